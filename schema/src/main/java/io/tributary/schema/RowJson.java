@@ -1,0 +1,321 @@
+package io.tributary.schema;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.JsonEOFException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.Base64;
+
+/**
+ * JSON object to row and back, with the type rules of Spark's JSON reader: a missing field or
+ * {@code null} is null; unknown fields are ignored; numbers must fit the column's type; a STRING
+ * column takes the raw text of any other JSON value; FLOAT and DOUBLE also take the strings
+ * {@code NaN}, {@code Infinity} and {@code -Infinity}; a TIMESTAMP takes a string in any form
+ * {@link Timestamps} reads or an integer number of seconds since the epoch. Anything else is a
+ * {@link BadRecordException} naming the field.
+ *
+ * <p>{@link #write} gives the canonical form that {@link #parse} reads back to an equal row; it
+ * is the value format of Tributary's topics.
+ */
+public final class RowJson {
+    private static final JsonFactory JSON = JsonFactory.builder().build();
+
+    private final Schema schema;
+
+    public RowJson(Schema schema) {
+        this.schema = schema;
+    }
+
+    public Schema schema() {
+        return schema;
+    }
+
+    /** Parses one JSON object (a JSON-lines line, or a Kafka record value). */
+    public Object[] parse(byte[] bytes, int offset, int length) {
+        try (JsonParser p = JSON.createParser(bytes, offset, length)) {
+            return parse(p);
+        } catch (JsonEOFException e) {
+            throw new BadRecordException(null, "malformed JSON: unexpected end of line (truncated record?)");
+        } catch (JsonProcessingException e) {
+            throw new BadRecordException(null, "malformed JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Object[] parse(byte[] bytes) {
+        return parse(bytes, 0, bytes.length);
+    }
+
+    public Object[] parse(String text) {
+        try (JsonParser p = JSON.createParser(text)) {
+            return parse(p);
+        } catch (JsonEOFException e) {
+            throw new BadRecordException(null, "malformed JSON: unexpected end of line (truncated record?)");
+        } catch (JsonProcessingException e) {
+            throw new BadRecordException(null, "malformed JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Object[] parse(JsonParser p) throws IOException {
+        JsonToken first = p.nextToken();
+        if (first != JsonToken.START_OBJECT) {
+            throw new BadRecordException(null, "expected a JSON object, found " + describe(first));
+        }
+        Object[] row = object(p, schema);
+        JsonToken trailing = p.nextToken();
+        if (trailing != null) {
+            throw new BadRecordException(null, "unexpected " + describe(trailing) + " after the JSON object");
+        }
+        return row;
+    }
+
+    /** Reads the fields of an object whose START_OBJECT was just read, up to its END_OBJECT. */
+    private static Object[] object(JsonParser p, Schema schema) throws IOException {
+        Object[] row = new Object[schema.size()];
+        JsonToken t;
+        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+            int i = schema.indexOf(p.currentName());
+            JsonToken v = p.nextToken();
+            if (i < 0) {
+                p.skipChildren();
+                continue;
+            }
+            row[i] = value(p, v, schema.field(i));
+        }
+        if (t != JsonToken.END_OBJECT) {
+            throw new BadRecordException(null, "malformed JSON object");
+        }
+        for (int i = 0; i < row.length; i++) {
+            if (row[i] == null && !schema.field(i).nullable()) {
+                throw new BadRecordException(schema.field(i).name(), "is null or missing, but the column is NOT NULL");
+            }
+        }
+        return row;
+    }
+
+    private static Object value(JsonParser p, JsonToken t, Field f) throws IOException {
+        if (t == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        DataType type = f.type();
+        switch (type.kind()) {
+            case STRING:
+                if (t == JsonToken.VALUE_STRING) {
+                    return p.getText();
+                }
+                return rawText(p, t);
+            case BOOLEAN:
+                if (t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE) {
+                    return t == JsonToken.VALUE_TRUE;
+                }
+                break;
+            case BYTE:
+            case SHORT:
+            case INT:
+            case LONG:
+                if (t == JsonToken.VALUE_NUMBER_INT) {
+                    return integral(p, f);
+                }
+                break;
+            case FLOAT:
+            case DOUBLE:
+                if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+                    double d = p.getDoubleValue();
+                    return type.kind() == DataType.Kind.FLOAT ? (Object) (float) d : (Object) d;
+                }
+                if (t == JsonToken.VALUE_STRING) {
+                    Double special = special(p.getText());
+                    if (special != null) {
+                        return type.kind() == DataType.Kind.FLOAT ? (Object) special.floatValue() : (Object) special;
+                    }
+                }
+                break;
+            case DECIMAL:
+                if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_STRING) {
+                    return decimal(p, t, f);
+                }
+                break;
+            case DATE:
+                if (t == JsonToken.VALUE_STRING) {
+                    Integer days = Timestamps.parseDays(p.getText());
+                    if (days != null) {
+                        return days;
+                    }
+                    throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a date (expected yyyy-MM-dd)");
+                }
+                break;
+            case TIMESTAMP:
+            case TIMESTAMP_NTZ:
+                if (t == JsonToken.VALUE_STRING) {
+                    Long micros = Timestamps.parseMicros(p.getText(), type.kind() == DataType.Kind.TIMESTAMP);
+                    if (micros != null) {
+                        return micros;
+                    }
+                    throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a timestamp (expected e.g. 2026-01-01T10:00:00Z or 2026-01-01 10:00:00)");
+                }
+                if (t == JsonToken.VALUE_NUMBER_INT) {
+                    try {
+                        return Math.multiplyExact(p.getLongValue(), 1_000_000L);
+                    } catch (ArithmeticException | IOException e) {
+                        throw new BadRecordException(f.name(), p.getText() + " seconds since the epoch is out of range");
+                    }
+                }
+                break;
+            case STRUCT:
+                if (t == JsonToken.START_OBJECT) {
+                    return object(p, type.struct());
+                }
+                break;
+            case BINARY:
+                if (t == JsonToken.VALUE_STRING) {
+                    try {
+                        return Base64.getDecoder().decode(p.getText());
+                    } catch (IllegalArgumentException e) {
+                        throw new BadRecordException(f.name(), "is not base64: " + e.getMessage());
+                    }
+                }
+                break;
+            default:
+                break;
+        }
+        throw new BadRecordException(f.name(), "expected " + type.ddl() + ", found " + describe(t)
+                + (t.isScalarValue() ? " " + p.getText() : ""));
+    }
+
+    private static Object integral(JsonParser p, Field f) throws IOException {
+        long min;
+        long max;
+        switch (f.type().kind()) {
+            case BYTE -> { min = Byte.MIN_VALUE; max = Byte.MAX_VALUE; }
+            case SHORT -> { min = Short.MIN_VALUE; max = Short.MAX_VALUE; }
+            case INT -> { min = Integer.MIN_VALUE; max = Integer.MAX_VALUE; }
+            default -> { min = Long.MIN_VALUE; max = Long.MAX_VALUE; }
+        }
+        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            throw new BadRecordException(f.name(), p.getText() + " does not fit in " + f.type().ddl());
+        }
+        long v = p.getLongValue();
+        if (v < min || v > max) {
+            throw new BadRecordException(f.name(), p.getText() + " does not fit in " + f.type().ddl());
+        }
+        return switch (f.type().kind()) {
+            case BYTE -> (byte) v;
+            case SHORT -> (short) v;
+            case INT -> (int) v;
+            default -> v;
+        };
+    }
+
+    private static BigDecimal decimal(JsonParser p, JsonToken t, Field f) throws IOException {
+        BigDecimal d;
+        try {
+            d = t == JsonToken.VALUE_STRING ? new BigDecimal(p.getText().strip()) : p.getDecimalValue();
+        } catch (NumberFormatException e) {
+            throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a decimal number");
+        }
+        int scale = f.type().scale();
+        BigDecimal scaled = d.setScale(scale, RoundingMode.HALF_UP);
+        if (scaled.precision() - scaled.scale() > f.type().precision() - scale) {
+            throw new BadRecordException(f.name(), p.getText() + " does not fit in " + f.type().ddl());
+        }
+        return scaled;
+    }
+
+    private static Double special(String s) {
+        return switch (s) {
+            case "NaN" -> Double.NaN;
+            case "Infinity", "+Infinity", "Inf", "+Inf", "+INF", "INF" -> Double.POSITIVE_INFINITY;
+            case "-Infinity", "-Inf", "-INF" -> Double.NEGATIVE_INFINITY;
+            default -> null;
+        };
+    }
+
+    private static String rawText(JsonParser p, JsonToken t) throws IOException {
+        if (t.isScalarValue()) {
+            return p.getText();
+        }
+        StringWriter w = new StringWriter();
+        try (JsonGenerator g = JSON.createGenerator(w)) {
+            g.copyCurrentStructure(p);
+        }
+        return w.toString();
+    }
+
+    private static String describe(JsonToken t) {
+        if (t == null) {
+            return "end of input";
+        }
+        return switch (t) {
+            case START_OBJECT -> "an object";
+            case START_ARRAY -> "an array";
+            case VALUE_STRING -> "a string";
+            case VALUE_NUMBER_INT -> "an integer";
+            case VALUE_NUMBER_FLOAT -> "a decimal number";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            default -> t.asString() == null ? t.name() : "'" + t.asString() + "'";
+        };
+    }
+
+    /** The canonical JSON of a row: every column in schema order, nulls included. */
+    public byte[] write(Object[] row) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + 16 * row.length);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            write(g, row);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    public void write(JsonGenerator g, Object[] row) throws IOException {
+        write(g, schema, row);
+    }
+
+    private static void write(JsonGenerator g, Schema schema, Object[] row) throws IOException {
+        g.writeStartObject();
+        for (int i = 0; i < row.length; i++) {
+            Field f = schema.field(i);
+            g.writeFieldName(f.name());
+            Object v = row[i];
+            if (v == null) {
+                g.writeNull();
+                continue;
+            }
+            switch (f.type().kind()) {
+                case BYTE, SHORT, INT -> g.writeNumber(((Number) v).intValue());
+                case LONG -> g.writeNumber((Long) v);
+                case FLOAT -> writeFloating(g, ((Float) v).doubleValue());
+                case DOUBLE -> writeFloating(g, (Double) v);
+                case DECIMAL -> g.writeNumber((BigDecimal) v);
+                case STRING -> g.writeString((String) v);
+                case BOOLEAN -> g.writeBoolean((Boolean) v);
+                case DATE -> g.writeString(Timestamps.formatDays((Integer) v));
+                case TIMESTAMP -> g.writeString(Timestamps.formatMicros((Long) v));
+                case TIMESTAMP_NTZ -> g.writeString(Timestamps.formatMicrosNtz((Long) v));
+                case BINARY -> g.writeString(Base64.getEncoder().encodeToString((byte[]) v));
+                case STRUCT -> write(g, f.type().struct(), (Object[]) v);
+                default -> throw new IllegalStateException(f.type().ddl());
+            }
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeFloating(JsonGenerator g, double d) throws IOException {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            g.writeString(Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
+        } else {
+            g.writeNumber(d);
+        }
+    }
+}

@@ -1,0 +1,192 @@
+package io.tributary.schema;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An ordered list of typed columns, parsed from a Spark DDL string such as
+ * {@code "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"}. Column names are matched
+ * case-insensitively, as Spark does by default.
+ */
+public final class Schema {
+    private static final Pattern DECIMAL = Pattern.compile("(?:DECIMAL|DEC|NUMERIC)\\s*(?:\\(\\s*(\\d+)\\s*(?:,\\s*(\\d+)\\s*)?\\))?");
+    private static final Pattern SIZED_STRING = Pattern.compile("(?:VARCHAR|CHAR)\\s*\\(\\s*\\d+\\s*\\)");
+    private static final Pattern COLUMN = Pattern.compile(
+            "(`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_]*)\\s*:?\\s+(.+?)(\\s+NOT\\s+NULL)?(\\s+COMMENT\\s+'(?:[^'\\\\]|\\\\.)*')?",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Map<String, DataType> SIMPLE = Map.ofEntries(
+            Map.entry("TINYINT", DataType.BYTE), Map.entry("BYTE", DataType.BYTE),
+            Map.entry("SMALLINT", DataType.SHORT), Map.entry("SHORT", DataType.SHORT),
+            Map.entry("INT", DataType.INT), Map.entry("INTEGER", DataType.INT),
+            Map.entry("BIGINT", DataType.LONG), Map.entry("LONG", DataType.LONG),
+            Map.entry("FLOAT", DataType.FLOAT), Map.entry("REAL", DataType.FLOAT),
+            Map.entry("DOUBLE", DataType.DOUBLE),
+            Map.entry("STRING", DataType.STRING),
+            Map.entry("BOOLEAN", DataType.BOOLEAN),
+            Map.entry("DATE", DataType.DATE),
+            Map.entry("TIMESTAMP", DataType.TIMESTAMP), Map.entry("TIMESTAMP_LTZ", DataType.TIMESTAMP),
+            Map.entry("TIMESTAMP_NTZ", DataType.TIMESTAMP_NTZ),
+            Map.entry("BINARY", DataType.BINARY));
+    private static final List<String> UNSUPPORTED = List.of("ARRAY", "MAP", "INTERVAL", "VARIANT", "VOID", "OBJECT");
+
+    private final List<Field> fields;
+    private final Map<String, Integer> index = new HashMap<>();
+
+    public Schema(List<Field> fields) {
+        this.fields = List.copyOf(fields);
+        for (int i = 0; i < this.fields.size(); i++) {
+            String key = this.fields.get(i).name().toLowerCase(Locale.ROOT);
+            if (index.putIfAbsent(key, i) != null) {
+                throw new TributaryException("schema: column '" + this.fields.get(i).name()
+                        + "' appears twice (names are case-insensitive, as in Spark); rename one of them");
+            }
+        }
+        if (this.fields.isEmpty()) {
+            throw new TributaryException("schema: no columns; write one or more as \"name TYPE, ...\", e.g. \"id INT, ts TIMESTAMP\"");
+        }
+    }
+
+    /** Parses a Spark DDL column list. Errors name the column and say how to fix it. */
+    public static Schema parse(String ddl) {
+        if (ddl == null || ddl.isBlank()) {
+            throw new TributaryException("schema: empty; write the columns as \"name TYPE, ...\", e.g. \"id INT, user STRING, ts TIMESTAMP\"");
+        }
+        List<Field> fields = new ArrayList<>();
+        for (String part : splitTopLevel(ddl)) {
+            String col = part.strip();
+            Matcher m = COLUMN.matcher(col);
+            if (!m.matches()) {
+                throw new TributaryException("schema: cannot read column definition '" + col
+                        + "'; write it as \"name TYPE\", e.g. \"amt DOUBLE\" (names with spaces go in backticks)");
+            }
+            String name = m.group(1);
+            if (name.startsWith("`")) {
+                name = name.substring(1, name.length() - 1).replace("``", "`");
+            }
+            fields.add(new Field(name, parseType(name, m.group(2).strip()), m.group(3) == null));
+        }
+        return new Schema(fields);
+    }
+
+    static DataType parseType(String column, String text) {
+        String t = text.toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
+        DataType simple = SIMPLE.get(t);
+        if (simple != null) {
+            return simple;
+        }
+        if (SIZED_STRING.matcher(t).matches()) {
+            return DataType.STRING;
+        }
+        if (t.startsWith("STRUCT<") && t.endsWith(">")) {
+            return DataType.struct(parse(text.strip().substring(7, text.strip().length() - 1)));
+        }
+        Matcher d = DECIMAL.matcher(t);
+        if (d.matches()) {
+            int precision = d.group(1) == null ? 10 : Integer.parseInt(d.group(1));
+            int scale = d.group(2) == null ? 0 : Integer.parseInt(d.group(2));
+            if (precision < 1 || precision > 38 || scale > precision) {
+                throw new TributaryException("schema: column '" + column + "' has " + text
+                        + "; a DECIMAL needs 1 <= precision <= 38 and scale <= precision, e.g. DECIMAL(10,2)");
+            }
+            return DataType.decimal(precision, scale);
+        }
+        for (String u : UNSUPPORTED) {
+            if (t.startsWith(u)) {
+                throw new TributaryException("schema: column '" + column + "' has type " + text
+                        + ", which Tributary does not support yet; use a primitive type (STRING holds the raw JSON text of a nested value)");
+            }
+        }
+        throw new TributaryException("schema: column '" + column + "' has unknown type '" + text
+                + "'; use one of TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ, BINARY");
+    }
+
+    private static List<String> splitTopLevel(String ddl) {
+        List<String> parts = new ArrayList<>();
+        int depth = 0;
+        boolean backtick = false;
+        boolean quote = false;
+        int start = 0;
+        for (int i = 0; i < ddl.length(); i++) {
+            char c = ddl.charAt(i);
+            if (c == '`' && !quote) {
+                backtick = !backtick;
+            } else if (c == '\'' && !backtick) {
+                quote = !quote;
+            } else if (!backtick && !quote) {
+                if (c == '(' || c == '<') {
+                    depth++;
+                } else if (c == ')' || c == '>') {
+                    depth--;
+                } else if (c == ',' && depth == 0) {
+                    parts.add(ddl.substring(start, i));
+                    start = i + 1;
+                }
+            }
+        }
+        parts.add(ddl.substring(start));
+        return parts;
+    }
+
+    public List<Field> fields() {
+        return fields;
+    }
+
+    public int size() {
+        return fields.size();
+    }
+
+    public Field field(int i) {
+        return fields.get(i);
+    }
+
+    /** The position of a column, case-insensitively; -1 if absent. */
+    public int indexOf(String name) {
+        Integer i = index.get(name.toLowerCase(Locale.ROOT));
+        return i == null ? -1 : i;
+    }
+
+    /** The position of a column, or an error that names {@code what} needs it. */
+    public int require(String name, String what) {
+        int i = indexOf(name);
+        if (i < 0) {
+            throw new TributaryException(what + ": column '" + name + "' is not in the schema (" + toDdl() + ")");
+        }
+        return i;
+    }
+
+    /** The schema as a DDL string that {@link #parse} reads back. */
+    public String toDdl() {
+        StringBuilder sb = new StringBuilder();
+        for (Field f : fields) {
+            if (sb.length() > 0) {
+                sb.append(", ");
+            }
+            boolean plain = f.name().matches("[A-Za-z_][A-Za-z0-9_]*");
+            sb.append(plain ? f.name() : "`" + f.name().replace("`", "``") + "`").append(' ').append(f.type().ddl());
+            if (!f.nullable()) {
+                sb.append(" NOT NULL");
+            }
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Schema s && s.fields.equals(fields);
+    }
+
+    @Override
+    public int hashCode() {
+        return fields.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return toDdl();
+    }
+}

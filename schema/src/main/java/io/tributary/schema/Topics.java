@@ -1,0 +1,50 @@
+package io.tributary.schema;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The names and record conventions of a pipeline's topics: the contract between the stages,
+ * which never call one another.
+ *
+ * <ul>
+ *   <li>{@code events}: one record per input row; value = {@link RowJson} of the input schema;
+ *       key = null, or the JSON array of the group-by values when the pipeline aggregates (so a
+ *       group's rows share a partition); timestamp = the event-time column when one is set.
+ *   <li>{@code ingest-log}: compacted; key = the file's path, value = the file's ingest record.
+ *   <li>{@code deadletter}: rows that failed to parse, with file, line, field, reason and text.
+ *   <li>{@code results}: the aggregation's output rows (value = {@link RowJson} of its schema).
+ * </ul>
+ *
+ * <p>A <em>watermark marker</em> is a record on every partition of {@code events} with the
+ * header {@value #MARKER_HEADER} = {@code watermark}, key null and value
+ * {@code {"batchId":N,"watermarkMs":W}}: the ingest publishes it at the end of each batch, in
+ * the same transaction, with W the watermark of that batch (Spark's: max event time of all
+ * earlier batches minus the delay). Row consumers (the raw sink) skip markers.
+ */
+public final class Topics {
+    public static final String MARKER_HEADER = "tributary.marker";
+    public static final byte[] WATERMARK = "watermark".getBytes(StandardCharsets.UTF_8);
+
+    private Topics() {
+    }
+
+    public static String events(String pipeline) {
+        return "tributary." + pipeline + ".events";
+    }
+
+    public static String ingestLog(String pipeline) {
+        return "tributary." + pipeline + ".ingest-log";
+    }
+
+    public static String deadLetter(String pipeline) {
+        return "tributary." + pipeline + ".deadletter";
+    }
+
+    public static String results(String pipeline) {
+        return "tributary." + pipeline + ".results";
+    }
+
+    public static String lateRows(String pipeline) {
+        return "tributary." + pipeline + ".late-rows";
+    }
+}
