@@ -54,9 +54,23 @@ public record DataType(Kind kind, int precision, int scale, Schema struct) {
             case SHORT -> "SMALLINT";
             case LONG -> "BIGINT";
             case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
-            case STRUCT -> "STRUCT<" + struct.toDdl().replaceAll("(^|, )([^ ]+) ", "$1$2: ") + ">";
+            case STRUCT -> structDdl();
             default -> kind.name();
         };
+    }
+
+    private String structDdl() {
+        StringBuilder sb = new StringBuilder("STRUCT<");
+        for (Field f : struct.fields()) {
+            if (sb.length() > "STRUCT<".length()) {
+                sb.append(", ");
+            }
+            sb.append(Schema.quote(f.name())).append(": ").append(f.type().ddl());
+            if (!f.nullable()) {
+                sb.append(" NOT NULL");
+            }
+        }
+        return sb.append('>').toString();
     }
 
     @Override

@@ -4,6 +4,6 @@ package io.tributary.schema;
 public record Field(String name, DataType type, boolean nullable) {
     @Override
     public String toString() {
-        return name + " " + type.ddl() + (nullable ? "" : " NOT NULL");
+        return Schema.quote(name) + " " + type.ddl() + (nullable ? "" : " NOT NULL");
     }
 }

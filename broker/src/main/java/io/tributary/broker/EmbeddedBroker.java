@@ -1,0 +1,155 @@
+package io.tributary.broker;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.MetadataVersion;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real single-node Apache Kafka broker in KRaft mode (broker and controller in one), running
+ * inside this JVM with its log under a folder of ours. Used when a pipeline names no
+ * {@code bootstrap.servers}, and by the tests. The folder is formatted once; later starts reuse
+ * its topics, transactions and committed offsets. Ports are chosen anew at every start (static
+ * voters allow it), on 127.0.0.1 only.
+ */
+public final class EmbeddedBroker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedBroker.class);
+
+    static {
+        // Kafka calls the Log4j API in a few places; without log4j-core it complains once at start.
+        // Its own simple logger (errors only, to stderr) keeps that quiet; everything else goes to SLF4J.
+        if (System.getProperty("log4j2.loggerContextFactory") == null) {
+            System.setProperty("log4j2.loggerContextFactory", "org.apache.logging.log4j.simple.SimpleLoggerContextFactory");
+        }
+    }
+
+    private final Path logDir;
+    private final KafkaRaftServer server;
+    private final String bootstrapServers;
+
+    private EmbeddedBroker(Path logDir, KafkaRaftServer server, String bootstrapServers) {
+        this.logDir = logDir;
+        this.server = server;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /** Formats {@code logDir} if it is new, starts the broker and returns once it takes clients. */
+    public static EmbeddedBroker start(Path logDir) {
+        return start(logDir, 0);
+    }
+
+    /** As {@link #start(Path)}, on a fixed client port (0 for any free one). */
+    public static EmbeddedBroker start(Path logDir, int port) {
+        long t0 = System.nanoTime();
+        try {
+            Files.createDirectories(logDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the embedded broker's folder " + logDir, e);
+        }
+        int brokerPort = port > 0 ? port : freePort();
+        int controllerPort = freePort();
+        Map<String, Object> p = config(logDir, brokerPort, controllerPort);
+        if (!Files.exists(logDir.resolve("meta.properties"))) {
+            format(logDir);
+        }
+        KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(p, false), Time.SYSTEM);
+        server.startup();
+        String bootstrap = "127.0.0.1:" + brokerPort;
+        LOG.info("embedded Kafka broker ready on {} (log {}) in {} ms", bootstrap, logDir, (System.nanoTime() - t0) / 1_000_000);
+        return new EmbeddedBroker(logDir, server, bootstrap);
+    }
+
+    static Map<String, Object> config(Path logDir, int brokerPort, int controllerPort) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", "1");
+        p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+        p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        p.put("controller.listener.names", "CONTROLLER");
+        p.put("inter.broker.listener.name", "PLAINTEXT");
+        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.put("log.dirs", logDir.toString());
+        p.put("metadata.log.dir", logDir.toString());
+        // a single node: every internal topic with one replica, or transactions and groups time out
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("offsets.topic.num.partitions", "1");
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("transaction.state.log.num.partitions", "1");
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("default.replication.factor", "1");
+        p.put("min.insync.replicas", "1");
+        p.put("group.initial.rebalance.delay.ms", "0");
+        p.put("num.partitions", "1");
+        p.put("auto.create.topics.enable", "false");
+        p.put("log.cleaner.dedupe.buffer.size", String.valueOf(2 * 1024 * 1024));
+        p.put("num.network.threads", "2");
+        p.put("num.io.threads", "2");
+        p.put("background.threads", "2");
+        p.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
+        // a restart after a crash waits for the old registration to expire: keep that short
+        p.put("broker.session.timeout.ms", "2000");
+        p.put("broker.heartbeat.interval.ms", "500");
+        // transactions of a crashed producer are aborted sooner than the 60 s default
+        p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "2000");
+        return p;
+    }
+
+    private static void format(Path logDir) {
+        try {
+            new Formatter()
+                    .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
+                    .setClusterId(Uuid.randomUuid().toString())
+                    .setNodeId(1)
+                    .setDirectories(Set.of(logDir.toString()))
+                    .setMetadataLogDirectory(logDir.toString())
+                    .setControllerListenerName("CONTROLLER")
+                    .setReleaseVersion(MetadataVersion.latestProduction())
+                    .run();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot format the embedded broker's folder " + logDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port on 127.0.0.1", e);
+        }
+    }
+
+    /** {@code 127.0.0.1:port}, for the clients' {@code bootstrap.servers}. */
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public Path logDir() {
+        return logDir;
+    }
+
+    /** Stops the broker and waits until it has. The folder stays for the next start. */
+    @Override
+    public void close() {
+        server.shutdown();
+        server.awaitShutdown();
+        LOG.info("embedded Kafka broker stopped ({})", logDir);
+    }
+}

@@ -1,0 +1,72 @@
+package io.tributary.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Tag("integration")
+@Timeout(120)
+class EmbeddedBrokerTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void transactionalRecordsSurviveARestartOnTheSameFolder() throws Exception {
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"))) {
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic("t", 2, (short) 1))).all().get();
+            }
+            try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of(
+                    "bootstrap.servers", broker.bootstrapServers(), "transactional.id", "tx-1"),
+                    new StringSerializer(), new StringSerializer())) {
+                p.initTransactions();
+                p.beginTransaction();
+                p.send(new ProducerRecord<>("t", 0, null, "committed"));
+                p.commitTransaction();
+                p.beginTransaction();
+                p.send(new ProducerRecord<>("t", 0, null, "aborted"));
+                p.flush();
+                p.abortTransaction();
+            }
+        }
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"))) {
+            assertThat(readCommitted(broker.bootstrapServers())).containsExactly("committed");
+        }
+    }
+
+    private static List<String> readCommitted(String bootstrap) {
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(Map.of(
+                "bootstrap.servers", bootstrap, "isolation.level", "read_committed"),
+                new StringDeserializer(), new StringDeserializer())) {
+            Set<TopicPartition> tps = Set.of(new TopicPartition("t", 0), new TopicPartition("t", 1));
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            List<String> values = new ArrayList<>();
+            while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+                    values.add(r.value());
+                }
+            }
+            return values;
+        }
+    }
+}
