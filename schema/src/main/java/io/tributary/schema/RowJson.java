@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,7 +17,8 @@ import java.math.RoundingMode;
 import java.util.Base64;
 
 /**
- * JSON object to row and back, with the type rules of Spark's JSON reader: a missing field or
+ * JSON object to row and back, with the type rules and default options of Spark's JSON reader
+ * (single-quoted strings and unquoted {@code NaN}/{@code Infinity} allowed): a missing field or
  * {@code null} is null; unknown fields are ignored; numbers must fit the column's type; a STRING
  * column takes the raw text of any other JSON value; FLOAT and DOUBLE also take the strings
  * {@code NaN}, {@code Infinity} and {@code -Infinity}; a TIMESTAMP takes a string in any form
@@ -26,7 +29,12 @@ import java.util.Base64;
  * is the value format of Tributary's topics.
  */
 public final class RowJson {
-    private static final JsonFactory JSON = JsonFactory.builder().build();
+    /** Spark's JSON reader defaults: single quotes and unquoted NaN/Infinity allowed, nothing else lenient. */
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES)
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
+            .build();
 
     private final Schema schema;
 
@@ -42,10 +50,8 @@ public final class RowJson {
     public Object[] parse(byte[] bytes, int offset, int length) {
         try (JsonParser p = JSON.createParser(bytes, offset, length)) {
             return parse(p);
-        } catch (JsonEOFException e) {
-            throw new BadRecordException(null, "malformed JSON: unexpected end of line (truncated record?)");
         } catch (JsonProcessingException e) {
-            throw new BadRecordException(null, "malformed JSON: " + e.getOriginalMessage());
+            throw malformed(e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -58,13 +64,19 @@ public final class RowJson {
     public Object[] parse(String text) {
         try (JsonParser p = JSON.createParser(text)) {
             return parse(p);
-        } catch (JsonEOFException e) {
-            throw new BadRecordException(null, "malformed JSON: unexpected end of line (truncated record?)");
         } catch (JsonProcessingException e) {
-            throw new BadRecordException(null, "malformed JSON: " + e.getOriginalMessage());
+            throw malformed(e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static BadRecordException malformed(JsonProcessingException e) {
+        String message = String.valueOf(e.getOriginalMessage());
+        if (e instanceof JsonEOFException || message.startsWith("Unexpected end-of-input")) {
+            return new BadRecordException(null, "malformed JSON: unexpected end of line (truncated record?)");
+        }
+        return new BadRecordException(null, "malformed JSON: " + message);
     }
 
     private Object[] parse(JsonParser p) throws IOException {
@@ -75,7 +87,8 @@ public final class RowJson {
         Object[] row = object(p, schema);
         JsonToken trailing = p.nextToken();
         if (trailing != null) {
-            throw new BadRecordException(null, "unexpected " + describe(trailing) + " after the JSON object");
+            throw new BadRecordException(null, "found " + describe(trailing)
+                    + " after the JSON object; write one JSON object per line");
         }
         return row;
     }
@@ -174,7 +187,11 @@ public final class RowJson {
                 break;
             case STRUCT:
                 if (t == JsonToken.START_OBJECT) {
-                    return object(p, type.struct());
+                    try {
+                        return object(p, type.struct());
+                    } catch (BadRecordException e) {
+                        throw new BadRecordException(f.name() + (e.field() == null ? "" : "." + e.field()), e.reason());
+                    }
                 }
                 break;
             case BINARY:
@@ -221,7 +238,7 @@ public final class RowJson {
         BigDecimal d;
         try {
             d = t == JsonToken.VALUE_STRING ? new BigDecimal(p.getText().strip()) : p.getDecimalValue();
-        } catch (NumberFormatException e) {
+        } catch (NumberFormatException | JsonProcessingException e) {
             throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a decimal number");
         }
         int scale = f.type().scale();
@@ -235,8 +252,8 @@ public final class RowJson {
     private static Double special(String s) {
         return switch (s) {
             case "NaN" -> Double.NaN;
-            case "Infinity", "+Infinity", "Inf", "+Inf", "+INF", "INF" -> Double.POSITIVE_INFINITY;
-            case "-Infinity", "-Inf", "-INF" -> Double.NEGATIVE_INFINITY;
+            case "Infinity", "+Infinity", "+INF" -> Double.POSITIVE_INFINITY;
+            case "-Infinity", "-INF" -> Double.NEGATIVE_INFINITY;
             default -> null;
         };
     }

@@ -17,8 +17,14 @@ public final class Schema {
     private static final Pattern DECIMAL = Pattern.compile("(?:DECIMAL|DEC|NUMERIC)\\s*(?:\\(\\s*(\\d+)\\s*(?:,\\s*(\\d+)\\s*)?\\))?");
     private static final Pattern SIZED_STRING = Pattern.compile("(?:VARCHAR|CHAR)\\s*\\(\\s*\\d+\\s*\\)");
     private static final Pattern COLUMN = Pattern.compile(
-            "(`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_]*)\\s*:?\\s+(.+?)(\\s+NOT\\s+NULL)?(\\s+COMMENT\\s+'(?:[^'\\\\]|\\\\.)*')?",
+            "(`(?:[^`]|``)+`|[A-Za-z0-9_]+)(?:\\s*:\\s*|\\s+)(.+?)(\\s+NOT\\s+NULL)?"
+                    + "(\\s+COMMENT\\s+(?:'(?:[^'\\\\]|\\\\.)*'|\"(?:[^\"\\\\]|\\\\.)*\"))?",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern STRUCT = Pattern.compile("STRUCT\\s*<(.*)>", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final String VALID_TYPES = "TINYINT (BYTE), SMALLINT (SHORT), INT (INTEGER), BIGINT (LONG), FLOAT (REAL), DOUBLE, "
+            + "DECIMAL(p,s) (DEC, NUMERIC), STRING, VARCHAR(n), CHAR(n), BOOLEAN, DATE, TIMESTAMP (TIMESTAMP_LTZ), TIMESTAMP_NTZ, "
+            + "BINARY, STRUCT<name: TYPE, ...>";
     private static final Map<String, DataType> SIMPLE = Map.ofEntries(
             Map.entry("TINYINT", DataType.BYTE), Map.entry("BYTE", DataType.BYTE),
             Map.entry("SMALLINT", DataType.SHORT), Map.entry("SHORT", DataType.SHORT),
@@ -56,21 +62,34 @@ public final class Schema {
         if (ddl == null || ddl.isBlank()) {
             throw new TributaryException("schema: empty; write the columns as \"name TYPE, ...\", e.g. \"id INT, user STRING, ts TIMESTAMP\"");
         }
+        return parseColumns(ddl, "");
+    }
+
+    /** Parses the columns of a top-level schema ({@code prefix} empty) or of a struct ({@code prefix} "parent."). */
+    private static Schema parseColumns(String ddl, String prefix) {
         List<Field> fields = new ArrayList<>();
         for (String part : splitTopLevel(ddl)) {
             String col = part.strip();
             Matcher m = COLUMN.matcher(col);
             if (!m.matches()) {
-                throw new TributaryException("schema: cannot read column definition '" + col
-                        + "'; write it as \"name TYPE\", e.g. \"amt DOUBLE\" (names with spaces go in backticks)");
+                throw new TributaryException("schema: cannot read column definition '" + col + "'"
+                        + (prefix.isEmpty() ? "" : " in struct '" + prefix.substring(0, prefix.length() - 1) + "'")
+                        + "; write it as \"name TYPE\", e.g. \"amt DOUBLE\" (names with spaces go in backticks)");
             }
             String name = m.group(1);
             if (name.startsWith("`")) {
                 name = name.substring(1, name.length() - 1).replace("``", "`");
             }
-            fields.add(new Field(name, parseType(name, m.group(2).strip()), m.group(3) == null));
+            fields.add(new Field(name, parseType(prefix + name, m.group(2).strip()), m.group(3) == null));
         }
-        return new Schema(fields);
+        try {
+            return new Schema(fields);
+        } catch (TributaryException e) {
+            if (prefix.isEmpty()) {
+                throw e;
+            }
+            throw new TributaryException(e.getMessage() + " (in struct '" + prefix.substring(0, prefix.length() - 1) + "')");
+        }
     }
 
     static DataType parseType(String column, String text) {
@@ -82,13 +101,17 @@ public final class Schema {
         if (SIZED_STRING.matcher(t).matches()) {
             return DataType.STRING;
         }
-        if (t.startsWith("STRUCT<") && t.endsWith(">")) {
-            return DataType.struct(parse(text.strip().substring(7, text.strip().length() - 1)));
+        Matcher st = STRUCT.matcher(text);
+        if (st.matches()) {
+            if (st.group(1).isBlank()) {
+                throw new TributaryException("schema: column '" + column + "' is an empty STRUCT<>; list its fields, e.g. STRUCT<start: TIMESTAMP, end: TIMESTAMP>");
+            }
+            return DataType.struct(parseColumns(st.group(1), column + "."));
         }
         Matcher d = DECIMAL.matcher(t);
         if (d.matches()) {
-            int precision = d.group(1) == null ? 10 : Integer.parseInt(d.group(1));
-            int scale = d.group(2) == null ? 0 : Integer.parseInt(d.group(2));
+            int precision = d.group(1) == null ? 10 : parseSmall(d.group(1));
+            int scale = d.group(2) == null ? 0 : parseSmall(d.group(2));
             if (precision < 1 || precision > 38 || scale > precision) {
                 throw new TributaryException("schema: column '" + column + "' has " + text
                         + "; a DECIMAL needs 1 <= precision <= 38 and scale <= precision, e.g. DECIMAL(10,2)");
@@ -102,30 +125,41 @@ public final class Schema {
             }
         }
         throw new TributaryException("schema: column '" + column + "' has unknown type '" + text
-                + "'; use one of TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ, BINARY");
+                + "'; use one of " + VALID_TYPES);
+    }
+
+    /** A decimal's precision or scale; too many digits count as out of range. */
+    private static int parseSmall(String digits) {
+        return digits.length() > 3 ? Integer.MAX_VALUE : Integer.parseInt(digits);
+    }
+
+    /** A column name as DDL writes it: plain, or in backticks when it needs them. */
+    static String quote(String name) {
+        return PLAIN_NAME.matcher(name).matches() ? name : "`" + name.replace("`", "``") + "`";
     }
 
     private static List<String> splitTopLevel(String ddl) {
         List<String> parts = new ArrayList<>();
         int depth = 0;
-        boolean backtick = false;
-        boolean quote = false;
+        char quote = 0; // the open quote: ` ' " or none
         int start = 0;
         for (int i = 0; i < ddl.length(); i++) {
             char c = ddl.charAt(i);
-            if (c == '`' && !quote) {
-                backtick = !backtick;
-            } else if (c == '\'' && !backtick) {
-                quote = !quote;
-            } else if (!backtick && !quote) {
-                if (c == '(' || c == '<') {
-                    depth++;
-                } else if (c == ')' || c == '>') {
-                    depth--;
-                } else if (c == ',' && depth == 0) {
-                    parts.add(ddl.substring(start, i));
-                    start = i + 1;
+            if (quote != 0) {
+                if (c == '\\' && quote != '`') {
+                    i++; // an escaped character inside a string literal
+                } else if (c == quote) {
+                    quote = 0;
                 }
+            } else if (c == '`' || c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '(' || c == '<') {
+                depth++;
+            } else if (c == ')' || c == '>') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                parts.add(ddl.substring(start, i));
+                start = i + 1;
             }
         }
         parts.add(ddl.substring(start));
@@ -166,8 +200,7 @@ public final class Schema {
             if (sb.length() > 0) {
                 sb.append(", ");
             }
-            boolean plain = f.name().matches("[A-Za-z_][A-Za-z0-9_]*");
-            sb.append(plain ? f.name() : "`" + f.name().replace("`", "``") + "`").append(' ').append(f.type().ddl());
+            sb.append(quote(f.name())).append(' ').append(f.type().ddl());
             if (!f.nullable()) {
                 sb.append(" NOT NULL");
             }

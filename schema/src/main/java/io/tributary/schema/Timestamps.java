@@ -14,11 +14,11 @@ import java.util.regex.Pattern;
  * {@code stringToTimestamp} fallback): {@code yyyy[-m[m][-d[d]]]}, then {@code T} or a space and
  * {@code h[h]:m[m][:s[s][.fraction]]}, then an optional zone: {@code Z}, {@code +hh[:mm]},
  * {@code +hhmm}, {@code UTC+hh:mm}, {@code GMT}, or a region such as {@code Europe/Paris}.
- * A missing zone means the session zone, UTC. Fractions beyond microseconds are truncated.
+ * A missing zone means the session zone, UTC. Fraction digits beyond microseconds are truncated.
  */
 public final class Timestamps {
     private static final Pattern TS = Pattern.compile(
-            "\\s*([+-]?\\d{4,6})(?:-(\\d{1,2})(?:-(\\d{1,2})(?:[T ](\\d{1,2}):(\\d{1,2})(?::(\\d{1,2})(?:\\.(\\d{0,9}))?)?)?)?)?\\s*(\\S.*?)?\\s*");
+            "\\s*([+-]?\\d{4,6})(?:-(\\d{1,2})(?:-(\\d{1,2})(?:[T ](\\d{1,2}):(\\d{1,2})(?::(\\d{1,2})(?:\\.(\\d*))?)?)?)?)?\\s*(\\S.*?)?\\s*");
     private static final DateTimeFormatter ISO_MICROS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'");
     private static final DateTimeFormatter ISO_SECONDS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'");
 
@@ -56,20 +56,14 @@ public final class Timestamps {
         }
     }
 
+    /**
+     * A zone as Spark's {@code getZoneId} reads it: {@link ZoneId#of} with the short ids
+     * ({@code EST}, {@code PST}, ...), plus the {@code +h:mm} and {@code +hh:m} forms.
+     */
     private static ZoneId zone(String z) {
-        String s = z.strip();
-        if (s.equals("Z")) {
-            return ZoneOffset.UTC;
-        }
-        if (s.startsWith("+") || s.startsWith("-")) {
-            String digits = s.substring(1).replace(":", "");
-            if (digits.length() == 2 || digits.length() == 4) {
-                int h = Integer.parseInt(digits.substring(0, 2));
-                int mm = digits.length() == 4 ? Integer.parseInt(digits.substring(2)) : 0;
-                int sign = s.startsWith("-") ? -1 : 1;
-                return ZoneOffset.ofHoursMinutes(sign * h, sign * mm);
-            }
-        }
+        String s = z.strip()
+                .replaceFirst("^([+-])(\\d):", "$10$2:")
+                .replaceFirst("^([+-])(\\d\\d):(\\d)$", "$1$2:0$3");
         return ZoneId.of(s, ZoneId.SHORT_IDS);
     }
 
