@@ -1,0 +1,66 @@
+package io.tributary.sink;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.engine.Engine;
+import io.tributary.schema.Schema;
+import io.tributary.sink.internal.KernelEngines;
+import io.tributary.sink.internal.KernelSchemas;
+import io.tributary.sink.internal.LogHistory;
+import io.tributary.sink.internal.TableReader;
+import io.tributary.sink.internal.TableSnapshots;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reading a Delta table as Tributary sees it: rows, version, the sink's txn and offsets, history.
+ * Every method reads the table's latest version; a path with no table gives empty results
+ * (version -1, no rows) rather than an error.
+ */
+public final class DeltaTables {
+    private DeltaTables() {
+    }
+
+    /** True if {@code path} holds a Delta table (a {@code _delta_log} with at least one commit). */
+    public static boolean exists(String path) {
+        return snapshot(path).isPresent();
+    }
+
+    /** The latest version; -1 if there is no table. */
+    public static long latestVersion(String path) {
+        return snapshot(path).map(Snapshot::getVersion).orElse(-1L);
+    }
+
+    /** The table's schema as a Tributary schema; empty if there is no table. */
+    public static Optional<Schema> schema(String path) {
+        return snapshot(path).map(s -> KernelSchemas.fromKernel(s.getSchema()));
+    }
+
+    /**
+     * All rows of the latest version, each an {@code Object[]} in the table's column order with
+     * values in Tributary's in-memory form (see {@code DataType}); no particular row order.
+     */
+    public static List<Object[]> readRows(String path) {
+        Engine engine = KernelEngines.create();
+        return TableSnapshots.latest(engine, path).map(s -> TableReader.readAll(engine, s)).orElse(List.of());
+    }
+
+    /** The latest {@code txn} version of {@code appId} (the sink's last batch id), if any. */
+    public static Optional<Long> transactionVersion(String path, String appId) {
+        Engine engine = KernelEngines.create();
+        return TableSnapshots.latest(engine, path).flatMap(s -> s.getLatestTransactionVersion(engine, appId));
+    }
+
+    /** The sink offsets stored in the table's {@value SinkOffsets#DOMAIN} domain metadata, if any. */
+    public static Optional<SinkOffsets> sinkOffsets(String path) {
+        return snapshot(path).flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
+    }
+
+    /** The versions whose commit files still exist in {@code _delta_log}, oldest first. */
+    public static List<TableCommit> history(String path) {
+        return LogHistory.read(path);
+    }
+
+    private static Optional<Snapshot> snapshot(String path) {
+        return TableSnapshots.latest(KernelEngines.create(), path);
+    }
+}

@@ -1,0 +1,71 @@
+package io.tributary.sink;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.schema.TributaryException;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The sink's progress as stored in the Delta table, in domain metadata {@value #DOMAIN}, committed
+ * atomically with each batch's files: the topic, its Kafka topic id, and per partition the next
+ * offset to read. JSON: {@code {"appId":..,"topic":..,"topicId":..,"offsets":{"0":123}}}.
+ *
+ * @param topicId the Kafka topic UUID when the batch was written; null if unknown
+ * @param offsets partition to next offset to read
+ */
+public record SinkOffsets(String appId, String topic, String topicId, Map<Integer, Long> offsets) {
+    /** The Delta domain metadata name that holds the offsets. */
+    public static final String DOMAIN = "tributary.sink";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public SinkOffsets {
+        offsets = Collections.unmodifiableMap(new TreeMap<>(offsets));
+    }
+
+    public String toJson() {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("appId", appId);
+        root.put("topic", topic);
+        if (topicId != null) {
+            root.put("topicId", topicId);
+        }
+        ObjectNode o = root.putObject("offsets");
+        offsets.forEach((p, off) -> o.put(String.valueOf(p), off));
+        return root.toString();
+    }
+
+    /** Reads the JSON that {@link #toJson} writes; a clear error if the table holds something else. */
+    public static SinkOffsets parse(String json) {
+        try {
+            JsonNode root = JSON.readTree(json);
+            Map<Integer, Long> offsets = new TreeMap<>();
+            Iterator<Map.Entry<String, JsonNode>> it = root.path("offsets").fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                offsets.put(Integer.parseInt(e.getKey()), e.getValue().asLong());
+            }
+            JsonNode topicId = root.get("topicId");
+            return new SinkOffsets(root.path("appId").asText(null), root.path("topic").asText(null),
+                    topicId == null || topicId.isNull() ? null : topicId.asText(), offsets);
+        } catch (JsonProcessingException | RuntimeException e) {
+            throw new TributaryException("delta sink: the table's domain metadata '" + DOMAIN
+                    + "' is not Tributary sink offsets (" + json + "); was the table written by another tool?", e);
+        }
+    }
+
+    /** The offsets as Spark's Kafka source prints them: {@code {"topic":{"0":123}}}. */
+    public Map<String, Map<String, Long>> sparkJson() {
+        return sparkJson(topic, offsets);
+    }
+
+    static Map<String, Map<String, Long>> sparkJson(String topic, Map<Integer, Long> offsets) {
+        Map<String, Long> parts = new java.util.LinkedHashMap<>();
+        new TreeMap<>(offsets).forEach((p, o) -> parts.put(String.valueOf(p), o));
+        return Map.of(topic, parts);
+    }
+}

@@ -1,0 +1,212 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.DataWriteContext;
+import io.delta.kernel.Operation;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Table;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.TransactionCommitResult;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.CommitStateUnknownException;
+import io.delta.kernel.exceptions.ConcurrentTransactionException;
+import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.hook.PostCommitHook;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import io.tributary.sink.SinkOffsets;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends one batch of rows to a Delta table as one version, exactly once: Parquet files written
+ * by Kernel's default writer, a {@code txn (appId, batchId)} action and the sink's Kafka offsets
+ * ({@link SinkOffsets#DOMAIN} domain metadata) in the same commit, operation {@code STREAMING UPDATE}
+ * as Spark's streaming Delta sink writes. The first write creates the table (version 0 holds the
+ * protocol, the schema and the first rows). Post-commit hooks (checkpoints every
+ * {@code delta.checkpointInterval} commits, checksums) run before {@code append} returns.
+ */
+public final class DeltaTableWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(DeltaTableWriter.class);
+    static final String ENGINE_INFO = "Tributary-0.1.0";
+
+    private final Engine engine;
+    private final String tablePath;
+    private final Schema schema;
+    private final StructType kernelSchema;
+    private final Map<String, String> tableProperties;
+
+    public DeltaTableWriter(Engine engine, String tablePath, Schema schema, Map<String, String> tableProperties) {
+        this.engine = engine;
+        this.tablePath = KernelEngines.tablePath(tablePath);
+        this.schema = schema;
+        this.kernelSchema = KernelSchemas.toKernel(schema);
+        Map<String, String> props = new HashMap<>(tableProperties);
+        props.putIfAbsent("delta.checkpointInterval", "10");
+        this.tableProperties = Map.copyOf(props);
+    }
+
+    public String tablePath() {
+        return tablePath;
+    }
+
+    /** The table's latest snapshot, or empty if there is no table yet. */
+    public Optional<Snapshot> latestSnapshot() {
+        return TableSnapshots.latest(engine, tablePath);
+    }
+
+    /**
+     * Appends {@code rows} as batch {@code batchId} of {@code appId}.
+     *
+     * @param expectedStart the offsets the caller believes the table holds (empty map: none yet);
+     *                      anything else in the table means another writer or stale state, and is refused
+     * @param next the offsets to store with this batch
+     */
+    public CommitResult append(String appId, long batchId, List<Object[]> rows, Map<Integer, Long> expectedStart, SinkOffsets next) {
+        Optional<Snapshot> snapshot = latestSnapshot();
+        if (snapshot.isPresent()) {
+            Optional<Long> txn = snapshot.get().getLatestTransactionVersion(engine, appId);
+            if (txn.isPresent() && txn.get() >= batchId) {
+                LOG.info("delta table {}: batch {} of {} is already committed (txn version {}); writing nothing", tablePath, batchId, appId, txn.get());
+                return CommitResult.alreadyCommitted(snapshot.get().getVersion());
+            }
+            checkState(snapshot.get(), appId, batchId, txn, expectedStart);
+        } else if (!expectedStart.isEmpty()) {
+            throw new TributaryException("delta table " + tablePath + " does not exist, but sink " + appId
+                    + " expected it to hold offsets " + expectedStart + " (was the table deleted while the sink ran?); "
+                    + "restart the sink to write the topic again from its beginning");
+        }
+        Transaction txn = build(snapshot, appId, batchId);
+        txn.addDomainMetadata(SinkOffsets.DOMAIN, next.toJson());
+        long t0 = System.nanoTime();
+        List<Row> actions = writeFiles(txn, rows);
+        long t1 = System.nanoTime();
+        TransactionCommitResult result;
+        try {
+            result = txn.commit(engine, Iterators.iterable(actions));
+        } catch (ConcurrentTransactionException e) {
+            LOG.info("delta table {}: batch {} of {} was committed concurrently; writing nothing", tablePath, batchId, appId);
+            return CommitResult.alreadyCommitted(latestSnapshot().map(Snapshot::getVersion).orElse(-1L));
+        } catch (CommitStateUnknownException e) {
+            return resolveUnknown(appId, batchId, e);
+        } catch (ConcurrentWriteException e) {
+            throw new TributaryException("delta table " + tablePath + ": batch " + batchId + " of sink " + appId
+                    + " lost a race with another writer (" + e.getMessage() + "); only one sink may write a table: "
+                    + "stop the other writer and run again (nothing of this batch was committed)", e);
+        }
+        long t2 = System.nanoTime();
+        runHooks(result);
+        long t3 = System.nanoTime();
+        LOG.info("delta table {}: version {} committed, batch {} of {}: {} rows in {} files",
+                tablePath, result.getVersion(), batchId, appId, rows.size(), actions.size());
+        return new CommitResult(true, result.getVersion(), actions.size(), ms(t1 - t0), ms(t2 - t1), ms(t3 - t2));
+    }
+
+    private void checkState(Snapshot snap, String appId, long batchId, Optional<Long> txn, Map<Integer, Long> expectedStart) {
+        long last = txn.orElse(-1L);
+        if (last != batchId - 1) {
+            throw new TributaryException("delta table " + tablePath + ": sink " + appId + " is about to commit batch " + batchId
+                    + " but the table's last batch of this sink is " + (last < 0 ? "none" : String.valueOf(last))
+                    + "; batches must follow one another: restart the sink so it resumes from the table");
+        }
+        Optional<SinkOffsets> stored = snap.getDomainMetadata(SinkOffsets.DOMAIN).map(SinkOffsets::parse);
+        if (stored.isPresent() && !appId.equals(stored.get().appId())) {
+            throw new TributaryException("delta table " + tablePath + " is written by sink '" + stored.get().appId()
+                    + "', not '" + appId + "'; give each sink its own table path");
+        }
+        Map<Integer, Long> actual = stored.map(SinkOffsets::offsets).orElse(Map.of());
+        if (!actual.equals(expectedStart)) {
+            throw new TributaryException("delta table " + tablePath + " (version " + snap.getVersion() + ") holds offsets "
+                    + actual + " for sink " + appId + ", but this batch starts at " + expectedStart
+                    + "; another writer changed the table or this sink's state is stale: restart the sink so it resumes from the table");
+        }
+        if (!snap.getSchema().equals(kernelSchema)) {
+            throw new TributaryException("delta table " + tablePath + " has schema " + KernelSchemas.fromKernel(snap.getSchema()).toDdl()
+                    + ", but the sink writes " + schema.toDdl() + "; Tributary does not change a table's schema: "
+                    + "write to a new table path or restore the pipeline's schema");
+        }
+    }
+
+    private Transaction build(Optional<Snapshot> snapshot, String appId, long batchId) {
+        try {
+            if (snapshot.isPresent()) {
+                return snapshot.get().buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE)
+                        .withTransactionId(appId, batchId)
+                        .build(engine);
+            }
+            // the legacy builder is the one that creates a table with a txn and a chosen operation
+            return Table.forPath(engine, tablePath)
+                    .createTransactionBuilder(engine, ENGINE_INFO, Operation.STREAMING_UPDATE)
+                    .withSchema(engine, kernelSchema)
+                    .withTableProperties(engine, tableProperties)
+                    .withDomainMetadataSupported()
+                    .withTransactionId(engine, appId, batchId)
+                    .build(engine);
+        } catch (ConcurrentTransactionException e) {
+            throw new IllegalStateException("txn checked before build", e);
+        } catch (io.delta.kernel.exceptions.KernelException e) {
+            throw new TributaryException("delta table " + tablePath + ": cannot start a commit for batch " + batchId
+                    + " of sink " + appId + ": " + e.getMessage(), e);
+        }
+    }
+
+    private List<Row> writeFiles(Transaction txn, List<Object[]> rows) {
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        Row state = txn.getTransactionState(engine);
+        Map<String, Literal> partition = Map.of();
+        FilteredColumnarBatch batch = new FilteredColumnarBatch(new RowBatch(kernelSchema, rows), Optional.empty());
+        List<Row> actions = new ArrayList<>();
+        try (CloseableIterator<FilteredColumnarBatch> physical =
+                     Transaction.transformLogicalData(engine, state, Iterators.of(List.of(batch)), partition)) {
+            DataWriteContext ctx = Transaction.getWriteContext(engine, state, partition);
+            CloseableIterator<DataFileStatus> files = engine.getParquetHandler()
+                    .writeParquetFiles(ctx.getTargetDirectory(), physical, ctx.getStatisticsColumns());
+            try (CloseableIterator<Row> adds = Transaction.generateAppendActions(engine, state, files, ctx)) {
+                adds.forEachRemaining(actions::add);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("delta table " + tablePath + ": cannot write Parquet files", e);
+        }
+        return actions;
+    }
+
+    private CommitResult resolveUnknown(String appId, long batchId, CommitStateUnknownException e) {
+        Optional<Snapshot> snap = latestSnapshot();
+        Optional<Long> txn = snap.flatMap(s -> s.getLatestTransactionVersion(engine, appId));
+        if (txn.isPresent() && txn.get() >= batchId) {
+            LOG.info("delta table {}: commit state of batch {} was unknown; the table has it (txn {})", tablePath, batchId, txn.get());
+            return CommitResult.alreadyCommitted(snap.get().getVersion());
+        }
+        throw new TributaryException("delta table " + tablePath + ": the commit of batch " + batchId + " of sink " + appId
+                + " failed with a storage error and did not land (" + e.getMessage() + "); nothing was committed, run again", e);
+    }
+
+    private void runHooks(TransactionCommitResult result) {
+        for (PostCommitHook hook : result.getPostCommitHooks()) {
+            try {
+                hook.threadSafeInvoke(engine);
+            } catch (Exception | LinkageError e) {
+                LOG.warn("delta table {}: post-commit {} after version {} failed (the commit stands; Kernel tries again at a later version): {}",
+                        tablePath, hook.getType(), result.getVersion(), e.toString());
+            }
+        }
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
+    }
+}

@@ -1,0 +1,98 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.types.BinaryType;
+import io.delta.kernel.types.BooleanType;
+import io.delta.kernel.types.ByteType;
+import io.delta.kernel.types.DateType;
+import io.delta.kernel.types.DecimalType;
+import io.delta.kernel.types.DoubleType;
+import io.delta.kernel.types.FloatType;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.ShortType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.types.TimestampNTZType;
+import io.delta.kernel.types.TimestampType;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Field;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Tributary {@link Schema} to Kernel {@link StructType} and back (TIMESTAMP is Delta's UTC {@code timestamp}). */
+public final class KernelSchemas {
+    private KernelSchemas() {
+    }
+
+    public static StructType toKernel(Schema schema) {
+        StructType st = new StructType();
+        for (Field f : schema.fields()) {
+            st = st.add(f.name(), toKernel(f.type()), f.nullable());
+        }
+        return st;
+    }
+
+    static io.delta.kernel.types.DataType toKernel(DataType t) {
+        return switch (t.kind()) {
+            case BYTE -> ByteType.BYTE;
+            case SHORT -> ShortType.SHORT;
+            case INT -> IntegerType.INTEGER;
+            case LONG -> LongType.LONG;
+            case FLOAT -> FloatType.FLOAT;
+            case DOUBLE -> DoubleType.DOUBLE;
+            case DECIMAL -> new DecimalType(t.precision(), t.scale());
+            case STRING -> StringType.STRING;
+            case BOOLEAN -> BooleanType.BOOLEAN;
+            case DATE -> DateType.DATE;
+            case TIMESTAMP -> TimestampType.TIMESTAMP;
+            case TIMESTAMP_NTZ -> TimestampNTZType.TIMESTAMP_NTZ;
+            case BINARY -> BinaryType.BINARY;
+            case STRUCT -> toKernel(t.struct());
+        };
+    }
+
+    public static Schema fromKernel(StructType st) {
+        List<Field> fields = new ArrayList<>();
+        for (StructField f : st.fields()) {
+            fields.add(new Field(f.getName(), fromKernel(f.getName(), f.getDataType()), f.isNullable()));
+        }
+        return new Schema(fields);
+    }
+
+    static DataType fromKernel(String column, io.delta.kernel.types.DataType t) {
+        if (t instanceof ByteType) {
+            return DataType.BYTE;
+        } else if (t instanceof ShortType) {
+            return DataType.SHORT;
+        } else if (t instanceof IntegerType) {
+            return DataType.INT;
+        } else if (t instanceof LongType) {
+            return DataType.LONG;
+        } else if (t instanceof FloatType) {
+            return DataType.FLOAT;
+        } else if (t instanceof DoubleType) {
+            return DataType.DOUBLE;
+        } else if (t instanceof DecimalType d) {
+            return DataType.decimal(d.getPrecision(), d.getScale());
+        } else if (t instanceof StringType) {
+            return DataType.STRING;
+        } else if (t instanceof BooleanType) {
+            return DataType.BOOLEAN;
+        } else if (t instanceof DateType) {
+            return DataType.DATE;
+        } else if (t instanceof TimestampType) {
+            return DataType.TIMESTAMP;
+        } else if (t instanceof TimestampNTZType) {
+            return DataType.TIMESTAMP_NTZ;
+        } else if (t instanceof BinaryType) {
+            return DataType.BINARY;
+        } else if (t instanceof StructType s) {
+            return DataType.struct(fromKernel(s));
+        }
+        throw new TributaryException("delta table: column '" + column + "' has Delta type " + t
+                + ", which Tributary cannot read yet; read the table with Spark, or select other columns");
+    }
+}

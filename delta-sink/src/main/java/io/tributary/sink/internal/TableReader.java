@@ -1,0 +1,61 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import io.tributary.schema.Schema;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Reads every row of a table snapshot through a Kernel scan (no filter), in Tributary's row form. */
+public final class TableReader {
+    private TableReader() {
+    }
+
+    public static List<Object[]> readAll(Engine engine, Snapshot snapshot) {
+        Schema schema = KernelSchemas.fromKernel(snapshot.getSchema());
+        Scan scan = snapshot.getScanBuilder().build();
+        Row scanState = scan.getScanState(engine);
+        StructType physical = KernelInternals.physicalReadSchema(scanState);
+        List<Object[]> rows = new ArrayList<>();
+        try (CloseableIterator<FilteredColumnarBatch> files = scan.getScanFiles(engine)) {
+            while (files.hasNext()) {
+                try (CloseableIterator<Row> scanFiles = files.next().getRows()) {
+                    while (scanFiles.hasNext()) {
+                        readFile(engine, scanState, scanFiles.next(), physical, schema, rows);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read Delta table " + snapshot.getPath() + " at version " + snapshot.getVersion(), e);
+        }
+        return rows;
+    }
+
+    private static void readFile(Engine engine, Row scanState, Row scanFile, StructType physical, Schema schema,
+                                 List<Object[]> rows) throws IOException {
+        FileStatus file = KernelInternals.scanFileStatus(scanFile);
+        CloseableIterator<ColumnarBatch> data = engine.getParquetHandler()
+                .readParquetFiles(single(file), physical, Optional.empty())
+                .map(FileReadResult::getData);
+        try (CloseableIterator<FilteredColumnarBatch> logical = Scan.transformPhysicalData(engine, scanState, scanFile, data)) {
+            while (logical.hasNext()) {
+                KernelRows.addRows(schema, logical.next(), rows);
+            }
+        }
+    }
+
+    private static <T> CloseableIterator<T> single(T item) {
+        return Iterators.of(List.of(item));
+    }
+}

@@ -1,0 +1,21 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.TableNotFoundException;
+import java.util.Optional;
+
+/** Loading a table's latest snapshot, where "no table" is an ordinary answer. */
+public final class TableSnapshots {
+    private TableSnapshots() {
+    }
+
+    public static Optional<Snapshot> latest(Engine engine, String path) {
+        try {
+            return Optional.of(TableManager.loadSnapshot(KernelEngines.tablePath(path)).build(engine));
+        } catch (TableNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+}
