@@ -1,0 +1,30 @@
+package io.tributary.topology;
+
+import io.tributary.schema.DataType;
+
+/**
+ * One named aggregate of an {@link AggregateSpec}, e.g. {@code t = sum(amt)}.
+ *
+ * @param name the output column
+ * @param function the aggregate function
+ * @param column the input column it reads, or null for {@code count(*)}
+ * @param columnIndex the position of {@code column} in the input schema, or -1 for {@code count(*)}
+ * @param inputType the type of {@code column}, or null for {@code count(*)}
+ * @param resultType Spark's result type: sum of an integral type is BIGINT, of FLOAT/DOUBLE is
+ *     DOUBLE, of DECIMAL(p,s) is DECIMAL(min(38,p+10),s); count is BIGINT; avg is DOUBLE
+ *     (DECIMAL(min(38,p+4),min(38,s+4)) for a decimal input); min, max, first, last keep the input type
+ * @param expression the text as written, e.g. {@code sum(amt)}
+ */
+public record Aggregate(String name, AggregateFunction function, String column, int columnIndex,
+                        DataType inputType, DataType resultType, String expression) {
+
+    /** True for {@code count(*)}, which counts rows rather than non-null values. */
+    public boolean countsRows() {
+        return column == null;
+    }
+
+    @Override
+    public String toString() {
+        return name + " = " + expression;
+    }
+}

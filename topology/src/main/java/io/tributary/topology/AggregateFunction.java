@@ -1,0 +1,13 @@
+package io.tributary.topology;
+
+import java.util.Locale;
+
+/** The aggregate functions a {@link AggregateSpec} can select, named as in Spark SQL. */
+public enum AggregateFunction {
+    COUNT, SUM, MIN, MAX, AVG, FIRST, LAST;
+
+    /** The function's name as written in a spec: {@code sum}, {@code count}, ... */
+    public String sqlName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

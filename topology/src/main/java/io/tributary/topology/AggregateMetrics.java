@@ -1,0 +1,33 @@
+package io.tributary.topology;
+
+/**
+ * The names of the metrics the aggregation registers on Kafka Streams' metrics registry
+ * ({@code KafkaStreams.metrics()}, JMX {@code kafka.streams:type=tributary-aggregate-metrics,...}),
+ * one set per task (tag {@value #TAG_TASK}). They mirror Spark's {@code stateOperators} figures.
+ * The same counts, per batch, ride on each marker the topology forwards to the results topic
+ * (fields {@value #MARKER_ROWS_TOTAL}, {@value #MARKER_ROWS_UPDATED},
+ * {@value #MARKER_ROWS_DROPPED}, {@value #MARKER_OUTPUT_ROWS}), which is where a progress line
+ * per batch should read them: sum them over the partitions of one batchId.
+ */
+public final class AggregateMetrics {
+    public static final String GROUP = "tributary-aggregate-metrics";
+    public static final String TAG_TASK = "task-id";
+    /** Gauge: rows (window, group) held in state now; Spark's {@code numRowsTotal}. */
+    public static final String ROWS_TOTAL = "num-rows-total";
+    /** Cumulative: (row, window) pairs dropped as late since the task started; Spark's {@code numRowsDroppedByWatermark}. */
+    public static final String ROWS_DROPPED = "num-rows-dropped-by-watermark-total";
+    /** Cumulative: state rows updated, counted once per row per batch; Spark's {@code numRowsUpdated}. */
+    public static final String ROWS_UPDATED = "num-rows-updated-total";
+    /** Cumulative: result rows written to the results topic. */
+    public static final String OUTPUT_ROWS = "num-output-rows-total";
+    /** Gauge: the task's current watermark in epoch milliseconds (NaN before the first one). */
+    public static final String WATERMARK_MS = "watermark-ms";
+
+    public static final String MARKER_ROWS_TOTAL = "numRowsTotal";
+    public static final String MARKER_ROWS_UPDATED = "numRowsUpdated";
+    public static final String MARKER_ROWS_DROPPED = "numRowsDroppedByWatermark";
+    public static final String MARKER_OUTPUT_ROWS = "numOutputRows";
+
+    private AggregateMetrics() {
+    }
+}

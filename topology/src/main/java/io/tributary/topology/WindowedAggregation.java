@@ -1,0 +1,93 @@
+package io.tributary.topology;
+
+import io.tributary.schema.TributaryException;
+import io.tributary.topology.internal.Names;
+import io.tributary.topology.internal.SinkWiring;
+import io.tributary.topology.internal.WindowedAggregateProcessor;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.AutoOffsetReset;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Spark's {@code groupBy(window(...), ...).agg(...)} with a watermark and an output mode, as a
+ * Kafka Streams topology (Processor API) over the pipeline's events topic.
+ *
+ * <p>It relies on the watermark markers file-ingest writes to every partition of the events topic
+ * at the end of each batch ({@link io.tributary.schema.Topics}): a row is late when its window
+ * ended at or before the watermark of the last marker before it (the previous batch's); at a
+ * marker the output mode writes its rows (append: windows that ended at or before the marker's
+ * watermark, then purged; update: rows changed in the batch, then windows past the watermark
+ * purged; complete: every row, nothing purged). The marker is then forwarded to the results
+ * topic, on the same partition as the task's results, so a sink knows the batch is complete.
+ *
+ * <p>Results topic: key = JSON array {@code [windowStartMicros, groupValues...]} (the upsert key),
+ * value = {@link io.tributary.schema.RowJson} of {@link AggregateSpec#outputSchema()}, partition =
+ * input partition mod the results topic's partition count. Late-rows topic (optional): key = the
+ * event's key, value = {@code {"row":{...},"window":{"start","end"},"eventTime","watermark","latenessMs",...}},
+ * one record per (row, window) dropped.
+ */
+public final class WindowedAggregation {
+    /** The prefix of node and store names; changelog topics are {@code <application.id>-aggregate-windows-changelog} and {@code -meta-changelog}. */
+    public static final String NAME = "aggregate";
+
+    private WindowedAggregation() {
+    }
+
+    /**
+     * The topology; has no side effects.
+     *
+     * @param lateRowsTopic where late rows go (Tributary's {@code lateRows: deadLetter}), or null to only count them
+     */
+    public static Topology build(AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic) {
+        if (spec == null || eventsTopic == null || resultsTopic == null) {
+            throw new TributaryException("aggregate: the topology needs a spec, an events topic and a results topic");
+        }
+        Names names = new Names(NAME);
+        boolean late = lateRowsTopic != null;
+        Topology t = new Topology();
+        t.addSource(AutoOffsetReset.earliest(), names.source(), new ByteArrayDeserializer(), new ByteArrayDeserializer(), eventsTopic);
+        t.addProcessor(names.processor(), () -> new WindowedAggregateProcessor(spec, names, late), names.source());
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(names.windowsStore()),
+                Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), names.processor());
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(names.metaStore()),
+                Serdes.String(), Serdes.Long()).withCachingEnabled(), names.processor());
+        SinkWiring.results(t, names, resultsTopic);
+        if (late) {
+            t.addSink(names.lateRowsSink(), lateRowsTopic, new ByteArraySerializer(), new ByteArraySerializer(), names.processor());
+        }
+        return t;
+    }
+
+    /**
+     * Kafka Streams settings for the aggregation: {@code exactly_once_v2}, the state directory,
+     * static membership (a restart rejoins at once instead of waiting for the old member's
+     * session to expire), a 10 s session timeout and a 100 ms commit interval.
+     *
+     * @param applicationId names the consumer group, the transactional ids and the changelog topics
+     * @param stateDir where RocksDB keeps the open windows; keep it next to the broker's data
+     * @param instanceId a stable id for this process (static membership), e.g. the pipeline name
+     */
+    public static Properties streamsConfig(String applicationId, String bootstrapServers, Path stateDir, String instanceId) {
+        if (applicationId == null || bootstrapServers == null || stateDir == null || instanceId == null) {
+            throw new TributaryException("aggregate: streams settings need an application id, bootstrap servers, a state directory and an instance id");
+        }
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+        p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
+        p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
+        return p;
+    }
+}

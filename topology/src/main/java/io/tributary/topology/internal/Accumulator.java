@@ -1,0 +1,21 @@
+package io.tributary.topology.internal;
+
+/**
+ * The running state of one aggregate for one (window, group): created empty, folded with rows,
+ * turned into Spark's result value, and stored compactly. States are treated as immutable
+ * values ({@link #add} returns the new state).
+ */
+interface Accumulator {
+    /** The state before any row. */
+    Object zero();
+
+    /** The state after one more input row. */
+    Object add(Object state, Object[] row);
+
+    /** The aggregate's value, of the aggregate's result type (see DataType for the Java types). */
+    Object result(Object state);
+
+    void write(ByteSink out, Object state);
+
+    Object read(ByteSource in);
+}

@@ -1,0 +1,266 @@
+package io.tributary.topology.internal;
+
+import io.tributary.schema.DataType;
+import io.tributary.schema.TributaryException;
+import io.tributary.topology.Aggregate;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/** The named accumulator for each aggregate function and input type, with Spark's semantics. */
+final class Accumulators {
+    private Accumulators() {
+    }
+
+    static Accumulator of(Aggregate a) {
+        int col = a.columnIndex();
+        return switch (a.function()) {
+            case COUNT -> a.countsRows() ? new Count(-1) : new Count(col);
+            case SUM -> switch (a.resultType().kind()) {
+                case LONG -> new SumLong(col, a.name());
+                case DOUBLE -> new SumDouble(col);
+                default -> new SumDecimal(col, a.name(), a.resultType());
+            };
+            case AVG -> a.resultType().kind() == DataType.Kind.DECIMAL
+                    ? new AvgDecimal(col, a.resultType()) : new AvgDouble(col);
+            case MIN -> new MinMax(col, a.inputType(), -1);
+            case MAX -> new MinMax(col, a.inputType(), 1);
+            case FIRST -> new FirstLast(col, a.inputType(), true);
+            case LAST -> new FirstLast(col, a.inputType(), false);
+        };
+    }
+
+    /** count(*) counts rows; count(col) counts non-null values. Never null. */
+    record Count(int col) implements Accumulator {
+        public Object zero() {
+            return 0L;
+        }
+
+        public Object add(Object s, Object[] row) {
+            return col < 0 || row[col] != null ? (Long) s + 1 : s;
+        }
+
+        public Object result(Object s) {
+            return s;
+        }
+
+        public void write(ByteSink out, Object s) {
+            out.writeLong((Long) s);
+        }
+
+        public Object read(ByteSource in) {
+            return in.readLong();
+        }
+    }
+
+    /** sum of an integral column as BIGINT; null until a non-null value; overflow fails as in Spark's ANSI mode. */
+    record SumLong(int col, String name) implements Accumulator {
+        public Object zero() {
+            return null;
+        }
+
+        public Object add(Object s, Object[] row) {
+            Object v = row[col];
+            if (v == null) {
+                return s;
+            }
+            long x = ((Number) v).longValue();
+            try {
+                return s == null ? x : Math.addExact((Long) s, x);
+            } catch (ArithmeticException e) {
+                throw new TributaryException("aggregate.select." + name + ": sum overflowed BIGINT (as Spark's ANSI mode fails); "
+                        + "cast the column to DECIMAL(38,0) in the source schema, or DOUBLE if approximate sums will do");
+            }
+        }
+
+        public Object result(Object s) {
+            return s;
+        }
+
+        public void write(ByteSink out, Object s) {
+            ValueCodec.write(out, DataType.LONG, s);
+        }
+
+        public Object read(ByteSource in) {
+            return ValueCodec.read(in, DataType.LONG);
+        }
+    }
+
+    /** sum of FLOAT or DOUBLE as DOUBLE, in arrival order; null until a non-null value. */
+    record SumDouble(int col) implements Accumulator {
+        public Object zero() {
+            return null;
+        }
+
+        public Object add(Object s, Object[] row) {
+            Object v = row[col];
+            if (v == null) {
+                return s;
+            }
+            double x = ((Number) v).doubleValue();
+            return s == null ? x : (Double) s + x;
+        }
+
+        public Object result(Object s) {
+            return s;
+        }
+
+        public void write(ByteSink out, Object s) {
+            ValueCodec.write(out, DataType.DOUBLE, s);
+        }
+
+        public Object read(ByteSource in) {
+            return ValueCodec.read(in, DataType.DOUBLE);
+        }
+    }
+
+    /** sum of DECIMAL(p,s) as DECIMAL(min(38,p+10),s); overflow fails as in Spark's ANSI mode. */
+    record SumDecimal(int col, String name, DataType type) implements Accumulator {
+        public Object zero() {
+            return null;
+        }
+
+        public Object add(Object s, Object[] row) {
+            Object v = row[col];
+            if (v == null) {
+                return s;
+            }
+            BigDecimal sum = s == null ? (BigDecimal) v : ((BigDecimal) s).add((BigDecimal) v);
+            if (sum.precision() - sum.scale() > type.precision() - type.scale()) {
+                throw new TributaryException("aggregate.select." + name + ": sum overflowed " + type.ddl()
+                        + " (as Spark's ANSI mode fails); use a DOUBLE column if approximate sums will do");
+            }
+            return sum;
+        }
+
+        public Object result(Object s) {
+            return s == null ? null : ((BigDecimal) s).setScale(type.scale(), RoundingMode.HALF_UP);
+        }
+
+        public void write(ByteSink out, Object s) {
+            ValueCodec.write(out, DataType.decimal(38, type.scale()), s);
+        }
+
+        public Object read(ByteSource in) {
+            return ValueCodec.read(in, DataType.decimal(38, type.scale()));
+        }
+    }
+
+    /** avg of a non-decimal number: a DOUBLE sum over the non-null count; null when none. */
+    record AvgDouble(int col) implements Accumulator {
+        public Object zero() {
+            return new double[] {0.0, 0.0};
+        }
+
+        public Object add(Object s, Object[] row) {
+            Object v = row[col];
+            if (v == null) {
+                return s;
+            }
+            double[] a = (double[]) s;
+            return new double[] {a[0] + ((Number) v).doubleValue(), a[1] + 1};
+        }
+
+        public Object result(Object s) {
+            double[] a = (double[]) s;
+            return a[1] == 0 ? null : a[0] / a[1];
+        }
+
+        public void write(ByteSink out, Object s) {
+            double[] a = (double[]) s;
+            out.writeLong(Double.doubleToLongBits(a[0]));
+            out.writeLong((long) a[1]);
+        }
+
+        public Object read(ByteSource in) {
+            return new double[] {Double.longBitsToDouble(in.readLong()), in.readLong()};
+        }
+    }
+
+    /** avg of DECIMAL(p,s) as DECIMAL(min(38,p+4),min(38,s+4)), rounded half up. */
+    record AvgDecimal(int col, DataType type) implements Accumulator {
+        record State(BigDecimal sum, long count) {
+        }
+
+        public Object zero() {
+            return new State(BigDecimal.ZERO, 0);
+        }
+
+        public Object add(Object s, Object[] row) {
+            Object v = row[col];
+            State a = (State) s;
+            return v == null ? a : new State(a.sum.add((BigDecimal) v), a.count + 1);
+        }
+
+        public Object result(Object s) {
+            State a = (State) s;
+            return a.count == 0 ? null : a.sum.divide(BigDecimal.valueOf(a.count), type.scale(), RoundingMode.HALF_UP);
+        }
+
+        public void write(ByteSink out, Object s) {
+            State a = (State) s;
+            ValueCodec.write(out, DataType.decimal(38, 0), a.sum);
+            out.writeLong(a.count);
+        }
+
+        public Object read(ByteSource in) {
+            BigDecimal sum = (BigDecimal) ValueCodec.read(in, DataType.decimal(38, 0));
+            return new State(sum, in.readLong());
+        }
+    }
+
+    /** min (sign -1) or max (sign 1) by Spark's ordering; nulls are skipped. */
+    record MinMax(int col, DataType type, int sign) implements Accumulator {
+        public Object zero() {
+            return null;
+        }
+
+        public Object add(Object s, Object[] row) {
+            Object v = row[col];
+            if (v == null) {
+                return s;
+            }
+            return s == null || sign * SparkOrdering.compare(type, v, s) > 0 ? v : s;
+        }
+
+        public Object result(Object s) {
+            return s;
+        }
+
+        public void write(ByteSink out, Object s) {
+            ValueCodec.write(out, type, s);
+        }
+
+        public Object read(ByteSource in) {
+            return ValueCodec.read(in, type);
+        }
+    }
+
+    /**
+     * first / last as Spark's default ({@code ignoreNulls = false}): the value of the first or
+     * last row to arrive, null included. The state is a one-element array once a row was seen.
+     */
+    record FirstLast(int col, DataType type, boolean first) implements Accumulator {
+        public Object zero() {
+            return null;
+        }
+
+        public Object add(Object s, Object[] row) {
+            return first && s != null ? s : new Object[] {row[col]};
+        }
+
+        public Object result(Object s) {
+            return s == null ? null : ((Object[]) s)[0];
+        }
+
+        public void write(ByteSink out, Object s) {
+            out.writeByte(s == null ? 0 : 1);
+            if (s != null) {
+                ValueCodec.write(out, type, ((Object[]) s)[0]);
+            }
+        }
+
+        public Object read(ByteSource in) {
+            return in.readByte() == 0 ? null : new Object[] {ValueCodec.read(in, type)};
+        }
+    }
+}

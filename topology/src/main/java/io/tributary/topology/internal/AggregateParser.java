@@ -1,0 +1,91 @@
+package io.tributary.topology.internal;
+
+import io.tributary.schema.DataType;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import io.tributary.topology.Aggregate;
+import io.tributary.topology.AggregateFunction;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** Reads {@code sum(amt)}, {@code count(*)}, ... into an {@link Aggregate} with Spark's result type. */
+public final class AggregateParser {
+    private static final Pattern CALL = Pattern.compile("\\s*([A-Za-z_]+)\\s*\\(\\s*(\\*|`(?:[^`]|``)+`|[^()\\s]+)\\s*\\)\\s*");
+    private static final String FUNCTIONS = Arrays.stream(AggregateFunction.values())
+            .map(f -> f == AggregateFunction.COUNT ? "count(*), count(col)" : f.sqlName() + "(col)")
+            .collect(Collectors.joining(", "));
+
+    private AggregateParser() {
+    }
+
+    /** Parses one aggregate; {@code key} names where it came from in the spec, for errors. */
+    public static Aggregate parse(String key, String name, String expression, Schema input) {
+        if (expression == null) {
+            throw new TributaryException(key + ": no expression; write e.g. sum(amt) or count(*)");
+        }
+        Matcher m = CALL.matcher(expression);
+        if (!m.matches()) {
+            throw new TributaryException(key + ": cannot read '" + expression
+                    + "'; write one function of one column, e.g. sum(amt), or count(*); supported: " + FUNCTIONS);
+        }
+        AggregateFunction function = function(key, m.group(1), expression);
+        String arg = m.group(2);
+        if (arg.equals("*")) {
+            if (function != AggregateFunction.COUNT) {
+                throw new TributaryException(key + ": " + function.sqlName() + "(*) is not an aggregate; only count(*) takes *, "
+                        + "give " + function.sqlName() + " a column, e.g. " + function.sqlName() + "(amt)");
+            }
+            return new Aggregate(name, function, null, -1, null, DataType.LONG, expression.strip());
+        }
+        String column = arg.startsWith("`") ? arg.substring(1, arg.length() - 1).replace("``", "`") : arg;
+        int index = input.indexOf(column);
+        if (index < 0) {
+            throw new TributaryException(key + ": column '" + column + "' in '" + expression.strip()
+                    + "' is not in the input schema (" + input.toDdl() + "); use one of its columns");
+        }
+        DataType type = input.field(index).type();
+        return new Aggregate(name, function, input.field(index).name(), index, type,
+                resultType(key, function, type, expression.strip()), expression.strip());
+    }
+
+    private static AggregateFunction function(String key, String text, String expression) {
+        try {
+            return AggregateFunction.valueOf(text.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new TributaryException(key + ": unknown aggregate function '" + text + "' in '" + expression.strip()
+                    + "'; use one of " + FUNCTIONS);
+        }
+    }
+
+    static DataType resultType(String key, AggregateFunction function, DataType in, String expression) {
+        return switch (function) {
+            case COUNT -> DataType.LONG;
+            case MIN, MAX, FIRST, LAST -> {
+                if (in.kind() == DataType.Kind.STRUCT) {
+                    throw new TributaryException(key + ": " + expression + " reads a STRUCT column; aggregate one of its primitive columns");
+                }
+                yield in;
+            }
+            case SUM -> switch (in.kind()) {
+                case BYTE, SHORT, INT, LONG -> DataType.LONG;
+                case FLOAT, DOUBLE -> DataType.DOUBLE;
+                case DECIMAL -> DataType.decimal(Math.min(38, in.precision() + 10), in.scale());
+                default -> throw notNumeric(key, function, in, expression);
+            };
+            case AVG -> switch (in.kind()) {
+                case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE -> DataType.DOUBLE;
+                case DECIMAL -> DataType.decimal(Math.min(38, in.precision() + 4), Math.min(38, in.scale() + 4));
+                default -> throw notNumeric(key, function, in, expression);
+            };
+        };
+    }
+
+    private static TributaryException notNumeric(String key, AggregateFunction f, DataType in, String expression) {
+        return new TributaryException(key + ": " + expression + " reads a " + in.ddl() + " column; " + f.sqlName()
+                + " needs a numeric column (TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE or DECIMAL); "
+                + "change the column's type in the source schema or use count, min, max, first or last");
+    }
+}

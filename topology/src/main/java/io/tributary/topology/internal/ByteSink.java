@@ -1,0 +1,54 @@
+package io.tributary.topology.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/** A growable big-endian byte buffer for the compact state encoding. */
+final class ByteSink {
+    private byte[] buf;
+    private int size;
+
+    ByteSink(int capacity) {
+        buf = new byte[Math.max(16, capacity)];
+    }
+
+    private void ensure(int more) {
+        if (size + more > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+        }
+    }
+
+    void writeByte(int b) {
+        ensure(1);
+        buf[size++] = (byte) b;
+    }
+
+    void writeInt(int v) {
+        ensure(4);
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            buf[size++] = (byte) (v >>> shift);
+        }
+    }
+
+    void writeLong(long v) {
+        ensure(8);
+        for (int shift = 56; shift >= 0; shift -= 8) {
+            buf[size++] = (byte) (v >>> shift);
+        }
+    }
+
+    void writeBytes(byte[] b) {
+        writeInt(b.length);
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, size, b.length);
+        size += b.length;
+    }
+
+    void writeString(String s) {
+        writeBytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    byte[] toByteArray() {
+        return Arrays.copyOf(buf, size);
+    }
+}

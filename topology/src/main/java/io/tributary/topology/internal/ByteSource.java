@@ -1,0 +1,49 @@
+package io.tributary.topology.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/** Reads what {@link ByteSink} wrote. */
+final class ByteSource {
+    private final byte[] buf;
+    private int pos;
+
+    ByteSource(byte[] buf, int offset) {
+        this.buf = buf;
+        this.pos = offset;
+    }
+
+    int readByte() {
+        return buf[pos++];
+    }
+
+    int readInt() {
+        int v = 0;
+        for (int i = 0; i < 4; i++) {
+            v = (v << 8) | (buf[pos++] & 0xFF);
+        }
+        return v;
+    }
+
+    long readLong() {
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (buf[pos++] & 0xFFL);
+        }
+        return v;
+    }
+
+    byte[] readBytes() {
+        int n = readInt();
+        byte[] b = Arrays.copyOfRange(buf, pos, pos + n);
+        pos += n;
+        return b;
+    }
+
+    String readString() {
+        int n = readInt();
+        String s = new String(buf, pos, n, StandardCharsets.UTF_8);
+        pos += n;
+        return s;
+    }
+}

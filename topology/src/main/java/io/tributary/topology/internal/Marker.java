@@ -1,0 +1,40 @@
+package io.tributary.topology.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.schema.Topics;
+import io.tributary.schema.TributaryException;
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * A watermark marker from the ingest ({@link Topics}): the end of batch {@code batchId}, whose
+ * watermark is {@code watermarkMs} (null before any data: no watermark yet).
+ */
+record Marker(long batchId, Long watermarkMs) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static boolean isMarker(Headers headers) {
+        Header h = headers == null ? null : headers.lastHeader(Topics.MARKER_HEADER);
+        return h != null && Arrays.equals(h.value(), Topics.WATERMARK);
+    }
+
+    static Marker parse(byte[] value, String where) {
+        try {
+            JsonNode n = value == null ? null : JSON.readTree(value);
+            if (n == null || !n.isObject() || !n.path("batchId").canConvertToLong()) {
+                throw new TributaryException(where + ": a watermark marker without a batchId ('"
+                        + (value == null ? "null" : new String(value, java.nio.charset.StandardCharsets.UTF_8))
+                        + "'); markers are written by file-ingest as {\"batchId\":N,\"watermarkMs\":W}: check that the ingest and topology versions match");
+            }
+            JsonNode w = n.path("watermarkMs");
+            Long wm = w.isNull() || w.isMissingNode() || w.asLong() == Long.MIN_VALUE ? null : w.asLong();
+            return new Marker(n.get("batchId").asLong(), wm);
+        } catch (IOException e) {
+            throw new TributaryException(where + ": a watermark marker that is not JSON (" + e.getMessage()
+                    + "); markers are written by file-ingest as {\"batchId\":N,\"watermarkMs\":W}", e);
+        }
+    }
+}

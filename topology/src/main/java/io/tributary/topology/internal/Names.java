@@ -1,0 +1,28 @@
+package io.tributary.topology.internal;
+
+/** The names of the topology's nodes and stores (stores name their changelog topics). */
+public record Names(String prefix) {
+    public String source() {
+        return prefix + "-events";
+    }
+
+    public String processor() {
+        return prefix + "-windowed-aggregate";
+    }
+
+    public String windowsStore() {
+        return prefix + "-windows";
+    }
+
+    public String metaStore() {
+        return prefix + "-meta";
+    }
+
+    public String resultsSink() {
+        return prefix + "-results";
+    }
+
+    public String lateRowsSink() {
+        return prefix + "-late-rows";
+    }
+}

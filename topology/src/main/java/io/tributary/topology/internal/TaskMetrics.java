@@ -1,0 +1,63 @@
+package io.tributary.topology.internal;
+
+import io.tributary.topology.AggregateMetrics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.MeasurableStat;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.stats.CumulativeSum;
+import org.apache.kafka.common.metrics.stats.Value;
+import org.apache.kafka.streams.StreamsMetrics;
+
+/** The task's sensors, named in {@link AggregateMetrics}. */
+final class TaskMetrics {
+    private final StreamsMetrics registry;
+    private final List<Sensor> sensors = new ArrayList<>();
+    private final Sensor rowsTotal;
+    private final Sensor dropped;
+    private final Sensor updated;
+    private final Sensor output;
+    private final Sensor watermark;
+
+    TaskMetrics(StreamsMetrics registry, String taskId) {
+        this.registry = registry;
+        rowsTotal = sensor(taskId, AggregateMetrics.ROWS_TOTAL, "state rows (window, group) held now", new Value());
+        dropped = sensor(taskId, AggregateMetrics.ROWS_DROPPED, "(row, window) pairs dropped as late", new CumulativeSum());
+        updated = sensor(taskId, AggregateMetrics.ROWS_UPDATED, "state rows updated, once per row per batch", new CumulativeSum());
+        output = sensor(taskId, AggregateMetrics.OUTPUT_ROWS, "result rows written", new CumulativeSum());
+        watermark = sensor(taskId, AggregateMetrics.WATERMARK_MS, "the watermark, epoch ms", new Value());
+    }
+
+    private Sensor sensor(String taskId, String name, String doc, MeasurableStat stat) {
+        Sensor s = registry.addSensor("tributary-aggregate." + taskId + "." + name, Sensor.RecordingLevel.INFO);
+        s.add(new MetricName(name, AggregateMetrics.GROUP, doc, Map.of(AggregateMetrics.TAG_TASK, taskId)), stat);
+        sensors.add(s);
+        return s;
+    }
+
+    void rowsTotal(long n) {
+        rowsTotal.record(n);
+    }
+
+    void dropped() {
+        dropped.record(1);
+    }
+
+    void updated() {
+        updated.record(1);
+    }
+
+    void output(long n) {
+        output.record(n);
+    }
+
+    void watermark(long ms) {
+        watermark.record(ms);
+    }
+
+    void close() {
+        sensors.forEach(registry::removeSensor);
+    }
+}

@@ -1,0 +1,198 @@
+package io.tributary.topology.internal;
+
+import io.tributary.schema.BadRecordException;
+import io.tributary.schema.DataType;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.Topics;
+import io.tributary.schema.TributaryException;
+import io.tributary.topology.AggregateMetrics;
+import io.tributary.topology.AggregateSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Spark's streaming window aggregation on one partition of the events topic. Rows update the
+ * open windows; a row whose window ended at or before the watermark of the last marker is late
+ * (dropped, counted, optionally forwarded). A marker ends a batch: the output policy writes its
+ * rows and purges state, then the marker is forwarded to the results topic with the batch's counts.
+ */
+public final class WindowedAggregateProcessor implements Processor<byte[], byte[], Object, Object> {
+    private static final Logger LOG = LoggerFactory.getLogger(WindowedAggregateProcessor.class);
+
+    private final AggregateSpec spec;
+    private final Names names;
+    private final boolean forwardLateRows;
+    private final RowJson input;
+    private final RowJson output;
+    private final List<DataType> groupTypes = new ArrayList<>();
+    private final int[] groupIndex;
+    private final WindowAssigner assigner;
+    private final OutputPolicy policy;
+    private final long[] starts;
+    private ProcessorContext<Object, Object> context;
+    private OpenWindows windows;
+    private MetaStore meta;
+    private TaskMetrics metrics;
+
+    public WindowedAggregateProcessor(AggregateSpec spec, Names names, boolean forwardLateRows) {
+        this.spec = spec;
+        this.names = names;
+        this.forwardLateRows = forwardLateRows;
+        this.input = new RowJson(spec.inputSchema());
+        this.output = new RowJson(spec.outputSchema());
+        this.groupIndex = spec.groupByIndex();
+        for (int i : groupIndex) {
+            groupTypes.add(spec.inputSchema().field(i).type());
+        }
+        this.assigner = new WindowAssigner(micros(spec.window()), micros(spec.slide()));
+        this.policy = OutputPolicy.of(spec.outputMode());
+        this.starts = new long[assigner.maxWindows()];
+    }
+
+    private static long micros(java.time.Duration d) {
+        return Math.multiplyExact(d.getSeconds(), 1_000_000L) + d.getNano() / 1000;
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        this.context = context;
+        Accumulator[] accumulators = spec.aggregates().stream().map(Accumulators::of).toArray(Accumulator[]::new);
+        KeyValueStore<Bytes, byte[]> store = context.getStateStore(names.windowsStore());
+        this.windows = new OpenWindows(store, new StateLayout(groupTypes, accumulators), assigner.size());
+        this.meta = new MetaStore(context.getStateStore(names.metaStore()));
+        this.metrics = new TaskMetrics(context.metrics(), context.taskId().toString());
+        metrics.rowsTotal(meta.stateRows());
+        if (meta.watermarkMs() != null) {
+            metrics.watermark(meta.watermarkMs());
+        }
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        if (Marker.isMarker(record.headers())) {
+            endBatch(record);
+        } else {
+            onRow(record);
+        }
+    }
+
+    private void onRow(Record<byte[], byte[]> record) {
+        Object[] row;
+        try {
+            row = input.parse(record.value());
+        } catch (BadRecordException e) {
+            throw new TributaryException(where() + ": an event that does not fit the input schema (" + e.getMessage()
+                    + "); the events topic holds rows file-ingest checked against the same schema: check that the "
+                    + "pipeline's schema did not change without a new events topic", e);
+        }
+        Object ts = row[spec.eventTimeIndex()];
+        if (ts == null) {
+            LOG.debug("{}: row without event time skipped, as Spark's window() skips a null timestamp", where());
+            return;
+        }
+        Object[] group = new Object[groupIndex.length];
+        for (int i = 0; i < group.length; i++) {
+            group[i] = row[groupIndex[i]];
+        }
+        byte[] groupBytes = null;
+        Long wm = policy.dropsLateRows() ? watermarkMicros() : null;
+        int n = assigner.assign((Long) ts, starts);
+        for (int i = 0; i < n; i++) {
+            long start = starts[i];
+            long end = start + assigner.size();
+            if (wm != null && end <= wm) {
+                late(record, start, end, (Long) ts);
+                continue;
+            }
+            if (groupBytes == null) {
+                groupBytes = windows.groupBytesOf(group);
+            }
+            int flags = windows.update(start, groupBytes, row, meta.seq());
+            if ((flags & OpenWindows.NEW) != 0) {
+                meta.addStateRows(1);
+                metrics.rowsTotal(meta.stateRows());
+            }
+            if ((flags & OpenWindows.FIRST_IN_BATCH) != 0) {
+                meta.addUpdated();
+                metrics.updated();
+            }
+        }
+    }
+
+    private void late(Record<byte[], byte[]> record, long start, long end, long ts) {
+        meta.addDropped();
+        metrics.dropped();
+        if (forwardLateRows) {
+            RecordMetadata md = context.recordMetadata().orElseThrow();
+            byte[] value = OutputJson.lateRow(record.value(), start, end, ts, meta.watermarkMs(), md.topic(), md.partition(), md.offset());
+            context.forward(new Record<>(record.key(), value, record.timestamp(), new RecordHeaders()), names.lateRowsSink());
+        }
+    }
+
+    /** The watermark in microseconds, or null when there is none yet or the spec has no watermark. */
+    private Long watermarkMicros() {
+        Long ms = meta.watermarkMs();
+        if (ms == null || !spec.hasWatermark() || ms < Long.MIN_VALUE / 1000) {
+            return null;
+        }
+        return ms > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : ms * 1000;
+    }
+
+    private void endBatch(Record<byte[], byte[]> record) {
+        Marker marker = Marker.parse(record.value(), where());
+        if (marker.watermarkMs() != null && (meta.watermarkMs() == null || marker.watermarkMs() > meta.watermarkMs())) {
+            meta.watermarkMs(marker.watermarkMs());
+            metrics.watermark(marker.watermarkMs());
+        }
+        int partition = context.recordMetadata().map(RecordMetadata::partition).orElse(0);
+        long[] emitted = {0};
+        long purged = policy.endBatch(windows, watermarkMicros(), meta.seq(), (key, start, value) -> {
+            Object[] row = windows.outputRow(key, start, value);
+            byte[] k = OutputJson.resultKey(start, groupTypes, windows.groupValues(key));
+            context.forward(new Record<>(new ResultKey(k, partition), output.write(row), record.timestamp(), new RecordHeaders()),
+                    names.resultsSink());
+            emitted[0]++;
+        });
+        if (purged > 0) {
+            meta.addStateRows(-purged);
+            metrics.rowsTotal(meta.stateRows());
+        }
+        metrics.output(emitted[0]);
+        Map<String, Long> counts = new LinkedHashMap<>();
+        counts.put(AggregateMetrics.MARKER_ROWS_TOTAL, meta.stateRows());
+        counts.put(AggregateMetrics.MARKER_ROWS_UPDATED, meta.updated());
+        counts.put(AggregateMetrics.MARKER_ROWS_DROPPED, meta.dropped());
+        counts.put(AggregateMetrics.MARKER_OUTPUT_ROWS, emitted[0]);
+        Marker forwarded = new Marker(marker.batchId(), meta.watermarkMs());
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
+        context.forward(new Record<>(new ResultKey(null, partition), OutputJson.marker(forwarded, partition, counts),
+                record.timestamp(), headers), names.resultsSink());
+        LOG.debug("{}: batch {} ended at watermark {}: {} rows written, {} purged, {} late", where(), marker.batchId(),
+                meta.watermarkMs(), emitted[0], purged, meta.dropped());
+        meta.nextBatch();
+    }
+
+    private String where() {
+        return context.recordMetadata().map(m -> "topic " + m.topic() + " partition " + m.partition() + " offset " + m.offset())
+                .orElse("aggregate");
+    }
+
+    @Override
+    public void close() {
+        if (metrics != null) {
+            metrics.close();
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package io.tributary.topology;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.Schema;
+import io.tributary.schema.Timestamps;
+import io.tributary.schema.Topics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+
+/** A TopologyTestDriver around the aggregation, speaking in input JSON lines, markers and result rows. */
+final class AggregationDriver implements AutoCloseable {
+    static final String EVENTS = "events";
+    static final String RESULTS = "results";
+    static final String LATE = "late-rows";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    final AggregateSpec spec;
+    private final TopologyTestDriver driver;
+    private final TestInputTopic<byte[], byte[]> events;
+    private final TestOutputTopic<byte[], byte[]> results;
+    private final TestOutputTopic<byte[], byte[]> late;
+    private final RowJson input;
+    private final RowJson output;
+
+    AggregationDriver(AggregateSpec spec, Path stateDir, boolean lateRows) {
+        this.spec = spec;
+        Properties props = WindowedAggregation.streamsConfig("agg-test", "127.0.0.1:9", stateDir, "test-instance");
+        driver = new TopologyTestDriver(WindowedAggregation.build(spec, EVENTS, RESULTS, lateRows ? LATE : null), props);
+        events = driver.createInputTopic(EVENTS, new ByteArraySerializer(), new ByteArraySerializer());
+        results = driver.createOutputTopic(RESULTS, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        late = lateRows ? driver.createOutputTopic(LATE, new ByteArrayDeserializer(), new ByteArrayDeserializer()) : null;
+        input = new RowJson(spec.inputSchema());
+        output = new RowJson(spec.outputSchema());
+    }
+
+    static AggregationDriver of(AggregateSpec spec, Path stateDir) {
+        return new AggregationDriver(spec, stateDir, false);
+    }
+
+    /** Pipes one input row as file-ingest publishes it: key = group values, timestamp = event time. */
+    long row(String jsonLine) {
+        Object[] row = input.parse(jsonLine);
+        StringBuilder key = new StringBuilder("[");
+        for (int i : spec.groupByIndex()) {
+            key.append(key.length() > 1 ? "," : "").append(jsonValue(row[i]));
+        }
+        key.append(']');
+        long tsMs = Math.floorDiv((Long) row[spec.eventTimeIndex()], 1000);
+        events.pipeInput(new TestRecord<>(key.toString().getBytes(StandardCharsets.UTF_8), input.write(row),
+                new RecordHeaders(), Instant.ofEpochMilli(tsMs)));
+        return tsMs;
+    }
+
+    private static String jsonValue(Object v) {
+        try {
+            return JSON.writeValueAsString(v);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Pipes a watermark marker (watermarkMs null: no watermark yet). */
+    void marker(long batchId, Long watermarkMs) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
+        String value = "{\"batchId\":" + batchId + ",\"watermarkMs\":" + watermarkMs + "}";
+        events.pipeInput(new TestRecord<>(null, value.getBytes(StandardCharsets.UTF_8), headers, Instant.ofEpochMilli(0)));
+    }
+
+    /** Everything written to the results topic since the last call. */
+    List<Output> drain() {
+        List<Output> out = new ArrayList<>();
+        for (TestRecord<byte[], byte[]> r : results.readRecordsToList()) {
+            boolean marker = r.headers().lastHeader(Topics.MARKER_HEADER) != null
+                    && Arrays.equals(r.headers().lastHeader(Topics.MARKER_HEADER).value(), Topics.WATERMARK);
+            out.add(new Output(marker, r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8),
+                    marker ? null : output.parse(r.value()), new String(r.value(), StandardCharsets.UTF_8)));
+        }
+        return out;
+    }
+
+    /** Result rows (not markers) since the last call, as {@code window|group...|aggregates...} lines. */
+    List<String> rows() {
+        return drain().stream().filter(o -> !o.marker()).map(Output::line).toList();
+    }
+
+    List<JsonNode> lateRows() {
+        return late.readValuesToList().stream().map(v -> {
+            try {
+                return JSON.readTree(v);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }).toList();
+    }
+
+    Double metric(String name) {
+        return driver.metrics().entrySet().stream()
+                .filter(e -> e.getKey().group().equals(AggregateMetrics.GROUP) && e.getKey().name().equals(name))
+                .map(e -> ((Number) e.getValue().metricValue()).doubleValue()).findFirst().orElse(null);
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+
+    /** One record of the results topic. */
+    record Output(boolean marker, String key, Object[] row, String value) {
+        /** {@code {start, end}|group...|aggregates...} with timestamps as {@code yyyy-MM-dd HH:mm:ss}, as the golden files print them. */
+        String line() {
+            Object[] w = (Object[]) row[0];
+            StringBuilder sb = new StringBuilder("{" + ts((Long) w[0]) + ", " + ts((Long) w[1]) + "}");
+            for (int i = 1; i < row.length; i++) {
+                sb.append('|').append(row[i] instanceof Double d ? round(d) : String.valueOf(row[i]));
+            }
+            return sb.toString();
+        }
+
+        private static String ts(long micros) {
+            return Timestamps.formatMicros(micros).replace('T', ' ').replace("Z", "");
+        }
+
+        private static String round(double d) {
+            return String.valueOf(new java.math.BigDecimal(d).setScale(6, java.math.RoundingMode.HALF_EVEN).doubleValue());
+        }
+
+        JsonNode json() {
+            try {
+                return JSON.readTree(value);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    static Schema seedSchema() {
+        return Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+    }
+}

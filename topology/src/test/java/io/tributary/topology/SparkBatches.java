@@ -1,0 +1,66 @@
+package io.tributary.topology;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Plays file-ingest's side of the marker contract, computing the watermark as Spark does: the
+ * rows of batch N, then marker {N, wm_N} with wm_N = max event time of batches 0..N-1 minus the
+ * delay (never decreasing; none before any data); and at the end of a run (no more data for the
+ * next batch), if wm_{N+1} > wm_N, Spark's no-data batch: marker {N+1, wm_{N+1}}.
+ */
+final class SparkBatches {
+    private final AggregationDriver driver;
+    private final long delayMs;
+    private final boolean noDataMarkerAfterEveryBatch;
+    private long nextBatchId;
+    private Long maxEventMs;
+    private Long watermarkMs;
+
+    /**
+     * @param noDataMarkerAfterEveryBatch write the no-data marker after every batch that moved the
+     *     watermark, even when a data batch follows (the reading of the contract the golden files refute)
+     */
+    SparkBatches(AggregationDriver driver, Duration delay, boolean noDataMarkerAfterEveryBatch) {
+        this.driver = driver;
+        this.delayMs = delay.toMillis();
+        this.noDataMarkerAfterEveryBatch = noDataMarkerAfterEveryBatch;
+    }
+
+    SparkBatches(AggregationDriver driver, Duration delay) {
+        this(driver, delay, false);
+    }
+
+    /** One availableNow run over these batches (each a list of JSON lines); returns Spark's progress {@code batchId:numInputRows}. */
+    String run(List<List<String>> batches) {
+        List<String> log = new ArrayList<>();
+        for (int b = 0; b < batches.size(); b++) {
+            for (String line : batches.get(b)) {
+                long ts = driver.row(line);
+                maxEventMs = maxEventMs == null ? ts : Math.max(maxEventMs, ts);
+            }
+            log.add(nextBatchId + ":" + batches.get(b).size());
+            driver.marker(nextBatchId++, watermarkMs);
+            boolean last = b == batches.size() - 1;
+            if (advance() && (last || noDataMarkerAfterEveryBatch)) {
+                log.add(nextBatchId + ":0");
+                driver.marker(nextBatchId++, watermarkMs);
+            }
+        }
+        return String.join(",", log);
+    }
+
+    /** Computes the next batch's watermark; true if it moved. */
+    private boolean advance() {
+        if (maxEventMs == null) {
+            return false;
+        }
+        long next = maxEventMs - delayMs;
+        if (watermarkMs == null || next > watermarkMs) {
+            watermarkMs = next;
+            return true;
+        }
+        return false;
+    }
+}
