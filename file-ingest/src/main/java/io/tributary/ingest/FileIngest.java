@@ -1,0 +1,205 @@
+package io.tributary.ingest;
+
+import io.tributary.ingest.internal.BatchOutcome;
+import io.tributary.ingest.internal.BatchPlanner;
+import io.tributary.ingest.internal.BatchRunner;
+import io.tributary.ingest.internal.FileDiscovery;
+import io.tributary.ingest.internal.FileResult;
+import io.tributary.ingest.internal.IngestLogReader;
+import io.tributary.ingest.internal.IngestState;
+import io.tributary.ingest.internal.ProgressFactory;
+import io.tributary.ingest.internal.TopicSetup;
+import io.tributary.schema.Progress;
+import io.tributary.schema.TributaryException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The file-ingest stage, Spark's file source publishing to Kafka exactly once: each
+ * {@link #runBatch()} takes the input folder's new files and publishes their rows, their
+ * ingest-log records and the stage's state in one Kafka transaction.
+ *
+ * <p>On construction it takes over the pipeline's transactional id (an older instance is
+ * fenced, its open transaction aborted) and reads the ingest-log topic to learn which files are
+ * done. One instance per pipeline at a time; not thread-safe.
+ */
+public final class FileIngest implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FileIngest.class);
+
+    private final IngestConfig config;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final IngestState state;
+    private final FileDiscovery discovery;
+    private final BatchPlanner planner;
+    private final BatchRunner runner;
+    private final ProgressFactory progress;
+    private List<ChangedFile> changedFiles = List.of();
+    private long lastTriggerMs = -1;
+    private boolean closed;
+
+    /**
+     * Connects with {@code kafkaClientProps} (bootstrap.servers, security...: passed to the
+     * clients untouched; {@code transactional.id} comes from the config), fences any older
+     * ingest of this pipeline and loads its progress from the ingest-log topic.
+     */
+    public FileIngest(IngestConfig config, Map<String, Object> kafkaClientProps) {
+        this.config = config;
+        TopicSetup.requireTopics(kafkaClientProps, config);
+        this.producer = new KafkaProducer<>(producerProps(config, kafkaClientProps), new ByteArraySerializer(), new ByteArraySerializer());
+        try {
+            producer.initTransactions();
+            this.state = IngestLogReader.read(kafkaClientProps, config.ingestLogTopic());
+        } catch (RuntimeException e) {
+            producer.close(Duration.ZERO);
+            if (e instanceof TributaryException) {
+                throw e;
+            }
+            throw new TributaryException("ingest of pipeline " + config.pipeline() + " could not start: " + e.getMessage()
+                    + ". Check bootstrap.servers and that the broker allows transactions (a single broker needs"
+                    + " transaction.state.log.replication.factor=1 and transaction.state.log.min.isr=1)", e);
+        }
+        this.discovery = new FileDiscovery(config.inputDir());
+        this.planner = new BatchPlanner(config, discovery);
+        this.runner = new BatchRunner(config, producer, discovery);
+        this.progress = new ProgressFactory(config, UUID.randomUUID().toString());
+        LOG.info("ingest of pipeline {}: {} files already ingested, next batch {}{}", config.pipeline(), state.files().size(),
+                state.nextBatchId(), config.hasWatermark() ? ", watermark " + ProgressFactory.format(state.watermarkMs()) : "");
+    }
+
+    /**
+     * Runs one batch: the next new files within the per-trigger limits, or, when there are none
+     * and the last batch moved the watermark, Spark's no-data batch that carries the new
+     * watermark. Empty when there was nothing to do.
+     *
+     * @throws TributaryException when a bad record stops the batch ({@code onBadRecord: fail}),
+     *     a file cannot be read, or Kafka refuses the transaction; nothing of the batch is then published
+     */
+    public Optional<Progress> runBatch() {
+        if (closed) {
+            throw new TributaryException("ingest of pipeline " + config.pipeline() + " is closed; start a new one");
+        }
+        long startMs = System.currentTimeMillis();
+        long t0 = System.nanoTime();
+        BatchPlanner.Plan plan = planner.plan(state, startMs);
+        changedFiles = List.copyOf(plan.changed());
+        long listMs = (System.nanoTime() - t0) / 1_000_000;
+        BatchOutcome outcome;
+        try {
+            outcome = plan.files().isEmpty() ? null : runner.runData(plan.files(), state);
+            if (outcome == null && config.hasWatermark()
+                    && state.nextWatermarkMs(config.watermarkDelay().toMillis()) > state.watermarkMs()) {
+                outcome = runner.runNoData(state);
+            }
+        } catch (KafkaException | TributaryException e) {
+            if (BatchRunner.isFatal(e) || BatchRunner.isFatal(e.getCause())) {
+                close();
+            }
+            throw e;
+        }
+        if (outcome == null) {
+            return Optional.empty();
+        }
+        log(outcome);
+        long totalMs = (System.nanoTime() - t0) / 1_000_000;
+        long sinceLast = lastTriggerMs < 0 ? totalMs : startMs - lastTriggerMs;
+        lastTriggerMs = startMs;
+        return Optional.of(progress.batch(outcome, new ProgressFactory.Timing(startMs, sinceLast, listMs, totalMs,
+                plan.heldBack(), plan.changed().size())));
+    }
+
+    private void log(BatchOutcome o) {
+        for (FileResult r : o.files()) {
+            String bad = "";
+            if (r.badRows() > 0) {
+                bad = r.deadLettered() > 0
+                        ? ", " + r.deadLettered() + " bad " + plural(r.deadLettered(), "line") + " sent to " + config.deadLetterTopic()
+                        : ", " + r.badRows() + " bad " + plural(r.badRows(), "line") + " dropped";
+            }
+            LOG.info("file {}: {} {} published (batch {}){}", discovery.display(r.file().relPath()), r.rows(),
+                    plural(r.rows(), "row"), o.batchId(), bad);
+        }
+        if (o.files().isEmpty()) {
+            LOG.info("batch {}: no new files; watermark moved to {} (a no-data batch, as Spark runs one)",
+                    o.batchId(), ProgressFactory.format(o.watermarkMs()));
+        }
+    }
+
+    private static String plural(long n, String word) {
+        return n == 1 ? word : word + "s";
+    }
+
+    /** Ingested files that differ on disk now, as the last {@link #runBatch()} found them. */
+    public List<ChangedFile> changedFiles() {
+        return changedFiles;
+    }
+
+    /** Where this ingest stands: its files, next batch id, watermark, and files changed on disk. */
+    public IngestStatus status() {
+        return status(config, state, planner);
+    }
+
+    /**
+     * The same as {@link #status()} for a pipeline that may be running elsewhere: reads the
+     * ingest-log only, fences nothing.
+     */
+    public static IngestStatus readStatus(IngestConfig config, Map<String, Object> kafkaClientProps) {
+        IngestState s = IngestLogReader.read(kafkaClientProps, config.ingestLogTopic());
+        return status(config, s, new BatchPlanner(config, new FileDiscovery(config.inputDir())));
+    }
+
+    private static IngestStatus status(IngestConfig config, IngestState s, BatchPlanner planner) {
+        List<ChangedFile> changed;
+        try {
+            changed = planner.changedFiles(s);
+        } catch (TributaryException e) {
+            changed = List.of(); // the folder is gone: nothing on disk to compare
+        }
+        return new IngestStatus(config.pipeline(), config.ingestLogTopic(), new ArrayList<>(s.files()), s.nextBatchId(),
+                s.maxEventTimeMs(), config.hasWatermark() ? s.watermarkMs() : null, changed);
+    }
+
+    /**
+     * Creates the pipeline's topics when absent: events with {@code partitions} partitions, the
+     * compacted ingest-log and the dead-letter topic with one each (the broker's replication).
+     */
+    public static void createTopics(Admin admin, IngestConfig config, int partitions) {
+        TopicSetup.create(admin, config, partitions);
+    }
+
+    public IngestConfig config() {
+        return config;
+    }
+
+    static Map<String, Object> producerProps(IngestConfig config, Map<String, Object> clientProps) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("linger.ms", 5);
+        p.put("batch.size", 256 * 1024);
+        p.put("transaction.timeout.ms", 300_000);
+        p.put("client.id", "tributary-" + config.pipeline() + "-ingest");
+        p.putAll(clientProps);
+        p.put("transactional.id", config.transactionalId());
+        p.put("enable.idempotence", true);
+        p.put("acks", "all");
+        return p;
+    }
+
+    /** Closes the producer; a batch never stays open between {@link #runBatch()} calls. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+}

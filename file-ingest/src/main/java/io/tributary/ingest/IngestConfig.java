@@ -1,0 +1,284 @@
+package io.tributary.ingest;
+
+import io.tributary.schema.DataType;
+import io.tributary.schema.Schema;
+import io.tributary.schema.Topics;
+import io.tributary.schema.TributaryException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * What one file-ingest stage reads and where it publishes: immutable, built with
+ * {@link #builder(String, Path, Schema)}. Option names mirror Spark's file source where Spark
+ * has one ({@code maxFilesPerTrigger}, {@code maxBytesPerTrigger}).
+ */
+public final class IngestConfig {
+    /** The longest line read by default: 16 MiB. */
+    public static final int DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+    private final String pipeline;
+    private final Path inputDir;
+    private final Schema schema;
+    private final String format;
+    private final String eventTime;
+    private final Duration watermarkDelay;
+    private final List<String> groupBy;
+    private final int maxFilesPerTrigger;
+    private final long maxBytesPerTrigger;
+    private final BadRecordPolicy onBadRecord;
+    private final int maxLineBytes;
+    private final Duration fileMinAge;
+    private final String eventsTopic;
+    private final String ingestLogTopic;
+    private final String deadLetterTopic;
+    private final String transactionalId;
+
+    private IngestConfig(Builder b) {
+        this.pipeline = b.pipeline;
+        this.inputDir = b.inputDir;
+        this.schema = b.schema;
+        this.format = b.format;
+        this.eventTime = b.eventTime;
+        this.watermarkDelay = b.watermarkDelay;
+        this.groupBy = List.copyOf(b.groupBy);
+        this.maxFilesPerTrigger = b.maxFilesPerTrigger;
+        this.maxBytesPerTrigger = b.maxBytesPerTrigger;
+        this.onBadRecord = b.onBadRecord;
+        this.maxLineBytes = b.maxLineBytes;
+        this.fileMinAge = b.fileMinAge;
+        this.eventsTopic = b.eventsTopic != null ? b.eventsTopic : Topics.events(pipeline);
+        this.ingestLogTopic = b.ingestLogTopic != null ? b.ingestLogTopic : Topics.ingestLog(pipeline);
+        this.deadLetterTopic = b.deadLetterTopic != null ? b.deadLetterTopic : Topics.deadLetter(pipeline);
+        this.transactionalId = b.transactionalId != null ? b.transactionalId : "tributary-" + pipeline + "-ingest";
+    }
+
+    /** Starts a config for pipeline {@code pipeline} reading JSON-lines files of {@code schema} from {@code inputDir}. */
+    public static Builder builder(String pipeline, Path inputDir, Schema schema) {
+        return new Builder(pipeline, inputDir, schema);
+    }
+
+    public String pipeline() {
+        return pipeline;
+    }
+
+    public Path inputDir() {
+        return inputDir;
+    }
+
+    public Schema schema() {
+        return schema;
+    }
+
+    /** {@code json} (JSON Lines, one object per line): the only format so far. */
+    public String format() {
+        return format;
+    }
+
+    /** The event-time column, or null. */
+    public String eventTime() {
+        return eventTime;
+    }
+
+    /** Spark's {@code withWatermark} delay, or null when no watermark is kept. */
+    public Duration watermarkDelay() {
+        return watermarkDelay;
+    }
+
+    /** True when event time and a delay are set: the ingest then publishes watermark markers. */
+    public boolean hasWatermark() {
+        return eventTime != null && watermarkDelay != null;
+    }
+
+    /** The columns whose values, as a JSON array, key every events record; empty for a null key. */
+    public List<String> groupBy() {
+        return groupBy;
+    }
+
+    /** At most this many new files per batch; {@link Integer#MAX_VALUE} for no limit. */
+    public int maxFilesPerTrigger() {
+        return maxFilesPerTrigger;
+    }
+
+    /** At most about this many bytes per batch, but always at least one file; {@link Long#MAX_VALUE} for no limit. */
+    public long maxBytesPerTrigger() {
+        return maxBytesPerTrigger;
+    }
+
+    public BadRecordPolicy onBadRecord() {
+        return onBadRecord;
+    }
+
+    /** A longer line is a bad record, and is never held in memory whole. */
+    public int maxLineBytes() {
+        return maxLineBytes;
+    }
+
+    /** Files modified more recently than this are left for a later batch (0: take everything). */
+    public Duration fileMinAge() {
+        return fileMinAge;
+    }
+
+    public String eventsTopic() {
+        return eventsTopic;
+    }
+
+    public String ingestLogTopic() {
+        return ingestLogTopic;
+    }
+
+    public String deadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    /** The producer's {@code transactional.id}: one ingest of a pipeline at a time, the older fenced. */
+    public String transactionalId() {
+        return transactionalId;
+    }
+
+    /** Collects the settings; {@link #build()} validates them together. */
+    public static final class Builder {
+        private final String pipeline;
+        private final Path inputDir;
+        private final Schema schema;
+        private String format = "json";
+        private String eventTime;
+        private Duration watermarkDelay;
+        private List<String> groupBy = new ArrayList<>();
+        private int maxFilesPerTrigger = Integer.MAX_VALUE;
+        private long maxBytesPerTrigger = Long.MAX_VALUE;
+        private BadRecordPolicy onBadRecord = BadRecordPolicy.DEAD_LETTER;
+        private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
+        private Duration fileMinAge = Duration.ZERO;
+        private String eventsTopic;
+        private String ingestLogTopic;
+        private String deadLetterTopic;
+        private String transactionalId;
+
+        private Builder(String pipeline, Path inputDir, Schema schema) {
+            this.pipeline = pipeline;
+            this.inputDir = inputDir;
+            this.schema = schema;
+        }
+
+        public Builder format(String format) {
+            this.format = format;
+            return this;
+        }
+
+        /** The event-time column (TIMESTAMP or TIMESTAMP_NTZ); null for none. */
+        public Builder eventTime(String column) {
+            this.eventTime = column;
+            return this;
+        }
+
+        /** Spark's {@code withWatermark} delay; needs {@link #eventTime}. */
+        public Builder watermarkDelay(Duration delay) {
+            this.watermarkDelay = delay;
+            return this;
+        }
+
+        public Builder groupBy(List<String> columns) {
+            this.groupBy = new ArrayList<>(columns);
+            return this;
+        }
+
+        /** At most {@code n} files per batch (Spark's option of the same name); n >= 1. */
+        public Builder maxFilesPerTrigger(int n) {
+            this.maxFilesPerTrigger = n;
+            return this;
+        }
+
+        /** At most about {@code bytes} per batch, at least one file (Spark's option of the same name). */
+        public Builder maxBytesPerTrigger(long bytes) {
+            this.maxBytesPerTrigger = bytes;
+            return this;
+        }
+
+        public Builder onBadRecord(BadRecordPolicy policy) {
+            this.onBadRecord = policy;
+            return this;
+        }
+
+        public Builder maxLineBytes(int bytes) {
+            this.maxLineBytes = bytes;
+            return this;
+        }
+
+        public Builder fileMinAge(Duration age) {
+            this.fileMinAge = age;
+            return this;
+        }
+
+        public Builder eventsTopic(String topic) {
+            this.eventsTopic = topic;
+            return this;
+        }
+
+        public Builder ingestLogTopic(String topic) {
+            this.ingestLogTopic = topic;
+            return this;
+        }
+
+        public Builder deadLetterTopic(String topic) {
+            this.deadLetterTopic = topic;
+            return this;
+        }
+
+        public Builder transactionalId(String id) {
+            this.transactionalId = id;
+            return this;
+        }
+
+        /** Validates every setting; an error names the setting and the fix. */
+        public IngestConfig build() {
+            if (pipeline == null || pipeline.isBlank() || !pipeline.matches("[A-Za-z0-9._-]+")) {
+                throw new TributaryException("name: '" + pipeline + "' is not a valid pipeline name;"
+                        + " use letters, digits, '.', '_' and '-' (it becomes part of the topic names)");
+            }
+            Objects.requireNonNull(inputDir, "inputDir");
+            Objects.requireNonNull(schema, "schema");
+            if (format == null || !format.toLowerCase(Locale.ROOT).equals("json")) {
+                throw new TributaryException("source.files.format: '" + format + "' is not supported;"
+                        + " use json (JSON Lines, one object per line)");
+            }
+            format = "json";
+            if (eventTime != null) {
+                int i = schema.require(eventTime, "eventTime");
+                DataType.Kind k = schema.field(i).type().kind();
+                if (k != DataType.Kind.TIMESTAMP && k != DataType.Kind.TIMESTAMP_NTZ) {
+                    throw new TributaryException("eventTime: column '" + eventTime + "' is " + schema.field(i).type().ddl()
+                            + "; event time needs a TIMESTAMP column (as Spark's withWatermark)");
+                }
+            }
+            if (watermarkDelay != null) {
+                if (eventTime == null) {
+                    throw new TributaryException("watermark: a watermark delay needs an eventTime column; set eventTime");
+                }
+                if (watermarkDelay.isNegative()) {
+                    throw new TributaryException("watermark: the delay " + watermarkDelay + " is negative; use 0 or more");
+                }
+            }
+            for (String g : groupBy) {
+                schema.require(g, "groupBy");
+            }
+            if (maxFilesPerTrigger < 1) {
+                throw new TributaryException("maxFilesPerTrigger: " + maxFilesPerTrigger + " is not a positive number of files");
+            }
+            if (maxBytesPerTrigger < 1) {
+                throw new TributaryException("maxBytesPerTrigger: " + maxBytesPerTrigger + " is not a positive number of bytes");
+            }
+            Objects.requireNonNull(onBadRecord, "onBadRecord");
+            if (maxLineBytes < 16) {
+                throw new TributaryException("maxLineBytes: " + maxLineBytes + " is too small; use at least 16 (default 16 MiB)");
+            }
+            if (fileMinAge == null || fileMinAge.isNegative()) {
+                throw new TributaryException("fileMinAge: " + fileMinAge + " must be 0 or more");
+            }
+            return new IngestConfig(this);
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package io.tributary.ingest;
+
+import java.util.List;
+
+/**
+ * Where a file ingest stands, for {@code tributary checkpoint show}: what its ingest-log holds,
+ * plus the files on disk that changed after they were ingested.
+ *
+ * @param pipeline the pipeline's name
+ * @param ingestLogTopic the topic the state was read from
+ * @param files every ingested file, in the order they were published
+ * @param nextBatchId the id the next batch will take
+ * @param maxEventTimeMs the largest event time published so far, or null (none, or no event time)
+ * @param watermarkMs the watermark of the last batch (0 before any), or null without a watermark
+ * @param changedFiles ingested files that differ on disk now
+ */
+public record IngestStatus(String pipeline, String ingestLogTopic, List<IngestedFile> files, long nextBatchId,
+                           Long maxEventTimeMs, Long watermarkMs, List<ChangedFile> changedFiles) {
+}

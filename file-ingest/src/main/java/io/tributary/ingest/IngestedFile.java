@@ -1,0 +1,15 @@
+package io.tributary.ingest;
+
+/**
+ * A file the ingest published, as its ingest-log record holds it.
+ *
+ * @param path the file's path relative to the input folder (the ingest-log key)
+ * @param size its size in bytes when it was read
+ * @param mtimeMs its modification time then, epoch milliseconds
+ * @param sha256 the SHA-256 of its content, in hex
+ * @param rows the valid rows published
+ * @param badRows the lines that were bad records (dead-lettered or dropped)
+ * @param batchId the batch that published it
+ */
+public record IngestedFile(String path, long size, long mtimeMs, String sha256, long rows, long badRows, long batchId) {
+}

@@ -1,0 +1,207 @@
+package io.tributary.ingest.internal;
+
+import io.tributary.ingest.IngestConfig;
+import io.tributary.ingest.IngestedFile;
+import io.tributary.schema.Topics;
+import io.tributary.schema.TributaryException;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one batch as one Kafka transaction: the rows of every file, their dead-letter records,
+ * one ingest-log record per file, the state record and, with a watermark, a marker on every
+ * events partition. A crash or an error at any point leaves the whole batch published or none
+ * of it. A file that changed while it was read is left out (the transaction is aborted and run
+ * again without it) and taken by a later batch.
+ */
+public final class BatchRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(BatchRunner.class);
+
+    private final IngestConfig config;
+    private final Producer<byte[], byte[]> producer;
+    private final FilePublisher publisher;
+    private final FileDiscovery discovery;
+
+    public BatchRunner(IngestConfig config, Producer<byte[], byte[]> producer, FileDiscovery discovery) {
+        this.config = config;
+        this.producer = producer;
+        this.publisher = new FilePublisher(config, producer);
+        this.discovery = discovery;
+    }
+
+    /**
+     * Publishes {@code files} as the next batch and updates {@code state} once committed; null
+     * when every file changed while it was read (nothing was published).
+     */
+    public BatchOutcome runData(List<FileStat> chosen, IngestState state) {
+        long batchId = state.nextBatchId();
+        List<FileStat> files = new ArrayList<>(chosen);
+        List<String> changed = new ArrayList<>();
+        while (!files.isEmpty()) {
+            long t0 = System.nanoTime();
+            producer.beginTransaction();
+            List<FileResult> results = new ArrayList<>();
+            try {
+                for (FileStat f : files) {
+                    results.add(publisher.publish(f, batchId));
+                }
+                List<FileStat> moved = movedWhileRead(results);
+                if (!moved.isEmpty()) {
+                    abort();
+                    for (FileStat f : moved) {
+                        LOG.info("file {}: changed while it was being read; left for a later batch", discovery.display(f.relPath()));
+                        changed.add(f.relPath());
+                    }
+                    files.removeAll(moved);
+                    continue;
+                }
+                long t1 = System.nanoTime();
+                Long max = maxEventTime(state.maxEventTimeMs(), results);
+                Long wm = config.hasWatermark() ? state.nextWatermarkMs(config.watermarkDelay().toMillis()) : null;
+                String now = Instant.now().toString();
+                for (FileResult r : results) {
+                    IngestedFile f = ingested(r, batchId);
+                    producer.send(new ProducerRecord<>(config.ingestLogTopic(), IngestLogCodec.key(f.path()), IngestLogCodec.file(f, now)));
+                }
+                long watermark = wm == null ? state.watermarkMs() : wm;
+                sendState(batchId + 1, max, watermark);
+                int markers = wm == null ? 0 : sendMarkers(batchId, wm);
+                producer.commitTransaction();
+                long t2 = System.nanoTime();
+                for (FileResult r : results) {
+                    state.putFile(ingested(r, batchId));
+                }
+                state.setBatch(batchId + 1, max, watermark);
+                return new BatchOutcome(batchId, results, wm, markers, changed, ms(t1 - t0), ms(t2 - t1));
+            } catch (FileChangedException e) {
+                abort();
+                LOG.info("file {}: changed while it was being read; left for a later batch", discovery.display(e.file().relPath()));
+                changed.add(e.file().relPath());
+                files.remove(e.file());
+            } catch (NoSuchFileException e) {
+                abort();
+                FileStat gone = files.stream().filter(f -> f.path().toString().equals(e.getFile())).findFirst().orElse(null);
+                if (gone == null) {
+                    throw new TributaryException("file " + e.getFile() + " could not be read: it does not exist", e);
+                }
+                LOG.info("file {}: removed before it could be read; skipped", discovery.display(gone.relPath()));
+                files.remove(gone);
+            } catch (IOException e) {
+                abort();
+                throw new TributaryException("batch " + batchId + ": cannot read an input file: " + e
+                        + "; nothing of the batch was published. Check the file's permissions and rerun", e);
+            } catch (RuntimeException e) {
+                throw failed(batchId, e);
+            }
+        }
+        return null;
+    }
+
+    /** Spark's no-data batch: only the new watermark, on every partition, and the state. */
+    public BatchOutcome runNoData(IngestState state) {
+        long batchId = state.nextBatchId();
+        long wm = state.nextWatermarkMs(config.watermarkDelay().toMillis());
+        long t0 = System.nanoTime();
+        try {
+            producer.beginTransaction();
+            sendState(batchId + 1, state.maxEventTimeMs(), wm);
+            int markers = sendMarkers(batchId, wm);
+            long t1 = System.nanoTime();
+            producer.commitTransaction();
+            state.setBatch(batchId + 1, state.maxEventTimeMs(), wm);
+            return new BatchOutcome(batchId, List.of(), wm, markers, List.of(), ms(t1 - t0), ms(System.nanoTime() - t1));
+        } catch (RuntimeException e) {
+            throw failed(batchId, e);
+        }
+    }
+
+    private List<FileStat> movedWhileRead(List<FileResult> results) {
+        List<FileStat> moved = new ArrayList<>();
+        for (FileResult r : results) {
+            if (r.bytesRead() != r.file().size() || !r.file().sameAs(FileDiscovery.restat(r.file()))) {
+                moved.add(r.file());
+            }
+        }
+        return moved;
+    }
+
+    private void sendState(long nextBatchId, Long max, long watermark) {
+        producer.send(new ProducerRecord<>(config.ingestLogTopic(), IngestLogCodec.key(IngestState.STATE_KEY),
+                IngestLogCodec.state(nextBatchId, max, watermark)));
+    }
+
+    private int sendMarkers(long batchId, long wm) {
+        List<PartitionInfo> partitions = producer.partitionsFor(config.eventsTopic());
+        byte[] value = IngestLogCodec.marker(batchId, wm);
+        for (PartitionInfo p : partitions) {
+            RecordHeaders headers = new RecordHeaders();
+            headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
+            producer.send(new ProducerRecord<>(config.eventsTopic(), p.partition(), wm, null, value, headers));
+        }
+        return partitions.size();
+    }
+
+    private static Long maxEventTime(Long before, List<FileResult> results) {
+        Long max = before;
+        for (FileResult r : results) {
+            if (r.etCount() > 0 && (max == null || r.etMax() > max)) {
+                max = r.etMax();
+            }
+        }
+        return max;
+    }
+
+    private static IngestedFile ingested(FileResult r, long batchId) {
+        return new IngestedFile(r.file().relPath(), r.file().size(), r.file().mtimeMs(), r.sha256(), r.rows(), r.badRows(), batchId);
+    }
+
+    /** Aborts what is open, then says what went wrong; fencing and other fatal errors close nothing here. */
+    private RuntimeException failed(long batchId, RuntimeException e) {
+        if (isFatal(e)) {
+            return new TributaryException("batch " + batchId + " of pipeline " + config.pipeline()
+                    + " was not published: another ingest with transactional.id " + config.transactionalId()
+                    + " took over, or the producer lost its rights (" + e.getMessage() + "). Only one ingest per pipeline"
+                    + " may run; this one stops. Restart it once the other has stopped", e);
+        }
+        abort();
+        if (e instanceof TributaryException t) {
+            return t;
+        }
+        if (e instanceof KafkaException) {
+            return new TributaryException("batch " + batchId + " could not be published to Kafka: " + e.getMessage()
+                    + "; the transaction was aborted, so nothing of it was published. Check the broker and rerun", e);
+        }
+        return e;
+    }
+
+    /** True when the producer cannot go on: fenced by a newer instance, or its rights revoked. */
+    public static boolean isFatal(Throwable e) {
+        return e instanceof ProducerFencedException || e instanceof OutOfOrderSequenceException
+                || e instanceof AuthorizationException;
+    }
+
+    private void abort() {
+        try {
+            producer.abortTransaction();
+        } catch (RuntimeException e) {
+            LOG.debug("abortTransaction failed: {}", e.toString());
+        }
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
+    }
+}

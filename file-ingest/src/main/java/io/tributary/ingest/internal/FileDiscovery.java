@@ -1,0 +1,129 @@
+package io.tributary.ingest.internal;
+
+import io.tributary.schema.TributaryException;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lists the input folder as Spark's file source does: regular files directly in it (not
+ * recursive), names starting with {@code .} or {@code _} left alone (the atomic-rename
+ * convention), oldest modification time first, then by name. A symbolic link is followed only
+ * when it resolves inside the folder.
+ */
+public final class FileDiscovery {
+    private static final Logger LOG = LoggerFactory.getLogger(FileDiscovery.class);
+    /** Oldest first, then by name, so batches are the same on every run. */
+    public static final Comparator<FileStat> ORDER =
+            Comparator.comparingLong(FileStat::mtimeMs).thenComparing(FileStat::relPath);
+
+    private final Path dir;
+    private final Set<String> warned = new HashSet<>();
+
+    public FileDiscovery(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Every file that may be ingested, in batch order. */
+    public List<FileStat> list() {
+        Path real;
+        try {
+            real = dir.toRealPath();
+        } catch (NoSuchFileException e) {
+            throw new TributaryException("input folder " + dir + " does not exist; create it or fix source.files.path");
+        } catch (IOException e) {
+            throw new TributaryException("cannot open the input folder " + dir + ": " + e.getMessage(), e);
+        }
+        if (!Files.isDirectory(real)) {
+            throw new TributaryException("input path " + dir + " is not a folder; source.files.path must name a folder of files");
+        }
+        List<FileStat> files = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                String name = p.getFileName().toString();
+                if (name.startsWith(".") || name.startsWith("_")) {
+                    continue;
+                }
+                FileStat stat = statIfEligible(p, real);
+                if (stat != null) {
+                    files.add(stat);
+                }
+            }
+        } catch (IOException e) {
+            throw new TributaryException("cannot list the input folder " + dir + ": " + e.getMessage(), e);
+        }
+        files.sort(ORDER);
+        return files;
+    }
+
+    private FileStat statIfEligible(Path p, Path realDir) {
+        String name = p.getFileName().toString();
+        try {
+            if (Files.isSymbolicLink(p)) {
+                Path target = p.toRealPath();
+                if (!target.startsWith(realDir)) {
+                    if (warned.add(name)) {
+                        LOG.warn("file {}: a symbolic link to {}, outside the input folder; not followed."
+                                + " Copy or move the file into {} to ingest it", display(name), target, dir);
+                    }
+                    return null;
+                }
+            }
+            BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+            if (!a.isRegularFile()) {
+                return null;
+            }
+            return new FileStat(name, p, a.size(), a.lastModifiedTime().toMillis());
+        } catch (NoSuchFileException e) {
+            return null; // gone between listing and stat (or a dangling link): nothing to ingest
+        } catch (IOException e) {
+            throw new TributaryException("cannot read the attributes of " + p + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The file's size and modification time now, or null when it is gone. */
+    public static FileStat restat(FileStat f) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(f.path(), BasicFileAttributes.class);
+            return new FileStat(f.relPath(), f.path(), a.size(), a.lastModifiedTime().toMillis());
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The first files of {@code newFiles} (in order) that fit the limits; as Spark, a batch
+     * always holds at least one file, even one bigger than {@code maxBytes}.
+     */
+    public static List<FileStat> select(List<FileStat> newFiles, int maxFiles, long maxBytes) {
+        List<FileStat> out = new ArrayList<>();
+        long bytes = 0;
+        for (FileStat f : newFiles) {
+            if (out.size() >= maxFiles) {
+                break;
+            }
+            if (!out.isEmpty() && bytes + f.size() > maxBytes) {
+                break;
+            }
+            out.add(f);
+            bytes += f.size();
+        }
+        return out;
+    }
+
+    /** How logs name a file: the folder's name then the file's, e.g. {@code in/a.json}. */
+    public String display(String relPath) {
+        Path name = dir.getFileName();
+        return (name == null ? "" : name + "/") + relPath;
+    }
+}

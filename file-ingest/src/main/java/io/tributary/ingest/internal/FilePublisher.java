@@ -1,0 +1,149 @@
+package io.tributary.ingest.internal;
+
+import io.tributary.ingest.BadRecord;
+import io.tributary.ingest.BadRecordPolicy;
+import io.tributary.ingest.IngestConfig;
+import io.tributary.schema.BadRecordException;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.TributaryException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * Streams one file line by line into the open transaction: each valid row to the events topic,
+ * each bad line as the {@link BadRecordPolicy} says. Never holds more than one line in memory.
+ */
+public final class FilePublisher {
+    /** The most of a bad line's text kept in a dead-letter record. */
+    static final int MAX_TEXT_BYTES = LineReader.KEPT_PREFIX;
+
+    private final IngestConfig config;
+    private final Producer<byte[], byte[]> producer;
+    private final RowJson rows;
+    private final KeyEncoder keys;
+    private final int eventTimeColumn;
+
+    public FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer) {
+        this.config = config;
+        this.producer = producer;
+        this.rows = new RowJson(config.schema());
+        this.keys = new KeyEncoder(config.schema(), config.groupBy());
+        this.eventTimeColumn = config.eventTime() == null ? -1 : config.schema().indexOf(config.eventTime());
+    }
+
+    /**
+     * Publishes {@code file} as batch {@code batchId}. Throws {@link FileChangedException} when
+     * the file changed under a failing bad record (it was still being written), and the policy's
+     * {@link TributaryException} when it stops the batch.
+     */
+    public FileResult publish(FileStat file, long batchId) throws IOException {
+        MessageDigest digest = sha256();
+        long good = 0;
+        long bad = 0;
+        long deadLettered = 0;
+        long etCount = 0;
+        long etMin = Long.MAX_VALUE;
+        long etMax = Long.MIN_VALUE;
+        double etSum = 0;
+        LineReader lines;
+        try (InputStream in = Files.newInputStream(file.path())) {
+            lines = new LineReader(in, config.maxLineBytes(), digest);
+            while (lines.next()) {
+                Object[] row;
+                try {
+                    row = parse(lines);
+                } catch (BadRecordException e) {
+                    bad++;
+                    BadRecord record = badRecord(file, lines, e);
+                    if (handle(file, record, batchId)) {
+                        deadLettered++;
+                    }
+                    continue;
+                }
+                Long timestamp = null;
+                if (eventTimeColumn >= 0 && row[eventTimeColumn] != null) {
+                    long ms = Math.floorDiv((Long) row[eventTimeColumn], 1000L);
+                    etCount++;
+                    etMin = Math.min(etMin, ms);
+                    etMax = Math.max(etMax, ms);
+                    etSum += ms;
+                    timestamp = ms >= 0 ? ms : null;
+                }
+                producer.send(new ProducerRecord<>(config.eventsTopic(), null, timestamp, keys.key(row), rows.write(row)));
+                good++;
+            }
+        }
+        return new FileResult(file, good, bad, deadLettered, lines.bytesRead(), HexFormat.of().formatHex(digest.digest()),
+                etCount, etMin, etMax, etSum);
+    }
+
+    private Object[] parse(LineReader lines) {
+        switch (lines.problem()) {
+            case TOO_LONG -> throw new BadRecordException(null, "the line is " + lines.fullLength()
+                    + " bytes, longer than maxLineBytes (" + config.maxLineBytes() + "); raise maxLineBytes or split the record");
+            case INVALID_UTF8 -> throw new BadRecordException(null, "invalid UTF-8 at byte " + lines.invalidAt()
+                    + " of the line; the file must be UTF-8 encoded");
+            default -> {
+                return rows.parse(lines.bytes(), lines.start(), lines.length());
+            }
+        }
+    }
+
+    private BadRecord badRecord(FileStat file, LineReader lines, BadRecordException e) {
+        String reason = e.reason();
+        if (lines.unterminated() && lines.problem() == LineReader.Problem.NONE) {
+            reason += " (the file's last line has no line end: was the file cut short or still being written?)";
+        }
+        int n = Math.min(lines.length(), MAX_TEXT_BYTES);
+        boolean truncated = n < lines.fullLength();
+        String text = new String(lines.bytes(), lines.start(), n, StandardCharsets.UTF_8);
+        return new BadRecord(file.relPath(), lines.lineNumber(), e.field(), reason, text, truncated);
+    }
+
+    /** True when the bad row went to the dead-letter topic. */
+    private boolean handle(FileStat file, BadRecord record, long batchId) {
+        BadRecordPolicy.Action action;
+        try {
+            action = config.onBadRecord().onBadRecord(record);
+        } catch (TributaryException stop) {
+            if (!file.sameAs(FileDiscovery.restat(file))) {
+                throw new FileChangedException(file);
+            }
+            throw stop;
+        }
+        if (action == BadRecordPolicy.Action.DEAD_LETTER) {
+            producer.send(new ProducerRecord<>(config.deadLetterTopic(), null, IngestLogCodec.key(record.file()),
+                    IngestLogCodec.deadLetter(config.pipeline(), batchId, record)));
+            return true;
+        }
+        return false;
+    }
+
+    static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The SHA-256 of a file's content, in hex, read in bounded memory. */
+    public static String sha256(java.nio.file.Path path) throws IOException {
+        MessageDigest d = sha256();
+        byte[] buf = new byte[64 * 1024];
+        try (InputStream in = Files.newInputStream(path)) {
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                d.update(buf, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(d.digest());
+    }
+}

@@ -1,0 +1,100 @@
+package io.tributary.ingest.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.ingest.BadRecord;
+import io.tributary.ingest.IngestedFile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The JSON values of the ingest-log topic (a file record, keyed by its path, and the
+ * {@value IngestState#STATE_KEY} record), of watermark markers and of dead-letter records.
+ */
+public final class IngestLogCodec {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private IngestLogCodec() {
+    }
+
+    public static byte[] key(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] file(IngestedFile f, String ingestedAt) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("path", f.path());
+        n.put("size", f.size());
+        n.put("mtime", f.mtimeMs());
+        n.put("sha256", f.sha256());
+        n.put("rows", f.rows());
+        n.put("badRows", f.badRows());
+        n.put("batchId", f.batchId());
+        n.put("ingestedAt", ingestedAt);
+        return bytes(n);
+    }
+
+    public static IngestedFile parseFile(byte[] value) {
+        JsonNode n = tree(value);
+        return new IngestedFile(n.path("path").asText(), n.path("size").asLong(), n.path("mtime").asLong(),
+                n.path("sha256").asText(), n.path("rows").asLong(), n.path("badRows").asLong(), n.path("batchId").asLong());
+    }
+
+    public static byte[] state(long nextBatchId, Long maxEventTimeMs, long watermarkMs) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("nextBatchId", nextBatchId);
+        if (maxEventTimeMs == null) {
+            n.putNull("maxEventTimeMs");
+        } else {
+            n.put("maxEventTimeMs", maxEventTimeMs);
+        }
+        n.put("watermarkMs", watermarkMs);
+        return bytes(n);
+    }
+
+    public static void applyState(byte[] value, IngestState into) {
+        JsonNode n = tree(value);
+        JsonNode max = n.path("maxEventTimeMs");
+        into.setBatch(n.path("nextBatchId").asLong(), max.isNumber() ? max.asLong() : null, n.path("watermarkMs").asLong());
+    }
+
+    /** A watermark marker's value: {@code {"batchId":N,"watermarkMs":W}}. */
+    public static byte[] marker(long batchId, long watermarkMs) {
+        return ("{\"batchId\":" + batchId + ",\"watermarkMs\":" + watermarkMs + "}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] deadLetter(String pipeline, long batchId, BadRecord bad) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("pipeline", pipeline);
+        n.put("file", bad.file());
+        n.put("line", bad.line());
+        if (bad.field() == null) {
+            n.putNull("field");
+        } else {
+            n.put("field", bad.field());
+        }
+        n.put("reason", bad.reason());
+        n.put("text", bad.text());
+        n.put("textTruncated", bad.textTruncated());
+        n.put("batchId", batchId);
+        return bytes(n);
+    }
+
+    private static byte[] bytes(ObjectNode n) {
+        try {
+            return JSON.writeValueAsBytes(n);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static JsonNode tree(byte[] value) {
+        try {
+            return JSON.readTree(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException("unreadable ingest-log record: " + new String(value, StandardCharsets.UTF_8), e);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.tributary.ingest.internal;
+
+import io.tributary.ingest.IngestConfig;
+import io.tributary.schema.Progress;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The ingest's batch as Spark's {@code StreamingQueryProgress} of a file source. */
+public final class ProgressFactory {
+    /** Spark's timestamp format in progress: {@code 2026-10-06T09:26:00.000Z}. */
+    private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    private final IngestConfig config;
+    private final String runId;
+
+    public ProgressFactory(IngestConfig config, String runId) {
+        this.config = config;
+        this.runId = runId;
+    }
+
+    /** What one batch's timing and planning looked like, beside its outcome. */
+    public record Timing(long startMs, long sinceLastTriggerMs, long listMs, long totalMs, int heldBack, int changedAfterIngest) {
+    }
+
+    public Progress batch(BatchOutcome o, Timing t) {
+        long rows = o.rows();
+        Map<String, Long> durations = new LinkedHashMap<>();
+        durations.put("latestOffset", t.listMs());
+        durations.put("addBatch", o.publishMs());
+        durations.put("commitOffsets", o.commitMs());
+        durations.put("triggerExecution", t.totalMs());
+        Map<String, Object> sourceMetrics = new LinkedHashMap<>();
+        sourceMetrics.put("numFiles", (long) o.files().size());
+        sourceMetrics.put("numBytes", o.bytes());
+        sourceMetrics.put("numBadRows", o.badRows());
+        sourceMetrics.put("numFilesChangedAfterIngest", (long) t.changedAfterIngest());
+        sourceMetrics.put("numFilesChangedWhileReading", (long) o.changedWhileReading().size());
+        sourceMetrics.put("numFilesHeldBackByMinAge", (long) t.heldBack());
+        sourceMetrics.put("files", o.files().stream().map(r -> r.file().relPath()).toList());
+        Map<String, Object> start = o.batchId() == 0 ? null : Map.of("logOffset", o.batchId() - 1);
+        Progress.Source source = new Progress.Source("FileSource[" + config.inputDir() + "]", start,
+                Map.of("logOffset", o.batchId()), rows, sourceMetrics);
+        Map<String, Object> sinkMetrics = new LinkedHashMap<>();
+        sinkMetrics.put("numDeadLetterRows", o.deadLettered());
+        sinkMetrics.put("numDroppedRows", o.badRows() - o.deadLettered());
+        sinkMetrics.put("numWatermarkMarkers", (long) o.markers());
+        Progress.Sink sink = new Progress.Sink("KafkaSink[" + config.eventsTopic() + "]", rows, sinkMetrics);
+        return new Progress(config.pipeline() + "/ingest", runId, ISO.format(Instant.ofEpochMilli(t.startMs())), o.batchId(), rows,
+                Progress.rate(rows, t.sinceLastTriggerMs()), Progress.rate(rows, t.totalMs()), durations, eventTime(o),
+                null, List.of(source), sink);
+    }
+
+    private Map<String, String> eventTime(BatchOutcome o) {
+        if (config.eventTime() == null) {
+            return null;
+        }
+        Map<String, String> m = new LinkedHashMap<>();
+        long count = 0;
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        double sum = 0;
+        for (FileResult r : o.files()) {
+            count += r.etCount();
+            sum += r.etSum();
+            if (r.etCount() > 0) {
+                min = Math.min(min, r.etMin());
+                max = Math.max(max, r.etMax());
+            }
+        }
+        if (count > 0) {
+            m.put("avg", format(Math.round(sum / count)));
+            m.put("max", format(max));
+            m.put("min", format(min));
+        }
+        if (o.watermarkMs() != null) {
+            m.put("watermark", format(o.watermarkMs()));
+        }
+        return m;
+    }
+
+    public static String format(long ms) {
+        return ISO.format(Instant.ofEpochMilli(ms));
+    }
+}

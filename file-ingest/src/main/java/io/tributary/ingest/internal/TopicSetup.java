@@ -1,0 +1,76 @@
+package io.tributary.ingest.internal;
+
+import io.tributary.ingest.IngestConfig;
+import io.tributary.schema.TributaryException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/** Creates the ingest's topics, and checks that they exist before a batch would wait on them. */
+public final class TopicSetup {
+    private TopicSetup() {
+    }
+
+    public static void create(Admin admin, IngestConfig config, int partitions) {
+        List<NewTopic> topics = List.of(
+                new NewTopic(config.eventsTopic(), Optional.of(partitions), Optional.empty()),
+                new NewTopic(config.ingestLogTopic(), Optional.of(1), Optional.empty())
+                        .configs(Map.of("cleanup.policy", "compact")),
+                new NewTopic(config.deadLetterTopic(), Optional.of(1), Optional.empty()));
+        for (Map.Entry<String, KafkaFuture<Void>> e : admin.createTopics(topics).values().entrySet()) {
+            try {
+                e.getValue().get(60, TimeUnit.SECONDS);
+            } catch (ExecutionException ex) {
+                if (!(ex.getCause() instanceof TopicExistsException)) {
+                    throw new TributaryException("cannot create topic " + e.getKey() + ": " + ex.getCause().getMessage(), ex.getCause());
+                }
+            } catch (TimeoutException ex) {
+                throw new TributaryException("creating topic " + e.getKey() + " took more than 60 s; is the broker reachable?", ex);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new TributaryException("interrupted while creating topic " + e.getKey(), ex);
+            }
+        }
+    }
+
+    /** Fails with the names of the missing topics and the fix, instead of a producer waiting a minute. */
+    public static void requireTopics(Map<String, Object> clientProps, IngestConfig config) {
+        Map<String, Object> props = new HashMap<>();
+        for (Map.Entry<String, Object> e : clientProps.entrySet()) {
+            if (org.apache.kafka.clients.admin.AdminClientConfig.configNames().contains(e.getKey())) {
+                props.put(e.getKey(), e.getValue());
+            }
+        }
+        Set<String> wanted = Set.of(config.eventsTopic(), config.ingestLogTopic(), config.deadLetterTopic());
+        try (Admin admin = Admin.create(props)) {
+            Set<String> existing = admin.listTopics().names().get(60, TimeUnit.SECONDS);
+            List<String> missing = new ArrayList<>();
+            for (String t : wanted) {
+                if (!existing.contains(t)) {
+                    missing.add(t);
+                }
+            }
+            if (!missing.isEmpty()) {
+                missing.sort(null);
+                throw new TributaryException("pipeline " + config.pipeline() + ": topic(s) " + String.join(", ", missing)
+                        + " do not exist; create them first (FileIngest.createTopics) or check the topic names");
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            throw new TributaryException("cannot list the topics of the Kafka cluster: " + e
+                    + "; check bootstrap.servers and the client security settings", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException("interrupted while checking the pipeline's topics", e);
+        }
+    }
+}
