@@ -61,7 +61,8 @@ final class AggregationDriver implements AutoCloseable {
             key.append(key.length() > 1 ? "," : "").append(jsonValue(row[i]));
         }
         key.append(']');
-        long tsMs = Math.floorDiv((Long) row[spec.eventTimeIndex()], 1000);
+        Long ts = (Long) row[spec.eventTimeIndex()];
+        long tsMs = ts == null ? 0 : Math.floorDiv(ts, 1000);
         events.pipeInput(new TestRecord<>(key.toString().getBytes(StandardCharsets.UTF_8), input.write(row),
                 new RecordHeaders(), Instant.ofEpochMilli(tsMs)));
         return tsMs;

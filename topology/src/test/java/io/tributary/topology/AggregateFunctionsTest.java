@@ -1,0 +1,91 @@
+package io.tributary.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.schema.Schema;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every aggregate function with Spark's result type and null handling, on one window. */
+class AggregateFunctionsTest {
+    static final Schema INPUT = Schema.parse("id INT, user STRING, amt DOUBLE, qty INT, price DECIMAL(10,2), ts TIMESTAMP");
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void everyFunctionGivesSparksValueAndType() {
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(Duration.ofMinutes(5))
+                .window(Duration.ofMinutes(10)).groupBy("user")
+                .select("n", "count(*)").select("c", "count(amt)").select("s", "sum(amt)").select("sq", "sum(qty)")
+                .select("sp", "sum(price)").select("av", "avg(amt)").select("ap", "avg(price)").select("aq", "avg(qty)")
+                .select("mn", "min(amt)").select("mx", "MAX(price)").select("f", "first(amt)").select("l", "last(qty)")
+                .select("fu", "first(user)").select("mnts", "min(ts)")
+                .outputMode(OutputMode.APPEND).build(INPUT);
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, "
+                + "n BIGINT, c BIGINT, s DOUBLE, sq BIGINT, sp DECIMAL(20,2), av DOUBLE, ap DECIMAL(14,6), aq DOUBLE, "
+                + "mn DOUBLE, mx DECIMAL(10,2), f DOUBLE, l INT, fu STRING, mnts TIMESTAMP");
+        try (AggregationDriver d = AggregationDriver.of(spec, stateDir)) {
+            d.row("{\"id\":1,\"user\":\"a\",\"amt\":5.0,\"qty\":2,\"price\":1.25,\"ts\":\"2026-01-01T10:03:00Z\"}");
+            d.row("{\"id\":2,\"user\":\"a\",\"amt\":null,\"qty\":3,\"price\":2.50,\"ts\":\"2026-01-01T10:01:00Z\"}");
+            d.row("{\"id\":3,\"user\":\"a\",\"amt\":1.5,\"price\":null,\"ts\":\"2026-01-01T10:02:00Z\"}");
+            d.marker(0, null);
+            d.marker(1, ms("2026-01-01T10:10:00Z"));
+            List<AggregationDriver.Output> rows = d.drain().stream().filter(o -> !o.marker()).toList();
+            assertThat(rows).hasSize(1);
+            Object[] r = rows.get(0).row();
+            assertThat(r[1]).isEqualTo("a");
+            assertThat(java.util.Arrays.asList(r).subList(2, r.length)).containsExactly(3L, 2L, 6.5, 5L, new BigDecimal("3.75"), 3.25,
+                    new BigDecimal("1.875000"), 2.5, 1.5, new BigDecimal("2.50"), 5.0, null, "a", micros("2026-01-01T10:01:00Z"));
+        }
+    }
+
+    @Test
+    void aggregatesOfOnlyNullsAreNullButCountsAreZero() {
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(Duration.ZERO).window(Duration.ofMinutes(10))
+                .groupBy("user").select("n", "count(*)").select("c", "count(qty)").select("s", "sum(qty)")
+                .select("a", "avg(qty)").select("m", "max(qty)").select("f", "first(qty)")
+                .outputMode(OutputMode.APPEND).build(INPUT);
+        try (AggregationDriver d = AggregationDriver.of(spec, stateDir)) {
+            d.row("{\"id\":1,\"user\":\"a\",\"ts\":\"2026-01-01T10:03:00Z\"}");
+            d.marker(0, ms("2026-01-01T10:10:00Z"));
+            assertThat(d.rows()).containsExactly("{2026-01-01 10:00:00, 2026-01-01 10:10:00}|a|1|0|null|null|null|null");
+        }
+    }
+
+    @Test
+    void groupingByNothingAggregatesTheWholeWindow() {
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(Duration.ZERO).window(Duration.ofMinutes(10))
+                .select("total", "sum(amt)").outputMode(OutputMode.APPEND).build(INPUT);
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, total DOUBLE");
+        try (AggregationDriver d = AggregationDriver.of(spec, stateDir)) {
+            d.row("{\"id\":1,\"user\":\"a\",\"amt\":2.0,\"ts\":\"2026-01-01T10:03:00Z\"}");
+            d.row("{\"id\":2,\"user\":\"b\",\"amt\":3.0,\"ts\":\"2026-01-01T10:04:00Z\"}");
+            d.marker(0, ms("2026-01-01T10:10:00Z"));
+            assertThat(d.rows()).containsExactly("{2026-01-01 10:00:00, 2026-01-01 10:10:00}|5.0");
+        }
+    }
+
+    @Test
+    void rowsWithoutEventTimeAreSkippedAsSparksWindowSkipsThem() {
+        try (AggregationDriver d = AggregationDriver.of(GoldenWindowsTest.goldenSpec(), stateDir)) {
+            d.row("{\"id\":1,\"user\":\"a\",\"amt\":2.0,\"ts\":\"2026-01-01T10:03:00Z\"}");
+            d.row("{\"id\":2,\"user\":\"a\",\"amt\":40.0,\"ts\":null}");
+            d.marker(0, null);
+            d.marker(1, ms("2026-01-01T10:10:00Z"));
+            assertThat(d.rows()).containsExactly("{2026-01-01 10:00:00, 2026-01-01 10:10:00}|a|2.0");
+        }
+    }
+
+    static long ms(String iso) {
+        return java.time.Instant.parse(iso).toEpochMilli();
+    }
+
+    static long micros(String iso) {
+        return ms(iso) * 1000;
+    }
+}

@@ -1,0 +1,92 @@
+package io.tributary.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Mistakes in the aggregate spec fail at start with the key, the cause and the fix. */
+class AggregateSpecTest {
+    static final Schema INPUT = AggregationDriver.seedSchema();
+
+    static AggregateSpec.Builder valid() {
+        return AggregateSpec.builder().eventTime("ts").watermark(Duration.ofMinutes(5)).window(Duration.ofMinutes(10))
+                .groupBy("user").select("t", "sum(amt)").outputMode(OutputMode.APPEND);
+    }
+
+    @Test
+    void appendWithoutWatermarkIsRefusedWithSparksWords() {
+        assertThatThrownBy(() -> valid().watermark(null).build(INPUT)).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("Invalid streaming output mode: append. This output mode is not supported for streaming aggregations without watermark")
+                .hasMessageContaining("aggregate.watermark").hasMessageContaining("update or complete");
+    }
+
+    @Test
+    void updateAndCompleteRunWithoutWatermark() {
+        assertThat(valid().watermark(null).outputMode(OutputMode.UPDATE).build(INPUT).hasWatermark()).isFalse();
+        assertThat(valid().watermark(null).outputMode(OutputMode.COMPLETE).build(INPUT).outputMode()).isEqualTo(OutputMode.COMPLETE);
+    }
+
+    @Test
+    void unknownColumnsAreNamedWithTheKey() {
+        assertThatThrownBy(() -> valid().select("x", "sum(amount)").build(INPUT))
+                .hasMessageContaining("aggregate.select.x").hasMessageContaining("'amount'").hasMessageContaining("id INT, user STRING");
+        assertThatThrownBy(() -> valid().groupBy("region").build(INPUT))
+                .hasMessageContaining("aggregate.groupBy").hasMessageContaining("'region'");
+        assertThatThrownBy(() -> valid().eventTime("time").build(INPUT))
+                .hasMessageContaining("aggregate.eventTime").hasMessageContaining("'time'");
+    }
+
+    @Test
+    void unknownFunctionListsTheSupportedOnes() {
+        assertThatThrownBy(() -> valid().select("m", "median(amt)").build(INPUT))
+                .hasMessageContaining("aggregate.select.m: unknown aggregate function 'median'")
+                .hasMessageContaining("count(*), count(col), sum(col), min(col), max(col), avg(col), first(col), last(col)");
+        assertThatThrownBy(() -> valid().select("m", "sum(amt) + 1").build(INPUT)).hasMessageContaining("cannot read 'sum(amt) + 1'");
+        assertThatThrownBy(() -> valid().select("m", "sum(*)").build(INPUT)).hasMessageContaining("only count(*) takes *");
+    }
+
+    @Test
+    void sumOfTextIsRefused() {
+        assertThatThrownBy(() -> valid().select("s", "sum(user)").build(INPUT))
+                .hasMessageContaining("sum(user) reads a STRING column").hasMessageContaining("numeric");
+    }
+
+    @Test
+    void eventTimeMustBeATimestamp() {
+        assertThatThrownBy(() -> valid().eventTime("id").build(INPUT)).hasMessageContaining("event time must be a TIMESTAMP column");
+    }
+
+    @Test
+    void windowsAreCheckedAsSparkChecksThem() {
+        assertThatThrownBy(() -> valid().window(null).build(INPUT)).hasMessageContaining("aggregate.window: missing");
+        assertThatThrownBy(() -> valid().window(Duration.ZERO).build(INPUT)).hasMessageContaining("aggregate.window");
+        assertThatThrownBy(() -> valid().slide(Duration.ofMinutes(11)).build(INPUT))
+                .hasMessageContaining("aggregate.slide").hasMessageContaining("less than or equal to the window size");
+        assertThatThrownBy(() -> valid().watermark(Duration.ofMinutes(-1)).build(INPUT)).hasMessageContaining("aggregate.watermark");
+        assertThatThrownBy(() -> valid().outputMode(null).build(INPUT)).hasMessageContaining("outputMode: missing");
+    }
+
+    @Test
+    void outputNamesMustBeDistinct() {
+        assertThatThrownBy(() -> valid().select("user", "count(*)").build(INPUT)).hasMessageContaining("already an output column");
+        assertThatThrownBy(() -> valid().select("t", "count(*)")).hasMessageContaining("given twice");
+    }
+
+    @Test
+    void outputModesReadAsSparkSpellsThem() {
+        assertThat(OutputMode.parse("Append")).isEqualTo(OutputMode.APPEND);
+        assertThat(OutputMode.COMPLETE.sparkName()).isEqualTo("complete");
+        assertThatThrownBy(() -> OutputMode.parse("upsert")).hasMessageContaining("use append, update or complete");
+    }
+
+    @Test
+    void timestampNtzEventTimeGivesNtzWindows() {
+        Schema ntz = Schema.parse("user STRING, amt DOUBLE, ts TIMESTAMP_NTZ");
+        assertThat(valid().build(ntz).outputSchema().toDdl())
+                .isEqualTo("window STRUCT<start: TIMESTAMP_NTZ, end: TIMESTAMP_NTZ>, user STRING, t DOUBLE");
+    }
+}
