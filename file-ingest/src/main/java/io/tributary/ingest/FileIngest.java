@@ -102,7 +102,7 @@ public final class FileIngest implements AutoCloseable {
                 outcome = runner.runNoData(state);
             }
         } catch (KafkaException | TributaryException e) {
-            if (BatchRunner.isFatal(e) || BatchRunner.isFatal(e.getCause())) {
+            if (BatchRunner.isFatal(e)) {
                 close();
             }
             throw e;

@@ -14,6 +14,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -189,8 +190,13 @@ public final class BatchRunner {
 
     /** True when the producer cannot go on: fenced by a newer instance, or its rights revoked. */
     public static boolean isFatal(Throwable e) {
-        return e instanceof ProducerFencedException || e instanceof OutOfOrderSequenceException
-                || e instanceof AuthorizationException;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException
+                    || t instanceof OutOfOrderSequenceException || t instanceof AuthorizationException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void abort() {

@@ -1,0 +1,76 @@
+package io.tributary.ingest;
+
+import io.tributary.broker.EmbeddedBroker;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/** Test helpers: the pipeline's topics, files with set modification times, and read_committed reads. */
+final class IngestKit {
+    private static final AtomicInteger SEQ = new AtomicInteger();
+
+    private IngestKit() {
+    }
+
+    static String uniquePipeline(String base) {
+        return base + "-" + SEQ.incrementAndGet();
+    }
+
+    static Map<String, Object> props(EmbeddedBroker broker) {
+        return Map.of("bootstrap.servers", broker.bootstrapServers());
+    }
+
+    static void createTopics(EmbeddedBroker broker, IngestConfig config, int partitions) {
+        try (Admin admin = Admin.create(props(broker))) {
+            FileIngest.createTopics(admin, config, partitions);
+            FileIngest.createTopics(admin, config, partitions); // a second time is harmless
+        }
+    }
+
+    static Path write(Path dir, String name, String content, long mtimeMs) throws IOException {
+        Files.createDirectories(dir);
+        Path p = dir.resolve(name);
+        Files.writeString(p, content, StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(p, FileTime.fromMillis(mtimeMs));
+        return p;
+    }
+
+    /** Every committed record of {@code topic}, partition by partition, in offset order. */
+    static List<ConsumerRecord<byte[], byte[]>> readCommitted(EmbeddedBroker broker, String topic) {
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
+                "bootstrap.servers", broker.bootstrapServers(), "isolation.level", "read_committed"),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> tps = new ArrayList<>();
+            for (PartitionInfo p : c.partitionsFor(topic)) {
+                tps.add(new TopicPartition(topic, p.partition()));
+            }
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+            while (end.entrySet().stream().anyMatch(e -> c.position(e.getKey()) < e.getValue())) {
+                c.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+            out.sort((a, b) -> a.partition() != b.partition() ? Integer.compare(a.partition(), b.partition())
+                    : Long.compare(a.offset(), b.offset()));
+            return out;
+        }
+    }
+
+    static String text(byte[] b) {
+        return b == null ? null : new String(b, StandardCharsets.UTF_8);
+    }
+}
