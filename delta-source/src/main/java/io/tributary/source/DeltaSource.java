@@ -1,0 +1,232 @@
+package io.tributary.source;
+
+import io.delta.kernel.Snapshot;
+import io.tributary.schema.Progress;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import io.tributary.source.internal.BatchPlanner;
+import io.tributary.source.internal.BatchPublisher;
+import io.tributary.source.internal.DataFile;
+import io.tributary.source.internal.FileRowReader;
+import io.tributary.source.internal.KernelEngines;
+import io.tributary.source.internal.ProgressLog;
+import io.tributary.source.internal.SourcePosition;
+import io.tributary.source.internal.StoredProgress;
+import io.tributary.source.internal.TableLog;
+import io.tributary.source.internal.TopicSetup;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a Delta table as a stream, as Spark's {@code readStream.format("delta").load(path)}: the
+ * table's rows at the starting version, then each new commit's added rows, in commit order, each
+ * once. Each {@link #runBatch()} publishes one batch of rows (value = {@link RowJson} of
+ * {@link #schema()}, key null) to {@link DeltaSourceConfig#topic()} together with the source's
+ * progress, in one Kafka transaction; a new instance resumes exactly after the last committed batch.
+ * Not thread-safe: one thread runs the batches.
+ */
+public final class DeltaSource implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DeltaSource.class);
+
+    private final DeltaSourceConfig config;
+    private final Map<String, Object> clientProps;
+    private final String tablePath;
+    private final TableLog log;
+    private final String runId = UUID.randomUUID().toString();
+
+    private Snapshot sourceSnapshot;
+    private Schema schema;
+    private RowJson rowJson;
+    private FileRowReader reader;
+    private BatchPlanner planner;
+    private BatchPublisher publisher;
+    private String reservoirId;
+    private SourcePosition position;      // null until resolved; stored unless positionStored is false
+    private boolean positionStored;
+    private long lastBatchId = -1;
+    private long lastBatchEndNanos;
+
+    /** Creates the stage; nothing is read or connected until {@link #start()} or the first {@link #runBatch()}. */
+    public DeltaSource(DeltaSourceConfig config, Map<String, Object> kafkaClientProps) {
+        this.config = config;
+        this.clientProps = Map.copyOf(kafkaClientProps);
+        this.tablePath = KernelEngines.tablePath(config.tablePath());
+        this.log = new TableLog(KernelEngines.create(), tablePath);
+    }
+
+    public DeltaSourceConfig config() {
+        return config;
+    }
+
+    /** The table path as the source names it (absolute), also the key of its progress record. */
+    public String tablePath() {
+        return tablePath;
+    }
+
+    /**
+     * The schema of the published rows: the table's schema at the start, plus {@code _change_type STRING,
+     * _commit_version BIGINT, _commit_timestamp TIMESTAMP} with {@code readChangeFeed}. Reads the table, not Kafka.
+     */
+    public Schema schema() {
+        loadTable();
+        return schema;
+    }
+
+    /**
+     * Creates missing topics, starts the transactional producer (fencing any older instance with the same
+     * transactional id) and reads the stored progress ({@code read_committed}). Called by the first
+     * {@link #runBatch()} if not before.
+     */
+    public void start() {
+        if (publisher != null) {
+            return;
+        }
+        loadTable();
+        TopicSetup.ensure(clientProps, config.topic(), config.progressTopic());
+        publisher = new BatchPublisher(clientProps, config.transactionalId());
+        Optional<StoredProgress> stored = ProgressLog.read(clientProps, config.progressTopic(), tablePath);
+        if (stored.isPresent()) {
+            StoredProgress p = stored.get();
+            if (p.reservoirId() != null && !p.reservoirId().equals(reservoirId)) {
+                throw new TributaryException("delta-source: the table at " + tablePath + " has id " + reservoirId
+                        + ", but the stored progress is for table id " + p.reservoirId() + " (the table was deleted and written anew,"
+                        + " or replaced). Its versions no longer match the progress: delete key '" + tablePath + "' from topic "
+                        + config.progressTopic() + " (or give the pipeline a new name) to read the new table from its start");
+            }
+            position = p.position();
+            positionStored = true;
+            lastBatchId = p.lastBatchId();
+            LOG.info("delta-source {}: resuming at {} (last batch {})", tablePath, position, lastBatchId);
+        } else {
+            LOG.info("delta-source {}: no stored progress in {}; starting at {}", tablePath, config.progressTopic(), config.startingVersion());
+        }
+    }
+
+    /**
+     * Plans and publishes the next batch. Returns its progress, or empty when the table has no data
+     * beyond the stored position (nothing was published). A batch whose commits held no rows to publish
+     * (compaction, skipped change commits) still advances the stored position and reports 0 rows.
+     *
+     * @throws TributaryException on a commit that removes data (Spark's {@code DELTA_SOURCE_TABLE_IGNORE_CHANGES}
+     *         or {@code DELTA_SOURCE_IGNORE_DELETE}) unless an option allows it, on a schema change, on a
+     *         starting version the log no longer holds, or when the batch could not be published
+     */
+    public Optional<Progress> runBatch() {
+        start();
+        long t0 = System.nanoTime();
+        Instant startedAt = Instant.now();
+        long latest = log.latest().getVersion();
+        boolean fresh = !positionStored;
+        if (position == null) {
+            position = initialPosition(latest);
+        }
+        BatchPlanner.Plan plan = planner.plan(position, latest);
+        long t1 = System.nanoTime();
+        boolean moved = !plan.end().equals(plan.start());
+        if (!moved && !fresh) {
+            return Optional.empty();
+        }
+        long batchId = moved ? lastBatchId + 1 : lastBatchId;
+        StoredProgress next = new StoredProgress(tablePath, reservoirId, plan.end(), batchId, Instant.now().toString());
+        long rows = publisher.publish(config.topic(), send -> publishFiles(plan.files(), send),
+                config.progressTopic(), tablePath, next.toBytes());
+        long t2 = System.nanoTime();
+        position = plan.end();
+        positionStored = true;
+        if (!moved) {
+            LOG.info("delta-source {}: starting position {} stored; no data yet", tablePath, position);
+            return Optional.empty();
+        }
+        lastBatchId = batchId;
+        LOG.info("delta-source {}: batch {} published {} rows from {} files ({} -> {}) to {}",
+                tablePath, batchId, rows, plan.files().size(), plan.start(), plan.end(), config.topic());
+        Progress progress = progress(batchId, startedAt, fresh ? null : plan.start(), plan, rows, t0, t1, t2);
+        lastBatchEndNanos = t2;
+        return Optional.of(progress);
+    }
+
+    private void publishFiles(List<DataFile> files, java.util.function.Consumer<byte[]> send) {
+        for (DataFile f : files) {
+            reader.read(f, row -> send.accept(rowJson.write(row)));
+        }
+    }
+
+    private SourcePosition initialPosition(long latest) {
+        StartingVersion sv = config.startingVersion();
+        return switch (sv.kind()) {
+            case SNAPSHOT -> SourcePosition.snapshotOf(latest);
+            case LATEST -> SourcePosition.commit(latest + 1);
+            case VERSION -> {
+                if (sv.version() > latest) {
+                    throw new TributaryException("delta-source: startingVersion " + sv.version() + " is after the latest version ("
+                            + latest + ") of " + tablePath + "; use a version from 0 to " + latest
+                            + ", or 'latest' to read only commits made from now on");
+                }
+                long earliest = log.earliestAvailable();
+                if (earliest > sv.version()) {
+                    throw new TributaryException("delta-source: startingVersion " + sv.version() + " of " + tablePath
+                            + " is no longer in the table's log (older log files were cleaned up); the oldest version still available is "
+                            + earliest + ": set startingVersion to " + earliest + " or later, or omit it to read the current snapshot");
+                }
+                yield SourcePosition.commit(sv.version());
+            }
+        };
+    }
+
+    private Progress progress(long batchId, Instant startedAt, SourcePosition start, BatchPlanner.Plan plan, long rows,
+                              long t0, long t1, long t2) {
+        long total = ms(t2 - t0);
+        Map<String, Long> durations = new LinkedHashMap<>();
+        durations.put("latestOffset", ms(t1 - t0));
+        durations.put("addBatch", ms(t2 - t1));
+        durations.put("triggerExecution", total);
+        Map<String, Object> metrics = new LinkedHashMap<>();
+        metrics.put("numFiles", (long) plan.files().size());
+        metrics.put("numBytes", plan.bytes());
+        Progress.Source source = new Progress.Source("DeltaSource[" + tablePath + "]",
+                start == null ? null : start.toOffset(reservoirId), plan.end().toOffset(reservoirId), rows, metrics);
+        Progress.Sink sink = new Progress.Sink("KafkaSink[" + config.topic() + "]", rows, null);
+        double inputRate = lastBatchEndNanos == 0 ? 0.0 : Progress.rate(rows, ms(t2 - lastBatchEndNanos));
+        return new Progress(config.stageName(), runId, startedAt.toString(), batchId, rows, inputRate,
+                Progress.rate(rows, total), durations, null, null, List.of(source), sink);
+    }
+
+    private void loadTable() {
+        if (sourceSnapshot != null) {
+            return;
+        }
+        sourceSnapshot = log.latest();
+        reservoirId = TableLog.tableId(sourceSnapshot);
+        reader = new FileRowReader(log.engine(), tablePath, sourceSnapshot, config.readChangeFeed());
+        schema = FileRowReader.outputSchema(reader.tableSchema(), config.readChangeFeed());
+        rowJson = new RowJson(schema);
+        planner = new BatchPlanner(log, config, sourceSnapshot);
+        if (config.readChangeFeed()) {
+            String cdf = sourceSnapshot.getTableProperties().getOrDefault("delta.enableChangeDataFeed", "false");
+            if (!cdf.equalsIgnoreCase("true")) {
+                throw new TributaryException("delta-source: readChangeFeed is set, but table " + tablePath
+                        + " does not have delta.enableChangeDataFeed=true, so it records no change data (Spark refuses this too:"
+                        + " DELTA_MISSING_CHANGE_DATA); enable the property on the table, or drop readChangeFeed");
+            }
+        }
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
+    }
+
+    @Override
+    public void close() {
+        if (publisher != null) {
+            publisher.close();
+            publisher = null;
+        }
+    }
+}

@@ -1,0 +1,209 @@
+package io.tributary.source;
+
+import io.tributary.schema.Topics;
+import io.tributary.schema.TributaryException;
+import java.util.Objects;
+
+/**
+ * What one delta-source stage reads and where it publishes: immutable, built with
+ * {@link #builder(String, String)}. Option names mirror Spark's Delta streaming source
+ * ({@code startingVersion}, {@code skipChangeCommits}, {@code ignoreDeletes}, {@code readChangeFeed},
+ * {@code maxFilesPerTrigger}, {@code maxBytesPerTrigger}).
+ */
+public final class DeltaSourceConfig {
+    /** Spark's Delta source default for {@code maxFilesPerTrigger}. */
+    public static final int DEFAULT_MAX_FILES_PER_TRIGGER = 1000;
+
+    private final String tablePath;
+    private final String pipeline;
+    private final String topic;
+    private final String progressTopic;
+    private final StartingVersion startingVersion;
+    private final boolean skipChangeCommits;
+    private final boolean ignoreDeletes;
+    private final boolean readChangeFeed;
+    private final int maxFilesPerTrigger;
+    private final long maxBytesPerTrigger;
+    private final String transactionalId;
+
+    private DeltaSourceConfig(Builder b) {
+        this.tablePath = b.tablePath;
+        this.pipeline = b.pipeline;
+        this.topic = b.topic != null ? b.topic : Topics.events(pipeline);
+        this.progressTopic = b.progressTopic != null ? b.progressTopic : progressTopic(pipeline);
+        this.startingVersion = b.startingVersion;
+        this.skipChangeCommits = b.skipChangeCommits;
+        this.ignoreDeletes = b.ignoreDeletes;
+        this.readChangeFeed = b.readChangeFeed;
+        this.maxFilesPerTrigger = b.maxFilesPerTrigger;
+        this.maxBytesPerTrigger = b.maxBytesPerTrigger;
+        this.transactionalId = b.transactionalId != null ? b.transactionalId : "tributary-" + pipeline + "-delta-source";
+    }
+
+    /** The compacted topic holding a pipeline's delta-source progress: {@code tributary.<pipeline>.delta-source-log}. */
+    public static String progressTopic(String pipeline) {
+        return "tributary." + pipeline + ".delta-source-log";
+    }
+
+    /** Starts a config for pipeline {@code pipeline} reading the Delta table at {@code tablePath}. */
+    public static Builder builder(String pipeline, String tablePath) {
+        return new Builder(pipeline, tablePath);
+    }
+
+    /** The table path as given (a local path or a URI). */
+    public String tablePath() {
+        return tablePath;
+    }
+
+    public String pipeline() {
+        return pipeline;
+    }
+
+    /** Where rows go; default {@link Topics#events(String)}. */
+    public String topic() {
+        return topic;
+    }
+
+    /** Where progress goes, keyed by table path; default {@link #progressTopic(String)}. */
+    public String progressTopic() {
+        return progressTopic;
+    }
+
+    public StartingVersion startingVersion() {
+        return startingVersion;
+    }
+
+    public boolean skipChangeCommits() {
+        return skipChangeCommits;
+    }
+
+    public boolean ignoreDeletes() {
+        return ignoreDeletes;
+    }
+
+    public boolean readChangeFeed() {
+        return readChangeFeed;
+    }
+
+    /** Data files per batch at most (at least one file is always taken); default 1000 as in Spark. */
+    public int maxFilesPerTrigger() {
+        return maxFilesPerTrigger;
+    }
+
+    /** Soft limit on the bytes of data files per batch (at least one file is always taken); 0 = none. */
+    public long maxBytesPerTrigger() {
+        return maxBytesPerTrigger;
+    }
+
+    /** The Kafka transactional id; default {@code tributary-<pipeline>-delta-source}. */
+    public String transactionalId() {
+        return transactionalId;
+    }
+
+    /** The stage's name in progress records: {@code <pipeline>/delta-source}. */
+    public String stageName() {
+        return pipeline + "/delta-source";
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder(pipeline, tablePath);
+        b.topic = topic;
+        b.progressTopic = progressTopic;
+        b.startingVersion = startingVersion;
+        b.skipChangeCommits = skipChangeCommits;
+        b.ignoreDeletes = ignoreDeletes;
+        b.readChangeFeed = readChangeFeed;
+        b.maxFilesPerTrigger = maxFilesPerTrigger;
+        b.maxBytesPerTrigger = maxBytesPerTrigger;
+        b.transactionalId = transactionalId;
+        return b;
+    }
+
+    /** Fluent builder; {@link #build()} validates. */
+    public static final class Builder {
+        private final String pipeline;
+        private final String tablePath;
+        private String topic;
+        private String progressTopic;
+        private StartingVersion startingVersion = StartingVersion.snapshot();
+        private boolean skipChangeCommits;
+        private boolean ignoreDeletes;
+        private boolean readChangeFeed;
+        private int maxFilesPerTrigger = DEFAULT_MAX_FILES_PER_TRIGGER;
+        private long maxBytesPerTrigger;
+        private String transactionalId;
+
+        private Builder(String pipeline, String tablePath) {
+            this.pipeline = pipeline;
+            this.tablePath = tablePath;
+        }
+
+        public Builder topic(String topic) {
+            this.topic = topic;
+            return this;
+        }
+
+        public Builder progressTopic(String progressTopic) {
+            this.progressTopic = progressTopic;
+            return this;
+        }
+
+        public Builder startingVersion(StartingVersion startingVersion) {
+            this.startingVersion = Objects.requireNonNull(startingVersion, "startingVersion");
+            return this;
+        }
+
+        /** As {@link StartingVersion#parse(String)}: null = snapshot, "latest", or a number. */
+        public Builder startingVersion(String startingVersion) {
+            return startingVersion(StartingVersion.parse(startingVersion));
+        }
+
+        public Builder skipChangeCommits(boolean skip) {
+            this.skipChangeCommits = skip;
+            return this;
+        }
+
+        public Builder ignoreDeletes(boolean ignore) {
+            this.ignoreDeletes = ignore;
+            return this;
+        }
+
+        public Builder readChangeFeed(boolean read) {
+            this.readChangeFeed = read;
+            return this;
+        }
+
+        public Builder maxFilesPerTrigger(int max) {
+            this.maxFilesPerTrigger = max;
+            return this;
+        }
+
+        public Builder maxBytesPerTrigger(long max) {
+            this.maxBytesPerTrigger = max;
+            return this;
+        }
+
+        public Builder transactionalId(String id) {
+            this.transactionalId = id;
+            return this;
+        }
+
+        public DeltaSourceConfig build() {
+            if (pipeline == null || pipeline.isBlank()) {
+                throw new TributaryException("delta-source: the pipeline has no name; give it one (name: ...)");
+            }
+            if (tablePath == null || tablePath.isBlank()) {
+                throw new TributaryException("delta-source of pipeline " + pipeline + ": no table path; set source.delta.path");
+            }
+            if (maxFilesPerTrigger < 1) {
+                throw new TributaryException("delta-source of pipeline " + pipeline + ": maxFilesPerTrigger is " + maxFilesPerTrigger
+                        + "; it must be a positive number of files (Spark's default is " + DEFAULT_MAX_FILES_PER_TRIGGER + ")");
+            }
+            if (maxBytesPerTrigger < 0) {
+                throw new TributaryException("delta-source of pipeline " + pipeline + ": maxBytesPerTrigger is " + maxBytesPerTrigger
+                        + "; it must be a positive number of bytes, or 0 for no limit");
+            }
+            return new DeltaSourceConfig(this);
+        }
+    }
+}

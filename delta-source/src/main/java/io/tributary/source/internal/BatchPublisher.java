@@ -1,0 +1,96 @@
+package io.tributary.source.internal;
+
+import io.tributary.schema.TributaryException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A transactional producer that publishes one batch (its rows, then the source's progress record)
+ * in one Kafka transaction: a reader with {@code read_committed} sees both or neither. A second
+ * instance with the same transactional id fences this one.
+ */
+public final class BatchPublisher implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BatchPublisher.class);
+
+    /** What a batch writes inside the open transaction. */
+    public interface Rows {
+        void publish(Consumer<byte[]> send);
+    }
+
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final String transactionalId;
+
+    public BatchPublisher(Map<String, Object> clientProps, String transactionalId) {
+        Map<String, Object> props = new HashMap<>();
+        for (Map.Entry<String, Object> e : clientProps.entrySet()) {
+            String k = e.getKey();
+            if (!k.equals("group.id") && !k.equals("isolation.level") && !k.equals("auto.offset.reset")
+                    && !k.equals("enable.auto.commit") && !k.equals("group.instance.id")) {
+                props.put(k, e.getValue());
+            }
+        }
+        props.put("transactional.id", transactionalId);
+        props.put("enable.idempotence", "true");
+        props.put("acks", "all");
+        props.putIfAbsent("client.id", "tributary-delta-source-" + transactionalId);
+        this.transactionalId = transactionalId;
+        this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+        try {
+            producer.initTransactions();
+        } catch (KafkaException e) {
+            producer.close();
+            throw new TributaryException("delta-source: cannot start Kafka transactions with transactional.id " + transactionalId
+                    + ": " + e.getMessage() + "; check that the broker is reachable and allows transactions", e);
+        }
+    }
+
+    /** Publishes {@code rows} to {@code topic} and the progress record in one transaction; returns the rows sent. */
+    public long publish(String topic, Rows rows, String progressTopic, String progressKey, byte[] progress) {
+        long[] count = {0};
+        try {
+            producer.beginTransaction();
+            rows.publish(value -> {
+                producer.send(new ProducerRecord<>(topic, null, value));
+                count[0]++;
+            });
+            producer.send(new ProducerRecord<>(progressTopic, progressKey.getBytes(StandardCharsets.UTF_8), progress));
+            producer.commitTransaction();
+            return count[0];
+        } catch (ProducerFencedException | InvalidProducerEpochException e) {
+            throw new TributaryException("delta-source: another process took over transactional.id " + transactionalId
+                    + " (it was fenced); only one delta-source may read a table for a pipeline: stop the other one."
+                    + " Nothing of this batch was published.", e);
+        } catch (RuntimeException e) {
+            abort(e);
+            if (e instanceof TributaryException te) {
+                throw te;
+            }
+            throw new TributaryException("delta-source: publishing a batch to " + topic + " failed and was rolled back ("
+                    + e.getMessage() + "); nothing of it is visible to read_committed consumers, run again", e);
+        }
+    }
+
+    private void abort(RuntimeException cause) {
+        try {
+            producer.abortTransaction();
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+            LOG.warn("delta-source: aborting the transaction of {} failed too: {}", transactionalId, e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}

@@ -1,0 +1,61 @@
+package io.tributary.source.internal;
+
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Schema;
+import java.util.List;
+import java.util.Optional;
+
+/** Kernel column vectors read back into Tributary's {@code Object[]} rows. */
+public final class KernelRows {
+    private KernelRows() {
+    }
+
+    public static void addRows(Schema schema, FilteredColumnarBatch filtered, List<Object[]> out) {
+        ColumnarBatch batch = filtered.getData();
+        Optional<ColumnVector> selection = filtered.getSelectionVector();
+        int n = batch.getSize();
+        ColumnVector[] columns = new ColumnVector[schema.size()];
+        for (int c = 0; c < columns.length; c++) {
+            columns[c] = batch.getColumnVector(c);
+        }
+        for (int i = 0; i < n; i++) {
+            if (selection.isPresent() && (selection.get().isNullAt(i) || !selection.get().getBoolean(i))) {
+                continue;
+            }
+            Object[] row = new Object[columns.length];
+            for (int c = 0; c < columns.length; c++) {
+                row[c] = value(schema.field(c).type(), columns[c], i);
+            }
+            out.add(row);
+        }
+    }
+
+    public static Object value(DataType type, ColumnVector v, int i) {
+        if (v.isNullAt(i)) {
+            return null;
+        }
+        return switch (type.kind()) {
+            case BYTE -> v.getByte(i);
+            case SHORT -> v.getShort(i);
+            case INT, DATE -> v.getInt(i);
+            case LONG, TIMESTAMP, TIMESTAMP_NTZ -> v.getLong(i);
+            case FLOAT -> v.getFloat(i);
+            case DOUBLE -> v.getDouble(i);
+            case DECIMAL -> v.getDecimal(i);
+            case STRING -> v.getString(i);
+            case BOOLEAN -> v.getBoolean(i);
+            case BINARY -> v.getBinary(i);
+            case STRUCT -> {
+                Schema s = type.struct();
+                Object[] struct = new Object[s.size()];
+                for (int c = 0; c < struct.length; c++) {
+                    struct[c] = value(s.field(c).type(), v.getChild(c), i);
+                }
+                yield struct;
+            }
+        };
+    }
+}
