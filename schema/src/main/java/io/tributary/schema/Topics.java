@@ -17,9 +17,15 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>A <em>watermark marker</em> is a record on every partition of {@code events} with the
  * header {@value #MARKER_HEADER} = {@code watermark}, key null and value
- * {@code {"batchId":N,"watermarkMs":W}}: the ingest publishes it at the end of each batch, in
+ * {@code {"batchId":N,"watermarkMs":W}}: the ingest publishes it at the end of each batch N, in
  * the same transaction, with W the watermark of that batch (Spark's: max event time of all
- * earlier batches minus the delay). Row consumers (the raw sink) skip markers.
+ * earlier batches minus the delay). When no data batch follows (the end of an
+ * {@code availableNow} run, or a trigger that finds no new file) and the data seen so far has
+ * moved the watermark, it publishes one more marker {@code {N+1, W'}}: Spark's no-data batch,
+ * which emits the windows that closed. A marker between two back-to-back data batches would
+ * judge the second batch's rows by a watermark Spark had not yet applied to them. Row consumers
+ * (the raw sink) skip markers; the topology forwards them to {@code results} with the batch's
+ * counts, so a sink knows when a batch's output is complete.
  */
 public final class Topics {
     public static final String MARKER_HEADER = "tributary.marker";
