@@ -55,6 +55,16 @@ public final class DeltaTables {
         return snapshot(path).flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
     }
 
+    /** Where the sink {@code appId} reading {@code topic} stands in the table at {@code path} (also when there is no table). */
+    public static SinkStatus sinkStatus(String path, String appId, String topic) {
+        Engine engine = KernelEngines.create();
+        Optional<Snapshot> snap = TableSnapshots.latest(engine, path);
+        long version = snap.map(Snapshot::getVersion).orElse(-1L);
+        long lastBatch = snap.flatMap(s -> s.getLatestTransactionVersion(engine, appId)).orElse(-1L);
+        SinkOffsets offsets = snap.flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse).orElse(null);
+        return new SinkStatus(KernelEngines.tablePath(path), appId, topic, version, lastBatch, lastBatch + 1, offsets);
+    }
+
     /** The versions whose commit files still exist in {@code _delta_log}, oldest first. */
     public static List<TableCommit> history(String path) {
         return LogHistory.read(path);

@@ -2,6 +2,7 @@ package io.tributary.sink;
 
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 
@@ -15,9 +16,13 @@ import java.util.Objects;
  * @param stageName the {@code name} of the progress records, e.g. {@code quickstart/sink}
  * @param maxRowsPerBatch at most this many rows per Delta commit; 0 for no limit
  * @param tableProperties table properties set when the table is created (e.g. {@code delta.checkpointInterval})
+ * @param pendingTransactionWait how long a batch waits, at its start, for transactions already
+ *                               writing to the topic to complete (their markers), so that it takes
+ *                               their rows; after that it goes on without them. Default {@link #DEFAULT_PENDING_TRANSACTION_WAIT}
  */
 public record SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
-                         int maxRowsPerBatch, Map<String, String> tableProperties) {
+                         int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait) {
+    public static final Duration DEFAULT_PENDING_TRANSACTION_WAIT = Duration.ofSeconds(5);
 
     public SinkConfig {
         Objects.requireNonNull(tablePath, "tablePath");
@@ -32,19 +37,27 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
         if (maxRowsPerBatch < 0) {
             throw new TributaryException("delta sink: maxRowsPerBatch is " + maxRowsPerBatch + "; use 0 (no limit) or a positive number");
         }
+        Objects.requireNonNull(pendingTransactionWait, "pendingTransactionWait");
+        if (pendingTransactionWait.isNegative()) {
+            throw new TributaryException("delta sink: pendingTransactionWait is " + pendingTransactionWait + "; use 0 or more");
+        }
         tableProperties = Map.copyOf(tableProperties == null ? Map.of() : tableProperties);
     }
 
     /** A config with no row limit and no extra table properties. */
     public static SinkConfig of(String tablePath, Schema schema, String topic, String appId, String stageName) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, 0, Map.of());
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, 0, Map.of(), DEFAULT_PENDING_TRANSACTION_WAIT);
     }
 
     public SinkConfig withMaxRowsPerBatch(int rows) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, rows, tableProperties);
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, rows, tableProperties, pendingTransactionWait);
+    }
+
+    public SinkConfig withPendingTransactionWait(Duration wait) {
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, wait);
     }
 
     public SinkConfig withTableProperties(Map<String, String> properties) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, properties);
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, properties, pendingTransactionWait);
     }
 }

@@ -1,0 +1,186 @@
+package io.tributary.sink;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.engine.Engine;
+import io.tributary.schema.Progress;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.TributaryException;
+import io.tributary.sink.internal.CommitResult;
+import io.tributary.sink.internal.DeltaTableWriter;
+import io.tributary.sink.internal.KernelEngines;
+import io.tributary.sink.internal.TopicBatch;
+import io.tributary.sink.internal.TopicReader;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Kafka topic to Delta table, exactly once: Spark's {@code readStream.format("kafka")} +
+ * {@code writeStream.format("delta")} with the checkpoint kept in the table itself. Each
+ * {@link #runBatch} reads the topic's committed records (read_committed) up to the end offsets
+ * seen at its start, writes them as Parquet and commits one Delta version that carries
+ * {@code txn (appId, batchId)} and the offsets the batch reached ({@link SinkOffsets}). On start
+ * the sink resumes from the offsets in the table, so a restart, a crash or a replayed batch never
+ * duplicates or drops rows. No consumer group is used. One sink instance per table; not thread-safe.
+ */
+public final class DeltaSink implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DeltaSink.class);
+
+    private final SinkConfig config;
+    private final Engine engine;
+    private final DeltaTableWriter writer;
+    private final TopicReader reader;
+    private final String topicId;
+    private final String runId = UUID.randomUUID().toString();
+    private long nextBatchId;
+    private Map<Integer, Long> storedOffsets; // what the table holds: the start of the next commit
+    private long lastTriggerStartMs = -1;
+
+    /**
+     * Opens the table (if it exists) and the topic, and positions the consumer at the table's offsets.
+     *
+     * @param kafkaClientProps Kafka client settings ({@code bootstrap.servers}, security, ...), passed through
+     *                         to the consumer and admin client; the sink sets isolation, deserializers and auto-commit itself
+     * @throws TributaryException if the topic is missing, or was recreated since the table's last batch
+     */
+    public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps) {
+        this.config = config;
+        this.engine = KernelEngines.create();
+        this.writer = new DeltaTableWriter(engine, config.tablePath(), config.schema(), config.tableProperties());
+        this.reader = new TopicReader(kafkaClientProps, config.topic(), config.appId(), new RowJson(config.schema()));
+        try {
+            this.topicId = reader.topicId();
+            resumeFromTable();
+        } catch (RuntimeException e) {
+            reader.close();
+            throw e;
+        }
+    }
+
+    private void resumeFromTable() {
+        Optional<Snapshot> snap = writer.latestSnapshot();
+        Optional<SinkOffsets> stored = snap.flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
+        long lastBatch = snap.flatMap(s -> s.getLatestTransactionVersion(engine, config.appId())).orElse(-1L);
+        if (stored.isPresent()) {
+            SinkOffsets s = stored.get();
+            if (!config.appId().equals(s.appId()) || !config.topic().equals(s.topic())) {
+                throw new TributaryException("delta table " + writer.tablePath() + " is written by sink '" + s.appId()
+                        + "' from topic " + s.topic() + ", not by '" + config.appId() + "' from " + config.topic()
+                        + "; give each sink its own table path");
+            }
+            if (s.topicId() != null && !s.topicId().equals(topicId)) {
+                throw new TributaryException("delta sink: topic " + config.topic() + " was deleted and created again since table "
+                        + writer.tablePath() + " recorded its offsets (topic id in the table " + s.topicId() + ", now " + topicId
+                        + "), e.g. because the broker's data was lost. The stored offsets " + s.offsets()
+                        + " do not belong to the new topic, and reading it from the beginning may duplicate rows the table already has. "
+                        + "Write to a new table path, or delete the table to rebuild it from the topic");
+            }
+        } else if (lastBatch >= 0) {
+            throw new TributaryException("delta table " + writer.tablePath() + " has batches of sink " + config.appId()
+                    + " (last " + lastBatch + ") but no stored offsets ('" + SinkOffsets.DOMAIN + "' domain metadata); "
+                    + "it was not written by a Tributary sink: write to a new table path");
+        }
+        this.nextBatchId = lastBatch + 1;
+        this.storedOffsets = new TreeMap<>(stored.map(SinkOffsets::offsets).orElse(Map.of()));
+        reader.assign(storedOffsets);
+        LOG.info("delta sink {}: table {} at version {}, next batch {}, resuming topic {} at {}", config.appId(), writer.tablePath(),
+                snap.map(Snapshot::getVersion).orElse(-1L), nextBatchId, config.topic(),
+                storedOffsets.isEmpty() ? "the beginning" : storedOffsets);
+    }
+
+    /**
+     * Runs one batch: everything committed to the topic since the last batch (at most
+     * {@code maxRowsPerBatch} rows) becomes one Delta version. Returns empty, and commits
+     * nothing, when there are no new rows (as Spark runs no micro-batch).
+     */
+    public Optional<Progress> runBatch() {
+        long t0 = System.currentTimeMillis();
+        reader.refreshPartitions();
+        Map<Integer, Long> end = reader.settledEndOffsets(config.pendingTransactionWait());
+        long tLatest = System.currentTimeMillis();
+        if (!reader.hasNew(end)) {
+            return Optional.empty();
+        }
+        TopicBatch batch;
+        try {
+            batch = reader.read(end, config.maxRowsPerBatch());
+        } catch (RuntimeException e) {
+            reader.assign(storedOffsets); // the next attempt reads this batch again
+            throw e;
+        }
+        long tRead = System.currentTimeMillis();
+        if (batch.rows().isEmpty()) {
+            LOG.info("delta sink {}: only {} marker records up to {}; no batch", config.appId(), batch.markers(), batch.end());
+            return Optional.empty();
+        }
+        Map<Integer, Long> start = new TreeMap<>(batch.start());
+        start.putAll(storedOffsets);
+        long batchId = nextBatchId;
+        SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batch.end());
+        CommitResult result;
+        try {
+            result = writer.append(config.appId(), batchId, batch.rows(), storedOffsets, next);
+        } catch (RuntimeException e) {
+            reader.assign(storedOffsets);
+            throw e;
+        }
+        long tCommit = System.currentTimeMillis();
+        if (result.committed()) {
+            nextBatchId++;
+            storedOffsets = new TreeMap<>(batch.end());
+        } else {
+            LOG.warn("delta sink {}: batch {} was already in table {}; resuming from the table", config.appId(), batchId, writer.tablePath());
+            resumeFromTable();
+        }
+        Progress progress = progress(batchId, t0, tLatest, tRead, tCommit, batch, start, result);
+        lastTriggerStartMs = t0;
+        return Optional.of(progress);
+    }
+
+    private Progress progress(long batchId, long t0, long tLatest, long tRead, long tCommit, TopicBatch batch,
+                              Map<Integer, Long> start, CommitResult result) {
+        long rows = batch.rows().size();
+        long total = tCommit - t0;
+        Map<String, Long> durations = new LinkedHashMap<>();
+        durations.put("addBatch", result.writeMs() + result.commitMs());
+        durations.put("commitOffsets", result.hooksMs());
+        durations.put("getBatch", tRead - tLatest);
+        durations.put("latestOffset", tLatest - t0);
+        durations.put("triggerExecution", total);
+        Map<String, Object> sourceMetrics = new LinkedHashMap<>();
+        sourceMetrics.put("numMarkerRecords", batch.markers());
+        Progress.Source source = new Progress.Source("KafkaV2[Subscribe[" + config.topic() + "]]",
+                SinkOffsets.sparkJson(config.topic(), start), SinkOffsets.sparkJson(config.topic(), batch.end()), rows, sourceMetrics);
+        Map<String, Object> sinkMetrics = new LinkedHashMap<>();
+        sinkMetrics.put("deltaVersion", result.version());
+        sinkMetrics.put("numFiles", result.files());
+        if (!result.committed()) {
+            sinkMetrics.put("alreadyCommitted", true);
+        }
+        Progress.Sink sink = new Progress.Sink("DeltaSink[" + writer.tablePath() + "]", result.committed() ? rows : 0, sinkMetrics);
+        double inputRate = lastTriggerStartMs < 0 ? 0.0 : Progress.rate(rows, t0 - lastTriggerStartMs);
+        return new Progress(config.stageName(), runId, Instant.ofEpochMilli(t0).toString(), batchId, rows, inputRate,
+                Progress.rate(rows, total), durations, null, null, List.of(source), sink);
+    }
+
+    /** The batch id the next {@link #runBatch} commits. */
+    public long nextBatchId() {
+        return nextBatchId;
+    }
+
+    /** Where the sink stands, read from its table. */
+    public SinkStatus status() {
+        return DeltaTables.sinkStatus(config.tablePath(), config.appId(), config.topic());
+    }
+
+    @Override
+    public void close() {
+        reader.close();
+    }
+}

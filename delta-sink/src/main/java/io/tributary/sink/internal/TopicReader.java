@@ -1,0 +1,292 @@
+package io.tributary.sink.internal;
+
+import io.tributary.schema.BadRecordException;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.Topics;
+import io.tributary.schema.TributaryException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a topic's committed records batch by batch, with no consumer group: every partition is
+ * assigned and positioned from offsets the caller gives (the Delta table is the source of truth).
+ * A batch runs up to the read_committed end offsets taken at its start, so it ends past the
+ * transaction commit markers; records with the {@value Topics#MARKER_HEADER} header are counted, not returned.
+ */
+public final class TopicReader implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TopicReader.class);
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final long STALL_MS = 120_000;
+
+    private final String topic;
+    private final RowJson rowJson;
+    private final Map<String, Object> clientProps;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final List<TopicPartition> partitions = new ArrayList<>();
+    private Admin admin;
+
+    public TopicReader(Map<String, Object> clientProps, String topic, String clientId, RowJson rowJson) {
+        this.topic = topic;
+        this.rowJson = rowJson;
+        this.clientProps = Map.copyOf(clientProps);
+        Map<String, Object> p = new HashMap<>(clientProps);
+        p.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"); // a stored offset that is gone is data loss, never a silent skip
+        p.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        this.consumer = new KafkaConsumer<>(p);
+    }
+
+    /** The topic's Kafka id (a UUID that changes when the topic is deleted and created again). */
+    public String topicId() {
+        try {
+            TopicDescription d = admin().describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            return d.topicId().toString();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw missingTopic();
+            }
+            throw new TributaryException("delta sink: cannot describe topic " + topic + ": " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException("delta sink: interrupted while describing topic " + topic, e);
+        }
+    }
+
+    private TributaryException missingTopic() {
+        return new TributaryException("delta sink: topic " + topic + " does not exist; start the stage that writes it first, "
+                + "or check the pipeline's kafka settings");
+    }
+
+    /** Assigns every partition of the topic; partitions in {@code offsets} start there, others (and new ones) at the beginning. */
+    public void assign(Map<Integer, Long> offsets) {
+        partitions.clear();
+        partitions.addAll(currentPartitions());
+        consumer.assign(partitions);
+        List<TopicPartition> fromBeginning = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            Long o = offsets.get(tp.partition());
+            if (o == null) {
+                fromBeginning.add(tp);
+            } else {
+                consumer.seek(tp, o);
+            }
+        }
+        if (!fromBeginning.isEmpty()) { // an empty list would mean "all assigned partitions"
+            consumer.seekToBeginning(fromBeginning);
+        }
+    }
+
+    /** Picks up partitions added to the topic since {@link #assign}, reading them from the beginning. */
+    public void refreshPartitions() {
+        List<TopicPartition> now = currentPartitions();
+        if (now.size() > partitions.size()) {
+            Map<Integer, Long> keep = positions();
+            assign(keep);
+        }
+    }
+
+    private List<TopicPartition> currentPartitions() {
+        List<PartitionInfo> infos = consumer.partitionsFor(topic);
+        if (infos == null || infos.isEmpty()) {
+            throw missingTopic();
+        }
+        return infos.stream().map(i -> new TopicPartition(topic, i.partition()))
+                .sorted((a, b) -> Integer.compare(a.partition(), b.partition())).collect(Collectors.toList());
+    }
+
+    /** The read_committed end offsets (last stable offsets) of all assigned partitions. */
+    public Map<Integer, Long> endOffsets() {
+        Map<Integer, Long> end = new TreeMap<>();
+        consumer.endOffsets(partitions).forEach((tp, o) -> end.put(tp.partition(), o));
+        return end;
+    }
+
+    /**
+     * The read_committed end offsets, once every transaction that had written records when this
+     * was called is complete (its commit or abort marker written), or after {@code maxWait}.
+     * A producer's {@code commitTransaction()} returns before the brokers write the markers, so
+     * right after it the committed end offsets can still lag behind the rows it published.
+     */
+    public Map<Integer, Long> settledEndOffsets(Duration maxWait) {
+        Map<Integer, Long> high = highWatermarks();
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        while (true) {
+            Map<Integer, Long> end = endOffsets();
+            boolean settled = high.entrySet().stream().allMatch(e -> end.getOrDefault(e.getKey(), 0L) >= e.getValue());
+            if (settled || System.nanoTime() > deadline) {
+                if (!settled) {
+                    LOG.info("topic {}: a transaction is still open (committed end offsets {}, written up to {}); its rows wait for a later batch",
+                            topic, end, high);
+                }
+                return end;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TributaryException("delta sink: interrupted while waiting for transactions on topic " + topic, e);
+            }
+        }
+    }
+
+    private Map<Integer, Long> highWatermarks() {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        partitions.forEach(tp -> request.put(tp, OffsetSpec.latest()));
+        try {
+            Map<Integer, Long> high = new TreeMap<>();
+            admin().listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get()
+                    .forEach((tp, info) -> high.put(tp.partition(), info.offset()));
+            return high;
+        } catch (ExecutionException e) {
+            throw new TributaryException("delta sink: cannot read the end offsets of topic " + topic + ": " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException("delta sink: interrupted while reading the end offsets of topic " + topic, e);
+        }
+    }
+
+    private Admin admin() {
+        if (admin == null) {
+            admin = Admin.create(clientProps);
+        }
+        return admin;
+    }
+
+    /** The next offset to read, per assigned partition. */
+    public Map<Integer, Long> positions() {
+        Map<Integer, Long> pos = new TreeMap<>();
+        try {
+            for (TopicPartition tp : partitions) {
+                pos.put(tp.partition(), consumer.position(tp));
+            }
+        } catch (OffsetOutOfRangeException e) {
+            throw dataLoss(e);
+        }
+        return pos;
+    }
+
+    /** True if some partition's position is below {@code end}. */
+    public boolean hasNew(Map<Integer, Long> end) {
+        Map<Integer, Long> pos = positions();
+        return end.entrySet().stream().anyMatch(e -> pos.getOrDefault(e.getKey(), 0L) < e.getValue());
+    }
+
+    /**
+     * Reads from the current positions up to {@code end} (or fewer rows when {@code maxRows} > 0
+     * cuts the batch short) and leaves the consumer positioned at the returned batch's end.
+     */
+    public TopicBatch read(Map<Integer, Long> end, int maxRows) {
+        Map<Integer, Long> start = positions();
+        Map<Integer, Long> accepted = new TreeMap<>(start); // next offset after the last record taken
+        List<Object[]> rows = new ArrayList<>();
+        long markers = 0;
+        boolean full = false;
+        long lastProgress = System.currentTimeMillis();
+        consumer.resume(partitions);
+        while (!full) {
+            List<TopicPartition> open = openPartitions(end);
+            if (open.isEmpty()) {
+                break;
+            }
+            consumer.pause(partitions.stream().filter(tp -> !open.contains(tp)).toList());
+            ConsumerRecords<byte[], byte[]> records;
+            try {
+                records = consumer.poll(POLL);
+            } catch (OffsetOutOfRangeException e) {
+                throw dataLoss(e);
+            }
+            if (!records.isEmpty()) {
+                lastProgress = System.currentTimeMillis();
+            } else if (System.currentTimeMillis() - lastProgress > STALL_MS) {
+                throw new TributaryException("delta sink: topic " + topic + " stalled: positions " + positions()
+                        + " did not reach the committed end offsets " + end + " in " + STALL_MS / 1000 + " s; is the broker reachable?");
+            }
+            for (ConsumerRecord<byte[], byte[]> r : records) {
+                if (r.offset() >= end.getOrDefault(r.partition(), 0L) || full) {
+                    continue;
+                }
+                accepted.put(r.partition(), r.offset() + 1);
+                if (r.headers().lastHeader(Topics.MARKER_HEADER) != null) {
+                    markers++;
+                    continue;
+                }
+                rows.add(parse(r));
+                full = maxRows > 0 && rows.size() >= maxRows;
+            }
+        }
+        Map<Integer, Long> batchEnd = new TreeMap<>();
+        for (TopicPartition tp : partitions) {
+            int p = tp.partition();
+            // read to the end: the end offset (past commit markers); cut short by maxRows: right after the last record taken
+            long batchEndOffset = full ? accepted.get(p) : end.get(p);
+            batchEnd.put(p, batchEndOffset);
+            consumer.seek(tp, batchEndOffset);
+        }
+        consumer.resume(partitions);
+        return new TopicBatch(rows, start, batchEnd, markers);
+    }
+
+    private List<TopicPartition> openPartitions(Map<Integer, Long> end) {
+        List<TopicPartition> open = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            if (consumer.position(tp) < end.getOrDefault(tp.partition(), 0L)) {
+                open.add(tp);
+            }
+        }
+        return open;
+    }
+
+    private Object[] parse(ConsumerRecord<byte[], byte[]> r) {
+        if (r.value() == null) {
+            throw new TributaryException("delta sink: topic " + topic + " partition " + r.partition() + " offset " + r.offset()
+                    + " has no value (a tombstone?); the events topic holds one JSON row per record");
+        }
+        try {
+            return rowJson.parse(r.value());
+        } catch (BadRecordException e) {
+            throw new TributaryException("delta sink: topic " + topic + " partition " + r.partition() + " offset " + r.offset()
+                    + " is not a row of " + rowJson.schema().toDdl() + ": " + e.getMessage()
+                    + "; was the topic written with another schema? Give the sink the schema the topic's producer uses", e);
+        }
+    }
+
+    private TributaryException dataLoss(OffsetOutOfRangeException e) {
+        return new TributaryException("delta sink: offsets " + e.offsetOutOfRangePartitions() + " of topic " + topic
+                + " are no longer (or not yet) in the topic: records the table has not seen were deleted by retention, or the topic "
+                + "was truncated. Continuing would silently skip or misplace data; restore the topic, or write to a new table", e);
+    }
+
+    @Override
+    public void close() {
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
+        }
+        consumer.close(Duration.ofSeconds(5));
+    }
+}

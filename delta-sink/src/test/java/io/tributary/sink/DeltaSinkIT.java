@@ -1,0 +1,263 @@
+package io.tributary.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.broker.EmbeddedBroker;
+import io.tributary.schema.Progress;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.Schema;
+import io.tributary.schema.Timestamps;
+import io.tributary.schema.Topics;
+import io.tributary.schema.TributaryException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Tag("integration")
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class DeltaSinkIT {
+    private static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+    private static final RowJson ROWS = new RowJson(SCHEMA);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path brokerDir;
+    static EmbeddedBroker broker;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedBroker.start(brokerDir.resolve("kafka"));
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private static Map<String, Object> client() {
+        return Map.of("bootstrap.servers", broker.bootstrapServers());
+    }
+
+    private static String newTopic(int partitions) throws Exception {
+        String topic = Topics.events("t" + UUID.randomUUID().toString().substring(0, 8));
+        try (Admin admin = Admin.create(client())) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+        }
+        return topic;
+    }
+
+    /** Publishes rows and a watermark marker on every partition in one transaction, as file-ingest does. */
+    private static void publish(String topic, int partitions, Object[]... rows) {
+        Map<String, Object> p = new java.util.HashMap<>(client());
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "test-" + UUID.randomUUID());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            for (Object[] row : rows) {
+                int partition = Math.floorMod((Integer) row[0], partitions);
+                producer.send(new ProducerRecord<>(topic, partition, null, ROWS.write(row)));
+            }
+            for (int part = 0; part < partitions; part++) {
+                ProducerRecord<byte[], byte[]> marker = new ProducerRecord<>(topic, part, null,
+                        "{\"batchId\":0,\"watermarkMs\":0}".getBytes(StandardCharsets.UTF_8));
+                marker.headers().add(Topics.MARKER_HEADER, Topics.WATERMARK);
+                producer.send(marker);
+            }
+            producer.commitTransaction();
+        }
+
+    }
+
+    static Map<Integer, Long> lso(String topic) {
+        Map<String, Object> p = new java.util.HashMap<>(client());
+        p.put("isolation.level", "read_committed");
+        p.put("key.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+        p.put("value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+        try (var c = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(p)) {
+            var parts = c.partitionsFor(topic).stream().map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition())).toList();
+            Map<Integer, Long> m = new java.util.TreeMap<>();
+            c.endOffsets(parts).forEach((tp, o) -> m.put(tp.partition(), o));
+            return m;
+        }
+    }
+
+    private static Object[] row(int id, String user, double amt, String ts) {
+        return new Object[] {id, user, amt, Timestamps.parseMicros(ts, true)};
+    }
+
+    private SinkConfig config(String topic) {
+        return SinkConfig.of(dir.resolve("out").toString(), SCHEMA, topic, "tributary-quickstart-sink", "quickstart/sink");
+    }
+
+    private String table() {
+        return dir.resolve("out").toString();
+    }
+
+    private List<Integer> ids() {
+        List<Integer> ids = new ArrayList<>();
+        for (Object[] r : DeltaTables.readRows(table())) {
+            ids.add((Integer) r[0]);
+        }
+        ids.sort(Comparator.naturalOrder());
+        return ids;
+    }
+
+    @Test
+    void threeRunsWriteEachRowOnceAndARestartResumesFromTheTable() throws Exception {
+        String topic = newTopic(2);
+        publish(topic, 2, row(1, "a", 1.5, "2024-01-01T10:00:00Z"), row(2, "b", 2.5, "2024-01-01T10:01:00.123456Z"));
+
+        try (DeltaSink sink = new DeltaSink(config(topic), client())) {
+            Progress run1 = sink.runBatch().orElseThrow();
+            assertThat(run1.batchId()).isZero();
+            assertThat(run1.numInputRows()).isEqualTo(2);
+            assertThat(run1.name()).isEqualTo("quickstart/sink");
+            assertThat(run1.sink().numOutputRows()).isEqualTo(2);
+            assertThat(run1.sink().metrics()).containsEntry("deltaVersion", 0L);
+            assertThat(run1.sources().get(0).metrics()).containsEntry("numMarkerRecords", 2L);
+            // both partitions: one row and one marker each, then the transaction's commit marker
+            assertThat(JSON.writeValueAsString(run1.sources().get(0).startOffset())).isEqualTo("{\"" + topic + "\":{\"0\":0,\"1\":0}}");
+            assertThat(JSON.writeValueAsString(run1.sources().get(0).endOffset())).isEqualTo("{\"" + topic + "\":{\"0\":3,\"1\":3}}");
+            assertThat(run1.toJson()).contains("\"description\":\"DeltaSink[" + Path.of(table()).toAbsolutePath());
+            assertThat(ids()).containsExactly(1, 2);
+
+            assertThat(sink.runBatch()).isEmpty();
+            assertThat(DeltaTables.latestVersion(table())).isZero();
+
+            publish(topic, 2, row(3, "a", 3.0, "2024-01-01T10:02:00Z"));
+            Progress run3 = sink.runBatch().orElseThrow();
+            assertThat(run3.batchId()).isEqualTo(1);
+            assertThat(run3.numInputRows()).isEqualTo(1);
+            assertThat(run3.sink().metrics()).containsEntry("deltaVersion", 1L);
+            assertThat(ids()).containsExactly(1, 2, 3);
+        }
+
+        try (DeltaSink restarted = new DeltaSink(config(topic), client())) {
+            assertThat(restarted.nextBatchId()).isEqualTo(2);
+            assertThat(restarted.runBatch()).isEmpty();
+            publish(topic, 2, row(4, "c", 4.0, "2024-01-01T10:03:00Z"));
+            Progress run4 = restarted.runBatch().orElseThrow();
+            assertThat(run4.batchId()).isEqualTo(2);
+            assertThat(run4.numInputRows()).isEqualTo(1);
+            SinkStatus status = restarted.status();
+            assertThat(status.tableVersion()).isEqualTo(2);
+            assertThat(status.lastBatchId()).isEqualTo(2);
+            assertThat(status.offsets().offsets()).isEqualTo(Map.of(0, 8L, 1, 8L));
+        }
+        assertThat(ids()).containsExactly(1, 2, 3, 4);
+        List<TableCommit> history = DeltaTables.history(table());
+        assertThat(history).extracting(TableCommit::txnVersion).containsExactly(0L, 1L, 2L);
+        assertThat(history).extracting(TableCommit::operation).containsOnly("STREAMING UPDATE");
+        assertThat(history).extracting(TableCommit::addedRows).containsExactly(2L, 1L, 1L);
+    }
+
+    @Test
+    void versionZeroHasWhatSparkReads() throws Exception {
+        String topic = newTopic(1);
+        publish(topic, 1, row(1, "a", 1.5, "2024-01-01T10:00:00.000001Z"));
+        try (DeltaSink sink = new DeltaSink(config(topic), client())) {
+            sink.runBatch().orElseThrow();
+        }
+        List<JsonNode> actions = new ArrayList<>();
+        for (String line : Files.readAllLines(dir.resolve("out/_delta_log/00000000000000000000.json"))) {
+            actions.add(JSON.readTree(line));
+        }
+        assertThat(actions).anyMatch(a -> a.has("protocol"));
+        JsonNode meta = actions.stream().filter(a -> a.has("metaData")).findFirst().orElseThrow().get("metaData");
+        assertThat(meta.path("schemaString").asText())
+                .contains("{\"name\":\"ts\",\"type\":\"timestamp\",\"nullable\":true,\"metadata\":{}}");
+        JsonNode txn = actions.stream().filter(a -> a.has("txn")).findFirst().orElseThrow().get("txn");
+        assertThat(txn.path("appId").asText()).isEqualTo("tributary-quickstart-sink");
+        assertThat(txn.path("version").asLong()).isZero();
+        JsonNode commitInfo = actions.stream().filter(a -> a.has("commitInfo")).findFirst().orElseThrow().get("commitInfo");
+        assertThat(commitInfo.path("operation").asText()).isEqualTo("STREAMING UPDATE");
+        assertThat(DeltaTables.readRows(table()).get(0)[3]).isEqualTo(Timestamps.parseMicros("2024-01-01T10:00:00.000001Z", true));
+    }
+
+    @Test
+    void maxRowsPerBatchSplitsTheBacklogIntoSeveralCommits() throws Exception {
+        String topic = newTopic(1);
+        publish(topic, 1, row(1, "a", 1, "2024-01-01T10:00:00Z"), row(2, "a", 1, "2024-01-01T10:00:00Z"),
+                row(3, "a", 1, "2024-01-01T10:00:00Z"), row(4, "a", 1, "2024-01-01T10:00:00Z"), row(5, "a", 1, "2024-01-01T10:00:00Z"));
+        List<Long> sizes = new ArrayList<>();
+        try (DeltaSink sink = new DeltaSink(config(topic).withMaxRowsPerBatch(2), client())) {
+            for (Optional<Progress> p = sink.runBatch(); p.isPresent(); p = sink.runBatch()) {
+                sizes.add(p.get().numInputRows());
+            }
+        }
+        assertThat(sizes).containsExactly(2L, 2L, 1L);
+        assertThat(ids()).containsExactly(1, 2, 3, 4, 5);
+        assertThat(DeltaTables.latestVersion(table())).isEqualTo(2);
+    }
+
+    @Test
+    void aSecondSinkOnTheSameTableDoesNotDuplicateABatch() throws Exception {
+        String topic = newTopic(1);
+        publish(topic, 1, row(1, "a", 1, "2024-01-01T10:00:00Z"));
+        try (DeltaSink first = new DeltaSink(config(topic), client());
+             DeltaSink stale = new DeltaSink(config(topic), client())) {
+            first.runBatch().orElseThrow();
+            Progress replay = stale.runBatch().orElseThrow();
+            assertThat(replay.batchId()).isZero();
+            assertThat(replay.sink().numOutputRows()).isZero();
+            assertThat(replay.sink().metrics()).containsEntry("alreadyCommitted", true);
+            assertThat(stale.nextBatchId()).isEqualTo(1);
+            assertThat(stale.runBatch()).isEmpty();
+        }
+        assertThat(ids()).containsExactly(1);
+        assertThat(DeltaTables.latestVersion(table())).isZero();
+    }
+
+    @Test
+    void aRecreatedTopicIsRefusedNotReadAgain() throws Exception {
+        String topic = newTopic(1);
+        publish(topic, 1, row(1, "a", 1, "2024-01-01T10:00:00Z"));
+        try (DeltaSink sink = new DeltaSink(config(topic), client())) {
+            sink.runBatch().orElseThrow();
+        }
+        try (Admin admin = Admin.create(client())) {
+            admin.deleteTopics(List.of(topic)).all().get();
+            for (int i = 0; i < 50; i++) {
+                try {
+                    admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+                    break;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    Thread.sleep(100); // the deletion is still in progress
+                }
+            }
+        }
+        assertThatThrownBy(() -> new DeltaSink(config(topic), client()))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageContaining("was deleted and created again");
+        assertThat(ids()).containsExactly(1);
+    }
+}
