@@ -47,7 +47,7 @@ public final class ChangeDetector {
                 sameContent.put(now.relPath(), now);
                 return null;
             }
-            reason = "its content changed (same size, modified " + Instant.ofEpochMilli(now.mtimeMs()) + ")";
+            reason = "its content changed, same size, modified " + Instant.ofEpochMilli(now.mtimeMs());
         } else {
             return null;
         }

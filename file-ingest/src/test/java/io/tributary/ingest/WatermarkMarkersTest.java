@@ -1,0 +1,196 @@
+package io.tributary.ingest;
+
+import static io.tributary.ingest.IngestKit.readCommitted;
+import static io.tributary.ingest.IngestKit.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.broker.EmbeddedBroker;
+import io.tributary.schema.Progress;
+import io.tributary.schema.Schema;
+import io.tributary.schema.Topics;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The watermark markers of the golden cases: on every partition of the events topic, at the
+ * end of each batch, the batch's watermark as Spark computes it, and Spark's no-data batch when
+ * the data seen so far moved it and no file is waiting.
+ */
+@Tag("integration")
+@Timeout(180)
+class WatermarkMarkersTest {
+    static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final int PARTITIONS = 3;
+    static final long WM_0926 = Instant.parse("2026-10-06T09:26:00Z").toEpochMilli();
+    static final long WM_0942 = Instant.parse("2026-10-06T09:42:00Z").toEpochMilli();
+
+    @TempDir
+    static Path tmp;
+    static EmbeddedBroker broker;
+
+    @BeforeAll
+    static void start() {
+        broker = EmbeddedBroker.start(tmp.resolve("kafka"));
+    }
+
+    @AfterAll
+    static void stop() {
+        broker.close();
+    }
+
+    /** A marker as read back: partition, batch id, watermark. */
+    record Marker(int partition, long batchId, long watermarkMs) {
+    }
+
+    private IngestConfig config(String name, int maxFiles) {
+        IngestConfig c = IngestConfig.builder(IngestKit.uniquePipeline(name), tmp.resolve(name + "/in"), SCHEMA)
+                .eventTime("ts").watermarkDelay(Duration.ofMinutes(5)).groupBy(List.of("user"))
+                .maxFilesPerTrigger(maxFiles).build();
+        IngestKit.createTopics(broker, c, PARTITIONS);
+        return c;
+    }
+
+    private static void copyGolden(String resource, Path dir, String name, long mtimeMs) throws IOException {
+        Files.createDirectories(dir);
+        try (InputStream in = WatermarkMarkersTest.class.getResourceAsStream("/golden/" + resource)) {
+            Files.write(dir.resolve(name), in.readAllBytes());
+        }
+        Files.setLastModifiedTime(dir.resolve(name), FileTime.fromMillis(mtimeMs));
+    }
+
+    /** The golden file's {@code batches 0:3,1:3,2:0} line. */
+    private static String goldenBatches(String resource) throws IOException {
+        try (InputStream in = WatermarkMarkersTest.class.getResourceAsStream("/golden/" + resource)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .filter(l -> l.startsWith("batches ")).findFirst().orElseThrow().substring("batches ".length());
+        }
+    }
+
+    /** Runs batches until there is nothing to do, as an availableNow run does, with a new ingest. */
+    private static List<Progress> availableNowRun(IngestConfig config) {
+        List<Progress> out = new ArrayList<>();
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+            Optional<Progress> p;
+            while ((p = ingest.runBatch()).isPresent()) {
+                out.add(p.get());
+            }
+        }
+        return out;
+    }
+
+    private static String batches(List<Progress> run) {
+        return run.stream().map(p -> p.batchId() + ":" + p.numInputRows()).collect(Collectors.joining(","));
+    }
+
+    @Test
+    void caseLateOneRunPutsSparksWatermarksOnEveryPartition() throws Exception {
+        IngestConfig config = config("late-one-run", 1);
+        copyGolden("case-late-one-run/run1-file1.json", config.inputDir(), "run1-file1.json", 1_000);
+        copyGolden("case-late-one-run/run1-file2.json", config.inputDir(), "run1-file2.json", 2_000);
+
+        List<Progress> run = availableNowRun(config);
+
+        assertThat(batches(run)).isEqualTo(goldenBatches("case-late-one-run/after-run1.txt")).isEqualTo("0:3,1:3,2:0");
+        assertThat(run).extracting(p -> p.eventTime().get("watermark"))
+                .containsExactly("1970-01-01T00:00:00.000Z", "2026-10-06T09:26:00.000Z", "2026-10-06T09:42:00.000Z");
+        assertThat(run.get(0).eventTime()).containsEntry("max", "2026-10-06T09:31:00.000Z").containsEntry("min", "2026-10-06T09:02:00.000Z");
+        assertThat(run.get(2).sink().metrics()).containsEntry("numWatermarkMarkers", (long) PARTITIONS);
+
+        List<ConsumerRecord<byte[], byte[]>> events = readCommitted(broker, config.eventsTopic());
+        List<Marker> markers = new ArrayList<>();
+        Map<String, Integer> partitionOfUser = new HashMap<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            int markersSeen = 0;
+            for (ConsumerRecord<byte[], byte[]> r : events) {
+                if (r.partition() != p) {
+                    continue;
+                }
+                Header h = r.headers().lastHeader(Topics.MARKER_HEADER);
+                if (h != null) {
+                    assertThat(h.value()).isEqualTo(Topics.WATERMARK);
+                    assertThat(r.key()).isNull();
+                    JsonNode v = JSON.readTree(r.value());
+                    markers.add(new Marker(p, v.get("batchId").asLong(), v.get("watermarkMs").asLong()));
+                    assertThat(r.timestamp()).isEqualTo(v.get("watermarkMs").asLong());
+                    markersSeen++;
+                    continue;
+                }
+                JsonNode row = JSON.readTree(r.value());
+                int id = row.get("id").asInt();
+                String user = row.get("user").asText();
+                // rows of batch 0 (ids 1-3) come before marker 0, rows of batch 1 (ids 4-6) before marker 1
+                assertThat(markersSeen).as("markers before row %d", id).isEqualTo(id <= 3 ? 0 : 1);
+                assertThat(text(r.key())).isEqualTo("[\"" + user + "\"]");
+                assertThat(r.timestamp()).isEqualTo(Instant.parse(row.get("ts").asText()).toEpochMilli());
+                assertThat(partitionOfUser.computeIfAbsent(user, u -> r.partition())).isEqualTo(r.partition());
+            }
+        }
+        List<Marker> expected = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            expected.add(new Marker(p, 0, 0));
+            expected.add(new Marker(p, 1, WM_0926));
+            expected.add(new Marker(p, 2, WM_0942));
+        }
+        assertThat(markers).containsExactlyElementsOf(expected);
+        assertThat(events.size() - markers.size()).isEqualTo(6);
+
+        // a restart finds the no-data batch done: nothing more to publish
+        assertThat(availableNowRun(config)).isEmpty();
+        assertThat(FileIngest.readStatus(config, IngestKit.props(broker))).satisfies(s -> {
+            assertThat(s.nextBatchId()).isEqualTo(3);
+            assertThat(s.watermarkMs()).isEqualTo(WM_0942);
+            assertThat(s.maxEventTimeMs()).isEqualTo(Instant.parse("2026-10-06T09:47:00Z").toEpochMilli());
+        });
+    }
+
+    @Test
+    void caseLateTwoRunsEndsEachRunWithANoDataBatch() throws Exception {
+        IngestConfig config = config("late-two-runs", Integer.MAX_VALUE);
+        copyGolden("case-late-two-runs/run1.json", config.inputDir(), "run1.json", 1_000);
+        List<Progress> run1 = availableNowRun(config);
+        assertThat(batches(run1)).isEqualTo(goldenBatches("case-late-two-runs/after-run1.txt"));
+
+        copyGolden("case-late-two-runs/run2.json", config.inputDir(), "run2.json", 2_000);
+        List<Progress> run2 = availableNowRun(config);
+        assertThat(batches(run2)).isEqualTo(goldenBatches("case-late-two-runs/after-run2.txt"));
+        assertThat(run2).extracting(p -> p.eventTime().get("watermark"))
+                .containsExactly("2026-10-06T09:26:00.000Z", "2026-10-06T09:42:00.000Z");
+
+        List<Marker> markers = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : readCommitted(broker, config.eventsTopic())) {
+            if (r.headers().lastHeader(Topics.MARKER_HEADER) != null) {
+                JsonNode v = JSON.readTree(r.value());
+                markers.add(new Marker(r.partition(), v.get("batchId").asLong(), v.get("watermarkMs").asLong()));
+            }
+        }
+        assertThat(markers).hasSize(4 * PARTITIONS);
+        for (int p = 0; p < PARTITIONS; p++) {
+            final int partition = p;
+            assertThat(markers.stream().filter(m -> m.partition() == partition).toList()).containsExactly(
+                    new Marker(p, 0, 0), new Marker(p, 1, WM_0926), new Marker(p, 2, WM_0926), new Marker(p, 3, WM_0942));
+        }
+    }
+}
