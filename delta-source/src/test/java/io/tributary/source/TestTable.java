@@ -1,0 +1,232 @@
+package io.tributary.source;
+
+import io.delta.kernel.DataWriteContext;
+import io.delta.kernel.Operation;
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Table;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.SingleAction;
+import io.delta.kernel.internal.data.ScanStateRow;
+import io.delta.kernel.internal.data.TransactionStateRow;
+import io.delta.kernel.internal.util.Utils;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterable;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import io.delta.kernel.utils.FileStatus;
+import io.tributary.schema.Schema;
+import io.tributary.source.internal.KernelEngines;
+import io.tributary.source.internal.KernelRows;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
+
+/**
+ * Writes a real Delta table on disk through Delta Kernel, as another writer would: appends,
+ * copy-on-write updates (remove + add, dataChange=true), whole-file deletes and compaction
+ * (dataChange=false). Kernel writes its own commitInfo operation ("WRITE", "Manual Update"); it has
+ * no UPDATE/DELETE/OPTIMIZE operation to set.
+ */
+final class TestTable {
+    private static final String ENGINE_INFO = "tributary-delta-source-test";
+    final Engine engine = KernelEngines.create();
+    final String path;
+    final Schema schema;
+    final StructType kernelSchema;
+
+    private TestTable(Path dir, Schema schema, StructType kernelSchema) {
+        this.path = dir.toAbsolutePath().toString();
+        this.schema = schema;
+        this.kernelSchema = kernelSchema;
+    }
+
+    /** Creates an empty table (version 0). */
+    static TestTable create(Path dir, Schema schema, StructType kernelSchema, Map<String, String> properties) {
+        TestTable t = new TestTable(dir, schema, kernelSchema);
+        Table.forPath(t.engine, t.path).createTransactionBuilder(t.engine, ENGINE_INFO, Operation.CREATE_TABLE)
+                .withSchema(t.engine, kernelSchema).withTableProperties(t.engine, properties).build(t.engine)
+                .commit(t.engine, CloseableIterable.emptyIterable());
+        return t;
+    }
+
+    Snapshot snapshot() {
+        return TableManager.loadSnapshot(path).build(engine);
+    }
+
+    long version() {
+        return snapshot().getVersion();
+    }
+
+    /** One commit adding one Parquet file per argument; returns the version. */
+    @SafeVarargs
+    final long append(List<Object[]>... files) {
+        Transaction txn = snapshot().buildUpdateTableTransaction(ENGINE_INFO, Operation.WRITE).build(engine);
+        Row state = txn.getTransactionState(engine);
+        List<Row> actions = new ArrayList<>();
+        for (List<Object[]> rows : files) {
+            actions.addAll(writeFile(state, rows, true));
+        }
+        return commit(txn, actions);
+    }
+
+    /**
+     * A copy-on-write UPDATE: every file holding a row that {@code match} accepts is removed and
+     * written again with {@code change} applied to those rows, both with dataChange=true.
+     */
+    long update(Predicate<Object[]> match, UnaryOperator<Object[]> change) {
+        Snapshot snap = snapshot();
+        Transaction txn = snap.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
+        Row state = txn.getTransactionState(engine);
+        List<Row> actions = new ArrayList<>();
+        for (Map.Entry<Row, List<Object[]>> f : filesWithRows(snap).entrySet()) {
+            if (f.getValue().stream().anyMatch(match)) {
+                actions.add(remove(f.getKey(), true));
+                List<Object[]> rewritten = new ArrayList<>();
+                for (Object[] r : f.getValue()) {
+                    rewritten.add(match.test(r) ? change.apply(r.clone()) : r);
+                }
+                actions.addAll(writeFile(state, rewritten, true));
+            }
+        }
+        return commit(txn, actions);
+    }
+
+    /** A DELETE that removes whole files (those holding a row {@code match} accepts): removes only, dataChange=true. */
+    long deleteFiles(Predicate<Object[]> match) {
+        Snapshot snap = snapshot();
+        Transaction txn = snap.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
+        List<Row> actions = new ArrayList<>();
+        for (Map.Entry<Row, List<Object[]>> f : filesWithRows(snap).entrySet()) {
+            if (f.getValue().stream().anyMatch(match)) {
+                actions.add(remove(f.getKey(), true));
+            }
+        }
+        return commit(txn, actions);
+    }
+
+    /** OPTIMIZE-like compaction: all files removed and their rows written to one file, every action dataChange=false. */
+    long compact() {
+        Snapshot snap = snapshot();
+        Transaction txn = snap.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
+        Row state = txn.getTransactionState(engine);
+        List<Row> actions = new ArrayList<>();
+        List<Object[]> all = new ArrayList<>();
+        for (Map.Entry<Row, List<Object[]>> f : filesWithRows(snap).entrySet()) {
+            actions.add(remove(f.getKey(), false));
+            all.addAll(f.getValue());
+        }
+        actions.addAll(writeFile(state, all, false));
+        return commit(txn, actions);
+    }
+
+    /** Every row of the latest snapshot. */
+    List<Object[]> rows() {
+        List<Object[]> out = new ArrayList<>();
+        filesWithRows(snapshot()).values().forEach(out::addAll);
+        return out;
+    }
+
+    private long commit(Transaction txn, List<Row> actions) {
+        return txn.commit(engine, CloseableIterable.inMemoryIterable(Utils.toCloseableIterator(actions.iterator()))).getVersion();
+    }
+
+    private static Row remove(Row scanFile, boolean dataChange) {
+        AddFile add = new AddFile(scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL));
+        return SingleAction.createRemoveFileSingleAction(add.toRemoveFileRow(dataChange, Optional.empty()));
+    }
+
+    private List<Row> writeFile(Row state, List<Object[]> rows, boolean dataChange) {
+        Map<String, Literal> partition = Map.of();
+        FilteredColumnarBatch batch = new FilteredColumnarBatch(new RowBatch(kernelSchema, rows), Optional.empty());
+        List<Row> actions = new ArrayList<>();
+        try (CloseableIterator<FilteredColumnarBatch> physical =
+                     Transaction.transformLogicalData(engine, state, Utils.singletonCloseableIterator(batch), partition)) {
+            DataWriteContext ctx = Transaction.getWriteContext(engine, state, partition);
+            CloseableIterator<DataFileStatus> files = engine.getParquetHandler()
+                    .writeParquetFiles(ctx.getTargetDirectory(), physical, ctx.getStatisticsColumns());
+            if (dataChange) {
+                try (CloseableIterator<Row> adds = Transaction.generateAppendActions(engine, state, files, ctx)) {
+                    adds.forEachRemaining(actions::add);
+                }
+            } else {
+                StructType physicalSchema = TransactionStateRow.getPhysicalSchema(state);
+                URI root = new org.apache.hadoop.fs.Path(TransactionStateRow.getTablePath(state)).toUri();
+                while (files.hasNext()) {
+                    AddFile add = AddFile.convertDataFileStatus(physicalSchema, root, files.next(), partition, false, Map.of(),
+                            Optional.empty(), Optional.empty(), Optional.empty());
+                    actions.add(SingleAction.createAddFileSingleAction(add.toRow()));
+                }
+                files.close();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return actions;
+    }
+
+    /** The scan-file rows of a snapshot, in scan order, with their rows. */
+    private Map<Row, List<Object[]>> filesWithRows(Snapshot snap) {
+        Map<Row, List<Object[]>> out = new java.util.LinkedHashMap<>();
+        Scan scan = snap.getScanBuilder().build();
+        Row scanState = scan.getScanState(engine);
+        StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
+        try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {
+            while (batches.hasNext()) {
+                try (CloseableIterator<Row> rows = batches.next().getRows()) {
+                    while (rows.hasNext()) {
+                        Row sf = rows.next();
+                        FileStatus fs = InternalScanFileUtils.getAddFileStatus(sf);
+                        CloseableIterator<ColumnarBatch> data = engine.getParquetHandler()
+                                .readParquetFiles(Utils.singletonCloseableIterator(fs), physical, Optional.empty())
+                                .map(FileReadResult::getData);
+                        List<Object[]> fileRows = new ArrayList<>();
+                        try (CloseableIterator<FilteredColumnarBatch> logical = Scan.transformPhysicalData(engine, scanState, sf, data)) {
+                            while (logical.hasNext()) {
+                                KernelRows.addRows(schema, logical.next(), fileRows);
+                            }
+                        }
+                        out.put(sf, fileRows);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    static Object[] row(Object... values) {
+        return values;
+    }
+
+    static List<Object[]> rows(Object[]... rows) {
+        return new ArrayList<>(Arrays.asList(rows));
+    }
+
+    static Map<String, String> props(String... kv) {
+        Map<String, String> m = new HashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+}
