@@ -1,0 +1,87 @@
+package io.tributary.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class IngestConfigTest {
+    static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+    static final Path IN = Path.of("in");
+
+    @Test
+    void defaultsFollowTheTopicContractAndSpark() {
+        IngestConfig c = IngestConfig.builder("quickstart", IN, SCHEMA).build();
+        assertThat(c.eventsTopic()).isEqualTo("tributary.quickstart.events");
+        assertThat(c.ingestLogTopic()).isEqualTo("tributary.quickstart.ingest-log");
+        assertThat(c.deadLetterTopic()).isEqualTo("tributary.quickstart.deadletter");
+        assertThat(c.transactionalId()).isEqualTo("tributary-quickstart-ingest");
+        assertThat(c.onBadRecord()).isSameAs(BadRecordPolicy.DEAD_LETTER);
+        assertThat(c.maxFilesPerTrigger()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(c.maxBytesPerTrigger()).isEqualTo(Long.MAX_VALUE);
+        assertThat(c.fileMinAge()).isEqualTo(Duration.ZERO);
+        assertThat(c.maxLineBytes()).isEqualTo(16 * 1024 * 1024);
+        assertThat(c.hasWatermark()).isFalse();
+        assertThat(c.groupBy()).isEmpty();
+    }
+
+    @Test
+    void eventTimeMustBeATimestampColumnOfTheSchema() {
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).eventTime("when").build())
+                .isInstanceOf(TributaryException.class).hasMessageContaining("eventTime").hasMessageContaining("'when'");
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).eventTime("amt").build())
+                .isInstanceOf(TributaryException.class).hasMessageContaining("TIMESTAMP");
+        assertThat(IngestConfig.builder("p", IN, SCHEMA).eventTime("TS").watermarkDelay(Duration.ofMinutes(5)).build().hasWatermark())
+                .isTrue();
+    }
+
+    @Test
+    void aWatermarkNeedsEventTime() {
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).watermarkDelay(Duration.ofMinutes(5)).build())
+                .isInstanceOf(TributaryException.class).hasMessageContaining("set eventTime");
+    }
+
+    @Test
+    void groupByColumnsMustExist() {
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).groupBy(List.of("usr")).build())
+                .isInstanceOf(TributaryException.class).hasMessageContaining("groupBy").hasMessageContaining("'usr'");
+    }
+
+    @Test
+    void limitsMustBePositiveAndFormatJson() {
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).maxFilesPerTrigger(0).build())
+                .hasMessageContaining("maxFilesPerTrigger");
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).maxBytesPerTrigger(0).build())
+                .hasMessageContaining("maxBytesPerTrigger");
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).format("csv").build())
+                .hasMessageContaining("'csv'").hasMessageContaining("json");
+        assertThatThrownBy(() -> IngestConfig.builder("bad name", IN, SCHEMA).build())
+                .hasMessageContaining("pipeline name");
+    }
+
+    @Test
+    void badRecordPoliciesByTheirNameOrSparksMode() {
+        assertThat(BadRecordPolicy.forName("deadLetter")).isSameAs(BadRecordPolicy.DEAD_LETTER);
+        assertThat(BadRecordPolicy.forName("PERMISSIVE")).isSameAs(BadRecordPolicy.DEAD_LETTER);
+        assertThat(BadRecordPolicy.forName("drop")).isSameAs(BadRecordPolicy.DROP);
+        assertThat(BadRecordPolicy.forName("DropMalformed")).isSameAs(BadRecordPolicy.DROP);
+        assertThat(BadRecordPolicy.forName("fail")).isSameAs(BadRecordPolicy.FAIL);
+        assertThat(BadRecordPolicy.forName("FAILFAST")).isSameAs(BadRecordPolicy.FAIL);
+        assertThatThrownBy(() -> BadRecordPolicy.forName("ignore")).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("deadLetter").hasMessageContaining("drop").hasMessageContaining("fail");
+    }
+
+    @Test
+    void failNamesFileLineAndField() {
+        BadRecord bad = new BadRecord("b.json", 7, "amt", "expected DOUBLE, found a string", "{}", false);
+        assertThatThrownBy(() -> BadRecordPolicy.FAIL.onBadRecord(bad)).isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("bad record in b.json:7, field 'amt': expected DOUBLE");
+        assertThat(BadRecordPolicy.DROP.onBadRecord(bad)).isEqualTo(BadRecordPolicy.Action.DROP);
+        assertThat(BadRecordPolicy.DEAD_LETTER.onBadRecord(bad)).isEqualTo(BadRecordPolicy.Action.DEAD_LETTER);
+    }
+}
