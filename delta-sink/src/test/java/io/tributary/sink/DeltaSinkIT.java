@@ -260,4 +260,25 @@ class DeltaSinkIT {
                 .hasMessageContaining("was deleted and created again");
         assertThat(ids()).containsExactly(1);
     }
+
+    @Test
+    void recordsDeletedBeforeTheSinkReadThemAreReportedNotSkipped() throws Exception {
+        String topic = newTopic(1);
+        publish(topic, 1, row(1, "a", 1, "2024-01-01T10:00:00Z"));
+        try (DeltaSink sink = new DeltaSink(config(topic), client())) {
+            sink.runBatch().orElseThrow();
+        }
+        publish(topic, 1, row(2, "a", 1, "2024-01-01T10:00:00Z"), row(3, "a", 1, "2024-01-01T10:00:00Z"));
+        try (Admin admin = Admin.create(client())) { // as retention would: rows 2 and 3 are gone before the sink saw them
+            admin.deleteRecords(Map.of(new org.apache.kafka.common.TopicPartition(topic, 0),
+                    org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(5))).all().get();
+        }
+        try (DeltaSink sink = new DeltaSink(config(topic), client())) {
+            assertThatThrownBy(sink::runBatch)
+                    .isInstanceOf(TributaryException.class)
+                    .hasMessageContaining("no longer (or not yet) in the topic");
+        }
+        assertThat(ids()).containsExactly(1);
+        assertThat(DeltaTables.latestVersion(table())).isZero();
+    }
 }
