@@ -1,0 +1,93 @@
+package io.tributary.service;
+
+import io.tributary.ingest.ChangedFile;
+import io.tributary.ingest.FileIngest;
+import io.tributary.ingest.IngestStatus;
+import io.tributary.ingest.IngestedFile;
+import io.tributary.schema.Schema;
+import io.tributary.schema.Timestamps;
+import io.tributary.service.internal.KafkaConnection;
+import io.tributary.service.internal.PipelineParts;
+import io.tributary.service.spec.PipelineSpec;
+import io.tributary.service.spec.Settings;
+import io.tributary.sink.DeltaTables;
+import io.tributary.sink.TableCommit;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code tributary checkpoint show SPEC}: where a pipeline stands, in the spirit of Spark's checkpoint folder. */
+@Command(name = "checkpoint", mixinStandardHelpOptions = true,
+        description = "Inspects a pipeline's progress (Spark's checkpoint folder, kept here in Kafka and in the Delta log).",
+        subcommands = CheckpointCommand.Show.class)
+final class CheckpointCommand {
+
+    @Command(name = "show", mixinStandardHelpOptions = true,
+            description = {"Prints where a pipeline stands: the files ingested (Spark's sources/ and offsets/), the topics and "
+                    + "their offsets, and the sink's batches with their txn versions, Delta versions and offsets (Spark's commits/).",
+                    "With the embedded broker, stop the running pipeline first: its broker holds the state folder."})
+    static final class Show implements Callable<Integer> {
+        @Mixin
+        SpecOptions specOptions;
+
+        @Spec
+        CommandSpec command;
+
+        @Override
+        public Integer call() {
+            PipelineSpec spec = specOptions.load();
+            PrintWriter out = command.commandLine().getOut();
+            out.println("pipeline " + spec.name() + "  (spec " + spec.specFile() + ")");
+            out.println("settings");
+            spec.describe().forEach((k, v) -> out.println("  " + k + " = " + v));
+            try (KafkaConnection kafka = KafkaConnection.open(spec)) {
+                out.println("state " + spec.stateDir() + (kafka.embedded() ? "  (embedded broker in kafka/)" : "  (external Kafka)"));
+                Schema input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
+                IngestStatus ingest = FileIngest.readStatus(PipelineParts.ingestConfig(spec, input), kafka.clientProps());
+                printIngest(out, ingest);
+                printTopics(out, PipelineParts.topicEndOffsets(kafka.clientProps(), spec));
+            }
+            printSink(out, spec.path(Settings.SINK_PATH).toString(), PipelineParts.sinkAppId(spec));
+            out.flush();
+            return 0;
+        }
+
+        private static void printIngest(PrintWriter out, IngestStatus s) {
+            out.println("ingest  (topic " + s.ingestLogTopic() + "; Spark's sources/ and offsets/)");
+            out.println("  next batch " + s.nextBatchId()
+                    + (s.watermarkMs() == null ? "" : ", watermark " + Timestamps.formatMicros(s.watermarkMs() * 1000)));
+            for (IngestedFile f : s.files()) {
+                out.printf("  batch %d  %s  %d rows%s  %d bytes  modified %s  sha256 %s%n", f.batchId(), f.path(), f.rows(),
+                        f.badRows() == 0 ? "" : " (+" + f.badRows() + " bad)", f.size(), Instant.ofEpochMilli(f.mtimeMs()),
+                        f.sha256().substring(0, Math.min(12, f.sha256().length())));
+            }
+            for (ChangedFile c : s.changedFiles()) {
+                out.println("  CHANGED AFTER INGEST: " + c.path() + " (" + c.reason() + "); not ingested again");
+            }
+        }
+
+        private static void printTopics(PrintWriter out, Map<String, Map<Integer, Long>> topics) {
+            out.println("topics  (end offsets, read_committed)");
+            topics.forEach((t, offsets) -> out.println("  " + t + "  " + offsets));
+        }
+
+        private static void printSink(PrintWriter out, String table, String appId) {
+            out.println("sink  (table " + table + ", txn appId " + appId + "; Spark's commits/)");
+            if (!DeltaTables.exists(table)) {
+                out.println("  no table yet");
+                return;
+            }
+            for (TableCommit c : DeltaTables.history(table)) {
+                out.printf("  version %d  %s  %s  %d rows in %d files%s%n", c.version(), c.operation(),
+                        c.txnAppId() == null ? "(no txn)" : "batch " + c.txnVersion() + (appId.equals(c.txnAppId()) ? "" : " of " + c.txnAppId()),
+                        c.addedRows(), c.addedFiles(),
+                        c.sinkOffsets() == null ? "" : "  offsets " + c.sinkOffsets().sparkJson());
+            }
+        }
+    }
+}

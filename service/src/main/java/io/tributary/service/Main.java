@@ -1,0 +1,46 @@
+package io.tributary.service;
+
+import io.tributary.schema.TributaryException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code tributary} command line. */
+@Command(name = "tributary", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Incremental ETL on Kafka, Kafka Streams and Delta Lake, with Spark Structured Streaming's semantics.",
+        subcommands = {RunCommand.class, CheckpointCommand.class, CommandLine.HelpCommand.class})
+public final class Main {
+    public static void main(String[] args) {
+        int code = commandLine().execute(args);
+        System.out.flush();
+        // Kafka leaves non-daemon threads (metrics, broker) behind; the command is done, so leave now
+        Runtime.getRuntime().halt(code);
+    }
+
+    /** The command line with Tributary's error handling: a user error is one clear line, exit 1. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            Throwable t = ex;
+            while (!(t instanceof TributaryException) && t.getCause() != null && t.getCause() != t) {
+                t = t.getCause();
+            }
+            if (t instanceof TributaryException) {
+                cmd.getErr().println("tributary: error: " + t.getMessage());
+            } else {
+                cmd.getErr().println("tributary: unexpected failure: " + ex);
+                ex.printStackTrace(cmd.getErr());
+            }
+            cmd.getErr().flush();
+            return 1;
+        });
+        return cl;
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"tributary " + (v == null ? "dev" : v)};
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.tributary.service;
+
+import io.tributary.service.internal.Pipeline;
+import io.tributary.service.internal.RunOptions;
+import io.tributary.service.internal.RunSummary;
+import io.tributary.service.spec.PipelineSpec;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tributary run SPEC}: runs a pipeline; progress JSON lines on stdout, logs on stderr. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Runs a pipeline as its trigger says: one JSON progress line per stage and batch on stdout, "
+                + "then a summary line; logs on stderr.",
+                "Exit code 0 on success, 1 with one line on stderr on failure."})
+final class RunCommand implements Callable<Integer> {
+    @Mixin
+    SpecOptions specOptions;
+
+    @Spec
+    CommandSpec command;
+
+    @Option(names = "--reprocess", description = "accept that the pipeline's state was lost: read every input file again and write its rows again (what Spark does without its checkpoint)")
+    boolean reprocess;
+
+    @Override
+    public Integer call() throws Exception {
+        PipelineSpec spec = specOptions.load();
+        PrintWriter out = command.commandLine().getOut();
+        try (Pipeline pipeline = Pipeline.open(spec, new RunOptions(reprocess))) {
+            Thread hook = new Thread(() -> {
+                try {
+                    pipeline.stop(Duration.ofSeconds(30));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "tributary-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            RunSummary summary = pipeline.run(spec.trigger(), p -> {
+                out.println(p.toJson());
+                out.flush();
+            });
+            out.println(summary.toJson());
+            out.flush();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // a SIGTERM ended the run: the hook is waiting for us
+            }
+        }
+        return 0;
+    }
+}

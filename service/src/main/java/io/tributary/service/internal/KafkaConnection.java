@@ -1,0 +1,53 @@
+package io.tributary.service.internal;
+
+import io.tributary.broker.EmbeddedBroker;
+import io.tributary.service.spec.PipelineSpec;
+import io.tributary.service.spec.Settings;
+import java.util.HashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kafka cluster a pipeline talks to: the one its spec names under {@code kafka:}
+ * (every client setting passed through untouched), or else an embedded broker whose log lies in
+ * the pipeline's state folder, so that successive runs share topics, transactions and offsets.
+ */
+public final class KafkaConnection implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaConnection.class);
+
+    private final EmbeddedBroker broker;
+    private final Map<String, Object> clientProps;
+
+    private KafkaConnection(EmbeddedBroker broker, Map<String, Object> clientProps) {
+        this.broker = broker;
+        this.clientProps = clientProps;
+    }
+
+    public static KafkaConnection open(PipelineSpec spec) {
+        Map<String, Object> props = new HashMap<>(spec.map(Settings.KAFKA));
+        if (props.containsKey("bootstrap.servers")) {
+            LOG.info("using the Kafka cluster at {}", props.get("bootstrap.servers"));
+            return new KafkaConnection(null, props);
+        }
+        EmbeddedBroker broker = EmbeddedBroker.start(spec.stateDir().resolve("kafka"), spec.integer(Settings.BROKER_PORT));
+        props.put("bootstrap.servers", broker.bootstrapServers());
+        return new KafkaConnection(broker, props);
+    }
+
+    /** The client settings every stage starts from: the spec's {@code kafka:} keys plus bootstrap.servers. */
+    public Map<String, Object> clientProps() {
+        return Map.copyOf(clientProps);
+    }
+
+    public boolean embedded() {
+        return broker != null;
+    }
+
+    @Override
+    public void close() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+}

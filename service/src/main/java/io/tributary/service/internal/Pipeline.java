@@ -1,0 +1,100 @@
+package io.tributary.service.internal;
+
+import io.tributary.schema.Progress;
+import io.tributary.service.spec.PipelineSpec;
+import io.tributary.service.spec.Trigger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running pipeline: its Kafka connection and its stages, driven batch by batch as the trigger
+ * says. In each round every stage runs one batch of what is available to it, in flow order
+ * (ingest, topology, sink), so one file batch becomes one sink batch, as in Spark.
+ */
+public final class Pipeline implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+    private static final Duration IDLE_POLL = Duration.ofMillis(200);
+
+    private final PipelineSpec spec;
+    private final KafkaConnection kafka;
+    private final List<Stage> stages;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile boolean stopping;
+
+    private Pipeline(PipelineSpec spec, KafkaConnection kafka, List<Stage> stages) {
+        this.spec = spec;
+        this.kafka = kafka;
+        this.stages = stages;
+    }
+
+    /** Connects to Kafka (starting the embedded broker if the spec names none) and opens the stages. */
+    public static Pipeline open(PipelineSpec spec, RunOptions options) {
+        KafkaConnection kafka = KafkaConnection.open(spec);
+        List<Stage> stages = new ArrayList<>();
+        try {
+            PipelineParts.open(spec, kafka, options, stages);
+        } catch (RuntimeException e) {
+            stages.forEach(Stage::close);
+            kafka.close();
+            throw e;
+        }
+        return new Pipeline(spec, kafka, stages);
+    }
+
+    /** Runs batches until the trigger says stop (or {@link #stop()}); every batch's progress goes to {@code out}. */
+    public RunSummary run(Trigger trigger, Consumer<Progress> out) throws Exception {
+        RunSummary summary = new RunSummary(spec.name(), trigger.toString());
+        stages.forEach(s -> summary.declare(s.name()));
+        if (trigger.kind() == Trigger.Kind.ONCE) {
+            LOG.warn("trigger 'once' is deprecated in Spark in favour of 'availableNow'; running a single batch");
+        }
+        try {
+            while (!stopping) {
+                long roundStart = System.nanoTime();
+                boolean didWork = false;
+                for (Stage stage : stages) {
+                    Optional<Progress> p = stage.runBatch();
+                    if (p.isPresent()) {
+                        didWork = true;
+                        summary.add(p.get());
+                        out.accept(p.get());
+                    }
+                }
+                if (trigger.kind() == Trigger.Kind.ONCE || (trigger.kind() == Trigger.Kind.AVAILABLE_NOW && !didWork)) {
+                    break;
+                }
+                long waitMs = switch (trigger.kind()) {
+                    case PROCESSING_TIME -> trigger.interval().toMillis() - (System.nanoTime() - roundStart) / 1_000_000;
+                    case DEFAULT -> didWork ? 0 : IDLE_POLL.toMillis();
+                    default -> 0;
+                };
+                if (waitMs > 0) {
+                    Thread.sleep(waitMs);
+                }
+            }
+        } finally {
+            stopped.countDown();
+        }
+        return summary;
+    }
+
+    /** Asks the run loop to stop after the batch in flight and waits up to {@code timeout} for it. */
+    public boolean stop(Duration timeout) throws InterruptedException {
+        stopping = true;
+        return stopped.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        for (int i = stages.size() - 1; i >= 0; i--) {
+            stages.get(i).close();
+        }
+        kafka.close();
+    }
+}

@@ -1,0 +1,131 @@
+package io.tributary.service.internal;
+
+import io.tributary.ingest.BadRecordPolicy;
+import io.tributary.ingest.FileIngest;
+import io.tributary.ingest.IngestConfig;
+import io.tributary.schema.Schema;
+import io.tributary.schema.Topics;
+import io.tributary.service.spec.PipelineSpec;
+import io.tributary.service.spec.Settings;
+import io.tributary.sink.DeltaSink;
+import io.tributary.sink.SinkConfig;
+import io.tributary.topology.AggregateSpec;
+import io.tributary.topology.OutputMode;
+import io.tributary.schema.TributaryException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+
+/** Builds a pipeline's stages from its spec: the only place that knows every stage. */
+public final class PipelineParts {
+    private PipelineParts() {
+    }
+
+    /** The sink's txn appId: stable for the pipeline, so a replayed batch is found in the table. */
+    public static String sinkAppId(PipelineSpec spec) {
+        return "tributary-" + spec.name() + "-sink";
+    }
+
+    /** The file-ingest settings of a spec, without the aggregation's event time (for reading its status). */
+    public static IngestConfig ingestConfig(PipelineSpec spec, Schema input) {
+        return ingestConfig(spec, input, null);
+    }
+
+    /** The read_committed end offsets of every topic of the pipeline, by partition. */
+    public static Map<String, Map<Integer, Long>> topicEndOffsets(Map<String, Object> clientProps, PipelineSpec spec) {
+        String prefix = "tributary." + spec.name() + ".";
+        Map<String, Map<Integer, Long>> out = new TreeMap<>();
+        try (Admin admin = Admin.create(clientProps)) {
+            List<String> topics = admin.listTopics().names().get().stream().filter(t -> t.startsWith(prefix)).sorted().toList();
+            Map<TopicPartition, OffsetSpec> req = new HashMap<>();
+            admin.describeTopics(topics).allTopicNames().get().forEach((t, d) ->
+                    d.partitions().forEach(p -> req.put(new TopicPartition(t, p.partition()), OffsetSpec.latest())));
+            admin.listOffsets(req, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get().forEach((tp, o) ->
+                    out.computeIfAbsent(tp.topic(), k -> new TreeMap<>()).put(tp.partition(), o.offset()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException("interrupted while reading topic offsets", e);
+        } catch (ExecutionException e) {
+            throw new TributaryException("cannot read the topics of pipeline " + spec.name() + ": " + e.getCause(), e);
+        }
+        return out;
+    }
+
+    /** Opens the stages in flow order, adding each to {@code stages} as soon as it is open (so a failure closes them). */
+    static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, List<Stage> stages) {
+        Map<String, Object> client = kafka.clientProps();
+        Schema input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
+        AggregateSpec aggregate = aggregateSpec(spec, input);
+        IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
+        int partitions = spec.integer(Settings.PARTITIONS);
+        try (Admin admin = Admin.create(client)) {
+            FileIngest.createTopics(admin, ingestConfig, partitions);
+        }
+        FileIngest ingest = new FileIngest(ingestConfig, client);
+        stages.add(new Stage(spec.name() + "/ingest", ingest::runBatch, ingest));
+
+        Schema sinkSchema = input;
+        String sinkTopic = Topics.events(spec.name());
+        if (aggregate != null) {
+            sinkSchema = aggregate.outputSchema();
+            sinkTopic = Topics.results(spec.name());
+            boolean keepLate = "deadLetter".equals(spec.string(Settings.LATE_ROWS));
+            TopicAdmin.ensure(client, partitions, keepLate ? new String[] {sinkTopic, Topics.lateRows(spec.name())} : new String[] {sinkTopic});
+            StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), sinkTopic,
+                    keepLate ? Topics.lateRows(spec.name()) : null, client, spec.stateDir().resolve("streams"));
+            stages.add(new Stage(spec.name() + "/aggregate", streams::runBatch, streams));
+        }
+        SinkConfig sinkConfig = SinkConfig.of(spec.path(Settings.SINK_PATH).toString(), sinkSchema,
+                        sinkTopic, sinkAppId(spec), spec.name() + "/sink")
+                .withTableProperties(spec.map(Settings.SINK_PROPERTIES));
+        DeltaSink sink = new DeltaSink(sinkConfig, client);
+        stages.add(new Stage(sinkConfig.stageName(), sink::runBatch, sink));
+    }
+
+    /** The aggregation the spec asks for, or null for a raw pipeline. */
+    static AggregateSpec aggregateSpec(PipelineSpec spec, Schema input) {
+        boolean any = Settings.ALL.stream().anyMatch(s -> s.key().startsWith("aggregate.") && spec.has(s.key()))
+                || !spec.map(Settings.SELECT).isEmpty();
+        if (!any) {
+            return null;
+        }
+        if (!"append".equals(spec.string(Settings.OUTPUT_MODE))) {
+            throw new TributaryException("outputMode " + spec.string(Settings.OUTPUT_MODE)
+                    + " is not supported yet: it needs the upsert sink (by window and group-by columns); use outputMode: append");
+        }
+        return AggregateSpec.builder()
+                .eventTime(spec.string(Settings.EVENT_TIME))
+                .watermark(spec.duration(Settings.WATERMARK))
+                .window(spec.duration(Settings.WINDOW))
+                .slide(spec.duration(Settings.SLIDE))
+                .groupBy(spec.list(Settings.GROUP_BY))
+                .select(spec.map(Settings.SELECT))
+                .outputMode(OutputMode.parse(spec.string(Settings.OUTPUT_MODE)))
+                .build(input);
+    }
+
+    static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {
+        IngestConfig.Builder b = IngestConfig.builder(spec.name(), spec.path(Settings.FILES_PATH), input)
+                .format(spec.string(Settings.FILES_FORMAT))
+                .onBadRecord(BadRecordPolicy.forName(spec.string(Settings.BAD_RECORD)))
+                .fileMinAge(spec.duration(Settings.FILE_MIN_AGE))
+                .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)));
+        if (spec.has(Settings.MAX_FILES)) {
+            b.maxFilesPerTrigger(spec.integer(Settings.MAX_FILES));
+        }
+        if (spec.has(Settings.MAX_BYTES)) {
+            b.maxBytesPerTrigger(spec.bytes(Settings.MAX_BYTES));
+        }
+        if (aggregate != null) {
+            b.eventTime(aggregate.eventTime()).watermarkDelay(aggregate.watermark()).groupBy(aggregate.groupBy());
+        }
+        return b.build();
+    }
+}

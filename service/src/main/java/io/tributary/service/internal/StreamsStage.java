@@ -1,0 +1,174 @@
+package io.tributary.service.internal;
+
+import io.tributary.schema.Progress;
+import io.tributary.schema.TributaryException;
+import io.tributary.topology.AggregateSpec;
+import io.tributary.topology.WindowedAggregation;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The topology stage: a Kafka Streams application that runs for the whole process. A "batch" of
+ * it is waiting until the application has committed everything that is committed on the events
+ * topic now (Kafka Streams has no bounded mode, see KIP-95), so that the results topic then holds
+ * the output of every ingest batch so far and the sink can take it.
+ */
+final class StreamsStage implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamsStage.class);
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(10);
+
+    private final String name;
+    private final String applicationId;
+    private final String eventsTopic;
+    private final KafkaStreams streams;
+    private final Admin admin;
+    private final String runId = UUID.randomUUID().toString();
+    private Map<TopicPartition, Long> committed = Map.of();
+    private long batchId;
+
+    StreamsStage(String pipeline, AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic,
+                 Map<String, Object> clientProps, Path stateDir) {
+        this.name = pipeline + "/aggregate";
+        this.applicationId = "tributary-" + pipeline + "-aggregate";
+        this.eventsTopic = eventsTopic;
+        Properties props = new Properties();
+        props.putAll(clientProps);
+        props.putAll(WindowedAggregation.streamsConfig(applicationId, String.valueOf(clientProps.get("bootstrap.servers")),
+                stateDir, applicationId + "-1"));
+        this.admin = Admin.create(clientProps);
+        this.streams = new KafkaStreams(WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic), props);
+        streams.setUncaughtExceptionHandler(e -> {
+            LOG.error("the aggregation stopped: {}", e.toString(), e);
+            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        streams.start();
+        awaitRunning();
+        this.committed = committedOffsets();
+    }
+
+    private void awaitRunning() {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (streams.state() != KafkaStreams.State.RUNNING) {
+            if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING
+                    || System.nanoTime() > deadline) {
+                throw new TributaryException("the aggregation (Kafka Streams application " + applicationId
+                        + ") did not start: state " + streams.state() + "; see the log above");
+            }
+            sleep(50);
+        }
+    }
+
+    /** Waits until the application has committed all that is committed on the events topic now. */
+    Optional<Progress> runBatch() {
+        long t0 = System.nanoTime();
+        Map<TopicPartition, Long> end = endOffsets();
+        Map<TopicPartition, Long> before = committed;
+        long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
+        Map<TopicPartition, Long> now = committedOffsets();
+        while (!caughtUp(now, end)) {
+            if (streams.state() != KafkaStreams.State.RUNNING && streams.state() != KafkaStreams.State.REBALANCING) {
+                throw new TributaryException("the aggregation (Kafka Streams application " + applicationId
+                        + ") stopped: state " + streams.state() + "; see the log above");
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TributaryException("the aggregation did not catch up with " + eventsTopic + " within "
+                        + CATCH_UP_TIMEOUT.toMinutes() + " minutes (committed " + now + ", end " + end + ")");
+            }
+            sleep(20);
+            now = committedOffsets();
+        }
+        committed = now;
+        long records = 0;
+        for (Map.Entry<TopicPartition, Long> e : now.entrySet()) {
+            records += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+        }
+        if (records == 0) {
+            return Optional.empty();
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        return Optional.of(new Progress(name, runId, Instant.now().toString(), batchId++, records,
+                0.0, Progress.rate(records, ms), Map.of("triggerExecution", ms), null, null,
+                List.of(new Progress.Source("KafkaStreams[" + applicationId + " <- " + eventsTopic + "]",
+                        offsetsJson(before), offsetsJson(now), records, Map.of("note", "records include watermark markers"))),
+                null));
+    }
+
+    private static boolean caughtUp(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> end) {
+        return end.entrySet().stream().allMatch(e -> e.getValue() == 0 || committed.getOrDefault(e.getKey(), 0L) >= e.getValue());
+    }
+
+    private Map<String, Map<String, Long>> offsetsJson(Map<TopicPartition, Long> offsets) {
+        Map<String, Long> byPartition = new LinkedHashMap<>();
+        offsets.entrySet().stream().sorted(Map.Entry.comparingByKey((a, b) -> Integer.compare(a.partition(), b.partition())))
+                .forEach(e -> byPartition.put(String.valueOf(e.getKey().partition()), e.getValue()));
+        return Map.of(eventsTopic, byPartition);
+    }
+
+    private Map<TopicPartition, Long> endOffsets() {
+        try {
+            List<TopicPartition> tps = admin.describeTopics(List.of(eventsTopic)).allTopicNames().get().get(eventsTopic)
+                    .partitions().stream().map(p -> new TopicPartition(eventsTopic, p.partition())).toList();
+            Map<TopicPartition, OffsetSpec> req = tps.stream().collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
+            return admin.listOffsets(req, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get().entrySet().stream()
+                    .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException("interrupted while reading the end offsets of " + eventsTopic, e);
+        } catch (ExecutionException e) {
+            throw new TributaryException("cannot read the end offsets of " + eventsTopic + ": " + e.getCause(), e);
+        }
+    }
+
+    private Map<TopicPartition, Long> committedOffsets() {
+        try {
+            Map<TopicPartition, OffsetAndMetadata> m = admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, Long> out = new HashMap<>();
+            m.forEach((tp, om) -> {
+                if (om != null && tp.topic().equals(eventsTopic)) {
+                    out.put(tp, om.offset());
+                }
+            });
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException("interrupted while reading the offsets of " + applicationId, e);
+        } catch (ExecutionException e) {
+            throw new TributaryException("cannot read the committed offsets of " + applicationId + ": " + e.getCause(), e);
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException("interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        streams.close(Duration.ofSeconds(30));
+        admin.close(Duration.ofSeconds(5));
+    }
+}

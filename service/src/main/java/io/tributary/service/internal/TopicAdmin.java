@@ -1,0 +1,32 @@
+package io.tributary.service.internal;
+
+import io.tributary.schema.TributaryException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/** Creates the topics a pipeline needs beyond the ingest's own, if they are absent. */
+final class TopicAdmin {
+    private TopicAdmin() {
+    }
+
+    static void ensure(Map<String, Object> clientProps, int partitions, String... topics) {
+        try (Admin admin = Admin.create(clientProps)) {
+            for (String topic : topics) {
+                try {
+                    admin.createTopics(List.of(new NewTopic(topic, java.util.Optional.of(partitions), java.util.Optional.empty()))).all().get();
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new TributaryException("cannot create topic " + topic + ": " + e.getCause().getMessage(), e);
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException("interrupted while creating topics", e);
+        }
+    }
+}

@@ -1,0 +1,296 @@
+package io.tributary.service.spec;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.tributary.schema.TributaryException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A pipeline spec: the YAML file, then environment variables ({@code TRIBUTARY_SOURCE_FILES_PATH}),
+ * then {@code --set key=value}, each overriding the one before. Every key is checked against
+ * {@link Settings}: an unknown key, a missing required key or a bad value is an error naming the
+ * key and the fix. Relative paths resolve against the spec's folder.
+ */
+public final class PipelineSpec {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private final Path specFile;
+    private final Map<String, String> values;
+
+    private PipelineSpec(Path specFile, Map<String, String> values) {
+        this.specFile = specFile;
+        this.values = values;
+    }
+
+    /** Loads and validates a spec; {@code env} is usually {@code System.getenv()}. */
+    public static PipelineSpec load(Path specFile, Map<String, String> env, Map<String, String> overrides) {
+        Map<String, String> values = new TreeMap<>();
+        Object tree;
+        try {
+            tree = YAML.readValue(Files.readAllBytes(specFile), Object.class);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new TributaryException("spec " + specFile + ": no such file");
+        } catch (IOException e) {
+            throw new TributaryException("spec " + specFile + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+        if (tree instanceof Map<?, ?> map) {
+            flatten("", map, values);
+        } else if (tree != null) {
+            throw new TributaryException("spec " + specFile + ": expected a YAML mapping of keys (name:, source:, sink:, ...)");
+        }
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            String key = fromEnv(e.getKey());
+            if (key != null) {
+                values.put(key, e.getValue());
+            }
+        }
+        for (Map.Entry<String, String> e : overrides.entrySet()) {
+            values.put(e.getKey(), e.getValue());
+        }
+        normalizeTrigger(values);
+        PipelineSpec spec = new PipelineSpec(specFile.toAbsolutePath().normalize(), values);
+        spec.validate();
+        return spec;
+    }
+
+    private static void normalizeTrigger(Map<String, String> values) {
+        String pt = values.remove("trigger.processingTime");
+        if (pt != null) {
+            values.put(Settings.TRIGGER_KEY, "processingTime=" + pt);
+        }
+        for (String k : List.of("availableNow", "once")) {
+            String v = values.remove("trigger." + k);
+            if (v != null && Boolean.parseBoolean(v)) {
+                values.put(Settings.TRIGGER_KEY, k);
+            }
+        }
+    }
+
+    /** {@code TRIBUTARY_SOURCE_FILES_MAXFILESPERTRIGGER} → {@code source.files.maxFilesPerTrigger}; Kafka keys pass through. */
+    static String fromEnv(String name) {
+        if (!name.startsWith("TRIBUTARY_")) {
+            return null;
+        }
+        for (Setting s : Settings.ALL) {
+            if (!s.isPrefix() && s.envName().equals(name)) {
+                return s.key();
+            }
+        }
+        for (Setting s : Settings.ALL) {
+            String prefix = s.envName() + "_";
+            if (s.isPrefix() && name.startsWith(prefix)) {
+                return s.key() + "." + name.substring(prefix.length()).toLowerCase(Locale.ROOT).replace('_', '.');
+            }
+        }
+        return null; // other TRIBUTARY_ variables (e.g. TRIBUTARY_HTTP_PORT) belong to the service
+    }
+
+    private static void flatten(String prefix, Map<?, ?> map, Map<String, String> out) {
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+            String key = prefix + e.getKey();
+            Object v = e.getValue();
+            if (v instanceof Map<?, ?> m && !isPassThrough(key)) {
+                flatten(key + ".", m, out);
+            } else if (v instanceof Map<?, ?> m) {
+                for (Map.Entry<?, ?> kv : m.entrySet()) {
+                    out.put(key + "." + kv.getKey(), String.valueOf(kv.getValue()));
+                }
+            } else if (v instanceof Collection<?> c) {
+                List<String> items = new ArrayList<>();
+                c.forEach(i -> items.add(String.valueOf(i)));
+                out.put(key, String.join(",", items));
+            } else if (v != null) {
+                out.put(key, String.valueOf(v));
+            }
+        }
+    }
+
+    private static boolean isPassThrough(String key) {
+        Setting s = Settings.get(key);
+        return s != null && s.isPrefix();
+    }
+
+    private void validate() {
+        for (String key : values.keySet()) {
+            if (Settings.find(key) == null) {
+                throw new TributaryException("spec " + specFile + ": unknown key '" + key + "'" + suggestion(key)
+                        + "; the keys are listed in the README's configuration table");
+            }
+        }
+        for (Setting s : Settings.ALL) {
+            String v = values.get(s.key());
+            if (v == null) {
+                if (s.required()) {
+                    throw new TributaryException("spec " + specFile + ": missing required key '" + s.key() + "' (" + s.doc() + ")");
+                }
+                continue;
+            }
+            if (!s.allowed().isEmpty() && !s.allowed().contains(v)) {
+                throw new TributaryException("spec " + specFile + ": key '" + s.key() + "' is '" + v + "'; use one of " + s.allowed());
+            }
+            switch (s.type()) {
+                case INT -> integer(s.key());
+                case BYTES -> bytes(s.key());
+                case DURATION -> duration(s.key());
+                case TRIGGER -> Trigger.parse(v);
+                default -> { }
+            }
+        }
+        try {
+            io.tributary.schema.Schema.parse(values.get(Settings.FILES_SCHEMA));
+        } catch (TributaryException e) {
+            throw new TributaryException("spec " + specFile + ": key '" + Settings.FILES_SCHEMA + "': " + e.getMessage(), e);
+        }
+        if (!name().matches("[A-Za-z0-9_-]+")) {
+            throw new TributaryException("spec " + specFile + ": name '" + name() + "' may only hold letters, digits, '-' and '_' (it names topics and folders)");
+        }
+    }
+
+    private static String suggestion(String key) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (Setting s : Settings.ALL) {
+            int d = distance(key.toLowerCase(Locale.ROOT), s.key().toLowerCase(Locale.ROOT));
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = s.key();
+            }
+        }
+        return bestDistance <= Math.max(3, key.length() / 3) ? " (did you mean '" + best + "'?)" : "";
+    }
+
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+
+    public Path specFile() {
+        return specFile;
+    }
+
+    public String name() {
+        return values.get(Settings.NAME);
+    }
+
+    /** The value, or the declared default, or null. */
+    public String string(String key) {
+        String v = values.get(key);
+        if (v == null) {
+            Setting s = Settings.get(key);
+            return s == null ? null : s.defaultValue();
+        }
+        return v;
+    }
+
+    public boolean has(String key) {
+        return values.containsKey(key);
+    }
+
+    /** A path setting, resolved against the spec's folder. */
+    public Path path(String key) {
+        String v = string(key);
+        return v == null ? null : specFile.getParent().resolve(v).normalize();
+    }
+
+    public Integer integer(String key) {
+        String v = string(key);
+        if (v == null) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(v.strip());
+        } catch (NumberFormatException e) {
+            throw new TributaryException("spec " + specFile + ": key '" + key + "' is '" + v + "'; expected a whole number");
+        }
+    }
+
+    /** Sizes as {@code 1048576}, {@code 16m}, {@code 128 MiB}, {@code 1g}. */
+    public Long bytes(String key) {
+        String v = string(key);
+        if (v == null) {
+            return null;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(\\d+)\\s*([kmgt]?)(?:i?b)?\\s*", java.util.regex.Pattern.CASE_INSENSITIVE).matcher(v);
+        if (!m.matches()) {
+            throw new TributaryException("spec " + specFile + ": key '" + key + "' is '" + v + "'; expected a size such as 1048576, 16m or 128 MiB");
+        }
+        int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+            case "k" -> 10;
+            case "m" -> 20;
+            case "g" -> 30;
+            case "t" -> 40;
+            default -> 0;
+        };
+        return Long.parseLong(m.group(1)) << shift;
+    }
+
+    public Duration duration(String key) {
+        String v = string(key);
+        return v == null ? null : Durations.parse(key, v);
+    }
+
+    public List<String> list(String key) {
+        String v = string(key);
+        if (v == null || v.isBlank()) {
+            return List.of();
+        }
+        return Arrays.stream(v.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** The keys below a MAP setting, e.g. {@code kafka} → {@code {bootstrap.servers: ...}}, in spec order. */
+    public Map<String, String> map(String prefix) {
+        Map<String, String> out = new LinkedHashMap<>();
+        values.forEach((k, v) -> {
+            if (k.startsWith(prefix + ".")) {
+                out.put(k.substring(prefix.length() + 1), v);
+            }
+        });
+        return out;
+    }
+
+    public Trigger trigger() {
+        return Trigger.parse(string(Settings.TRIGGER_KEY));
+    }
+
+    /** The folder for the pipeline's local state. */
+    public Path stateDir() {
+        return has(Settings.STATE) ? path(Settings.STATE) : specFile.getParent().resolve(".tributary").resolve(name());
+    }
+
+    /** Every value, secrets masked: for {@code checkpoint show} and logs. */
+    public Map<String, String> describe() {
+        Map<String, String> out = new TreeMap<>();
+        values.forEach((k, v) -> out.put(k, isSecret(k) ? "******" : v));
+        return out;
+    }
+
+    static boolean isSecret(String key) {
+        String k = key.toLowerCase(Locale.ROOT);
+        return k.contains("password") || k.contains("secret") || k.contains("sasl.jaas.config") || k.endsWith(".key") || k.contains("token");
+    }
+}

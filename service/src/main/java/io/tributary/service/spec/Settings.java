@@ -1,0 +1,118 @@
+package io.tributary.service.spec;
+
+import static io.tributary.service.spec.Setting.Type.BYTES;
+import static io.tributary.service.spec.Setting.Type.DURATION;
+import static io.tributary.service.spec.Setting.Type.ENUM;
+import static io.tributary.service.spec.Setting.Type.INT;
+import static io.tributary.service.spec.Setting.Type.LIST;
+import static io.tributary.service.spec.Setting.Type.MAP;
+import static io.tributary.service.spec.Setting.Type.PATH;
+import static io.tributary.service.spec.Setting.Type.STRING;
+import static io.tributary.service.spec.Setting.Type.TRIGGER;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every key a pipeline spec takes, in one place. Keys that have a Spark option mirror its name
+ * ({@code maxFilesPerTrigger}, {@code trigger}, {@code outputMode}); service settings are dotted
+ * lowercase with unit suffixes.
+ */
+public final class Settings {
+    public static final String NAME = "name";
+    public static final String STATE = "state";
+    public static final String TRIGGER_KEY = "trigger";
+    public static final String FILES_PATH = "source.files.path";
+    public static final String FILES_FORMAT = "source.files.format";
+    public static final String FILES_SCHEMA = "source.files.schema";
+    public static final String MAX_FILES = "source.files.maxFilesPerTrigger";
+    public static final String MAX_BYTES = "source.files.maxBytesPerTrigger";
+    public static final String BAD_RECORD = "source.files.onBadRecord";
+    public static final String FILE_MIN_AGE = "source.files.fileMinAge";
+    public static final String MAX_LINE = "source.files.maxLineBytes";
+    public static final String SINK_PATH = "sink.delta.path";
+    public static final String SINK_MODE = "sink.delta.mode";
+    public static final String SINK_KEYS = "sink.delta.keys";
+    public static final String SINK_ORDER = "sink.delta.order";
+    public static final String SINK_PROPERTIES = "sink.delta.properties";
+    public static final String EVENT_TIME = "aggregate.eventTime";
+    public static final String WATERMARK = "aggregate.watermark";
+    public static final String WINDOW = "aggregate.window";
+    public static final String SLIDE = "aggregate.slide";
+    public static final String GROUP_BY = "aggregate.groupBy";
+    public static final String SELECT = "aggregate.select";
+    public static final String LATE_ROWS = "aggregate.lateRows";
+    public static final String OUTPUT_MODE = "outputMode";
+    public static final String KAFKA = "kafka";
+    public static final String PARTITIONS = "topic.partitions";
+    public static final String BROKER_PORT = "broker.port";
+
+    public static final List<Setting> ALL = List.of(
+            req(NAME, STRING, "the pipeline's name: names its topics, state folder and sink id ([A-Za-z0-9_-]+)"),
+            opt(STATE, PATH, null, "the pipeline's local state (embedded broker, Kafka Streams state); default .tributary/<name>/ beside the spec"),
+            new Setting(TRIGGER_KEY, TRIGGER, null, false, List.of(),
+                    "availableNow | once | processingTime: <interval>; absent: the next batch starts when the previous ends (Spark's default)"),
+            req(FILES_PATH, PATH, "the folder of input files; new files are new data (Spark's readStream...json(path))"),
+            new Setting(FILES_FORMAT, ENUM, "json", false, List.of("json"), "the input format: JSON Lines, one object per line"),
+            req(FILES_SCHEMA, STRING, "the input schema as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\""),
+            opt(MAX_FILES, INT, null, "at most this many new files per batch (Spark's maxFilesPerTrigger)"),
+            opt(MAX_BYTES, BYTES, null, "at most about this many bytes of new files per batch, at least one file (Spark's maxBytesPerTrigger)"),
+            new Setting(BAD_RECORD, ENUM, "deadLetter", false, List.of("deadLetter", "drop", "fail"),
+                    "a malformed row: to the dead-letter topic (Spark's PERMISSIVE), counted and dropped (DROPMALFORMED), or stop the run (FAILFAST)"),
+            opt(FILE_MIN_AGE, DURATION, "0 seconds", "hold back files modified more recently than this"),
+            opt(MAX_LINE, BYTES, "16m", "a longer line is a bad record"),
+            req(SINK_PATH, PATH, "the Delta table's folder; created on the first write"),
+            new Setting(SINK_MODE, ENUM, "append", false, List.of("append", "upsert"), "append every row, or MERGE by key (upsert)"),
+            opt(SINK_KEYS, LIST, null, "the key columns of mode upsert"),
+            opt(SINK_ORDER, STRING, null, "mode upsert: the column whose largest value wins among rows of one key (default: the last in Kafka order)"),
+            new Setting(SINK_PROPERTIES, MAP, null, false, List.of(), "Delta table properties set when the table is created, e.g. delta.checkpointInterval"),
+            opt(EVENT_TIME, STRING, null, "the event-time column of the aggregation"),
+            opt(WATERMARK, DURATION, null, "how late data may arrive (Spark's withWatermark delay)"),
+            opt(WINDOW, DURATION, null, "the window length (Spark's window(ts, length))"),
+            opt(SLIDE, DURATION, null, "the slide of hopping windows (Spark's window(ts, length, slide)); absent: tumbling"),
+            opt(GROUP_BY, LIST, null, "the grouping columns besides the window"),
+            new Setting(SELECT, MAP, null, false, List.of(), "the aggregates by output name: sum(col), count(*), count(col), min, max, avg, first, last"),
+            new Setting(LATE_ROWS, ENUM, "drop", false, List.of("drop", "deadLetter"), "rows later than the watermark: dropped and counted (Spark), or also kept in the late-rows topic"),
+            new Setting(OUTPUT_MODE, ENUM, "append", false, List.of("append", "update", "complete"), "Spark's output modes of an aggregation"),
+            new Setting(KAFKA, MAP, null, false, List.of(), "Kafka client settings, passed through untouched (bootstrap.servers, security...); no bootstrap.servers: an embedded broker"),
+            opt(PARTITIONS, INT, "1", "partitions of the topics the pipeline creates"),
+            opt(BROKER_PORT, INT, "0", "the embedded broker's port on 127.0.0.1 (0: any free port)"));
+
+    private static final Map<String, Setting> BY_KEY = new LinkedHashMap<>();
+
+    static {
+        for (Setting s : ALL) {
+            BY_KEY.put(s.key(), s);
+        }
+    }
+
+    private Settings() {
+    }
+
+    public static Setting get(String key) {
+        return BY_KEY.get(key);
+    }
+
+    /** The declared setting a key belongs to: itself, or a MAP setting it lies under; null if none. */
+    public static Setting find(String key) {
+        Setting s = BY_KEY.get(key);
+        if (s != null) {
+            return s;
+        }
+        for (Setting p : ALL) {
+            if (p.isPrefix() && key.startsWith(p.key() + ".")) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    private static Setting req(String key, Setting.Type type, String doc) {
+        return new Setting(key, type, null, true, List.of(), doc);
+    }
+
+    private static Setting opt(String key, Setting.Type type, String def, String doc) {
+        return new Setting(key, type, def, false, List.of(), doc);
+    }
+}

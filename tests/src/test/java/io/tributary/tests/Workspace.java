@@ -1,0 +1,103 @@
+package io.tributary.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.service.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine;
+
+/**
+ * A pipeline folder as a user has it (spec, in/, the table) and the {@code tributary} command
+ * run on it in this JVM, as a user would type it.
+ */
+final class Workspace {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    final Path dir;
+    final Path spec;
+
+    Workspace(Path dir, String specYaml) {
+        this.dir = dir;
+        this.spec = dir.resolve("pipeline.yaml");
+        try {
+            Files.createDirectories(dir.resolve("in"));
+            Files.writeString(spec, specYaml);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Drops a JSON-lines file into in/, written under a dot-name and renamed (the atomic-rename convention). */
+    Path addFile(String name, String... lines) {
+        try {
+            Path tmp = dir.resolve("in").resolve("." + name + ".tmp");
+            Files.writeString(tmp, String.join("\n", lines) + "\n");
+            return Files.move(tmp, dir.resolve("in").resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs {@code tributary <args>} with the spec as last argument. */
+    Result tributary(String command, String... args) {
+        List<String> all = new ArrayList<>(List.of(command.split(" ")));
+        all.add(spec.toString());
+        all.addAll(List.of(args));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(all.toArray(String[]::new));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    record Result(int exitCode, String out, String err) {
+        /** The progress lines of one stage ({@code quickstart/sink}). */
+        List<JsonNode> progress(String stage) {
+            List<JsonNode> lines = new ArrayList<>();
+            for (String line : out.split("\n")) {
+                JsonNode n = parse(line);
+                if (n != null && stage.equals(n.path("name").asText())) {
+                    lines.add(n);
+                }
+            }
+            return lines;
+        }
+
+        JsonNode summary() {
+            for (String line : out.split("\n")) {
+                JsonNode n = parse(line);
+                if (n != null && n.has("summary")) {
+                    return n.get("summary");
+                }
+            }
+            throw new AssertionError("no summary line in:\n" + out + "\nstderr:\n" + err);
+        }
+
+        Result assertOk() {
+            assertThat(exitCode).as("exit code; stderr:\n%s", err).isZero();
+            return this;
+        }
+
+        private static JsonNode parse(String line) {
+            if (!line.startsWith("{")) {
+                return null;
+            }
+            try {
+                return JSON.readTree(line);
+            } catch (IOException e) {
+                return null;
+            }
+        }
+    }
+}
