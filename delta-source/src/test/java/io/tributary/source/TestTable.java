@@ -138,6 +138,47 @@ final class TestTable {
         return commit(txn, actions);
     }
 
+    /** A Parquet file of {@code rows} in {@code schema}, written under {@code subdir} of the table; its log path and size. */
+    String[] writeParquet(String subdir, StructType fileSchema, List<Object[]> rows) {
+        String target = subdir.isEmpty() ? path : path + "/" + subdir;
+        FilteredColumnarBatch batch = new FilteredColumnarBatch(new RowBatch(fileSchema, rows), Optional.empty());
+        try (CloseableIterator<DataFileStatus> files = engine.getParquetHandler()
+                .writeParquetFiles(target, Utils.singletonCloseableIterator(batch), List.of())) {
+            DataFileStatus f = files.next();
+            String abs = f.getPath();
+            String rel = abs.substring(abs.indexOf(path) + path.length() + 1);
+            return new String[] {rel, String.valueOf(f.getSize())};
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The log paths (relative) and sizes of the latest snapshot's files. */
+    List<String[]> files() {
+        List<String[]> out = new ArrayList<>();
+        for (Row sf : filesWithRows(snapshot()).keySet()) {
+            Row add = sf.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
+            out.add(new String[] {add.getString(add.getSchema().indexOf("path")), String.valueOf(add.getLong(add.getSchema().indexOf("size")))});
+        }
+        return out;
+    }
+
+    /** Writes the next commit's JSON by hand, as another writer (Spark) would: one action per line. Returns the version. */
+    long writeRawCommit(String... actions) {
+        long v = version() + 1;
+        try {
+            java.nio.file.Files.writeString(Path.of(path, "_delta_log", String.format("%020d.json", v)), String.join("\n", actions) + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return v;
+    }
+
+    /** The commit time of {@code version} (its JSON file's modification time, without in-commit timestamps), in ms. */
+    long commitTimestampMs(long version) {
+        return TableManager.loadSnapshot(path).atVersion(version).build(engine).getTimestamp(engine);
+    }
+
     /** Every row of the latest snapshot. */
     List<Object[]> rows() {
         List<Object[]> out = new ArrayList<>();
