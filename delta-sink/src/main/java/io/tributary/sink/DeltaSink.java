@@ -98,6 +98,15 @@ public final class DeltaSink implements AutoCloseable {
      * Runs one batch: everything committed to the topic since the last batch (at most
      * {@code maxRowsPerBatch} rows) becomes one Delta version. Returns empty, and commits
      * nothing, when there are no new rows (as Spark runs no micro-batch).
+     *
+     * <p>{@code durationMs}: {@code latestOffset} (end offsets, including the wait for pending
+     * transactions), {@code getBatch} (poll and parse), {@code addBatch} (Parquet files and the
+     * Delta commit that carries the offsets), {@code commitOffsets} (post-commit hooks: checksum,
+     * checkpoint), {@code triggerExecution} (all).
+     *
+     * @throws TributaryException on data loss (offsets no longer in the topic), a record that is
+     *         not a row of the schema, or a table changed by another writer; the consumer is then
+     *         back at the table's offsets, so a later call retries the same batch
      */
     public Optional<Progress> runBatch() {
         long t0 = System.currentTimeMillis();
@@ -167,6 +176,20 @@ public final class DeltaSink implements AutoCloseable {
         double inputRate = lastTriggerStartMs < 0 ? 0.0 : Progress.rate(rows, t0 - lastTriggerStartMs);
         return new Progress(config.stageName(), runId, Instant.ofEpochMilli(t0).toString(), batchId, rows, inputRate,
                 Progress.rate(rows, total), durations, null, null, List.of(source), sink);
+    }
+
+    /**
+     * The progress record of a trigger that found nothing new, as Spark reports one (the next
+     * batch id, 0 input rows, start = end offsets) when no micro-batch runs: for callers that
+     * print a line per trigger even when {@link #runBatch} returned empty.
+     */
+    public Progress idleProgress() {
+        long now = System.currentTimeMillis();
+        Map<String, Map<String, Long>> offsets = SinkOffsets.sparkJson(config.topic(), storedOffsets);
+        Progress.Source source = new Progress.Source("KafkaV2[Subscribe[" + config.topic() + "]]", offsets, offsets, 0, null);
+        Progress.Sink sink = new Progress.Sink("DeltaSink[" + writer.tablePath() + "]", 0, null);
+        return new Progress(config.stageName(), runId, Instant.ofEpochMilli(now).toString(), nextBatchId, 0, 0.0, 0.0,
+                Map.of("triggerExecution", 0L), null, null, List.of(source), sink);
     }
 
     /** The batch id the next {@link #runBatch} commits. */

@@ -152,6 +152,11 @@ class DeltaSinkIT {
 
             assertThat(sink.runBatch()).isEmpty();
             assertThat(DeltaTables.latestVersion(table())).isZero();
+            assertThat(sink.idleProgress().batchId()).isEqualTo(1);
+            assertThat(sink.idleProgress().numInputRows()).isZero();
+
+            // published just before the batch: commitTransaction() returns before the brokers write the
+            // commit markers, so the sink waits for them (pendingTransactionWait) rather than miss the row
 
             publish(topic, 2, row(3, "a", 3.0, "2024-01-01T10:02:00Z"));
             Progress run3 = sink.runBatch().orElseThrow();
