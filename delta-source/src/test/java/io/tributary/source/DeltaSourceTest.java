@@ -292,6 +292,33 @@ class DeltaSourceTest {
     }
 
     @Test
+    void aBatchThatFailsHalfwayPublishesNothingAndKeepsItsPosition() throws Exception {
+        TestTable t = table();
+        t.append(rows(row(1, "a", 1.0)), rows(row(2, "b", 2.0)));
+        // lose the data file the snapshot reads last, so the first file's rows are sent before the failure
+        Path last = null;
+        for (String[] f : t.files()) {
+            Path p = Path.of(t.path, f[0]);
+            if (last == null || java.nio.file.Files.getLastModifiedTime(p).compareTo(java.nio.file.Files.getLastModifiedTime(last)) > 0
+                    || (java.nio.file.Files.getLastModifiedTime(p).equals(java.nio.file.Files.getLastModifiedTime(last)) && p.compareTo(last) > 0)) {
+                last = p;
+            }
+        }
+        byte[] saved = java.nio.file.Files.readAllBytes(last);
+        java.nio.file.Files.delete(last);
+        DeltaSourceConfig c = config(t).build();
+        try (DeltaSource source = new DeltaSource(c, kafka())) {
+            assertThatThrownBy(source::runBatch).isInstanceOf(TributaryException.class).hasMessageContaining("rolled back");
+        }
+        assertThat(published(c)).isEmpty();
+        java.nio.file.Files.write(last, saved);
+        try (DeltaSource restarted = new DeltaSource(c, kafka())) {
+            assertThat(restarted.runBatch().orElseThrow().batchId()).isZero();
+        }
+        assertThat(published(c)).containsExactlyInAnyOrder(json(1, "a", 1.0), json(2, "b", 2.0));
+    }
+
+    @Test
     void aTableThatDoesNotExistIsAClearError() {
         DeltaSourceConfig c = DeltaSourceConfig.builder("nope", dir.resolve("missing").toString()).build();
         try (DeltaSource source = new DeltaSource(c, kafka())) {
