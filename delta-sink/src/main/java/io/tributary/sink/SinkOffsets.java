@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.schema.TributaryException;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -44,9 +43,7 @@ public record SinkOffsets(String appId, String topic, String topicId, Map<Intege
         try {
             JsonNode root = JSON.readTree(json);
             Map<Integer, Long> offsets = new TreeMap<>();
-            Iterator<Map.Entry<String, JsonNode>> it = root.path("offsets").fields();
-            while (it.hasNext()) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : root.path("offsets").properties()) {
                 offsets.put(Integer.parseInt(e.getKey()), e.getValue().asLong());
             }
             JsonNode topicId = root.get("topicId");
