@@ -118,6 +118,16 @@ public final class FileIngest implements AutoCloseable {
                 plan.heldBack(), plan.changed().size())));
     }
 
+    /**
+     * What Spark prints for a trigger that found no new data (the seed's run 2): the next batch
+     * id with 0 rows. No batch runs and nothing is published; for the service to print when
+     * {@link #runBatch()} returned empty.
+     */
+    public Progress idleProgress() {
+        return progress.idle(state.nextBatchId(), config.hasWatermark() ? state.watermarkMs() : null,
+                System.currentTimeMillis(), 0);
+    }
+
     private void log(BatchOutcome o) {
         for (FileResult r : o.files()) {
             String bad = "";

@@ -67,6 +67,10 @@ class ThreeRunsTest {
 
         try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
             assertThat(ingest.runBatch()).isEmpty();
+            Progress idle = ingest.idleProgress();
+            assertThat(idle.batchId()).isEqualTo(1);
+            assertThat(idle.numInputRows()).isZero();
+            assertThat(idle.sources().get(0).endOffset()).isEqualTo(Map.of("logOffset", 0L));
         }
 
         write(in, "b.json", "{\"id\": 3, \"user\": \"a\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:04:00Z\"}", 2_000_000);

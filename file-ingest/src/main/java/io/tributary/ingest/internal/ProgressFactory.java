@@ -54,6 +54,26 @@ public final class ProgressFactory {
                 null, List.of(source), sink);
     }
 
+    /**
+     * Spark's progress when a trigger finds no new data: the next batch id, no rows, the source
+     * where it was ({@code startOffset} = {@code endOffset}); no batch ran.
+     */
+    public Progress idle(long nextBatchId, Long watermarkMs, long startMs, long listMs) {
+        Map<String, Object> at = nextBatchId == 0 ? null : Map.of("logOffset", nextBatchId - 1);
+        Map<String, String> eventTime = null;
+        if (config.eventTime() != null) {
+            eventTime = new LinkedHashMap<>();
+            if (watermarkMs != null) {
+                eventTime.put("watermark", format(watermarkMs));
+            }
+        }
+        Progress.Source source = new Progress.Source("FileSource[" + config.inputDir() + "]", at, at, 0,
+                Map.of("numFiles", 0L));
+        Progress.Sink sink = new Progress.Sink("KafkaSink[" + config.eventsTopic() + "]", 0, null);
+        return new Progress(config.pipeline() + "/ingest", runId, ISO.format(Instant.ofEpochMilli(startMs)), nextBatchId, 0,
+                0.0, 0.0, Map.of("latestOffset", listMs, "triggerExecution", listMs), eventTime, null, List.of(source), sink);
+    }
+
     private Map<String, String> eventTime(BatchOutcome o) {
         if (config.eventTime() == null) {
             return null;

@@ -1,0 +1,110 @@
+package io.tributary.ingest;
+
+import static io.tributary.ingest.IngestKit.readCommitted;
+import static io.tributary.ingest.IngestKit.text;
+import static io.tributary.ingest.IngestKit.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.broker.EmbeddedBroker;
+import io.tributary.schema.Progress;
+import io.tributary.schema.Schema;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The process dies after rows reached the broker but before the batch committed: the restart publishes them once. */
+@Tag("integration")
+@Timeout(180)
+class CrashMidBatchTest {
+    static final Schema SCHEMA = Schema.parse("id INT");
+    static final int ROWS = 5000;
+
+    @TempDir
+    static Path tmp;
+    static EmbeddedBroker broker;
+
+    @BeforeAll
+    static void start() {
+        broker = EmbeddedBroker.start(tmp.resolve("kafka"));
+    }
+
+    @AfterAll
+    static void stop() {
+        broker.close();
+    }
+
+    /** Stands for the process dying: nothing in the ingest catches an Error, so the transaction stays open. */
+    static final class Crash extends Error {
+    }
+
+    @Test
+    void killAfterRowsAreProducedBeforeTheIngestTransactionCommits() throws Exception {
+        Path in = tmp.resolve("crash/in");
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= ROWS; i++) {
+            sb.append("{\"id\": ").append(i).append("}\n");
+        }
+        write(in, "a.json", sb + "crash here\n", 1_000);
+        String pipeline = IngestKit.uniquePipeline("crash");
+        String events = "tributary." + pipeline + ".events";
+        BadRecordPolicy dieOnceRowsAreOnTheBroker = new BadRecordPolicy() {
+            @Override
+            public String name() {
+                return "crash";
+            }
+
+            @Override
+            public Action onBadRecord(BadRecord bad) {
+                awaitUncommitted(events);
+                throw new Crash();
+            }
+        };
+        IngestConfig crashing = IngestConfig.builder(pipeline, in, SCHEMA).onBadRecord(dieOnceRowsAreOnTheBroker).build();
+        IngestKit.createTopics(broker, crashing, 2);
+
+        FileIngest dying = new FileIngest(crashing, IngestKit.props(broker));
+        assertThatThrownBy(dying::runBatch).isInstanceOf(Crash.class);
+        assertThat(readCommitted(broker, events)).isEmpty();
+
+        IngestConfig restarted = IngestConfig.builder(pipeline, in, SCHEMA).onBadRecord(BadRecordPolicy.DROP).build();
+        try (FileIngest ingest = new FileIngest(restarted, IngestKit.props(broker))) {
+            Progress p = ingest.runBatch().orElseThrow();
+            assertThat(p.batchId()).isZero();
+            assertThat(p.numInputRows()).isEqualTo(ROWS);
+            assertThat(ingest.runBatch()).isEmpty();
+        } finally {
+            dying.close();
+        }
+        List<ConsumerRecord<byte[], byte[]>> published = readCommitted(broker, events);
+        Set<String> distinct = new HashSet<>();
+        published.forEach(r -> distinct.add(text(r.value())));
+        assertThat(published).hasSize(ROWS);
+        assertThat(distinct).hasSize(ROWS);
+    }
+
+    /** Waits until some rows of the open transaction are on the broker (read_uncommitted sees them). */
+    private static void awaitUncommitted(String topic) {
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                "isolation.level", "read_uncommitted"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> tps = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
+            c.assign(tps);
+            while (c.endOffsets(tps).values().stream().mapToLong(Long::longValue).sum() == 0) {
+                c.poll(Duration.ofMillis(100));
+            }
+        }
+    }
+}
