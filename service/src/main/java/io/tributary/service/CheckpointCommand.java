@@ -47,9 +47,13 @@ final class CheckpointCommand {
             spec.describe().forEach((k, v) -> out.println("  " + k + " = " + v));
             try (KafkaConnection kafka = KafkaConnection.open(spec)) {
                 out.println("state " + spec.stateDir() + (kafka.embedded() ? "  (embedded broker in kafka/)" : "  (external Kafka)"));
-                Schema input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
-                IngestStatus ingest = FileIngest.readStatus(PipelineParts.ingestConfig(spec, input), kafka.clientProps());
-                printIngest(out, ingest);
+                if (spec.has(Settings.FILES_PATH)) {
+                    Schema input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
+                    printIngest(out, FileIngest.readStatus(PipelineParts.ingestConfig(spec, input), kafka.clientProps()));
+                } else {
+                    out.println("delta source  (table " + spec.path(Settings.DELTA_PATH) + "; its progress is in topic "
+                            + io.tributary.source.DeltaSourceConfig.progressTopic(spec.name()) + ", see below)");
+                }
                 printTopics(out, PipelineParts.topicEndOffsets(kafka.clientProps(), spec));
             }
             printSink(out, spec.path(Settings.SINK_PATH).toString(), PipelineParts.sinkAppId(spec));

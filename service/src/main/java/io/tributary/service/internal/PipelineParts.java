@@ -9,6 +9,8 @@ import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.sink.DeltaSink;
 import io.tributary.sink.SinkConfig;
+import io.tributary.source.DeltaSource;
+import io.tributary.source.DeltaSourceConfig;
 import io.tributary.topology.AggregateSpec;
 import io.tributary.topology.OutputMode;
 import io.tributary.schema.TributaryException;
@@ -61,15 +63,28 @@ public final class PipelineParts {
     /** Opens the stages in flow order, adding each to {@code stages} as soon as it is open (so a failure closes them). */
     static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, List<Stage> stages) {
         Map<String, Object> client = kafka.clientProps();
-        Schema input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
-        AggregateSpec aggregate = aggregateSpec(spec, input);
-        IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
         int partitions = spec.integer(Settings.PARTITIONS);
-        try (Admin admin = Admin.create(client)) {
-            FileIngest.createTopics(admin, ingestConfig, partitions);
+        Schema input;
+        AggregateSpec aggregate;
+        if (spec.has(Settings.DELTA_PATH)) {
+            DeltaSource source = new DeltaSource(deltaSourceConfig(spec), client);
+            stages.add(new Stage(source.config().stageName(), source::runBatch, source));
+            input = source.schema();
+            aggregate = aggregateSpec(spec, input);
+            if (aggregate != null) {
+                throw new TributaryException("an aggregation over a Delta source is not supported yet: the watermark markers "
+                        + "the aggregation needs come from the file source; aggregate the files that feed the table instead");
+            }
+        } else {
+            input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
+            aggregate = aggregateSpec(spec, input);
+            IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
+            try (Admin admin = Admin.create(client)) {
+                FileIngest.createTopics(admin, ingestConfig, partitions);
+            }
+            FileIngest ingest = new FileIngest(ingestConfig, client);
+            stages.add(new Stage(spec.name() + "/ingest", ingest::runBatch, ingest));
         }
-        FileIngest ingest = new FileIngest(ingestConfig, client);
-        stages.add(new Stage(spec.name() + "/ingest", ingest::runBatch, ingest));
 
         Schema sinkSchema = input;
         String sinkTopic = Topics.events(spec.name());
@@ -87,6 +102,19 @@ public final class PipelineParts {
                 .withTableProperties(spec.map(Settings.SINK_PROPERTIES));
         DeltaSink sink = new DeltaSink(sinkConfig, client);
         stages.add(new Stage(sinkConfig.stageName(), sink::runBatch, sink));
+    }
+
+    static DeltaSourceConfig deltaSourceConfig(PipelineSpec spec) {
+        DeltaSourceConfig.Builder b = DeltaSourceConfig.builder(spec.name(), spec.path(Settings.DELTA_PATH).toString())
+                .startingVersion(spec.string(Settings.DELTA_STARTING_VERSION))
+                .skipChangeCommits(spec.bool(Settings.DELTA_SKIP_CHANGE_COMMITS))
+                .ignoreDeletes(spec.bool(Settings.DELTA_IGNORE_DELETES))
+                .readChangeFeed(spec.bool(Settings.DELTA_READ_CHANGE_FEED))
+                .maxFilesPerTrigger(spec.integer(Settings.DELTA_MAX_FILES));
+        if (spec.has(Settings.DELTA_MAX_BYTES)) {
+            b.maxBytesPerTrigger(spec.bytes(Settings.DELTA_MAX_BYTES));
+        }
+        return b.build();
     }
 
     /** The aggregation the spec asks for, or null for a raw pipeline. */

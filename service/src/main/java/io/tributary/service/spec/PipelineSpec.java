@@ -147,10 +147,22 @@ public final class PipelineSpec {
                 default -> { }
             }
         }
-        try {
-            io.tributary.schema.Schema.parse(values.get(Settings.FILES_SCHEMA));
-        } catch (TributaryException e) {
-            throw new TributaryException("spec " + specFile + ": key '" + Settings.FILES_SCHEMA + "': " + e.getMessage(), e);
+        boolean files = values.containsKey(Settings.FILES_PATH);
+        boolean delta = values.containsKey(Settings.DELTA_PATH);
+        if (files == delta) {
+            throw new TributaryException("spec " + specFile + ": " + (files ? "two sources" : "no source")
+                    + "; give exactly one of source.files (a folder of JSON files, with path and schema) or source.delta (a table's path)");
+        }
+        if (files) {
+            if (!values.containsKey(Settings.FILES_SCHEMA)) {
+                throw new TributaryException("spec " + specFile + ": missing required key '" + Settings.FILES_SCHEMA
+                        + "' (a streaming file source needs its schema, as in Spark: e.g. \"id INT, user STRING, ts TIMESTAMP\")");
+            }
+            try {
+                io.tributary.schema.Schema.parse(values.get(Settings.FILES_SCHEMA));
+            } catch (TributaryException e) {
+                throw new TributaryException("spec " + specFile + ": key '" + Settings.FILES_SCHEMA + "': " + e.getMessage(), e);
+            }
         }
         if (!name().matches("[A-Za-z0-9_-]+")) {
             throw new TributaryException("spec " + specFile + ": name '" + name() + "' may only hold letters, digits, '-' and '_' (it names topics and folders)");
@@ -271,6 +283,10 @@ public final class PipelineSpec {
             }
         });
         return out;
+    }
+
+    public boolean bool(String key) {
+        return Boolean.parseBoolean(string(key));
     }
 
     public Trigger trigger() {

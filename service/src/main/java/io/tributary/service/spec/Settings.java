@@ -31,6 +31,13 @@ public final class Settings {
     public static final String BAD_RECORD = "source.files.onBadRecord";
     public static final String FILE_MIN_AGE = "source.files.fileMinAge";
     public static final String MAX_LINE = "source.files.maxLineBytes";
+    public static final String DELTA_PATH = "source.delta.path";
+    public static final String DELTA_STARTING_VERSION = "source.delta.startingVersion";
+    public static final String DELTA_SKIP_CHANGE_COMMITS = "source.delta.skipChangeCommits";
+    public static final String DELTA_IGNORE_DELETES = "source.delta.ignoreDeletes";
+    public static final String DELTA_READ_CHANGE_FEED = "source.delta.readChangeFeed";
+    public static final String DELTA_MAX_FILES = "source.delta.maxFilesPerTrigger";
+    public static final String DELTA_MAX_BYTES = "source.delta.maxBytesPerTrigger";
     public static final String SINK_PATH = "sink.delta.path";
     public static final String SINK_MODE = "sink.delta.mode";
     public static final String SINK_KEYS = "sink.delta.keys";
@@ -53,15 +60,22 @@ public final class Settings {
             opt(STATE, PATH, null, "the pipeline's local state (embedded broker, Kafka Streams state); default .tributary/<name>/ beside the spec"),
             new Setting(TRIGGER_KEY, TRIGGER, null, false, List.of(),
                     "availableNow | once | processingTime: <interval>; absent: the next batch starts when the previous ends (Spark's default)"),
-            req(FILES_PATH, PATH, "the folder of input files; new files are new data (Spark's readStream...json(path))"),
+            opt(FILES_PATH, PATH, null, "a file source: the folder of input files; new files are new data (Spark's readStream...json(path))"),
             new Setting(FILES_FORMAT, ENUM, "json", false, List.of("json"), "the input format: JSON Lines, one object per line"),
-            req(FILES_SCHEMA, STRING, "the input schema as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\""),
+            opt(FILES_SCHEMA, STRING, null, "a file source's schema as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\""),
             opt(MAX_FILES, INT, null, "at most this many new files per batch (Spark's maxFilesPerTrigger)"),
             opt(MAX_BYTES, BYTES, null, "at most about this many bytes of new files per batch, at least one file (Spark's maxBytesPerTrigger)"),
             new Setting(BAD_RECORD, ENUM, "deadLetter", false, List.of("deadLetter", "drop", "fail"),
                     "a malformed row: to the dead-letter topic (Spark's PERMISSIVE), counted and dropped (DROPMALFORMED), or stop the run (FAILFAST)"),
             opt(FILE_MIN_AGE, DURATION, "0 seconds", "hold back files modified more recently than this"),
             opt(MAX_LINE, BYTES, "16m", "a longer line is a bad record"),
+            opt(DELTA_PATH, PATH, null, "a Delta source: the table to read as a stream (Spark's readStream.format(\"delta\").load(path))"),
+            opt(DELTA_STARTING_VERSION, STRING, null, "a number or latest; absent: the table's current rows, then new commits (Spark's startingVersion)"),
+            new Setting(DELTA_SKIP_CHANGE_COMMITS, ENUM, "false", false, List.of("true", "false"), "skip commits that update or delete rows (Spark's skipChangeCommits)"),
+            new Setting(DELTA_IGNORE_DELETES, ENUM, "false", false, List.of("true", "false"), "skip commits that only remove whole files (Spark's ignoreDeletes)"),
+            new Setting(DELTA_READ_CHANGE_FEED, ENUM, "false", false, List.of("true", "false"), "read the change data feed: rows with _change_type, _commit_version, _commit_timestamp (Spark's readChangeFeed)"),
+            opt(DELTA_MAX_FILES, INT, "1000", "at most this many table files per batch (Spark's maxFilesPerTrigger)"),
+            opt(DELTA_MAX_BYTES, BYTES, null, "at most about this many bytes of table files per batch (Spark's maxBytesPerTrigger)"),
             req(SINK_PATH, PATH, "the Delta table's folder; created on the first write"),
             new Setting(SINK_MODE, ENUM, "append", false, List.of("append", "upsert"), "append every row, or MERGE by key (upsert)"),
             opt(SINK_KEYS, LIST, null, "the key columns of mode upsert"),
