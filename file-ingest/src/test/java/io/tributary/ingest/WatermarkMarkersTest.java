@@ -75,7 +75,7 @@ class WatermarkMarkersTest {
 
     private static void copyGolden(String resource, Path dir, String name, long mtimeMs) throws IOException {
         Files.createDirectories(dir);
-        try (InputStream in = WatermarkMarkersTest.class.getResourceAsStream("/golden/" + resource)) {
+        try (InputStream in = WatermarkMarkersTest.class.getResourceAsStream("/golden/windows/" + resource)) {
             Files.write(dir.resolve(name), in.readAllBytes());
         }
         Files.setLastModifiedTime(dir.resolve(name), FileTime.fromMillis(mtimeMs));
@@ -83,7 +83,7 @@ class WatermarkMarkersTest {
 
     /** The golden file's {@code batches 0:3,1:3,2:0} line. */
     private static String goldenBatches(String resource) throws IOException {
-        try (InputStream in = WatermarkMarkersTest.class.getResourceAsStream("/golden/" + resource)) {
+        try (InputStream in = WatermarkMarkersTest.class.getResourceAsStream("/golden/windows/" + resource)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
                     .filter(l -> l.startsWith("batches ")).findFirst().orElseThrow().substring("batches ".length());
         }
