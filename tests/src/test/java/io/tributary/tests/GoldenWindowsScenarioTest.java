@@ -1,0 +1,114 @@
+package io.tributary.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.schema.Timestamps;
+import io.tributary.sink.DeltaTables;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Spark's golden window cases, run file by file through the whole pipeline on a real broker with
+ * three partitions (so some partitions are quiet in a batch): after each run the aggregate table
+ * must hold exactly the rows Spark's table held.
+ */
+@Tag("integration")
+@Timeout(600)
+class GoldenWindowsScenarioTest {
+    static final String SPEC = """
+            name: golden
+            source:
+              files:
+                path: in/
+                format: json
+                schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+            aggregate:
+              eventTime: ts
+              watermark: 5 minutes
+              window: 10 minutes
+              groupBy: [user]
+              select: { t: sum(amt) }
+            outputMode: append
+            sink:
+              delta:
+                path: agg/
+            topic:
+              partitions: 3
+            trigger: availableNow
+            """;
+
+    @TempDir
+    Path dir;
+
+    static Stream<Arguments> cases() {
+        return Stream.of(
+                Arguments.of("case-901", List.of(List.of("run1.json"), List.of("run2.json"), List.of("run3.json"), List.of("run4.json")), ""),
+                Arguments.of("case-902", List.of(List.of("run1.json"), List.of("run2.json"), List.of("run3.json"), List.of("run4.json")), ""),
+                Arguments.of("case-903", List.of(List.of("run1.json"), List.of("run2.json"), List.of("run3.json"), List.of("run4.json")), ""),
+                Arguments.of("case-late-two-runs", List.of(List.of("run1.json"), List.of("run2.json")), ""),
+                Arguments.of("case-late-one-run", List.of(List.of("run1-file1.json", "run1-file2.json")), "1"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void eachRunLeavesSparksTable(String goldenCase, List<List<String>> runs, String maxFilesPerTrigger) throws IOException {
+        String spec = maxFilesPerTrigger.isEmpty() ? SPEC
+                : SPEC.replace("format: json", "format: json\n    maxFilesPerTrigger: " + maxFilesPerTrigger);
+        Workspace ws = new Workspace(dir, spec);
+        int run = 0;
+        long mtime = 1_000_000_000_000L;
+        for (List<String> files : runs) {
+            run++;
+            for (String f : files) {
+                Path p = ws.addFile(f, golden(goldenCase + "/" + f).strip().split("\n"));
+                p.toFile().setLastModified(mtime += 1000); // file order = Spark's: oldest first
+            }
+            ws.tributary("run").assertOk();
+            List<String> expected = goldenTable(goldenCase + "/after-run" + run + ".txt");
+            assertThat(table(dir.resolve("agg").toString()))
+                    .as("%s after run %d", goldenCase, run)
+                    .containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+
+    /** The table as the golden files print it: {@code {start, end}|user|t}. */
+    static List<String> table(String path) {
+        List<String> rows = new ArrayList<>();
+        if (!DeltaTables.exists(path)) {
+            return rows;
+        }
+        for (Object[] r : DeltaTables.readRows(path)) {
+            Object[] w = (Object[]) r[0];
+            rows.add("{" + ts((Long) w[0]) + ", " + ts((Long) w[1]) + "}|" + r[1] + "|" + r[2]);
+        }
+        return rows;
+    }
+
+    private static String ts(long micros) {
+        return Timestamps.formatMicros(micros).replace('T', ' ').replace("Z", "");
+    }
+
+    static List<String> goldenTable(String resource) throws IOException {
+        return golden(resource).lines().filter(l -> l.startsWith("{")).toList();
+    }
+
+    static String golden(String resource) throws IOException {
+        try (InputStream in = GoldenWindowsScenarioTest.class.getResourceAsStream("/golden/windows/" + resource)) {
+            if (in == null) {
+                throw new IOException("no golden fixture " + resource);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
