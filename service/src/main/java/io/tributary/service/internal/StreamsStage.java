@@ -2,6 +2,7 @@ package io.tributary.service.internal;
 
 import io.tributary.schema.Progress;
 import io.tributary.schema.TributaryException;
+import io.tributary.topology.AggregateMetrics;
 import io.tributary.topology.AggregateSpec;
 import io.tributary.topology.WindowedAggregation;
 import java.nio.file.Path;
@@ -44,6 +45,7 @@ final class StreamsStage implements AutoCloseable {
     private final Admin admin;
     private final String runId = UUID.randomUUID().toString();
     private Map<TopicPartition, Long> committed = Map.of();
+    private Map<String, Double> lastCounts = Map.of();
     private long batchId;
 
     StreamsStage(String pipeline, AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic,
@@ -106,11 +108,40 @@ final class StreamsStage implements AutoCloseable {
             return Optional.empty();
         }
         long ms = (System.nanoTime() - t0) / 1_000_000;
+        Map<String, Double> counts = counts();
+        Map<String, Object> op = new LinkedHashMap<>();
+        op.put("operatorName", "windowedAggregate");
+        op.put("numRowsTotal", counts.getOrDefault(AggregateMetrics.ROWS_TOTAL, 0.0).longValue());
+        op.put("numRowsUpdated", delta(counts, AggregateMetrics.ROWS_UPDATED));
+        op.put("numRowsDroppedByWatermark", delta(counts, AggregateMetrics.ROWS_DROPPED));
+        op.put("numOutputRows", delta(counts, AggregateMetrics.OUTPUT_ROWS));
+        lastCounts = counts;
+        Map<String, String> eventTime = null;
+        Double wm = counts.get(AggregateMetrics.WATERMARK_MS);
+        if (wm != null && wm > 0) {
+            eventTime = Map.of("watermark", Instant.ofEpochMilli(wm.longValue()).toString());
+        }
         return Optional.of(new Progress(name, runId, Instant.now().toString(), batchId++, records,
-                0.0, Progress.rate(records, ms), Map.of("triggerExecution", ms), null, null,
+                0.0, Progress.rate(records, ms), Map.of("triggerExecution", ms), eventTime, List.of(op),
                 List.of(new Progress.Source("KafkaStreams[" + applicationId + " <- " + eventsTopic + "]",
                         offsetsJson(before), offsetsJson(now), records, Map.of("note", "records include watermark markers"))),
                 null));
+    }
+
+    /** The aggregation's counters over every task: totals, and the watermark (the largest). */
+    private Map<String, Double> counts() {
+        Map<String, Double> out = new HashMap<>();
+        streams.metrics().forEach((metricName, metric) -> {
+            if (AggregateMetrics.GROUP.equals(metricName.group()) && metric.metricValue() instanceof Number n) {
+                double v = n.doubleValue();
+                out.merge(metricName.name(), v, AggregateMetrics.WATERMARK_MS.equals(metricName.name()) ? Math::max : Double::sum);
+            }
+        });
+        return out;
+    }
+
+    private long delta(Map<String, Double> counts, String metric) {
+        return (long) (counts.getOrDefault(metric, 0.0) - lastCounts.getOrDefault(metric, 0.0));
     }
 
     private static boolean caughtUp(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> end) {
