@@ -39,7 +39,9 @@ public final class DeltaSink implements AutoCloseable {
     private final String topicId;
     private final String runId = UUID.randomUUID().toString();
     private long nextBatchId;
-    private Map<Integer, Long> storedOffsets; // what the table holds: the start of the next commit
+    private Map<Integer, Long> storedOffsets; // where the next batch starts reading
+    private Map<Integer, Long> tableOffsets; // what the table holds; differs from storedOffsets only after --reprocess
+    private final boolean reprocess;
     private long lastTriggerStartMs = -1;
 
     /**
@@ -50,6 +52,16 @@ public final class DeltaSink implements AutoCloseable {
      * @throws TributaryException if the topic is missing, or was recreated since the table's last batch
      */
     public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps) {
+        this(config, kafkaClientProps, false);
+    }
+
+    /**
+     * As {@link #DeltaSink(SinkConfig, Map)}; with {@code reprocess}, a topic created anew since the
+     * table's last batch (the pipeline's state was lost) is read from its beginning and its rows are
+     * appended again, as Spark does without its checkpoint, instead of being refused.
+     */
+    public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps, boolean reprocess) {
+        this.reprocess = reprocess;
         this.config = config;
         this.engine = KernelEngines.create();
         this.writer = new DeltaTableWriter(engine, config.tablePath(), config.schema(), config.tableProperties());
@@ -75,11 +87,16 @@ public final class DeltaSink implements AutoCloseable {
                         + "; give each sink its own table path");
             }
             if (s.topicId() != null && !s.topicId().equals(topicId)) {
-                throw new TributaryException("delta sink: topic " + config.topic() + " was deleted and created again since table "
-                        + writer.tablePath() + " recorded its offsets (topic id in the table " + s.topicId() + ", now " + topicId
-                        + "), e.g. because the broker's data was lost. The stored offsets " + s.offsets()
-                        + " do not belong to the new topic, and reading it from the beginning may duplicate rows the table already has. "
-                        + "Write to a new table path, or delete the table to rebuild it from the topic");
+                if (!reprocess) {
+                    throw lostState(s, lastBatch);
+                }
+                LOG.warn("delta sink {}: topic {} was created anew (the pipeline's state was lost); --reprocess: reading it from "
+                        + "the beginning and appending its rows to table {} again", config.appId(), config.topic(), writer.tablePath());
+                this.nextBatchId = lastBatch + 1;
+                this.tableOffsets = new TreeMap<>(s.offsets());
+                this.storedOffsets = new TreeMap<>();
+                reader.assign(storedOffsets);
+                return;
             }
         } else if (lastBatch >= 0) {
             throw new TributaryException("delta table " + writer.tablePath() + " has batches of sink " + config.appId()
@@ -88,10 +105,20 @@ public final class DeltaSink implements AutoCloseable {
         }
         this.nextBatchId = lastBatch + 1;
         this.storedOffsets = new TreeMap<>(stored.map(SinkOffsets::offsets).orElse(Map.of()));
+        this.tableOffsets = storedOffsets;
         reader.assign(storedOffsets);
         LOG.info("delta sink {}: table {} at version {}, next batch {}, resuming topic {} at {}", config.appId(), writer.tablePath(),
                 snap.map(Snapshot::getVersion).orElse(-1L), nextBatchId, config.topic(),
                 storedOffsets.isEmpty() ? "the beginning" : storedOffsets);
+    }
+
+    private TributaryException lostState(SinkOffsets s, long lastBatch) {
+        return new TributaryException("the pipeline's state was lost: topic " + config.topic() + " was created anew since table "
+                + writer.tablePath() + " recorded its last batch (" + lastBatch + " of sink " + config.appId() + "; topic id in the table "
+                + s.topicId() + ", now " + topicId + "), e.g. because the state folder holding the embedded broker was deleted. "
+                + "Going on would read every input again and write its rows to the table a second time (what Spark does when "
+                + "its checkpoint is deleted). Restore the state folder to go on exactly; or run with --reprocess to accept the "
+                + "duplicates; or write to a new table path");
     }
 
     /**
@@ -134,7 +161,7 @@ public final class DeltaSink implements AutoCloseable {
         SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batch.end());
         CommitResult result;
         try {
-            result = writer.append(config.appId(), batchId, batch.rows(), storedOffsets, next);
+            result = writer.append(config.appId(), batchId, batch.rows(), tableOffsets, next);
         } catch (RuntimeException e) {
             reader.assign(storedOffsets);
             throw e;
@@ -143,6 +170,7 @@ public final class DeltaSink implements AutoCloseable {
         if (result.committed()) {
             nextBatchId++;
             storedOffsets = new TreeMap<>(batch.end());
+            tableOffsets = storedOffsets;
         } else {
             LOG.warn("delta sink {}: batch {} was already in table {}; resuming from the table", config.appId(), batchId, writer.tablePath());
             resumeFromTable();

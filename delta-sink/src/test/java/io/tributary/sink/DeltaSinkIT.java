@@ -262,8 +262,14 @@ class DeltaSinkIT {
         }
         assertThatThrownBy(() -> new DeltaSink(config(topic), client()))
                 .isInstanceOf(TributaryException.class)
-                .hasMessageContaining("was deleted and created again");
+                .hasMessageContaining("was created anew").hasMessageContaining("--reprocess");
         assertThat(ids()).containsExactly(1);
+
+        publish(topic, 1, row(1, "a", 1, "2024-01-01T10:00:00Z"));
+        try (DeltaSink sink = new DeltaSink(config(topic), client(), true)) {
+            assertThat(sink.runBatch().orElseThrow().batchId()).isEqualTo(1);
+        }
+        assertThat(ids()).as("--reprocess appends the new topic's rows again, as Spark does").containsExactly(1, 1);
     }
 
     @Test

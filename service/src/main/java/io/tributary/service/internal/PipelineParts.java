@@ -100,7 +100,7 @@ public final class PipelineParts {
         SinkConfig sinkConfig = SinkConfig.of(spec.path(Settings.SINK_PATH).toString(), sinkSchema,
                         sinkTopic, sinkAppId(spec), spec.name() + "/sink")
                 .withTableProperties(spec.map(Settings.SINK_PROPERTIES));
-        DeltaSink sink = new DeltaSink(sinkConfig, client);
+        DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess());
         stages.add(new Stage(sinkConfig.stageName(), sink::runBatch, sink));
     }
 
