@@ -67,6 +67,7 @@ public final class PipelineParts {
         Schema input;
         AggregateSpec aggregate;
         if (spec.has(Settings.DELTA_PATH)) {
+            TopicAdmin.ensure(client, partitions, Topics.events(spec.name()));
             DeltaSource source = new DeltaSource(deltaSourceConfig(spec), client);
             stages.add(new Stage(source.config().stageName(), source::runBatch, source));
             input = source.schema();
