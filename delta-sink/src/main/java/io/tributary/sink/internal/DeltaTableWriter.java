@@ -17,6 +17,7 @@ import io.delta.kernel.hook.PostCommitHook;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.tributary.schema.CrashPoint;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.SinkOffsets;
@@ -94,8 +95,10 @@ public final class DeltaTableWriter {
         List<Row> actions = writeFiles(txn, rows);
         long t1 = System.nanoTime();
         TransactionCommitResult result;
+        CrashPoint.reach(CrashPoint.SINK_BEFORE_COMMIT);
         try {
             result = txn.commit(engine, Iterators.iterable(actions));
+            CrashPoint.reach(CrashPoint.SINK_AFTER_COMMIT);
         } catch (ConcurrentTransactionException e) {
             LOG.info("delta table {}: batch {} of {} was committed concurrently; writing nothing", tablePath, batchId, appId);
             return CommitResult.alreadyCommitted(latestSnapshot().map(Snapshot::getVersion).orElse(-1L));

@@ -2,6 +2,7 @@ package io.tributary.ingest.internal;
 
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestedFile;
+import io.tributary.schema.CrashPoint;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
@@ -80,7 +81,10 @@ public final class BatchRunner {
                 long watermark = wm == null ? state.watermarkMs() : wm;
                 sendState(batchId + 1, max, watermark);
                 int markers = wm == null ? 0 : sendMarkers(batchId, wm);
+                producer.flush();
+                CrashPoint.reach(CrashPoint.INGEST_BEFORE_COMMIT);
                 producer.commitTransaction();
+                CrashPoint.reach(CrashPoint.INGEST_AFTER_COMMIT);
                 long t2 = System.nanoTime();
                 for (FileResult r : results) {
                     state.putFile(ingested(r, batchId));
