@@ -1,0 +1,155 @@
+package io.tributary.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.schema.Timestamps;
+import io.tributary.sink.DeltaTables;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The crash harness: a pipeline over many files, its process SIGKILLed at random moments and
+ * started again, until the input is drained; then the table must hold exactly the expected rows
+ * (a multiset: none missing, none twice, none extra). {@code -Dtributary.crash.kills=N} sets the
+ * kills per pipeline (default 10; {@code bench/crash.sh} runs 200) and
+ * {@code -Dtributary.crash.seed} the random seed.
+ */
+@Tag("integration")
+@Timeout(3600)
+class CrashAnywhereTest {
+    static final int KILLS = Integer.getInteger("tributary.crash.kills", 10);
+    static final long SEED = Long.getLong("tributary.crash.seed", 42L);
+    static final int FILES_PER_ROUND = 6;
+    static final int ROWS_PER_FILE = 40;
+    static final long BASE_MS = 1_767_261_600_000L; // 2026-01-01T10:00:00Z
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void rawPipelineSurvivesKillsExactly() throws Exception {
+        Workspace ws = new Workspace(dir, QuickstartScenarioTest.SPEC
+                .replace("format: json", "format: json\n    maxFilesPerTrigger: 2")
+                .replace("trigger: availableNow", "topic:\n  partitions: 2\ntrigger: availableNow"));
+        List<String> expected = new ArrayList<>();
+        Report report = crashLoop(ws, expected::addAll);
+        List<String> actual = new ArrayList<>();
+        for (Object[] r : DeltaTables.readRows(dir.resolve("out").toString())) {
+            actual.add(r[0] + "|" + r[1] + "|" + r[2] + "|" + Timestamps.formatMicros((Long) r[3]));
+        }
+        assertThat(actual).as(report.toString()).containsExactlyInAnyOrderElementsOf(expected);
+        System.out.println("crash harness (raw): " + report + ", rows checked " + actual.size());
+    }
+
+    @Test
+    void windowedPipelineSurvivesKillsExactly() throws Exception {
+        Workspace ws = new Workspace(dir, GoldenWindowsScenarioTest.SPEC
+                .replace("format: json", "format: json\n    maxFilesPerTrigger: 2"));
+        List<String> input = new ArrayList<>();
+        Report report = crashLoop(ws, input::addAll);
+        // every event is in time (they only move forward), so the table holds every window the final watermark closed
+        long maxMs = 0;
+        Map<String, Double> sums = new TreeMap<>();
+        for (String row : input) {
+            String[] f = row.split("\\|");
+            long ms = java.time.Instant.parse(f[3]).toEpochMilli();
+            maxMs = Math.max(maxMs, ms);
+        }
+        long watermark = maxMs - 5 * 60_000;
+        for (String row : input) {
+            String[] f = row.split("\\|");
+            long ms = java.time.Instant.parse(f[3]).toEpochMilli();
+            long start = ms - Math.floorMod(ms, 600_000L);
+            if (start + 600_000 <= watermark) {
+                String key = "{" + ts(start) + ", " + ts(start + 600_000) + "}|" + f[1];
+                sums.merge(key, Double.parseDouble(f[2]), Double::sum);
+            }
+        }
+        List<String> expected = new ArrayList<>();
+        sums.forEach((k, v) -> expected.add(k + "|" + v));
+        List<String> actual = GoldenWindowsScenarioTest.table(dir.resolve("agg").toString());
+        assertThat(actual).as(report.toString()).containsExactlyInAnyOrderElementsOf(expected);
+        System.out.println("crash harness (windowed): " + report + ", windows checked " + actual.size());
+    }
+
+    private static String ts(long ms) {
+        return Timestamps.formatMicros(ms * 1000).replace('T', ' ').replace("Z", "");
+    }
+
+    /** Adds files, runs, kills at a random moment, over and over; then one clean run drains the rest. */
+    private Report crashLoop(Workspace ws, java.util.function.Consumer<List<String>> expected) throws Exception {
+        Random random = new Random(SEED);
+        Report report = new Report();
+        int file = 0;
+        int id = 0;
+        for (int round = 0; round < KILLS; round++) {
+            for (int f = 0; f < FILES_PER_ROUND; f++) {
+                List<String> lines = new ArrayList<>();
+                List<String> rows = new ArrayList<>();
+                for (int r = 0; r < ROWS_PER_FILE; r++) {
+                    id++;
+                    String user = "u" + (id % 5);
+                    double amt = id % 17;
+                    String ts = Timestamps.formatMicros((BASE_MS + id * 7_000L) * 1000);
+                    lines.add("{\"id\": " + id + ", \"user\": \"" + user + "\", \"amt\": " + amt + ", \"ts\": \"" + ts + "\"}");
+                    rows.add(id + "|" + user + "|" + amt + "|" + ts);
+                }
+                ws.addFile(String.format("f-%05d.json", file++), lines.toArray(String[]::new)).toFile()
+                        .setLastModified(BASE_MS + file * 1000L);
+                expected.accept(rows);
+            }
+            ChildProcess p = ChildProcess.start(dir, Map.of(), "run", ws.spec.toString());
+            // one kill in four lands anywhere in the start-up; the others after the first batch, inside later ones
+            boolean duringStartup = random.nextInt(4) == 0;
+            long killAfter = duringStartup ? random.nextInt(8000) : random.nextInt(2500);
+            long firstBatch = -1;
+            long deadline = duringStartup ? System.currentTimeMillis() + killAfter : Long.MAX_VALUE;
+            while (System.currentTimeMillis() < deadline && p.alive()) {
+                if (firstBatch < 0) {
+                    firstBatch = p.millisToFirstBatch();
+                    if (firstBatch >= 0 && !duringStartup) {
+                        deadline = System.currentTimeMillis() + killAfter;
+                    }
+                }
+                Thread.sleep(20);
+            }
+            if (p.alive()) {
+                p.kill();
+                report.kills++;
+                if (firstBatch >= 0) {
+                    report.resumeMillis.add(firstBatch);
+                }
+            } else {
+                report.completedRuns++;
+                assertThat(p.waitFor(5)).as("a run that ended by itself; stderr: %s", p.err()).isZero();
+            }
+        }
+        ChildProcess last = ChildProcess.start(dir, Map.of(), "run", ws.spec.toString());
+        assertThat(last.waitFor(600)).as("the draining run; stderr: %s", last.err()).isZero();
+        return report;
+    }
+
+    static final class Report {
+        int kills;
+        int completedRuns;
+        final List<Long> resumeMillis = new ArrayList<>();
+
+        @Override
+        public String toString() {
+            List<Long> sorted = new ArrayList<>(resumeMillis);
+            Collections.sort(sorted);
+            String resume = sorted.isEmpty() ? "n/a" : "median " + sorted.get(sorted.size() / 2) + " ms, max " + sorted.get(sorted.size() - 1) + " ms";
+            return "kills survived " + kills + ", runs that finished before their kill " + completedRuns
+                    + ", start to first batch after a restart: " + resume;
+        }
+    }
+}
