@@ -29,7 +29,7 @@ class BronzeSilverScenarioTest {
 
     @Test
     void eachNewBronzeCommitFlowsToSilverOnce() {
-        Workspace bronze = new Workspace(dir.resolve("bronze"), QuickstartScenarioTest.SPEC.replace("quickstart", "bronze"));
+        Workspace bronze = new Workspace(dir.resolve("bronze"), QuickstartScenarios.SPEC.replace("quickstart", "bronze"));
         Workspace silver = new Workspace(dir.resolve("silver"), SILVER);
         String silverTable = dir.resolve("silver/out").toString();
 

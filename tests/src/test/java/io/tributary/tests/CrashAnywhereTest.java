@@ -37,7 +37,7 @@ class CrashAnywhereTest {
 
     @Test
     void rawPipelineSurvivesKillsExactly() throws Exception {
-        Workspace ws = new Workspace(dir, QuickstartScenarioTest.SPEC
+        Workspace ws = new Workspace(dir, QuickstartScenarios.SPEC
                 .replace("format: json", "format: json\n    maxFilesPerTrigger: 2")
                 .replace("trigger: availableNow", "topic:\n  partitions: 2\ntrigger: availableNow"));
         List<String> expected = new ArrayList<>();

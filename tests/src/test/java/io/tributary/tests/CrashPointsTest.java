@@ -26,7 +26,7 @@ class CrashPointsTest {
     @ValueSource(strings = {CrashPoint.INGEST_BEFORE_COMMIT, CrashPoint.INGEST_AFTER_COMMIT,
             CrashPoint.SINK_BEFORE_COMMIT, CrashPoint.SINK_AFTER_COMMIT})
     void aRestartAfterACrashLeavesTheSameTable(String point) throws Exception {
-        Workspace ws = new Workspace(dir, QuickstartScenarioTest.SPEC);
+        Workspace ws = new Workspace(dir, QuickstartScenarios.SPEC);
         String table = dir.resolve("out").toString();
         ws.addFile("part-0001.json",
                 "{\"id\": 1, \"user\": \"a\", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}",

@@ -54,6 +54,7 @@ public final class Pipeline implements AutoCloseable {
         if (trigger.kind() == Trigger.Kind.ONCE) {
             LOG.warn("trigger 'once' is deprecated in Spark in favour of 'availableNow'; running a single batch");
         }
+        java.util.Set<Stage> idle = new java.util.LinkedHashSet<>(stages);
         try {
             while (!stopping) {
                 long roundStart = System.nanoTime();
@@ -62,6 +63,7 @@ public final class Pipeline implements AutoCloseable {
                     Optional<Progress> p = stage.runBatch();
                     if (p.isPresent()) {
                         didWork = true;
+                        idle.remove(stage);
                         summary.add(p.get());
                         out.accept(p.get());
                     }
@@ -76,6 +78,12 @@ public final class Pipeline implements AutoCloseable {
                 };
                 if (waitMs > 0) {
                     Thread.sleep(waitMs);
+                }
+            }
+            if (trigger.bounded()) {
+                // as Spark's run with no new data: one progress line per stage, 0 rows, the next batch id
+                for (Stage stage : idle) {
+                    stage.idleProgress().ifPresent(out);
                 }
             }
         } finally {

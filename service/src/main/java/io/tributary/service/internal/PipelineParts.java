@@ -84,7 +84,7 @@ public final class PipelineParts {
                 FileIngest.createTopics(admin, ingestConfig, partitions);
             }
             FileIngest ingest = new FileIngest(ingestConfig, client);
-            stages.add(new Stage(spec.name() + "/ingest", ingest::runBatch, ingest));
+            stages.add(new Stage(spec.name() + "/ingest", ingest::runBatch, ingest, ingest::idleProgress));
         }
 
         Schema sinkSchema = input;
@@ -102,7 +102,7 @@ public final class PipelineParts {
                         sinkTopic, sinkAppId(spec), spec.name() + "/sink")
                 .withTableProperties(spec.map(Settings.SINK_PROPERTIES));
         DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess());
-        stages.add(new Stage(sinkConfig.stageName(), sink::runBatch, sink));
+        stages.add(new Stage(sinkConfig.stageName(), sink::runBatch, sink, sink::idleProgress));
     }
 
     static DeltaSourceConfig deltaSourceConfig(PipelineSpec spec) {

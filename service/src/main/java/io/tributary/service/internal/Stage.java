@@ -17,11 +17,22 @@ final class Stage implements AutoCloseable {
     private final String name;
     private final Batch batch;
     private final AutoCloseable resource;
+    private final java.util.function.Supplier<Progress> idle;
 
     Stage(String name, Batch batch, AutoCloseable resource) {
+        this(name, batch, resource, null);
+    }
+
+    /** @param idle the progress of a trigger that found nothing to do (Spark's run 2 line), or null */
+    Stage(String name, Batch batch, AutoCloseable resource, java.util.function.Supplier<Progress> idle) {
         this.name = name;
         this.batch = batch;
         this.resource = resource;
+        this.idle = idle;
+    }
+
+    Optional<Progress> idleProgress() {
+        return idle == null ? Optional.empty() : Optional.of(idle.get());
     }
 
     String name() {
