@@ -46,6 +46,7 @@ public final class FileIngest implements AutoCloseable {
     private final ProgressFactory progress;
     private List<ChangedFile> changedFiles = List.of();
     private long lastTriggerMs = -1;
+    private long lastDataMs = System.currentTimeMillis(); // wall clock of the last batch with files
     private boolean closed;
 
     /**
@@ -97,9 +98,15 @@ public final class FileIngest implements AutoCloseable {
         BatchOutcome outcome;
         try {
             outcome = plan.files().isEmpty() ? null : runner.runData(plan.files(), state);
-            if (outcome == null && config.hasWatermark()
+            if (outcome != null) {
+                lastDataMs = startMs;
+            } else if (config.hasWatermark()
                     && state.nextWatermarkMs(config.watermarkDelay().toMillis()) > state.watermarkMs()) {
-                outcome = runner.runNoData(state);
+                outcome = runner.runNoData(state, state.nextWatermarkMs(config.watermarkDelay().toMillis()));
+            } else if (idleWatermark(startMs) > state.watermarkMs()) {
+                LOG.info("no new file for {} s: closing the windows of the quiet stream (closeIdleWindowsAfter)",
+                        (startMs - lastDataMs) / 1000);
+                outcome = runner.runNoData(state, idleWatermark(startMs));
             }
         } catch (KafkaException | TributaryException e) {
             if (BatchRunner.isFatal(e)) {
@@ -116,6 +123,15 @@ public final class FileIngest implements AutoCloseable {
         lastTriggerMs = startMs;
         return Optional.of(progress.batch(outcome, new ProgressFactory.Timing(startMs, sinceLast, listMs, totalMs,
                 plan.heldBack(), plan.changed().size())));
+    }
+
+    /** The watermark an idle stream moves to, or Long.MIN_VALUE when the option is off or the stream is not idle yet. */
+    private long idleWatermark(long nowMs) {
+        if (config.closeIdleWindowsAfter() == null || state.maxEventTimeMs() == null
+                || nowMs - lastDataMs < config.closeIdleWindowsAfter().toMillis()) {
+            return Long.MIN_VALUE;
+        }
+        return state.maxEventTimeMs() + config.idleWatermarkAdvance().toMillis();
     }
 
     /**

@@ -32,6 +32,8 @@ public final class IngestConfig {
     private final BadRecordPolicy onBadRecord;
     private final int maxLineBytes;
     private final Duration fileMinAge;
+    private final Duration closeIdleWindowsAfter;
+    private final Duration idleWatermarkAdvance;
     private final String eventsTopic;
     private final String ingestLogTopic;
     private final String deadLetterTopic;
@@ -50,6 +52,8 @@ public final class IngestConfig {
         this.onBadRecord = b.onBadRecord;
         this.maxLineBytes = b.maxLineBytes;
         this.fileMinAge = b.fileMinAge;
+        this.closeIdleWindowsAfter = b.closeIdleWindowsAfter;
+        this.idleWatermarkAdvance = b.idleWatermarkAdvance;
         this.eventsTopic = b.eventsTopic != null ? b.eventsTopic : Topics.events(pipeline);
         this.ingestLogTopic = b.ingestLogTopic != null ? b.ingestLogTopic : Topics.ingestLog(pipeline);
         this.deadLetterTopic = b.deadLetterTopic != null ? b.deadLetterTopic : Topics.deadLetter(pipeline);
@@ -118,6 +122,20 @@ public final class IngestConfig {
     }
 
     /** Files modified more recently than this are left for a later batch (0: take everything). */
+    /**
+     * Tributary's option beyond Spark: after this much wall-clock time with no new file, a
+     * no-data batch moves the watermark to the largest event time plus
+     * {@link #idleWatermarkAdvance()}, so the windows of a quiet stream close. Null: never (Spark).
+     */
+    public Duration closeIdleWindowsAfter() {
+        return closeIdleWindowsAfter;
+    }
+
+    /** How far past the largest event time an idle batch moves the watermark: the window length. */
+    public Duration idleWatermarkAdvance() {
+        return idleWatermarkAdvance;
+    }
+
     public Duration fileMinAge() {
         return fileMinAge;
     }
@@ -153,6 +171,8 @@ public final class IngestConfig {
         private BadRecordPolicy onBadRecord = BadRecordPolicy.DEAD_LETTER;
         private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
         private Duration fileMinAge = Duration.ZERO;
+        private Duration closeIdleWindowsAfter;
+        private Duration idleWatermarkAdvance;
         private String eventsTopic;
         private String ingestLogTopic;
         private String deadLetterTopic;
@@ -205,6 +225,13 @@ public final class IngestConfig {
 
         public Builder maxLineBytes(int bytes) {
             this.maxLineBytes = bytes;
+            return this;
+        }
+
+        /** See {@link IngestConfig#closeIdleWindowsAfter()}; {@code advance} is the window length. */
+        public Builder closeIdleWindowsAfter(Duration idle, Duration advance) {
+            this.closeIdleWindowsAfter = idle;
+            this.idleWatermarkAdvance = advance;
             return this;
         }
 
@@ -274,6 +301,11 @@ public final class IngestConfig {
             Objects.requireNonNull(onBadRecord, "onBadRecord");
             if (maxLineBytes < 16) {
                 throw new TributaryException("maxLineBytes: " + maxLineBytes + " is too small; use at least 16 (default 16 MiB)");
+            }
+            if (closeIdleWindowsAfter != null && (closeIdleWindowsAfter.isNegative() || idleWatermarkAdvance == null
+                    || idleWatermarkAdvance.isZero() || idleWatermarkAdvance.isNegative() || watermarkDelay == null)) {
+                throw new TributaryException("aggregate.closeIdleWindowsAfter: needs a watermark, a window length and a duration of 0 or more (got "
+                        + closeIdleWindowsAfter + ")");
             }
             if (fileMinAge == null || fileMinAge.isNegative()) {
                 throw new TributaryException("fileMinAge: " + fileMinAge + " must be 0 or more");

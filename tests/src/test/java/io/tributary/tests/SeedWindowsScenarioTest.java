@@ -76,6 +76,27 @@ class SeedWindowsScenarioTest {
     }
 
     @Test
+    void aQuietStreamKeepsItsLastWindowOpenUnlessTheIdleOptionClosesIt() {
+        String[] events = {
+            "{\"id\": 1, \"user\": \"a\", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}",
+            "{\"id\": 5, \"user\": \"c\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:20:00Z\"}"};
+        Workspace spark = new Workspace(dir.resolve("spark"), SPEC);
+        spark.addFile("events.json", events);
+        spark.tributary("run").assertOk();
+        spark.tributary("run").assertOk();
+        assertThat(GoldenWindowsScenarioTest.table(dir.resolve("spark/agg").toString()))
+                .as("Spark's behaviour: the last window waits for later events").containsExactly(
+                        "{2026-01-01 10:00:00, 2026-01-01 10:10:00}|a|5.0");
+
+        Workspace idle = new Workspace(dir.resolve("idle"), SPEC.replace("  lateRows: deadLetter", "  closeIdleWindowsAfter: 0 seconds"));
+        idle.addFile("events.json", events);
+        idle.tributary("run").assertOk();
+        assertThat(GoldenWindowsScenarioTest.table(dir.resolve("idle/agg").toString())).containsExactlyInAnyOrder(
+                "{2026-01-01 10:00:00, 2026-01-01 10:10:00}|a|5.0",
+                "{2026-01-01 10:20:00, 2026-01-01 10:30:00}|c|1.0");
+    }
+
+    @Test
     void appendWithoutAWatermarkIsRefusedAtStartAsSparkDoes() {
         Workspace ws = new Workspace(dir, SPEC.replace("  watermark: 5 minutes\n", ""));
         Workspace.Result run = ws.tributary("run");

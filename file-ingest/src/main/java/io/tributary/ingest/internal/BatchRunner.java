@@ -115,10 +115,9 @@ public final class BatchRunner {
         return null;
     }
 
-    /** Spark's no-data batch: only the new watermark, on every partition, and the state. */
-    public BatchOutcome runNoData(IngestState state) {
+    /** Spark's no-data batch: only the new watermark {@code wm}, on every partition, and the state. */
+    public BatchOutcome runNoData(IngestState state, long wm) {
         long batchId = state.nextBatchId();
-        long wm = state.nextWatermarkMs(config.watermarkDelay().toMillis());
         long t0 = System.nanoTime();
         try {
             producer.beginTransaction();

@@ -154,6 +154,9 @@ public final class PipelineParts {
         }
         if (aggregate != null) {
             b.eventTime(aggregate.eventTime()).watermarkDelay(aggregate.watermark()).groupBy(aggregate.groupBy());
+            if (spec.has(Settings.CLOSE_IDLE)) {
+                b.closeIdleWindowsAfter(spec.duration(Settings.CLOSE_IDLE), aggregate.window());
+            }
         }
         return b.build();
     }

@@ -50,6 +50,7 @@ public final class Settings {
     public static final String GROUP_BY = "aggregate.groupBy";
     public static final String SELECT = "aggregate.select";
     public static final String LATE_ROWS = "aggregate.lateRows";
+    public static final String CLOSE_IDLE = "aggregate.closeIdleWindowsAfter";
     public static final String OUTPUT_MODE = "outputMode";
     public static final String KAFKA = "kafka";
     public static final String PARTITIONS = "topic.partitions";
@@ -88,6 +89,7 @@ public final class Settings {
             opt(GROUP_BY, LIST, null, "the grouping columns besides the window"),
             new Setting(SELECT, MAP, null, false, List.of(), "the aggregates by output name: sum(col), count(*), count(col), min, max, avg, first, last"),
             new Setting(LATE_ROWS, ENUM, "drop", false, List.of("drop", "deadLetter"), "rows later than the watermark: dropped and counted (Spark), or also kept in the late-rows topic"),
+            opt(CLOSE_IDLE, DURATION, null, "beyond Spark: after this much wall-clock time with no new file, close every open window (later rows for them are late); absent: windows wait for later events, as in Spark"),
             new Setting(OUTPUT_MODE, ENUM, "append", false, List.of("append", "update", "complete"), "Spark's output modes of an aggregation"),
             new Setting(KAFKA, MAP, null, false, List.of(), "Kafka client settings, passed through untouched (bootstrap.servers, security...); no bootstrap.servers: an embedded broker"),
             opt(PARTITIONS, INT, "1", "partitions of the topics the pipeline creates"),
