@@ -60,7 +60,7 @@ public final class Pipeline implements AutoCloseable {
                 long roundStart = System.nanoTime();
                 boolean didWork = false;
                 for (Stage stage : stages) {
-                    Optional<Progress> p = stage.runBatch();
+                    Optional<Progress> p = Recovery.runBatch(stage, () -> stopping);
                     if (p.isPresent()) {
                         didWork = true;
                         idle.remove(stage);

@@ -1,0 +1,68 @@
+package io.tributary.service.internal;
+
+import io.tributary.schema.Progress;
+import io.tributary.schema.TributaryException;
+import java.time.Duration;
+import java.util.Optional;
+import org.apache.kafka.common.errors.RetriableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the run loop does when a stage's batch fails. A failure Kafka calls retriable (the broker
+ * unreachable, a leader moving, a request timing out) is waited out: the batch is tried again
+ * after a growing pause, for up to {@link #GIVE_UP_AFTER}; every stage leaves a failed batch so
+ * that trying again is exact (the ingest aborts its transaction, the sink goes back to the
+ * table's offsets). Anything else (a bad record under {@code onBadRecord: fail}, a refused
+ * table, a fenced producer) fails the run at once.
+ */
+final class Recovery {
+    private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
+    static final Duration GIVE_UP_AFTER = Duration.ofMinutes(5);
+    private static final long FIRST_PAUSE_MS = 250;
+    private static final long MAX_PAUSE_MS = 5_000;
+
+    private Recovery() {
+    }
+
+    static Optional<Progress> runBatch(Stage stage, java.util.function.BooleanSupplier stopping) throws Exception {
+        long firstFailure = -1;
+        long pause = FIRST_PAUSE_MS;
+        while (true) {
+            try {
+                return stage.runBatch();
+            } catch (RuntimeException e) {
+                if (!retriable(e) || stopping.getAsBoolean()) {
+                    throw e;
+                }
+                long now = System.currentTimeMillis();
+                firstFailure = firstFailure < 0 ? now : firstFailure;
+                if (now - firstFailure > GIVE_UP_AFTER.toMillis()) {
+                    throw new TributaryException("stage " + stage.name() + " kept failing for " + GIVE_UP_AFTER.toMinutes()
+                            + " minutes; last error: " + e.getMessage(), e);
+                }
+                LOG.warn("stage {}: {}; Kafka may be unreachable: trying the batch again in {} ms", stage.name(), rootMessage(e), pause);
+                Thread.sleep(pause);
+                pause = Math.min(MAX_PAUSE_MS, pause * 2);
+            }
+        }
+    }
+
+    /** Whether Kafka says the failure may pass: anywhere in the cause chain. */
+    static boolean retriable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof RetriableException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + ": " + t.getMessage();
+    }
+}
