@@ -10,6 +10,7 @@ import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.KernelEngines;
 import io.tributary.sink.internal.TopicBatch;
 import io.tributary.sink.internal.TopicReader;
+import io.tributary.sink.internal.WriteMode;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +29,9 @@ import org.slf4j.LoggerFactory;
  * {@code txn (appId, batchId)} and the offsets the batch reached ({@link SinkOffsets}). On start
  * the sink resumes from the offsets in the table, so a restart, a crash or a replayed batch never
  * duplicates or drops rows. No consumer group is used. One sink instance per table; not thread-safe.
+ *
+ * <p>{@link SinkConfig#mode()} chooses how a batch changes the table: append every row, upsert
+ * (MERGE by key, copy-on-write, tombstones delete) or complete (the table becomes the batch).
  */
 public final class DeltaSink implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DeltaSink.class);
@@ -35,6 +39,7 @@ public final class DeltaSink implements AutoCloseable {
     private final SinkConfig config;
     private final Engine engine;
     private final DeltaTableWriter writer;
+    private final WriteMode mode;
     private final TopicReader reader;
     private final String topicId;
     private final String runId = UUID.randomUUID().toString();
@@ -65,7 +70,8 @@ public final class DeltaSink implements AutoCloseable {
         this.config = config;
         this.engine = KernelEngines.create();
         this.writer = new DeltaTableWriter(engine, config.tablePath(), config.schema(), config.tableProperties());
-        this.reader = new TopicReader(kafkaClientProps, config.topic(), config.appId(), new RowJson(config.schema()));
+        this.mode = WriteMode.forConfig(config, writer);
+        this.reader = new TopicReader(kafkaClientProps, config.topic(), config.appId(), new RowJson(config.schema()), mode.keyed());
         try {
             this.topicId = reader.topicId();
             resumeFromTable();
@@ -161,7 +167,7 @@ public final class DeltaSink implements AutoCloseable {
         SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batch.end());
         CommitResult result;
         try {
-            result = writer.append(config.appId(), batchId, batch.rows(), tableOffsets, next);
+            result = mode.write(config.appId(), batchId, batch, tableOffsets, next);
         } catch (RuntimeException e) {
             reader.assign(storedOffsets);
             throw e;
@@ -197,6 +203,7 @@ public final class DeltaSink implements AutoCloseable {
         Map<String, Object> sinkMetrics = new LinkedHashMap<>();
         sinkMetrics.put("deltaVersion", result.version());
         sinkMetrics.put("numFiles", result.files());
+        sinkMetrics.putAll(result.metrics());
         if (!result.committed()) {
             sinkMetrics.put("alreadyCommitted", true);
         }

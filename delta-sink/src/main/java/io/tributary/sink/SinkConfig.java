@@ -1,9 +1,13 @@
 package io.tributary.sink;
 
+import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Objects;
 
 /**
@@ -19,10 +23,25 @@ import java.util.Objects;
  * @param pendingTransactionWait how long a batch waits, at its start, for transactions already
  *                               writing to the topic to complete (their markers), so that it takes
  *                               their rows; after that it goes on without them. Default {@link #DEFAULT_PENDING_TRANSACTION_WAIT}
+ * @param mode append, upsert (MERGE by {@code keys}) or complete (replace the table with each batch)
+ * @param keys the key columns of mode upsert (required there) and complete (optional: rows of one key collapse);
+ *             a STRUCT column (e.g. an aggregation's {@code window}) is compared as a whole
+ * @param order mode upsert: the column whose largest value wins among rows of one key in a batch; null: the last in Kafka order
+ * @param rowsPerFile modes upsert and complete: at most this many rows per Parquet file written, rows sorted by key,
+ *                    so files hold narrow key ranges that a small batch can skip. Default {@link #DEFAULT_ROWS_PER_FILE}
  */
 public record SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
-                         int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait) {
+                         int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
+                         SinkMode mode, List<String> keys, String order, int rowsPerFile) {
     public static final Duration DEFAULT_PENDING_TRANSACTION_WAIT = Duration.ofSeconds(5);
+    public static final int DEFAULT_ROWS_PER_FILE = 100_000;
+
+    /** An append-mode config (the shape before modes existed). */
+    public SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
+                      int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait) {
+        this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
+                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE);
+    }
 
     public SinkConfig {
         Objects.requireNonNull(tablePath, "tablePath");
@@ -42,6 +61,50 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
             throw new TributaryException("delta sink: pendingTransactionWait is " + pendingTransactionWait + "; use 0 or more");
         }
         tableProperties = Map.copyOf(tableProperties == null ? Map.of() : tableProperties);
+        mode = mode == null ? SinkMode.APPEND : mode;
+        keys = List.copyOf(keys == null ? List.of() : keys);
+        order = order == null || order.isBlank() ? null : order;
+        validateMode(schema, mode, keys, order, rowsPerFile);
+    }
+
+    private static void validateMode(Schema schema, SinkMode mode, List<String> keys, String order, int rowsPerFile) {
+        if (mode == SinkMode.UPSERT && keys.isEmpty()) {
+            throw new TributaryException("sink.delta.keys is empty, but sink.delta.mode is upsert: an upsert needs the columns "
+                    + "that identify a row; set sink.delta.keys, e.g. [id], or use sink.delta.mode: append");
+        }
+        if (mode == SinkMode.APPEND && !keys.isEmpty()) {
+            throw new TributaryException("sink.delta.keys " + keys + " is set, but sink.delta.mode is append, which writes every row "
+                    + "and ignores keys; set sink.delta.mode: upsert to MERGE by these keys, or remove sink.delta.keys");
+        }
+        Set<String> seen = new HashSet<>();
+        for (String k : keys) {
+            if (schema.indexOf(k) < 0) {
+                throw new TributaryException("sink.delta.keys names column '" + k + "', which is not in the sink's schema "
+                        + schema.toDdl() + "; use columns of that schema");
+            }
+            if (!seen.add(k)) {
+                throw new TributaryException("sink.delta.keys names column '" + k + "' twice; list each key column once");
+            }
+        }
+        if (order != null) {
+            if (mode != SinkMode.UPSERT) {
+                throw new TributaryException("sink.delta.order is '" + order + "', but sink.delta.mode is " + mode.specName()
+                        + "; the order column only chooses among rows of one key in mode upsert: remove it or set mode upsert");
+            }
+            int i = schema.indexOf(order);
+            if (i < 0) {
+                throw new TributaryException("sink.delta.order names column '" + order + "', which is not in the sink's schema "
+                        + schema.toDdl() + "; use a column of that schema, or leave it out to keep the last row in Kafka order");
+            }
+            DataType.Kind kind = schema.field(i).type().kind();
+            if (kind == DataType.Kind.STRUCT || kind == DataType.Kind.BINARY) {
+                throw new TributaryException("sink.delta.order names column '" + order + "' of type " + schema.field(i).type().ddl()
+                        + ", which has no order to choose the latest row by; use a number, string, date or timestamp column");
+            }
+        }
+        if (rowsPerFile <= 0) {
+            throw new TributaryException("delta sink: rowsPerFile is " + rowsPerFile + "; use a positive number");
+        }
     }
 
     /** A config with no row limit and no extra table properties. */
@@ -50,14 +113,33 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
     }
 
     public SinkConfig withMaxRowsPerBatch(int rows) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, rows, tableProperties, pendingTransactionWait);
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, rows, tableProperties, pendingTransactionWait,
+                mode, keys, order, rowsPerFile);
     }
 
     public SinkConfig withPendingTransactionWait(Duration wait) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, wait);
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, wait,
+                mode, keys, order, rowsPerFile);
     }
 
     public SinkConfig withTableProperties(Map<String, String> properties) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, properties, pendingTransactionWait);
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, properties, pendingTransactionWait,
+                mode, keys, order, rowsPerFile);
+    }
+
+    /**
+     * The write mode, its key columns and (upsert only) the order column; {@code order} may be null.
+     *
+     * @throws TributaryException naming {@code sink.delta.mode}, {@code sink.delta.keys} or {@code sink.delta.order} if they do not fit the schema
+     */
+    public SinkConfig withMode(SinkMode mode, List<String> keys, String order) {
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
+                mode, keys, order, rowsPerFile);
+    }
+
+    /** Modes upsert and complete: at most {@code rows} rows per Parquet file written. */
+    public SinkConfig withRowsPerFile(int rows) {
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
+                mode, keys, order, rows);
     }
 }

@@ -59,6 +59,10 @@ public final class DeltaTableWriter {
         this.tableProperties = Map.copyOf(props);
     }
 
+    Engine engine() {
+        return engine;
+    }
+
     public String tablePath() {
         return tablePath;
     }
@@ -117,7 +121,7 @@ public final class DeltaTableWriter {
         return new CommitResult(true, result.getVersion(), actions.size(), ms(t1 - t0), ms(t2 - t1), ms(t3 - t2));
     }
 
-    private void checkState(Snapshot snap, String appId, long batchId, Optional<Long> txn, Map<Integer, Long> expectedStart) {
+    void checkState(Snapshot snap, String appId, long batchId, Optional<Long> txn, Map<Integer, Long> expectedStart) {
         long last = txn.orElse(-1L);
         if (last != batchId - 1) {
             throw new TributaryException("delta table " + tablePath + ": sink " + appId + " is about to commit batch " + batchId
@@ -143,11 +147,16 @@ public final class DeltaTableWriter {
     }
 
     private Transaction build(Optional<Snapshot> snapshot, String appId, long batchId) {
+        return build(snapshot, appId, batchId, -1);
+    }
+
+    /** @param maxRetries -1: Kernel's default; 0: a concurrent commit fails this one instead of rebasing it */
+    Transaction build(Optional<Snapshot> snapshot, String appId, long batchId, int maxRetries) {
         try {
             if (snapshot.isPresent()) {
-                return snapshot.get().buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE)
-                        .withTransactionId(appId, batchId)
-                        .build(engine);
+                var builder = snapshot.get().buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE)
+                        .withTransactionId(appId, batchId);
+                return (maxRetries < 0 ? builder : builder.withMaxRetries(maxRetries)).build(engine);
             }
             // the legacy builder is the one that creates a table with a txn and a chosen operation
             return Table.forPath(engine, tablePath)
@@ -165,7 +174,8 @@ public final class DeltaTableWriter {
         }
     }
 
-    private List<Row> writeFiles(Transaction txn, List<Object[]> rows) {
+    /** Writes {@code rows} as Parquet file(s) of the table and returns their {@code add} actions; the one writer of every mode. */
+    List<Row> writeFiles(Transaction txn, List<Object[]> rows) {
         if (rows.isEmpty()) {
             return List.of();
         }
@@ -187,7 +197,7 @@ public final class DeltaTableWriter {
         return actions;
     }
 
-    private CommitResult resolveUnknown(String appId, long batchId, CommitStateUnknownException e) {
+    CommitResult resolveUnknown(String appId, long batchId, CommitStateUnknownException e) {
         Optional<Snapshot> snap = latestSnapshot();
         Optional<Long> txn = snap.flatMap(s -> s.getLatestTransactionVersion(engine, appId));
         if (txn.isPresent() && txn.get() >= batchId) {
@@ -198,7 +208,7 @@ public final class DeltaTableWriter {
                 + " failed with a storage error and did not land (" + e.getMessage() + "); nothing was committed, run again", e);
     }
 
-    private void runHooks(TransactionCommitResult result) {
+    void runHooks(TransactionCommitResult result) {
         for (PostCommitHook hook : result.getPostCommitHooks()) {
             try {
                 hook.threadSafeInvoke(engine);

@@ -42,7 +42,7 @@ public final class TableReader {
         return rows;
     }
 
-    private static void readFile(Engine engine, Row scanState, Row scanFile, StructType physical, Schema schema,
+    static void readFile(Engine engine, Row scanState, Row scanFile, StructType physical, Schema schema,
                                  List<Object[]> rows) throws IOException {
         FileStatus file = KernelInternals.scanFileStatus(scanFile);
         CloseableIterator<ColumnarBatch> data = engine.getParquetHandler()

@@ -6,10 +6,15 @@ import java.util.Map;
 /**
  * The records of one batch read from a topic.
  *
- * @param rows the parsed data rows, markers excluded
+ * @param rows the parsed data rows, markers excluded; in a keyed read a tombstone (key, no value) is a null row
  * @param start per partition, where the batch started reading
  * @param end per partition, the next offset to read after this batch (past commit markers)
  * @param markers watermark marker records skipped
+ * @param origins keyed reads only (else null): where each row came from, parallel to {@code rows}
  */
-public record TopicBatch(List<Object[]> rows, Map<Integer, Long> start, Map<Integer, Long> end, long markers) {
+public record TopicBatch(List<Object[]> rows, Map<Integer, Long> start, Map<Integer, Long> end, long markers,
+                         List<RecordOrigin> origins) {
+    public TopicBatch(List<Object[]> rows, Map<Integer, Long> start, Map<Integer, Long> end, long markers) {
+        this(rows, start, end, markers, null);
+    }
 }

@@ -45,10 +45,20 @@ public final class TopicReader implements AutoCloseable {
     private final RowJson rowJson;
     private final Map<String, Object> clientProps;
     private final KafkaConsumer<byte[], byte[]> consumer;
+    private final boolean keyed;
     private final List<TopicPartition> partitions = new ArrayList<>();
     private Admin admin;
 
     public TopicReader(Map<String, Object> clientProps, String topic, String clientId, RowJson rowJson) {
+        this(clientProps, topic, clientId, rowJson, false);
+    }
+
+    /**
+     * @param keyed true: batches carry each record's {@link RecordOrigin} and tombstones (records
+     *              with a key and no value) become null rows; false: a record without a value is an error
+     */
+    public TopicReader(Map<String, Object> clientProps, String topic, String clientId, RowJson rowJson, boolean keyed) {
+        this.keyed = keyed;
         this.topic = topic;
         this.rowJson = rowJson;
         this.clientProps = Map.copyOf(clientProps);
@@ -206,6 +216,7 @@ public final class TopicReader implements AutoCloseable {
         Map<Integer, Long> start = positions();
         Map<Integer, Long> accepted = new TreeMap<>(start); // next offset after the last record taken
         List<Object[]> rows = new ArrayList<>();
+        List<RecordOrigin> origins = keyed ? new ArrayList<>() : null;
         long markers = 0;
         boolean full = false;
         long lastProgress = System.currentTimeMillis();
@@ -237,7 +248,13 @@ public final class TopicReader implements AutoCloseable {
                     markers++;
                     continue;
                 }
-                rows.add(parse(r));
+                if (keyed) {
+                    boolean tombstone = r.value() == null && r.key() != null;
+                    origins.add(new RecordOrigin(r.partition(), r.offset(), r.timestamp(), tombstone ? r.key() : null));
+                    rows.add(tombstone ? null : parse(r));
+                } else {
+                    rows.add(parse(r));
+                }
                 full = maxRows > 0 && rows.size() >= maxRows;
             }
         }
@@ -250,7 +267,7 @@ public final class TopicReader implements AutoCloseable {
             consumer.seek(tp, batchEndOffset);
         }
         consumer.resume(partitions);
-        return new TopicBatch(rows, start, batchEnd, markers);
+        return new TopicBatch(rows, start, batchEnd, markers, origins);
     }
 
     private List<TopicPartition> openPartitions(Map<Integer, Long> end) {

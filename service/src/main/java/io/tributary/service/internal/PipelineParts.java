@@ -9,6 +9,7 @@ import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.sink.DeltaSink;
 import io.tributary.sink.SinkConfig;
+import io.tributary.sink.SinkMode;
 import io.tributary.source.DeltaSource;
 import io.tributary.source.DeltaSourceConfig;
 import io.tributary.topology.AggregateSpec;
@@ -98,11 +99,30 @@ public final class PipelineParts {
                     keepLate ? Topics.lateRows(spec.name()) : null, client, spec.stateDir().resolve("streams"));
             stages.add(new Stage(spec.name() + "/aggregate", streams::runBatch, streams));
         }
-        SinkConfig sinkConfig = SinkConfig.of(spec.path(Settings.SINK_PATH).toString(), sinkSchema,
+        SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.path(Settings.SINK_PATH).toString(), sinkSchema,
                         sinkTopic, sinkAppId(spec), spec.name() + "/sink")
-                .withTableProperties(spec.map(Settings.SINK_PROPERTIES));
+                .withTableProperties(spec.map(Settings.SINK_PROPERTIES)));
         DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess());
         stages.add(new Stage(sinkConfig.stageName(), sink::runBatch, sink, sink::idleProgress));
+    }
+
+    /**
+     * The sink's write mode: {@code sink.delta.mode/keys/order} for rows; for an aggregation in
+     * update or complete output mode, an upsert keyed by (window, group-by columns). Complete mode
+     * upserts too rather than replacing the table: a sink batch may hold part of an aggregation
+     * batch's output (the topology commits its transactions on its own schedule), and a complete
+     * result only ever grows (no key leaves it), so upserting each result row gives the same table.
+     */
+    static SinkConfig withSinkMode(PipelineSpec spec, AggregateSpec aggregate, SinkConfig config) {
+        if (aggregate != null && aggregate.outputMode() != OutputMode.APPEND) {
+            List<String> keys = new java.util.ArrayList<>();
+            keys.add("window");
+            keys.addAll(aggregate.groupBy());
+            return config.withMode(SinkMode.UPSERT, keys, null);
+        }
+        SinkMode mode = SinkMode.parse(spec.string(Settings.SINK_MODE));
+        return config.withMode(mode, spec.has(Settings.SINK_KEYS) ? spec.list(Settings.SINK_KEYS) : List.of(),
+                spec.has(Settings.SINK_ORDER) ? spec.string(Settings.SINK_ORDER) : null);
     }
 
     static DeltaSourceConfig deltaSourceConfig(PipelineSpec spec) {
@@ -124,10 +144,6 @@ public final class PipelineParts {
                 || !spec.map(Settings.SELECT).isEmpty();
         if (!any) {
             return null;
-        }
-        if (!"append".equals(spec.string(Settings.OUTPUT_MODE))) {
-            throw new TributaryException("outputMode " + spec.string(Settings.OUTPUT_MODE)
-                    + " is not supported yet: it needs the upsert sink (by window and group-by columns); use outputMode: append");
         }
         return AggregateSpec.builder()
                 .eventTime(spec.string(Settings.EVENT_TIME))

@@ -1,0 +1,23 @@
+package io.tributary.sink.internal;
+
+import io.tributary.sink.SinkOffsets;
+import java.util.Map;
+
+/** Every row of the batch is added; nothing is removed (Spark's Delta sink, append mode). */
+final class Append implements WriteMode {
+    private final DeltaTableWriter writer;
+
+    Append(DeltaTableWriter writer) {
+        this.writer = writer;
+    }
+
+    @Override
+    public CommitResult write(String appId, long batchId, TopicBatch batch, Map<Integer, Long> expectedStart, SinkOffsets next) {
+        return writer.append(appId, batchId, batch.rows(), expectedStart, next);
+    }
+
+    @Override
+    public boolean keyed() {
+        return false;
+    }
+}

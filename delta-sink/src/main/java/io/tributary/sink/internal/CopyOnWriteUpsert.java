@@ -1,0 +1,107 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.expressions.Predicate;
+import io.tributary.sink.SinkOffsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * MERGE by key, copy-on-write (Spark's {@code foreachBatch} with {@code dropDuplicates(keys)} and
+ * {@code MERGE ... whenMatchedUpdateAll whenNotMatchedInsertAll}, plus deletes by tombstone):
+ * the batch collapses to one change per key ({@link BatchChanges}); the files whose statistics
+ * may hold one of its keys ({@link KeyPredicates}) are read; each file that does hold one is
+ * removed and its other rows are written again with the batch's rows, sorted by key, in files of
+ * at most {@code rowsPerFile} rows. Files without a matching row stay; a batch of new keys only
+ * rewrites nothing. All removes and adds are one commit ({@link RewriteCommitter}).
+ */
+final class CopyOnWriteUpsert implements WriteMode {
+    private final DeltaTableWriter writer;
+    private final RewriteCommitter committer;
+    private final KeyColumns keys;
+    private final int orderIndex;
+    private final int rowsPerFile;
+
+    CopyOnWriteUpsert(DeltaTableWriter writer, RewriteCommitter committer, KeyColumns keys, String order, int rowsPerFile) {
+        this.writer = writer;
+        this.committer = committer;
+        this.keys = keys;
+        this.orderIndex = order == null ? -1 : keys.schema().indexOf(order);
+        this.rowsPerFile = rowsPerFile;
+    }
+
+    @Override
+    public CommitResult write(String appId, long batchId, TopicBatch batch, Map<Integer, Long> expectedStart, SinkOffsets next) {
+        BatchChanges changes = BatchChanges.collapse(batch, keys, orderIndex);
+        return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, changes, batch.rows().size()), expectedStart, next);
+    }
+
+    @Override
+    public boolean keyed() {
+        return true;
+    }
+
+    BatchChanges collapse(TopicBatch batch) {
+        return BatchChanges.collapse(batch, keys, orderIndex);
+    }
+
+    /** Reads the files that hold the batch's keys and writes the new ones; commits nothing. */
+    RewritePlan plan(Optional<Snapshot> snapshot, Transaction txn, BatchChanges changes, long sourceRows) {
+        List<Object[]> upserts = changes.upserts();
+        Map<Key, Object[]> byKey = changes.changes();
+        List<Object[]> output = new ArrayList<>();
+        List<Row> actions = new ArrayList<>();
+        Set<String> read = new LinkedHashSet<>();
+        Set<String> removed = new LinkedHashSet<>();
+        Set<Key> matched = new HashSet<>();
+        long[] counts = new long[3]; // updated rows, deleted rows, copied rows
+        Predicate filter = null;
+        if (snapshot.isPresent()) {
+            filter = KeyPredicates.forKeys(keys.keySchema(), byKey.keySet());
+            FileScan.read(writer.engine(), snapshot.get(), filter, file -> {
+                read.add(file.path());
+                List<Object[]> survivors = new ArrayList<>(file.rows().size());
+                boolean hit = false;
+                for (Object[] row : file.rows()) {
+                    Key key = keys.of(row);
+                    Object[] change = byKey.get(key);
+                    if (change == null) {
+                        survivors.add(row);
+                        continue;
+                    }
+                    hit = true;
+                    matched.add(key);
+                    counts[change == BatchChanges.DELETE ? 1 : 0]++;
+                }
+                if (hit) {
+                    removed.add(file.path());
+                    actions.add(file.removeAction());
+                    output.addAll(survivors);
+                    counts[2] += survivors.size();
+                }
+            });
+        }
+        long inserted = upserts.stream().filter(r -> !matched.contains(keys.of(r))).count();
+        output.addAll(upserts);
+        actions.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
+        Map<String, Object> metrics = new LinkedHashMap<>();
+        metrics.put("numSourceRows", sourceRows);
+        metrics.put("numSourceKeys", (long) changes.size());
+        metrics.put("numTargetRowsInserted", inserted);
+        metrics.put("numTargetRowsUpdated", counts[0]);
+        metrics.put("numTargetRowsDeleted", counts[1]);
+        metrics.put("numTargetRowsCopied", counts[2]);
+        metrics.put("numTargetFilesScanned", (long) read.size());
+        metrics.put("numTargetFilesRemoved", (long) removed.size());
+        metrics.put("numTargetFilesAdded", (long) (actions.size() - removed.size()));
+        return new RewritePlan(actions, snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics);
+    }
+}

@@ -1,0 +1,137 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.TransactionCommitResult;
+import io.delta.kernel.exceptions.CommitStateUnknownException;
+import io.delta.kernel.exceptions.ConcurrentTransactionException;
+import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
+import io.tributary.schema.TributaryException;
+import io.tributary.sink.SinkOffsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits a batch that removes and adds files (upsert, complete replace) exactly once, and safely
+ * next to other writers. Kernel's conflict check "fully supports only blind appends": it would
+ * rebase this commit over a concurrent append that added a row with one of the batch's keys, and
+ * the table would then hold the key twice. So the commit is built with no retries: any commit
+ * that lands between the snapshot the plan read and this commit fails it. The committer then
+ * re-runs the plan's scan filter on the new snapshot: if no new file may hold one of the batch's
+ * keys and every file the plan removes is still there, the same actions are committed on the new
+ * snapshot; otherwise the batch is planned again (files read and written again; the first
+ * attempt's Parquet files stay as orphans until a VACUUM). After {@value #MAX_ATTEMPTS} attempts it fails.
+ */
+final class RewriteCommitter {
+    private static final Logger LOG = LoggerFactory.getLogger(RewriteCommitter.class);
+    static final int MAX_ATTEMPTS = 10;
+
+    /** Plans a batch on a snapshot (empty: no table yet), writing its Parquet files through {@code txn}. */
+    interface Planner {
+        RewritePlan plan(Optional<Snapshot> snapshot, Transaction txn);
+    }
+
+    /** Called after planning, before the commit: a test seam for a concurrent writer. */
+    interface BeforeCommit {
+        void run(int attempt);
+    }
+
+    private final DeltaTableWriter writer;
+    private final BeforeCommit beforeCommit;
+
+    RewriteCommitter(DeltaTableWriter writer) {
+        this(writer, attempt -> { });
+    }
+
+    RewriteCommitter(DeltaTableWriter writer, BeforeCommit beforeCommit) {
+        this.writer = writer;
+        this.beforeCommit = beforeCommit;
+    }
+
+    CommitResult commit(String appId, long batchId, Planner planner, Map<Integer, Long> expectedStart, SinkOffsets next) {
+        String table = writer.tablePath();
+        RewritePlan plan = null;
+        long writeNanos = 0;
+        int replans = 0;
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            Optional<Snapshot> snapshot = writer.latestSnapshot();
+            if (snapshot.isPresent()) {
+                Optional<Long> txn = snapshot.get().getLatestTransactionVersion(writer.engine(), appId);
+                if (txn.isPresent() && txn.get() >= batchId) {
+                    LOG.info("delta table {}: batch {} of {} is already committed (txn version {}); writing nothing", table, batchId, appId, txn.get());
+                    return CommitResult.alreadyCommitted(snapshot.get().getVersion());
+                }
+                writer.checkState(snapshot.get(), appId, batchId, txn, expectedStart);
+            } else if (!expectedStart.isEmpty()) {
+                throw new TributaryException("delta table " + table + " does not exist, but sink " + appId
+                        + " expected it to hold offsets " + expectedStart + " (was the table deleted while the sink ran?); "
+                        + "restart the sink to write the topic again from its beginning");
+            }
+            Transaction txn = writer.build(snapshot, appId, batchId, 0);
+            txn.addDomainMetadata(SinkOffsets.DOMAIN, next.toJson());
+            if (plan == null || !stillHolds(plan, snapshot)) {
+                if (plan != null) {
+                    replans++;
+                    LOG.warn("delta table {}: another writer committed up to version {} while batch {} of {} was planned on version {}, "
+                            + "with files that may hold the batch's keys; planning the batch again", table,
+                            snapshot.map(Snapshot::getVersion).orElse(-1L), batchId, appId, plan.readVersion());
+                }
+                long t0 = System.nanoTime();
+                plan = planner.plan(snapshot, txn);
+                writeNanos += System.nanoTime() - t0;
+            }
+            beforeCommit.run(attempt);
+            long t1 = System.nanoTime();
+            TransactionCommitResult result;
+            try {
+                result = txn.commit(writer.engine(), Iterators.iterable(plan.actions()));
+            } catch (MaxCommitRetryLimitReachedException e) {
+                LOG.info("delta table {}: batch {} of {}: another writer committed first; checking its files against the batch's keys",
+                        table, batchId, appId);
+                continue;
+            } catch (ConcurrentTransactionException e) {
+                LOG.info("delta table {}: batch {} of {} was committed concurrently; writing nothing", table, batchId, appId);
+                return CommitResult.alreadyCommitted(writer.latestSnapshot().map(Snapshot::getVersion).orElse(-1L));
+            } catch (CommitStateUnknownException e) {
+                return writer.resolveUnknown(appId, batchId, e);
+            } catch (ConcurrentWriteException e) {
+                throw new TributaryException("delta table " + table + ": batch " + batchId + " of sink " + appId
+                        + " lost a race with another writer (" + e.getMessage() + "); nothing of this batch was committed: run again", e);
+            }
+            long t2 = System.nanoTime();
+            writer.runHooks(result);
+            long t3 = System.nanoTime();
+            Map<String, Object> metrics = new java.util.LinkedHashMap<>(plan.metrics());
+            metrics.put("commitAttempts", attempt);
+            metrics.put("replans", replans);
+            LOG.info("delta table {}: version {} committed, batch {} of {}: {}", table, result.getVersion(), batchId, appId, metrics);
+            return new CommitResult(true, result.getVersion(), plan.filesAdded(), ms(writeNanos), ms(t2 - t1), ms(t3 - t2), metrics);
+        }
+        throw new TributaryException("delta table " + table + ": batch " + batchId + " of sink " + appId + " lost " + MAX_ATTEMPTS
+                + " commit attempts in a row to other writers whose files may hold the batch's keys; nothing of this batch was committed. "
+                + "Stop the other writers of this table (or give them other keys), then run again");
+    }
+
+    /** True if the plan, made on an older snapshot, holds on {@code latest}: no new file may hold its keys, none it removes is gone. */
+    private boolean stillHolds(RewritePlan plan, Optional<Snapshot> latest) {
+        if (latest.isEmpty() || plan.filter() == null) {
+            return latest.isEmpty() && plan.filter() == null;
+        }
+        if (latest.get().getVersion() == plan.readVersion()) {
+            return true;
+        }
+        Set<String> now = FileScan.paths(writer.engine(), latest.get(), plan.filter());
+        boolean holds = plan.readPaths().containsAll(now) && now.containsAll(plan.removedPaths());
+        LOG.info("delta table {}: versions {}..{} committed by another writer {} files the batch's keys may be in",
+                writer.tablePath(), plan.readVersion() + 1, latest.get().getVersion(), holds ? "touched none of the" : "changed");
+        return holds;
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
+    }
+}

@@ -1,0 +1,23 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.data.Row;
+import io.delta.kernel.expressions.Predicate;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a batch that rewrites files commits, and what it read to decide it.
+ *
+ * @param actions the {@code remove} and {@code add} actions of the commit
+ * @param readVersion the table version the plan was made on; -1 if there was no table
+ * @param filter the scan filter that found the files the plan read; null if there was no table
+ * @param readPaths the files the filter returned (all of them were read)
+ * @param removedPaths the files the plan removes (a subset of {@code readPaths})
+ * @param metrics counts for the progress record, named as Delta's MERGE {@code operationMetrics}
+ */
+record RewritePlan(java.util.List<Row> actions, long readVersion, Predicate filter, Set<String> readPaths,
+                   Set<String> removedPaths, Map<String, Object> metrics) {
+    int filesAdded() {
+        return actions.size() - removedPaths.size();
+    }
+}

@@ -1,0 +1,34 @@
+package io.tributary.sink.internal;
+
+import io.tributary.sink.SinkConfig;
+import io.tributary.sink.SinkOffsets;
+import java.util.Map;
+
+/**
+ * How a batch becomes one Delta commit: {@link Append}, {@link CopyOnWriteUpsert} or
+ * {@link CompleteReplace}. Every mode writes Parquet through {@link DeltaTableWriter#writeFiles}
+ * and commits {@code txn (appId, batchId)} with the sink's offsets, so a replayed batch writes nothing.
+ */
+public interface WriteMode {
+    /**
+     * Writes {@code batch} as batch {@code batchId} of {@code appId}.
+     *
+     * @param expectedStart the offsets the table must hold (empty: none yet)
+     * @param next the offsets to store with the batch
+     */
+    CommitResult write(String appId, long batchId, TopicBatch batch, Map<Integer, Long> expectedStart, SinkOffsets next);
+
+    /** True if the mode needs each record's origin and the topic's tombstones ({@link TopicReader}'s keyed read). */
+    boolean keyed();
+
+    /** The mode {@code config} asks for, writing through {@code writer}. */
+    static WriteMode forConfig(SinkConfig config, DeltaTableWriter writer) {
+        return switch (config.mode()) {
+            case APPEND -> new Append(writer);
+            case UPSERT -> new CopyOnWriteUpsert(writer, new RewriteCommitter(writer),
+                    new KeyColumns(config.schema(), config.keys()), config.order(), config.rowsPerFile());
+            case COMPLETE -> new CompleteReplace(writer, new RewriteCommitter(writer),
+                    config.keys().isEmpty() ? null : new KeyColumns(config.schema(), config.keys()), config.rowsPerFile());
+        };
+    }
+}
