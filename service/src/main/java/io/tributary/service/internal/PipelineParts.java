@@ -168,6 +168,9 @@ public final class PipelineParts {
         if (spec.has(Settings.MAX_BYTES)) {
             b.maxBytesPerTrigger(spec.bytes(Settings.MAX_BYTES));
         }
+        if (aggregate == null && "upsert".equals(spec.string(Settings.SINK_MODE))) {
+            b.groupBy(spec.list(Settings.SINK_KEYS)); // a key's rows share a partition, so Kafka order is their order
+        }
         if (aggregate != null) {
             b.eventTime(aggregate.eventTime()).watermarkDelay(aggregate.watermark()).groupBy(aggregate.groupBy());
             if (spec.has(Settings.CLOSE_IDLE)) {
