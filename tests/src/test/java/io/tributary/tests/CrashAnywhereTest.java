@@ -20,13 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
  * The crash harness: a pipeline over many files, its process SIGKILLed at random moments and
  * started again, until the input is drained; then the table must hold exactly the expected rows
  * (a multiset: none missing, none twice, none extra). {@code -Dtributary.crash.kills=N} sets the
- * kills per pipeline (default 10; {@code bench/crash.sh} runs 200) and
+ * kills per pipeline (default 7, so CI kills 21 times; {@code bench/crash.sh} runs 200) and
  * {@code -Dtributary.crash.seed} the random seed.
  */
 @Tag("integration")
 @Timeout(3600)
 class CrashAnywhereTest {
-    static final int KILLS = Integer.getInteger("tributary.crash.kills", 10);
+    static final int KILLS = Integer.getInteger("tributary.crash.kills", 7); // 21 kills in CI over the three pipelines
     static final long SEED = Long.getLong("tributary.crash.seed", 42L);
     static final int FILES_PER_ROUND = 6;
     static final int ROWS_PER_FILE = 40;
@@ -41,7 +41,7 @@ class CrashAnywhereTest {
                 .replace("format: json", "format: json\n    maxFilesPerTrigger: 2")
                 .replace("trigger: availableNow", "topic:\n  partitions: 2\ntrigger: availableNow"));
         List<String> expected = new ArrayList<>();
-        Report report = crashLoop(ws, expected::addAll);
+        Report report = crashLoop(ws, expected::addAll, 0);
         List<String> actual = new ArrayList<>();
         for (Object[] r : DeltaTables.readRows(dir.resolve("out").toString())) {
             actual.add(r[0] + "|" + r[1] + "|" + r[2] + "|" + Timestamps.formatMicros((Long) r[3]));
@@ -51,11 +51,30 @@ class CrashAnywhereTest {
     }
 
     @Test
+    void upsertPipelineSurvivesKillsExactly() throws Exception {
+        Workspace ws = new Workspace(dir, UpsertScenarioTest.SPEC
+                .replace("format: json", "format: json\n    maxFilesPerTrigger: 2")
+                .replace("trigger: availableNow", "topic:\n  partitions: 2\ntrigger: availableNow"));
+        Map<Integer, String> lastById = new TreeMap<>();
+        Report report = crashLoop(ws, rows -> rows.forEach(r -> {
+            String[] f = r.split("\\|");
+            int key = Integer.parseInt(f[0]) % 97;
+            lastById.put(key, key + "|" + f[1] + "|" + f[2] + "|" + f[3]);
+        }), 97);
+        List<String> actual = new ArrayList<>();
+        for (Object[] r : DeltaTables.readRows(dir.resolve("tgt").toString())) {
+            actual.add(r[0] + "|" + r[1] + "|" + r[2] + "|" + Timestamps.formatMicros((Long) r[3]));
+        }
+        assertThat(actual).as(report.toString()).containsExactlyInAnyOrderElementsOf(lastById.values());
+        System.out.println("crash harness (upsert): " + report + ", keys checked " + actual.size());
+    }
+
+    @Test
     void windowedPipelineSurvivesKillsExactly() throws Exception {
         Workspace ws = new Workspace(dir, GoldenWindowsScenarioTest.SPEC
                 .replace("format: json", "format: json\n    maxFilesPerTrigger: 2"));
         List<String> input = new ArrayList<>();
-        Report report = crashLoop(ws, input::addAll);
+        Report report = crashLoop(ws, input::addAll, 0);
         // every event is in time (they only move forward), so the table holds every window the final watermark closed
         long maxMs = 0;
         Map<String, Double> sums = new TreeMap<>();
@@ -85,8 +104,11 @@ class CrashAnywhereTest {
         return Timestamps.formatMicros(ms * 1000).replace('T', ' ').replace("Z", "");
     }
 
-    /** Adds files, runs, kills at a random moment, over and over; then one clean run drains the rest. */
-    private Report crashLoop(Workspace ws, java.util.function.Consumer<List<String>> expected) throws Exception {
+    /**
+     * Adds files, runs, kills at a random moment, over and over; then one clean run drains the rest.
+     * With {@code keys > 0} the written ids repeat modulo {@code keys} (for upserts).
+     */
+    private Report crashLoop(Workspace ws, java.util.function.Consumer<List<String>> expected, int keys) throws Exception {
         Random random = new Random(SEED);
         Report report = new Report();
         int file = 0;
@@ -100,7 +122,8 @@ class CrashAnywhereTest {
                     String user = "u" + (id % 5);
                     double amt = id % 17;
                     String ts = Timestamps.formatMicros((BASE_MS + id * 7_000L) * 1000);
-                    lines.add("{\"id\": " + id + ", \"user\": \"" + user + "\", \"amt\": " + amt + ", \"ts\": \"" + ts + "\"}");
+                    int written = keys > 0 ? id % keys : id;
+                    lines.add("{\"id\": " + written + ", \"user\": \"" + user + "\", \"amt\": " + amt + ", \"ts\": \"" + ts + "\"}");
                     rows.add(id + "|" + user + "|" + amt + "|" + ts);
                 }
                 ws.addFile(String.format("f-%05d.json", file++), lines.toArray(String[]::new)).toFile()
