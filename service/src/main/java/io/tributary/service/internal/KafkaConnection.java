@@ -16,23 +16,32 @@ import org.slf4j.LoggerFactory;
 public final class KafkaConnection implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaConnection.class);
 
+    private final StateLock lock;
     private final EmbeddedBroker broker;
     private final Map<String, Object> clientProps;
 
-    private KafkaConnection(EmbeddedBroker broker, Map<String, Object> clientProps) {
+    private KafkaConnection(StateLock lock, EmbeddedBroker broker, Map<String, Object> clientProps) {
+        this.lock = lock;
         this.broker = broker;
         this.clientProps = clientProps;
     }
 
+    /** Locks the pipeline's state folder (one process per state), then connects or starts the embedded broker. */
     public static KafkaConnection open(PipelineSpec spec) {
-        Map<String, Object> props = new HashMap<>(spec.map(Settings.KAFKA));
-        if (props.containsKey("bootstrap.servers")) {
-            LOG.info("using the Kafka cluster at {}", props.get("bootstrap.servers"));
-            return new KafkaConnection(null, props);
+        StateLock lock = StateLock.acquire(spec.stateDir(), spec.name());
+        try {
+            Map<String, Object> props = new HashMap<>(spec.map(Settings.KAFKA));
+            if (props.containsKey("bootstrap.servers")) {
+                LOG.info("using the Kafka cluster at {}", props.get("bootstrap.servers"));
+                return new KafkaConnection(lock, null, props);
+            }
+            EmbeddedBroker broker = EmbeddedBroker.start(spec.stateDir().resolve("kafka"), spec.integer(Settings.BROKER_PORT));
+            props.put("bootstrap.servers", broker.bootstrapServers());
+            return new KafkaConnection(lock, broker, props);
+        } catch (RuntimeException e) {
+            lock.close();
+            throw e;
         }
-        EmbeddedBroker broker = EmbeddedBroker.start(spec.stateDir().resolve("kafka"), spec.integer(Settings.BROKER_PORT));
-        props.put("bootstrap.servers", broker.bootstrapServers());
-        return new KafkaConnection(broker, props);
     }
 
     /** The client settings every stage starts from: the spec's {@code kafka:} keys plus bootstrap.servers. */
@@ -46,8 +55,12 @@ public final class KafkaConnection implements AutoCloseable {
 
     @Override
     public void close() {
-        if (broker != null) {
-            broker.close();
+        try {
+            if (broker != null) {
+                broker.close();
+            }
+        } finally {
+            lock.close();
         }
     }
 }

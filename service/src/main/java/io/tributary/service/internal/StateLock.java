@@ -1,0 +1,63 @@
+package io.tributary.service.internal;
+
+import io.tributary.schema.TributaryException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * One process per pipeline state: an exclusive lock on {@code <state>/tributary.lock}, held while
+ * the process runs. A second process on the same state (two services started by mistake, or
+ * {@code checkpoint show} while the embedded broker runs) is refused before it touches anything:
+ * two brokers on one log folder corrupt it. The lock goes with the process, even a killed one.
+ */
+public final class StateLock implements AutoCloseable {
+    private final FileChannel channel;
+    private final FileLock lock;
+
+    private StateLock(FileChannel channel, FileLock lock) {
+        this.channel = channel;
+        this.lock = lock;
+    }
+
+    public static StateLock acquire(Path stateDir, String pipeline) {
+        Path file = stateDir.resolve("tributary.lock");
+        try {
+            Files.createDirectories(stateDir);
+            FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+            FileLock lock;
+            try {
+                lock = ch.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                String holder = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).strip();
+                ch.close();
+                throw new TributaryException("pipeline " + pipeline + " is already running on state folder " + stateDir
+                        + (holder.isEmpty() ? "" : " (" + holder + ")") + "; one process per pipeline state: stop the other one first"
+                        + " (its /progress and /metrics endpoints show where it stands)");
+            }
+            ch.truncate(0);
+            ch.write(java.nio.ByteBuffer.wrap(("pid " + ProcessHandle.current().pid()).getBytes(StandardCharsets.UTF_8)));
+            return new StateLock(ch, lock);
+        } catch (IOException e) {
+            throw new TributaryException("cannot lock the state folder " + stateDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            lock.release();
+            channel.close();
+        } catch (IOException ignored) {
+            // the lock goes with the process anyway
+        }
+    }
+}
