@@ -10,7 +10,14 @@ import picocli.CommandLine.Command;
         subcommands = {RunCommand.class, CheckpointCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
     public static void main(String[] args) {
-        int code = commandLine().execute(args);
+        int code;
+        try {
+            code = commandLine().execute(args);
+        } catch (Throwable t) { // an Error picocli does not handle: the embedded broker's threads must not keep us alive
+            System.err.println("tributary: unexpected failure: " + t);
+            t.printStackTrace();
+            code = 1;
+        }
         System.out.flush();
         // Kafka leaves non-daemon threads (metrics, broker) behind; the command is done, so leave now
         Runtime.getRuntime().halt(code);
