@@ -1,11 +1,13 @@
 package io.tributary.service;
 
+import io.tributary.service.http.ServiceEndpoints;
 import io.tributary.service.internal.Pipeline;
 import io.tributary.service.internal.RunOptions;
 import io.tributary.service.internal.RunSummary;
+import io.tributary.service.logging.LogFormat;
 import io.tributary.service.spec.PipelineSpec;
+import io.tributary.service.spec.Settings;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -17,7 +19,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Runs a pipeline as its trigger says: one JSON progress line per stage and batch on stdout, "
                 + "then a summary line; logs on stderr.",
-                "Exit code 0 on success, 1 with one line on stderr on failure."})
+                "Exit code 0 on success (also after SIGTERM: the batch in flight finishes first), 1 with one line on stderr on failure."})
 final class RunCommand implements Callable<Integer> {
     @Mixin
     SpecOptions specOptions;
@@ -31,26 +33,22 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PipelineSpec spec = specOptions.load();
+        LogFormat.use(LogFormat.parse(spec.string(Settings.LOG_FORMAT)));
         PrintWriter out = command.commandLine().getOut();
-        try (Pipeline pipeline = Pipeline.open(spec, new RunOptions(reprocess))) {
-            Thread hook = new Thread(() -> {
-                try {
-                    pipeline.stop(Duration.ofSeconds(30));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "tributary-shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
-            RunSummary summary = pipeline.run(spec.trigger(), p -> {
-                out.println(p.toJson());
+        try (ServiceEndpoints endpoints = ServiceEndpoints.start(spec)) {
+            GracefulStop stop = GracefulStop.install(endpoints);
+            try (Pipeline pipeline = Pipeline.open(spec, new RunOptions(reprocess))) {
+                endpoints.attach(pipeline);
+                stop.attach(pipeline);
+                RunSummary summary = pipeline.run(spec.trigger(), p -> {
+                    endpoints.record(p);
+                    out.println(p.toJson());
+                    out.flush();
+                });
+                out.println(summary.toJson());
                 out.flush();
-            });
-            out.println(summary.toJson());
-            out.flush();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // a SIGTERM ended the run: the hook is waiting for us
+            } finally {
+                stop.uninstall();
             }
         }
         return 0;

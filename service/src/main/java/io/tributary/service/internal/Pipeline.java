@@ -25,7 +25,9 @@ public final class Pipeline implements AutoCloseable {
     private final KafkaConnection kafka;
     private final List<Stage> stages;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
     private volatile boolean stopping;
+    private volatile boolean running;
 
     private Pipeline(PipelineSpec spec, KafkaConnection kafka, List<Stage> stages) {
         this.spec = spec;
@@ -68,6 +70,7 @@ public final class Pipeline implements AutoCloseable {
                         out.accept(p.get());
                     }
                 }
+                running = true;
                 if (trigger.kind() == Trigger.Kind.ONCE || (trigger.kind() == Trigger.Kind.AVAILABLE_NOW && !didWork)) {
                     break;
                 }
@@ -77,7 +80,7 @@ public final class Pipeline implements AutoCloseable {
                     default -> 0;
                 };
                 if (waitMs > 0) {
-                    Thread.sleep(waitMs);
+                    stopRequested.await(waitMs, java.util.concurrent.TimeUnit.MILLISECONDS); // a stop ends the wait
                 }
             }
             if (trigger.bounded()) {
@@ -87,6 +90,7 @@ public final class Pipeline implements AutoCloseable {
                 }
             }
         } finally {
+            running = false;
             stopped.countDown();
         }
         return summary;
@@ -95,7 +99,33 @@ public final class Pipeline implements AutoCloseable {
     /** Asks the run loop to stop after the batch in flight and waits up to {@code timeout} for it. */
     public boolean stop(Duration timeout) throws InterruptedException {
         stopping = true;
+        stopRequested.countDown();
         return stopped.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** True once every stage has run its first batch (or found nothing to do), until the run ends. */
+    public boolean running() {
+        return running && !stopping;
+    }
+
+    /** The stages' names in flow order. */
+    public List<String> stageNames() {
+        return stages.stream().map(Stage::name).toList();
+    }
+
+    /** The Kafka client settings of the pipeline's cluster (bootstrap.servers included). */
+    public java.util.Map<String, Object> clientProps() {
+        return kafka.clientProps();
+    }
+
+    /** The aggregation's Kafka Streams metrics (see {@code AggregateMetrics}), summed over tasks; empty without one. */
+    public java.util.Map<String, Double> aggregateMetrics() {
+        for (Stage s : stages) {
+            if (s.resource() instanceof StreamsStage streams) {
+                return streams.aggregateMetrics();
+            }
+        }
+        return java.util.Map.of();
     }
 
     @Override

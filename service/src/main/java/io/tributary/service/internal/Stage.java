@@ -39,6 +39,10 @@ final class Stage implements AutoCloseable {
         return name;
     }
 
+    AutoCloseable resource() {
+        return resource;
+    }
+
     Optional<Progress> runBatch() throws Exception {
         return batch.run();
     }

@@ -197,6 +197,18 @@ final class StreamsStage implements AutoCloseable {
         }
     }
 
+    /** The aggregation's metrics (names of {@code AggregateMetrics}), summed over its tasks. */
+    Map<String, Double> aggregateMetrics() {
+        Map<String, Double> out = new HashMap<>();
+        streams.metrics().forEach((name, metric) -> {
+            if (io.tributary.topology.AggregateMetrics.GROUP.equals(name.group()) && metric.metricValue() instanceof Number n
+                    && !Double.isNaN(n.doubleValue())) {
+                out.merge(name.name(), n.doubleValue(), Double::sum);
+            }
+        });
+        return out;
+    }
+
     @Override
     public void close() {
         streams.close(Duration.ofSeconds(30));

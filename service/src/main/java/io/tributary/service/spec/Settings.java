@@ -55,6 +55,9 @@ public final class Settings {
     public static final String KAFKA = "kafka";
     public static final String PARTITIONS = "topic.partitions";
     public static final String BROKER_PORT = "broker.port";
+    public static final String HTTP_PORT = "http.port";
+    public static final String HTTP_HOST = "http.host";
+    public static final String LOG_FORMAT = "log.format";
 
     public static final List<Setting> ALL = List.of(
             req(NAME, STRING, "the pipeline's name: names its topics, state folder and sink id ([A-Za-z0-9_-]+)"),
@@ -93,7 +96,11 @@ public final class Settings {
             new Setting(OUTPUT_MODE, ENUM, "append", false, List.of("append", "update", "complete"), "Spark's output modes of an aggregation"),
             new Setting(KAFKA, MAP, null, false, List.of(), "Kafka client settings, passed through untouched (bootstrap.servers, security...); no bootstrap.servers: an embedded broker"),
             opt(PARTITIONS, INT, "1", "partitions of the topics the pipeline creates"),
-            opt(BROKER_PORT, INT, "0", "the embedded broker's port on 127.0.0.1 (0: any free port)"));
+            opt(BROKER_PORT, INT, "0", "the embedded broker's port on 127.0.0.1 (0: any free port)"),
+            opt(HTTP_PORT, INT, null, "the port of /health/live, /health/ready, /metrics and /progress; absent: 8080 for the default "
+                    + "and processingTime triggers, none for availableNow and once; 0: any free port (logged); -1: none"),
+            opt(HTTP_HOST, STRING, "127.0.0.1", "the address the HTTP endpoints listen on; 0.0.0.0 in a container"),
+            new Setting(LOG_FORMAT, ENUM, "text", false, List.of("text", "json"), "log lines on stderr: text, or one JSON object per line"));
 
     private static final Map<String, Setting> BY_KEY = new LinkedHashMap<>();
 

@@ -1,0 +1,148 @@
+package io.tributary.service.http;
+
+import io.tributary.schema.Progress;
+import io.tributary.service.internal.Pipeline;
+import io.tributary.service.internal.PipelineParts;
+import io.tributary.service.metrics.KafkaProbe;
+import io.tributary.service.metrics.MetricNames;
+import io.tributary.service.metrics.PipelineMetrics;
+import io.tributary.service.spec.PipelineSpec;
+import io.tributary.service.spec.Settings;
+import io.tributary.sink.DeltaTables;
+import io.tributary.sink.SinkOffsets;
+import io.tributary.topology.AggregateMetrics;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a running pipeline shows the outside: its metrics, fed by every progress record, and, when
+ * {@code http.port} says so, the {@link StatusServer}. Started before the pipeline opens (so that
+ * {@code /health/live} answers while the broker and the stages start), then {@link #attach}ed to it.
+ */
+public final class ServiceEndpoints implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceEndpoints.class);
+    /** The port when the spec names none and the trigger runs continuously. */
+    public static final int DEFAULT_PORT = 8080;
+    private static final Duration PROBE_INTERVAL = Duration.ofSeconds(2);
+
+    private final PipelineSpec spec;
+    private final PipelineMetrics metrics;
+    private final StatusServer server;
+    private volatile Pipeline pipeline;
+    private volatile KafkaProbe probe;
+    private volatile boolean stopping;
+
+    private ServiceEndpoints(PipelineSpec spec, PipelineMetrics metrics, StatusServer server) {
+        this.spec = spec;
+        this.metrics = metrics;
+        this.server = server;
+    }
+
+    /** Starts the metrics and, if {@link #port} gives one, the HTTP endpoints. */
+    public static ServiceEndpoints start(PipelineSpec spec) {
+        PipelineMetrics metrics = new PipelineMetrics(spec.name());
+        OptionalInt port = port(spec);
+        ServiceEndpoints[] self = new ServiceEndpoints[1];
+        StatusServer server = null;
+        if (port.isPresent()) {
+            server = StatusServer.start(spec.string(Settings.HTTP_HOST), port.getAsInt(), metrics, () -> self[0].notReady());
+        }
+        self[0] = new ServiceEndpoints(spec, metrics, server);
+        metrics.readiness(() -> self[0].notReady() == null);
+        return self[0];
+    }
+
+    /**
+     * The HTTP port: {@code http.port} if set ({@code -1}: none), else {@value #DEFAULT_PORT} for the
+     * continuous triggers and none for availableNow and once, so that a bounded run never fails
+     * because the port is taken.
+     */
+    public static OptionalInt port(PipelineSpec spec) {
+        if (spec.has(Settings.HTTP_PORT)) {
+            int p = spec.integer(Settings.HTTP_PORT);
+            return p < 0 ? OptionalInt.empty() : OptionalInt.of(p);
+        }
+        return spec.trigger().bounded() ? OptionalInt.empty() : OptionalInt.of(DEFAULT_PORT);
+    }
+
+    /** The port the endpoints listen on, if they do. */
+    public OptionalInt boundPort() {
+        return server == null ? OptionalInt.empty() : OptionalInt.of(server.port());
+    }
+
+    /** Starts watching an opened pipeline: its stages, the broker, the lag and the aggregation's counters. */
+    public void attach(Pipeline opened) {
+        for (String stage : opened.stageNames()) {
+            metrics.declareStage(stage);
+        }
+        String sinkStage = spec.name() + "/sink";
+        String table = spec.path(Settings.SINK_PATH).toString();
+        try {
+            Optional<SinkOffsets> offsets = DeltaTables.sinkOffsets(table);
+            offsets.filter(o -> o.appId().equals(PipelineParts.sinkAppId(spec)))
+                    .ifPresent(o -> metrics.position(sinkStage, o.topic(), o.offsets()));
+            long version = DeltaTables.latestVersion(table);
+            if (version >= 0) {
+                metrics.deltaVersion(sinkStage, version);
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("sink position not read from {}: {}", table, e.toString());
+        }
+        String aggregate = spec.name() + "/aggregate";
+        if (opened.stageNames().contains(aggregate)) {
+            metrics.functionCounter(MetricNames.LATE_ROWS, aggregate, opened,
+                    p -> p.aggregateMetrics().getOrDefault(AggregateMetrics.ROWS_DROPPED, 0.0));
+            metrics.functionGauge(MetricNames.STATE_ROWS, aggregate, opened,
+                    p -> p.aggregateMetrics().getOrDefault(AggregateMetrics.ROWS_TOTAL, 0.0));
+        }
+        if (server != null) {
+            probe = KafkaProbe.start(opened.clientProps(), metrics, PROBE_INTERVAL);
+        }
+        pipeline = opened;
+    }
+
+    /** Takes one batch's progress (the run loop's listener). */
+    public void record(Progress p) {
+        metrics.record(p);
+    }
+
+    /** Not ready from now on: the process is stopping. */
+    public void stopping() {
+        stopping = true;
+    }
+
+    /** Null when ready; else why not. */
+    String notReady() {
+        if (stopping) {
+            return "stopping";
+        }
+        Pipeline p = pipeline;
+        if (p == null) {
+            return "starting: connecting to Kafka and opening the stages";
+        }
+        if (!p.running()) {
+            return "starting: not every stage has run its first batch yet";
+        }
+        KafkaProbe k = probe;
+        return k == null ? null : k.problem();
+    }
+
+    public PipelineMetrics metrics() {
+        return metrics;
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        if (probe != null) {
+            probe.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        metrics.close();
+    }
+}

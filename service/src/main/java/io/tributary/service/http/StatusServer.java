@@ -1,0 +1,112 @@
+package io.tributary.service.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.tributary.schema.Progress;
+import io.tributary.schema.TributaryException;
+import io.tributary.service.metrics.PipelineMetrics;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The service's HTTP endpoints, on the JDK's own HTTP server: {@code /health/live} (200 while the
+ * process serves), {@code /health/ready} (200 once every stage runs and the broker answers, else
+ * 503 with the reason), {@code /metrics} (Prometheus text) and {@code /progress} (the last progress
+ * record of every stage, a JSON array: Spark's {@code lastProgress}).
+ */
+public final class StatusServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StatusServer.class);
+    private static final String JSON = "application/json";
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+
+    private StatusServer(HttpServer server, ExecutorService executor) {
+        this.server = server;
+        this.executor = executor;
+    }
+
+    /**
+     * Listens on {@code host:port} (port 0: any free port).
+     *
+     * @param notReady null when the service is ready, else why it is not
+     */
+    public static StatusServer start(String host, int port, PipelineMetrics metrics, Supplier<String> notReady) {
+        HttpServer server;
+        try {
+            server = HttpServer.create(new InetSocketAddress(host, port), 16);
+        } catch (IOException e) {
+            throw new TributaryException("cannot serve HTTP on " + host + ":" + port + ": " + e.getMessage()
+                    + "; choose another port with --set http.port=N (0: any free port; -1: no HTTP endpoints)", e);
+        }
+        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "tributary-http");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(executor);
+        server.createContext("/", ex -> handle(ex, metrics, notReady));
+        server.start();
+        StatusServer s = new StatusServer(server, executor);
+        LOG.info("serving http://{}:{}/ (health/live, health/ready, metrics, progress)", host, s.port());
+        return s;
+    }
+
+    /** The port it listens on. */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    private static void handle(HttpExchange ex, PipelineMetrics metrics, Supplier<String> notReady) throws IOException {
+        try (ex) {
+            String method = ex.getRequestMethod();
+            if (!method.equals("GET") && !method.equals("HEAD")) {
+                send(ex, 405, "text/plain", "only GET and HEAD\n");
+                return;
+            }
+            switch (ex.getRequestURI().getPath()) {
+                case "/health/live" -> send(ex, 200, JSON, "{\"status\":\"live\"}\n");
+                case "/health/ready" -> {
+                    String why = notReady.get();
+                    if (why == null) {
+                        send(ex, 200, JSON, "{\"status\":\"ready\"}\n");
+                    } else {
+                        send(ex, 503, JSON, "{\"status\":\"not ready\",\"reason\":\"" + why.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}\n");
+                    }
+                }
+                case "/metrics" -> send(ex, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
+                case "/progress" -> send(ex, 200, JSON,
+                        metrics.lastProgress().stream().map(Progress::toJson).collect(Collectors.joining(",\n", "[", "]\n")));
+                default -> send(ex, 404, "text/plain", "not found; try /health/live, /health/ready, /metrics or /progress\n");
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("HTTP {} failed: {}", ex.getRequestURI(), e.toString());
+        }
+    }
+
+    private static void send(HttpExchange ex, int status, String type, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", type);
+        boolean head = ex.getRequestMethod().equals("HEAD");
+        ex.sendResponseHeaders(status, head ? -1 : bytes.length);
+        if (!head) {
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

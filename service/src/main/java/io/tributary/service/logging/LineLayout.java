@@ -1,0 +1,75 @@
+package io.tributary.service.logging;
+
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.classic.spi.ThrowableProxyUtil;
+import ch.qos.logback.core.CoreConstants;
+import ch.qos.logback.core.LayoutBase;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+
+/**
+ * One log event as one line: {@code 10:15:30.123 INFO Pipeline - message} in {@link LogFormat#TEXT},
+ * or a JSON object ({@code ts}, {@code level}, {@code logger}, {@code thread}, {@code message},
+ * MDC keys, {@code exception}) in {@link LogFormat#JSON}, for log shippers. The format is the
+ * process-wide {@link LogFormat#current()}, set from the spec's {@code log.format}.
+ */
+public final class LineLayout extends LayoutBase<ILoggingEvent> {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneId.systemDefault());
+    private static final JsonStringEncoder QUOTE = JsonStringEncoder.getInstance();
+
+    @Override
+    public String doLayout(ILoggingEvent e) {
+        return LogFormat.current() == LogFormat.JSON ? json(e) : text(e);
+    }
+
+    static String text(ILoggingEvent e) {
+        StringBuilder b = new StringBuilder(128);
+        b.append(TIME.format(Instant.ofEpochMilli(e.getTimeStamp()))).append(' ').append(e.getLevel()).append(' ')
+                .append(shortName(e.getLoggerName())).append(" - ").append(e.getFormattedMessage()).append(CoreConstants.LINE_SEPARATOR);
+        IThrowableProxy t = e.getThrowableProxy();
+        if (t != null) {
+            b.append(ThrowableProxyUtil.asString(t)).append(CoreConstants.LINE_SEPARATOR);
+        }
+        return b.toString();
+    }
+
+    static String json(ILoggingEvent e) {
+        StringBuilder b = new StringBuilder(256);
+        b.append("{\"ts\":\"").append(Instant.ofEpochMilli(e.getTimeStamp())).append('"');
+        field(b, "level", e.getLevel().toString());
+        field(b, "logger", e.getLoggerName());
+        field(b, "thread", e.getThreadName());
+        field(b, "message", e.getFormattedMessage());
+        Map<String, String> mdc = e.getMDCPropertyMap();
+        if (mdc != null) {
+            mdc.forEach((k, v) -> field(b, k, v));
+        }
+        IThrowableProxy t = e.getThrowableProxy();
+        if (t != null) {
+            field(b, "exception", ThrowableProxyUtil.asString(t));
+        }
+        return b.append('}').append(CoreConstants.LINE_SEPARATOR).toString();
+    }
+
+    private static void field(StringBuilder b, String name, String value) {
+        b.append(",\"");
+        QUOTE.quoteAsString(name, b);
+        b.append("\":");
+        if (value == null) {
+            b.append("null");
+        } else {
+            b.append('"');
+            QUOTE.quoteAsString(value, b);
+            b.append('"');
+        }
+    }
+
+    private static String shortName(String logger) {
+        int dot = logger.lastIndexOf('.');
+        return dot < 0 ? logger : logger.substring(dot + 1);
+    }
+}
