@@ -11,5 +11,10 @@ RUN useradd --system --uid 10001 --home-dir /var/lib/tributary tributary \
 COPY --from=build /src/service/target/dist/ /opt/tributary/
 USER tributary
 VOLUME ["/data/in", "/data/state", "/data/tables"]
+# the HTTP endpoints (/health/live, /health/ready, /metrics, /progress) reachable from outside the container
+ENV TRIBUTARY_HTTP_HOST=0.0.0.0
+EXPOSE 8080
+# SIGTERM finishes the batch in flight and exits 0 (give it up to 60 s: docker stop -t 60)
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["/opt/tributary/bin/tributary"]
 CMD ["run", "/etc/tributary/pipeline.yaml"]
