@@ -4,9 +4,7 @@ import io.tributary.service.http.ServiceEndpoints;
 import io.tributary.service.internal.Pipeline;
 import io.tributary.service.internal.RunOptions;
 import io.tributary.service.internal.RunSummary;
-import io.tributary.service.logging.LogFormat;
 import io.tributary.service.spec.PipelineSpec;
-import io.tributary.service.spec.Settings;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,7 +31,6 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PipelineSpec spec = specOptions.load();
-        LogFormat.use(LogFormat.parse(spec.string(Settings.LOG_FORMAT)));
         PrintWriter out = command.commandLine().getOut();
         try (ServiceEndpoints endpoints = ServiceEndpoints.start(spec)) {
             GracefulStop stop = GracefulStop.install(endpoints);

@@ -1,6 +1,8 @@
 package io.tributary.service;
 
+import io.tributary.service.logging.LogFormat;
 import io.tributary.service.spec.PipelineSpec;
+import io.tributary.service.spec.Settings;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,6 +25,8 @@ final class SpecOptions {
         if (trigger != null) {
             o.put("trigger", trigger);
         }
-        return PipelineSpec.load(spec, System.getenv(), o);
+        PipelineSpec loaded = PipelineSpec.load(spec, System.getenv(), o);
+        LogFormat.use(LogFormat.parse(loaded.string(Settings.LOG_FORMAT)));
+        return loaded;
     }
 }
