@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The distribution the container image copies, checked without a Docker engine: unpack the build's
+# tarball into a clean folder and start it as the image's entrypoint does (bin/tributary run SPEC),
+# on a copy of the quickstart (availableNow); expect exit code 0 and a Delta table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tarball="$(ls service/target/tributary-*.tar.gz 2>/dev/null | head -1 || true)"
+[ -n "$tarball" ] || { echo "check-dist: no service/target/tributary-*.tar.gz; build first (./mvnw -pl service -am package)"; exit 1; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/opt" "$work/data"
+tar -xzf "$tarball" -C "$work/opt"
+home="$(ls -d "$work"/opt/tributary-*)"
+[ -x "$home/bin/tributary" ] || { echo "check-dist: $home/bin/tributary missing or not executable"; exit 1; }
+cp -r examples/quickstart "$work/data/"
+# a clean environment, as in the image: no Maven, no checkout, only a JRE
+(cd "$work" && env -i PATH="$PATH" HOME="$work" ${JAVA_HOME:+JAVA_HOME="$JAVA_HOME"} \
+   "$home/bin/tributary" run "$work/data/quickstart/pipeline.yaml" > "$work/progress.jsonl" 2> "$work/stderr.log") \
+  || { echo "check-dist: the unpacked service failed (exit $?)"; cat "$work/stderr.log"; exit 1; }
+ls "$work/data/quickstart/out/_delta_log/00000000000000000000.json" >/dev/null \
+  || { echo "check-dist: no Delta log written"; cat "$work/stderr.log"; exit 1; }
+grep -q '"summary"' "$work/progress.jsonl" || { echo "check-dist: no summary line"; exit 1; }
+echo "check-dist: ok ($(basename "$tarball"), $(ls "$home/lib" | wc -l) jars, exit 0, Delta table written)"
