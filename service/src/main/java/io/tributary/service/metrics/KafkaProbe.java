@@ -31,6 +31,7 @@ public final class KafkaProbe implements AutoCloseable {
     private final PipelineMetrics metrics;
     private final ScheduledExecutorService timer;
     private volatile String problem = "not asked yet";
+    private volatile boolean closed;
 
     private KafkaProbe(Admin admin, PipelineMetrics metrics, ScheduledExecutorService timer) {
         this.admin = admin;
@@ -67,6 +68,9 @@ public final class KafkaProbe implements AutoCloseable {
             }
             problem = null;
         } catch (Exception e) {
+            if (closed || e instanceof InterruptedException) {
+                return; // the service is stopping
+            }
             String why = "the Kafka cluster does not answer (" + rootMessage(e) + ")";
             if (problem == null) {
                 LOG.warn("{}; not ready until it does", why);
@@ -108,6 +112,7 @@ public final class KafkaProbe implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         timer.shutdownNow();
         admin.close(Duration.ofSeconds(2));
     }
