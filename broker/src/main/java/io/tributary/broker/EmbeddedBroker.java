@@ -61,17 +61,38 @@ public final class EmbeddedBroker implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the embedded broker's folder " + logDir, e);
         }
-        int brokerPort = port > 0 ? port : freePort();
-        int controllerPort = freePort();
-        Map<String, Object> p = config(logDir, brokerPort, controllerPort);
         if (!Files.exists(logDir.resolve("meta.properties"))) {
             format(logDir);
         }
-        KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(p, false), Time.SYSTEM);
-        server.startup();
-        String bootstrap = "127.0.0.1:" + brokerPort;
-        LOG.info("embedded Kafka broker ready on {} (log {}) in {} ms", bootstrap, logDir, (System.nanoTime() - t0) / 1_000_000);
-        return new EmbeddedBroker(logDir, server, bootstrap);
+        // free ports are picked before the broker binds them: another process may take one in between
+        for (int attempt = 1; ; attempt++) {
+            int brokerPort = port > 0 ? port : freePort();
+            int controllerPort = freePort();
+            KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config(logDir, brokerPort, controllerPort), false), Time.SYSTEM);
+            try {
+                server.startup();
+            } catch (RuntimeException e) {
+                server.shutdown();
+                server.awaitShutdown();
+                if (attempt < 3 && portTaken(e)) {
+                    LOG.info("embedded Kafka broker: a port was taken meanwhile; trying other ports");
+                    continue;
+                }
+                throw e;
+            }
+            String bootstrap = "127.0.0.1:" + brokerPort;
+            LOG.info("embedded Kafka broker ready on {} (log {}) in {} ms", bootstrap, logDir, (System.nanoTime() - t0) / 1_000_000);
+            return new EmbeddedBroker(logDir, server, bootstrap);
+        }
+    }
+
+    private static boolean portTaken(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.BindException || String.valueOf(t.getMessage()).contains("Address already in use")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static Map<String, Object> config(Path logDir, int brokerPort, int controllerPort) {
