@@ -13,7 +13,6 @@ import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.hook.PostCommitHook;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
@@ -232,15 +231,9 @@ public final class DeltaTableWriter {
                 + " failed with a storage error and did not land (" + e.getMessage() + "); nothing was committed, run again", e);
     }
 
+    /** Checksum, checkpoint and log clean-up ({@link PostCommitHooks}). */
     void runHooks(TransactionCommitResult result) {
-        for (PostCommitHook hook : result.getPostCommitHooks()) {
-            try {
-                hook.threadSafeInvoke(engine);
-            } catch (Exception | LinkageError e) {
-                LOG.warn("delta table {}: post-commit {} after version {} failed (the commit stands; Kernel tries again at a later version): {}",
-                        tablePath, hook.getType(), result.getVersion(), e.toString());
-            }
-        }
+        PostCommitHooks.run(engine, tablePath, result);
     }
 
     private static long ms(long nanos) {

@@ -4,7 +4,10 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.engine.Engine;
 import io.delta.kernel.internal.SnapshotImpl;
+import io.delta.kernel.internal.TableConfig;
+import io.delta.kernel.internal.snapshot.MetadataCleanup;
 import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.DomainMetadata;
 import io.delta.kernel.internal.actions.Protocol;
@@ -97,6 +100,23 @@ final class KernelInternals {
             }
         }
         return out;
+    }
+
+    /**
+     * Deletes commits and checkpoints older than {@code delta.logRetentionDuration} that a newer
+     * checkpoint makes unneeded, as Kernel's checkpoint does, unless the table turns it off
+     * ({@code delta.enableExpiredLogCleanup=false}, {@code checkpointProtection}). Needed because
+     * Kernel 4.4's CHECKPOINT post-commit hook checkpoints a snapshot loaded at a version, not as the
+     * latest, and so always skips its clean-up ("Log cleanup is disabled"). Returns the files deleted.
+     */
+    static long cleanUpExpiredLogs(Engine engine, Snapshot latest) throws java.io.IOException {
+        if (!(latest instanceof SnapshotImpl s)
+                || s.getProtocol().getWriterFeatures().contains("checkpointProtection")
+                || !TableConfig.EXPIRED_LOG_CLEANUP_ENABLED.fromMetadata(s.getMetadata())) {
+            return 0;
+        }
+        long retentionMs = TableConfig.LOG_RETENTION.fromMetadata(s.getMetadata());
+        return MetadataCleanup.cleanupExpiredLogs(engine, System::currentTimeMillis, s.getDataPath(), retentionMs);
     }
 
     /** The protocol as {@code (reader, writer) [features]}. */
