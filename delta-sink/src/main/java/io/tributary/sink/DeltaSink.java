@@ -8,6 +8,7 @@ import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.CommitResult;
 import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.KernelEngines;
+import io.tributary.sink.internal.Partitioning;
 import io.tributary.sink.internal.TopicBatch;
 import io.tributary.sink.internal.TopicReader;
 import io.tributary.sink.internal.WriteMode;
@@ -69,7 +70,8 @@ public final class DeltaSink implements AutoCloseable {
         this.reprocess = reprocess;
         this.config = config;
         this.engine = KernelEngines.create();
-        this.writer = new DeltaTableWriter(engine, config.tablePath(), config.schema(), config.tableProperties());
+        this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(),
+                Partitioning.parse(config.partitionBy(), config.schema()));
         this.mode = WriteMode.forConfig(config, writer);
         this.reader = new TopicReader(kafkaClientProps, config.topic(), config.appId(), new RowJson(config.schema()), mode.keyed());
         try {

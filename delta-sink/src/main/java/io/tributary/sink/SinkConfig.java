@@ -3,6 +3,7 @@ package io.tributary.sink;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
+import io.tributary.sink.internal.Partitioning;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -29,10 +30,13 @@ import java.util.Objects;
  * @param order mode upsert: the column whose largest value wins among rows of one key in a batch; null: the last in Kafka order
  * @param rowsPerFile modes upsert and complete: at most this many rows per Parquet file written, rows sorted by key,
  *                    so files hold narrow key ranges that a small batch can skip. Default {@link #DEFAULT_ROWS_PER_FILE}
+ * @param partitionBy the table's partition columns, set when the table is created: column names or
+ *                    {@code "date(ts) as day"} (a DATE column the sink derives from a timestamp); empty: not partitioned
  */
 public record SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
                          int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
-                         SinkMode mode, List<String> keys, String order, int rowsPerFile) {
+                         SinkMode mode, List<String> keys, String order, int rowsPerFile,
+                         List<String> partitionBy) {
     public static final Duration DEFAULT_PENDING_TRANSACTION_WAIT = Duration.ofSeconds(5);
     public static final int DEFAULT_ROWS_PER_FILE = 100_000;
 
@@ -40,7 +44,15 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
     public SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
                       int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait) {
         this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE);
+                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of());
+    }
+
+    /** A config without partitioning (the shape before partitionBy existed). */
+    public SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
+                      int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
+                      SinkMode mode, List<String> keys, String order, int rowsPerFile) {
+        this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
+                mode, keys, order, rowsPerFile, List.of());
     }
 
     public SinkConfig {
@@ -65,6 +77,12 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
         keys = List.copyOf(keys == null ? List.of() : keys);
         order = order == null || order.isBlank() ? null : order;
         validateMode(schema, mode, keys, order, rowsPerFile);
+        partitionBy = List.copyOf(partitionBy == null ? List.of() : partitionBy);
+        Partitioning partitioning = Partitioning.parse(partitionBy, schema); // fails early, naming the entry
+        if (partitioning.hasDerivedColumns() && mode != SinkMode.APPEND) {
+            throw new TributaryException("sink.delta.partitionBy " + partitionBy + " derives a column, which only sink.delta.mode append "
+                    + "supports yet (mode " + mode.specName() + " rewrites rows without computing it); partition by a plain column, or use mode append");
+        }
     }
 
     private static void validateMode(Schema schema, SinkMode mode, List<String> keys, String order, int rowsPerFile) {
@@ -114,17 +132,17 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
 
     public SinkConfig withMaxRowsPerBatch(int rows) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, rows, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile);
+                mode, keys, order, rowsPerFile, partitionBy);
     }
 
     public SinkConfig withPendingTransactionWait(Duration wait) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, wait,
-                mode, keys, order, rowsPerFile);
+                mode, keys, order, rowsPerFile, partitionBy);
     }
 
     public SinkConfig withTableProperties(Map<String, String> properties) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, properties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile);
+                mode, keys, order, rowsPerFile, partitionBy);
     }
 
     /**
@@ -134,12 +152,18 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
      */
     public SinkConfig withMode(SinkMode mode, List<String> keys, String order) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile);
+                mode, keys, order, rowsPerFile, partitionBy);
     }
 
     /** Modes upsert and complete: at most {@code rows} rows per Parquet file written. */
     public SinkConfig withRowsPerFile(int rows) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rows);
+                mode, keys, order, rows, partitionBy);
+    }
+
+    /** The table's partitioning (see {@link #partitionBy()}), e.g. {@code List.of("date(ts) as day")}. */
+    public SinkConfig withPartitionBy(List<String> columns) {
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
+                mode, keys, order, rowsPerFile, columns);
     }
 }

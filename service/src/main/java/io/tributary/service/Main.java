@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 /** The {@code tributary} command line. */
 @Command(name = "tributary", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Incremental ETL on Kafka, Kafka Streams and Delta Lake, with Spark Structured Streaming's semantics.",
-        subcommands = {RunCommand.class, CheckpointCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, CheckpointCommand.class, OptimizeCommand.class, VacuumCommand.class,
+                DescribeCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
     public static void main(String[] args) {
         int code;

@@ -13,7 +13,6 @@ import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.hook.PostCommitHook;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
@@ -48,11 +47,18 @@ public final class DeltaTableWriter {
     private final Schema schema;
     private final StructType kernelSchema;
     private final Map<String, String> tableProperties;
+    private final Partitioning partitioning;
 
     public DeltaTableWriter(Engine engine, String tablePath, Schema schema, Map<String, String> tableProperties) {
+        this(engine, tablePath, tableProperties, Partitioning.none(schema));
+    }
+
+    /** A writer of a partitioned table: {@code partitioning} gives the table's schema, its partition columns and derived columns. */
+    public DeltaTableWriter(Engine engine, String tablePath, Map<String, String> tableProperties, Partitioning partitioning) {
         this.engine = engine;
         this.tablePath = KernelEngines.tablePath(tablePath);
-        this.schema = schema;
+        this.partitioning = partitioning;
+        this.schema = partitioning.tableSchema();
         this.kernelSchema = KernelSchemas.toKernel(schema);
         Map<String, String> props = new HashMap<>(tableProperties);
         props.putIfAbsent("delta.checkpointInterval", "10");
@@ -79,7 +85,8 @@ public final class DeltaTableWriter {
      *                      anything else in the table means another writer or stale state, and is refused
      * @param next the offsets to store with this batch
      */
-    public CommitResult append(String appId, long batchId, List<Object[]> rows, Map<Integer, Long> expectedStart, SinkOffsets next) {
+    public CommitResult append(String appId, long batchId, List<Object[]> inputRows, Map<Integer, Long> expectedStart, SinkOffsets next) {
+        List<Object[]> rows = partitioning.toTableRows(inputRows);
         Optional<Snapshot> snapshot = latestSnapshot();
         if (snapshot.isPresent()) {
             Optional<Long> txn = snapshot.get().getLatestTransactionVersion(engine, appId);
@@ -144,6 +151,11 @@ public final class DeltaTableWriter {
                     + ", but the sink writes " + schema.toDdl() + "; Tributary does not change a table's schema: "
                     + "write to a new table path or restore the pipeline's schema");
         }
+        if (!snap.getPartitionColumnNames().equals(partitioning.columns())) {
+            throw new TributaryException("delta table " + tablePath + " is partitioned by " + snap.getPartitionColumnNames()
+                    + ", but the sink partitions by " + partitioning.columns() + " (sink.delta.partitionBy " + partitioning.specs()
+                    + "); Delta cannot change a table's partitioning: set partitionBy as the table has it, or write to a new table path");
+        }
     }
 
     private Transaction build(Optional<Snapshot> snapshot, String appId, long batchId) {
@@ -162,6 +174,7 @@ public final class DeltaTableWriter {
             return Table.forPath(engine, tablePath)
                     .createTransactionBuilder(engine, ENGINE_INFO, Operation.STREAMING_UPDATE)
                     .withSchema(engine, kernelSchema)
+                    .withPartitionColumns(engine, partitioning.columns())
                     .withTableProperties(engine, tableProperties)
                     .withDomainMetadataSupported()
                     .withTransactionId(engine, appId, batchId)
@@ -174,13 +187,23 @@ public final class DeltaTableWriter {
         }
     }
 
-    /** Writes {@code rows} as Parquet file(s) of the table and returns their {@code add} actions; the one writer of every mode. */
+    /**
+     * Writes table rows as Parquet files of {@code txn}, one group per partition ({@link Partitioning#group}),
+     * and returns their {@code add} actions; the one writer of every mode.
+     */
     List<Row> writeFiles(Transaction txn, List<Object[]> rows) {
         if (rows.isEmpty()) {
             return List.of();
         }
+        List<Row> actions = new ArrayList<>();
+        for (Map.Entry<Map<String, Literal>, List<Object[]>> group : partitioning.group(rows).entrySet()) {
+            actions.addAll(writePartition(txn, group.getKey(), group.getValue()));
+        }
+        return actions;
+    }
+
+    private List<Row> writePartition(Transaction txn, Map<String, Literal> partition, List<Object[]> rows) {
         Row state = txn.getTransactionState(engine);
-        Map<String, Literal> partition = Map.of();
         FilteredColumnarBatch batch = new FilteredColumnarBatch(new RowBatch(kernelSchema, rows), Optional.empty());
         List<Row> actions = new ArrayList<>();
         try (CloseableIterator<FilteredColumnarBatch> physical =
@@ -208,15 +231,9 @@ public final class DeltaTableWriter {
                 + " failed with a storage error and did not land (" + e.getMessage() + "); nothing was committed, run again", e);
     }
 
+    /** Checksum, checkpoint and log clean-up ({@link PostCommitHooks}). */
     void runHooks(TransactionCommitResult result) {
-        for (PostCommitHook hook : result.getPostCommitHooks()) {
-            try {
-                hook.threadSafeInvoke(engine);
-            } catch (Exception | LinkageError e) {
-                LOG.warn("delta table {}: post-commit {} after version {} failed (the commit stands; Kernel tries again at a later version): {}",
-                        tablePath, hook.getType(), result.getVersion(), e.toString());
-            }
-        }
+        PostCommitHooks.run(engine, tablePath, result);
     }
 
     private static long ms(long nanos) {

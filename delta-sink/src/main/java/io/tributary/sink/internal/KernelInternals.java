@@ -1,13 +1,28 @@
 package io.tributary.sink.internal;
 
+import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.Row;
+import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.SnapshotImpl;
+import io.delta.kernel.internal.TableConfig;
+import io.delta.kernel.internal.snapshot.MetadataCleanup;
 import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.DomainMetadata;
+import io.delta.kernel.internal.actions.Protocol;
 import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.data.ScanStateRow;
+import io.delta.kernel.internal.data.TransactionStateRow;
+import io.delta.kernel.internal.fs.Path;
+import io.delta.kernel.internal.util.PartitionUtils;
+import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.DataFileStatus;
 import io.delta.kernel.utils.FileStatus;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The only place that touches Kernel classes outside its public API ({@code io.delta.kernel.internal}),
@@ -39,5 +54,78 @@ final class KernelInternals {
     /** The physical schema to read the table's Parquet files with. */
     static StructType physicalReadSchema(Row scanState) {
         return ScanStateRow.getPhysicalDataReadSchema(scanState);
+    }
+
+    /** A scan-file row as a {@link TableFile}. */
+    static TableFile tableFile(Row scanFile) {
+        AddFile add = addOf(scanFile);
+        return new TableFile(add.getPath(), scanFileStatus(scanFile).getPath(), add.getSize(), add.getModificationTime(),
+                partitionValues(scanFile), scanFile);
+    }
+
+    private static AddFile addOf(Row scanFile) {
+        return new AddFile(scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL));
+    }
+
+    /** A scan file's partition values as the log holds them (serialized strings; null for a null value). */
+    static Map<String, String> partitionValues(Row scanFile) {
+        return new TreeMap<>(InternalScanFileUtils.getPartitionValues(scanFile));
+    }
+
+    /** A serialized partition value as a Kernel literal of the column's type. */
+    static Literal partitionLiteral(DataType type, String serialized) {
+        return PartitionUtils.literalForPartitionValue(type, serialized);
+    }
+
+    /** A {@code remove} with {@code dataChange=false} for a scan file: compaction, which moves rows without changing them (notes 4.2). */
+    static Row removeWithoutDataChange(Row scanFile) {
+        return SingleAction.createRemoveFileSingleAction(addOf(scanFile).toRemoveFileRow(false, Optional.empty()));
+    }
+
+    /** An {@code add} with {@code dataChange=false} for a file written by a compaction (notes 4.2). */
+    static Row addWithoutDataChange(Row txnState, DataFileStatus file, Map<String, Literal> partitionValues) {
+        StructType physical = TransactionStateRow.getPhysicalSchema(txnState);
+        java.net.URI root = new Path(TransactionStateRow.getTablePath(txnState)).toUri();
+        AddFile add = AddFile.convertDataFileStatus(physical, root, file, partitionValues, false, Map.of(),
+                Optional.empty(), Optional.empty(), Optional.empty());
+        return SingleAction.createAddFileSingleAction(add.toRow());
+    }
+
+    /** The table's active domain metadata, domain to configuration. */
+    static Map<String, String> domains(Snapshot snapshot) {
+        Map<String, String> out = new TreeMap<>();
+        if (snapshot instanceof SnapshotImpl impl) {
+            for (Map.Entry<String, DomainMetadata> e : impl.getActiveDomainMetadataMap().entrySet()) {
+                out.put(e.getKey(), e.getValue().getConfiguration());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Deletes commits and checkpoints older than {@code delta.logRetentionDuration} that a newer
+     * checkpoint makes unneeded, as Kernel's checkpoint does, unless the table turns it off
+     * ({@code delta.enableExpiredLogCleanup=false}, {@code checkpointProtection}). Needed because
+     * Kernel 4.4's CHECKPOINT post-commit hook checkpoints a snapshot loaded at a version, not as the
+     * latest, and so always skips its clean-up ("Log cleanup is disabled"). Returns the files deleted.
+     */
+    static long cleanUpExpiredLogs(Engine engine, Snapshot latest) throws java.io.IOException {
+        if (!(latest instanceof SnapshotImpl s)
+                || s.getProtocol().getWriterFeatures().contains("checkpointProtection")
+                || !TableConfig.EXPIRED_LOG_CLEANUP_ENABLED.fromMetadata(s.getMetadata())) {
+            return 0;
+        }
+        long retentionMs = TableConfig.LOG_RETENTION.fromMetadata(s.getMetadata());
+        return MetadataCleanup.cleanupExpiredLogs(engine, System::currentTimeMillis, s.getDataPath(), retentionMs);
+    }
+
+    /** The protocol as {@code (reader, writer) [features]}. */
+    static String protocol(Snapshot snapshot) {
+        Protocol p = snapshot.getProtocol();
+        String s = "(" + p.getMinReaderVersion() + "," + p.getMinWriterVersion() + ")";
+        if (!p.getReaderAndWriterFeatures().isEmpty() || !p.getWriterFeatures().isEmpty()) {
+            s += " readerFeatures " + new java.util.TreeSet<>(p.getReaderFeatures()) + " writerFeatures " + new java.util.TreeSet<>(p.getWriterFeatures());
+        }
+        return s;
     }
 }

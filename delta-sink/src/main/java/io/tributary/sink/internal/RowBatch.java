@@ -25,6 +25,16 @@ final class RowBatch implements ColumnarBatch {
         return new RowColumnVector(schema.at(ordinal).getDataType(), rows, new int[] {ordinal});
     }
 
+    /** Kernel drops partition columns from the rows it writes (they live in the folder name). */
+    @Override
+    public ColumnarBatch withDeletedColumnAt(int ordinal) {
+        ColumnVector[] vectors = new ColumnVector[schema.length()];
+        for (int i = 0; i < vectors.length; i++) {
+            vectors[i] = getColumnVector(i);
+        }
+        return new io.delta.kernel.defaults.internal.data.DefaultColumnarBatch(rows.size(), schema, vectors).withDeletedColumnAt(ordinal);
+    }
+
     @Override
     public int getSize() {
         return rows.size();

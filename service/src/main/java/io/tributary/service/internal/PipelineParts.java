@@ -10,6 +10,10 @@ import io.tributary.service.spec.Settings;
 import io.tributary.sink.DeltaSink;
 import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkMode;
+import io.tributary.sink.maintenance.AutoOptimize;
+import io.tributary.sink.maintenance.OptimizeOptions;
+import io.tributary.schema.Progress;
+import java.util.Optional;
 import io.tributary.source.DeltaSource;
 import io.tributary.source.DeltaSourceConfig;
 import io.tributary.topology.AggregateSpec;
@@ -101,9 +105,20 @@ public final class PipelineParts {
         }
         SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.path(Settings.SINK_PATH).toString(), sinkSchema,
                         sinkTopic, sinkAppId(spec), spec.name() + "/sink")
-                .withTableProperties(spec.map(Settings.SINK_PROPERTIES)));
+                .withTableProperties(spec.map(Settings.SINK_PROPERTIES))
+                .withPartitionBy(spec.list(Settings.SINK_PARTITION_BY)));
         DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess());
-        stages.add(new Stage(sinkConfig.stageName(), sink::runBatch, sink, sink::idleProgress));
+        AutoOptimize optimize = new AutoOptimize(sinkConfig.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY), OptimizeOptions.defaults());
+        stages.add(new Stage(sinkConfig.stageName(), () -> afterCommit(sink.runBatch(), optimize), () -> {
+            optimize.close();
+            sink.close();
+        }, sink::idleProgress));
+    }
+
+    /** Counts the sink's commits for {@code sink.delta.optimizeEvery}; a batch already in the table is no commit. */
+    private static Optional<Progress> afterCommit(Optional<Progress> progress, AutoOptimize optimize) {
+        progress.filter(p -> p.sink() != null && p.sink().numOutputRows() > 0).ifPresent(p -> optimize.afterCommit());
+        return progress;
     }
 
     /**

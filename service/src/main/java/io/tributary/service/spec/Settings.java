@@ -43,6 +43,8 @@ public final class Settings {
     public static final String SINK_KEYS = "sink.delta.keys";
     public static final String SINK_ORDER = "sink.delta.order";
     public static final String SINK_PROPERTIES = "sink.delta.properties";
+    public static final String SINK_PARTITION_BY = "sink.delta.partitionBy";
+    public static final String SINK_OPTIMIZE_EVERY = "sink.delta.optimizeEvery";
     public static final String EVENT_TIME = "aggregate.eventTime";
     public static final String WATERMARK = "aggregate.watermark";
     public static final String WINDOW = "aggregate.window";
@@ -85,6 +87,8 @@ public final class Settings {
             opt(SINK_KEYS, LIST, null, "the key columns of mode upsert"),
             opt(SINK_ORDER, STRING, null, "mode upsert: the column whose largest value wins among rows of one key (default: the last in Kafka order)"),
             new Setting(SINK_PROPERTIES, MAP, null, false, List.of(), "Delta table properties set when the table is created, e.g. delta.checkpointInterval"),
+            opt(SINK_PARTITION_BY, LIST, null, "partition columns, set when the table is created: a column, or a day of an event time, e.g. date(ts) as day (UTC); Hive-style col=value/ folders"),
+            opt(SINK_OPTIMIZE_EVERY, INT, "0", "compact the table's small files (tributary optimize, dataChange=false) in the background after every N sink commits; 0: never"),
             opt(EVENT_TIME, STRING, null, "the event-time column of the aggregation"),
             opt(WATERMARK, DURATION, null, "how late data may arrive (Spark's withWatermark delay)"),
             opt(WINDOW, DURATION, null, "the window length (Spark's window(ts, length))"),

@@ -1,0 +1,139 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.DataWriteContext;
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import io.delta.kernel.utils.FileStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * Rewrites a group of small files of one partition into new files, as one part of a compaction
+ * commit: the old files' rows are streamed through Kernel (read, then written with Kernel's Parquet
+ * writer, which rolls files at the engine's target size) without turning them into Java rows, and
+ * every remove and add has {@code dataChange=false} (notes 4.2), so streaming readers skip the commit.
+ */
+public final class Compaction {
+    private final Engine engine;
+    private final Snapshot snapshot;
+    private final Row scanState;
+    private final StructType physicalReadSchema;
+
+    /** @param engine an engine whose Parquet writer rolls at the target file size ({@link KernelEngines#withTargetFileSize}) */
+    public Compaction(Engine engine, Snapshot snapshot, Scan scan) {
+        this.engine = engine;
+        this.snapshot = snapshot;
+        this.scanState = scan.getScanState(engine);
+        this.physicalReadSchema = KernelInternals.physicalReadSchema(scanState);
+    }
+
+    /**
+     * What rewriting one bin produced.
+     *
+     * @param actions the removes of the old files and the adds of the new ones, all {@code dataChange=false}
+     * @param written absolute paths of the new files (to delete if the commit fails)
+     */
+    public record Rewrite(List<Row> actions, List<String> written, long bytesWritten) {
+    }
+
+    /** Rewrites {@code files}, all of the partition {@code partitionValues}, as new files of {@code txn}. */
+    public Rewrite rewrite(Transaction txn, Map<String, String> partitionValues, List<TableFile> files) {
+        Row txnState = txn.getTransactionState(engine);
+        Map<String, Literal> partition = literals(partitionValues);
+        List<Row> actions = new ArrayList<>();
+        List<String> written = new ArrayList<>();
+        long bytes = 0;
+        DataWriteContext ctx = Transaction.getWriteContext(engine, txnState, partition);
+        try (CloseableIterator<FilteredColumnarBatch> physical =
+                     Transaction.transformLogicalData(engine, txnState, logicalRows(files), partition);
+             CloseableIterator<DataFileStatus> out = engine.getParquetHandler()
+                     .writeParquetFiles(ctx.getTargetDirectory(), physical, ctx.getStatisticsColumns())) {
+            while (out.hasNext()) {
+                DataFileStatus f = out.next();
+                written.add(f.getPath());
+                bytes += f.getSize();
+                actions.add(KernelInternals.addWithoutDataChange(txnState, f, partition));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("delta table " + snapshot.getPath() + ": cannot rewrite " + files.size() + " files", e);
+        }
+        for (TableFile f : files) {
+            actions.add(KernelInternals.removeWithoutDataChange(f.scanFile()));
+        }
+        return new Rewrite(actions, written, bytes);
+    }
+
+    private Map<String, Literal> literals(Map<String, String> serialized) {
+        Map<String, Literal> out = new LinkedHashMap<>();
+        for (String col : snapshot.getPartitionColumnNames()) {
+            out.put(col, KernelInternals.partitionLiteral(snapshot.getSchema().get(col).getDataType(), serialized.get(col)));
+        }
+        return out;
+    }
+
+    /** The logical rows of {@code files}, one file after the other, read lazily. */
+    private CloseableIterator<FilteredColumnarBatch> logicalRows(List<TableFile> files) {
+        Iterator<TableFile> next = files.iterator();
+        return new CloseableIterator<>() {
+            private CloseableIterator<FilteredColumnarBatch> current;
+
+            @Override
+            public boolean hasNext() {
+                try {
+                    while (current == null || !current.hasNext()) {
+                        if (current != null) {
+                            current.close();
+                            current = null;
+                        }
+                        if (!next.hasNext()) {
+                            return false;
+                        }
+                        current = open(next.next());
+                    }
+                    return true;
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+
+            @Override
+            public FilteredColumnarBatch next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return current.next();
+            }
+
+            @Override
+            public void close() throws IOException {
+                if (current != null) {
+                    current.close();
+                }
+            }
+        };
+    }
+
+    private CloseableIterator<FilteredColumnarBatch> open(TableFile file) throws IOException {
+        FileStatus status = KernelInternals.scanFileStatus(file.scanFile());
+        CloseableIterator<ColumnarBatch> data = engine.getParquetHandler()
+                .readParquetFiles(Iterators.of(List.of(status)), physicalReadSchema, java.util.Optional.empty())
+                .map(FileReadResult::getData);
+        return Scan.transformPhysicalData(engine, scanState, file.scanFile(), data);
+    }
+}

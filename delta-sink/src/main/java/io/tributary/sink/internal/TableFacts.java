@@ -1,0 +1,20 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.Snapshot;
+import java.util.Map;
+
+/** Facts about a snapshot that only Kernel's internal API gives: domain metadata and the protocol. */
+public final class TableFacts {
+    private TableFacts() {
+    }
+
+    /** Every active domain metadata, domain to configuration. */
+    public static Map<String, String> domains(Snapshot snapshot) {
+        return KernelInternals.domains(snapshot);
+    }
+
+    /** The protocol, e.g. {@code (1,7) readerFeatures [] writerFeatures [domainMetadata]}. */
+    public static String protocol(Snapshot snapshot) {
+        return KernelInternals.protocol(snapshot);
+    }
+}

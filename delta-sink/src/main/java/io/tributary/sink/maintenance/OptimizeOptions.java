@@ -1,0 +1,39 @@
+package io.tributary.sink.maintenance;
+
+import io.tributary.schema.TributaryException;
+
+/**
+ * How {@link Optimize} compacts.
+ *
+ * @param targetFileSize the size of the files it writes; files smaller than half of it are compacted. Default {@link #DEFAULT_TARGET_FILE_SIZE}
+ * @param where null for the whole table, or equalities on partition columns joined by AND, e.g. {@code day = '2024-05-01'}
+ *              (Delta's {@code OPTIMIZE ... WHERE}, which also takes only partition columns)
+ * @param maxAttempts how many times a compaction is planned and written again when a concurrent commit removed a file it compacts
+ */
+public record OptimizeOptions(long targetFileSize, String where, int maxAttempts) {
+    /** 128 MiB, Delta's and Kernel's default. */
+    public static final long DEFAULT_TARGET_FILE_SIZE = 128L * 1024 * 1024;
+
+    public OptimizeOptions {
+        if (targetFileSize <= 0) {
+            throw new TributaryException("optimize: target file size is " + targetFileSize + " bytes; give a positive size, e.g. 128m");
+        }
+        if (maxAttempts < 1) {
+            throw new TributaryException("optimize: maxAttempts is " + maxAttempts + "; use 1 or more");
+        }
+        where = where == null || where.isBlank() ? null : where.trim();
+    }
+
+    /** The defaults: 128 MiB files, the whole table, 5 attempts. */
+    public static OptimizeOptions defaults() {
+        return new OptimizeOptions(DEFAULT_TARGET_FILE_SIZE, null, 5);
+    }
+
+    public OptimizeOptions withTargetFileSize(long bytes) {
+        return new OptimizeOptions(bytes, where, maxAttempts);
+    }
+
+    public OptimizeOptions withWhere(String predicate) {
+        return new OptimizeOptions(targetFileSize, predicate, maxAttempts);
+    }
+}

@@ -1,0 +1,179 @@
+package io.tributary.sink.maintenance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.schema.TributaryException;
+import io.tributary.sink.DeltaTables;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OptimizeTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private Path table() {
+        return dir.resolve("table");
+    }
+
+    private static List<JsonNode> actions(Path commit) throws IOException {
+        List<JsonNode> out = new ArrayList<>();
+        for (String line : Files.readAllLines(commit)) {
+            out.add(JSON.readTree(line));
+        }
+        return out;
+    }
+
+    @Test
+    void twentySmallCommitsBecomeOneFileWithTheSameRows() throws IOException {
+        TestTables.at(table()).commits(20, 5, 1);
+        List<String> before = TestTables.rows(table());
+        assertThat(DeltaTables.latestVersion(table().toString())).isEqualTo(19);
+
+        OptimizeResult r = Optimize.run(table().toString(), OptimizeOptions.defaults());
+
+        assertThat(r.version()).isEqualTo(20);
+        assertThat(r.filesBefore()).isEqualTo(20);
+        assertThat(r.filesRemoved()).isEqualTo(20);
+        assertThat(r.filesAdded()).isEqualTo(1);
+        assertThat(TestTables.rows(table())).isEqualTo(before).hasSize(100);
+        assertThat(TableDescription.of(table().toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE).files()).isEqualTo(1);
+        List<JsonNode> commit = actions(TestTables.commitFile(table(), 20));
+        assertThat(commit.stream().filter(a -> a.has("add"))).hasSize(1).allMatch(a -> !a.get("add").get("dataChange").asBoolean());
+        assertThat(commit.stream().filter(a -> a.has("remove"))).hasSize(20).allMatch(a -> !a.get("remove").get("dataChange").asBoolean());
+        JsonNode info = commit.stream().filter(a -> a.has("commitInfo")).findFirst().orElseThrow().get("commitInfo");
+        assertThat(info.get("operation").asText()).isEqualTo("Manual Update");
+        assertThat(info.get("engineInfo").asText()).contains("OPTIMIZE");
+        assertThat(commit.stream().filter(a -> a.has("txn") || a.has("domainMetadata"))).isEmpty();
+        // the add keeps statistics, so readers can still skip the file
+        JsonNode add = commit.stream().filter(a -> a.has("add")).findFirst().orElseThrow().get("add");
+        assertThat(JSON.readTree(add.get("stats").asText()).get("numRecords").asLong()).isEqualTo(100);
+
+        // the sink goes on appending after the compaction, and a second optimize finds nothing to do
+        new TestTables(table().toString(), List.of(), Map.of()).commits(1, 5, 1);
+        assertThat(TestTables.rows(table())).hasSize(105);
+        assertThat(DeltaTables.transactionVersion(table().toString(), TestTables.APP)).contains(20L);
+        OptimizeResult again = Optimize.run(table().toString(), OptimizeOptions.defaults());
+        assertThat(again.version()).isEqualTo(22);
+        OptimizeResult nothing = Optimize.run(table().toString(), OptimizeOptions.defaults());
+        assertThat(nothing.committed()).isFalse();
+        assertThat(DeltaTables.latestVersion(table().toString())).isEqualTo(22);
+    }
+
+    @Test
+    void filesAtHalfTheTargetOrLargerAreLeftAlone() {
+        TestTables.at(table()).commits(6, 50, 1);
+        long size = TestTables.parquetFiles(table()).stream().mapToLong(p -> p.toFile().length()).min().orElseThrow();
+
+        OptimizeResult r = Optimize.run(table().toString(), OptimizeOptions.defaults().withTargetFileSize(size * 2));
+
+        assertThat(r.committed()).isFalse();
+        assertThat(r.filesBefore()).isEqualTo(6);
+    }
+
+    @Test
+    void aTargetOfTwoFilesPacksSmallFilesIntoSeveralBins() {
+        TestTables.at(table()).commits(12, 50, 1);
+        List<String> before = TestTables.rows(table());
+        long size = TestTables.parquetFiles(table()).stream().mapToLong(p -> p.toFile().length()).max().orElseThrow();
+
+        // files are just under target/2, so each bin holds two of them
+        OptimizeResult r = Optimize.run(table().toString(), OptimizeOptions.defaults().withTargetFileSize(size * 2 + 2));
+
+        assertThat(r.filesRemoved()).isEqualTo(12);
+        assertThat(r.filesAdded()).isEqualTo(6);
+        assertThat(TestTables.rows(table())).isEqualTo(before);
+    }
+
+    @Test
+    void eachPartitionIsCompactedOnItsOwn() {
+        new TestTables(table().toString(), List.of("date(ts) as day"), Map.of()).commits(10, 9, 3);
+        List<String> before = TestTables.rows(table());
+        assertThat(TestTables.parquetFiles(table())).hasSize(30);
+
+        OptimizeResult r = Optimize.run(table().toString(), OptimizeOptions.defaults());
+
+        assertThat(r.partitions()).isEqualTo(3);
+        assertThat(r.filesRemoved()).isEqualTo(30);
+        assertThat(r.filesAdded()).isEqualTo(3);
+        assertThat(TestTables.rows(table())).isEqualTo(before);
+        TableDescription d = TableDescription.of(table().toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE);
+        assertThat(d.partitions()).containsOnly(Map.entry("day=2024-05-01", 1), Map.entry("day=2024-05-02", 1), Map.entry("day=2024-05-03", 1));
+    }
+
+    @Test
+    void whereCompactsOnlyTheNamedPartition() {
+        new TestTables(table().toString(), List.of("date(ts) as day"), Map.of()).commits(4, 4, 2);
+        List<String> before = TestTables.rows(table());
+
+        OptimizeResult r = Optimize.run(table().toString(), OptimizeOptions.defaults().withWhere("day = '2024-05-02'"));
+
+        assertThat(r.filesRemoved()).isEqualTo(4);
+        assertThat(TableDescription.of(table().toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE).partitions())
+                .containsOnly(Map.entry("day=2024-05-01", 4), Map.entry("day=2024-05-02", 1));
+        assertThat(TestTables.rows(table())).isEqualTo(before);
+        assertThatThrownBy(() -> Optimize.run(table().toString(), OptimizeOptions.defaults().withWhere("user = 'u1'")))
+                .isInstanceOf(TributaryException.class).hasMessageContaining("'user' is not a partition column").hasMessageContaining("[day]");
+        assertThatThrownBy(() -> Optimize.run(table().toString(), OptimizeOptions.defaults().withWhere("day > '2024-05-01'")))
+                .isInstanceOf(TributaryException.class).hasMessageContaining("not an equality");
+    }
+
+    @Test
+    void aSinkCommitDuringOptimizeKeepsItsRows() {
+        TestTables.at(table()).commits(5, 5, 1);
+        List<String> before = TestTables.rows(table());
+        TestTables sink = new TestTables(table().toString(), List.of(), Map.of());
+
+        OptimizeResult r = new Optimize(table().toString(), OptimizeOptions.defaults())
+                .beforeCommit(attempt -> sink.commits(1, 5, 1))
+                .run();
+
+        assertThat(r.attempts()).isEqualTo(1);
+        assertThat(r.version()).isEqualTo(6); // rebased over the sink's version 5
+        List<String> after = TestTables.rows(table());
+        assertThat(after).hasSize(30).containsAll(before);
+        assertThat(TableDescription.of(table().toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE).files()).isEqualTo(2);
+        assertThat(DeltaTables.transactionVersion(table().toString(), TestTables.APP)).contains(5L);
+    }
+
+    @Test
+    void aConcurrentCompactionOfTheSameFilesMakesOptimizeRedoItsWork() {
+        new TestTables(table().toString(), List.of("date(ts) as day"), Map.of()).commits(5, 4, 2);
+        List<String> before = TestTables.rows(table());
+        int[] calls = {0};
+
+        OptimizeResult r = new Optimize(table().toString(), OptimizeOptions.defaults())
+                .beforeCommit(attempt -> {
+                    if (attempt == 1) { // another optimize compacts one of the partitions first
+                        calls[0]++;
+                        Optimize.run(table().toString(), OptimizeOptions.defaults().withWhere("day = '2024-05-01'"));
+                    }
+                })
+                .run();
+
+        assertThat(calls[0]).isEqualTo(1);
+        assertThat(r.attempts()).isEqualTo(2);
+        assertThat(r.partitions()).isEqualTo(1);
+        assertThat(r.filesRemoved()).isEqualTo(5);
+        assertThat(TestTables.rows(table())).isEqualTo(before);
+        assertThat(TableDescription.of(table().toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE).files()).isEqualTo(2);
+        // the first attempt's files were deleted: 10 originals + one per compaction commit remain on disk
+        assertThat(TestTables.parquetFiles(table())).hasSize(12);
+    }
+
+    @Test
+    void noTableIsAClearError() {
+        assertThatThrownBy(() -> Optimize.run(dir.resolve("missing").toString(), OptimizeOptions.defaults()))
+                .isInstanceOf(TributaryException.class).hasMessageContaining("no Delta table at");
+    }
+}

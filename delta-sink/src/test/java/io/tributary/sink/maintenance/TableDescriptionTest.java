@@ -1,0 +1,75 @@
+package io.tributary.sink.maintenance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.sink.SinkOffsets;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TableDescriptionTest {
+    @TempDir
+    Path dir;
+
+    private Path table() {
+        return dir.resolve("table");
+    }
+
+    @Test
+    void aSinkTableAfter25CommitsShowsItsHealth() {
+        new TestTables(table().toString(), List.of("date(ts) as day"), Map.of()).commits(25, 6, 2);
+
+        TableDescription d = TableDescription.of(table().toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE);
+
+        assertThat(d.latestVersion()).isEqualTo(24);
+        assertThat(d.oldestVersion()).isZero();
+        assertThat(d.lastCheckpoint()).isEqualTo(20);
+        assertThat(d.files()).isEqualTo(50);
+        assertThat(d.smallFiles()).isEqualTo(50);
+        assertThat(d.minFileBytes()).isPositive().isLessThanOrEqualTo(d.medianFileBytes());
+        assertThat(d.medianFileBytes()).isLessThanOrEqualTo(d.maxFileBytes());
+        assertThat(d.partitionColumns()).containsExactly("day");
+        assertThat(d.partitions()).containsOnly(Map.entry("day=2024-05-01", 25), Map.entry("day=2024-05-02", 25));
+        assertThat(d.transactions()).containsExactly(Map.entry(TestTables.APP, 24L));
+        assertThat(d.domains()).containsKey(SinkOffsets.DOMAIN);
+        assertThat(SinkOffsets.parse(d.domains().get(SinkOffsets.DOMAIN)).offsets()).containsEntry(0, 150L);
+        assertThat(d.properties()).containsEntry("delta.checkpointInterval", "10");
+        assertThat(d.protocol()).contains("domainMetadata");
+        String text = d.toText();
+        assertThat(text).contains("latest 24, oldest readable 0").contains("checkpoint  version 20").contains("files  50,")
+                .contains("day=2024-05-01  25 files").contains(TestTables.APP + ": 24").contains("tributary optimize compacts them");
+    }
+
+    /**
+     * Kernel's checkpoint hook also cleans the log: commits and checkpoints before a checkpoint
+     * older than delta.logRetentionDuration go. The retention is measured on the log files' times,
+     * so the test ages them instead of waiting.
+     */
+    @Test
+    void checkpointsCleanUpTheLogPastItsRetentionAndTheTableStillReads() throws IOException {
+        Map<String, String> props = Map.of("delta.logRetentionDuration", "interval 1 hours");
+        TestTables t = new TestTables(table().toString(), List.of(), props).commits(25, 2, 1);
+        try (Stream<Path> log = Files.list(table().resolve("_delta_log"))) {
+            for (Path p : log.toList()) {
+                Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(2, ChronoUnit.HOURS)));
+            }
+        }
+        t.commits(6, 2, 1); // version 30 checkpoints and cleans up
+
+        TableDescription d = TableDescription.of(table().toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE);
+        assertThat(d.lastCheckpoint()).isEqualTo(30);
+        assertThat(TestTables.commitFile(table(), 0)).doesNotExist();
+        assertThat(TestTables.commitFile(table(), 19)).doesNotExist();
+        assertThat(d.oldestVersion()).isEqualTo(20);
+        assertThat(d.transactions()).containsExactly(Map.entry(TestTables.APP, 30L));
+        assertThat(TestTables.rows(table())).hasSize(62);
+    }
+}
