@@ -21,12 +21,19 @@ public final class Timestamps {
             "\\s*([+-]?\\d{4,6})(?:-(\\d{1,2})(?:-(\\d{1,2})(?:[T ](\\d{1,2}):(\\d{1,2})(?::(\\d{1,2})(?:\\.(\\d*))?)?)?)?)?\\s*(\\S.*?)?\\s*");
     private static final DateTimeFormatter ISO_MICROS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'");
     private static final DateTimeFormatter ISO_SECONDS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'");
+    private static final Pattern ONE_DIGIT_HOUR = Pattern.compile("^([+-])(\\d):");
+    private static final Pattern ONE_DIGIT_MINUTE = Pattern.compile("^([+-])(\\d\\d):(\\d)$");
+    private static final Long NOT_FAST = Long.MIN_VALUE; // a sentinel no timestamp reaches (see parseFast)
 
     private Timestamps() {
     }
 
     /** Microseconds since the epoch, or null if the text is not a timestamp. */
     public static Long parseMicros(String text, boolean withZone) {
+        Long fast = parseFast(text, withZone);
+        if (fast != NOT_FAST) {
+            return fast;
+        }
         Matcher m = TS.matcher(text);
         if (!m.matches()) {
             return null;
@@ -57,13 +64,73 @@ public final class Timestamps {
     }
 
     /**
+     * The common form {@code yyyy-MM-dd[T ]HH:mm:ss[.fraction][Z]} read without the regex (the
+     * same result as the general path); {@link #NOT_FAST} for any other text.
+     */
+    private static Long parseFast(String s, boolean withZone) {
+        int n = s.length();
+        if (n < 19 || s.charAt(4) != '-' || s.charAt(7) != '-' || (s.charAt(10) != 'T' && s.charAt(10) != ' ')
+                || s.charAt(13) != ':' || s.charAt(16) != ':') {
+            return NOT_FAST;
+        }
+        int year = digits(s, 0, 4);
+        int month = digits(s, 5, 2);
+        int day = digits(s, 8, 2);
+        int hour = digits(s, 11, 2);
+        int minute = digits(s, 14, 2);
+        int second = digits(s, 17, 2);
+        if ((year | month | day | hour | minute | second) < 0) {
+            return NOT_FAST;
+        }
+        int i = 19;
+        long micros = 0;
+        if (i < n && s.charAt(i) == '.') {
+            i++;
+            long scale = 100_000;
+            while (i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+                micros += (s.charAt(i) - '0') * scale;
+                scale /= 10;
+                i++;
+            }
+        }
+        boolean utc = i == n - 1 && s.charAt(i) == 'Z';
+        if (i != n && !utc) {
+            return NOT_FAST;
+        }
+        if (utc && !withZone) {
+            return null; // TIMESTAMP_NTZ takes no zone
+        }
+        try {
+            long seconds = LocalDateTime.of(year, month, day, hour, minute, second).toEpochSecond(ZoneOffset.UTC);
+            return seconds * 1_000_000L + micros;
+        } catch (DateTimeException e) {
+            return null;
+        }
+    }
+
+    /** The value of {@code count} ASCII digits at {@code from}, or -1 if one is not a digit. */
+    private static int digits(String s, int from, int count) {
+        int v = 0;
+        for (int i = from; i < from + count; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v;
+    }
+
+    /**
      * A zone as Spark's {@code getZoneId} reads it: {@link ZoneId#of} with the short ids
      * ({@code EST}, {@code PST}, ...), plus the {@code +h:mm} and {@code +hh:m} forms.
      */
     private static ZoneId zone(String z) {
-        String s = z.strip()
-                .replaceFirst("^([+-])(\\d):", "$10$2:")
-                .replaceFirst("^([+-])(\\d\\d):(\\d)$", "$1$2:0$3");
+        if (z.equals("Z")) {
+            return ZoneOffset.UTC;
+        }
+        String s = ONE_DIGIT_HOUR.matcher(z.strip()).replaceFirst("$10$2:");
+        s = ONE_DIGIT_MINUTE.matcher(s).replaceFirst("$1$2:0$3");
         return ZoneId.of(s, ZoneId.SHORT_IDS);
     }
 
@@ -87,7 +154,34 @@ public final class Timestamps {
         long seconds = Math.floorDiv(micros, 1_000_000L);
         int micro = (int) Math.floorMod(micros, 1_000_000L);
         LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, micro * 1000, ZoneOffset.UTC);
-        return micro == 0 ? ISO_SECONDS.format(t) : ISO_MICROS.format(t);
+        if (t.getYear() < 0 || t.getYear() > 9999) {
+            return micro == 0 ? ISO_SECONDS.format(t) : ISO_MICROS.format(t); // a sign or a fifth digit
+        }
+        char[] c = new char[micro == 0 ? 20 : 27];
+        put(c, 0, t.getYear(), 4);
+        c[4] = '-';
+        put(c, 5, t.getMonthValue(), 2);
+        c[7] = '-';
+        put(c, 8, t.getDayOfMonth(), 2);
+        c[10] = 'T';
+        put(c, 11, t.getHour(), 2);
+        c[13] = ':';
+        put(c, 14, t.getMinute(), 2);
+        c[16] = ':';
+        put(c, 17, t.getSecond(), 2);
+        if (micro != 0) {
+            c[19] = '.';
+            put(c, 20, micro, 6);
+        }
+        c[c.length - 1] = 'Z';
+        return new String(c);
+    }
+
+    private static void put(char[] c, int at, int value, int width) {
+        for (int i = at + width - 1; i >= at; i--) {
+            c[i] = (char) ('0' + value % 10);
+            value /= 10;
+        }
     }
 
     /** As {@link #formatMicros} without the zone designator, for TIMESTAMP_NTZ. */

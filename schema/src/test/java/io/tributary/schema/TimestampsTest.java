@@ -141,4 +141,26 @@ class TimestampsTest {
     void formattedDatesParseBackToTheSameDays(int days) {
         assertThat(Timestamps.parseDays(Timestamps.formatDays(days))).isEqualTo(days);
     }
+
+    @Test
+    void randomTimestampsFormatAsJavaTimeDoesAndParseBack() {
+        java.util.Random random = new java.util.Random(42);
+        java.time.format.DateTimeFormatter micros = java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'");
+        java.time.format.DateTimeFormatter seconds = java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'");
+        for (int i = 0; i < 20_000; i++) {
+            long value = random.nextLong() % 400_000_000_000_000_000L;
+            if (i % 3 == 0) {
+                value -= Math.floorMod(value, 1_000_000L); // whole seconds
+            }
+            LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(value, 1_000_000L),
+                    (int) Math.floorMod(value, 1_000_000L) * 1000, java.time.ZoneOffset.UTC);
+            String expected = (Math.floorMod(value, 1_000_000L) == 0 ? seconds : micros).format(t);
+            assertThat(Timestamps.formatMicros(value)).as("%d", value).isEqualTo(expected);
+            assertThat(Timestamps.parseMicros(expected, true)).as(expected).isEqualTo(value);
+            String spaced = expected.replace('T', ' ');
+            assertThat(Timestamps.parseMicros(spaced, true)).as(spaced).isEqualTo(value);
+            assertThat(Timestamps.parseMicros(spaced.substring(0, spaced.length() - 1), false)).as(spaced).isEqualTo(value);
+            assertThat(Timestamps.parseMicros(spaced, false)).as(spaced).isNull();
+        }
+    }
 }
