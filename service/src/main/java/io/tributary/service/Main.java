@@ -1,6 +1,7 @@
 package io.tributary.service;
 
 import io.tributary.schema.TributaryException;
+import io.tributary.service.bench.BenchStats;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -8,9 +9,10 @@ import picocli.CommandLine.Command;
 @Command(name = "tributary", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Incremental ETL on Kafka, Kafka Streams and Delta Lake, with Spark Structured Streaming's semantics.",
         subcommands = {RunCommand.class, CheckpointCommand.class, OptimizeCommand.class, VacuumCommand.class,
-                DescribeCommand.class, CommandLine.HelpCommand.class})
+                DescribeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
     public static void main(String[] args) {
+        BenchStats.mainStarted();
         int code;
         try {
             code = commandLine().execute(args);
@@ -20,6 +22,7 @@ public final class Main {
             code = 1;
         }
         System.out.flush();
+        BenchStats.writeIfAsked();
         // Kafka leaves non-daemon threads (metrics, broker) behind; the command is done, so leave now
         Runtime.getRuntime().halt(code);
     }

@@ -1,0 +1,154 @@
+package io.tributary.service;
+
+import io.tributary.schema.TributaryException;
+import io.tributary.service.bench.BenchData;
+import io.tributary.service.bench.ChildRun;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tributary bench raw}: times the raw pipeline (JSON files to a Delta table through Kafka,
+ * availableNow, embedded broker) as a whole new {@code bin/tributary run} process per run, as a
+ * user starts it: wall time, rows/s, peak RSS, CPU and peak heap, then the medians.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Benchmarks a pipeline from a cold start: generates deterministic JSON-lines input, runs "
+                + "'tributary run' as a new process per run and prints wall time, rows/s, peak RSS and peak heap, "
+                + "then the medians; also times a run over an empty folder."})
+final class BenchCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "raw: files -> Kafka -> Delta, no aggregation")
+    String scenario;
+
+    @Option(names = "--rows", defaultValue = "1000000", description = "rows of input (default ${DEFAULT-VALUE})")
+    long rows;
+
+    @Option(names = "--files", defaultValue = "100", description = "input files (default ${DEFAULT-VALUE})")
+    int files;
+
+    @Option(names = "--runs", defaultValue = "3", description = "timed runs; the medians are printed (default ${DEFAULT-VALUE})")
+    int runs;
+
+    @Option(names = "--dir", description = "work folder (kept); default a new temporary folder, deleted at the end")
+    Path dir;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "a pipeline setting for the runs, as 'run --set' takes it")
+    List<String> settings = new ArrayList<>();
+
+    @Spec
+    CommandSpec command;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!"raw".equals(scenario)) {
+            throw new TributaryException("bench: unknown scenario '" + scenario + "'; the one there is: raw");
+        }
+        if (rows < 0 || files < 1 || runs < 1) {
+            throw new TributaryException("bench: --rows must be >= 0, --files and --runs >= 1");
+        }
+        Path launcher = launcher();
+        PrintWriter out = command.commandLine().getOut();
+        boolean temporary = dir == null;
+        Path work = temporary ? Files.createTempDirectory("tributary-bench") : Files.createDirectories(dir.toAbsolutePath());
+        try {
+            Path input = work.resolve("input");
+            long t0 = System.nanoTime();
+            long bytes = BenchData.write(input, rows, files);
+            out.printf(Locale.ROOT, "input: %,d rows in %d files, %,d bytes (%.1f MB), generated in %.1f s%n",
+                    rows, files, bytes, bytes / 1e6, (System.nanoTime() - t0) / 1e9);
+            out.println("launcher: " + launcher);
+            out.flush();
+            List<ChildRun> results = new ArrayList<>();
+            for (int i = 1; i <= runs; i++) {
+                ChildRun r = runOnce(launcher, work.resolve("run-" + i), input);
+                if (r.rows() != rows) {
+                    throw new TributaryException("bench: run " + i + " read " + r.rows() + " rows, not " + rows + "; see " + r.folder());
+                }
+                results.add(r);
+                print(out, "run " + i, r);
+            }
+            ChildRun empty = runOnce(launcher, work.resolve("run-empty"), Files.createDirectories(work.resolve("empty")));
+            out.printf(Locale.ROOT, "median of %d: wall %.2f s, %,.0f rows/s, peak RSS %.0f MiB, peak heap %.0f MiB, CPU %.1f s%n", runs,
+                    median(results, ChildRun::wallSeconds), median(results, r -> r.rows() / r.wallSeconds()),
+                    median(results, r -> r.peakRssBytes() / 1048576.0), median(results, r -> r.peakHeapBytes() / 1048576.0),
+                    median(results, ChildRun::cpuSeconds));
+            print(out, "empty folder", empty);
+        } finally {
+            if (temporary) {
+                delete(work);
+            }
+        }
+        return 0;
+    }
+
+    private ChildRun runOnce(Path launcher, Path folder, Path input) throws IOException, InterruptedException {
+        Files.createDirectories(folder);
+        Path spec = folder.resolve("pipeline.yaml");
+        Files.writeString(spec, String.join("\n",
+                "name: bench",
+                "source:",
+                "  files:",
+                "    path: \"" + input.toAbsolutePath() + "\"",
+                "    format: json",
+                "    schema: \"" + BenchData.SCHEMA + "\"",
+                "sink:",
+                "  delta:",
+                "    path: out/",
+                "state: state/",
+                "trigger: availableNow", ""));
+        List<String> extra = new ArrayList<>();
+        settings.forEach(s -> {
+            extra.add("--set");
+            extra.add(s);
+        });
+        return ChildRun.run(launcher, spec, folder, extra);
+    }
+
+    private static void print(PrintWriter out, String label, ChildRun r) {
+        Map<String, Long> d = r.stageMs();
+        out.printf(Locale.ROOT, "%s: wall %.2f s, %,.0f rows/s, peak RSS %.0f MiB, peak heap %.0f MiB, CPU %.1f s; "
+                        + "JVM to main %.2f s, ingest %d ms (publish %d), sink %d ms (read %d, write+commit %d)%n",
+                label, r.wallSeconds(), r.rows() / r.wallSeconds(), r.peakRssBytes() / 1048576.0, r.peakHeapBytes() / 1048576.0,
+                r.cpuSeconds(), r.mainSeconds(), d.getOrDefault("ingest.triggerExecution", 0L), d.getOrDefault("ingest.addBatch", 0L),
+                d.getOrDefault("sink.triggerExecution", 0L), d.getOrDefault("sink.getBatch", 0L), d.getOrDefault("sink.addBatch", 0L));
+        out.flush();
+    }
+
+    private static double median(List<ChildRun> runs, ToDoubleFunction<ChildRun> f) {
+        double[] v = runs.stream().mapToDouble(f).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** The {@code bin/tributary} of the distribution this command runs from (the launcher says where). */
+    private static Path launcher() {
+        String home = System.getProperty("tributary.home");
+        Path bin = home == null ? null : Path.of(home, "bin", "tributary");
+        if (bin == null || !Files.isExecutable(bin)) {
+            throw new TributaryException("bench: cannot find bin/tributary (system property tributary.home is "
+                    + home + "); start the bench through the tributary command, which sets it");
+        }
+        return bin;
+    }
+
+    private static void delete(Path root) throws IOException {
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
