@@ -1,12 +1,10 @@
 package io.tributary.sink.internal;
 
-import io.delta.kernel.DataWriteContext;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.TransactionCommitResult;
-import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.CommitStateUnknownException;
@@ -14,14 +12,11 @@ import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.types.StructType;
-import io.delta.kernel.utils.CloseableIterator;
-import io.delta.kernel.utils.DataFileStatus;
 import io.tributary.schema.CrashPoint;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.SinkOffsets;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -48,6 +43,7 @@ public final class DeltaTableWriter {
     private final StructType kernelSchema;
     private final Map<String, String> tableProperties;
     private final Partitioning partitioning;
+    private final DataFileWriter files;
 
     public DeltaTableWriter(Engine engine, String tablePath, Schema schema, Map<String, String> tableProperties) {
         this(engine, tablePath, tableProperties, Partitioning.none(schema));
@@ -60,6 +56,7 @@ public final class DeltaTableWriter {
         this.partitioning = partitioning;
         this.schema = partitioning.tableSchema();
         this.kernelSchema = KernelSchemas.toKernel(schema);
+        this.files = new DataFileWriter(engine, schema, kernelSchema);
         Map<String, String> props = new HashMap<>(tableProperties);
         props.putIfAbsent("delta.checkpointInterval", "10");
         this.tableProperties = Map.copyOf(props);
@@ -203,21 +200,7 @@ public final class DeltaTableWriter {
     }
 
     private List<Row> writePartition(Transaction txn, Map<String, Literal> partition, List<Object[]> rows) {
-        Row state = txn.getTransactionState(engine);
-        FilteredColumnarBatch batch = new FilteredColumnarBatch(new RowBatch(kernelSchema, rows), Optional.empty());
-        List<Row> actions = new ArrayList<>();
-        try (CloseableIterator<FilteredColumnarBatch> physical =
-                     Transaction.transformLogicalData(engine, state, Iterators.of(List.of(batch)), partition)) {
-            DataWriteContext ctx = Transaction.getWriteContext(engine, state, partition);
-            CloseableIterator<DataFileStatus> files = engine.getParquetHandler()
-                    .writeParquetFiles(ctx.getTargetDirectory(), physical, ctx.getStatisticsColumns());
-            try (CloseableIterator<Row> adds = Transaction.generateAppendActions(engine, state, files, ctx)) {
-                adds.forEachRemaining(actions::add);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("delta table " + tablePath + ": cannot write Parquet files", e);
-        }
-        return actions;
+        return files.write(txn, partition, rows);
     }
 
     CommitResult resolveUnknown(String appId, long batchId, CommitStateUnknownException e) {

@@ -1,0 +1,121 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.DataWriteContext;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import io.tributary.schema.Schema;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Writes a batch's rows as the Parquet data files of a Delta transaction and returns their
+ * {@code add} actions: the one place where the sink writes data files (appends and rewrites alike).
+ *
+ * <p>Two named strategies: {@link Strategy#DIRECT} (the default) writes the files itself with
+ * parquet-mr's record writer straight from {@code Object[]} rows and takes the statistics from the
+ * footer it just wrote ({@link DirectParquetFiles}); {@link Strategy#KERNEL} hands a columnar view
+ * of the rows to Kernel's default Parquet writer. Both write the same Parquet types and the same
+ * statistics, at about the same speed (see delta-sink/README.md). KERNEL is used for partitioned
+ * tables (Kernel drops the partition columns from the files), tables not on the local file system
+ * or that map column names (column mapping, Iceberg compatibility), and when the system property
+ * {@value #STRATEGY_PROPERTY} says {@code kernel}.
+ */
+public final class DataFileWriter {
+    /** The system property that picks the strategy: {@code direct} (default) or {@code kernel}. */
+    public static final String STRATEGY_PROPERTY = "tributary.sink.parquetWriter";
+
+    /** How the files are written. */
+    public enum Strategy { DIRECT, KERNEL }
+
+    private final Engine engine;
+    private final Schema schema;
+    private final StructType kernelSchema;
+
+    public DataFileWriter(Engine engine, Schema schema, StructType kernelSchema) {
+        this.engine = engine;
+        this.schema = schema;
+        this.kernelSchema = kernelSchema;
+    }
+
+    /**
+     * Writes {@code rows} (all of one {@code partition}: its column values, empty for an
+     * unpartitioned table) as data files of {@code txn}; returns their add actions.
+     */
+    public List<Row> write(Transaction txn, Map<String, Literal> partition, List<Object[]> rows) {
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        Row state = txn.getTransactionState(engine);
+        DataWriteContext ctx = Transaction.getWriteContext(engine, state, partition);
+        Optional<Path> localDir = localDirectory(ctx.getTargetDirectory());
+        boolean direct = strategy() == Strategy.DIRECT && partition.isEmpty() && localDir.isPresent()
+                && plainNames(txn.getSchema(engine));
+        List<Row> actions = new ArrayList<>();
+        try {
+            CloseableIterator<DataFileStatus> files = direct
+                    ? Iterators.of(DirectParquetFiles.write(localDir.get(), ctx.getTargetDirectory(), schema, kernelSchema, rows,
+                            ctx.getStatisticsColumns()))
+                    : kernelFiles(state, ctx, partition, rows);
+            try (CloseableIterator<Row> adds = Transaction.generateAppendActions(engine, state, files, ctx)) {
+                adds.forEachRemaining(actions::add);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("delta table: cannot write Parquet files in " + ctx.getTargetDirectory(), e);
+        }
+        return actions;
+    }
+
+    private CloseableIterator<DataFileStatus> kernelFiles(Row state, DataWriteContext ctx, Map<String, Literal> partition,
+                                                          List<Object[]> rows) throws IOException {
+        FilteredColumnarBatch batch = new FilteredColumnarBatch(new RowBatch(kernelSchema, rows), Optional.empty());
+        CloseableIterator<FilteredColumnarBatch> physical =
+                Transaction.transformLogicalData(engine, state, Iterators.of(List.of(batch)), partition);
+        return engine.getParquetHandler().writeParquetFiles(ctx.getTargetDirectory(), physical, ctx.getStatisticsColumns());
+    }
+
+    /** The strategy the system property asks for (DIRECT unless it says kernel). */
+    public static Strategy strategy() {
+        String s = System.getProperty(STRATEGY_PROPERTY, "direct").trim().toLowerCase(Locale.ROOT);
+        return "kernel".equals(s) ? Strategy.KERNEL : Strategy.DIRECT;
+    }
+
+    /**
+     * True when the Parquet columns are named as the table's columns: no column mapping (which
+     * Iceberg compatibility implies too), so no field carries a physical name or id.
+     */
+    static boolean plainNames(StructType schema) {
+        for (StructField f : schema.fields()) {
+            if (f.getMetadata().contains("delta.columnMapping.physicalName") || f.getMetadata().contains("delta.columnMapping.id")
+                    || (f.getDataType() instanceof StructType st && !plainNames(st))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The local folder behind a Kernel target directory ({@code file:} URI or plain path); empty for other file systems. */
+    static Optional<Path> localDirectory(String target) {
+        if (target.startsWith("file:")) {
+            return Optional.of(Path.of(URI.create(target.startsWith("file:///") || !target.startsWith("file://")
+                    ? target : "file:///" + target.substring("file://".length()))));
+        }
+        if (target.matches("^[A-Za-z][A-Za-z0-9+.-]+:.*") && !target.matches("^[A-Za-z]:[\\\\/].*")) {
+            return Optional.empty();
+        }
+        return Optional.of(Path.of(target));
+    }
+}

@@ -1,0 +1,171 @@
+package io.tributary.sink.internal;
+
+import io.tributary.schema.DataType;
+import io.tributary.schema.Field;
+import io.tributary.schema.Schema;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.conf.ParquetConfiguration;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
+import org.apache.parquet.schema.Type.Repetition;
+import org.apache.parquet.schema.Types;
+
+/**
+ * Tributary's {@code Object[]} rows (see {@code DataType}) to Parquet records, with the Parquet
+ * types Kernel's default writer uses for the same Delta types (so Kernel, Spark and Tributary read
+ * the files alike): INT64 {@code timestamp(MICROS, UTC)}, UTF-8 strings, decimals as INT32, INT64
+ * or fixed-length binary by precision, NOT NULL columns REQUIRED and the rest OPTIONAL.
+ */
+final class RowWriteSupport extends WriteSupport<Object[]> {
+    private static final int MAX_INT_DIGITS = 9;
+    private static final int MAX_LONG_DIGITS = 18;
+
+    private final Schema schema;
+    private final MessageType parquetSchema;
+    private RecordConsumer out;
+
+    RowWriteSupport(Schema schema) {
+        this.schema = schema;
+        this.parquetSchema = new MessageType("TributarySchema", types(schema).toArray(new Type[0]));
+    }
+
+    MessageType parquetSchema() {
+        return parquetSchema;
+    }
+
+    @Override
+    public WriteContext init(Configuration configuration) {
+        return context();
+    }
+
+    @Override
+    public WriteContext init(ParquetConfiguration configuration) {
+        return context();
+    }
+
+    private WriteContext context() {
+        return new WriteContext(parquetSchema, Map.of("io.tributary.parquet-writer", DeltaTableWriter.ENGINE_INFO));
+    }
+
+    @Override
+    public String getName() {
+        return "tributary";
+    }
+
+    @Override
+    public void prepareForWrite(RecordConsumer recordConsumer) {
+        this.out = recordConsumer;
+    }
+
+    @Override
+    public void write(Object[] row) {
+        out.startMessage();
+        fields(schema, row);
+        out.endMessage();
+    }
+
+    private void fields(Schema s, Object[] row) {
+        for (int i = 0; i < row.length; i++) {
+            Object v = row[i];
+            if (v == null) {
+                continue; // a missing optional field is a null
+            }
+            Field f = s.field(i);
+            out.startField(f.name(), i);
+            value(f.type(), v);
+            out.endField(f.name(), i);
+        }
+    }
+
+    private void value(DataType type, Object v) {
+        switch (type.kind()) {
+            case BYTE, SHORT, INT, DATE -> out.addInteger(((Number) v).intValue());
+            case LONG, TIMESTAMP, TIMESTAMP_NTZ -> out.addLong((Long) v);
+            case FLOAT -> out.addFloat((Float) v);
+            case DOUBLE -> out.addDouble((Double) v);
+            case BOOLEAN -> out.addBoolean((Boolean) v);
+            case STRING -> out.addBinary(Binary.fromString((String) v));
+            case BINARY -> out.addBinary(Binary.fromConstantByteArray((byte[]) v));
+            case DECIMAL -> decimal(type, (BigDecimal) v);
+            case STRUCT -> {
+                out.startGroup();
+                fields(type.struct(), (Object[]) v);
+                out.endGroup();
+            }
+            default -> throw new IllegalStateException("no Parquet type for " + type.ddl());
+        }
+    }
+
+    private void decimal(DataType type, BigDecimal v) {
+        java.math.BigInteger unscaled = v.setScale(type.scale(), RoundingMode.UNNECESSARY).unscaledValue();
+        if (type.precision() <= MAX_INT_DIGITS) {
+            out.addInteger(unscaled.intValueExact());
+        } else if (type.precision() <= MAX_LONG_DIGITS) {
+            out.addLong(unscaled.longValueExact());
+        } else {
+            byte[] minimal = unscaled.toByteArray();
+            byte[] fixed = new byte[decimalBytes(type.precision())];
+            byte pad = (byte) (unscaled.signum() < 0 ? -1 : 0);
+            int start = fixed.length - minimal.length;
+            for (int i = 0; i < fixed.length; i++) {
+                fixed[i] = i < start ? pad : minimal[i - start];
+            }
+            out.addBinary(Binary.fromConstantByteArray(fixed));
+        }
+    }
+
+    /** The fewest bytes whose two's complement holds every unscaled value of {@code precision} digits. */
+    static int decimalBytes(int precision) {
+        int bytes = 1;
+        while (Math.pow(2.0, 8 * bytes - 1) < Math.pow(10.0, precision)) {
+            bytes++;
+        }
+        return bytes;
+    }
+
+    private static java.util.List<Type> types(Schema schema) {
+        java.util.List<Type> types = new java.util.ArrayList<>();
+        for (Field f : schema.fields()) {
+            types.add(type(f.name(), f.type(), f.nullable() ? Repetition.OPTIONAL : Repetition.REQUIRED));
+        }
+        return types;
+    }
+
+    private static Type type(String name, DataType t, Repetition r) {
+        return switch (t.kind()) {
+            case BOOLEAN -> Types.primitive(PrimitiveTypeName.BOOLEAN, r).named(name);
+            case BYTE, SHORT, INT -> Types.primitive(PrimitiveTypeName.INT32, r).named(name);
+            case LONG -> Types.primitive(PrimitiveTypeName.INT64, r).named(name);
+            case FLOAT -> Types.primitive(PrimitiveTypeName.FLOAT, r).named(name);
+            case DOUBLE -> Types.primitive(PrimitiveTypeName.DOUBLE, r).named(name);
+            case STRING -> Types.primitive(PrimitiveTypeName.BINARY, r).as(LogicalTypeAnnotation.stringType()).named(name);
+            case BINARY -> Types.primitive(PrimitiveTypeName.BINARY, r).named(name);
+            case DATE -> Types.primitive(PrimitiveTypeName.INT32, r).as(LogicalTypeAnnotation.dateType()).named(name);
+            case TIMESTAMP -> Types.primitive(PrimitiveTypeName.INT64, r)
+                    .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS)).named(name);
+            case TIMESTAMP_NTZ -> Types.primitive(PrimitiveTypeName.INT64, r)
+                    .as(LogicalTypeAnnotation.timestampType(false, LogicalTypeAnnotation.TimeUnit.MICROS)).named(name);
+            case DECIMAL -> decimalType(name, t, r);
+            case STRUCT -> new org.apache.parquet.schema.GroupType(r, name, types(t.struct()));
+        };
+    }
+
+    private static Type decimalType(String name, DataType t, Repetition r) {
+        LogicalTypeAnnotation decimal = LogicalTypeAnnotation.decimalType(t.scale(), t.precision());
+        if (t.precision() <= MAX_INT_DIGITS) {
+            return Types.primitive(PrimitiveTypeName.INT32, r).as(decimal).named(name);
+        }
+        if (t.precision() <= MAX_LONG_DIGITS) {
+            return Types.primitive(PrimitiveTypeName.INT64, r).as(decimal).named(name);
+        }
+        return Types.primitive(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, r).as(decimal).length(decimalBytes(t.precision())).named(name);
+    }
+}
