@@ -55,6 +55,9 @@ public record ChildRun(double wallSeconds, long rows, long peakRssBytes, long pe
         long rows = 0;
         Map<String, Long> stageMs = new LinkedHashMap<>();
         for (String line : Files.readAllLines(out)) {
+            if (!line.startsWith("{")) {
+                continue; // not a progress line
+            }
             JsonNode n = JSON.readTree(line);
             if (n.has("summary")) {
                 rows = n.get("summary").path("numInputRows").asLong();
