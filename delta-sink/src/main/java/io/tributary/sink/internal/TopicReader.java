@@ -64,6 +64,10 @@ public final class TopicReader implements AutoCloseable {
         this.clientProps = Map.copyOf(clientProps);
         Map<String, Object> p = new HashMap<>(clientProps);
         p.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        // a batch reads everything up to the end offsets: fetch in large pieces (the defaults, 500 records
+        // and 1 MiB per partition, take many round trips for nothing); the pipeline's kafka settings win
+        p.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"); // a stored offset that is gone is data loss, never a silent skip
