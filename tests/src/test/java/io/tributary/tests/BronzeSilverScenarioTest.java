@@ -48,4 +48,37 @@ class BronzeSilverScenarioTest {
         assertThat(DeltaTables.readRows(silverTable)).extracting(r -> r[0]).containsExactlyInAnyOrder(1, 2, 3);
         assertThat(DeltaTables.schema(silverTable).orElseThrow().toDdl()).isEqualTo("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
     }
+
+    @Test
+    void anUpsertUpstreamStopsTheStreamUnlessSkippedAndCompactionIsIgnored() {
+        Workspace bronze = new Workspace(dir.resolve("bronze"), UpsertScenarioTest.SPEC.replace("name: upserts", "name: bronze")
+                .replace("path: tgt/", "path: out/"));
+        Workspace silver = new Workspace(dir.resolve("silver"), SILVER);
+        String silverTable = dir.resolve("silver/out").toString();
+
+        bronze.addFile("a.json",
+                "{\"id\": 1, \"user\": \"a\", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}",
+                "{\"id\": 2, \"user\": \"b\", \"amt\": 7.0, \"ts\": \"2026-01-01T10:05:00Z\"}");
+        bronze.tributary("run").assertOk();
+        silver.tributary("run").assertOk();
+        assertThat(DeltaTables.readRows(silverTable)).hasSize(2);
+
+        bronze.addFile("b.json", "{\"id\": 1, \"user\": \"a\", \"amt\": 50.0, \"ts\": \"2026-01-01T11:00:00Z\"}");
+        bronze.tributary("run").assertOk(); // rewrites the file that held id 1: a change commit, version 1
+        Workspace.Result stopped = silver.tributary("run");
+        assertThat(stopped.exitCode()).isEqualTo(1);
+        assertThat(stopped.err()).contains("DELTA_SOURCE_TABLE_IGNORE_CHANGES").contains("version 1").contains("skipChangeCommits");
+
+        bronze.addFile("c.json", "{\"id\": 3, \"user\": \"c\", \"amt\": 1.0, \"ts\": \"2026-01-01T11:05:00Z\"}");
+        bronze.tributary("run").assertOk();
+        silver.tributary("run", "--set", "source.delta.skipChangeCommits=true").assertOk();
+        assertThat(UpsertScenarioTest.amountsById(silverTable)).as("the change commit skipped entirely, the append after it flows")
+                .containsExactlyInAnyOrderEntriesOf(java.util.Map.of(1, 5.0, 2, 7.0, 3, 1.0));
+
+        Workspace.Result optimize = new Workspace(dir.resolve("upkeep"), "").tributaryRaw("optimize", dir.resolve("bronze/out").toString());
+        optimize.assertOk();
+        Workspace.Result after = silver.tributary("run", "--set", "source.delta.skipChangeCommits=true").assertOk();
+        assertThat(after.summary().get("numInputRows").asLong()).as("a compaction (dataChange=false) re-emits nothing").isZero();
+        assertThat(DeltaTables.readRows(silverTable)).hasSize(3);
+    }
 }

@@ -37,6 +37,7 @@ final class ChildProcess {
         Path out = Files.createTempFile(workDir, "stdout-", ".log");
         Path err = Files.createTempFile(workDir, "stderr-", ".log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().put("TRIBUTARY_HTTP_PORT", "0"); // a continuous run serves HTTP: any free port, never a taken 8080
         pb.environment().putAll(env);
         return new ChildProcess(pb.start(), out, err);
     }

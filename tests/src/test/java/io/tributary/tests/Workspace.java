@@ -52,12 +52,17 @@ final class Workspace {
         List<String> all = new ArrayList<>(List.of(command.split(" ")));
         all.add(spec.toString());
         all.addAll(List.of(args));
+        return tributaryRaw(all.toArray(String[]::new));
+    }
+
+    /** Runs {@code tributary <args>} as given, without the spec. */
+    Result tributaryRaw(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = Main.commandLine();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
-        int code = cl.execute(all.toArray(String[]::new));
+        int code = cl.execute(args);
         return new Result(code, out.toString(), err.toString());
     }
 

@@ -1,5 +1,6 @@
 package io.tributary.source.internal;
 
+import io.tributary.schema.SettledLog;
 import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -46,7 +47,7 @@ public final class ProgressLog {
             }
             c.assign(tps);
             c.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            Map<TopicPartition, Long> end = SettledLog.endOffsets(c, props, tps, Duration.ofSeconds(60));
             long lastProgress = System.nanoTime();
             boolean found = false;
             while (!caughtUp(c, end)) {

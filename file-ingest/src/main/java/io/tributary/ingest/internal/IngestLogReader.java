@@ -1,5 +1,6 @@
 package io.tributary.ingest.internal;
 
+import io.tributary.schema.SettledLog;
 import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -45,7 +46,7 @@ public final class IngestLogReader {
             }
             c.assign(tps);
             c.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = settledEndOffsets(c, props, tps, topic);
+            Map<TopicPartition, Long> end = SettledLog.endOffsets(c, props, tps, STALL);
             long lastProgress = System.nanoTime();
             while (!caughtUp(c, end)) {
                 boolean any = false;
@@ -62,41 +63,6 @@ public final class IngestLogReader {
             }
         }
         return state;
-    }
-
-    /**
-     * The end of the log once no transaction is open on it. A process stopped dead just after its
-     * commit returned leaves the commit's markers to the transaction coordinator, which writes them
-     * after the broker restarts; reading before would miss a committed batch and publish its files
-     * again. Only this ingest writes the log, and {@code initTransactions} has fenced the one
-     * before, so an open transaction here can only be finishing.
-     */
-    private static Map<TopicPartition, Long> settledEndOffsets(KafkaConsumer<byte[], byte[]> committed, Map<String, Object> props,
-                                                               List<TopicPartition> tps, String topic) {
-        Map<String, Object> uncommittedProps = new HashMap<>(props);
-        uncommittedProps.put("isolation.level", "read_uncommitted");
-        uncommittedProps.put("client.id", props.get("client.id") + "-hw");
-        try (KafkaConsumer<byte[], byte[]> u = new KafkaConsumer<>(uncommittedProps, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            long deadline = System.nanoTime() + STALL.toNanos();
-            while (true) {
-                Map<TopicPartition, Long> lso = committed.endOffsets(tps);
-                Map<TopicPartition, Long> hw = u.endOffsets(tps);
-                if (lso.equals(hw)) {
-                    return lso;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new TributaryException("the ingest-log topic " + topic + " still has an open transaction after "
-                            + STALL.toSeconds() + " s (committed up to " + lso + ", written up to " + hw
-                            + "); the transaction coordinator has not finished the last batch: retry later");
-                }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new TributaryException("interrupted while waiting for the ingest log to settle", e);
-                }
-            }
-        }
     }
 
     private static boolean caughtUp(KafkaConsumer<byte[], byte[]> c, Map<TopicPartition, Long> end) {

@@ -68,11 +68,16 @@ final class StreamsStage implements AutoCloseable {
         this.committed = committedOffsets();
     }
 
+    /**
+     * Waits until the application has joined its group. After a crash that can take a while: under
+     * exactly-once, Kafka Streams wipes the local state and restores it from the changelogs; the
+     * batches then wait in {@link #runBatch()} for it to catch up.
+     */
     private void awaitRunning() {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (streams.state() != KafkaStreams.State.RUNNING) {
+        while (streams.state() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) {
             if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING
-                    || System.nanoTime() > deadline) {
+                    || streams.state() == KafkaStreams.State.PENDING_ERROR) {
                 throw new TributaryException("the aggregation (Kafka Streams application " + applicationId
                         + ") did not start: state " + streams.state() + "; see the log above");
             }

@@ -46,6 +46,7 @@ public final class PipelineSpec {
         }
         if (tree instanceof Map<?, ?> map) {
             flatten("", map, values);
+            normalizeTrigger(values); // before the overrides, so that --trigger beats the YAML's trigger mapping
         } else if (tree != null) {
             throw new TributaryException("spec " + specFile + ": expected a YAML mapping of keys (name:, source:, sink:, ...)");
         }

@@ -64,6 +64,13 @@ class PipelineSpecTest {
     }
 
     @Test
+    void theCommandLinesTriggerBeatsTheYamlsTriggerMapping() throws IOException {
+        PipelineSpec spec = load(QUICKSTART.replace("trigger: availableNow", "trigger: { processingTime: 30 seconds }"),
+                Map.of(), Map.of("trigger", "availableNow"));
+        assertThat(spec.trigger().kind()).isEqualTo(Trigger.Kind.AVAILABLE_NOW);
+    }
+
+    @Test
     void anUnknownKeyIsNamedWithASuggestion() {
         assertThatThrownBy(() -> load(QUICKSTART + "outputmod: append\n", Map.of(), Map.of()))
                 .isInstanceOf(TributaryException.class)
