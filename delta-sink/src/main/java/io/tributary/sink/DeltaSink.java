@@ -2,12 +2,12 @@ package io.tributary.sink;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
+import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.CommitResult;
 import io.tributary.sink.internal.DeltaTableWriter;
-import io.tributary.sink.internal.KernelEngines;
 import io.tributary.sink.internal.Partitioning;
 import io.tributary.sink.internal.TopicBatch;
 import io.tributary.sink.internal.TopicReader;

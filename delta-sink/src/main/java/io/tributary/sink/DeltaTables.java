@@ -2,9 +2,9 @@ package io.tributary.sink;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
+import io.tributary.delta.KernelEngines;
+import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.Schema;
-import io.tributary.sink.internal.KernelEngines;
-import io.tributary.sink.internal.KernelSchemas;
 import io.tributary.sink.internal.LogHistory;
 import io.tributary.sink.internal.TableReader;
 import io.tributary.sink.internal.TableSnapshots;
@@ -32,7 +32,7 @@ public final class DeltaTables {
 
     /** The table's schema as a Tributary schema; empty if there is no table. */
     public static Optional<Schema> schema(String path) {
-        return snapshot(path).map(s -> KernelSchemas.fromKernel(s.getSchema()));
+        return snapshot(path).map(s -> KernelSchemas.fromKernel(s.getPath(), s.getSchema()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.tributary.source;
 
 import io.delta.kernel.Snapshot;
+import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
@@ -9,7 +10,6 @@ import io.tributary.source.internal.BatchPlanner;
 import io.tributary.source.internal.BatchPublisher;
 import io.tributary.source.internal.DataFile;
 import io.tributary.source.internal.FileRowReader;
-import io.tributary.source.internal.KernelEngines;
 import io.tributary.source.internal.ProgressLog;
 import io.tributary.source.internal.SourcePosition;
 import io.tributary.source.internal.StoredProgress;

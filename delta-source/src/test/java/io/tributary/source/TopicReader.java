@@ -1,5 +1,6 @@
 package io.tributary.source;
 
+import io.tributary.schema.SettledLog;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,7 +12,10 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
-/** Reads a whole topic as a user checks it: read_committed, from the beginning to the end offsets. */
+/**
+ * Reads a whole topic as a user checks it: read_committed, from the beginning to the end offsets once
+ * no transaction is open ({@code commitTransaction()} returns before the coordinator writes the markers).
+ */
 final class TopicReader {
     private TopicReader() {
     }
@@ -27,7 +31,7 @@ final class TopicReader {
             }
             c.assign(tps);
             c.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            Map<TopicPartition, Long> end = SettledLog.endOffsets(c, props, tps, Duration.ofSeconds(30));
             while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
                     out.add(r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8));

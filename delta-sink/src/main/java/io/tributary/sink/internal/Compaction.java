@@ -14,6 +14,7 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
 import io.delta.kernel.utils.FileStatus;
+import io.tributary.delta.KernelEngines;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

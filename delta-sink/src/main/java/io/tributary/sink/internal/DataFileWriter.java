@@ -10,6 +10,7 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.tributary.delta.RowBatch;
 import io.tributary.schema.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;

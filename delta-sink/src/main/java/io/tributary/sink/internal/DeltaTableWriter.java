@@ -12,6 +12,8 @@ import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.types.StructType;
+import io.tributary.delta.KernelEngines;
+import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.CrashPoint;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
@@ -144,7 +146,7 @@ public final class DeltaTableWriter {
                     + "; another writer changed the table or this sink's state is stale: restart the sink so it resumes from the table");
         }
         if (!snap.getSchema().equals(kernelSchema)) {
-            throw new TributaryException("delta table " + tablePath + " has schema " + KernelSchemas.fromKernel(snap.getSchema()).toDdl()
+            throw new TributaryException("delta table " + tablePath + " has schema " + KernelSchemas.fromKernel(tablePath, snap.getSchema()).toDdl()
                     + ", but the sink writes " + schema.toDdl() + "; Tributary does not change a table's schema: "
                     + "write to a new table path or restore the pipeline's schema");
         }

@@ -9,6 +9,7 @@ import io.delta.kernel.expressions.AlwaysTrue;
 import io.delta.kernel.expressions.Predicate;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
+import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,7 +39,7 @@ final class FileScan {
 
     /** Reads every file the filter keeps and hands it to {@code visitor}. */
     static void read(Engine engine, Snapshot snapshot, Predicate filter, FileVisitor visitor) {
-        Schema schema = KernelSchemas.fromKernel(snapshot.getSchema());
+        Schema schema = KernelSchemas.fromKernel(snapshot.getPath(), snapshot.getSchema());
         Scan scan = snapshot.getScanBuilder().withFilter(filter).build();
         Row scanState = scan.getScanState(engine);
         StructType physical = KernelInternals.physicalReadSchema(scanState);

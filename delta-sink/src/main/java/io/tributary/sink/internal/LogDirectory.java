@@ -10,6 +10,7 @@ import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
+import io.tributary.delta.KernelEngines;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -2,6 +2,7 @@ package io.tributary.sink.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.delta.KernelEngines;
 import io.tributary.sink.SinkOffsets;
 import io.tributary.sink.TableCommit;
 import java.io.BufferedReader;

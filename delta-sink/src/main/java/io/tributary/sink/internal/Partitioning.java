@@ -1,6 +1,7 @@
 package io.tributary.sink.internal;
 
 import io.delta.kernel.expressions.Literal;
+import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;

@@ -10,6 +10,8 @@ import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.tributary.delta.KernelRows;
+import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,7 +25,7 @@ public final class TableReader {
     }
 
     public static List<Object[]> readAll(Engine engine, Snapshot snapshot) {
-        Schema schema = KernelSchemas.fromKernel(snapshot.getSchema());
+        Schema schema = KernelSchemas.fromKernel(snapshot.getPath(), snapshot.getSchema());
         Scan scan = snapshot.getScanBuilder().build();
         Row scanState = scan.getScanState(engine);
         StructType physical = KernelInternals.physicalReadSchema(scanState);

@@ -4,6 +4,7 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.TableNotFoundException;
+import io.tributary.delta.KernelEngines;
 import java.util.Optional;
 
 /** Loading a table's latest snapshot, where "no table" is an ordinary answer. */

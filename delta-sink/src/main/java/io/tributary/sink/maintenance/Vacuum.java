@@ -2,8 +2,8 @@ package io.tributary.sink.maintenance;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
+import io.tributary.delta.KernelEngines;
 import io.tributary.schema.TributaryException;
-import io.tributary.sink.internal.KernelEngines;
 import io.tributary.sink.internal.LogDirectory;
 import io.tributary.sink.internal.TableFile;
 import io.tributary.sink.internal.TableSnapshots;

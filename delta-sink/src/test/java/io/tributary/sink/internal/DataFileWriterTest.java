@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.types.FieldMetadata;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.StructType;
+import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.sink.DeltaTables;

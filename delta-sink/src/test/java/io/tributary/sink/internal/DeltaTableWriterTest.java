@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.engine.Engine;
+import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.schema.TributaryException;

@@ -3,6 +3,7 @@ package io.tributary.sink.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.schema.TributaryException;

@@ -1,6 +1,7 @@
 package io.tributary.sink.internal;
 
 import io.delta.kernel.engine.Engine;
+import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Schema;
 import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkMode;

@@ -2,7 +2,7 @@ package io.tributary.sink.maintenance;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
-import io.tributary.sink.internal.KernelEngines;
+import io.tributary.delta.KernelEngines;
 import io.tributary.sink.internal.TableReader;
 import io.tributary.sink.internal.TableSnapshots;
 import java.nio.file.Files;

@@ -1,11 +1,11 @@
 package io.tributary.sink.maintenance;
 
+import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.SinkOffsets;
 import io.tributary.sink.internal.DeltaTableWriter;
-import io.tributary.sink.internal.KernelEngines;
 import io.tributary.sink.internal.Partitioning;
 import java.io.IOException;
 import java.io.UncheckedIOException;

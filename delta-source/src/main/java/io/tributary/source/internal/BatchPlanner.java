@@ -3,6 +3,7 @@ package io.tributary.source.internal;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
+import io.tributary.delta.KernelSchemas;
 import io.tributary.source.DeltaSourceConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.tributary.source.internal;
+package io.tributary.delta;
 
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
@@ -22,11 +22,39 @@ import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A Delta table's Kernel {@link StructType} as Tributary's {@link Schema} (Delta's {@code timestamp} is TIMESTAMP, UTC). */
+/** Tributary {@link Schema} to Kernel {@link StructType} and back (TIMESTAMP is Delta's UTC {@code timestamp}). */
 public final class KernelSchemas {
     private KernelSchemas() {
     }
 
+    public static StructType toKernel(Schema schema) {
+        StructType st = new StructType();
+        for (Field f : schema.fields()) {
+            st = st.add(f.name(), toKernel(f.type()), f.nullable());
+        }
+        return st;
+    }
+
+    public static io.delta.kernel.types.DataType toKernel(DataType t) {
+        return switch (t.kind()) {
+            case BYTE -> ByteType.BYTE;
+            case SHORT -> ShortType.SHORT;
+            case INT -> IntegerType.INTEGER;
+            case LONG -> LongType.LONG;
+            case FLOAT -> FloatType.FLOAT;
+            case DOUBLE -> DoubleType.DOUBLE;
+            case DECIMAL -> new DecimalType(t.precision(), t.scale());
+            case STRING -> StringType.STRING;
+            case BOOLEAN -> BooleanType.BOOLEAN;
+            case DATE -> DateType.DATE;
+            case TIMESTAMP -> TimestampType.TIMESTAMP;
+            case TIMESTAMP_NTZ -> TimestampNTZType.TIMESTAMP_NTZ;
+            case BINARY -> BinaryType.BINARY;
+            case STRUCT -> toKernel(t.struct());
+        };
+    }
+
+    /** The schema of the Delta table at {@code tablePath} (named in the error on a type Tributary cannot read). */
     public static Schema fromKernel(String tablePath, StructType st) {
         List<Field> fields = new ArrayList<>();
         for (StructField f : st.fields()) {
@@ -65,7 +93,7 @@ public final class KernelSchemas {
         } else if (t instanceof StructType s) {
             return DataType.struct(fromKernel(tablePath, s));
         }
-        throw new TributaryException("delta-source: table " + tablePath + " has column '" + column + "' of Delta type " + t
+        throw new TributaryException("delta table " + tablePath + " has column '" + column + "' of Delta type " + t
                 + ", which Tributary cannot read yet (only primitive types and structs); read the table with Spark, or drop the column");
     }
 }

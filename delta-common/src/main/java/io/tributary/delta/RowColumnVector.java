@@ -1,4 +1,4 @@
-package io.tributary.sink.internal;
+package io.tributary.delta;
 
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.types.DataType;

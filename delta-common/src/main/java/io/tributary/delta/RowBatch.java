@@ -1,4 +1,4 @@
-package io.tributary.sink.internal;
+package io.tributary.delta;
 
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
@@ -6,11 +6,11 @@ import io.delta.kernel.types.StructType;
 import java.util.List;
 
 /** A list of {@code Object[]} rows (Tributary's in-memory form, see {@code DataType}) as a Kernel {@link ColumnarBatch}. */
-final class RowBatch implements ColumnarBatch {
+public final class RowBatch implements ColumnarBatch {
     private final StructType schema;
     private final List<Object[]> rows;
 
-    RowBatch(StructType schema, List<Object[]> rows) {
+    public RowBatch(StructType schema, List<Object[]> rows) {
         this.schema = schema;
         this.rows = rows;
     }

@@ -1,4 +1,4 @@
-package io.tributary.sink.internal;
+package io.tributary.delta;
 
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Optional;
 
 /** Kernel column vectors read back into Tributary's {@code Object[]} rows. */
-final class KernelRows {
+public final class KernelRows {
     private KernelRows() {
     }
 
-    static void addRows(Schema schema, FilteredColumnarBatch filtered, List<Object[]> out) {
+    public static void addRows(Schema schema, FilteredColumnarBatch filtered, List<Object[]> out) {
         ColumnarBatch batch = filtered.getData();
         Optional<ColumnVector> selection = filtered.getSelectionVector();
         int n = batch.getSize();
@@ -33,7 +33,7 @@ final class KernelRows {
         }
     }
 
-    static Object value(DataType type, ColumnVector v, int i) {
+    public static Object value(DataType type, ColumnVector v, int i) {
         if (v.isNullAt(i)) {
             return null;
         }
