@@ -3,6 +3,7 @@ package io.tributary.service;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.bench.BenchData;
 import io.tributary.service.bench.ChildRun;
+import io.tributary.service.bench.ServiceBench;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -31,8 +32,19 @@ import picocli.CommandLine.Spec;
                 + "'tributary run' as a new process per run and prints wall time, rows/s, peak RSS and peak heap, "
                 + "then the medians; also times a run over an empty folder."})
 final class BenchCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "raw: files -> Kafka -> Delta, no aggregation")
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = {"raw: files -> Kafka -> Delta, no aggregation, availableNow, a new process per run",
+            "service: the continuous service: start to ready, idle CPU and RSS, file-to-commit latency at --rate rows/s, "
+                    + "sustained rows/s over --rows in --files, restart to ready"})
     String scenario;
+
+    @Option(names = "--rate", defaultValue = "1000", description = "service: rows per second, one file a second, for the latency phase (default ${DEFAULT-VALUE})")
+    int rate;
+
+    @Option(names = "--seconds", defaultValue = "60", description = "service: how long the latency phase drops files (default ${DEFAULT-VALUE})")
+    int seconds;
+
+    @Option(names = "--max-files-per-trigger", defaultValue = "10", description = "service: maxFilesPerTrigger of the sustained phase (default ${DEFAULT-VALUE}, as Spark's anchor)")
+    int maxFilesPerTrigger;
 
     @Option(names = "--rows", defaultValue = "1000000", description = "rows of input (default ${DEFAULT-VALUE})")
     long rows;
@@ -54,8 +66,8 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!"raw".equals(scenario)) {
-            throw new TributaryException("bench: unknown scenario '" + scenario + "'; the one there is: raw");
+        if (!"raw".equals(scenario) && !"service".equals(scenario)) {
+            throw new TributaryException("bench: unknown scenario '" + scenario + "'; the ones there are: raw, service");
         }
         if (rows < 0 || files < 1 || runs < 1) {
             throw new TributaryException("bench: --rows must be >= 0, --files and --runs >= 1");
@@ -65,6 +77,12 @@ final class BenchCommand implements Callable<Integer> {
         boolean temporary = dir == null;
         Path work = temporary ? Files.createTempDirectory("tributary-bench") : Files.createDirectories(dir.toAbsolutePath());
         try {
+            if ("service".equals(scenario)) {
+                runOnce(launcher, work.resolve("run-prepare"), Files.createDirectories(work.resolve("empty"))); // the class-data archive
+                new ServiceBench(launcher, Files.createDirectories(work.resolve("service")), settings, out)
+                        .run(rate, seconds, rows, files, maxFilesPerTrigger);
+                return 0;
+            }
             Path input = work.resolve("input");
             long t0 = System.nanoTime();
             long bytes = BenchData.write(input, rows, files);

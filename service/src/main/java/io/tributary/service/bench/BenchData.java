@@ -24,13 +24,18 @@ public final class BenchData {
 
     /** Writes {@code rows} rows as {@code files} files {@code part-00000.json}... into {@code dir}; returns the bytes written. */
     public static long write(Path dir, long rows, int files) throws IOException {
+        return write(dir, "part", 0, rows, files);
+    }
+
+    /** As {@link #write(Path, long, int)}, files {@code prefix-00000.json}..., ids from {@code firstId}. */
+    public static long write(Path dir, String prefix, long firstId, long rows, int files) throws IOException {
         Files.createDirectories(dir);
         long bytes = 0;
-        long id = 0;
+        long id = firstId;
         StringBuilder line = new StringBuilder(96);
         for (int f = 0; f < files; f++) {
             long count = rows / files + (f < rows % files ? 1 : 0);
-            Path file = dir.resolve(String.format("part-%05d.json", f));
+            Path file = dir.resolve(String.format("%s-%05d.json", prefix, f));
             try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
                 for (long r = 0; r < count; r++, id++) {
                     line.setLength(0);
