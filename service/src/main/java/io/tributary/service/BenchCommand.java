@@ -79,7 +79,11 @@ final class BenchCommand implements Callable<Integer> {
         try {
             if ("service".equals(scenario)) {
                 runOnce(launcher, work.resolve("run-prepare"), Files.createDirectories(work.resolve("empty"))); // the class-data archive
-                new ServiceBench(launcher, Files.createDirectories(work.resolve("service")), settings, out)
+                Path folder = work.resolve("service");
+                if (Files.exists(folder)) {
+                    delete(folder); // a cold start: no state, no table
+                }
+                new ServiceBench(launcher, Files.createDirectories(folder), settings, out)
                         .run(rate, seconds, rows, files, maxFilesPerTrigger);
                 return 0;
             }

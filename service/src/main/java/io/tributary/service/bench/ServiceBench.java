@@ -30,9 +30,10 @@ import java.util.concurrent.TimeUnit;
  * <ol>
  *   <li>cold start until {@code /health/ready} answers 200;</li>
  *   <li>idle CPU and RSS over a quiet interval;</li>
- *   <li>file-to-commit latency: one file of {@code rate} rows dropped every second (written
- *       aside, then renamed in, as producers should); a file counts as committed at the first
- *       sink progress line after which the table's rows cover it and every file before it;</li>
+ *   <li>file-to-commit latency: after three warm-up files (reported apart: the first batches
+ *       run cold code), one file of {@code rate} rows dropped every second (written aside, then
+ *       renamed in, as producers should); a file counts as committed at the first sink progress
+ *       line after which the table's rows cover it and every file before it;</li>
  *   <li>sustained throughput: {@code rows} rows in {@code files} files dropped at once, batches of
  *       {@code maxFilesPerTrigger} files (Spark's anchor: 10), timed until the sink committed the last row;</li>
  *   <li>SIGTERM, then a restart on the same state: time until ready again;</li>
@@ -41,6 +42,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ServiceBench {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int WARM_UP_FILES = 3;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     private final Path launcher;
@@ -49,6 +51,7 @@ public final class ServiceBench {
     private final PrintWriter out;
     /** Rows the sink has committed (summed from its progress lines), and when each line arrived. */
     private final List<long[]> commits = new ArrayList<>();
+    private final List<Process> started = new ArrayList<>();
     private long committedRows;
 
     public ServiceBench(Path launcher, Path work, List<String> settings, PrintWriter out) {
@@ -60,6 +63,14 @@ public final class ServiceBench {
 
     /** Runs the five phases; {@code rate} rows a second for {@code seconds} seconds, then {@code rows} in {@code files}. */
     public void run(int rate, int seconds, long rows, int files, int maxFilesPerTrigger) throws IOException, InterruptedException {
+        try {
+            phases(rate, seconds, rows, files, maxFilesPerTrigger);
+        } finally {
+            started.forEach(Process::destroyForcibly); // a failed phase leaves no service behind
+        }
+    }
+
+    private void phases(int rate, int seconds, long rows, int files, int maxFilesPerTrigger) throws IOException, InterruptedException {
         Path input = Files.createDirectories(work.resolve("in"));
         Path staging = Files.createDirectories(work.resolve("staging"));
         Path spec = work.resolve("pipeline.yaml");
@@ -93,6 +104,14 @@ public final class ServiceBench {
 
         long id = 0;
         long written = 0;
+        for (int i = 0; i < WARM_UP_FILES; i++) { // the first batches after start run cold code: timed, but apart
+            BenchData.write(staging, "warm-up-" + i, id, rate, 1);
+            id += rate;
+            written += rate;
+            long at = drop(staging, input);
+            awaitCommitted(p, written, Duration.ofSeconds(60));
+            out.printf(Locale.ROOT, "warm-up file %d: %.0f ms to commit%n", i + 1, (committedAt(written) - at) / 1e6);
+        }
         long[] dropped = new long[seconds];
         long[] upTo = new long[seconds];
         long next = System.nanoTime();
@@ -160,17 +179,22 @@ public final class ServiceBench {
         });
         Process p = new ProcessBuilder(cmd).directory(work.toFile())
                 .redirectError(work.resolve(name + ".stderr.log").toFile()).start();
-        Thread reader = new Thread(() -> readProgress(p), "bench-progress");
+        started.add(p);
+        Path stdout = work.resolve(name + ".stdout.jsonl");
+        Thread reader = new Thread(() -> readProgress(p, stdout), "bench-progress");
         reader.setDaemon(true);
         reader.start();
         return p;
     }
 
-    /** Sums the sink's committed rows from the progress lines as they arrive. */
-    private void readProgress(Process p) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    /** Sums the sink's committed rows from the progress lines as they arrive; keeps them in {@code copy}. */
+    private void readProgress(Process p, Path copy) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+             var w = Files.newBufferedWriter(copy)) {
             for (String line; (line = r.readLine()) != null; ) {
                 long now = System.nanoTime();
+                w.write(line);
+                w.newLine();
                 if (!line.startsWith("{\"name\"")) {
                     continue;
                 }
