@@ -123,6 +123,19 @@ abstract class QuickstartScenarios {
     }
 
     @Test
+    void aFailingStageEndsTheContinuousServiceWithItsError() {
+        Workspace ws = workspace(SPEC.replace("format: json", "format: json\n    onBadRecord: fail"));
+        ws.addFile("mixed.json",
+                "{\"id\": 1, \"user\": \"a\", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}",
+                "{\"id\": 2, \"user\": \"b\", \"amt\": \"seven\", \"ts\": \"2026-01-01T10:05:00Z\"}");
+        // the stages run on threads of their own here: the ingest's failure must stop the sink's loop too
+        Workspace.Result run = ws.tributary("run", "--trigger", "default", "--set", "http.port=-1");
+        assertThat(run.exitCode()).isNotZero();
+        assertThat(run.err()).contains("mixed.json:2").contains("amt");
+        assertThat(Files.exists(dir.resolve("out/_delta_log"))).isFalse();
+    }
+
+    @Test
     void dropModeCountsAndDrops() {
         Workspace ws = workspace(SPEC.replace("format: json", "format: json\n    onBadRecord: drop"));
         ws.addFile("mixed.json",

@@ -1,6 +1,7 @@
 package io.tributary.service.internal;
 
 import io.tributary.schema.Progress;
+import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Trigger;
 import java.time.Duration;
@@ -56,6 +57,10 @@ public final class Pipeline implements AutoCloseable {
         if (trigger.kind() == Trigger.Kind.ONCE) {
             LOG.warn("trigger 'once' is deprecated in Spark in favour of 'availableNow'; running a single batch");
         }
+        if (trigger.kind() == Trigger.Kind.DEFAULT && stages.size() > 1) {
+            runConcurrently(summary, out);
+            return summary;
+        }
         java.util.Set<Stage> idle = new java.util.LinkedHashSet<>(stages);
         try {
             while (!stopping) {
@@ -94,6 +99,69 @@ public final class Pipeline implements AutoCloseable {
             stopped.countDown();
         }
         return summary;
+    }
+
+    /**
+     * The continuous service: every stage runs its batches on a thread of its own, as soon as the one
+     * before ends, so that the sink writes batch N while the ingest reads batch N+1 (the stages meet
+     * only through Kafka topics, which they read read_committed). A stage that found nothing waits
+     * for another stage's batch or {@link #IDLE_POLL}, whichever comes first. The first stage to fail
+     * stops the others after their batch in flight, and its error ends the run.
+     */
+    private void runConcurrently(RunSummary summary, Consumer<Progress> out) throws Exception {
+        Object activity = new Object();
+        CountDownLatch firstRound = new CountDownLatch(stages.size());
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(stages.size(), r -> {
+            Thread t = new Thread(r);
+            t.setName("tributary-stage-" + t.getId());
+            return t;
+        });
+        java.util.concurrent.ExecutorCompletionService<Void> done = new java.util.concurrent.ExecutorCompletionService<>(threads);
+        try {
+            for (Stage stage : stages) {
+                done.submit(() -> {
+                    Thread.currentThread().setName("tributary-" + stage.name());
+                    while (!stopping) {
+                        Optional<Progress> p = Recovery.runBatch(stage, () -> stopping);
+                        firstRound.countDown();
+                        if (firstRound.getCount() == 0) {
+                            running = true;
+                        }
+                        synchronized (activity) {
+                            if (p.isPresent()) {
+                                summary.add(p.get());
+                                out.accept(p.get());
+                                activity.notifyAll(); // the next stage may have work now
+                            } else if (!stopping) {
+                                activity.wait(IDLE_POLL.toMillis());
+                            }
+                        }
+                    }
+                    return null;
+                });
+            }
+            Exception failure = null;
+            for (int i = 0; i < stages.size(); i++) {
+                try {
+                    done.take().get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause() instanceof Exception ex ? ex : new TributaryException(e.getCause().toString(), e.getCause());
+                        stopping = true; // the other stages end after their batch in flight
+                        synchronized (activity) {
+                            activity.notifyAll();
+                        }
+                    }
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        } finally {
+            threads.shutdownNow();
+            running = false;
+            stopped.countDown();
+        }
     }
 
     /** Asks the run loop to stop after the batch in flight and waits up to {@code timeout} for it. */
