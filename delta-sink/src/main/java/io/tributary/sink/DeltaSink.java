@@ -49,6 +49,10 @@ public final class DeltaSink implements AutoCloseable {
     private Map<Integer, Long> tableOffsets; // what the table holds; differs from storedOffsets only after --reprocess
     private final boolean reprocess;
     private long lastTriggerStartMs = -1;
+    /** allowedLatency: when this sink first saw the records now waiting in the topic (-1: none waiting). */
+    private long pendingSinceMs = -1;
+    /** allowedLatency: Parquet bytes per record of the last batch written (0: none yet). */
+    private double bytesPerRecord;
 
     /**
      * Opens the table (if it exists) and the topic, and positions the consumer at the table's offsets.
@@ -69,9 +73,9 @@ public final class DeltaSink implements AutoCloseable {
     public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps, boolean reprocess) {
         this.reprocess = reprocess;
         this.config = config;
-        this.engine = KernelEngines.create();
+        this.engine = KernelEngines.withTargetFileSize(config.targetFileSize());
         this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(),
-                Partitioning.parse(config.partitionBy(), config.schema()));
+                Partitioning.parse(config.partitionBy(), config.schema()), config.targetFileSize());
         this.mode = WriteMode.forConfig(config, writer);
         this.reader = new TopicReader(kafkaClientProps, config.topic(), config.appId(), new RowJson(config.schema()), mode.keyed());
         try {
@@ -149,6 +153,10 @@ public final class DeltaSink implements AutoCloseable {
         Map<Integer, Long> end = reader.settledEndOffsets(config.pendingTransactionWait());
         long tLatest = System.currentTimeMillis();
         if (!reader.hasNew(end)) {
+            pendingSinceMs = -1;
+            return Optional.empty();
+        }
+        if (!flushDue(end)) {
             return Optional.empty();
         }
         TopicBatch batch;
@@ -175,7 +183,11 @@ public final class DeltaSink implements AutoCloseable {
             throw e;
         }
         long tCommit = System.currentTimeMillis();
+        pendingSinceMs = -1;
         if (result.committed()) {
+            if (result.metrics().get("numOutputBytes") instanceof Long bytes && bytes > 0) {
+                bytesPerRecord = (double) bytes / batch.rows().size();
+            }
             nextBatchId++;
             storedOffsets = new TreeMap<>(batch.end());
             tableOffsets = storedOffsets;
@@ -186,6 +198,26 @@ public final class DeltaSink implements AutoCloseable {
         Progress progress = progress(batchId, t0, tLatest, tRead, tCommit, batch, start, result);
         lastTriggerStartMs = t0;
         return Optional.of(progress);
+    }
+
+    /**
+     * Whether new records should be committed now: always with {@code allowedLatency} zero; else once
+     * the first of them has waited that long, or once they make about {@code targetFileSize} of
+     * Parquet (estimated from the bytes per record of the last batch this sink wrote).
+     */
+    private boolean flushDue(Map<Integer, Long> end) {
+        long latency = config.allowedLatency().toMillis();
+        if (latency == 0) {
+            return true;
+        }
+        long now = System.currentTimeMillis();
+        pendingSinceMs = pendingSinceMs < 0 ? now : pendingSinceMs;
+        if (now - pendingSinceMs >= latency) {
+            return true;
+        }
+        Map<Integer, Long> position = reader.positions();
+        long pending = end.entrySet().stream().mapToLong(e -> e.getValue() - position.getOrDefault(e.getKey(), 0L)).sum();
+        return bytesPerRecord > 0 && pending * bytesPerRecord >= config.targetFileSize();
     }
 
     private Progress progress(long batchId, long t0, long tLatest, long tRead, long tCommit, TopicBatch batch,

@@ -32,19 +32,27 @@ import java.util.Objects;
  *                    so files hold narrow key ranges that a small batch can skip. Default {@link #DEFAULT_ROWS_PER_FILE}
  * @param partitionBy the table's partition columns, set when the table is created: column names or
  *                    {@code "date(ts) as day"} (a DATE column the sink derives from a timestamp); empty: not partitioned
+ * @param targetFileSize a Parquet file written by an append is closed, and the next one started, once it holds
+ *                       about this many bytes of data. Default {@link #DEFAULT_TARGET_FILE_SIZE} (Kernel's and Spark's)
+ * @param allowedLatency zero (the default, as Spark): every batch commits what the topic holds. Above zero, new
+ *                       rows wait in the topic until they fill about {@code targetFileSize} or the first of them
+ *                       has waited this long, so a slow stream writes fewer, larger files (at most one commit
+ *                       per {@code allowedLatency}); only for unbounded triggers, since a bounded run must end
+ *                       with everything committed
  */
 public record SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
                          int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
                          SinkMode mode, List<String> keys, String order, int rowsPerFile,
-                         List<String> partitionBy) {
+                         List<String> partitionBy, long targetFileSize, Duration allowedLatency) {
     public static final Duration DEFAULT_PENDING_TRANSACTION_WAIT = Duration.ofSeconds(5);
+    public static final long DEFAULT_TARGET_FILE_SIZE = 128L * 1024 * 1024;
     public static final int DEFAULT_ROWS_PER_FILE = 100_000;
 
     /** An append-mode config (the shape before modes existed). */
     public SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
                       int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait) {
         this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of());
+                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO);
     }
 
     /** A config without partitioning (the shape before partitionBy existed). */
@@ -52,7 +60,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
                       int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
                       SinkMode mode, List<String> keys, String order, int rowsPerFile) {
         this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, List.of());
+                mode, keys, order, rowsPerFile, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO);
     }
 
     public SinkConfig {
@@ -78,6 +86,13 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
         order = order == null || order.isBlank() ? null : order;
         validateMode(schema, mode, keys, order, rowsPerFile);
         partitionBy = List.copyOf(partitionBy == null ? List.of() : partitionBy);
+        if (targetFileSize <= 0) {
+            throw new TributaryException("sink.delta.targetFileSize is " + targetFileSize + " bytes; use a positive size, e.g. 128m");
+        }
+        allowedLatency = allowedLatency == null ? Duration.ZERO : allowedLatency;
+        if (allowedLatency.isNegative()) {
+            throw new TributaryException("sink.delta.allowedLatency is " + allowedLatency + "; use 0 seconds or more");
+        }
         Partitioning partitioning = Partitioning.parse(partitionBy, schema); // fails early, naming the entry
         if (partitioning.hasDerivedColumns() && mode != SinkMode.APPEND) {
             throw new TributaryException("sink.delta.partitionBy " + partitionBy + " derives a column, which only sink.delta.mode append "
@@ -132,17 +147,17 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
 
     public SinkConfig withMaxRowsPerBatch(int rows) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, rows, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency);
     }
 
     public SinkConfig withPendingTransactionWait(Duration wait) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, wait,
-                mode, keys, order, rowsPerFile, partitionBy);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency);
     }
 
     public SinkConfig withTableProperties(Map<String, String> properties) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, properties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency);
     }
 
     /**
@@ -152,18 +167,30 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
      */
     public SinkConfig withMode(SinkMode mode, List<String> keys, String order) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency);
     }
 
     /** Modes upsert and complete: at most {@code rows} rows per Parquet file written. */
     public SinkConfig withRowsPerFile(int rows) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rows, partitionBy);
+                mode, keys, order, rows, partitionBy, targetFileSize, allowedLatency);
     }
 
     /** The table's partitioning (see {@link #partitionBy()}), e.g. {@code List.of("date(ts) as day")}. */
     public SinkConfig withPartitionBy(List<String> columns) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, columns);
+                mode, keys, order, rowsPerFile, columns, targetFileSize, allowedLatency);
+    }
+
+    /** Appends: roll Parquet files at about {@code bytes} of data. */
+    public SinkConfig withTargetFileSize(long bytes) {
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
+                mode, keys, order, rowsPerFile, partitionBy, bytes, allowedLatency);
+    }
+
+    /** Let new rows wait up to {@code latency} to fill a file of {@code targetFileSize} (see {@link #allowedLatency()}). */
+    public SinkConfig withAllowedLatency(Duration latency) {
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, latency);
     }
 }

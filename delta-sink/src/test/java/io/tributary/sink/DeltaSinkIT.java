@@ -15,6 +15,7 @@ import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -129,6 +130,33 @@ class DeltaSinkIT {
         }
         ids.sort(Comparator.naturalOrder());
         return ids;
+    }
+
+    @Test
+    void withAnAllowedLatencyNewRowsWaitToFillAFileThenCommitTogether() throws Exception {
+        String topic = newTopic(1);
+        Duration latency = Duration.ofSeconds(3);
+        publish(topic, 1, row(1, "a", 1.0, "2024-01-01T10:00:00Z"));
+        try (DeltaSink sink = new DeltaSink(config(topic).withAllowedLatency(latency).withTargetFileSize(1), client())) {
+            long firstSeen = System.nanoTime();
+            assertThat(sink.runBatch()).as("no batch written yet, so no size estimate: the first row waits").isEmpty();
+            publish(topic, 1, row(2, "b", 2.0, "2024-01-01T10:01:00Z"));
+            Optional<Progress> batch = sink.runBatch();
+            while (batch.isEmpty()) {
+                Thread.sleep(100);
+                batch = sink.runBatch();
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - firstSeen)).as("committed once the first row had waited").isGreaterThanOrEqualTo(latency);
+            assertThat(batch.get().numInputRows()).isEqualTo(2);
+            assertThat(batch.get().sink().metrics()).containsEntry("deltaVersion", 0L).containsEntry("numFiles", 1);
+            assertThat((Long) batch.get().sink().metrics().get("numOutputBytes")).isPositive();
+            assertThat(ids()).containsExactly(1, 2);
+
+            // now the sink knows the bytes per row: a row that fills the (1-byte) target file is committed at once
+            publish(topic, 1, row(3, "c", 3.0, "2024-01-01T10:02:00Z"));
+            assertThat(sink.runBatch()).hasValueSatisfying(p -> assertThat(p.numInputRows()).isEqualTo(1));
+            assertThat(ids()).containsExactly(1, 2, 3);
+        }
     }
 
     @Test

@@ -2,12 +2,12 @@ package io.tributary.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.SinkOffsets;
 import io.tributary.sink.internal.DeltaTableWriter;
-import io.tributary.sink.internal.KernelEngines;
 import io.tributary.sink.internal.Partitioning;
 import java.io.PrintWriter;
 import java.io.StringWriter;

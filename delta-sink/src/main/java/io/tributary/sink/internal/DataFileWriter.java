@@ -45,11 +45,14 @@ public final class DataFileWriter {
     private final Engine engine;
     private final Schema schema;
     private final StructType kernelSchema;
+    private final long targetFileSize;
 
-    public DataFileWriter(Engine engine, Schema schema, StructType kernelSchema) {
+    /** @param targetFileSize the DIRECT strategy's file size; KERNEL's is the engine's ({@code KernelEngines.withTargetFileSize}) */
+    public DataFileWriter(Engine engine, Schema schema, StructType kernelSchema, long targetFileSize) {
         this.engine = engine;
         this.schema = schema;
         this.kernelSchema = kernelSchema;
+        this.targetFileSize = targetFileSize;
     }
 
     /**
@@ -69,7 +72,7 @@ public final class DataFileWriter {
         try {
             CloseableIterator<DataFileStatus> files = direct
                     ? Iterators.of(DirectParquetFiles.write(localDir.get(), ctx.getTargetDirectory(), schema, kernelSchema, rows,
-                            ctx.getStatisticsColumns()))
+                            ctx.getStatisticsColumns(), targetFileSize))
                     : kernelFiles(state, ctx, partition, rows);
             try (CloseableIterator<Row> adds = Transaction.generateAppendActions(engine, state, files, ctx)) {
                 adds.forEachRemaining(actions::add);

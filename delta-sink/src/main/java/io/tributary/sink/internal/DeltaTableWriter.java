@@ -17,6 +17,7 @@ import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.CrashPoint;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
+import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkOffsets;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -53,12 +54,18 @@ public final class DeltaTableWriter {
 
     /** A writer of a partitioned table: {@code partitioning} gives the table's schema, its partition columns and derived columns. */
     public DeltaTableWriter(Engine engine, String tablePath, Map<String, String> tableProperties, Partitioning partitioning) {
+        this(engine, tablePath, tableProperties, partitioning, SinkConfig.DEFAULT_TARGET_FILE_SIZE);
+    }
+
+    /** As above, rolling Parquet files at about {@code targetFileSize} bytes (give Kernel's writer the same: {@code KernelEngines.withTargetFileSize}). */
+    public DeltaTableWriter(Engine engine, String tablePath, Map<String, String> tableProperties, Partitioning partitioning,
+                            long targetFileSize) {
         this.engine = engine;
         this.tablePath = KernelEngines.tablePath(tablePath);
         this.partitioning = partitioning;
         this.schema = partitioning.tableSchema();
         this.kernelSchema = KernelSchemas.toKernel(schema);
-        this.files = new DataFileWriter(engine, schema, kernelSchema);
+        this.files = new DataFileWriter(engine, schema, kernelSchema, targetFileSize);
         Map<String, String> props = new HashMap<>(tableProperties);
         props.putIfAbsent("delta.checkpointInterval", "10");
         this.tableProperties = Map.copyOf(props);
@@ -124,7 +131,21 @@ public final class DeltaTableWriter {
         long t3 = System.nanoTime();
         LOG.info("delta table {}: version {} committed, batch {} of {}: {} rows in {} files",
                 tablePath, result.getVersion(), batchId, appId, rows.size(), actions.size());
-        return new CommitResult(true, result.getVersion(), actions.size(), ms(t1 - t0), ms(t2 - t1), ms(t3 - t2));
+        return new CommitResult(true, result.getVersion(), actions.size(), ms(t1 - t0), ms(t2 - t1), ms(t3 - t2),
+                Map.of("numOutputBytes", addedBytes(actions)));
+    }
+
+    /** The bytes of the data files that {@code add} actions add (Delta's {@code numOutputBytes}). */
+    private static long addedBytes(List<Row> actions) {
+        long bytes = 0;
+        for (Row action : actions) {
+            int i = action.getSchema().indexOf("add");
+            if (i >= 0 && !action.isNullAt(i)) {
+                Row add = action.getStruct(i);
+                bytes += add.getLong(add.getSchema().indexOf("size"));
+            }
+        }
+        return bytes;
     }
 
     void checkState(Snapshot snap, String appId, long batchId, Optional<Long> txn, Map<Integer, Long> expectedStart) {

@@ -24,14 +24,12 @@ import org.apache.parquet.io.OutputFile;
 
 /**
  * Tributary's own Parquet writer for local tables: rows go through parquet-mr's record writer
- * ({@link RowWriteSupport}) into {@code <uuid>-000.parquet} files of at most about
- * {@link #TARGET_FILE_BYTES} of data each (Kernel's default target), Snappy-compressed as Spark
+ * ({@link RowWriteSupport}) into {@code <uuid>-000.parquet} files of at most about the target
+ * size of data each, Snappy-compressed as Spark
  * writes them; each file's statistics come from its footer ({@link ParquetFooterStats}), read back as
  * Kernel does, without reading the data again.
  */
 final class DirectParquetFiles {
-    /** Start a new file once this much data is buffered or written (Kernel's default target file size). */
-    static final long TARGET_FILE_BYTES = 128L * 1024 * 1024;
     private static final int SIZE_CHECK_ROWS = 10_000;
 
     private DirectParquetFiles() {
@@ -39,10 +37,11 @@ final class DirectParquetFiles {
 
     /**
      * Writes {@code rows} into {@code dir}; {@code dirName} is the same folder as Kernel names it
-     * (the returned paths start with it, so Kernel can make them relative to the table).
+     * (the returned paths start with it, so Kernel can make them relative to the table). A new file
+     * starts once {@code targetFileBytes} of data are buffered or written in the current one.
      */
     static List<DataFileStatus> write(Path dir, String dirName, Schema schema, StructType kernelSchema, List<Object[]> rows,
-                                      List<Column> statsColumns) throws IOException {
+                                      List<Column> statsColumns, long targetFileBytes) throws IOException {
         Files.createDirectories(dir);
         String prefix = dirName.endsWith("/") ? dirName : dirName + "/";
         String id = UUID.randomUUID().toString();
@@ -59,7 +58,7 @@ final class DirectParquetFiles {
             try (writer) {
                 do {
                     writer.write(rows.get(next++));
-                } while (next < rows.size() && (next % SIZE_CHECK_ROWS != 0 || writer.getDataSize() < TARGET_FILE_BYTES));
+                } while (next < rows.size() && (next % SIZE_CHECK_ROWS != 0 || writer.getDataSize() < targetFileBytes));
             }
             files.add(new DataFileStatus(prefix + name, Files.size(file), Files.getLastModifiedTime(file).toMillis(),
                     Optional.of(ParquetFooterStats.of(footer(file), kernelSchema, statsColumns))));

@@ -11,8 +11,8 @@ import io.tributary.schema.TributaryException;
  * @param maxAttempts how many times a compaction is planned and written again when a concurrent commit removed a file it compacts
  */
 public record OptimizeOptions(long targetFileSize, String where, int maxAttempts) {
-    /** 128 MiB, Delta's and Kernel's default. */
-    public static final long DEFAULT_TARGET_FILE_SIZE = 128L * 1024 * 1024;
+    /** 128 MiB, Delta's and Kernel's default; the sink's too. */
+    public static final long DEFAULT_TARGET_FILE_SIZE = io.tributary.sink.SinkConfig.DEFAULT_TARGET_FILE_SIZE;
 
     public OptimizeOptions {
         if (targetFileSize <= 0) {

@@ -97,13 +97,22 @@ class DataFileWriterTest {
 
     @Test
     void aBatchLargerThanTheTargetFileSizeIsSplitIntoFiles() throws IOException {
-        // 128 MiB of data would make a slow test; the split logic is exercised by a row count check instead
-        assertThat(DirectParquetFiles.TARGET_FILE_BYTES).isEqualTo(128L * 1024 * 1024);
-        List<Object[]> rows = rows();
-        writeAndReadStats("direct", dir.resolve("t"), rows);
-        try (Stream<Path> files = Files.list(dir.resolve("t"))) {
-            assertThat(files.filter(p -> p.toString().endsWith(".parquet")).count()).isEqualTo(1);
+        // a 1-byte target: a new file at every size check (each 10,000 rows), so the split shows without 128 MiB of data
+        Schema schema = Schema.parse("i INT");
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < 25_000; i++) {
+            rows.add(new Object[] {i});
         }
+        Path table = dir.resolve("t");
+        new DeltaTableWriter(KernelEngines.create(), table.toString(), Map.of(), Partitioning.none(schema), 1)
+                .append("app", 0, rows, Map.of(), new SinkOffsets("app", "events", "id", Map.of(0, 25_000L)));
+        List<Long> perFile;
+        try (Stream<String> lines = Files.lines(table.resolve("_delta_log/00000000000000000000.json"))) {
+            perFile = lines.map(DataFileWriterTest::readTree).filter(n -> n.has("add"))
+                    .map(n -> readTree(n.get("add").get("stats").asText()).get("numRecords").asLong()).sorted().toList();
+        }
+        assertThat(perFile).containsExactly(5_000L, 10_000L, 10_000L);
+        assertThat(DeltaTables.readRows(table.toString())).hasSize(25_000);
     }
 
     @Test

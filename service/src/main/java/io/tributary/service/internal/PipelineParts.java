@@ -3,8 +3,10 @@ package io.tributary.service.internal;
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.IngestConfig;
+import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
+import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.sink.DeltaSink;
@@ -12,16 +14,15 @@ import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkMode;
 import io.tributary.sink.maintenance.AutoOptimize;
 import io.tributary.sink.maintenance.OptimizeOptions;
-import io.tributary.schema.Progress;
-import java.util.Optional;
 import io.tributary.source.DeltaSource;
 import io.tributary.source.DeltaSourceConfig;
 import io.tributary.topology.AggregateSpec;
 import io.tributary.topology.OutputMode;
-import io.tributary.schema.TributaryException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
@@ -106,9 +107,13 @@ public final class PipelineParts {
         SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.path(Settings.SINK_PATH).toString(), sinkSchema,
                         sinkTopic, sinkAppId(spec), spec.name() + "/sink")
                 .withTableProperties(spec.map(Settings.SINK_PROPERTIES))
-                .withPartitionBy(spec.list(Settings.SINK_PARTITION_BY)));
+                .withPartitionBy(spec.list(Settings.SINK_PARTITION_BY))
+                .withTargetFileSize(spec.bytes(Settings.SINK_TARGET_FILE_SIZE))
+                // a bounded run ends with everything committed: no rows may wait for a later batch
+                .withAllowedLatency(spec.trigger().bounded() ? Duration.ZERO : spec.duration(Settings.SINK_ALLOWED_LATENCY)));
         DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess());
-        AutoOptimize optimize = new AutoOptimize(sinkConfig.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY), OptimizeOptions.defaults());
+        AutoOptimize optimize = new AutoOptimize(sinkConfig.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
+                OptimizeOptions.defaults().withTargetFileSize(sinkConfig.targetFileSize()));
         stages.add(new Stage(sinkConfig.stageName(), () -> afterCommit(sink.runBatch(), optimize), () -> {
             optimize.close();
             sink.close();
