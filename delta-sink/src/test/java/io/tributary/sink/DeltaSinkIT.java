@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
@@ -21,19 +20,14 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 @Tag("integration")
@@ -43,46 +37,23 @@ class DeltaSinkIT {
     private static final RowJson ROWS = new RowJson(SCHEMA);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    static Path brokerDir;
-    static EmbeddedBroker broker;
+    @RegisterExtension
+    static final TestKafka KAFKA = new TestKafka();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startBroker() {
-        broker = EmbeddedBroker.start(brokerDir.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
-
     private static Map<String, Object> client() {
-        return Map.of("bootstrap.servers", broker.bootstrapServers());
+        return KAFKA.client();
     }
 
     private static String newTopic(int partitions) throws Exception {
-        String topic = Topics.events("t" + UUID.randomUUID().toString().substring(0, 8));
-        try (Admin admin = Admin.create(client())) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
-        }
-        return topic;
+        return KAFKA.newTopic("t", partitions);
     }
 
     /** Publishes rows and a watermark marker on every partition in one transaction, as file-ingest does. */
     private static void publish(String topic, int partitions, Object[]... rows) {
-        Map<String, Object> p = new java.util.HashMap<>(client());
-        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "test-" + UUID.randomUUID());
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-            producer.initTransactions();
-            producer.beginTransaction();
+        KAFKA.inTransaction(producer -> {
             for (Object[] row : rows) {
                 int partition = Math.floorMod((Integer) row[0], partitions);
                 producer.send(new ProducerRecord<>(topic, partition, null, ROWS.write(row)));
@@ -93,9 +64,7 @@ class DeltaSinkIT {
                 marker.headers().add(Topics.MARKER_HEADER, Topics.WATERMARK);
                 producer.send(marker);
             }
-            producer.commitTransaction();
-        }
-
+        });
     }
 
     static Map<Integer, Long> lso(String topic) {

@@ -2,7 +2,6 @@ package io.tributary.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
@@ -15,19 +14,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The sink writing a table partitioned by the event day, compacted in the background every 3 commits, on a real broker. */
@@ -37,50 +29,27 @@ class PartitionedSinkIT {
     private static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
     private static final RowJson ROWS = new RowJson(SCHEMA);
 
-    @TempDir
-    static Path brokerDir;
-    static EmbeddedBroker broker;
+    @RegisterExtension
+    static final TestKafka KAFKA = new TestKafka();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startBroker() {
-        broker = EmbeddedBroker.start(brokerDir.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
-
     private static Map<String, Object> client() {
-        return Map.of("bootstrap.servers", broker.bootstrapServers());
+        return KAFKA.client();
     }
 
     private static void publish(String topic, List<Object[]> rows) {
-        Map<String, Object> p = new java.util.HashMap<>(client());
-        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "test-" + UUID.randomUUID());
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-            producer.initTransactions();
-            producer.beginTransaction();
+        KAFKA.inTransaction(producer -> {
             for (Object[] row : rows) {
                 producer.send(new ProducerRecord<>(topic, 0, null, ROWS.write(row)));
             }
-            producer.commitTransaction();
-        }
+        });
     }
 
     @Test
     void aDailyPartitionedTableStaysCompactWhileTheSinkRuns() throws Exception {
-        String topic = "tributary.part" + UUID.randomUUID().toString().substring(0, 8) + ".events";
-        try (Admin admin = Admin.create(client())) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-        }
+        String topic = KAFKA.newTopic("part", 1);
         String table = dir.resolve("out").toString();
         SinkConfig config = SinkConfig.of(table, SCHEMA, topic, "tributary-part-sink", "part/sink")
                 .withPartitionBy(List.of("date(ts) as day"));

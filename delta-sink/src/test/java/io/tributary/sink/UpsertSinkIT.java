@@ -2,30 +2,20 @@ package io.tributary.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
-import io.tributary.schema.Topics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The seed's foreachBatch MERGE scenario through the sink: a real broker, real tables. */
@@ -35,54 +25,30 @@ class UpsertSinkIT {
     private static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE");
     private static final RowJson ROWS = new RowJson(SCHEMA);
 
-    @TempDir
-    static Path brokerDir;
-    static EmbeddedBroker broker;
+    @RegisterExtension
+    static final TestKafka KAFKA = new TestKafka();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startBroker() {
-        broker = EmbeddedBroker.start(brokerDir.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
-
     private static Map<String, Object> client() {
-        return Map.of("bootstrap.servers", broker.bootstrapServers());
+        return KAFKA.client();
     }
 
     private static String newTopic() throws Exception {
-        String topic = Topics.events("u" + UUID.randomUUID().toString().substring(0, 8));
-        try (Admin admin = Admin.create(client())) {
-            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
-        }
-        return topic;
+        return KAFKA.newTopic("u", 2);
     }
 
     /** Keyed records (key = JSON array of the id), as a producer that keys its records writes them; a null row is a tombstone. */
     private static void publish(String topic, Object[]... rows) {
-        Map<String, Object> p = new HashMap<>(client());
-        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "test-" + UUID.randomUUID());
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-            producer.initTransactions();
-            producer.beginTransaction();
+        KAFKA.inTransaction(producer -> {
             for (Object[] row : rows) {
                 int id = (Integer) row[0];
                 byte[] key = ("[" + id + "]").getBytes(StandardCharsets.UTF_8);
                 byte[] value = row.length == 1 ? null : ROWS.write(row);
                 producer.send(new ProducerRecord<>(topic, Math.floorMod(id, 2), key, value));
             }
-            producer.commitTransaction();
-        }
+        });
     }
 
     private static Object[] row(int id, String user, double amt) {
