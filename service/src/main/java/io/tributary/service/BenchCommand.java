@@ -58,6 +58,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--dir", description = "work folder (kept); default a new temporary folder, deleted at the end")
     Path dir;
 
+    @Option(names = "--repeated-ids", defaultValue = "0", description = "raw: the fraction of rows that repeat an earlier row's id, "
+            + "e.g. 0.3 with --set sink.delta.mode=upsert --set sink.delta.keys=id for the upsert benchmark (default ${DEFAULT-VALUE})")
+    double repeatedIds;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "a pipeline setting for the runs, as 'run --set' takes it")
     List<String> settings = new ArrayList<>();
 
@@ -89,7 +93,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             Path input = work.resolve("input");
             long t0 = System.nanoTime();
-            long bytes = BenchData.write(input, rows, files);
+            long bytes = BenchData.write(input, "part", 0, rows, files, repeatedIds);
             out.printf(Locale.ROOT, "input: %,d rows in %d files, %,d bytes (%.1f MB), generated in %.1f s%n",
                     rows, files, bytes, bytes / 1e6, (System.nanoTime() - t0) / 1e9);
             out.println("launcher: " + launcher);

@@ -29,6 +29,16 @@ public final class BenchData {
 
     /** As {@link #write(Path, long, int)}, files {@code prefix-00000.json}..., ids from {@code firstId}. */
     public static long write(Path dir, String prefix, long firstId, long rows, int files) throws IOException {
+        return write(dir, prefix, firstId, rows, files, 0);
+    }
+
+    /**
+     * As above; with {@code repeatedIds} above 0, that fraction of the rows repeat an earlier row's
+     * id (row {@code r} gets id {@code firstId + r mod distinct}, where {@code distinct = rows * (1 - repeatedIds)}),
+     * the upsert benchmark's input: later rows update earlier ones.
+     */
+    public static long write(Path dir, String prefix, long firstId, long rows, int files, double repeatedIds) throws IOException {
+        long distinct = Math.max(1, Math.round(rows * (1 - repeatedIds)));
         Files.createDirectories(dir);
         long bytes = 0;
         long id = firstId;
@@ -39,7 +49,7 @@ public final class BenchData {
             try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
                 for (long r = 0; r < count; r++, id++) {
                     line.setLength(0);
-                    line.append("{\"id\":").append(id)
+                    line.append("{\"id\":").append(firstId + (id - firstId) % distinct)
                             .append(",\"user\":\"user_").append(pad(user(id), 4))
                             .append("\",\"amt\":").append(id * 7919 % 1000 / 100).append('.').append(pad(id * 7919 % 100, 2))
                             .append(",\"ts\":\"").append(io.tributary.schema.Timestamps.formatMicros((START_SECONDS + id) * 1_000_000L))
