@@ -111,16 +111,12 @@ public final class Pipeline implements AutoCloseable {
     private void runConcurrently(RunSummary summary, Consumer<Progress> out) throws Exception {
         Object activity = new Object();
         CountDownLatch firstRound = new CountDownLatch(stages.size());
-        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(stages.size(), r -> {
-            Thread t = new Thread(r);
-            t.setName("tributary-stage-" + t.getId());
-            return t;
-        });
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(stages.size());
         java.util.concurrent.ExecutorCompletionService<Void> done = new java.util.concurrent.ExecutorCompletionService<>(threads);
         try {
             for (Stage stage : stages) {
                 done.submit(() -> {
-                    Thread.currentThread().setName("tributary-" + stage.name());
+                    Thread.currentThread().setName("tributary-" + stage.name()); // e.g. tributary-quickstart/sink in logs
                     while (!stopping) {
                         Optional<Progress> p = Recovery.runBatch(stage, () -> stopping);
                         firstRound.countDown();
