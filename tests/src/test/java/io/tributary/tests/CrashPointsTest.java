@@ -70,4 +70,28 @@ class CrashPointsTest {
         assertThat(DeltaTables.readRows(table)).extracting(r -> r[0]).containsExactlyInAnyOrder(1, 2);
         assertThat(DeltaTables.latestVersion(table)).isZero();
     }
+
+    /**
+     * cleanSource archive, killed after the ingest committed and before the file was moved: the
+     * restart does not publish the file again (the ingest log has it) and archives it.
+     */
+    @Test
+    void killedBeforeCleaningTheRestartArchivesWithoutPublishingAgain() throws Exception {
+        Workspace ws = new Workspace(dir, QuickstartScenarios.SPEC.replace("    schema:",
+                "    cleanSource: archive\n    sourceArchiveDir: archive/\n    schema:"));
+        String table = dir.resolve("out").toString();
+        ws.addFile("part-0001.json",
+                "{\"id\": 1, \"user\": \"a\", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}",
+                "{\"id\": 2, \"user\": \"b\", \"amt\": 7.0, \"ts\": \"2026-01-01T10:05:00Z\"}");
+        ChildProcess crashed = ChildProcess.start(dir, Map.of(CrashPoint.ENV, CrashPoint.INGEST_BEFORE_CLEAN), "run", ws.spec.toString());
+        assertThat(crashed.waitFor(120)).as("stderr: %s", crashed.err()).isEqualTo(CrashPoint.EXIT_CODE);
+        assertThat(dir.resolve("in/part-0001.json")).as("not archived before the crash point").exists();
+
+        ChildProcess restarted = ChildProcess.start(dir, Map.of(), "run", ws.spec.toString());
+        assertThat(restarted.waitFor(120)).as("stderr: %s", restarted.err()).isZero();
+        assertThat(dir.resolve("in/part-0001.json")).doesNotExist();
+        assertThat(dir.resolve("archive/part-0001.json")).exists();
+        assertThat(DeltaTables.readRows(table)).extracting(r -> r[0]).containsExactlyInAnyOrder(1, 2);
+        assertThat(DeltaTables.latestVersion(table)).isZero();
+    }
 }
