@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedBroker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedBroker.class);
+    /** Written by the broker's log manager at a clean stop, removed at start: absent, the last run died. */
+    static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
 
     static {
         // Kafka calls the Log4j API in a few places; without log4j-core it complains once at start.
@@ -63,6 +65,8 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
         if (!Files.exists(logDir.resolve("meta.properties"))) {
             format(logDir);
+        } else if (!Files.exists(logDir.resolve(CLEAN_SHUTDOWN_FILE))) {
+            AfterCrash.fenceTheDeadBroker(logDir);
         }
         // free ports are picked before the broker binds them: another process may take one in between
         for (int attempt = 1; ; attempt++) {
@@ -86,7 +90,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
-    private static boolean portTaken(Throwable e) {
+    static boolean portTaken(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof java.net.BindException || String.valueOf(t.getMessage()).contains("Address already in use")) {
                 return true;
@@ -149,7 +153,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         } catch (IOException e) {

@@ -2,12 +2,15 @@ package io.tributary.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -49,6 +52,52 @@ class EmbeddedBrokerTest {
         }
         try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"))) {
             assertThat(readCommitted(broker.bootstrapServers())).containsExactly("committed");
+        }
+    }
+
+    /**
+     * The folder as a process killed mid-transaction leaves it (copied while the broker runs: no
+     * clean-shutdown file): the next start fences the dead registration with the controller
+     * alone, then starts the broker; the committed record is there, and the transaction left
+     * open is aborted when its transactional id starts again.
+     */
+    @Test
+    void aStartAfterTheProcessDiedKeepsCommittedRecordsAndAbortsTheOpenTransaction() throws Exception {
+        Path crashed = dir.resolve("crashed");
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"))) {
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic("t", 2, (short) 1))).all().get();
+            }
+            KafkaProducer<String, String> p = new KafkaProducer<>(Map.of(
+                    "bootstrap.servers", broker.bootstrapServers(), "transactional.id", "tx-1"),
+                    new StringSerializer(), new StringSerializer());
+            p.initTransactions();
+            p.beginTransaction();
+            p.send(new ProducerRecord<>("t", 0, null, "committed"));
+            p.commitTransaction();
+            p.beginTransaction();
+            p.send(new ProducerRecord<>("t", 1, null, "open when the process died"));
+            p.flush();
+            copy(dir.resolve("kafka"), crashed);
+            p.close(Duration.ZERO);
+        }
+        assertThat(crashed.resolve(EmbeddedBroker.CLEAN_SHUTDOWN_FILE)).doesNotExist();
+        try (EmbeddedBroker broker = EmbeddedBroker.start(crashed)) {
+            try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of(
+                    "bootstrap.servers", broker.bootstrapServers(), "transactional.id", "tx-1"),
+                    new StringSerializer(), new StringSerializer())) {
+                p.initTransactions();
+            }
+            assertThat(readCommitted(broker.bootstrapServers())).containsExactly("committed");
+        }
+        assertThat(crashed.resolve(EmbeddedBroker.CLEAN_SHUTDOWN_FILE)).as("a clean stop after the recovery").exists();
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.copy(f, to.resolve(from.relativize(f).toString()));
+            }
         }
     }
 

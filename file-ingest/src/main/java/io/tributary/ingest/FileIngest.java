@@ -8,7 +8,9 @@ import io.tributary.ingest.internal.FileResult;
 import io.tributary.ingest.internal.IngestLogReader;
 import io.tributary.ingest.internal.IngestState;
 import io.tributary.ingest.internal.ProgressFactory;
+import io.tributary.ingest.internal.SourceCleaner;
 import io.tributary.ingest.internal.TopicSetup;
+import io.tributary.schema.CrashPoint;
 import io.tributary.schema.Progress;
 import io.tributary.schema.TributaryException;
 import java.time.Duration;
@@ -32,7 +34,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>On construction it takes over the pipeline's transactional id (an older instance is
  * fenced, its open transaction aborted) and reads the ingest-log topic to learn which files are
- * done. One instance per pipeline at a time; not thread-safe.
+ * done. One instance per pipeline at a time; not thread-safe. With {@link CleanSource} archive
+ * or delete, a batch's files are moved or deleted once it committed, and the first batch of a run
+ * first cleans the ingested files a run that died left behind.
  */
 public final class FileIngest implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FileIngest.class);
@@ -44,6 +48,8 @@ public final class FileIngest implements AutoCloseable {
     private final BatchPlanner planner;
     private final BatchRunner runner;
     private final ProgressFactory progress;
+    private final SourceCleaner cleaner;
+    private boolean leftoversCleaned;
     private List<ChangedFile> changedFiles = List.of();
     private long lastTriggerMs = -1;
     private long lastDataMs = System.currentTimeMillis(); // wall clock of the last batch with files
@@ -74,6 +80,7 @@ public final class FileIngest implements AutoCloseable {
         this.planner = new BatchPlanner(config, discovery);
         this.runner = new BatchRunner(config, producer, discovery);
         this.progress = new ProgressFactory(config, UUID.randomUUID().toString());
+        this.cleaner = new SourceCleaner(config.cleanSource(), discovery);
         LOG.info("ingest of pipeline {}: {} files already ingested, next batch {}{}", config.pipeline(), state.files().size(),
                 state.nextBatchId(), config.hasWatermark() ? ", watermark " + ProgressFactory.format(state.watermarkMs()) : "");
     }
@@ -92,6 +99,10 @@ public final class FileIngest implements AutoCloseable {
         }
         long startMs = System.currentTimeMillis();
         long t0 = System.nanoTime();
+        if (!leftoversCleaned) {
+            cleaner.cleanLeftovers(state); // files a run that died published but did not clean
+            leftoversCleaned = true;
+        }
         BatchPlanner.Plan plan = planner.plan(state, startMs);
         changedFiles = List.copyOf(plan.changed());
         long listMs = (System.nanoTime() - t0) / 1_000_000;
@@ -118,6 +129,10 @@ public final class FileIngest implements AutoCloseable {
             return Optional.empty();
         }
         log(outcome);
+        if (!cleaner.isOff() && !outcome.files().isEmpty()) {
+            CrashPoint.reach(CrashPoint.INGEST_BEFORE_CLEAN);
+            cleaner.clean(outcome.files().stream().map(FileResult::file).toList());
+        }
         long totalMs = (System.nanoTime() - t0) / 1_000_000;
         long sinceLast = lastTriggerMs < 0 ? totalMs : startMs - lastTriggerMs;
         lastTriggerMs = startMs;

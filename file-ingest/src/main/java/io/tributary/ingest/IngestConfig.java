@@ -4,6 +4,8 @@ import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +34,7 @@ public final class IngestConfig {
     private final BadRecordPolicy onBadRecord;
     private final int maxLineBytes;
     private final Duration fileMinAge;
+    private final CleanSource cleanSource;
     private final Duration closeIdleWindowsAfter;
     private final Duration idleWatermarkAdvance;
     private final String eventsTopic;
@@ -52,6 +55,7 @@ public final class IngestConfig {
         this.onBadRecord = b.onBadRecord;
         this.maxLineBytes = b.maxLineBytes;
         this.fileMinAge = b.fileMinAge;
+        this.cleanSource = b.cleanSource;
         this.closeIdleWindowsAfter = b.closeIdleWindowsAfter;
         this.idleWatermarkAdvance = b.idleWatermarkAdvance;
         this.eventsTopic = b.eventsTopic != null ? b.eventsTopic : Topics.events(pipeline);
@@ -140,6 +144,11 @@ public final class IngestConfig {
         return fileMinAge;
     }
 
+    /** What becomes of a file once its batch committed (Spark's cleanSource); {@link CleanSource#OFF} by default. */
+    public CleanSource cleanSource() {
+        return cleanSource;
+    }
+
     public String eventsTopic() {
         return eventsTopic;
     }
@@ -171,6 +180,7 @@ public final class IngestConfig {
         private BadRecordPolicy onBadRecord = BadRecordPolicy.DEAD_LETTER;
         private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
         private Duration fileMinAge = Duration.ZERO;
+        private CleanSource cleanSource = CleanSource.OFF;
         private Duration closeIdleWindowsAfter;
         private Duration idleWatermarkAdvance;
         private String eventsTopic;
@@ -237,6 +247,12 @@ public final class IngestConfig {
 
         public Builder fileMinAge(Duration age) {
             this.fileMinAge = age;
+            return this;
+        }
+
+        /** Spark's {@code cleanSource} (with {@code sourceArchiveDir} for {@link CleanSource#archiveTo}). */
+        public Builder cleanSource(CleanSource clean) {
+            this.cleanSource = clean;
             return this;
         }
 
@@ -310,7 +326,44 @@ public final class IngestConfig {
             if (fileMinAge == null || fileMinAge.isNegative()) {
                 throw new TributaryException("fileMinAge: " + fileMinAge + " must be 0 or more");
             }
+            Objects.requireNonNull(cleanSource, "cleanSource");
+            if (cleanSource instanceof CleanSource.Archive a) {
+                requireOutside(a.dir(), inputDir);
+            }
             return new IngestConfig(this);
+        }
+
+        /** Spark refuses an archive folder its source could read; Tributary refuses one inside the input folder. */
+        private static void requireOutside(Path archiveDir, Path inputDir) {
+            if (within(archiveDir, inputDir)) {
+                throw new TributaryException("source.files.sourceArchiveDir: " + archiveDir + " is inside the input folder "
+                        + inputDir + ", where archived files would sit among new ones (Spark refuses this too);"
+                        + " choose a folder outside " + inputDir);
+            }
+        }
+
+        private static boolean within(Path child, Path parent) {
+            Path c = child.toAbsolutePath().normalize();
+            Path p = parent.toAbsolutePath().normalize();
+            if (c.startsWith(p)) {
+                return true;
+            }
+            try { // through symbolic links: compare where the deepest existing folders really are
+                return real(c).startsWith(real(p));
+            } catch (IOException e) {
+                return false;
+            }
+        }
+
+        private static Path real(Path p) throws IOException {
+            Path existing = p;
+            while (existing != null && !Files.exists(existing)) {
+                existing = existing.getParent();
+            }
+            if (existing == null) {
+                return p;
+            }
+            return existing.toRealPath().resolve(existing.relativize(p));
         }
     }
 }

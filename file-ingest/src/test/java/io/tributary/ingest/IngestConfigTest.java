@@ -28,6 +28,24 @@ class IngestConfigTest {
         assertThat(c.maxLineBytes()).isEqualTo(16 * 1024 * 1024);
         assertThat(c.hasWatermark()).isFalse();
         assertThat(c.groupBy()).isEmpty();
+        assertThat(c.cleanSource()).isSameAs(CleanSource.OFF);
+    }
+
+    @Test
+    void cleanSourceTakesSparksValuesAndArchiveNeedsAFolderOutsideTheInput(@org.junit.jupiter.api.io.TempDir Path tmp) {
+        assertThat(CleanSource.forName("DELETE", null)).isSameAs(CleanSource.DELETE);
+        assertThat(CleanSource.forName(null, null)).isSameAs(CleanSource.OFF);
+        assertThatThrownBy(() -> CleanSource.forName("archive", null)).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("source.files.sourceArchiveDir");
+        assertThatThrownBy(() -> CleanSource.forName("move", null)).hasMessageContaining("off").hasMessageContaining("delete");
+        Path in = tmp.resolve("in");
+        for (Path inside : List.of(in, in.resolve("archive"), tmp.resolve("x/../in/done"))) {
+            assertThatThrownBy(() -> IngestConfig.builder("p", in, SCHEMA).cleanSource(CleanSource.archiveTo(inside)).build())
+                    .isInstanceOf(TributaryException.class)
+                    .hasMessageContaining("sourceArchiveDir").hasMessageContaining("inside the input folder");
+        }
+        assertThat(IngestConfig.builder("p", in, SCHEMA).cleanSource(CleanSource.archiveTo(tmp.resolve("done"))).build().cleanSource().name())
+                .isEqualTo("archive");
     }
 
     @Test

@@ -15,6 +15,8 @@ public final class CrashPoint {
     public static final String INGEST_BEFORE_COMMIT = "ingest.beforeCommit";
     /** The ingest transaction committed, nothing else done yet. */
     public static final String INGEST_AFTER_COMMIT = "ingest.afterCommit";
+    /** With cleanSource archive or delete: the batch committed, its files not yet moved or deleted. */
+    public static final String INGEST_BEFORE_CLEAN = "ingest.beforeClean";
     /** Parquet files written, the Delta commit not yet made. */
     public static final String SINK_BEFORE_COMMIT = "sink.beforeCommit";
     /** The Delta commit made, nothing else (no post-commit hook, no local state) done yet. */

@@ -1,6 +1,7 @@
 package io.tributary.service.internal;
 
 import io.tributary.ingest.BadRecordPolicy;
+import io.tributary.ingest.CleanSource;
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.Progress;
@@ -181,7 +182,9 @@ public final class PipelineParts {
                 .format(spec.string(Settings.FILES_FORMAT))
                 .onBadRecord(BadRecordPolicy.forName(spec.string(Settings.BAD_RECORD)))
                 .fileMinAge(spec.duration(Settings.FILE_MIN_AGE))
-                .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)));
+                .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)))
+                .cleanSource(CleanSource.forName(spec.string(Settings.CLEAN_SOURCE),
+                        spec.has(Settings.ARCHIVE_DIR) ? spec.path(Settings.ARCHIVE_DIR) : null));
         if (spec.has(Settings.MAX_FILES)) {
             b.maxFilesPerTrigger(spec.integer(Settings.MAX_FILES));
         }

@@ -31,6 +31,8 @@ public final class Settings {
     public static final String BAD_RECORD = "source.files.onBadRecord";
     public static final String FILE_MIN_AGE = "source.files.fileMinAge";
     public static final String MAX_LINE = "source.files.maxLineBytes";
+    public static final String CLEAN_SOURCE = "source.files.cleanSource";
+    public static final String ARCHIVE_DIR = "source.files.sourceArchiveDir";
     public static final String DELTA_PATH = "source.delta.path";
     public static final String DELTA_STARTING_VERSION = "source.delta.startingVersion";
     public static final String DELTA_SKIP_CHANGE_COMMITS = "source.delta.skipChangeCommits";
@@ -77,6 +79,10 @@ public final class Settings {
                     "a malformed row: to the dead-letter topic (Spark's PERMISSIVE), counted and dropped (DROPMALFORMED), or stop the run (FAILFAST)"),
             opt(FILE_MIN_AGE, DURATION, "0 seconds", "hold back files modified more recently than this"),
             opt(MAX_LINE, BYTES, "16m", "a longer line is a bad record"),
+            new Setting(CLEAN_SOURCE, ENUM, "off", false, List.of("off", "archive", "delete"),
+                    "once a file's batch committed (never before): leave it, move it to sourceArchiveDir, or delete it (Spark's cleanSource)"),
+            opt(ARCHIVE_DIR, PATH, null, "cleanSource archive: the folder files move to, keeping their path relative to the input folder"
+                    + " (Spark keeps their full path); must not be inside the input folder"),
             opt(DELTA_PATH, PATH, null, "a Delta source: the table to read as a stream (Spark's readStream.format(\"delta\").load(path))"),
             opt(DELTA_STARTING_VERSION, STRING, null, "a number or latest; absent: the table's current rows, then new commits (Spark's startingVersion)"),
             new Setting(DELTA_SKIP_CHANGE_COMMITS, ENUM, "false", false, List.of("true", "false"), "skip commits that update or delete rows (Spark's skipChangeCommits)"),

@@ -1,0 +1,81 @@
+package io.tributary.ingest.internal;
+
+import io.tributary.ingest.CleanSource;
+import io.tributary.ingest.IngestedFile;
+import io.tributary.schema.TributaryException;
+import java.io.IOException;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies {@link CleanSource} to files whose batch has committed: the batch's own files right
+ * after the commit, and at the first batch of a run the ingested files a run that died left
+ * behind. Only a file still as it was read (same size and modification time) is touched: one
+ * rewritten since stays, and is reported as changed. A file that cannot be cleaned is logged
+ * and left for the next start; it never fails a batch.
+ */
+public final class SourceCleaner {
+    private static final Logger LOG = LoggerFactory.getLogger(SourceCleaner.class);
+
+    private final CleanSource policy;
+    private final FileDiscovery discovery;
+
+    public SourceCleaner(CleanSource policy, FileDiscovery discovery) {
+        this.policy = policy;
+        this.discovery = discovery;
+    }
+
+    public boolean isOff() {
+        return policy == CleanSource.OFF;
+    }
+
+    /** Cleans the files of a batch that has just committed; the number cleaned. */
+    public int clean(List<FileStat> committed) {
+        int n = 0;
+        for (FileStat f : committed) {
+            if (f.sameAs(FileDiscovery.restat(f)) && cleanOne(f)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Cleans the ingested files still in the input folder, unchanged (left by a run that died); the number cleaned. */
+    public int cleanLeftovers(IngestState state) {
+        if (isOff()) {
+            return 0;
+        }
+        List<FileStat> present;
+        try {
+            present = discovery.list();
+        } catch (TributaryException e) {
+            return 0; // no input folder: nothing left to clean
+        }
+        int n = 0;
+        for (FileStat f : present) {
+            IngestedFile was = state.file(f.relPath());
+            if (was != null && was.size() == f.size() && was.mtimeMs() == f.mtimeMs() && cleanOne(f)) {
+                n++;
+            }
+        }
+        if (n > 0) {
+            LOG.info("cleanSource {}: {} file(s) published by an earlier run that stopped before cleaning them", policy.name(), n);
+        }
+        return n;
+    }
+
+    private boolean cleanOne(FileStat f) {
+        try {
+            String done = policy.clean(f.path(), f.relPath());
+            if (done != null) {
+                LOG.info("file {}: {} (cleanSource {})", discovery.display(f.relPath()), done, policy.name());
+                return true;
+            }
+        } catch (IOException e) {
+            LOG.warn("file {}: published, but cleanSource {} failed ({}); the file stays and the next start tries again",
+                    discovery.display(f.relPath()), policy.name(), e.toString());
+        }
+        return false;
+    }
+}
