@@ -31,6 +31,15 @@ public final class Topics {
     public static final String MARKER_HEADER = "tributary.marker";
     public static final byte[] WATERMARK = "watermark".getBytes(StandardCharsets.UTF_8);
 
+    /**
+     * Topic settings for the topics whose record timestamps are event times ({@code events},
+     * {@code results}, the late rows): no time-based retention. Kafka deletes a segment once its
+     * newest timestamp is older than {@code retention.ms} (7 days by default), so a backfill of
+     * events more than a week old lost rows before the next stage had read them (the broker's
+     * first retention check runs 30 s after it starts). Kept until deleted by hand.
+     */
+    public static final java.util.Map<String, String> EVENT_TIME_TOPIC_CONFIG = java.util.Map.of("retention.ms", "-1");
+
     private Topics() {
     }
 

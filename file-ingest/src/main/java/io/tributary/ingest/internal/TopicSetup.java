@@ -1,6 +1,7 @@
 package io.tributary.ingest.internal;
 
 import io.tributary.ingest.IngestConfig;
+import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +24,7 @@ public final class TopicSetup {
 
     public static void create(Admin admin, IngestConfig config, int partitions) {
         List<NewTopic> topics = List.of(
-                new NewTopic(config.eventsTopic(), Optional.of(partitions), Optional.empty()),
+                new NewTopic(config.eventsTopic(), Optional.of(partitions), Optional.empty()).configs(Topics.EVENT_TIME_TOPIC_CONFIG),
                 new NewTopic(config.ingestLogTopic(), Optional.of(1), Optional.empty())
                         .configs(Map.of("cleanup.policy", "compact")),
                 new NewTopic(config.deadLetterTopic(), Optional.of(1), Optional.empty()));

@@ -1,5 +1,6 @@
 package io.tributary.service.internal;
 
+import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +9,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
-/** Creates the topics a pipeline needs beyond the ingest's own, if they are absent. */
+/** Creates the topics a pipeline needs beyond the ingest's own, if they are absent (event-time timestamps: no time retention). */
 final class TopicAdmin {
     private TopicAdmin() {
     }
@@ -17,7 +18,8 @@ final class TopicAdmin {
         try (Admin admin = Admin.create(clientProps)) {
             for (String topic : topics) {
                 try {
-                    admin.createTopics(List.of(new NewTopic(topic, java.util.Optional.of(partitions), java.util.Optional.empty()))).all().get();
+                    admin.createTopics(List.of(new NewTopic(topic, java.util.Optional.of(partitions), java.util.Optional.empty())
+                            .configs(Topics.EVENT_TIME_TOPIC_CONFIG))).all().get();
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw new TributaryException("cannot create topic " + topic + ": " + e.getCause().getMessage(), e);

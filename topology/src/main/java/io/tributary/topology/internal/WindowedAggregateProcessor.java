@@ -182,6 +182,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         LOG.debug("{}: batch {} ended at watermark {}: {} rows written, {} purged, {} late", where(), marker.batchId(),
                 meta.watermarkMs(), emitted[0], purged, meta.dropped());
         meta.nextBatch();
+        context.commit(); // the batch is complete: make its output visible now rather than at the next commit interval
     }
 
     private String where() {
