@@ -3,12 +3,16 @@
 # with Delta 4.4 (batch, history, statistics, checkpoint, streaming). Builds the tables with the
 # project's own launcher in temp copies of the examples, then runs SparkRead on them.
 # Usage: compat/spark/check.sh            (KEEP=1 keeps the temp folder; prints PASS or FAIL last)
+#   COMMITS=1000 (default): also a table of that many sink commits, built by the service; 0: skip it
+#   TIME_OPEN=5 (default): timed Spark opens of the 12- and 1,000-commit tables (median printed); 0: none
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 work="$(mktemp -d -t tributary-spark-check-XXXXXX)"
 log="$work/runs.log"
 started=$SECONDS
+commits="${COMMITS:-1000}"
+time_open="${TIME_OPEN:-5}"
 cleanup() { if [ "${KEEP:-0}" = 1 ]; then echo "kept $work"; else rm -rf "$work"; fi; }
 trap cleanup EXIT
 fail() { echo "spark compat check: FAIL ($*) [$((SECONDS - started)) s]"; [ -f "$log" ] && tail -40 "$log"; exit 1; }
@@ -34,8 +38,12 @@ run_pipeline() { # dir
   # a bounded run: an availableNow pipeline over a few rows takes seconds
   (cd "$1" && timeout 300 "$dist" run pipeline.yaml) >>"$log" 2>&1 || fail "tributary run $1/pipeline.yaml exited $?"
 }
-row() { # file id user amt minute
-  printf '{"id": %d, "user": "%s", "amt": %s, "ts": "2026-01-01T%s:00Z"}\n' "$2" "$3" "$4" "$5" >"$1"
+line() { # id user amt minute: one JSON row on stdout
+  printf '{"id": %d, "user": "%s", "amt": %s, "ts": "2026-01-01T%s:00Z"}\n' "$1" "$2" "$3" "$4"
+}
+row() { # file id user amt minute: a one-row file
+  local file="$1"; shift
+  line "$@" >"$file"
 }
 
 say "building the Spark reader (first run downloads Spark 4.2 + Delta 4.4, about 270 MB)"
@@ -71,6 +79,46 @@ ckpt="$work/many/out/_delta_log/00000000000000000010.checkpoint.parquet"
 cp -r "$work/many/out" "$work/from-checkpoint"
 for v in $(seq 0 10); do rm -f "$work/from-checkpoint/_delta_log/$(printf %020d "$v").json"; done
 
+say "upsert: mode upsert, keys [id]; 6 rows with id 3 twice, then an update of id 2 and a new id 6, then no new file"
+cp -r "$root/examples/quickstart" "$work/upsert"
+rm -rf "$work/upsert/out" "$work/upsert/.tributary" "$work/upsert/in"/*
+sed -i 's|^    path: out/$|    path: out/\n    mode: upsert\n    keys: [id]|' "$work/upsert/pipeline.yaml"
+grep -q 'mode: upsert' "$work/upsert/pipeline.yaml" || fail "could not make the upsert spec from examples/quickstart"
+{
+  line 1 a 5.0 10:01; line 2 b 7.0 10:02; line 3 c 1.0 10:03
+  line 3 c 2.0 10:04; line 4 d 3.0 10:05; line 5 e 4.0 10:06
+} >"$work/upsert/in/batch-1.json"
+run_pipeline "$work/upsert"
+{ line 2 b 70.0 11:00; line 6 f 6.0 11:01; } >"$work/upsert/in/batch-2.json"
+run_pipeline "$work/upsert"
+run_pipeline "$work/upsert"
+
+thousand=()
+if [ "$commits" -gt 0 ]; then
+  say "$commits commits: the quickstart as a service (processingTime=10 ms, maxFilesPerTrigger 1) over $commits one-row files"
+  cp -r "$root/examples/quickstart" "$work/thousand"
+  rm -rf "$work/thousand/out" "$work/thousand/.tributary" "$work/thousand/in"/*
+  for i in $(seq 1 "$commits"); do
+    row "$work/thousand/in/part-$(printf %05d "$i").json" "$i" "u$((i % 7))" "$i.5" "$(printf '%02d:%02d' $((i / 60 % 24)) $((i % 60)))"
+  done
+  # processingTime runs the ingest and then the sink, one round per trigger: one file, one commit.
+  # (Without a trigger the stages run side by side and a sink batch may take several files.)
+  (cd "$work/thousand" && exec timeout 1200 "$dist" run pipeline.yaml --trigger "processingTime=10 ms" \
+      --set http.port=0 --set source.files.maxFilesPerTrigger=1) >>"$work/thousand.log" 2>&1 &
+  service=$!
+  last="$work/thousand/out/_delta_log/$(printf %020d $((commits - 1))).json"
+  while [ ! -f "$last" ] && kill -0 "$service" 2>/dev/null; do sleep 2; done
+  kill -TERM "$service" 2>/dev/null
+  wait "$service"; rc=$?
+  [ -f "$last" ] || { tail -20 "$work/thousand.log"; fail "the service stopped (exit $rc) before version $((commits - 1))"; }
+  [ "$rc" = 0 ] || { tail -20 "$work/thousand.log"; fail "the service exited $rc on SIGTERM"; }
+  versions=$(ls "$work/thousand/out/_delta_log" | grep -c '^[0-9]*\.json$')
+  rows=$(cat "$work/thousand/in"/*.json | wc -l)
+  say "service stopped with SIGTERM: $versions versions, $rows input rows"
+  thousand=(--table "$work/thousand/out" --count "$rows" --versions "$versions" --schema "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+    --operation "STREAMING UPDATE" --time-open "$time_open")
+fi
+
 say "reading the tables with Spark"
 schema="id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
 java_opts=(-XX:+IgnoreUnrecognizedVMOptions --add-modules=jdk.incubator.vector
@@ -93,8 +141,17 @@ SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" -cp "$here/target/classes:$(cat 
     --schema "window struct<start:timestamp,end:timestamp>, user string, t double" \
     --row '{"window":{"start":"2026-01-01T10:00:00.000Z","end":"2026-01-01T10:10:00.000Z"},"user":"a","t":8.0}' \
     --row '{"window":{"start":"2026-01-01T10:00:00.000Z","end":"2026-01-01T10:10:00.000Z"},"user":"b","t":7.0}' \
-  --table "$work/many/out" --count 13 --versions 12 --schema "$schema" \
+  --table "$work/many/out" --count 13 --versions 12 --schema "$schema" --time-open "$time_open" \
   --table "$work/from-checkpoint" --count 13 --schema "$schema" \
+  --table "$work/upsert/out" --count 6 --versions 2 --schema "$schema" --operation "STREAMING UPDATE" \
+    --as-of 0:5 --as-of 1:6 --stream-skipping-changes 5 \
+    --row '{"id":1,"user":"a","amt":5.0,"ts":"2026-01-01T10:01:00.000Z"}' \
+    --row '{"id":2,"user":"b","amt":70.0,"ts":"2026-01-01T11:00:00.000Z"}' \
+    --row '{"id":3,"user":"c","amt":2.0,"ts":"2026-01-01T10:04:00.000Z"}' \
+    --row '{"id":4,"user":"d","amt":3.0,"ts":"2026-01-01T10:05:00.000Z"}' \
+    --row '{"id":5,"user":"e","amt":4.0,"ts":"2026-01-01T10:06:00.000Z"}' \
+    --row '{"id":6,"user":"f","amt":6.0,"ts":"2026-01-01T11:01:00.000Z"}' \
+  "${thousand[@]}" \
   || spark_ok=$?
 [ "$spark_ok" = 0 ] || fail "SparkRead exited $spark_ok, see above"
-echo "spark compat check: PASS (Spark 4.2.0 + Delta 4.4.0 read 4 Tributary tables: quickstart 2 versions, revenue windows, 12 commits with a Kernel checkpoint, log starting at the checkpoint) [$((SECONDS - started)) s]"
+echo "spark compat check: PASS (Spark 4.2.0 + Delta 4.4.0 read $((commits > 0 ? 6 : 5)) Tributary tables: quickstart 2 versions, revenue windows, 12 commits with a Kernel checkpoint, log starting at the checkpoint, upsert with change commits$( [ "$commits" -gt 0 ] && echo ", $commits commits from the service")) [$((SECONDS - started)) s]"

@@ -2,10 +2,14 @@ package io.tributary.compat.spark;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What one Delta table must look like to Spark: its path and the optional expectations
- * (row count, schema DDL, exact rows as Spark's JSON, number of versions).
+ * (row count, schema DDL, exact rows as Spark's JSON, number of versions, the operation every
+ * version shows in history, row counts of earlier versions, how a stream over change commits
+ * behaves), and whether to time opening it.
  */
 final class TableExpectation {
     final String path;
@@ -13,13 +17,26 @@ final class TableExpectation {
     String schemaDdl;
     Long versions;
     final List<String> rows = new ArrayList<>();
+    /** the operation every version must show in {@code DESCRIBE HISTORY}, e.g. {@code STREAMING UPDATE} */
+    String operation;
+    /** version to row count of a time-travel read ({@code versionAsOf}) */
+    final Map<Long, Long> countsAsOf = new TreeMap<>();
+    /**
+     * Set when the table has change commits (removes with {@code dataChange=true}, as an upsert
+     * writes): a plain stream must then fail as Spark does, and a stream with
+     * {@code skipChangeCommits=true} must give this many rows.
+     */
+    Long streamRowsSkippingChanges;
+    /** timed opens ({@code load(path).count()}) after two warm-ups; 0: none */
+    int timeOpen;
 
     TableExpectation(String path) {
         this.path = path;
     }
 
     /**
-     * Parses {@code --table PATH [--count N] [--schema DDL] [--row JSON]... [--versions N]}, repeated;
+     * Parses {@code --table PATH [--count N] [--schema DDL] [--row JSON]... [--versions N] [--operation OP]
+     * [--as-of VERSION:COUNT]... [--stream-skipping-changes N] [--time-open N]}, repeated;
      * each {@code --table} starts a new table and the options after it apply to that table.
      */
     static List<TableExpectation> parse(String[] args) {
@@ -44,6 +61,16 @@ final class TableExpectation {
                 case "--schema" -> current.schemaDdl = value;
                 case "--row" -> current.rows.add(value);
                 case "--versions" -> current.versions = Long.parseLong(value);
+                case "--operation" -> current.operation = value;
+                case "--as-of" -> {
+                    String[] vc = value.split(":");
+                    if (vc.length != 2) {
+                        throw new IllegalArgumentException("--as-of takes VERSION:COUNT, not " + value);
+                    }
+                    current.countsAsOf.put(Long.parseLong(vc[0].strip()), Long.parseLong(vc[1].strip()));
+                }
+                case "--stream-skipping-changes" -> current.streamRowsSkippingChanges = Long.parseLong(value);
+                case "--time-open" -> current.timeOpen = Integer.parseInt(value);
                 default -> throw new IllegalArgumentException("unknown option " + flag + "; " + usage());
             }
         }
@@ -54,6 +81,7 @@ final class TableExpectation {
     }
 
     static String usage() {
-        return "usage: SparkRead --table PATH [--count N] [--schema DDL] [--row JSON]... [--versions N] [--table ...]";
+        return "usage: SparkRead --table PATH [--count N] [--schema DDL] [--row JSON]... [--versions N] [--operation OP]"
+                + " [--as-of VERSION:COUNT]... [--stream-skipping-changes N] [--time-open N] [--table ...]";
     }
 }
