@@ -153,9 +153,10 @@ final class BenchCommand implements Callable<Integer> {
     private static void print(PrintWriter out, String label, ChildRun r) {
         Map<String, Long> d = r.stageMs();
         out.printf(Locale.ROOT, "%s: wall %.2f s, %,.0f rows/s, peak RSS %.0f MiB, peak heap %.0f MiB, CPU %.1f s; "
-                        + "JVM to main %.2f s, ingest %d ms (publish %d), sink %d ms (read %d, write+commit %d)%n",
+                        + "JVM to main %.2f s, ingest %d ms (publish %d), %ssink %d ms (read %d, write+commit %d)%n",
                 label, r.wallSeconds(), r.rows() / r.wallSeconds(), r.peakRssBytes() / 1048576.0, r.peakHeapBytes() / 1048576.0,
                 r.cpuSeconds(), r.mainSeconds(), d.getOrDefault("ingest.triggerExecution", 0L), d.getOrDefault("ingest.addBatch", 0L),
+                d.containsKey("aggregate.triggerExecution") ? "aggregate " + d.get("aggregate.triggerExecution") + " ms, " : "",
                 d.getOrDefault("sink.triggerExecution", 0L), d.getOrDefault("sink.getBatch", 0L), d.getOrDefault("sink.addBatch", 0L));
         out.flush();
     }

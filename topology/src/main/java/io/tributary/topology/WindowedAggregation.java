@@ -76,9 +76,10 @@ public final class WindowedAggregation {
      *       former 100 ms interval flushed the cache ten times a second and left it nearly useless;
      *   <li>a 64 MiB record cache, so repeated updates of an open window within a commit reach
      *       RocksDB and the changelog once;
-     *   <li>a 5-minute transaction timeout: a marker that closes a million windows writes them all
-     *       in one {@code process} call, so in one transaction; past the default 10 s the broker
-     *       aborted it and fenced the producer, and Streams restarted the task again and again;
+     *   <li>a 60 s transaction timeout: a marker that closes a million windows writes them all in
+     *       one {@code process} call, so in one transaction; past the default 10 s the broker
+     *       aborted it and fenced the producer, and Streams restarted the task again and again.
+     *       Longer is not better: a process killed mid-transaction leaves it open until then;
      *   <li>larger producer batches and polls (the changelog and results records are small).
      * </ul>
      *
@@ -97,7 +98,7 @@ public final class WindowedAggregation {
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 64L * 1024 * 1024);
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 300_000);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 60_000);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 10_000);

@@ -58,9 +58,6 @@ final class StreamsStage implements AutoCloseable {
         props.putAll(WindowedAggregation.streamsConfig(applicationId, String.valueOf(clientProps.get("bootstrap.servers")),
                 stateDir, applicationId + "-1"));
         this.admin = Admin.create(clientProps);
-        // one stream thread per events partition, up to the cores: a thread runs one partition's task at a time
-        int threads = Math.max(1, Math.min(eventPartitions().size(), Runtime.getRuntime().availableProcessors()));
-        props.put(org.apache.kafka.streams.StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
         this.streams = new KafkaStreams(WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic), props);
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("the aggregation stopped: {}", e.toString(), e);
@@ -163,21 +160,10 @@ final class StreamsStage implements AutoCloseable {
         return Map.of(eventsTopic, byPartition);
     }
 
-    private List<TopicPartition> eventPartitions() {
-        try {
-            return admin.describeTopics(List.of(eventsTopic)).allTopicNames().get().get(eventsTopic)
-                    .partitions().stream().map(p -> new TopicPartition(eventsTopic, p.partition())).toList();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while describing " + eventsTopic, e);
-        } catch (ExecutionException e) {
-            throw new TributaryException("cannot describe " + eventsTopic + ": " + e.getCause(), e);
-        }
-    }
-
     private Map<TopicPartition, Long> endOffsets() {
         try {
-            List<TopicPartition> tps = eventPartitions();
+            List<TopicPartition> tps = admin.describeTopics(List.of(eventsTopic)).allTopicNames().get().get(eventsTopic)
+                    .partitions().stream().map(p -> new TopicPartition(eventsTopic, p.partition())).toList();
             Map<TopicPartition, OffsetSpec> req = tps.stream().collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
             return admin.listOffsets(req, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get().entrySet().stream()
                     .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
