@@ -14,7 +14,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -120,6 +123,18 @@ class ThreeRunsTest {
             assertThatThrownBy(first::runBatch).isInstanceOf(TributaryException.class).hasMessageContaining("closed");
         }
         assertThat(readCommitted(broker, config.eventsTopic())).hasSize(1);
+    }
+
+    @Test
+    void theEventsTopicNeverDeletesRowsForTheirOldEventTime() throws Exception {
+        // the records carry event times (often weeks old) as timestamps: time retention would drop them unread
+        IngestConfig config = IngestConfig.builder(IngestKit.uniquePipeline("retention"), tmp.resolve("retention/in"), SCHEMA).build();
+        IngestKit.createTopics(broker, config, 1);
+        try (Admin admin = Admin.create(IngestKit.props(broker))) {
+            ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, config.eventsTopic());
+            Config described = admin.describeConfigs(List.of(topic)).all().get().get(topic);
+            assertThat(described.get("retention.ms").value()).isEqualTo("-1");
+        }
     }
 
     @Test
