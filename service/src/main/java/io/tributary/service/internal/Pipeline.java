@@ -21,12 +21,19 @@ import org.slf4j.LoggerFactory;
 public final class Pipeline implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
     private static final Duration IDLE_POLL = Duration.ofMillis(200);
+    /**
+     * Continuous service: how long a downstream stage (one that reads a topic an earlier stage of this
+     * process writes) idles between checks; the earlier stage's batch wakes it at once.
+     */
+    private static final Duration DOWNSTREAM_IDLE_POLL = Duration.ofSeconds(1);
 
     private final PipelineSpec spec;
     private final KafkaConnection kafka;
     private final List<Stage> stages;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final CountDownLatch stopRequested = new CountDownLatch(1);
+    /** Continuous service: notified after every stage's batch and on stop, so that idle stages look again at once. */
+    private final Object activity = new Object();
     private volatile boolean stopping;
     private volatile boolean running;
 
@@ -105,16 +112,17 @@ public final class Pipeline implements AutoCloseable {
      * The continuous service: every stage runs its batches on a thread of its own, as soon as the one
      * before ends, so that the sink writes batch N while the ingest reads batch N+1 (the stages meet
      * only through Kafka topics, which they read read_committed). A stage that found nothing waits
-     * for another stage's batch or {@link #IDLE_POLL}, whichever comes first. The first stage to fail
+     * for another stage's batch or its idle poll ({@link #IDLE_POLL} for the first stage, which
+     * watches the source; {@link #DOWNSTREAM_IDLE_POLL} for the others), whichever comes first. The first stage to fail
      * stops the others after their batch in flight, and its error ends the run.
      */
     private void runConcurrently(RunSummary summary, Consumer<Progress> out) throws Exception {
-        Object activity = new Object();
         CountDownLatch firstRound = new CountDownLatch(stages.size());
         java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(stages.size());
         java.util.concurrent.ExecutorCompletionService<Void> done = new java.util.concurrent.ExecutorCompletionService<>(threads);
         try {
             for (Stage stage : stages) {
+                long idleMs = (stage == stages.get(0) ? IDLE_POLL : DOWNSTREAM_IDLE_POLL).toMillis();
                 done.submit(() -> {
                     Thread.currentThread().setName("tributary-" + stage.name()); // e.g. tributary-quickstart/sink in logs
                     while (!stopping) {
@@ -129,7 +137,7 @@ public final class Pipeline implements AutoCloseable {
                                 out.accept(p.get());
                                 activity.notifyAll(); // the next stage may have work now
                             } else if (!stopping) {
-                                activity.wait(IDLE_POLL.toMillis());
+                                activity.wait(idleMs);
                             }
                         }
                     }
@@ -164,6 +172,9 @@ public final class Pipeline implements AutoCloseable {
     public boolean stop(Duration timeout) throws InterruptedException {
         stopping = true;
         stopRequested.countDown();
+        synchronized (activity) {
+            activity.notifyAll();
+        }
         return stopped.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
