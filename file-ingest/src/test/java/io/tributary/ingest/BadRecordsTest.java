@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
@@ -18,11 +17,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Spark's PERMISSIVE / DROPMALFORMED / FAILFAST as onBadRecord deadLetter / drop / fail. */
@@ -41,22 +39,13 @@ class BadRecordsTest {
 
     @TempDir
     static Path tmp;
-    static EmbeddedBroker broker;
-
-    @BeforeAll
-    static void start() {
-        broker = EmbeddedBroker.start(tmp.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
+    @RegisterExtension
+    static final SharedBroker KAFKA = new SharedBroker();
 
     private IngestConfig config(String name, BadRecordPolicy policy) {
         IngestConfig c = IngestConfig.builder(IngestKit.uniquePipeline(name), tmp.resolve(name + "/in"), SCHEMA)
                 .onBadRecord(policy).build();
-        IngestKit.createTopics(broker, c, 2);
+        IngestKit.createTopics(KAFKA.broker(), c, 2);
         return c;
     }
 
@@ -65,18 +54,18 @@ class BadRecordsTest {
         IngestConfig config = config("deadletter", BadRecordPolicy.DEAD_LETTER);
         write(config.inputDir(), "mixed.json", MIXED, 1_000);
         Progress p;
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             p = ingest.runBatch().orElseThrow();
         }
         assertThat(p.numInputRows()).isEqualTo(2);
         assertThat(p.sources().get(0).metrics()).containsEntry("numBadRows", 3L);
         assertThat(p.sink().metrics()).containsEntry("numDeadLetterRows", 3L).containsEntry("numDroppedRows", 0L);
-        assertThat(readCommitted(broker, config.eventsTopic())).extracting(r -> text(r.value())).containsExactlyInAnyOrder(
+        assertThat(readCommitted(KAFKA.broker(), config.eventsTopic())).extracting(r -> text(r.value())).containsExactlyInAnyOrder(
                 "{\"id\":1,\"user\":\"a\",\"amt\":5.0,\"ts\":\"2026-01-01T10:01:00Z\"}",
                 "{\"id\":5,\"user\":\"c\",\"amt\":null,\"ts\":null}");
 
         List<JsonNode> dead = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : readCommitted(broker, config.deadLetterTopic())) {
+        for (ConsumerRecord<byte[], byte[]> r : readCommitted(KAFKA.broker(), config.deadLetterTopic())) {
             assertThat(text(r.key())).isEqualTo("mixed.json");
             dead.add(JSON.readTree(r.value()));
         }
@@ -97,15 +86,15 @@ class BadRecordsTest {
         write(config.inputDir(), "mixed.json", MIXED, 1_000);
         Progress p;
         IngestStatus status;
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             p = ingest.runBatch().orElseThrow();
             status = ingest.status();
         }
         assertThat(p.numInputRows()).isEqualTo(2);
         assertThat(p.sources().get(0).metrics()).containsEntry("numBadRows", 3L);
         assertThat(p.sink().metrics()).containsEntry("numDroppedRows", 3L).containsEntry("numDeadLetterRows", 0L);
-        assertThat(readCommitted(broker, config.eventsTopic())).hasSize(2);
-        assertThat(readCommitted(broker, config.deadLetterTopic())).isEmpty();
+        assertThat(readCommitted(KAFKA.broker(), config.eventsTopic())).hasSize(2);
+        assertThat(readCommitted(KAFKA.broker(), config.deadLetterTopic())).isEmpty();
         assertThat(status.files()).singleElement().satisfies(f -> {
             assertThat(f.rows()).isEqualTo(2);
             assertThat(f.badRows()).isEqualTo(3);
@@ -117,27 +106,27 @@ class BadRecordsTest {
         IngestConfig config = config("fail", BadRecordPolicy.FAIL);
         write(config.inputDir(), "a.json", "{\"id\": 1, \"amt\": 1.0}\n{\"id\": 2, \"amt\": 2.0}\n", 1_000);
         Path b = write(config.inputDir(), "b.json", "{\"id\": 3, \"amt\": 3.0}\n{\"id\": 4, \"amt\": \"four\"}\n", 2_000);
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             assertThatThrownBy(ingest::runBatch).isInstanceOf(TributaryException.class)
                     .hasMessageContaining("b.json:2").hasMessageContaining("field 'amt'")
                     .hasMessageContaining("nothing of this batch was published");
-            assertThat(readCommitted(broker, config.eventsTopic())).isEmpty();
-            assertThat(readCommitted(broker, config.ingestLogTopic())).isEmpty();
-            assertThat(readCommitted(broker, config.deadLetterTopic())).isEmpty();
+            assertThat(readCommitted(KAFKA.broker(), config.eventsTopic())).isEmpty();
+            assertThat(readCommitted(KAFKA.broker(), config.ingestLogTopic())).isEmpty();
+            assertThat(readCommitted(KAFKA.broker(), config.deadLetterTopic())).isEmpty();
 
             Files.writeString(b, "{\"id\": 3, \"amt\": 3.0}\n{\"id\": 4, \"amt\": 4.0}\n", StandardCharsets.UTF_8);
             Progress fixed = ingest.runBatch().orElseThrow();
             assertThat(fixed.batchId()).isZero();
             assertThat(fixed.numInputRows()).isEqualTo(4);
         }
-        assertThat(readCommitted(broker, config.eventsTopic())).hasSize(4);
+        assertThat(readCommitted(KAFKA.broker(), config.eventsTopic())).hasSize(4);
     }
 
     @Test
     void invalidUtf8AndOverLongLinesAreBadRecordsWithTheirLine() throws Exception {
         IngestConfig c = IngestConfig.builder(IngestKit.uniquePipeline("bytes"), tmp.resolve("bytes/in"), SCHEMA)
                 .maxLineBytes(64).build();
-        IngestKit.createTopics(broker, c, 1);
+        IngestKit.createTopics(KAFKA.broker(), c, 1);
         Files.createDirectories(c.inputDir());
         byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
         byte[] good = "{\"id\": 1}\n".getBytes(StandardCharsets.UTF_8);
@@ -153,12 +142,12 @@ class BadRecordsTest {
             out.write(last);
         }
         Progress p;
-        try (FileIngest ingest = new FileIngest(c, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(c, IngestKit.props(KAFKA.broker()))) {
             p = ingest.runBatch().orElseThrow();
         }
         assertThat(p.numInputRows()).isEqualTo(2);
         List<JsonNode> dead = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : readCommitted(broker, c.deadLetterTopic())) {
+        for (ConsumerRecord<byte[], byte[]> r : readCommitted(KAFKA.broker(), c.deadLetterTopic())) {
             dead.add(JSON.readTree(r.value()));
         }
         assertThat(dead).extracting(n -> n.get("line").asLong()).containsExactly(2L, 3L);
@@ -171,7 +160,7 @@ class BadRecordsTest {
     void anEmptyFileIsIngestedWithNoRows() throws Exception {
         IngestConfig config = config("empty", BadRecordPolicy.FAIL);
         write(config.inputDir(), "empty.json", "", 1_000);
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             Progress p = ingest.runBatch().orElseThrow();
             assertThat(p.numInputRows()).isZero();
             assertThat(p.sources().get(0).metrics()).containsEntry("numFiles", 1L);

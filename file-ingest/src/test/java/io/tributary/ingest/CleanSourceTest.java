@@ -6,7 +6,6 @@ import static io.tributary.ingest.IngestKit.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
@@ -14,11 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Spark's cleanSource: a file is archived or deleted once its batch committed, never before, and a restart finishes the job. */
@@ -29,17 +27,8 @@ class CleanSourceTest {
 
     @TempDir
     static Path tmp;
-    static EmbeddedBroker broker;
-
-    @BeforeAll
-    static void start() {
-        broker = EmbeddedBroker.start(tmp.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
+    @RegisterExtension
+    static final SharedBroker KAFKA = new SharedBroker();
 
     @Test
     void archiveMovesCommittedFilesKeepingTheirNames() throws Exception {
@@ -49,7 +38,7 @@ class CleanSourceTest {
         write(in, "b.json", "{\"id\": 3}\n", 2_000);
         IngestConfig config = config("archive", in, CleanSource.archiveTo(archive));
 
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             assertThat(ingest.runBatch().orElseThrow().numInputRows()).isEqualTo(3);
             assertThat(ingest.runBatch()).isEmpty();
         }
@@ -65,7 +54,7 @@ class CleanSourceTest {
         Path in = tmp.resolve("delete/in");
         write(in, "a.json", "{\"id\": 1}\n", 1_000);
         IngestConfig config = config("delete", in, CleanSource.DELETE);
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             assertThat(ingest.runBatch().orElseThrow().numInputRows()).isEqualTo(1);
         }
         assertThat(names(in)).isEmpty();
@@ -79,8 +68,8 @@ class CleanSourceTest {
         write(in, "a.json", "{\"id\": 1}\nnot json\n", 1_000);
         IngestConfig config = IngestConfig.builder(IngestKit.uniquePipeline("failed"), in, SCHEMA)
                 .onBadRecord(BadRecordPolicy.FAIL).cleanSource(CleanSource.archiveTo(archive)).build();
-        IngestKit.createTopics(broker, config, 1);
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        IngestKit.createTopics(KAFKA.broker(), config, 1);
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             assertThatThrownBy(ingest::runBatch).isInstanceOf(TributaryException.class).hasMessageContaining("a.json");
         }
         assertThat(names(in)).containsExactly("a.json");
@@ -101,14 +90,14 @@ class CleanSourceTest {
         write(in, "b.json", "{\"id\": 2}\n", 2_000);
         String pipeline = IngestKit.uniquePipeline("leftover");
         IngestConfig off = IngestConfig.builder(pipeline, in, SCHEMA).build();
-        IngestKit.createTopics(broker, off, 1);
-        try (FileIngest ingest = new FileIngest(off, IngestKit.props(broker))) {
+        IngestKit.createTopics(KAFKA.broker(), off, 1);
+        try (FileIngest ingest = new FileIngest(off, IngestKit.props(KAFKA.broker()))) {
             assertThat(ingest.runBatch().orElseThrow().numInputRows()).isEqualTo(2);
         }
         write(in, "b.json", "{\"id\": 2}\n{\"id\": 22}\n", 3_000); // rewritten after it was ingested
 
         IngestConfig archiving = IngestConfig.builder(pipeline, in, SCHEMA).cleanSource(CleanSource.archiveTo(archive)).build();
-        try (FileIngest ingest = new FileIngest(archiving, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(archiving, IngestKit.props(KAFKA.broker()))) {
             assertThat(ingest.runBatch()).as("no new batch").isEmpty();
             assertThat(ingest.changedFiles()).extracting(ChangedFile::path).containsExactly("b.json");
         }
@@ -123,7 +112,7 @@ class CleanSourceTest {
         Path archive = tmp.resolve("taken/done");
         write(archive, "a.json", "older\n", 500);
         write(in, "a.json", "{\"id\": 1}\n", 1_000);
-        try (FileIngest ingest = new FileIngest(config("taken", in, CleanSource.archiveTo(archive)), IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config("taken", in, CleanSource.archiveTo(archive)), IngestKit.props(KAFKA.broker()))) {
             ingest.runBatch().orElseThrow();
         }
         assertThat(names(archive)).containsExactly("a.json", "a.json.1");
@@ -133,12 +122,12 @@ class CleanSourceTest {
 
     private static IngestConfig config(String base, Path in, CleanSource clean) {
         IngestConfig config = IngestConfig.builder(IngestKit.uniquePipeline(base), in, SCHEMA).cleanSource(clean).build();
-        IngestKit.createTopics(broker, config, 1);
+        IngestKit.createTopics(KAFKA.broker(), config, 1);
         return config;
     }
 
     private static List<String> values(IngestConfig config) {
-        return readCommitted(broker, config.eventsTopic()).stream().map(r -> text(r.value()).replace(" ", "")).toList();
+        return readCommitted(KAFKA.broker(), config.eventsTopic()).stream().map(r -> text(r.value()).replace(" ", "")).toList();
     }
 
     private static List<String> names(Path dir) throws IOException {

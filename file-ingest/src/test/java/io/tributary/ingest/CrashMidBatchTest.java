@@ -6,7 +6,6 @@ import static io.tributary.ingest.IngestKit.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import java.nio.file.Path;
@@ -19,14 +18,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The process dies after rows reached the broker but before the batch committed: the restart publishes them once. */
+/** The process dies after rows reached the KAFKA.broker() but before the batch committed: the restart publishes them once. */
 @Tag("integration")
 @Timeout(180)
 class CrashMidBatchTest {
@@ -35,17 +33,8 @@ class CrashMidBatchTest {
 
     @TempDir
     static Path tmp;
-    static EmbeddedBroker broker;
-
-    @BeforeAll
-    static void start() {
-        broker = EmbeddedBroker.start(tmp.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
+    @RegisterExtension
+    static final SharedBroker KAFKA = new SharedBroker();
 
     /** Stands for the process dying: nothing in the ingest catches an Error, so the transaction stays open. */
     static final class Crash extends Error {
@@ -74,14 +63,14 @@ class CrashMidBatchTest {
             }
         };
         IngestConfig crashing = IngestConfig.builder(pipeline, in, SCHEMA).onBadRecord(dieOnceRowsAreOnTheBroker).build();
-        IngestKit.createTopics(broker, crashing, 2);
+        IngestKit.createTopics(KAFKA.broker(), crashing, 2);
 
-        FileIngest dying = new FileIngest(crashing, IngestKit.props(broker));
+        FileIngest dying = new FileIngest(crashing, IngestKit.props(KAFKA.broker()));
         assertThatThrownBy(dying::runBatch).isInstanceOf(Crash.class);
-        assertThat(readCommitted(broker, events)).isEmpty();
+        assertThat(readCommitted(KAFKA.broker(), events)).isEmpty();
 
         IngestConfig restarted = IngestConfig.builder(pipeline, in, SCHEMA).onBadRecord(BadRecordPolicy.DROP).build();
-        try (FileIngest ingest = new FileIngest(restarted, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(restarted, IngestKit.props(KAFKA.broker()))) {
             Progress p = ingest.runBatch().orElseThrow();
             assertThat(p.batchId()).isZero();
             assertThat(p.numInputRows()).isEqualTo(ROWS);
@@ -89,16 +78,16 @@ class CrashMidBatchTest {
         } finally {
             dying.close();
         }
-        List<ConsumerRecord<byte[], byte[]>> published = readCommitted(broker, events);
+        List<ConsumerRecord<byte[], byte[]>> published = readCommitted(KAFKA.broker(), events);
         Set<String> distinct = new HashSet<>();
         published.forEach(r -> distinct.add(text(r.value())));
         assertThat(published).hasSize(ROWS);
         assertThat(distinct).hasSize(ROWS);
     }
 
-    /** Waits until some rows of the open transaction are on the broker (read_uncommitted sees them). */
+    /** Waits until some rows of the open transaction are on the KAFKA.broker() (read_uncommitted sees them). */
     private static void awaitUncommitted(String topic) {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", KAFKA.broker().bootstrapServers(),
                 "isolation.level", "read_uncommitted"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> tps = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
             c.assign(tps);

@@ -5,7 +5,6 @@ import static io.tributary.ingest.IngestKit.text;
 import static io.tributary.ingest.IngestKit.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import java.io.IOException;
@@ -16,11 +15,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Files rewritten after ingest, written while read, too new, or hidden: none is published half or twice. */
@@ -31,17 +29,8 @@ class MisbehavingFilesTest {
 
     @TempDir
     static Path tmp;
-    static EmbeddedBroker broker;
-
-    @BeforeAll
-    static void start() {
-        broker = EmbeddedBroker.start(tmp.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
+    @RegisterExtension
+    static final SharedBroker KAFKA = new SharedBroker();
 
     private IngestConfig.Builder builder(String name) {
         return IngestConfig.builder(IngestKit.uniquePipeline(name), tmp.resolve(name + "/in"), SCHEMA);
@@ -50,17 +39,17 @@ class MisbehavingFilesTest {
     @Test
     void aFileChangedAfterIngestIsReportedNotReingested() throws Exception {
         IngestConfig config = builder("rewritten").build();
-        IngestKit.createTopics(broker, config, 1);
+        IngestKit.createTopics(KAFKA.broker(), config, 1);
         Path a = write(config.inputDir(), "a.json", "{\"id\": 1}\n{\"id\": 2}\n", 1_000);
         Path t = write(config.inputDir(), "touched.json", "{\"id\": 3}\n", 1_500);
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             assertThat(ingest.runBatch().orElseThrow().numInputRows()).isEqualTo(3);
         }
         Files.writeString(a, "{\"id\": 100}\n", StandardOpenOption.APPEND);
         Files.setLastModifiedTime(t, FileTime.fromMillis(9_000)); // touched, same content: no change
         write(config.inputDir(), "c.json", "{\"id\": 4}\n", 2_000);
 
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             Progress p = ingest.runBatch().orElseThrow();
             assertThat(p.batchId()).isEqualTo(1);
             assertThat(p.numInputRows()).isEqualTo(1);
@@ -73,15 +62,15 @@ class MisbehavingFilesTest {
             assertThat(ingest.runBatch()).isEmpty();
             assertThat(ingest.status().changedFiles()).extracting(ChangedFile::path).containsExactly("a.json");
         }
-        assertThat(FileIngest.readStatus(config, IngestKit.props(broker)).changedFiles()).extracting(ChangedFile::path)
+        assertThat(FileIngest.readStatus(config, IngestKit.props(KAFKA.broker())).changedFiles()).extracting(ChangedFile::path)
                 .containsExactly("a.json");
-        assertThat(readCommitted(broker, config.eventsTopic())).extracting(r -> text(r.value()))
+        assertThat(readCommitted(KAFKA.broker(), config.eventsTopic())).extracting(r -> text(r.value()))
                 .containsExactly("{\"id\":1,\"user\":null}", "{\"id\":2,\"user\":null}", "{\"id\":3,\"user\":null}",
                         "{\"id\":4,\"user\":null}");
 
         // same size, new content
         Files.writeString(t, "{\"id\": 7}\n");
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             assertThat(ingest.runBatch()).isEmpty();
             assertThat(ingest.changedFiles()).extracting(ChangedFile::path).containsExactlyInAnyOrder("a.json", "touched.json");
         }
@@ -115,10 +104,10 @@ class MisbehavingFilesTest {
             }
         };
         IngestConfig config = IngestConfig.builder(IngestKit.uniquePipeline("growing"), dir, SCHEMA).onBadRecord(writerFinishes).build();
-        IngestKit.createTopics(broker, config, 1);
+        IngestKit.createTopics(KAFKA.broker(), config, 1);
         write(dir, "a.json", "{\"id\": 1}\n{\"id\": 2}\n", 1_000);
         write(dir, "b.json", "{\"id\": 3}\n{\"id\": 4, \"us", 2_000);
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             Progress first = ingest.runBatch().orElseThrow();
             assertThat(first.batchId()).isZero();
             assertThat(first.numInputRows()).isEqualTo(2);
@@ -130,7 +119,7 @@ class MisbehavingFilesTest {
             assertThat(second.sources().get(0).metrics()).containsEntry("numBadRows", 0L);
             assertThat(ingest.runBatch()).isEmpty();
         }
-        assertThat(readCommitted(broker, config.eventsTopic())).extracting(r -> text(r.value()))
+        assertThat(readCommitted(KAFKA.broker(), config.eventsTopic())).extracting(r -> text(r.value()))
                 .containsExactly("{\"id\":1,\"user\":null}", "{\"id\":2,\"user\":null}", "{\"id\":3,\"user\":null}",
                         "{\"id\":4,\"user\":\"c\"}");
     }
@@ -138,13 +127,13 @@ class MisbehavingFilesTest {
     @Test
     void fileMinAgeHoldsBackRecentFilesAndHiddenNamesAreNeverRead() throws Exception {
         IngestConfig config = builder("minage").fileMinAge(Duration.ofHours(1)).build();
-        IngestKit.createTopics(broker, config, 1);
+        IngestKit.createTopics(KAFKA.broker(), config, 1);
         long now = System.currentTimeMillis();
         write(config.inputDir(), "old.json", "{\"id\": 1}\n", now - Duration.ofHours(2).toMillis());
         write(config.inputDir(), "new.json", "{\"id\": 2}\n", now);
         write(config.inputDir(), "_tmp.json", "{\"id\": 3}\n", 1_000);
         write(config.inputDir(), ".part.json", "{\"id\": 4}\n", 1_000);
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             Progress p = ingest.runBatch().orElseThrow();
             assertThat(p.numInputRows()).isEqualTo(1);
             assertThat(p.sources().get(0).metrics()).containsEntry("numFilesHeldBackByMinAge", 1L)
@@ -156,11 +145,11 @@ class MisbehavingFilesTest {
     @Test
     void maxFilesAndMaxBytesPerTriggerSplitTheBacklogIntoBatches() throws Exception {
         IngestConfig config = builder("limits").maxFilesPerTrigger(2).maxBytesPerTrigger(25).build();
-        IngestKit.createTopics(broker, config, 1);
+        IngestKit.createTopics(KAFKA.broker(), config, 1);
         for (int i = 0; i < 5; i++) {
             write(config.inputDir(), "f" + i + ".json", "{\"id\": " + i + "}\n", 1_000 + i); // 10 bytes each
         }
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             assertThat(ingest.runBatch().orElseThrow().sources().get(0).metrics()).containsEntry("files", java.util.List.of("f0.json", "f1.json"));
             assertThat(ingest.runBatch().orElseThrow().sources().get(0).metrics()).containsEntry("files", java.util.List.of("f2.json", "f3.json"));
             Progress last = ingest.runBatch().orElseThrow();

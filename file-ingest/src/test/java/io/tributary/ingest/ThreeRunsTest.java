@@ -6,7 +6,6 @@ import static io.tributary.ingest.IngestKit.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
@@ -18,11 +17,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.config.ConfigResource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The seed's "checkpoints give you exactly-once" at the ingest level, a new ingest for every run. */
@@ -33,28 +31,19 @@ class ThreeRunsTest {
 
     @TempDir
     static Path tmp;
-    static EmbeddedBroker broker;
-
-    @BeforeAll
-    static void start() {
-        broker = EmbeddedBroker.start(tmp.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
+    @RegisterExtension
+    static final SharedBroker KAFKA = new SharedBroker();
 
     @Test
     void threeRunsPickUpOnlyNewFiles() throws Exception {
         Path in = tmp.resolve("three-runs/in");
         IngestConfig config = IngestConfig.builder(IngestKit.uniquePipeline("quickstart"), in, SCHEMA).build();
-        IngestKit.createTopics(broker, config, 2);
+        IngestKit.createTopics(KAFKA.broker(), config, 2);
         write(in, "a.json", "{\"id\": 1, \"user\": \"a\", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}\n"
                 + "{\"id\": 2, \"user\": \"b\", \"amt\": 7.0, \"ts\": \"2026-01-01T10:05:00Z\"}\n", 1_000_000);
 
         Progress run1;
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             run1 = ingest.runBatch().orElseThrow();
             assertThat(ingest.runBatch()).isEmpty();
         }
@@ -68,7 +57,7 @@ class ThreeRunsTest {
         assertThat(run1.durationMs()).containsKey("triggerExecution");
         assertThat(run1.eventTime()).isNull();
 
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             assertThat(ingest.runBatch()).isEmpty();
             Progress idle = ingest.idleProgress();
             assertThat(idle.batchId()).isEqualTo(1);
@@ -79,7 +68,7 @@ class ThreeRunsTest {
         write(in, "b.json", "{\"id\": 3, \"user\": \"a\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:04:00Z\"}", 2_000_000);
         Optional<Progress> run3;
         IngestStatus status;
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             run3 = ingest.runBatch();
             status = ingest.status();
         }
@@ -87,7 +76,7 @@ class ThreeRunsTest {
         assertThat(run3.orElseThrow().numInputRows()).isEqualTo(1);
         assertThat(run3.orElseThrow().sources().get(0).startOffset()).isEqualTo(Map.of("logOffset", 0L));
 
-        List<ConsumerRecord<byte[], byte[]>> events = readCommitted(broker, config.eventsTopic());
+        List<ConsumerRecord<byte[], byte[]>> events = readCommitted(KAFKA.broker(), config.eventsTopic());
         assertThat(events).extracting(r -> text(r.value())).containsExactlyInAnyOrder(
                 "{\"id\":1,\"user\":\"a\",\"amt\":5.0,\"ts\":\"2026-01-01T10:01:00Z\"}",
                 "{\"id\":2,\"user\":\"b\",\"amt\":7.0,\"ts\":\"2026-01-01T10:05:00Z\"}",
@@ -100,9 +89,9 @@ class ThreeRunsTest {
         assertThat(status.files()).extracting(IngestedFile::path, IngestedFile::rows, IngestedFile::batchId)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("a.json", 2L, 0L), org.assertj.core.groups.Tuple.tuple("b.json", 1L, 1L));
         assertThat(status.files().get(0).sha256()).hasSize(64);
-        assertThat(FileIngest.readStatus(config, IngestKit.props(broker)).files()).hasSize(2);
+        assertThat(FileIngest.readStatus(config, IngestKit.props(KAFKA.broker())).files()).hasSize(2);
 
-        List<ConsumerRecord<byte[], byte[]>> log = readCommitted(broker, config.ingestLogTopic());
+        List<ConsumerRecord<byte[], byte[]>> log = readCommitted(KAFKA.broker(), config.ingestLogTopic());
         assertThat(log).extracting(r -> text(r.key())).containsExactly("a.json", "__state__", "b.json", "__state__");
         assertThat(text(log.get(2).value())).contains("\"path\":\"b.json\"", "\"rows\":1", "\"badRows\":0", "\"batchId\":1",
                 "\"sha256\":\"", "\"size\":", "\"mtime\":2000000");
@@ -113,24 +102,24 @@ class ThreeRunsTest {
     void aSecondIngestOfThePipelineFencesTheFirst() throws Exception {
         Path in = tmp.resolve("fence/in");
         IngestConfig config = IngestConfig.builder(IngestKit.uniquePipeline("fence"), in, SCHEMA).build();
-        IngestKit.createTopics(broker, config, 1);
+        IngestKit.createTopics(KAFKA.broker(), config, 1);
         write(in, "a.json", "{\"id\": 1}\n", 1_000);
-        try (FileIngest first = new FileIngest(config, IngestKit.props(broker));
-             FileIngest second = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest first = new FileIngest(config, IngestKit.props(KAFKA.broker()));
+             FileIngest second = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             assertThatThrownBy(first::runBatch).isInstanceOf(TributaryException.class)
                     .hasMessageContaining("took over").hasMessageContaining(config.transactionalId());
             assertThat(second.runBatch().orElseThrow().numInputRows()).isEqualTo(1);
             assertThatThrownBy(first::runBatch).isInstanceOf(TributaryException.class).hasMessageContaining("closed");
         }
-        assertThat(readCommitted(broker, config.eventsTopic())).hasSize(1);
+        assertThat(readCommitted(KAFKA.broker(), config.eventsTopic())).hasSize(1);
     }
 
     @Test
     void theEventsTopicNeverDeletesRowsForTheirOldEventTime() throws Exception {
         // the records carry event times (often weeks old) as timestamps: time retention would drop them unread
         IngestConfig config = IngestConfig.builder(IngestKit.uniquePipeline("retention"), tmp.resolve("retention/in"), SCHEMA).build();
-        IngestKit.createTopics(broker, config, 1);
-        try (Admin admin = Admin.create(IngestKit.props(broker))) {
+        IngestKit.createTopics(KAFKA.broker(), config, 1);
+        try (Admin admin = Admin.create(IngestKit.props(KAFKA.broker()))) {
             ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, config.eventsTopic());
             Config described = admin.describeConfigs(List.of(topic)).all().get().get(topic);
             assertThat(described.get("retention.ms").value()).isEqualTo("-1");
@@ -140,7 +129,7 @@ class ThreeRunsTest {
     @Test
     void missingTopicsAreNamedAtStart() {
         IngestConfig config = IngestConfig.builder(IngestKit.uniquePipeline("no-topics"), tmp.resolve("x"), SCHEMA).build();
-        assertThatThrownBy(() -> new FileIngest(config, IngestKit.props(broker))).isInstanceOf(TributaryException.class)
+        assertThatThrownBy(() -> new FileIngest(config, IngestKit.props(KAFKA.broker()))).isInstanceOf(TributaryException.class)
                 .hasMessageContaining(config.eventsTopic()).hasMessageContaining("createTopics");
     }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
@@ -26,11 +25,10 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -49,17 +47,8 @@ class WatermarkMarkersTest {
 
     @TempDir
     static Path tmp;
-    static EmbeddedBroker broker;
-
-    @BeforeAll
-    static void start() {
-        broker = EmbeddedBroker.start(tmp.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
+    @RegisterExtension
+    static final SharedBroker KAFKA = new SharedBroker();
 
     /** A marker as read back: partition, batch id, watermark. */
     record Marker(int partition, long batchId, long watermarkMs) {
@@ -69,7 +58,7 @@ class WatermarkMarkersTest {
         IngestConfig c = IngestConfig.builder(IngestKit.uniquePipeline(name), tmp.resolve(name + "/in"), SCHEMA)
                 .eventTime("ts").watermarkDelay(Duration.ofMinutes(5)).groupBy(List.of("user"))
                 .maxFilesPerTrigger(maxFiles).build();
-        IngestKit.createTopics(broker, c, PARTITIONS);
+        IngestKit.createTopics(KAFKA.broker(), c, PARTITIONS);
         return c;
     }
 
@@ -92,7 +81,7 @@ class WatermarkMarkersTest {
     /** Runs batches until there is nothing to do, as an availableNow run does, with a new ingest. */
     private static List<Progress> availableNowRun(IngestConfig config) {
         List<Progress> out = new ArrayList<>();
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(broker))) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             Optional<Progress> p;
             while ((p = ingest.runBatch()).isPresent()) {
                 out.add(p.get());
@@ -119,7 +108,7 @@ class WatermarkMarkersTest {
         assertThat(run.get(0).eventTime()).containsEntry("max", "2026-10-06T09:31:00.000Z").containsEntry("min", "2026-10-06T09:02:00.000Z");
         assertThat(run.get(2).sink().metrics()).containsEntry("numWatermarkMarkers", (long) PARTITIONS);
 
-        List<ConsumerRecord<byte[], byte[]>> events = readCommitted(broker, config.eventsTopic());
+        List<ConsumerRecord<byte[], byte[]>> events = readCommitted(KAFKA.broker(), config.eventsTopic());
         List<Marker> markers = new ArrayList<>();
         Map<String, Integer> partitionOfUser = new HashMap<>();
         for (int p = 0; p < PARTITIONS; p++) {
@@ -159,7 +148,7 @@ class WatermarkMarkersTest {
 
         // a restart finds the no-data batch done: nothing more to publish
         assertThat(availableNowRun(config)).isEmpty();
-        assertThat(FileIngest.readStatus(config, IngestKit.props(broker))).satisfies(s -> {
+        assertThat(FileIngest.readStatus(config, IngestKit.props(KAFKA.broker()))).satisfies(s -> {
             assertThat(s.nextBatchId()).isEqualTo(3);
             assertThat(s.watermarkMs()).isEqualTo(WM_0942);
             assertThat(s.maxEventTimeMs()).isEqualTo(Instant.parse("2026-10-06T09:47:00Z").toEpochMilli());
@@ -180,7 +169,7 @@ class WatermarkMarkersTest {
                 .containsExactly("2026-10-06T09:26:00.000Z", "2026-10-06T09:42:00.000Z");
 
         List<Marker> markers = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : readCommitted(broker, config.eventsTopic())) {
+        for (ConsumerRecord<byte[], byte[]> r : readCommitted(KAFKA.broker(), config.eventsTopic())) {
             if (r.headers().lastHeader(Topics.MARKER_HEADER) != null) {
                 JsonNode v = JSON.readTree(r.value());
                 markers.add(new Marker(r.partition(), v.get("batchId").asLong(), v.get("watermarkMs").asLong()));
