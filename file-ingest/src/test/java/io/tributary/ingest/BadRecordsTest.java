@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
@@ -40,7 +41,7 @@ class BadRecordsTest {
     @TempDir
     static Path tmp;
     @RegisterExtension
-    static final SharedBroker KAFKA = new SharedBroker();
+    static final BrokerExtension KAFKA = new BrokerExtension();
 
     private IngestConfig config(String name, BadRecordPolicy policy) {
         IngestConfig c = IngestConfig.builder(IngestKit.uniquePipeline(name), tmp.resolve(name + "/in"), SCHEMA)

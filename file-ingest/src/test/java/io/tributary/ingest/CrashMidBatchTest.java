@@ -6,6 +6,7 @@ import static io.tributary.ingest.IngestKit.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ class CrashMidBatchTest {
     @TempDir
     static Path tmp;
     @RegisterExtension
-    static final SharedBroker KAFKA = new SharedBroker();
+    static final BrokerExtension KAFKA = new BrokerExtension();
 
     /** Stands for the process dying: nothing in the ingest catches an Error, so the transaction stays open. */
     static final class Crash extends Error {

@@ -5,6 +5,7 @@ import static io.tributary.ingest.IngestKit.text;
 import static io.tributary.ingest.IngestKit.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import java.io.IOException;
@@ -30,7 +31,7 @@ class MisbehavingFilesTest {
     @TempDir
     static Path tmp;
     @RegisterExtension
-    static final SharedBroker KAFKA = new SharedBroker();
+    static final BrokerExtension KAFKA = new BrokerExtension();
 
     private IngestConfig.Builder builder(String name) {
         return IngestConfig.builder(IngestKit.uniquePipeline(name), tmp.resolve(name + "/in"), SCHEMA);

@@ -6,6 +6,7 @@ import static io.tributary.ingest.IngestKit.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
@@ -32,7 +33,7 @@ class ThreeRunsTest {
     @TempDir
     static Path tmp;
     @RegisterExtension
-    static final SharedBroker KAFKA = new SharedBroker();
+    static final BrokerExtension KAFKA = new BrokerExtension();
 
     @Test
     void threeRunsPickUpOnlyNewFiles() throws Exception {

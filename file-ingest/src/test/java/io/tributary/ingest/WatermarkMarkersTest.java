@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
@@ -48,7 +49,7 @@ class WatermarkMarkersTest {
     @TempDir
     static Path tmp;
     @RegisterExtension
-    static final SharedBroker KAFKA = new SharedBroker();
+    static final BrokerExtension KAFKA = new BrokerExtension();
 
     /** A marker as read back: partition, batch id, watermark. */
     record Marker(int partition, long batchId, long watermarkMs) {

@@ -1,23 +1,27 @@
-package io.tributary.ingest;
+package io.tributary.broker;
 
-import io.tributary.broker.EmbeddedBroker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** The embedded broker a test class shares: {@code @RegisterExtension static final SharedBroker KAFKA = new SharedBroker();}. */
-final class SharedBroker implements BeforeAllCallback, AfterAllCallback {
+/**
+ * The embedded broker a test class shares, in a temporary folder deleted afterwards:
+ * {@code @RegisterExtension static final BrokerExtension KAFKA = new BrokerExtension();}. Shared with
+ * the other modules' tests through this module's test-jar.
+ */
+public class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
     private Path dir;
     private EmbeddedBroker broker;
 
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
-        dir = Files.createTempDirectory("tributary-ingest-it");
+        dir = Files.createTempDirectory("tributary-it-broker");
         broker = EmbeddedBroker.start(dir.resolve("kafka"));
     }
 
@@ -33,7 +37,12 @@ final class SharedBroker implements BeforeAllCallback, AfterAllCallback {
         }
     }
 
-    EmbeddedBroker broker() {
+    public EmbeddedBroker broker() {
         return broker;
+    }
+
+    /** Client settings that reach the broker. */
+    public Map<String, Object> client() {
+        return Map.of("bootstrap.servers", broker.bootstrapServers());
     }
 }
