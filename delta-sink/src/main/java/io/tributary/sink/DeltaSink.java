@@ -6,6 +6,7 @@ import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.TributaryException;
+import io.tributary.sink.internal.AppendStream;
 import io.tributary.sink.internal.CommitResult;
 import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.Partitioning;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -139,7 +141,8 @@ public final class DeltaSink implements AutoCloseable {
      * nothing, when there are no new rows (as Spark runs no micro-batch).
      *
      * <p>{@code durationMs}: {@code latestOffset} (end offsets, including the wait for pending
-     * transactions), {@code getBatch} (poll and parse), {@code addBatch} (Parquet files and the
+     * transactions), {@code getBatch} (poll and parse; in append mode the Parquet files are written
+     * meanwhile, on another thread), {@code addBatch} (the Parquet files still to write, and the
      * Delta commit that carries the offsets), {@code commitOffsets} (post-commit hooks: checksum,
      * checkpoint), {@code triggerExecution} (all).
      *
@@ -159,34 +162,35 @@ public final class DeltaSink implements AutoCloseable {
         if (!flushDue(end)) {
             return Optional.empty();
         }
+        long batchId = nextBatchId;
         TopicBatch batch;
+        long tRead;
+        CommitResult result;
+        // append: the rows go to Parquet while they are read; other modes get the whole batch
+        Optional<AppendStream> stream = Optional.empty();
         try {
-            batch = reader.read(end, config.maxRowsPerBatch());
+            stream = mode.open(config.appId(), batchId, tableOffsets);
+            batch = reader.read(end, config.maxRowsPerBatch(), stream.<Consumer<Object[]>>map(s -> s::add).orElse(null));
+            tRead = System.currentTimeMillis();
+            if (batch.rowCount() == 0) {
+                LOG.info("delta sink {}: only {} marker records up to {}; no batch", config.appId(), batch.markers(), batch.end());
+                return Optional.empty();
+            }
+            SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batch.end());
+            result = stream.isPresent() ? stream.get().commit(next) : mode.write(config.appId(), batchId, batch, tableOffsets, next);
         } catch (RuntimeException e) {
             reader.assign(storedOffsets); // the next attempt reads this batch again
             throw e;
-        }
-        long tRead = System.currentTimeMillis();
-        if (batch.rows().isEmpty()) {
-            LOG.info("delta sink {}: only {} marker records up to {}; no batch", config.appId(), batch.markers(), batch.end());
-            return Optional.empty();
+        } finally {
+            stream.ifPresent(AppendStream::close);
         }
         Map<Integer, Long> start = new TreeMap<>(batch.start());
         start.putAll(storedOffsets);
-        long batchId = nextBatchId;
-        SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batch.end());
-        CommitResult result;
-        try {
-            result = mode.write(config.appId(), batchId, batch, tableOffsets, next);
-        } catch (RuntimeException e) {
-            reader.assign(storedOffsets);
-            throw e;
-        }
         long tCommit = System.currentTimeMillis();
         pendingSinceMs = -1;
         if (result.committed()) {
             if (result.metrics().get("numOutputBytes") instanceof Long bytes && bytes > 0) {
-                bytesPerRecord = (double) bytes / batch.rows().size();
+                bytesPerRecord = (double) bytes / batch.rowCount();
             }
             nextBatchId++;
             storedOffsets = new TreeMap<>(batch.end());
@@ -222,7 +226,7 @@ public final class DeltaSink implements AutoCloseable {
 
     private Progress progress(long batchId, long t0, long tLatest, long tRead, long tCommit, TopicBatch batch,
                               Map<Integer, Long> start, CommitResult result) {
-        long rows = batch.rows().size();
+        long rows = batch.rowCount();
         long total = tCommit - t0;
         Map<String, Long> durations = new LinkedHashMap<>();
         durations.put("addBatch", result.writeMs() + result.commitMs());

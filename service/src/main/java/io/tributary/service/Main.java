@@ -23,6 +23,9 @@ public final class Main {
         }
         System.out.flush();
         BenchStats.writeIfAsked();
+        if (jdk.jfr.FlightRecorder.isInitialized()) {
+            System.exit(code); // a profiling run (-XX:StartFlightRecording): shutdown hooks write the recording
+        }
         // Kafka leaves non-daemon threads (metrics, broker) behind; the command is done, so leave now
         Runtime.getRuntime().halt(code);
     }

@@ -2,6 +2,7 @@ package io.tributary.sink.internal;
 
 import io.tributary.sink.SinkOffsets;
 import java.util.Map;
+import java.util.Optional;
 
 /** Every row of the batch is added; nothing is removed (Spark's Delta sink, append mode). */
 final class Append implements WriteMode {
@@ -14,6 +15,11 @@ final class Append implements WriteMode {
     @Override
     public CommitResult write(String appId, long batchId, TopicBatch batch, Map<Integer, Long> expectedStart, SinkOffsets next) {
         return writer.append(appId, batchId, batch.rows(), expectedStart, next);
+    }
+
+    @Override
+    public Optional<AppendStream> open(String appId, long batchId, Map<Integer, Long> expectedStart) {
+        return Optional.of(writer.openAppend(appId, batchId, expectedStart));
     }
 
     @Override

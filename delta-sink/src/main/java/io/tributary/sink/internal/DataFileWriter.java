@@ -63,22 +63,52 @@ public final class DataFileWriter {
         if (rows.isEmpty()) {
             return List.of();
         }
-        Row state = txn.getTransactionState(engine);
-        DataWriteContext ctx = Transaction.getWriteContext(engine, state, partition);
-        Optional<Path> localDir = localDirectory(ctx.getTargetDirectory());
-        boolean direct = strategy() == Strategy.DIRECT && partition.isEmpty() && localDir.isPresent()
-                && plainNames(txn.getSchema(engine));
-        List<Row> actions = new ArrayList<>();
+        Optional<DirectParquetFiles.Rolling> direct = partition.isEmpty() ? direct(txn) : Optional.empty();
         try {
-            CloseableIterator<DataFileStatus> files = direct
-                    ? Iterators.of(DirectParquetFiles.write(localDir.get(), ctx.getTargetDirectory(), schema, kernelSchema, rows,
-                            ctx.getStatisticsColumns(), targetFileSize))
-                    : kernelFiles(state, ctx, partition, rows);
-            try (CloseableIterator<Row> adds = Transaction.generateAppendActions(engine, state, files, ctx)) {
-                adds.forEachRemaining(actions::add);
+            if (direct.isPresent()) {
+                for (Object[] row : rows) {
+                    direct.get().write(row);
+                }
+                return addActions(txn, direct.get().finish());
             }
+            Row state = txn.getTransactionState(engine);
+            DataWriteContext ctx = Transaction.getWriteContext(engine, state, partition);
+            return addActions(state, ctx, kernelFiles(state, ctx, partition, rows));
         } catch (IOException e) {
-            throw new UncheckedIOException("delta table: cannot write Parquet files in " + ctx.getTargetDirectory(), e);
+            direct.ifPresent(DirectParquetFiles.Rolling::abort);
+            throw new UncheckedIOException("delta table: cannot write Parquet files for " + txn.getSchema(engine), e);
+        }
+    }
+
+    /**
+     * Tributary's own writer for the files of {@code txn}'s unpartitioned table, row by row, when it
+     * applies (see the class comment); empty when Kernel's writer must be used.
+     */
+    Optional<DirectParquetFiles.Rolling> direct(Transaction txn) {
+        Row state = txn.getTransactionState(engine);
+        DataWriteContext ctx = Transaction.getWriteContext(engine, state, Map.of());
+        Optional<Path> localDir = localDirectory(ctx.getTargetDirectory());
+        if (strategy() != Strategy.DIRECT || localDir.isEmpty() || !plainNames(txn.getSchema(engine))) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new DirectParquetFiles.Rolling(localDir.get(), ctx.getTargetDirectory(), schema, kernelSchema,
+                    ctx.getStatisticsColumns(), targetFileSize));
+        } catch (IOException e) {
+            throw new UncheckedIOException("delta table: cannot create the folder " + localDir.get(), e);
+        }
+    }
+
+    /** The add actions of the unpartitioned files {@code files}, written by {@link #direct}. */
+    List<Row> addActions(Transaction txn, List<DataFileStatus> files) throws IOException {
+        Row state = txn.getTransactionState(engine);
+        return addActions(state, Transaction.getWriteContext(engine, state, Map.of()), Iterators.of(files));
+    }
+
+    private List<Row> addActions(Row state, DataWriteContext ctx, CloseableIterator<DataFileStatus> files) throws IOException {
+        List<Row> actions = new ArrayList<>();
+        try (CloseableIterator<Row> adds = Transaction.generateAppendActions(engine, state, files, ctx)) {
+            adds.forEachRemaining(actions::add);
         }
         return actions;
     }

@@ -75,6 +75,15 @@ public final class DeltaTableWriter {
         return engine;
     }
 
+    DataFileWriter files() {
+        return files;
+    }
+
+    /** Input rows as the table stores them: with the derived partition columns ({@link Partitioning#toTableRows}). */
+    List<Object[]> toTableRows(List<Object[]> inputRows) {
+        return partitioning.toTableRows(inputRows);
+    }
+
     public String tablePath() {
         return tablePath;
     }
@@ -91,14 +100,27 @@ public final class DeltaTableWriter {
      *                      anything else in the table means another writer or stale state, and is refused
      * @param next the offsets to store with this batch
      */
-    public CommitResult append(String appId, long batchId, List<Object[]> inputRows, Map<Integer, Long> expectedStart, SinkOffsets next) {
-        List<Object[]> rows = partitioning.toTableRows(inputRows);
+    public CommitResult append(String appId, long batchId, List<Object[]> rows, Map<Integer, Long> expectedStart, SinkOffsets next) {
+        try (AppendStream stream = openAppend(appId, batchId, expectedStart)) {
+            rows.forEach(stream::add);
+            return stream.commit(next);
+        }
+    }
+
+    /**
+     * Starts batch {@code batchId} of {@code appId} as an {@link AppendStream}: its rows are written
+     * while they are added, and {@link AppendStream#commit} commits them as {@link #append} does.
+     * A batch the table holds already gives a stream that writes nothing.
+     *
+     * @param expectedStart as in {@link #append}
+     */
+    public AppendStream openAppend(String appId, long batchId, Map<Integer, Long> expectedStart) {
         Optional<Snapshot> snapshot = latestSnapshot();
         if (snapshot.isPresent()) {
             Optional<Long> txn = snapshot.get().getLatestTransactionVersion(engine, appId);
             if (txn.isPresent() && txn.get() >= batchId) {
                 LOG.info("delta table {}: batch {} of {} is already committed (txn version {}); writing nothing", tablePath, batchId, appId, txn.get());
-                return CommitResult.alreadyCommitted(snapshot.get().getVersion());
+                return AppendStream.alreadyCommitted(this, appId, batchId, snapshot.get().getVersion());
             }
             checkState(snapshot.get(), appId, batchId, txn, expectedStart);
         } else if (!expectedStart.isEmpty()) {
@@ -107,9 +129,13 @@ public final class DeltaTableWriter {
                     + "restart the sink to write the topic again from its beginning");
         }
         Transaction txn = build(snapshot, appId, batchId);
+        return AppendStream.open(this, txn, appId, batchId, partitioning.columns().isEmpty() ? files.direct(txn).orElse(null) : null);
+    }
+
+    /** Commits the files {@code actions} add as batch {@code batchId}, with {@code next}; {@code writeNanos} went into writing them. */
+    CommitResult commitAppend(Transaction txn, String appId, long batchId, List<Row> actions, SinkOffsets next, long rows,
+                              long writeNanos) {
         txn.addDomainMetadata(SinkOffsets.DOMAIN, next.toJson());
-        long t0 = System.nanoTime();
-        List<Row> actions = writeFiles(txn, rows);
         long t1 = System.nanoTime();
         TransactionCommitResult result;
         CrashPoint.reach(CrashPoint.SINK_BEFORE_COMMIT);
@@ -130,8 +156,8 @@ public final class DeltaTableWriter {
         runHooks(result);
         long t3 = System.nanoTime();
         LOG.info("delta table {}: version {} committed, batch {} of {}: {} rows in {} files",
-                tablePath, result.getVersion(), batchId, appId, rows.size(), actions.size());
-        return new CommitResult(true, result.getVersion(), actions.size(), ms(t1 - t0), ms(t2 - t1), ms(t3 - t2),
+                tablePath, result.getVersion(), batchId, appId, rows, actions.size());
+        return new CommitResult(true, result.getVersion(), actions.size(), ms(writeNanos), ms(t2 - t1), ms(t3 - t2),
                 Map.of("numOutputBytes", addedBytes(actions)));
     }
 

@@ -42,28 +42,89 @@ final class DirectParquetFiles {
      */
     static List<DataFileStatus> write(Path dir, String dirName, Schema schema, StructType kernelSchema, List<Object[]> rows,
                                       List<Column> statsColumns, long targetFileBytes) throws IOException {
-        Files.createDirectories(dir);
-        String prefix = dirName.endsWith("/") ? dirName : dirName + "/";
-        String id = UUID.randomUUID().toString();
-        List<DataFileStatus> files = new ArrayList<>();
-        int next = 0;
-        while (next < rows.size()) {
-            String name = String.format("%s-%03d.parquet", id, files.size());
-            Path file = dir.resolve(name);
-            RowWriteSupport support = new RowWriteSupport(schema);
-            ParquetWriter<Object[]> writer = new Builder(new LocalOutputFile(file), support)
-                    .withConf(new PlainParquetConfiguration())
-                    .withCompressionCodec(CompressionCodecName.SNAPPY)
-                    .build();
-            try (writer) {
-                do {
-                    writer.write(rows.get(next++));
-                } while (next < rows.size() && (next % SIZE_CHECK_ROWS != 0 || writer.getDataSize() < targetFileBytes));
+        Rolling files = new Rolling(dir, dirName, schema, kernelSchema, statsColumns, targetFileBytes);
+        for (Object[] row : rows) {
+            files.write(row);
+        }
+        return files.finish();
+    }
+
+    /** Files written one row at a time, a new one after about the target size; not thread-safe. */
+    static final class Rolling {
+        private final Path dir;
+        private final String prefix;
+        private final Schema schema;
+        private final StructType kernelSchema;
+        private final List<Column> statsColumns;
+        private final long targetFileBytes;
+        private final String id = UUID.randomUUID().toString();
+        private final List<DataFileStatus> files = new ArrayList<>();
+        private ParquetWriter<Object[]> writer;
+        private Path file;
+        private long rowsInFile;
+
+        /** @see DirectParquetFiles#write */
+        Rolling(Path dir, String dirName, Schema schema, StructType kernelSchema, List<Column> statsColumns, long targetFileBytes)
+                throws IOException {
+            Files.createDirectories(dir);
+            this.dir = dir;
+            this.prefix = dirName.endsWith("/") ? dirName : dirName + "/";
+            this.schema = schema;
+            this.kernelSchema = kernelSchema;
+            this.statsColumns = statsColumns;
+            this.targetFileBytes = targetFileBytes;
+        }
+
+        void write(Object[] row) throws IOException {
+            if (writer == null) {
+                file = dir.resolve(String.format("%s-%03d.parquet", id, files.size()));
+                writer = new Builder(new LocalOutputFile(file), new RowWriteSupport(schema))
+                        .withConf(new PlainParquetConfiguration())
+                        .withCompressionCodec(CompressionCodecName.SNAPPY)
+                        .build();
             }
-            files.add(new DataFileStatus(prefix + name, Files.size(file), Files.getLastModifiedTime(file).toMillis(),
+            writer.write(row);
+            if (++rowsInFile % SIZE_CHECK_ROWS == 0 && writer.getDataSize() >= targetFileBytes) {
+                closeFile();
+            }
+        }
+
+        private void closeFile() throws IOException {
+            writer.close();
+            writer = null;
+            rowsInFile = 0;
+            files.add(new DataFileStatus(prefix + file.getFileName(), Files.size(file), Files.getLastModifiedTime(file).toMillis(),
                     Optional.of(ParquetFooterStats.of(footer(file), kernelSchema, statsColumns))));
         }
-        return files;
+
+        /** Closes the last file; the files written, in order. */
+        List<DataFileStatus> finish() throws IOException {
+            if (writer != null) {
+                closeFile();
+            }
+            return files;
+        }
+
+        /** Closes and deletes what was written (no commit will name these files). */
+        void abort() {
+            try {
+                if (writer != null) {
+                    writer.close();
+                }
+            } catch (IOException | RuntimeException e) {
+                // the file is deleted below either way
+            }
+            try {
+                if (file != null) {
+                    Files.deleteIfExists(file);
+                }
+                for (DataFileStatus f : files) {
+                    Files.deleteIfExists(dir.resolve(Path.of(f.getPath()).getFileName().toString()));
+                }
+            } catch (IOException e) {
+                // an orphan file: no version names it, VACUUM deletes it
+            }
+        }
     }
 
     /**

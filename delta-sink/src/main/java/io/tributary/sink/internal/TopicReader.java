@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -217,11 +218,23 @@ public final class TopicReader implements AutoCloseable {
      * cuts the batch short) and leaves the consumer positioned at the returned batch's end.
      */
     public TopicBatch read(Map<Integer, Long> end, int maxRows) {
+        return read(end, maxRows, null);
+    }
+
+    /**
+     * As {@link #read(Map, int)}; with a {@code rowSink} (unkeyed reads only), each row goes to it as
+     * it is parsed, and the batch returned counts the rows but holds none.
+     */
+    public TopicBatch read(Map<Integer, Long> end, int maxRows, Consumer<Object[]> rowSink) {
+        if (rowSink != null && keyed) {
+            throw new IllegalArgumentException("a keyed read returns its rows with their origins");
+        }
         Map<Integer, Long> start = positions();
         Map<Integer, Long> accepted = new TreeMap<>(start); // next offset after the last record taken
         List<Object[]> rows = new ArrayList<>();
         List<RecordOrigin> origins = keyed ? new ArrayList<>() : null;
         long markers = 0;
+        long count = 0;
         boolean full = false;
         long lastProgress = System.currentTimeMillis();
         consumer.resume(partitions);
@@ -256,10 +269,13 @@ public final class TopicReader implements AutoCloseable {
                     boolean tombstone = r.value() == null && r.key() != null;
                     origins.add(new RecordOrigin(r.partition(), r.offset(), r.timestamp(), tombstone ? r.key() : null));
                     rows.add(tombstone ? null : parse(r));
+                } else if (rowSink != null) {
+                    rowSink.accept(parse(r));
                 } else {
                     rows.add(parse(r));
                 }
-                full = maxRows > 0 && rows.size() >= maxRows;
+                count++;
+                full = maxRows > 0 && count >= maxRows;
             }
         }
         Map<Integer, Long> batchEnd = new TreeMap<>();
@@ -271,7 +287,7 @@ public final class TopicReader implements AutoCloseable {
             consumer.seek(tp, batchEndOffset);
         }
         consumer.resume(partitions);
-        return new TopicBatch(rows, start, batchEnd, markers, origins);
+        return new TopicBatch(rows, start, batchEnd, markers, origins, count);
     }
 
     private List<TopicPartition> openPartitions(Map<Integer, Long> end) {

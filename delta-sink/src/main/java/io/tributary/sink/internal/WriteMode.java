@@ -3,6 +3,7 @@ package io.tributary.sink.internal;
 import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkOffsets;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * How a batch becomes one Delta commit: {@link Append}, {@link CopyOnWriteUpsert} or
@@ -17,6 +18,14 @@ public interface WriteMode {
      * @param next the offsets to store with the batch
      */
     CommitResult write(String appId, long batchId, TopicBatch batch, Map<Integer, Long> expectedStart, SinkOffsets next);
+
+    /**
+     * A stream that writes the batch's rows while they are read ({@link Append}); empty for modes
+     * that need the whole batch first, which get it through {@link #write}.
+     */
+    default Optional<AppendStream> open(String appId, long batchId, Map<Integer, Long> expectedStart) {
+        return Optional.empty();
+    }
 
     /** True if the mode needs each record's origin and the topic's tombstones ({@link TopicReader}'s keyed read). */
     boolean keyed();

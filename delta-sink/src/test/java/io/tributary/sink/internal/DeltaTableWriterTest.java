@@ -181,6 +181,49 @@ class DeltaTableWriterTest {
         return actions.stream().filter(a -> a.has(name)).findFirst().orElseThrow(() -> new AssertionError("no " + name + " action")).get(name);
     }
 
+    @Test
+    void aStreamedBatchWritesEveryRowOnceInFilesOfTheTargetSize() throws Exception {
+        Schema schema = Schema.parse("id INT, s STRING");
+        DeltaTableWriter w = new DeltaTableWriter(engine, table(), Map.of(), Partitioning.none(schema), 256 * 1024);
+        int n = 200_000;
+
+        CommitResult r;
+        try (AppendStream stream = w.openAppend(APP, 0, Map.of())) {
+            for (int i = 0; i < n; i++) {
+                stream.add(new Object[] {i, "row " + i});
+            }
+            r = stream.commit(offsets(n));
+        }
+
+        assertThat(r.committed()).isTrue();
+        assertThat(r.files()).isGreaterThan(1).isEqualTo((int) parquetFiles());
+        List<Object[]> rows = sorted(DeltaTables.readRows(table()), 0);
+        assertThat(rows).hasSize(n);
+        for (int i = 0; i < n; i++) {
+            assertThat(rows.get(i)).containsExactly(i, "row " + i);
+        }
+    }
+
+    @Test
+    void aStreamClosedWithoutCommitLeavesNeitherFilesNorAVersion() throws Exception {
+        Schema schema = Schema.parse("id INT");
+        DeltaTableWriter w = new DeltaTableWriter(engine, table(), Map.of(), Partitioning.none(schema), 64 * 1024);
+        w.append(APP, 0, List.<Object[]>of(new Object[] {-1}), Map.of(), offsets(1));
+        long before = parquetFiles();
+
+        try (AppendStream stream = w.openAppend(APP, 1, Map.of(0, 1L))) {
+            for (int i = 0; i < 300_000; i++) { // several files' worth: some are complete when the stream is dropped
+                stream.add(new Object[] {i});
+            }
+        }
+
+        assertThat(parquetFiles()).isEqualTo(before);
+        assertThat(DeltaTables.latestVersion(table())).isZero();
+        CommitResult retry = w.append(APP, 1, List.<Object[]>of(new Object[] {7}), Map.of(0, 1L), offsets(2));
+        assertThat(retry.version()).isEqualTo(1);
+        assertThat(DeltaTables.readRows(table())).hasSize(2);
+    }
+
     private long parquetFiles() throws Exception {
         try (Stream<Path> files = Files.list(dir.resolve("table"))) {
             return files.filter(p -> p.toString().endsWith(".parquet")).count();
