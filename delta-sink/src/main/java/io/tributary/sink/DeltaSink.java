@@ -117,6 +117,9 @@ public final class DeltaSink implements AutoCloseable {
                     + " (last " + lastBatch + ") but no stored offsets ('" + SinkOffsets.DOMAIN + "' domain metadata); "
                     + "it was not written by a Tributary sink: write to a new table path");
         }
+        if (stored.isEmpty() && config.trimTopic()) {
+            refuseTrimmedTopic(snap);
+        }
         this.nextBatchId = lastBatch + 1;
         this.storedOffsets = new TreeMap<>(stored.map(SinkOffsets::offsets).orElse(Map.of()));
         this.tableOffsets = storedOffsets;
@@ -124,6 +127,23 @@ public final class DeltaSink implements AutoCloseable {
         LOG.info("delta sink {}: table {} at version {}, next batch {}, resuming topic {} at {}", config.appId(), writer.tablePath(),
                 snap.map(Snapshot::getVersion).orElse(-1L), nextBatchId, config.topic(),
                 storedOffsets.isEmpty() ? "the beginning" : storedOffsets);
+    }
+
+    /**
+     * A trimmed topic no longer holds the rows of the batches before its first offsets: starting a
+     * table from it would silently leave them out (the table was deleted, or another path given).
+     */
+    private void refuseTrimmedTopic(Optional<Snapshot> snap) {
+        reader.assign(Map.of());
+        Map<Integer, Long> begin = reader.beginningOffsets();
+        if (begin.values().stream().anyMatch(o -> o > 0)) {
+            throw new TributaryException("delta table " + writer.tablePath() + (snap.isPresent() ? " has no batches of sink " + config.appId()
+                    : " does not exist") + ", but topic " + config.topic() + " starts at offsets " + begin + ": the records before them "
+                    + "were deleted after an earlier table committed them (the pipeline trims its topics, setting topic.trim). "
+                    + "Starting here would leave those rows out. Restore the table; or rebuild it from the input with a new "
+                    + "pipeline state (with the embedded broker: delete the state folder; with a Kafka cluster: delete the "
+                    + "pipeline's topics and consumer groups)");
+        }
     }
 
     private TributaryException lostState(SinkOffsets s, long lastBatch) {
@@ -195,6 +215,9 @@ public final class DeltaSink implements AutoCloseable {
             nextBatchId++;
             storedOffsets = new TreeMap<>(batch.end());
             tableOffsets = storedOffsets;
+            if (config.trimTopic()) {
+                reader.trimBefore(storedOffsets);
+            }
         } else {
             LOG.warn("delta sink {}: batch {} was already in table {}; resuming from the table", config.appId(), batchId, writer.tablePath());
             resumeFromTable();

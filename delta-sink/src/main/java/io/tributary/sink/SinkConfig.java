@@ -39,11 +39,16 @@ import java.util.Objects;
  *                       has waited this long, so a slow stream writes fewer, larger files (at most one commit
  *                       per {@code allowedLatency}); only for unbounded triggers, since a bounded run must end
  *                       with everything committed
+ * @param trimTopic true: after each commit, delete the topic's records before the offsets the table now holds
+ *                  ({@code Admin.deleteRecords}, as Kafka Streams purges its repartition topics), for a topic
+ *                  this sink alone reads, such as a pipeline's events topic, which has no time retention. A sink
+ *                  that then finds no table refuses to start, since the topic no longer holds what the table had.
+ *                  Default false
  */
 public record SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
                          int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
                          SinkMode mode, List<String> keys, String order, int rowsPerFile,
-                         List<String> partitionBy, long targetFileSize, Duration allowedLatency) {
+                         List<String> partitionBy, long targetFileSize, Duration allowedLatency, boolean trimTopic) {
     public static final Duration DEFAULT_PENDING_TRANSACTION_WAIT = Duration.ofSeconds(5);
     public static final long DEFAULT_TARGET_FILE_SIZE = 128L * 1024 * 1024;
     public static final int DEFAULT_ROWS_PER_FILE = 100_000;
@@ -52,7 +57,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
     public SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
                       int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait) {
         this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO);
+                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false);
     }
 
     /** A config without partitioning (the shape before partitionBy existed). */
@@ -60,7 +65,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
                       int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
                       SinkMode mode, List<String> keys, String order, int rowsPerFile) {
         this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO);
+                mode, keys, order, rowsPerFile, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false);
     }
 
     public SinkConfig {
@@ -147,17 +152,17 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
 
     public SinkConfig withMaxRowsPerBatch(int rows) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, rows, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic);
     }
 
     public SinkConfig withPendingTransactionWait(Duration wait) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, wait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic);
     }
 
     public SinkConfig withTableProperties(Map<String, String> properties) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, properties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic);
     }
 
     /**
@@ -167,30 +172,36 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
      */
     public SinkConfig withMode(SinkMode mode, List<String> keys, String order) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic);
     }
 
     /** Modes upsert and complete: at most {@code rows} rows per Parquet file written. */
     public SinkConfig withRowsPerFile(int rows) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rows, partitionBy, targetFileSize, allowedLatency);
+                mode, keys, order, rows, partitionBy, targetFileSize, allowedLatency, trimTopic);
     }
 
     /** The table's partitioning (see {@link #partitionBy()}), e.g. {@code List.of("date(ts) as day")}. */
     public SinkConfig withPartitionBy(List<String> columns) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, columns, targetFileSize, allowedLatency);
+                mode, keys, order, rowsPerFile, columns, targetFileSize, allowedLatency, trimTopic);
     }
 
     /** Appends: roll Parquet files at about {@code bytes} of data. */
     public SinkConfig withTargetFileSize(long bytes) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, bytes, allowedLatency);
+                mode, keys, order, rowsPerFile, partitionBy, bytes, allowedLatency, trimTopic);
     }
 
     /** Let new rows wait up to {@code latency} to fill a file of {@code targetFileSize} (see {@link #allowedLatency()}). */
     public SinkConfig withAllowedLatency(Duration latency) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, latency);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, latency, trimTopic);
+    }
+
+    /** Delete what the table holds from the topic after each commit (see {@link #trimTopic()}). */
+    public SinkConfig withTrimTopic(boolean trim) {
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trim);
     }
 }

@@ -102,6 +102,50 @@ class DeltaSinkIT {
     }
 
     @Test
+    void aTrimmingSinkDeletesWhatTheTableHoldsAndRefusesToStartATableFromATrimmedTopic() throws Exception {
+        String topic = newTopic(2);
+        publish(topic, 2, row(1, "a", 1.0, "2024-01-01T10:00:00Z"), row(2, "b", 2.0, "2024-01-01T10:01:00Z"));
+        publish(topic, 2, row(3, "c", 3.0, "2024-01-01T10:02:00Z"));
+        Map<Integer, Long> end = lso(topic);
+        try (DeltaSink sink = new DeltaSink(config(topic).withTrimTopic(true), client())) {
+            assertThat(sink.runBatch()).isPresent();
+        }
+        assertThat(ids()).containsExactly(1, 2, 3);
+        assertThat(awaitBeginning(topic, end)).as("the topic starts where the table's offsets end").isEqualTo(end);
+
+        publish(topic, 2, row(4, "d", 4.0, "2024-01-01T10:03:00Z"));
+        try (DeltaSink sink = new DeltaSink(config(topic).withTrimTopic(true), client())) {
+            assertThat(sink.runBatch().orElseThrow().numInputRows()).as("a restart resumes from the table").isEqualTo(1);
+        }
+        assertThat(ids()).containsExactly(1, 2, 3, 4);
+
+        Path other = dir.resolve("other");
+        assertThatThrownBy(() -> new DeltaSink(SinkConfig.of(other.toString(), SCHEMA, topic, "tributary-quickstart-sink",
+                "quickstart/sink").withTrimTopic(true), client()))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageContaining("does not exist, but topic " + topic + " starts at offsets")
+                .hasMessageContaining("Starting here would leave those rows out");
+    }
+
+    /** The topic's first offsets once they reach {@code expected} (records are deleted in the background), or after 30 s. */
+    private static Map<Integer, Long> awaitBeginning(String topic, Map<Integer, Long> expected) throws Exception {
+        try (Admin admin = Admin.create(client())) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> req = new java.util.HashMap<>();
+                expected.keySet().forEach(p -> req.put(new org.apache.kafka.common.TopicPartition(topic, p),
+                        org.apache.kafka.clients.admin.OffsetSpec.earliest()));
+                Map<Integer, Long> begin = new java.util.TreeMap<>();
+                admin.listOffsets(req).all().get().forEach((tp, info) -> begin.put(tp.partition(), info.offset()));
+                if (begin.equals(expected) || System.nanoTime() > deadline) {
+                    return begin;
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    @Test
     void withAnAllowedLatencyNewRowsWaitToFillAFileThenCommitTogether() throws Exception {
         String topic = newTopic(1);
         Duration latency = Duration.ofSeconds(3);

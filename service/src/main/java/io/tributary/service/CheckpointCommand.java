@@ -54,7 +54,7 @@ final class CheckpointCommand {
                     out.println("delta source  (table " + spec.path(Settings.DELTA_PATH) + "; its progress is in topic "
                             + io.tributary.source.DeltaSourceConfig.progressTopic(spec.name()) + ", see below)");
                 }
-                printTopics(out, PipelineParts.topicEndOffsets(kafka.clientProps(), spec));
+                printTopics(out, PipelineParts.topicOffsets(kafka.clientProps(), spec));
             }
             printSink(out, spec.path(Settings.SINK_PATH).toString(), PipelineParts.sinkAppId(spec));
             out.flush();
@@ -75,8 +75,8 @@ final class CheckpointCommand {
             }
         }
 
-        private static void printTopics(PrintWriter out, Map<String, Map<Integer, Long>> topics) {
-            out.println("topics  (end offsets, read_committed)");
+        private static void printTopics(PrintWriter out, Map<String, Map<Integer, String>> topics) {
+            out.println("topics  (partition=first..end offset, read_committed; records before first were trimmed, topic.trim)");
             topics.forEach((t, offsets) -> out.println("  " + t + "  " + offsets));
         }
 

@@ -6,7 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -73,6 +77,25 @@ class SeedWindowsScenarioTest {
                 "{2026-01-01 10:00:00, 2026-01-01 10:10:00}|a|8.0",
                 "{2026-01-01 10:00:00, 2026-01-01 10:10:00}|b|7.0",
                 "{2026-01-01 10:20:00, 2026-01-01 10:30:00}|c|1.0");
+
+        // topic.trim: the events and results topics keep nothing the next stage committed; the late rows are kept
+        String show = ws.tributary("checkpoint show").assertOk().out();
+        assertThat(topicRanges(show, "events")).allMatch(r -> r[0] > 0 && r[0] == r[1]);
+        assertThat(topicRanges(show, "results")).allMatch(r -> r[0] > 0 && r[0] == r[1]);
+        assertThat(topicRanges(show, "late-rows")).allMatch(r -> r[0] == 0).anyMatch(r -> r[1] > 0);
+    }
+
+    /** The first and end offset of each partition of a topic of the revenue pipeline, from checkpoint show's "topics" lines. */
+    private static List<long[]> topicRanges(String show, String topic) {
+        Matcher line = Pattern.compile("tributary\\.revenue\\." + topic + "  \\{([^}]*)\\}").matcher(show);
+        assertThat(line.find()).as("topic %s in:%n%s", topic, show).isTrue();
+        List<long[]> ranges = new ArrayList<>();
+        Matcher r = Pattern.compile("\\d+=(\\d+)\\.\\.(\\d+)").matcher(line.group(1));
+        while (r.find()) {
+            ranges.add(new long[] {Long.parseLong(r.group(1)), Long.parseLong(r.group(2))});
+        }
+        assertThat(ranges).isNotEmpty();
+        return ranges;
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.tributary.sink.internal;
 
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.RowJson;
+import io.tributary.schema.TopicTrim;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -49,6 +51,7 @@ public final class TopicReader implements AutoCloseable {
     private final boolean keyed;
     private final List<TopicPartition> partitions = new ArrayList<>();
     private Admin admin;
+    private KafkaFuture<Void> trim;
 
     public TopicReader(Map<String, Object> clientProps, String topic, String clientId, RowJson rowJson) {
         this(clientProps, topic, clientId, rowJson, false);
@@ -194,6 +197,20 @@ public final class TopicReader implements AutoCloseable {
         return admin;
     }
 
+    /** The first offset still in the topic, per assigned partition (above 0 where records were deleted). */
+    public Map<Integer, Long> beginningOffsets() {
+        Map<Integer, Long> begin = new TreeMap<>();
+        consumer.beginningOffsets(partitions).forEach((tp, o) -> begin.put(tp.partition(), o));
+        return begin;
+    }
+
+    /** Deletes the records before {@code offsets} from the topic, in the background ({@link TopicTrim}); {@link #close} waits for it. */
+    public void trimBefore(Map<Integer, Long> offsets) {
+        Map<TopicPartition, Long> before = new HashMap<>();
+        offsets.forEach((p, o) -> before.put(new TopicPartition(topic, p), o));
+        trim = TopicTrim.before(admin(), before);
+    }
+
     /** The next offset to read, per assigned partition. */
     public Map<Integer, Long> positions() {
         Map<Integer, Long> pos = new TreeMap<>();
@@ -322,6 +339,7 @@ public final class TopicReader implements AutoCloseable {
 
     @Override
     public void close() {
+        TopicTrim.await(trim);
         if (admin != null) {
             admin.close(Duration.ofSeconds(5));
         }

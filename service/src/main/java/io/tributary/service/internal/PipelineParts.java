@@ -47,17 +47,24 @@ public final class PipelineParts {
         return ingestConfig(spec, input, null);
     }
 
-    /** The read_committed end offsets of every topic of the pipeline, by partition. */
-    public static Map<String, Map<Integer, Long>> topicEndOffsets(Map<String, Object> clientProps, PipelineSpec spec) {
+    /**
+     * Every topic of the pipeline, by partition: the first offset still in it (above 0 once
+     * {@code topic.trim} deleted what the next stage committed) and the read_committed end offset.
+     */
+    public static Map<String, Map<Integer, String>> topicOffsets(Map<String, Object> clientProps, PipelineSpec spec) {
         String prefix = "tributary." + spec.name() + ".";
-        Map<String, Map<Integer, Long>> out = new TreeMap<>();
+        Map<String, Map<Integer, String>> out = new TreeMap<>();
         try (Admin admin = Admin.create(clientProps)) {
             List<String> topics = admin.listTopics().names().get().stream().filter(t -> t.startsWith(prefix)).sorted().toList();
-            Map<TopicPartition, OffsetSpec> req = new HashMap<>();
-            admin.describeTopics(topics).allTopicNames().get().forEach((t, d) ->
-                    d.partitions().forEach(p -> req.put(new TopicPartition(t, p.partition()), OffsetSpec.latest())));
-            admin.listOffsets(req, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get().forEach((tp, o) ->
-                    out.computeIfAbsent(tp.topic(), k -> new TreeMap<>()).put(tp.partition(), o.offset()));
+            Map<TopicPartition, OffsetSpec> first = new HashMap<>();
+            Map<TopicPartition, OffsetSpec> end = new HashMap<>();
+            admin.describeTopics(topics).allTopicNames().get().forEach((t, d) -> d.partitions().forEach(p -> {
+                first.put(new TopicPartition(t, p.partition()), OffsetSpec.earliest());
+                end.put(new TopicPartition(t, p.partition()), OffsetSpec.latest());
+            }));
+            var firsts = admin.listOffsets(first).all().get();
+            admin.listOffsets(end, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get().forEach((tp, o) ->
+                    out.computeIfAbsent(tp.topic(), k -> new TreeMap<>()).put(tp.partition(), firsts.get(tp).offset() + ".." + o.offset()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TributaryException("interrupted while reading topic offsets", e);
@@ -102,7 +109,8 @@ public final class PipelineParts {
             boolean keepLate = "deadLetter".equals(spec.string(Settings.LATE_ROWS));
             TopicAdmin.ensure(client, partitions, keepLate ? new String[] {sinkTopic, Topics.lateRows(spec.name())} : new String[] {sinkTopic});
             StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), sinkTopic,
-                    keepLate ? Topics.lateRows(spec.name()) : null, client, spec.stateDir().resolve("streams"));
+                    keepLate ? Topics.lateRows(spec.name()) : null, client, spec.stateDir().resolve("streams"),
+                    spec.bool(Settings.TOPIC_TRIM));
             stages.add(new Stage(spec.name() + "/aggregate", streams::runBatch, streams));
         }
         SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.path(Settings.SINK_PATH).toString(), sinkSchema,
@@ -110,6 +118,7 @@ public final class PipelineParts {
                 .withTableProperties(spec.map(Settings.SINK_PROPERTIES))
                 .withPartitionBy(spec.list(Settings.SINK_PARTITION_BY))
                 .withTargetFileSize(spec.bytes(Settings.SINK_TARGET_FILE_SIZE))
+                .withTrimTopic(spec.bool(Settings.TOPIC_TRIM))
                 // a bounded run ends with everything committed: no rows may wait for a later batch
                 .withAllowedLatency(spec.trigger().bounded() ? Duration.ZERO : spec.duration(Settings.SINK_ALLOWED_LATENCY)));
         DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess());

@@ -1,6 +1,7 @@
 package io.tributary.service.internal;
 
 import io.tributary.schema.Progress;
+import io.tributary.schema.TopicTrim;
 import io.tributary.schema.TributaryException;
 import io.tributary.topology.AggregateMetrics;
 import io.tributary.topology.AggregateSpec;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
@@ -41,6 +43,8 @@ final class StreamsStage implements AutoCloseable {
     private final String name;
     private final String applicationId;
     private final String eventsTopic;
+    private final boolean trimEvents;
+    private KafkaFuture<Void> trim;
     private final KafkaStreams streams;
     private final Admin admin;
     private final String runId = UUID.randomUUID().toString();
@@ -49,10 +53,11 @@ final class StreamsStage implements AutoCloseable {
     private long batchId;
 
     StreamsStage(String pipeline, AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic,
-                 Map<String, Object> clientProps, Path stateDir) {
+                 Map<String, Object> clientProps, Path stateDir, boolean trim) {
         this.name = pipeline + "/aggregate";
         this.applicationId = "tributary-" + pipeline + "-aggregate";
         this.eventsTopic = eventsTopic;
+        this.trimEvents = trim;
         Properties props = new Properties();
         props.putAll(clientProps);
         props.putAll(WindowedAggregation.streamsConfig(applicationId, String.valueOf(clientProps.get("bootstrap.servers")),
@@ -105,6 +110,10 @@ final class StreamsStage implements AutoCloseable {
             now = committedOffsets();
         }
         committed = now;
+        if (trimEvents && !now.equals(before)) {
+            // never read again: a restart resumes from the committed offsets, its state comes from the changelogs
+            trim = TopicTrim.before(admin, now);
+        }
         long records = 0;
         for (Map.Entry<TopicPartition, Long> e : now.entrySet()) {
             records += e.getValue() - before.getOrDefault(e.getKey(), 0L);
@@ -217,6 +226,7 @@ final class StreamsStage implements AutoCloseable {
     @Override
     public void close() {
         streams.close(Duration.ofSeconds(30));
+        TopicTrim.await(trim);
         admin.close(Duration.ofSeconds(5));
     }
 }

@@ -60,6 +60,7 @@ public final class Settings {
     public static final String OUTPUT_MODE = "outputMode";
     public static final String KAFKA = "kafka";
     public static final String PARTITIONS = "topic.partitions";
+    public static final String TOPIC_TRIM = "topic.trim";
     public static final String BROKER_PORT = "broker.port";
     public static final String HTTP_PORT = "http.port";
     public static final String HTTP_HOST = "http.host";
@@ -110,6 +111,8 @@ public final class Settings {
             new Setting(OUTPUT_MODE, ENUM, "append", false, List.of("append", "update", "complete"), "Spark's output modes of an aggregation"),
             new Setting(KAFKA, MAP, null, false, List.of(), "Kafka client settings, passed through untouched (bootstrap.servers, security...); no bootstrap.servers: an embedded broker"),
             opt(PARTITIONS, INT, "1", "partitions of the topics the pipeline creates"),
+            new Setting(TOPIC_TRIM, ENUM, "true", false, List.of("true", "false"), "delete the records of the events and results "
+                    + "topics once the stage reading them committed past them; false keeps them (they have no time retention)"),
             opt(BROKER_PORT, INT, "0", "the embedded broker's port on 127.0.0.1 (0: any free port)"),
             opt(HTTP_PORT, INT, null, "the port of /health/live, /health/ready, /metrics and /progress; absent: 8080 for the default "
                     + "and processingTime triggers, none for availableNow and once; 0: any free port (logged); -1: none"),
