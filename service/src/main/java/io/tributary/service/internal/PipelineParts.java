@@ -20,12 +20,17 @@ import io.tributary.source.DeltaSourceConfig;
 import io.tributary.topology.AggregateSpec;
 import io.tributary.topology.OutputMode;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -74,12 +79,18 @@ public final class PipelineParts {
         return out;
     }
 
-    /** Opens the stages in flow order, adding each to {@code stages} as soon as it is open (so a failure closes them). */
+    /**
+     * Opens the stages, adding them to {@code stages} in flow order (so that a failure closes them).
+     * Once the topics exist the stages open at the same time (the ingest's {@code initTransactions}
+     * and log read, the Kafka Streams group join, the sink's table and consumer), which shortens the
+     * start of every run; a Delta source opens first, since its table gives the schema.
+     */
     static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, List<Stage> stages) {
         Map<String, Object> client = kafka.clientProps();
         int partitions = spec.integer(Settings.PARTITIONS);
         Schema input;
         AggregateSpec aggregate;
+        List<Callable<Stage>> openers = new ArrayList<>();
         if (spec.has(Settings.DELTA_PATH)) {
             TopicAdmin.ensure(client, partitions, Topics.events(spec.name()));
             DeltaSource source = new DeltaSource(deltaSourceConfig(spec), client);
@@ -97,8 +108,10 @@ public final class PipelineParts {
             try (Admin admin = Admin.create(client)) {
                 FileIngest.createTopics(admin, ingestConfig, partitions);
             }
-            FileIngest ingest = new FileIngest(ingestConfig, client);
-            stages.add(new Stage(spec.name() + "/ingest", ingest::runBatch, ingest, ingest::idleProgress));
+            openers.add(() -> {
+                FileIngest ingest = new FileIngest(ingestConfig, client);
+                return new Stage(spec.name() + "/ingest", ingest::runBatch, ingest, ingest::idleProgress);
+            });
         }
 
         Schema sinkSchema = input;
@@ -108,10 +121,13 @@ public final class PipelineParts {
             sinkTopic = Topics.results(spec.name());
             boolean keepLate = "deadLetter".equals(spec.string(Settings.LATE_ROWS));
             TopicAdmin.ensure(client, partitions, keepLate ? new String[] {sinkTopic, Topics.lateRows(spec.name())} : new String[] {sinkTopic});
-            StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), sinkTopic,
-                    keepLate ? Topics.lateRows(spec.name()) : null, client, spec.stateDir().resolve("streams"),
-                    spec.bool(Settings.TOPIC_TRIM));
-            stages.add(new Stage(spec.name() + "/aggregate", streams::runBatch, streams));
+            String resultsTopic = sinkTopic;
+            openers.add(() -> {
+                StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), resultsTopic,
+                        keepLate ? Topics.lateRows(spec.name()) : null, client, spec.stateDir().resolve("streams"),
+                        spec.bool(Settings.TOPIC_TRIM));
+                return new Stage(spec.name() + "/aggregate", streams::runBatch, streams);
+            });
         }
         SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.path(Settings.SINK_PATH).toString(), sinkSchema,
                         sinkTopic, sinkAppId(spec), spec.name() + "/sink")
@@ -121,13 +137,46 @@ public final class PipelineParts {
                 .withTrimTopic(spec.bool(Settings.TOPIC_TRIM))
                 // a bounded run ends with everything committed: no rows may wait for a later batch
                 .withAllowedLatency(spec.trigger().bounded() ? Duration.ZERO : spec.duration(Settings.SINK_ALLOWED_LATENCY)));
-        DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess());
-        AutoOptimize optimize = new AutoOptimize(sinkConfig.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
-                OptimizeOptions.defaults().withTargetFileSize(sinkConfig.targetFileSize()));
-        stages.add(new Stage(sinkConfig.stageName(), () -> afterCommit(sink.runBatch(), optimize), () -> {
-            optimize.close();
-            sink.close();
-        }, sink::idleProgress));
+        openers.add(() -> {
+            DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess());
+            AutoOptimize optimize = new AutoOptimize(sinkConfig.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
+                    OptimizeOptions.defaults().withTargetFileSize(sinkConfig.targetFileSize()));
+            return new Stage(sinkConfig.stageName(), () -> afterCommit(sink.runBatch(), optimize), () -> {
+                optimize.close();
+                sink.close();
+            }, sink::idleProgress);
+        });
+        openConcurrently(openers, stages);
+    }
+
+    /** Runs {@code openers} at the same time; adds what they opened to {@code stages} in order, then throws the first failure. */
+    private static void openConcurrently(List<Callable<Stage>> openers, List<Stage> stages) {
+        ExecutorService threads = Executors.newFixedThreadPool(openers.size(), r -> new Thread(r, "tributary-open"));
+        try {
+            List<Future<Stage>> opening = openers.stream().map(threads::submit).toList();
+            Throwable failure = null;
+            for (Future<Stage> f : opening) {
+                try {
+                    stages.add(f.get());
+                } catch (ExecutionException e) {
+                    failure = failure == null ? e.getCause() : failure;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    failure = failure == null ? e : failure;
+                }
+            }
+            if (failure instanceof RuntimeException r) {
+                throw r;
+            }
+            if (failure instanceof Error err) {
+                throw err;
+            }
+            if (failure != null) {
+                throw new TributaryException("cannot open the pipeline: " + failure, failure);
+            }
+        } finally {
+            threads.shutdown();
+        }
     }
 
     /** Counts the sink's commits for {@code sink.delta.optimizeEvery}; a batch already in the table is no commit. */
