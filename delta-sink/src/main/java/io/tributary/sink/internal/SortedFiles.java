@@ -2,11 +2,15 @@ package io.tributary.sink.internal;
 
 import io.delta.kernel.Transaction;
 import io.delta.kernel.data.Row;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.IntStream;
 
-/** Rows sorted (by key) and cut into files of at most {@code rowsPerFile} rows, each written by {@link DeltaTableWriter#writeFiles}. */
+/**
+ * Rows sorted (by key) and cut into files of at most {@code rowsPerFile} rows, each written by
+ * {@link DeltaTableWriter#writeFiles}; the files are written in parallel (the common pool and
+ * this thread), their add actions returned in key order.
+ */
 final class SortedFiles {
     private SortedFiles() {
     }
@@ -15,10 +19,10 @@ final class SortedFiles {
         if (order != null) {
             rows.sort(order);
         }
-        List<Row> adds = new ArrayList<>();
-        for (int from = 0; from < rows.size(); from += rowsPerFile) {
-            adds.addAll(writer.writeFiles(txn, rows.subList(from, Math.min(rows.size(), from + rowsPerFile))));
-        }
-        return adds;
+        int files = (rows.size() + rowsPerFile - 1) / rowsPerFile;
+        return IntStream.range(0, files).parallel()
+                .mapToObj(i -> writer.writeFiles(txn, rows.subList(i * rowsPerFile, Math.min(rows.size(), (i + 1) * rowsPerFile))))
+                .flatMap(List::stream)
+                .toList();
     }
 }
