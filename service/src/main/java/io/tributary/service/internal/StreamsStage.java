@@ -23,7 +23,9 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +39,8 @@ final class StreamsStage implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamsStage.class);
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(10);
+    /** The most stream threads replaced after Kafka errors within {@link Recovery#GIVE_UP_AFTER}. */
+    private static final int MAX_REPLACEMENTS = 20;
 
     private final String name;
     private final String applicationId;
@@ -47,6 +51,8 @@ final class StreamsStage implements AutoCloseable {
     private Map<TopicPartition, Long> committed = Map.of();
     private Map<String, Double> lastCounts = Map.of();
     private long batchId;
+    /** When stream threads were replaced (nanoTime), for {@link #MAX_REPLACEMENTS}. */
+    private final java.util.Deque<Long> replacements = new java.util.concurrent.ConcurrentLinkedDeque<>();
 
     StreamsStage(String pipeline, AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic,
                  Map<String, Object> clientProps, Path stateDir) {
@@ -59,13 +65,66 @@ final class StreamsStage implements AutoCloseable {
                 stateDir, applicationId + "-1"));
         this.admin = Admin.create(clientProps);
         this.streams = new KafkaStreams(WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic), props);
-        streams.setUncaughtExceptionHandler(e -> {
-            LOG.error("the aggregation stopped: {}", e.toString(), e);
-            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-        });
+        streams.setUncaughtExceptionHandler(this::onThreadError);
         streams.start();
         awaitRunning();
         this.committed = committedOffsets();
+    }
+
+    /**
+     * A stream thread died. When Kafka was the trouble (the broker unreachable long enough for a
+     * send, a commit or an abort to time out, which leaves the thread's transactional producer in
+     * an error state that Kafka Streams 4.4 does not recover from), the thread is replaced: its
+     * producer is new, its open transaction is aborted and its tasks are restored from the
+     * changelogs, so exactly-once holds; the batches wait in {@link #runBatch()} meanwhile. At most
+     * {@link #MAX_REPLACEMENTS} times in {@link Recovery#GIVE_UP_AFTER}, and never for an error of
+     * the topology itself: those stop the aggregation.
+     */
+    private StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse onThreadError(Throwable e) {
+        long now = System.nanoTime();
+        replacements.removeIf(t -> now - t > Recovery.GIVE_UP_AFTER.toNanos());
+        if (kafkaTrouble(e) && replacements.size() < MAX_REPLACEMENTS) {
+            replacements.add(now);
+            LOG.warn("the aggregation's stream thread failed ({}); Kafka may be unreachable: replacing the thread"
+                    + " (its transaction is aborted, its tasks restored from the changelogs)", rootMessage(e));
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        }
+        LOG.error("the aggregation stopped: {}", e.toString(), e);
+        return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    }
+
+    /**
+     * True when the deepest cause is a Kafka client error that may pass (a timeout, a lost
+     * connection, a transaction left to abort, a producer whose abort timed out), not a failure of the topology's own code nor a
+     * refusal (authorization, serialization, an unsupported version, a bad configuration).
+     */
+    static boolean kafkaTrouble(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root instanceof org.apache.kafka.common.errors.RetriableException) {
+            return true;
+        }
+        StackTraceElement[] at = root.getStackTrace();
+        if (root instanceof IllegalStateException && at.length > 0 && at[0].getClassName().startsWith("org.apache.kafka.clients.producer.")) {
+            // the thread's producer refuses to go on: "the previous call to abortTransaction timed out and must be retried"
+            return true;
+        }
+        return root instanceof KafkaException && !(root instanceof org.apache.kafka.streams.errors.StreamsException)
+                && !(root instanceof org.apache.kafka.common.errors.AuthenticationException)
+                && !(root instanceof org.apache.kafka.common.errors.AuthorizationException)
+                && !(root instanceof org.apache.kafka.common.errors.SerializationException)
+                && !(root instanceof org.apache.kafka.common.errors.UnsupportedVersionException)
+                && !(root instanceof org.apache.kafka.common.config.ConfigException);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
     /**
