@@ -53,6 +53,7 @@ public final class FileIngest implements AutoCloseable {
     private final ProgressFactory progress;
     private final SourceCleaner cleaner;
     private boolean leftoversCleaned;
+    private int cleanedNotReported; // files cleaned since the last progress (leftovers of a dead run)
     private List<ChangedFile> changedFiles = List.of();
     private long lastTriggerMs = -1;
     private long lastDataMs = System.currentTimeMillis(); // wall clock of the last batch with files
@@ -135,7 +136,7 @@ public final class FileIngest implements AutoCloseable {
         long startMs = System.currentTimeMillis();
         long t0 = System.nanoTime();
         if (!leftoversCleaned) {
-            cleaner.cleanLeftovers(state); // files a run that died published but did not clean
+            cleanedNotReported += cleaner.cleanLeftovers(state); // files a run that died published but did not clean
             leftoversCleaned = true;
         }
         BatchPlanner.Plan plan = planner.plan(state, startMs);
@@ -168,13 +169,15 @@ public final class FileIngest implements AutoCloseable {
         log(outcome);
         if (!cleaner.isOff() && !outcome.files().isEmpty()) {
             CrashPoint.reach(CrashPoint.INGEST_BEFORE_CLEAN);
-            cleaner.clean(outcome.files().stream().map(FileResult::file).toList());
+            cleanedNotReported += cleaner.clean(outcome.files().stream().map(FileResult::file).toList());
         }
+        int cleaned = cleanedNotReported;
+        cleanedNotReported = 0;
         long totalMs = (System.nanoTime() - t0) / 1_000_000;
         long sinceLast = lastTriggerMs < 0 ? totalMs : startMs - lastTriggerMs;
         lastTriggerMs = startMs;
         return Optional.of(progress.batch(outcome, new ProgressFactory.Timing(startMs, sinceLast, listMs, totalMs,
-                plan.heldBack(), plan.changed().size())));
+                plan.heldBack(), plan.changed().size(), cleaned)));
     }
 
     /** The watermark an idle stream moves to, or Long.MIN_VALUE when the option is off or the stream is not idle yet. */
@@ -192,8 +195,10 @@ public final class FileIngest implements AutoCloseable {
      * {@link #runBatch()} returned empty.
      */
     public Progress idleProgress() {
+        int cleaned = cleanedNotReported;
+        cleanedNotReported = 0;
         return progress.idle(state.nextBatchId(), config.hasWatermark() ? state.watermarkMs() : null,
-                System.currentTimeMillis(), 0);
+                System.currentTimeMillis(), 0, cleaned);
     }
 
     private void log(BatchOutcome o) {
@@ -243,8 +248,10 @@ public final class FileIngest implements AutoCloseable {
         } catch (TributaryException e) {
             changed = List.of(); // the folder is gone: nothing on disk to compare
         }
+        SourceCleaner.Tally cleaned = new SourceCleaner(config.cleanSource(), new FileDiscovery(config.inputDir())).tally(s);
         return new IngestStatus(config.pipeline(), config.ingestLogTopic(), new ArrayList<>(s.files()), s.nextBatchId(),
-                s.maxEventTimeMs(), config.hasWatermark() ? s.watermarkMs() : null, changed);
+                s.maxEventTimeMs(), config.hasWatermark() ? s.watermarkMs() : null, changed,
+                config.cleanSource().name(), cleaned.cleaned(), cleaned.waiting());
     }
 
     /**
