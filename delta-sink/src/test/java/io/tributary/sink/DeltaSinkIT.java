@@ -67,19 +67,6 @@ class DeltaSinkIT {
         });
     }
 
-    static Map<Integer, Long> lso(String topic) {
-        Map<String, Object> p = new java.util.HashMap<>(client());
-        p.put("isolation.level", "read_committed");
-        p.put("key.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
-        p.put("value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
-        try (var c = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(p)) {
-            var parts = c.partitionsFor(topic).stream().map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition())).toList();
-            Map<Integer, Long> m = new java.util.TreeMap<>();
-            c.endOffsets(parts).forEach((tp, o) -> m.put(tp.partition(), o));
-            return m;
-        }
-    }
-
     private static Object[] row(int id, String user, double amt, String ts) {
         return new Object[] {id, user, amt, Timestamps.parseMicros(ts, true)};
     }
