@@ -129,9 +129,10 @@ public final class EmbeddedBroker implements AutoCloseable {
         p.put("num.io.threads", "2");
         p.put("background.threads", "2");
         p.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
-        // a restart after a crash waits for the old registration to expire: keep that short
-        p.put("broker.session.timeout.ms", "2000");
-        p.put("broker.heartbeat.interval.ms", "500");
+        // broker.session.timeout.ms stays Kafka's 9 s: a restart after a crash no longer waits for it (AfterCrash
+        // fences the dead registration with a controller of its own), and a shorter one fenced this live broker when
+        // a loaded machine delayed a heartbeat: its partitions went leaderless, and the transaction coordinator then
+        // dropped the commit markers it was writing (a transaction left open for good, see AfterCrash)
         // transactions of a crashed producer are aborted sooner than the 60 s default
         p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "2000");
         return p;
@@ -164,6 +165,11 @@ public final class EmbeddedBroker implements AutoCloseable {
     /** {@code 127.0.0.1:port}, for the clients' {@code bootstrap.servers}. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** The client port on 127.0.0.1. */
+    public int port() {
+        return Integer.parseInt(bootstrapServers.substring(bootstrapServers.lastIndexOf(':') + 1));
     }
 
     public Path logDir() {

@@ -53,6 +53,12 @@ public final class DeltaSink implements AutoCloseable {
     private long lastTriggerStartMs = -1;
     /** allowedLatency: when this sink first saw the records now waiting in the topic (-1: none waiting). */
     private long pendingSinceMs = -1;
+    /**
+     * A batch failed after it began to read: the consumer stands somewhere inside it and goes back
+     * to the table's offsets before the next batch. Not in the failure's catch: with the broker
+     * gone, that repositioning would fail too and leave the consumer past rows never written.
+     */
+    private boolean backToTableOffsets;
     /** allowedLatency: Parquet bytes per record of the last batch written (0: none yet). */
     private double bytesPerRecord;
 
@@ -172,6 +178,10 @@ public final class DeltaSink implements AutoCloseable {
      */
     public Optional<Progress> runBatch() {
         long t0 = System.currentTimeMillis();
+        if (backToTableOffsets) {
+            reader.assign(storedOffsets);
+            backToTableOffsets = false;
+        }
         reader.refreshPartitions();
         Map<Integer, Long> end = reader.settledEndOffsets(config.pendingTransactionWait());
         long tLatest = System.currentTimeMillis();
@@ -199,7 +209,7 @@ public final class DeltaSink implements AutoCloseable {
             SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batch.end());
             result = stream.isPresent() ? stream.get().commit(next) : mode.write(config.appId(), batchId, batch, tableOffsets, next);
         } catch (RuntimeException e) {
-            reader.assign(storedOffsets); // the next attempt reads this batch again
+            backToTableOffsets = true; // the next attempt reads this batch again
             throw e;
         } finally {
             stream.ifPresent(AppendStream::close);

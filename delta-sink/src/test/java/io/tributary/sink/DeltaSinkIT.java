@@ -67,19 +67,6 @@ class DeltaSinkIT {
         });
     }
 
-    static Map<Integer, Long> lso(String topic) {
-        Map<String, Object> p = new java.util.HashMap<>(client());
-        p.put("isolation.level", "read_committed");
-        p.put("key.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
-        p.put("value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
-        try (var c = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(p)) {
-            var parts = c.partitionsFor(topic).stream().map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition())).toList();
-            Map<Integer, Long> m = new java.util.TreeMap<>();
-            c.endOffsets(parts).forEach((tp, o) -> m.put(tp.partition(), o));
-            return m;
-        }
-    }
-
     private static Object[] row(int id, String user, double amt, String ts) {
         return new Object[] {id, user, amt, Timestamps.parseMicros(ts, true)};
     }
@@ -106,7 +93,7 @@ class DeltaSinkIT {
         String topic = newTopic(2);
         publish(topic, 2, row(1, "a", 1.0, "2024-01-01T10:00:00Z"), row(2, "b", 2.0, "2024-01-01T10:01:00Z"));
         publish(topic, 2, row(3, "c", 3.0, "2024-01-01T10:02:00Z"));
-        Map<Integer, Long> end = lso(topic);
+        Map<Integer, Long> end = settledEnd(topic);
         try (DeltaSink sink = new DeltaSink(config(topic).withTrimTopic(true), client())) {
             assertThat(sink.runBatch()).isPresent();
         }
@@ -125,6 +112,20 @@ class DeltaSinkIT {
                 .isInstanceOf(TributaryException.class)
                 .hasMessageContaining("does not exist, but topic " + topic + " starts at offsets")
                 .hasMessageContaining("Starting here would leave those rows out");
+    }
+
+    /** The read_committed end offsets once every transaction is complete ({@link io.tributary.schema.SettledLog}). */
+    private static Map<Integer, Long> settledEnd(String topic) {
+        Map<String, Object> p = new java.util.HashMap<>(client());
+        p.put("isolation.level", "read_committed");
+        p.put("key.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+        p.put("value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+        try (var c = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(p)) {
+            var parts = c.partitionsFor(topic).stream().map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition())).toList();
+            Map<Integer, Long> m = new java.util.TreeMap<>();
+            io.tributary.schema.SettledLog.endOffsets(c, client(), parts, Duration.ofSeconds(30)).forEach((tp, o) -> m.put(tp.partition(), o));
+            return m;
+        }
     }
 
     /** The topic's first offsets once they reach {@code expected} (records are deleted in the background), or after 30 s. */

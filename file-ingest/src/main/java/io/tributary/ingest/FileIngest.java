@@ -42,14 +42,18 @@ public final class FileIngest implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FileIngest.class);
 
     private final IngestConfig config;
-    private final KafkaProducer<byte[], byte[]> producer;
-    private final IngestState state;
+    private final Map<String, Object> clientProps;
+    private KafkaProducer<byte[], byte[]> producer;
+    private IngestState state;
     private final FileDiscovery discovery;
     private final BatchPlanner planner;
-    private final BatchRunner runner;
+    private BatchRunner runner;
+    /** A batch failed: before the next, a new producer takes over and the state is read again. */
+    private boolean reconnect;
     private final ProgressFactory progress;
     private final SourceCleaner cleaner;
     private boolean leftoversCleaned;
+    private int cleanedNotReported; // files cleaned since the last progress (leftovers of a dead run)
     private List<ChangedFile> changedFiles = List.of();
     private long lastTriggerMs = -1;
     private long lastDataMs = System.currentTimeMillis(); // wall clock of the last batch with files
@@ -62,13 +66,12 @@ public final class FileIngest implements AutoCloseable {
      */
     public FileIngest(IngestConfig config, Map<String, Object> kafkaClientProps) {
         this.config = config;
+        this.clientProps = Map.copyOf(kafkaClientProps);
+        this.discovery = new FileDiscovery(config.inputDir());
         TopicSetup.requireTopics(kafkaClientProps, config);
-        this.producer = new KafkaProducer<>(producerProps(config, kafkaClientProps), new ByteArraySerializer(), new ByteArraySerializer());
         try {
-            producer.initTransactions();
-            this.state = IngestLogReader.read(kafkaClientProps, config.ingestLogTopic());
+            connect();
         } catch (RuntimeException e) {
-            producer.close(Duration.ZERO);
             if (e instanceof TributaryException) {
                 throw e;
             }
@@ -76,13 +79,43 @@ public final class FileIngest implements AutoCloseable {
                     + ". Check bootstrap.servers and that the broker allows transactions (a single broker needs"
                     + " transaction.state.log.replication.factor=1 and transaction.state.log.min.isr=1)", e);
         }
-        this.discovery = new FileDiscovery(config.inputDir());
         this.planner = new BatchPlanner(config, discovery);
-        this.runner = new BatchRunner(config, producer, discovery);
         this.progress = new ProgressFactory(config, UUID.randomUUID().toString());
         this.cleaner = new SourceCleaner(config.cleanSource(), discovery);
         LOG.info("ingest of pipeline {}: {} files already ingested, next batch {}{}", config.pipeline(), state.files().size(),
                 state.nextBatchId(), config.hasWatermark() ? ", watermark " + ProgressFactory.format(state.watermarkMs()) : "");
+    }
+
+    /**
+     * A new producer takes the transactional id ({@code initTransactions()} aborts the transaction
+     * an earlier producer left open, or completes one it had prepared to commit) and the state is
+     * read from the ingest log once that transaction has settled.
+     */
+    private void connect() {
+        producer = new KafkaProducer<>(producerProps(config, clientProps), new ByteArraySerializer(), new ByteArraySerializer());
+        try {
+            producer.initTransactions();
+            state = IngestLogReader.read(clientProps, config.ingestLogTopic());
+        } catch (RuntimeException e) {
+            producer.close(Duration.ZERO);
+            throw e;
+        }
+        runner = new BatchRunner(config, producer, discovery);
+    }
+
+    /**
+     * After a failed batch (the broker gone, a request timed out): the producer may be unusable
+     * (an abort or a commit that timed out must be retried before anything else) and whether a
+     * commit that timed out took effect is unknown. A new producer settles the old transaction and
+     * the ingest log says which files are done, so a batch that did commit is never published again.
+     */
+    private void reconnect() {
+        producer.close(Duration.ZERO);
+        connect();
+        reconnect = false;
+        leftoversCleaned = false; // a batch whose commit timed out but took effect still has its files to clean
+        LOG.info("ingest of pipeline {}: connected again after a failed batch; {} files ingested, next batch {}",
+                config.pipeline(), state.files().size(), state.nextBatchId());
     }
 
     /**
@@ -97,10 +130,13 @@ public final class FileIngest implements AutoCloseable {
         if (closed) {
             throw new TributaryException("ingest of pipeline " + config.pipeline() + " is closed; start a new one");
         }
+        if (reconnect) {
+            reconnect(); // a Kafka error here leaves reconnect set: the next call tries again
+        }
         long startMs = System.currentTimeMillis();
         long t0 = System.nanoTime();
         if (!leftoversCleaned) {
-            cleaner.cleanLeftovers(state); // files a run that died published but did not clean
+            cleanedNotReported += cleaner.cleanLeftovers(state); // files a run that died published but did not clean
             leftoversCleaned = true;
         }
         BatchPlanner.Plan plan = planner.plan(state, startMs);
@@ -122,6 +158,8 @@ public final class FileIngest implements AutoCloseable {
         } catch (KafkaException | TributaryException e) {
             if (BatchRunner.isFatal(e)) {
                 close();
+            } else {
+                reconnect = true;
             }
             throw e;
         }
@@ -131,13 +169,15 @@ public final class FileIngest implements AutoCloseable {
         log(outcome);
         if (!cleaner.isOff() && !outcome.files().isEmpty()) {
             CrashPoint.reach(CrashPoint.INGEST_BEFORE_CLEAN);
-            cleaner.clean(outcome.files().stream().map(FileResult::file).toList());
+            cleanedNotReported += cleaner.clean(outcome.files().stream().map(FileResult::file).toList());
         }
+        int cleaned = cleanedNotReported;
+        cleanedNotReported = 0;
         long totalMs = (System.nanoTime() - t0) / 1_000_000;
         long sinceLast = lastTriggerMs < 0 ? totalMs : startMs - lastTriggerMs;
         lastTriggerMs = startMs;
         return Optional.of(progress.batch(outcome, new ProgressFactory.Timing(startMs, sinceLast, listMs, totalMs,
-                plan.heldBack(), plan.changed().size())));
+                plan.heldBack(), plan.changed().size(), cleaned)));
     }
 
     /** The watermark an idle stream moves to, or Long.MIN_VALUE when the option is off or the stream is not idle yet. */
@@ -155,8 +195,10 @@ public final class FileIngest implements AutoCloseable {
      * {@link #runBatch()} returned empty.
      */
     public Progress idleProgress() {
+        int cleaned = cleanedNotReported;
+        cleanedNotReported = 0;
         return progress.idle(state.nextBatchId(), config.hasWatermark() ? state.watermarkMs() : null,
-                System.currentTimeMillis(), 0);
+                System.currentTimeMillis(), 0, cleaned);
     }
 
     private void log(BatchOutcome o) {
@@ -206,8 +248,10 @@ public final class FileIngest implements AutoCloseable {
         } catch (TributaryException e) {
             changed = List.of(); // the folder is gone: nothing on disk to compare
         }
+        SourceCleaner.Tally cleaned = new SourceCleaner(config.cleanSource(), new FileDiscovery(config.inputDir())).tally(s);
         return new IngestStatus(config.pipeline(), config.ingestLogTopic(), new ArrayList<>(s.files()), s.nextBatchId(),
-                s.maxEventTimeMs(), config.hasWatermark() ? s.watermarkMs() : null, changed);
+                s.maxEventTimeMs(), config.hasWatermark() ? s.watermarkMs() : null, changed,
+                config.cleanSource().name(), cleaned.cleaned(), cleaned.waiting());
     }
 
     /**

@@ -13,7 +13,12 @@ import java.util.List;
  * @param maxEventTimeMs the largest event time published so far, or null (none, or no event time)
  * @param watermarkMs the watermark of the last batch (0 before any), or null without a watermark
  * @param changedFiles ingested files that differ on disk now
+ * @param cleanSource the {@link CleanSource} policy's name: {@code off}, {@code archive} or {@code delete}
+ * @param filesCleaned ingested files no longer in the input folder (archived or deleted); 0 with {@code off}
+ * @param filesToClean ingested files still in the input folder as they were read, which the next
+ *                     start archives or deletes (a run stopped between a commit and its cleaning); 0 with {@code off}
  */
 public record IngestStatus(String pipeline, String ingestLogTopic, List<IngestedFile> files, long nextBatchId,
-                           Long maxEventTimeMs, Long watermarkMs, List<ChangedFile> changedFiles) {
+                           Long maxEventTimeMs, Long watermarkMs, List<ChangedFile> changedFiles,
+                           String cleanSource, int filesCleaned, int filesToClean) {
 }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.broker.BrokerExtension;
+import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
@@ -40,9 +41,15 @@ class CleanSourceTest {
         IngestConfig config = config("archive", in, CleanSource.archiveTo(archive));
 
         try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
-            assertThat(ingest.runBatch().orElseThrow().numInputRows()).isEqualTo(3);
+            Progress batch = ingest.runBatch().orElseThrow();
+            assertThat(batch.numInputRows()).isEqualTo(3);
+            assertThat(batch.sources().get(0).metrics()).containsEntry("numFilesArchived", 2L).doesNotContainKey("numFilesDeleted");
             assertThat(ingest.runBatch()).isEmpty();
         }
+        IngestStatus status = FileIngest.readStatus(config, IngestKit.props(KAFKA.broker()));
+        assertThat(status.cleanSource()).isEqualTo("archive");
+        assertThat(status.filesCleaned()).isEqualTo(2);
+        assertThat(status.filesToClean()).isZero();
         assertThat(names(in)).isEmpty();
         assertThat(names(archive)).containsExactly("a.json", "b.json");
         assertThat(Files.readString(archive.resolve("a.json"))).isEqualTo("{\"id\": 1}\n{\"id\": 2}\n");
@@ -56,8 +63,11 @@ class CleanSourceTest {
         write(in, "a.json", "{\"id\": 1}\n", 1_000);
         IngestConfig config = config("delete", in, CleanSource.DELETE);
         try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
-            assertThat(ingest.runBatch().orElseThrow().numInputRows()).isEqualTo(1);
+            Progress batch = ingest.runBatch().orElseThrow();
+            assertThat(batch.numInputRows()).isEqualTo(1);
+            assertThat(batch.sources().get(0).metrics()).containsEntry("numFilesDeleted", 1L).doesNotContainKey("numFilesArchived");
         }
+        assertThat(FileIngest.readStatus(config, IngestKit.props(KAFKA.broker())).filesCleaned()).isEqualTo(1);
         assertThat(names(in)).isEmpty();
         assertThat(values(config)).containsExactly("{\"id\":1}");
     }
@@ -93,15 +103,28 @@ class CleanSourceTest {
         IngestConfig off = IngestConfig.builder(pipeline, in, SCHEMA).build();
         IngestKit.createTopics(KAFKA.broker(), off, 1);
         try (FileIngest ingest = new FileIngest(off, IngestKit.props(KAFKA.broker()))) {
-            assertThat(ingest.runBatch().orElseThrow().numInputRows()).isEqualTo(2);
+            Progress batch = ingest.runBatch().orElseThrow();
+            assertThat(batch.numInputRows()).isEqualTo(2);
+            assertThat(batch.sources().get(0).metrics()).as("cleanSource off: no such metric")
+                    .doesNotContainKeys("numFilesArchived", "numFilesDeleted");
         }
         write(in, "b.json", "{\"id\": 2}\n{\"id\": 22}\n", 3_000); // rewritten after it was ingested
 
         IngestConfig archiving = IngestConfig.builder(pipeline, in, SCHEMA).cleanSource(CleanSource.archiveTo(archive)).build();
+        write(in, "c.json", "{\"id\": 3}\n", 4_000); // not ingested yet: neither cleaned nor waiting
+        IngestStatus before = FileIngest.readStatus(archiving, IngestKit.props(KAFKA.broker()));
+        assertThat(before.filesCleaned()).isZero();
+        assertThat(before.filesToClean()).as("a.json; b.json changed, it stays").isEqualTo(1);
+        Files.delete(in.resolve("c.json"));
         try (FileIngest ingest = new FileIngest(archiving, IngestKit.props(KAFKA.broker()))) {
             assertThat(ingest.runBatch()).as("no new batch").isEmpty();
             assertThat(ingest.changedFiles()).extracting(ChangedFile::path).containsExactly("b.json");
+            assertThat(ingest.idleProgress().sources().get(0).metrics()).as("the idle line counts the file archived at start")
+                    .containsEntry("numFilesArchived", 1L);
         }
+        IngestStatus after = FileIngest.readStatus(archiving, IngestKit.props(KAFKA.broker()));
+        assertThat(after.filesCleaned()).isEqualTo(1);
+        assertThat(after.filesToClean()).isZero();
         assertThat(names(archive)).containsExactly("a.json");
         assertThat(names(in)).as("the rewritten file is reported, not cleaned").containsExactly("b.json");
         assertThat(values(archiving)).containsExactlyInAnyOrder("{\"id\":1}", "{\"id\":2}");

@@ -1,6 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.broker.EmbeddedBroker;
+import io.tributary.schema.SettledLog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -48,18 +49,33 @@ final class IngestKit {
         return p;
     }
 
-    /** Every committed record of {@code topic}, partition by partition, in offset order. */
+    /**
+     * Every committed record of {@code topic}, partition by partition, in offset order. Read once no
+     * transaction is open: {@code commitTransaction()} returns before the coordinator writes the
+     * markers, so the read_committed end right after a batch can still stop short of its rows.
+     */
     static List<ConsumerRecord<byte[], byte[]>> readCommitted(EmbeddedBroker broker, String topic) {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
-                "bootstrap.servers", broker.bootstrapServers(), "isolation.level", "read_committed"),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        return read(broker, topic, true);
+    }
+
+    /**
+     * The committed records of {@code topic} up to its read_committed end now, which stops before the
+     * first open transaction: for a test that leaves one open on purpose.
+     */
+    static List<ConsumerRecord<byte[], byte[]>> readCommittedNow(EmbeddedBroker broker, String topic) {
+        return read(broker, topic, false);
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> read(EmbeddedBroker broker, String topic, boolean settled) {
+        Map<String, Object> props = Map.of("bootstrap.servers", broker.bootstrapServers(), "isolation.level", "read_committed");
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> tps = new ArrayList<>();
             for (PartitionInfo p : c.partitionsFor(topic)) {
                 tps.add(new TopicPartition(topic, p.partition()));
             }
             c.assign(tps);
             c.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            Map<TopicPartition, Long> end = settled ? SettledLog.endOffsets(c, props, tps, Duration.ofSeconds(60)) : c.endOffsets(tps);
             List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
             while (end.entrySet().stream().anyMatch(e -> c.position(e.getKey()) < e.getValue())) {
                 c.poll(Duration.ofMillis(200)).forEach(out::add);

@@ -73,6 +73,12 @@ final class CheckpointCommand {
             for (ChangedFile c : s.changedFiles()) {
                 out.println("  CHANGED AFTER INGEST: " + c.path() + " (" + c.reason() + "); not ingested again");
             }
+            if (!"off".equals(s.cleanSource())) {
+                String done = "archive".equals(s.cleanSource()) ? "archived" : "deleted";
+                out.println("  cleanSource " + s.cleanSource() + ": " + s.filesCleaned() + " of " + s.files().size()
+                        + " ingested files " + done + (s.filesToClean() == 0 ? ""
+                                : ", " + s.filesToClean() + " still in the input folder (the next start cleans them)"));
+            }
         }
 
         private static void printTopics(PrintWriter out, Map<String, Map<Integer, String>> topics) {

@@ -86,9 +86,14 @@ class CrashPointsTest {
         ChildProcess crashed = ChildProcess.start(dir, Map.of(CrashPoint.ENV, CrashPoint.INGEST_BEFORE_CLEAN), "run", ws.spec.toString());
         assertThat(crashed.waitFor(120)).as("stderr: %s", crashed.err()).isEqualTo(CrashPoint.EXIT_CODE);
         assertThat(dir.resolve("in/part-0001.json")).as("not archived before the crash point").exists();
+        assertThat(ws.tributary("checkpoint show").assertOk().out())
+                .contains("cleanSource archive: 0 of 1 ingested files archived, 1 still in the input folder (the next start cleans them)");
 
         ChildProcess restarted = ChildProcess.start(dir, Map.of(), "run", ws.spec.toString());
         assertThat(restarted.waitFor(120)).as("stderr: %s", restarted.err()).isZero();
+        assertThat(restarted.out()).as("the restart's progress line counts the file it archived")
+                .contains("\"numFilesArchived\":1");
+        assertThat(ws.tributary("checkpoint show").assertOk().out()).contains("cleanSource archive: 1 of 1 ingested files archived\n");
         assertThat(dir.resolve("in/part-0001.json")).doesNotExist();
         assertThat(dir.resolve("archive/part-0001.json")).exists();
         assertThat(DeltaTables.readRows(table)).extracting(r -> r[0]).containsExactlyInAnyOrder(1, 2);

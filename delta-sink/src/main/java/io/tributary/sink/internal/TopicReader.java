@@ -270,8 +270,10 @@ public final class TopicReader implements AutoCloseable {
             if (!records.isEmpty()) {
                 lastProgress = System.currentTimeMillis();
             } else if (System.currentTimeMillis() - lastProgress > STALL_MS) {
-                throw new TributaryException("delta sink: topic " + topic + " stalled: positions " + positions()
-                        + " did not reach the committed end offsets " + end + " in " + STALL_MS / 1000 + " s; is the broker reachable?");
+                // a Kafka timeout as the cause: the service's run loop retries the batch (from the table's offsets)
+                String stalled = "delta sink: topic " + topic + " stalled: positions " + positions()
+                        + " did not reach the committed end offsets " + end + " in " + STALL_MS / 1000 + " s; is the broker reachable?";
+                throw new TributaryException(stalled, new org.apache.kafka.common.errors.TimeoutException(stalled));
             }
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 if (r.offset() >= end.getOrDefault(r.partition(), 0L) || full) {

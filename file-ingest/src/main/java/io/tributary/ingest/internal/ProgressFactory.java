@@ -1,5 +1,6 @@
 package io.tributary.ingest.internal;
 
+import io.tributary.ingest.CleanSource;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.Progress;
 import java.time.Instant;
@@ -22,8 +23,14 @@ public final class ProgressFactory {
         this.runId = runId;
     }
 
-    /** What one batch's timing and planning looked like, beside its outcome. */
-    public record Timing(long startMs, long sinceLastTriggerMs, long listMs, long totalMs, int heldBack, int changedAfterIngest) {
+    /**
+     * What one batch's timing, planning and cleaning looked like, beside its outcome.
+     *
+     * @param cleaned input files archived or deleted by {@code cleanSource} in this batch (its own
+     *                files, and at a run's first batch those a run that died left)
+     */
+    public record Timing(long startMs, long sinceLastTriggerMs, long listMs, long totalMs, int heldBack, int changedAfterIngest,
+                         int cleaned) {
     }
 
     public Progress batch(BatchOutcome o, Timing t) {
@@ -40,6 +47,10 @@ public final class ProgressFactory {
         sourceMetrics.put("numFilesChangedAfterIngest", (long) t.changedAfterIngest());
         sourceMetrics.put("numFilesChangedWhileReading", (long) o.changedWhileReading().size());
         sourceMetrics.put("numFilesHeldBackByMinAge", (long) t.heldBack());
+        String cleanedMetric = cleanedMetric(config.cleanSource());
+        if (cleanedMetric != null) {
+            sourceMetrics.put(cleanedMetric, (long) t.cleaned());
+        }
         sourceMetrics.put("files", o.files().stream().map(r -> r.file().relPath()).toList());
         Map<String, Object> start = o.batchId() == 0 ? null : Map.of("logOffset", o.batchId() - 1);
         Progress.Source source = new Progress.Source("FileSource[" + config.inputDir() + "]", start,
@@ -58,7 +69,7 @@ public final class ProgressFactory {
      * Spark's progress when a trigger finds no new data: the next batch id, no rows, the source
      * where it was ({@code startOffset} = {@code endOffset}); no batch ran.
      */
-    public Progress idle(long nextBatchId, Long watermarkMs, long startMs, long listMs) {
+    public Progress idle(long nextBatchId, Long watermarkMs, long startMs, long listMs, int cleaned) {
         Map<String, Object> at = nextBatchId == 0 ? null : Map.of("logOffset", nextBatchId - 1);
         Map<String, String> eventTime = null;
         if (config.eventTime() != null) {
@@ -67,11 +78,28 @@ public final class ProgressFactory {
                 eventTime.put("watermark", format(watermarkMs));
             }
         }
-        Progress.Source source = new Progress.Source("FileSource[" + config.inputDir() + "]", at, at, 0,
-                Map.of("numFiles", 0L));
+        Map<String, Object> sourceMetrics = new LinkedHashMap<>();
+        sourceMetrics.put("numFiles", 0L);
+        String cleanedMetric = cleanedMetric(config.cleanSource());
+        if (cleanedMetric != null) {
+            sourceMetrics.put(cleanedMetric, (long) cleaned); // files a run that died left, cleaned at this start
+        }
+        Progress.Source source = new Progress.Source("FileSource[" + config.inputDir() + "]", at, at, 0, sourceMetrics);
         Progress.Sink sink = new Progress.Sink("KafkaSink[" + config.eventsTopic() + "]", 0, null);
         return new Progress(config.pipeline() + "/ingest", runId, ISO.format(Instant.ofEpochMilli(startMs)), nextBatchId, 0,
                 0.0, 0.0, Map.of("latestOffset", listMs, "triggerExecution", listMs), eventTime, null, List.of(source), sink);
+    }
+
+    /**
+     * The source metric that counts a batch's cleaned files: {@code numFilesArchived} or
+     * {@code numFilesDeleted}; null with {@code cleanSource: off}, where the metric is left out.
+     */
+    public static String cleanedMetric(CleanSource policy) {
+        return switch (policy.name()) {
+            case "archive" -> "numFilesArchived";
+            case "delete" -> "numFilesDeleted";
+            default -> null;
+        };
     }
 
     private Map<String, String> eventTime(BatchOutcome o) {

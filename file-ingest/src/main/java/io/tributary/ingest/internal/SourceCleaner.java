@@ -65,6 +65,38 @@ public final class SourceCleaner {
         return n;
     }
 
+    /**
+     * Of the ingested files, those no longer in the input folder (archived or deleted; also any
+     * a user removed) and those still there unchanged, which the next start cleans. A file
+     * rewritten since it was ingested is in neither: it stays and is reported as changed.
+     */
+    public record Tally(int cleaned, int waiting) {
+    }
+
+    /** Counts what {@link Tally} says; with {@code cleanSource: off}, or no input folder, nothing is counted. */
+    public Tally tally(IngestState state) {
+        if (isOff()) {
+            return new Tally(0, 0);
+        }
+        java.util.Map<String, FileStat> present = new java.util.HashMap<>();
+        try {
+            discovery.list().forEach(f -> present.put(f.relPath(), f));
+        } catch (TributaryException e) {
+            return new Tally(0, 0);
+        }
+        int cleaned = 0;
+        int waiting = 0;
+        for (IngestedFile was : state.files()) {
+            FileStat f = present.get(was.path());
+            if (f == null) {
+                cleaned++;
+            } else if (was.size() == f.size() && was.mtimeMs() == f.mtimeMs()) {
+                waiting++;
+            }
+        }
+        return new Tally(cleaned, waiting);
+    }
+
     private boolean cleanOne(FileStat f) {
         try {
             String done = policy.clean(f.path(), f.relPath());

@@ -17,7 +17,7 @@ public final class KafkaConnection implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaConnection.class);
 
     private final StateLock lock;
-    private final EmbeddedBroker broker;
+    private volatile EmbeddedBroker broker;
     private final Map<String, Object> clientProps;
 
     private KafkaConnection(StateLock lock, EmbeddedBroker broker, Map<String, Object> clientProps) {
@@ -51,6 +51,19 @@ public final class KafkaConnection implements AutoCloseable {
 
     public boolean embedded() {
         return broker != null;
+    }
+
+    /**
+     * For the tests of a broker restart under a running pipeline: stops the embedded broker (a
+     * clean stop) and leaves the clients without one until {@link #startEmbeddedBroker()}.
+     */
+    void stopEmbeddedBroker() {
+        broker.close();
+    }
+
+    /** Starts the embedded broker again on the same folder and port, after {@link #stopEmbeddedBroker()}. */
+    void startEmbeddedBroker() {
+        broker = EmbeddedBroker.start(broker.logDir(), broker.port());
     }
 
     @Override

@@ -193,6 +193,11 @@ public final class Pipeline implements AutoCloseable {
         return kafka.clientProps();
     }
 
+    /** The pipeline's Kafka connection (the tests stop and start its embedded broker). */
+    KafkaConnection kafka() {
+        return kafka;
+    }
+
     /** The aggregation's Kafka Streams metrics (see {@code AggregateMetrics}), summed over tasks; empty without one. */
     public java.util.Map<String, Double> aggregateMetrics() {
         for (Stage s : stages) {

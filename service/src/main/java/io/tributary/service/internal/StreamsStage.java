@@ -25,7 +25,9 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,18 +41,26 @@ final class StreamsStage implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamsStage.class);
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(10);
+    /** The most restarts after Kafka errors within {@link Recovery#GIVE_UP_AFTER}. */
+    private static final int MAX_RESTARTS = 20;
 
     private final String name;
     private final String applicationId;
     private final String eventsTopic;
     private final boolean trimEvents;
     private KafkaFuture<Void> trim;
-    private final KafkaStreams streams;
+    private final java.util.function.Supplier<org.apache.kafka.streams.Topology> topology;
+    private final Properties props;
+    private volatile KafkaStreams streams;
+    /** Set by a stream thread that Kafka errors killed: {@link #runBatch()} starts the application again. */
+    private volatile boolean restartAfterKafkaError;
     private final Admin admin;
     private final String runId = UUID.randomUUID().toString();
     private Map<TopicPartition, Long> committed = Map.of();
     private Map<String, Double> lastCounts = Map.of();
     private long batchId;
+    /** When the application was started again after Kafka errors (nanoTime), for {@link #MAX_RESTARTS}. */
+    private final java.util.Deque<Long> restarts = new java.util.concurrent.ConcurrentLinkedDeque<>();
 
     StreamsStage(String pipeline, AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic,
                  Map<String, Object> clientProps, Path stateDir, boolean trim) {
@@ -58,19 +68,99 @@ final class StreamsStage implements AutoCloseable {
         this.applicationId = "tributary-" + pipeline + "-aggregate";
         this.eventsTopic = eventsTopic;
         this.trimEvents = trim;
-        Properties props = new Properties();
+        this.props = new Properties();
         props.putAll(clientProps);
         props.putAll(WindowedAggregation.streamsConfig(applicationId, String.valueOf(clientProps.get("bootstrap.servers")),
                 stateDir, applicationId + "-1"));
+        this.topology = () -> WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic);
         this.admin = Admin.create(clientProps);
-        this.streams = new KafkaStreams(WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic), props);
-        streams.setUncaughtExceptionHandler(e -> {
-            LOG.error("the aggregation stopped: {}", e.toString(), e);
-            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-        });
-        streams.start();
+        this.streams = start();
         awaitRunning();
         this.committed = committedOffsets();
+    }
+
+    private KafkaStreams start() {
+        KafkaStreams s = new KafkaStreams(topology.get(), props);
+        s.setUncaughtExceptionHandler(this::onThreadError);
+        s.start();
+        return s;
+    }
+
+    /**
+     * Starts the application again after Kafka errors killed its stream thread. The new instance
+     * keeps the process id (Kafka Streams stores it in the state directory) and so the thread's
+     * transactional id: its producer's {@code initTransactions()} aborts the transaction the dead
+     * thread left open at once (a replaced thread would take a new id and leave that transaction
+     * to the broker's timeout, 60 s, blocking the group's committed offsets meanwhile).
+     */
+    private void restartIfKilled() {
+        if (restartAfterKafkaError && (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING)) {
+            restart();
+        }
+    }
+
+    private void restart() {
+        restartAfterKafkaError = false;
+        streams.close(Duration.ofSeconds(30));
+        LOG.info("the aggregation (Kafka Streams application {}) starts again after Kafka errors", applicationId);
+        streams = start();
+    }
+
+    /**
+     * A stream thread died. When Kafka was the trouble (the broker unreachable long enough for a
+     * send, a commit or an abort to time out, which leaves the thread's transactional producer in
+     * an error state that Kafka Streams 4.4 does not recover from), the application stops and
+     * {@link #runBatch()} starts it again ({@link #restart()}): its open transaction is aborted and
+     * its tasks restored from the changelogs, so exactly-once holds. At most
+     * {@link #MAX_RESTARTS} times in {@link Recovery#GIVE_UP_AFTER}, and never for an error of
+     * the topology itself: those stop the aggregation for good.
+     */
+    private StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse onThreadError(Throwable e) {
+        long now = System.nanoTime();
+        restarts.removeIf(t -> now - t > Recovery.GIVE_UP_AFTER.toNanos());
+        if (kafkaTrouble(e) && restarts.size() < MAX_RESTARTS) {
+            restarts.add(now);
+            restartAfterKafkaError = true;
+            LOG.warn("the aggregation's stream thread failed ({}); Kafka may be unreachable: the aggregation starts again"
+                    + " (its transaction is aborted, its tasks restored from the changelogs)", rootMessage(e));
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        }
+        LOG.error("the aggregation stopped: {}", e.toString(), e);
+        return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    }
+
+    /**
+     * True when the deepest cause is a Kafka client error that may pass (a timeout, a lost
+     * connection, a transaction left to abort, a producer whose abort timed out), not a failure of the topology's own code nor a
+     * refusal (authorization, serialization, an unsupported version, a bad configuration).
+     */
+    static boolean kafkaTrouble(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root instanceof org.apache.kafka.common.errors.RetriableException) {
+            return true;
+        }
+        StackTraceElement[] at = root.getStackTrace();
+        if (root instanceof IllegalStateException && at.length > 0 && at[0].getClassName().startsWith("org.apache.kafka.clients.producer.")) {
+            // the thread's producer refuses to go on: "the previous call to abortTransaction timed out and must be retried"
+            return true;
+        }
+        return root instanceof KafkaException && !(root instanceof org.apache.kafka.streams.errors.StreamsException)
+                && !(root instanceof org.apache.kafka.common.errors.AuthenticationException)
+                && !(root instanceof org.apache.kafka.common.errors.AuthorizationException)
+                && !(root instanceof org.apache.kafka.common.errors.SerializationException)
+                && !(root instanceof org.apache.kafka.common.errors.UnsupportedVersionException)
+                && !(root instanceof org.apache.kafka.common.config.ConfigException);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
     /**
@@ -93,12 +183,15 @@ final class StreamsStage implements AutoCloseable {
     /** Waits until the application has committed all that is committed on the events topic now. */
     Optional<Progress> runBatch() {
         long t0 = System.nanoTime();
+        restartIfKilled();
         Map<TopicPartition, Long> end = endOffsets();
         Map<TopicPartition, Long> before = committed;
         long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
         Map<TopicPartition, Long> now = committedOffsets();
         while (!caughtUp(now, end)) {
-            if (streams.state() != KafkaStreams.State.RUNNING && streams.state() != KafkaStreams.State.REBALANCING) {
+            restartIfKilled();
+            if (streams.state() != KafkaStreams.State.RUNNING && streams.state() != KafkaStreams.State.REBALANCING
+                    && !restartAfterKafkaError && streams.state() != KafkaStreams.State.CREATED) {
                 throw new TributaryException("the aggregation (Kafka Streams application " + applicationId
                         + ") stopped: state " + streams.state() + "; see the log above");
             }
