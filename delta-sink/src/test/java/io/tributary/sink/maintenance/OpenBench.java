@@ -26,7 +26,8 @@ import java.util.Map;
 
 /**
  * Benchmark, not a test: where Kernel's table open goes (issue 8). {@code make DIR N...} writes
- * {@code DIR/tN} with N one-file sink commits (skipped if it exists); {@code open [--reps R]
+ * {@code DIR/tN} with N one-file sink commits (skipped if it exists); {@code append TABLE N} adds N
+ * more; {@code age TABLE DAYS} moves every file's time back (the log clean-up goes by it); {@code open [--reps R]
  * [--read] TABLE...} opens each table R times (after a JIT warm-up of as many opens of every table, then R/5 more), each with a new engine, and prints
  * medians: the open (latest snapshot + schema) with a new engine (its creation included), as a command does, with Kernel's
  * own split (log segment = listing, protocol and metadata from the {@code .crc}); the same with one
@@ -53,8 +54,23 @@ public final class OpenBench {
             }
             return;
         }
+        if (args.length == 3 && args[0].equals("append")) {
+            new TestTables(args[1], List.of(), Map.of()).commits(Integer.parseInt(args[2]), 10, 1);
+            return;
+        }
+        if (args.length == 3 && args[0].equals("age")) {
+            // as if every file of the table were written that many days earlier (the log clean-up goes by file times)
+            long days = Long.parseLong(args[2]);
+            try (var files = Files.walk(Path.of(args[1]))) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    Files.setLastModifiedTime(f, java.nio.file.attribute.FileTime.fromMillis(
+                            Files.getLastModifiedTime(f).toMillis() - days * 86_400_000L));
+                }
+            }
+            return;
+        }
         if (args.length < 2 || !args[0].equals("open")) {
-            System.err.println("usage: OpenBench make DIR N... | open [--reps R] [--read] TABLE...");
+            System.err.println("usage: OpenBench make DIR N... | append TABLE N | age TABLE DAYS | open [--reps R] [--read] TABLE...");
             System.exit(2);
         }
         int reps = 50;
