@@ -27,7 +27,9 @@ import java.util.Map;
 /**
  * Benchmark, not a test: where Kernel's table open goes (issue 8). {@code make DIR N...} writes
  * {@code DIR/tN} with N one-file sink commits (skipped if it exists); {@code append TABLE N} adds N
- * more; {@code age TABLE DAYS} moves every file's time back (the log clean-up goes by it); {@code open [--reps R]
+ * more; {@code age TABLE DAYS} moves every file's time back (the log clean-up goes by it); {@code optimize
+ * TABLE} compacts it; {@code list DIR FILES} times listing a synthetic log of that many files, 20 of
+ * them after the checkpoint; {@code open [--reps R]
  * [--read] TABLE...} opens each table R times (after a JIT warm-up of as many opens of every table, then R/5 more), each with a new engine, and prints
  * medians: the open (latest snapshot + schema) with a new engine (its creation included), as a command does, with Kernel's
  * own split (log segment = listing, protocol and metadata from the {@code .crc}); the same with one
@@ -58,6 +60,14 @@ public final class OpenBench {
             new TestTables(args[1], List.of(), Map.of()).commits(Integer.parseInt(args[2]), 10, 1);
             return;
         }
+        if (args.length == 3 && args[0].equals("list")) {
+            listing(Path.of(args[1]), Integer.parseInt(args[2]));
+            return;
+        }
+        if (args.length == 2 && args[0].equals("optimize")) {
+            System.out.println(Optimize.run(args[1], OptimizeOptions.defaults()));
+            return;
+        }
         if (args.length == 3 && args[0].equals("age")) {
             // as if every file of the table were written that many days earlier (the log clean-up goes by file times)
             long days = Long.parseLong(args[2]);
@@ -70,7 +80,7 @@ public final class OpenBench {
             return;
         }
         if (args.length < 2 || !args[0].equals("open")) {
-            System.err.println("usage: OpenBench make DIR N... | append TABLE N | age TABLE DAYS | open [--reps R] [--read] TABLE...");
+            System.err.println("usage: OpenBench make DIR N... | append TABLE N | age TABLE DAYS | optimize TABLE | list DIR FILES | open [--reps R] [--read] TABLE...");
             System.exit(2);
         }
         int reps = 50;
@@ -164,6 +174,39 @@ public final class OpenBench {
                 read ? " | open+read all " + rows + " rows " + med(readAll) : "");
         System.out.printf("  %.1f s wall, %.1f s CPU (process), load average %.2f%n", wallS, cpuS,
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    /** listFrom over a folder of {@code files} empty log files (commit + crc per version), from the 10th-last version. */
+    private static void listing(Path dir, int files) throws Exception {
+        Path log = Files.createDirectories(dir.resolve("_delta_log"));
+        int versions = files / 2;
+        for (int v = 0; v < versions; v++) {
+            for (String ext : new String[] {".json", ".crc"}) {
+                Path f = log.resolve(String.format("%020d", v) + ext);
+                if (!Files.exists(f)) {
+                    Files.createFile(f);
+                }
+            }
+        }
+        String from = "file:" + log.resolve(String.format("%020d", versions - 10));
+        Engine hadoop = DefaultEngine.create(KernelEngines.configuration());
+        Engine ours = KernelEngines.create();
+        int reps = files > 50_000 ? 5 : 30;
+        long[] h = new long[reps];
+        long[] o = new long[reps];
+        for (int i = -2; i < reps; i++) {
+            long t0 = System.nanoTime();
+            count(hadoop, from);
+            long t1 = System.nanoTime();
+            count(ours, from);
+            long t2 = System.nanoTime();
+            if (i >= 0) {
+                h[i] = t1 - t0;
+                o[i] = t2 - t1;
+            }
+        }
+        System.out.printf("%d files in %s, 20 listed: listFrom medians of %d, ms: Hadoop LogStore %s, Tributary %s (load average %.2f)%n",
+                versions * 2, log, reps, med(h), med(o), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     private static int count(Engine engine, String from) throws java.io.IOException {
