@@ -2,7 +2,13 @@ package io.tributary.delta;
 
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.ExpressionHandler;
+import io.delta.kernel.engine.FileSystemClient;
+import io.delta.kernel.engine.JsonHandler;
+import io.delta.kernel.engine.MetricsReporter;
+import io.delta.kernel.engine.ParquetHandler;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 
 /** Kernel's default engine as Tributary configures it, and table path normalisation. */
@@ -13,25 +19,72 @@ public final class KernelEngines {
     private KernelEngines() {
     }
 
-    /** A default engine on a Hadoop configuration whose local file system writes no {@code .crc} side files. */
+    /**
+     * A default engine on a Hadoop configuration whose local file system writes no {@code .crc} side
+     * files, listing local Delta logs without a stat per file ({@link LocalListingFileSystemClient}).
+     */
     public static Engine create() {
-        return DefaultEngine.create(configuration());
+        return new LocalListing(DefaultEngine.create(configuration()));
     }
 
     /** As {@link #create()}, with Kernel's Parquet writer rolling files at about {@code bytes}. */
     public static Engine withTargetFileSize(long bytes) {
         Configuration conf = configuration();
         conf.setLong(TARGET_FILE_SIZE, bytes);
-        return DefaultEngine.create(conf);
+        return new LocalListing(DefaultEngine.create(conf));
     }
 
-    /** The Hadoop configuration of {@link #create()}, for direct file-system access (listing, deleting files). */
+    /** Kernel's default engine with {@link LocalListingFileSystemClient} for its file-system client. */
+    private record LocalListing(Engine engine, FileSystemClient files) implements Engine {
+        LocalListing(Engine engine) {
+            this(engine, new LocalListingFileSystemClient(engine.getFileSystemClient()));
+        }
+
+        @Override
+        public ExpressionHandler getExpressionHandler() {
+            return engine.getExpressionHandler();
+        }
+
+        @Override
+        public JsonHandler getJsonHandler() {
+            return engine.getJsonHandler();
+        }
+
+        @Override
+        public FileSystemClient getFileSystemClient() {
+            return files;
+        }
+
+        @Override
+        public ParquetHandler getParquetHandler() {
+            return engine.getParquetHandler();
+        }
+
+        @Override
+        public List<MetricsReporter> getMetricsReporters() {
+            return engine.getMetricsReporters();
+        }
+    }
+
+    /** The Hadoop configuration of {@link #create()}, for direct file-system access (listing, deleting files); a copy the caller may change. */
     public static Configuration configuration() {
-        Configuration conf = new Configuration();
-        conf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
-        conf.set("fs.AbstractFileSystem.file.impl", "org.apache.hadoop.fs.local.RawLocalFs");
-        conf.setBoolean("fs.file.impl.disable.cache", true);
-        return conf;
+        return new Configuration(Loaded.CONFIGURATION);
+    }
+
+    /**
+     * Parsed once: a new Hadoop {@code Configuration} parses {@code core-default.xml} (and any
+     * {@code core-site.xml}) on first use, which was most of a small table's open with a new engine.
+     */
+    private static final class Loaded {
+        static final Configuration CONFIGURATION = load();
+
+        private static Configuration load() {
+            Configuration conf = new Configuration();
+            conf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
+            conf.set("fs.AbstractFileSystem.file.impl", "org.apache.hadoop.fs.local.RawLocalFs");
+            conf.setBoolean("fs.file.impl.disable.cache", true);
+            return conf;
+        }
     }
 
     /** A plain local path made absolute (Kernel resolves relative paths against the process folder); URIs unchanged. */

@@ -15,6 +15,7 @@ import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.data.ScanStateRow;
 import io.delta.kernel.internal.data.TransactionStateRow;
 import io.delta.kernel.internal.fs.Path;
+import io.delta.kernel.internal.util.FileNames;
 import io.delta.kernel.internal.util.PartitionUtils;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.StructType;
@@ -105,9 +106,11 @@ final class KernelInternals {
     /**
      * Deletes commits and checkpoints older than {@code delta.logRetentionDuration} that a newer
      * checkpoint makes unneeded, as Kernel's checkpoint does, unless the table turns it off
-     * ({@code delta.enableExpiredLogCleanup=false}, {@code checkpointProtection}). Needed because
-     * Kernel 4.4's CHECKPOINT post-commit hook checkpoints a snapshot loaded at a version, not as the
-     * latest, and so always skips its clean-up ("Log cleanup is disabled"). Returns the files deleted.
+     * ({@code delta.enableExpiredLogCleanup=false}, {@code checkpointProtection}); then the {@code .crc}
+     * checksums of the versions deleted, as Delta's own clean-up does (Kernel's leaves them, so they
+     * would pile up for ever). Needed because Kernel 4.4's CHECKPOINT post-commit hook checkpoints a
+     * snapshot loaded at a version, not as the latest, and so always skips its clean-up ("Log cleanup
+     * is disabled"). Returns the files deleted.
      */
     static long cleanUpExpiredLogs(Engine engine, Snapshot latest) throws java.io.IOException {
         if (!(latest instanceof SnapshotImpl s)
@@ -116,7 +119,39 @@ final class KernelInternals {
             return 0;
         }
         long retentionMs = TableConfig.LOG_RETENTION.fromMetadata(s.getMetadata());
-        return MetadataCleanup.cleanupExpiredLogs(engine, System::currentTimeMillis, s.getDataPath(), retentionMs);
+        long now = System.currentTimeMillis();
+        long deleted = MetadataCleanup.cleanupExpiredLogs(engine, () -> now, s.getDataPath(), retentionMs);
+        return deleted + deleteExpiredChecksums(engine, s.getLogPath(), now - retentionMs);
+    }
+
+    /**
+     * Deletes the {@code N.crc} files last modified before {@code cutOff} whose version is older than
+     * the oldest commit left in the log: no reader can load those versions any more. Lists from
+     * version 0 and stops at the first commit (a crc sorts before the commit of its version).
+     */
+    private static long deleteExpiredChecksums(Engine engine, Path logPath, long cutOff) throws java.io.IOException {
+        java.util.List<String> candidates = new java.util.ArrayList<>();
+        long oldestCommit = -1;
+        try (var files = engine.getFileSystemClient().listFrom(FileNames.listingPrefix(logPath, 0))) {
+            while (files.hasNext()) {
+                FileStatus f = files.next();
+                if (FileNames.isPublishedDeltaFile(f.getPath())) {
+                    oldestCommit = FileNames.deltaVersion(f.getPath());
+                    break;
+                }
+                if (FileNames.isChecksumFile(f.getPath()) && f.getModificationTime() <= cutOff) {
+                    candidates.add(f.getPath());
+                }
+            }
+        }
+        long deleted = 0;
+        for (String crc : candidates) {
+            if (oldestCommit >= 0 && FileNames.checksumVersion(new Path(crc)) < oldestCommit
+                    && engine.getFileSystemClient().delete(crc)) {
+                deleted++;
+            }
+        }
+        return deleted;
     }
 
     /** The protocol as {@code (reader, writer) [features]}. */

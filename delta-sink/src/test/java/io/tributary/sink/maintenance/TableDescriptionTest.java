@@ -50,8 +50,9 @@ class TableDescriptionTest {
 
     /**
      * Kernel's checkpoint hook also cleans the log: commits and checkpoints before a checkpoint
-     * older than delta.logRetentionDuration go. The retention is measured on the log files' times,
-     * so the test ages them instead of waiting.
+     * older than delta.logRetentionDuration go, and the .crc checksums of the versions gone with
+     * them (as Delta's clean-up does; Kernel's leaves them). The retention is measured on the log
+     * files' times, so the test ages them instead of waiting.
      */
     @Test
     void checkpointsCleanUpTheLogPastItsRetentionAndTheTableStillReads() throws IOException {
@@ -69,7 +70,17 @@ class TableDescriptionTest {
         assertThat(TestTables.commitFile(table(), 0)).doesNotExist();
         assertThat(TestTables.commitFile(table(), 19)).doesNotExist();
         assertThat(d.oldestVersion()).isEqualTo(20);
+        assertThat(checksumFile(table(), 19)).doesNotExist();
+        assertThat(checksumFile(table(), 20)).exists();
+        try (Stream<Path> log = Files.list(table().resolve("_delta_log"))) {
+            assertThat(log.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".crc")).count())
+                    .as("the .crc of versions 20 to 30").isEqualTo(11);
+        }
         assertThat(d.transactions()).containsExactly(Map.entry(TestTables.APP, 30L));
         assertThat(TestTables.rows(table())).hasSize(62);
+    }
+
+    private static Path checksumFile(Path table, long version) {
+        return table.resolve("_delta_log").resolve(String.format("%020d.crc", version));
     }
 }
