@@ -1,6 +1,7 @@
 package io.tributary.topology;
 
 import io.tributary.schema.TributaryException;
+import io.tributary.topology.internal.CommitHook;
 import io.tributary.topology.internal.Names;
 import io.tributary.topology.internal.SinkWiring;
 import io.tributary.topology.internal.WindowedAggregateProcessor;
@@ -56,7 +57,8 @@ public final class WindowedAggregation {
         t.addSource(AutoOffsetReset.earliest(), names.source(), new ByteArrayDeserializer(), new ByteArrayDeserializer(), eventsTopic);
         t.addProcessor(names.processor(), () -> new WindowedAggregateProcessor(spec, names, late), names.source());
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(names.windowsStore()),
-                Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), names.processor());
+                Serdes.Bytes(), Serdes.ByteArray()).withCachingDisabled(), names.processor());
+        t.addStateStore(CommitHook.builder(names.commitHook()), names.processor());
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(names.metaStore()),
                 Serdes.String(), Serdes.Long()).withCachingEnabled(), names.processor());
         SinkWiring.results(t, names, resultsTopic);
@@ -71,11 +73,14 @@ public final class WindowedAggregation {
      * static membership (a restart rejoins at once instead of waiting for the old member's
      * session to expire), a 10 s session timeout, and for throughput (README "Performance"):
      * <ul>
-     *   <li>a 1 s commit interval, since the processor asks for a commit at the end of each batch
-     *       (a marker) itself: every commit is a transaction and flushes the record cache, so the
-     *       former 100 ms interval flushed the cache ten times a second and left it nearly useless;
-     *   <li>a 64 MiB record cache, so repeated updates of an open window within a commit reach
-     *       RocksDB and the changelog once;
+     *   <li>a 30 s commit interval: the processor asks for a commit at the end of each batch (a
+     *       marker) itself, and keeps the batch's open windows in a write-back map that every
+     *       commit writes into RocksDB and the changelog (see {@code OpenWindows}); a commit in the
+     *       middle of a batch would write windows the marker then deletes again. The interval only
+     *       bounds a batch's transaction (a late row forwarded, the map over its budget) below the
+     *       transaction timeout;
+     *   <li>a 1 MiB record cache, for the small meta store only: the windows store has none, the
+     *       processor's map does that work;
      *   <li>a 60 s transaction timeout: a marker that closes a million windows writes them all in
      *       one {@code process} call, so in one transaction; past the default 10 s the broker
      *       aborted it and fenced the producer, and Streams restarted the task again and again.
@@ -96,8 +101,8 @@ public final class WindowedAggregation {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
-        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 64L * 1024 * 1024);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 30_000);
+        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 1024L * 1024);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 60_000);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);

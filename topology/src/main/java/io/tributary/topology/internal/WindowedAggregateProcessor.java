@@ -29,6 +29,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class WindowedAggregateProcessor implements Processor<byte[], byte[], Object, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(WindowedAggregateProcessor.class);
+    /**
+     * The heap the write-back map of open windows may take (estimated) before it is written to the
+     * store and committed: a quarter of the maximum heap (256 MiB at the launcher's -Xmx1g, about
+     * 1.3 million windows of one group column and one aggregate).
+     */
+    private static final long MAP_BUDGET_BYTES = Runtime.getRuntime().maxMemory() / 4;
 
     private final AggregateSpec spec;
     private final Names names;
@@ -69,7 +75,10 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         this.context = context;
         Accumulator[] accumulators = spec.aggregates().stream().map(Accumulators::of).toArray(Accumulator[]::new);
         KeyValueStore<Bytes, byte[]> store = context.getStateStore(names.windowsStore());
-        this.windows = new OpenWindows(store, new StateLayout(groupTypes, accumulators), assigner.size());
+        this.windows = new OpenWindows(store, new StateLayout(groupTypes, accumulators), assigner.size(), MAP_BUDGET_BYTES);
+        CommitHook hook = context.getStateStore(names.commitHook());
+        OpenWindows current = windows;
+        hook.beforeCommit(current::flush);
         this.meta = new MetaStore(context.getStateStore(names.metaStore()));
         this.metrics = new TaskMetrics(context.metrics(), context.taskId().toString());
         metrics.rowsTotal(meta.stateRows());
@@ -128,6 +137,12 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
                 metrics.updated();
             }
         }
+        if (windows.overBudget()) {
+            LOG.debug("{}: {} open windows in memory, over the budget: writing them to the store and committing", where(),
+                    windows.mapSize());
+            windows.flush();
+            context.commit(); // the flush began a transaction; a batch longer than its timeout must not keep it open
+        }
     }
 
     private void late(Record<byte[], byte[]> record, long start, long end, long ts) {
@@ -157,8 +172,8 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         }
         int partition = context.recordMetadata().map(RecordMetadata::partition).orElse(0);
         long[] emitted = {0};
-        long purged = policy.endBatch(windows, watermarkMicros(), meta.seq(), (key, start, value) -> {
-            Object[] row = windows.outputRow(key, start, value);
+        long purged = policy.endBatch(windows, watermarkMicros(), meta.seq(), (key, start, states) -> {
+            Object[] row = windows.outputRow(key, start, states);
             byte[] k = OutputJson.resultKey(start, groupTypes, windows.groupValues(key));
             context.forward(new Record<>(new ResultKey(k, partition), output.write(row), record.timestamp(), new RecordHeaders()),
                     names.resultsSink());
@@ -182,7 +197,9 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         LOG.debug("{}: batch {} ended at watermark {}: {} rows written, {} purged, {} late", where(), marker.batchId(),
                 meta.watermarkMs(), emitted[0], purged, meta.dropped());
         meta.nextBatch();
-        context.commit(); // the batch is complete: make its output visible now rather than at the next commit interval
+        // the batch is complete: make its output visible now rather than at the next commit interval;
+        // the commit writes the windows still open from the map into the store (CommitHook)
+        context.commit();
     }
 
     private String where() {
