@@ -60,7 +60,7 @@ public final class WindowedAggregation {
                 Serdes.Bytes(), Serdes.ByteArray()).withCachingDisabled(), names.processor());
         t.addStateStore(CommitHook.builder(names.commitHook()), names.processor());
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(names.metaStore()),
-                Serdes.String(), Serdes.Long()).withCachingEnabled(), names.processor());
+                Serdes.String(), Serdes.Long()).withCachingDisabled(), names.processor());
         SinkWiring.results(t, names, resultsTopic);
         if (late) {
             t.addSink(names.lateRowsSink(), lateRowsTopic, new ByteArraySerializer(), new ByteArraySerializer(), names.processor());
@@ -79,8 +79,8 @@ public final class WindowedAggregation {
      *       middle of a batch would write windows the marker then deletes again. The interval only
      *       bounds a batch's transaction (a late row forwarded, the map over its budget) below the
      *       transaction timeout;
-     *   <li>a 1 MiB record cache, for the small meta store only: the windows store has none, the
-     *       processor's map does that work;
+     *   <li>no record cache: the stores have none, the processor keeps the open windows and its
+     *       counters in memory and writes them at each commit itself;
      *   <li>a 60 s transaction timeout: a marker that closes a million windows writes them all in
      *       one {@code process} call, so in one transaction; past the default 10 s the broker
      *       aborted it and fenced the producer, and Streams restarted the task again and again.
@@ -102,7 +102,7 @@ public final class WindowedAggregation {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 30_000);
-        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 1024L * 1024);
+        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0L);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 60_000);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);

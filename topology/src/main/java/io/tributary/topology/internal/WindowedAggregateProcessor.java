@@ -76,10 +76,14 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         Accumulator[] accumulators = spec.aggregates().stream().map(Accumulators::of).toArray(Accumulator[]::new);
         KeyValueStore<Bytes, byte[]> store = context.getStateStore(names.windowsStore());
         this.windows = new OpenWindows(store, new StateLayout(groupTypes, accumulators), assigner.size(), MAP_BUDGET_BYTES);
-        CommitHook hook = context.getStateStore(names.commitHook());
-        OpenWindows current = windows;
-        hook.beforeCommit(current::flush);
         this.meta = new MetaStore(context.getStateStore(names.metaStore()));
+        OpenWindows w = windows;
+        MetaStore m = meta;
+        CommitHook hook = context.getStateStore(names.commitHook());
+        hook.beforeCommit(() -> {
+            w.flush();
+            m.flush();
+        });
         this.metrics = new TaskMetrics(context.metrics(), context.taskId().toString());
         metrics.rowsTotal(meta.stateRows());
         if (meta.watermarkMs() != null) {
@@ -141,6 +145,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             LOG.debug("{}: {} open windows in memory, over the budget: writing them to the store and committing", where(),
                     windows.mapSize());
             windows.flush();
+            meta.flush();
             context.commit(); // the flush began a transaction; a batch longer than its timeout must not keep it open
         }
     }
