@@ -1,5 +1,7 @@
 package io.tributary.topology.internal;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.DataType;
 import io.tributary.schema.RowJson;
@@ -46,6 +48,8 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final WindowAssigner assigner;
     private final OutputPolicy policy;
     private final long[] starts;
+    private final JsonBuffer rowJson = new JsonBuffer(JsonFactory.builder().enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).build());
+    private final JsonBuffer keyJson = OutputJson.keyBuffer();
     private ProcessorContext<Object, Object> context;
     private OpenWindows windows;
     private MetaStore meta;
@@ -179,8 +183,9 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         long[] emitted = {0};
         long purged = policy.endBatch(windows, watermarkMicros(), meta.seq(), (key, start, states) -> {
             Object[] row = windows.outputRow(key, start, states);
-            byte[] k = OutputJson.resultKey(start, groupTypes, windows.groupValues(key));
-            context.forward(new Record<>(new ResultKey(k, partition), output.write(row), record.timestamp(), new RecordHeaders()),
+            byte[] k = OutputJson.resultKey(keyJson, start, groupTypes, windows.groupValues(key));
+            byte[] v = rowJson.write(g -> output.write(g, row));
+            context.forward(new Record<>(new ResultKey(k, partition), v, record.timestamp(), new RecordHeaders()),
                     names.resultsSink());
             emitted[0]++;
         });
