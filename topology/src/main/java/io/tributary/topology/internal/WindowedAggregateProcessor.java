@@ -54,6 +54,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private OpenWindows windows;
     private MetaStore meta;
     private TaskMetrics metrics;
+    private long unrecordedUpdates;
 
     public WindowedAggregateProcessor(AggregateSpec spec, Names names, boolean forwardLateRows) {
         this.spec = spec;
@@ -87,6 +88,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         hook.beforeCommit(() -> {
             w.flush();
             m.flush();
+            recordRowMetrics();
         });
         this.metrics = new TaskMetrics(context.metrics(), context.taskId().toString());
         metrics.rowsTotal(meta.stateRows());
@@ -138,11 +140,10 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             int flags = windows.update(start, groupBytes, row, meta.seq());
             if ((flags & OpenWindows.NEW) != 0) {
                 meta.addStateRows(1);
-                metrics.rowsTotal(meta.stateRows());
             }
             if ((flags & OpenWindows.FIRST_IN_BATCH) != 0) {
                 meta.addUpdated();
-                metrics.updated();
+                unrecordedUpdates++;
             }
         }
         if (windows.overBudget()) {
@@ -151,6 +152,15 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             windows.flush();
             meta.flush();
             context.commit(); // the flush began a transaction; a batch longer than its timeout must not keep it open
+        }
+    }
+
+    /** The row counters' sensors, brought up to date at markers and commits rather than per row. */
+    private void recordRowMetrics() {
+        metrics.rowsTotal(meta.stateRows());
+        if (unrecordedUpdates > 0) {
+            metrics.updated(unrecordedUpdates);
+            unrecordedUpdates = 0;
         }
     }
 
@@ -191,8 +201,8 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         });
         if (purged > 0) {
             meta.addStateRows(-purged);
-            metrics.rowsTotal(meta.stateRows());
         }
+        recordRowMetrics();
         metrics.output(emitted[0]);
         Map<String, Long> counts = new LinkedHashMap<>();
         counts.put(AggregateMetrics.MARKER_ROWS_TOTAL, meta.stateRows());
