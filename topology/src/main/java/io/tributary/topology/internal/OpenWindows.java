@@ -11,12 +11,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The open windows: one entry per (window start, group), holding the aggregate states. A
- * write-back map in front of the (uncached) windows store: rows fold into the map, which reads
- * the store only on a miss; {@link #flush()} writes the changed entries into the store, and runs
- * before every commit of the task ({@link CommitHook}) and when the map outgrows its budget. A
- * window opened and closed between two commits (in an availableNow batch, nearly every one: the
- * marker at the batch's end closes them and then asks for the commit) is emitted from the map
- * and never reaches RocksDB or the changelog: no put, no tombstone.
+ * write-back map in front of the (uncached) windows store: rows fold into the map's decoded
+ * states, which reads the store only on a miss; {@link #flush()} writes the changed entries into
+ * the store in batches, and runs before every commit of the task ({@link CommitHook}) and when
+ * the map outgrows its budget. A window opened and closed between two commits is emitted from the
+ * map and never reaches RocksDB or the changelog (no put, no tombstone); but as the processor
+ * commits at every marker and a marker carries the watermark of the batches before its own
+ * (Spark's rule), that is only a window whose rows all arrived in the batch right after the one
+ * that moved the watermark past its end (rows Spark still counts): most windows are written once
+ * and deleted once.
  */
 final class OpenWindows {
     static final int NEW = 1;
