@@ -33,10 +33,10 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private static final Logger LOG = LoggerFactory.getLogger(WindowedAggregateProcessor.class);
     /**
      * The heap the write-back map of open windows may take (estimated) before it is written to the
-     * store and committed: a quarter of the maximum heap (256 MiB at the launcher's -Xmx1g, about
-     * 1.3 million windows of one group column and one aggregate).
+     * store, between commits: a sixteenth of the maximum heap (64 MiB at the launcher's -Xmx1g,
+     * about 330,000 windows of one group column and one aggregate).
      */
-    private static final long MAP_BUDGET_BYTES = Runtime.getRuntime().maxMemory() / 4;
+    private static final long MAP_BUDGET_BYTES = Runtime.getRuntime().maxMemory() / 16;
 
     private final AggregateSpec spec;
     private final Names names;
@@ -147,11 +147,8 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             }
         }
         if (windows.overBudget()) {
-            LOG.debug("{}: {} open windows in memory, over the budget: writing them to the store and committing", where(),
-                    windows.mapSize());
-            windows.flush();
-            meta.flush();
-            context.commit(); // the flush began a transaction; a batch longer than its timeout must not keep it open
+            LOG.debug("{}: {} open windows in memory, over the budget: writing them to the store", where(), windows.mapSize());
+            windows.flush(); // the transaction this begins is committed by the marker or the commit interval
         }
     }
 
