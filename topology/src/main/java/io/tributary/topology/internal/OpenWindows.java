@@ -15,11 +15,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * states, which reads the store only on a miss; {@link #flush()} writes the changed entries into
  * the store in batches, and runs before every commit of the task ({@link CommitHook}) and when
  * the map outgrows its budget. A window opened and closed between two commits is emitted from the
- * map and never reaches RocksDB or the changelog (no put, no tombstone); but as the processor
- * commits at every marker and a marker carries the watermark of the batches before its own
- * (Spark's rule), that is only a window whose rows all arrived in the batch right after the one
- * that moved the watermark past its end (rows Spark still counts): most windows are written once
- * and deleted once.
+ * map and never reaches RocksDB or the changelog (no put, no tombstone); but the processor
+ * commits at every marker (and every second), and a marker carries the watermark of the batches
+ * before its own (Spark's rule), so that is only a window whose rows all arrived in the batch
+ * right after the one that moved the watermark past its end (rows Spark still counts): most
+ * windows are written once and deleted once.
  */
 final class OpenWindows {
     static final int NEW = 1;
