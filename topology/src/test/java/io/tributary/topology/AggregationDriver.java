@@ -117,6 +117,18 @@ final class AggregationDriver implements AutoCloseable {
                 .map(e -> ((Number) e.getValue().metricValue()).doubleValue()).findFirst().orElse(null);
     }
 
+    /** How many open windows the windows store (RocksDB and its changelog) holds. */
+    int windowsInStore() {
+        int n = 0;
+        try (var it = driver.<org.apache.kafka.common.utils.Bytes, byte[]>getKeyValueStore(WindowedAggregation.NAME + "-windows").all()) {
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
+    }
+
     @Override
     public void close() {
         driver.close();

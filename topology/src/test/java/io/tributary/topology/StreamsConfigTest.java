@@ -24,10 +24,10 @@ class StreamsConfigTest {
     }
 
     @Test
-    void topologyReadsEventsAndWritesResultsAndLateRowsWithTwoStores() {
+    void topologyReadsEventsAndWritesResultsAndLateRowsWithTheirStores() {
         TopologyDescription d = WindowedAggregation.build(GoldenWindowsTest.goldenSpec(), "ev", "res", "late").describe();
         String text = d.toString();
-        assertThat(text).contains("topics: [ev]", "topic: res", "topic: late", "stores: [aggregate-windows, aggregate-meta]");
+        assertThat(text).contains("topics: [ev]", "topic: res", "topic: late", "stores: [aggregate-windows, aggregate-commit-hook, aggregate-meta]");
         assertThat(WindowedAggregation.build(GoldenWindowsTest.goldenSpec(), "ev", "res", null).describe().toString())
                 .doesNotContain("late");
     }

@@ -4,8 +4,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The task's small changelogged store: its watermark, the batch sequence number and the counters
- * of the batch in progress. Written through on every change (the store's cache absorbs the
- * repeats), so that a commit in the middle of a batch and a restart after it lose nothing.
+ * of the batch in progress. Kept in memory and written to the store by {@link #flush()}, which
+ * runs before every commit ({@link CommitHook}), so that a commit in the middle of a batch and a
+ * restart after it lose nothing.
  */
 final class MetaStore {
     private static final String WATERMARK_MS = "watermarkMs";
@@ -20,6 +21,7 @@ final class MetaStore {
     private long stateRows;
     private long dropped;
     private long updated;
+    private boolean dirty;
 
     MetaStore(KeyValueStore<String, Long> store) {
         this.store = store;
@@ -41,7 +43,7 @@ final class MetaStore {
 
     void watermarkMs(long ms) {
         watermarkMs = ms;
-        store.put(WATERMARK_MS, ms);
+        dirty = true;
     }
 
     /** The number of markers seen: the sequence number of the batch in progress. */
@@ -63,23 +65,39 @@ final class MetaStore {
 
     void addStateRows(long n) {
         stateRows += n;
-        store.put(STATE_ROWS, stateRows);
+        dirty = true;
     }
 
     void addDropped() {
-        store.put(DROPPED, ++dropped);
+        dropped++;
+        dirty = true;
     }
 
     void addUpdated() {
-        store.put(UPDATED, ++updated);
+        updated++;
+        dirty = true;
     }
 
     /** Ends the batch: the next sequence number, counters back to zero. */
     void nextBatch() {
-        store.put(SEQ, ++seq);
+        seq++;
         dropped = 0;
         updated = 0;
-        store.put(DROPPED, 0L);
-        store.put(UPDATED, 0L);
+        dirty = true;
+    }
+
+    /** Writes the values into the store (and its changelog) if they changed since the last flush. */
+    void flush() {
+        if (!dirty) {
+            return;
+        }
+        if (watermarkMs != null) {
+            store.put(WATERMARK_MS, watermarkMs);
+        }
+        store.put(SEQ, seq);
+        store.put(STATE_ROWS, stateRows);
+        store.put(DROPPED, dropped);
+        store.put(UPDATED, updated);
+        dirty = false;
     }
 }

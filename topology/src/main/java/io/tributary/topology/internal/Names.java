@@ -18,6 +18,11 @@ public record Names(String prefix) {
         return prefix + "-meta";
     }
 
+    /** The store whose flush runs before each commit (no data, no changelog): see {@link CommitHook}. */
+    public String commitHook() {
+        return prefix + "-commit-hook";
+    }
+
     public String resultsSink() {
         return prefix + "-results";
     }

@@ -34,9 +34,14 @@ final class OutputJson {
         return out.toByteArray();
     }
 
+    /** A buffer for {@link #resultKey}, one per processor. */
+    static JsonBuffer keyBuffer() {
+        return new JsonBuffer(JSON);
+    }
+
     /** The upsert key of a result row: {@code [windowStartMicros, group values...]}, values as RowJson writes them. */
-    static byte[] resultKey(long windowStart, List<DataType> groupTypes, Object[] groupValues) {
-        return write(g -> {
+    static byte[] resultKey(JsonBuffer buffer, long windowStart, List<DataType> groupTypes, Object[] groupValues) {
+        return buffer.write(g -> {
             g.writeStartArray();
             g.writeNumber(windowStart);
             for (int i = 0; i < groupValues.length; i++) {

@@ -11,7 +11,7 @@ import org.apache.kafka.common.utils.Bytes;
 interface OutputPolicy {
     /** Writes one state row out. */
     interface Emit {
-        void emit(Bytes key, long windowStart, byte[] value);
+        void emit(Bytes key, long windowStart, Object[] states);
     }
 
     /** Whether rows for windows already past the watermark are dropped (Spark: append and update). */
@@ -43,11 +43,8 @@ interface OutputPolicy {
             }
             long lastStart = wm - windows.size();
             List<Bytes> closed = OpenWindows.newKeyList();
-            windows.scan((key, start, value) -> {
-                if (start > lastStart) {
-                    return false;
-                }
-                emit.emit(key, start, value);
+            windows.scan(lastStart, (key, start, entrySeq, states) -> {
+                emit.emit(key, start, states);
                 closed.add(key);
                 return true;
             });
@@ -64,9 +61,9 @@ interface OutputPolicy {
 
         public long endBatch(OpenWindows windows, Long wm, long seq, Emit emit) {
             List<Bytes> closed = OpenWindows.newKeyList();
-            windows.scan((key, start, value) -> {
-                if (StateLayout.seq(value) == seq) {
-                    emit.emit(key, start, value);
+            windows.scan(Long.MAX_VALUE, (key, start, entrySeq, states) -> {
+                if (entrySeq == seq) {
+                    emit.emit(key, start, states);
                 }
                 if (wm != null && start + windows.size() <= wm) {
                     closed.add(key);
@@ -85,8 +82,8 @@ interface OutputPolicy {
         }
 
         public long endBatch(OpenWindows windows, Long wm, long seq, Emit emit) {
-            windows.scan((key, start, value) -> {
-                emit.emit(key, start, value);
+            windows.scan(Long.MAX_VALUE, (key, start, entrySeq, states) -> {
+                emit.emit(key, start, states);
                 return true;
             });
             return 0;

@@ -45,8 +45,8 @@ final class TaskMetrics {
         dropped.record(1);
     }
 
-    void updated() {
-        updated.record(1);
+    void updated(long n) {
+        updated.record(n);
     }
 
     void output(long n) {

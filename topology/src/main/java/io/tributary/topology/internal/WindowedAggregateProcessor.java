@@ -1,5 +1,7 @@
 package io.tributary.topology.internal;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.DataType;
 import io.tributary.schema.RowJson;
@@ -29,6 +31,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class WindowedAggregateProcessor implements Processor<byte[], byte[], Object, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(WindowedAggregateProcessor.class);
+    /**
+     * The heap the write-back map of open windows may take (estimated) before it is written to the
+     * store, between commits: a sixteenth of the maximum heap (64 MiB at the launcher's -Xmx1g,
+     * about 330,000 windows of one group column and one aggregate).
+     */
+    private static final long MAP_BUDGET_BYTES = Runtime.getRuntime().maxMemory() / 16;
 
     private final AggregateSpec spec;
     private final Names names;
@@ -40,10 +48,13 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final WindowAssigner assigner;
     private final OutputPolicy policy;
     private final long[] starts;
+    private final JsonBuffer rowJson = new JsonBuffer(JsonFactory.builder().enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).build());
+    private final JsonBuffer keyJson = OutputJson.keyBuffer();
     private ProcessorContext<Object, Object> context;
     private OpenWindows windows;
     private MetaStore meta;
     private TaskMetrics metrics;
+    private long unrecordedUpdates;
 
     public WindowedAggregateProcessor(AggregateSpec spec, Names names, boolean forwardLateRows) {
         this.spec = spec;
@@ -69,8 +80,16 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         this.context = context;
         Accumulator[] accumulators = spec.aggregates().stream().map(Accumulators::of).toArray(Accumulator[]::new);
         KeyValueStore<Bytes, byte[]> store = context.getStateStore(names.windowsStore());
-        this.windows = new OpenWindows(store, new StateLayout(groupTypes, accumulators), assigner.size());
+        this.windows = new OpenWindows(store, new StateLayout(groupTypes, accumulators), assigner.size(), MAP_BUDGET_BYTES);
         this.meta = new MetaStore(context.getStateStore(names.metaStore()));
+        OpenWindows w = windows;
+        MetaStore m = meta;
+        CommitHook hook = context.getStateStore(names.commitHook());
+        hook.beforeCommit(() -> {
+            w.flush();
+            m.flush();
+            recordRowMetrics();
+        });
         this.metrics = new TaskMetrics(context.metrics(), context.taskId().toString());
         metrics.rowsTotal(meta.stateRows());
         if (meta.watermarkMs() != null) {
@@ -121,12 +140,24 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             int flags = windows.update(start, groupBytes, row, meta.seq());
             if ((flags & OpenWindows.NEW) != 0) {
                 meta.addStateRows(1);
-                metrics.rowsTotal(meta.stateRows());
             }
             if ((flags & OpenWindows.FIRST_IN_BATCH) != 0) {
                 meta.addUpdated();
-                metrics.updated();
+                unrecordedUpdates++;
             }
+        }
+        if (windows.overBudget()) {
+            LOG.debug("{}: {} open windows in memory, over the budget: writing them to the store", where(), windows.mapSize());
+            windows.flush(); // the transaction this begins is committed by the marker or the commit interval
+        }
+    }
+
+    /** The row counters' sensors, brought up to date at markers and commits rather than per row. */
+    private void recordRowMetrics() {
+        metrics.rowsTotal(meta.stateRows());
+        if (unrecordedUpdates > 0) {
+            metrics.updated(unrecordedUpdates);
+            unrecordedUpdates = 0;
         }
     }
 
@@ -157,17 +188,18 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         }
         int partition = context.recordMetadata().map(RecordMetadata::partition).orElse(0);
         long[] emitted = {0};
-        long purged = policy.endBatch(windows, watermarkMicros(), meta.seq(), (key, start, value) -> {
-            Object[] row = windows.outputRow(key, start, value);
-            byte[] k = OutputJson.resultKey(start, groupTypes, windows.groupValues(key));
-            context.forward(new Record<>(new ResultKey(k, partition), output.write(row), record.timestamp(), new RecordHeaders()),
+        long purged = policy.endBatch(windows, watermarkMicros(), meta.seq(), (key, start, states) -> {
+            Object[] row = windows.outputRow(key, start, states);
+            byte[] k = OutputJson.resultKey(keyJson, start, groupTypes, windows.groupValues(key));
+            byte[] v = rowJson.write(g -> output.write(g, row));
+            context.forward(new Record<>(new ResultKey(k, partition), v, record.timestamp(), new RecordHeaders()),
                     names.resultsSink());
             emitted[0]++;
         });
         if (purged > 0) {
             meta.addStateRows(-purged);
-            metrics.rowsTotal(meta.stateRows());
         }
+        recordRowMetrics();
         metrics.output(emitted[0]);
         Map<String, Long> counts = new LinkedHashMap<>();
         counts.put(AggregateMetrics.MARKER_ROWS_TOTAL, meta.stateRows());
@@ -182,7 +214,9 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         LOG.debug("{}: batch {} ended at watermark {}: {} rows written, {} purged, {} late", where(), marker.batchId(),
                 meta.watermarkMs(), emitted[0], purged, meta.dropped());
         meta.nextBatch();
-        context.commit(); // the batch is complete: make its output visible now rather than at the next commit interval
+        // the batch is complete: make its output visible now rather than at the next commit interval;
+        // the commit writes the windows still open from the map into the store (CommitHook)
+        context.commit();
     }
 
     private String where() {
