@@ -12,14 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -30,10 +23,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 public final class FilePublisher {
     /** The most of a bad line's text kept in a dead-letter record. */
     static final int MAX_TEXT_BYTES = LineReader.KEPT_PREFIX;
-
-    private static final int CHUNK_ROWS = 1024;
-    private static final int CHUNKS_IN_FLIGHT = 8;
-    private static final List<ProducerRecord<byte[], byte[]>> END = new ArrayList<>();
 
     private final IngestConfig config;
     private final Producer<byte[], byte[]> producer;
@@ -53,55 +42,8 @@ public final class FilePublisher {
      * Publishes {@code file} as batch {@code batchId}. Throws {@link FileChangedException} when
      * the file changed under a failing bad record (it was still being written), and the policy's
      * {@link TributaryException} when it stops the batch.
-     *
-     * <p>A second thread reads, parses and re-serializes the rows while this one sends them (each
-     * takes about half of the work), handing them over in order, in chunks of {@value #CHUNK_ROWS}.
      */
     public FileResult publish(FileStat file, long batchId) throws IOException {
-        BlockingQueue<List<ProducerRecord<byte[], byte[]>>> chunks = new ArrayBlockingQueue<>(CHUNKS_IN_FLIGHT);
-        FutureTask<FileResult> reading = new FutureTask<>(() -> read(file, batchId, chunks));
-        Thread reader = new Thread(reading, "tributary-ingest-read");
-        reader.setDaemon(true);
-        reader.start();
-        try {
-            while (true) {
-                List<ProducerRecord<byte[], byte[]>> chunk = chunks.poll(100, TimeUnit.MILLISECONDS);
-                if (chunk == END) {
-                    break;
-                }
-                if (chunk == null) {
-                    if (reading.isDone() && chunks.isEmpty()) {
-                        break; // failed: get() below says why
-                    }
-                    continue;
-                }
-                for (ProducerRecord<byte[], byte[]> record : chunk) {
-                    producer.send(record);
-                }
-            }
-            return reading.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TributaryException("ingest: interrupted while publishing " + file.relPath(), e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new TributaryException("ingest: cannot read " + file.relPath() + ": " + e.getCause(), e.getCause());
-        } finally {
-            reading.cancel(true); // after a failure here: stop the reader (a no-op once it is done)
-        }
-    }
-
-    /** Reads, parses and serializes the rows of {@code file} into {@code chunks}, ending with {@link #END}. */
-    private FileResult read(FileStat file, long batchId, BlockingQueue<List<ProducerRecord<byte[], byte[]>>> chunks)
-            throws IOException, InterruptedException {
         MessageDigest digest = sha256();
         long good = 0;
         long bad = 0;
@@ -110,7 +52,6 @@ public final class FilePublisher {
         long etMin = Long.MAX_VALUE;
         long etMax = Long.MIN_VALUE;
         double etSum = 0;
-        List<ProducerRecord<byte[], byte[]>> chunk = new ArrayList<>(CHUNK_ROWS);
         LineReader lines;
         try (InputStream in = Files.newInputStream(file.path())) {
             lines = new LineReader(in, config.maxLineBytes(), digest);
@@ -135,18 +76,10 @@ public final class FilePublisher {
                     etSum += ms;
                     timestamp = ms >= 0 ? ms : null;
                 }
-                chunk.add(new ProducerRecord<>(config.eventsTopic(), null, timestamp, keys.key(row), rows.write(row)));
+                producer.send(new ProducerRecord<>(config.eventsTopic(), null, timestamp, keys.key(row), rows.write(row)));
                 good++;
-                if (chunk.size() == CHUNK_ROWS) {
-                    chunks.put(chunk);
-                    chunk = new ArrayList<>(CHUNK_ROWS);
-                }
             }
         }
-        if (!chunk.isEmpty()) {
-            chunks.put(chunk);
-        }
-        chunks.put(END);
         return new FileResult(file, good, bad, deadLettered, lines.bytesRead(), HexFormat.of().formatHex(digest.digest()),
                 etCount, etMin, etMax, etSum);
     }
