@@ -2,13 +2,8 @@ package io.tributary.delta;
 
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.engine.ExpressionHandler;
 import io.delta.kernel.engine.FileSystemClient;
-import io.delta.kernel.engine.JsonHandler;
-import io.delta.kernel.engine.MetricsReporter;
-import io.delta.kernel.engine.ParquetHandler;
 import java.nio.file.Path;
-import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 
 /** Kernel's default engine as Tributary configures it, and table path normalisation. */
@@ -35,34 +30,17 @@ public final class KernelEngines {
     }
 
     /** Kernel's default engine with {@link LocalListingFileSystemClient} for its file-system client. */
-    private record LocalListing(Engine engine, FileSystemClient files) implements Engine {
+    private static final class LocalListing extends ForwardingEngine {
+        private final FileSystemClient files;
+
         LocalListing(Engine engine) {
-            this(engine, new LocalListingFileSystemClient(engine.getFileSystemClient()));
-        }
-
-        @Override
-        public ExpressionHandler getExpressionHandler() {
-            return engine.getExpressionHandler();
-        }
-
-        @Override
-        public JsonHandler getJsonHandler() {
-            return engine.getJsonHandler();
+            super(engine);
+            this.files = new LocalListingFileSystemClient(engine.getFileSystemClient());
         }
 
         @Override
         public FileSystemClient getFileSystemClient() {
             return files;
-        }
-
-        @Override
-        public ParquetHandler getParquetHandler() {
-            return engine.getParquetHandler();
-        }
-
-        @Override
-        public List<MetricsReporter> getMetricsReporters() {
-            return engine.getMetricsReporters();
         }
     }
 

@@ -3,15 +3,13 @@ package io.tributary.sink.maintenance;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.engine.ExpressionHandler;
 import io.delta.kernel.engine.FileSystemClient;
-import io.delta.kernel.engine.JsonHandler;
 import io.delta.kernel.engine.MetricsReporter;
-import io.delta.kernel.engine.ParquetHandler;
 import io.delta.kernel.metrics.MetricsReport;
 import io.delta.kernel.metrics.SnapshotReport;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.tributary.delta.ForwardingEngine;
 import io.tributary.delta.KernelEngines;
 import io.tributary.sink.SinkOffsets;
 import io.tributary.sink.internal.TableReader;
@@ -231,8 +229,7 @@ public final class OpenBench {
     }
 
     /** An engine that keeps the last {@link SnapshotReport} Kernel reports (Kernel times its own phases of an open). */
-    private static final class SnapshotReports implements Engine {
-        private final Engine engine;
+    private static final class SnapshotReports extends ForwardingEngine {
         private SnapshotReport last;
         private final MetricsReporter reporter = new MetricsReporter() {
             @Override
@@ -244,27 +241,7 @@ public final class OpenBench {
         };
 
         SnapshotReports(Engine engine) {
-            this.engine = engine;
-        }
-
-        @Override
-        public ExpressionHandler getExpressionHandler() {
-            return engine.getExpressionHandler();
-        }
-
-        @Override
-        public JsonHandler getJsonHandler() {
-            return engine.getJsonHandler();
-        }
-
-        @Override
-        public FileSystemClient getFileSystemClient() {
-            return engine.getFileSystemClient();
-        }
-
-        @Override
-        public ParquetHandler getParquetHandler() {
-            return engine.getParquetHandler();
+            super(engine);
         }
 
         @Override
