@@ -36,20 +36,11 @@ final class DirectParquetFiles {
     }
 
     /**
-     * Writes {@code rows} into {@code dir}; {@code dirName} is the same folder as Kernel names it
-     * (the returned paths start with it, so Kernel can make them relative to the table). A new file
-     * starts once {@code targetFileBytes} of data are buffered or written in the current one.
+     * Files written into {@code dir} one row at a time, a new one once about {@code targetFileBytes}
+     * of data are buffered or written in the current one; not thread-safe. {@code dirName} is the
+     * same folder as Kernel names it (the returned paths start with it, so Kernel can make them
+     * relative to the table).
      */
-    static List<DataFileStatus> write(Path dir, String dirName, Schema schema, StructType kernelSchema, List<Object[]> rows,
-                                      List<Column> statsColumns, long targetFileBytes) throws IOException {
-        Rolling files = new Rolling(dir, dirName, schema, kernelSchema, statsColumns, targetFileBytes);
-        for (Object[] row : rows) {
-            files.write(row);
-        }
-        return files.finish();
-    }
-
-    /** Files written one row at a time, a new one after about the target size; not thread-safe. */
     static final class Rolling {
         private final Path dir;
         private final String prefix;
@@ -63,7 +54,6 @@ final class DirectParquetFiles {
         private Path file;
         private long rowsInFile;
 
-        /** @see DirectParquetFiles#write */
         Rolling(Path dir, String dirName, Schema schema, StructType kernelSchema, List<Column> statsColumns, long targetFileBytes)
                 throws IOException {
             Files.createDirectories(dir);
