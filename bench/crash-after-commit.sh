@@ -8,7 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 loops="${1:-20}"
 point="${2:-ingest.afterCommit}"
-./mvnw -q -B -DskipTests -pl service -am install || exit 1
+./mvnw -q -B -DskipTests -pl service -am package || exit 1
 launcher="$PWD/service/target/dist/bin/tributary"
 work="$(mktemp -d "${TMPDIR:-/tmp}/tributary-crash-after-commit.XXXXXX")"
 ok=0
