@@ -1,0 +1,169 @@
+package io.tributary.schema;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.Base64;
+
+/**
+ * {@link RowJson#write}'s fast path: the canonical JSON of a flat row written into a byte array
+ * directly, byte for byte what the Jackson generator writes (field names taken from Jackson once;
+ * numbers from {@code Integer/Long/Double.toString}, as Jackson's {@code writeNumber} does;
+ * strings copied as UTF-8). A string Jackson would escape (a quote, a backslash, a control
+ * character) or that holds a surrogate returns null, and {@link RowJson} writes that row with
+ * Jackson.
+ */
+final class FlatRowWriter {
+    private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+    private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
+    private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
+    private static final byte[] OPEN = {'{'};
+    private static final byte[] CLOSE = {'}'};
+
+    private final Schema schema;
+    /** {@code {"name":} for the first column, {@code ,"name":} for the others, as Jackson writes them. */
+    private final byte[][] prefixes;
+    /** The size of the last row written (a racy hint for the next buffer, harmless when stale). */
+    private int lastSize = 64;
+
+    private FlatRowWriter(Schema schema, byte[][] prefixes) {
+        this.schema = schema;
+        this.prefixes = prefixes;
+    }
+
+    /** The writer for {@code schema}, or null when a column's type is one the fast path never writes. */
+    static FlatRowWriter of(Schema schema, JsonFactory json) {
+        byte[][] prefixes = new byte[schema.size()][];
+        for (int i = 0; i < schema.size(); i++) {
+            switch (schema.field(i).type().kind()) {
+                case DECIMAL, STRUCT -> {
+                    return null;
+                }
+                default -> { }
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] p; // {"name"  (the ':' comes with the value)
+            try (JsonGenerator g = json.createGenerator(out)) {
+                g.writeStartObject();
+                g.writeFieldName(schema.field(i).name());
+                g.flush();
+                p = out.toByteArray();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            prefixes[i] = Arrays.copyOf(p, p.length + 1);
+            prefixes[i][p.length] = ':';
+            if (i > 0) {
+                prefixes[i][0] = ',';
+            }
+        }
+        return new FlatRowWriter(schema, prefixes);
+    }
+
+    /** The canonical JSON of {@code row}, or null when Jackson must write it. */
+    byte[] write(Object[] row) {
+        Out out = new Out(lastSize + 16);
+        for (int i = 0; i < row.length; i++) {
+            out.put(prefixes[i]);
+            Object v = row[i];
+            if (v == null) {
+                out.put(NULL);
+                continue;
+            }
+            switch (schema.field(i).type().kind()) {
+                case BYTE, SHORT, INT -> out.ascii(Integer.toString(((Number) v).intValue()));
+                case LONG -> out.ascii(Long.toString((Long) v));
+                case FLOAT -> floating(out, ((Float) v).doubleValue());
+                case DOUBLE -> floating(out, (Double) v);
+                case BOOLEAN -> out.put((Boolean) v ? TRUE : FALSE);
+                case STRING -> {
+                    if (!out.string((String) v)) {
+                        return null;
+                    }
+                }
+                case DATE -> out.string(Timestamps.formatDays((Integer) v));
+                case TIMESTAMP -> out.string(Timestamps.formatMicros((Long) v));
+                case TIMESTAMP_NTZ -> out.string(Timestamps.formatMicrosNtz((Long) v));
+                case BINARY -> out.string(Base64.getEncoder().encodeToString((byte[]) v));
+                default -> {
+                    return null;
+                }
+            }
+        }
+        if (row.length == 0) {
+            out.put(OPEN);
+        }
+        out.put(CLOSE);
+        lastSize = out.size;
+        return Arrays.copyOf(out.buf, out.size);
+    }
+
+    private static void floating(Out out, double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            out.string(Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
+        } else {
+            out.ascii(Double.toString(d));
+        }
+    }
+
+    /** A growable byte buffer. */
+    private static final class Out {
+        byte[] buf;
+        int size;
+
+        Out(int capacity) {
+            buf = new byte[capacity];
+        }
+
+        private void ensure(int more) {
+            if (size + more > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+            }
+        }
+
+        void put(byte[] b) {
+            ensure(b.length);
+            System.arraycopy(b, 0, buf, size, b.length);
+            size += b.length;
+        }
+
+        /** Text known to be ASCII (numbers). */
+        void ascii(String s) {
+            int n = s.length();
+            ensure(n);
+            for (int k = 0; k < n; k++) {
+                buf[size++] = (byte) s.charAt(k);
+            }
+        }
+
+        /** A quoted string, UTF-8; false (and a buffer to drop) when Jackson would escape a character or it holds a surrogate. */
+        boolean string(String s) {
+            int n = s.length();
+            ensure(3 * n + 2);
+            buf[size++] = '"';
+            for (int k = 0; k < n; k++) {
+                char c = s.charAt(k);
+                if (c < 0x80) {
+                    if (c < 0x20 || c == '"' || c == '\\') {
+                        return false;
+                    }
+                    buf[size++] = (byte) c;
+                } else if (c < 0x800) {
+                    buf[size++] = (byte) (0xC0 | (c >> 6));
+                    buf[size++] = (byte) (0x80 | (c & 0x3F));
+                } else if (Character.isSurrogate(c)) {
+                    return false;
+                } else {
+                    buf[size++] = (byte) (0xE0 | (c >> 12));
+                    buf[size++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                    buf[size++] = (byte) (0x80 | (c & 0x3F));
+                }
+            }
+            buf[size++] = '"';
+            return true;
+        }
+    }
+}
