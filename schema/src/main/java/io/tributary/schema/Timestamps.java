@@ -100,12 +100,33 @@ public final class Timestamps {
         if (utc && !withZone) {
             return null; // TIMESTAMP_NTZ takes no zone
         }
-        try {
-            long seconds = LocalDateTime.of(year, month, day, hour, minute, second).toEpochSecond(ZoneOffset.UTC);
-            return seconds * 1_000_000L + micros;
-        } catch (DateTimeException e) {
-            return null;
+        if (month < 1 || month > 12 || day < 1 || day > monthLength(year, month) || hour > 23 || minute > 59 || second > 59) {
+            return null; // what LocalDateTime.of refuses
         }
+        long seconds = epochDay(year, month, day) * 86_400L + hour * 3_600L + minute * 60L + second;
+        return seconds * 1_000_000L + micros;
+    }
+
+    private static boolean leap(int year) {
+        return (year & 3) == 0 && (year % 100 != 0 || year % 400 == 0);
+    }
+
+    private static int monthLength(int year, int month) {
+        return switch (month) {
+            case 2 -> leap(year) ? 29 : 28;
+            case 4, 6, 9, 11 -> 30;
+            default -> 31;
+        };
+    }
+
+    /** {@link LocalDate#toEpochDay()} for a valid date of a year 0 to 9999, without the object. */
+    private static long epochDay(int year, int month, int day) {
+        long y = year;
+        long total = 365 * y + (y + 3) / 4 - (y + 99) / 100 + (y + 399) / 400 + (367 * month - 362) / 12 + day - 1;
+        if (month > 2) {
+            total -= leap(year) ? 1 : 2;
+        }
+        return total - 719_528; // days from 0000-01-01 to 1970-01-01
     }
 
     /** The value of {@code count} ASCII digits at {@code from}, or -1 if one is not a digit. */

@@ -163,4 +163,25 @@ class TimestampsTest {
             assertThat(Timestamps.parseMicros(spaced, false)).as(spaced).isNull();
         }
     }
+
+    @Test
+    void everyDayAndEveryOutOfRangeFieldOfTheCommonFormIsJudgedAsJavaTimeJudgesIt() {
+        for (int year : new int[] {0, 1, 4, 100, 400, 1600, 1700, 1900, 1969, 1970, 2000, 2023, 2024, 2100, 9999}) {
+            for (int month = 0; month <= 13; month++) {
+                for (int day = 0; day <= 32; day++) {
+                    for (String time : new String[] {"00:00:00", "23:59:59", "24:00:00", "23:60:00", "23:59:60"}) {
+                        String text = String.format("%04d-%02d-%02dT%sZ", year, month, day, time);
+                        Long expected;
+                        try {
+                            expected = LocalDateTime.parse(String.format("%04d-%02d-%02dT%s", year, month, day, time))
+                                    .toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000L;
+                        } catch (java.time.DateTimeException e) {
+                            expected = null;
+                        }
+                        assertThat(Timestamps.parseMicros(text, true)).as(text).isEqualTo(expected);
+                    }
+                }
+            }
+        }
+    }
 }
