@@ -105,7 +105,7 @@ class RowJsonFastPathTest {
         byte[] alphabet = "{}[]\":,.-+eE0123456789 \t\\'nultrfasNI/xé".getBytes(StandardCharsets.UTF_8);
         List<String> seeds = new ArrayList<>(Arrays.asList(LINES));
         seeds.addAll(Arrays.asList(WIDE_LINES));
-        for (int n = 0; n < 30_000; n++) {
+        for (int n = 0; n < 10_000; n++) {
             byte[] line = seeds.get(random.nextInt(seeds.size())).getBytes(StandardCharsets.UTF_8);
             int edits = 1 + random.nextInt(3);
             for (int e = 0; e < edits && line.length > 0; e++) {
@@ -135,7 +135,7 @@ class RowJsonFastPathTest {
             "emoji \uD83D\uDE00", "lone \uD83D", "/slash", "\u2028"};
         double[] doubles = {0.0, -0.0, 1.0, 0.1, 1.23, 1e7, 1e-3, 9.999e-4, 1e21, 1e22, 1.0e23, 123456789.125, Double.MIN_VALUE,
             Double.MAX_VALUE, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 2.82879384806159E17};
-        for (int n = 0; n < 30_000; n++) {
+        for (int n = 0; n < 10_000; n++) {
             Object[] row = new Object[WIDE.schema().size()];
             row[0] = (byte) random.nextInt();
             row[1] = (short) random.nextInt();
@@ -175,6 +175,36 @@ class RowJsonFastPathTest {
             return s.toString();
         } catch (RuntimeException e) {
             return e.getClass().getSimpleName() + ": " + e.getMessage();
+        }
+    }
+
+    @Test
+    void shortDecimalsAreWrittenAsDoubleToStringWritesThem() {
+        double[] scale = {1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7};
+        for (int k = 1; k <= 3; k++) {
+            for (long m = 0; m < 400_000; m++) {
+                double d = m / scale[k];
+                assertShortDecimal(d);
+                assertShortDecimal(-d);
+            }
+        }
+        Random random = new Random(11);
+        for (int n = 0; n < 400_000; n++) {
+            assertShortDecimal(random.nextInt(5) == 0 ? Double.longBitsToDouble(random.nextLong())
+                    : (random.nextLong() % 10_000_000_000_000L) / scale[1 + random.nextInt(7)] / (random.nextBoolean() ? 1 : 1000));
+        }
+        for (double d : new double[] {0.001, 0.0009999999999999998, 9999999.999999, 1e7, 9999999.9, 0.1 + 0.2, 100, 1e-3 + 1e-9}) {
+            assertShortDecimal(d);
+        }
+    }
+
+    private static void assertShortDecimal(double d) {
+        FlatRowWriter.Out out = new FlatRowWriter.Out(8);
+        if (FlatRowWriter.shortDecimal(out, d)) {
+            String fast = new String(out.buf, 0, out.size, StandardCharsets.US_ASCII);
+            if (!fast.equals(Double.toString(d))) {
+                assertThat(fast).as("%s", d).isEqualTo(Double.toString(d));
+            }
         }
     }
 
