@@ -112,13 +112,17 @@ final class FlatRowWriter {
     private static final double[] POWERS_OF_TEN = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
 
     /**
-     * {@code Double.toString(d)} for the common case, a value from 0.001 to 10^7 (plain notation)
-     * that has at most 6 decimals: the fewest decimals {@code k} such that {@code m / 10^k} is
+     * {@code Double.toString(d)} for the common case, zero or a value from 0.001 to 10^7 (plain
+     * notation) that has at most 6 decimals: the fewest decimals {@code k} such that {@code m / 10^k} is
      * {@code d} for an integer {@code m} (one correctly rounded division, hence exact), written as
      * digits. False (nothing written) for any other value. Checked against Double.toString for
      * every value with one, two or three decimals below 10^7, 10^6 and 10^5 and for random ones.
      */
     static boolean shortDecimal(Out out, double d) {
+        if (d == 0) {
+            out.ascii(1 / d > 0 ? "0.0" : "-0.0");
+            return true;
+        }
         double a = Math.abs(d);
         if (!(a >= 1e-3 && a < 1e7)) {
             return false;

@@ -193,7 +193,7 @@ class RowJsonFastPathTest {
             assertShortDecimal(random.nextInt(5) == 0 ? Double.longBitsToDouble(random.nextLong())
                     : (random.nextLong() % 10_000_000_000_000L) / scale[1 + random.nextInt(7)] / (random.nextBoolean() ? 1 : 1000));
         }
-        for (double d : new double[] {0.001, 0.0009999999999999998, 9999999.999999, 1e7, 9999999.9, 0.1 + 0.2, 100, 1e-3 + 1e-9}) {
+        for (double d : new double[] {0.0, -0.0, 0.001, 0.0009999999999999998, 9999999.999999, 1e7, 9999999.9, 0.1 + 0.2, 100, 1e-3 + 1e-9}) {
             assertShortDecimal(d);
         }
     }
