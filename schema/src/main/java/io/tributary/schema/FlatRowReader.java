@@ -204,6 +204,12 @@ final class FlatRowReader {
         }
     }
 
+    /** Powers of ten that are exact doubles. */
+    private static final double[] EXACT_POWERS_OF_TEN = {
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    /** The most significant digits whose integer is exact in a double (below 2^53). */
+    private static final int EXACT_DIGITS = 15;
+
     /** A strict JSON number: {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?}, then a delimiter. */
     private static int number(byte[] b, int i, int end, Object[] row, int column, DataType.Kind kind) {
         int start = i;
@@ -221,11 +227,22 @@ final class FlatRowReader {
         if (intDigits == 0 || intDigits > MAX_INT_DIGITS || (intDigits > 1 && b[intStart] == '0')) {
             return -1;
         }
+        // the decimal's digits as an integer (mantissa) and its power of ten, while they are few enough to be exact
+        long mantissa = v;
+        int significant = v == 0 ? 0 : intDigits;
+        int power = 0;
         boolean integral = true;
         if (i < end && b[i] == '.') {
             integral = false;
             int fracStart = ++i;
             while (i < end && b[i] >= '0' && b[i] <= '9') {
+                if (significant <= EXACT_DIGITS) {
+                    mantissa = mantissa * 10 + (b[i] - '0');
+                    power--;
+                    if (mantissa != 0) {
+                        significant++;
+                    }
+                }
                 i++;
             }
             if (i == fracStart) {
@@ -235,16 +252,20 @@ final class FlatRowReader {
         if (i < end && (b[i] == 'e' || b[i] == 'E')) {
             integral = false;
             i++;
+            boolean negativeExponent = i < end && b[i] == '-';
             if (i < end && (b[i] == '+' || b[i] == '-')) {
                 i++;
             }
             int expStart = i;
+            int exponent = 0;
             while (i < end && b[i] >= '0' && b[i] <= '9') {
+                exponent = Math.min(exponent * 10 + (b[i] - '0'), 10_000);
                 i++;
             }
             if (i == expStart) {
                 return -1;
             }
+            power += negativeExponent ? -exponent : exponent;
         }
         if (!delimited(b, i, end) || i - start > 64) {
             return -1;
@@ -263,7 +284,7 @@ final class FlatRowReader {
             case LONG -> value = integral ? (Object) v : null;
             case FLOAT, DOUBLE -> {
                 // Jackson: an integer token converts from its long, a decimal one through Double.parseDouble
-                double d = integral ? (double) v : Double.parseDouble(new String(b, start, i - start, StandardCharsets.ISO_8859_1));
+                double d = integral ? (double) v : decimal(b, start, i, negative, mantissa, significant, power);
                 value = kind == DataType.Kind.FLOAT ? (Object) (float) d : (Object) d;
             }
             default -> value = null; // TIMESTAMP from epoch seconds, STRING from a number: the slow path
@@ -273,6 +294,19 @@ final class FlatRowReader {
         }
         row[column] = value;
         return i;
+    }
+
+    /**
+     * {@code Double.parseDouble} of the number's text. When its digits make an integer below 10^15
+     * and its power of ten is within 22, that integer and the power are exact doubles and one
+     * multiplication or division rounds correctly, as parseDouble does (Clinger's fast path).
+     */
+    private static double decimal(byte[] b, int start, int end, boolean negative, long mantissa, int significant, int power) {
+        if (significant <= EXACT_DIGITS && power >= -22 && power <= 22) {
+            double d = power < 0 ? mantissa / EXACT_POWERS_OF_TEN[-power] : mantissa * EXACT_POWERS_OF_TEN[power];
+            return negative ? -d : d;
+        }
+        return Double.parseDouble(new String(b, start, end - start, StandardCharsets.ISO_8859_1));
     }
 
     /** The index of the closing quote of a string of printable ASCII without escapes starting at {@code i}, or -1. */

@@ -122,6 +122,28 @@ class RowJsonFastPathTest {
         }
     }
 
+    @Test
+    void decimalNumbersParseAsJacksonParsesThem() {
+        Random random = new Random(3);
+        for (int n = 0; n < 50_000; n++) {
+            StringBuilder number = new StringBuilder(random.nextBoolean() ? "-" : "");
+            int digits = 1 + random.nextInt(random.nextBoolean() ? 8 : 20);
+            int point = random.nextInt(digits + 1);
+            for (int d = 0; d < digits; d++) {
+                if (d == point && d > 0) {
+                    number.append('.');
+                }
+                number.append(d == 0 && digits > 1 && point != 1 ? (char) ('1' + random.nextInt(9)) : (char) ('0' + random.nextInt(10)));
+            }
+            if (random.nextInt(4) == 0) {
+                number.append(random.nextBoolean() ? 'e' : 'E').append(random.nextBoolean() ? "-" : random.nextBoolean() ? "+" : "")
+                        .append(random.nextInt(random.nextBoolean() ? 25 : 400));
+            }
+            same(SEED, "{\"amt\":" + number + "}");
+            same(WIDE, "{\"f\":" + number + ",\"d\":" + number + "}");
+        }
+    }
+
     private static byte[] concat(byte[] a, byte[] b) {
         byte[] c = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, c, a.length, b.length);
