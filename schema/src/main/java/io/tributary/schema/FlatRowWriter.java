@@ -85,8 +85,8 @@ final class FlatRowWriter {
                     }
                 }
                 case DATE -> out.string(Timestamps.formatDays((Integer) v));
-                case TIMESTAMP -> out.string(Timestamps.formatMicros((Long) v));
-                case TIMESTAMP_NTZ -> out.string(Timestamps.formatMicrosNtz((Long) v));
+                case TIMESTAMP -> out.timestamp((Long) v, true);
+                case TIMESTAMP_NTZ -> out.timestamp((Long) v, false);
                 case BINARY -> out.string(Base64.getEncoder().encodeToString((byte[]) v));
                 default -> {
                     return null;
@@ -190,6 +190,19 @@ final class FlatRowWriter {
             for (int k = from; k < to; k++) {
                 buf[size++] = (byte) s.charAt(k);
             }
+        }
+
+        /** A TIMESTAMP (with {@code zone}) or TIMESTAMP_NTZ value, quoted, as {@link Timestamps#formatMicros} writes it. */
+        void timestamp(long micros, boolean zone) {
+            ensure(Timestamps.MAX_WRITTEN + 2);
+            buf[size] = '"';
+            int end = Timestamps.write(micros, zone, buf, size + 1);
+            if (end < 0) {
+                string(zone ? Timestamps.formatMicros(micros) : Timestamps.formatMicrosNtz(micros));
+                return;
+            }
+            buf[end] = '"';
+            size = end + 1;
         }
 
         /** A quoted string, UTF-8; false (and a buffer to drop) when Jackson would escape a character or it holds a surrogate. */

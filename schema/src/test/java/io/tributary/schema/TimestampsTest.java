@@ -184,4 +184,22 @@ class TimestampsTest {
             }
         }
     }
+
+    @Test
+    void timestampsAroundTheFourDigitYearsFormatAsJavaTimeDoes() {
+        java.time.format.DateTimeFormatter micros = java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'");
+        java.time.format.DateTimeFormatter seconds = java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'");
+        for (String edge : new String[] {"0000-01-01T00:00:00Z", "0000-02-29T23:59:59Z", "0000-03-01T00:00:00Z", "1970-01-01T00:00:00Z",
+            "2000-02-29T12:00:00Z", "2100-03-01T00:00:00Z", "9999-12-31T23:59:59Z", "+10000-01-01T00:00:00Z"}) {
+            long base = java.time.Instant.parse(edge).getEpochSecond() * 1_000_000L;
+            for (long delta : new long[] {-86_400_000_001L, -1_000_000, -1, 0, 1, 999_999, 1_000_000, 86_400_000_000L}) {
+                long value = base + delta;
+                LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(value, 1_000_000L),
+                        (int) Math.floorMod(value, 1_000_000L) * 1000, java.time.ZoneOffset.UTC);
+                String expected = (Math.floorMod(value, 1_000_000L) == 0 ? seconds : micros).format(t);
+                assertThat(Timestamps.formatMicros(value)).as("%d", value).isEqualTo(expected);
+                assertThat(Timestamps.formatMicrosNtz(value)).as("%d", value).isEqualTo(expected.substring(0, expected.length() - 1));
+            }
+        }
+    }
 }
