@@ -16,6 +16,8 @@ import java.util.Locale;
  * Hence a row it returns is the row Jackson's path returns for the same bytes.
  */
 final class FlatRowReader {
+    /** The longest string (value or field name) read here. */
+    private static final int MAX_STRING_BYTES = 10_000;
     /** Longest integer read here (18 digits always fit in a long); longer ones go the slow way. */
     private static final int MAX_INT_DIGITS = 18;
 
@@ -309,8 +311,13 @@ final class FlatRowReader {
         return Double.parseDouble(new String(b, start, end - start, StandardCharsets.ISO_8859_1));
     }
 
-    /** The index of the closing quote of a string of printable ASCII without escapes starting at {@code i}, or -1. */
+    /**
+     * The index of the closing quote of a string of printable ASCII without escapes starting at
+     * {@code i}, or -1; also -1 past {@link #MAX_STRING_BYTES}, so that Jackson's length limits
+     * (20 million characters a value, 50,000 a name) stay the slow path's to enforce.
+     */
     private static int plainStringEnd(byte[] b, int i, int end) {
+        end = (int) Math.min(end, (long) i + MAX_STRING_BYTES + 1);
         for (; i < end; i++) {
             byte c = b[i];
             if (c == '"') {

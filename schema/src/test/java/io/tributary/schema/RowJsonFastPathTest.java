@@ -97,6 +97,10 @@ class RowJsonFastPathTest {
         for (String line : STRICT_LINES) {
             same(STRICT, line);
         }
+        for (int length : new int[] {9_999, 10_000, 10_001, 60_000}) {
+            same(SEED, "{\"user\":\"" + "u".repeat(length) + "\"}");
+            same(SEED, "{\"" + "n".repeat(length) + "\":1,\"id\":2}");
+        }
     }
 
     @Test
