@@ -37,9 +37,14 @@ public final class RowJson {
             .build();
 
     private final Schema schema;
+    /** The fast paths for flat rows (null for a schema with DECIMAL or STRUCT columns); Jackson does the rest. */
+    private final FlatRowReader flatReader;
+    private final FlatRowWriter flatWriter;
 
     public RowJson(Schema schema) {
         this.schema = schema;
+        this.flatReader = FlatRowReader.of(schema);
+        this.flatWriter = FlatRowWriter.of(schema, JSON);
     }
 
     public Schema schema() {
@@ -48,6 +53,17 @@ public final class RowJson {
 
     /** Parses one JSON object (a JSON-lines line, or a Kafka record value). */
     public Object[] parse(byte[] bytes, int offset, int length) {
+        if (flatReader != null) {
+            Object[] row = flatReader.parse(bytes, offset, length);
+            if (row != null) {
+                return row;
+            }
+        }
+        return parseWithJackson(bytes, offset, length);
+    }
+
+    /** {@link #parse(byte[], int, int)} without the fast path (the reference the fast path is tested against). */
+    Object[] parseWithJackson(byte[] bytes, int offset, int length) {
         try (JsonParser p = JSON.createParser(bytes, offset, length)) {
             return parse(p);
         } catch (JsonProcessingException e) {
@@ -286,6 +302,17 @@ public final class RowJson {
 
     /** The canonical JSON of a row: every column in schema order, nulls included. */
     public byte[] write(Object[] row) {
+        if (flatWriter != null) {
+            byte[] json = flatWriter.write(row);
+            if (json != null) {
+                return json;
+            }
+        }
+        return writeWithJackson(row);
+    }
+
+    /** {@link #write(Object[])} without the fast path (the reference the fast path is tested against). */
+    byte[] writeWithJackson(Object[] row) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(64 + 16 * row.length);
         try (JsonGenerator g = JSON.createGenerator(out)) {
             write(g, row);

@@ -1,5 +1,6 @@
 package io.tributary.schema;
 
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -100,12 +101,33 @@ public final class Timestamps {
         if (utc && !withZone) {
             return null; // TIMESTAMP_NTZ takes no zone
         }
-        try {
-            long seconds = LocalDateTime.of(year, month, day, hour, minute, second).toEpochSecond(ZoneOffset.UTC);
-            return seconds * 1_000_000L + micros;
-        } catch (DateTimeException e) {
-            return null;
+        if (month < 1 || month > 12 || day < 1 || day > monthLength(year, month) || hour > 23 || minute > 59 || second > 59) {
+            return null; // what LocalDateTime.of refuses
         }
+        long seconds = epochDay(year, month, day) * 86_400L + hour * 3_600L + minute * 60L + second;
+        return seconds * 1_000_000L + micros;
+    }
+
+    private static boolean leap(int year) {
+        return (year & 3) == 0 && (year % 100 != 0 || year % 400 == 0);
+    }
+
+    private static int monthLength(int year, int month) {
+        return switch (month) {
+            case 2 -> leap(year) ? 29 : 28;
+            case 4, 6, 9, 11 -> 30;
+            default -> 31;
+        };
+    }
+
+    /** {@link LocalDate#toEpochDay()} for a valid date of a year 0 to 9999, without the object. */
+    private static long epochDay(int year, int month, int day) {
+        long y = year;
+        long total = 365 * y + (y + 3) / 4 - (y + 99) / 100 + (y + 399) / 400 + (367 * month - 362) / 12 + day - 1;
+        if (month > 2) {
+            total -= leap(year) ? 1 : 2;
+        }
+        return total - 719_528; // days from 0000-01-01 to 1970-01-01
     }
 
     /** The value of {@code count} ASCII digits at {@code from}, or -1 if one is not a digit. */
@@ -151,43 +173,86 @@ public final class Timestamps {
 
     /** ISO-8601 in UTC: {@code 2026-01-01T10:00:00Z}, with six fraction digits when there is a fraction. */
     public static String formatMicros(long micros) {
-        long seconds = Math.floorDiv(micros, 1_000_000L);
-        int micro = (int) Math.floorMod(micros, 1_000_000L);
-        LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, micro * 1000, ZoneOffset.UTC);
-        if (t.getYear() < 0 || t.getYear() > 9999) {
-            return micro == 0 ? ISO_SECONDS.format(t) : ISO_MICROS.format(t); // a sign or a fifth digit
-        }
-        char[] c = new char[micro == 0 ? 20 : 27];
-        put(c, 0, t.getYear(), 4);
-        c[4] = '-';
-        put(c, 5, t.getMonthValue(), 2);
-        c[7] = '-';
-        put(c, 8, t.getDayOfMonth(), 2);
-        c[10] = 'T';
-        put(c, 11, t.getHour(), 2);
-        c[13] = ':';
-        put(c, 14, t.getMinute(), 2);
-        c[16] = ':';
-        put(c, 17, t.getSecond(), 2);
-        if (micro != 0) {
-            c[19] = '.';
-            put(c, 20, micro, 6);
-        }
-        c[c.length - 1] = 'Z';
-        return new String(c);
-    }
-
-    private static void put(char[] c, int at, int value, int width) {
-        for (int i = at + width - 1; i >= at; i--) {
-            c[i] = (char) ('0' + value % 10);
-            value /= 10;
-        }
+        return format(micros, true);
     }
 
     /** As {@link #formatMicros} without the zone designator, for TIMESTAMP_NTZ. */
     public static String formatMicrosNtz(long micros) {
-        String s = formatMicros(micros);
-        return s.substring(0, s.length() - 1);
+        return format(micros, false);
+    }
+
+    private static String format(long micros, boolean zone) {
+        byte[] b = new byte[MAX_WRITTEN];
+        int end = write(micros, zone, b, 0);
+        if (end >= 0) {
+            return new String(b, 0, end, StandardCharsets.ISO_8859_1);
+        }
+        long seconds = Math.floorDiv(micros, 1_000_000L);
+        int micro = (int) Math.floorMod(micros, 1_000_000L);
+        LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, micro * 1000, ZoneOffset.UTC);
+        String s = micro == 0 ? ISO_SECONDS.format(t) : ISO_MICROS.format(t); // a sign or a fifth digit
+        return zone ? s : s.substring(0, s.length() - 1);
+    }
+
+    /** The most bytes {@link #write} writes. */
+    static final int MAX_WRITTEN = 27;
+
+    /**
+     * Writes {@link #formatMicros} (or {@link #formatMicrosNtz} when {@code !zone}) as ASCII into
+     * {@code b} at {@code at}, with room for {@link #MAX_WRITTEN} bytes; the index after it, or -1
+     * (nothing written) for a year outside 0 to 9999. The date is {@link LocalDate#ofEpochDay}'s
+     * arithmetic, without the objects.
+     */
+    static int write(long micros, boolean zone, byte[] b, int at) {
+        long seconds = Math.floorDiv(micros, 1_000_000L);
+        int micro = (int) Math.floorMod(micros, 1_000_000L);
+        long epochDay = Math.floorDiv(seconds, 86_400L);
+        int secondOfDay = (int) Math.floorMod(seconds, 86_400L);
+        long zeroDay = epochDay + 719_528 - 60; // from 0000-03-01, so that a leap day ends a four-year cycle
+        if (zeroDay < 0) {
+            return -1; // before 0000-03-01: the slow path decides (years below 0 have a sign)
+        }
+        long year = (400 * zeroDay + 591) / 146_097;
+        long dayOfYear = zeroDay - (365 * year + year / 4 - year / 100 + year / 400);
+        if (dayOfYear < 0) {
+            year--;
+            dayOfYear = zeroDay - (365 * year + year / 4 - year / 100 + year / 400);
+        }
+        int marchMonth0 = ((int) dayOfYear * 5 + 2) / 153;
+        int month = (marchMonth0 + 2) % 12 + 1;
+        int day = (int) dayOfYear - (marchMonth0 * 306 + 5) / 10 + 1;
+        year += marchMonth0 / 10;
+        if (year > 9999) {
+            return -1;
+        }
+        put(b, at, (int) year, 4);
+        b[at + 4] = '-';
+        put(b, at + 5, month, 2);
+        b[at + 7] = '-';
+        put(b, at + 8, day, 2);
+        b[at + 10] = 'T';
+        put(b, at + 11, secondOfDay / 3600, 2);
+        b[at + 13] = ':';
+        put(b, at + 14, secondOfDay / 60 % 60, 2);
+        b[at + 16] = ':';
+        put(b, at + 17, secondOfDay % 60, 2);
+        int end = at + 19;
+        if (micro != 0) {
+            b[end] = '.';
+            put(b, end + 1, micro, 6);
+            end += 7;
+        }
+        if (zone) {
+            b[end++] = 'Z';
+        }
+        return end;
+    }
+
+    private static void put(byte[] b, int at, int value, int width) {
+        for (int i = at + width - 1; i >= at; i--) {
+            b[i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
     }
 
     public static String formatDays(int days) {

@@ -163,4 +163,43 @@ class TimestampsTest {
             assertThat(Timestamps.parseMicros(spaced, false)).as(spaced).isNull();
         }
     }
+
+    @Test
+    void everyDayAndEveryOutOfRangeFieldOfTheCommonFormIsJudgedAsJavaTimeJudgesIt() {
+        for (int year : new int[] {0, 1, 4, 100, 400, 1600, 1700, 1900, 1969, 1970, 2000, 2023, 2024, 2100, 9999}) {
+            for (int month = 0; month <= 13; month++) {
+                for (int day = 0; day <= 32; day++) {
+                    for (String time : new String[] {"00:00:00", "23:59:59", "24:00:00", "23:60:00", "23:59:60"}) {
+                        String text = String.format("%04d-%02d-%02dT%sZ", year, month, day, time);
+                        Long expected;
+                        try {
+                            expected = LocalDateTime.parse(String.format("%04d-%02d-%02dT%s", year, month, day, time))
+                                    .toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000L;
+                        } catch (java.time.DateTimeException e) {
+                            expected = null;
+                        }
+                        assertThat(Timestamps.parseMicros(text, true)).as(text).isEqualTo(expected);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void timestampsAroundTheFourDigitYearsFormatAsJavaTimeDoes() {
+        java.time.format.DateTimeFormatter micros = java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'");
+        java.time.format.DateTimeFormatter seconds = java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'");
+        for (String edge : new String[] {"0000-01-01T00:00:00Z", "0000-02-29T23:59:59Z", "0000-03-01T00:00:00Z", "1970-01-01T00:00:00Z",
+            "2000-02-29T12:00:00Z", "2100-03-01T00:00:00Z", "9999-12-31T23:59:59Z", "+10000-01-01T00:00:00Z"}) {
+            long base = java.time.Instant.parse(edge).getEpochSecond() * 1_000_000L;
+            for (long delta : new long[] {-86_400_000_001L, -1_000_000, -1, 0, 1, 999_999, 1_000_000, 86_400_000_000L}) {
+                long value = base + delta;
+                LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(value, 1_000_000L),
+                        (int) Math.floorMod(value, 1_000_000L) * 1000, java.time.ZoneOffset.UTC);
+                String expected = (Math.floorMod(value, 1_000_000L) == 0 ? seconds : micros).format(t);
+                assertThat(Timestamps.formatMicros(value)).as("%d", value).isEqualTo(expected);
+                assertThat(Timestamps.formatMicrosNtz(value)).as("%d", value).isEqualTo(expected.substring(0, expected.length() - 1));
+            }
+        }
+    }
 }

@@ -1,0 +1,235 @@
+package io.tributary.schema;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.Base64;
+
+/**
+ * {@link RowJson#write}'s fast path: the canonical JSON of a flat row written into a byte array
+ * directly, byte for byte what the Jackson generator writes (field names taken from Jackson once;
+ * numbers from {@code Integer/Long/Double.toString}, as Jackson's {@code writeNumber} does;
+ * strings copied as UTF-8). A string Jackson would escape (a quote, a backslash, a control
+ * character) or that holds a surrogate returns null, and {@link RowJson} writes that row with
+ * Jackson.
+ */
+final class FlatRowWriter {
+    private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+    private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
+    private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
+    private static final byte[] OPEN = {'{'};
+    private static final byte[] CLOSE = {'}'};
+
+    private final Schema schema;
+    /** {@code {"name":} for the first column, {@code ,"name":} for the others, as Jackson writes them. */
+    private final byte[][] prefixes;
+    /** The size of the last row written (a racy hint for the next buffer, harmless when stale). */
+    private int lastSize = 64;
+
+    private FlatRowWriter(Schema schema, byte[][] prefixes) {
+        this.schema = schema;
+        this.prefixes = prefixes;
+    }
+
+    /** The writer for {@code schema}, or null when a column's type is one the fast path never writes. */
+    static FlatRowWriter of(Schema schema, JsonFactory json) {
+        byte[][] prefixes = new byte[schema.size()][];
+        for (int i = 0; i < schema.size(); i++) {
+            switch (schema.field(i).type().kind()) {
+                case DECIMAL, STRUCT -> {
+                    return null;
+                }
+                default -> { }
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] p; // {"name"  (the ':' comes with the value)
+            try (JsonGenerator g = json.createGenerator(out)) {
+                g.writeStartObject();
+                g.writeFieldName(schema.field(i).name());
+                g.flush();
+                p = out.toByteArray();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            prefixes[i] = Arrays.copyOf(p, p.length + 1);
+            prefixes[i][p.length] = ':';
+            if (i > 0) {
+                prefixes[i][0] = ',';
+            }
+        }
+        return new FlatRowWriter(schema, prefixes);
+    }
+
+    /** The canonical JSON of {@code row}, or null when Jackson must write it. */
+    byte[] write(Object[] row) {
+        Out out = new Out(lastSize + 16);
+        for (int i = 0; i < row.length; i++) {
+            out.put(prefixes[i]);
+            Object v = row[i];
+            if (v == null) {
+                out.put(NULL);
+                continue;
+            }
+            switch (schema.field(i).type().kind()) {
+                case BYTE, SHORT, INT -> out.ascii(Integer.toString(((Number) v).intValue()));
+                case LONG -> out.ascii(Long.toString((Long) v));
+                case FLOAT -> floating(out, ((Float) v).doubleValue());
+                case DOUBLE -> floating(out, (Double) v);
+                case BOOLEAN -> out.put((Boolean) v ? TRUE : FALSE);
+                case STRING -> {
+                    if (!out.string((String) v)) {
+                        return null;
+                    }
+                }
+                case DATE -> out.string(Timestamps.formatDays((Integer) v));
+                case TIMESTAMP -> out.timestamp((Long) v, true);
+                case TIMESTAMP_NTZ -> out.timestamp((Long) v, false);
+                case BINARY -> out.string(Base64.getEncoder().encodeToString((byte[]) v));
+                default -> {
+                    return null;
+                }
+            }
+        }
+        if (row.length == 0) {
+            out.put(OPEN);
+        }
+        out.put(CLOSE);
+        lastSize = out.size;
+        return Arrays.copyOf(out.buf, out.size);
+    }
+
+    private static void floating(Out out, double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            out.string(Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
+        } else if (!shortDecimal(out, d)) {
+            out.ascii(Double.toString(d));
+        }
+    }
+
+    private static final double[] POWERS_OF_TEN = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+
+    /**
+     * {@code Double.toString(d)} for the common case, zero or a value from 0.001 to 10^7 (plain
+     * notation) that has at most 6 decimals: the fewest decimals {@code k} such that {@code m / 10^k} is
+     * {@code d} for an integer {@code m} (one correctly rounded division, hence exact), written as
+     * digits. False (nothing written) for any other value. Checked against Double.toString for
+     * every value with one, two or three decimals below 10^7, 10^6 and 10^5 and for random ones.
+     */
+    static boolean shortDecimal(Out out, double d) {
+        if (d == 0) {
+            out.ascii(1 / d > 0 ? "0.0" : "-0.0");
+            return true;
+        }
+        double a = Math.abs(d);
+        if (!(a >= 1e-3 && a < 1e7)) {
+            return false;
+        }
+        for (int k = 1; k < POWERS_OF_TEN.length; k++) {
+            long m = Math.round(a * POWERS_OF_TEN[k]);
+            if ((double) m / POWERS_OF_TEN[k] != a) {
+                continue;
+            }
+            while (k > 1 && m % 10 == 0) {
+                m /= 10;
+                k--;
+            }
+            String digits = Long.toString(m);
+            int n = digits.length();
+            out.ensure(n + 4 + k);
+            if (d < 0) {
+                out.buf[out.size++] = '-';
+            }
+            if (n <= k) {
+                out.buf[out.size++] = '0';
+                out.buf[out.size++] = '.';
+                for (int z = n; z < k; z++) {
+                    out.buf[out.size++] = '0';
+                }
+                out.ascii(digits, 0, n);
+            } else {
+                out.ascii(digits, 0, n - k);
+                out.buf[out.size++] = '.';
+                out.ascii(digits, n - k, n);
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** A growable byte buffer. */
+    static final class Out {
+        byte[] buf;
+        int size;
+
+        Out(int capacity) {
+            buf = new byte[capacity];
+        }
+
+        void ensure(int more) {
+            if (size + more > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+            }
+        }
+
+        void put(byte[] b) {
+            ensure(b.length);
+            System.arraycopy(b, 0, buf, size, b.length);
+            size += b.length;
+        }
+
+        /** Text known to be ASCII (numbers). */
+        void ascii(String s) {
+            ascii(s, 0, s.length());
+        }
+
+        void ascii(String s, int from, int to) {
+            ensure(to - from);
+            for (int k = from; k < to; k++) {
+                buf[size++] = (byte) s.charAt(k);
+            }
+        }
+
+        /** A TIMESTAMP (with {@code zone}) or TIMESTAMP_NTZ value, quoted, as {@link Timestamps#formatMicros} writes it. */
+        void timestamp(long micros, boolean zone) {
+            ensure(Timestamps.MAX_WRITTEN + 2);
+            buf[size] = '"';
+            int end = Timestamps.write(micros, zone, buf, size + 1);
+            if (end < 0) {
+                string(zone ? Timestamps.formatMicros(micros) : Timestamps.formatMicrosNtz(micros));
+                return;
+            }
+            buf[end] = '"';
+            size = end + 1;
+        }
+
+        /** A quoted string, UTF-8; false (and a buffer to drop) when Jackson would escape a character or it holds a surrogate. */
+        boolean string(String s) {
+            int n = s.length();
+            ensure(3 * n + 2);
+            buf[size++] = '"';
+            for (int k = 0; k < n; k++) {
+                char c = s.charAt(k);
+                if (c < 0x80) {
+                    if (c < 0x20 || c == '"' || c == '\\') {
+                        return false;
+                    }
+                    buf[size++] = (byte) c;
+                } else if (c < 0x800) {
+                    buf[size++] = (byte) (0xC0 | (c >> 6));
+                    buf[size++] = (byte) (0x80 | (c & 0x3F));
+                } else if (Character.isSurrogate(c)) {
+                    return false;
+                } else {
+                    buf[size++] = (byte) (0xE0 | (c >> 12));
+                    buf[size++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                    buf[size++] = (byte) (0x80 | (c & 0x3F));
+                }
+            }
+            buf[size++] = '"';
+            return true;
+        }
+    }
+}
