@@ -9,6 +9,7 @@ import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.AppendStream;
 import io.tributary.sink.internal.CommitResult;
 import io.tributary.sink.internal.DeltaTableWriter;
+import io.tributary.sink.internal.KeyedBatch;
 import io.tributary.sink.internal.Partitioning;
 import io.tributary.sink.internal.TopicBatch;
 import io.tributary.sink.internal.TopicReader;
@@ -196,18 +197,31 @@ public final class DeltaSink implements AutoCloseable {
         TopicBatch batch;
         long tRead;
         CommitResult result;
-        // append: the rows go to Parquet while they are read; other modes get the whole batch
+        // append: the rows go to Parquet while they are read; upsert (and complete by key): the records of
+        // one partition collapse by key while they are read; otherwise the mode gets the whole batch
         Optional<AppendStream> stream = Optional.empty();
+        Optional<KeyedBatch> keyed = Optional.empty();
         try {
             stream = mode.open(config.appId(), batchId, tableOffsets);
-            batch = reader.read(end, config.maxRowsPerBatch(), stream.<Consumer<Object[]>>map(s -> s::add).orElse(null));
+            Map<Integer, Long> position = reader.positions();
+            List<Integer> toRead = end.keySet().stream().filter(p -> position.getOrDefault(p, 0L) < end.get(p)).toList();
+            if (toRead.size() == 1) { // one partition: read order is Kafka order
+                int p = toRead.get(0);
+                long pending = end.get(p) - position.getOrDefault(p, 0L);
+                long hint = Math.min(config.maxRowsPerBatch() > 0 ? Math.min(pending, config.maxRowsPerBatch()) : pending, 1 << 20);
+                keyed = mode.openKeyed(config.appId(), batchId, tableOffsets, (int) hint);
+            }
+            batch = keyed.isPresent() ? reader.readKeyed(end, config.maxRowsPerBatch(), keyed.get()::add)
+                    : reader.read(end, config.maxRowsPerBatch(), stream.<Consumer<Object[]>>map(s -> s::add).orElse(null));
             tRead = System.currentTimeMillis();
             if (batch.rowCount() == 0) {
                 LOG.info("delta sink {}: only {} marker records up to {}; no batch", config.appId(), batch.markers(), batch.end());
                 return Optional.empty();
             }
             SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batch.end());
-            result = stream.isPresent() ? stream.get().commit(next) : mode.write(config.appId(), batchId, batch, tableOffsets, next);
+            result = stream.isPresent() ? stream.get().commit(next)
+                    : keyed.isPresent() ? keyed.get().commit(next, batch.rowCount())
+                    : mode.write(config.appId(), batchId, batch, tableOffsets, next);
         } catch (RuntimeException e) {
             backToTableOffsets = true; // the next attempt reads this batch again
             throw e;

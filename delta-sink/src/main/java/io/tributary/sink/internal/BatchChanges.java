@@ -38,13 +38,37 @@ final class BatchChanges {
     static BatchChanges collapse(TopicBatch batch, KeyColumns keys, int orderIndex) {
         List<Object[]> rows = batch.rows();
         List<RecordOrigin> origins = batch.origins();
-        Comparator<Object> order = orderIndex < 0 ? null : KeyColumns.valueOrder(keys.schema().field(orderIndex).type());
-        Map<Key, Object[]> changes = new HashMap<>(Math.max(16, rows.size() * 4 / 3));
+        Collector collector = new Collector(keys, orderIndex, rows.size());
         for (int i : kafkaOrder(origins, rows.size())) {
-            Object[] row = rows.get(i);
+            collector.add(origins == null ? null : origins.get(i), rows.get(i));
+        }
+        return collector.build();
+    }
+
+    /**
+     * Collapses records as they come, in Kafka order (those of one partition, in offset order, as a
+     * keyed {@link TopicReader#readKeyed} gives them): only the latest change per key is kept, so a
+     * batch never holds its superseded rows, nor the records' origins.
+     */
+    static final class Collector {
+        private final KeyColumns keys;
+        private final int orderIndex;
+        private final Comparator<Object> order;
+        private final Map<Key, Object[]> changes;
+
+        /** @param expectedRecords a hint for the map's initial size (0: unknown) */
+        Collector(KeyColumns keys, int orderIndex, int expectedRecords) {
+            this.keys = keys;
+            this.orderIndex = orderIndex;
+            this.order = orderIndex < 0 ? null : KeyColumns.valueOrder(keys.schema().field(orderIndex).type());
+            this.changes = new HashMap<>(Math.max(16, expectedRecords * 4 / 3));
+        }
+
+        /** The next record: its origin (read for a tombstone's key) and its row, or null for a tombstone. */
+        void add(RecordOrigin origin, Object[] row) {
             if (row == null) {
-                changes.put(keys.ofTombstone(origins.get(i)), DELETE);
-                continue;
+                changes.put(keys.ofTombstone(origin), DELETE);
+                return;
             }
             Key key = keys.of(row);
             Object[] before = changes.get(key);
@@ -52,8 +76,11 @@ final class BatchChanges {
                 changes.put(key, row);
             }
         }
-        long deletes = changes.values().stream().filter(r -> r == DELETE).count();
-        return new BatchChanges(changes, deletes);
+
+        BatchChanges build() {
+            long deletes = changes.values().stream().filter(r -> r == DELETE).count();
+            return new BatchChanges(changes, deletes);
+        }
     }
 
     /** Record indexes in Kafka order (see the class doc); list order when the batch has no origins. */

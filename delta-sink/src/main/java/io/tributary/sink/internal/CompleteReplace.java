@@ -41,6 +41,27 @@ final class CompleteReplace implements WriteMode {
         return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, rows, batch.rows().size()), expectedStart, next);
     }
 
+    /** With key columns the batch collapses while it is read; without, every row is kept and the batch comes whole. */
+    @Override
+    public Optional<KeyedBatch> openKeyed(String appId, long batchId, Map<Integer, Long> expectedStart, int expectedRecords) {
+        if (keys == null) {
+            return Optional.empty();
+        }
+        BatchChanges.Collector collector = new BatchChanges.Collector(keys, -1, expectedRecords);
+        return Optional.of(new KeyedBatch() {
+            @Override
+            public void add(RecordOrigin origin, Object[] row) {
+                collector.add(origin, row);
+            }
+
+            @Override
+            public CommitResult commit(SinkOffsets next, long sourceRows) {
+                List<Object[]> rows = collector.build().upserts();
+                return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, rows, sourceRows), expectedStart, next);
+            }
+        });
+    }
+
     @Override
     public boolean keyed() {
         return true;

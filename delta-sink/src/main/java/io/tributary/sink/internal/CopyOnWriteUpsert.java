@@ -45,6 +45,23 @@ final class CopyOnWriteUpsert implements WriteMode {
     }
 
     @Override
+    public Optional<KeyedBatch> openKeyed(String appId, long batchId, Map<Integer, Long> expectedStart, int expectedRecords) {
+        BatchChanges.Collector collector = new BatchChanges.Collector(keys, orderIndex, expectedRecords);
+        return Optional.of(new KeyedBatch() {
+            @Override
+            public void add(RecordOrigin origin, Object[] row) {
+                collector.add(origin, row);
+            }
+
+            @Override
+            public CommitResult commit(SinkOffsets next, long sourceRows) {
+                BatchChanges changes = collector.build();
+                return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, changes, sourceRows), expectedStart, next);
+            }
+        });
+    }
+
+    @Override
     public boolean keyed() {
         return true;
     }
@@ -89,7 +106,7 @@ final class CopyOnWriteUpsert implements WriteMode {
                 }
             });
         }
-        long inserted = upserts.stream().filter(r -> !matched.contains(keys.of(r))).count();
+        long inserted = matched.isEmpty() ? upserts.size() : upserts.stream().filter(r -> !matched.contains(keys.of(r))).count();
         output.addAll(upserts);
         actions.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
         Map<String, Object> metrics = new LinkedHashMap<>();

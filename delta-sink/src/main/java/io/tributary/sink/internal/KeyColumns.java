@@ -55,6 +55,9 @@ final class KeyColumns {
     }
 
     Key of(Object[] row) {
+        if (indexes.length == 1) {
+            return Key.single(row[indexes[0]]);
+        }
         Object[] k = new Object[indexes.length];
         for (int i = 0; i < k.length; i++) {
             k[i] = row[indexes[i]];

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -246,10 +247,25 @@ public final class TopicReader implements AutoCloseable {
         if (rowSink != null && keyed) {
             throw new IllegalArgumentException("a keyed read returns its rows with their origins");
         }
+        return read(end, maxRows, rowSink, null);
+    }
+
+    /**
+     * As {@link #read(Map, int)} for a keyed reader, handing each record to {@code recordSink} as it
+     * is read (its origin, and its row or null for a tombstone); the batch returned counts the rows but holds none.
+     */
+    public TopicBatch readKeyed(Map<Integer, Long> end, int maxRows, BiConsumer<RecordOrigin, Object[]> recordSink) {
+        if (!keyed) {
+            throw new IllegalArgumentException("an unkeyed read has no record origins");
+        }
+        return read(end, maxRows, null, recordSink);
+    }
+
+    private TopicBatch read(Map<Integer, Long> end, int maxRows, Consumer<Object[]> rowSink, BiConsumer<RecordOrigin, Object[]> recordSink) {
         Map<Integer, Long> start = positions();
         Map<Integer, Long> accepted = new TreeMap<>(start); // next offset after the last record taken
         List<Object[]> rows = new ArrayList<>();
-        List<RecordOrigin> origins = keyed ? new ArrayList<>() : null;
+        List<RecordOrigin> origins = keyed && recordSink == null ? new ArrayList<>() : null;
         long markers = 0;
         long count = 0;
         boolean full = false;
@@ -286,8 +302,13 @@ public final class TopicReader implements AutoCloseable {
                 }
                 if (keyed) {
                     boolean tombstone = r.value() == null && r.key() != null;
-                    origins.add(new RecordOrigin(r.partition(), r.offset(), r.timestamp(), tombstone ? r.key() : null));
-                    rows.add(tombstone ? null : parse(r));
+                    RecordOrigin origin = new RecordOrigin(r.partition(), r.offset(), r.timestamp(), tombstone ? r.key() : null);
+                    if (recordSink != null) {
+                        recordSink.accept(origin, tombstone ? null : parse(r));
+                    } else {
+                        origins.add(origin);
+                        rows.add(tombstone ? null : parse(r));
+                    }
                 } else if (rowSink != null) {
                     rowSink.accept(parse(r));
                 } else {

@@ -27,6 +27,17 @@ public interface WriteMode {
         return Optional.empty();
     }
 
+    /**
+     * For keyed modes that collapse a batch by key: a batch that takes the records as they are read,
+     * in Kafka order ({@link TopicReader#readKeyed}), and commits as {@link #write} does; empty for
+     * the other modes, which get the whole batch through {@link #write}.
+     *
+     * @param expectedRecords about how many records the batch reads (a size hint)
+     */
+    default Optional<KeyedBatch> openKeyed(String appId, long batchId, Map<Integer, Long> expectedStart, int expectedRecords) {
+        return Optional.empty();
+    }
+
     /** True if the mode needs each record's origin and the topic's tombstones ({@link TopicReader}'s keyed read). */
     boolean keyed();
 
