@@ -41,12 +41,17 @@ class UpsertSinkIT {
 
     /** Keyed records (key = JSON array of the id), as a producer that keys its records writes them; a null row is a tombstone. */
     private static void publish(String topic, Object[]... rows) {
+        publish(topic, 2, rows);
+    }
+
+    /** As above, into a topic of {@code partitions} partitions (partition: id modulo their number). */
+    private static void publish(String topic, int partitions, Object[]... rows) {
         KAFKA.inTransaction(producer -> {
             for (Object[] row : rows) {
                 int id = (Integer) row[0];
                 byte[] key = ("[" + id + "]").getBytes(StandardCharsets.UTF_8);
                 byte[] value = row.length == 1 ? null : ROWS.write(row);
-                producer.send(new ProducerRecord<>(topic, Math.floorMod(id, 2), key, value));
+                producer.send(new ProducerRecord<>(topic, Math.floorMod(id, partitions), key, value));
             }
         });
     }
@@ -115,6 +120,26 @@ class UpsertSinkIT {
         }
         assertThat(rows("t")).containsExactly("1:a:10.0", "2:b:99.0", "3:c:35.0", "5:e:50.0", "6:f:60.0");
         assertThat(DeltaTables.history(dir.resolve("t").toString())).extracting(TableCommit::operation).containsOnly("STREAMING UPDATE");
+    }
+
+    @Test
+    void aBatchOfOnePartitionCollapsesByOrderAndTombstonesAsItIsRead() throws Exception {
+        String topic = KAFKA.newTopic("u1", 1); // one partition: the batch collapses while it is read
+        publish(topic, 1, row(1, "a", 10), row(1, "a", 5), row(2, "b", 1), tombstone(2), row(3, "c", 9), tombstone(3),
+                row(3, "c", 2), row(4, "d", 4), row(4, "d", 4.5));
+        SinkConfig ordered = SinkConfig.of(dir.resolve("o").toString(), SCHEMA, topic, "tributary-seed-sink", "seed/sink")
+                .withMode(SinkMode.UPSERT, List.of("id"), "amt");
+        try (DeltaSink sink = new DeltaSink(ordered, client())) {
+            Progress p = sink.runBatch().orElseThrow();
+            assertThat(p.numInputRows()).isEqualTo(9);
+            assertThat(p.sink().metrics()).containsEntry("numSourceKeys", 4L).containsEntry("numTargetRowsInserted", 3L);
+            publish(topic, 1, row(1, "a", 1), tombstone(4), row(5, "e", 5));
+            p = sink.runBatch().orElseThrow();
+            assertThat(p.sink().metrics()).containsEntry("numTargetRowsUpdated", 1L).containsEntry("numTargetRowsDeleted", 1L)
+                    .containsEntry("numTargetRowsInserted", 1L);
+        }
+        // amt orders rows within a batch (10 beats the later 5); a tombstone forgets the rows before it; a later batch replaces
+        assertThat(rows("o")).containsExactly("1:a:1.0", "3:c:2.0", "5:e:5.0");
     }
 
     @Test
