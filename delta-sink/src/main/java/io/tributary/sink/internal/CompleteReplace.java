@@ -48,7 +48,6 @@ final class CompleteReplace implements WriteMode {
             return Optional.empty();
         }
         BatchChanges.Collector collector = new BatchChanges.Collector(keys, -1, expectedRecords);
-        writer.files().warmUp();
         return Optional.of(new KeyedBatch() {
             @Override
             public void add(RecordOrigin origin, Object[] row) {

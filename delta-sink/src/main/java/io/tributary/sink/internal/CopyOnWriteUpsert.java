@@ -47,7 +47,6 @@ final class CopyOnWriteUpsert implements WriteMode {
     @Override
     public Optional<KeyedBatch> openKeyed(String appId, long batchId, Map<Integer, Long> expectedStart, int expectedRecords) {
         BatchChanges.Collector collector = new BatchChanges.Collector(keys, orderIndex, expectedRecords);
-        writer.files().warmUp();
         return Optional.of(new KeyedBatch() {
             @Override
             public void add(RecordOrigin origin, Object[] row) {

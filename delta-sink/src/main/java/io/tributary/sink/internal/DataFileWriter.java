@@ -5,7 +5,6 @@ import io.delta.kernel.Transaction;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
@@ -121,40 +120,6 @@ public final class DataFileWriter {
                 Transaction.transformLogicalData(engine, state, Iterators.of(List.of(batch)), partition);
         return engine.getParquetHandler().writeParquetFiles(ctx.getTargetDirectory(), physical, ctx.getStatisticsColumns());
     }
-
-    /**
-     * Loads the classes of {@link #direct}'s writing and footer reading, once per JVM, on a
-     * background thread, by writing an empty file into the temporary folder: for modes that write
-     * only after they have read a whole batch, so that the class loading (and the full collection
-     * that growing the metaspace sets off) comes while the heap is still small, not when it holds the batch.
-     */
-    void warmUp() {
-        if (strategy() != Strategy.DIRECT || !WARMED.compareAndSet(false, true)) {
-            return;
-        }
-        Thread t = new Thread(() -> {
-            Path file = null;
-            try {
-                file = java.nio.file.Files.createTempFile("tributary-warm-up", ".parquet");
-                java.nio.file.Files.delete(file);
-                DirectParquetFiles.writeEmpty(file, schema, kernelSchema, schema.fields().stream().map(f -> new Column(f.name())).toList());
-            } catch (IOException | RuntimeException e) {
-                // only a warm-up: the real write reports its own failures
-            } finally {
-                try {
-                    if (file != null) {
-                        java.nio.file.Files.deleteIfExists(file);
-                    }
-                } catch (IOException e) {
-                    // a file left in the temporary folder
-                }
-            }
-        }, "tributary-parquet-warm-up");
-        t.setDaemon(true);
-        t.start();
-    }
-
-    private static final java.util.concurrent.atomic.AtomicBoolean WARMED = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** The strategy the system property asks for (DIRECT unless it says kernel). */
     public static Strategy strategy() {

@@ -117,13 +117,6 @@ final class DirectParquetFiles {
         }
     }
 
-    /** Writes an empty file as {@code file} and reads its footer back: loads the classes of both (see {@link DataFileWriter#warmUp}). */
-    static void writeEmpty(Path file, Schema schema, StructType kernelSchema, List<Column> statsColumns) throws IOException {
-        new Builder(new LocalOutputFile(file), new RowWriteSupport(schema)).withConf(new PlainParquetConfiguration())
-                .withCompressionCodec(CompressionCodecName.SNAPPY).build().close();
-        ParquetFooterStats.of(footer(file), kernelSchema, statsColumns);
-    }
-
     /**
      * The footer as a reader sees it: parquet-mr adjusts statistics on the way to the file (no
      * min/max for a column with NaN, 0.0 bounds as -0.0), and Kernel's statistics are those of the file.
