@@ -58,6 +58,9 @@ public final class FileIngest implements AutoCloseable {
     private long lastTriggerMs = -1;
     private long lastDataMs = System.currentTimeMillis(); // wall clock of the last batch with files
     private boolean closed;
+    private boolean endsWhenIngested;
+    /** A no-data batch published with the last data batch, whose progress the next {@link #runBatch()} returns. */
+    private BatchOutcome publishedNoData;
 
     /**
      * Connects with {@code kafkaClientProps} (bootstrap.servers, security...: passed to the
@@ -139,13 +142,21 @@ public final class FileIngest implements AutoCloseable {
             cleanedNotReported += cleaner.cleanLeftovers(state); // files a run that died published but did not clean
             leftoversCleaned = true;
         }
+        if (publishedNoData != null) {
+            // Spark's no-data batch, published with the run's last data batch: only its progress is left
+            BatchOutcome o = publishedNoData;
+            publishedNoData = null;
+            return Optional.of(report(o, new BatchPlanner.Plan(List.of(), List.of(), 0, 0), startMs, t0, 0));
+        }
         BatchPlanner.Plan plan = planner.plan(state, startMs);
         changedFiles = List.copyOf(plan.changed());
         long listMs = (System.nanoTime() - t0) / 1_000_000;
         BatchOutcome outcome;
         try {
-            outcome = plan.files().isEmpty() ? null : runner.runData(plan.files(), state);
+            boolean lastOfRun = endsWhenIngested && plan.leftForLater() == 0 && plan.heldBack() == 0;
+            outcome = plan.files().isEmpty() ? null : runner.runData(plan.files(), state, lastOfRun);
             if (outcome != null) {
+                publishedNoData = runner.takeFollowingNoData();
                 lastDataMs = startMs;
             } else if (config.hasWatermark()
                     && state.nextWatermarkMs(config.watermarkDelay().toMillis()) > state.watermarkMs()) {
@@ -166,6 +177,10 @@ public final class FileIngest implements AutoCloseable {
         if (outcome == null) {
             return Optional.empty();
         }
+        return Optional.of(report(outcome, plan, startMs, t0, listMs));
+    }
+
+    private Progress report(BatchOutcome outcome, BatchPlanner.Plan plan, long startMs, long t0, long listMs) {
         log(outcome);
         if (!cleaner.isOff() && !outcome.files().isEmpty()) {
             CrashPoint.reach(CrashPoint.INGEST_BEFORE_CLEAN);
@@ -176,8 +191,20 @@ public final class FileIngest implements AutoCloseable {
         long totalMs = (System.nanoTime() - t0) / 1_000_000;
         long sinceLast = lastTriggerMs < 0 ? totalMs : startMs - lastTriggerMs;
         lastTriggerMs = startMs;
-        return Optional.of(progress.batch(outcome, new ProgressFactory.Timing(startMs, sinceLast, listMs, totalMs,
-                plan.heldBack(), plan.changed().size(), cleaned)));
+        return progress.batch(outcome, new ProgressFactory.Timing(startMs, sinceLast, listMs, totalMs,
+                plan.heldBack(), plan.changed().size(), cleaned));
+    }
+
+    /**
+     * Says that the run ends once the files there are ingested (trigger availableNow): the last
+     * data batch of the run, when it moves the watermark, then carries Spark's no-data batch that
+     * would follow it in the same transaction ({@link BatchRunner#runData(List, IngestState, boolean)}),
+     * whose progress the next {@link #runBatch()} returns. The same batches, ids and watermarks
+     * as two transactions; the aggregation closes the windows the data batch opened without
+     * writing them into its state store first (README "Performance").
+     */
+    public void endsWhenIngested(boolean v) {
+        this.endsWhenIngested = v;
     }
 
     /** The watermark an idle stream moves to, or Long.MIN_VALUE when the option is off or the stream is not idle yet. */

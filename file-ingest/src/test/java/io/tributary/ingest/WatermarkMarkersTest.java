@@ -81,8 +81,14 @@ class WatermarkMarkersTest {
 
     /** Runs batches until there is nothing to do, as an availableNow run does, with a new ingest. */
     private static List<Progress> availableNowRun(IngestConfig config) {
+        return availableNowRun(config, false);
+    }
+
+    /** As {@link #availableNowRun(IngestConfig)}; {@code endsWhenIngested}: as the service runs availableNow. */
+    private static List<Progress> availableNowRun(IngestConfig config, boolean endsWhenIngested) {
         List<Progress> out = new ArrayList<>();
         try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
+            ingest.endsWhenIngested(endsWhenIngested);
             Optional<Progress> p;
             while ((p = ingest.runBatch()).isPresent()) {
                 out.add(p.get());
@@ -182,5 +188,41 @@ class WatermarkMarkersTest {
             assertThat(markers.stream().filter(m -> m.partition() == partition).toList()).containsExactly(
                     new Marker(p, 0, 0), new Marker(p, 1, WM_0926), new Marker(p, 2, WM_0926), new Marker(p, 3, WM_0942));
         }
+    }
+
+    @Test
+    void theLastDataBatchOfARunThatEndsWhenIngestedCarriesItsNoDataBatch() throws Exception {
+        IngestConfig config = config("one-transaction", 1);
+        copyGolden("case-late-one-run/run1-file1.json", config.inputDir(), "run1-file1.json", 1_000);
+        copyGolden("case-late-one-run/run1-file2.json", config.inputDir(), "run1-file2.json", 2_000);
+
+        List<Progress> run = availableNowRun(config, true);
+
+        // the same batches, watermarks and progress lines as two transactions
+        assertThat(batches(run)).isEqualTo("0:3,1:3,2:0");
+        assertThat(run).extracting(p -> p.eventTime().get("watermark"))
+                .containsExactly("1970-01-01T00:00:00.000Z", "2026-10-06T09:26:00.000Z", "2026-10-06T09:42:00.000Z");
+        assertThat(run.get(2).sink().metrics()).containsEntry("numWatermarkMarkers", (long) PARTITIONS);
+        for (int p = 0; p < PARTITIONS; p++) {
+            List<ConsumerRecord<byte[], byte[]>> markers = new ArrayList<>();
+            for (ConsumerRecord<byte[], byte[]> r : readCommitted(KAFKA.broker(), config.eventsTopic())) {
+                if (r.partition() == p && r.headers().lastHeader(Topics.MARKER_HEADER) != null) {
+                    markers.add(r);
+                }
+            }
+            List<Long> watermarks = new ArrayList<>();
+            for (ConsumerRecord<byte[], byte[]> r : markers) {
+                watermarks.add(JSON.readTree(r.value()).get("watermarkMs").asLong());
+            }
+            assertThat(watermarks).containsExactly(0L, WM_0926, WM_0942);
+            // batch 1's marker and the no-data batch 2's are next to each other: no transaction marker between them
+            assertThat(markers.get(2).offset()).as("partition %d", p).isEqualTo(markers.get(1).offset() + 1);
+            assertThat(markers.get(1).offset()).as("partition %d", p).isGreaterThan(markers.get(0).offset() + 1);
+        }
+        assertThat(availableNowRun(config, true)).isEmpty();
+        assertThat(FileIngest.readStatus(config, IngestKit.props(KAFKA.broker()))).satisfies(s -> {
+            assertThat(s.nextBatchId()).isEqualTo(3);
+            assertThat(s.watermarkMs()).isEqualTo(WM_0942);
+        });
     }
 }

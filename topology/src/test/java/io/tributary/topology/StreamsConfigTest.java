@@ -17,7 +17,7 @@ class StreamsConfigTest {
                 .containsEntry(StreamsConfig.STATE_DIR_CONFIG, "/var/tributary/state")
                 .containsEntry("consumer.group.instance.id", "revenue-0")
                 .containsEntry("consumer.session.timeout.ms", 10_000)
-                .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000)
+                .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 60_000)
                 .containsEntry("producer.transaction.timeout.ms", 60_000);
         assertThat(new StreamsConfig(p).getMainConsumerConfigs("revenue", "c", 0).get("group.instance.id")).asString()
                 .startsWith("revenue-0");

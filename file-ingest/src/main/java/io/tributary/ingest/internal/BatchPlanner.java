@@ -12,8 +12,11 @@ import java.util.List;
  * on disk are reported as changed, never chosen again.
  */
 public final class BatchPlanner {
-    /** The files of the next batch, the ingested files that changed, and how many wait for {@code fileMinAge}. */
-    public record Plan(List<FileStat> files, List<ChangedFile> changed, int heldBack) {
+    /**
+     * The files of the next batch, the ingested files that changed, how many wait for
+     * {@code fileMinAge}, and how many new files the per-trigger limits leave for later batches.
+     */
+    public record Plan(List<FileStat> files, List<ChangedFile> changed, int heldBack, int leftForLater) {
     }
 
     private final IngestConfig config;
@@ -45,7 +48,7 @@ public final class BatchPlanner {
             }
         }
         List<FileStat> chosen = FileDiscovery.select(fresh, config.maxFilesPerTrigger(), config.maxBytesPerTrigger());
-        return new Plan(chosen, changed, heldBack);
+        return new Plan(chosen, changed, heldBack, fresh.size() - chosen.size());
     }
 
     /** Ingested files that differ on disk now (for {@code checkpoint show}). */

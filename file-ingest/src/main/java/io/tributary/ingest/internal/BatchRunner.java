@@ -36,6 +36,7 @@ public final class BatchRunner {
     private final Producer<byte[], byte[]> producer;
     private final FilePublisher publisher;
     private final FileDiscovery discovery;
+    private BatchOutcome followingNoData;
 
     public BatchRunner(IngestConfig config, Producer<byte[], byte[]> producer, FileDiscovery discovery) {
         this.config = config;
@@ -49,6 +50,20 @@ public final class BatchRunner {
      * when every file changed while it was read (nothing was published).
      */
     public BatchOutcome runData(List<FileStat> chosen, IngestState state) {
+        return runData(chosen, state, false);
+    }
+
+    /**
+     * As {@link #runData(List, IngestState)}; with {@code thenNoData}, when this batch moves the
+     * watermark and no file was left out, Spark's no-data batch that follows it (batch id + 1, the
+     * new watermark's markers and state) goes into the same transaction, after this batch's
+     * markers: for the last data batch of a run that ends when the files are ingested
+     * (availableNow), which Spark follows with that no-data batch anyway. The aggregation then
+     * closes the windows this batch opened before it commits, so they never reach its state
+     * store. {@link #takeFollowingNoData()} gives that batch's outcome.
+     */
+    public BatchOutcome runData(List<FileStat> chosen, IngestState state, boolean thenNoData) {
+        followingNoData = null;
         long batchId = state.nextBatchId();
         List<FileStat> files = new ArrayList<>(chosen);
         List<String> changed = new ArrayList<>();
@@ -81,6 +96,13 @@ public final class BatchRunner {
                 long watermark = wm == null ? state.watermarkMs() : wm;
                 sendState(batchId + 1, max, watermark);
                 int markers = wm == null ? 0 : sendMarkers(batchId, wm);
+                long next = max == null ? watermark : Math.max(watermark, max - config.watermarkDelay().toMillis());
+                boolean noData = thenNoData && wm != null && changed.isEmpty() && next > watermark;
+                int noDataMarkers = 0;
+                if (noData) {
+                    sendState(batchId + 2, max, next);
+                    noDataMarkers = sendMarkers(batchId + 1, next);
+                }
                 producer.flush();
                 CrashPoint.reach(CrashPoint.INGEST_BEFORE_COMMIT);
                 producer.commitTransaction();
@@ -90,6 +112,10 @@ public final class BatchRunner {
                     state.putFile(ingested(r, batchId));
                 }
                 state.setBatch(batchId + 1, max, watermark);
+                if (noData) {
+                    state.setBatch(batchId + 2, max, next);
+                    followingNoData = new BatchOutcome(batchId + 1, List.of(), next, noDataMarkers, List.of(), 0, 0);
+                }
                 return new BatchOutcome(batchId, results, wm, markers, changed, ms(t1 - t0), ms(t2 - t1));
             } catch (FileChangedException e) {
                 abort();
@@ -113,6 +139,16 @@ public final class BatchRunner {
             }
         }
         return null;
+    }
+
+    /**
+     * The no-data batch the last {@link #runData(List, IngestState, boolean)} published with its
+     * data batch, once; null when it published none.
+     */
+    public BatchOutcome takeFollowingNoData() {
+        BatchOutcome o = followingNoData;
+        followingNoData = null;
+        return o;
     }
 
     /** Spark's no-data batch: only the new watermark {@code wm}, on every partition, and the state. */

@@ -10,6 +10,7 @@ import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
+import io.tributary.service.spec.Trigger;
 import io.tributary.sink.DeltaSink;
 import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkMode;
@@ -110,6 +111,8 @@ public final class PipelineParts {
             }
             openers.add(() -> {
                 FileIngest ingest = new FileIngest(ingestConfig, client);
+                // availableNow: the last data batch carries its no-data batch (README "Performance")
+                ingest.endsWhenIngested(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW);
                 return new Stage(spec.name() + "/ingest", ingest::runBatch, ingest, ingest::idleProgress);
             });
         }

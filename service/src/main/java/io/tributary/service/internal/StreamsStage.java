@@ -21,11 +21,15 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
@@ -43,6 +47,9 @@ final class StreamsStage implements AutoCloseable {
     private static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(10);
     /** The most restarts after Kafka errors within {@link Recovery#GIVE_UP_AFTER}. */
     private static final int MAX_RESTARTS = 20;
+    /** The largest gap between committed and end offsets that {@link #onlyControlRecordsLeft} reads. */
+    private static final long MAX_CONTROL_GAP = 4;
+    private static final Duration GAP_CHECK_TIMEOUT = Duration.ofMillis(500);
 
     private final String name;
     private final String applicationId;
@@ -55,8 +62,12 @@ final class StreamsStage implements AutoCloseable {
     /** Set by a stream thread that Kafka errors killed: {@link #runBatch()} starts the application again. */
     private volatile boolean restartAfterKafkaError;
     private final Admin admin;
+    private final Map<String, Object> clientProps;
+    /** Reads the few offsets between committed and end ({@link #onlyControlRecordsLeft}); opened on first use. */
+    private KafkaConsumer<byte[], byte[]> gapReader;
     private final String runId = UUID.randomUUID().toString();
     private Map<TopicPartition, Long> committed = Map.of();
+    private Map<TopicPartition, Long> trimmed = Map.of();
     private Map<String, Double> lastCounts = Map.of();
     private long batchId;
     /** When the application was started again after Kafka errors (nanoTime), for {@link #MAX_RESTARTS}. */
@@ -74,9 +85,11 @@ final class StreamsStage implements AutoCloseable {
                 stateDir, applicationId + "-1"));
         this.topology = () -> WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic);
         this.admin = Admin.create(clientProps);
+        this.clientProps = Map.copyOf(clientProps);
         this.streams = start();
         awaitRunning();
         this.committed = committedOffsets();
+        this.trimmed = committed;
     }
 
     private KafkaStreams start() {
@@ -188,7 +201,7 @@ final class StreamsStage implements AutoCloseable {
         Map<TopicPartition, Long> before = committed;
         long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
         Map<TopicPartition, Long> now = committedOffsets();
-        while (!caughtUp(now, end)) {
+        while (!caughtUp(now, end) && !onlyControlRecordsLeft(now, end)) {
             restartIfKilled();
             if (streams.state() != KafkaStreams.State.RUNNING && streams.state() != KafkaStreams.State.REBALANCING
                     && !restartAfterKafkaError && streams.state() != KafkaStreams.State.CREATED) {
@@ -202,10 +215,18 @@ final class StreamsStage implements AutoCloseable {
             sleep(20);
             now = committedOffsets();
         }
+        Map<TopicPartition, Long> trimAt = now;
+        if (!caughtUp(now, end)) {
+            // only control records left: count them as read, as the next commit will
+            Map<TopicPartition, Long> past = new HashMap<>(now);
+            end.forEach((tp, o) -> past.merge(tp, o, Math::max));
+            now = past;
+        }
         committed = now;
-        if (trimEvents && !now.equals(before)) {
+        if (trimEvents && !trimAt.equals(trimmed)) {
             // never read again: a restart resumes from the committed offsets, its state comes from the changelogs
-            trim = TopicTrim.before(admin, now);
+            trim = TopicTrim.before(admin, trimAt);
+            trimmed = trimAt;
         }
         long records = 0;
         for (Map.Entry<TopicPartition, Long> e : now.entrySet()) {
@@ -253,6 +274,55 @@ final class StreamsStage implements AutoCloseable {
 
     private static boolean caughtUp(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> end) {
         return end.entrySet().stream().allMatch(e -> e.getValue() == 0 || committed.getOrDefault(e.getKey(), 0L) >= e.getValue());
+    }
+
+    /**
+     * True when every record between the committed offsets and the end offsets is a transaction
+     * control record (a commit or abort marker), or belongs to an aborted transaction: nothing a
+     * read_committed reader gets. The commit the processor asks for at a batch's marker covers the
+     * offsets up to the marker; the ingest transaction's commit marker after it is passed only by
+     * the next commit of the interval (Kafka Streams commits once the consumer's position moved past
+     * it), which with a long commit interval (README "Performance") would keep the stage waiting for
+     * nothing. Checked with a read_committed consumer of its own, only for the partitions whose gap
+     * is small (a control record per transaction at most).
+     */
+    private boolean onlyControlRecordsLeft(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> end) {
+        Map<TopicPartition, Long> gaps = new HashMap<>();
+        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
+            long c = committed.getOrDefault(e.getKey(), -1L);
+            if (e.getValue() == 0 || c >= e.getValue()) {
+                continue;
+            }
+            if (c < 0 || e.getValue() - c > MAX_CONTROL_GAP) {
+                return false;
+            }
+            gaps.put(e.getKey(), c);
+        }
+        if (gaps.isEmpty()) {
+            return true;
+        }
+        if (gapReader == null) {
+            Map<String, Object> p = new HashMap<>(clientProps);
+            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            p.put(ConsumerConfig.CLIENT_ID_CONFIG, applicationId + "-catch-up");
+            p.remove(ConsumerConfig.GROUP_ID_CONFIG);
+            gapReader = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        }
+        gapReader.assign(gaps.keySet());
+        gaps.forEach(gapReader::seek);
+        long deadline = System.nanoTime() + GAP_CHECK_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> r : gapReader.poll(Duration.ofMillis(20))) {
+                if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
+                    return false; // a record the aggregation has yet to commit
+                }
+            }
+            if (gaps.keySet().stream().allMatch(tp -> gapReader.position(tp) >= end.get(tp))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Map<String, Map<String, Long>> offsetsJson(Map<TopicPartition, Long> offsets) {
@@ -320,6 +390,9 @@ final class StreamsStage implements AutoCloseable {
     public void close() {
         streams.close(Duration.ofSeconds(30));
         TopicTrim.await(trim);
+        if (gapReader != null) {
+            gapReader.close(Duration.ofSeconds(5));
+        }
         admin.close(Duration.ofSeconds(5));
     }
 }

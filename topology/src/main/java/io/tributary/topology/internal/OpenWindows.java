@@ -1,9 +1,8 @@
 package io.tributary.topology.internal;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -11,43 +10,28 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The open windows: one entry per (window start, group), holding the aggregate states. A
- * write-back map in front of the (uncached) windows store: rows fold into the map's decoded
- * states, which reads the store only on a miss; {@link #flush()} writes the changed entries into
- * the store in batches, and runs before every commit of the task ({@link CommitHook}) and when
- * the map outgrows its budget. A window opened and closed between two commits is emitted from the
- * map and never reaches RocksDB or the changelog (no put, no tombstone); but the processor
- * commits at every marker (and every second), and a marker carries the watermark of the batches
- * before its own (Spark's rule), so that is only a window whose rows all arrived in the batch
- * right after the one that moved the watermark past its end (rows Spark still counts): most
- * windows are written once and deleted once.
+ * write-back map ({@link WindowTable}: encoded keys and values, few objects per entry) in front
+ * of the (uncached) windows store: rows fold into the map, which reads the store only on a miss;
+ * {@link #flush()} writes the changed entries into the store in batches, and runs before every
+ * commit of the task ({@link CommitHook}) and when the map outgrows its budget (the processor
+ * then asks for a commit). A window opened and closed between two commits is emitted from the
+ * map and never reaches RocksDB or the changelog (no put, no tombstone). Commits come at each
+ * marker (and at the 60 s commit interval), and a marker carries the watermark of the batches
+ * before its own (Spark's rule), so a batch's windows close in the map when the marker that closes them comes
+ * in the same ingest transaction as the batch: an availableNow run's last data batch carries its
+ * no-data batch (file-ingest). Otherwise a window is written once and deleted once.
  */
 final class OpenWindows {
     static final int NEW = 1;
     static final int FIRST_IN_BATCH = 2;
-    /** A rough heap cost of one map entry besides its key and state bytes (the HashMap node, the key and entry objects). */
-    private static final long ENTRY_OVERHEAD = 160;
     private static final int FLUSH_CHUNK = 10_000;
 
     private final KeyValueStore<Bytes, byte[]> store;
     private final StateLayout layout;
     private final long size;
     private final long budgetBytes;
-    private final HashMap<Bytes, Entry> map = new HashMap<>();
+    private final WindowTable map = new WindowTable();
     private long mapBytes;
-
-    /** A window's states in the map; {@code inStore}: the store holds an older version (so closing it needs a tombstone). */
-    private static final class Entry {
-        Object[] states;
-        long seq;
-        boolean inStore;
-        boolean dirty;
-
-        Entry(Object[] states, long seq, boolean inStore) {
-            this.states = states;
-            this.seq = seq;
-            this.inStore = inStore;
-        }
-    }
 
     OpenWindows(KeyValueStore<Bytes, byte[]> store, StateLayout layout, long sizeMicros, long budgetBytes) {
         this.store = store;
@@ -58,26 +42,31 @@ final class OpenWindows {
 
     /** Folds a row into window {@code start} of its group; says whether the entry is {@link #NEW} and/or {@link #FIRST_IN_BATCH}. */
     int update(long start, byte[] groupBytes, Object[] row, long seq) {
-        Bytes key = StateLayout.key(start, groupBytes);
-        Entry e = map.get(key);
+        byte[] key = StateLayout.key(start, groupBytes).get();
+        int slot = map.find(key);
+        byte[] old;
         int flags;
-        if (e == null) {
-            byte[] old = store.get(key);
-            if (old == null) {
-                e = new Entry(layout.zero(), seq, false);
-                flags = NEW | FIRST_IN_BATCH;
-            } else {
-                e = new Entry(layout.states(old), StateLayout.seq(old), true);
-                flags = e.seq == seq ? 0 : FIRST_IN_BATCH;
-            }
-            map.put(key, e);
-            mapBytes += ENTRY_OVERHEAD + key.get().length + 16L * e.states.length;
+        if (slot < 0) {
+            old = store.get(Bytes.wrap(key));
+            flags = old == null ? NEW | FIRST_IN_BATCH : StateLayout.seq(old) == seq ? 0 : FIRST_IN_BATCH;
         } else {
-            flags = e.seq == seq ? 0 : FIRST_IN_BATCH;
+            old = map.value(slot);
+            flags = StateLayout.seq(old) == seq ? 0 : FIRST_IN_BATCH;
         }
-        layout.add(e.states, row);
-        e.seq = seq;
-        e.dirty = true;
+        Object[] states = old == null ? layout.zero() : layout.states(old);
+        layout.add(states, row);
+        byte[] value = layout.value(seq, states);
+        if (slot < 0) {
+            slot = map.insert(key, value, old == null ? WindowTable.DIRTY : (byte) (WindowTable.DIRTY | WindowTable.IN_STORE));
+            mapBytes += WindowTable.ENTRY_OVERHEAD + key.length + value.length;
+        } else if (value.length == old.length) {
+            System.arraycopy(value, 0, old, 0, value.length); // in place: an entry that survived collections stays where it is
+            map.set(slot, WindowTable.DIRTY);
+        } else {
+            map.value(slot, value);
+            map.set(slot, WindowTable.DIRTY);
+            mapBytes += value.length - old.length;
+        }
         return flags;
     }
 
@@ -96,12 +85,11 @@ final class OpenWindows {
             return;
         }
         List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>(Math.min(map.size(), FLUSH_CHUNK));
-        for (Map.Entry<Bytes, Entry> me : map.entrySet()) {
-            Entry e = me.getValue();
-            if (!e.dirty) {
+        for (int i = 0; i < map.capacity(); i++) {
+            if (map.key(i) == null || !map.has(i, WindowTable.DIRTY)) {
                 continue;
             }
-            batch.add(KeyValue.pair(me.getKey(), layout.value(e.seq, e.states)));
+            batch.add(KeyValue.pair(Bytes.wrap(map.key(i)), map.value(i)));
             if (batch.size() == FLUSH_CHUNK) {
                 store.putAll(batch);
                 batch.clear();
@@ -120,26 +108,27 @@ final class OpenWindows {
      * false to stop.
      */
     void scan(long maxStart, Visitor visitor) {
-        List<Map.Entry<Bytes, Entry>> mine = new ArrayList<>();
-        for (Map.Entry<Bytes, Entry> me : map.entrySet()) {
-            if (StateLayout.windowStart(me.getKey()) <= maxStart) {
-                mine.add(me);
+        List<byte[]> mine = new ArrayList<>();
+        for (int i = 0; i < map.capacity(); i++) {
+            byte[] k = map.key(i);
+            if (k != null && StateLayout.windowStart(k) <= maxStart) {
+                mine.add(k);
             }
         }
-        mine.sort(Map.Entry.comparingByKey());
+        mine.sort(Arrays::compareUnsigned);
         int i = 0;
         try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
             KeyValue<Bytes, byte[]> s = nextUpTo(it, maxStart);
             while (s != null || i < mine.size()) {
-                Map.Entry<Bytes, Entry> m = i < mine.size() ? mine.get(i) : null;
-                int c = s == null ? 1 : m == null ? -1 : s.key.compareTo(m.getKey());
+                byte[] m = i < mine.size() ? mine.get(i) : null;
+                int c = s == null ? 1 : m == null ? -1 : Arrays.compareUnsigned(s.key.get(), m);
                 boolean more;
                 if (c < 0) {
                     more = visitor.visit(s.key, StateLayout.windowStart(s.key), StateLayout.seq(s.value), layout.states(s.value));
                     s = nextUpTo(it, maxStart);
                 } else {
-                    Entry e = m.getValue();
-                    more = visitor.visit(m.getKey(), StateLayout.windowStart(m.getKey()), e.seq, e.states);
+                    byte[] value = map.value(map.find(m));
+                    more = visitor.visit(Bytes.wrap(m), StateLayout.windowStart(m), StateLayout.seq(value), layout.states(value));
                     i++;
                     if (c == 0) {
                         s = nextUpTo(it, maxStart);
@@ -164,11 +153,14 @@ final class OpenWindows {
     void delete(List<Bytes> keys) {
         List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>();
         for (Bytes k : keys) {
-            Entry e = map.remove(k);
-            if (e != null) {
-                mapBytes -= ENTRY_OVERHEAD + k.get().length + 16L * e.states.length;
+            int slot = map.find(k.get());
+            boolean inStore = true;
+            if (slot >= 0) {
+                inStore = map.has(slot, WindowTable.IN_STORE);
+                mapBytes -= WindowTable.ENTRY_OVERHEAD + k.get().length + map.value(slot).length;
+                map.remove(slot);
             }
-            if (e == null || e.inStore) {
+            if (inStore) {
                 batch.add(KeyValue.pair(k, null)); // a delete without delete()'s read of the old value
                 if (batch.size() == FLUSH_CHUNK) {
                     store.putAll(batch);
@@ -178,6 +170,9 @@ final class OpenWindows {
         }
         if (!batch.isEmpty()) {
             store.putAll(batch);
+        }
+        if (map.isEmpty()) {
+            map.clear(); // gives back the slots of a large batch's windows
         }
     }
 

@@ -39,7 +39,11 @@ final class StateLayout {
     }
 
     static long windowStart(Bytes key) {
-        return new ByteSource(key.get(), 0).readLong() ^ Long.MIN_VALUE;
+        return windowStart(key.get());
+    }
+
+    static long windowStart(byte[] key) {
+        return new ByteSource(key, 0).readLong() ^ Long.MIN_VALUE;
     }
 
     Object[] groupValues(Bytes key) {

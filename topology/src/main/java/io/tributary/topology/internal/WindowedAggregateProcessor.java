@@ -33,10 +33,16 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private static final Logger LOG = LoggerFactory.getLogger(WindowedAggregateProcessor.class);
     /**
      * The heap the write-back map of open windows may take (estimated) before it is written to the
-     * store, between commits: a sixteenth of the maximum heap (64 MiB at the launcher's -Xmx1g,
-     * about 330,000 windows of one group column and one aggregate).
+     * store and committed: a quarter of the maximum heap (256 MiB at the launcher's -Xmx1g, about
+     * 1.3 million windows of one short group column and one aggregate).
      */
-    private static final long MAP_BUDGET_BYTES = Runtime.getRuntime().maxMemory() / 16;
+    private static final long MAP_BUDGET_BYTES = Runtime.getRuntime().maxMemory() / 4;
+
+    /**
+     * How long a transaction that forwarded late rows may stay open before the processor asks for
+     * a commit: well within the 60 s transaction timeout, as the commit interval is longer.
+     */
+    private static final long LATE_ROWS_COMMIT_AFTER_MS = 15_000;
 
     private final AggregateSpec spec;
     private final Names names;
@@ -48,13 +54,16 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final WindowAssigner assigner;
     private final OutputPolicy policy;
     private final long[] starts;
-    private final JsonBuffer rowJson = new JsonBuffer(JsonFactory.builder().enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).build());
+    private final JsonBuffer rowJson = new JsonBuffer(JsonFactory.builder()
+            .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build());
     private final JsonBuffer keyJson = OutputJson.keyBuffer();
     private ProcessorContext<Object, Object> context;
     private OpenWindows windows;
     private MetaStore meta;
     private TaskMetrics metrics;
     private long unrecordedUpdates;
+    /** When the first late row since the last commit was forwarded (wall clock), or -1. */
+    private long lateSentSinceMs = -1;
 
     public WindowedAggregateProcessor(AggregateSpec spec, Names names, boolean forwardLateRows) {
         this.spec = spec;
@@ -89,6 +98,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             w.flush();
             m.flush();
             recordRowMetrics();
+            lateSentSinceMs = -1;
         });
         this.metrics = new TaskMetrics(context.metrics(), context.taskId().toString());
         metrics.rowsTotal(meta.stateRows());
@@ -148,7 +158,8 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         }
         if (windows.overBudget()) {
             LOG.debug("{}: {} open windows in memory, over the budget: writing them to the store", where(), windows.mapSize());
-            windows.flush(); // the transaction this begins is committed by the marker or the commit interval
+            windows.flush();
+            context.commit(); // ends the transaction the flush began: it may not outlive the transaction timeout
         }
     }
 
@@ -168,6 +179,13 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             RecordMetadata md = context.recordMetadata().orElseThrow();
             byte[] value = OutputJson.lateRow(record.value(), start, end, ts, meta.watermarkMs(), md.topic(), md.partition(), md.offset());
             context.forward(new Record<>(record.key(), value, record.timestamp(), new RecordHeaders()), names.lateRowsSink());
+            // the send began a transaction that only a commit ends: with a long commit interval, ask for one in time
+            long now = context.currentSystemTimeMs();
+            if (lateSentSinceMs < 0) {
+                lateSentSinceMs = now;
+            } else if (now - lateSentSinceMs > LATE_ROWS_COMMIT_AFTER_MS) {
+                context.commit();
+            }
         }
     }
 
