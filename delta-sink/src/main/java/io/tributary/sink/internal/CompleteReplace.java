@@ -48,18 +48,10 @@ final class CompleteReplace implements WriteMode {
             return Optional.empty();
         }
         BatchChanges.Collector collector = new BatchChanges.Collector(keys, -1, expectedRecords);
-        return Optional.of(new KeyedBatch() {
-            @Override
-            public void add(RecordOrigin origin, Object[] row) {
-                collector.add(origin, row);
-            }
-
-            @Override
-            public CommitResult commit(SinkOffsets next, long sourceRows) {
-                List<Object[]> rows = collector.build().upserts();
-                return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, rows, sourceRows), expectedStart, next);
-            }
-        });
+        return Optional.of(KeyedBatch.collecting(collector, (changes, next, sourceRows) -> {
+            List<Object[]> rows = changes.upserts();
+            return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, rows, sourceRows), expectedStart, next);
+        }));
     }
 
     @Override

@@ -47,18 +47,8 @@ final class CopyOnWriteUpsert implements WriteMode {
     @Override
     public Optional<KeyedBatch> openKeyed(String appId, long batchId, Map<Integer, Long> expectedStart, int expectedRecords) {
         BatchChanges.Collector collector = new BatchChanges.Collector(keys, orderIndex, expectedRecords);
-        return Optional.of(new KeyedBatch() {
-            @Override
-            public void add(RecordOrigin origin, Object[] row) {
-                collector.add(origin, row);
-            }
-
-            @Override
-            public CommitResult commit(SinkOffsets next, long sourceRows) {
-                BatchChanges changes = collector.build();
-                return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, changes, sourceRows), expectedStart, next);
-            }
-        });
+        return Optional.of(KeyedBatch.collecting(collector, (changes, next, sourceRows) ->
+                committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, changes, sourceRows), expectedStart, next)));
     }
 
     @Override

@@ -17,4 +17,24 @@ public interface KeyedBatch {
      * @param sourceRows the records read (for the progress metrics)
      */
     CommitResult commit(SinkOffsets next, long sourceRows);
+
+    /** What a mode does with a batch's collapsed changes at its commit. */
+    interface Commit {
+        CommitResult commit(BatchChanges changes, SinkOffsets next, long sourceRows);
+    }
+
+    /** A batch that collects into {@code collector} and, at its commit, hands the collapsed changes to {@code commit}. */
+    static KeyedBatch collecting(BatchChanges.Collector collector, Commit commit) {
+        return new KeyedBatch() {
+            @Override
+            public void add(RecordOrigin origin, Object[] row) {
+                collector.add(origin, row);
+            }
+
+            @Override
+            public CommitResult commit(SinkOffsets next, long sourceRows) {
+                return commit.commit(collector.build(), next, sourceRows);
+            }
+        };
+    }
 }
