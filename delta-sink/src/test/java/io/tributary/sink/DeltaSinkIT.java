@@ -301,6 +301,15 @@ class DeltaSinkIT {
                     Thread.sleep(100); // the deletion is still in progress
                 }
             }
+            // createTopics returns once the controller made it; the broker answers for it a moment later
+            for (int i = 0; i < 300; i++) {
+                try {
+                    admin.describeTopics(List.of(topic)).allTopicNames().get();
+                    break;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    Thread.sleep(20);
+                }
+            }
         }
         assertThatThrownBy(() -> new DeltaSink(config(topic), client()))
                 .isInstanceOf(TributaryException.class)
