@@ -14,7 +14,6 @@ import io.tributary.sink.internal.Partitioning;
 import io.tributary.sink.internal.TopicBatch;
 import io.tributary.sink.internal.TopicReader;
 import io.tributary.sink.internal.WriteMode;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -294,7 +293,7 @@ public final class DeltaSink implements AutoCloseable {
         }
         Progress.Sink sink = new Progress.Sink("DeltaSink[" + writer.tablePath() + "]", result.committed() ? rows : 0, sinkMetrics);
         double inputRate = lastTriggerStartMs < 0 ? 0.0 : Progress.rate(rows, t0 - lastTriggerStartMs);
-        return new Progress(config.stageName(), runId, Instant.ofEpochMilli(t0).toString(), batchId, rows, inputRate,
+        return new Progress(config.stageName(), runId, Progress.timestamp(t0), batchId, rows, inputRate,
                 Progress.rate(rows, total), durations, null, null, List.of(source), sink);
     }
 
@@ -308,7 +307,7 @@ public final class DeltaSink implements AutoCloseable {
         Map<String, Map<String, Long>> offsets = SinkOffsets.sparkJson(config.topic(), storedOffsets);
         Progress.Source source = new Progress.Source("KafkaV2[Subscribe[" + config.topic() + "]]", offsets, offsets, 0, null);
         Progress.Sink sink = new Progress.Sink("DeltaSink[" + writer.tablePath() + "]", 0, null);
-        return new Progress(config.stageName(), runId, Instant.ofEpochMilli(now).toString(), nextBatchId, 0, 0.0, 0.0,
+        return new Progress(config.stageName(), runId, Progress.timestamp(now), nextBatchId, 0, 0.0, 0.0,
                 Map.of("triggerExecution", 0L), null, null, List.of(source), sink);
     }
 

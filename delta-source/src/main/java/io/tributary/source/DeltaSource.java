@@ -194,7 +194,7 @@ public final class DeltaSource implements AutoCloseable {
                 start == null ? null : start.toOffset(reservoirId), plan.end().toOffset(reservoirId), rows, metrics);
         Progress.Sink sink = new Progress.Sink("KafkaSink[" + config.topic() + "]", rows, null);
         double inputRate = lastBatchEndNanos == 0 ? 0.0 : Progress.rate(rows, ms(t2 - lastBatchEndNanos));
-        return new Progress(config.stageName(), runId, startedAt.toString(), batchId, rows, inputRate,
+        return new Progress(config.stageName(), runId, Progress.timestamp(startedAt.toEpochMilli()), batchId, rows, inputRate,
                 Progress.rate(rows, total), durations, null, null, List.of(source), sink);
     }
 

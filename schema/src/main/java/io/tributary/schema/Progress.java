@@ -5,6 +5,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 
@@ -53,6 +56,14 @@ public record Progress(
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonPropertyOrder({"description", "numOutputRows", "metrics"})
     public record Sink(String description, long numOutputRows, Map<String, Object> metrics) {
+    }
+
+    /** Spark's timestamp format in progress, always with milliseconds: {@code 2026-10-06T09:26:00.000Z}. */
+    private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    /** {@code epochMs} as progress lines write times (a batch's start, a watermark). */
+    public static String timestamp(long epochMs) {
+        return TIMESTAMP.format(Instant.ofEpochMilli(epochMs));
     }
 
     /** Rows per second over {@code millis}, as Spark reports rates (0 when no time passed). */

@@ -26,6 +26,13 @@ class ProgressTest {
     }
 
     @Test
+    void timestampsAlwaysCarryMillisecondsAsSparksDo() {
+        assertThat(Progress.timestamp(1_767_261_600_000L)).isEqualTo("2026-01-01T10:00:00.000Z");
+        assertThat(Progress.timestamp(1_767_261_600_042L)).isEqualTo("2026-01-01T10:00:00.042Z");
+        assertThat(Progress.timestamp(0)).isEqualTo("1970-01-01T00:00:00.000Z");
+    }
+
+    @Test
     void jsonHasSparksFieldNamesInSparksOrder() throws Exception {
         JsonNode n = JSON.readTree(ingestBatch().toJson());
         List<String> names = iterable(n.fieldNames());

@@ -3,18 +3,12 @@ package io.tributary.ingest.internal;
 import io.tributary.ingest.CleanSource;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.Progress;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** The ingest's batch as Spark's {@code StreamingQueryProgress} of a file source. */
 public final class ProgressFactory {
-    /** Spark's timestamp format in progress: {@code 2026-10-06T09:26:00.000Z}. */
-    private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
-
     private final IngestConfig config;
     private final String runId;
 
@@ -60,7 +54,7 @@ public final class ProgressFactory {
         sinkMetrics.put("numDroppedRows", o.badRows() - o.deadLettered());
         sinkMetrics.put("numWatermarkMarkers", (long) o.markers());
         Progress.Sink sink = new Progress.Sink("KafkaSink[" + config.eventsTopic() + "]", rows, sinkMetrics);
-        return new Progress(config.pipeline() + "/ingest", runId, ISO.format(Instant.ofEpochMilli(t.startMs())), o.batchId(), rows,
+        return new Progress(config.pipeline() + "/ingest", runId, Progress.timestamp(t.startMs()), o.batchId(), rows,
                 Progress.rate(rows, t.sinceLastTriggerMs()), Progress.rate(rows, t.totalMs()), durations, eventTime(o),
                 null, List.of(source), sink);
     }
@@ -86,7 +80,7 @@ public final class ProgressFactory {
         }
         Progress.Source source = new Progress.Source("FileSource[" + config.inputDir() + "]", at, at, 0, sourceMetrics);
         Progress.Sink sink = new Progress.Sink("KafkaSink[" + config.eventsTopic() + "]", 0, null);
-        return new Progress(config.pipeline() + "/ingest", runId, ISO.format(Instant.ofEpochMilli(startMs)), nextBatchId, 0,
+        return new Progress(config.pipeline() + "/ingest", runId, Progress.timestamp(startMs), nextBatchId, 0,
                 0.0, 0.0, Map.of("latestOffset", listMs, "triggerExecution", listMs), eventTime, null, List.of(source), sink);
     }
 
@@ -131,6 +125,6 @@ public final class ProgressFactory {
     }
 
     public static String format(long ms) {
-        return ISO.format(Instant.ofEpochMilli(ms));
+        return Progress.timestamp(ms);
     }
 }

@@ -8,7 +8,6 @@ import io.tributary.topology.AggregateSpec;
 import io.tributary.topology.WindowedAggregation;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -195,6 +194,7 @@ final class StreamsStage implements AutoCloseable {
 
     /** Waits until the application has committed all that is committed on the events topic now. */
     Optional<Progress> runBatch() {
+        long startMs = System.currentTimeMillis();
         long t0 = System.nanoTime();
         restartIfKilled();
         Map<TopicPartition, Long> end = endOffsets();
@@ -247,9 +247,9 @@ final class StreamsStage implements AutoCloseable {
         Map<String, String> eventTime = null;
         Double wm = counts.get(AggregateMetrics.WATERMARK_MS);
         if (wm != null && wm > 0) {
-            eventTime = Map.of("watermark", Instant.ofEpochMilli(wm.longValue()).toString());
+            eventTime = Map.of("watermark", Progress.timestamp(wm.longValue()));
         }
-        return Optional.of(new Progress(name, runId, Instant.now().toString(), batchId++, records,
+        return Optional.of(new Progress(name, runId, Progress.timestamp(startMs), batchId++, records,
                 0.0, Progress.rate(records, ms), Map.of("triggerExecution", ms), eventTime, List.of(op),
                 List.of(new Progress.Source("KafkaStreams[" + applicationId + " <- " + eventsTopic + "]",
                         offsetsJson(before), offsetsJson(now), records, Map.of("note", "records include watermark markers"))),
