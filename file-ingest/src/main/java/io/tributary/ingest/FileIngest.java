@@ -198,7 +198,7 @@ public final class FileIngest implements AutoCloseable {
     /**
      * Says that the run ends once the files there are ingested (trigger availableNow): the last
      * data batch of the run, when it moves the watermark, then carries Spark's no-data batch that
-     * would follow it in the same transaction ({@link BatchRunner#runData(List, IngestState, boolean)}),
+     * would follow it in the same transaction ({@link BatchRunner#runData}),
      * whose progress the next {@link #runBatch()} returns. The same batches, ids and watermarks
      * as two transactions; the aggregation closes the windows the data batch opened without
      * writing them into its state store first (README "Performance").

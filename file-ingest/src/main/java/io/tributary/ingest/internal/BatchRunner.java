@@ -47,15 +47,8 @@ public final class BatchRunner {
 
     /**
      * Publishes {@code files} as the next batch and updates {@code state} once committed; null
-     * when every file changed while it was read (nothing was published).
-     */
-    public BatchOutcome runData(List<FileStat> chosen, IngestState state) {
-        return runData(chosen, state, false);
-    }
-
-    /**
-     * As {@link #runData(List, IngestState)}; with {@code thenNoData}, when this batch moves the
-     * watermark and no file was left out, Spark's no-data batch that follows it (batch id + 1, the
+     * when every file changed while it was read (nothing was published). With {@code thenNoData},
+     * when this batch moves the watermark and no file was left out, Spark's no-data batch that follows it (batch id + 1, the
      * new watermark's markers and state) goes into the same transaction, after this batch's
      * markers: for the last data batch of a run that ends when the files are ingested
      * (availableNow), which Spark follows with that no-data batch anyway. The aggregation then
@@ -96,8 +89,8 @@ public final class BatchRunner {
                 long watermark = wm == null ? state.watermarkMs() : wm;
                 sendState(batchId + 1, max, watermark);
                 int markers = wm == null ? 0 : sendMarkers(batchId, wm);
-                long next = max == null ? watermark : Math.max(watermark, max - config.watermarkDelay().toMillis());
-                boolean noData = thenNoData && wm != null && changed.isEmpty() && next > watermark;
+                long next = wm == null ? watermark : IngestState.nextWatermarkMs(max, watermark, config.watermarkDelay().toMillis());
+                boolean noData = thenNoData && changed.isEmpty() && next > watermark;
                 int noDataMarkers = 0;
                 if (noData) {
                     sendState(batchId + 2, max, next);
@@ -142,7 +135,7 @@ public final class BatchRunner {
     }
 
     /**
-     * The no-data batch the last {@link #runData(List, IngestState, boolean)} published with its
+     * The no-data batch the last {@link #runData} published with its
      * data batch, once; null when it published none.
      */
     public BatchOutcome takeFollowingNoData() {

@@ -64,9 +64,11 @@ public final class IngestState {
      * the delay, never below the last one (nor below 0, where Spark starts).
      */
     public long nextWatermarkMs(long delayMs) {
-        if (maxEventTimeMs == null) {
-            return watermarkMs;
-        }
-        return Math.max(watermarkMs, maxEventTimeMs - delayMs);
+        return nextWatermarkMs(maxEventTimeMs, watermarkMs, delayMs);
+    }
+
+    /** The rule of {@link #nextWatermarkMs(long)} for a given maximum event time and watermark. */
+    static long nextWatermarkMs(Long maxEventTimeMs, long watermarkMs, long delayMs) {
+        return maxEventTimeMs == null ? watermarkMs : Math.max(watermarkMs, maxEventTimeMs - delayMs);
     }
 }
