@@ -84,20 +84,13 @@ final class OpenWindows {
         if (map.isEmpty()) {
             return;
         }
-        List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>(Math.min(map.size(), FLUSH_CHUNK));
+        ChunkedPuts puts = new ChunkedPuts();
         for (int i = 0; i < map.capacity(); i++) {
-            if (map.key(i) == null || !map.has(i, WindowTable.DIRTY)) {
-                continue;
-            }
-            batch.add(KeyValue.pair(Bytes.wrap(map.key(i)), map.value(i)));
-            if (batch.size() == FLUSH_CHUNK) {
-                store.putAll(batch);
-                batch.clear();
+            if (map.key(i) != null && map.has(i, WindowTable.DIRTY)) {
+                puts.put(Bytes.wrap(map.key(i)), map.value(i));
             }
         }
-        if (!batch.isEmpty()) {
-            store.putAll(batch);
-        }
+        puts.finish();
         map.clear();
         mapBytes = 0;
     }
@@ -151,7 +144,7 @@ final class OpenWindows {
 
     /** Removes entries (closed windows): from the map, and from the store with a tombstone if it holds them. */
     void delete(List<Bytes> keys) {
-        List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>();
+        ChunkedPuts puts = new ChunkedPuts();
         for (Bytes k : keys) {
             int slot = map.find(k.get());
             boolean inStore = true;
@@ -161,16 +154,10 @@ final class OpenWindows {
                 map.remove(slot);
             }
             if (inStore) {
-                batch.add(KeyValue.pair(k, null)); // a delete without delete()'s read of the old value
-                if (batch.size() == FLUSH_CHUNK) {
-                    store.putAll(batch);
-                    batch.clear();
-                }
+                puts.put(k, null); // a delete without delete()'s read of the old value
             }
         }
-        if (!batch.isEmpty()) {
-            store.putAll(batch);
-        }
+        puts.finish();
         if (map.isEmpty()) {
             map.clear(); // gives back the slots of a large batch's windows
         }
@@ -205,5 +192,24 @@ final class OpenWindows {
 
     static List<Bytes> newKeyList() {
         return new ArrayList<>();
+    }
+
+    /** Puts into the store {@value #FLUSH_CHUNK} entries at a time ({@code putAll}), then the rest at {@link #finish()}. */
+    private final class ChunkedPuts {
+        private final List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>();
+
+        void put(Bytes key, byte[] value) {
+            batch.add(KeyValue.pair(key, value));
+            if (batch.size() == FLUSH_CHUNK) {
+                finish();
+            }
+        }
+
+        void finish() {
+            if (!batch.isEmpty()) {
+                store.putAll(batch);
+                batch.clear();
+            }
+        }
     }
 }
