@@ -32,12 +32,29 @@ final class OpenWindows {
     private final long budgetBytes;
     private final WindowTable map = new WindowTable();
     private long mapBytes;
+    /**
+     * The window starts the store may hold entries of, at least: a miss in the map outside them
+     * needs no read of the store (a new window of a stream that moves forward, every window of a
+     * first run). Taken from the store at start, widened by every flush, never narrowed.
+     */
+    private long storeMinStart = Long.MAX_VALUE;
+    private long storeMaxStart = Long.MIN_VALUE;
 
     OpenWindows(KeyValueStore<Bytes, byte[]> store, StateLayout layout, long sizeMicros, long budgetBytes) {
         this.store = store;
         this.layout = layout;
         this.size = sizeMicros;
         this.budgetBytes = budgetBytes;
+        try (KeyValueIterator<Bytes, byte[]> first = store.all(); KeyValueIterator<Bytes, byte[]> last = store.reverseAll()) {
+            if (first.hasNext()) {
+                storeMinStart = StateLayout.windowStart(first.next().key);
+                storeMaxStart = StateLayout.windowStart(last.next().key);
+            }
+        }
+    }
+
+    private boolean storeMayHold(long start) {
+        return start >= storeMinStart && start <= storeMaxStart;
     }
 
     /** Folds a row into window {@code start} of its group; says whether the entry is {@link #NEW} and/or {@link #FIRST_IN_BATCH}. */
@@ -47,7 +64,7 @@ final class OpenWindows {
         byte[] old;
         int flags;
         if (slot < 0) {
-            old = store.get(Bytes.wrap(key));
+            old = storeMayHold(start) ? store.get(Bytes.wrap(key)) : null;
             flags = old == null ? NEW | FIRST_IN_BATCH : StateLayout.seq(old) == seq ? 0 : FIRST_IN_BATCH;
         } else {
             old = map.value(slot);
@@ -87,6 +104,9 @@ final class OpenWindows {
         ChunkedPuts puts = new ChunkedPuts();
         for (int i = 0; i < map.capacity(); i++) {
             if (map.key(i) != null && map.has(i, WindowTable.DIRTY)) {
+                long start = StateLayout.windowStart(map.key(i));
+                storeMinStart = Math.min(storeMinStart, start);
+                storeMaxStart = Math.max(storeMaxStart, start);
                 puts.put(Bytes.wrap(map.key(i)), map.value(i));
             }
         }
