@@ -21,6 +21,8 @@ import java.util.Objects;
 public final class IngestConfig {
     /** The longest line read by default: 16 MiB. */
     public static final int DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+    /** Rows per events record by default ({@link io.tributary.schema.RowPack}). */
+    public static final int DEFAULT_ROWS_PER_RECORD = 1000;
 
     private final String pipeline;
     private final Path inputDir;
@@ -33,6 +35,7 @@ public final class IngestConfig {
     private final long maxBytesPerTrigger;
     private final BadRecordPolicy onBadRecord;
     private final int maxLineBytes;
+    private final int rowsPerRecord;
     private final Duration fileMinAge;
     private final CleanSource cleanSource;
     private final Duration closeIdleWindowsAfter;
@@ -54,6 +57,7 @@ public final class IngestConfig {
         this.maxBytesPerTrigger = b.maxBytesPerTrigger;
         this.onBadRecord = b.onBadRecord;
         this.maxLineBytes = b.maxLineBytes;
+        this.rowsPerRecord = b.rowsPerRecord;
         this.fileMinAge = b.fileMinAge;
         this.cleanSource = b.cleanSource;
         this.closeIdleWindowsAfter = b.closeIdleWindowsAfter;
@@ -125,6 +129,14 @@ public final class IngestConfig {
         return maxLineBytes;
     }
 
+    /**
+     * The most rows packed into one events record ({@link io.tributary.schema.RowPack}), rows of
+     * one partition and one file; a record also ends past 128 KiB. 1 gives a record per row.
+     */
+    public int rowsPerRecord() {
+        return rowsPerRecord;
+    }
+
     /** Files modified more recently than this are left for a later batch (0: take everything). */
     /**
      * Tributary's option beyond Spark: after this much wall-clock time with no new file, a
@@ -179,6 +191,7 @@ public final class IngestConfig {
         private long maxBytesPerTrigger = Long.MAX_VALUE;
         private BadRecordPolicy onBadRecord = BadRecordPolicy.DEAD_LETTER;
         private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
+        private int rowsPerRecord = DEFAULT_ROWS_PER_RECORD;
         private Duration fileMinAge = Duration.ZERO;
         private CleanSource cleanSource = CleanSource.OFF;
         private Duration closeIdleWindowsAfter;
@@ -235,6 +248,15 @@ public final class IngestConfig {
 
         public Builder maxLineBytes(int bytes) {
             this.maxLineBytes = bytes;
+            return this;
+        }
+
+        /** See {@link IngestConfig#rowsPerRecord()}; n >= 1. */
+        public Builder rowsPerRecord(int n) {
+            if (n < 1) {
+                throw new TributaryException("source.files.rowsPerRecord must be at least 1, got " + n);
+            }
+            this.rowsPerRecord = n;
             return this;
         }
 

@@ -12,6 +12,8 @@ package io.tributary.topology;
 public final class AggregateMetrics {
     public static final String GROUP = "tributary-aggregate-metrics";
     public static final String TAG_TASK = "task-id";
+    /** Cumulative: input rows read since the task started (markers not counted); Spark's {@code numInputRows}. */
+    public static final String INPUT_ROWS = "num-input-rows-total";
     /** Gauge: rows (window, group) held in state now; Spark's {@code numRowsTotal}. */
     public static final String ROWS_TOTAL = "num-rows-total";
     /** Cumulative: (row, window) pairs dropped as late since the task started; Spark's {@code numRowsDroppedByWatermark}. */

@@ -3,6 +3,7 @@ package io.tributary.topology;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.schema.RowJson;
+import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.schema.Topics;
@@ -84,14 +85,20 @@ final class AggregationDriver implements AutoCloseable {
         events.pipeInput(new TestRecord<>(null, value.getBytes(StandardCharsets.UTF_8), headers, Instant.ofEpochMilli(0)));
     }
 
-    /** Everything written to the results topic since the last call. */
+    /** Everything written to the results topic since the last call: each marker, and each row of each packed record. */
     List<Output> drain() {
         List<Output> out = new ArrayList<>();
+        int record = 0;
         for (TestRecord<byte[], byte[]> r : results.readRecordsToList()) {
             boolean marker = r.headers().lastHeader(Topics.MARKER_HEADER) != null
                     && Arrays.equals(r.headers().lastHeader(Topics.MARKER_HEADER).value(), Topics.WATERMARK);
-            out.add(new Output(marker, r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8),
-                    marker ? null : output.parse(r.value()), new String(r.value(), StandardCharsets.UTF_8)));
+            int index = record++;
+            if (marker) {
+                out.add(new Output(true, index, null, new String(r.value(), StandardCharsets.UTF_8)));
+            } else {
+                RowPack.forEachRow(r.value(), (bytes, offset, length) -> out.add(new Output(false, index,
+                        output.parse(bytes, offset, length), new String(bytes, offset, length, StandardCharsets.UTF_8))));
+            }
         }
         return out;
     }
@@ -134,8 +141,8 @@ final class AggregationDriver implements AutoCloseable {
         driver.close();
     }
 
-    /** One record of the results topic. */
-    record Output(boolean marker, String key, Object[] row, String value) {
+    /** A marker or a result row, and the index of the results record that held it. */
+    record Output(boolean marker, int record, Object[] row, String value) {
         /** {@code {start, end}|group...|aggregates...} with timestamps as {@code yyyy-MM-dd HH:mm:ss}, as the golden files print them. */
         String line() {
             Object[] w = (Object[]) row[0];

@@ -35,7 +35,7 @@ class SeedExampleTest {
     }
 
     @Test
-    void resultRowsHaveSparksSchemaAndAnUpsertKey() {
+    void resultRowsHaveSparksSchemaAndABatchsRowsShareARecord() {
         AggregateSpec spec = GoldenWindowsTest.goldenSpec();
         assertThat(spec.outputSchema().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE");
         try (AggregationDriver driver = AggregationDriver.of(spec, stateDir)) {
@@ -43,7 +43,8 @@ class SeedExampleTest {
             List<AggregationDriver.Output> out = driver.drain();
             AggregationDriver.Output a = out.stream().filter(o -> !o.marker() && "a".equals(o.row()[1])).findFirst().orElseThrow();
             assertThat(a.value()).isEqualTo("{\"window\":{\"start\":\"2026-01-01T10:00:00Z\",\"end\":\"2026-01-01T10:10:00Z\"},\"user\":\"a\",\"t\":8.0}");
-            assertThat(a.key()).isEqualTo("[1767261600000000,\"a\"]");
+            AggregationDriver.Output b = out.stream().filter(o -> !o.marker() && "b".equals(o.row()[1])).findFirst().orElseThrow();
+            assertThat(b.record()).isEqualTo(a.record());
         }
     }
 

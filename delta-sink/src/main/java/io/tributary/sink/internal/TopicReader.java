@@ -2,6 +2,7 @@ package io.tributary.sink.internal;
 
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.RowJson;
+import io.tributary.schema.RowPack;
 import io.tributary.schema.TopicTrim;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
@@ -39,6 +40,7 @@ import org.slf4j.LoggerFactory;
  * assigned and positioned from offsets the caller gives (the Delta table is the source of truth).
  * A batch runs up to the read_committed end offsets taken at its start, so it ends past the
  * transaction commit markers; records with the {@value Topics#MARKER_HEADER} header are counted, not returned.
+ * A record holds one or more rows ({@link RowPack}); {@code maxRows} cuts a batch after a whole record.
  */
 public final class TopicReader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TopicReader.class);
@@ -303,18 +305,25 @@ public final class TopicReader implements AutoCloseable {
                 if (keyed) {
                     boolean tombstone = r.value() == null && r.key() != null;
                     RecordOrigin origin = new RecordOrigin(r.partition(), r.offset(), r.timestamp(), tombstone ? r.key() : null);
-                    if (recordSink != null) {
-                        recordSink.accept(origin, tombstone ? null : parse(r));
+                    if (tombstone) {
+                        count++;
+                        if (recordSink != null) {
+                            recordSink.accept(origin, null);
+                        } else {
+                            origins.add(origin);
+                            rows.add(null);
+                        }
+                    } else if (recordSink != null) {
+                        count += parse(r, row -> recordSink.accept(origin, row));
                     } else {
-                        origins.add(origin);
-                        rows.add(tombstone ? null : parse(r));
+                        count += parse(r, row -> {
+                            origins.add(origin);
+                            rows.add(row);
+                        });
                     }
-                } else if (rowSink != null) {
-                    rowSink.accept(parse(r));
                 } else {
-                    rows.add(parse(r));
+                    count += parse(r, rowSink != null ? rowSink : rows::add);
                 }
-                count++;
                 full = maxRows > 0 && count >= maxRows;
             }
         }
@@ -340,18 +349,25 @@ public final class TopicReader implements AutoCloseable {
         return open;
     }
 
-    private Object[] parse(ConsumerRecord<byte[], byte[]> r) {
+    /** Hands each row of the record's value ({@link RowPack}: one or more) to {@code sink}; returns how many. */
+    private int parse(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
         if (r.value() == null) {
             throw new TributaryException("delta sink: topic " + topic + " partition " + r.partition() + " offset " + r.offset()
-                    + " has no value (a tombstone?); the events topic holds one JSON row per record");
+                    + " has no value (a tombstone?); the events topic holds JSON rows in every record");
         }
-        try {
-            return rowJson.parse(r.value());
-        } catch (BadRecordException e) {
-            throw new TributaryException("delta sink: topic " + topic + " partition " + r.partition() + " offset " + r.offset()
-                    + " is not a row of " + rowJson.schema().toDdl() + ": " + e.getMessage()
-                    + "; was the topic written with another schema? Give the sink the schema the topic's producer uses", e);
-        }
+        int[] index = {0};
+        return RowPack.forEachRow(r.value(), (bytes, offset, length) -> {
+            index[0]++;
+            Object[] row;
+            try {
+                row = rowJson.parse(bytes, offset, length);
+            } catch (BadRecordException e) {
+                throw new TributaryException("delta sink: topic " + topic + " partition " + r.partition() + " offset " + r.offset()
+                        + (index[0] > 1 ? " row " + index[0] : "") + " is not a row of " + rowJson.schema().toDdl() + ": " + e.getMessage()
+                        + "; was the topic written with another schema? Give the sink the schema the topic's producer uses", e);
+            }
+            sink.accept(row);
+        });
     }
 
     private TributaryException dataLoss(OffsetOutOfRangeException e) {

@@ -5,6 +5,7 @@ import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.RowJson;
+import io.tributary.schema.RowPack;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,20 +16,31 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.utils.Utils;
 
 /**
- * Streams one file line by line into the open transaction: each valid row to the events topic,
- * each bad line as the {@link BadRecordPolicy} says. Never holds more than one line in memory.
+ * Streams one file line by line into the open transaction: the valid rows to the events topic,
+ * packed {@link IngestConfig#rowsPerRecord()} to a record ({@link RowPack}), each bad line as the
+ * {@link BadRecordPolicy} says. Holds one line, and one pack per partition, in memory.
+ *
+ * <p>With group-by columns, a row's partition is the one Kafka's default partitioner gives its
+ * {@link KeyEncoder key}, so a group's rows share a partition and keep their order; packed
+ * records have no key. Without, each record goes to the next partition in turn. A record's
+ * timestamp is the newest event time of its rows.
  */
 public final class FilePublisher {
     /** The most of a bad line's text kept in a dead-letter record. */
     static final int MAX_TEXT_BYTES = LineReader.KEPT_PREFIX;
+    /** A pack is sent once it holds this many bytes, whatever its row count. */
+    static final int MAX_RECORD_BYTES = 128 * 1024;
 
     private final IngestConfig config;
     private final Producer<byte[], byte[]> producer;
     private final RowJson rows;
     private final KeyEncoder keys;
     private final int eventTimeColumn;
+    private RowPack[] packs = new RowPack[0];
+    private int nextPartition;
 
     public FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer) {
         this.config = config;
@@ -53,6 +65,15 @@ public final class FilePublisher {
         long etMax = Long.MIN_VALUE;
         double etSum = 0;
         LineReader lines;
+        int partitions = producer.partitionsFor(config.eventsTopic()).size();
+        if (packs.length != partitions) {
+            packs = new RowPack[partitions];
+        }
+        for (RowPack pack : packs) {
+            if (pack != null) {
+                pack.clear(); // rows of a file whose publishing failed, in a transaction since aborted
+            }
+        }
         try (InputStream in = Files.newInputStream(file.path())) {
             lines = new LineReader(in, config.maxLineBytes(), digest);
             while (lines.next()) {
@@ -67,21 +88,48 @@ public final class FilePublisher {
                     }
                     continue;
                 }
-                Long timestamp = null;
+                long timestamp = -1;
                 if (eventTimeColumn >= 0 && row[eventTimeColumn] != null) {
                     long ms = Math.floorDiv((Long) row[eventTimeColumn], 1000L);
                     etCount++;
                     etMin = Math.min(etMin, ms);
                     etMax = Math.max(etMax, ms);
                     etSum += ms;
-                    timestamp = ms >= 0 ? ms : null;
+                    timestamp = Math.max(ms, -1);
                 }
-                producer.send(new ProducerRecord<>(config.eventsTopic(), null, timestamp, keys.key(row), rows.write(row)));
+                add(row, timestamp);
                 good++;
             }
         }
+        for (int p = 0; p < packs.length; p++) {
+            send(p);
+        }
         return new FileResult(file, good, bad, deadLettered, lines.bytesRead(), HexFormat.of().formatHex(digest.digest()),
                 etCount, etMin, etMax, etSum);
+    }
+
+    private void add(Object[] row, long timestampMs) {
+        byte[] key = keys.key(row);
+        int p = key == null ? nextPartition : Utils.toPositive(Utils.murmur2(key)) % packs.length;
+        RowPack pack = packs[p];
+        if (pack == null) {
+            pack = packs[p] = new RowPack(Math.min(MAX_RECORD_BYTES, 128 * config.rowsPerRecord()));
+        }
+        pack.add(rows.write(row), timestampMs);
+        if (pack.rows() >= config.rowsPerRecord() || pack.bytes() >= MAX_RECORD_BYTES) {
+            send(p);
+            if (key == null) {
+                nextPartition = (nextPartition + 1) % packs.length;
+            }
+        }
+    }
+
+    private void send(int partition) {
+        RowPack pack = packs[partition];
+        if (pack != null && pack.rows() > 0) {
+            Long timestamp = pack.timestamp();
+            producer.send(new ProducerRecord<>(config.eventsTopic(), partition, timestamp, null, pack.take()));
+        }
     }
 
     private Object[] parse(LineReader lines) {

@@ -244,6 +244,7 @@ public final class PipelineParts {
                 .onBadRecord(BadRecordPolicy.forName(spec.string(Settings.BAD_RECORD)))
                 .fileMinAge(spec.duration(Settings.FILE_MIN_AGE))
                 .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)))
+                .rowsPerRecord(spec.integer(Settings.ROWS_PER_RECORD))
                 .cleanSource(CleanSource.forName(spec.string(Settings.CLEAN_SOURCE),
                         spec.has(Settings.ARCHIVE_DIR) ? spec.path(Settings.ARCHIVE_DIR) : null));
         if (spec.has(Settings.MAX_FILES)) {

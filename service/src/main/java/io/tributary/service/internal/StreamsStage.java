@@ -237,6 +237,7 @@ final class StreamsStage implements AutoCloseable {
         }
         long ms = (System.nanoTime() - t0) / 1_000_000;
         Map<String, Double> counts = counts();
+        long rows = delta(counts, AggregateMetrics.INPUT_ROWS);
         Map<String, Object> op = new LinkedHashMap<>();
         op.put("operatorName", "windowedAggregate");
         op.put("numRowsTotal", counts.getOrDefault(AggregateMetrics.ROWS_TOTAL, 0.0).longValue());
@@ -249,10 +250,11 @@ final class StreamsStage implements AutoCloseable {
         if (wm != null && wm > 0) {
             eventTime = Map.of("watermark", Progress.timestamp(wm.longValue()));
         }
-        return Optional.of(new Progress(name, runId, Progress.timestamp(startMs), batchId++, records,
-                0.0, Progress.rate(records, ms), Map.of("triggerExecution", ms), eventTime, List.of(op),
+        return Optional.of(new Progress(name, runId, Progress.timestamp(startMs), batchId++, rows,
+                0.0, Progress.rate(rows, ms), Map.of("triggerExecution", ms), eventTime, List.of(op),
                 List.of(new Progress.Source("KafkaStreams[" + applicationId + " <- " + eventsTopic + "]",
-                        offsetsJson(before), offsetsJson(now), records, Map.of("note", "records include watermark markers"))),
+                        offsetsJson(before), offsetsJson(now), rows,
+                        Map.of("note", "offsets count records: a record holds one or more rows, and watermark markers are records"))),
                 null));
     }
 

@@ -31,6 +31,7 @@ public final class Settings {
     public static final String BAD_RECORD = "source.files.onBadRecord";
     public static final String FILE_MIN_AGE = "source.files.fileMinAge";
     public static final String MAX_LINE = "source.files.maxLineBytes";
+    public static final String ROWS_PER_RECORD = "source.files.rowsPerRecord";
     public static final String CLEAN_SOURCE = "source.files.cleanSource";
     public static final String ARCHIVE_DIR = "source.files.sourceArchiveDir";
     public static final String DELTA_PATH = "source.delta.path";
@@ -80,6 +81,8 @@ public final class Settings {
                     "a malformed row: to the dead-letter topic (Spark's PERMISSIVE), counted and dropped (DROPMALFORMED), or stop the run (FAILFAST)"),
             opt(FILE_MIN_AGE, DURATION, "0 seconds", "hold back files modified more recently than this"),
             opt(MAX_LINE, BYTES, "16m", "a longer line is a bad record"),
+            opt(ROWS_PER_RECORD, INT, "1000", "rows packed into one events record, as JSON lines (fewer Kafka records, less work"
+                    + " per row); 1: a record per row, as a Kafka consumer of the events topic may expect"),
             new Setting(CLEAN_SOURCE, ENUM, "off", false, List.of("off", "archive", "delete"),
                     "once a file's batch committed (never before): leave it, move it to sourceArchiveDir, or delete it (Spark's cleanSource)"),
             opt(ARCHIVE_DIR, PATH, null, "cleanSource archive: the folder files move to, keeping their path relative to the input folder"

@@ -202,10 +202,6 @@ final class OpenWindows {
         return layout.groupBytes(groupValues);
     }
 
-    Object[] groupValues(Bytes key) {
-        return layout.groupValues(key);
-    }
-
     interface Visitor {
         boolean visit(Bytes key, long start, long seq, Object[] states);
     }

@@ -15,6 +15,7 @@ import org.apache.kafka.streams.StreamsMetrics;
 final class TaskMetrics {
     private final StreamsMetrics registry;
     private final List<Sensor> sensors = new ArrayList<>();
+    private final Sensor input;
     private final Sensor rowsTotal;
     private final Sensor dropped;
     private final Sensor updated;
@@ -23,6 +24,7 @@ final class TaskMetrics {
 
     TaskMetrics(StreamsMetrics registry, String taskId) {
         this.registry = registry;
+        input = sensor(taskId, AggregateMetrics.INPUT_ROWS, "rows read from the events topic (markers not counted)", new CumulativeSum());
         rowsTotal = sensor(taskId, AggregateMetrics.ROWS_TOTAL, "state rows (window, group) held now", new Value());
         dropped = sensor(taskId, AggregateMetrics.ROWS_DROPPED, "(row, window) pairs dropped as late", new CumulativeSum());
         updated = sensor(taskId, AggregateMetrics.ROWS_UPDATED, "state rows updated, once per row per batch", new CumulativeSum());
@@ -35,6 +37,10 @@ final class TaskMetrics {
         s.add(new MetricName(name, AggregateMetrics.GROUP, doc, Map.of(AggregateMetrics.TAG_TASK, taskId)), stat);
         sensors.add(s);
         return s;
+    }
+
+    void input(long n) {
+        input.record(n);
     }
 
     void rowsTotal(long n) {

@@ -5,10 +5,12 @@ import com.fasterxml.jackson.core.StreamWriteFeature;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.DataType;
 import io.tributary.schema.RowJson;
+import io.tributary.schema.RowPack;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import io.tributary.topology.AggregateMetrics;
 import io.tributary.topology.AggregateSpec;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,6 +45,8 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
      * a commit: well within the 60 s transaction timeout, as the commit interval is longer.
      */
     private static final long LATE_ROWS_COMMIT_AFTER_MS = 15_000;
+    private static final int RESULT_ROWS_PER_RECORD = 1000;
+    private static final int RESULT_RECORD_BYTES = 128 * 1024;
 
     private final AggregateSpec spec;
     private final Names names;
@@ -56,7 +60,8 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final long[] starts;
     private final JsonBuffer rowJson = new JsonBuffer(JsonFactory.builder()
             .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build());
-    private final JsonBuffer keyJson = OutputJson.keyBuffer();
+    /** The result rows of a batch not yet forwarded, packed as the ingest packs events ({@link RowPack}). */
+    private final RowPack results = new RowPack(RESULT_RECORD_BYTES);
     private ProcessorContext<Object, Object> context;
     private OpenWindows windows;
     private MetaStore meta;
@@ -112,14 +117,14 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         if (Marker.isMarker(record.headers())) {
             endBatch(record);
         } else {
-            onRow(record);
+            metrics.input(RowPack.forEachRow(record.value(), (bytes, offset, length) -> onRow(record, bytes, offset, length)));
         }
     }
 
-    private void onRow(Record<byte[], byte[]> record) {
+    private void onRow(Record<byte[], byte[]> record, byte[] bytes, int offset, int length) {
         Object[] row;
         try {
-            row = input.parse(record.value());
+            row = input.parse(bytes, offset, length);
         } catch (BadRecordException e) {
             throw new TributaryException(where() + ": an event that does not fit the input schema (" + e.getMessage()
                     + "); the events topic holds rows file-ingest checked against the same schema: check that the "
@@ -141,7 +146,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             long start = starts[i];
             long end = start + assigner.size();
             if (wm != null && end <= wm) {
-                late(record, start, end, (Long) ts);
+                late(record, bytes, offset, length, start, end, (Long) ts);
                 continue;
             }
             if (groupBytes == null) {
@@ -172,12 +177,13 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         }
     }
 
-    private void late(Record<byte[], byte[]> record, long start, long end, long ts) {
+    private void late(Record<byte[], byte[]> record, byte[] bytes, int offset, int length, long start, long end, long ts) {
         meta.addDropped();
         metrics.dropped();
         if (forwardLateRows) {
             RecordMetadata md = context.recordMetadata().orElseThrow();
-            byte[] value = OutputJson.lateRow(record.value(), start, end, ts, meta.watermarkMs(), md.topic(), md.partition(), md.offset());
+            String rowJson = new String(bytes, offset, length, StandardCharsets.UTF_8);
+            byte[] value = OutputJson.lateRow(rowJson, start, end, ts, meta.watermarkMs(), md.topic(), md.partition(), md.offset());
             context.forward(new Record<>(record.key(), value, record.timestamp(), new RecordHeaders()), names.lateRowsSink());
             // the send began a transaction that only a commit ends: with a long commit interval, ask for one in time
             long now = context.currentSystemTimeMs();
@@ -208,12 +214,13 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         long[] emitted = {0};
         long purged = policy.endBatch(windows, watermarkMicros(), meta.seq(), (key, start, states) -> {
             Object[] row = windows.outputRow(key, start, states);
-            byte[] k = OutputJson.resultKey(keyJson, start, groupTypes, windows.groupValues(key));
-            byte[] v = rowJson.write(g -> output.write(g, row));
-            context.forward(new Record<>(new ResultKey(k, partition), v, record.timestamp(), new RecordHeaders()),
-                    names.resultsSink());
+            results.add(rowJson.write(g -> output.write(g, row)), -1);
+            if (results.rows() >= RESULT_ROWS_PER_RECORD || results.bytes() >= RESULT_RECORD_BYTES) {
+                forwardResults(partition, record.timestamp());
+            }
             emitted[0]++;
         });
+        forwardResults(partition, record.timestamp());
         if (purged > 0) {
             meta.addStateRows(-purged);
         }
@@ -235,6 +242,13 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         // the batch is complete: make its output visible now rather than at the next commit interval;
         // the commit writes the windows still open from the map into the store (CommitHook)
         context.commit();
+    }
+
+    private void forwardResults(int partition, long timestamp) {
+        if (results.rows() > 0) {
+            context.forward(new Record<>(new ResultKey(null, partition), results.take(), timestamp, new RecordHeaders()),
+                    names.resultsSink());
+        }
     }
 
     private String where() {
