@@ -1,6 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.broker.EmbeddedBroker;
+import io.tributary.schema.RowPack;
 import io.tributary.schema.SettledLog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -50,20 +51,41 @@ final class IngestKit {
     }
 
     /**
-     * Every committed record of {@code topic}, partition by partition, in offset order. Read once no
+     * Every committed row of {@code topic}, partition by partition, in offset order, as one record
+     * per row: a record that packs several ({@link RowPack}) gives one copy per row, each with its
+     * value, the other records (markers, ingest-log and dead-letter records) are as read. Read once no
      * transaction is open: {@code commitTransaction()} returns before the coordinator writes the
      * markers, so the read_committed end right after a batch can still stop short of its rows.
      */
     static List<ConsumerRecord<byte[], byte[]>> readCommitted(EmbeddedBroker broker, String topic) {
+        return perRow(read(broker, topic, true));
+    }
+
+    /** Every committed record of {@code topic}, as stored: a record may pack several rows. */
+    static List<ConsumerRecord<byte[], byte[]>> readRecords(EmbeddedBroker broker, String topic) {
         return read(broker, topic, true);
     }
 
     /**
-     * The committed records of {@code topic} up to its read_committed end now, which stops before the
-     * first open transaction: for a test that leaves one open on purpose.
+     * The committed rows of {@code topic} ({@link #readCommitted}) up to its read_committed end now, which stops
+     * before the first open transaction: for a test that leaves one open on purpose.
      */
     static List<ConsumerRecord<byte[], byte[]>> readCommittedNow(EmbeddedBroker broker, String topic) {
-        return read(broker, topic, false);
+        return perRow(read(broker, topic, false));
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> perRow(List<ConsumerRecord<byte[], byte[]>> records) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            if (r.value() == null) {
+                out.add(r);
+                continue;
+            }
+            RowPack.forEachRow(r.value(), (bytes, offset, length) -> out.add(new ConsumerRecord<>(r.topic(), r.partition(),
+                    r.offset(), r.timestamp(), r.timestampType(), r.serializedKeySize(), length, r.key(),
+                    java.util.Arrays.copyOfRange(bytes, offset, offset + length), r.headers(), r.leaderEpoch())));
+        }
+        return out;
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> read(EmbeddedBroker broker, String topic, boolean settled) {

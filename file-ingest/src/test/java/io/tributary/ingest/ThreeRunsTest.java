@@ -1,6 +1,7 @@
 package io.tributary.ingest;
 
 import static io.tributary.ingest.IngestKit.readCommitted;
+import static io.tributary.ingest.IngestKit.readRecords;
 import static io.tributary.ingest.IngestKit.text;
 import static io.tributary.ingest.IngestKit.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -83,6 +84,9 @@ class ThreeRunsTest {
                 "{\"id\":2,\"user\":\"b\",\"amt\":7.0,\"ts\":\"2026-01-01T10:05:00Z\"}",
                 "{\"id\":3,\"user\":\"a\",\"amt\":1.0,\"ts\":\"2026-01-01T10:04:00Z\"}");
         assertThat(events).allSatisfy(r -> assertThat(r.key()).isNull());
+        // a file's rows share a record (rowsPerRecord 1000): run 1's two rows, then run 3's one
+        assertThat(readRecords(KAFKA.broker(), config.eventsTopic())).extracting(r -> text(r.value()).split("\n").length)
+                .containsExactly(2, 1);
 
         assertThat(status.nextBatchId()).isEqualTo(2);
         assertThat(status.watermarkMs()).isNull();

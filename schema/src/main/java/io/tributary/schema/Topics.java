@@ -7,12 +7,15 @@ import java.nio.charset.StandardCharsets;
  * which never call one another.
  *
  * <ul>
- *   <li>{@code events}: one record per input row; value = {@link RowJson} of the input schema;
- *       key = null, or the JSON array of the group-by values when the pipeline aggregates (so a
- *       group's rows share a partition); timestamp = the event-time column when one is set.
+ *   <li>{@code events}: input rows, up to {@code rowsPerRecord} (1000) of one file per record
+ *       ({@link RowPack}: {@link RowJson} of the input schema, one row per line); key = null;
+ *       the partition of a row with group-by (or upsert key) columns is the one Kafka's default
+ *       partitioner gives the JSON array of their values, so a group's rows share a partition in
+ *       order; timestamp = the newest event time of the record's rows when an event-time column is set.
  *   <li>{@code ingest-log}: compacted; key = the file's path, value = the file's ingest record.
  *   <li>{@code deadletter}: rows that failed to parse, with file, line, field, reason and text.
- *   <li>{@code results}: the aggregation's output rows (value = {@link RowJson} of its schema).
+ *   <li>{@code results}: the aggregation's output rows, packed as events are (up to 1000 per
+ *       record, {@link RowJson} of its schema), key null.
  * </ul>
  *
  * <p>A <em>watermark marker</em> is a record on every partition of {@code events} with the

@@ -29,10 +29,11 @@ import org.apache.kafka.streams.state.Stores;
  * purged; complete: every row, nothing purged). The marker is then forwarded to the results
  * topic, on the same partition as the task's results, so a sink knows the batch is complete.
  *
- * <p>Results topic: key = JSON array {@code [windowStartMicros, groupValues...]} (the upsert key),
- * value = {@link io.tributary.schema.RowJson} of {@link AggregateSpec#outputSchema()}, partition =
- * input partition mod the results topic's partition count. Late-rows topic (optional): key = the
- * event's key, value = {@code {"row":{...},"window":{"start","end"},"eventTime","watermark","latenessMs",...}},
+ * <p>Events: a record holds one or more rows ({@link io.tributary.schema.RowPack}). Results
+ * topic: no key, value = up to 1000 rows of {@link AggregateSpec#outputSchema()} as JSON lines
+ * ({@link io.tributary.schema.RowPack}; a sink upserts by the rows' window and group-by columns),
+ * partition = input partition mod the results topic's partition count. Late-rows topic
+ * (optional): key = the events record's key (null), value = {@code {"row":{...},"window":{"start","end"},"eventTime","watermark","latenessMs",...}},
  * one record per (row, window) dropped.
  */
 public final class WindowedAggregation {

@@ -25,7 +25,7 @@ import org.apache.kafka.common.utils.Utils;
  *
  * <p>With group-by columns, a row's partition is the one Kafka's default partitioner gives its
  * {@link KeyEncoder key}, so a group's rows share a partition and keep their order; packed
- * records have no key. Without, each record goes to the next partition in turn. A record's
+ * records have no key. Without, each record (and each file) starts on the next partition in turn. A record's
  * timestamp is the newest event time of its rows.
  */
 public final class FilePublisher {
@@ -104,6 +104,7 @@ public final class FilePublisher {
         for (int p = 0; p < packs.length; p++) {
             send(p);
         }
+        nextPartition = (nextPartition + 1) % packs.length; // small files without a key spread over the partitions too
         return new FileResult(file, good, bad, deadLettered, lines.bytesRead(), HexFormat.of().formatHex(digest.digest()),
                 etCount, etMin, etMax, etSum);
     }

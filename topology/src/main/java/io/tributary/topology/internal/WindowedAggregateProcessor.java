@@ -234,7 +234,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         Marker forwarded = new Marker(marker.batchId(), meta.watermarkMs());
         RecordHeaders headers = new RecordHeaders();
         headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
-        context.forward(new Record<>(new ResultKey(null, partition), OutputJson.marker(forwarded, partition, counts),
+        context.forward(new Record<>(new ResultKey(partition), OutputJson.marker(forwarded, partition, counts),
                 record.timestamp(), headers), names.resultsSink());
         LOG.debug("{}: batch {} ended at watermark {}: {} rows written, {} purged, {} late", where(), marker.batchId(),
                 meta.watermarkMs(), emitted[0], purged, meta.dropped());
@@ -246,7 +246,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
 
     private void forwardResults(int partition, long timestamp) {
         if (results.rows() > 0) {
-            context.forward(new Record<>(new ResultKey(null, partition), results.take(), timestamp, new RecordHeaders()),
+            context.forward(new Record<>(new ResultKey(partition), results.take(), timestamp, new RecordHeaders()),
                     names.resultsSink());
         }
     }
