@@ -24,37 +24,52 @@ final class FlatRowReader {
     private final Schema schema;
     /** The lookup key of each column (its name lower-cased, as {@link Schema#indexOf}), in ASCII; null when not ASCII. */
     private final byte[][] keys;
+    /** The reader of each STRUCT column's objects; null for the other columns. */
+    private final FlatRowReader[] structs;
 
-    private FlatRowReader(Schema schema, byte[][] keys) {
+    private FlatRowReader(Schema schema, byte[][] keys, FlatRowReader[] structs) {
         this.schema = schema;
         this.keys = keys;
+        this.structs = structs;
     }
 
     /** The reader for {@code schema}, or null when a column's type is one the fast path never takes. */
     static FlatRowReader of(Schema schema) {
         byte[][] keys = new byte[schema.size()][];
+        FlatRowReader[] structs = new FlatRowReader[schema.size()];
         for (int i = 0; i < schema.size(); i++) {
             Field f = schema.field(i);
             switch (f.type().kind()) {
-                case DECIMAL, STRUCT -> {
+                case DECIMAL -> {
                     return null;
+                }
+                case STRUCT -> {
+                    structs[i] = of(f.type().struct());
+                    if (structs[i] == null) {
+                        return null;
+                    }
                 }
                 default -> { }
             }
             String key = f.name().toLowerCase(Locale.ROOT);
             keys[i] = key.chars().allMatch(c -> c < 0x80) ? key.getBytes(StandardCharsets.US_ASCII) : null;
         }
-        return new FlatRowReader(schema, keys);
+        return new FlatRowReader(schema, keys, structs);
     }
 
     /** The row, or null: "not sure, parse it with Jackson". */
     Object[] parse(byte[] b, int off, int len) {
         int end = off + len;
-        int i = skipSpace(b, off, end);
-        if (i >= end || b[i] != '{') {
-            return null;
-        }
         Object[] row = new Object[keys.length];
+        int i = object(b, skipSpace(b, off, end), end, row);
+        return i < 0 || skipSpace(b, i, end) != end ? null : row;
+    }
+
+    /** Reads the object at {@code i} into {@code row}; the index after its closing brace, or -1 for the slow path. */
+    private int object(byte[] b, int i, int end, Object[] row) {
+        if (i >= end || b[i] != '{') {
+            return -1;
+        }
         i = skipSpace(b, i + 1, end);
         if (i < end && b[i] == '}') {
             i++;
@@ -62,47 +77,44 @@ final class FlatRowReader {
             int expected = 0;
             while (true) {
                 if (i >= end || b[i] != '"') {
-                    return null;
+                    return -1;
                 }
                 int nameStart = i + 1;
                 int nameEnd = plainStringEnd(b, nameStart, end);
                 if (nameEnd < 0) {
-                    return null;
+                    return -1;
                 }
                 int column = column(b, nameStart, nameEnd - nameStart, expected);
                 i = skipSpace(b, nameEnd + 1, end);
                 if (i >= end || b[i] != ':') {
-                    return null;
+                    return -1;
                 }
                 i = skipSpace(b, i + 1, end);
                 i = value(b, i, end, row, column);
                 if (i < 0) {
-                    return null;
+                    return -1;
                 }
                 expected = column + 1;
                 i = skipSpace(b, i, end);
                 if (i >= end) {
-                    return null;
+                    return -1;
                 }
                 if (b[i] == '}') {
                     i++;
                     break;
                 }
                 if (b[i] != ',') {
-                    return null;
+                    return -1;
                 }
                 i = skipSpace(b, i + 1, end);
             }
         }
-        if (skipSpace(b, i, end) != end) {
-            return null;
-        }
         for (int c = 0; c < row.length; c++) {
             if (row[c] == null && !schema.field(c).nullable()) {
-                return null;
+                return -1;
             }
         }
-        return row;
+        return i;
     }
 
     /** The column whose key matches the name (ASCII, compared case-insensitively), -1 for none; tries {@code expected} first. */
@@ -182,6 +194,15 @@ final class FlatRowReader {
         }
         if (c == '-' || (c >= '0' && c <= '9')) {
             return number(b, i, end, row, column, kind);
+        }
+        if (c == '{' && kind == DataType.Kind.STRUCT) {
+            FlatRowReader struct = structs[column];
+            Object[] fields = new Object[struct.keys.length];
+            int after = struct.object(b, i, end, fields);
+            if (after >= 0) {
+                row[column] = fields;
+            }
+            return after;
         }
         return -1;
     }

@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /**
- * {@link RowJson#write}'s fast path: the canonical JSON of a flat row written into a byte array
+ * {@link RowJson#write}'s fast path: the canonical JSON of a row of scalars (and of STRUCTs of them) written into a byte array
  * directly, byte for byte what the Jackson generator writes (field names taken from Jackson once;
  * numbers from {@code Integer/Long/Double.toString}, as Jackson's {@code writeNumber} does;
  * strings copied as UTF-8). A string Jackson would escape (a quote, a backslash, a control
@@ -26,21 +26,31 @@ final class FlatRowWriter {
     private final Schema schema;
     /** {@code {"name":} for the first column, {@code ,"name":} for the others, as Jackson writes them. */
     private final byte[][] prefixes;
+    /** The writer of each STRUCT column's values; null for the other columns. */
+    private final FlatRowWriter[] structs;
     /** The size of the last row written (a racy hint for the next buffer, harmless when stale). */
     private int lastSize = 64;
 
-    private FlatRowWriter(Schema schema, byte[][] prefixes) {
+    private FlatRowWriter(Schema schema, byte[][] prefixes, FlatRowWriter[] structs) {
         this.schema = schema;
         this.prefixes = prefixes;
+        this.structs = structs;
     }
 
     /** The writer for {@code schema}, or null when a column's type is one the fast path never writes. */
     static FlatRowWriter of(Schema schema, JsonFactory json) {
         byte[][] prefixes = new byte[schema.size()][];
+        FlatRowWriter[] structs = new FlatRowWriter[schema.size()];
         for (int i = 0; i < schema.size(); i++) {
             switch (schema.field(i).type().kind()) {
-                case DECIMAL, STRUCT -> {
+                case DECIMAL -> {
                     return null;
+                }
+                case STRUCT -> {
+                    structs[i] = of(schema.field(i).type().struct(), json);
+                    if (structs[i] == null) {
+                        return null;
+                    }
                 }
                 default -> { }
             }
@@ -60,12 +70,21 @@ final class FlatRowWriter {
                 prefixes[i][0] = ',';
             }
         }
-        return new FlatRowWriter(schema, prefixes);
+        return new FlatRowWriter(schema, prefixes, structs);
     }
 
     /** The canonical JSON of {@code row}, or null when Jackson must write it. */
     byte[] write(Object[] row) {
         Out out = new Out(lastSize + 16);
+        if (!write(out, row)) {
+            return null;
+        }
+        lastSize = out.size;
+        return Arrays.copyOf(out.buf, out.size);
+    }
+
+    /** Appends the JSON object of {@code row}; false (and a buffer to drop) when Jackson must write it. */
+    private boolean write(Out out, Object[] row) {
         for (int i = 0; i < row.length; i++) {
             out.put(prefixes[i]);
             Object v = row[i];
@@ -81,15 +100,20 @@ final class FlatRowWriter {
                 case BOOLEAN -> out.put((Boolean) v ? TRUE : FALSE);
                 case STRING -> {
                     if (!out.string((String) v)) {
-                        return null;
+                        return false;
                     }
                 }
                 case DATE -> out.string(Timestamps.formatDays((Integer) v));
                 case TIMESTAMP -> out.timestamp((Long) v, true);
                 case TIMESTAMP_NTZ -> out.timestamp((Long) v, false);
                 case BINARY -> out.string(Base64.getEncoder().encodeToString((byte[]) v));
+                case STRUCT -> {
+                    if (!structs[i].write(out, (Object[]) v)) {
+                        return false;
+                    }
+                }
                 default -> {
-                    return null;
+                    return false;
                 }
             }
         }
@@ -97,8 +121,7 @@ final class FlatRowWriter {
             out.put(OPEN);
         }
         out.put(CLOSE);
-        lastSize = out.size;
-        return Arrays.copyOf(out.buf, out.size);
+        return true;
     }
 
     private static void floating(Out out, double d) {

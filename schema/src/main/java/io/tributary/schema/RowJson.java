@@ -37,7 +37,7 @@ public final class RowJson {
             .build();
 
     private final Schema schema;
-    /** The fast paths for flat rows (null for a schema with DECIMAL or STRUCT columns); Jackson does the rest. */
+    /** The fast paths (null for a schema with DECIMAL columns); Jackson does the rest. */
     private final FlatRowReader flatReader;
     private final FlatRowWriter flatWriter;
 

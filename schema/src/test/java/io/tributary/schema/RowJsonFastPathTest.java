@@ -20,6 +20,9 @@ class RowJsonFastPathTest {
             "b BYTE, s SHORT, i INT, l LONG, f FLOAT, d DOUBLE, str STRING, ok BOOLEAN, day DATE, ts TIMESTAMP, "
                     + "ntz TIMESTAMP_NTZ, bin BINARY, `Mixed Case` STRING"));
     private static final RowJson STRICT = new RowJson(Schema.parse("id INT NOT NULL, name STRING NOT NULL"));
+    /** An aggregation's result rows: Spark's window struct first. */
+    private static final RowJson NESTED = new RowJson(Schema.parse(
+            "window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE, deep STRUCT<a: INT, b: STRUCT<c: STRING>>"));
 
     /** Lines chosen to sit on the fast path's edges: each must parse as Jackson parses it, or fail as it fails. */
     private static final String[] LINES = {
@@ -60,6 +63,16 @@ class RowJsonFastPathTest {
         "{\"id\":1,\"name\":\"a\"}", "{\"id\":1}", "{\"name\":\"a\"}", "{\"id\":null,\"name\":\"a\"}", "{}",
     };
 
+    private static final String[] NESTED_LINES = {
+        "{\"window\":{\"start\":\"2026-01-01T10:00:00Z\",\"end\":\"2026-01-01T10:10:00Z\"},\"user\":\"a\",\"t\":8.0}",
+        "{\"window\":{\"end\":\"2026-01-01T10:10:00Z\"},\"user\":\"a\"}", "{\"window\":{}}", "{\"window\":null}",
+        "{\"window\":{\"start\":\"x\"}}", "{\"window\":{\"start\":1}}", "{\"window\":\"2026-01-01\"}", "{\"window\":[]}",
+        "{\"window\":{\"start\":\"2026-01-01T10:00:00Z\"},\"window\":null}", "{\"window\":{\"START\":\"2026-01-01T10:00:00Z\"}}",
+        "{\"window\":{\"start\":\"2026-01-01T10:00:00Z\",\"other\":{\"x\":1}}}", "{\"window\":{\"start\":\"2026-01-01T10:00:00Z\"}",
+        "{\"window\":{\"start\":\"2026-01-01T10:00:00Z\",}}", "{\"deep\":{\"a\":1,\"b\":{\"c\":\"x\"}}}", "{\"deep\":{\"b\":{\"c\":3}}}",
+        "{\"deep\":{\"a\":1,\"b\":{\"c\":\"x\"}}}x", "{ \"deep\" : { \"b\" : { } } }", "{\"other\":{\"a\":1},\"user\":\"u\"}",
+    };
+
     private static void same(RowJson json, String line) {
         same(json, line.getBytes(StandardCharsets.UTF_8));
     }
@@ -76,14 +89,19 @@ class RowJsonFastPathTest {
     /** The row as a list of values with their classes (so 1 and 1L differ), or the error's field and reason. */
     private static Object outcome(java.util.function.Supplier<Object[]> parse) {
         try {
-            List<Object> values = new ArrayList<>();
-            for (Object v : parse.get()) {
-                values.add(v == null ? "null" : v.getClass().getSimpleName() + ":" + (v instanceof byte[] b ? Arrays.toString(b) : v));
-            }
-            return values;
+            return describe(parse.get());
         } catch (BadRecordException e) {
             return "bad " + e.field() + ": " + e.reason();
         }
+    }
+
+    private static List<Object> describe(Object[] row) {
+        List<Object> values = new ArrayList<>();
+        for (Object v : row) {
+            values.add(v == null ? "null" : v instanceof Object[] struct ? describe(struct)
+                    : v.getClass().getSimpleName() + ":" + (v instanceof byte[] b ? Arrays.toString(b) : v));
+        }
+        return values;
     }
 
     @Test
@@ -96,6 +114,9 @@ class RowJsonFastPathTest {
         }
         for (String line : STRICT_LINES) {
             same(STRICT, line);
+        }
+        for (String line : NESTED_LINES) {
+            same(NESTED, line);
         }
         for (int length : new int[] {9_999, 10_000, 10_001, 60_000}) {
             same(SEED, "{\"user\":\"" + "u".repeat(length) + "\"}");
@@ -232,6 +253,28 @@ class RowJsonFastPathTest {
                 assertThat(fast).as("%s", d).isEqualTo(Double.toString(d));
             }
         }
+    }
+
+    @Test
+    void structRowsAreWrittenAsJacksonWritesThemAndReadBackOnTheFastPath() {
+        String[] strings = {"a", "é", "quote\"", "nl\n"};
+        Random random = new Random(3);
+        for (int n = 0; n < 2_000; n++) {
+            long start = random.nextLong() / 1000;
+            Object[] row = {random.nextInt(5) == 0 ? null : new Object[] {start, random.nextBoolean() ? null : start + 600_000_000L},
+                strings[random.nextInt(strings.length)], random.nextInt(100_000) / 100.0,
+                random.nextBoolean() ? null : new Object[] {random.nextInt(), new Object[] {strings[random.nextInt(strings.length)]}}};
+            byte[] json = NESTED.write(row);
+            assertThat(written(() -> json)).isEqualTo(written(() -> NESTED.writeWithJackson(row)));
+            same(NESTED, json);
+        }
+        Object[] row = {new Object[] {1_767_261_600_000_000L, 1_767_262_200_000_000L}, "a", 8.0, null};
+        byte[] json = NESTED.write(row);
+        assertThat(new String(json, StandardCharsets.UTF_8)).isEqualTo(
+                "{\"window\":{\"start\":\"2026-01-01T10:00:00Z\",\"end\":\"2026-01-01T10:10:00Z\"},\"user\":\"a\",\"t\":8.0,\"deep\":null}");
+        Object[] read = FlatRowReader.of(NESTED.schema()).parse(json, 0, json.length);
+        assertThat((Object[]) read[0]).containsExactly((Object[]) row[0]);
+        assertThat(read[1]).isEqualTo("a");
     }
 
     @Test

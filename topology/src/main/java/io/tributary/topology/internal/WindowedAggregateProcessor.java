@@ -1,7 +1,5 @@
 package io.tributary.topology.internal;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamWriteFeature;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.DataType;
 import io.tributary.schema.RowJson;
@@ -58,8 +56,6 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final WindowAssigner assigner;
     private final OutputPolicy policy;
     private final long[] starts;
-    private final JsonBuffer rowJson = new JsonBuffer(JsonFactory.builder()
-            .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build());
     /** The result rows of a batch not yet forwarded, packed as the ingest packs events ({@link RowPack}). */
     private final RowPack results = new RowPack(RESULT_RECORD_BYTES);
     private ProcessorContext<Object, Object> context;
@@ -214,7 +210,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         long[] emitted = {0};
         long purged = policy.endBatch(windows, watermarkMicros(), meta.seq(), (key, start, states) -> {
             Object[] row = windows.outputRow(key, start, states);
-            results.add(rowJson.write(g -> output.write(g, row)), -1);
+            results.add(output.write(row), -1);
             if (results.rows() >= RESULT_ROWS_PER_RECORD || results.bytes() >= RESULT_RECORD_BYTES) {
                 forwardResults(partition, record.timestamp());
             }
