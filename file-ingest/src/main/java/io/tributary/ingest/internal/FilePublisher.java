@@ -110,7 +110,7 @@ public final class FilePublisher {
     }
 
     private void add(Object[] row, long timestampMs) {
-        byte[] key = keys.key(row);
+        byte[] key = packs.length == 1 ? null : keys.key(row); // one partition: no key to place the row by
         int p = key == null ? nextPartition : Utils.toPositive(Utils.murmur2(key)) % packs.length;
         RowPack pack = packs[p];
         if (pack == null) {
