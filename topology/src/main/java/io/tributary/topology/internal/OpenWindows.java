@@ -76,11 +76,8 @@ final class OpenWindows {
         if (slot < 0) {
             slot = map.insert(key, value, old == null ? WindowTable.DIRTY : (byte) (WindowTable.DIRTY | WindowTable.IN_STORE));
             mapBytes += WindowTable.ENTRY_OVERHEAD + key.length + value.length;
-        } else if (value.length == old.length) {
-            System.arraycopy(value, 0, old, 0, value.length); // in place: an entry that survived collections stays where it is
-            map.set(slot, WindowTable.DIRTY);
         } else {
-            map.value(slot, value);
+            map.value(slot, value); // in place when its length did not change
             map.set(slot, WindowTable.DIRTY);
             mapBytes += value.length - old.length;
         }
@@ -103,11 +100,12 @@ final class OpenWindows {
         }
         ChunkedPuts puts = new ChunkedPuts();
         for (int i = 0; i < map.capacity(); i++) {
-            if (map.key(i) != null && map.has(i, WindowTable.DIRTY)) {
-                long start = StateLayout.windowStart(map.key(i));
+            byte[] key = map.key(i);
+            if (key != null && map.has(i, WindowTable.DIRTY)) {
+                long start = StateLayout.windowStart(key);
                 storeMinStart = Math.min(storeMinStart, start);
                 storeMaxStart = Math.max(storeMaxStart, start);
-                puts.put(Bytes.wrap(map.key(i)), map.value(i));
+                puts.put(Bytes.wrap(key), map.value(i));
             }
         }
         puts.finish();
@@ -170,7 +168,7 @@ final class OpenWindows {
             boolean inStore = true;
             if (slot >= 0) {
                 inStore = map.has(slot, WindowTable.IN_STORE);
-                mapBytes -= WindowTable.ENTRY_OVERHEAD + k.get().length + map.value(slot).length;
+                mapBytes -= WindowTable.ENTRY_OVERHEAD + k.get().length + map.valueLength(slot);
                 map.remove(slot);
             }
             if (inStore) {
