@@ -121,15 +121,8 @@ fi
 
 say "reading the tables with Spark"
 schema="id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
-java_opts=(-XX:+IgnoreUnrecognizedVMOptions --add-modules=jdk.incubator.vector
-  --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED
-  --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED
-  --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
-  --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
-  --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/jdk.internal.ref=ALL-UNNAMED
-  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/sun.nio.cs=ALL-UNNAMED
-  --add-opens=java.base/sun.security.action=ALL-UNNAMED --add-opens=java.base/sun.util.calendar=ALL-UNNAMED
-  -Dio.netty.tryReflectionSetAccessible=true -Duser.timezone=UTC -Xmx2g)
+. "$here/spark-jvm.sh"
+spark_java_opts 2g
 spark_ok=0
 SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" -cp "$here/target/classes:$(cat "$here/target/classpath.txt")" \
   io.tributary.compat.spark.SparkRead \
