@@ -86,7 +86,7 @@ final class OpenWindows {
 
     /** Whether the map holds more than its budget; then the caller flushes it (and commits). */
     boolean overBudget() {
-        return mapBytes > budgetBytes;
+        return mapBytes + map.garbageBytes() > budgetBytes; // what the slabs hold until their next compaction counts too
     }
 
     int mapSize() {

@@ -246,6 +246,11 @@ final class WindowTable {
         flags[slot] |= flag;
     }
 
+    /** The bytes of replaced values and removed entries still in the slabs (at most the live ones, or 4 MiB). */
+    long garbageBytes() {
+        return garbageBytes;
+    }
+
     /** The bytes the slabs take (live entries and those left behind). */
     long slabBytes() {
         long bytes = 0;
