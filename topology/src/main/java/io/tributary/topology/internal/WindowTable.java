@@ -10,8 +10,9 @@ import java.util.Arrays;
  * few dozen arrays for the collector to copy and trace, not two million small ones (measured: 20
  * collections with 1.6 s of pauses, four of them full, while the aggregation held them as arrays).
  * {@link #key} and {@link #value} return copies; {@link #value(int, byte[])} writes a value of
- * the same length in place and appends any other, and the bytes left behind are reclaimed when
- * they outgrow the live ones ({@link #compact}) or at {@link #clear}.
+ * the same length in place and appends any other; the bytes replaced values leave behind are
+ * reclaimed when they outgrow the live ones ({@link #compact}), those of removed entries at
+ * {@link #clear}.
  */
 final class WindowTable {
     static final byte IN_STORE = 1;
@@ -19,7 +20,7 @@ final class WindowTable {
     /** The table's heap per entry besides its bytes in the slabs: the slots at half load. */
     static final long ENTRY_OVERHEAD = 2 * (8 + 4 + 4 + 4 + 1);
     private static final int SLAB_BYTES = 1 << 20;
-    /** Bytes left behind by replaced values and removed entries below which no compaction runs. */
+    /** Bytes left behind below which no compaction runs. */
     private static final long COMPACT_MIN_GARBAGE = 4L * SLAB_BYTES;
 
     private byte[][] slabs = new byte[8][];
@@ -94,7 +95,10 @@ final class WindowTable {
         while (keyLengths[i] != 0) {
             i = (i + 1) & mask;
         }
-        refs[i] = append(key, 0, key.length, value);
+        long ref = reserve(key.length + value.length);
+        System.arraycopy(key, 0, slabs[slab(ref)], offset(ref), key.length);
+        System.arraycopy(value, 0, slabs[slab(ref)], offset(ref) + key.length, value.length);
+        refs[i] = ref;
         keyLengths[i] = key.length;
         valueLengths[i] = value.length;
         hashes[i] = h;
@@ -104,9 +108,8 @@ final class WindowTable {
         return i;
     }
 
-    /** Copies {@code key[from, from + length)} and {@code value} to the end of the slabs; returns their reference. */
-    private long append(byte[] key, int from, int length, byte[] value) {
-        int need = length + value.length;
+    /** Takes {@code need} bytes at the end of the slabs (a new slab when the last is full); returns their reference. */
+    private long reserve(int need) {
         if (slabCount == 0 || slabUsed + need > slabs[slabCount - 1].length) {
             if (slabCount == slabs.length) {
                 slabs = Arrays.copyOf(slabs, slabCount * 2);
@@ -114,9 +117,6 @@ final class WindowTable {
             slabs[slabCount++] = new byte[Math.max(SLAB_BYTES, need)];
             slabUsed = 0;
         }
-        byte[] slab = slabs[slabCount - 1];
-        System.arraycopy(key, from, slab, slabUsed, length);
-        System.arraycopy(value, 0, slab, slabUsed + length, value.length);
         long ref = ((long) (slabCount - 1) << 32) | slabUsed;
         slabUsed += need;
         return ref;
@@ -176,7 +176,7 @@ final class WindowTable {
                 gap = i;
             }
         }
-        compactIfWasteful();
+        // no compaction: the map is emptied at every commit, and these bytes count toward its budget until then
     }
 
     /** Empties the table, keeping a capacity near its last size, and gives back the slabs but one. */
@@ -231,7 +231,10 @@ final class WindowTable {
             System.arraycopy(v, 0, slabs[slab(ref)], offset(ref) + keyLength, v.length);
             return;
         }
-        refs[slot] = append(slabs[slab(ref)], offset(ref), keyLength, v);
+        long moved = reserve(keyLength + v.length);
+        System.arraycopy(slabs[slab(ref)], offset(ref), slabs[slab(moved)], offset(moved), keyLength);
+        System.arraycopy(v, 0, slabs[slab(moved)], offset(moved) + keyLength, v.length);
+        refs[slot] = moved;
         valueLengths[slot] = v.length;
         liveBytes += v.length - old;
         garbageBytes += keyLength + old;
@@ -246,7 +249,7 @@ final class WindowTable {
         flags[slot] |= flag;
     }
 
-    /** The bytes of replaced values and removed entries still in the slabs (at most the live ones, or 4 MiB). */
+    /** The bytes of replaced values and removed entries still in the slabs, until a compaction or {@link #clear}. */
     long garbageBytes() {
         return garbageBytes;
     }
@@ -274,10 +277,10 @@ final class WindowTable {
         slabUsed = 0;
         for (int i = 0; i < refs.length; i++) {
             if (keyLengths[i] != 0) {
-                byte[] slab = old[slab(refs[i])];
-                int offset = offset(refs[i]);
-                byte[] value = Arrays.copyOfRange(slab, offset + keyLengths[i], offset + keyLengths[i] + valueLengths[i]);
-                refs[i] = append(slab, offset, keyLengths[i], value);
+                int length = keyLengths[i] + valueLengths[i];
+                long ref = reserve(length);
+                System.arraycopy(old[slab(refs[i])], offset(refs[i]), slabs[slab(ref)], offset(ref), length);
+                refs[i] = ref;
             }
         }
         garbageBytes = 0;
