@@ -84,7 +84,7 @@ final class FlatRowWriter {
     }
 
     /** Appends the JSON object of {@code row}; false (and a buffer to drop) when Jackson must write it. */
-    private boolean write(Out out, Object[] row) {
+    boolean write(Out out, Object[] row) {
         for (int i = 0; i < row.length; i++) {
             out.put(prefixes[i]);
             Object v = row[i];

@@ -311,6 +311,11 @@ public final class RowJson {
         return writeWithJackson(row);
     }
 
+    /** Appends the canonical JSON of {@code row} to {@code out} on the fast path; false when it cannot (then {@link #write}). */
+    boolean writeFast(FlatRowWriter.Out out, Object[] row) {
+        return flatWriter != null && flatWriter.write(out, row);
+    }
+
     /** {@link #write(Object[])} without the fast path (the reference the fast path is tested against). */
     byte[] writeWithJackson(Object[] row) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(64 + 16 * row.length);

@@ -14,13 +14,12 @@ import java.util.Arrays;
 public final class RowPack {
     public static final byte SEPARATOR = '\n';
 
-    private byte[] buf;
-    private int length;
+    private final FlatRowWriter.Out out;
     private int rows;
     private long maxTimestamp = -1;
 
     public RowPack(int initialBytes) {
-        this.buf = new byte[Math.max(16, initialBytes)];
+        this.out = new FlatRowWriter.Out(Math.max(16, initialBytes));
     }
 
     /** What a visitor gets: one row's JSON, {@code bytes[offset, offset + length)}. */
@@ -47,15 +46,33 @@ public final class RowPack {
 
     /** Appends a row's JSON and its record timestamp (ms, or -1 for none). */
     public void add(byte[] rowJson, long timestampMs) {
-        int need = length + rowJson.length + 1;
-        if (need > buf.length) {
-            buf = Arrays.copyOf(buf, Math.max(need, buf.length * 2));
+        separate();
+        out.put(rowJson);
+        added(timestampMs);
+    }
+
+    /**
+     * Appends {@code row} as {@code json} writes it ({@link RowJson#write}), straight into the pack
+     * (no array per row), and its record timestamp (ms, or -1 for none).
+     */
+    public void add(RowJson json, Object[] row, long timestampMs) {
+        separate();
+        int start = out.size;
+        if (!json.writeFast(out, row)) {
+            out.size = start; // what the fast path wrote before it gave up
+            out.put(json.write(row));
         }
+        added(timestampMs);
+    }
+
+    private void separate() {
         if (rows > 0) {
-            buf[length++] = SEPARATOR;
+            out.ensure(1);
+            out.buf[out.size++] = SEPARATOR;
         }
-        System.arraycopy(rowJson, 0, buf, length, rowJson.length);
-        length += rowJson.length;
+    }
+
+    private void added(long timestampMs) {
         rows++;
         maxTimestamp = Math.max(maxTimestamp, timestampMs);
     }
@@ -65,7 +82,7 @@ public final class RowPack {
     }
 
     public int bytes() {
-        return length;
+        return out.size;
     }
 
     /** The newest row timestamp added, or null when no row had one: the record's timestamp. */
@@ -75,13 +92,13 @@ public final class RowPack {
 
     /** The record value of the rows added so far; empties the pack. */
     public byte[] take() {
-        byte[] value = Arrays.copyOf(buf, length);
+        byte[] value = Arrays.copyOf(out.buf, out.size);
         clear();
         return value;
     }
 
     public void clear() {
-        length = 0;
+        out.size = 0;
         rows = 0;
         maxTimestamp = -1;
     }

@@ -37,6 +37,21 @@ class RowPackTest {
     }
 
     @Test
+    void rowsWrittenStraightIntoThePackAreTheirCanonicalJsonEvenWhereTheFastPathGivesUp() {
+        RowPack direct = new RowPack(16);
+        RowPack copied = new RowPack(16);
+        // "line one\nline two" and "\r\n\t" need escaping: the fast path gives up halfway and Jackson writes them
+        Object[][] rows = {{1, "a", "line one\nline two"}, {2, "b", null}, {3, "ü", "\r\n\t"}, {4, "d", "plain"}};
+        for (Object[] row : rows) {
+            direct.add(ROWS, row, row[0].equals(3) ? 9_000 : -1);
+            copied.add(ROWS.write(row), -1);
+        }
+        assertThat(direct.rows()).isEqualTo(4);
+        assertThat(direct.timestamp()).isEqualTo(9_000L);
+        assertThat(new String(direct.take(), StandardCharsets.UTF_8)).isEqualTo(new String(copied.take(), StandardCharsets.UTF_8));
+    }
+
+    @Test
     void aOneRowRecordIsAPackOfOne() {
         byte[] single = ROWS.write(new Object[] {7, "x", "y"});
         assertThat(rowsOf(single)).containsExactly(new String(single, StandardCharsets.UTF_8));

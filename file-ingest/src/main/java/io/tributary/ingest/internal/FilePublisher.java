@@ -116,7 +116,7 @@ public final class FilePublisher {
         if (pack == null) {
             pack = packs[p] = new RowPack(Math.min(MAX_RECORD_BYTES, 128 * config.rowsPerRecord()));
         }
-        pack.add(rows.write(row), timestampMs);
+        pack.add(rows, row, timestampMs);
         if (pack.rows() >= config.rowsPerRecord() || pack.bytes() >= MAX_RECORD_BYTES) {
             send(p);
             if (key == null) {

@@ -210,7 +210,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         long[] emitted = {0};
         long purged = policy.endBatch(windows, watermarkMicros(), meta.seq(), (key, start, states) -> {
             Object[] row = windows.outputRow(key, start, states);
-            results.add(output.write(row), -1);
+            results.add(output, row, -1);
             if (results.rows() >= RESULT_ROWS_PER_RECORD || results.bytes() >= RESULT_RECORD_BYTES) {
                 forwardResults(partition, record.timestamp());
             }
