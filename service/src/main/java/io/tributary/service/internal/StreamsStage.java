@@ -308,6 +308,9 @@ final class StreamsStage implements AutoCloseable {
             p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             p.put(ConsumerConfig.CLIENT_ID_CONFIG, applicationId + "-catch-up");
+            // it reads a few records at the end of the topic: a fetch that finds nothing must not wait
+            // the default 500 ms at the broker, as the next seek's fetch waits for it
+            p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
             p.remove(ConsumerConfig.GROUP_ID_CONFIG);
             gapReader = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         }
