@@ -21,8 +21,8 @@ import io.tributary.source.DeltaSourceConfig;
 import io.tributary.topology.AggregateSpec;
 import io.tributary.topology.OutputMode;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +31,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -83,15 +82,16 @@ public final class PipelineParts {
     /**
      * Opens the stages, adding them to {@code stages} in flow order (so that a failure closes them).
      * Once the topics exist the stages open at the same time (the ingest's {@code initTransactions}
-     * and log read, the Kafka Streams group join, the sink's table and consumer), which shortens the
-     * start of every run; a Delta source opens first, since its table gives the schema.
+     * and log read, the Kafka Streams group join, the sink's table and consumer) and the run starts
+     * without waiting for them ({@link #openConcurrently}), which shortens the start of every run; a
+     * Delta source opens first, since its table gives the schema.
      */
     static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, List<Stage> stages) {
         Map<String, Object> client = kafka.clientProps();
         int partitions = spec.integer(Settings.PARTITIONS);
         Schema input;
         AggregateSpec aggregate;
-        List<Callable<Stage>> openers = new ArrayList<>();
+        Map<String, Callable<Stage>> openers = new LinkedHashMap<>();
         if (spec.has(Settings.DELTA_PATH)) {
             TopicAdmin.ensure(client, partitions, Topics.events(spec.name()));
             DeltaSource source = new DeltaSource(deltaSourceConfig(spec), client);
@@ -109,11 +109,12 @@ public final class PipelineParts {
             try (Admin admin = Admin.create(client)) {
                 FileIngest.createTopics(admin, ingestConfig, partitions);
             }
-            openers.add(() -> {
+            String name = spec.name() + "/ingest";
+            openers.put(name, () -> {
                 FileIngest ingest = new FileIngest(ingestConfig, client);
                 // availableNow: the last data batch carries its no-data batch (README "Performance")
                 ingest.endsWhenIngested(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW);
-                return new Stage(spec.name() + "/ingest", ingest::runBatch, ingest, ingest::idleProgress);
+                return new Stage(name, ingest::runBatch, ingest, ingest::idleProgress);
             });
         }
 
@@ -125,11 +126,12 @@ public final class PipelineParts {
             boolean keepLate = "deadLetter".equals(spec.string(Settings.LATE_ROWS));
             TopicAdmin.ensure(client, partitions, keepLate ? new String[] {sinkTopic, Topics.lateRows(spec.name())} : new String[] {sinkTopic});
             String resultsTopic = sinkTopic;
-            openers.add(() -> {
+            String name = spec.name() + "/aggregate";
+            openers.put(name, () -> {
                 StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), resultsTopic,
                         keepLate ? Topics.lateRows(spec.name()) : null, client, spec.stateDir().resolve("streams"),
                         spec.bool(Settings.TOPIC_TRIM));
-                return new Stage(spec.name() + "/aggregate", streams::runBatch, streams);
+                return new Stage(name, streams::runBatch, streams);
             });
         }
         SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.path(Settings.SINK_PATH).toString(), sinkSchema,
@@ -140,7 +142,7 @@ public final class PipelineParts {
                 .withTrimTopic(spec.bool(Settings.TOPIC_TRIM))
                 // a bounded run ends with everything committed: no rows may wait for a later batch
                 .withAllowedLatency(spec.trigger().bounded() ? Duration.ZERO : spec.duration(Settings.SINK_ALLOWED_LATENCY)));
-        openers.add(() -> {
+        openers.put(sinkConfig.stageName(), () -> {
             DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess());
             AutoOptimize optimize = new AutoOptimize(sinkConfig.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
                     OptimizeOptions.defaults().withTargetFileSize(sinkConfig.targetFileSize()));
@@ -152,31 +154,15 @@ public final class PipelineParts {
         openConcurrently(openers, stages);
     }
 
-    /** Runs {@code openers} at the same time; adds what they opened to {@code stages} in order, then throws the first failure. */
-    private static void openConcurrently(List<Callable<Stage>> openers, List<Stage> stages) {
+    /**
+     * Starts {@code openers} at the same time and adds a stage for each to {@code stages} at once, in
+     * order: a stage's first batch waits for its opening (so the ingest runs its first batch while
+     * the aggregation joins its group), and its opening's failure fails that batch.
+     */
+    private static void openConcurrently(Map<String, Callable<Stage>> openers, List<Stage> stages) {
         ExecutorService threads = Executors.newFixedThreadPool(openers.size(), r -> new Thread(r, "tributary-open"));
         try {
-            List<Future<Stage>> opening = openers.stream().map(threads::submit).toList();
-            Throwable failure = null;
-            for (Future<Stage> f : opening) {
-                try {
-                    stages.add(f.get());
-                } catch (ExecutionException e) {
-                    failure = failure == null ? e.getCause() : failure;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    failure = failure == null ? e : failure;
-                }
-            }
-            if (failure instanceof RuntimeException r) {
-                throw r;
-            }
-            if (failure instanceof Error err) {
-                throw err;
-            }
-            if (failure != null) {
-                throw new TributaryException("cannot open the pipeline: " + failure, failure);
-            }
+            openers.forEach((name, opener) -> stages.add(Stage.opening(name, threads.submit(opener))));
         } finally {
             threads.shutdown();
         }

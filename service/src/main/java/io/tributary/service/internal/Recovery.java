@@ -31,6 +31,8 @@ final class Recovery {
         while (true) {
             try {
                 return stage.runBatch();
+            } catch (Stage.OpenFailed e) {
+                throw e.unwrap(); // the run fails as if the pipeline had not opened
             } catch (RuntimeException e) {
                 if (!retriable(e) || stopping.getAsBoolean()) {
                     throw e;

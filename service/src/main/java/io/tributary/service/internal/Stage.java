@@ -1,11 +1,18 @@
 package io.tributary.service.internal;
 
 import io.tributary.schema.Progress;
+import io.tributary.schema.TributaryException;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One stage of a pipeline as the run loop drives it: a batch at a time. */
+/**
+ * One stage of a pipeline as the run loop drives it: a batch at a time. A stage may still be
+ * opening on another thread ({@link #opening}): its first use waits for it, so that the stages
+ * before it run their first batch meanwhile.
+ */
 final class Stage implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Stage.class);
 
@@ -18,6 +25,8 @@ final class Stage implements AutoCloseable {
     private final Batch batch;
     private final AutoCloseable resource;
     private final java.util.function.Supplier<Progress> idle;
+    /** The stage being opened, or null when this is it. */
+    private final Future<Stage> opened;
 
     Stage(String name, Batch batch, AutoCloseable resource) {
         this(name, batch, resource, null);
@@ -29,28 +38,86 @@ final class Stage implements AutoCloseable {
         this.batch = batch;
         this.resource = resource;
         this.idle = idle;
+        this.opened = null;
+    }
+
+    private Stage(String name, Future<Stage> opened) {
+        this.name = name;
+        this.batch = null;
+        this.resource = null;
+        this.idle = null;
+        this.opened = opened;
+    }
+
+    /** The stage {@code opened} will give, named {@code name} before it is there. */
+    static Stage opening(String name, Future<Stage> opened) {
+        return new Stage(name, opened);
+    }
+
+    /** The opened stage: waits for it; its opening's failure is thrown as it was thrown. */
+    private Stage open() {
+        if (opened == null) {
+            return this;
+        }
+        try {
+            return opened.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException("interrupted while opening stage " + name, e);
+        } catch (ExecutionException e) {
+            throw new OpenFailed(e.getCause());
+        }
+    }
+
+    /** A stage that could not open: not a batch to try again, whatever the cause. */
+    static final class OpenFailed extends RuntimeException {
+        OpenFailed(Throwable cause) {
+            super(cause.getMessage(), cause);
+        }
+
+        /** What the opening threw, as it threw it. */
+        RuntimeException unwrap() {
+            if (getCause() instanceof RuntimeException r) {
+                return r;
+            }
+            if (getCause() instanceof Error err) {
+                throw err;
+            }
+            return new TributaryException("cannot open the pipeline: " + getCause(), getCause());
+        }
     }
 
     Optional<Progress> idleProgress() {
-        return idle == null ? Optional.empty() : Optional.of(idle.get());
+        Stage s = open();
+        return s.idle == null ? Optional.empty() : Optional.of(s.idle.get());
     }
 
     String name() {
         return name;
     }
 
+    /** The stage's resource (its ingest, aggregation or sink), once opened; null if its opening failed. */
     AutoCloseable resource() {
-        return resource;
+        try {
+            return open().resource;
+        } catch (OpenFailed e) {
+            return null;
+        }
     }
 
+    /** Runs a batch; throws {@link OpenFailed} if the stage could not open. */
     Optional<Progress> runBatch() throws Exception {
-        return batch.run();
+        return open().batch.run();
     }
 
     @Override
     public void close() {
+        AutoCloseable r = resource();
+        if (r == null) {
+            return;
+        }
         try {
-            resource.close();
+            r.close();
         } catch (Exception e) {
             LOG.warn("closing stage {}: {}", name, e.toString());
         }
