@@ -31,7 +31,6 @@ final class OpenWindows {
     private final long size;
     private final long budgetBytes;
     private final WindowTable map = new WindowTable();
-    private long mapBytes;
     /**
      * The window starts the store may hold entries of, at least: a miss in the map outside them
      * needs no read of the store (a new window of a stream that moves forward, every window of a
@@ -74,19 +73,17 @@ final class OpenWindows {
         layout.add(states, row);
         byte[] value = layout.value(seq, states);
         if (slot < 0) {
-            slot = map.insert(key, value, old == null ? WindowTable.DIRTY : (byte) (WindowTable.DIRTY | WindowTable.IN_STORE));
-            mapBytes += WindowTable.ENTRY_OVERHEAD + key.length + value.length;
+            map.insert(key, value, old == null ? WindowTable.DIRTY : (byte) (WindowTable.DIRTY | WindowTable.IN_STORE));
         } else {
             map.value(slot, value); // in place when its length did not change
             map.set(slot, WindowTable.DIRTY);
-            mapBytes += value.length - old.length;
         }
         return flags;
     }
 
     /** Whether the map holds more than its budget; then the caller flushes it (and commits). */
     boolean overBudget() {
-        return mapBytes + map.garbageBytes() > budgetBytes; // what the slabs hold until their next compaction counts too
+        return map.bytes() > budgetBytes; // what the slabs hold until their next compaction counts too
     }
 
     int mapSize() {
@@ -110,37 +107,29 @@ final class OpenWindows {
         }
         puts.finish();
         map.clear();
-        mapBytes = 0;
     }
 
     /**
      * Visits the entries of windows starting at or before {@code maxStart}, oldest window first
      * (store key order), the map's version of an entry before the store's; the visitor returns
-     * false to stop.
+     * false to stop. The map's entries are sorted in place in its slabs, not copied to be sorted.
      */
     void scan(long maxStart, Visitor visitor) {
-        List<byte[]> mine = new ArrayList<>();
-        for (int i = 0; i < map.capacity(); i++) {
-            byte[] k = map.key(i);
-            if (k != null && StateLayout.windowStart(k) <= maxStart) {
-                mine.add(k);
-            }
-        }
-        mine.sort(Arrays::compareUnsigned);
+        int[] mine = map.sortedSlotsUpTo(maxStart ^ Long.MIN_VALUE);
         int i = 0;
+        byte[] m = mine.length > 0 ? map.key(mine[0]) : null;
         try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
             KeyValue<Bytes, byte[]> s = nextUpTo(it, maxStart);
-            while (s != null || i < mine.size()) {
-                byte[] m = i < mine.size() ? mine.get(i) : null;
+            while (s != null || m != null) {
                 int c = s == null ? 1 : m == null ? -1 : Arrays.compareUnsigned(s.key.get(), m);
                 boolean more;
                 if (c < 0) {
                     more = visitor.visit(s.key, StateLayout.windowStart(s.key), StateLayout.seq(s.value), layout.states(s.value));
                     s = nextUpTo(it, maxStart);
                 } else {
-                    byte[] value = map.value(map.find(m));
+                    byte[] value = map.value(mine[i]);
                     more = visitor.visit(Bytes.wrap(m), StateLayout.windowStart(m), StateLayout.seq(value), layout.states(value));
-                    i++;
+                    m = ++i < mine.length ? map.key(mine[i]) : null;
                     if (c == 0) {
                         s = nextUpTo(it, maxStart);
                     }
@@ -160,25 +149,27 @@ final class OpenWindows {
         return StateLayout.windowStart(kv.key) <= maxStart ? kv : null;
     }
 
-    /** Removes entries (closed windows): from the map, and from the store with a tombstone if it holds them. */
-    void delete(List<Bytes> keys) {
+    /**
+     * Removes the entries of windows starting at or before {@code maxStart} (closed windows): from
+     * the map in one pass, and from the store with a tombstone each; returns how many there were.
+     */
+    long deleteUpTo(long maxStart) {
+        long removed = map.removeUpTo(maxStart ^ Long.MIN_VALUE, WindowTable.IN_STORE); // the entries the store holds are counted below
+        if (maxStart < storeMinStart) {
+            return removed; // the store holds none
+        }
+        List<Bytes> stored = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
+            for (KeyValue<Bytes, byte[]> s = nextUpTo(it, maxStart); s != null; s = nextUpTo(it, maxStart)) {
+                stored.add(s.key);
+            }
+        }
         ChunkedPuts puts = new ChunkedPuts();
-        for (Bytes k : keys) {
-            int slot = map.find(k.get());
-            boolean inStore = true;
-            if (slot >= 0) {
-                inStore = map.has(slot, WindowTable.IN_STORE);
-                mapBytes -= WindowTable.ENTRY_OVERHEAD + k.get().length + map.valueLength(slot);
-                map.remove(slot);
-            }
-            if (inStore) {
-                puts.put(k, null); // a delete without delete()'s read of the old value
-            }
+        for (Bytes k : stored) {
+            puts.put(k, null); // a delete without delete()'s read of the old value
         }
         puts.finish();
-        if (map.isEmpty()) {
-            map.clear(); // gives back the slots of a large batch's windows
-        }
+        return removed + stored.size();
     }
 
     long size() {
@@ -202,10 +193,6 @@ final class OpenWindows {
 
     interface Visitor {
         boolean visit(Bytes key, long start, long seq, Object[] states);
-    }
-
-    static List<Bytes> newKeyList() {
-        return new ArrayList<>();
     }
 
     /** Puts into the store {@value #FLUSH_CHUNK} entries at a time ({@code putAll}), then the rest at {@link #finish()}. */

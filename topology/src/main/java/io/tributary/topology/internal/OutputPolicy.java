@@ -1,7 +1,6 @@
 package io.tributary.topology.internal;
 
 import io.tributary.topology.OutputMode;
-import java.util.List;
 import org.apache.kafka.common.utils.Bytes;
 
 /**
@@ -42,14 +41,11 @@ interface OutputPolicy {
                 return 0;
             }
             long lastStart = wm - windows.size();
-            List<Bytes> closed = OpenWindows.newKeyList();
             windows.scan(lastStart, (key, start, entrySeq, states) -> {
                 emit.emit(key, start, states);
-                closed.add(key);
                 return true;
             });
-            windows.delete(closed);
-            return closed.size();
+            return windows.deleteUpTo(lastStart);
         }
     }
 
@@ -60,18 +56,13 @@ interface OutputPolicy {
         }
 
         public long endBatch(OpenWindows windows, Long wm, long seq, Emit emit) {
-            List<Bytes> closed = OpenWindows.newKeyList();
             windows.scan(Long.MAX_VALUE, (key, start, entrySeq, states) -> {
                 if (entrySeq == seq) {
                     emit.emit(key, start, states);
                 }
-                if (wm != null && start + windows.size() <= wm) {
-                    closed.add(key);
-                }
                 return true;
             });
-            windows.delete(closed);
-            return closed.size();
+            return wm == null ? 0 : windows.deleteUpTo(wm - windows.size()); // the windows past the watermark
         }
     }
 

@@ -153,32 +153,6 @@ final class WindowTable {
         }
     }
 
-    /** Removes the entry at {@code slot}, moving later entries of its probe run back (no tombstones). */
-    void remove(int slot) {
-        int mask = refs.length - 1;
-        int gap = slot;
-        long freed = keyLengths[gap] + valueLengths[gap];
-        liveBytes -= freed;
-        garbageBytes += freed;
-        keyLengths[gap] = 0;
-        size--;
-        for (int i = (gap + 1) & mask; keyLengths[i] != 0; i = (i + 1) & mask) {
-            int home = hashes[i] & mask;
-            // move the entry at i into the gap if its home is not in (gap, i] (cyclically)
-            boolean stays = gap <= i ? (gap < home && home <= i) : (gap < home || home <= i);
-            if (!stays) {
-                refs[gap] = refs[i];
-                keyLengths[gap] = keyLengths[i];
-                valueLengths[gap] = valueLengths[i];
-                hashes[gap] = hashes[i];
-                flags[gap] = flags[i];
-                keyLengths[i] = 0;
-                gap = i;
-            }
-        }
-        // no compaction: the map is emptied at every commit, and these bytes count toward its budget until then
-    }
-
     /** Empties the table, keeping a capacity near its last size, and gives back the slabs but one. */
     void clear() {
         int capacity = Math.max(1024, Integer.highestOneBit(Math.max(1, size)) * 2);
@@ -195,6 +169,126 @@ final class WindowTable {
         liveBytes = 0;
         garbageBytes = 0;
         size = 0;
+    }
+
+    /** The first 8 bytes of the key at {@code ref}, big-endian (the window start in {@link StateLayout}'s keys, which are longer). */
+    private long prefix(long ref) {
+        byte[] slab = slabs[slab(ref)];
+        int o = offset(ref);
+        long v = 0;
+        for (int k = 0; k < 8; k++) {
+            v = (v << 8) | (slab[o + k] & 0xFF);
+        }
+        return v;
+    }
+
+    /**
+     * The slots of the entries whose key's first 8 bytes, read as an unsigned big-endian number,
+     * are at most {@code maxPrefix}, in unsigned key byte order (the store's order), read from
+     * the slabs without copying a key. Valid until the table changes.
+     */
+    int[] sortedSlotsUpTo(long maxPrefix) {
+        int n = 0;
+        int[] slots = new int[size];
+        long[] prefixes = new long[size];
+        for (int i = 0; i < refs.length; i++) {
+            if (keyLengths[i] != 0) {
+                long p = prefix(refs[i]);
+                if (Long.compareUnsigned(p, maxPrefix) <= 0) {
+                    slots[n] = i;
+                    prefixes[n++] = p;
+                }
+            }
+        }
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        mergeSort(order, new int[n], 0, n, prefixes, slots);
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = slots[order[i]];
+        }
+        return out;
+    }
+
+    /** Sorts {@code order[from, to)} (positions into {@code prefixes} and {@code slots}) by key. */
+    private void mergeSort(int[] order, int[] tmp, int from, int to, long[] prefixes, int[] slots) {
+        if (to - from < 2) {
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        mergeSort(order, tmp, from, mid, prefixes, slots);
+        mergeSort(order, tmp, mid, to, prefixes, slots);
+        if (compare(order[mid - 1], order[mid], prefixes, slots) <= 0) {
+            return; // already in order
+        }
+        System.arraycopy(order, from, tmp, from, to - from);
+        int i = from;
+        int j = mid;
+        for (int k = from; k < to; k++) {
+            order[k] = j >= to || (i < mid && compare(tmp[i], tmp[j], prefixes, slots) <= 0) ? tmp[i++] : tmp[j++];
+        }
+    }
+
+    private int compare(int a, int b, long[] prefixes, int[] slots) {
+        int c = Long.compareUnsigned(prefixes[a], prefixes[b]);
+        if (c != 0) {
+            return c;
+        }
+        long ra = refs[slots[a]];
+        long rb = refs[slots[b]];
+        return Arrays.compareUnsigned(slabs[slab(ra)], offset(ra) + 8, offset(ra) + keyLengths[slots[a]],
+                slabs[slab(rb)], offset(rb) + 8, offset(rb) + keyLengths[slots[b]]);
+    }
+
+    /**
+     * Removes every entry whose key's first 8 bytes are at most {@code maxPrefix} (as in
+     * {@link #sortedSlotsUpTo}): the table is emptied ({@link #clear}) when that is all of them,
+     * else the others are placed again in one pass, their bytes left where they are. Returns how
+     * many of the removed entries had no {@code flag}.
+     */
+    int removeUpTo(long maxPrefix, byte flag) {
+        int removed = 0;
+        int withoutFlag = 0;
+        long freed = 0;
+        for (int j = 0; j < refs.length; j++) {
+            if (keyLengths[j] != 0 && Long.compareUnsigned(prefix(refs[j]), maxPrefix) <= 0) {
+                removed++;
+                withoutFlag += (flags[j] & flag) == 0 ? 1 : 0;
+                freed += keyLengths[j] + valueLengths[j];
+            }
+        }
+        if (removed == size) {
+            clear();
+            return withoutFlag;
+        }
+        if (removed > 0) {
+            long[] r = refs;
+            int[] k = keyLengths;
+            int[] v = valueLengths;
+            int[] h = hashes;
+            byte[] f = flags;
+            allocate(r.length);
+            int mask = refs.length - 1;
+            for (int j = 0; j < r.length; j++) {
+                if (k[j] != 0 && Long.compareUnsigned(prefix(r[j]), maxPrefix) > 0) {
+                    int i = h[j] & mask;
+                    while (keyLengths[i] != 0) {
+                        i = (i + 1) & mask;
+                    }
+                    refs[i] = r[j];
+                    keyLengths[i] = k[j];
+                    valueLengths[i] = v[j];
+                    hashes[i] = h[j];
+                    flags[i] = f[j];
+                }
+            }
+            size -= removed;
+            liveBytes -= freed;
+            garbageBytes += freed;
+        }
+        return withoutFlag;
     }
 
     /** The number of slots; entries sit at the slots whose {@link #key} is not null. */
@@ -247,6 +341,11 @@ final class WindowTable {
 
     void set(int slot, byte flag) {
         flags[slot] |= flag;
+    }
+
+    /** The heap the entries take (their slots and bytes) and the bytes left behind in the slabs: what a budget counts. */
+    long bytes() {
+        return ENTRY_OVERHEAD * size + liveBytes + garbageBytes;
     }
 
     /** The bytes of replaced values and removed entries still in the slabs, until a compaction or {@link #clear}. */

@@ -3,8 +3,10 @@ package io.tributary.topology.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.kafka.common.utils.Bytes;
@@ -21,22 +23,28 @@ class WindowTableTest {
             byte[] key = key(random.nextInt(5_000));
             int slot = table.find(key);
             assertThat(slot >= 0).isEqualTo(expected.containsKey(Bytes.wrap(key)));
-            int op = random.nextInt(10);
-            if (op < 6) {
+            int op = random.nextInt(1_000);
+            if (op < 995) {
                 // values of several lengths: replaced in place, or appended and the old bytes left for compaction
                 byte[] value = ByteBuffer.allocate(8 + random.nextInt(3) * 50).putLong(step).array();
                 if (slot < 0) {
-                    table.insert(key, value, WindowTable.DIRTY);
+                    table.insert(key, value, random.nextBoolean() ? WindowTable.DIRTY : WindowTable.IN_STORE);
                 } else {
                     table.value(slot, value);
                 }
                 expected.put(Bytes.wrap(key), value);
-            } else if (op < 9) {
-                if (slot >= 0) {
-                    table.remove(slot);
-                    expected.remove(Bytes.wrap(key));
+            } else if (op < 999) {
+                // the windows up to a start close: some, none or all of them
+                long maxStart = (random.nextInt(9) - 1) * 600_000_000L;
+                long withoutFlag = 0;
+                for (int i = 0; i < table.capacity(); i++) {
+                    if (table.key(i) != null && StateLayout.windowStart(table.key(i)) <= maxStart && !table.has(i, WindowTable.IN_STORE)) {
+                        withoutFlag++;
+                    }
                 }
-            } else if (random.nextInt(2_000) == 0) {
+                assertThat(table.removeUpTo(maxStart ^ Long.MIN_VALUE, WindowTable.IN_STORE)).isEqualTo(withoutFlag);
+                expected.keySet().removeIf(k -> StateLayout.windowStart(k.get()) <= maxStart);
+            } else if (random.nextInt(5) == 0) {
                 table.clear();
                 expected.clear();
             }
@@ -46,7 +54,6 @@ class WindowTableTest {
         for (int i = 0; i < table.capacity(); i++) {
             if (table.key(i) != null) {
                 actual.put(Bytes.wrap(table.key(i)), Bytes.wrap(table.value(i)));
-                assertThat(table.has(i, WindowTable.DIRTY)).isTrue();
             }
         }
         Map<Bytes, Bytes> wanted = new HashMap<>();
@@ -55,6 +62,32 @@ class WindowTableTest {
         for (Bytes k : expected.keySet()) {
             assertThat(table.value(table.find(k.get()))).isEqualTo(expected.get(k));
         }
+    }
+
+    @Test
+    void theSlotsUpToAWindowStartComeInTheStoresKeyOrder() {
+        WindowTable table = new WindowTable();
+        Random random = new Random(7);
+        for (int n = 0; n < 20_000; n++) {
+            byte[] key = key(random.nextInt(50_000));
+            if (table.find(key) < 0) {
+                table.insert(key, new byte[8], WindowTable.DIRTY);
+            }
+        }
+        long maxStart = 3 * 600_000_000L;
+        List<byte[]> sorted = new ArrayList<>();
+        for (int slot : table.sortedSlotsUpTo(maxStart ^ Long.MIN_VALUE)) {
+            sorted.add(table.key(slot));
+        }
+        List<byte[]> wanted = new ArrayList<>();
+        for (int i = 0; i < table.capacity(); i++) {
+            if (table.key(i) != null && StateLayout.windowStart(table.key(i)) <= maxStart) {
+                wanted.add(table.key(i));
+            }
+        }
+        wanted.sort(Arrays::compareUnsigned); // the store's order (RocksDB's bytewise comparator)
+        assertThat(wanted).hasSizeGreaterThan(5_000).hasSizeLessThan(table.size());
+        assertThat(sorted).containsExactlyElementsOf(wanted);
     }
 
     @Test
