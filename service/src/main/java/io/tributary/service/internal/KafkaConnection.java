@@ -37,10 +37,6 @@ public final class KafkaConnection implements AutoCloseable {
             }
             EmbeddedBroker broker = EmbeddedBroker.start(spec.stateDir().resolve("kafka"), spec.integer(Settings.BROKER_PORT));
             props.put("bootstrap.servers", broker.bootstrapServers());
-            // a fresh broker answers the first transactional and group requests with "try again"
-            // (its coordinators load, its producer ids come from the controller): 10 ms, not 100 ms,
-            // before the first retry took 0.13 s off the ingest's start (medians of 4); later retries back off as usual
-            props.putIfAbsent("retry.backoff.ms", 10);
             return new KafkaConnection(lock, broker, props);
         } catch (RuntimeException e) {
             lock.close();

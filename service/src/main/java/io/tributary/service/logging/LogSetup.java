@@ -21,7 +21,7 @@ import java.util.Map;
 public final class LogSetup extends ContextAwareBase implements Configurator {
     /** Loggers quieter than WARN: known harmless warnings (Kernel on a table without checkpoint, Hadoop
      *  without native code, a fresh KRaft log, a client retrying a broker that is down or stopping, Streams' config and state folder notes, the
-     *  embedded controller's request errors at shutdown, the embedded broker's second creation of an internal topic a retrying client asked for). */
+     *  embedded controller's request errors at shutdown). */
     static final Map<String, Level> LEVELS = Map.of(
             "io.tributary", Level.INFO,
             "io.delta.kernel.internal.snapshot.SnapshotManager", Level.ERROR,
@@ -30,8 +30,7 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
             "org.apache.kafka.clients.NetworkClient", Level.ERROR,
             "org.apache.kafka.streams.StreamsConfig", Level.ERROR,
             "org.apache.kafka.streams.processor.internals.StateDirectory", Level.ERROR,
-            "kafka.server.ControllerApis", Level.OFF,
-            "org.apache.kafka.server.DefaultAutoTopicCreationManager", Level.ERROR);
+            "kafka.server.ControllerApis", Level.OFF);
 
     @Override
     public void configure(LoggerContext context) {
