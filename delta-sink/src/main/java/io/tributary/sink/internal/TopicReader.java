@@ -75,6 +75,10 @@ public final class TopicReader implements AutoCloseable {
         // and 1 MiB per partition, take many round trips for nothing); the pipeline's kafka settings win
         p.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
         p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
+        // the fetch a poll leaves in flight at the topic's end waits this long at the broker, and the
+        // next batch's end offsets request and the consumer's close wait behind it (Kafka's 500 ms
+        // default: up to half a second per batch)
+        p.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"); // a stored offset that is gone is data loss, never a silent skip

@@ -66,6 +66,13 @@ final class StreamsStage implements AutoCloseable {
      * connected with the stage, as its first use is at the end of a run (0.1 to 0.2 s measured).
      */
     private final KafkaConsumer<byte[], byte[]> gapReader;
+    /**
+     * The committed and end offsets last found to have only control records between them: the
+     * committed offsets stay there until the next commit interval, and the next batch (the end of
+     * an availableNow run, every idle poll of the service) need not read the gap again.
+     */
+    private Map<TopicPartition, Long> settledCommitted = Map.of();
+    private Map<TopicPartition, Long> settledEnd = Map.of();
     private final String runId = UUID.randomUUID().toString();
     private Map<TopicPartition, Long> committed = Map.of();
     private Map<TopicPartition, Long> trimmed = Map.of();
@@ -289,9 +296,22 @@ final class StreamsStage implements AutoCloseable {
      * the next commit of the interval (Kafka Streams commits once the consumer's position moved past
      * it), which with a long commit interval (README "Performance") would keep the stage waiting for
      * nothing. Checked with a read_committed consumer of its own, only for the partitions whose gap
-     * is small (a control record per transaction at most).
+     * is small (a control record per transaction at most), and once for the same offsets.
      */
     private boolean onlyControlRecordsLeft(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> end) {
+        if (committed.equals(settledCommitted) && end.equals(settledEnd)) {
+            return true;
+        }
+        if (onlyControlRecordsIn(committed, end)) {
+            settledCommitted = Map.copyOf(committed);
+            settledEnd = Map.copyOf(end);
+            return true;
+        }
+        return false;
+    }
+
+    /** {@link #onlyControlRecordsLeft}'s read of the gap. */
+    private boolean onlyControlRecordsIn(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> end) {
         Map<TopicPartition, Long> gaps = new HashMap<>();
         for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
             long c = committed.getOrDefault(e.getKey(), -1L);
