@@ -131,15 +131,23 @@ final class WindowTable {
     }
 
     private void grow() {
+        rehash(refs.length * 2, false, 0);
+    }
+
+    /**
+     * Places the entries again in {@code capacity} slots (their bytes stay where they are), leaving
+     * out, when {@code drop}, those whose key's first 8 bytes are at most {@code maxPrefix}.
+     */
+    private void rehash(int capacity, boolean drop, long maxPrefix) {
         long[] r = refs;
         int[] k = keyLengths;
         int[] v = valueLengths;
         int[] h = hashes;
         byte[] f = flags;
-        allocate(r.length * 2);
+        allocate(capacity);
         int mask = refs.length - 1;
         for (int j = 0; j < r.length; j++) {
-            if (k[j] != 0) {
+            if (k[j] != 0 && !(drop && Long.compareUnsigned(prefix(r[j]), maxPrefix) <= 0)) {
                 int i = h[j] & mask;
                 while (keyLengths[i] != 0) {
                     i = (i + 1) & mask;
@@ -264,26 +272,7 @@ final class WindowTable {
             return withoutFlag;
         }
         if (removed > 0) {
-            long[] r = refs;
-            int[] k = keyLengths;
-            int[] v = valueLengths;
-            int[] h = hashes;
-            byte[] f = flags;
-            allocate(r.length);
-            int mask = refs.length - 1;
-            for (int j = 0; j < r.length; j++) {
-                if (k[j] != 0 && Long.compareUnsigned(prefix(r[j]), maxPrefix) > 0) {
-                    int i = h[j] & mask;
-                    while (keyLengths[i] != 0) {
-                        i = (i + 1) & mask;
-                    }
-                    refs[i] = r[j];
-                    keyLengths[i] = k[j];
-                    valueLengths[i] = v[j];
-                    hashes[i] = h[j];
-                    flags[i] = f[j];
-                }
-            }
+            rehash(refs.length, true, maxPrefix);
             size -= removed;
             liveBytes -= freed;
             garbageBytes += freed;
