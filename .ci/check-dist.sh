@@ -20,4 +20,7 @@ cp -r examples/quickstart "$work/data/"
 ls "$work/data/quickstart/out/_delta_log/00000000000000000000.json" >/dev/null \
   || { echo "check-dist: no Delta log written"; cat "$work/stderr.log"; exit 1; }
 grep -q '"summary"' "$work/progress.jsonl" || { echo "check-dist: no summary line"; exit 1; }
-echo "check-dist: ok ($(basename "$tarball"), $(ls "$home/lib" | wc -l) jars, exit 0, Delta table written)"
+version="$("$home/bin/tributary" --version)"
+[ "$version" = "tributary $(basename "$home" | sed 's/^tributary-//')" ] \
+  || { echo "check-dist: 'tributary --version' printed '$version', not the tarball's version"; exit 1; }
+echo "check-dist: ok ($version, $(basename "$tarball"), $(ls "$home/lib" | wc -l) jars, exit 0, Delta table written)"
