@@ -54,7 +54,7 @@ final class Stage implements AutoCloseable {
         return new Stage(name, opened);
     }
 
-    /** The opened stage: waits for it; its opening's failure is thrown as it was thrown. */
+    /** The opened stage: waits for it; a failed opening comes as an OpenFailed, which holds what the opening threw. */
     private Stage open() {
         if (opened == null) {
             return this;
