@@ -118,7 +118,7 @@ final class OpenWindows {
         int[] mine = map.sortedSlotsUpTo(maxStart ^ Long.MIN_VALUE);
         int i = 0;
         byte[] m = mine.length > 0 ? map.key(mine[0]) : null;
-        try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
+        try (KeyValueIterator<Bytes, byte[]> it = storeUpTo(maxStart)) {
             KeyValue<Bytes, byte[]> s = nextUpTo(it, maxStart);
             while (s != null || m != null) {
                 int c = s == null ? 1 : m == null ? -1 : Arrays.compareUnsigned(s.key.get(), m);
@@ -141,8 +141,13 @@ final class OpenWindows {
         }
     }
 
+    /** The store's entries in key order, or null when it holds none of windows starting at or before {@code maxStart}. */
+    private KeyValueIterator<Bytes, byte[]> storeUpTo(long maxStart) {
+        return maxStart < storeMinStart ? null : store.all();
+    }
+
     private static KeyValue<Bytes, byte[]> nextUpTo(KeyValueIterator<Bytes, byte[]> it, long maxStart) {
-        if (!it.hasNext()) {
+        if (it == null || !it.hasNext()) {
             return null;
         }
         KeyValue<Bytes, byte[]> kv = it.next();
@@ -155,11 +160,8 @@ final class OpenWindows {
      */
     long deleteUpTo(long maxStart) {
         long removed = map.removeUpTo(maxStart ^ Long.MIN_VALUE, WindowTable.IN_STORE); // the entries the store holds are counted below
-        if (maxStart < storeMinStart) {
-            return removed; // the store holds none
-        }
         List<Bytes> stored = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
+        try (KeyValueIterator<Bytes, byte[]> it = storeUpTo(maxStart)) {
             for (KeyValue<Bytes, byte[]> s = nextUpTo(it, maxStart); s != null; s = nextUpTo(it, maxStart)) {
                 stored.add(s.key);
             }
