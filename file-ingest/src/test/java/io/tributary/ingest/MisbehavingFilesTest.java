@@ -77,6 +77,41 @@ class MisbehavingFilesTest {
         }
     }
 
+    /**
+     * Files read ahead while Kafka was not there yet ({@link FileIngest#readAhead}): what the ingest
+     * publishes is what the folder holds when it publishes. A file ingested by an earlier run is not
+     * published again, and a file appended to after it was read ahead is published as it is now.
+     */
+    @Test
+    void filesReadAheadArePublishedAsTheFolderHoldsThem() throws Exception {
+        IngestConfig config = builder("read-ahead").build();
+        IngestKit.createTopics(KAFKA.broker(), config, 1);
+        write(config.inputDir(), "a.json", "{\"id\": 1}\n", 1_000);
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
+            assertThat(ingest.runBatch().orElseThrow().numInputRows()).isEqualTo(1);
+        }
+        Path b = write(config.inputDir(), "b.json", "{\"id\": 2}\n{\"id\": 3, \"user\": 4}\n{\"id\": 5}\n", 2_000);
+        write(config.inputDir(), "c.json", "{\"id\": 6}\nnot json\n", 3_000);
+        var readAhead = FileIngest.readAhead(config, 1);
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (!readAhead.finished(100) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        Files.writeString(b, "{\"id\": 7}\n", StandardOpenOption.APPEND);
+        Files.setLastModifiedTime(b, FileTime.fromMillis(2_000 + 1)); // still before c.json
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()), readAhead)) {
+            Progress p = ingest.runBatch().orElseThrow();
+            assertThat(p.batchId()).isEqualTo(1);
+            assertThat(p.numInputRows()).isEqualTo(5);
+            assertThat(p.sources().get(0).metrics()).containsEntry("numBadRows", 1L);
+        }
+        assertThat(readCommitted(KAFKA.broker(), config.eventsTopic())).extracting(r -> text(r.value()))
+                .containsExactly("{\"id\":1,\"user\":null}", "{\"id\":2,\"user\":null}", "{\"id\":3,\"user\":\"4\"}",
+                        "{\"id\":5,\"user\":null}", "{\"id\":7,\"user\":null}", "{\"id\":6,\"user\":null}");
+        assertThat(readCommitted(KAFKA.broker(), config.deadLetterTopic())).singleElement()
+                .satisfies(r -> assertThat(text(r.value())).contains("\"batchId\":1", "c.json", "not json"));
+    }
+
     /** A writer that finishes the file's last line while the ingest reads it (a bad record is the moment it notices). */
     @Test
     void aFileWrittenWhileReadIsLeftOutAndTakenWholeLater() throws Exception {

@@ -36,13 +36,16 @@ public final class BatchRunner {
     private final Producer<byte[], byte[]> producer;
     private final FilePublisher publisher;
     private final FileDiscovery discovery;
+    private final ReadAhead readAhead;
     private BatchOutcome followingNoData;
 
-    public BatchRunner(IngestConfig config, Producer<byte[], byte[]> producer, FileDiscovery discovery) {
+    /** @param readAhead what was read of the input before its batch, or null */
+    public BatchRunner(IngestConfig config, Producer<byte[], byte[]> producer, FileDiscovery discovery, ReadAhead readAhead) {
         this.config = config;
         this.producer = producer;
         this.publisher = new FilePublisher(config, producer);
         this.discovery = discovery;
+        this.readAhead = readAhead;
     }
 
     /**
@@ -66,7 +69,7 @@ public final class BatchRunner {
             List<FileResult> results = new ArrayList<>();
             try {
                 for (FileStat f : files) {
-                    results.add(publisher.publish(f, batchId));
+                    results.add(publisher.publish(f, batchId, readAhead));
                 }
                 List<FileStat> moved = movedWhileRead(results);
                 if (!moved.isEmpty()) {

@@ -42,6 +42,7 @@ public final class FilePublisher {
     private RowPack[] packs = new RowPack[0];
     private int nextPartition;
 
+    /** @param producer the ingest's producer; null for a publisher that only {@link #read reads} ({@link ReadAhead}) */
     public FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer) {
         this.config = config;
         this.producer = producer;
@@ -50,12 +51,46 @@ public final class FilePublisher {
         this.eventTimeColumn = config.eventTime() == null ? -1 : config.schema().indexOf(config.eventTime());
     }
 
+    /** Where {@link #read} puts what a file gives: its packed rows, and the bad lines the policy keeps. */
+    interface Out {
+        void event(int partition, Long timestampMs, byte[] value);
+
+        void deadLetter(BadRecord record);
+    }
+
     /**
-     * Publishes {@code file} as batch {@code batchId}. Throws {@link FileChangedException} when
-     * the file changed under a failing bad record (it was still being written), and the policy's
-     * {@link TributaryException} when it stops the batch.
+     * Publishes {@code file} as batch {@code batchId}: what {@code readAhead} prepared for it when
+     * it did (the file unchanged since), else the file read now. Throws {@link FileChangedException}
+     * when the file changed under a failing bad record (it was still being written), and the
+     * policy's {@link TributaryException} when it stops the batch.
      */
-    public FileResult publish(FileStat file, long batchId) throws IOException {
+    public FileResult publish(FileStat file, long batchId, ReadAhead readAhead) throws IOException {
+        int partitions = producer.partitionsFor(config.eventsTopic()).size();
+        ReadAhead.Prepared ready = readAhead == null ? null : readAhead.take(file, partitions);
+        Out out = new Out() {
+            @Override
+            public void event(int partition, Long timestampMs, byte[] value) {
+                producer.send(new ProducerRecord<>(config.eventsTopic(), partition, timestampMs, null, value));
+            }
+
+            @Override
+            public void deadLetter(BadRecord record) {
+                producer.send(new ProducerRecord<>(config.deadLetterTopic(), null, IngestLogCodec.key(record.file()),
+                        IngestLogCodec.deadLetter(config.pipeline(), batchId, record)));
+            }
+        };
+        if (ready != null) {
+            ready.replay(out);
+            return ready.result();
+        }
+        return read(file, partitions, out);
+    }
+
+    /**
+     * Reads {@code file} line by line into {@code out}, its rows packed for an events topic of
+     * {@code partitions} partitions. Throws as {@link #publish}.
+     */
+    FileResult read(FileStat file, int partitions, Out out) throws IOException {
         MessageDigest digest = sha256();
         long good = 0;
         long bad = 0;
@@ -65,7 +100,6 @@ public final class FilePublisher {
         long etMax = Long.MIN_VALUE;
         double etSum = 0;
         LineReader lines;
-        int partitions = producer.partitionsFor(config.eventsTopic()).size();
         if (packs.length != partitions) {
             packs = new RowPack[partitions];
         }
@@ -83,7 +117,8 @@ public final class FilePublisher {
                 } catch (BadRecordException e) {
                     bad++;
                     BadRecord record = badRecord(file, lines, e);
-                    if (handle(file, record, batchId)) {
+                    if (keep(file, record)) {
+                        out.deadLetter(record);
                         deadLettered++;
                     }
                     continue;
@@ -97,19 +132,19 @@ public final class FilePublisher {
                     etSum += ms;
                     timestamp = Math.max(ms, -1);
                 }
-                add(row, timestamp);
+                add(row, timestamp, out);
                 good++;
             }
         }
         for (int p = 0; p < packs.length; p++) {
-            send(p);
+            flush(p, out);
         }
         nextPartition = (nextPartition + 1) % packs.length; // small files without a key spread over the partitions too
         return new FileResult(file, good, bad, deadLettered, lines.bytesRead(), HexFormat.of().formatHex(digest.digest()),
                 etCount, etMin, etMax, etSum);
     }
 
-    private void add(Object[] row, long timestampMs) {
+    private void add(Object[] row, long timestampMs, Out out) {
         byte[] key = packs.length == 1 ? null : keys.key(row); // one partition: no key to place the row by
         int p = key == null ? nextPartition : Utils.toPositive(Utils.murmur2(key)) % packs.length;
         RowPack pack = packs[p];
@@ -118,18 +153,18 @@ public final class FilePublisher {
         }
         pack.add(rows, row, timestampMs);
         if (pack.rows() >= config.rowsPerRecord() || pack.bytes() >= MAX_RECORD_BYTES) {
-            send(p);
+            flush(p, out);
             if (key == null) {
                 nextPartition = (nextPartition + 1) % packs.length;
             }
         }
     }
 
-    private void send(int partition) {
+    private void flush(int partition, Out out) {
         RowPack pack = packs[partition];
         if (pack != null && pack.rows() > 0) {
             Long timestamp = pack.timestamp();
-            producer.send(new ProducerRecord<>(config.eventsTopic(), partition, timestamp, null, pack.take()));
+            out.event(partition, timestamp, pack.take());
         }
     }
 
@@ -156,8 +191,8 @@ public final class FilePublisher {
         return new BadRecord(file.relPath(), lines.lineNumber(), e.field(), reason, text, truncated);
     }
 
-    /** True when the bad row went to the dead-letter topic. */
-    private boolean handle(FileStat file, BadRecord record, long batchId) {
+    /** True when the bad row goes to the dead-letter topic. */
+    private boolean keep(FileStat file, BadRecord record) {
         BadRecordPolicy.Action action;
         try {
             action = config.onBadRecord().onBadRecord(record);
@@ -167,12 +202,7 @@ public final class FilePublisher {
             }
             throw stop;
         }
-        if (action == BadRecordPolicy.Action.DEAD_LETTER) {
-            producer.send(new ProducerRecord<>(config.deadLetterTopic(), null, IngestLogCodec.key(record.file()),
-                    IngestLogCodec.deadLetter(config.pipeline(), batchId, record)));
-            return true;
-        }
-        return false;
+        return action == BadRecordPolicy.Action.DEAD_LETTER;
     }
 
     static MessageDigest sha256() {

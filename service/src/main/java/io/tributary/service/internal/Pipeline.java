@@ -1,5 +1,6 @@
 package io.tributary.service.internal;
 
+import io.tributary.ingest.internal.ReadAhead;
 import io.tributary.schema.Progress;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
@@ -45,12 +46,24 @@ public final class Pipeline implements AutoCloseable {
 
     /** Connects to Kafka (starting the embedded broker if the spec names none) and opens the stages. */
     public static Pipeline open(PipelineSpec spec, RunOptions options) {
-        KafkaConnection kafka = KafkaConnection.open(spec);
+        ReadAhead readAhead = PipelineParts.readAhead(spec); // the files are read while the broker starts
+        KafkaConnection kafka;
         List<Stage> stages = new ArrayList<>();
         try {
-            PipelineParts.open(spec, kafka, options, stages);
+            kafka = KafkaConnection.open(spec);
+        } catch (RuntimeException e) {
+            if (readAhead != null) {
+                readAhead.close();
+            }
+            throw e;
+        }
+        try {
+            PipelineParts.open(spec, kafka, options, readAhead, stages);
         } catch (RuntimeException e) {
             stages.forEach(Stage::close);
+            if (readAhead != null) {
+                readAhead.close();
+            }
             kafka.close();
             throw e;
         }

@@ -4,6 +4,7 @@ import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.CleanSource;
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.IngestConfig;
+import io.tributary.ingest.internal.ReadAhead;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
@@ -86,7 +87,7 @@ public final class PipelineParts {
      * without waiting for them ({@link #openConcurrently}), which shortens the start of every run; a
      * Delta source opens first, since its table gives the schema.
      */
-    static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, List<Stage> stages) {
+    static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, ReadAhead readAhead, List<Stage> stages) {
         Map<String, Object> client = kafka.clientProps();
         int partitions = spec.integer(Settings.PARTITIONS);
         Schema input;
@@ -111,7 +112,7 @@ public final class PipelineParts {
             }
             String name = spec.name() + "/ingest";
             openers.put(name, () -> {
-                FileIngest ingest = new FileIngest(ingestConfig, client);
+                FileIngest ingest = new FileIngest(ingestConfig, client, readAhead);
                 // availableNow: the last data batch carries its no-data batch (README "Performance")
                 ingest.endsWhenIngested(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW);
                 return new Stage(name, ingest::runBatch, ingest, ingest::idleProgress);
@@ -165,6 +166,23 @@ public final class PipelineParts {
             openers.forEach((name, opener) -> stages.add(Stage.opening(name, threads.submit(opener))));
         } finally {
             threads.shutdown();
+        }
+    }
+
+    /**
+     * Starts reading the spec's input files ahead of the ingest ({@link FileIngest#readAhead}), so
+     * that they are read while the broker starts; null for a Delta source, or a spec the
+     * pipeline's opening will refuse anyway.
+     */
+    static ReadAhead readAhead(PipelineSpec spec) {
+        if (spec.has(Settings.DELTA_PATH)) {
+            return null;
+        }
+        try {
+            Schema input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
+            return FileIngest.readAhead(ingestConfig(spec, input, aggregateSpec(spec, input)), spec.integer(Settings.PARTITIONS));
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 
