@@ -70,21 +70,27 @@ public final class FileIngest implements AutoCloseable {
      * ingest of this pipeline and loads its progress from the ingest-log topic.
      */
     public FileIngest(IngestConfig config, Map<String, Object> kafkaClientProps) {
-        this(config, kafkaClientProps, null);
+        this(config, kafkaClientProps, null, null);
     }
 
     /**
      * As {@link #FileIngest(IngestConfig, Map)}, publishing what {@code readAhead} (started by
-     * {@link #readAhead}, or null) read of the input before this ingest could; it closes it.
+     * {@link #readAhead}, or null) read of the input before this ingest could; it closes it. With
+     * {@code awaitTopics} (or null), the producer takes the transactional id first, then
+     * {@code awaitTopics} runs until the caller has created the pipeline's topics meanwhile.
      */
-    public FileIngest(IngestConfig config, Map<String, Object> kafkaClientProps, ReadAhead readAhead) {
+    public FileIngest(IngestConfig config, Map<String, Object> kafkaClientProps, ReadAhead readAhead, Runnable awaitTopics) {
         this.readAhead = readAhead;
         this.config = config;
         this.clientProps = Map.copyOf(kafkaClientProps);
         this.discovery = new FileDiscovery(config.inputDir());
         try {
+            startProducer();
+            if (awaitTopics != null) {
+                awaitTopics.run();
+            }
             TopicSetup.requireTopics(kafkaClientProps, config);
-            connect();
+            readState();
         } catch (RuntimeException e) {
             close();
             if (e instanceof TributaryException) {
@@ -107,14 +113,22 @@ public final class FileIngest implements AutoCloseable {
      * read from the ingest log once that transaction has settled.
      */
     private void connect() {
+        startProducer();
+        readState();
+    }
+
+    private void startProducer() {
         producer = new KafkaProducer<>(producerProps(config, clientProps), new ByteArraySerializer(), new ByteArraySerializer());
         try {
             producer.initTransactions();
-            state = IngestLogReader.read(clientProps, config.ingestLogTopic());
         } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
             throw e;
         }
+    }
+
+    private void readState() {
+        state = IngestLogReader.read(clientProps, config.ingestLogTopic());
         if (readAhead != null) {
             readAhead.forget(state.files().stream().map(IngestedFile::path).collect(java.util.stream.Collectors.toSet()));
         }

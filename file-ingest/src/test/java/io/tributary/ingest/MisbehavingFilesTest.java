@@ -99,7 +99,7 @@ class MisbehavingFilesTest {
         }
         Files.writeString(b, "{\"id\": 7}\n", StandardOpenOption.APPEND);
         Files.setLastModifiedTime(b, FileTime.fromMillis(2_000 + 1)); // still before c.json
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()), readAhead)) {
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()), readAhead, null)) {
             Progress p = ingest.runBatch().orElseThrow();
             assertThat(p.batchId()).isEqualTo(1);
             assertThat(p.numInputRows()).isEqualTo(5);

@@ -23,12 +23,11 @@ import io.tributary.topology.AggregateSpec;
 import io.tributary.topology.OutputMode;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -82,41 +81,64 @@ public final class PipelineParts {
 
     /**
      * Opens the stages, adding them to {@code stages} in flow order (so that a failure closes them).
-     * Once the topics exist the stages open at the same time (the ingest's {@code initTransactions}
-     * and log read, the Kafka Streams group join, the sink's table and consumer) and the run starts
-     * without waiting for them ({@link #openConcurrently}), which shortens the start of every run; a
-     * Delta source opens first, since its table gives the schema.
+     * The stages open at the same time, each on a thread of its own (the ingest's
+     * {@code initTransactions} and log read, the Kafka Streams group join, the sink's table and
+     * consumer), and the run starts without waiting for them: a stage's first batch waits for its
+     * own opening only, and its opening's failure fails that batch. The ingest's producer takes its
+     * transactional id while the topics are created. A Delta source opens first, since its table
+     * gives the schema.
      */
     static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, ReadAhead readAhead, List<Stage> stages) {
+        ExecutorService threads = Executors.newFixedThreadPool(3, r -> new Thread(r, "tributary-open"));
+        try {
+            open(spec, kafka, options, readAhead, stages, threads);
+        } finally {
+            threads.shutdown();
+        }
+    }
+
+    private static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, ReadAhead readAhead, List<Stage> stages,
+                             ExecutorService threads) {
         Map<String, Object> client = kafka.clientProps();
         int partitions = spec.integer(Settings.PARTITIONS);
         Schema input;
         AggregateSpec aggregate;
-        Map<String, Callable<Stage>> openers = new LinkedHashMap<>();
-        if (spec.has(Settings.DELTA_PATH)) {
-            TopicAdmin.ensure(client, partitions, Topics.events(spec.name()));
-            DeltaSource source = new DeltaSource(deltaSourceConfig(spec), client);
-            stages.add(new Stage(source.config().stageName(), source::runBatch, source));
-            input = source.schema();
-            aggregate = aggregateSpec(spec, input);
+        CompletableFuture<Void> topics = new CompletableFuture<>(); // the ingest's wait for its topics
+        try {
+            if (spec.has(Settings.DELTA_PATH)) {
+                TopicAdmin.ensure(client, partitions, Topics.events(spec.name()));
+                DeltaSource source = new DeltaSource(deltaSourceConfig(spec), client);
+                stages.add(new Stage(source.config().stageName(), source::runBatch, source));
+                input = source.schema();
+                aggregate = aggregateSpec(spec, input);
+                if (aggregate != null) {
+                    throw new TributaryException("an aggregation over a Delta source is not supported yet: the watermark markers "
+                            + "the aggregation needs come from the file source; aggregate the files that feed the table instead");
+                }
+            } else {
+                input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
+                aggregate = aggregateSpec(spec, input);
+                IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
+                String name = spec.name() + "/ingest";
+                stages.add(Stage.opening(name, threads.submit(() -> {
+                    FileIngest ingest = new FileIngest(ingestConfig, client, readAhead, topics::join);
+                    // availableNow: the last data batch carries its no-data batch (README "Performance")
+                    ingest.endsWhenIngested(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW);
+                    return new Stage(name, ingest::runBatch, ingest, ingest::idleProgress);
+                })));
+                try (Admin admin = Admin.create(client)) {
+                    FileIngest.createTopics(admin, ingestConfig, partitions);
+                }
+            }
             if (aggregate != null) {
-                throw new TributaryException("an aggregation over a Delta source is not supported yet: the watermark markers "
-                        + "the aggregation needs come from the file source; aggregate the files that feed the table instead");
+                boolean keepLate = "deadLetter".equals(spec.string(Settings.LATE_ROWS));
+                String results = Topics.results(spec.name());
+                TopicAdmin.ensure(client, partitions, keepLate ? new String[] {results, Topics.lateRows(spec.name())} : new String[] {results});
             }
-        } else {
-            input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
-            aggregate = aggregateSpec(spec, input);
-            IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
-            try (Admin admin = Admin.create(client)) {
-                FileIngest.createTopics(admin, ingestConfig, partitions);
-            }
-            String name = spec.name() + "/ingest";
-            openers.put(name, () -> {
-                FileIngest ingest = new FileIngest(ingestConfig, client, readAhead);
-                // availableNow: the last data batch carries its no-data batch (README "Performance")
-                ingest.endsWhenIngested(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW);
-                return new Stage(name, ingest::runBatch, ingest, ingest::idleProgress);
-            });
+            topics.complete(null);
+        } catch (RuntimeException e) {
+            topics.completeExceptionally(e);
+            throw e;
         }
 
         Schema sinkSchema = input;
@@ -124,16 +146,13 @@ public final class PipelineParts {
         if (aggregate != null) {
             sinkSchema = aggregate.outputSchema();
             sinkTopic = Topics.results(spec.name());
-            boolean keepLate = "deadLetter".equals(spec.string(Settings.LATE_ROWS));
-            TopicAdmin.ensure(client, partitions, keepLate ? new String[] {sinkTopic, Topics.lateRows(spec.name())} : new String[] {sinkTopic});
-            String resultsTopic = sinkTopic;
+            String lateTopic = "deadLetter".equals(spec.string(Settings.LATE_ROWS)) ? Topics.lateRows(spec.name()) : null;
             String name = spec.name() + "/aggregate";
-            openers.put(name, () -> {
-                StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), resultsTopic,
-                        keepLate ? Topics.lateRows(spec.name()) : null, client, spec.stateDir().resolve("streams"),
-                        spec.bool(Settings.TOPIC_TRIM));
+            stages.add(Stage.opening(name, threads.submit(() -> {
+                StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), Topics.results(spec.name()),
+                        lateTopic, client, spec.stateDir().resolve("streams"), spec.bool(Settings.TOPIC_TRIM));
                 return new Stage(name, streams::runBatch, streams);
-            });
+            })));
         }
         SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.path(Settings.SINK_PATH).toString(), sinkSchema,
                         sinkTopic, sinkAppId(spec), spec.name() + "/sink")
@@ -143,7 +162,7 @@ public final class PipelineParts {
                 .withTrimTopic(spec.bool(Settings.TOPIC_TRIM))
                 // a bounded run ends with everything committed: no rows may wait for a later batch
                 .withAllowedLatency(spec.trigger().bounded() ? Duration.ZERO : spec.duration(Settings.SINK_ALLOWED_LATENCY)));
-        openers.put(sinkConfig.stageName(), () -> {
+        stages.add(Stage.opening(sinkConfig.stageName(), threads.submit(() -> {
             DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess());
             AutoOptimize optimize = new AutoOptimize(sinkConfig.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
                     OptimizeOptions.defaults().withTargetFileSize(sinkConfig.targetFileSize()));
@@ -151,22 +170,7 @@ public final class PipelineParts {
                 optimize.close();
                 sink.close();
             }, sink::idleProgress);
-        });
-        openConcurrently(openers, stages);
-    }
-
-    /**
-     * Starts {@code openers} at the same time and adds a stage for each to {@code stages} at once, in
-     * order: a stage's first batch waits for its opening (so the ingest runs its first batch while
-     * the aggregation joins its group), and its opening's failure fails that batch.
-     */
-    private static void openConcurrently(Map<String, Callable<Stage>> openers, List<Stage> stages) {
-        ExecutorService threads = Executors.newFixedThreadPool(openers.size(), r -> new Thread(r, "tributary-open"));
-        try {
-            openers.forEach((name, opener) -> stages.add(Stage.opening(name, threads.submit(opener))));
-        } finally {
-            threads.shutdown();
-        }
+        })));
     }
 
     /**
