@@ -325,7 +325,7 @@ public final class FileIngest implements AutoCloseable {
     static Map<String, Object> producerProps(IngestConfig config, Map<String, Object> clientProps) {
         Map<String, Object> p = new HashMap<>();
         p.put("linger.ms", 5);
-        p.put("batch.size", 256 * 1024);
+        p.put("batch.size", io.tributary.schema.Topics.ROW_BATCH_BYTES);
         p.put("transaction.timeout.ms", 300_000);
         p.put("client.id", "tributary-" + config.pipeline() + "-ingest");
         p.putAll(clientProps);

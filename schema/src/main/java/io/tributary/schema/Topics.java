@@ -35,6 +35,14 @@ public final class Topics {
     public static final byte[] WATERMARK = "watermark".getBytes(StandardCharsets.UTF_8);
 
     /**
+     * The {@code batch.size} of the producers that write rows (the ingest, the aggregation's
+     * results): a produce request per 960 KiB of rows, where Kafka's 16 KiB default and the 256 KiB
+     * used before made the broker handle four times as many (a 1M-row raw run: about 0.2 s less
+     * of the broker's CPU). Below the 1 MiB a topic takes by default ({@code max.message.bytes}).
+     */
+    public static final int ROW_BATCH_BYTES = 960 * 1024;
+
+    /**
      * Topic settings for the topics whose record timestamps are event times ({@code events},
      * {@code results}, the late rows): no time-based retention. Kafka deletes a segment once its
      * newest timestamp is older than {@code retention.ms} (7 days by default), so a backfill of

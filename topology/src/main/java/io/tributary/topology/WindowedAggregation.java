@@ -1,5 +1,6 @@
 package io.tributary.topology;
 
+import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import io.tributary.topology.internal.CommitHook;
 import io.tributary.topology.internal.Names;
@@ -112,7 +113,7 @@ public final class WindowedAggregation {
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 60_000);
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0L);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 60_000);
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), Topics.ROW_BATCH_BYTES);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 10_000);
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 50);
