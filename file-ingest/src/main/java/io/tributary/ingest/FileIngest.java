@@ -13,6 +13,7 @@ import io.tributary.ingest.internal.SourceCleaner;
 import io.tributary.ingest.internal.TopicSetup;
 import io.tributary.schema.CrashPoint;
 import io.tributary.schema.Progress;
+import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.KafkaException;
@@ -130,7 +132,7 @@ public final class FileIngest implements AutoCloseable {
     private void readState() {
         state = IngestLogReader.read(clientProps, config.ingestLogTopic());
         if (readAhead != null) {
-            readAhead.forget(state.files().stream().map(IngestedFile::path).collect(java.util.stream.Collectors.toSet()));
+            readAhead.forget(state.files().stream().map(IngestedFile::path).collect(Collectors.toSet()));
         }
         runner = new BatchRunner(config, producer, discovery, readAhead);
     }
@@ -325,7 +327,7 @@ public final class FileIngest implements AutoCloseable {
     static Map<String, Object> producerProps(IngestConfig config, Map<String, Object> clientProps) {
         Map<String, Object> p = new HashMap<>();
         p.put("linger.ms", 5);
-        p.put("batch.size", io.tributary.schema.Topics.ROW_BATCH_BYTES);
+        p.put("batch.size", Topics.ROW_BATCH_BYTES);
         p.put("transaction.timeout.ms", 300_000);
         p.put("client.id", "tributary-" + config.pipeline() + "-ingest");
         p.putAll(clientProps);
@@ -338,7 +340,7 @@ public final class FileIngest implements AutoCloseable {
     /**
      * Starts reading the oldest files of the input ahead of the ingest ({@link ReadAhead}), for an
      * events topic of {@code partitions} partitions, before Kafka is reached: for the
-     * {@link #FileIngest(IngestConfig, Map, ReadAhead) ingest} to come. Holds at most 64 MiB (an
+     * {@link #FileIngest(IngestConfig, Map, ReadAhead, Runnable) ingest} to come. Holds at most 64 MiB (an
      * eighth of the heap when that is less). Null when the folder cannot be listed.
      */
     public static ReadAhead readAhead(IngestConfig config, int partitions) {

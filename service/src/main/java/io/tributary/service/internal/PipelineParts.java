@@ -103,6 +103,7 @@ public final class PipelineParts {
         int partitions = spec.integer(Settings.PARTITIONS);
         Schema input;
         AggregateSpec aggregate;
+        String lateTopic = "deadLetter".equals(spec.string(Settings.LATE_ROWS)) ? Topics.lateRows(spec.name()) : null;
         CompletableFuture<Void> topics = new CompletableFuture<>(); // the ingest's wait for its topics
         try {
             if (spec.has(Settings.DELTA_PATH)) {
@@ -131,9 +132,8 @@ public final class PipelineParts {
                 }
             }
             if (aggregate != null) {
-                boolean keepLate = "deadLetter".equals(spec.string(Settings.LATE_ROWS));
                 String results = Topics.results(spec.name());
-                TopicAdmin.ensure(client, partitions, keepLate ? new String[] {results, Topics.lateRows(spec.name())} : new String[] {results});
+                TopicAdmin.ensure(client, partitions, lateTopic != null ? new String[] {results, lateTopic} : new String[] {results});
             }
             topics.complete(null);
         } catch (RuntimeException e) {
@@ -146,7 +146,6 @@ public final class PipelineParts {
         if (aggregate != null) {
             sinkSchema = aggregate.outputSchema();
             sinkTopic = Topics.results(spec.name());
-            String lateTopic = "deadLetter".equals(spec.string(Settings.LATE_ROWS)) ? Topics.lateRows(spec.name()) : null;
             String name = spec.name() + "/aggregate";
             stages.add(Stage.opening(name, threads.submit(() -> {
                 StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), Topics.results(spec.name()),
