@@ -205,6 +205,9 @@ public final class FileIngest implements AutoCloseable {
             }
             throw e;
         }
+        if (readAhead != null && plan.leftForLater() == 0 && plan.heldBack() == 0) {
+            readAhead.close(); // every new file listed was in this batch: what it still holds is of files gone since
+        }
         if (outcome == null) {
             return Optional.empty();
         }

@@ -110,6 +110,18 @@ class MisbehavingFilesTest {
                         "{\"id\":5,\"user\":null}", "{\"id\":7,\"user\":null}", "{\"id\":6,\"user\":null}");
         assertThat(readCommitted(KAFKA.broker(), config.deadLetterTopic())).singleElement()
                 .satisfies(r -> assertThat(text(r.value())).contains("\"batchId\":1", "c.json", "not json"));
+
+        // a file read ahead and deleted before its batch: once a batch took every new file, nothing is held for it
+        write(config.inputDir(), "d.json", "{\"id\": 8}\n", 4_000);
+        Path e = write(config.inputDir(), "e.json", "{\"id\": 9}\n", 5_000);
+        var second = FileIngest.readAhead(config, 1);
+        assertThat(second.finished(10_000)).isTrue();
+        Files.delete(e);
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()), second, null)) {
+            assertThat(second.heldBytes()).as("e.json's rows").isGreaterThan(0);
+            assertThat(ingest.runBatch().orElseThrow().numInputRows()).isEqualTo(1);
+            assertThat(second.heldBytes()).isZero();
+        }
     }
 
     /** A writer that finishes the file's last line while the ingest reads it (a bad record is the moment it notices). */

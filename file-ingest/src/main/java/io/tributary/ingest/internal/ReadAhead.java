@@ -193,6 +193,11 @@ public final class ReadAhead implements AutoCloseable {
         }
     }
 
+    /** The bytes of rows it holds now. */
+    public synchronized long heldBytes() {
+        return held;
+    }
+
     /** True once {@code relPath} was read and not taken yet (for tests). */
     synchronized boolean isRead(String relPath) {
         Entry e = entries.get(relPath);
