@@ -45,11 +45,10 @@ public final class ReadAhead implements AutoCloseable {
     private record Event(int partition, Long timestampMs, byte[] value) {
     }
 
-    private enum State { WAITING, READING, READ, FAILED }
-
     private static final class Entry {
         final FileStat file;
-        State state = State.WAITING;
+        boolean reading;
+        /** What was read; null before, after a failed reading, and once taken or forgotten. */
         Prepared prepared;
 
         Entry(FileStat file) {
@@ -111,11 +110,11 @@ public final class ReadAhead implements AutoCloseable {
                 if (entries.get(e.file.relPath()) != e) {
                     continue; // taken by the ingest before its turn, or done already
                 }
-                e.state = State.READING;
+                e.reading = true;
             }
             Prepared p = read(e.file);
             synchronized (this) {
-                e.state = p == null ? State.FAILED : State.READ;
+                e.reading = false;
                 if (p != null && entries.get(e.file.relPath()) == e) { // not forgotten meanwhile
                     e.prepared = p;
                     held += p.bytes();
@@ -158,7 +157,7 @@ public final class ReadAhead implements AutoCloseable {
         if (e == null) {
             return null;
         }
-        while (e.state == State.READING && !closed) {
+        while (e.reading && !closed) {
             waitHere();
         }
         entries.remove(file.relPath());
@@ -176,7 +175,7 @@ public final class ReadAhead implements AutoCloseable {
     public synchronized void forget(Set<String> done) {
         for (String path : done) {
             Entry e = entries.remove(path);
-            if (e != null && e.state == State.READ) {
+            if (e != null && e.prepared != null) {
                 held -= e.prepared.bytes();
                 e.prepared = null;
             }
