@@ -95,10 +95,12 @@ final class StreamsStage implements AutoCloseable {
         this.admin = Admin.create(clientProps);
         this.gapReader = gapReader(clientProps, applicationId);
         gapReader.partitionsFor(eventsTopic); // connects
-        this.streams = start();
-        awaitRunning();
+        // where the application resumes: read before it starts, as the ingest's first batch may be
+        // processed and committed while this stage is still opening (the stages open concurrently)
         this.committed = committedOffsets();
         this.trimmed = committed;
+        this.streams = start();
+        awaitRunning();
     }
 
     private KafkaStreams start() {
@@ -126,6 +128,8 @@ final class StreamsStage implements AutoCloseable {
         streams.close(Duration.ofSeconds(30));
         LOG.info("the aggregation (Kafka Streams application {}) starts again after Kafka errors", applicationId);
         streams = start();
+        // the counters are the new instance's, from zero: those the dead thread's tasks held went with them
+        lastCounts = Map.of();
     }
 
     /**

@@ -1,0 +1,102 @@
+package io.tributary.service.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.broker.EmbeddedBroker;
+import io.tributary.schema.Progress;
+import io.tributary.schema.RowPack;
+import io.tributary.schema.Schema;
+import io.tributary.schema.Topics;
+import io.tributary.topology.AggregateSpec;
+import io.tributary.topology.OutputMode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The aggregation stage on a real broker: what its progress lines count. */
+@Tag("integration")
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class StreamsStageTest {
+    private static final String EVENTS = "tributary.t.events";
+    private static final String RESULTS = "tributary.t.results";
+    private static final int PARTITIONS = 2;
+
+    @TempDir
+    Path dir;
+
+    /**
+     * The stages open concurrently, so the ingest's first batch may be aggregated and committed
+     * before the aggregation stage has opened: its first progress line still counts that batch.
+     */
+    @Test
+    void theFirstBatchCountsWhatWasAggregatedWhileTheStageOpened() throws Exception {
+        Schema input = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(java.time.Duration.ofMinutes(5))
+                .window(java.time.Duration.ofMinutes(10)).groupBy(List.of("user")).select(Map.of("t", "sum(amt)")).outputMode(OutputMode.APPEND).build(input);
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"));
+             Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            Map<String, Object> client = Map.of("bootstrap.servers", broker.bootstrapServers());
+            admin.createTopics(List.of(new NewTopic(EVENTS, PARTITIONS, (short) 1), new NewTopic(RESULTS, PARTITIONS, (short) 1))).all().get();
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers",
+                    broker.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
+                RowPack rows = new RowPack(1024);
+                rows.add(bytes("{\"id\":1,\"user\":\"a\",\"amt\":5.0,\"ts\":\"2026-01-01T10:01:00Z\"}"), 0);
+                rows.add(bytes("{\"id\":2,\"user\":\"a\",\"amt\":1.0,\"ts\":\"2026-01-01T10:04:00Z\"}"), 0);
+                rows.add(bytes("{\"id\":3,\"user\":\"a\",\"amt\":2.0,\"ts\":\"2026-01-01T10:30:00Z\"}"), 0);
+                producer.send(new ProducerRecord<>(EVENTS, 0, bytes("[\"a\"]"), rows.take())).get();
+                for (int p = 0; p < PARTITIONS; p++) {
+                    RecordHeaders marker = new RecordHeaders();
+                    marker.add(Topics.MARKER_HEADER, Topics.WATERMARK);
+                    producer.send(new ProducerRecord<>(EVENTS, p, null, null,
+                            bytes("{\"batchId\":0,\"watermarkMs\":null}"), marker)).get();
+                }
+            }
+            Map<TopicPartition, Long> end = admin.listOffsets(Map.of(new TopicPartition(EVENTS, 0), OffsetSpec.latest(),
+                    new TopicPartition(EVENTS, 1), OffsetSpec.latest())).all().get().entrySet().stream()
+                    .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+
+            try (StreamsStage stage = new StreamsStage("t", spec, EVENTS, RESULTS, null, client, dir.resolve("streams"), false)) {
+                // the batch is aggregated and committed before the pipeline asks for it
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!committed(admin).equals(end) && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertThat(committed(admin)).isEqualTo(end);
+
+                Optional<Progress> progress = stage.runBatch();
+                assertThat(progress).as("the first batch's progress").isPresent();
+                assertThat(progress.get().numInputRows()).isEqualTo(3);
+                assertThat(progress.get().sources().get(0).endOffset()).isEqualTo(Map.of(EVENTS, Map.of("0", 2L, "1", 1L)));
+                assertThat(stage.runBatch()).as("nothing more").isEmpty();
+            }
+        }
+    }
+
+    private static Map<TopicPartition, Long> committed(Admin admin) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> m = admin.listConsumerGroupOffsets("tributary-t-aggregate")
+                .partitionsToOffsetAndMetadata().get();
+        return m.entrySet().stream().filter(e -> e.getKey().topic().equals(EVENTS) && e.getValue() != null)
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
