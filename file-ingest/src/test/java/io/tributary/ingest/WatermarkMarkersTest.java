@@ -224,10 +224,15 @@ class WatermarkMarkersTest {
                 }
             }
             List<Long> watermarks = new ArrayList<>();
+            List<Boolean> followed = new ArrayList<>();
             for (ConsumerRecord<byte[], byte[]> r : markers) {
-                watermarks.add(JSON.readTree(r.value()).get("watermarkMs").asLong());
+                JsonNode v = JSON.readTree(r.value());
+                watermarks.add(v.get("watermarkMs").asLong());
+                followed.add(v.path("followedByMarker").asBoolean(false));
             }
             assertThat(watermarks).containsExactly(0L, WM_0926, WM_0942);
+            // only batch 1's marker says that the next one follows in its transaction: the aggregation commits at the next
+            assertThat(followed).containsExactly(false, true, false);
             // batch 1's marker and the no-data batch 2's are next to each other: no transaction marker between them
             assertThat(markers.get(2).offset()).as("partition %d", p).isEqualTo(markers.get(1).offset() + 1);
             assertThat(markers.get(1).offset()).as("partition %d", p).isGreaterThan(markers.get(0).offset() + 1);

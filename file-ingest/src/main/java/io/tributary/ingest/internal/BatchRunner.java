@@ -91,13 +91,13 @@ public final class BatchRunner {
                 }
                 long watermark = wm == null ? state.watermarkMs() : wm;
                 sendState(batchId + 1, max, watermark);
-                int markers = wm == null ? 0 : sendMarkers(batchId, wm);
                 long next = wm == null ? watermark : IngestState.nextWatermarkMs(max, watermark, config.watermarkDelay().toMillis());
                 boolean noData = thenNoData && changed.isEmpty() && next > watermark;
+                int markers = wm == null ? 0 : sendMarkers(batchId, wm, noData);
                 int noDataMarkers = 0;
                 if (noData) {
                     sendState(batchId + 2, max, next);
-                    noDataMarkers = sendMarkers(batchId + 1, next);
+                    noDataMarkers = sendMarkers(batchId + 1, next, false);
                 }
                 producer.flush();
                 CrashPoint.reach(CrashPoint.INGEST_BEFORE_COMMIT);
@@ -154,7 +154,7 @@ public final class BatchRunner {
         try {
             producer.beginTransaction();
             sendState(batchId + 1, state.maxEventTimeMs(), wm);
-            int markers = sendMarkers(batchId, wm);
+            int markers = sendMarkers(batchId, wm, false);
             long t1 = System.nanoTime();
             producer.commitTransaction();
             state.setBatch(batchId + 1, state.maxEventTimeMs(), wm);
@@ -179,9 +179,10 @@ public final class BatchRunner {
                 IngestLogCodec.state(nextBatchId, max, watermark)));
     }
 
-    private int sendMarkers(long batchId, long wm) {
+    /** @param followedByMarker the transaction holds the next batch's markers too (a no-data batch) */
+    private int sendMarkers(long batchId, long wm, boolean followedByMarker) {
         List<PartitionInfo> partitions = producer.partitionsFor(config.eventsTopic());
-        byte[] value = IngestLogCodec.marker(batchId, wm);
+        byte[] value = IngestLogCodec.marker(batchId, wm, followedByMarker);
         for (PartitionInfo p : partitions) {
             RecordHeaders headers = new RecordHeaders();
             headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);

@@ -60,9 +60,13 @@ public final class IngestLogCodec {
         into.setBatch(n.path("nextBatchId").asLong(), max.isNumber() ? max.asLong() : null, n.path("watermarkMs").asLong());
     }
 
-    /** A watermark marker's value: {@code {"batchId":N,"watermarkMs":W}}. */
-    public static byte[] marker(long batchId, long watermarkMs) {
-        return ("{\"batchId\":" + batchId + ",\"watermarkMs\":" + watermarkMs + "}").getBytes(StandardCharsets.UTF_8);
+    /**
+     * A watermark marker's value: {@code {"batchId":N,"watermarkMs":W}}, with
+     * {@code "followedByMarker":true} when the same transaction holds the next batch's marker too.
+     */
+    public static byte[] marker(long batchId, long watermarkMs, boolean followedByMarker) {
+        return ("{\"batchId\":" + batchId + ",\"watermarkMs\":" + watermarkMs + (followedByMarker ? ",\"followedByMarker\":true" : "")
+                + "}").getBytes(StandardCharsets.UTF_8);
     }
 
     public static byte[] deadLetter(String pipeline, long batchId, BadRecord bad) {

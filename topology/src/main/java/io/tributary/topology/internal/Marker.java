@@ -11,9 +11,11 @@ import org.apache.kafka.common.header.Headers;
 
 /**
  * A watermark marker from the ingest ({@link Topics}): the end of batch {@code batchId}, whose
- * watermark is {@code watermarkMs} (null before any data: no watermark yet).
+ * watermark is {@code watermarkMs} (null before any data: no watermark yet);
+ * {@code followedByMarker}: the next record of the partition, in the same transaction, is the
+ * next batch's marker (the no-data batch an availableNow run's last data batch carries).
  */
-record Marker(long batchId, Long watermarkMs) {
+record Marker(long batchId, Long watermarkMs, boolean followedByMarker) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static boolean isMarker(Headers headers) {
@@ -31,7 +33,7 @@ record Marker(long batchId, Long watermarkMs) {
             }
             JsonNode w = n.path("watermarkMs");
             Long wm = w.isNull() || w.isMissingNode() || w.asLong() == Long.MIN_VALUE ? null : w.asLong();
-            return new Marker(n.get("batchId").asLong(), wm);
+            return new Marker(n.get("batchId").asLong(), wm, n.path("followedByMarker").asBoolean(false));
         } catch (IOException e) {
             throw new TributaryException(where + ": a watermark marker that is not JSON (" + e.getMessage()
                     + "); markers are written by file-ingest as {\"batchId\":N,\"watermarkMs\":W}", e);
