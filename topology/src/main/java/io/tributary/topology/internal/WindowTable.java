@@ -22,6 +22,8 @@ final class WindowTable {
     private static final int SLAB_BYTES = 1 << 20;
     /** Bytes left behind below which no compaction runs. */
     private static final long COMPACT_MIN_GARBAGE = 4L * SLAB_BYTES;
+    /** The 8-byte words of a key {@link #sortedSlotsUpTo} radix-sorts: the window start and 16 bytes of the group. */
+    private static final int SORT_WORDS = 3;
 
     private byte[][] slabs = new byte[8][];
     private int slabCount;
@@ -181,11 +183,16 @@ final class WindowTable {
 
     /** The first 8 bytes of the key at {@code ref}, big-endian (the window start in {@link StateLayout}'s keys, which are longer). */
     private long prefix(long ref) {
+        return word(ref, 0, 8);
+    }
+
+    /** The key's bytes {@code [from, from + 8)} as an unsigned big-endian number, zero bytes past its {@code length}. */
+    private long word(long ref, int from, int length) {
         byte[] slab = slabs[slab(ref)];
         int o = offset(ref);
         long v = 0;
-        for (int k = 0; k < 8; k++) {
-            v = (v << 8) | (slab[o + k] & 0xFF);
+        for (int k = from; k < from + 8; k++) {
+            v = (v << 8) | (k < length ? slab[o + k] & 0xFF : 0);
         }
         return v;
     }
@@ -193,18 +200,26 @@ final class WindowTable {
     /**
      * The slots of the entries whose key's first 8 bytes, read as an unsigned big-endian number,
      * are at most {@code maxPrefix}, in unsigned key byte order (the store's order), read from
-     * the slabs without copying a key. Valid until the table changes.
+     * the slabs without copying a key. Valid until the table changes. Each entry's first
+     * {@value #SORT_WORDS} 8-byte words (the window start, then the group's first bytes, zero-padded)
+     * are read once and sorted by a byte-wise radix sort (a byte that all entries share costs one
+     * counting pass); only entries equal in all of them compare their bytes. A merge sort comparing
+     * entries one pair at a time took 0.6 s for the million windows an availableNow run closed at once.
      */
     int[] sortedSlotsUpTo(long maxPrefix) {
         int n = 0;
         int[] slots = new int[size];
-        long[] prefixes = new long[size];
+        long[][] words = new long[SORT_WORDS][size];
         for (int i = 0; i < refs.length; i++) {
             if (keyLengths[i] != 0) {
-                long p = prefix(refs[i]);
+                long p = word(refs[i], 0, keyLengths[i]);
                 if (Long.compareUnsigned(p, maxPrefix) <= 0) {
                     slots[n] = i;
-                    prefixes[n++] = p;
+                    words[0][n] = p;
+                    for (int w = 1; w < SORT_WORDS; w++) {
+                        words[w][n] = word(refs[i], 8 * w, keyLengths[i]);
+                    }
+                    n++;
                 }
             }
         }
@@ -212,7 +227,41 @@ final class WindowTable {
         for (int i = 0; i < n; i++) {
             order[i] = i;
         }
-        mergeSort(order, new int[n], 0, n, prefixes, slots);
+        int[] tmp = new int[n];
+        int[] count = new int[257];
+        for (int pass = 0; pass < 8 * SORT_WORDS; pass++) { // least significant byte first: the last word's, the prefix's last
+            long[] word = words[SORT_WORDS - 1 - pass / 8];
+            int shift = (pass % 8) * 8;
+            Arrays.fill(count, 0);
+            for (int i = 0; i < n; i++) {
+                count[(int) (word[i] >>> shift & 0xFF) + 1]++;
+            }
+            boolean shared = false;
+            for (int b = 1; b <= 256 && !shared; b++) {
+                shared = count[b] == n;
+            }
+            if (shared) {
+                continue;
+            }
+            for (int b = 0; b < 256; b++) {
+                count[b + 1] += count[b];
+            }
+            for (int k = 0; k < n; k++) {
+                int i = order[k];
+                tmp[count[(int) (word[i] >>> shift & 0xFF)]++] = i;
+            }
+            int[] t = order;
+            order = tmp;
+            tmp = t;
+        }
+        for (int from = 0; from < n;) { // runs equal in every word: their bytes after the window start decide
+            int to = from + 1;
+            while (to < n && sameWords(words, order[from], order[to])) {
+                to++;
+            }
+            mergeSort(order, tmp, from, to, slots);
+            from = to;
+        }
         int[] out = new int[n];
         for (int i = 0; i < n; i++) {
             out[i] = slots[order[i]];
@@ -220,30 +269,35 @@ final class WindowTable {
         return out;
     }
 
-    /** Sorts {@code order[from, to)} (positions into {@code prefixes} and {@code slots}) by key. */
-    private void mergeSort(int[] order, int[] tmp, int from, int to, long[] prefixes, int[] slots) {
+    private static boolean sameWords(long[][] words, int a, int b) {
+        for (long[] w : words) {
+            if (w[a] != w[b]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Sorts {@code order[from, to)} (positions into {@code slots}) by the keys' bytes after the window start. */
+    private void mergeSort(int[] order, int[] tmp, int from, int to, int[] slots) {
         if (to - from < 2) {
             return;
         }
         int mid = (from + to) >>> 1;
-        mergeSort(order, tmp, from, mid, prefixes, slots);
-        mergeSort(order, tmp, mid, to, prefixes, slots);
-        if (compare(order[mid - 1], order[mid], prefixes, slots) <= 0) {
+        mergeSort(order, tmp, from, mid, slots);
+        mergeSort(order, tmp, mid, to, slots);
+        if (compareAfterStart(order[mid - 1], order[mid], slots) <= 0) {
             return; // already in order
         }
         System.arraycopy(order, from, tmp, from, to - from);
         int i = from;
         int j = mid;
         for (int k = from; k < to; k++) {
-            order[k] = j >= to || (i < mid && compare(tmp[i], tmp[j], prefixes, slots) <= 0) ? tmp[i++] : tmp[j++];
+            order[k] = j >= to || (i < mid && compareAfterStart(tmp[i], tmp[j], slots) <= 0) ? tmp[i++] : tmp[j++];
         }
     }
 
-    private int compare(int a, int b, long[] prefixes, int[] slots) {
-        int c = Long.compareUnsigned(prefixes[a], prefixes[b]);
-        if (c != 0) {
-            return c;
-        }
+    private int compareAfterStart(int a, int b, int[] slots) {
         long ra = refs[slots[a]];
         long rb = refs[slots[b]];
         return Arrays.compareUnsigned(slabs[slab(ra)], offset(ra) + 8, offset(ra) + keyLengths[slots[a]],

@@ -90,6 +90,29 @@ class WindowTableTest {
         assertThat(sorted).containsExactlyElementsOf(wanted);
     }
 
+    /** Groups that tie on their first 8 or 16 bytes, or differ only past them or by trailing zero bytes, sort as the store sorts them. */
+    @Test
+    void groupsEqualInTheirFirstBytesComeInTheStoresKeyOrder() {
+        WindowTable table = new WindowTable();
+        byte[][] groups = {{}, {0}, {0, 0}, {'a', 'b'}, {'a', 'b', 0}, {'a', 'b', 0, 0, 0, 0, 0, 0}, {'a', 'b', 0, 0, 0, 0, 0, 0, 0},
+            "abcdefgh".getBytes(), "abcdefgh1".getBytes(), "abcdefgh0".getBytes(), "abcdefghij".getBytes(), {(byte) 0xff}, {(byte) 0x80, 1},
+            "abcdefghijklmnop".getBytes(), "abcdefghijklmnop1".getBytes(), "abcdefghijklmnop0".getBytes(), "abcdefghijklmnop\0".getBytes()};
+        List<byte[]> wanted = new ArrayList<>();
+        for (long start : new long[] {600_000_000L, 0, 1_200_000_000L}) {
+            for (byte[] g : groups) {
+                byte[] key = StateLayout.key(start, g).get();
+                table.insert(key, new byte[8], WindowTable.DIRTY);
+                wanted.add(key);
+            }
+        }
+        wanted.sort(Arrays::compareUnsigned);
+        List<byte[]> sorted = new ArrayList<>();
+        for (int slot : table.sortedSlotsUpTo(-1L)) {
+            sorted.add(table.key(slot));
+        }
+        assertThat(sorted).containsExactlyElementsOf(wanted);
+    }
+
     @Test
     void valuesThatChangeLengthLeaveBytesBehindThatCompactionReclaims() {
         WindowTable table = new WindowTable();
