@@ -27,8 +27,9 @@ import java.nio.charset.StandardCharsets;
  * moved the watermark, it publishes one more marker {@code {N+1, W'}}: Spark's no-data batch,
  * which emits the windows that closed. When both are in one transaction (an availableNow run's
  * last data batch), marker N carries {@code "followedByMarker":true}: the aggregation then asks
- * for no commit at N, so that the windows N+1 closes are never written to its state store. A marker between two back-to-back data batches would
- * judge the second batch's rows by a watermark Spark had not yet applied to them. Row consumers
+ * for no commit at N, so that the windows N+1 closes are never written to its state store. A
+ * marker between two back-to-back data batches would judge the second batch's rows by a
+ * watermark Spark had not yet applied to them. Row consumers
  * (the raw sink) skip markers; the topology forwards them to {@code results} with the batch's
  * counts, so a sink knows when a batch's output is complete.
  */

@@ -49,7 +49,8 @@ class StreamsStageTest {
     void theFirstBatchCountsWhatWasAggregatedWhileTheStageOpened() throws Exception {
         Schema input = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
         AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(java.time.Duration.ofMinutes(5))
-                .window(java.time.Duration.ofMinutes(10)).groupBy(List.of("user")).select(Map.of("t", "sum(amt)")).outputMode(OutputMode.APPEND).build(input);
+                .window(java.time.Duration.ofMinutes(10)).groupBy(List.of("user")).select(Map.of("t", "sum(amt)"))
+                .outputMode(OutputMode.APPEND).build(input);
         try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"));
              Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
             Map<String, Object> client = Map.of("bootstrap.servers", broker.bootstrapServers());
