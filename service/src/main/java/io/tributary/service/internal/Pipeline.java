@@ -47,24 +47,19 @@ public final class Pipeline implements AutoCloseable {
     /** Connects to Kafka (starting the embedded broker if the spec names none) and opens the stages. */
     public static Pipeline open(PipelineSpec spec, RunOptions options) {
         ReadAhead readAhead = PipelineParts.readAhead(spec); // the files are read while the broker starts
-        KafkaConnection kafka;
+        KafkaConnection kafka = null;
         List<Stage> stages = new ArrayList<>();
         try {
             kafka = KafkaConnection.open(spec);
-        } catch (RuntimeException e) {
-            if (readAhead != null) {
-                readAhead.close();
-            }
-            throw e;
-        }
-        try {
             PipelineParts.open(spec, kafka, options, readAhead, stages);
         } catch (RuntimeException e) {
             stages.forEach(Stage::close);
             if (readAhead != null) {
                 readAhead.close();
             }
-            kafka.close();
+            if (kafka != null) {
+                kafka.close();
+            }
             throw e;
         }
         return new Pipeline(spec, kafka, stages);
