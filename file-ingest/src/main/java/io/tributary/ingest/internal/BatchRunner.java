@@ -34,6 +34,7 @@ public final class BatchRunner {
 
     private final IngestConfig config;
     private final Producer<byte[], byte[]> producer;
+    private final SendErrors sendErrors = new SendErrors();
     private final FilePublisher publisher;
     private final FileDiscovery discovery;
     private final ReadAhead readAhead;
@@ -43,7 +44,7 @@ public final class BatchRunner {
     public BatchRunner(IngestConfig config, Producer<byte[], byte[]> producer, FileDiscovery discovery, ReadAhead readAhead) {
         this.config = config;
         this.producer = producer;
-        this.publisher = new FilePublisher(config, producer);
+        this.publisher = new FilePublisher(config, producer, sendErrors);
         this.discovery = discovery;
         this.readAhead = readAhead;
     }
@@ -65,7 +66,7 @@ public final class BatchRunner {
         List<String> changed = new ArrayList<>();
         while (!files.isEmpty()) {
             long t0 = System.nanoTime();
-            producer.beginTransaction();
+            begin();
             List<FileResult> results = new ArrayList<>();
             try {
                 for (FileStat f : files) {
@@ -87,7 +88,8 @@ public final class BatchRunner {
                 String now = Instant.now().toString();
                 for (FileResult r : results) {
                     IngestedFile f = ingested(r, batchId);
-                    producer.send(new ProducerRecord<>(config.ingestLogTopic(), IngestLogCodec.key(f.path()), IngestLogCodec.file(f, now)));
+                    producer.send(new ProducerRecord<>(config.ingestLogTopic(), IngestLogCodec.key(f.path()), IngestLogCodec.file(f, now)),
+                            sendErrors);
                 }
                 long watermark = wm == null ? state.watermarkMs() : wm;
                 sendState(batchId + 1, max, watermark);
@@ -152,7 +154,7 @@ public final class BatchRunner {
         long batchId = state.nextBatchId();
         long t0 = System.nanoTime();
         try {
-            producer.beginTransaction();
+            begin();
             sendState(batchId + 1, state.maxEventTimeMs(), wm);
             int markers = sendMarkers(batchId, wm, false);
             long t1 = System.nanoTime();
@@ -176,7 +178,7 @@ public final class BatchRunner {
 
     private void sendState(long nextBatchId, Long max, long watermark) {
         producer.send(new ProducerRecord<>(config.ingestLogTopic(), IngestLogCodec.key(IngestState.STATE_KEY),
-                IngestLogCodec.state(nextBatchId, max, watermark)));
+                IngestLogCodec.state(nextBatchId, max, watermark)), sendErrors);
     }
 
     /** @param followedByMarker the transaction holds the next batch's markers too (a no-data batch) */
@@ -186,7 +188,7 @@ public final class BatchRunner {
         for (PartitionInfo p : partitions) {
             RecordHeaders headers = new RecordHeaders();
             headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
-            producer.send(new ProducerRecord<>(config.eventsTopic(), p.partition(), wm, null, value, headers));
+            producer.send(new ProducerRecord<>(config.eventsTopic(), p.partition(), wm, null, value, headers), sendErrors);
         }
         return partitions.size();
     }
@@ -218,8 +220,16 @@ public final class BatchRunner {
             return t;
         }
         if (e instanceof KafkaException) {
-            return new TributaryException("batch " + batchId + " could not be published to Kafka: " + e.getMessage()
-                    + "; the transaction was aborted, so nothing of it was published. Check the broker and rerun", e);
+            // a record's own error says why: the commit's says only that the producer is in an error state
+            Exception rejected = sendErrors.first();
+            Throwable cause = rejected == null ? e : rejected;
+            TributaryException t = new TributaryException("batch " + batchId + " could not be published to Kafka: "
+                    + (rejected == null ? e.getMessage() : "a record was not acknowledged: " + rejected.getMessage())
+                    + "; the transaction was aborted, so nothing of it was published. Check the broker and rerun", cause);
+            if (cause != e) {
+                t.addSuppressed(e);
+            }
+            return t;
         }
         return e;
     }
@@ -233,6 +243,11 @@ public final class BatchRunner {
             }
         }
         return false;
+    }
+
+    private void begin() {
+        sendErrors.reset();
+        producer.beginTransaction();
     }
 
     private void abort() {

@@ -36,16 +36,21 @@ public final class FilePublisher {
 
     private final IngestConfig config;
     private final Producer<byte[], byte[]> producer;
+    private final SendErrors sendErrors;
     private final RowJson rows;
     private final KeyEncoder keys;
     private final int eventTimeColumn;
     private RowPack[] packs = new RowPack[0];
     private int nextPartition;
 
-    /** @param producer the ingest's producer; null for a publisher that only {@link #read reads} ({@link ReadAhead}) */
-    public FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer) {
+    /**
+     * @param producer the ingest's producer; null for a publisher that only {@link #read reads} ({@link ReadAhead})
+     * @param sendErrors every send's callback, checked before each send; null with no producer
+     */
+    FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer, SendErrors sendErrors) {
         this.config = config;
         this.producer = producer;
+        this.sendErrors = sendErrors;
         this.rows = new RowJson(config.schema());
         this.keys = new KeyEncoder(config.schema(), config.groupBy());
         this.eventTimeColumn = config.eventTime() == null ? -1 : config.schema().indexOf(config.eventTime());
@@ -70,13 +75,15 @@ public final class FilePublisher {
         Out out = new Out() {
             @Override
             public void event(int partition, Long timestampMs, byte[] value) {
-                producer.send(new ProducerRecord<>(config.eventsTopic(), partition, timestampMs, null, value));
+                sendErrors.check();
+                producer.send(new ProducerRecord<>(config.eventsTopic(), partition, timestampMs, null, value), sendErrors);
             }
 
             @Override
             public void deadLetter(BadRecord record) {
+                sendErrors.check();
                 producer.send(new ProducerRecord<>(config.deadLetterTopic(), null, IngestLogCodec.key(record.file()),
-                        IngestLogCodec.deadLetter(config.pipeline(), batchId, record)));
+                        IngestLogCodec.deadLetter(config.pipeline(), batchId, record)), sendErrors);
             }
         };
         if (ready != null) {

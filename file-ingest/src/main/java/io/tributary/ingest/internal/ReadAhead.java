@@ -67,7 +67,7 @@ public final class ReadAhead implements AutoCloseable {
     private boolean closed;
 
     private ReadAhead(IngestConfig config, int partitions, long maxBytes, List<FileStat> files) {
-        this.reader = new FilePublisher(config, null);
+        this.reader = new FilePublisher(config, null, null);
         this.partitions = partitions;
         this.maxBytes = maxBytes;
         for (FileStat f : files) {

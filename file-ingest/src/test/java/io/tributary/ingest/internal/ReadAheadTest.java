@@ -50,7 +50,7 @@ class ReadAheadTest {
     /** What reading the file directly gives, as the records the ingest would send. */
     private static List<String> direct(IngestConfig config, FileStat f, int partitions) throws IOException {
         List<String> out = new ArrayList<>();
-        new FilePublisher(config, null).read(f, partitions, collect(out));
+        new FilePublisher(config, null, null).read(f, partitions, collect(out));
         return out;
     }
 
@@ -89,7 +89,7 @@ class ReadAheadTest {
             for (String name : List.of("a.json", "b.json")) {
                 FileStat f = stat(in, name);
                 List<String> expected = new ArrayList<>();
-                FileResult result = new FilePublisher(config, null).read(f, 2, collect(expected));
+                FileResult result = new FilePublisher(config, null, null).read(f, 2, collect(expected));
                 ReadAhead.Prepared p = ahead.take(f, 2);
                 assertThat(p).as(name).isNotNull();
                 assertThat(p.result()).isEqualTo(result);
