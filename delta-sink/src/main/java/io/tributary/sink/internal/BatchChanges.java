@@ -1,8 +1,7 @@
 package io.tributary.sink.internal;
 
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -10,6 +9,7 @@ import java.util.TreeMap;
 
 /**
  * A batch collapsed to one change per key: the row that replaces or inserts the key, or a delete.
+ * Two forms: {@link ColumnChanges} for a key of one integral column, {@link MapChanges} for any other.
  *
  * <p>Order of the records: within a partition, offset order. Across partitions (the rows of one
  * key share a partition when the producer keys its records, so this only matters for unkeyed
@@ -20,67 +20,40 @@ import java.util.TreeMap;
  * replaces the one before it, or, with an order column, replaces it only if its order value is
  * at least as large (nulls are smallest; equal values: the later record wins).
  */
-final class BatchChanges {
-    /** The change of a key that is a delete. */
-    static final Object[] DELETE = new Object[0];
+interface BatchChanges {
+    /** What a batch does to a key it holds. */
+    enum Change { UPSERT, DELETE }
 
-    private final Map<Key, Object[]> changes;
-    private final long deletes;
+    /** Takes a batch's records in Kafka order and collapses them as they come. */
+    interface Collector {
+        /** The next record: its origin (read for a tombstone's key) and its row, or null for a tombstone. */
+        void add(RecordOrigin origin, Object[] row);
 
-    private BatchChanges(Map<Key, Object[]> changes, long deletes) {
-        this.changes = changes;
-        this.deletes = deletes;
+        BatchChanges build();
     }
 
     /**
+     * A collector for records in Kafka order (those of one partition, in offset order, as a keyed
+     * {@link TopicReader#readKeyed} gives them): only the latest change per key is kept, so a batch
+     * never holds its superseded rows, nor the records' origins.
+     *
      * @param orderIndex the order column's index in the row, or -1 for Kafka order alone
+     * @param expectedRecords a hint for the initial size (0: unknown)
      */
+    static Collector collector(KeyColumns keys, int orderIndex, int expectedRecords) {
+        return ColumnChanges.fits(keys) ? new ColumnChanges.Collector(keys, orderIndex, expectedRecords)
+                : new MapChanges.Collector(keys, orderIndex, expectedRecords);
+    }
+
+    /** @param orderIndex the order column's index in the row, or -1 for Kafka order alone */
     static BatchChanges collapse(TopicBatch batch, KeyColumns keys, int orderIndex) {
         List<Object[]> rows = batch.rows();
         List<RecordOrigin> origins = batch.origins();
-        Collector collector = new Collector(keys, orderIndex, rows.size());
+        Collector collector = collector(keys, orderIndex, rows.size());
         for (int i : kafkaOrder(origins, rows.size())) {
             collector.add(origins == null ? null : origins.get(i), rows.get(i));
         }
         return collector.build();
-    }
-
-    /**
-     * Collapses records as they come, in Kafka order (those of one partition, in offset order, as a
-     * keyed {@link TopicReader#readKeyed} gives them): only the latest change per key is kept, so a
-     * batch never holds its superseded rows, nor the records' origins.
-     */
-    static final class Collector {
-        private final KeyColumns keys;
-        private final int orderIndex;
-        private final Comparator<Object> order;
-        private final Map<Key, Object[]> changes;
-
-        /** @param expectedRecords a hint for the map's initial size (0: unknown) */
-        Collector(KeyColumns keys, int orderIndex, int expectedRecords) {
-            this.keys = keys;
-            this.orderIndex = orderIndex;
-            this.order = orderIndex < 0 ? null : KeyColumns.valueOrder(keys.schema().field(orderIndex).type());
-            this.changes = new HashMap<>(Math.max(16, expectedRecords * 4 / 3));
-        }
-
-        /** The next record: its origin (read for a tombstone's key) and its row, or null for a tombstone. */
-        void add(RecordOrigin origin, Object[] row) {
-            if (row == null) {
-                changes.put(keys.ofTombstone(origin), DELETE);
-                return;
-            }
-            Key key = keys.of(row);
-            Object[] before = changes.get(key);
-            if (before == null || before == DELETE || order == null || order.compare(row[orderIndex], before[orderIndex]) >= 0) {
-                changes.put(key, row);
-            }
-        }
-
-        BatchChanges build() {
-            long deletes = changes.values().stream().filter(r -> r == DELETE).count();
-            return new BatchChanges(changes, deletes);
-        }
     }
 
     /** Record indexes in Kafka order (see the class doc); list order when the batch has no origins. */
@@ -125,27 +98,19 @@ final class BatchChanges {
         return out;
     }
 
-    /** Per key, its row or {@link #DELETE}. */
-    Map<Key, Object[]> changes() {
-        return changes;
-    }
+    /** What the batch does to {@code key}; null when the batch does not hold it. */
+    Change change(Key key);
 
-    int size() {
-        return changes.size();
-    }
+    /** The keys the batch holds (upserted or deleted). */
+    Collection<Key> keys();
 
-    long deletes() {
-        return deletes;
-    }
+    /** How many keys the batch holds. */
+    int size();
 
-    /** The rows to write for the batch's keys (deletes excluded). */
-    List<Object[]> upserts() {
-        List<Object[]> rows = new ArrayList<>(changes.size());
-        for (Object[] r : changes.values()) {
-            if (r != DELETE) {
-                rows.add(r);
-            }
-        }
-        return rows;
-    }
+    long deletes();
+
+    /** The rows to write for the batch's keys (deletes excluded), in key order when {@link #upsertsInKeyOrder()}. */
+    List<Object[]> upserts();
+
+    boolean upsertsInKeyOrder();
 }

@@ -6,6 +6,7 @@ import io.delta.kernel.data.Row;
 import io.delta.kernel.expressions.AlwaysTrue;
 import io.tributary.sink.SinkOffsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -36,9 +37,11 @@ final class CompleteReplace implements WriteMode {
 
     @Override
     public CommitResult write(String appId, long batchId, TopicBatch batch, Map<Integer, Long> expectedStart, SinkOffsets next) {
-        List<Object[]> rows = keys != null ? BatchChanges.collapse(batch, keys, -1).upserts()
-                : batch.rows().stream().filter(Objects::nonNull).toList();
-        return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, rows, batch.rows().size()), expectedStart, next);
+        if (keys != null) {
+            return commit(appId, batchId, BatchChanges.collapse(batch, keys, -1), expectedStart, next, batch.rows().size());
+        }
+        List<Object[]> rows = batch.rows().stream().filter(Objects::nonNull).toList();
+        return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, rows, null, batch.rows().size()), expectedStart, next);
     }
 
     /** With key columns the batch collapses while it is read; without, every row is kept and the batch comes whole. */
@@ -47,11 +50,16 @@ final class CompleteReplace implements WriteMode {
         if (keys == null) {
             return Optional.empty();
         }
-        BatchChanges.Collector collector = new BatchChanges.Collector(keys, -1, expectedRecords);
-        return Optional.of(KeyedBatch.collecting(collector, (changes, next, sourceRows) -> {
-            List<Object[]> rows = changes.upserts();
-            return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, rows, sourceRows), expectedStart, next);
-        }));
+        BatchChanges.Collector collector = BatchChanges.collector(keys, -1, expectedRecords);
+        return Optional.of(KeyedBatch.collecting(collector,
+                (changes, next, sourceRows) -> commit(appId, batchId, changes, expectedStart, next, sourceRows)));
+    }
+
+    private CommitResult commit(String appId, long batchId, BatchChanges changes, Map<Integer, Long> expectedStart, SinkOffsets next,
+            long sourceRows) {
+        List<Object[]> rows = changes.upserts();
+        Comparator<Object[]> order = changes.upsertsInKeyOrder() ? null : keys.rowOrder();
+        return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, rows, order, sourceRows), expectedStart, next);
     }
 
     @Override
@@ -59,7 +67,8 @@ final class CompleteReplace implements WriteMode {
         return true;
     }
 
-    private RewritePlan plan(Optional<Snapshot> snapshot, Transaction txn, List<Object[]> rows, long sourceRows) {
+    /** @param order how to sort {@code rows}; null when they are in order (or have none) */
+    private RewritePlan plan(Optional<Snapshot> snapshot, Transaction txn, List<Object[]> rows, Comparator<Object[]> order, long sourceRows) {
         List<Row> actions = new ArrayList<>();
         Set<String> files = new LinkedHashSet<>();
         if (snapshot.isPresent()) {
@@ -69,7 +78,7 @@ final class CompleteReplace implements WriteMode {
                 actions.add(remove);
             });
         }
-        actions.addAll(SortedFiles.write(writer, txn, new ArrayList<>(rows), keys == null ? null : keys.rowOrder(), rowsPerFile));
+        actions.addAll(SortedFiles.write(writer, txn, order == null ? rows : new ArrayList<>(rows), order, rowsPerFile));
         Map<String, Object> metrics = new LinkedHashMap<>();
         metrics.put("numSourceRows", sourceRows);
         metrics.put("numOutputRows", (long) rows.size());

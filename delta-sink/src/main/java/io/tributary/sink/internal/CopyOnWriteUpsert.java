@@ -46,7 +46,7 @@ final class CopyOnWriteUpsert implements WriteMode {
 
     @Override
     public Optional<KeyedBatch> openKeyed(String appId, long batchId, Map<Integer, Long> expectedStart, int expectedRecords) {
-        BatchChanges.Collector collector = new BatchChanges.Collector(keys, orderIndex, expectedRecords);
+        BatchChanges.Collector collector = BatchChanges.collector(keys, orderIndex, expectedRecords);
         return Optional.of(KeyedBatch.collecting(collector, (changes, next, sourceRows) ->
                 committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, changes, sourceRows), expectedStart, next)));
     }
@@ -63,30 +63,32 @@ final class CopyOnWriteUpsert implements WriteMode {
     /** Reads the files that hold the batch's keys and writes the new ones; commits nothing. */
     RewritePlan plan(Optional<Snapshot> snapshot, Transaction txn, BatchChanges changes, long sourceRows) {
         List<Object[]> upserts = changes.upserts();
-        Map<Key, Object[]> byKey = changes.changes();
         List<Object[]> output = new ArrayList<>();
         List<Row> actions = new ArrayList<>();
         Set<String> read = new LinkedHashSet<>();
         Set<String> removed = new LinkedHashSet<>();
         Set<Key> matched = new HashSet<>();
-        long[] counts = new long[3]; // updated rows, deleted rows, copied rows
+        long[] counts = new long[4]; // updated rows, deleted rows, copied rows, upserted keys found in the table
         Predicate filter = null;
         if (snapshot.isPresent()) {
-            filter = KeyPredicates.forKeys(keys.keySchema(), byKey.keySet());
+            filter = KeyPredicates.forKeys(keys.keySchema(), changes.keys());
             FileScan.read(writer.engine(), snapshot.get(), filter, file -> {
                 read.add(file.path());
                 List<Object[]> survivors = new ArrayList<>(file.rows().size());
                 boolean hit = false;
                 for (Object[] row : file.rows()) {
                     Key key = keys.of(row);
-                    Object[] change = byKey.get(key);
+                    BatchChanges.Change change = changes.change(key);
                     if (change == null) {
                         survivors.add(row);
                         continue;
                     }
                     hit = true;
-                    matched.add(key);
-                    counts[change == BatchChanges.DELETE ? 1 : 0]++;
+                    boolean delete = change == BatchChanges.Change.DELETE;
+                    if (matched.add(key) && !delete) {
+                        counts[3]++;
+                    }
+                    counts[delete ? 1 : 0]++;
                 }
                 if (hit) {
                     removed.add(file.path());
@@ -96,9 +98,13 @@ final class CopyOnWriteUpsert implements WriteMode {
                 }
             });
         }
-        long inserted = matched.isEmpty() ? upserts.size() : upserts.stream().filter(r -> !matched.contains(keys.of(r))).count();
-        output.addAll(upserts);
-        actions.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
+        long inserted = upserts.size() - counts[3];
+        if (output.isEmpty() && changes.upsertsInKeyOrder()) {
+            actions.addAll(SortedFiles.write(writer, txn, upserts, null, rowsPerFile));
+        } else {
+            output.addAll(upserts);
+            actions.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
+        }
         Map<String, Object> metrics = new LinkedHashMap<>();
         metrics.put("numSourceRows", sourceRows);
         metrics.put("numSourceKeys", (long) changes.size());

@@ -38,6 +38,11 @@ final class Key {
         return v == null ? 0 : v.hashCode();
     }
 
+    /** The first column's value: a one-column key's value. */
+    Object first() {
+        return values == null ? single : values[0];
+    }
+
     Object[] values() {
         return values == null ? new Object[] {single} : values;
     }

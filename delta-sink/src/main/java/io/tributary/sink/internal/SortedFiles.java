@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * Rows sorted (by key) and cut into files of at most {@code rowsPerFile} rows, each written by
+ * Rows sorted (by key; {@code order} null for rows already in order) and cut into files of at most {@code rowsPerFile} rows, each written by
  * {@link DeltaTableWriter#writeFiles}; the files are written in parallel (the common pool and
  * this thread), their add actions returned in key order.
  */
