@@ -23,36 +23,36 @@ final class FlatRowWriter {
     private static final byte[] OPEN = {'{'};
     private static final byte[] CLOSE = {'}'};
 
-    private final Schema schema;
     /** {@code {"name":} for the first column, {@code ,"name":} for the others, as Jackson writes them. */
     private final byte[][] prefixes;
-    /** The writer of each STRUCT column's values; null for the other columns. */
-    private final FlatRowWriter[] structs;
+    /** The writer of each column's non-null values. */
+    private final ValueWriter[] writers;
     /** The size of the last row written (a racy hint for the next buffer, harmless when stale). */
     private int lastSize = 64;
 
-    private FlatRowWriter(Schema schema, byte[][] prefixes, FlatRowWriter[] structs) {
-        this.schema = schema;
+    private FlatRowWriter(byte[][] prefixes, ValueWriter[] writers) {
         this.prefixes = prefixes;
-        this.structs = structs;
+        this.writers = writers;
+    }
+
+    /**
+     * Appends one non-null value; false when Jackson must write the row. One per column, picked
+     * once: the JIT compiles the writers of the types in use, each on its own (one method that
+     * switched on the type grew to 18 KB of machine code, and was compiled again when a STRUCT
+     * first came after flat rows).
+     */
+    private interface ValueWriter {
+        boolean write(Out out, Object v);
     }
 
     /** The writer for {@code schema}, or null when a column's type is one the fast path never writes. */
     static FlatRowWriter of(Schema schema, JsonFactory json) {
         byte[][] prefixes = new byte[schema.size()][];
-        FlatRowWriter[] structs = new FlatRowWriter[schema.size()];
+        ValueWriter[] writers = new ValueWriter[schema.size()];
         for (int i = 0; i < schema.size(); i++) {
-            switch (schema.field(i).type().kind()) {
-                case DECIMAL -> {
-                    return null;
-                }
-                case STRUCT -> {
-                    structs[i] = of(schema.field(i).type().struct(), json);
-                    if (structs[i] == null) {
-                        return null;
-                    }
-                }
-                default -> { }
+            writers[i] = writer(schema.field(i).type(), json);
+            if (writers[i] == null) {
+                return null;
             }
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             byte[] p; // {"name"  (the ':' comes with the value)
@@ -70,7 +70,49 @@ final class FlatRowWriter {
                 prefixes[i][0] = ',';
             }
         }
-        return new FlatRowWriter(schema, prefixes, structs);
+        return new FlatRowWriter(prefixes, writers);
+    }
+
+    /** The writer of {@code type}'s values, or null for a type the fast path never writes. */
+    private static ValueWriter writer(DataType type, JsonFactory json) {
+        return switch (type.kind()) {
+            case BYTE, SHORT, INT -> (out, v) -> {
+                out.ascii(Integer.toString(((Number) v).intValue()));
+                return true;
+            };
+            case LONG -> (out, v) -> {
+                out.ascii(Long.toString((Long) v));
+                return true;
+            };
+            case FLOAT -> (out, v) -> {
+                floating(out, ((Float) v).doubleValue());
+                return true;
+            };
+            case DOUBLE -> (out, v) -> {
+                floating(out, (Double) v);
+                return true;
+            };
+            case BOOLEAN -> (out, v) -> {
+                out.put((Boolean) v ? TRUE : FALSE);
+                return true;
+            };
+            case STRING -> (out, v) -> out.string((String) v);
+            case DATE -> (out, v) -> out.string(Timestamps.formatDays((Integer) v));
+            case TIMESTAMP -> (out, v) -> {
+                out.timestamp((Long) v, true);
+                return true;
+            };
+            case TIMESTAMP_NTZ -> (out, v) -> {
+                out.timestamp((Long) v, false);
+                return true;
+            };
+            case BINARY -> (out, v) -> out.string(Base64.getEncoder().encodeToString((byte[]) v));
+            case STRUCT -> {
+                FlatRowWriter struct = of(type.struct(), json);
+                yield struct == null ? null : (out, v) -> struct.write(out, (Object[]) v);
+            }
+            case DECIMAL -> null;
+        };
     }
 
     /** The canonical JSON of {@code row}, or null when Jackson must write it. */
@@ -90,31 +132,8 @@ final class FlatRowWriter {
             Object v = row[i];
             if (v == null) {
                 out.put(NULL);
-                continue;
-            }
-            switch (schema.field(i).type().kind()) {
-                case BYTE, SHORT, INT -> out.ascii(Integer.toString(((Number) v).intValue()));
-                case LONG -> out.ascii(Long.toString((Long) v));
-                case FLOAT -> floating(out, ((Float) v).doubleValue());
-                case DOUBLE -> floating(out, (Double) v);
-                case BOOLEAN -> out.put((Boolean) v ? TRUE : FALSE);
-                case STRING -> {
-                    if (!out.string((String) v)) {
-                        return false;
-                    }
-                }
-                case DATE -> out.string(Timestamps.formatDays((Integer) v));
-                case TIMESTAMP -> out.timestamp((Long) v, true);
-                case TIMESTAMP_NTZ -> out.timestamp((Long) v, false);
-                case BINARY -> out.string(Base64.getEncoder().encodeToString((byte[]) v));
-                case STRUCT -> {
-                    if (!structs[i].write(out, (Object[]) v)) {
-                        return false;
-                    }
-                }
-                default -> {
-                    return false;
-                }
+            } else if (!writers[i].write(out, v)) {
+                return false;
             }
         }
         if (row.length == 0) {
