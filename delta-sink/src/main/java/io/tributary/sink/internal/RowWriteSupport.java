@@ -5,6 +5,7 @@ import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.conf.ParquetConfiguration;
@@ -116,7 +117,8 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
             case FLOAT -> v -> out.addFloat((Float) v);
             case DOUBLE -> v -> out.addDouble((Double) v);
             case BOOLEAN -> v -> out.addBoolean((Boolean) v);
-            case STRING -> v -> out.addBinary(Binary.fromString((String) v));
+            // a byte-array Binary: Binary.fromString wraps a ByteBuffer, which the dictionary's hashing and the statistics compare slowly
+            case STRING -> v -> out.addBinary(Binary.fromConstantByteArray(((String) v).getBytes(StandardCharsets.UTF_8)));
             case BINARY -> v -> out.addBinary(Binary.fromConstantByteArray((byte[]) v));
             case DECIMAL -> v -> decimal(type, (BigDecimal) v);
             case STRUCT -> {
