@@ -18,7 +18,7 @@ import java.util.NoSuchElementException;
  * A batch collapsed to one change per key ({@link BatchChanges}) for a key of one INT, LONG, DATE
  * or TIMESTAMP column, the usual upsert key. Each key has a slot, found through an
  * open-addressing table of the key's value; the slot's row is kept column by column in primitive
- * arrays (other types in an array of their values, equal strings shared), and is made into an
+ * arrays of 64-bit words (other types in an array of their values, equal strings shared), and is made into an
  * {@code Object[]} again only when written, in key order ({@link #upserts()}).
  *
  * <p>Why: the map form keeps about 200 bytes and eight objects per key (a map node, the key, the
@@ -269,15 +269,21 @@ final class ColumnChanges implements BatchChanges {
     /** One column's values, by slot. */
     private abstract static class Column {
         final BitSet nulls = new BitSet();
+        private int capacity;
 
         static Column of(DataType type) {
             return switch (type.kind()) {
-                case INT, DATE -> new Ints();
-                case LONG, TIMESTAMP, TIMESTAMP_NTZ -> new Longs();
-                case DOUBLE -> new Doubles();
+                case INT, DATE, LONG, TIMESTAMP, TIMESTAMP_NTZ, DOUBLE -> new Words(type.kind());
                 case STRING -> new Values(true);
                 default -> new Values(false);
             };
+        }
+
+        final void ensure(int size) {
+            if (size > capacity) {
+                capacity = Math.max(size, Math.max(16, capacity * 2));
+                resize(capacity);
+            }
         }
 
         final void set(int slot, Object v) {
@@ -291,77 +297,44 @@ final class ColumnChanges implements BatchChanges {
             return nulls.get(slot) ? null : value(slot);
         }
 
-        abstract void ensure(int size);
+        abstract void resize(int capacity);
 
         abstract void put(int slot, Object v);
 
         abstract Object value(int slot);
-
-        static int grown(int length, int size) {
-            return Math.max(size, Math.max(16, length * 2));
-        }
     }
 
-    private static final class Ints extends Column {
-        private int[] v = new int[0];
-
-        @Override
-        void ensure(int size) {
-            if (size > v.length) {
-                v = Arrays.copyOf(v, grown(v.length, size));
-            }
-        }
-
-        @Override
-        void put(int slot, Object x) {
-            v[slot] = (Integer) x;
-        }
-
-        @Override
-        Object value(int slot) {
-            return v[slot];
-        }
-    }
-
-    private static final class Longs extends Column {
+    /** Integers, longs and doubles (as their bits), one 64-bit word each, boxed again as they were read. */
+    private static final class Words extends Column {
+        private final DataType.Kind kind;
         private long[] v = new long[0];
 
+        Words(DataType.Kind kind) {
+            this.kind = kind;
+        }
+
         @Override
-        void ensure(int size) {
-            if (size > v.length) {
-                v = Arrays.copyOf(v, grown(v.length, size));
-            }
+        void resize(int capacity) {
+            v = Arrays.copyOf(v, capacity);
         }
 
         @Override
         void put(int slot, Object x) {
-            v[slot] = (Long) x;
+            v[slot] = switch (kind) {
+                case INT, DATE -> (Integer) x;
+                case DOUBLE -> Double.doubleToRawLongBits((Double) x);
+                default -> (Long) x;
+            };
         }
 
         @Override
         Object value(int slot) {
-            return v[slot];
-        }
-    }
-
-    private static final class Doubles extends Column {
-        private double[] v = new double[0];
-
-        @Override
-        void ensure(int size) {
-            if (size > v.length) {
-                v = Arrays.copyOf(v, grown(v.length, size));
-            }
-        }
-
-        @Override
-        void put(int slot, Object x) {
-            v[slot] = (Double) x;
-        }
-
-        @Override
-        Object value(int slot) {
-            return v[slot];
+            long w = v[slot];
+            return switch (kind) {
+                case INT, DATE -> (Object) (int) w;
+                case DOUBLE -> (Object) Double.longBitsToDouble(w);
+                default -> (Object) w;
+            };
         }
     }
 
@@ -376,10 +349,8 @@ final class ColumnChanges implements BatchChanges {
         }
 
         @Override
-        void ensure(int size) {
-            if (size > v.length) {
-                v = Arrays.copyOf(v, grown(v.length, size));
-            }
+        void resize(int capacity) {
+            v = Arrays.copyOf(v, capacity);
         }
 
         @Override
