@@ -331,6 +331,7 @@ public final class FileIngest implements AutoCloseable {
         Map<String, Object> p = new HashMap<>();
         p.put("linger.ms", 5);
         p.put("batch.size", Topics.ROW_BATCH_BYTES);
+        p.put("compression.type", Topics.ROW_COMPRESSION);
         p.put("transaction.timeout.ms", 300_000);
         p.put("client.id", "tributary-" + config.pipeline() + "-ingest");
         p.putAll(clientProps);

@@ -46,6 +46,15 @@ public final class Topics {
     public static final int ROW_BATCH_BYTES = 960 * 1024;
 
     /**
+     * The {@code compression.type} of the producers that write rows (the ingest, the aggregation's
+     * results and changelogs) unless the spec's {@code kafka:} settings name one: LZ4, Kafka's
+     * cheapest codec. The bench's JSON rows take 19 MB of broker log instead of 69 MB, and the
+     * broker's validation of compressed batches costs less than the bytes it no longer handles:
+     * raw 1M-row runs 6.28 → 6.04 s, alternated, median of 5, the same CPU.
+     */
+    public static final String ROW_COMPRESSION = "lz4";
+
+    /**
      * Topic settings for the topics whose record timestamps are event times ({@code events},
      * {@code results}, the late rows): no time-based retention. Kafka deletes a segment once its
      * newest timestamp is older than {@code retention.ms} (7 days by default), so a backfill of

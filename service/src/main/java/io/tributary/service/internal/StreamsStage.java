@@ -2,6 +2,7 @@ package io.tributary.service.internal;
 
 import io.tributary.schema.Progress;
 import io.tributary.schema.TopicTrim;
+import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import io.tributary.topology.AggregateMetrics;
 import io.tributary.topology.AggregateSpec;
@@ -24,12 +25,14 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,6 +94,9 @@ final class StreamsStage implements AutoCloseable {
         props.putAll(clientProps);
         props.putAll(WindowedAggregation.streamsConfig(applicationId, String.valueOf(clientProps.get("bootstrap.servers")),
                 stateDir, applicationId + "-1"));
+        if (!clientProps.containsKey(ProducerConfig.COMPRESSION_TYPE_CONFIG)) {
+            props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), Topics.ROW_COMPRESSION);
+        }
         this.topology = () -> WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic);
         this.admin = Admin.create(clientProps);
         this.gapReader = gapReader(clientProps, applicationId);
