@@ -39,12 +39,20 @@ final class WindowTable {
     private int[] hashes;
     private byte[] flags;
     private int size;
+    /**
+     * The last {@link #sortedSlotsUpTo}'s answer and bound, while the table keeps its slots (no
+     * insert, growth or removal since): the {@link #removeUpTo} of the same bound that follows a
+     * batch's emission removes these slots without reading every key again.
+     */
+    private int[] lastSorted;
+    private long lastSortedBound;
 
     WindowTable() {
         allocate(1024);
     }
 
     private void allocate(int capacity) {
+        lastSorted = null;
         refs = new long[capacity];
         keyLengths = new int[capacity];
         valueLengths = new int[capacity];
@@ -107,6 +115,7 @@ final class WindowTable {
         flags[i] = entryFlags;
         liveBytes += key.length + value.length;
         size++;
+        lastSorted = null;
         return i;
     }
 
@@ -133,14 +142,11 @@ final class WindowTable {
     }
 
     private void grow() {
-        rehash(refs.length * 2, false, 0);
+        rehash(refs.length * 2);
     }
 
-    /**
-     * Places the entries again in {@code capacity} slots (their bytes stay where they are), leaving
-     * out, when {@code drop}, those whose key's first 8 bytes are at most {@code maxPrefix}.
-     */
-    private void rehash(int capacity, boolean drop, long maxPrefix) {
+    /** Places the entries again in {@code capacity} slots (their bytes stay where they are). */
+    private void rehash(int capacity) {
         long[] r = refs;
         int[] k = keyLengths;
         int[] v = valueLengths;
@@ -149,7 +155,7 @@ final class WindowTable {
         allocate(capacity);
         int mask = refs.length - 1;
         for (int j = 0; j < r.length; j++) {
-            if (k[j] != 0 && !(drop && Long.compareUnsigned(prefix(r[j]), maxPrefix) <= 0)) {
+            if (k[j] != 0) {
                 int i = h[j] & mask;
                 while (keyLengths[i] != 0) {
                     i = (i + 1) & mask;
@@ -179,6 +185,7 @@ final class WindowTable {
         liveBytes = 0;
         garbageBytes = 0;
         size = 0;
+        lastSorted = null;
     }
 
     /** The first 8 bytes of the key at {@code ref}, big-endian (the window start in {@link StateLayout}'s keys, which are longer). */
@@ -190,6 +197,11 @@ final class WindowTable {
     private long word(long ref, int from, int length) {
         byte[] slab = slabs[slab(ref)];
         int o = offset(ref);
+        if (from + 8 <= length) { // one expression, not a loop: this runs a few times per run, mostly not yet compiled
+            int at = o + from;
+            return (slab[at] & 0xFFL) << 56 | (slab[at + 1] & 0xFFL) << 48 | (slab[at + 2] & 0xFFL) << 40 | (slab[at + 3] & 0xFFL) << 32
+                    | (slab[at + 4] & 0xFFL) << 24 | (slab[at + 5] & 0xFFL) << 16 | (slab[at + 6] & 0xFFL) << 8 | slab[at + 7] & 0xFFL;
+        }
         long v = 0;
         for (int k = from; k < from + 8; k++) {
             v = (v << 8) | (k < length ? slab[o + k] & 0xFF : 0);
@@ -266,6 +278,8 @@ final class WindowTable {
         for (int i = 0; i < n; i++) {
             out[i] = slots[order[i]];
         }
+        lastSorted = out;
+        lastSortedBound = maxPrefix;
         return out;
     }
 
@@ -311,27 +325,37 @@ final class WindowTable {
      * many of the removed entries had no {@code flag}.
      */
     int removeUpTo(long maxPrefix, byte flag) {
-        int removed = 0;
+        int[] gone = lastSorted != null && lastSortedBound == maxPrefix ? lastSorted : slotsUpTo(maxPrefix);
         int withoutFlag = 0;
         long freed = 0;
-        for (int j = 0; j < refs.length; j++) {
-            if (keyLengths[j] != 0 && Long.compareUnsigned(prefix(refs[j]), maxPrefix) <= 0) {
-                removed++;
-                withoutFlag += (flags[j] & flag) == 0 ? 1 : 0;
-                freed += keyLengths[j] + valueLengths[j];
-            }
+        for (int slot : gone) {
+            withoutFlag += (flags[slot] & flag) == 0 ? 1 : 0;
+            freed += keyLengths[slot] + valueLengths[slot];
         }
-        if (removed == size) {
+        if (gone.length == size) {
             clear();
-            return withoutFlag;
-        }
-        if (removed > 0) {
-            rehash(refs.length, true, maxPrefix);
-            size -= removed;
+        } else if (gone.length > 0) {
+            for (int slot : gone) {
+                keyLengths[slot] = 0; // an empty slot: placing the others again leaves it out
+            }
+            rehash(refs.length);
+            size -= gone.length;
             liveBytes -= freed;
             garbageBytes += freed;
         }
         return withoutFlag;
+    }
+
+    /** The slots of the entries whose key's first 8 bytes are at most {@code maxPrefix}, in slot order. */
+    private int[] slotsUpTo(long maxPrefix) {
+        int n = 0;
+        int[] slots = new int[size];
+        for (int j = 0; j < refs.length; j++) {
+            if (keyLengths[j] != 0 && Long.compareUnsigned(prefix(refs[j]), maxPrefix) <= 0) {
+                slots[n++] = j;
+            }
+        }
+        return Arrays.copyOf(slots, n);
     }
 
     /** The number of slots; entries sit at the slots whose {@link #key} is not null. */
