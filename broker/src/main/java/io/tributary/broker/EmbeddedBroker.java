@@ -72,6 +72,9 @@ public final class EmbeddedBroker implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             int brokerPort = port > 0 ? port : freePort();
             int controllerPort = freePort();
+            while (controllerPort == brokerPort) { // each free port is released before the next is asked for: the same may come back
+                controllerPort = freePort();
+            }
             KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config(logDir, brokerPort, controllerPort), false), Time.SYSTEM);
             try {
                 server.startup();
