@@ -98,20 +98,36 @@ final class StreamsStage implements AutoCloseable {
             props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), Topics.ROW_COMPRESSION);
         }
         this.topology = () -> WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic);
+        WindowedAggregation.loadNativeLibraryAhead(); // on a thread of its own, while the clients are made and the group found
         this.admin = Admin.create(clientProps);
+        // where the application resumes: read before it starts, as the ingest's first batch may be
+        // processed and committed while this stage is still opening (the stages open concurrently).
+        // On a new broker the answer waits for the offsets topic to be created and loaded; the
+        // application's clients are made meanwhile
+        KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> resumeAt = askCommittedOffsets();
         this.gapReader = gapReader(clientProps, applicationId);
         gapReader.partitionsFor(eventsTopic); // connects
-        // where the application resumes: read before it starts, as the ingest's first batch may be
-        // processed and committed while this stage is still opening (the stages open concurrently)
-        this.committed = committedOffsets();
+        KafkaStreams s = create();
+        try {
+            this.committed = committedOffsets(resumeAt);
+        } catch (RuntimeException e) {
+            s.close(Duration.ZERO);
+            throw e;
+        }
         this.trimmed = committed;
-        this.streams = start();
+        s.start();
+        this.streams = s;
         awaitRunning();
     }
 
-    private KafkaStreams start() {
+    private KafkaStreams create() {
         KafkaStreams s = new KafkaStreams(topology.get(), props);
         s.setUncaughtExceptionHandler(this::onThreadError);
+        return s;
+    }
+
+    private KafkaStreams start() {
+        KafkaStreams s = create();
         s.start();
         return s;
     }
@@ -386,9 +402,17 @@ final class StreamsStage implements AutoCloseable {
         }
     }
 
+    private KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> askCommittedOffsets() {
+        return admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata();
+    }
+
     private Map<TopicPartition, Long> committedOffsets() {
+        return committedOffsets(askCommittedOffsets());
+    }
+
+    private Map<TopicPartition, Long> committedOffsets(KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> asked) {
         try {
-            Map<TopicPartition, OffsetAndMetadata> m = admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, OffsetAndMetadata> m = asked.get();
             Map<TopicPartition, Long> out = new HashMap<>();
             m.forEach((tp, om) -> {
                 if (om != null && tp.topic().equals(eventsTopic)) {
