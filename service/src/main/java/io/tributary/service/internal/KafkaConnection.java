@@ -37,6 +37,11 @@ public final class KafkaConnection implements AutoCloseable {
             }
             EmbeddedBroker broker = EmbeddedBroker.start(spec.stateDir().resolve("kafka"), spec.integer(Settings.BROKER_PORT));
             props.put("bootstrap.servers", broker.bootstrapServers());
+            // a new broker creates its transaction and offsets topics at the first clients' requests
+            // and answers "not available" until they are loaded, some tens of milliseconds: Kafka's
+            // 100 ms backoff, growing to 1 s, kept the ingest's first transaction waiting 0.5 s
+            props.putIfAbsent("retry.backoff.ms", 10);
+            props.putIfAbsent("retry.backoff.max.ms", 100);
             return new KafkaConnection(lock, broker, props);
         } catch (RuntimeException e) {
             lock.close();
