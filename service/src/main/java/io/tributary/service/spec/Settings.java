@@ -113,7 +113,8 @@ public final class Settings {
             opt(CLOSE_IDLE, DURATION, null, "beyond Spark: after this much wall-clock time with no new file, close every open window (later rows for them are late); absent: windows wait for later events, as in Spark"),
             new Setting(OUTPUT_MODE, ENUM, "append", false, List.of("append", "update", "complete"), "Spark's output modes of an aggregation"),
             new Setting(KAFKA, MAP, null, false, List.of(), "Kafka client settings, passed through untouched (bootstrap.servers, security...); no bootstrap.servers: an embedded broker."
-                    + " The producers that write rows compress with LZ4 unless `compression.type` is given here"),
+                    + " The producers that write rows compress with LZ4 unless `compression.type` is given here;"
+                    + " with the embedded broker, clients retry after 10 ms (at most 100 ms) unless `retry.backoff.ms` or `retry.backoff.max.ms` is"),
             opt(PARTITIONS, INT, "1", "partitions of the topics the pipeline creates"),
             new Setting(TOPIC_TRIM, ENUM, "true", false, List.of("true", "false"), "delete the records of the events and results "
                     + "topics once the stage reading them committed past them; false keeps them (they have no time retention)"),
