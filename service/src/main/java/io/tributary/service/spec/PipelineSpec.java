@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * A pipeline spec: the YAML file, then environment variables ({@code TRIBUTARY_SOURCE_FILES_PATH}),
  * then {@code --set key=value}, each overriding the one before. Every key is checked against
  * {@link Settings}: an unknown key, a missing required key or a bad value is an error naming the
- * key and the fix. Relative paths resolve against the spec's folder.
+ * key and the fix. Keys keep the spec's order. Relative paths resolve against the spec's folder.
  */
 public final class PipelineSpec {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -35,7 +35,7 @@ public final class PipelineSpec {
 
     /** Loads and validates a spec; {@code env} is usually {@code System.getenv()}. */
     public static PipelineSpec load(Path specFile, Map<String, String> env, Map<String, String> overrides) {
-        Map<String, String> values = new TreeMap<>();
+        Map<String, String> values = new LinkedHashMap<>(); // in the spec's order: aggregate.select's order is the table's
         Object tree;
         try {
             tree = YAML.readValue(Files.readAllBytes(specFile), Object.class);
