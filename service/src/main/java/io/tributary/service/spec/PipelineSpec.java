@@ -57,6 +57,8 @@ public final class PipelineSpec {
             if (key != null) {
                 values.put(key, e.getValue());
                 origins.put(key, "environment variable " + e.getKey());
+            } else if (e.getKey().startsWith("TRIBUTARY_") && !Settings.NOT_KEYS.containsKey(e.getKey())) {
+                throw unknownVariable(e.getKey());
             }
         }
         for (Map.Entry<String, String> e : overrides.entrySet()) {
@@ -100,7 +102,23 @@ public final class PipelineSpec {
                 return s.key() + "." + name.substring(prefix.length()).toLowerCase(Locale.ROOT).replace('_', '.');
             }
         }
-        return null; // other TRIBUTARY_ variables (e.g. TRIBUTARY_JAVA_OPTS) belong to the launcher
+        return null; // not a key: Settings.NOT_KEYS, or a mistake
+    }
+
+    private static TributaryException unknownVariable(String name) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (Setting s : Settings.ALL) {
+            int d = distance(name, s.envName());
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = s.envName();
+            }
+        }
+        String hint = bestDistance <= Math.max(3, name.length() / 6) ? " (did you mean " + best + "?)" : "";
+        return new TributaryException("environment variable " + name + " names no key" + hint
+                + "; fix its name or unset it: a TRIBUTARY_ variable is TRIBUTARY_ + a key of the README's configuration table,"
+                + " upper-cased, dots as underscores (" + String.join(", ", Settings.NOT_KEYS.keySet()) + " are the launcher's and test tools' own)");
     }
 
     private void validate() {

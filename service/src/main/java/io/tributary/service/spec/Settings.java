@@ -10,6 +10,9 @@ import static io.tributary.service.spec.Setting.Type.PATH;
 import static io.tributary.service.spec.Setting.Type.STRING;
 import static io.tributary.service.spec.Setting.Type.TRIGGER;
 
+import io.tributary.schema.CrashPoint;
+import io.tributary.service.bench.BenchStats;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -124,6 +127,17 @@ public final class Settings {
             opt(HTTP_HOST, STRING, "127.0.0.1", "the address the HTTP endpoints listen on; 0.0.0.0 in a container"),
             new Setting(LOG_FORMAT, ENUM, "text", false, List.of("text", "json"), "log lines on stderr: text, or one JSON object per line"));
 
+    /**
+     * Environment variables named {@code TRIBUTARY_*} that are not keys: those of the launcher
+     * ({@code bin/tributary}) and of test and benchmark tools. Any other {@code TRIBUTARY_*}
+     * variable must name a key, or the spec is refused.
+     */
+    public static final Map<String, String> NOT_KEYS = notKeys(
+            "TRIBUTARY_JAVA_OPTS", "the JVM flags bin/tributary starts Java with, instead of its own",
+            "TRIBUTARY_CDS", "off: bin/tributary neither records nor maps its class-data archive",
+            BenchStats.ENV, "a file a run benchmarked by tributary bench writes its heap and JVM times to at exit",
+            CrashPoint.ENV, "tests only: the point at which the process halts, as if killed");
+
     private static final Map<String, Setting> BY_KEY = new LinkedHashMap<>();
 
     static {
@@ -151,6 +165,14 @@ public final class Settings {
             }
         }
         return null;
+    }
+
+    private static Map<String, String> notKeys(String... nameAndDoc) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < nameAndDoc.length; i += 2) {
+            m.put(nameAndDoc[i], nameAndDoc[i + 1]);
+        }
+        return Collections.unmodifiableMap(m);
     }
 
     private static Setting req(String key, Setting.Type type, String doc) {

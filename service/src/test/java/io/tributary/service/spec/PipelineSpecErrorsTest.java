@@ -99,6 +99,22 @@ class PipelineSpecErrorsTest {
     // environment variables
 
     @Test
+    void aMisspelledEnvironmentVariableIsRefusedByName() {
+        refused(PipelineSpecTest.QUICKSTART, Map.of("TRIBUTARY_SOURCE_FILES_MAXFILESPERTRIGER", "1"), Map.of())
+                .hasMessageContaining("TRIBUTARY_SOURCE_FILES_MAXFILESPERTRIGER")
+                .hasMessageContaining("did you mean TRIBUTARY_SOURCE_FILES_MAXFILESPERTRIGGER");
+        refused(PipelineSpecTest.QUICKSTART, Map.of("TRIBUTARY_HTTP_PROT", "8081"), Map.of())
+                .hasMessageContaining("TRIBUTARY_HTTP_PROT").hasMessageContaining("TRIBUTARY_HTTP_PORT");
+    }
+
+    @Test
+    void theLaunchersOwnVariablesAreNotKeys() throws IOException {
+        PipelineSpec spec = load(PipelineSpecTest.QUICKSTART, Map.of("TRIBUTARY_JAVA_OPTS", "-Xmx2g", "TRIBUTARY_CDS", "off",
+                "TRIBUTARY_CRASH_AT", "", "TRIBUTARY_BENCH_STATS", "/tmp/x", "TRIBUTARYX", "1"), Map.of());
+        assertThat(spec.describe()).doesNotContainKeys("java.opts", "cds");
+    }
+
+    @Test
     void aBadValueFromTheEnvironmentNamesTheVariableNotTheSpec() {
         refused(PipelineSpecTest.QUICKSTART, Map.of("TRIBUTARY_SOURCE_FILES_MAXFILESPERTRIGGER", "many"), Map.of())
                 .hasMessageStartingWith("environment variable TRIBUTARY_SOURCE_FILES_MAXFILESPERTRIGGER: ")
