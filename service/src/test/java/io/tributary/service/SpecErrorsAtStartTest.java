@@ -55,6 +55,19 @@ class SpecErrorsAtStartTest {
     }
 
     @Test
+    void anHttpPortOutOfRange() throws IOException {
+        assertThat(runFailing(SPEC, "--set", "http.port=70000"))
+                .startsWith("tributary: error: --set http.port: key 'http.port' is '70000'").contains("65535");
+    }
+
+    @Test
+    void aSinkPathThatIsAFile() throws IOException {
+        Files.writeString(dir.resolve("out"), "not a table");
+        assertThat(runFailing(SPEC)).startsWith("tributary: error: ").contains("sink.delta.path").contains(dir.resolve("out").toString());
+        assertThat(dir.resolve("out")).hasContent("not a table");
+    }
+
+    @Test
     void aYamlSyntaxError() throws IOException {
         assertThat(runFailing(SPEC.replace("    format: json", "   format: json"))).startsWith("tributary: error: ").contains("line 5, column 4");
     }

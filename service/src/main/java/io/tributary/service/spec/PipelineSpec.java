@@ -141,10 +141,11 @@ public final class PipelineSpec {
             }
             try {
                 switch (s.type()) {
-                    case INT -> integer(s.key());
+                    case INT -> checkRange(s, integer(s.key()));
                     case BYTES -> bytes(s.key());
                     case DURATION -> duration(s.key());
                     case TRIGGER -> Trigger.parse(v);
+                    case PATH -> checkFolder(s.key());
                     default -> { }
                 }
             } catch (TributaryException e) {
@@ -171,6 +172,22 @@ public final class PipelineSpec {
         if (!name().matches("[A-Za-z0-9_-]+")) {
             throw new TributaryException(where(Settings.NAME) + ": name '" + name()
                     + "' may only hold letters, digits, '-' and '_' (it names topics and folders)");
+        }
+    }
+
+    private void checkRange(Setting s, int v) {
+        if (v < s.min() || v > s.max()) {
+            throw new TributaryException(where(s.key()) + ": key '" + s.key() + "' is '" + values.get(s.key()) + "'; give a whole number "
+                    + (s.max() >= Integer.MAX_VALUE ? "of at least " + s.min() : "from " + s.min() + " to " + s.max()));
+        }
+    }
+
+    /** Every PATH setting names a folder: a file there is refused before anything starts. */
+    private void checkFolder(String key) {
+        Path p = path(key);
+        if (Files.exists(p) && !Files.isDirectory(p)) {
+            throw new TributaryException(where(key) + ": key '" + key + "' names " + p + ", which is a file, not a folder;"
+                    + " give a folder's path (or move the file away)");
         }
     }
 

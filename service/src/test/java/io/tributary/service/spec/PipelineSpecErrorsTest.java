@@ -132,4 +132,26 @@ class PipelineSpecErrorsTest {
         refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("source.files.maxFilesPerTrigger", "many"))
                 .hasMessageStartingWith("--set source.files.maxFilesPerTrigger: ");
     }
+
+    // paths and ports
+
+    @Test
+    void aSinkPathThatIsAFileIsRefused() throws IOException {
+        Files.writeString(dir.resolve("out"), "not a table");
+        refused(PipelineSpecTest.QUICKSTART)
+                .hasMessageContaining("sink.delta.path").hasMessageContaining(dir.resolve("out").toString())
+                .hasMessageContaining("is a file");
+    }
+
+    @Test
+    void anHttpPortOutOfRangeIsRefused() throws IOException {
+        for (String port : new String[] {"70000", "65536", "-2", "-5"}) {
+            refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("http.port", port))
+                    .hasMessageContaining("http.port").hasMessageContaining("'" + port + "'").hasMessageContaining("65535");
+        }
+        for (String port : new String[] {"-1", "0", "8080", "65535"}) {
+            assertThat(load(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("http.port", port)).integer(Settings.HTTP_PORT)).isEqualTo(Integer.parseInt(port));
+        }
+        refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("broker.port", "65536")).hasMessageContaining("broker.port");
+    }
 }
