@@ -115,6 +115,18 @@ class PipelineSpecTest {
     }
 
     @Test
+    void aMappingBelowAPassThroughKeyGivesDottedKeys() throws IOException {
+        PipelineSpec spec = load(QUICKSTART + """
+                kafka:
+                  bootstrap.servers: k:9092
+                  ssl:
+                    truststore: { location: /etc/ts.jks, type: JKS }
+                """, Map.of(), Map.of());
+        assertThat(spec.map(Settings.KAFKA)).containsExactly(Map.entry("bootstrap.servers", "k:9092"),
+                Map.entry("ssl.truststore.location", "/etc/ts.jks"), Map.entry("ssl.truststore.type", "JKS"));
+    }
+
+    @Test
     void secretsAreMaskedInTheDescription() throws IOException {
         PipelineSpec spec = load(QUICKSTART, Map.of(), Map.of("kafka.sasl.jaas.config", "user=x password=y", "kafka.ssl.key.password", "z"));
         assertThat(spec.describe()).containsEntry("kafka.sasl.jaas.config", "******").containsEntry("kafka.ssl.key.password", "******");
