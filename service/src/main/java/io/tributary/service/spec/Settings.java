@@ -10,6 +10,9 @@ import static io.tributary.service.spec.Setting.Type.PATH;
 import static io.tributary.service.spec.Setting.Type.STRING;
 import static io.tributary.service.spec.Setting.Type.TRIGGER;
 
+import io.tributary.schema.CrashPoint;
+import io.tributary.service.bench.BenchStats;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,14 +118,25 @@ public final class Settings {
             new Setting(KAFKA, MAP, null, false, List.of(), "Kafka client settings, passed through untouched (bootstrap.servers, security...); no bootstrap.servers: an embedded broker."
                     + " The producers that write rows compress with LZ4 unless `compression.type` is given here;"
                     + " with the embedded broker, clients retry after 10 ms (at most 100 ms) unless `retry.backoff.ms` or `retry.backoff.max.ms` is"),
-            opt(PARTITIONS, INT, "1", "partitions of the topics the pipeline creates"),
+            opt(PARTITIONS, INT, "1", "partitions of the topics the pipeline creates").within(1, Integer.MAX_VALUE),
             new Setting(TOPIC_TRIM, ENUM, "true", false, List.of("true", "false"), "delete the records of the events and results "
                     + "topics once the stage reading them committed past them; false keeps them (they have no time retention)"),
-            opt(BROKER_PORT, INT, "0", "the embedded broker's port on 127.0.0.1 (0: any free port)"),
+            opt(BROKER_PORT, INT, "0", "the embedded broker's port on 127.0.0.1 (0: any free port)").within(0, 65535),
             opt(HTTP_PORT, INT, null, "the port of /health/live, /health/ready, /metrics and /progress; absent: 8080 for the default "
-                    + "and processingTime triggers, none for availableNow and once; 0: any free port (logged); -1: none"),
+                    + "and processingTime triggers, none for availableNow and once; 0: any free port (logged); -1: none").within(-1, 65535),
             opt(HTTP_HOST, STRING, "127.0.0.1", "the address the HTTP endpoints listen on; 0.0.0.0 in a container"),
             new Setting(LOG_FORMAT, ENUM, "text", false, List.of("text", "json"), "log lines on stderr: text, or one JSON object per line"));
+
+    /**
+     * Environment variables named {@code TRIBUTARY_*} that are not keys: those of the launcher
+     * ({@code bin/tributary}) and of test and benchmark tools. Any other {@code TRIBUTARY_*}
+     * variable must name a key, or the spec is refused.
+     */
+    public static final Map<String, String> NOT_KEYS = notKeys(
+            "TRIBUTARY_JAVA_OPTS", "the JVM flags bin/tributary starts Java with, instead of its own",
+            "TRIBUTARY_CDS", "off: bin/tributary neither records nor maps its class-data archive",
+            BenchStats.ENV, "a file a run benchmarked by tributary bench writes its heap and JVM times to at exit",
+            CrashPoint.ENV, "tests only: the point at which the process halts, as if killed");
 
     private static final Map<String, Setting> BY_KEY = new LinkedHashMap<>();
 
@@ -151,6 +165,14 @@ public final class Settings {
             }
         }
         return null;
+    }
+
+    private static Map<String, String> notKeys(String... nameAndDoc) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < nameAndDoc.length; i += 2) {
+            m.put(nameAndDoc[i], nameAndDoc[i + 1]);
+        }
+        return Collections.unmodifiableMap(m);
     }
 
     private static Setting req(String key, Setting.Type type, String doc) {

@@ -18,4 +18,12 @@ class SettingsDocumentationTest {
             assertThat(readme).as("README row for %s", s.key()).contains(row);
         }
     }
+
+    @Test
+    void readmeNamesTheEnvironmentVariablesThatAreNotKeys() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        for (String name : Settings.NOT_KEYS.keySet()) {
+            assertThat(readme).as("README mentions %s", name).contains("`" + name + "`");
+        }
+    }
 }
