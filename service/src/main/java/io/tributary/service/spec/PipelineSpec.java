@@ -126,7 +126,7 @@ public final class PipelineSpec {
         for (String key : values.keySet()) {
             if (Settings.find(key) == null) {
                 throw new TributaryException("spec " + specFile + ": unknown key '" + key + "'" + suggestion(key)
-                        + "; the keys are listed in the README's configuration table");
+                        + "; the keys are listed in docs/configuration.md");
             }
         }
         for (Setting s : Settings.ALL) {

@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * One declared setting of a pipeline spec: its dotted key, type, default, allowed values and a
- * line of documentation. {@link Settings#ALL} lists them all; the README's table is checked
- * against it.
+ * line of documentation. {@link Settings#ALL} lists them all; the table in docs/configuration.md is
+ * checked against it.
  */
 public record Setting(String key, Type type, String defaultValue, boolean required, List<String> allowed, String doc) {
     public enum Type { STRING, PATH, INT, LONG, BYTES, DURATION, LIST, ENUM, TRIGGER, MAP }
