@@ -235,7 +235,7 @@ public final class FileIngest implements AutoCloseable {
      * would follow it in the same transaction ({@link BatchRunner#runData}),
      * whose progress the next {@link #runBatch()} returns. The same batches, ids and watermarks
      * as two transactions; the aggregation closes the windows the data batch opened without
-     * writing them into its state store first (README "Performance").
+     * writing them into its state store first (docs/performance.md).
      */
     public void endsWhenIngested(boolean v) {
         this.endsWhenIngested = v;
@@ -251,7 +251,7 @@ public final class FileIngest implements AutoCloseable {
     }
 
     /**
-     * What Spark prints for a trigger that found no new data (the seed's run 2): the next batch
+     * What Spark prints for a trigger that found no new data (the quickstart's second run): the next batch
      * id with 0 rows. No batch runs and nothing is published; for the service to print when
      * {@link #runBatch()} returned empty.
      */

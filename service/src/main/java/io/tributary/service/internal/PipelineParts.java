@@ -123,7 +123,7 @@ public final class PipelineParts {
                 String name = spec.name() + "/ingest";
                 stages.add(Stage.opening(name, threads.submit(() -> {
                     FileIngest ingest = new FileIngest(ingestConfig, client, readAhead, topics::join);
-                    // availableNow: the last data batch carries its no-data batch (README "Performance")
+                    // availableNow: the last data batch carries its no-data batch (docs/performance.md)
                     ingest.endsWhenIngested(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW);
                     return new Stage(name, ingest::runBatch, ingest, ingest::idleProgress);
                 })));

@@ -117,7 +117,7 @@ public final class PipelineSpec {
         }
         String hint = bestDistance <= Math.max(3, name.length() / 6) ? " (did you mean " + best + "?)" : "";
         return new TributaryException("environment variable " + name + " names no key" + hint
-                + "; fix its name or unset it: a TRIBUTARY_ variable is TRIBUTARY_ + a key of the README's configuration table,"
+                + "; fix its name or unset it: a TRIBUTARY_ variable is TRIBUTARY_ + a key of docs/configuration.md,"
                 + " upper-cased, dots as underscores (" + String.join(", ", Settings.NOT_KEYS.keySet()) + " are the launcher's and test tools' own)");
     }
 
@@ -125,7 +125,7 @@ public final class PipelineSpec {
         for (String key : values.keySet()) {
             if (Settings.find(key) == null) {
                 throw new TributaryException(where(key) + ": unknown key '" + key + "'" + suggestion(key)
-                        + "; the keys are listed in the README's configuration table");
+                        + "; the keys are listed in docs/configuration.md");
             }
         }
         for (Setting s : Settings.ALL) {

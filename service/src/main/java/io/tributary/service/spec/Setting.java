@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * One declared setting of a pipeline spec: its dotted key, type, default, allowed values, the
  * range of a whole number and a line of documentation. {@link Settings#ALL} lists them all; the
- * README's table is checked against it.
+ * table in docs/configuration.md is checked against it.
  */
 public record Setting(String key, Type type, String defaultValue, boolean required, List<String> allowed, String doc, long min, long max) {
     /**
