@@ -1,5 +1,6 @@
 package io.tributary.ingest;
 
+import io.tributary.ingest.internal.FileNames;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -116,7 +117,7 @@ public interface CleanSource {
         @Override
         public String clean(Path file, String relPath) throws IOException {
             BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-            Path target = dir.resolve(relPath);
+            Path target = FileNames.resolve(dir, relPath); // the name's exact bytes, also when they are not UTF-8
             Files.createDirectories(target.getParent());
             for (int n = 1; ; n++) {
                 if (Files.exists(target) && sameFile(target, a)) {
@@ -131,7 +132,7 @@ public interface CleanSource {
                         // taken meanwhile: try the next name
                     }
                 }
-                target = dir.resolve(relPath + "." + n);
+                target = FileNames.resolve(dir, relPath + "." + n);
             }
         }
 
@@ -148,7 +149,7 @@ public interface CleanSource {
             } catch (AtomicMoveNotSupportedException e) {
                 // another file system
             }
-            Path tmp = target.resolveSibling("." + target.getFileName() + ".tributary-tmp");
+            Path tmp = FileNames.resolve(target.getParent(), "." + FileNames.of(target) + ".tributary-tmp");
             Files.copy(file, tmp, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
             Files.delete(file);

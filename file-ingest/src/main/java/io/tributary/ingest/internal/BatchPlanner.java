@@ -35,7 +35,7 @@ public final class BatchPlanner {
         int heldBack = 0;
         long newest = nowMs - config.fileMinAge().toMillis();
         for (FileStat f : discovery.list()) {
-            IngestedFile was = state.file(f.relPath());
+            IngestedFile was = state.file(f);
             if (was != null) {
                 ChangedFile c = changes.check(f, was);
                 if (c != null) {
@@ -55,7 +55,7 @@ public final class BatchPlanner {
     public List<ChangedFile> changedFiles(IngestState state) {
         List<ChangedFile> changed = new ArrayList<>();
         for (FileStat f : discovery.list()) {
-            IngestedFile was = state.file(f.relPath());
+            IngestedFile was = state.file(f);
             if (was != null) {
                 ChangedFile c = changes.check(f, was);
                 if (c != null) {

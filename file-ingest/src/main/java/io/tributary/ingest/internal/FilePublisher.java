@@ -4,6 +4,7 @@ import io.tributary.ingest.BadRecord;
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.BadRecordException;
+import io.tributary.schema.Printable;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.TributaryException;
@@ -195,7 +196,7 @@ public final class FilePublisher {
         int n = Math.min(lines.length(), MAX_TEXT_BYTES);
         boolean truncated = n < lines.fullLength();
         String text = new String(lines.bytes(), lines.start(), n, StandardCharsets.UTF_8);
-        return new BadRecord(file.relPath(), lines.lineNumber(), e.field(), reason, text, truncated);
+        return new BadRecord(Printable.escape(file.relPath()), lines.lineNumber(), e.field(), reason, text, truncated);
     }
 
     /** True when the bad row goes to the dead-letter topic. */
