@@ -109,6 +109,39 @@ public interface CleanSource {
             return dir;
         }
 
+        /** Spark refuses an archive folder its source could read; Tributary refuses one inside the input folder. */
+        void requireOutside(Path inputDir) {
+            if (within(dir, inputDir)) {
+                throw new TributaryException("source.files.sourceArchiveDir: " + dir + " is inside the input folder "
+                        + inputDir + ", where archived files would sit among new ones (Spark refuses this too);"
+                        + " choose a folder outside " + inputDir);
+            }
+        }
+
+        private static boolean within(Path child, Path parent) {
+            Path c = child.toAbsolutePath().normalize();
+            Path p = parent.toAbsolutePath().normalize();
+            if (c.startsWith(p)) {
+                return true;
+            }
+            try { // through symbolic links: compare where the deepest existing folders really are
+                return real(c).startsWith(real(p));
+            } catch (IOException e) {
+                return false;
+            }
+        }
+
+        private static Path real(Path p) throws IOException {
+            Path existing = p;
+            while (existing != null && !Files.exists(existing)) {
+                existing = existing.getParent();
+            }
+            if (existing == null) {
+                return p;
+            }
+            return existing.toRealPath().resolve(existing.relativize(p));
+        }
+
         @Override
         public String name() {
             return "archive";

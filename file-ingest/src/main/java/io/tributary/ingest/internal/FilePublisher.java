@@ -52,7 +52,7 @@ public final class FilePublisher {
         this.config = config;
         this.producer = producer;
         this.sendErrors = sendErrors;
-        this.rows = new RowJson(config.schema());
+        this.rows = new RowJson(config.schema(), config.timeZone());
         this.keys = new KeyEncoder(config.schema(), config.groupBy());
         this.eventTimeColumn = config.eventTime() == null ? -1 : config.schema().indexOf(config.eventTime());
     }
