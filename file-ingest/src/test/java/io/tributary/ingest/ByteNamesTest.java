@@ -96,6 +96,22 @@ class ByteNamesTest {
         assertThat(dead.get("line").asLong()).isEqualTo(3);
     }
 
+    /** A name with a line end and a terminal escape code: ingested as named, printed escaped in progress and dead letters. */
+    @Test
+    void aNameWithALineEndAndAnEscapeCodeIsPrintedEscaped() throws Exception {
+        IngestConfig config = IngestConfig.builder(IngestKit.uniquePipeline("controls"), tmp.resolve("controls/in"), SCHEMA).build();
+        IngestKit.createTopics(KAFKA.broker(), config, 1);
+        byBytes(config.inputDir(), "a%0A12:00:00.000%20INFO%20forged%1B%5B31m.json", "{\"id\": 1}\nnot json\n", 1_000);
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
+            Progress p = ingest.runBatch().orElseThrow();
+            assertThat(p.numInputRows()).isEqualTo(1);
+            assertThat(p.sources().get(0).metrics()).containsEntry("files", List.of("a\\n12:00:00.000 INFO forged\\x1B[31m.json"));
+            assertThat(ingest.status().files()).extracting(IngestedFile::path).containsExactly("a\n12:00:00.000 INFO forged\u001B[31m.json");
+        }
+        JsonNode dead = JSON.readTree(readCommitted(KAFKA.broker(), config.deadLetterTopic()).get(0).value());
+        assertThat(dead.get("file").asText()).isEqualTo("a\\n12:00:00.000 INFO forged\\x1B[31m.json");
+    }
+
     /**
      * An ingest log an earlier version wrote holds the first Latin-1 file under its lossy name
      * ({@code caf\uFFFD.json}): that file stays ingested (its size and modification time match the
