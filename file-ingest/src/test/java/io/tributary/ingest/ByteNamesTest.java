@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.broker.BrokerExtension;
+import io.tributary.ingest.internal.FileNames;
 import io.tributary.ingest.internal.FilePublisher;
 import io.tributary.ingest.internal.IngestLogCodec;
 import io.tributary.schema.Progress;
@@ -110,6 +111,25 @@ class ByteNamesTest {
         }
         JsonNode dead = JSON.readTree(readCommitted(KAFKA.broker(), config.deadLetterTopic()).get(0).value());
         assertThat(dead.get("file").asText()).isEqualTo("a\\n12:00:00.000 INFO forged\\x1B[31m.json");
+    }
+
+    /** cleanSource archive moves each Latin-1 file to a name of the same bytes: two files stay two files. */
+    @Test
+    void archivedLatin1FilesKeepTheirNames() throws Exception {
+        Path archive = tmp.resolve("archive/done");
+        IngestConfig config = IngestConfig.builder(IngestKit.uniquePipeline("archive"), tmp.resolve("archive/in"), SCHEMA)
+                .cleanSource(CleanSource.archiveTo(archive)).build();
+        IngestKit.createTopics(KAFKA.broker(), config, 1);
+        byBytes(config.inputDir(), "caf%E9.json", "{\"id\": 1}\n", 1_000);
+        byBytes(config.inputDir(), "caf%E8.json", "{\"id\": 2}\n", 2_000);
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
+            assertThat(ingest.runBatch().orElseThrow().numInputRows()).isEqualTo(2);
+        }
+        try (var in = Files.list(config.inputDir()); var done = Files.list(archive)) {
+            assertThat(in).isEmpty();
+            assertThat(done.map(p -> HexFormat.of().formatHex(FileNames.bytes(FileNames.of(p)))))
+                    .containsExactlyInAnyOrder("636166e92e6a736f6e", "636166e82e6a736f6e");
+        }
     }
 
     /**
