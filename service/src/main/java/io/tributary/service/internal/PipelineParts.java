@@ -250,6 +250,7 @@ public final class PipelineParts {
                 .format(spec.string(Settings.FILES_FORMAT))
                 .onBadRecord(BadRecordPolicy.forName(spec.string(Settings.BAD_RECORD)))
                 .fileMinAge(spec.duration(Settings.FILE_MIN_AGE))
+                .timeZone(spec.string(Settings.FILES_TIME_ZONE))
                 .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)))
                 .rowsPerRecord(spec.integer(Settings.ROWS_PER_RECORD))
                 .cleanSource(CleanSource.forName(spec.string(Settings.CLEAN_SOURCE),

@@ -33,6 +33,7 @@ public final class Settings {
     public static final String MAX_BYTES = "source.files.maxBytesPerTrigger";
     public static final String BAD_RECORD = "source.files.onBadRecord";
     public static final String FILE_MIN_AGE = "source.files.fileMinAge";
+    public static final String FILES_TIME_ZONE = "source.files.timeZone";
     public static final String MAX_LINE = "source.files.maxLineBytes";
     public static final String ROWS_PER_RECORD = "source.files.rowsPerRecord";
     public static final String CLEAN_SOURCE = "source.files.cleanSource";
@@ -83,6 +84,9 @@ public final class Settings {
             new Setting(BAD_RECORD, ENUM, "deadLetter", false, List.of("deadLetter", "drop", "fail"),
                     "a malformed row: to the dead-letter topic (Spark's PERMISSIVE), counted and dropped (DROPMALFORMED), or stop the run (FAILFAST)"),
             opt(FILE_MIN_AGE, DURATION, "0 seconds", "hold back files modified more recently than this"),
+            opt(FILES_TIME_ZONE, STRING, "UTC", "the zone of a TIMESTAMP written without an offset (Spark's spark.sql.session.timeZone):"
+                    + " a region such as America/New_York, an offset such as +01:00, or UTC. Spark's default is the JVM's zone; UTC here, so"
+                    + " that a file gives the same rows on every host (a container's JVM runs in UTC anyway)"),
             opt(MAX_LINE, BYTES, "16m", "a longer line is a bad record"),
             opt(ROWS_PER_RECORD, INT, "1000", "rows packed into one events record, as JSON lines (fewer Kafka records, less work"
                     + " per row); 1: a record per row, as a Kafka consumer of the events topic may expect"),
