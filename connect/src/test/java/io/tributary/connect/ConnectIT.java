@@ -1,0 +1,207 @@
+package io.tributary.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.broker.BrokerExtension;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.Schema;
+import io.tributary.sink.DeltaTables;
+import io.tributary.sink.PartitionSink;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Both connectors on a real Connect cluster: three distributed workers (child JVMs started by
+ * Connect's own main) against the embedded broker, configs PUT over REST as a user does, and the
+ * Delta table checked row by row.
+ */
+@Tag("integration")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConnectIT {
+    @RegisterExtension
+    static final BrokerExtension KAFKA = new BrokerExtension();
+    static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+
+    /** The two request bodies of the connectors' documentation, as written there. */
+    static final String SOURCE_BODY = """
+            {
+              "connector.class": "io.tributary.connect.FileSourceConnector",
+              "path": "/data/in", "schema": "id INT, user STRING, amt DOUBLE, ts TIMESTAMP",
+              "topic": "orders", "tasks.max": "3", "onBadRecord": "deadLetter" }""";
+    static final String SINK_BODY = """
+            {
+              "connector.class": "io.tributary.connect.DeltaSinkConnector",
+              "topics": "orders", "delta.path": "/data/tables/orders", "tasks.max": "3" }""";
+
+    @TempDir
+    static Path dir;
+    static ConnectWorkers workers;
+
+    @BeforeAll
+    static void startWorkers() throws IOException {
+        long t0 = System.nanoTime();
+        workers = new ConnectWorkers(dir.resolve("connect"), KAFKA.broker().bootstrapServers(), ConnectWorkers.pluginZip(), 3);
+        System.out.printf("3 Connect workers answering after %.1f s%n", (System.nanoTime() - t0) / 1e9);
+    }
+
+    @AfterAll
+    static void stopWorkers() {
+        if (workers != null) {
+            workers.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void quickstartFilesLandInTheTableThroughBothConnectors() throws Exception {
+        Path in = Files.createDirectories(dir.resolve("data/in"));
+        Path table = dir.resolve("data/tables/orders");
+        Files.copy(Path.of("..", "examples", "quickstart", "in", "part-0001.json"), in.resolve("part-0001.json"));
+        Files.writeString(in.resolve("part-0002.json"), """
+                {"id": 3, "user": "c", "amt": 1.0, "ts": "2026-01-01T10:20:00Z"}
+                {"id": "four", "user": "d", "amt": 2.0, "ts": "2026-01-01T10:21:00Z"}
+                """);
+        createTopics(Map.of("orders", 3, "orders.deadletter", 1));
+
+        put("orders-files", SOURCE_BODY.replace("/data/in", in.toString()));
+        put("orders-delta", SINK_BODY.replace("/data/tables/orders", table.toString()));
+
+        List<String> expected = inputRows(in);
+        assertThat(expected).hasSize(3);
+        await("the table holds the 3 good rows", Duration.ofSeconds(120), () -> tableRows(table).size() >= 3);
+        assertThat(tableRows(table)).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(DeltaTables.schema(table.toString())).contains(SCHEMA);
+        List<String> deadLetters = values("orders.deadletter", 1);
+        assertThat(deadLetters).singleElement().asString().contains("\"file\":\"part-0002.json\"").contains("\"line\":2")
+                .contains("\"field\":\"id\"");
+        assertThat(PartitionSink.allOffsets(table.toString())).isNotEmpty();
+        delete("orders-files");
+        delete("orders-delta");
+    }
+
+    @Test
+    @Order(2)
+    void aBadValueIsRefusedWithItsKeyNamed() throws Exception {
+        HttpResponse<String> r = workers.call("PUT", "/connectors/bad-files/config",
+                SOURCE_BODY.replace("\"deadLetter\"", "\"sometimes\""));
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("onBadRecord").contains("sometimes").contains("use deadLetter");
+
+        HttpResponse<String> s = workers.call("PUT", "/connectors/bad-delta/config",
+                SINK_BODY.replace("\"tasks.max\"", "\"allowedLatency\": \"soon\", \"tasks.max\""));
+        assertThat(s.statusCode()).isEqualTo(400);
+        assertThat(s.body()).contains("allowedLatency").contains("soon");
+    }
+
+    // ---- helpers shared with the restart and rebalance scenarios
+
+    static void put(String name, String body) throws IOException, InterruptedException {
+        HttpResponse<String> r = workers.call("PUT", "/connectors/" + name + "/config", body);
+        assertThat(r.statusCode()).as("PUT %s: %s", name, r.body()).isIn(200, 201);
+    }
+
+    static void delete(String name) throws IOException, InterruptedException {
+        workers.call("DELETE", "/connectors/" + name, null);
+    }
+
+    static void createTopics(Map<String, Integer> topics) throws Exception {
+        try (Admin admin = Admin.create(KAFKA.client())) {
+            List<NewTopic> create = new ArrayList<>();
+            topics.forEach((t, p) -> create.add(new NewTopic(t, p, (short) 1)));
+            admin.createTopics(create).all().get();
+        }
+    }
+
+    /** The rows of the input files' good lines, as the table must hold them. */
+    static List<String> inputRows(Path in) throws IOException {
+        RowJson json = new RowJson(SCHEMA);
+        List<String> rows = new ArrayList<>();
+        try (var files = Files.list(in)) {
+            for (Path f : files.toList()) {
+                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                    try {
+                        rows.add(Arrays.deepToString(json.parse(line)));
+                    } catch (RuntimeException bad) {
+                        // a bad line: the dead-letter topic's, never the table's
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    static List<String> tableRows(Path table) {
+        return DeltaTables.readRows(table.toString()).stream().map(Arrays::deepToString).toList();
+    }
+
+    /** The read_committed end offset of every partition of {@code topic}. */
+    static Map<TopicPartition, Long> endOffsets(String topic) {
+        try (KafkaConsumer<String, String> c = consumer()) {
+            List<TopicPartition> tps = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            return new HashMap<>(c.endOffsets(tps));
+        }
+    }
+
+    /** Every committed value of {@code topic}, reading until {@code atLeast} are there (or 30 s). */
+    static List<String> values(String topic, int atLeast) {
+        List<String> out = new ArrayList<>();
+        try (KafkaConsumer<String, String> c = consumer()) {
+            List<TopicPartition> tps = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (System.nanoTime() < deadline && (out.size() < atLeast || tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp)))) {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+                    out.add(r.value());
+                }
+                if (out.size() < atLeast) {
+                    end.putAll(c.endOffsets(tps));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static KafkaConsumer<String, String> consumer() {
+        Map<String, Object> p = new HashMap<>(KAFKA.client());
+        p.put("isolation.level", "read_committed");
+        return new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+    }
+
+    /** Polls {@code condition} until it holds; fails with the workers' logs after {@code max}. */
+    static void await(String what, Duration max, Supplier<Boolean> condition) {
+        long deadline = System.nanoTime() + max.toNanos();
+        while (!condition.get()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not in " + max.toSeconds() + " s: " + what + "\n" + workers.logs());
+            }
+            ConnectWorkers.pause(1000);
+        }
+    }
+}
