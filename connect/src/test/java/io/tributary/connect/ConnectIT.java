@@ -118,6 +118,100 @@ class ConnectIT {
         assertThat(s.body()).contains("allowedLatency").contains("soon");
     }
 
+    /**
+     * Kafka's exactly-once source test shape: workers stopped and started again while files keep
+     * coming, alternately cleanly (SIGTERM) and hard (SIGKILL); the topic holds every row once and
+     * so does the table.
+     */
+    @Test
+    @Order(3)
+    void workerRestartsCleanAndHardKeepTopicAndTableExact() throws Exception {
+        Scenario s = new Scenario("restarts", 3);
+        int restarts = 6;
+        for (int round = 0; round < restarts; round++) {
+            s.writeFiles(round, 4, 250);
+            s.awaitProgress();
+            boolean hard = round % 2 == 1;
+            long t0 = System.nanoTime();
+            workers.restart(round % workers.size(), hard);
+            System.out.printf("worker %d restarted (%s) in %.1f s%n", round % workers.size(), hard ? "SIGKILL" : "SIGTERM",
+                    (System.nanoTime() - t0) / 1e9);
+        }
+        s.writeFiles(restarts, 4, 250);
+        s.awaitExact();
+    }
+
+    /** tasks.max of both connectors from 1 to 3 and back to 1 while files keep coming: each row once in the table. */
+    @Test
+    @Order(4)
+    void tasksOneToThreeAndBackMidStreamKeepTheTableExact() throws Exception {
+        Scenario s = new Scenario("rebalance", 1);
+        s.writeFiles(0, 4, 250);
+        s.awaitProgress();
+        s.tasks(3);
+        s.writeFiles(1, 4, 250);
+        s.awaitProgress();
+        s.tasks(1);
+        s.writeFiles(2, 4, 250);
+        s.awaitExact();
+    }
+
+    /** Both connectors on a topic of their own, files written round by round, the table checked against them. */
+    static final class Scenario {
+        final String topic;
+        final Path in;
+        final Path table;
+        int rows;
+        int seen;
+
+        Scenario(String topic, int tasks) throws Exception {
+            this.topic = topic;
+            this.in = Files.createDirectories(dir.resolve(topic).resolve("in"));
+            this.table = dir.resolve(topic).resolve("table");
+            createTopics(Map.of(topic, 3, topic + ".deadletter", 1));
+            tasks(tasks);
+        }
+
+        void tasks(int n) throws IOException, InterruptedException {
+            put(topic + "-files", SOURCE_BODY.replace("/data/in", in.toString()).replace("\"orders\"", "\"" + topic + "\"")
+                    .replace("\"3\"", "\"" + n + "\""));
+            put(topic + "-delta", SINK_BODY.replace("/data/tables/orders", table.toString()).replace("\"orders\"", "\"" + topic + "\"")
+                    .replace("\"3\"", "\"" + n + "\""));
+        }
+
+        /** {@code files} new files of {@code perFile} rows, each written aside and renamed into the folder whole. */
+        void writeFiles(int round, int files, int perFile) throws IOException {
+            for (int f = 0; f < files; f++) {
+                StringBuilder b = new StringBuilder();
+                for (int r = 0; r < perFile; r++) {
+                    int id = round * 100_000 + f * 1000 + r;
+                    b.append("{\"id\": ").append(id).append(", \"user\": \"u").append(id % 7).append("\", \"amt\": ")
+                            .append(id % 100).append(".5, \"ts\": \"2026-01-01T10:").append(String.format("%02d", r % 60)).append(":00Z\"}\n");
+                }
+                Path tmp = in.resolve(".part-" + round + "-" + f + ".json");
+                Files.writeString(tmp, b);
+                Files.move(tmp, in.resolve("part-" + round + "-" + f + ".json"));
+                rows += perFile;
+            }
+        }
+
+        /** Some of the newest files' rows have reached the table. */
+        void awaitProgress() {
+            int before = seen;
+            await(topic + ": the table grows past " + before + " rows", Duration.ofSeconds(120), () -> (seen = tableRows(table).size()) > before);
+        }
+
+        /** Every row of the files once in the topic and once in the table. */
+        void awaitExact() throws IOException {
+            await(topic + ": the table holds " + rows + " rows", Duration.ofSeconds(180), () -> tableRows(table).size() >= rows);
+            List<String> expected = inputRows(in);
+            assertThat(expected).hasSize(rows);
+            assertThat(tableRows(table)).containsExactlyInAnyOrderElementsOf(expected);
+            List<String> published = values(topic, rows);
+            assertThat(published).hasSize(rows).doesNotHaveDuplicates();
+        }
+    }
+
     // ---- helpers shared with the restart and rebalance scenarios
 
     static void put(String name, String body) throws IOException, InterruptedException {
