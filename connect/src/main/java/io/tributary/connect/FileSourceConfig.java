@@ -55,11 +55,11 @@ public final class FileSourceConfig extends AbstractConfig {
                             + "drop (counted and dropped; DROPMALFORMED) or fail (the task stops, nothing of the file is published; FAILFAST)")
             .define(DEAD_LETTER_TOPIC, Type.STRING, null, Importance.MEDIUM,
                     "the topic of bad lines with onBadRecord deadLetter; default: the topic's name + \".deadletter\"")
-            .define(MAX_FILES, Type.INT, 100, ConfigDef.Range.atLeast(1), Importance.LOW,
+            .define(MAX_FILES, Type.INT, 10, ConfigDef.Range.atLeast(1), Importance.LOW,
                     "at most this many new files per transaction (Spark's maxFilesPerTrigger)")
-            .define(MAX_BYTES, Type.STRING, "64m", ConfigValues.by(v -> ConfigValues.bytes(MAX_BYTES, v)), Importance.LOW,
+            .define(MAX_BYTES, Type.STRING, "8m", ConfigValues.by(v -> ConfigValues.bytes(MAX_BYTES, v)), Importance.LOW,
                     "at most about this many bytes of files per transaction, at least one file (Spark's maxBytesPerTrigger); "
-                            + "a transaction's records are held in memory until the worker sends them")
+                            + "a transaction's records are held in memory, and must reach Kafka within the producer's transaction.timeout.ms")
             .define(MAX_LINE, Type.STRING, "16m", ConfigValues.by(v -> ConfigValues.bytes(MAX_LINE, v)), Importance.LOW,
                     "a longer line is a bad record")
             .define(ROWS_PER_RECORD, Type.INT, 1, ConfigDef.Range.atLeast(1), Importance.LOW,

@@ -105,6 +105,12 @@ final class ConnectWorkers implements AutoCloseable {
         for (int i = 0; i < count; i++) {
             workers.add(new Worker(i));
         }
+        // a test JVM stopped early must not leave workers behind
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> workers.forEach(w -> {
+            if (w.process != null) {
+                w.process.destroyForcibly();
+            }
+        })));
         for (Worker w : workers) {
             w.start();
         }
