@@ -2,6 +2,7 @@ package io.tributary.connect;
 
 import io.tributary.connect.internal.ConfigValues;
 import io.tributary.connect.internal.RecordRows;
+import io.tributary.connect.internal.TaskMetrics;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
@@ -52,6 +53,8 @@ public class DeltaSinkTask extends SinkTask {
     private long batchInputBytes;
     /** Parquet bytes written per input byte, as the last commit measured (0: none yet). */
     private double outputPerInputByte;
+    private TaskMetrics metrics;
+    private volatile long lastVersion = -1;
 
     @Override
     public String version() {
@@ -69,6 +72,8 @@ public class DeltaSinkTask extends SinkTask {
         if (schema != null) {
             openSink();
         }
+        metrics = TaskMetrics.of(() -> context.pluginMetrics());
+        TaskMetrics.deltaVersion(() -> context.pluginMetrics(), () -> lastVersion);
         try {
             reporter = context.errantRecordReporter();
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
@@ -109,6 +114,7 @@ public class DeltaSinkTask extends SinkTask {
             }
             batchFrom.putIfAbsent(tp, expected);
             rows.forEach(batch::add);
+            metrics.input(rows.size());
             next.put(tp, r.kafkaOffset() + 1);
             batchInputBytes += r.value() instanceof String s ? s.length() : 64L * rows.size();
         }
@@ -166,6 +172,8 @@ public class DeltaSinkTask extends SinkTask {
         try {
             long version = batch.commit(from, to);
             committed.putAll(to);
+            lastVersion = version;
+            metrics.output(rows);
             LOG.info("delta sink {}: version {} of {}: {} rows, offsets {}", name, version, config.tablePath(), rows, to);
         } catch (StaleBatchException e) {
             LOG.warn("delta sink {}: batch of {} rows not committed: {}", name, rows, e.getMessage());

@@ -2,6 +2,7 @@ package io.tributary.connect;
 
 import io.tributary.connect.internal.ConfigValues;
 import io.tributary.connect.internal.FileOffsets;
+import io.tributary.connect.internal.TaskMetrics;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestedFile;
 import io.tributary.ingest.InputFiles;
@@ -52,6 +53,7 @@ public class FileSourceTask extends SourceTask {
     private final Map<SourceRecord, InputFile> lastRecords = new IdentityHashMap<>();
     private final CountDownLatch stopping = new CountDownLatch(1);
     private long transactions;
+    private TaskMetrics metrics;
 
     @Override
     public String version() {
@@ -66,6 +68,7 @@ public class FileSourceTask extends SourceTask {
         files = new InputFiles(ingest);
         index = Integer.parseInt(props.getOrDefault(FileSourceConfig.TASK_INDEX, "0"));
         count = Integer.parseInt(props.getOrDefault(FileSourceConfig.TASK_COUNT, "1"));
+        metrics = TaskMetrics.of(() -> context.pluginMetrics());
         LOG.info("file source {}: task {} of {} reads its share of {} into topic {}", name, index, count, ingest.inputDir(), config.topic());
     }
 
@@ -180,6 +183,9 @@ public class FileSourceTask extends SourceTask {
             out.add(new SourceRecord(partition, offset, config.topic(), null, null, null, Schema.STRING_SCHEMA, r[0],
                     r[1] == null ? null : Long.parseLong(r[1]), headers));
         }
+        metrics.input(result.rows() + result.badRows());
+        metrics.output(result.rows());
+        metrics.bad(result.badRows());
         LOG.info("file {}: {} rows read, {} bad lines{}", files.display(f.relPath()), result.rows(), result.badRows(),
                 dead.isEmpty() ? "" : " (" + dead.size() + " to " + ingest.deadLetterTopic() + ")");
         return out;
