@@ -6,7 +6,6 @@ import io.tributary.connect.internal.TaskMetrics;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.PartitionSink;
 import io.tributary.sink.StaleBatchException;
@@ -178,8 +177,8 @@ public class DeltaSinkTask extends SinkTask {
         } catch (StaleBatchException e) {
             LOG.warn("delta sink {}: batch of {} rows not committed: {}", name, rows, e.getMessage());
             rewind(from.keySet());
-        } catch (TributaryException e) {
-            rewind(from.keySet());
+        } catch (RuntimeException e) {
+            rewind(from.keySet()); // nothing of the batch is in the table (or, after an unknown outcome, the table says what is)
             throw new ConnectException("delta sink " + name + ": " + e.getMessage(), e);
         } finally {
             batch = null;

@@ -11,11 +11,14 @@ import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -50,7 +53,9 @@ public class FileSourceTask extends SourceTask {
     private String name;
     private final Set<String> done = new HashSet<>();
     /** The last record of each published file, identity-keyed: its commit means the file's transaction committed. */
-    private final Map<SourceRecord, InputFile> lastRecords = new IdentityHashMap<>();
+    private final Map<SourceRecord, InputFile> lastRecords = Collections.synchronizedMap(new IdentityHashMap<>());
+    /** Files whose transaction committed, cleaned by the task's own thread at its next poll. */
+    private final Queue<InputFile> committed = new ConcurrentLinkedQueue<>();
     private final CountDownLatch stopping = new CountDownLatch(1);
     private long transactions;
     private TaskMetrics metrics;
@@ -79,6 +84,11 @@ public class FileSourceTask extends SourceTask {
 
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
+        List<InputFile> toClean = new ArrayList<>();
+        for (InputFile f = committed.poll(); f != null; f = committed.poll()) {
+            toClean.add(f);
+        }
+        files.clean(toClean);
         List<InputFile> fresh = newFiles();
         if (fresh.isEmpty()) {
             stopping.await(config.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
@@ -191,12 +201,15 @@ public class FileSourceTask extends SourceTask {
         return out;
     }
 
-    /** Called once the record's transaction committed: after a file's last record, the file may be cleaned. */
+    /**
+     * Called once the record's transaction committed (with exactly-once support; without it, once
+     * Kafka acknowledged it, on the producer's thread): after a file's last record, the file may be cleaned.
+     */
     @Override
     public void commitRecord(SourceRecord record, RecordMetadata metadata) {
         InputFile f = lastRecords.remove(record);
         if (f != null) {
-            files.clean(List.of(f));
+            committed.add(f);
         }
     }
 
