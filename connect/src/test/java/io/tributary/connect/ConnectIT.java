@@ -2,6 +2,8 @@ package io.tributary.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
@@ -22,12 +24,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -177,8 +184,75 @@ class ConnectIT {
             System.out.printf("worker %d restarted (%s) in %.1f s%n", round % workers.size(), hard ? "SIGKILL" : "SIGTERM",
                     (System.nanoTime() - t0) / 1e9);
         }
+        s.awaitExact();
+
+        // a worker killed while its task's transaction is open: the file's records written so far are aborted
+        s.writeFile("part-big.json", 900_000, 40_000);
+        int owner = Utils.toPositive(Utils.murmur2("part-big.json".getBytes(StandardCharsets.UTF_8))) % 3;
+        int worker = workerOf("restarts-files", owner);
+        awaitOpenTransaction("restarts");
+        workers.restart(worker, true);
         s.writeFiles(restarts, 4, 250);
         s.awaitExact();
+        assertThat(count("restarts", "read_uncommitted")).as("records of the killed transaction stay in the log, aborted")
+                .isGreaterThan(s.rows);
+    }
+
+    /** The index of the worker that runs task {@code task} of {@code connector}. */
+    static int workerOf(String connector, int task) throws Exception {
+        JsonNode status = new ObjectMapper().readTree(workers.call("GET", "/connectors/" + connector + "/status", null).body());
+        for (JsonNode t : status.path("tasks")) {
+            if (t.path("id").asInt() == task) {
+                String id = t.path("worker_id").asText();
+                for (int i = 0; i < workers.size(); i++) {
+                    if (workers.url(i).endsWith(id)) {
+                        return i;
+                    }
+                }
+            }
+        }
+        throw new AssertionError("task " + task + " of " + connector + " runs nowhere: " + status);
+    }
+
+    /** Until {@code topic} holds records of a transaction not yet committed (its end past the last stable offset). */
+    static void awaitOpenTransaction(String topic) throws Exception {
+        try (Admin admin = Admin.create(KAFKA.client())) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int p = 0; p < 3; p++) {
+                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            while (true) {
+                long written = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get().values()
+                        .stream().mapToLong(ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
+                long stable = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get().values()
+                        .stream().mapToLong(ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
+                if (written > stable) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no open transaction on " + topic + " in 120 s\n" + status());
+                }
+                ConnectWorkers.pause(10);
+            }
+        }
+    }
+
+    /** The records of {@code topic} a consumer of {@code isolation} reads. */
+    static long count(String topic, String isolation) {
+        Map<String, Object> p = new HashMap<>(KAFKA.client());
+        p.put("isolation.level", isolation);
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            List<TopicPartition> tps = c.partitionsFor(topic).stream().map(x -> new TopicPartition(topic, x.partition())).toList();
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            long n = 0;
+            while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                n += c.poll(Duration.ofMillis(200)).count();
+            }
+            return n;
+        }
     }
 
     /** tasks.max of both connectors from 1 to 3 and back to 1 while files keep coming: each row once in the table. */
@@ -233,6 +307,18 @@ class ConnectIT {
                 Files.move(tmp, in.resolve("part-" + round + "-" + f + ".json"));
                 rows += perFile;
             }
+        }
+
+        /** One file of {@code n} rows with ids from {@code firstId}, written aside and renamed into the folder whole. */
+        void writeFile(String name, int firstId, int n) throws IOException {
+            StringBuilder b = new StringBuilder();
+            for (int id = firstId; id < firstId + n; id++) {
+                b.append("{\"id\": ").append(id).append(", \"user\": \"u").append(id % 7).append("\", \"amt\": 0.5, \"ts\": \"2026-01-02T00:00:00Z\"}\n");
+            }
+            Path tmp = in.resolve("." + name);
+            Files.writeString(tmp, b);
+            Files.move(tmp, in.resolve(name));
+            rows += n;
         }
 
         /** Some of the newest files' rows have reached the table. */

@@ -66,7 +66,7 @@ final class ConnectWorkers implements AutoCloseable {
                     "value.converter=org.apache.kafka.connect.storage.StringConverter",
                     "exactly.once.source.support=enabled",
                     // Kafka's advice for every consumer of an exactly-once source: read only committed transactions
-                    "consumer.isolation.level=read_committed",
+                    "consumer.isolation.level=" + System.getProperty("connect.it.isolation", "read_committed"),
                     "listeners=http://127.0.0.1:" + port,
                     "rest.advertised.host.name=127.0.0.1",
                     "rest.advertised.port=" + port,
