@@ -2,6 +2,7 @@ package io.tributary.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +10,7 @@ import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
+import io.tributary.schema.TopicCreation;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
@@ -98,7 +100,8 @@ class DeltaSinkIT {
             assertThat(sink.runBatch()).isPresent();
         }
         assertThat(ids()).containsExactly(1, 2, 3);
-        assertThat(awaitBeginning(topic, end)).as("the topic starts where the table's offsets end").isEqualTo(end);
+        await("the topic starts where the table's offsets end (records are deleted in the background)").atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(beginning(topic)).isEqualTo(end));
 
         publish(topic, 2, row(4, "d", 4.0, "2024-01-01T10:03:00Z"));
         try (DeltaSink sink = new DeltaSink(config(topic).withTrimTopic(true), client())) {
@@ -128,21 +131,16 @@ class DeltaSinkIT {
         }
     }
 
-    /** The topic's first offsets once they reach {@code expected} (records are deleted in the background), or after 30 s. */
-    private static Map<Integer, Long> awaitBeginning(String topic, Map<Integer, Long> expected) throws Exception {
+    /** The topic's first offsets. */
+    private static Map<Integer, Long> beginning(String topic) throws Exception {
         try (Admin admin = Admin.create(client())) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (true) {
-                Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> req = new java.util.HashMap<>();
-                expected.keySet().forEach(p -> req.put(new org.apache.kafka.common.TopicPartition(topic, p),
-                        org.apache.kafka.clients.admin.OffsetSpec.earliest()));
-                Map<Integer, Long> begin = new java.util.TreeMap<>();
-                admin.listOffsets(req).all().get().forEach((tp, info) -> begin.put(tp.partition(), info.offset()));
-                if (begin.equals(expected) || System.nanoTime() > deadline) {
-                    return begin;
-                }
-                Thread.sleep(50);
-            }
+            List<org.apache.kafka.common.TopicPartition> parts = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic)
+                    .partitions().stream().map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> req = new java.util.HashMap<>();
+            parts.forEach(tp -> req.put(tp, org.apache.kafka.clients.admin.OffsetSpec.earliest()));
+            Map<Integer, Long> begin = new java.util.TreeMap<>();
+            admin.listOffsets(req).all().get().forEach((tp, info) -> begin.put(tp.partition(), info.offset()));
+            return begin;
         }
     }
 
@@ -155,11 +153,8 @@ class DeltaSinkIT {
             long firstSeen = System.nanoTime();
             assertThat(sink.runBatch()).as("no batch written yet, so no size estimate: the first row waits").isEmpty();
             publish(topic, 1, row(2, "b", 2.0, "2024-01-01T10:01:00Z"));
-            Optional<Progress> batch = sink.runBatch();
-            while (batch.isEmpty()) {
-                Thread.sleep(100);
-                batch = sink.runBatch();
-            }
+            Optional<Progress> batch = await("the sink commits once the first row has waited " + latency).atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100)).until(sink::runBatch, Optional::isPresent);
             assertThat(Duration.ofNanos(System.nanoTime() - firstSeen)).as("committed once the first row had waited").isGreaterThanOrEqualTo(latency);
             assertThat(batch.get().numInputRows()).isEqualTo(2);
             assertThat(batch.get().sink().metrics()).containsEntry("deltaVersion", 0L).containsEntry("numFiles", 1);
@@ -293,23 +288,14 @@ class DeltaSinkIT {
         }
         try (Admin admin = Admin.create(client())) {
             admin.deleteTopics(List.of(topic)).all().get();
-            for (int i = 0; i < 50; i++) {
-                try {
-                    admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-                    break;
-                } catch (java.util.concurrent.ExecutionException e) {
-                    Thread.sleep(100); // the deletion is still in progress
-                }
-            }
-            // createTopics returns once the controller made it; the broker answers for it a moment later
-            for (int i = 0; i < 300; i++) {
-                try {
-                    admin.describeTopics(List.of(topic)).allTopicNames().get();
-                    break;
-                } catch (java.util.concurrent.ExecutionException e) {
-                    Thread.sleep(20);
-                }
-            }
+            // while the deletion is still in progress, the topic cannot be created again
+            await("topic " + topic + " created anew").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .ignoreExceptionsInstanceOf(java.util.concurrent.ExecutionException.class)
+                    .until(() -> {
+                        admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+                        return true;
+                    });
+            TopicCreation.awaitVisible(admin, List.of(topic));
         }
         assertThatThrownBy(() -> new DeltaSink(config(topic), client()))
                 .isInstanceOf(TributaryException.class)

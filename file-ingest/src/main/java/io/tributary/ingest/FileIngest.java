@@ -83,8 +83,8 @@ public final class FileIngest implements AutoCloseable {
      * {@code awaitTopics} (or null), the producer takes the transactional id first, then
      * {@code awaitTopics} runs until the caller has created the pipeline's topics meanwhile.
      */
-    public FileIngest(IngestConfig config, Map<String, Object> kafkaClientProps, ReadAhead readAhead, Runnable awaitTopics) {
-        this.readAhead = readAhead;
+    public FileIngest(IngestConfig config, Map<String, Object> kafkaClientProps, FilesReadAhead readAhead, Runnable awaitTopics) {
+        this.readAhead = readAhead == null ? null : readAhead.reading();
         this.config = config;
         this.clientProps = Map.copyOf(kafkaClientProps);
         this.discovery = new FileDiscovery(config.inputDir());
@@ -356,11 +356,12 @@ public final class FileIngest implements AutoCloseable {
     /**
      * Starts reading the oldest files of the input ahead of the ingest ({@link ReadAhead}), for an
      * events topic of {@code partitions} partitions, before Kafka is reached: for the
-     * {@link #FileIngest(IngestConfig, Map, ReadAhead, Runnable) ingest} to come. Holds at most 64 MiB (an
+     * {@link #FileIngest(IngestConfig, Map, FilesReadAhead, Runnable) ingest} to come. Holds at most 64 MiB (an
      * eighth of the heap when that is less). Null when the folder cannot be listed.
      */
-    public static ReadAhead readAhead(IngestConfig config, int partitions) {
-        return ReadAhead.start(config, partitions, Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8));
+    public static FilesReadAhead readAhead(IngestConfig config, int partitions) {
+        ReadAhead reading = ReadAhead.start(config, partitions, Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8));
+        return reading == null ? null : new FilesReadAhead(reading);
     }
 
     /** Closes the producer; a batch never stays open between {@link #runBatch()} calls. */

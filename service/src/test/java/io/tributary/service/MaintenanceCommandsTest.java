@@ -2,19 +2,16 @@ package io.tributary.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.SinkOffsets;
-import io.tributary.sink.internal.DeltaTableWriter;
-import io.tributary.sink.internal.Partitioning;
+import io.tributary.sink.SinkTables;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -42,11 +39,10 @@ class MaintenanceCommandsTest {
 
     private String writeTable(int commits) {
         String table = dir.resolve("events").toString();
-        DeltaTableWriter w = new DeltaTableWriter(KernelEngines.create(), table, Map.of(), Partitioning.parse(List.of("date(ts) as day"), SCHEMA));
+        SinkTables w = new SinkTables(table, SCHEMA, List.of("date(ts) as day"), APP);
         for (int c = 0; c < commits; c++) {
-            List<Object[]> rows = List.of(new Object[] {c, "u", 1.0, Timestamps.parseMicros("2024-05-0" + (1 + c % 2) + "T10:00:00Z", true)},
-                    new Object[] {100 + c, "v", 2.0, Timestamps.parseMicros("2024-05-0" + (1 + c % 2) + "T11:00:00Z", true)});
-            w.append(APP, c, rows, c == 0 ? Map.of() : Map.of(0, 2L * c), new SinkOffsets(APP, "events", "tid", Map.of(0, 2L * (c + 1))));
+            w.commit(List.of(new Object[] {c, "u", 1.0, Timestamps.parseMicros("2024-05-0" + (1 + c % 2) + "T10:00:00Z", true)},
+                    new Object[] {100 + c, "v", 2.0, Timestamps.parseMicros("2024-05-0" + (1 + c % 2) + "T11:00:00Z", true)}));
         }
         return table;
     }

@@ -1,6 +1,7 @@
 package io.tributary.ingest.internal;
 
 import io.tributary.ingest.IngestConfig;
+import io.tributary.schema.TopicCreation;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
@@ -14,8 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.KafkaFuture;
-import org.apache.kafka.common.errors.TopicExistsException;
 
 /** Creates the ingest's topics, and checks that they exist before a batch would wait on them. */
 public final class TopicSetup {
@@ -28,20 +27,7 @@ public final class TopicSetup {
                 new NewTopic(config.ingestLogTopic(), Optional.of(1), Optional.empty())
                         .configs(Map.of("cleanup.policy", "compact")),
                 new NewTopic(config.deadLetterTopic(), Optional.of(1), Optional.empty()));
-        for (Map.Entry<String, KafkaFuture<Void>> e : admin.createTopics(topics).values().entrySet()) {
-            try {
-                e.getValue().get(60, TimeUnit.SECONDS);
-            } catch (ExecutionException ex) {
-                if (!(ex.getCause() instanceof TopicExistsException)) {
-                    throw new TributaryException("cannot create topic " + e.getKey() + ": " + ex.getCause().getMessage(), ex.getCause());
-                }
-            } catch (TimeoutException ex) {
-                throw new TributaryException("creating topic " + e.getKey() + " took more than 60 s; is the broker reachable?", ex);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new TributaryException("interrupted while creating topic " + e.getKey(), ex);
-            }
-        }
+        TopicCreation.create(admin, topics);
     }
 
     /** Fails with the names of the missing topics and the fix, instead of a producer waiting a minute. */

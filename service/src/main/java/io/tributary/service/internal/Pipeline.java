@@ -1,7 +1,7 @@
 package io.tributary.service.internal;
 
 import io.tributary.ingest.FileIngest;
-import io.tributary.ingest.internal.ReadAhead;
+import io.tributary.ingest.FilesReadAhead;
 import io.tributary.schema.Progress;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
@@ -47,7 +47,7 @@ public final class Pipeline implements AutoCloseable {
 
     /** Connects to Kafka (starting the embedded broker if the spec names none) and opens the stages. */
     public static Pipeline open(PipelineSpec spec, RunOptions options) {
-        ReadAhead readAhead = PipelineParts.readAhead(spec); // the files are read while the broker starts
+        FilesReadAhead readAhead = PipelineParts.readAhead(spec); // the files are read while the broker starts
         KafkaConnection kafka = null;
         List<Stage> stages = new ArrayList<>();
         try {

@@ -3,8 +3,8 @@ package io.tributary.service.internal;
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.CleanSource;
 import io.tributary.ingest.FileIngest;
+import io.tributary.ingest.FilesReadAhead;
 import io.tributary.ingest.IngestConfig;
-import io.tributary.ingest.internal.ReadAhead;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
@@ -88,7 +88,7 @@ public final class PipelineParts {
      * transactional id while the topics are created. A Delta source opens first, since its table
      * gives the schema.
      */
-    static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, ReadAhead readAhead, List<Stage> stages) {
+    static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, FilesReadAhead readAhead, List<Stage> stages) {
         ExecutorService threads = Executors.newFixedThreadPool(3, r -> new Thread(r, "tributary-open"));
         try {
             open(spec, kafka, options, readAhead, stages, threads);
@@ -97,7 +97,7 @@ public final class PipelineParts {
         }
     }
 
-    private static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, ReadAhead readAhead, List<Stage> stages,
+    private static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, FilesReadAhead readAhead, List<Stage> stages,
                              ExecutorService threads) {
         Map<String, Object> client = kafka.clientProps();
         int partitions = spec.integer(Settings.PARTITIONS);
@@ -177,7 +177,7 @@ public final class PipelineParts {
      * that they are read while the broker starts; null for a Delta source, or a spec the
      * pipeline's opening will refuse anyway.
      */
-    static ReadAhead readAhead(PipelineSpec spec) {
+    static FilesReadAhead readAhead(PipelineSpec spec) {
         if (spec.has(Settings.DELTA_PATH)) {
             return null;
         }

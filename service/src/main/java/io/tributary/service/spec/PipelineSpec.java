@@ -1,5 +1,7 @@
 package io.tributary.service.spec;
 
+import io.tributary.schema.ByteSizes;
+import io.tributary.schema.Durations;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.internal.SpecYaml;
 import java.io.IOException;
@@ -268,29 +270,25 @@ public final class PipelineSpec {
         }
     }
 
-    /** Sizes as {@code 1048576}, {@code 16m}, {@code 128 MiB}, {@code 1g}. */
+    /** Sizes as {@code 1048576}, {@code 16m}, {@code 128 MiB}, {@code 1g} ({@link ByteSizes}). */
     public Long bytes(String key) {
         String v = string(key);
         if (v == null) {
             return null;
         }
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(\\d+)\\s*([kmgt]?)(?:i?b)?\\s*", java.util.regex.Pattern.CASE_INSENSITIVE).matcher(v);
-        if (!m.matches()) {
-            throw new TributaryException(where(key) + ": key '" + key + "' is '" + v + "'; expected a size such as 1048576, 16m or 128 MiB");
-        }
-        int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
-            case "k" -> 10;
-            case "m" -> 20;
-            case "g" -> 30;
-            case "t" -> 40;
-            default -> 0;
-        };
-        return Long.parseLong(m.group(1)) << shift;
+        return ByteSizes.parse(v).orElseThrow(() ->
+                new TributaryException(where(key) + ": key '" + key + "' is '" + v + "'; expected a size such as 1048576, 16m or 128 MiB"));
     }
 
     public Duration duration(String key) {
         String v = string(key);
-        return v == null ? null : Durations.parse(key, v);
+        return v == null ? null : duration(key, v);
+    }
+
+    /** {@code text} as a duration ({@link Durations}), or an error naming {@code key}. */
+    static Duration duration(String key, String text) {
+        return Durations.parse(text).orElseThrow(() -> new TributaryException("key '" + key + "' is '" + text
+                + "'; expected a duration, written as Spark does, e.g. \"5 minutes\", \"1 hour\", \"30 seconds\""));
     }
 
     public List<String> list(String key) {

@@ -1,6 +1,7 @@
 package io.tributary.service.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Progress;
@@ -75,11 +76,8 @@ class StreamsStageTest {
 
             try (StreamsStage stage = new StreamsStage("t", spec, EVENTS, RESULTS, null, client, dir.resolve("streams"), false)) {
                 // the batch is aggregated and committed before the pipeline asks for it
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (!committed(admin).equals(end) && System.nanoTime() < deadline) {
-                    Thread.sleep(20);
-                }
-                assertThat(committed(admin)).isEqualTo(end);
+                await("the aggregation commits the batch").atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(20))
+                        .untilAsserted(() -> assertThat(committed(admin)).isEqualTo(end));
 
                 Optional<Progress> progress = stage.runBatch();
                 assertThat(progress).as("the first batch's progress").isPresent();
