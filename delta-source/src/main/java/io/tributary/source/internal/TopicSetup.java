@@ -1,5 +1,6 @@
 package io.tributary.source.internal;
 
+import io.tributary.schema.TopicsVisible;
 import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,7 +13,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
-/** Creates the source's topics if they are missing: the row topic (broker defaults) and the compacted progress topic. */
+/**
+ * Creates the source's topics if they are missing: the row topic (broker defaults) and the compacted
+ * progress topic; returns once the broker serves the ones it created.
+ */
 public final class TopicSetup {
     private TopicSetup() {
     }
@@ -42,6 +46,7 @@ public final class TopicSetup {
                         throw e;
                     }
                 }
+                TopicsVisible.await(admin, missing.stream().map(NewTopic::name).toList());
             }
         } catch (ExecutionException e) {
             throw new TributaryException("delta-source: cannot create topics " + rowTopic + " / " + progressTopic + ": "

@@ -2,6 +2,7 @@ package io.tributary.ingest.internal;
 
 import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.Topics;
+import io.tributary.schema.TopicsVisible;
 import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,6 +23,7 @@ public final class TopicSetup {
     private TopicSetup() {
     }
 
+    /** Creates the topics that are missing and returns once the broker serves all three ({@link TopicsVisible}). */
     public static void create(Admin admin, IngestConfig config, int partitions) {
         List<NewTopic> topics = List.of(
                 new NewTopic(config.eventsTopic(), Optional.of(partitions), Optional.empty()).configs(Topics.EVENT_TIME_TOPIC_CONFIG),
@@ -42,6 +44,7 @@ public final class TopicSetup {
                 throw new TributaryException("interrupted while creating topic " + e.getKey(), ex);
             }
         }
+        TopicsVisible.await(admin, topics.stream().map(NewTopic::name).toList());
     }
 
     /** Fails with the names of the missing topics and the fix, instead of a producer waiting a minute. */
