@@ -55,7 +55,8 @@ class FreshRunSoakTest {
                 int code = p.waitFor(RUN_TIMEOUT_S);
                 long ms = (System.nanoTime() - start) / 1_000_000;
                 slowestMs = Math.max(slowestMs, ms);
-                String problem = code != 0 ? "exit code " + code : rowsProblem(folder.resolve("out"));
+                String problem = code < 0 ? "no exit within " + RUN_TIMEOUT_S + " s (killed)"
+                        : code != 0 ? "exit code " + code : rowsProblem(folder.resolve("out"));
                 if (problem == null) {
                     delete(folder);
                     continue;
