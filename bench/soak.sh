@@ -11,4 +11,4 @@ if [ -n "${2:-}" ]; then
   busy=(-Dtributary.soak.busyThreads="$2")
 fi
 # -am builds the modules the tests need in this reactor, the distribution included (nothing is installed into ~/.m2)
-./mvnw -B -pl tests -am verify -Psoak -Dtributary.soak.runs="$runs" "${busy[@]}" | grep -E "fresh-run soak|Tests run:|FAIL|run [0-9]+ \("
+./mvnw -B -pl tests -am verify -Psoak -Dtributary.soak.runs="$runs" "${busy[@]}" | grep -E "fresh-run soak|Tests run: [1-9]|FAIL|run [0-9]+ \("
