@@ -1,5 +1,6 @@
 package io.tributary.schema;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -10,7 +11,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.LeaderNotAvailableException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
@@ -21,11 +25,17 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 public final class TopicCreation {
     private static final long WAIT_SECONDS = 60;
+    /** How long a broker may take to serve a topic its controller created. */
+    public static final Duration MAX_VISIBLE_WAIT = Duration.ofSeconds(60);
+    private static final long POLL_MS = 20;
 
     private TopicCreation() {
     }
 
-    /** Creates those of {@code topics} that do not exist, in one request; an error names the topic and the cause. */
+    /**
+     * Creates those of {@code topics} that do not exist, in one request, and returns once the
+     * broker serves them ({@link #awaitVisible}); an error names the topic and the cause.
+     */
     public static void create(Admin admin, Collection<NewTopic> topics) {
         Set<String> existing = existing(admin);
         List<NewTopic> missing = new ArrayList<>();
@@ -51,31 +61,67 @@ public final class TopicCreation {
                 throw new TributaryException("interrupted while creating topic " + e.getKey(), ex);
             }
         }
+        awaitVisible(admin, missing.stream().map(NewTopic::name).toList());
     }
 
     /**
-     * Waits until the broker answers for {@code topics}: {@code createTopics} returns once the
-     * controller created them, and a broker that has not applied that yet answers a describe (a
-     * sink's first call) with "unknown topic", which on a loaded machine would fail the run.
+     * Waits until the broker serves {@code topics}: {@code createTopics} returns once the
+     * controller has committed them, and a broker applies that to its metadata a moment later; in
+     * between it answers a describe or a consumer's metadata request with "unknown topic". On a
+     * loaded machine that window is long enough for the next stage, opening right after the
+     * topics were created, to be told that its topic does not exist.
      */
-    public static void awaitVisible(Admin admin, List<String> topics) {
-        long deadline = System.nanoTime() + 30_000_000_000L;
+    public static void awaitVisible(Admin admin, Collection<String> topics) {
+        awaitVisible(admin, topics, MAX_VISIBLE_WAIT);
+    }
+
+    /**
+     * Returns once the broker describes every topic with a leader for each partition; fails with
+     * the topics it still does not serve after {@code maxWait}, or with any other error at once.
+     */
+    public static void awaitVisible(Admin admin, Collection<String> topics, Duration maxWait) {
+        List<String> wanted = List.copyOf(topics);
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        String lastState;
         try {
             while (true) {
                 try {
-                    admin.describeTopics(topics).allTopicNames().get();
-                    return;
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
-                        throw new TributaryException("cannot describe topics " + topics + ": " + e.getCause().getMessage(), e);
+                    Map<String, TopicDescription> described = admin.describeTopics(wanted).allTopicNames().get(maxWait.toMillis(), TimeUnit.MILLISECONDS);
+                    List<String> leaderless = wanted.stream().filter(t -> !led(described.get(t))).toList();
+                    if (leaderless.isEmpty()) {
+                        return;
                     }
-                    Thread.sleep(20);
+                    lastState = "partitions without a leader in " + leaderless;
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException) && !(e.getCause() instanceof LeaderNotAvailableException)) {
+                        throw new TributaryException("cannot describe topics " + wanted + ": " + e.getCause().getMessage(), e.getCause());
+                    }
+                    lastState = e.getCause().getMessage();
+                } catch (TimeoutException e) {
+                    lastState = "no answer to a describe of " + wanted;
                 }
+                if (System.nanoTime() > deadline) {
+                    throw new TributaryException("the broker still does not serve topics " + wanted + " " + maxWait.toSeconds()
+                            + " s after they were created (" + lastState + "); check the cluster's health, then run again");
+                }
+                Thread.sleep(POLL_MS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while creating topics", e);
+            throw new TributaryException("interrupted while waiting for the broker to serve topics " + wanted, e);
         }
+    }
+
+    private static boolean led(TopicDescription d) {
+        if (d == null || d.partitions().isEmpty()) {
+            return false;
+        }
+        for (TopicPartitionInfo p : d.partitions()) {
+            if (p.leader() == null || p.leader().isEmpty()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Set<String> existing(Admin admin) {

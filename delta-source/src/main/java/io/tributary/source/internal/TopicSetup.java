@@ -9,7 +9,10 @@ import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 
-/** Creates the source's topics if they are missing: the row topic (broker defaults) and the compacted progress topic. */
+/**
+ * Creates the source's topics if they are missing: the row topic (broker defaults) and the compacted
+ * progress topic; returns once the broker serves the ones it created.
+ */
 public final class TopicSetup {
     private TopicSetup() {
     }

@@ -21,6 +21,7 @@ public final class TopicSetup {
     private TopicSetup() {
     }
 
+    /** Creates the topics that are missing and returns once the broker serves all three ({@link TopicCreation}). */
     public static void create(Admin admin, IngestConfig config, int partitions) {
         List<NewTopic> topics = List.of(
                 new NewTopic(config.eventsTopic(), Optional.of(partitions), Optional.empty()).configs(Topics.EVENT_TIME_TOPIC_CONFIG),

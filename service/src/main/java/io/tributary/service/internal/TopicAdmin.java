@@ -20,7 +20,6 @@ final class TopicAdmin {
             TopicCreation.create(admin, Arrays.stream(topics)
                     .map(t -> new NewTopic(t, Optional.of(partitions), Optional.empty()).configs(Topics.EVENT_TIME_TOPIC_CONFIG))
                     .toList());
-            TopicCreation.awaitVisible(admin, List.of(topics));
         }
     }
 }
