@@ -48,6 +48,11 @@ final class ChildProcess {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** SIGTERM, as {@code docker stop} sends: the process finishes its batch in flight and exits. */
+    void terminate() {
+        process.destroy();
+    }
+
     /** Waits for the process to end; -1 if it did not within the timeout (it is then killed). */
     int waitFor(long seconds) throws InterruptedException {
         if (!process.waitFor(seconds, TimeUnit.SECONDS)) {

@@ -1,6 +1,7 @@
 package io.tributary.source.internal;
 
 import io.tributary.schema.SettledLog;
+import io.tributary.schema.TopicWait;
 import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -36,10 +37,11 @@ public final class ProgressLog {
         props.putIfAbsent("client.id", "tributary-delta-source-log-reader");
         byte[] last = null;
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<PartitionInfo> infos = c.partitionsFor(topic);
-            if (infos == null || infos.isEmpty()) {
-                throw new TributaryException("delta-source: progress topic " + topic + " does not exist; it is created at start,"
-                        + " check bootstrap.servers and that the client may create topics");
+            Duration bound = TopicWait.bound(clientProps);
+            List<PartitionInfo> infos = TopicWait.partitions(c, topic, bound); // created a moment ago at start
+            if (infos.isEmpty()) {
+                throw new TributaryException("delta-source: progress topic " + topic + " does not exist (looked for it for "
+                        + bound.toSeconds() + " s); it is created at start, check bootstrap.servers and that the client may create topics");
             }
             List<TopicPartition> tps = new ArrayList<>();
             for (PartitionInfo p : infos) {

@@ -1,6 +1,7 @@
 package io.tributary.ingest.internal;
 
 import io.tributary.schema.SettledLog;
+import io.tributary.schema.TopicWait;
 import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -35,10 +36,11 @@ public final class IngestLogReader {
         props.putIfAbsent("client.id", "tributary-ingest-log-reader");
         IngestState state = new IngestState();
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<PartitionInfo> infos = c.partitionsFor(topic);
-            if (infos == null || infos.isEmpty()) {
-                throw new TributaryException("topic " + topic + " does not exist; create the pipeline's topics first"
-                        + " (FileIngest.createTopics), or check bootstrap.servers");
+            java.time.Duration bound = TopicWait.bound(clientProps);
+            List<PartitionInfo> infos = TopicWait.partitions(c, topic, bound); // created a moment ago, perhaps
+            if (infos.isEmpty()) {
+                throw new TributaryException("topic " + topic + " does not exist (looked for it for " + bound.toSeconds()
+                        + " s); create the pipeline's topics first (FileIngest.createTopics), or check bootstrap.servers");
             }
             List<TopicPartition> tps = new ArrayList<>();
             for (PartitionInfo p : infos) {

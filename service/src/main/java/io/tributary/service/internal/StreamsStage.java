@@ -2,6 +2,7 @@ package io.tributary.service.internal;
 
 import io.tributary.schema.Progress;
 import io.tributary.schema.TopicTrim;
+import io.tributary.schema.TopicWait;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import io.tributary.topology.AggregateMetrics;
@@ -106,7 +107,13 @@ final class StreamsStage implements AutoCloseable {
         // application's clients are made meanwhile
         KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> resumeAt = askCommittedOffsets();
         this.gapReader = gapReader(clientProps, applicationId);
-        gapReader.partitionsFor(eventsTopic); // connects
+        // connects; the events topic may be a moment old, and Kafka Streams stops on a source topic it cannot see
+        if (TopicWait.partitions(gapReader, eventsTopic, TopicWait.bound(clientProps)).isEmpty()) {
+            gapReader.close(Duration.ZERO);
+            admin.close(Duration.ZERO);
+            throw new TributaryException("the aggregation: topic " + eventsTopic + " does not exist (looked for it for "
+                    + TopicWait.bound(clientProps).toSeconds() + " s); start the stage that writes it first, or check the pipeline's kafka settings");
+        }
         KafkaStreams s = create();
         try {
             this.committed = committedOffsets(resumeAt);
