@@ -62,6 +62,10 @@ final class ChildProcess {
         return process.exitValue();
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     boolean alive() {
         return process.isAlive();
     }
