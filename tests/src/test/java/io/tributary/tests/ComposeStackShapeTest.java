@@ -65,7 +65,8 @@ class ComposeStackShapeTest {
 
     @Test
     void aFreshAggregationServiceOnANewBrokerWritesClosedWindowsAndStopsCleanly() throws Exception {
-        try (StandaloneBroker broker = StandaloneBroker.start(dir.resolve("broker"))) {
+        // this broker creates topics that clients ask about (auto.create.topics.enable), as some do
+        try (StandaloneBroker broker = StandaloneBroker.start(dir.resolve("broker"), true)) {
             Workspace ws = new Workspace(dir.resolve("pipeline"), """
                     name: revenue
                     source:

@@ -33,6 +33,11 @@ final class StandaloneBroker implements AutoCloseable {
 
     /** Formats a new log folder under {@code dir} and starts the broker; returns once it answers. */
     static StandaloneBroker start(Path dir) throws IOException, InterruptedException {
+        return start(dir, false);
+    }
+
+    /** As {@link #start(Path)}; {@code autoCreate}: the broker creates a topic a client asks about (auto.create.topics.enable). */
+    static StandaloneBroker start(Path dir, boolean autoCreate) throws IOException, InterruptedException {
         int[] ports = freePorts();
         int port = ports[0];
         int controller = ports[1];
@@ -54,7 +59,7 @@ final class StandaloneBroker implements AutoCloseable {
                 "share.coordinator.state.topic.replication.factor=1",
                 "share.coordinator.state.topic.min.isr=1",
                 "group.initial.rebalance.delay.ms=0",
-                "auto.create.topics.enable=false") + "\n");
+                "auto.create.topics.enable=" + autoCreate) + "\n");
         Path out = dir.resolve("broker.log");
         Process format = java(List.of("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()), out);
         if (!format.waitFor(120, TimeUnit.SECONDS) || format.exitValue() != 0) {

@@ -78,6 +78,8 @@ public final class TopicReader implements AutoCloseable {
         // default: up to half a second per batch)
         p.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // a reader never creates the topic it waits for (a broker with auto.create.topics.enable would, with its defaults)
+        p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"); // a stored offset that is gone is data loss, never a silent skip
         p.remove(ConsumerConfig.GROUP_ID_CONFIG);

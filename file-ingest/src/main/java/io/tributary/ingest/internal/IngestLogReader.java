@@ -31,6 +31,7 @@ public final class IngestLogReader {
         props.remove("group.instance.id");
         props.remove("transactional.id");
         props.put("isolation.level", "read_committed");
+        props.put("allow.auto.create.topics", false); // never made with a broker's defaults while it is waited for
         props.put("enable.auto.commit", "false");
         props.put("auto.offset.reset", "earliest");
         props.putIfAbsent("client.id", "tributary-ingest-log-reader");

@@ -378,6 +378,7 @@ final class StreamsStage implements AutoCloseable {
     private static KafkaConsumer<byte[], byte[]> gapReader(Map<String, Object> clientProps, String applicationId) {
         Map<String, Object> p = new HashMap<>(clientProps);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false); // waited for at start: never made with a broker's defaults
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, applicationId + "-catch-up");
         // it reads a few records at the end of the topic: a fetch that finds nothing must not wait
