@@ -117,6 +117,46 @@ class DeltaSinkIT {
                 .hasMessageContaining("Starting here would leave those rows out");
     }
 
+    @Test
+    void aSinkOpenedBeforeItsTopicIsVisibleWaitsForIt() throws Exception {
+        String topic = Topics.events("late" + System.nanoTime());
+        Thread[] opener = new Thread[1];
+        java.util.concurrent.CompletableFuture<DeltaSink> opening = new java.util.concurrent.CompletableFuture<>();
+        opener[0] = new Thread(() -> {
+            try {
+                opening.complete(new DeltaSink(config(topic), client()));
+            } catch (Throwable t) {
+                opening.completeExceptionally(t);
+            }
+        });
+        opener[0].start();
+        // the sink is looking for its topic: now the stage that writes it creates it, as a new broker shows it late
+        while (java.util.Arrays.stream(opener[0].getStackTrace()).noneMatch(f -> f.getClassName().equals("io.tributary.schema.TopicWait"))) {
+            assertThat(opening).as("the sink must wait for its topic, not fail").isNotDone();
+            Thread.sleep(10);
+        }
+        try (Admin admin = Admin.create(client())) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
+        }
+        publish(topic, 2, row(1, "a", 1.0, "2024-01-01T10:00:00Z"));
+        try (DeltaSink sink = opening.get(60, TimeUnit.SECONDS)) {
+            assertThat(sink.runBatch().orElseThrow().numInputRows()).isEqualTo(1);
+        }
+        assertThat(ids()).containsExactly(1);
+    }
+
+    @Test
+    void aTopicThatNeverComesIsNamedOnceTheClientsTimeoutPassed() {
+        Map<String, Object> client = new java.util.HashMap<>(client());
+        client.put("default.api.timeout.ms", "1000");
+        client.put("request.timeout.ms", "1000"); // an admin client refuses a default.api.timeout.ms below it
+        String topic = Topics.events("never" + System.nanoTime());
+        assertThatThrownBy(() -> new DeltaSink(config(topic), client))
+                .isInstanceOf(TributaryException.class)
+                .hasMessage("delta sink: topic " + topic + " does not exist (looked for it for 1 s, the client's default.api.timeout.ms);"
+                        + " start the stage that writes it first, or check the pipeline's kafka settings");
+    }
+
     /** The read_committed end offsets once every transaction is complete ({@link io.tributary.schema.SettledLog}). */
     private static Map<Integer, Long> settledEnd(String topic) {
         Map<String, Object> p = new java.util.HashMap<>(client());

@@ -35,7 +35,7 @@ public final class SettledLog {
      * @param clientProps the pipeline's client settings (group, transactional id and offset
      *        settings are replaced: the read commits nothing)
      * @param clientId the {@code client.id} unless the settings name one
-     * @param missing the error when the topic does not exist
+     * @param missing the error when the topic is still not visible after {@link TopicWait#bound}
      * @param reading what the stall error says was going on, e.g. {@code "reading the ingest-log topic t"}
      */
     public static void read(Map<String, Object> clientProps, String topic, String clientId, Supplier<TributaryException> missing,
@@ -45,12 +45,13 @@ public final class SettledLog {
         props.remove("group.instance.id");
         props.remove("transactional.id");
         props.put("isolation.level", "read_committed");
+        props.put("allow.auto.create.topics", false); // never made with a broker's defaults while it is waited for
         props.put("enable.auto.commit", "false");
         props.put("auto.offset.reset", "earliest");
         props.putIfAbsent("client.id", clientId);
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<PartitionInfo> infos = c.partitionsFor(topic);
-            if (infos == null || infos.isEmpty()) {
+            List<PartitionInfo> infos = TopicWait.partitions(c, topic, TopicWait.bound(clientProps)); // created a moment ago, perhaps
+            if (infos.isEmpty()) {
                 throw missing.get();
             }
             List<TopicPartition> tps = new ArrayList<>();

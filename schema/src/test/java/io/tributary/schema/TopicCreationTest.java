@@ -75,7 +75,9 @@ class TopicCreationTest {
 
     @Test
     void aMissingLogIsTheCallersError() {
-        assertThatThrownBy(() -> SettledLog.read(KAFKA.client(), "no-such-log", "test-reader",
+        Map<String, Object> props = new LinkedHashMap<>(KAFKA.client());
+        props.put("default.api.timeout.ms", 500); // how long a stage looks for its topic
+        assertThatThrownBy(() -> SettledLog.read(props, "no-such-log", "test-reader",
                 () -> new TributaryException("topic no-such-log does not exist; create it first"), "reading", r -> { }))
                 .isInstanceOf(TributaryException.class).hasMessage("topic no-such-log does not exist; create it first");
     }

@@ -63,6 +63,10 @@ final class ChildProcess {
         return process.exitValue();
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     boolean alive() {
         return process.isAlive();
     }

@@ -29,7 +29,11 @@ class OnePipelineOneProcessTest {
                     .until(() -> DeltaTables.exists(dir.resolve("out").toString()));
             Workspace.Result second = ws.tributary("run", "--trigger", "availableNow");
             assertThat(second.exitCode()).isEqualTo(1);
-            assertThat(second.err()).contains("already running on state folder").contains("stop the other one first");
+            assertThat(second.err()).contains("already running on state folder").contains("stop the other one first")
+                    .as("names the running process and its endpoints").contains("(pid " + service.pid() + ", http://127.0.0.1:");
+            Workspace.Result secondService = ws.tributary("run");
+            assertThat(secondService.err()).as("a second service is told of the lock before it binds its HTTP port")
+                    .contains("already running on state folder").doesNotContain("cannot serve HTTP");
             Workspace.Result show = ws.tributary("checkpoint show");
             assertThat(show.exitCode()).as("checkpoint show must not start a second broker on the folder").isEqualTo(1);
 

@@ -2,18 +2,22 @@ package io.tributary.ingest.internal;
 
 import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.TopicCreation;
+import io.tributary.schema.TopicWait;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 
 /** Creates the ingest's topics, and checks that they exist before a batch would wait on them. */
@@ -31,28 +35,37 @@ public final class TopicSetup {
         TopicCreation.create(admin, topics);
     }
 
-    /** Fails with the names of the missing topics and the fix, instead of a producer waiting a minute. */
+    /**
+     * Waits for the ingest's topics to be visible ({@link TopicWait}: created a moment ago, perhaps), and
+     * fails with the names of those still missing and the fix, instead of a producer waiting on its own.
+     */
     public static void requireTopics(Map<String, Object> clientProps, IngestConfig config) {
         Map<String, Object> props = new HashMap<>();
         for (Map.Entry<String, Object> e : clientProps.entrySet()) {
-            if (org.apache.kafka.clients.admin.AdminClientConfig.configNames().contains(e.getKey())) {
+            if (AdminClientConfig.configNames().contains(e.getKey())) {
                 props.put(e.getKey(), e.getValue());
             }
         }
         Set<String> wanted = Set.of(config.eventsTopic(), config.ingestLogTopic(), config.deadLetterTopic());
+        Duration bound = TopicWait.bound(clientProps);
+        List<String> missing = new ArrayList<>(wanted);
         try (Admin admin = Admin.create(props)) {
-            Set<String> existing = admin.listTopics().names().get(60, TimeUnit.SECONDS);
-            List<String> missing = new ArrayList<>();
-            for (String t : wanted) {
-                if (!existing.contains(t)) {
-                    missing.add(t);
-                }
-            }
-            if (!missing.isEmpty()) {
-                missing.sort(null);
-                throw new TributaryException("pipeline " + config.pipeline() + ": topic(s) " + String.join(", ", missing)
-                        + " do not exist; create them first (FileIngest.createTopics) or check the topic names");
-            }
+            TopicWait.until(String.join(", ", new TreeSet<>(wanted)), bound, () -> {
+                missing.removeAll(listTopics(admin));
+                return missing.isEmpty() ? Optional.of(true) : Optional.empty();
+            });
+        }
+        if (!missing.isEmpty()) {
+            missing.sort(null);
+            throw new TributaryException("pipeline " + config.pipeline() + ": topic(s) " + String.join(", ", missing)
+                    + " do not exist (looked for them for " + bound.toSeconds() + " s); create them first (FileIngest.createTopics)"
+                    + " or check the topic names");
+        }
+    }
+
+    private static Set<String> listTopics(Admin admin) {
+        try {
+            return admin.listTopics().names().get(60, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             throw new TributaryException("cannot list the topics of the Kafka cluster: " + e
                     + "; check bootstrap.servers and the client security settings", e);

@@ -45,13 +45,17 @@ public final class Pipeline implements AutoCloseable {
         this.stages = stages;
     }
 
-    /** Connects to Kafka (starting the embedded broker if the spec names none) and opens the stages. */
+    /**
+     * Connects to Kafka (starting the embedded broker if the spec names none) and opens the stages.
+     *
+     * @throws StoppedWhileStarting if {@link RunOptions#stopRequested()} said so while the Kafka cluster did not answer yet
+     */
     public static Pipeline open(PipelineSpec spec, RunOptions options) {
         FilesReadAhead readAhead = PipelineParts.readAhead(spec); // the files are read while the broker starts
         KafkaConnection kafka = null;
         List<Stage> stages = new ArrayList<>();
         try {
-            kafka = KafkaConnection.open(spec);
+            kafka = KafkaConnection.open(spec, options);
             PipelineParts.open(spec, kafka, options, readAhead, stages);
         } catch (RuntimeException e) {
             stages.forEach(Stage::close);

@@ -2,6 +2,7 @@ package io.tributary.service.internal;
 
 import io.tributary.schema.Progress;
 import io.tributary.schema.TopicTrim;
+import io.tributary.schema.TopicWait;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import io.tributary.topology.AggregateMetrics;
@@ -106,7 +107,13 @@ final class StreamsStage implements AutoCloseable {
         // application's clients are made meanwhile
         KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> resumeAt = askCommittedOffsets();
         this.gapReader = gapReader(clientProps, applicationId);
-        gapReader.partitionsFor(eventsTopic); // connects
+        // connects; the events topic may be a moment old, and Kafka Streams stops on a source topic it cannot see
+        if (TopicWait.partitions(gapReader, eventsTopic, TopicWait.bound(clientProps)).isEmpty()) {
+            gapReader.close(Duration.ZERO);
+            admin.close(Duration.ZERO);
+            throw new TributaryException("the aggregation: topic " + eventsTopic + " does not exist (looked for it for "
+                    + TopicWait.bound(clientProps).toSeconds() + " s); start the stage that writes it first, or check the pipeline's kafka settings");
+        }
         KafkaStreams s = create();
         try {
             this.committed = committedOffsets(resumeAt);
@@ -371,6 +378,7 @@ final class StreamsStage implements AutoCloseable {
     private static KafkaConsumer<byte[], byte[]> gapReader(Map<String, Object> clientProps, String applicationId) {
         Map<String, Object> p = new HashMap<>(clientProps);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false); // waited for at start: never made with a broker's defaults
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, applicationId + "-catch-up");
         // it reads a few records at the end of the topic: a fetch that finds nothing must not wait
