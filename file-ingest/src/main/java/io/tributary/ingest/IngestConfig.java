@@ -103,9 +103,19 @@ public final class IngestConfig {
         return watermarkDelay;
     }
 
-    /** True when event time and a delay are set: the ingest then publishes watermark markers. */
+    /** True when event time and a delay are set: the markers then carry Spark's watermark. */
     public boolean hasWatermark() {
         return eventTime != null && watermarkDelay != null;
+    }
+
+    /**
+     * True when an event-time column is set, that is when an aggregation reads the events: every
+     * batch then ends with a marker on every events partition, with the watermark when a delay is
+     * set and none without one. The aggregation writes a batch's output at its marker (complete and
+     * update modes need no watermark for that), so a batch without one would never be written.
+     */
+    public boolean marksBatches() {
+        return eventTime != null;
     }
 
     /** The columns whose values, as a JSON array, key every events record; empty for a null key. */

@@ -81,10 +81,11 @@ public final class IngestLogCodec {
     }
 
     /**
-     * A watermark marker's value: {@code {"batchId":N,"watermarkMs":W}}, with
-     * {@code "followedByMarker":true} when the same transaction holds the next batch's marker too.
+     * A watermark marker's value: {@code {"batchId":N,"watermarkMs":W}} (W null when the pipeline
+     * keeps no watermark), with {@code "followedByMarker":true} when the same transaction holds
+     * the next batch's marker too.
      */
-    public static byte[] marker(long batchId, long watermarkMs, boolean followedByMarker) {
+    public static byte[] marker(long batchId, Long watermarkMs, boolean followedByMarker) {
         return ("{\"batchId\":" + batchId + ",\"watermarkMs\":" + watermarkMs + (followedByMarker ? ",\"followedByMarker\":true" : "")
                 + "}").getBytes(StandardCharsets.UTF_8);
     }

@@ -149,7 +149,7 @@ public final class PipelineParts {
             String name = spec.name() + "/aggregate";
             stages.add(Stage.opening(name, threads.submit(() -> {
                 StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), Topics.results(spec.name()),
-                        lateTopic, client, spec.stateDir().resolve("streams"), spec.bool(Settings.TOPIC_TRIM));
+                        lateTopic, client, spec.stateDir().resolve("streams"), spec.bool(Settings.TOPIC_TRIM), spec.trigger().bounded());
                 return new Stage(name, streams::runBatch, streams);
             })));
         }

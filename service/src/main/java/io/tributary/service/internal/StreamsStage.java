@@ -22,16 +22,12 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -50,9 +46,6 @@ final class StreamsStage implements AutoCloseable {
     private static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(10);
     /** The most restarts after Kafka errors within {@link Recovery#GIVE_UP_AFTER}. */
     private static final int MAX_RESTARTS = 20;
-    /** The largest gap between committed and end offsets that {@link #onlyControlRecordsLeft} reads. */
-    private static final long MAX_CONTROL_GAP = 4;
-    private static final Duration GAP_CHECK_TIMEOUT = Duration.ofMillis(500);
 
     private final String name;
     private final String applicationId;
@@ -65,11 +58,10 @@ final class StreamsStage implements AutoCloseable {
     /** Set by a stream thread that Kafka errors killed: {@link #runBatch()} starts the application again. */
     private volatile boolean restartAfterKafkaError;
     private final Admin admin;
-    /**
-     * Reads the few offsets between committed and end ({@link #onlyControlRecordsLeft}). Opened and
-     * connected with the stage, as its first use is at the end of a run (0.1 to 0.2 s measured).
-     */
-    private final KafkaConsumer<byte[], byte[]> gapReader;
+    /** Reads the few offsets between committed (or processed) and end offsets. Opened with the stage. */
+    private final ControlRecordGap gap;
+    /** Whether the last batch on each partition ended: a bounded run fails at once when one cannot. */
+    private final LastBatchCheck lastBatches;
     /**
      * The committed and end offsets last found to have only control records between them: the
      * committed offsets stay there until the next commit interval, and the next batch (the end of
@@ -85,8 +77,9 @@ final class StreamsStage implements AutoCloseable {
     /** When the application was started again after Kafka errors (nanoTime), for {@link #MAX_RESTARTS}. */
     private final java.util.Deque<Long> restarts = new java.util.concurrent.ConcurrentLinkedDeque<>();
 
+    /** @param bounded the run stops once what is there is processed (availableNow, once) */
     StreamsStage(String pipeline, AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic,
-                 Map<String, Object> clientProps, Path stateDir, boolean trim) {
+                 Map<String, Object> clientProps, Path stateDir, boolean trim, boolean bounded) {
         this.name = pipeline + "/aggregate";
         this.applicationId = "tributary-" + pipeline + "-aggregate";
         this.eventsTopic = eventsTopic;
@@ -106,14 +99,15 @@ final class StreamsStage implements AutoCloseable {
         // On a new broker the answer waits for the offsets topic to be created and loaded; the
         // application's clients are made meanwhile
         KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> resumeAt = askCommittedOffsets();
-        this.gapReader = gapReader(clientProps, applicationId);
-        // connects; the events topic may be a moment old, and Kafka Streams stops on a source topic it cannot see
-        if (TopicWait.partitions(gapReader, eventsTopic, TopicWait.bound(clientProps)).isEmpty()) {
-            gapReader.close(Duration.ZERO);
+        this.gap = new ControlRecordGap(clientProps, applicationId + "-catch-up");
+        // the events topic may be a moment old, and Kafka Streams stops on a source topic it cannot see
+        if (!gap.awaitTopic(eventsTopic, TopicWait.bound(clientProps))) {
+            gap.close();
             admin.close(Duration.ZERO);
             throw new TributaryException("the aggregation: topic " + eventsTopic + " does not exist (looked for it for "
                     + TopicWait.bound(clientProps).toSeconds() + " s); start the stage that writes it first, or check the pipeline's kafka settings");
         }
+        this.lastBatches = new LastBatchCheck(eventsTopic, gap, bounded);
         KafkaStreams s = create();
         try {
             this.committed = committedOffsets(resumeAt);
@@ -245,6 +239,7 @@ final class StreamsStage implements AutoCloseable {
         long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
         Map<TopicPartition, Long> now = committedOffsets();
         while (!caughtUp(now, end) && !onlyControlRecordsLeft(now, end)) {
+            lastBatches.check(streams.metrics(), end);
             restartIfKilled();
             if (streams.state() != KafkaStreams.State.RUNNING && streams.state() != KafkaStreams.State.REBALANCING
                     && !restartAfterKafkaError && streams.state() != KafkaStreams.State.CREATED) {
@@ -258,6 +253,7 @@ final class StreamsStage implements AutoCloseable {
             sleep(20);
             now = committedOffsets();
         }
+        lastBatches.check(streams.metrics(), end);
         Map<TopicPartition, Long> trimAt = now;
         if (!caughtUp(now, end)) {
             // only control records left: count them as read, as the next commit will
@@ -335,57 +331,12 @@ final class StreamsStage implements AutoCloseable {
         if (committed.equals(settledCommitted) && end.equals(settledEnd)) {
             return true;
         }
-        if (onlyControlRecordsIn(committed, end)) {
+        if (gap.onlyControlRecords(committed, end)) {
             settledCommitted = Map.copyOf(committed);
             settledEnd = Map.copyOf(end);
             return true;
         }
         return false;
-    }
-
-    /** {@link #onlyControlRecordsLeft}'s read of the gap. */
-    private boolean onlyControlRecordsIn(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> end) {
-        Map<TopicPartition, Long> gaps = new HashMap<>();
-        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
-            long c = committed.getOrDefault(e.getKey(), -1L);
-            if (e.getValue() == 0 || c >= e.getValue()) {
-                continue;
-            }
-            if (c < 0 || e.getValue() - c > MAX_CONTROL_GAP) {
-                return false;
-            }
-            gaps.put(e.getKey(), c);
-        }
-        if (gaps.isEmpty()) {
-            return true;
-        }
-        gapReader.assign(gaps.keySet());
-        gaps.forEach(gapReader::seek);
-        long deadline = System.nanoTime() + GAP_CHECK_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (ConsumerRecord<byte[], byte[]> r : gapReader.poll(Duration.ofMillis(20))) {
-                if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
-                    return false; // a record the aggregation has yet to commit
-                }
-            }
-            if (gaps.keySet().stream().allMatch(tp -> gapReader.position(tp) >= end.get(tp))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static KafkaConsumer<byte[], byte[]> gapReader(Map<String, Object> clientProps, String applicationId) {
-        Map<String, Object> p = new HashMap<>(clientProps);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false); // waited for at start: never made with a broker's defaults
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, applicationId + "-catch-up");
-        // it reads a few records at the end of the topic: a fetch that finds nothing must not wait
-        // the default 500 ms at the broker, as the next seek's fetch waits for it
-        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
-        p.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     private Map<String, Map<String, Long>> offsetsJson(Map<TopicPartition, Long> offsets) {
@@ -461,7 +412,7 @@ final class StreamsStage implements AutoCloseable {
     public void close() {
         streams.close(Duration.ofSeconds(30));
         TopicTrim.await(trim);
-        gapReader.close(Duration.ofSeconds(5));
+        gap.close();
         admin.close(Duration.ofSeconds(5));
     }
 }

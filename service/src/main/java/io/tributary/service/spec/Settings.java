@@ -111,7 +111,7 @@ public final class Settings {
             opt(SINK_TARGET_FILE_SIZE, BYTES, "128m", "the size of the Parquet files the sink writes (a batch larger than this is split) and that sink.delta.optimizeEvery compacts to"),
             opt(SINK_ALLOWED_LATENCY, DURATION, "0 seconds", "beyond Spark, continuous triggers only: let new rows wait up to this long in the topic to fill a file of targetFileSize, so a slow stream writes fewer, larger files; 0: commit every batch (Spark)"),
             opt(EVENT_TIME, STRING, null, "the event-time column of the aggregation"),
-            opt(WATERMARK, DURATION, null, "how late data may arrive (Spark's withWatermark delay)"),
+            opt(WATERMARK, DURATION, null, "how late data may arrive (Spark's withWatermark delay); absent: no row is ever late and no state is dropped (update and complete only, as Spark)"),
             opt(WINDOW, DURATION, null, "the window length (Spark's window(ts, length))"),
             opt(SLIDE, DURATION, null, "the slide of hopping windows (Spark's window(ts, length, slide)); absent: tumbling"),
             opt(GROUP_BY, LIST, null, "the grouping columns besides the window"),
