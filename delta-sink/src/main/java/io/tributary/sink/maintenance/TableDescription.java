@@ -54,7 +54,7 @@ public record TableDescription(String tablePath, long latestVersion, long oldest
         }
         LogDirectory log = new LogDirectory(engine, path);
         Map<String, Long> txns = new TreeMap<>();
-        for (String appId : log.transactions().keySet()) {
+        for (String appId : log.transactions(s).keySet()) {
             s.getLatestTransactionVersion(engine, appId).ifPresent(v -> txns.put(appId, v));
         }
         int small = (int) files.stream().filter(f -> f.size() < targetFileSize / 4).count();
