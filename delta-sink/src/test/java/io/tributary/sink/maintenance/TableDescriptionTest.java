@@ -48,6 +48,26 @@ class TableDescriptionTest {
                 .contains("day=2024-05-01  25 files").contains(TestTables.APP + ": 24").contains("tributary optimize compacts them");
     }
 
+    /** The row count comes from the adds' numRecords statistics; with a file that has none it is "unknown", not a guess. */
+    @Test
+    void theRowCountComesFromTheLogsStatisticsAndIsUnknownWithoutThem() throws IOException {
+        TestTables.at(table()).commits(3, 4, 1);
+        assertThat(TableDescription.of(table().toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE).toText())
+                .contains("rows  12 (from the log's statistics, no data file read)");
+
+        // an add without statistics, as some writers commit files (Kernel without stats, old tools)
+        Path commit = TestTables.commitFile(table(), 1);
+        List<String> lines = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(commit)) {
+            lines.add(line.startsWith("{\"add\"") ? line.replaceAll(",\"stats\":\"(\\\\.|[^\"\\\\])*\"", "") : line);
+        }
+        Files.write(commit, lines);
+        assertThat(String.join("\n", lines)).doesNotContain("numRecords");
+
+        assertThat(TableDescription.of(table().toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE).toText())
+                .contains("rows  unknown: 1 of 3 data files have no row count in their statistics (the other 2 hold 8 rows)");
+    }
+
     /**
      * Kernel's checkpoint hook also cleans the log: commits and checkpoints before a checkpoint
      * older than delta.logRetentionDuration go, and the .crc checksums of the versions gone with
