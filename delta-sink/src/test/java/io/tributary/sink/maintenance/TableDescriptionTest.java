@@ -68,6 +68,18 @@ class TableDescriptionTest {
                 .contains("rows  unknown: 1 of 3 data files have no row count in their statistics (the other 2 hold 8 rows)");
     }
 
+    /** Deletion vectors (a Spark DELETE) mark rows deleted without rewriting the file: they are not counted. */
+    @Test
+    void rowsThatDeletionVectorsDeleteAreNotCounted() {
+        Path spark = SparkTables.copy("dv-v2-checkpoint", dir);
+
+        TableDescription d = TableDescription.of(spark.toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE);
+
+        assertThat(d.toText()).contains("rows  12 (from the log's statistics, no data file read; "
+                + "3 more rows in the files are marked deleted by deletion vectors)");
+        assertThat(d.files()).isEqualTo(2);
+    }
+
     /**
      * Kernel's checkpoint hook also cleans the log: commits and checkpoints before a checkpoint
      * older than delta.logRetentionDuration go, and the .crc checksums of the versions gone with
