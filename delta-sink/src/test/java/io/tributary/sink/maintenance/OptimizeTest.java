@@ -6,7 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.schema.TributaryException;
+import io.tributary.delta.KernelEngines;
+import io.tributary.schema.Timestamps;
 import io.tributary.sink.DeltaTables;
+import io.tributary.sink.SinkOffsets;
+import io.tributary.sink.internal.AppendStream;
+import io.tributary.sink.internal.CommitResult;
+import io.tributary.sink.internal.DeltaTableWriter;
+import io.tributary.sink.internal.Partitioning;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -181,6 +188,43 @@ class OptimizeTest {
                 .doesNotContain("WARN").doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(TestTables.rows(table())).hasSize(30);
         assertThat(DeltaTables.transactionVersion(table().toString(), TestTables.APP)).contains(5L);
+    }
+
+    /**
+     * The other side of the race: optimize commits while a sink batch is being written, and its
+     * checksum is not there yet. The sink says so in one INFO line and commits the batch on top,
+     * exactly once; no warning, no stack trace.
+     */
+    @Test
+    void anOptimizeCommitDuringASinkBatchIsOneInfoLineNotAWarning() {
+        TestTables.at(table()).commits(5, 5, 1);
+        DeltaTableWriter writer = new DeltaTableWriter(KernelEngines.create(), table().toString(), Map.of(),
+                Partitioning.parse(List.of(), TestTables.SCHEMA));
+        Path crc = table().resolve("_delta_log").resolve(String.format("%020d.crc", 5));
+
+        String log = stderrOf(() -> {
+            try (AppendStream batch = writer.openAppend(TestTables.APP, 5, Map.of(0, 25L))) {
+                for (int id = 25; id < 30; id++) {
+                    batch.add(new Object[] {id, "u", 1.0, Timestamps.parseMicros("2024-05-01T10:00:00Z", true)});
+                }
+                assertThat(Optimize.run(table().toString(), OptimizeOptions.defaults()).version()).isEqualTo(5);
+                try {
+                    Files.delete(crc);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                CommitResult r = batch.commit(new SinkOffsets(TestTables.APP, "events", "topic-id", Map.of(0, 30L)));
+                assertThat(r.committed()).isTrue();
+                assertThat(r.version()).isEqualTo(6);
+            }
+        });
+
+        assertThat(log).contains(": version 5 was committed by another writer while batch 5 of " + TestTables.APP
+                        + " was written; committing the batch on top of it")
+                .doesNotContain("WARN").doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(TestTables.rows(table())).hasSize(30);
+        assertThat(DeltaTables.transactionVersion(table().toString(), TestTables.APP)).contains(5L);
+        assertThat(DeltaTables.sinkOffsets(table().toString()).orElseThrow().offsets()).containsEntry(0, 30L);
     }
 
     /** What {@code action} logs (slf4j-simple writes to System.err). */
