@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
  * Where a Delta table's writers put files, and how they name them: what tells a table's own data
  * file, left behind by a write that never committed, from a file someone else put in the folder.
  *
- * <p>Data files lie in the table's root or in its partition folders ({@code col=value/} in the order
+ * <p>Data files lie in the table's root (unpartitioned) or in its partition folders ({@code col=value/} in the order
  * of the partition columns); change data files under {@code _change_data/}; deletion vectors in the
  * root. Every Delta writer names them with a random UUID: Spark and delta-rs
  * {@code part-00000-<uuid>-c000.snappy.parquet}, Kernel (and Tributary) {@code <uuid>-000.parquet},
@@ -66,13 +66,10 @@ public final class TableLayout {
                 && inDataFolder(parts, partitionColumns);
     }
 
-    /** The file's folder is the root, a partition folder (col=value/ per partition column, in order), or either under _change_data/. */
+    /** The file's folder is the root of an unpartitioned table or a partition folder (col=value/ per partition column, in order), or either under _change_data/. */
     private static boolean inDataFolder(String[] parts, List<String> partitionColumns) {
         int first = parts.length > 1 && parts[0].equals(CHANGE_DATA) ? 1 : 0;
         int folders = parts.length - 1 - first;
-        if (folders == 0) {
-            return true;
-        }
         if (folders != partitionColumns.size()) {
             return false;
         }

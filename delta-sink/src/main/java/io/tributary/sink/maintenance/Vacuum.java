@@ -81,7 +81,13 @@ public final class Vacuum {
             Path root = new Path(tablePath);
             FileSystem fs = root.getFileSystem(KernelEngines.configuration());
             Path qualifiedRoot = fs.makeQualified(root);
-            FileReferences refs = FileReferences.read(engine, snapshot, tablePath, fs);
+            FileReferences refs;
+            try {
+                refs = FileReferences.read(engine, snapshot, tablePath, fs);
+            } catch (RuntimeException e) {
+                throw new TributaryException("vacuum " + tablePath + ": cannot read which files the log references (" + e.getMessage()
+                        + "); nothing was deleted. Vacuum it with the engine that wrote it", e);
+            }
             List<String> partitionColumns = snapshot.getPartitionColumnNames();
             long created = TableFacts.createdTime(snapshot).orElse(Long.MIN_VALUE);
             List<String> delete = new ArrayList<>();
