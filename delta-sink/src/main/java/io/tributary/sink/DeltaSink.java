@@ -11,6 +11,7 @@ import io.tributary.sink.internal.CommitResult;
 import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.KeyedBatch;
 import io.tributary.sink.internal.Partitioning;
+import io.tributary.sink.internal.TableFolder;
 import io.tributary.sink.internal.TopicBatch;
 import io.tributary.sink.internal.TopicReader;
 import io.tributary.sink.internal.WriteMode;
@@ -67,7 +68,8 @@ public final class DeltaSink implements AutoCloseable {
      *
      * @param kafkaClientProps Kafka client settings ({@code bootstrap.servers}, security, ...), passed through
      *                         to the consumer and admin client; the sink sets isolation, deserializers and auto-commit itself
-     * @throws TributaryException if the topic is missing, or was recreated since the table's last batch
+     * @throws TributaryException if the topic is missing, or was recreated since the table's last batch, or there is no
+     *                            table yet and its folder holds other files (unless {@link SinkConfig#allowNonEmptyPath()})
      */
     public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps) {
         this(config, kafkaClientProps, false);
@@ -82,8 +84,9 @@ public final class DeltaSink implements AutoCloseable {
         this.reprocess = reprocess;
         this.config = config;
         this.engine = KernelEngines.withTargetFileSize(config.targetFileSize());
-        this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(),
-                Partitioning.parse(config.partitionBy(), config.schema()), config.targetFileSize());
+        Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.schema());
+        TableFolder.checkNewTable(config.tablePath(), partitioning.columns(), config.allowNonEmptyPath());
+        this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(), partitioning, config.targetFileSize());
         this.mode = WriteMode.forConfig(config, writer);
         this.reader = new TopicReader(kafkaClientProps, config.topic(), config.appId(), new RowJson(config.schema()), mode.keyed());
         try {

@@ -90,6 +90,41 @@ class DeltaSinkIT {
         return ids;
     }
 
+    /**
+     * sink.delta.path names a folder of the user's own files (no _delta_log): the sink refuses to
+     * make it a table, naming the files and the setting, and touches nothing; a first attempt's own
+     * data files (Kernel's names, with Hadoop checksums) do not count. With the setting it writes
+     * the table beside them.
+     */
+    @Test
+    void aFolderOfOtherFilesIsRefusedAndUsedOnlyWhenAllowed() throws Exception {
+        String topic = newTopic(1);
+        publish(topic, 1, row(1, "a", 1.0, "2024-01-01T10:00:00Z"), row(2, "b", 2.0, "2024-01-01T10:01:00Z"));
+        Path out = dir.resolve("out");
+        Files.createDirectories(out.resolve("2023"));
+        Files.writeString(out.resolve("report.csv"), "id,amt\n1,2\n");
+        Files.writeString(out.resolve("2023/notes.txt"), "mine");
+        Files.writeString(out.resolve("1f0e2d3c-4b5a-4968-8776-a5b4c3d2e1f0-000.parquet"), "a first attempt's file");
+        Files.writeString(out.resolve(".1f0e2d3c-4b5a-4968-8776-a5b4c3d2e1f0-000.parquet.crc"), "its checksum");
+
+        assertThatThrownBy(() -> new DeltaSink(config(topic), client()))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("delta sink: sink.delta.path " + out)
+                .hasMessageContaining("holds 2 files (")
+                .hasMessageContaining("report.csv").hasMessageContaining("2023/notes.txt")
+                .hasMessageContaining("but no Delta table (no _delta_log)")
+                .hasMessageContaining("set sink.delta.allowNonEmptyPath: true");
+        assertThat(out.resolve("_delta_log")).doesNotExist();
+        assertThat(out.resolve("report.csv")).hasContent("id,amt\n1,2\n");
+
+        try (DeltaSink sink = new DeltaSink(config(topic).withAllowNonEmptyPath(true), client())) {
+            assertThat(sink.runBatch()).isPresent();
+        }
+        assertThat(ids()).containsExactly(1, 2);
+        assertThat(out.resolve("report.csv")).hasContent("id,amt\n1,2\n");
+        assertThat(out.resolve("2023/notes.txt")).hasContent("mine");
+    }
+
     @Test
     void aTrimmingSinkDeletesWhatTheTableHoldsAndRefusesToStartATableFromATrimmedTopic() throws Exception {
         String topic = newTopic(2);

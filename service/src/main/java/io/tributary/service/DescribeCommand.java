@@ -12,7 +12,8 @@ import picocli.CommandLine.Spec;
 /** {@code tributary describe TABLE}: a Delta table's health. */
 @Command(name = "describe", mixinStandardHelpOptions = true,
         description = "Prints a Delta table's health: versions (latest, oldest readable), last checkpoint, number and sizes of the "
-                + "data files, partitions, txn ids with their versions, domain metadata (a sink's offsets), table properties and protocol.")
+                + "data files, the row count (from the log's statistics, no data file read; unknown when a file has none), partitions, "
+                + "txn ids with their versions, domain metadata (a sink's offsets), table properties and protocol.")
 final class DescribeCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TABLE", description = "the Delta table's folder")
     Path table;

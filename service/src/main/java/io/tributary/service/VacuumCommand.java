@@ -15,8 +15,9 @@ import picocli.CommandLine.Spec;
 /** {@code tributary vacuum TABLE --retain 168h}: Delta's VACUUM, which Kernel lacks. */
 @Command(name = "vacuum", mixinStandardHelpOptions = true,
         description = {"Deletes a Delta table's data files that no version within the retention references (removed by optimize, "
-                + "upserts or replaces longer ago than --retain) and files never committed (left by failed attempts) older than "
-                + "--retain. Never touches _delta_log.",
+                + "upserts or replaces longer ago than --retain, deletion vectors included) and files never committed (left by failed "
+                + "attempts) older than --retain. Never deletes a file it cannot show the table wrote (files that were in the folder "
+                + "before the table are left alone and counted), and never touches _delta_log.",
                 "A retention below the table's delta.deletedFileRetentionDuration (default 1 week) is refused without --force, as Delta does."})
 final class VacuumCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TABLE", description = "the Delta table's folder")
