@@ -1,10 +1,13 @@
 package io.tributary.service;
 
+import io.tributary.service.console.ProgressBar;
+import io.tributary.service.console.Terminal;
 import io.tributary.service.http.ServiceEndpoints;
 import io.tributary.service.internal.Pipeline;
 import io.tributary.service.internal.RunOptions;
 import io.tributary.service.internal.RunSummary;
 import io.tributary.service.spec.PipelineSpec;
+import io.tributary.service.spec.Settings;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -32,20 +35,35 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PipelineSpec spec = specOptions.load();
         PrintWriter out = command.commandLine().getOut();
+        // a bounded run watched on a terminal: a progress bar under the log lines on stderr
+        ProgressBar bar = spec.trigger().bounded() && Terminal.stderrIsTerminal("json".equals(spec.string(Settings.LOG_FORMAT)))
+                ? ProgressBar.onStderr() : null;
+        boolean succeeded = false;
         try (ServiceEndpoints endpoints = ServiceEndpoints.start(spec)) {
             GracefulStop stop = GracefulStop.install(endpoints);
             try (Pipeline pipeline = Pipeline.open(spec, new RunOptions(reprocess))) {
                 endpoints.attach(pipeline);
                 stop.attach(pipeline);
+                if (bar != null) {
+                    bar.inputStage(pipeline.stageNames().get(0));
+                }
                 RunSummary summary = pipeline.run(spec.trigger(), p -> {
                     endpoints.record(p);
                     out.println(p.toJson());
                     out.flush();
+                    if (bar != null) {
+                        bar.accept(p);
+                    }
                 });
                 out.println(summary.toJson());
                 out.flush();
+                succeeded = true;
             } finally {
                 stop.uninstall();
+            }
+        } finally {
+            if (bar != null) {
+                bar.close(succeeded);
             }
         }
         return 0;
