@@ -230,7 +230,7 @@ public final class FileIngest implements AutoCloseable {
         long sinceLast = lastTriggerMs < 0 ? totalMs : startMs - lastTriggerMs;
         lastTriggerMs = startMs;
         return progress.batch(outcome, new ProgressFactory.Timing(startMs, sinceLast, listMs, totalMs,
-                plan.heldBack().size(), plan.changed().size(), cleaned));
+                plan.heldBack().size(), plan.changed().size(), cleaned, plan.leftForLater()));
     }
 
     /**

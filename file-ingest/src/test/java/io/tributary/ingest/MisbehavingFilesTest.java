@@ -195,11 +195,14 @@ class MisbehavingFilesTest {
             write(config.inputDir(), "f" + i + ".json", "{\"id\": " + i + "}\n", 1_000 + i); // 10 bytes each
         }
         try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
-            assertThat(ingest.runBatch().orElseThrow().sources().get(0).metrics()).containsEntry("files", java.util.List.of("f0.json", "f1.json"));
-            assertThat(ingest.runBatch().orElseThrow().sources().get(0).metrics()).containsEntry("files", java.util.List.of("f2.json", "f3.json"));
+            // numFilesPending: the files the limits leave for later batches (a progress bar's "planned" = done + pending)
+            assertThat(ingest.runBatch().orElseThrow().sources().get(0).metrics()).containsEntry("files", java.util.List.of("f0.json", "f1.json"))
+                    .containsEntry("numFilesPending", 3L);
+            assertThat(ingest.runBatch().orElseThrow().sources().get(0).metrics()).containsEntry("files", java.util.List.of("f2.json", "f3.json"))
+                    .containsEntry("numFilesPending", 1L);
             Progress last = ingest.runBatch().orElseThrow();
             assertThat(last.batchId()).isEqualTo(2);
-            assertThat(last.sources().get(0).metrics()).containsEntry("files", java.util.List.of("f4.json"));
+            assertThat(last.sources().get(0).metrics()).containsEntry("files", java.util.List.of("f4.json")).containsEntry("numFilesPending", 0L);
             assertThat(ingest.runBatch()).isEmpty();
         }
     }

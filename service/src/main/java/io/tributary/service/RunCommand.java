@@ -1,5 +1,7 @@
 package io.tributary.service;
 
+import io.tributary.service.console.ProgressBar;
+import io.tributary.service.console.Terminal;
 import io.tributary.service.http.ServiceEndpoints;
 import io.tributary.service.internal.Pipeline;
 import io.tributary.service.internal.RunOptions;
@@ -39,6 +41,10 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PipelineSpec spec = specOptions.load();
         PrintWriter out = command.commandLine().getOut();
+        // a bounded run watched on a terminal: a progress bar under the log lines on stderr
+        ProgressBar bar = spec.trigger().bounded() && Terminal.stderrIsTerminal("json".equals(spec.string(Settings.LOG_FORMAT)))
+                ? ProgressBar.onStderr() : null;
+        boolean succeeded = false;
         // the lock first: a second run of a running pipeline is told so, not that the HTTP port is taken
         try (StateLock lock = StateLock.acquire(spec.stateDir(), spec.name());
              ServiceEndpoints endpoints = ServiceEndpoints.start(spec)) {
@@ -47,17 +53,28 @@ final class RunCommand implements Callable<Integer> {
             try (Pipeline pipeline = Pipeline.open(spec, new RunOptions(reprocess, lock, stop::requested))) {
                 endpoints.attach(pipeline);
                 stop.attach(pipeline);
+                if (bar != null) {
+                    bar.inputStage(pipeline.stageNames().get(0));
+                }
                 RunSummary summary = pipeline.run(spec.trigger(), p -> {
                     endpoints.record(p);
                     out.println(p.toJson());
                     out.flush();
+                    if (bar != null) {
+                        bar.accept(p);
+                    }
                 });
                 out.println(summary.toJson());
                 out.flush();
+                succeeded = true;
             } catch (StoppedWhileStarting e) {
                 LOG.info("{}", e.getMessage()); // a stop before anything ran is a clean stop
             } finally {
                 stop.uninstall();
+            }
+        } finally {
+            if (bar != null) {
+                bar.close(succeeded);
             }
         }
         return 0;

@@ -23,9 +23,10 @@ public final class ProgressFactory {
      *
      * @param cleaned input files archived or deleted by {@code cleanSource} in this batch (its own
      *                files, and at a run's first batch those a run that died left)
+     * @param pending new files the listing found that the per-trigger limits left for later batches
      */
     public record Timing(long startMs, long sinceLastTriggerMs, long listMs, long totalMs, int heldBack, int changedAfterIngest,
-                         int cleaned) {
+                         int cleaned, int pending) {
     }
 
     public Progress batch(BatchOutcome o, Timing t) {
@@ -42,6 +43,7 @@ public final class ProgressFactory {
         sourceMetrics.put("numFilesChangedAfterIngest", (long) t.changedAfterIngest());
         sourceMetrics.put("numFilesChangedWhileReading", (long) o.changedWhileReading().size());
         sourceMetrics.put("numFilesHeldBackByMinAge", (long) t.heldBack());
+        sourceMetrics.put("numFilesPending", (long) t.pending());
         String cleanedMetric = cleanedMetric(config.cleanSource());
         if (cleanedMetric != null) {
             sourceMetrics.put(cleanedMetric, (long) t.cleaned());

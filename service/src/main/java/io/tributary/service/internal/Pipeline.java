@@ -38,6 +38,29 @@ public final class Pipeline implements AutoCloseable {
     private final Object activity = new Object();
     private volatile boolean stopping;
     private volatile boolean running;
+    /** The stages whose batch failed and is being tried again, by name. */
+    private final java.util.Map<String, Retrying> retrying = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Recovery.Retries retries = new Recovery.Retries() {
+        @Override
+        public void retrying(String stage, String error, long firstFailureMs, int attempts) {
+            retrying.put(stage, new Retrying(error, firstFailureMs, attempts));
+        }
+
+        @Override
+        public void recovered(String stage) {
+            retrying.remove(stage);
+        }
+    };
+
+    /**
+     * A stage whose batch failed with an error Kafka calls retriable, tried again since.
+     *
+     * @param error the last failure's root cause
+     * @param sinceMs when the first failure of the batch happened, epoch milliseconds
+     * @param attempts how many times the batch failed so far
+     */
+    public record Retrying(String error, long sinceMs, int attempts) {
+    }
 
     private Pipeline(PipelineSpec spec, KafkaConnection kafka, List<Stage> stages) {
         this.spec = spec;
@@ -88,7 +111,7 @@ public final class Pipeline implements AutoCloseable {
                 long roundStart = System.nanoTime();
                 boolean didWork = false;
                 for (Stage stage : stages) {
-                    Optional<Progress> p = Recovery.runBatch(stage, () -> stopping);
+                    Optional<Progress> p = Recovery.runBatch(stage, () -> stopping, retries);
                     if (p.isPresent()) {
                         didWork = true;
                         idle.remove(stage);
@@ -150,7 +173,7 @@ public final class Pipeline implements AutoCloseable {
                 done.submit(() -> {
                     Thread.currentThread().setName("tributary-" + stage.name()); // e.g. tributary-quickstart/sink in logs
                     while (!stopping) {
-                        Optional<Progress> p = Recovery.runBatch(stage, () -> stopping);
+                        Optional<Progress> p = Recovery.runBatch(stage, () -> stopping, retries);
                         firstRound.countDown();
                         if (firstRound.getCount() == 0) {
                             running = true;
@@ -205,6 +228,11 @@ public final class Pipeline implements AutoCloseable {
     /** True once every stage has run its first batch (or found nothing to do), until the run ends. */
     public boolean running() {
         return running && !stopping;
+    }
+
+    /** The stages trying a failed batch again now, by name (empty when every stage runs). */
+    public java.util.Map<String, Retrying> retrying() {
+        return java.util.Map.copyOf(retrying);
     }
 
     /** The stages' names in flow order. */

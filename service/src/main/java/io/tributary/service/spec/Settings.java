@@ -128,7 +128,7 @@ public final class Settings {
             new Setting(TOPIC_TRIM, ENUM, "true", false, List.of("true", "false"), "delete the records of the events and results "
                     + "topics once the stage reading them committed past them; false keeps them (they have no time retention)"),
             opt(BROKER_PORT, INT, "0", "the embedded broker's port on 127.0.0.1 (0: any free port)").within(0, 65535),
-            opt(HTTP_PORT, INT, null, "the port of /health/live, /health/ready, /metrics and /progress; absent: 8080 for the default "
+            opt(HTTP_PORT, INT, null, "the port of the live page (/), /health/live, /health/ready, /metrics and /progress; absent: 8080 for the default "
                     + "and processingTime triggers, none for availableNow and once; 0: any free port (logged); -1: none").within(-1, 65535),
             opt(HTTP_HOST, STRING, "127.0.0.1", "the address the HTTP endpoints listen on; 0.0.0.0 in a container"),
             new Setting(LOG_FORMAT, ENUM, "text", false, List.of("text", "json"), "log lines on stderr: text, or one JSON object per line"));
