@@ -105,6 +105,15 @@ public class S3ServerExtension implements BeforeAllCallback, AfterAllCallback {
         return Files.createDirectories(dir.resolve(name));
     }
 
+    /** {@link #createBucket}, for tests that cannot throw. */
+    public Path createBucketQuietly(String name) {
+        try {
+            return createBucket(name);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** The folder that holds the objects of {@code bucket}: key {@code a/b.json} is the file {@code a/b.json} in it. */
     public Path bucketDir(String bucket) {
         return dir.resolve(bucket);

@@ -51,7 +51,7 @@ public final class LogDirectory {
         this.engine = engine;
         this.log = new Path(KernelEngines.tablePath(tablePath), "_delta_log");
         try {
-            this.fs = log.getFileSystem(KernelEngines.configuration());
+            this.fs = log.getFileSystem(KernelEngines.configuration(engine));
             if (fs.exists(log)) {
                 for (FileStatus f : fs.listStatus(log)) {
                     String name = f.getPath().getName();

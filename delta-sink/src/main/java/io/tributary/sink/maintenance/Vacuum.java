@@ -7,6 +7,7 @@ import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.LogDirectory;
 import io.tributary.sink.internal.TableFile;
 import io.tributary.sink.internal.TableSnapshots;
+import io.tributary.storage.Storage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -39,10 +40,16 @@ public final class Vacuum {
     static final String DEFAULT_RETENTION = "interval 1 week";
 
     private final String tablePath;
-    private final Engine engine = KernelEngines.create();
+    private final Engine engine;
 
     public Vacuum(String tablePath) {
+        this(tablePath, Storage.NONE);
+    }
+
+    /** A table whose file system takes {@code storage}'s settings (object storage). */
+    public Vacuum(String tablePath, Storage storage) {
         this.tablePath = KernelEngines.tablePath(tablePath);
+        this.engine = KernelEngines.create(storage);
     }
 
     /**
@@ -69,7 +76,7 @@ public final class Vacuum {
         long cutoff = System.currentTimeMillis() - retain.toMillis();
         try {
             Path root = new Path(tablePath);
-            FileSystem fs = root.getFileSystem(KernelEngines.configuration());
+            FileSystem fs = root.getFileSystem(KernelEngines.configuration(engine));
             Path qualifiedRoot = fs.makeQualified(root);
             Set<String> keep = new HashSet<>();
             List<TableFile> current = TableFile.list(engine, snapshot);
