@@ -29,10 +29,26 @@ public class S3ServerExtension implements BeforeAllCallback, AfterAllCallback {
     public static final String ACCESS_KEY = "tributary-test-access";
     public static final String SECRET_KEY = "tributary-test-secret";
 
+    private final boolean inMemory;
     private Path dir;
     private S3Proxy proxy;
     private BlobStoreContext context;
     private String endpoint;
+
+    /** A server storing its buckets as folders of a temporary folder. */
+    public S3ServerExtension() {
+        this(false);
+    }
+
+    /**
+     * With {@code inMemory}, a server that keeps its objects in memory (jclouds' transient store):
+     * its listings do not read every object's file and metadata again for each page, as the
+     * folder-backed store does, so a test can time the client's listing of many objects; objects
+     * are then written through the S3 API ({@link #bucketDir} does not apply).
+     */
+    public S3ServerExtension(boolean inMemory) {
+        this.inMemory = inMemory;
+    }
 
     @Override
     public void beforeAll(ExtensionContext extensionContext) throws Exception {
@@ -44,7 +60,7 @@ public class S3ServerExtension implements BeforeAllCallback, AfterAllCallback {
         dir = Files.createTempDirectory("tributary-s3");
         Properties props = new Properties();
         props.setProperty("jclouds.filesystem.basedir", dir.toString());
-        context = ContextBuilder.newBuilder("filesystem").credentials(ACCESS_KEY, SECRET_KEY).overrides(props)
+        context = ContextBuilder.newBuilder(inMemory ? "transient" : "filesystem").credentials(ACCESS_KEY, SECRET_KEY).overrides(props)
                 .build(BlobStoreContext.class);
         BlobStore blobStore = context.getBlobStore();
         int port;
@@ -102,6 +118,9 @@ public class S3ServerExtension implements BeforeAllCallback, AfterAllCallback {
 
     /** Creates a bucket (a folder of the server's folder); its folder. */
     public Path createBucket(String name) throws IOException {
+        if (inMemory) {
+            context.getBlobStore().createContainerInLocation(null, name);
+        }
         return Files.createDirectories(dir.resolve(name));
     }
 
