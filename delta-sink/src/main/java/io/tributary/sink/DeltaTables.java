@@ -66,7 +66,11 @@ public final class DeltaTables {
 
     /** The sink offsets stored in the table's {@value SinkOffsets#DOMAIN} domain metadata, if any. */
     public static Optional<SinkOffsets> sinkOffsets(String path) {
-        return snapshot(path).flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
+        return sinkOffsets(path, Storage.NONE);
+    }
+
+    public static Optional<SinkOffsets> sinkOffsets(String path, Storage storage) {
+        return snapshot(path, storage).flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
     }
 
     /** Where the sink {@code appId} reading {@code topic} stands in the table at {@code path} (also when there is no table). */

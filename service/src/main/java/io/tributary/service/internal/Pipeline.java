@@ -46,6 +46,7 @@ public final class Pipeline implements AutoCloseable {
 
     /** Connects to Kafka (starting the embedded broker if the spec names none) and opens the stages. */
     public static Pipeline open(PipelineSpec spec, RunOptions options) {
+        StorageChecks.require(spec); // a bucket, credentials or endpoint that is wrong stops the run before anything starts
         ReadAhead readAhead = PipelineParts.readAhead(spec); // the files are read while the broker starts
         KafkaConnection kafka = null;
         List<Stage> stages = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.tributary.service.spec;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.tributary.schema.TributaryException;
+import io.tributary.storage.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -224,6 +225,23 @@ public final class PipelineSpec {
         return values.containsKey(key);
     }
 
+    /**
+     * A path setting as a location: a URI ({@code s3a://bucket/folder/}, {@code file:/...})
+     * unchanged, a plain path resolved against the spec's folder.
+     */
+    public String location(String key) {
+        String v = string(key);
+        if (v == null) {
+            return null;
+        }
+        return Storage.scheme(v.strip()) != null ? v.strip() : path(key).toString();
+    }
+
+    /** The {@code storage:} settings, for the file systems of the spec's paths. */
+    public Storage storage() {
+        return Storage.of(map(Settings.STORAGE));
+    }
+
     /** A path setting, resolved against the spec's folder. */
     public Path path(String key) {
         String v = string(key);
@@ -308,6 +326,7 @@ public final class PipelineSpec {
 
     static boolean isSecret(String key) {
         String k = key.toLowerCase(Locale.ROOT);
-        return k.contains("password") || k.contains("secret") || k.contains("sasl.jaas.config") || k.endsWith(".key") || k.contains("token");
+        return k.contains("password") || k.contains("secret") || k.contains("sasl.jaas.config") || k.endsWith(".key") || k.contains("token")
+                || Storage.isSecret(k);
     }
 }
