@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Spark benchmark: Apache Spark 4.2 + Delta 4.4 (local[2], Trigger.AvailableNow) on the workloads
-# Tributary's issues compare against, on this machine, a new JVM per run (SparkBench).
+# Spark benchmark: Apache Spark 4.2 + Delta 4.4 (local[2], Trigger.AvailableNow) on the workloads of
+# `tributary bench`, on the machine it runs on, a new JVM per run (SparkBench).
 # Usage: compat/spark/bench.sh
 #   RUNS=3                                          runs per scenario (the medians are printed)
 #   SCENARIOS="raw upsert upsert10 windowed empty"  which ones, in this order

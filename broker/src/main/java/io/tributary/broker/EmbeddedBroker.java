@@ -132,10 +132,10 @@ public final class EmbeddedBroker implements AutoCloseable {
         p.put("num.io.threads", "2");
         p.put("background.threads", "2");
         p.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
-        // broker.session.timeout.ms stays Kafka's 9 s: a restart after a crash no longer waits for it (AfterCrash
-        // fences the dead registration with a controller of its own), and a shorter one fenced this live broker when
-        // a loaded machine delayed a heartbeat: its partitions went leaderless, and the transaction coordinator then
-        // dropped the commit markers it was writing (a transaction left open for good, see AfterCrash)
+        // broker.session.timeout.ms stays Kafka's 9 s: a restart after a crash does not wait for it (AfterCrash
+        // fences the dead registration with a controller of its own), and a shorter one can fence this live broker
+        // when a loaded machine delays a heartbeat: its partitions go leaderless, and the transaction coordinator then
+        // drops the commit markers it is writing (a transaction left open for good, see AfterCrash)
         // transactions of a crashed producer are aborted sooner than the 60 s default
         p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "2000");
         return p;

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The seed's foreachBatch MERGE scenario through the sink: a real broker, real tables. */
+/** Spark's foreachBatch MERGE scenario through the sink: a real broker, real tables. */
 @Tag("integration")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class UpsertSinkIT {

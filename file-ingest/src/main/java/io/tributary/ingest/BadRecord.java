@@ -4,7 +4,7 @@ package io.tributary.ingest;
  * One input line that could not become a row: malformed JSON, a value of the wrong type, invalid
  * UTF-8, a line too long. What the dead-letter topic holds and what a failing run names.
  *
- * @param file the file's path relative to the input folder
+ * @param file the file's path relative to the input folder, printable ({@link io.tributary.schema.Printable#escape})
  * @param line the 1-based line number in the file
  * @param field the offending column, or null when the line as a whole is bad
  * @param reason why, in words

@@ -5,7 +5,7 @@ package io.tributary.ingest;
  * reported, never read again and never silently skipped; to ingest the new content, write it
  * under a new name.
  *
- * @param path the file's path relative to the input folder
+ * @param path the file's path relative to the input folder, as {@link IngestedFile#path()}
  * @param ingested what the ingest-log recorded when it was published
  * @param sizeNow its size now
  * @param mtimeMsNow its modification time now

@@ -1,5 +1,6 @@
 package io.tributary.ingest;
 
+import io.tributary.ingest.internal.FileNames;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -130,6 +131,39 @@ public interface CleanSource {
             return location;
         }
 
+        /** Spark refuses an archive folder its source could read; Tributary refuses one inside the input folder. */
+        void requireOutside(Path inputDir) {
+            if (within(dir, inputDir)) {
+                throw new TributaryException("source.files.sourceArchiveDir: " + dir + " is inside the input folder "
+                        + inputDir + ", where archived files would sit among new ones (Spark refuses this too);"
+                        + " choose a folder outside " + inputDir);
+            }
+        }
+
+        private static boolean within(Path child, Path parent) {
+            Path c = child.toAbsolutePath().normalize();
+            Path p = parent.toAbsolutePath().normalize();
+            if (c.startsWith(p)) {
+                return true;
+            }
+            try { // through symbolic links: compare where the deepest existing folders really are
+                return real(c).startsWith(real(p));
+            } catch (IOException e) {
+                return false;
+            }
+        }
+
+        private static Path real(Path p) throws IOException {
+            Path existing = p;
+            while (existing != null && !Files.exists(existing)) {
+                existing = existing.getParent();
+            }
+            if (existing == null) {
+                return p;
+            }
+            return existing.toRealPath().resolve(existing.relativize(p));
+        }
+
         @Override
         public String name() {
             return "archive";
@@ -138,7 +172,7 @@ public interface CleanSource {
         @Override
         public String clean(Path file, String relPath) throws IOException {
             BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-            Path target = dir.resolve(relPath);
+            Path target = FileNames.resolve(dir, relPath); // the name's exact bytes, also when they are not UTF-8
             Files.createDirectories(target.getParent());
             for (int n = 1; ; n++) {
                 if (Files.exists(target) && sameFile(target, a)) {
@@ -153,7 +187,7 @@ public interface CleanSource {
                         // taken meanwhile: try the next name
                     }
                 }
-                target = dir.resolve(relPath + "." + n);
+                target = FileNames.resolve(dir, relPath + "." + n);
             }
         }
 
@@ -170,7 +204,7 @@ public interface CleanSource {
             } catch (AtomicMoveNotSupportedException e) {
                 // another file system
             }
-            Path tmp = target.resolveSibling("." + target.getFileName() + ".tributary-tmp");
+            Path tmp = FileNames.resolve(target.getParent(), "." + FileNames.of(target) + ".tributary-tmp");
             Files.copy(file, tmp, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
             Files.delete(file);

@@ -9,6 +9,7 @@ import io.tributary.ingest.internal.IngestLogReader;
 import io.tributary.ingest.internal.IngestState;
 import io.tributary.ingest.internal.ProgressFactory;
 import io.tributary.ingest.internal.ReadAhead;
+import io.tributary.ingest.internal.SkipTally;
 import io.tributary.ingest.internal.SourceCleaner;
 import io.tributary.ingest.internal.TopicSetup;
 import io.tributary.schema.CrashPoint;
@@ -58,6 +59,7 @@ public final class FileIngest implements AutoCloseable {
     private boolean leftoversCleaned;
     private int cleanedNotReported; // files cleaned since the last progress (leftovers of a dead run)
     private List<ChangedFile> changedFiles = List.of();
+    private final SkipTally skips;
     private long lastTriggerMs = -1;
     private long lastDataMs = System.currentTimeMillis(); // wall clock of the last batch with files
     private boolean closed;
@@ -105,6 +107,7 @@ public final class FileIngest implements AutoCloseable {
         this.planner = new BatchPlanner(config, discovery);
         this.progress = new ProgressFactory(config, UUID.randomUUID().toString());
         this.cleaner = new SourceCleaner(config.cleanSource(), discovery);
+        this.skips = new SkipTally(discovery, config.fileMinAge());
         LOG.info("ingest of pipeline {}: {} files already ingested, next batch {}{}", config.pipeline(), state.files().size(),
                 state.nextBatchId(), config.hasWatermark() ? ", watermark " + ProgressFactory.format(state.watermarkMs()) : "");
     }
@@ -177,14 +180,15 @@ public final class FileIngest implements AutoCloseable {
             // Spark's no-data batch, published with the run's last data batch: only its progress is left
             BatchOutcome o = publishedNoData;
             publishedNoData = null;
-            return Optional.of(report(o, new BatchPlanner.Plan(List.of(), List.of(), 0, 0), startMs, t0, 0));
+            return Optional.of(report(o, new BatchPlanner.Plan(List.of(), List.of(), List.of(), 0), startMs, t0, 0));
         }
         BatchPlanner.Plan plan = planner.plan(state, startMs);
         changedFiles = List.copyOf(plan.changed());
+        skips.saw(plan);
         long listMs = (System.nanoTime() - t0) / 1_000_000;
         BatchOutcome outcome;
         try {
-            boolean lastOfRun = endsWhenIngested && plan.leftForLater() == 0 && plan.heldBack() == 0;
+            boolean lastOfRun = endsWhenIngested && plan.leftForLater() == 0 && plan.heldBack().isEmpty();
             outcome = plan.files().isEmpty() ? null : runner.runData(plan.files(), state, lastOfRun);
             if (outcome != null) {
                 publishedNoData = runner.takeFollowingNoData();
@@ -205,7 +209,7 @@ public final class FileIngest implements AutoCloseable {
             }
             throw e;
         }
-        if (readAhead != null && plan.leftForLater() == 0 && plan.heldBack() == 0) {
+        if (readAhead != null && plan.leftForLater() == 0 && plan.heldBack().isEmpty()) {
             readAhead.close(); // every new file listed was in this batch: what it still holds is of files gone since
         }
         if (outcome == null) {
@@ -226,7 +230,7 @@ public final class FileIngest implements AutoCloseable {
         long sinceLast = lastTriggerMs < 0 ? totalMs : startMs - lastTriggerMs;
         lastTriggerMs = startMs;
         return progress.batch(outcome, new ProgressFactory.Timing(startMs, sinceLast, listMs, totalMs,
-                plan.heldBack(), plan.changed().size(), cleaned));
+                plan.heldBack().size(), plan.changed().size(), cleaned));
     }
 
     /**
@@ -235,7 +239,7 @@ public final class FileIngest implements AutoCloseable {
      * would follow it in the same transaction ({@link BatchRunner#runData}),
      * whose progress the next {@link #runBatch()} returns. The same batches, ids and watermarks
      * as two transactions; the aggregation closes the windows the data batch opened without
-     * writing them into its state store first (README "Performance").
+     * writing them into its state store first (docs/performance.md).
      */
     public void endsWhenIngested(boolean v) {
         this.endsWhenIngested = v;
@@ -251,7 +255,7 @@ public final class FileIngest implements AutoCloseable {
     }
 
     /**
-     * What Spark prints for a trigger that found no new data (the seed's run 2): the next batch
+     * What Spark prints for a trigger that found no new data (the quickstart's second run): the next batch
      * id with 0 rows. No batch runs and nothing is published; for the service to print when
      * {@link #runBatch()} returned empty.
      */
@@ -281,6 +285,14 @@ public final class FileIngest implements AutoCloseable {
 
     private static String plural(long n, String word) {
         return n == 1 ? word : word + "s";
+    }
+
+    /**
+     * Ends the run's account of the files it left unread ({@link SkippedFiles}): changed after they
+     * were ingested, or held back by {@code fileMinAge} at the last batch; logs them once (WARN).
+     */
+    public SkippedFiles endRun() {
+        return skips.endRun(config.pipeline());
     }
 
     /** Ingested files that differ on disk now, as the last {@link #runBatch()} found them. */

@@ -2,14 +2,15 @@ package io.tributary.ingest;
 
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
+import io.tributary.schema.Timestamps;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import io.tributary.storage.ObjectLocation;
 import io.tributary.storage.Storage;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -41,6 +42,7 @@ public final class IngestConfig {
     private final int maxLineBytes;
     private final int rowsPerRecord;
     private final Duration fileMinAge;
+    private final ZoneId timeZone;
     private final CleanSource cleanSource;
     private final Duration closeIdleWindowsAfter;
     private final Duration idleWatermarkAdvance;
@@ -65,6 +67,7 @@ public final class IngestConfig {
         this.maxLineBytes = b.maxLineBytes;
         this.rowsPerRecord = b.rowsPerRecord;
         this.fileMinAge = b.fileMinAge;
+        this.timeZone = b.timeZone;
         this.cleanSource = b.cleanSource;
         this.closeIdleWindowsAfter = b.closeIdleWindowsAfter;
         this.idleWatermarkAdvance = b.idleWatermarkAdvance;
@@ -163,7 +166,6 @@ public final class IngestConfig {
         return rowsPerRecord;
     }
 
-    /** Files modified more recently than this are left for a later batch (0: take everything). */
     /**
      * Tributary's option beyond Spark: after this much wall-clock time with no new file, a
      * no-data batch moves the watermark to the largest event time plus
@@ -178,8 +180,14 @@ public final class IngestConfig {
         return idleWatermarkAdvance;
     }
 
+    /** Files modified more recently than this are left for a later batch (0: take everything). */
     public Duration fileMinAge() {
         return fileMinAge;
+    }
+
+    /** The zone of a timestamp written without an offset (Spark's {@code spark.sql.session.timeZone}); UTC by default. */
+    public ZoneId timeZone() {
+        return timeZone;
     }
 
     /** What becomes of a file once its batch committed (Spark's cleanSource); {@link CleanSource#OFF} by default. */
@@ -221,6 +229,7 @@ public final class IngestConfig {
         private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
         private int rowsPerRecord = DEFAULT_ROWS_PER_RECORD;
         private Duration fileMinAge = Duration.ZERO;
+        private ZoneId timeZone = ZoneOffset.UTC;
         private CleanSource cleanSource = CleanSource.OFF;
         private Duration closeIdleWindowsAfter;
         private Duration idleWatermarkAdvance;
@@ -304,6 +313,12 @@ public final class IngestConfig {
 
         public Builder fileMinAge(Duration age) {
             this.fileMinAge = age;
+            return this;
+        }
+
+        /** See {@link IngestConfig#timeZone()}: a region ({@code America/New_York}), an offset ({@code +01:00}) or UTC. */
+        public Builder timeZone(String zone) {
+            this.timeZone = Timestamps.sessionZone(zone, "source.files.timeZone");
             return this;
         }
 
@@ -391,7 +406,7 @@ public final class IngestConfig {
                             + " on the server, a local file moved)");
                 }
                 if (a.dir() != null) {
-                    requireOutside(a.dir(), inputDir);
+                    a.requireOutside(inputDir);
                 } else {
                     requireOutside(ObjectLocation.parse(a.location()), ObjectLocation.parse(inputLocation));
                 }
@@ -399,44 +414,11 @@ public final class IngestConfig {
             return new IngestConfig(this);
         }
 
-        /** Spark refuses an archive folder its source could read; Tributary refuses one inside the input folder. */
-        private static void requireOutside(Path archiveDir, Path inputDir) {
-            if (within(archiveDir, inputDir)) {
-                throw new TributaryException("source.files.sourceArchiveDir: " + archiveDir + " is inside the input folder "
-                        + inputDir + ", where archived files would sit among new ones (Spark refuses this too);"
-                        + " choose a folder outside " + inputDir);
-            }
-        }
-
         private static void requireOutside(ObjectLocation archive, ObjectLocation input) {
             if (archive.bucket().equals(input.bucket()) && archive.prefix().startsWith(input.prefix())) {
                 throw new TributaryException("source.files.sourceArchiveDir: " + archive + " is inside the input folder " + input
                         + ", where archived files would sit among new ones (Spark refuses this too); choose a folder outside " + input);
             }
-        }
-
-        private static boolean within(Path child, Path parent) {
-            Path c = child.toAbsolutePath().normalize();
-            Path p = parent.toAbsolutePath().normalize();
-            if (c.startsWith(p)) {
-                return true;
-            }
-            try { // through symbolic links: compare where the deepest existing folders really are
-                return real(c).startsWith(real(p));
-            } catch (IOException e) {
-                return false;
-            }
-        }
-
-        private static Path real(Path p) throws IOException {
-            Path existing = p;
-            while (existing != null && !Files.exists(existing)) {
-                existing = existing.getParent();
-            }
-            if (existing == null) {
-                return p;
-            }
-            return existing.toRealPath().resolve(existing.relativize(p));
         }
     }
 }

@@ -3,7 +3,8 @@ package io.tributary.ingest;
 /**
  * A file the ingest published, as its ingest-log record holds it.
  *
- * @param path the file's path relative to the input folder (the ingest-log key)
+ * @param path the file's path relative to the input folder (the ingest-log key): its exact bytes, a byte that is not
+ *             UTF-8 kept as {@code U+DC00 + byte}; print it with {@link io.tributary.schema.Printable#escape}
  * @param size its size in bytes when it was read
  * @param mtimeMs its modification time then, epoch milliseconds
  * @param sha256 the SHA-256 of its content, in hex

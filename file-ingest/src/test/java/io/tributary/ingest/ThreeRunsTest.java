@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The seed's "checkpoints give you exactly-once" at the ingest level, a new ingest for every run. */
+/** Spark's "checkpoints give you exactly-once" at the ingest level, a new ingest for every run. */
 @Tag("integration")
 @Timeout(180)
 class ThreeRunsTest {

@@ -1,6 +1,7 @@
 package io.tributary.schema;
 
 import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
 import java.util.Base64;
 import java.util.Locale;
 
@@ -26,15 +27,18 @@ final class FlatRowReader {
     private final byte[][] keys;
     /** The reader of each STRUCT column's objects; null for the other columns. */
     private final FlatRowReader[] structs;
+    /** The zone of a TIMESTAMP written without an offset. */
+    private final ZoneId zone;
 
-    private FlatRowReader(Schema schema, byte[][] keys, FlatRowReader[] structs) {
+    private FlatRowReader(Schema schema, byte[][] keys, FlatRowReader[] structs, ZoneId zone) {
         this.schema = schema;
         this.keys = keys;
         this.structs = structs;
+        this.zone = zone;
     }
 
     /** The reader for {@code schema}, or null when a column's type is one the fast path never takes. */
-    static FlatRowReader of(Schema schema) {
+    static FlatRowReader of(Schema schema, ZoneId sessionZone) {
         byte[][] keys = new byte[schema.size()][];
         FlatRowReader[] structs = new FlatRowReader[schema.size()];
         for (int i = 0; i < schema.size(); i++) {
@@ -44,7 +48,7 @@ final class FlatRowReader {
                     return null;
                 }
                 case STRUCT -> {
-                    structs[i] = of(f.type().struct());
+                    structs[i] = of(f.type().struct(), sessionZone);
                     if (structs[i] == null) {
                         return null;
                     }
@@ -54,7 +58,7 @@ final class FlatRowReader {
             String key = f.name().toLowerCase(Locale.ROOT);
             keys[i] = key.chars().allMatch(c -> c < 0x80) ? key.getBytes(StandardCharsets.US_ASCII) : null;
         }
-        return new FlatRowReader(schema, keys, structs);
+        return new FlatRowReader(schema, keys, structs, sessionZone);
     }
 
     /** The row, or null: "not sure, parse it with Jackson". */
@@ -207,13 +211,13 @@ final class FlatRowReader {
         return -1;
     }
 
-    private static Object fromString(DataType.Kind kind, String s) {
+    private Object fromString(DataType.Kind kind, String s) {
         switch (kind) {
             case STRING:
                 return s;
             case TIMESTAMP:
             case TIMESTAMP_NTZ:
-                return Timestamps.parseMicros(s, kind == DataType.Kind.TIMESTAMP);
+                return Timestamps.parseMicros(s, kind == DataType.Kind.TIMESTAMP, zone);
             case DATE:
                 return Timestamps.parseDays(s);
             case BINARY:

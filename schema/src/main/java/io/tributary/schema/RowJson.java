@@ -14,6 +14,8 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Base64;
 
 /**
@@ -37,13 +39,25 @@ public final class RowJson {
             .build();
 
     private final Schema schema;
+    /** The zone of a TIMESTAMP written without an offset (Spark's session time zone). */
+    private final ZoneId zone;
     /** The fast paths (null for a schema with DECIMAL columns); Jackson does the rest. */
     private final FlatRowReader flatReader;
     private final FlatRowWriter flatWriter;
 
+    /** Rows of {@code schema}; a TIMESTAMP written without an offset is UTC's (as every canonical record has one). */
     public RowJson(Schema schema) {
+        this(schema, ZoneOffset.UTC);
+    }
+
+    /**
+     * Rows of {@code schema}; a TIMESTAMP written without an offset is a wall-clock time of
+     * {@code sessionZone}, as under Spark's {@code spark.sql.session.timeZone} ({@link Timestamps}).
+     */
+    public RowJson(Schema schema, ZoneId sessionZone) {
         this.schema = schema;
-        this.flatReader = FlatRowReader.of(schema);
+        this.zone = sessionZone;
+        this.flatReader = FlatRowReader.of(schema, sessionZone);
         this.flatWriter = FlatRowWriter.of(schema, JSON);
     }
 
@@ -110,7 +124,7 @@ public final class RowJson {
     }
 
     /** Reads the fields of an object whose START_OBJECT was just read, up to its END_OBJECT. */
-    private static Object[] object(JsonParser p, Schema schema) throws IOException {
+    private Object[] object(JsonParser p, Schema schema) throws IOException {
         Object[] row = new Object[schema.size()];
         JsonToken t;
         while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
@@ -133,7 +147,7 @@ public final class RowJson {
         return row;
     }
 
-    private static Object value(JsonParser p, JsonToken t, Field f) throws IOException {
+    private Object value(JsonParser p, JsonToken t, Field f) throws IOException {
         if (t == JsonToken.VALUE_NULL) {
             return null;
         }
@@ -187,7 +201,7 @@ public final class RowJson {
             case TIMESTAMP:
             case TIMESTAMP_NTZ:
                 if (t == JsonToken.VALUE_STRING) {
-                    Long micros = Timestamps.parseMicros(p.getText(), type.kind() == DataType.Kind.TIMESTAMP);
+                    Long micros = Timestamps.parseMicros(p.getText(), type.kind() == DataType.Kind.TIMESTAMP, zone);
                     if (micros != null) {
                         return micros;
                     }

@@ -9,7 +9,7 @@ import java.util.Arrays;
  *
  * <p>Why: Kafka's cost is per record (the producer's append, the broker's validation, the
  * consumer's and Kafka Streams' per-record work), and a row of the benchmarks is ~70 bytes.
- * Packing a thousand rows per record cut that work by as much (README "Performance").
+ * Packing a thousand rows per record divides that work by as much (docs/performance.md).
  */
 public final class RowPack {
     public static final byte SEPARATOR = '\n';

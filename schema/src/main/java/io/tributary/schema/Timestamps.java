@@ -15,7 +15,11 @@ import java.util.regex.Pattern;
  * {@code stringToTimestamp} fallback): {@code yyyy[-m[m][-d[d]]]}, then {@code T} or a space and
  * {@code h[h]:m[m][:s[s][.fraction]]}, then an optional zone: {@code Z}, {@code +hh[:mm]},
  * {@code +hhmm}, {@code UTC+hh:mm}, {@code GMT}, or a region such as {@code Europe/Paris}.
- * A missing zone means the session zone, UTC. Fraction digits beyond microseconds are truncated.
+ * A missing zone means the session zone (Spark's {@code spark.sql.session.timeZone}; Tributary's
+ * {@code source.files.timeZone}, UTC unless set): a wall-clock time there, resolved as Spark's
+ * {@code ZonedDateTime.of} does (a time in a spring-forward gap moves forward by the gap's length, a
+ * time in a fall-back overlap takes the earlier offset). A TIMESTAMP_NTZ takes no zone, and a
+ * DATE none either. Fraction digits beyond microseconds are truncated.
  */
 public final class Timestamps {
     private static final Pattern TS = Pattern.compile(
@@ -29,9 +33,17 @@ public final class Timestamps {
     private Timestamps() {
     }
 
-    /** Microseconds since the epoch, or null if the text is not a timestamp. */
+    /** Microseconds since the epoch, or null if the text is not a timestamp; a timestamp without a zone is UTC's. */
     public static Long parseMicros(String text, boolean withZone) {
-        Long fast = parseFast(text, withZone);
+        return parseMicros(text, withZone, ZoneOffset.UTC);
+    }
+
+    /**
+     * Microseconds since the epoch, or null if the text is not a timestamp; a TIMESTAMP
+     * ({@code withZone}) written without a zone is a wall-clock time of {@code sessionZone}.
+     */
+    public static Long parseMicros(String text, boolean withZone, ZoneId sessionZone) {
+        Long fast = parseFast(text, withZone, sessionZone);
         if (fast != NOT_FAST) {
             return fast;
         }
@@ -53,7 +65,7 @@ public final class Timestamps {
             if (zone != null && m.group(4) == null) {
                 return null; // a zone after a bare date is not a timestamp Spark reads
             }
-            ZoneId zoneId = zone == null || !withZone ? ZoneOffset.UTC : zone(zone);
+            ZoneId zoneId = zone != null ? zone(zone) : withZone ? sessionZone : ZoneOffset.UTC;
             if (zone != null && !withZone) {
                 return null; // TIMESTAMP_NTZ takes no zone
             }
@@ -68,7 +80,7 @@ public final class Timestamps {
      * The common form {@code yyyy-MM-dd[T ]HH:mm:ss[.fraction][Z]} read without the regex (the
      * same result as the general path); {@link #NOT_FAST} for any other text.
      */
-    private static Long parseFast(String s, boolean withZone) {
+    private static Long parseFast(String s, boolean withZone, ZoneId sessionZone) {
         int n = s.length();
         if (n < 19 || s.charAt(4) != '-' || s.charAt(7) != '-' || (s.charAt(10) != 'T' && s.charAt(10) != ' ')
                 || s.charAt(13) != ':' || s.charAt(16) != ':') {
@@ -105,6 +117,10 @@ public final class Timestamps {
             return null; // what LocalDateTime.of refuses
         }
         long seconds = epochDay(year, month, day) * 86_400L + hour * 3_600L + minute * 60L + second;
+        if (!utc && withZone && sessionZone != ZoneOffset.UTC) {
+            seconds = sessionZone instanceof ZoneOffset o ? seconds - o.getTotalSeconds()
+                    : LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC).atZone(sessionZone).toEpochSecond();
+        }
         return seconds * 1_000_000L + micros;
     }
 
@@ -154,6 +170,22 @@ public final class Timestamps {
         String s = ONE_DIGIT_HOUR.matcher(z.strip()).replaceFirst("$10$2:");
         s = ONE_DIGIT_MINUTE.matcher(s).replaceFirst("$1$2:0$3");
         return ZoneId.of(s, ZoneId.SHORT_IDS);
+    }
+
+    /**
+     * The zone {@code id} names, as Spark reads {@code spark.sql.session.timeZone}: a region
+     * ({@code America/New_York}), an offset ({@code +01:00}, {@code -08}, {@code +1:00}), {@code UTC}
+     * or {@code Z}; a fixed zone becomes its {@link ZoneOffset} ({@code UTC} is {@link ZoneOffset#UTC}).
+     *
+     * @param setting the setting it comes from, for the message when it names no zone
+     */
+    public static ZoneId sessionZone(String id, String setting) {
+        try {
+            return zone(id.strip()).normalized();
+        } catch (DateTimeException | NullPointerException e) {
+            throw new TributaryException(setting + ": '" + id + "' is not a time zone; use a region such as America/New_York,"
+                    + " an offset such as +01:00, or UTC");
+        }
     }
 
     /** Days since the epoch, or null if the text is not a date ({@code yyyy[-m[m][-d[d]]]}, time part ignored as Spark does). */

@@ -39,9 +39,9 @@ public final class Topics {
 
     /**
      * The {@code batch.size} of the producers that write rows (the ingest, the aggregation's
-     * results): a produce request per 960 KiB of rows, where Kafka's 16 KiB default and the 256 KiB
-     * used before made the broker handle four times as many (a 1M-row raw run: about 0.2 s less
-     * of the broker's CPU). Below the 1 MiB a topic takes by default ({@code max.message.bytes}).
+     * results): a produce request per 960 KiB of rows, a quarter of the requests 256 KiB batches
+     * make and far fewer than Kafka's 16 KiB default (a 1M-row raw run: about 0.2 s less of the
+     * broker's CPU). Below the 1 MiB a topic takes by default ({@code max.message.bytes}).
      */
     public static final int ROW_BATCH_BYTES = 960 * 1024;
 
@@ -49,8 +49,8 @@ public final class Topics {
      * The {@code compression.type} of the producers that write rows (the ingest, the aggregation's
      * results and changelogs) unless the spec's {@code kafka:} settings name one: LZ4, Kafka's
      * cheapest codec. The bench's JSON rows take 19 MB of broker log instead of 69 MB, and the
-     * broker's validation of compressed batches costs less than the bytes it no longer handles:
-     * raw 1M-row runs 6.28 → 6.04 s, alternated, median of 5, the same CPU.
+     * broker's validation of compressed batches costs less than the bytes it does not handle
+     * (a 1M-row raw run about 4% faster, with the same CPU; docs/performance.md).
      */
     public static final String ROW_COMPRESSION = "lz4";
 

@@ -4,6 +4,7 @@ import io.tributary.ingest.ChangedFile;
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.IngestStatus;
 import io.tributary.ingest.IngestedFile;
+import io.tributary.schema.Printable;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.service.internal.KafkaConnection;
@@ -66,12 +67,12 @@ final class CheckpointCommand {
             out.println("  next batch " + s.nextBatchId()
                     + (s.watermarkMs() == null ? "" : ", watermark " + Timestamps.formatMicros(s.watermarkMs() * 1000)));
             for (IngestedFile f : s.files()) {
-                out.printf("  batch %d  %s  %d rows%s  %d bytes  modified %s  sha256 %s%n", f.batchId(), f.path(), f.rows(),
+                out.printf("  batch %d  %s  %d rows%s  %d bytes  modified %s  sha256 %s%n", f.batchId(), Printable.escape(f.path()), f.rows(),
                         f.badRows() == 0 ? "" : " (+" + f.badRows() + " bad)", f.size(), Instant.ofEpochMilli(f.mtimeMs()),
                         f.sha256().substring(0, Math.min(12, f.sha256().length())));
             }
             for (ChangedFile c : s.changedFiles()) {
-                out.println("  CHANGED AFTER INGEST: " + c.path() + " (" + c.reason() + "); not ingested again");
+                out.println("  CHANGED AFTER INGEST: " + Printable.escape(c.path()) + " (" + c.reason() + "); not ingested again");
             }
             if (!"off".equals(s.cleanSource())) {
                 String done = "archive".equals(s.cleanSource()) ? "archived" : "deleted";

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The seed's "Reading a Delta table as a stream": a bronze table written by Tributary feeds a silver one. */
+/** Reading a Delta table as a stream: a bronze table written by Tributary feeds a silver one. */
 @Tag("integration")
 @Timeout(300)
 class BronzeSilverScenarioTest {

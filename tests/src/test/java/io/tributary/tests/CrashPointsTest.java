@@ -41,7 +41,7 @@ class CrashPointsTest {
         assertThat(DeltaTables.readRows(table)).extracting(r -> r[0]).containsExactlyInAnyOrder(1, 2);
         assertThat(DeltaTables.latestVersion(table)).as("one Delta version: the replay wrote nothing new").isZero();
         if (point.equals(CrashPoint.SINK_AFTER_COMMIT)) {
-            // the seed's exercise 1 (delete commits/1 and rerun): the batch is in the table, the replay finds its txn
+            // as Spark with commits/1 deleted and a rerun: the batch is in the table, the replay finds its txn
             assertThat(restarted.out().lines().filter(l -> l.contains("\"name\":\"quickstart/sink\"")))
                     .as("only Spark's idle line for the sink: 0 rows").allMatch(l -> l.contains("\"numInputRows\":0"));
         }

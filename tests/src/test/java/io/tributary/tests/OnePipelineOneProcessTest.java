@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The seed's "never share one checkpoint between two queries": a second process on the same state is refused. */
+/** Spark's "never share one checkpoint between two queries": a second process on the same state is refused. */
 @Tag("integration")
 @Timeout(300)
 class OnePipelineOneProcessTest {

@@ -24,7 +24,7 @@ class QuickstartEmbeddedTest extends QuickstartScenarios {
         ws.addFile("part-0002.json", "{\"id\": 3, \"user\": \"c\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:20:00Z\"}");
         ws.tributary("run").assertOk();
 
-        SeedWindowsScenarioTest.deleteTree(dir.resolve(".tributary")); // the seed's "I deleted ckpt/"
+        SeedWindowsScenarioTest.deleteTree(dir.resolve(".tributary")); // as deleting Spark's checkpoint folder
         Workspace.Result refused = ws.tributary("run");
         assertThat(refused.exitCode()).isEqualTo(1);
         assertThat(refused.err()).contains("state was lost").contains("a second time").contains("--reprocess");

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The seed's "Checkpoints give you exactly-once": three runs of the quickstart pipeline, each a
+ * Spark's "checkpoints give you exactly-once": three runs of the quickstart pipeline, each a
  * new process, and the bad-record modes. The scenarios are written once and run against each
  * kind of Kafka a subclass gives: the embedded broker, an external broker, a Testcontainers one.
  */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The seed's "Time, windows and watermarks": revenue per user per 10-minute window, 5-minute watermark. */
+/** Windows and watermarks: revenue per user per 10-minute window, 5-minute watermark, as Spark computed it. */
 @Tag("integration")
 @Timeout(300)
 class SeedWindowsScenarioTest {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The seed's "Upserts with foreachBatch", without the boilerplate: the sink MERGEs by key. */
+/** Spark's upserts with foreachBatch, without the boilerplate: the sink MERGEs by key. */
 @Tag("integration")
 @Timeout(300)
 class UpsertScenarioTest {

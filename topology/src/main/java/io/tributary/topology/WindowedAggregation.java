@@ -95,28 +95,28 @@ public final class WindowedAggregation {
     /**
      * Kafka Streams settings for the aggregation: {@code exactly_once_v2}, the state directory,
      * static membership (a restart rejoins at once instead of waiting for the old member's
-     * session to expire), a 10 s session timeout, and for throughput (README "Performance"):
+     * session to expire), a 10 s session timeout, and for throughput (docs/performance.md):
      * <ul>
      *   <li>a 60 s commit interval (Kafka Streams refuses one above the transaction timeout): the
      *       processor asks for a commit itself at the end of each batch (a marker), when its map of
      *       open windows outgrows its budget, and 15 s after it forwarded a late row, so the
      *       interval mostly commits a task in the middle of a long batch. Each commit writes the
      *       map of open windows into RocksDB and the changelog, so with a 1 s interval every
-     *       window was written once and deleted once (README "Performance"); now a window that a
-     *       batch opens and a marker of the same ingest transaction closes (an availableNow run's
-     *       last data batch carries its no-data batch) is emitted from the map and never stored.
+     *       window would be written once and deleted once; a window that a batch opens and a
+     *       marker of the same ingest transaction closes (an availableNow run's last data batch
+     *       carries its no-data batch) is emitted from the map and never stored.
      *       The stage that waits for the committed offsets to reach the end does not wait for the
      *       interval: it recognises the transaction marker left after a batch's marker;
      *   <li>no record cache: the stores have none, the processor keeps the open windows and its
      *       counters in memory and writes them at each commit itself;
      *   <li>a 60 s transaction timeout: a marker that closes a million windows writes them all in
      *       one {@code process} call, so in one transaction; past the default 10 s the broker
-     *       aborted it and fenced the producer, and Streams restarted the task again and again.
+     *       would abort it and fence the producer, and Streams restart the task again and again.
      *       Longer is not better: a process killed mid-transaction leaves it open until then;
      *   <li>larger producer batches and polls (the changelog and results records are small);
      *   <li>fetches that wait at most 50 ms at the broker for new events (Kafka's default is 500
-     *       ms): closing the consumer waits for its fetch in flight, which made the end of every
-     *       availableNow run up to half a second longer; idle, it costs about 20 empty fetches a second.
+     *       ms): closing the consumer waits for its fetch in flight, which would make the end of
+     *       every availableNow run up to half a second longer; idle, it costs about 20 empty fetches a second.
      * </ul>
      *
      * @param applicationId names the consumer group, the transactional ids and the changelog topics

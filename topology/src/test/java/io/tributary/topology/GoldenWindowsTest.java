@@ -17,9 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Spark 4.2's tables for the golden window cases (src/test/resources/golden/windows, copied
- * from the shared golden folder): the same files, the same runs, the same rows after each run,
- * and the same micro-batches (batchId:numInputRows) in each run.
+ * Spark 4.2's tables for the golden window cases (the repository's golden/windows, on the test
+ * classpath): the same files, the same runs, the same rows after each run, and the same
+ * micro-batches (batchId:numInputRows) in each run.
  */
 class GoldenWindowsTest {
     private static final Duration DELAY = Duration.ofMinutes(5);

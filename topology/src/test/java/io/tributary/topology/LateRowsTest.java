@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The seed's late row: dropped from the aggregate and counted, as in Spark; kept with its window and lateness on request. */
+/** The windows example's late row: dropped from the aggregate and counted, as in Spark; kept with its window and lateness on request. */
 class LateRowsTest {
     static final String LATE = "{\"id\":7,\"user\":\"a\",\"amt\":100.0,\"ts\":\"2026-01-01T10:05:00Z\"}";
 

@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The seed's "Time, windows and watermarks" example, batch by batch as Spark ran it. */
+/** The windows example (revenue per user per 10-minute window), batch by batch as Spark ran it. */
 class SeedExampleTest {
     static final List<String> SEED_ROWS = List.of(
             "{\"id\":1,\"user\":\"a\",\"amt\":5.0,\"ts\":\"2026-01-01T10:01:00Z\"}",

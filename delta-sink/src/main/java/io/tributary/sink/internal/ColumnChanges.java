@@ -23,7 +23,7 @@ import java.util.NoSuchElementException;
  *
  * <p>Why: the map form keeps about 200 bytes and eight objects per key (a map node, the key, the
  * row's array and its boxed values), live until the batch is written, so a one-batch upsert of a
- * million rows filled the old generation while it was read and paid for it in collections. Here a
+ * million rows fills the old generation while it is read and pays for it in collections. Here a
  * key costs about 40 bytes and no object; the rows the reader parses die young.
  */
 final class ColumnChanges implements BatchChanges {

@@ -30,7 +30,7 @@ import java.util.Optional;
  * parquet-mr's record writer straight from {@code Object[]} rows and takes the statistics from the
  * footer it just wrote ({@link DirectParquetFiles}); {@link Strategy#KERNEL} hands a columnar view
  * of the rows to Kernel's default Parquet writer. Both write the same Parquet types and the same
- * statistics, at about the same speed (see delta-sink/README.md). KERNEL is used for partitioned
+ * statistics, at about the same speed (delta-sink/README.md, "Writing Parquet"). KERNEL is used for partitioned
  * tables (Kernel drops the partition columns from the files), tables not on the local file system
  * or that map column names (column mapping, Iceberg compatibility), and when the system property
  * {@value #STRATEGY_PROPERTY} says {@code kernel}.

@@ -60,7 +60,7 @@ class CopyOnWriteUpsertTest {
         return out;
     }
 
-    /** The seed's input: 6 rows, id 3 twice. */
+    /** The foreachBatch MERGE scenario's input: 6 rows, id 3 twice. */
     static TopicBatch seedInput() {
         return batch(r(1, "a", 10), r(2, "b", 20), r(3, "c", 30), r(4, "d", 40), r(3, "c", 35), r(5, "e", 50));
     }

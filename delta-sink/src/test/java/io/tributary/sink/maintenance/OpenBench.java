@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Benchmark, not a test: where Kernel's table open goes (issue 8). {@code make DIR N...} writes
+ * Benchmark, not a test: where Kernel's table open goes. {@code make DIR N...} writes
  * {@code DIR/tN} with N one-file sink commits (skipped if it exists); {@code append TABLE N} adds N
  * more; {@code age TABLE DAYS} moves every file's time back (the log clean-up goes by it); {@code optimize
  * TABLE} compacts it; {@code list DIR FILES} times listing a synthetic log of that many files, 20 of

@@ -13,10 +13,10 @@ import java.util.List;
  */
 public final class BatchPlanner {
     /**
-     * The files of the next batch, the ingested files that changed, how many wait for
+     * The files of the next batch, the ingested files that changed, the new files that wait for
      * {@code fileMinAge}, and how many new files the per-trigger limits leave for later batches.
      */
-    public record Plan(List<FileStat> files, List<ChangedFile> changed, int heldBack, int leftForLater) {
+    public record Plan(List<FileStat> files, List<ChangedFile> changed, List<FileStat> heldBack, int leftForLater) {
     }
 
     private final IngestConfig config;
@@ -32,17 +32,17 @@ public final class BatchPlanner {
     public Plan plan(IngestState state, long nowMs) {
         List<FileStat> fresh = new ArrayList<>();
         List<ChangedFile> changed = new ArrayList<>();
-        int heldBack = 0;
+        List<FileStat> heldBack = new ArrayList<>();
         long newest = nowMs - config.fileMinAge().toMillis();
         for (FileStat f : discovery.list()) {
-            IngestedFile was = state.file(f.relPath());
+            IngestedFile was = state.file(f);
             if (was != null) {
                 ChangedFile c = changes.check(f, was);
                 if (c != null) {
                     changed.add(c);
                 }
             } else if (!config.fileMinAge().isZero() && f.mtimeMs() > newest) {
-                heldBack++;
+                heldBack.add(f);
             } else {
                 fresh.add(f);
             }
@@ -55,7 +55,7 @@ public final class BatchPlanner {
     public List<ChangedFile> changedFiles(IngestState state) {
         List<ChangedFile> changed = new ArrayList<>();
         for (FileStat f : discovery.list()) {
-            IngestedFile was = state.file(f.relPath());
+            IngestedFile was = state.file(f);
             if (was != null) {
                 ChangedFile c = changes.check(f, was);
                 if (c != null) {

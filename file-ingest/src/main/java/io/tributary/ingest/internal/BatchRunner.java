@@ -3,6 +3,7 @@ package io.tributary.ingest.internal;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestedFile;
 import io.tributary.schema.CrashPoint;
+import io.tributary.schema.Printable;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
@@ -88,7 +89,7 @@ public final class BatchRunner {
                 String now = Instant.now().toString();
                 for (FileResult r : results) {
                     IngestedFile f = ingested(r, batchId);
-                    producer.send(new ProducerRecord<>(config.ingestLogTopic(), IngestLogCodec.key(f.path()), IngestLogCodec.file(f, now)),
+                    producer.send(new ProducerRecord<>(config.ingestLogTopic(), IngestLogCodec.fileKey(f.path()), IngestLogCodec.file(f, now)),
                             sendErrors);
                 }
                 long watermark = wm == null ? state.watermarkMs() : wm;
@@ -124,13 +125,13 @@ public final class BatchRunner {
                 abort();
                 FileStat gone = files.stream().filter(f -> discovery.location(f).equals(e.getFile())).findFirst().orElse(null);
                 if (gone == null) {
-                    throw new TributaryException("file " + e.getFile() + " could not be read: it does not exist", e);
+                    throw new TributaryException("file " + Printable.escape(e.getFile()) + " could not be read: it does not exist", e);
                 }
                 LOG.info("file {}: removed before it could be read; skipped", discovery.display(gone.relPath()));
                 files.remove(gone);
             } catch (IOException e) {
                 abort();
-                throw new TributaryException("batch " + batchId + ": cannot read an input file: " + e
+                throw new TributaryException("batch " + batchId + ": cannot read an input file: " + Printable.escape(e.toString())
                         + "; nothing of the batch was published. Check the file's permissions and rerun", e);
             } catch (RuntimeException e) {
                 throw failed(batchId, e);

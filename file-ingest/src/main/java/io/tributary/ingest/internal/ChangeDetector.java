@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Tells whether an ingested file differs on disk now. Size and modification time decide
  * first; when only the time moved, the content hash decides (a {@code touch} is no change).
- * Each change is logged once at WARN, in words that say what to do.
+ * Each changed file is logged once at WARN, in words that say what to do.
  */
 public final class ChangeDetector {
     private static final Logger LOG = LoggerFactory.getLogger(ChangeDetector.class);
@@ -22,7 +22,8 @@ public final class ChangeDetector {
     private final FileDiscovery discovery;
     /** Stats whose content hash matched the ingested one: not hashed again. */
     private final Map<String, FileStat> sameContent = new HashMap<>();
-    private final Set<ChangedFile> warned = new HashSet<>();
+    /** The files already warned about: once per run, however often a file goes on changing. */
+    private final Set<String> warned = new HashSet<>();
 
     public ChangeDetector(FileDiscovery discovery) {
         this.discovery = discovery;
@@ -57,7 +58,7 @@ public final class ChangeDetector {
             return null;
         }
         ChangedFile c = new ChangedFile(now.relPath(), was, now.size(), now.mtimeMs(), reason);
-        if (warned.add(c)) {
+        if (warned.add(c.path())) {
             LOG.warn("file {}: changed after it was ingested in batch {} ({}); not read again. Spark's file source"
                             + " does not re-read a file either: write new data to a new file name",
                     discovery.display(now.relPath()), was.batchId(), reason);

@@ -5,7 +5,7 @@ public final class FileChangedException extends RuntimeException {
     private final FileStat file;
 
     public FileChangedException(FileStat file) {
-        super(file.relPath() + " changed while it was being read", null, false, false);
+        super(io.tributary.schema.Printable.escape(file.relPath()) + " changed while it was being read", null, false, false);
         this.file = file;
     }
 

@@ -2,6 +2,7 @@ package io.tributary.ingest.internal;
 
 import io.tributary.ingest.CleanSource;
 import io.tributary.ingest.IngestConfig;
+import io.tributary.schema.Printable;
 import io.tributary.schema.TributaryException;
 import io.tributary.storage.Storage;
 import java.io.IOException;
@@ -101,14 +102,14 @@ public class FileDiscovery {
     }
 
     private FileStat statIfEligible(Path p, Path realDir) {
-        String name = p.getFileName().toString();
         try {
             if (Files.isSymbolicLink(p)) {
                 Path target = p.toRealPath();
                 if (!target.startsWith(realDir)) {
-                    if (warned.add(name)) {
+                    String id = FileNames.of(p);
+                    if (warned.add(id)) {
                         LOG.warn("file {}: a symbolic link to {}, outside the input folder; not followed."
-                                + " Copy or move the file into {} to ingest it", display(name), target, dir);
+                                + " Copy or move the file into {} to ingest it", display(id), Printable.escape(target.toString()), dir);
                     }
                     return null;
                 }
@@ -117,11 +118,12 @@ public class FileDiscovery {
             if (!a.isRegularFile()) {
                 return null;
             }
-            return new FileStat(name, p, a.size(), a.lastModifiedTime().toMillis());
+            return new FileStat(FileNames.of(p), p, a.size(), a.lastModifiedTime().toMillis());
         } catch (NoSuchFileException e) {
             return null; // gone between listing and stat (or a dangling link): nothing to ingest
         } catch (IOException e) {
-            throw new TributaryException("cannot read the attributes of " + p + ": " + e.getMessage(), e);
+            throw new TributaryException("cannot read the attributes of " + display(FileNames.of(p)) + ": "
+                    + Printable.escape(e.getMessage()), e);
         }
     }
 
@@ -155,9 +157,12 @@ public class FileDiscovery {
         return out;
     }
 
-    /** How logs name a file: the folder's name then the file's, e.g. {@code in/a.json}. */
+    /**
+     * How logs name a file: the folder's name then the file's, e.g. {@code in/a.json}, escaped
+     * ({@link Printable}: {@code in/caf\xE9.json} for a Latin-1 name, {@code in/a\nb.json}).
+     */
     public String display(String relPath) {
         Path name = dir.getFileName();
-        return (name == null ? "" : name + "/") + relPath;
+        return Printable.escape((name == null ? "" : name + "/") + relPath);
     }
 }

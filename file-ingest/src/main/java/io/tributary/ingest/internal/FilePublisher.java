@@ -4,6 +4,7 @@ import io.tributary.ingest.BadRecord;
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.BadRecordException;
+import io.tributary.schema.Printable;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.TributaryException;
@@ -57,7 +58,7 @@ public final class FilePublisher {
         this.discovery = discovery;
         this.producer = producer;
         this.sendErrors = sendErrors;
-        this.rows = new RowJson(config.schema());
+        this.rows = new RowJson(config.schema(), config.timeZone());
         this.keys = new KeyEncoder(config.schema(), config.groupBy());
         this.eventTimeColumn = config.eventTime() == null ? -1 : config.schema().indexOf(config.eventTime());
     }
@@ -201,7 +202,7 @@ public final class FilePublisher {
         int n = Math.min(lines.length(), MAX_TEXT_BYTES);
         boolean truncated = n < lines.fullLength();
         String text = new String(lines.bytes(), lines.start(), n, StandardCharsets.UTF_8);
-        return new BadRecord(file.relPath(), lines.lineNumber(), e.field(), reason, text, truncated);
+        return new BadRecord(Printable.escape(file.relPath()), lines.lineNumber(), e.field(), reason, text, truncated);
     }
 
     /** True when the bad row goes to the dead-letter topic. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.ingest.BadRecord;
 import io.tributary.ingest.IngestedFile;
+import io.tributary.schema.Printable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -19,13 +20,31 @@ public final class IngestLogCodec {
     private IngestLogCodec() {
     }
 
+    /** The key of the state record, or of a dead-letter record (its file's printable name). */
     public static byte[] key(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * The key of a file's record: the name's exact bytes ({@link FileNames#bytes}), UTF-8 for a
+     * name that is text, as ingest logs always held it; a file's identity, also for compaction.
+     */
+    public static byte[] fileKey(String path) {
+        return FileNames.bytes(path);
+    }
+
+    /** The name a file record's key holds ({@link #fileKey}). */
+    public static String pathOfKey(byte[] key) {
+        return FileNames.fromBytes(key);
+    }
+
+    /**
+     * A file's record. Its {@code path} is the name, printable ({@link Printable#escape}) when it
+     * is not UTF-8 text; the exact name is the record's key.
+     */
     public static byte[] file(IngestedFile f, String ingestedAt) {
         ObjectNode n = JSON.createObjectNode();
-        n.put("path", f.path());
+        n.put("path", FileNames.hasRawBytes(f.path()) ? Printable.escape(f.path()) : f.path());
         n.put("size", f.size());
         n.put("mtime", f.mtimeMs());
         n.put("sha256", f.sha256());
@@ -39,9 +58,10 @@ public final class IngestLogCodec {
         return bytes(n);
     }
 
-    public static IngestedFile parseFile(byte[] value) {
+    /** A file's record, named by its key ({@link #fileKey}). */
+    public static IngestedFile parseFile(byte[] key, byte[] value) {
         JsonNode n = tree(value);
-        return new IngestedFile(n.path("path").asText(), n.path("size").asLong(), n.path("mtime").asLong(),
+        return new IngestedFile(pathOfKey(key), n.path("size").asLong(), n.path("mtime").asLong(),
                 n.path("sha256").asText(), n.path("rows").asLong(), n.path("badRows").asLong(), n.path("batchId").asLong(),
                 n.hasNonNull("etag") ? n.get("etag").asText() : null);
     }

@@ -2,7 +2,6 @@ package io.tributary.ingest.internal;
 
 import io.tributary.schema.SettledLog;
 import io.tributary.schema.TributaryException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -78,7 +77,7 @@ public final class IngestLogReader {
         if (r.key() == null) {
             return;
         }
-        String key = new String(r.key(), StandardCharsets.UTF_8);
+        String key = IngestLogCodec.pathOfKey(r.key());
         if (key.equals(IngestState.STATE_KEY)) {
             if (r.value() != null) {
                 IngestLogCodec.applyState(r.value(), state);
@@ -86,7 +85,7 @@ public final class IngestLogReader {
         } else if (r.value() == null) {
             state.removeFile(key);
         } else {
-            state.putFile(IngestLogCodec.parseFile(r.value()));
+            state.putFile(IngestLogCodec.parseFile(r.key(), r.value()));
         }
     }
 }

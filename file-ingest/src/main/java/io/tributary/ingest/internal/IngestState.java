@@ -23,8 +23,20 @@ public final class IngestState {
         return files.get(relPath);
     }
 
-    public boolean isIngested(String relPath) {
-        return files.containsKey(relPath);
+    /**
+     * The record of a listed file: the one under its name; for a name {@link java.nio.file.Path#toString()}
+     * does not give whole (bytes that are not UTF-8), else the one an earlier version wrote under
+     * that lossy text, when its size and modification time are this file's (it is the file that
+     * version read: the others that share the lossy text are new files). Null when not ingested.
+     */
+    public IngestedFile file(FileStat f) {
+        IngestedFile was = files.get(f.relPath());
+        if (was != null) {
+            return was;
+        }
+        String lossy = FileNames.lossyName(f.path(), f.relPath());
+        IngestedFile old = lossy == null ? null : files.get(lossy);
+        return old != null && old.size() == f.size() && old.mtimeMs() == f.mtimeMs() ? old : null;
     }
 
     public Collection<IngestedFile> files() {

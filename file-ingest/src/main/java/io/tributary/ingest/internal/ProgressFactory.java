@@ -2,6 +2,7 @@ package io.tributary.ingest.internal;
 
 import io.tributary.ingest.CleanSource;
 import io.tributary.ingest.IngestConfig;
+import io.tributary.schema.Printable;
 import io.tributary.schema.Progress;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +46,7 @@ public final class ProgressFactory {
         if (cleanedMetric != null) {
             sourceMetrics.put(cleanedMetric, (long) t.cleaned());
         }
-        sourceMetrics.put("files", o.files().stream().map(r -> r.file().relPath()).toList());
+        sourceMetrics.put("files", o.files().stream().map(r -> Printable.escape(r.file().relPath())).toList());
         Map<String, Object> start = o.batchId() == 0 ? null : Map.of("logOffset", o.batchId() - 1);
         Progress.Source source = new Progress.Source("FileSource[" + config.inputLocation() + "]", start,
                 Map.of("logOffset", o.batchId()), rows, sourceMetrics);

@@ -2,6 +2,7 @@ package io.tributary.ingest.internal;
 
 import io.tributary.ingest.BadRecord;
 import io.tributary.ingest.IngestConfig;
+import io.tributary.schema.Printable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -144,7 +145,7 @@ public final class ReadAhead implements AutoCloseable {
             });
             return new Prepared(result, partitions, records, bytes[0]);
         } catch (Exception e) {
-            LOG.debug("read-ahead of {}: {}; the ingest reads it itself", file.relPath(), e.toString());
+            LOG.debug("read-ahead of {}: {}; the ingest reads it itself", Printable.escape(file.relPath()), e.toString());
             return null;
         }
     }

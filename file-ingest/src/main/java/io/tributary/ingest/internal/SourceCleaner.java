@@ -54,7 +54,7 @@ public final class SourceCleaner {
         }
         int n = 0;
         for (FileStat f : present) {
-            IngestedFile was = state.file(f.relPath());
+            IngestedFile was = state.file(f);
             if (was != null && was.size() == f.size() && was.mtimeMs() == f.mtimeMs() && cleanOne(f)) {
                 n++;
             }
@@ -80,7 +80,13 @@ public final class SourceCleaner {
         }
         java.util.Map<String, FileStat> present = new java.util.HashMap<>();
         try {
-            discovery.list().forEach(f -> present.put(f.relPath(), f));
+            for (FileStat f : discovery.list()) {
+                present.put(f.relPath(), f);
+                String lossy = FileNames.lossyName(f.path(), f.relPath());
+                if (lossy != null) {
+                    present.putIfAbsent(lossy, f); // the name an earlier version recorded it under
+                }
+            }
         } catch (TributaryException e) {
             return new Tally(0, 0);
         }

@@ -1,5 +1,6 @@
 package io.tributary.service.internal;
 
+import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.internal.ReadAhead;
 import io.tributary.schema.Progress;
 import io.tributary.schema.TributaryException;
@@ -75,6 +76,7 @@ public final class Pipeline implements AutoCloseable {
         }
         if (trigger.kind() == Trigger.Kind.DEFAULT && stages.size() > 1) {
             runConcurrently(summary, out);
+            endRun(summary);
             return summary;
         }
         java.util.Set<Stage> idle = new java.util.LinkedHashSet<>(stages);
@@ -114,7 +116,17 @@ public final class Pipeline implements AutoCloseable {
             running = false;
             stopped.countDown();
         }
+        endRun(summary);
         return summary;
+    }
+
+    /** The run ended well: the file source says once what it left unread, and the summary counts it. */
+    private void endRun(RunSummary summary) {
+        for (Stage s : stages) {
+            if (s.resource() instanceof FileIngest ingest) {
+                summary.skipped(ingest.endRun());
+            }
+        }
     }
 
     /**

@@ -123,7 +123,7 @@ public final class PipelineParts {
                 String name = spec.name() + "/ingest";
                 stages.add(Stage.opening(name, threads.submit(() -> {
                     FileIngest ingest = new FileIngest(ingestConfig, client, readAhead, topics::join);
-                    // availableNow: the last data batch carries its no-data batch (README "Performance")
+                    // availableNow: the last data batch carries its no-data batch (docs/performance.md)
                     ingest.endsWhenIngested(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW);
                     return new Stage(name, ingest::runBatch, ingest, ingest::idleProgress);
                 })));
@@ -252,6 +252,7 @@ public final class PipelineParts {
                 .format(spec.string(Settings.FILES_FORMAT))
                 .onBadRecord(BadRecordPolicy.forName(spec.string(Settings.BAD_RECORD)))
                 .fileMinAge(spec.duration(Settings.FILE_MIN_AGE))
+                .timeZone(spec.string(Settings.FILES_TIME_ZONE))
                 .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)))
                 .rowsPerRecord(spec.integer(Settings.ROWS_PER_RECORD))
                 .cleanSource(CleanSource.forLocation(spec.string(Settings.CLEAN_SOURCE),

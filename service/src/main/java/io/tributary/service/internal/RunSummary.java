@@ -3,12 +3,16 @@ package io.tributary.service.internal;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.ingest.SkippedFiles;
 import io.tributary.schema.Progress;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The last line of a run: per stage, how many batches ran and rows went in and out. */
+/**
+ * The last line of a run: per stage, how many batches ran and rows went in and out; with a file
+ * source, the files the run left unread ({@code numFilesChangedAfterIngest}, {@code numFilesHeldBack}).
+ */
 public final class RunSummary {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -26,6 +30,7 @@ public final class RunSummary {
     private final String trigger;
     private final Map<String, StageTotals> stages = new LinkedHashMap<>();
     private final long startNanos = System.nanoTime();
+    private SkippedFiles skipped;
 
     RunSummary(String pipeline, String trigger) {
         this.pipeline = pipeline;
@@ -41,6 +46,16 @@ public final class RunSummary {
             t.numOutputRows += p.sink().numOutputRows();
             t.lastSinkMetrics = p.sink().metrics();
         }
+    }
+
+    /** The files the file source left unread over the run. */
+    void skipped(SkippedFiles files) {
+        this.skipped = files;
+    }
+
+    /** The files the file source left unread; null without a file source. */
+    public SkippedFiles skipped() {
+        return skipped;
     }
 
     void declare(String stage) {
@@ -61,6 +76,10 @@ public final class RunSummary {
         s.put("pipeline", pipeline);
         s.put("trigger", trigger);
         s.put("numInputRows", numInputRows());
+        if (skipped != null) {
+            s.put("numFilesChangedAfterIngest", skipped.changedAfterIngest().size()); // never read: changed after ingest
+            s.put("numFilesHeldBack", skipped.heldBack().size()); // not in this run: younger than fileMinAge
+        }
         s.put("durationMs", (System.nanoTime() - startNanos) / 1_000_000);
         s.put("stages", stages);
         try {

@@ -320,7 +320,7 @@ final class StreamsStage implements AutoCloseable {
      * read_committed reader gets. The commit the processor asks for at a batch's marker covers the
      * offsets up to the marker; the ingest transaction's commit marker after it is passed only by
      * the next commit of the interval (Kafka Streams commits once the consumer's position moved past
-     * it), which with a long commit interval (README "Performance") would keep the stage waiting for
+     * it), which with a long commit interval (see WindowedAggregation.streamsConfig) would keep the stage waiting for
      * nothing. Checked with a read_committed consumer of its own, only for the partitions whose gap
      * is small (a control record per transaction at most), and once for the same offsets.
      */

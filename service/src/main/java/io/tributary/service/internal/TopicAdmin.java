@@ -18,7 +18,7 @@ final class TopicAdmin {
     /**
      * Waits until the broker answers for the topics: {@code createTopics} returns once the
      * controller created them, and a broker that has not applied that yet answers a describe (the
-     * sink's first call) with "unknown topic", which on a loaded machine failed runs.
+     * sink's first call) with "unknown topic", which on a loaded machine would fail the run.
      */
     private static void awaitVisible(Admin admin, List<String> topics) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;

@@ -6,6 +6,7 @@ import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.CoreConstants;
 import ch.qos.logback.core.LayoutBase;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.tributary.schema.Printable;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -16,6 +17,10 @@ import java.util.Map;
  * or a JSON object ({@code ts}, {@code level}, {@code logger}, {@code thread}, {@code message},
  * MDC keys, {@code exception}) in {@link LogFormat#JSON}, for log shippers. The format is the
  * process-wide {@link LogFormat#current()}, set from the spec's {@code log.format}.
+ *
+ * <p>A text line's message and its exceptions' messages are {@link Printable#escape escaped}: a
+ * file name holding a line end or a terminal escape code cannot forge a log line or drive the
+ * terminal. Only a stack trace's own frames take lines of their own. JSON escapes by itself.
  */
 public final class LineLayout extends LayoutBase<ILoggingEvent> {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneId.systemDefault());
@@ -29,12 +34,33 @@ public final class LineLayout extends LayoutBase<ILoggingEvent> {
     static String text(ILoggingEvent e) {
         StringBuilder b = new StringBuilder(128);
         b.append(TIME.format(Instant.ofEpochMilli(e.getTimeStamp()))).append(' ').append(e.getLevel()).append(' ')
-                .append(shortName(e.getLoggerName())).append(" - ").append(e.getFormattedMessage()).append(CoreConstants.LINE_SEPARATOR);
+                .append(shortName(e.getLoggerName())).append(" - ").append(Printable.escape(e.getFormattedMessage()))
+                .append(CoreConstants.LINE_SEPARATOR);
         IThrowableProxy t = e.getThrowableProxy();
         if (t != null) {
-            b.append(ThrowableProxyUtil.asString(t)).append(CoreConstants.LINE_SEPARATOR);
+            throwable(b, null, ThrowableProxyUtil.REGULAR_EXCEPTION_INDENT, t);
+            b.append(CoreConstants.LINE_SEPARATOR);
         }
         return b.toString();
+    }
+
+    /** {@link ThrowableProxyUtil#asString}, each exception's message escaped. */
+    private static void throwable(StringBuilder b, String prefix, int indent, IThrowableProxy t) {
+        if (t == null) {
+            return;
+        }
+        ThrowableProxyUtil.indent(b, indent - 1);
+        if (prefix != null) {
+            b.append(prefix);
+        }
+        b.append(t.getClassName()).append(": ").append(Printable.escape(String.valueOf(t.getMessage()))).append(CoreConstants.LINE_SEPARATOR);
+        ThrowableProxyUtil.subjoinSTEPArray(b, indent, t);
+        if (t.getSuppressed() != null) {
+            for (IThrowableProxy s : t.getSuppressed()) {
+                throwable(b, CoreConstants.SUPPRESSED, indent + ThrowableProxyUtil.SUPPRESSED_EXCEPTION_INDENT, s);
+            }
+        }
+        throwable(b, CoreConstants.CAUSED_BY, indent, t.getCause());
     }
 
     static String json(ILoggingEvent e) {

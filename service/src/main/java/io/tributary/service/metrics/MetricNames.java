@@ -6,7 +6,7 @@ import java.util.List;
  * Every metric the service publishes on {@code /metrics}, in one place: stable dotted names
  * (Prometheus shows them with underscores and the unit or {@code _total} suffix Micrometer adds,
  * e.g. {@code tributary.stage.rows.input} as {@code tributary_stage_rows_input_total}). Every
- * metric carries the tag {@code pipeline}; the README lists them all (checked by a test).
+ * metric carries the tag {@code pipeline}; docs/operations.md lists them all (checked by a test).
  */
 public final class MetricNames {
     /** One published metric: its name, kind, tags besides {@code pipeline}, and meaning. */

@@ -34,8 +34,8 @@ public final class Durations {
                     break;
             }
         }
-        throw new TributaryException("spec key '" + key + "': '" + text
-                + "' is not a duration; write it as Spark does, e.g. \"5 minutes\", \"1 hour\", \"30 seconds\"");
+        throw new TributaryException("key '" + key + "' is '" + text
+                + "'; expected a duration, written as Spark does, e.g. \"5 minutes\", \"1 hour\", \"30 seconds\"");
     }
 
     /** The duration as Spark prints intervals: {@code 5 minutes}. */

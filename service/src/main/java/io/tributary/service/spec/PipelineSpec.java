@@ -1,16 +1,14 @@
 package io.tributary.service.spec;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.tributary.schema.TributaryException;
+import io.tributary.service.spec.internal.SpecYaml;
 import io.tributary.storage.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -20,61 +18,71 @@ import java.util.TreeMap;
 /**
  * A pipeline spec: the YAML file, then environment variables ({@code TRIBUTARY_SOURCE_FILES_PATH}),
  * then {@code --set key=value}, each overriding the one before. Every key is checked against
- * {@link Settings}: an unknown key, a missing required key or a bad value is an error naming the
- * key and the fix. Relative paths resolve against the spec's folder.
+ * {@link Settings}: an unknown key, a missing required key or a bad value is an error naming where
+ * it was given (the spec's line, the environment variable or the {@code --set} option), the key
+ * and the fix. Keys keep the spec's order. Relative paths resolve against the spec's folder.
  */
 public final class PipelineSpec {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-
     private final Path specFile;
     private final Map<String, String> values;
+    private final Map<String, String> origins;
 
-    private PipelineSpec(Path specFile, Map<String, String> values) {
+    private PipelineSpec(Path specFile, Map<String, String> values, Map<String, String> origins) {
         this.specFile = specFile;
         this.values = values;
+        this.origins = origins;
     }
 
     /** Loads and validates a spec; {@code env} is usually {@code System.getenv()}. */
     public static PipelineSpec load(Path specFile, Map<String, String> env, Map<String, String> overrides) {
-        Map<String, String> values = new TreeMap<>();
-        Object tree;
+        String specName = specFile.toAbsolutePath().normalize().toString();
+        byte[] yaml;
         try {
-            tree = YAML.readValue(Files.readAllBytes(specFile), Object.class);
+            yaml = Files.readAllBytes(specFile);
         } catch (java.nio.file.NoSuchFileException e) {
-            throw new TributaryException("spec " + specFile + ": no such file");
+            throw new TributaryException("spec " + specName + ": no such file");
         } catch (IOException e) {
-            throw new TributaryException("spec " + specFile + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new TributaryException("spec " + specName + ": cannot be read: " + e.getMessage());
         }
-        if (tree instanceof Map<?, ?> map) {
-            flatten("", map, values);
-            normalizeTrigger(values); // before the overrides, so that --trigger beats the YAML's trigger mapping
-        } else if (tree != null) {
-            throw new TributaryException("spec " + specFile + ": expected a YAML mapping of keys (name:, source:, sink:, ...)");
-        }
-        for (Map.Entry<String, String> e : env.entrySet()) {
+        Map<String, String> values = new LinkedHashMap<>();
+        Map<String, String> origins = new HashMap<>();
+        SpecYaml.read(specName, yaml).forEach((key, entry) -> {
+            if (entry.value() != null) {
+                values.put(key, entry.value());
+                origins.put(key, "spec " + specName + " line " + entry.line());
+            }
+        });
+        normalizeTrigger(values, origins); // before the overrides, so that --trigger beats the YAML's trigger mapping
+        for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
             String key = fromEnv(e.getKey());
             if (key != null) {
                 values.put(key, e.getValue());
+                origins.put(key, "environment variable " + e.getKey());
+            } else if (e.getKey().startsWith("TRIBUTARY_") && !Settings.NOT_KEYS.containsKey(e.getKey())) {
+                throw unknownVariable(e.getKey());
             }
         }
         for (Map.Entry<String, String> e : overrides.entrySet()) {
             values.put(e.getKey(), e.getValue());
+            origins.put(e.getKey(), e.getKey().equals(Settings.TRIGGER_KEY) ? "--trigger" : "--set " + e.getKey());
         }
-        normalizeTrigger(values);
-        PipelineSpec spec = new PipelineSpec(specFile.toAbsolutePath().normalize(), values);
+        normalizeTrigger(values, origins);
+        PipelineSpec spec = new PipelineSpec(Path.of(specName), values, origins);
         spec.validate();
         return spec;
     }
 
-    private static void normalizeTrigger(Map<String, String> values) {
+    private static void normalizeTrigger(Map<String, String> values, Map<String, String> origins) {
         String pt = values.remove("trigger.processingTime");
         if (pt != null) {
             values.put(Settings.TRIGGER_KEY, "processingTime=" + pt);
+            origins.put(Settings.TRIGGER_KEY, origins.get("trigger.processingTime"));
         }
         for (String k : List.of("availableNow", "once")) {
             String v = values.remove("trigger." + k);
             if (v != null && Boolean.parseBoolean(v)) {
                 values.put(Settings.TRIGGER_KEY, k);
+                origins.put(Settings.TRIGGER_KEY, origins.get("trigger." + k));
             }
         }
     }
@@ -95,39 +103,30 @@ public final class PipelineSpec {
                 return s.key() + "." + name.substring(prefix.length()).toLowerCase(Locale.ROOT).replace('_', '.');
             }
         }
-        return null; // other TRIBUTARY_ variables (e.g. TRIBUTARY_HTTP_PORT) belong to the service
+        return null; // not a key: Settings.NOT_KEYS, or a mistake
     }
 
-    private static void flatten(String prefix, Map<?, ?> map, Map<String, String> out) {
-        for (Map.Entry<?, ?> e : map.entrySet()) {
-            String key = prefix + e.getKey();
-            Object v = e.getValue();
-            if (v instanceof Map<?, ?> m && !isPassThrough(key)) {
-                flatten(key + ".", m, out);
-            } else if (v instanceof Map<?, ?> m) {
-                for (Map.Entry<?, ?> kv : m.entrySet()) {
-                    out.put(key + "." + kv.getKey(), String.valueOf(kv.getValue()));
-                }
-            } else if (v instanceof Collection<?> c) {
-                List<String> items = new ArrayList<>();
-                c.forEach(i -> items.add(String.valueOf(i)));
-                out.put(key, String.join(",", items));
-            } else if (v != null) {
-                out.put(key, String.valueOf(v));
+    private static TributaryException unknownVariable(String name) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (Setting s : Settings.ALL) {
+            int d = distance(name, s.envName());
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = s.envName();
             }
         }
-    }
-
-    private static boolean isPassThrough(String key) {
-        Setting s = Settings.get(key);
-        return s != null && s.isPrefix();
+        String hint = bestDistance <= Math.max(3, name.length() / 6) ? " (did you mean " + best + "?)" : "";
+        return new TributaryException("environment variable " + name + " names no key" + hint
+                + "; fix its name or unset it: a TRIBUTARY_ variable is TRIBUTARY_ + a key of docs/configuration.md,"
+                + " upper-cased, dots as underscores (" + String.join(", ", Settings.NOT_KEYS.keySet()) + " are the launcher's and test tools' own)");
     }
 
     private void validate() {
         for (String key : values.keySet()) {
             if (Settings.find(key) == null) {
-                throw new TributaryException("spec " + specFile + ": unknown key '" + key + "'" + suggestion(key)
-                        + "; the keys are listed in the README's configuration table");
+                throw new TributaryException(where(key) + ": unknown key '" + key + "'" + suggestion(key)
+                        + "; the keys are listed in docs/configuration.md");
             }
         }
         for (Setting s : Settings.ALL) {
@@ -139,14 +138,19 @@ public final class PipelineSpec {
                 continue;
             }
             if (!s.allowed().isEmpty() && !s.allowed().contains(v)) {
-                throw new TributaryException("spec " + specFile + ": key '" + s.key() + "' is '" + v + "'; use one of " + s.allowed());
+                throw new TributaryException(where(s.key()) + ": key '" + s.key() + "' is '" + v + "'; use one of " + s.allowed());
             }
-            switch (s.type()) {
-                case INT -> integer(s.key());
-                case BYTES -> bytes(s.key());
-                case DURATION -> duration(s.key());
-                case TRIGGER -> Trigger.parse(v);
-                default -> { }
+            try {
+                switch (s.type()) {
+                    case INT -> checkRange(s, integer(s.key()));
+                    case BYTES -> bytes(s.key());
+                    case DURATION -> duration(s.key());
+                    case TRIGGER -> Trigger.parse(v);
+                    case PATH -> checkFolder(s.key());
+                    default -> { }
+                }
+            } catch (TributaryException e) {
+                throw e.getMessage().startsWith(where(s.key())) ? e : new TributaryException(where(s.key()) + ": " + e.getMessage(), e);
             }
         }
         boolean files = values.containsKey(Settings.FILES_PATH);
@@ -163,12 +167,37 @@ public final class PipelineSpec {
             try {
                 io.tributary.schema.Schema.parse(values.get(Settings.FILES_SCHEMA));
             } catch (TributaryException e) {
-                throw new TributaryException("spec " + specFile + ": key '" + Settings.FILES_SCHEMA + "': " + e.getMessage(), e);
+                throw new TributaryException(where(Settings.FILES_SCHEMA) + ": key '" + Settings.FILES_SCHEMA + "': " + e.getMessage(), e);
             }
         }
         if (!name().matches("[A-Za-z0-9_-]+")) {
-            throw new TributaryException("spec " + specFile + ": name '" + name() + "' may only hold letters, digits, '-' and '_' (it names topics and folders)");
+            throw new TributaryException(where(Settings.NAME) + ": name '" + name()
+                    + "' may only hold letters, digits, '-' and '_' (it names topics and folders)");
         }
+    }
+
+    private void checkRange(Setting s, int v) {
+        if (v < s.min() || v > s.max()) {
+            throw new TributaryException(where(s.key()) + ": key '" + s.key() + "' is '" + values.get(s.key()) + "'; give a whole number "
+                    + (s.max() >= Integer.MAX_VALUE ? "of at least " + s.min() : "from " + s.min() + " to " + s.max()));
+        }
+    }
+
+    /** Every PATH setting names a folder: a file there is refused before anything starts. */
+    private void checkFolder(String key) {
+        if (Storage.scheme(string(key).strip()) != null) {
+            return; // a URI: object storage is checked when the pipeline opens (StorageChecks)
+        }
+        Path p = path(key);
+        if (Files.exists(p) && !Files.isDirectory(p)) {
+            throw new TributaryException(where(key) + ": key '" + key + "' names " + p + ", which is a file, not a folder;"
+                    + " give a folder's path (or move the file away)");
+        }
+    }
+
+    /** Where a key's value was given: the spec and its line, an environment variable, or a --set option. */
+    private String where(String key) {
+        return origins.getOrDefault(key, "spec " + specFile);
     }
 
     private static String suggestion(String key) {
@@ -256,7 +285,7 @@ public final class PipelineSpec {
         try {
             return Integer.parseInt(v.strip());
         } catch (NumberFormatException e) {
-            throw new TributaryException("spec " + specFile + ": key '" + key + "' is '" + v + "'; expected a whole number");
+            throw new TributaryException(where(key) + ": key '" + key + "' is '" + v + "'; expected a whole number");
         }
     }
 
@@ -268,7 +297,7 @@ public final class PipelineSpec {
         }
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(\\d+)\\s*([kmgt]?)(?:i?b)?\\s*", java.util.regex.Pattern.CASE_INSENSITIVE).matcher(v);
         if (!m.matches()) {
-            throw new TributaryException("spec " + specFile + ": key '" + key + "' is '" + v + "'; expected a size such as 1048576, 16m or 128 MiB");
+            throw new TributaryException(where(key) + ": key '" + key + "' is '" + v + "'; expected a size such as 1048576, 16m or 128 MiB");
         }
         int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
             case "k" -> 10;

@@ -10,6 +10,9 @@ import static io.tributary.service.spec.Setting.Type.PATH;
 import static io.tributary.service.spec.Setting.Type.STRING;
 import static io.tributary.service.spec.Setting.Type.TRIGGER;
 
+import io.tributary.schema.CrashPoint;
+import io.tributary.service.bench.BenchStats;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +33,7 @@ public final class Settings {
     public static final String MAX_BYTES = "source.files.maxBytesPerTrigger";
     public static final String BAD_RECORD = "source.files.onBadRecord";
     public static final String FILE_MIN_AGE = "source.files.fileMinAge";
+    public static final String FILES_TIME_ZONE = "source.files.timeZone";
     public static final String MAX_LINE = "source.files.maxLineBytes";
     public static final String ROWS_PER_RECORD = "source.files.rowsPerRecord";
     public static final String CLEAN_SOURCE = "source.files.cleanSource";
@@ -81,6 +85,9 @@ public final class Settings {
             new Setting(BAD_RECORD, ENUM, "deadLetter", false, List.of("deadLetter", "drop", "fail"),
                     "a malformed row: to the dead-letter topic (Spark's PERMISSIVE), counted and dropped (DROPMALFORMED), or stop the run (FAILFAST)"),
             opt(FILE_MIN_AGE, DURATION, "0 seconds", "hold back files modified more recently than this"),
+            opt(FILES_TIME_ZONE, STRING, "UTC", "the zone of a TIMESTAMP written without an offset (Spark's spark.sql.session.timeZone):"
+                    + " a region such as America/New_York, an offset such as +01:00, or UTC. Spark's default is the JVM's zone; UTC here, so"
+                    + " that a file gives the same rows on every host (a container's JVM runs in UTC anyway)"),
             opt(MAX_LINE, BYTES, "16m", "a longer line is a bad record"),
             opt(ROWS_PER_RECORD, INT, "1000", "rows packed into one events record, as JSON lines (fewer Kafka records, less work"
                     + " per row); 1: a record per row, as a Kafka consumer of the events topic may expect"),
@@ -119,14 +126,25 @@ public final class Settings {
             new Setting(STORAGE, MAP, null, false, List.of(), "settings of the file systems the paths live on, passed through untouched"
                     + " (Hadoop S3A's names: fs.s3a.endpoint, fs.s3a.endpoint.region, fs.s3a.path.style.access, fs.s3a.access.key,"
                     + " fs.s3a.secret.key...); without keys, AWS's default credentials chain (docs/object-storage.md)"),
-            opt(PARTITIONS, INT, "1", "partitions of the topics the pipeline creates"),
+            opt(PARTITIONS, INT, "1", "partitions of the topics the pipeline creates").within(1, Integer.MAX_VALUE),
             new Setting(TOPIC_TRIM, ENUM, "true", false, List.of("true", "false"), "delete the records of the events and results "
                     + "topics once the stage reading them committed past them; false keeps them (they have no time retention)"),
-            opt(BROKER_PORT, INT, "0", "the embedded broker's port on 127.0.0.1 (0: any free port)"),
+            opt(BROKER_PORT, INT, "0", "the embedded broker's port on 127.0.0.1 (0: any free port)").within(0, 65535),
             opt(HTTP_PORT, INT, null, "the port of /health/live, /health/ready, /metrics and /progress; absent: 8080 for the default "
-                    + "and processingTime triggers, none for availableNow and once; 0: any free port (logged); -1: none"),
+                    + "and processingTime triggers, none for availableNow and once; 0: any free port (logged); -1: none").within(-1, 65535),
             opt(HTTP_HOST, STRING, "127.0.0.1", "the address the HTTP endpoints listen on; 0.0.0.0 in a container"),
             new Setting(LOG_FORMAT, ENUM, "text", false, List.of("text", "json"), "log lines on stderr: text, or one JSON object per line"));
+
+    /**
+     * Environment variables named {@code TRIBUTARY_*} that are not keys: those of the launcher
+     * ({@code bin/tributary}) and of test and benchmark tools. Any other {@code TRIBUTARY_*}
+     * variable must name a key, or the spec is refused.
+     */
+    public static final Map<String, String> NOT_KEYS = notKeys(
+            "TRIBUTARY_JAVA_OPTS", "the JVM flags bin/tributary starts Java with, instead of its own",
+            "TRIBUTARY_CDS", "off: bin/tributary neither records nor maps its class-data archive",
+            BenchStats.ENV, "a file a run benchmarked by tributary bench writes its heap and JVM times to at exit",
+            CrashPoint.ENV, "tests only: the point at which the process halts, as if killed");
 
     private static final Map<String, Setting> BY_KEY = new LinkedHashMap<>();
 
@@ -155,6 +173,14 @@ public final class Settings {
             }
         }
         return null;
+    }
+
+    private static Map<String, String> notKeys(String... nameAndDoc) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < nameAndDoc.length; i += 2) {
+            m.put(nameAndDoc[i], nameAndDoc[i + 1]);
+        }
+        return Collections.unmodifiableMap(m);
     }
 
     private static Setting req(String key, Setting.Type type, String doc) {

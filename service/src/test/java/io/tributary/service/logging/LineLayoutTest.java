@@ -8,6 +8,7 @@ import ch.qos.logback.classic.spi.LoggingEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.schema.TributaryException;
+import java.util.List;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +37,19 @@ class LineLayoutTest {
     void textLineHasTimeLevelShortLoggerAndMessage() {
         assertThat(LineLayout.text(event("3 rows published", null)))
                 .matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} WARN Pipeline - 3 rows published\\R");
+    }
+
+    /** A file name with a line end and terminal escape codes stays inside its own line, escaped. */
+    @Test
+    void aFileNameCannotForgeATextLineNorDriveTheTerminal() {
+        String name = "in/a.json\n10:15:30.123 ERROR Pipeline - forged\r\u001B[31mred\u009B2J\u007F\tend";
+        String text = LineLayout.text(event("file " + name + ": 2 rows published", new IllegalStateException("cannot read " + name)));
+        String escaped = "in/a.json\\n10:15:30.123 ERROR Pipeline - forged\\r\\x1B[31mred\\u009B2J\\x7F\\tend";
+        List<String> lines = text.lines().filter(l -> !l.isEmpty()).toList();
+        assertThat(lines.get(0)).endsWith(" WARN Pipeline - file " + escaped + ": 2 rows published");
+        assertThat(lines.get(1)).isEqualTo("java.lang.IllegalStateException: cannot read " + escaped);
+        assertThat(lines.subList(2, lines.size())).allMatch(l -> l.startsWith("\tat ") || l.startsWith("\t..."));
+        assertThat(text).doesNotContain("\u001B", "\r", "\u009B", "\u007F");
     }
 
     @Test

@@ -7,14 +7,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** The README's metrics table lists every metric the service publishes, with its kind, tags and meaning. */
+/** The metrics table of docs/operations.md lists every metric the service publishes, with its kind, tags and meaning. */
 class MetricNamesDocumentationTest {
     @Test
-    void readmeListsEveryMetric() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
+    void operationsPageListsEveryMetric() throws IOException {
+        String doc = Files.readString(Path.of("..", "docs", "operations.md"));
         for (MetricNames.Metric m : MetricNames.ALL) {
             String row = "| `" + m.name() + "` | " + m.kind() + " | " + m.tags() + " | " + m.doc() + " |";
-            assertThat(readme).as("README row for %s", m.name()).contains(row);
+            assertThat(doc).as("docs/operations.md row for %s", m.name()).contains(row);
         }
     }
 

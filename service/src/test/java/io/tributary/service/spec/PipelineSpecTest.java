@@ -102,6 +102,31 @@ class PipelineSpecTest {
     }
 
     @Test
+    void theAggregatesKeepTheSelectsOrder() throws IOException {
+        PipelineSpec spec = load(QUICKSTART + """
+                aggregate:
+                  eventTime: ts
+                  window: 10 minutes
+                  groupBy: [user]
+                  select: { s: sum(amt), c: count(*), av: avg(amt) }
+                outputMode: complete
+                """, Map.of(), Map.of());
+        assertThat(spec.map(Settings.SELECT).keySet()).containsExactly("s", "c", "av");
+    }
+
+    @Test
+    void aMappingBelowAPassThroughKeyGivesDottedKeys() throws IOException {
+        PipelineSpec spec = load(QUICKSTART + """
+                kafka:
+                  bootstrap.servers: k:9092
+                  ssl:
+                    truststore: { location: /etc/ts.jks, type: JKS }
+                """, Map.of(), Map.of());
+        assertThat(spec.map(Settings.KAFKA)).containsExactly(Map.entry("bootstrap.servers", "k:9092"),
+                Map.entry("ssl.truststore.location", "/etc/ts.jks"), Map.entry("ssl.truststore.type", "JKS"));
+    }
+
+    @Test
     void secretsAreMaskedInTheDescription() throws IOException {
         PipelineSpec spec = load(QUICKSTART, Map.of(), Map.of("kafka.sasl.jaas.config", "user=x password=y", "kafka.ssl.key.password", "z"));
         assertThat(spec.describe()).containsEntry("kafka.sasl.jaas.config", "******").containsEntry("kafka.ssl.key.password", "******");

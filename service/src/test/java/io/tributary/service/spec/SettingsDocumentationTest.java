@@ -7,15 +7,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** The README's configuration table lists every declared setting with its default and doc line. */
+/** The configuration table of docs/configuration.md lists every declared setting with its default and doc line. */
 class SettingsDocumentationTest {
     @Test
-    void readmeTableMatchesTheDeclaredSettings() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
+    void configurationTableMatchesTheDeclaredSettings() throws IOException {
+        String doc = Files.readString(Path.of("..", "docs", "configuration.md"));
         for (Setting s : Settings.ALL) {
             String def = s.required() ? "(required)" : s.defaultValue() == null ? "" : "`" + s.defaultValue() + "`";
             String row = "| `" + s.key() + "` | " + def + " | " + s.doc().replace("|", "\\|") + " |";
-            assertThat(readme).as("README row for %s", s.key()).contains(row);
+            assertThat(doc).as("docs/configuration.md row for %s", s.key()).contains(row);
+        }
+    }
+
+    @Test
+    void configurationDocNamesTheEnvironmentVariablesThatAreNotKeys() throws IOException {
+        String doc = Files.readString(Path.of("..", "docs", "configuration.md"));
+        for (String name : Settings.NOT_KEYS.keySet()) {
+            assertThat(doc).as("docs/configuration.md mentions %s", name).contains("`" + name + "`");
         }
     }
 }

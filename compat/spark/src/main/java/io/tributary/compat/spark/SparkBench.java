@@ -21,7 +21,7 @@ import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * The workloads Tributary's issues compare against, as a Spark user writes them: Structured
+ * The workloads of {@code tributary bench}, as a Spark user writes them: Structured
  * Streaming over JSON-lines files into Delta, {@code Trigger.AvailableNow}, {@code local[2]}.
  *
  * <pre>SparkBench SCENARIO INPUT_DIR WORK_DIR [MAX_FILES_PER_TRIGGER]</pre>

@@ -1,0 +1,157 @@
+package io.tributary.service.spec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.schema.TributaryException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.assertj.core.api.AbstractThrowableAssert;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad specs, environment variables and --set values: one line naming the place, the key and the fix. */
+class PipelineSpecErrorsTest {
+    @TempDir
+    Path dir;
+
+    PipelineSpec load(String yaml, Map<String, String> env, Map<String, String> set) throws IOException {
+        Path f = dir.resolve("pipeline.yaml");
+        Files.writeString(f, yaml);
+        return PipelineSpec.load(f, env, set);
+    }
+
+    AbstractThrowableAssert<?, ? extends Throwable> refused(String yaml, Map<String, String> env, Map<String, String> set) {
+        return assertThatThrownBy(() -> load(yaml, env, set)).isInstanceOf(TributaryException.class)
+                .satisfies(e -> assertThat(e.getMessage()).as("one line").doesNotContain("\n"));
+    }
+
+    AbstractThrowableAssert<?, ? extends Throwable> refused(String yaml) {
+        return refused(yaml, Map.of(), Map.of());
+    }
+
+    // YAML syntax
+
+    @Test
+    void aBadIndentIsNamedByLineAndColumn() {
+        refused("""
+                name: t
+                source:
+                  files:
+                    path: in/
+                   format: json
+                """).hasMessageContaining("pipeline.yaml line 5, column 4").hasMessageContaining("indent");
+    }
+
+    @Test
+    void aKeyIndentedUnderAValueIsNamedByLineAndColumn() {
+        refused("""
+                name: t
+                source:
+                  files:
+                    path: in/
+                      format: json
+                """).hasMessageContaining("pipeline.yaml line 5, column 13").hasMessageContaining("indent");
+    }
+
+    @Test
+    void anUnclosedQuoteNamesWhereItOpened() {
+        refused("""
+                name: "t
+                source:
+                  files:
+                    path: in/
+                """).hasMessageContaining("pipeline.yaml line 1, column 7").hasMessageContaining("quote");
+    }
+
+    @Test
+    void aTabIndentIsNamedByLineAndColumn() {
+        refused("name: t\nsource:\n\tfiles:\n    path: in/\n")
+                .hasMessageContaining("pipeline.yaml line 3, column 1").hasMessageContaining("tab").hasMessageContaining("spaces");
+    }
+
+    @Test
+    void anEmptySpecSaysSo() {
+        refused("").hasMessageContaining("pipeline.yaml: the spec is empty");
+        refused("\n\n").hasMessageContaining("the spec is empty");
+        refused("# name: t\n# nothing but comments\n").hasMessageContaining("the spec is empty");
+        refused("---\n").hasMessageContaining("the spec is empty");
+    }
+
+    @Test
+    void aKeyGivenTwiceInOneMappingNamesBothLines() {
+        refused(PipelineSpecTest.QUICKSTART + "name: other\n")
+                .hasMessageContaining("'name'").hasMessageContaining("line 1").hasMessageContaining("line 11");
+        refused(PipelineSpecTest.QUICKSTART.replace("    path: out/\n", "    path: out/\n    path: out2/\n"))
+                .hasMessageContaining("'sink.delta.path'").hasMessageContaining("line 9").hasMessageContaining("line 10");
+        refused(PipelineSpecTest.QUICKSTART + "kafka:\n  acks: all\n  acks: 1\n")
+                .hasMessageContaining("'kafka.acks'").hasMessageContaining("line 12").hasMessageContaining("line 13");
+    }
+
+    @Test
+    void aDottedKeyBesideItsNestedFormIsGivenTwice() {
+        refused(PipelineSpecTest.QUICKSTART + "sink.delta.path: elsewhere/\n")
+                .hasMessageContaining("'sink.delta.path'").hasMessageContaining("line 9").hasMessageContaining("line 11");
+    }
+
+    // environment variables
+
+    @Test
+    void aMisspelledEnvironmentVariableIsRefusedByName() {
+        refused(PipelineSpecTest.QUICKSTART, Map.of("TRIBUTARY_SOURCE_FILES_MAXFILESPERTRIGER", "1"), Map.of())
+                .hasMessageContaining("TRIBUTARY_SOURCE_FILES_MAXFILESPERTRIGER")
+                .hasMessageContaining("did you mean TRIBUTARY_SOURCE_FILES_MAXFILESPERTRIGGER");
+        refused(PipelineSpecTest.QUICKSTART, Map.of("TRIBUTARY_HTTP_PROT", "8081"), Map.of())
+                .hasMessageContaining("TRIBUTARY_HTTP_PROT").hasMessageContaining("TRIBUTARY_HTTP_PORT");
+    }
+
+    @Test
+    void theLaunchersOwnVariablesAreNotKeys() throws IOException {
+        PipelineSpec spec = load(PipelineSpecTest.QUICKSTART, Map.of("TRIBUTARY_JAVA_OPTS", "-Xmx2g", "TRIBUTARY_CDS", "off",
+                "TRIBUTARY_CRASH_AT", "", "TRIBUTARY_BENCH_STATS", "/tmp/x", "TRIBUTARYX", "1"), Map.of());
+        assertThat(spec.describe()).doesNotContainKeys("java.opts", "cds");
+    }
+
+    @Test
+    void aBadValueFromTheEnvironmentNamesTheVariableNotTheSpec() {
+        refused(PipelineSpecTest.QUICKSTART, Map.of("TRIBUTARY_SOURCE_FILES_MAXFILESPERTRIGGER", "many"), Map.of())
+                .hasMessageStartingWith("environment variable TRIBUTARY_SOURCE_FILES_MAXFILESPERTRIGGER: ")
+                .hasMessageContaining("expected a whole number").hasMessageNotContaining("pipeline.yaml");
+        refused(PipelineSpecTest.QUICKSTART, Map.of("TRIBUTARY_LOG_FORMAT", "xml"), Map.of())
+                .hasMessageStartingWith("environment variable TRIBUTARY_LOG_FORMAT: ").hasMessageContaining("[text, json]");
+        refused(PipelineSpecTest.QUICKSTART, Map.of("TRIBUTARY_AGGREGATE_WATERMARK", "5 fortnights"), Map.of())
+                .hasMessageStartingWith("environment variable TRIBUTARY_AGGREGATE_WATERMARK: ");
+    }
+
+    @Test
+    void aBadValueNamesItsLineOrItsSetOption() {
+        refused(PipelineSpecTest.QUICKSTART.replace("format: json", "format: json\n    maxFilesPerTrigger: many"))
+                .hasMessageContaining("pipeline.yaml line 6: key 'source.files.maxFilesPerTrigger' is 'many'");
+        refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("source.files.maxFilesPerTrigger", "many"))
+                .hasMessageStartingWith("--set source.files.maxFilesPerTrigger: ");
+    }
+
+    // paths and ports
+
+    @Test
+    void aSinkPathThatIsAFileIsRefused() throws IOException {
+        Files.writeString(dir.resolve("out"), "not a table");
+        refused(PipelineSpecTest.QUICKSTART)
+                .hasMessageContaining("sink.delta.path").hasMessageContaining(dir.resolve("out").toString())
+                .hasMessageContaining("is a file");
+    }
+
+    @Test
+    void anHttpPortOutOfRangeIsRefused() throws IOException {
+        for (String port : new String[] {"70000", "65536", "-2", "-5"}) {
+            refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("http.port", port))
+                    .hasMessageContaining("http.port").hasMessageContaining("'" + port + "'").hasMessageContaining("65535");
+        }
+        for (String port : new String[] {"-1", "0", "8080", "65535"}) {
+            assertThat(load(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("http.port", port)).integer(Settings.HTTP_PORT)).isEqualTo(Integer.parseInt(port));
+        }
+        refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("broker.port", "65536")).hasMessageContaining("broker.port");
+    }
+}
