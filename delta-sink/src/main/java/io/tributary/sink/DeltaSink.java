@@ -15,6 +15,7 @@ import io.tributary.sink.internal.TableFolder;
 import io.tributary.sink.internal.TopicBatch;
 import io.tributary.sink.internal.TopicReader;
 import io.tributary.sink.internal.WriteMode;
+import io.tributary.storage.Storage;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +63,7 @@ public final class DeltaSink implements AutoCloseable {
     private boolean backToTableOffsets;
     /** allowedLatency: Parquet bytes per record of the last batch written (0: none yet). */
     private double bytesPerRecord;
+    private final Storage storage;
 
     /**
      * Opens the table (if it exists) and the topic, and positions the consumer at the table's offsets.
@@ -81,9 +83,15 @@ public final class DeltaSink implements AutoCloseable {
      * appended again, as Spark does without its checkpoint, instead of being refused.
      */
     public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps, boolean reprocess) {
+        this(config, kafkaClientProps, reprocess, Storage.NONE);
+    }
+
+    /** As {@link #DeltaSink(SinkConfig, Map, boolean)}, for a table whose file system takes {@code storage}'s settings (object storage). */
+    public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps, boolean reprocess, Storage storage) {
         this.reprocess = reprocess;
         this.config = config;
-        this.engine = KernelEngines.withTargetFileSize(config.targetFileSize());
+        this.storage = storage;
+        this.engine = KernelEngines.withTargetFileSize(config.targetFileSize(), storage);
         Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.schema());
         TableFolder.checkNewTable(config.tablePath(), partitioning.columns(), config.allowNonEmptyPath());
         this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(), partitioning, config.targetFileSize());
@@ -321,7 +329,7 @@ public final class DeltaSink implements AutoCloseable {
 
     /** Where the sink stands, read from its table. */
     public SinkStatus status() {
-        return DeltaTables.sinkStatus(config.tablePath(), config.appId(), config.topic());
+        return DeltaTables.sinkStatus(config.tablePath(), config.appId(), config.topic(), storage);
     }
 
     @Override

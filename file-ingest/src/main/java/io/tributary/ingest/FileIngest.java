@@ -87,7 +87,7 @@ public final class FileIngest implements AutoCloseable {
         this.readAhead = readAhead == null ? null : readAhead.reading();
         this.config = config;
         this.clientProps = Map.copyOf(kafkaClientProps);
-        this.discovery = new FileDiscovery(config.inputDir());
+        this.discovery = FileDiscovery.of(config);
         try {
             startProducer();
             if (awaitTopics != null) {
@@ -311,7 +311,7 @@ public final class FileIngest implements AutoCloseable {
      */
     public static IngestStatus readStatus(IngestConfig config, Map<String, Object> kafkaClientProps) {
         IngestState s = IngestLogReader.read(kafkaClientProps, config.ingestLogTopic());
-        return status(config, s, new BatchPlanner(config, new FileDiscovery(config.inputDir())));
+        return status(config, s, new BatchPlanner(config, FileDiscovery.of(config)));
     }
 
     private static IngestStatus status(IngestConfig config, IngestState s, BatchPlanner planner) {
@@ -321,7 +321,7 @@ public final class FileIngest implements AutoCloseable {
         } catch (TributaryException e) {
             changed = List.of(); // the folder is gone: nothing on disk to compare
         }
-        SourceCleaner.Tally cleaned = new SourceCleaner(config.cleanSource(), new FileDiscovery(config.inputDir())).tally(s);
+        SourceCleaner.Tally cleaned = new SourceCleaner(config.cleanSource(), FileDiscovery.of(config)).tally(s);
         return new IngestStatus(config.pipeline(), config.ingestLogTopic(), new ArrayList<>(s.files()), s.nextBatchId(),
                 s.maxEventTimeMs(), config.hasWatermark() ? s.watermarkMs() : null, changed,
                 config.cleanSource().name(), cleaned.cleaned(), cleaned.waiting());

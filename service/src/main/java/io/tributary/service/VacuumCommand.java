@@ -4,9 +4,9 @@ import io.tributary.sink.maintenance.DeltaIntervals;
 import io.tributary.sink.maintenance.Vacuum;
 import io.tributary.sink.maintenance.VacuumResult;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -20,8 +20,11 @@ import picocli.CommandLine.Spec;
                 + "before the table are left alone and counted), and never touches _delta_log.",
                 "A retention below the table's delta.deletedFileRetentionDuration (default 1 week) is refused without --force, as Delta does."})
 final class VacuumCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "TABLE", description = "the Delta table's folder")
-    Path table;
+    @Parameters(index = "0", paramLabel = "TABLE", description = "the Delta table's folder: a path or a URI (s3a://bucket/table)")
+    String table;
+
+    @Mixin
+    StorageOptions storage;
 
     @Option(names = "--retain", paramLabel = "DURATION", defaultValue = "168h",
             description = "keep files removed or written more recently than this (default ${DEFAULT-VALUE}), e.g. 168h, 7d")
@@ -38,7 +41,7 @@ final class VacuumCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        VacuumResult r = new Vacuum(table.toString()).run(DeltaIntervals.parse("--retain", retain), dryRun, force);
+        VacuumResult r = new Vacuum(table, storage.forTable(table)).run(DeltaIntervals.parse("--retain", retain), dryRun, force);
         PrintWriter out = command.commandLine().getOut();
         for (String f : r.files()) {
             out.println((dryRun ? "would delete " : "deleted ") + f);

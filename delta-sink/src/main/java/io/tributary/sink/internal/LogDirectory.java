@@ -66,7 +66,7 @@ public final class LogDirectory {
         this.tableRoot = KernelEngines.tablePath(tablePath);
         this.log = new Path(tableRoot, "_delta_log");
         try {
-            this.fs = log.getFileSystem(KernelEngines.configuration());
+            this.fs = log.getFileSystem(KernelEngines.configuration(engine));
             if (fs.exists(log)) {
                 for (FileStatus f : fs.listStatus(log)) {
                     String name = f.getPath().getName();

@@ -61,7 +61,7 @@ public final class Optimize {
     public Optimize(String tablePath, OptimizeOptions options) {
         this.tablePath = KernelEngines.tablePath(tablePath);
         this.options = options;
-        this.engine = KernelEngines.withTargetFileSize(options.targetFileSize());
+        this.engine = KernelEngines.withTargetFileSize(options.targetFileSize(), options.storage());
     }
 
     /** Compacts {@code tablePath} with {@code options}. */
@@ -226,7 +226,7 @@ public final class Optimize {
         for (String p : paths) {
             try {
                 Path path = new Path(p);
-                FileSystem fs = path.getFileSystem(KernelEngines.configuration());
+                FileSystem fs = path.getFileSystem(KernelEngines.configuration(engine));
                 fs.delete(path, false);
             } catch (IOException | RuntimeException e) {
                 LOG.warn("optimize {}: cannot delete uncommitted file {} ({}); vacuum removes it later", tablePath, p, e.toString());

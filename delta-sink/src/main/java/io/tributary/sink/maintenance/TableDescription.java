@@ -8,6 +8,7 @@ import io.tributary.sink.internal.LogDirectory;
 import io.tributary.sink.internal.TableFile;
 import io.tributary.sink.internal.TableFacts;
 import io.tributary.sink.internal.TableSnapshots;
+import io.tributary.storage.Storage;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -41,7 +42,12 @@ public record TableDescription(String tablePath, long latestVersion, long oldest
 
     /** Describes the table at {@code tablePath}; {@code targetFileSize} sets what "small" means. */
     public static TableDescription of(String tablePath, long targetFileSize) {
-        Engine engine = KernelEngines.create();
+        return of(tablePath, targetFileSize, Storage.NONE);
+    }
+
+    /** As {@link #of(String, long)}, for a table whose file system takes {@code storage}'s settings (object storage). */
+    public static TableDescription of(String tablePath, long targetFileSize, Storage storage) {
+        Engine engine = KernelEngines.create(storage);
         String path = KernelEngines.tablePath(tablePath);
         Snapshot s = TableSnapshots.latest(engine, path).orElseThrow(() -> new TributaryException(
                 "describe: no Delta table at " + path + " (no _delta_log with a commit); give the folder of an existing table"));

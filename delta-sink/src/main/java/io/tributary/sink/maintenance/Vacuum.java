@@ -8,6 +8,7 @@ import io.tributary.sink.internal.FileReferences;
 import io.tributary.sink.internal.TableFacts;
 import io.tributary.sink.internal.TableLayout;
 import io.tributary.sink.internal.TableSnapshots;
+import io.tributary.storage.Storage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -48,10 +49,16 @@ public final class Vacuum {
     static final String DEFAULT_RETENTION = "interval 1 week";
 
     private final String tablePath;
-    private final Engine engine = KernelEngines.create();
+    private final Engine engine;
 
     public Vacuum(String tablePath) {
+        this(tablePath, Storage.NONE);
+    }
+
+    /** A table whose file system takes {@code storage}'s settings (object storage). */
+    public Vacuum(String tablePath, Storage storage) {
         this.tablePath = KernelEngines.tablePath(tablePath);
+        this.engine = KernelEngines.create(storage);
     }
 
     /**
@@ -79,7 +86,7 @@ public final class Vacuum {
         long cutoff = System.currentTimeMillis() - retain.toMillis();
         try {
             Path root = new Path(tablePath);
-            FileSystem fs = root.getFileSystem(KernelEngines.configuration());
+            FileSystem fs = root.getFileSystem(KernelEngines.configuration(engine));
             Path qualifiedRoot = fs.makeQualified(root);
             FileReferences refs;
             try {

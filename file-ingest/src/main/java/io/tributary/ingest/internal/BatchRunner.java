@@ -45,7 +45,7 @@ public final class BatchRunner {
     public BatchRunner(IngestConfig config, Producer<byte[], byte[]> producer, FileDiscovery discovery, ReadAhead readAhead) {
         this.config = config;
         this.producer = producer;
-        this.publisher = new FilePublisher(config, producer, sendErrors);
+        this.publisher = new FilePublisher(config, producer, sendErrors, discovery);
         this.discovery = discovery;
         this.readAhead = readAhead;
     }
@@ -123,7 +123,7 @@ public final class BatchRunner {
                 files.remove(e.file());
             } catch (NoSuchFileException e) {
                 abort();
-                FileStat gone = files.stream().filter(f -> f.path().toString().equals(e.getFile())).findFirst().orElse(null);
+                FileStat gone = files.stream().filter(f -> discovery.location(f).equals(e.getFile())).findFirst().orElse(null);
                 if (gone == null) {
                     throw new TributaryException("file " + Printable.escape(e.getFile()) + " could not be read: it does not exist", e);
                 }
@@ -170,7 +170,7 @@ public final class BatchRunner {
     private List<FileStat> movedWhileRead(List<FileResult> results) {
         List<FileStat> moved = new ArrayList<>();
         for (FileResult r : results) {
-            if (r.bytesRead() != r.file().size() || !r.file().sameAs(FileDiscovery.restat(r.file()))) {
+            if (r.bytesRead() != r.file().size() || !r.file().sameAs(discovery.current(r.file()))) {
                 moved.add(r.file());
             }
         }
@@ -210,7 +210,8 @@ public final class BatchRunner {
     }
 
     private static IngestedFile ingested(FileResult r, long batchId) {
-        return new IngestedFile(r.file().relPath(), r.file().size(), r.file().mtimeMs(), r.sha256(), r.rows(), r.badRows(), batchId);
+        return new IngestedFile(r.file().relPath(), r.file().size(), r.file().mtimeMs(), r.sha256(), r.rows(), r.badRows(), batchId,
+                r.file().etag());
     }
 
     /** Aborts what is open, then says what went wrong; fencing and other fatal errors close nothing here. */

@@ -52,6 +52,9 @@ public final class IngestLogCodec {
         n.put("badRows", f.badRows());
         n.put("batchId", f.batchId());
         n.put("ingestedAt", ingestedAt);
+        if (f.etag() != null) {
+            n.put("etag", f.etag());
+        }
         return bytes(n);
     }
 
@@ -59,7 +62,8 @@ public final class IngestLogCodec {
     public static IngestedFile parseFile(byte[] key, byte[] value) {
         JsonNode n = tree(value);
         return new IngestedFile(pathOfKey(key), n.path("size").asLong(), n.path("mtime").asLong(),
-                n.path("sha256").asText(), n.path("rows").asLong(), n.path("badRows").asLong(), n.path("batchId").asLong());
+                n.path("sha256").asText(), n.path("rows").asLong(), n.path("badRows").asLong(), n.path("batchId").asLong(),
+                n.hasNonNull("etag") ? n.get("etag").asText() : null);
     }
 
     public static byte[] state(long nextBatchId, Long maxEventTimeMs, long watermarkMs) {

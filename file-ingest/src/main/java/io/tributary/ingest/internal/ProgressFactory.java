@@ -50,7 +50,7 @@ public final class ProgressFactory {
         }
         sourceMetrics.put("files", o.files().stream().map(r -> Printable.escape(r.file().relPath())).toList());
         Map<String, Object> start = o.batchId() == 0 ? null : Map.of("logOffset", o.batchId() - 1);
-        Progress.Source source = new Progress.Source("FileSource[" + config.inputDir() + "]", start,
+        Progress.Source source = new Progress.Source("FileSource[" + config.inputLocation() + "]", start,
                 Map.of("logOffset", o.batchId()), rows, sourceMetrics);
         Map<String, Object> sinkMetrics = new LinkedHashMap<>();
         sinkMetrics.put("numDeadLetterRows", o.deadLettered());
@@ -81,7 +81,7 @@ public final class ProgressFactory {
         if (cleanedMetric != null) {
             sourceMetrics.put(cleanedMetric, (long) cleaned); // files a run that died left, cleaned at this start
         }
-        Progress.Source source = new Progress.Source("FileSource[" + config.inputDir() + "]", at, at, 0, sourceMetrics);
+        Progress.Source source = new Progress.Source("FileSource[" + config.inputLocation() + "]", at, at, 0, sourceMetrics);
         Progress.Sink sink = new Progress.Sink("KafkaSink[" + config.eventsTopic() + "]", 0, null);
         return new Progress(config.pipeline() + "/ingest", runId, Progress.timestamp(startMs), nextBatchId, 0,
                 0.0, 0.0, Map.of("latestOffset", listMs, "triggerExecution", listMs), eventTime, null, List.of(source), sink);

@@ -105,12 +105,12 @@ public final class ServiceEndpoints implements AutoCloseable {
     /** The sink's table position (offsets, version) as the metrics' starting point, before its first batch. */
     private void readSinkPosition() {
         String sinkStage = spec.name() + "/sink";
-        String table = spec.path(Settings.SINK_PATH).toString();
+        String table = spec.location(Settings.SINK_PATH);
         try {
-            Optional<SinkOffsets> offsets = DeltaTables.sinkOffsets(table);
+            Optional<SinkOffsets> offsets = DeltaTables.sinkOffsets(table, spec.storage());
             offsets.filter(o -> o.appId().equals(PipelineParts.sinkAppId(spec)))
                     .ifPresent(o -> metrics.position(sinkStage, o.topic(), o.offsets()));
-            long version = DeltaTables.latestVersion(table);
+            long version = DeltaTables.latestVersion(table, spec.storage());
             if (version >= 0) {
                 metrics.deltaVersion(sinkStage, version);
             }

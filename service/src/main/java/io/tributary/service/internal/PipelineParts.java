@@ -153,7 +153,7 @@ public final class PipelineParts {
                 return new Stage(name, streams::runBatch, streams);
             })));
         }
-        SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.path(Settings.SINK_PATH).toString(), sinkSchema,
+        SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.location(Settings.SINK_PATH), sinkSchema,
                         sinkTopic, sinkAppId(spec), spec.name() + "/sink")
                 .withTableProperties(spec.map(Settings.SINK_PROPERTIES))
                 .withPartitionBy(spec.list(Settings.SINK_PARTITION_BY))
@@ -163,9 +163,9 @@ public final class PipelineParts {
                 // a bounded run ends with everything committed: no rows may wait for a later batch
                 .withAllowedLatency(spec.trigger().bounded() ? Duration.ZERO : spec.duration(Settings.SINK_ALLOWED_LATENCY)));
         stages.add(Stage.opening(sinkConfig.stageName(), threads.submit(() -> {
-            DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess());
+            DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess(), spec.storage());
             AutoOptimize optimize = new AutoOptimize(sinkConfig.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
-                    OptimizeOptions.defaults().withTargetFileSize(sinkConfig.targetFileSize()));
+                    OptimizeOptions.defaults().withTargetFileSize(sinkConfig.targetFileSize()).withStorage(spec.storage()));
             return new Stage(sinkConfig.stageName(), () -> afterCommit(sink.runBatch(), optimize), () -> {
                 optimize.close();
                 sink.close();
@@ -216,7 +216,8 @@ public final class PipelineParts {
     }
 
     static DeltaSourceConfig deltaSourceConfig(PipelineSpec spec) {
-        DeltaSourceConfig.Builder b = DeltaSourceConfig.builder(spec.name(), spec.path(Settings.DELTA_PATH).toString())
+        DeltaSourceConfig.Builder b = DeltaSourceConfig.builder(spec.name(), spec.location(Settings.DELTA_PATH))
+                .storage(spec.storage())
                 .startingVersion(spec.string(Settings.DELTA_STARTING_VERSION))
                 .skipChangeCommits(spec.bool(Settings.DELTA_SKIP_CHANGE_COMMITS))
                 .ignoreDeletes(spec.bool(Settings.DELTA_IGNORE_DELETES))
@@ -247,15 +248,16 @@ public final class PipelineParts {
     }
 
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {
-        IngestConfig.Builder b = IngestConfig.builder(spec.name(), spec.path(Settings.FILES_PATH), input)
+        IngestConfig.Builder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), input)
+                .storage(spec.storage())
                 .format(spec.string(Settings.FILES_FORMAT))
                 .onBadRecord(BadRecordPolicy.forName(spec.string(Settings.BAD_RECORD)))
                 .fileMinAge(spec.duration(Settings.FILE_MIN_AGE))
                 .timeZone(spec.string(Settings.FILES_TIME_ZONE))
                 .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)))
                 .rowsPerRecord(spec.integer(Settings.ROWS_PER_RECORD))
-                .cleanSource(CleanSource.forName(spec.string(Settings.CLEAN_SOURCE),
-                        spec.has(Settings.ARCHIVE_DIR) ? spec.path(Settings.ARCHIVE_DIR) : null));
+                .cleanSource(CleanSource.forLocation(spec.string(Settings.CLEAN_SOURCE),
+                        spec.has(Settings.ARCHIVE_DIR) ? spec.location(Settings.ARCHIVE_DIR) : null));
         if (spec.has(Settings.MAX_FILES)) {
             b.maxFilesPerTrigger(spec.integer(Settings.MAX_FILES));
         }

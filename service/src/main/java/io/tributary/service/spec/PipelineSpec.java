@@ -4,6 +4,7 @@ import io.tributary.schema.ByteSizes;
 import io.tributary.schema.Durations;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.internal.SpecYaml;
+import io.tributary.storage.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -186,6 +187,9 @@ public final class PipelineSpec {
 
     /** Every PATH setting names a folder: a file there is refused before anything starts. */
     private void checkFolder(String key) {
+        if (Storage.scheme(string(key).strip()) != null) {
+            return; // a URI: object storage is checked when the pipeline opens (StorageChecks)
+        }
         Path p = path(key);
         if (Files.exists(p) && !Files.isDirectory(p)) {
             throw new TributaryException(where(key) + ": key '" + key + "' names " + p + ", which is a file, not a folder;"
@@ -250,6 +254,23 @@ public final class PipelineSpec {
 
     public boolean has(String key) {
         return values.containsKey(key);
+    }
+
+    /**
+     * A path setting as a location: a URI ({@code s3a://bucket/folder/}, {@code file:/...})
+     * unchanged, a plain path resolved against the spec's folder.
+     */
+    public String location(String key) {
+        String v = string(key);
+        if (v == null) {
+            return null;
+        }
+        return Storage.scheme(v.strip()) != null ? v.strip() : path(key).toString();
+    }
+
+    /** The {@code storage:} settings, for the file systems of the spec's paths. */
+    public Storage storage() {
+        return Storage.of(map(Settings.STORAGE));
     }
 
     /** A path setting, resolved against the spec's folder. */
@@ -332,6 +353,7 @@ public final class PipelineSpec {
 
     static boolean isSecret(String key) {
         String k = key.toLowerCase(Locale.ROOT);
-        return k.contains("password") || k.contains("secret") || k.contains("sasl.jaas.config") || k.endsWith(".key") || k.contains("token");
+        return k.contains("password") || k.contains("secret") || k.contains("sasl.jaas.config") || k.endsWith(".key") || k.contains("token")
+                || Storage.isSecret(k);
     }
 }

@@ -65,6 +65,7 @@ public final class Settings {
     public static final String CLOSE_IDLE = "aggregate.closeIdleWindowsAfter";
     public static final String OUTPUT_MODE = "outputMode";
     public static final String KAFKA = "kafka";
+    public static final String STORAGE = "storage";
     public static final String PARTITIONS = "topic.partitions";
     public static final String TOPIC_TRIM = "topic.trim";
     public static final String BROKER_PORT = "broker.port";
@@ -124,6 +125,9 @@ public final class Settings {
             new Setting(KAFKA, MAP, null, false, List.of(), "Kafka client settings, passed through untouched (bootstrap.servers, security...); no bootstrap.servers: an embedded broker."
                     + " The producers that write rows compress with LZ4 unless `compression.type` is given here;"
                     + " with the embedded broker, clients retry after 10 ms (at most 100 ms) unless `retry.backoff.ms` or `retry.backoff.max.ms` is"),
+            new Setting(STORAGE, MAP, null, false, List.of(), "settings of the file systems the paths live on, passed through untouched"
+                    + " (Hadoop S3A's names: fs.s3a.endpoint, fs.s3a.endpoint.region, fs.s3a.path.style.access, fs.s3a.access.key,"
+                    + " fs.s3a.secret.key...); without keys, AWS's default credentials chain (docs/object-storage.md)"),
             opt(PARTITIONS, INT, "1", "partitions of the topics the pipeline creates").within(1, Integer.MAX_VALUE),
             new Setting(TOPIC_TRIM, ENUM, "true", false, List.of("true", "false"), "delete the records of the events and results "
                     + "topics once the stage reading them committed past them; false keeps them (they have no time retention)"),

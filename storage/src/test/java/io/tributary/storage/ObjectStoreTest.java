@@ -1,0 +1,94 @@
+package io.tributary.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.schema.TributaryException;
+import java.io.FileNotFoundException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+@Tag("integration")
+class ObjectStoreTest {
+    @RegisterExtension
+    static final S3ServerExtension S3 = new S3ServerExtension();
+
+    @Test
+    void listsPagesOfAPrefixWithEachObjectsMetadataOnce() throws Exception {
+        Path bucket = S3.createBucket("many");
+        Files.createDirectories(bucket.resolve("in/sub"));
+        for (int i = 0; i < 2_345; i++) {
+            Files.writeString(bucket.resolve(String.format("in/f-%05d.json", i)), "{}\n");
+        }
+        Files.writeString(bucket.resolve("in/sub/nested.json"), "{}\n");
+        ObjectStore store = ObjectStore.of(S3.storage());
+        List<ObjectInfo> direct = new ArrayList<>();
+        store.list(ObjectLocation.parse("s3a://many/in/"), false, null).forEachRemaining(direct::add);
+        assertThat(direct.stream().filter(o -> !o.key().endsWith("/"))).hasSize(2_345)
+                .allSatisfy(o -> assertThat(o.size()).isEqualTo(3));
+        assertThat(direct.stream().filter(o -> o.key().endsWith("/")).map(ObjectInfo::key)).containsExactly("in/sub/");
+        List<String> all = new ArrayList<>();
+        store.list(ObjectLocation.parse("s3a://many/in"), true, "in/f-02340.json").forEachRemaining(o -> all.add(o.key()));
+        assertThat(all).containsExactly("in/f-02341.json", "in/f-02342.json", "in/f-02343.json", "in/f-02344.json", "in/sub/nested.json");
+    }
+
+    @Test
+    void readsOnlyTheVersionListedAndPutIfAbsentRefusesATakenKey() throws Exception {
+        S3.createBucket("rwx");
+        ObjectStore store = ObjectStore.of(S3.storage());
+        ObjectLocation a = ObjectLocation.parse("s3a://rwx/t/a.json");
+        store.put(a, "one\n".getBytes(StandardCharsets.UTF_8));
+        ObjectInfo first = store.head(a);
+        try (InputStream in = store.open(a, first.etag(), 0)) {
+            assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("one\n");
+        }
+        store.put(a, "two!\n".getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> store.open(a, first.etag(), 0).close()).isInstanceOf(ObjectStore.ObjectChangedException.class);
+        assertThat(new String(store.read(a, 1, 3), StandardCharsets.UTF_8)).isEqualTo("wo!");
+
+        ObjectLocation commit = ObjectLocation.parse("s3a://rwx/t/_delta_log/00000000000000000000.json");
+        store.putIfAbsent(commit, "{}".getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> store.putIfAbsent(commit, "{\"other\":1}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(FileAlreadyExistsException.class);
+        assertThat(new String(store.read(commit, 0, 2), StandardCharsets.UTF_8)).isEqualTo("{}");
+        assertThat(store.head(ObjectLocation.parse("s3a://rwx/t/none"))).isNull();
+        assertThatThrownBy(() -> store.open(ObjectLocation.parse("s3a://rwx/t/none"), null, 0)).isInstanceOf(FileNotFoundException.class);
+    }
+
+    @Test
+    void aMissingBucketWrongCredentialsOrNoServerIsOneLineNamingThePath() throws Exception {
+        assertThatThrownBy(() -> ObjectStore.of(S3.storage()).requireReachable(ObjectLocation.parse("s3a://nobucket/in/"), "input folder"))
+                .isInstanceOf(TributaryException.class)
+                .hasMessage("input folder s3a://nobucket/in: bucket 'nobucket' does not exist (NoSuchBucket); create it or fix the path");
+        S3.createBucket("there");
+        Map<String, String> wrongSecret = new HashMap<>(S3.settings());
+        wrongSecret.put("fs.s3a.secret.key", "not-the-secret");
+        assertThatThrownBy(() -> ObjectStore.of(Storage.of(wrongSecret)).requireReachable(ObjectLocation.parse("s3a://there/t"), "table"))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("table s3a://there/t: the secret key does not match the access key (SignatureDoesNotMatch)")
+                .hasMessageNotContaining("not-the-secret");
+        Map<String, String> wrongKey = new HashMap<>(S3.settings());
+        wrongKey.put("fs.s3a.access.key", "nobody");
+        assertThatThrownBy(() -> ObjectStore.of(Storage.of(wrongKey)).requireReachable(ObjectLocation.parse("s3a://there/t"), "table"))
+                .hasMessageStartingWith("table s3a://there/t: the server does not know the access key (InvalidAccessKeyId)");
+        Map<String, String> noServer = new HashMap<>(S3.settings());
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        noServer.put("fs.s3a.endpoint", "http://127.0.0.1:" + closedPort);
+        assertThatThrownBy(() -> ObjectStore.of(Storage.of(noServer)).requireReachable(ObjectLocation.parse("s3a://there/t"), "table"))
+                .hasMessageStartingWith("table s3a://there/t: no S3 server answers at http://127.0.0.1:" + closedPort)
+                .hasMessageEndingWith("check fs.s3a.endpoint");
+    }
+}
