@@ -74,7 +74,6 @@ public final class Pipeline implements AutoCloseable {
      * @throws StoppedWhileStarting if {@link RunOptions#stopRequested()} said so while the Kafka cluster did not answer yet
      */
     public static Pipeline open(PipelineSpec spec, RunOptions options) {
-        StorageChecks.require(spec); // a bucket, credentials or endpoint that is wrong stops the run before anything starts
         FilesReadAhead readAhead = PipelineParts.readAhead(spec); // the files are read while the broker starts
         KafkaConnection kafka = null;
         List<Stage> stages = new ArrayList<>();
