@@ -47,6 +47,7 @@ class ModuleBoundariesTest {
     static {
         MODULES.put("schema", "io.tributary.schema");
         MODULES.put("broker", "io.tributary.broker");
+        MODULES.put("storage", "io.tributary.storage");
         MODULES.put("delta-common", "io.tributary.delta");
         MODULES.put("file-ingest", "io.tributary.ingest");
         MODULES.put("topology", "io.tributary.topology");
