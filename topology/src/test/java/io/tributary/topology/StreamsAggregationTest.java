@@ -84,6 +84,9 @@ class StreamsAggregationTest {
                 assertThat(progress.get().numInputRows()).isEqualTo(3);
                 assertThat(progress.get().sources().get(0).endOffset()).isEqualTo(Map.of(EVENTS, Map.of("0", 2L, "1", 1L)));
                 assertThat(stage.runBatch()).as("nothing more").isEmpty();
+                // what the service publishes as metrics: the two windows of user a are in state, nothing was late
+                assertThat(stage.metrics()).containsEntry(AggregateMetrics.INPUT_ROWS, 3.0)
+                        .containsEntry(AggregateMetrics.ROWS_TOTAL, 2.0).containsEntry(AggregateMetrics.ROWS_DROPPED, 0.0);
             }
         }
     }
