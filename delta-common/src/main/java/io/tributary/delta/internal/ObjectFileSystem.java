@@ -129,7 +129,7 @@ public final class ObjectFileSystem extends FileSystem {
         if (source == null || store.head(to) != null) {
             return false;
         }
-        store.copy(from, source.etag(), to);
+        store.copy(from, source.etag(), source.size(), to);
         store.delete(from);
         return true;
     }
