@@ -68,6 +68,12 @@ final class ObjectDiscovery extends FileDiscovery {
         }
     }
 
+    /** Read by its ETag ({@code If-Match}): the version listed, whole, or a {@link FileChangedException}. */
+    @Override
+    public boolean readsListedVersion(FileStat f) {
+        return f.etag() != null;
+    }
+
     @Override
     public InputStream open(FileStat f) throws IOException {
         try {
