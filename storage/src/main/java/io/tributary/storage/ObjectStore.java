@@ -10,23 +10,18 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * S3 (or an S3-compatible server) as Tributary uses it: listing a prefix page by page, reading an
@@ -87,55 +82,7 @@ public final class ObjectStore {
         if (startAfter != null) {
             request.startAfter(startAfter);
         }
-        return new Pages(folder, request.build());
-    }
-
-    private final class Pages implements Iterator<ObjectInfo> {
-        private final ObjectLocation folder;
-        private ListObjectsV2Request next;
-        private final ArrayDeque<ObjectInfo> page = new ArrayDeque<>();
-
-        Pages(ObjectLocation folder, ListObjectsV2Request first) {
-            this.folder = folder;
-            this.next = first;
-        }
-
-        @Override
-        public boolean hasNext() {
-            while (page.isEmpty() && next != null) {
-                ListObjectsV2Response r;
-                try {
-                    r = client.listObjectsV2(next);
-                } catch (SdkException e) {
-                    throw new UncheckedIOException(failure("cannot list " + folder, folder.bucket(), e));
-                }
-                for (S3Object o : r.contents()) {
-                    if (!o.key().endsWith("/")) {
-                        page.add(new ObjectInfo(o.key(), o.size(), o.lastModified().toEpochMilli(), ObjectInfo.unquote(o.eTag())));
-                    }
-                }
-                for (CommonPrefix p : r.commonPrefixes()) {
-                    page.add(new ObjectInfo(p.prefix(), 0, 0, null));
-                }
-                if (!r.commonPrefixes().isEmpty() && !r.contents().isEmpty()) {
-                    ObjectInfo[] sorted = page.toArray(new ObjectInfo[0]);
-                    java.util.Arrays.sort(sorted, java.util.Comparator.comparing(ObjectInfo::key));
-                    page.clear();
-                    page.addAll(List.of(sorted));
-                }
-                next = Boolean.TRUE.equals(r.isTruncated()) && r.nextContinuationToken() != null
-                        ? next.toBuilder().continuationToken(r.nextContinuationToken()).startAfter(null).build() : null;
-            }
-            return !page.isEmpty();
-        }
-
-        @Override
-        public ObjectInfo next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            return page.poll();
-        }
+        return new ListingPages(client, request.build(), e -> failure("cannot list " + folder, folder.bucket(), e));
     }
 
     /** True when anything (an object or a deeper folder) lies under {@code folder}. */
@@ -163,11 +110,12 @@ public final class ObjectStore {
     /**
      * The object's bytes from {@code from} on, as a stream from the server (nothing is downloaded
      * ahead); with {@code etag}, only that version of it: an object replaced since is an
-     * {@link ObjectChangedException}.
+     * {@link ObjectChangedException}. Closing the stream before its end drops the connection
+     * rather than reading the rest of the object ({@link ObjectReadStream}).
      */
     public InputStream open(ObjectLocation object, String etag, long from) throws IOException {
         try {
-            return client.getObject(b -> {
+            return new ObjectReadStream(client.getObject(b -> {
                 b.bucket(object.bucket()).key(object.key());
                 if (etag != null) {
                     b.ifMatch("\"" + etag + "\"");
@@ -175,7 +123,7 @@ public final class ObjectStore {
                 if (from > 0) {
                     b.range("bytes=" + from + "-");
                 }
-            });
+            }));
         } catch (SdkException e) {
             throw readFailure(object, e);
         }

@@ -127,4 +127,29 @@ class ObjectStoreTest {
         assertThatThrownBy(() -> ObjectStore.of(Storage.of(wrong))).isInstanceOf(TributaryException.class)
                 .hasMessage("storage setting fs.s3a.multipart.size is 'lots'; write a size in bytes, or such as 64M or 1G");
     }
+
+    /** A stream closed early drops its connection rather than reading the rest of the object; the store reads on. */
+    @Test
+    void aStreamClosedBeforeItsEndIsNotReadToTheEnd() throws Exception {
+        Path bucket = S3.createBucket("early");
+        byte[] data = new byte[4 << 20];
+        new java.util.Random(4).nextBytes(data);
+        Files.write(bucket.resolve("big.bin"), data);
+        ObjectStore store = ObjectStore.of(S3.storage());
+        ObjectLocation big = ObjectLocation.parse("s3a://early/big.bin");
+
+        InputStream early = store.open(big, null, 0);
+        assertThat(early.read()).isEqualTo(data[0] & 0xff);
+        early.close();
+        assertThat(((ObjectReadStream) early).aborted()).as("the connection is dropped, not drained").isTrue();
+
+        InputStream nearEnd = store.open(big, null, data.length - 1000);
+        assertThat(nearEnd.read()).isEqualTo(data[data.length - 1000] & 0xff);
+        nearEnd.close();
+        assertThat(((ObjectReadStream) nearEnd).aborted()).as("a short rest is read, keeping the connection").isFalse();
+
+        try (InputStream whole = store.open(big, null, 0)) {
+            assertThat(whole.readAllBytes()).isEqualTo(data);
+        }
+    }
 }
