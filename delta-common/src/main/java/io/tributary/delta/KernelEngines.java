@@ -3,10 +3,17 @@ package io.tributary.delta;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.FileSystemClient;
+import io.tributary.delta.internal.ObjectFileSystem;
+import io.tributary.storage.Storage;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 
-/** Kernel's default engine as Tributary configures it, and table path normalisation. */
+/**
+ * Kernel's default engine as Tributary configures it, and table path normalisation. Paths are
+ * local or URIs of any Hadoop file system on the class path; {@code s3a://} (and {@code s3://},
+ * {@code s3n://}) paths go to Tributary's own S3 file system ({@link ObjectFileSystem}) with the
+ * {@link Storage} settings given, which also reach every other file system's configuration.
+ */
 public final class KernelEngines {
     /** The Hadoop key of the size at which Kernel's default Parquet writer starts a new file (default 128 MiB). */
     private static final String TARGET_FILE_SIZE = "delta.kernel.default.parquet.writer.targetMaxFileSize";
@@ -19,23 +26,36 @@ public final class KernelEngines {
      * files, listing local Delta logs without a stat per file ({@link LocalListingFileSystemClient}).
      */
     public static Engine create() {
-        return new LocalListing(DefaultEngine.create(configuration()));
+        return create(Storage.NONE);
+    }
+
+    /** As {@link #create()}, with {@code storage}'s settings for paths on object storage and other file systems. */
+    public static Engine create(Storage storage) {
+        Configuration conf = configuration(storage);
+        return new LocalListing(DefaultEngine.create(conf), conf);
     }
 
     /** As {@link #create()}, with Kernel's Parquet writer rolling files at about {@code bytes}. */
     public static Engine withTargetFileSize(long bytes) {
-        Configuration conf = configuration();
+        return withTargetFileSize(bytes, Storage.NONE);
+    }
+
+    /** As {@link #create(Storage)}, with Kernel's Parquet writer rolling files at about {@code bytes}. */
+    public static Engine withTargetFileSize(long bytes, Storage storage) {
+        Configuration conf = configuration(storage);
         conf.setLong(TARGET_FILE_SIZE, bytes);
-        return new LocalListing(DefaultEngine.create(conf));
+        return new LocalListing(DefaultEngine.create(conf), conf);
     }
 
     /** Kernel's default engine with {@link LocalListingFileSystemClient} for its file-system client. */
     private static final class LocalListing extends ForwardingEngine {
         private final FileSystemClient files;
+        private final Configuration conf;
 
-        LocalListing(Engine engine) {
+        LocalListing(Engine engine, Configuration conf) {
             super(engine);
             this.files = new LocalListingFileSystemClient(engine.getFileSystemClient());
+            this.conf = conf;
         }
 
         @Override
@@ -46,7 +66,20 @@ public final class KernelEngines {
 
     /** The Hadoop configuration of {@link #create()}, for direct file-system access (listing, deleting files); a copy the caller may change. */
     public static Configuration configuration() {
-        return new Configuration(Loaded.CONFIGURATION);
+        return configuration(Storage.NONE);
+    }
+
+    /** A copy of the Hadoop configuration {@code engine} was made with (storage settings included), for direct file-system access. */
+    public static Configuration configuration(Engine engine) {
+        return engine instanceof LocalListing l ? new Configuration(l.conf) : configuration();
+    }
+
+    /** As {@link #configuration()}, with {@code storage}'s settings. */
+    public static Configuration configuration(Storage storage) {
+        Configuration conf = new Configuration(Loaded.CONFIGURATION);
+        storage.settings().forEach(conf::set);
+        ObjectFileSystem.configure(conf, storage);
+        return conf;
     }
 
     /**

@@ -11,9 +11,11 @@ import io.tributary.sink.internal.CommitResult;
 import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.KeyedBatch;
 import io.tributary.sink.internal.Partitioning;
+import io.tributary.sink.internal.TableFolder;
 import io.tributary.sink.internal.TopicBatch;
 import io.tributary.sink.internal.TopicReader;
 import io.tributary.sink.internal.WriteMode;
+import io.tributary.storage.Storage;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,13 +63,15 @@ public final class DeltaSink implements AutoCloseable {
     private boolean backToTableOffsets;
     /** allowedLatency: Parquet bytes per record of the last batch written (0: none yet). */
     private double bytesPerRecord;
+    private final Storage storage;
 
     /**
      * Opens the table (if it exists) and the topic, and positions the consumer at the table's offsets.
      *
      * @param kafkaClientProps Kafka client settings ({@code bootstrap.servers}, security, ...), passed through
      *                         to the consumer and admin client; the sink sets isolation, deserializers and auto-commit itself
-     * @throws TributaryException if the topic is missing, or was recreated since the table's last batch
+     * @throws TributaryException if the topic is missing, or was recreated since the table's last batch, or there is no
+     *                            table yet and its folder holds other files (unless {@link SinkConfig#allowNonEmptyPath()})
      */
     public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps) {
         this(config, kafkaClientProps, false);
@@ -79,11 +83,18 @@ public final class DeltaSink implements AutoCloseable {
      * appended again, as Spark does without its checkpoint, instead of being refused.
      */
     public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps, boolean reprocess) {
+        this(config, kafkaClientProps, reprocess, Storage.NONE);
+    }
+
+    /** As {@link #DeltaSink(SinkConfig, Map, boolean)}, for a table whose file system takes {@code storage}'s settings (object storage). */
+    public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps, boolean reprocess, Storage storage) {
         this.reprocess = reprocess;
         this.config = config;
-        this.engine = KernelEngines.withTargetFileSize(config.targetFileSize());
-        this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(),
-                Partitioning.parse(config.partitionBy(), config.schema()), config.targetFileSize());
+        this.storage = storage;
+        this.engine = KernelEngines.withTargetFileSize(config.targetFileSize(), storage);
+        Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.schema());
+        TableFolder.checkNewTable(config.tablePath(), partitioning.columns(), config.allowNonEmptyPath(), KernelEngines.configuration(engine));
+        this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(), partitioning, config.targetFileSize());
         this.mode = WriteMode.forConfig(config, writer);
         this.reader = new TopicReader(kafkaClientProps, config.topic(), config.appId(), new RowJson(config.schema()), mode.keyed());
         try {
@@ -318,7 +329,7 @@ public final class DeltaSink implements AutoCloseable {
 
     /** Where the sink stands, read from its table. */
     public SinkStatus status() {
-        return DeltaTables.sinkStatus(config.tablePath(), config.appId(), config.topic());
+        return DeltaTables.sinkStatus(config.tablePath(), config.appId(), config.topic(), storage);
     }
 
     @Override

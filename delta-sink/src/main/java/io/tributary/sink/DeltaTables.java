@@ -8,13 +8,15 @@ import io.tributary.schema.Schema;
 import io.tributary.sink.internal.LogHistory;
 import io.tributary.sink.internal.TableReader;
 import io.tributary.sink.internal.TableSnapshots;
+import io.tributary.storage.Storage;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Reading a Delta table as Tributary sees it: rows, version, the sink's txn and offsets, history.
  * Every method reads the table's latest version; a path with no table gives empty results
- * (version -1, no rows) rather than an error.
+ * (version -1, no rows) rather than an error. A table on object storage is read with the
+ * {@link Storage} settings given (the methods without take none: AWS's defaults).
  */
 public final class DeltaTables {
     private DeltaTables() {
@@ -22,12 +24,20 @@ public final class DeltaTables {
 
     /** True if {@code path} holds a Delta table (a {@code _delta_log} with at least one commit). */
     public static boolean exists(String path) {
-        return snapshot(path).isPresent();
+        return exists(path, Storage.NONE);
+    }
+
+    public static boolean exists(String path, Storage storage) {
+        return snapshot(path, storage).isPresent();
     }
 
     /** The latest version; -1 if there is no table. */
     public static long latestVersion(String path) {
-        return snapshot(path).map(Snapshot::getVersion).orElse(-1L);
+        return latestVersion(path, Storage.NONE);
+    }
+
+    public static long latestVersion(String path, Storage storage) {
+        return snapshot(path, storage).map(Snapshot::getVersion).orElse(-1L);
     }
 
     /** The table's schema as a Tributary schema; empty if there is no table. */
@@ -40,7 +50,11 @@ public final class DeltaTables {
      * values in Tributary's in-memory form (see {@code DataType}); no particular row order.
      */
     public static List<Object[]> readRows(String path) {
-        Engine engine = KernelEngines.create();
+        return readRows(path, Storage.NONE);
+    }
+
+    public static List<Object[]> readRows(String path, Storage storage) {
+        Engine engine = KernelEngines.create(storage);
         return TableSnapshots.latest(engine, path).map(s -> TableReader.readAll(engine, s)).orElse(List.of());
     }
 
@@ -52,12 +66,20 @@ public final class DeltaTables {
 
     /** The sink offsets stored in the table's {@value SinkOffsets#DOMAIN} domain metadata, if any. */
     public static Optional<SinkOffsets> sinkOffsets(String path) {
-        return snapshot(path).flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
+        return sinkOffsets(path, Storage.NONE);
+    }
+
+    public static Optional<SinkOffsets> sinkOffsets(String path, Storage storage) {
+        return snapshot(path, storage).flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
     }
 
     /** Where the sink {@code appId} reading {@code topic} stands in the table at {@code path} (also when there is no table). */
     public static SinkStatus sinkStatus(String path, String appId, String topic) {
-        Engine engine = KernelEngines.create();
+        return sinkStatus(path, appId, topic, Storage.NONE);
+    }
+
+    public static SinkStatus sinkStatus(String path, String appId, String topic, Storage storage) {
+        Engine engine = KernelEngines.create(storage);
         Optional<Snapshot> snap = TableSnapshots.latest(engine, path);
         long version = snap.map(Snapshot::getVersion).orElse(-1L);
         long lastBatch = snap.flatMap(s -> s.getLatestTransactionVersion(engine, appId)).orElse(-1L);
@@ -67,10 +89,18 @@ public final class DeltaTables {
 
     /** The versions whose commit files still exist in {@code _delta_log}, oldest first. */
     public static List<TableCommit> history(String path) {
-        return LogHistory.read(path);
+        return history(path, Storage.NONE);
+    }
+
+    public static List<TableCommit> history(String path, Storage storage) {
+        return LogHistory.read(path, storage);
     }
 
     private static Optional<Snapshot> snapshot(String path) {
-        return TableSnapshots.latest(KernelEngines.create(), path);
+        return snapshot(path, Storage.NONE);
+    }
+
+    private static Optional<Snapshot> snapshot(String path, Storage storage) {
+        return TableSnapshots.latest(KernelEngines.create(storage), path);
     }
 }

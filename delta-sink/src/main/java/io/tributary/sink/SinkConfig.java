@@ -44,11 +44,15 @@ import java.util.Objects;
  *                  this sink alone reads, such as a pipeline's events topic, which has no time retention. A sink
  *                  that then finds no table refuses to start, since the topic no longer holds what the table had.
  *                  Default false
+ * @param allowNonEmptyPath false (the default): a table is not created in a folder that holds files but no
+ *                          {@code _delta_log}, since they are not the table's; true: it is created beside them
+ *                          ({@code vacuum} never deletes them)
  */
 public record SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
                          int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
                          SinkMode mode, List<String> keys, String order, int rowsPerFile,
-                         List<String> partitionBy, long targetFileSize, Duration allowedLatency, boolean trimTopic) {
+                         List<String> partitionBy, long targetFileSize, Duration allowedLatency, boolean trimTopic,
+                         boolean allowNonEmptyPath) {
     public static final Duration DEFAULT_PENDING_TRANSACTION_WAIT = Duration.ofSeconds(5);
     public static final long DEFAULT_TARGET_FILE_SIZE = 128L * 1024 * 1024;
     public static final int DEFAULT_ROWS_PER_FILE = 100_000;
@@ -57,7 +61,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
     public SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
                       int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait) {
         this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false);
+                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false, false);
     }
 
     /** A config without partitioning (the shape before partitionBy existed). */
@@ -65,7 +69,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
                       int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
                       SinkMode mode, List<String> keys, String order, int rowsPerFile) {
         this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false);
+                mode, keys, order, rowsPerFile, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false, false);
     }
 
     public SinkConfig {
@@ -152,17 +156,17 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
 
     public SinkConfig withMaxRowsPerBatch(int rows) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, rows, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath);
     }
 
     public SinkConfig withPendingTransactionWait(Duration wait) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, wait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath);
     }
 
     public SinkConfig withTableProperties(Map<String, String> properties) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, properties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath);
     }
 
     /**
@@ -172,36 +176,42 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
      */
     public SinkConfig withMode(SinkMode mode, List<String> keys, String order) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath);
     }
 
     /** Modes upsert and complete: at most {@code rows} rows per Parquet file written. */
     public SinkConfig withRowsPerFile(int rows) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rows, partitionBy, targetFileSize, allowedLatency, trimTopic);
+                mode, keys, order, rows, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath);
     }
 
     /** The table's partitioning (see {@link #partitionBy()}), e.g. {@code List.of("date(ts) as day")}. */
     public SinkConfig withPartitionBy(List<String> columns) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, columns, targetFileSize, allowedLatency, trimTopic);
+                mode, keys, order, rowsPerFile, columns, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath);
     }
 
     /** Appends: roll Parquet files at about {@code bytes} of data. */
     public SinkConfig withTargetFileSize(long bytes) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, bytes, allowedLatency, trimTopic);
+                mode, keys, order, rowsPerFile, partitionBy, bytes, allowedLatency, trimTopic, allowNonEmptyPath);
     }
 
     /** Let new rows wait up to {@code latency} to fill a file of {@code targetFileSize} (see {@link #allowedLatency()}). */
     public SinkConfig withAllowedLatency(Duration latency) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, latency, trimTopic);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, latency, trimTopic, allowNonEmptyPath);
+    }
+
+    /** Create the table even in a folder that holds other files (see {@link #allowNonEmptyPath()}). */
+    public SinkConfig withAllowNonEmptyPath(boolean allow) {
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allow);
     }
 
     /** Delete what the table holds from the topic after each commit (see {@link #trimTopic()}). */
     public SinkConfig withTrimTopic(boolean trim) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trim);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trim, allowNonEmptyPath);
     }
 }

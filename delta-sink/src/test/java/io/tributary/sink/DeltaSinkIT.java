@@ -2,6 +2,7 @@ package io.tributary.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +10,7 @@ import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
+import io.tributary.schema.TopicCreation;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
@@ -88,6 +90,41 @@ class DeltaSinkIT {
         return ids;
     }
 
+    /**
+     * sink.delta.path names a folder of the user's own files (no _delta_log): the sink refuses to
+     * make it a table, naming the files and the setting, and touches nothing; a first attempt's own
+     * data files (Kernel's names, with Hadoop checksums) do not count. With the setting it writes
+     * the table beside them.
+     */
+    @Test
+    void aFolderOfOtherFilesIsRefusedAndUsedOnlyWhenAllowed() throws Exception {
+        String topic = newTopic(1);
+        publish(topic, 1, row(1, "a", 1.0, "2024-01-01T10:00:00Z"), row(2, "b", 2.0, "2024-01-01T10:01:00Z"));
+        Path out = dir.resolve("out");
+        Files.createDirectories(out.resolve("2023"));
+        Files.writeString(out.resolve("report.csv"), "id,amt\n1,2\n");
+        Files.writeString(out.resolve("2023/notes.txt"), "mine");
+        Files.writeString(out.resolve("1f0e2d3c-4b5a-4968-8776-a5b4c3d2e1f0-000.parquet"), "a first attempt's file");
+        Files.writeString(out.resolve(".1f0e2d3c-4b5a-4968-8776-a5b4c3d2e1f0-000.parquet.crc"), "its checksum");
+
+        assertThatThrownBy(() -> new DeltaSink(config(topic), client()))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("delta sink: sink.delta.path " + out)
+                .hasMessageContaining("holds 2 files (")
+                .hasMessageContaining("report.csv").hasMessageContaining("2023/notes.txt")
+                .hasMessageContaining("but no Delta table (no _delta_log)")
+                .hasMessageContaining("set sink.delta.allowNonEmptyPath: true");
+        assertThat(out.resolve("_delta_log")).doesNotExist();
+        assertThat(out.resolve("report.csv")).hasContent("id,amt\n1,2\n");
+
+        try (DeltaSink sink = new DeltaSink(config(topic).withAllowNonEmptyPath(true), client())) {
+            assertThat(sink.runBatch()).isPresent();
+        }
+        assertThat(ids()).containsExactly(1, 2);
+        assertThat(out.resolve("report.csv")).hasContent("id,amt\n1,2\n");
+        assertThat(out.resolve("2023/notes.txt")).hasContent("mine");
+    }
+
     @Test
     void aTrimmingSinkDeletesWhatTheTableHoldsAndRefusesToStartATableFromATrimmedTopic() throws Exception {
         String topic = newTopic(2);
@@ -98,7 +135,8 @@ class DeltaSinkIT {
             assertThat(sink.runBatch()).isPresent();
         }
         assertThat(ids()).containsExactly(1, 2, 3);
-        assertThat(awaitBeginning(topic, end)).as("the topic starts where the table's offsets end").isEqualTo(end);
+        await("the topic starts where the table's offsets end (records are deleted in the background)").atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(beginning(topic)).isEqualTo(end));
 
         publish(topic, 2, row(4, "d", 4.0, "2024-01-01T10:03:00Z"));
         try (DeltaSink sink = new DeltaSink(config(topic).withTrimTopic(true), client())) {
@@ -112,6 +150,46 @@ class DeltaSinkIT {
                 .isInstanceOf(TributaryException.class)
                 .hasMessageContaining("does not exist, but topic " + topic + " starts at offsets")
                 .hasMessageContaining("Starting here would leave those rows out");
+    }
+
+    @Test
+    void aSinkOpenedBeforeItsTopicIsVisibleWaitsForIt() throws Exception {
+        String topic = Topics.events("late" + System.nanoTime());
+        Thread[] opener = new Thread[1];
+        java.util.concurrent.CompletableFuture<DeltaSink> opening = new java.util.concurrent.CompletableFuture<>();
+        opener[0] = new Thread(() -> {
+            try {
+                opening.complete(new DeltaSink(config(topic), client()));
+            } catch (Throwable t) {
+                opening.completeExceptionally(t);
+            }
+        });
+        opener[0].start();
+        // the sink is looking for its topic: now the stage that writes it creates it, as a new broker shows it late
+        while (java.util.Arrays.stream(opener[0].getStackTrace()).noneMatch(f -> f.getClassName().equals("io.tributary.schema.TopicWait"))) {
+            assertThat(opening).as("the sink must wait for its topic, not fail").isNotDone();
+            Thread.sleep(10);
+        }
+        try (Admin admin = Admin.create(client())) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
+        }
+        publish(topic, 2, row(1, "a", 1.0, "2024-01-01T10:00:00Z"));
+        try (DeltaSink sink = opening.get(60, TimeUnit.SECONDS)) {
+            assertThat(sink.runBatch().orElseThrow().numInputRows()).isEqualTo(1);
+        }
+        assertThat(ids()).containsExactly(1);
+    }
+
+    @Test
+    void aTopicThatNeverComesIsNamedOnceTheClientsTimeoutPassed() {
+        Map<String, Object> client = new java.util.HashMap<>(client());
+        client.put("default.api.timeout.ms", "1000");
+        client.put("request.timeout.ms", "1000"); // an admin client refuses a default.api.timeout.ms below it
+        String topic = Topics.events("never" + System.nanoTime());
+        assertThatThrownBy(() -> new DeltaSink(config(topic), client))
+                .isInstanceOf(TributaryException.class)
+                .hasMessage("delta sink: topic " + topic + " does not exist (looked for it for 1 s, the client's default.api.timeout.ms);"
+                        + " start the stage that writes it first, or check the pipeline's kafka settings");
     }
 
     /** The read_committed end offsets once every transaction is complete ({@link io.tributary.schema.SettledLog}). */
@@ -128,21 +206,16 @@ class DeltaSinkIT {
         }
     }
 
-    /** The topic's first offsets once they reach {@code expected} (records are deleted in the background), or after 30 s. */
-    private static Map<Integer, Long> awaitBeginning(String topic, Map<Integer, Long> expected) throws Exception {
+    /** The topic's first offsets. */
+    private static Map<Integer, Long> beginning(String topic) throws Exception {
         try (Admin admin = Admin.create(client())) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (true) {
-                Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> req = new java.util.HashMap<>();
-                expected.keySet().forEach(p -> req.put(new org.apache.kafka.common.TopicPartition(topic, p),
-                        org.apache.kafka.clients.admin.OffsetSpec.earliest()));
-                Map<Integer, Long> begin = new java.util.TreeMap<>();
-                admin.listOffsets(req).all().get().forEach((tp, info) -> begin.put(tp.partition(), info.offset()));
-                if (begin.equals(expected) || System.nanoTime() > deadline) {
-                    return begin;
-                }
-                Thread.sleep(50);
-            }
+            List<org.apache.kafka.common.TopicPartition> parts = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic)
+                    .partitions().stream().map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> req = new java.util.HashMap<>();
+            parts.forEach(tp -> req.put(tp, org.apache.kafka.clients.admin.OffsetSpec.earliest()));
+            Map<Integer, Long> begin = new java.util.TreeMap<>();
+            admin.listOffsets(req).all().get().forEach((tp, info) -> begin.put(tp.partition(), info.offset()));
+            return begin;
         }
     }
 
@@ -155,11 +228,8 @@ class DeltaSinkIT {
             long firstSeen = System.nanoTime();
             assertThat(sink.runBatch()).as("no batch written yet, so no size estimate: the first row waits").isEmpty();
             publish(topic, 1, row(2, "b", 2.0, "2024-01-01T10:01:00Z"));
-            Optional<Progress> batch = sink.runBatch();
-            while (batch.isEmpty()) {
-                Thread.sleep(100);
-                batch = sink.runBatch();
-            }
+            Optional<Progress> batch = await("the sink commits once the first row has waited " + latency).atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100)).until(sink::runBatch, Optional::isPresent);
             assertThat(Duration.ofNanos(System.nanoTime() - firstSeen)).as("committed once the first row had waited").isGreaterThanOrEqualTo(latency);
             assertThat(batch.get().numInputRows()).isEqualTo(2);
             assertThat(batch.get().sink().metrics()).containsEntry("deltaVersion", 0L).containsEntry("numFiles", 1);
@@ -293,23 +363,14 @@ class DeltaSinkIT {
         }
         try (Admin admin = Admin.create(client())) {
             admin.deleteTopics(List.of(topic)).all().get();
-            for (int i = 0; i < 50; i++) {
-                try {
-                    admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-                    break;
-                } catch (java.util.concurrent.ExecutionException e) {
-                    Thread.sleep(100); // the deletion is still in progress
-                }
-            }
-            // createTopics returns once the controller made it; the broker answers for it a moment later
-            for (int i = 0; i < 300; i++) {
-                try {
-                    admin.describeTopics(List.of(topic)).allTopicNames().get();
-                    break;
-                } catch (java.util.concurrent.ExecutionException e) {
-                    Thread.sleep(20);
-                }
-            }
+            // while the deletion is still in progress, the topic cannot be created again
+            await("topic " + topic + " created anew").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .ignoreExceptionsInstanceOf(java.util.concurrent.ExecutionException.class)
+                    .until(() -> {
+                        admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+                        return true;
+                    });
+            TopicCreation.awaitVisible(admin, List.of(topic));
         }
         assertThatThrownBy(() -> new DeltaSink(config(topic), client()))
                 .isInstanceOf(TributaryException.class)

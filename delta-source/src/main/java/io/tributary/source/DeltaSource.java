@@ -58,7 +58,7 @@ public final class DeltaSource implements AutoCloseable {
         this.config = config;
         this.clientProps = Map.copyOf(kafkaClientProps);
         this.tablePath = KernelEngines.tablePath(config.tablePath());
-        this.log = new TableLog(KernelEngines.create(), tablePath);
+        this.log = new TableLog(KernelEngines.create(config.storage()), tablePath);
     }
 
     public DeltaSourceConfig config() {

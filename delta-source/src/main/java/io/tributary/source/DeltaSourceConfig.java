@@ -2,6 +2,7 @@ package io.tributary.source;
 
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
+import io.tributary.storage.Storage;
 import java.util.Objects;
 
 /**
@@ -25,6 +26,7 @@ public final class DeltaSourceConfig {
     private final int maxFilesPerTrigger;
     private final long maxBytesPerTrigger;
     private final String transactionalId;
+    private final Storage storage;
 
     private DeltaSourceConfig(Builder b) {
         this.tablePath = b.tablePath;
@@ -38,6 +40,7 @@ public final class DeltaSourceConfig {
         this.maxFilesPerTrigger = b.maxFilesPerTrigger;
         this.maxBytesPerTrigger = b.maxBytesPerTrigger;
         this.transactionalId = b.transactionalId != null ? b.transactionalId : "tributary-" + pipeline + "-delta-source";
+        this.storage = b.storage;
     }
 
     /** The compacted topic holding a pipeline's delta-source progress: {@code tributary.<pipeline>.delta-source-log}. */
@@ -57,6 +60,11 @@ public final class DeltaSourceConfig {
 
     public String pipeline() {
         return pipeline;
+    }
+
+    /** The settings of the table's file system (object storage); {@link Storage#NONE} by default. */
+    public Storage storage() {
+        return storage;
     }
 
     /** Where rows go; default {@link Topics#events(String)}. */
@@ -116,6 +124,7 @@ public final class DeltaSourceConfig {
         b.maxFilesPerTrigger = maxFilesPerTrigger;
         b.maxBytesPerTrigger = maxBytesPerTrigger;
         b.transactionalId = transactionalId;
+        b.storage = storage;
         return b;
     }
 
@@ -132,10 +141,17 @@ public final class DeltaSourceConfig {
         private int maxFilesPerTrigger = DEFAULT_MAX_FILES_PER_TRIGGER;
         private long maxBytesPerTrigger;
         private String transactionalId;
+        private Storage storage = Storage.NONE;
 
         private Builder(String pipeline, String tablePath) {
             this.pipeline = pipeline;
             this.tablePath = tablePath;
+        }
+
+        /** The settings of the table's file system: the spec's {@code storage:} map. */
+        public Builder storage(Storage settings) {
+            this.storage = settings == null ? Storage.NONE : settings;
+            return this;
         }
 
         public Builder topic(String topic) {

@@ -34,7 +34,21 @@ public interface CleanSource {
 
     /** Moves files under {@code archiveDir}, keeping their path relative to the input folder. */
     static CleanSource archiveTo(Path archiveDir) {
-        return new Archive(archiveDir);
+        return new Archive(archiveDir, archiveDir.toString());
+    }
+
+    /** Moves files under {@code location}: a local folder, or a folder in object storage ({@code s3a://bucket/archive/}). */
+    static CleanSource archiveTo(String location) {
+        return io.tributary.storage.Storage.isObjectStore(location) ? new Archive(null, location) : archiveTo(Path.of(location));
+    }
+
+    /** As {@link #forName(String, Path)}, the archive folder a path or a URI. */
+    static CleanSource forLocation(String name, String archiveLocation) {
+        if (archiveLocation != null && io.tributary.storage.Storage.isObjectStore(archiveLocation)
+                && "archive".equals(name == null ? null : name.strip().toLowerCase(Locale.ROOT))) {
+            return archiveTo(archiveLocation);
+        }
+        return forName(name, archiveLocation == null ? null : Path.of(archiveLocation));
     }
 
     /**
@@ -100,13 +114,21 @@ public interface CleanSource {
      */
     final class Archive implements CleanSource {
         private final Path dir;
+        private final String location;
 
-        private Archive(Path dir) {
+        private Archive(Path dir, String location) {
             this.dir = dir;
+            this.location = location;
         }
 
+        /** The local archive folder; null for one in object storage. */
         public Path dir() {
             return dir;
+        }
+
+        /** The archive folder as given: a path or a URI. */
+        public String location() {
+            return location;
         }
 
         /** Spark refuses an archive folder its source could read; Tributary refuses one inside the input folder. */

@@ -83,11 +83,11 @@ public final class FileIngest implements AutoCloseable {
      * {@code awaitTopics} (or null), the producer takes the transactional id first, then
      * {@code awaitTopics} runs until the caller has created the pipeline's topics meanwhile.
      */
-    public FileIngest(IngestConfig config, Map<String, Object> kafkaClientProps, ReadAhead readAhead, Runnable awaitTopics) {
-        this.readAhead = readAhead;
+    public FileIngest(IngestConfig config, Map<String, Object> kafkaClientProps, FilesReadAhead readAhead, Runnable awaitTopics) {
+        this.readAhead = readAhead == null ? null : readAhead.reading();
         this.config = config;
         this.clientProps = Map.copyOf(kafkaClientProps);
-        this.discovery = new FileDiscovery(config.inputDir());
+        this.discovery = FileDiscovery.of(config);
         try {
             startProducer();
             if (awaitTopics != null) {
@@ -230,7 +230,7 @@ public final class FileIngest implements AutoCloseable {
         long sinceLast = lastTriggerMs < 0 ? totalMs : startMs - lastTriggerMs;
         lastTriggerMs = startMs;
         return progress.batch(outcome, new ProgressFactory.Timing(startMs, sinceLast, listMs, totalMs,
-                plan.heldBack().size(), plan.changed().size(), cleaned));
+                plan.heldBack().size(), plan.changed().size(), cleaned, plan.leftForLater()));
     }
 
     /**
@@ -311,7 +311,7 @@ public final class FileIngest implements AutoCloseable {
      */
     public static IngestStatus readStatus(IngestConfig config, Map<String, Object> kafkaClientProps) {
         IngestState s = IngestLogReader.read(kafkaClientProps, config.ingestLogTopic());
-        return status(config, s, new BatchPlanner(config, new FileDiscovery(config.inputDir())));
+        return status(config, s, new BatchPlanner(config, FileDiscovery.of(config)));
     }
 
     private static IngestStatus status(IngestConfig config, IngestState s, BatchPlanner planner) {
@@ -321,7 +321,7 @@ public final class FileIngest implements AutoCloseable {
         } catch (TributaryException e) {
             changed = List.of(); // the folder is gone: nothing on disk to compare
         }
-        SourceCleaner.Tally cleaned = new SourceCleaner(config.cleanSource(), new FileDiscovery(config.inputDir())).tally(s);
+        SourceCleaner.Tally cleaned = new SourceCleaner(config.cleanSource(), FileDiscovery.of(config)).tally(s);
         return new IngestStatus(config.pipeline(), config.ingestLogTopic(), new ArrayList<>(s.files()), s.nextBatchId(),
                 s.maxEventTimeMs(), config.hasWatermark() ? s.watermarkMs() : null, changed,
                 config.cleanSource().name(), cleaned.cleaned(), cleaned.waiting());
@@ -356,11 +356,12 @@ public final class FileIngest implements AutoCloseable {
     /**
      * Starts reading the oldest files of the input ahead of the ingest ({@link ReadAhead}), for an
      * events topic of {@code partitions} partitions, before Kafka is reached: for the
-     * {@link #FileIngest(IngestConfig, Map, ReadAhead, Runnable) ingest} to come. Holds at most 64 MiB (an
+     * {@link #FileIngest(IngestConfig, Map, FilesReadAhead, Runnable) ingest} to come. Holds at most 64 MiB (an
      * eighth of the heap when that is less). Null when the folder cannot be listed.
      */
-    public static ReadAhead readAhead(IngestConfig config, int partitions) {
-        return ReadAhead.start(config, partitions, Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8));
+    public static FilesReadAhead readAhead(IngestConfig config, int partitions) {
+        ReadAhead reading = ReadAhead.start(config, partitions, Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8));
+        return reading == null ? null : new FilesReadAhead(reading);
     }
 
     /** Closes the producer; a batch never stays open between {@link #runBatch()} calls. */

@@ -5,6 +5,8 @@ import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
+import io.tributary.storage.ObjectLocation;
+import io.tributary.storage.Storage;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -27,6 +29,8 @@ public final class IngestConfig {
 
     private final String pipeline;
     private final Path inputDir;
+    private final String inputLocation;
+    private final Storage storage;
     private final Schema schema;
     private final String format;
     private final String eventTime;
@@ -50,6 +54,8 @@ public final class IngestConfig {
     private IngestConfig(Builder b) {
         this.pipeline = b.pipeline;
         this.inputDir = b.inputDir;
+        this.inputLocation = b.inputLocation;
+        this.storage = b.storage;
         this.schema = b.schema;
         this.format = b.format;
         this.eventTime = b.eventTime;
@@ -73,15 +79,35 @@ public final class IngestConfig {
 
     /** Starts a config for pipeline {@code pipeline} reading JSON-lines files of {@code schema} from {@code inputDir}. */
     public static Builder builder(String pipeline, Path inputDir, Schema schema) {
-        return new Builder(pipeline, inputDir, schema);
+        return new Builder(pipeline, inputDir, inputDir == null ? null : inputDir.toString(), schema);
+    }
+
+    /**
+     * As {@link #builder(String, Path, Schema)}, the input folder a local path or a URI of object
+     * storage ({@code s3a://bucket/landing/}), read with the {@link Builder#storage storage} settings.
+     */
+    public static Builder builder(String pipeline, String inputLocation, Schema schema) {
+        boolean remote = Storage.isObjectStore(inputLocation);
+        return new Builder(pipeline, remote || inputLocation == null ? null : Path.of(inputLocation), inputLocation, schema);
     }
 
     public String pipeline() {
         return pipeline;
     }
 
+    /** The local input folder; null for one in object storage ({@link #inputLocation()}). */
     public Path inputDir() {
         return inputDir;
+    }
+
+    /** The input folder as given: a local path, or a URI of object storage. */
+    public String inputLocation() {
+        return inputLocation;
+    }
+
+    /** The settings of the input's file system (object storage): the spec's {@code storage:} map. */
+    public Storage storage() {
+        return storage;
     }
 
     public Schema schema() {
@@ -103,9 +129,19 @@ public final class IngestConfig {
         return watermarkDelay;
     }
 
-    /** True when event time and a delay are set: the ingest then publishes watermark markers. */
+    /** True when event time and a delay are set: the markers then carry Spark's watermark. */
     public boolean hasWatermark() {
         return eventTime != null && watermarkDelay != null;
+    }
+
+    /**
+     * True when an event-time column is set, that is when an aggregation reads the events: every
+     * batch then ends with a marker on every events partition, with the watermark when a delay is
+     * set and none without one. The aggregation writes a batch's output at its marker (complete and
+     * update modes need no watermark for that), so a batch without one would never be written.
+     */
+    public boolean marksBatches() {
+        return eventTime != null;
     }
 
     /** The columns whose values, as a JSON array, key every events record; empty for a null key. */
@@ -190,6 +226,8 @@ public final class IngestConfig {
     public static final class Builder {
         private final String pipeline;
         private final Path inputDir;
+        private final String inputLocation;
+        private Storage storage = Storage.NONE;
         private final Schema schema;
         private String format = "json";
         private String eventTime;
@@ -210,10 +248,17 @@ public final class IngestConfig {
         private String deadLetterTopic;
         private String transactionalId;
 
-        private Builder(String pipeline, Path inputDir, Schema schema) {
+        private Builder(String pipeline, Path inputDir, String inputLocation, Schema schema) {
             this.pipeline = pipeline;
             this.inputDir = inputDir;
+            this.inputLocation = inputLocation;
             this.schema = schema;
+        }
+
+        /** The settings of the input's file system (object storage). */
+        public Builder storage(Storage settings) {
+            this.storage = settings == null ? Storage.NONE : settings;
+            return this;
         }
 
         public Builder format(String format) {
@@ -319,7 +364,7 @@ public final class IngestConfig {
                 throw new TributaryException("name: '" + pipeline + "' is not a valid pipeline name;"
                         + " use letters, digits, '.', '_' and '-' (it becomes part of the topic names)");
             }
-            Objects.requireNonNull(inputDir, "inputDir");
+            Objects.requireNonNull(inputLocation, "inputLocation");
             Objects.requireNonNull(schema, "schema");
             if (format == null || !format.toLowerCase(Locale.ROOT).equals("json")) {
                 throw new TributaryException("source.files.format: '" + format + "' is not supported;"
@@ -365,9 +410,25 @@ public final class IngestConfig {
             }
             Objects.requireNonNull(cleanSource, "cleanSource");
             if (cleanSource instanceof CleanSource.Archive a) {
-                a.requireOutside(inputDir);
+                if ((a.dir() == null) != (inputDir == null)) {
+                    throw new TributaryException("source.files.sourceArchiveDir: " + a.location() + " is not on the file system of the input"
+                            + " folder " + inputLocation + "; archive to a folder on the same one (an object is copied and deleted"
+                            + " on the server, a local file moved)");
+                }
+                if (a.dir() != null) {
+                    a.requireOutside(inputDir);
+                } else {
+                    requireOutside(ObjectLocation.parse(a.location()), ObjectLocation.parse(inputLocation));
+                }
             }
             return new IngestConfig(this);
+        }
+
+        private static void requireOutside(ObjectLocation archive, ObjectLocation input) {
+            if (archive.bucket().equals(input.bucket()) && archive.prefix().startsWith(input.prefix())) {
+                throw new TributaryException("source.files.sourceArchiveDir: " + archive + " is inside the input folder " + input
+                        + ", where archived files would sit among new ones (Spark refuses this too); choose a folder outside " + input);
+            }
         }
     }
 }

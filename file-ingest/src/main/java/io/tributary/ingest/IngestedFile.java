@@ -11,6 +11,11 @@ package io.tributary.ingest;
  * @param rows the valid rows published
  * @param badRows the lines that were bad records (dead-lettered or dropped)
  * @param batchId the batch that published it
+ * @param etag an object's ETag when it was read (object storage), or null
  */
-public record IngestedFile(String path, long size, long mtimeMs, String sha256, long rows, long badRows, long batchId) {
+public record IngestedFile(String path, long size, long mtimeMs, String sha256, long rows, long badRows, long batchId, String etag) {
+    /** A local file's record (no ETag). */
+    public IngestedFile(String path, long size, long mtimeMs, String sha256, long rows, long badRows, long batchId) {
+        this(path, size, mtimeMs, sha256, rows, badRows, batchId, null);
+    }
 }

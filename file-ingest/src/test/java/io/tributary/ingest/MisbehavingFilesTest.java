@@ -92,11 +92,8 @@ class MisbehavingFilesTest {
         }
         Path b = write(config.inputDir(), "b.json", "{\"id\": 2}\n{\"id\": 3, \"user\": 4}\n{\"id\": 5}\n", 2_000);
         write(config.inputDir(), "c.json", "{\"id\": 6}\nnot json\n", 3_000);
-        var readAhead = FileIngest.readAhead(config, 1);
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (!readAhead.finished(100) && System.currentTimeMillis() < deadline) {
-            Thread.sleep(10);
-        }
+        FilesReadAhead readAhead = FileIngest.readAhead(config, 1);
+        assertThat(readAhead.reading().finished(10_000)).as("b.json and c.json read ahead").isTrue();
         Files.writeString(b, "{\"id\": 7}\n", StandardOpenOption.APPEND);
         Files.setLastModifiedTime(b, FileTime.fromMillis(2_000 + 1)); // still before c.json
         try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()), readAhead, null)) {
@@ -114,13 +111,13 @@ class MisbehavingFilesTest {
         // a file read ahead and deleted before its batch: once a batch took every new file, nothing is held for it
         write(config.inputDir(), "d.json", "{\"id\": 8}\n", 4_000);
         Path e = write(config.inputDir(), "e.json", "{\"id\": 9}\n", 5_000);
-        var second = FileIngest.readAhead(config, 1);
-        assertThat(second.finished(10_000)).isTrue();
+        FilesReadAhead second = FileIngest.readAhead(config, 1);
+        assertThat(second.reading().finished(10_000)).isTrue();
         Files.delete(e);
         try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()), second, null)) {
-            assertThat(second.heldBytes()).as("e.json's rows").isGreaterThan(0);
+            assertThat(second.reading().heldBytes()).as("e.json's rows").isGreaterThan(0);
             assertThat(ingest.runBatch().orElseThrow().numInputRows()).isEqualTo(1);
-            assertThat(second.heldBytes()).isZero();
+            assertThat(second.reading().heldBytes()).isZero();
         }
     }
 
@@ -198,11 +195,14 @@ class MisbehavingFilesTest {
             write(config.inputDir(), "f" + i + ".json", "{\"id\": " + i + "}\n", 1_000 + i); // 10 bytes each
         }
         try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
-            assertThat(ingest.runBatch().orElseThrow().sources().get(0).metrics()).containsEntry("files", java.util.List.of("f0.json", "f1.json"));
-            assertThat(ingest.runBatch().orElseThrow().sources().get(0).metrics()).containsEntry("files", java.util.List.of("f2.json", "f3.json"));
+            // numFilesPending: the files the limits leave for later batches (a progress bar's "planned" = done + pending)
+            assertThat(ingest.runBatch().orElseThrow().sources().get(0).metrics()).containsEntry("files", java.util.List.of("f0.json", "f1.json"))
+                    .containsEntry("numFilesPending", 3L);
+            assertThat(ingest.runBatch().orElseThrow().sources().get(0).metrics()).containsEntry("files", java.util.List.of("f2.json", "f3.json"))
+                    .containsEntry("numFilesPending", 1L);
             Progress last = ingest.runBatch().orElseThrow();
             assertThat(last.batchId()).isEqualTo(2);
-            assertThat(last.sources().get(0).metrics()).containsEntry("files", java.util.List.of("f4.json"));
+            assertThat(last.sources().get(0).metrics()).containsEntry("files", java.util.List.of("f4.json")).containsEntry("numFilesPending", 0L);
             assertThat(ingest.runBatch()).isEmpty();
         }
     }

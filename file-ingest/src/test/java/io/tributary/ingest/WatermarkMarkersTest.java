@@ -243,4 +243,46 @@ class WatermarkMarkersTest {
             assertThat(s.watermarkMs()).isEqualTo(WM_0942);
         });
     }
+    /**
+     * An aggregation without a watermark (complete or update mode) still needs each batch's end:
+     * every batch ends with a marker on every partition, its watermark null; and as the watermark
+     * never moves, no no-data batch follows.
+     */
+    @Test
+    void withoutAWatermarkEveryBatchStillEndsWithAMarker() throws Exception {
+        String pipeline = IngestKit.uniquePipeline("no-watermark");
+        IngestConfig config = IngestConfig.builder(pipeline, tmp.resolve("no-watermark/in"), SCHEMA)
+                .eventTime("ts").groupBy(List.of("user")).build();
+        IngestKit.createTopics(KAFKA.broker(), config, PARTITIONS);
+        copyGolden("case-late-two-runs/run1.json", config.inputDir(), "run1.json", 1_000);
+        List<Progress> run1 = availableNowRun(config, true);
+        copyGolden("case-late-two-runs/run2.json", config.inputDir(), "run2.json", 2_000);
+        List<Progress> run2 = availableNowRun(config, true);
+
+        assertThat(batches(run1) + "," + batches(run2)).as("data batches only").isEqualTo("0:3,1:3");
+        assertThat(run1.get(0).sink().metrics()).containsEntry("numWatermarkMarkers", (long) PARTITIONS);
+        assertThat(run1.get(0).eventTime()).doesNotContainKey("watermark");
+        Map<Integer, List<String>> byPartition = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : readCommitted(KAFKA.broker(), config.eventsTopic())) {
+            List<String> seen = byPartition.computeIfAbsent(r.partition(), p -> new ArrayList<>());
+            if (r.headers().lastHeader(Topics.MARKER_HEADER) != null) {
+                seen.add(text(r.value()));
+            } else {
+                for (String line : text(r.value()).split("\n")) { // a record packs one or more rows
+                    seen.add("row " + JSON.readTree(line).get("id").asInt());
+                }
+            }
+        }
+        for (int p = 0; p < PARTITIONS; p++) {
+            List<String> markers = byPartition.get(p).stream().filter(w -> !w.startsWith("row")).toList();
+            assertThat(markers).as("partition %d", p)
+                    .containsExactly("{\"batchId\":0,\"watermarkMs\":null}", "{\"batchId\":1,\"watermarkMs\":null}");
+            // each batch's rows come before its marker
+            List<String> all = byPartition.get(p);
+            int first = all.indexOf(markers.get(0));
+            assertThat(all.subList(0, first)).allMatch(w -> w.startsWith("row ") && Integer.parseInt(w.substring(4)) <= 3);
+            assertThat(all.subList(first + 1, all.size() - 1)).allMatch(w -> w.startsWith("row ") && Integer.parseInt(w.substring(4)) > 3);
+            assertThat(all.get(all.size() - 1)).isEqualTo(markers.get(1));
+        }
+    }
 }

@@ -20,9 +20,11 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>A <em>watermark marker</em> is a record on every partition of {@code events} with the
  * header {@value #MARKER_HEADER} = {@code watermark}, key null and value
- * {@code {"batchId":N,"watermarkMs":W}}: the ingest publishes it at the end of each batch N, in
- * the same transaction, with W the watermark of that batch (Spark's: max event time of all
- * earlier batches minus the delay). When no data batch follows (the end of an
+ * {@code {"batchId":N,"watermarkMs":W}}: when an aggregation reads the events, the ingest
+ * publishes it at the end of each batch N, in the same transaction, with W the watermark of that
+ * batch (Spark's: max event time of all earlier batches minus the delay), or null when the
+ * aggregation has no watermark (its output modes complete and update still write their rows at
+ * each marker). When no data batch follows (the end of an
  * {@code availableNow} run, or a trigger that finds no new file) and the data seen so far has
  * moved the watermark, it publishes one more marker {@code {N+1, W'}}: Spark's no-data batch,
  * which emits the windows that closed. When both are in one transaction (an availableNow run's

@@ -2,6 +2,7 @@ package io.tributary.service;
 
 import io.tributary.schema.TributaryException;
 import io.tributary.service.bench.BenchData;
+import io.tributary.service.bench.BenchStorage;
 import io.tributary.service.bench.ChildRun;
 import io.tributary.service.bench.ServiceBench;
 import java.io.IOException;
@@ -25,7 +26,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tributary bench raw}: times the raw pipeline (JSON files to a Delta table through Kafka,
  * availableNow, embedded broker) as a whole new {@code bin/tributary run} process per run, as a
- * user starts it: wall time, rows/s, peak RSS, CPU and peak heap, then the medians.
+ * user starts it: wall time, rows/s, peak RSS, CPU and peak heap, then the medians. With
+ * {@code --set source.files.path=s3a://...} the input is uploaded there once; with
+ * {@code --set sink.delta.path=s3a://...} each run writes a table of its own below that prefix
+ * ({@code storage.*} settings reach the server, as in a spec).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Benchmarks a pipeline from a cold start: generates deterministic JSON-lines input, runs "
@@ -62,7 +66,9 @@ final class BenchCommand implements Callable<Integer> {
             + "e.g. 0.3 with --set sink.delta.mode=upsert --set sink.delta.keys=id for the upsert benchmark (default ${DEFAULT-VALUE})")
     double repeatedIds;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "a pipeline setting for the runs, as 'run --set' takes it")
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = {"a pipeline setting for the runs, as 'run --set' takes it",
+            "source.files.path=s3a://bucket/in/ uploads the input there; sink.delta.path=s3a://bucket/tables/ gives each run "
+                    + "a table below it; storage.fs.s3a.endpoint=... and the other storage settings reach the server"})
     List<String> settings = new ArrayList<>();
 
     @Spec
@@ -96,23 +102,29 @@ final class BenchCommand implements Callable<Integer> {
             long bytes = BenchData.write(input, "part", 0, rows, files, repeatedIds);
             out.printf(Locale.ROOT, "input: %,d rows in %d files, %,d bytes (%.1f MB), generated in %.1f s%n",
                     rows, files, bytes, bytes / 1e6, (System.nanoTime() - t0) / 1e9);
+            BenchStorage remote = BenchStorage.of(settings);
+            if (remote.input() != null) {
+                long t1 = System.nanoTime();
+                remote.upload(input);
+                out.printf(Locale.ROOT, "input uploaded to %s in %.1f s%n", remote.input(), (System.nanoTime() - t1) / 1e9);
+            }
             out.println("launcher: " + launcher);
             out.flush();
             // untimed: the launcher records its class-data archive on a first run, of the classes that run
             // loads; a user's first run reads their files, so this one reads the input (an empty folder
             // leaves the write path's classes out: the windowed run took 0.3 s longer); users start from the second run on
-            ChildRun prepare = runOnce(launcher, work.resolve("run-prepare"), input);
+            ChildRun prepare = runOnce(launcher, work.resolve("run-prepare"), input, remote);
             out.printf(Locale.ROOT, "preparation run (untimed, the same input): %.2f s%n", prepare.wallSeconds());
             List<ChildRun> results = new ArrayList<>();
             for (int i = 1; i <= runs; i++) {
-                ChildRun r = runOnce(launcher, work.resolve("run-" + i), input);
+                ChildRun r = runOnce(launcher, work.resolve("run-" + i), input, remote);
                 if (r.rows() != rows) {
                     throw new TributaryException("bench: run " + i + " read " + r.rows() + " rows, not " + rows + "; see " + r.folder());
                 }
                 results.add(r);
                 print(out, "run " + i, r);
             }
-            ChildRun empty = runOnce(launcher, work.resolve("run-empty"), Files.createDirectories(work.resolve("empty")));
+            ChildRun empty = runOnce(launcher, work.resolve("run-empty"), Files.createDirectories(work.resolve("empty")), remote);
             out.printf(Locale.ROOT, "median of %d: wall %.2f s, %,.0f rows/s, peak RSS %.0f MiB, peak heap %.0f MiB, CPU %.1f s%n", runs,
                     median(results, ChildRun::wallSeconds), median(results, r -> r.rows() / r.wallSeconds()),
                     median(results, r -> r.peakRssBytes() / 1048576.0), median(results, r -> r.peakHeapBytes() / 1048576.0),
@@ -127,6 +139,10 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private ChildRun runOnce(Path launcher, Path folder, Path input) throws IOException, InterruptedException {
+        return runOnce(launcher, folder, input, BenchStorage.of(List.of()));
+    }
+
+    private ChildRun runOnce(Path launcher, Path folder, Path input, BenchStorage remote) throws IOException, InterruptedException {
         if (Files.exists(folder)) {
             delete(folder); // a cold start: no state, no table
         }
@@ -145,7 +161,7 @@ final class BenchCommand implements Callable<Integer> {
                 "state: state/",
                 "trigger: availableNow", ""));
         List<String> extra = new ArrayList<>();
-        settings.forEach(s -> {
+        remote.settingsFor(settings, folder.getFileName().toString(), input.getFileName().toString().equals("empty")).forEach(s -> {
             extra.add("--set");
             extra.add(s);
         });

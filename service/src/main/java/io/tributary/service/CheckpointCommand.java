@@ -52,12 +52,12 @@ final class CheckpointCommand {
                     Schema input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
                     printIngest(out, FileIngest.readStatus(PipelineParts.ingestConfig(spec, input), kafka.clientProps()));
                 } else {
-                    out.println("delta source  (table " + spec.path(Settings.DELTA_PATH) + "; its progress is in topic "
+                    out.println("delta source  (table " + spec.location(Settings.DELTA_PATH) + "; its progress is in topic "
                             + io.tributary.source.DeltaSourceConfig.progressTopic(spec.name()) + ", see below)");
                 }
                 printTopics(out, PipelineParts.topicOffsets(kafka.clientProps(), spec));
             }
-            printSink(out, spec.path(Settings.SINK_PATH).toString(), PipelineParts.sinkAppId(spec));
+            printSink(out, spec.location(Settings.SINK_PATH), PipelineParts.sinkAppId(spec), spec.storage());
             out.flush();
             return 0;
         }
@@ -87,13 +87,13 @@ final class CheckpointCommand {
             topics.forEach((t, offsets) -> out.println("  " + t + "  " + offsets));
         }
 
-        private static void printSink(PrintWriter out, String table, String appId) {
+        private static void printSink(PrintWriter out, String table, String appId, io.tributary.storage.Storage storage) {
             out.println("sink  (table " + table + ", txn appId " + appId + "; Spark's commits/)");
-            if (!DeltaTables.exists(table)) {
+            if (!DeltaTables.exists(table, storage)) {
                 out.println("  no table yet");
                 return;
             }
-            for (TableCommit c : DeltaTables.history(table)) {
+            for (TableCommit c : DeltaTables.history(table, storage)) {
                 out.printf("  version %d  %s  %s  %d rows in %d files%s%n", c.version(), c.operation(),
                         c.txnAppId() == null ? "(no txn)" : "batch " + c.txnVersion() + (appId.equals(c.txnAppId()) ? "" : " of " + c.txnAppId()),
                         c.addedRows(), c.addedFiles(),

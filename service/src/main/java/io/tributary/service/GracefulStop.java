@@ -45,6 +45,11 @@ final class GracefulStop {
         }
     }
 
+    /** True once a signal asked the process to stop. */
+    boolean requested() {
+        return requested;
+    }
+
     private void onSignal() {
         requested = true;
         endpoints.stopping();

@@ -3,9 +3,9 @@ package io.tributary.service;
 import io.tributary.sink.maintenance.Optimize;
 import io.tributary.sink.maintenance.OptimizeOptions;
 import io.tributary.sink.maintenance.OptimizeResult;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -18,8 +18,11 @@ import picocli.CommandLine.Spec;
                 + "change and streams reading the table (Spark, a delta source) skip it.",
                 "Safe while a sink appends to the table; a concurrent commit that removed a file being compacted makes it redo its work."})
 final class OptimizeCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "TABLE", description = "the Delta table's folder")
-    Path table;
+    @Parameters(index = "0", paramLabel = "TABLE", description = "the Delta table's folder: a path or a URI (s3a://bucket/table)")
+    String table;
+
+    @Mixin
+    StorageOptions storage;
 
     @Option(names = "--target-file-size", paramLabel = "SIZE", defaultValue = "128m", converter = ByteSizeConverter.class,
             description = "the size of the files written (default ${DEFAULT-VALUE}); files under half of it are compacted")
@@ -33,7 +36,8 @@ final class OptimizeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        OptimizeResult r = Optimize.run(table.toString(), OptimizeOptions.defaults().withTargetFileSize(targetFileSize).withWhere(where));
+        OptimizeResult r = Optimize.run(table, OptimizeOptions.defaults().withTargetFileSize(targetFileSize).withWhere(where)
+                .withStorage(storage.forTable(table)));
         command.commandLine().getOut().println(r.summary());
         command.commandLine().getOut().flush();
         return 0;

@@ -1,12 +1,20 @@
 package io.tributary.service;
 
+import io.tributary.service.console.ProgressBar;
+import io.tributary.service.console.Terminal;
 import io.tributary.service.http.ServiceEndpoints;
 import io.tributary.service.internal.Pipeline;
 import io.tributary.service.internal.RunOptions;
 import io.tributary.service.internal.RunSummary;
+import io.tributary.service.internal.StateLock;
+import io.tributary.service.internal.StorageChecks;
+import io.tributary.service.internal.StoppedWhileStarting;
 import io.tributary.service.spec.PipelineSpec;
+import io.tributary.service.spec.Settings;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,6 +27,8 @@ import picocli.CommandLine.Spec;
                 + "then a summary line; logs on stderr.",
                 "Exit code 0 on success (also after SIGTERM: the batch in flight finishes first), 1 with one line on stderr on failure."})
 final class RunCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+
     @Mixin
     SpecOptions specOptions;
 
@@ -32,20 +42,41 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PipelineSpec spec = specOptions.load();
         PrintWriter out = command.commandLine().getOut();
-        try (ServiceEndpoints endpoints = ServiceEndpoints.start(spec)) {
+        StorageChecks.require(spec); // a bucket, credentials or endpoint that is wrong stops the run before anything is written
+        // a bounded run watched on a terminal: a progress bar under the log lines on stderr
+        ProgressBar bar = spec.trigger().bounded() && Terminal.stderrIsTerminal("json".equals(spec.string(Settings.LOG_FORMAT)))
+                ? ProgressBar.onStderr() : null;
+        boolean succeeded = false;
+        // the lock first: a second run of a running pipeline is told so, not that the HTTP port is taken
+        try (StateLock lock = StateLock.acquire(spec.stateDir(), spec.name());
+             ServiceEndpoints endpoints = ServiceEndpoints.start(spec)) {
+            endpoints.boundPort().ifPresent(port -> lock.describe(", http://" + spec.string(Settings.HTTP_HOST) + ":" + port + "/"));
             GracefulStop stop = GracefulStop.install(endpoints);
-            try (Pipeline pipeline = Pipeline.open(spec, new RunOptions(reprocess))) {
+            try (Pipeline pipeline = Pipeline.open(spec, new RunOptions(reprocess, lock, stop::requested))) {
                 endpoints.attach(pipeline);
                 stop.attach(pipeline);
+                if (bar != null) {
+                    bar.inputStage(pipeline.stageNames().get(0));
+                }
                 RunSummary summary = pipeline.run(spec.trigger(), p -> {
                     endpoints.record(p);
                     out.println(p.toJson());
                     out.flush();
+                    if (bar != null) {
+                        bar.accept(p);
+                    }
                 });
                 out.println(summary.toJson());
                 out.flush();
+                succeeded = true;
+            } catch (StoppedWhileStarting e) {
+                LOG.info("{}", e.getMessage()); // a stop before anything ran is a clean stop
             } finally {
                 stop.uninstall();
+            }
+        } finally {
+            if (bar != null) {
+                bar.close(succeeded);
             }
         }
         return 0;

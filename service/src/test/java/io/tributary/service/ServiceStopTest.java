@@ -11,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,7 @@ import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -161,12 +163,11 @@ class ServiceStopTest {
         return DeltaTables.readRows(table).stream().map(r -> (Integer) r[0]).toList();
     }
 
-    private static void await(String what, Process p, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (!done.getAsBoolean()) {
+    /** Waits up to two minutes for {@code done}; fails at once if the service ended. */
+    private static void await(String what, Process p, BooleanSupplier done) {
+        Awaitility.await(what).atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100)).until(() -> {
             assertThat(p.isAlive()).as("the service is still running while waiting for %s", what).isTrue();
-            assertThat(System.nanoTime()).as("waiting for %s", what).isLessThan(deadline);
-            Thread.sleep(100);
-        }
+            return done.getAsBoolean();
+        });
     }
 }

@@ -48,6 +48,12 @@ final class ChildProcess {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** SIGTERM, as a service manager stops it; its exit code, or -1 if it did not end within {@code seconds} (it is then killed). */
+    int stop(long seconds) throws InterruptedException {
+        process.destroy();
+        return waitFor(seconds);
+    }
+
     /** Waits for the process to end; -1 if it did not within the timeout (it is then killed). */
     int waitFor(long seconds) throws InterruptedException {
         if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
@@ -55,6 +61,10 @@ final class ChildProcess {
             return -1;
         }
         return process.exitValue();
+    }
+
+    long pid() {
+        return process.pid();
     }
 
     boolean alive() {

@@ -24,6 +24,13 @@ public final class AggregateMetrics {
     public static final String OUTPUT_ROWS = "num-output-rows-total";
     /** Gauge: the task's current watermark in epoch milliseconds (NaN before the first one). */
     public static final String WATERMARK_MS = "watermark-ms";
+    /**
+     * Gauge: while the rows the task read since the last marker wait for the marker that ends
+     * their batch, the offset after the last events record it processed; -1 when no batch is
+     * open (before any record, and from each marker on). A bounded run that finds the task at
+     * the end of the events topic with a batch still open knows that no marker will end it.
+     */
+    public static final String OPEN_BATCH_POSITION = "open-batch-position";
 
     public static final String MARKER_ROWS_TOTAL = "numRowsTotal";
     public static final String MARKER_ROWS_UPDATED = "numRowsUpdated";

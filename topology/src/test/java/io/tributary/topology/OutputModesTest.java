@@ -12,6 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 class OutputModesTest {
     static final String W1000 = "{2026-01-01 10:00:00, 2026-01-01 10:10:00}";
     static final String W1030 = "{2026-01-01 10:30:00, 2026-01-01 10:40:00}";
+    static final String W1020 = "{2026-01-01 10:20:00, 2026-01-01 10:30:00}";
+    static final String W0900 = "{2026-01-01 09:00:00, 2026-01-01 09:10:00}";
 
     @TempDir
     Path stateDir;
@@ -78,6 +80,56 @@ class OutputModesTest {
             assertThat(d.rows()).as("complete keeps all state, so a row behind the watermark still counts")
                     .containsExactlyInAnyOrder(W1000 + "|a|6.0", W1000 + "|b|7.0", W1030 + "|c|1.0");
             assertThat(d.metric(AggregateMetrics.ROWS_DROPPED)).isEqualTo(0.0);
+        }
+    }
+
+    /**
+     * Spark allows complete mode without a watermark: each batch writes the whole result table,
+     * every group's running totals; nothing is late and no state is ever dropped. The ingest's
+     * markers then carry no watermark.
+     */
+    @Test
+    void completeWithoutWatermarkWritesEveryGroupsRunningTotalsAtEachMarker() {
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").window(Duration.ofMinutes(10))
+                .groupBy("user").select("t", "sum(amt)").outputMode(OutputMode.COMPLETE).build(AggregationDriver.seedSchema());
+        try (AggregationDriver d = AggregationDriver.of(spec, stateDir)) {
+            d.row(row("a", 5, "10:01").get(0));
+            d.row(row("b", 7, "10:05").get(0));
+            d.row(row("a", 1, "10:04").get(0));
+            assertThat(d.rows()).as("nothing before the batch's marker").isEmpty();
+            d.marker(0, null);
+            assertThat(d.rows()).containsExactly(W1000 + "|a|6.0", W1000 + "|b|7.0");
+
+            d.row(row("a", 2, "10:09").get(0));
+            d.row(row("c", 1, "10:20").get(0));
+            d.marker(1, null);
+            assertThat(d.rows()).containsExactly(W1000 + "|a|8.0", W1000 + "|b|7.0", W1020 + "|c|1.0");
+
+            d.row(row("a", 100, "09:00").get(0)); // hours behind the newest event: no watermark, so not late
+            d.marker(2, null);
+            assertThat(d.rows()).containsExactly(W0900 + "|a|100.0", W1000 + "|a|8.0", W1000 + "|b|7.0", W1020 + "|c|1.0");
+            assertThat(d.metric(AggregateMetrics.ROWS_DROPPED)).isEqualTo(0.0);
+            assertThat(d.metric(AggregateMetrics.ROWS_TOTAL)).isEqualTo(4.0);
+            assertThat(d.metric(AggregateMetrics.OUTPUT_ROWS)).isEqualTo(2.0 + 3.0 + 4.0);
+        }
+    }
+
+    /** The gauge a bounded run reads to tell rows that wait for their batch's marker from rows already written. */
+    @Test
+    void theOpenBatchPositionFollowsTheRowsUntilTheirMarker() {
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").window(Duration.ofMinutes(10))
+                .groupBy("user").select("t", "sum(amt)").outputMode(OutputMode.UPDATE).build(AggregationDriver.seedSchema());
+        try (AggregationDriver d = AggregationDriver.of(spec, stateDir)) {
+            assertThat(d.metric(AggregateMetrics.OPEN_BATCH_POSITION)).isEqualTo(-1.0);
+            d.row(row("a", 5, "10:01").get(0)); // offset 0
+            d.row(row("b", 7, "10:05").get(0)); // offset 1
+            assertThat(d.metric(AggregateMetrics.OPEN_BATCH_POSITION)).as("the offset after the batch's last row").isEqualTo(2.0);
+            d.marker(0, null); // offset 2
+            assertThat(d.metric(AggregateMetrics.OPEN_BATCH_POSITION)).as("the marker ended the batch").isEqualTo(-1.0);
+            assertThat(d.rows()).containsExactlyInAnyOrder(W1000 + "|a|5.0", W1000 + "|b|7.0");
+            d.row(row("a", 1, "10:02").get(0)); // offset 3
+            assertThat(d.metric(AggregateMetrics.OPEN_BATCH_POSITION)).isEqualTo(4.0);
+            assertThat(d.rows()).as("the update waits for its marker").isEmpty();
         }
     }
 

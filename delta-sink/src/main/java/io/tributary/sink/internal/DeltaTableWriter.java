@@ -3,6 +3,7 @@ package io.tributary.sink.internal;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
+import io.delta.kernel.TableManager;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.TransactionCommitResult;
 import io.delta.kernel.data.Row;
@@ -10,6 +11,7 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.types.StructType;
 import io.tributary.delta.KernelEngines;
@@ -39,6 +41,8 @@ import org.slf4j.LoggerFactory;
 public final class DeltaTableWriter {
     private static final Logger LOG = LoggerFactory.getLogger(DeltaTableWriter.class);
     static final String ENGINE_INFO = "Tributary-0.1.0";
+    /** Commits of one batch on top of other writers' commits before it fails. */
+    static final int MAX_COMMIT_TRIES = 10;
 
     private final Engine engine;
     private final String tablePath;
@@ -188,10 +192,22 @@ public final class DeltaTableWriter {
                               long writeNanos) {
         txn.addDomainMetadata(SinkOffsets.DOMAIN, next.toJson());
         long t1 = System.nanoTime();
-        TransactionCommitResult result;
+        TransactionCommitResult result = null;
         CrashPoint.reach(CrashPoint.SINK_BEFORE_COMMIT);
         try {
-            result = txn.commit(engine, Iterators.iterable(actions));
+            Transaction current = txn;
+            for (int tries = 1; result == null; tries++) {
+                try {
+                    result = current.commit(engine, Iterators.iterable(actions));
+                } catch (MaxCommitRetryLimitReachedException e) {
+                    Optional<Transaction> onTop = onTopOfNewCommits(current, appId, batchId, next, tries, e);
+                    if (onTop.isEmpty()) {
+                        LOG.info("delta table {}: batch {} of {} was committed concurrently; writing nothing", tablePath, batchId, appId);
+                        return CommitResult.alreadyCommitted(latestSnapshot().map(Snapshot::getVersion).orElse(-1L));
+                    }
+                    current = onTop.get();
+                }
+            }
             CrashPoint.reach(CrashPoint.SINK_AFTER_COMMIT);
         } catch (ConcurrentTransactionException e) {
             LOG.info("delta table {}: batch {} of {} was committed concurrently; writing nothing", tablePath, batchId, appId);
@@ -210,6 +226,55 @@ public final class DeltaTableWriter {
                 tablePath, result.getVersion(), batchId, appId, rows, actions.size());
         return new CommitResult(true, result.getVersion(), actions.size(), ms(writeNanos), ms(t2 - t1), ms(t3 - t2),
                 Map.of("numOutputBytes", addedBytes(actions)));
+    }
+
+    /**
+     * After another writer took the version a batch's commit meant to take (an {@code optimize},
+     * most often): a transaction that commits the same files on top of the new versions, as Kernel's
+     * own retry would, once they are shown not to conflict: the batch is not in the table yet, the
+     * sink's offsets and the table's schema, partitioning, properties and protocol are as the batch
+     * read them. Empty if the batch is in the table already (its files stay uncommitted).
+     *
+     * @throws TributaryException if another writer changed what the batch relies on, or kept winning
+     */
+    private Optional<Transaction> onTopOfNewCommits(Transaction lost, String appId, long batchId, SinkOffsets next, int tries,
+                                                    MaxCommitRetryLimitReachedException e) {
+        Snapshot latest = latestSnapshot().orElseThrow(() -> lostRace(appId, batchId, "the table disappeared", e));
+        Optional<Long> txn = latest.getLatestTransactionVersion(engine, appId);
+        if (txn.isPresent() && txn.get() >= batchId) {
+            return Optional.empty();
+        }
+        if (lost.getReadTableVersion() < 0 || tries >= MAX_COMMIT_TRIES) {
+            throw lostRace(appId, batchId, "another writer kept committing first", e);
+        }
+        Snapshot read = TableManager.loadSnapshot(tablePath).atVersion(lost.getReadTableVersion()).build(engine);
+        if (!read.getDomainMetadata(SinkOffsets.DOMAIN).equals(latest.getDomainMetadata(SinkOffsets.DOMAIN))) {
+            throw lostRace(appId, batchId, "another writer changed the sink's offsets", e);
+        }
+        if (!read.getSchema().equals(latest.getSchema()) || !read.getPartitionColumnNames().equals(latest.getPartitionColumnNames())
+                || !read.getTableProperties().equals(latest.getTableProperties())
+                || !KernelInternals.protocol(read).equals(KernelInternals.protocol(latest))) {
+            throw lostRace(appId, batchId, "another writer changed the table's schema, partitioning, properties or protocol", e);
+        }
+        LOG.info("delta table {}: version {} was committed by another writer while batch {} of {} was written; committing the batch on top of it",
+                tablePath, latest.getVersion(), batchId, appId);
+        Transaction onTop;
+        try {
+            onTop = build(Optional.of(latest), appId, batchId, 0);
+        } catch (IllegalStateException raced) {
+            if (raced.getCause() instanceof ConcurrentTransactionException) {
+                return Optional.empty(); // the batch landed between the check above and this build
+            }
+            throw raced;
+        }
+        onTop.addDomainMetadata(SinkOffsets.DOMAIN, next.toJson());
+        return Optional.of(onTop);
+    }
+
+    private TributaryException lostRace(String appId, long batchId, String why, Exception cause) {
+        return new TributaryException("delta table " + tablePath + ": batch " + batchId + " of sink " + appId
+                + " lost a race with another writer (" + why + "); only one sink may write a table: "
+                + "stop the other writer and run again (nothing of this batch was committed)", cause);
     }
 
     /** The bytes of the data files that {@code add} actions add (Delta's {@code numOutputBytes}). */
@@ -259,8 +324,9 @@ public final class DeltaTableWriter {
         }
     }
 
+    /** An append's transaction: one that another writer's commit fails at once, so {@link #commitAppend} can say so and rebase it. */
     private Transaction build(Optional<Snapshot> snapshot, String appId, long batchId) {
-        return build(snapshot, appId, batchId, -1);
+        return build(snapshot, appId, batchId, 0);
     }
 
     /** @param maxRetries -1: Kernel's default; 0: a concurrent commit fails this one instead of rebasing it */

@@ -9,20 +9,28 @@ import io.delta.kernel.internal.SnapshotImpl;
 import io.delta.kernel.internal.TableConfig;
 import io.delta.kernel.internal.snapshot.MetadataCleanup;
 import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
 import io.delta.kernel.internal.actions.DomainMetadata;
 import io.delta.kernel.internal.actions.Protocol;
 import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.data.ScanStateRow;
 import io.delta.kernel.internal.data.TransactionStateRow;
+import io.delta.kernel.internal.replay.ActionWrapper;
+import io.delta.kernel.internal.replay.ActionsIterator;
 import io.delta.kernel.internal.fs.Path;
 import io.delta.kernel.internal.util.FileNames;
 import io.delta.kernel.internal.util.PartitionUtils;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.types.DataType;
+import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.DataFileStatus;
 import io.delta.kernel.utils.FileStatus;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -162,5 +170,60 @@ final class KernelInternals {
             s += " readerFeatures " + new java.util.TreeSet<>(p.getReaderFeatures()) + " writerFeatures " + new java.util.TreeSet<>(p.getWriterFeatures());
         }
         return s;
+    }
+
+    /** The deletion vector file of a scan file's {@code add}, absolute; empty when it has none or it is stored inline in the log. */
+    static Optional<String> deletionVectorFile(Row scanFile, String tableRoot) {
+        return addOf(scanFile).getDeletionVector().filter(DeletionVectorDescriptor::isOnDisk).map(dv -> dv.getAbsolutePath(tableRoot));
+    }
+
+    /** The deletion vector file a log action's {@code deletionVector} struct names, absolute; empty when inline or absent. */
+    static Optional<String> deletionVectorFile(ColumnVector dv, int row, String tableRoot) {
+        DeletionVectorDescriptor d = DeletionVectorDescriptor.fromColumnVector(dv, row);
+        return d == null || d.isInline() ? Optional.empty() : Optional.of(d.getAbsolutePath(tableRoot));
+    }
+
+    /** As above, from the fields of a commit JSON's {@code deletionVector} object. */
+    static Optional<String> deletionVectorFile(String storageType, String pathOrInlineDv, String tableRoot) {
+        DeletionVectorDescriptor d = new DeletionVectorDescriptor(storageType, pathOrInlineDv, Optional.empty(), 0, 0);
+        return d.isInline() ? Optional.empty() : Optional.of(d.getAbsolutePath(tableRoot));
+    }
+
+    /** A scan file's {@code numRecords} statistic (rows in the Parquet file), if its {@code add} has statistics. */
+    static OptionalLong numRecords(Row scanFile) {
+        Optional<Long> n = addOf(scanFile).getNumRecords();
+        return n.isPresent() ? OptionalLong.of(n.get()) : OptionalLong.empty();
+    }
+
+    /** The unique id of a scan file's deletion vector, if it has one. */
+    static Optional<String> deletionVectorId(Row scanFile) {
+        return addOf(scanFile).getDeletionVector().map(DeletionVectorDescriptor::getUniqueId);
+    }
+
+    /** The rows a scan file's deletion vector marks deleted (0 without one). */
+    static long deletedRows(Row scanFile) {
+        return addOf(scanFile).getDeletionVector().map(DeletionVectorDescriptor::getCardinality).orElse(0L);
+    }
+
+    /** When the table was created ({@code metaData.createdTime}), if the log records it. */
+    static Optional<Long> createdTime(Snapshot snapshot) {
+        return snapshot instanceof SnapshotImpl s ? s.getMetadata().getCreatedTime() : Optional.empty();
+    }
+
+    /**
+     * The checkpoint files the snapshot was built from: one classic file, every part of a multi-part
+     * checkpoint, or a V2 checkpoint's top-level file (its sidecars are read through it); empty without a checkpoint.
+     */
+    static List<FileStatus> checkpointFiles(Snapshot snapshot) {
+        return snapshot instanceof SnapshotImpl s ? s.getLogSegment().getCheckpoints() : List.of();
+    }
+
+    /**
+     * The actions of log files (commits, checkpoints of every kind, V2 sidecars included) read with
+     * {@code schema}, as Kernel's own log replay reads them; the schema must include {@code add} or
+     * {@code remove} for sidecars to be followed.
+     */
+    static CloseableIterator<ColumnarBatch> readActions(Engine engine, List<FileStatus> files, StructType schema) {
+        return new ActionsIterator(engine, files, schema, Optional.empty()).map(ActionWrapper::getColumnarBatch);
     }
 }

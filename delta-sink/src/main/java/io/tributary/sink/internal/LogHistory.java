@@ -12,7 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
+import io.tributary.storage.Storage;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -28,9 +28,13 @@ public final class LogHistory {
     }
 
     public static List<TableCommit> read(String tablePath) {
+        return read(tablePath, Storage.NONE);
+    }
+
+    public static List<TableCommit> read(String tablePath, Storage storage) {
         Path log = new Path(KernelEngines.tablePath(tablePath), "_delta_log");
         try {
-            FileSystem fs = log.getFileSystem(new Configuration());
+            FileSystem fs = log.getFileSystem(KernelEngines.configuration(storage));
             if (!fs.exists(log)) {
                 return List.of();
             }

@@ -2,6 +2,7 @@ package io.tributary.sink.internal;
 
 import io.delta.kernel.Snapshot;
 import java.util.Map;
+import java.util.Optional;
 
 /** Facts about a snapshot that only Kernel's internal API gives: domain metadata and the protocol. */
 public final class TableFacts {
@@ -16,5 +17,10 @@ public final class TableFacts {
     /** The protocol, e.g. {@code (1,7) readerFeatures [] writerFeatures [domainMetadata]}. */
     public static String protocol(Snapshot snapshot) {
         return KernelInternals.protocol(snapshot);
+    }
+
+    /** When the table was created ({@code metaData.createdTime}), if the log records it. */
+    public static Optional<Long> createdTime(Snapshot snapshot) {
+        return KernelInternals.createdTime(snapshot);
     }
 }

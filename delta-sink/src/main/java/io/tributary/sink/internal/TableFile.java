@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * One data file of a snapshot, as its {@code add} holds it.
@@ -28,10 +29,19 @@ public record TableFile(String logPath, String absolutePath, long size, long mod
         return list(engine, snapshot.getScanBuilder().build());
     }
 
+    /** Every data file of {@code snapshot} with its {@code add}'s statistics ({@link #numRecords()}), in scan order. */
+    public static List<TableFile> listWithStatistics(Engine engine, Snapshot snapshot) {
+        return list(engine, snapshot.getScanBuilder().build(), true);
+    }
+
     /** Every data file {@code scan} reads. */
     public static List<TableFile> list(Engine engine, Scan scan) {
+        return list(engine, scan, false);
+    }
+
+    private static List<TableFile> list(Engine engine, Scan scan, boolean includeStats) {
         List<TableFile> out = new ArrayList<>();
-        try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {
+        try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine, includeStats)) {
             while (batches.hasNext()) {
                 try (CloseableIterator<Row> rows = batches.next().getRows()) {
                     while (rows.hasNext()) {
@@ -43,5 +53,20 @@ public record TableFile(String logPath, String absolutePath, long size, long mod
             throw new UncheckedIOException("cannot list the files of Delta table " + scan, e);
         }
         return out;
+    }
+
+    /** Rows in the Parquet file per the {@code add}'s statistics ({@code numRecords}); empty if it has none (or was listed without them). */
+    public OptionalLong numRecords() {
+        return KernelInternals.numRecords(scanFile);
+    }
+
+    /** Rows of the file that its deletion vector marks deleted; 0 without one. */
+    public long deletedRows() {
+        return KernelInternals.deletedRows(scanFile);
+    }
+
+    /** The file with its deletion vector, as the log identifies an {@code add}: a new deletion vector makes it another. */
+    public String identity() {
+        return logPath + KernelInternals.deletionVectorId(scanFile).map(id -> " dv " + id).orElse("");
     }
 }

@@ -15,11 +15,9 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,9 +26,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +48,7 @@ public final class TopicReader implements AutoCloseable {
     private final Map<String, Object> clientProps;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final boolean keyed;
+    private final TopicLookup lookup;
     private final List<TopicPartition> partitions = new ArrayList<>();
     private Admin admin;
     private KafkaFuture<Void> trim;
@@ -69,6 +66,7 @@ public final class TopicReader implements AutoCloseable {
         this.topic = topic;
         this.rowJson = rowJson;
         this.clientProps = Map.copyOf(clientProps);
+        this.lookup = new TopicLookup(topic, clientProps);
         Map<String, Object> p = new HashMap<>(clientProps);
         p.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         // a batch reads everything up to the end offsets: fetch in large pieces (the defaults, 500 records
@@ -80,6 +78,8 @@ public final class TopicReader implements AutoCloseable {
         // default: up to half a second per batch)
         p.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // a reader never creates the topic it waits for (a broker with auto.create.topics.enable would, with its defaults)
+        p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"); // a stored offset that is gone is data loss, never a silent skip
         p.remove(ConsumerConfig.GROUP_ID_CONFIG);
@@ -88,25 +88,13 @@ public final class TopicReader implements AutoCloseable {
         this.consumer = new KafkaConsumer<>(p);
     }
 
-    /** The topic's Kafka id (a UUID that changes when the topic is deleted and created again). */
+    /**
+     * The topic's Kafka id (a UUID that changes when the topic is deleted and created again). Waits
+     * for the topic to become visible: the stage that writes it may have created it a moment ago.
+     */
     public String topicId() {
-        try {
-            TopicDescription d = admin().describeTopics(List.of(topic)).allTopicNames().get().get(topic);
-            return d.topicId().toString();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw missingTopic();
-            }
-            throw new TributaryException("delta sink: cannot describe topic " + topic + ": " + e.getCause(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TributaryException("delta sink: interrupted while describing topic " + topic, e);
-        }
-    }
-
-    private TributaryException missingTopic() {
-        return new TributaryException("delta sink: topic " + topic + " does not exist; start the stage that writes it first, "
-                + "or check the pipeline's kafka settings");
+        lookup.partitions(consumer);
+        return lookup.topicId(admin());
     }
 
     /** Assigns every partition of the topic; partitions in {@code offsets} start there, others (and new ones) at the beginning. */
@@ -138,12 +126,7 @@ public final class TopicReader implements AutoCloseable {
     }
 
     private List<TopicPartition> currentPartitions() {
-        List<PartitionInfo> infos = consumer.partitionsFor(topic);
-        if (infos == null || infos.isEmpty()) {
-            throw missingTopic();
-        }
-        return infos.stream().map(i -> new TopicPartition(topic, i.partition()))
-                .sorted((a, b) -> Integer.compare(a.partition(), b.partition())).collect(Collectors.toList());
+        return lookup.partitions(consumer);
     }
 
     /** The read_committed end offsets (last stable offsets) of all assigned partitions. */

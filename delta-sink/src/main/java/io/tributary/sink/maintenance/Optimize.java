@@ -7,20 +7,25 @@ import io.delta.kernel.Transaction;
 import io.delta.kernel.TransactionCommitResult;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.exceptions.CommitStateUnknownException;
+import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
 import io.delta.kernel.utils.CloseableIterable;
 import io.tributary.delta.KernelEngines;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.Compaction;
 import io.tributary.sink.internal.PostCommitHooks;
+import io.tributary.sink.internal.TableFacts;
 import io.tributary.sink.internal.TableFile;
 import io.tributary.sink.internal.TableSnapshots;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.IntConsumer;
 import org.apache.hadoop.fs.FileSystem;
@@ -45,6 +50,8 @@ import org.slf4j.LoggerFactory;
 public final class Optimize {
     private static final Logger LOG = LoggerFactory.getLogger(Optimize.class);
     static final String ENGINE_INFO = "Tributary-0.1.0 OPTIMIZE";
+    /** Commits of one rewrite on top of other writers' commits before it is planned again. */
+    static final int MAX_COMMIT_TRIES = 10;
 
     private final String tablePath;
     private final OptimizeOptions options;
@@ -54,7 +61,7 @@ public final class Optimize {
     public Optimize(String tablePath, OptimizeOptions options) {
         this.tablePath = KernelEngines.tablePath(tablePath);
         this.options = options;
-        this.engine = KernelEngines.withTargetFileSize(options.targetFileSize());
+        this.engine = KernelEngines.withTargetFileSize(options.targetFileSize(), options.storage());
     }
 
     /** Compacts {@code tablePath} with {@code options}. */
@@ -74,7 +81,6 @@ public final class Optimize {
      * @throws TributaryException if there is no table, {@code where} is not a partition filter, or every attempt met a conflicting commit
      */
     public OptimizeResult run() {
-        ConcurrentWriteException last = null;
         for (int attempt = 1; attempt <= options.maxAttempts(); attempt++) {
             Snapshot snapshot = TableSnapshots.latest(engine, tablePath).orElseThrow(() -> new TributaryException(
                     "optimize: no Delta table at " + tablePath + " (no _delta_log with a commit); give the folder of an existing table"));
@@ -86,13 +92,11 @@ public final class Optimize {
                 LOG.info("optimize {}: nothing to compact at version {} ({} files)", tablePath, snapshot.getVersion(), files.size());
                 return new OptimizeResult(tablePath, -1, attempt, 0, files.size(), 0, 0, 0, 0);
             }
-            Transaction txn = snapshot.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
+            Transaction txn = newTransaction(snapshot);
             Compaction compaction = new Compaction(engine, snapshot, scan);
             List<Row> actions = new ArrayList<>();
             List<String> written = new ArrayList<>();
-            int removed = 0;
-            int added = 0;
-            long bytesRemoved = 0;
+            List<TableFile> compacted = new ArrayList<>();
             long bytesAdded = 0;
             try {
                 for (Map.Entry<Map<String, String>, List<List<TableFile>>> partition : plan.entrySet()) {
@@ -100,33 +104,83 @@ public final class Optimize {
                         Compaction.Rewrite r = compaction.rewrite(txn, partition.getKey(), bin);
                         actions.addAll(r.actions());
                         written.addAll(r.written());
-                        removed += bin.size();
-                        bytesRemoved += bin.stream().mapToLong(TableFile::size).sum();
-                        added += r.written().size();
+                        compacted.addAll(bin);
                         bytesAdded += r.bytesWritten();
                     }
                 }
                 beforeCommit.accept(attempt);
-                TransactionCommitResult result = txn.commit(engine, CloseableIterable.inMemoryIterable(
-                        io.delta.kernel.internal.util.Utils.toCloseableIterator(actions.iterator())));
-                PostCommitHooks.run(engine, tablePath, result);
-                OptimizeResult done = new OptimizeResult(tablePath, result.getVersion(), attempt, plan.size(), files.size(),
-                        removed, bytesRemoved, added, bytesAdded);
+                long version = commit(snapshot, txn, actions, compacted, written);
+                if (version < 0) {
+                    deleteQuietly(written);
+                    continue;
+                }
+                OptimizeResult done = new OptimizeResult(tablePath, version, attempt, plan.size(), files.size(),
+                        compacted.size(), compacted.stream().mapToLong(TableFile::size).sum(), written.size(), bytesAdded);
                 LOG.info("{}", done.summary());
                 return done;
-            } catch (ConcurrentWriteException e) {
-                last = e;
-                LOG.info("optimize {}: attempt {} conflicts with a concurrent commit ({}); deleting its {} new files and planning again",
-                        tablePath, attempt, e.getMessage(), written.size());
-                deleteQuietly(written);
             } catch (RuntimeException e) {
                 deleteQuietly(written);
                 throw e;
             }
         }
         throw new TributaryException("optimize " + tablePath + ": every one of " + options.maxAttempts() + " attempts met a concurrent commit "
-                + "that removed files being compacted (last: " + (last == null ? "?" : last.getMessage()) + "); the table is unchanged. "
-                + "Run it again when the other writer (an upsert or another optimize) is quieter", last);
+                + "that removed or changed files being compacted; the table is unchanged. "
+                + "Run it again when the other writer (an upsert, a DELETE, another optimize) is quieter");
+    }
+
+    /** A transaction that fails at once when another commit took its version, instead of Kernel's retry (which logs the conflict as a warning). */
+    private Transaction newTransaction(Snapshot snapshot) {
+        return snapshot.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).withMaxRetries(0).build(engine);
+    }
+
+    /**
+     * Commits the compaction. When other commits land first (a sink appending), and none of them
+     * removed or changed a compacted file or the table's schema, protocol or properties, the same
+     * actions are committed on top of them, as Kernel's own conflict resolution would; otherwise
+     * returns -1 and the compaction is planned again. Returns the version committed (post-commit hooks run).
+     */
+    private long commit(Snapshot read, Transaction txn, List<Row> actions, List<TableFile> compacted,
+                                                     List<String> written) {
+        Transaction current = txn;
+        for (int tries = 1; ; tries++) {
+            try {
+                TransactionCommitResult result = current.commit(engine, CloseableIterable.inMemoryIterable(
+                        io.delta.kernel.internal.util.Utils.toCloseableIterator(actions.iterator())));
+                PostCommitHooks.run(engine, tablePath, result);
+                return result.getVersion();
+            } catch (MaxCommitRetryLimitReachedException | CommitStateUnknownException e) {
+                Snapshot latest = TableSnapshots.latest(engine, tablePath).orElseThrow(() -> new TributaryException(
+                        "optimize: the Delta table at " + tablePath + " disappeared during the compaction"));
+                Set<String> live = new HashSet<>();
+                TableFile.list(engine, latest).forEach(f -> live.add(pathOf(f.absolutePath())));
+                if (!written.isEmpty() && written.stream().allMatch(w -> live.contains(pathOf(w)))) {
+                    return latest.getVersion(); // the commit landed though Kernel could not tell
+                }
+                Optional<String> conflict = conflict(read, latest, compacted);
+                if (conflict.isPresent() || tries >= MAX_COMMIT_TRIES) {
+                    LOG.info("optimize {}: the table changed at version {} during the rewrite ({}); deleting the {} new files and planning again",
+                            tablePath, latest.getVersion(), conflict.orElse("it kept changing"), written.size());
+                    return -1;
+                }
+                LOG.info("optimize {}: the table changed at version {} during the rewrite; retrying the commit on top of it", tablePath,
+                        latest.getVersion());
+                current = newTransaction(latest);
+            }
+        }
+    }
+
+    /** Why the compaction planned on {@code read} cannot be committed on top of {@code latest}; empty if it can. */
+    private Optional<String> conflict(Snapshot read, Snapshot latest, List<TableFile> compacted) {
+        if (!read.getSchema().equals(latest.getSchema()) || !read.getPartitionColumnNames().equals(latest.getPartitionColumnNames())
+                || !read.getTableProperties().equals(latest.getTableProperties())
+                || !TableFacts.protocol(read).equals(TableFacts.protocol(latest))) {
+            return Optional.of("its schema, partitioning, properties or protocol changed");
+        }
+        Set<String> latestIdentities = new HashSet<>();
+        TableFile.list(engine, latest).forEach(f -> latestIdentities.add(f.identity()));
+        long gone = compacted.stream().filter(f -> !latestIdentities.contains(f.identity())).count();
+        return gone == 0 ? Optional.empty()
+                : Optional.of(gone + " of the compacted files were removed or given deletion vectors by another writer");
     }
 
     /** Per partition, the small files packed into bins of at most the target size; only bins of two or more files. */
@@ -163,11 +217,16 @@ public final class Optimize {
         return plan;
     }
 
+    /** The path part of a file URI ({@code file:/a} and {@code file:///a} alike). */
+    private static String pathOf(String file) {
+        return new Path(file).toUri().getPath();
+    }
+
     private void deleteQuietly(List<String> paths) {
         for (String p : paths) {
             try {
                 Path path = new Path(p);
-                FileSystem fs = path.getFileSystem(KernelEngines.configuration());
+                FileSystem fs = path.getFileSystem(KernelEngines.configuration(engine));
                 fs.delete(path, false);
             } catch (IOException | RuntimeException e) {
                 LOG.warn("optimize {}: cannot delete uncommitted file {} ({}); vacuum removes it later", tablePath, p, e.toString());

@@ -8,6 +8,7 @@ import io.tributary.sink.internal.LogDirectory;
 import io.tributary.sink.internal.TableFile;
 import io.tributary.sink.internal.TableFacts;
 import io.tributary.sink.internal.TableSnapshots;
+import io.tributary.storage.Storage;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -24,23 +25,44 @@ import java.util.TreeMap;
  * @param lastCheckpoint the version {@code _last_checkpoint} names; -1 if none
  * @param commitFiles commit JSONs in {@code _delta_log}
  * @param smallFiles files below a quarter of {@code targetFileSize}: many of them call for {@code optimize}
+ * @param rows the table's rows per the log's statistics ({@code numRecords} of each {@code add}, less the rows
+ *             deletion vectors mark deleted), no data file read; counts only the files that have statistics
+ * @param filesWithoutRowCount data files whose {@code add} has no {@code numRecords}: with any, the row count is unknown
+ * @param deletedRows rows of the files that deletion vectors mark deleted (already taken from {@code rows})
  * @param partitions files per partition ({@code col=value/...}); empty for an unpartitioned table
  * @param transactions txn appId to its latest version (the sink's batch id)
  * @param domains domain metadata, domain to configuration (the sink's offsets are {@code tributary.sink.offsets})
  */
 public record TableDescription(String tablePath, long latestVersion, long oldestVersion, long lastCheckpoint, int commitFiles,
                                int files, long totalBytes, long minFileBytes, long medianFileBytes, long maxFileBytes,
-                               long targetFileSize, int smallFiles, List<String> partitionColumns, Map<String, Integer> partitions,
+                               long targetFileSize, int smallFiles, long rows, int filesWithoutRowCount, long deletedRows,
+                               List<String> partitionColumns, Map<String, Integer> partitions,
                                Map<String, Long> transactions, Map<String, String> domains, Map<String, String> properties,
                                String protocol) {
 
     /** Describes the table at {@code tablePath}; {@code targetFileSize} sets what "small" means. */
     public static TableDescription of(String tablePath, long targetFileSize) {
-        Engine engine = KernelEngines.create();
+        return of(tablePath, targetFileSize, Storage.NONE);
+    }
+
+    /** As {@link #of(String, long)}, for a table whose file system takes {@code storage}'s settings (object storage). */
+    public static TableDescription of(String tablePath, long targetFileSize, Storage storage) {
+        Engine engine = KernelEngines.create(storage);
         String path = KernelEngines.tablePath(tablePath);
         Snapshot s = TableSnapshots.latest(engine, path).orElseThrow(() -> new TributaryException(
                 "describe: no Delta table at " + path + " (no _delta_log with a commit); give the folder of an existing table"));
-        List<TableFile> files = TableFile.list(engine, s);
+        List<TableFile> files = TableFile.listWithStatistics(engine, s);
+        long rows = 0;
+        long deleted = 0;
+        int withoutCount = 0;
+        for (TableFile f : files) {
+            if (f.numRecords().isPresent()) {
+                rows += f.numRecords().getAsLong() - f.deletedRows();
+                deleted += f.deletedRows();
+            } else {
+                withoutCount++;
+            }
+        }
         long[] sizes = files.stream().mapToLong(TableFile::size).sorted().toArray();
         Map<String, Integer> partitions = new TreeMap<>();
         if (!s.getPartitionColumnNames().isEmpty()) {
@@ -54,15 +76,20 @@ public record TableDescription(String tablePath, long latestVersion, long oldest
         }
         LogDirectory log = new LogDirectory(engine, path);
         Map<String, Long> txns = new TreeMap<>();
-        for (String appId : log.transactions().keySet()) {
+        for (String appId : log.transactions(s).keySet()) {
             s.getLatestTransactionVersion(engine, appId).ifPresent(v -> txns.put(appId, v));
         }
         int small = (int) files.stream().filter(f -> f.size() < targetFileSize / 4).count();
         return new TableDescription(path, s.getVersion(), log.oldestReadableVersion(), log.lastCheckpoint().orElse(-1L),
                 log.commitVersions().size(), files.size(), java.util.Arrays.stream(sizes).sum(),
                 sizes.length == 0 ? 0 : sizes[0], sizes.length == 0 ? 0 : sizes[sizes.length / 2],
-                sizes.length == 0 ? 0 : sizes[sizes.length - 1], targetFileSize, small, List.copyOf(s.getPartitionColumnNames()),
+                sizes.length == 0 ? 0 : sizes[sizes.length - 1], targetFileSize, small, rows, withoutCount, deleted, List.copyOf(s.getPartitionColumnNames()),
                 partitions, txns, TableFacts.domains(s), new TreeMap<>(s.getTableProperties()), TableFacts.protocol(s));
+    }
+
+    /** The row count from the log's statistics; empty when a data file's {@code add} has none. */
+    public java.util.OptionalLong rowCount() {
+        return filesWithoutRowCount == 0 ? java.util.OptionalLong.of(rows) : java.util.OptionalLong.empty();
     }
 
     /** The description as a few lines of text. */
@@ -76,6 +103,7 @@ public record TableDescription(String tablePath, long latestVersion, long oldest
         out.printf("files  %d, %s in all; size min %s, median %s, max %s; %d below a quarter of the %s target%s%n", files, bytes(totalBytes),
                 bytes(minFileBytes), bytes(medianFileBytes), bytes(maxFileBytes), smallFiles, bytes(targetFileSize),
                 smallFiles > 1 ? " (tributary optimize compacts them)" : "");
+        out.println(rowsLine());
         if (partitionColumns.isEmpty()) {
             out.println("partitions  none (not partitioned)");
         } else {
@@ -94,6 +122,15 @@ public record TableDescription(String tablePath, long latestVersion, long oldest
         out.println("protocol  " + protocol);
         out.flush();
         return sw.toString();
+    }
+
+    private String rowsLine() {
+        String deletedNote = deletedRows > 0 ? "; " + deletedRows + " more rows in the files are marked deleted by deletion vectors" : "";
+        if (filesWithoutRowCount == 0) {
+            return "rows  " + rows + " (from the log's statistics, no data file read" + deletedNote + ")";
+        }
+        return "rows  unknown: " + filesWithoutRowCount + " of " + files + " data files have no row count in their statistics"
+                + (files > filesWithoutRowCount ? " (the other " + (files - filesWithoutRowCount) + " hold " + rows + " rows" + deletedNote + ")" : "");
     }
 
     static String bytes(long n) {

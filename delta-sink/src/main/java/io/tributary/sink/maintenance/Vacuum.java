@@ -4,17 +4,16 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;
 import io.tributary.schema.TributaryException;
-import io.tributary.sink.internal.LogDirectory;
-import io.tributary.sink.internal.TableFile;
+import io.tributary.sink.internal.FileReferences;
+import io.tributary.sink.internal.TableFacts;
+import io.tributary.sink.internal.TableLayout;
 import io.tributary.sink.internal.TableSnapshots;
+import io.tributary.storage.Storage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
@@ -23,12 +22,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Delta's {@code VACUUM}, which Kernel lacks: deletes the data files that no version inside the
- * retention still references, and files that were never committed (left by failed or duplicate
- * attempts), once they are older than the retention. A file is kept if the latest snapshot has it,
- * or a {@code remove} of it (commit JSONs and the latest checkpoint) is newer than now - retention;
- * any other file under the table, last modified before now - retention, is deleted. Never touches
- * {@code _delta_log} or other hidden ({@code _} or {@code .}) paths.
+ * Delta's {@code VACUUM}, which Kernel lacks: deletes the files of a table that no version inside the
+ * retention still references, once they are older than the retention, and never a file it cannot
+ * show the table wrote. A file is kept if the latest snapshot reads it (a data file or its deletion
+ * vector), if a {@code remove} of it is newer than now - retention, or if it was last modified after
+ * that. Otherwise it is deleted only when
+ * <ul>
+ *   <li>an action the log still holds names it (an {@code add}, {@code remove} or {@code cdc}, or
+ *       the deletion vector of one, in the commit JSONs or in the checkpoint, whether classic,
+ *       multi-part or V2 with sidecars): the table wrote it and no retained version needs it; or</li>
+ *   <li>it looks like a file a writer of this table left behind without committing it (a data file
+ *       with a UUID in its name in the table's root or partition folders, a change data file, a
+ *       deletion vector in the root; {@link TableLayout}) and was modified after the table was
+ *       created ({@code metaData.createdTime}).</li>
+ * </ul>
+ * Every other file, such as one that was in the folder before the table, is left alone and counted
+ * in the result. Hidden paths ({@code _delta_log}, names starting with {@code _} or {@code .}) are
+ * never touched, except partition folders {@code _col=value} and {@code _change_data}, as in Delta.
  *
  * <p>As Delta does, a retention shorter than the table's {@code delta.deletedFileRetentionDuration}
  * (default 1 week) is refused unless forced: readers and writers of older snapshots may still need those files.
@@ -39,10 +49,16 @@ public final class Vacuum {
     static final String DEFAULT_RETENTION = "interval 1 week";
 
     private final String tablePath;
-    private final Engine engine = KernelEngines.create();
+    private final Engine engine;
 
     public Vacuum(String tablePath) {
+        this(tablePath, Storage.NONE);
+    }
+
+    /** A table whose file system takes {@code storage}'s settings (object storage). */
+    public Vacuum(String tablePath, Storage storage) {
         this.tablePath = KernelEngines.tablePath(tablePath);
+        this.engine = KernelEngines.create(storage);
     }
 
     /**
@@ -66,22 +82,23 @@ public final class Vacuum {
                     + "running on this table, add --force (Spark: spark.databricks.delta.retentionDurationCheck.enabled = false); "
                     + "if you are not sure, use a value not less than \"" + DeltaIntervals.hours(tableRetention) + "\"");
         }
+        refuseCatalogManaged(snapshot);
         long cutoff = System.currentTimeMillis() - retain.toMillis();
         try {
             Path root = new Path(tablePath);
-            FileSystem fs = root.getFileSystem(KernelEngines.configuration());
+            FileSystem fs = root.getFileSystem(KernelEngines.configuration(engine));
             Path qualifiedRoot = fs.makeQualified(root);
-            Set<String> keep = new HashSet<>();
-            List<TableFile> current = TableFile.list(engine, snapshot);
-            for (TableFile f : current) {
-                keep.add(resolve(fs, qualifiedRoot, f.logPath()));
+            FileReferences refs;
+            try {
+                refs = FileReferences.read(engine, snapshot, tablePath, fs);
+            } catch (RuntimeException e) {
+                throw new TributaryException("vacuum " + tablePath + ": cannot read which files the log references (" + e.getMessage()
+                        + "); nothing was deleted. Vacuum it with the engine that wrote it", e);
             }
-            for (LogDirectory.Removal r : new LogDirectory(engine, tablePath).removals()) {
-                if (r.deletionTimestamp() >= cutoff) {
-                    keep.add(resolve(fs, qualifiedRoot, r.path()));
-                }
-            }
+            List<String> partitionColumns = snapshot.getPartitionColumnNames();
+            long created = TableFacts.createdTime(snapshot).orElse(Long.MIN_VALUE);
             List<String> delete = new ArrayList<>();
+            List<String> foreign = new ArrayList<>();
             long bytes = 0;
             RemoteIterator<LocatedFileStatus> it = fs.listFiles(qualifiedRoot, true);
             String rootText = qualifiedRoot.toString();
@@ -89,7 +106,16 @@ public final class Vacuum {
                 LocatedFileStatus f = it.next();
                 String path = f.getPath().toString();
                 String relative = path.substring(rootText.length() + (rootText.endsWith("/") ? 0 : 1));
-                if (hidden(relative) || keep.contains(path) || f.getModificationTime() >= cutoff) {
+                if (TableLayout.hidden(relative, partitionColumns) || refs.live(path) || refs.removedAt(path) >= cutoff) {
+                    continue;
+                }
+                boolean tables = refs.named(path)
+                        || (TableLayout.looksWrittenByTable(relative, partitionColumns) && f.getModificationTime() >= created);
+                if (!tables) {
+                    foreign.add(relative);
+                    continue;
+                }
+                if (f.getModificationTime() >= cutoff) {
                     continue;
                 }
                 delete.add(relative);
@@ -99,7 +125,8 @@ public final class Vacuum {
                 }
             }
             delete.sort(null);
-            VacuumResult result = new VacuumResult(tablePath, dryRun, cutoff, List.copyOf(delete), bytes, current.size());
+            foreign.sort(null);
+            VacuumResult result = new VacuumResult(tablePath, dryRun, cutoff, List.copyOf(delete), bytes, refs.liveDataFiles(), List.copyOf(foreign));
             LOG.info("{}", result.summary());
             return result;
         } catch (IOException e) {
@@ -107,20 +134,12 @@ public final class Vacuum {
         }
     }
 
-    /** A path below a {@code _} or {@code .} folder or file (the log, checksums, Spark's temporary files) is never vacuumed. */
-    private static boolean hidden(String relative) {
-        for (String part : relative.split("/")) {
-            if (part.startsWith("_") || part.startsWith(".")) {
-                return true;
-            }
+    /** Delta refuses VACUUM on a catalog-managed table (its catalog owns the commits): so does this. */
+    private void refuseCatalogManaged(Snapshot snapshot) {
+        String protocol = TableFacts.protocol(snapshot);
+        if (protocol.contains("catalogManaged") || protocol.contains("catalogOwned")) {
+            throw new TributaryException("vacuum " + tablePath + ": the table is catalog-managed (protocol " + protocol
+                    + "); its catalog owns its commits, so vacuum it through the catalog's engine, not by path");
         }
-        return false;
-    }
-
-    /** A log path (relative and URI-encoded, or absolute) as the qualified path listing returns. */
-    private static String resolve(FileSystem fs, Path root, String logPath) {
-        URI uri = URI.create(logPath);
-        Path p = uri.isAbsolute() ? new Path(uri) : new Path(root, new Path(uri));
-        return fs.makeQualified(p).toString();
     }
 }

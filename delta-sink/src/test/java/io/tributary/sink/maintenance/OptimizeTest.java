@@ -6,8 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.schema.TributaryException;
+import io.tributary.delta.KernelEngines;
+import io.tributary.schema.Timestamps;
 import io.tributary.sink.DeltaTables;
+import io.tributary.sink.SinkOffsets;
+import io.tributary.sink.internal.AppendStream;
+import io.tributary.sink.internal.CommitResult;
+import io.tributary.sink.internal.DeltaTableWriter;
+import io.tributary.sink.internal.Partitioning;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -144,6 +155,91 @@ class OptimizeTest {
         assertThat(after).hasSize(30).containsAll(before);
         assertThat(TableDescription.of(table().toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE).files()).isEqualTo(2);
         assertThat(DeltaTables.transactionVersion(table().toString(), TestTables.APP)).contains(5L);
+    }
+
+    /**
+     * Optimize against a live sink: the sink's commit takes the version optimize meant to commit, and
+     * its checksum (.crc) is not written yet, as when the sink runs in another process. Optimize says
+     * so in one INFO line and commits on top; no warning, no stack trace (Kernel's own retry logged
+     * the conflict and the missing checksum as two WARN stack traces).
+     */
+    @Test
+    void aSinkCommitDuringOptimizeIsOneInfoLineNotAWarning() throws IOException {
+        TestTables.at(table()).commits(5, 5, 1);
+        TestTables sink = new TestTables(table().toString(), List.of(), Map.of());
+        Path crc = table().resolve("_delta_log").resolve(String.format("%020d.crc", 5));
+
+        String log = stderrOf(() -> {
+            OptimizeResult r = new Optimize(table().toString(), OptimizeOptions.defaults())
+                    .beforeCommit(attempt -> {
+                        sink.commits(1, 5, 1);
+                        try {
+                            Files.delete(crc);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    })
+                    .run();
+            assertThat(r.version()).isEqualTo(6);
+            assertThat(r.attempts()).isEqualTo(1);
+        });
+
+        assertThat(log).contains(": the table changed at version 5 during the rewrite; retrying the commit on top of it")
+                .doesNotContain("WARN").doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(TestTables.rows(table())).hasSize(30);
+        assertThat(DeltaTables.transactionVersion(table().toString(), TestTables.APP)).contains(5L);
+    }
+
+    /**
+     * The other side of the race: optimize commits while a sink batch is being written, and its
+     * checksum is not there yet. The sink says so in one INFO line and commits the batch on top,
+     * exactly once; no warning, no stack trace.
+     */
+    @Test
+    void anOptimizeCommitDuringASinkBatchIsOneInfoLineNotAWarning() {
+        TestTables.at(table()).commits(5, 5, 1);
+        DeltaTableWriter writer = new DeltaTableWriter(KernelEngines.create(), table().toString(), Map.of(),
+                Partitioning.parse(List.of(), TestTables.SCHEMA));
+        Path crc = table().resolve("_delta_log").resolve(String.format("%020d.crc", 5));
+
+        String log = stderrOf(() -> {
+            try (AppendStream batch = writer.openAppend(TestTables.APP, 5, Map.of(0, 25L))) {
+                for (int id = 25; id < 30; id++) {
+                    batch.add(new Object[] {id, "u", 1.0, Timestamps.parseMicros("2024-05-01T10:00:00Z", true)});
+                }
+                assertThat(Optimize.run(table().toString(), OptimizeOptions.defaults()).version()).isEqualTo(5);
+                try {
+                    Files.delete(crc);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                CommitResult r = batch.commit(new SinkOffsets(TestTables.APP, "events", "topic-id", Map.of(0, 30L)));
+                assertThat(r.committed()).isTrue();
+                assertThat(r.version()).isEqualTo(6);
+            }
+        });
+
+        assertThat(log).contains(": version 5 was committed by another writer while batch 5 of " + TestTables.APP
+                        + " was written; committing the batch on top of it")
+                .doesNotContain("WARN").doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(TestTables.rows(table())).hasSize(30);
+        assertThat(DeltaTables.transactionVersion(table().toString(), TestTables.APP)).contains(5L);
+        assertThat(DeltaTables.sinkOffsets(table().toString()).orElseThrow().offsets()).containsEntry(0, 30L);
+    }
+
+    /** What {@code action} logs (slf4j-simple writes to System.err). */
+    private static String stderrOf(Runnable action) {
+        PrintStream err = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            action.run();
+        } finally {
+            System.setErr(err);
+        }
+        String text = captured.toString(StandardCharsets.UTF_8);
+        err.print(text);
+        return text;
     }
 
     @Test

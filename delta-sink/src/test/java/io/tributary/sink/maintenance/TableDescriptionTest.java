@@ -48,6 +48,38 @@ class TableDescriptionTest {
                 .contains("day=2024-05-01  25 files").contains(TestTables.APP + ": 24").contains("tributary optimize compacts them");
     }
 
+    /** The row count comes from the adds' numRecords statistics; with a file that has none it is "unknown", not a guess. */
+    @Test
+    void theRowCountComesFromTheLogsStatisticsAndIsUnknownWithoutThem() throws IOException {
+        TestTables.at(table()).commits(3, 4, 1);
+        assertThat(TableDescription.of(table().toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE).toText())
+                .contains("rows  12 (from the log's statistics, no data file read)");
+
+        // an add without statistics, as some writers commit files (Kernel without stats, old tools)
+        Path commit = TestTables.commitFile(table(), 1);
+        List<String> lines = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(commit)) {
+            lines.add(line.startsWith("{\"add\"") ? line.replaceAll(",\"stats\":\"(\\\\.|[^\"\\\\])*\"", "") : line);
+        }
+        Files.write(commit, lines);
+        assertThat(String.join("\n", lines)).doesNotContain("numRecords");
+
+        assertThat(TableDescription.of(table().toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE).toText())
+                .contains("rows  unknown: 1 of 3 data files have no row count in their statistics (the other 2 hold 8 rows)");
+    }
+
+    /** Deletion vectors (a Spark DELETE) mark rows deleted without rewriting the file: they are not counted. */
+    @Test
+    void rowsThatDeletionVectorsDeleteAreNotCounted() {
+        Path spark = SparkTables.copy("dv-v2-checkpoint", dir);
+
+        TableDescription d = TableDescription.of(spark.toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE);
+
+        assertThat(d.toText()).contains("rows  12 (from the log's statistics, no data file read; "
+                + "3 more rows in the files are marked deleted by deletion vectors)");
+        assertThat(d.files()).isEqualTo(2);
+    }
+
     /**
      * Kernel's checkpoint hook also cleans the log: commits and checkpoints before a checkpoint
      * older than delta.logRetentionDuration go, and the .crc checksums of the versions gone with

@@ -11,10 +11,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** Real tables written the way the sink writes them (one commit per batch, txn + offsets), fast: no broker. */
@@ -61,6 +66,39 @@ final class TestTables {
     static List<Path> parquetFiles(Path table) {
         try (Stream<Path> s = Files.walk(table)) {
             return s.filter(p -> p.toString().endsWith(".parquet") && !p.toString().contains("_delta_log")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Moves the table's creation ({@code metaData.createdTime} in the commit JSONs and checksums) back by
+     * {@code by}, as if it had been created that long ago: tests of what vacuum does with files older
+     * than the retention need a table older than those files. Only for tables without a checkpoint.
+     */
+    static void backdateCreation(Path table, Duration by) {
+        try (Stream<Path> log = Files.list(table.resolve("_delta_log"))) {
+            for (Path p : log.filter(f -> f.toString().endsWith(".json") || f.toString().endsWith(".crc")).toList()) {
+                String text = Files.readString(p);
+                Matcher m = CREATED_TIME.matcher(text);
+                StringBuilder out = new StringBuilder();
+                while (m.find()) {
+                    m.appendReplacement(out, "\"createdTime\":" + (Long.parseLong(m.group(1)) - by.toMillis()));
+                }
+                m.appendTail(out);
+                Files.writeString(p, out.toString());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static final Pattern CREATED_TIME = Pattern.compile("\"createdTime\":(\\d+)");
+
+    /** Sets a file's last-modified time to {@code by} before now. */
+    static void age(Path file, Duration by) {
+        try {
+            Files.setLastModifiedTime(file, FileTime.from(Instant.now().minus(by)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -80,10 +80,12 @@ class VacuumTest {
     @Test
     void aFileNeverCommittedIsDeletedOnceOlderThanTheRetention() throws IOException {
         TestTables.at(table()).commits(3, 5, 1);
+        TestTables.backdateCreation(table(), Duration.ofDays(60)); // a table in use for two months
         List<String> rows = TestTables.rows(table());
         Path committed = TestTables.parquetFiles(table()).get(0);
-        Path oldOrphan = table().resolve("part-00000-old-orphan.c000.snappy.parquet");
-        Path newOrphan = table().resolve("part-00000-new-orphan.c000.snappy.parquet");
+        // what a sink attempt that failed before its commit leaves behind: Kernel's <uuid>-000.parquet names
+        Path oldOrphan = table().resolve("0b6f7c42-5a59-4d0e-9a47-3f4f2d1c9e01-000.parquet");
+        Path newOrphan = table().resolve("7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6-000.parquet");
         Files.copy(committed, oldOrphan);
         Files.copy(committed, newOrphan);
         age(oldOrphan, Duration.ofDays(8));
@@ -95,10 +97,40 @@ class VacuumTest {
         VacuumResult r = new Vacuum(table().toString()).run(WEEK, false, false);
 
         assertThat(r.files()).containsExactly(oldOrphan.getFileName().toString());
+        assertThat(r.leftAlone()).isEmpty();
         assertThat(oldOrphan).doesNotExist();
         assertThat(newOrphan).exists();
         assertThat(committed).exists();
         assertThat(TestTables.commitFile(table(), 0)).exists();
+        assertThat(TestTables.rows(table())).isEqualTo(rows);
+    }
+
+    /**
+     * A folder that held the user's own files before the table was created there (sink.delta.allowNonEmptyPath):
+     * vacuum never deletes them, not even one named like a data file, and says it left them alone.
+     */
+    @Test
+    void filesThatWereInTheFolderBeforeTheTableAreNeverDeleted() throws IOException {
+        Files.createDirectories(table().resolve("exports"));
+        List<Path> users = List.of(table().resolve("notes.txt"), table().resolve("exports/2024.csv"), table().resolve("data.parquet"),
+                table().resolve("part-00000-5e2a8c1d-0f3b-4c6d-9e7f-a1b2c3d4e5f6-c000.snappy.parquet"));
+        for (Path p : users) {
+            Files.writeString(p, "the user's own " + p.getFileName());
+            age(p, Duration.ofDays(30));
+        }
+        TestTables.at(table()).commits(3, 5, 1);
+        Optimize.run(table().toString(), OptimizeOptions.defaults());
+        List<String> rows = TestTables.rows(table());
+
+        VacuumResult r = new Vacuum(table().toString()).run(Duration.ZERO, false, true);
+
+        assertThat(r.files()).as("the three files optimize removed").hasSize(3).allMatch(f -> f.endsWith("-000.parquet"));
+        for (Path p : users) {
+            assertThat(p).exists();
+        }
+        assertThat(r.leftAlone()).containsExactly("data.parquet", "exports/2024.csv", "notes.txt",
+                "part-00000-5e2a8c1d-0f3b-4c6d-9e7f-a1b2c3d4e5f6-c000.snappy.parquet");
+        assertThat(r.summary()).contains("4 files the table did not write left alone (data.parquet, exports/2024.csv, notes.txt, ...)");
         assertThat(TestTables.rows(table())).isEqualTo(rows);
     }
 

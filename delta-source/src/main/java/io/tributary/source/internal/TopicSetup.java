@@ -1,18 +1,18 @@
 package io.tributary.source.internal;
 
+import io.tributary.schema.TopicCreation;
 import io.tributary.schema.TributaryException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
 
-/** Creates the source's topics if they are missing: the row topic (broker defaults) and the compacted progress topic. */
+/**
+ * Creates the source's topics if they are missing: the row topic (broker defaults) and the compacted
+ * progress topic; returns once the broker serves the ones it created.
+ */
 public final class TopicSetup {
     private TopicSetup() {
     }
@@ -25,30 +25,14 @@ public final class TopicSetup {
             }
         }
         try (Admin admin = Admin.create(props)) {
-            Set<String> existing = admin.listTopics().names().get();
-            List<NewTopic> missing = new ArrayList<>();
-            if (!existing.contains(rowTopic)) {
-                missing.add(new NewTopic(rowTopic, Optional.empty(), Optional.empty()));
+            TopicCreation.create(admin, List.of(new NewTopic(rowTopic, Optional.empty(), Optional.empty()),
+                    new NewTopic(progressTopic, Optional.of(1), Optional.empty()).configs(Map.of("cleanup.policy", "compact"))));
+        } catch (TributaryException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw e;
             }
-            if (!existing.contains(progressTopic)) {
-                missing.add(new NewTopic(progressTopic, Optional.of(1), Optional.empty())
-                        .configs(Map.of("cleanup.policy", "compact")));
-            }
-            if (!missing.isEmpty()) {
-                try {
-                    admin.createTopics(missing).all().get();
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw e;
-                    }
-                }
-            }
-        } catch (ExecutionException e) {
-            throw new TributaryException("delta-source: cannot create topics " + rowTopic + " / " + progressTopic + ": "
-                    + e.getCause().getMessage() + "; create them yourself (" + progressTopic + " with cleanup.policy=compact) or grant the client CREATE", e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TributaryException("delta-source: interrupted while creating topics", e);
+            throw new TributaryException("delta-source: " + e.getMessage() + "; create " + rowTopic + " and " + progressTopic
+                    + " yourself (" + progressTopic + " with cleanup.policy=compact) or grant the client CREATE", e.getCause());
         }
     }
 }

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one batch as one Kafka transaction: the rows of every file, their dead-letter records,
- * one ingest-log record per file, the state record and, with a watermark, a marker on every
- * events partition. A crash or an error at any point leaves the whole batch published or none
+ * one ingest-log record per file, the state record and, when an aggregation reads the events, a
+ * marker on every events partition (with the watermark, when there is one). A crash or an error at any point leaves the whole batch published or none
  * of it. A file that changed while it was read is left out (the transaction is aborted and run
  * again without it) and taken by a later batch.
  */
@@ -45,7 +45,7 @@ public final class BatchRunner {
     public BatchRunner(IngestConfig config, Producer<byte[], byte[]> producer, FileDiscovery discovery, ReadAhead readAhead) {
         this.config = config;
         this.producer = producer;
-        this.publisher = new FilePublisher(config, producer, sendErrors);
+        this.publisher = new FilePublisher(config, producer, sendErrors, discovery);
         this.discovery = discovery;
         this.readAhead = readAhead;
     }
@@ -96,11 +96,11 @@ public final class BatchRunner {
                 sendState(batchId + 1, max, watermark);
                 long next = wm == null ? watermark : IngestState.nextWatermarkMs(max, watermark, config.watermarkDelay().toMillis());
                 boolean noData = thenNoData && changed.isEmpty() && next > watermark;
-                int markers = wm == null ? 0 : sendMarkers(batchId, wm, noData);
+                int markers = config.marksBatches() ? sendMarkers(batchId, wm, max, noData) : 0;
                 int noDataMarkers = 0;
                 if (noData) {
                     sendState(batchId + 2, max, next);
-                    noDataMarkers = sendMarkers(batchId + 1, next, false);
+                    noDataMarkers = sendMarkers(batchId + 1, next, max, false);
                 }
                 producer.flush();
                 CrashPoint.reach(CrashPoint.INGEST_BEFORE_COMMIT);
@@ -123,7 +123,7 @@ public final class BatchRunner {
                 files.remove(e.file());
             } catch (NoSuchFileException e) {
                 abort();
-                FileStat gone = files.stream().filter(f -> f.path().toString().equals(e.getFile())).findFirst().orElse(null);
+                FileStat gone = files.stream().filter(f -> discovery.location(f).equals(e.getFile())).findFirst().orElse(null);
                 if (gone == null) {
                     throw new TributaryException("file " + Printable.escape(e.getFile()) + " could not be read: it does not exist", e);
                 }
@@ -157,7 +157,7 @@ public final class BatchRunner {
         try {
             begin();
             sendState(batchId + 1, state.maxEventTimeMs(), wm);
-            int markers = sendMarkers(batchId, wm, false);
+            int markers = sendMarkers(batchId, wm, state.maxEventTimeMs(), false);
             long t1 = System.nanoTime();
             producer.commitTransaction();
             state.setBatch(batchId + 1, state.maxEventTimeMs(), wm);
@@ -170,7 +170,8 @@ public final class BatchRunner {
     private List<FileStat> movedWhileRead(List<FileResult> results) {
         List<FileStat> moved = new ArrayList<>();
         for (FileResult r : results) {
-            if (r.bytesRead() != r.file().size() || !r.file().sameAs(FileDiscovery.restat(r.file()))) {
+            if (r.bytesRead() != r.file().size()
+                    || !discovery.readsListedVersion(r.file()) && !r.file().sameAs(discovery.current(r.file()))) {
                 moved.add(r.file());
             }
         }
@@ -182,14 +183,19 @@ public final class BatchRunner {
                 IngestLogCodec.state(nextBatchId, max, watermark)), sendErrors);
     }
 
-    /** @param followedByMarker the transaction holds the next batch's markers too (a no-data batch) */
-    private int sendMarkers(long batchId, long wm, boolean followedByMarker) {
+    /**
+     * @param wm the batch's watermark, or null when the pipeline keeps none
+     * @param maxEventTimeMs the largest event time so far (or null): the markers' timestamp without a watermark
+     * @param followedByMarker the transaction holds the next batch's markers too (a no-data batch)
+     */
+    private int sendMarkers(long batchId, Long wm, Long maxEventTimeMs, boolean followedByMarker) {
         List<PartitionInfo> partitions = producer.partitionsFor(config.eventsTopic());
         byte[] value = IngestLogCodec.marker(batchId, wm, followedByMarker);
+        long timestamp = wm != null ? wm : maxEventTimeMs != null ? Math.max(0, maxEventTimeMs) : 0;
         for (PartitionInfo p : partitions) {
             RecordHeaders headers = new RecordHeaders();
             headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
-            producer.send(new ProducerRecord<>(config.eventsTopic(), p.partition(), wm, null, value, headers), sendErrors);
+            producer.send(new ProducerRecord<>(config.eventsTopic(), p.partition(), timestamp, null, value, headers), sendErrors);
         }
         return partitions.size();
     }
@@ -205,7 +211,8 @@ public final class BatchRunner {
     }
 
     private static IngestedFile ingested(FileResult r, long batchId) {
-        return new IngestedFile(r.file().relPath(), r.file().size(), r.file().mtimeMs(), r.sha256(), r.rows(), r.badRows(), batchId);
+        return new IngestedFile(r.file().relPath(), r.file().size(), r.file().mtimeMs(), r.sha256(), r.rows(), r.badRows(), batchId,
+                r.file().etag());
     }
 
     /** Aborts what is open, then says what went wrong; fencing and other fatal errors close nothing here. */

@@ -34,13 +34,18 @@ public final class ChangeDetector {
         String reason;
         if (now.size() != was.size()) {
             reason = "its size was " + was.size() + " bytes when ingested, now " + now.size();
+        } else if (now.etag() != null && was.etag() != null) {
+            if (now.etag().equals(was.etag())) {
+                return null; // the same object: an ETag changes whenever an object is replaced
+            }
+            reason = "it was replaced: ETag " + was.etag() + " when ingested, now " + now.etag() + ", same size";
         } else if (now.mtimeMs() != was.mtimeMs()) {
             if (now.sameAs(sameContent.get(now.relPath()))) {
                 return null;
             }
             String hash;
             try {
-                hash = FilePublisher.sha256(now.path());
+                hash = FilePublisher.sha256(discovery.open(now));
             } catch (IOException e) {
                 return null; // unreadable now (e.g. being replaced); looked at again next time
             }

@@ -1,8 +1,12 @@
 package io.tributary.ingest.internal;
 
+import io.tributary.ingest.CleanSource;
+import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.Printable;
 import io.tributary.schema.TributaryException;
+import io.tributary.storage.Storage;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -20,9 +24,11 @@ import org.slf4j.LoggerFactory;
  * Lists the input folder as Spark's file source does: regular files directly in it (not
  * recursive), names starting with {@code .} or {@code _} left alone (the atomic-rename
  * convention), oldest modification time first, then by name. A symbolic link is followed only
- * when it resolves inside the folder.
+ * when it resolves inside the folder. {@link #of} gives the discovery of an input folder in object
+ * storage ({@link ObjectDiscovery}) for an {@code s3a://} location; what the ingest does with a
+ * file (read it, look at it again, clean it) goes through its discovery.
  */
-public final class FileDiscovery {
+public class FileDiscovery {
     private static final Logger LOG = LoggerFactory.getLogger(FileDiscovery.class);
     /** Oldest first, then by name, so batches are the same on every run. */
     public static final Comparator<FileStat> ORDER =
@@ -33,6 +39,43 @@ public final class FileDiscovery {
 
     public FileDiscovery(Path dir) {
         this.dir = dir;
+    }
+
+    /** The discovery of {@code config}'s input: a local folder, or a folder in object storage. */
+    public static FileDiscovery of(IngestConfig config) {
+        if (Storage.isObjectStore(config.inputLocation())) {
+            return new ObjectDiscovery(config.inputLocation(), config.storage());
+        }
+        return new FileDiscovery(config.inputDir());
+    }
+
+    /** The file's size and modification time now, or null when it is gone. */
+    public FileStat current(FileStat f) {
+        return restat(f);
+    }
+
+    /**
+     * True when {@link #open} reads exactly the version of {@code f} that was listed or fails (an
+     * object read by its ETag), so that it need not be looked at again after the read; a local
+     * file can change while it is read.
+     */
+    public boolean readsListedVersion(FileStat f) {
+        return false;
+    }
+
+    /** The file's content, as a stream; the file changed since it was listed may be a {@link FileChangedException}. */
+    public InputStream open(FileStat f) throws IOException {
+        return Files.newInputStream(f.path());
+    }
+
+    /** Where the file is, as a path or a URI (the file name of an I/O error). */
+    public String location(FileStat f) {
+        return f.path().toString();
+    }
+
+    /** Applies {@code policy} to the file; what was done, for the log, or null when nothing was. */
+    public String clean(FileStat f, CleanSource policy) throws IOException {
+        return policy.clean(f.path(), f.relPath());
     }
 
     /** Every file that may be ingested, in batch order. */

@@ -40,6 +40,9 @@ public final class FileNames {
      * name ingest logs of earlier versions hold for it); null when both are the same.
      */
     public static String lossyName(Path file, String identity) {
+        if (file == null) {
+            return null; // an object in object storage: its key is its name, no lossy form
+        }
         String s = file.getFileName().toString();
         return s.equals(identity) ? null : s;
     }

@@ -38,6 +38,7 @@ public final class FilePublisher {
     private final IngestConfig config;
     private final Producer<byte[], byte[]> producer;
     private final SendErrors sendErrors;
+    private final FileDiscovery discovery;
     private final RowJson rows;
     private final KeyEncoder keys;
     private final int eventTimeColumn;
@@ -49,7 +50,12 @@ public final class FilePublisher {
      * @param sendErrors every send's callback, checked before each send; null with no producer
      */
     FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer, SendErrors sendErrors) {
+        this(config, producer, sendErrors, FileDiscovery.of(config));
+    }
+
+    FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer, SendErrors sendErrors, FileDiscovery discovery) {
         this.config = config;
+        this.discovery = discovery;
         this.producer = producer;
         this.sendErrors = sendErrors;
         this.rows = new RowJson(config.schema(), config.timeZone());
@@ -121,7 +127,7 @@ public final class FilePublisher {
                 pack.clear(); // rows of a file whose publishing failed, in a transaction since aborted
             }
         }
-        try (InputStream in = Files.newInputStream(file.path())) {
+        try (InputStream in = discovery.open(file)) {
             lines = new LineReader(in, config.maxLineBytes(), digest);
             while (lines.next()) {
                 Object[] row;
@@ -210,7 +216,7 @@ public final class FilePublisher {
         try {
             action = config.onBadRecord().onBadRecord(record);
         } catch (TributaryException stop) {
-            if (!file.sameAs(FileDiscovery.restat(file))) {
+            if (!file.sameAs(discovery.current(file))) {
                 throw new FileChangedException(file);
             }
             throw stop;
@@ -228,9 +234,14 @@ public final class FilePublisher {
 
     /** The SHA-256 of a file's content, in hex, read in bounded memory. */
     public static String sha256(java.nio.file.Path path) throws IOException {
+        return sha256(Files.newInputStream(path));
+    }
+
+    /** The SHA-256 of a stream's content (which it closes), in hex, read in bounded memory. */
+    public static String sha256(InputStream stream) throws IOException {
         MessageDigest d = sha256();
         byte[] buf = new byte[64 * 1024];
-        try (InputStream in = Files.newInputStream(path)) {
+        try (InputStream in = stream) {
             int n;
             while ((n = in.read(buf)) > 0) {
                 d.update(buf, 0, n);

@@ -52,6 +52,9 @@ public final class IngestLogCodec {
         n.put("badRows", f.badRows());
         n.put("batchId", f.batchId());
         n.put("ingestedAt", ingestedAt);
+        if (f.etag() != null) {
+            n.put("etag", f.etag());
+        }
         return bytes(n);
     }
 
@@ -59,7 +62,8 @@ public final class IngestLogCodec {
     public static IngestedFile parseFile(byte[] key, byte[] value) {
         JsonNode n = tree(value);
         return new IngestedFile(pathOfKey(key), n.path("size").asLong(), n.path("mtime").asLong(),
-                n.path("sha256").asText(), n.path("rows").asLong(), n.path("badRows").asLong(), n.path("batchId").asLong());
+                n.path("sha256").asText(), n.path("rows").asLong(), n.path("badRows").asLong(), n.path("batchId").asLong(),
+                n.hasNonNull("etag") ? n.get("etag").asText() : null);
     }
 
     public static byte[] state(long nextBatchId, Long maxEventTimeMs, long watermarkMs) {
@@ -81,10 +85,11 @@ public final class IngestLogCodec {
     }
 
     /**
-     * A watermark marker's value: {@code {"batchId":N,"watermarkMs":W}}, with
-     * {@code "followedByMarker":true} when the same transaction holds the next batch's marker too.
+     * A watermark marker's value: {@code {"batchId":N,"watermarkMs":W}} (W null when the pipeline
+     * keeps no watermark), with {@code "followedByMarker":true} when the same transaction holds
+     * the next batch's marker too.
      */
-    public static byte[] marker(long batchId, long watermarkMs, boolean followedByMarker) {
+    public static byte[] marker(long batchId, Long watermarkMs, boolean followedByMarker) {
         return ("{\"batchId\":" + batchId + ",\"watermarkMs\":" + watermarkMs + (followedByMarker ? ",\"followedByMarker\":true" : "")
                 + "}").getBytes(StandardCharsets.UTF_8);
     }

@@ -23,9 +23,10 @@ public final class ProgressFactory {
      *
      * @param cleaned input files archived or deleted by {@code cleanSource} in this batch (its own
      *                files, and at a run's first batch those a run that died left)
+     * @param pending new files the listing found that the per-trigger limits left for later batches
      */
     public record Timing(long startMs, long sinceLastTriggerMs, long listMs, long totalMs, int heldBack, int changedAfterIngest,
-                         int cleaned) {
+                         int cleaned, int pending) {
     }
 
     public Progress batch(BatchOutcome o, Timing t) {
@@ -42,13 +43,14 @@ public final class ProgressFactory {
         sourceMetrics.put("numFilesChangedAfterIngest", (long) t.changedAfterIngest());
         sourceMetrics.put("numFilesChangedWhileReading", (long) o.changedWhileReading().size());
         sourceMetrics.put("numFilesHeldBackByMinAge", (long) t.heldBack());
+        sourceMetrics.put("numFilesPending", (long) t.pending());
         String cleanedMetric = cleanedMetric(config.cleanSource());
         if (cleanedMetric != null) {
             sourceMetrics.put(cleanedMetric, (long) t.cleaned());
         }
         sourceMetrics.put("files", o.files().stream().map(r -> Printable.escape(r.file().relPath())).toList());
         Map<String, Object> start = o.batchId() == 0 ? null : Map.of("logOffset", o.batchId() - 1);
-        Progress.Source source = new Progress.Source("FileSource[" + config.inputDir() + "]", start,
+        Progress.Source source = new Progress.Source("FileSource[" + config.inputLocation() + "]", start,
                 Map.of("logOffset", o.batchId()), rows, sourceMetrics);
         Map<String, Object> sinkMetrics = new LinkedHashMap<>();
         sinkMetrics.put("numDeadLetterRows", o.deadLettered());
@@ -79,7 +81,7 @@ public final class ProgressFactory {
         if (cleanedMetric != null) {
             sourceMetrics.put(cleanedMetric, (long) cleaned); // files a run that died left, cleaned at this start
         }
-        Progress.Source source = new Progress.Source("FileSource[" + config.inputDir() + "]", at, at, 0, sourceMetrics);
+        Progress.Source source = new Progress.Source("FileSource[" + config.inputLocation() + "]", at, at, 0, sourceMetrics);
         Progress.Sink sink = new Progress.Sink("KafkaSink[" + config.eventsTopic() + "]", 0, null);
         return new Progress(config.pipeline() + "/ingest", runId, Progress.timestamp(startMs), nextBatchId, 0,
                 0.0, 0.0, Map.of("latestOffset", listMs, "triggerExecution", listMs), eventTime, null, List.of(source), sink);

@@ -67,8 +67,8 @@ public final class ReadAhead implements AutoCloseable {
     private long held;
     private boolean closed;
 
-    private ReadAhead(IngestConfig config, int partitions, long maxBytes, List<FileStat> files) {
-        this.reader = new FilePublisher(config, null, null);
+    private ReadAhead(IngestConfig config, int partitions, long maxBytes, FileDiscovery discovery, List<FileStat> files) {
+        this.reader = new FilePublisher(config, null, null, discovery);
         this.partitions = partitions;
         this.maxBytes = maxBytes;
         for (FileStat f : files) {
@@ -89,12 +89,14 @@ public final class ReadAhead implements AutoCloseable {
      */
     public static ReadAhead start(IngestConfig config, int partitions, long maxBytes) {
         List<FileStat> files;
+        FileDiscovery discovery;
         try {
-            files = new FileDiscovery(config.inputDir()).list();
+            discovery = FileDiscovery.of(config);
+            files = discovery.list();
         } catch (RuntimeException e) {
             return null;
         }
-        ReadAhead r = new ReadAhead(config, partitions, maxBytes, files);
+        ReadAhead r = new ReadAhead(config, partitions, maxBytes, discovery, files);
         r.thread.start();
         return r;
     }

@@ -34,7 +34,7 @@ public final class SourceCleaner {
     public int clean(List<FileStat> committed) {
         int n = 0;
         for (FileStat f : committed) {
-            if (f.sameAs(FileDiscovery.restat(f)) && cleanOne(f)) {
+            if (f.sameAs(discovery.current(f)) && cleanOne(f)) {
                 n++;
             }
         }
@@ -105,7 +105,7 @@ public final class SourceCleaner {
 
     private boolean cleanOne(FileStat f) {
         try {
-            String done = policy.clean(f.path(), f.relPath());
+            String done = discovery.clean(f, policy);
             if (done != null) {
                 LOG.info("file {}: {} (cleanSource {})", discovery.display(f.relPath()), done, policy.name());
                 return true;

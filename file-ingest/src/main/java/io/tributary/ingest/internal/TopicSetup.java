@@ -1,71 +1,71 @@
 package io.tributary.ingest.internal;
 
 import io.tributary.ingest.IngestConfig;
+import io.tributary.schema.TopicCreation;
+import io.tributary.schema.TopicWait;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.KafkaFuture;
-import org.apache.kafka.common.errors.TopicExistsException;
 
 /** Creates the ingest's topics, and checks that they exist before a batch would wait on them. */
 public final class TopicSetup {
     private TopicSetup() {
     }
 
+    /** Creates the topics that are missing and returns once the broker serves all three ({@link TopicCreation}). */
     public static void create(Admin admin, IngestConfig config, int partitions) {
         List<NewTopic> topics = List.of(
                 new NewTopic(config.eventsTopic(), Optional.of(partitions), Optional.empty()).configs(Topics.EVENT_TIME_TOPIC_CONFIG),
                 new NewTopic(config.ingestLogTopic(), Optional.of(1), Optional.empty())
                         .configs(Map.of("cleanup.policy", "compact")),
                 new NewTopic(config.deadLetterTopic(), Optional.of(1), Optional.empty()));
-        for (Map.Entry<String, KafkaFuture<Void>> e : admin.createTopics(topics).values().entrySet()) {
-            try {
-                e.getValue().get(60, TimeUnit.SECONDS);
-            } catch (ExecutionException ex) {
-                if (!(ex.getCause() instanceof TopicExistsException)) {
-                    throw new TributaryException("cannot create topic " + e.getKey() + ": " + ex.getCause().getMessage(), ex.getCause());
-                }
-            } catch (TimeoutException ex) {
-                throw new TributaryException("creating topic " + e.getKey() + " took more than 60 s; is the broker reachable?", ex);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new TributaryException("interrupted while creating topic " + e.getKey(), ex);
-            }
-        }
+        TopicCreation.create(admin, topics);
     }
 
-    /** Fails with the names of the missing topics and the fix, instead of a producer waiting a minute. */
+    /**
+     * Waits for the ingest's topics to be visible ({@link TopicWait}: created a moment ago, perhaps), and
+     * fails with the names of those still missing and the fix, instead of a producer waiting on its own.
+     */
     public static void requireTopics(Map<String, Object> clientProps, IngestConfig config) {
         Map<String, Object> props = new HashMap<>();
         for (Map.Entry<String, Object> e : clientProps.entrySet()) {
-            if (org.apache.kafka.clients.admin.AdminClientConfig.configNames().contains(e.getKey())) {
+            if (AdminClientConfig.configNames().contains(e.getKey())) {
                 props.put(e.getKey(), e.getValue());
             }
         }
         Set<String> wanted = Set.of(config.eventsTopic(), config.ingestLogTopic(), config.deadLetterTopic());
+        Duration bound = TopicWait.bound(clientProps);
+        List<String> missing = new ArrayList<>(wanted);
         try (Admin admin = Admin.create(props)) {
-            Set<String> existing = admin.listTopics().names().get(60, TimeUnit.SECONDS);
-            List<String> missing = new ArrayList<>();
-            for (String t : wanted) {
-                if (!existing.contains(t)) {
-                    missing.add(t);
-                }
-            }
-            if (!missing.isEmpty()) {
-                missing.sort(null);
-                throw new TributaryException("pipeline " + config.pipeline() + ": topic(s) " + String.join(", ", missing)
-                        + " do not exist; create them first (FileIngest.createTopics) or check the topic names");
-            }
+            TopicWait.until(String.join(", ", new TreeSet<>(wanted)), bound, () -> {
+                missing.removeAll(listTopics(admin));
+                return missing.isEmpty() ? Optional.of(true) : Optional.empty();
+            });
+        }
+        if (!missing.isEmpty()) {
+            missing.sort(null);
+            throw new TributaryException("pipeline " + config.pipeline() + ": topic(s) " + String.join(", ", missing)
+                    + " do not exist (looked for them for " + bound.toSeconds() + " s); create them first (FileIngest.createTopics)"
+                    + " or check the topic names");
+        }
+    }
+
+    private static Set<String> listTopics(Admin admin) {
+        try {
+            return admin.listTopics().names().get(60, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             throw new TributaryException("cannot list the topics of the Kafka cluster: " + e
                     + "; check bootstrap.servers and the client security settings", e);

@@ -1,6 +1,7 @@
 package io.tributary.ingest.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.ingest.BadRecord;
 import io.tributary.ingest.IngestConfig;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -154,10 +156,8 @@ class ReadAheadTest {
             assertThat(ahead.isRead("f7.json")).isFalse();
             for (int i = 0; i < 8; i++) {
                 FileStat f = stat(in, "f" + i + ".json");
-                long deadline = System.currentTimeMillis() + 10_000;
-                while (!ahead.isRead(f.relPath()) && System.currentTimeMillis() < deadline) {
-                    Thread.sleep(5);
-                }
+                await(f.relPath() + " read ahead").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                        .until(() -> ahead.isRead(f.relPath()));
                 assertThat(ahead.take(f, 1)).as(f.relPath()).isNotNull();
             }
             assertThat(ahead.finished(10_000)).isTrue();

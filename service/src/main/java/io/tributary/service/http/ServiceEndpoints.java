@@ -12,6 +12,7 @@ import io.tributary.sink.DeltaTables;
 import io.tributary.sink.SinkOffsets;
 import io.tributary.topology.AggregateMetrics;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.slf4j.Logger;
@@ -30,14 +31,16 @@ public final class ServiceEndpoints implements AutoCloseable {
 
     private final PipelineSpec spec;
     private final PipelineMetrics metrics;
+    private final ProgressHistory history;
     private final StatusServer server;
     private volatile Pipeline pipeline;
     private volatile KafkaProbe probe;
     private volatile boolean stopping;
 
-    private ServiceEndpoints(PipelineSpec spec, PipelineMetrics metrics, StatusServer server) {
+    private ServiceEndpoints(PipelineSpec spec, PipelineMetrics metrics, ProgressHistory history, StatusServer server) {
         this.spec = spec;
         this.metrics = metrics;
+        this.history = history;
         this.server = server;
     }
 
@@ -47,10 +50,14 @@ public final class ServiceEndpoints implements AutoCloseable {
         OptionalInt port = port(spec);
         ServiceEndpoints[] self = new ServiceEndpoints[1];
         StatusServer server = null;
+        ProgressHistory history = null;
         if (port.isPresent()) {
-            server = StatusServer.start(spec.string(Settings.HTTP_HOST), port.getAsInt(), metrics, () -> self[0].notReady());
+            history = new ProgressHistory(System::currentTimeMillis);
+            LivePage page = new LivePage(history, new LivePage.Sources(spec.name(), spec.trigger().toString(),
+                    LivePage.masked(spec.describe()), () -> self[0].notReady(), () -> self[0].retrying()));
+            server = StatusServer.start(spec.string(Settings.HTTP_HOST), port.getAsInt(), metrics, () -> self[0].notReady(), page);
         }
-        self[0] = new ServiceEndpoints(spec, metrics, server);
+        self[0] = new ServiceEndpoints(spec, metrics, history, server);
         metrics.readiness(() -> self[0].notReady() == null);
         return self[0];
     }
@@ -77,6 +84,9 @@ public final class ServiceEndpoints implements AutoCloseable {
     public void attach(Pipeline opened) {
         for (String stage : opened.stageNames()) {
             metrics.declareStage(stage);
+            if (history != null) {
+                history.declare(stage);
+            }
         }
         String aggregate = spec.name() + "/aggregate";
         if (opened.stageNames().contains(aggregate)) {
@@ -87,7 +97,7 @@ public final class ServiceEndpoints implements AutoCloseable {
         }
         if (server != null) { // only the endpoints show the metrics: a bounded run without them skips the table read (0.4 s)
             readSinkPosition();
-            probe = KafkaProbe.start(opened.clientProps(), metrics, PROBE_INTERVAL);
+            probe = KafkaProbe.start(opened.clientProps(), metrics, PROBE_INTERVAL, () -> history.lag(metrics.lagByStage()));
         }
         pipeline = opened;
     }
@@ -95,12 +105,12 @@ public final class ServiceEndpoints implements AutoCloseable {
     /** The sink's table position (offsets, version) as the metrics' starting point, before its first batch. */
     private void readSinkPosition() {
         String sinkStage = spec.name() + "/sink";
-        String table = spec.path(Settings.SINK_PATH).toString();
+        String table = spec.location(Settings.SINK_PATH);
         try {
-            Optional<SinkOffsets> offsets = DeltaTables.sinkOffsets(table);
+            Optional<SinkOffsets> offsets = DeltaTables.sinkOffsets(table, spec.storage());
             offsets.filter(o -> o.appId().equals(PipelineParts.sinkAppId(spec)))
                     .ifPresent(o -> metrics.position(sinkStage, o.topic(), o.offsets()));
-            long version = DeltaTables.latestVersion(table);
+            long version = DeltaTables.latestVersion(table, spec.storage());
             if (version >= 0) {
                 metrics.deltaVersion(sinkStage, version);
             }
@@ -112,6 +122,15 @@ public final class ServiceEndpoints implements AutoCloseable {
     /** Takes one batch's progress (the run loop's listener). */
     public void record(Progress p) {
         metrics.record(p);
+        if (history != null) {
+            history.add(p);
+        }
+    }
+
+    /** The stages trying a failed batch again, by name. */
+    Map<String, Pipeline.Retrying> retrying() {
+        Pipeline p = pipeline;
+        return p == null ? Map.of() : p.retrying();
     }
 
     /** Not ready from now on: the process is stopping. */

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * The service's HTTP endpoints, on the JDK's own HTTP server: {@code /health/live} (200 while the
  * process serves), {@code /health/ready} (200 once every stage runs and the broker answers, else
  * 503 with the reason), {@code /metrics} (Prometheus text) and {@code /progress} (the last progress
- * record of every stage, a JSON array: Spark's {@code lastProgress}).
+ * record of every stage, a JSON array: Spark's {@code lastProgress}); with a {@link LivePage}, the
+ * page at {@code /} and the data it polls under {@code /ui/}.
  */
 public final class StatusServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusServer.class);
@@ -40,6 +41,11 @@ public final class StatusServer implements AutoCloseable {
      * @param notReady null when the service is ready, else why it is not
      */
     public static StatusServer start(String host, int port, PipelineMetrics metrics, Supplier<String> notReady) {
+        return start(host, port, metrics, notReady, null);
+    }
+
+    /** As {@link #start(String, int, PipelineMetrics, Supplier)}, with the live page when {@code page} is not null. */
+    static StatusServer start(String host, int port, PipelineMetrics metrics, Supplier<String> notReady, LivePage page) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 16);
@@ -53,10 +59,10 @@ public final class StatusServer implements AutoCloseable {
             return t;
         });
         server.setExecutor(executor);
-        server.createContext("/", ex -> handle(ex, metrics, notReady));
+        server.createContext("/", ex -> handle(ex, metrics, notReady, page));
         server.start();
         StatusServer s = new StatusServer(server, executor);
-        LOG.info("serving http://{}:{}/ (health/live, health/ready, metrics, progress)", host, s.port());
+        LOG.info("serving http://{}:{}/ ({}health/live, health/ready, metrics, progress)", host, s.port(), page == null ? "" : "the live page, ");
         return s;
     }
 
@@ -65,7 +71,7 @@ public final class StatusServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    private static void handle(HttpExchange ex, PipelineMetrics metrics, Supplier<String> notReady) throws IOException {
+    private static void handle(HttpExchange ex, PipelineMetrics metrics, Supplier<String> notReady, LivePage page) throws IOException {
         try (ex) {
             String method = ex.getRequestMethod();
             if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -85,7 +91,16 @@ public final class StatusServer implements AutoCloseable {
                 case "/metrics" -> send(ex, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
                 case "/progress" -> send(ex, 200, JSON,
                         metrics.lastProgress().stream().map(Progress::toJson).collect(Collectors.joining(",\n", "[", "]\n")));
-                default -> send(ex, 404, "text/plain", "not found; try /health/live, /health/ready, /metrics or /progress\n");
+                default -> {
+                    LivePage.Response r = page == null ? null : page.answer(ex.getRequestURI().getPath(), ex.getRequestURI().getRawQuery());
+                    if (r == null) {
+                        send(ex, 404, "text/plain", "not found; try " + (page == null ? "" : "/ (the live page), ")
+                                + "/health/live, /health/ready, /metrics or /progress\n");
+                    } else {
+                        ex.getResponseHeaders().set("Cache-Control", "no-cache");
+                        send(ex, r.status(), r.type(), r.body());
+                    }
+                }
             }
         } catch (RuntimeException e) {
             LOG.warn("HTTP {} failed: {}", ex.getRequestURI(), e.toString());
@@ -93,7 +108,10 @@ public final class StatusServer implements AutoCloseable {
     }
 
     private static void send(HttpExchange ex, int status, String type, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        send(ex, status, type, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(HttpExchange ex, int status, String type, byte[] bytes) throws IOException {
         ex.getResponseHeaders().set("Content-Type", type);
         boolean head = ex.getRequestMethod().equals("HEAD");
         ex.sendResponseHeaders(status, head ? -1 : bytes.length);

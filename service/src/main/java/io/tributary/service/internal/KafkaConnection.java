@@ -1,6 +1,7 @@
 package io.tributary.service.internal;
 
 import io.tributary.broker.EmbeddedBroker;
+import io.tributary.schema.TopicWait;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import java.util.HashMap;
@@ -16,6 +17,7 @@ import org.slf4j.LoggerFactory;
 public final class KafkaConnection implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaConnection.class);
 
+    /** The state lock, if this connection took it (and so releases it); null when the caller holds it. */
     private final StateLock lock;
     private volatile EmbeddedBroker broker;
     private final Map<String, Object> clientProps;
@@ -26,27 +28,56 @@ public final class KafkaConnection implements AutoCloseable {
         this.clientProps = clientProps;
     }
 
-    /** Locks the pipeline's state folder (one process per state), then connects or starts the embedded broker. */
+    /**
+     * Locks the pipeline's state folder (one process per state), then connects or starts the
+     * embedded broker; waits for a named cluster as a bounded command does ({@link ClusterWait}).
+     */
     public static KafkaConnection open(PipelineSpec spec) {
         StateLock lock = StateLock.acquire(spec.stateDir(), spec.name());
         try {
-            Map<String, Object> props = new HashMap<>(spec.map(Settings.KAFKA));
-            if (props.containsKey("bootstrap.servers")) {
-                LOG.info("using the Kafka cluster at {}", props.get("bootstrap.servers"));
-                return new KafkaConnection(lock, null, props);
-            }
-            EmbeddedBroker broker = EmbeddedBroker.start(spec.stateDir().resolve("kafka"), spec.integer(Settings.BROKER_PORT));
-            props.put("bootstrap.servers", broker.bootstrapServers());
-            // a new broker creates its transaction and offsets topics at the first clients' requests
-            // and answers "not available" until they are loaded, some tens of milliseconds: Kafka's
-            // 100 ms backoff, growing to 1 s, kept the ingest's first transaction waiting 0.5 s
-            props.putIfAbsent("retry.backoff.ms", 10);
-            props.putIfAbsent("retry.backoff.max.ms", 100);
-            return new KafkaConnection(lock, broker, props);
+            return connect(spec, lock, true, () -> false);
         } catch (RuntimeException e) {
             lock.close();
             throw e;
         }
+    }
+
+    /**
+     * For a run: takes the state lock unless {@code options} hold it already, then connects; a
+     * named cluster is waited for as long as the run's trigger says ({@link ClusterWait}).
+     */
+    static KafkaConnection open(PipelineSpec spec, RunOptions options) {
+        StateLock lock = options.lock() != null ? options.lock() : StateLock.acquire(spec.stateDir(), spec.name());
+        try {
+            return connect(spec, options.lock() != null ? null : lock, spec.trigger().bounded(), options.stopRequested());
+        } catch (RuntimeException e) {
+            if (options.lock() == null) {
+                lock.close();
+            }
+            throw e;
+        }
+    }
+
+    private static KafkaConnection connect(PipelineSpec spec, StateLock owned, boolean bounded, java.util.function.BooleanSupplier stop) {
+        Map<String, Object> props = new HashMap<>(spec.map(Settings.KAFKA));
+        if (props.containsKey("bootstrap.servers")) {
+            BootstrapServers.check(String.valueOf(props.get("bootstrap.servers")));
+            LOG.info("using the Kafka cluster at {}", props.get("bootstrap.servers"));
+            if (bounded) {
+                new ClusterWait().await(props, TopicWait.bound(props), "kafka.default.api.timeout.ms", stop);
+            } else {
+                new ClusterWait().await(props, Recovery.GIVE_UP_AFTER, null, stop);
+            }
+            return new KafkaConnection(owned, null, props);
+        }
+        EmbeddedBroker broker = EmbeddedBroker.start(spec.stateDir().resolve("kafka"), spec.integer(Settings.BROKER_PORT));
+        props.put("bootstrap.servers", broker.bootstrapServers());
+        // a new broker creates its transaction and offsets topics at the first clients' requests
+        // and answers "not available" until they are loaded, some tens of milliseconds: Kafka's
+        // 100 ms backoff, growing to 1 s, kept the ingest's first transaction waiting 0.5 s
+        props.putIfAbsent("retry.backoff.ms", 10);
+        props.putIfAbsent("retry.backoff.max.ms", 100);
+        return new KafkaConnection(owned, broker, props);
     }
 
     /** The client settings every stage starts from: the spec's {@code kafka:} keys plus bootstrap.servers. */
@@ -78,7 +109,9 @@ public final class KafkaConnection implements AutoCloseable {
                 broker.close();
             }
         } finally {
-            lock.close();
+            if (lock != null) {
+                lock.close();
+            }
         }
     }
 }

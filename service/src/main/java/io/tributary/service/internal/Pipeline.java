@@ -1,11 +1,12 @@
 package io.tributary.service.internal;
 
 import io.tributary.ingest.FileIngest;
-import io.tributary.ingest.internal.ReadAhead;
+import io.tributary.ingest.FilesReadAhead;
 import io.tributary.schema.Progress;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Trigger;
+import io.tributary.topology.StreamsAggregation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,29 @@ public final class Pipeline implements AutoCloseable {
     private final Object activity = new Object();
     private volatile boolean stopping;
     private volatile boolean running;
+    /** The stages whose batch failed and is being tried again, by name. */
+    private final java.util.Map<String, Retrying> retrying = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Recovery.Retries retries = new Recovery.Retries() {
+        @Override
+        public void retrying(String stage, String error, long firstFailureMs, int attempts) {
+            retrying.put(stage, new Retrying(error, firstFailureMs, attempts));
+        }
+
+        @Override
+        public void recovered(String stage) {
+            retrying.remove(stage);
+        }
+    };
+
+    /**
+     * A stage whose batch failed with an error Kafka calls retriable, tried again since.
+     *
+     * @param error the last failure's root cause
+     * @param sinceMs when the first failure of the batch happened, epoch milliseconds
+     * @param attempts how many times the batch failed so far
+     */
+    public record Retrying(String error, long sinceMs, int attempts) {
+    }
 
     private Pipeline(PipelineSpec spec, KafkaConnection kafka, List<Stage> stages) {
         this.spec = spec;
@@ -45,13 +69,17 @@ public final class Pipeline implements AutoCloseable {
         this.stages = stages;
     }
 
-    /** Connects to Kafka (starting the embedded broker if the spec names none) and opens the stages. */
+    /**
+     * Connects to Kafka (starting the embedded broker if the spec names none) and opens the stages.
+     *
+     * @throws StoppedWhileStarting if {@link RunOptions#stopRequested()} said so while the Kafka cluster did not answer yet
+     */
     public static Pipeline open(PipelineSpec spec, RunOptions options) {
-        ReadAhead readAhead = PipelineParts.readAhead(spec); // the files are read while the broker starts
+        FilesReadAhead readAhead = PipelineParts.readAhead(spec); // the files are read while the broker starts
         KafkaConnection kafka = null;
         List<Stage> stages = new ArrayList<>();
         try {
-            kafka = KafkaConnection.open(spec);
+            kafka = KafkaConnection.open(spec, options);
             PipelineParts.open(spec, kafka, options, readAhead, stages);
         } catch (RuntimeException e) {
             stages.forEach(Stage::close);
@@ -84,7 +112,7 @@ public final class Pipeline implements AutoCloseable {
                 long roundStart = System.nanoTime();
                 boolean didWork = false;
                 for (Stage stage : stages) {
-                    Optional<Progress> p = Recovery.runBatch(stage, () -> stopping);
+                    Optional<Progress> p = Recovery.runBatch(stage, () -> stopping, retries);
                     if (p.isPresent()) {
                         didWork = true;
                         idle.remove(stage);
@@ -146,7 +174,7 @@ public final class Pipeline implements AutoCloseable {
                 done.submit(() -> {
                     Thread.currentThread().setName("tributary-" + stage.name()); // e.g. tributary-quickstart/sink in logs
                     while (!stopping) {
-                        Optional<Progress> p = Recovery.runBatch(stage, () -> stopping);
+                        Optional<Progress> p = Recovery.runBatch(stage, () -> stopping, retries);
                         firstRound.countDown();
                         if (firstRound.getCount() == 0) {
                             running = true;
@@ -203,6 +231,11 @@ public final class Pipeline implements AutoCloseable {
         return running && !stopping;
     }
 
+    /** The stages trying a failed batch again now, by name (empty when every stage runs). */
+    public java.util.Map<String, Retrying> retrying() {
+        return java.util.Map.copyOf(retrying);
+    }
+
     /** The stages' names in flow order. */
     public List<String> stageNames() {
         return stages.stream().map(Stage::name).toList();
@@ -221,8 +254,8 @@ public final class Pipeline implements AutoCloseable {
     /** The aggregation's Kafka Streams metrics (see {@code AggregateMetrics}), summed over tasks; empty without one. */
     public java.util.Map<String, Double> aggregateMetrics() {
         for (Stage s : stages) {
-            if (s.resource() instanceof StreamsStage streams) {
-                return streams.aggregateMetrics();
+            if (s.resource() instanceof StreamsAggregation aggregation) {
+                return aggregation.metrics();
             }
         }
         return java.util.Map.of();

@@ -3,8 +3,8 @@ package io.tributary.service.internal;
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.CleanSource;
 import io.tributary.ingest.FileIngest;
+import io.tributary.ingest.FilesReadAhead;
 import io.tributary.ingest.IngestConfig;
-import io.tributary.ingest.internal.ReadAhead;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
@@ -20,7 +20,9 @@ import io.tributary.sink.maintenance.OptimizeOptions;
 import io.tributary.source.DeltaSource;
 import io.tributary.source.DeltaSourceConfig;
 import io.tributary.topology.AggregateSpec;
+import io.tributary.topology.AggregationConfig;
 import io.tributary.topology.OutputMode;
+import io.tributary.topology.StreamsAggregation;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -88,7 +90,7 @@ public final class PipelineParts {
      * transactional id while the topics are created. A Delta source opens first, since its table
      * gives the schema.
      */
-    static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, ReadAhead readAhead, List<Stage> stages) {
+    static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, FilesReadAhead readAhead, List<Stage> stages) {
         ExecutorService threads = Executors.newFixedThreadPool(3, r -> new Thread(r, "tributary-open"));
         try {
             open(spec, kafka, options, readAhead, stages, threads);
@@ -97,7 +99,7 @@ public final class PipelineParts {
         }
     }
 
-    private static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, ReadAhead readAhead, List<Stage> stages,
+    private static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, FilesReadAhead readAhead, List<Stage> stages,
                              ExecutorService threads) {
         Map<String, Object> client = kafka.clientProps();
         int partitions = spec.integer(Settings.PARTITIONS);
@@ -146,25 +148,30 @@ public final class PipelineParts {
         if (aggregate != null) {
             sinkSchema = aggregate.outputSchema();
             sinkTopic = Topics.results(spec.name());
-            String name = spec.name() + "/aggregate";
+            AggregationConfig aggregationConfig = AggregationConfig.of(spec.name(), aggregate, spec.stateDir().resolve("streams"))
+                    .withLateRowsTopic(lateTopic)
+                    .withTrimEvents(spec.bool(Settings.TOPIC_TRIM))
+                    .withBounded(spec.trigger().bounded())
+                    .withRestartWindow(Recovery.GIVE_UP_AFTER); // as long as the run loop tries a failed batch again
+            String name = aggregationConfig.stageName();
             stages.add(Stage.opening(name, threads.submit(() -> {
-                StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), Topics.results(spec.name()),
-                        lateTopic, client, spec.stateDir().resolve("streams"), spec.bool(Settings.TOPIC_TRIM));
-                return new Stage(name, streams::runBatch, streams);
+                StreamsAggregation aggregation = new StreamsAggregation(aggregationConfig, client);
+                return new Stage(name, aggregation::runBatch, aggregation);
             })));
         }
-        SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.path(Settings.SINK_PATH).toString(), sinkSchema,
+        SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.location(Settings.SINK_PATH), sinkSchema,
                         sinkTopic, sinkAppId(spec), spec.name() + "/sink")
                 .withTableProperties(spec.map(Settings.SINK_PROPERTIES))
                 .withPartitionBy(spec.list(Settings.SINK_PARTITION_BY))
                 .withTargetFileSize(spec.bytes(Settings.SINK_TARGET_FILE_SIZE))
                 .withTrimTopic(spec.bool(Settings.TOPIC_TRIM))
+                .withAllowNonEmptyPath(spec.bool(Settings.SINK_ALLOW_NON_EMPTY_PATH))
                 // a bounded run ends with everything committed: no rows may wait for a later batch
                 .withAllowedLatency(spec.trigger().bounded() ? Duration.ZERO : spec.duration(Settings.SINK_ALLOWED_LATENCY)));
         stages.add(Stage.opening(sinkConfig.stageName(), threads.submit(() -> {
-            DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess());
+            DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess(), spec.storage());
             AutoOptimize optimize = new AutoOptimize(sinkConfig.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
-                    OptimizeOptions.defaults().withTargetFileSize(sinkConfig.targetFileSize()));
+                    OptimizeOptions.defaults().withTargetFileSize(sinkConfig.targetFileSize()).withStorage(spec.storage()));
             return new Stage(sinkConfig.stageName(), () -> afterCommit(sink.runBatch(), optimize), () -> {
                 optimize.close();
                 sink.close();
@@ -177,7 +184,7 @@ public final class PipelineParts {
      * that they are read while the broker starts; null for a Delta source, or a spec the
      * pipeline's opening will refuse anyway.
      */
-    static ReadAhead readAhead(PipelineSpec spec) {
+    static FilesReadAhead readAhead(PipelineSpec spec) {
         if (spec.has(Settings.DELTA_PATH)) {
             return null;
         }
@@ -215,7 +222,8 @@ public final class PipelineParts {
     }
 
     static DeltaSourceConfig deltaSourceConfig(PipelineSpec spec) {
-        DeltaSourceConfig.Builder b = DeltaSourceConfig.builder(spec.name(), spec.path(Settings.DELTA_PATH).toString())
+        DeltaSourceConfig.Builder b = DeltaSourceConfig.builder(spec.name(), spec.location(Settings.DELTA_PATH))
+                .storage(spec.storage())
                 .startingVersion(spec.string(Settings.DELTA_STARTING_VERSION))
                 .skipChangeCommits(spec.bool(Settings.DELTA_SKIP_CHANGE_COMMITS))
                 .ignoreDeletes(spec.bool(Settings.DELTA_IGNORE_DELETES))
@@ -246,15 +254,16 @@ public final class PipelineParts {
     }
 
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {
-        IngestConfig.Builder b = IngestConfig.builder(spec.name(), spec.path(Settings.FILES_PATH), input)
+        IngestConfig.Builder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), input)
+                .storage(spec.storage())
                 .format(spec.string(Settings.FILES_FORMAT))
                 .onBadRecord(BadRecordPolicy.forName(spec.string(Settings.BAD_RECORD)))
                 .fileMinAge(spec.duration(Settings.FILE_MIN_AGE))
                 .timeZone(spec.string(Settings.FILES_TIME_ZONE))
                 .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)))
                 .rowsPerRecord(spec.integer(Settings.ROWS_PER_RECORD))
-                .cleanSource(CleanSource.forName(spec.string(Settings.CLEAN_SOURCE),
-                        spec.has(Settings.ARCHIVE_DIR) ? spec.path(Settings.ARCHIVE_DIR) : null));
+                .cleanSource(CleanSource.forLocation(spec.string(Settings.CLEAN_SOURCE),
+                        spec.has(Settings.ARCHIVE_DIR) ? spec.location(Settings.ARCHIVE_DIR) : null));
         if (spec.has(Settings.MAX_FILES)) {
             b.maxFilesPerTrigger(spec.integer(Settings.MAX_FILES));
         }

@@ -25,12 +25,24 @@ final class Recovery {
     private Recovery() {
     }
 
-    static Optional<Progress> runBatch(Stage stage, java.util.function.BooleanSupplier stopping) throws Exception {
+    /** Hears of a stage's batch failing and being tried again, and of the try that succeeded. */
+    interface Retries {
+        void retrying(String stage, String error, long firstFailureMs, int attempts);
+
+        void recovered(String stage);
+    }
+
+    static Optional<Progress> runBatch(Stage stage, java.util.function.BooleanSupplier stopping, Retries retries) throws Exception {
         long firstFailure = -1;
         long pause = FIRST_PAUSE_MS;
+        int attempts = 0;
         while (true) {
             try {
-                return stage.runBatch();
+                Optional<Progress> p = stage.runBatch();
+                if (attempts > 0 && retries != null) {
+                    retries.recovered(stage.name());
+                }
+                return p;
             } catch (Stage.OpenFailed e) {
                 throw e.unwrap(); // the run fails as if the pipeline had not opened
             } catch (RuntimeException e) {
@@ -42,6 +54,10 @@ final class Recovery {
                 if (now - firstFailure > GIVE_UP_AFTER.toMillis()) {
                     throw new TributaryException("stage " + stage.name() + " kept failing for " + GIVE_UP_AFTER.toMinutes()
                             + " minutes; last error: " + e.getMessage(), e);
+                }
+                attempts++;
+                if (retries != null) {
+                    retries.retrying(stage.name(), rootMessage(e), firstFailure, attempts);
                 }
                 LOG.warn("stage {}: {}; Kafka may be unreachable: trying the batch again in {} ms", stage.name(), rootMessage(e), pause);
                 Thread.sleep(pause);

@@ -45,6 +45,13 @@ public final class RunSummary {
         if (p.sink() != null) {
             t.numOutputRows += p.sink().numOutputRows();
             t.lastSinkMetrics = p.sink().metrics();
+        } else if (p.stateOperators() != null) {
+            // the aggregation writes to a topic, not a sink: its operator counts the rows it wrote
+            for (Map<String, Object> op : p.stateOperators()) {
+                if (op.get("numOutputRows") instanceof Number n) {
+                    t.numOutputRows += n.longValue();
+                }
+            }
         }
     }
 

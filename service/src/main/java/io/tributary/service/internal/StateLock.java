@@ -43,11 +43,24 @@ public final class StateLock implements AutoCloseable {
                         + (holder.isEmpty() ? "" : " (" + holder + ")") + "; one process per pipeline state: stop the other one first"
                         + " (its /progress and /metrics endpoints show where it stands)");
             }
-            ch.truncate(0);
-            ch.write(java.nio.ByteBuffer.wrap(("pid " + ProcessHandle.current().pid()).getBytes(StandardCharsets.UTF_8)));
-            return new StateLock(ch, lock);
+            StateLock held = new StateLock(ch, lock);
+            held.describe("");
+            return held;
         } catch (IOException e) {
             throw new TributaryException("cannot lock the state folder " + stateDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * What a second process is told about this one, after its pid: e.g. {@code ", http://127.0.0.1:8080/"},
+     * where its endpoints show where it stands.
+     */
+    public void describe(String more) {
+        try {
+            channel.truncate(0);
+            channel.write(java.nio.ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + more).getBytes(StandardCharsets.UTF_8)), 0);
+        } catch (IOException e) {
+            // only a courtesy to the next process: the lock itself holds
         }
     }
 

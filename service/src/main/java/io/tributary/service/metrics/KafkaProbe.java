@@ -30,17 +30,24 @@ public final class KafkaProbe implements AutoCloseable {
     private final Admin admin;
     private final PipelineMetrics metrics;
     private final ScheduledExecutorService timer;
+    private final Runnable afterLag;
     private volatile String problem = "not asked yet";
     private volatile boolean closed;
 
-    private KafkaProbe(Admin admin, PipelineMetrics metrics, ScheduledExecutorService timer) {
+    private KafkaProbe(Admin admin, PipelineMetrics metrics, ScheduledExecutorService timer, Runnable afterLag) {
         this.admin = admin;
         this.metrics = metrics;
         this.timer = timer;
+        this.afterLag = afterLag;
     }
 
     /** Starts probing the cluster of {@code clientProps} every {@code interval}, the first time now. */
     public static KafkaProbe start(Map<String, Object> clientProps, PipelineMetrics metrics, Duration interval) {
+        return start(clientProps, metrics, interval, () -> { });
+    }
+
+    /** As {@link #start(Map, PipelineMetrics, Duration)}; {@code afterLag} runs after every probe that updated the lag. */
+    public static KafkaProbe start(Map<String, Object> clientProps, PipelineMetrics metrics, Duration interval, Runnable afterLag) {
         Map<String, Object> props = new HashMap<>(clientProps);
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, TIMEOUT_MS);
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, TIMEOUT_MS);
@@ -50,7 +57,7 @@ public final class KafkaProbe implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        KafkaProbe probe = new KafkaProbe(Admin.create(props), metrics, timer);
+        KafkaProbe probe = new KafkaProbe(Admin.create(props), metrics, timer, afterLag);
         timer.scheduleWithFixedDelay(probe::probe, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
         return probe;
     }
@@ -79,18 +86,21 @@ public final class KafkaProbe implements AutoCloseable {
             return;
         }
         try {
-            updateLag();
+            if (updateLag()) {
+                afterLag.run();
+            }
         } catch (Exception e) {
             LOG.debug("lag not updated: {}", e.toString());
         }
     }
 
-    private void updateLag() throws Exception {
+    /** False when no stage has a position yet. */
+    private boolean updateLag() throws Exception {
         Map<String, Map<PartitionKey, Long>> positions = metrics.positions();
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         positions.values().forEach(m -> m.keySet().forEach(k -> request.put(new TopicPartition(k.topic(), k.partition()), OffsetSpec.latest())));
         if (request.isEmpty()) {
-            return;
+            return false;
         }
         Map<TopicPartition, ListOffsetsResultInfo> end = admin.listOffsets(request,
                 new ListOffsetsOptions(IsolationLevel.READ_COMMITTED).timeoutMs(TIMEOUT_MS)).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
@@ -100,6 +110,7 @@ public final class KafkaProbe implements AutoCloseable {
                 metrics.lag(stage, k, Math.max(0, e.offset() - at));
             }
         }));
+        return true;
     }
 
     private static String rootMessage(Throwable e) {

@@ -36,6 +36,7 @@ public final class PipelineMetrics implements AutoCloseable {
     private final Map<String, Progress> last = new LinkedHashMap<>();
     private final Map<String, Map<PartitionKey, Long>> positions = new ConcurrentHashMap<>();
     private final Map<List<String>, AtomicLong> gauges = new ConcurrentHashMap<>();
+    private final Map<String, Map<PartitionKey, Long>> lags = new ConcurrentHashMap<>();
 
     /** A topic partition as progress records name it. */
     public record PartitionKey(String topic, int partition) {
@@ -129,8 +130,16 @@ public final class PipelineMetrics implements AutoCloseable {
 
     /** Sets a stage's lag on one partition (see {@link MetricNames#LAG}). */
     public void lag(String stage, PartitionKey tp, long records) {
+        lags.computeIfAbsent(stage, k -> new ConcurrentHashMap<>()).put(tp, records);
         gauge(MetricNames.LAG, Tags.of("stage", stage, "topic", tp.topic(), "partition", String.valueOf(tp.partition())), "records")
                 .set(records);
+    }
+
+    /** Each stage's lag summed over the partitions it reads, as the last probe found it. */
+    public Map<String, Long> lagByStage() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        lags.forEach((stage, m) -> out.put(stage, m.values().stream().mapToLong(Long::longValue).sum()));
+        return out;
     }
 
     /** The last progress record of every stage that ran a batch, in flow order (Spark's {@code lastProgress}). */

@@ -1,7 +1,10 @@
 package io.tributary.service.spec;
 
+import io.tributary.schema.ByteSizes;
+import io.tributary.schema.Durations;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.internal.SpecYaml;
+import io.tributary.storage.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -184,6 +187,9 @@ public final class PipelineSpec {
 
     /** Every PATH setting names a folder: a file there is refused before anything starts. */
     private void checkFolder(String key) {
+        if (Storage.scheme(string(key).strip()) != null) {
+            return; // a URI: object storage is checked when the pipeline opens (StorageChecks)
+        }
         Path p = path(key);
         if (Files.exists(p) && !Files.isDirectory(p)) {
             throw new TributaryException(where(key) + ": key '" + key + "' names " + p + ", which is a file, not a folder;"
@@ -250,6 +256,23 @@ public final class PipelineSpec {
         return values.containsKey(key);
     }
 
+    /**
+     * A path setting as a location: a URI ({@code s3a://bucket/folder/}, {@code file:/...})
+     * unchanged, a plain path resolved against the spec's folder.
+     */
+    public String location(String key) {
+        String v = string(key);
+        if (v == null) {
+            return null;
+        }
+        return Storage.scheme(v.strip()) != null ? v.strip() : path(key).toString();
+    }
+
+    /** The {@code storage:} settings, for the file systems of the spec's paths. */
+    public Storage storage() {
+        return Storage.of(map(Settings.STORAGE));
+    }
+
     /** A path setting, resolved against the spec's folder. */
     public Path path(String key) {
         String v = string(key);
@@ -268,29 +291,25 @@ public final class PipelineSpec {
         }
     }
 
-    /** Sizes as {@code 1048576}, {@code 16m}, {@code 128 MiB}, {@code 1g}. */
+    /** Sizes as {@code 1048576}, {@code 16m}, {@code 128 MiB}, {@code 1g} ({@link ByteSizes}). */
     public Long bytes(String key) {
         String v = string(key);
         if (v == null) {
             return null;
         }
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(\\d+)\\s*([kmgt]?)(?:i?b)?\\s*", java.util.regex.Pattern.CASE_INSENSITIVE).matcher(v);
-        if (!m.matches()) {
-            throw new TributaryException(where(key) + ": key '" + key + "' is '" + v + "'; expected a size such as 1048576, 16m or 128 MiB");
-        }
-        int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
-            case "k" -> 10;
-            case "m" -> 20;
-            case "g" -> 30;
-            case "t" -> 40;
-            default -> 0;
-        };
-        return Long.parseLong(m.group(1)) << shift;
+        return ByteSizes.parse(v).orElseThrow(() ->
+                new TributaryException(where(key) + ": key '" + key + "' is '" + v + "'; expected a size such as 1048576, 16m or 128 MiB"));
     }
 
     public Duration duration(String key) {
         String v = string(key);
-        return v == null ? null : Durations.parse(key, v);
+        return v == null ? null : duration(key, v);
+    }
+
+    /** {@code text} as a duration ({@link Durations}), or an error naming {@code key}. */
+    static Duration duration(String key, String text) {
+        return Durations.parse(text).orElseThrow(() -> new TributaryException("key '" + key + "' is '" + text
+                + "'; expected a duration, written as Spark does, e.g. \"5 minutes\", \"1 hour\", \"30 seconds\""));
     }
 
     public List<String> list(String key) {
@@ -334,6 +353,7 @@ public final class PipelineSpec {
 
     static boolean isSecret(String key) {
         String k = key.toLowerCase(Locale.ROOT);
-        return k.contains("password") || k.contains("secret") || k.contains("sasl.jaas.config") || k.endsWith(".key") || k.contains("token");
+        return k.contains("password") || k.contains("secret") || k.contains("sasl.jaas.config") || k.endsWith(".key") || k.contains("token")
+                || Storage.isSecret(k);
     }
 }

@@ -54,6 +54,7 @@ public final class Settings {
     public static final String SINK_OPTIMIZE_EVERY = "sink.delta.optimizeEvery";
     public static final String SINK_TARGET_FILE_SIZE = "sink.delta.targetFileSize";
     public static final String SINK_ALLOWED_LATENCY = "sink.delta.allowedLatency";
+    public static final String SINK_ALLOW_NON_EMPTY_PATH = "sink.delta.allowNonEmptyPath";
     public static final String EVENT_TIME = "aggregate.eventTime";
     public static final String WATERMARK = "aggregate.watermark";
     public static final String WINDOW = "aggregate.window";
@@ -64,6 +65,7 @@ public final class Settings {
     public static final String CLOSE_IDLE = "aggregate.closeIdleWindowsAfter";
     public static final String OUTPUT_MODE = "outputMode";
     public static final String KAFKA = "kafka";
+    public static final String STORAGE = "storage";
     public static final String PARTITIONS = "topic.partitions";
     public static final String TOPIC_TRIM = "topic.trim";
     public static final String BROKER_PORT = "broker.port";
@@ -110,8 +112,9 @@ public final class Settings {
             opt(SINK_OPTIMIZE_EVERY, INT, "0", "compact the table's small files (tributary optimize, dataChange=false) in the background after every N sink commits; 0: never"),
             opt(SINK_TARGET_FILE_SIZE, BYTES, "128m", "the size of the Parquet files the sink writes (a batch larger than this is split) and that sink.delta.optimizeEvery compacts to"),
             opt(SINK_ALLOWED_LATENCY, DURATION, "0 seconds", "beyond Spark, continuous triggers only: let new rows wait up to this long in the topic to fill a file of targetFileSize, so a slow stream writes fewer, larger files; 0: commit every batch (Spark)"),
+            new Setting(SINK_ALLOW_NON_EMPTY_PATH, ENUM, "false", false, List.of("true", "false"), "create the table in a folder that holds other files but no _delta_log (refused by default: they are not the table's); vacuum never deletes them"),
             opt(EVENT_TIME, STRING, null, "the event-time column of the aggregation"),
-            opt(WATERMARK, DURATION, null, "how late data may arrive (Spark's withWatermark delay)"),
+            opt(WATERMARK, DURATION, null, "how late data may arrive (Spark's withWatermark delay); absent: no row is ever late and no state is dropped (update and complete only, as Spark)"),
             opt(WINDOW, DURATION, null, "the window length (Spark's window(ts, length))"),
             opt(SLIDE, DURATION, null, "the slide of hopping windows (Spark's window(ts, length, slide)); absent: tumbling"),
             opt(GROUP_BY, LIST, null, "the grouping columns besides the window"),
@@ -122,11 +125,14 @@ public final class Settings {
             new Setting(KAFKA, MAP, null, false, List.of(), "Kafka client settings, passed through untouched (bootstrap.servers, security...); no bootstrap.servers: an embedded broker."
                     + " The producers that write rows compress with LZ4 unless `compression.type` is given here;"
                     + " with the embedded broker, clients retry after 10 ms (at most 100 ms) unless `retry.backoff.ms` or `retry.backoff.max.ms` is"),
+            new Setting(STORAGE, MAP, null, false, List.of(), "settings of the file systems the paths live on, passed through untouched"
+                    + " (Hadoop S3A's names: fs.s3a.endpoint, fs.s3a.endpoint.region, fs.s3a.path.style.access, fs.s3a.access.key,"
+                    + " fs.s3a.secret.key...); without keys, AWS's default credentials chain (docs/object-storage.md)"),
             opt(PARTITIONS, INT, "1", "partitions of the topics the pipeline creates").within(1, Integer.MAX_VALUE),
             new Setting(TOPIC_TRIM, ENUM, "true", false, List.of("true", "false"), "delete the records of the events and results "
                     + "topics once the stage reading them committed past them; false keeps them (they have no time retention)"),
             opt(BROKER_PORT, INT, "0", "the embedded broker's port on 127.0.0.1 (0: any free port)").within(0, 65535),
-            opt(HTTP_PORT, INT, null, "the port of /health/live, /health/ready, /metrics and /progress; absent: 8080 for the default "
+            opt(HTTP_PORT, INT, null, "the port of the live page (/), /health/live, /health/ready, /metrics and /progress; absent: 8080 for the default "
                     + "and processingTime triggers, none for availableNow and once; 0: any free port (logged); -1: none").within(-1, 65535),
             opt(HTTP_HOST, STRING, "127.0.0.1", "the address the HTTP endpoints listen on; 0.0.0.0 in a container"),
             new Setting(LOG_FORMAT, ENUM, "text", false, List.of("text", "json"), "log lines on stderr: text, or one JSON object per line"));

@@ -1,5 +1,6 @@
 package io.tributary.service.spec;
 
+import io.tributary.schema.Durations;
 import io.tributary.schema.TributaryException;
 import java.time.Duration;
 
@@ -26,7 +27,7 @@ public record Trigger(Kind kind, Duration interval) {
         }
         String[] kv = t.split("[=:]", 2);
         if (kv.length == 2 && kv[0].strip().equalsIgnoreCase("processingTime")) {
-            return new Trigger(Kind.PROCESSING_TIME, Durations.parse("trigger.processingTime", kv[1].strip()));
+            return new Trigger(Kind.PROCESSING_TIME, PipelineSpec.duration("trigger.processingTime", kv[1].strip()));
         }
         throw new TributaryException("trigger '" + text + "' is not one of availableNow, once, processingTime=<interval> (e.g. processingTime=1 minute), or absent for back-to-back batches");
     }

@@ -1,15 +1,21 @@
 package io.tributary.service.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.schema.Progress;
+import io.tributary.schema.Topics;
 import io.tributary.service.spec.PipelineSpec;
+import io.tributary.service.spec.Settings;
 import io.tributary.sink.DeltaTables;
+import io.tributary.sink.TopicTail;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -123,30 +130,77 @@ class EmbeddedBrokerRestartTest {
             }
             awaitTable(table, row, rowsAfter.applyAsInt(third), run);
 
-            // the next files arrive just before the stop: batches are in flight when the broker goes
+            // the next files arrive just before the stop: once the ingest has published the first of them,
+            // the later stages' batches are in flight when the broker goes (and the ingest's, for the rest)
             for (int f = third; f < 2 * third; f++) {
                 addFile(f, file.apply(f));
-                Thread.sleep(100);
             }
+            awaitIngested(progress, third + 1, run);
             pipeline.kafka().stopEmbeddedBroker();
             for (int f = 2 * third; f < FILES - 2; f++) {
                 addFile(f, file.apply(f));
             }
-            Thread.sleep(DOWN_MS);
-            assertRunning(run, "while the broker is down");
+            // the outage: longer than the clients' timeouts, and the pipeline runs through all of it
+            await("the pipeline runs while the broker is down").during(Duration.ofMillis(DOWN_MS)).atMost(Duration.ofMillis(DOWN_MS * 2))
+                    .until(() -> !run.isDone());
             pipeline.kafka().startEmbeddedBroker();
             addFile(FILES - 2, file.apply(FILES - 2));
-            Thread.sleep(500);
+            awaitIngested(progress, FILES - 1, run); // the last file comes in a later batch
             addFile(FILES - 1, file.apply(FILES - 1));
 
             awaitTable(table, row, expected.size(), run);
-            Thread.sleep(2_000); // a doubled batch would land now
-            assertThat(tableRows(table, row)).as("the table, as a multiset").containsExactlyInAnyOrderElementsOf(expected);
+            // a duplicate would be in the table by now: every stage has committed all there is to take
+            await("every stage has taken all there is").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> {
+                        failIfEnded(run);
+                        return finished(pipeline.clientProps(), spec.name(), table, spec.has(Settings.WINDOW));
+                    });
             assertRunning(run, "after the restart");
-            assertThat(pipeline.stop(java.time.Duration.ofSeconds(60))).isTrue();
-            run.get(); // no error
+            assertThat(pipeline.stop(Duration.ofSeconds(60))).isTrue();
+            run.get(); // no error; the run is over, nothing writes to the table any more
+            assertThat(tableRows(table, row)).as("the table, as a multiset").containsExactlyInAnyOrderElementsOf(expected);
         } finally {
             thread.shutdownNow();
+        }
+    }
+
+    /**
+     * Whether every stage has committed all there is to take: no record past the aggregation's
+     * committed offsets in the events topic, and no row past the table's offsets in the sink's topic.
+     */
+    private static boolean finished(Map<String, Object> client, String pipeline, String table, boolean windowed) throws Exception {
+        String events = Topics.events(pipeline);
+        if (windowed) {
+            Map<Integer, Long> committed = new HashMap<>();
+            try (Admin admin = Admin.create(client)) {
+                admin.listConsumerGroupOffsets("tributary-" + pipeline + "-aggregate").partitionsToOffsetAndMetadata().get()
+                        .forEach((tp, o) -> {
+                            if (tp.topic().equals(events) && o != null) {
+                                committed.put(tp.partition(), o.offset());
+                            }
+                        });
+            }
+            if (committed.isEmpty() || !TopicTail.records(client, events, committed).isEmpty()) {
+                return false;
+            }
+        }
+        return TopicTail.sinkCaughtUp(client, table, windowed ? Topics.results(pipeline) : events);
+    }
+
+    /** Waits for the ingest to have published the rows of the first {@code files} files. */
+    private static void awaitIngested(List<Progress> progress, int files, Future<?> run) {
+        await("the ingest publishes " + files + " files").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    failIfEnded(run);
+                    return progress.stream().filter(p -> p.name().endsWith("/ingest")).mapToLong(Progress::numInputRows).sum() >= 50L * files;
+                });
+    }
+
+    /** Fails the wait at once when the pipeline ended: its error, or that it ended. */
+    private static void failIfEnded(Future<?> run) throws Exception {
+        if (run.isDone()) {
+            run.get();
+            throw new AssertionError("the pipeline ended while rows were expected");
         }
     }
 
@@ -195,15 +249,10 @@ class EmbeddedBrokerRestartTest {
         return DeltaTables.readRows(table).stream().map(row).toList();
     }
 
-    private static void awaitTable(String table, Function<Object[], String> row, int rows, Future<?> run) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        while (tableRows(table, row).size() < rows && System.nanoTime() < deadline) {
-            if (run.isDone()) {
-                run.get(); // the pipeline ended: its error fails the test
-                throw new AssertionError("the pipeline ended while rows were expected");
-            }
-            Thread.sleep(250);
-        }
-        assertThat(tableRows(table, row).size()).as("rows in the table").isGreaterThanOrEqualTo(rows);
+    private static void awaitTable(String table, Function<Object[], String> row, int rows, Future<?> run) {
+        await("rows in the table").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            failIfEnded(run);
+            return tableRows(table, row).size() >= rows;
+        });
     }
 }

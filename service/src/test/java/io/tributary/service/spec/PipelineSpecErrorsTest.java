@@ -133,6 +133,15 @@ class PipelineSpecErrorsTest {
                 .hasMessageStartingWith("--set source.files.maxFilesPerTrigger: ");
     }
 
+    @Test
+    void aBadSizeOrDurationSaysHowToWriteOne() {
+        refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("source.files.maxBytesPerTrigger", "lots"))
+                .hasMessage("--set source.files.maxBytesPerTrigger: key 'source.files.maxBytesPerTrigger' is 'lots'; "
+                        + "expected a size such as 1048576, 16m or 128 MiB");
+        refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("trigger", "processingTime=soon"))
+                .hasMessageContaining("key 'trigger.processingTime' is 'soon'; expected a duration, written as Spark does");
+    }
+
     // paths and ports
 
     @Test

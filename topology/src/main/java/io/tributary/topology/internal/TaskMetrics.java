@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.MeasurableStat;
+import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.CumulativeSum;
 import org.apache.kafka.common.metrics.stats.Value;
@@ -21,6 +22,7 @@ final class TaskMetrics {
     private final Sensor updated;
     private final Sensor output;
     private final Sensor watermark;
+    private final Gauge openBatchPosition = new Gauge(-1);
 
     TaskMetrics(StreamsMetrics registry, String taskId) {
         this.registry = registry;
@@ -30,6 +32,27 @@ final class TaskMetrics {
         updated = sensor(taskId, AggregateMetrics.ROWS_UPDATED, "state rows updated, once per row per batch", new CumulativeSum());
         output = sensor(taskId, AggregateMetrics.OUTPUT_ROWS, "result rows written", new CumulativeSum());
         watermark = sensor(taskId, AggregateMetrics.WATERMARK_MS, "the watermark, epoch ms", new Value());
+        sensor(taskId, AggregateMetrics.OPEN_BATCH_POSITION,
+                "the offset after the last events record read while its batch awaits its marker, -1 when none does", openBatchPosition);
+    }
+
+    /** A value set directly, read by whoever reads the metric: no sensor's lock per record. */
+    private static final class Gauge implements MeasurableStat {
+        private volatile double value;
+
+        Gauge(double initial) {
+            this.value = initial;
+        }
+
+        @Override
+        public double measure(MetricConfig config, long now) {
+            return value;
+        }
+
+        @Override
+        public void record(MetricConfig config, double v, long timeMs) {
+            this.value = v;
+        }
     }
 
     private Sensor sensor(String taskId, String name, String doc, MeasurableStat stat) {
@@ -61,6 +84,11 @@ final class TaskMetrics {
 
     void watermark(long ms) {
         watermark.record(ms);
+    }
+
+    /** A batch is open up to {@code position} (the offset after its last record read), or none ({@code -1}). */
+    void openBatchPosition(long position) {
+        openBatchPosition.value = position;
     }
 
     void close() {

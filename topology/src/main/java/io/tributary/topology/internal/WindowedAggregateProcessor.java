@@ -112,8 +112,10 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     public void process(Record<byte[], byte[]> record) {
         if (Marker.isMarker(record.headers())) {
             endBatch(record);
+            metrics.openBatchPosition(-1);
         } else {
             metrics.input(RowPack.forEachRow(record.value(), (bytes, offset, length) -> onRow(record, bytes, offset, length)));
+            context.recordMetadata().ifPresent(m -> metrics.openBatchPosition(m.offset() + 1));
         }
     }
 

@@ -1,14 +1,15 @@
-package io.tributary.service.internal;
+package io.tributary.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
-import io.tributary.topology.AggregateSpec;
-import io.tributary.topology.OutputMode;
+import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The aggregation stage on a real broker: what its progress lines count. */
 @Tag("integration")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
-class StreamsStageTest {
+class StreamsAggregationTest {
     private static final String EVENTS = "tributary.t.events";
     private static final String RESULTS = "tributary.t.results";
     private static final int PARTITIONS = 2;
@@ -73,19 +74,51 @@ class StreamsStageTest {
                     new TopicPartition(EVENTS, 1), OffsetSpec.latest())).all().get().entrySet().stream()
                     .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
 
-            try (StreamsStage stage = new StreamsStage("t", spec, EVENTS, RESULTS, null, client, dir.resolve("streams"), false)) {
+            try (StreamsAggregation stage = new StreamsAggregation(AggregationConfig.of("t", spec, dir.resolve("streams")).withBounded(true), client)) {
                 // the batch is aggregated and committed before the pipeline asks for it
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (!committed(admin).equals(end) && System.nanoTime() < deadline) {
-                    Thread.sleep(20);
-                }
-                assertThat(committed(admin)).isEqualTo(end);
+                await("the aggregation commits the batch").atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(20))
+                        .untilAsserted(() -> assertThat(committed(admin)).isEqualTo(end));
 
                 Optional<Progress> progress = stage.runBatch();
                 assertThat(progress).as("the first batch's progress").isPresent();
                 assertThat(progress.get().numInputRows()).isEqualTo(3);
                 assertThat(progress.get().sources().get(0).endOffset()).isEqualTo(Map.of(EVENTS, Map.of("0", 2L, "1", 1L)));
                 assertThat(stage.runBatch()).as("nothing more").isEmpty();
+                // what the service publishes as metrics: the two windows of user a are in state, nothing was late
+                assertThat(stage.metrics()).containsEntry(AggregateMetrics.INPUT_ROWS, 3.0)
+                        .containsEntry(AggregateMetrics.ROWS_TOTAL, 2.0).containsEntry(AggregateMetrics.ROWS_DROPPED, 0.0);
+            }
+        }
+    }
+
+    /**
+     * Rows that no batch-end marker follows can never be written: a bounded run fails at once,
+     * naming the partition and what to do, rather than waiting for the commit interval and ending
+     * as if all were done.
+     */
+    @Test
+    void aBoundedRunFailsAtOnceWhenNoMarkerEndsTheLastBatch() throws Exception {
+        Schema input = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").window(java.time.Duration.ofMinutes(10))
+                .groupBy(List.of("user")).select(Map.of("t", "sum(amt)")).outputMode(OutputMode.COMPLETE).build(input);
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"));
+             Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            Map<String, Object> client = Map.of("bootstrap.servers", broker.bootstrapServers());
+            admin.createTopics(List.of(new NewTopic(EVENTS, PARTITIONS, (short) 1), new NewTopic(RESULTS, PARTITIONS, (short) 1))).all().get();
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers",
+                    broker.bootstrapServers(), "transactional.id", "no-markers"), new ByteArraySerializer(), new ByteArraySerializer())) {
+                producer.initTransactions();
+                producer.beginTransaction();
+                RowPack rows = new RowPack(1024);
+                rows.add(bytes("{\"id\":1,\"user\":\"a\",\"amt\":5.0,\"ts\":\"2026-01-01T10:01:00Z\"}"), 0);
+                producer.send(new ProducerRecord<>(EVENTS, 1, bytes("[\"a\"]"), rows.take()));
+                producer.commitTransaction(); // rows, then the commit's control record: no marker
+            }
+            try (StreamsAggregation stage = new StreamsAggregation(AggregationConfig.of("t", spec, dir.resolve("streams")).withBounded(true), client)) {
+                assertThatThrownBy(stage::runBatch).isInstanceOf(TributaryException.class)
+                        .hasMessageContaining("the aggregation read " + EVENTS + "-1 up to its end (offset 1)")
+                        .hasMessageContaining("no batch-end marker follows its last rows")
+                        .hasMessageContaining("add an input file and run again");
             }
         }
     }

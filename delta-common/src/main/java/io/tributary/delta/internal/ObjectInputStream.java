@@ -1,0 +1,112 @@
+package io.tributary.delta.internal;
+
+import io.tributary.storage.ObjectLocation;
+import io.tributary.storage.ObjectStore;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import org.apache.hadoop.fs.FSInputStream;
+
+/**
+ * An object read as a seekable stream: one GET from the current position on, opened when first
+ * read; a seek a little ahead skips within that stream, any other seek starts a new GET at the
+ * new position (a Parquet reader's jumps to the footer and back cost one request each).
+ */
+final class ObjectInputStream extends FSInputStream {
+    /** A forward seek shorter than this reads on rather than asking the server again. */
+    private static final long SKIP_WITHIN = 1L << 20;
+
+    private final ObjectStore store;
+    private final ObjectLocation object;
+    private InputStream in;
+    private long streamPos;
+    private long pos;
+    private boolean closed;
+
+    ObjectInputStream(ObjectStore store, ObjectLocation object) {
+        this.store = store;
+        this.object = object;
+    }
+
+    private void position() throws IOException {
+        if (closed) {
+            throw new IOException(object + ": stream closed");
+        }
+        if (in != null && pos >= streamPos && pos - streamPos <= SKIP_WITHIN) {
+            long skip = pos - streamPos;
+            while (skip > 0) {
+                long n = in.skip(skip);
+                if (n <= 0) {
+                    if (in.read() < 0) {
+                        break;
+                    }
+                    n = 1;
+                }
+                skip -= n;
+                streamPos += n;
+            }
+            if (streamPos == pos) {
+                return;
+            }
+        }
+        closeStream();
+        in = store.open(object, null, pos);
+        streamPos = pos;
+    }
+
+    private void closeStream() throws IOException {
+        if (in != null) {
+            in.close();
+            in = null;
+        }
+    }
+
+    @Override
+    public synchronized int read() throws IOException {
+        position();
+        int b = in.read();
+        if (b >= 0) {
+            pos++;
+            streamPos++;
+        }
+        return b;
+    }
+
+    @Override
+    public synchronized int read(byte[] buf, int off, int len) throws IOException {
+        if (len == 0) {
+            return 0;
+        }
+        position();
+        int n = in.read(buf, off, len);
+        if (n > 0) {
+            pos += n;
+            streamPos += n;
+        }
+        return n;
+    }
+
+    @Override
+    public synchronized void seek(long target) throws IOException {
+        if (target < 0) {
+            throw new EOFException(object + ": cannot seek to " + target);
+        }
+        pos = target;
+    }
+
+    @Override
+    public synchronized long getPos() {
+        return pos;
+    }
+
+    @Override
+    public boolean seekToNewSource(long targetPos) {
+        return false;
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        closed = true;
+        closeStream();
+    }
+}

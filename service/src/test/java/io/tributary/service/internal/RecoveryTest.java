@@ -1,0 +1,58 @@
+package io.tributary.service.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.schema.Progress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.Test;
+
+/** A batch that fails with an error Kafka calls retriable is tried again, and the live page hears of it. */
+class RecoveryTest {
+    private static final Progress DONE = new Progress("p/sink", "r", "2026-01-01T10:00:00.000Z", 0, 1, 0, 0, Map.of("triggerExecution", 1L),
+            null, null, null, null);
+
+    /** What the listener heard, in order. */
+    private final List<String> heard = new ArrayList<>();
+    private final Recovery.Retries retries = new Recovery.Retries() {
+        @Override
+        public void retrying(String stage, String error, long firstFailureMs, int attempts) {
+            heard.add(stage + " retrying #" + attempts + ": " + error);
+        }
+
+        @Override
+        public void recovered(String stage) {
+            heard.add(stage + " recovered");
+        }
+    };
+
+    @Test
+    void aRetriableFailureIsTriedAgainAndReportedUntilATrySucceeds() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        Stage stage = new Stage("p/sink", () -> {
+            if (calls.incrementAndGet() <= 2) {
+                throw new TimeoutException("Timed out waiting for a node assignment");
+            }
+            return Optional.of(DONE);
+        }, () -> { });
+        assertThat(Recovery.runBatch(stage, () -> false, retries)).contains(DONE);
+        assertThat(heard).containsExactly(
+                "p/sink retrying #1: TimeoutException: Timed out waiting for a node assignment",
+                "p/sink retrying #2: TimeoutException: Timed out waiting for a node assignment",
+                "p/sink recovered");
+    }
+
+    @Test
+    void anyOtherFailureEndsTheRunWithoutARetry() {
+        Stage stage = new Stage("p/sink", () -> {
+            throw new IllegalStateException("the table refused the commit");
+        }, () -> { });
+        assertThatThrownBy(() -> Recovery.runBatch(stage, () -> false, retries)).hasMessage("the table refused the commit");
+        assertThat(heard).isEmpty();
+    }
+}

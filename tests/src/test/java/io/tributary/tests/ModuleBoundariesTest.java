@@ -1,0 +1,167 @@
+package io.tributary.tests;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.EvaluationResult;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The module layout the build keeps (CONTRIBUTING.md): the stages never import one another, only
+ * {@code service} (and these end-to-end tests) wire stages, a module's {@code internal} packages
+ * are its own, and the engines the stages run (Kafka Streams, Delta Kernel) are used by those
+ * stages alone. Checked on the compiled classes of every module, main and test: each
+ * module has a root package of its own, so a class's package names its module.
+ */
+class ModuleBoundariesTest {
+    /** Every module of the build by its root package. */
+    static final Map<String, String> MODULES = new LinkedHashMap<>();
+    static final List<String> STAGES = List.of("file-ingest", "topology", "delta-sink", "delta-source");
+    /** The modules that may use the stages' public packages. */
+    static final List<String> WIRING = List.of("service", "tests");
+    /**
+     * The engines a stage runs, by package, and the modules that may use them: the stage's runner
+     * drives its engine, and service only wires the runners (a class in service that made a
+     * {@code KafkaStreams} would break this).
+     */
+    static final Map<String, List<String>> ENGINES = Map.of(
+            "org.apache.kafka.streams..", List.of("topology"),
+            "io.delta.kernel..", List.of("delta-common", "delta-sink", "delta-source"));
+
+    static {
+        MODULES.put("schema", "io.tributary.schema");
+        MODULES.put("broker", "io.tributary.broker");
+        MODULES.put("storage", "io.tributary.storage");
+        MODULES.put("delta-common", "io.tributary.delta");
+        MODULES.put("file-ingest", "io.tributary.ingest");
+        MODULES.put("topology", "io.tributary.topology");
+        MODULES.put("delta-sink", "io.tributary.sink");
+        MODULES.put("delta-source", "io.tributary.source");
+        MODULES.put("service", "io.tributary.service");
+        MODULES.put("tests", "io.tributary.tests");
+    }
+
+    static JavaClasses classes;
+
+    /** Every module's classes, main and test, as the build compiled them (target/classes, target/test-classes). */
+    @BeforeAll
+    static void importEveryModule() throws URISyntaxException {
+        Path root = Path.of(ModuleBoundariesTest.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .getParent().getParent().getParent(); // tests/target/test-classes
+        Set<Location> locations = new HashSet<>();
+        for (String module : MODULES.keySet()) {
+            for (String dir : List.of("classes", "test-classes")) {
+                Path compiled = root.resolve(module).resolve("target").resolve(dir);
+                if (Files.isDirectory(compiled)) {
+                    locations.add(Location.of(compiled));
+                }
+            }
+        }
+        classes = new ClassFileImporter().importLocations(locations);
+    }
+
+    static String pkg(String module) {
+        return MODULES.get(module) + "..";
+    }
+
+    static String[] pkgs(Stream<String> modules) {
+        return modules.map(ModuleBoundariesTest::pkg).toArray(String[]::new);
+    }
+
+    /** Stages never import one another. */
+    static List<ArchRule> stageRules() {
+        return STAGES.stream().map(stage -> (ArchRule) noClasses().that().resideInAPackage(pkg(stage))
+                .should().dependOnClassesThat().resideInAnyPackage(pkgs(STAGES.stream().filter(s -> !s.equals(stage))))
+                .as("stage " + stage + " never imports another stage; service wires them through the topics")).toList();
+    }
+
+    /** Only {@code wiring} (and the stage itself) use a stage. */
+    static List<ArchRule> wiringRules(List<String> wiring) {
+        return STAGES.stream().map(stage -> (ArchRule) noClasses()
+                .that().resideOutsideOfPackages(pkgs(Stream.concat(Stream.of(stage), wiring.stream())))
+                .should().dependOnClassesThat().resideInAPackage(pkg(stage))
+                .as("only " + String.join(" and ", wiring) + " use stage " + stage)).toList();
+    }
+
+    /** A module's internal packages are its own. */
+    static List<ArchRule> internalRules() {
+        return MODULES.keySet().stream().map(module -> (ArchRule) noClasses().that().resideOutsideOfPackage(pkg(module))
+                .should().dependOnClassesThat().resideInAPackage(MODULES.get(module) + "..internal..")
+                .as("the internal packages of " + module + " are used by " + module + " alone; give it public API instead")).toList();
+    }
+
+    /** Only {@code engines}' modules use each engine. */
+    static List<ArchRule> engineRules(Map<String, List<String>> engines) {
+        return engines.entrySet().stream().map(e -> (ArchRule) noClasses()
+                .that().resideOutsideOfPackages(pkgs(e.getValue().stream()))
+                .should().dependOnClassesThat().resideInAPackage(e.getKey())
+                .as("only " + String.join(", ", e.getValue()) + " use " + e.getKey().replace("..", "")
+                        + "; service wires the stage that runs it")).toList();
+    }
+
+    @Test
+    void stagesNeverImportOneAnotherAndInternalsStayInTheirModule() {
+        List<ArchRule> rules = new ArrayList<>(stageRules());
+        rules.addAll(wiringRules(WIRING));
+        rules.addAll(internalRules());
+        rules.addAll(engineRules(ENGINES));
+        List<String> broken = rules.stream().map(r -> r.evaluate(classes)).filter(EvaluationResult::hasViolation)
+                .map(r -> r.getFailureReport().toString()).toList();
+        assertThat(broken).as("the module boundaries (CONTRIBUTING.md):%n%s", String.join("\n", broken)).isEmpty();
+    }
+
+    /**
+     * The rules judge a class's module by its package: each module's classes are in its root
+     * package, and the rules see every module's main and test classes, so that none passes for
+     * having looked at nothing.
+     */
+    @Test
+    void everyModuleIsLookedAtAndKeepsToItsPackage() {
+        Map<String, Set<String>> kinds = new LinkedHashMap<>();
+        for (JavaClass c : classes) {
+            String uri = c.getSource().map(s -> s.getUri().toString()).orElse("");
+            String module = MODULES.keySet().stream().filter(m -> uri.contains("/" + m + "/target/")).findFirst()
+                    .orElseThrow(() -> new AssertionError(c.getName() + " comes from no module: " + uri));
+            String root = MODULES.get(module);
+            assertThat(c.getPackageName()).as("the package of %s (module %s)", c.getName(), module)
+                    .matches(p -> p.equals(root) || p.startsWith(root + "."), "is " + root + " or below it");
+            kinds.computeIfAbsent(module, k -> new HashSet<>()).add(uri.contains("/target/test-classes/") ? "test" : "main");
+        }
+        for (String module : MODULES.keySet()) {
+            Set<String> expected = module.equals("tests") ? Set.of("test") : Set.of("main", "test");
+            assertThat(kinds.get(module)).as("classes of module %s", module).containsAll(expected);
+        }
+    }
+
+    /** A rule that can fail: service does use the stages, so a layout without service among the wiring modules is broken. */
+    @Test
+    void theRulesFindAStageUsedFromOutside() {
+        assertThat(wiringRules(List.of("tests")).stream().filter(r -> r.evaluate(classes).hasViolation()).map(ArchRule::getDescription))
+                .containsExactlyInAnyOrder(STAGES.stream().map(s -> "only tests use stage " + s).toArray(String[]::new));
+    }
+
+    /** A rule that can fail: topology runs Kafka Streams, so a layout where only service may is broken, and says where. */
+    @Test
+    void theRulesFindKafkaStreamsRunOutsideItsStage() {
+        EvaluationResult result = engineRules(Map.of("org.apache.kafka.streams..", List.of("service"))).get(0).evaluate(classes);
+        assertThat(result.hasViolation()).isTrue();
+        assertThat(result.getFailureReport().getDetails())
+                .anyMatch(d -> d.contains("<io.tributary.topology.") && d.contains("<org.apache.kafka.streams.KafkaStreams."));
+    }
+}

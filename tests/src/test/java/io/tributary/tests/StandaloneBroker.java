@@ -1,0 +1,130 @@
+package io.tributary.tests;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * A single-node KRaft broker in a process of its own, started from the distribution's jars
+ * ({@code service/target/dist/lib} holds {@code kafka.Kafka}) with Kafka's own defaults for its
+ * internal topics (50 partitions of the offsets and transaction-state topics), the shape of the
+ * compose stack's broker and of a real deployment: a broker the pipeline does not own.
+ */
+final class StandaloneBroker implements AutoCloseable {
+    private static final Path LIB = ChildProcess.LAUNCHER.getParent().getParent().resolve("lib");
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private StandaloneBroker(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    /** Formats a new log folder under {@code dir} and starts the broker; returns once it answers. */
+    static StandaloneBroker start(Path dir) throws IOException, InterruptedException {
+        return start(dir, false);
+    }
+
+    /** As {@link #start(Path)}; {@code autoCreate}: the broker creates a topic a client asks about (auto.create.topics.enable). */
+    static StandaloneBroker start(Path dir, boolean autoCreate) throws IOException, InterruptedException {
+        int[] ports = freePorts();
+        int port = ports[0];
+        int controller = ports[1];
+        Path logs = dir.resolve("logs");
+        Path config = dir.resolve("server.properties");
+        Files.createDirectories(dir);
+        Files.writeString(config, String.join("\n",
+                "process.roles=broker,controller",
+                "node.id=1",
+                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controller,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                "controller.listener.names=CONTROLLER",
+                "controller.quorum.voters=1@127.0.0.1:" + controller,
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "log.dirs=" + logs,
+                "offsets.topic.replication.factor=1",
+                "transaction.state.log.replication.factor=1",
+                "transaction.state.log.min.isr=1",
+                "share.coordinator.state.topic.replication.factor=1",
+                "share.coordinator.state.topic.min.isr=1",
+                "group.initial.rebalance.delay.ms=0",
+                "auto.create.topics.enable=" + autoCreate) + "\n");
+        Path out = dir.resolve("broker.log");
+        Process format = java(List.of("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()), out);
+        if (!format.waitFor(120, TimeUnit.SECONDS) || format.exitValue() != 0) {
+            throw new IllegalStateException("formatting the broker's log failed:\n" + Files.readString(out));
+        }
+        StandaloneBroker broker = new StandaloneBroker(java(List.of("-Xmx512m", "kafka.Kafka", config.toString()), out), port, out);
+        try {
+            broker.awaitAnswer();
+        } catch (RuntimeException | InterruptedException e) {
+            broker.close();
+            throw e;
+        }
+        return broker;
+    }
+
+    String bootstrapServers() {
+        return "127.0.0.1:" + port;
+    }
+
+    private void awaitAnswer() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers()))) {
+            while (true) {
+                try {
+                    admin.describeCluster(new DescribeClusterOptions().timeoutMs(2_000)).nodes().get();
+                    return;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (!process.isAlive() || System.nanoTime() > deadline) {
+                        throw new IllegalStateException("the broker did not answer on " + bootstrapServers() + "; its log:\n" + tail());
+                    }
+                }
+            }
+        }
+    }
+
+    private String tail() {
+        try {
+            String s = Files.readString(log);
+            return s.substring(Math.max(0, s.length() - 4000));
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    private static Process java(List<String> args, Path out) throws IOException {
+        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", LIB + "/*"));
+        cmd.addAll(args);
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile())).start();
+    }
+
+    private static int[] freePorts() {
+        java.net.InetAddress lo = java.net.InetAddress.getLoopbackAddress();
+        try (ServerSocket a = new ServerSocket(0, 1, lo); ServerSocket b = new ServerSocket(0, 1, lo)) {
+            return new int[] {a.getLocalPort(), b.getLocalPort()};
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+}
