@@ -17,17 +17,21 @@ import java.util.List;
  * the transaction itself (the Kafka Connect source connector): the folder listed in batch order,
  * a file read line by line into row records and dead letters under the config's
  * {@link BadRecordPolicy}, and {@link CleanSource} applied once a file's records are committed.
- * It is the code {@link FileIngest} runs; only who publishes differs. Not thread-safe.
+ * It is the code {@link FileIngest} runs, on a local folder or one in object storage
+ * ({@link IngestConfig#inputLocation()}); only who publishes differs. Not thread-safe.
  */
 public final class InputFiles {
-    /** A file of the input folder as listed: its name relative to the folder (its identity), size and modification time. */
-    public record InputFile(String relPath, Path path, long size, long mtimeMs) {
+    /**
+     * A file of the input folder as listed: its name relative to the folder (its identity), size and
+     * modification time; for an object in object storage, no local {@code path} and its ETag.
+     */
+    public record InputFile(String relPath, Path path, long size, long mtimeMs, String etag) {
         FileStat stat() {
-            return new FileStat(relPath, path, size, mtimeMs);
+            return new FileStat(relPath, path, size, mtimeMs, etag);
         }
 
         static InputFile of(FileStat s) {
-            return new InputFile(s.relPath(), s.path(), s.size(), s.mtimeMs());
+            return new InputFile(s.relPath(), s.path(), s.size(), s.mtimeMs(), s.etag());
         }
     }
 
@@ -47,8 +51,8 @@ public final class InputFiles {
 
     public InputFiles(IngestConfig config) {
         this.config = config;
-        this.discovery = new FileDiscovery(config.inputDir());
-        this.reader = FilePublisher.reader(config);
+        this.discovery = FileDiscovery.of(config);
+        this.reader = FilePublisher.reader(config, discovery);
         this.cleaner = new SourceCleaner(config.cleanSource(), discovery);
     }
 
@@ -101,10 +105,10 @@ public final class InputFiles {
         } catch (FileChangedException e) {
             return null;
         }
-        if (r.bytesRead() != stat.size() || !stat.sameAs(FileDiscovery.restat(stat))) {
+        if (r.bytesRead() != stat.size() || !discovery.readsListedVersion(stat) && !stat.sameAs(discovery.current(stat))) {
             return null;
         }
-        return new IngestedFile(stat.relPath(), stat.size(), stat.mtimeMs(), r.sha256(), r.rows(), r.badRows(), batchId);
+        return new IngestedFile(stat.relPath(), stat.size(), stat.mtimeMs(), r.sha256(), r.rows(), r.badRows(), batchId, stat.etag());
     }
 
     /** The ingest-log record of {@code file} (JSON), as the stage writes it. */

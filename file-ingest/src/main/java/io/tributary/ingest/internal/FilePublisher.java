@@ -71,8 +71,8 @@ public final class FilePublisher {
     }
 
     /** A publisher that only {@link #read reads}: for a runtime that sends the records itself. */
-    public static FilePublisher reader(IngestConfig config) {
-        return new FilePublisher(config, null, null);
+    public static FilePublisher reader(IngestConfig config, FileDiscovery discovery) {
+        return new FilePublisher(config, null, null, discovery);
     }
 
     /**
