@@ -3,6 +3,7 @@ package io.tributary.connect;
 import io.tributary.connect.internal.ConfigValues;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
+import io.tributary.storage.Storage;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
@@ -50,6 +51,11 @@ public final class DeltaSinkConfig extends AbstractConfig {
 
     public String tablePath() {
         return getString(PATH);
+    }
+
+    /** The {@code storage.}-prefixed keys, without the prefix: the table's file-system settings, as a spec's {@code storage:} map. */
+    public Storage storage() {
+        return ConfigValues.storage(originalsStrings());
     }
 
     /** The configured schema, or null when the table or the records give it. */

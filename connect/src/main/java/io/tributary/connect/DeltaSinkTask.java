@@ -66,7 +66,7 @@ public class DeltaSinkTask extends SinkTask {
         name = props.getOrDefault("name", "tributary-delta") + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
         schema = config.schema();
         if (schema == null) {
-            schema = DeltaTables.schema(config.tablePath()).orElse(null);
+            schema = DeltaTables.schema(config.tablePath(), config.storage()).orElse(null);
         }
         if (schema != null) {
             openSink();
@@ -82,13 +82,14 @@ public class DeltaSinkTask extends SinkTask {
 
     private void openSink() {
         rowJson = new RowJson(schema, config.timeZone());
-        sink = new PartitionSink(config.tablePath(), schema, config.partitionBy(), config.targetFileSize(), Map.of(), name);
+        sink = new PartitionSink(config.tablePath(), schema, config.partitionBy(), config.targetFileSize(), Map.of(), name,
+                config.storage());
     }
 
     /** Each new partition starts where the table says, whatever the consumer group holds. */
     @Override
     public void open(Collection<TopicPartition> partitions) {
-        Map<TopicPartition, Long> offsets = PartitionSink.offsets(config.tablePath(), partitions);
+        Map<TopicPartition, Long> offsets = PartitionSink.offsets(config.tablePath(), config.storage(), partitions);
         next.putAll(offsets);
         committed.putAll(offsets);
         context.offset(offsets);
@@ -189,7 +190,7 @@ public class DeltaSinkTask extends SinkTask {
 
     /** Reads {@code partitions} again from the table's offsets (where the consumer goes before its next poll). */
     private void rewind(Collection<TopicPartition> partitions) {
-        Map<TopicPartition, Long> offsets = PartitionSink.offsets(config.tablePath(), partitions);
+        Map<TopicPartition, Long> offsets = PartitionSink.offsets(config.tablePath(), config.storage(), partitions);
         offsets.keySet().retainAll(next.keySet());
         next.putAll(offsets);
         committed.putAll(offsets);

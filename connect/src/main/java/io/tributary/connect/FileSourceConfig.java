@@ -7,7 +7,6 @@ import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.schema.TributaryException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -43,7 +42,7 @@ public final class FileSourceConfig extends AbstractConfig {
 
     public static final ConfigDef DEF = new ConfigDef()
             .define(PATH, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
-                    "the folder of input files (on every worker: a shared volume); new files are new data, as Spark's readStream.json(path)")
+                    "the folder of input files (on every worker: a shared volume, or a folder in object storage, s3a://bucket/folder/); new files are new data, as Spark's readStream.json(path)")
             .define(SCHEMA, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValues.by(Schema::parse), Importance.HIGH,
                     "the rows' schema as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"")
             .define(TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
@@ -72,7 +71,7 @@ public final class FileSourceConfig extends AbstractConfig {
             .define(CLEAN_SOURCE, Type.STRING, "off", ConfigDef.CaseInsensitiveValidString.in("off", "archive", "delete"), Importance.LOW,
                     "once a file's transaction committed (never before): leave it, move it to sourceArchiveDir, or delete it (Spark's cleanSource)")
             .define(ARCHIVE_DIR, Type.STRING, null, Importance.LOW,
-                    "cleanSource archive: the folder files move to, outside the input folder")
+                    "cleanSource archive: the folder files move to, outside the input folder (a local folder, or s3a://... with an input in object storage)")
             .define(POLL_INTERVAL, Type.STRING, "1 second", ConfigValues.by(v -> ConfigValues.duration(POLL_INTERVAL, v)), Importance.LOW,
                     "how often a task lists the folder when it found no new file");
 
@@ -89,8 +88,8 @@ public final class FileSourceConfig extends AbstractConfig {
     public IngestConfig ingestConfig(String name) {
         String key = PATH;
         try {
-            Path dir = Path.of(getString(PATH));
-            IngestConfig.Builder b = IngestConfig.builder(pipelineName(name), dir, Schema.parse(getString(SCHEMA)))
+            IngestConfig.Builder b = IngestConfig.builder(pipelineName(name), getString(PATH), Schema.parse(getString(SCHEMA)))
+                    .storage(ConfigValues.storage(originalsStrings()))
                     .format(getString(FORMAT))
                     .eventsTopic(getString(TOPIC))
                     .deadLetterTopic(deadLetterTopic())
@@ -103,7 +102,7 @@ public final class FileSourceConfig extends AbstractConfig {
                     .timeZone(getString(TIME_ZONE));
             key = CLEAN_SOURCE;
             String archive = getString(ARCHIVE_DIR);
-            b.cleanSource(CleanSource.forName(getString(CLEAN_SOURCE), archive == null ? null : Path.of(archive)));
+            b.cleanSource(CleanSource.forLocation(getString(CLEAN_SOURCE), archive));
             return b.build();
         } catch (TributaryException e) {
             throw new ConfigException(key, originalsStrings().get(key), e.getMessage());

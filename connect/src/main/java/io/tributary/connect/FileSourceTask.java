@@ -74,7 +74,7 @@ public class FileSourceTask extends SourceTask {
         index = Integer.parseInt(props.getOrDefault(FileSourceConfig.TASK_INDEX, "0"));
         count = Integer.parseInt(props.getOrDefault(FileSourceConfig.TASK_COUNT, "1"));
         metrics = TaskMetrics.of(() -> context.pluginMetrics());
-        LOG.info("file source {}: task {} of {} reads its share of {} into topic {}", name, index, count, ingest.inputDir(), config.topic());
+        LOG.info("file source {}: task {} of {} reads its share of {} into topic {}", name, index, count, ingest.inputLocation(), config.topic());
     }
 
     /** Whether this task owns {@code relPath}: the connector's division of the files (a hash of the name, modulo the task count). */

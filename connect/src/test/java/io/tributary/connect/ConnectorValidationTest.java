@@ -63,6 +63,22 @@ class ConnectorValidationTest {
     }
 
     @Test
+    void storageKeysAreTheSpecsStorageMap() {
+        Map<String, String> c = source();
+        c.put("path", "s3a://landing/orders/");
+        c.put("storage.fs.s3a.endpoint", "http://127.0.0.1:9000");
+        c.put("storage.fs.s3a.path.style.access", "true");
+        assertThat(errors(c)).isEmpty();
+        io.tributary.ingest.IngestConfig ingest = new FileSourceConfig(c).ingestConfig("orders-files");
+        assertThat(ingest.inputLocation()).isEqualTo("s3a://landing/orders/");
+        assertThat(ingest.inputDir()).isNull();
+        assertThat(ingest.storage().settings())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("fs.s3a.endpoint", "http://127.0.0.1:9000", "fs.s3a.path.style.access", "true"));
+        DeltaSinkConfig sink = new DeltaSinkConfig(Map.of("delta.path", "s3a://lake/orders/", "storage.fs.s3a.endpoint", "http://127.0.0.1:9000"));
+        assertThat(sink.storage().settings()).containsExactly(Map.entry("fs.s3a.endpoint", "http://127.0.0.1:9000"));
+    }
+
+    @Test
     void theSinkNamesABadSize() {
         Map<String, String> c = new HashMap<>(Map.of("delta.path", dir.toString(), "targetFileSize", "big"));
         List<ConfigValue> values = new DeltaSinkConnector().validate(c).configValues();

@@ -13,6 +13,7 @@ import io.tributary.sink.internal.CommitResult;
 import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.Partitioning;
 import io.tributary.sink.internal.TableSnapshots;
+import io.tributary.storage.Storage;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -41,13 +42,20 @@ public final class PartitionSink {
     private final DeltaTableWriter writer;
     private final String writerId;
 
+    /** As below, for a table on a local path. */
+    public PartitionSink(String tablePath, Schema schema, List<String> partitionBy, long targetFileSize,
+                         Map<String, String> tableProperties, String writerId) {
+        this(tablePath, schema, partitionBy, targetFileSize, tableProperties, writerId, Storage.NONE);
+    }
+
     /**
      * @param partitionBy the table's partitioning, as {@link SinkConfig#partitionBy()}
      * @param writerId names this writer in the log and in each partition's domain metadata
+     * @param storage the settings of the table's file system (object storage), as the spec's {@code storage:} map
      */
     public PartitionSink(String tablePath, Schema schema, List<String> partitionBy, long targetFileSize,
-                         Map<String, String> tableProperties, String writerId) {
-        this.engine = KernelEngines.withTargetFileSize(targetFileSize);
+                         Map<String, String> tableProperties, String writerId, Storage storage) {
+        this.engine = KernelEngines.withTargetFileSize(targetFileSize, storage);
         this.writer = new DeltaTableWriter(engine, tablePath, tableProperties, Partitioning.parse(partitionBy, schema), targetFileSize);
         this.writerId = writerId;
     }
@@ -68,7 +76,12 @@ public final class PartitionSink {
 
     /** As {@link #tableOffsets} for the table at {@code path} (0 for every partition when there is no table). */
     public static Map<TopicPartition, Long> offsets(String path, Collection<TopicPartition> partitions) {
-        return offsetsIn(TableSnapshots.latest(KernelEngines.create(), path), partitions);
+        return offsets(path, Storage.NONE, partitions);
+    }
+
+    /** As {@link #offsets(String, Collection)}, with {@code storage}'s settings for a table on object storage. */
+    public static Map<TopicPartition, Long> offsets(String path, Storage storage, Collection<TopicPartition> partitions) {
+        return offsetsIn(TableSnapshots.latest(KernelEngines.create(storage), path), partitions);
     }
 
     private static Map<TopicPartition, Long> offsetsIn(Optional<Snapshot> snap, Collection<TopicPartition> partitions) {

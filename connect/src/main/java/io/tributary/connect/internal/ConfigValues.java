@@ -1,10 +1,13 @@
 package io.tributary.connect.internal;
 
+import io.tributary.storage.Storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -77,6 +80,20 @@ public final class ConfigValues {
                 throw new ConfigException(name, value, e.getMessage());
             }
         };
+    }
+
+    /** The prefix of the keys passed to the file system of paths on object storage ({@code storage.fs.s3a.endpoint}). */
+    public static final String STORAGE_PREFIX = "storage.";
+
+    /** The {@link #STORAGE_PREFIX}ed keys of a connector's config, without the prefix: a spec's {@code storage:} map. */
+    public static Storage storage(Map<String, String> props) {
+        Map<String, String> settings = new TreeMap<>();
+        props.forEach((k, v) -> {
+            if (k.startsWith(STORAGE_PREFIX) && v != null) {
+                settings.put(k.substring(STORAGE_PREFIX.length()), v);
+            }
+        });
+        return settings.isEmpty() ? Storage.NONE : Storage.of(settings);
     }
 
     /** The plugin's version, as the build wrote it. */
