@@ -88,6 +88,10 @@ public final class ServiceEndpoints implements AutoCloseable {
                 history.declare(stage);
             }
         }
+        String ingest = spec.name() + "/ingest";
+        if (opened.stageNames().contains(ingest)) {
+            metrics.declareFileSource(ingest);
+        }
         String aggregate = spec.name() + "/aggregate";
         if (opened.stageNames().contains(aggregate)) {
             metrics.functionCounter(MetricNames.LATE_ROWS, aggregate, opened,

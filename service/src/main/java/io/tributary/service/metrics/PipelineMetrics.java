@@ -60,6 +60,15 @@ public final class PipelineMetrics implements AutoCloseable {
         timer(stage);
     }
 
+    /**
+     * Registers the bad-rows counter of a stage that reads files at zero: Prometheus' {@code
+     * increase()} counts only what happens between two scrapes, so an alert on bad rows would miss
+     * those of a first batch whose counter appeared already at one.
+     */
+    public synchronized void declareFileSource(String stage) {
+        counter(MetricNames.BAD_ROWS, stage);
+    }
+
     /** Publishes whether the service is ready (see {@link MetricNames#READY}). */
     public void readiness(BooleanSupplier ready) {
         Gauge.builder(MetricNames.READY, () -> ready.getAsBoolean() ? 1 : 0).description(MetricNames.doc(MetricNames.READY)).register(registry);

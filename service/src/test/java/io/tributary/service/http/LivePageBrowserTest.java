@@ -4,18 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -33,7 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class LivePageBrowserTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Path BIN = Path.of("target", "dist", "bin", "tributary").toAbsolutePath();
     private static final String SECRET = "pw-that-must-not-show";
     private static final int WIDTH = 1400;
 
@@ -53,22 +46,20 @@ class LivePageBrowserTest {
                 "aggregate: { eventTime: ts, watermark: 5 minutes, window: 10 minutes, groupBy: [user], select: { t: sum(amt) } }",
                 "outputMode: append",
                 "sink: { delta: { path: agg/ } }", ""));
-        Path out = dir.resolve("service.out");
-        Path err = dir.resolve("service.err");
-        Process service = start(List.of("run", spec.toString(), "--trigger", "default", "--set", "http.port=0"), out, err);
-        try (AutoCloseable stop = service::destroyForcibly) {
-            int port = awaitPort(err, service);
+        try (ServiceProcess service = ServiceProcess.start(spec, Map.of("TRIBUTARY_KAFKA_SASL_JAAS_CONFIG",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"" + SECRET + "\";"))) {
+            int port = service.port();
             // three files, three ingest batches; each later file moves the watermark past the window before it
-            drop(spec, "a.json", row(1, "ann", 5, "10:01"), row(2, "bob", 7, "10:02"), row(3, "ann", 1, "10:04"));
-            drop(spec, "b.json", row(4, "bob", 2, "10:21"), row(5, "cid", 3, "10:23"));
-            drop(spec, "c.json", row(6, "ann", 4, "10:41"));
-            await("the sink's commit of the windows the watermark closed", service,
-                    () -> records(out, "revenue/sink").stream().mapToLong(r -> r.path("numInputRows").asLong()).sum() >= 4);
-            List<JsonNode> printed = records(out, null);
+            service.drop("revenue/ingest", "a.json", row(1, "ann", 5, "10:01"), row(2, "bob", 7, "10:02"), row(3, "ann", 1, "10:04"));
+            service.drop("revenue/ingest", "b.json", row(4, "bob", 2, "10:21"), row(5, "cid", 3, "10:23"));
+            service.drop("revenue/ingest", "c.json", row(6, "ann", 4, "10:41"));
+            service.await("the sink's commit of the windows the watermark closed",
+                    () -> service.records("revenue/sink").stream().mapToLong(r -> r.path("numInputRows").asLong()).sum() >= 4);
+            List<JsonNode> printed = service.records(null);
 
             try (Chromium browser = Chromium.start(chromium, dir, WIDTH, 1000)) {
                 browser.navigate("http://127.0.0.1:" + port + "/");
-                await("the page to show every batch the service printed", service, () -> shown(browser).containsAll(keys(printed)));
+                service.await("the page to show every batch the service printed", () -> shown(browser).containsAll(keys(printed)));
 
                 // the batch table holds each record's input rows; the input-rows chart one point per batch with the same value
                 JsonNode table = browser.eval("[...document.querySelectorAll('#batches tbody tr')].map(tr => ({stage: tr.dataset.stage,"
@@ -107,7 +98,7 @@ class LivePageBrowserTest {
                 browser.eval("document.querySelector('#range button[data-range=hour]').click()");
                 long ingestRows = printed.stream().filter(r -> r.get("name").asText().equals("revenue/ingest"))
                         .mapToLong(r -> r.get("numInputRows").asLong()).sum();
-                await("the last hour's buckets", service, () -> browser.eval("[...document.querySelectorAll("
+                service.await("the last hour's buckets", () -> browser.eval("[...document.querySelectorAll("
                         + "'[data-chart=inputRows] g[data-series=\"revenue/ingest\"] circle')].reduce((s, c) => s + Number(c.dataset.value), 0)")
                         .asLong() == ingestRows);
                 browser.screenshot(Path.of("target", "live-page-hour.png"), WIDTH);
@@ -149,84 +140,11 @@ class LivePageBrowserTest {
     }
 
     private static JsonNode last(List<JsonNode> records, String stage) {
-        JsonNode found = null;
-        for (JsonNode r : records) {
-            if (r.get("name").asText().equals(stage)) {
-                found = r;
-            }
-        }
-        assertThat(found != null).as("a progress record of %s", stage).isTrue();
-        return found;
+        return records.stream().filter(r -> r.get("name").asText().equals(stage)).reduce((a, b) -> b)
+                .orElseThrow(() -> new AssertionError("no progress record of " + stage));
     }
 
     private static String row(int id, String user, double amt, String time) {
         return "{\"id\": " + id + ", \"user\": \"" + user + "\", \"amt\": " + amt + ", \"ts\": \"2026-01-01T" + time + ":00Z\"}";
-    }
-
-    /** Writes a file aside and renames it in, as producers should; each waits for the ingest batch of the one before. */
-    private void drop(Path spec, String name, String... lines) throws Exception {
-        int before = records(dir.resolve("service.out"), "revenue/ingest").size();
-        Path tmp = spec.resolveSibling("in").resolve("." + name);
-        Files.writeString(tmp, String.join("\n", lines) + "\n");
-        Files.move(tmp, spec.resolveSibling("in").resolve(name));
-        await("the ingest batch of " + name, null, () -> records(dir.resolve("service.out"), "revenue/ingest").stream()
-                .skip(before).anyMatch(r -> r.path("numInputRows").asLong() == lines.length));
-    }
-
-    /** The progress records on the service's stdout, of one stage or (null) all. */
-    private static List<JsonNode> records(Path out, String stage) {
-        List<JsonNode> list = new ArrayList<>();
-        String text;
-        try {
-            text = Files.readString(out);
-        } catch (IOException e) {
-            return list;
-        }
-        for (String line : text.split("\n")) {
-            try {
-                JsonNode n = JSON.readTree(line);
-                if (n != null && n.has("batchId") && (stage == null || stage.equals(n.get("name").asText()))) {
-                    list.add(n);
-                }
-            } catch (IOException e) {
-                // a line being written
-            }
-        }
-        return list;
-    }
-
-    private static Process start(List<String> args, Path out, Path err) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(Stream.concat(Stream.of(BIN.toString()), args.stream()).toList())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
-        Map<String, String> env = pb.environment();
-        env.put("JAVA_HOME", System.getProperty("java.home"));
-        env.put("TRIBUTARY_KAFKA_SASL_JAAS_CONFIG",
-                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"" + SECRET + "\";");
-        return pb.start();
-    }
-
-    private int awaitPort(Path stderr, Process p) throws Exception {
-        Pattern serving = Pattern.compile("serving http://127\\.0\\.0\\.1:(\\d+)/");
-        Map<String, Integer> port = new LinkedHashMap<>();
-        await("the HTTP port in the log", p, () -> {
-            Matcher m = serving.matcher(Files.exists(stderr) ? Files.readString(stderr) : "");
-            if (m.find()) {
-                port.put("port", Integer.parseInt(m.group(1)));
-            }
-            return port.containsKey("port");
-        });
-        return port.get("port");
-    }
-
-    /** Polls {@code done} until it holds (at most 2 minutes); the service must stay up meanwhile. */
-    private void await(String what, Process p, Callable<Boolean> done) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (!done.call()) {
-            if (p != null && !p.isAlive()) {
-                throw new AssertionError("the service exited while waiting for " + what + "; stderr:\n" + Files.readString(dir.resolve("service.err")));
-            }
-            assertThat(System.nanoTime()).as("waiting for %s; stderr:\n%s", what, Files.readString(dir.resolve("service.err"))).isLessThan(deadline);
-            Thread.sleep(200);
-        }
     }
 }
