@@ -42,7 +42,12 @@ public final class DeltaTables {
 
     /** The table's schema as a Tributary schema; empty if there is no table. */
     public static Optional<Schema> schema(String path) {
-        return snapshot(path).map(s -> KernelSchemas.fromKernel(s.getPath(), s.getSchema()));
+        return schema(path, Storage.NONE);
+    }
+
+    /** As {@link #schema(String)}, with {@code storage}'s settings for a table on object storage. */
+    public static Optional<Schema> schema(String path, Storage storage) {
+        return snapshot(path, storage).map(s -> KernelSchemas.fromKernel(s.getPath(), s.getSchema()));
     }
 
     /**

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module layout the build keeps (CONTRIBUTING.md): the stages never import one another, only
- * {@code service} (and these end-to-end tests) wire stages, a module's {@code internal} packages
+ * {@code service} (and these end-to-end tests) wire stages, {@code connect} runs {@code file-ingest}
+ * and {@code delta-sink} as Kafka Connect connectors and uses no other stage, a module's {@code internal} packages
  * are its own, and the engines the stages run (Kafka Streams, Delta Kernel) are used by those
  * stages alone. Checked on the compiled classes of every module, main and test: each
  * module has a root package of its own, so a class's package names its module.
@@ -35,6 +36,9 @@ class ModuleBoundariesTest {
     static final List<String> STAGES = List.of("file-ingest", "topology", "delta-sink", "delta-source");
     /** The modules that may use the stages' public packages. */
     static final List<String> WIRING = List.of("service", "tests");
+    /** The stages {@code connect} runs as connectors, through their public packages, and no others. */
+    static final Map<String, List<String>> CONNECTORS = Map.of(
+            "file-ingest", List.of("connect"), "delta-sink", List.of("connect"));
     /**
      * The engines a stage runs, by package, and the modules that may use them: the stage's runner
      * drives its engine, and service only wires the runners (a class in service that made a
@@ -54,6 +58,7 @@ class ModuleBoundariesTest {
         MODULES.put("delta-sink", "io.tributary.sink");
         MODULES.put("delta-source", "io.tributary.source");
         MODULES.put("service", "io.tributary.service");
+        MODULES.put("connect", "io.tributary.connect");
         MODULES.put("tests", "io.tributary.tests");
     }
 
@@ -91,12 +96,15 @@ class ModuleBoundariesTest {
                 .as("stage " + stage + " never imports another stage; service wires them through the topics")).toList();
     }
 
-    /** Only {@code wiring} (and the stage itself) use a stage. */
-    static List<ArchRule> wiringRules(List<String> wiring) {
-        return STAGES.stream().map(stage -> (ArchRule) noClasses()
-                .that().resideOutsideOfPackages(pkgs(Stream.concat(Stream.of(stage), wiring.stream())))
-                .should().dependOnClassesThat().resideInAPackage(pkg(stage))
-                .as("only " + String.join(" and ", wiring) + " use stage " + stage)).toList();
+    /** Only {@code wiring}, the stage itself and the stage's {@code extra} users use a stage. */
+    static List<ArchRule> wiringRules(List<String> wiring, Map<String, List<String>> extra) {
+        return STAGES.stream().map(stage -> {
+            List<String> users = Stream.concat(wiring.stream(), extra.getOrDefault(stage, List.of()).stream()).toList();
+            return (ArchRule) noClasses()
+                    .that().resideOutsideOfPackages(pkgs(Stream.concat(Stream.of(stage), users.stream())))
+                    .should().dependOnClassesThat().resideInAPackage(pkg(stage))
+                    .as("only " + String.join(" and ", users) + " use stage " + stage);
+        }).toList();
     }
 
     /** A module's internal packages are its own. */
@@ -118,7 +126,7 @@ class ModuleBoundariesTest {
     @Test
     void stagesNeverImportOneAnotherAndInternalsStayInTheirModule() {
         List<ArchRule> rules = new ArrayList<>(stageRules());
-        rules.addAll(wiringRules(WIRING));
+        rules.addAll(wiringRules(WIRING, CONNECTORS));
         rules.addAll(internalRules());
         rules.addAll(engineRules(ENGINES));
         List<String> broken = rules.stream().map(r -> r.evaluate(classes)).filter(EvaluationResult::hasViolation)
@@ -152,8 +160,15 @@ class ModuleBoundariesTest {
     /** A rule that can fail: service does use the stages, so a layout without service among the wiring modules is broken. */
     @Test
     void theRulesFindAStageUsedFromOutside() {
-        assertThat(wiringRules(List.of("tests")).stream().filter(r -> r.evaluate(classes).hasViolation()).map(ArchRule::getDescription))
+        assertThat(wiringRules(List.of("tests"), Map.of()).stream().filter(r -> r.evaluate(classes).hasViolation()).map(ArchRule::getDescription))
                 .containsExactlyInAnyOrder(STAGES.stream().map(s -> "only tests use stage " + s).toArray(String[]::new));
+    }
+
+    /** A rule that can fail: connect uses file-ingest and delta-sink, so a layout that does not allow it is broken there alone. */
+    @Test
+    void theRulesFindTheStagesConnectRuns() {
+        assertThat(wiringRules(WIRING, Map.of()).stream().filter(r -> r.evaluate(classes).hasViolation()).map(ArchRule::getDescription))
+                .containsExactlyInAnyOrder("only service and tests use stage file-ingest", "only service and tests use stage delta-sink");
     }
 
     /** A rule that can fail: topology runs Kafka Streams, so a layout where only service may is broken, and says where. */

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -101,26 +102,42 @@ public final class AppendStream implements AutoCloseable {
             return CommitResult.alreadyCommitted(alreadyIn);
         }
         long t0 = System.nanoTime();
-        List<Row> actions;
-        if (collected != null) {
-            actions = writer.writeFiles(txn, writer.toTableRows(collected));
-        } else {
-            if (!chunk.isEmpty()) {
-                hand(chunk);
-            }
-            hand(END);
-            join();
-            if (failure != null) {
-                throw failed();
-            }
-            try {
-                actions = writer.files().addActions(txn, written);
-            } catch (IOException e) {
-                direct.abort();
-                throw new UncheckedIOException("delta table " + writer.tablePath() + ": cannot describe the files of batch " + batchId, e);
-            }
-        }
+        List<Row> actions = finishFiles();
         return writer.commitAppend(txn, appId, batchId, actions, next, rows, System.nanoTime() - t0);
+    }
+
+    /**
+     * Writes what is left and commits the files with {@code domains} (domain metadata name to
+     * configuration) and no {@code txn}: for a stream from {@link DeltaTableWriter#openPartitionAppend}.
+     */
+    public CommitResult commitWithDomains(Map<String, String> domains) {
+        if (done) {
+            throw new IllegalStateException("batch of " + appId + " was committed or closed already");
+        }
+        done = true;
+        long t0 = System.nanoTime();
+        List<Row> actions = finishFiles();
+        return writer.commitPartitions(txn, appId, actions, domains, rows, System.nanoTime() - t0);
+    }
+
+    private List<Row> finishFiles() {
+        if (collected != null) {
+            return writer.writeFiles(txn, writer.toTableRows(collected));
+        }
+        if (!chunk.isEmpty()) {
+            hand(chunk);
+        }
+        hand(END);
+        join();
+        if (failure != null) {
+            throw failed();
+        }
+        try {
+            return writer.files().addActions(txn, written);
+        } catch (IOException e) {
+            direct.abort();
+            throw new UncheckedIOException("delta table " + writer.tablePath() + ": cannot describe the files of batch " + batchId, e);
+        }
     }
 
     private void hand(List<Object[]> c) {

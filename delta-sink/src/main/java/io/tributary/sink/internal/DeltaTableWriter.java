@@ -136,6 +136,57 @@ public final class DeltaTableWriter {
         return AppendStream.open(this, txn, appId, batchId, partitioning.columns().isEmpty() ? files.direct(txn).orElse(null) : null);
     }
 
+    /**
+     * Starts an append whose progress is kept per topic partition by its caller (domain metadata given
+     * at {@link AppendStream#commitWithDomains}), with no {@code txn}: several writers may append at once,
+     * Kernel rebasing one over another, and a commit that another writer's commit of the same domain
+     * overtook fails ({@link io.tributary.sink.StaleBatchException}).
+     *
+     * @param writerId names the writer in logs and the Parquet writer's thread
+     * @return the stream and the snapshot it builds on (empty: the commit creates the table)
+     */
+    public Map.Entry<AppendStream, Optional<Snapshot>> openPartitionAppend(String writerId) {
+        Optional<Snapshot> snapshot = latestSnapshot();
+        Transaction txn;
+        try {
+            txn = snapshot.isPresent()
+                    ? snapshot.get().buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE).build(engine)
+                    : Table.forPath(engine, tablePath).createTransactionBuilder(engine, ENGINE_INFO, Operation.STREAMING_UPDATE)
+                            .withSchema(engine, kernelSchema).withPartitionColumns(engine, partitioning.columns())
+                            .withTableProperties(engine, tableProperties).withDomainMetadataSupported().build(engine);
+        } catch (io.delta.kernel.exceptions.KernelException e) {
+            throw new TributaryException("delta table " + tablePath + ": cannot start a commit for " + writerId + ": " + e.getMessage(), e);
+        }
+        if (snapshot.isPresent()) {
+            checkSchema(snapshot.get());
+        }
+        AppendStream stream = AppendStream.open(this, txn, writerId, -1, partitioning.columns().isEmpty() ? files.direct(txn).orElse(null) : null);
+        return Map.entry(stream, snapshot);
+    }
+
+    /** Commits {@code actions} with the domain metadata {@code domains} and no txn (see {@link #openPartitionAppend}). */
+    CommitResult commitPartitions(Transaction txn, String writerId, List<Row> actions, Map<String, String> domains, long rows,
+                                  long writeNanos) {
+        domains.forEach(txn::addDomainMetadata);
+        long t1 = System.nanoTime();
+        TransactionCommitResult result;
+        try {
+            result = txn.commit(engine, Iterators.iterable(actions));
+        } catch (ConcurrentWriteException e) {
+            throw new io.tributary.sink.StaleBatchException("delta table " + tablePath + ": " + writerId + "'s commit of " + rows
+                    + " rows was overtaken by another writer's commit of the same partitions, or of the table's creation ("
+                    + e.getMessage() + "); nothing of it was committed: read the table's offsets again", e);
+        } catch (CommitStateUnknownException e) {
+            throw new io.tributary.sink.StaleBatchException("delta table " + tablePath + ": " + writerId + "'s commit failed with a storage "
+                    + "error and may or may not have landed (" + e.getMessage() + "): read the table's offsets again", e);
+        }
+        long t2 = System.nanoTime();
+        runHooks(result);
+        LOG.info("delta table {}: version {} committed by {}: {} rows in {} files", tablePath, result.getVersion(), writerId, rows, actions.size());
+        return new CommitResult(true, result.getVersion(), actions.size(), ms(writeNanos), ms(t2 - t1), ms(System.nanoTime() - t2),
+                Map.of("numOutputBytes", addedBytes(actions)));
+    }
+
     /** Commits the files {@code actions} add as batch {@code batchId}, with {@code next}; {@code writeNanos} went into writing them. */
     CommitResult commitAppend(Transaction txn, String appId, long batchId, List<Row> actions, SinkOffsets next, long rows,
                               long writeNanos) {
@@ -257,6 +308,10 @@ public final class DeltaTableWriter {
                     + actual + " for sink " + appId + ", but this batch starts at " + expectedStart
                     + "; another writer changed the table or this sink's state is stale: restart the sink so it resumes from the table");
         }
+        checkSchema(snap);
+    }
+
+    private void checkSchema(Snapshot snap) {
         if (!snap.getSchema().equals(kernelSchema)) {
             throw new TributaryException("delta table " + tablePath + " has schema " + KernelSchemas.fromKernel(tablePath, snap.getSchema()).toDdl()
                     + ", but the sink writes " + schema.toDdl() + "; Tributary does not change a table's schema: "

@@ -64,10 +64,15 @@ public final class FilePublisher {
     }
 
     /** Where {@link #read} puts what a file gives: its packed rows, and the bad lines the policy keeps. */
-    interface Out {
+    public interface Out {
         void event(int partition, Long timestampMs, byte[] value);
 
         void deadLetter(BadRecord record);
+    }
+
+    /** A publisher that only {@link #read reads}: for a runtime that sends the records itself. */
+    public static FilePublisher reader(IngestConfig config, FileDiscovery discovery) {
+        return new FilePublisher(config, null, null, discovery);
     }
 
     /**
@@ -104,7 +109,7 @@ public final class FilePublisher {
      * Reads {@code file} line by line into {@code out}, its rows packed for an events topic of
      * {@code partitions} partitions. Throws as {@link #publish}.
      */
-    FileResult read(FileStat file, int partitions, Out out) throws IOException {
+    public FileResult read(FileStat file, int partitions, Out out) throws IOException {
         MessageDigest digest = sha256();
         long good = 0;
         long bad = 0;

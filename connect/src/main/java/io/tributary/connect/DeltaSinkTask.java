@@ -1,0 +1,243 @@
+package io.tributary.connect;
+
+import io.tributary.connect.internal.ConfigValues;
+import io.tributary.connect.internal.RecordRows;
+import io.tributary.connect.internal.TaskMetrics;
+import io.tributary.schema.BadRecordException;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.Schema;
+import io.tributary.sink.DeltaTables;
+import io.tributary.sink.PartitionSink;
+import io.tributary.sink.StaleBatchException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.ErrantRecordReporter;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends its partitions' records to the Delta table through the stage's {@link PartitionSink}.
+ * The table holds each partition's next offset, written in the commit that adds the rows:
+ * {@link #open} seeks every assigned partition there, so neither a restart nor a rebalance nor
+ * Connect's own offset commits (which {@link #preCommit} only feeds with what the table holds)
+ * decide where reading resumes. A batch commits only if the table still holds the offsets it
+ * started at: a task that lost a partition to another cannot commit a stale batch of it
+ * ({@link StaleBatchException}); it drops the batch and reads its partitions again from the table.
+ */
+public class DeltaSinkTask extends SinkTask {
+    private static final Logger LOG = LoggerFactory.getLogger(DeltaSinkTask.class);
+
+    private DeltaSinkConfig config;
+    private String name;
+    private Schema schema;
+    private RowJson rowJson;
+    private PartitionSink sink;
+    private ErrantRecordReporter reporter;
+    /** Per assigned partition, the next offset to take: the table's, or past the rows the open batch holds. */
+    private final Map<TopicPartition, Long> next = new HashMap<>();
+    /** Per assigned partition, the offset the table holds as last read or committed. */
+    private final Map<TopicPartition, Long> committed = new HashMap<>();
+    private PartitionSink.Batch batch;
+    /** The partitions of the open batch and the offset each starts at. */
+    private final Map<TopicPartition, Long> batchFrom = new LinkedHashMap<>();
+    private long batchStartMs;
+    private long batchInputBytes;
+    /** Parquet bytes written per input byte, as the last commit measured (0: none yet). */
+    private double outputPerInputByte;
+    private TaskMetrics metrics;
+    private volatile long lastVersion = -1;
+
+    @Override
+    public String version() {
+        return ConfigValues.version();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        config = new DeltaSinkConfig(props);
+        name = props.getOrDefault("name", "tributary-delta") + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        schema = config.schema();
+        if (schema == null) {
+            schema = DeltaTables.schema(config.tablePath(), config.storage()).orElse(null);
+        }
+        if (schema != null) {
+            openSink();
+        }
+        metrics = TaskMetrics.of(() -> context.pluginMetrics());
+        TaskMetrics.deltaVersion(() -> context.pluginMetrics(), () -> lastVersion);
+        try {
+            reporter = context.errantRecordReporter();
+        } catch (NoSuchMethodError | NoClassDefFoundError e) {
+            reporter = null; // a worker older than Kafka 2.6
+        }
+    }
+
+    private void openSink() {
+        rowJson = new RowJson(schema, config.timeZone());
+        sink = new PartitionSink(config.tablePath(), schema, config.partitionBy(), config.targetFileSize(), Map.of(), name,
+                config.storage());
+    }
+
+    /** Each new partition starts where the table says, whatever the consumer group holds. */
+    @Override
+    public void open(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Long> offsets = PartitionSink.offsets(config.tablePath(), config.storage(), partitions);
+        next.putAll(offsets);
+        committed.putAll(offsets);
+        context.offset(offsets);
+        LOG.info("delta sink {}: partitions {} resume at the table's offsets {}", name, partitions, offsets);
+    }
+
+    @Override
+    public void put(Collection<SinkRecord> records) {
+        for (SinkRecord r : records) {
+            TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
+            Long expected = next.get(tp);
+            if (expected == null || r.kafkaOffset() < expected) {
+                continue; // not assigned to this task, or in the table already (or in the open batch)
+            }
+            List<Object[]> rows = rowsOf(r, tp); // empty for a marker, and for a bad record Connect's errant record reporter took
+            if (sink == null) {
+                continue; // a marker before any row: nothing to write, no table to hold the offset yet
+            }
+            if (batch == null) {
+                batch = sink.begin();
+                batchStartMs = System.currentTimeMillis();
+            }
+            batchFrom.putIfAbsent(tp, expected);
+            rows.forEach(batch::add);
+            metrics.input(rows.size());
+            next.put(tp, r.kafkaOffset() + 1);
+            batchInputBytes += r.value() instanceof String s ? s.length() : 64L * rows.size();
+        }
+        if (batch != null && due()) {
+            commitBatch();
+        }
+    }
+
+    /** The record's rows; none when it was bad and Connect's errant record reporter took it. */
+    private List<Object[]> rowsOf(SinkRecord r, TopicPartition tp) {
+        if (RecordRows.isMarker(r)) {
+            return List.of();
+        }
+        if (sink == null) {
+            String ddl = RecordRows.header(r, FileSourceTask.SCHEMA_HEADER);
+            if (ddl == null) {
+                throw new ConnectException("delta sink " + name + ": table " + config.tablePath() + " does not exist and record "
+                        + tp + "@" + r.kafkaOffset() + " does not say its schema (header " + FileSourceTask.SCHEMA_HEADER
+                        + "); set the connector's 'schema' to the rows' Spark DDL, e.g. \"id INT, user STRING, ts TIMESTAMP\"");
+            }
+            schema = Schema.parse(ddl);
+            openSink();
+        }
+        try {
+            return RecordRows.rows(r, rowJson);
+        } catch (BadRecordException e) {
+            String message = "delta sink " + name + ": record " + tp + "@" + r.kafkaOffset() + " is not a row of " + schema.toDdl()
+                    + (e.field() == null ? "" : ", field '" + e.field() + "'") + ": " + e.reason();
+            if (reporter != null) {
+                reporter.report(r, new ConnectException(message));
+                return List.of();
+            }
+            throw new ConnectException(message + ". Fix the producer, set the connector's 'schema' to what the topic holds, "
+                    + "or let Connect set bad records aside (errors.tolerance all, errors.deadletterqueue.topic.name)");
+        }
+    }
+
+    private boolean due() {
+        if (System.currentTimeMillis() - batchStartMs >= config.allowedLatency().toMillis()) {
+            return true;
+        }
+        double ratio = outputPerInputByte > 0 ? outputPerInputByte : 0.25;
+        return batchInputBytes * ratio >= config.targetFileSize();
+    }
+
+    /** Commits the open batch; a stale one is dropped and its partitions read again from the table's offsets. */
+    private void commitBatch() {
+        if (batch == null) {
+            return;
+        }
+        Map<TopicPartition, Long> from = new LinkedHashMap<>(batchFrom);
+        Map<TopicPartition, Long> to = new LinkedHashMap<>();
+        from.keySet().forEach(tp -> to.put(tp, next.get(tp)));
+        long rows = batch.rows();
+        try {
+            long version = batch.commit(from, to);
+            committed.putAll(to);
+            lastVersion = version;
+            metrics.output(rows);
+            LOG.info("delta sink {}: version {} of {}: {} rows, offsets {}", name, version, config.tablePath(), rows, to);
+        } catch (StaleBatchException e) {
+            LOG.warn("delta sink {}: batch of {} rows not committed: {}", name, rows, e.getMessage());
+            rewind(from.keySet());
+        } catch (RuntimeException e) {
+            rewind(from.keySet()); // nothing of the batch is in the table (or, after an unknown outcome, the table says what is)
+            throw new ConnectException("delta sink " + name + ": " + e.getMessage(), e);
+        } finally {
+            batch = null;
+            batchFrom.clear();
+            batchInputBytes = 0;
+        }
+    }
+
+    /** Reads {@code partitions} again from the table's offsets (where the consumer goes before its next poll). */
+    private void rewind(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Long> offsets = PartitionSink.offsets(config.tablePath(), config.storage(), partitions);
+        offsets.keySet().retainAll(next.keySet());
+        next.putAll(offsets);
+        committed.putAll(offsets);
+        context.offset(offsets);
+    }
+
+    /** Commits what the task holds, then tells Connect the table's offsets: the group's offsets only mirror the table. */
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+        commitBatch();
+        Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
+        committed.forEach((tp, offset) -> {
+            if (currentOffsets.containsKey(tp)) {
+                out.put(tp, new OffsetAndMetadata(offset));
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Partitions taken away. After a revocation Connect called {@link #preCommit} first, so nothing of
+     * them is pending; after a loss (the task was cut off from the group) the open batch is dropped
+     * and its other partitions are read again from the table.
+     */
+    @Override
+    public void close(Collection<TopicPartition> partitions) {
+        if (batch != null && partitions.stream().anyMatch(batchFrom::containsKey)) {
+            Map<TopicPartition, Long> from = new LinkedHashMap<>(batchFrom);
+            batch.close();
+            batch = null;
+            batchFrom.clear();
+            batchInputBytes = 0;
+            from.keySet().removeAll(partitions);
+            from.forEach(next::put);
+            context.offset(from);
+        }
+        partitions.forEach(tp -> {
+            next.remove(tp);
+            committed.remove(tp);
+        });
+    }
+
+    @Override
+    public void stop() {
+        if (batch != null) {
+            batch.close();
+            batch = null;
+        }
+    }
+}

@@ -1,0 +1,472 @@
+package io.tributary.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.broker.BrokerExtension;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.Schema;
+import io.tributary.schema.Topics;
+import io.tributary.sink.DeltaTables;
+import io.tributary.sink.PartitionSink;
+import io.tributary.sink.TableCommit;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Both connectors on a real Connect cluster: three distributed workers (child JVMs started by
+ * Connect's own main) against the embedded broker, configs PUT over REST as a user does, and the
+ * Delta table checked row by row.
+ */
+@Tag("integration")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConnectIT {
+    @RegisterExtension
+    static final BrokerExtension KAFKA = new BrokerExtension();
+    static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+
+    /** The two request bodies of the connectors' documentation, as written there. */
+    static final String SOURCE_BODY = """
+            {
+              "connector.class": "io.tributary.connect.FileSourceConnector",
+              "path": "/data/in", "schema": "id INT, user STRING, amt DOUBLE, ts TIMESTAMP",
+              "topic": "orders", "tasks.max": "3", "onBadRecord": "deadLetter" }""";
+    static final String SINK_BODY = """
+            {
+              "connector.class": "io.tributary.connect.DeltaSinkConnector",
+              "topics": "orders", "delta.path": "/data/tables/orders", "tasks.max": "3" }""";
+
+    @TempDir
+    static Path dir;
+    static ConnectWorkers workers;
+
+    @BeforeAll
+    static void startWorkers() throws IOException {
+        long t0 = System.nanoTime();
+        workers = new ConnectWorkers(dir.resolve("connect"), KAFKA.broker().bootstrapServers(), ConnectWorkers.pluginZip(), 3);
+        System.out.printf("3 Connect workers answering after %.1f s%n", (System.nanoTime() - t0) / 1e9);
+    }
+
+    @AfterAll
+    static void stopWorkers() {
+        if (workers != null) {
+            workers.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void quickstartFilesLandInTheTableThroughBothConnectors() throws Exception {
+        Path in = Files.createDirectories(dir.resolve("data/in"));
+        Path table = dir.resolve("data/tables/orders");
+        Files.copy(Path.of("..", "examples", "quickstart", "in", "part-0001.json"), in.resolve("part-0001.json"));
+        Files.writeString(in.resolve("part-0002.json"), """
+                {"id": 3, "user": "c", "amt": 1.0, "ts": "2026-01-01T10:20:00Z"}
+                {"id": "four", "user": "d", "amt": 2.0, "ts": "2026-01-01T10:21:00Z"}
+                """);
+        createTopics(Map.of("orders", 3, "orders.deadletter", 1));
+
+        put("orders-files", SOURCE_BODY.replace("/data/in", in.toString()));
+        put("orders-delta", SINK_BODY.replace("/data/tables/orders", table.toString()));
+
+        List<String> expected = inputRows(in);
+        assertThat(expected).hasSize(3);
+        await("the table holds the 3 good rows", Duration.ofSeconds(120), () -> addedRows(table) >= 3);
+        assertThat(tableRows(table)).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(DeltaTables.schema(table.toString())).contains(SCHEMA);
+        List<String> deadLetters = values("orders.deadletter", 1);
+        assertThat(deadLetters).singleElement().asString().contains("\"file\":\"part-0002.json\"").contains("\"line\":2")
+                .contains("\"field\":\"id\"");
+        assertThat(PartitionSink.allOffsets(table.toString())).isNotEmpty();
+        delete("orders-files");
+        delete("orders-delta");
+    }
+
+    @Test
+    @Order(2)
+    void aBadValueIsRefusedWithItsKeyNamed() throws Exception {
+        HttpResponse<String> r = workers.call("PUT", "/connectors/bad-files/config",
+                SOURCE_BODY.replace("\"deadLetter\"", "\"sometimes\""));
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("onBadRecord").contains("sometimes").contains("use deadLetter");
+
+        HttpResponse<String> s = workers.call("PUT", "/connectors/bad-delta/config",
+                SINK_BODY.replace("\"tasks.max\"", "\"allowedLatency\": \"soon\", \"tasks.max\""));
+        assertThat(s.statusCode()).isEqualTo(400);
+        assertThat(s.body()).contains("allowedLatency").contains("soon");
+    }
+
+    /**
+     * Records no file connector wrote: plain JSON text from any producer and tributary run's events
+     * (packed rows and a watermark marker) through the worker's StringConverter, and JSON objects
+     * through JsonConverter without schemas; the sink is given the schema.
+     */
+    @Test
+    @Order(3)
+    void plainJsonAndTributaryRunRecordsLand() throws Exception {
+        createTopics(Map.of("plain", 1, "plain-map", 1));
+        String row = "{\"id\": %d, \"user\": \"p\", \"amt\": 1.5, \"ts\": \"2026-01-01T10:00:00Z\"}";
+        Map<String, Object> p = new HashMap<>(KAFKA.client());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>("plain", row.formatted(1)));
+            producer.send(new ProducerRecord<>("plain", row.formatted(2) + "\n" + row.formatted(3))); // packed, as tributary run's events
+            ProducerRecord<String, String> marker = new ProducerRecord<>("plain", null, "{\"batchId\":0,\"watermarkMs\":0}");
+            marker.headers().add(Topics.MARKER_HEADER, Topics.WATERMARK);
+            producer.send(marker);
+            producer.send(new ProducerRecord<>("plain-map", row.formatted(4)));
+        }
+        Path text = dir.resolve("plain/text");
+        Path maps = dir.resolve("plain/maps");
+        put("plain-delta", "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"plain\", \"delta.path\": \""
+                + text + "\", \"schema\": \"" + SCHEMA.toDdl() + "\"}");
+        put("plain-map-delta", "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"plain-map\", "
+                + "\"delta.path\": \"" + maps + "\", \"schema\": \"" + SCHEMA.toDdl() + "\", "
+                + "\"value.converter\": \"org.apache.kafka.connect.json.JsonConverter\", \"value.converter.schemas.enable\": \"false\"}");
+        await("both tables hold their rows", Duration.ofSeconds(120), () -> addedRows(text) >= 3 && addedRows(maps) >= 1);
+        RowJson json = new RowJson(SCHEMA);
+        assertThat(tableRows(text)).containsExactlyInAnyOrder(Arrays.deepToString(json.parse(row.formatted(1))),
+                Arrays.deepToString(json.parse(row.formatted(2))), Arrays.deepToString(json.parse(row.formatted(3))));
+        assertThat(tableRows(maps)).containsExactly(Arrays.deepToString(json.parse(row.formatted(4))));
+        delete("plain-delta");
+        delete("plain-map-delta");
+    }
+
+    /**
+     * Kafka's exactly-once source test shape: workers stopped and started again while files keep
+     * coming, alternately cleanly (SIGTERM) and hard (SIGKILL); the topic holds every row once and
+     * so does the table.
+     */
+    @Test
+    @Order(4)
+    void workerRestartsCleanAndHardKeepTopicAndTableExact() throws Exception {
+        Scenario s = new Scenario("restarts", 3);
+        int restarts = 6;
+        for (int round = 0; round < restarts; round++) {
+            s.writeFiles(round, 4, 250);
+            s.awaitProgress();
+            boolean hard = round % 2 == 1;
+            long t0 = System.nanoTime();
+            workers.restart(round % workers.size(), hard);
+            System.out.printf("worker %d restarted (%s) in %.1f s%n", round % workers.size(), hard ? "SIGKILL" : "SIGTERM",
+                    (System.nanoTime() - t0) / 1e9);
+        }
+        s.awaitExact();
+
+        // a worker killed while its task's transaction is open: the file's records written so far are aborted
+        s.writeFile("part-big.json", 900_000, 40_000);
+        int owner = Utils.toPositive(Utils.murmur2("part-big.json".getBytes(StandardCharsets.UTF_8))) % 3;
+        int worker = workerOf("restarts-files", owner);
+        awaitOpenTransaction("restarts");
+        workers.restart(worker, true);
+        s.writeFiles(restarts, 4, 250);
+        s.awaitExact();
+        assertThat(count("restarts", "read_uncommitted")).as("records of the killed transaction stay in the log, aborted")
+                .isGreaterThan(s.rows);
+    }
+
+    /** The index of the worker that runs task {@code task} of {@code connector}. */
+    static int workerOf(String connector, int task) throws Exception {
+        JsonNode status = new ObjectMapper().readTree(workers.call("GET", "/connectors/" + connector + "/status", null).body());
+        for (JsonNode t : status.path("tasks")) {
+            if (t.path("id").asInt() == task) {
+                String id = t.path("worker_id").asText();
+                for (int i = 0; i < workers.size(); i++) {
+                    if (workers.url(i).endsWith(id)) {
+                        return i;
+                    }
+                }
+            }
+        }
+        throw new AssertionError("task " + task + " of " + connector + " runs nowhere: " + status);
+    }
+
+    /** Until {@code topic} holds records of a transaction not yet committed (its end past the last stable offset). */
+    static void awaitOpenTransaction(String topic) throws Exception {
+        try (Admin admin = Admin.create(KAFKA.client())) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int p = 0; p < 3; p++) {
+                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            while (true) {
+                long written = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get().values()
+                        .stream().mapToLong(ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
+                long stable = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get().values()
+                        .stream().mapToLong(ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
+                if (written > stable) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no open transaction on " + topic + " in 120 s\n" + status());
+                }
+                ConnectWorkers.pause(10);
+            }
+        }
+    }
+
+    /** The records of {@code topic} a consumer of {@code isolation} reads. */
+    static long count(String topic, String isolation) {
+        Map<String, Object> p = new HashMap<>(KAFKA.client());
+        p.put("isolation.level", isolation);
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            List<TopicPartition> tps = c.partitionsFor(topic).stream().map(x -> new TopicPartition(topic, x.partition())).toList();
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            long n = 0;
+            while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                n += c.poll(Duration.ofMillis(200)).count();
+            }
+            return n;
+        }
+    }
+
+    /** tasks.max of both connectors from 1 to 3 and back to 1 while files keep coming: each row once in the table. */
+    @Test
+    @Order(5)
+    void tasksOneToThreeAndBackMidStreamKeepTheTableExact() throws Exception {
+        Scenario s = new Scenario("rebalance", 1);
+        s.writeFiles(0, 4, 250);
+        s.awaitProgress();
+        s.tasks(3);
+        s.writeFiles(1, 4, 250);
+        s.awaitProgress();
+        s.tasks(1);
+        s.writeFiles(2, 4, 250);
+        s.awaitExact();
+    }
+
+    /** Both connectors on a topic of their own, files written round by round, the table checked against them. */
+    static final class Scenario {
+        final String topic;
+        final Path in;
+        final Path table;
+        int rows;
+        int seen;
+
+        Scenario(String topic, int tasks) throws Exception {
+            this.topic = topic;
+            this.in = Files.createDirectories(dir.resolve(topic).resolve("in"));
+            this.table = dir.resolve(topic).resolve("table");
+            createTopics(Map.of(topic, 3, topic + ".deadletter", 1));
+            tasks(tasks);
+        }
+
+        void tasks(int n) throws IOException, InterruptedException {
+            put(topic + "-files", SOURCE_BODY.replace("/data/in", in.toString()).replace("\"orders\"", "\"" + topic + "\"")
+                    .replace("\"3\"", "\"" + n + "\""));
+            put(topic + "-delta", SINK_BODY.replace("/data/tables/orders", table.toString()).replace("\"orders\"", "\"" + topic + "\"")
+                    .replace("\"3\"", "\"" + n + "\""));
+        }
+
+        /** {@code files} new files of {@code perFile} rows, each written aside and renamed into the folder whole. */
+        void writeFiles(int round, int files, int perFile) throws IOException {
+            for (int f = 0; f < files; f++) {
+                StringBuilder b = new StringBuilder();
+                for (int r = 0; r < perFile; r++) {
+                    int id = round * 100_000 + f * 1000 + r;
+                    b.append("{\"id\": ").append(id).append(", \"user\": \"u").append(id % 7).append("\", \"amt\": ")
+                            .append(id % 100).append(".5, \"ts\": \"2026-01-01T10:").append(String.format("%02d", r % 60)).append(":00Z\"}\n");
+                }
+                Path tmp = in.resolve(".part-" + round + "-" + f + ".json");
+                Files.writeString(tmp, b);
+                Files.move(tmp, in.resolve("part-" + round + "-" + f + ".json"));
+                rows += perFile;
+            }
+        }
+
+        /** One file of {@code n} rows with ids from {@code firstId}, written aside and renamed into the folder whole. */
+        void writeFile(String name, int firstId, int n) throws IOException {
+            StringBuilder b = new StringBuilder();
+            for (int id = firstId; id < firstId + n; id++) {
+                b.append("{\"id\": ").append(id).append(", \"user\": \"u").append(id % 7).append("\", \"amt\": 0.5, \"ts\": \"2026-01-02T00:00:00Z\"}\n");
+            }
+            Path tmp = in.resolve("." + name);
+            Files.writeString(tmp, b);
+            Files.move(tmp, in.resolve(name));
+            rows += n;
+        }
+
+        /** Some of the newest files' rows have reached the table. */
+        void awaitProgress() {
+            int before = seen;
+            await(topic + ": the table grows past " + before + " rows", Duration.ofSeconds(180), () -> (seen = (int) addedRows(table)) > before);
+        }
+
+        /** Every row of the files once in the topic and once in the table. */
+        void awaitExact() throws IOException {
+            await(topic + ": the table holds " + rows + " rows", Duration.ofSeconds(300), () -> {
+                seen = (int) addedRows(table);
+                if (seen < rows) {
+                    System.out.printf("%s: %d of %d rows in the table; its offsets %s; the topic's end %s%n", topic, seen, rows,
+                            PartitionSink.allOffsets(table.toString()), endOffsets(topic));
+                }
+                return seen >= rows;
+            });
+            List<String> expected = inputRows(in);
+            assertThat(expected).hasSize(rows);
+            assertThat(tableRows(table)).containsExactlyInAnyOrderElementsOf(expected);
+            List<String> published = values(topic, rows);
+            assertThat(published).hasSize(rows).doesNotHaveDuplicates();
+        }
+    }
+
+    // ---- helpers shared with the restart and rebalance scenarios
+
+    static void put(String name, String body) throws IOException, InterruptedException {
+        HttpResponse<String> r = workers.call("PUT", "/connectors/" + name + "/config", body);
+        assertThat(r.statusCode()).as("PUT %s: %s", name, r.body()).isIn(200, 201);
+    }
+
+    static void delete(String name) throws IOException, InterruptedException {
+        workers.call("DELETE", "/connectors/" + name, null);
+    }
+
+    static void createTopics(Map<String, Integer> topics) throws Exception {
+        try (Admin admin = Admin.create(KAFKA.client())) {
+            List<NewTopic> create = new ArrayList<>();
+            topics.forEach((t, p) -> create.add(new NewTopic(t, p, (short) 1)));
+            admin.createTopics(create).all().get();
+        }
+    }
+
+    /** The rows of the input files' good lines, as the table must hold them. */
+    static List<String> inputRows(Path in) throws IOException {
+        RowJson json = new RowJson(SCHEMA);
+        List<String> rows = new ArrayList<>();
+        try (var files = Files.list(in)) {
+            for (Path f : files.toList()) {
+                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                    try {
+                        rows.add(Arrays.deepToString(json.parse(line)));
+                    } catch (RuntimeException bad) {
+                        // a bad line: the dead-letter topic's, never the table's
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** The rows the table's commits added, from the log's statistics (cheap to poll; appends only). */
+    static long addedRows(Path table) {
+        return DeltaTables.history(table.toString()).stream().mapToLong(TableCommit::addedRows).sum();
+    }
+
+    static List<String> tableRows(Path table) {
+        return DeltaTables.readRows(table.toString()).stream().map(Arrays::deepToString).toList();
+    }
+
+    /** The read_committed end offset of every partition of {@code topic}. */
+    static Map<TopicPartition, Long> endOffsets(String topic) {
+        try (KafkaConsumer<String, String> c = consumer()) {
+            List<TopicPartition> tps = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            return new HashMap<>(c.endOffsets(tps));
+        }
+    }
+
+    /** Every committed value of {@code topic}, reading until {@code atLeast} are there (or 30 s). */
+    static List<String> values(String topic, int atLeast) {
+        List<String> out = new ArrayList<>();
+        try (KafkaConsumer<String, String> c = consumer()) {
+            List<TopicPartition> tps = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (System.nanoTime() < deadline && (out.size() < atLeast || tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp)))) {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+                    out.add(r.value());
+                }
+                if (out.size() < atLeast) {
+                    end.putAll(c.endOffsets(tps));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static KafkaConsumer<String, String> consumer() {
+        Map<String, Object> p = new HashMap<>(KAFKA.client());
+        p.put("isolation.level", "read_committed");
+        return new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+    }
+
+    /**
+     * Connect does not restart a failed task by itself. An exactly-once source task that starts
+     * while the leader worker is down fails: its request to fence the previous generation's
+     * producers cannot reach the leader. An operator restarts it (Strimzi's autoRestart does);
+     * so does this test, for that failure only, so that any other failure still fails the test.
+     */
+    static void restartTasksFailedByFencing() {
+        try {
+            JsonNode all = new ObjectMapper().readTree(workers.call("GET", "/connectors?expand=status", null).body());
+            for (JsonNode c : all) {
+                JsonNode st = c.path("status");
+                for (JsonNode t : st.path("tasks")) {
+                    if ("FAILED".equals(t.path("state").asText()) && t.path("trace").asText().contains("fenceZombieSourceTasks")) {
+                        System.out.printf("restarting task %d of %s, failed while fencing zombies%n", t.path("id").asInt(), st.path("name").asText());
+                        workers.call("POST", "/connectors/" + st.path("name").asText() + "/tasks/" + t.path("id").asInt() + "/restart", null);
+                    }
+                }
+            }
+        } catch (IOException | InterruptedException e) {
+            // the REST API is down while a worker restarts: next time
+        }
+    }
+
+    /** The connectors' and tasks' states as the REST API gives them. */
+    static String status() {
+        try {
+            return "status: " + workers.call("GET", "/connectors?expand=status", null).body();
+        } catch (IOException | InterruptedException e) {
+            return "status: " + e;
+        }
+    }
+
+    /** Polls {@code condition} until it holds; fails with the workers' logs after {@code max}. */
+    static void await(String what, Duration max, Supplier<Boolean> condition) {
+        long deadline = System.nanoTime() + max.toNanos();
+        while (!condition.get()) {
+            restartTasksFailedByFencing();
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not in " + max.toSeconds() + " s: " + what + "\n" + status() + "\n" + workers.logs());
+            }
+            ConnectWorkers.pause(1000);
+        }
+    }
+}

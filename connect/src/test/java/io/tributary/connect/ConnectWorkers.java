@@ -1,0 +1,257 @@
+package io.tributary.connect;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+
+/**
+ * Real Kafka Connect workers in distributed mode, each a child JVM started through Connect's own
+ * entry point ({@code org.apache.kafka.connect.cli.ConnectDistributed}) with the plugin zip
+ * unpacked into its {@code plugin.path}; their classpath is connect-runtime's jars only, so the
+ * connectors come from the plugin's own lib/ as on any worker. REST on 127.0.0.1.
+ */
+final class ConnectWorkers implements AutoCloseable {
+    /** The classpath entries a worker must not see: the plugin's own classes and libraries come from plugin.path. */
+    private static final List<String> NOT_ON_WORKER = List.of("/target/", "/io/tributary/", "/io/delta/",
+            "/org/apache/hadoop/", "/org/apache/parquet/", "/org/junit/", "/org/assertj/", "/org/opentest4j/", "/org/apiguardian/",
+            "/org/scala-lang/", "/kafka_2.13/", "/kafka-server/", "/kafka-raft/", "/kafka-metadata/", "/kafka-storage", "coordinator",
+            "surefire", "failsafe", "/net/bytebuddy/");
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final Path dir;
+    private final Path pluginPath;
+    private final String bootstrap;
+    private final String group = "connect-" + UUID.randomUUID().toString().substring(0, 8);
+    private final List<Worker> workers = new ArrayList<>();
+
+    private final class Worker {
+        final int index;
+        final int port;
+        final Path config;
+        final Path log;
+        Process process;
+
+        Worker(int index) throws IOException {
+            this.index = index;
+            this.port = freePort();
+            this.config = dir.resolve("worker-" + index + ".properties");
+            this.log = dir.resolve("worker-" + index + ".log");
+            Files.writeString(config, String.join("\n",
+                    "bootstrap.servers=" + bootstrap,
+                    "group.id=" + group,
+                    "config.storage.topic=" + group + "-configs",
+                    "offset.storage.topic=" + group + "-offsets",
+                    "status.storage.topic=" + group + "-status",
+                    "config.storage.replication.factor=1",
+                    "offset.storage.replication.factor=1",
+                    "status.storage.replication.factor=1",
+                    "offset.storage.partitions=3",
+                    "status.storage.partitions=1",
+                    "key.converter=org.apache.kafka.connect.storage.StringConverter",
+                    "value.converter=org.apache.kafka.connect.storage.StringConverter",
+                    "exactly.once.source.support=enabled",
+                    // Kafka's advice for every consumer of an exactly-once source: read only committed transactions
+                    "consumer.isolation.level=" + System.getProperty("connect.it.isolation", "read_committed"),
+                    "listeners=http://127.0.0.1:" + port,
+                    "rest.advertised.host.name=127.0.0.1",
+                    "rest.advertised.port=" + port,
+                    "plugin.path=" + pluginPath,
+                    // the plugins (this one and the worker's own) declare themselves: no scan of every jar (minutes on a small host)
+                    "plugin.discovery=service_load",
+                    // test pace: offsets (and the sink's commits) every 2 s, a dead worker's tasks and partitions moved within 10 s
+                    "offset.flush.interval.ms=2000",
+                    "scheduled.rebalance.max.delay.ms=5000",
+                    "consumer.session.timeout.ms=10000",
+                    "task.shutdown.graceful.timeout.ms=10000",
+                    ""));
+        }
+
+        void start() throws IOException {
+            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx512m", "-XX:+UseSerialGC", "-Djava.net.preferIPv4Stack=true",
+                    "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                    "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients=warn",
+                    "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.common=warn",
+                    "-Dorg.slf4j.simpleLogger.log.org.reflections=warn",
+                    "-cp", workerClasspath(), "org.apache.kafka.connect.cli.ConnectDistributed", config.toString()));
+            process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + port;
+        }
+    }
+
+    ConnectWorkers(Path dir, String bootstrap, Path pluginZip, int count) throws IOException {
+        this.dir = Files.createDirectories(dir);
+        this.bootstrap = bootstrap;
+        this.pluginPath = Files.createDirectories(dir.resolve("plugins"));
+        unzip(pluginZip, pluginPath);
+        for (int i = 0; i < count; i++) {
+            workers.add(new Worker(i));
+        }
+        // a test JVM stopped early must not leave workers behind
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> workers.forEach(w -> {
+            if (w.process != null) {
+                w.process.destroyForcibly();
+            }
+        })));
+        for (Worker w : workers) {
+            w.start();
+        }
+        for (Worker w : workers) {
+            awaitRest(w);
+        }
+    }
+
+    /** The plugin zip the build made: target/tributary-connect-*.zip. */
+    static Path pluginZip() throws IOException {
+        try (var s = Files.list(Path.of("target"))) {
+            return s.filter(p -> p.getFileName().toString().matches("tributary-connect-.*\\.zip")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no plugin zip in target/: run the package phase first"))
+                    .toAbsolutePath();
+        }
+    }
+
+    int size() {
+        return workers.size();
+    }
+
+    String url(int i) {
+        return workers.get(i).url();
+    }
+
+    /** Stops worker {@code i} (SIGTERM, Connect's clean shutdown; or SIGKILL with {@code hard}) and starts it again on the same port. */
+    void restart(int i, boolean hard) throws IOException, InterruptedException {
+        Worker w = workers.get(i);
+        if (hard) {
+            w.process.destroyForcibly();
+        } else {
+            w.process.destroy();
+        }
+        if (!w.process.waitFor(60, TimeUnit.SECONDS)) {
+            w.process.destroyForcibly().waitFor();
+        }
+        w.start();
+        awaitRest(w);
+    }
+
+    private void awaitRest(Worker w) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            if (!w.process.isAlive()) {
+                throw new IllegalStateException("worker " + w.index + " exited with " + w.process.exitValue() + "; its log: " + tail(w.log));
+            }
+            try {
+                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(w.url() + "/connectors")).timeout(Duration.ofSeconds(5))
+                        .GET().build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            pause(250);
+        }
+        throw new IllegalStateException("worker " + w.index + " did not answer on " + w.url() + " in 120 s; its log: " + tail(w.log));
+    }
+
+    /** A REST call on worker 0 (any worker forwards to the leader): status code and body. */
+    HttpResponse<String> call(String method, String path, String json) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url(0) + path)).timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json");
+        b.method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The last lines of each worker's log, for a failing test's message. */
+    String logs() {
+        return workers.stream().map(w -> "--- worker " + w.index + "\n" + tail(w.log)).collect(Collectors.joining("\n"));
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Worker w : workers) {
+            if (w.process != null) {
+                w.process.destroy();
+            }
+        }
+        for (Worker w : workers) {
+            try {
+                if (w.process != null && !w.process.waitFor(30, TimeUnit.SECONDS)) {
+                    w.process.destroyForcibly().waitFor();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static String workerClasspath() {
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        return Arrays.stream(cp.split(File.pathSeparator))
+                .filter(e -> NOT_ON_WORKER.stream().noneMatch(e.replace(File.separatorChar, '/')::contains))
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void unzip(Path zip, Path into) throws IOException {
+        try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zip))) {
+            for (ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+                Path target = into.resolve(e.getName()).normalize();
+                if (!target.startsWith(into)) {
+                    throw new IOException("zip entry outside the folder: " + e.getName());
+                }
+                if (e.isDirectory()) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.createDirectories(target.getParent());
+                    Files.copy(in, target);
+                    in.closeEntry();
+                }
+            }
+        }
+    }
+
+    /** Waiting on a condition the caller polls; never a stand-in for one. */
+    static void pause(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.tributary.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the REST API's validation answers: each problem on the key it is about, in the stage's words. */
+class ConnectorValidationTest {
+    @TempDir
+    Path dir;
+
+    private Map<String, String> source() {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", FileSourceConnector.class.getName());
+        c.put("name", "orders-files");
+        c.put("path", dir.toString());
+        c.put("schema", "id INT, user STRING");
+        c.put("topic", "orders");
+        return c;
+    }
+
+    private static Map<String, List<String>> errors(Map<String, String> config) {
+        Map<String, List<String>> out = new HashMap<>();
+        for (ConfigValue v : new FileSourceConnector().validate(config).configValues()) {
+            if (!v.errorMessages().isEmpty()) {
+                out.put(v.name(), v.errorMessages());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aValidConfigHasNoErrors() {
+        assertThat(errors(source())).isEmpty();
+    }
+
+    @Test
+    void aBadSchemaIsRefusedOnItsKey() {
+        Map<String, String> c = source();
+        c.put("schema", "id INTEGR");
+        assertThat(errors(c)).containsOnlyKeys("schema");
+    }
+
+    @Test
+    void archiveWithoutAFolderIsRefusedOnCleanSource() {
+        Map<String, String> c = source();
+        c.put("cleanSource", "archive");
+        assertThat(errors(c)).containsOnlyKeys("cleanSource");
+        assertThat(errors(c).get("cleanSource")).singleElement().asString().contains("sourceArchiveDir");
+    }
+
+    @Test
+    void intervalTransactionBoundariesAreRefused() {
+        Map<String, String> c = source();
+        c.put("transaction.boundary", "interval");
+        assertThat(errors(c)).containsOnlyKeys("transaction.boundary");
+    }
+
+    @Test
+    void storageKeysAreTheSpecsStorageMap() {
+        Map<String, String> c = source();
+        c.put("path", "s3a://landing/orders/");
+        c.put("storage.fs.s3a.endpoint", "http://127.0.0.1:9000");
+        c.put("storage.fs.s3a.path.style.access", "true");
+        assertThat(errors(c)).isEmpty();
+        io.tributary.ingest.IngestConfig ingest = new FileSourceConfig(c).ingestConfig("orders-files");
+        assertThat(ingest.inputLocation()).isEqualTo("s3a://landing/orders/");
+        assertThat(ingest.inputDir()).isNull();
+        assertThat(ingest.storage().settings())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("fs.s3a.endpoint", "http://127.0.0.1:9000", "fs.s3a.path.style.access", "true"));
+        DeltaSinkConfig sink = new DeltaSinkConfig(Map.of("delta.path", "s3a://lake/orders/", "storage.fs.s3a.endpoint", "http://127.0.0.1:9000"));
+        assertThat(sink.storage().settings()).containsExactly(Map.entry("fs.s3a.endpoint", "http://127.0.0.1:9000"));
+    }
+
+    @Test
+    void theSinkNamesABadSize() {
+        Map<String, String> c = new HashMap<>(Map.of("delta.path", dir.toString(), "targetFileSize", "big"));
+        List<ConfigValue> values = new DeltaSinkConnector().validate(c).configValues();
+        assertThat(values).filteredOn(v -> !v.errorMessages().isEmpty()).extracting(ConfigValue::name).containsExactly("targetFileSize");
+    }
+}
