@@ -93,6 +93,26 @@ run_pipeline "$work/upsert"
 run_pipeline "$work/upsert"
 run_pipeline "$work/upsert"
 
+say "nested: ARRAY, MAP and their nesting, JSON lines in"
+mkdir -p "$work/nested/in"
+cat >"$work/nested/pipeline.yaml" <<'SPEC'
+name: nested
+source:
+  files:
+    path: in/
+    schema: "id INT, tags ARRAY<STRING>, attrs MAP<STRING, INT>, items ARRAY<STRUCT<sku: STRING, qty: INT, opts: MAP<STRING, ARRAY<DOUBLE>>>>, ts TIMESTAMP"
+sink:
+  delta:
+    path: out/
+trigger: availableNow
+SPEC
+cat >"$work/nested/in/a.json" <<'ROWS'
+{"id": 1, "tags": ["x", null, "y"], "attrs": {"k": 1, "n": null}, "items": [{"sku": "s1", "qty": 2, "opts": {"w": [1.5, null]}}, null], "ts": "2026-01-01T10:00:00Z"}
+{"id": 2, "tags": [], "attrs": {}, "items": []}
+{"id": 3}
+ROWS
+run_pipeline "$work/nested"
+
 thousand=()
 if [ "$commits" -gt 0 ]; then
   say "$commits commits: the quickstart as a service (processingTime=10 ms, maxFilesPerTrigger 1) over $commits one-row files"
@@ -134,6 +154,11 @@ SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" -cp "$here/target/classes:$(cat 
     --schema "window struct<start:timestamp,end:timestamp>, user string, t double" \
     --row '{"window":{"start":"2026-01-01T10:00:00.000Z","end":"2026-01-01T10:10:00.000Z"},"user":"a","t":8.0}' \
     --row '{"window":{"start":"2026-01-01T10:00:00.000Z","end":"2026-01-01T10:10:00.000Z"},"user":"b","t":7.0}' \
+  --table "$work/nested/out" --count 3 \
+    --schema "id int, tags array<string>, attrs map<string,int>, items array<struct<sku:string,qty:int,opts:map<string,array<double>>>>, ts timestamp" \
+    --row '{"id":1,"tags":["x",null,"y"],"attrs":{"k":1,"n":null},"items":[{"sku":"s1","qty":2,"opts":{"w":[1.5,null]}},null],"ts":"2026-01-01T10:00:00.000Z"}' \
+    --row '{"id":2,"tags":[],"attrs":{},"items":[]}' \
+    --row '{"id":3}' \
   --table "$work/many/out" --count 13 --versions 12 --schema "$schema" --time-open "$time_open" \
   --table "$work/from-checkpoint" --count 13 --schema "$schema" \
   --table "$work/upsert/out" --count 6 --versions 2 --schema "$schema" --operation "STREAMING UPDATE" \
@@ -147,4 +172,4 @@ SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" -cp "$here/target/classes:$(cat 
   "${thousand[@]}" \
   || spark_ok=$?
 [ "$spark_ok" = 0 ] || fail "SparkRead exited $spark_ok, see above"
-echo "spark compat check: PASS (Spark 4.2.0 + Delta 4.4.0 read $((commits > 0 ? 6 : 5)) Tributary tables: quickstart 2 versions, revenue windows, 12 commits with a Kernel checkpoint, log starting at the checkpoint, upsert with change commits$( [ "$commits" -gt 0 ] && echo ", $commits commits from the service")) [$((SECONDS - started)) s]"
+echo "spark compat check: PASS (Spark 4.2.0 + Delta 4.4.0 read $((commits > 0 ? 7 : 6)) Tributary tables: quickstart 2 versions, revenue windows, nested arrays and maps, 12 commits with a Kernel checkpoint, log starting at the checkpoint, upsert with change commits$( [ "$commits" -gt 0 ] && echo ", $commits commits from the service")) [$((SECONDS - started)) s]"

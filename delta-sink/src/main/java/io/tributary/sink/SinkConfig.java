@@ -124,6 +124,11 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
                 throw new TributaryException("sink.delta.keys names column '" + k + "', which is not in the sink's schema "
                         + schema.toDdl() + "; use columns of that schema");
             }
+            DataType.Kind kind = schema.field(schema.indexOf(k)).type().kind();
+            if (kind == DataType.Kind.ARRAY || kind == DataType.Kind.MAP) {
+                throw new TributaryException("sink.delta.keys names column '" + k + "' of type " + schema.field(schema.indexOf(k)).type().ddl()
+                        + "; a key column must be of a primitive or STRUCT type (MERGE cannot match rows by arrays or maps)");
+            }
             if (!seen.add(k)) {
                 throw new TributaryException("sink.delta.keys names column '" + k + "' twice; list each key column once");
             }
@@ -139,7 +144,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
                         + schema.toDdl() + "; use a column of that schema, or leave it out to keep the last row in Kafka order");
             }
             DataType.Kind kind = schema.field(i).type().kind();
-            if (kind == DataType.Kind.STRUCT || kind == DataType.Kind.BINARY) {
+            if (kind == DataType.Kind.STRUCT || kind == DataType.Kind.BINARY || kind == DataType.Kind.ARRAY || kind == DataType.Kind.MAP) {
                 throw new TributaryException("sink.delta.order names column '" + order + "' of type " + schema.field(i).type().ddl()
                         + ", which has no order to choose the latest row by; use a number, string, date or timestamp column");
             }

@@ -16,7 +16,11 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * JSON object to row and back, with the type rules and default options of Spark's JSON reader
@@ -24,8 +28,10 @@ import java.util.Base64;
  * {@code null} is null; unknown fields are ignored; numbers must fit the column's type; a STRING
  * column takes the raw text of any other JSON value; FLOAT and DOUBLE also take the strings
  * {@code NaN}, {@code Infinity} and {@code -Infinity}; a TIMESTAMP takes a string in any form
- * {@link Timestamps} reads or an integer number of seconds since the epoch. Anything else is a
- * {@link BadRecordException} naming the field.
+ * {@link Timestamps} reads or an integer number of seconds since the epoch; an ARRAY takes a JSON
+ * array, a MAP a JSON object (its keys unique), each element or value by the same rules. Anything
+ * else is a {@link BadRecordException} naming the field ({@code tags[2]}, {@code attrs.k} inside
+ * an array or a map).
  *
  * <p>{@link #write} gives the canonical form that {@link #parse} reads back to an equal row; it
  * is the value format of Tributary's topics.
@@ -224,6 +230,16 @@ public final class RowJson {
                     }
                 }
                 break;
+            case ARRAY:
+                if (t == JsonToken.START_ARRAY) {
+                    return array(p, f);
+                }
+                break;
+            case MAP:
+                if (t == JsonToken.START_OBJECT) {
+                    return map(p, f);
+                }
+                break;
             case BINARY:
                 if (t == JsonToken.VALUE_STRING) {
                     try {
@@ -238,6 +254,50 @@ public final class RowJson {
         }
         throw new BadRecordException(f.name(), "expected " + type.ddl() + ", found " + describe(t)
                 + (t.isScalarValue() ? " " + p.getText() : ""));
+    }
+
+    /** The elements of an array whose START_ARRAY was just read, up to its END_ARRAY. */
+    private List<Object> array(JsonParser p, Field f) throws IOException {
+        Field element = new Field(f.name() + "[]", f.type().element(), true);
+        List<Object> values = new ArrayList<>();
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (t == null) {
+                throw new BadRecordException(f.name(), "malformed JSON array");
+            }
+            try {
+                values.add(value(p, t, element));
+            } catch (BadRecordException e) {
+                throw new BadRecordException(f.name() + "[" + values.size() + "]"
+                        + (e.field() == null ? "" : e.field().substring(element.name().length())), e.reason());
+            }
+        }
+        return values;
+    }
+
+    /** The entries of an object read as a MAP, whose START_OBJECT was just read, up to its END_OBJECT. */
+    private Map<String, Object> map(JsonParser p, Field f) throws IOException {
+        Field value = new Field(f.name() + ".", f.type().valueType(), true);
+        Map<String, Object> entries = new LinkedHashMap<>();
+        JsonToken t;
+        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            Object v;
+            try {
+                v = value(p, p.nextToken(), value);
+            } catch (BadRecordException e) {
+                throw new BadRecordException(f.name() + "." + key
+                        + (e.field() == null ? "" : e.field().substring(value.name().length())), e.reason());
+            }
+            if (entries.containsKey(key)) {
+                throw new BadRecordException(f.name(), "has the key '" + key + "' twice; a map's keys must be unique (Spark's DUPLICATED_MAP_KEY)");
+            }
+            entries.put(key, v);
+        }
+        if (t != JsonToken.END_OBJECT) {
+            throw new BadRecordException(f.name(), "malformed JSON object");
+        }
+        return entries;
     }
 
     private static Object integral(JsonParser p, Field f) throws IOException {
@@ -350,28 +410,47 @@ public final class RowJson {
         for (int i = 0; i < row.length; i++) {
             Field f = schema.field(i);
             g.writeFieldName(f.name());
-            Object v = row[i];
-            if (v == null) {
-                g.writeNull();
-                continue;
-            }
-            switch (f.type().kind()) {
-                case BYTE, SHORT, INT -> g.writeNumber(((Number) v).intValue());
-                case LONG -> g.writeNumber((Long) v);
-                case FLOAT -> writeFloating(g, ((Float) v).doubleValue());
-                case DOUBLE -> writeFloating(g, (Double) v);
-                case DECIMAL -> g.writeNumber((BigDecimal) v);
-                case STRING -> g.writeString((String) v);
-                case BOOLEAN -> g.writeBoolean((Boolean) v);
-                case DATE -> g.writeString(Timestamps.formatDays((Integer) v));
-                case TIMESTAMP -> g.writeString(Timestamps.formatMicros((Long) v));
-                case TIMESTAMP_NTZ -> g.writeString(Timestamps.formatMicrosNtz((Long) v));
-                case BINARY -> g.writeString(Base64.getEncoder().encodeToString((byte[]) v));
-                case STRUCT -> write(g, f.type().struct(), (Object[]) v);
-                default -> throw new IllegalStateException(f.type().ddl());
-            }
+            writeValue(g, f.type(), row[i]);
         }
         g.writeEndObject();
+    }
+
+    /** Writes one value of {@code type} (null included) as the canonical JSON writes it. */
+    public static void writeValue(JsonGenerator g, DataType type, Object v) throws IOException {
+        if (v == null) {
+            g.writeNull();
+            return;
+        }
+        switch (type.kind()) {
+            case BYTE, SHORT, INT -> g.writeNumber(((Number) v).intValue());
+            case LONG -> g.writeNumber((Long) v);
+            case FLOAT -> writeFloating(g, ((Float) v).doubleValue());
+            case DOUBLE -> writeFloating(g, (Double) v);
+            case DECIMAL -> g.writeNumber((BigDecimal) v);
+            case STRING -> g.writeString((String) v);
+            case BOOLEAN -> g.writeBoolean((Boolean) v);
+            case DATE -> g.writeString(Timestamps.formatDays((Integer) v));
+            case TIMESTAMP -> g.writeString(Timestamps.formatMicros((Long) v));
+            case TIMESTAMP_NTZ -> g.writeString(Timestamps.formatMicrosNtz((Long) v));
+            case BINARY -> g.writeString(Base64.getEncoder().encodeToString((byte[]) v));
+            case STRUCT -> write(g, type.struct(), (Object[]) v);
+            case ARRAY -> {
+                g.writeStartArray();
+                for (Object e : (List<?>) v) {
+                    writeValue(g, type.element(), e);
+                }
+                g.writeEndArray();
+            }
+            case MAP -> {
+                g.writeStartObject();
+                for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+                    g.writeFieldName((String) e.getKey());
+                    writeValue(g, type.valueType(), e.getValue());
+                }
+                g.writeEndObject();
+            }
+            default -> throw new IllegalStateException(type.ddl());
+        }
     }
 
     private static void writeFloating(JsonGenerator g, double d) throws IOException {
