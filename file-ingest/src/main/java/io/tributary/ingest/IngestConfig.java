@@ -13,7 +13,6 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -32,7 +31,7 @@ public final class IngestConfig {
     private final String inputLocation;
     private final Storage storage;
     private final Schema schema;
-    private final String format;
+    private final FileFormat format;
     private final String eventTime;
     private final Duration watermarkDelay;
     private final List<String> groupBy;
@@ -57,7 +56,7 @@ public final class IngestConfig {
         this.inputLocation = b.inputLocation;
         this.storage = b.storage;
         this.schema = b.schema;
-        this.format = b.format;
+        this.format = b.fileFormat;
         this.eventTime = b.eventTime;
         this.watermarkDelay = b.watermarkDelay;
         this.groupBy = List.copyOf(b.groupBy);
@@ -114,8 +113,8 @@ public final class IngestConfig {
         return schema;
     }
 
-    /** {@code json} (JSON Lines, one object per line): the only format so far. */
-    public String format() {
+    /** The format of the input files and its options ({@code json} unless set). */
+    public FileFormat format() {
         return format;
     }
 
@@ -230,6 +229,8 @@ public final class IngestConfig {
         private Storage storage = Storage.NONE;
         private final Schema schema;
         private String format = "json";
+        private java.util.Map<String, String> formatOptions = java.util.Map.of();
+        private FileFormat fileFormat;
         private String eventTime;
         private Duration watermarkDelay;
         private List<String> groupBy = new ArrayList<>();
@@ -261,8 +262,15 @@ public final class IngestConfig {
             return this;
         }
 
+        /** {@code json}, {@code csv}, {@code parquet} or {@code text} (Spark's format names). */
         public Builder format(String format) {
             this.format = format;
+            return this;
+        }
+
+        /** Spark's options of the format ({@code header}, {@code sep}, {@code multiLine}...; {@link FileFormat}). */
+        public Builder formatOptions(java.util.Map<String, String> options) {
+            this.formatOptions = java.util.Map.copyOf(options);
             return this;
         }
 
@@ -366,11 +374,9 @@ public final class IngestConfig {
             }
             Objects.requireNonNull(inputLocation, "inputLocation");
             Objects.requireNonNull(schema, "schema");
-            if (format == null || !format.toLowerCase(Locale.ROOT).equals("json")) {
-                throw new TributaryException("source.files.format: '" + format + "' is not supported;"
-                        + " use json (JSON Lines, one object per line)");
-            }
-            format = "json";
+            fileFormat = FileFormat.of(format, formatOptions);
+            fileFormat.checkSchema(schema);
+            fileFormat.times(timeZone); // a bad timestampFormat or dateFormat fails here
             if (eventTime != null) {
                 int i = schema.require(eventTime, "eventTime");
                 DataType.Kind k = schema.field(i).type().kind();

@@ -45,8 +45,8 @@ public final class RowJson {
             .build();
 
     private final Schema schema;
-    /** The zone of a TIMESTAMP written without an offset (Spark's session time zone). */
-    private final ZoneId zone;
+    /** How TIMESTAMP and DATE texts read (Spark's session time zone, timestampFormat, dateFormat). */
+    private final TimeFormats times;
     /** The fast paths (null for a schema with DECIMAL columns); Jackson does the rest. */
     private final FlatRowReader flatReader;
     private final FlatRowWriter flatWriter;
@@ -61,9 +61,14 @@ public final class RowJson {
      * {@code sessionZone}, as under Spark's {@code spark.sql.session.timeZone} ({@link Timestamps}).
      */
     public RowJson(Schema schema, ZoneId sessionZone) {
+        this(schema, TimeFormats.defaults(sessionZone));
+    }
+
+    /** Rows of {@code schema} whose TIMESTAMP and DATE texts read as {@code times} says (Spark's timestampFormat, dateFormat). */
+    public RowJson(Schema schema, TimeFormats times) {
         this.schema = schema;
-        this.zone = sessionZone;
-        this.flatReader = FlatRowReader.of(schema, sessionZone);
+        this.times = times;
+        this.flatReader = FlatRowReader.of(schema, times);
         this.flatWriter = FlatRowWriter.of(schema, JSON);
     }
 
@@ -85,7 +90,7 @@ public final class RowJson {
     /** {@link #parse(byte[], int, int)} without the fast path (the reference the fast path is tested against). */
     Object[] parseWithJackson(byte[] bytes, int offset, int length) {
         try (JsonParser p = JSON.createParser(bytes, offset, length)) {
-            return parse(p);
+            return parse(p, new Source(bytes, offset));
         } catch (JsonProcessingException e) {
             throw malformed(e);
         } catch (IOException e) {
@@ -98,8 +103,43 @@ public final class RowJson {
     }
 
     public Object[] parse(String text) {
-        try (JsonParser p = JSON.createParser(text)) {
-            return parse(p);
+        byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        try (JsonParser p = JSON.createParser(bytes)) {
+            return parse(p, new Source(bytes, 0));
+        } catch (JsonProcessingException e) {
+            throw malformed(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Parses a whole JSON document, as Spark's {@code multiLine} reads a file: an object is one
+     * row, an array of objects one row each. Any error makes the whole document bad.
+     */
+    public List<Object[]> parseDocument(byte[] bytes, int offset, int length) {
+        Source src = new Source(bytes, offset);
+        try (JsonParser p = JSON.createParser(bytes, offset, length)) {
+            JsonToken first = p.nextToken();
+            List<Object[]> rows = new ArrayList<>();
+            if (first == JsonToken.START_OBJECT) {
+                rows.add(object(p, schema, src));
+            } else if (first == JsonToken.START_ARRAY) {
+                JsonToken t;
+                while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
+                    rows.add(object(p, schema, src));
+                }
+                if (t != JsonToken.END_ARRAY) {
+                    throw new BadRecordException(null, "expected JSON objects in the top-level array, found " + describe(t));
+                }
+            } else {
+                throw new BadRecordException(null, "expected a JSON object or an array of objects, found " + describe(first));
+            }
+            JsonToken trailing = p.nextToken();
+            if (trailing != null) {
+                throw new BadRecordException(null, "found " + describe(trailing) + " after the JSON document; a multiLine file holds one document");
+            }
+            return rows;
         } catch (JsonProcessingException e) {
             throw malformed(e);
         } catch (IOException e) {
@@ -115,12 +155,12 @@ public final class RowJson {
         return new BadRecordException(null, "malformed JSON: " + message);
     }
 
-    private Object[] parse(JsonParser p) throws IOException {
+    private Object[] parse(JsonParser p, Source src) throws IOException {
         JsonToken first = p.nextToken();
         if (first != JsonToken.START_OBJECT) {
             throw new BadRecordException(null, "expected a JSON object, found " + describe(first));
         }
-        Object[] row = object(p, schema);
+        Object[] row = object(p, schema, src);
         JsonToken trailing = p.nextToken();
         if (trailing != null) {
             throw new BadRecordException(null, "found " + describe(trailing)
@@ -130,7 +170,7 @@ public final class RowJson {
     }
 
     /** Reads the fields of an object whose START_OBJECT was just read, up to its END_OBJECT. */
-    private Object[] object(JsonParser p, Schema schema) throws IOException {
+    private Object[] object(JsonParser p, Schema schema, Source src) throws IOException {
         Object[] row = new Object[schema.size()];
         JsonToken t;
         while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
@@ -140,7 +180,7 @@ public final class RowJson {
                 p.skipChildren();
                 continue;
             }
-            row[i] = value(p, v, schema.field(i));
+            row[i] = value(p, v, schema.field(i), src);
         }
         if (t != JsonToken.END_OBJECT) {
             throw new BadRecordException(null, "malformed JSON object");
@@ -153,7 +193,7 @@ public final class RowJson {
         return row;
     }
 
-    private Object value(JsonParser p, JsonToken t, Field f) throws IOException {
+    private Object value(JsonParser p, JsonToken t, Field f, Source src) throws IOException {
         if (t == JsonToken.VALUE_NULL) {
             return null;
         }
@@ -163,7 +203,7 @@ public final class RowJson {
                 if (t == JsonToken.VALUE_STRING) {
                     return p.getText();
                 }
-                return rawText(p, t);
+                return rawText(p, t, src);
             case BOOLEAN:
                 if (t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE) {
                     return t == JsonToken.VALUE_TRUE;
@@ -197,21 +237,23 @@ public final class RowJson {
                 break;
             case DATE:
                 if (t == JsonToken.VALUE_STRING) {
-                    Integer days = Timestamps.parseDays(p.getText());
+                    Integer days = times.days(p.getText());
                     if (days != null) {
                         return days;
                     }
-                    throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a date (expected yyyy-MM-dd)");
+                    throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a date (expected " + times.expectedDate() + ")");
                 }
                 break;
             case TIMESTAMP:
             case TIMESTAMP_NTZ:
                 if (t == JsonToken.VALUE_STRING) {
-                    Long micros = Timestamps.parseMicros(p.getText(), type.kind() == DataType.Kind.TIMESTAMP, zone);
+                    boolean withZone = type.kind() == DataType.Kind.TIMESTAMP;
+                    Long micros = times.micros(p.getText(), withZone);
                     if (micros != null) {
                         return micros;
                     }
-                    throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a timestamp (expected e.g. 2026-01-01T10:00:00Z or 2026-01-01 10:00:00)");
+                    throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a timestamp (expected "
+                            + times.expectedTimestamp(withZone) + ")");
                 }
                 if (t == JsonToken.VALUE_NUMBER_INT) {
                     try {
@@ -224,7 +266,7 @@ public final class RowJson {
             case STRUCT:
                 if (t == JsonToken.START_OBJECT) {
                     try {
-                        return object(p, type.struct());
+                        return object(p, type.struct(), src);
                     } catch (BadRecordException e) {
                         throw new BadRecordException(f.name() + (e.field() == null ? "" : "." + e.field()), e.reason());
                     }
@@ -232,12 +274,12 @@ public final class RowJson {
                 break;
             case ARRAY:
                 if (t == JsonToken.START_ARRAY) {
-                    return array(p, f);
+                    return array(p, f, src);
                 }
                 break;
             case MAP:
                 if (t == JsonToken.START_OBJECT) {
-                    return map(p, f);
+                    return map(p, f, src);
                 }
                 break;
             case BINARY:
@@ -257,7 +299,7 @@ public final class RowJson {
     }
 
     /** The elements of an array whose START_ARRAY was just read, up to its END_ARRAY. */
-    private List<Object> array(JsonParser p, Field f) throws IOException {
+    private List<Object> array(JsonParser p, Field f, Source src) throws IOException {
         Field element = new Field(f.name() + "[]", f.type().element(), true);
         List<Object> values = new ArrayList<>();
         JsonToken t;
@@ -266,7 +308,7 @@ public final class RowJson {
                 throw new BadRecordException(f.name(), "malformed JSON array");
             }
             try {
-                values.add(value(p, t, element));
+                values.add(value(p, t, element, src));
             } catch (BadRecordException e) {
                 throw new BadRecordException(f.name() + "[" + values.size() + "]"
                         + (e.field() == null ? "" : e.field().substring(element.name().length())), e.reason());
@@ -276,7 +318,7 @@ public final class RowJson {
     }
 
     /** The entries of an object read as a MAP, whose START_OBJECT was just read, up to its END_OBJECT. */
-    private Map<String, Object> map(JsonParser p, Field f) throws IOException {
+    private Map<String, Object> map(JsonParser p, Field f, Source src) throws IOException {
         Field value = new Field(f.name() + ".", f.type().valueType(), true);
         Map<String, Object> entries = new LinkedHashMap<>();
         JsonToken t;
@@ -284,15 +326,12 @@ public final class RowJson {
             String key = p.currentName();
             Object v;
             try {
-                v = value(p, p.nextToken(), value);
+                v = value(p, p.nextToken(), value, src);
             } catch (BadRecordException e) {
                 throw new BadRecordException(f.name() + "." + key
                         + (e.field() == null ? "" : e.field().substring(value.name().length())), e.reason());
             }
-            if (entries.containsKey(key)) {
-                throw new BadRecordException(f.name(), "has the key '" + key + "' twice; a map's keys must be unique (Spark's DUPLICATED_MAP_KEY)");
-            }
-            entries.put(key, v);
+            entries.put(key, v); // a key given twice: the last value wins, as in Spark's JSON reader
         }
         if (t != JsonToken.END_OBJECT) {
             throw new BadRecordException(f.name(), "malformed JSON object");
@@ -348,9 +387,23 @@ public final class RowJson {
         };
     }
 
-    private static String rawText(JsonParser p, JsonToken t) throws IOException {
+    /** The bytes being parsed, for the exact text of a value; Jackson's byte offsets count from {@code offset}. */
+    private record Source(byte[] bytes, int offset) {
+    }
+
+    /**
+     * The text of a non-string value for a STRING column: exactly as the input writes it, as Spark's
+     * JSON reader keeps it ({@code spark.sql.json.enableExactStringParsing}, on by default).
+     */
+    private static String rawText(JsonParser p, JsonToken t, Source src) throws IOException {
         if (t.isScalarValue()) {
             return p.getText();
+        }
+        long start = p.currentTokenLocation().getByteOffset();
+        if (src != null && start >= 0) {
+            p.skipChildren();
+            long end = p.currentLocation().getByteOffset();
+            return new String(src.bytes(), src.offset() + (int) start, (int) (end - start), java.nio.charset.StandardCharsets.UTF_8);
         }
         StringWriter w = new StringWriter();
         try (JsonGenerator g = JSON.createGenerator(w)) {

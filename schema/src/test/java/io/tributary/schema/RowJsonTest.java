@@ -140,13 +140,13 @@ class RowJsonTest {
     }
 
     @Test
-    void nonStringValuesForStringGiveTheirRawJsonText() {
+    void nonStringValuesForStringGiveTheirJsonTextAsWritten() {
         assertThat(one("STRING", "5.0")).isEqualTo("5.0");
         assertThat(one("STRING", "12")).isEqualTo("12");
         assertThat(one("STRING", "1e10")).isEqualTo("1e10");
         assertThat(one("STRING", "true")).isEqualTo("true");
-        assertThat(one("STRING", "{\"a\": 1, \"b\": [1, \"x\", null]}")).isEqualTo("{\"a\":1,\"b\":[1,\"x\",null]}");
-        assertThat(one("STRING", "[1, 2]")).isEqualTo("[1,2]");
+        assertThat(one("STRING", "{\"a\": 1, \"b\": [1, \"x\", null]}")).isEqualTo("{\"a\": 1, \"b\": [1, \"x\", null]}");
+        assertThat(one("STRING", "[1, 2]")).isEqualTo("[1, 2]");
         assertThat(one("STRING", "\"\"")).isEqualTo("");
     }
 
@@ -338,8 +338,17 @@ class RowJsonTest {
     }
 
     @Test
-    void aStringColumnKeepsTheTextOfAnArrayOrObject() {
-        assertThat(one("STRING", "[1, {\"a\": 2}]")).isEqualTo("[1,{\"a\":2}]");
+    void aStringColumnKeepsTheExactTextOfAnArrayOrObject() {
+        assertThat(one("STRING", "[1, {\"a\": 2}]")).isEqualTo("[1, {\"a\": 2}]");
+        assertThat(one("ARRAY<STRING>", "[{\"a\" : 1.50}, 2.50, true]")).isEqualTo(List.of("{\"a\" : 1.50}", "2.50", "true"));
+        byte[] slice = "xx{\"raw\": {\"b\": [true, null]}, \"n\": 1}yy".getBytes(StandardCharsets.UTF_8);
+        assertThat(new RowJson(Schema.parse("raw STRING, n INT")).parse(slice, 2, slice.length - 4))
+                .containsExactly("{\"b\": [true, null]}", 1);
+    }
+
+    @Test
+    void aMapKeyGivenTwiceKeepsTheLastValueAsSparkDoes() {
+        assertThat(one("MAP<STRING, INT>", "{\"a\": 1, \"b\": 2, \"a\": 3}")).isEqualTo(Map.of("a", 3, "b", 2));
     }
 
     @ParameterizedTest
@@ -349,7 +358,6 @@ class RowJsonTest {
         "ARRAY<INT>|7|v|expected ARRAY<INT>, found an integer",
         "MAP<STRING, INT>|[1]|v|expected MAP<STRING, INT>, found an array",
         "MAP<STRING, INT>|{\"a\": 1, \"b\": true}|v.b|expected INT",
-        "MAP<STRING, INT>|{\"a\": 1, \"a\": 2}|v|twice",
         "ARRAY<STRUCT<q: INT>>|[{\"q\": 1}, {\"q\": \"no\"}]|v[1].q|expected INT",
         "MAP<STRING, ARRAY<INT>>|{\"k\": [1, 2.5]}|v.k[1]|expected INT"})
     void badNestedValuesNameTheirPath(String type, String value, String field, String reason) {

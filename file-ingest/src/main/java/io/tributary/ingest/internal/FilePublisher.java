@@ -3,6 +3,9 @@ package io.tributary.ingest.internal;
 import io.tributary.ingest.BadRecord;
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.IngestConfig;
+import io.tributary.ingest.internal.format.RawInput;
+import io.tributary.ingest.internal.format.RecordReader;
+import io.tributary.ingest.internal.format.RecordReaders;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.Printable;
 import io.tributary.schema.RowJson;
@@ -20,9 +23,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.utils.Utils;
 
 /**
- * Streams one file line by line into the open transaction: the valid rows to the events topic,
+ * Streams one file record by record ({@link RecordReader}) into the open transaction: the valid rows to the events topic,
  * packed {@link IngestConfig#rowsPerRecord()} to a record ({@link RowPack}), each bad line as the
- * {@link BadRecordPolicy} says. Holds one line, and one pack per partition, in memory.
+ * {@link BadRecordPolicy} says. Holds one record, and one pack per partition, in memory.
  *
  * <p>With group-by columns, a row's partition is the one Kafka's default partitioner gives its
  * {@link KeyEncoder key}, so a group's rows share a partition and keep their order; packed
@@ -39,6 +42,7 @@ public final class FilePublisher {
     private final Producer<byte[], byte[]> producer;
     private final SendErrors sendErrors;
     private final FileDiscovery discovery;
+    private final RecordReaders readers;
     private final RowJson rows;
     private final KeyEncoder keys;
     private final int eventTimeColumn;
@@ -58,7 +62,8 @@ public final class FilePublisher {
         this.discovery = discovery;
         this.producer = producer;
         this.sendErrors = sendErrors;
-        this.rows = new RowJson(config.schema(), config.timeZone());
+        this.readers = new RecordReaders(config.format(), config.schema(), config.timeZone(), config.maxLineBytes());
+        this.rows = readers.rowJson();
         this.keys = new KeyEncoder(config.schema(), config.groupBy());
         this.eventTimeColumn = config.eventTime() == null ? -1 : config.schema().indexOf(config.eventTime());
     }
@@ -101,11 +106,10 @@ public final class FilePublisher {
     }
 
     /**
-     * Reads {@code file} line by line into {@code out}, its rows packed for an events topic of
+     * Reads {@code file} record by record into {@code out}, its rows packed for an events topic of
      * {@code partitions} partitions. Throws as {@link #publish}.
      */
     FileResult read(FileStat file, int partitions, Out out) throws IOException {
-        MessageDigest digest = sha256();
         long good = 0;
         long bad = 0;
         long deadLettered = 0;
@@ -113,7 +117,6 @@ public final class FilePublisher {
         long etMin = Long.MAX_VALUE;
         long etMax = Long.MIN_VALUE;
         double etSum = 0;
-        LineReader lines;
         if (packs.length != partitions) {
             packs = new RowPack[partitions];
         }
@@ -122,15 +125,15 @@ public final class FilePublisher {
                 pack.clear(); // rows of a file whose publishing failed, in a transaction since aborted
             }
         }
-        try (InputStream in = discovery.open(file)) {
-            lines = new LineReader(in, config.maxLineBytes(), digest);
-            while (lines.next()) {
+        RawInput raw = new RawInput(discovery.open(file));
+        try (raw; RecordReader records = readers.open(file.relPath(), raw, file.path())) {
+            while (records.next()) {
                 Object[] row;
                 try {
-                    row = parse(lines);
+                    row = records.row();
                 } catch (BadRecordException e) {
                     bad++;
-                    BadRecord record = badRecord(file, lines, e);
+                    BadRecord record = badRecord(file, records, e);
                     if (keep(file, record)) {
                         out.deadLetter(record);
                         deadLettered++;
@@ -149,13 +152,13 @@ public final class FilePublisher {
                 add(row, timestamp, out);
                 good++;
             }
+            raw.drain();
         }
         for (int p = 0; p < packs.length; p++) {
             flush(p, out);
         }
         nextPartition = (nextPartition + 1) % packs.length; // small files without a key spread over the partitions too
-        return new FileResult(file, good, bad, deadLettered, lines.bytesRead(), HexFormat.of().formatHex(digest.digest()),
-                etCount, etMin, etMax, etSum);
+        return new FileResult(file, good, bad, deadLettered, raw.count(), raw.sha256(), etCount, etMin, etMax, etSum);
     }
 
     private void add(Object[] row, long timestampMs, Out out) {
@@ -182,27 +185,10 @@ public final class FilePublisher {
         }
     }
 
-    private Object[] parse(LineReader lines) {
-        switch (lines.problem()) {
-            case TOO_LONG -> throw new BadRecordException(null, "the line is " + lines.fullLength()
-                    + " bytes, longer than maxLineBytes (" + config.maxLineBytes() + "); raise maxLineBytes or split the record");
-            case INVALID_UTF8 -> throw new BadRecordException(null, "invalid UTF-8 at byte " + lines.invalidAt()
-                    + " of the line; the file must be UTF-8 encoded");
-            default -> {
-                return rows.parse(lines.bytes(), lines.start(), lines.length());
-            }
-        }
-    }
-
-    private BadRecord badRecord(FileStat file, LineReader lines, BadRecordException e) {
-        String reason = e.reason();
-        if (lines.unterminated() && lines.problem() == LineReader.Problem.NONE) {
-            reason += " (the file's last line has no line end: was the file cut short or still being written?)";
-        }
-        int n = Math.min(lines.length(), MAX_TEXT_BYTES);
-        boolean truncated = n < lines.fullLength();
-        String text = new String(lines.bytes(), lines.start(), n, StandardCharsets.UTF_8);
-        return new BadRecord(Printable.escape(file.relPath()), lines.lineNumber(), e.field(), reason, text, truncated);
+    private BadRecord badRecord(FileStat file, RecordReader records, BadRecordException e) {
+        RecordReader.Text text = records.text(MAX_TEXT_BYTES);
+        return new BadRecord(Printable.escape(file.relPath()), records.line(), e.field(), e.reason() + records.note(), text.text(),
+                text.truncated());
     }
 
     /** True when the bad row goes to the dead-letter topic. */

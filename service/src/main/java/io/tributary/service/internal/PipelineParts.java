@@ -2,6 +2,7 @@ package io.tributary.service.internal;
 
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.CleanSource;
+import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.FilesReadAhead;
 import io.tributary.ingest.IngestConfig;
@@ -45,6 +46,14 @@ public final class PipelineParts {
     /** The sink's txn appId: stable for the pipeline, so a replayed batch is found in the table. */
     public static String sinkAppId(PipelineSpec spec) {
         return "tributary-" + spec.name() + "-sink";
+    }
+
+    /** The schema a file source reads: the spec's, or Spark's {@code value STRING} for text. */
+    public static Schema fileSchema(PipelineSpec spec) {
+        if (!spec.has(Settings.FILES_SCHEMA) && "text".equals(spec.string(Settings.FILES_FORMAT))) {
+            return FileFormat.textSchema();
+        }
+        return Schema.parse(spec.string(Settings.FILES_SCHEMA));
     }
 
     /** The file-ingest settings of a spec, without the aggregation's event time (for reading its status). */
@@ -117,7 +126,7 @@ public final class PipelineParts {
                             + "the aggregation needs come from the file source; aggregate the files that feed the table instead");
                 }
             } else {
-                input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
+                input = fileSchema(spec);
                 aggregate = aggregateSpec(spec, input);
                 IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
                 String name = spec.name() + "/ingest";
@@ -183,7 +192,7 @@ public final class PipelineParts {
             return null;
         }
         try {
-            Schema input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
+            Schema input = fileSchema(spec);
             return FileIngest.readAhead(ingestConfig(spec, input, aggregateSpec(spec, input)), spec.integer(Settings.PARTITIONS));
         } catch (RuntimeException e) {
             return null;
@@ -251,6 +260,7 @@ public final class PipelineParts {
         IngestConfig.Builder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), input)
                 .storage(spec.storage())
                 .format(spec.string(Settings.FILES_FORMAT))
+                .formatOptions(spec.map(Settings.FILES_OPTIONS))
                 .onBadRecord(BadRecordPolicy.forName(spec.string(Settings.BAD_RECORD)))
                 .fileMinAge(spec.duration(Settings.FILE_MIN_AGE))
                 .timeZone(spec.string(Settings.FILES_TIME_ZONE))

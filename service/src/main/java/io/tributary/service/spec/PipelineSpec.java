@@ -159,15 +159,17 @@ public final class PipelineSpec {
         boolean delta = values.containsKey(Settings.DELTA_PATH);
         if (files == delta) {
             throw new TributaryException("spec " + specFile + ": " + (files ? "two sources" : "no source")
-                    + "; give exactly one of source.files (a folder of JSON files, with path and schema) or source.delta (a table's path)");
+                    + "; give exactly one of source.files (a folder of files, with path and schema) or source.delta (a table's path)");
         }
         if (files) {
-            if (!values.containsKey(Settings.FILES_SCHEMA)) {
+            if (!values.containsKey(Settings.FILES_SCHEMA) && !"text".equals(string(Settings.FILES_FORMAT))) {
                 throw new TributaryException("spec " + specFile + ": missing required key '" + Settings.FILES_SCHEMA
                         + "' (a streaming file source needs its schema, as in Spark: e.g. \"id INT, user STRING, ts TIMESTAMP\")");
             }
             try {
-                io.tributary.schema.Schema.parse(values.get(Settings.FILES_SCHEMA));
+                if (values.containsKey(Settings.FILES_SCHEMA)) {
+                    io.tributary.schema.Schema.parse(values.get(Settings.FILES_SCHEMA));
+                }
             } catch (TributaryException e) {
                 throw new TributaryException(where(Settings.FILES_SCHEMA) + ": key '" + Settings.FILES_SCHEMA + "': " + e.getMessage(), e);
             }

@@ -29,6 +29,7 @@ public final class Settings {
     public static final String FILES_PATH = "source.files.path";
     public static final String FILES_FORMAT = "source.files.format";
     public static final String FILES_SCHEMA = "source.files.schema";
+    public static final String FILES_OPTIONS = "source.files.options";
     public static final String MAX_FILES = "source.files.maxFilesPerTrigger";
     public static final String MAX_BYTES = "source.files.maxBytesPerTrigger";
     public static final String BAD_RECORD = "source.files.onBadRecord";
@@ -79,8 +80,13 @@ public final class Settings {
             new Setting(TRIGGER_KEY, TRIGGER, null, false, List.of(),
                     "availableNow | once | processingTime: <interval>; absent: the next batch starts when the previous ends (Spark's default)"),
             opt(FILES_PATH, PATH, null, "a file source: the folder of input files; new files are new data (Spark's readStream...json(path))"),
-            new Setting(FILES_FORMAT, ENUM, "json", false, List.of("json"), "the input format: JSON Lines, one object per line"),
+            new Setting(FILES_FORMAT, ENUM, "json", false, List.of("json", "csv", "parquet", "text"), "the input format, as Spark's"
+                    + " readStream.format(...): json (JSON Lines; one document per file with multiLine), csv, parquet or text; files named"
+                    + " .gz, .bz2 or .zst are decompressed (docs/formats.md)"),
             opt(FILES_SCHEMA, STRING, null, "a file source's schema as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\""),
+            new Setting(FILES_OPTIONS, MAP, null, false, List.of(), "the format's options, Spark's names: csv header, sep, quote, escape,"
+                    + " nullValue, comment, multiLine, timestampFormat, dateFormat...; json multiLine, timestampFormat, dateFormat; text wholetext"
+                    + " (docs/formats.md)"),
             opt(MAX_FILES, INT, null, "at most this many new files per batch (Spark's maxFilesPerTrigger)"),
             opt(MAX_BYTES, BYTES, null, "at most about this many bytes of new files per batch, at least one file (Spark's maxBytesPerTrigger)"),
             new Setting(BAD_RECORD, ENUM, "deadLetter", false, List.of("deadLetter", "drop", "fail"),
