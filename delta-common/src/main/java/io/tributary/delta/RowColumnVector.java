@@ -156,7 +156,8 @@ abstract class RowColumnVector implements ColumnVector {
 
         @Override
         Object value(int rowId) {
-            return rows.get(rowId)[ordinal];
+            Object[] row = rows.get(rowId);
+            return ordinal < row.length ? row[ordinal] : null; // a row read before the table gained this column
         }
 
         @Override
@@ -178,8 +179,8 @@ abstract class RowColumnVector implements ColumnVector {
 
         @Override
         Object value(int rowId) {
-            Object struct = parent.value(rowId);
-            return struct == null ? null : ((Object[]) struct)[ordinal];
+            Object[] struct = (Object[]) parent.value(rowId);
+            return struct == null || ordinal >= struct.length ? null : struct[ordinal];
         }
 
         @Override

@@ -28,12 +28,20 @@ final class FlatRowReader {
     private final FlatRowReader[] structs;
     /** How TIMESTAMP and DATE texts read. */
     private final TimeFormats times;
+    /** A field the schema lacks goes to the slow path (which reports it) instead of being skipped. */
+    private final boolean strict;
 
-    private FlatRowReader(Schema schema, byte[][] keys, FlatRowReader[] structs, TimeFormats times) {
+    private FlatRowReader(Schema schema, byte[][] keys, FlatRowReader[] structs, TimeFormats times, boolean strict) {
         this.schema = schema;
         this.keys = keys;
         this.structs = structs;
         this.times = times;
+        this.strict = strict;
+    }
+
+    /** This reader, leaving a record with a top-level field the schema lacks to the slow path. */
+    FlatRowReader strict() {
+        return new FlatRowReader(schema, keys, structs, times, true);
     }
 
     /** The reader for {@code schema}, or null when a column's type is one the fast path never takes. */
@@ -57,7 +65,7 @@ final class FlatRowReader {
             String key = f.name().toLowerCase(Locale.ROOT);
             keys[i] = key.chars().allMatch(c -> c < 0x80) ? key.getBytes(StandardCharsets.US_ASCII) : null;
         }
-        return new FlatRowReader(schema, keys, structs, times);
+        return new FlatRowReader(schema, keys, structs, times, false);
     }
 
     /** The row, or null: "not sure, parse it with Jackson". */
@@ -88,6 +96,9 @@ final class FlatRowReader {
                     return -1;
                 }
                 int column = column(b, nameStart, nameEnd - nameStart, expected);
+                if (column < 0 && strict) {
+                    return -1;
+                }
                 i = skipSpace(b, nameEnd + 1, end);
                 if (i >= end || b[i] != ':') {
                     return -1;

@@ -49,6 +49,7 @@ public final class RowJson {
     private final TimeFormats times;
     /** The fast paths (null for a schema with DECIMAL columns); Jackson does the rest. */
     private final FlatRowReader flatReader;
+    private final FlatRowReader strictReader;
     private final FlatRowWriter flatWriter;
 
     /** Rows of {@code schema}; a TIMESTAMP written without an offset is UTC's (as every canonical record has one). */
@@ -69,6 +70,7 @@ public final class RowJson {
         this.schema = schema;
         this.times = times;
         this.flatReader = FlatRowReader.of(schema, times);
+        this.strictReader = flatReader == null ? null : flatReader.strict();
         this.flatWriter = FlatRowWriter.of(schema, JSON);
     }
 
@@ -85,6 +87,42 @@ public final class RowJson {
             }
         }
         return parseWithJackson(bytes, offset, length);
+    }
+
+    /**
+     * What parsing a record leaves over, for schema evolution: the top-level fields the schema
+     * lacks and, when {@link #rescues()}, the top-level values of the wrong type (their column then
+     * null instead of a bad record), each with its exact JSON text.
+     */
+    public interface Leftovers {
+        /** A top-level field the schema lacks. */
+        void unknown(String name, String json);
+
+        /** True to hand values of the wrong type to {@link #mismatched} instead of failing the record. */
+        boolean rescues();
+
+        /** A top-level value its column's type cannot take. */
+        void mismatched(String name, String json);
+    }
+
+    /** As {@link #parse(byte[], int, int)}, handing what the schema does not take to {@code leftovers} (null: ignore it). */
+    public Object[] parse(byte[] bytes, int offset, int length, Leftovers leftovers) {
+        if (leftovers == null) {
+            return parse(bytes, offset, length);
+        }
+        if (strictReader != null) {
+            Object[] row = strictReader.parse(bytes, offset, length);
+            if (row != null) {
+                return row;
+            }
+        }
+        try (JsonParser p = JSON.createParser(bytes, offset, length)) {
+            return parse(p, new Source(bytes, offset), leftovers);
+        } catch (JsonProcessingException e) {
+            throw malformed(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** {@link #parse(byte[], int, int)} without the fast path (the reference the fast path is tested against). */
@@ -118,16 +156,21 @@ public final class RowJson {
      * row, an array of objects one row each. Any error makes the whole document bad.
      */
     public List<Object[]> parseDocument(byte[] bytes, int offset, int length) {
+        return parseDocument(bytes, offset, length, null);
+    }
+
+    /** As {@link #parseDocument(byte[], int, int)}, with {@link Leftovers} for each object. */
+    public List<Object[]> parseDocument(byte[] bytes, int offset, int length, Leftovers leftovers) {
         Source src = new Source(bytes, offset);
         try (JsonParser p = JSON.createParser(bytes, offset, length)) {
             JsonToken first = p.nextToken();
             List<Object[]> rows = new ArrayList<>();
             if (first == JsonToken.START_OBJECT) {
-                rows.add(object(p, schema, src));
+                rows.add(object(p, schema, src, leftovers));
             } else if (first == JsonToken.START_ARRAY) {
                 JsonToken t;
                 while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
-                    rows.add(object(p, schema, src));
+                    rows.add(object(p, schema, src, leftovers));
                 }
                 if (t != JsonToken.END_ARRAY) {
                     throw new BadRecordException(null, "expected JSON objects in the top-level array, found " + describe(t));
@@ -156,11 +199,15 @@ public final class RowJson {
     }
 
     private Object[] parse(JsonParser p, Source src) throws IOException {
+        return parse(p, src, null);
+    }
+
+    private Object[] parse(JsonParser p, Source src, Leftovers leftovers) throws IOException {
         JsonToken first = p.nextToken();
         if (first != JsonToken.START_OBJECT) {
             throw new BadRecordException(null, "expected a JSON object, found " + describe(first));
         }
-        Object[] row = object(p, schema, src);
+        Object[] row = object(p, schema, src, leftovers);
         JsonToken trailing = p.nextToken();
         if (trailing != null) {
             throw new BadRecordException(null, "found " + describe(trailing)
@@ -169,18 +216,44 @@ public final class RowJson {
         return row;
     }
 
-    /** Reads the fields of an object whose START_OBJECT was just read, up to its END_OBJECT. */
     private Object[] object(JsonParser p, Schema schema, Source src) throws IOException {
+        return object(p, schema, src, null);
+    }
+
+    /** Reads the fields of an object whose START_OBJECT was just read, up to its END_OBJECT. */
+    private Object[] object(JsonParser p, Schema schema, Source src, Leftovers leftovers) throws IOException {
         Object[] row = new Object[schema.size()];
         JsonToken t;
         while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-            int i = schema.indexOf(p.currentName());
+            String name = p.currentName();
+            int i = schema.indexOf(name);
+            com.fasterxml.jackson.core.JsonStreamContext objectContext = p.getParsingContext();
             JsonToken v = p.nextToken();
             if (i < 0) {
-                p.skipChildren();
+                if (leftovers == null) {
+                    p.skipChildren();
+                } else {
+                    long start = valueStart(p, v);
+                    p.skipChildren();
+                    leftovers.unknown(name, exactText(p, src, start));
+                }
                 continue;
             }
-            row[i] = value(p, v, schema.field(i), src);
+            if (leftovers == null || !leftovers.rescues()) {
+                row[i] = value(p, v, schema.field(i), src);
+                continue;
+            }
+            long start = valueStart(p, v);
+            try {
+                row[i] = value(p, v, schema.field(i), src);
+            } catch (BadRecordException e) {
+                while (p.getParsingContext() != objectContext) {
+                    if (p.nextToken() == null) {
+                        throw e;
+                    }
+                }
+                leftovers.mismatched(name, exactText(p, src, start));
+            }
         }
         if (t != JsonToken.END_OBJECT) {
             throw new BadRecordException(null, "malformed JSON object");
@@ -385,6 +458,20 @@ public final class RowJson {
             case "-Infinity", "-INF" -> Double.NEGATIVE_INFINITY;
             default -> null;
         };
+    }
+
+    /** The byte offset where the value {@code t} (the current token) starts; its text is complete after this. */
+    private static long valueStart(JsonParser p, JsonToken t) throws IOException {
+        if (t == JsonToken.VALUE_STRING) {
+            p.getText(); // a string is read lazily: finish it, so that the location after it is known
+        }
+        return p.currentTokenLocation().getByteOffset();
+    }
+
+    /** The input from {@code start} to the parser's position: the exact JSON text of the value just read. */
+    private static String exactText(JsonParser p, Source src, long start) {
+        long end = p.currentLocation().getByteOffset();
+        return new String(src.bytes(), src.offset() + (int) start, (int) (end - start), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** The bytes being parsed, for the exact text of a value; Jackson's byte offsets count from {@code offset}. */

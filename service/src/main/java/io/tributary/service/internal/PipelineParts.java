@@ -169,6 +169,7 @@ public final class PipelineParts {
                 .withTargetFileSize(spec.bytes(Settings.SINK_TARGET_FILE_SIZE))
                 .withTrimTopic(spec.bool(Settings.TOPIC_TRIM))
                 .withAllowNonEmptyPath(spec.bool(Settings.SINK_ALLOW_NON_EMPTY_PATH))
+                .withMergeSchema(spec.bool(Settings.SINK_MERGE_SCHEMA))
                 // a bounded run ends with everything committed: no rows may wait for a later batch
                 .withAllowedLatency(spec.trigger().bounded() ? Duration.ZERO : spec.duration(Settings.SINK_ALLOWED_LATENCY)));
         stages.add(Stage.opening(sinkConfig.stageName(), threads.submit(() -> {

@@ -56,6 +56,7 @@ public final class Settings {
     public static final String SINK_TARGET_FILE_SIZE = "sink.delta.targetFileSize";
     public static final String SINK_ALLOWED_LATENCY = "sink.delta.allowedLatency";
     public static final String SINK_ALLOW_NON_EMPTY_PATH = "sink.delta.allowNonEmptyPath";
+    public static final String SINK_MERGE_SCHEMA = "sink.delta.mergeSchema";
     public static final String EVENT_TIME = "aggregate.eventTime";
     public static final String WATERMARK = "aggregate.watermark";
     public static final String WINDOW = "aggregate.window";
@@ -119,6 +120,9 @@ public final class Settings {
             opt(SINK_TARGET_FILE_SIZE, BYTES, "128m", "the size of the Parquet files the sink writes (a batch larger than this is split) and that sink.delta.optimizeEvery compacts to"),
             opt(SINK_ALLOWED_LATENCY, DURATION, "0 seconds", "beyond Spark, continuous triggers only: let new rows wait up to this long in the topic to fill a file of targetFileSize, so a slow stream writes fewer, larger files; 0: commit every batch (Spark)"),
             new Setting(SINK_ALLOW_NON_EMPTY_PATH, ENUM, "false", false, List.of("true", "false"), "create the table in a folder that holds other files but no _delta_log (refused by default: they are not the table's); vacuum never deletes them"),
+            new Setting(SINK_MERGE_SCHEMA, ENUM, "false", false, List.of("true", "false"), "add the pipeline's new columns to an existing"
+                    + " table, nullable, in the commit of the first rows that carry them (Delta's mergeSchema); false: such a table is refused"
+                    + " with both schemas shown. A table's columns the pipeline lacks are written null either way"),
             opt(EVENT_TIME, STRING, null, "the event-time column of the aggregation"),
             opt(WATERMARK, DURATION, null, "how late data may arrive (Spark's withWatermark delay); absent: no row is ever late and no state is dropped (update and complete only, as Spark)"),
             opt(WINDOW, DURATION, null, "the window length (Spark's window(ts, length))"),
