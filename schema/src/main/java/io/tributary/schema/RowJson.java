@@ -103,6 +103,15 @@ public final class RowJson {
 
         /** A top-level value its column's type cannot take. */
         void mismatched(String name, String json);
+
+        /** Before each record (a line, or each object of a document). */
+        default void start() {
+        }
+
+        /** After each record parsed whole: the row to give (it may fill a column, or throw). */
+        default Object[] end(Object[] row) {
+            return row;
+        }
     }
 
     /** As {@link #parse(byte[], int, int)}, handing what the schema does not take to {@code leftovers} (null: ignore it). */
@@ -110,14 +119,15 @@ public final class RowJson {
         if (leftovers == null) {
             return parse(bytes, offset, length);
         }
+        leftovers.start();
         if (strictReader != null) {
             Object[] row = strictReader.parse(bytes, offset, length);
             if (row != null) {
-                return row;
+                return leftovers.end(row);
             }
         }
         try (JsonParser p = JSON.createParser(bytes, offset, length)) {
-            return parse(p, new Source(bytes, offset), leftovers);
+            return leftovers.end(parse(p, new Source(bytes, offset), leftovers));
         } catch (JsonProcessingException e) {
             throw malformed(e);
         } catch (IOException e) {
@@ -166,11 +176,11 @@ public final class RowJson {
             JsonToken first = p.nextToken();
             List<Object[]> rows = new ArrayList<>();
             if (first == JsonToken.START_OBJECT) {
-                rows.add(object(p, schema, src, leftovers));
+                rows.add(documentObject(p, src, leftovers));
             } else if (first == JsonToken.START_ARRAY) {
                 JsonToken t;
                 while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
-                    rows.add(object(p, schema, src, leftovers));
+                    rows.add(documentObject(p, src, leftovers));
                 }
                 if (t != JsonToken.END_ARRAY) {
                     throw new BadRecordException(null, "expected JSON objects in the top-level array, found " + describe(t));
@@ -188,6 +198,14 @@ public final class RowJson {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private Object[] documentObject(JsonParser p, Source src, Leftovers leftovers) throws IOException {
+        if (leftovers == null) {
+            return object(p, schema, src, null);
+        }
+        leftovers.start();
+        return leftovers.end(object(p, schema, src, leftovers));
     }
 
     private static BadRecordException malformed(JsonProcessingException e) {

@@ -64,6 +64,9 @@ final class CheckpointCommand {
 
         private static void printIngest(PrintWriter out, IngestStatus s) {
             out.println("ingest  (topic " + s.ingestLogTopic() + "; Spark's sources/ and offsets/)");
+            if (s.recordedSchema() != null) {
+                out.println("  schema " + s.recordedSchema() + "  (recorded with the ingest's progress; the next run reads with it)");
+            }
             out.println("  next batch " + s.nextBatchId()
                     + (s.watermarkMs() == null ? "" : ", watermark " + Timestamps.formatMicros(s.watermarkMs() * 1000)));
             for (IngestedFile f : s.files()) {

@@ -7,6 +7,8 @@ import io.tributary.ingest.internal.format.RawInput;
 import io.tributary.ingest.internal.format.RecordReader;
 import io.tributary.ingest.internal.format.RecordReaders;
 import io.tributary.schema.BadRecordException;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Topics;
 import io.tributary.schema.Printable;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
@@ -18,8 +20,11 @@ import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -44,6 +49,10 @@ public final class FilePublisher {
     private final FileDiscovery discovery;
     private final RecordReaders readers;
     private final RowJson rows;
+    /** Reads only to collect new columns ({@link #newColumns}): no rows kept, bad records only counted. */
+    private final boolean collecting;
+    /** The events records' {@link Topics#SCHEMA_HEADER}, or null. */
+    private final byte[] schemaHeader;
     private final KeyEncoder keys;
     private final int eventTimeColumn;
     private RowPack[] packs = new RowPack[0];
@@ -58,14 +67,48 @@ public final class FilePublisher {
     }
 
     FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer, SendErrors sendErrors, FileDiscovery discovery) {
+        this(config, producer, sendErrors, discovery, new RecordReaders(config));
+    }
+
+    private FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer, SendErrors sendErrors, FileDiscovery discovery,
+                          RecordReaders readers) {
         this.config = config;
+        this.collecting = producer == null && sendErrors == null && readers.collects();
+        this.schemaHeader = config.schemaHeader();
         this.discovery = discovery;
         this.producer = producer;
         this.sendErrors = sendErrors;
-        this.readers = new RecordReaders(config.format(), config.schema(), config.timeZone(), config.maxLineBytes());
+        this.readers = readers;
         this.rows = readers.rowJson();
         this.keys = new KeyEncoder(config.schema(), config.groupBy());
         this.eventTimeColumn = config.eventTime() == null ? -1 : config.schema().indexOf(config.eventTime());
+    }
+
+    /**
+     * The new columns of {@code files} under {@code config}'s schema, with the types of their
+     * values (Spark's JSON inference, or STRING), in the order they are first met: for
+     * {@code schemaEvolution: addNewColumns}, once a batch met one.
+     */
+    public static Map<String, DataType> newColumns(IngestConfig config, FileDiscovery discovery, List<FileStat> files) throws IOException {
+        RecordReaders readers = RecordReaders.collecting(config);
+        FilePublisher reader = new FilePublisher(config, null, null, discovery, readers);
+        Out ignore = new Out() {
+            @Override
+            public void event(int partition, Long timestampMs, byte[] value) {
+            }
+
+            @Override
+            public void deadLetter(BadRecord record) {
+            }
+        };
+        for (FileStat f : files) {
+            try {
+                reader.read(f, 1, ignore);
+            } catch (java.nio.file.NoSuchFileException e) {
+                // gone since it was listed: the batch's own reading says so
+            }
+        }
+        return readers.newColumns();
     }
 
     /** Where {@link #read} puts what a file gives: its packed rows, and the bad lines the policy keeps. */
@@ -88,7 +131,12 @@ public final class FilePublisher {
             @Override
             public void event(int partition, Long timestampMs, byte[] value) {
                 sendErrors.check();
-                producer.send(new ProducerRecord<>(config.eventsTopic(), partition, timestampMs, null, value), sendErrors);
+                RecordHeaders headers = null;
+                if (schemaHeader != null) {
+                    headers = new RecordHeaders();
+                    headers.add(Topics.SCHEMA_HEADER, schemaHeader);
+                }
+                producer.send(new ProducerRecord<>(config.eventsTopic(), partition, timestampMs, null, value, headers), sendErrors);
             }
 
             @Override
@@ -126,13 +174,17 @@ public final class FilePublisher {
             }
         }
         RawInput raw = new RawInput(discovery.open(file));
-        try (raw; RecordReader records = readers.open(file.relPath(), raw, file.path())) {
+        try (raw; RecordReader records = readers.open(file.relPath(), discovery.display(file.relPath()), discovery.location(file), raw,
+                file.path())) {
             while (records.next()) {
                 Object[] row;
                 try {
                     row = records.row();
                 } catch (BadRecordException e) {
                     bad++;
+                    if (collecting) {
+                        continue;
+                    }
                     BadRecord record = badRecord(file, records, e);
                     if (keep(file, record)) {
                         out.deadLetter(record);
@@ -149,7 +201,9 @@ public final class FilePublisher {
                     etSum += ms;
                     timestamp = Math.max(ms, -1);
                 }
-                add(row, timestamp, out);
+                if (!collecting) {
+                    add(row, timestamp, out);
+                }
                 good++;
             }
             raw.drain();

@@ -4,6 +4,7 @@ import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.CleanSource;
 import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.FileIngest;
+import io.tributary.ingest.SchemaEvolution;
 import io.tributary.ingest.FilesReadAhead;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.Progress;
@@ -129,6 +130,7 @@ public final class PipelineParts {
                 input = fileSchema(spec);
                 aggregate = aggregateSpec(spec, input);
                 IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
+                input = ingestConfig.schema(); // with _rescued_data under schemaEvolution rescue
                 String name = spec.name() + "/ingest";
                 stages.add(Stage.opening(name, threads.submit(() -> {
                     FileIngest ingest = new FileIngest(ingestConfig, client, readAhead, topics::join);
@@ -262,6 +264,8 @@ public final class PipelineParts {
                 .storage(spec.storage())
                 .format(spec.string(Settings.FILES_FORMAT))
                 .formatOptions(spec.map(Settings.FILES_OPTIONS))
+                .schemaEvolution(SchemaEvolution.forName(spec.string(Settings.SCHEMA_EVOLUTION)))
+                .inferColumnTypes(spec.bool(Settings.INFER_COLUMN_TYPES))
                 .onBadRecord(BadRecordPolicy.forName(spec.string(Settings.BAD_RECORD)))
                 .fileMinAge(spec.duration(Settings.FILE_MIN_AGE))
                 .timeZone(spec.string(Settings.FILES_TIME_ZONE))

@@ -174,6 +174,11 @@ public final class PipelineSpec {
                 throw new TributaryException(where(Settings.FILES_SCHEMA) + ": key '" + Settings.FILES_SCHEMA + "': " + e.getMessage(), e);
             }
         }
+        if (files && "addNewColumns".equals(string(Settings.SCHEMA_EVOLUTION)) && !bool(Settings.SINK_MERGE_SCHEMA)
+                && Settings.ALL.stream().noneMatch(s -> s.key().startsWith("aggregate.") && values.containsKey(s.key()))) {
+            throw new TributaryException(where(Settings.SCHEMA_EVOLUTION) + ": schemaEvolution addNewColumns adds columns to the table:"
+                    + " set sink.delta.mergeSchema: true too (Spark's Delta sink needs its mergeSchema option for the same)");
+        }
         if (!name().matches("[A-Za-z0-9_-]+")) {
             throw new TributaryException(where(Settings.NAME) + ": name '" + name()
                     + "' may only hold letters, digits, '-' and '_' (it names topics and folders)");

@@ -30,6 +30,8 @@ public final class Settings {
     public static final String FILES_FORMAT = "source.files.format";
     public static final String FILES_SCHEMA = "source.files.schema";
     public static final String FILES_OPTIONS = "source.files.options";
+    public static final String SCHEMA_EVOLUTION = "source.files.schemaEvolution";
+    public static final String INFER_COLUMN_TYPES = "source.files.inferColumnTypes";
     public static final String MAX_FILES = "source.files.maxFilesPerTrigger";
     public static final String MAX_BYTES = "source.files.maxBytesPerTrigger";
     public static final String BAD_RECORD = "source.files.onBadRecord";
@@ -88,6 +90,13 @@ public final class Settings {
             new Setting(FILES_OPTIONS, MAP, null, false, List.of(), "the format's options, Spark's names: csv header, sep, quote, escape,"
                     + " nullValue, comment, multiLine, timestampFormat, dateFormat...; json multiLine, timestampFormat, dateFormat; text wholetext"
                     + " (docs/formats.md)"),
+            new Setting(SCHEMA_EVOLUTION, ENUM, "none", false, List.of("none", "addNewColumns", "rescue", "failOnNewColumns"),
+                    "JSON fields the schema lacks (Auto Loader's schemaEvolutionMode): ignored; added as nullable columns (the batch runs"
+                    + " again with the grown schema, recorded with the ingest's progress; needs sink.delta.mergeSchema); kept in a"
+                    + " _rescued_data column with wrongly typed values; or stop the run (docs/formats.md)"),
+            new Setting(INFER_COLUMN_TYPES, ENUM, "true", false, List.of("true", "false"), "schemaEvolution addNewColumns: new columns"
+                    + " get the types of their JSON values as Spark infers them (BIGINT, DOUBLE, BOOLEAN, STRING, STRUCT, ARRAY);"
+                    + " false: STRING, as Auto Loader's default cloudFiles.inferColumnTypes"),
             opt(MAX_FILES, INT, null, "at most this many new files per batch (Spark's maxFilesPerTrigger)"),
             opt(MAX_BYTES, BYTES, null, "at most about this many bytes of new files per batch, at least one file (Spark's maxBytesPerTrigger)"),
             new Setting(BAD_RECORD, ENUM, "deadLetter", false, List.of("deadLetter", "drop", "fail"),

@@ -22,11 +22,13 @@ final class JsonDocumentReader implements RecordReader {
     private List<Object[]> parsed;
     private BadRecordException bad;
     private int next;
+    private final Leftover leftover;
 
-    JsonDocumentReader(InputStream in, RowJson rows, int maxBytes) {
+    JsonDocumentReader(InputStream in, RowJson rows, int maxBytes, Leftover leftover) {
         this.in = in;
         this.rows = rows;
         this.maxBytes = maxBytes;
+        this.leftover = leftover;
     }
 
     @Override
@@ -55,7 +57,7 @@ final class JsonDocumentReader implements RecordReader {
             return;
         }
         try {
-            parsed = rows.parseDocument(content, 0, content.length);
+            parsed = rows.parseDocument(content, 0, content.length, leftover);
         } catch (BadRecordException e) {
             bad = e;
         }

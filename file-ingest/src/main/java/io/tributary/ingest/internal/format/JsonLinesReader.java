@@ -12,11 +12,14 @@ final class JsonLinesReader implements RecordReader {
     private final LineReader lines;
     private final RowJson rows;
     private final int maxLineBytes;
+    private final Leftover leftover;
 
-    JsonLinesReader(InputStream in, RowJson rows, int maxLineBytes) {
+    /** @param leftover what schema evolution does with fields the schema lacks; null: ignore them */
+    JsonLinesReader(InputStream in, RowJson rows, int maxLineBytes, Leftover leftover) {
         this.lines = new LineReader(in, maxLineBytes, null);
         this.rows = rows;
         this.maxLineBytes = maxLineBytes;
+        this.leftover = leftover;
     }
 
     @Override
@@ -27,7 +30,11 @@ final class JsonLinesReader implements RecordReader {
     @Override
     public Object[] row() {
         checkLine(lines, maxLineBytes);
-        return rows.parse(lines.bytes(), lines.start(), lines.length());
+        if (leftover == null) {
+            return rows.parse(lines.bytes(), lines.start(), lines.length());
+        }
+        leftover.line(lines.lineNumber());
+        return rows.parse(lines.bytes(), lines.start(), lines.length(), leftover);
     }
 
     /** The line's own problems, before any parsing: too long, or not UTF-8. */
