@@ -29,7 +29,7 @@ public final class FileFormat {
             Kind.JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat"),
             Kind.CSV, Set.of("header", "sep", "delimiter", "quote", "escape", "nullvalue", "emptyvalue", "comment", "timestampformat",
                     "timestampntzformat", "dateformat", "multiline", "ignoreleadingwhitespace", "ignoretrailingwhitespace",
-                    "nanvalue", "positiveinf", "negativeinf", "enforceschema"),
+                    "nanvalue", "positiveinf", "negativeinf", "enforceschema", "inferschema"),
             Kind.PARQUET, Set.of(),
             Kind.TEXT, Set.of("wholetext"));
 
@@ -77,7 +77,7 @@ public final class FileFormat {
         Map<String, String> m = new TreeMap<>();
         for (String o : List.of("multiLine", "timestampFormat", "timestampNTZFormat", "dateFormat", "header", "sep", "delimiter", "quote",
                 "escape", "nullValue", "emptyValue", "comment", "ignoreLeadingWhiteSpace", "ignoreTrailingWhiteSpace", "nanValue",
-                "positiveInf", "negativeInf", "enforceSchema", "wholetext")) {
+                "positiveInf", "negativeInf", "enforceSchema", "inferSchema", "wholetext")) {
             if (OPTIONS.get(kind).contains(o.toLowerCase(Locale.ROOT))) {
                 m.put(o.toLowerCase(Locale.ROOT), o);
             }
@@ -86,7 +86,8 @@ public final class FileFormat {
     }
 
     private void check() {
-        for (String b : List.of("multiline", "header", "ignoreleadingwhitespace", "ignoretrailingwhitespace", "enforceschema", "wholetext")) {
+        for (String b : List.of("multiline", "header", "ignoreleadingwhitespace", "ignoretrailingwhitespace", "enforceschema", "wholetext",
+                "inferschema")) {
             String v = options.get(b);
             if (v != null && !v.strip().equalsIgnoreCase("true") && !v.strip().equalsIgnoreCase("false")) {
                 throw new TributaryException("source.files.options." + b + ": '" + v + "' is not true or false");

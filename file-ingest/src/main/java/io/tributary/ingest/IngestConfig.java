@@ -36,6 +36,7 @@ public final class IngestConfig {
     private final Schema specSchema;
     private final SchemaEvolution schemaEvolution;
     private final boolean inferColumnTypes;
+    private final boolean schemaInferred;
     private final FileFormat format;
     private final String eventTime;
     private final Duration watermarkDelay;
@@ -64,6 +65,7 @@ public final class IngestConfig {
         this.specSchema = b.specSchema;
         this.schemaEvolution = b.schemaEvolution;
         this.inferColumnTypes = b.inferColumnTypes;
+        this.schemaInferred = b.schemaInferred;
         this.format = b.fileFormat;
         this.eventTime = b.eventTime;
         this.watermarkDelay = b.watermarkDelay;
@@ -153,6 +155,7 @@ public final class IngestConfig {
         b.specSchema = specSchema;
         b.schemaEvolution = schemaEvolution;
         b.inferColumnTypes = inferColumnTypes;
+        b.schemaInferred = schemaInferred;
         b.fileFormat = format;
         b.eventTime = eventTime;
         b.watermarkDelay = watermarkDelay;
@@ -179,7 +182,12 @@ public final class IngestConfig {
      * when it is not the spec's (it grew), so that readers of the topic learn its new columns; else null.
      */
     public byte[] schemaHeader() {
-        return schema.equals(specSchema) ? null : schema.toDdl().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return schema.equals(specSchema) && !schemaInferred ? null : schema.toDdl().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** True when the schema was inferred from the input files (the spec gives none). */
+    public boolean schemaInferred() {
+        return schemaInferred;
     }
 
     /** The format of the input files and its options ({@code json} unless set). */
@@ -300,6 +308,7 @@ public final class IngestConfig {
         private Schema specSchema;
         private SchemaEvolution schemaEvolution = SchemaEvolution.NONE;
         private boolean inferColumnTypes = true;
+        private boolean schemaInferred;
         private String format = "json";
         private java.util.Map<String, String> formatOptions = java.util.Map.of();
         private FileFormat fileFormat;
@@ -349,6 +358,12 @@ public final class IngestConfig {
         /** What a field the schema lacks does (Auto Loader's schemaEvolutionMode); {@link SchemaEvolution#NONE} by default. */
         public Builder schemaEvolution(SchemaEvolution mode) {
             this.schemaEvolution = mode;
+            return this;
+        }
+
+        /** The schema was inferred from the files, not given: it is recorded with the first batch and named in the events' header. */
+        public Builder schemaInferred(boolean inferred) {
+            this.schemaInferred = inferred;
             return this;
         }
 

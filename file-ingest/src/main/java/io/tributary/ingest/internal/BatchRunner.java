@@ -97,7 +97,8 @@ public final class BatchRunner {
                 if (schema != null && !schema.equals(state.schemaDdl())) {
                     // the grown schema is recorded with the first rows that carry it
                     producer.send(new ProducerRecord<>(config.ingestLogTopic(), IngestLogCodec.key(IngestState.SCHEMA_KEY),
-                            IngestLogCodec.schema(schema, config.schemaEvolution().specName(), batchId)), sendErrors);
+                            IngestLogCodec.schema(schema, config.schema().equals(config.specSchema()) && config.schemaInferred() ? "inferred"
+                                    : config.schemaEvolution().specName(), batchId)), sendErrors);
                 }
                 sendState(batchId + 1, max, watermark);
                 long next = wm == null ? watermark : IngestState.nextWatermarkMs(max, watermark, config.watermarkDelay().toMillis());

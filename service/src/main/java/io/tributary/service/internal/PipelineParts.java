@@ -5,6 +5,7 @@ import io.tributary.ingest.CleanSource;
 import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.SchemaEvolution;
+import io.tributary.ingest.SchemaInference;
 import io.tributary.ingest.FilesReadAhead;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.Progress;
@@ -41,6 +42,7 @@ import org.apache.kafka.common.TopicPartition;
 
 /** Builds a pipeline's stages from its spec: the only place that knows every stage. */
 public final class PipelineParts {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PipelineParts.class);
     private PipelineParts() {
     }
 
@@ -49,12 +51,38 @@ public final class PipelineParts {
         return "tributary-" + spec.name() + "-sink";
     }
 
-    /** The schema a file source reads: the spec's, or Spark's {@code value STRING} for text. */
+    /** The schema a file source reads: the spec's, or Spark's {@code value STRING} for text; null when it is to be inferred. */
     public static Schema fileSchema(PipelineSpec spec) {
         if (!spec.has(Settings.FILES_SCHEMA) && "text".equals(spec.string(Settings.FILES_FORMAT))) {
-            return FileFormat.textSchema();
+            return SchemaInference.withHints(FileFormat.textSchema(), spec.string(Settings.SCHEMA_HINTS));
         }
-        return Schema.parse(spec.string(Settings.FILES_SCHEMA));
+        return spec.has(Settings.FILES_SCHEMA) ? Schema.parse(spec.string(Settings.FILES_SCHEMA)) : null;
+    }
+
+    /**
+     * The schema a file source reads ({@link #fileSchema}); when the spec gives none, the one the
+     * ingest recorded with its first batch, or else the one inferred from the first files now.
+     */
+    public static Schema fileSchema(PipelineSpec spec, Map<String, Object> kafkaClientProps) {
+        Schema given = fileSchema(spec);
+        if (given != null) {
+            return given;
+        }
+        IngestConfig placeholder = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), FileFormat.textSchema())
+                .storage(spec.storage())
+                .format(spec.string(Settings.FILES_FORMAT))
+                .formatOptions(spec.map(Settings.FILES_OPTIONS))
+                .timeZone(spec.string(Settings.FILES_TIME_ZONE))
+                .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)))
+                .build();
+        Schema recorded = SchemaInference.recorded(placeholder, kafkaClientProps);
+        if (recorded != null) {
+            return recorded;
+        }
+        Schema inferred = SchemaInference.infer(placeholder, spec.string(Settings.SCHEMA_HINTS));
+        LOG.info("pipeline {}: source.files.schema inferred from the first files of {}: {}", spec.name(),
+                spec.location(Settings.FILES_PATH), inferred.toDdl());
+        return inferred;
     }
 
     /** The file-ingest settings of a spec, without the aggregation's event time (for reading its status). */
@@ -127,7 +155,7 @@ public final class PipelineParts {
                             + "the aggregation needs come from the file source; aggregate the files that feed the table instead");
                 }
             } else {
-                input = fileSchema(spec);
+                input = fileSchema(spec, client);
                 aggregate = aggregateSpec(spec, input);
                 IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
                 input = ingestConfig.schema(); // with _rescued_data under schemaEvolution rescue
@@ -196,6 +224,9 @@ public final class PipelineParts {
         }
         try {
             Schema input = fileSchema(spec);
+            if (input == null) {
+                return null; // inferred once Kafka is there (a recorded schema comes first)
+            }
             return FileIngest.readAhead(ingestConfig(spec, input, aggregateSpec(spec, input)), spec.integer(Settings.PARTITIONS));
         } catch (RuntimeException e) {
             return null;
@@ -264,7 +295,8 @@ public final class PipelineParts {
                 .storage(spec.storage())
                 .format(spec.string(Settings.FILES_FORMAT))
                 .formatOptions(spec.map(Settings.FILES_OPTIONS))
-                .schemaEvolution(SchemaEvolution.forName(spec.string(Settings.SCHEMA_EVOLUTION)))
+                .schemaEvolution(SchemaEvolution.forName(spec.schemaEvolution()))
+                .schemaInferred(!spec.has(Settings.FILES_SCHEMA) && !"text".equals(spec.string(Settings.FILES_FORMAT)))
                 .inferColumnTypes(spec.bool(Settings.INFER_COLUMN_TYPES))
                 .onBadRecord(BadRecordPolicy.forName(spec.string(Settings.BAD_RECORD)))
                 .fileMinAge(spec.duration(Settings.FILE_MIN_AGE))

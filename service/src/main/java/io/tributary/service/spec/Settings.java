@@ -31,6 +31,7 @@ public final class Settings {
     public static final String FILES_SCHEMA = "source.files.schema";
     public static final String FILES_OPTIONS = "source.files.options";
     public static final String SCHEMA_EVOLUTION = "source.files.schemaEvolution";
+    public static final String SCHEMA_HINTS = "source.files.schemaHints";
     public static final String INFER_COLUMN_TYPES = "source.files.inferColumnTypes";
     public static final String MAX_FILES = "source.files.maxFilesPerTrigger";
     public static final String MAX_BYTES = "source.files.maxBytesPerTrigger";
@@ -86,12 +87,16 @@ public final class Settings {
             new Setting(FILES_FORMAT, ENUM, "json", false, List.of("json", "csv", "parquet", "text"), "the input format, as Spark's"
                     + " readStream.format(...): json (JSON Lines; one document per file with multiLine), csv, parquet or text; files named"
                     + " .gz, .bz2 or .zst are decompressed (docs/formats.md)"),
-            opt(FILES_SCHEMA, STRING, null, "a file source's schema as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\""),
+            opt(FILES_SCHEMA, STRING, null, "a file source's schema as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\";"
+                    + " absent: inferred from the first files (Spark's schemaInference), recorded with the first batch and kept by later runs"),
             new Setting(FILES_OPTIONS, MAP, null, false, List.of(), "the format's options, Spark's names: csv header, sep, quote, escape,"
                     + " nullValue, comment, multiLine, timestampFormat, dateFormat...; json multiLine, timestampFormat, dateFormat; text wholetext"
                     + " (docs/formats.md)"),
-            new Setting(SCHEMA_EVOLUTION, ENUM, "none", false, List.of("none", "addNewColumns", "rescue", "failOnNewColumns"),
-                    "JSON fields the schema lacks (Auto Loader's schemaEvolutionMode): ignored; added as nullable columns (the batch runs"
+            opt(SCHEMA_HINTS, STRING, null, "without a schema: the types of some columns, overriding what inference finds (Auto Loader's"
+                    + " schemaHints), e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\""),
+            new Setting(SCHEMA_EVOLUTION, ENUM, null, false, List.of("none", "addNewColumns", "rescue", "failOnNewColumns"),
+                    "JSON fields the schema lacks (Auto Loader's schemaEvolutionMode; default none with a schema, addNewColumns without):"
+                    + " ignored; added as nullable columns (the batch runs"
                     + " again with the grown schema, recorded with the ingest's progress; needs sink.delta.mergeSchema); kept in a"
                     + " _rescued_data column with wrongly typed values; or stop the run (docs/formats.md)"),
             new Setting(INFER_COLUMN_TYPES, ENUM, "true", false, List.of("true", "false"), "schemaEvolution addNewColumns: new columns"

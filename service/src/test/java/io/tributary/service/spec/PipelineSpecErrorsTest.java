@@ -163,4 +163,13 @@ class PipelineSpecErrorsTest {
         }
         refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("broker.port", "65536")).hasMessageContaining("broker.port");
     }
+
+    // schema inference
+
+    @Test
+    void aSchemaHintWithABadTypeNamesTheKey() {
+        refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("source.files.schemaHints", "ts TIMESTMP"))
+                .hasMessageContaining("key 'source.files.schemaHints'").hasMessageContaining("TIMESTMP")
+                .hasMessageContaining("e.g. \"ts TIMESTAMP");
+    }
 }

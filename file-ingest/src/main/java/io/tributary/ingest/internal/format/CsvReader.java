@@ -117,6 +117,21 @@ final class CsvReader implements RecordReader {
         }
     }
 
+    /** The current record's values as text, before conversion; null for a record the parser cannot read. */
+    String[] tokens() {
+        if (lines == null) {
+            return multiLineError == null ? tokens : null;
+        }
+        if (lines.problem() != LineReader.Problem.NONE) {
+            return null;
+        }
+        try {
+            return parser.parseLine(new String(lines.bytes(), lines.start(), lines.length(), StandardCharsets.UTF_8));
+        } catch (TextParsingException e) {
+            return null;
+        }
+    }
+
     @Override
     public Object[] row() {
         if (lines == null) {
