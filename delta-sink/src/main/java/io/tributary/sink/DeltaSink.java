@@ -99,7 +99,7 @@ public final class DeltaSink implements AutoCloseable {
         config = withTableSchema(config, engine);
         this.config = config;
         Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.schema());
-        TableFolder.checkNewTable(config.tablePath(), partitioning.columns(), config.allowNonEmptyPath());
+        TableFolder.checkNewTable(config.tablePath(), partitioning.columns(), config.allowNonEmptyPath(), KernelEngines.configuration(engine));
         this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(), partitioning, config.targetFileSize());
         this.mode = WriteMode.forConfig(config, writer);
         this.reader = new TopicReader(kafkaClientProps, config.topic(), config.appId(), new RowJson(config.schema()), mode.keyed());

@@ -6,6 +6,7 @@ import io.tributary.schema.Progress;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Trigger;
+import io.tributary.topology.StreamsAggregation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,7 +75,6 @@ public final class Pipeline implements AutoCloseable {
      * @throws StoppedWhileStarting if {@link RunOptions#stopRequested()} said so while the Kafka cluster did not answer yet
      */
     public static Pipeline open(PipelineSpec spec, RunOptions options) {
-        StorageChecks.require(spec); // a bucket, credentials or endpoint that is wrong stops the run before anything starts
         FilesReadAhead readAhead = PipelineParts.readAhead(spec); // the files are read while the broker starts
         KafkaConnection kafka = null;
         List<Stage> stages = new ArrayList<>();
@@ -254,8 +254,8 @@ public final class Pipeline implements AutoCloseable {
     /** The aggregation's Kafka Streams metrics (see {@code AggregateMetrics}), summed over tasks; empty without one. */
     public java.util.Map<String, Double> aggregateMetrics() {
         for (Stage s : stages) {
-            if (s.resource() instanceof StreamsStage streams) {
-                return streams.aggregateMetrics();
+            if (s.resource() instanceof StreamsAggregation aggregation) {
+                return aggregation.metrics();
             }
         }
         return java.util.Map.of();

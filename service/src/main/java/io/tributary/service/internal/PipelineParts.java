@@ -23,7 +23,9 @@ import io.tributary.sink.maintenance.OptimizeOptions;
 import io.tributary.source.DeltaSource;
 import io.tributary.source.DeltaSourceConfig;
 import io.tributary.topology.AggregateSpec;
+import io.tributary.topology.AggregationConfig;
 import io.tributary.topology.OutputMode;
+import io.tributary.topology.StreamsAggregation;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -185,11 +187,15 @@ public final class PipelineParts {
         if (aggregate != null) {
             sinkSchema = aggregate.outputSchema();
             sinkTopic = Topics.results(spec.name());
-            String name = spec.name() + "/aggregate";
+            AggregationConfig aggregationConfig = AggregationConfig.of(spec.name(), aggregate, spec.stateDir().resolve("streams"))
+                    .withLateRowsTopic(lateTopic)
+                    .withTrimEvents(spec.bool(Settings.TOPIC_TRIM))
+                    .withBounded(spec.trigger().bounded())
+                    .withRestartWindow(Recovery.GIVE_UP_AFTER); // as long as the run loop tries a failed batch again
+            String name = aggregationConfig.stageName();
             stages.add(Stage.opening(name, threads.submit(() -> {
-                StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), Topics.results(spec.name()),
-                        lateTopic, client, spec.stateDir().resolve("streams"), spec.bool(Settings.TOPIC_TRIM), spec.trigger().bounded());
-                return new Stage(name, streams::runBatch, streams);
+                StreamsAggregation aggregation = new StreamsAggregation(aggregationConfig, client);
+                return new Stage(name, aggregation::runBatch, aggregation);
             })));
         }
         SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.location(Settings.SINK_PATH), sinkSchema,
