@@ -79,8 +79,10 @@ class IngestConfigTest {
                 .hasMessageContaining("maxBytesPerTrigger");
         assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).format("avro").build())
                 .hasMessageContaining("'avro'").hasMessageContaining("json, csv, parquet or text");
-        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).format("csv").formatOptions(Map.of("inferSchema", "true")).build())
-                .hasMessageContaining("source.files.options.inferSchema").hasMessageContaining("header");
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).format("csv").formatOptions(Map.of("samplingRatio", "0.5")).build())
+                .hasMessageContaining("source.files.options.samplingRatio").hasMessageContaining("header");
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).format("csv").formatOptions(Map.of("inferSchema", "yes")).build())
+                .hasMessageContaining("source.files.options.inferschema").hasMessageContaining("not true or false");
         assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).format("text").build())
                 .hasMessageContaining("one STRING column");
         assertThatThrownBy(() -> IngestConfig.builder("p", IN, Schema.parse("id INT, tags ARRAY<STRING>")).format("csv").build())
