@@ -116,7 +116,7 @@ class FormatsScenarioTest {
                     path: in/
                     format: csv
                     schema: "id INT"
-                    options: { inferSchema: true }
+                    options: { samplingRatio: 0.5 }
                 sink:
                   delta:
                     path: out/
@@ -124,7 +124,7 @@ class FormatsScenarioTest {
                 """);
         Workspace.Result run = w.tributary("run");
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).contains("source.files.options.inferSchema").contains("header").contains("nullValue");
+        assertThat(run.err()).contains("source.files.options.samplingRatio").contains("header").contains("nullValue");
     }
 
     private static List<Object[]> sorted(List<Object[]> rows) {
