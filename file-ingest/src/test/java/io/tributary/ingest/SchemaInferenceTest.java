@@ -63,6 +63,12 @@ class SchemaInferenceTest {
     }
 
     @Test
+    void csvIntegersPastBigintAreDecimalsAsInSpark() throws IOException {
+        write("a.csv", "12345678901234567890123,1,5", "7,12345678901234567890123,2.5");
+        assertThat(infer("csv", Map.of("inferSchema", "true"), null).toDdl()).isEqualTo("_c0 DECIMAL(23,0), _c1 DECIMAL(23,0), _c2 DOUBLE");
+    }
+
+    @Test
     void csvWithoutAHeaderNamesColumnsAsSparkDoes() throws IOException {
         write("a.csv", "1;a", "2;b;extra");
         assertThat(infer("csv", Map.of("sep", ";", "inferSchema", "true"), null).toDdl()).isEqualTo("_c0 INT, _c1 STRING, _c2 STRING");

@@ -35,7 +35,7 @@ import org.apache.parquet.schema.Type;
  * The columns of sampled input files, typed as Spark's readers infer them: JSON as Spark's JSON
  * inference (columns sorted by name, as Spark sorts them; malformed lines skipped), CSV named by
  * the header ({@code _c0}, {@code _c1}... without one) and STRING unless {@code inferSchema} (then
- * INT, BIGINT, DOUBLE, DATE, TIMESTAMP, BOOLEAN or STRING, as Spark's CSV inference), Parquet as the
+ * INT, BIGINT, DECIMAL(n, 0), DOUBLE, DATE, TIMESTAMP, BOOLEAN or STRING, as Spark's CSV inference), Parquet as the
  * first file's footer says.
  */
 public final class InferredColumns {
@@ -142,6 +142,7 @@ public final class InferredColumns {
         return o;
     }
 
+    private static final java.util.regex.Pattern BIG_INTEGER = java.util.regex.Pattern.compile("[+-]?\\d+");
     private static final java.util.regex.Pattern ISO_DATE = java.util.regex.Pattern.compile("\\d{4}-\\d{1,2}-\\d{1,2}");
 
     /** Spark's CSV inference of one value: INT, BIGINT, DOUBLE, DATE, TIMESTAMP, BOOLEAN, else STRING. */
@@ -157,6 +158,10 @@ public final class InferredColumns {
             return DataType.LONG;
         } catch (NumberFormatException e) {
             // wider
+        }
+        if (BIG_INTEGER.matcher(t).matches()) {
+            int digits = t.replaceFirst("^[+-]?0*", "").length();
+            return digits <= 38 ? DataType.decimal(Math.max(digits, 1), 0) : DataType.DOUBLE; // Spark: DECIMAL(n, 0) past BIGINT
         }
         try {
             Double.parseDouble(t);
@@ -180,10 +185,15 @@ public final class InferredColumns {
         if (a == null || a.equals(b)) {
             return b;
         }
-        boolean numbers = (a.kind() == DataType.Kind.INT || a.kind() == DataType.Kind.LONG || a.kind() == DataType.Kind.DOUBLE)
-                && (b.kind() == DataType.Kind.INT || b.kind() == DataType.Kind.LONG || b.kind() == DataType.Kind.DOUBLE);
-        if (numbers) {
-            return a.kind() == DataType.Kind.DOUBLE || b.kind() == DataType.Kind.DOUBLE ? DataType.DOUBLE : DataType.LONG;
+        if (isNumber(a) && isNumber(b)) {
+            if (a.kind() == DataType.Kind.DOUBLE || b.kind() == DataType.Kind.DOUBLE) {
+                return DataType.DOUBLE;
+            }
+            if (a.kind() != DataType.Kind.DECIMAL && b.kind() != DataType.Kind.DECIMAL) {
+                return DataType.LONG;
+            }
+            int digits = Math.max(integerDigits(a), integerDigits(b));
+            return digits > 38 ? DataType.DOUBLE : DataType.decimal(digits, 0);
         }
         boolean times = (a.kind() == DataType.Kind.DATE || a.kind() == DataType.Kind.TIMESTAMP)
                 && (b.kind() == DataType.Kind.DATE || b.kind() == DataType.Kind.TIMESTAMP);
@@ -191,6 +201,21 @@ public final class InferredColumns {
             return DataType.TIMESTAMP; // Spark: a date column with a timestamp in it is a timestamp column
         }
         return DataType.STRING;
+    }
+
+    private static boolean isNumber(DataType t) {
+        return switch (t.kind()) {
+            case INT, LONG, DOUBLE, DECIMAL -> true;
+            default -> false;
+        };
+    }
+
+    private static int integerDigits(DataType t) {
+        return switch (t.kind()) {
+            case INT -> 10;
+            case LONG -> 20;
+            default -> t.precision() - t.scale();
+        };
     }
 
     private static Map<String, DataType> parquet(FileDiscovery discovery, FileStat f) throws IOException {
