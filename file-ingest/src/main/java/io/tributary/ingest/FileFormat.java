@@ -26,7 +26,7 @@ public final class FileFormat {
     public enum Kind { JSON, CSV, PARQUET, TEXT }
 
     private static final Map<Kind, Set<String>> OPTIONS = Map.of(
-            Kind.JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat"),
+            Kind.JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat", "infertimestamp"),
             Kind.CSV, Set.of("header", "sep", "delimiter", "quote", "escape", "nullvalue", "emptyvalue", "comment", "timestampformat",
                     "timestampntzformat", "dateformat", "multiline", "ignoreleadingwhitespace", "ignoretrailingwhitespace",
                     "nanvalue", "positiveinf", "negativeinf", "enforceschema", "inferschema"),
@@ -77,7 +77,7 @@ public final class FileFormat {
         Map<String, String> m = new TreeMap<>();
         for (String o : List.of("multiLine", "timestampFormat", "timestampNTZFormat", "dateFormat", "header", "sep", "delimiter", "quote",
                 "escape", "nullValue", "emptyValue", "comment", "ignoreLeadingWhiteSpace", "ignoreTrailingWhiteSpace", "nanValue",
-                "positiveInf", "negativeInf", "enforceSchema", "inferSchema", "wholetext")) {
+                "positiveInf", "negativeInf", "enforceSchema", "inferSchema", "inferTimestamp", "wholetext")) {
             if (OPTIONS.get(kind).contains(o.toLowerCase(Locale.ROOT))) {
                 m.put(o.toLowerCase(Locale.ROOT), o);
             }
@@ -87,7 +87,7 @@ public final class FileFormat {
 
     private void check() {
         for (String b : List.of("multiline", "header", "ignoreleadingwhitespace", "ignoretrailingwhitespace", "enforceschema", "wholetext",
-                "inferschema")) {
+                "inferschema", "infertimestamp")) {
             String v = options.get(b);
             if (v != null && !v.strip().equalsIgnoreCase("true") && !v.strip().equalsIgnoreCase("false")) {
                 throw new TributaryException("source.files.options." + b + ": '" + v + "' is not true or false");

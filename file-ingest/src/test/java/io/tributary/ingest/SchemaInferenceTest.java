@@ -38,6 +38,15 @@ class SchemaInferenceTest {
     }
 
     @Test
+    void jsonInferTimestampMakesTopLevelTimestampTextTimestamp() throws IOException {
+        write("a.json", "{\"ts\": \"2026-01-01T10:00:00Z\", \"mixed\": \"2026-01-01 10:00:00\", \"d\": \"2026-01-01T10:00:00\"}",
+                "{\"mixed\": \"soon\", \"d\": null}");
+        assertThat(infer("json", Map.of("inferTimestamp", "true"), null).toDdl()).isEqualTo("d TIMESTAMP, mixed STRING, ts TIMESTAMP");
+        assertThat(infer("json", Map.of("inferTimestamp", "true", "timestampFormat", "dd/MM/yyyy HH:mm"), null).toDdl())
+                .isEqualTo("d STRING, mixed STRING, ts STRING");
+    }
+
+    @Test
     void jsonFilesAreMergedInOrderAndConflictingTypesBecomeString() throws IOException {
         write("1.json", "{\"a\": 1, \"b\": 1}");
         write("2.json", "{\"a\": \"x\", \"c\": false}");

@@ -90,7 +90,7 @@ public final class Settings {
             opt(FILES_SCHEMA, STRING, null, "a file source's schema as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\";"
                     + " absent: inferred from the first files (Spark's schemaInference), recorded with the first batch and kept by later runs"),
             new Setting(FILES_OPTIONS, MAP, null, false, List.of(), "the format's options, Spark's names: csv header, sep, quote, escape,"
-                    + " nullValue, comment, multiLine, timestampFormat, dateFormat...; json multiLine, timestampFormat, dateFormat; text wholetext"
+                    + " nullValue, comment, multiLine, timestampFormat, dateFormat, inferSchema...; json multiLine, timestampFormat, dateFormat, inferTimestamp; text wholetext"
                     + " (docs/formats.md)"),
             opt(SCHEMA_HINTS, STRING, null, "without a schema: the types of some columns, overriding what inference finds (Auto Loader's"
                     + " schemaHints), e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\""),

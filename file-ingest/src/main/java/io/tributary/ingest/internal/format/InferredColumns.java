@@ -1,5 +1,7 @@
 package io.tributary.ingest.internal.format;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.internal.FileDiscovery;
@@ -33,7 +35,7 @@ import org.apache.parquet.schema.Type;
 
 /**
  * The columns of sampled input files, typed as Spark's readers infer them: JSON as Spark's JSON
- * inference (columns sorted by name, as Spark sorts them; malformed lines skipped), CSV named by
+ * inference (columns sorted by name, as Spark sorts them; malformed lines skipped; text TIMESTAMP only with inferTimestamp), CSV named by
  * the header ({@code _c0}, {@code _c1}... without one) and STRING unless {@code inferSchema} (then
  * INT, BIGINT, DECIMAL(n, 0), DOUBLE, DATE, TIMESTAMP, BOOLEAN or STRING, as Spark's CSV inference), Parquet as the
  * first file's footer says.
@@ -55,6 +57,7 @@ public final class InferredColumns {
     private static Map<String, DataType> json(IngestConfig config, FileDiscovery discovery, List<FileStat> files) throws IOException {
         Map<String, DataType> columns = new TreeMap<>();
         boolean document = config.format().flag("multiline", false);
+        TimeFormats times = config.format().flag("infertimestamp", false) ? config.format().times(config.timeZone()) : null;
         for (FileStat f : files) {
             try (InputStream in = Compression.decompress(f.relPath(), discovery.open(f))) {
                 if (document) {
@@ -75,12 +78,39 @@ public final class InferredColumns {
                         continue;
                     }
                     String line = new String(lines.bytes(), lines.start(), lines.length(), StandardCharsets.UTF_8);
-                    JsonTypes.fields(line, true).forEach((k, v) -> columns.put(k, columns.containsKey(k) ? JsonTypes.merge(columns.get(k), v) : v));
+                    Map<String, DataType> fields = JsonTypes.fields(line, true);
+                    if (times != null) {
+                        fields = timestamps(line, fields, times);
+                    }
+                    fields.forEach((k, v) -> columns.put(k, columns.containsKey(k) ? JsonTypes.merge(columns.get(k), v) : v));
                 }
             }
         }
         Map<String, DataType> out = new LinkedHashMap<>();
         columns.forEach((k, v) -> out.put(k, JsonTypes.finish(v)));
+        return out;
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Spark's JSON {@code inferTimestamp}: a top-level text value that reads as a timestamp makes its column TIMESTAMP. */
+    private static Map<String, DataType> timestamps(String line, Map<String, DataType> fields, TimeFormats times) {
+        if (!fields.containsValue(DataType.STRING)) {
+            return fields;
+        }
+        JsonNode tree;
+        try {
+            tree = JSON.readTree(line);
+        } catch (IOException e) {
+            return fields;
+        }
+        Map<String, DataType> out = new TreeMap<>(fields);
+        fields.forEach((k, v) -> {
+            JsonNode n = tree.get(k);
+            if (DataType.STRING.equals(v) && n != null && n.isTextual() && times.micros(n.textValue(), true) != null) {
+                out.put(k, DataType.TIMESTAMP);
+            }
+        });
         return out;
     }
 
