@@ -49,7 +49,7 @@ final class CheckpointCommand {
             try (KafkaConnection kafka = KafkaConnection.open(spec)) {
                 out.println("state " + spec.stateDir() + (kafka.embedded() ? "  (embedded broker in kafka/)" : "  (external Kafka)"));
                 if (spec.has(Settings.FILES_PATH)) {
-                    Schema input = PipelineParts.fileSchema(spec, kafka.clientProps());
+                    Schema input = PipelineParts.statusSchema(spec, kafka.clientProps());
                     printIngest(out, FileIngest.readStatus(PipelineParts.ingestConfig(spec, input), kafka.clientProps()));
                 } else {
                     out.println("delta source  (table " + spec.location(Settings.DELTA_PATH) + "; its progress is in topic "

@@ -115,5 +115,8 @@ class SchemaInferenceScenarioTest {
         Workspace.Result run = w.tributary("run");
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).contains("holds no file to infer it from").contains("source.files.schema");
+        w.addFile("a.json", "{\"id\": 1}");
+        w.tributary("run").assertOk();
+        assertThat(w.tributary("checkpoint show").assertOk().out()).contains("  schema id BIGINT  (recorded");
     }
 }

@@ -70,13 +70,7 @@ public final class PipelineParts {
         if (given != null) {
             return given;
         }
-        IngestConfig placeholder = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), FileFormat.textSchema())
-                .storage(spec.storage())
-                .format(spec.string(Settings.FILES_FORMAT))
-                .formatOptions(spec.map(Settings.FILES_OPTIONS))
-                .timeZone(spec.string(Settings.FILES_TIME_ZONE))
-                .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)))
-                .build();
+        IngestConfig placeholder = inferenceConfig(spec);
         Schema recorded = SchemaInference.recorded(placeholder, kafkaClientProps);
         if (recorded != null) {
             return recorded;
@@ -85,6 +79,29 @@ public final class PipelineParts {
         LOG.info("pipeline {}: source.files.schema inferred from the first files of {}: {}", spec.name(),
                 spec.location(Settings.FILES_PATH), inferred.toDdl());
         return inferred;
+    }
+
+    /**
+     * The schema to read a file source's status with: the spec's, the recorded one, or (nothing
+     * inferred yet) a placeholder; never reads the input files.
+     */
+    public static Schema statusSchema(PipelineSpec spec, Map<String, Object> kafkaClientProps) {
+        Schema given = fileSchema(spec);
+        if (given != null) {
+            return given;
+        }
+        Schema recorded = SchemaInference.recorded(inferenceConfig(spec), kafkaClientProps);
+        return recorded != null ? recorded : FileFormat.textSchema();
+    }
+
+    private static IngestConfig inferenceConfig(PipelineSpec spec) {
+        return IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), FileFormat.textSchema())
+                .storage(spec.storage())
+                .format(spec.string(Settings.FILES_FORMAT))
+                .formatOptions(spec.map(Settings.FILES_OPTIONS))
+                .timeZone(spec.string(Settings.FILES_TIME_ZONE))
+                .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)))
+                .build();
     }
 
     /** The file-ingest settings of a spec, without the aggregation's event time (for reading its status). */
