@@ -169,6 +169,10 @@ public final class PipelineSpec {
             } catch (TributaryException e) {
                 throw new TributaryException(where(Settings.FILES_SCHEMA) + ": key '" + Settings.FILES_SCHEMA + "': " + e.getMessage(), e);
             }
+            if (values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {
+                throw new TributaryException(where(Settings.SCHEMA_HINTS) + ": key '" + Settings.SCHEMA_HINTS + "' types columns of an"
+                        + " inferred schema, but source.files.schema is given; put the types in source.files.schema, or leave it out");
+            }
             try {
                 if (values.containsKey(Settings.SCHEMA_HINTS)) {
                     io.tributary.schema.Schema.parse(values.get(Settings.SCHEMA_HINTS));

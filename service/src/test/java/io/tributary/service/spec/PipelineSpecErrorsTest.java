@@ -168,8 +168,15 @@ class PipelineSpecErrorsTest {
 
     @Test
     void aSchemaHintWithABadTypeNamesTheKey() {
-        refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("source.files.schemaHints", "ts TIMESTMP"))
+        refused(PipelineSpecTest.QUICKSTART.replace("    schema: \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"\n", ""), Map.of(),
+                Map.of("source.files.schemaHints", "ts TIMESTMP", "source.files.schemaEvolution", "none"))
                 .hasMessageContaining("key 'source.files.schemaHints'").hasMessageContaining("TIMESTMP")
                 .hasMessageContaining("e.g. \"ts TIMESTAMP");
+    }
+
+    @Test
+    void schemaHintsBesideAGivenSchemaAreRefused() {
+        refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("source.files.schemaHints", "ts TIMESTAMP"))
+                .hasMessageContaining("key 'source.files.schemaHints'").hasMessageContaining("source.files.schema is given");
     }
 }
