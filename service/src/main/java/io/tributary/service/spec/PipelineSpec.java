@@ -159,7 +159,8 @@ public final class PipelineSpec {
         boolean delta = values.containsKey(Settings.DELTA_PATH);
         if (files == delta) {
             throw new TributaryException("spec " + specFile + ": " + (files ? "two sources" : "no source")
-                    + "; give exactly one of source.files (a folder of files, with path and schema) or source.delta (a table's path)");
+                    + "; give exactly one of source.files (a folder of files: its path, and its schema unless inferred)"
+                    + " or source.delta (a table's path)");
         }
         if (files) {
             try {
