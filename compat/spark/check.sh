@@ -102,7 +102,28 @@ if [ "$local_tables" = 1 ]; then
   { line 2 b 70.0 11:00; line 6 f 6.0 11:01; } >"$work/upsert/in/batch-2.json"
   run_pipeline "$work/upsert"
   run_pipeline "$work/upsert"
+
+  say "nested: ARRAY, MAP and their nesting, JSON lines in"
+  mkdir -p "$work/nested/in"
+  cat >"$work/nested/pipeline.yaml" <<'SPEC'
+name: nested
+source:
+  files:
+    path: in/
+    schema: "id INT, tags ARRAY<STRING>, attrs MAP<STRING, INT>, items ARRAY<STRUCT<sku: STRING, qty: INT, opts: MAP<STRING, ARRAY<DOUBLE>>>>, ts TIMESTAMP"
+sink:
+  delta:
+    path: out/
+trigger: availableNow
+SPEC
+  cat >"$work/nested/in/a.json" <<'ROWS'
+{"id": 1, "tags": ["x", null, "y"], "attrs": {"k": 1, "n": null}, "items": [{"sku": "s1", "qty": 2, "opts": {"w": [1.5, null]}}, null], "ts": "2026-01-01T10:00:00Z"}
+{"id": 2, "tags": [], "attrs": {}, "items": []}
+{"id": 3}
+ROWS
+  run_pipeline "$work/nested"
 fi
+
 
 thousand=()
 if [ "$commits" -gt 0 ]; then
@@ -196,6 +217,11 @@ if [ "$local_tables" = 1 ]; then
     --schema "window struct<start:timestamp,end:timestamp>, user string, t double"
     --row '{"window":{"start":"2026-01-01T10:00:00.000Z","end":"2026-01-01T10:10:00.000Z"},"user":"a","t":8.0}'
     --row '{"window":{"start":"2026-01-01T10:00:00.000Z","end":"2026-01-01T10:10:00.000Z"},"user":"b","t":7.0}'
+  --table "$work/nested/out" --count 3
+    --schema "id int, tags array<string>, attrs map<string,int>, items array<struct<sku:string,qty:int,opts:map<string,array<double>>>>, ts timestamp"
+    --row '{"id":1,"tags":["x",null,"y"],"attrs":{"k":1,"n":null},"items":[{"sku":"s1","qty":2,"opts":{"w":[1.5,null]}},null],"ts":"2026-01-01T10:00:00.000Z"}'
+    --row '{"id":2,"tags":[],"attrs":{},"items":[]}'
+    --row '{"id":3}'
   --table "$work/many/out" --count 13 --versions 12 --schema "$schema" --time-open "$time_open"
   --table "$work/from-checkpoint" --count 13 --schema "$schema"
   --table "$work/upsert/out" --count 6 --versions 2 --schema "$schema" --operation "STREAMING UPDATE"
@@ -213,7 +239,7 @@ SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" "${s3_props[@]}" -cp "$here/targ
   || spark_ok=$?
 [ "$spark_ok" = 0 ] || fail "SparkRead exited $spark_ok, see above"
 read_tables=()
-[ "$local_tables" = 1 ] && read_tables+=("quickstart 2 versions, revenue windows, 12 commits with a Kernel checkpoint, log starting at the checkpoint, upsert with change commits")
+[ "$local_tables" = 1 ] && read_tables+=("quickstart 2 versions, revenue windows, nested arrays and maps, 12 commits with a Kernel checkpoint, log starting at the checkpoint, upsert with change commits")
 [ "$commits" -gt 0 ] && read_tables+=("$commits commits from the service")
 [ "$s3" = 1 ] && read_tables+=("the quickstart on S3 (S3Proxy) through Spark's s3a")
 summary="$(printf '%s, ' "${read_tables[@]}")"

@@ -1,11 +1,16 @@
 package io.tributary.delta;
 
+import io.delta.kernel.data.ArrayValue;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.MapValue;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Kernel column vectors read back into Tributary's {@code Object[]} rows. */
@@ -55,6 +60,25 @@ public final class KernelRows {
                     struct[c] = value(s.field(c).type(), v.getChild(c), i);
                 }
                 yield struct;
+            }
+            case ARRAY -> {
+                ArrayValue a = v.getArray(i);
+                ColumnVector elements = a.getElements();
+                List<Object> list = new ArrayList<>(a.getSize());
+                for (int e = 0; e < a.getSize(); e++) {
+                    list.add(value(type.element(), elements, e));
+                }
+                yield list;
+            }
+            case MAP -> {
+                MapValue m = v.getMap(i);
+                ColumnVector keys = m.getKeys();
+                ColumnVector values = m.getValues();
+                Map<String, Object> map = new LinkedHashMap<>();
+                for (int e = 0; e < m.getSize(); e++) {
+                    map.put(keys.getString(e), value(type.valueType(), values, e));
+                }
+                yield map;
             }
         };
     }

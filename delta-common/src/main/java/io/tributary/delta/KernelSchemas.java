@@ -1,5 +1,6 @@
 package io.tributary.delta;
 
+import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
 import io.delta.kernel.types.ByteType;
@@ -9,6 +10,7 @@ import io.delta.kernel.types.DoubleType;
 import io.delta.kernel.types.FloatType;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.ShortType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructField;
@@ -51,6 +53,8 @@ public final class KernelSchemas {
             case TIMESTAMP_NTZ -> TimestampNTZType.TIMESTAMP_NTZ;
             case BINARY -> BinaryType.BINARY;
             case STRUCT -> toKernel(t.struct());
+            case ARRAY -> new ArrayType(toKernel(t.element()), true);
+            case MAP -> new MapType(StringType.STRING, toKernel(t.valueType()), true);
         };
     }
 
@@ -92,8 +96,13 @@ public final class KernelSchemas {
             return DataType.BINARY;
         } else if (t instanceof StructType s) {
             return DataType.struct(fromKernel(tablePath, s));
+        } else if (t instanceof ArrayType a) {
+            return DataType.array(fromKernel(tablePath, column + "[]", a.getElementType()));
+        } else if (t instanceof MapType m && m.getKeyType() instanceof StringType) {
+            return DataType.map(fromKernel(tablePath, column + " value", m.getValueType()));
         }
         throw new TributaryException("delta table " + tablePath + " has column '" + column + "' of Delta type " + t
-                + ", which Tributary cannot read yet (only primitive types and structs); read the table with Spark, or drop the column");
+                + ", which Tributary cannot read yet (primitive types, structs, arrays and maps with string keys); read the table with Spark,"
+                + " or drop the column");
     }
 }

@@ -22,7 +22,7 @@ public final class RowBatch implements ColumnarBatch {
 
     @Override
     public ColumnVector getColumnVector(int ordinal) {
-        return new RowColumnVector(schema.at(ordinal).getDataType(), rows, new int[] {ordinal});
+        return RowColumnVector.of(schema.at(ordinal).getDataType(), rows, ordinal);
     }
 
     /** Kernel drops partition columns from the rows it writes (they live in the folder name). */

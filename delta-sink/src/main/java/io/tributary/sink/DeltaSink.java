@@ -3,15 +3,20 @@ package io.tributary.sink;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;
+import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
+import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.AppendStream;
 import io.tributary.sink.internal.CommitResult;
 import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.KeyedBatch;
 import io.tributary.sink.internal.Partitioning;
+import io.tributary.sink.internal.SchemaChangeException;
+import io.tributary.sink.internal.SchemaMerge;
 import io.tributary.sink.internal.TableFolder;
+import io.tributary.sink.internal.TableSnapshots;
 import io.tributary.sink.internal.TopicBatch;
 import io.tributary.sink.internal.TopicReader;
 import io.tributary.sink.internal.WriteMode;
@@ -41,10 +46,10 @@ import org.slf4j.LoggerFactory;
 public final class DeltaSink implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DeltaSink.class);
 
-    private final SinkConfig config;
+    private SinkConfig config;
     private final Engine engine;
-    private final DeltaTableWriter writer;
-    private final WriteMode mode;
+    private DeltaTableWriter writer;
+    private WriteMode mode;
     private final TopicReader reader;
     private final String topicId;
     private final String runId = UUID.randomUUID().toString();
@@ -89,9 +94,10 @@ public final class DeltaSink implements AutoCloseable {
     /** As {@link #DeltaSink(SinkConfig, Map, boolean)}, for a table whose file system takes {@code storage}'s settings (object storage). */
     public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps, boolean reprocess, Storage storage) {
         this.reprocess = reprocess;
-        this.config = config;
         this.storage = storage;
         this.engine = KernelEngines.withTargetFileSize(config.targetFileSize(), storage);
+        config = withTableSchema(config, engine);
+        this.config = config;
         Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.schema());
         TableFolder.checkNewTable(config.tablePath(), partitioning.columns(), config.allowNonEmptyPath(), KernelEngines.configuration(engine));
         this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(), partitioning, config.targetFileSize());
@@ -104,6 +110,36 @@ public final class DeltaSink implements AutoCloseable {
             reader.close();
             throw e;
         }
+    }
+
+    /**
+     * The config with the schema the existing table is written with ({@link SchemaMerge}): the
+     * table's columns, and the pipeline's new ones with {@code mergeSchema}. Unchanged without a table.
+     */
+    static SinkConfig withTableSchema(SinkConfig config, Engine engine) {
+        String path = KernelEngines.tablePath(config.tablePath());
+        Optional<Snapshot> snap = TableSnapshots.latest(engine, path);
+        if (snap.isEmpty()) {
+            return config;
+        }
+        Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.schema());
+        Schema table = KernelSchemas.fromKernel(path, snap.get().getSchema());
+        SchemaMerge.Result merged = SchemaMerge.merge(path, table, partitioning.tableSchema(), config.mergeSchema(),
+                DeltaTableWriter.typeWidening(snap.get()));
+        if (merged.schema().equals(partitioning.tableSchema())) {
+            return config;
+        }
+        if (partitioning.hasDerivedColumns()) {
+            throw new TributaryException("delta table " + path + " has schema " + table.toDdl() + ", but the sink writes "
+                    + partitioning.tableSchema().toDdl() + "; a table partitioned by a derived column (sink.delta.partitionBy "
+                    + config.partitionBy() + ") is written with exactly the pipeline's schema: restore it, or write to a new table path");
+        }
+        if (merged.changesTable()) {
+            LOG.info("delta sink {}: table {} gains {}{} with the sink's first commit (sink.delta.mergeSchema)", config.appId(), path,
+                    merged.added().isEmpty() ? "" : "columns " + merged.added(),
+                    merged.widened().isEmpty() ? "" : (merged.added().isEmpty() ? "" : " and ") + "widenings " + merged.widened());
+        }
+        return config.withSchema(merged.schema());
     }
 
     private void resumeFromTable() {
@@ -188,6 +224,34 @@ public final class DeltaSink implements AutoCloseable {
      *         back at the table's offsets, so a later call retries the same batch
      */
     public Optional<Progress> runBatch() {
+        while (true) {
+            try {
+                return runBatchOnce();
+            } catch (SchemaChangeException e) {
+                grow(e.schema());
+            }
+        }
+    }
+
+    /**
+     * The topic's rows have columns the sink's schema lacks (the ingest's schema grew): the sink
+     * writes with its schema grown by them, the table gaining them in the commit of the batch
+     * (with {@code mergeSchema}; refused otherwise, as for a spec that added them), and reads the
+     * batch again from the table's offsets.
+     */
+    private void grow(Schema named) {
+        Schema grown = SchemaMerge.merge(writer.tablePath(), config.schema(), named, true, true).schema();
+        SinkConfig next = withTableSchema(config.withSchema(grown), engine);
+        LOG.info("delta sink {}: the topic's rows carry new columns; writing with {}", config.appId(), next.schema().toDdl());
+        config = next;
+        writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(),
+                Partitioning.parse(config.partitionBy(), config.schema()), config.targetFileSize());
+        mode = WriteMode.forConfig(config, writer);
+        reader.rowJson(new RowJson(config.schema()));
+        backToTableOffsets = true;
+    }
+
+    private Optional<Progress> runBatchOnce() {
         long t0 = System.currentTimeMillis();
         if (backToTableOffsets) {
             reader.assign(storedOffsets);

@@ -47,12 +47,15 @@ import java.util.Objects;
  * @param allowNonEmptyPath false (the default): a table is not created in a folder that holds files but no
  *                          {@code _delta_log}, since they are not the table's; true: it is created beside them
  *                          ({@code vacuum} never deletes them)
+ * @param mergeSchema Delta's {@code mergeSchema}: false (the default) refuses to write into a table that lacks columns
+ *                    of {@code schema}; true adds them to the table (nullable) in the commit of the first batch that
+ *                    carries them. A table's columns the schema lacks are written null either way, as Spark does
  */
 public record SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
                          int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
                          SinkMode mode, List<String> keys, String order, int rowsPerFile,
                          List<String> partitionBy, long targetFileSize, Duration allowedLatency, boolean trimTopic,
-                         boolean allowNonEmptyPath) {
+                         boolean allowNonEmptyPath, boolean mergeSchema) {
     public static final Duration DEFAULT_PENDING_TRANSACTION_WAIT = Duration.ofSeconds(5);
     public static final long DEFAULT_TARGET_FILE_SIZE = 128L * 1024 * 1024;
     public static final int DEFAULT_ROWS_PER_FILE = 100_000;
@@ -61,7 +64,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
     public SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
                       int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait) {
         this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false, false);
+                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false, false, false);
     }
 
     /** A config without partitioning (the shape before partitionBy existed). */
@@ -69,7 +72,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
                       int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
                       SinkMode mode, List<String> keys, String order, int rowsPerFile) {
         this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false, false);
+                mode, keys, order, rowsPerFile, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false, false, false);
     }
 
     public SinkConfig {
@@ -124,6 +127,11 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
                 throw new TributaryException("sink.delta.keys names column '" + k + "', which is not in the sink's schema "
                         + schema.toDdl() + "; use columns of that schema");
             }
+            DataType.Kind kind = schema.field(schema.indexOf(k)).type().kind();
+            if (kind == DataType.Kind.ARRAY || kind == DataType.Kind.MAP) {
+                throw new TributaryException("sink.delta.keys names column '" + k + "' of type " + schema.field(schema.indexOf(k)).type().ddl()
+                        + "; a key column must be of a primitive or STRUCT type (MERGE cannot match rows by arrays or maps)");
+            }
             if (!seen.add(k)) {
                 throw new TributaryException("sink.delta.keys names column '" + k + "' twice; list each key column once");
             }
@@ -139,7 +147,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
                         + schema.toDdl() + "; use a column of that schema, or leave it out to keep the last row in Kafka order");
             }
             DataType.Kind kind = schema.field(i).type().kind();
-            if (kind == DataType.Kind.STRUCT || kind == DataType.Kind.BINARY) {
+            if (kind == DataType.Kind.STRUCT || kind == DataType.Kind.BINARY || kind == DataType.Kind.ARRAY || kind == DataType.Kind.MAP) {
                 throw new TributaryException("sink.delta.order names column '" + order + "' of type " + schema.field(i).type().ddl()
                         + ", which has no order to choose the latest row by; use a number, string, date or timestamp column");
             }
@@ -156,17 +164,17 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
 
     public SinkConfig withMaxRowsPerBatch(int rows) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, rows, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
     }
 
     public SinkConfig withPendingTransactionWait(Duration wait) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, wait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
     }
 
     public SinkConfig withTableProperties(Map<String, String> properties) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, properties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
     }
 
     /**
@@ -176,42 +184,54 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
      */
     public SinkConfig withMode(SinkMode mode, List<String> keys, String order) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
     }
 
     /** Modes upsert and complete: at most {@code rows} rows per Parquet file written. */
     public SinkConfig withRowsPerFile(int rows) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rows, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath);
+                mode, keys, order, rows, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
     }
 
     /** The table's partitioning (see {@link #partitionBy()}), e.g. {@code List.of("date(ts) as day")}. */
     public SinkConfig withPartitionBy(List<String> columns) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, columns, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath);
+                mode, keys, order, rowsPerFile, columns, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
     }
 
     /** Appends: roll Parquet files at about {@code bytes} of data. */
     public SinkConfig withTargetFileSize(long bytes) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, bytes, allowedLatency, trimTopic, allowNonEmptyPath);
+                mode, keys, order, rowsPerFile, partitionBy, bytes, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
     }
 
     /** Let new rows wait up to {@code latency} to fill a file of {@code targetFileSize} (see {@link #allowedLatency()}). */
     public SinkConfig withAllowedLatency(Duration latency) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, latency, trimTopic, allowNonEmptyPath);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, latency, trimTopic, allowNonEmptyPath, mergeSchema);
     }
 
     /** Create the table even in a folder that holds other files (see {@link #allowNonEmptyPath()}). */
     public SinkConfig withAllowNonEmptyPath(boolean allow) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allow);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allow, mergeSchema);
+    }
+
+    /** Add the schema's new columns to an existing table (see {@link #mergeSchema()}). */
+    public SinkConfig withMergeSchema(boolean merge) {
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, merge);
+    }
+
+    /** The same sink writing rows of {@code newSchema} (the table's, grown by the pipeline's new columns). */
+    public SinkConfig withSchema(Schema newSchema) {
+        return new SinkConfig(tablePath, newSchema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
     }
 
     /** Delete what the table holds from the topic after each commit (see {@link #trimTopic()}). */
     public SinkConfig withTrimTopic(boolean trim) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trim, allowNonEmptyPath);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trim, allowNonEmptyPath, mergeSchema);
     }
 }

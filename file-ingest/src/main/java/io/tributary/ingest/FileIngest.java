@@ -12,6 +12,8 @@ import io.tributary.ingest.internal.ReadAhead;
 import io.tributary.ingest.internal.SkipTally;
 import io.tributary.ingest.internal.SourceCleaner;
 import io.tributary.ingest.internal.TopicSetup;
+import io.tributary.ingest.internal.SchemaGrowth;
+import io.tributary.ingest.internal.format.NewColumnsException;
 import io.tributary.schema.CrashPoint;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Topics;
@@ -45,7 +47,7 @@ import org.slf4j.LoggerFactory;
 public final class FileIngest implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FileIngest.class);
 
-    private final IngestConfig config;
+    private IngestConfig config;
     private final Map<String, Object> clientProps;
     private KafkaProducer<byte[], byte[]> producer;
     private IngestState state;
@@ -137,7 +139,18 @@ public final class FileIngest implements AutoCloseable {
         if (readAhead != null) {
             readAhead.forget(state.files().stream().map(IngestedFile::path).collect(Collectors.toSet()));
         }
+        adoptRecordedSchema();
         runner = new BatchRunner(config, producer, discovery, readAhead);
+    }
+
+    /** addNewColumns: the schema the ingest log recorded (grown by earlier batches) is the one to go on with. */
+    private void adoptRecordedSchema() {
+        IngestConfig adopted = SchemaGrowth.adoptRecorded(config, state.schemaDdl());
+        if (adopted != config) {
+            config = adopted;
+            LOG.info("ingest of pipeline {}: reading with the schema recorded in {}: {}", config.pipeline(), config.ingestLogTopic(),
+                    config.schema().toDdl());
+        }
     }
 
     /**
@@ -189,7 +202,16 @@ public final class FileIngest implements AutoCloseable {
         BatchOutcome outcome;
         try {
             boolean lastOfRun = endsWhenIngested && plan.leftForLater() == 0 && plan.heldBack().isEmpty();
-            outcome = plan.files().isEmpty() ? null : runner.runData(plan.files(), state, lastOfRun);
+            outcome = null;
+            while (!plan.files().isEmpty()) {
+                try {
+                    outcome = runner.runData(plan.files(), state, lastOfRun);
+                    break;
+                } catch (NewColumnsException e) {
+                    config = SchemaGrowth.grow(config, discovery, plan.files(), e, state.nextBatchId());
+                    runner = new BatchRunner(config, producer, discovery, readAhead);
+                }
+            }
             if (outcome != null) {
                 publishedNoData = runner.takeFollowingNoData();
                 lastDataMs = startMs;
@@ -324,7 +346,7 @@ public final class FileIngest implements AutoCloseable {
         SourceCleaner.Tally cleaned = new SourceCleaner(config.cleanSource(), FileDiscovery.of(config)).tally(s);
         return new IngestStatus(config.pipeline(), config.ingestLogTopic(), new ArrayList<>(s.files()), s.nextBatchId(),
                 s.maxEventTimeMs(), config.hasWatermark() ? s.watermarkMs() : null, changed,
-                config.cleanSource().name(), cleaned.cleaned(), cleaned.waiting());
+                config.cleanSource().name(), cleaned.cleaned(), cleaned.waiting(), s.schemaDdl());
     }
 
     /**

@@ -13,7 +13,6 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -24,6 +23,8 @@ import java.util.Objects;
 public final class IngestConfig {
     /** The longest line read by default: 16 MiB. */
     public static final int DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+    /** The column that {@link SchemaEvolution#RESCUE} puts what the schema does not take into (Auto Loader's name). */
+    public static final String RESCUED_DATA = "_rescued_data";
     /** Rows per events record by default ({@link io.tributary.schema.RowPack}). */
     public static final int DEFAULT_ROWS_PER_RECORD = 1000;
 
@@ -32,7 +33,11 @@ public final class IngestConfig {
     private final String inputLocation;
     private final Storage storage;
     private final Schema schema;
-    private final String format;
+    private final Schema specSchema;
+    private final SchemaEvolution schemaEvolution;
+    private final boolean inferColumnTypes;
+    private final boolean schemaInferred;
+    private final FileFormat format;
     private final String eventTime;
     private final Duration watermarkDelay;
     private final List<String> groupBy;
@@ -57,7 +62,11 @@ public final class IngestConfig {
         this.inputLocation = b.inputLocation;
         this.storage = b.storage;
         this.schema = b.schema;
-        this.format = b.format;
+        this.specSchema = b.specSchema;
+        this.schemaEvolution = b.schemaEvolution;
+        this.inferColumnTypes = b.inferColumnTypes;
+        this.schemaInferred = b.schemaInferred;
+        this.format = b.fileFormat;
         this.eventTime = b.eventTime;
         this.watermarkDelay = b.watermarkDelay;
         this.groupBy = List.copyOf(b.groupBy);
@@ -110,12 +119,79 @@ public final class IngestConfig {
         return storage;
     }
 
+    /** The schema the files are read with: the spec's, with {@code _rescued_data} for rescue, or as it grew. */
     public Schema schema() {
         return schema;
     }
 
-    /** {@code json} (JSON Lines, one object per line): the only format so far. */
-    public String format() {
+    /** The schema as the spec gives it (and {@code _rescued_data} for rescue), before it grew. */
+    public Schema specSchema() {
+        return specSchema;
+    }
+
+    public SchemaEvolution schemaEvolution() {
+        return schemaEvolution;
+    }
+
+    /** True (the default): new columns get the types of their JSON values, as Spark infers them; false: STRING. */
+    public boolean inferColumnTypes() {
+        return inferColumnTypes;
+    }
+
+    /**
+     * The same ingest reading with {@code grown}: the schema after new columns were added
+     * ({@link SchemaEvolution#ADD_NEW_COLUMNS}), whose events then name it ({@link #schemaHeader()}).
+     */
+    public IngestConfig withSchema(Schema grown) {
+        Builder b = toBuilder();
+        b.schema = grown;
+        return new IngestConfig(b);
+    }
+
+    /** A builder holding this config's settings, validated already. */
+    private Builder toBuilder() {
+        Builder b = new Builder(pipeline, inputDir, inputLocation, schema);
+        b.storage = storage;
+        b.specSchema = specSchema;
+        b.schemaEvolution = schemaEvolution;
+        b.inferColumnTypes = inferColumnTypes;
+        b.schemaInferred = schemaInferred;
+        b.fileFormat = format;
+        b.eventTime = eventTime;
+        b.watermarkDelay = watermarkDelay;
+        b.groupBy = new ArrayList<>(groupBy);
+        b.maxFilesPerTrigger = maxFilesPerTrigger;
+        b.maxBytesPerTrigger = maxBytesPerTrigger;
+        b.onBadRecord = onBadRecord;
+        b.maxLineBytes = maxLineBytes;
+        b.rowsPerRecord = rowsPerRecord;
+        b.fileMinAge = fileMinAge;
+        b.timeZone = timeZone;
+        b.cleanSource = cleanSource;
+        b.closeIdleWindowsAfter = closeIdleWindowsAfter;
+        b.idleWatermarkAdvance = idleWatermarkAdvance;
+        b.eventsTopic = eventsTopic;
+        b.ingestLogTopic = ingestLogTopic;
+        b.deadLetterTopic = deadLetterTopic;
+        b.transactionalId = transactionalId;
+        return b;
+    }
+
+    /**
+     * The {@link io.tributary.schema.Topics#SCHEMA_HEADER} of the events records: the schema's DDL
+     * when it is not the spec's (it grew), so that readers of the topic learn its new columns; else null.
+     */
+    public byte[] schemaHeader() {
+        return schema.equals(specSchema) && !schemaInferred ? null : schema.toDdl().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** True when the schema was inferred from the input files (the spec gives none). */
+    public boolean schemaInferred() {
+        return schemaInferred;
+    }
+
+    /** The format of the input files and its options ({@code json} unless set). */
+    public FileFormat format() {
         return format;
     }
 
@@ -228,8 +304,14 @@ public final class IngestConfig {
         private final Path inputDir;
         private final String inputLocation;
         private Storage storage = Storage.NONE;
-        private final Schema schema;
+        private Schema schema;
+        private Schema specSchema;
+        private SchemaEvolution schemaEvolution = SchemaEvolution.NONE;
+        private boolean inferColumnTypes = true;
+        private boolean schemaInferred;
         private String format = "json";
+        private java.util.Map<String, String> formatOptions = java.util.Map.of();
+        private FileFormat fileFormat;
         private String eventTime;
         private Duration watermarkDelay;
         private List<String> groupBy = new ArrayList<>();
@@ -261,8 +343,33 @@ public final class IngestConfig {
             return this;
         }
 
+        /** {@code json}, {@code csv}, {@code parquet} or {@code text} (Spark's format names). */
         public Builder format(String format) {
             this.format = format;
+            return this;
+        }
+
+        /** Spark's options of the format ({@code header}, {@code sep}, {@code multiLine}...; {@link FileFormat}). */
+        public Builder formatOptions(java.util.Map<String, String> options) {
+            this.formatOptions = java.util.Map.copyOf(options);
+            return this;
+        }
+
+        /** What a field the schema lacks does (Auto Loader's schemaEvolutionMode); {@link SchemaEvolution#NONE} by default. */
+        public Builder schemaEvolution(SchemaEvolution mode) {
+            this.schemaEvolution = mode;
+            return this;
+        }
+
+        /** The schema was inferred from the files, not given: it is recorded with the first batch and named in the events' header. */
+        public Builder schemaInferred(boolean inferred) {
+            this.schemaInferred = inferred;
+            return this;
+        }
+
+        /** New columns typed by their JSON values (true, Spark's inference) or STRING (false, Auto Loader's default). */
+        public Builder inferColumnTypes(boolean typed) {
+            this.inferColumnTypes = typed;
             return this;
         }
 
@@ -366,11 +473,22 @@ public final class IngestConfig {
             }
             Objects.requireNonNull(inputLocation, "inputLocation");
             Objects.requireNonNull(schema, "schema");
-            if (format == null || !format.toLowerCase(Locale.ROOT).equals("json")) {
-                throw new TributaryException("source.files.format: '" + format + "' is not supported;"
-                        + " use json (JSON Lines, one object per line)");
+            fileFormat = FileFormat.of(format, formatOptions);
+            Objects.requireNonNull(schemaEvolution, "schemaEvolution");
+            if (schemaEvolution != SchemaEvolution.NONE && fileFormat.kind() != FileFormat.Kind.JSON) {
+                throw new TributaryException("source.files.schemaEvolution: " + schemaEvolution.specName() + " reads new fields of JSON files;"
+                        + " the " + fileFormat.name() + " format reads with the schema as given: set schemaEvolution to none");
             }
-            format = "json";
+            if (schemaEvolution == SchemaEvolution.RESCUE && schema.indexOf(RESCUED_DATA) < 0) {
+                java.util.List<io.tributary.schema.Field> fields = new ArrayList<>(schema.fields());
+                fields.add(new io.tributary.schema.Field(RESCUED_DATA, DataType.STRING, true));
+                schema = new Schema(fields);
+            }
+            if (specSchema == null) {
+                specSchema = schema;
+            }
+            fileFormat.checkSchema(schema);
+            fileFormat.times(timeZone); // a bad timestampFormat or dateFormat fails here
             if (eventTime != null) {
                 int i = schema.require(eventTime, "eventTime");
                 DataType.Kind k = schema.field(i).type().kind();

@@ -17,8 +17,10 @@ import java.util.List;
  * @param filesCleaned ingested files no longer in the input folder (archived or deleted); 0 with {@code off}
  * @param filesToClean ingested files still in the input folder as they were read, which the next
  *                     start archives or deletes (a run stopped between a commit and its cleaning); 0 with {@code off}
+ * @param recordedSchema the schema recorded with the ingest's progress (grown by schema evolution, or
+ *                       inferred), as DDL; null while the ingest reads with the spec's schema
  */
 public record IngestStatus(String pipeline, String ingestLogTopic, List<IngestedFile> files, long nextBatchId,
                            Long maxEventTimeMs, Long watermarkMs, List<ChangedFile> changedFiles,
-                           String cleanSource, int filesCleaned, int filesToClean) {
+                           String cleanSource, int filesCleaned, int filesToClean, String recordedSchema) {
 }

@@ -8,6 +8,7 @@ import io.tributary.schema.TributaryException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class IngestConfigTest {
@@ -71,13 +72,23 @@ class IngestConfigTest {
     }
 
     @Test
-    void limitsMustBePositiveAndFormatJson() {
+    void limitsMustBePositiveAndFormatsKnown() {
         assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).maxFilesPerTrigger(0).build())
                 .hasMessageContaining("maxFilesPerTrigger");
         assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).maxBytesPerTrigger(0).build())
                 .hasMessageContaining("maxBytesPerTrigger");
-        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).format("csv").build())
-                .hasMessageContaining("'csv'").hasMessageContaining("json");
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).format("avro").build())
+                .hasMessageContaining("'avro'").hasMessageContaining("json, csv, parquet or text");
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).format("csv").formatOptions(Map.of("samplingRatio", "0.5")).build())
+                .hasMessageContaining("source.files.options.samplingRatio").hasMessageContaining("header");
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).format("csv").formatOptions(Map.of("inferSchema", "yes")).build())
+                .hasMessageContaining("source.files.options.inferschema").hasMessageContaining("not true or false");
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).format("text").build())
+                .hasMessageContaining("one STRING column");
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, Schema.parse("id INT, tags ARRAY<STRING>")).format("csv").build())
+                .hasMessageContaining("'tags'").hasMessageContaining("CSV");
+        assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).formatOptions(Map.of("timestampFormat", "yyyy-MM-dd HH:mm:ss qqqqqq")).build())
+                .hasMessageContaining("timestampFormat");
         assertThatThrownBy(() -> IngestConfig.builder("bad name", IN, SCHEMA).build())
                 .hasMessageContaining("pipeline name");
     }

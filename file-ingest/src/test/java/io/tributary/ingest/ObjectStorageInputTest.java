@@ -55,6 +55,21 @@ class ObjectStorageInputTest {
     }
 
     @Test
+    void theSchemaIsInferredFromObjectsOnTheServer() throws Exception {
+        Path bucket = S3.createBucket("inferred");
+        write(bucket.resolve("json"), "a.json", "{\"id\": 1, \"amt\": 2.5}\n{\"id\": 2, \"tags\": [\"x\"]}\n", 1_000);
+        IngestConfig json = IngestConfig.builder("inferred-json", "s3a://inferred/json/", FileFormat.textSchema()).storage(S3.storage()).build();
+        assertThat(SchemaInference.infer(json, null).toDdl()).isEqualTo("amt DOUBLE, id BIGINT, tags ARRAY<STRING>");
+
+        Files.createDirectories(bucket.resolve("parquet"));
+        Files.copy(Path.of("..", "golden", "formats", "parquet-spark", "in", "part-00.parquet"), bucket.resolve("parquet/part-00.parquet"));
+        IngestConfig parquet = IngestConfig.builder("inferred-pq", "s3a://inferred/parquet/", FileFormat.textSchema()).storage(S3.storage())
+                .format("parquet").build();
+        assertThat(SchemaInference.infer(parquet, "id BIGINT").toDdl()).isEqualTo("id BIGINT, name STRING, amt DOUBLE, price DECIMAL(10,2), "
+                + "ts TIMESTAMP, d DATE, tags ARRAY<STRING>, attrs MAP<STRING, INT>, s STRUCT<a: INT, b: STRING>, ntz TIMESTAMP_NTZ");
+    }
+
+    @Test
     void threeRunsPickUpOnlyNewObjects() throws Exception {
         Path bucket = S3.createBucket("landing");
         write(bucket.resolve("orders"), "part-0001.json", "{\"id\": 1}\n{\"id\": 2}\n", 1_000);

@@ -3,20 +3,23 @@ package io.tributary.schema;
 import java.util.Objects;
 
 /**
- * A column type, as Spark's DDL names it. Only primitive types for now; {@code precision} and
- * {@code scale} matter for {@link Kind#DECIMAL} only.
+ * A column type, as Spark's DDL names it: the primitive types, STRUCT, ARRAY and MAP with STRING
+ * keys. {@code precision} and {@code scale} matter for {@link Kind#DECIMAL} only, {@code struct}
+ * for {@link Kind#STRUCT}, {@code element} for {@link Kind#ARRAY} (the element type) and
+ * {@link Kind#MAP} (the value type). As in Spark's DDL, array elements and map values may be null.
  *
  * <p>In-memory representation of values (the same as Delta Kernel's column vectors use):
  * BYTE {@code Byte}, SHORT {@code Short}, INT {@code Integer}, LONG {@code Long}, FLOAT
  * {@code Float}, DOUBLE {@code Double}, DECIMAL {@code BigDecimal} (at the type's scale), STRING
  * {@code String}, BOOLEAN {@code Boolean}, DATE {@code Integer} days since 1970-01-01,
  * TIMESTAMP and TIMESTAMP_NTZ {@code Long} microseconds since 1970-01-01T00:00 (UTC for
- * TIMESTAMP), BINARY {@code byte[]}, STRUCT {@code Object[]} in the order of {@link #struct()}
- * (Tributary writes structs, e.g. an aggregate's {@code window struct<start, end>}; input
- * schemas do not take them yet).
+ * TIMESTAMP), BINARY {@code byte[]}, STRUCT {@code Object[]} in the order of {@link #struct()},
+ * ARRAY a {@code java.util.List} of element values, MAP a {@code java.util.Map} from String to
+ * values that keeps the keys' order (a {@code LinkedHashMap}).
  */
-public record DataType(Kind kind, int precision, int scale, Schema struct) {
-    public enum Kind { BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, STRING, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ, BINARY, STRUCT }
+public record DataType(Kind kind, int precision, int scale, Schema struct, DataType element) {
+    public enum Kind { BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, STRING, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ, BINARY, STRUCT,
+        ARRAY, MAP }
 
     public static final DataType BYTE = of(Kind.BYTE);
     public static final DataType SHORT = of(Kind.SHORT);
@@ -36,15 +39,35 @@ public record DataType(Kind kind, int precision, int scale, Schema struct) {
     }
 
     private static DataType of(Kind kind) {
-        return new DataType(kind, 0, 0, null);
+        return new DataType(kind, 0, 0, null, null);
     }
 
     public static DataType decimal(int precision, int scale) {
-        return new DataType(Kind.DECIMAL, precision, scale, null);
+        return new DataType(Kind.DECIMAL, precision, scale, null, null);
     }
 
     public static DataType struct(Schema fields) {
-        return new DataType(Kind.STRUCT, 0, 0, Objects.requireNonNull(fields, "fields"));
+        return new DataType(Kind.STRUCT, 0, 0, Objects.requireNonNull(fields, "fields"), null);
+    }
+
+    /** {@code ARRAY<element>}; its elements may be null. */
+    public static DataType array(DataType element) {
+        return new DataType(Kind.ARRAY, 0, 0, null, Objects.requireNonNull(element, "element"));
+    }
+
+    /** {@code MAP<STRING, value>}; its values may be null, its keys never. */
+    public static DataType map(DataType value) {
+        return new DataType(Kind.MAP, 0, 0, null, Objects.requireNonNull(value, "value"));
+    }
+
+    /** The type of a MAP's values. */
+    public DataType valueType() {
+        return element;
+    }
+
+    /** True for STRUCT, ARRAY and MAP. */
+    public boolean isNested() {
+        return kind == Kind.STRUCT || kind == Kind.ARRAY || kind == Kind.MAP;
     }
 
     /** The type as Spark prints it in DDL: {@code INT}, {@code DECIMAL(10,2)}, ... */
@@ -55,6 +78,8 @@ public record DataType(Kind kind, int precision, int scale, Schema struct) {
             case LONG -> "BIGINT";
             case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
             case STRUCT -> structDdl();
+            case ARRAY -> "ARRAY<" + element.ddl() + ">";
+            case MAP -> "MAP<STRING, " + element.ddl() + ">";
             default -> kind.name();
         };
     }

@@ -1,7 +1,6 @@
 package io.tributary.schema;
 
 import java.nio.charset.StandardCharsets;
-import java.time.ZoneId;
 import java.util.Base64;
 import java.util.Locale;
 
@@ -27,18 +26,26 @@ final class FlatRowReader {
     private final byte[][] keys;
     /** The reader of each STRUCT column's objects; null for the other columns. */
     private final FlatRowReader[] structs;
-    /** The zone of a TIMESTAMP written without an offset. */
-    private final ZoneId zone;
+    /** How TIMESTAMP and DATE texts read. */
+    private final TimeFormats times;
+    /** A field the schema lacks goes to the slow path (which reports it) instead of being skipped. */
+    private final boolean strict;
 
-    private FlatRowReader(Schema schema, byte[][] keys, FlatRowReader[] structs, ZoneId zone) {
+    private FlatRowReader(Schema schema, byte[][] keys, FlatRowReader[] structs, TimeFormats times, boolean strict) {
         this.schema = schema;
         this.keys = keys;
         this.structs = structs;
-        this.zone = zone;
+        this.times = times;
+        this.strict = strict;
+    }
+
+    /** This reader, leaving a record with a top-level field the schema lacks to the slow path. */
+    FlatRowReader strict() {
+        return new FlatRowReader(schema, keys, structs, times, true);
     }
 
     /** The reader for {@code schema}, or null when a column's type is one the fast path never takes. */
-    static FlatRowReader of(Schema schema, ZoneId sessionZone) {
+    static FlatRowReader of(Schema schema, TimeFormats times) {
         byte[][] keys = new byte[schema.size()][];
         FlatRowReader[] structs = new FlatRowReader[schema.size()];
         for (int i = 0; i < schema.size(); i++) {
@@ -48,7 +55,7 @@ final class FlatRowReader {
                     return null;
                 }
                 case STRUCT -> {
-                    structs[i] = of(f.type().struct(), sessionZone);
+                    structs[i] = of(f.type().struct(), times);
                     if (structs[i] == null) {
                         return null;
                     }
@@ -58,7 +65,7 @@ final class FlatRowReader {
             String key = f.name().toLowerCase(Locale.ROOT);
             keys[i] = key.chars().allMatch(c -> c < 0x80) ? key.getBytes(StandardCharsets.US_ASCII) : null;
         }
-        return new FlatRowReader(schema, keys, structs, sessionZone);
+        return new FlatRowReader(schema, keys, structs, times, false);
     }
 
     /** The row, or null: "not sure, parse it with Jackson". */
@@ -89,6 +96,9 @@ final class FlatRowReader {
                     return -1;
                 }
                 int column = column(b, nameStart, nameEnd - nameStart, expected);
+                if (column < 0 && strict) {
+                    return -1;
+                }
                 i = skipSpace(b, nameEnd + 1, end);
                 if (i >= end || b[i] != ':') {
                     return -1;
@@ -217,9 +227,9 @@ final class FlatRowReader {
                 return s;
             case TIMESTAMP:
             case TIMESTAMP_NTZ:
-                return Timestamps.parseMicros(s, kind == DataType.Kind.TIMESTAMP, zone);
+                return times.micros(s, kind == DataType.Kind.TIMESTAMP);
             case DATE:
-                return Timestamps.parseDays(s);
+                return times.days(s);
             case BINARY:
                 try {
                     return Base64.getDecoder().decode(s);

@@ -111,7 +111,7 @@ final class FlatRowWriter {
                 FlatRowWriter struct = of(type.struct(), json);
                 yield struct == null ? null : (out, v) -> struct.write(out, (Object[]) v);
             }
-            case DECIMAL -> null;
+            case DECIMAL, ARRAY, MAP -> null;
         };
     }
 

@@ -16,7 +16,11 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * JSON object to row and back, with the type rules and default options of Spark's JSON reader
@@ -24,8 +28,10 @@ import java.util.Base64;
  * {@code null} is null; unknown fields are ignored; numbers must fit the column's type; a STRING
  * column takes the raw text of any other JSON value; FLOAT and DOUBLE also take the strings
  * {@code NaN}, {@code Infinity} and {@code -Infinity}; a TIMESTAMP takes a string in any form
- * {@link Timestamps} reads or an integer number of seconds since the epoch. Anything else is a
- * {@link BadRecordException} naming the field.
+ * {@link Timestamps} reads or an integer number of seconds since the epoch; an ARRAY takes a JSON
+ * array, a MAP a JSON object (its keys unique), each element or value by the same rules. Anything
+ * else is a {@link BadRecordException} naming the field ({@code tags[2]}, {@code attrs.k} inside
+ * an array or a map).
  *
  * <p>{@link #write} gives the canonical form that {@link #parse} reads back to an equal row; it
  * is the value format of Tributary's topics.
@@ -39,10 +45,11 @@ public final class RowJson {
             .build();
 
     private final Schema schema;
-    /** The zone of a TIMESTAMP written without an offset (Spark's session time zone). */
-    private final ZoneId zone;
+    /** How TIMESTAMP and DATE texts read (Spark's session time zone, timestampFormat, dateFormat). */
+    private final TimeFormats times;
     /** The fast paths (null for a schema with DECIMAL columns); Jackson does the rest. */
     private final FlatRowReader flatReader;
+    private final FlatRowReader strictReader;
     private final FlatRowWriter flatWriter;
 
     /** Rows of {@code schema}; a TIMESTAMP written without an offset is UTC's (as every canonical record has one). */
@@ -55,9 +62,15 @@ public final class RowJson {
      * {@code sessionZone}, as under Spark's {@code spark.sql.session.timeZone} ({@link Timestamps}).
      */
     public RowJson(Schema schema, ZoneId sessionZone) {
+        this(schema, TimeFormats.defaults(sessionZone));
+    }
+
+    /** Rows of {@code schema} whose TIMESTAMP and DATE texts read as {@code times} says (Spark's timestampFormat, dateFormat). */
+    public RowJson(Schema schema, TimeFormats times) {
         this.schema = schema;
-        this.zone = sessionZone;
-        this.flatReader = FlatRowReader.of(schema, sessionZone);
+        this.times = times;
+        this.flatReader = FlatRowReader.of(schema, times);
+        this.strictReader = flatReader == null ? null : flatReader.strict();
         this.flatWriter = FlatRowWriter.of(schema, JSON);
     }
 
@@ -76,10 +89,56 @@ public final class RowJson {
         return parseWithJackson(bytes, offset, length);
     }
 
+    /**
+     * What parsing a record leaves over, for schema evolution: the top-level fields the schema
+     * lacks and, when {@link #rescues()}, the top-level values of the wrong type (their column then
+     * null instead of a bad record), each with its exact JSON text.
+     */
+    public interface Leftovers {
+        /** A top-level field the schema lacks. */
+        void unknown(String name, String json);
+
+        /** True to hand values of the wrong type to {@link #mismatched} instead of failing the record. */
+        boolean rescues();
+
+        /** A top-level value its column's type cannot take. */
+        void mismatched(String name, String json);
+
+        /** Before each record (a line, or each object of a document). */
+        default void start() {
+        }
+
+        /** After each record parsed whole: the row to give (it may fill a column, or throw). */
+        default Object[] end(Object[] row) {
+            return row;
+        }
+    }
+
+    /** As {@link #parse(byte[], int, int)}, handing what the schema does not take to {@code leftovers} (null: ignore it). */
+    public Object[] parse(byte[] bytes, int offset, int length, Leftovers leftovers) {
+        if (leftovers == null) {
+            return parse(bytes, offset, length);
+        }
+        leftovers.start();
+        if (strictReader != null) {
+            Object[] row = strictReader.parse(bytes, offset, length);
+            if (row != null) {
+                return leftovers.end(row);
+            }
+        }
+        try (JsonParser p = JSON.createParser(bytes, offset, length)) {
+            return leftovers.end(parse(p, new Source(bytes, offset), leftovers));
+        } catch (JsonProcessingException e) {
+            throw malformed(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** {@link #parse(byte[], int, int)} without the fast path (the reference the fast path is tested against). */
     Object[] parseWithJackson(byte[] bytes, int offset, int length) {
         try (JsonParser p = JSON.createParser(bytes, offset, length)) {
-            return parse(p);
+            return parse(p, new Source(bytes, offset));
         } catch (JsonProcessingException e) {
             throw malformed(e);
         } catch (IOException e) {
@@ -92,13 +151,61 @@ public final class RowJson {
     }
 
     public Object[] parse(String text) {
-        try (JsonParser p = JSON.createParser(text)) {
-            return parse(p);
+        byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        try (JsonParser p = JSON.createParser(bytes)) {
+            return parse(p, new Source(bytes, 0));
         } catch (JsonProcessingException e) {
             throw malformed(e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Parses a whole JSON document, as Spark's {@code multiLine} reads a file: an object is one
+     * row, an array of objects one row each. Any error makes the whole document bad.
+     */
+    public List<Object[]> parseDocument(byte[] bytes, int offset, int length) {
+        return parseDocument(bytes, offset, length, null);
+    }
+
+    /** As {@link #parseDocument(byte[], int, int)}, with {@link Leftovers} for each object. */
+    public List<Object[]> parseDocument(byte[] bytes, int offset, int length, Leftovers leftovers) {
+        Source src = new Source(bytes, offset);
+        try (JsonParser p = JSON.createParser(bytes, offset, length)) {
+            JsonToken first = p.nextToken();
+            List<Object[]> rows = new ArrayList<>();
+            if (first == JsonToken.START_OBJECT) {
+                rows.add(documentObject(p, src, leftovers));
+            } else if (first == JsonToken.START_ARRAY) {
+                JsonToken t;
+                while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
+                    rows.add(documentObject(p, src, leftovers));
+                }
+                if (t != JsonToken.END_ARRAY) {
+                    throw new BadRecordException(null, "expected JSON objects in the top-level array, found " + describe(t));
+                }
+            } else {
+                throw new BadRecordException(null, "expected a JSON object or an array of objects, found " + describe(first));
+            }
+            JsonToken trailing = p.nextToken();
+            if (trailing != null) {
+                throw new BadRecordException(null, "found " + describe(trailing) + " after the JSON document; a multiLine file holds one document");
+            }
+            return rows;
+        } catch (JsonProcessingException e) {
+            throw malformed(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Object[] documentObject(JsonParser p, Source src, Leftovers leftovers) throws IOException {
+        if (leftovers == null) {
+            return object(p, schema, src, null);
+        }
+        leftovers.start();
+        return leftovers.end(object(p, schema, src, leftovers));
     }
 
     private static BadRecordException malformed(JsonProcessingException e) {
@@ -109,12 +216,16 @@ public final class RowJson {
         return new BadRecordException(null, "malformed JSON: " + message);
     }
 
-    private Object[] parse(JsonParser p) throws IOException {
+    private Object[] parse(JsonParser p, Source src) throws IOException {
+        return parse(p, src, null);
+    }
+
+    private Object[] parse(JsonParser p, Source src, Leftovers leftovers) throws IOException {
         JsonToken first = p.nextToken();
         if (first != JsonToken.START_OBJECT) {
             throw new BadRecordException(null, "expected a JSON object, found " + describe(first));
         }
-        Object[] row = object(p, schema);
+        Object[] row = object(p, schema, src, leftovers);
         JsonToken trailing = p.nextToken();
         if (trailing != null) {
             throw new BadRecordException(null, "found " + describe(trailing)
@@ -123,18 +234,44 @@ public final class RowJson {
         return row;
     }
 
+    private Object[] object(JsonParser p, Schema schema, Source src) throws IOException {
+        return object(p, schema, src, null);
+    }
+
     /** Reads the fields of an object whose START_OBJECT was just read, up to its END_OBJECT. */
-    private Object[] object(JsonParser p, Schema schema) throws IOException {
+    private Object[] object(JsonParser p, Schema schema, Source src, Leftovers leftovers) throws IOException {
         Object[] row = new Object[schema.size()];
         JsonToken t;
         while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-            int i = schema.indexOf(p.currentName());
+            String name = p.currentName();
+            int i = schema.indexOf(name);
+            com.fasterxml.jackson.core.JsonStreamContext objectContext = p.getParsingContext();
             JsonToken v = p.nextToken();
             if (i < 0) {
-                p.skipChildren();
+                if (leftovers == null) {
+                    p.skipChildren();
+                } else {
+                    long start = valueStart(p, v);
+                    p.skipChildren();
+                    leftovers.unknown(name, exactText(p, src, start));
+                }
                 continue;
             }
-            row[i] = value(p, v, schema.field(i));
+            if (leftovers == null || !leftovers.rescues()) {
+                row[i] = value(p, v, schema.field(i), src);
+                continue;
+            }
+            long start = valueStart(p, v);
+            try {
+                row[i] = value(p, v, schema.field(i), src);
+            } catch (BadRecordException e) {
+                while (p.getParsingContext() != objectContext) {
+                    if (p.nextToken() == null) {
+                        throw e;
+                    }
+                }
+                leftovers.mismatched(name, exactText(p, src, start));
+            }
         }
         if (t != JsonToken.END_OBJECT) {
             throw new BadRecordException(null, "malformed JSON object");
@@ -147,7 +284,7 @@ public final class RowJson {
         return row;
     }
 
-    private Object value(JsonParser p, JsonToken t, Field f) throws IOException {
+    private Object value(JsonParser p, JsonToken t, Field f, Source src) throws IOException {
         if (t == JsonToken.VALUE_NULL) {
             return null;
         }
@@ -157,7 +294,7 @@ public final class RowJson {
                 if (t == JsonToken.VALUE_STRING) {
                     return p.getText();
                 }
-                return rawText(p, t);
+                return rawText(p, t, src);
             case BOOLEAN:
                 if (t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE) {
                     return t == JsonToken.VALUE_TRUE;
@@ -191,21 +328,23 @@ public final class RowJson {
                 break;
             case DATE:
                 if (t == JsonToken.VALUE_STRING) {
-                    Integer days = Timestamps.parseDays(p.getText());
+                    Integer days = times.days(p.getText());
                     if (days != null) {
                         return days;
                     }
-                    throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a date (expected yyyy-MM-dd)");
+                    throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a date (expected " + times.expectedDate() + ")");
                 }
                 break;
             case TIMESTAMP:
             case TIMESTAMP_NTZ:
                 if (t == JsonToken.VALUE_STRING) {
-                    Long micros = Timestamps.parseMicros(p.getText(), type.kind() == DataType.Kind.TIMESTAMP, zone);
+                    boolean withZone = type.kind() == DataType.Kind.TIMESTAMP;
+                    Long micros = times.micros(p.getText(), withZone);
                     if (micros != null) {
                         return micros;
                     }
-                    throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a timestamp (expected e.g. 2026-01-01T10:00:00Z or 2026-01-01 10:00:00)");
+                    throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a timestamp (expected "
+                            + times.expectedTimestamp(withZone) + ")");
                 }
                 if (t == JsonToken.VALUE_NUMBER_INT) {
                     try {
@@ -218,10 +357,20 @@ public final class RowJson {
             case STRUCT:
                 if (t == JsonToken.START_OBJECT) {
                     try {
-                        return object(p, type.struct());
+                        return object(p, type.struct(), src);
                     } catch (BadRecordException e) {
                         throw new BadRecordException(f.name() + (e.field() == null ? "" : "." + e.field()), e.reason());
                     }
+                }
+                break;
+            case ARRAY:
+                if (t == JsonToken.START_ARRAY) {
+                    return array(p, f, src);
+                }
+                break;
+            case MAP:
+                if (t == JsonToken.START_OBJECT) {
+                    return map(p, f, src);
                 }
                 break;
             case BINARY:
@@ -238,6 +387,47 @@ public final class RowJson {
         }
         throw new BadRecordException(f.name(), "expected " + type.ddl() + ", found " + describe(t)
                 + (t.isScalarValue() ? " " + p.getText() : ""));
+    }
+
+    /** The elements of an array whose START_ARRAY was just read, up to its END_ARRAY. */
+    private List<Object> array(JsonParser p, Field f, Source src) throws IOException {
+        Field element = new Field(f.name() + "[]", f.type().element(), true);
+        List<Object> values = new ArrayList<>();
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (t == null) {
+                throw new BadRecordException(f.name(), "malformed JSON array");
+            }
+            try {
+                values.add(value(p, t, element, src));
+            } catch (BadRecordException e) {
+                throw new BadRecordException(f.name() + "[" + values.size() + "]"
+                        + (e.field() == null ? "" : e.field().substring(element.name().length())), e.reason());
+            }
+        }
+        return values;
+    }
+
+    /** The entries of an object read as a MAP, whose START_OBJECT was just read, up to its END_OBJECT. */
+    private Map<String, Object> map(JsonParser p, Field f, Source src) throws IOException {
+        Field value = new Field(f.name() + ".", f.type().valueType(), true);
+        Map<String, Object> entries = new LinkedHashMap<>();
+        JsonToken t;
+        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            Object v;
+            try {
+                v = value(p, p.nextToken(), value, src);
+            } catch (BadRecordException e) {
+                throw new BadRecordException(f.name() + "." + key
+                        + (e.field() == null ? "" : e.field().substring(value.name().length())), e.reason());
+            }
+            entries.put(key, v); // a key given twice: the last value wins, as in Spark's JSON reader
+        }
+        if (t != JsonToken.END_OBJECT) {
+            throw new BadRecordException(f.name(), "malformed JSON object");
+        }
+        return entries;
     }
 
     private static Object integral(JsonParser p, Field f) throws IOException {
@@ -288,9 +478,37 @@ public final class RowJson {
         };
     }
 
-    private static String rawText(JsonParser p, JsonToken t) throws IOException {
+    /** The byte offset where the value {@code t} (the current token) starts; its text is complete after this. */
+    private static long valueStart(JsonParser p, JsonToken t) throws IOException {
+        if (t == JsonToken.VALUE_STRING) {
+            p.getText(); // a string is read lazily: finish it, so that the location after it is known
+        }
+        return p.currentTokenLocation().getByteOffset();
+    }
+
+    /** The input from {@code start} to the parser's position: the exact JSON text of the value just read. */
+    private static String exactText(JsonParser p, Source src, long start) {
+        long end = p.currentLocation().getByteOffset();
+        return new String(src.bytes(), src.offset() + (int) start, (int) (end - start), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** The bytes being parsed, for the exact text of a value; Jackson's byte offsets count from {@code offset}. */
+    private record Source(byte[] bytes, int offset) {
+    }
+
+    /**
+     * The text of a non-string value for a STRING column: exactly as the input writes it, as Spark's
+     * JSON reader keeps it ({@code spark.sql.json.enableExactStringParsing}, on by default).
+     */
+    private static String rawText(JsonParser p, JsonToken t, Source src) throws IOException {
         if (t.isScalarValue()) {
             return p.getText();
+        }
+        long start = p.currentTokenLocation().getByteOffset();
+        if (src != null && start >= 0) {
+            p.skipChildren();
+            long end = p.currentLocation().getByteOffset();
+            return new String(src.bytes(), src.offset() + (int) start, (int) (end - start), java.nio.charset.StandardCharsets.UTF_8);
         }
         StringWriter w = new StringWriter();
         try (JsonGenerator g = JSON.createGenerator(w)) {
@@ -350,28 +568,47 @@ public final class RowJson {
         for (int i = 0; i < row.length; i++) {
             Field f = schema.field(i);
             g.writeFieldName(f.name());
-            Object v = row[i];
-            if (v == null) {
-                g.writeNull();
-                continue;
-            }
-            switch (f.type().kind()) {
-                case BYTE, SHORT, INT -> g.writeNumber(((Number) v).intValue());
-                case LONG -> g.writeNumber((Long) v);
-                case FLOAT -> writeFloating(g, ((Float) v).doubleValue());
-                case DOUBLE -> writeFloating(g, (Double) v);
-                case DECIMAL -> g.writeNumber((BigDecimal) v);
-                case STRING -> g.writeString((String) v);
-                case BOOLEAN -> g.writeBoolean((Boolean) v);
-                case DATE -> g.writeString(Timestamps.formatDays((Integer) v));
-                case TIMESTAMP -> g.writeString(Timestamps.formatMicros((Long) v));
-                case TIMESTAMP_NTZ -> g.writeString(Timestamps.formatMicrosNtz((Long) v));
-                case BINARY -> g.writeString(Base64.getEncoder().encodeToString((byte[]) v));
-                case STRUCT -> write(g, f.type().struct(), (Object[]) v);
-                default -> throw new IllegalStateException(f.type().ddl());
-            }
+            writeValue(g, f.type(), row[i]);
         }
         g.writeEndObject();
+    }
+
+    /** Writes one value of {@code type} (null included) as the canonical JSON writes it. */
+    public static void writeValue(JsonGenerator g, DataType type, Object v) throws IOException {
+        if (v == null) {
+            g.writeNull();
+            return;
+        }
+        switch (type.kind()) {
+            case BYTE, SHORT, INT -> g.writeNumber(((Number) v).intValue());
+            case LONG -> g.writeNumber((Long) v);
+            case FLOAT -> writeFloating(g, ((Float) v).doubleValue());
+            case DOUBLE -> writeFloating(g, (Double) v);
+            case DECIMAL -> g.writeNumber((BigDecimal) v);
+            case STRING -> g.writeString((String) v);
+            case BOOLEAN -> g.writeBoolean((Boolean) v);
+            case DATE -> g.writeString(Timestamps.formatDays((Integer) v));
+            case TIMESTAMP -> g.writeString(Timestamps.formatMicros((Long) v));
+            case TIMESTAMP_NTZ -> g.writeString(Timestamps.formatMicrosNtz((Long) v));
+            case BINARY -> g.writeString(Base64.getEncoder().encodeToString((byte[]) v));
+            case STRUCT -> write(g, type.struct(), (Object[]) v);
+            case ARRAY -> {
+                g.writeStartArray();
+                for (Object e : (List<?>) v) {
+                    writeValue(g, type.element(), e);
+                }
+                g.writeEndArray();
+            }
+            case MAP -> {
+                g.writeStartObject();
+                for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+                    g.writeFieldName((String) e.getKey());
+                    writeValue(g, type.valueType(), e.getValue());
+                }
+                g.writeEndObject();
+            }
+            default -> throw new IllegalStateException(type.ddl());
+        }
     }
 
     private static void writeFloating(JsonGenerator g, double d) throws IOException {

@@ -21,10 +21,12 @@ public final class Schema {
                     + "(\\s+COMMENT\\s+(?:'(?:[^'\\\\]|\\\\.)*'|\"(?:[^\"\\\\]|\\\\.)*\"))?",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     private static final Pattern STRUCT = Pattern.compile("STRUCT\\s*<(.*)>", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern ARRAY = Pattern.compile("ARRAY\\s*<(.*)>", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern MAP = Pattern.compile("MAP\\s*<(.*)>", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final String VALID_TYPES = "TINYINT (BYTE), SMALLINT (SHORT), INT (INTEGER), BIGINT (LONG), FLOAT (REAL), DOUBLE, "
             + "DECIMAL(p,s) (DEC, NUMERIC), STRING, VARCHAR(n), CHAR(n), BOOLEAN, DATE, TIMESTAMP (TIMESTAMP_LTZ), TIMESTAMP_NTZ, "
-            + "BINARY, STRUCT<name: TYPE, ...>";
+            + "BINARY, STRUCT<name: TYPE, ...>, ARRAY<TYPE>, MAP<STRING, TYPE>";
     private static final Map<String, DataType> SIMPLE = Map.ofEntries(
             Map.entry("TINYINT", DataType.BYTE), Map.entry("BYTE", DataType.BYTE),
             Map.entry("SMALLINT", DataType.SHORT), Map.entry("SHORT", DataType.SHORT),
@@ -38,7 +40,7 @@ public final class Schema {
             Map.entry("TIMESTAMP", DataType.TIMESTAMP), Map.entry("TIMESTAMP_LTZ", DataType.TIMESTAMP),
             Map.entry("TIMESTAMP_NTZ", DataType.TIMESTAMP_NTZ),
             Map.entry("BINARY", DataType.BINARY));
-    private static final List<String> UNSUPPORTED = List.of("ARRAY", "MAP", "INTERVAL", "VARIANT", "VOID", "OBJECT");
+    private static final List<String> UNSUPPORTED = List.of("INTERVAL", "VARIANT", "VOID", "OBJECT");
 
     private final List<Field> fields;
     private final Map<String, Integer> index = new HashMap<>();
@@ -107,6 +109,27 @@ public final class Schema {
                 throw new TributaryException("schema: column '" + column + "' is an empty STRUCT<>; list its fields, e.g. STRUCT<start: TIMESTAMP, end: TIMESTAMP>");
             }
             return DataType.struct(parseColumns(st.group(1), column + "."));
+        }
+        Matcher arr = ARRAY.matcher(text);
+        if (arr.matches()) {
+            if (arr.group(1).isBlank()) {
+                throw new TributaryException("schema: column '" + column + "' is an empty ARRAY<>; give its element type, e.g. ARRAY<STRING>");
+            }
+            return DataType.array(parseType(column + "[]", arr.group(1).strip()));
+        }
+        Matcher map = MAP.matcher(text);
+        if (map.matches()) {
+            List<String> kv = splitTopLevel(map.group(1));
+            if (kv.size() != 2 || kv.get(0).isBlank() || kv.get(1).isBlank()) {
+                throw new TributaryException("schema: column '" + column + "' has " + text
+                        + "; a MAP names its key and value types, e.g. MAP<STRING, INT>");
+            }
+            DataType key = parseType(column + " key", kv.get(0).strip());
+            if (key.kind() != DataType.Kind.STRING) {
+                throw new TributaryException("schema: column '" + column + "' has " + text + ", a map with " + key.ddl()
+                        + " keys; Tributary reads maps with STRING keys only (JSON object keys are strings), e.g. MAP<STRING, INT>");
+            }
+            return DataType.map(parseType(column + " value", kv.get(1).strip()));
         }
         Matcher d = DECIMAL.matcher(t);
         if (d.matches()) {

@@ -34,9 +34,16 @@ import java.nio.charset.StandardCharsets;
  * watermark Spark had not yet applied to them. Row consumers
  * (the raw sink) skip markers; the topology forwards them to {@code results} with the batch's
  * counts, so a sink knows when a batch's output is complete.
+ *
+ * <p>When the ingest's schema is not the spec's (its columns grew with
+ * {@code schemaEvolution: addNewColumns}, or it was inferred), every events record carries the
+ * header {@value #SCHEMA_HEADER} with that schema's DDL: a reader whose schema lacks some of its
+ * columns learns them there, before it parses the record (the Delta sink adds them to its table).
  */
 public final class Topics {
     public static final String MARKER_HEADER = "tributary.marker";
+    /** The header of an events record that names the schema of its rows (a DDL string). */
+    public static final String SCHEMA_HEADER = "tributary.schema";
     public static final byte[] WATERMARK = "watermark".getBytes(StandardCharsets.UTF_8);
 
     /**

@@ -9,6 +9,9 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -137,13 +140,13 @@ class RowJsonTest {
     }
 
     @Test
-    void nonStringValuesForStringGiveTheirRawJsonText() {
+    void nonStringValuesForStringGiveTheirJsonTextAsWritten() {
         assertThat(one("STRING", "5.0")).isEqualTo("5.0");
         assertThat(one("STRING", "12")).isEqualTo("12");
         assertThat(one("STRING", "1e10")).isEqualTo("1e10");
         assertThat(one("STRING", "true")).isEqualTo("true");
-        assertThat(one("STRING", "{\"a\": 1, \"b\": [1, \"x\", null]}")).isEqualTo("{\"a\":1,\"b\":[1,\"x\",null]}");
-        assertThat(one("STRING", "[1, 2]")).isEqualTo("[1,2]");
+        assertThat(one("STRING", "{\"a\": 1, \"b\": [1, \"x\", null]}")).isEqualTo("{\"a\": 1, \"b\": [1, \"x\", null]}");
+        assertThat(one("STRING", "[1, 2]")).isEqualTo("[1, 2]");
         assertThat(one("STRING", "\"\"")).isEqualTo("");
     }
 
@@ -306,5 +309,60 @@ class RowJsonTest {
     void surroundingWhitespaceIsIgnored(String line) {
         assertThat(SEED.parse(line)).containsExactly(1, null, null, null);
         assertThat(SEED.parse(line.getBytes(StandardCharsets.UTF_8))).containsExactly(1, null, null, null);
+    }
+
+    @Test
+    void arraysAndMapsReadAsListsAndMapsAndWriteBack() {
+        RowJson json = new RowJson(Schema.parse(
+                "id INT, tags ARRAY<STRING>, attrs MAP<STRING, INT>, items ARRAY<STRUCT<sku: STRING, qty: INT>>, m MAP<STRING, ARRAY<BIGINT>>"));
+        String line = "{\"id\":1,\"tags\":[\"a\",null,\"b\"],\"attrs\":{\"x\":1,\"y\":null},"
+                + "\"items\":[{\"sku\":\"s1\",\"qty\":2},null,{\"qty\":3}],\"m\":{\"k\":[1,2],\"e\":[]}}";
+        Object[] row = json.parse(line);
+        assertThat(row[0]).isEqualTo(1);
+        assertThat(row[1]).isEqualTo(Arrays.asList("a", null, "b"));
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("x", 1);
+        attrs.put("y", null);
+        assertThat(row[2]).isEqualTo(attrs);
+        assertThat((List<?>) row[3]).hasSize(3);
+        assertThat((Object[]) ((List<?>) row[3]).get(0)).containsExactly("s1", 2);
+        assertThat(((List<?>) row[3]).get(1)).isNull();
+        assertThat((Object[]) ((List<?>) row[3]).get(2)).containsExactly(null, 3);
+        assertThat(row[4]).isEqualTo(Map.of("k", List.of(1L, 2L), "e", List.of()));
+        assertThat(new String(json.write(row), StandardCharsets.UTF_8)).isEqualTo(
+                "{\"id\":1,\"tags\":[\"a\",null,\"b\"],\"attrs\":{\"x\":1,\"y\":null},"
+                + "\"items\":[{\"sku\":\"s1\",\"qty\":2},null,{\"sku\":null,\"qty\":3}],\"m\":{\"k\":[1,2],\"e\":[]}}");
+        Object[] again = json.parse(json.write(row));
+        assertThat(new String(json.write(again), StandardCharsets.UTF_8)).isEqualTo(new String(json.write(row), StandardCharsets.UTF_8));
+        assertThat(json.parse("{\"id\":2}")).containsExactly(2, null, null, null, null);
+    }
+
+    @Test
+    void aStringColumnKeepsTheExactTextOfAnArrayOrObject() {
+        assertThat(one("STRING", "[1, {\"a\": 2}]")).isEqualTo("[1, {\"a\": 2}]");
+        assertThat(one("ARRAY<STRING>", "[{\"a\" : 1.50}, 2.50, true]")).isEqualTo(List.of("{\"a\" : 1.50}", "2.50", "true"));
+        byte[] slice = "xx{\"raw\": {\"b\": [true, null]}, \"n\": 1}yy".getBytes(StandardCharsets.UTF_8);
+        assertThat(new RowJson(Schema.parse("raw STRING, n INT")).parse(slice, 2, slice.length - 4))
+                .containsExactly("{\"b\": [true, null]}", 1);
+    }
+
+    @Test
+    void aMapKeyGivenTwiceKeepsTheLastValueAsSparkDoes() {
+        assertThat(one("MAP<STRING, INT>", "{\"a\": 1, \"b\": 2, \"a\": 3}")).isEqualTo(Map.of("a", 3, "b", 2));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "ARRAY<INT>|[1, \"x\", 3]|v[1]|expected INT",
+        "ARRAY<INT>|{\"a\": 1}|v|expected ARRAY<INT>, found an object",
+        "ARRAY<INT>|7|v|expected ARRAY<INT>, found an integer",
+        "MAP<STRING, INT>|[1]|v|expected MAP<STRING, INT>, found an array",
+        "MAP<STRING, INT>|{\"a\": 1, \"b\": true}|v.b|expected INT",
+        "ARRAY<STRUCT<q: INT>>|[{\"q\": 1}, {\"q\": \"no\"}]|v[1].q|expected INT",
+        "MAP<STRING, ARRAY<INT>>|{\"k\": [1, 2.5]}|v.k[1]|expected INT"})
+    void badNestedValuesNameTheirPath(String type, String value, String field, String reason) {
+        BadRecordException e = bad(type, value);
+        assertThat(e.field()).isEqualTo(field);
+        assertThat(e.reason()).contains(reason);
     }
 }

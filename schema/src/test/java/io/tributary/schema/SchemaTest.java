@@ -160,14 +160,30 @@ class SchemaTest {
                 .hasMessageContaining("STRUCT<");
     }
 
+    @Test
+    void arraysMapsAndTheirNestingParseAsSparkWritesThem() {
+        Schema s = Schema.parse("tags array<string>, attrs MAP<STRING, INT>, "
+                + "items ARRAY<STRUCT<sku: STRING, qty: INT, opts: MAP<STRING, ARRAY<DOUBLE>>>>, m map<string,struct<a:int>>");
+        assertThat(s.field(0).type()).isEqualTo(DataType.array(DataType.STRING));
+        assertThat(s.field(1).type()).isEqualTo(DataType.map(DataType.INT));
+        assertThat(s.field(2).type().element().struct().field(2).type())
+                .isEqualTo(DataType.map(DataType.array(DataType.DOUBLE)));
+        assertThat(s.toDdl()).isEqualTo("tags ARRAY<STRING>, attrs MAP<STRING, INT>, "
+                + "items ARRAY<STRUCT<sku: STRING, qty: INT, opts: MAP<STRING, ARRAY<DOUBLE>>>>, m MAP<STRING, STRUCT<a: INT>>");
+        assertThat(Schema.parse(s.toDdl())).isEqualTo(s);
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"tags ARRAY<STRING>", "attrs MAP<STRING, INT>", "tags array<struct<a: int>>"})
-    void arraysAndMapsAreNotSupportedYet(String ddl) {
+    @CsvSource(delimiter = '|', value = {
+        "attrs MAP<INT, STRING>|STRING keys only",
+        "attrs MAP<STRING>|MAP<STRING, INT>",
+        "tags ARRAY<>|ARRAY<STRING>",
+        "tags ARRAY<MONEY>|'tags[]'"})
+    void badArraysAndMapsSayWhatIsWrong(String ddl, String message) {
         assertThatThrownBy(() -> Schema.parse("id INT, " + ddl))
                 .isInstanceOf(TributaryException.class)
-                .hasMessageContaining("'" + ddl.substring(0, ddl.indexOf(' ')) + "'")
-                .hasMessageContaining("not support yet")
-                .hasMessageContaining("STRING");
+                .hasMessageContaining("'" + ddl.substring(0, ddl.indexOf(' ')))
+                .hasMessageContaining(message);
     }
 
     @Test

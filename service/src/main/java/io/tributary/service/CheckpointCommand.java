@@ -49,7 +49,7 @@ final class CheckpointCommand {
             try (KafkaConnection kafka = KafkaConnection.open(spec)) {
                 out.println("state " + spec.stateDir() + (kafka.embedded() ? "  (embedded broker in kafka/)" : "  (external Kafka)"));
                 if (spec.has(Settings.FILES_PATH)) {
-                    Schema input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
+                    Schema input = PipelineParts.statusSchema(spec, kafka.clientProps());
                     printIngest(out, FileIngest.readStatus(PipelineParts.ingestConfig(spec, input), kafka.clientProps()));
                 } else {
                     out.println("delta source  (table " + spec.location(Settings.DELTA_PATH) + "; its progress is in topic "
@@ -64,6 +64,9 @@ final class CheckpointCommand {
 
         private static void printIngest(PrintWriter out, IngestStatus s) {
             out.println("ingest  (topic " + s.ingestLogTopic() + "; Spark's sources/ and offsets/)");
+            if (s.recordedSchema() != null) {
+                out.println("  schema " + s.recordedSchema() + "  (recorded with the ingest's progress; the next run reads with it)");
+            }
             out.println("  next batch " + s.nextBatchId()
                     + (s.watermarkMs() == null ? "" : ", watermark " + Timestamps.formatMicros(s.watermarkMs() * 1000)));
             for (IngestedFile f : s.files()) {

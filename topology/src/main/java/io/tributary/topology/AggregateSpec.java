@@ -53,6 +53,11 @@ public final class AggregateSpec {
                 throw new TributaryException("aggregate.groupBy: column '" + column + "' is not in the input schema ("
                         + input.toDdl() + "); group by columns of the source");
             }
+            DataType.Kind kind = input.field(index).type().kind();
+            if (kind == DataType.Kind.ARRAY || kind == DataType.Kind.MAP) {
+                throw new TributaryException("aggregate.groupBy: column '" + column + "' is " + input.field(index).type().ddl()
+                        + "; group by columns of primitive or STRUCT types (Spark refuses maps as grouping keys too)");
+            }
             groupByIndex[i] = index;
             names.add(input.field(index).name());
         }

@@ -312,16 +312,34 @@ public final class DeltaTableWriter {
     }
 
     private void checkSchema(Snapshot snap) {
-        if (!snap.getSchema().equals(kernelSchema)) {
+        if (!TableSchemaUpdate.grow(snap.getSchema(), kernelSchema).equals(snap.getSchema()) && !grows(snap)) {
             throw new TributaryException("delta table " + tablePath + " has schema " + KernelSchemas.fromKernel(tablePath, snap.getSchema()).toDdl()
-                    + ", but the sink writes " + schema.toDdl() + "; Tributary does not change a table's schema: "
-                    + "write to a new table path or restore the pipeline's schema");
+                    + ", but the sink writes " + schema.toDdl() + "; another writer changed the table's schema since the sink started:"
+                    + " restart the sink so that it writes the table's schema");
         }
         if (!snap.getPartitionColumnNames().equals(partitioning.columns())) {
             throw new TributaryException("delta table " + tablePath + " is partitioned by " + snap.getPartitionColumnNames()
                     + ", but the sink partitions by " + partitioning.columns() + " (sink.delta.partitionBy " + partitioning.specs()
                     + "); Delta cannot change a table's partitioning: set partitionBy as the table has it, or write to a new table path");
         }
+    }
+
+    /**
+     * True when the sink's schema is the table's grown by columns the sink adds (mergeSchema) or
+     * widens (typeWidening): the commit sets it ({@link TableSchemaUpdate}).
+     */
+    private boolean grows(Snapshot snap) {
+        Schema table = KernelSchemas.fromKernel(tablePath, snap.getSchema());
+        try {
+            return SchemaMerge.merge(tablePath, table, schema, true, typeWidening(snap)).schema().equals(schema);
+        } catch (TributaryException e) {
+            return false;
+        }
+    }
+
+    /** True when the table has Delta's type widening on ({@code delta.enableTypeWidening}). */
+    public static boolean typeWidening(Snapshot snap) {
+        return "true".equalsIgnoreCase(snap.getTableProperties().getOrDefault("delta.enableTypeWidening", "false"));
     }
 
     /** An append's transaction: one that another writer's commit fails at once, so {@link #commitAppend} can say so and rebase it. */
@@ -335,7 +353,14 @@ public final class DeltaTableWriter {
             if (snapshot.isPresent()) {
                 var builder = snapshot.get().buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE)
                         .withTransactionId(appId, batchId);
-                return (maxRetries < 0 ? builder : builder.withMaxRetries(maxRetries)).build(engine);
+                Transaction txn = (maxRetries < 0 ? builder : builder.withMaxRetries(maxRetries)).build(engine);
+                StructType grown = TableSchemaUpdate.grow(snapshot.get().getSchema(), kernelSchema);
+                if (!grown.equals(snapshot.get().getSchema())) {
+                    LOG.info("delta table {}: batch {} of {} changes the table's schema to {} (sink.delta.mergeSchema)", tablePath, batchId,
+                            appId, schema.toDdl());
+                    TableSchemaUpdate.setSchema(txn, grown);
+                }
+                return txn;
             }
             // the legacy builder is the one that creates a table with a txn and a chosen operation
             return Table.forPath(engine, tablePath)

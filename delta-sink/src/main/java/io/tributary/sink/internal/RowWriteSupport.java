@@ -6,12 +6,14 @@ import io.tributary.schema.Schema;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -23,7 +25,8 @@ import org.apache.parquet.schema.Types;
  * Tributary's {@code Object[]} rows (see {@code DataType}) to Parquet records, with the Parquet
  * types Kernel's default writer uses for the same Delta types (so Kernel, Spark and Tributary read
  * the files alike): INT64 {@code timestamp(MICROS, UTC)}, UTF-8 strings, decimals as INT32, INT64
- * or fixed-length binary by precision, NOT NULL columns REQUIRED and the rest OPTIONAL.
+ * or fixed-length binary by precision, NOT NULL columns REQUIRED and the rest OPTIONAL, arrays
+ * and maps as the spec's three-level {@code LIST} and {@code MAP} groups.
  */
 final class RowWriteSupport extends WriteSupport<Object[]> {
     private static final int MAX_INT_DIGITS = 9;
@@ -129,6 +132,51 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
                     out.endGroup();
                 };
             }
+            case ARRAY -> {
+                ValueWriter element = writer(type.element());
+                yield v -> {
+                    List<?> list = (List<?>) v;
+                    out.startGroup();
+                    if (!list.isEmpty()) {
+                        out.startField("list", 0);
+                        for (Object e : list) {
+                            out.startGroup();
+                            if (e != null) {
+                                out.startField("element", 0);
+                                element.write(e);
+                                out.endField("element", 0);
+                            }
+                            out.endGroup();
+                        }
+                        out.endField("list", 0);
+                    }
+                    out.endGroup();
+                };
+            }
+            case MAP -> {
+                ValueWriter value = writer(type.valueType());
+                yield v -> {
+                    Map<?, ?> map = (Map<?, ?>) v;
+                    out.startGroup();
+                    if (!map.isEmpty()) {
+                        out.startField("key_value", 0);
+                        for (Map.Entry<?, ?> e : map.entrySet()) {
+                            out.startGroup();
+                            out.startField("key", 0);
+                            out.addBinary(Binary.fromConstantByteArray(((String) e.getKey()).getBytes(StandardCharsets.UTF_8)));
+                            out.endField("key", 0);
+                            if (e.getValue() != null) {
+                                out.startField("value", 1);
+                                value.write(e.getValue());
+                                out.endField("value", 1);
+                            }
+                            out.endGroup();
+                        }
+                        out.endField("key_value", 0);
+                    }
+                    out.endGroup();
+                };
+            }
         };
     }
 
@@ -159,8 +207,8 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
         return bytes;
     }
 
-    private static java.util.List<Type> types(Schema schema) {
-        java.util.List<Type> types = new java.util.ArrayList<>();
+    private static List<Type> types(Schema schema) {
+        List<Type> types = new java.util.ArrayList<>();
         for (Field f : schema.fields()) {
             types.add(type(f.name(), f.type(), f.nullable() ? Repetition.OPTIONAL : Repetition.REQUIRED));
         }
@@ -182,7 +230,15 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
             case TIMESTAMP_NTZ -> Types.primitive(PrimitiveTypeName.INT64, r)
                     .as(LogicalTypeAnnotation.timestampType(false, LogicalTypeAnnotation.TimeUnit.MICROS)).named(name);
             case DECIMAL -> decimalType(name, t, r);
-            case STRUCT -> new org.apache.parquet.schema.GroupType(r, name, types(t.struct()));
+            case STRUCT -> new GroupType(r, name, types(t.struct()));
+            // the three-level lists and maps of the Parquet spec, named as Spark and Kernel name them
+            case ARRAY -> Types.buildGroup(r).as(LogicalTypeAnnotation.listType())
+                    .addField(new GroupType(Repetition.REPEATED, "list", type("element", t.element(), Repetition.OPTIONAL)))
+                    .named(name);
+            case MAP -> Types.buildGroup(r).as(LogicalTypeAnnotation.mapType())
+                    .addField(new GroupType(Repetition.REPEATED, "key_value",
+                            type("key", DataType.STRING, Repetition.REQUIRED), type("value", t.valueType(), Repetition.OPTIONAL)))
+                    .named(name);
         };
     }
 

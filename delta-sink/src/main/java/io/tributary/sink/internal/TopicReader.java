@@ -5,6 +5,7 @@ import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.TopicTrim;
 import io.tributary.schema.Topics;
+import java.nio.charset.StandardCharsets;
 import io.tributary.schema.TributaryException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +45,9 @@ public final class TopicReader implements AutoCloseable {
     private static final long STALL_MS = 120_000;
 
     private final String topic;
-    private final RowJson rowJson;
+    private RowJson rowJson;
+    /** The last schema header seen that the sink's schema covers (see {@link #parse}). */
+    private byte[] coveredSchema;
     private final Map<String, Object> clientProps;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final boolean keyed;
@@ -336,8 +339,26 @@ public final class TopicReader implements AutoCloseable {
         return open;
     }
 
-    /** Hands each row of the record's value ({@link RowPack}: one or more) to {@code sink}; returns how many. */
+    /** Reads the rows of later records as {@code json} does (the sink's schema grew). */
+    public void rowJson(RowJson json) {
+        this.rowJson = json;
+        this.coveredSchema = null;
+    }
+
+    /**
+     * Hands each row of the record's value ({@link RowPack}: one or more) to {@code sink}; returns
+     * how many. A record whose {@link Topics#SCHEMA_HEADER} names columns the sink's schema lacks
+     * stops the batch before it is parsed ({@link SchemaChangeException}).
+     */
     private int parse(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
+        org.apache.kafka.common.header.Header schemaHeader = r.headers().lastHeader(Topics.SCHEMA_HEADER);
+        if (schemaHeader != null && !java.util.Arrays.equals(schemaHeader.value(), coveredSchema)) {
+            io.tributary.schema.Schema named = io.tributary.schema.Schema.parse(new String(schemaHeader.value(), StandardCharsets.UTF_8));
+            if (!SchemaMerge.covers(rowJson.schema(), named)) {
+                throw new SchemaChangeException(named);
+            }
+            coveredSchema = schemaHeader.value();
+        }
         if (r.value() == null) {
             throw new TributaryException("delta sink: topic " + topic + " partition " + r.partition() + " offset " + r.offset()
                     + " has no value (a tombstone?); the events topic holds JSON rows in every record");

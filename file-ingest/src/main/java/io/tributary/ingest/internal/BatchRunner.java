@@ -93,6 +93,13 @@ public final class BatchRunner {
                             sendErrors);
                 }
                 long watermark = wm == null ? state.watermarkMs() : wm;
+                String schema = config.schemaHeader() == null ? null : config.schema().toDdl();
+                if (schema != null && !schema.equals(state.schemaDdl())) {
+                    // the grown schema is recorded with the first rows that carry it
+                    producer.send(new ProducerRecord<>(config.ingestLogTopic(), IngestLogCodec.key(IngestState.SCHEMA_KEY),
+                            IngestLogCodec.schema(schema, config.schema().equals(config.specSchema()) && config.schemaInferred() ? "inferred"
+                                    : config.schemaEvolution().specName(), batchId)), sendErrors);
+                }
                 sendState(batchId + 1, max, watermark);
                 long next = wm == null ? watermark : IngestState.nextWatermarkMs(max, watermark, config.watermarkDelay().toMillis());
                 boolean noData = thenNoData && changed.isEmpty() && next > watermark;
@@ -109,6 +116,9 @@ public final class BatchRunner {
                 long t2 = System.nanoTime();
                 for (FileResult r : results) {
                     state.putFile(ingested(r, batchId));
+                }
+                if (schema != null) {
+                    state.setSchemaDdl(schema);
                 }
                 state.setBatch(batchId + 1, max, watermark);
                 if (noData) {

@@ -3,7 +3,12 @@ package io.tributary.ingest.internal;
 import io.tributary.ingest.BadRecord;
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.IngestConfig;
+import io.tributary.ingest.internal.format.RawInput;
+import io.tributary.ingest.internal.format.RecordReader;
+import io.tributary.ingest.internal.format.RecordReaders;
 import io.tributary.schema.BadRecordException;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Topics;
 import io.tributary.schema.Printable;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
@@ -15,14 +20,17 @@ import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.utils.Utils;
 
 /**
- * Streams one file line by line into the open transaction: the valid rows to the events topic,
+ * Streams one file record by record ({@link RecordReader}) into the open transaction: the valid rows to the events topic,
  * packed {@link IngestConfig#rowsPerRecord()} to a record ({@link RowPack}), each bad line as the
- * {@link BadRecordPolicy} says. Holds one line, and one pack per partition, in memory.
+ * {@link BadRecordPolicy} says. Holds one record, and one pack per partition, in memory.
  *
  * <p>With group-by columns, a row's partition is the one Kafka's default partitioner gives its
  * {@link KeyEncoder key}, so a group's rows share a partition and keep their order; packed
@@ -39,7 +47,12 @@ public final class FilePublisher {
     private final Producer<byte[], byte[]> producer;
     private final SendErrors sendErrors;
     private final FileDiscovery discovery;
+    private final RecordReaders readers;
     private final RowJson rows;
+    /** Reads only to collect new columns ({@link #newColumns}): no rows kept, bad records only counted. */
+    private final boolean collecting;
+    /** The events records' {@link Topics#SCHEMA_HEADER}, or null. */
+    private final byte[] schemaHeader;
     private final KeyEncoder keys;
     private final int eventTimeColumn;
     private RowPack[] packs = new RowPack[0];
@@ -54,13 +67,48 @@ public final class FilePublisher {
     }
 
     FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer, SendErrors sendErrors, FileDiscovery discovery) {
+        this(config, producer, sendErrors, discovery, new RecordReaders(config));
+    }
+
+    private FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer, SendErrors sendErrors, FileDiscovery discovery,
+                          RecordReaders readers) {
         this.config = config;
+        this.collecting = producer == null && sendErrors == null && readers.collects();
+        this.schemaHeader = config.schemaHeader();
         this.discovery = discovery;
         this.producer = producer;
         this.sendErrors = sendErrors;
-        this.rows = new RowJson(config.schema(), config.timeZone());
+        this.readers = readers;
+        this.rows = readers.rowJson();
         this.keys = new KeyEncoder(config.schema(), config.groupBy());
         this.eventTimeColumn = config.eventTime() == null ? -1 : config.schema().indexOf(config.eventTime());
+    }
+
+    /**
+     * The new columns of {@code files} under {@code config}'s schema, with the types of their
+     * values (Spark's JSON inference, or STRING), in the order they are first met: for
+     * {@code schemaEvolution: addNewColumns}, once a batch met one.
+     */
+    public static Map<String, DataType> newColumns(IngestConfig config, FileDiscovery discovery, List<FileStat> files) throws IOException {
+        RecordReaders readers = RecordReaders.collecting(config);
+        FilePublisher reader = new FilePublisher(config, null, null, discovery, readers);
+        Out ignore = new Out() {
+            @Override
+            public void event(int partition, Long timestampMs, byte[] value) {
+            }
+
+            @Override
+            public void deadLetter(BadRecord record) {
+            }
+        };
+        for (FileStat f : files) {
+            try {
+                reader.read(f, 1, ignore);
+            } catch (java.nio.file.NoSuchFileException e) {
+                // gone since it was listed: the batch's own reading says so
+            }
+        }
+        return readers.newColumns();
     }
 
     /** Where {@link #read} puts what a file gives: its packed rows, and the bad lines the policy keeps. */
@@ -88,7 +136,12 @@ public final class FilePublisher {
             @Override
             public void event(int partition, Long timestampMs, byte[] value) {
                 sendErrors.check();
-                producer.send(new ProducerRecord<>(config.eventsTopic(), partition, timestampMs, null, value), sendErrors);
+                RecordHeaders headers = null;
+                if (schemaHeader != null) {
+                    headers = new RecordHeaders();
+                    headers.add(Topics.SCHEMA_HEADER, schemaHeader);
+                }
+                producer.send(new ProducerRecord<>(config.eventsTopic(), partition, timestampMs, null, value, headers), sendErrors);
             }
 
             @Override
@@ -106,11 +159,10 @@ public final class FilePublisher {
     }
 
     /**
-     * Reads {@code file} line by line into {@code out}, its rows packed for an events topic of
+     * Reads {@code file} record by record into {@code out}, its rows packed for an events topic of
      * {@code partitions} partitions. Throws as {@link #publish}.
      */
     public FileResult read(FileStat file, int partitions, Out out) throws IOException {
-        MessageDigest digest = sha256();
         long good = 0;
         long bad = 0;
         long deadLettered = 0;
@@ -118,7 +170,6 @@ public final class FilePublisher {
         long etMin = Long.MAX_VALUE;
         long etMax = Long.MIN_VALUE;
         double etSum = 0;
-        LineReader lines;
         if (packs.length != partitions) {
             packs = new RowPack[partitions];
         }
@@ -127,15 +178,19 @@ public final class FilePublisher {
                 pack.clear(); // rows of a file whose publishing failed, in a transaction since aborted
             }
         }
-        try (InputStream in = discovery.open(file)) {
-            lines = new LineReader(in, config.maxLineBytes(), digest);
-            while (lines.next()) {
+        RawInput raw = new RawInput(discovery.open(file));
+        try (raw; RecordReader records = readers.open(file.relPath(), discovery.display(file.relPath()), discovery.location(file), raw,
+                file.path())) {
+            while (records.next()) {
                 Object[] row;
                 try {
-                    row = parse(lines);
+                    row = records.row();
                 } catch (BadRecordException e) {
                     bad++;
-                    BadRecord record = badRecord(file, lines, e);
+                    if (collecting) {
+                        continue;
+                    }
+                    BadRecord record = badRecord(file, records, e);
                     if (keep(file, record)) {
                         out.deadLetter(record);
                         deadLettered++;
@@ -151,16 +206,18 @@ public final class FilePublisher {
                     etSum += ms;
                     timestamp = Math.max(ms, -1);
                 }
-                add(row, timestamp, out);
+                if (!collecting) {
+                    add(row, timestamp, out);
+                }
                 good++;
             }
+            raw.drain();
         }
         for (int p = 0; p < packs.length; p++) {
             flush(p, out);
         }
         nextPartition = (nextPartition + 1) % packs.length; // small files without a key spread over the partitions too
-        return new FileResult(file, good, bad, deadLettered, lines.bytesRead(), HexFormat.of().formatHex(digest.digest()),
-                etCount, etMin, etMax, etSum);
+        return new FileResult(file, good, bad, deadLettered, raw.count(), raw.sha256(), etCount, etMin, etMax, etSum);
     }
 
     private void add(Object[] row, long timestampMs, Out out) {
@@ -187,27 +244,10 @@ public final class FilePublisher {
         }
     }
 
-    private Object[] parse(LineReader lines) {
-        switch (lines.problem()) {
-            case TOO_LONG -> throw new BadRecordException(null, "the line is " + lines.fullLength()
-                    + " bytes, longer than maxLineBytes (" + config.maxLineBytes() + "); raise maxLineBytes or split the record");
-            case INVALID_UTF8 -> throw new BadRecordException(null, "invalid UTF-8 at byte " + lines.invalidAt()
-                    + " of the line; the file must be UTF-8 encoded");
-            default -> {
-                return rows.parse(lines.bytes(), lines.start(), lines.length());
-            }
-        }
-    }
-
-    private BadRecord badRecord(FileStat file, LineReader lines, BadRecordException e) {
-        String reason = e.reason();
-        if (lines.unterminated() && lines.problem() == LineReader.Problem.NONE) {
-            reason += " (the file's last line has no line end: was the file cut short or still being written?)";
-        }
-        int n = Math.min(lines.length(), MAX_TEXT_BYTES);
-        boolean truncated = n < lines.fullLength();
-        String text = new String(lines.bytes(), lines.start(), n, StandardCharsets.UTF_8);
-        return new BadRecord(Printable.escape(file.relPath()), lines.lineNumber(), e.field(), reason, text, truncated);
+    private BadRecord badRecord(FileStat file, RecordReader records, BadRecordException e) {
+        RecordReader.Text text = records.text(MAX_TEXT_BYTES);
+        return new BadRecord(Printable.escape(file.relPath()), records.line(), e.field(), e.reason() + records.note(), text.text(),
+                text.truncated());
     }
 
     /** True when the bad row goes to the dead-letter topic. */

@@ -78,6 +78,20 @@ public final class IngestLogCodec {
         return bytes(n);
     }
 
+    /** The schema record: the schema the ingest reads with from batch {@code batchId} on, and why. */
+    public static byte[] schema(String ddl, String how, long batchId) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("schema", ddl);
+        n.put("how", how);
+        n.put("batchId", batchId);
+        return bytes(n);
+    }
+
+    /** The DDL of a schema record. */
+    public static String schemaDdl(byte[] value) {
+        return tree(value).path("schema").asText(null);
+    }
+
     public static void applyState(byte[] value, IngestState into) {
         JsonNode n = tree(value);
         JsonNode max = n.path("maxEventTimeMs");

@@ -29,7 +29,9 @@ public final class IngestLogReader {
             return;
         }
         String key = IngestLogCodec.pathOfKey(r.key());
-        if (key.equals(IngestState.STATE_KEY)) {
+        if (key.equals(IngestState.SCHEMA_KEY)) {
+            state.setSchemaDdl(r.value() == null ? null : IngestLogCodec.schemaDdl(r.value()));
+        } else if (key.equals(IngestState.STATE_KEY)) {
             if (r.value() != null) {
                 IngestLogCodec.applyState(r.value(), state);
             }

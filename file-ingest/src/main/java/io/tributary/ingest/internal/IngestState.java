@@ -13,11 +13,14 @@ import java.util.Map;
 public final class IngestState {
     /** The ingest-log key of the state record; no input file can have it ({@code _} names are never read). */
     public static final String STATE_KEY = "__state__";
+    /** The ingest-log key of the schema record: the schema the ingest reads with, once it is not the spec's. */
+    public static final String SCHEMA_KEY = "__schema__";
 
     private final Map<String, IngestedFile> files = new LinkedHashMap<>();
     private long nextBatchId;
     private Long maxEventTimeMs;
     private long watermarkMs;
+    private String schemaDdl;
 
     public IngestedFile file(String relPath) {
         return files.get(relPath);
@@ -63,6 +66,15 @@ public final class IngestState {
     /** The watermark of the last batch that ran (0, Spark's start value, before any). */
     public long watermarkMs() {
         return watermarkMs;
+    }
+
+    /** The schema recorded with the ingest's progress (a DDL string), or null: the spec's. */
+    public String schemaDdl() {
+        return schemaDdl;
+    }
+
+    public void setSchemaDdl(String ddl) {
+        this.schemaDdl = ddl;
     }
 
     public void setBatch(long nextBatchId, Long maxEventTimeMs, long watermarkMs) {

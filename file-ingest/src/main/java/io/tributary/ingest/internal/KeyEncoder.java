@@ -68,8 +68,7 @@ public final class KeyEncoder {
             case TIMESTAMP -> g.writeString(Timestamps.formatMicros((Long) v));
             case TIMESTAMP_NTZ -> g.writeString(Timestamps.formatMicrosNtz((Long) v));
             case BINARY -> g.writeString(Base64.getEncoder().encodeToString((byte[]) v));
-            case STRUCT -> g.writeRawValue(new String(new RowJson(f.type().struct()).write((Object[]) v),
-                    java.nio.charset.StandardCharsets.UTF_8));
+            case STRUCT, ARRAY, MAP -> RowJson.writeValue(g, f.type(), v);
             default -> g.writeString(String.valueOf(v));
         }
     }

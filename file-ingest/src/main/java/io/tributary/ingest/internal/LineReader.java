@@ -60,6 +60,11 @@ public final class LineReader {
         }
     }
 
+    /** Advances to the next line, blank or not (Spark's text source keeps empty lines); false at the end of the input. */
+    public boolean nextLine() throws IOException {
+        return readLine();
+    }
+
     private boolean readLine() throws IOException {
         problem = Problem.NONE;
         invalidAt = -1;

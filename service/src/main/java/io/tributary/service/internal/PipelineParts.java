@@ -2,7 +2,10 @@ package io.tributary.service.internal;
 
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.CleanSource;
+import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.FileIngest;
+import io.tributary.ingest.SchemaEvolution;
+import io.tributary.ingest.SchemaInference;
 import io.tributary.ingest.FilesReadAhead;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.Progress;
@@ -41,12 +44,64 @@ import org.apache.kafka.common.TopicPartition;
 
 /** Builds a pipeline's stages from its spec: the only place that knows every stage. */
 public final class PipelineParts {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PipelineParts.class);
     private PipelineParts() {
     }
 
     /** The sink's txn appId: stable for the pipeline, so a replayed batch is found in the table. */
     public static String sinkAppId(PipelineSpec spec) {
         return "tributary-" + spec.name() + "-sink";
+    }
+
+    /** The schema a file source reads: the spec's, or Spark's {@code value STRING} for text; null when it is to be inferred. */
+    public static Schema fileSchema(PipelineSpec spec) {
+        if (!spec.has(Settings.FILES_SCHEMA) && "text".equals(spec.string(Settings.FILES_FORMAT))) {
+            return SchemaInference.withHints(FileFormat.textSchema(), spec.string(Settings.SCHEMA_HINTS));
+        }
+        return spec.has(Settings.FILES_SCHEMA) ? Schema.parse(spec.string(Settings.FILES_SCHEMA)) : null;
+    }
+
+    /**
+     * The schema a file source reads ({@link #fileSchema}); when the spec gives none, the one the
+     * ingest recorded with its first batch, or else the one inferred from the first files now.
+     */
+    public static Schema fileSchema(PipelineSpec spec, Map<String, Object> kafkaClientProps) {
+        Schema given = fileSchema(spec);
+        if (given != null) {
+            return given;
+        }
+        IngestConfig placeholder = inferenceConfig(spec);
+        Schema recorded = SchemaInference.recorded(placeholder, kafkaClientProps);
+        if (recorded != null) {
+            return recorded;
+        }
+        Schema inferred = SchemaInference.infer(placeholder, spec.string(Settings.SCHEMA_HINTS));
+        LOG.info("pipeline {}: source.files.schema inferred from the first files of {}: {}", spec.name(),
+                spec.location(Settings.FILES_PATH), inferred.toDdl());
+        return inferred;
+    }
+
+    /**
+     * The schema to read a file source's status with: the spec's, the recorded one, or (nothing
+     * inferred yet) a placeholder; never reads the input files.
+     */
+    public static Schema statusSchema(PipelineSpec spec, Map<String, Object> kafkaClientProps) {
+        Schema given = fileSchema(spec);
+        if (given != null) {
+            return given;
+        }
+        Schema recorded = SchemaInference.recorded(inferenceConfig(spec), kafkaClientProps);
+        return recorded != null ? recorded : FileFormat.textSchema();
+    }
+
+    private static IngestConfig inferenceConfig(PipelineSpec spec) {
+        return IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), FileFormat.textSchema())
+                .storage(spec.storage())
+                .format(spec.string(Settings.FILES_FORMAT))
+                .formatOptions(spec.map(Settings.FILES_OPTIONS))
+                .timeZone(spec.string(Settings.FILES_TIME_ZONE))
+                .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)))
+                .build();
     }
 
     /** The file-ingest settings of a spec, without the aggregation's event time (for reading its status). */
@@ -119,9 +174,10 @@ public final class PipelineParts {
                             + "the aggregation needs come from the file source; aggregate the files that feed the table instead");
                 }
             } else {
-                input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
+                input = fileSchema(spec, client);
                 aggregate = aggregateSpec(spec, input);
                 IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
+                input = ingestConfig.schema(); // with _rescued_data under schemaEvolution rescue
                 String name = spec.name() + "/ingest";
                 stages.add(Stage.opening(name, threads.submit(() -> {
                     FileIngest ingest = new FileIngest(ingestConfig, client, readAhead, topics::join);
@@ -166,6 +222,7 @@ public final class PipelineParts {
                 .withTargetFileSize(spec.bytes(Settings.SINK_TARGET_FILE_SIZE))
                 .withTrimTopic(spec.bool(Settings.TOPIC_TRIM))
                 .withAllowNonEmptyPath(spec.bool(Settings.SINK_ALLOW_NON_EMPTY_PATH))
+                .withMergeSchema(spec.bool(Settings.SINK_MERGE_SCHEMA))
                 // a bounded run ends with everything committed: no rows may wait for a later batch
                 .withAllowedLatency(spec.trigger().bounded() ? Duration.ZERO : spec.duration(Settings.SINK_ALLOWED_LATENCY)));
         stages.add(Stage.opening(sinkConfig.stageName(), threads.submit(() -> {
@@ -189,7 +246,10 @@ public final class PipelineParts {
             return null;
         }
         try {
-            Schema input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
+            Schema input = fileSchema(spec);
+            if (input == null) {
+                return null; // inferred once Kafka is there (a recorded schema comes first)
+            }
             return FileIngest.readAhead(ingestConfig(spec, input, aggregateSpec(spec, input)), spec.integer(Settings.PARTITIONS));
         } catch (RuntimeException e) {
             return null;
@@ -257,6 +317,10 @@ public final class PipelineParts {
         IngestConfig.Builder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), input)
                 .storage(spec.storage())
                 .format(spec.string(Settings.FILES_FORMAT))
+                .formatOptions(spec.map(Settings.FILES_OPTIONS))
+                .schemaEvolution(SchemaEvolution.forName(spec.schemaEvolution()))
+                .schemaInferred(!spec.has(Settings.FILES_SCHEMA) && !"text".equals(spec.string(Settings.FILES_FORMAT)))
+                .inferColumnTypes(spec.bool(Settings.INFER_COLUMN_TYPES))
                 .onBadRecord(BadRecordPolicy.forName(spec.string(Settings.BAD_RECORD)))
                 .fileMinAge(spec.duration(Settings.FILE_MIN_AGE))
                 .timeZone(spec.string(Settings.FILES_TIME_ZONE))

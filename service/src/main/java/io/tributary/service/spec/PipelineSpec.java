@@ -159,18 +159,36 @@ public final class PipelineSpec {
         boolean delta = values.containsKey(Settings.DELTA_PATH);
         if (files == delta) {
             throw new TributaryException("spec " + specFile + ": " + (files ? "two sources" : "no source")
-                    + "; give exactly one of source.files (a folder of JSON files, with path and schema) or source.delta (a table's path)");
+                    + "; give exactly one of source.files (a folder of files: its path, and its schema unless inferred)"
+                    + " or source.delta (a table's path)");
         }
         if (files) {
-            if (!values.containsKey(Settings.FILES_SCHEMA)) {
-                throw new TributaryException("spec " + specFile + ": missing required key '" + Settings.FILES_SCHEMA
-                        + "' (a streaming file source needs its schema, as in Spark: e.g. \"id INT, user STRING, ts TIMESTAMP\")");
-            }
             try {
-                io.tributary.schema.Schema.parse(values.get(Settings.FILES_SCHEMA));
+                if (values.containsKey(Settings.FILES_SCHEMA)) {
+                    io.tributary.schema.Schema.parse(values.get(Settings.FILES_SCHEMA));
+                }
             } catch (TributaryException e) {
                 throw new TributaryException(where(Settings.FILES_SCHEMA) + ": key '" + Settings.FILES_SCHEMA + "': " + e.getMessage(), e);
             }
+            if (values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {
+                throw new TributaryException(where(Settings.SCHEMA_HINTS) + ": key '" + Settings.SCHEMA_HINTS + "' types columns of an"
+                        + " inferred schema, but source.files.schema is given; put the types in source.files.schema, or leave it out");
+            }
+            try {
+                if (values.containsKey(Settings.SCHEMA_HINTS)) {
+                    io.tributary.schema.Schema.parse(values.get(Settings.SCHEMA_HINTS));
+                }
+            } catch (TributaryException e) {
+                throw new TributaryException(where(Settings.SCHEMA_HINTS) + ": key '" + Settings.SCHEMA_HINTS + "': " + e.getMessage()
+                        + " (hints are DDL columns, e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\")", e);
+            }
+        }
+        if (files && "addNewColumns".equals(schemaEvolution()) && !bool(Settings.SINK_MERGE_SCHEMA)
+                && Settings.ALL.stream().noneMatch(s -> s.key().startsWith("aggregate.") && values.containsKey(s.key()))) {
+            throw new TributaryException(where(Settings.SCHEMA_EVOLUTION) + ": schemaEvolution addNewColumns"
+                    + (has(Settings.SCHEMA_EVOLUTION) ? "" : " (the default when source.files.schema is left out, as in Auto Loader)")
+                    + " adds columns to the table: set sink.delta.mergeSchema: true too (Spark's Delta sink needs its mergeSchema option for"
+                    + " the same), or set source.files.schemaEvolution: none");
         }
         if (!name().matches("[A-Za-z0-9_-]+")) {
             throw new TributaryException(where(Settings.NAME) + ": name '" + name()
@@ -232,6 +250,17 @@ public final class PipelineSpec {
             cur = t;
         }
         return prev[b.length()];
+    }
+
+    /**
+     * {@code source.files.schemaEvolution}, or its default: Auto Loader's, {@code addNewColumns} for JSON files without a
+     * schema, else {@code none}.
+     */
+    public String schemaEvolution() {
+        if (has(Settings.SCHEMA_EVOLUTION)) {
+            return string(Settings.SCHEMA_EVOLUTION);
+        }
+        return !has(Settings.FILES_SCHEMA) && "json".equals(string(Settings.FILES_FORMAT)) ? "addNewColumns" : "none";
     }
 
     public Path specFile() {

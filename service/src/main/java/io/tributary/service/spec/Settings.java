@@ -29,6 +29,10 @@ public final class Settings {
     public static final String FILES_PATH = "source.files.path";
     public static final String FILES_FORMAT = "source.files.format";
     public static final String FILES_SCHEMA = "source.files.schema";
+    public static final String FILES_OPTIONS = "source.files.options";
+    public static final String SCHEMA_EVOLUTION = "source.files.schemaEvolution";
+    public static final String SCHEMA_HINTS = "source.files.schemaHints";
+    public static final String INFER_COLUMN_TYPES = "source.files.inferColumnTypes";
     public static final String MAX_FILES = "source.files.maxFilesPerTrigger";
     public static final String MAX_BYTES = "source.files.maxBytesPerTrigger";
     public static final String BAD_RECORD = "source.files.onBadRecord";
@@ -55,6 +59,7 @@ public final class Settings {
     public static final String SINK_TARGET_FILE_SIZE = "sink.delta.targetFileSize";
     public static final String SINK_ALLOWED_LATENCY = "sink.delta.allowedLatency";
     public static final String SINK_ALLOW_NON_EMPTY_PATH = "sink.delta.allowNonEmptyPath";
+    public static final String SINK_MERGE_SCHEMA = "sink.delta.mergeSchema";
     public static final String EVENT_TIME = "aggregate.eventTime";
     public static final String WATERMARK = "aggregate.watermark";
     public static final String WINDOW = "aggregate.window";
@@ -79,8 +84,24 @@ public final class Settings {
             new Setting(TRIGGER_KEY, TRIGGER, null, false, List.of(),
                     "availableNow | once | processingTime: <interval>; absent: the next batch starts when the previous ends (Spark's default)"),
             opt(FILES_PATH, PATH, null, "a file source: the folder of input files; new files are new data (Spark's readStream...json(path))"),
-            new Setting(FILES_FORMAT, ENUM, "json", false, List.of("json"), "the input format: JSON Lines, one object per line"),
-            opt(FILES_SCHEMA, STRING, null, "a file source's schema as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\""),
+            new Setting(FILES_FORMAT, ENUM, "json", false, List.of("json", "csv", "parquet", "text"), "the input format, as Spark's"
+                    + " readStream.format(...): json (JSON Lines; one document per file with multiLine), csv, parquet or text; files named"
+                    + " .gz, .bz2 or .zst are decompressed (docs/formats.md)"),
+            opt(FILES_SCHEMA, STRING, null, "a file source's schema as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\";"
+                    + " absent: inferred from the first files (Spark's schemaInference), recorded with the first batch and kept by later runs"),
+            new Setting(FILES_OPTIONS, MAP, null, false, List.of(), "the format's options, Spark's names: csv header, sep, quote, escape,"
+                    + " nullValue, comment, multiLine, timestampFormat, dateFormat, inferSchema...; json multiLine, timestampFormat, dateFormat, inferTimestamp; text wholetext"
+                    + " (docs/formats.md)"),
+            opt(SCHEMA_HINTS, STRING, null, "without a schema: the types of some columns, overriding what inference finds (Auto Loader's"
+                    + " schemaHints), e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\""),
+            new Setting(SCHEMA_EVOLUTION, ENUM, null, false, List.of("none", "addNewColumns", "rescue", "failOnNewColumns"),
+                    "JSON fields the schema lacks (Auto Loader's schemaEvolutionMode; default none with a schema, addNewColumns without):"
+                    + " ignored; added as nullable columns (the batch runs"
+                    + " again with the grown schema, recorded with the ingest's progress; needs sink.delta.mergeSchema); kept in a"
+                    + " _rescued_data column with wrongly typed values; or stop the run (docs/formats.md)"),
+            new Setting(INFER_COLUMN_TYPES, ENUM, "true", false, List.of("true", "false"), "schemaEvolution addNewColumns: new columns"
+                    + " get the types of their JSON values as Spark infers them (BIGINT, DOUBLE, BOOLEAN, STRING, STRUCT, ARRAY);"
+                    + " false: STRING, as Auto Loader's default cloudFiles.inferColumnTypes"),
             opt(MAX_FILES, INT, null, "at most this many new files per batch (Spark's maxFilesPerTrigger)"),
             opt(MAX_BYTES, BYTES, null, "at most about this many bytes of new files per batch, at least one file (Spark's maxBytesPerTrigger)"),
             new Setting(BAD_RECORD, ENUM, "deadLetter", false, List.of("deadLetter", "drop", "fail"),
@@ -113,6 +134,9 @@ public final class Settings {
             opt(SINK_TARGET_FILE_SIZE, BYTES, "128m", "the size of the Parquet files the sink writes (a batch larger than this is split) and that sink.delta.optimizeEvery compacts to"),
             opt(SINK_ALLOWED_LATENCY, DURATION, "0 seconds", "beyond Spark, continuous triggers only: let new rows wait up to this long in the topic to fill a file of targetFileSize, so a slow stream writes fewer, larger files; 0: commit every batch (Spark)"),
             new Setting(SINK_ALLOW_NON_EMPTY_PATH, ENUM, "false", false, List.of("true", "false"), "create the table in a folder that holds other files but no _delta_log (refused by default: they are not the table's); vacuum never deletes them"),
+            new Setting(SINK_MERGE_SCHEMA, ENUM, "false", false, List.of("true", "false"), "add the pipeline's new columns to an existing"
+                    + " table, nullable, in the commit of the first rows that carry them (Delta's mergeSchema); false: such a table is refused"
+                    + " with both schemas shown. A table's columns the pipeline lacks are written null either way"),
             opt(EVENT_TIME, STRING, null, "the event-time column of the aggregation"),
             opt(WATERMARK, DURATION, null, "how late data may arrive (Spark's withWatermark delay); absent: no row is ever late and no state is dropped (update and complete only, as Spark)"),
             opt(WINDOW, DURATION, null, "the window length (Spark's window(ts, length))"),

@@ -163,4 +163,20 @@ class PipelineSpecErrorsTest {
         }
         refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("broker.port", "65536")).hasMessageContaining("broker.port");
     }
+
+    // schema inference
+
+    @Test
+    void aSchemaHintWithABadTypeNamesTheKey() {
+        refused(PipelineSpecTest.QUICKSTART.replace("    schema: \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"\n", ""), Map.of(),
+                Map.of("source.files.schemaHints", "ts TIMESTMP", "source.files.schemaEvolution", "none"))
+                .hasMessageContaining("key 'source.files.schemaHints'").hasMessageContaining("TIMESTMP")
+                .hasMessageContaining("e.g. \"ts TIMESTAMP");
+    }
+
+    @Test
+    void schemaHintsBesideAGivenSchemaAreRefused() {
+        refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("source.files.schemaHints", "ts TIMESTAMP"))
+                .hasMessageContaining("key 'source.files.schemaHints'").hasMessageContaining("source.files.schema is given");
+    }
 }

@@ -64,8 +64,8 @@ public final class AggregateParser {
         return switch (function) {
             case COUNT -> DataType.LONG;
             case MIN, MAX, FIRST, LAST -> {
-                if (in.kind() == DataType.Kind.STRUCT) {
-                    throw new TributaryException(key + ": " + expression + " reads a STRUCT column; aggregate one of its primitive columns");
+                if (in.isNested()) {
+                    throw new TributaryException(key + ": " + expression + " reads a " + in.kind() + " column; aggregate a column of a primitive type");
                 }
                 yield in;
             }

@@ -101,17 +101,25 @@ final class StatsProbe {
         System.out.println("filter probes: " + probes + " (min and max of " + leaves + ")");
     }
 
+    /** The columns Delta keeps statistics for: primitive ones, at the top or in a struct (not in arrays or maps). */
     private static List<String> leafColumns(StructType schema) {
         List<String> leaves = new ArrayList<>();
         for (StructField f : schema.fields()) {
             if (f.dataType() instanceof StructType inner) {
                 for (StructField g : inner.fields()) {
-                    leaves.add("`" + f.name() + "`.`" + g.name() + "`");
+                    if (primitive(g.dataType())) {
+                        leaves.add("`" + f.name() + "`.`" + g.name() + "`");
+                    }
                 }
-            } else {
+            } else if (primitive(f.dataType())) {
                 leaves.add("`" + f.name() + "`");
             }
         }
         return leaves;
+    }
+
+    private static boolean primitive(org.apache.spark.sql.types.DataType t) {
+        return !(t instanceof StructType || t instanceof org.apache.spark.sql.types.ArrayType
+                || t instanceof org.apache.spark.sql.types.MapType);
     }
 }

@@ -1,0 +1,194 @@
+package io.tributary.ingest;
+
+import io.tributary.schema.DataType;
+import io.tributary.schema.Field;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TimeFormats;
+import io.tributary.schema.TributaryException;
+import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The format of the input files and its options, as Spark's file source takes them
+ * ({@code spark.readStream.format(...).option(...)}): {@code json} (JSON Lines, or one document
+ * per file with {@code multiLine}), {@code csv}, {@code parquet} and {@code text}. Option names
+ * are Spark's, matched case-insensitively as Spark matches them; an option Tributary does not
+ * read is refused (Spark would ignore it silently). Files named {@code .gz}, {@code .bz2} or
+ * {@code .zst} are decompressed by their extension, as Spark's file source does.
+ */
+public final class FileFormat {
+    /** The formats. */
+    public enum Kind { JSON, CSV, PARQUET, TEXT }
+
+    private static final Map<Kind, Set<String>> OPTIONS = Map.of(
+            Kind.JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat", "infertimestamp"),
+            Kind.CSV, Set.of("header", "sep", "delimiter", "quote", "escape", "nullvalue", "emptyvalue", "comment", "timestampformat",
+                    "timestampntzformat", "dateformat", "multiline", "ignoreleadingwhitespace", "ignoretrailingwhitespace",
+                    "nanvalue", "positiveinf", "negativeinf", "enforceschema", "inferschema"),
+            Kind.PARQUET, Set.of(),
+            Kind.TEXT, Set.of("wholetext"));
+
+    private final Kind kind;
+    private final Map<String, String> options;
+
+    private FileFormat(Kind kind, Map<String, String> options) {
+        this.kind = kind;
+        this.options = options;
+    }
+
+    /** JSON Lines with Spark's defaults: the format of a spec that names none. */
+    public static FileFormat json() {
+        return new FileFormat(Kind.JSON, Map.of());
+    }
+
+    /**
+     * The format {@code name} with {@code options} (keys as given, e.g. {@code header}); an
+     * error names the option and says what it takes.
+     */
+    public static FileFormat of(String name, Map<String, String> options) {
+        Kind kind;
+        try {
+            kind = Kind.valueOf((name == null ? "json" : name.strip()).toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new TributaryException("source.files.format: '" + name + "' is not a format Tributary reads;"
+                    + " use json, csv, parquet or text");
+        }
+        Map<String, String> lower = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : options.entrySet()) {
+            String key = e.getKey().toLowerCase(Locale.ROOT);
+            if (!OPTIONS.get(kind).contains(key)) {
+                throw new TributaryException("source.files.options." + e.getKey() + ": not an option of the " + kind.name().toLowerCase(Locale.ROOT)
+                        + " format that Tributary reads" + (OPTIONS.get(kind).isEmpty() ? " (it takes none)"
+                        : "; the options are " + new TreeMap<>(names(kind)).values()) + " (docs/formats.md)");
+            }
+            lower.put(key, e.getValue());
+        }
+        FileFormat f = new FileFormat(kind, Map.copyOf(lower));
+        f.check();
+        return f;
+    }
+
+    private static Map<String, String> names(Kind kind) {
+        Map<String, String> m = new TreeMap<>();
+        for (String o : List.of("multiLine", "timestampFormat", "timestampNTZFormat", "dateFormat", "header", "sep", "delimiter", "quote",
+                "escape", "nullValue", "emptyValue", "comment", "ignoreLeadingWhiteSpace", "ignoreTrailingWhiteSpace", "nanValue",
+                "positiveInf", "negativeInf", "enforceSchema", "inferSchema", "inferTimestamp", "wholetext")) {
+            if (OPTIONS.get(kind).contains(o.toLowerCase(Locale.ROOT))) {
+                m.put(o.toLowerCase(Locale.ROOT), o);
+            }
+        }
+        return m;
+    }
+
+    private void check() {
+        for (String b : List.of("multiline", "header", "ignoreleadingwhitespace", "ignoretrailingwhitespace", "enforceschema", "wholetext",
+                "inferschema", "infertimestamp")) {
+            String v = options.get(b);
+            if (v != null && !v.strip().equalsIgnoreCase("true") && !v.strip().equalsIgnoreCase("false")) {
+                throw new TributaryException("source.files.options." + b + ": '" + v + "' is not true or false");
+            }
+        }
+        for (String c : List.of("sep", "delimiter", "quote", "escape", "comment")) {
+            String v = options.get(c);
+            if (v != null && csvChar(v) == null) {
+                throw new TributaryException("source.files.options." + c + ": '" + v + "' is not one character"
+                        + " (\\t for a tab, \\u0000 for none)");
+            }
+        }
+    }
+
+    /** One character of a CSV option: itself, or {@code \t}, {@code \u0000}-style escapes as Spark reads them; null if not one. */
+    static Character csvChar(String v) {
+        if (v.length() == 1) {
+            return v.charAt(0);
+        }
+        if (v.equals("\\t")) {
+            return '\t';
+        }
+        if (v.equals("\\u0000") || v.isEmpty()) {
+            return '\u0000';
+        }
+        if (v.length() == 2 && v.charAt(0) == '\\') {
+            return v.charAt(1);
+        }
+        return null;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The format's name as a spec writes it. */
+    public String name() {
+        return kind.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The options as given, keys lower-cased. */
+    public Map<String, String> options() {
+        return options;
+    }
+
+    /** An option's value, or {@code def}; {@code key} lower-case. */
+    public String option(String key, String def) {
+        return options.getOrDefault(key, def);
+    }
+
+    /** A true/false option; {@code key} lower-case. */
+    public boolean flag(String key, boolean def) {
+        String v = options.get(key);
+        return v == null ? def : Boolean.parseBoolean(v.strip());
+    }
+
+    /** A one-character CSV option, or {@code def}; {@code \u0000} means none. */
+    public char csvOption(String key, char def) {
+        String v = options.get(key);
+        if (v == null && key.equals("sep")) {
+            v = options.get("delimiter");
+        }
+        return v == null ? def : csvChar(v);
+    }
+
+    /** True when a file is read whole as one record (JSON multiLine, text wholetext) rather than line by line. */
+    public boolean wholeFile() {
+        return (kind == Kind.JSON && flag("multiline", false)) || (kind == Kind.TEXT && flag("wholetext", false));
+    }
+
+    /** How TIMESTAMP and DATE texts read: Spark's timestampFormat, timestampNTZFormat, dateFormat. */
+    public TimeFormats times(ZoneId sessionZone) {
+        return TimeFormats.of(sessionZone, options.get("timestampformat"), options.get("timestampntzformat"), options.get("dateformat"));
+    }
+
+    /** The schema of Spark's text source: one STRING column, {@code value}. */
+    public static Schema textSchema() {
+        return new Schema(List.of(new Field("value", DataType.STRING, true)));
+    }
+
+    /**
+     * Checks that the format can read rows of {@code schema}: text reads one STRING column, CSV
+     * no nested columns (Spark's CSV source neither).
+     */
+    public void checkSchema(Schema schema) {
+        if (kind == Kind.TEXT && (schema.size() != 1 || schema.field(0).type().kind() != DataType.Kind.STRING)) {
+            throw new TributaryException("source.files.schema: the text format reads each line into one STRING column (Spark's"
+                    + " \"value STRING\"), but the schema is " + schema.toDdl() + "; use \"value STRING\" or leave the schema out");
+        }
+        if (kind == Kind.CSV) {
+            for (Field f : schema.fields()) {
+                if (f.type().isNested()) {
+                    throw new TributaryException("source.files.schema: column '" + f.name() + "' is " + f.type().ddl()
+                            + ", which a CSV file cannot hold (Spark's CSV source refuses it too); read it as STRING, or use json");
+                }
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name() + (options.isEmpty() ? "" : " " + options);
+    }
+}

@@ -1,0 +1,75 @@
+package io.tributary.ingest.internal.format;
+
+import io.tributary.ingest.internal.LineReader;
+import io.tributary.schema.BadRecordException;
+import io.tributary.schema.RowJson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+/** JSON Lines, Spark's default JSON: one object per line, blank lines skipped ({@link LineReader}). */
+final class JsonLinesReader implements RecordReader {
+    private final LineReader lines;
+    private final RowJson rows;
+    private final int maxLineBytes;
+    private final Leftover leftover;
+
+    /** @param leftover what schema evolution does with fields the schema lacks; null: ignore them */
+    JsonLinesReader(InputStream in, RowJson rows, int maxLineBytes, Leftover leftover) {
+        this.lines = new LineReader(in, maxLineBytes, null);
+        this.rows = rows;
+        this.maxLineBytes = maxLineBytes;
+        this.leftover = leftover;
+    }
+
+    @Override
+    public boolean next() throws IOException {
+        return lines.next();
+    }
+
+    @Override
+    public Object[] row() {
+        checkLine(lines, maxLineBytes);
+        if (leftover == null) {
+            return rows.parse(lines.bytes(), lines.start(), lines.length());
+        }
+        leftover.line(lines.lineNumber());
+        return rows.parse(lines.bytes(), lines.start(), lines.length(), leftover);
+    }
+
+    /** The line's own problems, before any parsing: too long, or not UTF-8. */
+    static void checkLine(LineReader lines, int maxLineBytes) {
+        switch (lines.problem()) {
+            case TOO_LONG -> throw new BadRecordException(null, "the line is " + lines.fullLength()
+                    + " bytes, longer than maxLineBytes (" + maxLineBytes + "); raise maxLineBytes or split the record");
+            case INVALID_UTF8 -> throw new BadRecordException(null, "invalid UTF-8 at byte " + lines.invalidAt()
+                    + " of the line; the file must be UTF-8 encoded");
+            default -> { }
+        }
+    }
+
+    @Override
+    public long line() {
+        return lines.lineNumber();
+    }
+
+    @Override
+    public Text text(int maxBytes) {
+        return text(lines, maxBytes);
+    }
+
+    static Text text(LineReader lines, int maxBytes) {
+        int n = Math.min(lines.length(), maxBytes);
+        return new Text(new String(lines.bytes(), lines.start(), n, StandardCharsets.UTF_8), n < lines.fullLength());
+    }
+
+    @Override
+    public String note() {
+        return note(lines);
+    }
+
+    static String note(LineReader lines) {
+        return lines.unterminated() && lines.problem() == LineReader.Problem.NONE
+                ? " (the file's last line has no line end: was the file cut short or still being written?)" : "";
+    }
+}

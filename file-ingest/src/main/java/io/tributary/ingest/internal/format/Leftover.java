@@ -1,0 +1,121 @@
+package io.tributary.ingest.internal.format;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.tributary.ingest.IngestConfig;
+import io.tributary.ingest.SchemaEvolution;
+import io.tributary.schema.DataType;
+import io.tributary.schema.JsonTypes;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.TributaryException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What one JSON record holds beside its schema's columns, and what {@link SchemaEvolution} does
+ * with it once the record is parsed: rescue puts it into {@code _rescued_data} as a JSON object
+ * with the file's path (Auto Loader's form); failOnNewColumns stops the run; addNewColumns stops
+ * the batch ({@link NewColumnsException}), or, while the batch's new columns are being collected,
+ * adds the fields' types to the collection.
+ */
+final class Leftover implements RowJson.Leftovers {
+    /** The new columns of a batch and their types, in the order they were first met. */
+    static final class Collected {
+        private final boolean typed;
+        private final Map<String, DataType> types = new LinkedHashMap<>();
+
+        Collected(boolean typed) {
+            this.typed = typed;
+        }
+
+        void add(String name, String json) {
+            DataType t = JsonTypes.infer(json, typed);
+            types.put(name, types.containsKey(name) ? JsonTypes.merge(types.get(name), t) : t);
+        }
+
+        /** The columns found, typed (a column only ever null is STRING). */
+        public Map<String, DataType> columns() {
+            Map<String, DataType> out = new LinkedHashMap<>();
+            types.forEach((k, v) -> out.put(k, JsonTypes.finish(v)));
+            return out;
+        }
+    }
+
+    private final SchemaEvolution mode;
+    private final String file;
+    private final String location;
+    private final int rescued;
+    private final Collected collected;
+    private final Map<String, String> fields = new LinkedHashMap<>();
+    private long line = 1;
+
+    Leftover(SchemaEvolution mode, String file, String location, int rescuedColumn, Collected collected) {
+        this.mode = mode;
+        this.file = file;
+        this.location = location;
+        this.rescued = rescuedColumn;
+        this.collected = collected;
+    }
+
+    /** The line of the records that follow (JSON Lines; a document's objects are all at line 1). */
+    void line(long n) {
+        this.line = n;
+    }
+
+    @Override
+    public void start() {
+        fields.clear();
+    }
+
+    @Override
+    public Object[] end(Object[] row) {
+        return finish(row, line);
+    }
+
+    @Override
+    public void unknown(String name, String json) {
+        fields.put(name, json);
+    }
+
+    @Override
+    public boolean rescues() {
+        return mode == SchemaEvolution.RESCUE;
+    }
+
+    @Override
+    public void mismatched(String name, String json) {
+        fields.put(name, json);
+    }
+
+    /** Applies the mode to the parsed record at {@code line}; the row to publish. */
+    Object[] finish(Object[] row, long line) {
+        if (fields.isEmpty()) {
+            return row;
+        }
+        switch (mode) {
+            case RESCUE -> row[rescued] = rescuedJson();
+            case FAIL_ON_NEW_COLUMNS -> throw new TributaryException("file " + file + " line " + line + ": field '"
+                    + fields.keySet().iterator().next() + "' is not in the schema, and source.files.schemaEvolution is failOnNewColumns."
+                    + " Add it to source.files.schema, or set schemaEvolution to addNewColumns (grow the schema) or rescue"
+                    + " (keep it in " + IngestConfig.RESCUED_DATA + "), or remove the file");
+            case ADD_NEW_COLUMNS -> {
+                if (collected == null) {
+                    throw new NewColumnsException(file, line, new ArrayList<>(fields.keySet()));
+                }
+                fields.forEach(collected::add);
+            }
+            default -> { }
+        }
+        return row;
+    }
+
+    private String rescuedJson() {
+        StringBuilder b = new StringBuilder("{");
+        fields.forEach((k, v) -> b.append(quote(k)).append(':').append(v).append(','));
+        return b.append(quote("_file_path")).append(':').append(quote(location)).append('}').toString();
+    }
+
+    private static String quote(String s) {
+        return '"' + new String(JsonStringEncoder.getInstance().quoteAsString(s)) + '"';
+    }
+}
