@@ -89,7 +89,7 @@ public final class DeltaSource implements AutoCloseable {
             return;
         }
         loadTable();
-        TopicSetup.ensure(clientProps, config.topic(), config.progressTopic());
+        TopicSetup.ensure(clientProps, config.topic(), config.progressTopic(), config.replicationFactor());
         publisher = new BatchPublisher(clientProps, config.transactionalId());
         Optional<StoredProgress> stored = ProgressLog.read(clientProps, config.progressTopic(), tablePath);
         if (stored.isPresent()) {

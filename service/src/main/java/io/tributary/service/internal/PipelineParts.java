@@ -47,6 +47,11 @@ public final class PipelineParts {
         return "tributary-" + spec.name() + "-sink";
     }
 
+    /** The replicas of the topics the pipeline creates: {@code topic.replicationFactor}, or empty for the broker's default. */
+    static Optional<Short> replicationFactor(PipelineSpec spec) {
+        return spec.has(Settings.REPLICATION_FACTOR) ? Optional.of(spec.integer(Settings.REPLICATION_FACTOR).shortValue()) : Optional.empty();
+    }
+
     /** The file-ingest settings of a spec, without the aggregation's event time (for reading its status). */
     public static IngestConfig ingestConfig(PipelineSpec spec, Schema input) {
         return ingestConfig(spec, input, null);
@@ -107,7 +112,7 @@ public final class PipelineParts {
         CompletableFuture<Void> topics = new CompletableFuture<>(); // the ingest's wait for its topics
         try {
             if (spec.has(Settings.DELTA_PATH)) {
-                TopicAdmin.ensure(client, partitions, Topics.events(spec.name()));
+                TopicAdmin.ensure(client, partitions, replicationFactor(spec), Topics.events(spec.name()));
                 DeltaSource source = new DeltaSource(deltaSourceConfig(spec), client);
                 stages.add(new Stage(source.config().stageName(), source::runBatch, source));
                 input = source.schema();
@@ -133,7 +138,7 @@ public final class PipelineParts {
             }
             if (aggregate != null) {
                 String results = Topics.results(spec.name());
-                TopicAdmin.ensure(client, partitions, lateTopic != null ? new String[] {results, lateTopic} : new String[] {results});
+                TopicAdmin.ensure(client, partitions, replicationFactor(spec), lateTopic != null ? new String[] {results, lateTopic} : new String[] {results});
             }
             topics.complete(null);
         } catch (RuntimeException e) {
@@ -149,7 +154,8 @@ public final class PipelineParts {
             String name = spec.name() + "/aggregate";
             stages.add(Stage.opening(name, threads.submit(() -> {
                 StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), Topics.results(spec.name()),
-                        lateTopic, client, spec.stateDir().resolve("streams"), spec.bool(Settings.TOPIC_TRIM), spec.trigger().bounded());
+                        lateTopic, client, spec.stateDir().resolve("streams"), spec.bool(Settings.TOPIC_TRIM), spec.trigger().bounded(),
+                        replicationFactor(spec));
                 return new Stage(name, streams::runBatch, streams);
             })));
         }
@@ -226,6 +232,7 @@ public final class PipelineParts {
         if (spec.has(Settings.DELTA_MAX_BYTES)) {
             b.maxBytesPerTrigger(spec.bytes(Settings.DELTA_MAX_BYTES));
         }
+        replicationFactor(spec).ifPresent(b::replicationFactor);
         return b.build();
     }
 
@@ -264,6 +271,7 @@ public final class PipelineParts {
         if (spec.has(Settings.MAX_BYTES)) {
             b.maxBytesPerTrigger(spec.bytes(Settings.MAX_BYTES));
         }
+        replicationFactor(spec).ifPresent(b::replicationFactor);
         if (aggregate == null && "upsert".equals(spec.string(Settings.SINK_MODE))) {
             b.groupBy(spec.list(Settings.SINK_KEYS)); // a key's rows share a partition, so Kafka order is their order
         }

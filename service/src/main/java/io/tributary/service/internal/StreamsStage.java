@@ -79,7 +79,7 @@ final class StreamsStage implements AutoCloseable {
 
     /** @param bounded the run stops once what is there is processed (availableNow, once) */
     StreamsStage(String pipeline, AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic,
-                 Map<String, Object> clientProps, Path stateDir, boolean trim, boolean bounded) {
+                 Map<String, Object> clientProps, Path stateDir, boolean trim, boolean bounded, Optional<Short> replicationFactor) {
         this.name = pipeline + "/aggregate";
         this.applicationId = "tributary-" + pipeline + "-aggregate";
         this.eventsTopic = eventsTopic;
@@ -88,6 +88,8 @@ final class StreamsStage implements AutoCloseable {
         props.putAll(clientProps);
         props.putAll(WindowedAggregation.streamsConfig(applicationId, String.valueOf(clientProps.get("bootstrap.servers")),
                 stateDir, applicationId + "-1"));
+        // the changelog topics Kafka Streams creates take the pipeline's replication (its default, -1, is the broker's)
+        replicationFactor.ifPresent(r -> props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) r));
         if (!clientProps.containsKey(ProducerConfig.COMPRESSION_TYPE_CONFIG)) {
             props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), Topics.ROW_COMPRESSION);
         }

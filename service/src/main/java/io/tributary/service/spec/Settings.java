@@ -68,6 +68,7 @@ public final class Settings {
     public static final String STORAGE = "storage";
     public static final String PARTITIONS = "topic.partitions";
     public static final String TOPIC_TRIM = "topic.trim";
+    public static final String REPLICATION_FACTOR = "topic.replicationFactor";
     public static final String BROKER_PORT = "broker.port";
     public static final String HTTP_PORT = "http.port";
     public static final String HTTP_HOST = "http.host";
@@ -129,6 +130,8 @@ public final class Settings {
                     + " (Hadoop S3A's names: fs.s3a.endpoint, fs.s3a.endpoint.region, fs.s3a.path.style.access, fs.s3a.access.key,"
                     + " fs.s3a.secret.key...); without keys, AWS's default credentials chain (docs/object-storage.md)"),
             opt(PARTITIONS, INT, "1", "partitions of the topics the pipeline creates").within(1, Integer.MAX_VALUE),
+            opt(REPLICATION_FACTOR, INT, null, "replicas of the topics the pipeline creates (its own and Kafka Streams' changelogs);"
+                    + " absent: the broker's default.replication.factor. A production cluster: 3, with min.insync.replicas 2").within(1, Short.MAX_VALUE),
             new Setting(TOPIC_TRIM, ENUM, "true", false, List.of("true", "false"), "delete the records of the events and results "
                     + "topics once the stage reading them committed past them; false keeps them (they have no time retention)"),
             opt(BROKER_PORT, INT, "0", "the embedded broker's port on 127.0.0.1 (0: any free port)").within(0, 65535),
