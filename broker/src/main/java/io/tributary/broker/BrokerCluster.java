@@ -229,20 +229,28 @@ public final class BrokerCluster implements AutoCloseable {
         return nodes.get(id - 1);
     }
 
-    /** Stops every node (all at once: the last ones would wait for a quorum that is gone). */
+    /**
+     * Stops every node: the brokers first, all at once, then the controllers (a node stopped alone
+     * while a quorum remains waits for it; the last ones would not find one).
+     */
     @Override
     public void close() {
+        onEveryNode(ClusterNode::stopBroker);
+        onEveryNode(n -> {
+            if (n.running()) {
+                n.stop();
+            }
+        });
+    }
+
+    private void onEveryNode(java.util.function.Consumer<ClusterNode> action) {
         ExecutorService threads = Executors.newFixedThreadPool(nodes.size());
         try {
-            List<Future<?>> stopped = new ArrayList<>();
+            List<Future<?>> done = new ArrayList<>();
             for (ClusterNode n : nodes) {
-                stopped.add(threads.submit(() -> {
-                    if (n.running()) {
-                        n.stop();
-                    }
-                }));
+                done.add(threads.submit(() -> action.accept(n)));
             }
-            for (Future<?> f : stopped) {
+            for (Future<?> f : done) {
                 try {
                     f.get();
                 } catch (java.util.concurrent.ExecutionException e) {

@@ -44,6 +44,14 @@ abstract class ClusterNode {
         throw new UnsupportedOperationException("node " + id + " runs inside this JVM: only a cluster of processes can be killed");
     }
 
+    /**
+     * The first half of the whole cluster's stop, run on every node at once: the broker part stops,
+     * giving up its controlled shutdown after a few seconds (the last nodes' would wait minutes for
+     * a quorum that is gone). {@link #stop()} then stops the rest.
+     */
+    void stopBroker() {
+    }
+
     /** A node in this JVM. */
     static final class InJvm extends ClusterNode {
         private KafkaRaftServer server;
@@ -74,6 +82,23 @@ abstract class ClusterNode {
                 server.shutdown();
                 server.awaitShutdown();
                 server = null;
+            }
+        }
+
+        @Override
+        synchronized void stopBroker() {
+            if (server == null) {
+                return;
+            }
+            try {
+                java.lang.reflect.Field f = KafkaRaftServer.class.getDeclaredField("broker"); // KafkaRaftServer keeps it private
+                f.setAccessible(true);
+                scala.Option<?> broker = (scala.Option<?>) f.get(server);
+                if (broker.isDefined()) {
+                    ((kafka.server.BrokerServer) broker.get()).shutdown(java.time.Duration.ofSeconds(5));
+                }
+            } catch (ReflectiveOperationException | ClassCastException e) {
+                // the whole stop below does it, with Kafka's own wait
             }
         }
 
@@ -158,6 +183,12 @@ abstract class ClusterNode {
                 Thread.currentThread().interrupt();
             }
             process = null;
+        }
+
+        /** At the cluster's end its processes are killed: no data of a test's cluster outlives it. */
+        @Override
+        void stopBroker() {
+            kill();
         }
 
         @Override
