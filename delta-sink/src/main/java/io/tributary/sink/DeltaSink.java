@@ -179,7 +179,10 @@ public final class DeltaSink implements AutoCloseable {
                     + "it was not written by a Tributary sink: write to a new table path");
         }
         if (stored.isEmpty() && config.trimTopic()) {
-            refuseTrimmedTopic(snap);
+            if (tableAppeared(snap)) {
+                resumeFromTable(); // another instance committed (and trimmed) since the table was read
+                return;
+            }
         }
         this.nextBatchId = lastBatch + 1;
         this.storedOffsets = new TreeMap<>(stored.map(SinkOffsets::offsets).orElse(Map.of()));
@@ -201,13 +204,18 @@ public final class DeltaSink implements AutoCloseable {
     }
 
     /**
-     * A trimmed topic no longer holds the rows of the batches before its first offsets: starting a
+     * True when the table has the sink's offsets now, though {@code snap} had none: another instance
+     * of the sink committed meanwhile (and trimmed the topic). Otherwise refuses a trimmed topic:
+     * a trimmed topic no longer holds the rows of the batches before its first offsets: starting a
      * table from it would silently leave them out (the table was deleted, or another path given).
      */
-    private void refuseTrimmedTopic(Optional<Snapshot> snap) {
+    private boolean tableAppeared(Optional<Snapshot> snap) {
         reader.assign(Map.of());
         Map<Integer, Long> begin = reader.beginningOffsets();
         if (begin.values().stream().anyMatch(o -> o > 0)) {
+            if (owned != null && writer.latestSnapshot().flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).isPresent()) {
+                return true;
+            }
             throw new TributaryException("delta table " + writer.tablePath() + (snap.isPresent() ? " has no batches of sink " + config.appId()
                     : " does not exist") + ", but topic " + config.topic() + " starts at offsets " + begin + ": the records before them "
                     + "were deleted after an earlier table committed them (the pipeline trims its topics, setting topic.trim). "
@@ -215,6 +223,7 @@ public final class DeltaSink implements AutoCloseable {
                     + "pipeline state (with the embedded broker: delete the state folder; with a Kafka cluster: delete the "
                     + "pipeline's topics and consumer groups)");
         }
+        return false;
     }
 
     private TributaryException lostState(SinkOffsets s, long lastBatch) {
@@ -260,9 +269,26 @@ public final class DeltaSink implements AutoCloseable {
             backToTableOffsets = false;
             resumeFromTable();
             return Optional.empty();
+        } catch (TributaryException e) {
+            if (!(e.getCause() instanceof org.apache.kafka.clients.consumer.OffsetOutOfRangeException) || !tableMovedOn()) {
+                throw e;
+            }
+            // another instance committed these partitions past where this one stood, and trimmed the topic: not a loss
+            LOG.warn("delta sink {}: partition(s) {} were committed and trimmed by another instance meanwhile; reading them again "
+                    + "from the table", txnAppId, owned.current());
+            backToTableOffsets = false;
+            resumeFromTable();
+            return Optional.empty();
         } finally {
             owned.unlock();
         }
+    }
+
+    /** Whether the table holds other offsets for the owned partitions than this instance last read. */
+    private boolean tableMovedOn() {
+        Map<Integer, Long> now = writer.latestSnapshot().flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse)
+                .map(SinkOffsets::offsets).orElse(Map.of());
+        return !owned.ownedOf(now).equals(tableOffsets);
     }
 
     /** {@link #runBatch()} over the partitions this sink reads (all, or those it owns). */

@@ -114,8 +114,14 @@ public final class PipelineParts {
             if (spec.has(Settings.DELTA_PATH)) {
                 TopicAdmin.ensure(client, partitions, replicationFactor(spec), Topics.events(spec.name()));
                 DeltaSource source = new DeltaSource(deltaSourceConfig(spec), client);
-                stages.add(new Stage(source.config().stageName(), source::runBatch, source));
-                input = source.schema();
+                if (Instances.shared(spec)) {
+                    input = source.schema();
+                    source.close();
+                    stages.add(Instances.leasedDeltaSource(spec, client, deltaSourceConfig(spec)));
+                } else {
+                    stages.add(new Stage(source.config().stageName(), source::runBatch, source));
+                    input = source.schema();
+                }
                 aggregate = aggregateSpec(spec, input);
                 if (aggregate != null) {
                     throw new TributaryException("an aggregation over a Delta source is not supported yet: the watermark markers "
@@ -127,6 +133,10 @@ public final class PipelineParts {
                 IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
                 String name = spec.name() + "/ingest";
                 stages.add(Stage.opening(name, threads.submit(() -> {
+                    if (Instances.shared(spec)) {
+                        topics.join(); // the lease is a partition of the ingest log
+                        return Instances.leasedIngest(spec, client, ingestConfig);
+                    }
                     FileIngest ingest = new FileIngest(ingestConfig, client, readAhead, topics::join);
                     // availableNow: the last data batch carries its no-data batch (docs/performance.md)
                     ingest.endsWhenIngested(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW);
@@ -154,8 +164,9 @@ public final class PipelineParts {
             String name = spec.name() + "/aggregate";
             stages.add(Stage.opening(name, threads.submit(() -> {
                 StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), Topics.results(spec.name()),
-                        lateTopic, client, spec.stateDir().resolve("streams"), spec.bool(Settings.TOPIC_TRIM), spec.trigger().bounded(),
-                        replicationFactor(spec));
+                        lateTopic, client, spec.stateDir().resolve("streams"), new StreamsStage.Options(spec.bool(Settings.TOPIC_TRIM),
+                        spec.trigger().bounded(), replicationFactor(spec), Instances.shared(spec) ? Instances.id(spec) : null,
+                        Instances.standbyReplicas(spec)));
                 return new Stage(name, streams::runBatch, streams);
             })));
         }
@@ -169,13 +180,12 @@ public final class PipelineParts {
                 // a bounded run ends with everything committed: no rows may wait for a later batch
                 .withAllowedLatency(spec.trigger().bounded() ? Duration.ZERO : spec.duration(Settings.SINK_ALLOWED_LATENCY)));
         stages.add(Stage.opening(sinkConfig.stageName(), threads.submit(() -> {
-            DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess(), spec.storage());
+            DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess(), spec.storage(),
+                    Instances.shared(spec) ? Instances.id(spec) : null);
             AutoOptimize optimize = new AutoOptimize(sinkConfig.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
                     OptimizeOptions.defaults().withTargetFileSize(sinkConfig.targetFileSize()).withStorage(spec.storage()));
-            return new Stage(sinkConfig.stageName(), () -> afterCommit(sink.runBatch(), optimize), () -> {
-                optimize.close();
-                sink.close();
-            }, sink::idleProgress);
+            return new Stage(sinkConfig.stageName(), () -> afterCommit(sink.runBatch(), optimize), new SinkResource(sink, optimize),
+                    sink::idleProgress);
         })));
     }
 
@@ -185,14 +195,23 @@ public final class PipelineParts {
      * pipeline's opening will refuse anyway.
      */
     static FilesReadAhead readAhead(PipelineSpec spec) {
-        if (spec.has(Settings.DELTA_PATH)) {
-            return null;
+        if (spec.has(Settings.DELTA_PATH) || Instances.shared(spec)) {
+            return null; // a standby instance reads nothing
         }
         try {
             Schema input = Schema.parse(spec.string(Settings.FILES_SCHEMA));
             return FileIngest.readAhead(ingestConfig(spec, input, aggregateSpec(spec, input)), spec.integer(Settings.PARTITIONS));
         } catch (RuntimeException e) {
             return null;
+        }
+    }
+
+    /** The sink stage's resources: the sink, and its background compaction. */
+    record SinkResource(DeltaSink sink, AutoOptimize optimize) implements AutoCloseable {
+        @Override
+        public void close() {
+            optimize.close();
+            sink.close();
         }
     }
 
@@ -238,7 +257,8 @@ public final class PipelineParts {
 
     /** The aggregation the spec asks for, or null for a raw pipeline. */
     static AggregateSpec aggregateSpec(PipelineSpec spec, Schema input) {
-        boolean any = Settings.ALL.stream().anyMatch(s -> s.key().startsWith("aggregate.") && spec.has(s.key()))
+        boolean any = Settings.ALL.stream().anyMatch(s -> s.key().startsWith("aggregate.") && !s.key().equals(Settings.STANDBY_REPLICAS)
+                && spec.has(s.key()))
                 || !spec.map(Settings.SELECT).isEmpty();
         if (!any) {
             return null;

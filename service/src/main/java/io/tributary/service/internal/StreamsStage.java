@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.IsolationLevel;
@@ -49,6 +50,8 @@ final class StreamsStage implements AutoCloseable {
 
     private final String name;
     private final String applicationId;
+    /** This process among the instances that share the application's tasks; null when it is the only one. */
+    private final String instanceId;
     private final String eventsTopic;
     private final boolean trimEvents;
     private KafkaFuture<Void> trim;
@@ -77,19 +80,43 @@ final class StreamsStage implements AutoCloseable {
     /** When the application was started again after Kafka errors (nanoTime), for {@link #MAX_RESTARTS}. */
     private final java.util.Deque<Long> restarts = new java.util.concurrent.ConcurrentLinkedDeque<>();
 
-    /** @param bounded the run stops once what is there is processed (availableNow, once) */
+    /**
+     * How the stage runs.
+     *
+     * @param trim delete the events the application committed past ({@code topic.trim})
+     * @param bounded the run stops once what is there is processed (availableNow, once)
+     * @param replicationFactor the replicas of the changelog topics; empty: the broker's default
+     * @param instanceId this process among several instances of the pipeline that share the application's tasks; null: the only one
+     * @param standbyReplicas Kafka Streams' {@code num.standby.replicas}: warm copies of each task's state on other instances
+     */
+    record Options(boolean trim, boolean bounded, Optional<Short> replicationFactor, String instanceId, int standbyReplicas) {
+        /** One process, the broker's replication, no standby. */
+        static Options single(boolean trim, boolean bounded) {
+            return new Options(trim, bounded, Optional.empty(), null, 0);
+        }
+    }
+
     StreamsStage(String pipeline, AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic,
-                 Map<String, Object> clientProps, Path stateDir, boolean trim, boolean bounded, Optional<Short> replicationFactor) {
+                 Map<String, Object> clientProps, Path stateDir, Options options) {
         this.name = pipeline + "/aggregate";
         this.applicationId = "tributary-" + pipeline + "-aggregate";
         this.eventsTopic = eventsTopic;
-        this.trimEvents = trim;
+        this.trimEvents = options.trim();
+        this.instanceId = options.instanceId();
         this.props = new Properties();
         props.putAll(clientProps);
+        // static membership: an instance that restarts takes its tasks back at once; each instance has its own member id
         props.putAll(WindowedAggregation.streamsConfig(applicationId, String.valueOf(clientProps.get("bootstrap.servers")),
-                stateDir, applicationId + "-1"));
+                stateDir, applicationId + "-" + (instanceId == null ? "1" : instanceId)));
+        if (instanceId != null) {
+            // a dead instance's tasks move to the others after this (the broker's smallest session timeout by default)
+            props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+                    (int) io.tributary.schema.PartitionShare.SESSION_TIMEOUT.toMillis());
+            props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1500);
+        }
+        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, options.standbyReplicas());
         // the changelog topics Kafka Streams creates take the pipeline's replication (its default, -1, is the broker's)
-        replicationFactor.ifPresent(r -> props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) r));
+        options.replicationFactor().ifPresent(r -> props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) r));
         if (!clientProps.containsKey(ProducerConfig.COMPRESSION_TYPE_CONFIG)) {
             props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), Topics.ROW_COMPRESSION);
         }
@@ -109,7 +136,7 @@ final class StreamsStage implements AutoCloseable {
             throw new TributaryException("the aggregation: topic " + eventsTopic + " does not exist (looked for it for "
                     + TopicWait.bound(clientProps).toSeconds() + " s); start the stage that writes it first, or check the pipeline's kafka settings");
         }
-        this.lastBatches = new LastBatchCheck(eventsTopic, gap, bounded);
+        this.lastBatches = new LastBatchCheck(eventsTopic, gap, options.bounded());
         KafkaStreams s = create();
         try {
             this.committed = committedOffsets(resumeAt);
@@ -237,9 +264,16 @@ final class StreamsStage implements AutoCloseable {
         long t0 = System.nanoTime();
         restartIfKilled();
         Map<TopicPartition, Long> end = endOffsets();
+        if (instanceId != null) {
+            // instances share the tasks: a batch is this instance's tasks' partitions
+            end.keySet().retainAll(localPartitions());
+            if (end.isEmpty()) {
+                return Optional.empty();
+            }
+        }
         Map<TopicPartition, Long> before = committed;
         long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
-        Map<TopicPartition, Long> now = committedOffsets();
+        Map<TopicPartition, Long> now = only(committedOffsets(), end.keySet());
         while (!caughtUp(now, end) && !onlyControlRecordsLeft(now, end)) {
             lastBatches.check(streams.metrics(), end);
             restartIfKilled();
@@ -253,7 +287,7 @@ final class StreamsStage implements AutoCloseable {
                         + CATCH_UP_TIMEOUT.toMinutes() + " minutes (committed " + now + ", end " + end + ")");
             }
             sleep(20);
-            now = committedOffsets();
+            now = only(committedOffsets(), end.keySet());
         }
         lastBatches.check(streams.metrics(), end);
         Map<TopicPartition, Long> trimAt = now;
@@ -263,15 +297,19 @@ final class StreamsStage implements AutoCloseable {
             end.forEach((tp, o) -> past.merge(tp, o, Math::max));
             now = past;
         }
-        committed = now;
-        if (trimEvents && !trimAt.equals(trimmed)) {
+        Map<TopicPartition, Long> all = new HashMap<>(committed);
+        all.putAll(now);
+        committed = all;
+        if (trimEvents && !trimAt.equals(only(trimmed, trimAt.keySet()))) {
             // never read again: a restart resumes from the committed offsets, its state comes from the changelogs
             trim = TopicTrim.before(admin, trimAt);
-            trimmed = trimAt;
+            Map<TopicPartition, Long> t = new HashMap<>(trimmed);
+            t.putAll(trimAt);
+            trimmed = t;
         }
         long records = 0;
         for (Map.Entry<TopicPartition, Long> e : now.entrySet()) {
-            records += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            records += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0L));
         }
         if (records == 0) {
             return Optional.empty();
@@ -294,9 +332,39 @@ final class StreamsStage implements AutoCloseable {
         return Optional.of(new Progress(name, runId, Progress.timestamp(startMs), batchId++, rows,
                 0.0, Progress.rate(rows, ms), Map.of("triggerExecution", ms), eventTime, List.of(op),
                 List.of(new Progress.Source("KafkaStreams[" + applicationId + " <- " + eventsTopic + "]",
-                        offsetsJson(before), offsetsJson(now), rows,
-                        Map.of("note", "offsets count records: a record holds one or more rows, and watermark markers are records"))),
+                        offsetsJson(only(before, now.keySet())), offsetsJson(now), rows, sourceMetrics(now.keySet()))),
                 null));
+    }
+
+    private Map<String, Object> sourceMetrics(java.util.Set<TopicPartition> partitions) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("note", "offsets count records: a record holds one or more rows, and watermark markers are records");
+        if (instanceId != null) {
+            m.put("instance", instanceId);
+            m.put("partitions", partitions.stream().map(TopicPartition::partition).sorted().toList());
+        }
+        return m;
+    }
+
+    private static Map<TopicPartition, Long> only(Map<TopicPartition, Long> offsets, java.util.Set<TopicPartition> keep) {
+        Map<TopicPartition, Long> out = new HashMap<>(offsets);
+        out.keySet().retainAll(keep);
+        return out;
+    }
+
+    /** The events partitions of this instance's active tasks. */
+    java.util.Set<TopicPartition> localPartitions() {
+        return LocalTasks.partitions(streams, eventsTopic);
+    }
+
+    /** This instance's tasks: {@code active} and {@code standby} task ids (e.g. {@code 0_1}). */
+    Map<String, List<String>> localTasks() {
+        return LocalTasks.of(streams);
+    }
+
+    /** This process among the instances that share the application's tasks; null when it is the only one. */
+    String instanceId() {
+        return instanceId;
     }
 
     /** The aggregation's counters over every task: totals, and the watermark (the largest). */
@@ -412,7 +480,13 @@ final class StreamsStage implements AutoCloseable {
 
     @Override
     public void close() {
-        streams.close(Duration.ofSeconds(30));
+        if (instanceId != null) {
+            // leaves the group (a static member otherwise keeps its tasks for the session timeout): the others take them at once
+            streams.close(org.apache.kafka.streams.CloseOptions.groupMembershipOperation(
+                    org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(Duration.ofSeconds(30)));
+        } else {
+            streams.close(Duration.ofSeconds(30));
+        }
         TopicTrim.await(trim);
         gap.close();
         admin.close(Duration.ofSeconds(5));

@@ -75,6 +75,14 @@ public final class PipelineMetrics implements AutoCloseable {
         Gauge.builder(name, source, f).tags("stage", stage).description(MetricNames.doc(name)).register(registry);
     }
 
+    /** Publishes a value the metrics read on each scrape, with tags of its own (e.g. stage and partition). */
+    public void gauge(String name, Map<String, String> tags, java.util.function.DoubleSupplier value) {
+        Gauge.Builder<java.util.function.DoubleSupplier> b = Gauge.builder(name, value, java.util.function.DoubleSupplier::getAsDouble)
+                .description(MetricNames.doc(name));
+        tags.forEach(b::tag);
+        b.register(registry);
+    }
+
     /** Takes one batch's progress: counts its rows, times it, remembers it for {@code /progress}. */
     public void record(Progress p) {
         String stage = p.name();

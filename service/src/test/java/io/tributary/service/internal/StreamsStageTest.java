@@ -76,7 +76,7 @@ class StreamsStageTest {
                     new TopicPartition(EVENTS, 1), OffsetSpec.latest())).all().get().entrySet().stream()
                     .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
 
-            try (StreamsStage stage = new StreamsStage("t", spec, EVENTS, RESULTS, null, client, dir.resolve("streams"), false, true, java.util.Optional.empty())) {
+            try (StreamsStage stage = new StreamsStage("t", spec, EVENTS, RESULTS, null, client, dir.resolve("streams"), StreamsStage.Options.single(false, true))) {
                 // the batch is aggregated and committed before the pipeline asks for it
                 await("the aggregation commits the batch").atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(20))
                         .untilAsserted(() -> assertThat(committed(admin)).isEqualTo(end));
@@ -113,7 +113,7 @@ class StreamsStageTest {
                 producer.send(new ProducerRecord<>(EVENTS, 1, bytes("[\"a\"]"), rows.take()));
                 producer.commitTransaction(); // rows, then the commit's control record: no marker
             }
-            try (StreamsStage stage = new StreamsStage("t", spec, EVENTS, RESULTS, null, client, dir.resolve("streams"), false, true, java.util.Optional.empty())) {
+            try (StreamsStage stage = new StreamsStage("t", spec, EVENTS, RESULTS, null, client, dir.resolve("streams"), StreamsStage.Options.single(false, true))) {
                 assertThatThrownBy(stage::runBatch).isInstanceOf(TributaryException.class)
                         .hasMessageContaining("the aggregation read " + EVENTS + "-1 up to its end (offset 1)")
                         .hasMessageContaining("no batch-end marker follows its last rows")
