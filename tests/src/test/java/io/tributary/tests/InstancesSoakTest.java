@@ -45,7 +45,7 @@ class InstancesSoakTest {
                 }
                 addFiles(ws, 2, keys, expected);
                 instances.awaitDrained(dir.resolve("out").toString(), windowed, Duration.ofMinutes(10));
-                assertThat(instances.stopAll()).allSatisfy((i, code) -> assertThat(code).isZero());
+                instances.stopAll();
             }
         }
     }
@@ -104,7 +104,7 @@ class InstancesSoakTest {
                     }
                 }
                 instances.awaitDrained(run.dir.resolve("out").toString(), false, Duration.ofMinutes(10));
-                assertThat(instances.stopAll()).allSatisfy((i, code) -> assertThat(code).isZero());
+                instances.stopAll();
             }
             assertThat(run.rawRows()).containsExactlyInAnyOrderElementsOf(expected);
         });

@@ -49,11 +49,6 @@ final class PipelineInstances implements AutoCloseable {
         running.remove(id).kill();
     }
 
-    /** SIGTERM, as a service manager stops it (scale down); its exit code. */
-    int stop(String id) throws InterruptedException {
-        return running.remove(id).stop(90);
-    }
-
     List<String> ids() {
         return List.copyOf(running.keySet());
     }
@@ -90,14 +85,15 @@ final class PipelineInstances implements AutoCloseable {
     }
 
     /**
-     * Waits until every stage has committed all there is: no record past the aggregation's committed
-     * offsets in the events topic (with an aggregation), and the sink's table at the end of its topic.
+     * Waits until every instance that runs is a member of the sink's group, and every stage has
+     * committed all there is: no record past the aggregation's committed offsets in the events topic
+     * (with an aggregation), and the sink's table at the end of its topic.
      */
     void awaitDrained(String table, boolean windowed, Duration atMost) {
         await("every instance's stages have taken all there is").atMost(atMost).pollInterval(Duration.ofMillis(500)).until(() -> {
             assertAlive();
-            if (!DeltaTables.exists(table)) {
-                return false;
+            if (!DeltaTables.exists(table) || !owners("sink").keySet().containsAll(running.keySet())) {
+                return false; // an instance started a moment ago is not in the sink's group yet
             }
             String events = Topics.events(pipeline);
             if (windowed) {
@@ -118,14 +114,24 @@ final class PipelineInstances implements AutoCloseable {
         });
     }
 
-    /** Stops every instance that runs (SIGTERM, all at once) and returns their exit codes by id. */
-    Map<String, Integer> stopAll() throws InterruptedException {
-        Map<String, Integer> codes = new TreeMap<>();
-        running.values().forEach(p -> p.destroyGently());
+    /** Stops every instance that runs (SIGTERM, all at once) and checks that each exits with 0 (else shows its stderr). */
+    void stopAll() throws InterruptedException, IOException {
+        running.values().forEach(ChildProcess::destroyGently);
         for (String id : List.copyOf(running.keySet())) {
-            codes.put(id, running.remove(id).waitFor(120));
+            ChildProcess p = running.remove(id);
+            int code = p.waitFor(120);
+            assertThat(code).as("instance %s's exit code after SIGTERM; its stderr:\n%s", id, tail(p.err())).isZero();
         }
-        return codes;
+    }
+
+    /** Stops instance {@code id} (SIGTERM) and checks that it exits with 0. */
+    void stopAndCheck(String id) throws InterruptedException, IOException {
+        ChildProcess p = running.remove(id);
+        assertThat(p.stop(90)).as("instance %s's exit code after SIGTERM; its stderr:\n%s", id, tail(p.err())).isZero();
+    }
+
+    private static String tail(String s) {
+        return s.length() > 20_000 ? "..." + s.substring(s.length() - 20_000) : s;
     }
 
     @Override
