@@ -97,9 +97,7 @@ public final class ServiceEndpoints implements AutoCloseable {
             metrics.functionGauge(MetricNames.STATE_ROWS, aggregate, opened,
                     p -> p.aggregateMetrics().getOrDefault(AggregateMetrics.ROWS_TOTAL, 0.0));
         }
-        if (opened.ownership().isPresent()) {
-            shares(opened);
-        }
+        shares(opened);
         if (server != null) { // only the endpoints show the metrics: a bounded run without them skips the table read (0.4 s)
             readSinkPosition();
             probe = KafkaProbe.start(opened.clientProps(), metrics, PROBE_INTERVAL, () -> history.lag(metrics.lagByStage()));
@@ -108,21 +106,22 @@ public final class ServiceEndpoints implements AutoCloseable {
     }
 
     /**
-     * Instances that share the pipeline: per stage, a gauge for each partition of its input topic
-     * (1 while this instance owns it) and, for the source, whether this instance is the active one.
+     * Per stage, a gauge for each partition of its input topic (1 while this instance owns it) and,
+     * for the source, whether this instance is the active one; a process that runs the whole
+     * pipeline owns them all.
      */
     private void shares(Pipeline opened) {
         int partitions = spec.integer(Settings.PARTITIONS);
         for (String stage : opened.stageNames()) {
             if (stage.endsWith("/ingest") || stage.endsWith("/delta-source")) {
-                metrics.gauge(MetricNames.SOURCE_ACTIVE, Map.of("stage", stage), () -> opened.ownership()
-                        .map(o -> o.stages().get(stage)).map(s -> "active".equals(s.role()) ? 1.0 : 0.0).orElse(0.0));
+                metrics.sourceActive(stage, () -> opened.ownership().map(o -> o.stages().get(stage))
+                        .map(s -> "active".equals(s.role()) ? 1.0 : 0.0).orElse(opened.ownership().isPresent() ? 0.0 : 1.0));
                 continue;
             }
             for (int p = 0; p < partitions; p++) {
                 int partition = p;
-                metrics.gauge(MetricNames.OWNED_PARTITION, Map.of("stage", stage, "partition", String.valueOf(p)), () -> opened.ownership()
-                        .map(o -> o.stages().get(stage)).map(s -> s.partitions().contains(partition) ? 1.0 : 0.0).orElse(0.0));
+                metrics.ownedPartition(stage, p, () -> opened.ownership().map(o -> o.stages().get(stage))
+                        .map(s -> s.partitions().contains(partition) ? 1.0 : 0.0).orElse(opened.ownership().isPresent() ? 0.0 : 1.0));
             }
         }
     }

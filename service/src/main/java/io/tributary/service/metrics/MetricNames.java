@@ -40,9 +40,10 @@ public final class MetricNames {
             new Metric(STATE_ROWS, "gauge", "stage", "(window, group) rows held in the aggregation's state (Spark's numRowsTotal)"),
             new Metric(DELTA_VERSION, "gauge", "stage", "the Delta table's version after the sink's last commit"),
             new Metric(READY, "gauge", "", "1 when /health/ready answers 200 (every stage runs and the broker answers), else 0"),
-            new Metric(OWNED_PARTITION, "gauge", "stage, partition", "instances that share the pipeline: 1 while this instance owns the"
-                    + " partition of the stage's input topic (the sink's, or an aggregation task's), else 0"),
-            new Metric(SOURCE_ACTIVE, "gauge", "stage", "instances that share the pipeline: 1 while this instance runs the source (holds its lease), 0 while it stands by"));
+            new Metric(OWNED_PARTITION, "gauge", "stage, partition", "1 while this instance owns the partition of the stage's input topic"
+                    + " (the sink's, or an aggregation task's; a process that runs the whole pipeline owns them all), else 0"),
+            new Metric(SOURCE_ACTIVE, "gauge", "stage", "1 while this instance runs the source (holds its lease; a process that runs the whole"
+                    + " pipeline does), 0 while it stands by"));
 
     /** The documentation line of a metric (its Prometheus HELP text). */
     public static String doc(String name) {
