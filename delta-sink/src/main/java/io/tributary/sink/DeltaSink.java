@@ -118,10 +118,7 @@ public final class DeltaSink implements AutoCloseable {
         this.txnAppId = txnAppId(config.appId(), instanceId);
         this.progress = new SinkProgress(config, writer.tablePath(), instanceId, this::ownedPartitions);
         if (instanceId != null) {
-            if (config.mode() == SinkMode.COMPLETE && config.keys().isEmpty()) {
-                throw new TributaryException("delta sink " + config.appId() + ": mode complete without keys replaces the whole table "
-                        + "with each batch, which instances that share the topic's partitions cannot do; run one instance");
-            }
+            SinkRefusals.checkShareable(config);
             writer.shareOffsets(config.appId());
         }
         this.reader = new TopicReader(kafkaClientProps, config.topic(), txnAppId, new RowJson(config.schema()), mode.keyed());
@@ -163,7 +160,7 @@ public final class DeltaSink implements AutoCloseable {
             }
             if (s.topicId() != null && !s.topicId().equals(topicId)) {
                 if (!reprocess || owned != null) { // instances that share the partitions cannot tell whose rows were written again
-                    throw lostState(s, lastBatch);
+                    throw SinkRefusals.lostState(config, writer.tablePath(), s, lastBatch, topicId);
                 }
                 LOG.warn("delta sink {}: topic {} was created anew (the pipeline's state was lost); --reprocess: reading it from "
                         + "the beginning and appending its rows to table {} again", config.appId(), config.topic(), writer.tablePath());
@@ -216,23 +213,9 @@ public final class DeltaSink implements AutoCloseable {
             if (owned != null && writer.latestSnapshot().flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).isPresent()) {
                 return true;
             }
-            throw new TributaryException("delta table " + writer.tablePath() + (snap.isPresent() ? " has no batches of sink " + config.appId()
-                    : " does not exist") + ", but topic " + config.topic() + " starts at offsets " + begin + ": the records before them "
-                    + "were deleted after an earlier table committed them (the pipeline trims its topics, setting topic.trim). "
-                    + "Starting here would leave those rows out. Restore the table; or rebuild it from the input with a new "
-                    + "pipeline state (with the embedded broker: delete the state folder; with a Kafka cluster: delete the "
-                    + "pipeline's topics and consumer groups)");
+            throw SinkRefusals.trimmedTopic(config, writer.tablePath(), snap.isPresent(), begin);
         }
         return false;
-    }
-
-    private TributaryException lostState(SinkOffsets s, long lastBatch) {
-        return new TributaryException("the pipeline's state was lost: topic " + config.topic() + " was created anew since table "
-                + writer.tablePath() + " recorded its last batch (" + lastBatch + " of sink " + config.appId() + "; topic id in the table "
-                + s.topicId() + ", now " + topicId + "), e.g. because the state folder holding the embedded broker was deleted. "
-                + "Going on would read every input again and write its rows to the table a second time (what Spark does when "
-                + "its checkpoint is deleted). Restore the state folder to go on exactly; or run with --reprocess to accept the "
-                + "duplicates; or write to a new table path");
     }
 
     /**
@@ -264,18 +247,14 @@ public final class DeltaSink implements AutoCloseable {
                 return Optional.empty();
             }
             return runOwnBatch();
-        } catch (BatchSuperseded e) {
-            LOG.warn("delta sink {}: {}; reading partition(s) {} again from the table", txnAppId, e.getMessage(), owned.current());
-            backToTableOffsets = false;
-            resumeFromTable();
-            return Optional.empty();
         } catch (TributaryException e) {
-            if (!(e.getCause() instanceof org.apache.kafka.clients.consumer.OffsetOutOfRangeException) || !tableMovedOn()) {
+            // superseded by another instance's commit, or (offsets out of range) committed and trimmed by it meanwhile: not a loss
+            boolean trimmedByOther = e.getCause() instanceof org.apache.kafka.clients.consumer.OffsetOutOfRangeException
+                    && !owned.ownedOf(tableOffsetsNow()).equals(tableOffsets);
+            if (!(e instanceof BatchSuperseded) && !trimmedByOther) {
                 throw e;
             }
-            // another instance committed these partitions past where this one stood, and trimmed the topic: not a loss
-            LOG.warn("delta sink {}: partition(s) {} were committed and trimmed by another instance meanwhile; reading them again "
-                    + "from the table", txnAppId, owned.current());
+            LOG.warn("delta sink {}: {}; reading partition(s) {} again from the table", txnAppId, e.getMessage(), owned.current());
             backToTableOffsets = false;
             resumeFromTable();
             return Optional.empty();
@@ -284,11 +263,9 @@ public final class DeltaSink implements AutoCloseable {
         }
     }
 
-    /** Whether the table holds other offsets for the owned partitions than this instance last read. */
-    private boolean tableMovedOn() {
-        Map<Integer, Long> now = writer.latestSnapshot().flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse)
+    private Map<Integer, Long> tableOffsetsNow() {
+        return writer.latestSnapshot().flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse)
                 .map(SinkOffsets::offsets).orElse(Map.of());
-        return !owned.ownedOf(now).equals(tableOffsets);
     }
 
     /** {@link #runBatch()} over the partitions this sink reads (all, or those it owns). */

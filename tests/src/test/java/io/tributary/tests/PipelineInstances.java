@@ -69,7 +69,15 @@ final class PipelineInstances implements AutoCloseable {
         String group = "tributary-" + pipeline + "-" + role;
         Map<String, List<Integer>> out = new TreeMap<>();
         try (Admin admin = Admin.create(client)) {
-            ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+            ConsumerGroupDescription d;
+            try {
+                d = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+                    return out; // no member joined yet
+                }
+                throw e;
+            }
             for (MemberDescription m : d.members()) {
                 String id = m.groupInstanceId().orElse(m.consumerId());
                 id = id.startsWith(group + "-") ? id.substring(group.length() + 1) : id;

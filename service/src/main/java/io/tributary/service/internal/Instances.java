@@ -40,11 +40,21 @@ public final class Instances {
         groups.put("tributary-" + p + "-sink", "sink");
         Map<String, Map<String, List<Integer>>> out = new java.util.LinkedHashMap<>();
         try (Admin admin = Admin.create(client)) {
-            Map<String, ConsumerGroupDescription> described = admin.describeConsumerGroups(groups.keySet()).all().get();
-            groups.forEach((group, role) -> {
-                ConsumerGroupDescription d = described.get(group);
-                if (d == null || d.members().isEmpty()) {
-                    return;
+            Map<String, org.apache.kafka.common.KafkaFuture<ConsumerGroupDescription>> described =
+                    admin.describeConsumerGroups(groups.keySet()).describedGroups();
+            for (Map.Entry<String, String> g : groups.entrySet()) {
+                String group = g.getKey();
+                ConsumerGroupDescription d;
+                try {
+                    d = described.get(group).get();
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+                        continue; // no instance ever ran this stage (a pipeline without an aggregation, a file source...)
+                    }
+                    throw e;
+                }
+                if (d.members().isEmpty()) {
+                    continue;
                 }
                 Map<String, List<Integer>> members = new java.util.TreeMap<>();
                 for (MemberDescription m : d.members()) {
@@ -54,8 +64,8 @@ public final class Instances {
                     }
                     members.put(id, m.assignment().topicPartitions().stream().map(TopicPartition::partition).sorted().toList());
                 }
-                out.put(role, members);
-            });
+                out.put(g.getValue(), members);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TributaryException("interrupted while describing the groups of pipeline " + p, e);
