@@ -240,6 +240,20 @@ class InstancesTest {
                     });
             addFiles(ws, 4, 0, expected::addAll);
             instances.awaitDrained(dir.resolve("out").toString(), false, Duration.ofMinutes(3));
+            // checkpoint show names the owners, as the groups say: one active ingest, two sink partitions each
+            String show = ws.tributary("checkpoint show").assertOk().out();
+            assertThat(show).contains("instances  (who owns what now").containsPattern("ingest lease:( [abc] \\((active|standby)\\)){3}")
+                    .containsPattern("sink:( [abc] partitions \\[\\d, \\d\\]){3}");
+            assertThat(show.split("\\(active\\)", -1)).as("one active ingest in:\n%s", show).hasSize(2);
+            // each instance's /instance says what it owns: one runs the ingest, each two sink partitions
+            int active = 0;
+            for (String i : List.of("a", "b", "c")) {
+                com.fasterxml.jackson.databind.JsonNode own = new com.fasterxml.jackson.databind.ObjectMapper().readTree(instances.http(i, "/instance"));
+                assertThat(own.path("instance").asText()).isEqualTo(i);
+                assertThat(own.path("stages").path("scaled/sink").path("partitions")).hasSize(2);
+                active += "active".equals(own.path("stages").path("scaled/ingest").path("role").asText()) ? 1 : 0;
+            }
+            assertThat(active).as("instances that run the ingest").isEqualTo(1);
 
             instances.stopAndCheck("b");
             instances.stopAndCheck("c");

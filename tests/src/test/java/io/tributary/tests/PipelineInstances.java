@@ -60,6 +60,15 @@ final class PipelineInstances implements AutoCloseable {
         }
     }
 
+    /** GET {@code path} of instance {@code id}'s HTTP endpoints (the port it logged at start). */
+    String http(String id, String path) throws Exception {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("serving http://127\\.0\\.0\\.1:(\\d+)/").matcher(running.get(id).err());
+        assertThat(m.find()).as("instance %s logged its HTTP port", id).isTrue();
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + m.group(1) + path)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        return r.body();
+    }
+
     Map<String, Object> client() {
         return client;
     }
