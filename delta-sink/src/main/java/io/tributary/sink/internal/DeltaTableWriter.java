@@ -335,6 +335,11 @@ public final class DeltaTableWriter {
         } catch (ConcurrentTransactionException e) {
             throw new IllegalStateException("txn checked before build", e);
         } catch (io.delta.kernel.exceptions.KernelException e) {
+            if (fence.shared() && snapshot.isEmpty() && latestSnapshot().isPresent()) {
+                // another instance created the table after this batch found none: read it again
+                throw new BatchSuperseded("delta table " + tablePath + " was created by another instance while batch " + batchId
+                        + " of " + appId + " was read; the batch is not committed", e);
+            }
             throw new TributaryException("delta table " + tablePath + ": cannot start a commit for batch " + batchId
                     + " of sink " + appId + ": " + e.getMessage(), e);
         }

@@ -142,6 +142,16 @@ class SharedOffsetsTest {
         assertThat(tableOffsets()).containsExactlyInAnyOrderEntriesOf(Map.of(0, 2L, 1, 2L));
     }
 
+    /** The table created by another instance between a batch's look at the table (none) and the start of its commit. */
+    @Test
+    void aTableCreatedByAnotherInstanceAfterTheBatchLookedIsReadAgain() {
+        DeltaTableWriter a = instance();
+        DeltaTableWriter b = instance();
+        a.append(SINK + "@a", 0, rows(0, 1), Map.of(0, NONE), next(Map.of(0, 1L)));
+        assertThatThrownBy(() -> b.build(java.util.Optional.empty(), SINK + "@b", 0, 0))
+                .isInstanceOf(BatchSuperseded.class).hasMessageContaining("was created by another instance");
+    }
+
     /**
      * Upserts of keys of different partitions that sit in one file: both instances rewrite the
      * file; the second notices the first's rewrite and plans again, so neither update is lost.
