@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 kills="${1:-200}"
 seed="${2:-42}"
 # -am builds the modules the tests need in this reactor (nothing is installed into ~/.m2)
-./mvnw -B -pl tests -am verify -Dit.test=CrashAnywhereTest -Dtributary.crash.kills="$kills" -Dtributary.crash.seed="$seed" \
+./mvnw -B -pl tests -am verify -Psoak -Dit.test=CrashAnywhereTest -Dtributary.crash.kills="$kills" -Dtributary.crash.seed="$seed" \
   -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false | grep -E "crash harness|Tests run:|FAIL"

@@ -5,6 +5,8 @@
 # Usage: compat/spark/check.sh            (KEEP=1 keeps the temp folder; prints PASS or FAIL last)
 #   COMMITS=1000 (default): also a table of that many sink commits, built by the service; 0: skip it
 #   TIME_OPEN=5 (default): timed Spark opens of the 12- and 1,000-commit tables (median printed); 0: none
+#   S3=1 (default): also the quickstart with its input and table on an S3 server (S3Proxy, started here),
+#     read by Spark through its own s3a connector; 0: skip it. LOCAL=0: only that table on S3.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -13,7 +15,14 @@ log="$work/runs.log"
 started=$SECONDS
 commits="${COMMITS:-1000}"
 time_open="${TIME_OPEN:-5}"
-cleanup() { if [ "${KEEP:-0}" = 1 ]; then echo "kept $work"; else rm -rf "$work"; fi; }
+s3="${S3:-1}"
+local_tables="${LOCAL:-1}"
+[ "$local_tables" = 1 ] || commits=0
+s3proxy_pid=""
+cleanup() {
+  if [ -n "$s3proxy_pid" ]; then kill "$s3proxy_pid" 2>/dev/null; wait "$s3proxy_pid" 2>/dev/null; fi
+  if [ "${KEEP:-0}" = 1 ]; then echo "kept $work"; else rm -rf "$work"; fi
+}
 trap cleanup EXIT
 fail() { echo "spark compat check: FAIL ($*) [$((SECONDS - started)) s]"; [ -f "$log" ] && tail -40 "$log"; exit 1; }
 say() { echo "[$((SECONDS - started)) s] $*"; }
@@ -52,46 +61,48 @@ say "building the Spark reader (first run downloads Spark 4.2 + Delta 4.4, about
 
 say "distribution: $launcher (builds it if needed), copied to the temp folder"
 copy_distribution
-say "quickstart: first run"
-cp -r "$root/examples/quickstart" "$work/quickstart"
-rm -rf "$work/quickstart/out" "$work/quickstart/.tributary"
-run_pipeline "$work/quickstart"
-say "quickstart: second run with one new file"
-row "$work/quickstart/in/part-0002.json" 3 c 2.5 10:07
-run_pipeline "$work/quickstart"
+if [ "$local_tables" = 1 ]; then
+  say "quickstart: first run"
+  cp -r "$root/examples/quickstart" "$work/quickstart"
+  rm -rf "$work/quickstart/out" "$work/quickstart/.tributary"
+  run_pipeline "$work/quickstart"
+  say "quickstart: second run with one new file"
+  row "$work/quickstart/in/part-0002.json" 3 c 2.5 10:07
+  run_pipeline "$work/quickstart"
 
-say "revenue: windowed aggregation"
-cp -r "$root/examples/revenue" "$work/revenue"
-rm -rf "$work/revenue/agg" "$work/revenue/.tributary"
-run_pipeline "$work/revenue"
+  say "revenue: windowed aggregation"
+  cp -r "$root/examples/revenue" "$work/revenue"
+  rm -rf "$work/revenue/agg" "$work/revenue/.tributary"
+  run_pipeline "$work/revenue"
 
-say "many commits: quickstart run 12 times, one new file each (Kernel checkpoints at version 10)"
-cp -r "$root/examples/quickstart" "$work/many"
-rm -rf "$work/many/out" "$work/many/.tributary"
-for i in $(seq 1 12); do
-  [ "$i" -gt 1 ] && row "$work/many/in/part-$(printf %04d $((i + 1))).json" $((i + 1)) u$i "$i.5" "$(printf '11:%02d' "$i")"
-  run_pipeline "$work/many"
-done
-ckpt="$work/many/out/_delta_log/00000000000000000010.checkpoint.parquet"
-[ -f "$ckpt" ] || fail "no Kernel checkpoint $ckpt after 12 commits: $(ls "$work/many/out/_delta_log")"
-# A copy whose log starts at the checkpoint (as after log cleanup): Spark must read the checkpoint
-# because the commits before it are gone.
-cp -r "$work/many/out" "$work/from-checkpoint"
-for v in $(seq 0 10); do rm -f "$work/from-checkpoint/_delta_log/$(printf %020d "$v").json"; done
+  say "many commits: quickstart run 12 times, one new file each (Kernel checkpoints at version 10)"
+  cp -r "$root/examples/quickstart" "$work/many"
+  rm -rf "$work/many/out" "$work/many/.tributary"
+  for i in $(seq 1 12); do
+    [ "$i" -gt 1 ] && row "$work/many/in/part-$(printf %04d $((i + 1))).json" $((i + 1)) u$i "$i.5" "$(printf '11:%02d' "$i")"
+    run_pipeline "$work/many"
+  done
+  ckpt="$work/many/out/_delta_log/00000000000000000010.checkpoint.parquet"
+  [ -f "$ckpt" ] || fail "no Kernel checkpoint $ckpt after 12 commits: $(ls "$work/many/out/_delta_log")"
+  # A copy whose log starts at the checkpoint (as after log cleanup): Spark must read the checkpoint
+  # because the commits before it are gone.
+  cp -r "$work/many/out" "$work/from-checkpoint"
+  for v in $(seq 0 10); do rm -f "$work/from-checkpoint/_delta_log/$(printf %020d "$v").json"; done
 
-say "upsert: mode upsert, keys [id]; 6 rows with id 3 twice, then an update of id 2 and a new id 6, then no new file"
-cp -r "$root/examples/quickstart" "$work/upsert"
-rm -rf "$work/upsert/out" "$work/upsert/.tributary" "$work/upsert/in"/*
-sed -i 's|^    path: out/$|    path: out/\n    mode: upsert\n    keys: [id]|' "$work/upsert/pipeline.yaml"
-grep -q 'mode: upsert' "$work/upsert/pipeline.yaml" || fail "could not make the upsert spec from examples/quickstart"
-{
-  line 1 a 5.0 10:01; line 2 b 7.0 10:02; line 3 c 1.0 10:03
-  line 3 c 2.0 10:04; line 4 d 3.0 10:05; line 5 e 4.0 10:06
-} >"$work/upsert/in/batch-1.json"
-run_pipeline "$work/upsert"
-{ line 2 b 70.0 11:00; line 6 f 6.0 11:01; } >"$work/upsert/in/batch-2.json"
-run_pipeline "$work/upsert"
-run_pipeline "$work/upsert"
+  say "upsert: mode upsert, keys [id]; 6 rows with id 3 twice, then an update of id 2 and a new id 6, then no new file"
+  cp -r "$root/examples/quickstart" "$work/upsert"
+  rm -rf "$work/upsert/out" "$work/upsert/.tributary" "$work/upsert/in"/*
+  sed -i 's|^    path: out/$|    path: out/\n    mode: upsert\n    keys: [id]|' "$work/upsert/pipeline.yaml"
+  grep -q 'mode: upsert' "$work/upsert/pipeline.yaml" || fail "could not make the upsert spec from examples/quickstart"
+  {
+    line 1 a 5.0 10:01; line 2 b 7.0 10:02; line 3 c 1.0 10:03
+    line 3 c 2.0 10:04; line 4 d 3.0 10:05; line 5 e 4.0 10:06
+  } >"$work/upsert/in/batch-1.json"
+  run_pipeline "$work/upsert"
+  { line 2 b 70.0 11:00; line 6 f 6.0 11:01; } >"$work/upsert/in/batch-2.json"
+  run_pipeline "$work/upsert"
+  run_pipeline "$work/upsert"
+fi
 
 thousand=()
 if [ "$commits" -gt 0 ]; then
@@ -119,32 +130,91 @@ if [ "$commits" -gt 0 ]; then
     --operation "STREAMING UPDATE" --time-open "$time_open")
 fi
 
+s3_tables=()
+s3_props=()
+if [ "$s3" = 1 ]; then
+  say "S3: the quickstart with its input and table in a bucket of an S3 server (S3Proxy over $work/s3), run twice"
+  s3port=""
+  for try in $(seq 1 20); do
+    p=$((20000 + RANDOM % 20000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then s3port=$p; break; fi
+  done
+  [ -n "$s3port" ] || fail "no free port for the S3 server"
+  mkdir -p "$work/s3/data/lake/landing"
+  printf '%s\n' "s3proxy.endpoint=http://127.0.0.1:$s3port" "s3proxy.authorization=aws-v2-or-v4" \
+    "s3proxy.identity=compat-access" "s3proxy.credential=compat-secret" \
+    "jclouds.provider=filesystem" "jclouds.filesystem.basedir=$work/s3/data" >"$work/s3/s3proxy.conf"
+  java -Xmx512m -jar "$here/target/s3proxy/s3proxy.jar" --properties "$work/s3/s3proxy.conf" >"$work/s3/s3proxy.log" 2>&1 &
+  s3proxy_pid=$!
+  code=000
+  for try in $(seq 1 120); do
+    code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$s3port/" 2>/dev/null)
+    [ -n "$code" ] && [ "$code" != 000 ] && break
+    kill -0 "$s3proxy_pid" 2>/dev/null || { cat "$work/s3/s3proxy.log"; fail "S3Proxy exited at start"; }
+    sleep 1
+  done
+  [ -n "$code" ] && [ "$code" != 000 ] || fail "S3Proxy did not answer on 127.0.0.1:$s3port"
+  # a bucket of the folder store is a folder: the input objects are files in it
+  cp "$root/examples/quickstart/in"/*.json "$work/s3/data/lake/landing/"
+  mkdir -p "$work/s3quick"
+  sed -e 's|^    path: in/$|    path: s3a://lake/landing/|' -e 's|^    path: out/$|    path: s3a://lake/quickstart/|' \
+    "$root/examples/quickstart/pipeline.yaml" >"$work/s3quick/pipeline.yaml"
+  printf '%s\n' "storage:" "  fs.s3a.endpoint: http://127.0.0.1:$s3port" '  fs.s3a.path.style.access: "true"' \
+    "  fs.s3a.access.key: compat-access" "  fs.s3a.secret.key: compat-secret" >>"$work/s3quick/pipeline.yaml"
+  grep -q 's3a://lake/quickstart/' "$work/s3quick/pipeline.yaml" && grep -q 's3a://lake/landing/' "$work/s3quick/pipeline.yaml" \
+    || fail "could not make the S3 spec from examples/quickstart"
+  run_pipeline "$work/s3quick"
+  row "$work/s3/data/lake/landing/part-0002.json" 3 c 2.5 10:07
+  run_pipeline "$work/s3quick"
+  [ -f "$work/s3/data/lake/quickstart/_delta_log/00000000000000000001.json" ] \
+    || fail "no version 1 in the table on S3: $(ls -R "$work/s3/data/lake" | head -20)"
+  [ -z "$(ls -d "$work/s3quick/out" 2>/dev/null)" ] || fail "the S3 run wrote a local out/ folder"
+  s3_tables=(--table "s3a://lake/quickstart" --count 3 --versions 2 --schema "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+    --row '{"id":1,"user":"a","amt":5.0,"ts":"2026-01-01T10:01:00.000Z"}'
+    --row '{"id":2,"user":"b","amt":7.0,"ts":"2026-01-01T10:05:00.000Z"}'
+    --row '{"id":3,"user":"c","amt":2.5,"ts":"2026-01-01T10:07:00.000Z"}')
+  # Spark's own s3a connector (hadoop-aws of Spark's Hadoop version) with the same endpoint and keys
+  s3_props=(-Dspark.hadoop.fs.s3a.endpoint="http://127.0.0.1:$s3port" -Dspark.hadoop.fs.s3a.endpoint.region=us-east-1
+    -Dspark.hadoop.fs.s3a.path.style.access=true -Dspark.hadoop.fs.s3a.connection.ssl.enabled=false
+    -Dspark.hadoop.fs.s3a.access.key=compat-access -Dspark.hadoop.fs.s3a.secret.key=compat-secret
+    -Dspark.hadoop.fs.s3a.aws.credentials.provider=org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider)
+fi
+
 say "reading the tables with Spark"
 schema="id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
 . "$here/spark-jvm.sh"
 spark_java_opts 2g
 spark_ok=0
-SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" -cp "$here/target/classes:$(cat "$here/target/classpath.txt")" \
-  io.tributary.compat.spark.SparkRead \
-  --table "$work/quickstart/out" --count 3 --versions 2 --schema "$schema" \
-    --row '{"id":1,"user":"a","amt":5.0,"ts":"2026-01-01T10:01:00.000Z"}' \
-    --row '{"id":2,"user":"b","amt":7.0,"ts":"2026-01-01T10:05:00.000Z"}' \
-    --row '{"id":3,"user":"c","amt":2.5,"ts":"2026-01-01T10:07:00.000Z"}' \
-  --table "$work/revenue/agg" --count 2 \
-    --schema "window struct<start:timestamp,end:timestamp>, user string, t double" \
-    --row '{"window":{"start":"2026-01-01T10:00:00.000Z","end":"2026-01-01T10:10:00.000Z"},"user":"a","t":8.0}' \
-    --row '{"window":{"start":"2026-01-01T10:00:00.000Z","end":"2026-01-01T10:10:00.000Z"},"user":"b","t":7.0}' \
-  --table "$work/many/out" --count 13 --versions 12 --schema "$schema" --time-open "$time_open" \
-  --table "$work/from-checkpoint" --count 13 --schema "$schema" \
-  --table "$work/upsert/out" --count 6 --versions 2 --schema "$schema" --operation "STREAMING UPDATE" \
-    --as-of 0:5 --as-of 1:6 --stream-skipping-changes 5 \
-    --row '{"id":1,"user":"a","amt":5.0,"ts":"2026-01-01T10:01:00.000Z"}' \
-    --row '{"id":2,"user":"b","amt":70.0,"ts":"2026-01-01T11:00:00.000Z"}' \
-    --row '{"id":3,"user":"c","amt":2.0,"ts":"2026-01-01T10:04:00.000Z"}' \
-    --row '{"id":4,"user":"d","amt":3.0,"ts":"2026-01-01T10:05:00.000Z"}' \
-    --row '{"id":5,"user":"e","amt":4.0,"ts":"2026-01-01T10:06:00.000Z"}' \
-    --row '{"id":6,"user":"f","amt":6.0,"ts":"2026-01-01T11:01:00.000Z"}' \
-  "${thousand[@]}" \
+local_args=()
+if [ "$local_tables" = 1 ]; then
+  local_args=(
+  --table "$work/quickstart/out" --count 3 --versions 2 --schema "$schema"
+    --row '{"id":1,"user":"a","amt":5.0,"ts":"2026-01-01T10:01:00.000Z"}'
+    --row '{"id":2,"user":"b","amt":7.0,"ts":"2026-01-01T10:05:00.000Z"}'
+    --row '{"id":3,"user":"c","amt":2.5,"ts":"2026-01-01T10:07:00.000Z"}'
+  --table "$work/revenue/agg" --count 2
+    --schema "window struct<start:timestamp,end:timestamp>, user string, t double"
+    --row '{"window":{"start":"2026-01-01T10:00:00.000Z","end":"2026-01-01T10:10:00.000Z"},"user":"a","t":8.0}'
+    --row '{"window":{"start":"2026-01-01T10:00:00.000Z","end":"2026-01-01T10:10:00.000Z"},"user":"b","t":7.0}'
+  --table "$work/many/out" --count 13 --versions 12 --schema "$schema" --time-open "$time_open"
+  --table "$work/from-checkpoint" --count 13 --schema "$schema"
+  --table "$work/upsert/out" --count 6 --versions 2 --schema "$schema" --operation "STREAMING UPDATE"
+    --as-of 0:5 --as-of 1:6 --stream-skipping-changes 5
+    --row '{"id":1,"user":"a","amt":5.0,"ts":"2026-01-01T10:01:00.000Z"}'
+    --row '{"id":2,"user":"b","amt":70.0,"ts":"2026-01-01T11:00:00.000Z"}'
+    --row '{"id":3,"user":"c","amt":2.0,"ts":"2026-01-01T10:04:00.000Z"}'
+    --row '{"id":4,"user":"d","amt":3.0,"ts":"2026-01-01T10:05:00.000Z"}'
+    --row '{"id":5,"user":"e","amt":4.0,"ts":"2026-01-01T10:06:00.000Z"}'
+    --row '{"id":6,"user":"f","amt":6.0,"ts":"2026-01-01T11:01:00.000Z"}')
+fi
+[ ${#local_args[@]} -gt 0 ] || [ ${#s3_tables[@]} -gt 0 ] || fail "no table to read (LOCAL=0 and S3=0)"
+SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" "${s3_props[@]}" -cp "$here/target/classes:$(cat "$here/target/classpath.txt")" \
+  io.tributary.compat.spark.SparkRead "${local_args[@]}" "${thousand[@]}" "${s3_tables[@]}" \
   || spark_ok=$?
 [ "$spark_ok" = 0 ] || fail "SparkRead exited $spark_ok, see above"
-echo "spark compat check: PASS (Spark 4.2.0 + Delta 4.4.0 read $((commits > 0 ? 6 : 5)) Tributary tables: quickstart 2 versions, revenue windows, 12 commits with a Kernel checkpoint, log starting at the checkpoint, upsert with change commits$( [ "$commits" -gt 0 ] && echo ", $commits commits from the service")) [$((SECONDS - started)) s]"
+read_tables=()
+[ "$local_tables" = 1 ] && read_tables+=("quickstart 2 versions, revenue windows, 12 commits with a Kernel checkpoint, log starting at the checkpoint, upsert with change commits")
+[ "$commits" -gt 0 ] && read_tables+=("$commits commits from the service")
+[ "$s3" = 1 ] && read_tables+=("the quickstart on S3 (S3Proxy) through Spark's s3a")
+summary="$(printf '%s, ' "${read_tables[@]}")"
+echo "spark compat check: PASS (Spark 4.2.0 + Delta 4.4.0 read Tributary tables: ${summary%, }) [$((SECONDS - started)) s]"

@@ -112,7 +112,7 @@ public final class DeltaSink implements AutoCloseable {
         this.storage = storage;
         this.engine = KernelEngines.withTargetFileSize(config.targetFileSize(), storage);
         Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.schema());
-        TableFolder.checkNewTable(config.tablePath(), partitioning.columns(), config.allowNonEmptyPath());
+        TableFolder.checkNewTable(config.tablePath(), partitioning.columns(), config.allowNonEmptyPath(), KernelEngines.configuration(engine));
         this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(), partitioning, config.targetFileSize());
         this.mode = WriteMode.forConfig(config, writer);
         this.txnAppId = txnAppId(config.appId(), instanceId);

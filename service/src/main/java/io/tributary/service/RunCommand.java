@@ -7,6 +7,7 @@ import io.tributary.service.internal.Pipeline;
 import io.tributary.service.internal.RunOptions;
 import io.tributary.service.internal.RunSummary;
 import io.tributary.service.internal.StateLock;
+import io.tributary.service.internal.StorageChecks;
 import io.tributary.service.internal.StoppedWhileStarting;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
@@ -41,6 +42,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PipelineSpec spec = specOptions.load();
         PrintWriter out = command.commandLine().getOut();
+        StorageChecks.require(spec); // a bucket, credentials or endpoint that is wrong stops the run before anything is written
         // a bounded run watched on a terminal: a progress bar under the log lines on stderr
         ProgressBar bar = spec.trigger().bounded() && Terminal.stderrIsTerminal("json".equals(spec.string(Settings.LOG_FORMAT)))
                 ? ProgressBar.onStderr() : null;

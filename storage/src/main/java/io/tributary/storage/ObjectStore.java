@@ -1,6 +1,7 @@
 package io.tributary.storage;
 
 import io.tributary.schema.TributaryException;
+import io.tributary.storage.internal.Multipart;
 import io.tributary.storage.internal.S3Clients;
 import io.tributary.storage.internal.S3Errors;
 import java.io.FileNotFoundException;
@@ -9,28 +10,24 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * S3 (or an S3-compatible server) as Tributary uses it: listing a prefix page by page, reading an
  * object as a stream (a given version only, by ETag), writing whole objects (put-if-absent with
- * S3's conditional writes), copying and deleting. Every failure after the client's retries is an
+ * S3's conditional writes; a large file in parts, {@link Multipart}), copying on the server
+ * (in parts past 5 GB) and deleting. Every failure after the client's retries is an
  * {@link IOException} whose message names the location and the cause in one line
  * ({@link StorageException}); a missing object is a {@link FileNotFoundException}, an object
  * that exists where put-if-absent wrote is a {@link FileAlreadyExistsException}, an object
@@ -44,13 +41,15 @@ public final class ObjectStore {
     private final S3Client probe;
     private final String endpoint;
     private final boolean conditionalWrites;
+    private final Multipart multipart;
     private final Map<String, Boolean> honoursIfNoneMatch = new ConcurrentHashMap<>();
 
-    private ObjectStore(S3Clients.Clients clients, boolean conditionalWrites) {
+    private ObjectStore(S3Clients.Clients clients, boolean conditionalWrites, Multipart multipart) {
         this.client = clients.client();
         this.probe = clients.probe();
         this.endpoint = clients.endpoint();
         this.conditionalWrites = conditionalWrites;
+        this.multipart = multipart;
     }
 
     private static final Map<Storage, ObjectStore> STORES = new ConcurrentHashMap<>();
@@ -58,7 +57,7 @@ public final class ObjectStore {
     /** The store of these settings (one per distinct settings, shared: its clients pool connections). */
     public static ObjectStore of(Storage storage) {
         return STORES.computeIfAbsent(storage, s -> new ObjectStore(S3Clients.of(s),
-                Boolean.parseBoolean(s.get(CONDITIONAL_WRITES, "true").strip())));
+                Boolean.parseBoolean(s.get(CONDITIONAL_WRITES, "true").strip()), Multipart.of(s)));
     }
 
     /** An object replaced (or deleted) since the ETag it was read by was listed. */
@@ -83,55 +82,7 @@ public final class ObjectStore {
         if (startAfter != null) {
             request.startAfter(startAfter);
         }
-        return new Pages(folder, request.build());
-    }
-
-    private final class Pages implements Iterator<ObjectInfo> {
-        private final ObjectLocation folder;
-        private ListObjectsV2Request next;
-        private final ArrayDeque<ObjectInfo> page = new ArrayDeque<>();
-
-        Pages(ObjectLocation folder, ListObjectsV2Request first) {
-            this.folder = folder;
-            this.next = first;
-        }
-
-        @Override
-        public boolean hasNext() {
-            while (page.isEmpty() && next != null) {
-                ListObjectsV2Response r;
-                try {
-                    r = client.listObjectsV2(next);
-                } catch (SdkException e) {
-                    throw new UncheckedIOException(failure("cannot list " + folder, folder.bucket(), e));
-                }
-                for (S3Object o : r.contents()) {
-                    if (!o.key().endsWith("/")) {
-                        page.add(new ObjectInfo(o.key(), o.size(), o.lastModified().toEpochMilli(), ObjectInfo.unquote(o.eTag())));
-                    }
-                }
-                for (CommonPrefix p : r.commonPrefixes()) {
-                    page.add(new ObjectInfo(p.prefix(), 0, 0, null));
-                }
-                if (!r.commonPrefixes().isEmpty() && !r.contents().isEmpty()) {
-                    ObjectInfo[] sorted = page.toArray(new ObjectInfo[0]);
-                    java.util.Arrays.sort(sorted, java.util.Comparator.comparing(ObjectInfo::key));
-                    page.clear();
-                    page.addAll(List.of(sorted));
-                }
-                next = Boolean.TRUE.equals(r.isTruncated()) && r.nextContinuationToken() != null
-                        ? next.toBuilder().continuationToken(r.nextContinuationToken()).startAfter(null).build() : null;
-            }
-            return !page.isEmpty();
-        }
-
-        @Override
-        public ObjectInfo next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            return page.poll();
-        }
+        return new ListingPages(client, request.build(), e -> failure("cannot list " + folder, folder.bucket(), e));
     }
 
     /** True when anything (an object or a deeper folder) lies under {@code folder}. */
@@ -159,11 +110,12 @@ public final class ObjectStore {
     /**
      * The object's bytes from {@code from} on, as a stream from the server (nothing is downloaded
      * ahead); with {@code etag}, only that version of it: an object replaced since is an
-     * {@link ObjectChangedException}.
+     * {@link ObjectChangedException}. Closing the stream before its end drops the connection
+     * rather than reading the rest of the object ({@link ObjectReadStream}).
      */
     public InputStream open(ObjectLocation object, String etag, long from) throws IOException {
         try {
-            return client.getObject(b -> {
+            return new ObjectReadStream(client.getObject(b -> {
                 b.bucket(object.bucket()).key(object.key());
                 if (etag != null) {
                     b.ifMatch("\"" + etag + "\"");
@@ -171,7 +123,7 @@ public final class ObjectStore {
                 if (from > 0) {
                     b.range("bytes=" + from + "-");
                 }
-            });
+            }));
         } catch (SdkException e) {
             throw readFailure(object, e);
         }
@@ -208,9 +160,24 @@ public final class ObjectStore {
         put(object, RequestBody.fromBytes(data), false);
     }
 
-    /** Writes the file {@code data} as the whole object, replacing any. */
+    /**
+     * Writes the file {@code data} as the whole object, replacing any: in one request, or in parts
+     * when it is larger than {@value Multipart#THRESHOLD} (the object appears whole when the last
+     * part is in, or not at all).
+     */
     public void put(ObjectLocation object, Path data) throws IOException {
-        put(object, RequestBody.fromFile(data), false);
+        long size = java.nio.file.Files.size(data);
+        if (!multipart.inParts(size)) {
+            put(object, RequestBody.fromFile(data), false);
+            return;
+        }
+        try {
+            multipart.upload(client, object.bucket(), object.key(), data, size);
+        } catch (SdkException e) {
+            throw failure("cannot write " + object, object.bucket(), e);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
     }
 
     /**
@@ -309,10 +276,16 @@ public final class ObjectStore {
 
     /**
      * Copies {@code from} (only the version with {@code etag}, when given: else an
-     * {@link ObjectChangedException}) to {@code to}, on the server; objects up to 5 GB.
+     * {@link ObjectChangedException}), {@code size} bytes, to {@code to}, on the server: in one
+     * request, or in parts (of {@value Multipart#PART_SIZE}) past {@value Multipart#THRESHOLD}
+     * (at most 5 GB), as S3A copies.
      */
-    public void copy(ObjectLocation from, String etag, ObjectLocation to) throws IOException {
+    public void copy(ObjectLocation from, String etag, long size, ObjectLocation to) throws IOException {
         try {
+            if (multipart.inParts(size)) {
+                multipart.copy(client, from.bucket(), from.key(), etag, size, to.bucket(), to.key());
+                return;
+            }
             client.copyObject(b -> {
                 b.sourceBucket(from.bucket()).sourceKey(from.key()).destinationBucket(to.bucket()).destinationKey(to.key());
                 if (etag != null) {
@@ -324,6 +297,14 @@ public final class ObjectStore {
                     : S3Errors.status(e) == 412 ? new ObjectChangedException(from + " was replaced since it was listed", e)
                     : failure("cannot copy " + from + " to " + to, to.bucket(), e);
         }
+    }
+
+    /**
+     * True when objects of {@code size} bytes are uploaded and copied in parts: such a copy has
+     * an ETag of its own ({@code "...-N"}), not the source's.
+     */
+    public boolean inParts(long size) {
+        return multipart.inParts(size);
     }
 
     /** Deletes the object; no error when there is none. */

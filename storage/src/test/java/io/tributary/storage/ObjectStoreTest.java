@@ -91,4 +91,65 @@ class ObjectStoreTest {
                 .hasMessageStartingWith("table s3a://there/t: no S3 server answers at http://127.0.0.1:" + closedPort)
                 .hasMessageEndingWith("check fs.s3a.endpoint");
     }
+
+    /** Past fs.s3a.multipart.threshold a file goes up in parts and a copy is made in parts; the object is the same bytes. */
+    @Test
+    void largeFilesAreUploadedAndCopiedInParts() throws Exception {
+        Path bucket = S3.createBucket("parts");
+        Map<String, String> small = new HashMap<>(S3.settings());
+        small.put("fs.s3a.multipart.threshold", "6M");
+        small.put("fs.s3a.multipart.size", "5M");
+        ObjectStore store = ObjectStore.of(Storage.of(small));
+        byte[] data = new byte[(12 << 20) + 12_345];
+        new java.util.Random(20).nextBytes(data);
+        Path file = Files.write(bucket.resolveSibling("parts-source.bin"), data);
+        ObjectLocation big = ObjectLocation.parse("s3a://parts/big.bin");
+        store.put(big, file);
+        ObjectInfo uploaded = store.head(big);
+        assertThat(uploaded.size()).isEqualTo(data.length);
+        assertThat(uploaded.etag()).as("a multipart upload's ETag counts its parts").endsWith("-3");
+        assertThat(Files.readAllBytes(bucket.resolve("big.bin"))).isEqualTo(data);
+
+        ObjectLocation copied = ObjectLocation.parse("s3a://parts/archive/big.bin");
+        store.copy(big, uploaded.etag(), uploaded.size(), copied);
+        assertThat(store.head(copied).etag()).endsWith("-3");
+        assertThat(Files.readAllBytes(bucket.resolve("archive/big.bin"))).isEqualTo(data);
+        assertThatThrownBy(() -> store.copy(big, "0123456789abcdef0123456789abcdef-3", uploaded.size(),
+                ObjectLocation.parse("s3a://parts/archive/other.bin"))).isInstanceOf(ObjectStore.ObjectChangedException.class);
+        assertThat(bucket.resolve("archive/other.bin")).doesNotExist();
+
+        Path few = Files.write(bucket.resolveSibling("parts-small.bin"), new byte[1000]);
+        store.put(ObjectLocation.parse("s3a://parts/small.bin"), few);
+        assertThat(store.head(ObjectLocation.parse("s3a://parts/small.bin")).etag()).doesNotContain("-");
+
+        Map<String, String> wrong = new HashMap<>(S3.settings());
+        wrong.put("fs.s3a.multipart.size", "lots");
+        assertThatThrownBy(() -> ObjectStore.of(Storage.of(wrong))).isInstanceOf(TributaryException.class)
+                .hasMessage("storage setting fs.s3a.multipart.size is 'lots'; write a size in bytes, or such as 64M or 1G");
+    }
+
+    /** A stream closed early drops its connection rather than reading the rest of the object; the store reads on. */
+    @Test
+    void aStreamClosedBeforeItsEndIsNotReadToTheEnd() throws Exception {
+        Path bucket = S3.createBucket("early");
+        byte[] data = new byte[4 << 20];
+        new java.util.Random(4).nextBytes(data);
+        Files.write(bucket.resolve("big.bin"), data);
+        ObjectStore store = ObjectStore.of(S3.storage());
+        ObjectLocation big = ObjectLocation.parse("s3a://early/big.bin");
+
+        InputStream early = store.open(big, null, 0);
+        assertThat(early.read()).isEqualTo(data[0] & 0xff);
+        early.close();
+        assertThat(((ObjectReadStream) early).aborted()).as("the connection is dropped, not drained").isTrue();
+
+        InputStream nearEnd = store.open(big, null, data.length - 1000);
+        assertThat(nearEnd.read()).isEqualTo(data[data.length - 1000] & 0xff);
+        nearEnd.close();
+        assertThat(((ObjectReadStream) nearEnd).aborted()).as("a short rest is read, keeping the connection").isFalse();
+
+        try (InputStream whole = store.open(big, null, 0)) {
+            assertThat(whole.readAllBytes()).isEqualTo(data);
+        }
+    }
 }

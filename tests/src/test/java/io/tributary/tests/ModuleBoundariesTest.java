@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module layout the build keeps (CONTRIBUTING.md): the stages never import one another, only
- * {@code service} (and these end-to-end tests) wire stages, and a module's {@code internal}
- * packages are its own. Checked on the compiled classes of every module, main and test: each
+ * {@code service} (and these end-to-end tests) wire stages, a module's {@code internal} packages
+ * are its own, and the engines the stages run (Kafka Streams, Delta Kernel) are used by those
+ * stages alone. Checked on the compiled classes of every module, main and test: each
  * module has a root package of its own, so a class's package names its module.
  */
 class ModuleBoundariesTest {
@@ -34,10 +35,19 @@ class ModuleBoundariesTest {
     static final List<String> STAGES = List.of("file-ingest", "topology", "delta-sink", "delta-source");
     /** The modules that may use the stages' public packages. */
     static final List<String> WIRING = List.of("service", "tests");
+    /**
+     * The engines a stage runs, by package, and the modules that may use them: the stage's runner
+     * drives its engine, and service only wires the runners (a class in service that made a
+     * {@code KafkaStreams} would break this).
+     */
+    static final Map<String, List<String>> ENGINES = Map.of(
+            "org.apache.kafka.streams..", List.of("topology"),
+            "io.delta.kernel..", List.of("delta-common", "delta-sink", "delta-source"));
 
     static {
         MODULES.put("schema", "io.tributary.schema");
         MODULES.put("broker", "io.tributary.broker");
+        MODULES.put("storage", "io.tributary.storage");
         MODULES.put("delta-common", "io.tributary.delta");
         MODULES.put("file-ingest", "io.tributary.ingest");
         MODULES.put("topology", "io.tributary.topology");
@@ -96,11 +106,21 @@ class ModuleBoundariesTest {
                 .as("the internal packages of " + module + " are used by " + module + " alone; give it public API instead")).toList();
     }
 
+    /** Only {@code engines}' modules use each engine. */
+    static List<ArchRule> engineRules(Map<String, List<String>> engines) {
+        return engines.entrySet().stream().map(e -> (ArchRule) noClasses()
+                .that().resideOutsideOfPackages(pkgs(e.getValue().stream()))
+                .should().dependOnClassesThat().resideInAPackage(e.getKey())
+                .as("only " + String.join(", ", e.getValue()) + " use " + e.getKey().replace("..", "")
+                        + "; service wires the stage that runs it")).toList();
+    }
+
     @Test
     void stagesNeverImportOneAnotherAndInternalsStayInTheirModule() {
         List<ArchRule> rules = new ArrayList<>(stageRules());
         rules.addAll(wiringRules(WIRING));
         rules.addAll(internalRules());
+        rules.addAll(engineRules(ENGINES));
         List<String> broken = rules.stream().map(r -> r.evaluate(classes)).filter(EvaluationResult::hasViolation)
                 .map(r -> r.getFailureReport().toString()).toList();
         assertThat(broken).as("the module boundaries (CONTRIBUTING.md):%n%s", String.join("\n", broken)).isEmpty();
@@ -134,5 +154,14 @@ class ModuleBoundariesTest {
     void theRulesFindAStageUsedFromOutside() {
         assertThat(wiringRules(List.of("tests")).stream().filter(r -> r.evaluate(classes).hasViolation()).map(ArchRule::getDescription))
                 .containsExactlyInAnyOrder(STAGES.stream().map(s -> "only tests use stage " + s).toArray(String[]::new));
+    }
+
+    /** A rule that can fail: topology runs Kafka Streams, so a layout where only service may is broken, and says where. */
+    @Test
+    void theRulesFindKafkaStreamsRunOutsideItsStage() {
+        EvaluationResult result = engineRules(Map.of("org.apache.kafka.streams..", List.of("service"))).get(0).evaluate(classes);
+        assertThat(result.hasViolation()).isTrue();
+        assertThat(result.getFailureReport().getDetails())
+                .anyMatch(d -> d.contains("<io.tributary.topology.") && d.contains("<org.apache.kafka.streams.KafkaStreams."));
     }
 }

@@ -115,6 +115,11 @@ public final class ObjectFileSystem extends FileSystem {
         return new FSDataOutputStream(new ObjectOutputStream(store, where, !overwrite), statistics);
     }
 
+    /** Uploads the local file {@code file} as the object {@code f} (in parts when it is large), replacing any. */
+    public void upload(java.nio.file.Path file, Path f) throws IOException {
+        store.put(location(f), file);
+    }
+
     @Override
     public FSDataOutputStream append(Path f, int bufferSize, Progressable progress) throws IOException {
         throw new IOException("append is not supported on object storage: " + f);
@@ -129,7 +134,7 @@ public final class ObjectFileSystem extends FileSystem {
         if (source == null || store.head(to) != null) {
             return false;
         }
-        store.copy(from, source.etag(), to);
+        store.copy(from, source.etag(), source.size(), to);
         store.delete(from);
         return true;
     }

@@ -10,6 +10,8 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.tributary.delta.KernelEngines;
+import io.tributary.delta.RemoteFiles;
 import io.tributary.delta.RowBatch;
 import io.tributary.schema.Schema;
 import java.io.IOException;
@@ -30,10 +32,12 @@ import java.util.Optional;
  * parquet-mr's record writer straight from {@code Object[]} rows and takes the statistics from the
  * footer it just wrote ({@link DirectParquetFiles}); {@link Strategy#KERNEL} hands a columnar view
  * of the rows to Kernel's default Parquet writer. Both write the same Parquet types and the same
- * statistics, at about the same speed (delta-sink/README.md, "Writing Parquet"). KERNEL is used for partitioned
- * tables (Kernel drops the partition columns from the files), tables not on the local file system
- * or that map column names (column mapping, Iceberg compatibility), and when the system property
- * {@value #STRATEGY_PROPERTY} says {@code kernel}.
+ * statistics, at about the same speed (delta-sink/README.md, "Writing Parquet"). DIRECT writes a
+ * local table's files in place, and another file system's (object storage) into local temporary
+ * files, each uploaded when complete ({@link DataFileTargets}). KERNEL is used for partitioned
+ * tables (Kernel drops the partition columns from the files), tables that map column names (column
+ * mapping, Iceberg compatibility), and when the system property {@value #STRATEGY_PROPERTY} says
+ * {@code kernel}.
  */
 public final class DataFileWriter {
     /** The system property that picks the strategy: {@code direct} (default) or {@code kernel}. */
@@ -82,20 +86,24 @@ public final class DataFileWriter {
 
     /**
      * Tributary's own writer for the files of {@code txn}'s unpartitioned table, row by row, when it
-     * applies (see the class comment); empty when Kernel's writer must be used.
+     * applies (see the class comment); empty when Kernel's writer must be used. A table that is not
+     * on the local disk gets each file written locally and uploaded when complete.
      */
     Optional<DirectParquetFiles.Rolling> direct(Transaction txn) {
-        Row state = txn.getTransactionState(engine);
-        DataWriteContext ctx = Transaction.getWriteContext(engine, state, Map.of());
-        Optional<Path> localDir = localDirectory(ctx.getTargetDirectory());
-        if (strategy() != Strategy.DIRECT || localDir.isEmpty() || !plainNames(txn.getSchema(engine))) {
+        if (strategy() != Strategy.DIRECT || !plainNames(txn.getSchema(engine))) {
             return Optional.empty();
         }
+        Row state = txn.getTransactionState(engine);
+        DataWriteContext ctx = Transaction.getWriteContext(engine, state, Map.of());
+        String folder = ctx.getTargetDirectory();
+        Optional<Path> localDir = localDirectory(folder);
         try {
-            return Optional.of(new DirectParquetFiles.Rolling(localDir.get(), ctx.getTargetDirectory(), schema, kernelSchema,
-                    ctx.getStatisticsColumns(), targetFileSize));
+            DataFileTargets.Target target = localDir.isPresent() ? DataFileTargets.local(localDir.get())
+                    : DataFileTargets.upload(RemoteFiles.of(KernelEngines.configuration(engine), folder));
+            return Optional.of(new DirectParquetFiles.Rolling(target, folder, schema, kernelSchema, ctx.getStatisticsColumns(),
+                    targetFileSize));
         } catch (IOException e) {
-            throw new UncheckedIOException("delta table: cannot create the folder " + localDir.get(), e);
+            throw new UncheckedIOException("delta table: cannot create the folder " + folder, e);
         }
     }
 

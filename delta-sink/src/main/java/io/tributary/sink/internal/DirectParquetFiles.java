@@ -23,11 +23,12 @@ import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.OutputFile;
 
 /**
- * Tributary's own Parquet writer for local tables: rows go through parquet-mr's record writer
+ * Tributary's own Parquet writer: rows go through parquet-mr's record writer
  * ({@link RowWriteSupport}) into {@code <uuid>-000.parquet} files of at most about the target
- * size of data each, Snappy-compressed as Spark
- * writes them; each file's statistics come from its footer ({@link ParquetFooterStats}), read back as
- * Kernel does, without reading the data again.
+ * size of data each, Snappy-compressed as Spark writes them; each file's statistics come from its
+ * footer ({@link ParquetFooterStats}), read back from the local file as Kernel does, without
+ * reading the data again. The files are written in place in a local table, or locally and then
+ * uploaded for a table elsewhere ({@link DataFileTargets}).
  */
 final class DirectParquetFiles {
     private static final int SIZE_CHECK_ROWS = 10_000;
@@ -36,13 +37,13 @@ final class DirectParquetFiles {
     }
 
     /**
-     * Files written into {@code dir} one row at a time, a new one once about {@code targetFileBytes}
+     * Files written into {@code target} one row at a time, a new one once about {@code targetFileBytes}
      * of data are buffered or written in the current one; not thread-safe. {@code dirName} is the
-     * same folder as Kernel names it (the returned paths start with it, so Kernel can make them
+     * table's folder as Kernel names it (the returned paths start with it, so Kernel can make them
      * relative to the table).
      */
     static final class Rolling {
-        private final Path dir;
+        private final DataFileTargets.Target target;
         private final String prefix;
         private final Schema schema;
         private final StructType kernelSchema;
@@ -50,14 +51,15 @@ final class DirectParquetFiles {
         private final long targetFileBytes;
         private final String id = UUID.randomUUID().toString();
         private final List<DataFileStatus> files = new ArrayList<>();
+        private final List<String> names = new ArrayList<>();
         private ParquetWriter<Object[]> writer;
         private Path file;
+        private String name;
         private long rowsInFile;
 
-        Rolling(Path dir, String dirName, Schema schema, StructType kernelSchema, List<Column> statsColumns, long targetFileBytes)
-                throws IOException {
-            Files.createDirectories(dir);
-            this.dir = dir;
+        Rolling(DataFileTargets.Target target, String dirName, Schema schema, StructType kernelSchema, List<Column> statsColumns,
+                long targetFileBytes) {
+            this.target = target;
             this.prefix = dirName.endsWith("/") ? dirName : dirName + "/";
             this.schema = schema;
             this.kernelSchema = kernelSchema;
@@ -67,7 +69,8 @@ final class DirectParquetFiles {
 
         void write(Object[] row) throws IOException {
             if (writer == null) {
-                file = dir.resolve(String.format("%s-%03d.parquet", id, files.size()));
+                name = String.format("%s-%03d.parquet", id, files.size());
+                file = target.local(name);
                 writer = new Builder(new LocalOutputFile(file), new RowWriteSupport(schema))
                         .withConf(new PlainParquetConfiguration())
                         .withCompressionCodec(CompressionCodecName.SNAPPY)
@@ -83,8 +86,12 @@ final class DirectParquetFiles {
             writer.close();
             writer = null;
             rowsInFile = 0;
-            files.add(new DataFileStatus(prefix + file.getFileName(), Files.size(file), Files.getLastModifiedTime(file).toMillis(),
-                    Optional.of(ParquetFooterStats.of(footer(file), kernelSchema, statsColumns))));
+            long size = Files.size(file);
+            var stats = ParquetFooterStats.of(footer(file), kernelSchema, statsColumns);
+            long modified = target.publish(file, name);
+            names.add(name);
+            file = null;
+            files.add(new DataFileStatus(prefix + name, size, modified, Optional.of(stats)));
         }
 
         /** Closes the last file; the files written, in order. */
@@ -92,6 +99,7 @@ final class DirectParquetFiles {
             if (writer != null) {
                 closeFile();
             }
+            target.finish();
             return files;
         }
 
@@ -104,16 +112,7 @@ final class DirectParquetFiles {
             } catch (IOException | RuntimeException e) {
                 // the file is deleted below either way
             }
-            try {
-                if (file != null) {
-                    Files.deleteIfExists(file);
-                }
-                for (DataFileStatus f : files) {
-                    Files.deleteIfExists(dir.resolve(Path.of(f.getPath()).getFileName().toString()));
-                }
-            } catch (IOException e) {
-                // an orphan file: no version names it, VACUUM deletes it
-            }
+            target.discard(file, names);
         }
     }
 

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
@@ -34,13 +35,14 @@ public final class TableFolder {
      * Checks the folder of a table about to be created (no {@code _delta_log} yet).
      *
      * @param partitionColumns the table's partition columns (its data files' folders)
+     * @param hadoop the table's file system settings (object storage included)
      * @throws TributaryException if the folder holds files other than the table's own and {@code allowNonEmpty} is false
      */
-    public static void checkNewTable(String tablePath, List<String> partitionColumns, boolean allowNonEmpty) {
+    public static void checkNewTable(String tablePath, List<String> partitionColumns, boolean allowNonEmpty, Configuration hadoop) {
         String path = KernelEngines.tablePath(tablePath);
         Path root = new Path(path);
         try {
-            FileSystem fs = root.getFileSystem(KernelEngines.configuration());
+            FileSystem fs = root.getFileSystem(hadoop);
             if (!fs.exists(root) || !fs.getFileStatus(root).isDirectory() || fs.exists(new Path(root, "_delta_log"))) {
                 return;
             }

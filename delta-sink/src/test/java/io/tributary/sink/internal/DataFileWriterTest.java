@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The sink's own Parquet writer against Kernel's: the same rows read back and the same statistics in the log. */
 class DataFileWriterTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Schema SCHEMA = Schema.parse("b TINYINT, s SMALLINT, i INT NOT NULL, l BIGINT, f FLOAT, d DOUBLE, "
+    static final Schema SCHEMA = Schema.parse("b TINYINT, s SMALLINT, i INT NOT NULL, l BIGINT, f FLOAT, d DOUBLE, "
             + "small DECIMAL(5,2), mid DECIMAL(15,3), big DECIMAL(30,4), str STRING, flag BOOLEAN, day DATE, ts TIMESTAMP, "
             + "ntz TIMESTAMP_NTZ, bin BINARY, w STRUCT<start: TIMESTAMP, n: STRUCT<x: INT, y: STRING>>");
 
@@ -41,7 +41,7 @@ class DataFileWriterTest {
         System.clearProperty(DataFileWriter.STRATEGY_PROPERTY);
     }
 
-    private static List<Object[]> rows() {
+    static List<Object[]> rows() {
         List<Object[]> rows = new ArrayList<>();
         for (int i = 0; i < 2_500; i++) {
             boolean nulls = i % 7 == 3;

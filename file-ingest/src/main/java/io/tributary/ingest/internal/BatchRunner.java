@@ -170,7 +170,8 @@ public final class BatchRunner {
     private List<FileStat> movedWhileRead(List<FileResult> results) {
         List<FileStat> moved = new ArrayList<>();
         for (FileResult r : results) {
-            if (r.bytesRead() != r.file().size() || !r.file().sameAs(discovery.current(r.file()))) {
+            if (r.bytesRead() != r.file().size()
+                    || !discovery.readsListedVersion(r.file()) && !r.file().sameAs(discovery.current(r.file()))) {
                 moved.add(r.file());
             }
         }

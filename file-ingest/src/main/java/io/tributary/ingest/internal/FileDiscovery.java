@@ -54,6 +54,15 @@ public class FileDiscovery {
         return restat(f);
     }
 
+    /**
+     * True when {@link #open} reads exactly the version of {@code f} that was listed or fails (an
+     * object read by its ETag), so that it need not be looked at again after the read; a local
+     * file can change while it is read.
+     */
+    public boolean readsListedVersion(FileStat f) {
+        return false;
+    }
+
     /** The file's content, as a stream; the file changed since it was listed may be a {@link FileChangedException}. */
     public InputStream open(FileStat f) throws IOException {
         return Files.newInputStream(f.path());

@@ -68,6 +68,12 @@ final class ObjectDiscovery extends FileDiscovery {
         }
     }
 
+    /** Read by its ETag ({@code If-Match}): the version listed, whole, or a {@link FileChangedException}. */
+    @Override
+    public boolean readsListedVersion(FileStat f) {
+        return f.etag() != null;
+    }
+
     @Override
     public InputStream open(FileStat f) throws IOException {
         try {
@@ -77,6 +83,10 @@ final class ObjectDiscovery extends FileDiscovery {
         } catch (java.io.FileNotFoundException e) {
             throw new NoSuchFileException(location(f));
         }
+    }
+
+    private boolean copiedInParts(ObjectInfo there) {
+        return store.inParts(there.size()) && there.etag() != null && there.etag().contains("-");
     }
 
     @Override
@@ -110,18 +120,19 @@ final class ObjectDiscovery extends FileDiscovery {
     /**
      * Copies the object (the version read, by its ETag when known) to {@code archive/relPath} on
      * the server, then deletes it. A name taken in the archive gets a numbered suffix, unless the
-     * object there is this very one, copied by a run that died before the delete.
+     * object there is this very one, copied by a run that died before the delete (its ETag, or for
+     * an object copied in parts, which gets an ETag of its own, its size).
      */
     private ObjectLocation archive(ObjectLocation object, FileStat f, ObjectLocation archive) throws IOException {
         ObjectLocation target = archive.child(f.relPath());
         for (int n = 1; ; n++) {
             ObjectInfo there = store.head(target);
             if (there == null) {
-                store.copy(object, f.etag(), target);
+                store.copy(object, f.etag(), f.size(), target);
                 store.delete(object);
                 return target;
             }
-            if (there.size() == f.size() && (f.etag() == null || f.etag().equals(there.etag()))) {
+            if (there.size() == f.size() && (f.etag() == null || f.etag().equals(there.etag()) || copiedInParts(there))) {
                 store.delete(object); // copied by a run that died before it deleted the original
                 return target;
             }

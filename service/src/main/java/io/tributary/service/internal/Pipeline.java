@@ -6,6 +6,7 @@ import io.tributary.schema.Progress;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Trigger;
+import io.tributary.topology.StreamsAggregation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,7 +76,6 @@ public final class Pipeline implements AutoCloseable {
      * @throws StoppedWhileStarting if {@link RunOptions#stopRequested()} said so while the Kafka cluster did not answer yet
      */
     public static Pipeline open(PipelineSpec spec, RunOptions options) {
-        StorageChecks.require(spec); // a bucket, credentials or endpoint that is wrong stops the run before anything starts
         FilesReadAhead readAhead = PipelineParts.readAhead(spec); // the files are read while the broker starts
         KafkaConnection kafka = null;
         List<Stage> stages = new ArrayList<>();
@@ -284,10 +284,9 @@ public final class Pipeline implements AutoCloseable {
             AutoCloseable r = s.resourceIfOpen();
             if (r instanceof LeasedSource<?> leased) {
                 out.put(s.name(), new StageShare(leased.holdsLease() ? "active" : "standby", List.of(), List.of(), List.of()));
-            } else if (r instanceof StreamsStage streams) {
-                Map<String, List<String>> tasks = streams.localTasks();
-                out.put(s.name(), new StageShare(null, streams.localPartitions().stream().map(tp -> tp.partition()).toList(),
-                        tasks.get("active"), tasks.get("standby")));
+            } else if (r instanceof StreamsAggregation aggregation) {
+                StreamsAggregation.Share share = aggregation.share();
+                out.put(s.name(), new StageShare(null, share.partitions(), share.activeTasks(), share.standbyTasks()));
             } else if (r instanceof PipelineParts.SinkResource sink && sink.sink().ownedPartitions() != null) {
                 out.put(s.name(), new StageShare(null, new java.util.TreeSet<>(sink.sink().ownedPartitions()).stream().toList(),
                         List.of(), List.of()));
@@ -299,8 +298,8 @@ public final class Pipeline implements AutoCloseable {
     /** The aggregation's Kafka Streams metrics (see {@code AggregateMetrics}), summed over tasks; empty without one. */
     public java.util.Map<String, Double> aggregateMetrics() {
         for (Stage s : stages) {
-            if (s.resource() instanceof StreamsStage streams) {
-                return streams.aggregateMetrics();
+            if (s.resource() instanceof StreamsAggregation aggregation) {
+                return aggregation.metrics();
             }
         }
         return java.util.Map.of();

@@ -20,7 +20,9 @@ import io.tributary.sink.maintenance.OptimizeOptions;
 import io.tributary.source.DeltaSource;
 import io.tributary.source.DeltaSourceConfig;
 import io.tributary.topology.AggregateSpec;
+import io.tributary.topology.AggregationConfig;
 import io.tributary.topology.OutputMode;
+import io.tributary.topology.StreamsAggregation;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -161,13 +163,18 @@ public final class PipelineParts {
         if (aggregate != null) {
             sinkSchema = aggregate.outputSchema();
             sinkTopic = Topics.results(spec.name());
-            String name = spec.name() + "/aggregate";
+            AggregationConfig single = AggregationConfig.of(spec.name(), aggregate, spec.stateDir().resolve("streams"))
+                    .withLateRowsTopic(lateTopic)
+                    .withTrimEvents(spec.bool(Settings.TOPIC_TRIM))
+                    .withBounded(spec.trigger().bounded())
+                    .withRestartWindow(Recovery.GIVE_UP_AFTER) // as long as the run loop tries a failed batch again
+                    .withReplicationFactor(replicationFactor(spec).map(Short::intValue).orElse(-1));
+            AggregationConfig aggregationConfig = Instances.shared(spec)
+                    ? single.withInstance(Instances.id(spec), Instances.standbyReplicas(spec)) : single;
+            String name = aggregationConfig.stageName();
             stages.add(Stage.opening(name, threads.submit(() -> {
-                StreamsStage streams = new StreamsStage(spec.name(), aggregate, Topics.events(spec.name()), Topics.results(spec.name()),
-                        lateTopic, client, spec.stateDir().resolve("streams"), new StreamsStage.Options(spec.bool(Settings.TOPIC_TRIM),
-                        spec.trigger().bounded(), replicationFactor(spec), Instances.shared(spec) ? Instances.id(spec) : null,
-                        Instances.standbyReplicas(spec)));
-                return new Stage(name, streams::runBatch, streams);
+                StreamsAggregation aggregation = new StreamsAggregation(aggregationConfig, client);
+                return new Stage(name, aggregation::runBatch, aggregation);
             })));
         }
         SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.location(Settings.SINK_PATH), sinkSchema,

@@ -13,6 +13,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.AwsProfileRegionProvider;
@@ -56,9 +57,15 @@ public final class S3Clients {
         return CLIENTS.computeIfAbsent(storage, S3Clients::build);
     }
 
+    /** The two clients share one connection pool (building an HTTP client, its TLS set-up included, is most of a client's start). */
     private static Clients build(Storage s) {
         int attempts = Integer.parseInt(s.get(ATTEMPTS, String.valueOf(DEFAULT_ATTEMPTS)).strip());
-        return new Clients(client(s, retry(attempts)), client(s, retry(2)), endpoint(s));
+        SdkHttpClient http = Apache5HttpClient.builder()
+                .maxConnections(Integer.parseInt(s.get(MAX_CONNECTIONS, "64").strip()))
+                .connectionTimeout(duration(s.get(CONNECT_TIMEOUT), Duration.ofSeconds(5)))
+                .socketTimeout(duration(s.get(SOCKET_TIMEOUT), Duration.ofSeconds(60)))
+                .build();
+        return new Clients(client(s, retry(attempts), http), client(s, retry(2), http), endpoint(s));
     }
 
     /** Exponential back-off with jitter: 100 ms doubling to at most 20 s; throttling (503 Slow Down) from 1 s. */
@@ -71,12 +78,9 @@ public final class S3Clients {
                 .build();
     }
 
-    private static S3Client client(Storage s, RetryStrategy retry) {
+    private static S3Client client(Storage s, RetryStrategy retry, SdkHttpClient http) {
         var b = S3Client.builder()
-                .httpClientBuilder(Apache5HttpClient.builder()
-                        .maxConnections(Integer.parseInt(s.get(MAX_CONNECTIONS, "64").strip()))
-                        .connectionTimeout(duration(s.get(CONNECT_TIMEOUT), Duration.ofSeconds(5)))
-                        .socketTimeout(duration(s.get(SOCKET_TIMEOUT), Duration.ofSeconds(60))))
+                .httpClient(http)
                 .region(region(s))
                 .forcePathStyle(Boolean.parseBoolean(s.get(PATH_STYLE, "false").strip()))
                 .credentialsProvider(credentials(s))

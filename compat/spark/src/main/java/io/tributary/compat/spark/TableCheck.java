@@ -157,10 +157,7 @@ final class TableCheck {
      * of them are data changes (an upsert removes and re-adds with {@code dataChange=true}).
      */
     private void printLogActions() throws IOException {
-        String[] commits;
-        try (var files = Files.list(Path.of(expect.path, "_delta_log"))) {
-            commits = files.map(Path::toString).filter(f -> f.matches(".*/[0-9]{20}\\.json")).sorted().toArray(String[]::new);
-        }
+        String[] commits = logFiles().stream().filter(f -> f.matches(".*/[0-9]{20}\\.json")).toArray(String[]::new);
         Dataset<Row> log = spark.read().json(commits);
         List<String> fields = List.of(log.columns());
         Column add = fields.contains("add") ? functions.col("add") : functions.lit(null);
@@ -281,8 +278,8 @@ final class TableCheck {
     }
 
     private String logListing() {
-        try (var files = Files.list(Path.of(expect.path, "_delta_log"))) {
-            List<String> names = files.map(p -> p.getFileName().toString()).sorted().toList();
+        try {
+            List<String> names = logFiles().stream().map(f -> f.substring(f.lastIndexOf('/') + 1)).toList();
             if (names.size() <= 40) {
                 return names.toString();
             }
@@ -290,6 +287,23 @@ final class TableCheck {
         } catch (IOException e) {
             return "(cannot list _delta_log: " + e + ")";
         }
+    }
+
+    /**
+     * The files of the table's {@code _delta_log}, sorted, as URIs: listed through Spark's Hadoop
+     * file system, so a table in S3 ({@code s3a://}) is listed as a local one.
+     */
+    private List<String> logFiles() throws IOException {
+        org.apache.hadoop.fs.Path log = new org.apache.hadoop.fs.Path(expect.path, "_delta_log");
+        org.apache.hadoop.fs.FileSystem fs = log.getFileSystem(spark.sparkContext().hadoopConfiguration());
+        List<String> files = new ArrayList<>();
+        for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(log)) {
+            if (f.isFile()) {
+                files.add(f.getPath().toString());
+            }
+        }
+        java.util.Collections.sort(files);
+        return files;
     }
 
     private interface Step {

@@ -1,4 +1,4 @@
-package io.tributary.service.internal;
+package io.tributary.topology.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,26 +11,26 @@ import org.apache.kafka.streams.errors.StreamsException;
 import org.junit.jupiter.api.Test;
 
 /** Which errors that kill a stream thread start the aggregation again, and which stop it. */
-class StreamsStageErrorsTest {
+class StreamThreadErrorsTest {
 
     @Test
     void kafkaErrorsWhileTheBrokerIsAwayStartItAgain() {
-        assertThat(StreamsStage.kafkaTrouble(new StreamsException("send failed", new TimeoutException("Expiring 2 record(s)")))).isTrue();
-        assertThat(StreamsStage.kafkaTrouble(new StreamsException("add offsets failed", new KafkaException("error state",
+        assertThat(StreamsApp.kafkaTrouble(new StreamsException("send failed", new TimeoutException("Expiring 2 record(s)")))).isTrue();
+        assertThat(StreamsApp.kafkaTrouble(new StreamsException("add offsets failed", new KafkaException("error state",
                 new KafkaException("The client hasn't received acknowledgment for some previously sent messages"))))).isTrue();
         IllegalStateException abortTimedOut = new IllegalStateException(
                 "Cannot attempt operation `beginTransaction` because the previous call to `abortTransaction` timed out and must be retried");
         abortTimedOut.setStackTrace(new StackTraceElement[] {
             new StackTraceElement(KafkaProducer.class.getName(), "beginTransaction", "KafkaProducer.java", 1)});
-        assertThat(StreamsStage.kafkaTrouble(new StreamsException("process failed", abortTimedOut))).isTrue();
+        assertThat(StreamsApp.kafkaTrouble(new StreamsException("process failed", abortTimedOut))).isTrue();
     }
 
     @Test
     void errorsOfTheTopologyOrRefusalsStopIt() {
-        assertThat(StreamsStage.kafkaTrouble(new StreamsException("process failed", new NullPointerException()))).isFalse();
-        assertThat(StreamsStage.kafkaTrouble(new StreamsException("process failed", new IllegalStateException("a bug of ours")))).isFalse();
-        assertThat(StreamsStage.kafkaTrouble(new StreamsException("no rights", new TopicAuthorizationException("results")))).isFalse();
-        assertThat(StreamsStage.kafkaTrouble(new StreamsException("bad bytes", new SerializationException("x")))).isFalse();
-        assertThat(StreamsStage.kafkaTrouble(new StreamsException("the topology failed"))).isFalse();
+        assertThat(StreamsApp.kafkaTrouble(new StreamsException("process failed", new NullPointerException()))).isFalse();
+        assertThat(StreamsApp.kafkaTrouble(new StreamsException("process failed", new IllegalStateException("a bug of ours")))).isFalse();
+        assertThat(StreamsApp.kafkaTrouble(new StreamsException("no rights", new TopicAuthorizationException("results")))).isFalse();
+        assertThat(StreamsApp.kafkaTrouble(new StreamsException("bad bytes", new SerializationException("x")))).isFalse();
+        assertThat(StreamsApp.kafkaTrouble(new StreamsException("the topology failed"))).isFalse();
     }
 }

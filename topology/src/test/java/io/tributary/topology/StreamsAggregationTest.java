@@ -1,4 +1,4 @@
-package io.tributary.service.internal;
+package io.tributary.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -10,8 +10,6 @@ import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
-import io.tributary.topology.AggregateSpec;
-import io.tributary.topology.OutputMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The aggregation stage on a real broker: what its progress lines count. */
 @Tag("integration")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
-class StreamsStageTest {
+class StreamsAggregationTest {
     private static final String EVENTS = "tributary.t.events";
     private static final String RESULTS = "tributary.t.results";
     private static final int PARTITIONS = 2;
@@ -76,7 +74,7 @@ class StreamsStageTest {
                     new TopicPartition(EVENTS, 1), OffsetSpec.latest())).all().get().entrySet().stream()
                     .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
 
-            try (StreamsStage stage = new StreamsStage("t", spec, EVENTS, RESULTS, null, client, dir.resolve("streams"), StreamsStage.Options.single(false, true))) {
+            try (StreamsAggregation stage = new StreamsAggregation(AggregationConfig.of("t", spec, dir.resolve("streams")).withBounded(true), client)) {
                 // the batch is aggregated and committed before the pipeline asks for it
                 await("the aggregation commits the batch").atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(20))
                         .untilAsserted(() -> assertThat(committed(admin)).isEqualTo(end));
@@ -86,6 +84,9 @@ class StreamsStageTest {
                 assertThat(progress.get().numInputRows()).isEqualTo(3);
                 assertThat(progress.get().sources().get(0).endOffset()).isEqualTo(Map.of(EVENTS, Map.of("0", 2L, "1", 1L)));
                 assertThat(stage.runBatch()).as("nothing more").isEmpty();
+                // what the service publishes as metrics: the two windows of user a are in state, nothing was late
+                assertThat(stage.metrics()).containsEntry(AggregateMetrics.INPUT_ROWS, 3.0)
+                        .containsEntry(AggregateMetrics.ROWS_TOTAL, 2.0).containsEntry(AggregateMetrics.ROWS_DROPPED, 0.0);
             }
         }
     }
@@ -113,7 +114,7 @@ class StreamsStageTest {
                 producer.send(new ProducerRecord<>(EVENTS, 1, bytes("[\"a\"]"), rows.take()));
                 producer.commitTransaction(); // rows, then the commit's control record: no marker
             }
-            try (StreamsStage stage = new StreamsStage("t", spec, EVENTS, RESULTS, null, client, dir.resolve("streams"), StreamsStage.Options.single(false, true))) {
+            try (StreamsAggregation stage = new StreamsAggregation(AggregationConfig.of("t", spec, dir.resolve("streams")).withBounded(true), client)) {
                 assertThatThrownBy(stage::runBatch).isInstanceOf(TributaryException.class)
                         .hasMessageContaining("the aggregation read " + EVENTS + "-1 up to its end (offset 1)")
                         .hasMessageContaining("no batch-end marker follows its last rows")

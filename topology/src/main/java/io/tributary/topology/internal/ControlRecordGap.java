@@ -1,4 +1,4 @@
-package io.tributary.service.internal;
+package io.tributary.topology.internal;
 
 import io.tributary.schema.TopicWait;
 import java.time.Duration;
@@ -16,14 +16,14 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * reader gets. A read_committed consumer of its own, with no group; opened and connected at once,
  * as its first use is at the end of a run (0.1 to 0.2 s measured).
  */
-final class ControlRecordGap implements AutoCloseable {
+public final class ControlRecordGap implements AutoCloseable {
     /** The largest gap read; a larger one holds records, or is not worth reading. */
-    static final long MAX_GAP = 4;
+    public static final long MAX_GAP = 4;
     private static final Duration TIMEOUT = Duration.ofMillis(500);
 
     private final KafkaConsumer<byte[], byte[]> reader;
 
-    ControlRecordGap(Map<String, Object> clientProps, String clientId) {
+    public ControlRecordGap(Map<String, Object> clientProps, String clientId) {
         Map<String, Object> p = new HashMap<>(clientProps);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false); // waited for at start: never made with a broker's defaults
@@ -37,7 +37,7 @@ final class ControlRecordGap implements AutoCloseable {
     }
 
     /** Connects, and waits up to {@code bound} for {@code topic} to be visible ({@link TopicWait}); false if it is not. */
-    boolean awaitTopic(String topic, Duration bound) {
+    public boolean awaitTopic(String topic, Duration bound) {
         return !TopicWait.partitions(reader, topic, bound).isEmpty();
     }
 
@@ -47,7 +47,7 @@ final class ControlRecordGap implements AutoCloseable {
      * {@link #MAX_GAP} offsets with only control records or aborted records. False when a
      * partition has no {@code from}, a larger gap, a record, or the read did not finish in time.
      */
-    boolean onlyControlRecords(Map<TopicPartition, Long> from, Map<TopicPartition, Long> end) {
+    public boolean onlyControlRecords(Map<TopicPartition, Long> from, Map<TopicPartition, Long> end) {
         Map<TopicPartition, Long> gaps = new HashMap<>();
         for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
             long c = from.getOrDefault(e.getKey(), -1L);

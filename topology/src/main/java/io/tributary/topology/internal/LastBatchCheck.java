@@ -1,4 +1,4 @@
-package io.tributary.service.internal;
+package io.tributary.topology.internal;
 
 import io.tributary.schema.TributaryException;
 import io.tributary.topology.AggregateMetrics;
@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * fails at once with what happened and what to do; an unbounded run waits for the next batch's
  * marker, and says so once.
  */
-final class LastBatchCheck {
+public final class LastBatchCheck {
     private static final Logger LOG = LoggerFactory.getLogger(LastBatchCheck.class);
 
     private final String eventsTopic;
@@ -29,7 +29,7 @@ final class LastBatchCheck {
     /** The open batches already warned about (unbounded runs): their position, by partition. */
     private final Map<TopicPartition, Long> warned = new HashMap<>();
 
-    LastBatchCheck(String eventsTopic, ControlRecordGap gap, boolean bounded) {
+    public LastBatchCheck(String eventsTopic, ControlRecordGap gap, boolean bounded) {
         this.eventsTopic = eventsTopic;
         this.gap = gap;
         this.bounded = bounded;
@@ -40,7 +40,7 @@ final class LastBatchCheck {
      * @param end the events topic's read_committed end offsets the stage waits for
      * @throws TributaryException in a bounded run, when a partition's last batch cannot end
      */
-    void check(Map<MetricName, ? extends Metric> metrics, Map<TopicPartition, Long> end) {
+    public void check(Map<MetricName, ? extends Metric> metrics, Map<TopicPartition, Long> end) {
         for (Map.Entry<TopicPartition, Long> open : openBatches(metrics).entrySet()) {
             TopicPartition tp = open.getKey();
             Long e = end.get(tp);

@@ -1,0 +1,277 @@
+package io.tributary.topology;
+
+import io.tributary.schema.PartitionShare;
+import io.tributary.schema.Progress;
+import io.tributary.schema.TopicTrim;
+import io.tributary.schema.TopicWait;
+import io.tributary.schema.Topics;
+import io.tributary.schema.TributaryException;
+import io.tributary.topology.internal.BatchProgress;
+import io.tributary.topology.internal.ControlRecordGap;
+import io.tributary.topology.internal.EventsOffsets;
+import io.tributary.topology.internal.LastBatchCheck;
+import io.tributary.topology.internal.LocalTasks;
+import io.tributary.topology.internal.StreamsApp;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * The topology stage: the {@link WindowedAggregation} as a Kafka Streams application that runs
+ * for the whole process. A batch ({@link #runBatch()}) is waiting until the application has
+ * committed everything that is committed on the events topic now (Kafka Streams has no bounded
+ * mode, see KIP-95), so that the results topic then holds the output of every ingest batch so far
+ * and the sink can take it. The constructor starts the application; one thread runs the batches.
+ */
+public final class StreamsAggregation implements AutoCloseable {
+    private static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(10);
+
+    private final AggregationConfig config;
+    private final EventsOffsets offsets;
+    /** Reads the few offsets between committed (or processed) and end offsets. Opened with the stage. */
+    private final ControlRecordGap gap;
+    /** Whether the last batch on each partition ended: a bounded run fails at once when one cannot. */
+    private final LastBatchCheck lastBatches;
+    private final StreamsApp app;
+    private final BatchProgress progress;
+    private KafkaFuture<Void> trim;
+    /**
+     * The committed and end offsets last found to have only control records between them: the
+     * committed offsets stay there until the next commit interval, and the next batch (the end of
+     * an availableNow run, every idle poll of the service) need not read the gap again.
+     */
+    private Map<TopicPartition, Long> settledCommitted = Map.of();
+    private Map<TopicPartition, Long> settledEnd = Map.of();
+    private Map<TopicPartition, Long> committed;
+    private Map<TopicPartition, Long> trimmed;
+
+    /**
+     * Starts the application and waits until it has joined its group. Waits up to the client
+     * settings' bound ({@link TopicWait#bound}) for the events topic to exist.
+     *
+     * @param kafkaClientProps the Kafka client settings, {@code bootstrap.servers} among them
+     * @throws TributaryException when the events topic does not appear or the application does not start
+     */
+    public StreamsAggregation(AggregationConfig config, Map<String, Object> kafkaClientProps) {
+        this.config = config;
+        String applicationId = config.applicationId();
+        Properties props = streamsProps(config, kafkaClientProps);
+        WindowedAggregation.loadNativeLibraryAhead(); // on a thread of its own, while the clients are made and the group found
+        this.offsets = new EventsOffsets(kafkaClientProps, config.eventsTopic(), applicationId);
+        // where the application resumes: read before it starts, as the ingest's first batch may be
+        // processed and committed while this stage is still opening (the stages open concurrently).
+        // On a new broker the answer waits for the offsets topic to be created and loaded; the
+        // application's clients are made meanwhile
+        KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> resumeAt = offsets.askCommitted();
+        ControlRecordGap g = null;
+        StreamsApp a = null;
+        try {
+            g = new ControlRecordGap(kafkaClientProps, applicationId + "-catch-up");
+            // the events topic may be a moment old, and Kafka Streams stops on a source topic it cannot see
+            Duration bound = TopicWait.bound(kafkaClientProps);
+            if (!g.awaitTopic(config.eventsTopic(), bound)) {
+                throw new TributaryException("the aggregation: topic " + config.eventsTopic() + " does not exist (looked for it for "
+                        + bound.toSeconds() + " s); start the stage that writes it first, or check the pipeline's kafka settings");
+            }
+            a = new StreamsApp(applicationId, () -> WindowedAggregation.build(config.spec(), config.eventsTopic(),
+                    config.resultsTopic(), config.lateRowsTopic()), props, config.restartWindow(), config.instanceId() != null);
+            this.committed = offsets.committed(resumeAt);
+            this.trimmed = committed;
+            a.start();
+        } catch (RuntimeException e) {
+            if (a != null) {
+                a.close(Duration.ZERO);
+            }
+            if (g != null) {
+                g.close();
+            }
+            offsets.close(Duration.ZERO);
+            throw e;
+        }
+        this.gap = g;
+        this.app = a;
+        this.lastBatches = new LastBatchCheck(config.eventsTopic(), gap, config.bounded());
+        this.progress = new BatchProgress(config.stageName(), applicationId, config.eventsTopic(), config.instanceId());
+    }
+
+    /**
+     * The Kafka Streams settings: the client settings, then the aggregation's own, the rows'
+     * compression unless the client settings name one. Membership is static: an instance that
+     * restarts takes its tasks back at once, and each instance has its own member id.
+     */
+    private static Properties streamsProps(AggregationConfig config, Map<String, Object> clientProps) {
+        Properties props = new Properties();
+        props.putAll(clientProps);
+        String instanceId = config.instanceId();
+        props.putAll(WindowedAggregation.streamsConfig(config.applicationId(), String.valueOf(clientProps.get("bootstrap.servers")),
+                config.stateDir(), config.applicationId() + "-" + (instanceId == null ? "1" : instanceId)));
+        if (instanceId != null) {
+            // a dead instance's tasks move to the others after this (the broker's smallest session timeout by default)
+            props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), (int) PartitionShare.SESSION_TIMEOUT.toMillis());
+            props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1500);
+        }
+        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
+        // the changelog topics Kafka Streams creates take the pipeline's replication (its default, -1, is the broker's)
+        if (config.replicationFactor() != -1) {
+            props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.replicationFactor());
+        }
+        if (!clientProps.containsKey(ProducerConfig.COMPRESSION_TYPE_CONFIG)) {
+            props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), Topics.ROW_COMPRESSION);
+        }
+        return props;
+    }
+
+    public AggregationConfig config() {
+        return config;
+    }
+
+    /**
+     * Waits until the application has committed all that is committed on the events topic now.
+     * Returns the batch's progress, or empty when there was nothing new.
+     *
+     * @throws TributaryException when the application stopped, did not catch up within 10 minutes,
+     *         or, in a bounded run, read rows that no batch-end marker follows
+     */
+    public Optional<Progress> runBatch() {
+        long startMs = System.currentTimeMillis();
+        long t0 = System.nanoTime();
+        restartIfKilled();
+        Map<TopicPartition, Long> end = new HashMap<>(offsets.end());
+        if (config.instanceId() != null) {
+            // instances share the tasks: a batch is the partitions of this instance's tasks
+            Set<Integer> local = Set.copyOf(app.localTasks(config.eventsTopic()).partitions());
+            end.keySet().removeIf(tp -> !local.contains(tp.partition()));
+            if (end.isEmpty()) {
+                return Optional.empty();
+            }
+        }
+        Map<TopicPartition, Long> before = committed;
+        long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
+        Map<TopicPartition, Long> now = only(offsets.committed(), end.keySet());
+        while (!EventsOffsets.caughtUp(now, end) && !onlyControlRecordsLeft(now, end)) {
+            lastBatches.check(app.metrics(), end);
+            restartIfKilled();
+            app.requireAlive();
+            if (System.nanoTime() > deadline) {
+                throw new TributaryException("the aggregation did not catch up with " + config.eventsTopic() + " within "
+                        + CATCH_UP_TIMEOUT.toMinutes() + " minutes (committed " + now + ", end " + end + ")");
+            }
+            sleep(20);
+            now = only(offsets.committed(), end.keySet());
+        }
+        lastBatches.check(app.metrics(), end);
+        Map<TopicPartition, Long> trimAt = now;
+        if (!EventsOffsets.caughtUp(now, end)) {
+            // only control records left: count them as read, as the next commit will
+            Map<TopicPartition, Long> past = new HashMap<>(now);
+            end.forEach((tp, o) -> past.merge(tp, o, Math::max));
+            now = past;
+        }
+        committed = merged(committed, now); // the partitions of other instances' tasks keep what was last seen of them
+        if (config.trimEvents() && !trimAt.equals(only(trimmed, trimAt.keySet()))) {
+            // never read again: a restart resumes from the committed offsets, its state comes from the changelogs
+            trim = offsets.trimBefore(trimAt);
+            trimmed = merged(trimmed, trimAt);
+        }
+        long records = 0;
+        for (Map.Entry<TopicPartition, Long> e : now.entrySet()) {
+            // a partition this instance got back may have moved on (or from an older look) meanwhile
+            records += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0L));
+        }
+        if (records == 0) {
+            return Optional.empty();
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        return Optional.of(progress.next(startMs, ms, only(before, now.keySet()), now, app.metrics()));
+    }
+
+    private static Map<TopicPartition, Long> only(Map<TopicPartition, Long> offsets, Set<TopicPartition> keep) {
+        Map<TopicPartition, Long> out = new HashMap<>(offsets);
+        out.keySet().retainAll(keep);
+        return out;
+    }
+
+    private static Map<TopicPartition, Long> merged(Map<TopicPartition, Long> offsets, Map<TopicPartition, Long> newer) {
+        Map<TopicPartition, Long> out = new HashMap<>(offsets);
+        out.putAll(newer);
+        return out;
+    }
+
+    /**
+     * This instance's share of the application's tasks.
+     *
+     * @param partitions the events topic's partitions its active tasks read
+     * @param activeTasks the ids of the tasks it runs (e.g. {@code 0_1})
+     * @param standbyTasks the ids of the tasks it keeps a warm copy of
+     */
+    public record Share(List<Integer> partitions, List<String> activeTasks, List<String> standbyTasks) {
+    }
+
+    /** This instance's tasks now (all of them when it is the only instance). */
+    public Share share() {
+        LocalTasks local = app.localTasks(config.eventsTopic());
+        return new Share(local.partitions(), local.active(), local.standby());
+    }
+
+    private void restartIfKilled() {
+        if (app.restartIfKilled()) {
+            progress.countersReset();
+        }
+    }
+
+    /**
+     * True when every record between the committed offsets and the end offsets is a transaction
+     * control record (a commit or abort marker), or belongs to an aborted transaction: nothing a
+     * read_committed reader gets. The commit the processor asks for at a batch's marker covers the
+     * offsets up to the marker; the ingest transaction's commit marker after it is passed only by
+     * the next commit of the interval (Kafka Streams commits once the consumer's position moved past
+     * it), which with a long commit interval (see {@link WindowedAggregation#streamsConfig}) would
+     * keep the stage waiting for nothing. Checked with a read_committed consumer of its own, only
+     * for the partitions whose gap is small (a control record per transaction at most), and once
+     * for the same offsets.
+     */
+    private boolean onlyControlRecordsLeft(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> end) {
+        if (committed.equals(settledCommitted) && end.equals(settledEnd)) {
+            return true;
+        }
+        if (gap.onlyControlRecords(committed, end)) {
+            settledCommitted = Map.copyOf(committed);
+            settledEnd = Map.copyOf(end);
+            return true;
+        }
+        return false;
+    }
+
+    /** The aggregation's metrics (names of {@link AggregateMetrics}), summed over its tasks. */
+    public Map<String, Double> metrics() {
+        return BatchProgress.sums(app.metrics());
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException("interrupted", e);
+        }
+    }
+
+    /** Stops the application (waiting up to 30 s for its threads) and the deletion of read events in flight. */
+    @Override
+    public void close() {
+        app.close();
+        TopicTrim.await(trim);
+        gap.close();
+        offsets.close();
+    }
+}
