@@ -54,11 +54,11 @@ class InstancesSoakTest {
 
     private void around(ThrowingRunnable test) throws Exception {
         run.dir = java.nio.file.Files.createTempDirectory("tributary-instances-soak");
-        run.startCluster();
+        InstancesTest.startCluster(run.dir);
         try {
             test.run();
         } finally {
-            run.stopCluster();
+            InstancesTest.stopCluster();
         }
     }
 
@@ -85,21 +85,21 @@ class InstancesSoakTest {
     @Test
     void everyBrokerBouncedCleanlyAndHard() throws Exception {
         around(() -> {
-            Workspace ws = new Workspace(run.dir, InstancesTest.spec("bounced", InstancesTest.RAW, run.cluster.bootstrapServers()));
+            Workspace ws = new Workspace(run.dir, InstancesTest.spec("bounced", InstancesTest.RAW, InstancesTest.cluster.bootstrapServers()));
             List<String> expected = new ArrayList<>();
-            try (PipelineInstances instances = new PipelineInstances(run.dir, ws, "bounced", run.cluster.bootstrapServers())) {
+            try (PipelineInstances instances = new PipelineInstances(run.dir, ws, "bounced", InstancesTest.cluster.bootstrapServers())) {
                 instances.start("a");
                 instances.start("b");
                 for (boolean hard : new boolean[] {false, true}) {
                     for (int node = 1; node <= 3; node++) {
                         run.addFiles(ws, 3, 0, expected::addAll);
                         if (hard) {
-                            run.cluster.kill(node);
+                            InstancesTest.cluster.kill(node);
                         } else {
-                            run.cluster.stop(node);
+                            InstancesTest.cluster.stop(node);
                         }
                         run.addFiles(ws, 3, 0, expected::addAll);
-                        run.cluster.start(node);
+                        InstancesTest.cluster.start(node);
                         instances.assertAlive();
                     }
                 }
