@@ -9,9 +9,11 @@ import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.AppendStream;
+import io.tributary.sink.internal.BatchSuperseded;
 import io.tributary.sink.internal.CommitResult;
 import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.KeyedBatch;
+import io.tributary.sink.internal.OwnedPartitions;
 import io.tributary.sink.internal.Partitioning;
 import io.tributary.sink.internal.SchemaChangeException;
 import io.tributary.sink.internal.SchemaMerge;
@@ -21,12 +23,10 @@ import io.tributary.sink.internal.TopicBatch;
 import io.tributary.sink.internal.TopicReader;
 import io.tributary.sink.internal.WriteMode;
 import io.tributary.storage.Storage;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +38,14 @@ import org.slf4j.LoggerFactory;
  * seen at its start, writes them as Parquet and commits one Delta version that carries
  * {@code txn (appId, batchId)} and the offsets the batch reached ({@link SinkOffsets}). On start
  * the sink resumes from the offsets in the table, so a restart, a crash or a replayed batch never
- * duplicates or drops rows. No consumer group is used. One sink instance per table; not thread-safe.
+ * duplicates or drops rows. Not thread-safe.
+ *
+ * <p>One instance reads every partition and no consumer group is used; or several instances
+ * (processes) share the topic's partitions through a consumer group named after the sink's id
+ * ({@link #DeltaSink(SinkConfig, Map, boolean, Storage, String)}): each commits the rows and
+ * offsets of the partitions it owns, with a txn appId of its own ({@link #txnAppId}), and a
+ * commit checks, in its conflict window, that the table still holds the offsets its partitions
+ * started from, so a partition another instance took over meanwhile is never committed twice.
  *
  * <p>{@link SinkConfig#mode()} chooses how a batch changes the table: append every row, upsert
  * (MERGE by key, copy-on-write, tombstones delete) or complete (the table becomes the batch).
@@ -52,12 +59,11 @@ public final class DeltaSink implements AutoCloseable {
     private WriteMode mode;
     private final TopicReader reader;
     private final String topicId;
-    private final String runId = UUID.randomUUID().toString();
+    private final SinkProgress progress;
     private long nextBatchId;
     private Map<Integer, Long> storedOffsets; // where the next batch starts reading
     private Map<Integer, Long> tableOffsets; // what the table holds; differs from storedOffsets only after --reprocess
     private final boolean reprocess;
-    private long lastTriggerStartMs = -1;
     /** allowedLatency: when this sink first saw the records now waiting in the topic (-1: none waiting). */
     private long pendingSinceMs = -1;
     /**
@@ -69,6 +75,10 @@ public final class DeltaSink implements AutoCloseable {
     /** allowedLatency: Parquet bytes per record of the last batch written (0: none yet). */
     private double bytesPerRecord;
     private final Storage storage;
+    /** The partitions this instance owns, when instances share the topic; null: this sink reads every partition. */
+    private final OwnedPartitions owned;
+    /** The {@code txn} appId of this sink's commits: the sink's id, or with shared partitions the instance's ({@link #txnAppId}). */
+    private final String txnAppId;
 
     /**
      * Opens the table (if it exists) and the topic, and positions the consumer at the table's offsets.
@@ -93,6 +103,15 @@ public final class DeltaSink implements AutoCloseable {
 
     /** As {@link #DeltaSink(SinkConfig, Map, boolean)}, for a table whose file system takes {@code storage}'s settings (object storage). */
     public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps, boolean reprocess, Storage storage) {
+        this(config, kafkaClientProps, reprocess, storage, null);
+    }
+
+    /**
+     * As {@link #DeltaSink(SinkConfig, Map, boolean, Storage)}; with an {@code instanceId}, this is
+     * one of several instances that share the topic's partitions: it joins the consumer group
+     * {@code config.appId()} as that (static) member and commits the partitions the group gives it.
+     */
+    public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps, boolean reprocess, Storage storage, String instanceId) {
         this.reprocess = reprocess;
         this.storage = storage;
         this.engine = KernelEngines.withTargetFileSize(config.targetFileSize(), storage);
@@ -102,11 +121,23 @@ public final class DeltaSink implements AutoCloseable {
         TableFolder.checkNewTable(config.tablePath(), partitioning.columns(), config.allowNonEmptyPath(), KernelEngines.configuration(engine));
         this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(), partitioning, config.targetFileSize());
         this.mode = WriteMode.forConfig(config, writer);
-        this.reader = new TopicReader(kafkaClientProps, config.topic(), config.appId(), new RowJson(config.schema()), mode.keyed());
+        this.txnAppId = txnAppId(config.appId(), instanceId);
+        this.progress = new SinkProgress(config, writer.tablePath(), instanceId, this::ownedPartitions);
+        if (instanceId != null) {
+            SinkRefusals.checkShareable(config);
+            writer.shareOffsets(config.appId());
+        }
+        this.reader = new TopicReader(kafkaClientProps, config.topic(), txnAppId, new RowJson(config.schema()), mode.keyed());
+        OwnedPartitions share = null;
         try {
             this.topicId = reader.topicId();
+            share = instanceId == null ? null : OwnedPartitions.join(kafkaClientProps, config.appId(), config.topic(), instanceId);
+            this.owned = share;
             resumeFromTable();
         } catch (RuntimeException e) {
+            if (share != null) {
+                share.close();
+            }
             reader.close();
             throw e;
         }
@@ -142,10 +173,20 @@ public final class DeltaSink implements AutoCloseable {
         return config.withSchema(merged.schema());
     }
 
+    /**
+     * The {@code txn} appId of a sink's commits: its id, or for instance {@code instanceId} of a
+     * sink whose instances share the topic's partitions, {@code <id>@<instanceId>}: each instance
+     * numbers its own batches, and a replay of one of them is refused by Delta.
+     */
+    public static String txnAppId(String appId, String instanceId) {
+        return instanceId == null ? appId : appId + "@" + instanceId;
+    }
+
     private void resumeFromTable() {
+        java.util.Set<Integer> partitions = owned == null ? null : owned.take(); // before the table: its offsets are at least as new
         Optional<Snapshot> snap = writer.latestSnapshot();
         Optional<SinkOffsets> stored = snap.flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
-        long lastBatch = snap.flatMap(s -> s.getLatestTransactionVersion(engine, config.appId())).orElse(-1L);
+        long lastBatch = snap.flatMap(s -> s.getLatestTransactionVersion(engine, txnAppId)).orElse(-1L);
         if (stored.isPresent()) {
             SinkOffsets s = stored.get();
             if (!config.appId().equals(s.appId()) || !config.topic().equals(s.topic())) {
@@ -154,8 +195,8 @@ public final class DeltaSink implements AutoCloseable {
                         + "; give each sink its own table path");
             }
             if (s.topicId() != null && !s.topicId().equals(topicId)) {
-                if (!reprocess) {
-                    throw lostState(s, lastBatch);
+                if (!reprocess || owned != null) { // instances that share the partitions cannot tell whose rows were written again
+                    throw SinkRefusals.lostState(config, writer.tablePath(), s, lastBatch, topicId);
                 }
                 LOG.warn("delta sink {}: topic {} was created anew (the pipeline's state was lost); --reprocess: reading it from "
                         + "the beginning and appending its rows to table {} again", config.appId(), config.topic(), writer.tablePath());
@@ -166,46 +207,51 @@ public final class DeltaSink implements AutoCloseable {
                 return;
             }
         } else if (lastBatch >= 0) {
-            throw new TributaryException("delta table " + writer.tablePath() + " has batches of sink " + config.appId()
+            throw new TributaryException("delta table " + writer.tablePath() + " has batches of sink " + txnAppId
                     + " (last " + lastBatch + ") but no stored offsets ('" + SinkOffsets.DOMAIN + "' domain metadata); "
                     + "it was not written by a Tributary sink: write to a new table path");
         }
         if (stored.isEmpty() && config.trimTopic()) {
-            refuseTrimmedTopic(snap);
+            if (tableAppeared(snap)) {
+                resumeFromTable(); // another instance committed (and trimmed) since the table was read
+                return;
+            }
         }
         this.nextBatchId = lastBatch + 1;
         this.storedOffsets = new TreeMap<>(stored.map(SinkOffsets::offsets).orElse(Map.of()));
+        if (owned != null) {
+            storedOffsets = owned.ownedOf(storedOffsets);
+            reader.assign(storedOffsets, partitions);
+        } else {
+            reader.assign(storedOffsets);
+        }
         this.tableOffsets = storedOffsets;
-        reader.assign(storedOffsets);
-        LOG.info("delta sink {}: table {} at version {}, next batch {}, resuming topic {} at {}", config.appId(), writer.tablePath(),
+        if (partitions != null && partitions.isEmpty()) {
+            LOG.info("delta sink {}: table {} at version {}; no partition of topic {} is this instance's now", txnAppId, writer.tablePath(),
+                    snap.map(Snapshot::getVersion).orElse(-1L), config.topic());
+            return;
+        }
+        LOG.info("delta sink {}: table {} at version {}, next batch {}, resuming topic {}{} at {}", txnAppId, writer.tablePath(),
                 snap.map(Snapshot::getVersion).orElse(-1L), nextBatchId, config.topic(),
-                storedOffsets.isEmpty() ? "the beginning" : storedOffsets);
+                partitions == null ? "" : " partition(s) " + partitions, storedOffsets.isEmpty() ? "the beginning" : storedOffsets);
     }
 
     /**
-     * A trimmed topic no longer holds the rows of the batches before its first offsets: starting a
+     * True when the table has the sink's offsets now, though {@code snap} had none: another instance
+     * of the sink committed meanwhile (and trimmed the topic). Otherwise refuses a trimmed topic:
+     * a trimmed topic no longer holds the rows of the batches before its first offsets: starting a
      * table from it would silently leave them out (the table was deleted, or another path given).
      */
-    private void refuseTrimmedTopic(Optional<Snapshot> snap) {
+    private boolean tableAppeared(Optional<Snapshot> snap) {
         reader.assign(Map.of());
         Map<Integer, Long> begin = reader.beginningOffsets();
         if (begin.values().stream().anyMatch(o -> o > 0)) {
-            throw new TributaryException("delta table " + writer.tablePath() + (snap.isPresent() ? " has no batches of sink " + config.appId()
-                    : " does not exist") + ", but topic " + config.topic() + " starts at offsets " + begin + ": the records before them "
-                    + "were deleted after an earlier table committed them (the pipeline trims its topics, setting topic.trim). "
-                    + "Starting here would leave those rows out. Restore the table; or rebuild it from the input with a new "
-                    + "pipeline state (with the embedded broker: delete the state folder; with a Kafka cluster: delete the "
-                    + "pipeline's topics and consumer groups)");
+            if (owned != null && writer.latestSnapshot().flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).isPresent()) {
+                return true;
+            }
+            throw SinkRefusals.trimmedTopic(config, writer.tablePath(), snap.isPresent(), begin);
         }
-    }
-
-    private TributaryException lostState(SinkOffsets s, long lastBatch) {
-        return new TributaryException("the pipeline's state was lost: topic " + config.topic() + " was created anew since table "
-                + writer.tablePath() + " recorded its last batch (" + lastBatch + " of sink " + config.appId() + "; topic id in the table "
-                + s.topicId() + ", now " + topicId + "), e.g. because the state folder holding the embedded broker was deleted. "
-                + "Going on would read every input again and write its rows to the table a second time (what Spark does when "
-                + "its checkpoint is deleted). Restore the state folder to go on exactly; or run with --reprocess to accept the "
-                + "duplicates; or write to a new table path");
+        return false;
     }
 
     /**
@@ -226,7 +272,7 @@ public final class DeltaSink implements AutoCloseable {
     public Optional<Progress> runBatch() {
         while (true) {
             try {
-                return runBatchOnce();
+                return runSharedBatch();
             } catch (SchemaChangeException e) {
                 grow(e.schema());
             }
@@ -246,12 +292,52 @@ public final class DeltaSink implements AutoCloseable {
         config = next;
         writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(),
                 Partitioning.parse(config.partitionBy(), config.schema()), config.targetFileSize());
+        if (owned != null) {
+            writer.shareOffsets(config.appId());
+        }
         mode = WriteMode.forConfig(config, writer);
         reader.rowJson(new RowJson(config.schema()));
         backToTableOffsets = true;
     }
 
-    private Optional<Progress> runBatchOnce() {
+    /** One batch over the partitions this sink reads: all of them, or those the group gives this instance. */
+    private Optional<Progress> runSharedBatch() {
+        if (owned == null) {
+            return runOwnBatch();
+        }
+        owned.lock(); // the group moves none of the partitions while a batch of them runs
+        try {
+            if (owned.changed()) {
+                backToTableOffsets = false;
+                resumeFromTable();
+            }
+            if (owned.current().isEmpty()) {
+                return Optional.empty();
+            }
+            return runOwnBatch();
+        } catch (TributaryException e) {
+            // superseded by another instance's commit, or (offsets out of range) committed and trimmed by it meanwhile: not a loss
+            boolean trimmedByOther = e.getCause() instanceof org.apache.kafka.clients.consumer.OffsetOutOfRangeException
+                    && !owned.ownedOf(tableOffsetsNow()).equals(tableOffsets);
+            if (!(e instanceof BatchSuperseded) && !trimmedByOther) {
+                throw e;
+            }
+            LOG.warn("delta sink {}: {}; reading partition(s) {} again from the table", txnAppId, e.getMessage(), owned.current());
+            backToTableOffsets = false;
+            resumeFromTable();
+            return Optional.empty();
+        } finally {
+            owned.unlock();
+        }
+    }
+
+    private Map<Integer, Long> tableOffsetsNow() {
+        return writer.latestSnapshot().flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse)
+                .map(SinkOffsets::offsets).orElse(Map.of());
+    }
+
+    /** {@link #runBatch()} over the partitions this sink reads (all, or those it owns). */
+    private Optional<Progress> runOwnBatch() {
         long t0 = System.currentTimeMillis();
         if (backToTableOffsets) {
             reader.assign(storedOffsets);
@@ -275,15 +361,16 @@ public final class DeltaSink implements AutoCloseable {
         // one partition collapse by key while they are read; otherwise the mode gets the whole batch
         Optional<AppendStream> stream = Optional.empty();
         Optional<KeyedBatch> keyed = Optional.empty();
+        Map<Integer, Long> expectedStart = owned == null ? tableOffsets : owned.expectedStart(tableOffsets);
         try {
-            stream = mode.open(config.appId(), batchId, tableOffsets);
+            stream = mode.open(txnAppId, batchId, expectedStart);
             Map<Integer, Long> position = reader.positions();
             List<Integer> toRead = end.keySet().stream().filter(p -> position.getOrDefault(p, 0L) < end.get(p)).toList();
             if (toRead.size() == 1) { // one partition: read order is Kafka order
                 int p = toRead.get(0);
                 long pending = end.get(p) - position.getOrDefault(p, 0L);
                 long hint = Math.min(config.maxRowsPerBatch() > 0 ? Math.min(pending, config.maxRowsPerBatch()) : pending, 1 << 20);
-                keyed = mode.openKeyed(config.appId(), batchId, tableOffsets, (int) hint);
+                keyed = mode.openKeyed(txnAppId, batchId, expectedStart, (int) hint);
             }
             batch = keyed.isPresent() ? reader.readKeyed(end, config.maxRowsPerBatch(), keyed.get()::add)
                     : reader.read(end, config.maxRowsPerBatch(), stream.<Consumer<Object[]>>map(s -> s::add).orElse(null));
@@ -295,7 +382,7 @@ public final class DeltaSink implements AutoCloseable {
             SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batch.end());
             result = stream.isPresent() ? stream.get().commit(next)
                     : keyed.isPresent() ? keyed.get().commit(next, batch.rowCount())
-                    : mode.write(config.appId(), batchId, batch, tableOffsets, next);
+                    : mode.write(txnAppId, batchId, batch, expectedStart, next);
         } catch (RuntimeException e) {
             backToTableOffsets = true; // the next attempt reads this batch again
             throw e;
@@ -317,12 +404,10 @@ public final class DeltaSink implements AutoCloseable {
                 reader.trimBefore(storedOffsets);
             }
         } else {
-            LOG.warn("delta sink {}: batch {} was already in table {}; resuming from the table", config.appId(), batchId, writer.tablePath());
+            LOG.warn("delta sink {}: batch {} was already in table {}; resuming from the table", txnAppId, batchId, writer.tablePath());
             resumeFromTable();
         }
-        Progress progress = progress(batchId, t0, tLatest, tRead, tCommit, batch, start, result);
-        lastTriggerStartMs = t0;
-        return Optional.of(progress);
+        return Optional.of(progress.batch(batchId, new SinkProgress.Times(t0, tLatest, tRead, tCommit), batch, start, result));
     }
 
     /**
@@ -345,45 +430,19 @@ public final class DeltaSink implements AutoCloseable {
         return bytesPerRecord > 0 && pending * bytesPerRecord >= config.targetFileSize();
     }
 
-    private Progress progress(long batchId, long t0, long tLatest, long tRead, long tCommit, TopicBatch batch,
-                              Map<Integer, Long> start, CommitResult result) {
-        long rows = batch.rowCount();
-        long total = tCommit - t0;
-        Map<String, Long> durations = new LinkedHashMap<>();
-        durations.put("addBatch", result.writeMs() + result.commitMs());
-        durations.put("commitOffsets", result.hooksMs());
-        durations.put("getBatch", tRead - tLatest);
-        durations.put("latestOffset", tLatest - t0);
-        durations.put("triggerExecution", total);
-        Map<String, Object> sourceMetrics = new LinkedHashMap<>();
-        sourceMetrics.put("numMarkerRecords", batch.markers());
-        Progress.Source source = new Progress.Source("KafkaV2[Subscribe[" + config.topic() + "]]",
-                SinkOffsets.sparkJson(config.topic(), start), SinkOffsets.sparkJson(config.topic(), batch.end()), rows, sourceMetrics);
-        Map<String, Object> sinkMetrics = new LinkedHashMap<>();
-        sinkMetrics.put("deltaVersion", result.version());
-        sinkMetrics.put("numFiles", result.files());
-        sinkMetrics.putAll(result.metrics());
-        if (!result.committed()) {
-            sinkMetrics.put("alreadyCommitted", true);
-        }
-        Progress.Sink sink = new Progress.Sink("DeltaSink[" + writer.tablePath() + "]", result.committed() ? rows : 0, sinkMetrics);
-        double inputRate = lastTriggerStartMs < 0 ? 0.0 : Progress.rate(rows, t0 - lastTriggerStartMs);
-        return new Progress(config.stageName(), runId, Progress.timestamp(t0), batchId, rows, inputRate,
-                Progress.rate(rows, total), durations, null, null, List.of(source), sink);
-    }
-
     /**
      * The progress record of a trigger that found nothing new, as Spark reports one (the next
      * batch id, 0 input rows, start = end offsets) when no micro-batch runs: for callers that
      * print a line per trigger even when {@link #runBatch} returned empty.
      */
     public Progress idleProgress() {
-        long now = System.currentTimeMillis();
-        Map<String, Map<String, Long>> offsets = SinkOffsets.sparkJson(config.topic(), storedOffsets);
-        Progress.Source source = new Progress.Source("KafkaV2[Subscribe[" + config.topic() + "]]", offsets, offsets, 0, null);
-        Progress.Sink sink = new Progress.Sink("DeltaSink[" + writer.tablePath() + "]", 0, null);
-        return new Progress(config.stageName(), runId, Progress.timestamp(now), nextBatchId, 0, 0.0, 0.0,
-                Map.of("triggerExecution", 0L), null, null, List.of(source), sink);
+        return progress.idle(nextBatchId, storedOffsets);
+    }
+
+    /** The partitions this instance works on when instances share the topic; null when this sink reads them all. */
+    public java.util.Set<Integer> ownedPartitions() {
+        OwnedPartitions o = owned;
+        return o == null ? null : o.current();
     }
 
     /** The batch id the next {@link #runBatch} commits. */
@@ -393,11 +452,17 @@ public final class DeltaSink implements AutoCloseable {
 
     /** Where the sink stands, read from its table. */
     public SinkStatus status() {
-        return DeltaTables.sinkStatus(config.tablePath(), config.appId(), config.topic(), storage);
+        return DeltaTables.sinkStatus(config.tablePath(), txnAppId, config.topic(), storage);
     }
 
     @Override
     public void close() {
-        reader.close();
+        try {
+            if (owned != null) {
+                owned.close(); // leaves the group: the other instances take the partitions at once
+            }
+        } finally {
+            reader.close();
+        }
     }
 }

@@ -80,6 +80,14 @@ public final class DeltaSource implements AutoCloseable {
     }
 
     /**
+     * Creates the source's topics when absent: the row topic (the broker's defaults) and the compacted progress
+     * topic with one partition; returns once the broker serves them.
+     */
+    public static void createTopics(Map<String, Object> clientProps, DeltaSourceConfig config) {
+        TopicSetup.ensure(clientProps, config.topic(), config.progressTopic(), config.replicationFactor());
+    }
+
+    /**
      * Creates missing topics, starts the transactional producer (fencing any older instance with the same
      * transactional id) and reads the stored progress ({@code read_committed}). Called by the first
      * {@link #runBatch()} if not before.
@@ -89,7 +97,7 @@ public final class DeltaSource implements AutoCloseable {
             return;
         }
         loadTable();
-        TopicSetup.ensure(clientProps, config.topic(), config.progressTopic());
+        TopicSetup.ensure(clientProps, config.topic(), config.progressTopic(), config.replicationFactor());
         publisher = new BatchPublisher(clientProps, config.transactionalId());
         Optional<StoredProgress> stored = ProgressLog.read(clientProps, config.progressTopic(), tablePath);
         if (stored.isPresent()) {

@@ -27,6 +27,7 @@ public final class DeltaSourceConfig {
     private final long maxBytesPerTrigger;
     private final String transactionalId;
     private final Storage storage;
+    private final java.util.Optional<Short> replicationFactor;
 
     private DeltaSourceConfig(Builder b) {
         this.tablePath = b.tablePath;
@@ -41,6 +42,7 @@ public final class DeltaSourceConfig {
         this.maxBytesPerTrigger = b.maxBytesPerTrigger;
         this.transactionalId = b.transactionalId != null ? b.transactionalId : "tributary-" + pipeline + "-delta-source";
         this.storage = b.storage;
+        this.replicationFactor = b.replicationFactor;
     }
 
     /** The compacted topic holding a pipeline's delta-source progress: {@code tributary.<pipeline>.delta-source-log}. */
@@ -108,6 +110,11 @@ public final class DeltaSourceConfig {
         return transactionalId;
     }
 
+    /** The replicas of the topics the source creates; empty: the broker's default. */
+    public java.util.Optional<Short> replicationFactor() {
+        return replicationFactor;
+    }
+
     /** The stage's name in progress records: {@code <pipeline>/delta-source}. */
     public String stageName() {
         return pipeline + "/delta-source";
@@ -125,6 +132,7 @@ public final class DeltaSourceConfig {
         b.maxBytesPerTrigger = maxBytesPerTrigger;
         b.transactionalId = transactionalId;
         b.storage = storage;
+        b.replicationFactor = replicationFactor;
         return b;
     }
 
@@ -142,6 +150,7 @@ public final class DeltaSourceConfig {
         private long maxBytesPerTrigger;
         private String transactionalId;
         private Storage storage = Storage.NONE;
+        private java.util.Optional<Short> replicationFactor = java.util.Optional.empty();
 
         private Builder(String pipeline, String tablePath) {
             this.pipeline = pipeline;
@@ -196,6 +205,12 @@ public final class DeltaSourceConfig {
 
         public Builder maxBytesPerTrigger(long max) {
             this.maxBytesPerTrigger = max;
+            return this;
+        }
+
+        /** The replicas of the topics the source creates (the pipeline's {@code topic.replicationFactor}); default: the broker's. */
+        public Builder replicationFactor(short replicas) {
+            this.replicationFactor = java.util.Optional.of(replicas);
             return this;
         }
 

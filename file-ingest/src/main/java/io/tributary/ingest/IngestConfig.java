@@ -13,6 +13,8 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -55,6 +57,7 @@ public final class IngestConfig {
     private final String ingestLogTopic;
     private final String deadLetterTopic;
     private final String transactionalId;
+    private final Optional<Short> replicationFactor;
 
     private IngestConfig(Builder b) {
         this.pipeline = b.pipeline;
@@ -84,6 +87,7 @@ public final class IngestConfig {
         this.ingestLogTopic = b.ingestLogTopic != null ? b.ingestLogTopic : Topics.ingestLog(pipeline);
         this.deadLetterTopic = b.deadLetterTopic != null ? b.deadLetterTopic : Topics.deadLetter(pipeline);
         this.transactionalId = b.transactionalId != null ? b.transactionalId : "tributary-" + pipeline + "-ingest";
+        this.replicationFactor = b.replicationFactor;
     }
 
     /** Starts a config for pipeline {@code pipeline} reading JSON-lines files of {@code schema} from {@code inputDir}. */
@@ -298,6 +302,11 @@ public final class IngestConfig {
         return transactionalId;
     }
 
+    /** The replicas of the topics {@link FileIngest#createTopics} creates; empty: the broker's default. */
+    public Optional<Short> replicationFactor() {
+        return replicationFactor;
+    }
+
     /** Collects the settings; {@link #build()} validates them together. */
     public static final class Builder {
         private final String pipeline;
@@ -329,6 +338,7 @@ public final class IngestConfig {
         private String ingestLogTopic;
         private String deadLetterTopic;
         private String transactionalId;
+        private Optional<Short> replicationFactor = Optional.empty();
 
         private Builder(String pipeline, Path inputDir, String inputLocation, Schema schema) {
             this.pipeline = pipeline;
@@ -457,6 +467,12 @@ public final class IngestConfig {
 
         public Builder deadLetterTopic(String topic) {
             this.deadLetterTopic = topic;
+            return this;
+        }
+
+        /** The replicas of the topics the ingest creates (the pipeline's {@code topic.replicationFactor}); default: the broker's. */
+        public Builder replicationFactor(short replicas) {
+            this.replicationFactor = Optional.of(replicas);
             return this;
         }
 

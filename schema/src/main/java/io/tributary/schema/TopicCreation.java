@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -37,11 +38,20 @@ public final class TopicCreation {
      * broker serves them ({@link #awaitVisible}); an error names the topic and the cause.
      */
     public static void create(Admin admin, Collection<NewTopic> topics) {
+        create(admin, topics, Optional.empty());
+    }
+
+    /**
+     * As {@link #create(Admin, Collection)}; every topic that names no replication factor of its own
+     * takes {@code replicationFactor} (the pipeline's {@code topic.replicationFactor}), or the
+     * broker's {@code default.replication.factor} when that is empty.
+     */
+    public static void create(Admin admin, Collection<NewTopic> topics, Optional<Short> replicationFactor) {
         Set<String> existing = existing(admin);
         List<NewTopic> missing = new ArrayList<>();
         for (NewTopic t : topics) {
             if (!existing.contains(t.name())) {
-                missing.add(t);
+                missing.add(withReplication(t, replicationFactor));
             }
         }
         if (missing.isEmpty()) {
@@ -110,6 +120,15 @@ public final class TopicCreation {
             Thread.currentThread().interrupt();
             throw new TributaryException("interrupted while waiting for the broker to serve topics " + wanted, e);
         }
+    }
+
+    private static NewTopic withReplication(NewTopic t, Optional<Short> replicationFactor) {
+        if (replicationFactor.isEmpty() || t.replicationFactor() > 0 || t.replicasAssignments() != null) {
+            return t;
+        }
+        Optional<Integer> partitions = t.numPartitions() < 0 ? Optional.empty() : Optional.of(t.numPartitions());
+        NewTopic out = new NewTopic(t.name(), partitions, replicationFactor);
+        return t.configs() == null ? out : out.configs(t.configs());
     }
 
     private static boolean led(TopicDescription d) {

@@ -7,6 +7,7 @@ import io.tributary.ingest.IngestedFile;
 import io.tributary.schema.Printable;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
+import io.tributary.service.internal.Instances;
 import io.tributary.service.internal.KafkaConnection;
 import io.tributary.service.internal.PipelineParts;
 import io.tributary.service.spec.PipelineSpec;
@@ -56,6 +57,9 @@ final class CheckpointCommand {
                             + io.tributary.source.DeltaSourceConfig.progressTopic(spec.name()) + ", see below)");
                 }
                 printTopics(out, PipelineParts.topicOffsets(kafka.clientProps(), spec));
+                if (!kafka.embedded()) {
+                    printOwners(out, Instances.owners(kafka.clientProps(), spec));
+                }
             }
             printSink(out, spec.location(Settings.SINK_PATH), PipelineParts.sinkAppId(spec), spec.storage());
             out.flush();
@@ -88,6 +92,26 @@ final class CheckpointCommand {
         private static void printTopics(PrintWriter out, Map<String, Map<Integer, String>> topics) {
             out.println("topics  (partition=first..end offset, read_committed; records before first were trimmed, topic.trim)");
             topics.forEach((t, offsets) -> out.println("  " + t + "  " + offsets));
+        }
+
+        /** The instances of the pipeline running now, and what each owns (Kafka's groups). */
+        private static void printOwners(PrintWriter out, Map<String, Map<String, java.util.List<Integer>>> owners) {
+            out.println("instances  (who owns what now, as the pipeline's Kafka groups say)");
+            if (owners.isEmpty()) {
+                out.println("  none running");
+                return;
+            }
+            owners.forEach((role, members) -> {
+                StringBuilder line = new StringBuilder("  " + role + ":");
+                members.forEach((instance, partitions) -> {
+                    if (role.endsWith("lease")) {
+                        line.append(' ').append(instance).append(partitions.isEmpty() ? " (standby)" : " (active)");
+                    } else {
+                        line.append(' ').append(instance).append(" partitions ").append(partitions);
+                    }
+                });
+                out.println(line);
+            });
         }
 
         private static void printSink(PrintWriter out, String table, String appId, io.tributary.storage.Storage storage) {

@@ -54,6 +54,11 @@ final class ChildProcess {
         return waitFor(seconds);
     }
 
+    /** SIGTERM without waiting (several processes stopped at once). */
+    void destroyGently() {
+        process.destroy();
+    }
+
     /** Waits for the process to end; -1 if it did not within the timeout (it is then killed). */
     int waitFor(long seconds) throws InterruptedException {
         if (!process.waitFor(seconds, TimeUnit.SECONDS)) {

@@ -1,5 +1,6 @@
 package io.tributary.topology;
 
+import io.tributary.schema.PartitionShare;
 import io.tributary.schema.Progress;
 import io.tributary.schema.TopicTrim;
 import io.tributary.schema.TopicWait;
@@ -9,12 +10,16 @@ import io.tributary.topology.internal.BatchProgress;
 import io.tributary.topology.internal.ControlRecordGap;
 import io.tributary.topology.internal.EventsOffsets;
 import io.tributary.topology.internal.LastBatchCheck;
+import io.tributary.topology.internal.LocalTasks;
 import io.tributary.topology.internal.StreamsApp;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaFuture;
@@ -79,7 +84,7 @@ public final class StreamsAggregation implements AutoCloseable {
                         + bound.toSeconds() + " s); start the stage that writes it first, or check the pipeline's kafka settings");
             }
             a = new StreamsApp(applicationId, () -> WindowedAggregation.build(config.spec(), config.eventsTopic(),
-                    config.resultsTopic(), config.lateRowsTopic()), props, config.restartWindow());
+                    config.resultsTopic(), config.lateRowsTopic()), props, config.restartWindow(), config.instanceId() != null);
             this.committed = offsets.committed(resumeAt);
             this.trimmed = committed;
             a.start();
@@ -96,15 +101,30 @@ public final class StreamsAggregation implements AutoCloseable {
         this.gap = g;
         this.app = a;
         this.lastBatches = new LastBatchCheck(config.eventsTopic(), gap, config.bounded());
-        this.progress = new BatchProgress(config.stageName(), applicationId, config.eventsTopic());
+        this.progress = new BatchProgress(config.stageName(), applicationId, config.eventsTopic(), config.instanceId());
     }
 
-    /** The Kafka Streams settings: the client settings, then the aggregation's own, the rows' compression unless the client settings name one. */
+    /**
+     * The Kafka Streams settings: the client settings, then the aggregation's own, the rows'
+     * compression unless the client settings name one. Membership is static: an instance that
+     * restarts takes its tasks back at once, and each instance has its own member id.
+     */
     private static Properties streamsProps(AggregationConfig config, Map<String, Object> clientProps) {
         Properties props = new Properties();
         props.putAll(clientProps);
+        String instanceId = config.instanceId();
         props.putAll(WindowedAggregation.streamsConfig(config.applicationId(), String.valueOf(clientProps.get("bootstrap.servers")),
-                config.stateDir(), config.applicationId() + "-1"));
+                config.stateDir(), config.applicationId() + "-" + (instanceId == null ? "1" : instanceId)));
+        if (instanceId != null) {
+            // a dead instance's tasks move to the others after this (the broker's smallest session timeout by default)
+            props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), (int) PartitionShare.SESSION_TIMEOUT.toMillis());
+            props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1500);
+        }
+        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
+        // the changelog topics Kafka Streams creates take the pipeline's replication (its default, -1, is the broker's)
+        if (config.replicationFactor() != -1) {
+            props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.replicationFactor());
+        }
         if (!clientProps.containsKey(ProducerConfig.COMPRESSION_TYPE_CONFIG)) {
             props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), Topics.ROW_COMPRESSION);
         }
@@ -126,10 +146,18 @@ public final class StreamsAggregation implements AutoCloseable {
         long startMs = System.currentTimeMillis();
         long t0 = System.nanoTime();
         restartIfKilled();
-        Map<TopicPartition, Long> end = offsets.end();
+        Map<TopicPartition, Long> end = new HashMap<>(offsets.end());
+        if (config.instanceId() != null) {
+            // instances share the tasks: a batch is the partitions of this instance's tasks
+            Set<Integer> local = Set.copyOf(app.localTasks(config.eventsTopic()).partitions());
+            end.keySet().removeIf(tp -> !local.contains(tp.partition()));
+            if (end.isEmpty()) {
+                return Optional.empty();
+            }
+        }
         Map<TopicPartition, Long> before = committed;
         long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
-        Map<TopicPartition, Long> now = offsets.committed();
+        Map<TopicPartition, Long> now = only(offsets.committed(), end.keySet());
         while (!EventsOffsets.caughtUp(now, end) && !onlyControlRecordsLeft(now, end)) {
             lastBatches.check(app.metrics(), end);
             restartIfKilled();
@@ -139,7 +167,7 @@ public final class StreamsAggregation implements AutoCloseable {
                         + CATCH_UP_TIMEOUT.toMinutes() + " minutes (committed " + now + ", end " + end + ")");
             }
             sleep(20);
-            now = offsets.committed();
+            now = only(offsets.committed(), end.keySet());
         }
         lastBatches.check(app.metrics(), end);
         Map<TopicPartition, Long> trimAt = now;
@@ -149,21 +177,50 @@ public final class StreamsAggregation implements AutoCloseable {
             end.forEach((tp, o) -> past.merge(tp, o, Math::max));
             now = past;
         }
-        committed = now;
-        if (config.trimEvents() && !trimAt.equals(trimmed)) {
+        committed = merged(committed, now); // the partitions of other instances' tasks keep what was last seen of them
+        if (config.trimEvents() && !trimAt.equals(only(trimmed, trimAt.keySet()))) {
             // never read again: a restart resumes from the committed offsets, its state comes from the changelogs
             trim = offsets.trimBefore(trimAt);
-            trimmed = trimAt;
+            trimmed = merged(trimmed, trimAt);
         }
         long records = 0;
         for (Map.Entry<TopicPartition, Long> e : now.entrySet()) {
-            records += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            // a partition this instance got back may have moved on (or from an older look) meanwhile
+            records += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0L));
         }
         if (records == 0) {
             return Optional.empty();
         }
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        return Optional.of(progress.next(startMs, ms, before, now, app.metrics()));
+        return Optional.of(progress.next(startMs, ms, only(before, now.keySet()), now, app.metrics()));
+    }
+
+    private static Map<TopicPartition, Long> only(Map<TopicPartition, Long> offsets, Set<TopicPartition> keep) {
+        Map<TopicPartition, Long> out = new HashMap<>(offsets);
+        out.keySet().retainAll(keep);
+        return out;
+    }
+
+    private static Map<TopicPartition, Long> merged(Map<TopicPartition, Long> offsets, Map<TopicPartition, Long> newer) {
+        Map<TopicPartition, Long> out = new HashMap<>(offsets);
+        out.putAll(newer);
+        return out;
+    }
+
+    /**
+     * This instance's share of the application's tasks.
+     *
+     * @param partitions the events topic's partitions its active tasks read
+     * @param activeTasks the ids of the tasks it runs (e.g. {@code 0_1})
+     * @param standbyTasks the ids of the tasks it keeps a warm copy of
+     */
+    public record Share(List<Integer> partitions, List<String> activeTasks, List<String> standbyTasks) {
+    }
+
+    /** This instance's tasks now (all of them when it is the only instance). */
+    public Share share() {
+        LocalTasks local = app.localTasks(config.eventsTopic());
+        return new Share(local.partitions(), local.active(), local.standby());
     }
 
     private void restartIfKilled() {

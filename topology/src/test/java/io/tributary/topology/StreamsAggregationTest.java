@@ -123,6 +123,69 @@ class StreamsAggregationTest {
         }
     }
 
+    /**
+     * Two instances of one application share its tasks: each runs one partition's task and keeps
+     * a warm copy of the other's, a batch of each is its own partition (its progress names the
+     * instance), and when one closes the other takes its task.
+     */
+    @Test
+    void instancesShareTheTasksAndABatchIsTheInstancesPartitions() throws Exception {
+        Schema input = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(java.time.Duration.ofMinutes(5))
+                .window(java.time.Duration.ofMinutes(10)).groupBy(List.of("user")).select(Map.of("t", "sum(amt)"))
+                .outputMode(OutputMode.APPEND).build(input);
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"));
+             Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            Map<String, Object> client = Map.of("bootstrap.servers", broker.bootstrapServers());
+            admin.createTopics(List.of(new NewTopic(EVENTS, PARTITIONS, (short) 1), new NewTopic(RESULTS, PARTITIONS, (short) 1))).all().get();
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers",
+                    broker.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
+                for (int p = 0; p < PARTITIONS; p++) {
+                    RowPack rows = new RowPack(1024);
+                    rows.add(bytes("{\"id\":" + p + ",\"user\":\"u" + p + "\",\"amt\":1.0,\"ts\":\"2026-01-01T10:01:00Z\"}"), 0);
+                    producer.send(new ProducerRecord<>(EVENTS, p, bytes("[\"u" + p + "\"]"), rows.take())).get();
+                    RecordHeaders marker = new RecordHeaders();
+                    marker.add(Topics.MARKER_HEADER, Topics.WATERMARK);
+                    producer.send(new ProducerRecord<>(EVENTS, p, null, null, bytes("{\"batchId\":0,\"watermarkMs\":null}"), marker)).get();
+                }
+            }
+            AggregationConfig config = AggregationConfig.of("t", spec, dir.resolve("a"));
+            StreamsAggregation b = null;
+            try (StreamsAggregation a = new StreamsAggregation(config.withInstance("a", 1), client)) {
+                b = new StreamsAggregation(new AggregationConfig(config.pipeline(), spec, EVENTS, RESULTS, null, dir.resolve("b"),
+                        false, false, AggregationConfig.DEFAULT_RESTART_WINDOW, -1, "b", 1), client);
+                StreamsAggregation other = b;
+                await("each instance runs one task and keeps a copy of the other").atMost(java.time.Duration.ofSeconds(90))
+                        .pollInterval(java.time.Duration.ofMillis(100)).untilAsserted(() -> {
+                            assertThat(a.share().partitions()).hasSize(1);
+                            assertThat(other.share().partitions()).hasSize(1);
+                            assertThat(a.share().standbyTasks()).isEqualTo(other.share().activeTasks());
+                            assertThat(other.share().standbyTasks()).isEqualTo(a.share().activeTasks());
+                        });
+                int mine = a.share().partitions().get(0);
+                assertThat(other.share().partitions()).containsExactly(1 - mine);
+                await("both tasks commit their partition").atMost(java.time.Duration.ofSeconds(90))
+                        .pollInterval(java.time.Duration.ofMillis(100))
+                        .untilAsserted(() -> assertThat(committed(admin)).containsEntry(new TopicPartition(EVENTS, 0), 2L)
+                                .containsEntry(new TopicPartition(EVENTS, 1), 2L));
+                Optional<Progress> batch = a.runBatch();
+                assertThat(batch).as("the batch of a").isPresent();
+                Progress.Source source = batch.get().sources().get(0);
+                assertThat(source.endOffset()).isEqualTo(Map.of(EVENTS, Map.of(String.valueOf(mine), 2L)));
+                assertThat(source.metrics()).containsEntry("instance", "a").containsEntry("partitions", List.of(mine));
+                b.close();
+                b = null;
+                await("a takes the task of b, which left the group").atMost(java.time.Duration.ofSeconds(90))
+                        .pollInterval(java.time.Duration.ofMillis(100))
+                        .untilAsserted(() -> assertThat(a.share().partitions()).containsExactly(0, 1));
+            } finally {
+                if (b != null) {
+                    b.close();
+                }
+            }
+        }
+    }
+
     private static Map<TopicPartition, Long> committed(Admin admin) throws Exception {
         Map<TopicPartition, OffsetAndMetadata> m = admin.listConsumerGroupOffsets("tributary-t-aggregate")
                 .partitionsToOffsetAndMetadata().get();

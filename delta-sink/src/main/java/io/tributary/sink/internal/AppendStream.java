@@ -30,6 +30,7 @@ public final class AppendStream implements AutoCloseable {
 
     private final DeltaTableWriter writer;
     private final Transaction txn;
+    private final Claim claim;
     private final String appId;
     private final long batchId;
     /** The version holding this batch already (nothing is written), or -1. */
@@ -45,12 +46,20 @@ public final class AppendStream implements AutoCloseable {
     private List<DataFileStatus> written;
     private boolean done;
 
-    private AppendStream(DeltaTableWriter writer, Transaction txn, String appId, long batchId, long alreadyIn,
+    /**
+     * The batch a stream writes: batch {@code batchId} of txn appId {@code appId}, its transaction built on
+     * {@code base}, expecting the table to hold {@code expectedStart} (see {@link DeltaTableWriter#append}).
+     */
+    record Claim(String appId, long batchId, java.util.Optional<io.delta.kernel.Snapshot> base, java.util.Map<Integer, Long> expectedStart) {
+    }
+
+    private AppendStream(DeltaTableWriter writer, Transaction txn, Claim claim, long alreadyIn,
                          DirectParquetFiles.Rolling direct) {
         this.writer = writer;
         this.txn = txn;
-        this.appId = appId;
-        this.batchId = batchId;
+        this.claim = claim;
+        this.appId = claim.appId();
+        this.batchId = claim.batchId();
         this.alreadyIn = alreadyIn;
         this.direct = direct;
         this.collected = direct == null && alreadyIn < 0 ? new ArrayList<>() : null;
@@ -64,13 +73,13 @@ public final class AppendStream implements AutoCloseable {
     }
 
     /** A batch to write in {@code txn}; {@code direct}: Tributary's writer for its files, or null to collect the rows. */
-    static AppendStream open(DeltaTableWriter writer, Transaction txn, String appId, long batchId, DirectParquetFiles.Rolling direct) {
-        return new AppendStream(writer, txn, appId, batchId, -1, direct);
+    static AppendStream open(DeltaTableWriter writer, Transaction txn, Claim claim, DirectParquetFiles.Rolling direct) {
+        return new AppendStream(writer, txn, claim, -1, direct);
     }
 
     /** A batch the table holds already (version {@code version}): rows are dropped, {@link #commit} writes nothing. */
     static AppendStream alreadyCommitted(DeltaTableWriter writer, String appId, long batchId, long version) {
-        return new AppendStream(writer, null, appId, batchId, version, null);
+        return new AppendStream(writer, null, new Claim(appId, batchId, java.util.Optional.empty(), java.util.Map.of()), version, null);
     }
 
     /** Adds one row (in input order); throws if the writer thread failed. */
@@ -103,7 +112,7 @@ public final class AppendStream implements AutoCloseable {
         }
         long t0 = System.nanoTime();
         List<Row> actions = finishFiles();
-        return writer.commitAppend(txn, appId, batchId, actions, next, rows, System.nanoTime() - t0);
+        return writer.commitAppend(txn, claim, actions, next, rows, System.nanoTime() - t0);
     }
 
     /**

@@ -43,6 +43,8 @@ public final class DeltaTableWriter {
     static final String ENGINE_INFO = "Tributary-0.1.0";
     /** Commits of one batch on top of other writers' commits before it fails. */
     static final int MAX_COMMIT_TRIES = 10;
+    /** As {@link #MAX_COMMIT_TRIES}, for instances that share the table ({@link #shareOffsets}), whose commits often meet. */
+    static final int MAX_SHARED_COMMIT_TRIES = 50;
 
     private final Engine engine;
     private final String tablePath;
@@ -51,6 +53,7 @@ public final class DeltaTableWriter {
     private final Map<String, String> tableProperties;
     private final Partitioning partitioning;
     private final DataFileWriter files;
+    private OffsetFence fence = OffsetFence.WHOLE;
 
     public DeltaTableWriter(Engine engine, String tablePath, Schema schema, Map<String, String> tableProperties) {
         this(engine, tablePath, tableProperties, Partitioning.none(schema));
@@ -77,6 +80,20 @@ public final class DeltaTableWriter {
 
     Engine engine() {
         return engine;
+    }
+
+    /**
+     * Several instances of sink {@code sinkId} share the topic's partitions and commit to this
+     * table, each its own partitions ({@link OffsetFence#shared}): a batch's expected start offsets
+     * name every partition of the batch ({@link OffsetFence#NONE} where the table has none yet),
+     * and a batch another instance superseded fails with {@link BatchSuperseded}.
+     */
+    public void shareOffsets(String sinkId) {
+        this.fence = OffsetFence.shared(sinkId);
+    }
+
+    OffsetFence fence() {
+        return fence;
     }
 
     DataFileWriter files() {
@@ -127,13 +144,14 @@ public final class DeltaTableWriter {
                 return AppendStream.alreadyCommitted(this, appId, batchId, snapshot.get().getVersion());
             }
             checkState(snapshot.get(), appId, batchId, txn, expectedStart);
-        } else if (!expectedStart.isEmpty()) {
+        } else if (!fence.claimsNothing(expectedStart)) {
             throw new TributaryException("delta table " + tablePath + " does not exist, but sink " + appId
                     + " expected it to hold offsets " + expectedStart + " (was the table deleted while the sink ran?); "
                     + "restart the sink to write the topic again from its beginning");
         }
         Transaction txn = build(snapshot, appId, batchId);
-        return AppendStream.open(this, txn, appId, batchId, partitioning.columns().isEmpty() ? files.direct(txn).orElse(null) : null);
+        return AppendStream.open(this, txn, new AppendStream.Claim(appId, batchId, snapshot, expectedStart),
+                partitioning.columns().isEmpty() ? files.direct(txn).orElse(null) : null);
     }
 
     /**
@@ -160,7 +178,8 @@ public final class DeltaTableWriter {
         if (snapshot.isPresent()) {
             checkSchema(snapshot.get());
         }
-        AppendStream stream = AppendStream.open(this, txn, writerId, -1, partitioning.columns().isEmpty() ? files.direct(txn).orElse(null) : null);
+        AppendStream stream = AppendStream.open(this, txn, new AppendStream.Claim(writerId, -1, snapshot, Map.of()),
+                partitioning.columns().isEmpty() ? files.direct(txn).orElse(null) : null);
         return Map.entry(stream, snapshot);
     }
 
@@ -187,10 +206,15 @@ public final class DeltaTableWriter {
                 Map.of("numOutputBytes", addedBytes(actions)));
     }
 
-    /** Commits the files {@code actions} add as batch {@code batchId}, with {@code next}; {@code writeNanos} went into writing them. */
-    CommitResult commitAppend(Transaction txn, String appId, long batchId, List<Row> actions, SinkOffsets next, long rows,
+    /**
+     * Commits the files {@code actions} add as the claim's batch, with {@code next}; {@code writeNanos}
+     * went into writing them. {@code txn} was built on {@code claim.base()}.
+     */
+    CommitResult commitAppend(Transaction txn, AppendStream.Claim claim, List<Row> actions, SinkOffsets next, long rows,
                               long writeNanos) {
-        txn.addDomainMetadata(SinkOffsets.DOMAIN, next.toJson());
+        String appId = claim.appId();
+        long batchId = claim.batchId();
+        txn.addDomainMetadata(SinkOffsets.DOMAIN, fence.domainJson(claim.base(), next));
         long t1 = System.nanoTime();
         TransactionCommitResult result = null;
         CrashPoint.reach(CrashPoint.SINK_BEFORE_COMMIT);
@@ -200,7 +224,7 @@ public final class DeltaTableWriter {
                 try {
                     result = current.commit(engine, Iterators.iterable(actions));
                 } catch (MaxCommitRetryLimitReachedException e) {
-                    Optional<Transaction> onTop = onTopOfNewCommits(current, appId, batchId, next, tries, e);
+                    Optional<Transaction> onTop = onTopOfNewCommits(current, claim, next, tries, e);
                     if (onTop.isEmpty()) {
                         LOG.info("delta table {}: batch {} of {} was committed concurrently; writing nothing", tablePath, batchId, appId);
                         return CommitResult.alreadyCommitted(latestSnapshot().map(Snapshot::getVersion).orElse(-1L));
@@ -215,6 +239,10 @@ public final class DeltaTableWriter {
         } catch (CommitStateUnknownException e) {
             return resolveUnknown(appId, batchId, e);
         } catch (ConcurrentWriteException e) {
+            if (fence.shared()) { // another instance created the table, or changed what the batch relies on: read it again
+                throw new BatchSuperseded("delta table " + tablePath + ": batch " + batchId + " of " + appId
+                        + " lost a race with another instance (" + e.getMessage() + "); the batch is not committed", e);
+            }
             throw new TributaryException("delta table " + tablePath + ": batch " + batchId + " of sink " + appId
                     + " lost a race with another writer (" + e.getMessage() + "); only one sink may write a table: "
                     + "stop the other writer and run again (nothing of this batch was committed)", e);
@@ -237,18 +265,23 @@ public final class DeltaTableWriter {
      *
      * @throws TributaryException if another writer changed what the batch relies on, or kept winning
      */
-    private Optional<Transaction> onTopOfNewCommits(Transaction lost, String appId, long batchId, SinkOffsets next, int tries,
+    private Optional<Transaction> onTopOfNewCommits(Transaction lost, AppendStream.Claim claim, SinkOffsets next, int tries,
                                                     MaxCommitRetryLimitReachedException e) {
+        String appId = claim.appId();
+        long batchId = claim.batchId();
         Snapshot latest = latestSnapshot().orElseThrow(() -> lostRace(appId, batchId, "the table disappeared", e));
         Optional<Long> txn = latest.getLatestTransactionVersion(engine, appId);
         if (txn.isPresent() && txn.get() >= batchId) {
             return Optional.empty();
         }
-        if (lost.getReadTableVersion() < 0 || tries >= MAX_COMMIT_TRIES) {
+        if (lost.getReadTableVersion() < 0 || tries >= maxCommitTries()) {
             throw lostRace(appId, batchId, "another writer kept committing first", e);
         }
         Snapshot read = TableManager.loadSnapshot(tablePath).atVersion(lost.getReadTableVersion()).build(engine);
-        if (!read.getDomainMetadata(SinkOffsets.DOMAIN).equals(latest.getDomainMetadata(SinkOffsets.DOMAIN))) {
+        if (fence.shared()) {
+            fence.check(latest, tablePath, appId, batchId, claim.expectedStart()); // the other instances' commits leave the batch's partitions alone
+            pause(tries);
+        } else if (!read.getDomainMetadata(SinkOffsets.DOMAIN).equals(latest.getDomainMetadata(SinkOffsets.DOMAIN))) {
             throw lostRace(appId, batchId, "another writer changed the sink's offsets", e);
         }
         if (!read.getSchema().equals(latest.getSchema()) || !read.getPartitionColumnNames().equals(latest.getPartitionColumnNames())
@@ -267,11 +300,30 @@ public final class DeltaTableWriter {
             }
             throw raced;
         }
-        onTop.addDomainMetadata(SinkOffsets.DOMAIN, next.toJson());
+        onTop.addDomainMetadata(SinkOffsets.DOMAIN, fence.domainJson(Optional.of(latest), next));
         return Optional.of(onTop);
     }
 
+    /** Commits of one batch on top of other writers' before it gives up: more when instances share the table's commits. */
+    int maxCommitTries() {
+        return fence.shared() ? MAX_SHARED_COMMIT_TRIES : MAX_COMMIT_TRIES;
+    }
+
+    /** Instances that lost a commit to each other try again after a short random pause, so that they do not collide again and again. */
+    static void pause(int tries) {
+        try {
+            Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(5, 20L * Math.min(tries, 5) + 6));
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException("interrupted while committing to a shared table", ie);
+        }
+    }
+
     private TributaryException lostRace(String appId, long batchId, String why, Exception cause) {
+        if (fence.shared()) {
+            return new BatchSuperseded("delta table " + tablePath + ": batch " + batchId + " of " + appId + " lost " + why
+                    + "; the batch is not committed", cause);
+        }
         return new TributaryException("delta table " + tablePath + ": batch " + batchId + " of sink " + appId
                 + " lost a race with another writer (" + why + "); only one sink may write a table: "
                 + "stop the other writer and run again (nothing of this batch was committed)", cause);
@@ -297,17 +349,7 @@ public final class DeltaTableWriter {
                     + " but the table's last batch of this sink is " + (last < 0 ? "none" : String.valueOf(last))
                     + "; batches must follow one another: restart the sink so it resumes from the table");
         }
-        Optional<SinkOffsets> stored = snap.getDomainMetadata(SinkOffsets.DOMAIN).map(SinkOffsets::parse);
-        if (stored.isPresent() && !appId.equals(stored.get().appId())) {
-            throw new TributaryException("delta table " + tablePath + " is written by sink '" + stored.get().appId()
-                    + "', not '" + appId + "'; give each sink its own table path");
-        }
-        Map<Integer, Long> actual = stored.map(SinkOffsets::offsets).orElse(Map.of());
-        if (!actual.equals(expectedStart)) {
-            throw new TributaryException("delta table " + tablePath + " (version " + snap.getVersion() + ") holds offsets "
-                    + actual + " for sink " + appId + ", but this batch starts at " + expectedStart
-                    + "; another writer changed the table or this sink's state is stale: restart the sink so it resumes from the table");
-        }
+        fence.check(snap, tablePath, appId, batchId, expectedStart);
         checkSchema(snap);
     }
 
@@ -374,6 +416,11 @@ public final class DeltaTableWriter {
         } catch (ConcurrentTransactionException e) {
             throw new IllegalStateException("txn checked before build", e);
         } catch (io.delta.kernel.exceptions.KernelException e) {
+            if (fence.shared() && snapshot.isEmpty() && latestSnapshot().isPresent()) {
+                // another instance created the table after this batch found none: read it again
+                throw new BatchSuperseded("delta table " + tablePath + " was created by another instance while batch " + batchId
+                        + " of " + appId + " was read; the batch is not committed", e);
+            }
             throw new TributaryException("delta table " + tablePath + ": cannot start a commit for batch " + batchId
                     + " of sink " + appId + ": " + e.getMessage(), e);
         }

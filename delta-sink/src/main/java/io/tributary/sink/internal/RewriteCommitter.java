@@ -57,7 +57,8 @@ final class RewriteCommitter {
         RewritePlan plan = null;
         long writeNanos = 0;
         int replans = 0;
-        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        int maxAttempts = writer.fence().shared() ? DeltaTableWriter.MAX_SHARED_COMMIT_TRIES : MAX_ATTEMPTS;
+        for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             Optional<Snapshot> snapshot = writer.latestSnapshot();
             if (snapshot.isPresent()) {
                 Optional<Long> txn = snapshot.get().getLatestTransactionVersion(writer.engine(), appId);
@@ -66,13 +67,13 @@ final class RewriteCommitter {
                     return CommitResult.alreadyCommitted(snapshot.get().getVersion());
                 }
                 writer.checkState(snapshot.get(), appId, batchId, txn, expectedStart);
-            } else if (!expectedStart.isEmpty()) {
+            } else if (!writer.fence().claimsNothing(expectedStart)) {
                 throw new TributaryException("delta table " + table + " does not exist, but sink " + appId
                         + " expected it to hold offsets " + expectedStart + " (was the table deleted while the sink ran?); "
                         + "restart the sink to write the topic again from its beginning");
             }
             Transaction txn = writer.build(snapshot, appId, batchId, 0);
-            txn.addDomainMetadata(SinkOffsets.DOMAIN, next.toJson());
+            txn.addDomainMetadata(SinkOffsets.DOMAIN, writer.fence().domainJson(snapshot, next));
             if (plan == null || !stillHolds(plan, snapshot)) {
                 if (plan != null) {
                     replans++;
@@ -90,6 +91,9 @@ final class RewriteCommitter {
             try {
                 result = txn.commit(writer.engine(), Iterators.iterable(plan.actions()));
             } catch (MaxCommitRetryLimitReachedException e) {
+                if (writer.fence().shared()) {
+                    DeltaTableWriter.pause(attempt);
+                }
                 LOG.info("delta table {}: batch {} of {}: another writer committed first; checking its files against the batch's keys",
                         table, batchId, appId);
                 continue;
@@ -99,6 +103,10 @@ final class RewriteCommitter {
             } catch (CommitStateUnknownException e) {
                 return writer.resolveUnknown(appId, batchId, e);
             } catch (ConcurrentWriteException e) {
+                if (writer.fence().shared()) {
+                    throw new BatchSuperseded("delta table " + table + ": batch " + batchId + " of " + appId
+                            + " lost a race with another instance (" + e.getMessage() + "); the batch is not committed", e);
+                }
                 throw new TributaryException("delta table " + table + ": batch " + batchId + " of sink " + appId
                         + " lost a race with another writer (" + e.getMessage() + "); nothing of this batch was committed: run again", e);
             }
@@ -110,6 +118,10 @@ final class RewriteCommitter {
             metrics.put("replans", replans);
             LOG.info("delta table {}: version {} committed, batch {} of {}: {}", table, result.getVersion(), batchId, appId, metrics);
             return new CommitResult(true, result.getVersion(), plan.filesAdded(), ms(writeNanos), ms(t2 - t1), ms(t3 - t2), metrics);
+        }
+        if (writer.fence().shared()) {
+            throw new BatchSuperseded("delta table " + table + ": batch " + batchId + " of " + appId + " lost " + maxAttempts
+                    + " commit attempts in a row to other instances; the batch is not committed", null);
         }
         throw new TributaryException("delta table " + table + ": batch " + batchId + " of sink " + appId + " lost " + MAX_ATTEMPTS
                 + " commit attempts in a row to other writers whose files may hold the batch's keys; nothing of this batch was committed. "

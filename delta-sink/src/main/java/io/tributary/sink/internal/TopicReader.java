@@ -53,6 +53,8 @@ public final class TopicReader implements AutoCloseable {
     private final boolean keyed;
     private final TopicLookup lookup;
     private final List<TopicPartition> partitions = new ArrayList<>();
+    /** The partitions this reader reads (those the instance owns), or null for all of the topic's. */
+    private java.util.Set<Integer> only;
     private Admin admin;
     private KafkaFuture<Void> trim;
 
@@ -100,10 +102,26 @@ public final class TopicReader implements AutoCloseable {
         return lookup.topicId(admin());
     }
 
-    /** Assigns every partition of the topic; partitions in {@code offsets} start there, others (and new ones) at the beginning. */
+    /**
+     * Reads only {@code owned} of the topic's partitions from now on (null: all of them), positioned
+     * as {@link #assign(Map)} does.
+     */
+    public void assign(Map<Integer, Long> offsets, java.util.Set<Integer> owned) {
+        this.only = owned == null ? null : java.util.Set.copyOf(owned);
+        assign(offsets);
+    }
+
+    /**
+     * Assigns every partition of the topic (or those given to {@link #assign(Map, java.util.Set)});
+     * partitions in {@code offsets} start there, others (and new ones) at the beginning.
+     */
     public void assign(Map<Integer, Long> offsets) {
         partitions.clear();
-        partitions.addAll(currentPartitions());
+        for (TopicPartition tp : currentPartitions()) {
+            if (only == null || only.contains(tp.partition())) {
+                partitions.add(tp);
+            }
+        }
         consumer.assign(partitions);
         List<TopicPartition> fromBeginning = new ArrayList<>();
         for (TopicPartition tp : partitions) {
@@ -121,6 +139,9 @@ public final class TopicReader implements AutoCloseable {
 
     /** Picks up partitions added to the topic since {@link #assign}, reading them from the beginning. */
     public void refreshPartitions() {
+        if (only != null) {
+            return; // the group assigns new partitions
+        }
         List<TopicPartition> now = currentPartitions();
         if (now.size() > partitions.size()) {
             Map<Integer, Long> keep = positions();

@@ -17,7 +17,7 @@ public final class TopicSetup {
     private TopicSetup() {
     }
 
-    public static void ensure(Map<String, Object> clientProps, String rowTopic, String progressTopic) {
+    public static void ensure(Map<String, Object> clientProps, String rowTopic, String progressTopic, Optional<Short> replicationFactor) {
         Map<String, Object> props = new HashMap<>();
         for (Map.Entry<String, Object> e : clientProps.entrySet()) {
             if (!e.getKey().startsWith("transactional.") && !e.getKey().equals("isolation.level")) {
@@ -26,7 +26,8 @@ public final class TopicSetup {
         }
         try (Admin admin = Admin.create(props)) {
             TopicCreation.create(admin, List.of(new NewTopic(rowTopic, Optional.empty(), Optional.empty()),
-                    new NewTopic(progressTopic, Optional.of(1), Optional.empty()).configs(Map.of("cleanup.policy", "compact"))));
+                    new NewTopic(progressTopic, Optional.of(1), Optional.empty()).configs(Map.of("cleanup.policy", "compact"))),
+                    replicationFactor);
         } catch (TributaryException e) {
             if (Thread.currentThread().isInterrupted()) {
                 throw e;

@@ -32,7 +32,7 @@ public final class TopicSetup {
                 new NewTopic(config.ingestLogTopic(), Optional.of(1), Optional.empty())
                         .configs(Map.of("cleanup.policy", "compact")),
                 new NewTopic(config.deadLetterTopic(), Optional.of(1), Optional.empty()));
-        TopicCreation.create(admin, topics);
+        TopicCreation.create(admin, topics, config.replicationFactor());
     }
 
     /**

@@ -28,6 +28,7 @@ public final class ServiceEndpoints implements AutoCloseable {
     /** The port when the spec names none and the trigger runs continuously. */
     public static final int DEFAULT_PORT = 8080;
     private static final Duration PROBE_INTERVAL = Duration.ofSeconds(2);
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private final PipelineSpec spec;
     private final PipelineMetrics metrics;
@@ -55,7 +56,8 @@ public final class ServiceEndpoints implements AutoCloseable {
             history = new ProgressHistory(System::currentTimeMillis);
             LivePage page = new LivePage(history, new LivePage.Sources(spec.name(), spec.trigger().toString(),
                     LivePage.masked(spec.describe()), () -> self[0].notReady(), () -> self[0].retrying()));
-            server = StatusServer.start(spec.string(Settings.HTTP_HOST), port.getAsInt(), metrics, () -> self[0].notReady(), page);
+            server = StatusServer.start(spec.string(Settings.HTTP_HOST), port.getAsInt(), metrics, () -> self[0].notReady(), page,
+                    () -> self[0].instanceJson());
         }
         self[0] = new ServiceEndpoints(spec, metrics, history, server);
         metrics.readiness(() -> self[0].notReady() == null);
@@ -99,11 +101,48 @@ public final class ServiceEndpoints implements AutoCloseable {
             metrics.functionGauge(MetricNames.STATE_ROWS, aggregate, opened,
                     p -> p.aggregateMetrics().getOrDefault(AggregateMetrics.ROWS_TOTAL, 0.0));
         }
+        shares(opened);
         if (server != null) { // only the endpoints show the metrics: a bounded run without them skips the table read (0.4 s)
             readSinkPosition();
             probe = KafkaProbe.start(opened.clientProps(), metrics, PROBE_INTERVAL, () -> history.lag(metrics.lagByStage()));
         }
         pipeline = opened;
+    }
+
+    /**
+     * Per stage, a gauge for each partition of its input topic (1 while this instance owns it) and,
+     * for the source, whether this instance is the active one; a process that runs the whole
+     * pipeline owns them all.
+     */
+    private void shares(Pipeline opened) {
+        int partitions = spec.integer(Settings.PARTITIONS);
+        for (String stage : opened.stageNames()) {
+            if (stage.endsWith("/ingest") || stage.endsWith("/delta-source")) {
+                metrics.sourceActive(stage, () -> opened.ownership().map(o -> o.stages().get(stage))
+                        .map(s -> "active".equals(s.role()) ? 1.0 : 0.0).orElse(opened.ownership().isPresent() ? 0.0 : 1.0));
+                continue;
+            }
+            for (int p = 0; p < partitions; p++) {
+                int partition = p;
+                metrics.ownedPartition(stage, p, () -> opened.ownership().map(o -> o.stages().get(stage))
+                        .map(s -> s.partitions().contains(partition) ? 1.0 : 0.0).orElse(opened.ownership().isPresent() ? 0.0 : 1.0));
+            }
+        }
+    }
+
+    /** {@code /instance}: this process's share of the pipeline's work, as JSON; {@code "instance": null} when it runs it all. */
+    String instanceJson() {
+        Pipeline p = pipeline;
+        Optional<Pipeline.Ownership> o = p == null ? Optional.empty() : p.ownership();
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        out.put("pipeline", spec.name());
+        out.put("instance", o.map(Pipeline.Ownership::instance).orElse(null));
+        out.put("stages", o.map(Pipeline.Ownership::stages).orElse(Map.of()));
+        try {
+            return JSON.writeValueAsString(out) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The sink's table position (offsets, version) as the metrics' starting point, before its first batch. */

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * The service's HTTP endpoints, on the JDK's own HTTP server: {@code /health/live} (200 while the
  * process serves), {@code /health/ready} (200 once every stage runs and the broker answers, else
  * 503 with the reason), {@code /metrics} (Prometheus text) and {@code /progress} (the last progress
- * record of every stage, a JSON array: Spark's {@code lastProgress}); with a {@link LivePage}, the
- * page at {@code /} and the data it polls under {@code /ui/}.
+ * record of every stage, a JSON array: Spark's {@code lastProgress}), {@code /instance} (what this
+ * process owns of the pipeline's work when several instances share it); with a {@link LivePage},
+ * the page at {@code /} and the data it polls under {@code /ui/}.
  */
 public final class StatusServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusServer.class);
@@ -46,6 +47,15 @@ public final class StatusServer implements AutoCloseable {
 
     /** As {@link #start(String, int, PipelineMetrics, Supplier)}, with the live page when {@code page} is not null. */
     static StatusServer start(String host, int port, PipelineMetrics metrics, Supplier<String> notReady, LivePage page) {
+        return start(host, port, metrics, notReady, page, () -> "{\"instance\":null}\n");
+    }
+
+    /**
+     * As {@link #start(String, int, PipelineMetrics, Supplier, LivePage)}, with {@code /instance}
+     * answering {@code instance}'s JSON.
+     */
+    static StatusServer start(String host, int port, PipelineMetrics metrics, Supplier<String> notReady, LivePage page,
+                              Supplier<String> instance) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 16);
@@ -59,7 +69,7 @@ public final class StatusServer implements AutoCloseable {
             return t;
         });
         server.setExecutor(executor);
-        server.createContext("/", ex -> handle(ex, metrics, notReady, page));
+        server.createContext("/", ex -> handle(ex, metrics, notReady, page, instance));
         server.start();
         StatusServer s = new StatusServer(server, executor);
         LOG.info("serving http://{}:{}/ ({}health/live, health/ready, metrics, progress)", host, s.port(), page == null ? "" : "the live page, ");
@@ -71,7 +81,8 @@ public final class StatusServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    private static void handle(HttpExchange ex, PipelineMetrics metrics, Supplier<String> notReady, LivePage page) throws IOException {
+    private static void handle(HttpExchange ex, PipelineMetrics metrics, Supplier<String> notReady, LivePage page,
+                               Supplier<String> instance) throws IOException {
         try (ex) {
             String method = ex.getRequestMethod();
             if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -91,11 +102,12 @@ public final class StatusServer implements AutoCloseable {
                 case "/metrics" -> send(ex, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
                 case "/progress" -> send(ex, 200, JSON,
                         metrics.lastProgress().stream().map(Progress::toJson).collect(Collectors.joining(",\n", "[", "]\n")));
+                case "/instance" -> send(ex, 200, JSON, instance.get());
                 default -> {
                     LivePage.Response r = page == null ? null : page.answer(ex.getRequestURI().getPath(), ex.getRequestURI().getRawQuery());
                     if (r == null) {
                         send(ex, 404, "text/plain", "not found; try " + (page == null ? "" : "/ (the live page), ")
-                                + "/health/live, /health/ready, /metrics or /progress\n");
+                                + "/health/live, /health/ready, /metrics, /progress or /instance\n");
                     } else {
                         ex.getResponseHeaders().set("Cache-Control", "no-cache");
                         send(ex, r.status(), r.type(), r.body());

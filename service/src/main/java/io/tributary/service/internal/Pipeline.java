@@ -10,6 +10,7 @@ import io.tributary.topology.StreamsAggregation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
@@ -249,6 +250,49 @@ public final class Pipeline implements AutoCloseable {
     /** The pipeline's Kafka connection (the tests stop and start its embedded broker). */
     KafkaConnection kafka() {
         return kafka;
+    }
+
+    /**
+     * What this instance owns of the pipeline's work when instances share it (see {@link Instances}):
+     * per stage, whether it holds the source's lease, the partitions of the sink's topic, or the
+     * aggregation's tasks and their partitions; empty when this process runs the whole pipeline.
+     *
+     * @param instance {@code instance.id} (or the host name)
+     * @param stages by stage name; a stage still opening is left out
+     */
+    public record Ownership(String instance, Map<String, StageShare> stages) {
+    }
+
+    /**
+     * One stage's share.
+     *
+     * @param role the source: {@code active} (holds the lease) or {@code standby}; null for the other stages
+     * @param partitions the partitions of the stage's input topic it owns (sorted); empty for the source
+     * @param activeTasks the aggregation's Kafka Streams tasks it runs; empty for the other stages
+     * @param standbyTasks the aggregation's tasks it keeps a warm copy of
+     */
+    public record StageShare(String role, List<Integer> partitions, List<String> activeTasks, List<String> standbyTasks) {
+    }
+
+    /** This instance's share of the pipeline's work; empty when it runs the whole pipeline (one process). */
+    public Optional<Ownership> ownership() {
+        if (!Instances.shared(spec)) {
+            return Optional.empty();
+        }
+        Map<String, StageShare> out = new java.util.LinkedHashMap<>();
+        for (Stage s : stages) {
+            AutoCloseable r = s.resourceIfOpen();
+            if (r instanceof LeasedSource<?> leased) {
+                out.put(s.name(), new StageShare(leased.holdsLease() ? "active" : "standby", List.of(), List.of(), List.of()));
+            } else if (r instanceof StreamsAggregation aggregation) {
+                StreamsAggregation.Share share = aggregation.share();
+                out.put(s.name(), new StageShare(null, share.partitions(), share.activeTasks(), share.standbyTasks()));
+            } else if (r instanceof PipelineParts.SinkResource sink && sink.sink().ownedPartitions() != null) {
+                out.put(s.name(), new StageShare(null, new java.util.TreeSet<>(sink.sink().ownedPartitions()).stream().toList(),
+                        List.of(), List.of()));
+            }
+        }
+        return Optional.of(new Ownership(Instances.id(spec), out));
     }
 
     /** The aggregation's Kafka Streams metrics (see {@code AggregateMetrics}), summed over tasks; empty without one. */

@@ -104,6 +104,11 @@ public final class PipelineParts {
                 .build();
     }
 
+    /** The replicas of the topics the pipeline creates: {@code topic.replicationFactor}, or empty for the broker's default. */
+    static Optional<Short> replicationFactor(PipelineSpec spec) {
+        return spec.has(Settings.REPLICATION_FACTOR) ? Optional.of(spec.integer(Settings.REPLICATION_FACTOR).shortValue()) : Optional.empty();
+    }
+
     /** The file-ingest settings of a spec, without the aggregation's event time (for reading its status). */
     public static IngestConfig ingestConfig(PipelineSpec spec, Schema input) {
         return ingestConfig(spec, input, null);
@@ -164,10 +169,16 @@ public final class PipelineParts {
         CompletableFuture<Void> topics = new CompletableFuture<>(); // the ingest's wait for its topics
         try {
             if (spec.has(Settings.DELTA_PATH)) {
-                TopicAdmin.ensure(client, partitions, Topics.events(spec.name()));
+                TopicAdmin.ensure(client, partitions, replicationFactor(spec), Topics.events(spec.name()));
                 DeltaSource source = new DeltaSource(deltaSourceConfig(spec), client);
-                stages.add(new Stage(source.config().stageName(), source::runBatch, source));
-                input = source.schema();
+                if (Instances.shared(spec)) {
+                    input = source.schema();
+                    source.close();
+                    stages.add(Instances.leasedDeltaSource(spec, client, deltaSourceConfig(spec)));
+                } else {
+                    stages.add(new Stage(source.config().stageName(), source::runBatch, source));
+                    input = source.schema();
+                }
                 aggregate = aggregateSpec(spec, input);
                 if (aggregate != null) {
                     throw new TributaryException("an aggregation over a Delta source is not supported yet: the watermark markers "
@@ -180,6 +191,10 @@ public final class PipelineParts {
                 input = ingestConfig.schema(); // with _rescued_data under schemaEvolution rescue
                 String name = spec.name() + "/ingest";
                 stages.add(Stage.opening(name, threads.submit(() -> {
+                    if (Instances.shared(spec)) {
+                        topics.join(); // the lease is a partition of the ingest log
+                        return Instances.leasedIngest(spec, client, ingestConfig);
+                    }
                     FileIngest ingest = new FileIngest(ingestConfig, client, readAhead, topics::join);
                     // availableNow: the last data batch carries its no-data batch (docs/performance.md)
                     ingest.endsWhenIngested(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW);
@@ -191,7 +206,7 @@ public final class PipelineParts {
             }
             if (aggregate != null) {
                 String results = Topics.results(spec.name());
-                TopicAdmin.ensure(client, partitions, lateTopic != null ? new String[] {results, lateTopic} : new String[] {results});
+                TopicAdmin.ensure(client, partitions, replicationFactor(spec), lateTopic != null ? new String[] {results, lateTopic} : new String[] {results});
             }
             topics.complete(null);
         } catch (RuntimeException e) {
@@ -204,11 +219,14 @@ public final class PipelineParts {
         if (aggregate != null) {
             sinkSchema = aggregate.outputSchema();
             sinkTopic = Topics.results(spec.name());
-            AggregationConfig aggregationConfig = AggregationConfig.of(spec.name(), aggregate, spec.stateDir().resolve("streams"))
+            AggregationConfig single = AggregationConfig.of(spec.name(), aggregate, spec.stateDir().resolve("streams"))
                     .withLateRowsTopic(lateTopic)
                     .withTrimEvents(spec.bool(Settings.TOPIC_TRIM))
                     .withBounded(spec.trigger().bounded())
-                    .withRestartWindow(Recovery.GIVE_UP_AFTER); // as long as the run loop tries a failed batch again
+                    .withRestartWindow(Recovery.GIVE_UP_AFTER) // as long as the run loop tries a failed batch again
+                    .withReplicationFactor(replicationFactor(spec).map(Short::intValue).orElse(-1));
+            AggregationConfig aggregationConfig = Instances.shared(spec)
+                    ? single.withInstance(Instances.id(spec), Instances.standbyReplicas(spec)) : single;
             String name = aggregationConfig.stageName();
             stages.add(Stage.opening(name, threads.submit(() -> {
                 StreamsAggregation aggregation = new StreamsAggregation(aggregationConfig, client);
@@ -226,13 +244,12 @@ public final class PipelineParts {
                 // a bounded run ends with everything committed: no rows may wait for a later batch
                 .withAllowedLatency(spec.trigger().bounded() ? Duration.ZERO : spec.duration(Settings.SINK_ALLOWED_LATENCY)));
         stages.add(Stage.opening(sinkConfig.stageName(), threads.submit(() -> {
-            DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess(), spec.storage());
+            DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess(), spec.storage(),
+                    Instances.shared(spec) ? Instances.id(spec) : null);
             AutoOptimize optimize = new AutoOptimize(sinkConfig.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
                     OptimizeOptions.defaults().withTargetFileSize(sinkConfig.targetFileSize()).withStorage(spec.storage()));
-            return new Stage(sinkConfig.stageName(), () -> afterCommit(sink.runBatch(), optimize), () -> {
-                optimize.close();
-                sink.close();
-            }, sink::idleProgress);
+            return new Stage(sinkConfig.stageName(), () -> afterCommit(sink.runBatch(), optimize), new SinkResource(sink, optimize),
+                    sink::idleProgress);
         })));
     }
 
@@ -242,8 +259,8 @@ public final class PipelineParts {
      * pipeline's opening will refuse anyway.
      */
     static FilesReadAhead readAhead(PipelineSpec spec) {
-        if (spec.has(Settings.DELTA_PATH)) {
-            return null;
+        if (spec.has(Settings.DELTA_PATH) || Instances.shared(spec)) {
+            return null; // a standby instance reads nothing
         }
         try {
             Schema input = fileSchema(spec);
@@ -253,6 +270,15 @@ public final class PipelineParts {
             return FileIngest.readAhead(ingestConfig(spec, input, aggregateSpec(spec, input)), spec.integer(Settings.PARTITIONS));
         } catch (RuntimeException e) {
             return null;
+        }
+    }
+
+    /** The sink stage's resources: the sink, and its background compaction. */
+    record SinkResource(DeltaSink sink, AutoOptimize optimize) implements AutoCloseable {
+        @Override
+        public void close() {
+            optimize.close();
+            sink.close();
         }
     }
 
@@ -292,12 +318,14 @@ public final class PipelineParts {
         if (spec.has(Settings.DELTA_MAX_BYTES)) {
             b.maxBytesPerTrigger(spec.bytes(Settings.DELTA_MAX_BYTES));
         }
+        replicationFactor(spec).ifPresent(b::replicationFactor);
         return b.build();
     }
 
     /** The aggregation the spec asks for, or null for a raw pipeline. */
     static AggregateSpec aggregateSpec(PipelineSpec spec, Schema input) {
-        boolean any = Settings.ALL.stream().anyMatch(s -> s.key().startsWith("aggregate.") && spec.has(s.key()))
+        boolean any = Settings.ALL.stream().anyMatch(s -> s.key().startsWith("aggregate.") && !s.key().equals(Settings.STANDBY_REPLICAS)
+                && spec.has(s.key()))
                 || !spec.map(Settings.SELECT).isEmpty();
         if (!any) {
             return null;
@@ -334,6 +362,7 @@ public final class PipelineParts {
         if (spec.has(Settings.MAX_BYTES)) {
             b.maxBytesPerTrigger(spec.bytes(Settings.MAX_BYTES));
         }
+        replicationFactor(spec).ifPresent(b::replicationFactor);
         if (aggregate == null && "upsert".equals(spec.string(Settings.SINK_MODE))) {
             b.groupBy(spec.list(Settings.SINK_KEYS)); // a key's rows share a partition, so Kafka order is their order
         }

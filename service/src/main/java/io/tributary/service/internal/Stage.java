@@ -105,6 +105,17 @@ final class Stage implements AutoCloseable {
         }
     }
 
+    /** The stage's resource if it is open now, else null; never waits for an opening. */
+    AutoCloseable resourceIfOpen() {
+        if (opened == null) {
+            return resource;
+        }
+        if (!opened.isDone()) {
+            return null;
+        }
+        return resource();
+    }
+
     /** Runs a batch; throws {@link OpenFailed} if the stage could not open. */
     Optional<Progress> runBatch() throws Exception {
         return open().batch.run();

@@ -15,11 +15,11 @@ final class TopicAdmin {
     }
 
     /** Creates {@code topics} ({@link TopicCreation}) and waits until the broker answers for them. */
-    static void ensure(Map<String, Object> clientProps, int partitions, String... topics) {
+    static void ensure(Map<String, Object> clientProps, int partitions, Optional<Short> replicationFactor, String... topics) {
         try (Admin admin = Admin.create(clientProps)) {
             TopicCreation.create(admin, Arrays.stream(topics)
                     .map(t -> new NewTopic(t, Optional.of(partitions), Optional.empty()).configs(Topics.EVENT_TIME_TOPIC_CONFIG))
-                    .toList());
+                    .toList(), replicationFactor);
         }
     }
 }

@@ -24,6 +24,8 @@ public final class MetricNames {
     public static final String STATE_ROWS = "tributary.aggregate.state.rows";
     public static final String DELTA_VERSION = "tributary.sink.delta.version";
     public static final String READY = "tributary.pipeline.ready";
+    public static final String OWNED_PARTITION = "tributary.instance.partition.owned";
+    public static final String SOURCE_ACTIVE = "tributary.instance.source.active";
 
     public static final List<Metric> ALL = List.of(
             new Metric(ROWS_INPUT, "counter", "stage", "rows a stage's batches read (Spark's numInputRows), since the process started"),
@@ -37,7 +39,11 @@ public final class MetricNames {
             new Metric(LATE_ROWS, "counter", "stage", "(row, window) pairs dropped as later than the watermark (Spark's numRowsDroppedByWatermark)"),
             new Metric(STATE_ROWS, "gauge", "stage", "(window, group) rows held in the aggregation's state (Spark's numRowsTotal)"),
             new Metric(DELTA_VERSION, "gauge", "stage", "the Delta table's version after the sink's last commit"),
-            new Metric(READY, "gauge", "", "1 when /health/ready answers 200 (every stage runs and the broker answers), else 0"));
+            new Metric(READY, "gauge", "", "1 when /health/ready answers 200 (every stage runs and the broker answers), else 0"),
+            new Metric(OWNED_PARTITION, "gauge", "stage, partition", "1 while this instance owns the partition of the stage's input topic"
+                    + " (the sink's, or an aggregation task's; a process that runs the whole pipeline owns them all), else 0"),
+            new Metric(SOURCE_ACTIVE, "gauge", "stage", "1 while this instance runs the source (holds its lease; a process that runs the whole"
+                    + " pipeline does), 0 while it stands by"));
 
     /** The documentation line of a metric (its Prometheus HELP text). */
     public static String doc(String name) {

@@ -84,6 +84,24 @@ public final class PipelineMetrics implements AutoCloseable {
         Gauge.builder(name, source, f).tags("stage", stage).description(MetricNames.doc(name)).register(registry);
     }
 
+    /** Publishes whether this instance owns {@code partition} of {@code stage}'s input topic (1 or 0; see {@link MetricNames#OWNED_PARTITION}). */
+    public void ownedPartition(String stage, int partition, java.util.function.DoubleSupplier owned) {
+        gauge(MetricNames.OWNED_PARTITION, Map.of("stage", stage, "partition", String.valueOf(partition)), owned);
+    }
+
+    /** Publishes whether this instance runs the source stage {@code stage} (1 or 0; see {@link MetricNames#SOURCE_ACTIVE}). */
+    public void sourceActive(String stage, java.util.function.DoubleSupplier active) {
+        gauge(MetricNames.SOURCE_ACTIVE, Map.of("stage", stage), active);
+    }
+
+    /** Publishes a value the metrics read on each scrape, with tags of its own (e.g. stage and partition). */
+    private void gauge(String name, Map<String, String> tags, java.util.function.DoubleSupplier value) {
+        Gauge.Builder<java.util.function.DoubleSupplier> b = Gauge.builder(name, value, java.util.function.DoubleSupplier::getAsDouble)
+                .description(MetricNames.doc(name));
+        tags.forEach(b::tag);
+        b.register(registry);
+    }
+
     /** Takes one batch's progress: counts its rows, times it, remembers it for {@code /progress}. */
     public void record(Progress p) {
         String stage = p.name();

@@ -194,6 +194,11 @@ public final class PipelineSpec {
             throw new TributaryException(where(Settings.NAME) + ": name '" + name()
                     + "' may only hold letters, digits, '-' and '_' (it names topics and folders)");
         }
+        if (has(Settings.INSTANCE_ID) && !string(Settings.INSTANCE_ID).matches("[A-Za-z0-9._-]{1,100}")) {
+            throw new TributaryException(where(Settings.INSTANCE_ID) + ": key '" + Settings.INSTANCE_ID + "' is '"
+                    + string(Settings.INSTANCE_ID) + "'; it may only hold letters, digits, '.', '-' and '_' (at most 100):"
+                    + " it names the instance in Kafka's groups and in the table's txn ids");
+        }
     }
 
     private void checkRange(Setting s, int v) {

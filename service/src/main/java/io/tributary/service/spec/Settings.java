@@ -68,15 +68,18 @@ public final class Settings {
     public static final String SELECT = "aggregate.select";
     public static final String LATE_ROWS = "aggregate.lateRows";
     public static final String CLOSE_IDLE = "aggregate.closeIdleWindowsAfter";
+    public static final String STANDBY_REPLICAS = "aggregate.standbyReplicas";
     public static final String OUTPUT_MODE = "outputMode";
     public static final String KAFKA = "kafka";
     public static final String STORAGE = "storage";
     public static final String PARTITIONS = "topic.partitions";
     public static final String TOPIC_TRIM = "topic.trim";
+    public static final String REPLICATION_FACTOR = "topic.replicationFactor";
     public static final String BROKER_PORT = "broker.port";
     public static final String HTTP_PORT = "http.port";
     public static final String HTTP_HOST = "http.host";
     public static final String LOG_FORMAT = "log.format";
+    public static final String INSTANCE_ID = "instance.id";
 
     public static final List<Setting> ALL = List.of(
             req(NAME, STRING, "the pipeline's name: names its topics, state folder and sink id ([A-Za-z0-9_-]+)"),
@@ -145,6 +148,9 @@ public final class Settings {
             new Setting(SELECT, MAP, null, false, List.of(), "the aggregates by output name: sum(col), count(*), count(col), min, max, avg, first, last"),
             new Setting(LATE_ROWS, ENUM, "drop", false, List.of("drop", "deadLetter"), "rows later than the watermark: dropped and counted (Spark), or also kept in the late-rows topic"),
             opt(CLOSE_IDLE, DURATION, null, "beyond Spark: after this much wall-clock time with no new file, close every open window (later rows for them are late); absent: windows wait for later events, as in Spark"),
+            opt(STANDBY_REPLICAS, INT, null, "Kafka Streams' num.standby.replicas: warm copies of each aggregation task's state on other"
+                    + " instances, so a task that moves does not restore its changelog first; absent: 1 when instances share the pipeline"
+                    + " (a Kafka cluster and a continuous trigger), else 0").within(0, 10),
             new Setting(OUTPUT_MODE, ENUM, "append", false, List.of("append", "update", "complete"), "Spark's output modes of an aggregation"),
             new Setting(KAFKA, MAP, null, false, List.of(), "Kafka client settings, passed through untouched (bootstrap.servers, security...); no bootstrap.servers: an embedded broker."
                     + " The producers that write rows compress with LZ4 unless `compression.type` is given here;"
@@ -153,13 +159,18 @@ public final class Settings {
                     + " (Hadoop S3A's names: fs.s3a.endpoint, fs.s3a.endpoint.region, fs.s3a.path.style.access, fs.s3a.access.key,"
                     + " fs.s3a.secret.key...); without keys, AWS's default credentials chain (docs/object-storage.md)"),
             opt(PARTITIONS, INT, "1", "partitions of the topics the pipeline creates").within(1, Integer.MAX_VALUE),
+            opt(REPLICATION_FACTOR, INT, null, "replicas of the topics the pipeline creates (its own and Kafka Streams' changelogs);"
+                    + " absent: the broker's default.replication.factor. A production cluster: 3, with min.insync.replicas 2").within(1, Short.MAX_VALUE),
             new Setting(TOPIC_TRIM, ENUM, "true", false, List.of("true", "false"), "delete the records of the events and results "
                     + "topics once the stage reading them committed past them; false keeps them (they have no time retention)"),
             opt(BROKER_PORT, INT, "0", "the embedded broker's port on 127.0.0.1 (0: any free port)").within(0, 65535),
             opt(HTTP_PORT, INT, null, "the port of the live page (/), /health/live, /health/ready, /metrics and /progress; absent: 8080 for the default "
                     + "and processingTime triggers, none for availableNow and once; 0: any free port (logged); -1: none").within(-1, 65535),
             opt(HTTP_HOST, STRING, "127.0.0.1", "the address the HTTP endpoints listen on; 0.0.0.0 in a container"),
-            new Setting(LOG_FORMAT, ENUM, "text", false, List.of("text", "json"), "log lines on stderr: text, or one JSON object per line"));
+            new Setting(LOG_FORMAT, ENUM, "text", false, List.of("text", "json"), "log lines on stderr: text, or one JSON object per line"),
+            opt(INSTANCE_ID, STRING, null, "this process among the instances of the pipeline that share its work (a Kafka cluster and a"
+                    + " continuous trigger, docs/operations.md): its member id in the pipeline's consumer groups and its sink's txn id"
+                    + " (tributary-<name>-sink@<id>); absent: the host name. Give each instance its own ([A-Za-z0-9._-]+)"));
 
     /**
      * Environment variables named {@code TRIBUTARY_*} that are not keys: those of the launcher

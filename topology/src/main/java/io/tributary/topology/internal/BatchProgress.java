@@ -20,6 +20,8 @@ public final class BatchProgress {
     private final String name;
     private final String description;
     private final String eventsTopic;
+    /** This process among several instances that share the application's tasks; null when it is the only one. */
+    private final String instanceId;
     private final String runId = UUID.randomUUID().toString();
     private Map<String, Double> lastCounts = Map.of();
     private long batchId;
@@ -27,11 +29,14 @@ public final class BatchProgress {
     /**
      * @param name the stage's name, e.g. {@code quickstart/aggregate}
      * @param applicationId the Kafka Streams application's id
+     * @param instanceId this process among several instances that share the tasks, or null: its
+     *     progress then names it and the partitions of its batch
      */
-    public BatchProgress(String name, String applicationId, String eventsTopic) {
+    public BatchProgress(String name, String applicationId, String eventsTopic, String instanceId) {
         this.name = name;
         this.description = "KafkaStreams[" + applicationId + " <- " + eventsTopic + "]";
         this.eventsTopic = eventsTopic;
+        this.instanceId = instanceId;
     }
 
     /** The application started again: its counters start from zero. */
@@ -63,9 +68,18 @@ public final class BatchProgress {
         }
         return new Progress(name, runId, Progress.timestamp(startMs), batchId++, rows,
                 0.0, Progress.rate(rows, ms), Map.of("triggerExecution", ms), eventTime, List.of(op),
-                List.of(new Progress.Source(description, offsetsJson(before), offsetsJson(now), rows,
-                        Map.of("note", "offsets count records: a record holds one or more rows, and watermark markers are records"))),
+                List.of(new Progress.Source(description, offsetsJson(before), offsetsJson(now), rows, sourceMetrics(now))),
                 null);
+    }
+
+    private Map<String, Object> sourceMetrics(Map<TopicPartition, Long> now) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("note", "offsets count records: a record holds one or more rows, and watermark markers are records");
+        if (instanceId != null) {
+            m.put("instance", instanceId);
+            m.put("partitions", now.keySet().stream().map(TopicPartition::partition).sorted().toList());
+        }
+        return m;
     }
 
     /** The aggregation's counters over every task: totals, and the watermark (the largest). */

@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -30,6 +31,8 @@ public final class StreamsApp implements AutoCloseable {
     private final Supplier<Topology> topology;
     private final Properties props;
     private final Duration restartWindow;
+    /** Leave the group on close: one of several instances, whose tasks the others take at once rather than after the session timeout. */
+    private final boolean leaveGroupOnClose;
     private volatile KafkaStreams streams;
     /** Set by a stream thread that Kafka errors killed: {@link #restartIfKilled()} starts the application again. */
     private volatile boolean restartAfterKafkaError;
@@ -38,10 +41,23 @@ public final class StreamsApp implements AutoCloseable {
 
     /** Makes the application; it starts with {@link #start()}. */
     public StreamsApp(String applicationId, Supplier<Topology> topology, Properties props, Duration restartWindow) {
+        this(applicationId, topology, props, restartWindow, false);
+    }
+
+    /**
+     * Makes the application; it starts with {@link #start()}.
+     *
+     * @param leaveGroupOnClose true for a static member that shares the tasks with other instances:
+     *     closing leaves the group so that the others take its tasks at once (a static member that
+     *     only stops keeps them for the session timeout)
+     */
+    public StreamsApp(String applicationId, Supplier<Topology> topology, Properties props, Duration restartWindow,
+                      boolean leaveGroupOnClose) {
         this.applicationId = applicationId;
         this.topology = topology;
         this.props = props;
         this.restartWindow = restartWindow;
+        this.leaveGroupOnClose = leaveGroupOnClose;
         this.streams = create();
     }
 
@@ -105,6 +121,11 @@ public final class StreamsApp implements AutoCloseable {
     /** The application's metrics, those of the topology ({@code AggregateMetrics}) among them. */
     public Map<MetricName, ? extends Metric> metrics() {
         return streams.metrics();
+    }
+
+    /** This instance's tasks, with the partitions of {@code topic} its active tasks read. */
+    public LocalTasks localTasks(String topic) {
+        return LocalTasks.of(streams.metadataForLocalThreads(), topic);
     }
 
     /**
@@ -177,7 +198,11 @@ public final class StreamsApp implements AutoCloseable {
 
     /** Closes the application, waiting up to {@code timeout} for its threads. */
     public void close(Duration timeout) {
-        streams.close(timeout);
+        if (leaveGroupOnClose) {
+            streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(timeout));
+        } else {
+            streams.close(timeout);
+        }
     }
 
     @Override

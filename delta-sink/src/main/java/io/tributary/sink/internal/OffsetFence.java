@@ -1,0 +1,99 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.Snapshot;
+import io.tributary.schema.TributaryException;
+import io.tributary.sink.SinkOffsets;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Which of the sink's offsets ({@link SinkOffsets}, in the table) a commit checks and writes,
+ * inside the commit's conflict window (the snapshot the commit is built on, and which a
+ * concurrent commit makes it lose):
+ * <ul>
+ *   <li>{@link #WHOLE}: one sink writes the table and reads every partition: the table must hold
+ *       exactly the offsets the batch started from, and the batch's offsets replace them;</li>
+ *   <li>{@link #shared shared}: several instances share the topic's partitions, each commits the
+ *       partitions it owns: the table must hold, for each partition of the batch, the offset the
+ *       batch started from (a compare-and-set per partition: an instance that lost a partition
+ *       cannot commit it once its new owner did), and the batch's offsets replace those of its
+ *       partitions only, the others' stay as the snapshot has them.</li>
+ * </ul>
+ * The expected start offsets of a shared batch name every partition of the batch; {@link #NONE}
+ * stands for a partition the table holds no offset for yet.
+ */
+final class OffsetFence {
+    /** In a shared batch's expected start offsets: the table holds no offset for this partition yet. */
+    static final long NONE = -1;
+    static final OffsetFence WHOLE = new OffsetFence(null);
+
+    /** The sink's id in the table's offsets when shared; null for the whole table. */
+    private final String sinkId;
+
+    private OffsetFence(String sinkId) {
+        this.sinkId = sinkId;
+    }
+
+    /** The fence of instances of sink {@code sinkId} that share the topic's partitions. */
+    static OffsetFence shared(String sinkId) {
+        return new OffsetFence(Objects.requireNonNull(sinkId, "sinkId"));
+    }
+
+    boolean shared() {
+        return sinkId != null;
+    }
+
+    /** True if {@code expectedStart} says the table holds none of the batch's offsets (a new table is fine). */
+    boolean claimsNothing(Map<Integer, Long> expectedStart) {
+        return expectedStart.values().stream().allMatch(o -> o == NONE);
+    }
+
+    /**
+     * Checks that {@code snap} holds the offsets batch {@code batchId} of {@code appId} started from.
+     *
+     * @throws BatchSuperseded (shared) another instance committed one of the batch's partitions
+     * @throws TributaryException (whole) the table holds other offsets or another sink's
+     */
+    void check(Snapshot snap, String tablePath, String appId, long batchId, Map<Integer, Long> expectedStart) {
+        Optional<SinkOffsets> stored = snap.getDomainMetadata(SinkOffsets.DOMAIN).map(SinkOffsets::parse);
+        String owner = shared() ? sinkId : appId;
+        if (stored.isPresent() && !owner.equals(stored.get().appId())) {
+            throw new TributaryException("delta table " + tablePath + " is written by sink '" + stored.get().appId()
+                    + "', not '" + owner + "'; give each sink its own table path");
+        }
+        Map<Integer, Long> actual = stored.map(SinkOffsets::offsets).orElse(Map.of());
+        if (!shared()) {
+            if (!actual.equals(expectedStart)) {
+                throw new TributaryException("delta table " + tablePath + " (version " + snap.getVersion() + ") holds offsets "
+                        + actual + " for sink " + appId + ", but this batch starts at " + expectedStart
+                        + "; another writer changed the table or this sink's state is stale: restart the sink so it resumes from the table");
+            }
+            return;
+        }
+        Map<Integer, Long> moved = new TreeMap<>();
+        expectedStart.forEach((p, o) -> {
+            long now = actual.getOrDefault(p, NONE);
+            if (now != o) {
+                moved.put(p, now);
+            }
+        });
+        if (!moved.isEmpty()) {
+            throw new BatchSuperseded("delta table " + tablePath + " (version " + snap.getVersion() + "): partition(s) "
+                    + moved.keySet() + " moved on to offsets " + moved + " since batch " + batchId + " of " + appId + " started from "
+                    + expectedStart + ": another instance owns them now; the batch is not committed", null);
+        }
+    }
+
+    /** The offsets a commit built on {@code base} writes: the batch's, plus (shared) the other partitions' as {@code base} holds them. */
+    String domainJson(Optional<Snapshot> base, SinkOffsets next) {
+        if (!shared()) {
+            return next.toJson();
+        }
+        Map<Integer, Long> merged = new TreeMap<>(base.flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN))
+                .map(SinkOffsets::parse).map(SinkOffsets::offsets).orElse(Map.of()));
+        merged.putAll(next.offsets());
+        return new SinkOffsets(sinkId, next.topic(), next.topicId(), merged).toJson();
+    }
+}

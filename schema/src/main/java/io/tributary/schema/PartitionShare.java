@@ -1,0 +1,247 @@
+package io.tributary.schema;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This process's share of a topic's partitions among the instances of a pipeline: a member of a
+ * Kafka consumer group that never fetches a record, only takes part in the group's assignment.
+ * Kafka decides who owns which partition (cooperative-sticky: a rebalance moves only the
+ * partitions that must move, the others keep working), and the owner reads the records with a
+ * consumer of its own, from where its progress says (the Delta table, the ingest log).
+ *
+ * <p>Membership is static ({@code group.instance.id} = the instance's id): an instance that
+ * restarts within the session timeout gets its partitions back without a rebalance; one that
+ * does not return loses them to the others after {@link #SESSION_TIMEOUT} (Kafka's smallest
+ * allowed by default). A second process with the same instance id fences the first, which then
+ * owns nothing and says why ({@link #fencedBy()}).
+ *
+ * <p>The group's work runs on a thread of its own, so that a rebalance completes while the owner
+ * works. A partition is taken away only between two pieces of work: the owner holds
+ * {@link #lock()} around each, and the revocation waits for it, so the partition's new owner
+ * starts from the progress the old one committed last ({@link ConsumerRebalanceListener}'s
+ * contract). An owner that stalled past the session timeout loses its partitions without that
+ * wait: its next commit must check that its progress still stands (the sink's offsets in the
+ * table, the ingest's transactional id).
+ */
+public final class PartitionShare implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionShare.class);
+    /** The group session timeout: how long a dead instance keeps its partitions (the broker's smallest by default). */
+    public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(6);
+    private static final Duration HEARTBEAT = Duration.ofMillis(1500);
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final String group;
+    private final String topic;
+    private final String instanceId;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final ReentrantLock work = new ReentrantLock();
+    private final Thread thread;
+    private final CountDownLatch assigned = new CountDownLatch(1);
+    private volatile Set<Integer> owned = Set.of();
+    /** Counts the changes of {@link #owned()}: a holder of the lock that saw another number must look again. */
+    private volatile long generation;
+    private volatile String fencedBy;
+    private volatile RuntimeException failure;
+    private volatile boolean closing;
+
+    private PartitionShare(Map<String, Object> clientProps, String group, String topic, String instanceId) {
+        this.group = group;
+        this.topic = topic;
+        this.instanceId = instanceId;
+        this.consumer = new KafkaConsumer<>(consumerProps(clientProps, group, instanceId));
+        this.thread = new Thread(this::run, "tributary-share-" + group);
+        thread.setDaemon(true);
+    }
+
+    /**
+     * Joins group {@code group} for {@code topic}'s partitions as instance {@code instanceId}; the
+     * share is empty until the group's first assignment ({@link #awaitAssignment}).
+     */
+    public static PartitionShare join(Map<String, Object> clientProps, String group, String topic, String instanceId) {
+        PartitionShare share = new PartitionShare(clientProps, group, topic, instanceId);
+        share.consumer.subscribe(List.of(topic), share.listener());
+        share.thread.start();
+        return share;
+    }
+
+    static Map<String, Object> consumerProps(Map<String, Object> clientProps, String group, String instanceId) {
+        Map<String, Object> p = new HashMap<>();
+        for (Map.Entry<String, Object> e : clientProps.entrySet()) {
+            if (ConsumerConfig.configNames().contains(e.getKey())) {
+                p.put(e.getKey(), e.getValue());
+            }
+        }
+        p.putIfAbsent(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) SESSION_TIMEOUT.toMillis());
+        p.putIfAbsent(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) HEARTBEAT.toMillis());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId);
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, group + "-" + instanceId);
+        // the client-side session timeout and cooperative rebalancing are the classic protocol's
+        p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+        p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest"); // never read: every partition stays paused
+        p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        return p;
+    }
+
+    private ConsumerRebalanceListener listener() {
+        return new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                consumer.pause(consumer.assignment());
+                if (!partitions.isEmpty()) {
+                    change(partitions, true);
+                    LOG.info("{}: instance {} now owns partition(s) {} of {}", group, instanceId, numbers(partitions), topic);
+                }
+                assigned.countDown();
+            }
+
+            @Override
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                if (partitions.isEmpty()) {
+                    return;
+                }
+                work.lock(); // the piece of work in flight ends first (and commits its progress)
+                try {
+                    change(partitions, false);
+                } finally {
+                    work.unlock();
+                }
+                LOG.info("{}: instance {} handed over partition(s) {} of {}", group, instanceId, numbers(partitions), topic);
+            }
+
+            @Override
+            public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                if (!partitions.isEmpty()) {
+                    change(partitions, false);
+                    LOG.warn("{}: instance {} lost partition(s) {} of {} (it did not answer the group in time); its next commit "
+                            + "for them is refused if another instance committed meanwhile", group, instanceId, numbers(partitions), topic);
+                }
+            }
+        };
+    }
+
+    private synchronized void change(Collection<TopicPartition> partitions, boolean add) {
+        Set<Integer> now = new TreeSet<>(owned);
+        for (TopicPartition tp : partitions) {
+            if (add) {
+                now.add(tp.partition());
+            } else {
+                now.remove(tp.partition());
+            }
+        }
+        owned = java.util.Collections.unmodifiableSet(now);
+        generation++;
+    }
+
+    private static Set<Integer> numbers(Collection<TopicPartition> partitions) {
+        Set<Integer> out = new TreeSet<>();
+        partitions.forEach(tp -> out.add(tp.partition()));
+        return out;
+    }
+
+    private void run() {
+        try {
+            while (!closing) {
+                consumer.poll(POLL);
+            }
+        } catch (WakeupException e) {
+            // close() asked
+        } catch (FencedInstanceIdException e) {
+            fencedBy = "another process joined group " + group + " with instance id " + instanceId
+                    + "; give each instance of the pipeline its own instance.id (TRIBUTARY_INSTANCE_ID)";
+            LOG.error("{}: {}", group, fencedBy);
+            change(consumer.assignment(), false);
+        } catch (RuntimeException e) {
+            failure = e;
+            LOG.error("{}: the group membership of instance {} failed: {}", group, instanceId, e.toString());
+            change(List.copyOf(owned.stream().map(p -> new TopicPartition(topic, p)).toList()), false);
+        } finally {
+            assigned.countDown();
+            try {
+                // a clean stop leaves the group at once: the others take the partitions without waiting for the session timeout
+                consumer.close(CloseOptions.groupMembershipOperation(closing && fencedBy == null
+                        ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP)
+                        .withTimeout(Duration.ofSeconds(5)));
+            } catch (RuntimeException e) {
+                LOG.debug("{}: closing the group member: {}", group, e.toString());
+            }
+        }
+    }
+
+    /** Waits up to {@code timeout} for the group's first assignment (which may give this instance nothing); false if none came. */
+    public boolean awaitAssignment(Duration timeout) throws InterruptedException {
+        return assigned.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The partitions this instance owns now. */
+    public Set<Integer> owned() {
+        return owned;
+    }
+
+    /** Changes with every change of {@link #owned()}. */
+    public long generation() {
+        return generation;
+    }
+
+    /**
+     * Held around each piece of work on the owned partitions (a batch and its commit): a rebalance
+     * takes a partition away only once it is released.
+     */
+    public ReentrantLock lock() {
+        return work;
+    }
+
+    /** Why this instance owns nothing for good (another process took its instance id), or null. */
+    public String fencedBy() {
+        return fencedBy;
+    }
+
+    /** The error that ended the membership, or null. */
+    public RuntimeException failure() {
+        return failure;
+    }
+
+    public String group() {
+        return group;
+    }
+
+    public String instanceId() {
+        return instanceId;
+    }
+
+    /** Leaves the group (the others take the partitions at once) and waits for the membership thread. */
+    @Override
+    public void close() {
+        closing = true;
+        consumer.wakeup();
+        try {
+            thread.join(Duration.ofSeconds(30).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package io.tributary.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tributary.schema.Topics;
+import io.tributary.sink.DeltaTables;
+import io.tributary.sink.TopicTail;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
+
+/**
+ * Several {@code tributary run} processes of one pipeline, as on several hosts: each with its own
+ * {@code instance.id} and state folder, all on one Kafka cluster. A test starts, kills and stops
+ * them by id, and asks Kafka's groups who owns what.
+ */
+final class PipelineInstances implements AutoCloseable {
+    private final Path dir;
+    private final Workspace ws;
+    private final String pipeline;
+    private final Map<String, Object> client;
+    private final Map<String, ChildProcess> running = new TreeMap<>();
+
+    PipelineInstances(Path dir, Workspace ws, String pipeline, String bootstrapServers) {
+        this.dir = dir;
+        this.ws = ws;
+        this.pipeline = pipeline;
+        this.client = Map.of("bootstrap.servers", bootstrapServers);
+    }
+
+    /** Starts instance {@code id} (its state in {@code state-<id>/}). */
+    ChildProcess start(String id) throws IOException {
+        ChildProcess p = ChildProcess.start(dir, Map.of("TRIBUTARY_INSTANCE_ID", id,
+                "TRIBUTARY_STATE", dir.resolve("state-" + id).toString()), "run", ws.spec.toString());
+        running.put(id, p);
+        return p;
+    }
+
+    /** SIGKILL, as a host that dies. */
+    void kill(String id) throws InterruptedException {
+        running.remove(id).kill();
+    }
+
+    List<String> ids() {
+        return List.copyOf(running.keySet());
+    }
+
+    /** Fails when an instance ended by itself, with its stderr. */
+    void assertAlive() throws IOException {
+        for (Map.Entry<String, ChildProcess> e : running.entrySet()) {
+            assertThat(e.getValue().alive()).as("instance %s runs; its stderr:\n%s", e.getKey(), e.getValue().err()).isTrue();
+        }
+    }
+
+    /** GET {@code path} of instance {@code id}'s HTTP endpoints (the port it logged at start). */
+    String http(String id, String path) throws Exception {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("serving http://127\\.0\\.0\\.1:(\\d+)/").matcher(running.get(id).err());
+        assertThat(m.find()).as("instance %s logged its HTTP port", id).isTrue();
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + m.group(1) + path)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        return r.body();
+    }
+
+    Map<String, Object> client() {
+        return client;
+    }
+
+    /** Group {@code role} ({@code ingest}, {@code aggregate}, {@code sink}) of the pipeline: each member's instance id and partitions. */
+    Map<String, List<Integer>> owners(String role) throws Exception {
+        String group = "tributary-" + pipeline + "-" + role;
+        Map<String, List<Integer>> out = new TreeMap<>();
+        try (Admin admin = Admin.create(client)) {
+            ConsumerGroupDescription d;
+            try {
+                d = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+                    return out; // no member joined yet
+                }
+                throw e;
+            }
+            for (MemberDescription m : d.members()) {
+                String id = m.groupInstanceId().orElse(m.consumerId());
+                id = id.startsWith(group + "-") ? id.substring(group.length() + 1) : id;
+                out.put(id, m.assignment().topicPartitions().stream().map(tp -> tp.partition()).sorted().toList());
+            }
+        }
+        return out;
+    }
+
+    /** The instance that runs the source now (holds partition 0 of the ingest group), or null. */
+    String activeIngest() throws Exception {
+        return owners("ingest").entrySet().stream().filter(e -> e.getValue().contains(0)).map(Map.Entry::getKey).findFirst().orElse(null);
+    }
+
+    /**
+     * Waits until every instance that runs is a member of the sink's group, and every stage has
+     * committed all there is: no record past the aggregation's committed offsets in the events topic
+     * (with an aggregation), and the sink's table at the end of its topic.
+     */
+    void awaitDrained(String table, boolean windowed, Duration atMost) {
+        await("every instance's stages have taken all there is").atMost(atMost).pollInterval(Duration.ofMillis(500)).until(() -> {
+            assertAlive();
+            if (!DeltaTables.exists(table) || !owners("sink").keySet().containsAll(running.keySet())) {
+                return false; // an instance started a moment ago is not in the sink's group yet
+            }
+            String events = Topics.events(pipeline);
+            if (windowed) {
+                Map<Integer, Long> committed = new HashMap<>();
+                try (Admin admin = Admin.create(client)) {
+                    admin.listConsumerGroupOffsets("tributary-" + pipeline + "-aggregate").partitionsToOffsetAndMetadata().get()
+                            .forEach((tp, o) -> {
+                                if (tp.topic().equals(events) && o != null) {
+                                    committed.put(tp.partition(), o.offset());
+                                }
+                            });
+                }
+                if (committed.isEmpty() || !TopicTail.records(client, events, committed).isEmpty()) {
+                    return false;
+                }
+            }
+            return TopicTail.sinkCaughtUp(client, table, windowed ? Topics.results(pipeline) : events);
+        });
+    }
+
+    /** Stops every instance that runs (SIGTERM, all at once) and checks that each exits with 0 (else shows its stderr). */
+    void stopAll() throws InterruptedException, IOException {
+        running.values().forEach(ChildProcess::destroyGently);
+        for (String id : List.copyOf(running.keySet())) {
+            ChildProcess p = running.remove(id);
+            int code = p.waitFor(120);
+            assertThat(code).as("instance %s's exit code after SIGTERM; its stderr:\n%s", id, tail(p.err())).isZero();
+        }
+    }
+
+    /** Stops instance {@code id} (SIGTERM) and checks that it exits with 0. */
+    void stopAndCheck(String id) throws InterruptedException, IOException {
+        ChildProcess p = running.remove(id);
+        assertThat(p.stop(90)).as("instance %s's exit code after SIGTERM; its stderr:\n%s", id, tail(p.err())).isZero();
+    }
+
+    private static String tail(String s) {
+        return s.length() > 20_000 ? "..." + s.substring(s.length() - 20_000) : s;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        for (ChildProcess p : running.values()) {
+            p.kill();
+        }
+        running.clear();
+    }
+}
