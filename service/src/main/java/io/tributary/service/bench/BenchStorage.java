@@ -24,6 +24,8 @@ public final class BenchStorage {
     private final String input;
     private final String tables;
     private final Storage storage;
+    /** Names this bench's tables below the prefix, apart from those of earlier benches. */
+    private final String benchId = "bench-" + System.currentTimeMillis();
 
     private BenchStorage(String input, String tables, Storage storage) {
         this.input = input;
@@ -69,12 +71,16 @@ public final class BenchStorage {
         }
     }
 
-    /** The run's {@code --set} settings: the table below the tables' prefix, and an empty input prefix for the empty-folder run. */
+    /**
+     * The run's {@code --set} settings: a new table below the tables' prefix ({@code bench-<ms>/<run>/},
+     * so that a later bench with the same prefix starts from new tables too), and an empty input
+     * prefix for the empty-folder run.
+     */
     public List<String> settingsFor(List<String> settings, String run, boolean emptyInput) {
         List<String> out = new ArrayList<>();
         for (String s : settings) {
             if (tables != null && s.strip().startsWith(TABLE + "=")) {
-                out.add(TABLE + "=" + ObjectLocation.parse(tables).child(run) + "/");
+                out.add(TABLE + "=" + ObjectLocation.parse(tables).child(benchId).child(run) + "/");
             } else if (input != null && emptyInput && s.strip().startsWith(INPUT + "=")) {
                 out.add(INPUT + "=" + ObjectLocation.parse(input) + "-empty/");
             } else {
