@@ -41,7 +41,8 @@ class ConnectBench {
         writeInput(in, rows, 100);
         try (ConnectWorkers workers = new ConnectWorkers(dir.resolve("connect"), KAFKA.broker().bootstrapServers(),
                 ConnectWorkers.pluginZip(), 1)) {
-            for (int tasks = 1; tasks <= 3; tasks++) {
+            for (String t : System.getProperty("connect.bench.tasks", "1,2,3").split(",")) {
+                int tasks = Integer.parseInt(t.trim());
                 String topic = "bench" + tasks;
                 Path table = dir.resolve("table" + tasks);
                 try (Admin admin = Admin.create(KAFKA.client())) {

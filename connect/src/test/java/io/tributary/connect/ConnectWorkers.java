@@ -89,6 +89,10 @@ final class ConnectWorkers implements AutoCloseable {
                     "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.common=warn",
                     "-Dorg.slf4j.simpleLogger.log.org.reflections=warn",
                     "-cp", workerClasspath(), "org.apache.kafka.connect.cli.ConnectDistributed", config.toString()));
+            String extra = System.getProperty("connect.worker.jvmArgs", "").replace("{index}", String.valueOf(index));
+            if (!extra.isBlank()) {
+                cmd.addAll(1, Arrays.asList(extra.trim().split("\\s+"))); // e.g. a flight recording of the worker
+            }
             process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         }
 
