@@ -209,7 +209,7 @@ class ConnectIT {
         do {
             attempt++;
             String name = "part-big-" + attempt + ".json";
-            s.writeFile(name, 10_000_000 + attempt * 100_000, 40_000);
+            s.writeFile(name, 10_000_000 + attempt * 200_000, 120_000);
             int owner = Utils.toPositive(Utils.murmur2(name.getBytes(StandardCharsets.UTF_8))) % 3;
             int worker = workerOf(topic + "-files", owner);
             awaitOpenTransaction(topic);
