@@ -21,8 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Rows per second through file connector, topic and Delta connector on one worker, with 1, 2 and 3
  * tasks each: {@code ./mvnw -pl connect -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
  * -Dit.test=ConnectBench -Dconnect.bench=1000000} (rows; 100 files, the bench's input shape;
- * {@code -Dconnect.bench.rowsPerRecord=1000} packs rows as tributary run does). Each run is timed
- * from the two PUTs to the commit that makes the table hold every row.
+ * the source connector packs 1000 rows per record as tributary run does, {@code
+ * -Dconnect.bench.rowsPerRecord=1} gives a record per row; {@code -Dconnect.bench.tasks=1,2,3} the
+ * task counts, in order, on one worker). Each run is timed from the two PUTs to the commit that
+ * makes the table hold every row.
  */
 @Tag("integration")
 @EnabledIfSystemProperty(named = "connect.bench", matches = "\\d+")
@@ -30,20 +32,25 @@ class ConnectBench {
     @RegisterExtension
     static final BrokerExtension KAFKA = new BrokerExtension();
 
+    /** The worker's JVM as tributary's launcher runs the pipeline: a 1 GiB heap and the parallel collector. */
+    static final List<String> WORKER_JVM = List.of("-Xmx1g", "-XX:+UseParallelGC");
+
     @TempDir
     Path dir;
 
     @Test
     void rowsPerSecondThroughBothConnectors() throws Exception {
         int rows = Integer.parseInt(System.getProperty("connect.bench"));
-        int rowsPerRecord = Integer.getInteger("connect.bench.rowsPerRecord", 1);
+        int rowsPerRecord = Integer.getInteger("connect.bench.rowsPerRecord", 1000);
         Path in = Files.createDirectories(dir.resolve("in"));
         writeInput(in, rows, 100);
         try (ConnectWorkers workers = new ConnectWorkers(dir.resolve("connect"), KAFKA.broker().bootstrapServers(),
-                ConnectWorkers.pluginZip(), 1)) {
-            for (int tasks = 1; tasks <= 3; tasks++) {
-                String topic = "bench" + tasks;
-                Path table = dir.resolve("table" + tasks);
+                ConnectWorkers.pluginZip(), 1, WORKER_JVM)) {
+            String[] taskCounts = System.getProperty("connect.bench.tasks", "1,2,3").split(",");
+            for (int run = 0; run < taskCounts.length; run++) {
+                int tasks = Integer.parseInt(taskCounts[run].trim());
+                String topic = "bench" + run;
+                Path table = dir.resolve("table" + run);
                 try (Admin admin = Admin.create(KAFKA.client())) {
                     admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1), new NewTopic(topic + ".deadletter", 1, (short) 1))).all().get();
                 }

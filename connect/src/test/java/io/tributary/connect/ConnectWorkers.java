@@ -38,6 +38,10 @@ final class ConnectWorkers implements AutoCloseable {
     private final String bootstrap;
     private final String group = "connect-" + UUID.randomUUID().toString().substring(0, 8);
     private final List<Worker> workers = new ArrayList<>();
+    private final List<String> jvmOptions;
+
+    /** The tests' worker JVM: a small heap and the serial collector, as three workers share two cores with the broker. */
+    static final List<String> TEST_JVM = List.of("-Xmx512m", "-XX:+UseSerialGC");
 
     private final class Worker {
         final int index;
@@ -83,12 +87,17 @@ final class ConnectWorkers implements AutoCloseable {
 
         void start() throws IOException {
             List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx512m", "-XX:+UseSerialGC", "-Djava.net.preferIPv4Stack=true",
+                    "-Djava.net.preferIPv4Stack=true",
                     "-Dorg.slf4j.simpleLogger.showDateTime=true",
                     "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients=warn",
                     "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.common=warn",
                     "-Dorg.slf4j.simpleLogger.log.org.reflections=warn",
                     "-cp", workerClasspath(), "org.apache.kafka.connect.cli.ConnectDistributed", config.toString()));
+            cmd.addAll(1, jvmOptions);
+            String extra = System.getProperty("connect.worker.jvmArgs", "").replace("{index}", String.valueOf(index));
+            if (!extra.isBlank()) {
+                cmd.addAll(1, Arrays.asList(extra.trim().split("\\s+"))); // e.g. a flight recording of the worker
+            }
             process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         }
 
@@ -98,6 +107,11 @@ final class ConnectWorkers implements AutoCloseable {
     }
 
     ConnectWorkers(Path dir, String bootstrap, Path pluginZip, int count) throws IOException {
+        this(dir, bootstrap, pluginZip, count, TEST_JVM);
+    }
+
+    ConnectWorkers(Path dir, String bootstrap, Path pluginZip, int count, List<String> jvmOptions) throws IOException {
+        this.jvmOptions = List.copyOf(jvmOptions);
         this.dir = Files.createDirectories(dir);
         this.bootstrap = bootstrap;
         this.pluginPath = Files.createDirectories(dir.resolve("plugins"));
