@@ -134,7 +134,10 @@ class ThreeRunsTest {
     @Test
     void missingTopicsAreNamedAtStart() {
         IngestConfig config = IngestConfig.builder(IngestKit.uniquePipeline("no-topics"), tmp.resolve("x"), SCHEMA).build();
-        assertThatThrownBy(() -> new FileIngest(config, IngestKit.props(KAFKA.broker()))).isInstanceOf(TributaryException.class)
+        // the wait for the topics is the client's default.api.timeout.ms: 3 s here instead of 60
+        Map<String, Object> props = Map.of("bootstrap.servers", KAFKA.broker().bootstrapServers(), "default.api.timeout.ms", "3000",
+                "request.timeout.ms", "3000");
+        assertThatThrownBy(() -> new FileIngest(config, props)).isInstanceOf(TributaryException.class)
                 .hasMessageContaining(config.eventsTopic()).hasMessageContaining("createTopics");
     }
 }
