@@ -60,7 +60,13 @@ public final class TopicTail {
                 }
             }
             Map<TopicPartition, Long> end = SettledLog.endOffsets(c, props, tps, Duration.ofSeconds(30));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    Map<Integer, Long> at = new java.util.TreeMap<>();
+                    tps.forEach(tp -> at.put(tp.partition(), c.position(tp)));
+                    throw new AssertionError("reading " + topic + " did not reach its end offsets " + end + " within 60 s; positions " + at);
+                }
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
                     if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
                         out.add(r);

@@ -106,7 +106,43 @@ final class PipelineInstances implements AutoCloseable {
      * committed all there is: no record past the aggregation's committed offsets in the events topic
      * (with an aggregation), and the sink's table at the end of its topic.
      */
-    void awaitDrained(String table, boolean windowed, Duration atMost) {
+    void awaitDrained(String table, boolean windowed, Duration atMost) throws Exception {
+        try {
+            awaitDrainedOrTimeOut(table, windowed, atMost);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "\n" + state(table, windowed), e);
+        }
+    }
+
+    /** What a person looks at when the stages did not drain: the table's offsets, the topic's ends, the owners, each instance's log. */
+    private String state(String table, boolean windowed) throws Exception {
+        StringBuilder s = new StringBuilder();
+        String topic = windowed ? Topics.results(pipeline) : Topics.events(pipeline);
+        s.append("table offsets: ").append(DeltaTables.sinkOffsets(table).map(o -> o.offsets().toString()).orElse("none")).append('\n');
+        try (Admin admin = Admin.create(client)) {
+            int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> ask = new HashMap<>();
+            for (int p = 0; p < partitions; p++) {
+                ask.put(new org.apache.kafka.common.TopicPartition(topic, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+            }
+            Map<Integer, Long> ends = new TreeMap<>();
+            admin.listOffsets(ask, new org.apache.kafka.clients.admin.ListOffsetsOptions(org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
+                    .all().get().forEach((tp, o) -> ends.put(tp.partition(), o.offset()));
+            s.append(topic).append(" ends (read_committed): ").append(ends).append('\n');
+            s.append("open transactions: ").append(admin.listTransactions().all().get().stream()
+                    .filter(t -> t.state() == org.apache.kafka.clients.admin.TransactionState.ONGOING).map(t -> t.transactionalId()).toList()).append('\n');
+        }
+        for (String role : List.of("ingest", "aggregate", "sink")) {
+            s.append(role).append(" group: ").append(owners(role)).append('\n');
+        }
+        for (Map.Entry<String, ChildProcess> e : running.entrySet()) {
+            String err = e.getValue().err();
+            s.append("---- instance ").append(e.getKey()).append(" stderr (last 8000 chars):\n").append(err.substring(Math.max(0, err.length() - 8000)));
+        }
+        return s.toString();
+    }
+
+    private void awaitDrainedOrTimeOut(String table, boolean windowed, Duration atMost) {
         await("every instance's stages have taken all there is").atMost(atMost).pollInterval(Duration.ofMillis(500)).until(() -> {
             assertAlive();
             if (!DeltaTables.exists(table) || !owners("sink").keySet().containsAll(running.keySet())) {
