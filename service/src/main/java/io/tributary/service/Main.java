@@ -3,6 +3,7 @@ package io.tributary.service;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.bench.BenchStats;
 import java.util.List;
+import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -48,11 +49,13 @@ public final class Main {
         (named.isEmpty() || first.equals("help") ? SUBCOMMANDS : named).forEach(cl::addSubcommand);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             Throwable t = ex;
-            while (!(t instanceof TributaryException) && t.getCause() != null && t.getCause() != t) {
+            while (!(t instanceof TributaryException || t instanceof ConfigException) && t.getCause() != null && t.getCause() != t) {
                 t = t.getCause();
             }
             if (t instanceof TributaryException) {
                 cmd.getErr().println("tributary: error: " + t.getMessage());
+            } else if (t instanceof ConfigException) { // a Kafka client refused the spec's kafka: settings
+                cmd.getErr().println("tributary: error: kafka: " + t.getMessage());
             } else {
                 cmd.getErr().println("tributary: unexpected failure: " + ex);
                 ex.printStackTrace(cmd.getErr());

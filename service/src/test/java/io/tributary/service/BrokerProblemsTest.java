@@ -114,6 +114,16 @@ class BrokerProblemsTest {
     }
 
     @Test
+    void kafkaSettingsAClientRefusesAreOneLineWithKafkasReason() throws IOException {
+        // Kafka's rule: default.api.timeout.ms is at least request.timeout.ms (30 s unless set)
+        Path spec = spec("kafka:\n  default.api.timeout.ms: 2000\n"); // on the embedded broker, which answers
+        Run run = tributary("run", spec.toString());
+        assertThat(run.code()).isEqualTo(1);
+        assertThat(run.line()).isEqualTo("tributary: error: kafka: The specified value of default.api.timeout.ms must be no smaller"
+                + " than the value of request.timeout.ms.");
+    }
+
+    @Test
     void aSecondRunOfARunningPipelineIsToldOfTheRunningOneNotOfItsHttpPort() throws IOException {
         List<AutoCloseable> held = new ArrayList<>();
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
