@@ -1,6 +1,8 @@
 package io.tributary.source;
 
 import io.delta.kernel.Snapshot;
+import io.delta.kernel.types.StructType;
+import io.tributary.delta.KernelSchemas;
 import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
@@ -53,6 +55,7 @@ public final class DeltaSource implements AutoCloseable {
     private BatchPlanner planner;
     private BatchPublisher publisher;
     private String reservoirId;
+    private String schemaHeader;          // the grown schema's DDL once the table's schema grew while running
     private SourcePosition position;      // null until resolved; stored unless positionStored is false
     private boolean positionStored;
     private long lastBatchId = -1;
@@ -147,7 +150,7 @@ public final class DeltaSource implements AutoCloseable {
         if (position == null) {
             position = initialPosition(latest);
         }
-        BatchPlanner.Plan plan = planner.plan(position, latest);
+        BatchPlanner.Plan plan = plan(latest);
         long t1 = System.nanoTime();
         boolean moved = !plan.end().equals(plan.start());
         if (!moved && !fresh) {
@@ -156,7 +159,8 @@ public final class DeltaSource implements AutoCloseable {
         long batchId = moved ? lastBatchId + 1 : lastBatchId;
         Long wm = config.hasWatermark() ? current().nextWatermarkMs(config.watermarkDelay().toMillis()) : null;
         long watermark = wm == null ? watermarkMs : wm;
-        EventRows events = new EventRows(config.topic(), publisher.partitions(config.topic()), schema, config.eventTime(), config.groupBy());
+        EventRows events = new EventRows(config.topic(), publisher.partitions(config.topic()), schema, config.eventTime(), config.groupBy())
+                .withSchemaHeader(schemaHeader);
         Long[] max = {maxEventTimeMs};
         long rows = publisher.publish(config.topic(), send -> publishFiles(plan.files(), events, send), () -> {
             max[0] = events.maxEventTimeMs(maxEventTimeMs);
@@ -216,6 +220,36 @@ public final class DeltaSource implements AutoCloseable {
         Progress progress = progress(batchId, startedAt, position, none, 0, eventTime(events, next), t0, t1, t2);
         lastBatchEndNanos = t2;
         return Optional.of(progress);
+    }
+
+    /** The next batch's plan, once the stream took the schema changes before it. */
+    private BatchPlanner.Plan plan(long latest) {
+        BatchPlanner.Plan plan = planner.plan(position, latest);
+        while (plan.newSchema() != null) {
+            takeSchema(plan.end().reservoirVersion(), plan.newSchema());
+            plan = planner.plan(position, latest);
+        }
+        return plan;
+    }
+
+    /**
+     * The table's schema grew at {@code version} (new columns): the rows from it on are read with
+     * the new schema and their records name it ({@link io.tributary.schema.Topics#SCHEMA_HEADER}),
+     * so the sink adds the columns to its table (with {@code sink.delta.mergeSchema}). Under an
+     * aggregation, whose output columns are fixed, the new columns are not read.
+     */
+    private void takeSchema(long version, StructType grown) {
+        planner.streamSchema(grown);
+        if (config.marksBatches()) {
+            LOG.info("delta-source {}: version {} adds columns ({}); the aggregation reads fixed columns, so they are not read",
+                    tablePath, version, KernelSchemas.fromKernel(tablePath, grown).toDdl());
+            return;
+        }
+        reader = new FileRowReader(log.engine(), tablePath, log.at(version), config.readChangeFeed());
+        schema = FileRowReader.outputSchema(reader.tableSchema(), config.readChangeFeed());
+        rowJson = new RowJson(schema);
+        schemaHeader = schema.toDdl();
+        LOG.info("delta-source {}: version {} adds columns; rows from it on are read as {}", tablePath, version, schemaHeader);
     }
 
     private StoredProgress current() {
