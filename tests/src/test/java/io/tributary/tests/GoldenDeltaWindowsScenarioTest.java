@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.schema.CrashPoint;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,6 +82,41 @@ class GoldenDeltaWindowsScenarioTest {
             gold.tributary("run").assertOk();
             List<String> expected = golden(goldenCase + "/after-run" + run + ".txt").lines()
                     .filter(l -> l.startsWith("{")).toList();
+            assertThat(GoldenWindowsScenarioTest.table(dir.resolve("gold/agg").toString()))
+                    .as("%s after run %d", goldenCase, run)
+                    .containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+
+    /**
+     * The gold run killed at the Delta source's first commit (before it, or right after it), then
+     * run again: the restart goes on from the stored batch and watermark, and the table after each
+     * run is still Spark's.
+     */
+    @ParameterizedTest(name = "killed at {0}")
+    @ValueSource(strings = {CrashPoint.DELTA_SOURCE_BEFORE_COMMIT, CrashPoint.DELTA_SOURCE_AFTER_COMMIT})
+    void aGoldRunKilledAtTheSourcesCommitLeavesSparksTableAfterTheRestart(String point) throws Exception {
+        String goldenCase = "append";
+        JsonNode spec = new ObjectMapper().readTree(golden(goldenCase + "/case.json"));
+        Workspace bronze = new Workspace(dir.resolve("bronze"), BRONZE);
+        Workspace gold = new Workspace(dir.resolve("gold"), GOLD.replace("MODE", spec.get("outputMode").asText()));
+        int run = 0;
+        for (JsonNode files : spec.get("runs")) {
+            run++;
+            for (JsonNode f : files) {
+                bronze.addFile(f.asText(), golden(goldenCase + "/" + f.asText()).strip().split("\n"));
+                bronze.tributary("run").assertOk();
+            }
+            if (run == 1) {
+                ChildProcess crashed = ChildProcess.start(dir.resolve("gold"), Map.of(CrashPoint.ENV, point), "run", gold.spec.toString());
+                assertThat(crashed.waitFor(120)).as("stderr: %s", crashed.err()).isEqualTo(CrashPoint.EXIT_CODE);
+                assertThat(crashed.err()).contains("crash point " + point + " reached");
+                ChildProcess restarted = ChildProcess.start(dir.resolve("gold"), Map.of(), "run", gold.spec.toString());
+                assertThat(restarted.waitFor(120)).as("stderr: %s", restarted.err()).isZero();
+            } else {
+                gold.tributary("run").assertOk();
+            }
+            List<String> expected = golden(goldenCase + "/after-run" + run + ".txt").lines().filter(l -> l.startsWith("{")).toList();
             assertThat(GoldenWindowsScenarioTest.table(dir.resolve("gold/agg").toString()))
                     .as("%s after run %d", goldenCase, run)
                     .containsExactlyInAnyOrderElementsOf(expected);

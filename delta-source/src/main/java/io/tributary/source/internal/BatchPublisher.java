@@ -1,5 +1,6 @@
 package io.tributary.source.internal;
 
+import io.tributary.schema.CrashPoint;
 import io.tributary.schema.TributaryException;
 import java.util.HashMap;
 import java.util.List;
@@ -75,7 +76,10 @@ public final class BatchPublisher implements AutoCloseable {
             for (ProducerRecord<byte[], byte[]> r : after.get()) {
                 producer.send(r);
             }
+            producer.flush();
+            CrashPoint.reach(CrashPoint.DELTA_SOURCE_BEFORE_COMMIT);
             producer.commitTransaction();
+            CrashPoint.reach(CrashPoint.DELTA_SOURCE_AFTER_COMMIT);
             return count[0];
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             throw new TributaryException("delta-source: another process took over transactional.id " + transactionalId
