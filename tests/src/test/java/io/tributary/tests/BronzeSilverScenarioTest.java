@@ -86,7 +86,7 @@ class BronzeSilverScenarioTest {
     void columnsAddedUpstreamReachTheSilverTableWithMergeSchema() {
         Workspace bronze = new Workspace(dir.resolve("bronze"), SchemaEvolutionScenarioTest.spec("addNewColumns", "    mergeSchema: true")
                 .replace("name: evolving", "name: bronze"));
-        Workspace silver = new Workspace(dir.resolve("silver"), SILVER.replace("    path: out/", "    path: out/    mergeSchema: true"));
+        Workspace silver = new Workspace(dir.resolve("silver"), SILVER.replace("    path: out/", "    path: out/\n    mergeSchema: true"));
         String silverTable = dir.resolve("silver/out").toString();
 
         bronze.addFile("a.json", "{\"id\": 1, \"user\": \"a\"}");
