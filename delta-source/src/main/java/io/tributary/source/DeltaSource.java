@@ -1,6 +1,8 @@
 package io.tributary.source;
 
 import io.delta.kernel.Snapshot;
+import io.delta.kernel.types.StructType;
+import io.tributary.delta.KernelSchemas;
 import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
@@ -9,18 +11,23 @@ import io.tributary.schema.TributaryException;
 import io.tributary.source.internal.BatchPlanner;
 import io.tributary.source.internal.BatchPublisher;
 import io.tributary.source.internal.DataFile;
+import io.tributary.source.internal.EventRows;
 import io.tributary.source.internal.FileRowReader;
 import io.tributary.source.internal.ProgressLog;
 import io.tributary.source.internal.SourcePosition;
 import io.tributary.source.internal.StoredProgress;
 import io.tributary.source.internal.TableLog;
 import io.tributary.source.internal.TopicSetup;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,9 +55,12 @@ public final class DeltaSource implements AutoCloseable {
     private BatchPlanner planner;
     private BatchPublisher publisher;
     private String reservoirId;
+    private String schemaHeader;          // the grown schema's DDL once the table's schema grew while running
     private SourcePosition position;      // null until resolved; stored unless positionStored is false
     private boolean positionStored;
     private long lastBatchId = -1;
+    private Long maxEventTimeMs;          // the largest event time of all batches, with an event-time column
+    private long watermarkMs;             // the watermark of the last batch (Spark's start value 0 before any)
     private long lastBatchEndNanos;
 
     /** Creates the stage; nothing is read or connected until {@link #start()} or the first {@link #runBatch()}. */
@@ -111,6 +121,8 @@ public final class DeltaSource implements AutoCloseable {
             position = p.position();
             positionStored = true;
             lastBatchId = p.lastBatchId();
+            maxEventTimeMs = p.maxEventTimeMs();
+            watermarkMs = p.watermarkMs();
             LOG.info("delta-source {}: resuming at {} (last batch {})", tablePath, position, lastBatchId);
         } else {
             LOG.info("delta-source {}: no stored progress in {}; starting at {}", tablePath, config.progressTopic(), config.startingVersion());
@@ -121,6 +133,9 @@ public final class DeltaSource implements AutoCloseable {
      * Plans and publishes the next batch. Returns its progress, or empty when the table has no data
      * beyond the stored position (nothing was published). A batch whose commits held no rows to publish
      * (compaction, skipped change commits) still advances the stored position and reports 0 rows.
+     * When an aggregation reads the rows ({@link DeltaSourceConfig#marksBatches()}), every batch ends
+     * with a watermark marker on every partition; when there is no new data and the rows seen so far
+     * moved the watermark, the batch is Spark's no-data batch: only the new watermark's markers.
      *
      * @throws TributaryException on a commit that removes data (Spark's {@code DELTA_SOURCE_TABLE_IGNORE_CHANGES}
      *         or {@code DELTA_SOURCE_IGNORE_DELETE}) unless an option allows it, on a schema change, on a
@@ -135,19 +150,33 @@ public final class DeltaSource implements AutoCloseable {
         if (position == null) {
             position = initialPosition(latest);
         }
-        BatchPlanner.Plan plan = planner.plan(position, latest);
+        BatchPlanner.Plan plan = plan(latest);
         long t1 = System.nanoTime();
         boolean moved = !plan.end().equals(plan.start());
         if (!moved && !fresh) {
-            return Optional.empty();
+            return noDataBatch(startedAt, t0);
         }
         long batchId = moved ? lastBatchId + 1 : lastBatchId;
-        StoredProgress next = new StoredProgress(tablePath, reservoirId, plan.end(), batchId, Instant.now().toString());
-        long rows = publisher.publish(config.topic(), send -> publishFiles(plan.files(), send),
-                config.progressTopic(), tablePath, next.toBytes());
+        Long wm = config.hasWatermark() ? current().nextWatermarkMs(config.watermarkDelay().toMillis()) : null;
+        long watermark = wm == null ? watermarkMs : wm;
+        EventRows events = new EventRows(config.topic(), publisher.partitions(config.topic()), schema, config.eventTime(), config.groupBy())
+                .withSchemaHeader(schemaHeader);
+        Long[] max = {maxEventTimeMs};
+        long rows = publisher.publish(config.topic(), send -> publishFiles(plan.files(), events, send), () -> {
+            max[0] = events.maxEventTimeMs(maxEventTimeMs);
+            StoredProgress next = new StoredProgress(tablePath, reservoirId, plan.end(), batchId, Instant.now().toString(), max[0], watermark);
+            List<ProducerRecord<byte[], byte[]>> after = new ArrayList<>();
+            after.add(progressRecord(next));
+            if (moved && config.marksBatches()) {
+                after.addAll(events.markers(batchId, wm, max[0], false));
+            }
+            return after;
+        });
         long t2 = System.nanoTime();
         position = plan.end();
         positionStored = true;
+        maxEventTimeMs = max[0];
+        watermarkMs = watermark;
         if (!moved) {
             LOG.info("delta-source {}: starting position {} stored; no data yet", tablePath, position);
             return Optional.empty();
@@ -155,14 +184,102 @@ public final class DeltaSource implements AutoCloseable {
         lastBatchId = batchId;
         LOG.info("delta-source {}: batch {} published {} rows from {} files ({} -> {}) to {}",
                 tablePath, batchId, rows, plan.files().size(), plan.start(), plan.end(), config.topic());
-        Progress progress = progress(batchId, startedAt, fresh ? null : plan.start(), plan, rows, t0, t1, t2);
+        Progress progress = progress(batchId, startedAt, fresh ? null : plan.start(), plan, rows, eventTime(events, wm), t0, t1, t2);
         lastBatchEndNanos = t2;
         return Optional.of(progress);
     }
 
-    private void publishFiles(List<DataFile> files, java.util.function.Consumer<byte[]> send) {
+    /**
+     * Spark's no-data batch: when the rows seen so far moved the watermark past the last batch's,
+     * the next batch id with no rows, its markers carrying the new watermark (the aggregation
+     * then writes the windows that closed), and the progress; empty otherwise.
+     */
+    private Optional<Progress> noDataBatch(Instant startedAt, long t0) {
+        if (!config.hasWatermark()) {
+            return Optional.empty();
+        }
+        long next = current().nextWatermarkMs(config.watermarkDelay().toMillis());
+        if (next <= watermarkMs) {
+            return Optional.empty();
+        }
+        long batchId = lastBatchId + 1;
+        EventRows events = new EventRows(config.topic(), publisher.partitions(config.topic()), schema, config.eventTime(), List.of());
+        long t1 = System.nanoTime();
+        publisher.publish(config.topic(), send -> { }, () -> {
+            List<ProducerRecord<byte[], byte[]>> after = new ArrayList<>();
+            after.add(progressRecord(new StoredProgress(tablePath, reservoirId, position, batchId, Instant.now().toString(),
+                    maxEventTimeMs, next)));
+            after.addAll(events.markers(batchId, next, maxEventTimeMs, false));
+            return after;
+        });
+        long t2 = System.nanoTime();
+        lastBatchId = batchId;
+        watermarkMs = next;
+        LOG.info("delta-source {}: no-data batch {} moved the watermark to {}", tablePath, batchId, Progress.timestamp(next));
+        BatchPlanner.Plan none = new BatchPlanner.Plan(position, position, List.of());
+        Progress progress = progress(batchId, startedAt, position, none, 0, eventTime(events, next), t0, t1, t2);
+        lastBatchEndNanos = t2;
+        return Optional.of(progress);
+    }
+
+    /** The next batch's plan, once the stream took the schema changes before it. */
+    private BatchPlanner.Plan plan(long latest) {
+        BatchPlanner.Plan plan = planner.plan(position, latest);
+        while (plan.newSchema() != null) {
+            takeSchema(plan.end().reservoirVersion(), plan.newSchema());
+            plan = planner.plan(position, latest);
+        }
+        return plan;
+    }
+
+    /**
+     * The table's schema grew at {@code version} (new columns): the rows from it on are read with
+     * the new schema and their records name it ({@link io.tributary.schema.Topics#SCHEMA_HEADER}),
+     * so the sink adds the columns to its table (with {@code sink.delta.mergeSchema}). Under an
+     * aggregation, whose output columns are fixed, the new columns are not read.
+     */
+    private void takeSchema(long version, StructType grown) {
+        planner.streamSchema(grown);
+        if (config.marksBatches()) {
+            LOG.info("delta-source {}: version {} adds columns ({}); the aggregation reads fixed columns, so they are not read",
+                    tablePath, version, KernelSchemas.fromKernel(tablePath, grown).toDdl());
+            return;
+        }
+        reader = new FileRowReader(log.engine(), tablePath, log.at(version), config.readChangeFeed());
+        schema = FileRowReader.outputSchema(reader.tableSchema(), config.readChangeFeed());
+        rowJson = new RowJson(schema);
+        schemaHeader = schema.toDdl();
+        LOG.info("delta-source {}: version {} adds columns; rows from it on are read as {}", tablePath, version, schemaHeader);
+    }
+
+    private StoredProgress current() {
+        return new StoredProgress(tablePath, reservoirId, position, lastBatchId, null, maxEventTimeMs, watermarkMs);
+    }
+
+    private ProducerRecord<byte[], byte[]> progressRecord(StoredProgress p) {
+        return new ProducerRecord<>(config.progressTopic(), tablePath.getBytes(StandardCharsets.UTF_8), p.toBytes());
+    }
+
+    /** Spark's {@code eventTime} of a batch's progress: avg, max, min of its rows' event times, and the watermark. */
+    private Map<String, String> eventTime(EventRows events, Long wm) {
+        if (config.eventTime() == null) {
+            return null;
+        }
+        Map<String, String> m = new LinkedHashMap<>();
+        if (events.eventTimeCount() > 0) {
+            m.put("avg", Progress.timestamp(events.avgMs()));
+            m.put("max", Progress.timestamp(events.maxMs()));
+            m.put("min", Progress.timestamp(events.minMs()));
+        }
+        if (wm != null) {
+            m.put("watermark", Progress.timestamp(wm));
+        }
+        return m;
+    }
+
+    private void publishFiles(List<DataFile> files, EventRows events, Consumer<ProducerRecord<byte[], byte[]>> send) {
         for (DataFile f : files) {
-            reader.read(f, row -> send.accept(rowJson.write(row)));
+            reader.read(f, row -> send.accept(events.record(row, rowJson.write(row))));
         }
     }
 
@@ -189,7 +306,7 @@ public final class DeltaSource implements AutoCloseable {
     }
 
     private Progress progress(long batchId, Instant startedAt, SourcePosition start, BatchPlanner.Plan plan, long rows,
-                              long t0, long t1, long t2) {
+                              Map<String, String> eventTime, long t0, long t1, long t2) {
         long total = ms(t2 - t0);
         Map<String, Long> durations = new LinkedHashMap<>();
         durations.put("latestOffset", ms(t1 - t0));
@@ -203,7 +320,7 @@ public final class DeltaSource implements AutoCloseable {
         Progress.Sink sink = new Progress.Sink("KafkaSink[" + config.topic() + "]", rows, null);
         double inputRate = lastBatchEndNanos == 0 ? 0.0 : Progress.rate(rows, ms(t2 - lastBatchEndNanos));
         return new Progress(config.stageName(), runId, Progress.timestamp(startedAt.toEpochMilli()), batchId, rows, inputRate,
-                Progress.rate(rows, total), durations, null, null, List.of(source), sink);
+                Progress.rate(rows, total), durations, eventTime, null, List.of(source), sink);
     }
 
     private void loadTable() {

@@ -3,6 +3,8 @@ package io.tributary.source;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import io.tributary.storage.Storage;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -28,6 +30,9 @@ public final class DeltaSourceConfig {
     private final String transactionalId;
     private final Storage storage;
     private final java.util.Optional<Short> replicationFactor;
+    private final String eventTime;
+    private final Duration watermarkDelay;
+    private final List<String> groupBy;
 
     private DeltaSourceConfig(Builder b) {
         this.tablePath = b.tablePath;
@@ -43,6 +48,9 @@ public final class DeltaSourceConfig {
         this.transactionalId = b.transactionalId != null ? b.transactionalId : "tributary-" + pipeline + "-delta-source";
         this.storage = b.storage;
         this.replicationFactor = b.replicationFactor;
+        this.eventTime = b.eventTime;
+        this.watermarkDelay = b.watermarkDelay;
+        this.groupBy = List.copyOf(b.groupBy);
     }
 
     /** The compacted topic holding a pipeline's delta-source progress: {@code tributary.<pipeline>.delta-source-log}. */
@@ -115,6 +123,34 @@ public final class DeltaSourceConfig {
         return replicationFactor;
     }
 
+    /** The event-time column an aggregation of the rows reads, or null (no aggregation: no markers). */
+    public String eventTime() {
+        return eventTime;
+    }
+
+    /** Spark's {@code withWatermark} delay, or null when no watermark is kept. */
+    public Duration watermarkDelay() {
+        return watermarkDelay;
+    }
+
+    /** True when event time and a delay are set: the markers then carry Spark's watermark. */
+    public boolean hasWatermark() {
+        return eventTime != null && watermarkDelay != null;
+    }
+
+    /**
+     * True when an event-time column is set, that is when an aggregation reads the rows: every
+     * batch then ends with a watermark marker on every partition of the row topic ({@link Topics}).
+     */
+    public boolean marksBatches() {
+        return eventTime != null;
+    }
+
+    /** The columns whose values place a row ({@link io.tributary.schema.GroupKey}); empty: rows spread freely. */
+    public List<String> groupBy() {
+        return groupBy;
+    }
+
     /** The stage's name in progress records: {@code <pipeline>/delta-source}. */
     public String stageName() {
         return pipeline + "/delta-source";
@@ -133,6 +169,9 @@ public final class DeltaSourceConfig {
         b.transactionalId = transactionalId;
         b.storage = storage;
         b.replicationFactor = replicationFactor;
+        b.eventTime = eventTime;
+        b.watermarkDelay = watermarkDelay;
+        b.groupBy = groupBy;
         return b;
     }
 
@@ -151,6 +190,9 @@ public final class DeltaSourceConfig {
         private String transactionalId;
         private Storage storage = Storage.NONE;
         private java.util.Optional<Short> replicationFactor = java.util.Optional.empty();
+        private String eventTime;
+        private Duration watermarkDelay;
+        private List<String> groupBy = List.of();
 
         private Builder(String pipeline, String tablePath) {
             this.pipeline = pipeline;
@@ -214,6 +256,27 @@ public final class DeltaSourceConfig {
             return this;
         }
 
+        /**
+         * The event-time column of an aggregation that reads the rows: the source then tracks its
+         * largest value in its progress and ends every batch with a watermark marker.
+         */
+        public Builder eventTime(String column) {
+            this.eventTime = column;
+            return this;
+        }
+
+        /** Spark's {@code withWatermark} delay (null: no watermark; the markers then carry none). */
+        public Builder watermarkDelay(Duration delay) {
+            this.watermarkDelay = delay;
+            return this;
+        }
+
+        /** The group-by (or upsert key) columns: a group's rows go to one partition, in order. */
+        public Builder groupBy(List<String> columns) {
+            this.groupBy = columns == null ? List.of() : columns;
+            return this;
+        }
+
         public Builder transactionalId(String id) {
             this.transactionalId = id;
             return this;
@@ -233,6 +296,10 @@ public final class DeltaSourceConfig {
             if (maxBytesPerTrigger < 0) {
                 throw new TributaryException("delta-source of pipeline " + pipeline + ": maxBytesPerTrigger is " + maxBytesPerTrigger
                         + "; it must be a positive number of bytes, or 0 for no limit");
+            }
+            if (watermarkDelay != null && eventTime == null) {
+                throw new TributaryException("delta-source of pipeline " + pipeline + ": a watermark delay without an event-time column;"
+                        + " set aggregate.eventTime");
             }
             return new DeltaSourceConfig(this);
         }

@@ -164,6 +164,29 @@ final class TestTable {
         return out;
     }
 
+    /**
+     * A commit that sets the table's schema to {@code kernel} (a metaData action, as ALTER TABLE or a
+     * mergeSchema write makes one), written by hand; returns the table as written from then on.
+     */
+    TestTable changeSchema(Schema newSchema, StructType kernel) {
+        try {
+            String v0 = java.nio.file.Files.readString(Path.of(path, "_delta_log", String.format("%020d.json", 0)));
+            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            for (String line : v0.split("\n")) {
+                com.fasterxml.jackson.databind.JsonNode n = json.readTree(line);
+                if (n.has("metaData")) {
+                    ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("metaData")).put("schemaString", kernel.toJson());
+                    writeRawCommit(json.writeValueAsString(n),
+                            "{\"commitInfo\":{\"timestamp\":" + System.currentTimeMillis() + ",\"operation\":\"ADD COLUMNS\"}}");
+                    return new TestTable(Path.of(path), newSchema, kernel);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        throw new IllegalStateException("no metaData action in version 0 of " + path);
+    }
+
     /** Writes the next commit's JSON by hand, as another writer (Spark) would: one action per line. Returns the version. */
     long writeRawCommit(String... actions) {
         long v = version() + 1;

@@ -17,6 +17,10 @@ public final class CrashPoint {
     public static final String INGEST_AFTER_COMMIT = "ingest.afterCommit";
     /** With cleanSource archive or delete: the batch committed, its files not yet moved or deleted. */
     public static final String INGEST_BEFORE_CLEAN = "ingest.beforeClean";
+    /** A Delta source's batch (rows, progress record, markers) produced, its transaction not yet committed. */
+    public static final String DELTA_SOURCE_BEFORE_COMMIT = "deltaSource.beforeCommit";
+    /** A Delta source's batch committed, nothing else done yet. */
+    public static final String DELTA_SOURCE_AFTER_COMMIT = "deltaSource.afterCommit";
     /** Parquet files written, the Delta commit not yet made. */
     public static final String SINK_BEFORE_COMMIT = "sink.beforeCommit";
     /** The Delta commit made, nothing else (no post-commit hook, no local state) done yet. */

@@ -8,10 +8,11 @@ import java.nio.charset.StandardCharsets;
  *
  * <ul>
  *   <li>{@code events}: input rows, up to {@code rowsPerRecord} (1000) of one file per record
- *       ({@link RowPack}: {@link RowJson} of the input schema, one row per line); key = null;
+ *       ({@link RowPack}: {@link RowJson} of the input schema, one row per line; the Delta source
+ *       writes one row per record); key = null;
  *       the partition of a row with group-by (or upsert key) columns is the one Kafka's default
- *       partitioner gives the JSON array of their values, so a group's rows share a partition in
- *       order; timestamp = the newest event time of the record's rows when an event-time column is set.
+ *       partitioner gives the JSON array of their values ({@link GroupKey}), so a group's rows share a
+ *       partition in order; timestamp = the newest event time of the record's rows when an event-time column is set.
  *   <li>{@code ingest-log}: compacted; key = the file's path, value = the file's ingest record.
  *   <li>{@code deadletter}: rows that failed to parse, with file, line, field, reason and text.
  *   <li>{@code results}: the aggregation's output rows, packed as events are (up to 1000 per
@@ -20,9 +21,9 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>A <em>watermark marker</em> is a record on every partition of {@code events} with the
  * header {@value #MARKER_HEADER} = {@code watermark}, key null and value
- * {@code {"batchId":N,"watermarkMs":W}}: when an aggregation reads the events, the ingest
- * publishes it at the end of each batch N, in the same transaction, with W the watermark of that
- * batch (Spark's: max event time of all earlier batches minus the delay), or null when the
+ * {@code {"batchId":N,"watermarkMs":W}} ({@link #watermarkMarker}): when an aggregation reads the
+ * events, the source stage (the file ingest or the Delta source) publishes it at the end of each
+ * batch N, in the same transaction, with W the watermark of that batch (Spark's: max event time of all earlier batches minus the delay), or null when the
  * aggregation has no watermark (its output modes complete and update still write their rows at
  * each marker). When no data batch follows (the end of an
  * {@code availableNow} run, or a trigger that finds no new file) and the data seen so far has
@@ -73,6 +74,16 @@ public final class Topics {
     public static final java.util.Map<String, String> EVENT_TIME_TOPIC_CONFIG = java.util.Map.of("retention.ms", "-1");
 
     private Topics() {
+    }
+
+    /**
+     * A watermark marker's value: {@code {"batchId":N,"watermarkMs":W}} (W null when the pipeline
+     * keeps no watermark), with {@code "followedByMarker":true} when the same transaction holds
+     * the next batch's marker too.
+     */
+    public static byte[] watermarkMarker(long batchId, Long watermarkMs, boolean followedByMarker) {
+        return ("{\"batchId\":" + batchId + ",\"watermarkMs\":" + watermarkMs + (followedByMarker ? ",\"followedByMarker\":true" : "")
+                + "}").getBytes(StandardCharsets.UTF_8);
     }
 
     public static String events(String pipeline) {

@@ -81,4 +81,24 @@ class BronzeSilverScenarioTest {
         assertThat(after.summary().get("numInputRows").asLong()).as("a compaction (dataChange=false) re-emits nothing").isZero();
         assertThat(DeltaTables.readRows(silverTable)).hasSize(3);
     }
+
+    @Test
+    void columnsAddedUpstreamReachTheSilverTableWithMergeSchema() {
+        Workspace bronze = new Workspace(dir.resolve("bronze"), SchemaEvolutionScenarioTest.spec("addNewColumns", "    mergeSchema: true")
+                .replace("name: evolving", "name: bronze"));
+        Workspace silver = new Workspace(dir.resolve("silver"), SILVER.replace("    path: out/", "    path: out/\n    mergeSchema: true"));
+        String silverTable = dir.resolve("silver/out").toString();
+
+        bronze.addFile("a.json", "{\"id\": 1, \"user\": \"a\"}");
+        bronze.tributary("run").assertOk();
+        silver.tributary("run").assertOk();
+        assertThat(DeltaTables.schema(silverTable).orElseThrow().toDdl()).isEqualTo("id INT, user STRING");
+
+        bronze.addFile("b.json", "{\"id\": 2, \"user\": \"b\", \"country\": \"NL\"}");
+        bronze.tributary("run").assertOk(); // the bronze table gains country
+        silver.tributary("run").assertOk();
+        assertThat(DeltaTables.schema(silverTable).orElseThrow().toDdl()).isEqualTo("id INT, user STRING, country STRING");
+        assertThat(DeltaTables.readRows(silverTable)).extracting(r -> r[0] + "|" + r[1] + "|" + r[2])
+                .containsExactlyInAnyOrder("1|a|null", "2|b|NL");
+    }
 }

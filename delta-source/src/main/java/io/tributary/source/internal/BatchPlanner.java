@@ -4,6 +4,7 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.tributary.delta.KernelSchemas;
+import io.tributary.schema.Schema;
 import io.tributary.source.DeltaSourceConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,8 +23,16 @@ import org.slf4j.LoggerFactory;
 public final class BatchPlanner {
     private static final Logger LOG = LoggerFactory.getLogger(BatchPlanner.class);
 
-    /** The files of one batch and the position after them. */
-    public record Plan(SourcePosition start, SourcePosition end, List<DataFile> files) {
+    /**
+     * The files of one batch and the position after them; {@code newSchema}: the batch stopped
+     * before the commit at {@code end} that grows the table's schema (additive), and holds no file
+     * (the stream first takes the new schema, then plans again); null otherwise.
+     */
+    public record Plan(SourcePosition start, SourcePosition end, List<DataFile> files, StructType newSchema) {
+        public Plan(SourcePosition start, SourcePosition end, List<DataFile> files) {
+            this(start, end, files, null);
+        }
+
         public long bytes() {
             return files.stream().mapToLong(DataFile::size).sum();
         }
@@ -31,13 +40,13 @@ public final class BatchPlanner {
 
     private final TableLog log;
     private final DeltaSourceConfig config;
-    private final StructType sourceSchema;
+    private Schema streamSchema;
     private final ChangeCommits changeCommits;
 
     public BatchPlanner(TableLog log, DeltaSourceConfig config, Snapshot sourceSnapshot) {
         this.log = log;
         this.config = config;
-        this.sourceSchema = sourceSnapshot.getSchema();
+        this.streamSchema = KernelSchemas.fromKernel(log.tablePath(), sourceSnapshot.getSchema());
         this.changeCommits = new ChangeCommits(log.tablePath(), sourceSnapshot.getPath(), config);
     }
 
@@ -59,7 +68,11 @@ public final class BatchPlanner {
         try (CloseableIterator<Commit> commits = log.commits(pos.reservoirVersion(), latestVersion)) {
             while (commits.hasNext() && !limits.full()) {
                 Commit c = commits.next();
-                checkSchema(c);
+                if (grows(c)) {
+                    // rows of the new schema start a batch of their own, read with it
+                    SourcePosition before = chosen.isEmpty() ? pos : SourcePosition.commit(c.version());
+                    return new Plan(from, before, chosen, chosen.isEmpty() ? c.newSchema().get() : null);
+                }
                 List<DataFile> files = changeCommits.filesOf(c);
                 pos = take(files, pos, chosen, limits);
                 if (pos.reservoirVersion() == c.version()) {
@@ -89,13 +102,55 @@ public final class BatchPlanner {
         return SourcePosition.commit(pos.reservoirVersion() + 1);
     }
 
-    private void checkSchema(Commit c) {
-        if (c.newSchema().isPresent() && !c.newSchema().get().equals(sourceSchema)) {
-            throw SourceErrors.schemaChanged(log.tablePath(), c.version(),
-                    KernelSchemas.fromKernel(log.tablePath(), sourceSchema).toDdl(), describe(c.newSchema().get()));
+    /** The stream reads with {@code schema} from now on (it took an additive change, or ignores its new columns). */
+    public void streamSchema(StructType schema) {
+        this.streamSchema = KernelSchemas.fromKernel(log.tablePath(), schema);
+    }
+
+    /**
+     * True when commit {@code c} sets a schema with columns the stream's lacks (it added
+     * columns); false when it sets none, or one the stream's schema reads (a restart already
+     * reads the table's latest schema). A commit that drops, renames or retypes a column of the
+     * schema before it stops the stream with Spark's {@code DELTA_SCHEMA_CHANGED_WITH_VERSION}.
+     */
+    private boolean grows(Commit c) {
+        if (c.newSchema().isEmpty()) {
+            return false;
         }
-        if (c.newSchema().isPresent()) {
-            LOG.debug("delta-source {}: version {} rewrote the table metadata with the same schema", log.tablePath(), c.version());
+        Schema next;
+        try {
+            next = KernelSchemas.fromKernel(log.tablePath(), c.newSchema().get());
+        } catch (RuntimeException e) {
+            throw SourceErrors.incompatibleSchema(log.tablePath(), c.version(), streamSchema.toDdl(), describe(c.newSchema().get()),
+                    e.getMessage(), config.progressTopic());
+        }
+        Schema before = c.version() == 0 ? null : schemaBefore(c.version());
+        String lost = before == null ? null : SchemaChange.lost(before, next);
+        if (lost != null) {
+            throw SourceErrors.incompatibleSchema(log.tablePath(), c.version(), streamSchema.toDdl(), next.toDdl(), lost,
+                    config.progressTopic());
+        }
+        SchemaChange forStream = SchemaChange.of(streamSchema, next);
+        switch (forStream.kind()) {
+            case READABLE -> {
+                LOG.debug("delta-source {}: version {} sets a schema the stream reads ({})", log.tablePath(), c.version(), next.toDdl());
+                return false;
+            }
+            case ADDITIVE -> {
+                return true;
+            }
+            default -> throw SourceErrors.incompatibleSchema(log.tablePath(), c.version(), streamSchema.toDdl(), next.toDdl(),
+                    forStream.reason(), config.progressTopic());
+        }
+    }
+
+    /** The table's schema at the version before {@code version}; null when the log no longer holds it. */
+    private Schema schemaBefore(long version) {
+        try {
+            return KernelSchemas.fromKernel(log.tablePath(), log.at(version - 1).getSchema());
+        } catch (RuntimeException e) {
+            LOG.debug("delta-source {}: no snapshot at version {} to compare the schema with: {}", log.tablePath(), version - 1, e.toString());
+            return null;
         }
     }
 

@@ -1,10 +1,12 @@
 package io.tributary.source.internal;
 
+import io.tributary.schema.CrashPoint;
 import io.tributary.schema.TributaryException;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
@@ -15,16 +17,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A transactional producer that publishes one batch (its rows, then the source's progress record)
- * in one Kafka transaction: a reader with {@code read_committed} sees both or neither. A second
+ * A transactional producer that publishes one batch (its rows, then the source's progress record and
+ * the batch's watermark markers) in one Kafka transaction: a reader with {@code read_committed} sees both or neither. A second
  * instance with the same transactional id fences this one.
  */
 public final class BatchPublisher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BatchPublisher.class);
 
-    /** What a batch writes inside the open transaction. */
+    /** The rows of a batch, sent inside the open transaction. */
     public interface Rows {
-        void publish(Consumer<byte[]> send);
+        void publish(Consumer<ProducerRecord<byte[], byte[]>> send);
     }
 
     private final KafkaProducer<byte[], byte[]> producer;
@@ -54,17 +56,30 @@ public final class BatchPublisher implements AutoCloseable {
         }
     }
 
-    /** Publishes {@code rows} to {@code topic} and the progress record in one transaction; returns the rows sent. */
-    public long publish(String topic, Rows rows, String progressTopic, String progressKey, byte[] progress) {
+    /** The partitions of {@code topic}, as the producer knows them. */
+    public int partitions(String topic) {
+        return producer.partitionsFor(topic).size();
+    }
+
+    /**
+     * Publishes {@code rows}, then the records {@code after} gives once the rows are sent (the
+     * progress record, the markers), in one transaction; returns the rows sent.
+     */
+    public long publish(String topic, Rows rows, Supplier<List<ProducerRecord<byte[], byte[]>>> after) {
         long[] count = {0};
         try {
             producer.beginTransaction();
-            rows.publish(value -> {
-                producer.send(new ProducerRecord<>(topic, null, value));
+            rows.publish(r -> {
+                producer.send(r);
                 count[0]++;
             });
-            producer.send(new ProducerRecord<>(progressTopic, progressKey.getBytes(StandardCharsets.UTF_8), progress));
+            for (ProducerRecord<byte[], byte[]> r : after.get()) {
+                producer.send(r);
+            }
+            producer.flush();
+            CrashPoint.reach(CrashPoint.DELTA_SOURCE_BEFORE_COMMIT);
             producer.commitTransaction();
+            CrashPoint.reach(CrashPoint.DELTA_SOURCE_AFTER_COMMIT);
             return count[0];
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             throw new TributaryException("delta-source: another process took over transactional.id " + transactionalId

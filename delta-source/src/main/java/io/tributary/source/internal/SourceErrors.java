@@ -26,12 +26,20 @@ public final class SourceErrors {
                 + freshStart + "). The source table can be found at path " + tablePath + ".");
     }
 
-    /** Spark's {@code DELTA_SCHEMA_CHANGED_WITH_VERSION}. */
-    public static TributaryException schemaChanged(String tablePath, long version, String streamSchema, String newSchema) {
+    /**
+     * Spark's {@code DELTA_SCHEMA_CHANGED_WITH_VERSION}, for a change the stream cannot follow (a
+     * column dropped, renamed or of another type): the version, both schemas, why, and how to go on.
+     */
+    public static TributaryException incompatibleSchema(String tablePath, long version, String streamSchema, String newSchema,
+                                                        String why, String progressTopic) {
         return new TributaryException("[DELTA_SCHEMA_CHANGED_WITH_VERSION] Detected schema change in version " + version
                 + " of " + tablePath + ": streaming source schema: " + streamSchema + "; schema at version " + version + ": " + newSchema
-                + ". Tributary does not change a stream's schema while it runs: restart the pipeline so the source reads the new schema,"
-                + " and check that the stages downstream accept it.");
+                + ". The change is not additive (" + why + "): the rows written after it cannot be read as the stream's schema."
+                + " Spark stops here too, and needs a new checkpoint (or a schemaTrackingLocation, on tables with column mapping)."
+                + " To go on with the new schema: delete key '" + tablePath + "' from topic " + progressTopic
+                + " (or give the pipeline a new name) and set source.delta.startingVersion: " + version
+                + ", so the stream starts at the change, and check that the stages downstream take the new schema (a sink table"
+                + " keeps its columns: a retyped one needs a new table). Columns that are only added flow through on their own.");
     }
 
     /** A change-feed commit this source cannot turn into rows. */

@@ -8,6 +8,7 @@ import io.tributary.ingest.internal.format.RecordReader;
 import io.tributary.ingest.internal.format.RecordReaders;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.DataType;
+import io.tributary.schema.GroupKey;
 import io.tributary.schema.Topics;
 import io.tributary.schema.Printable;
 import io.tributary.schema.RowJson;
@@ -25,7 +26,6 @@ import java.util.Map;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * Streams one file record by record ({@link RecordReader}) into the open transaction: the valid rows to the events topic,
@@ -33,7 +33,7 @@ import org.apache.kafka.common.utils.Utils;
  * {@link BadRecordPolicy} says. Holds one record, and one pack per partition, in memory.
  *
  * <p>With group-by columns, a row's partition is the one Kafka's default partitioner gives its
- * {@link KeyEncoder key}, so a group's rows share a partition and keep their order; packed
+ * {@link GroupKey key}, so a group's rows share a partition and keep their order; packed
  * records have no key. Without, each record (and each file) starts on the next partition in turn. A record's
  * timestamp is the newest event time of its rows.
  */
@@ -53,7 +53,7 @@ public final class FilePublisher {
     private final boolean collecting;
     /** The events records' {@link Topics#SCHEMA_HEADER}, or null. */
     private final byte[] schemaHeader;
-    private final KeyEncoder keys;
+    private final GroupKey keys;
     private final int eventTimeColumn;
     private RowPack[] packs = new RowPack[0];
     private int nextPartition;
@@ -80,7 +80,7 @@ public final class FilePublisher {
         this.sendErrors = sendErrors;
         this.readers = readers;
         this.rows = readers.rowJson();
-        this.keys = new KeyEncoder(config.schema(), config.groupBy());
+        this.keys = new GroupKey(config.schema(), config.groupBy());
         this.eventTimeColumn = config.eventTime() == null ? -1 : config.schema().indexOf(config.eventTime());
     }
 
@@ -222,7 +222,7 @@ public final class FilePublisher {
 
     private void add(Object[] row, long timestampMs, Out out) {
         byte[] key = packs.length == 1 ? null : keys.key(row); // one partition: no key to place the row by
-        int p = key == null ? nextPartition : Utils.toPositive(Utils.murmur2(key)) % packs.length;
+        int p = key == null ? nextPartition : GroupKey.partition(key, packs.length);
         RowPack pack = packs[p];
         if (pack == null) {
             pack = packs[p] = new RowPack(Math.min(MAX_RECORD_BYTES, 128 * config.rowsPerRecord()));

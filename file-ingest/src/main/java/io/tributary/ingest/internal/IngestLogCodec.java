@@ -98,14 +98,9 @@ public final class IngestLogCodec {
         into.setBatch(n.path("nextBatchId").asLong(), max.isNumber() ? max.asLong() : null, n.path("watermarkMs").asLong());
     }
 
-    /**
-     * A watermark marker's value: {@code {"batchId":N,"watermarkMs":W}} (W null when the pipeline
-     * keeps no watermark), with {@code "followedByMarker":true} when the same transaction holds
-     * the next batch's marker too.
-     */
+    /** A watermark marker's value ({@link io.tributary.schema.Topics#watermarkMarker}). */
     public static byte[] marker(long batchId, Long watermarkMs, boolean followedByMarker) {
-        return ("{\"batchId\":" + batchId + ",\"watermarkMs\":" + watermarkMs + (followedByMarker ? ",\"followedByMarker\":true" : "")
-                + "}").getBytes(StandardCharsets.UTF_8);
+        return io.tributary.schema.Topics.watermarkMarker(batchId, watermarkMs, followedByMarker);
     }
 
     public static byte[] deadLetter(String pipeline, long batchId, BadRecord bad) {

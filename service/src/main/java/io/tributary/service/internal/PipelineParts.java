@@ -170,19 +170,16 @@ public final class PipelineParts {
         try {
             if (spec.has(Settings.DELTA_PATH)) {
                 TopicAdmin.ensure(client, partitions, replicationFactor(spec), Topics.events(spec.name()));
-                DeltaSource source = new DeltaSource(deltaSourceConfig(spec), client);
-                if (Instances.shared(spec)) {
-                    input = source.schema();
-                    source.close();
-                    stages.add(Instances.leasedDeltaSource(spec, client, deltaSourceConfig(spec)));
-                } else {
-                    stages.add(new Stage(source.config().stageName(), source::runBatch, source));
-                    input = source.schema();
+                try (DeltaSource probe = new DeltaSource(deltaSourceConfig(spec, null), client)) {
+                    input = probe.schema(); // the table's; nothing is connected
                 }
                 aggregate = aggregateSpec(spec, input);
-                if (aggregate != null) {
-                    throw new TributaryException("an aggregation over a Delta source is not supported yet: the watermark markers "
-                            + "the aggregation needs come from the file source; aggregate the files that feed the table instead");
+                DeltaSourceConfig sourceConfig = deltaSourceConfig(spec, aggregate);
+                if (Instances.shared(spec)) {
+                    stages.add(Instances.leasedDeltaSource(spec, client, sourceConfig));
+                } else {
+                    DeltaSource source = new DeltaSource(sourceConfig, client);
+                    stages.add(new Stage(sourceConfig.stageName(), source::runBatch, source));
                 }
             } else {
                 input = fileSchema(spec, client);
@@ -307,7 +304,12 @@ public final class PipelineParts {
                 spec.has(Settings.SINK_ORDER) ? spec.string(Settings.SINK_ORDER) : null);
     }
 
-    static DeltaSourceConfig deltaSourceConfig(PipelineSpec spec) {
+    /**
+     * The Delta source of the spec. Under an aggregation it carries the watermark as the file ingest
+     * does (the event-time column, the delay, markers) and places rows by their group-by values;
+     * under an upsert sink, by the sink's keys.
+     */
+    static DeltaSourceConfig deltaSourceConfig(PipelineSpec spec, AggregateSpec aggregate) {
         DeltaSourceConfig.Builder b = DeltaSourceConfig.builder(spec.name(), spec.location(Settings.DELTA_PATH))
                 .storage(spec.storage())
                 .startingVersion(spec.string(Settings.DELTA_STARTING_VERSION))
@@ -319,6 +321,12 @@ public final class PipelineParts {
             b.maxBytesPerTrigger(spec.bytes(Settings.DELTA_MAX_BYTES));
         }
         replicationFactor(spec).ifPresent(b::replicationFactor);
+        if (aggregate == null && "upsert".equals(spec.string(Settings.SINK_MODE))) {
+            b.groupBy(spec.list(Settings.SINK_KEYS)); // a key's rows share a partition, so Kafka order is their order
+        }
+        if (aggregate != null) {
+            b.eventTime(aggregate.eventTime()).watermarkDelay(aggregate.watermark()).groupBy(aggregate.groupBy());
+        }
         return b.build();
     }
 

@@ -183,6 +183,11 @@ public final class PipelineSpec {
                         + " (hints are DDL columns, e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\")", e);
             }
         }
+        if (delta && values.containsKey(Settings.CLOSE_IDLE)) {
+            throw new TributaryException(where(Settings.CLOSE_IDLE) + ": key '" + Settings.CLOSE_IDLE + "' closes windows when no new"
+                    + " file comes; it is for source.files only, and a Delta source does not take it: remove it (the windows then close"
+                    + " as Spark's do, when later events move the watermark)");
+        }
         if (files && "addNewColumns".equals(schemaEvolution()) && !bool(Settings.SINK_MERGE_SCHEMA)
                 && Settings.ALL.stream().noneMatch(s -> s.key().startsWith("aggregate.") && values.containsKey(s.key()))) {
             throw new TributaryException(where(Settings.SCHEMA_EVOLUTION) + ": schemaEvolution addNewColumns"

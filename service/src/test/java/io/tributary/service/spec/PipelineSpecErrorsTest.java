@@ -32,6 +32,26 @@ class PipelineSpecErrorsTest {
         return refused(yaml, Map.of(), Map.of());
     }
 
+    @Test
+    void closeIdleWindowsAfterIsRefusedWithADeltaSource() {
+        refused("""
+                name: gold
+                source:
+                  delta:
+                    path: silver/
+                aggregate:
+                  eventTime: ts
+                  watermark: 5 minutes
+                  window: 10 minutes
+                  select: { n: count(*) }
+                  closeIdleWindowsAfter: 1 minute
+                sink:
+                  delta:
+                    path: gold/
+                """).hasMessageContaining("aggregate.closeIdleWindowsAfter").hasMessageContaining("source.files only")
+                .hasMessageContaining("remove it");
+    }
+
     // YAML syntax
 
     @Test

@@ -1,18 +1,16 @@
-package io.tributary.ingest.internal;
+package io.tributary.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.schema.RowJson;
-import io.tributary.schema.Schema;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class KeyEncoderTest {
+class GroupKeyTest {
     static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, d DECIMAL(5,2)");
 
     private static String key(List<String> groupBy, String json) {
-        byte[] k = new KeyEncoder(SCHEMA, groupBy).key(new RowJson(SCHEMA).parse(json));
+        byte[] k = new GroupKey(SCHEMA, groupBy).key(new RowJson(SCHEMA).parse(json));
         return k == null ? null : new String(k, StandardCharsets.UTF_8);
     }
 

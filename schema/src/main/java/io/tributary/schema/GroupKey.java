@@ -1,32 +1,35 @@
-package io.tributary.ingest.internal;
+package io.tributary.schema;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.tributary.schema.Field;
-import io.tributary.schema.RowJson;
-import io.tributary.schema.Schema;
-import io.tributary.schema.Timestamps;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.Base64;
 import java.util.List;
+import org.apache.kafka.common.utils.Utils;
 
 /**
- * The events record key: the group-by values as a UTF-8 JSON array, each written as
- * {@link RowJson} writes it in a row ({@code ["a"]}, {@code ["a",3]},
+ * The key that places an events row ({@link Topics}): the group-by values as a UTF-8 JSON array,
+ * each written as {@link RowJson} writes it in a row ({@code ["a"]}, {@code ["a",3]},
  * {@code ["2026-01-01T10:00:00Z"]}), so a group's rows share a partition. Null without group-by.
+ * Every stage that writes events (the file ingest, the Delta source) places rows with it.
  */
-public final class KeyEncoder {
+public final class GroupKey {
     private static final JsonFactory JSON = new JsonFactory();
 
     private final Schema schema;
     private final int[] columns;
 
-    public KeyEncoder(Schema schema, List<String> groupBy) {
+    public GroupKey(Schema schema, List<String> groupBy) {
         this.schema = schema;
         this.columns = groupBy.stream().mapToInt(schema::indexOf).toArray();
+    }
+
+    /** The partition of a row with key {@code key} among {@code partitions}: Kafka's default partitioner's. */
+    public static int partition(byte[] key, int partitions) {
+        return Utils.toPositive(Utils.murmur2(key)) % partitions;
     }
 
     public byte[] key(Object[] row) {
