@@ -3,6 +3,8 @@ package io.tributary.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.sink.DeltaTables;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
@@ -41,7 +43,7 @@ class TypeWideningScenarioTest {
     Path dir;
 
     @Test
-    void theTableWidensItsColumnsKeepsEveryRowAndRefusesAnyOtherChange() {
+    void theTableWidensItsColumnsKeepsEveryRowAndRefusesAnyOtherChange() throws IOException {
         String table = dir.resolve("out").toString();
         Workspace narrow = new Workspace(dir, spec(NARROW, true));
         narrow.addFile("a.json", "{\"id\": 1, \"amt\": 1.5, \"day\": \"2026-01-01\", \"name\": \"a\"}",
@@ -54,6 +56,9 @@ class TypeWideningScenarioTest {
         wide.tributary("run").assertOk();
         assertThat(DeltaTables.schema(table).orElseThrow().toDdl()).isEqualTo(WIDE);
         assertThat(DeltaTables.history(table)).as("the types changed in the commit of the first rows that carry them").hasSize(2);
+        String widened = Files.readString(dir.resolve("out/_delta_log/00000000000000000001.json"));
+        assertThat(widened).as("the commit adds the timestampNtz feature TIMESTAMP_NTZ needs, as Spark asks")
+                .containsPattern("\"protocol\":\\{[^}]*\"readerFeatures\":\\[[^]]*\"timestampNtz\"");
         List<Object[]> rows = DeltaTables.readRows(table).stream().sorted(Comparator.comparing(r -> (Long) r[0])).toList();
         assertThat(rows).hasSize(3);
         assertThat(rows.get(0)).containsExactly(1L, 1.5, 1767225600000000L, "a"); // 2026-01-01T00:00, the date's midnight
