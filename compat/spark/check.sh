@@ -122,6 +122,20 @@ SPEC
 {"id": 3}
 ROWS
   run_pipeline "$work/nested"
+
+  say "widening: INT, FLOAT and DATE columns grown to BIGINT, DOUBLE and TIMESTAMP_NTZ (delta.enableTypeWidening)"
+  mkdir -p "$work/widening/in"
+  widening_spec() { # schema
+    printf '%s\n' "name: widening" "source:" "  files:" "    path: in/" "    schema: \"$1\"" "sink:" "  delta:" "    path: out/" \
+      "    mergeSchema: true" "    properties:" '      delta.enableTypeWidening: "true"' "trigger: availableNow" >"$work/widening/pipeline.yaml"
+  }
+  widening_spec "id INT, amt FLOAT, day DATE, name STRING"
+  printf '%s\n' '{"id": 1, "amt": 1.5, "day": "2026-01-01", "name": "a"}' '{"id": 2, "amt": 2.25, "day": "2026-01-02", "name": "b"}' \
+    >"$work/widening/in/a.json"
+  run_pipeline "$work/widening"
+  widening_spec "id BIGINT, amt DOUBLE, day TIMESTAMP_NTZ, name STRING"
+  echo '{"id": 3000000000, "amt": 0.1, "day": "2026-01-03T10:30:00", "name": "c"}' >"$work/widening/in/b.json"
+  run_pipeline "$work/widening"
 fi
 
 
@@ -222,6 +236,10 @@ if [ "$local_tables" = 1 ]; then
     --row '{"id":1,"tags":["x",null,"y"],"attrs":{"k":1,"n":null},"items":[{"sku":"s1","qty":2,"opts":{"w":[1.5,null]}},null],"ts":"2026-01-01T10:00:00.000Z"}'
     --row '{"id":2,"tags":[],"attrs":{},"items":[]}'
     --row '{"id":3}'
+  --table "$work/widening/out" --count 3 --versions 2 --schema "id bigint, amt double, day timestamp_ntz, name string"
+    --row '{"id":1,"amt":1.5,"day":"2026-01-01T00:00:00.000","name":"a"}'
+    --row '{"id":2,"amt":2.25,"day":"2026-01-02T00:00:00.000","name":"b"}'
+    --row '{"id":3000000000,"amt":0.1,"day":"2026-01-03T10:30:00.000","name":"c"}'
   --table "$work/many/out" --count 13 --versions 12 --schema "$schema" --time-open "$time_open"
   --table "$work/from-checkpoint" --count 13 --schema "$schema"
   --table "$work/upsert/out" --count 6 --versions 2 --schema "$schema" --operation "STREAMING UPDATE"
@@ -239,7 +257,7 @@ SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" "${s3_props[@]}" -cp "$here/targ
   || spark_ok=$?
 [ "$spark_ok" = 0 ] || fail "SparkRead exited $spark_ok, see above"
 read_tables=()
-[ "$local_tables" = 1 ] && read_tables+=("quickstart 2 versions, revenue windows, nested arrays and maps, 12 commits with a Kernel checkpoint, log starting at the checkpoint, upsert with change commits")
+[ "$local_tables" = 1 ] && read_tables+=("quickstart 2 versions, revenue windows, nested arrays and maps, widened column types, 12 commits with a Kernel checkpoint, log starting at the checkpoint, upsert with change commits")
 [ "$commits" -gt 0 ] && read_tables+=("$commits commits from the service")
 [ "$s3" = 1 ] && read_tables+=("the quickstart on S3 (S3Proxy) through Spark's s3a")
 summary="$(printf '%s, ' "${read_tables[@]}")"

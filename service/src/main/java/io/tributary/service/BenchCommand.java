@@ -1,7 +1,7 @@
 package io.tributary.service;
 
 import io.tributary.schema.TributaryException;
-import io.tributary.service.bench.BenchData;
+import io.tributary.service.bench.BenchFiles;
 import io.tributary.service.bench.BenchStorage;
 import io.tributary.service.bench.ChildRun;
 import io.tributary.service.bench.ServiceBench;
@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
  * ({@code storage.*} settings reach the server, as in a spec).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Benchmarks a pipeline from a cold start: generates deterministic JSON-lines input, runs "
+        description = {"Benchmarks a pipeline from a cold start: generates deterministic input (JSON lines, CSV or Parquet), runs "
                 + "'tributary run' as a new process per run and prints wall time, rows/s, peak RSS and peak heap, "
                 + "then the medians; also times a run over an empty folder."})
 final class BenchCommand implements Callable<Integer> {
@@ -66,6 +66,10 @@ final class BenchCommand implements Callable<Integer> {
             + "e.g. 0.3 with --set sink.delta.mode=upsert --set sink.delta.keys=id for the upsert benchmark (default ${DEFAULT-VALUE})")
     double repeatedIds;
 
+    @Option(names = "--format", defaultValue = "json", description = "raw: the input's format, json, csv (with a header line) or parquet;"
+            + " the same rows in each (default ${DEFAULT-VALUE})")
+    String format;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = {"a pipeline setting for the runs, as 'run --set' takes it",
             "source.files.path=s3a://bucket/in/ uploads the input there; sink.delta.path=s3a://bucket/tables/ gives each run "
                     + "a table below it; storage.fs.s3a.endpoint=... and the other storage settings reach the server"})
@@ -78,6 +82,9 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (!"raw".equals(scenario) && !"service".equals(scenario)) {
             throw new TributaryException("bench: unknown scenario '" + scenario + "'; the ones there are: raw, service");
+        }
+        if (!BenchFiles.FORMATS.contains(format)) {
+            throw new TributaryException("bench: unknown --format '" + format + "'; the ones there are: " + String.join(", ", BenchFiles.FORMATS));
         }
         if (rows < 0 || files < 1 || runs < 1) {
             throw new TributaryException("bench: --rows must be >= 0, --files and --runs >= 1");
@@ -99,9 +106,9 @@ final class BenchCommand implements Callable<Integer> {
             }
             Path input = work.resolve("input");
             long t0 = System.nanoTime();
-            long bytes = BenchData.write(input, "part", 0, rows, files, repeatedIds);
-            out.printf(Locale.ROOT, "input: %,d rows in %d files, %,d bytes (%.1f MB), generated in %.1f s%n",
-                    rows, files, bytes, bytes / 1e6, (System.nanoTime() - t0) / 1e9);
+            long bytes = BenchFiles.write(format, input, rows, files, repeatedIds);
+            out.printf(Locale.ROOT, "input: %,d rows in %d %s files, %,d bytes (%.1f MB), generated in %.1f s%n",
+                    rows, files, format, bytes, bytes / 1e6, (System.nanoTime() - t0) / 1e9);
             BenchStorage remote = BenchStorage.of(settings);
             if (remote.input() != null) {
                 long t1 = System.nanoTime();
@@ -148,18 +155,10 @@ final class BenchCommand implements Callable<Integer> {
         }
         Files.createDirectories(folder);
         Path spec = folder.resolve("pipeline.yaml");
-        Files.writeString(spec, String.join("\n",
-                "name: bench",
-                "source:",
-                "  files:",
-                "    path: \"" + input.toAbsolutePath() + "\"",
-                "    format: json",
-                "    schema: \"" + BenchData.SCHEMA + "\"",
-                "sink:",
-                "  delta:",
-                "    path: out/",
-                "state: state/",
-                "trigger: availableNow", ""));
+        List<String> lines = new ArrayList<>(List.of("name: bench", "source:", "  files:", "    path: \"" + input.toAbsolutePath() + "\""));
+        lines.addAll(BenchFiles.sourceLines(format));
+        lines.addAll(List.of("sink:", "  delta:", "    path: out/", "state: state/", "trigger: availableNow", ""));
+        Files.writeString(spec, String.join("\n", lines));
         List<String> extra = new ArrayList<>();
         remote.settingsFor(settings, folder.getFileName().toString(), input.getFileName().toString().equals("empty")).forEach(s -> {
             extra.add("--set");

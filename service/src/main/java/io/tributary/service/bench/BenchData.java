@@ -9,7 +9,7 @@ import java.nio.file.Path;
 
 /**
  * The benchmark's input: JSON-lines files of rows {@code id INT, user STRING, amt DOUBLE, ts TIMESTAMP},
- * the same bytes for the same arguments. Ids are 0..rows-1 (unique), users {@code user_0000} to
+ * the same bytes for the same arguments (the same rows as CSV or Parquet: {@link BenchFiles}). Ids are 0..rows-1 (unique), users {@code user_0000} to
  * {@code user_9999} spread over the rows, amounts 0.00 to 9.99, one second between timestamps
  * from 2026-01-01T00:00:00Z; about 71 bytes a row.
  */
@@ -61,6 +61,26 @@ public final class BenchData {
             }
         }
         return bytes;
+    }
+
+    /** Row {@code index}'s values (counting from the first id), as {@link #write} writes them. */
+    static long id(long firstId, long index, long distinct) {
+        return firstId + index % distinct;
+    }
+
+    /** Row {@code index}'s amount as its text, 0.00 to 9.99. */
+    static String amount(long index) {
+        return index * 7919 % 1000 / 100 + "." + pad(index * 7919 % 100, 2);
+    }
+
+    /** Row {@code index}'s user name. */
+    static String userName(long index) {
+        return "user_" + pad(user(index), 4);
+    }
+
+    /** Row {@code index}'s timestamp in microseconds since the epoch. */
+    static long micros(long index) {
+        return (START_SECONDS + index) * 1_000_000L;
     }
 
     /** A user for each row: every one of the 10,000 users, in a scattered order. */

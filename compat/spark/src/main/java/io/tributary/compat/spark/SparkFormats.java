@@ -70,7 +70,16 @@ public final class SparkFormats {
         }
         Map<String, String> options = new HashMap<>();
         spec.path("options").fields().forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));
-        String ddl = spec.get("schema").asText();
+        int n = write(spark, format, spec.get("schema").asText(), options, in, dir.resolve("spark.jsonl"));
+        System.out.println(dir.getFileName() + ": " + n + " rows");
+    }
+
+    /**
+     * Reads {@code in} as {@code format} with {@code ddl} (and a corrupt-record column), PERMISSIVE, and
+     * writes the rows to {@code target} as described above; returns how many.
+     */
+    static int write(SparkSession spark, String format, String ddl, Map<String, String> options, Path in, Path target)
+            throws IOException {
         StructType schema = StructType.fromDDL(ddl);
         boolean corruptColumn = !format.equals("parquet") && !format.equals("text");
         if (corruptColumn) {
@@ -96,8 +105,9 @@ public final class SparkFormats {
             lines.add(JSON.writeValueAsString(n));
         }
         Collections.sort(lines);
-        Files.write(dir.resolve("spark.jsonl"), lines);
-        System.out.println(dir.getFileName() + ": " + lines.size() + " rows");
+        Files.write(target, lines);
+        df.unpersist();
+        return lines.size();
     }
 
     private static void generate(SparkSession spark, JsonNode queries, Path in) throws IOException {

@@ -57,10 +57,30 @@ class GoldenFormatsTest {
         spec.path("options").fields().forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));
         FileFormat format = FileFormat.of(spec.get("format").asText(), options);
         Schema schema = Schema.parse(spec.get("schema").asText());
+        List<JsonNode> actual = read(dir.resolve("in"), format, schema);
+        List<JsonNode> expected = expected(dir.resolve("spark.jsonl"));
+        if (format.kind() == FileFormat.Kind.JSON && format.flag("multiline", false)) {
+            // Spark gives one corrupt row per object it could parse in a bad document; Tributary one bad record per file
+            expected = new ArrayList<>(new LinkedHashSet<>(expected));
+        }
+        assertThat(actual).as("case %s", name).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /** Spark's lines of a golden {@code spark.jsonl}. */
+    static List<JsonNode> expected(Path sparkJsonl) throws IOException {
+        List<JsonNode> expected = new ArrayList<>();
+        for (String line : Files.readAllLines(sparkJsonl)) {
+            expected.add(JSON.readTree(line));
+        }
+        return expected;
+    }
+
+    /** What Tributary's reader reads from the files of {@code in}, as the golden lines: rows and corrupt records. */
+    static List<JsonNode> read(Path in, FileFormat format, Schema schema) throws IOException {
         RecordReaders readers = new RecordReaders(format, schema, ZoneOffset.UTC, 1 << 20);
 
         List<String> ours = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir.resolve("in"))) {
+        try (Stream<Path> files = Files.list(in)) {
             for (Path f : files.filter(p -> !p.getFileName().toString().startsWith(".")).sorted().toList()) {
                 try (RawInput raw = new RawInput(Files.newInputStream(f));
                      RecordReader records = readers.open(f.getFileName().toString(), raw, f)) {
@@ -80,15 +100,7 @@ class GoldenFormatsTest {
         for (String line : ours) {
             actual.add(JSON.readTree(line));
         }
-        List<JsonNode> expected = new ArrayList<>();
-        for (String line : Files.readAllLines(dir.resolve("spark.jsonl"))) {
-            expected.add(JSON.readTree(line));
-        }
-        if (format.kind() == FileFormat.Kind.JSON && format.flag("multiline", false)) {
-            // Spark gives one corrupt row per object it could parse in a bad document; Tributary one bad record per file
-            expected = new ArrayList<>(new LinkedHashSet<>(expected));
-        }
-        assertThat(actual).as("case %s", name).containsExactlyInAnyOrderElementsOf(expected);
+        return actual;
     }
 
     /** A row as Spark's to_json writes it for the golden files (nulls kept, six fraction digits). */
