@@ -84,4 +84,39 @@ class ConnectorValidationTest {
         List<ConfigValue> values = new DeltaSinkConnector().validate(c).configValues();
         assertThat(values).filteredOn(v -> !v.errorMessages().isEmpty()).extracting(ConfigValue::name).containsExactly("targetFileSize");
     }
+
+    private Map<String, List<String>> sinkErrors(Map<String, String> overrides) {
+        Map<String, String> c = new HashMap<>(Map.of("connector.class", DeltaSinkConnector.class.getName(), "name", "orders-delta",
+                "topics", "orders", "delta.path", dir.resolve("t").toString(), "schema", "id INT, v STRING"));
+        c.putAll(overrides);
+        Map<String, List<String>> out = new HashMap<>();
+        for (ConfigValue v : new DeltaSinkConnector().validate(c).configValues()) {
+            if (!v.errorMessages().isEmpty()) {
+                out.put(v.name(), v.errorMessages());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void upsertWithKeysIsValid() {
+        assertThat(sinkErrors(Map.of("mode", "upsert", "keys", "id"))).isEmpty();
+        assertThat(sinkErrors(Map.of("mode", "upsert", "keys", "id", "order", "v", "allowNonEmptyPath", "true"))).isEmpty();
+    }
+
+    @Test
+    void upsertWithoutKeysIsRefusedOnKeys() {
+        Map<String, List<String>> e = sinkErrors(Map.of("mode", "upsert"));
+        assertThat(e).containsOnlyKeys("keys");
+        assertThat(e.get("keys")).singleElement().asString().contains("mode is upsert").contains("set keys");
+    }
+
+    @Test
+    void keysOutsideTheSchemaOrWithAppendAreRefusedOnKeys() {
+        assertThat(sinkErrors(Map.of("mode", "upsert", "keys", "uid")).get("keys")).singleElement().asString()
+                .contains("'uid'").contains("id INT, v STRING");
+        assertThat(sinkErrors(Map.of("keys", "id")).get("keys")).singleElement().asString().contains("mode is append");
+        assertThat(sinkErrors(Map.of("mode", "upsert", "keys", "id", "order", "ts"))).containsOnlyKeys("order");
+        assertThat(sinkErrors(Map.of("mode", "merge"))).containsOnlyKeys("mode");
+    }
 }
