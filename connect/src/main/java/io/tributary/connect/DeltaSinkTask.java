@@ -115,7 +115,7 @@ public class DeltaSinkTask extends SinkTask {
                 continue; // a marker or tombstone before any row: nothing to write or delete, no table to hold the offset yet
             }
             if (batch == null) {
-                batch = sink.begin();
+                batch = begin();
                 batchStartMs = System.currentTimeMillis();
             }
             batchFrom.putIfAbsent(tp, expected);
@@ -158,6 +158,15 @@ public class DeltaSinkTask extends SinkTask {
             }
             throw new ConnectException(message + ". Fix the producer, set the connector's 'schema' to what the topic holds, "
                     + "or let Connect set bad records aside (errors.tolerance all, errors.deadletterqueue.topic.name)");
+        }
+    }
+
+    /** A new batch; once more if another task created the table just then. */
+    private PartitionSink.Batch begin() {
+        try {
+            return sink.begin();
+        } catch (StaleBatchException e) {
+            return sink.begin();
         }
     }
 

@@ -114,6 +114,10 @@ class ConnectIT {
         assertThat(PartitionSink.allOffsets(table.toString())).isNotEmpty();
         delete("orders-files");
         delete("orders-delta");
+        keepForSpark("append", table, List.of("--count", "3", "--schema", SCHEMA.toDdl(),
+                "--row", "{\"id\":1,\"user\":\"a\",\"amt\":5.0,\"ts\":\"2026-01-01T10:01:00.000Z\"}",
+                "--row", "{\"id\":2,\"user\":\"b\",\"amt\":7.0,\"ts\":\"2026-01-01T10:05:00.000Z\"}",
+                "--row", "{\"id\":3,\"user\":\"c\",\"amt\":1.0,\"ts\":\"2026-01-01T10:20:00.000Z\"}"));
     }
 
     @Test
@@ -292,6 +296,105 @@ class ConnectIT {
         s.tasks(1);
         s.writeFiles(2, 4, 250);
         s.awaitExact();
+    }
+
+    /**
+     * Mode upsert over three tasks: records keyed by the upsert key ({@code [id]}, so a key's
+     * records share a partition), each of 300 keys updated again and again and some deleted by
+     * tombstones, while tasks.max goes from 3 to 1 and back to 3. Files of 50 rows sorted by key
+     * hold keys of every partition, so the tasks rewrite the same files: each conflict is detected
+     * and the batch applied again. The table ends with the last value of each key, exactly.
+     */
+    @Test
+    @Order(7)
+    void upsertsAcrossThreeTasksAndARebalanceKeepTheLastValuePerKey() throws Exception {
+        String topic = "upserts";
+        Path table = dir.resolve("upserts/table");
+        createTopics(Map.of(topic, 3));
+        Map<Integer, String> expected = new java.util.TreeMap<>();
+        put(topic + "-delta", upsertBody(topic, table, 3));
+        produceUpserts(topic, 0, expected);
+        await(topic + ": the table takes rows", Duration.ofSeconds(120), () -> !PartitionSink.allOffsets(table.toString()).isEmpty());
+        put(topic + "-delta", upsertBody(topic, table, 1));
+        produceUpserts(topic, 1, expected);
+        put(topic + "-delta", upsertBody(topic, table, 3));
+        produceUpserts(topic, 2, expected);
+        Map<TopicPartition, Long> end = endOffsets(topic);
+        await(topic + ": the table holds every partition's end offset " + end, Duration.ofSeconds(180),
+                () -> PartitionSink.allOffsets(table.toString()).equals(end));
+        List<String> rows = DeltaTables.readRows(table.toString()).stream().map(r -> r[0] + "|" + r[1] + "|" + r[2]).toList();
+        assertThat(sorted(rows)).as("the table against the last value of each key").isEqualTo(sorted(List.copyOf(expected.values())));
+        long redone = workers.logLines("planning the batch again");
+        System.out.printf("%s: %d keys in the table after 3 x 1000 records; %d versions; %d batches planned again after a "
+                + "concurrent rewrite of their files%n", topic, rows.size(), DeltaTables.history(table.toString()).size(), redone);
+        delete(topic + "-delta");
+        List<String> args = new ArrayList<>(List.of("--count", String.valueOf(expected.size()), "--schema", UPSERT_SCHEMA,
+                "--versions", String.valueOf(DeltaTables.history(table.toString()).size()), "--operation", "STREAMING UPDATE"));
+        expected.values().forEach(v -> {
+            String[] f = v.split("\\|");
+            args.add("--row");
+            args.add("{\"id\":" + f[0] + ",\"v\":\"" + f[1] + "\",\"n\":" + f[2] + "}");
+        });
+        keepForSpark("upsert", table, args);
+    }
+
+    static final String UPSERT_SCHEMA = "id INT, v STRING, n BIGINT";
+
+    static String upsertBody(String topic, Path table, int tasks) {
+        return "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"" + topic + "\", \"delta.path\": \""
+                + table + "\", \"tasks.max\": \"" + tasks + "\", \"mode\": \"upsert\", \"keys\": \"id\", \"schema\": \""
+                + UPSERT_SCHEMA + "\", \"allowedLatency\": \"1 seconds\", \"rowsPerFile\": \"50\"}";
+    }
+
+    /** 1000 records over 300 keys, keyed [id]; every tenth a tombstone; {@code expected} follows: id -> "id|v|n". */
+    static void produceUpserts(String topic, int round, Map<Integer, String> expected) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(new HashMap<>(KAFKA.client()), new StringSerializer(),
+                new StringSerializer())) {
+            for (int seq = 0; seq < 1000; seq++) {
+                int id = (seq * 7919 + round * 31) % 300;
+                long n = round * 1000L + seq;
+                if (seq % 10 == 9) {
+                    producer.send(new ProducerRecord<>(topic, "[" + id + "]", null));
+                    expected.remove(id);
+                } else {
+                    String v = "r" + round + "-" + seq;
+                    producer.send(new ProducerRecord<>(topic, "[" + id + "]", "{\"id\": " + id + ", \"v\": \"" + v + "\", \"n\": " + n + "}"));
+                    expected.put(id, id + "|" + v + "|" + n);
+                }
+            }
+        }
+    }
+
+    /**
+     * With {@code -Dconnect.it.keep=FOLDER}: the table is copied to FOLDER/{@code name} and the
+     * expectations SparkRead checks it with to FOLDER/{@code name}.args (compat/spark/check.sh reads them).
+     */
+    static void keepForSpark(String name, Path table, List<String> expectations) throws IOException {
+        String keep = System.getProperty("connect.it.keep");
+        if (keep == null || keep.isBlank()) {
+            return;
+        }
+        Path target = Path.of(keep).toAbsolutePath().resolve(name);
+        if (Files.exists(target)) {
+            try (var old = Files.walk(target)) {
+                for (Path p : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        try (var files = Files.walk(table)) {
+            for (Path p : files.toList()) {
+                Path to = target.resolve(table.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(p, to);
+                }
+            }
+        }
+        List<String> lines = new ArrayList<>(List.of("--table", target.toString()));
+        lines.addAll(expectations);
+        Files.write(target.getParent().resolve(name + ".args"), lines);
     }
 
     /** Both connectors on a topic of their own, files written round by round, the table checked against them. */

@@ -201,6 +201,19 @@ final class ConnectWorkers implements AutoCloseable {
         return workers.stream().map(w -> "--- worker " + w.index + "\n" + tail(w.log)).collect(Collectors.joining("\n"));
     }
 
+    /** How many lines of all workers' logs contain {@code text}. */
+    long logLines(String text) {
+        long n = 0;
+        for (Worker w : workers) {
+            try (var lines = Files.lines(w.log)) {
+                n += lines.filter(l -> l.contains(text)).count();
+            } catch (IOException | java.io.UncheckedIOException e) {
+                // no log yet
+            }
+        }
+        return n;
+    }
+
     private static String tail(Path log) {
         try {
             List<String> lines = Files.readAllLines(log);

@@ -189,6 +189,10 @@ public final class DeltaTableWriter {
                         .withTableProperties(engine, tableProperties).withDomainMetadataSupported().build(engine);
             }
         } catch (io.delta.kernel.exceptions.KernelException e) {
+            if (snapshot.isEmpty() && latestSnapshot().isPresent()) {
+                throw new io.tributary.sink.StaleBatchException("delta table " + tablePath + " was created by another writer while "
+                        + writerId + " started its batch; nothing of it was committed: read the table's offsets again", e);
+            }
             throw new TributaryException("delta table " + tablePath + ": cannot start a commit for " + writerId + ": " + e.getMessage(), e);
         }
         if (snapshot.isPresent()) {
