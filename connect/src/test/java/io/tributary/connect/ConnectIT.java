@@ -26,6 +26,10 @@ import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -205,25 +209,75 @@ class ConnectIT {
         }
         s.awaitExact();
 
-        // a worker killed while its task's transaction is open: the file's records written so far are aborted. The
-        // transaction may commit between being seen open and the kill: then another file, until a kill aborts one
+        // a worker killed while its task's transaction is open: the file's records written so far are aborted
         long abortedBefore = count(topic, "read_uncommitted") - s.rows; // a restart above may have aborted a transaction too
         long aborted;
         int attempt = 0;
+        boolean killed;
         do {
             attempt++;
             String name = "part-big-" + attempt + ".json";
             s.writeFile(name, 10_000_000 + attempt * 200_000, 120_000);
             int owner = Utils.toPositive(Utils.murmur2(name.getBytes(StandardCharsets.UTF_8))) % 3;
-            int worker = workerOf(topic + "-files", owner);
-            awaitOpenTransaction(topic);
-            workers.restart(worker, true);
+            killed = killInsideOpenTransaction(topic, topic + "-files", owner, workerOf(topic + "-files", owner));
             s.awaitExact();
-            aborted = count(topic, "read_uncommitted") - s.rows;
-        } while (aborted == abortedBefore && attempt < 5);
+        } while (!killed && attempt < 5);
+        assertThat(killed).as("a worker killed inside its task's open transaction, in 5 files").isTrue();
+        aborted = count(topic, "read_uncommitted") - s.rows;
+        System.out.printf("%s: killed inside an open transaction at file %d; %d records aborted%n", topic, attempt, aborted - abortedBefore);
         assertThat(aborted).as("records of the killed transaction stay in the log, aborted").isGreaterThan(abortedBefore);
         s.writeFiles(restarts, 4, 250);
         s.awaitExact();
+    }
+
+    /**
+     * Kills {@code worker} while task {@code task} of {@code connector} has a transaction open with
+     * records in {@code topic}: once the broker shows it so (DescribeTransactions: ongoing, on the
+     * topic; the topic's end past its last stable offset), the worker is frozen (SIGSTOP), the broker
+     * asked again while the worker cannot commit, and only then is it killed (SIGKILL). False (the
+     * worker resumed) when the transaction committed between the first look and the freeze.
+     */
+    static boolean killInsideOpenTransaction(String topic, String connector, int task, int worker) throws Exception {
+        try (Admin admin = Admin.create(KAFKA.client())) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            while (!openWithRecords(admin, topic, connector, task)) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no open transaction of task " + task + " of " + connector + " on " + topic + " in 120 s\n" + status());
+                }
+                ConnectWorkers.pause(10);
+            }
+            workers.suspend(worker);
+            if (openWithRecords(admin, topic, connector, task)) {
+                workers.restart(worker, true);
+                return true;
+            }
+            workers.resume(worker);
+            return false;
+        }
+    }
+
+    /** True if the task's transaction is ongoing on {@code topic} and holds records there (the topic's end past its last stable offset). */
+    static boolean openWithRecords(Admin admin, String topic, String connector, int task) throws Exception {
+        String suffix = "-" + connector + "-" + task; // Connect's transactional id: <group>-<connector>-<task>
+        List<String> ids = admin.listTransactions(new ListTransactionsOptions().filterStates(List.of(TransactionState.ONGOING)))
+                .all().get().stream().map(TransactionListing::transactionalId).filter(id -> id.endsWith(suffix)).toList();
+        for (String id : ids) {
+            TransactionDescription d = admin.describeTransactions(List.of(id)).description(id).get();
+            List<TopicPartition> mine = d.topicPartitions().stream().filter(tp -> tp.topic().equals(topic)).toList();
+            if (d.state() != TransactionState.ONGOING || mine.isEmpty()) {
+                continue;
+            }
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            mine.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> written =
+                    admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get();
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> stable =
+                    admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
+            if (mine.stream().anyMatch(tp -> written.get(tp).offset() > stable.get(tp).offset())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The index of the worker that runs task {@code task} of {@code connector}. */
@@ -240,30 +294,6 @@ class ConnectIT {
             }
         }
         throw new AssertionError("task " + task + " of " + connector + " runs nowhere: " + status);
-    }
-
-    /** Until {@code topic} holds records of a transaction not yet committed (its end past the last stable offset). */
-    static void awaitOpenTransaction(String topic) throws Exception {
-        try (Admin admin = Admin.create(KAFKA.client())) {
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (int p = 0; p < 3; p++) {
-                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
-            }
-            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-            while (true) {
-                long written = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get().values()
-                        .stream().mapToLong(ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
-                long stable = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get().values()
-                        .stream().mapToLong(ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
-                if (written > stable) {
-                    return;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("no open transaction on " + topic + " in 120 s\n" + status());
-                }
-                ConnectWorkers.pause(10);
-            }
-        }
     }
 
     /** The records of {@code topic} a consumer of {@code isolation} reads. */

@@ -165,6 +165,24 @@ final class ConnectWorkers implements AutoCloseable {
         awaitRest(w);
     }
 
+    /** Freezes worker {@code i} (SIGSTOP): none of its threads runs, nothing it has open moves on, until {@link #resume}. */
+    void suspend(int i) throws IOException, InterruptedException {
+        signal(i, "-STOP");
+    }
+
+    /** Lets a frozen worker run again (SIGCONT). */
+    void resume(int i) throws IOException, InterruptedException {
+        signal(i, "-CONT");
+    }
+
+    private void signal(int i, String signal) throws IOException, InterruptedException {
+        long pid = workers.get(i).process.pid();
+        Process kill = new ProcessBuilder("kill", signal, String.valueOf(pid)).redirectErrorStream(true).start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill " + signal + " " + pid + " failed: " + new String(kill.getInputStream().readAllBytes()));
+        }
+    }
+
     private void awaitRest(Worker w) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {
