@@ -128,6 +128,10 @@ public final class DeltaSinkConfig extends AbstractConfig {
         if (!upsert() && order != null && !order.isBlank()) {
             out.put(ORDER, "order only chooses among rows of one key in mode upsert: remove it or set mode upsert");
         }
+        if (upsert() && getList(PARTITION_BY).stream().anyMatch(c -> c.toLowerCase(java.util.Locale.ROOT).contains(" as "))) {
+            out.put(PARTITION_BY, "partitionBy " + getList(PARTITION_BY) + " derives a column, which only mode append supports yet "
+                    + "(mode upsert rewrites rows without computing it); partition by a plain column, or use mode append");
+        }
         Schema schema = schema();
         if (schema != null) {
             for (String k : keys) {

@@ -118,5 +118,7 @@ class ConnectorValidationTest {
         assertThat(sinkErrors(Map.of("keys", "id")).get("keys")).singleElement().asString().contains("mode is append");
         assertThat(sinkErrors(Map.of("mode", "upsert", "keys", "id", "order", "ts"))).containsOnlyKeys("order");
         assertThat(sinkErrors(Map.of("mode", "merge"))).containsOnlyKeys("mode");
+        assertThat(sinkErrors(Map.of("mode", "upsert", "keys", "id", "schema", "id INT, ts TIMESTAMP", "partitionBy", "date(ts) as day")))
+                .containsOnlyKeys("partitionBy");
     }
 }

@@ -79,6 +79,10 @@ public final class PartitionSink {
                          Map<String, String> tableProperties, String writerId, Storage storage, Keys upsert, boolean allowNonEmptyPath) {
         this.engine = KernelEngines.withTargetFileSize(targetFileSize, storage);
         Partitioning partitioning = Partitioning.parse(partitionBy, schema);
+        if (upsert != null && partitioning.hasDerivedColumns()) {
+            throw new TributaryException("partitionBy " + partitionBy + " derives a column, which only mode append supports yet "
+                    + "(mode upsert rewrites rows without computing it); partition by a plain column, or use mode append");
+        }
         // writers race to create the table: one that finds the table created (a _delta_log) or only
         // the table's own data files of a first commit under way passes; other files are someone's
         TableFolder.checkNewTable(tablePath, partitioning.columns(), allowNonEmptyPath, KernelEngines.configuration(engine),
@@ -86,7 +90,7 @@ public final class PartitionSink {
         this.writer = new DeltaTableWriter(engine, tablePath, tableProperties, partitioning, targetFileSize);
         this.writerId = writerId;
         this.upsert = upsert == null ? null
-                : new PartitionUpsert(writer, partitioning.tableSchema(), upsert.columns(), upsert.order(), upsert.rowsPerFile());
+                : new PartitionUpsert(writer, schema, upsert.columns(), upsert.order(), upsert.rowsPerFile());
     }
 
     /**

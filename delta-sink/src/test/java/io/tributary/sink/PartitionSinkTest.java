@@ -173,4 +173,23 @@ class PartitionSinkTest {
         }
         assertThat(ids()).containsExactly(0, 1, 2, 100);
     }
+
+    @Test
+    void upsertIntoAPartitionedTableMovesARowWhosePartitionColumnChanged() {
+        PartitionSink a = new PartitionSink(dir.resolve("t").toString(), SCHEMA, List.of("user"), SinkConfig.DEFAULT_TARGET_FILE_SIZE,
+                Map.of(), "task-0", io.tributary.storage.Storage.NONE, new PartitionSink.Keys(List.of("id"), null, 1000), false);
+        try (PartitionSink.Batch b = a.begin()) {
+            b.add(new Object[] {1, "a"});
+            b.add(new Object[] {2, "b"});
+            b.commit(Map.of(P0, 0L), Map.of(P0, 2L));
+        }
+        try (PartitionSink.Batch b = a.begin()) {
+            b.add(new Object[] {1, "b"});
+            b.commit(Map.of(P0, 2L), Map.of(P0, 3L));
+        }
+        assertThat(idUsers()).containsExactly("1:b", "2:b");
+        assertThatThrownBy(() -> new PartitionSink(dir.resolve("t2").toString(), Schema.parse("id INT, ts TIMESTAMP"),
+                List.of("date(ts) as day"), SinkConfig.DEFAULT_TARGET_FILE_SIZE, Map.of(), "task-0", io.tributary.storage.Storage.NONE,
+                new PartitionSink.Keys(List.of("id"), null, 1000), false)).hasMessageContaining("partitionBy [date(ts) as day] derives a column");
+    }
 }
