@@ -136,6 +136,11 @@ class ConnectIT {
                 SINK_BODY.replace("\"tasks.max\"", "\"allowedLatency\": \"soon\", \"tasks.max\""));
         assertThat(s.statusCode()).isEqualTo(400);
         assertThat(s.body()).contains("allowedLatency").contains("soon");
+
+        HttpResponse<String> u = workers.call("PUT", "/connectors/bad-upsert/config",
+                SINK_BODY.replace("\"tasks.max\"", "\"mode\": \"upsert\", \"tasks.max\""));
+        assertThat(u.statusCode()).isEqualTo(400);
+        assertThat(u.body()).contains("keys is empty, but mode is upsert");
     }
 
     /**
