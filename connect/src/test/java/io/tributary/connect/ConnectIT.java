@@ -373,6 +373,67 @@ class ConnectIT {
         keepForSpark("upsert", table, args);
     }
 
+    /**
+     * Files through the file connector keyed by id into a topic of 3 partitions, upserted by the
+     * Delta connector's 3 tasks: three files each update every one of 200 ids; the table ends with
+     * the newest file's row of each id.
+     */
+    @Test
+    @Order(8)
+    void filesKeyedByTheUpsertKeyLandAsTheLastRowPerKey() throws Exception {
+        String topic = "keyed";
+        Path in = Files.createDirectories(dir.resolve("keyed/in"));
+        Path table = dir.resolve("keyed/table");
+        createTopics(Map.of(topic, 3, topic + ".deadletter", 1));
+        put(topic + "-files", SOURCE_BODY.replace("/data/in", in.toString()).replace("\"orders\"", "\"" + topic + "\"")
+                .replace("\"3\"", "\"1\"").replace("\"onBadRecord\"", "\"keys\": \"id\", \"onBadRecord\""));
+        put(topic + "-delta", SINK_BODY.replace("/data/tables/orders", table.toString()).replace("\"orders\"", "\"" + topic + "\"")
+                .replace("\"tasks.max\"", "\"mode\": \"upsert\", \"keys\": \"id\", \"allowedLatency\": \"1 seconds\", \"rowsPerFile\": \"40\", \"tasks.max\""));
+        Map<Integer, String> expected = new java.util.TreeMap<>();
+        for (int round = 0; round < 3; round++) {
+            StringBuilder b = new StringBuilder();
+            for (int id = 0; id < 200; id++) {
+                String user = "u" + round + "-" + id;
+                b.append("{\"id\": ").append(id).append(", \"user\": \"").append(user).append("\", \"amt\": ").append(round)
+                        .append(".5, \"ts\": \"2026-01-01T10:00:00Z\"}\n");
+                expected.put(id, id + "|" + user + "|" + round + ".5");
+            }
+            Path tmp = in.resolve(".part-" + round + ".json");
+            Files.writeString(tmp, b);
+            Files.move(tmp, in.resolve("part-" + round + ".json"));
+            // each file published before the next is written: files published in order, whatever their times
+            int published = (round + 1) * 200;
+            await(topic + ": " + published + " records published", Duration.ofSeconds(120), () -> values(topic, 0).size() >= published);
+        }
+        assertThat(endOffsets(topic).values()).as("the ids spread over all three partitions").allMatch(o -> o > 0);
+        // the topic's end offsets count the transactions' commit markers too: the table must stand past each partition's last record
+        Map<TopicPartition, Long> pastLast = pastLastRecords(topic);
+        await(topic + ": the table holds the offsets past each partition's last record " + pastLast, Duration.ofSeconds(180),
+                () -> PartitionSink.allOffsets(table.toString()).equals(pastLast));
+        List<String> want = sorted(List.copyOf(expected.values()));
+        List<String> rows = DeltaTables.readRows(table.toString()).stream().map(r -> r[0] + "|" + r[1] + "|" + r[2]).toList();
+        assertThat(sorted(rows)).isEqualTo(want);
+        delete(topic + "-files");
+        delete(topic + "-delta");
+    }
+
+    /** Per partition of {@code topic}, the offset after its last committed record (commit markers follow it). */
+    static Map<TopicPartition, Long> pastLastRecords(String topic) {
+        Map<TopicPartition, Long> out = new HashMap<>();
+        try (KafkaConsumer<String, String> c = consumer()) {
+            List<TopicPartition> tps = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+                    out.merge(new TopicPartition(r.topic(), r.partition()), r.offset() + 1, Math::max);
+                }
+            }
+        }
+        return out;
+    }
+
     static final String UPSERT_SCHEMA = "id INT, v STRING, n BIGINT";
 
     static String upsertBody(String topic, Path table, int tasks) {

@@ -56,6 +56,18 @@ class ConnectorValidationTest {
     }
 
     @Test
+    void sourceKeysMustBeColumnsOfRowsOfTheirOwnRecord() {
+        Map<String, String> c = source();
+        c.put("keys", "id");
+        assertThat(errors(c)).isEmpty();
+        c.put("keys", "uid");
+        assertThat(errors(c)).containsOnlyKeys("keys");
+        c.put("keys", "id");
+        c.put("rowsPerRecord", "1000");
+        assertThat(errors(c).get("keys")).singleElement().asString().contains("rowsPerRecord is 1000");
+    }
+
+    @Test
     void intervalTransactionBoundariesAreRefused() {
         Map<String, String> c = source();
         c.put("transaction.boundary", "interval");
