@@ -7,6 +7,8 @@
 #   TIME_OPEN=5 (default): timed Spark opens of the 12- and 1,000-commit tables (median printed); 0: none
 #   S3=1 (default): also the quickstart with its input and table on an S3 server (S3Proxy, started here),
 #     read by Spark through its own s3a connector; 0: skip it. LOCAL=0: only that table on S3.
+#   CONNECT=FOLDER: also the tables the Kafka Connect Delta sink wrote there, each with its NAME.args
+#     (SparkRead's arguments, one a line), as connect's ConnectIT leaves them with -Dconnect.it.keep=FOLDER
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -17,6 +19,7 @@ commits="${COMMITS:-1000}"
 time_open="${TIME_OPEN:-5}"
 s3="${S3:-1}"
 local_tables="${LOCAL:-1}"
+connect_tables="${CONNECT:-}"
 [ "$local_tables" = 1 ] || commits=0
 s3proxy_pid=""
 cleanup() {
@@ -59,8 +62,10 @@ say "building the Spark reader (first run downloads Spark 4.2 + Delta 4.4, about
 (cd "$root" && ./mvnw -q -B -f compat/spark/pom.xml package) >"$work/build.log" 2>&1 \
   || { cat "$work/build.log"; fail "could not build compat/spark"; }
 
-say "distribution: $launcher (builds it if needed), copied to the temp folder"
-copy_distribution
+if [ "$local_tables" = 1 ] || [ "$commits" -gt 0 ] || [ "$s3" = 1 ]; then
+  say "distribution: $launcher (builds it if needed), copied to the temp folder"
+  copy_distribution
+fi
 if [ "$local_tables" = 1 ]; then
   say "quickstart: first run"
   cp -r "$root/examples/quickstart" "$work/quickstart"
@@ -251,14 +256,26 @@ if [ "$local_tables" = 1 ]; then
     --row '{"id":5,"user":"e","amt":4.0,"ts":"2026-01-01T10:06:00.000Z"}'
     --row '{"id":6,"user":"f","amt":6.0,"ts":"2026-01-01T11:01:00.000Z"}')
 fi
-[ ${#local_args[@]} -gt 0 ] || [ ${#s3_tables[@]} -gt 0 ] || fail "no table to read (LOCAL=0 and S3=0)"
+connect_args=()
+connect_names=()
+if [ -n "$connect_tables" ]; then
+  for args in "$connect_tables"/*.args; do
+    [ -f "$args" ] || fail "no NAME.args in CONNECT=$connect_tables (run connect's ConnectIT with -Dconnect.it.keep=$connect_tables)"
+    mapfile -t one <"$args"
+    connect_args+=("${one[@]}")
+    connect_names+=("$(basename "$args" .args)")
+  done
+  say "Kafka Connect Delta sink tables: ${connect_names[*]}"
+fi
+[ ${#local_args[@]} -gt 0 ] || [ ${#s3_tables[@]} -gt 0 ] || [ ${#connect_args[@]} -gt 0 ] || fail "no table to read (LOCAL=0, S3=0, no CONNECT)"
 SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" "${s3_props[@]}" -cp "$here/target/classes:$(cat "$here/target/classpath.txt")" \
-  io.tributary.compat.spark.SparkRead "${local_args[@]}" "${thousand[@]}" "${s3_tables[@]}" \
+  io.tributary.compat.spark.SparkRead "${local_args[@]}" "${thousand[@]}" "${s3_tables[@]}" "${connect_args[@]}" \
   || spark_ok=$?
 [ "$spark_ok" = 0 ] || fail "SparkRead exited $spark_ok, see above"
 read_tables=()
 [ "$local_tables" = 1 ] && read_tables+=("quickstart 2 versions, revenue windows, nested arrays and maps, widened column types, 12 commits with a Kernel checkpoint, log starting at the checkpoint, upsert with change commits")
 [ "$commits" -gt 0 ] && read_tables+=("$commits commits from the service")
 [ "$s3" = 1 ] && read_tables+=("the quickstart on S3 (S3Proxy) through Spark's s3a")
+[ ${#connect_names[@]} -gt 0 ] && read_tables+=("the Kafka Connect Delta sink's ${connect_names[*]} tables")
 summary="$(printf '%s, ' "${read_tables[@]}")"
 echo "spark compat check: PASS (Spark 4.2.0 + Delta 4.4.0 read Tributary tables: ${summary%, }) [$((SECONDS - started)) s]"

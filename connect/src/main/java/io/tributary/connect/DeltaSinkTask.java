@@ -6,6 +6,7 @@ import io.tributary.connect.internal.TaskMetrics;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.PartitionSink;
 import io.tributary.sink.StaleBatchException;
@@ -24,7 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Appends its partitions' records to the Delta table through the stage's {@link PartitionSink}.
+ * Appends (or upserts by key) its partitions' records to the Delta table through the stage's {@link PartitionSink}.
  * The table holds each partition's next offset, written in the commit that adds the rows:
  * {@link #open} seeks every assigned partition there, so neither a restart nor a rebalance nor
  * Connect's own offset commits (which {@link #preCommit} only feeds with what the table holds)
@@ -82,8 +83,12 @@ public class DeltaSinkTask extends SinkTask {
 
     private void openSink() {
         rowJson = new RowJson(schema, config.timeZone());
-        sink = new PartitionSink(config.tablePath(), schema, config.partitionBy(), config.targetFileSize(), Map.of(), name,
-                config.storage());
+        try {
+            sink = new PartitionSink(config.tablePath(), schema, config.partitionBy(), config.targetFileSize(), Map.of(), name,
+                    config.storage(), config.keys(), config.allowNonEmptyPath());
+        } catch (TributaryException e) {
+            throw new ConnectException("delta sink " + name + ": " + e.getMessage(), e);
+        }
     }
 
     /** Each new partition starts where the table says, whatever the consumer group holds. */
@@ -104,15 +109,19 @@ public class DeltaSinkTask extends SinkTask {
             if (expected == null || r.kafkaOffset() < expected) {
                 continue; // not assigned to this task, or in the table already (or in the open batch)
             }
-            List<Object[]> rows = rowsOf(r, tp); // empty for a marker, and for a bad record Connect's errant record reporter took
+            boolean tombstone = r.value() == null && config.upsert();
+            List<Object[]> rows = tombstone ? List.of() : rowsOf(r, tp); // empty for a marker, and for a bad record the reporter took
             if (sink == null) {
-                continue; // a marker before any row: nothing to write, no table to hold the offset yet
+                continue; // a marker or tombstone before any row: nothing to write or delete, no table to hold the offset yet
             }
             if (batch == null) {
-                batch = sink.begin();
+                batch = begin();
                 batchStartMs = System.currentTimeMillis();
             }
             batchFrom.putIfAbsent(tp, expected);
+            if (tombstone) {
+                delete(r, tp);
+            }
             rows.forEach(batch::add);
             metrics.input(rows.size());
             next.put(tp, r.kafkaOffset() + 1);
@@ -149,6 +158,34 @@ public class DeltaSinkTask extends SinkTask {
             }
             throw new ConnectException(message + ". Fix the producer, set the connector's 'schema' to what the topic holds, "
                     + "or let Connect set bad records aside (errors.tolerance all, errors.deadletterqueue.topic.name)");
+        }
+    }
+
+    /** A new batch; once more if another task created the table just then. */
+    private PartitionSink.Batch begin() {
+        try {
+            return sink.begin();
+        } catch (StaleBatchException e) {
+            return sink.begin();
+        }
+    }
+
+    /** Upsert: a tombstone deletes the key its record key names; a key that is none is a bad record. */
+    private void delete(SinkRecord r, TopicPartition tp) {
+        try {
+            byte[] key = RecordRows.keyBytes(r);
+            if (key == null) {
+                throw new TributaryException("delta sink " + name + ": record " + tp + "@" + r.kafkaOffset()
+                        + " has neither a value nor a key; a tombstone's key names the row to delete, e.g. [3]");
+            }
+            batch.delete(tp, r.kafkaOffset(), key);
+        } catch (TributaryException e) {
+            if (reporter != null) {
+                reporter.report(r, new ConnectException(e.getMessage()));
+                return;
+            }
+            throw new ConnectException(e.getMessage() + " (or let Connect set bad records aside: errors.tolerance all, "
+                    + "errors.deadletterqueue.topic.name)", e);
         }
     }
 

@@ -31,6 +31,7 @@ public final class FileSourceConfig extends AbstractConfig {
     public static final String MAX_BYTES = "maxBytesPerTrigger";
     public static final String MAX_LINE = "maxLineBytes";
     public static final String ROWS_PER_RECORD = "rowsPerRecord";
+    public static final String KEYS = "keys";
     public static final String FILE_MIN_AGE = "fileMinAge";
     public static final String TIME_ZONE = "timeZone";
     public static final String CLEAN_SOURCE = "cleanSource";
@@ -65,6 +66,10 @@ public final class FileSourceConfig extends AbstractConfig {
                     "rows per Kafka record, as JSON lines; 1 (a record per row) is what most consumers expect; "
                             + "the Delta sink connector and tributary run read packed records too, "
                             + "and 1000 (tributary run's default) spares the worker most of its work per record")
+            .define(KEYS, Type.LIST, java.util.List.of(), Importance.MEDIUM,
+                    "columns whose values key each row's record (the JSON array of them, e.g. [3]), so that Kafka's default "
+                            + "partitioner sends a key's rows to one partition, in file order, as the Delta sink connector's mode upsert "
+                            + "needs; with rowsPerRecord 1")
             .define(FILE_MIN_AGE, Type.STRING, "0 seconds", ConfigValues.by(v -> ConfigValues.duration(FILE_MIN_AGE, v)), Importance.LOW,
                     "hold back files modified more recently than this")
             .define(TIME_ZONE, Type.STRING, "UTC", ConfigValues.by(v -> Timestamps.sessionZone(v, TIME_ZONE)), Importance.LOW,
@@ -108,6 +113,30 @@ public final class FileSourceConfig extends AbstractConfig {
         } catch (TributaryException e) {
             throw new ConfigException(key, originalsStrings().get(key), e.getMessage());
         }
+    }
+
+    /** The key columns of the records; empty: records have no key. */
+    public java.util.List<String> keys() {
+        return getList(KEYS);
+    }
+
+    /** What is wrong with {@code keys} given the schema and rowsPerRecord; null when nothing. */
+    public String keysProblem() {
+        java.util.List<String> keys = keys();
+        if (keys.isEmpty()) {
+            return null;
+        }
+        if (getInt(ROWS_PER_RECORD) > 1) {
+            return "keys " + keys + " key each row's record, but rowsPerRecord is " + getInt(ROWS_PER_RECORD)
+                    + " (rows of several keys in one record): set rowsPerRecord 1, or remove keys";
+        }
+        Schema schema = Schema.parse(getString(SCHEMA));
+        for (String k : keys) {
+            if (schema.indexOf(k) < 0) {
+                return "keys names column '" + k + "', which is not in the schema " + schema.toDdl() + "; use columns of it";
+            }
+        }
+        return null;
     }
 
     public String topic() {

@@ -89,6 +89,10 @@ public class FileSourceConnector extends SourceConnector {
                 addError(config, e.getMessage().contains(FileSourceConfig.CLEAN_SOURCE) ? FileSourceConfig.CLEAN_SOURCE
                         : FileSourceConfig.PATH, e.getMessage());
             }
+            String keys = new FileSourceConfig(connectorConfigs).keysProblem();
+            if (keys != null) {
+                addError(config, FileSourceConfig.KEYS, keys);
+            }
         }
         String boundary = connectorConfigs.get(TRANSACTION_BOUNDARY);
         if (boundary != null && boundary.trim().toLowerCase(Locale.ROOT).equals("interval")) {

@@ -45,7 +45,11 @@ public class FileSourceTask extends SourceTask {
     /** The header that carries the rows' schema (Spark DDL), so a sink can create the table with it. */
     public static final String SCHEMA_HEADER = "tributary.schema";
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper KEY_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
     private FileSourceConfig config;
+    /** The columns that key each row's record; empty: no key. */
+    private List<String> keys = List.of();
     private IngestConfig ingest;
     private InputFiles files;
     private int index;
@@ -70,6 +74,7 @@ public class FileSourceTask extends SourceTask {
         config = new FileSourceConfig(props);
         name = props.getOrDefault("name", "tributary-files");
         ingest = config.ingestConfig(name);
+        keys = config.keys();
         files = new InputFiles(ingest);
         index = Integer.parseInt(props.getOrDefault(FileSourceConfig.TASK_INDEX, "0"));
         count = Integer.parseInt(props.getOrDefault(FileSourceConfig.TASK_COUNT, "1"));
@@ -190,7 +195,9 @@ public class FileSourceTask extends SourceTask {
         for (String[] r : rows) {
             ConnectHeaders headers = new ConnectHeaders();
             headers.addString(SCHEMA_HEADER, ddl);
-            out.add(new SourceRecord(partition, offset, config.topic(), null, null, null, Schema.STRING_SCHEMA, r[0],
+            String key = keys.isEmpty() ? null : keyOf(r[0]);
+            out.add(new SourceRecord(partition, offset, config.topic(), null, key == null ? null : Schema.STRING_SCHEMA, key,
+                    Schema.STRING_SCHEMA, r[0],
                     r[1] == null ? null : Long.parseLong(r[1]), headers));
         }
         metrics.input(result.rows() + result.badRows());
@@ -199,6 +206,20 @@ public class FileSourceTask extends SourceTask {
         LOG.info("file {}: {} rows read, {} bad lines{}", files.display(f.relPath()), result.rows(), result.badRows(),
                 dead.isEmpty() ? "" : " (" + dead.size() + " to " + ingest.deadLetterTopic() + ")");
         return out;
+    }
+
+    /** The record key of a row: the JSON array of its key column values, as the row's JSON has them ({@code [3]}, {@code ["eu",7]}). */
+    private String keyOf(String rowJson) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode row = KEY_JSON.readTree(rowJson);
+            com.fasterxml.jackson.databind.node.ArrayNode key = KEY_JSON.createArrayNode();
+            for (String k : keys) {
+                key.add(row.get(k) == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : row.get(k));
+            }
+            return key.toString();
+        } catch (java.io.IOException e) {
+            throw new ConnectException("file source " + name + ": a row the stage wrote is not JSON: " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -26,6 +26,10 @@ import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -114,6 +118,10 @@ class ConnectIT {
         assertThat(PartitionSink.allOffsets(table.toString())).isNotEmpty();
         delete("orders-files");
         delete("orders-delta");
+        keepForSpark("append", table, List.of("--count", "3", "--schema", SCHEMA.toDdl(),
+                "--row", "{\"id\":1,\"user\":\"a\",\"amt\":5.0,\"ts\":\"2026-01-01T10:01:00.000Z\"}",
+                "--row", "{\"id\":2,\"user\":\"b\",\"amt\":7.0,\"ts\":\"2026-01-01T10:05:00.000Z\"}",
+                "--row", "{\"id\":3,\"user\":\"c\",\"amt\":1.0,\"ts\":\"2026-01-01T10:20:00.000Z\"}"));
     }
 
     @Test
@@ -128,6 +136,11 @@ class ConnectIT {
                 SINK_BODY.replace("\"tasks.max\"", "\"allowedLatency\": \"soon\", \"tasks.max\""));
         assertThat(s.statusCode()).isEqualTo(400);
         assertThat(s.body()).contains("allowedLatency").contains("soon");
+
+        HttpResponse<String> u = workers.call("PUT", "/connectors/bad-upsert/config",
+                SINK_BODY.replace("\"tasks.max\"", "\"mode\": \"upsert\", \"tasks.max\""));
+        assertThat(u.statusCode()).isEqualTo(400);
+        assertThat(u.body()).contains("keys is empty, but mode is upsert");
     }
 
     /**
@@ -201,8 +214,9 @@ class ConnectIT {
         }
         s.awaitExact();
 
-        // a worker killed while its task's transaction is open: the file's records written so far are aborted. The
-        // transaction may commit between being seen open and the kill: then another file, until a kill aborts one
+        // a worker killed while its task's transaction is open: the file's records written so far are aborted. The worker
+        // is frozen and the transaction seen open before the kill; a commit request it sent just before the freeze can
+        // still reach the broker after the look (then the file commits whole): another file, until a kill aborts one
         long abortedBefore = count(topic, "read_uncommitted") - s.rows; // a restart above may have aborted a transaction too
         long aborted;
         int attempt = 0;
@@ -211,15 +225,66 @@ class ConnectIT {
             String name = "part-big-" + attempt + ".json";
             s.writeFile(name, 10_000_000 + attempt * 200_000, 120_000);
             int owner = Utils.toPositive(Utils.murmur2(name.getBytes(StandardCharsets.UTF_8))) % 3;
-            int worker = workerOf(topic + "-files", owner);
-            awaitOpenTransaction(topic);
-            workers.restart(worker, true);
+            boolean frozenOpen = killInsideOpenTransaction(topic, topic + "-files", owner, workerOf(topic + "-files", owner));
             s.awaitExact();
             aborted = count(topic, "read_uncommitted") - s.rows;
+            System.out.printf("%s: file %d: %s; %d records aborted%n", topic, attempt,
+                    frozenOpen ? "worker killed with the transaction seen open" : "the transaction committed before the freeze",
+                    aborted - abortedBefore);
         } while (aborted == abortedBefore && attempt < 5);
         assertThat(aborted).as("records of the killed transaction stay in the log, aborted").isGreaterThan(abortedBefore);
         s.writeFiles(restarts, 4, 250);
         s.awaitExact();
+    }
+
+    /**
+     * Kills {@code worker} while task {@code task} of {@code connector} has a transaction open with
+     * records in {@code topic}: once the broker shows it so (DescribeTransactions: ongoing, on the
+     * topic; the topic's end past its last stable offset), the worker is frozen (SIGSTOP), the broker
+     * asked again while the worker cannot commit, and only then is it killed (SIGKILL). False (the
+     * worker resumed) when the transaction committed between the first look and the freeze.
+     */
+    static boolean killInsideOpenTransaction(String topic, String connector, int task, int worker) throws Exception {
+        try (Admin admin = Admin.create(KAFKA.client())) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            while (!openWithRecords(admin, topic, connector, task)) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no open transaction of task " + task + " of " + connector + " on " + topic + " in 120 s\n" + status());
+                }
+                ConnectWorkers.pause(10);
+            }
+            workers.suspend(worker);
+            if (openWithRecords(admin, topic, connector, task)) {
+                workers.restart(worker, true);
+                return true;
+            }
+            workers.resume(worker);
+            return false;
+        }
+    }
+
+    /** True if the task's transaction is ongoing on {@code topic} and holds records there (the topic's end past its last stable offset). */
+    static boolean openWithRecords(Admin admin, String topic, String connector, int task) throws Exception {
+        String suffix = "-" + connector + "-" + task; // Connect's transactional id: <group>-<connector>-<task>
+        List<String> ids = admin.listTransactions(new ListTransactionsOptions().filterStates(List.of(TransactionState.ONGOING)))
+                .all().get().stream().map(TransactionListing::transactionalId).filter(id -> id.endsWith(suffix)).toList();
+        for (String id : ids) {
+            TransactionDescription d = admin.describeTransactions(List.of(id)).description(id).get();
+            List<TopicPartition> mine = d.topicPartitions().stream().filter(tp -> tp.topic().equals(topic)).toList();
+            if (d.state() != TransactionState.ONGOING || mine.isEmpty()) {
+                continue;
+            }
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            mine.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> written =
+                    admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get();
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> stable =
+                    admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
+            if (mine.stream().anyMatch(tp -> written.get(tp).offset() > stable.get(tp).offset())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The index of the worker that runs task {@code task} of {@code connector}. */
@@ -236,30 +301,6 @@ class ConnectIT {
             }
         }
         throw new AssertionError("task " + task + " of " + connector + " runs nowhere: " + status);
-    }
-
-    /** Until {@code topic} holds records of a transaction not yet committed (its end past the last stable offset). */
-    static void awaitOpenTransaction(String topic) throws Exception {
-        try (Admin admin = Admin.create(KAFKA.client())) {
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (int p = 0; p < 3; p++) {
-                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
-            }
-            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-            while (true) {
-                long written = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get().values()
-                        .stream().mapToLong(ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
-                long stable = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get().values()
-                        .stream().mapToLong(ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
-                if (written > stable) {
-                    return;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("no open transaction on " + topic + " in 120 s\n" + status());
-                }
-                ConnectWorkers.pause(10);
-            }
-        }
     }
 
     /** The records of {@code topic} a consumer of {@code isolation} reads. */
@@ -292,6 +333,166 @@ class ConnectIT {
         s.tasks(1);
         s.writeFiles(2, 4, 250);
         s.awaitExact();
+    }
+
+    /**
+     * Mode upsert over three tasks: records keyed by the upsert key ({@code [id]}, so a key's
+     * records share a partition), each of 300 keys updated again and again and some deleted by
+     * tombstones, while tasks.max goes from 3 to 1 and back to 3. Files of 50 rows sorted by key
+     * hold keys of every partition, so the tasks rewrite the same files: each conflict is detected
+     * and the batch applied again. The table ends with the last value of each key, exactly.
+     */
+    @Test
+    @Order(7)
+    void upsertsAcrossThreeTasksAndARebalanceKeepTheLastValuePerKey() throws Exception {
+        String topic = "upserts";
+        Path table = dir.resolve("upserts/table");
+        createTopics(Map.of(topic, 3));
+        Map<Integer, String> expected = new java.util.TreeMap<>();
+        put(topic + "-delta", upsertBody(topic, table, 3));
+        produceUpserts(topic, 0, expected);
+        await(topic + ": the table takes rows", Duration.ofSeconds(120), () -> !PartitionSink.allOffsets(table.toString()).isEmpty());
+        put(topic + "-delta", upsertBody(topic, table, 1));
+        produceUpserts(topic, 1, expected);
+        put(topic + "-delta", upsertBody(topic, table, 3));
+        produceUpserts(topic, 2, expected);
+        Map<TopicPartition, Long> end = endOffsets(topic);
+        await(topic + ": the table holds every partition's end offset " + end, Duration.ofSeconds(180),
+                () -> PartitionSink.allOffsets(table.toString()).equals(end));
+        List<String> rows = DeltaTables.readRows(table.toString()).stream().map(r -> r[0] + "|" + r[1] + "|" + r[2]).toList();
+        assertThat(sorted(rows)).as("the table against the last value of each key").isEqualTo(sorted(List.copyOf(expected.values())));
+        long redone = workers.logLines("planning the batch again");
+        System.out.printf("%s: %d keys in the table after 3 x 1000 records; %d versions; %d batches planned again after a "
+                + "concurrent rewrite of their files%n", topic, rows.size(), DeltaTables.history(table.toString()).size(), redone);
+        delete(topic + "-delta");
+        List<String> args = new ArrayList<>(List.of("--count", String.valueOf(expected.size()), "--schema", UPSERT_SCHEMA,
+                "--versions", String.valueOf(DeltaTables.history(table.toString()).size()), "--operation", "STREAMING UPDATE"));
+        expected.values().forEach(v -> {
+            String[] f = v.split("\\|");
+            args.add("--row");
+            args.add("{\"id\":" + f[0] + ",\"v\":\"" + f[1] + "\",\"n\":" + f[2] + "}");
+        });
+        keepForSpark("upsert", table, args);
+    }
+
+    /**
+     * Files through the file connector keyed by id into a topic of 3 partitions, upserted by the
+     * Delta connector's 3 tasks: three files each update every one of 200 ids; the table ends with
+     * the newest file's row of each id.
+     */
+    @Test
+    @Order(8)
+    void filesKeyedByTheUpsertKeyLandAsTheLastRowPerKey() throws Exception {
+        String topic = "keyed";
+        Path in = Files.createDirectories(dir.resolve("keyed/in"));
+        Path table = dir.resolve("keyed/table");
+        createTopics(Map.of(topic, 3, topic + ".deadletter", 1));
+        put(topic + "-files", SOURCE_BODY.replace("/data/in", in.toString()).replace("\"orders\"", "\"" + topic + "\"")
+                .replace("\"3\"", "\"1\"").replace("\"onBadRecord\"", "\"keys\": \"id\", \"onBadRecord\""));
+        put(topic + "-delta", SINK_BODY.replace("/data/tables/orders", table.toString()).replace("\"orders\"", "\"" + topic + "\"")
+                .replace("\"tasks.max\"", "\"mode\": \"upsert\", \"keys\": \"id\", \"allowedLatency\": \"1 seconds\", \"rowsPerFile\": \"40\", \"tasks.max\""));
+        Map<Integer, String> expected = new java.util.TreeMap<>();
+        for (int round = 0; round < 3; round++) {
+            StringBuilder b = new StringBuilder();
+            for (int id = 0; id < 200; id++) {
+                String user = "u" + round + "-" + id;
+                b.append("{\"id\": ").append(id).append(", \"user\": \"").append(user).append("\", \"amt\": ").append(round)
+                        .append(".5, \"ts\": \"2026-01-01T10:00:00Z\"}\n");
+                expected.put(id, id + "|" + user + "|" + round + ".5");
+            }
+            Path tmp = in.resolve(".part-" + round + ".json");
+            Files.writeString(tmp, b);
+            Files.move(tmp, in.resolve("part-" + round + ".json"));
+            // each file published before the next is written: files published in order, whatever their times
+            int published = (round + 1) * 200;
+            await(topic + ": " + published + " records published", Duration.ofSeconds(120), () -> values(topic, 0).size() >= published);
+        }
+        assertThat(endOffsets(topic).values()).as("the ids spread over all three partitions").allMatch(o -> o > 0);
+        // the topic's end offsets count the transactions' commit markers too: the table must stand past each partition's last record
+        Map<TopicPartition, Long> pastLast = pastLastRecords(topic);
+        await(topic + ": the table holds the offsets past each partition's last record " + pastLast, Duration.ofSeconds(180),
+                () -> PartitionSink.allOffsets(table.toString()).equals(pastLast));
+        List<String> want = sorted(List.copyOf(expected.values()));
+        List<String> rows = DeltaTables.readRows(table.toString()).stream().map(r -> r[0] + "|" + r[1] + "|" + r[2]).toList();
+        assertThat(sorted(rows)).isEqualTo(want);
+        delete(topic + "-files");
+        delete(topic + "-delta");
+    }
+
+    /** Per partition of {@code topic}, the offset after its last committed record (commit markers follow it). */
+    static Map<TopicPartition, Long> pastLastRecords(String topic) {
+        Map<TopicPartition, Long> out = new HashMap<>();
+        try (KafkaConsumer<String, String> c = consumer()) {
+            List<TopicPartition> tps = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+                    out.merge(new TopicPartition(r.topic(), r.partition()), r.offset() + 1, Math::max);
+                }
+            }
+        }
+        return out;
+    }
+
+    static final String UPSERT_SCHEMA = "id INT, v STRING, n BIGINT";
+
+    static String upsertBody(String topic, Path table, int tasks) {
+        return "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"" + topic + "\", \"delta.path\": \""
+                + table + "\", \"tasks.max\": \"" + tasks + "\", \"mode\": \"upsert\", \"keys\": \"id\", \"schema\": \""
+                + UPSERT_SCHEMA + "\", \"allowedLatency\": \"1 seconds\", \"rowsPerFile\": \"50\"}";
+    }
+
+    /** 1000 records over 300 keys, keyed [id]; every tenth a tombstone; {@code expected} follows: id -> "id|v|n". */
+    static void produceUpserts(String topic, int round, Map<Integer, String> expected) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(new HashMap<>(KAFKA.client()), new StringSerializer(),
+                new StringSerializer())) {
+            for (int seq = 0; seq < 1000; seq++) {
+                int id = (seq * 7919 + round * 31) % 300;
+                long n = round * 1000L + seq;
+                if (seq % 10 == 9) {
+                    producer.send(new ProducerRecord<>(topic, "[" + id + "]", null));
+                    expected.remove(id);
+                } else {
+                    String v = "r" + round + "-" + seq;
+                    producer.send(new ProducerRecord<>(topic, "[" + id + "]", "{\"id\": " + id + ", \"v\": \"" + v + "\", \"n\": " + n + "}"));
+                    expected.put(id, id + "|" + v + "|" + n);
+                }
+            }
+        }
+    }
+
+    /**
+     * With {@code -Dconnect.it.keep=FOLDER}: the table is copied to FOLDER/{@code name} and the
+     * expectations SparkRead checks it with to FOLDER/{@code name}.args (compat/spark/check.sh reads them).
+     */
+    static void keepForSpark(String name, Path table, List<String> expectations) throws IOException {
+        String keep = System.getProperty("connect.it.keep");
+        if (keep == null || keep.isBlank()) {
+            return;
+        }
+        Path target = Path.of(keep).toAbsolutePath().resolve(name);
+        if (Files.exists(target)) {
+            try (var old = Files.walk(target)) {
+                for (Path p : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        try (var files = Files.walk(table)) {
+            for (Path p : files.toList()) {
+                Path to = target.resolve(table.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(p, to);
+                }
+            }
+        }
+        List<String> lines = new ArrayList<>(List.of("--table", target.toString()));
+        lines.addAll(expectations);
+        Files.write(target.getParent().resolve(name + ".args"), lines);
     }
 
     /** Both connectors on a topic of their own, files written round by round, the table checked against them. */

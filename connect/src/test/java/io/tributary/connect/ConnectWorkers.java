@@ -165,6 +165,24 @@ final class ConnectWorkers implements AutoCloseable {
         awaitRest(w);
     }
 
+    /** Freezes worker {@code i} (SIGSTOP): none of its threads runs, nothing it has open moves on, until {@link #resume}. */
+    void suspend(int i) throws IOException, InterruptedException {
+        signal(i, "-STOP");
+    }
+
+    /** Lets a frozen worker run again (SIGCONT). */
+    void resume(int i) throws IOException, InterruptedException {
+        signal(i, "-CONT");
+    }
+
+    private void signal(int i, String signal) throws IOException, InterruptedException {
+        long pid = workers.get(i).process.pid();
+        Process kill = new ProcessBuilder("kill", signal, String.valueOf(pid)).redirectErrorStream(true).start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill " + signal + " " + pid + " failed: " + new String(kill.getInputStream().readAllBytes()));
+        }
+    }
+
     private void awaitRest(Worker w) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {
@@ -199,6 +217,19 @@ final class ConnectWorkers implements AutoCloseable {
     /** The last lines of each worker's log, for a failing test's message. */
     String logs() {
         return workers.stream().map(w -> "--- worker " + w.index + "\n" + tail(w.log)).collect(Collectors.joining("\n"));
+    }
+
+    /** How many lines of all workers' logs contain {@code text}. */
+    long logLines(String text) {
+        long n = 0;
+        for (Worker w : workers) {
+            try (var lines = Files.lines(w.log)) {
+                n += lines.filter(l -> l.contains(text)).count();
+            } catch (IOException | java.io.UncheckedIOException e) {
+                // no log yet
+            }
+        }
+        return n;
     }
 
     private static String tail(Path log) {

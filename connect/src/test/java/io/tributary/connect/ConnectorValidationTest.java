@@ -56,6 +56,18 @@ class ConnectorValidationTest {
     }
 
     @Test
+    void sourceKeysMustBeColumnsOfRowsOfTheirOwnRecord() {
+        Map<String, String> c = source();
+        c.put("keys", "id");
+        assertThat(errors(c)).isEmpty();
+        c.put("keys", "uid");
+        assertThat(errors(c)).containsOnlyKeys("keys");
+        c.put("keys", "id");
+        c.put("rowsPerRecord", "1000");
+        assertThat(errors(c).get("keys")).singleElement().asString().contains("rowsPerRecord is 1000");
+    }
+
+    @Test
     void intervalTransactionBoundariesAreRefused() {
         Map<String, String> c = source();
         c.put("transaction.boundary", "interval");
@@ -83,5 +95,42 @@ class ConnectorValidationTest {
         Map<String, String> c = new HashMap<>(Map.of("delta.path", dir.toString(), "targetFileSize", "big"));
         List<ConfigValue> values = new DeltaSinkConnector().validate(c).configValues();
         assertThat(values).filteredOn(v -> !v.errorMessages().isEmpty()).extracting(ConfigValue::name).containsExactly("targetFileSize");
+    }
+
+    private Map<String, List<String>> sinkErrors(Map<String, String> overrides) {
+        Map<String, String> c = new HashMap<>(Map.of("connector.class", DeltaSinkConnector.class.getName(), "name", "orders-delta",
+                "topics", "orders", "delta.path", dir.resolve("t").toString(), "schema", "id INT, v STRING"));
+        c.putAll(overrides);
+        Map<String, List<String>> out = new HashMap<>();
+        for (ConfigValue v : new DeltaSinkConnector().validate(c).configValues()) {
+            if (!v.errorMessages().isEmpty()) {
+                out.put(v.name(), v.errorMessages());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void upsertWithKeysIsValid() {
+        assertThat(sinkErrors(Map.of("mode", "upsert", "keys", "id"))).isEmpty();
+        assertThat(sinkErrors(Map.of("mode", "upsert", "keys", "id", "order", "v", "allowNonEmptyPath", "true"))).isEmpty();
+    }
+
+    @Test
+    void upsertWithoutKeysIsRefusedOnKeys() {
+        Map<String, List<String>> e = sinkErrors(Map.of("mode", "upsert"));
+        assertThat(e).containsOnlyKeys("keys");
+        assertThat(e.get("keys")).singleElement().asString().contains("mode is upsert").contains("set keys");
+    }
+
+    @Test
+    void keysOutsideTheSchemaOrWithAppendAreRefusedOnKeys() {
+        assertThat(sinkErrors(Map.of("mode", "upsert", "keys", "uid")).get("keys")).singleElement().asString()
+                .contains("'uid'").contains("id INT, v STRING");
+        assertThat(sinkErrors(Map.of("keys", "id")).get("keys")).singleElement().asString().contains("mode is append");
+        assertThat(sinkErrors(Map.of("mode", "upsert", "keys", "id", "order", "ts"))).containsOnlyKeys("order");
+        assertThat(sinkErrors(Map.of("mode", "merge"))).containsOnlyKeys("mode");
+        assertThat(sinkErrors(Map.of("mode", "upsert", "keys", "id", "schema", "id INT, ts TIMESTAMP", "partitionBy", "date(ts) as day")))
+                .containsOnlyKeys("partitionBy");
     }
 }

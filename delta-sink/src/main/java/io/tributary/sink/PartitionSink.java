@@ -11,7 +11,9 @@ import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.AppendStream;
 import io.tributary.sink.internal.CommitResult;
 import io.tributary.sink.internal.DeltaTableWriter;
+import io.tributary.sink.internal.PartitionUpsert;
 import io.tributary.sink.internal.Partitioning;
+import io.tributary.sink.internal.TableFolder;
 import io.tributary.sink.internal.TableSnapshots;
 import io.tributary.storage.Storage;
 import java.io.IOException;
@@ -32,6 +34,14 @@ import org.apache.kafka.common.TopicPartition;
  * starts at. Writers of different partitions are blind appends that Kernel rebases over one
  * another; a writer whose partition was committed by another since (it lost the partition in a
  * rebalance) gets a {@link StaleBatchException} and commits nothing.
+ *
+ * <p>In upsert mode ({@link Keys}) a batch is the sink's MERGE by key (copy-on-write): the files
+ * that may hold its keys are read and rewritten. Such a commit is never rebased: each attempt
+ * checks the partitions' offsets on the snapshot it commits on, and when another writer's commit
+ * came first and touched a file the batch rewrites (files hold keys of several partitions), the
+ * batch reads the files again and applies its changes again, so no writer's update is lost. Rows
+ * of one key must come from one topic partition (records keyed by the upsert key), so that one
+ * writer applies them in offset order.
  */
 public final class PartitionSink {
     /** The prefix of the domain metadata that holds a partition's offset. */
@@ -41,6 +51,8 @@ public final class PartitionSink {
     private final Engine engine;
     private final DeltaTableWriter writer;
     private final String writerId;
+    /** Upsert mode's MERGE by key; null: append. */
+    private final PartitionUpsert upsert;
 
     /** As below, for a table on a local path. */
     public PartitionSink(String tablePath, Schema schema, List<String> partitionBy, long targetFileSize,
@@ -48,16 +60,54 @@ public final class PartitionSink {
         this(tablePath, schema, partitionBy, targetFileSize, tableProperties, writerId, Storage.NONE);
     }
 
+    /** An appending writer (see below) that refuses to create the table in a folder holding other files. */
+    public PartitionSink(String tablePath, Schema schema, List<String> partitionBy, long targetFileSize,
+                         Map<String, String> tableProperties, String writerId, Storage storage) {
+        this(tablePath, schema, partitionBy, targetFileSize, tableProperties, writerId, storage, null, false);
+    }
+
     /**
      * @param partitionBy the table's partitioning, as {@link SinkConfig#partitionBy()}
      * @param writerId names this writer in the log and in each partition's domain metadata
      * @param storage the settings of the table's file system (object storage), as the spec's {@code storage:} map
+     * @param upsert the keys of mode upsert (MERGE by key); null: every row is appended
+     * @param allowNonEmptyPath create the table in a folder that holds other files (which stay); false: refused
+     *        ({@code delta.path}, {@code allowNonEmptyPath} named), unless the folder is the table's already
+     * @throws TributaryException if there is no table yet and its folder holds other files, or a key column is not in {@code schema}
      */
     public PartitionSink(String tablePath, Schema schema, List<String> partitionBy, long targetFileSize,
-                         Map<String, String> tableProperties, String writerId, Storage storage) {
+                         Map<String, String> tableProperties, String writerId, Storage storage, Keys upsert, boolean allowNonEmptyPath) {
         this.engine = KernelEngines.withTargetFileSize(targetFileSize, storage);
-        this.writer = new DeltaTableWriter(engine, tablePath, tableProperties, Partitioning.parse(partitionBy, schema), targetFileSize);
+        Partitioning partitioning = Partitioning.parse(partitionBy, schema);
+        if (upsert != null && partitioning.hasDerivedColumns()) {
+            throw new TributaryException("partitionBy " + partitionBy + " derives a column, which only mode append supports yet "
+                    + "(mode upsert rewrites rows without computing it); partition by a plain column, or use mode append");
+        }
+        // writers race to create the table: one that finds the table created (a _delta_log) or only
+        // the table's own data files of a first commit under way passes; other files are someone's
+        TableFolder.checkNewTable(tablePath, partitioning.columns(), allowNonEmptyPath, KernelEngines.configuration(engine),
+                "delta.path", "allowNonEmptyPath");
+        this.writer = new DeltaTableWriter(engine, tablePath, tableProperties, partitioning, targetFileSize);
         this.writerId = writerId;
+        this.upsert = upsert == null ? null
+                : new PartitionUpsert(writer, schema, upsert.columns(), upsert.order(), upsert.rowsPerFile());
+    }
+
+    /**
+     * Mode upsert's keys: rows of one key collapse within a batch, an existing row with the key is
+     * replaced, a new key inserted, a tombstone deletes the key (as {@link SinkMode#UPSERT}).
+     *
+     * @param columns the key columns
+     * @param order the column whose largest value wins among rows of one key in a batch; null: the last record
+     * @param rowsPerFile at most this many rows per Parquet file written, sorted by key
+     */
+    public record Keys(List<String> columns, String order, int rowsPerFile) {
+        public Keys {
+            columns = List.copyOf(columns);
+            if (columns.isEmpty()) {
+                throw new TributaryException("an upsert needs key columns");
+            }
+        }
     }
 
     /** The domain metadata name of a partition's offset. */
@@ -122,29 +172,61 @@ public final class PartitionSink {
         }
     }
 
-    /** Starts a batch: its rows are written to Parquet as they are added; nothing is visible before {@link Batch#commit}. */
+    /**
+     * Starts a batch. Append: its rows are written to Parquet as they are added. Upsert: they
+     * collapse by key, and the files that hold their keys are rewritten at {@link Batch#commit}.
+     * Nothing is visible before the commit.
+     */
     public Batch begin() {
+        if (upsert != null) {
+            return new Batch(null, null, upsert.begin());
+        }
         Map.Entry<AppendStream, Optional<Snapshot>> open = writer.openPartitionAppend(writerId);
-        return new Batch(open.getKey(), open.getValue());
+        return new Batch(open.getKey(), open.getValue(), null);
     }
 
     /** One commit's worth of rows, from the partitions' start offsets to their end offsets. */
     public final class Batch implements AutoCloseable {
         private final AppendStream stream;
         private final Optional<Snapshot> base;
+        private final PartitionUpsert.Changes changes;
         private boolean closed;
 
-        private Batch(AppendStream stream, Optional<Snapshot> base) {
+        private Batch(AppendStream stream, Optional<Snapshot> base, PartitionUpsert.Changes changes) {
             this.stream = stream;
             this.base = base;
+            this.changes = changes;
         }
 
         public void add(Object[] row) {
-            stream.add(row);
+            if (changes != null) {
+                changes.upsert(row);
+            } else {
+                stream.add(row);
+            }
         }
 
+        /**
+         * Upsert: a tombstone of {@code tp} at {@code offset} deletes the key its record key names
+         * (the JSON array of the key column values, e.g. {@code [3]}).
+         *
+         * @throws TributaryException in append mode, or naming the record when its key is not a key of the table
+         */
+        public void delete(TopicPartition tp, long offset, byte[] recordKey) {
+            if (changes == null) {
+                throw new TributaryException("delta sink: record " + tp + "@" + offset + " is a tombstone; an appended table takes rows only");
+            }
+            try {
+                changes.delete(tp.partition(), offset, recordKey);
+            } catch (TributaryException e) {
+                throw new TributaryException(e.getMessage().replace("the tombstone at partition " + tp.partition(),
+                        "the tombstone at " + tp.topic() + " partition " + tp.partition()), e);
+            }
+        }
+
+        /** The rows (upsert: the records) added. */
         public long rows() {
-            return stream.rows();
+            return changes != null ? changes.records() : stream.rows();
         }
 
         /**
@@ -157,14 +239,6 @@ public final class PartitionSink {
          *         another writer's commit of one of them overtook this one; nothing is committed
          */
         public long commit(Map<TopicPartition, Long> from, Map<TopicPartition, Long> to) {
-            Map<TopicPartition, Long> held = offsetsIn(base, from.keySet());
-            if (!held.equals(new LinkedHashMap<>(from))) {
-                closed = true;
-                stream.close();
-                throw new StaleBatchException("delta table " + writer.tablePath() + " holds offsets " + held + ", but " + writerId
-                        + "'s batch starts at " + from + ": another writer committed these partitions (a task that owns them "
-                        + "since a rebalance); nothing of this batch was committed: read the table's offsets again");
-            }
             Map<String, String> domains = new LinkedHashMap<>();
             to.forEach((tp, offset) -> {
                 if (!offset.equals(from.get(tp))) {
@@ -173,9 +247,29 @@ public final class PartitionSink {
                     domains.put(domain(tp), n.toString());
                 }
             });
-            closed = true;
+            if (changes != null) {
+                closed = true;
+                return upsert.commit(changes, writerId, snapshot -> checkHeld(snapshot, from), domains).version();
+            }
+            try {
+                checkHeld(base, from);
+            } finally {
+                closed = true;
+            }
             CommitResult r = stream.commitWithDomains(domains);
             return r.version();
+        }
+
+        private void checkHeld(Optional<Snapshot> snapshot, Map<TopicPartition, Long> from) {
+            Map<TopicPartition, Long> held = offsetsIn(snapshot, from.keySet());
+            if (!held.equals(new LinkedHashMap<>(from))) {
+                if (stream != null) {
+                    stream.close();
+                }
+                throw new StaleBatchException("delta table " + writer.tablePath() + " holds offsets " + held + ", but " + writerId
+                        + "'s batch starts at " + from + ": another writer committed these partitions (a task that owns them "
+                        + "since a rebalance); nothing of this batch was committed: read the table's offsets again");
+            }
         }
 
         /** Drops the batch: the files it wrote are deleted, nothing is committed. */
@@ -183,7 +277,9 @@ public final class PartitionSink {
         public void close() {
             if (!closed) {
                 closed = true;
-                stream.close();
+                if (stream != null) {
+                    stream.close();
+                }
             }
         }
     }

@@ -103,4 +103,93 @@ class PartitionSinkTest {
         }
         assertThat(ids()).containsExactly(0, 1, 100, 101);
     }
+
+    private PartitionSink upsertSink(String writer) {
+        return new PartitionSink(dir.resolve("t").toString(), SCHEMA, List.of(), SinkConfig.DEFAULT_TARGET_FILE_SIZE, Map.of(), writer,
+                io.tributary.storage.Storage.NONE, new PartitionSink.Keys(List.of("id"), null, 1000), false);
+    }
+
+    private List<String> idUsers() {
+        return DeltaTables.readRows(dir.resolve("t").toString()).stream().map(r -> r[0] + ":" + r[1]).sorted().toList();
+    }
+
+    @Test
+    void upsertWritersReplaceTheirKeysAndAStaleUpsertIsRefused() {
+        PartitionSink a = upsertSink("task-0");
+        PartitionSink b = upsertSink("task-1");
+        try (PartitionSink.Batch first = a.begin()) {
+            first.add(new Object[] {1, "a"});
+            first.add(new Object[] {1, "a2"}); // the later row of a key wins within a batch
+            first.add(new Object[] {3, "c"});
+            first.commit(Map.of(P0, 0L), Map.of(P0, 3L));
+        }
+        try (PartitionSink.Batch second = b.begin()) {
+            second.add(new Object[] {2, "b"});
+            second.commit(Map.of(P1, 0L), Map.of(P1, 1L));
+        }
+        PartitionSink.Batch stale = b.begin();
+        stale.add(new Object[] {1, "stale"});
+        try (PartitionSink.Batch update = a.begin()) {
+            update.add(new Object[] {1, "a3"});
+            update.delete(P0, 4, "[3]".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            update.commit(Map.of(P0, 3L), Map.of(P0, 5L));
+        }
+        assertThatThrownBy(() -> stale.commit(Map.of(P0, 3L), Map.of(P0, 4L))).isInstanceOf(StaleBatchException.class)
+                .hasMessageContaining("holds offsets {orders-0=5}");
+        assertThat(idUsers()).containsExactly("1:a3", "2:b");
+        assertThat(PartitionSink.allOffsets(dir.resolve("t").toString())).containsExactly(Map.entry(P0, 5L), Map.entry(P1, 1L));
+    }
+
+    @Test
+    void aFolderOfOtherFilesIsRefusedNamingTheConnectorsKeys() throws Exception {
+        Path t = java.nio.file.Files.createDirectories(dir.resolve("t"));
+        java.nio.file.Files.writeString(t.resolve("notes.txt"), "someone's");
+        assertThatThrownBy(() -> sink("task-0")).hasMessageContaining("delta.path " + t).hasMessageContaining("notes.txt")
+                .hasMessageContaining("allowNonEmptyPath: true");
+        PartitionSink allowed = new PartitionSink(t.toString(), SCHEMA, List.of(), SinkConfig.DEFAULT_TARGET_FILE_SIZE, Map.of(),
+                "task-0", io.tributary.storage.Storage.NONE, null, true);
+        try (PartitionSink.Batch b = allowed.begin()) {
+            rows(b, 0, 2);
+            b.commit(Map.of(P0, 0L), Map.of(P0, 2L));
+        }
+        assertThat(ids()).containsExactly(0, 1);
+        assertThat(t.resolve("notes.txt")).exists();
+        sink("task-1"); // the table exists now: the folder is the table's
+    }
+
+    @Test
+    void writersRacingToCreateTheTableDoNotRefuseOneAnother() {
+        PartitionSink a = sink("task-0");
+        PartitionSink.Batch ba = a.begin();
+        rows(ba, 0, 2);
+        ba.add(new Object[] {2, "x"});
+        // task-0's Parquet files are in the folder, its first commit not yet: task-1 starts now
+        PartitionSink b = sink("task-1");
+        ba.commit(Map.of(P0, 0L), Map.of(P0, 3L));
+        sink("task-2"); // and after it
+        try (PartitionSink.Batch bb = b.begin()) {
+            rows(bb, 100, 101);
+            bb.commit(Map.of(P1, 0L), Map.of(P1, 1L));
+        }
+        assertThat(ids()).containsExactly(0, 1, 2, 100);
+    }
+
+    @Test
+    void upsertIntoAPartitionedTableMovesARowWhosePartitionColumnChanged() {
+        PartitionSink a = new PartitionSink(dir.resolve("t").toString(), SCHEMA, List.of("user"), SinkConfig.DEFAULT_TARGET_FILE_SIZE,
+                Map.of(), "task-0", io.tributary.storage.Storage.NONE, new PartitionSink.Keys(List.of("id"), null, 1000), false);
+        try (PartitionSink.Batch b = a.begin()) {
+            b.add(new Object[] {1, "a"});
+            b.add(new Object[] {2, "b"});
+            b.commit(Map.of(P0, 0L), Map.of(P0, 2L));
+        }
+        try (PartitionSink.Batch b = a.begin()) {
+            b.add(new Object[] {1, "b"});
+            b.commit(Map.of(P0, 2L), Map.of(P0, 3L));
+        }
+        assertThat(idUsers()).containsExactly("1:b", "2:b");
+        assertThatThrownBy(() -> new PartitionSink(dir.resolve("t2").toString(), Schema.parse("id INT, ts TIMESTAMP"),
+                List.of("date(ts) as day"), SinkConfig.DEFAULT_TARGET_FILE_SIZE, Map.of(), "task-0", io.tributary.storage.Storage.NONE,
+                new PartitionSink.Keys(List.of("id"), null, 1000), false)).hasMessageContaining("partitionBy [date(ts) as day] derives a column");
+    }
 }

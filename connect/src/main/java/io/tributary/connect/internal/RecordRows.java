@@ -66,6 +66,11 @@ public final class RecordRows {
         return out;
     }
 
+    /** The record's key as bytes (text as UTF-8, a map or list as JSON), or null when it has none. */
+    public static byte[] keyBytes(SinkRecord r) {
+        return bytes(r.key());
+    }
+
     private static byte[] bytes(Object value) {
         if (value == null) {
             return null;

@@ -165,22 +165,40 @@ public final class DeltaTableWriter {
      */
     public Map.Entry<AppendStream, Optional<Snapshot>> openPartitionAppend(String writerId) {
         Optional<Snapshot> snapshot = latestSnapshot();
+        Transaction txn = buildPartitionTxn(snapshot, writerId, -1);
+        AppendStream stream = AppendStream.open(this, txn, new AppendStream.Claim(writerId, -1, snapshot, Map.of()),
+                partitioning.columns().isEmpty() ? files.direct(txn).orElse(null) : null);
+        return Map.entry(stream, snapshot);
+    }
+
+    /**
+     * A transaction with no txn on {@code snapshot} (empty: it creates the table), for a writer whose
+     * progress is kept per topic partition; the table's schema and partitioning checked.
+     *
+     * @param maxRetries -1: Kernel's default (blind appends rebase); 0: a concurrent commit fails this one
+     */
+    Transaction buildPartitionTxn(Optional<Snapshot> snapshot, String writerId, int maxRetries) {
         Transaction txn;
         try {
-            txn = snapshot.isPresent()
-                    ? snapshot.get().buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE).build(engine)
-                    : Table.forPath(engine, tablePath).createTransactionBuilder(engine, ENGINE_INFO, Operation.STREAMING_UPDATE)
-                            .withSchema(engine, kernelSchema).withPartitionColumns(engine, partitioning.columns())
-                            .withTableProperties(engine, tableProperties).withDomainMetadataSupported().build(engine);
+            if (snapshot.isPresent()) {
+                var builder = snapshot.get().buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE);
+                txn = (maxRetries < 0 ? builder : builder.withMaxRetries(maxRetries)).build(engine);
+            } else {
+                txn = Table.forPath(engine, tablePath).createTransactionBuilder(engine, ENGINE_INFO, Operation.STREAMING_UPDATE)
+                        .withSchema(engine, kernelSchema).withPartitionColumns(engine, partitioning.columns())
+                        .withTableProperties(engine, tableProperties).withDomainMetadataSupported().build(engine);
+            }
         } catch (io.delta.kernel.exceptions.KernelException e) {
+            if (snapshot.isEmpty() && latestSnapshot().isPresent()) {
+                throw new io.tributary.sink.StaleBatchException("delta table " + tablePath + " was created by another writer while "
+                        + writerId + " started its batch; nothing of it was committed: read the table's offsets again", e);
+            }
             throw new TributaryException("delta table " + tablePath + ": cannot start a commit for " + writerId + ": " + e.getMessage(), e);
         }
         if (snapshot.isPresent()) {
             checkSchema(snapshot.get());
         }
-        AppendStream stream = AppendStream.open(this, txn, new AppendStream.Claim(writerId, -1, snapshot, Map.of()),
-                partitioning.columns().isEmpty() ? files.direct(txn).orElse(null) : null);
-        return Map.entry(stream, snapshot);
+        return txn;
     }
 
     /** Commits {@code actions} with the domain metadata {@code domains} and no txn (see {@link #openPartitionAppend}). */
@@ -353,7 +371,7 @@ public final class DeltaTableWriter {
         checkSchema(snap);
     }
 
-    private void checkSchema(Snapshot snap) {
+    void checkSchema(Snapshot snap) {
         if (!TableSchemaUpdate.grow(snap.getSchema(), kernelSchema).equals(snap.getSchema()) && !grows(snap)) {
             throw new TributaryException("delta table " + tablePath + " has schema " + KernelSchemas.fromKernel(tablePath, snap.getSchema()).toDdl()
                     + ", but the sink writes " + schema.toDdl() + "; another writer changed the table's schema since the sink started:"

@@ -52,34 +52,61 @@ final class RewriteCommitter {
         this.beforeCommit = beforeCommit;
     }
 
+    /**
+     * What a rewrite commits besides its files, and what it checks first: the sink's {@code txn}
+     * and offsets ({@link #commit(String, long, Planner, Map, SinkOffsets)}), or the per-partition
+     * offsets of a {@link io.tributary.sink.PartitionSink} writer.
+     */
+    interface Claim {
+        /**
+         * Checks the table ({@code snapshot}, empty: none yet) before an attempt: a result when the
+         * batch is in the table already, else empty; throws when the batch may not commit on it.
+         */
+        Optional<CommitResult> check(Optional<Snapshot> snapshot);
+
+        /** A transaction on {@code snapshot} that any concurrent commit fails, carrying the claim's txn and domain metadata. */
+        Transaction build(Optional<Snapshot> snapshot);
+
+        /** True when other writers commit to the table as a matter of course (instances, tasks): more attempts, a pause between. */
+        boolean shared();
+
+        /** The commit failed with a storage error: what the table says of the batch. */
+        CommitResult unknown(CommitStateUnknownException e);
+
+        /** Another writer changed the table's metadata or created it meanwhile: the failure to throw, or null to try again. */
+        RuntimeException lostRace(ConcurrentWriteException e);
+
+        /** The failure after {@code attempts} attempts lost to other writers. */
+        RuntimeException exhausted(int attempts);
+
+        /** The batch as the log names it, e.g. "batch 3 of orders". */
+        String what();
+    }
+
     CommitResult commit(String appId, long batchId, Planner planner, Map<Integer, Long> expectedStart, SinkOffsets next) {
+        return commit(new SinkClaim(appId, batchId, expectedStart, next), planner);
+    }
+
+    /** Plans and commits a batch as {@code claim} says, planning it again when other writers' commits touched its files. */
+    CommitResult commit(Claim claim, Planner planner) {
         String table = writer.tablePath();
         RewritePlan plan = null;
         long writeNanos = 0;
         int replans = 0;
-        int maxAttempts = writer.fence().shared() ? DeltaTableWriter.MAX_SHARED_COMMIT_TRIES : MAX_ATTEMPTS;
+        int maxAttempts = claim.shared() ? DeltaTableWriter.MAX_SHARED_COMMIT_TRIES : MAX_ATTEMPTS;
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             Optional<Snapshot> snapshot = writer.latestSnapshot();
-            if (snapshot.isPresent()) {
-                Optional<Long> txn = snapshot.get().getLatestTransactionVersion(writer.engine(), appId);
-                if (txn.isPresent() && txn.get() >= batchId) {
-                    LOG.info("delta table {}: batch {} of {} is already committed (txn version {}); writing nothing", table, batchId, appId, txn.get());
-                    return CommitResult.alreadyCommitted(snapshot.get().getVersion());
-                }
-                writer.checkState(snapshot.get(), appId, batchId, txn, expectedStart);
-            } else if (!writer.fence().claimsNothing(expectedStart)) {
-                throw new TributaryException("delta table " + table + " does not exist, but sink " + appId
-                        + " expected it to hold offsets " + expectedStart + " (was the table deleted while the sink ran?); "
-                        + "restart the sink to write the topic again from its beginning");
+            Optional<CommitResult> already = claim.check(snapshot);
+            if (already.isPresent()) {
+                return already.get();
             }
-            Transaction txn = writer.build(snapshot, appId, batchId, 0);
-            txn.addDomainMetadata(SinkOffsets.DOMAIN, writer.fence().domainJson(snapshot, next));
+            Transaction txn = claim.build(snapshot);
             if (plan == null || !stillHolds(plan, snapshot)) {
                 if (plan != null) {
                     replans++;
-                    LOG.warn("delta table {}: another writer committed up to version {} while batch {} of {} was planned on version {}, "
+                    LOG.warn("delta table {}: another writer committed up to version {} while {} was planned on version {}, "
                             + "with files that may hold the batch's keys; planning the batch again", table,
-                            snapshot.map(Snapshot::getVersion).orElse(-1L), batchId, appId, plan.readVersion());
+                            snapshot.map(Snapshot::getVersion).orElse(-1L), claim.what(), plan.readVersion());
                 }
                 long t0 = System.nanoTime();
                 plan = planner.plan(snapshot, txn);
@@ -91,24 +118,24 @@ final class RewriteCommitter {
             try {
                 result = txn.commit(writer.engine(), Iterators.iterable(plan.actions()));
             } catch (MaxCommitRetryLimitReachedException e) {
-                if (writer.fence().shared()) {
+                if (claim.shared()) {
                     DeltaTableWriter.pause(attempt);
                 }
-                LOG.info("delta table {}: batch {} of {}: another writer committed first; checking its files against the batch's keys",
-                        table, batchId, appId);
+                LOG.info("delta table {}: {}: another writer committed first; checking its files against the batch's keys",
+                        table, claim.what());
                 continue;
             } catch (ConcurrentTransactionException e) {
-                LOG.info("delta table {}: batch {} of {} was committed concurrently; writing nothing", table, batchId, appId);
+                LOG.info("delta table {}: {} was committed concurrently; writing nothing", table, claim.what());
                 return CommitResult.alreadyCommitted(writer.latestSnapshot().map(Snapshot::getVersion).orElse(-1L));
             } catch (CommitStateUnknownException e) {
-                return writer.resolveUnknown(appId, batchId, e);
+                return claim.unknown(e);
             } catch (ConcurrentWriteException e) {
-                if (writer.fence().shared()) {
-                    throw new BatchSuperseded("delta table " + table + ": batch " + batchId + " of " + appId
-                            + " lost a race with another instance (" + e.getMessage() + "); the batch is not committed", e);
+                RuntimeException failure = claim.lostRace(e);
+                if (failure != null) {
+                    throw failure;
                 }
-                throw new TributaryException("delta table " + table + ": batch " + batchId + " of sink " + appId
-                        + " lost a race with another writer (" + e.getMessage() + "); nothing of this batch was committed: run again", e);
+                DeltaTableWriter.pause(attempt);
+                continue;
             }
             long t2 = System.nanoTime();
             writer.runHooks(result);
@@ -116,16 +143,88 @@ final class RewriteCommitter {
             Map<String, Object> metrics = new java.util.LinkedHashMap<>(plan.metrics());
             metrics.put("commitAttempts", attempt);
             metrics.put("replans", replans);
-            LOG.info("delta table {}: version {} committed, batch {} of {}: {}", table, result.getVersion(), batchId, appId, metrics);
+            LOG.info("delta table {}: version {} committed, {}: {}", table, result.getVersion(), claim.what(), metrics);
             return new CommitResult(true, result.getVersion(), plan.filesAdded(), ms(writeNanos), ms(t2 - t1), ms(t3 - t2), metrics);
         }
-        if (writer.fence().shared()) {
-            throw new BatchSuperseded("delta table " + table + ": batch " + batchId + " of " + appId + " lost " + maxAttempts
-                    + " commit attempts in a row to other instances; the batch is not committed", null);
+        throw claim.exhausted(maxAttempts);
+    }
+
+    /** The sink's claim: batch {@code batchId} of txn appId {@code appId}, from the offsets {@code expectedStart} to {@code next}. */
+    private final class SinkClaim implements Claim {
+        private final String appId;
+        private final long batchId;
+        private final Map<Integer, Long> expectedStart;
+        private final SinkOffsets next;
+
+        SinkClaim(String appId, long batchId, Map<Integer, Long> expectedStart, SinkOffsets next) {
+            this.appId = appId;
+            this.batchId = batchId;
+            this.expectedStart = expectedStart;
+            this.next = next;
         }
-        throw new TributaryException("delta table " + table + ": batch " + batchId + " of sink " + appId + " lost " + MAX_ATTEMPTS
-                + " commit attempts in a row to other writers whose files may hold the batch's keys; nothing of this batch was committed. "
-                + "Stop the other writers of this table (or give them other keys), then run again");
+
+        @Override
+        public Optional<CommitResult> check(Optional<Snapshot> snapshot) {
+            String table = writer.tablePath();
+            if (snapshot.isPresent()) {
+                Optional<Long> txn = snapshot.get().getLatestTransactionVersion(writer.engine(), appId);
+                if (txn.isPresent() && txn.get() >= batchId) {
+                    LOG.info("delta table {}: batch {} of {} is already committed (txn version {}); writing nothing", table, batchId, appId, txn.get());
+                    return Optional.of(CommitResult.alreadyCommitted(snapshot.get().getVersion()));
+                }
+                writer.checkState(snapshot.get(), appId, batchId, txn, expectedStart);
+            } else if (!writer.fence().claimsNothing(expectedStart)) {
+                throw new TributaryException("delta table " + table + " does not exist, but sink " + appId
+                        + " expected it to hold offsets " + expectedStart + " (was the table deleted while the sink ran?); "
+                        + "restart the sink to write the topic again from its beginning");
+            }
+            return Optional.empty();
+        }
+
+        @Override
+        public Transaction build(Optional<Snapshot> snapshot) {
+            Transaction txn = writer.build(snapshot, appId, batchId, 0);
+            txn.addDomainMetadata(SinkOffsets.DOMAIN, writer.fence().domainJson(snapshot, next));
+            return txn;
+        }
+
+        @Override
+        public boolean shared() {
+            return writer.fence().shared();
+        }
+
+        @Override
+        public CommitResult unknown(CommitStateUnknownException e) {
+            return writer.resolveUnknown(appId, batchId, e);
+        }
+
+        @Override
+        public RuntimeException lostRace(ConcurrentWriteException e) {
+            String table = writer.tablePath();
+            if (shared()) {
+                return new BatchSuperseded("delta table " + table + ": batch " + batchId + " of " + appId
+                        + " lost a race with another instance (" + e.getMessage() + "); the batch is not committed", e);
+            }
+            return new TributaryException("delta table " + table + ": batch " + batchId + " of sink " + appId
+                    + " lost a race with another writer (" + e.getMessage() + "); nothing of this batch was committed: run again", e);
+        }
+
+        @Override
+        public RuntimeException exhausted(int attempts) {
+            String table = writer.tablePath();
+            if (shared()) {
+                return new BatchSuperseded("delta table " + table + ": batch " + batchId + " of " + appId + " lost " + attempts
+                        + " commit attempts in a row to other instances; the batch is not committed", null);
+            }
+            return new TributaryException("delta table " + table + ": batch " + batchId + " of sink " + appId + " lost " + attempts
+                    + " commit attempts in a row to other writers whose files may hold the batch's keys; nothing of this batch was committed. "
+                    + "Stop the other writers of this table (or give them other keys), then run again");
+        }
+
+        @Override
+        public String what() {
+            return "batch " + batchId + " of " + appId;
+        }
     }
 
     /** True if the plan, made on an older snapshot, holds on {@code latest}: no new file may hold its keys, none it removes is gone. */

@@ -39,6 +39,17 @@ public final class TableFolder {
      * @throws TributaryException if the folder holds files other than the table's own and {@code allowNonEmpty} is false
      */
     public static void checkNewTable(String tablePath, List<String> partitionColumns, boolean allowNonEmpty, Configuration hadoop) {
+        checkNewTable(tablePath, partitionColumns, allowNonEmpty, hadoop, "sink.delta.path", SETTING);
+    }
+
+    /**
+     * As above, the refusal naming the settings {@code pathKey} and {@code allowKey} (the Kafka Connect
+     * sink's {@code delta.path} and {@code allowNonEmptyPath}). A table another writer created
+     * meanwhile ({@code _delta_log} there), and the data files writers of the table wrote before
+     * their first commit, pass: writers racing to create the table never refuse one another.
+     */
+    public static void checkNewTable(String tablePath, List<String> partitionColumns, boolean allowNonEmpty, Configuration hadoop,
+                                     String pathKey, String allowKey) {
         String path = KernelEngines.tablePath(tablePath);
         Path root = new Path(path);
         try {
@@ -66,13 +77,13 @@ public final class TableFolder {
             }
             String found = count + (count == 1 ? " file" : " files") + " (" + String.join(", ", named) + (count > named.size() ? ", ..." : "") + ")";
             if (!allowNonEmpty) {
-                throw new TributaryException("delta sink: sink.delta.path " + path + " holds " + found + " but no Delta table (no _delta_log); "
-                        + "give a new or empty folder, or set " + SETTING + ": true to create the table beside them (vacuum never deletes them)");
+                throw new TributaryException("delta sink: " + pathKey + " " + path + " holds " + found + " but no Delta table (no _delta_log); "
+                        + "give a new or empty folder, or set " + allowKey + ": true to create the table beside them (vacuum never deletes them)");
             }
             LOG.warn("delta sink: creating the table in {}, which holds {} that are not the table's ({}: true); they stay, vacuum never deletes them",
-                    path, found, SETTING);
+                    path, found, allowKey);
         } catch (IOException e) {
-            throw new UncheckedIOException("delta sink: cannot list sink.delta.path " + path, e);
+            throw new UncheckedIOException("delta sink: cannot list " + pathKey + " " + path, e);
         }
     }
 

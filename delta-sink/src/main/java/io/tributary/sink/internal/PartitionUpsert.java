@@ -1,0 +1,137 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.exceptions.CommitStateUnknownException;
+import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.tributary.schema.Schema;
+import io.tributary.sink.StaleBatchException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * MERGE by key for writers that keep their progress per topic partition ({@link io.tributary.sink.PartitionSink}):
+ * the sink's own upsert ({@link CopyOnWriteUpsert}'s plan, {@link RewriteCommitter}'s handling of
+ * other writers) with a claim of partition offsets instead of the sink's {@code txn}. Each attempt
+ * checks, on the snapshot it commits on, that the table holds the offsets the batch starts at, and
+ * commits with no rebase: a commit of another writer in between fails it, and if that commit
+ * touched a file that may hold one of the batch's keys, the batch is planned again on the new
+ * snapshot (its files read again, its changes applied again), so no writer's update is lost.
+ */
+public final class PartitionUpsert {
+    private final DeltaTableWriter writer;
+    private final KeyColumns keys;
+    private final int orderIndex;
+    private final CopyOnWriteUpsert upsert;
+    private final RewriteCommitter committer;
+
+    /**
+     * @param keys the key columns of {@code schema}
+     * @param order the column whose largest value wins among rows of one key in a batch; null: the last record
+     * @param rowsPerFile at most this many rows per Parquet file written, rows sorted by key
+     */
+    public PartitionUpsert(DeltaTableWriter writer, Schema schema, List<String> keys, String order, int rowsPerFile) {
+        this(writer, schema, keys, order, rowsPerFile, attempt -> { });
+    }
+
+    /** As above; {@code beforeCommit} runs between planning and each commit attempt (a test seam for a concurrent writer). */
+    PartitionUpsert(DeltaTableWriter writer, Schema schema, List<String> keys, String order, int rowsPerFile,
+                    RewriteCommitter.BeforeCommit beforeCommit) {
+        this.writer = writer;
+        this.keys = new KeyColumns(schema, keys);
+        this.orderIndex = order == null ? -1 : schema.require(order, "order column");
+        this.committer = new RewriteCommitter(writer, beforeCommit);
+        this.upsert = new CopyOnWriteUpsert(writer, committer, this.keys, order, rowsPerFile);
+    }
+
+    /** A new batch's changes. */
+    public Changes begin() {
+        return new Changes(BatchChanges.collector(keys, orderIndex, 0));
+    }
+
+    /** One batch's changes, collapsed per key as records come; each partition's records must come in offset order. */
+    public static final class Changes {
+        private final BatchChanges.Collector collector;
+        private long records;
+
+        private Changes(BatchChanges.Collector collector) {
+            this.collector = collector;
+        }
+
+        /** A row: it replaces the key's row, or inserts the key. */
+        public void upsert(Object[] row) {
+            collector.add(null, row);
+            records++;
+        }
+
+        /**
+         * A tombstone: deletes the key its record key names (the JSON array of the key column values, e.g. {@code [3]}).
+         *
+         * @throws io.tributary.schema.TributaryException naming the partition and offset when the record key is not such a key
+         */
+        public void delete(int partition, long offset, byte[] recordKey) {
+            collector.add(new RecordOrigin(partition, offset, 0, recordKey), null);
+            records++;
+        }
+
+        /** The records taken. */
+        public long records() {
+            return records;
+        }
+    }
+
+    /**
+     * Commits {@code changes} with the domain metadata {@code domains} (the partitions' new offsets).
+     *
+     * @param check throws {@link StaleBatchException} when the table (empty: none yet) does not hold the offsets the batch starts at
+     * @throws StaleBatchException the batch's partitions moved on, or other writers kept winning; nothing was committed
+     */
+    public CommitResult commit(Changes changes, String writerId, Consumer<Optional<Snapshot>> check, Map<String, String> domains) {
+        BatchChanges collapsed = changes.collector.build();
+        long records = changes.records;
+        String what = writerId + "'s upsert of " + records + " records";
+        return committer.commit(new RewriteCommitter.Claim() {
+            @Override
+            public Optional<CommitResult> check(Optional<Snapshot> snapshot) {
+                check.accept(snapshot);
+                return Optional.empty();
+            }
+
+            @Override
+            public Transaction build(Optional<Snapshot> snapshot) {
+                Transaction txn = writer.buildPartitionTxn(snapshot, writerId, 0);
+                domains.forEach(txn::addDomainMetadata);
+                return txn;
+            }
+
+            @Override
+            public boolean shared() {
+                return true;
+            }
+
+            @Override
+            public CommitResult unknown(CommitStateUnknownException e) {
+                throw new StaleBatchException("delta table " + writer.tablePath() + ": " + what + " failed with a storage error and "
+                        + "may or may not have landed (" + e.getMessage() + "): read the table's offsets again", e);
+            }
+
+            @Override
+            public RuntimeException lostRace(ConcurrentWriteException e) {
+                return null; // another writer created the table or changed its metadata: the next attempt checks the new snapshot
+            }
+
+            @Override
+            public RuntimeException exhausted(int attempts) {
+                return new StaleBatchException("delta table " + writer.tablePath() + ": " + what + " lost " + attempts
+                        + " commit attempts in a row to other writers; nothing of it was committed: read the table's offsets again", null);
+            }
+
+            @Override
+            public String what() {
+                return what;
+            }
+        }, (snapshot, txn) -> upsert.plan(snapshot, txn, collapsed, records));
+    }
+}
