@@ -15,7 +15,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Several {@code tributary run} processes of one pipeline, as on several hosts: each with its own
@@ -125,16 +130,16 @@ final class PipelineInstances implements AutoCloseable {
         s.append("table offsets: ").append(DeltaTables.sinkOffsets(table).map(o -> o.offsets().toString()).orElse("none")).append('\n');
         try (Admin admin = Admin.create(client)) {
             int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
-            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> ask = new HashMap<>();
+            Map<TopicPartition, OffsetSpec> ask = new HashMap<>();
             for (int p = 0; p < partitions; p++) {
-                ask.put(new org.apache.kafka.common.TopicPartition(topic, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+                ask.put(new TopicPartition(topic, p), OffsetSpec.latest());
             }
             Map<Integer, Long> ends = new TreeMap<>();
-            admin.listOffsets(ask, new org.apache.kafka.clients.admin.ListOffsetsOptions(org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
+            admin.listOffsets(ask, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
                     .all().get().forEach((tp, o) -> ends.put(tp.partition(), o.offset()));
             s.append(topic).append(" ends (read_committed): ").append(ends).append('\n');
             s.append("open transactions: ").append(admin.listTransactions().all().get().stream()
-                    .filter(t -> t.state() == org.apache.kafka.clients.admin.TransactionState.ONGOING).map(t -> t.transactionalId()).toList()).append('\n');
+                    .filter(t -> t.state() == TransactionState.ONGOING).map(t -> t.transactionalId()).toList()).append('\n');
         }
         for (String role : List.of("ingest", "aggregate", "sink")) {
             s.append(role).append(" group: ").append(owners(role)).append('\n');
@@ -163,17 +168,22 @@ final class PipelineInstances implements AutoCloseable {
                                 }
                             });
                 }
-                if (committed.isEmpty() || !TopicTail.records(client, events, committed).isEmpty()) {
+                if (committed.isEmpty() || !read(() -> TopicTail.records(client, events, committed).isEmpty())) {
                     return false;
                 }
             }
-            try {
-                return TopicTail.sinkCaughtUp(client, table, windowed ? Topics.results(pipeline) : events);
-            } catch (AssertionError e) { // this check's own read did not reach the topic's end: look again with a new consumer
-                lastReadFailure = e.getMessage();
-                return false;
-            }
+            return read(() -> TopicTail.sinkCaughtUp(client, table, windowed ? Topics.results(pipeline) : events));
         });
+    }
+
+    /** A read of a topic by the drain check; one that does not reach the topic's end is "not yet", tried again with a new consumer. */
+    private boolean read(java.util.function.BooleanSupplier check) {
+        try {
+            return check.getAsBoolean();
+        } catch (AssertionError e) {
+            lastReadFailure = e.getMessage();
+            return false;
+        }
     }
 
     /** Stops every instance that runs (SIGTERM, all at once) and checks that each exits with 0 (else shows its stderr). */
