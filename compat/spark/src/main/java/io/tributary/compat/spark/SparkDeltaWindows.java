@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -47,17 +46,7 @@ public final class SparkDeltaWindows {
     }
 
     public static void main(String[] args) throws Exception {
-        Path root = Path.of(args[0]);
-        List<Path> cases = new ArrayList<>();
-        if (args.length > 1) {
-            for (int i = 1; i < args.length; i++) {
-                cases.add(root.resolve(args[i]));
-            }
-        } else {
-            try (Stream<Path> s = Files.list(root)) {
-                s.filter(p -> Files.exists(p.resolve("case.json"))).sorted().forEach(cases::add);
-            }
-        }
+        List<Path> cases = GoldenCases.fromArgs(args);
         SparkSession spark = SparkSession.builder().master("local[2]").appName("tributary-golden-delta-windows")
                 .config("spark.ui.enabled", "false").config("spark.sql.session.timeZone", "UTC")
                 .config("spark.sql.shuffle.partitions", "2")

@@ -38,17 +38,7 @@ public final class SparkFormats {
     }
 
     public static void main(String[] args) throws IOException {
-        Path root = Path.of(args[0]);
-        List<Path> cases = new ArrayList<>();
-        if (args.length > 1) {
-            for (int i = 1; i < args.length; i++) {
-                cases.add(root.resolve(args[i]));
-            }
-        } else {
-            try (Stream<Path> s = Files.list(root)) {
-                s.filter(p -> Files.exists(p.resolve("case.json"))).sorted().forEach(cases::add);
-            }
-        }
+        List<Path> cases = GoldenCases.fromArgs(args);
         SparkSession spark = SparkSession.builder().master("local[1]").appName("tributary-golden-formats")
                 .config("spark.ui.enabled", "false").config("spark.sql.session.timeZone", "UTC")
                 .config("spark.sql.shuffle.partitions", "1").getOrCreate();
