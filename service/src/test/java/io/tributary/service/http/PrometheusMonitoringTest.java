@@ -16,12 +16,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -173,7 +175,7 @@ class PrometheusMonitoringTest {
             this.process = process;
         }
 
-        static PrometheusProcess start(Path binary, Path folder, int port, int servicePort) throws IOException {
+        static PrometheusProcess start(Path binary, Path folder, int port, int servicePort) throws IOException, InterruptedException {
             Files.createDirectories(folder);
             String config = Files.readString(MONITORING.resolve("prometheus.yml"))
                     .replace("tributary:8080", "127.0.0.1:" + servicePort)
@@ -185,7 +187,18 @@ class PrometheusMonitoringTest {
             Process p = new ProcessBuilder(binary.toString(), "--config.file=" + file, "--storage.tsdb.path=" + folder.resolve("data"),
                     "--web.listen-address=127.0.0.1:" + port)
                     .redirectErrorStream(true).redirectOutput(folder.resolve("prometheus.log").toFile()).start();
-            return new PrometheusProcess(p);
+            PrometheusProcess prom = new PrometheusProcess(p);
+            // until it is ready, Prometheus answers its API with 503 and a text body
+            try {
+                Awaitility.await("Prometheus ready on port " + port).atMost(Duration.ofMinutes(2))
+                        .pollInterval(Duration.ofMillis(200)).ignoreException(ConnectException.class)
+                        .until(() -> HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/ready")).build(),
+                                HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+            } catch (RuntimeException e) {
+                prom.close();
+                throw e;
+            }
+            return prom;
         }
 
         @Override
