@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.spark.sql.SparkSession;
 
 /** The golden cases a recorder runs: {@code ROOT [CASE...]}, every folder of ROOT with a {@code case.json} when none is named. */
 final class GoldenCases {
@@ -25,5 +26,25 @@ final class GoldenCases {
             }
         }
         return cases;
+    }
+
+    /** What a recorder does with one case. */
+    interface Recorder {
+        void record(SparkSession spark, Path caseDir) throws IOException;
+    }
+
+    /** Runs {@code recorder} on each case of {@code args} in one local Spark session (one core, UTC, one shuffle partition). */
+    static void recordEach(String[] args, String appName, Recorder recorder) throws IOException {
+        List<Path> cases = fromArgs(args);
+        SparkSession spark = SparkSession.builder().master("local[1]").appName(appName)
+                .config("spark.ui.enabled", "false").config("spark.sql.session.timeZone", "UTC")
+                .config("spark.sql.shuffle.partitions", "1").getOrCreate();
+        try {
+            for (Path c : cases) {
+                recorder.record(spark, c);
+            }
+        } finally {
+            spark.stop();
+        }
     }
 }

@@ -38,17 +38,7 @@ public final class SparkFormats {
     }
 
     public static void main(String[] args) throws IOException {
-        List<Path> cases = GoldenCases.fromArgs(args);
-        SparkSession spark = SparkSession.builder().master("local[1]").appName("tributary-golden-formats")
-                .config("spark.ui.enabled", "false").config("spark.sql.session.timeZone", "UTC")
-                .config("spark.sql.shuffle.partitions", "1").getOrCreate();
-        try {
-            for (Path c : cases) {
-                run(spark, c);
-            }
-        } finally {
-            spark.stop();
-        }
+        GoldenCases.recordEach(args, "tributary-golden-formats", SparkFormats::run);
     }
 
     private static void run(SparkSession spark, Path dir) throws IOException {
