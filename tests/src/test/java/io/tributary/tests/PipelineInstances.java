@@ -7,18 +7,25 @@ import io.tributary.schema.Topics;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.TopicTail;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 
@@ -109,8 +116,9 @@ final class PipelineInstances implements AutoCloseable {
 
     /**
      * Waits until every instance that runs is a member of the sink's group, and every stage has
-     * committed all there is: no record past the aggregation's committed offsets in the events topic
-     * (with an aggregation), and the sink's table at the end of its topic.
+     * committed all there is: every file of {@code in/} in the ingest log, no record past the
+     * aggregation's committed offsets in the events topic (with an aggregation), and the sink's
+     * table at the end of its topic.
      */
     void awaitDrained(String table, boolean windowed, Duration atMost) throws Exception {
         try {
@@ -157,6 +165,9 @@ final class PipelineInstances implements AutoCloseable {
             if (!DeltaTables.exists(table) || !owners("sink").keySet().containsAll(running.keySet())) {
                 return false; // an instance started a moment ago is not in the sink's group yet
             }
+            if (!read(this::ingestLoggedEveryFile)) {
+                return false; // files added a moment ago: the topics may be at their ends before the ingest lists them
+            }
             String events = Topics.events(pipeline);
             if (windowed) {
                 Map<Integer, Long> committed = new HashMap<>();
@@ -174,6 +185,21 @@ final class PipelineInstances implements AutoCloseable {
             }
             return read(() -> TopicTail.sinkCaughtUp(client, table, windowed ? Topics.results(pipeline) : events));
         });
+    }
+
+    /** Whether the ingest log names every file of {@code in/} (each file's record commits with its rows). */
+    private boolean ingestLoggedEveryFile() {
+        Set<String> logged = new HashSet<>();
+        for (ConsumerRecord<byte[], byte[]> r : TopicTail.records(client, Topics.ingestLog(pipeline), Map.of())) {
+            if (r.key() != null && r.value() != null) {
+                logged.add(Path.of(new String(r.key(), StandardCharsets.UTF_8)).getFileName().toString());
+            }
+        }
+        try (Stream<Path> files = Files.list(ws.dir.resolve("in"))) {
+            return files.map(f -> f.getFileName().toString()).filter(n -> !n.startsWith(".")).allMatch(logged::contains);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A read of a topic by the drain check; one that does not reach the topic's end is "not yet", tried again with a new consumer. */
