@@ -31,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  * to 30 s, and measures the failover).
  */
 @Tag("integration")
-@Tag("soak") // in the soak profile until a raw pipeline that once did not drain after its kills is explained
 @Timeout(1800)
 class InstancesTest {
     static final int KILLS = Integer.getInteger("tributary.instances.kills", 2);
