@@ -131,7 +131,8 @@ abstract class ClusterNode {
                 config.forEach((k, v) -> lines.add(k + "=" + v));
                 Files.write(props, lines);
                 List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Xmx384m", "-XX:+UseSerialGC", "-cp", classpath, "kafka.Kafka", props.toString());
+                        // a test's node lives for minutes: C1 only, as C2 would spend more CPU compiling than it saves
+                        "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", classpath, "kafka.Kafka", props.toString());
                 process = new ProcessBuilder(cmd).redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             } catch (IOException e) {

@@ -60,40 +60,19 @@ class BrokerClusterTest {
         }
     }
 
-    /** Nodes as processes: one killed (SIGKILL), the others go on; started again, it rejoins. */
-    @Test
-    void aKilledNodeOfAClusterOfProcessesRejoins() throws Exception {
-        try (BrokerCluster cluster = BrokerCluster.startProcesses(dir, 3, null)) {
-            String bootstrap = cluster.bootstrapServers();
-            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-                admin.createTopics(List.of(new NewTopic("t", java.util.Optional.of(2), java.util.Optional.empty()))).all().get();
-            }
-            try (KafkaProducer<String, String> p = producer(bootstrap)) {
-                p.initTransactions();
-                send(p, "before");
-                cluster.kill(3);
-                assertThat(cluster.running(3)).isFalse();
-                send(p, "while node 3 is dead");
-                cluster.start(3);
-                assertThat(cluster.running(3)).isTrue();
-            }
-            assertThat(readCommitted(bootstrap)).containsExactlyInAnyOrder("before", "while node 3 is dead");
-        }
-    }
-
-    private static KafkaProducer<String, String> producer(String bootstrap) {
+    static KafkaProducer<String, String> producer(String bootstrap) {
         return new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap, "transactional.id", "tx-1"),
                 new StringSerializer(), new StringSerializer());
     }
 
-    private static void send(KafkaProducer<String, String> p, String value) {
+    static void send(KafkaProducer<String, String> p, String value) {
         p.beginTransaction();
         p.send(new ProducerRecord<>("t", 0, null, value));
         p.send(new ProducerRecord<>("t", 1, null, value));
         p.commitTransaction();
     }
 
-    private static List<String> readCommitted(String bootstrap) {
+    static List<String> readCommitted(String bootstrap) {
         try (KafkaConsumer<String, String> c = new KafkaConsumer<>(Map.of(
                 "bootstrap.servers", bootstrap, "isolation.level", "read_committed"),
                 new StringDeserializer(), new StringDeserializer())) {

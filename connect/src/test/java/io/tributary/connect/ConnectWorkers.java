@@ -40,8 +40,11 @@ final class ConnectWorkers implements AutoCloseable {
     private final List<Worker> workers = new ArrayList<>();
     private final List<String> jvmOptions;
 
-    /** The tests' worker JVM: a small heap and the serial collector, as three workers share two cores with the broker. */
-    static final List<String> TEST_JVM = List.of("-Xmx512m", "-XX:+UseSerialGC");
+    /**
+     * The tests' worker JVM: a small heap, the serial collector and C1 only (a worker of a test lives
+     * for a minute; C2 would compile more than it runs), as three workers share two cores with the broker.
+     */
+    static final List<String> TEST_JVM = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
     private final class Worker {
         final int index;

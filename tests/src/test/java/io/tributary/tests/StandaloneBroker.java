@@ -104,9 +104,10 @@ final class StandaloneBroker implements AutoCloseable {
         }
     }
 
+    /** A java process of the distribution's jars; C1 only, as for the tests' own JVMs (pom.xml's tests.jvm). */
     private static Process java(List<String> args, Path out) throws IOException {
         List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", LIB + "/*"));
+                "-XX:TieredStopAtLevel=1", "-cp", LIB + "/*"));
         cmd.addAll(args);
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile())).start();
     }
