@@ -159,10 +159,10 @@ public final class DeltaSource implements AutoCloseable {
         long batchId = moved ? lastBatchId + 1 : lastBatchId;
         Long wm = config.hasWatermark() ? current().nextWatermarkMs(config.watermarkDelay().toMillis()) : null;
         long watermark = wm == null ? watermarkMs : wm;
-        EventRows events = new EventRows(config.topic(), publisher.partitions(config.topic()), schema, config.eventTime(), config.groupBy())
-                .withSchemaHeader(schemaHeader);
+        EventRows events = new EventRows(config.topic(), publisher.partitions(config.topic()), schema, config.eventTime(), config.groupBy(),
+                config.rowsPerRecord()).withSchemaHeader(schemaHeader);
         Long[] max = {maxEventTimeMs};
-        long rows = publisher.publish(config.topic(), send -> publishFiles(plan.files(), events, send), () -> {
+        publisher.publish(config.topic(), send -> publishFiles(plan.files(), events, send), () -> {
             max[0] = events.maxEventTimeMs(maxEventTimeMs);
             StoredProgress next = new StoredProgress(tablePath, reservoirId, plan.end(), batchId, Instant.now().toString(), max[0], watermark);
             List<ProducerRecord<byte[], byte[]>> after = new ArrayList<>();
@@ -182,6 +182,7 @@ public final class DeltaSource implements AutoCloseable {
             return Optional.empty();
         }
         lastBatchId = batchId;
+        long rows = events.rows();
         LOG.info("delta-source {}: batch {} published {} rows from {} files ({} -> {}) to {}",
                 tablePath, batchId, rows, plan.files().size(), plan.start(), plan.end(), config.topic());
         Progress progress = progress(batchId, startedAt, fresh ? null : plan.start(), plan, rows, eventTime(events, wm), t0, t1, t2);
@@ -203,7 +204,8 @@ public final class DeltaSource implements AutoCloseable {
             return Optional.empty();
         }
         long batchId = lastBatchId + 1;
-        EventRows events = new EventRows(config.topic(), publisher.partitions(config.topic()), schema, config.eventTime(), List.of());
+        EventRows events = new EventRows(config.topic(), publisher.partitions(config.topic()), schema, config.eventTime(), List.of(),
+                config.rowsPerRecord());
         long t1 = System.nanoTime();
         publisher.publish(config.topic(), send -> { }, () -> {
             List<ProducerRecord<byte[], byte[]>> after = new ArrayList<>();
@@ -279,7 +281,8 @@ public final class DeltaSource implements AutoCloseable {
 
     private void publishFiles(List<DataFile> files, EventRows events, Consumer<ProducerRecord<byte[], byte[]>> send) {
         for (DataFile f : files) {
-            reader.read(f, row -> send.accept(events.record(row, rowJson.write(row))));
+            reader.read(f, row -> events.add(row, rowJson, send));
+            events.flush(send);
         }
     }
 

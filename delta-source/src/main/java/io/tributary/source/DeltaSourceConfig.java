@@ -16,6 +16,8 @@ import java.util.Objects;
 public final class DeltaSourceConfig {
     /** Spark's Delta source default for {@code maxFilesPerTrigger}. */
     public static final int DEFAULT_MAX_FILES_PER_TRIGGER = 1000;
+    /** Rows per events record by default, as the file source packs them ({@link io.tributary.schema.RowPack}). */
+    public static final int DEFAULT_ROWS_PER_RECORD = 1000;
 
     private final String tablePath;
     private final String pipeline;
@@ -27,6 +29,7 @@ public final class DeltaSourceConfig {
     private final boolean readChangeFeed;
     private final int maxFilesPerTrigger;
     private final long maxBytesPerTrigger;
+    private final int rowsPerRecord;
     private final String transactionalId;
     private final Storage storage;
     private final java.util.Optional<Short> replicationFactor;
@@ -45,6 +48,7 @@ public final class DeltaSourceConfig {
         this.readChangeFeed = b.readChangeFeed;
         this.maxFilesPerTrigger = b.maxFilesPerTrigger;
         this.maxBytesPerTrigger = b.maxBytesPerTrigger;
+        this.rowsPerRecord = b.rowsPerRecord;
         this.transactionalId = b.transactionalId != null ? b.transactionalId : "tributary-" + pipeline + "-delta-source";
         this.storage = b.storage;
         this.replicationFactor = b.replicationFactor;
@@ -113,6 +117,11 @@ public final class DeltaSourceConfig {
         return maxBytesPerTrigger;
     }
 
+    /** Rows packed into one events record (JSON lines); 1: a record per row. */
+    public int rowsPerRecord() {
+        return rowsPerRecord;
+    }
+
     /** The Kafka transactional id; default {@code tributary-<pipeline>-delta-source}. */
     public String transactionalId() {
         return transactionalId;
@@ -166,6 +175,7 @@ public final class DeltaSourceConfig {
         b.readChangeFeed = readChangeFeed;
         b.maxFilesPerTrigger = maxFilesPerTrigger;
         b.maxBytesPerTrigger = maxBytesPerTrigger;
+        b.rowsPerRecord = rowsPerRecord;
         b.transactionalId = transactionalId;
         b.storage = storage;
         b.replicationFactor = replicationFactor;
@@ -187,6 +197,7 @@ public final class DeltaSourceConfig {
         private boolean readChangeFeed;
         private int maxFilesPerTrigger = DEFAULT_MAX_FILES_PER_TRIGGER;
         private long maxBytesPerTrigger;
+        private int rowsPerRecord = DEFAULT_ROWS_PER_RECORD;
         private String transactionalId;
         private Storage storage = Storage.NONE;
         private java.util.Optional<Short> replicationFactor = java.util.Optional.empty();
@@ -250,6 +261,11 @@ public final class DeltaSourceConfig {
             return this;
         }
 
+        public Builder rowsPerRecord(int rows) {
+            this.rowsPerRecord = rows;
+            return this;
+        }
+
         /** The replicas of the topics the source creates (the pipeline's {@code topic.replicationFactor}); default: the broker's. */
         public Builder replicationFactor(short replicas) {
             this.replicationFactor = java.util.Optional.of(replicas);
@@ -292,6 +308,10 @@ public final class DeltaSourceConfig {
             if (maxFilesPerTrigger < 1) {
                 throw new TributaryException("delta-source of pipeline " + pipeline + ": maxFilesPerTrigger is " + maxFilesPerTrigger
                         + "; it must be a positive number of files (Spark's default is " + DEFAULT_MAX_FILES_PER_TRIGGER + ")");
+            }
+            if (rowsPerRecord < 1) {
+                throw new TributaryException("delta-source of pipeline " + pipeline + ": rowsPerRecord is " + rowsPerRecord
+                        + "; it must be a positive number of rows (1: a record per row)");
             }
             if (maxBytesPerTrigger < 0) {
                 throw new TributaryException("delta-source of pipeline " + pipeline + ": maxBytesPerTrigger is " + maxBytesPerTrigger

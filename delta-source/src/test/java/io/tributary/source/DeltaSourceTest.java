@@ -11,9 +11,12 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Progress;
+import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
+import io.tributary.schema.SettledLog;
 import io.tributary.schema.TributaryException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -117,6 +120,36 @@ class DeltaSourceTest {
         }
         assertThat(published(c)).containsExactlyInAnyOrder(json(1, "a", 1.0), json(2, "b", 2.0), json(3, "a", 3.0),
                 json(4, "c", 4.0), json(5, "d", 5.0));
+    }
+
+    /** Rows go rowsPerRecord to a record, as the file source packs them; a file's last rows end their record. */
+    @Test
+    void rowsArePackedRowsPerRecordAndAFilesLastRowsEndTheirRecord() {
+        TestTable t = table();
+        List<Object[]> big = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        for (int i = 1; i <= 2500; i++) {
+            big.add(row(i, "u" + i % 7, (double) i));
+            expected.add(json(i, "u" + i % 7, i));
+        }
+        t.append(big);
+        t.append(rows(row(2501, "v", 1.0)));
+        expected.add(json(2501, "v", 1.0));
+        for (int perRecord : new int[] {1000, 1}) {
+            DeltaSourceConfig c = config(t).rowsPerRecord(perRecord).build();
+            try (DeltaSource source = new DeltaSource(c, kafka())) {
+                assertThat(source.runBatch().orElseThrow().numInputRows()).isEqualTo(2501);
+            }
+            assertThat(published(c)).containsExactlyInAnyOrderElementsOf(expected);
+            List<Integer> rowsPerRecord = new ArrayList<>();
+            SettledLog.read(kafka(), c.topic(), "test-reader", () -> new TributaryException("no topic " + c.topic()), "reading " + c.topic(),
+                    r -> rowsPerRecord.add(RowPack.forEachRow(r.value(), (b, off, len) -> { })));
+            if (perRecord == 1000) {
+                assertThat(rowsPerRecord).containsExactlyInAnyOrder(1000, 1000, 500, 1);
+            } else {
+                assertThat(rowsPerRecord).hasSize(2501).containsOnly(1);
+            }
+        }
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampType;
 import io.tributary.broker.EmbeddedBroker;
+import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
 import io.tributary.schema.SettledLog;
 import io.tributary.schema.Topics;
@@ -68,7 +69,8 @@ class SchemaChangeTest {
         SettledLog.read(kafka(), c.topic(), "test-reader", () -> new TributaryException("no topic " + c.topic()), "reading " + c.topic(), r -> {
             if (r.headers().lastHeader(Topics.MARKER_HEADER) == null) {
                 Header h = r.headers().lastHeader(Topics.SCHEMA_HEADER);
-                out.add(new Published(new String(r.value(), StandardCharsets.UTF_8), h == null ? null : new String(h.value(), StandardCharsets.UTF_8)));
+                String header = h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+                RowPack.forEachRow(r.value(), (b, off, len) -> out.add(new Published(new String(b, off, len, StandardCharsets.UTF_8), header)));
             }
         });
         return out;

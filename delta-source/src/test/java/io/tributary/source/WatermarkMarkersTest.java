@@ -85,7 +85,8 @@ class WatermarkMarkersTest {
             admin.createTopics(List.of(new NewTopic(Topics.events(pipeline), PARTITIONS, (short) 1))).all().get();
         }
         return DeltaSourceConfig.builder(pipeline, t.path).startingVersion("1").maxFilesPerTrigger(1)
-                .eventTime("ts").watermarkDelay(Duration.ofSeconds(10)).groupBy(List.of("user")).build();
+                .eventTime("ts").watermarkDelay(Duration.ofSeconds(10)).groupBy(List.of("user"))
+                .rowsPerRecord(1).build(); // a record per row: each row's record timestamp is its event time
     }
 
     List<Event> events(DeltaSourceConfig c) {

@@ -13,6 +13,8 @@ import java.util.Arrays;
  */
 public final class RowPack {
     public static final byte SEPARATOR = '\n';
+    /** A pack is sent once it holds this many bytes, whatever its row count. */
+    public static final int MAX_BYTES = 128 * 1024;
 
     private final FlatRowWriter.Out out;
     private int rows;
@@ -83,6 +85,11 @@ public final class RowPack {
 
     public int bytes() {
         return out.size;
+    }
+
+    /** Whether the pack is to be sent: it holds {@code rowsPerRecord} rows, or {@link #MAX_BYTES}. */
+    public boolean full(int rowsPerRecord) {
+        return rows >= rowsPerRecord || out.size >= MAX_BYTES;
     }
 
     /** The newest row timestamp added, or null when no row had one: the record's timestamp. */

@@ -63,16 +63,12 @@ public final class BatchPublisher implements AutoCloseable {
 
     /**
      * Publishes {@code rows}, then the records {@code after} gives once the rows are sent (the
-     * progress record, the markers), in one transaction; returns the rows sent.
+     * progress record, the markers), in one transaction.
      */
-    public long publish(String topic, Rows rows, Supplier<List<ProducerRecord<byte[], byte[]>>> after) {
-        long[] count = {0};
+    public void publish(String topic, Rows rows, Supplier<List<ProducerRecord<byte[], byte[]>>> after) {
         try {
             producer.beginTransaction();
-            rows.publish(r -> {
-                producer.send(r);
-                count[0]++;
-            });
+            rows.publish(producer::send);
             for (ProducerRecord<byte[], byte[]> r : after.get()) {
                 producer.send(r);
             }
@@ -80,7 +76,6 @@ public final class BatchPublisher implements AutoCloseable {
             CrashPoint.reach(CrashPoint.DELTA_SOURCE_BEFORE_COMMIT);
             producer.commitTransaction();
             CrashPoint.reach(CrashPoint.DELTA_SOURCE_AFTER_COMMIT);
-            return count[0];
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             throw new TributaryException("delta-source: another process took over transactional.id " + transactionalId
                     + " (it was fenced); only one delta-source may read a table for a pipeline: stop the other one."

@@ -40,8 +40,6 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 public final class FilePublisher {
     /** The most of a bad line's text kept in a dead-letter record. */
     static final int MAX_TEXT_BYTES = LineReader.KEPT_PREFIX;
-    /** A pack is sent once it holds this many bytes, whatever its row count. */
-    static final int MAX_RECORD_BYTES = 128 * 1024;
 
     private final IngestConfig config;
     private final Producer<byte[], byte[]> producer;
@@ -225,10 +223,10 @@ public final class FilePublisher {
         int p = key == null ? nextPartition : GroupKey.partition(key, packs.length);
         RowPack pack = packs[p];
         if (pack == null) {
-            pack = packs[p] = new RowPack(Math.min(MAX_RECORD_BYTES, 128 * config.rowsPerRecord()));
+            pack = packs[p] = new RowPack(Math.min(RowPack.MAX_BYTES, 128 * config.rowsPerRecord()));
         }
         pack.add(rows, row, timestampMs);
-        if (pack.rows() >= config.rowsPerRecord() || pack.bytes() >= MAX_RECORD_BYTES) {
+        if (pack.full(config.rowsPerRecord())) {
             flush(p, out);
             if (key == null) {
                 nextPartition = (nextPartition + 1) % packs.length;

@@ -316,7 +316,8 @@ public final class PipelineParts {
                 .skipChangeCommits(spec.bool(Settings.DELTA_SKIP_CHANGE_COMMITS))
                 .ignoreDeletes(spec.bool(Settings.DELTA_IGNORE_DELETES))
                 .readChangeFeed(spec.bool(Settings.DELTA_READ_CHANGE_FEED))
-                .maxFilesPerTrigger(spec.integer(Settings.DELTA_MAX_FILES));
+                .maxFilesPerTrigger(spec.integer(Settings.DELTA_MAX_FILES))
+                .rowsPerRecord(spec.integer(Settings.DELTA_ROWS_PER_RECORD));
         if (spec.has(Settings.DELTA_MAX_BYTES)) {
             b.maxBytesPerTrigger(spec.bytes(Settings.DELTA_MAX_BYTES));
         }

@@ -49,6 +49,7 @@ public final class Settings {
     public static final String DELTA_READ_CHANGE_FEED = "source.delta.readChangeFeed";
     public static final String DELTA_MAX_FILES = "source.delta.maxFilesPerTrigger";
     public static final String DELTA_MAX_BYTES = "source.delta.maxBytesPerTrigger";
+    public static final String DELTA_ROWS_PER_RECORD = "source.delta.rowsPerRecord";
     public static final String SINK_PATH = "sink.delta.path";
     public static final String SINK_MODE = "sink.delta.mode";
     public static final String SINK_KEYS = "sink.delta.keys";
@@ -127,6 +128,7 @@ public final class Settings {
             new Setting(DELTA_READ_CHANGE_FEED, ENUM, "false", false, List.of("true", "false"), "read the change data feed: rows with _change_type, _commit_version, _commit_timestamp (Spark's readChangeFeed)"),
             opt(DELTA_MAX_FILES, INT, "1000", "at most this many table files per batch (Spark's maxFilesPerTrigger)"),
             opt(DELTA_MAX_BYTES, BYTES, null, "at most about this many bytes of table files per batch (Spark's maxBytesPerTrigger)"),
+            opt(DELTA_ROWS_PER_RECORD, INT, "1000", "rows packed into one events record, as source.files.rowsPerRecord; 1: a record per row"),
             req(SINK_PATH, PATH, "the Delta table's folder; created on the first write"),
             new Setting(SINK_MODE, ENUM, "append", false, List.of("append", "upsert"), "append every row, or MERGE by key (upsert)"),
             opt(SINK_KEYS, LIST, null, "the key columns of mode upsert"),
