@@ -8,13 +8,21 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -42,6 +50,14 @@ import org.slf4j.LoggerFactory;
  * contract). An owner that stalled past the session timeout loses its partitions without that
  * wait: its next commit must check that its progress still stands (the sink's offsets in the
  * table, the ingest's transactional id).
+ *
+ * <p>A cooperative rebalance gives a moving partition to its new owner in a second round, which
+ * the old owner starts by rejoining once it revoked it. An old owner SIGKILLed between the rounds
+ * and back under its static instance id within the session timeout takes its stored (empty)
+ * assignment without a rebalance, and the second round never comes: the partition has no owner,
+ * for good. So each member looks at the group every {@link #COVERAGE_CHECK}, and when a stable
+ * group leaves a partition of the topic without an owner twice in a row, it asks for a rebalance
+ * ({@link KafkaConsumer#enforceRebalance}), which assigns it.
  */
 public final class PartitionShare implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionShare.class);
@@ -49,11 +65,17 @@ public final class PartitionShare implements AutoCloseable {
     public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(6);
     private static final Duration HEARTBEAT = Duration.ofMillis(1500);
     private static final Duration POLL = Duration.ofMillis(100);
+    /** How often a member checks that every partition of the topic has an owner. */
+    static final Duration COVERAGE_CHECK = Duration.ofSeconds(5);
 
     private final String group;
     private final String topic;
     private final String instanceId;
     private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Map<String, Object> adminProps;
+    private Admin admin;
+    private long nextCheck;
+    private Set<Integer> unownedBefore = Set.of();
     private final ReentrantLock work = new ReentrantLock();
     private final Thread thread;
     private final CountDownLatch assigned = new CountDownLatch(1);
@@ -69,6 +91,13 @@ public final class PartitionShare implements AutoCloseable {
         this.topic = topic;
         this.instanceId = instanceId;
         this.consumer = new KafkaConsumer<>(consumerProps(clientProps, group, instanceId));
+        this.adminProps = new HashMap<>();
+        clientProps.forEach((k, v) -> {
+            if (AdminClientConfig.configNames().contains(k)) {
+                adminProps.put(k, v);
+            }
+        });
+        adminProps.put(AdminClientConfig.CLIENT_ID_CONFIG, group + "-" + instanceId + "-check");
         this.thread = new Thread(this::run, "tributary-share-" + group);
         thread.setDaemon(true);
     }
@@ -167,6 +196,10 @@ public final class PartitionShare implements AutoCloseable {
         try {
             while (!closing) {
                 consumer.poll(POLL);
+                if (System.nanoTime() - nextCheck > 0) {
+                    nextCheck = System.nanoTime() + COVERAGE_CHECK.toNanos();
+                    checkCoverage();
+                }
             }
         } catch (WakeupException e) {
             // close() asked
@@ -189,7 +222,51 @@ public final class PartitionShare implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.debug("{}: closing the group member: {}", group, e.toString());
             }
+            if (admin != null) {
+                admin.close(Duration.ofSeconds(5));
+            }
         }
+    }
+
+    /**
+     * Asks for a rebalance when a stable group has left the same partitions of the topic without
+     * an owner at two checks in a row (a second round of a cooperative rebalance that never came).
+     */
+    private void checkCoverage() {
+        Set<Integer> unowned;
+        try {
+            if (admin == null) {
+                admin = Admin.create(adminProps);
+            }
+            ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all()
+                    .get(COVERAGE_CHECK.toMillis(), TimeUnit.MILLISECONDS).get(group);
+            if (d.groupState() != GroupState.STABLE) {
+                unownedBefore = Set.of();
+                return;
+            }
+            unowned = new TreeSet<>();
+            for (PartitionInfo p : consumer.partitionsFor(topic)) {
+                unowned.add(p.partition());
+            }
+            for (MemberDescription m : d.members()) {
+                for (TopicPartition tp : m.assignment().topicPartitions()) {
+                    unowned.remove(tp.partition());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            LOG.debug("{}: checking that every partition has an owner: {}", group, e.toString());
+            return; // the next check tries again
+        }
+        if (!unowned.isEmpty() && unowned.equals(unownedBefore)) {
+            LOG.warn("{}: partition(s) {} of {} have had no owner since the last rebalance; instance {} asks the group for another",
+                    group, unowned, topic, instanceId);
+            consumer.enforceRebalance("partitions " + unowned + " of " + topic + " have no owner");
+            unowned = Set.of();
+        }
+        unownedBefore = unowned;
     }
 
     /** Waits up to {@code timeout} for the group's first assignment (which may give this instance nothing); false if none came. */
