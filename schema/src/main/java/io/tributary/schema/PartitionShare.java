@@ -98,6 +98,7 @@ public final class PartitionShare implements AutoCloseable {
             }
         });
         adminProps.put(AdminClientConfig.CLIENT_ID_CONFIG, group + "-" + instanceId + "-check");
+        this.nextCheck = System.nanoTime();
         this.thread = new Thread(this::run, "tributary-share-" + group);
         thread.setDaemon(true);
     }
@@ -245,7 +246,7 @@ public final class PartitionShare implements AutoCloseable {
                 return;
             }
             unowned = new TreeSet<>();
-            for (PartitionInfo p : consumer.partitionsFor(topic)) {
+            for (PartitionInfo p : consumer.partitionsFor(topic, COVERAGE_CHECK)) {
                 unowned.add(p.partition());
             }
             for (MemberDescription m : d.members()) {
