@@ -6,40 +6,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.delta.kernel.types.StringType;
-import io.tributary.broker.EmbeddedBroker;
+import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.schema.TributaryException;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** readChangeFeed: Spark's change-feed rows from a table with delta.enableChangeDataFeed, on a real broker. */
 @Tag("integration")
 class ChangeFeedTest {
-    @TempDir
-    static Path brokerDir;
-    static EmbeddedBroker broker;
+    @RegisterExtension
+    static final BrokerExtension KAFKA = new BrokerExtension();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startBroker() {
-        broker = EmbeddedBroker.start(brokerDir.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
-
     Map<String, Object> kafka() {
-        return Map.of("bootstrap.servers", broker.bootstrapServers());
+        return KAFKA.client();
     }
 
     TestTable cdfTable() {
@@ -79,7 +67,7 @@ class ChangeFeedTest {
             long v5 = t.append(rows(row(3, "c", 3.0)));
             assertThat(source.runBatch().orElseThrow().numInputRows()).isEqualTo(5);
 
-            assertThat(TopicReader.values(broker.bootstrapServers(), c.topic())).containsExactly(
+            assertThat(TopicReader.values(KAFKA.broker().bootstrapServers(), c.topic())).containsExactly(
                     change(1, "a", 1.0, "insert", v1, t.commitTimestampMs(v1)),
                     change(2, "b", 2.0, "insert", v1, t.commitTimestampMs(v1)),
                     change(1, "a", 1.0, "update_preimage", v2, t.commitTimestampMs(v2)),

@@ -9,7 +9,7 @@ import io.delta.kernel.types.DoubleType;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
-import io.tributary.broker.EmbeddedBroker;
+import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
@@ -20,10 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The delta-source against real Delta tables on disk and a real KRaft broker, scenario by scenario. */
@@ -34,29 +33,18 @@ class DeltaSourceTest {
             .add("id", IntegerType.INTEGER, true).add("user", StringType.STRING, true).add("amt", DoubleType.DOUBLE, true);
     private static final AtomicInteger PIPELINES = new AtomicInteger();
 
-    @TempDir
-    static Path brokerDir;
-    static EmbeddedBroker broker;
+    @RegisterExtension
+    static final BrokerExtension KAFKA = new BrokerExtension();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = EmbeddedBroker.start(brokerDir.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
 
     static String json(int id, String user, double amt) {
         return "{\"id\":" + id + ",\"user\":\"" + user + "\",\"amt\":" + amt + "}";
     }
 
     Map<String, Object> kafka() {
-        return Map.of("bootstrap.servers", broker.bootstrapServers());
+        return KAFKA.client();
     }
 
     TestTable table() {
@@ -68,7 +56,7 @@ class DeltaSourceTest {
     }
 
     List<String> published(DeltaSourceConfig c) {
-        return TopicReader.values(broker.bootstrapServers(), c.topic());
+        return TopicReader.values(KAFKA.broker().bootstrapServers(), c.topic());
     }
 
     @SuppressWarnings("unchecked")

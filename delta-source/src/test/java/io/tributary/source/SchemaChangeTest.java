@@ -11,7 +11,7 @@ import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampType;
-import io.tributary.broker.EmbeddedBroker;
+import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
 import io.tributary.schema.SettledLog;
@@ -25,10 +25,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.header.Header;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The delta-source when the table's schema changes: added columns flow through, other changes stop it as Spark does. */
@@ -39,29 +38,18 @@ class SchemaChangeTest {
             .add("id", IntegerType.INTEGER, true).add("user", StringType.STRING, true).add("amt", DoubleType.DOUBLE, true);
     private static final AtomicInteger PIPELINES = new AtomicInteger();
 
-    @TempDir
-    static Path brokerDir;
-    static EmbeddedBroker broker;
+    @RegisterExtension
+    static final BrokerExtension KAFKA = new BrokerExtension();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = EmbeddedBroker.start(brokerDir.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
 
     /** A row record's value and its schema header (null without one). */
     record Published(String value, String schema) {
     }
 
     Map<String, Object> kafka() {
-        return Map.of("bootstrap.servers", broker.bootstrapServers());
+        return KAFKA.client();
     }
 
     List<Published> published(DeltaSourceConfig c) {

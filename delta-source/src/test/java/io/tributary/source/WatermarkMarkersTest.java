@@ -8,7 +8,7 @@ import io.delta.kernel.types.DoubleType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampType;
-import io.tributary.broker.EmbeddedBroker;
+import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.GroupKey;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
@@ -27,10 +27,9 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,22 +45,11 @@ class WatermarkMarkersTest {
     static final int PARTITIONS = 3;
     private static final AtomicInteger PIPELINES = new AtomicInteger();
 
-    @TempDir
-    static Path brokerDir;
-    static EmbeddedBroker broker;
+    @RegisterExtension
+    static final BrokerExtension KAFKA = new BrokerExtension();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = EmbeddedBroker.start(brokerDir.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
 
     /** One record of the events topic as a reader sees it. */
     record Event(int partition, long timestamp, boolean marker, String value) {
@@ -76,7 +64,7 @@ class WatermarkMarkersTest {
     }
 
     Map<String, Object> kafka() {
-        return Map.of("bootstrap.servers", broker.bootstrapServers());
+        return KAFKA.client();
     }
 
     DeltaSourceConfig config(TestTable t) throws Exception {
