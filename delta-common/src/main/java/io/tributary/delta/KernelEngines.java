@@ -3,6 +3,7 @@ package io.tributary.delta;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.FileSystemClient;
+import io.tributary.delta.internal.LocalLogStore;
 import io.tributary.delta.internal.ObjectFileSystem;
 import io.tributary.storage.Storage;
 import java.nio.file.Path;
@@ -94,6 +95,7 @@ public final class KernelEngines {
             conf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
             conf.set("fs.AbstractFileSystem.file.impl", "org.apache.hadoop.fs.local.RawLocalFs");
             conf.setBoolean("fs.file.impl.disable.cache", true);
+            conf.set("io.delta.kernel.logStore.file.impl", LocalLogStore.class.getName());
             return conf;
         }
     }

@@ -125,6 +125,60 @@ class SharedOffsetsTest {
         assertThat(ids()).containsExactly(0, 1, 2, 3);
     }
 
+    /**
+     * Instances committing at the same moments, each with its own engine as separate processes
+     * have: every batch lands in a version of its own, and the table holds every row and offset.
+     */
+    @Test
+    void instancesCommittingAtOnceEachGetAVersionOfTheirOwnAndLoseNoBatch() throws Exception {
+        int instances = 4;
+        int batches = 20;
+        instance().append(SINK + "@setup", 0, rows(1000, 1), Map.of(99, NONE), next(Map.of(99, 1L)));
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(instances);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(instances);
+        List<java.util.concurrent.Future<List<Long>>> versions = new ArrayList<>();
+        for (int i = 0; i < instances; i++) {
+            int p = i;
+            versions.add(pool.submit(() -> {
+                DeltaTableWriter w = instance();
+                List<Long> out = new ArrayList<>();
+                try {
+                    for (int b = 0; b < batches; b++) {
+                        together.await();
+                        CommitResult r = w.append(SINK + "@" + p, b, rows(p * 100 + b * 2, 2), Map.of(p, b == 0 ? NONE : b * 2L),
+                                next(Map.of(p, b * 2L + 2)));
+                        assertThat(r.committed()).isTrue();
+                        out.add(r.version());
+                    }
+                } catch (RuntimeException | Error e) {
+                    together.reset(); // the others stop waiting for this one
+                    throw e;
+                }
+                return out;
+            }));
+        }
+        List<Long> all = new ArrayList<>();
+        try {
+            for (var f : versions) {
+                all.addAll(f.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(all).doesNotHaveDuplicates().hasSize(instances * batches);
+        List<Integer> expected = new ArrayList<>(List.of(1000));
+        Map<Integer, Long> offsets = new java.util.HashMap<>(Map.of(99, 1L));
+        for (int p = 0; p < instances; p++) {
+            for (int id = p * 100; id < p * 100 + batches * 2; id++) {
+                expected.add(id);
+            }
+            offsets.put(p, batches * 2L);
+        }
+        expected.sort(null);
+        assertThat(ids()).containsExactlyElementsOf(expected);
+        assertThat(tableOffsets()).containsExactlyInAnyOrderEntriesOf(offsets);
+    }
+
     /** Two instances create the table at once: one creates it, the other's batch is read again, never lost or doubled. */
     @Test
     void theInstanceThatLosesTheTablesCreationIsToldToReadItsBatchAgain() {

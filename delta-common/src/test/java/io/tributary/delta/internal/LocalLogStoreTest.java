@@ -1,0 +1,104 @@
+package io.tributary.delta.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.delta.storage.LogStore;
+import io.tributary.delta.KernelEngines;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Writers racing for one commit of a local Delta log, each with its own log store as separate processes have: one wins. */
+class LocalLogStoreTest {
+    private static final int WRITERS = 6;
+    private static final int ROUNDS = 150;
+
+    private final Configuration conf = KernelEngines.configuration();
+
+    @TempDir
+    Path dir;
+
+    private static org.apache.hadoop.fs.Path hadoop(Path p) {
+        return new org.apache.hadoop.fs.Path(p.toUri());
+    }
+
+    private static List<String> read(LogStore store, Path file, Configuration conf) throws IOException {
+        List<String> lines = new ArrayList<>();
+        try (var it = store.read(hadoop(file), conf)) {
+            it.forEachRemaining(lines::add);
+        }
+        return lines;
+    }
+
+    @Test
+    void ofWritersRacingForOneVersionExactlyOneWinsAndItsCommitIsTheFile() throws Exception {
+        Path log = Files.createDirectories(dir.resolve("_delta_log"));
+        CyclicBarrier start = new CyclicBarrier(WRITERS);
+        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+        try {
+            List<Future<List<Integer>>> won = new ArrayList<>();
+            for (int w = 0; w < WRITERS; w++) {
+                int writer = w;
+                won.add(pool.submit(() -> {
+                    List<Integer> versions = new ArrayList<>();
+                    for (int v = 0; v < ROUNDS; v++) {
+                        start.await();
+                        LogStore store = new LocalLogStore(conf); // Kernel makes one per write, as each process has its own
+                        try {
+                            store.write(hadoop(log.resolve(String.format("%020d.json", v))),
+                                    List.of("{\"writer\":" + writer + "}", "{\"version\":" + v + "}").iterator(), false, conf);
+                            versions.add(v);
+                        } catch (FileAlreadyExistsException lost) {
+                            // another writer has this version
+                        }
+                    }
+                    return versions;
+                }));
+            }
+            int[] winners = new int[ROUNDS];
+            int[] winner = new int[ROUNDS];
+            for (int w = 0; w < WRITERS; w++) {
+                for (int v : won.get(w).get()) {
+                    winners[v]++;
+                    winner[v] = w;
+                }
+            }
+            for (int v = 0; v < ROUNDS; v++) {
+                assertThat(winners[v]).as("writers told that version %d is theirs", v).isEqualTo(1);
+                assertThat(read(new LocalLogStore(conf), log.resolve(String.format("%020d.json", v)), conf))
+                        .containsExactly("{\"writer\":" + winner[v] + "}", "{\"version\":" + v + "}");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        try (var files = Files.list(log)) {
+            assertThat(files).as("no temporary file is left").hasSize(ROUNDS);
+        }
+    }
+
+    @Test
+    void anOverwriteReplacesTheFileAndACommitThatExistsIsRefused() throws IOException {
+        LogStore store = new LocalLogStore(conf);
+        Path last = dir.resolve("_delta_log").resolve("_last_checkpoint");
+        store.write(hadoop(last), List.of("{\"version\":10}").iterator(), true, conf);
+        store.write(hadoop(last), List.of("{\"version\":20}").iterator(), true, conf);
+        assertThat(read(store, last, conf)).containsExactly("{\"version\":20}");
+
+        Path commit = last.resolveSibling(String.format("%020d.json", 0));
+        store.write(hadoop(commit), List.of("{\"a\":1}").iterator(), false, conf);
+        assertThatThrownBy(() -> store.write(hadoop(commit), List.of("{\"b\":2}").iterator(), false, conf))
+                .isInstanceOf(FileAlreadyExistsException.class).hasMessageContaining(commit.getFileName().toString());
+        assertThat(read(store, commit, conf)).containsExactly("{\"a\":1}");
+    }
+}
