@@ -231,7 +231,6 @@ class InstancesTest {
 
     /** One instance, then three (the partitions spread over them), then one again (they come back): exact. */
     @Test
-    @Tag("soak") // in the soak profile until a sink that stopped after a rebalance ("the table's last batch of this sink is none") is explained
     void scalingOneToThreeToOneSpreadsThePartitionsAndLeavesTheTableExact() throws Exception {
         Workspace ws = new Workspace(dir, spec("scaled", RAW, cluster.bootstrapServers()));
         List<String> expected = new ArrayList<>();
