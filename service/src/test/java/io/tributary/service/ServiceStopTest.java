@@ -20,6 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -48,13 +49,13 @@ class ServiceStopTest {
                 dir.resolve("service.out"), stderr);
         try {
             int port = awaitPort(stderr, service);
-            await("ready", service, () -> status(port, "/health/ready") == 200);
+            await("ready", service, stderr, () -> status(port, "/health/ready") == 200);
             assertThat(body(port, "/metrics")).contains("tributary_pipeline_ready{pipeline=\"quickstart\"} 1.0");
 
             Files.writeString(spec.resolveSibling("in").resolve("part-0002.json"),
                     "{\"id\": 3, \"user\": \"c\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:20:00Z\"}\n");
-            await("the new file in the table", service, () -> tableIds(spec).size() == 3);
-            await("the sink's metrics", service, () -> body(port, "/metrics")
+            await("the new file in the table", service, stderr, () -> tableIds(spec).size() == 3);
+            await("the sink's metrics", service, stderr, () -> body(port, "/metrics")
                     .contains("tributary_stage_rows_output_total{pipeline=\"quickstart\",stage=\"quickstart/sink\"} 3.0"));
             assertThat(body(port, "/progress")).contains("\"name\":\"quickstart/sink\"");
 
@@ -122,7 +123,7 @@ class ServiceStopTest {
     private static int awaitPort(Path stderr, Process p) throws Exception {
         Pattern serving = Pattern.compile("serving http://127\\.0\\.0\\.1:(\\d+)/");
         int[] port = {-1};
-        await("the HTTP port in the log", p, () -> {
+        await("the HTTP port in the log", p, stderr, () -> {
             Matcher m = serving.matcher(read(stderr));
             if (m.find()) {
                 port[0] = Integer.parseInt(m.group(1));
@@ -163,11 +164,15 @@ class ServiceStopTest {
         return DeltaTables.readRows(table).stream().map(r -> (Integer) r[0]).toList();
     }
 
-    /** Waits up to two minutes for {@code done}; fails at once if the service ended. */
-    private static void await(String what, Process p, BooleanSupplier done) {
-        Awaitility.await(what).atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100)).until(() -> {
-            assertThat(p.isAlive()).as("the service is still running while waiting for %s", what).isTrue();
-            return done.getAsBoolean();
-        });
+    /** Waits up to two minutes for {@code done}; fails at once if the service ended. Either failure shows the service's log. */
+    private static void await(String what, Process p, Path log, BooleanSupplier done) {
+        try {
+            Awaitility.await(what).atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                assertThat(p.isAlive()).as("the service is still running while waiting for %s; its log:%n%s", what, read(log)).isTrue();
+                return done.getAsBoolean();
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "; the service's log:\n" + read(log), e);
+        }
     }
 }

@@ -71,10 +71,12 @@ public final class LocalLogStore extends HDFSLogStore {
                 LOG.warn("{} does not support hard links ({}): Delta commits there are safe for one writing process only",
                         file.getParent(), e.getMessage());
             }
-            if (Files.exists(file)) {
-                throw new FileAlreadyExistsException(file.toString());
+            synchronized (LocalLogStore.class) {
+                if (Files.exists(file)) {
+                    throw new FileAlreadyExistsException(file.toString());
+                }
+                Files.move(temp, file);
             }
-            Files.move(temp, file);
         }
     }
 

@@ -109,7 +109,14 @@ class PrometheusMonitoringTest {
                 return rules.size() == 6 && rules.findValues("health").stream().allMatch(h -> h.asText().equals("ok"));
             });
             service.await("the dead-letter and late-row alerts", () -> firing(port).containsAll(List.of("TributaryDeadLetters", "TributaryLateRows")));
-            assertThat(firing(port)).as("alerts firing on a healthy service").doesNotContain("TributaryDown", "TributaryNotReady", "TributaryNoCommit");
+            // rows wait for the sink for a moment after each file: an alert of a stuck service may turn pending then, never stay so
+            List<String> stuck = List.of("TributaryDown", "TributaryNotReady", "TributaryNoCommit");
+            List<String> alerts = new ArrayList<>();
+            service.await(() -> "no alert of a stuck service pending on a healthy one; pending or firing: " + alerts, () -> {
+                alerts.clear();
+                alerts.addAll(firing(port));
+                return java.util.Collections.disjoint(alerts, stuck);
+            });
         }
     }
 
