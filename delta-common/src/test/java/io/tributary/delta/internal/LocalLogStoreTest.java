@@ -90,10 +90,10 @@ class LocalLogStoreTest {
     @Test
     void anOverwriteReplacesTheFileAndACommitThatExistsIsRefused() throws IOException {
         LogStore store = new LocalLogStore(conf);
-        Path last = dir.resolve("_delta_log").resolve("_last_checkpoint");
+        Path last = dir.resolve("a table, with spaces").resolve("_delta_log").resolve("_last_checkpoint"); // the folder is created
         store.write(hadoop(last), List.of("{\"version\":10}").iterator(), true, conf);
         store.write(hadoop(last), List.of("{\"version\":20}").iterator(), true, conf);
-        assertThat(read(store, last, conf)).containsExactly("{\"version\":20}");
+        assertThat(Files.readAllLines(last)).containsExactly("{\"version\":20}");
 
         Path commit = last.resolveSibling(String.format("%020d.json", 0));
         store.write(hadoop(commit), List.of("{\"a\":1}").iterator(), false, conf);
