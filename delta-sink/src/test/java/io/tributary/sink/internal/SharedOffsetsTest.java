@@ -12,8 +12,13 @@ import io.tributary.sink.SinkOffsets;
 import io.tributary.sink.TableCommit;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -134,9 +139,9 @@ class SharedOffsetsTest {
         int instances = 4;
         int batches = 20;
         instance().append(SINK + "@setup", 0, rows(1000, 1), Map.of(99, NONE), next(Map.of(99, 1L)));
-        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(instances);
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(instances);
-        List<java.util.concurrent.Future<List<Long>>> versions = new ArrayList<>();
+        CyclicBarrier together = new CyclicBarrier(instances);
+        ExecutorService pool = Executors.newFixedThreadPool(instances);
+        List<Future<List<Long>>> versions = new ArrayList<>();
         for (int i = 0; i < instances; i++) {
             int p = i;
             versions.add(pool.submit(() -> {
@@ -167,7 +172,7 @@ class SharedOffsetsTest {
         }
         assertThat(all).doesNotHaveDuplicates().hasSize(instances * batches);
         List<Integer> expected = new ArrayList<>(List.of(1000));
-        Map<Integer, Long> offsets = new java.util.HashMap<>(Map.of(99, 1L));
+        Map<Integer, Long> offsets = new HashMap<>(Map.of(99, 1L));
         for (int p = 0; p < instances; p++) {
             for (int id = p * 100; id < p * 100 + batches * 2; id++) {
                 expected.add(id);
