@@ -79,10 +79,4 @@ public final class LocalLogStore extends HDFSLogStore {
             }
         }
     }
-
-    /** A commit appears whole: it is written under another name first. */
-    @Override
-    public Boolean isPartialWriteVisible(Path path, Configuration conf) {
-        return false;
-    }
 }

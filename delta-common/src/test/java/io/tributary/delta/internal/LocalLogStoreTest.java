@@ -3,18 +3,27 @@ package io.tributary.delta.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
 import io.delta.storage.LogStore;
 import io.tributary.delta.KernelEngines;
+import io.tributary.delta.RowBatch;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -100,5 +109,58 @@ class LocalLogStoreTest {
         assertThatThrownBy(() -> store.write(hadoop(commit), List.of("{\"b\":2}").iterator(), false, conf))
                 .isInstanceOf(FileAlreadyExistsException.class).hasMessageContaining(commit.getFileName().toString());
         assertThat(read(store, commit, conf)).containsExactly("{\"a\":1}");
+    }
+
+    /**
+     * Kernel writes a checkpoint through a temporary file when the log store says a partial write
+     * would show: while it is written, nothing is under the checkpoint's name, so a process killed
+     * meanwhile leaves no half checkpoint for readers to fail on.
+     */
+    @Test
+    void whileACheckpointIsWrittenNothingIsUnderItsName() throws Exception {
+        Path checkpoint = Files.createDirectories(dir.resolve("_delta_log")).resolve("00000000000000000010.checkpoint.parquet");
+        StructType schema = new StructType().add("id", IntegerType.INTEGER);
+        Iterator<FilteredColumnarBatch> batches = List.of(new FilteredColumnarBatch(new RowBatch(schema, List.<Object[]>of(new Object[] {1})),
+                Optional.empty())).iterator();
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        CloseableIterator<FilteredColumnarBatch> slow = new CloseableIterator<>() {
+            @Override
+            public boolean hasNext() {
+                if (!batches.hasNext()) {
+                    writing.countDown(); // the first batch is written: the writer waits for more
+                    try {
+                        finish.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return batches.hasNext();
+            }
+
+            @Override
+            public FilteredColumnarBatch next() {
+                return batches.next();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        ExecutorService writer = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> done = writer.submit(() -> {
+                KernelEngines.create().getParquetHandler().writeParquetFileAtomically(checkpoint.toUri().toString(), slow);
+                return null;
+            });
+            assertThat(writing.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(checkpoint).as("the checkpoint's name while it is written").doesNotExist();
+            finish.countDown();
+            done.get(30, TimeUnit.SECONDS);
+        } finally {
+            finish.countDown();
+            writer.shutdownNow();
+        }
+        assertThat(checkpoint).isNotEmptyFile();
     }
 }
