@@ -162,6 +162,9 @@ final class PipelineInstances implements AutoCloseable {
     private void awaitDrainedOrTimeOut(String table, boolean windowed, Duration atMost) {
         await("every instance's stages have taken all there is").atMost(atMost).pollInterval(Duration.ofMillis(500)).until(() -> {
             assertAlive();
+            if (!allServing()) {
+                return false; // an instance started a moment ago: its killed predecessor's static membership may still stand for it
+            }
             if (!DeltaTables.exists(table) || !owners("sink").keySet().containsAll(running.keySet())) {
                 return false; // an instance started a moment ago is not in the sink's group yet
             }
@@ -185,6 +188,16 @@ final class PipelineInstances implements AutoCloseable {
             }
             return read(() -> TopicTail.sinkCaughtUp(client, table, windowed ? Topics.results(pipeline) : events));
         });
+    }
+
+    /** Whether every instance has got as far as serving HTTP (a SIGTERM before that ends a JVM still starting, exit 143). */
+    private boolean allServing() throws IOException {
+        for (ChildProcess p : running.values()) {
+            if (!p.err().contains("serving http://")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether the ingest log names every file of {@code in/} (each file's record commits with its rows). */
