@@ -48,8 +48,8 @@ class EmbeddedBrokerRestartTest {
                 schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
             """;
     private static final int FILES = 24;
-    /** How long the broker stays down: longer than {@link #SHORT_TIMEOUTS}. */
-    private static final long DOWN_MS = 12_000;
+    /** How long the broker stays down: twice the longest of {@link #SHORT_TIMEOUTS}. */
+    private static final long DOWN_MS = 8_000;
     /** Client settings (passed through to every client) that make each request give up well within the outage. */
     private static final String SHORT_TIMEOUTS = """
             kafka:
