@@ -2,18 +2,12 @@ package io.tributary.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.RowJson;
-import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.PartitionSink;
-import io.tributary.sink.TableCommit;
 import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,76 +16,25 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
-import org.apache.kafka.clients.admin.ListTransactionsOptions;
-import org.apache.kafka.clients.admin.TransactionDescription;
-import org.apache.kafka.clients.admin.TransactionListing;
-import org.apache.kafka.clients.admin.TransactionState;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Both connectors on a real Connect cluster: three distributed workers (child JVMs started by
- * Connect's own main) against the embedded broker, configs PUT over REST as a user does, and the
- * Delta table checked row by row.
+ * Both connectors on a real Connect cluster ({@link ConnectCluster}): the documentation's
+ * quickstart, bad values, plain JSON, tasks.max changed mid-stream, upserts.
  */
 @Tag("integration")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ConnectIT {
-    @RegisterExtension
-    static final BrokerExtension KAFKA = new BrokerExtension();
-    static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
-
-    /** The two request bodies of the connectors' documentation, as written there. */
-    static final String SOURCE_BODY = """
-            {
-              "connector.class": "io.tributary.connect.FileSourceConnector",
-              "path": "/data/in", "schema": "id INT, user STRING, amt DOUBLE, ts TIMESTAMP",
-              "topic": "orders", "tasks.max": "3", "onBadRecord": "deadLetter" }""";
-    static final String SINK_BODY = """
-            {
-              "connector.class": "io.tributary.connect.DeltaSinkConnector",
-              "topics": "orders", "delta.path": "/data/tables/orders", "tasks.max": "3" }""";
-
-    @TempDir
-    static Path dir;
-    static ConnectWorkers workers;
-
-    @BeforeAll
-    static void startWorkers() throws IOException {
-        long t0 = System.nanoTime();
-        workers = new ConnectWorkers(dir.resolve("connect"), KAFKA.broker().bootstrapServers(), ConnectWorkers.pluginZip(), 3);
-        System.out.printf("3 Connect workers answering after %.1f s%n", (System.nanoTime() - t0) / 1e9);
-    }
-
-    @AfterAll
-    static void stopWorkers() {
-        if (workers != null) {
-            workers.close();
-        }
-    }
-
+class ConnectIT extends ConnectCluster {
     @Test
     @Order(1)
     void quickstartFilesLandInTheTableThroughBothConnectors() throws Exception {
@@ -176,148 +119,6 @@ class ConnectIT {
         assertThat(tableRows(maps)).containsExactly(Arrays.deepToString(json.parse(row.formatted(4))));
         delete("plain-delta");
         delete("plain-map-delta");
-    }
-
-    /**
-     * Kafka's exactly-once source test shape, short: workers stopped and started again while files
-     * keep coming, cleanly (SIGTERM), hard (SIGKILL) and cleanly, then one killed inside its task's
-     * open transaction; the topic holds every row once and so does the table.
-     */
-    @Test
-    @Order(4)
-    void workerRestartsCleanAndHardKeepTopicAndTableExact() throws Exception {
-        restartsKeepTopicAndTableExact("restarts", 3);
-    }
-
-    /** The same with twelve restarts, six clean and six hard, as Kafka's own test: {@code -Psoak -Dit.test=ConnectIT}. */
-    @Test
-    @Tag("soak")
-    @Order(6)
-    void twelveWorkerRestartsCleanAndHardKeepTopicAndTableExact() throws Exception {
-        restartsKeepTopicAndTableExact("restarts12", 12);
-    }
-
-    /**
-     * {@code restarts} worker restarts, alternately clean and hard, each after some of the newest
-     * files reached the table, then a hard kill of the worker whose task has a transaction open.
-     */
-    static void restartsKeepTopicAndTableExact(String topic, int restarts) throws Exception {
-        Scenario s = new Scenario(topic, 3);
-        for (int round = 0; round < restarts; round++) {
-            s.writeFiles(round, 4, 250);
-            s.awaitProgress();
-            boolean hard = round % 2 == 1;
-            long t0 = System.nanoTime();
-            workers.restart(round % workers.size(), hard);
-            System.out.printf("%s: restart %d of %d, worker %d (%s) answering again after %.1f s%n", topic, round + 1, restarts,
-                    round % workers.size(), hard ? "SIGKILL" : "SIGTERM", (System.nanoTime() - t0) / 1e9);
-        }
-        s.awaitExact();
-
-        // a worker killed while its task's transaction is open: the file's records written so far are aborted. The worker
-        // is frozen and the transaction seen open before the kill; a commit request it sent just before the freeze can
-        // still reach the broker after the look (then the file commits whole): another file, until a kill aborts one
-        long abortedBefore = count(topic, "read_uncommitted") - s.rows; // a restart above may have aborted a transaction too
-        long aborted;
-        int attempt = 0;
-        do {
-            attempt++;
-            String name = "part-big-" + attempt + ".json";
-            s.writeFile(name, 10_000_000 + attempt * 200_000, 120_000);
-            int owner = Utils.toPositive(Utils.murmur2(name.getBytes(StandardCharsets.UTF_8))) % 3;
-            boolean frozenOpen = killInsideOpenTransaction(topic, topic + "-files", owner, workerOf(topic + "-files", owner));
-            s.awaitExact();
-            aborted = count(topic, "read_uncommitted") - s.rows;
-            System.out.printf("%s: file %d: %s; %d records aborted%n", topic, attempt,
-                    frozenOpen ? "worker killed with the transaction seen open" : "the transaction committed before the freeze",
-                    aborted - abortedBefore);
-        } while (aborted == abortedBefore && attempt < 5);
-        assertThat(aborted).as("records of the killed transaction stay in the log, aborted").isGreaterThan(abortedBefore);
-        s.writeFiles(restarts, 4, 250);
-        s.awaitExact();
-    }
-
-    /**
-     * Kills {@code worker} while task {@code task} of {@code connector} has a transaction open with
-     * records in {@code topic}: once the broker shows it so (DescribeTransactions: ongoing, on the
-     * topic; the topic's end past its last stable offset), the worker is frozen (SIGSTOP), the broker
-     * asked again while the worker cannot commit, and only then is it killed (SIGKILL). False (the
-     * worker resumed) when the transaction committed between the first look and the freeze.
-     */
-    static boolean killInsideOpenTransaction(String topic, String connector, int task, int worker) throws Exception {
-        try (Admin admin = Admin.create(KAFKA.client())) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-            while (!openWithRecords(admin, topic, connector, task)) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("no open transaction of task " + task + " of " + connector + " on " + topic + " in 120 s\n" + status());
-                }
-                ConnectWorkers.pause(10);
-            }
-            workers.suspend(worker);
-            if (openWithRecords(admin, topic, connector, task)) {
-                workers.restart(worker, true);
-                return true;
-            }
-            workers.resume(worker);
-            return false;
-        }
-    }
-
-    /** True if the task's transaction is ongoing on {@code topic} and holds records there (the topic's end past its last stable offset). */
-    static boolean openWithRecords(Admin admin, String topic, String connector, int task) throws Exception {
-        String suffix = "-" + connector + "-" + task; // Connect's transactional id: <group>-<connector>-<task>
-        List<String> ids = admin.listTransactions(new ListTransactionsOptions().filterStates(List.of(TransactionState.ONGOING)))
-                .all().get().stream().map(TransactionListing::transactionalId).filter(id -> id.endsWith(suffix)).toList();
-        for (String id : ids) {
-            TransactionDescription d = admin.describeTransactions(List.of(id)).description(id).get();
-            List<TopicPartition> mine = d.topicPartitions().stream().filter(tp -> tp.topic().equals(topic)).toList();
-            if (d.state() != TransactionState.ONGOING || mine.isEmpty()) {
-                continue;
-            }
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            mine.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> written =
-                    admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get();
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> stable =
-                    admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
-            if (mine.stream().anyMatch(tp -> written.get(tp).offset() > stable.get(tp).offset())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The index of the worker that runs task {@code task} of {@code connector}. */
-    static int workerOf(String connector, int task) throws Exception {
-        JsonNode status = new ObjectMapper().readTree(workers.call("GET", "/connectors/" + connector + "/status", null).body());
-        for (JsonNode t : status.path("tasks")) {
-            if (t.path("id").asInt() == task) {
-                String id = t.path("worker_id").asText();
-                for (int i = 0; i < workers.size(); i++) {
-                    if (workers.url(i).endsWith(id)) {
-                        return i;
-                    }
-                }
-            }
-        }
-        throw new AssertionError("task " + task + " of " + connector + " runs nowhere: " + status);
-    }
-
-    /** The records of {@code topic} a consumer of {@code isolation} reads. */
-    static long count(String topic, String isolation) {
-        Map<String, Object> p = new HashMap<>(KAFKA.client());
-        p.put("isolation.level", isolation);
-        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
-            List<TopicPartition> tps = c.partitionsFor(topic).stream().map(x -> new TopicPartition(topic, x.partition())).toList();
-            c.assign(tps);
-            c.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = c.endOffsets(tps);
-            long n = 0;
-            while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                n += c.poll(Duration.ofMillis(200)).count();
-            }
-            return n;
-        }
     }
 
     /** tasks.max of both connectors from 1 to 3 and back to 1 while files keep coming: each row once in the table. */
@@ -495,209 +296,4 @@ class ConnectIT {
         Files.write(target.getParent().resolve(name + ".args"), lines);
     }
 
-    /** Both connectors on a topic of their own, files written round by round, the table checked against them. */
-    static final class Scenario {
-        final String topic;
-        final Path in;
-        final Path table;
-        int rows;
-        int seen;
-
-        Scenario(String topic, int tasks) throws Exception {
-            this.topic = topic;
-            this.in = Files.createDirectories(dir.resolve(topic).resolve("in"));
-            this.table = dir.resolve(topic).resolve("table");
-            createTopics(Map.of(topic, 3, topic + ".deadletter", 1));
-            tasks(tasks);
-        }
-
-        void tasks(int n) throws IOException, InterruptedException {
-            put(topic + "-files", SOURCE_BODY.replace("/data/in", in.toString()).replace("\"orders\"", "\"" + topic + "\"")
-                    .replace("\"3\"", "\"" + n + "\""));
-            put(topic + "-delta", SINK_BODY.replace("/data/tables/orders", table.toString()).replace("\"orders\"", "\"" + topic + "\"")
-                    .replace("\"3\"", "\"" + n + "\""));
-        }
-
-        /** {@code files} new files of {@code perFile} rows, each written aside and renamed into the folder whole. */
-        void writeFiles(int round, int files, int perFile) throws IOException {
-            for (int f = 0; f < files; f++) {
-                StringBuilder b = new StringBuilder();
-                for (int r = 0; r < perFile; r++) {
-                    int id = round * 100_000 + f * 1000 + r;
-                    b.append("{\"id\": ").append(id).append(", \"user\": \"u").append(id % 7).append("\", \"amt\": ")
-                            .append(id % 100).append(".5, \"ts\": \"2026-01-01T10:").append(String.format("%02d", r % 60)).append(":00Z\"}\n");
-                }
-                Path tmp = in.resolve(".part-" + round + "-" + f + ".json");
-                Files.writeString(tmp, b);
-                Files.move(tmp, in.resolve("part-" + round + "-" + f + ".json"));
-                rows += perFile;
-            }
-        }
-
-        /** One file of {@code n} rows with ids from {@code firstId}, written aside and renamed into the folder whole. */
-        void writeFile(String name, int firstId, int n) throws IOException {
-            StringBuilder b = new StringBuilder();
-            for (int id = firstId; id < firstId + n; id++) {
-                b.append("{\"id\": ").append(id).append(", \"user\": \"u").append(id % 7).append("\", \"amt\": 0.5, \"ts\": \"2026-01-02T00:00:00Z\"}\n");
-            }
-            Path tmp = in.resolve("." + name);
-            Files.writeString(tmp, b);
-            Files.move(tmp, in.resolve(name));
-            rows += n;
-        }
-
-        /** Some of the newest files' rows have reached the table. */
-        void awaitProgress() {
-            int before = seen;
-            await(topic + ": the table grows past " + before + " rows", Duration.ofSeconds(180), () -> (seen = (int) addedRows(table)) > before);
-        }
-
-        /** Every row of the files once in the topic and once in the table. */
-        void awaitExact() throws IOException {
-            await(topic + ": the table holds " + rows + " rows", Duration.ofSeconds(300), () -> {
-                seen = (int) addedRows(table);
-                if (seen < rows) {
-                    System.out.printf("%s: %d of %d rows in the table; its offsets %s; the topic's end %s%n", topic, seen, rows,
-                            PartitionSink.allOffsets(table.toString()), endOffsets(topic));
-                }
-                return seen >= rows;
-            });
-            List<String> expected = inputRows(in);
-            assertThat(expected).hasSize(rows);
-            // sorted lists compared, not AssertJ's any-order match, which is quadratic in the rows (minutes for 100,000s)
-            assertThat(sorted(tableRows(table))).as("the table's rows against the files'").isEqualTo(sorted(expected));
-            List<String> published = values(topic, rows);
-            assertThat(published).hasSize(rows);
-            assertThat(new java.util.HashSet<>(published)).as("distinct records published").hasSize(rows);
-        }
-    }
-
-    // ---- helpers shared with the restart and rebalance scenarios
-
-    static void put(String name, String body) throws IOException, InterruptedException {
-        HttpResponse<String> r = workers.call("PUT", "/connectors/" + name + "/config", body);
-        assertThat(r.statusCode()).as("PUT %s: %s", name, r.body()).isIn(200, 201);
-    }
-
-    static void delete(String name) throws IOException, InterruptedException {
-        workers.call("DELETE", "/connectors/" + name, null);
-    }
-
-    static void createTopics(Map<String, Integer> topics) throws Exception {
-        try (Admin admin = Admin.create(KAFKA.client())) {
-            List<NewTopic> create = new ArrayList<>();
-            topics.forEach((t, p) -> create.add(new NewTopic(t, p, (short) 1)));
-            admin.createTopics(create).all().get();
-        }
-    }
-
-    /** The rows of the input files' good lines, as the table must hold them. */
-    static List<String> inputRows(Path in) throws IOException {
-        RowJson json = new RowJson(SCHEMA);
-        List<String> rows = new ArrayList<>();
-        try (var files = Files.list(in)) {
-            for (Path f : files.toList()) {
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    try {
-                        rows.add(Arrays.deepToString(json.parse(line)));
-                    } catch (RuntimeException bad) {
-                        // a bad line: the dead-letter topic's, never the table's
-                    }
-                }
-            }
-        }
-        return rows;
-    }
-
-    /** The rows the table's commits added, from the log's statistics (cheap to poll; appends only). */
-    static long addedRows(Path table) {
-        return DeltaTables.history(table.toString()).stream().mapToLong(TableCommit::addedRows).sum();
-    }
-
-    static List<String> sorted(List<String> rows) {
-        return rows.stream().sorted().toList();
-    }
-
-    static List<String> tableRows(Path table) {
-        return DeltaTables.readRows(table.toString()).stream().map(Arrays::deepToString).toList();
-    }
-
-    /** The read_committed end offset of every partition of {@code topic}. */
-    static Map<TopicPartition, Long> endOffsets(String topic) {
-        try (KafkaConsumer<String, String> c = consumer()) {
-            List<TopicPartition> tps = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-            return new HashMap<>(c.endOffsets(tps));
-        }
-    }
-
-    /** Every committed value of {@code topic}, reading until {@code atLeast} are there (or 30 s). */
-    static List<String> values(String topic, int atLeast) {
-        List<String> out = new ArrayList<>();
-        try (KafkaConsumer<String, String> c = consumer()) {
-            List<TopicPartition> tps = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-            c.assign(tps);
-            c.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = c.endOffsets(tps);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (System.nanoTime() < deadline && (out.size() < atLeast || tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp)))) {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
-                    out.add(r.value());
-                }
-                if (out.size() < atLeast) {
-                    end.putAll(c.endOffsets(tps));
-                }
-            }
-        }
-        return out;
-    }
-
-    private static KafkaConsumer<String, String> consumer() {
-        Map<String, Object> p = new HashMap<>(KAFKA.client());
-        p.put("isolation.level", "read_committed");
-        return new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
-    }
-
-    /**
-     * Connect does not restart a failed task by itself. An exactly-once source task that starts
-     * while the leader worker is down fails: its request to fence the previous generation's
-     * producers cannot reach the leader. An operator restarts it (Strimzi's autoRestart does);
-     * so does this test, for that failure only, so that any other failure still fails the test.
-     */
-    static void restartTasksFailedByFencing() {
-        try {
-            JsonNode all = new ObjectMapper().readTree(workers.call("GET", "/connectors?expand=status", null).body());
-            for (JsonNode c : all) {
-                JsonNode st = c.path("status");
-                for (JsonNode t : st.path("tasks")) {
-                    if ("FAILED".equals(t.path("state").asText()) && t.path("trace").asText().contains("fenceZombieSourceTasks")) {
-                        System.out.printf("restarting task %d of %s, failed while fencing zombies%n", t.path("id").asInt(), st.path("name").asText());
-                        workers.call("POST", "/connectors/" + st.path("name").asText() + "/tasks/" + t.path("id").asInt() + "/restart", null);
-                    }
-                }
-            }
-        } catch (IOException | InterruptedException e) {
-            // the REST API is down while a worker restarts: next time
-        }
-    }
-
-    /** The connectors' and tasks' states as the REST API gives them. */
-    static String status() {
-        try {
-            return "status: " + workers.call("GET", "/connectors?expand=status", null).body();
-        } catch (IOException | InterruptedException e) {
-            return "status: " + e;
-        }
-    }
-
-    /** Polls {@code condition} until it holds; fails with the workers' logs after {@code max}. */
-    static void await(String what, Duration max, Supplier<Boolean> condition) {
-        long deadline = System.nanoTime() + max.toNanos();
-        while (!condition.get()) {
-            restartTasksFailedByFencing();
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not in " + max.toSeconds() + " s: " + what + "\n" + status() + "\n" + workers.logs());
-            }
-            ConnectWorkers.pause(1000);
-        }
-    }
 }
