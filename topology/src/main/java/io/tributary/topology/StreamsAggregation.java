@@ -54,6 +54,8 @@ public final class StreamsAggregation implements AutoCloseable {
     private Map<TopicPartition, Long> settledEnd = Map.of();
     private Map<TopicPartition, Long> committed;
     private Map<TopicPartition, Long> trimmed;
+    /** Set when a batch failed because Kafka did not answer: the next batch that reaches Kafka starts the application again first. */
+    private boolean restartWhenKafkaAnswers;
 
     /**
      * Starts the application and waits until it has joined its group. Waits up to the client
@@ -143,10 +145,26 @@ public final class StreamsAggregation implements AutoCloseable {
      *         or, in a bounded run, read rows that no batch-end marker follows
      */
     public Optional<Progress> runBatch() {
+        try {
+            return batch();
+        } catch (RuntimeException e) {
+            restartWhenKafkaAnswers |= StreamsApp.kafkaTrouble(e);
+            throw e;
+        }
+    }
+
+    private Optional<Progress> batch() {
         long startMs = System.currentTimeMillis();
         long t0 = System.nanoTime();
         restartIfKilled();
         Map<TopicPartition, Long> end = new HashMap<>(offsets.end());
+        if (restartWhenKafkaAnswers) {
+            // Kafka answers again after it did not: a stream thread whose commit timed out meanwhile may
+            // still hold its transaction open (StreamsApp#restart); a new instance aborts it at once
+            restartWhenKafkaAnswers = false;
+            app.restart("Kafka answers again after it did not");
+            progress.countersReset();
+        }
         if (config.instanceId() != null) {
             // instances share the tasks: a batch is the partitions of this instance's tasks
             Set<Integer> local = Set.copyOf(app.localTasks(config.eventsTopic()).partitions());

@@ -97,15 +97,29 @@ public final class StreamsApp implements AutoCloseable {
      */
     public boolean restartIfKilled() {
         if (restartAfterKafkaError && (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING)) {
-            restartAfterKafkaError = false;
-            streams.close(Duration.ofSeconds(30));
-            LOG.info("the aggregation (Kafka Streams application {}) starts again after Kafka errors", applicationId);
-            KafkaStreams s = create();
-            s.start();
-            streams = s;
+            restart("its stream thread failed on Kafka errors");
             return true;
         }
         return false;
+    }
+
+    /**
+     * Closes the application and starts a new instance of it, which keeps the process id and so the
+     * transactional ids, as {@link #restartIfKilled()} does. Also for a stream thread that is still
+     * alive after Kafka did not answer for a while: one whose commit timed out gives its tasks up as
+     * corrupted and restores them from the changelogs, which its own open transaction holds back (a
+     * read_committed reader stops at it), until the broker aborts that transaction at its timeout
+     * (60 s). The new instance's producer aborts it at once.
+     *
+     * @param why for the log: why the application starts again
+     */
+    public void restart(String why) {
+        streams.close(Duration.ofSeconds(30));
+        restartAfterKafkaError = false; // a thread that failed is gone with the instance closed
+        LOG.info("the aggregation (Kafka Streams application {}) starts again: {}", applicationId, why);
+        KafkaStreams s = create();
+        s.start();
+        streams = s;
     }
 
     /** Throws when the application stopped for good (not running, rebalancing, being made or about to start again). */
@@ -156,7 +170,7 @@ public final class StreamsApp implements AutoCloseable {
      * connection, a transaction left to abort, a producer whose abort timed out), not a failure of the topology's own code nor a
      * refusal (authorization, serialization, an unsupported version, a bad configuration).
      */
-    static boolean kafkaTrouble(Throwable e) {
+    public static boolean kafkaTrouble(Throwable e) {
         Throwable root = root(e);
         if (root instanceof org.apache.kafka.common.errors.RetriableException) {
             return true;
