@@ -1,11 +1,7 @@
 package io.tributary.broker;
 
-import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,7 +59,7 @@ public final class BrokerCluster implements AutoCloseable {
             throw new IllegalArgumentException("a cluster needs at least one node");
         }
         long t0 = System.nanoTime();
-        int[] ports = freePorts(2 * size);
+        int[] ports = LoopbackPorts.stable(2 * size); // a node comes back on its ports
         String voters = java.util.stream.IntStream.rangeClosed(1, size)
                 .mapToObj(i -> i + "@127.0.0.1:" + ports[size + i - 1]).collect(Collectors.joining(","));
         String clusterId = Uuid.randomUuid().toString();
@@ -164,29 +160,6 @@ public final class BrokerCluster implements AutoCloseable {
                     .run();
         } catch (Exception e) {
             throw new IllegalStateException("cannot format node " + id + "'s folder " + logDir + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static int[] freePorts(int n) {
-        List<ServerSocket> open = new ArrayList<>();
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                open.add(s);
-                ports[i] = s.getLocalPort();
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free ports on 127.0.0.1", e);
-        } finally {
-            for (ServerSocket s : open) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // released anyway
-                }
-            }
         }
     }
 

@@ -70,7 +70,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
         // free ports are picked before the broker binds them: another process may take one in between
         for (int attempt = 1; ; attempt++) {
-            int brokerPort = port > 0 ? port : freePort();
+            int brokerPort = port > 0 ? port : LoopbackPorts.stable(1)[0]; // kept when it starts again
             int controllerPort = freePort();
             while (controllerPort == brokerPort) { // each free port is released before the next is asked for: the same may come back
                 controllerPort = freePort();

@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.EmbeddedBroker;
+import io.tributary.broker.LoopbackPorts;
 import io.tributary.schema.Topics;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.TopicTail;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -27,10 +26,7 @@ class BrokerBounceTest {
 
     @Test
     void theServiceWaitsOutABrokerBounceAndTheTableIsExact() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        int port = LoopbackPorts.stable(1)[0]; // nothing listens there until a broker does
         Path kafkaDir = dir.resolve("kafka");
         EmbeddedBroker broker = EmbeddedBroker.start(kafkaDir, port);
         Workspace ws = new Workspace(dir, QuickstartScenarios.SPEC.replace("trigger: availableNow",

@@ -2,8 +2,7 @@ package io.tributary.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.tributary.broker.LoopbackPorts;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -24,10 +23,7 @@ class ServiceWithoutItsBrokerTest {
 
     @Test
     void aServiceWhoseBrokerDoesNotAnswerSaysSoWhileItWaitsAndStopsCleanly() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort(); // nothing listens there once closed
-        }
+        int port = LoopbackPorts.stable(1)[0]; // nothing listens there
         Workspace ws = new Workspace(dir.resolve("pipeline"), QuickstartScenarios.SPEC.replace("trigger: availableNow\n", "")
                 + "kafka:\n  bootstrap.servers: \"127.0.0.1:" + port + "\"\n");
         ws.addFile("part-0001.json", "{\"id\": 1, \"user\": \"a\", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}");

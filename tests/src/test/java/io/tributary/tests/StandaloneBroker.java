@@ -1,8 +1,7 @@
 package io.tributary.tests;
 
+import io.tributary.broker.LoopbackPorts;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,7 +37,7 @@ final class StandaloneBroker implements AutoCloseable {
 
     /** As {@link #start(Path)}; {@code autoCreate}: the broker creates a topic a client asks about (auto.create.topics.enable). */
     static StandaloneBroker start(Path dir, boolean autoCreate) throws IOException, InterruptedException {
-        int[] ports = freePorts();
+        int[] ports = LoopbackPorts.stable(2);
         int port = ports[0];
         int controller = ports[1];
         Path logs = dir.resolve("logs");
@@ -110,15 +109,6 @@ final class StandaloneBroker implements AutoCloseable {
                 "-XX:TieredStopAtLevel=1", "-cp", LIB + "/*"));
         cmd.addAll(args);
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile())).start();
-    }
-
-    private static int[] freePorts() {
-        java.net.InetAddress lo = java.net.InetAddress.getLoopbackAddress();
-        try (ServerSocket a = new ServerSocket(0, 1, lo); ServerSocket b = new ServerSocket(0, 1, lo)) {
-            return new int[] {a.getLocalPort(), b.getLocalPort()};
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     @Override
