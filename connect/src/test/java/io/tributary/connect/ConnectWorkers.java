@@ -1,8 +1,8 @@
 package io.tributary.connect;
 
+import io.tributary.broker.LoopbackPorts;
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -55,7 +55,7 @@ final class ConnectWorkers implements AutoCloseable {
 
         Worker(int index) throws IOException {
             this.index = index;
-            this.port = freePort();
+            this.port = LoopbackPorts.stable(1)[0]; // kept when the worker starts again
             this.config = dir.resolve("worker-" + index + ".properties");
             this.log = dir.resolve("worker-" + index + ".log");
             Files.writeString(config, String.join("\n",
@@ -267,12 +267,6 @@ final class ConnectWorkers implements AutoCloseable {
         return Arrays.stream(cp.split(File.pathSeparator))
                 .filter(e -> NOT_ON_WORKER.stream().noneMatch(e.replace(File.separatorChar, '/')::contains))
                 .collect(Collectors.joining(File.pathSeparator));
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     private static void unzip(Path zip, Path into) throws IOException {
