@@ -64,8 +64,9 @@ public final class LoopbackPorts {
 
     /** The first port of the kernel's ephemeral range (Linux's default 32768 where it cannot be read). */
     static int ephemeralStart() {
-        try {
-            return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+        // read as a line: Files.readString trusts the size /proc reports, and some kernels' /proc gives only the first byte
+        try (java.io.BufferedReader r = Files.newBufferedReader(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+            return Integer.parseInt(r.readLine().trim().split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             return 32_768;
         }
