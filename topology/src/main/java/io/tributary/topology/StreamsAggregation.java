@@ -244,6 +244,7 @@ public final class StreamsAggregation implements AutoCloseable {
     private void restartIfKilled() {
         if (app.restartIfKilled()) {
             progress.countersReset();
+            restartWhenKafkaAnswers = false; // the new instance aborts the old one's transaction already
         }
     }
 
