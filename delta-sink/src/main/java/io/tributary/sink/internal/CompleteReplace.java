@@ -73,8 +73,8 @@ final class CompleteReplace implements WriteMode {
         Set<String> files = new LinkedHashSet<>();
         if (snapshot.isPresent()) {
             // the remove actions need each file's add entry, not its rows: a scan that reads no data
-            FileScan.removals(writer.engine(), snapshot.get(), (path, remove) -> {
-                files.add(path);
+            FileScan.removals(writer.engine(), snapshot.get(), (identity, remove) -> {
+                files.add(identity);
                 actions.add(remove);
             });
         }

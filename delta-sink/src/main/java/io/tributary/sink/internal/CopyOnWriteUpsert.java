@@ -73,7 +73,7 @@ final class CopyOnWriteUpsert implements WriteMode {
         if (snapshot.isPresent()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keys());
             FileScan.read(writer.engine(), snapshot.get(), filter, file -> {
-                read.add(file.path());
+                read.add(file.identity());
                 List<Object[]> survivors = new ArrayList<>(file.rows().size());
                 boolean hit = false;
                 for (Object[] row : file.rows()) {
@@ -91,7 +91,7 @@ final class CopyOnWriteUpsert implements WriteMode {
                     counts[delete ? 1 : 0]++;
                 }
                 if (hit) {
-                    removed.add(file.path());
+                    removed.add(file.identity());
                     actions.add(file.removeAction());
                     output.addAll(survivors);
                     counts[2] += survivors.size();

@@ -20,8 +20,11 @@ import java.util.Set;
 
 /** The files of a snapshot that a Kernel scan filter keeps (data skipping on their statistics), read one by one. */
 final class FileScan {
-    /** One file the scan kept: its {@code add.path}, its rows, and the {@code remove} action that drops it. */
-    record ScannedFile(String path, List<Object[]> rows, Row removeAction) {
+    /**
+     * One file the scan kept: its {@link TableFile#identity() identity} (path and deletion vector), its rows,
+     * and the {@code remove} action that drops it.
+     */
+    record ScannedFile(String identity, List<Object[]> rows, Row removeAction) {
     }
 
     /** Receives each kept file with its rows. */
@@ -29,9 +32,9 @@ final class FileScan {
         void visit(ScannedFile file);
     }
 
-    /** Receives each file's path and its remove action. */
+    /** Receives each file's identity and its remove action. */
     interface RemovalVisitor {
-        void visit(String path, Row removeAction);
+        void visit(String identity, Row removeAction);
     }
 
     private FileScan() {
@@ -50,7 +53,7 @@ final class FileScan {
                         Row scanFile = scanFiles.next();
                         List<Object[]> rows = new ArrayList<>();
                         TableReader.readFile(engine, scanState, scanFile, physical, schema, rows);
-                        visitor.visit(new ScannedFile(KernelInternals.scanFilePath(scanFile), rows, KernelInternals.removeAction(scanFile)));
+                        visitor.visit(new ScannedFile(TableFile.identity(scanFile), rows, KernelInternals.removeAction(scanFile)));
                     }
                 }
             }
@@ -59,17 +62,20 @@ final class FileScan {
         }
     }
 
-    /** The paths of the files the filter keeps, without reading them. */
-    static Set<String> paths(Engine engine, Snapshot snapshot, Predicate filter) {
-        Set<String> paths = new LinkedHashSet<>();
-        list(engine, snapshot, filter, scanFile -> paths.add(KernelInternals.scanFilePath(scanFile)));
-        return paths;
+    /**
+     * The {@link TableFile#identity() identities} of the files the filter keeps, without reading them: a file
+     * that another writer gave a new deletion vector is another file.
+     */
+    static Set<String> identities(Engine engine, Snapshot snapshot, Predicate filter) {
+        Set<String> identities = new LinkedHashSet<>();
+        list(engine, snapshot, filter, scanFile -> identities.add(TableFile.identity(scanFile)));
+        return identities;
     }
 
-    /** Every file of the snapshot with its remove action, without reading them. */
+    /** Every file of the snapshot with its identity and remove action, without reading them. */
     static void removals(Engine engine, Snapshot snapshot, RemovalVisitor visitor) {
         list(engine, snapshot, AlwaysTrue.ALWAYS_TRUE,
-                scanFile -> visitor.visit(KernelInternals.scanFilePath(scanFile), KernelInternals.removeAction(scanFile)));
+                scanFile -> visitor.visit(TableFile.identity(scanFile), KernelInternals.removeAction(scanFile)));
     }
 
     private static void list(Engine engine, Snapshot snapshot, Predicate filter, java.util.function.Consumer<Row> each) {

@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * the table would then hold the key twice. So the commit is built with no retries: any commit
  * that lands between the snapshot the plan read and this commit fails it. The committer then
  * re-runs the plan's scan filter on the new snapshot: if no new file may hold one of the batch's
- * keys and every file the plan removes is still there, the same actions are committed on the new
- * snapshot; otherwise the batch is planned again (files read and written again; the first
- * attempt's Parquet files stay as orphans until a VACUUM). After {@value #MAX_ATTEMPTS} attempts it fails.
+ * keys and every file the plan read is still there with the same deletion vector, the same
+ * actions are committed on the new snapshot; otherwise the batch is planned again (files read and
+ * written again; the first attempt's Parquet files stay as orphans until a VACUUM). After {@value #MAX_ATTEMPTS} attempts it fails.
  */
 final class RewriteCommitter {
     private static final Logger LOG = LoggerFactory.getLogger(RewriteCommitter.class);
@@ -227,7 +227,12 @@ final class RewriteCommitter {
         }
     }
 
-    /** True if the plan, made on an older snapshot, holds on {@code latest}: no new file may hold its keys, none it removes is gone. */
+    /**
+     * True if the plan, made on an older snapshot, holds on {@code latest}: no new file may hold its keys, none
+     * it read is gone or has another deletion vector. A file is its path and its deletion vector: Spark's
+     * {@code DELETE}, {@code UPDATE} and {@code MERGE} on a table with deletion vectors keep a file's path and
+     * give it a new vector, and a {@code remove} of the file as the plan read it would leave the new one in the table.
+     */
     private boolean stillHolds(RewritePlan plan, Optional<Snapshot> latest) {
         if (latest.isEmpty() || plan.filter() == null) {
             return latest.isEmpty() && plan.filter() == null;
@@ -235,8 +240,8 @@ final class RewriteCommitter {
         if (latest.get().getVersion() == plan.readVersion()) {
             return true;
         }
-        Set<String> now = FileScan.paths(writer.engine(), latest.get(), plan.filter());
-        boolean holds = plan.readPaths().containsAll(now) && now.containsAll(plan.removedPaths());
+        Set<String> now = FileScan.identities(writer.engine(), latest.get(), plan.filter());
+        boolean holds = plan.readFiles().containsAll(now) && now.containsAll(plan.removedFiles());
         LOG.info("delta table {}: versions {}..{} committed by another writer {} files the batch's keys may be in",
                 writer.tablePath(), plan.readVersion() + 1, latest.get().getVersion(), holds ? "touched none of the" : "changed");
         return holds;

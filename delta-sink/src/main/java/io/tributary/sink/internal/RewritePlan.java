@@ -11,13 +11,14 @@ import java.util.Set;
  * @param actions the {@code remove} and {@code add} actions of the commit
  * @param readVersion the table version the plan was made on; -1 if there was no table
  * @param filter the scan filter that found the files the plan read; null if there was no table
- * @param readPaths the files the filter returned (all of them were read)
- * @param removedPaths the files the plan removes (a subset of {@code readPaths})
+ * @param readFiles the {@link TableFile#identity() identities} (path and deletion vector) of the files the
+ *     filter returned (all of them were read)
+ * @param removedFiles the identities of the files the plan removes (a subset of {@code readFiles})
  * @param metrics counts for the progress record, named as Delta's MERGE {@code operationMetrics}
  */
-record RewritePlan(java.util.List<Row> actions, long readVersion, Predicate filter, Set<String> readPaths,
-                   Set<String> removedPaths, Map<String, Object> metrics) {
+record RewritePlan(java.util.List<Row> actions, long readVersion, Predicate filter, Set<String> readFiles,
+                   Set<String> removedFiles, Map<String, Object> metrics) {
     int filesAdded() {
-        return actions.size() - removedPaths.size();
+        return actions.size() - removedFiles.size();
     }
 }

@@ -67,6 +67,15 @@ public record TableFile(String logPath, String absolutePath, long size, long mod
 
     /** The file with its deletion vector, as the log identifies an {@code add}: a new deletion vector makes it another. */
     public String identity() {
+        return identity(logPath, scanFile);
+    }
+
+    /** {@link #identity()} of a scan-file row of {@code Scan.getScanFiles}. */
+    static String identity(Row scanFile) {
+        return identity(KernelInternals.scanFilePath(scanFile), scanFile);
+    }
+
+    private static String identity(String logPath, Row scanFile) {
         return logPath + KernelInternals.deletionVectorId(scanFile).map(id -> " dv " + id).orElse("");
     }
 }

@@ -12,12 +12,12 @@ import java.util.stream.Stream;
  * The tables Spark 4.2 + Delta 4.4 wrote for these tests (src/test/resources/spark-tables, made by
  * compat/spark's SparkFixtures; its README says how), copied to a test's folder before use.
  */
-final class SparkTables {
+public final class SparkTables {
     private SparkTables() {
     }
 
     /** A copy of fixture {@code name} (e.g. {@code dv-v2-checkpoint}) in {@code dir}. */
-    static Path copy(String name, Path dir) {
+    public static Path copy(String name, Path dir) {
         Path source = resource(name);
         Path target = dir.resolve(name);
         try (Stream<Path> files = Files.walk(source)) {
@@ -40,7 +40,8 @@ final class SparkTables {
         return resource(name + ".actions");
     }
 
-    private static Path resource(String name) {
+    /** Fixture {@code name}'s file or folder as it is in the test resources (read it, never write it). */
+    public static Path resource(String name) {
         try {
             return Path.of(Objects.requireNonNull(SparkTables.class.getResource("/spark-tables/" + name), name).toURI());
         } catch (URISyntaxException e) {
