@@ -105,4 +105,9 @@ public final class Topics {
     public static String lateRows(String pipeline) {
         return "tributary." + pipeline + ".late-rows";
     }
+
+    /** The pipeline's defining settings, as its instances on a Kafka cluster recorded them (compacted, key = the pipeline's name). */
+    public static String spec(String pipeline) {
+        return "tributary." + pipeline + ".spec";
+    }
 }

@@ -38,6 +38,12 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--reprocess", description = "accept that the pipeline's state was lost: read every input file again and write its rows again (what Spark does without its checkpoint)")
     boolean reprocess;
 
+    @Option(names = "--accept-spec-change", description = "on a Kafka cluster, with every instance of the pipeline stopped: run with "
+            + "settings that define its output (source, aggregation, sink, topics) other than those it last ran with, and record them "
+            + "as the pipeline's; the table keeps its rows and the aggregation's open windows are finished under the new settings "
+            + "(docs/operations.md)")
+    boolean acceptSpecChange;
+
     @Override
     public Integer call() throws Exception {
         PipelineSpec spec = specOptions.load();
@@ -52,7 +58,7 @@ final class RunCommand implements Callable<Integer> {
              ServiceEndpoints endpoints = ServiceEndpoints.start(spec)) {
             endpoints.boundPort().ifPresent(port -> lock.describe(", http://" + spec.string(Settings.HTTP_HOST) + ":" + port + "/"));
             GracefulStop stop = GracefulStop.install(endpoints);
-            try (Pipeline pipeline = Pipeline.open(spec, new RunOptions(reprocess, lock, stop::requested))) {
+            try (Pipeline pipeline = Pipeline.open(spec, new RunOptions(reprocess, lock, stop::requested, acceptSpecChange))) {
                 endpoints.attach(pipeline);
                 stop.attach(pipeline);
                 if (bar != null) {

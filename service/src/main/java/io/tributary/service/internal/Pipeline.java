@@ -71,7 +71,8 @@ public final class Pipeline implements AutoCloseable {
     }
 
     /**
-     * Connects to Kafka (starting the embedded broker if the spec names none) and opens the stages.
+     * Connects to Kafka (starting the embedded broker if the spec names none), checks that the run
+     * agrees with the pipeline's running instances ({@link PipelineRegistry}) and opens the stages.
      *
      * @throws StoppedWhileStarting if {@link RunOptions#stopRequested()} said so while the Kafka cluster did not answer yet
      */
@@ -81,6 +82,7 @@ public final class Pipeline implements AutoCloseable {
         List<Stage> stages = new ArrayList<>();
         try {
             kafka = KafkaConnection.open(spec, options);
+            PipelineRegistry.check(spec, kafka.clientProps(), options.acceptSpecChange()); // before any stage joins a group
             PipelineParts.open(spec, kafka, options, readAhead, stages);
         } catch (RuntimeException e) {
             stages.forEach(Stage::close);

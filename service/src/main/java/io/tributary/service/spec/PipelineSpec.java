@@ -390,7 +390,7 @@ public final class PipelineSpec {
         return out;
     }
 
-    static boolean isSecret(String key) {
+    public static boolean isSecret(String key) {
         String k = key.toLowerCase(Locale.ROOT);
         return k.contains("password") || k.contains("secret") || k.contains("sasl.jaas.config") || k.endsWith(".key") || k.contains("token")
                 || Storage.isSecret(k);

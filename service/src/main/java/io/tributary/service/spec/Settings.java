@@ -175,6 +175,16 @@ public final class Settings {
                     + " (tributary-<name>-sink@<id>); absent: the host name. Give each instance its own ([A-Za-z0-9._-]+)"));
 
     /**
+     * The settings that may differ between the instances of one pipeline (docs/operations.md): where
+     * each process keeps its state and serves, how it reaches Kafka and storage, and how it paces
+     * and compacts its own commits. Every other setting defines the pipeline's output, and an
+     * instance whose value differs from its pipeline's is refused at start.
+     */
+    public static final java.util.Set<String> PER_INSTANCE = java.util.Set.of(NAME, STATE, INSTANCE_ID, TRIGGER_KEY,
+            HTTP_PORT, HTTP_HOST, LOG_FORMAT, BROKER_PORT, KAFKA, STORAGE, STANDBY_REPLICAS,
+            SINK_OPTIMIZE_EVERY, SINK_TARGET_FILE_SIZE, SINK_ALLOWED_LATENCY);
+
+    /**
      * Environment variables named {@code TRIBUTARY_*} that are not keys: those of the launcher
      * ({@code bin/tributary}) and of test and benchmark tools. Any other {@code TRIBUTARY_*}
      * variable must name a key, or the spec is refused.
