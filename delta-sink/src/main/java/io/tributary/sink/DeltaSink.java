@@ -79,6 +79,8 @@ public final class DeltaSink implements AutoCloseable {
     private final OwnedPartitions owned;
     /** The {@code txn} appId of this sink's commits: the sink's id, or with shared partitions the instance's ({@link #txnAppId}). */
     private final String txnAppId;
+    /** This run's {@code bootstrap.servers}: recorded with the offsets by instances that share the topic, named by refusals. */
+    private final String bootstrap;
 
     /**
      * Opens the table (if it exists) and the topic, and positions the consumer at the table's offsets.
@@ -122,6 +124,7 @@ public final class DeltaSink implements AutoCloseable {
         this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(), partitioning, config.targetFileSize());
         this.mode = WriteMode.forConfig(config, writer);
         this.txnAppId = txnAppId(config.appId(), instanceId);
+        this.bootstrap = String.valueOf(kafkaClientProps.get("bootstrap.servers"));
         this.progress = new SinkProgress(config, writer.tablePath(), instanceId, this::ownedPartitions);
         if (instanceId != null) {
             SinkRefusals.checkShareable(config);
@@ -196,7 +199,7 @@ public final class DeltaSink implements AutoCloseable {
             }
             if (s.topicId() != null && !s.topicId().equals(topicId)) {
                 if (!reprocess || owned != null) { // instances that share the partitions cannot tell whose rows were written again
-                    throw SinkRefusals.lostState(config, writer.tablePath(), s, lastBatch, topicId);
+                    throw SinkRefusals.lostState(config, writer.tablePath(), s, lastBatch, topicId, bootstrap, owned != null);
                 }
                 LOG.warn("delta sink {}: topic {} was created anew (the pipeline's state was lost); --reprocess: reading it from "
                         + "the beginning and appending its rows to table {} again", config.appId(), config.topic(), writer.tablePath());
@@ -249,7 +252,7 @@ public final class DeltaSink implements AutoCloseable {
             if (owned != null && writer.latestSnapshot().flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).isPresent()) {
                 return true;
             }
-            throw SinkRefusals.trimmedTopic(config, writer.tablePath(), snap.isPresent(), begin);
+            throw SinkRefusals.trimmedTopic(config, writer.tablePath(), snap.isPresent(), begin, owned != null);
         }
         return false;
     }
@@ -379,7 +382,7 @@ public final class DeltaSink implements AutoCloseable {
                 LOG.info("delta sink {}: only {} marker records up to {}; no batch", config.appId(), batch.markers(), batch.end());
                 return Optional.empty();
             }
-            SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batch.end());
+            SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batch.end(), owned != null ? bootstrap : null);
             result = stream.isPresent() ? stream.get().commit(next)
                     : keyed.isPresent() ? keyed.get().commit(next, batch.rowCount())
                     : mode.write(txnAppId, batchId, batch, expectedStart, next);

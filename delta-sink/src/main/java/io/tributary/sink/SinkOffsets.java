@@ -12,18 +12,26 @@ import java.util.TreeMap;
 /**
  * The sink's progress as stored in the Delta table, in domain metadata {@value #DOMAIN}, committed
  * atomically with each batch's files: the topic, its Kafka topic id, and per partition the next
- * offset to read. JSON: {@code {"appId":..,"topic":..,"topicId":..,"offsets":{"0":123}}}.
+ * offset to read. JSON: {@code {"appId":..,"topic":..,"topicId":..,"offsets":{"0":123}}}, plus
+ * {@code "cluster":..} when instances that share the topic's partitions wrote it.
  *
  * @param topicId the Kafka topic UUID when the batch was written; null if unknown
  * @param offsets partition to next offset to read
+ * @param cluster the {@code bootstrap.servers} of the Kafka cluster whose instances of the pipeline wrote the batch; null for a
+ *        sink that runs alone (on the embedded broker, or a bounded run)
  */
-public record SinkOffsets(String appId, String topic, String topicId, Map<Integer, Long> offsets) {
+public record SinkOffsets(String appId, String topic, String topicId, Map<Integer, Long> offsets, String cluster) {
     /** The Delta domain metadata name that holds the offsets. */
     public static final String DOMAIN = "tributary.sink";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public SinkOffsets {
         offsets = Collections.unmodifiableMap(new TreeMap<>(offsets));
+    }
+
+    /** The offsets of a sink that runs alone. */
+    public SinkOffsets(String appId, String topic, String topicId, Map<Integer, Long> offsets) {
+        this(appId, topic, topicId, offsets, null);
     }
 
     public String toJson() {
@@ -35,6 +43,9 @@ public record SinkOffsets(String appId, String topic, String topicId, Map<Intege
         }
         ObjectNode o = root.putObject("offsets");
         offsets.forEach((p, off) -> o.put(String.valueOf(p), off));
+        if (cluster != null) {
+            root.put("cluster", cluster);
+        }
         return root.toString();
     }
 
@@ -48,7 +59,7 @@ public record SinkOffsets(String appId, String topic, String topicId, Map<Intege
             }
             JsonNode topicId = root.get("topicId");
             return new SinkOffsets(root.path("appId").asText(null), root.path("topic").asText(null),
-                    topicId == null || topicId.isNull() ? null : topicId.asText(), offsets);
+                    topicId == null || topicId.isNull() ? null : topicId.asText(), offsets, root.path("cluster").asText(null));
         } catch (JsonProcessingException | RuntimeException e) {
             throw new TributaryException("delta sink: the table's domain metadata '" + DOMAIN
                     + "' is not Tributary sink offsets (" + json + "); was the table written by another tool?", e);

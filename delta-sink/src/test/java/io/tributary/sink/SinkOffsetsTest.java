@@ -19,6 +19,15 @@ class SinkOffsetsTest {
     }
 
     @Test
+    void instancesOnAClusterRecordItWithTheOffsets() {
+        SinkOffsets o = new SinkOffsets("tributary-q-sink", "tributary.q.events", "AbCd", Map.of(0, 12L), "k1:9092,k2:9092");
+
+        assertThat(o.toJson()).endsWith(",\"cluster\":\"k1:9092,k2:9092\"}");
+        assertThat(SinkOffsets.parse(o.toJson())).isEqualTo(o);
+        assertThat(SinkOffsets.parse(new SinkOffsets("a", "t", "id", Map.of(0, 1L)).toJson()).cluster()).isNull();
+    }
+
+    @Test
     void foreignDomainMetadataGetsAClearError() {
         assertThatThrownBy(() -> SinkOffsets.parse("not json"))
                 .isInstanceOf(TributaryException.class)

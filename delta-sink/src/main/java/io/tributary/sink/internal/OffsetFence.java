@@ -94,6 +94,6 @@ final class OffsetFence {
         Map<Integer, Long> merged = new TreeMap<>(base.flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN))
                 .map(SinkOffsets::parse).map(SinkOffsets::offsets).orElse(Map.of()));
         merged.putAll(next.offsets());
-        return new SinkOffsets(sinkId, next.topic(), next.topicId(), merged).toJson();
+        return new SinkOffsets(sinkId, next.topic(), next.topicId(), merged, next.cluster()).toJson();
     }
 }
