@@ -51,10 +51,33 @@ final class PipelineInstances implements AutoCloseable {
 
     /** Starts instance {@code id} (its state in {@code state-<id>/}). */
     ChildProcess start(String id) throws IOException {
+        return start(id, ws.spec);
+    }
+
+    /** Starts instance {@code id} of {@code spec}, with {@code args} after it (e.g. {@code --set key=value}). */
+    ChildProcess start(String id, Path spec, String... args) throws IOException {
+        List<String> all = new java.util.ArrayList<>(List.of("run", spec.toString()));
+        all.addAll(List.of(args));
         ChildProcess p = ChildProcess.start(dir, Map.of("TRIBUTARY_INSTANCE_ID", id,
-                "TRIBUTARY_STATE", dir.resolve("state-" + id).toString()), "run", ws.spec.toString());
+                "TRIBUTARY_STATE", dir.resolve("state-" + id).toString()), all.toArray(String[]::new));
         running.put(id, p);
         return p;
+    }
+
+    /**
+     * Waits for instance {@code id} to end by itself (a refused start), which then no longer counts
+     * as running; its exit code, or -1 if it still ran after {@code seconds} (it is then killed).
+     */
+    int awaitExit(String id, long seconds) throws InterruptedException {
+        return running.remove(id).waitFor(seconds);
+    }
+
+    /** Waits until instance {@code id} serves HTTP and is a member of the sink's group. */
+    void awaitJoined(String id, Duration atMost) {
+        await("instance " + id + " joined the sink's group").atMost(atMost).pollInterval(Duration.ofMillis(250)).until(() -> {
+            assertAlive();
+            return running.get(id).err().contains("serving http://") && owners("sink").containsKey(id);
+        });
     }
 
     /** SIGKILL, as a host that dies. */
