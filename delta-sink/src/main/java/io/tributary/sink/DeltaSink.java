@@ -17,6 +17,7 @@ import io.tributary.sink.internal.OwnedPartitions;
 import io.tributary.sink.internal.Partitioning;
 import io.tributary.sink.internal.SchemaChangeException;
 import io.tributary.sink.internal.SchemaMerge;
+import io.tributary.sink.internal.SinkTableFeatures;
 import io.tributary.sink.internal.TableFolder;
 import io.tributary.sink.internal.TableSnapshots;
 import io.tributary.sink.internal.TopicBatch;
@@ -149,10 +150,12 @@ public final class DeltaSink implements AutoCloseable {
     /**
      * The config with the schema the existing table is written with ({@link SchemaMerge}): the
      * table's columns, and the pipeline's new ones with {@code mergeSchema}. Unchanged without a table.
+     * A table the sink cannot write in its mode is refused ({@link SinkTableFeatures#checkWritable}).
      */
     static SinkConfig withTableSchema(SinkConfig config, Engine engine) {
         String path = KernelEngines.tablePath(config.tablePath());
         Optional<Snapshot> snap = TableSnapshots.latest(engine, path);
+        SinkTableFeatures.checkWritable(path, snap.map(Snapshot::getTableProperties).orElse(config.tableProperties()), config.mode());
         if (snap.isEmpty()) {
             return config;
         }

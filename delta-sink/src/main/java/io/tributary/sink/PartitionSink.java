@@ -14,6 +14,7 @@ import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.PartitionUpsert;
 import io.tributary.sink.internal.Partitioning;
 import io.tributary.sink.internal.TableFolder;
+import io.tributary.sink.internal.SinkTableFeatures;
 import io.tributary.sink.internal.TableSnapshots;
 import io.tributary.storage.Storage;
 import java.io.IOException;
@@ -73,7 +74,8 @@ public final class PartitionSink {
      * @param upsert the keys of mode upsert (MERGE by key); null: every row is appended
      * @param allowNonEmptyPath create the table in a folder that holds other files (which stay); false: refused
      *        ({@code delta.path}, {@code allowNonEmptyPath} named), unless the folder is the table's already
-     * @throws TributaryException if there is no table yet and its folder holds other files, or a key column is not in {@code schema}
+     * @throws TributaryException if there is no table yet and its folder holds other files, or a key column is not in {@code schema},
+     *         or the table is one the sink cannot write ({@code SinkTableFeatures.checkWritable})
      */
     public PartitionSink(String tablePath, Schema schema, List<String> partitionBy, long targetFileSize,
                          Map<String, String> tableProperties, String writerId, Storage storage, Keys upsert, boolean allowNonEmptyPath) {
@@ -88,6 +90,8 @@ public final class PartitionSink {
         TableFolder.checkNewTable(tablePath, partitioning.columns(), allowNonEmptyPath, KernelEngines.configuration(engine),
                 "delta.path", "allowNonEmptyPath");
         this.writer = new DeltaTableWriter(engine, tablePath, tableProperties, partitioning, targetFileSize);
+        SinkTableFeatures.checkWritable(writer.tablePath(), TableSnapshots.latest(engine, writer.tablePath())
+                .map(Snapshot::getTableProperties).orElse(tableProperties), upsert == null ? SinkMode.APPEND : SinkMode.UPSERT);
         this.writerId = writerId;
         this.upsert = upsert == null ? null
                 : new PartitionUpsert(writer, schema, upsert.columns(), upsert.order(), upsert.rowsPerFile());

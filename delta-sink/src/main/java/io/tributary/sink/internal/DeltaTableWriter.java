@@ -149,7 +149,7 @@ public final class DeltaTableWriter {
                     + " expected it to hold offsets " + expectedStart + " (was the table deleted while the sink ran?); "
                     + "restart the sink to write the topic again from its beginning");
         }
-        Transaction txn = build(snapshot, appId, batchId);
+        Transaction txn = build(snapshot, appId, batchId, 0); // another writer's commit fails it at once: commitAppend says so, rebases it
         return AppendStream.open(this, txn, new AppendStream.Claim(appId, batchId, snapshot, expectedStart),
                 partitioning.columns().isEmpty() ? files.direct(txn).orElse(null) : null);
     }
@@ -181,7 +181,8 @@ public final class DeltaTableWriter {
         Transaction txn;
         try {
             if (snapshot.isPresent()) {
-                var builder = snapshot.get().buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE);
+                var builder = SinkTableFeatures.withSinkFeatures(snapshot.get(),
+                        snapshot.get().buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE));
                 txn = (maxRetries < 0 ? builder : builder.withMaxRetries(maxRetries)).build(engine);
             } else {
                 txn = Table.forPath(engine, tablePath).createTransactionBuilder(engine, ENGINE_INFO, Operation.STREAMING_UPDATE)
@@ -402,17 +403,12 @@ public final class DeltaTableWriter {
         return "true".equalsIgnoreCase(snap.getTableProperties().getOrDefault("delta.enableTypeWidening", "false"));
     }
 
-    /** An append's transaction: one that another writer's commit fails at once, so {@link #commitAppend} can say so and rebase it. */
-    private Transaction build(Optional<Snapshot> snapshot, String appId, long batchId) {
-        return build(snapshot, appId, batchId, 0);
-    }
-
     /** @param maxRetries -1: Kernel's default; 0: a concurrent commit fails this one instead of rebasing it */
     Transaction build(Optional<Snapshot> snapshot, String appId, long batchId, int maxRetries) {
         try {
             if (snapshot.isPresent()) {
-                var builder = snapshot.get().buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE)
-                        .withTransactionId(appId, batchId);
+                var builder = SinkTableFeatures.withSinkFeatures(snapshot.get(), snapshot.get()
+                        .buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE).withTransactionId(appId, batchId));
                 Transaction txn = (maxRetries < 0 ? builder : builder.withMaxRetries(maxRetries)).build(engine);
                 StructType grown = TableSchemaUpdate.grow(snapshot.get().getSchema(), kernelSchema);
                 if (!grown.equals(snapshot.get().getSchema())) {

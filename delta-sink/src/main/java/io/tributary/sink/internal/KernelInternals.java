@@ -162,6 +162,12 @@ final class KernelInternals {
         return deleted;
     }
 
+    /** The table's writer features, those of a legacy protocol version included ({@code appendOnly}, {@code invariants}, ...). */
+    static java.util.Set<String> writerFeatures(Snapshot snapshot) {
+        return snapshot.getProtocol().getImplicitlyAndExplicitlySupportedFeatures().stream()
+                .map(f -> f.featureName()).collect(java.util.stream.Collectors.toSet()); // every feature is a writer feature
+    }
+
     /** The protocol as {@code (reader, writer) [features]}. */
     static String protocol(Snapshot snapshot) {
         Protocol p = snapshot.getProtocol();

@@ -1,0 +1,59 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.transaction.UpdateTableTransactionBuilder;
+import io.tributary.schema.TributaryException;
+import io.tributary.sink.SinkMode;
+import java.util.Map;
+
+/**
+ * The table features the sink needs of a table it did not create, and those it cannot write yet.
+ * A table Spark created (with deletion vectors, v2 checkpoints, the change data feed, or none)
+ * lacks the {@code domainMetadata} writer feature that holds the sink's offsets: the sink's first
+ * commit adds it to the table's protocol, as Spark adds a feature when a write needs it. Column
+ * mapping, and removing rows from a table with the change data feed or {@code delta.appendOnly},
+ * are refused when the sink starts, in one line.
+ */
+public final class SinkTableFeatures {
+    /** The writer feature of the sink's offsets (domain metadata {@code tributary.sink}). */
+    static final String DOMAIN_METADATA = "domainMetadata";
+
+    private SinkTableFeatures() {
+    }
+
+    /** {@code builder}, adding the {@code domainMetadata} writer feature to the protocol of {@code snapshot}'s table when it lacks it. */
+    static UpdateTableTransactionBuilder withSinkFeatures(Snapshot snapshot, UpdateTableTransactionBuilder builder) {
+        if (KernelInternals.writerFeatures(snapshot).contains(DOMAIN_METADATA)) {
+            return builder;
+        }
+        return builder.withTablePropertiesAdded(Map.of("delta.feature." + DOMAIN_METADATA, "supported"));
+    }
+
+    /**
+     * Refuses a table the sink cannot write in {@code mode}, given its properties (an existing table's,
+     * or those the sink would create it with).
+     *
+     * @throws TributaryException naming the table, the property and what to do
+     */
+    public static void checkWritable(String tablePath, Map<String, String> properties, SinkMode mode) {
+        String columnMapping = properties.getOrDefault("delta.columnMapping.mode", "none");
+        if (!"none".equalsIgnoreCase(columnMapping)) {
+            throw new TributaryException("delta table " + tablePath + " maps its column names (delta.columnMapping.mode="
+                    + columnMapping + "): writing into a column-mapped table is not supported yet by the sink (nor by Delta Kernel 4.4,"
+                    + " which it writes with); write to a table without column mapping, e.g. a new table path");
+        }
+        if (mode == SinkMode.APPEND) {
+            return;
+        }
+        if ("true".equalsIgnoreCase(properties.get("delta.enableChangeDataFeed"))) {
+            throw new TributaryException("delta table " + tablePath + " has the change data feed on (delta.enableChangeDataFeed=true):"
+                    + " sink mode " + mode.specName() + " removes rows, whose changes would have to go to _change_data files, which"
+                    + " Delta Kernel 4.4 cannot write; use sink mode append, or turn the change data feed off (ALTER TABLE ... SET"
+                    + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'false')), or write to a new table path");
+        }
+        if ("true".equalsIgnoreCase(properties.get("delta.appendOnly"))) {
+            throw new TributaryException("delta table " + tablePath + " is append-only (delta.appendOnly=true): sink mode "
+                    + mode.specName() + " removes rows, which Delta refuses there; use sink mode append, or write to a new table path");
+        }
+    }
+}
