@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
  * racing for one version, in one process or in several, exactly one wins and the other gets
  * {@link FileAlreadyExistsException}, which Kernel turns into a conflict to resolve. (Delta's own
  * {@code HDFSLogStore} checks for the name and then renames the file over it, which on a local
- * file system replaces a commit another process made in between: a lost commit.) Reading and
- * listing are Delta's.
+ * file system replaces a commit another process made in between: a lost commit.) A file written
+ * over ({@code _last_checkpoint}) loses the hidden {@code .<name>.crc} checksum that Hadoop's
+ * {@code LocalFileSystem} (Spark's) may have left beside it, as it would no longer match. Reading
+ * and listing are Delta's.
  */
 public final class LocalLogStore extends HDFSLogStore {
     private static final Logger LOG = LoggerFactory.getLogger(LocalLogStore.class);
@@ -50,6 +52,9 @@ public final class LocalLogStore extends HDFSLogStore {
                 }
             }
             if (Boolean.TRUE.equals(overwrite)) {
+                // Hadoop's checksum of the content replaced (another engine wrote it through LocalFileSystem, e.g.
+                // Spark's _last_checkpoint) would no longer match: a reader that checks it fails; without one it reads
+                Files.deleteIfExists(file.resolveSibling("." + target.getName() + ".crc"));
                 Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } else {
                 createOnce(file, temp);

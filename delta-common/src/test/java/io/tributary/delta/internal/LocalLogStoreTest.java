@@ -111,6 +111,24 @@ class LocalLogStoreTest {
         assertThat(read(store, commit, conf)).containsExactly("{\"a\":1}");
     }
 
+    @Test
+    void anOverwriteOfAFileSparkWroteLeavesNoStaleChecksum() throws IOException {
+        Path last = Files.createDirectories(dir.resolve("_delta_log")).resolve("_last_checkpoint");
+        Configuration sparks = new Configuration();
+        sparks.setBoolean("fs.file.impl.disable.cache", true);
+        try (org.apache.hadoop.fs.LocalFileSystem fs = org.apache.hadoop.fs.FileSystem.getLocal(sparks)) {
+            try (var out = fs.create(hadoop(last), true)) { // with its .crc, as Spark writes it
+                out.write("{\"version\":10}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            new LocalLogStore(conf).write(hadoop(last), List.of("{\"version\":20}").iterator(), true, conf);
+
+            assertThat(last.resolveSibling("._last_checkpoint.crc")).doesNotExist();
+            try (var in = fs.open(hadoop(last))) { // Hadoop's checksummed read, as Spark reads it
+                assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("{\"version\":20}\n");
+            }
+        }
+    }
+
     /**
      * Kernel writes a checkpoint through a temporary file when the log store says a partial write
      * would show: while it is written, nothing is under the checkpoint's name, so a process killed

@@ -1,12 +1,20 @@
 package io.tributary.sink.internal;
 
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
 import io.delta.kernel.TransactionCommitResult;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.hook.PostCommitHook;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Runs what Kernel leaves to the committer: the checksum, and every {@code delta.checkpointInterval} commits a checkpoint and log clean-up. */
+/**
+ * Runs what Kernel leaves to the committer: the checksum, and every {@code delta.checkpointInterval}
+ * commits a checkpoint and log clean-up. A table with the {@code v2Checkpoint} feature gets no
+ * checkpoint: Kernel 4.4 writes only classic checkpoints without the {@code checkpointMetadata}
+ * action that table's checkpoints carry ({@link SinkTableFeatures#kernelCheckpoints}), so it is left
+ * to Spark (or another Delta writer) to checkpoint it.
+ */
 public final class PostCommitHooks {
     private static final Logger LOG = LoggerFactory.getLogger(PostCommitHooks.class);
 
@@ -18,6 +26,11 @@ public final class PostCommitHooks {
         boolean checkpointed = false;
         for (PostCommitHook hook : result.getPostCommitHooks()) {
             try {
+                if (hook.getType() == PostCommitHook.PostCommitHookType.CHECKPOINT && !kernelCheckpoints(engine, tablePath, result)) {
+                    LOG.info("delta table {}: no checkpoint at version {}: the table has v2 checkpoints (table feature v2Checkpoint), "
+                            + "which Delta Kernel 4.4 cannot write; Spark's next checkpoint covers these versions", tablePath, result.getVersion());
+                    continue;
+                }
                 hook.threadSafeInvoke(engine);
                 checkpointed |= hook.getType() == PostCommitHook.PostCommitHookType.CHECKPOINT;
             } catch (Exception | LinkageError e) {
@@ -28,6 +41,12 @@ public final class PostCommitHooks {
         if (checkpointed) {
             cleanUpLog(engine, tablePath, result.getVersion());
         }
+    }
+
+    private static boolean kernelCheckpoints(Engine engine, String tablePath, TransactionCommitResult result) {
+        Snapshot snapshot = result.getPostCommitSnapshot()
+                .orElseGet(() -> TableManager.loadSnapshot(tablePath).atVersion(result.getVersion()).build(engine));
+        return SinkTableFeatures.kernelCheckpoints(snapshot);
     }
 
     /** Log clean-up per {@code delta.logRetentionDuration}, which Kernel's checkpoint hook skips (see {@link KernelInternals#cleanUpExpiredLogs}). */

@@ -12,11 +12,14 @@ import java.util.Map;
  * lacks the {@code domainMetadata} writer feature that holds the sink's offsets: the sink's first
  * commit adds it to the table's protocol, as Spark adds a feature when a write needs it. Column
  * mapping, and removing rows from a table with the change data feed or {@code delta.appendOnly},
- * are refused when the sink starts, in one line.
+ * are refused when the sink starts, in one line. A table with v2 checkpoints gets no checkpoint
+ * from the sink ({@link #kernelCheckpoints}).
  */
 public final class SinkTableFeatures {
     /** The writer feature of the sink's offsets (domain metadata {@code tributary.sink}). */
     static final String DOMAIN_METADATA = "domainMetadata";
+    /** The feature of tables whose checkpoints follow the V2 spec ({@code delta.checkpointPolicy=v2}). */
+    static final String V2_CHECKPOINT = "v2Checkpoint";
 
     private SinkTableFeatures() {
     }
@@ -27,6 +30,15 @@ public final class SinkTableFeatures {
             return builder;
         }
         return builder.withTablePropertiesAdded(Map.of("delta.feature." + DOMAIN_METADATA, "supported"));
+    }
+
+    /**
+     * True when Kernel's checkpoint is one the table may have: not with the {@code v2Checkpoint}
+     * feature, whose checkpoints carry a {@code checkpointMetadata} action that Kernel 4.4's classic
+     * checkpoint lacks.
+     */
+    static boolean kernelCheckpoints(Snapshot snapshot) {
+        return !KernelInternals.writerFeatures(snapshot).contains(V2_CHECKPOINT);
     }
 
     /**
