@@ -131,7 +131,7 @@ public final class DeltaSink implements AutoCloseable {
             SinkRefusals.checkShareable(config);
             writer.shareOffsets(config.appId());
         }
-        this.reader = new TopicReader(kafkaClientProps, config.topic(), txnAppId, new RowJson(config.schema()), mode.keyed());
+        this.reader = new TopicReader(kafkaClientProps, config.topic(), txnAppId, new RowJson(config.schema()), mode.keyed(), config.badRecords());
         OwnedPartitions share = null;
         try {
             this.topicId = reader.topicId();

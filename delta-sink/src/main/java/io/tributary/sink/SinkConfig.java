@@ -50,12 +50,14 @@ import java.util.Objects;
  * @param mergeSchema Delta's {@code mergeSchema}: false (the default) refuses to write into a table that lacks columns
  *                    of {@code schema}; true adds them to the table (nullable) in the commit of the first batch that
  *                    carries them. A table's columns the schema lacks are written null either way, as Spark does
+ * @param badRecords what to do with a record whose row the table cannot hold, e.g. a null in a NOT NULL column:
+ *                   dead-letter, drop or (the default) fail ({@link SinkBadRecords})
  */
 public record SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
                          int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
                          SinkMode mode, List<String> keys, String order, int rowsPerFile,
                          List<String> partitionBy, long targetFileSize, Duration allowedLatency, boolean trimTopic,
-                         boolean allowNonEmptyPath, boolean mergeSchema) {
+                         boolean allowNonEmptyPath, boolean mergeSchema, SinkBadRecords badRecords) {
     public static final Duration DEFAULT_PENDING_TRANSACTION_WAIT = Duration.ofSeconds(5);
     public static final long DEFAULT_TARGET_FILE_SIZE = 128L * 1024 * 1024;
     public static final int DEFAULT_ROWS_PER_FILE = 100_000;
@@ -64,7 +66,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
     public SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
                       int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait) {
         this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false, false, false);
+                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false, false, false, SinkBadRecords.FAIL);
     }
 
     /** A config without partitioning (the shape before partitionBy existed). */
@@ -72,7 +74,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
                       int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
                       SinkMode mode, List<String> keys, String order, int rowsPerFile) {
         this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false, false, false);
+                mode, keys, order, rowsPerFile, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false, false, false, SinkBadRecords.FAIL);
     }
 
     public SinkConfig {
@@ -101,6 +103,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
         if (targetFileSize <= 0) {
             throw new TributaryException("sink.delta.targetFileSize is " + targetFileSize + " bytes; use a positive size, e.g. 128m");
         }
+        badRecords = badRecords == null ? SinkBadRecords.FAIL : badRecords;
         allowedLatency = allowedLatency == null ? Duration.ZERO : allowedLatency;
         if (allowedLatency.isNegative()) {
             throw new TributaryException("sink.delta.allowedLatency is " + allowedLatency + "; use 0 seconds or more");
@@ -164,17 +167,17 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
 
     public SinkConfig withMaxRowsPerBatch(int rows) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, rows, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
     }
 
     public SinkConfig withPendingTransactionWait(Duration wait) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, wait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
     }
 
     public SinkConfig withTableProperties(Map<String, String> properties) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, properties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
     }
 
     /**
@@ -184,54 +187,60 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
      */
     public SinkConfig withMode(SinkMode mode, List<String> keys, String order) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
     }
 
     /** Modes upsert and complete: at most {@code rows} rows per Parquet file written. */
     public SinkConfig withRowsPerFile(int rows) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rows, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
+                mode, keys, order, rows, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
     }
 
     /** The table's partitioning (see {@link #partitionBy()}), e.g. {@code List.of("date(ts) as day")}. */
     public SinkConfig withPartitionBy(List<String> columns) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, columns, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
+                mode, keys, order, rowsPerFile, columns, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
     }
 
     /** Appends: roll Parquet files at about {@code bytes} of data. */
     public SinkConfig withTargetFileSize(long bytes) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, bytes, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
+                mode, keys, order, rowsPerFile, partitionBy, bytes, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
     }
 
     /** Let new rows wait up to {@code latency} to fill a file of {@code targetFileSize} (see {@link #allowedLatency()}). */
     public SinkConfig withAllowedLatency(Duration latency) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, latency, trimTopic, allowNonEmptyPath, mergeSchema);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, latency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
     }
 
     /** Create the table even in a folder that holds other files (see {@link #allowNonEmptyPath()}). */
     public SinkConfig withAllowNonEmptyPath(boolean allow) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allow, mergeSchema);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allow, mergeSchema, badRecords);
     }
 
     /** Add the schema's new columns to an existing table (see {@link #mergeSchema()}). */
     public SinkConfig withMergeSchema(boolean merge) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, merge);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, merge, badRecords);
     }
 
     /** The same sink writing rows of {@code newSchema} (the table's, grown by the pipeline's new columns). */
     public SinkConfig withSchema(Schema newSchema) {
         return new SinkConfig(tablePath, newSchema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
+    }
+
+    /** What to do with a record whose row the table cannot hold (see {@link #badRecords()}). */
+    public SinkConfig withBadRecords(SinkBadRecords bad) {
+        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, bad);
     }
 
     /** Delete what the table holds from the topic after each commit (see {@link #trimTopic()}). */
     public SinkConfig withTrimTopic(boolean trim) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trim, allowNonEmptyPath, mergeSchema);
+                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trim, allowNonEmptyPath, mergeSchema, badRecords);
     }
 }

@@ -1,12 +1,10 @@
 package io.tributary.sink.internal;
 
-import io.tributary.schema.BadRecordException;
 import io.tributary.schema.RowJson;
-import io.tributary.schema.RowPack;
 import io.tributary.schema.TopicTrim;
 import io.tributary.schema.Topics;
-import java.nio.charset.StandardCharsets;
 import io.tributary.schema.TributaryException;
+import io.tributary.sink.SinkBadRecords;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * assigned and positioned from offsets the caller gives (the Delta table is the source of truth).
  * A batch runs up to the read_committed end offsets taken at its start, so it ends past the
  * transaction commit markers; records with the {@value Topics#MARKER_HEADER} header are counted, not returned.
- * A record holds one or more rows ({@link RowPack}); {@code maxRows} cuts a batch after a whole record.
+ * A record holds one or more rows ({@link RecordRows}); {@code maxRows} cuts a batch after a whole record.
  */
 public final class TopicReader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TopicReader.class);
@@ -45,9 +43,7 @@ public final class TopicReader implements AutoCloseable {
     private static final long STALL_MS = 120_000;
 
     private final String topic;
-    private RowJson rowJson;
-    /** The last schema header seen that the sink's schema covers (see {@link #parse}). */
-    private byte[] coveredSchema;
+    private final RecordRows rowsOf;
     private final Map<String, Object> clientProps;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final boolean keyed;
@@ -59,17 +55,19 @@ public final class TopicReader implements AutoCloseable {
     private KafkaFuture<Void> trim;
 
     public TopicReader(Map<String, Object> clientProps, String topic, String clientId, RowJson rowJson) {
-        this(clientProps, topic, clientId, rowJson, false);
+        this(clientProps, topic, clientId, rowJson, false, SinkBadRecords.FAIL);
     }
 
     /**
      * @param keyed true: batches carry each record's {@link RecordOrigin} and tombstones (records
      *              with a key and no value) become null rows; false: a record without a value is an error
+     * @param badRecords what becomes of a row that does not fit {@code rowJson}'s schema ({@link BadRows})
      */
-    public TopicReader(Map<String, Object> clientProps, String topic, String clientId, RowJson rowJson, boolean keyed) {
+    public TopicReader(Map<String, Object> clientProps, String topic, String clientId, RowJson rowJson, boolean keyed,
+                       SinkBadRecords badRecords) {
         this.keyed = keyed;
         this.topic = topic;
-        this.rowJson = rowJson;
+        this.rowsOf = new RecordRows(topic, rowJson, new BadRows(badRecords, clientId, clientProps));
         this.clientProps = Map.copyOf(clientProps);
         this.lookup = new TopicLookup(topic, clientProps);
         Map<String, Object> p = new HashMap<>(clientProps);
@@ -325,15 +323,15 @@ public final class TopicReader implements AutoCloseable {
                             rows.add(null);
                         }
                     } else if (recordSink != null) {
-                        count += parse(r, row -> recordSink.accept(origin, row));
+                        count += rowsOf.parse(r, row -> recordSink.accept(origin, row));
                     } else {
-                        count += parse(r, row -> {
+                        count += rowsOf.parse(r, row -> {
                             origins.add(origin);
                             rows.add(row);
                         });
                     }
                 } else {
-                    count += parse(r, rowSink != null ? rowSink : rows::add);
+                    count += rowsOf.parse(r, rowSink != null ? rowSink : rows::add);
                 }
                 full = maxRows > 0 && count >= maxRows;
             }
@@ -347,6 +345,7 @@ public final class TopicReader implements AutoCloseable {
             consumer.seek(tp, batchEndOffset);
         }
         consumer.resume(partitions);
+        rowsOf.flush(); // the batch's dead letters are in their topic before it commits
         return new TopicBatch(rows, start, batchEnd, markers, origins, count);
     }
 
@@ -362,41 +361,7 @@ public final class TopicReader implements AutoCloseable {
 
     /** Reads the rows of later records as {@code json} does (the sink's schema grew). */
     public void rowJson(RowJson json) {
-        this.rowJson = json;
-        this.coveredSchema = null;
-    }
-
-    /**
-     * Hands each row of the record's value ({@link RowPack}: one or more) to {@code sink}; returns
-     * how many. A record whose {@link Topics#SCHEMA_HEADER} names columns the sink's schema lacks
-     * stops the batch before it is parsed ({@link SchemaChangeException}).
-     */
-    private int parse(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
-        org.apache.kafka.common.header.Header schemaHeader = r.headers().lastHeader(Topics.SCHEMA_HEADER);
-        if (schemaHeader != null && !java.util.Arrays.equals(schemaHeader.value(), coveredSchema)) {
-            io.tributary.schema.Schema named = io.tributary.schema.Schema.parse(new String(schemaHeader.value(), StandardCharsets.UTF_8));
-            if (!SchemaMerge.covers(rowJson.schema(), named)) {
-                throw new SchemaChangeException(named);
-            }
-            coveredSchema = schemaHeader.value();
-        }
-        if (r.value() == null) {
-            throw new TributaryException("delta sink: topic " + topic + " partition " + r.partition() + " offset " + r.offset()
-                    + " has no value (a tombstone?); the events topic holds JSON rows in every record");
-        }
-        int[] index = {0};
-        return RowPack.forEachRow(r.value(), (bytes, offset, length) -> {
-            index[0]++;
-            Object[] row;
-            try {
-                row = rowJson.parse(bytes, offset, length);
-            } catch (BadRecordException e) {
-                throw new TributaryException("delta sink: topic " + topic + " partition " + r.partition() + " offset " + r.offset()
-                        + (index[0] > 1 ? " row " + index[0] : "") + " is not a row of " + rowJson.schema().toDdl() + ": " + e.getMessage()
-                        + "; was the topic written with another schema? Give the sink the schema the topic's producer uses", e);
-            }
-            sink.accept(row);
-        });
+        rowsOf.rowJson(json);
     }
 
     private TributaryException dataLoss(OffsetOutOfRangeException e) {
@@ -408,6 +373,7 @@ public final class TopicReader implements AutoCloseable {
     @Override
     public void close() {
         TopicTrim.await(trim);
+        rowsOf.close();
         if (admin != null) {
             admin.close(Duration.ofSeconds(5));
         }

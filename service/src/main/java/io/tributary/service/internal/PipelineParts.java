@@ -16,6 +16,7 @@ import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.service.spec.Trigger;
 import io.tributary.sink.DeltaSink;
+import io.tributary.sink.SinkBadRecords;
 import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkMode;
 import io.tributary.sink.maintenance.AutoOptimize;
@@ -238,6 +239,7 @@ public final class PipelineParts {
                 .withTrimTopic(spec.bool(Settings.TOPIC_TRIM))
                 .withAllowNonEmptyPath(spec.bool(Settings.SINK_ALLOW_NON_EMPTY_PATH))
                 .withMergeSchema(spec.bool(Settings.SINK_MERGE_SCHEMA))
+                .withBadRecords(SinkBadRecords.forName(spec.string(Settings.BAD_RECORD), Topics.deadLetter(spec.name())))
                 // a bounded run ends with everything committed: no rows may wait for a later batch
                 .withAllowedLatency(spec.trigger().bounded() ? Duration.ZERO : spec.duration(Settings.SINK_ALLOWED_LATENCY)));
         stages.add(Stage.opening(sinkConfig.stageName(), threads.submit(() -> {

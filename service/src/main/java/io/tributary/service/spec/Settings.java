@@ -109,7 +109,8 @@ public final class Settings {
             opt(MAX_FILES, INT, null, "at most this many new files per batch (Spark's maxFilesPerTrigger)"),
             opt(MAX_BYTES, BYTES, null, "at most about this many bytes of new files per batch, at least one file (Spark's maxBytesPerTrigger)"),
             new Setting(BAD_RECORD, ENUM, "deadLetter", false, List.of("deadLetter", "drop", "fail"),
-                    "a malformed row: to the dead-letter topic (Spark's PERMISSIVE), counted and dropped (DROPMALFORMED), or stop the run (FAILFAST)"),
+                    "a malformed row, or one the table cannot hold (a null in a NOT NULL column): to the dead-letter topic (Spark's"
+                            + " PERMISSIVE), counted and dropped (DROPMALFORMED), or stop the run (FAILFAST)"),
             opt(FILE_MIN_AGE, DURATION, "0 seconds", "hold back files modified more recently than this"),
             opt(FILES_TIME_ZONE, STRING, "UTC", "the zone of a TIMESTAMP written without an offset (Spark's spark.sql.session.timeZone):"
                     + " a region such as America/New_York, an offset such as +01:00, or UTC. Spark's default is the JVM's zone; UTC here, so"

@@ -1,0 +1,129 @@
+package io.tributary.sink.internal;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.schema.BadRecordException;
+import io.tributary.schema.TopicCreation;
+import io.tributary.schema.TributaryException;
+import io.tributary.sink.SinkBadRecords;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The rows of the sink's topic that the table cannot hold ({@link SinkBadRecords}): under
+ * {@code fail} one names the record and stops the batch; under {@code drop} it is logged and left
+ * out; under {@code deadLetter} it also goes to the dead-letter topic (created with one partition
+ * when missing), keyed {@code <topic>:<partition>:<offset>} with its row number in the record.
+ * The batch's dead letters are all in their topic ({@link #flush}) before the batch commits, so a
+ * batch committed never loses one; a batch redone after a failed commit sends them again.
+ */
+final class BadRows implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BadRows.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The most of a bad row's text kept in a dead letter, as file-ingest keeps of a bad line. */
+    static final int MAX_TEXT_BYTES = 64 * 1024;
+
+    private final SinkBadRecords policy;
+    private final String stage;
+    private final Map<String, Object> clientProps;
+    private KafkaProducer<byte[], byte[]> producer;
+    private final List<Future<RecordMetadata>> sent = new ArrayList<>();
+
+    /** @param stage names the sink in the dead letters and the producer's client id */
+    BadRows(SinkBadRecords policy, String stage, Map<String, Object> clientProps) {
+        this.policy = policy;
+        this.stage = stage;
+        this.clientProps = clientProps;
+    }
+
+    /**
+     * Row {@code row} (1-based) of the record at {@code offset}, {@code bytes[off, off + len)}, which
+     * is not a row of {@code schemaDdl} for {@code why}: dead-lettered or dropped.
+     *
+     * @throws TributaryException under {@code onBadRecord fail}, naming the record, the column and the reason
+     */
+    void reject(String topic, int partition, long offset, int row, byte[] bytes, int off, int len, String schemaDdl,
+                BadRecordException why) {
+        String where = "topic " + topic + " partition " + partition + " offset " + offset + (row > 1 ? " row " + row : "");
+        if (policy.policy() == SinkBadRecords.Policy.FAIL) {
+            throw new TributaryException("delta sink: " + where + " is not a row of the table (" + schemaDdl + "): " + why.getMessage()
+                    + "; onBadRecord is fail, so the sink stops before it and nothing of its batch is committed: fix the rows at"
+                    + " their source, or set source.files.onBadRecord to deadLetter or drop to set such rows aside", why);
+        }
+        if (policy.policy() == SinkBadRecords.Policy.DROP) {
+            LOG.warn("delta sink {}: {} is not a row of the table: {}; dropped (onBadRecord drop)", stage, where, why.getMessage());
+            return;
+        }
+        LOG.warn("delta sink {}: {} is not a row of the table: {}; sent to dead-letter topic {}", stage, where, why.getMessage(),
+                policy.deadLetterTopic());
+        int kept = Math.min(len, MAX_TEXT_BYTES);
+        ObjectNode letter = JSON.createObjectNode().put("stage", stage).put("topic", topic).put("partition", partition)
+                .put("offset", offset).put("row", row).put("field", why.field()).put("reason", why.reason())
+                .put("text", new String(bytes, off, kept, StandardCharsets.UTF_8)).put("textTruncated", kept < len);
+        try {
+            byte[] key = (topic + ":" + partition + ":" + offset).getBytes(StandardCharsets.UTF_8);
+            sent.add(producer().send(new ProducerRecord<>(policy.deadLetterTopic(), key, JSON.writeValueAsBytes(letter))));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits until every dead letter sent is in its topic. @throws TributaryException if one could not be written */
+    void flush() {
+        if (sent.isEmpty()) {
+            return;
+        }
+        producer.flush();
+        try {
+            for (Future<RecordMetadata> f : sent) {
+                f.get();
+            }
+        } catch (ExecutionException e) {
+            throw new TributaryException("delta sink " + stage + ": cannot write to dead-letter topic " + policy.deadLetterTopic() + ": "
+                    + e.getCause() + "; nothing of the batch is committed, it is read again", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException("delta sink " + stage + ": interrupted while writing to dead-letter topic " + policy.deadLetterTopic(), e);
+        } finally {
+            sent.clear();
+        }
+    }
+
+    private KafkaProducer<byte[], byte[]> producer() {
+        if (producer == null) {
+            try (Admin admin = Admin.create(clientProps)) {
+                TopicCreation.create(admin, List.of(new NewTopic(policy.deadLetterTopic(), Optional.of(1), Optional.empty())));
+            }
+            Map<String, Object> p = new HashMap<>(clientProps);
+            p.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+            p.put(ProducerConfig.CLIENT_ID_CONFIG, stage + "-deadletter");
+            p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+            p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+            producer = new KafkaProducer<>(p);
+        }
+        return producer;
+    }
+
+    @Override
+    public void close() {
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+}
