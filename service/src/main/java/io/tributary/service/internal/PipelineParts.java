@@ -353,7 +353,8 @@ public final class PipelineParts {
     }
 
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {
-        IngestConfig.Builder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), input)
+        Schema rows = aggregate == null ? TableNotNull.apply(spec, input) : input; // rows go to the table as they are: its NOT NULLs
+        IngestConfig.Builder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), rows)
                 .storage(spec.storage())
                 .format(spec.string(Settings.FILES_FORMAT))
                 .formatOptions(spec.map(Settings.FILES_OPTIONS))
