@@ -1,5 +1,6 @@
 package io.tributary.source;
 
+import io.tributary.delta.kernel.KernelInternals;
 import io.delta.kernel.DataWriteContext;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Scan;
@@ -13,12 +14,6 @@ import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.internal.InternalScanFileUtils;
-import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.actions.SingleAction;
-import io.delta.kernel.internal.data.ScanStateRow;
-import io.delta.kernel.internal.data.TransactionStateRow;
-import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
@@ -30,7 +25,6 @@ import io.tributary.delta.RowBatch;
 import io.tributary.schema.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -144,7 +138,7 @@ final class TestTable {
         String target = subdir.isEmpty() ? path : path + "/" + subdir;
         FilteredColumnarBatch batch = new FilteredColumnarBatch(new RowBatch(fileSchema, rows), Optional.empty());
         try (CloseableIterator<DataFileStatus> files = engine.getParquetHandler()
-                .writeParquetFiles(target, Utils.singletonCloseableIterator(batch), List.of())) {
+                .writeParquetFiles(target, KernelInternals.single(batch), List.of())) {
             DataFileStatus f = files.next();
             String abs = f.getPath();
             String rel = abs.substring(abs.indexOf(path) + path.length() + 1);
@@ -158,8 +152,7 @@ final class TestTable {
     List<String[]> files() {
         List<String[]> out = new ArrayList<>();
         for (Row sf : filesWithRows(snapshot()).keySet()) {
-            Row add = sf.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
-            out.add(new String[] {add.getString(add.getSchema().indexOf("path")), String.valueOf(add.getLong(add.getSchema().indexOf("size")))});
+            out.add(new String[] {KernelInternals.scanFilePath(sf), String.valueOf(KernelInternals.size(sf))});
         }
         return out;
     }
@@ -211,12 +204,11 @@ final class TestTable {
     }
 
     private long commit(Transaction txn, List<Row> actions) {
-        return txn.commit(engine, CloseableIterable.inMemoryIterable(Utils.toCloseableIterator(actions.iterator()))).getVersion();
+        return txn.commit(engine, CloseableIterable.inMemoryIterable(KernelInternals.closeable(actions.iterator()))).getVersion();
     }
 
     private static Row remove(Row scanFile, boolean dataChange) {
-        AddFile add = new AddFile(scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL));
-        return SingleAction.createRemoveFileSingleAction(add.toRemoveFileRow(dataChange, Optional.empty()));
+        return dataChange ? KernelInternals.removeAction(scanFile) : KernelInternals.removeWithoutDataChange(scanFile);
     }
 
     private List<Row> writeFile(Row state, List<Object[]> rows, boolean dataChange) {
@@ -224,7 +216,7 @@ final class TestTable {
         FilteredColumnarBatch batch = new FilteredColumnarBatch(new RowBatch(kernelSchema, rows), Optional.empty());
         List<Row> actions = new ArrayList<>();
         try (CloseableIterator<FilteredColumnarBatch> physical =
-                     Transaction.transformLogicalData(engine, state, Utils.singletonCloseableIterator(batch), partition)) {
+                     Transaction.transformLogicalData(engine, state, KernelInternals.single(batch), partition)) {
             DataWriteContext ctx = Transaction.getWriteContext(engine, state, partition);
             CloseableIterator<DataFileStatus> files = engine.getParquetHandler()
                     .writeParquetFiles(ctx.getTargetDirectory(), physical, ctx.getStatisticsColumns());
@@ -233,12 +225,8 @@ final class TestTable {
                     adds.forEachRemaining(actions::add);
                 }
             } else {
-                StructType physicalSchema = TransactionStateRow.getPhysicalSchema(state);
-                URI root = new org.apache.hadoop.fs.Path(TransactionStateRow.getTablePath(state)).toUri();
                 while (files.hasNext()) {
-                    AddFile add = AddFile.convertDataFileStatus(physicalSchema, root, files.next(), partition, false, Map.of(),
-                            Optional.empty(), Optional.empty(), Optional.empty());
-                    actions.add(SingleAction.createAddFileSingleAction(add.toRow()));
+                    actions.add(KernelInternals.addWithoutDataChange(state, files.next(), partition));
                 }
                 files.close();
             }
@@ -253,15 +241,15 @@ final class TestTable {
         Map<Row, List<Object[]>> out = new java.util.LinkedHashMap<>();
         Scan scan = snap.getScanBuilder().build();
         Row scanState = scan.getScanState(engine);
-        StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
+        StructType physical = KernelInternals.physicalReadSchema(scanState);
         try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {
             while (batches.hasNext()) {
                 try (CloseableIterator<Row> rows = batches.next().getRows()) {
                     while (rows.hasNext()) {
                         Row sf = rows.next();
-                        FileStatus fs = InternalScanFileUtils.getAddFileStatus(sf);
+                        FileStatus fs = KernelInternals.scanFileStatus(sf);
                         CloseableIterator<ColumnarBatch> data = engine.getParquetHandler()
-                                .readParquetFiles(Utils.singletonCloseableIterator(fs), physical, Optional.empty())
+                                .readParquetFiles(KernelInternals.single(fs), physical, Optional.empty())
                                 .map(FileReadResult::getData);
                         List<Object[]> fileRows = new ArrayList<>();
                         try (CloseableIterator<FilteredColumnarBatch> logical = Scan.transformPhysicalData(engine, scanState, sf, data)) {

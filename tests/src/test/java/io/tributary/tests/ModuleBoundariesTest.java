@@ -123,12 +123,31 @@ class ModuleBoundariesTest {
                         + "; service wires the stage that runs it")).toList();
     }
 
+    /** The one door into Delta Kernel's internals (delta-common's {@code io.tributary.delta.kernel}). */
+    static final String KERNEL_DOOR = "io.tributary.delta.kernel..";
+
+    /**
+     * Kernel's internals ({@code io.delta.kernel.internal}) are reached through {@code door} alone, and no
+     * other class of the Delta modules reflects: an upgrade of Kernel then has one place to look at.
+     */
+    static List<ArchRule> kernelDoorRules(String door) {
+        String[] delta = pkgs(Stream.of("delta-common", "delta-sink", "delta-source"));
+        return List.of(
+                noClasses().that().resideOutsideOfPackage(door)
+                        .should().dependOnClassesThat().resideInAPackage("io.delta.kernel.internal..")
+                        .as("only " + door.replace("..", "") + " uses Delta Kernel's internals"),
+                noClasses().that().resideInAnyPackage(delta).and().resideOutsideOfPackage(door)
+                        .should().dependOnClassesThat().resideInAPackage("java.lang.reflect..")
+                        .as("only " + door.replace("..", "") + " reflects in the Delta modules"));
+    }
+
     @Test
     void stagesNeverImportOneAnotherAndInternalsStayInTheirModule() {
         List<ArchRule> rules = new ArrayList<>(stageRules());
         rules.addAll(wiringRules(WIRING, CONNECTORS));
         rules.addAll(internalRules());
         rules.addAll(engineRules(ENGINES));
+        rules.addAll(kernelDoorRules(KERNEL_DOOR));
         List<String> broken = rules.stream().map(r -> r.evaluate(classes)).filter(EvaluationResult::hasViolation)
                 .map(r -> r.getFailureReport().toString()).toList();
         assertThat(broken).as("the module boundaries (CONTRIBUTING.md):%n%s", String.join("\n", broken)).isEmpty();
@@ -178,5 +197,14 @@ class ModuleBoundariesTest {
         assertThat(result.hasViolation()).isTrue();
         assertThat(result.getFailureReport().getDetails())
                 .anyMatch(d -> d.contains("<io.tributary.topology.") && d.contains("<org.apache.kafka.streams.KafkaStreams."));
+    }
+
+    /** A rule that can fail: the Delta stages do use Kernel's internals through the door, so a door elsewhere leaves them in breach. */
+    @Test
+    void theRulesFindKernelInternalsUsedOutsideTheDoor() {
+        EvaluationResult result = kernelDoorRules("io.tributary.delta.nowhere..").get(0).evaluate(classes);
+        assertThat(result.hasViolation()).isTrue();
+        assertThat(result.getFailureReport().getDetails())
+                .anyMatch(d -> d.contains("<io.tributary.delta.kernel.KernelInternals") && d.contains("<io.delta.kernel.internal."));
     }
 }

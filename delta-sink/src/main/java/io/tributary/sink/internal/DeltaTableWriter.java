@@ -1,5 +1,7 @@
 package io.tributary.sink.internal;
 
+import io.tributary.delta.kernel.KernelInternals;
+import io.tributary.delta.kernel.KernelTransactions;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
@@ -414,7 +416,7 @@ public final class DeltaTableWriter {
                 if (!grown.equals(snapshot.get().getSchema())) {
                     LOG.info("delta table {}: batch {} of {} changes the table's schema to {} (sink.delta.mergeSchema)", tablePath, batchId,
                             appId, schema.toDdl());
-                    TableSchemaUpdate.setSchema(txn, grown);
+                    KernelTransactions.setSchema(txn, grown);
                 }
                 return txn;
             }

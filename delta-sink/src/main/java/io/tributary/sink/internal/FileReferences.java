@@ -1,5 +1,6 @@
 package io.tributary.sink.internal;
 
+import io.tributary.delta.kernel.KernelInternals;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;

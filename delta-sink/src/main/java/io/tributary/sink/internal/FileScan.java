@@ -1,5 +1,6 @@
 package io.tributary.sink.internal;
 
+import io.tributary.delta.kernel.KernelInternals;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.FilteredColumnarBatch;

@@ -1,12 +1,12 @@
 package io.tributary.sink.internal;
 
+import io.tributary.delta.kernel.KernelInternals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
 import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
@@ -39,9 +39,9 @@ public final class LogDirectory {
     /** Classic {@code N.checkpoint.parquet}, multi-part {@code N.checkpoint.i.n.parquet}, V2 {@code N.checkpoint.<uuid>.json|parquet}. */
     private static final Pattern CHECKPOINT = Pattern.compile("\\d{20}\\.checkpoint(\\.\\d{10}\\.\\d{10}|\\.[0-9a-fA-F-]{36})?\\.(parquet|json)");
     private static final StructType CHECKPOINT_READ = new StructType()
-            .add("add", new StructType().add("path", StringType.STRING).add("deletionVector", DeletionVectorDescriptor.READ_SCHEMA))
+            .add("add", new StructType().add("path", StringType.STRING).add("deletionVector", KernelInternals.deletionVectorReadSchema()))
             .add("remove", new StructType().add("path", StringType.STRING).add("deletionTimestamp", LongType.LONG)
-                    .add("deletionVector", DeletionVectorDescriptor.READ_SCHEMA))
+                    .add("deletionVector", KernelInternals.deletionVectorReadSchema()))
             .add("txn", new StructType().add("appId", StringType.STRING).add("version", LongType.LONG));
 
     /**

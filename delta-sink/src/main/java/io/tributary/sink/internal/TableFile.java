@@ -1,5 +1,6 @@
 package io.tributary.sink.internal;
 
+import io.tributary.delta.kernel.KernelInternals;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.FilteredColumnarBatch;
@@ -45,7 +46,7 @@ public record TableFile(String logPath, String absolutePath, long size, long mod
             while (batches.hasNext()) {
                 try (CloseableIterator<Row> rows = batches.next().getRows()) {
                     while (rows.hasNext()) {
-                        out.add(KernelInternals.tableFile(rows.next()));
+                        out.add(of(rows.next()));
                     }
                 }
             }
@@ -53,6 +54,12 @@ public record TableFile(String logPath, String absolutePath, long size, long mod
             throw new UncheckedIOException("cannot list the files of Delta table " + scan, e);
         }
         return out;
+    }
+
+    /** A scan-file row of {@code Scan.getScanFiles} as a table file. */
+    static TableFile of(Row scanFile) {
+        return new TableFile(KernelInternals.scanFilePath(scanFile), KernelInternals.scanFileStatus(scanFile).getPath(),
+                KernelInternals.size(scanFile), KernelInternals.modificationTime(scanFile), KernelInternals.partitionValues(scanFile), scanFile);
     }
 
     /** Rows in the Parquet file per the {@code add}'s statistics ({@code numRecords}); empty if it has none (or was listed without them). */

@@ -1,24 +1,15 @@
 package io.tributary.sink.internal;
 
-import io.delta.kernel.Transaction;
-import io.delta.kernel.internal.TransactionImpl;
-import io.delta.kernel.internal.actions.Metadata;
-import io.delta.kernel.internal.actions.Protocol;
-import io.delta.kernel.internal.tablefeatures.TableFeature;
-import io.delta.kernel.internal.tablefeatures.TableFeatures;
-import io.delta.kernel.internal.util.Tuple2;
 import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TypeChange;
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A table's schema grown in the commit that writes its first rows with the new columns, as
@@ -26,8 +17,8 @@ import java.util.Set;
  * {@code protocol} action only when a new type needs its table feature (TIMESTAMP_NTZ).
  *
  * <p>Kernel 4.4 changes a schema only on tables with column mapping, which its own writer cannot
- * write, so the new schema is set on the transaction Kernel built (its metadata field, an
- * internal one), after {@link SchemaMerge} checked the change is one Delta allows: new nullable
+ * write, so the new schema is set on the transaction Kernel built
+ * ({@link io.tributary.delta.kernel.KernelTransactions}), after {@link SchemaMerge} checked the change is one Delta allows: new nullable
  * columns and struct fields at the end, and widenings only with the {@code typeWidening} feature,
  * recorded in the field's {@code delta.typeChanges} as Delta's protocol asks. Kernel then commits,
  * checksums and checkpoints the new schema as its own.
@@ -88,36 +79,5 @@ final class TableSchemaUpdate {
             }
         }
         return null;
-    }
-
-    /** Makes {@code txn}, built on the table's current metadata, commit {@code schema} instead. */
-    static void setSchema(Transaction txn, StructType schema) {
-        if (!(txn instanceof TransactionImpl impl)) {
-            throw new IllegalStateException("not a Kernel transaction: " + txn.getClass());
-        }
-        try {
-            Field metadata = TransactionImpl.class.getDeclaredField("metadata");
-            Field shouldUpdate = TransactionImpl.class.getDeclaredField("shouldUpdateMetadata");
-            metadata.setAccessible(true);
-            shouldUpdate.setAccessible(true);
-            Metadata grown = ((Metadata) metadata.get(impl)).withNewSchema(schema);
-            metadata.set(impl, grown);
-            shouldUpdate.setBoolean(impl, true);
-            // a type the schema now holds may need its table feature (TIMESTAMP_NTZ: timestampNtz), as Kernel
-            // adds it when it creates a table with that type; Spark refuses a table whose protocol lacks it
-            Optional<Tuple2<Protocol, Set<TableFeature>>> upgraded =
-                    TableFeatures.autoUpgradeProtocolBasedOnMetadata(grown, List.of(), impl.getProtocol());
-            if (upgraded.isPresent()) {
-                Field protocol = TransactionImpl.class.getDeclaredField("protocol");
-                Field shouldUpdateProtocol = TransactionImpl.class.getDeclaredField("shouldUpdateProtocol");
-                protocol.setAccessible(true);
-                shouldUpdateProtocol.setAccessible(true);
-                protocol.set(impl, upgraded.get()._1);
-                shouldUpdateProtocol.setBoolean(impl, true);
-            }
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("this Delta Kernel version keeps a transaction's metadata elsewhere; Tributary cannot"
-                    + " change a table's schema with it", e);
-        }
     }
 }

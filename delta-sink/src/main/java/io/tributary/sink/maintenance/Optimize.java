@@ -1,5 +1,6 @@
 package io.tributary.sink.maintenance;
 
+import io.tributary.delta.kernel.KernelInternals;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
@@ -145,7 +146,7 @@ public final class Optimize {
         for (int tries = 1; ; tries++) {
             try {
                 TransactionCommitResult result = current.commit(engine, CloseableIterable.inMemoryIterable(
-                        io.delta.kernel.internal.util.Utils.toCloseableIterator(actions.iterator())));
+                        KernelInternals.closeable(actions.iterator())));
                 PostCommitHooks.run(engine, tablePath, result);
                 return result.getVersion();
             } catch (MaxCommitRetryLimitReachedException | CommitStateUnknownException e) {

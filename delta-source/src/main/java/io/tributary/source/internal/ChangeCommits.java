@@ -1,5 +1,6 @@
 package io.tributary.source.internal;
 
+import io.tributary.delta.kernel.KernelInternals;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.types.StructType;
 import io.tributary.source.DeltaSourceConfig;

@@ -1,5 +1,6 @@
 package io.tributary.source.internal;
 
+import io.tributary.delta.kernel.KernelInternals;
 import io.delta.kernel.CommitActions;
 import io.delta.kernel.CommitRange;
 import io.delta.kernel.CommitRangeBuilder.CommitBoundary;

@@ -1,4 +1,4 @@
-package io.tributary.sink.internal;
+package io.tributary.delta.kernel;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.Row;
@@ -27,6 +27,13 @@ import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.DataFileStatus;
 import io.delta.kernel.utils.FileStatus;
+import io.delta.kernel.data.MapValue;
+import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
+import io.delta.kernel.internal.data.GenericRow;
+import io.delta.kernel.internal.util.VectorUtils;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,20 +41,29 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * The only place that touches Kernel classes outside its public API ({@code io.delta.kernel.internal}),
- * as Kernel's own examples do for reading; an upgrade may move these.
+ * Every use of Kernel classes outside its public API ({@code io.delta.kernel.internal}) by the Delta
+ * stages: scan-file rows (their {@code add}, deletion vector, statistics; rows built from a commit's
+ * actions, as the Delta Flink sink does), {@code add} and {@code remove} actions (Kernel has no public
+ * API for removes), the protocol, domain metadata, checkpoints and log clean-up. With
+ * {@link KernelTransactions} it is the one door into Kernel's internals: {@code ModuleBoundariesTest}
+ * allows them nowhere else, and {@code KernelInternalsTest} fails, naming the member, when a Kernel
+ * upgrade moves one.
  */
-final class KernelInternals {
+public final class KernelInternals {
+    private static final StructType ADD_IN_SCAN_FILE =
+            (StructType) InternalScanFileUtils.SCAN_FILE_SCHEMA.at(InternalScanFileUtils.ADD_FILE_ORDINAL).getDataType();
+    private static final int TABLE_ROOT_ORDINAL = InternalScanFileUtils.SCAN_FILE_SCHEMA.indexOf("tableRoot");
+
     private KernelInternals() {
     }
 
     /** The Parquet file (absolute path, size, time) behind a scan-file row of {@code Scan.getScanFiles}. */
-    static FileStatus scanFileStatus(Row scanFile) {
+    public static FileStatus scanFileStatus(Row scanFile) {
         return InternalScanFileUtils.getAddFileStatus(scanFile);
     }
 
     /** The {@code add.path} of a scan-file row (relative to the table root, as the log holds it). */
-    static String scanFilePath(Row scanFile) {
+    public static String scanFilePath(Row scanFile) {
         return new AddFile(scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL)).getPath();
     }
 
@@ -55,21 +71,24 @@ final class KernelInternals {
      * A {@code remove} action ({@code dataChange=true}) for the file of a scan-file row, ready for
      * {@code Transaction.commit}: Kernel has no public API for removes (copy-on-write, as the Delta Flink sink's {@code CoWUpsert}).
      */
-    static Row removeAction(Row scanFile) {
+    public static Row removeAction(Row scanFile) {
         AddFile add = new AddFile(scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL));
         return SingleAction.createRemoveFileSingleAction(add.toRemoveFileRow(true, Optional.empty()));
     }
 
     /** The physical schema to read the table's Parquet files with. */
-    static StructType physicalReadSchema(Row scanState) {
+    public static StructType physicalReadSchema(Row scanState) {
         return ScanStateRow.getPhysicalDataReadSchema(scanState);
     }
 
-    /** A scan-file row as a {@link TableFile}. */
-    static TableFile tableFile(Row scanFile) {
-        AddFile add = addOf(scanFile);
-        return new TableFile(add.getPath(), scanFileStatus(scanFile).getPath(), add.getSize(), add.getModificationTime(),
-                partitionValues(scanFile), scanFile);
+    /** The size in bytes of a scan file's {@code add}. */
+    public static long size(Row scanFile) {
+        return addOf(scanFile).getSize();
+    }
+
+    /** The {@code modificationTime} of a scan file's {@code add}. */
+    public static long modificationTime(Row scanFile) {
+        return addOf(scanFile).getModificationTime();
     }
 
     private static AddFile addOf(Row scanFile) {
@@ -77,22 +96,22 @@ final class KernelInternals {
     }
 
     /** A scan file's partition values as the log holds them (serialized strings; null for a null value). */
-    static Map<String, String> partitionValues(Row scanFile) {
+    public static Map<String, String> partitionValues(Row scanFile) {
         return new TreeMap<>(InternalScanFileUtils.getPartitionValues(scanFile));
     }
 
     /** A serialized partition value as a Kernel literal of the column's type. */
-    static Literal partitionLiteral(DataType type, String serialized) {
+    public static Literal partitionLiteral(DataType type, String serialized) {
         return PartitionUtils.literalForPartitionValue(type, serialized);
     }
 
     /** A {@code remove} with {@code dataChange=false} for a scan file: compaction, which moves rows without changing them (notes 4.2). */
-    static Row removeWithoutDataChange(Row scanFile) {
+    public static Row removeWithoutDataChange(Row scanFile) {
         return SingleAction.createRemoveFileSingleAction(addOf(scanFile).toRemoveFileRow(false, Optional.empty()));
     }
 
     /** An {@code add} with {@code dataChange=false} for a file written by a compaction (notes 4.2). */
-    static Row addWithoutDataChange(Row txnState, DataFileStatus file, Map<String, Literal> partitionValues) {
+    public static Row addWithoutDataChange(Row txnState, DataFileStatus file, Map<String, Literal> partitionValues) {
         StructType physical = TransactionStateRow.getPhysicalSchema(txnState);
         java.net.URI root = new Path(TransactionStateRow.getTablePath(txnState)).toUri();
         AddFile add = AddFile.convertDataFileStatus(physical, root, file, partitionValues, false, Map.of(),
@@ -101,7 +120,7 @@ final class KernelInternals {
     }
 
     /** The table's active domain metadata, domain to configuration. */
-    static Map<String, String> domains(Snapshot snapshot) {
+    public static Map<String, String> domains(Snapshot snapshot) {
         Map<String, String> out = new TreeMap<>();
         if (snapshot instanceof SnapshotImpl impl) {
             for (Map.Entry<String, DomainMetadata> e : impl.getActiveDomainMetadataMap().entrySet()) {
@@ -120,7 +139,7 @@ final class KernelInternals {
      * snapshot loaded at a version, not as the latest, and so always skips its clean-up ("Log cleanup
      * is disabled"). Returns the files deleted.
      */
-    static long cleanUpExpiredLogs(Engine engine, Snapshot latest) throws java.io.IOException {
+    public static long cleanUpExpiredLogs(Engine engine, Snapshot latest) throws java.io.IOException {
         if (!(latest instanceof SnapshotImpl s)
                 || s.getProtocol().getWriterFeatures().contains("checkpointProtection")
                 || !TableConfig.EXPIRED_LOG_CLEANUP_ENABLED.fromMetadata(s.getMetadata())) {
@@ -163,13 +182,13 @@ final class KernelInternals {
     }
 
     /** The table's writer features, those of a legacy protocol version included ({@code appendOnly}, {@code invariants}, ...). */
-    static java.util.Set<String> writerFeatures(Snapshot snapshot) {
+    public static java.util.Set<String> writerFeatures(Snapshot snapshot) {
         return snapshot.getProtocol().getImplicitlyAndExplicitlySupportedFeatures().stream()
                 .map(f -> f.featureName()).collect(java.util.stream.Collectors.toSet()); // every feature is a writer feature
     }
 
     /** The protocol as {@code (reader, writer) [features]}. */
-    static String protocol(Snapshot snapshot) {
+    public static String protocol(Snapshot snapshot) {
         Protocol p = snapshot.getProtocol();
         String s = "(" + p.getMinReaderVersion() + "," + p.getMinWriterVersion() + ")";
         if (!p.getReaderAndWriterFeatures().isEmpty() || !p.getWriterFeatures().isEmpty()) {
@@ -179,40 +198,40 @@ final class KernelInternals {
     }
 
     /** The deletion vector file of a scan file's {@code add}, absolute; empty when it has none or it is stored inline in the log. */
-    static Optional<String> deletionVectorFile(Row scanFile, String tableRoot) {
+    public static Optional<String> deletionVectorFile(Row scanFile, String tableRoot) {
         return addOf(scanFile).getDeletionVector().filter(DeletionVectorDescriptor::isOnDisk).map(dv -> dv.getAbsolutePath(tableRoot));
     }
 
     /** The deletion vector file a log action's {@code deletionVector} struct names, absolute; empty when inline or absent. */
-    static Optional<String> deletionVectorFile(ColumnVector dv, int row, String tableRoot) {
+    public static Optional<String> deletionVectorFile(ColumnVector dv, int row, String tableRoot) {
         DeletionVectorDescriptor d = DeletionVectorDescriptor.fromColumnVector(dv, row);
         return d == null || d.isInline() ? Optional.empty() : Optional.of(d.getAbsolutePath(tableRoot));
     }
 
     /** As above, from the fields of a commit JSON's {@code deletionVector} object. */
-    static Optional<String> deletionVectorFile(String storageType, String pathOrInlineDv, String tableRoot) {
+    public static Optional<String> deletionVectorFile(String storageType, String pathOrInlineDv, String tableRoot) {
         DeletionVectorDescriptor d = new DeletionVectorDescriptor(storageType, pathOrInlineDv, Optional.empty(), 0, 0);
         return d.isInline() ? Optional.empty() : Optional.of(d.getAbsolutePath(tableRoot));
     }
 
     /** A scan file's {@code numRecords} statistic (rows in the Parquet file), if its {@code add} has statistics. */
-    static OptionalLong numRecords(Row scanFile) {
+    public static OptionalLong numRecords(Row scanFile) {
         Optional<Long> n = addOf(scanFile).getNumRecords();
         return n.isPresent() ? OptionalLong.of(n.get()) : OptionalLong.empty();
     }
 
     /** The unique id of a scan file's deletion vector, if it has one. */
-    static Optional<String> deletionVectorId(Row scanFile) {
+    public static Optional<String> deletionVectorId(Row scanFile) {
         return addOf(scanFile).getDeletionVector().map(DeletionVectorDescriptor::getUniqueId);
     }
 
     /** The rows a scan file's deletion vector marks deleted (0 without one). */
-    static long deletedRows(Row scanFile) {
+    public static long deletedRows(Row scanFile) {
         return addOf(scanFile).getDeletionVector().map(DeletionVectorDescriptor::getCardinality).orElse(0L);
     }
 
     /** When the table was created ({@code metaData.createdTime}), if the log records it. */
-    static Optional<Long> createdTime(Snapshot snapshot) {
+    public static Optional<Long> createdTime(Snapshot snapshot) {
         return snapshot instanceof SnapshotImpl s ? s.getMetadata().getCreatedTime() : Optional.empty();
     }
 
@@ -220,7 +239,7 @@ final class KernelInternals {
      * The checkpoint files the snapshot was built from: one classic file, every part of a multi-part
      * checkpoint, or a V2 checkpoint's top-level file (its sidecars are read through it); empty without a checkpoint.
      */
-    static List<FileStatus> checkpointFiles(Snapshot snapshot) {
+    public static List<FileStatus> checkpointFiles(Snapshot snapshot) {
         return snapshot instanceof SnapshotImpl s ? s.getLogSegment().getCheckpoints() : List.of();
     }
 
@@ -229,7 +248,62 @@ final class KernelInternals {
      * {@code schema}, as Kernel's own log replay reads them; the schema must include {@code add} or
      * {@code remove} for sidecars to be followed.
      */
-    static CloseableIterator<ColumnarBatch> readActions(Engine engine, List<FileStatus> files, StructType schema) {
+    public static CloseableIterator<ColumnarBatch> readActions(Engine engine, List<FileStatus> files, StructType schema) {
         return new ActionsIterator(engine, files, schema, Optional.empty()).map(ActionWrapper::getColumnarBatch);
+    }
+
+    /** The actions a streaming read needs from each commit. */
+    public static Set<DeltaAction> streamActions() {
+        return EnumSet.of(DeltaAction.ADD, DeltaAction.REMOVE, DeltaAction.CDC, DeltaAction.COMMITINFO, DeltaAction.METADATA);
+    }
+
+    /** The table's id from its {@code metaData} action (an internal type in a public signature). */
+    public static String tableId(io.delta.kernel.Snapshot snapshot) {
+        return snapshot.getMetadata().getId();
+    }
+
+    /** The table schema a commit's {@code metaData} action sets. */
+    public static StructType schemaOfMetadata(Row metaData) {
+        return io.delta.kernel.internal.actions.Metadata.fromRow(metaData).getSchema();
+    }
+
+    /** A one-item iterator, as Kernel's readers take. */
+    public static <T> io.delta.kernel.utils.CloseableIterator<T> single(T item) {
+        return io.delta.kernel.internal.util.Utils.singletonCloseableIterator(item);
+    }
+
+    /** A commit's {@code add} action as a scan-file row (the add struct is a prefix-compatible superset). */
+    public static Row scanFileOfAdd(Row add, String tableRoot) {
+        Map<Integer, Object> values = new HashMap<>();
+        values.put(InternalScanFileUtils.ADD_FILE_ORDINAL, add);
+        values.put(TABLE_ROOT_ORDINAL, tableRoot);
+        return new GenericRow(InternalScanFileUtils.SCAN_FILE_SCHEMA, values);
+    }
+
+    /**
+     * A commit's {@code remove} action as a scan-file row, so that its rows can be read back as
+     * change-feed deletes (the file is still on storage: Kernel never vacuums).
+     */
+    public static Row scanFileOfRemove(Row remove, long size, String tableRoot) {
+        StructType rs = remove.getSchema();
+        Map<Integer, Object> add = new HashMap<>();
+        add.put(ADD_IN_SCAN_FILE.indexOf("path"), remove.getString(rs.indexOf("path")));
+        int pv = rs.indexOf("partitionValues");
+        MapValue partitionValues = remove.isNullAt(pv) ? VectorUtils.stringStringMapValue(Map.of()) : remove.getMap(pv);
+        add.put(ADD_IN_SCAN_FILE.indexOf("partitionValues"), partitionValues);
+        add.put(ADD_IN_SCAN_FILE.indexOf("size"), size);
+        add.put(ADD_IN_SCAN_FILE.indexOf("modificationTime"), 0L);
+        add.put(ADD_IN_SCAN_FILE.indexOf("dataChange"), true);
+        return scanFileOfAdd(new GenericRow(ADD_IN_SCAN_FILE, add), tableRoot);
+    }
+
+    /** The read schema of a log action's {@code deletionVector} struct. */
+    public static StructType deletionVectorReadSchema() {
+        return DeletionVectorDescriptor.READ_SCHEMA;
+    }
+
+    /** An iterator as Kernel's commit takes its actions. */
+    public static <T> CloseableIterator<T> closeable(java.util.Iterator<T> items) {
+        return io.delta.kernel.internal.util.Utils.toCloseableIterator(items);
     }
 }
