@@ -67,6 +67,7 @@ public final class FileIngest implements AutoCloseable {
     private boolean closed;
     private final ReadAhead readAhead;
     private boolean endsWhenIngested;
+    private boolean boundedRun;
     /** A no-data batch published with the last data batch, whose progress the next {@link #runBatch()} returns. */
     private BatchOutcome publishedNoData;
 
@@ -109,7 +110,7 @@ public final class FileIngest implements AutoCloseable {
         this.planner = new BatchPlanner(config, discovery);
         this.progress = new ProgressFactory(config, UUID.randomUUID().toString());
         this.cleaner = new SourceCleaner(config.cleanSource(), discovery);
-        this.skips = new SkipTally(discovery, config.fileMinAge());
+        this.skips = new SkipTally(discovery, config.fileMinAge(), config.fileSettleTime());
         LOG.info("ingest of pipeline {}: {} files already ingested, next batch {}{}", config.pipeline(), state.files().size(),
                 state.nextBatchId(), config.hasWatermark() ? ", watermark " + ProgressFactory.format(state.watermarkMs()) : "");
     }
@@ -193,15 +194,15 @@ public final class FileIngest implements AutoCloseable {
             // Spark's no-data batch, published with the run's last data batch: only its progress is left
             BatchOutcome o = publishedNoData;
             publishedNoData = null;
-            return Optional.of(report(o, new BatchPlanner.Plan(List.of(), List.of(), List.of(), 0), startMs, t0, 0));
+            return Optional.of(report(o, BatchPlanner.Plan.NONE, startMs, t0, 0));
         }
-        BatchPlanner.Plan plan = planner.plan(state, startMs);
+        BatchPlanner.Plan plan = planner.plan(state, startMs, boundedRun);
         changedFiles = List.copyOf(plan.changed());
         skips.saw(plan);
         long listMs = (System.nanoTime() - t0) / 1_000_000;
         BatchOutcome outcome;
         try {
-            boolean lastOfRun = endsWhenIngested && plan.leftForLater() == 0 && plan.heldBack().isEmpty();
+            boolean lastOfRun = endsWhenIngested && plan.takesAll();
             outcome = null;
             while (!plan.files().isEmpty()) {
                 try {
@@ -231,7 +232,7 @@ public final class FileIngest implements AutoCloseable {
             }
             throw e;
         }
-        if (readAhead != null && plan.leftForLater() == 0 && plan.heldBack().isEmpty()) {
+        if (readAhead != null && plan.takesAll()) {
             readAhead.close(); // every new file listed was in this batch: what it still holds is of files gone since
         }
         if (outcome == null) {
@@ -242,6 +243,7 @@ public final class FileIngest implements AutoCloseable {
 
     private Progress report(BatchOutcome outcome, BatchPlanner.Plan plan, long startMs, long t0, long listMs) {
         log(outcome);
+        skips.published(outcome);
         if (!cleaner.isOff() && !outcome.files().isEmpty()) {
             CrashPoint.reach(CrashPoint.INGEST_BEFORE_CLEAN);
             cleanedNotReported += cleaner.clean(outcome.files().stream().map(FileResult::file).toList());
@@ -252,7 +254,7 @@ public final class FileIngest implements AutoCloseable {
         long sinceLast = lastTriggerMs < 0 ? totalMs : startMs - lastTriggerMs;
         lastTriggerMs = startMs;
         return progress.batch(outcome, new ProgressFactory.Timing(startMs, sinceLast, listMs, totalMs,
-                plan.heldBack().size(), plan.changed().size(), cleaned, plan.leftForLater()));
+                plan.heldBack().size(), plan.settling().size(), plan.changed().size(), cleaned, plan.leftForLater()));
     }
 
     /**
@@ -265,6 +267,16 @@ public final class FileIngest implements AutoCloseable {
      */
     public void endsWhenIngested(boolean v) {
         this.endsWhenIngested = v;
+    }
+
+    /**
+     * Says that the run is bounded (trigger availableNow or once): it has no later trigger to take a
+     * file that has not settled yet ({@link IngestConfig#fileSettleTime()}), so a batch looks at such
+     * a file again once that time has passed, waiting for it at most once in the run; a file still
+     * changing then is held back, counted, and left to a later run.
+     */
+    public void boundedRun(boolean v) {
+        this.boundedRun = v;
     }
 
     /** The watermark an idle stream moves to, or Long.MIN_VALUE when the option is off or the stream is not idle yet. */
@@ -296,6 +308,11 @@ public final class FileIngest implements AutoCloseable {
                         ? ", " + r.deadLettered() + " bad " + plural(r.deadLettered(), "line") + " sent to " + config.deadLetterTopic()
                         : ", " + r.badRows() + " bad " + plural(r.badRows(), "line") + " dropped";
             }
+            if (r.corruption() != null) {
+                LOG.warn("{}. The rest of the file was skipped (source.files.ignoreCorruptFiles, as Spark's): {} {} before the"
+                        + " break published (batch {}){}", r.corruption(), r.rows(), plural(r.rows(), "row"), o.batchId(), bad);
+                continue;
+            }
             LOG.info("file {}: {} {} published (batch {}){}", discovery.display(r.file().relPath()), r.rows(),
                     plural(r.rows(), "row"), o.batchId(), bad);
         }
@@ -311,7 +328,8 @@ public final class FileIngest implements AutoCloseable {
 
     /**
      * Ends the run's account of the files it left unread ({@link SkippedFiles}): changed after they
-     * were ingested, or held back by {@code fileMinAge} at the last batch; logs them once (WARN).
+     * were ingested, held back by {@code fileMinAge} or still being written at the last batch, or
+     * whose rest {@code ignoreCorruptFiles} skipped; logs them once (WARN).
      */
     public SkippedFiles endRun() {
         return skips.endRun(config.pipeline());

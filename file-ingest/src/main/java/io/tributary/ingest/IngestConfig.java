@@ -49,6 +49,8 @@ public final class IngestConfig {
     private final int maxLineBytes;
     private final int rowsPerRecord;
     private final Duration fileMinAge;
+    private final Duration fileSettleTime;
+    private final boolean ignoreCorruptFiles;
     private final ZoneId timeZone;
     private final CleanSource cleanSource;
     private final Duration closeIdleWindowsAfter;
@@ -79,6 +81,8 @@ public final class IngestConfig {
         this.maxLineBytes = b.maxLineBytes;
         this.rowsPerRecord = b.rowsPerRecord;
         this.fileMinAge = b.fileMinAge;
+        this.fileSettleTime = b.fileSettleTime;
+        this.ignoreCorruptFiles = b.ignoreCorruptFiles;
         this.timeZone = b.timeZone;
         this.cleanSource = b.cleanSource;
         this.closeIdleWindowsAfter = b.closeIdleWindowsAfter;
@@ -170,6 +174,8 @@ public final class IngestConfig {
         b.maxLineBytes = maxLineBytes;
         b.rowsPerRecord = rowsPerRecord;
         b.fileMinAge = fileMinAge;
+        b.fileSettleTime = fileSettleTime;
+        b.ignoreCorruptFiles = ignoreCorruptFiles;
         b.timeZone = timeZone;
         b.cleanSource = cleanSource;
         b.closeIdleWindowsAfter = closeIdleWindowsAfter;
@@ -275,6 +281,25 @@ public final class IngestConfig {
         return fileMinAge;
     }
 
+    /**
+     * Without {@link #fileMinAge()}, on a file system where files grow in place (a local folder,
+     * NFS): a new file is taken once its size and modification time held still across two looks
+     * at least this far apart (0: at first sight, as Spark). Objects in object storage appear whole
+     * and are taken at first sight. 0 unless set; the service sets 1 second.
+     */
+    public Duration fileSettleTime() {
+        return fileSettleTime;
+    }
+
+    /**
+     * Spark's {@code ignoreCorruptFiles}: a file whose data cannot be decoded (a compressed file cut
+     * short or damaged, a damaged Parquet file) gives the rows read before the break, and the rest
+     * of it is skipped, counted and named; false (the default): the batch stops, naming the file.
+     */
+    public boolean ignoreCorruptFiles() {
+        return ignoreCorruptFiles;
+    }
+
     /** The zone of a timestamp written without an offset (Spark's {@code spark.sql.session.timeZone}); UTC by default. */
     public ZoneId timeZone() {
         return timeZone;
@@ -330,6 +355,8 @@ public final class IngestConfig {
         private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
         private int rowsPerRecord = DEFAULT_ROWS_PER_RECORD;
         private Duration fileMinAge = Duration.ZERO;
+        private Duration fileSettleTime = Duration.ZERO;
+        private boolean ignoreCorruptFiles;
         private ZoneId timeZone = ZoneOffset.UTC;
         private CleanSource cleanSource = CleanSource.OFF;
         private Duration closeIdleWindowsAfter;
@@ -443,6 +470,18 @@ public final class IngestConfig {
             return this;
         }
 
+        /** See {@link IngestConfig#fileSettleTime()}. */
+        public Builder fileSettleTime(Duration time) {
+            this.fileSettleTime = time;
+            return this;
+        }
+
+        /** See {@link IngestConfig#ignoreCorruptFiles()}. */
+        public Builder ignoreCorruptFiles(boolean ignore) {
+            this.ignoreCorruptFiles = ignore;
+            return this;
+        }
+
         /** See {@link IngestConfig#timeZone()}: a region ({@code America/New_York}), an offset ({@code +01:00}) or UTC. */
         public Builder timeZone(String zone) {
             this.timeZone = Timestamps.sessionZone(zone, "source.files.timeZone");
@@ -541,6 +580,9 @@ public final class IngestConfig {
             }
             if (fileMinAge == null || fileMinAge.isNegative()) {
                 throw new TributaryException("fileMinAge: " + fileMinAge + " must be 0 or more");
+            }
+            if (fileSettleTime == null || fileSettleTime.isNegative()) {
+                throw new TributaryException("fileSettleTime: " + fileSettleTime + " must be 0 or more");
             }
             Objects.requireNonNull(cleanSource, "cleanSource");
             if (cleanSource instanceof CleanSource.Archive a) {

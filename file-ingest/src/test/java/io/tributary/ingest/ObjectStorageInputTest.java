@@ -104,6 +104,21 @@ class ObjectStorageInputTest {
     }
 
     @Test
+    void objectsAppearWholeAndAreTakenAtFirstSightWhateverFileSettleTimeSays() throws Exception {
+        Path bucket = S3.createBucket("landing-settle");
+        write(bucket.resolve("in"), "a.json", "{\"id\": 1}\n", System.currentTimeMillis());
+        IngestConfig config = IngestConfig.builder(IngestKit.uniquePipeline("s3-settle"), "s3a://landing-settle/in/", SCHEMA)
+                .storage(S3.storage()).fileSettleTime(java.time.Duration.ofHours(1)).build();
+        IngestKit.createTopics(KAFKA.broker(), config, 1);
+        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
+            ingest.boundedRun(true);
+            Progress p = ingest.runBatch().orElseThrow();
+            assertThat(p.numInputRows()).isEqualTo(1);
+            assertThat(p.sources().get(0).metrics()).containsEntry("numFilesHeldBackSettling", 0L);
+        }
+    }
+
+    @Test
     void archiveCopiesAndDeletesOnTheServerOnlyAfterTheCommit() throws Exception {
         Path bucket = S3.createBucket("landing-archive");
         write(bucket.resolve("in"), "a.json", "{\"id\": 1}\n{\"id\": 2}\n", 1_000);

@@ -2,7 +2,6 @@ package io.tributary.schema;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.Locale;
 
 /**
  * {@link RowJson#parse}'s fast path: reads the common shape of a JSON-lines row, and of every
@@ -22,7 +21,7 @@ final class FlatRowReader {
     private static final int MAX_INT_DIGITS = 18;
 
     private final Schema schema;
-    /** The lookup key of each column (its name lower-cased, as {@link Schema#indexOf}), in ASCII; null when not ASCII. */
+    /** The lookup key of each column (its exact name, as {@link Schema#fieldIndex}), in ASCII; null when not ASCII. */
     private final byte[][] keys;
     /** The reader of each STRUCT column's objects; null for the other columns. */
     private final FlatRowReader[] structs;
@@ -62,7 +61,7 @@ final class FlatRowReader {
                 }
                 default -> { }
             }
-            String key = f.name().toLowerCase(Locale.ROOT);
+            String key = f.name();
             keys[i] = key.chars().allMatch(c -> c < 0x80) ? key.getBytes(StandardCharsets.US_ASCII) : null;
         }
         return new FlatRowReader(schema, keys, structs, times, false);
@@ -131,7 +130,7 @@ final class FlatRowReader {
         return i;
     }
 
-    /** The column whose key matches the name (ASCII, compared case-insensitively), -1 for none; tries {@code expected} first. */
+    /** The column whose key is the name (ASCII, compared exactly, case included), -1 for none; tries {@code expected} first. */
     private int column(byte[] b, int start, int length, int expected) {
         if (expected < keys.length && matches(keys[expected], b, start, length)) {
             return expected;
@@ -149,11 +148,7 @@ final class FlatRowReader {
             return false;
         }
         for (int k = 0; k < length; k++) {
-            byte c = b[start + k];
-            if (c >= 'A' && c <= 'Z') {
-                c += 'a' - 'A';
-            }
-            if (c != key[k]) {
+            if (b[start + k] != key[k]) {
                 return false;
             }
         }

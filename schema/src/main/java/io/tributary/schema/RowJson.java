@@ -24,8 +24,9 @@ import java.util.Map;
 
 /**
  * JSON object to row and back, with the type rules and default options of Spark's JSON reader
- * (single-quoted strings and unquoted {@code NaN}/{@code Infinity} allowed): a missing field or
- * {@code null} is null; unknown fields are ignored; numbers must fit the column's type; a STRING
+ * (single-quoted strings and unquoted {@code NaN}/{@code Infinity} allowed): a field goes to the
+ * column of exactly its name, case included ({@link Schema#fieldIndex}); a missing field or
+ * {@code null} is null; unknown fields (a field {@code USER} beside a column {@code user} too) are ignored; numbers must fit the column's type; a STRING
  * column takes the raw text of any other JSON value; FLOAT and DOUBLE also take the strings
  * {@code NaN}, {@code Infinity} and {@code -Infinity}; a TIMESTAMP takes a string in any form
  * {@link Timestamps} reads or an integer number of seconds since the epoch; an ARRAY takes a JSON
@@ -244,7 +245,7 @@ public final class RowJson {
         JsonToken t;
         while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
             String name = p.currentName();
-            int i = schema.indexOf(name);
+            int i = schema.fieldIndex(name);
             com.fasterxml.jackson.core.JsonStreamContext objectContext = p.getParsingContext();
             JsonToken v = p.nextToken();
             if (i < 0) {

@@ -44,10 +44,13 @@ public final class Schema {
 
     private final List<Field> fields;
     private final Map<String, Integer> index = new HashMap<>();
+    /** The columns by their exact names: how a JSON field finds its column ({@link #fieldIndex}). */
+    private final Map<String, Integer> exact = new HashMap<>();
 
     public Schema(List<Field> fields) {
         this.fields = List.copyOf(fields);
         for (int i = 0; i < this.fields.size(); i++) {
+            exact.put(this.fields.get(i).name(), i);
             String key = this.fields.get(i).name().toLowerCase(Locale.ROOT);
             if (index.putIfAbsent(key, i) != null) {
                 throw new TributaryException("schema: column '" + this.fields.get(i).name()
@@ -204,6 +207,16 @@ public final class Schema {
     /** The position of a column, case-insensitively; -1 if absent. */
     public int indexOf(String name) {
         Integer i = index.get(name.toLowerCase(Locale.ROOT));
+        return i == null ? -1 : i;
+    }
+
+    /**
+     * The position of the column named exactly {@code name}, case included; -1 if none. How a JSON
+     * field finds its column, as in Spark's JSON reader ({@code StructType.getFieldIndex}): a field
+     * {@code USER} is not the column {@code user}, whatever {@code spark.sql.caseSensitive} says.
+     */
+    public int fieldIndex(String name) {
+        Integer i = exact.get(name);
         return i == null ? -1 : i;
     }
 

@@ -63,6 +63,9 @@ class SchemaTest {
         assertThat(s.indexOf("amt")).isEqualTo(1);
         assertThat(s.indexOf("nope")).isEqualTo(-1);
         assertThat(s.field(0).name()).isEqualTo("userId");
+        assertThat(s.fieldIndex("userId")).as("a JSON field's column: its exact name").isZero();
+        assertThat(s.fieldIndex("USERID")).isEqualTo(-1);
+        assertThat(s.fieldIndex("amt")).isEqualTo(-1);
     }
 
     @Test

@@ -63,6 +63,14 @@ public class FileDiscovery {
         return false;
     }
 
+    /**
+     * True where a file grows in place while it is written (a local folder, NFS), so that a new file
+     * is taken only once it settled ({@code fileSettleTime}); an object in object storage appears whole.
+     */
+    public boolean growsInPlace() {
+        return true;
+    }
+
     /** The file's content, as a stream; the file changed since it was listed may be a {@link FileChangedException}. */
     public InputStream open(FileStat f) throws IOException {
         return Files.newInputStream(f.path());

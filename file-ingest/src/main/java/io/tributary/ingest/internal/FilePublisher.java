@@ -3,6 +3,7 @@ package io.tributary.ingest.internal;
 import io.tributary.ingest.BadRecord;
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.IngestConfig;
+import io.tributary.ingest.internal.format.CorruptFileException;
 import io.tributary.ingest.internal.format.RawInput;
 import io.tributary.ingest.internal.format.RecordReader;
 import io.tributary.ingest.internal.format.RecordReaders;
@@ -176,38 +177,52 @@ public final class FilePublisher {
                 pack.clear(); // rows of a file whose publishing failed, in a transaction since aborted
             }
         }
+        String corruption = null;
         RawInput raw = new RawInput(discovery.open(file));
-        try (raw; RecordReader records = readers.open(file.relPath(), discovery.display(file.relPath()), discovery.location(file), raw,
-                file.path())) {
-            while (records.next()) {
-                Object[] row;
-                try {
-                    row = records.row();
-                } catch (BadRecordException e) {
-                    bad++;
-                    if (collecting) {
+        try (raw) {
+            RecordReader records = null;
+            try {
+                records = readers.open(file.relPath(), discovery.display(file.relPath()), discovery.location(file), raw, file.path());
+                while (records.next()) {
+                    Object[] row;
+                    try {
+                        row = records.row();
+                    } catch (BadRecordException e) {
+                        bad++;
+                        if (collecting) {
+                            continue;
+                        }
+                        BadRecord record = badRecord(file, records, e);
+                        if (keep(file, record)) {
+                            out.deadLetter(record);
+                            deadLettered++;
+                        }
                         continue;
                     }
-                    BadRecord record = badRecord(file, records, e);
-                    if (keep(file, record)) {
-                        out.deadLetter(record);
-                        deadLettered++;
+                    long timestamp = -1;
+                    if (eventTimeColumn >= 0 && row[eventTimeColumn] != null) {
+                        long ms = Math.floorDiv((Long) row[eventTimeColumn], 1000L);
+                        etCount++;
+                        etMin = Math.min(etMin, ms);
+                        etMax = Math.max(etMax, ms);
+                        etSum += ms;
+                        timestamp = Math.max(ms, -1);
                     }
-                    continue;
+                    if (!collecting) {
+                        add(row, timestamp, out);
+                    }
+                    good++;
                 }
-                long timestamp = -1;
-                if (eventTimeColumn >= 0 && row[eventTimeColumn] != null) {
-                    long ms = Math.floorDiv((Long) row[eventTimeColumn], 1000L);
-                    etCount++;
-                    etMin = Math.min(etMin, ms);
-                    etMax = Math.max(etMax, ms);
-                    etSum += ms;
-                    timestamp = Math.max(ms, -1);
+            } catch (IOException | RuntimeException e) {
+                CorruptFileException corrupt = CorruptFileException.in(e);
+                if (corrupt == null) {
+                    throw e;
                 }
-                if (!collecting) {
-                    add(row, timestamp, out);
+                corruption = corrupt(file, corrupt, records == null ? 0 : records.line());
+            } finally {
+                if (records != null) {
+                    records.close();
                 }
-                good++;
             }
             raw.drain();
         }
@@ -215,7 +230,25 @@ public final class FilePublisher {
             flush(p, out);
         }
         nextPartition = (nextPartition + 1) % packs.length; // small files without a key spread over the partitions too
-        return new FileResult(file, good, bad, deadLettered, raw.count(), raw.sha256(), etCount, etMin, etMax, etSum);
+        return new FileResult(file, good, bad, deadLettered, raw.count(), raw.sha256(), etCount, etMin, etMax, etSum, corruption);
+    }
+
+    /**
+     * A file whose data broke off at {@code lastLine}: with {@code ignoreCorruptFiles}, what is
+     * wrong with it (the rows before the break are kept and the rest skipped, as in Spark); else the
+     * error that stops the batch, naming the file, the codec and where. A file that changed since it
+     * was listed is still being written: a {@link FileChangedException}, read again later.
+     */
+    private String corrupt(FileStat file, CorruptFileException e, long lastLine) {
+        if (!discovery.readsListedVersion(file) && !file.sameAs(discovery.current(file))) {
+            throw new FileChangedException(file);
+        }
+        String what = "file " + discovery.display(file.relPath()) + ": " + Printable.escape(e.describe(lastLine, file.size()));
+        if (config.ignoreCorruptFiles()) {
+            return what;
+        }
+        throw new TributaryException(what + ". Replace or remove the file, or set source.files.ignoreCorruptFiles: true to keep"
+                + " the rows before the break and skip the rest, as Spark's ignoreCorruptFiles does", e);
     }
 
     private void add(Object[] row, long timestampMs, Out out) {

@@ -68,6 +68,12 @@ final class ObjectDiscovery extends FileDiscovery {
         }
     }
 
+    /** An object appears whole, once its upload completed: it is taken at first sight. */
+    @Override
+    public boolean growsInPlace() {
+        return false;
+    }
+
     /** Read by its ETag ({@code If-Match}): the version listed, whole, or a {@link FileChangedException}. */
     @Override
     public boolean readsListedVersion(FileStat f) {

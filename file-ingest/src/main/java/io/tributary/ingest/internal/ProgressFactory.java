@@ -21,12 +21,14 @@ public final class ProgressFactory {
     /**
      * What one batch's timing, planning and cleaning looked like, beside its outcome.
      *
+     * @param heldBack new files {@code fileMinAge} held back
+     * @param settling new files held back as still being written ({@code fileSettleTime})
      * @param cleaned input files archived or deleted by {@code cleanSource} in this batch (its own
      *                files, and at a run's first batch those a run that died left)
      * @param pending new files the listing found that the per-trigger limits left for later batches
      */
-    public record Timing(long startMs, long sinceLastTriggerMs, long listMs, long totalMs, int heldBack, int changedAfterIngest,
-                         int cleaned, int pending) {
+    public record Timing(long startMs, long sinceLastTriggerMs, long listMs, long totalMs, int heldBack, int settling,
+                         int changedAfterIngest, int cleaned, int pending) {
     }
 
     public Progress batch(BatchOutcome o, Timing t) {
@@ -43,12 +45,19 @@ public final class ProgressFactory {
         sourceMetrics.put("numFilesChangedAfterIngest", (long) t.changedAfterIngest());
         sourceMetrics.put("numFilesChangedWhileReading", (long) o.changedWhileReading().size());
         sourceMetrics.put("numFilesHeldBackByMinAge", (long) t.heldBack());
+        sourceMetrics.put("numFilesHeldBackSettling", (long) t.settling());
         sourceMetrics.put("numFilesPending", (long) t.pending());
         String cleanedMetric = cleanedMetric(config.cleanSource());
         if (cleanedMetric != null) {
             sourceMetrics.put(cleanedMetric, (long) t.cleaned());
         }
+        List<String> corrupt = o.files().stream().filter(r -> r.corruption() != null)
+                .map(r -> Printable.escape(r.file().relPath())).toList();
+        sourceMetrics.put("numFilesCorrupt", (long) corrupt.size());
         sourceMetrics.put("files", o.files().stream().map(r -> Printable.escape(r.file().relPath())).toList());
+        if (!corrupt.isEmpty()) {
+            sourceMetrics.put("corruptFiles", corrupt); // read up to the break only (ignoreCorruptFiles)
+        }
         Map<String, Object> start = o.batchId() == 0 ? null : Map.of("logOffset", o.batchId() - 1);
         Progress.Source source = new Progress.Source("FileSource[" + config.inputLocation() + "]", start,
                 Map.of("logOffset", o.batchId()), rows, sourceMetrics);

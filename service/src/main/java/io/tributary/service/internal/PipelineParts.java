@@ -196,6 +196,7 @@ public final class PipelineParts {
                     FileIngest ingest = new FileIngest(ingestConfig, client, readAhead, topics::join);
                     // availableNow: the last data batch carries its no-data batch (docs/performance.md)
                     ingest.endsWhenIngested(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW);
+                    ingest.boundedRun(spec.trigger().bounded()); // no later trigger: a file still being written is looked at again
                     return new Stage(name, ingest::runBatch, ingest, ingest::idleProgress);
                 })));
                 try (Admin admin = Admin.create(client)) {
@@ -363,6 +364,8 @@ public final class PipelineParts {
                 .inferColumnTypes(spec.bool(Settings.INFER_COLUMN_TYPES))
                 .onBadRecord(BadRecordPolicy.forName(spec.string(Settings.BAD_RECORD)))
                 .fileMinAge(spec.duration(Settings.FILE_MIN_AGE))
+                .fileSettleTime(spec.duration(Settings.FILE_SETTLE_TIME))
+                .ignoreCorruptFiles(spec.bool(Settings.IGNORE_CORRUPT_FILES))
                 .timeZone(spec.string(Settings.FILES_TIME_ZONE))
                 .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)))
                 .rowsPerRecord(spec.integer(Settings.ROWS_PER_RECORD))

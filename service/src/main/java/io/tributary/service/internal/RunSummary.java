@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * The last line of a run: per stage, how many batches ran and rows went in and out; with a file
- * source, the files the run left unread ({@code numFilesChangedAfterIngest}, {@code numFilesHeldBack}).
+ * source, the files the run left unread ({@code numFilesChangedAfterIngest}, {@code numFilesHeldBack},
+ * {@code numFilesCorrupt}).
  */
 public final class RunSummary {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -85,7 +86,9 @@ public final class RunSummary {
         s.put("numInputRows", numInputRows());
         if (skipped != null) {
             s.put("numFilesChangedAfterIngest", skipped.changedAfterIngest().size()); // never read: changed after ingest
-            s.put("numFilesHeldBack", skipped.heldBack().size()); // not in this run: younger than fileMinAge
+            // not in this run: younger than fileMinAge, or still being written (fileSettleTime)
+            s.put("numFilesHeldBack", skipped.heldBack().size() + skipped.settling().size());
+            s.put("numFilesCorrupt", skipped.corrupt().size()); // read up to where their data broke off (ignoreCorruptFiles)
         }
         s.put("durationMs", (System.nanoTime() - startNanos) / 1_000_000);
         s.put("stages", stages);

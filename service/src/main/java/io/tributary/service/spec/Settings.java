@@ -37,6 +37,8 @@ public final class Settings {
     public static final String MAX_BYTES = "source.files.maxBytesPerTrigger";
     public static final String BAD_RECORD = "source.files.onBadRecord";
     public static final String FILE_MIN_AGE = "source.files.fileMinAge";
+    public static final String FILE_SETTLE_TIME = "source.files.fileSettleTime";
+    public static final String IGNORE_CORRUPT_FILES = "source.files.ignoreCorruptFiles";
     public static final String FILES_TIME_ZONE = "source.files.timeZone";
     public static final String MAX_LINE = "source.files.maxLineBytes";
     public static final String ROWS_PER_RECORD = "source.files.rowsPerRecord";
@@ -112,6 +114,13 @@ public final class Settings {
                     "a malformed row, or one the table cannot hold (a null in a NOT NULL column): to the dead-letter topic (Spark's"
                             + " PERMISSIVE), counted and dropped (DROPMALFORMED), or stop the run (FAILFAST)"),
             opt(FILE_MIN_AGE, DURATION, "0 seconds", "hold back files modified more recently than this"),
+            opt(FILE_SETTLE_TIME, DURATION, "1 second", "beyond Spark, a folder where files grow in place (local, NFS) and no"
+                    + " fileMinAge: take a new file once its size and modification time held still across two listings this far"
+                    + " apart, so a file still being written is not read half; an availableNow or once run looks again once, then"
+                    + " leaves a file still changing to a later run; 0: at first sight (Spark). Object storage: always at first sight"),
+            new Setting(IGNORE_CORRUPT_FILES, ENUM, "false", false, List.of("true", "false"), "a file whose data cannot be decoded"
+                    + " (a .gz, .bz2 or .zst cut short or damaged, a damaged Parquet file): keep the rows before the break, skip the"
+                    + " rest and count it (true, Spark's ignoreCorruptFiles), or stop the run naming the file, the codec and where (false)"),
             opt(FILES_TIME_ZONE, STRING, "UTC", "the zone of a TIMESTAMP written without an offset (Spark's spark.sql.session.timeZone):"
                     + " a region such as America/New_York, an offset such as +01:00, or UTC. Spark's default is the JVM's zone; UTC here, so"
                     + " that a file gives the same rows on every host (a container's JVM runs in UTC anyway)"),

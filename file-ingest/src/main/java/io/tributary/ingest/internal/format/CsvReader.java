@@ -101,6 +101,10 @@ final class CsvReader implements RecordReader {
             try {
                 tokens = parser.parseNext();
             } catch (TextParsingException e) {
+                CorruptFileException corrupt = CorruptFileException.in(e);
+                if (corrupt != null) {
+                    throw corrupt; // the compressed file broke off: no bad record, the file is damaged
+                }
                 multiLineError = e.getMessage();
                 tokens = new String[0];
             }

@@ -6,6 +6,7 @@ import io.tributary.ingest.SchemaEvolution;
 import io.tributary.schema.DataType;
 import io.tributary.schema.JsonTypes;
 import io.tributary.schema.RowJson;
+import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,6 +18,11 @@ import java.util.Map;
  * with the file's path (Auto Loader's form); failOnNewColumns stops the run; addNewColumns stops
  * the batch ({@link NewColumnsException}), or, while the batch's new columns are being collected,
  * adds the fields' types to the collection.
+ *
+ * <p>A field goes to the column of exactly its name ({@link io.tributary.schema.Schema#fieldIndex}). A
+ * field whose name differs from a column's only in case ({@code USER} beside {@code user}) is no new
+ * column (column names are case-insensitive): rescue keeps it, as Auto Loader rescues a field whose
+ * case does not match; the other modes leave it, as Spark's JSON reader does.
  */
 final class Leftover implements RowJson.Leftovers {
     /** The new columns of a batch and their types, in the order they were first met. */
@@ -42,6 +48,7 @@ final class Leftover implements RowJson.Leftovers {
     }
 
     private final SchemaEvolution mode;
+    private final Schema schema;
     private final String file;
     private final String location;
     private final int rescued;
@@ -49,8 +56,9 @@ final class Leftover implements RowJson.Leftovers {
     private final Map<String, String> fields = new LinkedHashMap<>();
     private long line = 1;
 
-    Leftover(SchemaEvolution mode, String file, String location, int rescuedColumn, Collected collected) {
+    Leftover(SchemaEvolution mode, Schema schema, String file, String location, int rescuedColumn, Collected collected) {
         this.mode = mode;
+        this.schema = schema;
         this.file = file;
         this.location = location;
         this.rescued = rescuedColumn;
@@ -74,6 +82,9 @@ final class Leftover implements RowJson.Leftovers {
 
     @Override
     public void unknown(String name, String json) {
+        if (mode != SchemaEvolution.RESCUE && schema.indexOf(name) >= 0) {
+            return; // a column's name in another case: not a new column, and not the column either
+        }
         fields.put(name, json);
     }
 

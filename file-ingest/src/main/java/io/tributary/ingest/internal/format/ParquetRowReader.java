@@ -1,7 +1,6 @@
 package io.tributary.ingest.internal.format;
 
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.apache.parquet.ParquetReadOptions;
@@ -38,8 +37,8 @@ final class ParquetRowReader implements RecordReader {
         try {
             this.reader = ParquetFileReader.open(new LocalInputFile(file), ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
         } catch (IOException | RuntimeException e) {
-            throw new TributaryException("file " + name + " is not a Parquet file Tributary can read: " + e.getMessage()
-                    + "; check that it is whole (not still being written) and is Parquet", e);
+            throw new CorruptFileException("parquet", -1, "it is not a Parquet file Tributary can read (" + e.getMessage()
+                    + "): check that it is whole (not still being written) and is Parquet", e);
         }
         try {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
@@ -79,9 +78,9 @@ final class ParquetRowReader implements RecordReader {
             row++;
             current = requested.getFieldCount() == 0 ? new Object[rootSize()] : records.read();
             return true;
-        } catch (ParquetDecodingException | IllegalArgumentException e) {
-            throw new TributaryException("file " + name + ": cannot decode row " + (row + 1) + " of the Parquet file: " + e.getMessage()
-                    + "; the file is damaged: replace it", e);
+        } catch (IOException | ParquetDecodingException | IllegalArgumentException e) {
+            throw new CorruptFileException("parquet", -1, "row " + (row + 1) + " of the Parquet file cannot be decoded ("
+                    + e.getMessage() + "): the file is damaged", e);
         }
     }
 

@@ -82,7 +82,7 @@ public final class RecordReaders {
      */
     public RecordReader open(String name, String display, String location, RawInput raw, Path localPath) throws IOException {
         Leftover leftover = evolution == SchemaEvolution.NONE ? null
-                : new Leftover(evolution, display, location, schema.indexOf(IngestConfig.RESCUED_DATA), collected);
+                : new Leftover(evolution, schema, display, location, schema.indexOf(IngestConfig.RESCUED_DATA), collected);
         return switch (format.kind()) {
             case PARQUET -> parquet(name, raw, localPath);
             case CSV -> new CsvReader(Compression.decompress(name, raw), format, csv, maxLineBytes);

@@ -1,0 +1,47 @@
+package io.tributary.ingest.internal;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which new files have held still long enough to be read, where files grow in place (a local
+ * folder, NFS): a file is settled once two looks at least {@code fileSettleTime} apart saw the
+ * same size and modification time. A file still being written ({@code cp} of a big file, a
+ * logger, a shell redirect) changes between looks and waits; so does a file created empty and
+ * filled a moment later. Compares only what the file system says of the file, never its clock
+ * with ours (an NFS server's clock may differ).
+ */
+final class Settling {
+    /** A file's size and modification time, and when a look first saw them. */
+    private record Seen(long size, long mtimeMs, long sinceMs) {
+    }
+
+    private final long settleMs;
+    private final Map<String, Seen> seen = new HashMap<>();
+
+    Settling(long settleMs) {
+        this.settleMs = settleMs;
+    }
+
+    /** Takes a look at {@code f} at {@code nowMs}: true when it held still since a look at least {@code fileSettleTime} ago. */
+    boolean settled(FileStat f, long nowMs) {
+        Seen s = seen.get(f.relPath());
+        if (s == null || s.size() != f.size() || s.mtimeMs() != f.mtimeMs()) {
+            seen.put(f.relPath(), new Seen(f.size(), f.mtimeMs(), nowMs));
+            return false;
+        }
+        return nowMs - s.sinceMs() >= settleMs;
+    }
+
+    /** How long from {@code nowMs} until {@code f}, unchanged, is settled (0 when it is). */
+    long waitMs(FileStat f, long nowMs) {
+        Seen s = seen.get(f.relPath());
+        return s == null ? settleMs : Math.max(0, s.sinceMs() + settleMs - nowMs);
+    }
+
+    /** Forgets every file but {@code waiting} (the new files listed): the others were ingested, or are gone. */
+    void retain(Set<String> waiting) {
+        seen.keySet().retainAll(waiting);
+    }
+}
