@@ -71,6 +71,24 @@ public class FileDiscovery {
         return true;
     }
 
+    /**
+     * True when a file's modification time is on this machine's clock: the folder is on a local file
+     * system, not a network one (NFS, SMB, FUSE, ...) whose server's clock may differ. Then a file last
+     * modified {@code fileSettleTime} ago has held still that long, without a second look.
+     */
+    public boolean sharesOurClock() {
+        try {
+            String type = Files.getFileStore(dir).type().toLowerCase(java.util.Locale.ROOT);
+            return NETWORK_FILE_SYSTEMS.stream().noneMatch(type::startsWith);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** File system types (as {@code FileStore.type()} names them) whose files may carry another machine's times. */
+    private static final List<String> NETWORK_FILE_SYSTEMS =
+            List.of("nfs", "cifs", "smb", "fuse", "9p", "ceph", "glusterfs", "lustre", "gpfs", "afs", "davfs", "sshfs");
+
     /** The file's content, as a stream; the file changed since it was listed may be a {@link FileChangedException}. */
     public InputStream open(FileStat f) throws IOException {
         return Files.newInputStream(f.path());

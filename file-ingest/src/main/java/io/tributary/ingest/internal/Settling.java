@@ -9,8 +9,9 @@ import java.util.Set;
  * folder, NFS): a file is settled once two looks at least {@code fileSettleTime} apart saw the
  * same size and modification time. A file still being written ({@code cp} of a big file, a
  * logger, a shell redirect) changes between looks and waits; so does a file created empty and
- * filled a moment later. Compares only what the file system says of the file, never its clock
- * with ours (an NFS server's clock may differ).
+ * filled a moment later. On a file system that shares our clock, a file whose modification time is
+ * {@code fileSettleTime} old or older has held still that long and is taken at the first look; on a
+ * network file system (an NFS server's clock may differ) only the two looks count.
  */
 final class Settling {
     /** A file's size and modification time, and when a look first saw them. */
@@ -18,14 +19,19 @@ final class Settling {
     }
 
     private final long settleMs;
+    private final boolean sharesOurClock;
     private final Map<String, Seen> seen = new HashMap<>();
 
-    Settling(long settleMs) {
+    Settling(long settleMs, boolean sharesOurClock) {
         this.settleMs = settleMs;
+        this.sharesOurClock = sharesOurClock;
     }
 
     /** Takes a look at {@code f} at {@code nowMs}: true when it held still since a look at least {@code fileSettleTime} ago. */
     boolean settled(FileStat f, long nowMs) {
+        if (sharesOurClock && nowMs - f.mtimeMs() >= settleMs) {
+            return true;
+        }
         Seen s = seen.get(f.relPath());
         if (s == null || s.size() != f.size() || s.mtimeMs() != f.mtimeMs()) {
             seen.put(f.relPath(), new Seen(f.size(), f.mtimeMs(), nowMs));

@@ -73,6 +73,21 @@ class SettlingTest {
     }
 
     @Test
+    void onALocalDiskAFileLastModifiedTheSettleTimeAgoIsTakenAtTheFirstLook() throws IOException {
+        assertThat(new FileDiscovery(dir).sharesOurClock()).as("a temporary folder is on a local file system").isTrue();
+        BatchPlanner planner = planner(Duration.ofSeconds(1), Duration.ZERO);
+        IngestState state = new IngestState();
+        long now = System.currentTimeMillis();
+        Path old = Files.writeString(dir.resolve("a.json"), "{\"id\": 1}\n");
+        Files.setLastModifiedTime(old, FileTime.fromMillis(now - 1_000));
+        Path fresh = Files.writeString(dir.resolve("b.json"), "{\"id\": 2}\n");
+        Files.setLastModifiedTime(fresh, FileTime.fromMillis(now - 999));
+        BatchPlanner.Plan plan = planner.plan(state, now);
+        assertThat(names(plan.files())).containsExactly("a.json");
+        assertThat(names(plan.settling())).as("modified 999 ms ago: it may still be written").containsExactly("b.json");
+    }
+
+    @Test
     void filesTheLimitsLeaveForLaterStaySettled() throws IOException {
         for (String name : new String[] {"a.json", "b.json", "c.json"}) {
             Path f = Files.writeString(dir.resolve(name), "{\"id\": 1}\n");

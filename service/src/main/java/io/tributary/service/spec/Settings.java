@@ -116,7 +116,8 @@ public final class Settings {
             opt(FILE_MIN_AGE, DURATION, "0 seconds", "hold back files modified more recently than this"),
             opt(FILE_SETTLE_TIME, DURATION, "1 second", "beyond Spark, a folder where files grow in place (local, NFS) and no"
                     + " fileMinAge: take a new file once its size and modification time held still across two listings this far"
-                    + " apart, so a file still being written is not read half; an availableNow or once run looks again once, then"
+                    + " apart (on a local disk, also once it was last modified this long ago), so a file still being written is not"
+                    + " read half; an availableNow or once run looks again once, then"
                     + " leaves a file still changing to a later run; 0: at first sight (Spark). Object storage: always at first sight"),
             new Setting(IGNORE_CORRUPT_FILES, ENUM, "false", false, List.of("true", "false"), "a file whose data cannot be decoded"
                     + " (a .gz, .bz2 or .zst cut short or damaged, a damaged Parquet file): keep the rows before the break, skip the"
