@@ -10,7 +10,7 @@ import java.util.TreeMap;
  * {@code fs.s3a.path.style.access}, ...). Keys of Hadoop's S3A connector keep their meaning here,
  * so that a spec works the same for Spark; an object-store path reads the {@code fs.s3a.} keys it
  * knows ({@link ObjectStore}), and every key also reaches the Hadoop configuration of other file
- * systems. {@link #toString()} never shows a secret.
+ * systems. {@link #toString()} never shows a secret ({@link SecretKeys}).
  */
 public final class Storage {
     /** No settings: local paths, and S3 with AWS's default endpoint, region and credentials. */
@@ -53,13 +53,6 @@ public final class Storage {
         return location.substring(0, location.indexOf(':')).toLowerCase(Locale.ROOT);
     }
 
-    /** True when a key's value must never be shown: keys, secrets, tokens, passwords. */
-    public static boolean isSecret(String key) {
-        String k = key.toLowerCase(Locale.ROOT);
-        return k.contains("secret") || k.contains("password") || k.contains("token") || k.endsWith(".key")
-                || k.contains("credential");
-    }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof Storage s && s.settings.equals(settings);
@@ -70,11 +63,9 @@ public final class Storage {
         return settings.hashCode();
     }
 
-    /** The settings with every secret masked. */
+    /** The settings with every secret masked ({@link SecretKeys}). */
     @Override
     public String toString() {
-        Map<String, String> shown = new TreeMap<>();
-        settings.forEach((k, v) -> shown.put(k, isSecret(k) ? "******" : v));
-        return "Storage" + shown;
+        return "Storage" + SecretKeys.masked(settings);
     }
 }

@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -25,9 +24,6 @@ import java.util.function.Supplier;
 final class LivePage {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String UI = "/io/tributary/service/http/ui/";
-    /** What a key holds when its name says it may be a secret (password, secret, jaas, token, key). */
-    static final String MASK = "****";
-
     /** An answer: status, content type, body. */
     record Response(int status, String type, byte[] body) {
         static Response json(Object value) {
@@ -39,7 +35,10 @@ final class LivePage {
         }
     }
 
-    /** What the page shows besides the progress records; each part is read when the page asks. */
+    /**
+     * What the page shows besides the progress records; each part is read when the page asks.
+     * {@code spec} is shown as given: {@code PipelineSpec.describe()}, secrets masked.
+     */
     record Sources(String pipeline, String trigger, Map<String, String> spec, Supplier<String> notReady,
                    Supplier<Map<String, Pipeline.Retrying>> retrying) {
     }
@@ -113,18 +112,6 @@ final class LivePage {
             out.put("spec", sources.spec());
         }
         return out;
-    }
-
-    /** The spec as the page shows it: every key whose name holds password, secret, jaas, token or key shows {@value #MASK}. */
-    static Map<String, String> masked(Map<String, String> spec) {
-        Map<String, String> out = new LinkedHashMap<>();
-        spec.forEach((k, v) -> out.put(k, isSecret(k) ? MASK : v));
-        return out;
-    }
-
-    static boolean isSecret(String key) {
-        String k = key.toLowerCase(Locale.ROOT);
-        return k.contains("password") || k.contains("secret") || k.contains("jaas") || k.contains("token") || k.contains("key");
     }
 
     private String host() {

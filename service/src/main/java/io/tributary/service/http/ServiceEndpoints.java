@@ -55,7 +55,7 @@ public final class ServiceEndpoints implements AutoCloseable {
         if (port.isPresent()) {
             history = new ProgressHistory(System::currentTimeMillis);
             LivePage page = new LivePage(history, new LivePage.Sources(spec.name(), spec.trigger().toString(),
-                    LivePage.masked(spec.describe()), () -> self[0].notReady(), () -> self[0].retrying()));
+                    spec.describe(), () -> self[0].notReady(), () -> self[0].retrying()));
             server = StatusServer.start(spec.string(Settings.HTTP_HOST), port.getAsInt(), metrics, () -> self[0].notReady(), page,
                     () -> self[0].instanceJson());
         }

@@ -7,6 +7,7 @@ import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Setting;
 import io.tributary.service.spec.Settings;
+import io.tributary.storage.SecretKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -62,7 +63,7 @@ record SpecFingerprint(Map<String, String> values, Set<String> covers) {
             return;
         }
         String v = value.strip();
-        values.put(key, PipelineSpec.isSecret(key) ? HASHED + sha256(v) : v);
+        values.put(key, SecretKeys.isSecret(key) ? HASHED + sha256(v) : v);
     }
 
     /** One setting whose value differs; {@code recorded} or {@code given} null when that side does not set it. */

@@ -4,6 +4,7 @@ import io.tributary.schema.ByteSizes;
 import io.tributary.schema.Durations;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.internal.SpecYaml;
+import io.tributary.storage.SecretKeys;
 import io.tributary.storage.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -383,16 +384,8 @@ public final class PipelineSpec {
         return has(Settings.STATE) ? path(Settings.STATE) : specFile.getParent().resolve(".tributary").resolve(name());
     }
 
-    /** Every value, secrets masked: for {@code checkpoint show} and logs. */
+    /** Every value in key order, each secret shown as {@value SecretKeys#MASK} ({@link SecretKeys}): for {@code checkpoint show} and the live page. */
     public Map<String, String> describe() {
-        Map<String, String> out = new TreeMap<>();
-        values.forEach((k, v) -> out.put(k, isSecret(k) ? "******" : v));
-        return out;
-    }
-
-    public static boolean isSecret(String key) {
-        String k = key.toLowerCase(Locale.ROOT);
-        return k.contains("password") || k.contains("secret") || k.contains("sasl.jaas.config") || k.endsWith(".key") || k.contains("token")
-                || Storage.isSecret(k);
+        return SecretKeys.masked(new TreeMap<>(values));
     }
 }

@@ -90,7 +90,7 @@ class LivePageBrowserTest {
                 assertThat(opened.equals(LivePageBrowserTest::sameValue, sinkBatch)).as("the opened record %s", opened).isTrue();
 
                 assertThat(browser.eval("document.querySelector('#spec tr[data-key=\"kafka.sasl.jaas.config\"] td:last-child').textContent").asText())
-                        .isEqualTo("****");
+                        .isEqualTo("******");
                 assertThat(browser.eval("document.body.innerText").asText()).doesNotContain(SECRET).contains("ready");
                 browser.screenshot(Path.of("target", "live-page.png"), WIDTH);
 

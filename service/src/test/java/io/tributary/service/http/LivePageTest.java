@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.schema.Progress;
 import io.tributary.service.internal.Pipeline;
 import io.tributary.service.metrics.PipelineMetrics;
+import io.tributary.storage.SecretKeys;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,7 +43,7 @@ class LivePageTest {
         spec.put("sink.delta.path", "out/");
         metrics = new PipelineMetrics("orders");
         history.declare("orders/ingest");
-        LivePage page = new LivePage(history, new LivePage.Sources("orders", "default", LivePage.masked(spec), () -> null, () -> Map.copyOf(retrying)));
+        LivePage page = new LivePage(history, new LivePage.Sources("orders", "default", SecretKeys.masked(spec), () -> null, () -> Map.copyOf(retrying)));
         server = StatusServer.start("127.0.0.1", 0, metrics, () -> null, page);
     }
 
@@ -98,10 +99,11 @@ class LivePageTest {
         assertThat(first.at("/instance/pid").asLong()).isEqualTo(ProcessHandle.current().pid());
         JsonNode spec = first.get("spec");
         for (String secret : List.of("kafka.sasl.jaas.config", "kafka.ssl.truststore.password", "kafka.sasl.oauthbearer.token.endpoint.url",
-                "source.s3.secretAccessKey", "sink.delta.keys")) {
-            assertThat(spec.get(secret).asText()).as(secret).isEqualTo("****");
+                "source.s3.secretAccessKey")) {
+            assertThat(spec.get(secret).asText()).as(secret).isEqualTo("******");
         }
         assertThat(spec.get("sink.delta.path").asText()).isEqualTo("out/");
+        assertThat(spec.get("sink.delta.keys").asText()).isEqualTo("id");
         assertThat(first.toString()).doesNotContain("hunter");
 
         history.add(batch(2, 5));
