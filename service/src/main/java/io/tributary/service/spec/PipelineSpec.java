@@ -156,6 +156,7 @@ public final class PipelineSpec {
                 throw e.getMessage().startsWith(where(s.key())) ? e : new TributaryException(where(s.key()) + ": " + e.getMessage(), e);
             }
         }
+        KafkaTimeouts.check(values, this::where);
         boolean files = values.containsKey(Settings.FILES_PATH);
         boolean delta = values.containsKey(Settings.DELTA_PATH);
         if (files == delta) {

@@ -52,6 +52,36 @@ class PipelineSpecErrorsTest {
                 .hasMessageContaining("remove it");
     }
 
+    private static final String FILES_TO_DELTA = """
+            name: t
+            source: { files: { path: in/, format: json, schema: "id INT" } }
+            sink: { delta: { path: out/ } }
+            kafka:
+              bootstrap.servers: 127.0.0.1:9
+            """;
+
+    @Test
+    void anApiTimeoutBelowTheRequestTimeoutIsRefusedWithKafkasRule() {
+        refused(FILES_TO_DELTA + "  request.timeout.ms: 40000\n  default.api.timeout.ms: 20000\n").hasMessageMatching(
+                "spec .*pipeline.yaml line 7: key 'kafka.default.api.timeout.ms' is 20000, below 'kafka.request.timeout.ms' \\(40000,"
+                        + " spec .*pipeline.yaml line 6\\); Kafka's clients need default.api.timeout.ms >= request.timeout.ms: raise"
+                        + " kafka.default.api.timeout.ms to at least 40000 or lower kafka.request.timeout.ms");
+    }
+
+    @Test
+    void anApiTimeoutBelowKafkasDefaultRequestTimeoutIsRefused() {
+        refused(FILES_TO_DELTA, Map.of(), Map.of("kafka.default.api.timeout.ms", "10000")).hasMessage("--set kafka.default.api.timeout.ms:"
+                + " key 'kafka.default.api.timeout.ms' is 10000, below 'kafka.request.timeout.ms' (Kafka's default, 30000); Kafka's clients"
+                + " need default.api.timeout.ms >= request.timeout.ms: raise kafka.default.api.timeout.ms to at least 30000 or set"
+                + " kafka.request.timeout.ms");
+    }
+
+    @Test
+    void anApiTimeoutAtOrAboveTheRequestTimeoutIsKept() throws IOException {
+        assertThat(load(FILES_TO_DELTA + "  request.timeout.ms: 2000\n  default.api.timeout.ms: 2000\n", Map.of(), Map.of())
+                .map(Settings.KAFKA)).containsEntry("default.api.timeout.ms", "2000");
+    }
+
     // YAML syntax
 
     @Test
