@@ -56,8 +56,9 @@ public final class ServiceEndpoints implements AutoCloseable {
             history = new ProgressHistory(System::currentTimeMillis);
             LivePage page = new LivePage(history, new LivePage.Sources(spec.name(), spec.trigger().toString(),
                     spec.describe(), () -> self[0].notReady(), () -> self[0].retrying()));
-            server = StatusServer.start(spec.string(Settings.HTTP_HOST), port.getAsInt(), metrics, () -> self[0].notReady(), page,
-                    () -> self[0].instanceJson());
+            String host = spec.string(Settings.HTTP_HOST);
+            server = StatusServer.start(host, port.getAsInt(), AllowedHosts.of(host, spec.list(Settings.HTTP_ALLOWED_HOSTS)), metrics,
+                    () -> self[0].notReady(), page, () -> self[0].instanceJson());
         }
         self[0] = new ServiceEndpoints(spec, metrics, history, server);
         metrics.readiness(() -> self[0].notReady() == null);

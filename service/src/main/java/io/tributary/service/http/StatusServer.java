@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
@@ -22,11 +23,19 @@ import org.slf4j.LoggerFactory;
  * 503 with the reason), {@code /metrics} (Prometheus text) and {@code /progress} (the last progress
  * record of every stage, a JSON array: Spark's {@code lastProgress}), {@code /instance} (what this
  * process owns of the pipeline's work when several instances share it); with a {@link LivePage},
- * the page at {@code /} and the data it polls under {@code /ui/}.
+ * the page at {@code /} and the data it polls under {@code /ui/}. A request whose Host header
+ * {@link AllowedHosts} does not accept gets 403 and one line; every answer says
+ * {@code X-Content-Type-Options: nosniff} and carries {@link #CONTENT_SECURITY_POLICY}.
  */
 public final class StatusServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusServer.class);
     private static final String JSON = "application/json";
+    /**
+     * Every answer's: the page runs its own script and style sheet only (no inline code, nothing
+     * from another host), asks only this server for data, and is framed by no other page.
+     */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+            + " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -47,15 +56,15 @@ public final class StatusServer implements AutoCloseable {
 
     /** As {@link #start(String, int, PipelineMetrics, Supplier)}, with the live page when {@code page} is not null. */
     static StatusServer start(String host, int port, PipelineMetrics metrics, Supplier<String> notReady, LivePage page) {
-        return start(host, port, metrics, notReady, page, () -> "{\"instance\":null}\n");
+        return start(host, port, AllowedHosts.of(host, List.of()), metrics, notReady, page, () -> "{\"instance\":null}\n");
     }
 
     /**
-     * As {@link #start(String, int, PipelineMetrics, Supplier, LivePage)}, with {@code /instance}
-     * answering {@code instance}'s JSON.
+     * As {@link #start(String, int, PipelineMetrics, Supplier, LivePage)}, answering only requests
+     * whose Host {@code allowed} accepts, with {@code /instance} answering {@code instance}'s JSON.
      */
-    static StatusServer start(String host, int port, PipelineMetrics metrics, Supplier<String> notReady, LivePage page,
-                              Supplier<String> instance) {
+    static StatusServer start(String host, int port, AllowedHosts allowed, PipelineMetrics metrics, Supplier<String> notReady,
+                              LivePage page, Supplier<String> instance) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 16);
@@ -69,7 +78,16 @@ public final class StatusServer implements AutoCloseable {
             return t;
         });
         server.setExecutor(executor);
-        server.createContext("/", ex -> handle(ex, metrics, notReady, page, instance));
+        server.createContext("/", ex -> {
+            if (allowed.allows(ex.getRequestHeaders().getFirst("Host"))) {
+                handle(ex, metrics, notReady, page, instance);
+            } else {
+                try (ex) {
+                    send(ex, 403, "text/plain; charset=utf-8", "Host '" + ex.getRequestHeaders().getFirst("Host") + "' is not a name this"
+                            + " service answers to (" + allowed + "); add it to http.allowedHosts\n");
+                }
+            }
+        });
         server.start();
         StatusServer s = new StatusServer(server, executor);
         LOG.info("serving http://{}:{}/ ({}health/live, health/ready, metrics, progress)", host, s.port(), page == null ? "" : "the live page, ");
@@ -125,6 +143,8 @@ public final class StatusServer implements AutoCloseable {
 
     private static void send(HttpExchange ex, int status, String type, byte[] bytes) throws IOException {
         ex.getResponseHeaders().set("Content-Type", type);
+        ex.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        ex.getResponseHeaders().set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
         boolean head = ex.getRequestMethod().equals("HEAD");
         ex.sendResponseHeaders(status, head ? -1 : bytes.length);
         if (!head) {

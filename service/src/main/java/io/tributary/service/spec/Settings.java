@@ -81,6 +81,7 @@ public final class Settings {
     public static final String BROKER_PORT = "broker.port";
     public static final String HTTP_PORT = "http.port";
     public static final String HTTP_HOST = "http.host";
+    public static final String HTTP_ALLOWED_HOSTS = "http.allowedHosts";
     public static final String LOG_FORMAT = "log.format";
     public static final String INSTANCE_ID = "instance.id";
 
@@ -180,6 +181,8 @@ public final class Settings {
             opt(HTTP_PORT, INT, null, "the port of the live page (/), /health/live, /health/ready, /metrics and /progress; absent: 8080 for the default "
                     + "and processingTime triggers, none for availableNow and once; 0: any free port (logged); -1: none").within(-1, 65535),
             opt(HTTP_HOST, STRING, "127.0.0.1", "the address the HTTP endpoints listen on; 0.0.0.0 in a container"),
+            opt(HTTP_ALLOWED_HOSTS, LIST, null, "the host names a request's Host header may give besides localhost, 127.0.0.1, [::1] and"
+                    + " http.host (* for any); other requests get 403. Absent: with http.host 0.0.0.0 or ::, any (docs/operations.md)"),
             new Setting(LOG_FORMAT, ENUM, "text", false, List.of("text", "json"), "log lines on stderr: text, or one JSON object per line"),
             opt(INSTANCE_ID, STRING, null, "this process among the instances of the pipeline that share its work (a Kafka cluster and a"
                     + " continuous trigger, docs/operations.md): its member id in the pipeline's consumer groups and its sink's txn id"
