@@ -2,6 +2,7 @@ package io.tributary.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.tributary.schema.TributaryException;
 import java.io.FileNotFoundException;
@@ -90,6 +91,32 @@ class ObjectStoreTest {
         assertThatThrownBy(() -> ObjectStore.of(Storage.of(noServer)).requireReachable(ObjectLocation.parse("s3a://there/t"), "table"))
                 .hasMessageStartingWith("table s3a://there/t: no S3 server answers at http://127.0.0.1:" + closedPort)
                 .hasMessageEndingWith("check fs.s3a.endpoint");
+    }
+
+    /** A server that does not answer is an outage a caller may wait out; a missing bucket or refused credentials are final. */
+    @Test
+    void anOutageIsToldFromAFinalAnswer() throws Exception {
+        S3.createBucket("final");
+        ObjectLocation folder = ObjectLocation.parse("s3a://final/in/");
+        Map<String, String> noServer = new HashMap<>(S3.settings());
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        noServer.put("fs.s3a.endpoint", "http://127.0.0.1:" + closedPort);
+        noServer.put("fs.s3a.attempts.maximum", "1");
+        Throwable down = catchThrowable(() -> ObjectStore.of(Storage.of(noServer)).folderExists(folder));
+        assertThat(down).isInstanceOf(StorageException.class).hasMessageContaining("no S3 server answers");
+        assertThat(StorageException.outage(new java.io.UncheckedIOException((StorageException) down))).as("wrapped").isTrue();
+
+        Throwable noBucket = catchThrowable(() -> ObjectStore.of(S3.storage()).folderExists(ObjectLocation.parse("s3a://nobucket/in/")));
+        assertThat(noBucket).isInstanceOf(StorageException.class);
+        assertThat(StorageException.outage(noBucket)).as(noBucket.getMessage()).isFalse();
+        Map<String, String> wrongSecret = new HashMap<>(S3.settings());
+        wrongSecret.put("fs.s3a.secret.key", "not-the-secret");
+        Throwable refused = catchThrowable(() -> ObjectStore.of(Storage.of(wrongSecret)).folderExists(folder));
+        assertThat(refused).isInstanceOf(StorageException.class);
+        assertThat(StorageException.outage(refused)).as(refused.getMessage()).isFalse();
     }
 
     /** Past fs.s3a.multipart.threshold a file goes up in parts and a copy is made in parts; the object is the same bytes. */

@@ -12,7 +12,6 @@ import java.util.stream.Stream;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
-import org.jclouds.blobstore.BlobStore;
 import org.jclouds.blobstore.BlobStoreContext;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -30,6 +29,7 @@ public class S3ServerExtension implements BeforeAllCallback, AfterAllCallback {
     public static final String SECRET_KEY = "tributary-test-secret";
 
     private final boolean inMemory;
+    private final int port;
     private Path dir;
     private S3Proxy proxy;
     private BlobStoreContext context;
@@ -47,7 +47,17 @@ public class S3ServerExtension implements BeforeAllCallback, AfterAllCallback {
      * are then written through the S3 API ({@link #bucketDir} does not apply).
      */
     public S3ServerExtension(boolean inMemory) {
+        this(inMemory, 0);
+    }
+
+    /**
+     * A server on {@code port} (0: any free port). A test that stops the server and starts it
+     * again ({@link #stopServing()}) gives a port outside the ephemeral range, which a client's
+     * connection may take while the server is down.
+     */
+    public S3ServerExtension(boolean inMemory, int port) {
         this.inMemory = inMemory;
+        this.port = port;
     }
 
     @Override
@@ -62,13 +72,31 @@ public class S3ServerExtension implements BeforeAllCallback, AfterAllCallback {
         props.setProperty("jclouds.filesystem.basedir", dir.toString());
         context = ContextBuilder.newBuilder(inMemory ? "transient" : "filesystem").credentials(ACCESS_KEY, SECRET_KEY).overrides(props)
                 .build(BlobStoreContext.class);
-        BlobStore blobStore = context.getBlobStore();
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
+        int port = this.port;
+        if (port == 0) {
+            try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                port = s.getLocalPort();
+            }
         }
         endpoint = "http://127.0.0.1:" + port;
-        proxy = S3Proxy.builder().blobStore(blobStore).endpoint(URI.create(endpoint))
+        serve();
+    }
+
+    /**
+     * An outage: the server stops answering (connections to its port are refused) and keeps its
+     * objects; {@link #serveAgain()} ends it.
+     */
+    public void stopServing() throws Exception {
+        proxy.stop();
+    }
+
+    /** After {@link #stopServing()}: the server answers again on the same port, with the same objects. */
+    public void serveAgain() throws Exception {
+        serve();
+    }
+
+    private void serve() throws Exception {
+        proxy = S3Proxy.builder().blobStore(context.getBlobStore()).endpoint(URI.create(endpoint))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY).build();
         proxy.start();
         while (!"STARTED".equals(proxy.getState())) { // the server answers a few seconds after start

@@ -182,7 +182,7 @@ public final class ServiceEndpoints implements AutoCloseable {
         stopping = true;
     }
 
-    /** Null when ready; else why not. */
+    /** Null when ready; else why not: stopping, starting, the Kafka cluster not answering, or a stage trying a failed batch again. */
     String notReady() {
         if (stopping) {
             return "stopping";
@@ -195,7 +195,13 @@ public final class ServiceEndpoints implements AutoCloseable {
             return "starting: not every stage has run its first batch yet";
         }
         KafkaProbe k = probe;
-        return k == null ? null : k.problem();
+        String kafka = k == null ? null : k.problem();
+        if (kafka != null) {
+            return kafka;
+        }
+        // a stage waiting out an outage (Kafka, object storage) runs no batch meanwhile
+        return p.retrying().entrySet().stream().findFirst().map(r -> "stage " + r.getKey() + " is trying a failed batch again ("
+                + r.getValue().attempts() + " failed so far): " + r.getValue().error()).orElse(null);
     }
 
     public PipelineMetrics metrics() {

@@ -2,6 +2,7 @@ package io.tributary.service.internal;
 
 import io.tributary.schema.Progress;
 import io.tributary.schema.TributaryException;
+import io.tributary.storage.StorageException;
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.kafka.common.errors.RetriableException;
@@ -10,11 +11,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the run loop does when a stage's batch fails. A failure Kafka calls retriable (the broker
- * unreachable, a leader moving, a request timing out) is waited out: the batch is tried again
- * after a growing pause, for up to {@link #GIVE_UP_AFTER}; every stage leaves a failed batch so
- * that trying again is exact (the ingest aborts its transaction, the sink goes back to the
- * table's offsets). Anything else (a bad record under {@code onBadRecord: fail}, a refused
- * table, a fenced producer) fails the run at once.
+ * unreachable, a leader moving, a request timing out) and an object-storage outage (no
+ * connection, a timeout, 5xx or throttling after the S3 client's own retries:
+ * {@link StorageException#outage}) are waited out: the batch is tried again after a growing pause,
+ * for up to {@link #GIVE_UP_AFTER}; every stage leaves a failed batch so that trying again is exact
+ * (the ingest aborts its transaction, the sink goes back to the table's offsets). Anything else (a
+ * bad record under {@code onBadRecord: fail}, a refused table, a fenced producer, credentials
+ * refused) fails the run at once.
  */
 final class Recovery {
     private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
@@ -59,21 +62,22 @@ final class Recovery {
                 if (retries != null) {
                     retries.retrying(stage.name(), rootMessage(e), firstFailure, attempts);
                 }
-                LOG.warn("stage {}: {}; Kafka may be unreachable: trying the batch again in {} ms", stage.name(), rootMessage(e), pause);
+                LOG.warn("stage {}: {}; {}: trying the batch again in {} ms", stage.name(), rootMessage(e),
+                        StorageException.outage(e) ? "object storage does not answer" : "Kafka may be unreachable", pause);
                 Thread.sleep(pause);
                 pause = Math.min(MAX_PAUSE_MS, pause * 2);
             }
         }
     }
 
-    /** Whether Kafka says the failure may pass: anywhere in the cause chain. */
+    /** Whether Kafka says the failure may pass, anywhere in the cause chain, or object storage did not answer. */
     static boolean retriable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof RetriableException) {
                 return true;
             }
         }
-        return false;
+        return StorageException.outage(e);
     }
 
     private static String rootMessage(Throwable e) {

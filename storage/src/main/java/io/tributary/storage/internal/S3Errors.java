@@ -35,6 +35,30 @@ public final class S3Errors {
         return -1;
     }
 
+    /** S3 error codes that say the server cannot answer now, whatever their HTTP status. */
+    private static final java.util.Set<String> BUSY = java.util.Set.of("SlowDown", "ServiceUnavailable", "InternalError",
+            "RequestTimeout", "Throttling", "ThrottlingException", "RequestLimitExceeded");
+
+    /** See {@code StorageException.outage}. */
+    public static boolean outage(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof AwsServiceException a) {
+                String code = a.awsErrorDetails() == null ? null : a.awsErrorDetails().errorCode();
+                return a.statusCode() >= 500 || a.statusCode() == 429 || a.statusCode() == 408 || BUSY.contains(code);
+            }
+            String name = t.getClass().getSimpleName();
+            if (t instanceof java.net.SocketException || t instanceof SocketTimeoutException || t instanceof UnknownHostException
+                    || NO_ANSWER.contains(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The HTTP client's and the SDK's exceptions for a connection that closed, or a call that timed out. */
+    private static final java.util.Set<String> NO_ANSWER = java.util.Set.of("ConnectionClosedException", "NoHttpResponseException",
+            "ConnectTimeoutException", "ApiCallTimeoutException", "ApiCallAttemptTimeoutException");
+
     /** Why {@code e} happened, for a request to {@code bucket} on {@code endpoint}. */
     public static String describe(Throwable e, String bucket, String endpoint) {
         String code = code(e);
