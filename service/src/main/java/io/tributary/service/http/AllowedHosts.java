@@ -18,6 +18,9 @@ import java.util.Set;
 final class AllowedHosts {
     private static final List<String> LOOPBACK = List.of("localhost", "127.0.0.1", "::1");
 
+    /** Any name: bound to a wildcard address without the setting, or {@code *} in it. */
+    private static final AllowedHosts ANY = new AllowedHosts(Set.of(), true);
+
     private final Set<String> names;
     private final boolean any;
 
@@ -25,9 +28,6 @@ final class AllowedHosts {
         this.names = names;
         this.any = any;
     }
-
-    /** Any name: for a server a test starts without the setting. */
-    static final AllowedHosts ANY = new AllowedHosts(Set.of(), true);
 
     /**
      * @param bindHost {@code http.host}
