@@ -6,11 +6,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.kafka.TopicCreation;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
-import io.tributary.schema.TopicCreation;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
@@ -166,7 +166,7 @@ class DeltaSinkIT {
         });
         opener[0].start();
         // the sink is looking for its topic: now the stage that writes it creates it, as a new broker shows it late
-        while (java.util.Arrays.stream(opener[0].getStackTrace()).noneMatch(f -> f.getClassName().equals("io.tributary.schema.TopicWait"))) {
+        while (java.util.Arrays.stream(opener[0].getStackTrace()).noneMatch(f -> f.getClassName().equals("io.tributary.kafka.TopicWait"))) {
             assertThat(opening).as("the sink must wait for its topic, not fail").isNotDone();
             Thread.sleep(10);
         }
@@ -192,7 +192,7 @@ class DeltaSinkIT {
                         + " start the stage that writes it first, or check the pipeline's kafka settings");
     }
 
-    /** The read_committed end offsets once every transaction is complete ({@link io.tributary.schema.SettledLog}). */
+    /** The read_committed end offsets once every transaction is complete ({@link io.tributary.kafka.SettledLog}). */
     private static Map<Integer, Long> settledEnd(String topic) {
         Map<String, Object> p = new java.util.HashMap<>(client());
         p.put("isolation.level", "read_committed");
@@ -201,7 +201,7 @@ class DeltaSinkIT {
         try (var c = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(p)) {
             var parts = c.partitionsFor(topic).stream().map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition())).toList();
             Map<Integer, Long> m = new java.util.TreeMap<>();
-            io.tributary.schema.SettledLog.endOffsets(c, client(), parts, Duration.ofSeconds(30)).forEach((tp, o) -> m.put(tp.partition(), o));
+            io.tributary.kafka.SettledLog.endOffsets(c, client(), parts, Duration.ofSeconds(30)).forEach((tp, o) -> m.put(tp.partition(), o));
             return m;
         }
     }

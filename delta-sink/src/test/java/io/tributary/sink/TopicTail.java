@@ -1,6 +1,6 @@
 package io.tributary.sink;
 
-import io.tributary.schema.SettledLog;
+import io.tributary.kafka.SettledLog;
 import io.tributary.schema.Topics;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.tributary.source;
 
+import io.tributary.kafka.SettledLog;
 import io.tributary.schema.RowPack;
-import io.tributary.schema.SettledLog;
 import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

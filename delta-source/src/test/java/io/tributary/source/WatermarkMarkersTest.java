@@ -9,10 +9,10 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampType;
 import io.tributary.broker.BrokerExtension;
-import io.tributary.schema.GroupKey;
+import io.tributary.kafka.KeyPartition;
+import io.tributary.kafka.SettledLog;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
-import io.tributary.schema.SettledLog;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
@@ -126,8 +126,8 @@ class WatermarkMarkersTest {
         List<Event> events = events(c);
         List<String> expected = List.of(marker(0, null), marker(1, "2026-01-01T09:59:55Z"), marker(2, "2026-01-01T10:00:20Z"));
         assertThat(markers(events)).containsOnlyKeys(0, 1, 2).allSatisfy((p, m) -> assertThat(m).isEqualTo(expected));
-        int partitionOfA = GroupKey.partition("[\"a\"]".getBytes(StandardCharsets.UTF_8), PARTITIONS);
-        int partitionOfB = GroupKey.partition("[\"b\"]".getBytes(StandardCharsets.UTF_8), PARTITIONS);
+        int partitionOfA = KeyPartition.of("[\"a\"]".getBytes(StandardCharsets.UTF_8), PARTITIONS);
+        int partitionOfB = KeyPartition.of("[\"b\"]".getBytes(StandardCharsets.UTF_8), PARTITIONS);
         List<Event> rows = events.stream().filter(e -> !e.marker()).toList();
         assertThat(rows).hasSize(3);
         for (Event e : rows) {

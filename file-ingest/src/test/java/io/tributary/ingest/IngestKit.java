@@ -1,8 +1,8 @@
 package io.tributary.ingest;
 
 import io.tributary.broker.EmbeddedBroker;
+import io.tributary.kafka.SettledLog;
 import io.tributary.schema.RowPack;
-import io.tributary.schema.SettledLog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

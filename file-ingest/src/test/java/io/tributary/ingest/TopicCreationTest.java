@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.broker.BrokerExtension;
+import io.tributary.kafka.TopicCreation;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TopicCreation;
 import io.tributary.schema.TributaryException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -8,13 +8,13 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.Base64;
 import java.util.List;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * The key that places an events row ({@link Topics}): the group-by values as a UTF-8 JSON array,
  * each written as {@link RowJson} writes it in a row ({@code ["a"]}, {@code ["a",3]},
  * {@code ["2026-01-01T10:00:00Z"]}), so a group's rows share a partition. Null without group-by.
- * Every stage that writes events (the file ingest, the Delta source) places rows with it.
+ * Every stage that writes events (the file ingest, the Delta source) places rows with it; the
+ * partition a key gives is Kafka's default partitioner's ({@code kafka-support}'s {@code KeyPartition}).
  */
 public final class GroupKey {
     private static final JsonFactory JSON = new JsonFactory();
@@ -25,11 +25,6 @@ public final class GroupKey {
     public GroupKey(Schema schema, List<String> groupBy) {
         this.schema = schema;
         this.columns = groupBy.stream().mapToInt(schema::indexOf).toArray();
-    }
-
-    /** The partition of a row with key {@code key} among {@code partitions}: Kafka's default partitioner's. */
-    public static int partition(byte[] key, int partitions) {
-        return Utils.toPositive(Utils.murmur2(key)) % partitions;
     }
 
     public byte[] key(Object[] row) {

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
  * The module layout the build keeps (CONTRIBUTING.md): the stages never import one another, only
  * {@code service} (and these end-to-end tests) wire stages, {@code connect} runs {@code file-ingest}
  * and {@code delta-sink} as Kafka Connect connectors and uses no other stage, a module's {@code internal} packages
- * are its own, and the engines the stages run (Kafka Streams, Delta Kernel) are used by those
- * stages alone. Checked on the compiled classes of every module, main and test: each
+ * are its own, the engines the stages run (Kafka Streams, Delta Kernel) are used by those
+ * stages alone, and {@code schema}, the record model and topic contract, holds no Kafka code. Checked on the compiled classes of every module, main and test: each
  * module has a root package of its own, so a class's package names its module.
  */
 class ModuleBoundariesTest {
@@ -51,6 +51,7 @@ class ModuleBoundariesTest {
     static {
         MODULES.put("schema", "io.tributary.schema");
         MODULES.put("broker", "io.tributary.broker");
+        MODULES.put("kafka-support", "io.tributary.kafka");
         MODULES.put("storage", "io.tributary.storage");
         MODULES.put("delta-common", "io.tributary.delta");
         MODULES.put("file-ingest", "io.tributary.ingest");
@@ -123,6 +124,16 @@ class ModuleBoundariesTest {
                         + "; service wires the stage that runs it")).toList();
     }
 
+    /** The modules that use no Kafka class: the record model and the topic contract, whatever carries them. */
+    static final List<String> KAFKA_FREE = List.of("schema");
+
+    /** {@code modules} use no Kafka class ({@code org.apache.kafka}); the Kafka helpers the stages share are in kafka-support. */
+    static List<ArchRule> kafkaFreeRules(List<String> modules) {
+        return modules.stream().map(module -> (ArchRule) noClasses().that().resideInAPackage(pkg(module))
+                .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..")
+                .as(module + " uses no Kafka class; what stages share about Kafka goes into kafka-support")).toList();
+    }
+
     /** The one door into Delta Kernel's internals (delta-common's {@code io.tributary.delta.kernel}). */
     static final String KERNEL_DOOR = "io.tributary.delta.kernel..";
 
@@ -148,6 +159,7 @@ class ModuleBoundariesTest {
         rules.addAll(internalRules());
         rules.addAll(engineRules(ENGINES));
         rules.addAll(kernelDoorRules(KERNEL_DOOR));
+        rules.addAll(kafkaFreeRules(KAFKA_FREE));
         List<String> broken = rules.stream().map(r -> r.evaluate(classes)).filter(EvaluationResult::hasViolation)
                 .map(r -> r.getFailureReport().toString()).toList();
         assertThat(broken).as("the module boundaries (CONTRIBUTING.md):%n%s", String.join("\n", broken)).isEmpty();
@@ -197,6 +209,15 @@ class ModuleBoundariesTest {
         assertThat(result.hasViolation()).isTrue();
         assertThat(result.getFailureReport().getDetails())
                 .anyMatch(d -> d.contains("<io.tributary.topology.") && d.contains("<org.apache.kafka.streams.KafkaStreams."));
+    }
+
+    /** A rule that can fail: kafka-support does use Kafka, so a layout that holds it to schema's rule is broken, and says where. */
+    @Test
+    void theRulesFindKafkaUsedWhereItMayNotBe() {
+        EvaluationResult result = kafkaFreeRules(List.of("kafka-support")).get(0).evaluate(classes);
+        assertThat(result.hasViolation()).isTrue();
+        assertThat(result.getFailureReport().getDetails())
+                .anyMatch(d -> d.contains("<io.tributary.kafka.") && d.contains("<org.apache.kafka."));
     }
 
     /** A rule that can fail: the Delta stages do use Kernel's internals through the door, so a door elsewhere leaves them in breach. */

@@ -1,9 +1,9 @@
 package io.tributary.topology;
 
-import io.tributary.schema.PartitionShare;
+import io.tributary.kafka.PartitionShare;
+import io.tributary.kafka.TopicTrim;
+import io.tributary.kafka.TopicWait;
 import io.tributary.schema.Progress;
-import io.tributary.schema.TopicTrim;
-import io.tributary.schema.TopicWait;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import io.tributary.topology.internal.BatchProgress;

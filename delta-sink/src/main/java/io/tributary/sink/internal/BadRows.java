@@ -2,8 +2,8 @@ package io.tributary.sink.internal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.kafka.TopicCreation;
 import io.tributary.schema.BadRecordException;
-import io.tributary.schema.TopicCreation;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.SinkBadRecords;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.tributary.sink.internal;
 
-import io.tributary.schema.PartitionShare;
+import io.tributary.kafka.PartitionShare;
 import io.tributary.schema.TributaryException;
 import java.time.Duration;
 import java.util.Map;

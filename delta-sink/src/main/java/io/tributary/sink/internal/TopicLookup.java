@@ -1,6 +1,6 @@
 package io.tributary.sink.internal;
 
-import io.tributary.schema.TopicWait;
+import io.tributary.kafka.TopicWait;
 import io.tributary.schema.TributaryException;
 import java.time.Duration;
 import java.util.Comparator;

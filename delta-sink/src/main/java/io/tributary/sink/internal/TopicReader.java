@@ -1,7 +1,7 @@
 package io.tributary.sink.internal;
 
+import io.tributary.kafka.TopicTrim;
 import io.tributary.schema.RowJson;
-import io.tributary.schema.TopicTrim;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.SinkBadRecords;

@@ -1,5 +1,6 @@
 package io.tributary.source.internal;
 
+import io.tributary.kafka.KeyPartition;
 import io.tributary.schema.GroupKey;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
@@ -66,7 +67,7 @@ public final class EventRows {
             sum += ms;
             timestamp = Math.max(ms, 0);
         }
-        int p = keyed ? GroupKey.partition(keys.key(row), partitions) : nextPartition;
+        int p = keyed ? KeyPartition.of(keys.key(row), partitions) : nextPartition;
         RowPack pack = packs[p];
         if (pack == null) {
             pack = packs[p] = new RowPack(Math.min(RowPack.MAX_BYTES, 128 * rowsPerRecord));

@@ -1,7 +1,7 @@
 package io.tributary.source.internal;
 
-import io.tributary.schema.SettledLog;
-import io.tributary.schema.TopicWait;
+import io.tributary.kafka.SettledLog;
+import io.tributary.kafka.TopicWait;
 import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.tributary.source.internal;
 
-import io.tributary.schema.TopicCreation;
+import io.tributary.kafka.TopicCreation;
 import io.tributary.schema.TributaryException;
 import java.util.HashMap;
 import java.util.List;

@@ -7,13 +7,14 @@ import io.tributary.ingest.internal.format.CorruptFileException;
 import io.tributary.ingest.internal.format.RawInput;
 import io.tributary.ingest.internal.format.RecordReader;
 import io.tributary.ingest.internal.format.RecordReaders;
+import io.tributary.kafka.KeyPartition;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.DataType;
 import io.tributary.schema.GroupKey;
-import io.tributary.schema.Topics;
 import io.tributary.schema.Printable;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
+import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -253,7 +254,7 @@ public final class FilePublisher {
 
     private void add(Object[] row, long timestampMs, Out out) {
         byte[] key = packs.length == 1 ? null : keys.key(row); // one partition: no key to place the row by
-        int p = key == null ? nextPartition : GroupKey.partition(key, packs.length);
+        int p = key == null ? nextPartition : KeyPartition.of(key, packs.length);
         RowPack pack = packs[p];
         if (pack == null) {
             pack = packs[p] = new RowPack(Math.min(RowPack.MAX_BYTES, 128 * config.rowsPerRecord()));

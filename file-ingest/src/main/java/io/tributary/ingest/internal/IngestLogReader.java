@@ -1,7 +1,7 @@
 package io.tributary.ingest.internal;
 
-import io.tributary.schema.SettledLog;
-import io.tributary.schema.TopicWait;
+import io.tributary.kafka.SettledLog;
+import io.tributary.kafka.TopicWait;
 import io.tributary.schema.TributaryException;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

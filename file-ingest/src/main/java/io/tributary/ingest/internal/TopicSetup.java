@@ -1,8 +1,8 @@
 package io.tributary.ingest.internal;
 
 import io.tributary.ingest.IngestConfig;
-import io.tributary.schema.TopicCreation;
-import io.tributary.schema.TopicWait;
+import io.tributary.kafka.TopicCreation;
+import io.tributary.kafka.TopicWait;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import java.time.Duration;

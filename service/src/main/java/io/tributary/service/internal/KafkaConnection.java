@@ -1,7 +1,7 @@
 package io.tributary.service.internal;
 
 import io.tributary.broker.EmbeddedBroker;
-import io.tributary.schema.TopicWait;
+import io.tributary.kafka.TopicWait;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.tributary.service.internal;
 
-import io.tributary.schema.PartitionShare;
+import io.tributary.kafka.PartitionShare;
 import io.tributary.schema.Progress;
 import io.tributary.schema.TributaryException;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.tributary.service.internal;
 
-import io.tributary.schema.SettledLog;
-import io.tributary.schema.TopicCreation;
+import io.tributary.kafka.SettledLog;
+import io.tributary.kafka.TopicCreation;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;

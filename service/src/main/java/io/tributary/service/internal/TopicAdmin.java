@@ -1,6 +1,6 @@
 package io.tributary.service.internal;
 
-import io.tributary.schema.TopicCreation;
+import io.tributary.kafka.TopicCreation;
 import io.tributary.schema.Topics;
 import java.util.Arrays;
 import java.util.List;

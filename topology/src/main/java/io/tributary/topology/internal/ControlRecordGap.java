@@ -1,6 +1,6 @@
 package io.tributary.topology.internal;
 
-import io.tributary.schema.TopicWait;
+import io.tributary.kafka.TopicWait;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.tributary.topology.internal;
 
-import io.tributary.schema.TopicTrim;
+import io.tributary.kafka.TopicTrim;
 import io.tributary.schema.TributaryException;
 import java.time.Duration;
 import java.util.HashMap;

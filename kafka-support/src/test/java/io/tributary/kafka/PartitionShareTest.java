@@ -1,4 +1,4 @@
-package io.tributary.schema;
+package io.tributary.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,4 +1,4 @@
-package io.tributary.schema;
+package io.tributary.kafka;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Deletes the records a pipeline's stage has committed past from the topic it alone reads
  * ({@code topic.trim}), as Kafka Streams purges its repartition topics: the events and results
- * topics have no time retention (their timestamps are event times, see {@link Topics}), so
+ * topics have no time retention (their timestamps are event times, see {@link io.tributary.schema.Topics}), so
  * without this they grow for as long as the pipeline runs.
  */
 public final class TopicTrim {

@@ -1,4 +1,4 @@
-package io.tributary.schema;
+package io.tributary.kafka;
 
 import java.time.Duration;
 import java.util.Collection;

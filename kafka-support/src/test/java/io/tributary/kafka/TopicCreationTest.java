@@ -1,9 +1,10 @@
-package io.tributary.schema;
+package io.tributary.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.broker.BrokerExtension;
+import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

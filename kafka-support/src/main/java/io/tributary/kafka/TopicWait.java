@@ -1,5 +1,6 @@
-package io.tributary.schema;
+package io.tributary.kafka;
 
+import io.tributary.schema.TributaryException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
