@@ -1,9 +1,9 @@
 package io.tributary.ingest;
 
+import io.tributary.ingest.internal.format.TimeFormats;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TimeFormats;
 import io.tributary.schema.TributaryException;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;

@@ -26,11 +26,11 @@ final class FlatRowReader {
     /** The reader of each STRUCT column's objects; null for the other columns. */
     private final FlatRowReader[] structs;
     /** How TIMESTAMP and DATE texts read. */
-    private final TimeFormats times;
+    private final TimeTexts times;
     /** A field the schema lacks goes to the slow path (which reports it) instead of being skipped. */
     private final boolean strict;
 
-    private FlatRowReader(Schema schema, byte[][] keys, FlatRowReader[] structs, TimeFormats times, boolean strict) {
+    private FlatRowReader(Schema schema, byte[][] keys, FlatRowReader[] structs, TimeTexts times, boolean strict) {
         this.schema = schema;
         this.keys = keys;
         this.structs = structs;
@@ -44,7 +44,7 @@ final class FlatRowReader {
     }
 
     /** The reader for {@code schema}, or null when a column's type is one the fast path never takes. */
-    static FlatRowReader of(Schema schema, TimeFormats times) {
+    static FlatRowReader of(Schema schema, TimeTexts times) {
         byte[][] keys = new byte[schema.size()][];
         FlatRowReader[] structs = new FlatRowReader[schema.size()];
         for (int i = 0; i < schema.size(); i++) {

@@ -272,7 +272,7 @@ class RowJsonFastPathTest {
         byte[] json = NESTED.write(row);
         assertThat(new String(json, StandardCharsets.UTF_8)).isEqualTo(
                 "{\"window\":{\"start\":\"2026-01-01T10:00:00Z\",\"end\":\"2026-01-01T10:10:00Z\"},\"user\":\"a\",\"t\":8.0,\"deep\":null}");
-        Object[] read = FlatRowReader.of(NESTED.schema(), TimeFormats.defaults(java.time.ZoneOffset.UTC)).parse(json, 0, json.length);
+        Object[] read = FlatRowReader.of(NESTED.schema(), TimeTexts.of(java.time.ZoneOffset.UTC)).parse(json, 0, json.length);
         assertThat((Object[]) read[0]).containsExactly((Object[]) row[0]);
         assertThat(read[1]).isEqualTo("a");
     }
@@ -281,6 +281,6 @@ class RowJsonFastPathTest {
     void writtenRowsReadBackOnTheFastPath() {
         Object[] row = {1, "user_0001", 1.23, 1_767_225_600_123_456L};
         byte[] json = SEED.write(row);
-        assertThat(FlatRowReader.of(SEED.schema(), TimeFormats.defaults(java.time.ZoneOffset.UTC)).parse(json, 0, json.length)).containsExactly(row);
+        assertThat(FlatRowReader.of(SEED.schema(), TimeTexts.of(java.time.ZoneOffset.UTC)).parse(json, 0, json.length)).containsExactly(row);
     }
 }

@@ -1,7 +1,6 @@
 package io.tributary.ingest.internal.format;
 
 import io.tributary.schema.BadRecordException;
-import io.tributary.schema.RowJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +14,7 @@ import java.util.List;
  */
 final class JsonDocumentReader implements RecordReader {
     private final InputStream in;
-    private final RowJson rows;
+    private final InputJson rows;
     private final int maxBytes;
     private byte[] content;
     private long length;
@@ -24,7 +23,7 @@ final class JsonDocumentReader implements RecordReader {
     private int next;
     private final Leftover leftover;
 
-    JsonDocumentReader(InputStream in, RowJson rows, int maxBytes, Leftover leftover) {
+    JsonDocumentReader(InputStream in, InputJson rows, int maxBytes, Leftover leftover) {
         this.in = in;
         this.rows = rows;
         this.maxBytes = maxBytes;

@@ -2,7 +2,6 @@ package io.tributary.ingest.internal.format;
 
 import io.tributary.ingest.internal.LineReader;
 import io.tributary.schema.BadRecordException;
-import io.tributary.schema.RowJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -10,12 +9,12 @@ import java.nio.charset.StandardCharsets;
 /** JSON Lines, Spark's default JSON: one object per line, blank lines skipped ({@link LineReader}). */
 final class JsonLinesReader implements RecordReader {
     private final LineReader lines;
-    private final RowJson rows;
+    private final InputJson rows;
     private final int maxLineBytes;
     private final Leftover leftover;
 
     /** @param leftover what schema evolution does with fields the schema lacks; null: ignore them */
-    JsonLinesReader(InputStream in, RowJson rows, int maxLineBytes, Leftover leftover) {
+    JsonLinesReader(InputStream in, InputJson rows, int maxLineBytes, Leftover leftover) {
         this.lines = new LineReader(in, maxLineBytes, null);
         this.rows = rows;
         this.maxLineBytes = maxLineBytes;

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.SchemaEvolution;
 import io.tributary.schema.DataType;
-import io.tributary.schema.JsonTypes;
-import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
@@ -24,7 +22,7 @@ import java.util.Map;
  * column (column names are case-insensitive): rescue keeps it, as Auto Loader rescues a field whose
  * case does not match; the other modes leave it, as Spark's JSON reader does.
  */
-final class Leftover implements RowJson.Leftovers {
+final class Leftover implements InputJson.Leftovers {
     /** The new columns of a batch and their types, in the order they were first met. */
     static final class Collected {
         private final boolean typed;

@@ -5,7 +5,6 @@ import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.SchemaEvolution;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TimeFormats;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -16,7 +15,7 @@ import java.time.ZoneId;
 public final class RecordReaders {
     private final FileFormat format;
     private final Schema schema;
-    private final RowJson rows;
+    private final InputJson rows;
     private final CsvValues csv;
     private final int maxLineBytes;
     private final SchemaEvolution evolution;
@@ -47,7 +46,7 @@ public final class RecordReaders {
         this.format = format;
         this.schema = schema;
         TimeFormats times = format.times(sessionZone);
-        this.rows = new RowJson(schema, times);
+        this.rows = new InputJson(schema, times);
         this.csv = format.kind() == FileFormat.Kind.CSV ? new CsvValues(schema, format, times) : null;
         this.maxLineBytes = maxLineBytes;
     }
@@ -64,7 +63,7 @@ public final class RecordReaders {
 
     /** The JSON of the rows: how a JSON file reads, and how every row is written to the events topic. */
     public RowJson rowJson() {
-        return rows;
+        return rows.rowJson();
     }
 
     /**

@@ -1,9 +1,12 @@
-package io.tributary.schema;
+package io.tributary.ingest.internal.format;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Field;
+import io.tributary.schema.Schema;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,8 @@
-package io.tributary.schema;
+package io.tributary.ingest.internal.format;
 
+import io.tributary.schema.TimeTexts;
+import io.tributary.schema.Timestamps;
+import io.tributary.schema.TributaryException;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -16,14 +19,14 @@ import java.time.temporal.TemporalQueries;
 import java.util.Locale;
 
 /**
- * How a reader turns text into TIMESTAMP, TIMESTAMP_NTZ and DATE values, as Spark's JSON and CSV
- * readers do: by default the lenient forms of {@link Timestamps}; with Spark's
+ * How an input file's text turns into TIMESTAMP, TIMESTAMP_NTZ and DATE values, as Spark's JSON and
+ * CSV readers do: by default the lenient forms of {@link Timestamps} ({@link TimeTexts#of}); with Spark's
  * {@code timestampFormat}, {@code timestampNTZFormat} or {@code dateFormat} option, that pattern
  * only (Spark's datetime patterns: {@code yyyy-MM-dd HH:mm:ss}, {@code dd/MM/yyyy}, ...). A
  * pattern without a zone reads a wall-clock time of the session zone; one without a time reads
  * midnight.
  */
-public final class TimeFormats {
+public final class TimeFormats implements TimeTexts {
     private final ZoneId zone;
     private final DateTimeFormatter timestamp;
     private final DateTimeFormatter timestampNtz;
@@ -40,11 +43,6 @@ public final class TimeFormats {
         this.timestamp = formatter(timestampPattern, "timestampFormat");
         this.timestampNtz = formatter(timestampNtzPattern, "timestampNTZFormat");
         this.date = formatter(datePattern, "dateFormat");
-    }
-
-    /** Spark's default readers in {@code sessionZone}. */
-    public static TimeFormats defaults(ZoneId sessionZone) {
-        return new TimeFormats(sessionZone, null, null, null);
     }
 
     /**
@@ -66,6 +64,7 @@ public final class TimeFormats {
     }
 
     /** Microseconds since the epoch of a TIMESTAMP ({@code withZone}) or TIMESTAMP_NTZ, or null if the text is not one. */
+    @Override
     public Long micros(String text, boolean withZone) {
         DateTimeFormatter f = withZone ? timestamp : timestampNtz;
         if (f == null) {
@@ -88,6 +87,7 @@ public final class TimeFormats {
     }
 
     /** Days since the epoch of a DATE, or null if the text is not one. */
+    @Override
     public Integer days(String text) {
         if (date == null) {
             return Timestamps.parseDays(text);
@@ -101,12 +101,14 @@ public final class TimeFormats {
     }
 
     /** What a TIMESTAMP (or TIMESTAMP_NTZ) text should look like, for an error message. */
+    @Override
     public String expectedTimestamp(boolean withZone) {
         String p = withZone ? timestampPattern : timestampNtzPattern;
         return p == null ? "e.g. 2026-01-01T10:00:00Z or 2026-01-01 10:00:00" : (withZone ? "timestampFormat '" : "timestampNTZFormat '") + p + "'";
     }
 
     /** What a DATE text should look like, for an error message. */
+    @Override
     public String expectedDate() {
         return datePattern == null ? "yyyy-MM-dd" : "dateFormat '" + datePattern + "'";
     }

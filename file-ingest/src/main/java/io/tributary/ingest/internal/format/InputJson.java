@@ -1,0 +1,116 @@
+package io.tributary.ingest.internal.format;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import io.tributary.schema.BadRecordException;
+import io.tributary.schema.JsonRowReader;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TimeTexts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * JSON input files read as Spark's JSON reader reads them: each record by {@link RowJson}'s rules
+ * (with the file's {@link TimeFormats}), plus what only input needs: the fields the schema lacks
+ * and the values of the wrong type handed to {@link Leftovers} (schema evolution, rescued data),
+ * and a whole file read as one document ({@code multiLine}).
+ */
+public final class InputJson {
+    private final RowJson rows;
+
+    public InputJson(Schema schema, TimeTexts times) {
+        this.rows = new RowJson(schema, times);
+    }
+
+    /** The rows' JSON: how a record reads without leftovers, and how every row is written to the events topic. */
+    public RowJson rowJson() {
+        return rows;
+    }
+
+    /** What parsing a record leaves over ({@link JsonRowReader.Leftovers}), and when each record starts and ends. */
+    public interface Leftovers extends JsonRowReader.Leftovers {
+        /** Before each record (a line, or each object of a document). */
+        default void start() {
+        }
+
+        /** After each record parsed whole: the row to give (it may fill a column, or throw). */
+        default Object[] end(Object[] row) {
+            return row;
+        }
+    }
+
+    /** Parses one JSON object (a JSON-lines line). */
+    public Object[] parse(byte[] bytes, int offset, int length) {
+        return rows.parse(bytes, offset, length);
+    }
+
+    /** As {@link #parse(byte[], int, int)}, handing what the schema does not take to {@code leftovers} (null: ignore it). */
+    public Object[] parse(byte[] bytes, int offset, int length, Leftovers leftovers) {
+        if (leftovers == null) {
+            return parse(bytes, offset, length);
+        }
+        leftovers.start();
+        Object[] fast = rows.parseFastKnownFields(bytes, offset, length);
+        if (fast != null) {
+            return leftovers.end(fast);
+        }
+        try (JsonParser p = JsonRowReader.parser(bytes, offset, length)) {
+            return leftovers.end(rows.reader().record(p, bytes, offset, leftovers));
+        } catch (JsonProcessingException e) {
+            throw JsonRowReader.malformed(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Parses a whole JSON document, as Spark's {@code multiLine} reads a file: an object is one
+     * row, an array of objects one row each. Any error makes the whole document bad.
+     */
+    public List<Object[]> parseDocument(byte[] bytes, int offset, int length) {
+        return parseDocument(bytes, offset, length, null);
+    }
+
+    /** As {@link #parseDocument(byte[], int, int)}, with {@link Leftovers} for each object. */
+    public List<Object[]> parseDocument(byte[] bytes, int offset, int length, Leftovers leftovers) {
+        try (JsonParser p = JsonRowReader.parser(bytes, offset, length)) {
+            JsonToken first = p.nextToken();
+            List<Object[]> rows = new ArrayList<>();
+            if (first == JsonToken.START_OBJECT) {
+                rows.add(documentObject(p, bytes, offset, leftovers));
+            } else if (first == JsonToken.START_ARRAY) {
+                JsonToken t;
+                while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
+                    rows.add(documentObject(p, bytes, offset, leftovers));
+                }
+                if (t != JsonToken.END_ARRAY) {
+                    throw new BadRecordException(null, "expected JSON objects in the top-level array, found " + JsonRowReader.describe(t));
+                }
+            } else {
+                throw new BadRecordException(null, "expected a JSON object or an array of objects, found " + JsonRowReader.describe(first));
+            }
+            JsonToken trailing = p.nextToken();
+            if (trailing != null) {
+                throw new BadRecordException(null, "found " + JsonRowReader.describe(trailing)
+                        + " after the JSON document; a multiLine file holds one document");
+            }
+            return rows;
+        } catch (JsonProcessingException e) {
+            throw JsonRowReader.malformed(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Object[] documentObject(JsonParser p, byte[] bytes, int offset, Leftovers leftovers) throws IOException {
+        if (leftovers == null) {
+            return rows.reader().object(p, bytes, offset, null);
+        }
+        leftovers.start();
+        return leftovers.end(rows.reader().object(p, bytes, offset, leftovers));
+    }
+}
