@@ -1,29 +1,22 @@
 package io.tributary.sink.internal;
 
-import io.tributary.delta.kernel.KernelInternals;
 import io.tributary.delta.kernel.KernelTransactions;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
-import io.delta.kernel.TableManager;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.TransactionCommitResult;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
-import io.delta.kernel.exceptions.ConcurrentWriteException;
-import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.types.StructType;
 import io.tributary.delta.KernelEngines;
 import io.tributary.delta.KernelSchemas;
-import io.tributary.schema.CrashPoint;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkOffsets;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -43,10 +36,6 @@ import org.slf4j.LoggerFactory;
 public final class DeltaTableWriter {
     private static final Logger LOG = LoggerFactory.getLogger(DeltaTableWriter.class);
     static final String ENGINE_INFO = "Tributary-0.1.0";
-    /** Commits of one batch on top of other writers' commits before it fails. */
-    static final int MAX_COMMIT_TRIES = 10;
-    /** As {@link #MAX_COMMIT_TRIES}, for instances that share the table ({@link #shareOffsets}), whose commits often meet. */
-    static final int MAX_SHARED_COMMIT_TRIES = 50;
 
     private final Engine engine;
     private final String tablePath;
@@ -55,6 +44,8 @@ public final class DeltaTableWriter {
     private final Map<String, String> tableProperties;
     private final Partitioning partitioning;
     private final DataFileWriter files;
+    private final TableSchemaCheck schemaCheck;
+    private final AppendCommitter committer = new AppendCommitter(this);
     private OffsetFence fence = OffsetFence.WHOLE;
 
     public DeltaTableWriter(Engine engine, String tablePath, Schema schema, Map<String, String> tableProperties) {
@@ -75,6 +66,7 @@ public final class DeltaTableWriter {
         this.schema = partitioning.tableSchema();
         this.kernelSchema = KernelSchemas.toKernel(schema);
         this.files = new DataFileWriter(engine, schema, kernelSchema, targetFileSize);
+        this.schemaCheck = new TableSchemaCheck(this.tablePath, schema, kernelSchema, partitioning);
         Map<String, String> props = new HashMap<>(tableProperties);
         props.putIfAbsent("delta.checkpointInterval", "10");
         this.tableProperties = Map.copyOf(props);
@@ -199,168 +191,9 @@ public final class DeltaTableWriter {
             throw new TributaryException("delta table " + tablePath + ": cannot start a commit for " + writerId + ": " + e.getMessage(), e);
         }
         if (snapshot.isPresent()) {
-            checkSchema(snapshot.get());
+            schemaCheck.check(snapshot.get());
         }
         return txn;
-    }
-
-    /** Commits {@code actions} with the domain metadata {@code domains} and no txn (see {@link #openPartitionAppend}). */
-    CommitResult commitPartitions(Transaction txn, String writerId, List<Row> actions, Map<String, String> domains, long rows,
-                                  long writeNanos) {
-        domains.forEach(txn::addDomainMetadata);
-        long t1 = System.nanoTime();
-        TransactionCommitResult result;
-        try {
-            result = txn.commit(engine, Iterators.iterable(actions));
-        } catch (ConcurrentWriteException e) {
-            throw new io.tributary.sink.StaleBatchException("delta table " + tablePath + ": " + writerId + "'s commit of " + rows
-                    + " rows was overtaken by another writer's commit of the same partitions, or of the table's creation ("
-                    + e.getMessage() + "); nothing of it was committed: read the table's offsets again", e);
-        } catch (CommitStateUnknownException e) {
-            throw new io.tributary.sink.StaleBatchException("delta table " + tablePath + ": " + writerId + "'s commit failed with a storage "
-                    + "error and may or may not have landed (" + e.getMessage() + "): read the table's offsets again", e);
-        }
-        long t2 = System.nanoTime();
-        runHooks(result);
-        LOG.info("delta table {}: version {} committed by {}: {} rows in {} files", tablePath, result.getVersion(), writerId, rows, actions.size());
-        return new CommitResult(true, result.getVersion(), actions.size(), ms(writeNanos), ms(t2 - t1), ms(System.nanoTime() - t2),
-                Map.of("numOutputBytes", addedBytes(actions)));
-    }
-
-    /**
-     * Commits the files {@code actions} add as the claim's batch, with {@code next}; {@code writeNanos}
-     * went into writing them. {@code txn} was built on {@code claim.base()}.
-     */
-    CommitResult commitAppend(Transaction txn, AppendStream.Claim claim, List<Row> actions, SinkOffsets next, long rows,
-                              long writeNanos) {
-        String appId = claim.appId();
-        long batchId = claim.batchId();
-        txn.addDomainMetadata(SinkOffsets.DOMAIN, fence.domainJson(claim.base(), next));
-        long t1 = System.nanoTime();
-        TransactionCommitResult result = null;
-        CrashPoint.reach(CrashPoint.SINK_BEFORE_COMMIT);
-        try {
-            Transaction current = txn;
-            for (int tries = 1; result == null; tries++) {
-                try {
-                    result = current.commit(engine, Iterators.iterable(actions));
-                } catch (MaxCommitRetryLimitReachedException e) {
-                    Optional<Transaction> onTop = onTopOfNewCommits(current, claim, next, tries, e);
-                    if (onTop.isEmpty()) {
-                        LOG.info("delta table {}: batch {} of {} was committed concurrently; writing nothing", tablePath, batchId, appId);
-                        return CommitResult.alreadyCommitted(latestSnapshot().map(Snapshot::getVersion).orElse(-1L));
-                    }
-                    current = onTop.get();
-                }
-            }
-            CrashPoint.reach(CrashPoint.SINK_AFTER_COMMIT);
-        } catch (ConcurrentTransactionException e) {
-            LOG.info("delta table {}: batch {} of {} was committed concurrently; writing nothing", tablePath, batchId, appId);
-            return CommitResult.alreadyCommitted(latestSnapshot().map(Snapshot::getVersion).orElse(-1L));
-        } catch (CommitStateUnknownException e) {
-            return resolveUnknown(appId, batchId, e);
-        } catch (ConcurrentWriteException e) {
-            if (fence.shared()) { // another instance created the table, or changed what the batch relies on: read it again
-                throw new BatchSuperseded("delta table " + tablePath + ": batch " + batchId + " of " + appId
-                        + " lost a race with another instance (" + e.getMessage() + "); the batch is not committed", e);
-            }
-            throw new TributaryException("delta table " + tablePath + ": batch " + batchId + " of sink " + appId
-                    + " lost a race with another writer (" + e.getMessage() + "); only one sink may write a table: "
-                    + "stop the other writer and run again (nothing of this batch was committed)", e);
-        }
-        long t2 = System.nanoTime();
-        runHooks(result);
-        long t3 = System.nanoTime();
-        LOG.info("delta table {}: version {} committed, batch {} of {}: {} rows in {} files",
-                tablePath, result.getVersion(), batchId, appId, rows, actions.size());
-        return new CommitResult(true, result.getVersion(), actions.size(), ms(writeNanos), ms(t2 - t1), ms(t3 - t2),
-                Map.of("numOutputBytes", addedBytes(actions)));
-    }
-
-    /**
-     * After another writer took the version a batch's commit meant to take (an {@code optimize},
-     * most often): a transaction that commits the same files on top of the new versions, as Kernel's
-     * own retry would, once they are shown not to conflict: the batch is not in the table yet, the
-     * sink's offsets and the table's schema, partitioning, properties and protocol are as the batch
-     * read them. Empty if the batch is in the table already (its files stay uncommitted).
-     *
-     * @throws TributaryException if another writer changed what the batch relies on, or kept winning
-     */
-    private Optional<Transaction> onTopOfNewCommits(Transaction lost, AppendStream.Claim claim, SinkOffsets next, int tries,
-                                                    MaxCommitRetryLimitReachedException e) {
-        String appId = claim.appId();
-        long batchId = claim.batchId();
-        Snapshot latest = latestSnapshot().orElseThrow(() -> lostRace(appId, batchId, "the table disappeared", e));
-        Optional<Long> txn = latest.getLatestTransactionVersion(engine, appId);
-        if (txn.isPresent() && txn.get() >= batchId) {
-            return Optional.empty();
-        }
-        if (lost.getReadTableVersion() < 0 || tries >= maxCommitTries()) {
-            throw lostRace(appId, batchId, "another writer kept committing first", e);
-        }
-        Snapshot read = TableManager.loadSnapshot(tablePath).atVersion(lost.getReadTableVersion()).build(engine);
-        if (fence.shared()) {
-            fence.check(latest, tablePath, appId, batchId, claim.expectedStart()); // the other instances' commits leave the batch's partitions alone
-            pause(tries);
-        } else if (!read.getDomainMetadata(SinkOffsets.DOMAIN).equals(latest.getDomainMetadata(SinkOffsets.DOMAIN))) {
-            throw lostRace(appId, batchId, "another writer changed the sink's offsets", e);
-        }
-        if (!read.getSchema().equals(latest.getSchema()) || !read.getPartitionColumnNames().equals(latest.getPartitionColumnNames())
-                || !read.getTableProperties().equals(latest.getTableProperties())
-                || !KernelInternals.protocol(read).equals(KernelInternals.protocol(latest))) {
-            throw lostRace(appId, batchId, "another writer changed the table's schema, partitioning, properties or protocol", e);
-        }
-        LOG.info("delta table {}: version {} was committed by another writer while batch {} of {} was written; committing the batch on top of it",
-                tablePath, latest.getVersion(), batchId, appId);
-        Transaction onTop;
-        try {
-            onTop = build(Optional.of(latest), appId, batchId, 0);
-        } catch (IllegalStateException raced) {
-            if (raced.getCause() instanceof ConcurrentTransactionException) {
-                return Optional.empty(); // the batch landed between the check above and this build
-            }
-            throw raced;
-        }
-        onTop.addDomainMetadata(SinkOffsets.DOMAIN, fence.domainJson(Optional.of(latest), next));
-        return Optional.of(onTop);
-    }
-
-    /** Commits of one batch on top of other writers' before it gives up: more when instances share the table's commits. */
-    int maxCommitTries() {
-        return fence.shared() ? MAX_SHARED_COMMIT_TRIES : MAX_COMMIT_TRIES;
-    }
-
-    /** Instances that lost a commit to each other try again after a short random pause, so that they do not collide again and again. */
-    static void pause(int tries) {
-        try {
-            Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(5, 20L * Math.min(tries, 5) + 6));
-        } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while committing to a shared table", ie);
-        }
-    }
-
-    private TributaryException lostRace(String appId, long batchId, String why, Exception cause) {
-        if (fence.shared()) {
-            return new BatchSuperseded("delta table " + tablePath + ": batch " + batchId + " of " + appId + " lost " + why
-                    + "; the batch is not committed", cause);
-        }
-        return new TributaryException("delta table " + tablePath + ": batch " + batchId + " of sink " + appId
-                + " lost a race with another writer (" + why + "); only one sink may write a table: "
-                + "stop the other writer and run again (nothing of this batch was committed)", cause);
-    }
-
-    /** The bytes of the data files that {@code add} actions add (Delta's {@code numOutputBytes}). */
-    private static long addedBytes(List<Row> actions) {
-        long bytes = 0;
-        for (Row action : actions) {
-            int i = action.getSchema().indexOf("add");
-            if (i >= 0 && !action.isNullAt(i)) {
-                Row add = action.getStruct(i);
-                bytes += add.getLong(add.getSchema().indexOf("size"));
-            }
-        }
-        return bytes;
     }
 
     void checkState(Snapshot snap, String appId, long batchId, Optional<Long> txn, Map<Integer, Long> expectedStart) {
@@ -371,33 +204,19 @@ public final class DeltaTableWriter {
                     + "; batches must follow one another: restart the sink so it resumes from the table");
         }
         fence.check(snap, tablePath, appId, batchId, expectedStart);
-        checkSchema(snap);
+        schemaCheck.check(snap);
     }
 
-    void checkSchema(Snapshot snap) {
-        if (!TableSchemaUpdate.grow(snap.getSchema(), kernelSchema).equals(snap.getSchema()) && !grows(snap)) {
-            throw new TributaryException("delta table " + tablePath + " has schema " + KernelSchemas.fromKernel(tablePath, snap.getSchema()).toDdl()
-                    + ", but the sink writes " + schema.toDdl() + "; another writer changed the table's schema since the sink started:"
-                    + " restart the sink so that it writes the table's schema");
-        }
-        if (!snap.getPartitionColumnNames().equals(partitioning.columns())) {
-            throw new TributaryException("delta table " + tablePath + " is partitioned by " + snap.getPartitionColumnNames()
-                    + ", but the sink partitions by " + partitioning.columns() + " (sink.delta.partitionBy " + partitioning.specs()
-                    + "); Delta cannot change a table's partitioning: set partitionBy as the table has it, or write to a new table path");
-        }
+    /** Commits {@code actions} with the domain metadata {@code domains} and no txn (see {@link #openPartitionAppend}). */
+    CommitResult commitPartitions(Transaction txn, String writerId, List<Row> actions, Map<String, String> domains, long rows,
+                                  long writeNanos) {
+        return committer.commitPartitions(txn, writerId, actions, domains, rows, writeNanos);
     }
 
-    /**
-     * True when the sink's schema is the table's grown by columns the sink adds (mergeSchema) or
-     * widens (typeWidening): the commit sets it ({@link TableSchemaUpdate}).
-     */
-    private boolean grows(Snapshot snap) {
-        Schema table = KernelSchemas.fromKernel(tablePath, snap.getSchema());
-        try {
-            return SchemaMerge.merge(tablePath, table, schema, true, typeWidening(snap)).schema().equals(schema);
-        } catch (TributaryException e) {
-            return false;
-        }
+    /** Commits the claim's batch ({@link AppendCommitter#commitAppend}). */
+    CommitResult commitAppend(Transaction txn, AppendStream.Claim claim, List<Row> actions, SinkOffsets next, long rows,
+                              long writeNanos) {
+        return committer.commitAppend(txn, claim, actions, next, rows, writeNanos);
     }
 
     /** True when the table has Delta's type widening on ({@code delta.enableTypeWidening}). */
@@ -461,23 +280,8 @@ public final class DeltaTableWriter {
         return files.write(txn, partition, rows);
     }
 
-    CommitResult resolveUnknown(String appId, long batchId, CommitStateUnknownException e) {
-        Optional<Snapshot> snap = latestSnapshot();
-        Optional<Long> txn = snap.flatMap(s -> s.getLatestTransactionVersion(engine, appId));
-        if (txn.isPresent() && txn.get() >= batchId) {
-            LOG.info("delta table {}: commit state of batch {} was unknown; the table has it (txn {})", tablePath, batchId, txn.get());
-            return CommitResult.alreadyCommitted(snap.get().getVersion());
-        }
-        throw new TributaryException("delta table " + tablePath + ": the commit of batch " + batchId + " of sink " + appId
-                + " failed with a storage error and did not land (" + e.getMessage() + "); nothing was committed, run again", e);
-    }
-
     /** Checksum, checkpoint and log clean-up ({@link PostCommitHooks}). */
     void runHooks(TransactionCommitResult result) {
         PostCommitHooks.run(engine, tablePath, result);
-    }
-
-    private static long ms(long nanos) {
-        return nanos / 1_000_000;
     }
 }

@@ -93,7 +93,7 @@ final class RewriteCommitter {
         RewritePlan plan = null;
         long writeNanos = 0;
         int replans = 0;
-        int maxAttempts = claim.shared() ? DeltaTableWriter.MAX_SHARED_COMMIT_TRIES : MAX_ATTEMPTS;
+        int maxAttempts = claim.shared() ? CommitRetry.MAX_SHARED_COMMIT_TRIES : MAX_ATTEMPTS;
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             Optional<Snapshot> snapshot = writer.latestSnapshot();
             Optional<CommitResult> already = claim.check(snapshot);
@@ -119,7 +119,7 @@ final class RewriteCommitter {
                 result = txn.commit(writer.engine(), Iterators.iterable(plan.actions()));
             } catch (MaxCommitRetryLimitReachedException e) {
                 if (claim.shared()) {
-                    DeltaTableWriter.pause(attempt);
+                    CommitRetry.pause(attempt);
                 }
                 LOG.info("delta table {}: {}: another writer committed first; checking its files against the batch's keys",
                         table, claim.what());
@@ -134,7 +134,7 @@ final class RewriteCommitter {
                 if (failure != null) {
                     throw failure;
                 }
-                DeltaTableWriter.pause(attempt);
+                CommitRetry.pause(attempt);
                 continue;
             }
             long t2 = System.nanoTime();
@@ -195,7 +195,7 @@ final class RewriteCommitter {
 
         @Override
         public CommitResult unknown(CommitStateUnknownException e) {
-            return writer.resolveUnknown(appId, batchId, e);
+            return UnknownCommits.resolve(writer, appId, batchId, e);
         }
 
         @Override

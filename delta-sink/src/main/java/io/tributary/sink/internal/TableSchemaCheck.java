@@ -1,0 +1,52 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.types.StructType;
+import io.tributary.delta.KernelSchemas;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+
+/**
+ * Whether a table still has the schema and partitioning the sink writes: the same, or a schema the
+ * sink grows ({@link TableSchemaUpdate}); a table another writer changed since the sink started is
+ * refused.
+ */
+final class TableSchemaCheck {
+    private final String tablePath;
+    private final Schema schema;
+    private final StructType kernelSchema;
+    private final Partitioning partitioning;
+
+    TableSchemaCheck(String tablePath, Schema schema, StructType kernelSchema, Partitioning partitioning) {
+        this.tablePath = tablePath;
+        this.schema = schema;
+        this.kernelSchema = kernelSchema;
+        this.partitioning = partitioning;
+    }
+
+    void check(Snapshot snap) {
+        if (!TableSchemaUpdate.grow(snap.getSchema(), kernelSchema).equals(snap.getSchema()) && !grows(snap)) {
+            throw new TributaryException("delta table " + tablePath + " has schema " + KernelSchemas.fromKernel(tablePath, snap.getSchema()).toDdl()
+                    + ", but the sink writes " + schema.toDdl() + "; another writer changed the table's schema since the sink started:"
+                    + " restart the sink so that it writes the table's schema");
+        }
+        if (!snap.getPartitionColumnNames().equals(partitioning.columns())) {
+            throw new TributaryException("delta table " + tablePath + " is partitioned by " + snap.getPartitionColumnNames()
+                    + ", but the sink partitions by " + partitioning.columns() + " (sink.delta.partitionBy " + partitioning.specs()
+                    + "); Delta cannot change a table's partitioning: set partitionBy as the table has it, or write to a new table path");
+        }
+    }
+
+    /**
+     * True when the sink's schema is the table's grown by columns the sink adds (mergeSchema) or
+     * widens (typeWidening): the commit sets it ({@link TableSchemaUpdate}).
+     */
+    private boolean grows(Snapshot snap) {
+        Schema table = KernelSchemas.fromKernel(tablePath, snap.getSchema());
+        try {
+            return SchemaMerge.merge(tablePath, table, schema, true, DeltaTableWriter.typeWidening(snap)).schema().equals(schema);
+        } catch (TributaryException e) {
+            return false;
+        }
+    }
+}
