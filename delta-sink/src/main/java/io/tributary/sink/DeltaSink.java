@@ -1,9 +1,7 @@
 package io.tributary.sink;
 
-import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;
-import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
@@ -17,9 +15,7 @@ import io.tributary.sink.internal.OwnedPartitions;
 import io.tributary.sink.internal.Partitioning;
 import io.tributary.sink.internal.SchemaChangeException;
 import io.tributary.sink.internal.SchemaMerge;
-import io.tributary.sink.internal.SinkTableFeatures;
 import io.tributary.sink.internal.TableFolder;
-import io.tributary.sink.internal.TableSnapshots;
 import io.tributary.sink.internal.TopicBatch;
 import io.tributary.sink.internal.TopicReader;
 import io.tributary.sink.internal.WriteMode;
@@ -61,20 +57,15 @@ public final class DeltaSink implements AutoCloseable {
     private final TopicReader reader;
     private final String topicId;
     private final SinkProgress progress;
-    private long nextBatchId;
-    private Map<Integer, Long> storedOffsets; // where the next batch starts reading
-    private Map<Integer, Long> tableOffsets; // what the table holds; differs from storedOffsets only after --reprocess
-    private final boolean reprocess;
-    /** allowedLatency: when this sink first saw the records now waiting in the topic (-1: none waiting). */
-    private long pendingSinceMs = -1;
+    /** The next batch id and offsets, resumed from the table. */
+    private final SinkPosition at;
+    private final FlushTrigger flush;
     /**
      * A batch failed after it began to read: the consumer stands somewhere inside it and goes back
      * to the table's offsets before the next batch. Not in the failure's catch: with the broker
      * gone, that repositioning would fail too and leave the consumer past rows never written.
      */
     private boolean backToTableOffsets;
-    /** allowedLatency: Parquet bytes per record of the last batch written (0: none yet). */
-    private double bytesPerRecord;
     private final Storage storage;
     /** The partitions this instance owns, when instances share the topic; null: this sink reads every partition. */
     private final OwnedPartitions owned;
@@ -115,10 +106,9 @@ public final class DeltaSink implements AutoCloseable {
      * {@code config.appId()} as that (static) member and commits the partitions the group gives it.
      */
     public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps, boolean reprocess, Storage storage, String instanceId) {
-        this.reprocess = reprocess;
         this.storage = storage;
         this.engine = KernelEngines.withTargetFileSize(config.targetFileSize(), storage);
-        config = withTableSchema(config, engine);
+        config = SinkTableSchema.withTableSchema(config, engine);
         this.config = config;
         Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.schema());
         TableFolder.checkNewTable(config.tablePath(), partitioning.columns(), config.allowNonEmptyPath(), KernelEngines.configuration(engine));
@@ -127,6 +117,7 @@ public final class DeltaSink implements AutoCloseable {
         this.txnAppId = txnAppId(config.appId(), instanceId);
         this.bootstrap = String.valueOf(kafkaClientProps.get("bootstrap.servers"));
         this.progress = new SinkProgress(config, writer.tablePath(), instanceId, this::ownedPartitions);
+        this.flush = new FlushTrigger(config);
         if (instanceId != null) {
             SinkRefusals.checkShareable(config);
             writer.shareOffsets(config.appId());
@@ -137,6 +128,7 @@ public final class DeltaSink implements AutoCloseable {
             this.topicId = reader.topicId();
             share = instanceId == null ? null : OwnedPartitions.join(kafkaClientProps, config.appId(), config.topic(), instanceId);
             this.owned = share;
+            this.at = new SinkPosition(engine, reader, topicId, txnAppId, reprocess, share, bootstrap);
             resumeFromTable();
         } catch (RuntimeException e) {
             if (share != null) {
@@ -145,38 +137,6 @@ public final class DeltaSink implements AutoCloseable {
             reader.close();
             throw e;
         }
-    }
-
-    /**
-     * The config with the schema the existing table is written with ({@link SchemaMerge}): the
-     * table's columns, and the pipeline's new ones with {@code mergeSchema}. Unchanged without a table.
-     * A table the sink cannot write in its mode is refused ({@link SinkTableFeatures#checkWritable}).
-     */
-    static SinkConfig withTableSchema(SinkConfig config, Engine engine) {
-        String path = KernelEngines.tablePath(config.tablePath());
-        Optional<Snapshot> snap = TableSnapshots.latest(engine, path);
-        SinkTableFeatures.checkWritable(path, snap.map(Snapshot::getTableProperties).orElse(config.tableProperties()), config.mode());
-        if (snap.isEmpty()) {
-            return config;
-        }
-        Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.schema());
-        Schema table = KernelSchemas.fromKernel(path, snap.get().getSchema());
-        SchemaMerge.Result merged = SchemaMerge.merge(path, table, partitioning.tableSchema(), config.mergeSchema(),
-                DeltaTableWriter.typeWidening(snap.get()));
-        if (merged.schema().equals(partitioning.tableSchema())) {
-            return config;
-        }
-        if (partitioning.hasDerivedColumns()) {
-            throw new TributaryException("delta table " + path + " has schema " + table.toDdl() + ", but the sink writes "
-                    + partitioning.tableSchema().toDdl() + "; a table partitioned by a derived column (sink.delta.partitionBy "
-                    + config.partitionBy() + ") is written with exactly the pipeline's schema: restore it, or write to a new table path");
-        }
-        if (merged.changesTable()) {
-            LOG.info("delta sink {}: table {} gains {}{} with the sink's first commit (sink.delta.mergeSchema)", config.appId(), path,
-                    merged.added().isEmpty() ? "" : "columns " + merged.added(),
-                    merged.widened().isEmpty() ? "" : (merged.added().isEmpty() ? "" : " and ") + "widenings " + merged.widened());
-        }
-        return config.withSchema(merged.schema());
     }
 
     /**
@@ -189,75 +149,7 @@ public final class DeltaSink implements AutoCloseable {
     }
 
     private void resumeFromTable() {
-        java.util.Set<Integer> partitions = owned == null ? null : owned.take(); // before the table: its offsets are at least as new
-        Optional<Snapshot> snap = writer.latestSnapshot();
-        Optional<SinkOffsets> stored = snap.flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
-        long lastBatch = snap.flatMap(s -> s.getLatestTransactionVersion(engine, txnAppId)).orElse(-1L);
-        if (stored.isPresent()) {
-            SinkOffsets s = stored.get();
-            if (!config.appId().equals(s.appId()) || !config.topic().equals(s.topic())) {
-                throw new TributaryException("delta table " + writer.tablePath() + " is written by sink '" + s.appId()
-                        + "' from topic " + s.topic() + ", not by '" + config.appId() + "' from " + config.topic()
-                        + "; give each sink its own table path");
-            }
-            if (s.topicId() != null && !s.topicId().equals(topicId)) {
-                if (!reprocess || owned != null) { // instances that share the partitions cannot tell whose rows were written again
-                    throw SinkRefusals.lostState(config, writer.tablePath(), s, lastBatch, topicId, bootstrap, owned != null);
-                }
-                LOG.warn("delta sink {}: topic {} was created anew (the pipeline's state was lost); --reprocess: reading it from "
-                        + "the beginning and appending its rows to table {} again", config.appId(), config.topic(), writer.tablePath());
-                this.nextBatchId = lastBatch + 1;
-                this.tableOffsets = new TreeMap<>(s.offsets());
-                this.storedOffsets = new TreeMap<>();
-                reader.assign(storedOffsets);
-                return;
-            }
-        } else if (lastBatch >= 0) {
-            throw new TributaryException("delta table " + writer.tablePath() + " has batches of sink " + txnAppId
-                    + " (last " + lastBatch + ") but no stored offsets ('" + SinkOffsets.DOMAIN + "' domain metadata); "
-                    + "it was not written by a Tributary sink: write to a new table path");
-        }
-        if (stored.isEmpty() && config.trimTopic()) {
-            if (tableAppeared(snap)) {
-                resumeFromTable(); // another instance committed (and trimmed) since the table was read
-                return;
-            }
-        }
-        this.nextBatchId = lastBatch + 1;
-        this.storedOffsets = new TreeMap<>(stored.map(SinkOffsets::offsets).orElse(Map.of()));
-        if (owned != null) {
-            storedOffsets = owned.ownedOf(storedOffsets);
-            reader.assign(storedOffsets, partitions);
-        } else {
-            reader.assign(storedOffsets);
-        }
-        this.tableOffsets = storedOffsets;
-        if (partitions != null && partitions.isEmpty()) {
-            LOG.info("delta sink {}: table {} at version {}; no partition of topic {} is this instance's now", txnAppId, writer.tablePath(),
-                    snap.map(Snapshot::getVersion).orElse(-1L), config.topic());
-            return;
-        }
-        LOG.info("delta sink {}: table {} at version {}, next batch {}, resuming topic {}{} at {}", txnAppId, writer.tablePath(),
-                snap.map(Snapshot::getVersion).orElse(-1L), nextBatchId, config.topic(),
-                partitions == null ? "" : " partition(s) " + partitions, storedOffsets.isEmpty() ? "the beginning" : storedOffsets);
-    }
-
-    /**
-     * True when the table has the sink's offsets now, though {@code snap} had none: another instance
-     * of the sink committed meanwhile (and trimmed the topic). Otherwise refuses a trimmed topic:
-     * a trimmed topic no longer holds the rows of the batches before its first offsets: starting a
-     * table from it would silently leave them out (the table was deleted, or another path given).
-     */
-    private boolean tableAppeared(Optional<Snapshot> snap) {
-        reader.assign(Map.of());
-        Map<Integer, Long> begin = reader.beginningOffsets();
-        if (begin.values().stream().anyMatch(o -> o > 0)) {
-            if (owned != null && writer.latestSnapshot().flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).isPresent()) {
-                return true;
-            }
-            throw SinkRefusals.trimmedTopic(config, writer.tablePath(), snap.isPresent(), begin, owned != null);
-        }
-        return false;
+        at.resumeFromTable(config, writer);
     }
 
     /**
@@ -293,7 +185,7 @@ public final class DeltaSink implements AutoCloseable {
      */
     private void grow(Schema named) {
         Schema grown = SchemaMerge.merge(writer.tablePath(), config.schema(), named, true, true).schema();
-        SinkConfig next = withTableSchema(config.withSchema(grown), engine);
+        SinkConfig next = SinkTableSchema.withTableSchema(config.withSchema(grown), engine);
         LOG.info("delta sink {}: the topic's rows carry new columns; writing with {}", config.appId(), next.schema().toDdl());
         config = next;
         writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(),
@@ -324,7 +216,7 @@ public final class DeltaSink implements AutoCloseable {
         } catch (TributaryException e) {
             // superseded by another instance's commit, or (offsets out of range) committed and trimmed by it meanwhile: not a loss
             boolean trimmedByOther = e.getCause() instanceof org.apache.kafka.clients.consumer.OffsetOutOfRangeException
-                    && !owned.ownedOf(tableOffsetsNow()).equals(tableOffsets);
+                    && !owned.ownedOf(tableOffsetsNow()).equals(at.tableOffsets);
             if (!(e instanceof BatchSuperseded) && !trimmedByOther) {
                 throw e;
             }
@@ -346,20 +238,20 @@ public final class DeltaSink implements AutoCloseable {
     private Optional<Progress> runOwnBatch() {
         long t0 = System.currentTimeMillis();
         if (backToTableOffsets) {
-            reader.assign(storedOffsets);
+            reader.assign(at.storedOffsets);
             backToTableOffsets = false;
         }
         reader.refreshPartitions();
         Map<Integer, Long> end = reader.settledEndOffsets(config.pendingTransactionWait());
         long tLatest = System.currentTimeMillis();
         if (!reader.hasNew(end)) {
-            pendingSinceMs = -1;
+            flush.nothingPending();
             return Optional.empty();
         }
-        if (!flushDue(end)) {
+        if (!flush.due(end, reader::positions)) {
             return Optional.empty();
         }
-        long batchId = nextBatchId;
+        long batchId = at.nextBatchId;
         TopicBatch batch;
         long tRead;
         CommitResult result;
@@ -367,7 +259,7 @@ public final class DeltaSink implements AutoCloseable {
         // one partition collapse by key while they are read; otherwise the mode gets the whole batch
         Optional<AppendStream> stream = Optional.empty();
         Optional<KeyedBatch> keyed = Optional.empty();
-        Map<Integer, Long> expectedStart = owned == null ? tableOffsets : owned.expectedStart(tableOffsets);
+        Map<Integer, Long> expectedStart = owned == null ? at.tableOffsets : owned.expectedStart(at.tableOffsets);
         try {
             stream = mode.open(txnAppId, batchId, expectedStart);
             Map<Integer, Long> position = reader.positions();
@@ -396,18 +288,18 @@ public final class DeltaSink implements AutoCloseable {
             stream.ifPresent(AppendStream::close);
         }
         Map<Integer, Long> start = new TreeMap<>(batch.start());
-        start.putAll(storedOffsets);
+        start.putAll(at.storedOffsets);
         long tCommit = System.currentTimeMillis();
-        pendingSinceMs = -1;
+        flush.nothingPending();
         if (result.committed()) {
             if (result.metrics().get("numOutputBytes") instanceof Long bytes && bytes > 0) {
-                bytesPerRecord = (double) bytes / batch.rowCount();
+                flush.written(bytes, batch.rowCount());
             }
-            nextBatchId++;
-            storedOffsets = new TreeMap<>(batch.end());
-            tableOffsets = storedOffsets;
+            at.nextBatchId++;
+            at.storedOffsets = new TreeMap<>(batch.end());
+            at.tableOffsets = at.storedOffsets;
             if (config.trimTopic()) {
-                reader.trimBefore(storedOffsets);
+                reader.trimBefore(at.storedOffsets);
             }
         } else {
             LOG.warn("delta sink {}: batch {} was already in table {}; resuming from the table", txnAppId, batchId, writer.tablePath());
@@ -417,32 +309,12 @@ public final class DeltaSink implements AutoCloseable {
     }
 
     /**
-     * Whether new records should be committed now: always with {@code allowedLatency} zero; else once
-     * the first of them has waited that long, or once they make about {@code targetFileSize} of
-     * Parquet (estimated from the bytes per record of the last batch this sink wrote).
-     */
-    private boolean flushDue(Map<Integer, Long> end) {
-        long latency = config.allowedLatency().toMillis();
-        if (latency == 0) {
-            return true;
-        }
-        long now = System.currentTimeMillis();
-        pendingSinceMs = pendingSinceMs < 0 ? now : pendingSinceMs;
-        if (now - pendingSinceMs >= latency) {
-            return true;
-        }
-        Map<Integer, Long> position = reader.positions();
-        long pending = end.entrySet().stream().mapToLong(e -> e.getValue() - position.getOrDefault(e.getKey(), 0L)).sum();
-        return bytesPerRecord > 0 && pending * bytesPerRecord >= config.targetFileSize();
-    }
-
-    /**
      * The progress record of a trigger that found nothing new, as Spark reports one (the next
      * batch id, 0 input rows, start = end offsets) when no micro-batch runs: for callers that
      * print a line per trigger even when {@link #runBatch} returned empty.
      */
     public Progress idleProgress() {
-        return progress.idle(nextBatchId, storedOffsets);
+        return progress.idle(at.nextBatchId, at.storedOffsets);
     }
 
     /** The partitions this instance works on when instances share the topic; null when this sink reads them all. */
@@ -453,7 +325,7 @@ public final class DeltaSink implements AutoCloseable {
 
     /** The batch id the next {@link #runBatch} commits. */
     public long nextBatchId() {
-        return nextBatchId;
+        return at.nextBatchId;
     }
 
     /** Where the sink stands, read from its table. */

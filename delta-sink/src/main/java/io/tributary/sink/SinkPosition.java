@@ -1,0 +1,122 @@
+package io.tributary.sink;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.engine.Engine;
+import io.tributary.schema.TributaryException;
+import io.tributary.sink.internal.DeltaTableWriter;
+import io.tributary.sink.internal.OwnedPartitions;
+import io.tributary.sink.internal.TopicReader;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where a {@link DeltaSink} stands: its next batch id and offsets, resumed from the table (its
+ * {@code txn} and the {@link SinkOffsets#DOMAIN} domain) with the reader placed there, after the
+ * checks that the table is this sink's and its topic the one the table's offsets name.
+ */
+final class SinkPosition {
+    private static final Logger LOG = LoggerFactory.getLogger(SinkPosition.class);
+
+    /** The batch id the next batch commits. */
+    long nextBatchId;
+    /** Where the next batch starts reading. */
+    Map<Integer, Long> storedOffsets;
+    /** What the table holds; differs from {@link #storedOffsets} only after {@code --reprocess}. */
+    Map<Integer, Long> tableOffsets;
+
+    private final Engine engine;
+    private final TopicReader reader;
+    private final String topicId;
+    private final String txnAppId;
+    private final boolean reprocess;
+    private final OwnedPartitions owned;
+    private final String bootstrap;
+
+    SinkPosition(Engine engine, TopicReader reader, String topicId, String txnAppId, boolean reprocess, OwnedPartitions owned,
+                 String bootstrap) {
+        this.engine = engine;
+        this.reader = reader;
+        this.topicId = topicId;
+        this.txnAppId = txnAppId;
+        this.reprocess = reprocess;
+        this.owned = owned;
+        this.bootstrap = bootstrap;
+    }
+
+    /** Reads the table's batch and offsets and places the reader there (for the partitions this instance owns now). */
+    void resumeFromTable(SinkConfig config, DeltaTableWriter writer) {
+        Set<Integer> partitions = owned == null ? null : owned.take(); // before the table: its offsets are at least as new
+        Optional<Snapshot> snap = writer.latestSnapshot();
+        Optional<SinkOffsets> stored = snap.flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
+        long lastBatch = snap.flatMap(s -> s.getLatestTransactionVersion(engine, txnAppId)).orElse(-1L);
+        if (stored.isPresent()) {
+            SinkOffsets s = stored.get();
+            if (!config.appId().equals(s.appId()) || !config.topic().equals(s.topic())) {
+                throw new TributaryException("delta table " + writer.tablePath() + " is written by sink '" + s.appId()
+                        + "' from topic " + s.topic() + ", not by '" + config.appId() + "' from " + config.topic()
+                        + "; give each sink its own table path");
+            }
+            if (s.topicId() != null && !s.topicId().equals(topicId)) {
+                if (!reprocess || owned != null) { // instances that share the partitions cannot tell whose rows were written again
+                    throw SinkRefusals.lostState(config, writer.tablePath(), s, lastBatch, topicId, bootstrap, owned != null);
+                }
+                LOG.warn("delta sink {}: topic {} was created anew (the pipeline's state was lost); --reprocess: reading it from "
+                        + "the beginning and appending its rows to table {} again", config.appId(), config.topic(), writer.tablePath());
+                this.nextBatchId = lastBatch + 1;
+                this.tableOffsets = new TreeMap<>(s.offsets());
+                this.storedOffsets = new TreeMap<>();
+                reader.assign(storedOffsets);
+                return;
+            }
+        } else if (lastBatch >= 0) {
+            throw new TributaryException("delta table " + writer.tablePath() + " has batches of sink " + txnAppId
+                    + " (last " + lastBatch + ") but no stored offsets ('" + SinkOffsets.DOMAIN + "' domain metadata); "
+                    + "it was not written by a Tributary sink: write to a new table path");
+        }
+        if (stored.isEmpty() && config.trimTopic()) {
+            if (tableAppeared(config, writer, snap)) {
+                resumeFromTable(config, writer); // another instance committed (and trimmed) since the table was read
+                return;
+            }
+        }
+        this.nextBatchId = lastBatch + 1;
+        this.storedOffsets = new TreeMap<>(stored.map(SinkOffsets::offsets).orElse(Map.of()));
+        if (owned != null) {
+            storedOffsets = owned.ownedOf(storedOffsets);
+            reader.assign(storedOffsets, partitions);
+        } else {
+            reader.assign(storedOffsets);
+        }
+        this.tableOffsets = storedOffsets;
+        if (partitions != null && partitions.isEmpty()) {
+            LOG.info("delta sink {}: table {} at version {}; no partition of topic {} is this instance's now", txnAppId, writer.tablePath(),
+                    snap.map(Snapshot::getVersion).orElse(-1L), config.topic());
+            return;
+        }
+        LOG.info("delta sink {}: table {} at version {}, next batch {}, resuming topic {}{} at {}", txnAppId, writer.tablePath(),
+                snap.map(Snapshot::getVersion).orElse(-1L), nextBatchId, config.topic(),
+                partitions == null ? "" : " partition(s) " + partitions, storedOffsets.isEmpty() ? "the beginning" : storedOffsets);
+    }
+
+    /**
+     * True when the table has the sink's offsets now, though {@code snap} had none: another instance
+     * of the sink committed meanwhile (and trimmed the topic). Otherwise refuses a trimmed topic:
+     * a trimmed topic no longer holds the rows of the batches before its first offsets: starting a
+     * table from it would silently leave them out (the table was deleted, or another path given).
+     */
+    private boolean tableAppeared(SinkConfig config, DeltaTableWriter writer, Optional<Snapshot> snap) {
+        reader.assign(Map.of());
+        Map<Integer, Long> begin = reader.beginningOffsets();
+        if (begin.values().stream().anyMatch(o -> o > 0)) {
+            if (owned != null && writer.latestSnapshot().flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).isPresent()) {
+                return true;
+            }
+            throw SinkRefusals.trimmedTopic(config, writer.tablePath(), snap.isPresent(), begin, owned != null);
+        }
+        return false;
+    }
+}
