@@ -7,29 +7,23 @@ import io.tributary.ingest.internal.FileDiscovery;
 import io.tributary.ingest.internal.FileResult;
 import io.tributary.ingest.internal.IngestLogReader;
 import io.tributary.ingest.internal.IngestState;
+import io.tributary.ingest.internal.ProducerSession;
 import io.tributary.ingest.internal.ProgressFactory;
 import io.tributary.ingest.internal.ReadAhead;
 import io.tributary.ingest.internal.SkipTally;
 import io.tributary.ingest.internal.SourceCleaner;
 import io.tributary.ingest.internal.TopicSetup;
-import io.tributary.ingest.internal.SchemaGrowth;
 import io.tributary.ingest.internal.format.NewColumnsException;
 import io.tributary.schema.CrashPoint;
 import io.tributary.schema.Progress;
-import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,13 +41,10 @@ import org.slf4j.LoggerFactory;
 public final class FileIngest implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FileIngest.class);
 
-    private IngestConfig config;
-    private final Map<String, Object> clientProps;
-    private KafkaProducer<byte[], byte[]> producer;
-    private IngestState state;
+    /** The producer, the state read from the ingest log, the config gone on with and the batch runner. */
+    private final ProducerSession session;
     private final FileDiscovery discovery;
     private final BatchPlanner planner;
-    private BatchRunner runner;
     /** A batch failed: before the next, a new producer takes over and the state is read again. */
     private boolean reconnect;
     private final ProgressFactory progress;
@@ -88,16 +79,15 @@ public final class FileIngest implements AutoCloseable {
      */
     public FileIngest(IngestConfig config, Map<String, Object> kafkaClientProps, FilesReadAhead readAhead, Runnable awaitTopics) {
         this.readAhead = readAhead == null ? null : readAhead.reading();
-        this.config = config;
-        this.clientProps = Map.copyOf(kafkaClientProps);
         this.discovery = FileDiscovery.of(config);
+        this.session = new ProducerSession(config, kafkaClientProps, discovery, this.readAhead);
         try {
-            startProducer();
+            session.startProducer();
             if (awaitTopics != null) {
                 awaitTopics.run();
             }
             TopicSetup.requireTopics(kafkaClientProps, config);
-            readState();
+            session.readState();
         } catch (RuntimeException e) {
             close();
             if (e instanceof TributaryException) {
@@ -111,47 +101,9 @@ public final class FileIngest implements AutoCloseable {
         this.progress = new ProgressFactory(config, UUID.randomUUID().toString());
         this.cleaner = new SourceCleaner(config.cleanSource(), discovery);
         this.skips = new SkipTally(discovery, config.fileMinAge(), config.fileSettleTime());
+        IngestState state = session.state();
         LOG.info("ingest of pipeline {}: {} files already ingested, next batch {}{}", config.pipeline(), state.files().size(),
                 state.nextBatchId(), config.hasWatermark() ? ", watermark " + ProgressFactory.format(state.watermarkMs()) : "");
-    }
-
-    /**
-     * A new producer takes the transactional id ({@code initTransactions()} aborts the transaction
-     * an earlier producer left open, or completes one it had prepared to commit) and the state is
-     * read from the ingest log once that transaction has settled.
-     */
-    private void connect() {
-        startProducer();
-        readState();
-    }
-
-    private void startProducer() {
-        producer = new KafkaProducer<>(producerProps(config, clientProps), new ByteArraySerializer(), new ByteArraySerializer());
-        try {
-            producer.initTransactions();
-        } catch (RuntimeException e) {
-            producer.close(Duration.ZERO);
-            throw e;
-        }
-    }
-
-    private void readState() {
-        state = IngestLogReader.read(clientProps, config.ingestLogTopic());
-        if (readAhead != null) {
-            readAhead.forget(state.files().stream().map(IngestedFile::path).collect(Collectors.toSet()));
-        }
-        adoptRecordedSchema();
-        runner = new BatchRunner(config, producer, discovery, readAhead);
-    }
-
-    /** addNewColumns: the schema the ingest log recorded (grown by earlier batches) is the one to go on with. */
-    private void adoptRecordedSchema() {
-        IngestConfig adopted = SchemaGrowth.adoptRecorded(config, state.schemaDdl());
-        if (adopted != config) {
-            config = adopted;
-            LOG.info("ingest of pipeline {}: reading with the schema recorded in {}: {}", config.pipeline(), config.ingestLogTopic(),
-                    config.schema().toDdl());
-        }
     }
 
     /**
@@ -161,12 +113,11 @@ public final class FileIngest implements AutoCloseable {
      * the ingest log says which files are done, so a batch that did commit is never published again.
      */
     private void reconnect() {
-        producer.close(Duration.ZERO);
-        connect();
+        session.reconnect();
         reconnect = false;
         leftoversCleaned = false; // a batch whose commit timed out but took effect still has its files to clean
         LOG.info("ingest of pipeline {}: connected again after a failed batch; {} files ingested, next batch {}",
-                config.pipeline(), state.files().size(), state.nextBatchId());
+                config().pipeline(), session.state().files().size(), session.state().nextBatchId());
     }
 
     /**
@@ -179,13 +130,14 @@ public final class FileIngest implements AutoCloseable {
      */
     public Optional<Progress> runBatch() {
         if (closed) {
-            throw new TributaryException("ingest of pipeline " + config.pipeline() + " is closed; start a new one");
+            throw new TributaryException("ingest of pipeline " + config().pipeline() + " is closed; start a new one");
         }
         if (reconnect) {
             reconnect(); // a Kafka error here leaves reconnect set: the next call tries again
         }
         long startMs = System.currentTimeMillis();
         long t0 = System.nanoTime();
+        IngestState state = session.state();
         if (!leftoversCleaned) {
             cleanedNotReported += cleaner.cleanLeftovers(state); // files a run that died published but did not clean
             leftoversCleaned = true;
@@ -206,23 +158,22 @@ public final class FileIngest implements AutoCloseable {
             outcome = null;
             while (!plan.files().isEmpty()) {
                 try {
-                    outcome = runner.runData(plan.files(), state, lastOfRun);
+                    outcome = session.runner().runData(plan.files(), state, lastOfRun);
                     break;
                 } catch (NewColumnsException e) {
-                    config = SchemaGrowth.grow(config, discovery, plan.files(), e, state.nextBatchId());
-                    runner = new BatchRunner(config, producer, discovery, readAhead);
+                    session.grow(plan.files(), e);
                 }
             }
             if (outcome != null) {
-                publishedNoData = runner.takeFollowingNoData();
+                publishedNoData = session.runner().takeFollowingNoData();
                 lastDataMs = startMs;
-            } else if (config.hasWatermark()
-                    && state.nextWatermarkMs(config.watermarkDelay().toMillis()) > state.watermarkMs()) {
-                outcome = runner.runNoData(state, state.nextWatermarkMs(config.watermarkDelay().toMillis()));
+            } else if (config().hasWatermark()
+                    && state.nextWatermarkMs(config().watermarkDelay().toMillis()) > state.watermarkMs()) {
+                outcome = session.runner().runNoData(state, state.nextWatermarkMs(config().watermarkDelay().toMillis()));
             } else if (idleWatermark(startMs) > state.watermarkMs()) {
                 LOG.info("no new file for {} s: closing the windows of the quiet stream (closeIdleWindowsAfter)",
                         (startMs - lastDataMs) / 1000);
-                outcome = runner.runNoData(state, idleWatermark(startMs));
+                outcome = session.runner().runNoData(state, idleWatermark(startMs));
             }
         } catch (KafkaException | TributaryException e) {
             if (BatchRunner.isFatal(e)) {
@@ -281,6 +232,8 @@ public final class FileIngest implements AutoCloseable {
 
     /** The watermark an idle stream moves to, or Long.MIN_VALUE when the option is off or the stream is not idle yet. */
     private long idleWatermark(long nowMs) {
+        IngestConfig config = config();
+        IngestState state = session.state();
         if (config.closeIdleWindowsAfter() == null || state.maxEventTimeMs() == null
                 || nowMs - lastDataMs < config.closeIdleWindowsAfter().toMillis()) {
             return Long.MIN_VALUE;
@@ -296,7 +249,8 @@ public final class FileIngest implements AutoCloseable {
     public Progress idleProgress() {
         int cleaned = cleanedNotReported;
         cleanedNotReported = 0;
-        return progress.idle(state.nextBatchId(), config.hasWatermark() ? state.watermarkMs() : null,
+        IngestState state = session.state();
+        return progress.idle(state.nextBatchId(), config().hasWatermark() ? state.watermarkMs() : null,
                 System.currentTimeMillis(), 0, cleaned);
     }
 
@@ -305,7 +259,7 @@ public final class FileIngest implements AutoCloseable {
             String bad = "";
             if (r.badRows() > 0) {
                 bad = r.deadLettered() > 0
-                        ? ", " + r.deadLettered() + " bad " + plural(r.deadLettered(), "line") + " sent to " + config.deadLetterTopic()
+                        ? ", " + r.deadLettered() + " bad " + plural(r.deadLettered(), "line") + " sent to " + config().deadLetterTopic()
                         : ", " + r.badRows() + " bad " + plural(r.badRows(), "line") + " dropped";
             }
             if (r.corruption() != null) {
@@ -332,7 +286,7 @@ public final class FileIngest implements AutoCloseable {
      * whose rest {@code ignoreCorruptFiles} skipped; logs them once (WARN).
      */
     public SkippedFiles endRun() {
-        return skips.endRun(config.pipeline());
+        return skips.endRun(config().pipeline());
     }
 
     /** Ingested files that differ on disk now, as the last {@link #runBatch()} found them. */
@@ -342,7 +296,7 @@ public final class FileIngest implements AutoCloseable {
 
     /** Where this ingest stands: its files, next batch id, watermark, and files changed on disk. */
     public IngestStatus status() {
-        return status(config, state, planner);
+        return status(config(), session.state(), planner);
     }
 
     /**
@@ -376,21 +330,7 @@ public final class FileIngest implements AutoCloseable {
     }
 
     public IngestConfig config() {
-        return config;
-    }
-
-    static Map<String, Object> producerProps(IngestConfig config, Map<String, Object> clientProps) {
-        Map<String, Object> p = new HashMap<>();
-        p.put("linger.ms", 5);
-        p.put("batch.size", Topics.ROW_BATCH_BYTES);
-        p.put("compression.type", Topics.ROW_COMPRESSION);
-        p.put("transaction.timeout.ms", 300_000);
-        p.put("client.id", "tributary-" + config.pipeline() + "-ingest");
-        p.putAll(clientProps);
-        p.put("transactional.id", config.transactionalId());
-        p.put("enable.idempotence", true);
-        p.put("acks", "all");
-        return p;
+        return session.config();
     }
 
     /**
@@ -412,9 +352,7 @@ public final class FileIngest implements AutoCloseable {
             if (readAhead != null) {
                 readAhead.close();
             }
-            if (producer != null) {
-                producer.close(Duration.ofSeconds(5));
-            }
+            session.close();
         }
     }
 }
