@@ -1,0 +1,111 @@
+package io.tributary.ingest.internal.format;
+
+import io.tributary.ingest.internal.FileDiscovery;
+import io.tributary.ingest.internal.FileStat;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Field;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+
+/** The columns of a Parquet file as its footer gives them, typed as Spark reads them. */
+final class ParquetColumns {
+    private ParquetColumns() {
+    }
+
+    static Map<String, DataType> columns(FileDiscovery discovery, FileStat f) throws IOException {
+        Path local = f.path();
+        Path copy = null;
+        if (local == null) {
+            copy = Files.createTempFile("tributary-", ".parquet");
+            try (InputStream in = discovery.open(f)) {
+                Files.copy(in, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+            local = copy;
+        }
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(local),
+                ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+            MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+            Map<String, DataType> out = new LinkedHashMap<>();
+            for (Type t : schema.getFields()) {
+                out.put(t.getName(), type(t, discovery.display(f.relPath())));
+            }
+            return out;
+        } finally {
+            if (copy != null) {
+                Files.deleteIfExists(copy);
+            }
+        }
+    }
+
+    /** The type Spark gives a Parquet field. */
+    static DataType type(Type t, String file) {
+        if (t.isPrimitive()) {
+            return primitive(t.asPrimitiveType(), file);
+        }
+        GroupType g = t.asGroupType();
+        LogicalTypeAnnotation a = g.getLogicalTypeAnnotation();
+        if (a instanceof LogicalTypeAnnotation.ListLogicalTypeAnnotation) {
+            Type r = g.getType(0);
+            boolean direct = r.isPrimitive() || r.asGroupType().getFieldCount() != 1 || r.getName().equals("array")
+                    || r.getName().equals(g.getName() + "_tuple");
+            return DataType.array(direct ? type(r, file) : type(r.asGroupType().getType(0), file));
+        }
+        if (a instanceof LogicalTypeAnnotation.MapLogicalTypeAnnotation || a instanceof LogicalTypeAnnotation.MapKeyValueTypeAnnotation) {
+            GroupType kv = g.getType(0).asGroupType();
+            DataType key = type(kv.getType(0), file);
+            if (key.kind() != DataType.Kind.STRING) {
+                throw new TributaryException("file " + file + ": column '" + g.getName() + "' is a map with " + key.ddl()
+                        + " keys, which Tributary does not read (MAP<STRING, ...> only); give source.files.schema without it");
+            }
+            return DataType.map(kv.getFieldCount() > 1 ? type(kv.getType(1), file) : DataType.STRING);
+        }
+        List<Field> fields = new ArrayList<>();
+        for (Type c : g.getFields()) {
+            fields.add(new Field(c.getName(), type(c, file), true));
+        }
+        return DataType.struct(new Schema(fields));
+    }
+
+    private static DataType primitive(PrimitiveType p, String file) {
+        LogicalTypeAnnotation a = p.getLogicalTypeAnnotation();
+        if (a instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation d) {
+            return DataType.decimal(d.getPrecision(), d.getScale());
+        }
+        return switch (p.getPrimitiveTypeName()) {
+            case BOOLEAN -> DataType.BOOLEAN;
+            case INT32 -> {
+                if (a instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation) {
+                    yield DataType.DATE;
+                }
+                if (a instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i && i.getBitWidth() <= 16) {
+                    yield i.getBitWidth() == 8 ? DataType.BYTE : DataType.SHORT;
+                }
+                yield DataType.INT;
+            }
+            case INT64 -> a instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation ts
+                    ? (ts.isAdjustedToUTC() ? DataType.TIMESTAMP : DataType.TIMESTAMP_NTZ) : DataType.LONG;
+            case INT96 -> DataType.TIMESTAMP;
+            case FLOAT -> DataType.FLOAT;
+            case DOUBLE -> DataType.DOUBLE;
+            case BINARY -> a == null ? DataType.BINARY : DataType.STRING;
+            case FIXED_LEN_BYTE_ARRAY -> DataType.BINARY;
+        };
+    }
+}
