@@ -214,8 +214,8 @@ final class WindowTable {
      * are at most {@code maxPrefix}, in unsigned key byte order (the store's order), read from
      * the slabs without copying a key. Valid until the table changes. Each entry's first
      * {@value #SORT_WORDS} 8-byte words (the window start, then the group's first bytes, zero-padded)
-     * are read once and sorted by a byte-wise radix sort (a byte that all entries share costs no
-     * pass); only entries equal in all of them compare their bytes. A merge sort comparing
+     * are read once and sorted by a byte-wise radix sort ({@link KeyRadixSort}: a byte that all entries
+     * share costs no pass); only entries equal in all of them compare their bytes. A merge sort comparing
      * entries one pair at a time took 0.6 s for the million windows an availableNow run closed at once.
      */
     int[] sortedSlotsUpTo(long maxPrefix) {
@@ -239,42 +239,7 @@ final class WindowTable {
                 }
             }
         }
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        int[] tmp = new int[n];
-        int[] count = new int[257];
-        for (int pass = 0; pass < 8 * SORT_WORDS; pass++) { // least significant byte first: the last word's, the prefix's last
-            int w = SORT_WORDS - 1 - pass / 8;
-            long[] word = words[w];
-            int shift = (pass % 8) * 8;
-            if ((varying[w] >>> shift & 0xFF) == 0) {
-                continue; // a byte every entry shares: this pass would not move anything
-            }
-            Arrays.fill(count, 0);
-            for (int i = 0; i < n; i++) {
-                count[(int) (word[i] >>> shift & 0xFF) + 1]++;
-            }
-            for (int b = 0; b < 256; b++) {
-                count[b + 1] += count[b];
-            }
-            for (int k = 0; k < n; k++) {
-                int i = order[k];
-                tmp[count[(int) (word[i] >>> shift & 0xFF)]++] = i;
-            }
-            int[] t = order;
-            order = tmp;
-            tmp = t;
-        }
-        for (int from = 0; from < n;) { // runs equal in every word: their bytes after the window start decide
-            int to = from + 1;
-            while (to < n && sameWords(words, order[from], order[to])) {
-                to++;
-            }
-            mergeSort(order, tmp, from, to, slots);
-            from = to;
-        }
+        int[] order = KeyRadixSort.order(words, varying, n, (a, b) -> compareAfterStart(a, b, slots));
         int[] out = new int[n];
         for (int i = 0; i < n; i++) {
             out[i] = slots[order[i]];
@@ -282,34 +247,6 @@ final class WindowTable {
         lastSorted = out;
         lastSortedBound = maxPrefix;
         return out;
-    }
-
-    private static boolean sameWords(long[][] words, int a, int b) {
-        for (long[] w : words) {
-            if (w[a] != w[b]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Sorts {@code order[from, to)} (positions into {@code slots}) by the keys' bytes after the window start. */
-    private void mergeSort(int[] order, int[] tmp, int from, int to, int[] slots) {
-        if (to - from < 2) {
-            return;
-        }
-        int mid = (from + to) >>> 1;
-        mergeSort(order, tmp, from, mid, slots);
-        mergeSort(order, tmp, mid, to, slots);
-        if (compareAfterStart(order[mid - 1], order[mid], slots) <= 0) {
-            return; // already in order
-        }
-        System.arraycopy(order, from, tmp, from, to - from);
-        int i = from;
-        int j = mid;
-        for (int k = from; k < to; k++) {
-            order[k] = j >= to || (i < mid && compareAfterStart(tmp[i], tmp[j], slots) <= 0) ? tmp[i++] : tmp[j++];
-        }
     }
 
     private int compareAfterStart(int a, int b, int[] slots) {
