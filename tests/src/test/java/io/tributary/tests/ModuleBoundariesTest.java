@@ -49,6 +49,7 @@ class ModuleBoundariesTest {
             "io.delta.kernel..", List.of("delta-common", "delta-sink", "delta-source"));
 
     static {
+        MODULES.put("test-support", "io.tributary.testing");
         MODULES.put("schema", "io.tributary.schema");
         MODULES.put("broker", "io.tributary.broker");
         MODULES.put("kafka-support", "io.tributary.kafka");
