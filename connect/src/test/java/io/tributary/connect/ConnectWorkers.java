@@ -1,6 +1,7 @@
 package io.tributary.connect;
 
 import io.tributary.broker.LoopbackPorts;
+import io.tributary.testing.ChildProcess;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -30,7 +31,7 @@ final class ConnectWorkers implements AutoCloseable {
     private static final List<String> NOT_ON_WORKER = List.of("/target/", "/io/tributary/", "/io/delta/",
             "/org/apache/hadoop/", "/org/apache/parquet/", "/org/junit/", "/org/assertj/", "/org/opentest4j/", "/org/apiguardian/",
             "/org/scala-lang/", "/kafka_2.13/", "/kafka-server/", "/kafka-raft/", "/kafka-metadata/", "/kafka-storage", "coordinator",
-            "surefire", "failsafe", "/net/bytebuddy/");
+            "surefire", "failsafe", "/net/bytebuddy/", "/org/awaitility/", "/org/hamcrest/");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final Path dir;
@@ -51,7 +52,7 @@ final class ConnectWorkers implements AutoCloseable {
         final int port;
         final Path config;
         final Path log;
-        Process process;
+        ChildProcess process;
 
         Worker(int index) throws IOException {
             this.index = index;
@@ -89,7 +90,7 @@ final class ConnectWorkers implements AutoCloseable {
         }
 
         void start() throws IOException {
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            List<String> cmd = new ArrayList<>(List.of(ChildProcess.java(),
                     "-Djava.net.preferIPv4Stack=true",
                     "-Dorg.slf4j.simpleLogger.showDateTime=true",
                     "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients=warn",
@@ -101,7 +102,7 @@ final class ConnectWorkers implements AutoCloseable {
             if (!extra.isBlank()) {
                 cmd.addAll(1, Arrays.asList(extra.trim().split("\\s+"))); // e.g. a flight recording of the worker
             }
-            process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            process = ChildProcess.command(cmd).log(log).start();
         }
 
         String url() {
@@ -125,7 +126,7 @@ final class ConnectWorkers implements AutoCloseable {
         // a test JVM stopped early must not leave workers behind
         Runtime.getRuntime().addShutdownHook(new Thread(() -> workers.forEach(w -> {
             if (w.process != null) {
-                w.process.destroyForcibly();
+                ProcessHandle.of(w.process.pid()).ifPresent(ProcessHandle::destroyForcibly);
             }
         })));
         for (Worker w : workers) {
@@ -157,12 +158,9 @@ final class ConnectWorkers implements AutoCloseable {
     void restart(int i, boolean hard) throws IOException, InterruptedException {
         Worker w = workers.get(i);
         if (hard) {
-            w.process.destroyForcibly();
+            w.process.kill();
         } else {
-            w.process.destroy();
-        }
-        if (!w.process.waitFor(60, TimeUnit.SECONDS)) {
-            w.process.destroyForcibly().waitFor();
+            w.process.stop(60);
         }
         w.start();
         awaitRest(w);
@@ -170,26 +168,22 @@ final class ConnectWorkers implements AutoCloseable {
 
     /** Freezes worker {@code i} (SIGSTOP): none of its threads runs, nothing it has open moves on, until {@link #resume}. */
     void suspend(int i) throws IOException, InterruptedException {
-        signal(i, "-STOP");
+        signal(i, "STOP");
     }
 
     /** Lets a frozen worker run again (SIGCONT). */
     void resume(int i) throws IOException, InterruptedException {
-        signal(i, "-CONT");
+        signal(i, "CONT");
     }
 
     private void signal(int i, String signal) throws IOException, InterruptedException {
-        long pid = workers.get(i).process.pid();
-        Process kill = new ProcessBuilder("kill", signal, String.valueOf(pid)).redirectErrorStream(true).start();
-        if (kill.waitFor() != 0) {
-            throw new IllegalStateException("kill " + signal + " " + pid + " failed: " + new String(kill.getInputStream().readAllBytes()));
-        }
+        workers.get(i).process.signal(signal);
     }
 
     private void awaitRest(Worker w) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {
-            if (!w.process.isAlive()) {
+            if (!w.process.alive()) {
                 throw new IllegalStateException("worker " + w.index + " exited with " + w.process.exitValue() + "; its log: " + tail(w.log));
             }
             try {
@@ -248,13 +242,13 @@ final class ConnectWorkers implements AutoCloseable {
     public void close() {
         for (Worker w : workers) {
             if (w.process != null) {
-                w.process.destroy();
+                w.process.destroyGently();
             }
         }
         for (Worker w : workers) {
             try {
-                if (w.process != null && !w.process.waitFor(30, TimeUnit.SECONDS)) {
-                    w.process.destroyForcibly().waitFor();
+                if (w.process != null) {
+                    w.process.waitFor(30);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

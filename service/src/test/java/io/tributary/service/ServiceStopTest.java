@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.sink.DeltaTables;
+import io.tributary.testing.ChildProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,14 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,37 +43,38 @@ class ServiceStopTest {
     void sigtermFinishesTheBatchExitsZeroAndTheNextRunResumesExactly() throws Exception {
         Path spec = copyQuickstart();
         Path stderr = dir.resolve("service.err");
-        Process service = start(List.of("run", spec.toString(), "--trigger", "default", "--set", "http.port=0"),
+        ChildProcess service = start(List.of("run", spec.toString(), "--trigger", "default", "--set", "http.port=0"),
                 dir.resolve("service.out"), stderr);
         try {
             int port = awaitPort(stderr, service);
-            await("ready", service, stderr, () -> status(port, "/health/ready") == 200);
+            await("ready", service, () -> status(port, "/health/ready") == 200);
             assertThat(body(port, "/metrics")).contains("tributary_pipeline_ready{pipeline=\"quickstart\"} 1.0");
 
             Files.writeString(spec.resolveSibling("in").resolve("part-0002.json"),
                     "{\"id\": 3, \"user\": \"c\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:20:00Z\"}\n");
-            await("the new file in the table", service, stderr, () -> tableIds(spec).size() == 3);
-            await("the sink's metrics", service, stderr, () -> body(port, "/metrics")
+            await("the new file in the table", service, () -> tableIds(spec).size() == 3);
+            await("the sink's metrics", service, () -> body(port, "/metrics")
                     .contains("tributary_stage_rows_output_total{pipeline=\"quickstart\",stage=\"quickstart/sink\"} 3.0"));
             assertThat(body(port, "/progress")).contains("\"name\":\"quickstart/sink\"");
 
             // a file arrives just before the stop: whether its batch runs now or at the next start, it lands once
             Files.writeString(spec.resolveSibling("in").resolve("part-0003.json"),
                     "{\"id\": 4, \"user\": \"d\", \"amt\": 2.0, \"ts\": \"2026-01-01T10:21:00Z\"}\n");
-            service.destroy(); // SIGTERM
-            assertThat(service.waitFor(90, TimeUnit.SECONDS)).as("exited after SIGTERM").isTrue();
-            assertThat(service.exitValue()).as("exit code after SIGTERM; stderr:\n%s", Files.readString(stderr)).isZero();
+            int exit = service.stop(90); // SIGTERM
+            assertThat(exit).as("exited after SIGTERM").isNotEqualTo(-1);
+            assertThat(exit).as("exit code after SIGTERM; stderr:\n%s", Files.readString(stderr)).isZero();
         } finally {
-            service.destroyForcibly();
+            service.close();
         }
 
-        Process again = start(List.of("run", spec.toString()), dir.resolve("again.out"), dir.resolve("again.err"));
-        assertThat(again.waitFor(3, TimeUnit.MINUTES)).isTrue();
-        assertThat(again.exitValue()).as("second run; stderr:\n%s", Files.readString(dir.resolve("again.err"))).isZero();
+        ChildProcess again = start(List.of("run", spec.toString()), dir.resolve("again.out"), dir.resolve("again.err"));
+        int againExit = again.waitFor(180);
+        assertThat(againExit).isNotEqualTo(-1);
+        assertThat(againExit).as("second run; stderr:\n%s", Files.readString(dir.resolve("again.err"))).isZero();
         assertThat(tableIds(spec)).containsExactlyInAnyOrder(1, 2, 3, 4);
 
-        Process show = start(List.of("checkpoint", "show", spec.toString()), dir.resolve("show.out"), dir.resolve("show.err"));
-        assertThat(show.waitFor(3, TimeUnit.MINUTES)).isTrue();
+        ChildProcess show = start(List.of("checkpoint", "show", spec.toString()), dir.resolve("show.out"), dir.resolve("show.err"));
+        assertThat(show.waitFor(180)).isNotEqualTo(-1);
         assertThat(Files.readString(dir.resolve("show.out"))).contains("kafka.sasl.jaas.config = ******").doesNotContain(SECRET);
 
         ObjectMapper json = new ObjectMapper();
@@ -109,21 +108,19 @@ class ServiceStopTest {
         return spec;
     }
 
-    private static Process start(List<String> args, Path out, Path err) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(Stream.concat(Stream.of(BIN.toString()), args.stream()).toList())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
-        Map<String, String> env = pb.environment();
-        env.put("JAVA_HOME", System.getProperty("java.home"));
-        env.put("TRIBUTARY_LOG_FORMAT", "json");
-        env.put("TRIBUTARY_KAFKA_SASL_JAAS_CONFIG",
-                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"" + SECRET + "\";");
-        return pb.start();
+    private static ChildProcess start(List<String> args, Path out, Path err) throws IOException {
+        return ChildProcess.command(Stream.concat(Stream.of(BIN.toString()), args.stream()).toList()).output(out, err)
+                .env("JAVA_HOME", System.getProperty("java.home"))
+                .env("TRIBUTARY_LOG_FORMAT", "json")
+                .env("TRIBUTARY_KAFKA_SASL_JAAS_CONFIG",
+                        "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"" + SECRET + "\";")
+                .start();
     }
 
-    private static int awaitPort(Path stderr, Process p) throws Exception {
+    private static int awaitPort(Path stderr, ChildProcess p) {
         Pattern serving = Pattern.compile("serving http://127\\.0\\.0\\.1:(\\d+)/");
         int[] port = {-1};
-        await("the HTTP port in the log", p, stderr, () -> {
+        await("the HTTP port in the log", p, () -> {
             Matcher m = serving.matcher(read(stderr));
             if (m.find()) {
                 port[0] = Integer.parseInt(m.group(1));
@@ -165,14 +162,7 @@ class ServiceStopTest {
     }
 
     /** Waits up to two minutes for {@code done}; fails at once if the service ended. Either failure shows the service's log. */
-    private static void await(String what, Process p, Path log, BooleanSupplier done) {
-        try {
-            Awaitility.await(what).atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100)).until(() -> {
-                assertThat(p.isAlive()).as("the service is still running while waiting for %s; its log:%n%s", what, read(log)).isTrue();
-                return done.getAsBoolean();
-            });
-        } catch (ConditionTimeoutException e) {
-            throw new AssertionError(e.getMessage() + "; the service's log:\n" + read(log), e);
-        }
+    private static void await(String what, ChildProcess p, BooleanSupplier done) {
+        p.awaitWhileAlive(what, Duration.ofMinutes(2), Duration.ofMillis(100), done::getAsBoolean);
     }
 }

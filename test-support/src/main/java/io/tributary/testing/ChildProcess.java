@@ -192,11 +192,11 @@ public final class ChildProcess implements AutoCloseable {
 
     /**
      * Polls {@code done} every {@code poll} until it holds, at most {@code atMost}, with Awaitility; fails at once if the
-     * process ends meanwhile. Either failure says what it waited for, as {@code what} tells it then, and shows the output.
+     * process ends meanwhile. {@code done} runs on the caller's thread. Either failure says what it waited for, as {@code what} tells it then, and shows the output.
      */
     public void awaitWhileAlive(Supplier<String> what, Duration atMost, Duration poll, Callable<Boolean> done) {
         try {
-            Awaitility.await().atMost(atMost).pollInterval(poll).pollDelay(Duration.ZERO).until(() -> {
+            Awaitility.await().atMost(atMost).pollInterval(poll).pollDelay(Duration.ZERO).pollInSameThread().until(() -> {
                 if (!alive()) {
                     throw new AssertionError("the process exited (" + exitValue() + ") while waiting for " + what.get() + "; its output:\n" + tail(8000));
                 }

@@ -6,25 +6,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code tributary} command as a separate process, started from the distribution the build
  * made ({@code service/target/dist}), the way the container's entrypoint starts it: a process a
- * test can SIGKILL.
+ * test can SIGKILL. Started and ended by test-support's {@link io.tributary.testing.ChildProcess}.
  */
 final class ChildProcess {
     static final Path LAUNCHER = Path.of("..", "service", "target", "dist", "bin", "tributary").toAbsolutePath().normalize();
 
-    private final Process process;
-    private final Path stdout;
-    private final Path stderr;
-    private final long startNanos = System.nanoTime();
+    private final io.tributary.testing.ChildProcess process;
 
-    private ChildProcess(Process process, Path stdout, Path stderr) {
+    private ChildProcess(io.tributary.testing.ChildProcess process) {
         this.process = process;
-        this.stdout = stdout;
-        this.stderr = stderr;
     }
 
     static ChildProcess start(Path workDir, Map<String, String> env, String... args) throws IOException {
@@ -36,36 +30,29 @@ final class ChildProcess {
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(workDir, "stdout-", ".log");
         Path err = Files.createTempFile(workDir, "stderr-", ".log");
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
-        pb.environment().put("TRIBUTARY_HTTP_PORT", "0"); // a continuous run serves HTTP: any free port, never a taken 8080
-        pb.environment().putAll(env);
-        return new ChildProcess(pb.start(), out, err);
+        return new ChildProcess(io.tributary.testing.ChildProcess.command(cmd).output(out, err)
+                .env("TRIBUTARY_HTTP_PORT", "0") // a continuous run serves HTTP: any free port, never a taken 8080
+                .env(env).start());
     }
 
     /** SIGKILL, as a crash would: no shutdown hook runs. */
     void kill() throws InterruptedException {
-        process.destroyForcibly();
-        process.waitFor(30, TimeUnit.SECONDS);
+        process.kill();
     }
 
     /** SIGTERM, as a service manager stops it; its exit code, or -1 if it did not end within {@code seconds} (it is then killed). */
     int stop(long seconds) throws InterruptedException {
-        process.destroy();
-        return waitFor(seconds);
+        return process.stop(seconds);
     }
 
     /** SIGTERM without waiting (several processes stopped at once). */
     void destroyGently() {
-        process.destroy();
+        process.destroyGently();
     }
 
     /** Waits for the process to end; -1 if it did not within the timeout (it is then killed). */
     int waitFor(long seconds) throws InterruptedException {
-        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-            kill();
-            return -1;
-        }
-        return process.exitValue();
+        return process.waitFor(seconds);
     }
 
     long pid() {
@@ -73,20 +60,19 @@ final class ChildProcess {
     }
 
     boolean alive() {
-        return process.isAlive();
+        return process.alive();
     }
 
     /** Milliseconds from start to the first progress line of a batch; -1 if none yet. */
     long millisToFirstBatch() throws IOException {
-        List<String> lines = Files.readAllLines(stdout);
-        return lines.stream().anyMatch(l -> l.startsWith("{\"name\"")) ? (System.nanoTime() - startNanos) / 1_000_000 : -1;
+        return out().lines().anyMatch(l -> l.startsWith("{\"name\"")) ? process.nanosSinceStart() / 1_000_000 : -1;
     }
 
     String out() throws IOException {
-        return Files.readString(stdout);
+        return process.out();
     }
 
     String err() throws IOException {
-        return Files.readString(stderr);
+        return process.err();
     }
 }

@@ -1,6 +1,7 @@
 package io.tributary.tests;
 
 import io.tributary.broker.LoopbackPorts;
+import io.tributary.testing.ChildProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,13 +19,13 @@ import org.apache.kafka.common.Uuid;
  * compose stack's broker and of a real deployment: a broker the pipeline does not own.
  */
 final class StandaloneBroker implements AutoCloseable {
-    private static final Path LIB = ChildProcess.LAUNCHER.getParent().getParent().resolve("lib");
+    private static final Path LIB = io.tributary.tests.ChildProcess.LAUNCHER.getParent().getParent().resolve("lib");
 
-    private final Process process;
+    private final ChildProcess process;
     private final int port;
     private final Path log;
 
-    private StandaloneBroker(Process process, int port, Path log) {
+    private StandaloneBroker(ChildProcess process, int port, Path log) {
         this.process = process;
         this.port = port;
         this.log = log;
@@ -60,8 +61,8 @@ final class StandaloneBroker implements AutoCloseable {
                 "group.initial.rebalance.delay.ms=0",
                 "auto.create.topics.enable=" + autoCreate) + "\n");
         Path out = dir.resolve("broker.log");
-        Process format = java(List.of("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()), out);
-        if (!format.waitFor(120, TimeUnit.SECONDS) || format.exitValue() != 0) {
+        ChildProcess format = java(List.of("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()), out);
+        if (format.waitFor(120) != 0) {
             throw new IllegalStateException("formatting the broker's log failed:\n" + Files.readString(out));
         }
         StandaloneBroker broker = new StandaloneBroker(java(List.of("-Xmx512m", "kafka.Kafka", config.toString()), out), port, out);
@@ -86,7 +87,7 @@ final class StandaloneBroker implements AutoCloseable {
                     admin.describeCluster(new DescribeClusterOptions().timeoutMs(2_000)).nodes().get();
                     return;
                 } catch (java.util.concurrent.ExecutionException e) {
-                    if (!process.isAlive() || System.nanoTime() > deadline) {
+                    if (!process.alive() || System.nanoTime() > deadline) {
                         throw new IllegalStateException("the broker did not answer on " + bootstrapServers() + "; its log:\n" + tail());
                     }
                 }
@@ -104,18 +105,14 @@ final class StandaloneBroker implements AutoCloseable {
     }
 
     /** A java process of the distribution's jars; C1 only, as for the tests' own JVMs (pom.xml's tests.jvm). */
-    private static Process java(List<String> args, Path out) throws IOException {
-        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-cp", LIB + "/*"));
+    private static ChildProcess java(List<String> args, Path out) throws IOException {
+        List<String> cmd = new java.util.ArrayList<>(List.of(ChildProcess.java(), "-XX:TieredStopAtLevel=1", "-cp", LIB + "/*"));
         cmd.addAll(args);
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile())).start();
+        return ChildProcess.command(cmd).log(out).start();
     }
 
     @Override
     public void close() throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        }
+        process.stop(60);
     }
 }

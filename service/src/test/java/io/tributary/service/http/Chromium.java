@@ -3,6 +3,7 @@ package io.tributary.service.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.testing.ChildProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,13 +38,13 @@ final class Chromium implements AutoCloseable {
             "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
             "--hide-scrollbars", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0");
 
-    private final Process process;
+    private final ChildProcess process;
     private final WebSocket socket;
     private final AtomicLong ids = new AtomicLong();
     private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
     private final List<String> errors = new CopyOnWriteArrayList<>();
 
-    private Chromium(Process process, WebSocket socket) {
+    private Chromium(ChildProcess process, WebSocket socket) {
         this.process = process;
         this.socket = socket;
     }
@@ -67,16 +68,11 @@ final class Chromium implements AutoCloseable {
         cmd.add("--user-data-dir=" + profile);
         cmd.add("--window-size=" + width + "," + height);
         cmd.add("about:blank");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("chromium.log").toFile()).start();
+        ChildProcess p = ChildProcess.command(cmd).log(dir.resolve("chromium.log")).start();
         try {
             Path portFile = profile.resolve("DevToolsActivePort"); // the port it chose, once it listens
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (!Files.exists(portFile) || Files.readAllLines(portFile).isEmpty()) {
-                if (!p.isAlive() || System.nanoTime() > deadline) {
-                    throw new IllegalStateException("chromium did not start; its log:\n" + Files.readString(dir.resolve("chromium.log")));
-                }
-                Thread.sleep(50);
-            }
+            p.awaitWhileAlive("chromium to start (" + portFile + ")", TIMEOUT, Duration.ofMillis(50),
+                    () -> Files.exists(portFile) && !Files.readAllLines(portFile).isEmpty());
             int port = Integer.parseInt(Files.readAllLines(portFile).get(0).strip());
             HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
             JsonNode targets = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/json/list")).build(),
@@ -99,8 +95,8 @@ final class Chromium implements AutoCloseable {
             self[0].call("Log.enable", Map.of());
             self[0].call("Page.enable", Map.of());
             return self[0];
-        } catch (Exception e) {
-            p.destroyForcibly();
+        } catch (Exception | AssertionError e) {
+            p.close();
             throw e;
         }
     }
@@ -204,13 +200,9 @@ final class Chromium implements AutoCloseable {
     @Override
     public void close() {
         socket.abort();
-        process.destroy();
         try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
+            process.stop(10);
         } catch (InterruptedException e) {
-            process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.testing.ChildProcess;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -176,9 +177,9 @@ class PrometheusMonitoringTest {
 
     /** Prometheus in a child process, on the compose stack's configuration aimed at 127.0.0.1. */
     private static final class PrometheusProcess implements AutoCloseable {
-        private final Process process;
+        private final ChildProcess process;
 
-        private PrometheusProcess(Process process) {
+        private PrometheusProcess(ChildProcess process) {
             this.process = process;
         }
 
@@ -191,9 +192,8 @@ class PrometheusMonitoringTest {
             assertThat(config).as("the compose configuration, aimed here").contains("127.0.0.1:" + servicePort, "alerts.yml", "interval: 1s");
             Path file = folder.resolve("prometheus.yml");
             Files.writeString(file, config);
-            Process p = new ProcessBuilder(binary.toString(), "--config.file=" + file, "--storage.tsdb.path=" + folder.resolve("data"),
-                    "--web.listen-address=127.0.0.1:" + port)
-                    .redirectErrorStream(true).redirectOutput(folder.resolve("prometheus.log").toFile()).start();
+            ChildProcess p = ChildProcess.command(binary.toString(), "--config.file=" + file, "--storage.tsdb.path=" + folder.resolve("data"),
+                    "--web.listen-address=127.0.0.1:" + port).log(folder.resolve("prometheus.log")).start();
             PrometheusProcess prom = new PrometheusProcess(p);
             // until it is ready, Prometheus answers its API with 503 and a text body
             try {
@@ -210,10 +210,7 @@ class PrometheusMonitoringTest {
 
         @Override
         public void close() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor();
-            }
+            process.stop(20);
         }
     }
 }

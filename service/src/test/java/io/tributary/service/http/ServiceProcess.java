@@ -4,18 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.testing.ChildProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The distribution's {@code bin/tributary run} as a continuous service in a child process, with
@@ -27,13 +27,13 @@ final class ServiceProcess implements AutoCloseable {
     private static final Path BIN = Path.of("target", "dist", "bin", "tributary").toAbsolutePath();
     private static final Pattern SERVING = Pattern.compile("serving http://127\\.0\\.0\\.1:(\\d+)/");
 
-    private final Process process;
+    private final ChildProcess process;
     private final Path in;
     private final Path out;
     private final Path err;
     private final int port;
 
-    private ServiceProcess(Process process, Path in, Path out, Path err) throws Exception {
+    private ServiceProcess(ChildProcess process, Path in, Path out, Path err) throws Exception {
         this.process = process;
         this.in = in;
         this.out = out;
@@ -58,15 +58,12 @@ final class ServiceProcess implements AutoCloseable {
         Files.createDirectories(folder.resolve("in"));
         Path out = folder.resolve("service.out");
         Path err = folder.resolve("service.err");
-        ProcessBuilder pb = new ProcessBuilder(Stream.of(BIN.toString(), "run", spec.toString(), "--trigger", "default", "--set", "http.port=0").toList())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
-        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        pb.environment().putAll(env);
-        Process p = pb.start();
+        ChildProcess p = ChildProcess.command(BIN.toString(), "run", spec.toString(), "--trigger", "default", "--set", "http.port=0")
+                .output(out, err).env("JAVA_HOME", System.getProperty("java.home")).env(env).start();
         try {
             return new ServiceProcess(p, folder.resolve("in"), out, err);
         } catch (Exception | AssertionError e) {
-            p.destroyForcibly().waitFor();
+            p.close();
             throw e;
         }
     }
@@ -115,20 +112,13 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /** Polls {@code done} until it holds (at most 2 minutes); the service must stay up meanwhile. */
-    void await(String what, Callable<Boolean> done) throws Exception {
+    void await(String what, Callable<Boolean> done) {
         await(() -> what, done);
     }
 
     /** As {@link #await(String, Callable)}, saying what it waited for as it stands when it gives up. */
-    void await(Supplier<String> what, Callable<Boolean> done) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (!done.call()) {
-            if (!process.isAlive()) {
-                throw new AssertionError("the service exited while waiting for " + what.get() + "; stderr:\n" + stderr());
-            }
-            assertThat(System.nanoTime()).as("waiting for %s; stderr:\n%s", what.get(), stderr()).isLessThan(deadline);
-            Thread.sleep(200);
-        }
+    void await(Supplier<String> what, Callable<Boolean> done) {
+        process.awaitWhileAlive(what, Duration.ofMinutes(2), Duration.ofMillis(200), done);
     }
 
     String stderr() throws IOException {
@@ -137,6 +127,6 @@ final class ServiceProcess implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        process.destroyForcibly().waitFor();
+        process.close();
     }
 }
