@@ -6,6 +6,7 @@ import io.tributary.schema.RowJson;
 import io.tributary.schema.Topics;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.PartitionSink;
+import io.tributary.testing.Specs;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -40,7 +41,7 @@ class ConnectIT extends ConnectCluster {
     void quickstartFilesLandInTheTableThroughBothConnectors() throws Exception {
         Path in = Files.createDirectories(dir.resolve("data/in"));
         Path table = dir.resolve("data/tables/orders");
-        Files.copy(Path.of("..", "examples", "quickstart", "in", "part-0001.json"), in.resolve("part-0001.json"));
+        Files.copy(Specs.QUICKSTART_EXAMPLE.resolve("in").resolve("part-0001.json"), in.resolve("part-0001.json"));
         Files.writeString(in.resolve("part-0002.json"), """
                 {"id": 3, "user": "c", "amt": 1.0, "ts": "2026-01-01T10:20:00Z"}
                 {"id": "four", "user": "d", "amt": 2.0, "ts": "2026-01-01T10:21:00Z"}

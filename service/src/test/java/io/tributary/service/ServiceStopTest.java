@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.sink.DeltaTables;
 import io.tributary.testing.ChildProcess;
+import io.tributary.testing.Specs;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -41,7 +42,7 @@ class ServiceStopTest {
 
     @Test
     void sigtermFinishesTheBatchExitsZeroAndTheNextRunResumesExactly() throws Exception {
-        Path spec = copyQuickstart();
+        Path spec = Specs.copyQuickstartExample(dir.resolve("quickstart"));
         Path stderr = dir.resolve("service.err");
         ChildProcess service = start(List.of("run", spec.toString(), "--trigger", "default", "--set", "http.port=0"),
                 dir.resolve("service.out"), stderr);
@@ -93,19 +94,6 @@ class ServiceStopTest {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    private Path copyQuickstart() throws IOException {
-        Path src = Path.of("..", "examples", "quickstart");
-        Path spec = dir.resolve("quickstart").resolve("pipeline.yaml");
-        Files.createDirectories(spec.resolveSibling("in"));
-        Files.copy(src.resolve("pipeline.yaml"), spec);
-        try (Stream<Path> files = Files.list(src.resolve("in"))) {
-            for (Path f : files.toList()) {
-                Files.copy(f, spec.resolveSibling("in").resolve(f.getFileName()));
-            }
-        }
-        return spec;
     }
 
     private static ChildProcess start(List<String> args, Path out, Path err) throws IOException {

@@ -2,6 +2,7 @@ package io.tributary.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.testing.Specs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -16,18 +17,7 @@ import picocli.CommandLine;
  * no broker started, no state folder, no table, no row sent.
  */
 class SpecErrorsAtStartTest {
-    static final String SPEC = """
-            name: t
-            source:
-              files:
-                path: in/
-                format: json
-                schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
-            sink:
-              delta:
-                path: out/
-            trigger: availableNow
-            """;
+    static final String SPEC = Specs.quickstart("t");
 
     @TempDir
     Path dir;

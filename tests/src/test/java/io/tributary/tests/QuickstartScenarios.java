@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.TableCommit;
+import io.tributary.testing.Specs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -22,18 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("integration")
 @Timeout(300)
 abstract class QuickstartScenarios {
-    static final String SPEC = """
-            name: quickstart
-            source:
-              files:
-                path: in/
-                format: json
-                schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
-            sink:
-              delta:
-                path: out/
-            trigger: availableNow
-            """;
+    static final String SPEC = Specs.QUICKSTART;
 
     @TempDir
     Path dir;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.schema.TributaryException;
+import io.tributary.testing.Specs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,18 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class PipelineSpecTest {
-    static final String QUICKSTART = """
-            name: quickstart
-            source:
-              files:
-                path: in/
-                format: json
-                schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
-            sink:
-              delta:
-                path: out/
-            trigger: availableNow
-            """;
+    static final String QUICKSTART = Specs.QUICKSTART;
 
     @TempDir
     Path dir;
