@@ -2,21 +2,15 @@ package io.tributary.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.testing.CommittedRecords;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -72,23 +66,9 @@ class BrokerClusterTest {
         p.commitTransaction();
     }
 
+    /** The committed values of partition 0 of topic {@code t} (each transaction writes one to each partition). */
     static List<String> readCommitted(String bootstrap) {
-        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(Map.of(
-                "bootstrap.servers", bootstrap, "isolation.level", "read_committed"),
-                new StringDeserializer(), new StringDeserializer())) {
-            Set<TopicPartition> tps = Set.of(new TopicPartition("t", 0), new TopicPartition("t", 1));
-            c.assign(tps);
-            c.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = c.endOffsets(tps);
-            List<String> values = new ArrayList<>();
-            while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
-                    if (r.partition() == 0) {
-                        values.add(r.value());
-                    }
-                }
-            }
-            return values;
-        }
+        return CommittedRecords.values(CommittedRecords.read(Map.of("bootstrap.servers", bootstrap), "t").stream()
+                .filter(r -> r.partition() == 0).toList());
     }
 }

@@ -2,16 +2,11 @@ package io.tributary.sink;
 
 import io.tributary.kafka.SettledLog;
 import io.tributary.schema.Topics;
+import io.tributary.testing.CommittedRecords;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * What of a topic a reader has not taken yet, for tests that must know a stage has finished
@@ -41,40 +36,8 @@ public final class TopicTail {
      * missing there from its start) up to the end offsets once no transaction is open.
      */
     public static List<ConsumerRecord<byte[], byte[]>> records(Map<String, Object> clientProps, String topic, Map<Integer, Long> from) {
-        Map<String, Object> props = new HashMap<>(clientProps);
-        props.put("isolation.level", "read_committed");
-        props.put("enable.auto.commit", "false");
-        props.remove("group.id");
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> tps = new ArrayList<>();
-            for (PartitionInfo p : c.partitionsFor(topic)) {
-                tps.add(new TopicPartition(topic, p.partition()));
-            }
-            c.assign(tps);
-            c.seekToBeginning(tps);
-            for (TopicPartition tp : tps) {
-                Long at = from.get(tp.partition());
-                if (at != null) {
-                    c.seek(tp, at);
-                }
-            }
-            Map<TopicPartition, Long> end = SettledLog.endOffsets(c, props, tps, Duration.ofSeconds(30));
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                if (System.nanoTime() > deadline) {
-                    Map<Integer, Long> at = new java.util.TreeMap<>();
-                    tps.forEach(tp -> at.put(tp.partition(), c.position(tp)));
-                    throw new AssertionError("reading " + topic + " did not reach its end offsets " + end + " within 60 s; positions " + at);
-                }
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
-                        out.add(r);
-                    }
-                }
-            }
-        }
-        return out;
+        return CommittedRecords.read(clientProps, topic, from,
+                (c, props, tps) -> SettledLog.endOffsets(c, props, tps, Duration.ofSeconds(30)), Duration.ofSeconds(60));
     }
 
     /** A watermark marker ({@link Topics#MARKER_HEADER}), not a row. */

@@ -3,6 +3,7 @@ package io.tributary.ingest;
 import io.tributary.broker.EmbeddedBroker;
 import io.tributary.kafka.SettledLog;
 import io.tributary.schema.RowPack;
+import io.tributary.testing.CommittedRecords;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,10 +16,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /** Test helpers: the pipeline's topics, files with set modification times, and read_committed reads. */
 final class IngestKit {
@@ -89,23 +86,8 @@ final class IngestKit {
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> read(EmbeddedBroker broker, String topic, boolean settled) {
-        Map<String, Object> props = Map.of("bootstrap.servers", broker.bootstrapServers(), "isolation.level", "read_committed");
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> tps = new ArrayList<>();
-            for (PartitionInfo p : c.partitionsFor(topic)) {
-                tps.add(new TopicPartition(topic, p.partition()));
-            }
-            c.assign(tps);
-            c.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = settled ? SettledLog.endOffsets(c, props, tps, Duration.ofSeconds(60)) : c.endOffsets(tps);
-            List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-            while (end.entrySet().stream().anyMatch(e -> c.position(e.getKey()) < e.getValue())) {
-                c.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
-            out.sort((a, b) -> a.partition() != b.partition() ? Integer.compare(a.partition(), b.partition())
-                    : Long.compare(a.offset(), b.offset()));
-            return out;
-        }
+        return CommittedRecords.read(props(broker), topic, settled
+                ? (c, props, tps) -> SettledLog.endOffsets(c, props, tps, Duration.ofSeconds(60)) : CommittedRecords.NOW);
     }
 
     static String text(byte[] b) {
