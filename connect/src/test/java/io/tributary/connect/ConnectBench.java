@@ -7,10 +7,12 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -60,12 +62,11 @@ class ConnectBench {
                         + "\", \"tasks.max\": \"" + tasks + "\", \"rowsPerRecord\": \"" + rowsPerRecord + "\"}");
                 call(workers, topic + "-delta", "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"" + topic
                         + "\", \"delta.path\": \"" + table + "\", \"tasks.max\": \"" + tasks + "\"}");
-                long deadline = System.nanoTime() + 600_000_000_000L;
-                while (addedRows(table) < rows) {
-                    if (System.nanoTime() > deadline) {
-                        throw new AssertionError("the table did not reach " + rows + " rows in 600 s\n" + workers.logs());
-                    }
-                    ConnectWorkers.pause(200);
+                try {
+                    Awaitility.await().atMost(Duration.ofSeconds(600)).pollInterval(Duration.ofMillis(200)).pollDelay(Duration.ZERO)
+                            .pollInSameThread().until(() -> addedRows(table) >= rows);
+                } catch (ConditionTimeoutException e) {
+                    throw new AssertionError("the table did not reach " + rows + " rows in 600 s\n" + workers.logs(), e);
                 }
                 double s = (System.nanoTime() - t0) / 1e9;
                 System.out.printf("connect bench: %d rows, %d task(s) each, rowsPerRecord %d: %.1f s, %.0f rows/s, %d table versions%n",

@@ -28,6 +28,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -214,14 +216,21 @@ abstract class ConnectCluster {
             c.assign(tps);
             c.seekToBeginning(tps);
             Map<TopicPartition, Long> end = c.endOffsets(tps);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (System.nanoTime() < deadline && (out.size() < atLeast || tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp)))) {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
-                    out.add(r.value());
-                }
-                if (out.size() < atLeast) {
-                    end.putAll(c.endOffsets(tps));
-                }
+            try {
+                Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ZERO).pollDelay(Duration.ZERO).pollInSameThread().until(() -> {
+                    if (out.size() >= atLeast && tps.stream().allMatch(tp -> c.position(tp) >= end.get(tp))) {
+                        return true;
+                    }
+                    for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+                        out.add(r.value());
+                    }
+                    if (out.size() < atLeast) {
+                        end.putAll(c.endOffsets(tps));
+                    }
+                    return false;
+                });
+            } catch (ConditionTimeoutException e) {
+                // what is there after 30 s: the caller's assertion says what is missing
             }
         }
         return out;
@@ -267,13 +276,16 @@ abstract class ConnectCluster {
 
     /** Polls {@code condition} until it holds; fails with the workers' logs after {@code max}. */
     static void await(String what, Duration max, Supplier<Boolean> condition) {
-        long deadline = System.nanoTime() + max.toNanos();
-        while (!condition.get()) {
-            restartTasksFailedByFencing();
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not in " + max.toSeconds() + " s: " + what + "\n" + status() + "\n" + workers.logs());
-            }
-            ConnectWorkers.pause(1000);
+        try {
+            Awaitility.await().atMost(max).pollInterval(Duration.ofSeconds(1)).pollDelay(Duration.ZERO).pollInSameThread().until(() -> {
+                if (condition.get()) {
+                    return true;
+                }
+                restartTasksFailedByFencing();
+                return false;
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("not in " + max.toSeconds() + " s: " + what + "\n" + status() + "\n" + workers.logs(), e);
         }
     }
 }

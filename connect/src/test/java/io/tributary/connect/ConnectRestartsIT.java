@@ -13,15 +13,17 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.utils.Utils;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -97,12 +99,11 @@ class ConnectRestartsIT extends ConnectCluster {
      */
     static boolean killInsideOpenTransaction(String topic, String connector, int task, int worker) throws Exception {
         try (Admin admin = Admin.create(KAFKA.client())) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-            while (!openWithRecords(admin, topic, connector, task)) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("no open transaction of task " + task + " of " + connector + " on " + topic + " in 120 s\n" + status());
-                }
-                ConnectWorkers.pause(10);
+            try {
+                Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(10)).pollDelay(Duration.ZERO).pollInSameThread()
+                        .until(() -> openWithRecords(admin, topic, connector, task));
+            } catch (ConditionTimeoutException e) {
+                throw new AssertionError("no open transaction of task " + task + " of " + connector + " on " + topic + " in 120 s\n" + status(), e);
             }
             workers.suspend(worker);
             if (openWithRecords(admin, topic, connector, task)) {

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
@@ -181,26 +180,14 @@ final class ConnectWorkers implements AutoCloseable {
     }
 
     private void awaitRest(Worker w) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline) {
-            if (!w.process.alive()) {
-                throw new IllegalStateException("worker " + w.index + " exited with " + w.process.exitValue() + "; its log: " + tail(w.log));
-            }
+        w.process.awaitWhileAlive("worker " + w.index + " to answer on " + w.url(), Duration.ofSeconds(120), Duration.ofMillis(250), () -> {
             try {
-                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(w.url() + "/connectors")).timeout(Duration.ofSeconds(5))
-                        .GET().build(), HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return;
-                }
+                return HTTP.send(HttpRequest.newBuilder(URI.create(w.url() + "/connectors")).timeout(Duration.ofSeconds(5))
+                        .GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
             } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
+                return false; // not listening yet
             }
-            pause(250);
-        }
-        throw new IllegalStateException("worker " + w.index + " did not answer on " + w.url() + " in 120 s; its log: " + tail(w.log));
+        });
     }
 
     /** A REST call on worker 0 (any worker forwards to the leader): status code and body. */
@@ -278,16 +265,6 @@ final class ConnectWorkers implements AutoCloseable {
                     in.closeEntry();
                 }
             }
-        }
-    }
-
-    /** Waiting on a condition the caller polls; never a stand-in for one. */
-    static void pause(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

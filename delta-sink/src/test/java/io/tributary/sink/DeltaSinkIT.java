@@ -166,10 +166,10 @@ class DeltaSinkIT {
         });
         opener[0].start();
         // the sink is looking for its topic: now the stage that writes it creates it, as a new broker shows it late
-        while (java.util.Arrays.stream(opener[0].getStackTrace()).noneMatch(f -> f.getClassName().equals("io.tributary.kafka.TopicWait"))) {
+        await("the sink looking for its topic").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(10)).pollInSameThread().until(() -> {
             assertThat(opening).as("the sink must wait for its topic, not fail").isNotDone();
-            Thread.sleep(10);
-        }
+            return java.util.Arrays.stream(opener[0].getStackTrace()).anyMatch(f -> f.getClassName().equals("io.tributary.kafka.TopicWait"));
+        });
         try (Admin admin = Admin.create(client())) {
             admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
         }

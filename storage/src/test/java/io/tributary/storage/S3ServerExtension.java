@@ -5,10 +5,12 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
@@ -99,13 +101,14 @@ public class S3ServerExtension implements BeforeAllCallback, AfterAllCallback {
         proxy = S3Proxy.builder().blobStore(context.getBlobStore()).endpoint(URI.create(endpoint))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY).build();
         proxy.start();
-        while (!"STARTED".equals(proxy.getState())) { // the server answers a few seconds after start
-            if ("FAILED".equals(proxy.getState())) {
-                throw new IllegalStateException("S3Proxy did not start on " + endpoint);
-            }
-            Thread.onSpinWait();
-            Thread.sleep(10);
-        }
+        // the server answers a few seconds after start
+        Awaitility.await("S3Proxy started on " + endpoint).atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(10))
+                .pollDelay(Duration.ZERO).pollInSameThread().until(() -> {
+                    if ("FAILED".equals(proxy.getState())) {
+                        throw new IllegalStateException("S3Proxy did not start on " + endpoint);
+                    }
+                    return "STARTED".equals(proxy.getState());
+                });
     }
 
     @Override

@@ -3,9 +3,11 @@ package io.tributary.tests;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /**
  * The {@code tributary} command as a separate process, started from the distribution the build
@@ -66,6 +68,14 @@ final class ChildProcess {
     /** Milliseconds from start to the first progress line of a batch; -1 if none yet. */
     long millisToFirstBatch() throws IOException {
         return out().lines().anyMatch(l -> l.startsWith("{\"name\"")) ? process.nanosSinceStart() / 1_000_000 : -1;
+    }
+
+    /**
+     * Polls {@code done} every {@code poll} until it holds, at most {@code atMost} (Awaitility); fails at once,
+     * showing the output, if the process ends meanwhile.
+     */
+    void awaitWhileAlive(String what, Duration atMost, Duration poll, Callable<Boolean> done) {
+        process.awaitWhileAlive(what, atMost, poll, done);
     }
 
     String out() throws IOException {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.sink.DeltaTables;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -117,18 +118,8 @@ class ComposeStackShapeTest {
     }
 
     /** Polls {@code done} until it holds; fails at once, with the service's output, if the service ended. */
-    private static void await(ChildProcess service, String what, Check done) throws Exception {
-        long deadline = System.currentTimeMillis() + WAIT_MS;
-        while (!done.holds()) {
-            if (!service.alive()) {
-                throw new AssertionError("the service ended before " + what + ": exit " + service.waitFor(1)
-                        + "\nstderr:\n" + service.err() + "\nstdout:\n" + service.out());
-            }
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("no " + what + " after " + WAIT_MS / 1000 + " s; stderr:\n" + service.err());
-            }
-            Thread.sleep(200);
-        }
+    private static void await(ChildProcess service, String what, Check done) {
+        service.awaitWhileAlive(what, Duration.ofMillis(WAIT_MS), Duration.ofMillis(200), done::holds);
     }
 
     private interface Check {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.broker.LoopbackPorts;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -30,12 +31,8 @@ class ServiceWithoutItsBrokerTest {
         ChildProcess service = ChildProcess.start(dir, Map.of(), "run", ws.spec.toString());
         try {
             String said = "the Kafka cluster at 127.0.0.1:" + port + " (kafka.bootstrap.servers) does not answer (";
-            long deadline = System.currentTimeMillis() + 180_000;
-            while (service.err().split(java.util.regex.Pattern.quote(said), -1).length - 1 < 2) {
-                assertThat(service.alive()).as("the service waits for its broker; stderr:\n%s", service.err()).isTrue();
-                assertThat(System.currentTimeMillis()).as("said twice; stderr:\n%s", service.err()).isLessThan(deadline);
-                Thread.sleep(200);
-            }
+            service.awaitWhileAlive("the service to say twice that its broker does not answer", Duration.ofSeconds(180), Duration.ofMillis(200),
+                    () -> service.err().split(java.util.regex.Pattern.quote(said), -1).length - 1 >= 2);
             assertThat(service.err()).contains("so far); still trying, for up to 5 minutes");
 
             assertThat(service.stop(60)).as("exit code after SIGTERM; stderr:\n%s", service.err()).isZero();

@@ -5,9 +5,9 @@ import io.tributary.testing.ChildProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.Uuid;
@@ -23,12 +23,10 @@ final class StandaloneBroker implements AutoCloseable {
 
     private final ChildProcess process;
     private final int port;
-    private final Path log;
 
-    private StandaloneBroker(ChildProcess process, int port, Path log) {
+    private StandaloneBroker(ChildProcess process, int port) {
         this.process = process;
         this.port = port;
-        this.log = log;
     }
 
     /** Formats a new log folder under {@code dir} and starts the broker; returns once it answers. */
@@ -65,10 +63,10 @@ final class StandaloneBroker implements AutoCloseable {
         if (format.waitFor(120) != 0) {
             throw new IllegalStateException("formatting the broker's log failed:\n" + Files.readString(out));
         }
-        StandaloneBroker broker = new StandaloneBroker(java(List.of("-Xmx512m", "kafka.Kafka", config.toString()), out), port, out);
+        StandaloneBroker broker = new StandaloneBroker(java(List.of("-Xmx512m", "kafka.Kafka", config.toString()), out), port);
         try {
             broker.awaitAnswer();
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (RuntimeException | AssertionError e) {
             broker.close();
             throw e;
         }
@@ -79,28 +77,17 @@ final class StandaloneBroker implements AutoCloseable {
         return "127.0.0.1:" + port;
     }
 
-    private void awaitAnswer() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+    private void awaitAnswer() {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers()))) {
-            while (true) {
+            // each try waits up to 2 s for an answer
+            process.awaitWhileAlive("the broker to answer on " + bootstrapServers(), Duration.ofSeconds(180), Duration.ZERO, () -> {
                 try {
                     admin.describeCluster(new DescribeClusterOptions().timeoutMs(2_000)).nodes().get();
-                    return;
+                    return true;
                 } catch (java.util.concurrent.ExecutionException e) {
-                    if (!process.alive() || System.nanoTime() > deadline) {
-                        throw new IllegalStateException("the broker did not answer on " + bootstrapServers() + "; its log:\n" + tail());
-                    }
+                    return false;
                 }
-            }
-        }
-    }
-
-    private String tail() {
-        try {
-            String s = Files.readString(log);
-            return s.substring(Math.max(0, s.length() - 4000));
-        } catch (IOException e) {
-            return e.toString();
+            });
         }
     }
 
