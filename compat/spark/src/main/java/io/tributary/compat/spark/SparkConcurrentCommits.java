@@ -3,7 +3,6 @@ package io.tributary.compat.spark;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,15 +50,7 @@ public final class SparkConcurrentCommits {
             System.exit(2);
         }
         Path out = Path.of(args[0]).toAbsolutePath();
-        SparkSession spark = SparkSession.builder()
-                .appName("tributary-spark-concurrent-commits")
-                .master("local[1]")
-                .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-                .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-                .config("spark.sql.session.timeZone", "UTC")
-                .config("spark.sql.shuffle.partitions", "1")
-                .config("spark.ui.enabled", "false")
-                .getOrCreate();
+        SparkSession spark = SparkFixtures.session("tributary-spark-concurrent-commits");
         try {
             for (Map.Entry<String, String> change : CHANGES.entrySet()) {
                 for (boolean dv : List.of(true, false)) {
@@ -72,7 +63,7 @@ public final class SparkConcurrentCommits {
     }
 
     private static void write(SparkSession spark, Path table, boolean deletionVectors, String change) throws IOException {
-        deleteTree(table);
+        SparkFixtures.deleteTree(table);
         String t = "delta.`" + table + "`";
         for (String sql : List.of(
                 "CREATE TABLE " + t + " (id INT, user STRING, amt DOUBLE) USING delta TBLPROPERTIES ("
@@ -92,16 +83,5 @@ public final class SparkConcurrentCommits {
             }
         }
         System.out.println(table + ": " + String.format(change, "t"));
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 }

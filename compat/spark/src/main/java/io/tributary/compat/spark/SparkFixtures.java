@@ -56,15 +56,7 @@ public final class SparkFixtures {
             System.exit(2);
         }
         Path out = Path.of(args[0]).toAbsolutePath();
-        SparkSession spark = SparkSession.builder()
-                .appName("tributary-spark-fixtures")
-                .master("local[1]")
-                .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-                .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-                .config("spark.sql.session.timeZone", "UTC")
-                .config("spark.sql.shuffle.partitions", "1")
-                .config("spark.ui.enabled", "false")
-                .getOrCreate();
+        SparkSession spark = session("tributary-spark-fixtures");
         try {
             write(spark, out.resolve("dv-v2-checkpoint"), "'delta.checkpointPolicy' = 'v2'");
             spark.conf().set("spark.databricks.delta.checkpoint.partSize", "2");
@@ -73,6 +65,19 @@ public final class SparkFixtures {
         } finally {
             spark.stop();
         }
+    }
+
+    /** A local Spark session with Delta, in UTC, on one core, as the fixtures are written. */
+    static SparkSession session(String appName) {
+        return SparkSession.builder()
+                .appName(appName)
+                .master("local[1]")
+                .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+                .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+                .config("spark.sql.session.timeZone", "UTC")
+                .config("spark.sql.shuffle.partitions", "1")
+                .config("spark.ui.enabled", "false")
+                .getOrCreate();
     }
 
     private static void write(SparkSession spark, Path table, String checkpointPolicy) throws IOException {
@@ -159,7 +164,7 @@ public final class SparkFixtures {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
