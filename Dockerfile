@@ -1,14 +1,30 @@
-# Tributary's service image: the Maven build, then a slim JRE 17 running as a non-root user.
-FROM maven:3.9-eclipse-temurin-17 AS build
+# Tributary's service image: a slim JRE 17 running the distribution (bin/, lib/) as a non-root user.
+# Two ways to build it with this one file:
+#   docker build -t tributary .                      the Maven build below, on public images
+#   docker build -f Dockerfile --build-arg DIST=context --build-arg RUNTIME_IMAGE=localhost/jre:17 \
+#       -t tributary service/target/dist             an already-built distribution as the build context
+#                                                    (examples/compose/offline-images.sh, no registry)
+ARG BUILD_IMAGE=maven:3.9-eclipse-temurin-17
+ARG RUNTIME_IMAGE=eclipse-temurin:17-jre
+# build: the Maven build stage; context: the build context is the distribution itself
+ARG DIST=build
+
+FROM ${BUILD_IMAGE} AS build
 WORKDIR /src
 COPY . .
-RUN ./mvnw -q -B -DskipTests -pl service -am package
+RUN ./mvnw -q -B -DskipTests -pl service -am package && mv service/target/dist /dist
 
-FROM eclipse-temurin:17-jre
+FROM scratch AS context
+COPY . /dist/
+
+# the stage named by DIST; builders skip the stage not named (BuildKit, Buildah)
+FROM ${DIST} AS dist
+
+FROM ${RUNTIME_IMAGE}
 RUN useradd --system --uid 10001 --home-dir /var/lib/tributary tributary \
  && mkdir -p /opt/tributary /data/in /data/state /data/tables \
  && chown -R tributary /data
-COPY --from=build /src/service/target/dist/ /opt/tributary/
+COPY --from=dist /dist/ /opt/tributary/
 USER tributary
 VOLUME ["/data/in", "/data/state", "/data/tables"]
 # the HTTP endpoints (/health/live, /health/ready, /metrics, /progress) reachable from outside the container
