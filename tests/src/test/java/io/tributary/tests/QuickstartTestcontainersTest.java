@@ -1,17 +1,20 @@
 package io.tributary.tests;
 
+import org.junit.jupiter.api.Tag;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.kafka.KafkaContainer;
 
 /**
- * The quickstart scenarios against Apache Kafka in a container, where a Docker engine runs;
- * skipped where none does (as on this project's CI machines, which run the embedded path).
+ * The quickstart scenarios against Kafka in a container, where a container engine serves the
+ * Docker API ({@code -Pcontainers}, which {@code .ci/run} enables once it runs Podman); skipped,
+ * saying so, where none does.
  */
+@Tag("containers")
 @Testcontainers(disabledWithoutDocker = true)
 class QuickstartTestcontainersTest extends QuickstartScenarios {
     @Container
-    final KafkaContainer kafka = new KafkaContainer("apache/kafka:4.1.0");
+    final KafkaContainer kafka = ContainerImages.onLoopback(new KafkaContainer(ContainerImages.kafka()));
 
     @Override
     String kafka() {
