@@ -73,6 +73,7 @@ drop() { dropped=$((dropped + 1))
 exact() { await "$dropped rows in the table ($1)" has_rows $dropped
   [ "$(rows)" -eq $dropped ] || fail "the table has $(rows) rows, $dropped were dropped ($1)"
   ! grep -q '"remove"' "$log"/*.json || fail "the table has remove actions; the stack appends only ($1)"; }
+step() { echo "compose stack: $* ($SECONDS s)"; }
 port() { dc port --index="${2:-1}" "$1" 8080 | tail -1; }
 container() { dc ps -q "$1" | sed -n "${2:-1}p"; }
 
@@ -88,6 +89,7 @@ first_commit_ms=$(( $(now_ms) - start ))
 exact "after up"
 
 # 2. file to commit, 20 files one at a time
+step "up, ready, first commit"
 latencies=()
 for _ in $(seq 20); do
   t=$(now_ms); drop
@@ -99,6 +101,7 @@ p50=$(printf '%s\n' "${latencies[@]}" | sort -n | sed -n 10p)   # the 10th of 20
 max=$(printf '%s\n' "${latencies[@]}" | sort -n | tail -1)
 
 # 3. stop (SIGTERM, exit 0), start, restart, kill -9
+step "20 files"
 id="$(container tributary)"
 dc stop tributary >/dev/null 2>&1
 code="$($engine inspect --format '{{.State.ExitCode}}' "$id")"
@@ -116,11 +119,13 @@ address="$(port tributary)"; await "/health/ready after kill -9" ready "$address
 exact "after kill -9 and up"
 
 # 4. Prometheus scrapes the service
+step "stop, start, restart, kill -9"
 dc up -d prometheus >/dev/null 2>&1
 scraped() { curl -s --max-time 3 'http://127.0.0.1:9090/api/v1/query?query=up%7Bjob%3D%22tributary%22%7D' | grep -q '"value":\[[0-9.]*,"1"\]'; }
 await "Prometheus to scrape tributary:8080 (up == 1)" scraped
 
 # 5. three instances (the engine picks each one's port), one killed with -9
+step "Prometheus"
 TRIBUTARY_PORT= dc up -d --scale tributary=3 tributary >/dev/null 2>&1
 addresses=(); for i in 1 2 3; do addresses+=("$(port tributary $i)"); done
 [ "$(printf '%s\n' "${addresses[@]}" | sort -u | wc -l)" = 3 ] || fail "three instances, ports ${addresses[*]}"
@@ -139,6 +144,7 @@ exact "three instances, one killed with -9"
 scaled_rows=$(rows)
 
 # 6. the s3 profile's pipeline
+step "three instances, one killed"
 dc up -d tributary-s3 >/dev/null 2>&1
 await "/health/ready of tributary-s3" ready 127.0.0.1:8081
 dc run --rm -T --entrypoint sh minio-buckets -c \
@@ -150,6 +156,7 @@ s3_has_rows() { [ "$(s3_rows)" -ge 2 ]; }
 await "the 2 rows of the uploaded file in s3a://lake/bronze/orders/" s3_has_rows
 [ "$(s3_rows)" = 2 ] || fail "s3a://lake/bronze/orders/ has $(s3_rows) rows, not 2"
 
+step "s3 profile"
 ok=yes
 s() { awk -v ms="$1" 'BEGIN { printf "%.1f s", ms / 1000 }'; }
 echo "compose stack: ok (up to ready $(s $ready_ms), to the first commit $(s $first_commit_ms); file to commit p50 $(s $p50), max $(s $max) over 20 files; stop: exit 0; the table exact after start, restart, kill -9, and 3 instances with one killed ($scaled_rows rows); Prometheus scrapes; s3 profile: 2 rows)"
