@@ -73,9 +73,12 @@ class NoWatermarkScenarioTest {
         Workspace.Result run1 = ws.tributary("run").assertOk();
         assertThat(GoldenWindowsScenarioTest.table(table)).as("%s, after run 1", mode).containsExactlyInAnyOrderElementsOf(AFTER_RUN_1);
         assertThat(run1.summary().at("/stages/revenue~1aggregate/numOutputRows").asLong()).as("rows the aggregation wrote").isEqualTo(3);
-        assertThat(run1.progress("revenue/aggregate")).singleElement()
-                .satisfies(p -> assertThat(p.at("/stateOperators/0/numRowsDroppedByWatermark").asLong()).isZero())
-                .satisfies(p -> assertThat(p.has("eventTime")).as("no watermark to report").isFalse());
+        // the run's files were written just before it, so the ingest waits for them to settle while the aggregation
+        // already polls: the aggregation may take the rows and the ingest's end markers in two batches
+        assertThat(run1.progress("revenue/aggregate")).isNotEmpty()
+                .allSatisfy(p -> assertThat(p.at("/stateOperators/0/numRowsDroppedByWatermark").asLong()).isZero())
+                .allSatisfy(p -> assertThat(p.has("eventTime")).as("no watermark to report").isFalse())
+                .extracting(p -> p.at("/numInputRows").asLong()).as("rows the aggregation read").containsOnlyOnce(5L);
         long version = DeltaTables.latestVersion(table);
 
         // no new file: as Spark, no batch runs and the table is not written
