@@ -4,6 +4,7 @@ import io.tributary.connect.internal.ConfigValues;
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.CleanSource;
 import io.tributary.ingest.IngestConfig;
+import io.tributary.ingest.IngestConfigBuilder;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.schema.TributaryException;
@@ -94,7 +95,7 @@ public final class FileSourceConfig extends AbstractConfig {
     public IngestConfig ingestConfig(String name) {
         String key = PATH;
         try {
-            IngestConfig.Builder b = IngestConfig.builder(pipelineName(name), getString(PATH), Schema.parse(getString(SCHEMA)))
+            IngestConfigBuilder b = IngestConfig.builder(pipelineName(name), getString(PATH), Schema.parse(getString(SCHEMA)))
                     .storage(ConfigValues.storage(originalsStrings()))
                     .format(getString(FORMAT))
                     .eventsTopic(getString(TOPIC))

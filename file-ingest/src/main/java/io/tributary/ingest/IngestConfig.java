@@ -61,7 +61,7 @@ public final class IngestConfig {
     private final String transactionalId;
     private final Optional<Short> replicationFactor;
 
-    private IngestConfig(Builder b) {
+    IngestConfig(IngestConfigBuilder b) {
         this.pipeline = b.pipeline;
         this.inputDir = b.inputDir;
         this.inputLocation = b.inputLocation;
@@ -95,17 +95,17 @@ public final class IngestConfig {
     }
 
     /** Starts a config for pipeline {@code pipeline} reading JSON-lines files of {@code schema} from {@code inputDir}. */
-    public static Builder builder(String pipeline, Path inputDir, Schema schema) {
-        return new Builder(pipeline, inputDir, inputDir == null ? null : inputDir.toString(), schema);
+    public static IngestConfigBuilder builder(String pipeline, Path inputDir, Schema schema) {
+        return new IngestConfigBuilder(pipeline, inputDir, inputDir == null ? null : inputDir.toString(), schema);
     }
 
     /**
      * As {@link #builder(String, Path, Schema)}, the input folder a local path or a URI of object
-     * storage ({@code s3a://bucket/landing/}), read with the {@link Builder#storage storage} settings.
+     * storage ({@code s3a://bucket/landing/}), read with the {@link IngestConfigBuilder#storage storage} settings.
      */
-    public static Builder builder(String pipeline, String inputLocation, Schema schema) {
+    public static IngestConfigBuilder builder(String pipeline, String inputLocation, Schema schema) {
         boolean remote = Storage.isObjectStore(inputLocation);
-        return new Builder(pipeline, remote || inputLocation == null ? null : Path.of(inputLocation), inputLocation, schema);
+        return new IngestConfigBuilder(pipeline, remote || inputLocation == null ? null : Path.of(inputLocation), inputLocation, schema);
     }
 
     public String pipeline() {
@@ -151,14 +151,14 @@ public final class IngestConfig {
      * ({@link SchemaEvolution#ADD_NEW_COLUMNS}), whose events then name it ({@link #schemaHeader()}).
      */
     public IngestConfig withSchema(Schema grown) {
-        Builder b = toBuilder();
+        IngestConfigBuilder b = toBuilder();
         b.schema = grown;
         return new IngestConfig(b);
     }
 
     /** A builder holding this config's settings, validated already. */
-    private Builder toBuilder() {
-        Builder b = new Builder(pipeline, inputDir, inputLocation, schema);
+    private IngestConfigBuilder toBuilder() {
+        IngestConfigBuilder b = new IngestConfigBuilder(pipeline, inputDir, inputLocation, schema);
         b.storage = storage;
         b.specSchema = specSchema;
         b.schemaEvolution = schemaEvolution;
@@ -330,281 +330,5 @@ public final class IngestConfig {
     /** The replicas of the topics {@link FileIngest#createTopics} creates; empty: the broker's default. */
     public Optional<Short> replicationFactor() {
         return replicationFactor;
-    }
-
-    /** Collects the settings; {@link #build()} validates them together. */
-    public static final class Builder {
-        private final String pipeline;
-        private final Path inputDir;
-        private final String inputLocation;
-        private Storage storage = Storage.NONE;
-        private Schema schema;
-        private Schema specSchema;
-        private SchemaEvolution schemaEvolution = SchemaEvolution.NONE;
-        private boolean inferColumnTypes = true;
-        private boolean schemaInferred;
-        private String format = "json";
-        private java.util.Map<String, String> formatOptions = java.util.Map.of();
-        private FileFormat fileFormat;
-        private String eventTime;
-        private Duration watermarkDelay;
-        private List<String> groupBy = new ArrayList<>();
-        private int maxFilesPerTrigger = Integer.MAX_VALUE;
-        private long maxBytesPerTrigger = Long.MAX_VALUE;
-        private BadRecordPolicy onBadRecord = BadRecordPolicy.DEAD_LETTER;
-        private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
-        private int rowsPerRecord = DEFAULT_ROWS_PER_RECORD;
-        private Duration fileMinAge = Duration.ZERO;
-        private Duration fileSettleTime = Duration.ZERO;
-        private boolean ignoreCorruptFiles;
-        private ZoneId timeZone = ZoneOffset.UTC;
-        private CleanSource cleanSource = CleanSource.OFF;
-        private Duration closeIdleWindowsAfter;
-        private Duration idleWatermarkAdvance;
-        private String eventsTopic;
-        private String ingestLogTopic;
-        private String deadLetterTopic;
-        private String transactionalId;
-        private Optional<Short> replicationFactor = Optional.empty();
-
-        private Builder(String pipeline, Path inputDir, String inputLocation, Schema schema) {
-            this.pipeline = pipeline;
-            this.inputDir = inputDir;
-            this.inputLocation = inputLocation;
-            this.schema = schema;
-        }
-
-        /** The settings of the input's file system (object storage). */
-        public Builder storage(Storage settings) {
-            this.storage = settings == null ? Storage.NONE : settings;
-            return this;
-        }
-
-        /** {@code json}, {@code csv}, {@code parquet} or {@code text} (Spark's format names). */
-        public Builder format(String format) {
-            this.format = format;
-            return this;
-        }
-
-        /** Spark's options of the format ({@code header}, {@code sep}, {@code multiLine}...; {@link FileFormat}). */
-        public Builder formatOptions(java.util.Map<String, String> options) {
-            this.formatOptions = java.util.Map.copyOf(options);
-            return this;
-        }
-
-        /** What a field the schema lacks does (Auto Loader's schemaEvolutionMode); {@link SchemaEvolution#NONE} by default. */
-        public Builder schemaEvolution(SchemaEvolution mode) {
-            this.schemaEvolution = mode;
-            return this;
-        }
-
-        /** The schema was inferred from the files, not given: it is recorded with the first batch and named in the events' header. */
-        public Builder schemaInferred(boolean inferred) {
-            this.schemaInferred = inferred;
-            return this;
-        }
-
-        /** New columns typed by their JSON values (true, Spark's inference) or STRING (false, Auto Loader's default). */
-        public Builder inferColumnTypes(boolean typed) {
-            this.inferColumnTypes = typed;
-            return this;
-        }
-
-        /** The event-time column (TIMESTAMP or TIMESTAMP_NTZ); null for none. */
-        public Builder eventTime(String column) {
-            this.eventTime = column;
-            return this;
-        }
-
-        /** Spark's {@code withWatermark} delay; needs {@link #eventTime}. */
-        public Builder watermarkDelay(Duration delay) {
-            this.watermarkDelay = delay;
-            return this;
-        }
-
-        public Builder groupBy(List<String> columns) {
-            this.groupBy = new ArrayList<>(columns);
-            return this;
-        }
-
-        /** At most {@code n} files per batch (Spark's option of the same name); n >= 1. */
-        public Builder maxFilesPerTrigger(int n) {
-            this.maxFilesPerTrigger = n;
-            return this;
-        }
-
-        /** At most about {@code bytes} per batch, at least one file (Spark's option of the same name). */
-        public Builder maxBytesPerTrigger(long bytes) {
-            this.maxBytesPerTrigger = bytes;
-            return this;
-        }
-
-        public Builder onBadRecord(BadRecordPolicy policy) {
-            this.onBadRecord = policy;
-            return this;
-        }
-
-        public Builder maxLineBytes(int bytes) {
-            this.maxLineBytes = bytes;
-            return this;
-        }
-
-        /** See {@link IngestConfig#rowsPerRecord()}; n >= 1. */
-        public Builder rowsPerRecord(int n) {
-            if (n < 1) {
-                throw new TributaryException("source.files.rowsPerRecord must be at least 1, got " + n);
-            }
-            this.rowsPerRecord = n;
-            return this;
-        }
-
-        /** See {@link IngestConfig#closeIdleWindowsAfter()}; {@code advance} is the window length. */
-        public Builder closeIdleWindowsAfter(Duration idle, Duration advance) {
-            this.closeIdleWindowsAfter = idle;
-            this.idleWatermarkAdvance = advance;
-            return this;
-        }
-
-        public Builder fileMinAge(Duration age) {
-            this.fileMinAge = age;
-            return this;
-        }
-
-        /** See {@link IngestConfig#fileSettleTime()}. */
-        public Builder fileSettleTime(Duration time) {
-            this.fileSettleTime = time;
-            return this;
-        }
-
-        /** See {@link IngestConfig#ignoreCorruptFiles()}. */
-        public Builder ignoreCorruptFiles(boolean ignore) {
-            this.ignoreCorruptFiles = ignore;
-            return this;
-        }
-
-        /** See {@link IngestConfig#timeZone()}: a region ({@code America/New_York}), an offset ({@code +01:00}) or UTC. */
-        public Builder timeZone(String zone) {
-            this.timeZone = Timestamps.sessionZone(zone, "source.files.timeZone");
-            return this;
-        }
-
-        /** Spark's {@code cleanSource} (with {@code sourceArchiveDir} for {@link CleanSource#archiveTo}). */
-        public Builder cleanSource(CleanSource clean) {
-            this.cleanSource = clean;
-            return this;
-        }
-
-        public Builder eventsTopic(String topic) {
-            this.eventsTopic = topic;
-            return this;
-        }
-
-        public Builder ingestLogTopic(String topic) {
-            this.ingestLogTopic = topic;
-            return this;
-        }
-
-        public Builder deadLetterTopic(String topic) {
-            this.deadLetterTopic = topic;
-            return this;
-        }
-
-        /** The replicas of the topics the ingest creates (the pipeline's {@code topic.replicationFactor}); default: the broker's. */
-        public Builder replicationFactor(short replicas) {
-            this.replicationFactor = Optional.of(replicas);
-            return this;
-        }
-
-        public Builder transactionalId(String id) {
-            this.transactionalId = id;
-            return this;
-        }
-
-        /** Validates every setting; an error names the setting and the fix. */
-        public IngestConfig build() {
-            if (pipeline == null || pipeline.isBlank() || !pipeline.matches("[A-Za-z0-9._-]+")) {
-                throw new TributaryException("name: '" + pipeline + "' is not a valid pipeline name;"
-                        + " use letters, digits, '.', '_' and '-' (it becomes part of the topic names)");
-            }
-            Objects.requireNonNull(inputLocation, "inputLocation");
-            Objects.requireNonNull(schema, "schema");
-            fileFormat = FileFormat.of(format, formatOptions);
-            Objects.requireNonNull(schemaEvolution, "schemaEvolution");
-            if (schemaEvolution != SchemaEvolution.NONE && fileFormat.kind() != FileFormat.Kind.JSON) {
-                throw new TributaryException("source.files.schemaEvolution: " + schemaEvolution.specName() + " reads new fields of JSON files;"
-                        + " the " + fileFormat.name() + " format reads with the schema as given: set schemaEvolution to none");
-            }
-            if (schemaEvolution == SchemaEvolution.RESCUE && schema.indexOf(RESCUED_DATA) < 0) {
-                java.util.List<io.tributary.schema.Field> fields = new ArrayList<>(schema.fields());
-                fields.add(new io.tributary.schema.Field(RESCUED_DATA, DataType.STRING, true));
-                schema = new Schema(fields);
-            }
-            if (specSchema == null) {
-                specSchema = schema;
-            }
-            fileFormat.checkSchema(schema);
-            fileFormat.times(timeZone); // a bad timestampFormat or dateFormat fails here
-            if (eventTime != null) {
-                int i = schema.require(eventTime, "eventTime");
-                DataType.Kind k = schema.field(i).type().kind();
-                if (k != DataType.Kind.TIMESTAMP && k != DataType.Kind.TIMESTAMP_NTZ) {
-                    throw new TributaryException("eventTime: column '" + eventTime + "' is " + schema.field(i).type().ddl()
-                            + "; event time needs a TIMESTAMP column (as Spark's withWatermark)");
-                }
-            }
-            if (watermarkDelay != null) {
-                if (eventTime == null) {
-                    throw new TributaryException("watermark: a watermark delay needs an eventTime column; set eventTime");
-                }
-                if (watermarkDelay.isNegative()) {
-                    throw new TributaryException("watermark: the delay " + watermarkDelay + " is negative; use 0 or more");
-                }
-            }
-            for (String g : groupBy) {
-                schema.require(g, "groupBy");
-            }
-            if (maxFilesPerTrigger < 1) {
-                throw new TributaryException("maxFilesPerTrigger: " + maxFilesPerTrigger + " is not a positive number of files");
-            }
-            if (maxBytesPerTrigger < 1) {
-                throw new TributaryException("maxBytesPerTrigger: " + maxBytesPerTrigger + " is not a positive number of bytes");
-            }
-            Objects.requireNonNull(onBadRecord, "onBadRecord");
-            if (maxLineBytes < 16) {
-                throw new TributaryException("maxLineBytes: " + maxLineBytes + " is too small; use at least 16 (default 16 MiB)");
-            }
-            if (closeIdleWindowsAfter != null && (closeIdleWindowsAfter.isNegative() || idleWatermarkAdvance == null
-                    || idleWatermarkAdvance.isZero() || idleWatermarkAdvance.isNegative() || watermarkDelay == null)) {
-                throw new TributaryException("aggregate.closeIdleWindowsAfter: needs a watermark, a window length and a duration of 0 or more (got "
-                        + closeIdleWindowsAfter + ")");
-            }
-            if (fileMinAge == null || fileMinAge.isNegative()) {
-                throw new TributaryException("fileMinAge: " + fileMinAge + " must be 0 or more");
-            }
-            if (fileSettleTime == null || fileSettleTime.isNegative()) {
-                throw new TributaryException("fileSettleTime: " + fileSettleTime + " must be 0 or more");
-            }
-            Objects.requireNonNull(cleanSource, "cleanSource");
-            if (cleanSource instanceof CleanSource.Archive a) {
-                if ((a.dir() == null) != (inputDir == null)) {
-                    throw new TributaryException("source.files.sourceArchiveDir: " + a.location() + " is not on the file system of the input"
-                            + " folder " + inputLocation + "; archive to a folder on the same one (an object is copied and deleted"
-                            + " on the server, a local file moved)");
-                }
-                if (a.dir() != null) {
-                    a.requireOutside(inputDir);
-                } else {
-                    requireOutside(ObjectLocation.parse(a.location()), ObjectLocation.parse(inputLocation));
-                }
-            }
-            return new IngestConfig(this);
-        }
-
-        private static void requireOutside(ObjectLocation archive, ObjectLocation input) {
-            if (archive.bucket().equals(input.bucket()) && archive.prefix().startsWith(input.prefix())) {
-                throw new TributaryException("source.files.sourceArchiveDir: " + archive + " is inside the input folder " + input
-                        + ", where archived files would sit among new ones (Spark refuses this too); choose a folder outside " + input);
-            }
-        }
     }
 }

@@ -33,7 +33,7 @@ class MisbehavingFilesTest {
     @RegisterExtension
     static final BrokerExtension KAFKA = new BrokerExtension();
 
-    private IngestConfig.Builder builder(String name) {
+    private IngestConfigBuilder builder(String name) {
         return IngestConfig.builder(IngestKit.uniquePipeline(name), tmp.resolve(name + "/in"), SCHEMA);
     }
 

@@ -8,6 +8,7 @@ import io.tributary.ingest.SchemaEvolution;
 import io.tributary.ingest.SchemaInference;
 import io.tributary.ingest.FilesReadAhead;
 import io.tributary.ingest.IngestConfig;
+import io.tributary.ingest.IngestConfigBuilder;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
@@ -355,7 +356,7 @@ public final class PipelineParts {
 
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {
         Schema rows = aggregate == null ? TableNotNull.apply(spec, input) : input; // rows go to the table as they are: its NOT NULLs
-        IngestConfig.Builder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), rows)
+        IngestConfigBuilder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), rows)
                 .storage(spec.storage())
                 .format(spec.string(Settings.FILES_FORMAT))
                 .formatOptions(spec.map(Settings.FILES_OPTIONS))

@@ -1,0 +1,294 @@
+package io.tributary.ingest;
+
+import io.tributary.schema.DataType;
+import io.tributary.schema.Schema;
+import io.tributary.schema.Timestamps;
+import io.tributary.schema.Topics;
+import io.tributary.schema.TributaryException;
+import io.tributary.storage.ObjectLocation;
+import io.tributary.storage.Storage;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Locale;
+import java.util.Objects;
+
+/** Collects the settings of an {@link IngestConfig}; {@link #build()} validates them together. */
+public final class IngestConfigBuilder {
+    final String pipeline;
+    final Path inputDir;
+    final String inputLocation;
+    Storage storage = Storage.NONE;
+    Schema schema;
+    Schema specSchema;
+    SchemaEvolution schemaEvolution = SchemaEvolution.NONE;
+    boolean inferColumnTypes = true;
+    boolean schemaInferred;
+    String format = "json";
+    java.util.Map<String, String> formatOptions = java.util.Map.of();
+    FileFormat fileFormat;
+    String eventTime;
+    Duration watermarkDelay;
+    List<String> groupBy = new ArrayList<>();
+    int maxFilesPerTrigger = Integer.MAX_VALUE;
+    long maxBytesPerTrigger = Long.MAX_VALUE;
+    BadRecordPolicy onBadRecord = BadRecordPolicy.DEAD_LETTER;
+    int maxLineBytes = IngestConfig.DEFAULT_MAX_LINE_BYTES;
+    int rowsPerRecord = IngestConfig.DEFAULT_ROWS_PER_RECORD;
+    Duration fileMinAge = Duration.ZERO;
+    Duration fileSettleTime = Duration.ZERO;
+    boolean ignoreCorruptFiles;
+    ZoneId timeZone = ZoneOffset.UTC;
+    CleanSource cleanSource = CleanSource.OFF;
+    Duration closeIdleWindowsAfter;
+    Duration idleWatermarkAdvance;
+    String eventsTopic;
+    String ingestLogTopic;
+    String deadLetterTopic;
+    String transactionalId;
+    Optional<Short> replicationFactor = Optional.empty();
+
+    IngestConfigBuilder(String pipeline, Path inputDir, String inputLocation, Schema schema) {
+        this.pipeline = pipeline;
+        this.inputDir = inputDir;
+        this.inputLocation = inputLocation;
+        this.schema = schema;
+    }
+
+    /** The settings of the input's file system (object storage). */
+    public IngestConfigBuilder storage(Storage settings) {
+        this.storage = settings == null ? Storage.NONE : settings;
+        return this;
+    }
+
+    /** {@code json}, {@code csv}, {@code parquet} or {@code text} (Spark's format names). */
+    public IngestConfigBuilder format(String format) {
+        this.format = format;
+        return this;
+    }
+
+    /** Spark's options of the format ({@code header}, {@code sep}, {@code multiLine}...; {@link FileFormat}). */
+    public IngestConfigBuilder formatOptions(java.util.Map<String, String> options) {
+        this.formatOptions = java.util.Map.copyOf(options);
+        return this;
+    }
+
+    /** What a field the schema lacks does (Auto Loader's schemaEvolutionMode); {@link SchemaEvolution#NONE} by default. */
+    public IngestConfigBuilder schemaEvolution(SchemaEvolution mode) {
+        this.schemaEvolution = mode;
+        return this;
+    }
+
+    /** The schema was inferred from the files, not given: it is recorded with the first batch and named in the events' header. */
+    public IngestConfigBuilder schemaInferred(boolean inferred) {
+        this.schemaInferred = inferred;
+        return this;
+    }
+
+    /** New columns typed by their JSON values (true, Spark's inference) or STRING (false, Auto Loader's default). */
+    public IngestConfigBuilder inferColumnTypes(boolean typed) {
+        this.inferColumnTypes = typed;
+        return this;
+    }
+
+    /** The event-time column (TIMESTAMP or TIMESTAMP_NTZ); null for none. */
+    public IngestConfigBuilder eventTime(String column) {
+        this.eventTime = column;
+        return this;
+    }
+
+    /** Spark's {@code withWatermark} delay; needs {@link #eventTime}. */
+    public IngestConfigBuilder watermarkDelay(Duration delay) {
+        this.watermarkDelay = delay;
+        return this;
+    }
+
+    public IngestConfigBuilder groupBy(List<String> columns) {
+        this.groupBy = new ArrayList<>(columns);
+        return this;
+    }
+
+    /** At most {@code n} files per batch (Spark's option of the same name); n >= 1. */
+    public IngestConfigBuilder maxFilesPerTrigger(int n) {
+        this.maxFilesPerTrigger = n;
+        return this;
+    }
+
+    /** At most about {@code bytes} per batch, at least one file (Spark's option of the same name). */
+    public IngestConfigBuilder maxBytesPerTrigger(long bytes) {
+        this.maxBytesPerTrigger = bytes;
+        return this;
+    }
+
+    public IngestConfigBuilder onBadRecord(BadRecordPolicy policy) {
+        this.onBadRecord = policy;
+        return this;
+    }
+
+    public IngestConfigBuilder maxLineBytes(int bytes) {
+        this.maxLineBytes = bytes;
+        return this;
+    }
+
+    /** See {@link IngestConfig#rowsPerRecord()}; n >= 1. */
+    public IngestConfigBuilder rowsPerRecord(int n) {
+        if (n < 1) {
+            throw new TributaryException("source.files.rowsPerRecord must be at least 1, got " + n);
+        }
+        this.rowsPerRecord = n;
+        return this;
+    }
+
+    /** See {@link IngestConfig#closeIdleWindowsAfter()}; {@code advance} is the window length. */
+    public IngestConfigBuilder closeIdleWindowsAfter(Duration idle, Duration advance) {
+        this.closeIdleWindowsAfter = idle;
+        this.idleWatermarkAdvance = advance;
+        return this;
+    }
+
+    public IngestConfigBuilder fileMinAge(Duration age) {
+        this.fileMinAge = age;
+        return this;
+    }
+
+    /** See {@link IngestConfig#fileSettleTime()}. */
+    public IngestConfigBuilder fileSettleTime(Duration time) {
+        this.fileSettleTime = time;
+        return this;
+    }
+
+    /** See {@link IngestConfig#ignoreCorruptFiles()}. */
+    public IngestConfigBuilder ignoreCorruptFiles(boolean ignore) {
+        this.ignoreCorruptFiles = ignore;
+        return this;
+    }
+
+    /** See {@link IngestConfig#timeZone()}: a region ({@code America/New_York}), an offset ({@code +01:00}) or UTC. */
+    public IngestConfigBuilder timeZone(String zone) {
+        this.timeZone = Timestamps.sessionZone(zone, "source.files.timeZone");
+        return this;
+    }
+
+    /** Spark's {@code cleanSource} (with {@code sourceArchiveDir} for {@link CleanSource#archiveTo}). */
+    public IngestConfigBuilder cleanSource(CleanSource clean) {
+        this.cleanSource = clean;
+        return this;
+    }
+
+    public IngestConfigBuilder eventsTopic(String topic) {
+        this.eventsTopic = topic;
+        return this;
+    }
+
+    public IngestConfigBuilder ingestLogTopic(String topic) {
+        this.ingestLogTopic = topic;
+        return this;
+    }
+
+    public IngestConfigBuilder deadLetterTopic(String topic) {
+        this.deadLetterTopic = topic;
+        return this;
+    }
+
+    /** The replicas of the topics the ingest creates (the pipeline's {@code topic.replicationFactor}); default: the broker's. */
+    public IngestConfigBuilder replicationFactor(short replicas) {
+        this.replicationFactor = Optional.of(replicas);
+        return this;
+    }
+
+    public IngestConfigBuilder transactionalId(String id) {
+        this.transactionalId = id;
+        return this;
+    }
+
+    /** Validates every setting; an error names the setting and the fix. */
+    public IngestConfig build() {
+        if (pipeline == null || pipeline.isBlank() || !pipeline.matches("[A-Za-z0-9._-]+")) {
+            throw new TributaryException("name: '" + pipeline + "' is not a valid pipeline name;"
+                    + " use letters, digits, '.', '_' and '-' (it becomes part of the topic names)");
+        }
+        Objects.requireNonNull(inputLocation, "inputLocation");
+        Objects.requireNonNull(schema, "schema");
+        fileFormat = FileFormat.of(format, formatOptions);
+        Objects.requireNonNull(schemaEvolution, "schemaEvolution");
+        if (schemaEvolution != SchemaEvolution.NONE && fileFormat.kind() != FileFormat.Kind.JSON) {
+            throw new TributaryException("source.files.schemaEvolution: " + schemaEvolution.specName() + " reads new fields of JSON files;"
+                    + " the " + fileFormat.name() + " format reads with the schema as given: set schemaEvolution to none");
+        }
+        if (schemaEvolution == SchemaEvolution.RESCUE && schema.indexOf(IngestConfig.RESCUED_DATA) < 0) {
+            java.util.List<io.tributary.schema.Field> fields = new ArrayList<>(schema.fields());
+            fields.add(new io.tributary.schema.Field(IngestConfig.RESCUED_DATA, DataType.STRING, true));
+            schema = new Schema(fields);
+        }
+        if (specSchema == null) {
+            specSchema = schema;
+        }
+        fileFormat.checkSchema(schema);
+        fileFormat.times(timeZone); // a bad timestampFormat or dateFormat fails here
+        if (eventTime != null) {
+            int i = schema.require(eventTime, "eventTime");
+            DataType.Kind k = schema.field(i).type().kind();
+            if (k != DataType.Kind.TIMESTAMP && k != DataType.Kind.TIMESTAMP_NTZ) {
+                throw new TributaryException("eventTime: column '" + eventTime + "' is " + schema.field(i).type().ddl()
+                        + "; event time needs a TIMESTAMP column (as Spark's withWatermark)");
+            }
+        }
+        if (watermarkDelay != null) {
+            if (eventTime == null) {
+                throw new TributaryException("watermark: a watermark delay needs an eventTime column; set eventTime");
+            }
+            if (watermarkDelay.isNegative()) {
+                throw new TributaryException("watermark: the delay " + watermarkDelay + " is negative; use 0 or more");
+            }
+        }
+        for (String g : groupBy) {
+            schema.require(g, "groupBy");
+        }
+        if (maxFilesPerTrigger < 1) {
+            throw new TributaryException("maxFilesPerTrigger: " + maxFilesPerTrigger + " is not a positive number of files");
+        }
+        if (maxBytesPerTrigger < 1) {
+            throw new TributaryException("maxBytesPerTrigger: " + maxBytesPerTrigger + " is not a positive number of bytes");
+        }
+        Objects.requireNonNull(onBadRecord, "onBadRecord");
+        if (maxLineBytes < 16) {
+            throw new TributaryException("maxLineBytes: " + maxLineBytes + " is too small; use at least 16 (default 16 MiB)");
+        }
+        if (closeIdleWindowsAfter != null && (closeIdleWindowsAfter.isNegative() || idleWatermarkAdvance == null
+                || idleWatermarkAdvance.isZero() || idleWatermarkAdvance.isNegative() || watermarkDelay == null)) {
+            throw new TributaryException("aggregate.closeIdleWindowsAfter: needs a watermark, a window length and a duration of 0 or more (got "
+                    + closeIdleWindowsAfter + ")");
+        }
+        if (fileMinAge == null || fileMinAge.isNegative()) {
+            throw new TributaryException("fileMinAge: " + fileMinAge + " must be 0 or more");
+        }
+        if (fileSettleTime == null || fileSettleTime.isNegative()) {
+            throw new TributaryException("fileSettleTime: " + fileSettleTime + " must be 0 or more");
+        }
+        Objects.requireNonNull(cleanSource, "cleanSource");
+        if (cleanSource instanceof CleanSource.Archive a) {
+            if ((a.dir() == null) != (inputDir == null)) {
+                throw new TributaryException("source.files.sourceArchiveDir: " + a.location() + " is not on the file system of the input"
+                        + " folder " + inputLocation + "; archive to a folder on the same one (an object is copied and deleted"
+                        + " on the server, a local file moved)");
+            }
+            if (a.dir() != null) {
+                a.requireOutside(inputDir);
+            } else {
+                requireOutside(ObjectLocation.parse(a.location()), ObjectLocation.parse(inputLocation));
+            }
+        }
+        return new IngestConfig(this);
+    }
+
+    private static void requireOutside(ObjectLocation archive, ObjectLocation input) {
+        if (archive.bucket().equals(input.bucket()) && archive.prefix().startsWith(input.prefix())) {
+            throw new TributaryException("source.files.sourceArchiveDir: " + archive + " is inside the input folder " + input
+                    + ", where archived files would sit among new ones (Spark refuses this too); choose a folder outside " + input);
+        }
+    }
+}
