@@ -8,6 +8,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
+import io.tributary.delta.kernel.KernelLoggers;
 import java.util.Map;
 
 /**
@@ -19,14 +20,11 @@ import java.util.Map;
  * replaces all of it.
  */
 public final class LogSetup extends ContextAwareBase implements Configurator {
-    /** Loggers quieter than WARN: known harmless warnings (Kernel on a table without checkpoint, Kernel's retry
-     *  of a commit that another writer's took the version of, which the sink logs in a line of its own, Hadoop
+    /** Loggers quieter than WARN: known harmless warnings (Kernel's, named in {@link KernelLoggers}, Hadoop
      *  without native code, a fresh KRaft log, a client retrying a broker that is down or stopping, Streams' config and state folder notes, the
      *  embedded controller's request errors at shutdown). */
     static final Map<String, Level> LEVELS = Map.of(
             "io.tributary", Level.INFO,
-            "io.delta.kernel.internal.snapshot.SnapshotManager", Level.ERROR,
-            "io.delta.kernel.internal.TransactionImpl", Level.ERROR,
             "org.apache.hadoop.util.NativeCodeLoader", Level.ERROR,
             "org.apache.kafka.controller.QuorumController", Level.ERROR,
             "org.apache.kafka.clients.NetworkClient", Level.ERROR,
@@ -53,5 +51,6 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
         root.setLevel(Level.WARN);
         root.addAppender(stderr);
         LEVELS.forEach((name, level) -> context.getLogger(name).setLevel(level));
+        KernelLoggers.HARMLESS_WARNINGS.forEach(name -> context.getLogger(name).setLevel(Level.ERROR));
     }
 }
