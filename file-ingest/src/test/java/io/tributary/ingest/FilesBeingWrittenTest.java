@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
+import io.tributary.testing.FilesInProgress;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -41,14 +42,6 @@ class FilesBeingWrittenTest {
     @RegisterExtension
     static final BrokerExtension KAFKA = new BrokerExtension();
 
-    private static byte[] lines(int from, int to) {
-        StringBuilder b = new StringBuilder();
-        for (int i = from; i < to; i++) {
-            b.append("{\"id\": ").append(i).append("}\n");
-        }
-        return b.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
     @Test
     void aFileWrittenInChunksIsPublishedWholeOnceItHeldStill() throws Exception {
         Path dir = tmp.resolve("chunks/in");
@@ -57,21 +50,7 @@ class FilesBeingWrittenTest {
                 .fileSettleTime(Duration.ofSeconds(1)).build();
         IngestKit.createTopics(KAFKA.broker(), config, 1);
         // the writer of the issue: 20,000 rows in 8 chunks over 4 seconds; and a file created empty, filled a moment later
-        Thread writer = new Thread(() -> {
-            try (OutputStream big = Files.newOutputStream(dir.resolve("big.json"))) {
-                Path late = Files.createFile(dir.resolve("late.json"));
-                for (int chunk = 0; chunk < 8; chunk++) {
-                    big.write(lines(chunk * 2_500, (chunk + 1) * 2_500));
-                    big.flush();
-                    if (chunk == 1) {
-                        Files.write(late, lines(100_000, 100_010));
-                    }
-                    Thread.sleep(500); // the writer's own pace
-                }
-            } catch (IOException | InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        Thread writer = FilesInProgress.chunkedWriter(dir);
         List<Progress> progress = new ArrayList<>();
         AtomicInteger rows = new AtomicInteger();
         try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
@@ -112,7 +91,7 @@ class FilesBeingWrittenTest {
         Thread logger = new Thread(() -> {
             try (OutputStream out = Files.newOutputStream(growing)) {
                 while (writing.get()) {
-                    out.write(lines(written.get(), written.get() + 1));
+                    out.write(FilesInProgress.lines(written.get(), written.get() + 1));
                     out.flush();
                     written.incrementAndGet();
                     started.countDown();

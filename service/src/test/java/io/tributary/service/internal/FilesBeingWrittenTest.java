@@ -7,6 +7,7 @@ import io.tributary.schema.Topics;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.TopicTail;
+import io.tributary.testing.FilesInProgress;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -58,14 +59,6 @@ class FilesBeingWrittenTest {
         return PipelineSpec.load(file, Map.of(), Map.of());
     }
 
-    private static byte[] lines(int from, int to) {
-        StringBuilder b = new StringBuilder();
-        for (int i = from; i < to; i++) {
-            b.append("{\"id\": ").append(i).append("}\n");
-        }
-        return b.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
     private List<Integer> table() {
         String table = dir.resolve("out").toString();
         return DeltaTables.exists(table) ? DeltaTables.readRows(table).stream().map(r -> (Integer) r[0]).toList() : List.of();
@@ -76,21 +69,7 @@ class FilesBeingWrittenTest {
         PipelineSpec spec = spec("default");
         Path in = dir.resolve("in");
         // 20,000 rows in 8 chunks over 4 seconds, and a file created empty and filled a moment later
-        Thread writer = new Thread(() -> {
-            try (OutputStream big = Files.newOutputStream(in.resolve("big.json"))) {
-                Path late = Files.createFile(in.resolve("late.json"));
-                for (int chunk = 0; chunk < 8; chunk++) {
-                    big.write(lines(chunk * 2_500, (chunk + 1) * 2_500));
-                    big.flush();
-                    if (chunk == 1) {
-                        Files.write(late, lines(100_000, 100_010));
-                    }
-                    Thread.sleep(500); // the writer's own pace
-                }
-            } catch (IOException | InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        Thread writer = FilesInProgress.chunkedWriter(in);
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try (Pipeline pipeline = Pipeline.open(spec, RunOptions.DEFAULT)) {
             Future<RunSummary> run = thread.submit(() -> pipeline.run(spec.trigger(), p -> { }));
@@ -119,14 +98,14 @@ class FilesBeingWrittenTest {
     void anAvailableNowRunLeavesAFileStillBeingWrittenToALaterRun() throws Exception {
         PipelineSpec spec = spec("availableNow");
         Path in = dir.resolve("in");
-        Files.write(in.resolve("whole.json"), lines(-1, 0));
+        Files.write(in.resolve("whole.json"), FilesInProgress.lines(-1, 0));
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicInteger written = new AtomicInteger();
         CountDownLatch started = new CountDownLatch(1);
         Thread logger = new Thread(() -> {
             try (OutputStream out = Files.newOutputStream(in.resolve("growing.json"))) {
                 while (writing.get()) {
-                    out.write(lines(written.get(), written.get() + 1));
+                    out.write(FilesInProgress.lines(written.get(), written.get() + 1));
                     out.flush();
                     written.incrementAndGet();
                     started.countDown();
