@@ -1,6 +1,6 @@
 package io.tributary.connect;
 
-import io.tributary.connect.internal.ConfigValues;
+import io.tributary.connect.internal.ConnectSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +21,7 @@ public class DeltaSinkConnector extends SinkConnector {
 
     @Override
     public String version() {
-        return ConfigValues.version();
+        return ConnectSettings.version();
     }
 
     @Override

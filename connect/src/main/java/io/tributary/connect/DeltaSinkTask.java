@@ -1,6 +1,6 @@
 package io.tributary.connect;
 
-import io.tributary.connect.internal.ConfigValues;
+import io.tributary.connect.internal.ConnectSettings;
 import io.tributary.connect.internal.RecordRows;
 import io.tributary.connect.internal.TaskMetrics;
 import io.tributary.schema.BadRecordException;
@@ -58,7 +58,7 @@ public class DeltaSinkTask extends SinkTask {
 
     @Override
     public String version() {
-        return ConfigValues.version();
+        return ConnectSettings.version();
     }
 
     @Override

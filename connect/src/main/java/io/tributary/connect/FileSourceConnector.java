@@ -1,6 +1,6 @@
 package io.tributary.connect;
 
-import io.tributary.connect.internal.ConfigValues;
+import io.tributary.connect.internal.ConnectSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,7 +31,7 @@ public class FileSourceConnector extends SourceConnector {
 
     @Override
     public String version() {
-        return ConfigValues.version();
+        return ConnectSettings.version();
     }
 
     @Override
@@ -86,8 +86,9 @@ public class FileSourceConnector extends SourceConnector {
             try {
                 new FileSourceConfig(connectorConfigs).ingestConfig(connectorConfigs.get("name"));
             } catch (ConfigException e) {
-                addError(config, e.getMessage().contains(FileSourceConfig.CLEAN_SOURCE) ? FileSourceConfig.CLEAN_SOURCE
-                        : FileSourceConfig.PATH, e.getMessage());
+                String key = config.configValues().stream().map(ConfigValue::name)
+                        .filter(k -> e.getMessage().contains("configuration " + k + ":")).findFirst().orElse(FileSourceConfig.PATH);
+                addError(config, key, e.getMessage());
             }
             String keys = new FileSourceConfig(connectorConfigs).keysProblem();
             if (keys != null) {

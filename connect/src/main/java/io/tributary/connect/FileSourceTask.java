@@ -1,6 +1,6 @@
 package io.tributary.connect;
 
-import io.tributary.connect.internal.ConfigValues;
+import io.tributary.connect.internal.ConnectSettings;
 import io.tributary.connect.internal.FileOffsets;
 import io.tributary.connect.internal.TaskMetrics;
 import io.tributary.ingest.IngestConfig;
@@ -66,7 +66,7 @@ public class FileSourceTask extends SourceTask {
 
     @Override
     public String version() {
-        return ConfigValues.version();
+        return ConnectSettings.version();
     }
 
     @Override

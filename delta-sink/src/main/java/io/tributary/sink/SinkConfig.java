@@ -165,6 +165,36 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
         return new SinkConfig(tablePath, schema, topic, appId, stageName, 0, Map.of(), DEFAULT_PENDING_TRANSACTION_WAIT);
     }
 
+    /**
+     * This config with the {@link SinkSettings} given in {@code values} (a spec's {@code sink.delta.},
+     * a connector's config), parsed by their definitions; a setting not given keeps this config's value.
+     * The path and the schema are the caller's.
+     */
+    public SinkConfig withSettings(io.tributary.settings.Values values) {
+        SinkConfig c = this;
+        if (values.has(SinkSettings.PROPERTIES)) {
+            c = c.withTableProperties(values.map(SinkSettings.PROPERTIES));
+        }
+        List<String> partitions = values.get(SinkSettings.PARTITION_BY);
+        c = partitions == null ? c : c.withPartitionBy(partitions);
+        Long size = values.get(SinkSettings.TARGET_FILE_SIZE);
+        c = size == null ? c : c.withTargetFileSize(size);
+        Duration latency = values.get(SinkSettings.ALLOWED_LATENCY);
+        c = latency == null ? c : c.withAllowedLatency(latency);
+        Boolean nonEmpty = values.get(SinkSettings.ALLOW_NON_EMPTY_PATH);
+        c = nonEmpty == null ? c : c.withAllowNonEmptyPath(nonEmpty);
+        Boolean merge = values.get(SinkSettings.MERGE_SCHEMA);
+        c = merge == null ? c : c.withMergeSchema(merge);
+        Integer rows = values.get(SinkSettings.ROWS_PER_FILE);
+        c = rows == null ? c : c.withRowsPerFile(rows);
+        String mode = values.get(SinkSettings.MODE);
+        if (mode != null) {
+            List<String> keys = values.get(SinkSettings.KEYS);
+            c = c.withMode(SinkMode.parse(mode), keys == null ? List.of() : keys, values.get(SinkSettings.ORDER));
+        }
+        return c;
+    }
+
     public SinkConfig withMaxRowsPerBatch(int rows) {
         return new SinkConfig(tablePath, schema, topic, appId, stageName, rows, tableProperties, pendingTransactionWait,
                 mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);

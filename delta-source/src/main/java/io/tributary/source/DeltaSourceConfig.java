@@ -231,6 +231,29 @@ public final class DeltaSourceConfig {
             return this;
         }
 
+        /**
+         * Takes the {@link DeltaSourceSettings} given in {@code values} (a spec's {@code source.delta.}),
+         * parsed by their definitions; the table path is the builder's own argument.
+         */
+        public Builder settings(io.tributary.settings.Values values) {
+            startingVersion(values.get(DeltaSourceSettings.STARTING_VERSION));
+            set(values, DeltaSourceSettings.SKIP_CHANGE_COMMITS, this::skipChangeCommits);
+            set(values, DeltaSourceSettings.IGNORE_DELETES, this::ignoreDeletes);
+            set(values, DeltaSourceSettings.READ_CHANGE_FEED, this::readChangeFeed);
+            set(values, DeltaSourceSettings.MAX_FILES, this::maxFilesPerTrigger);
+            set(values, DeltaSourceSettings.MAX_BYTES, this::maxBytesPerTrigger);
+            set(values, DeltaSourceSettings.ROWS_PER_RECORD, this::rowsPerRecord);
+            return this;
+        }
+
+        private static <T> void set(io.tributary.settings.Values values, io.tributary.settings.Setting<T> setting,
+                                    java.util.function.Consumer<T> to) {
+            T v = values.get(setting);
+            if (v != null) {
+                to.accept(v);
+            }
+        }
+
         /** As {@link StartingVersion#parse(String)}: null = snapshot, "latest", or a number. */
         public Builder startingVersion(String startingVersion) {
             return startingVersion(StartingVersion.parse(startingVersion));

@@ -132,9 +132,9 @@ public interface CleanSource {
         }
 
         /** Spark refuses an archive folder its source could read; Tributary refuses one inside the input folder. */
-        void requireOutside(Path inputDir) {
+        void requireOutside(String key, Path inputDir) {
             if (within(dir, inputDir)) {
-                throw new TributaryException("source.files.sourceArchiveDir: " + dir + " is inside the input folder "
+                throw new TributaryException(key + ": " + dir + " is inside the input folder "
                         + inputDir + ", where archived files would sit among new ones (Spark refuses this too);"
                         + " choose a folder outside " + inputDir);
             }

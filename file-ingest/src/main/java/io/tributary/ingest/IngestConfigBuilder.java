@@ -5,6 +5,8 @@ import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
+import io.tributary.settings.Setting;
+import io.tributary.settings.Values;
 import io.tributary.storage.ObjectLocation;
 import io.tributary.storage.Storage;
 import java.nio.file.Path;
@@ -51,12 +53,59 @@ public final class IngestConfigBuilder {
     String deadLetterTopic;
     String transactionalId;
     Optional<Short> replicationFactor = Optional.empty();
+    private Values names;
 
     IngestConfigBuilder(String pipeline, Path inputDir, String inputLocation, Schema schema) {
         this.pipeline = pipeline;
         this.inputDir = inputDir;
         this.inputLocation = inputLocation;
         this.schema = schema;
+    }
+
+    /**
+     * Takes the {@link IngestSettings} given in {@code values} (a spec's {@code source.files.}, a
+     * connector's config), parsed by their definitions; later errors name the keys as written there.
+     * The folder and the schema are the builder's own arguments.
+     */
+    public IngestConfigBuilder settings(Values values) {
+        this.names = values;
+        set(values, IngestSettings.FORMAT, this::format);
+        if (values.has(IngestSettings.OPTIONS)) {
+            formatOptions(values.map(IngestSettings.OPTIONS));
+        }
+        set(values, IngestSettings.SCHEMA_EVOLUTION, this::schemaEvolution);
+        set(values, IngestSettings.INFER_COLUMN_TYPES, this::inferColumnTypes);
+        set(values, IngestSettings.MAX_FILES, this::maxFilesPerTrigger);
+        set(values, IngestSettings.MAX_BYTES, this::maxBytesPerTrigger);
+        set(values, IngestSettings.ON_BAD_RECORD, this::onBadRecord);
+        set(values, IngestSettings.FILE_MIN_AGE, this::fileMinAge);
+        set(values, IngestSettings.FILE_SETTLE_TIME, this::fileSettleTime);
+        set(values, IngestSettings.IGNORE_CORRUPT_FILES, this::ignoreCorruptFiles);
+        set(values, IngestSettings.TIME_ZONE, z -> this.timeZone = z);
+        set(values, IngestSettings.MAX_LINE, n -> maxLineBytes(Math.toIntExact(n)));
+        set(values, IngestSettings.ROWS_PER_RECORD, this::rowsPerRecord);
+        String clean = values.get(IngestSettings.CLEAN_SOURCE);
+        if (clean != null) {
+            String archive = values.get(IngestSettings.ARCHIVE_DIR);
+            if ("archive".equals(clean) && archive == null) {
+                throw new TributaryException(name(IngestSettings.CLEAN_SOURCE) + ": archive needs " + name(IngestSettings.ARCHIVE_DIR)
+                        + ", the folder to move ingested files to; set it, or use cleanSource: delete or off");
+            }
+            cleanSource(CleanSource.forLocation(clean, archive));
+        }
+        return this;
+    }
+
+    private static <T> void set(Values values, Setting<T> setting, java.util.function.Consumer<T> to) {
+        T v = values.get(setting);
+        if (v != null) {
+            to.accept(v);
+        }
+    }
+
+    /** The key of {@code setting} as the user wrote it, in errors. */
+    private String name(Setting<?> setting) {
+        return names == null ? setting.key() : names.name(setting);
     }
 
     /** The settings of the input's file system (object storage). */
@@ -137,7 +186,7 @@ public final class IngestConfigBuilder {
     /** See {@link IngestConfig#rowsPerRecord()}; n >= 1. */
     public IngestConfigBuilder rowsPerRecord(int n) {
         if (n < 1) {
-            throw new TributaryException("source.files.rowsPerRecord must be at least 1, got " + n);
+            throw new TributaryException(name(IngestSettings.ROWS_PER_RECORD) + " must be at least 1, got " + n);
         }
         this.rowsPerRecord = n;
         return this;
@@ -169,7 +218,7 @@ public final class IngestConfigBuilder {
 
     /** See {@link IngestConfig#timeZone()}: a region ({@code America/New_York}), an offset ({@code +01:00}) or UTC. */
     public IngestConfigBuilder timeZone(String zone) {
-        this.timeZone = Timestamps.sessionZone(zone, "source.files.timeZone");
+        this.timeZone = Timestamps.sessionZone(zone, name(IngestSettings.TIME_ZONE));
         return this;
     }
 
@@ -216,7 +265,7 @@ public final class IngestConfigBuilder {
         fileFormat = FileFormat.of(format, formatOptions);
         Objects.requireNonNull(schemaEvolution, "schemaEvolution");
         if (schemaEvolution != SchemaEvolution.NONE && fileFormat.kind() != FileFormat.Kind.JSON) {
-            throw new TributaryException("source.files.schemaEvolution: " + schemaEvolution.specName() + " reads new fields of JSON files;"
+            throw new TributaryException(name(IngestSettings.SCHEMA_EVOLUTION) + ": " + schemaEvolution.specName() + " reads new fields of JSON files;"
                     + " the " + fileFormat.name() + " format reads with the schema as given: set schemaEvolution to none");
         }
         if (schemaEvolution == SchemaEvolution.RESCUE && schema.indexOf(IngestConfig.RESCUED_DATA) < 0) {
@@ -249,14 +298,14 @@ public final class IngestConfigBuilder {
             schema.require(g, "groupBy");
         }
         if (maxFilesPerTrigger < 1) {
-            throw new TributaryException("maxFilesPerTrigger: " + maxFilesPerTrigger + " is not a positive number of files");
+            throw new TributaryException(name(IngestSettings.MAX_FILES) + ": " + maxFilesPerTrigger + " is not a positive number of files");
         }
         if (maxBytesPerTrigger < 1) {
-            throw new TributaryException("maxBytesPerTrigger: " + maxBytesPerTrigger + " is not a positive number of bytes");
+            throw new TributaryException(name(IngestSettings.MAX_BYTES) + ": " + maxBytesPerTrigger + " is not a positive number of bytes");
         }
         Objects.requireNonNull(onBadRecord, "onBadRecord");
         if (maxLineBytes < 16) {
-            throw new TributaryException("maxLineBytes: " + maxLineBytes + " is too small; use at least 16 (default 16 MiB)");
+            throw new TributaryException(name(IngestSettings.MAX_LINE) + ": " + maxLineBytes + " is too small; use at least 16 (default 16 MiB)");
         }
         if (closeIdleWindowsAfter != null && (closeIdleWindowsAfter.isNegative() || idleWatermarkAdvance == null
                 || idleWatermarkAdvance.isZero() || idleWatermarkAdvance.isNegative() || watermarkDelay == null)) {
@@ -264,30 +313,30 @@ public final class IngestConfigBuilder {
                     + closeIdleWindowsAfter + ")");
         }
         if (fileMinAge == null || fileMinAge.isNegative()) {
-            throw new TributaryException("fileMinAge: " + fileMinAge + " must be 0 or more");
+            throw new TributaryException(name(IngestSettings.FILE_MIN_AGE) + ": " + fileMinAge + " must be 0 or more");
         }
         if (fileSettleTime == null || fileSettleTime.isNegative()) {
-            throw new TributaryException("fileSettleTime: " + fileSettleTime + " must be 0 or more");
+            throw new TributaryException(name(IngestSettings.FILE_SETTLE_TIME) + ": " + fileSettleTime + " must be 0 or more");
         }
         Objects.requireNonNull(cleanSource, "cleanSource");
         if (cleanSource instanceof CleanSource.Archive a) {
             if ((a.dir() == null) != (inputDir == null)) {
-                throw new TributaryException("source.files.sourceArchiveDir: " + a.location() + " is not on the file system of the input"
+                throw new TributaryException(name(IngestSettings.ARCHIVE_DIR) + ": " + a.location() + " is not on the file system of the input"
                         + " folder " + inputLocation + "; archive to a folder on the same one (an object is copied and deleted"
                         + " on the server, a local file moved)");
             }
             if (a.dir() != null) {
-                a.requireOutside(inputDir);
+                a.requireOutside(name(IngestSettings.ARCHIVE_DIR), inputDir);
             } else {
-                requireOutside(ObjectLocation.parse(a.location()), ObjectLocation.parse(inputLocation));
+                requireOutside(name(IngestSettings.ARCHIVE_DIR), ObjectLocation.parse(a.location()), ObjectLocation.parse(inputLocation));
             }
         }
         return new IngestConfig(this);
     }
 
-    private static void requireOutside(ObjectLocation archive, ObjectLocation input) {
+    private static void requireOutside(String key, ObjectLocation archive, ObjectLocation input) {
         if (archive.bucket().equals(input.bucket()) && archive.prefix().startsWith(input.prefix())) {
-            throw new TributaryException("source.files.sourceArchiveDir: " + archive + " is inside the input folder " + input
+            throw new TributaryException(key + ": " + archive + " is inside the input folder " + input
                     + ", where archived files would sit among new ones (Spark refuses this too); choose a folder outside " + input);
         }
     }

@@ -1,7 +1,5 @@
 package io.tributary.service.internal;
 
-import io.tributary.ingest.BadRecordPolicy;
-import io.tributary.ingest.CleanSource;
 import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.SchemaEvolution;
@@ -9,6 +7,11 @@ import io.tributary.ingest.SchemaInference;
 import io.tributary.ingest.FilesReadAhead;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestConfigBuilder;
+import io.tributary.ingest.IngestSettings;
+import io.tributary.settings.Setting;
+import io.tributary.sink.SinkSettings;
+import io.tributary.source.DeltaSourceSettings;
+import io.tributary.topology.AggregationSettings;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
@@ -233,24 +236,22 @@ public final class PipelineParts {
                 return new Stage(name, aggregation::runBatch, aggregation);
             })));
         }
-        SinkConfig sinkConfig = withSinkMode(spec, aggregate, SinkConfig.of(spec.location(Settings.SINK_PATH), sinkSchema,
+        SinkConfig sinkConfig = withSinkMode(aggregate, SinkConfig.of(spec.location(Settings.SINK_PATH), sinkSchema,
                         sinkTopic, sinkAppId(spec), spec.name() + "/sink")
-                .withTableProperties(spec.map(Settings.SINK_PROPERTIES))
-                .withPartitionBy(spec.list(Settings.SINK_PARTITION_BY))
-                .withTargetFileSize(spec.bytes(Settings.SINK_TARGET_FILE_SIZE))
+                .withSettings(spec.values(Settings.SINK, SinkSettings.ALL))
                 .withTrimTopic(spec.bool(Settings.TOPIC_TRIM))
-                .withAllowNonEmptyPath(spec.bool(Settings.SINK_ALLOW_NON_EMPTY_PATH))
-                .withMergeSchema(spec.bool(Settings.SINK_MERGE_SCHEMA))
-                .withBadRecords(SinkBadRecords.forName(spec.string(Settings.BAD_RECORD), Topics.deadLetter(spec.name())))
-                // a bounded run ends with everything committed: no rows may wait for a later batch
-                .withAllowedLatency(spec.trigger().bounded() ? Duration.ZERO : spec.duration(Settings.SINK_ALLOWED_LATENCY)));
-        stages.add(Stage.opening(sinkConfig.stageName(), threads.submit(() -> {
-            DeltaSink sink = new DeltaSink(sinkConfig, client, options.reprocess(), spec.storage(),
+                .withBadRecords(SinkBadRecords.forName(spec.string(Settings.BAD_RECORD), Topics.deadLetter(spec.name()))));
+        if (spec.trigger().bounded()) {
+            sinkConfig = sinkConfig.withAllowedLatency(Duration.ZERO); // a bounded run ends with everything committed
+        }
+        SinkConfig sink = sinkConfig;
+        stages.add(Stage.opening(sink.stageName(), threads.submit(() -> {
+            DeltaSink deltaSink = new DeltaSink(sink, client, options.reprocess(), spec.storage(),
                     Instances.shared(spec) ? Instances.id(spec) : null);
-            AutoOptimize optimize = new AutoOptimize(sinkConfig.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
-                    OptimizeOptions.defaults().withTargetFileSize(sinkConfig.targetFileSize()).withStorage(spec.storage()));
-            return new Stage(sinkConfig.stageName(), () -> afterCommit(sink.runBatch(), optimize), new SinkResource(sink, optimize),
-                    sink::idleProgress);
+            AutoOptimize optimize = new AutoOptimize(sink.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
+                    OptimizeOptions.defaults().withTargetFileSize(sink.targetFileSize()).withStorage(spec.storage()));
+            return new Stage(sink.stageName(), () -> afterCommit(deltaSink.runBatch(), optimize), new SinkResource(deltaSink, optimize),
+                    deltaSink::idleProgress);
         })));
     }
 
@@ -296,16 +297,14 @@ public final class PipelineParts {
      * batch's output (the topology commits its transactions on its own schedule), and a complete
      * result only ever grows (no key leaves it), so upserting each result row gives the same table.
      */
-    static SinkConfig withSinkMode(PipelineSpec spec, AggregateSpec aggregate, SinkConfig config) {
+    static SinkConfig withSinkMode(AggregateSpec aggregate, SinkConfig config) {
         if (aggregate != null && aggregate.outputMode() != OutputMode.APPEND) {
             List<String> keys = new java.util.ArrayList<>();
             keys.add("window");
             keys.addAll(aggregate.groupBy());
             return config.withMode(SinkMode.UPSERT, keys, null);
         }
-        SinkMode mode = SinkMode.parse(spec.string(Settings.SINK_MODE));
-        return config.withMode(mode, spec.has(Settings.SINK_KEYS) ? spec.list(Settings.SINK_KEYS) : List.of(),
-                spec.has(Settings.SINK_ORDER) ? spec.string(Settings.SINK_ORDER) : null);
+        return config;
     }
 
     /**
@@ -316,15 +315,7 @@ public final class PipelineParts {
     static DeltaSourceConfig deltaSourceConfig(PipelineSpec spec, AggregateSpec aggregate) {
         DeltaSourceConfig.Builder b = DeltaSourceConfig.builder(spec.name(), spec.location(Settings.DELTA_PATH))
                 .storage(spec.storage())
-                .startingVersion(spec.string(Settings.DELTA_STARTING_VERSION))
-                .skipChangeCommits(spec.bool(Settings.DELTA_SKIP_CHANGE_COMMITS))
-                .ignoreDeletes(spec.bool(Settings.DELTA_IGNORE_DELETES))
-                .readChangeFeed(spec.bool(Settings.DELTA_READ_CHANGE_FEED))
-                .maxFilesPerTrigger(spec.integer(Settings.DELTA_MAX_FILES))
-                .rowsPerRecord(spec.integer(Settings.DELTA_ROWS_PER_RECORD));
-        if (spec.has(Settings.DELTA_MAX_BYTES)) {
-            b.maxBytesPerTrigger(spec.bytes(Settings.DELTA_MAX_BYTES));
-        }
+                .settings(spec.values(Settings.DELTA, DeltaSourceSettings.ALL));
         replicationFactor(spec).ifPresent(b::replicationFactor);
         if (aggregate == null && "upsert".equals(spec.string(Settings.SINK_MODE))) {
             b.groupBy(spec.list(Settings.SINK_KEYS)); // a key's rows share a partition, so Kafka order is their order
@@ -337,47 +328,19 @@ public final class PipelineParts {
 
     /** The aggregation the spec asks for, or null for a raw pipeline. */
     static AggregateSpec aggregateSpec(PipelineSpec spec, Schema input) {
-        boolean any = Settings.ALL.stream().anyMatch(s -> s.key().startsWith("aggregate.") && !s.key().equals(Settings.STANDBY_REPLICAS)
-                && spec.has(s.key()))
-                || !spec.map(Settings.SELECT).isEmpty();
-        if (!any) {
-            return null;
-        }
-        return AggregateSpec.builder()
-                .eventTime(spec.string(Settings.EVENT_TIME))
-                .watermark(spec.duration(Settings.WATERMARK))
-                .window(spec.duration(Settings.WINDOW))
-                .slide(spec.duration(Settings.SLIDE))
-                .groupBy(spec.list(Settings.GROUP_BY))
-                .select(spec.map(Settings.SELECT))
-                .outputMode(OutputMode.parse(spec.string(Settings.OUTPUT_MODE)))
-                .build(input);
+        Map<String, Setting<?>> placed = new java.util.LinkedHashMap<>();
+        AggregationSettings.ALL.forEach(s -> placed.put(s.key(), s.under(Settings.AGGREGATE)));
+        placed.put(AggregationSettings.OUTPUT_MODE.key(), AggregationSettings.OUTPUT_MODE);
+        return AggregationSettings.spec(spec.values(placed), input);
     }
 
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {
         Schema rows = aggregate == null ? TableNotNull.apply(spec, input) : input; // rows go to the table as they are: its NOT NULLs
         IngestConfigBuilder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), rows)
                 .storage(spec.storage())
-                .format(spec.string(Settings.FILES_FORMAT))
-                .formatOptions(spec.map(Settings.FILES_OPTIONS))
+                .settings(spec.values(Settings.FILES, IngestSettings.ALL))
                 .schemaEvolution(SchemaEvolution.forName(spec.schemaEvolution()))
-                .schemaInferred(!spec.has(Settings.FILES_SCHEMA) && !"text".equals(spec.string(Settings.FILES_FORMAT)))
-                .inferColumnTypes(spec.bool(Settings.INFER_COLUMN_TYPES))
-                .onBadRecord(BadRecordPolicy.forName(spec.string(Settings.BAD_RECORD)))
-                .fileMinAge(spec.duration(Settings.FILE_MIN_AGE))
-                .fileSettleTime(spec.duration(Settings.FILE_SETTLE_TIME))
-                .ignoreCorruptFiles(spec.bool(Settings.IGNORE_CORRUPT_FILES))
-                .timeZone(spec.string(Settings.FILES_TIME_ZONE))
-                .maxLineBytes(Math.toIntExact(spec.bytes(Settings.MAX_LINE)))
-                .rowsPerRecord(spec.integer(Settings.ROWS_PER_RECORD))
-                .cleanSource(CleanSource.forLocation(spec.string(Settings.CLEAN_SOURCE),
-                        spec.has(Settings.ARCHIVE_DIR) ? spec.location(Settings.ARCHIVE_DIR) : null));
-        if (spec.has(Settings.MAX_FILES)) {
-            b.maxFilesPerTrigger(spec.integer(Settings.MAX_FILES));
-        }
-        if (spec.has(Settings.MAX_BYTES)) {
-            b.maxBytesPerTrigger(spec.bytes(Settings.MAX_BYTES));
-        }
+                .schemaInferred(!spec.has(Settings.FILES_SCHEMA) && !"text".equals(spec.string(Settings.FILES_FORMAT)));
         replicationFactor(spec).ifPresent(b::replicationFactor);
         if (aggregate == null && "upsert".equals(spec.string(Settings.SINK_MODE))) {
             b.groupBy(spec.list(Settings.SINK_KEYS)); // a key's rows share a partition, so Kafka order is their order

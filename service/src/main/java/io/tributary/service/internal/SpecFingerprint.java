@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
-import io.tributary.service.spec.Setting;
+import io.tributary.settings.Setting;
 import io.tributary.service.spec.Settings;
 import io.tributary.storage.SecretKeys;
 import java.nio.charset.StandardCharsets;
@@ -42,17 +42,17 @@ record SpecFingerprint(Map<String, String> values, Set<String> covers) {
     static SpecFingerprint of(PipelineSpec spec) {
         Map<String, String> values = new TreeMap<>();
         Set<String> covers = new TreeSet<>();
-        for (Setting s : Settings.ALL) {
+        for (Setting<?> s : Settings.ALL) {
             if (Settings.PER_INSTANCE.contains(s.key())) {
                 continue;
             }
             covers.add(s.key());
             if (s.isPrefix()) {
                 spec.map(s.key()).forEach((k, v) -> put(values, s.key() + "." + k, v));
-            } else if (s.type() == Setting.Type.LIST) {
+            } else if (s.kind() == Setting.Kind.LIST) {
                 put(values, s.key(), spec.has(s.key()) ? String.join(", ", spec.list(s.key())) : null);
             } else {
-                put(values, s.key(), s.type() == Setting.Type.PATH ? spec.location(s.key()) : spec.string(s.key()));
+                put(values, s.key(), s.kind() == Setting.Kind.PATH ? spec.location(s.key()) : spec.string(s.key()));
             }
         }
         return new SpecFingerprint(values, covers);
@@ -84,7 +84,7 @@ record SpecFingerprint(Map<String, String> values, Set<String> covers) {
         keys.addAll(recorded.values.keySet());
         List<Difference> out = new ArrayList<>();
         for (String k : keys) {
-            Setting s = Settings.find(k);
+            Setting<?> s = Settings.find(k);
             String declared = s == null ? k : s.key();
             if (!covers.contains(declared) || !recorded.covers.contains(declared)) {
                 continue;

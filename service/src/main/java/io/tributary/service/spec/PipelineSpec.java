@@ -1,16 +1,15 @@
 package io.tributary.service.spec;
 
-import io.tributary.schema.ByteSizes;
-import io.tributary.schema.Durations;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.internal.SpecYaml;
+import io.tributary.settings.Setting;
+import io.tributary.settings.Values;
 import io.tributary.storage.SecretKeys;
 import io.tributary.storage.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -95,12 +94,12 @@ public final class PipelineSpec {
         if (!name.startsWith("TRIBUTARY_")) {
             return null;
         }
-        for (Setting s : Settings.ALL) {
+        for (Setting<?> s : Settings.ALL) {
             if (!s.isPrefix() && s.envName().equals(name)) {
                 return s.key();
             }
         }
-        for (Setting s : Settings.ALL) {
+        for (Setting<?> s : Settings.ALL) {
             String prefix = s.envName() + "_";
             if (s.isPrefix() && name.startsWith(prefix)) {
                 return s.key() + "." + name.substring(prefix.length()).toLowerCase(Locale.ROOT).replace('_', '.');
@@ -112,7 +111,7 @@ public final class PipelineSpec {
     private static TributaryException unknownVariable(String name) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
-        for (Setting s : Settings.ALL) {
+        for (Setting<?> s : Settings.ALL) {
             int d = distance(name, s.envName());
             if (d < bestDistance) {
                 bestDistance = d;
@@ -132,28 +131,19 @@ public final class PipelineSpec {
                         + "; the keys are listed in docs/configuration.md");
             }
         }
-        for (Setting s : Settings.ALL) {
+        for (Setting<?> s : Settings.ALL) {
             String v = values.get(s.key());
             if (v == null) {
-                if (s.required()) {
+                if (s.isRequired()) {
                     throw new TributaryException("spec " + specFile + ": missing required key '" + s.key() + "' (" + s.doc() + ")");
                 }
                 continue;
             }
-            if (!s.allowed().isEmpty() && !s.allowed().contains(v)) {
-                throw new TributaryException(where(s.key()) + ": key '" + s.key() + "' is '" + v + "'; use one of " + s.allowed());
-            }
-            try {
-                switch (s.type()) {
-                    case INT -> checkRange(s, integer(s.key()));
-                    case BYTES -> bytes(s.key());
-                    case DURATION -> duration(s.key());
-                    case TRIGGER -> Trigger.parse(v);
-                    case PATH -> checkFolder(s.key());
-                    default -> { }
+            if (!s.isPrefix()) {
+                parsed(s.key());
+                if (s.kind() == Setting.Kind.PATH) {
+                    checkFolder(s.key());
                 }
-            } catch (TributaryException e) {
-                throw e.getMessage().startsWith(where(s.key())) ? e : new TributaryException(where(s.key()) + ": " + e.getMessage(), e);
             }
         }
         KafkaTimeouts.check(values, this::where);
@@ -164,26 +154,9 @@ public final class PipelineSpec {
                     + "; give exactly one of source.files (a folder of files: its path, and its schema unless inferred)"
                     + " or source.delta (a table's path)");
         }
-        if (files) {
-            try {
-                if (values.containsKey(Settings.FILES_SCHEMA)) {
-                    io.tributary.schema.Schema.parse(values.get(Settings.FILES_SCHEMA));
-                }
-            } catch (TributaryException e) {
-                throw new TributaryException(where(Settings.FILES_SCHEMA) + ": key '" + Settings.FILES_SCHEMA + "': " + e.getMessage(), e);
-            }
-            if (values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {
-                throw new TributaryException(where(Settings.SCHEMA_HINTS) + ": key '" + Settings.SCHEMA_HINTS + "' types columns of an"
-                        + " inferred schema, but source.files.schema is given; put the types in source.files.schema, or leave it out");
-            }
-            try {
-                if (values.containsKey(Settings.SCHEMA_HINTS)) {
-                    io.tributary.schema.Schema.parse(values.get(Settings.SCHEMA_HINTS));
-                }
-            } catch (TributaryException e) {
-                throw new TributaryException(where(Settings.SCHEMA_HINTS) + ": key '" + Settings.SCHEMA_HINTS + "': " + e.getMessage()
-                        + " (hints are DDL columns, e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\")", e);
-            }
+        if (files && values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {
+            throw new TributaryException(where(Settings.SCHEMA_HINTS) + ": key '" + Settings.SCHEMA_HINTS + "' types columns of an"
+                    + " inferred schema, but source.files.schema is given; put the types in source.files.schema, or leave it out");
         }
         if (delta && values.containsKey(Settings.CLOSE_IDLE)) {
             throw new TributaryException(where(Settings.CLOSE_IDLE) + ": key '" + Settings.CLOSE_IDLE + "' closes windows when no new"
@@ -208,13 +181,6 @@ public final class PipelineSpec {
         }
     }
 
-    private void checkRange(Setting s, int v) {
-        if (v < s.min() || v > s.max()) {
-            throw new TributaryException(where(s.key()) + ": key '" + s.key() + "' is '" + values.get(s.key()) + "'; give a whole number "
-                    + (s.max() >= Integer.MAX_VALUE ? "of at least " + s.min() : "from " + s.min() + " to " + s.max()));
-        }
-    }
-
     /** Every PATH setting names a folder: a file there is refused before anything starts. */
     private void checkFolder(String key) {
         if (Storage.scheme(string(key).strip()) != null) {
@@ -235,7 +201,7 @@ public final class PipelineSpec {
     private static String suggestion(String key) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
-        for (Setting s : Settings.ALL) {
+        for (Setting<?> s : Settings.ALL) {
             int d = distance(key.toLowerCase(Locale.ROOT), s.key().toLowerCase(Locale.ROOT));
             if (d < bestDistance) {
                 bestDistance = d;
@@ -283,14 +249,52 @@ public final class PipelineSpec {
         return values.get(Settings.NAME);
     }
 
-    /** The value, or the declared default, or null. */
+    /** The value, or the declared default, or null; one of an enumeration's values as declared, in any case given. */
     public String string(String key) {
         String v = values.get(key);
+        Setting<?> s = Settings.get(key);
         if (v == null) {
-            Setting s = Settings.get(key);
             return s == null ? null : s.defaultValue();
         }
+        if (s != null && s.kind() == Setting.Kind.ENUM) {
+            return s.allowed().stream().filter(a -> a.equalsIgnoreCase(v.strip())).findFirst().orElse(v);
+        }
         return v;
+    }
+
+    /** The value of a declared key (or its default) as its definition parses it; null when neither is given. */
+    private Object parsed(String key) {
+        String v = string(key);
+        if (v == null) {
+            return null;
+        }
+        try {
+            return Settings.get(key).parse(key, v);
+        } catch (TributaryException e) {
+            throw framed(key, e);
+        }
+    }
+
+    /** {@code e}, led by where the key's value was given. */
+    private TributaryException framed(String key, TributaryException e) {
+        return e.getMessage().startsWith(where(key)) ? e : new TributaryException(where(key) + ": " + e.getMessage(), e);
+    }
+
+    /**
+     * The values of a stage's settings as this spec gives them: {@code definitions} by the stage's
+     * own names, each placed under a key of this spec. Paths resolve against the spec's folder; a
+     * bad value is named by its key and where it was given.
+     */
+    public Values values(Map<String, Setting<?>> definitions) {
+        return new Values(definitions, s -> s.kind() == Setting.Kind.PATH ? location(s.key()) : values.get(s.key()),
+                s -> map(s.key()), (s, text, e) -> framed(s.key(), e));
+    }
+
+    /** The values of the stage settings {@code definitions}, written under {@code prefix} ({@code source.files}). */
+    public Values values(String prefix, List<Setting<?>> definitions) {
+        Map<String, Setting<?>> placed = new LinkedHashMap<>();
+        definitions.forEach(s -> placed.put(s.key(), s.under(prefix)));
+        return values(placed);
     }
 
     public boolean has(String key) {
@@ -321,44 +325,22 @@ public final class PipelineSpec {
     }
 
     public Integer integer(String key) {
-        String v = string(key);
-        if (v == null) {
-            return null;
-        }
-        try {
-            return Integer.parseInt(v.strip());
-        } catch (NumberFormatException e) {
-            throw new TributaryException(where(key) + ": key '" + key + "' is '" + v + "'; expected a whole number");
-        }
+        return (Integer) parsed(key);
     }
 
-    /** Sizes as {@code 1048576}, {@code 16m}, {@code 128 MiB}, {@code 1g} ({@link ByteSizes}). */
+    /** Sizes as {@code 1048576}, {@code 16m}, {@code 128 MiB}, {@code 1g} ({@link io.tributary.schema.ByteSizes}). */
     public Long bytes(String key) {
-        String v = string(key);
-        if (v == null) {
-            return null;
-        }
-        return ByteSizes.parse(v).orElseThrow(() ->
-                new TributaryException(where(key) + ": key '" + key + "' is '" + v + "'; expected a size such as 1048576, 16m or 128 MiB"));
+        return (Long) parsed(key);
     }
 
     public Duration duration(String key) {
-        String v = string(key);
-        return v == null ? null : duration(key, v);
+        return (Duration) parsed(key);
     }
 
-    /** {@code text} as a duration ({@link Durations}), or an error naming {@code key}. */
-    static Duration duration(String key, String text) {
-        return Durations.parse(text).orElseThrow(() -> new TributaryException("key '" + key + "' is '" + text
-                + "'; expected a duration, written as Spark does, e.g. \"5 minutes\", \"1 hour\", \"30 seconds\""));
-    }
-
+    @SuppressWarnings("unchecked")
     public List<String> list(String key) {
-        String v = string(key);
-        if (v == null || v.isBlank()) {
-            return List.of();
-        }
-        return Arrays.stream(v.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+        List<String> l = (List<String>) parsed(key);
+        return l == null ? List.of() : l;
     }
 
     /** The keys below a MAP setting, e.g. {@code kafka} → {@code {bootstrap.servers: ...}}, in spec order. */
@@ -373,11 +355,12 @@ public final class PipelineSpec {
     }
 
     public boolean bool(String key) {
-        return Boolean.parseBoolean(string(key));
+        return Boolean.TRUE.equals(parsed(key));
     }
 
     public Trigger trigger() {
-        return Trigger.parse(string(Settings.TRIGGER_KEY));
+        Trigger t = (Trigger) parsed(Settings.TRIGGER_KEY);
+        return t != null ? t : Trigger.parse(null);
     }
 
     /** The folder for the pipeline's local state. */

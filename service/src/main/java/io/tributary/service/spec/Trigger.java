@@ -27,7 +27,7 @@ public record Trigger(Kind kind, Duration interval) {
         }
         String[] kv = t.split("[=:]", 2);
         if (kv.length == 2 && kv[0].strip().equalsIgnoreCase("processingTime")) {
-            return new Trigger(Kind.PROCESSING_TIME, PipelineSpec.duration("trigger.processingTime", kv[1].strip()));
+            return new Trigger(Kind.PROCESSING_TIME, io.tributary.settings.Setting.duration("trigger.processingTime", "").parse("trigger.processingTime", kv[1].strip()));
         }
         throw new TributaryException("trigger '" + text + "' is not one of availableNow, once, processingTime=<interval> (e.g. processingTime=1 minute), or absent for back-to-back batches");
     }

@@ -1,0 +1,60 @@
+package io.tributary.topology;
+
+import io.tributary.settings.Setting;
+import io.tributary.settings.Values;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The aggregation's settings under their own names; a spec writes them under {@code aggregate.},
+ * and {@link #OUTPUT_MODE} at its top level, as Spark names it. {@link #spec} reads them.
+ */
+public final class AggregationSettings {
+    public static final Setting<String> EVENT_TIME = Setting.string("eventTime", "the event-time column of the aggregation");
+    public static final Setting<Duration> WATERMARK = Setting.duration("watermark", "how late data may arrive (Spark's withWatermark"
+            + " delay); absent: no row is ever late and no state is dropped (update and complete only, as Spark)");
+    public static final Setting<Duration> WINDOW = Setting.duration("window", "the window length (Spark's window(ts, length))");
+    public static final Setting<Duration> SLIDE = Setting.duration("slide",
+            "the slide of hopping windows (Spark's window(ts, length, slide)); absent: tumbling");
+    public static final Setting<List<String>> GROUP_BY = Setting.list("groupBy", "the grouping columns besides the window");
+    public static final Setting<Map<String, String>> SELECT = Setting.map("select",
+            "the aggregates by output name: sum(col), count(*), count(col), min, max, avg, first, last");
+    public static final Setting<String> LATE_ROWS = Setting.oneOf("lateRows", "rows later than the watermark: dropped and counted"
+            + " (Spark), or also kept in the late-rows topic", "drop", "deadLetter").withDefault("drop");
+    public static final Setting<Duration> CLOSE_IDLE = Setting.duration("closeIdleWindowsAfter", "beyond Spark: after this much"
+            + " wall-clock time with no new file, close every open window (later rows for them are late); absent: windows wait for"
+            + " later events, as in Spark");
+    public static final Setting<Integer> STANDBY_REPLICAS = Setting.integer("standbyReplicas", "Kafka Streams' num.standby.replicas:"
+            + " warm copies of each aggregation task's state on other instances, so a task that moves does not restore its changelog"
+            + " first; absent: 1 when instances share the pipeline (a Kafka cluster and a continuous trigger), else 0").within(0, 10);
+    public static final Setting<OutputMode> OUTPUT_MODE = Setting.choice("outputMode", "Spark's output modes of an aggregation",
+            (k, v) -> OutputMode.parse(v), "append", "update", "complete").withDefault("append");
+
+    /** The settings under {@code aggregate.}, in the order the documentation lists them. */
+    public static final List<Setting<?>> ALL = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, GROUP_BY, SELECT, LATE_ROWS, CLOSE_IDLE,
+            STANDBY_REPLICAS);
+
+    /** The settings that define an aggregation: any of them given means the pipeline aggregates. */
+    private static final List<Setting<?>> DEFINING = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, GROUP_BY, SELECT, LATE_ROWS, CLOSE_IDLE);
+
+    private AggregationSettings() {
+    }
+
+    /** The aggregation {@code values} give over rows of {@code input}, or null when they give none (a raw pipeline). */
+    public static AggregateSpec spec(Values values, io.tributary.schema.Schema input) {
+        if (DEFINING.stream().noneMatch(values::has) && values.map(SELECT).isEmpty()) {
+            return null;
+        }
+        List<String> groupBy = values.get(GROUP_BY);
+        return AggregateSpec.builder()
+                .eventTime(values.get(EVENT_TIME))
+                .watermark(values.get(WATERMARK))
+                .window(values.get(WINDOW))
+                .slide(values.get(SLIDE))
+                .groupBy(groupBy == null ? List.of() : groupBy)
+                .select(values.map(SELECT))
+                .outputMode(values.get(OUTPUT_MODE))
+                .build(input);
+    }
+}
