@@ -4,6 +4,8 @@ import io.tributary.connect.internal.ConnectSettings;
 import io.tributary.ingest.IngestSettings;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
+import io.tributary.sink.SinkChecks;
+import io.tributary.sink.SinkMode;
 import io.tributary.sink.SinkSettings;
 import io.tributary.schema.Schema;
 import io.tributary.sink.PartitionSink;
@@ -106,38 +108,16 @@ public final class DeltaSinkConfig extends AbstractConfig {
     }
 
     /**
-     * The keys together, as the service checks a spec's sink.delta.keys and order: per key, the
-     * problems of this config (empty when there is none).
+     * The keys together, as the sink checks a spec's {@code sink.delta.*} ({@link SinkChecks}): per key,
+     * the problems of this config (empty when there is none).
      */
     public Map<String, String> problems() {
         Map<String, String> out = new java.util.LinkedHashMap<>();
-        List<String> keys = list(KEYS);
-        String order = values.get(ORDER);
-        if (upsert() && keys.isEmpty()) {
-            out.put(KEYS.key(), "keys is empty, but mode is upsert: an upsert needs the columns that identify a row; set keys, e.g. \"id\", "
-                    + "or use mode append");
-        }
-        if (!upsert() && !keys.isEmpty()) {
-            out.put(KEYS.key(), "keys " + keys + " is set, but mode is append, which writes every row and ignores keys; set mode upsert "
-                    + "to MERGE by these keys, or remove keys");
-        }
-        if (!upsert() && order != null && !order.isBlank()) {
-            out.put(ORDER.key(), "order only chooses among rows of one key in mode upsert: remove it or set mode upsert");
-        }
-        if (upsert() && partitionBy().stream().anyMatch(c -> c.toLowerCase(java.util.Locale.ROOT).contains(" as "))) {
-            out.put(PARTITION_BY.key(), "partitionBy " + partitionBy() + " derives a column, which only mode append supports yet "
-                    + "(mode upsert rewrites rows without computing it); partition by a plain column, or use mode append");
-        }
-        Schema schema = schema();
-        if (schema != null) {
-            for (String k : keys) {
-                if (schema.indexOf(k) < 0) {
-                    out.put(KEYS.key(), "keys names column '" + k + "', which is not in the schema " + schema.toDdl() + "; use columns of it");
-                }
-            }
-            if (order != null && !order.isBlank() && schema.indexOf(order.trim()) < 0) {
-                out.put(ORDER.key(), "order names column '" + order + "', which is not in the schema " + schema.toDdl());
-            }
+        try {
+            SinkChecks.problems(schema(), upsert() ? SinkMode.UPSERT : SinkMode.APPEND, list(KEYS), values.get(ORDER), partitionBy(),
+                    values::name).forEach((setting, problem) -> out.put(values.name(setting), problem));
+        } catch (io.tributary.schema.TributaryException e) {
+            out.put(PARTITION_BY.key(), e.getMessage()); // an entry of partitionBy that is not a column of the schema
         }
         return out;
     }

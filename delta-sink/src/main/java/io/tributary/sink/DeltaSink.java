@@ -185,7 +185,7 @@ public final class DeltaSink implements AutoCloseable {
      */
     private void grow(Schema named) {
         Schema grown = SchemaMerge.merge(writer.tablePath(), config.schema(), named, true, true).schema();
-        SinkConfig next = SinkTableSchema.withTableSchema(config.withSchema(grown), engine);
+        SinkConfig next = SinkTableSchema.withTableSchema(config.toBuilder().schema(grown).build(), engine);
         LOG.info("delta sink {}: the topic's rows carry new columns; writing with {}", config.appId(), next.schema().toDdl());
         config = next;
         writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(),

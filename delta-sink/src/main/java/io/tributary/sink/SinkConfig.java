@@ -1,15 +1,14 @@
 package io.tributary.sink;
 
-import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
-import io.tributary.sink.internal.Partitioning;
+import io.tributary.settings.Setting;
+import io.tributary.settings.Values;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * What a {@link DeltaSink} reads and where it writes.
@@ -52,6 +51,8 @@ import java.util.Objects;
  *                    carries them. A table's columns the schema lacks are written null either way, as Spark does
  * @param badRecords what to do with a record whose row the table cannot hold, e.g. a null in a NOT NULL column:
  *                   dead-letter, drop or (the default) fail ({@link SinkBadRecords})
+ *
+ * <p>Immutable, made by {@link #builder} (or {@link #toBuilder()}), which checks the settings together.
  */
 public record SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
                          int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
@@ -62,215 +63,217 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
     public static final long DEFAULT_TARGET_FILE_SIZE = 128L * 1024 * 1024;
     public static final int DEFAULT_ROWS_PER_FILE = 100_000;
 
-    /** An append-mode config (the shape before modes existed). */
-    public SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
-                      int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait) {
-        this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false, false, false, SinkBadRecords.FAIL);
-    }
-
-    /** A config without partitioning (the shape before partitionBy existed). */
-    public SinkConfig(String tablePath, Schema schema, String topic, String appId, String stageName,
-                      int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
-                      SinkMode mode, List<String> keys, String order, int rowsPerFile) {
-        this(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false, false, false, SinkBadRecords.FAIL);
-    }
-
     public SinkConfig {
         Objects.requireNonNull(tablePath, "tablePath");
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(topic, "topic");
         Objects.requireNonNull(appId, "appId");
         Objects.requireNonNull(stageName, "stageName");
-        if (tablePath.isBlank() || topic.isBlank() || appId.isBlank()) {
-            throw new TributaryException("delta sink: table path, topic and appId must not be empty (got path '"
-                    + tablePath + "', topic '" + topic + "', appId '" + appId + "')");
-        }
-        if (maxRowsPerBatch < 0) {
-            throw new TributaryException("delta sink: maxRowsPerBatch is " + maxRowsPerBatch + "; use 0 (no limit) or a positive number");
-        }
         Objects.requireNonNull(pendingTransactionWait, "pendingTransactionWait");
-        if (pendingTransactionWait.isNegative()) {
-            throw new TributaryException("delta sink: pendingTransactionWait is " + pendingTransactionWait + "; use 0 or more");
-        }
         tableProperties = Map.copyOf(tableProperties == null ? Map.of() : tableProperties);
         mode = mode == null ? SinkMode.APPEND : mode;
         keys = List.copyOf(keys == null ? List.of() : keys);
         order = order == null || order.isBlank() ? null : order;
-        validateMode(schema, mode, keys, order, rowsPerFile);
         partitionBy = List.copyOf(partitionBy == null ? List.of() : partitionBy);
-        if (targetFileSize <= 0) {
-            throw new TributaryException("sink.delta.targetFileSize is " + targetFileSize + " bytes; use a positive size, e.g. 128m");
-        }
         badRecords = badRecords == null ? SinkBadRecords.FAIL : badRecords;
         allowedLatency = allowedLatency == null ? Duration.ZERO : allowedLatency;
-        if (allowedLatency.isNegative()) {
-            throw new TributaryException("sink.delta.allowedLatency is " + allowedLatency + "; use 0 seconds or more");
-        }
-        Partitioning partitioning = Partitioning.parse(partitionBy, schema); // fails early, naming the entry
-        if (partitioning.hasDerivedColumns() && mode != SinkMode.APPEND) {
-            throw new TributaryException("sink.delta.partitionBy " + partitionBy + " derives a column, which only sink.delta.mode append "
-                    + "supports yet (mode " + mode.specName() + " rewrites rows without computing it); partition by a plain column, or use mode append");
-        }
     }
 
-    private static void validateMode(Schema schema, SinkMode mode, List<String> keys, String order, int rowsPerFile) {
-        if (mode == SinkMode.UPSERT && keys.isEmpty()) {
-            throw new TributaryException("sink.delta.keys is empty, but sink.delta.mode is upsert: an upsert needs the columns "
-                    + "that identify a row; set sink.delta.keys, e.g. [id], or use sink.delta.mode: append");
-        }
-        if (mode == SinkMode.APPEND && !keys.isEmpty()) {
-            throw new TributaryException("sink.delta.keys " + keys + " is set, but sink.delta.mode is append, which writes every row "
-                    + "and ignores keys; set sink.delta.mode: upsert to MERGE by these keys, or remove sink.delta.keys");
-        }
-        Set<String> seen = new HashSet<>();
-        for (String k : keys) {
-            if (schema.indexOf(k) < 0) {
-                throw new TributaryException("sink.delta.keys names column '" + k + "', which is not in the sink's schema "
-                        + schema.toDdl() + "; use columns of that schema");
-            }
-            DataType.Kind kind = schema.field(schema.indexOf(k)).type().kind();
-            if (kind == DataType.Kind.ARRAY || kind == DataType.Kind.MAP) {
-                throw new TributaryException("sink.delta.keys names column '" + k + "' of type " + schema.field(schema.indexOf(k)).type().ddl()
-                        + "; a key column must be of a primitive or STRUCT type (MERGE cannot match rows by arrays or maps)");
-            }
-            if (!seen.add(k)) {
-                throw new TributaryException("sink.delta.keys names column '" + k + "' twice; list each key column once");
-            }
-        }
-        if (order != null) {
-            if (mode != SinkMode.UPSERT) {
-                throw new TributaryException("sink.delta.order is '" + order + "', but sink.delta.mode is " + mode.specName()
-                        + "; the order column only chooses among rows of one key in mode upsert: remove it or set mode upsert");
-            }
-            int i = schema.indexOf(order);
-            if (i < 0) {
-                throw new TributaryException("sink.delta.order names column '" + order + "', which is not in the sink's schema "
-                        + schema.toDdl() + "; use a column of that schema, or leave it out to keep the last row in Kafka order");
-            }
-            DataType.Kind kind = schema.field(i).type().kind();
-            if (kind == DataType.Kind.STRUCT || kind == DataType.Kind.BINARY || kind == DataType.Kind.ARRAY || kind == DataType.Kind.MAP) {
-                throw new TributaryException("sink.delta.order names column '" + order + "' of type " + schema.field(i).type().ddl()
-                        + ", which has no order to choose the latest row by; use a number, string, date or timestamp column");
-            }
-        }
-        if (rowsPerFile <= 0) {
-            throw new TributaryException("delta sink: rowsPerFile is " + rowsPerFile + "; use a positive number");
-        }
+    /** A config with the defaults, to be set further. */
+    public static Builder builder(String tablePath, Schema schema, String topic, String appId, String stageName) {
+        return new Builder(new SinkConfig(tablePath, schema, topic, appId, stageName, 0, Map.of(), DEFAULT_PENDING_TRANSACTION_WAIT,
+                SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false,
+                false, false, SinkBadRecords.FAIL));
     }
 
     /** A config with no row limit and no extra table properties. */
     public static SinkConfig of(String tablePath, Schema schema, String topic, String appId, String stageName) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, 0, Map.of(), DEFAULT_PENDING_TRANSACTION_WAIT);
+        return builder(tablePath, schema, topic, appId, stageName).build();
     }
 
-    /**
-     * This config with the {@link SinkSettings} given in {@code values} (a spec's {@code sink.delta.},
-     * a connector's config), parsed by their definitions; a setting not given keeps this config's value.
-     * The path and the schema are the caller's.
-     */
-    public SinkConfig withSettings(io.tributary.settings.Values values) {
-        SinkConfig c = this;
-        if (values.has(SinkSettings.PROPERTIES)) {
-            c = c.withTableProperties(values.map(SinkSettings.PROPERTIES));
+    /** A builder holding this config's values. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Collects a {@link SinkConfig}'s values; {@link #build()} checks them together, naming the keys as they were written. */
+    public static final class Builder {
+        private String tablePath;
+        private Schema schema;
+        private final String topic;
+        private final String appId;
+        private final String stageName;
+        private int maxRowsPerBatch;
+        private Map<String, String> tableProperties;
+        private Duration pendingTransactionWait;
+        private SinkMode mode;
+        private List<String> keys;
+        private String order;
+        private int rowsPerFile;
+        private List<String> partitionBy;
+        private long targetFileSize;
+        private Duration allowedLatency;
+        private boolean trimTopic;
+        private boolean allowNonEmptyPath;
+        private boolean mergeSchema;
+        private SinkBadRecords badRecords;
+        private Values names;
+
+        private Builder(SinkConfig c) {
+            tablePath = c.tablePath;
+            schema = c.schema;
+            topic = c.topic;
+            appId = c.appId;
+            stageName = c.stageName;
+            maxRowsPerBatch = c.maxRowsPerBatch;
+            tableProperties = c.tableProperties;
+            pendingTransactionWait = c.pendingTransactionWait;
+            mode = c.mode;
+            keys = c.keys;
+            order = c.order;
+            rowsPerFile = c.rowsPerFile;
+            partitionBy = c.partitionBy;
+            targetFileSize = c.targetFileSize;
+            allowedLatency = c.allowedLatency;
+            trimTopic = c.trimTopic;
+            allowNonEmptyPath = c.allowNonEmptyPath;
+            mergeSchema = c.mergeSchema;
+            badRecords = c.badRecords;
         }
-        List<String> partitions = values.get(SinkSettings.PARTITION_BY);
-        c = partitions == null ? c : c.withPartitionBy(partitions);
-        Long size = values.get(SinkSettings.TARGET_FILE_SIZE);
-        c = size == null ? c : c.withTargetFileSize(size);
-        Duration latency = values.get(SinkSettings.ALLOWED_LATENCY);
-        c = latency == null ? c : c.withAllowedLatency(latency);
-        Boolean nonEmpty = values.get(SinkSettings.ALLOW_NON_EMPTY_PATH);
-        c = nonEmpty == null ? c : c.withAllowNonEmptyPath(nonEmpty);
-        Boolean merge = values.get(SinkSettings.MERGE_SCHEMA);
-        c = merge == null ? c : c.withMergeSchema(merge);
-        Integer rows = values.get(SinkSettings.ROWS_PER_FILE);
-        c = rows == null ? c : c.withRowsPerFile(rows);
-        String mode = values.get(SinkSettings.MODE);
-        if (mode != null) {
-            List<String> keys = values.get(SinkSettings.KEYS);
-            c = c.withMode(SinkMode.parse(mode), keys == null ? List.of() : keys, values.get(SinkSettings.ORDER));
+
+        /**
+         * Takes the {@link SinkSettings} given in {@code values} (a spec's {@code sink.delta.}, a
+         * connector's config), parsed by their definitions; a setting not given keeps its value here,
+         * and {@link #build()} names the keys as written there. The path is the builder's own.
+         */
+        public Builder settings(Values values) {
+            names = values;
+            if (values.has(SinkSettings.PROPERTIES)) {
+                tableProperties = values.map(SinkSettings.PROPERTIES);
+            }
+            set(values, SinkSettings.PARTITION_BY, v -> partitionBy = v);
+            set(values, SinkSettings.TARGET_FILE_SIZE, v -> targetFileSize = v);
+            set(values, SinkSettings.ALLOWED_LATENCY, v -> allowedLatency = v);
+            set(values, SinkSettings.ALLOW_NON_EMPTY_PATH, v -> allowNonEmptyPath = v);
+            set(values, SinkSettings.MERGE_SCHEMA, v -> mergeSchema = v);
+            set(values, SinkSettings.ROWS_PER_FILE, v -> rowsPerFile = v);
+            set(values, SinkSettings.MODE, v -> mode = SinkMode.parse(v));
+            set(values, SinkSettings.KEYS, v -> keys = v);
+            set(values, SinkSettings.ORDER, v -> order = v);
+            return this;
         }
-        return c;
-    }
 
-    public SinkConfig withMaxRowsPerBatch(int rows) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, rows, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
-    }
+        private static <T> void set(Values values, Setting<T> setting, Consumer<T> to) {
+            T v = values.get(setting);
+            if (v != null) {
+                to.accept(v);
+            }
+        }
 
-    public SinkConfig withPendingTransactionWait(Duration wait) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, wait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
-    }
+        /** At most this many rows per Delta commit; 0 for no limit. */
+        public Builder maxRowsPerBatch(int rows) {
+            this.maxRowsPerBatch = rows;
+            return this;
+        }
 
-    public SinkConfig withTableProperties(Map<String, String> properties) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, properties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
-    }
+        public Builder pendingTransactionWait(Duration wait) {
+            this.pendingTransactionWait = wait;
+            return this;
+        }
 
-    /**
-     * The write mode, its key columns and (upsert only) the order column; {@code order} may be null.
-     *
-     * @throws TributaryException naming {@code sink.delta.mode}, {@code sink.delta.keys} or {@code sink.delta.order} if they do not fit the schema
-     */
-    public SinkConfig withMode(SinkMode mode, List<String> keys, String order) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
-    }
+        /** Delta table properties set when the table is created. */
+        public Builder tableProperties(Map<String, String> properties) {
+            this.tableProperties = properties;
+            return this;
+        }
 
-    /** Modes upsert and complete: at most {@code rows} rows per Parquet file written. */
-    public SinkConfig withRowsPerFile(int rows) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rows, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
-    }
+        /** The write mode and its keys and order column ({@code build()} checks them against the schema). */
+        public Builder mode(SinkMode mode, List<String> keys, String order) {
+            this.mode = mode;
+            this.keys = keys;
+            this.order = order;
+            return this;
+        }
 
-    /** The table's partitioning (see {@link #partitionBy()}), e.g. {@code List.of("date(ts) as day")}. */
-    public SinkConfig withPartitionBy(List<String> columns) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, columns, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
-    }
+        public Builder rowsPerFile(int rows) {
+            this.rowsPerFile = rows;
+            return this;
+        }
 
-    /** Appends: roll Parquet files at about {@code bytes} of data. */
-    public SinkConfig withTargetFileSize(long bytes) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, bytes, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
-    }
+        public Builder partitionBy(List<String> columns) {
+            this.partitionBy = columns;
+            return this;
+        }
 
-    /** Let new rows wait up to {@code latency} to fill a file of {@code targetFileSize} (see {@link #allowedLatency()}). */
-    public SinkConfig withAllowedLatency(Duration latency) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, latency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
-    }
+        public Builder targetFileSize(long bytes) {
+            this.targetFileSize = bytes;
+            return this;
+        }
 
-    /** Create the table even in a folder that holds other files (see {@link #allowNonEmptyPath()}). */
-    public SinkConfig withAllowNonEmptyPath(boolean allow) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allow, mergeSchema, badRecords);
-    }
+        public Builder allowedLatency(Duration latency) {
+            this.allowedLatency = latency;
+            return this;
+        }
 
-    /** Add the schema's new columns to an existing table (see {@link #mergeSchema()}). */
-    public SinkConfig withMergeSchema(boolean merge) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, merge, badRecords);
-    }
+        public Builder allowNonEmptyPath(boolean allow) {
+            this.allowNonEmptyPath = allow;
+            return this;
+        }
 
-    /** The same sink writing rows of {@code newSchema} (the table's, grown by the pipeline's new columns). */
-    public SinkConfig withSchema(Schema newSchema) {
-        return new SinkConfig(tablePath, newSchema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, badRecords);
-    }
+        public Builder mergeSchema(boolean merge) {
+            this.mergeSchema = merge;
+            return this;
+        }
 
-    /** What to do with a record whose row the table cannot hold (see {@link #badRecords()}). */
-    public SinkConfig withBadRecords(SinkBadRecords bad) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath, mergeSchema, bad);
-    }
+        /** The rows' schema, e.g. grown by new columns. */
+        public Builder schema(Schema newSchema) {
+            this.schema = newSchema;
+            return this;
+        }
 
-    /** Delete what the table holds from the topic after each commit (see {@link #trimTopic()}). */
-    public SinkConfig withTrimTopic(boolean trim) {
-        return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
-                mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trim, allowNonEmptyPath, mergeSchema, badRecords);
+        public Builder badRecords(SinkBadRecords bad) {
+            this.badRecords = bad;
+            return this;
+        }
+
+        public Builder trimTopic(boolean trim) {
+            this.trimTopic = trim;
+            return this;
+        }
+
+        /** Checks the values together; an error names the key as written where they came from. */
+        public SinkConfig build() {
+            if (tablePath == null || tablePath.isBlank() || topic == null || topic.isBlank() || appId == null || appId.isBlank()) {
+                throw new TributaryException("delta sink: table path, topic and appId must not be empty (got path '"
+                        + tablePath + "', topic '" + topic + "', appId '" + appId + "')");
+            }
+            if (maxRowsPerBatch < 0) {
+                throw new TributaryException("delta sink: maxRowsPerBatch is " + maxRowsPerBatch + "; use 0 (no limit) or a positive number");
+            }
+            if (pendingTransactionWait == null || pendingTransactionWait.isNegative()) {
+                throw new TributaryException("delta sink: pendingTransactionWait is " + pendingTransactionWait + "; use 0 or more");
+            }
+            if (rowsPerFile <= 0) {
+                throw new TributaryException("delta sink: rowsPerFile is " + rowsPerFile + "; use a positive number");
+            }
+            if (targetFileSize <= 0) {
+                throw new TributaryException(name(SinkSettings.TARGET_FILE_SIZE) + " is " + targetFileSize + " bytes; use a positive size, e.g. 128m");
+            }
+            if (allowedLatency != null && allowedLatency.isNegative()) {
+                throw new TributaryException(name(SinkSettings.ALLOWED_LATENCY) + " is " + allowedLatency + "; use 0 seconds or more");
+            }
+            SinkChecks.problems(schema, mode == null ? SinkMode.APPEND : mode, keys == null ? List.of() : keys,
+                    order == null || order.isBlank() ? null : order, partitionBy == null ? List.of() : partitionBy, this::name)
+                    .values().stream().findFirst().ifPresent(problem -> {
+                        throw new TributaryException(problem);
+                    });
+            return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
+                    mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath,
+                    mergeSchema, badRecords);
+        }
+
+        private String name(Setting<?> setting) {
+            return names == null ? setting.key() : names.name(setting);
+        }
     }
 }

@@ -51,6 +51,6 @@ final class SinkTableSchema {
                     merged.added().isEmpty() ? "" : "columns " + merged.added(),
                     merged.widened().isEmpty() ? "" : (merged.added().isEmpty() ? "" : " and ") + "widenings " + merged.widened());
         }
-        return config.withSchema(merged.schema());
+        return config.toBuilder().schema(merged.schema()).build();
     }
 }

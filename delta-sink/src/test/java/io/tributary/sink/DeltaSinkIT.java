@@ -117,7 +117,7 @@ class DeltaSinkIT {
         assertThat(out.resolve("_delta_log")).doesNotExist();
         assertThat(out.resolve("report.csv")).hasContent("id,amt\n1,2\n");
 
-        try (DeltaSink sink = new DeltaSink(config(topic).withAllowNonEmptyPath(true), client())) {
+        try (DeltaSink sink = new DeltaSink(config(topic).toBuilder().allowNonEmptyPath(true).build(), client())) {
             assertThat(sink.runBatch()).isPresent();
         }
         assertThat(ids()).containsExactly(1, 2);
@@ -131,7 +131,7 @@ class DeltaSinkIT {
         publish(topic, 2, row(1, "a", 1.0, "2024-01-01T10:00:00Z"), row(2, "b", 2.0, "2024-01-01T10:01:00Z"));
         publish(topic, 2, row(3, "c", 3.0, "2024-01-01T10:02:00Z"));
         Map<Integer, Long> end = settledEnd(topic);
-        try (DeltaSink sink = new DeltaSink(config(topic).withTrimTopic(true), client())) {
+        try (DeltaSink sink = new DeltaSink(config(topic).toBuilder().trimTopic(true).build(), client())) {
             assertThat(sink.runBatch()).isPresent();
         }
         assertThat(ids()).containsExactly(1, 2, 3);
@@ -139,14 +139,14 @@ class DeltaSinkIT {
                 .untilAsserted(() -> assertThat(beginning(topic)).isEqualTo(end));
 
         publish(topic, 2, row(4, "d", 4.0, "2024-01-01T10:03:00Z"));
-        try (DeltaSink sink = new DeltaSink(config(topic).withTrimTopic(true), client())) {
+        try (DeltaSink sink = new DeltaSink(config(topic).toBuilder().trimTopic(true).build(), client())) {
             assertThat(sink.runBatch().orElseThrow().numInputRows()).as("a restart resumes from the table").isEqualTo(1);
         }
         assertThat(ids()).containsExactly(1, 2, 3, 4);
 
         Path other = dir.resolve("other");
         assertThatThrownBy(() -> new DeltaSink(SinkConfig.of(other.toString(), SCHEMA, topic, "tributary-quickstart-sink",
-                "quickstart/sink").withTrimTopic(true), client()))
+                "quickstart/sink").toBuilder().trimTopic(true).build(), client()))
                 .isInstanceOf(TributaryException.class)
                 .hasMessageContaining("does not exist, but topic " + topic + " starts at offsets")
                 .hasMessageContaining("Starting here would leave those rows out");
@@ -224,7 +224,7 @@ class DeltaSinkIT {
         String topic = newTopic(1);
         Duration latency = Duration.ofSeconds(3);
         publish(topic, 1, row(1, "a", 1.0, "2024-01-01T10:00:00Z"));
-        try (DeltaSink sink = new DeltaSink(config(topic).withAllowedLatency(latency).withTargetFileSize(1), client())) {
+        try (DeltaSink sink = new DeltaSink(config(topic).toBuilder().allowedLatency(latency).targetFileSize(1).build(), client())) {
             long firstSeen = System.nanoTime();
             assertThat(sink.runBatch()).as("no batch written yet, so no size estimate: the first row waits").isEmpty();
             publish(topic, 1, row(2, "b", 2.0, "2024-01-01T10:01:00Z"));
@@ -326,7 +326,7 @@ class DeltaSinkIT {
         publish(topic, 1, row(1, "a", 1, "2024-01-01T10:00:00Z"), row(2, "a", 1, "2024-01-01T10:00:00Z"),
                 row(3, "a", 1, "2024-01-01T10:00:00Z"), row(4, "a", 1, "2024-01-01T10:00:00Z"), row(5, "a", 1, "2024-01-01T10:00:00Z"));
         List<Long> sizes = new ArrayList<>();
-        try (DeltaSink sink = new DeltaSink(config(topic).withMaxRowsPerBatch(2), client())) {
+        try (DeltaSink sink = new DeltaSink(config(topic).toBuilder().maxRowsPerBatch(2).build(), client())) {
             for (Optional<Progress> p = sink.runBatch(); p.isPresent(); p = sink.runBatch()) {
                 sizes.add(p.get().numInputRows());
             }

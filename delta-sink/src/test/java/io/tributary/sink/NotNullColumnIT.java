@@ -60,7 +60,7 @@ class NotNullColumnIT {
     }
 
     private SinkConfig config(String topic, SinkBadRecords bad) {
-        return SinkConfig.of(table(), SCHEMA, topic, "notnull-sink", "notnull/sink").withBadRecords(bad);
+        return SinkConfig.builder(table(), SCHEMA, topic, "notnull-sink", "notnull/sink").badRecords(bad).build();
     }
 
     private List<Object> ids() {

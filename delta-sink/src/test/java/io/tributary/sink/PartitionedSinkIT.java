@@ -51,8 +51,8 @@ class PartitionedSinkIT {
     void aDailyPartitionedTableStaysCompactWhileTheSinkRuns() throws Exception {
         String topic = KAFKA.newTopic("part", 1);
         String table = dir.resolve("out").toString();
-        SinkConfig config = SinkConfig.of(table, SCHEMA, topic, "tributary-part-sink", "part/sink")
-                .withPartitionBy(List.of("date(ts) as day"));
+        SinkConfig config = SinkConfig.builder(table, SCHEMA, topic, "tributary-part-sink", "part/sink")
+                .partitionBy(List.of("date(ts) as day")).build();
         List<String> expected = new ArrayList<>();
         try (DeltaSink sink = new DeltaSink(config, client());
              AutoOptimize optimize = new AutoOptimize(table, 3, OptimizeOptions.defaults())) {

@@ -49,7 +49,7 @@ class SparkCreatedTableIT {
 
     private SinkConfig config(String topic, SinkMode mode) {
         SinkConfig c = SinkConfig.of(dir.resolve("t").toString(), SCHEMA, topic, "spark-table-sink", "spark/sink");
-        return mode == SinkMode.APPEND ? c : c.withMode(mode, List.of("id"), null);
+        return mode == SinkMode.APPEND ? c : c.toBuilder().mode(mode, List.of("id"), null).build();
     }
 
     private List<String> rows() {

@@ -69,7 +69,7 @@ class UpsertSinkIT {
 
     private SinkConfig config(String topic, String table, SinkMode mode) {
         SinkConfig c = SinkConfig.of(dir.resolve(table).toString(), SCHEMA, topic, "tributary-seed-sink", "seed/sink");
-        return mode == SinkMode.APPEND ? c : c.withMode(mode, List.of("id"), null);
+        return mode == SinkMode.APPEND ? c : c.toBuilder().mode(mode, List.of("id"), null).build();
     }
 
     private List<String> rows(String table) {
@@ -127,8 +127,8 @@ class UpsertSinkIT {
         String topic = KAFKA.newTopic("u1", 1); // one partition: the batch collapses while it is read
         publish(topic, 1, row(1, "a", 10), row(1, "a", 5), row(2, "b", 1), tombstone(2), row(3, "c", 9), tombstone(3),
                 row(3, "c", 2), row(4, "d", 4), row(4, "d", 4.5));
-        SinkConfig ordered = SinkConfig.of(dir.resolve("o").toString(), SCHEMA, topic, "tributary-seed-sink", "seed/sink")
-                .withMode(SinkMode.UPSERT, List.of("id"), "amt");
+        SinkConfig ordered = SinkConfig.builder(dir.resolve("o").toString(), SCHEMA, topic, "tributary-seed-sink", "seed/sink")
+                .mode(SinkMode.UPSERT, List.of("id"), "amt").build();
         try (DeltaSink sink = new DeltaSink(ordered, client())) {
             Progress p = sink.runBatch().orElseThrow();
             assertThat(p.numInputRows()).isEqualTo(9);

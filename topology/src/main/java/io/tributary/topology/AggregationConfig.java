@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * What a {@link StreamsAggregation} runs and where: immutable, made with
- * {@link #of(String, AggregateSpec, Path)} and the {@code with...} methods.
+ * What a {@link StreamsAggregation} runs and where: immutable, made by {@link #builder} (or
+ * {@link #of} with the defaults).
  *
  * @param pipeline the pipeline's name; names the stage ({@code <pipeline>/aggregate}) and the Kafka
  *                 Streams application ({@code tributary-<pipeline>-aggregate}: its consumer group,
@@ -53,10 +53,14 @@ public record AggregationConfig(String pipeline, AggregateSpec spec, String even
         }
     }
 
-    /** The aggregation of pipeline {@code pipeline} over its events topic into its results topic. */
+    /** The aggregation of pipeline {@code pipeline} over its events topic into its results topic, with the defaults. */
     public static AggregationConfig of(String pipeline, AggregateSpec spec, Path stateDir) {
-        return new AggregationConfig(pipeline, spec, Topics.events(pipeline), Topics.results(pipeline), null, stateDir,
-                false, false, DEFAULT_RESTART_WINDOW, -1, null, 0);
+        return builder(pipeline, spec, stateDir).build();
+    }
+
+    /** The aggregation of pipeline {@code pipeline} over its events topic into its results topic, to be set further. */
+    public static Builder builder(String pipeline, AggregateSpec spec, Path stateDir) {
+        return new Builder(pipeline, spec, stateDir);
     }
 
     /** The {@code name} of its progress records, e.g. {@code quickstart/aggregate}. */
@@ -69,43 +73,74 @@ public record AggregationConfig(String pipeline, AggregateSpec spec, String even
         return "tributary-" + pipeline + "-aggregate";
     }
 
-    public AggregationConfig withTopics(String events, String results) {
-        return new AggregationConfig(pipeline, spec, events, results, lateRowsTopic, stateDir, trimEvents, bounded, restartWindow,
-                replicationFactor, instanceId, standbyReplicas);
-    }
+    /** Collects an {@link AggregationConfig}'s values; the defaults are those of the record's description. */
+    public static final class Builder {
+        private final String pipeline;
+        private final AggregateSpec spec;
+        private final Path stateDir;
+        private String eventsTopic;
+        private String resultsTopic;
+        private String lateRowsTopic;
+        private boolean trimEvents;
+        private boolean bounded;
+        private Duration restartWindow = DEFAULT_RESTART_WINDOW;
+        private int replicationFactor = -1;
+        private String instanceId;
+        private int standbyReplicas;
 
-    public AggregationConfig withLateRowsTopic(String topic) {
-        return new AggregationConfig(pipeline, spec, eventsTopic, resultsTopic, topic, stateDir, trimEvents, bounded, restartWindow,
-                replicationFactor, instanceId, standbyReplicas);
-    }
+        private Builder(String pipeline, AggregateSpec spec, Path stateDir) {
+            this.pipeline = pipeline;
+            this.spec = spec;
+            this.stateDir = stateDir;
+            this.eventsTopic = pipeline == null ? null : Topics.events(pipeline);
+            this.resultsTopic = pipeline == null ? null : Topics.results(pipeline);
+        }
 
-    public AggregationConfig withTrimEvents(boolean trim) {
-        return new AggregationConfig(pipeline, spec, eventsTopic, resultsTopic, lateRowsTopic, stateDir, trim, bounded, restartWindow,
-                replicationFactor, instanceId, standbyReplicas);
-    }
+        public Builder topics(String events, String results) {
+            this.eventsTopic = events;
+            this.resultsTopic = results;
+            return this;
+        }
 
-    public AggregationConfig withBounded(boolean b) {
-        return new AggregationConfig(pipeline, spec, eventsTopic, resultsTopic, lateRowsTopic, stateDir, trimEvents, b, restartWindow,
-                replicationFactor, instanceId, standbyReplicas);
-    }
+        public Builder lateRowsTopic(String topic) {
+            this.lateRowsTopic = topic;
+            return this;
+        }
 
-    public AggregationConfig withRestartWindow(Duration window) {
-        return new AggregationConfig(pipeline, spec, eventsTopic, resultsTopic, lateRowsTopic, stateDir, trimEvents, bounded, window,
-                replicationFactor, instanceId, standbyReplicas);
-    }
+        public Builder trimEvents(boolean trim) {
+            this.trimEvents = trim;
+            return this;
+        }
 
-    /** The replicas of the changelog topics; -1: the broker's default. */
-    public AggregationConfig withReplicationFactor(int replicas) {
-        return new AggregationConfig(pipeline, spec, eventsTopic, resultsTopic, lateRowsTopic, stateDir, trimEvents, bounded, restartWindow,
-                replicas, instanceId, standbyReplicas);
-    }
+        public Builder bounded(boolean b) {
+            this.bounded = b;
+            return this;
+        }
 
-    /**
-     * This process as instance {@code id} of several that share the application's tasks, keeping
-     * {@code standbys} warm copies of each task's state on the others.
-     */
-    public AggregationConfig withInstance(String id, int standbys) {
-        return new AggregationConfig(pipeline, spec, eventsTopic, resultsTopic, lateRowsTopic, stateDir, trimEvents, bounded, restartWindow,
-                replicationFactor, id, standbys);
+        public Builder restartWindow(Duration window) {
+            this.restartWindow = window;
+            return this;
+        }
+
+        /** The replicas of the changelog topics; -1: the broker's default. */
+        public Builder replicationFactor(int replicas) {
+            this.replicationFactor = replicas;
+            return this;
+        }
+
+        /**
+         * This process as instance {@code id} of several that share the application's tasks, keeping
+         * {@code standbys} warm copies of each task's state on the others.
+         */
+        public Builder instance(String id, int standbys) {
+            this.instanceId = id;
+            this.standbyReplicas = standbys;
+            return this;
+        }
+
+        public AggregationConfig build() {
+            return new AggregationConfig(pipeline, spec, eventsTopic, resultsTopic, lateRowsTopic, stateDir, trimEvents, bounded,
+                    restartWindow, replicationFactor, instanceId, standbyReplicas);
+        }
     }
 }

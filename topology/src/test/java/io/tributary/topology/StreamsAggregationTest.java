@@ -74,7 +74,7 @@ class StreamsAggregationTest {
                     new TopicPartition(EVENTS, 1), OffsetSpec.latest())).all().get().entrySet().stream()
                     .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
 
-            try (StreamsAggregation stage = new StreamsAggregation(AggregationConfig.of("t", spec, dir.resolve("streams")).withBounded(true), client)) {
+            try (StreamsAggregation stage = new StreamsAggregation(AggregationConfig.builder("t", spec, dir.resolve("streams")).bounded(true).build(), client)) {
                 // the batch is aggregated and committed before the pipeline asks for it
                 await("the aggregation commits the batch").atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(20))
                         .untilAsserted(() -> assertThat(committed(admin)).isEqualTo(end));
@@ -114,7 +114,7 @@ class StreamsAggregationTest {
                 producer.send(new ProducerRecord<>(EVENTS, 1, bytes("[\"a\"]"), rows.take()));
                 producer.commitTransaction(); // rows, then the commit's control record: no marker
             }
-            try (StreamsAggregation stage = new StreamsAggregation(AggregationConfig.of("t", spec, dir.resolve("streams")).withBounded(true), client)) {
+            try (StreamsAggregation stage = new StreamsAggregation(AggregationConfig.builder("t", spec, dir.resolve("streams")).bounded(true).build(), client)) {
                 assertThatThrownBy(stage::runBatch).isInstanceOf(TributaryException.class)
                         .hasMessageContaining("the aggregation read " + EVENTS + "-1 up to its end (offset 1)")
                         .hasMessageContaining("no batch-end marker follows its last rows")
@@ -149,11 +149,9 @@ class StreamsAggregationTest {
                     producer.send(new ProducerRecord<>(EVENTS, p, null, null, bytes("{\"batchId\":0,\"watermarkMs\":null}"), marker)).get();
                 }
             }
-            AggregationConfig config = AggregationConfig.of("t", spec, dir.resolve("a"));
             StreamsAggregation b = null;
-            try (StreamsAggregation a = new StreamsAggregation(config.withInstance("a", 1), client)) {
-                b = new StreamsAggregation(new AggregationConfig(config.pipeline(), spec, EVENTS, RESULTS, null, dir.resolve("b"),
-                        false, false, AggregationConfig.DEFAULT_RESTART_WINDOW, -1, "b", 1), client);
+            try (StreamsAggregation a = new StreamsAggregation(AggregationConfig.builder("t", spec, dir.resolve("a")).instance("a", 1).build(), client)) {
+                b = new StreamsAggregation(AggregationConfig.builder("t", spec, dir.resolve("b")).instance("b", 1).build(), client);
                 StreamsAggregation other = b;
                 await("each instance runs one task and keeps a copy of the other").atMost(java.time.Duration.ofSeconds(90))
                         .pollInterval(java.time.Duration.ofMillis(100)).untilAsserted(() -> {

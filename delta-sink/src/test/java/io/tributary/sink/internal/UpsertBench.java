@@ -110,7 +110,7 @@ public final class UpsertBench {
 
     private static WriteMode mode(Path table) {
         Engine engine = KernelEngines.create();
-        SinkConfig c = SinkConfig.of(table.toString(), SCHEMA, "events", APP, "bench").withMode(SinkMode.UPSERT, List.of("id"), null);
+        SinkConfig c = SinkConfig.builder(table.toString(), SCHEMA, "events", APP, "bench").mode(SinkMode.UPSERT, List.of("id"), null).build();
         return WriteMode.forConfig(c, new DeltaTableWriter(engine, c.tablePath(), SCHEMA, Map.of()));
     }
 

@@ -3,9 +3,11 @@ package io.tributary.sink.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.schema.Schema;
+import io.tributary.settings.Values;
 import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkMode;
 import io.tributary.sink.SinkOffsets;
+import io.tributary.sink.SinkSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -23,8 +25,11 @@ final class UpsertTables {
     private UpsertTables() {
     }
 
+    /** A sink config whose errors name the keys as a spec writes them ({@code sink.delta.keys}). */
     static SinkConfig config(Path table, Schema schema, SinkMode mode, List<String> keys, String order, int rowsPerFile) {
-        return SinkConfig.of(table.toString(), schema, "events", APP, "test/sink").withMode(mode, keys, order).withRowsPerFile(rowsPerFile);
+        Values spec = Values.localized(SinkSettings.ALL, s -> s.under("sink.delta"), key -> null, (s, text, e) -> e);
+        return SinkConfig.builder(table.toString(), schema, "events", APP, "test/sink").settings(spec)
+                .mode(mode, keys, order).rowsPerFile(rowsPerFile).build();
     }
 
     static SinkOffsets offsets(long next) {

@@ -222,29 +222,32 @@ public final class PipelineParts {
         if (aggregate != null) {
             sinkSchema = aggregate.outputSchema();
             sinkTopic = Topics.results(spec.name());
-            AggregationConfig single = AggregationConfig.of(spec.name(), aggregate, spec.stateDir().resolve("streams"))
-                    .withLateRowsTopic(lateTopic)
-                    .withTrimEvents(spec.bool(Settings.TOPIC_TRIM))
-                    .withBounded(spec.trigger().bounded())
-                    .withRestartWindow(Recovery.GIVE_UP_AFTER) // as long as the run loop tries a failed batch again
-                    .withReplicationFactor(replicationFactor(spec).map(Short::intValue).orElse(-1));
-            AggregationConfig aggregationConfig = Instances.shared(spec)
-                    ? single.withInstance(Instances.id(spec), Instances.standbyReplicas(spec)) : single;
+            AggregationConfig.Builder aggregationBuilder = AggregationConfig.builder(spec.name(), aggregate, spec.stateDir().resolve("streams"))
+                    .lateRowsTopic(lateTopic)
+                    .trimEvents(spec.bool(Settings.TOPIC_TRIM))
+                    .bounded(spec.trigger().bounded())
+                    .restartWindow(Recovery.GIVE_UP_AFTER) // as long as the run loop tries a failed batch again
+                    .replicationFactor(replicationFactor(spec).map(Short::intValue).orElse(-1));
+            if (Instances.shared(spec)) {
+                aggregationBuilder.instance(Instances.id(spec), Instances.standbyReplicas(spec));
+            }
+            AggregationConfig aggregationConfig = aggregationBuilder.build();
             String name = aggregationConfig.stageName();
             stages.add(Stage.opening(name, threads.submit(() -> {
                 StreamsAggregation aggregation = new StreamsAggregation(aggregationConfig, client);
                 return new Stage(name, aggregation::runBatch, aggregation);
             })));
         }
-        SinkConfig sinkConfig = withSinkMode(aggregate, SinkConfig.of(spec.location(Settings.SINK_PATH), sinkSchema,
-                        sinkTopic, sinkAppId(spec), spec.name() + "/sink")
-                .withSettings(spec.values(Settings.SINK, SinkSettings.ALL))
-                .withTrimTopic(spec.bool(Settings.TOPIC_TRIM))
-                .withBadRecords(SinkBadRecords.forName(spec.string(Settings.BAD_RECORD), Topics.deadLetter(spec.name()))));
+        SinkConfig.Builder sinkConfig = SinkConfig.builder(spec.location(Settings.SINK_PATH), sinkSchema, sinkTopic, sinkAppId(spec),
+                        spec.name() + "/sink")
+                .settings(spec.values(Settings.SINK, SinkSettings.ALL))
+                .trimTopic(spec.bool(Settings.TOPIC_TRIM))
+                .badRecords(SinkBadRecords.forName(spec.string(Settings.BAD_RECORD), Topics.deadLetter(spec.name())));
+        withSinkMode(aggregate, sinkConfig);
         if (spec.trigger().bounded()) {
-            sinkConfig = sinkConfig.withAllowedLatency(Duration.ZERO); // a bounded run ends with everything committed
+            sinkConfig.allowedLatency(Duration.ZERO); // a bounded run ends with everything committed
         }
-        SinkConfig sink = sinkConfig;
+        SinkConfig sink = sinkConfig.build();
         stages.add(Stage.opening(sink.stageName(), threads.submit(() -> {
             DeltaSink deltaSink = new DeltaSink(sink, client, options.reprocess(), spec.storage(),
                     Instances.shared(spec) ? Instances.id(spec) : null);
@@ -297,14 +300,13 @@ public final class PipelineParts {
      * batch's output (the topology commits its transactions on its own schedule), and a complete
      * result only ever grows (no key leaves it), so upserting each result row gives the same table.
      */
-    static SinkConfig withSinkMode(AggregateSpec aggregate, SinkConfig config) {
+    static void withSinkMode(AggregateSpec aggregate, SinkConfig.Builder config) {
         if (aggregate != null && aggregate.outputMode() != OutputMode.APPEND) {
             List<String> keys = new java.util.ArrayList<>();
             keys.add("window");
             keys.addAll(aggregate.groupBy());
-            return config.withMode(SinkMode.UPSERT, keys, null);
+            config.mode(SinkMode.UPSERT, keys, null);
         }
-        return config;
     }
 
     /**

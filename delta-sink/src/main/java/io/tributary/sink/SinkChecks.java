@@ -1,0 +1,90 @@
+package io.tributary.sink;
+
+import io.tributary.schema.DataType;
+import io.tributary.schema.Schema;
+import io.tributary.settings.Setting;
+import io.tributary.sink.internal.Partitioning;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The sink's settings checked together (mode, keys, order, partitionBy against the rows' schema),
+ * for a spec ({@link SinkConfig.Builder#build()}) and the Delta sink connector alike, each problem
+ * worded with the keys as the user wrote them.
+ */
+public final class SinkChecks {
+    private SinkChecks() {
+    }
+
+    /**
+     * Every problem, by the setting at fault (the first of each); empty when there is none.
+     *
+     * @param schema the rows' schema, or null when it is not known yet (columns are then not checked)
+     * @param name the key of a setting as the user wrote it
+     */
+    public static Map<Setting<?>, String> problems(Schema schema, SinkMode mode, List<String> keys, String order,
+                                                   List<String> partitionBy, Function<Setting<?>, String> name) {
+        Map<Setting<?>, String> out = new LinkedHashMap<>();
+        String modeKey = name.apply(SinkSettings.MODE);
+        String keysKey = name.apply(SinkSettings.KEYS);
+        String orderKey = name.apply(SinkSettings.ORDER);
+        if (mode == SinkMode.UPSERT && keys.isEmpty()) {
+            out.putIfAbsent(SinkSettings.KEYS, keysKey + " is empty, but " + modeKey + " is upsert: an upsert needs the columns "
+                    + "that identify a row; set " + keysKey + ", e.g. [id], or use " + modeKey + ": append");
+        }
+        if (mode == SinkMode.APPEND && !keys.isEmpty()) {
+            out.putIfAbsent(SinkSettings.KEYS, keysKey + " " + keys + " is set, but " + modeKey + " is append, which writes every row "
+                    + "and ignores keys; set " + modeKey + ": upsert to MERGE by these keys, or remove " + keysKey);
+        }
+        Set<String> seen = new HashSet<>();
+        for (String k : keys) {
+            if (schema != null && schema.indexOf(k) < 0) {
+                out.putIfAbsent(SinkSettings.KEYS, keysKey + " names column '" + k + "', which is not in the sink's schema "
+                        + schema.toDdl() + "; use columns of that schema");
+            } else if (schema != null) {
+                DataType type = schema.field(schema.indexOf(k)).type();
+                if (type.kind() == DataType.Kind.ARRAY || type.kind() == DataType.Kind.MAP) {
+                    out.putIfAbsent(SinkSettings.KEYS, keysKey + " names column '" + k + "' of type " + type.ddl()
+                            + "; a key column must be of a primitive or STRUCT type (MERGE cannot match rows by arrays or maps)");
+                }
+            }
+            if (!seen.add(k)) {
+                out.putIfAbsent(SinkSettings.KEYS, keysKey + " names column '" + k + "' twice; list each key column once");
+            }
+        }
+        if (order != null) {
+            if (mode != SinkMode.UPSERT) {
+                out.putIfAbsent(SinkSettings.ORDER, orderKey + " is '" + order + "', but " + modeKey + " is " + mode.specName()
+                        + "; the order column only chooses among rows of one key in mode upsert: remove it or set mode upsert");
+            } else if (schema != null && schema.indexOf(order) < 0) {
+                out.putIfAbsent(SinkSettings.ORDER, orderKey + " names column '" + order + "', which is not in the sink's schema "
+                        + schema.toDdl() + "; use a column of that schema, or leave it out to keep the last row in Kafka order");
+            } else if (schema != null) {
+                DataType type = schema.field(schema.indexOf(order)).type();
+                DataType.Kind kind = type.kind();
+                if (kind == DataType.Kind.STRUCT || kind == DataType.Kind.BINARY || kind == DataType.Kind.ARRAY || kind == DataType.Kind.MAP) {
+                    out.putIfAbsent(SinkSettings.ORDER, orderKey + " names column '" + order + "' of type " + type.ddl()
+                            + ", which has no order to choose the latest row by; use a number, string, date or timestamp column");
+                }
+            }
+        }
+        if (schema != null) {
+            Partitioning partitioning = Partitioning.parse(partitionBy, schema); // fails early, naming the entry
+            if (partitioning.hasDerivedColumns() && mode != SinkMode.APPEND) {
+                String partitionKey = name.apply(SinkSettings.PARTITION_BY);
+                out.putIfAbsent(SinkSettings.PARTITION_BY, partitionKey + " " + partitionBy + " derives a column, which only "
+                        + modeKey + " append supports yet (mode " + mode.specName() + " rewrites rows without computing it);"
+                        + " partition by a plain column, or use mode append");
+            }
+        } else if (mode != SinkMode.APPEND && partitionBy.stream().anyMatch(c -> c.toLowerCase(java.util.Locale.ROOT).contains(" as "))) {
+            out.putIfAbsent(SinkSettings.PARTITION_BY, name.apply(SinkSettings.PARTITION_BY) + " " + partitionBy + " derives a column,"
+                    + " which only " + modeKey + " append supports yet (mode " + mode.specName() + " rewrites rows without computing it);"
+                    + " partition by a plain column, or use mode append");
+        }
+        return out;
+    }
+}
