@@ -38,9 +38,15 @@ public final class Setting<T> {
     private final long min;
     private final long max;
     private final String doc;
+    private final String choices;
 
     private Setting(String key, Kind kind, Parser<T> parser, String defaultValue, boolean required, List<String> allowed,
                     long min, long max, String doc) {
+        this(key, kind, parser, defaultValue, required, allowed, min, max, doc, null);
+    }
+
+    private Setting(String key, Kind kind, Parser<T> parser, String defaultValue, boolean required, List<String> allowed,
+                    long min, long max, String doc, String choices) {
         this.key = key;
         this.kind = kind;
         this.parser = parser;
@@ -50,10 +56,11 @@ public final class Setting<T> {
         this.min = min;
         this.max = max;
         this.doc = doc;
+        this.choices = choices;
     }
 
     private static <T> Setting<T> of(String key, Kind kind, Parser<T> parser, List<String> allowed, String doc) {
-        return new Setting<>(key, kind, parser, null, false, allowed, Long.MIN_VALUE, Long.MAX_VALUE, doc);
+        return new Setting<>(key, kind, parser, null, false, allowed, Long.MIN_VALUE, Long.MAX_VALUE, doc, null);
     }
 
     /** Text, taken as it is. */
@@ -74,12 +81,12 @@ public final class Setting<T> {
     /** A size in bytes: {@code 1048576}, {@code 16m}, {@code 128 MiB} ({@link ByteSizes}). */
     public static Setting<Long> bytes(String key, String doc) {
         return of(key, Kind.BYTES, (k, v) -> ByteSizes.parse(v).orElseThrow(() ->
-                new Invalid(k, v, "expected a size such as 1048576, 16m or 128 MiB")), List.of(), doc);
+                SettingErrors.invalid(k, v, "expected a size such as 1048576, 16m or 128 MiB")), List.of(), doc);
     }
 
     /** A duration as Spark writes one: {@code 5 minutes}, {@code 500 ms}, {@code interval 1 week} ({@link Durations}). */
     public static Setting<Duration> duration(String key, String doc) {
-        return of(key, Kind.DURATION, (k, v) -> Durations.parse(v).orElseThrow(() -> new Invalid(k, v,
+        return of(key, Kind.DURATION, (k, v) -> Durations.parse(v).orElseThrow(() -> SettingErrors.invalid(k, v,
                 "expected a duration, written as Spark does, e.g. \"5 minutes\", \"1 hour\", \"30 seconds\"")), List.of(), doc);
     }
 
@@ -119,27 +126,32 @@ public final class Setting<T> {
 
     /** This setting with {@code text} as its default. */
     public Setting<T> withDefault(String text) {
-        return new Setting<>(key, kind, parser, text, required, allowed, min, max, doc);
+        return new Setting<>(key, kind, parser, text, required, allowed, min, max, doc, choices);
     }
 
     /** This setting, required. */
     public Setting<T> required() {
-        return new Setting<>(key, kind, parser, defaultValue, true, allowed, min, max, doc);
+        return new Setting<>(key, kind, parser, defaultValue, true, allowed, min, max, doc, choices);
     }
 
     /** This setting with its whole-number values limited to {@code min..max}. */
     public Setting<T> within(long min, long max) {
-        return new Setting<>(key, kind, parser, defaultValue, required, allowed, min, max, doc);
+        return new Setting<>(key, kind, parser, defaultValue, required, allowed, min, max, doc, choices);
     }
 
     /** This setting with another line of documentation (a Connect plugin's wording). */
     public Setting<T> withDoc(String text) {
-        return new Setting<>(key, kind, parser, defaultValue, required, allowed, min, max, text);
+        return new Setting<>(key, kind, parser, defaultValue, required, allowed, min, max, text, choices);
+    }
+
+    /** This setting, saying what its values do when one is wrong (instead of listing them). */
+    public Setting<T> explainingChoices(String text) {
+        return new Setting<>(key, kind, parser, defaultValue, required, allowed, min, max, doc, text);
     }
 
     /** This setting taking only some of its values, e.g. a plugin that reads one format of several. */
     public Setting<T> allowing(String... values) {
-        return new Setting<>(key, kind, parser, defaultValue, required, List.of(values), min, max, doc);
+        return new Setting<>(key, kind, parser, defaultValue, required, List.of(values), min, max, doc, choices);
     }
 
     /** This setting under {@code prefix}: {@code maxFilesPerTrigger} under {@code source.files} is {@code source.files.maxFilesPerTrigger}. */
@@ -149,7 +161,7 @@ public final class Setting<T> {
 
     /** This setting under another name. */
     public Setting<T> named(String name) {
-        return new Setting<>(name, kind, parser, defaultValue, required, allowed, min, max, doc);
+        return new Setting<>(name, kind, parser, defaultValue, required, allowed, min, max, doc, choices);
     }
 
     /**
@@ -163,18 +175,19 @@ public final class Setting<T> {
             if (canonical != null) {
                 return parser == null ? (T) canonical : parser.parse(name, canonical);
             }
+            String problem = choices != null ? choices : "use one of " + allowed;
             if (parser == null || kind == Kind.BOOLEAN) {
-                throw new Invalid(name, text, "use one of " + allowed);
+                throw SettingErrors.invalid(name, text, problem);
             }
             try {
                 return parser.parse(name, text); // another spelling the parser knows, e.g. Spark's PERMISSIVE
             } catch (TributaryException e) {
-                throw new Invalid(name, text, "use one of " + allowed);
+                throw SettingErrors.invalid(name, text, problem);
             }
         }
         T value = parser.parse(name, text);
         if (value instanceof Number n && (n.longValue() < min || n.longValue() > max)) {
-            throw new Invalid(name, text, "give a whole number " + (max >= Integer.MAX_VALUE ? "of at least " + min : "from " + min + " to " + max));
+            throw SettingErrors.invalid(name, text, "give a whole number " + (max >= Integer.MAX_VALUE ? "of at least " + min : "from " + min + " to " + max));
         }
         return value;
     }
@@ -183,7 +196,7 @@ public final class Setting<T> {
         try {
             return Integer.parseInt(text.strip());
         } catch (NumberFormatException e) {
-            throw new Invalid(key, text, "expected a whole number");
+            throw SettingErrors.invalid(key, text, "expected a whole number");
         }
     }
 
@@ -240,7 +253,7 @@ public final class Setting<T> {
     public static final class Invalid extends TributaryException {
         private final String problem;
 
-        public Invalid(String key, String text, String problem) {
+        Invalid(String key, String text, String problem) {
             super("key '" + key + "' is '" + text + "'; " + problem);
             this.problem = problem;
         }
