@@ -57,9 +57,9 @@ public final class JsonRowReader {
     public static BadRecordException malformed(JsonProcessingException e) {
         String message = String.valueOf(e.getOriginalMessage());
         if (e instanceof JsonEOFException || message.startsWith("Unexpected end-of-input")) {
-            return new BadRecordException(null, "malformed JSON: unexpected end of line (truncated record?)");
+            return SchemaErrors.truncatedLine();
         }
-        return new BadRecordException(null, "malformed JSON: " + message);
+        return SchemaErrors.malformedJson(message);
     }
 
     /**
@@ -82,13 +82,12 @@ public final class JsonRowReader {
     private Object[] record(JsonParser p, Source src, Leftovers leftovers) throws IOException {
         JsonToken first = p.nextToken();
         if (first != JsonToken.START_OBJECT) {
-            throw new BadRecordException(null, "expected a JSON object, found " + describe(first));
+            throw SchemaErrors.notAnObject(describe(first));
         }
         Object[] row = object(p, schema, src, leftovers);
         JsonToken trailing = p.nextToken();
         if (trailing != null) {
-            throw new BadRecordException(null, "found " + describe(trailing)
-                    + " after the JSON object; write one JSON object per line");
+            throw SchemaErrors.trailingContent(describe(trailing));
         }
         return row;
     }
@@ -133,11 +132,11 @@ public final class JsonRowReader {
             }
         }
         if (t != JsonToken.END_OBJECT) {
-            throw new BadRecordException(null, "malformed JSON object");
+            throw SchemaErrors.malformedObject();
         }
         for (int i = 0; i < row.length; i++) {
             if (row[i] == null && !schema.field(i).nullable()) {
-                throw new BadRecordException(schema.field(i).name(), "is null or missing, but the column is NOT NULL");
+                throw SchemaErrors.missingNotNull(schema.field(i).name());
             }
         }
         return row;
@@ -191,7 +190,7 @@ public final class JsonRowReader {
                     if (days != null) {
                         return days;
                     }
-                    throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a date (expected " + times.expectedDate() + ")");
+                    throw SchemaErrors.notADate(f.name(), p.getText(), times.expectedDate());
                 }
                 break;
             case TIMESTAMP:
@@ -202,14 +201,13 @@ public final class JsonRowReader {
                     if (micros != null) {
                         return micros;
                     }
-                    throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a timestamp (expected "
-                            + times.expectedTimestamp(withZone) + ")");
+                    throw SchemaErrors.notATimestamp(f.name(), p.getText(), times.expectedTimestamp(withZone));
                 }
                 if (t == JsonToken.VALUE_NUMBER_INT) {
                     try {
                         return Math.multiplyExact(p.getLongValue(), 1_000_000L);
                     } catch (ArithmeticException | IOException e) {
-                        throw new BadRecordException(f.name(), p.getText() + " seconds since the epoch is out of range");
+                        throw SchemaErrors.epochOutOfRange(f.name(), p.getText());
                     }
                 }
                 break;
@@ -218,7 +216,7 @@ public final class JsonRowReader {
                     try {
                         return object(p, type.struct(), src);
                     } catch (BadRecordException e) {
-                        throw new BadRecordException(f.name() + (e.field() == null ? "" : "." + e.field()), e.reason());
+                        throw SchemaErrors.inStructField(f.name() + (e.field() == null ? "" : "." + e.field()), e.reason());
                     }
                 }
                 break;
@@ -237,15 +235,14 @@ public final class JsonRowReader {
                     try {
                         return Base64.getDecoder().decode(p.getText());
                     } catch (IllegalArgumentException e) {
-                        throw new BadRecordException(f.name(), "is not base64: " + e.getMessage());
+                        throw SchemaErrors.notBase64(f.name(), e.getMessage());
                     }
                 }
                 break;
             default:
                 break;
         }
-        throw new BadRecordException(f.name(), "expected " + type.ddl() + ", found " + describe(t)
-                + (t.isScalarValue() ? " " + p.getText() : ""));
+        throw SchemaErrors.wrongType(f.name(), type.ddl(), describe(t), (t.isScalarValue() ? " " + p.getText() : ""));
     }
 
     /** The elements of an array whose START_ARRAY was just read, up to its END_ARRAY. */
@@ -255,13 +252,12 @@ public final class JsonRowReader {
         JsonToken t;
         while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
             if (t == null) {
-                throw new BadRecordException(f.name(), "malformed JSON array");
+                throw SchemaErrors.malformedArray(f.name());
             }
             try {
                 values.add(value(p, t, element, src));
             } catch (BadRecordException e) {
-                throw new BadRecordException(f.name() + "[" + values.size() + "]"
-                        + (e.field() == null ? "" : e.field().substring(element.name().length())), e.reason());
+                throw SchemaErrors.inArray(f.name(), values.size(), (e.field() == null ? "" : e.field().substring(element.name().length())), e.reason());
             }
         }
         return values;
@@ -278,13 +274,12 @@ public final class JsonRowReader {
             try {
                 v = value(p, p.nextToken(), value, src);
             } catch (BadRecordException e) {
-                throw new BadRecordException(f.name() + "." + key
-                        + (e.field() == null ? "" : e.field().substring(value.name().length())), e.reason());
+                throw SchemaErrors.inMap(f.name(), key, (e.field() == null ? "" : e.field().substring(value.name().length())), e.reason());
             }
             entries.put(key, v); // a key given twice: the last value wins, as in Spark's JSON reader
         }
         if (t != JsonToken.END_OBJECT) {
-            throw new BadRecordException(f.name(), "malformed JSON object");
+            throw SchemaErrors.malformedMap(f.name());
         }
         return entries;
     }
@@ -299,11 +294,11 @@ public final class JsonRowReader {
             default -> { min = Long.MIN_VALUE; max = Long.MAX_VALUE; }
         }
         if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-            throw new BadRecordException(f.name(), p.getText() + " does not fit in " + f.type().ddl());
+            throw SchemaErrors.doesNotFit(f.name(), p.getText(), f.type().ddl());
         }
         long v = p.getLongValue();
         if (v < min || v > max) {
-            throw new BadRecordException(f.name(), p.getText() + " does not fit in " + f.type().ddl());
+            throw SchemaErrors.doesNotFit(f.name(), p.getText(), f.type().ddl());
         }
         return switch (f.type().kind()) {
             case BYTE -> (byte) v;
@@ -318,12 +313,12 @@ public final class JsonRowReader {
         try {
             d = t == JsonToken.VALUE_STRING ? new BigDecimal(p.getText().strip()) : p.getDecimalValue();
         } catch (NumberFormatException | JsonProcessingException e) {
-            throw new BadRecordException(f.name(), "'" + p.getText() + "' is not a decimal number");
+            throw SchemaErrors.notADecimal(f.name(), p.getText());
         }
         int scale = f.type().scale();
         BigDecimal scaled = d.setScale(scale, RoundingMode.HALF_UP);
         if (scaled.precision() - scaled.scale() > f.type().precision() - scale) {
-            throw new BadRecordException(f.name(), p.getText() + " does not fit in " + f.type().ddl());
+            throw SchemaErrors.doesNotFit(f.name(), p.getText(), f.type().ddl());
         }
         return scaled;
     }

@@ -53,19 +53,18 @@ public final class Schema {
             exact.put(this.fields.get(i).name(), i);
             String key = this.fields.get(i).name().toLowerCase(Locale.ROOT);
             if (index.putIfAbsent(key, i) != null) {
-                throw new TributaryException("schema: column '" + this.fields.get(i).name()
-                        + "' appears twice (names are case-insensitive, as in Spark); rename one of them");
+                throw SchemaErrors.duplicateColumn(this.fields.get(i).name());
             }
         }
         if (this.fields.isEmpty()) {
-            throw new TributaryException("schema: no columns; write one or more as \"name TYPE, ...\", e.g. \"id INT, ts TIMESTAMP\"");
+            throw SchemaErrors.noColumns();
         }
     }
 
     /** Parses a Spark DDL column list. Errors name the column and say how to fix it. */
     public static Schema parse(String ddl) {
         if (ddl == null || ddl.isBlank()) {
-            throw new TributaryException("schema: empty; write the columns as \"name TYPE, ...\", e.g. \"id INT, user STRING, ts TIMESTAMP\"");
+            throw SchemaErrors.emptySchema();
         }
         return parseColumns(ddl, "");
     }
@@ -77,9 +76,7 @@ public final class Schema {
             String col = part.strip();
             Matcher m = COLUMN.matcher(col);
             if (!m.matches()) {
-                throw new TributaryException("schema: cannot read column definition '" + col + "'"
-                        + (prefix.isEmpty() ? "" : " in struct '" + prefix.substring(0, prefix.length() - 1) + "'")
-                        + "; write it as \"name TYPE\", e.g. \"amt DOUBLE\" (names with spaces go in backticks)");
+                throw SchemaErrors.badColumnDefinition(col, prefix.isEmpty() ? null : prefix.substring(0, prefix.length() - 1));
             }
             String name = m.group(1);
             if (name.startsWith("`")) {
@@ -93,7 +90,7 @@ public final class Schema {
             if (prefix.isEmpty()) {
                 throw e;
             }
-            throw new TributaryException(e.getMessage() + " (in struct '" + prefix.substring(0, prefix.length() - 1) + "')");
+            throw SchemaErrors.inStruct(e.getMessage(), prefix.substring(0, prefix.length() - 1));
         }
     }
 
@@ -109,14 +106,14 @@ public final class Schema {
         Matcher st = STRUCT.matcher(text);
         if (st.matches()) {
             if (st.group(1).isBlank()) {
-                throw new TributaryException("schema: column '" + column + "' is an empty STRUCT<>; list its fields, e.g. STRUCT<start: TIMESTAMP, end: TIMESTAMP>");
+                throw SchemaErrors.emptyStruct(column);
             }
             return DataType.struct(parseColumns(st.group(1), column + "."));
         }
         Matcher arr = ARRAY.matcher(text);
         if (arr.matches()) {
             if (arr.group(1).isBlank()) {
-                throw new TributaryException("schema: column '" + column + "' is an empty ARRAY<>; give its element type, e.g. ARRAY<STRING>");
+                throw SchemaErrors.emptyArray(column);
             }
             return DataType.array(parseType(column + "[]", arr.group(1).strip()));
         }
@@ -124,13 +121,11 @@ public final class Schema {
         if (map.matches()) {
             List<String> kv = splitTopLevel(map.group(1));
             if (kv.size() != 2 || kv.get(0).isBlank() || kv.get(1).isBlank()) {
-                throw new TributaryException("schema: column '" + column + "' has " + text
-                        + "; a MAP names its key and value types, e.g. MAP<STRING, INT>");
+                throw SchemaErrors.badMap(column, text);
             }
             DataType key = parseType(column + " key", kv.get(0).strip());
             if (key.kind() != DataType.Kind.STRING) {
-                throw new TributaryException("schema: column '" + column + "' has " + text + ", a map with " + key.ddl()
-                        + " keys; Tributary reads maps with STRING keys only (JSON object keys are strings), e.g. MAP<STRING, INT>");
+                throw SchemaErrors.nonStringMapKeys(column, text, key.ddl());
             }
             return DataType.map(parseType(column + " value", kv.get(1).strip()));
         }
@@ -139,19 +134,16 @@ public final class Schema {
             int precision = d.group(1) == null ? 10 : parseSmall(d.group(1));
             int scale = d.group(2) == null ? 0 : parseSmall(d.group(2));
             if (precision < 1 || precision > 38 || scale > precision) {
-                throw new TributaryException("schema: column '" + column + "' has " + text
-                        + "; a DECIMAL needs 1 <= precision <= 38 and scale <= precision, e.g. DECIMAL(10,2)");
+                throw SchemaErrors.badDecimal(column, text);
             }
             return DataType.decimal(precision, scale);
         }
         for (String u : UNSUPPORTED) {
             if (t.startsWith(u)) {
-                throw new TributaryException("schema: column '" + column + "' has type " + text
-                        + ", which Tributary does not support yet; use a primitive type (STRING holds the raw JSON text of a nested value)");
+                throw SchemaErrors.unsupportedType(column, text);
             }
         }
-        throw new TributaryException("schema: column '" + column + "' has unknown type '" + text
-                + "'; use one of " + VALID_TYPES);
+        throw SchemaErrors.unknownType(column, text, VALID_TYPES);
     }
 
     /** A decimal's precision or scale; too many digits count as out of range. */
@@ -224,7 +216,7 @@ public final class Schema {
     public int require(String name, String what) {
         int i = indexOf(name);
         if (i < 0) {
-            throw new TributaryException(what + ": column '" + name + "' is not in the schema (" + toDdl() + ")");
+            throw SchemaErrors.notInSchema(what, name, toDdl());
         }
         return i;
     }

@@ -183,8 +183,7 @@ public final class Timestamps {
         try {
             return zone(id.strip()).normalized();
         } catch (DateTimeException | NullPointerException e) {
-            throw new TributaryException(setting + ": '" + id + "' is not a time zone; use a region such as America/New_York,"
-                    + " an offset such as +01:00, or UTC");
+            throw SchemaErrors.badTimeZone(setting, id);
         }
     }
 
