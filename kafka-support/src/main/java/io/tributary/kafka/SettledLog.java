@@ -72,8 +72,7 @@ public final class SettledLog {
                 if (any) {
                     lastProgress = System.nanoTime();
                 } else if (System.nanoTime() - lastProgress > STALL.toNanos()) {
-                    throw new TributaryException(reading + " made no progress for " + STALL.toSeconds() + " s (end offsets "
-                            + end + "); is the broker reachable?");
+                    throw KafkaErrors.noProgress(reading, STALL.toSeconds(), end);
                 }
             }
         }
@@ -108,15 +107,13 @@ public final class SettledLog {
                     return lso;
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new TributaryException("topic " + tps.get(0).topic() + " still has an open transaction after "
-                            + timeout.toSeconds() + " s (committed up to " + lso + ", written up to " + hw
-                            + "); the transaction coordinator has not finished the last batch: run again later");
+                    throw KafkaErrors.openTransaction(tps.get(0).topic(), timeout.toSeconds(), lso, hw);
                 }
                 try {
                     Thread.sleep(100);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new TributaryException("interrupted while waiting for topic " + tps.get(0).topic() + " to settle", e);
+                    throw KafkaErrors.interruptedSettling(tps.get(0).topic(), e);
                 }
             }
         }

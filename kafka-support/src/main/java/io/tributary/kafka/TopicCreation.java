@@ -1,6 +1,5 @@
 package io.tributary.kafka;
 
-import io.tributary.schema.TributaryException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -63,13 +62,13 @@ public final class TopicCreation {
                 e.getValue().get(WAIT_SECONDS, TimeUnit.SECONDS);
             } catch (ExecutionException ex) {
                 if (!(ex.getCause() instanceof TopicExistsException)) {
-                    throw new TributaryException("cannot create topic " + e.getKey() + ": " + ex.getCause().getMessage(), ex.getCause());
+                    throw KafkaErrors.cannotCreateTopic(e.getKey(), ex.getCause().getMessage(), ex.getCause());
                 }
             } catch (TimeoutException ex) {
-                throw new TributaryException("creating topic " + e.getKey() + " took more than " + WAIT_SECONDS + " s; is the broker reachable?", ex);
+                throw KafkaErrors.createTimedOut(e.getKey(), WAIT_SECONDS, ex);
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
-                throw new TributaryException("interrupted while creating topic " + e.getKey(), ex);
+                throw KafkaErrors.interruptedCreating(e.getKey(), ex);
             }
         }
         awaitVisible(admin, missing.stream().map(NewTopic::name).toList());
@@ -105,21 +104,20 @@ public final class TopicCreation {
                     lastState = "partitions without a leader in " + leaderless;
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof UnknownTopicOrPartitionException) && !(e.getCause() instanceof LeaderNotAvailableException)) {
-                        throw new TributaryException("cannot describe topics " + wanted + ": " + e.getCause().getMessage(), e.getCause());
+                        throw KafkaErrors.cannotDescribeTopics(wanted, e.getCause().getMessage(), e.getCause());
                     }
                     lastState = e.getCause().getMessage();
                 } catch (TimeoutException e) {
                     lastState = "no answer to a describe of " + wanted;
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new TributaryException("the broker still does not serve topics " + wanted + " " + maxWait.toSeconds()
-                            + " s after they were created (" + lastState + "); check the cluster's health, then run again");
+                    throw KafkaErrors.topicsNotServed(wanted, maxWait.toSeconds(), lastState);
                 }
                 Thread.sleep(POLL_MS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while waiting for the broker to serve topics " + wanted, e);
+            throw KafkaErrors.interruptedAwaitingTopics(wanted, e);
         }
     }
 
@@ -149,11 +147,10 @@ public final class TopicCreation {
             return admin.listTopics().names().get(WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-            throw new TributaryException("cannot list the topics of the Kafka cluster: " + cause
-                    + "; check bootstrap.servers and the client security settings", cause);
+            throw KafkaErrors.cannotListTopics(cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while listing the topics of the Kafka cluster", e);
+            throw KafkaErrors.interruptedListing(e);
         }
     }
 }

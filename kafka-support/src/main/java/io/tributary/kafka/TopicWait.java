@@ -1,6 +1,5 @@
 package io.tributary.kafka;
 
-import io.tributary.schema.TributaryException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +72,7 @@ public final class TopicWait {
                 Thread.sleep(PAUSE_MS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new TributaryException("interrupted while waiting for topic " + topic, e);
+                throw KafkaErrors.interruptedAwaitingTopic(topic, e);
             }
         }
     }

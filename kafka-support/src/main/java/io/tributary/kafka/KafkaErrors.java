@@ -1,0 +1,78 @@
+package io.tributary.kafka;
+
+import io.tributary.schema.TributaryException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+/** kafka-support's user-facing errors: topics that cannot be created, listed or read to their end. */
+final class KafkaErrors {
+    private KafkaErrors() {
+    }
+
+    /** When reading a topic to its end makes no progress for too long. */
+    static TributaryException noProgress(String reading, long seconds, Map<?, ?> end) {
+        return new TributaryException(reading + " made no progress for " + seconds + " s (end offsets " + end
+                + "); is the broker reachable?");
+    }
+
+    /** When a topic still has an open transaction after the wait. */
+    static TributaryException openTransaction(String topic, long seconds, Map<?, ?> lso, Map<?, ?> hw) {
+        return new TributaryException("topic " + topic + " still has an open transaction after " + seconds
+                + " s (committed up to " + lso + ", written up to " + hw
+                + "); the transaction coordinator has not finished the last batch: run again later");
+    }
+
+    /** When interrupted while waiting for a topic to settle. */
+    static TributaryException interruptedSettling(String topic, InterruptedException cause) {
+        return new TributaryException("interrupted while waiting for topic " + topic + " to settle", cause);
+    }
+
+    /** When the broker refuses to create a topic. */
+    static TributaryException cannotCreateTopic(String key, String message, Throwable cause) {
+        return new TributaryException("cannot create topic " + key + ": " + message, cause);
+    }
+
+    /** When creating a topic takes longer than the wait. */
+    static TributaryException createTimedOut(String key, long waitSeconds, TimeoutException cause) {
+        return new TributaryException("creating topic " + key + " took more than " + waitSeconds
+                + " s; is the broker reachable?", cause);
+    }
+
+    /** When interrupted while creating a topic. */
+    static TributaryException interruptedCreating(String key, InterruptedException cause) {
+        return new TributaryException("interrupted while creating topic " + key, cause);
+    }
+
+    /** When the broker cannot describe topics just created. */
+    static TributaryException cannotDescribeTopics(List<?> wanted, String message, Throwable cause) {
+        return new TributaryException("cannot describe topics " + wanted + ": " + message, cause);
+    }
+
+    /** When the broker does not serve topics some time after creating them. */
+    static TributaryException topicsNotServed(List<?> wanted, long seconds, String lastState) {
+        return new TributaryException("the broker still does not serve topics " + wanted + " " + seconds
+                + " s after they were created (" + lastState + "); check the cluster's health, then run again");
+    }
+
+    /** When interrupted while waiting for the broker to serve new topics. */
+    static TributaryException interruptedAwaitingTopics(List<?> wanted, InterruptedException cause) {
+        return new TributaryException("interrupted while waiting for the broker to serve topics " + wanted, cause);
+    }
+
+    /** When the cluster's topics cannot be listed. */
+    static TributaryException cannotListTopics(Throwable cause) {
+        return new TributaryException("cannot list the topics of the Kafka cluster: " + cause
+                + "; check bootstrap.servers and the client security settings", cause);
+    }
+
+    /** When interrupted while listing the cluster's topics. */
+    static TributaryException interruptedListing(InterruptedException cause) {
+        return new TributaryException("interrupted while listing the topics of the Kafka cluster", cause);
+    }
+
+    /** When interrupted while waiting for a topic. */
+    static TributaryException interruptedAwaitingTopic(String topic, InterruptedException cause) {
+        return new TributaryException("interrupted while waiting for topic " + topic, cause);
+    }
+}
