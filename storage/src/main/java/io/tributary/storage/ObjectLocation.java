@@ -1,6 +1,6 @@
 package io.tributary.storage;
 
-import io.tributary.schema.TributaryException;
+import io.tributary.storage.internal.StorageErrors;
 
 /**
  * An object or a folder (a key prefix) in a bucket: {@code s3a://bucket/key}. A folder's key has
@@ -11,13 +11,13 @@ public record ObjectLocation(String scheme, String bucket, String key) {
     public static ObjectLocation parse(String location) {
         String scheme = Storage.scheme(location);
         if (scheme == null || !location.startsWith(scheme + "://", 0) && !location.regionMatches(true, 0, scheme + "://", 0, scheme.length() + 3)) {
-            throw new TributaryException("'" + location + "' is not an object-store location; write it as s3a://bucket/folder/");
+            throw StorageErrors.notAnObjectLocation(location);
         }
         String rest = location.substring(scheme.length() + 3);
         int slash = rest.indexOf('/');
         String bucket = slash < 0 ? rest : rest.substring(0, slash);
         if (bucket.isEmpty()) {
-            throw new TributaryException("'" + location + "' names no bucket; write it as s3a://bucket/folder/");
+            throw StorageErrors.noBucket(location);
         }
         String key = slash < 0 ? "" : rest.substring(slash + 1).replaceAll("/{2,}", "/");
         while (key.endsWith("/")) {

@@ -1,9 +1,9 @@
 package io.tributary.storage;
 
-import io.tributary.schema.TributaryException;
 import io.tributary.storage.internal.Multipart;
 import io.tributary.storage.internal.S3Clients;
 import io.tributary.storage.internal.S3Errors;
+import io.tributary.storage.internal.StorageErrors;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -346,7 +346,7 @@ public final class ObjectStore {
         try {
             probe.listObjectsV2(b -> b.bucket(folder.bucket()).prefix(folder.prefix()).maxKeys(1));
         } catch (SdkException e) {
-            throw new TributaryException(what + " " + folder + ": " + S3Errors.describe(e, folder.bucket(), endpoint), e);
+            throw StorageErrors.unreachable(what, folder, S3Errors.describe(e, folder.bucket(), endpoint), e);
         }
     }
 

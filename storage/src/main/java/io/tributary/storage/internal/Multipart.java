@@ -1,6 +1,5 @@
 package io.tributary.storage.internal;
 
-import io.tributary.schema.TributaryException;
 import io.tributary.storage.Storage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -115,7 +114,7 @@ public final class Multipart {
         }
         Matcher m = Pattern.compile("(\\d+)\\s*([kmgt]?)b?").matcher(v.strip().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
-            throw new TributaryException("storage setting " + key + " is '" + v + "'; write a size in bytes, or such as 64M or 1G");
+            throw StorageErrors.badSize(key, v);
         }
         int shift = switch (m.group(2)) {
             case "k" -> 10;
