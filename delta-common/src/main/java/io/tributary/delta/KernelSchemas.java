@@ -17,10 +17,10 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import io.tributary.delta.internal.DeltaErrors;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -101,8 +101,6 @@ public final class KernelSchemas {
         } else if (t instanceof MapType m && m.getKeyType() instanceof StringType) {
             return DataType.map(fromKernel(tablePath, column + " value", m.getValueType()));
         }
-        throw new TributaryException("delta table " + tablePath + " has column '" + column + "' of Delta type " + t
-                + ", which Tributary cannot read yet (primitive types, structs, arrays and maps with string keys); read the table with Spark,"
-                + " or drop the column");
+        throw DeltaErrors.unreadableColumnType(tablePath, column, t);
     }
 }
