@@ -14,6 +14,7 @@ import io.tributary.source.internal.DataFile;
 import io.tributary.source.internal.EventRows;
 import io.tributary.source.internal.FileRowReader;
 import io.tributary.source.internal.ProgressLog;
+import io.tributary.source.internal.SourceErrors;
 import io.tributary.source.internal.SourcePosition;
 import io.tributary.source.internal.StoredProgress;
 import io.tributary.source.internal.TableLog;
@@ -113,10 +114,7 @@ public final class DeltaSource implements AutoCloseable {
         if (stored.isPresent()) {
             StoredProgress p = stored.get();
             if (p.reservoirId() != null && !p.reservoirId().equals(reservoirId)) {
-                throw new TributaryException("delta-source: the table at " + tablePath + " has id " + reservoirId
-                        + ", but the stored progress is for table id " + p.reservoirId() + " (the table was deleted and written anew,"
-                        + " or replaced). Its versions no longer match the progress: delete key '" + tablePath + "' from topic "
-                        + config.progressTopic() + " (or give the pipeline a new name) to read the new table from its start");
+                throw SourceErrors.tableReplaced(tablePath, reservoirId, p.reservoirId(), config.progressTopic());
             }
             position = p.position();
             positionStored = true;
@@ -293,15 +291,11 @@ public final class DeltaSource implements AutoCloseable {
             case LATEST -> SourcePosition.commit(latest + 1);
             case VERSION -> {
                 if (sv.version() > latest) {
-                    throw new TributaryException("delta-source: startingVersion " + sv.version() + " is after the latest version ("
-                            + latest + ") of " + tablePath + "; use a version from 0 to " + latest
-                            + ", or 'latest' to read only commits made from now on");
+                    throw SourceErrors.startingVersionAfterLatest(sv.version(), latest, tablePath);
                 }
                 long earliest = log.earliestAvailable();
                 if (earliest > sv.version()) {
-                    throw new TributaryException("delta-source: startingVersion " + sv.version() + " of " + tablePath
-                            + " is no longer in the table's log (older log files were cleaned up); the oldest version still available is "
-                            + earliest + ": set startingVersion to " + earliest + " or later, or omit it to read the current snapshot");
+                    throw SourceErrors.startingVersionGone(sv.version(), tablePath, earliest);
                 }
                 yield SourcePosition.commit(sv.version());
             }
@@ -339,9 +333,7 @@ public final class DeltaSource implements AutoCloseable {
         if (config.readChangeFeed()) {
             String cdf = sourceSnapshot.getTableProperties().getOrDefault("delta.enableChangeDataFeed", "false");
             if (!cdf.equalsIgnoreCase("true")) {
-                throw new TributaryException("delta-source: readChangeFeed is set, but table " + tablePath
-                        + " does not have delta.enableChangeDataFeed=true, so it records no change data (Spark refuses this too:"
-                        + " DELTA_MISSING_CHANGE_DATA); enable the property on the table, or drop readChangeFeed");
+                throw SourceErrors.noChangeDataFeed(tablePath);
             }
         }
     }

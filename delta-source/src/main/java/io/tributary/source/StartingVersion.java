@@ -1,6 +1,6 @@
 package io.tributary.source;
 
-import io.tributary.schema.TributaryException;
+import io.tributary.source.internal.SourceErrors;
 import java.util.Locale;
 
 /**
@@ -14,7 +14,7 @@ public record StartingVersion(Kind kind, long version) {
 
     public StartingVersion {
         if (kind == Kind.VERSION && version < 0) {
-            throw new TributaryException("delta-source: startingVersion " + version + " is negative; use a version >= 0 or 'latest'");
+            throw SourceErrors.negativeStartingVersion(version);
         }
     }
 
@@ -42,8 +42,7 @@ public record StartingVersion(Kind kind, long version) {
         try {
             return at(Long.parseLong(t));
         } catch (NumberFormatException e) {
-            throw new TributaryException("delta-source: startingVersion '" + text
-                    + "' is neither a version number nor 'latest'; write e.g. startingVersion: 5 or startingVersion: latest");
+            throw SourceErrors.badStartingVersion(text);
         }
     }
 

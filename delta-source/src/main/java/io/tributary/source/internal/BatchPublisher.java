@@ -51,8 +51,7 @@ public final class BatchPublisher implements AutoCloseable {
             producer.initTransactions();
         } catch (KafkaException e) {
             producer.close();
-            throw new TributaryException("delta-source: cannot start Kafka transactions with transactional.id " + transactionalId
-                    + ": " + e.getMessage() + "; check that the broker is reachable and allows transactions", e);
+            throw SourceErrors.cannotStartTransactions(transactionalId, e.getMessage(), e);
         }
     }
 
@@ -77,16 +76,13 @@ public final class BatchPublisher implements AutoCloseable {
             producer.commitTransaction();
             CrashPoint.reach(CrashPoint.DELTA_SOURCE_AFTER_COMMIT);
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
-            throw new TributaryException("delta-source: another process took over transactional.id " + transactionalId
-                    + " (it was fenced); only one delta-source may read a table for a pipeline: stop the other one."
-                    + " Nothing of this batch was published.", e);
+            throw SourceErrors.fenced(transactionalId, e);
         } catch (RuntimeException e) {
             abort(e);
             if (e instanceof TributaryException te) {
                 throw te;
             }
-            throw new TributaryException("delta-source: publishing a batch to " + topic + " failed and was rolled back ("
-                    + e.getMessage() + "); nothing of it is visible to read_committed consumers, run again", e);
+            throw SourceErrors.publishFailed(topic, e.getMessage(), e);
         }
     }
 

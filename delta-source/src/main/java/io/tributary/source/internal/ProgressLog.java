@@ -2,7 +2,6 @@ package io.tributary.source.internal;
 
 import io.tributary.kafka.SettledLog;
 import io.tributary.kafka.TopicWait;
-import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
@@ -19,9 +18,7 @@ public final class ProgressLog {
     public static Optional<StoredProgress> read(Map<String, Object> clientProps, String topic, String key) {
         AtomicReference<byte[]> last = new AtomicReference<>(); // a tombstone clears it
         SettledLog.read(clientProps, topic, "tributary-delta-source-log-reader",
-                () -> new TributaryException("delta-source: progress topic " + topic + " does not exist (looked for it for "
-                        + TopicWait.bound(clientProps).toSeconds() + " s); it is created at start,"
-                        + " check bootstrap.servers and that the client may create topics"),
+                () -> SourceErrors.noProgressTopic(topic, TopicWait.bound(clientProps).toSeconds()),
                 "delta-source: reading progress topic " + topic, r -> {
                     if (r.key() != null && key.equals(new String(r.key(), StandardCharsets.UTF_8))) {
                         last.set(r.value());

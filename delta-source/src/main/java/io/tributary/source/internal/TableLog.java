@@ -51,8 +51,7 @@ public final class TableLog {
         try {
             return TableManager.loadSnapshot(tablePath).build(engine);
         } catch (TableNotFoundException e) {
-            throw new TributaryException("delta-source: no Delta table at " + tablePath + " (no _delta_log folder with commits);"
-                    + " check source.delta.path, or write the table first", e);
+            throw SourceErrors.noTable(tablePath, e);
         }
     }
 
@@ -191,9 +190,6 @@ public final class TableLog {
     }
 
     private TributaryException versionGone(long version, long earliest, Exception cause) {
-        return new TributaryException("delta-source: table " + tablePath + " no longer holds version " + version
-                + " in its log (log files before it were cleaned up" + (earliest >= 0 ? "; the oldest version still available is " + earliest : "")
-                + "). The stream cannot resume there without losing the commits in between: start from a fresh progress with "
-                + "startingVersion " + (earliest >= 0 ? earliest + " or later" : "latest") + ", or omit startingVersion to read the current snapshot again", cause);
+        return SourceErrors.versionGone(tablePath, version, earliest, cause);
     }
 }

@@ -32,8 +32,7 @@ public final class TopicSetup {
             if (Thread.currentThread().isInterrupted()) {
                 throw e;
             }
-            throw new TributaryException("delta-source: " + e.getMessage() + "; create " + rowTopic + " and " + progressTopic
-                    + " yourself (" + progressTopic + " with cleanup.policy=compact) or grant the client CREATE", e.getCause());
+            throw SourceErrors.cannotCreateTopics(e.getMessage(), rowTopic, progressTopic, e.getCause());
         }
     }
 }
