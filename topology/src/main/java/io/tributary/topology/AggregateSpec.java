@@ -3,8 +3,8 @@ package io.tributary.topology;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import io.tributary.topology.internal.AggregateParser;
+import io.tributary.topology.internal.TopologyErrors;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -50,13 +50,11 @@ public final class AggregateSpec {
             String column = b.groupBy.get(i);
             int index = input.indexOf(column);
             if (index < 0) {
-                throw new TributaryException("aggregate.groupBy: column '" + column + "' is not in the input schema ("
-                        + input.toDdl() + "); group by columns of the source");
+                throw TopologyErrors.groupByNotInSchema(column, input.toDdl());
             }
             DataType.Kind kind = input.field(index).type().kind();
             if (kind == DataType.Kind.ARRAY || kind == DataType.Kind.MAP) {
-                throw new TributaryException("aggregate.groupBy: column '" + column + "' is " + input.field(index).type().ddl()
-                        + "; group by columns of primitive or STRUCT types (Spark refuses maps as grouping keys too)");
+                throw TopologyErrors.groupByNotGroupable(column, input.field(index).type().ddl());
             }
             groupByIndex[i] = index;
             names.add(input.field(index).name());
@@ -87,8 +85,7 @@ public final class AggregateSpec {
         fields.forEach(f -> seen.add(f.name().toLowerCase(Locale.ROOT)));
         for (Aggregate a : aggregates) {
             if (!seen.add(a.name().toLowerCase(Locale.ROOT))) {
-                throw new TributaryException("aggregate.select." + a.name() + ": the name '" + a.name()
-                        + "' is already an output column (window, the groupBy columns and the other aggregates); give it another name");
+                throw TopologyErrors.selectNameTaken(a.name());
             }
             fields.add(new Field(a.name(), a.resultType(), true));
         }
@@ -211,7 +208,7 @@ public final class AggregateSpec {
         /** Adds the output column {@code name} = {@code expression}, e.g. {@code select("t", "sum(amt)")}. */
         public Builder select(String name, String expression) {
             if (select.putIfAbsent(name, expression) != null) {
-                throw new TributaryException("aggregate.select." + name + ": given twice; give each aggregate its own name");
+                throw TopologyErrors.selectGivenTwice(name);
             }
             return this;
         }
@@ -229,48 +226,44 @@ public final class AggregateSpec {
         /** Checks the spec against the input schema and returns it; errors name the spec key and the fix. */
         public AggregateSpec build(Schema input) {
             if (input == null) {
-                throw new TributaryException("aggregate: no input schema; give the source a schema, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"");
+                throw TopologyErrors.noInputSchema();
             }
             if (eventTime == null || eventTime.isBlank()) {
-                throw new TributaryException("aggregate.eventTime: missing; name the TIMESTAMP column that holds event time, e.g. eventTime: ts");
+                throw TopologyErrors.noEventTime();
             }
             int ts = input.require(eventTime, "aggregate.eventTime");
             DataType.Kind kind = input.field(ts).type().kind();
             if (kind != DataType.Kind.TIMESTAMP && kind != DataType.Kind.TIMESTAMP_NTZ) {
-                throw new TributaryException("aggregate.eventTime: column '" + eventTime + "' is " + input.field(ts).type().ddl()
-                        + "; event time must be a TIMESTAMP column; declare it as TIMESTAMP in the source schema");
+                throw TopologyErrors.eventTimeNotTimestamp(eventTime, input.field(ts).type().ddl());
             }
             checkDurations();
             if (select.isEmpty()) {
-                throw new TributaryException("aggregate.select: no aggregates; add at least one, e.g. select: { t: sum(amt) }");
+                throw TopologyErrors.noAggregates();
             }
             if (outputMode == null) {
-                throw new TributaryException("outputMode: missing; choose append, update or complete");
+                throw TopologyErrors.noOutputMode();
             }
             if (outputMode == OutputMode.APPEND && watermark == null) {
-                throw new TributaryException("outputMode: Invalid streaming output mode: append. This output mode is not supported "
-                        + "for streaming aggregations without watermark (as Spark says at start()). Add a watermark to the "
-                        + "aggregation (aggregate.watermark, e.g. watermark: 5 minutes) or use outputMode update or complete");
+                throw TopologyErrors.appendWithoutWatermark();
             }
             return new AggregateSpec(this, input);
         }
 
         private void checkDurations() {
             if (window == null) {
-                throw new TributaryException("aggregate.window: missing; give the window size, e.g. window: 10 minutes");
+                throw TopologyErrors.noWindow();
             }
             if (window.isNegative() || window.isZero() || window.toNanos() % 1000 != 0) {
-                throw new TributaryException("aggregate.window: " + window + " is not a window size; give a positive duration in whole microseconds, e.g. 10 minutes");
+                throw TopologyErrors.badWindow(window);
             }
             if (slide != null && (slide.isNegative() || slide.isZero() || slide.toNanos() % 1000 != 0)) {
-                throw new TributaryException("aggregate.slide: " + slide + " is not a slide; give a positive duration in whole microseconds, e.g. 5 minutes");
+                throw TopologyErrors.badSlide(slide);
             }
             if (slide != null && slide.compareTo(window) > 0) {
-                throw new TributaryException("aggregate.slide: " + slide + " is longer than the window " + window
-                        + "; as in Spark, the slide must be less than or equal to the window size");
+                throw TopologyErrors.slideLongerThanWindow(slide, window);
             }
             if (watermark != null && watermark.isNegative()) {
-                throw new TributaryException("aggregate.watermark: " + watermark + " is negative; give a delay of 0 or more, e.g. watermark: 5 minutes");
+                throw TopologyErrors.negativeWatermark(watermark);
             }
         }
     }

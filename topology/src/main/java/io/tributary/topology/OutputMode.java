@@ -1,6 +1,6 @@
 package io.tributary.topology;
 
-import io.tributary.schema.TributaryException;
+import io.tributary.topology.internal.TopologyErrors;
 import java.util.Locale;
 
 /** Spark's output modes for a streaming aggregation, with the same names. */
@@ -21,7 +21,7 @@ public enum OutputMode {
                 }
             }
         }
-        throw new TributaryException("outputMode: '" + text + "' is not an output mode; use append, update or complete");
+        throw TopologyErrors.badOutputMode(text);
     }
 
     /** The name as Spark spells it: {@code append}, {@code update}, {@code complete}. */

@@ -12,6 +12,7 @@ import io.tributary.topology.internal.EventsOffsets;
 import io.tributary.topology.internal.LastBatchCheck;
 import io.tributary.topology.internal.LocalTasks;
 import io.tributary.topology.internal.StreamsApp;
+import io.tributary.topology.internal.TopologyErrors;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -82,8 +83,7 @@ public final class StreamsAggregation implements AutoCloseable {
             // the events topic may be a moment old, and Kafka Streams stops on a source topic it cannot see
             Duration bound = TopicWait.bound(kafkaClientProps);
             if (!g.awaitTopic(config.eventsTopic(), bound)) {
-                throw new TributaryException("the aggregation: topic " + config.eventsTopic() + " does not exist (looked for it for "
-                        + bound.toSeconds() + " s); start the stage that writes it first, or check the pipeline's kafka settings");
+                throw TopologyErrors.noEventsTopic(config.eventsTopic(), bound.toSeconds());
             }
             a = new StreamsApp(applicationId, () -> WindowedAggregation.build(config.spec(), config.eventsTopic(),
                     config.resultsTopic(), config.lateRowsTopic()), props, config.restartWindow(), config.instanceId() != null);
@@ -181,8 +181,7 @@ public final class StreamsAggregation implements AutoCloseable {
             restartIfKilled();
             app.requireAlive();
             if (System.nanoTime() > deadline) {
-                throw new TributaryException("the aggregation did not catch up with " + config.eventsTopic() + " within "
-                        + CATCH_UP_TIMEOUT.toMinutes() + " minutes (committed " + now + ", end " + end + ")");
+                throw TopologyErrors.didNotCatchUp(config.eventsTopic(), CATCH_UP_TIMEOUT.toMinutes(), now, end);
             }
             sleep(20);
             now = only(offsets.committed(), end.keySet());
@@ -281,7 +280,7 @@ public final class StreamsAggregation implements AutoCloseable {
             Thread.sleep(ms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted", e);
+            throw TopologyErrors.interrupted(e);
         }
     }
 

@@ -1,10 +1,10 @@
 package io.tributary.topology;
 
 import io.tributary.schema.Topics;
-import io.tributary.schema.TributaryException;
 import io.tributary.topology.internal.CommitHook;
 import io.tributary.topology.internal.Names;
 import io.tributary.topology.internal.SinkWiring;
+import io.tributary.topology.internal.TopologyErrors;
 import io.tributary.topology.internal.WindowedAggregateProcessor;
 import java.nio.file.Path;
 import java.util.Properties;
@@ -71,7 +71,7 @@ public final class WindowedAggregation {
      */
     public static Topology build(AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic) {
         if (spec == null || eventsTopic == null || resultsTopic == null) {
-            throw new TributaryException("aggregate: the topology needs a spec, an events topic and a results topic");
+            throw TopologyErrors.incompleteTopology();
         }
         Names names = new Names(NAME);
         boolean late = lateRowsTopic != null;
@@ -125,7 +125,7 @@ public final class WindowedAggregation {
      */
     public static Properties streamsConfig(String applicationId, String bootstrapServers, Path stateDir, String instanceId) {
         if (applicationId == null || bootstrapServers == null || stateDir == null || instanceId == null) {
-            throw new TributaryException("aggregate: streams settings need an application id, bootstrap servers, a state directory and an instance id");
+            throw TopologyErrors.incompleteStreamsSettings();
         }
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);

@@ -1,7 +1,6 @@
 package io.tributary.topology.internal;
 
 import io.tributary.schema.DataType;
-import io.tributary.schema.TributaryException;
 import io.tributary.topology.Aggregate;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -67,8 +66,7 @@ final class Accumulators {
             try {
                 return s == null ? x : Math.addExact((Long) s, x);
             } catch (ArithmeticException e) {
-                throw new TributaryException("aggregate.select." + name + ": sum overflowed BIGINT (as Spark's ANSI mode fails); "
-                        + "cast the column to DECIMAL(38,0) in the source schema, or DOUBLE if approximate sums will do");
+                throw TopologyErrors.sumOverflowedLong(name);
             }
         }
 
@@ -126,8 +124,7 @@ final class Accumulators {
             }
             BigDecimal sum = s == null ? (BigDecimal) v : ((BigDecimal) s).add((BigDecimal) v);
             if (sum.precision() - sum.scale() > type.precision() - type.scale()) {
-                throw new TributaryException("aggregate.select." + name + ": sum overflowed " + type.ddl()
-                        + " (as Spark's ANSI mode fails); use a DOUBLE column if approximate sums will do");
+                throw TopologyErrors.sumOverflowedDecimal(name, type.ddl());
             }
             return sum;
         }

@@ -24,27 +24,24 @@ public final class AggregateParser {
     /** Parses one aggregate; {@code key} names where it came from in the spec, for errors. */
     public static Aggregate parse(String key, String name, String expression, Schema input) {
         if (expression == null) {
-            throw new TributaryException(key + ": no expression; write e.g. sum(amt) or count(*)");
+            throw TopologyErrors.noExpression(key);
         }
         Matcher m = CALL.matcher(expression);
         if (!m.matches()) {
-            throw new TributaryException(key + ": cannot read '" + expression
-                    + "'; write one function of one column, e.g. sum(amt), or count(*); supported: " + FUNCTIONS);
+            throw TopologyErrors.unreadableExpression(key, expression, FUNCTIONS);
         }
         AggregateFunction function = function(key, m.group(1), expression);
         String arg = m.group(2);
         if (arg.equals("*")) {
             if (function != AggregateFunction.COUNT) {
-                throw new TributaryException(key + ": " + function.sqlName() + "(*) is not an aggregate; only count(*) takes *, "
-                        + "give " + function.sqlName() + " a column, e.g. " + function.sqlName() + "(amt)");
+                throw TopologyErrors.starNotAggregate(key, function.sqlName());
             }
             return new Aggregate(name, function, null, -1, null, DataType.LONG, expression.strip());
         }
         String column = arg.startsWith("`") ? arg.substring(1, arg.length() - 1).replace("``", "`") : arg;
         int index = input.indexOf(column);
         if (index < 0) {
-            throw new TributaryException(key + ": column '" + column + "' in '" + expression.strip()
-                    + "' is not in the input schema (" + input.toDdl() + "); use one of its columns");
+            throw TopologyErrors.aggregateColumnNotInSchema(key, column, expression.strip(), input.toDdl());
         }
         DataType type = input.field(index).type();
         return new Aggregate(name, function, input.field(index).name(), index, type,
@@ -55,8 +52,7 @@ public final class AggregateParser {
         try {
             return AggregateFunction.valueOf(text.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new TributaryException(key + ": unknown aggregate function '" + text + "' in '" + expression.strip()
-                    + "'; use one of " + FUNCTIONS);
+            throw TopologyErrors.unknownFunction(key, text, expression.strip(), FUNCTIONS);
         }
     }
 
@@ -65,7 +61,7 @@ public final class AggregateParser {
             case COUNT -> DataType.LONG;
             case MIN, MAX, FIRST, LAST -> {
                 if (in.isNested()) {
-                    throw new TributaryException(key + ": " + expression + " reads a " + in.kind() + " column; aggregate a column of a primitive type");
+                    throw TopologyErrors.nonPrimitiveAggregate(key, expression, in.kind());
                 }
                 yield in;
             }
@@ -84,8 +80,6 @@ public final class AggregateParser {
     }
 
     private static TributaryException notNumeric(String key, AggregateFunction f, DataType in, String expression) {
-        return new TributaryException(key + ": " + expression + " reads a " + in.ddl() + " column; " + f.sqlName()
-                + " needs a numeric column (TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE or DECIMAL); "
-                + "change the column's type in the source schema or use count, min, max, first or last");
+        return TopologyErrors.notNumeric(key, expression, in.ddl(), f.sqlName());
     }
 }

@@ -1,7 +1,6 @@
 package io.tributary.topology.internal;
 
 import io.tributary.kafka.TopicTrim;
-import io.tributary.schema.TributaryException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -41,9 +40,9 @@ public final class EventsOffsets implements AutoCloseable {
                     .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while reading the end offsets of " + eventsTopic, e);
+            throw TopologyErrors.interruptedReadingEndOffsets(eventsTopic, e);
         } catch (ExecutionException e) {
-            throw new TributaryException("cannot read the end offsets of " + eventsTopic + ": " + e.getCause(), e);
+            throw TopologyErrors.cannotReadEndOffsets(eventsTopic, e.getCause(), e);
         }
     }
 
@@ -70,9 +69,9 @@ public final class EventsOffsets implements AutoCloseable {
             return out;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while reading the offsets of " + applicationId, e);
+            throw TopologyErrors.interruptedReadingCommitted(applicationId, e);
         } catch (ExecutionException e) {
-            throw new TributaryException("cannot read the committed offsets of " + applicationId + ": " + e.getCause(), e);
+            throw TopologyErrors.cannotReadCommitted(applicationId, e.getCause(), e);
         }
     }
 

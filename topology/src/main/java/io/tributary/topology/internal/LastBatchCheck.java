@@ -51,9 +51,7 @@ public final class LastBatchCheck {
             String what = "the aggregation read " + tp + " up to its end (offset " + at + ") but no batch-end marker follows"
                     + " its last rows, so their results cannot be written";
             if (bounded) {
-                throw new TributaryException(what + ". file-ingest writes a marker at the end of every batch: an events topic"
-                        + " written by another program or by an older Tributary may lack them. Nothing is lost (the rows wait in the"
-                        + " topic or the aggregation's state): add an input file and run again, its batch's marker ends them too");
+                throw TopologyErrors.noMarkers(what);
             }
             if (!Long.valueOf(at).equals(warned.put(tp, at))) {
                 LOG.warn("{}; they will be written at the next batch's marker", what);

@@ -3,7 +3,6 @@ package io.tributary.topology.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.schema.Topics;
-import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.kafka.common.header.Header;
@@ -27,16 +26,13 @@ record Marker(long batchId, Long watermarkMs, boolean followedByMarker) {
         try {
             JsonNode n = value == null ? null : JSON.readTree(value);
             if (n == null || !n.isObject() || !n.path("batchId").canConvertToLong()) {
-                throw new TributaryException(where + ": a watermark marker without a batchId ('"
-                        + (value == null ? "null" : new String(value, java.nio.charset.StandardCharsets.UTF_8))
-                        + "'); markers are written by file-ingest as {\"batchId\":N,\"watermarkMs\":W}: check that the ingest and topology versions match");
+                throw TopologyErrors.markerWithoutBatchId(where, (value == null ? "null" : new String(value, java.nio.charset.StandardCharsets.UTF_8)));
             }
             JsonNode w = n.path("watermarkMs");
             Long wm = w.isNull() || w.isMissingNode() || w.asLong() == Long.MIN_VALUE ? null : w.asLong();
             return new Marker(n.get("batchId").asLong(), wm, n.path("followedByMarker").asBoolean(false));
         } catch (IOException e) {
-            throw new TributaryException(where + ": a watermark marker that is not JSON (" + e.getMessage()
-                    + "); markers are written by file-ingest as {\"batchId\":N,\"watermarkMs\":W}", e);
+            throw TopologyErrors.markerNotJson(where, e.getMessage(), e);
         }
     }
 }

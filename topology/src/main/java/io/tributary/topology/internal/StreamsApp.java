@@ -1,6 +1,5 @@
 package io.tributary.topology.internal;
 
-import io.tributary.schema.TributaryException;
 import java.time.Duration;
 import java.util.Deque;
 import java.util.Map;
@@ -78,8 +77,7 @@ public final class StreamsApp implements AutoCloseable {
         while (streams.state() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) {
             if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING
                     || streams.state() == KafkaStreams.State.PENDING_ERROR) {
-                throw new TributaryException("the aggregation (Kafka Streams application " + applicationId
-                        + ") did not start: state " + streams.state() + "; see the log above");
+                throw TopologyErrors.didNotStart(applicationId, streams.state());
             }
             sleep(50);
         }
@@ -127,8 +125,7 @@ public final class StreamsApp implements AutoCloseable {
         KafkaStreams.State state = streams.state();
         if (state != KafkaStreams.State.RUNNING && state != KafkaStreams.State.REBALANCING
                 && !restartAfterKafkaError && state != KafkaStreams.State.CREATED) {
-            throw new TributaryException("the aggregation (Kafka Streams application " + applicationId
-                    + ") stopped: state " + state + "; see the log above");
+            throw TopologyErrors.stopped(applicationId, state);
         }
     }
 
@@ -206,7 +203,7 @@ public final class StreamsApp implements AutoCloseable {
             Thread.sleep(ms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted", e);
+            throw TopologyErrors.interrupted(e);
         }
     }
 

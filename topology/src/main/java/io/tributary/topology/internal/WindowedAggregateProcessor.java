@@ -5,7 +5,6 @@ import io.tributary.schema.DataType;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.Topics;
-import io.tributary.schema.TributaryException;
 import io.tributary.topology.AggregateMetrics;
 import io.tributary.topology.AggregateSpec;
 import java.nio.charset.StandardCharsets;
@@ -124,9 +123,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         try {
             row = input.parse(bytes, offset, length);
         } catch (BadRecordException e) {
-            throw new TributaryException(where() + ": an event that does not fit the input schema (" + e.getMessage()
-                    + "); the events topic holds rows file-ingest checked against the same schema: check that the "
-                    + "pipeline's schema did not change without a new events topic", e);
+            throw TopologyErrors.eventDoesNotFit(where(), e.getMessage(), e);
         }
         Object ts = row[spec.eventTimeIndex()];
         if (ts == null) {

@@ -1,0 +1,245 @@
+package io.tributary.topology.internal;
+
+import io.tributary.schema.BadRecordException;
+import io.tributary.schema.DataType;
+import io.tributary.schema.TributaryException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.streams.KafkaStreams;
+
+/** The topology's user-facing errors: an aggregation spec that cannot run, a Kafka Streams application that stopped, an events topic it cannot read. */
+public final class TopologyErrors {
+    private TopologyErrors() {
+    }
+
+    /** When a groupBy column is not in the input schema. */
+    public static TributaryException groupByNotInSchema(String column, String ddl) {
+        return new TributaryException("aggregate.groupBy: column '" + column + "' is not in the input schema (" + ddl
+                + "); group by columns of the source");
+    }
+
+    /** When a groupBy column is of a type rows cannot be grouped by. */
+    public static TributaryException groupByNotGroupable(String column, String ddl) {
+        return new TributaryException("aggregate.groupBy: column '" + column + "' is " + ddl
+                + "; group by columns of primitive or STRUCT types (Spark refuses maps as grouping keys too)");
+    }
+
+    /** When an aggregate's name is already an output column. */
+    public static TributaryException selectNameTaken(String name) {
+        return new TributaryException("aggregate.select." + name + ": the name '" + name
+                + "' is already an output column (window, the groupBy columns and the other aggregates); give it another name");
+    }
+
+    /** When an aggregate's name is given twice. */
+    public static TributaryException selectGivenTwice(String name) {
+        return new TributaryException("aggregate.select." + name + ": given twice; give each aggregate its own name");
+    }
+
+    /** When the aggregation has no input schema. */
+    public static TributaryException noInputSchema() {
+        return new TributaryException("aggregate: no input schema; give the source a schema, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"");
+    }
+
+    /** When the aggregation names no event-time column. */
+    public static TributaryException noEventTime() {
+        return new TributaryException("aggregate.eventTime: missing; name the TIMESTAMP column that holds event time, e.g. eventTime: ts");
+    }
+
+    /** When the event-time column is not a TIMESTAMP. */
+    public static TributaryException eventTimeNotTimestamp(String eventTime, String ddl) {
+        return new TributaryException("aggregate.eventTime: column '" + eventTime + "' is " + ddl
+                + "; event time must be a TIMESTAMP column; declare it as TIMESTAMP in the source schema");
+    }
+
+    /** When the aggregation selects no aggregates. */
+    public static TributaryException noAggregates() {
+        return new TributaryException("aggregate.select: no aggregates; add at least one, e.g. select: { t: sum(amt) }");
+    }
+
+    /** When no output mode is given. */
+    public static TributaryException noOutputMode() {
+        return new TributaryException("outputMode: missing; choose append, update or complete");
+    }
+
+    /** When output mode append is asked of an aggregation without a watermark. */
+    public static TributaryException appendWithoutWatermark() {
+        return new TributaryException("outputMode: Invalid streaming output mode: append. This output mode is not supported "
+                + "for streaming aggregations without watermark (as Spark says at start()). Add a watermark to the "
+                + "aggregation (aggregate.watermark, e.g. watermark: 5 minutes) or use outputMode update or complete");
+    }
+
+    /** When the aggregation gives no window size. */
+    public static TributaryException noWindow() {
+        return new TributaryException("aggregate.window: missing; give the window size, e.g. window: 10 minutes");
+    }
+
+    /** When the window size is not a positive number of whole microseconds. */
+    public static TributaryException badWindow(Duration window) {
+        return new TributaryException("aggregate.window: " + window
+                + " is not a window size; give a positive duration in whole microseconds, e.g. 10 minutes");
+    }
+
+    /** When the slide is not a positive number of whole microseconds. */
+    public static TributaryException badSlide(Duration slide) {
+        return new TributaryException("aggregate.slide: " + slide
+                + " is not a slide; give a positive duration in whole microseconds, e.g. 5 minutes");
+    }
+
+    /** When the slide is longer than the window. */
+    public static TributaryException slideLongerThanWindow(Duration slide, Duration window) {
+        return new TributaryException("aggregate.slide: " + slide + " is longer than the window " + window
+                + "; as in Spark, the slide must be less than or equal to the window size");
+    }
+
+    /** When the watermark delay is negative. */
+    public static TributaryException negativeWatermark(Duration watermark) {
+        return new TributaryException("aggregate.watermark: " + watermark
+                + " is negative; give a delay of 0 or more, e.g. watermark: 5 minutes");
+    }
+
+    /** When the topology is built without a spec, an events topic or a results topic. */
+    public static TributaryException incompleteTopology() {
+        return new TributaryException("aggregate: the topology needs a spec, an events topic and a results topic");
+    }
+
+    /** When the streams settings lack an application id, bootstrap servers, a state directory or an instance id. */
+    public static TributaryException incompleteStreamsSettings() {
+        return new TributaryException("aggregate: streams settings need an application id, bootstrap servers, a state directory and an instance id");
+    }
+
+    /** When the events topic does not exist. */
+    public static TributaryException noEventsTopic(String eventsTopic, long seconds) {
+        return new TributaryException("the aggregation: topic " + eventsTopic + " does not exist (looked for it for " + seconds
+                + " s); start the stage that writes it first, or check the pipeline's kafka settings");
+    }
+
+    /** When the aggregation does not catch up with its events topic in time. */
+    public static TributaryException didNotCatchUp(String eventsTopic, long minutes, Map<?, ?> now, Map<?, ?> end) {
+        return new TributaryException("the aggregation did not catch up with " + eventsTopic + " within " + minutes
+                + " minutes (committed " + now + ", end " + end + ")");
+    }
+
+    /** When interrupted while waiting. */
+    public static TributaryException interrupted(InterruptedException cause) {
+        return new TributaryException("interrupted", cause);
+    }
+
+    /** When an output mode's text is not an output mode. */
+    public static TributaryException badOutputMode(String text) {
+        return new TributaryException("outputMode: '" + text + "' is not an output mode; use append, update or complete");
+    }
+
+    /** When interrupted while reading the events topic's end offsets. */
+    public static TributaryException interruptedReadingEndOffsets(String eventsTopic, InterruptedException cause) {
+        return new TributaryException("interrupted while reading the end offsets of " + eventsTopic, cause);
+    }
+
+    /** When the events topic's end offsets cannot be read. */
+    public static TributaryException cannotReadEndOffsets(String eventsTopic, Throwable reason, ExecutionException cause) {
+        return new TributaryException("cannot read the end offsets of " + eventsTopic + ": " + reason, cause);
+    }
+
+    /** When interrupted while reading the application's committed offsets. */
+    public static TributaryException interruptedReadingCommitted(String applicationId, InterruptedException cause) {
+        return new TributaryException("interrupted while reading the offsets of " + applicationId, cause);
+    }
+
+    /** When the application's committed offsets cannot be read. */
+    public static TributaryException cannotReadCommitted(String applicationId, Throwable reason, ExecutionException cause) {
+        return new TributaryException("cannot read the committed offsets of " + applicationId + ": " + reason, cause);
+    }
+
+    /** When the Kafka Streams application does not start. */
+    public static TributaryException didNotStart(String applicationId, KafkaStreams.State state) {
+        return new TributaryException("the aggregation (Kafka Streams application " + applicationId + ") did not start: state "
+                + state + "; see the log above");
+    }
+
+    /** When the Kafka Streams application stopped. */
+    public static TributaryException stopped(String applicationId, KafkaStreams.State state) {
+        return new TributaryException("the aggregation (Kafka Streams application " + applicationId + ") stopped: state "
+                + state + "; see the log above");
+    }
+
+    /** When an aggregate has no expression. */
+    public static TributaryException noExpression(String key) {
+        return new TributaryException(key + ": no expression; write e.g. sum(amt) or count(*)");
+    }
+
+    /** When an aggregate's expression is not one function of one column. */
+    public static TributaryException unreadableExpression(String key, String expression, String functions) {
+        return new TributaryException(key + ": cannot read '" + expression
+                + "'; write one function of one column, e.g. sum(amt), or count(*); supported: " + functions);
+    }
+
+    /** When an aggregate other than count takes *. */
+    public static TributaryException starNotAggregate(String key, String sqlName) {
+        return new TributaryException(key + ": " + sqlName + "(*) is not an aggregate; only count(*) takes *, give " + sqlName
+                + " a column, e.g. " + sqlName + "(amt)");
+    }
+
+    /** When an aggregate reads a column the input schema does not have. */
+    public static TributaryException aggregateColumnNotInSchema(String key, String column, String expression, String ddl) {
+        return new TributaryException(key + ": column '" + column + "' in '" + expression + "' is not in the input schema ("
+                + ddl + "); use one of its columns");
+    }
+
+    /** When an aggregate's function is not one Tributary knows. */
+    public static TributaryException unknownFunction(String key, String text, String expression, String functions) {
+        return new TributaryException(key + ": unknown aggregate function '" + text + "' in '" + expression + "'; use one of "
+                + functions);
+    }
+
+    /** When an aggregate reads a column of a non-primitive type. */
+    public static TributaryException nonPrimitiveAggregate(String key, String expression, DataType.Kind kind) {
+        return new TributaryException(key + ": " + expression + " reads a " + kind
+                + " column; aggregate a column of a primitive type");
+    }
+
+    /** When sum or avg reads a column that is not numeric. */
+    public static TributaryException notNumeric(String key, String expression, String ddl, String sqlName) {
+        return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; " + sqlName
+                + " needs a numeric column (TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE or DECIMAL); "
+                + "change the column's type in the source schema or use count, min, max, first or last");
+    }
+
+    /** When a BIGINT sum overflows. */
+    public static TributaryException sumOverflowedLong(String name) {
+        return new TributaryException("aggregate.select." + name + ": sum overflowed BIGINT (as Spark's ANSI mode fails); "
+                + "cast the column to DECIMAL(38,0) in the source schema, or DOUBLE if approximate sums will do");
+    }
+
+    /** When a DECIMAL sum overflows. */
+    public static TributaryException sumOverflowedDecimal(String name, String ddl) {
+        return new TributaryException("aggregate.select." + name + ": sum overflowed " + ddl
+                + " (as Spark's ANSI mode fails); use a DOUBLE column if approximate sums will do");
+    }
+
+    /** When a watermark marker has no batchId. */
+    public static TributaryException markerWithoutBatchId(String where, String marker) {
+        return new TributaryException(where + ": a watermark marker without a batchId ('" + marker
+                + "'); markers are written by file-ingest as {\"batchId\":N,\"watermarkMs\":W}: check that the ingest and topology versions match");
+    }
+
+    /** When a watermark marker is not JSON. */
+    public static TributaryException markerNotJson(String where, String message, IOException cause) {
+        return new TributaryException(where + ": a watermark marker that is not JSON (" + message
+                + "); markers are written by file-ingest as {\"batchId\":N,\"watermarkMs\":W}", cause);
+    }
+
+    /** When a batch ends without the marker file-ingest writes; {@code what} says what is missing. */
+    public static TributaryException noMarkers(String what) {
+        return new TributaryException(what + ". file-ingest writes a marker at the end of every batch: an events topic"
+                + " written by another program or by an older Tributary may lack them. Nothing is lost (the rows wait in the"
+                + " topic or the aggregation's state): add an input file and run again, its batch's marker ends them too");
+    }
+
+    /** When an event does not fit the input schema. */
+    public static TributaryException eventDoesNotFit(String where, String message, BadRecordException cause) {
+        return new TributaryException(where + ": an event that does not fit the input schema (" + message
+                + "); the events topic holds rows file-ingest checked against the same schema: check that the "
+                + "pipeline's schema did not change without a new events topic", cause);
+    }
+}
