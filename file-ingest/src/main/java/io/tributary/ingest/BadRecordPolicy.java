@@ -1,5 +1,6 @@
 package io.tributary.ingest;
 
+import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.schema.TributaryException;
 import java.util.Locale;
 
@@ -37,9 +38,7 @@ public interface BadRecordPolicy {
             case "deadletter", "dead-letter", "permissive" -> DEAD_LETTER;
             case "drop", "dropmalformed" -> DROP;
             case "fail", "failfast" -> FAIL;
-            default -> throw new TributaryException("onBadRecord: unknown value '" + name
-                    + "'; use deadLetter (keep bad lines in the dead-letter topic), drop (count and drop them)"
-                    + " or fail (stop the run and publish nothing of the batch)");
+            default -> throw IngestErrors.unknownBadRecordPolicy(name);
         };
     }
 
@@ -97,9 +96,7 @@ public interface BadRecordPolicy {
 
         @Override
         public Action onBadRecord(BadRecord bad) {
-            throw new TributaryException("bad record in " + bad.describe()
-                    + ". onBadRecord is fail (Spark's FAILFAST), so nothing of this batch was published."
-                    + " Fix or remove that line, or set onBadRecord to deadLetter (keep bad lines aside) or drop");
+            throw IngestErrors.badRecordFailed(bad.describe());
         }
 
         @Override

@@ -1,7 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.ingest.internal.FileNames;
-import io.tributary.schema.TributaryException;
+import io.tributary.ingest.internal.IngestErrors;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -63,13 +63,11 @@ public interface CleanSource {
             case "delete" -> DELETE;
             case "archive" -> {
                 if (archiveDir == null) {
-                    throw new TributaryException("source.files.cleanSource: archive needs source.files.sourceArchiveDir,"
-                            + " the folder to move ingested files to; set it, or use cleanSource: delete or off");
+                    throw IngestErrors.archiveWithoutDir();
                 }
                 yield archiveTo(archiveDir);
             }
-            default -> throw new TributaryException("source.files.cleanSource: unknown value '" + name
-                    + "'; use off (leave ingested files), archive (move them to sourceArchiveDir) or delete");
+            default -> throw IngestErrors.unknownCleanSource(name);
         };
     }
 
@@ -134,9 +132,7 @@ public interface CleanSource {
         /** Spark refuses an archive folder its source could read; Tributary refuses one inside the input folder. */
         void requireOutside(String key, Path inputDir) {
             if (within(dir, inputDir)) {
-                throw new TributaryException(key + ": " + dir + " is inside the input folder "
-                        + inputDir + ", where archived files would sit among new ones (Spark refuses this too);"
-                        + " choose a folder outside " + inputDir);
+                throw IngestErrors.archiveInsideInput(key, dir, inputDir);
             }
         }
 

@@ -1,10 +1,10 @@
 package io.tributary.ingest;
 
+import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.ingest.internal.format.TimeFormats;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,16 +55,14 @@ public final class FileFormat {
         try {
             kind = Kind.valueOf((name == null ? "json" : name.strip()).toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new TributaryException("source.files.format: '" + name + "' is not a format Tributary reads;"
-                    + " use json, csv, parquet or text");
+            throw IngestErrors.unknownFormat(name);
         }
         Map<String, String> lower = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : options.entrySet()) {
             String key = e.getKey().toLowerCase(Locale.ROOT);
             if (!OPTIONS.get(kind).contains(key)) {
-                throw new TributaryException("source.files.options." + e.getKey() + ": not an option of the " + kind.name().toLowerCase(Locale.ROOT)
-                        + " format that Tributary reads" + (OPTIONS.get(kind).isEmpty() ? " (it takes none)"
-                        : "; the options are " + new TreeMap<>(names(kind)).values()) + " (docs/formats.md)");
+                throw IngestErrors.unknownOption(e.getKey(), kind.name().toLowerCase(Locale.ROOT),
+                        OPTIONS.get(kind).isEmpty() ? null : new TreeMap<>(names(kind)).values());
             }
             lower.put(key, e.getValue());
         }
@@ -90,14 +88,13 @@ public final class FileFormat {
                 "inferschema", "infertimestamp")) {
             String v = options.get(b);
             if (v != null && !v.strip().equalsIgnoreCase("true") && !v.strip().equalsIgnoreCase("false")) {
-                throw new TributaryException("source.files.options." + b + ": '" + v + "' is not true or false");
+                throw IngestErrors.notBoolean(b, v);
             }
         }
         for (String c : List.of("sep", "delimiter", "quote", "escape", "comment")) {
             String v = options.get(c);
             if (v != null && csvChar(v) == null) {
-                throw new TributaryException("source.files.options." + c + ": '" + v + "' is not one character"
-                        + " (\\t for a tab, \\u0000 for none)");
+                throw IngestErrors.notOneCharacter(c, v);
             }
         }
     }
@@ -174,14 +171,12 @@ public final class FileFormat {
      */
     public void checkSchema(Schema schema) {
         if (kind == Kind.TEXT && (schema.size() != 1 || schema.field(0).type().kind() != DataType.Kind.STRING)) {
-            throw new TributaryException("source.files.schema: the text format reads each line into one STRING column (Spark's"
-                    + " \"value STRING\"), but the schema is " + schema.toDdl() + "; use \"value STRING\" or leave the schema out");
+            throw IngestErrors.textSchemaNotValue(schema.toDdl());
         }
         if (kind == Kind.CSV) {
             for (Field f : schema.fields()) {
                 if (f.type().isNested()) {
-                    throw new TributaryException("source.files.schema: column '" + f.name() + "' is " + f.type().ddl()
-                            + ", which a CSV file cannot hold (Spark's CSV source refuses it too); read it as STRING, or use json");
+                    throw IngestErrors.csvCannotHold(f.name(), f.type().ddl());
                 }
             }
         }

@@ -5,6 +5,7 @@ import io.tributary.ingest.internal.BatchPlanner;
 import io.tributary.ingest.internal.BatchRunner;
 import io.tributary.ingest.internal.FileDiscovery;
 import io.tributary.ingest.internal.FileResult;
+import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.ingest.internal.IngestLogReader;
 import io.tributary.ingest.internal.IngestState;
 import io.tributary.ingest.internal.ProducerSession;
@@ -93,9 +94,7 @@ public final class FileIngest implements AutoCloseable {
             if (e instanceof TributaryException) {
                 throw e;
             }
-            throw new TributaryException("ingest of pipeline " + config.pipeline() + " could not start: " + e.getMessage()
-                    + ". Check bootstrap.servers and that the broker allows transactions (a single broker needs"
-                    + " transaction.state.log.replication.factor=1 and transaction.state.log.min.isr=1)", e);
+            throw IngestErrors.couldNotStart(config.pipeline(), e.getMessage(), e);
         }
         this.planner = new BatchPlanner(config, discovery);
         this.progress = new ProgressFactory(config, UUID.randomUUID().toString());
@@ -130,7 +129,7 @@ public final class FileIngest implements AutoCloseable {
      */
     public Optional<Progress> runBatch() {
         if (closed) {
-            throw new TributaryException("ingest of pipeline " + config().pipeline() + " is closed; start a new one");
+            throw IngestErrors.closed(config().pipeline());
         }
         if (reconnect) {
             reconnect(); // a Kafka error here leaves reconnect set: the next call tries again

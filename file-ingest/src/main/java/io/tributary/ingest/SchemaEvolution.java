@@ -1,6 +1,6 @@
 package io.tributary.ingest;
 
-import io.tributary.schema.TributaryException;
+import io.tributary.ingest.internal.IngestErrors;
 import java.util.Locale;
 
 /**
@@ -42,7 +42,6 @@ public enum SchemaEvolution {
                 return e;
             }
         }
-        throw new TributaryException("source.files.schemaEvolution: '" + name + "' is not a mode; use none, addNewColumns, rescue"
-                + " or failOnNewColumns (Auto Loader's schemaEvolutionMode)");
+        throw IngestErrors.unknownSchemaEvolution(name);
     }
 }

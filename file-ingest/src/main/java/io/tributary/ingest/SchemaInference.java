@@ -2,6 +2,7 @@ package io.tributary.ingest;
 
 import io.tributary.ingest.internal.FileDiscovery;
 import io.tributary.ingest.internal.FileStat;
+import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.ingest.internal.IngestLogReader;
 import io.tributary.ingest.internal.format.InferredColumns;
 import io.tributary.schema.DataType;
@@ -54,19 +55,16 @@ public final class SchemaInference {
             bytes += f.size();
         }
         if (sample.isEmpty()) {
-            throw new TributaryException("source.files.schema is not given and the input folder " + config.inputLocation()
-                    + " holds no file to infer it from (Spark: \"Unable to infer schema ... It must be specified manually\");"
-                    + " give source.files.schema, or add files and run again");
+            throw IngestErrors.nothingToInfer(config.inputLocation());
         }
         Map<String, DataType> columns;
         try {
             columns = InferredColumns.of(config, discovery, sample);
         } catch (IOException e) {
-            throw new TributaryException("cannot read input files to infer their schema: " + e.getMessage(), e);
+            throw IngestErrors.cannotInfer(e.getMessage(), e);
         }
         if (columns.isEmpty()) {
-            throw new TributaryException("source.files.schema is not given and the first files of " + config.inputLocation()
-                    + " have no columns to infer it from (no JSON object, no CSV record); give source.files.schema");
+            throw IngestErrors.noColumnsToInfer(config.inputLocation());
         }
         List<Field> fields = new ArrayList<>();
         columns.forEach((k, v) -> fields.add(new Field(k, v, true)));
@@ -82,7 +80,7 @@ public final class SchemaInference {
         try {
             h = Schema.parse(hints);
         } catch (TributaryException e) {
-            throw new TributaryException("source.files.schemaHints: " + e.getMessage(), e);
+            throw IngestErrors.badSchemaHints(e.getMessage(), e);
         }
         List<Field> fields = new ArrayList<>(schema.fields());
         for (Field hint : h.fields()) {
@@ -108,9 +106,9 @@ public final class SchemaInference {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while looking for topic " + config.ingestLogTopic(), e);
+            throw IngestErrors.interruptedLookingForTopic(config.ingestLogTopic(), e);
         } catch (ExecutionException e) {
-            throw new TributaryException("cannot list the topics of the Kafka cluster: " + e.getCause(), e);
+            throw IngestErrors.cannotListTopicsForSchema(e.getCause(), e);
         }
         String ddl = IngestLogReader.read(kafkaClientProps, config.ingestLogTopic()).schemaDdl();
         return ddl == null ? null : Schema.parse(ddl);

@@ -135,14 +135,13 @@ public final class BatchRunner {
                 abort();
                 FileStat gone = files.stream().filter(f -> discovery.location(f).equals(e.getFile())).findFirst().orElse(null);
                 if (gone == null) {
-                    throw new TributaryException("file " + Printable.escape(e.getFile()) + " could not be read: it does not exist", e);
+                    throw IngestErrors.fileGone(Printable.escape(e.getFile()), e);
                 }
                 LOG.info("file {}: removed before it could be read; skipped", discovery.display(gone.relPath()));
                 files.remove(gone);
             } catch (IOException e) {
                 abort();
-                throw new TributaryException("batch " + batchId + ": cannot read an input file: " + Printable.escape(e.toString())
-                        + "; nothing of the batch was published. Check the file's permissions and rerun", e);
+                throw IngestErrors.cannotReadFile(batchId, Printable.escape(e.toString()), e);
             } catch (RuntimeException e) {
                 throw failed(batchId, e);
             }
@@ -228,10 +227,7 @@ public final class BatchRunner {
     /** Aborts what is open, then says what went wrong; fencing and other fatal errors close nothing here. */
     private RuntimeException failed(long batchId, RuntimeException e) {
         if (isFatal(e)) {
-            return new TributaryException("batch " + batchId + " of pipeline " + config.pipeline()
-                    + " was not published: another ingest with transactional.id " + config.transactionalId()
-                    + " took over, or the producer lost its rights (" + e.getMessage() + "). Only one ingest per pipeline"
-                    + " may run; this one stops. Restart it once the other has stopped", e);
+            return IngestErrors.fenced(batchId, config.pipeline(), config.transactionalId(), e.getMessage(), e);
         }
         abort();
         if (e instanceof TributaryException t) {
@@ -241,9 +237,7 @@ public final class BatchRunner {
             // a record's own error says why: the commit's says only that the producer is in an error state
             Exception rejected = sendErrors.first();
             Throwable cause = rejected == null ? e : rejected;
-            TributaryException t = new TributaryException("batch " + batchId + " could not be published to Kafka: "
-                    + (rejected == null ? e.getMessage() : "a record was not acknowledged: " + rejected.getMessage())
-                    + "; the transaction was aborted, so nothing of it was published. Check the broker and rerun", cause);
+            TributaryException t = IngestErrors.notPublished(batchId, e, rejected, cause);
             if (cause != e) {
                 t.addSuppressed(e);
             }

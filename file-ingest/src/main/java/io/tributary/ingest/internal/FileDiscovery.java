@@ -3,7 +3,6 @@ package io.tributary.ingest.internal;
 import io.tributary.ingest.CleanSource;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.schema.Printable;
-import io.tributary.schema.TributaryException;
 import io.tributary.storage.Storage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -110,12 +109,12 @@ public class FileDiscovery {
         try {
             real = dir.toRealPath();
         } catch (NoSuchFileException e) {
-            throw new TributaryException("input folder " + dir + " does not exist; create it or fix source.files.path");
+            throw IngestErrors.noInputFolder(dir);
         } catch (IOException e) {
-            throw new TributaryException("cannot open the input folder " + dir + ": " + e.getMessage(), e);
+            throw IngestErrors.cannotOpenInputFolder(dir, e.getMessage(), e);
         }
         if (!Files.isDirectory(real)) {
-            throw new TributaryException("input path " + dir + " is not a folder; source.files.path must name a folder of files");
+            throw IngestErrors.inputNotAFolder(dir);
         }
         List<FileStat> files = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
@@ -130,7 +129,7 @@ public class FileDiscovery {
                 }
             }
         } catch (IOException e) {
-            throw new TributaryException("cannot list the input folder " + dir + ": " + e.getMessage(), e);
+            throw IngestErrors.cannotListObjects(dir, e.getMessage(), e);
         }
         files.sort(ORDER);
         return files;
@@ -157,8 +156,7 @@ public class FileDiscovery {
         } catch (NoSuchFileException e) {
             return null; // gone between listing and stat (or a dangling link): nothing to ingest
         } catch (IOException e) {
-            throw new TributaryException("cannot read the attributes of " + display(FileNames.of(p)) + ": "
-                    + Printable.escape(e.getMessage()), e);
+            throw IngestErrors.cannotReadAttributes(display(FileNames.of(p)), Printable.escape(e.getMessage()), e);
         }
     }
 

@@ -248,8 +248,7 @@ public final class FilePublisher {
         if (config.ignoreCorruptFiles()) {
             return what;
         }
-        throw new TributaryException(what + ". Replace or remove the file, or set source.files.ignoreCorruptFiles: true to keep"
-                + " the rows before the break and skip the rest, as Spark's ignoreCorruptFiles does", e);
+        throw IngestErrors.corruptFile(what, e);
     }
 
     private void add(Object[] row, long timestampMs, Out out) {

@@ -2,7 +2,6 @@ package io.tributary.ingest.internal;
 
 import io.tributary.kafka.SettledLog;
 import io.tributary.kafka.TopicWait;
-import io.tributary.schema.TributaryException;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -17,9 +16,7 @@ public final class IngestLogReader {
     public static IngestState read(Map<String, Object> clientProps, String topic) {
         IngestState state = new IngestState();
         SettledLog.read(clientProps, topic, "tributary-ingest-log-reader",
-                () -> new TributaryException("topic " + topic + " does not exist (looked for it for " + TopicWait.bound(clientProps).toSeconds()
-                        + " s); create the pipeline's topics first"
-                        + " (FileIngest.createTopics), or check bootstrap.servers"),
+                () -> IngestErrors.noIngestLogTopic(topic, TopicWait.bound(clientProps).toSeconds()),
                 "reading the ingest-log topic " + topic, r -> apply(r, state));
         return state;
     }

@@ -1,7 +1,6 @@
 package io.tributary.ingest.internal;
 
 import io.tributary.ingest.CleanSource;
-import io.tributary.schema.TributaryException;
 import io.tributary.storage.ObjectInfo;
 import io.tributary.storage.ObjectLocation;
 import io.tributary.storage.ObjectStore;
@@ -52,7 +51,7 @@ final class ObjectDiscovery extends FileDiscovery {
                 files.add(new FileStat(name, null, o.size(), o.mtimeMs(), o.etag()));
             }
         } catch (UncheckedIOException e) {
-            throw new TributaryException("cannot list the input folder " + folder + ": " + e.getCause().getMessage(), e.getCause());
+            throw IngestErrors.cannotListObjects(folder, e.getCause().getMessage(), e.getCause());
         }
         files.sort(ORDER);
         return files;

@@ -6,7 +6,6 @@ import io.tributary.ingest.internal.format.NewColumnsException;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,11 +52,10 @@ public final class SchemaGrowth {
         try {
             columns = FilePublisher.newColumns(config, discovery, files);
         } catch (IOException e) {
-            throw new TributaryException("batch " + batchId + ": cannot read an input file again for its new columns: " + e.getMessage(), e);
+            throw IngestErrors.cannotReread(batchId, e.getMessage(), e);
         }
         if (columns.isEmpty()) {
-            throw new TributaryException("file " + found.file() + " line " + found.line() + " has new fields " + found.fields()
-                    + ", but reading the batch's files again found none (did the file change meanwhile?); run again");
+            throw IngestErrors.newFieldsVanished(found.file(), found.line(), found.fields());
         }
         List<Field> fields = new ArrayList<>(config.schema().fields());
         columns.forEach((name, type) -> fields.add(new Field(name, type, true)));

@@ -4,7 +4,6 @@ import io.tributary.ingest.IngestConfig;
 import io.tributary.kafka.TopicCreation;
 import io.tributary.kafka.TopicWait;
 import io.tributary.schema.Topics;
-import io.tributary.schema.TributaryException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -57,9 +56,7 @@ public final class TopicSetup {
         }
         if (!missing.isEmpty()) {
             missing.sort(null);
-            throw new TributaryException("pipeline " + config.pipeline() + ": topic(s) " + String.join(", ", missing)
-                    + " do not exist (looked for them for " + bound.toSeconds() + " s); create them first (FileIngest.createTopics)"
-                    + " or check the topic names");
+            throw IngestErrors.missingTopics(config.pipeline(), String.join(", ", missing), bound.toSeconds());
         }
     }
 
@@ -67,11 +64,10 @@ public final class TopicSetup {
         try {
             return admin.listTopics().names().get(60, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            throw new TributaryException("cannot list the topics of the Kafka cluster: " + e
-                    + "; check bootstrap.servers and the client security settings", e);
+            throw IngestErrors.cannotListTopics(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while checking the pipeline's topics", e);
+            throw IngestErrors.interruptedCheckingTopics(e);
         }
     }
 }

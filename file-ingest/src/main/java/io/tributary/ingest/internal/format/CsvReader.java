@@ -6,7 +6,6 @@ import com.univocity.parsers.csv.CsvParserSettings;
 import com.univocity.parsers.csv.UnescapedQuoteHandling;
 import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.internal.LineReader;
-import io.tributary.schema.BadRecordException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -140,7 +139,7 @@ final class CsvReader implements RecordReader {
     public Object[] row() {
         if (lines == null) {
             if (multiLineError != null) {
-                throw new BadRecordException(null, "malformed CSV: " + firstLine(multiLineError));
+                throw FormatErrors.malformedCsv(firstLine(multiLineError));
             }
             return values.row(tokens);
         }
@@ -149,7 +148,7 @@ final class CsvReader implements RecordReader {
         try {
             t = parser.parseLine(new String(lines.bytes(), lines.start(), lines.length(), StandardCharsets.UTF_8));
         } catch (TextParsingException e) {
-            throw new BadRecordException(null, "malformed CSV: " + firstLine(e.getMessage()));
+            throw FormatErrors.malformedCsv(firstLine(e.getMessage()));
         }
         return values.row(t == null ? new String[0] : t);
     }

@@ -1,7 +1,6 @@
 package io.tributary.ingest.internal.format;
 
 import io.tributary.ingest.FileFormat;
-import io.tributary.schema.BadRecordException;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
@@ -36,8 +35,7 @@ final class CsvValues {
 
     Object[] row(String[] tokens) {
         if (tokens.length != schema.size()) {
-            throw new BadRecordException(null, "malformed CSV record: " + tokens.length + (tokens.length == 1 ? " value" : " values")
-                    + " for " + schema.size() + " columns (" + schema.toDdl() + ")");
+            throw FormatErrors.wrongFieldCount(tokens.length, schema.size(), schema.toDdl());
         }
         Object[] row = new Object[tokens.length];
         for (int i = 0; i < tokens.length; i++) {
@@ -45,7 +43,7 @@ final class CsvValues {
             String t = tokens[i];
             if (t == null || t.equals(nullValue)) {
                 if (!f.nullable()) {
-                    throw new BadRecordException(f.name(), "is null, but the column is NOT NULL");
+                    throw FormatErrors.nullInNotNull(f.name());
                 }
                 continue;
             }
@@ -84,7 +82,7 @@ final class CsvValues {
                 case DECIMAL:
                     BigDecimal d = new BigDecimal(t.replace(",", "")).setScale(type.scale(), RoundingMode.HALF_UP);
                     if (d.precision() - d.scale() > type.precision() - type.scale()) {
-                        throw new BadRecordException(f.name(), t + " does not fit in " + type.ddl());
+                        throw FormatErrors.doesNotFit(f.name(), t, type.ddl());
                     }
                     return d;
                 case DATE: {
@@ -92,7 +90,7 @@ final class CsvValues {
                     if (days != null) {
                         return days;
                     }
-                    throw new BadRecordException(f.name(), "'" + t + "' is not a date (expected " + times.expectedDate() + ")");
+                    throw FormatErrors.notADate(f.name(), t, times.expectedDate());
                 }
                 case TIMESTAMP:
                 case TIMESTAMP_NTZ: {
@@ -101,7 +99,7 @@ final class CsvValues {
                     if (micros != null) {
                         return micros;
                     }
-                    throw new BadRecordException(f.name(), "'" + t + "' is not a timestamp (expected " + times.expectedTimestamp(withZone) + ")");
+                    throw FormatErrors.notATimestamp(f.name(), t, times.expectedTimestamp(withZone));
                 }
                 case BINARY:
                     return t.getBytes(StandardCharsets.UTF_8);
@@ -111,7 +109,7 @@ final class CsvValues {
         } catch (NumberFormatException e) {
             // the message below
         }
-        throw new BadRecordException(f.name(), "expected " + type.ddl() + ", found '" + t + "'");
+        throw FormatErrors.wrongType(f.name(), type.ddl(), t);
     }
 
     /** NaN or an infinity when {@code t} is the option's text for it, else null. */

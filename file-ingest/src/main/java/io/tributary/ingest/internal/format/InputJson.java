@@ -3,7 +3,6 @@ package io.tributary.ingest.internal.format;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import io.tributary.schema.BadRecordException;
 import io.tributary.schema.JsonRowReader;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
@@ -88,15 +87,14 @@ public final class InputJson {
                     rows.add(documentObject(p, bytes, offset, leftovers));
                 }
                 if (t != JsonToken.END_ARRAY) {
-                    throw new BadRecordException(null, "expected JSON objects in the top-level array, found " + JsonRowReader.describe(t));
+                    throw FormatErrors.notObjectsInArray(JsonRowReader.describe(t));
                 }
             } else {
-                throw new BadRecordException(null, "expected a JSON object or an array of objects, found " + JsonRowReader.describe(first));
+                throw FormatErrors.notAnObjectOrArray(JsonRowReader.describe(first));
             }
             JsonToken trailing = p.nextToken();
             if (trailing != null) {
-                throw new BadRecordException(null, "found " + JsonRowReader.describe(trailing)
-                        + " after the JSON document; a multiLine file holds one document");
+                throw FormatErrors.trailingContent(JsonRowReader.describe(trailing));
             }
             return rows;
         } catch (JsonProcessingException e) {

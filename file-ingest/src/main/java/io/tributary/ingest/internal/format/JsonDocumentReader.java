@@ -51,8 +51,7 @@ final class JsonDocumentReader implements RecordReader {
         }
         content = out.toByteArray();
         if (length > maxBytes) {
-            bad = new BadRecordException(null, "the file is " + length + " bytes, longer than maxLineBytes (" + maxBytes
-                    + "), the most a multiLine JSON document may hold; raise maxLineBytes");
+            bad = FormatErrors.documentTooLong(length, maxBytes);
             return;
         }
         try {

@@ -1,7 +1,6 @@
 package io.tributary.ingest.internal.format;
 
 import io.tributary.ingest.internal.LineReader;
-import io.tributary.schema.BadRecordException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -39,10 +38,8 @@ final class JsonLinesReader implements RecordReader {
     /** The line's own problems, before any parsing: too long, or not UTF-8. */
     static void checkLine(LineReader lines, int maxLineBytes) {
         switch (lines.problem()) {
-            case TOO_LONG -> throw new BadRecordException(null, "the line is " + lines.fullLength()
-                    + " bytes, longer than maxLineBytes (" + maxLineBytes + "); raise maxLineBytes or split the record");
-            case INVALID_UTF8 -> throw new BadRecordException(null, "invalid UTF-8 at byte " + lines.invalidAt()
-                    + " of the line; the file must be UTF-8 encoded");
+            case TOO_LONG -> throw FormatErrors.lineTooLong(lines.fullLength(), maxLineBytes);
+            case INVALID_UTF8 -> throw FormatErrors.invalidUtf8(lines.invalidAt());
             default -> { }
         }
     }

@@ -5,7 +5,6 @@ import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.SchemaEvolution;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -103,10 +102,7 @@ final class Leftover implements InputJson.Leftovers {
         }
         switch (mode) {
             case RESCUE -> row[rescued] = rescuedJson();
-            case FAIL_ON_NEW_COLUMNS -> throw new TributaryException("file " + file + " line " + line + ": field '"
-                    + fields.keySet().iterator().next() + "' is not in the schema, and source.files.schemaEvolution is failOnNewColumns."
-                    + " Add it to source.files.schema, or set schemaEvolution to addNewColumns (grow the schema) or rescue"
-                    + " (keep it in " + IngestConfig.RESCUED_DATA + "), or remove the file");
+            case FAIL_ON_NEW_COLUMNS -> throw FormatErrors.newFieldRefused(file, line, fields.keySet().iterator().next(), IngestConfig.RESCUED_DATA);
             case ADD_NEW_COLUMNS -> {
                 if (collected == null) {
                     throw new NewColumnsException(file, line, new ArrayList<>(fields.keySet()));

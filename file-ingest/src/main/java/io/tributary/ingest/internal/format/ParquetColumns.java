@@ -5,7 +5,6 @@ import io.tributary.ingest.internal.FileStat;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -71,8 +70,7 @@ final class ParquetColumns {
             GroupType kv = g.getType(0).asGroupType();
             DataType key = type(kv.getType(0), file);
             if (key.kind() != DataType.Kind.STRING) {
-                throw new TributaryException("file " + file + ": column '" + g.getName() + "' is a map with " + key.ddl()
-                        + " keys, which Tributary does not read (MAP<STRING, ...> only); give source.files.schema without it");
+                throw FormatErrors.nonStringMapKeys(file, g.getName(), key.ddl());
             }
             return DataType.map(kv.getFieldCount() > 1 ? type(kv.getType(1), file) : DataType.STRING);
         }

@@ -110,8 +110,7 @@ final class ParquetConverters {
 
     static Converter converter(Type t, DataType type, Target target, String file, String path) {
         if (t.isRepetition(Type.Repetition.REPEATED)) {
-            throw new TributaryException("file " + file + ": column '" + path + "' is a repeated Parquet field outside a LIST group ("
-                    + describe(t) + "), a form Tributary does not read; rewrite the file with LIST groups (as Spark writes them)");
+            throw FormatErrors.repeatedOutsideList(file, path, describe(t));
         }
         return valueConverter(t, type, target, file, path);
     }
@@ -142,8 +141,7 @@ final class ParquetConverters {
     }
 
     static TributaryException mismatch(String file, String path, Type t, DataType type) {
-        return new TributaryException("file " + file + ": column '" + path + "' is Parquet " + describe(t) + ", which cannot be read as "
-                + type.ddl() + " (Spark's Parquet reader refuses it too); give the column the file's type in source.files.schema");
+        return FormatErrors.parquetTypeMismatch(file, path, describe(t), type.ddl());
     }
 
     private static String describe(Type t) {

@@ -1,7 +1,6 @@
 package io.tributary.ingest.internal.format;
 
 import io.tributary.ingest.internal.LineReader;
-import io.tributary.schema.BadRecordException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,8 +51,7 @@ final class TextReader implements RecordReader {
     public Object[] row() {
         if (lines == null) {
             if (wholeText == null) {
-                throw new BadRecordException(null, "the file is " + wholeLength + " bytes, longer than maxLineBytes (" + maxLineBytes
-                        + ") that wholetext reads as one row; raise maxLineBytes");
+                throw FormatErrors.wholeTextTooLong(wholeLength, maxLineBytes);
             }
             return new Object[] {wholeText};
         }

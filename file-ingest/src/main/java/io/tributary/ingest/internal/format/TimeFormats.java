@@ -125,8 +125,7 @@ public final class TimeFormats implements TimeTexts {
             return new DateTimeFormatterBuilder().parseCaseInsensitive().appendPattern(yearAsProleptic(pattern))
                     .toFormatter(Locale.US).withResolverStyle(ResolverStyle.STRICT).withChronology(java.time.chrono.IsoChronology.INSTANCE);
         } catch (IllegalArgumentException e) {
-            throw new TributaryException("source.files.options." + option + ": '" + pattern + "' is not a datetime pattern ("
-                    + e.getMessage() + "); write it as Spark does, e.g. yyyy-MM-dd HH:mm:ss or dd/MM/yyyy");
+            throw FormatErrors.badDatetimePattern(option, pattern, e.getMessage());
         }
     }
 

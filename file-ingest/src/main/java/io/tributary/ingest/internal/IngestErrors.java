@@ -1,0 +1,231 @@
+package io.tributary.ingest.internal;
+
+import io.tributary.ingest.internal.format.CorruptFileException;
+import io.tributary.schema.TributaryException;
+import io.tributary.storage.ObjectLocation;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+
+/** file-ingest's user-facing errors: settings that cannot work, input folders and files that cannot be read, batches that cannot be published. */
+public final class IngestErrors {
+    private IngestErrors() {
+    }
+
+    /** When the format is not one Tributary reads. */
+    public static TributaryException unknownFormat(String name) {
+        return new TributaryException("source.files.format: '" + name
+                + "' is not a format Tributary reads; use json, csv, parquet or text");
+    }
+
+    /** When an option is not one of the format's; {@code options} lists the format's options, null when it takes none. */
+    public static TributaryException unknownOption(String key, String kind, Collection<String> options) {
+        return new TributaryException("source.files.options." + key + ": not an option of the " + kind
+                + " format that Tributary reads" + (options == null ? " (it takes none)" : "; the options are " + options)
+                + " (docs/formats.md)");
+    }
+
+    /** When a boolean option is neither true nor false. */
+    public static TributaryException notBoolean(String option, String value) {
+        return new TributaryException("source.files.options." + option + ": '" + value + "' is not true or false");
+    }
+
+    /** When a one-character option is not one character. */
+    public static TributaryException notOneCharacter(String option, String value) {
+        return new TributaryException("source.files.options." + option + ": '" + value
+                + "' is not one character (\\t for a tab, \\u0000 for none)");
+    }
+
+    /** When the text format is given a schema other than "value STRING". */
+    public static TributaryException textSchemaNotValue(String ddl) {
+        return new TributaryException("source.files.schema: the text format reads each line into one STRING column (Spark's"
+                + " \"value STRING\"), but the schema is " + ddl + "; use \"value STRING\" or leave the schema out");
+    }
+
+    /** When a CSV schema has a column of a type a CSV file cannot hold. */
+    public static TributaryException csvCannotHold(String field, String ddl) {
+        return new TributaryException("source.files.schema: column '" + field + "' is " + ddl
+                + ", which a CSV file cannot hold (Spark's CSV source refuses it too); read it as STRING, or use json");
+    }
+
+    /** When no schema is given and the input folder holds no file to infer it from. */
+    public static TributaryException nothingToInfer(String inputLocation) {
+        return new TributaryException("source.files.schema is not given and the input folder " + inputLocation
+                + " holds no file to infer it from (Spark: \"Unable to infer schema ... It must be specified manually\");"
+                + " give source.files.schema, or add files and run again");
+    }
+
+    /** When the input files cannot be read to infer their schema. */
+    public static TributaryException cannotInfer(String message, IOException cause) {
+        return new TributaryException("cannot read input files to infer their schema: " + message, cause);
+    }
+
+    /** When no schema is given and the first files have no columns to infer it from. */
+    public static TributaryException noColumnsToInfer(String inputLocation) {
+        return new TributaryException("source.files.schema is not given and the first files of " + inputLocation
+                + " have no columns to infer it from (no JSON object, no CSV record); give source.files.schema");
+    }
+
+    /** When the schema hints cannot be read. */
+    public static TributaryException badSchemaHints(String message, TributaryException cause) {
+        return new TributaryException("source.files.schemaHints: " + message, cause);
+    }
+
+    /** When interrupted while looking for the ingest log topic. */
+    public static TributaryException interruptedLookingForTopic(String ingestLogTopic, InterruptedException cause) {
+        return new TributaryException("interrupted while looking for topic " + ingestLogTopic, cause);
+    }
+
+    /** When the cluster's topics cannot be listed to look for the recorded schema. */
+    public static TributaryException cannotListTopicsForSchema(Throwable reason, ExecutionException cause) {
+        return new TributaryException("cannot list the topics of the Kafka cluster: " + reason, cause);
+    }
+
+    /** When onBadRecord is not a policy. */
+    public static TributaryException unknownBadRecordPolicy(String name) {
+        return new TributaryException("onBadRecord: unknown value '" + name
+                + "'; use deadLetter (keep bad lines in the dead-letter topic), drop (count and drop them)"
+                + " or fail (stop the run and publish nothing of the batch)");
+    }
+
+    /** When a bad record is found and onBadRecord is fail. */
+    public static TributaryException badRecordFailed(String bad) {
+        return new TributaryException("bad record in " + bad
+                + ". onBadRecord is fail (Spark's FAILFAST), so nothing of this batch was published."
+                + " Fix or remove that line, or set onBadRecord to deadLetter (keep bad lines aside) or drop");
+    }
+
+    /** When schemaEvolution is not a mode. */
+    public static TributaryException unknownSchemaEvolution(String name) {
+        return new TributaryException("source.files.schemaEvolution: '" + name
+                + "' is not a mode; use none, addNewColumns, rescue"
+                + " or failOnNewColumns (Auto Loader's schemaEvolutionMode)");
+    }
+
+    /** When cleanSource is archive without a sourceArchiveDir. */
+    public static TributaryException archiveWithoutDir() {
+        return new TributaryException("source.files.cleanSource: archive needs source.files.sourceArchiveDir,"
+                + " the folder to move ingested files to; set it, or use cleanSource: delete or off");
+    }
+
+    /** When cleanSource is not a value it takes. */
+    public static TributaryException unknownCleanSource(String name) {
+        return new TributaryException("source.files.cleanSource: unknown value '" + name
+                + "'; use off (leave ingested files), archive (move them to sourceArchiveDir) or delete");
+    }
+
+    /** When the archive folder is inside the input folder. */
+    public static TributaryException archiveInsideInput(String key, Path dir, Path inputDir) {
+        return new TributaryException(key + ": " + dir + " is inside the input folder " + inputDir
+                + ", where archived files would sit among new ones (Spark refuses this too); choose a folder outside "
+                + inputDir);
+    }
+
+    /** When the ingest's producer cannot start. */
+    public static TributaryException couldNotStart(String pipeline, String message, RuntimeException cause) {
+        return new TributaryException("ingest of pipeline " + pipeline + " could not start: " + message
+                + ". Check bootstrap.servers and that the broker allows transactions (a single broker needs"
+                + " transaction.state.log.replication.factor=1 and transaction.state.log.min.isr=1)", cause);
+    }
+
+    /** When a batch is asked of a closed ingest. */
+    public static TributaryException closed(String pipeline) {
+        return new TributaryException("ingest of pipeline " + pipeline + " is closed; start a new one");
+    }
+
+    /** When an input file no longer exists. */
+    public static TributaryException fileGone(String file, NoSuchFileException cause) {
+        return new TributaryException("file " + file + " could not be read: it does not exist", cause);
+    }
+
+    /** When an input file of a batch cannot be read. */
+    public static TributaryException cannotReadFile(long batchId, String error, IOException cause) {
+        return new TributaryException("batch " + batchId + ": cannot read an input file: " + error
+                + "; nothing of the batch was published. Check the file's permissions and rerun", cause);
+    }
+
+    /** When another ingest took over the transactional.id, or the producer lost its rights. */
+    public static TributaryException fenced(long batchId, String pipeline, String transactionalId, String message, RuntimeException cause) {
+        return new TributaryException("batch " + batchId + " of pipeline " + pipeline
+                + " was not published: another ingest with transactional.id " + transactionalId
+                + " took over, or the producer lost its rights (" + message + "). Only one ingest per pipeline"
+                + " may run; this one stops. Restart it once the other has stopped", cause);
+    }
+
+    /** When a batch could not be published and its transaction was aborted: {@code rejected} is the first record error, or null. */
+    public static TributaryException notPublished(long batchId, RuntimeException e, Exception rejected, Throwable cause) {
+        return new TributaryException("batch " + batchId + " could not be published to Kafka: "
+                + (rejected == null ? e.getMessage() : "a record was not acknowledged: " + rejected.getMessage())
+                + "; the transaction was aborted, so nothing of it was published. Check the broker and rerun", cause);
+    }
+
+    /** When the ingest log topic does not exist. */
+    public static TributaryException noIngestLogTopic(String topic, long seconds) {
+        return new TributaryException("topic " + topic + " does not exist (looked for it for " + seconds
+                + " s); create the pipeline's topics first (FileIngest.createTopics), or check bootstrap.servers");
+    }
+
+    /** When an object-store input folder cannot be listed. */
+    public static TributaryException cannotListObjects(Object folder, String message, IOException cause) {
+        return new TributaryException("cannot list the input folder " + folder + ": " + message, cause);
+    }
+
+    /** When the input folder does not exist. */
+    public static TributaryException noInputFolder(Path dir) {
+        return new TributaryException("input folder " + dir + " does not exist; create it or fix source.files.path");
+    }
+
+    /** When the input folder cannot be opened. */
+    public static TributaryException cannotOpenInputFolder(Path dir, String message, IOException cause) {
+        return new TributaryException("cannot open the input folder " + dir + ": " + message, cause);
+    }
+
+    /** When the input path is not a folder. */
+    public static TributaryException inputNotAFolder(Path dir) {
+        return new TributaryException("input path " + dir + " is not a folder; source.files.path must name a folder of files");
+    }
+
+    /** When an input file's attributes cannot be read. */
+    public static TributaryException cannotReadAttributes(String file, String error, IOException cause) {
+        return new TributaryException("cannot read the attributes of " + file + ": " + error, cause);
+    }
+
+    /** When an input file cannot be read again for its new columns. */
+    public static TributaryException cannotReread(long batchId, String message, IOException cause) {
+        return new TributaryException("batch " + batchId + ": cannot read an input file again for its new columns: " + message,
+                cause);
+    }
+
+    /** When reading a batch's files again finds none of the new fields. */
+    public static TributaryException newFieldsVanished(String file, long line, List<?> fields) {
+        return new TributaryException("file " + file + " line " + line + " has new fields " + fields
+                + ", but reading the batch's files again found none (did the file change meanwhile?); run again");
+    }
+
+    /** When the pipeline's topics do not exist. */
+    public static TributaryException missingTopics(String pipeline, String missing, long seconds) {
+        return new TributaryException("pipeline " + pipeline + ": topic(s) " + missing + " do not exist (looked for them for "
+                + seconds + " s); create them first (FileIngest.createTopics) or check the topic names");
+    }
+
+    /** When the cluster's topics cannot be listed. */
+    public static TributaryException cannotListTopics(Throwable cause) {
+        return new TributaryException("cannot list the topics of the Kafka cluster: " + cause
+                + "; check bootstrap.servers and the client security settings", cause);
+    }
+
+    /** When interrupted while checking the pipeline's topics. */
+    public static TributaryException interruptedCheckingTopics(InterruptedException cause) {
+        return new TributaryException("interrupted while checking the pipeline's topics", cause);
+    }
+
+    /** When an input file is corrupt; {@code what} says where. */
+    public static TributaryException corruptFile(String what, CorruptFileException cause) {
+        return new TributaryException(what
+                + ". Replace or remove the file, or set source.files.ignoreCorruptFiles: true to keep"
+                + " the rows before the break and skip the rest, as Spark's ignoreCorruptFiles does", cause);
+    }
+}

@@ -1,0 +1,119 @@
+package io.tributary.ingest.internal.format;
+
+import io.tributary.schema.BadRecordException;
+import io.tributary.schema.TributaryException;
+
+/** The errors of reading input files by format: a line, record or column that the format's reader cannot read. */
+final class FormatErrors {
+    private FormatErrors() {
+    }
+
+    /** When a file has a field the schema lacks and schemaEvolution is failOnNewColumns. */
+    static TributaryException newFieldRefused(String file, long line, String next, String rescuedData) {
+        return new TributaryException("file " + file + " line " + line + ": field '" + next
+                + "' is not in the schema, and source.files.schemaEvolution is failOnNewColumns."
+                + " Add it to source.files.schema, or set schemaEvolution to addNewColumns (grow the schema) or rescue"
+                + " (keep it in " + rescuedData + "), or remove the file");
+    }
+
+    /** When a CSV record has another number of values than the schema has columns. */
+    static BadRecordException wrongFieldCount(int values, int columns, String ddl) {
+        return new BadRecordException(null, "malformed CSV record: " + values + (values == 1 ? " value" : " values") + " for "
+                + columns + " columns (" + ddl + ")");
+    }
+
+    /** When a NOT NULL CSV column is empty. */
+    static BadRecordException nullInNotNull(String field) {
+        return new BadRecordException(field, "is null, but the column is NOT NULL");
+    }
+
+    /** When a CSV number does not fit in its column's type. */
+    static BadRecordException doesNotFit(String field, String text, String ddl) {
+        return new BadRecordException(field, text + " does not fit in " + ddl);
+    }
+
+    /** When a CSV DATE value is not a date. */
+    static BadRecordException notADate(String field, String text, String expectedDate) {
+        return new BadRecordException(field, "'" + text + "' is not a date (expected " + expectedDate + ")");
+    }
+
+    /** When a CSV TIMESTAMP value is not a timestamp. */
+    static BadRecordException notATimestamp(String field, String text, String expectedTimestamp) {
+        return new BadRecordException(field, "'" + text + "' is not a timestamp (expected " + expectedTimestamp + ")");
+    }
+
+    /** When a CSV value cannot be read as its column's type. */
+    static BadRecordException wrongType(String field, String ddl, String text) {
+        return new BadRecordException(field, "expected " + ddl + ", found '" + text + "'");
+    }
+
+    /** When a datetime pattern option is not a pattern. */
+    static TributaryException badDatetimePattern(String option, String pattern, String message) {
+        return new TributaryException("source.files.options." + option + ": '" + pattern + "' is not a datetime pattern ("
+                + message + "); write it as Spark does, e.g. yyyy-MM-dd HH:mm:ss or dd/MM/yyyy");
+    }
+
+    /** When a wholetext file is longer than maxLineBytes. */
+    static BadRecordException wholeTextTooLong(long wholeLength, int maxLineBytes) {
+        return new BadRecordException(null, "the file is " + wholeLength + " bytes, longer than maxLineBytes (" + maxLineBytes
+                + ") that wholetext reads as one row; raise maxLineBytes");
+    }
+
+    /** When a line is longer than maxLineBytes. */
+    static BadRecordException lineTooLong(long fullLength, int maxLineBytes) {
+        return new BadRecordException(null, "the line is " + fullLength + " bytes, longer than maxLineBytes (" + maxLineBytes
+                + "); raise maxLineBytes or split the record");
+    }
+
+    /** When a line is not valid UTF-8. */
+    static BadRecordException invalidUtf8(int invalidAt) {
+        return new BadRecordException(null, "invalid UTF-8 at byte " + invalidAt
+                + " of the line; the file must be UTF-8 encoded");
+    }
+
+    /** When a multiLine document's top-level array holds something other than objects. */
+    static BadRecordException notObjectsInArray(String reason) {
+        return new BadRecordException(null, "expected JSON objects in the top-level array, found " + reason);
+    }
+
+    /** When a multiLine document is neither an object nor an array of objects. */
+    static BadRecordException notAnObjectOrArray(String reason) {
+        return new BadRecordException(null, "expected a JSON object or an array of objects, found " + reason);
+    }
+
+    /** When a multiLine file holds more after its document. */
+    static BadRecordException trailingContent(String reason) {
+        return new BadRecordException(null, "found " + reason + " after the JSON document; a multiLine file holds one document");
+    }
+
+    /** When a multiLine JSON document is longer than maxLineBytes. */
+    static BadRecordException documentTooLong(long length, int maxBytes) {
+        return new BadRecordException(null, "the file is " + length + " bytes, longer than maxLineBytes (" + maxBytes
+                + "), the most a multiLine JSON document may hold; raise maxLineBytes");
+    }
+
+    /** When a Parquet file has a repeated field outside a LIST group. */
+    static TributaryException repeatedOutsideList(String file, String path, String found) {
+        return new TributaryException("file " + file + ": column '" + path
+                + "' is a repeated Parquet field outside a LIST group (" + found
+                + "), a form Tributary does not read; rewrite the file with LIST groups (as Spark writes them)");
+    }
+
+    /** When a Parquet column cannot be read as its schema type. */
+    static TributaryException parquetTypeMismatch(String file, String path, String found, String ddl) {
+        return new TributaryException("file " + file + ": column '" + path + "' is Parquet " + found
+                + ", which cannot be read as " + ddl
+                + " (Spark's Parquet reader refuses it too); give the column the file's type in source.files.schema");
+    }
+
+    /** When a CSV record is malformed. */
+    static BadRecordException malformedCsv(String firstLine) {
+        return new BadRecordException(null, "malformed CSV: " + firstLine);
+    }
+
+    /** When a Parquet map has keys that are not strings. */
+    static TributaryException nonStringMapKeys(String file, String column, String ddl) {
+        return new TributaryException("file " + file + ": column '" + column + "' is a map with " + ddl
+                + " keys, which Tributary does not read (MAP<STRING, ...> only); give source.files.schema without it");
+    }
+}
