@@ -9,6 +9,7 @@ import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.AppendStream;
+import io.tributary.sink.internal.CommitErrors;
 import io.tributary.sink.internal.CommitResult;
 import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.PartitionUpsert;
@@ -82,8 +83,7 @@ public final class PartitionSink {
         this.engine = KernelEngines.withTargetFileSize(targetFileSize, storage);
         Partitioning partitioning = Partitioning.parse(partitionBy, schema);
         if (upsert != null && partitioning.hasDerivedColumns()) {
-            throw new TributaryException("partitionBy " + partitionBy + " derives a column, which only mode append supports yet "
-                    + "(mode upsert rewrites rows without computing it); partition by a plain column, or use mode append");
+            throw CommitErrors.derivedPartitionNeedsAppend(partitionBy);
         }
         // writers race to create the table: one that finds the table created (a _delta_log) or only
         // the table's own data files of a first commit under way passes; other files are someone's
@@ -109,7 +109,7 @@ public final class PartitionSink {
         public Keys {
             columns = List.copyOf(columns);
             if (columns.isEmpty()) {
-                throw new TributaryException("an upsert needs key columns");
+                throw CommitErrors.noKeyColumns();
             }
         }
     }
@@ -150,7 +150,7 @@ public final class PartitionSink {
         try {
             return JSON.readTree(json).path("offset").asLong();
         } catch (IOException e) {
-            throw new TributaryException("delta sink: domain metadata " + json + " is not a partition offset; was the table written by another tool?", e);
+            throw CommitErrors.notPartitionOffset(json, e);
         }
     }
 
@@ -172,7 +172,7 @@ public final class PartitionSink {
         try {
             return JSON.readTree(json);
         } catch (IOException e) {
-            throw new TributaryException("delta sink: domain metadata " + json + " is not a partition offset", e);
+            throw CommitErrors.unreadablePartitionOffset(json, e);
         }
     }
 
@@ -218,13 +218,12 @@ public final class PartitionSink {
          */
         public void delete(TopicPartition tp, long offset, byte[] recordKey) {
             if (changes == null) {
-                throw new TributaryException("delta sink: record " + tp + "@" + offset + " is a tombstone; an appended table takes rows only");
+                throw CommitErrors.tombstoneInAppend(tp, offset);
             }
             try {
                 changes.delete(tp.partition(), offset, recordKey);
             } catch (TributaryException e) {
-                throw new TributaryException(e.getMessage().replace("the tombstone at partition " + tp.partition(),
-                        "the tombstone at " + tp.topic() + " partition " + tp.partition()), e);
+                throw CommitErrors.badTombstone(tp, e);
             }
         }
 
@@ -270,9 +269,7 @@ public final class PartitionSink {
                 if (stream != null) {
                     stream.close();
                 }
-                throw new StaleBatchException("delta table " + writer.tablePath() + " holds offsets " + held + ", but " + writerId
-                        + "'s batch starts at " + from + ": another writer committed these partitions (a task that owns them "
-                        + "since a rebalance); nothing of this batch was committed: read the table's offsets again");
+                throw CommitErrors.offsetsMovedOn(writer.tablePath(), held, writerId, from);
             }
         }
 

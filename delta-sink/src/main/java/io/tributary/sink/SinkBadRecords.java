@@ -1,6 +1,6 @@
 package io.tributary.sink;
 
-import io.tributary.schema.TributaryException;
+import io.tributary.sink.internal.SinkErrors;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -23,7 +23,7 @@ public record SinkBadRecords(Policy policy, String deadLetterTopic) {
     public SinkBadRecords {
         Objects.requireNonNull(policy, "policy");
         if (policy == Policy.DEAD_LETTER && (deadLetterTopic == null || deadLetterTopic.isBlank())) {
-            throw new TributaryException("delta sink: onBadRecord deadLetter needs a dead-letter topic");
+            throw SinkErrors.noDeadLetterTopic();
         }
         deadLetterTopic = policy == Policy.DEAD_LETTER ? deadLetterTopic : null;
     }
@@ -38,7 +38,7 @@ public record SinkBadRecords(Policy policy, String deadLetterTopic) {
             case "deadletter", "dead-letter", "permissive" -> new SinkBadRecords(Policy.DEAD_LETTER, deadLetterTopic);
             case "drop", "dropmalformed" -> new SinkBadRecords(Policy.DROP, null);
             case "fail", "failfast" -> FAIL;
-            default -> throw new TributaryException("onBadRecord: unknown value '" + name + "'; use deadLetter, drop or fail");
+            default -> throw SinkErrors.unknownBadRecordPolicy(name);
         };
     }
 

@@ -1,6 +1,6 @@
 package io.tributary.sink;
 
-import io.tributary.schema.TributaryException;
+import io.tributary.sink.internal.SinkErrors;
 import java.util.Locale;
 
 /**
@@ -31,7 +31,7 @@ public enum SinkMode {
                 }
             }
         }
-        throw new TributaryException("sink.delta.mode is '" + text + "', which is not a sink mode; use append, upsert or complete");
+        throw SinkErrors.unknownMode(text);
     }
 
     /** The spec spelling: {@code append}, {@code upsert}, {@code complete}. */

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tributary.schema.TributaryException;
+import io.tributary.sink.internal.TableErrors;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
@@ -61,8 +61,7 @@ public record SinkOffsets(String appId, String topic, String topicId, Map<Intege
             return new SinkOffsets(root.path("appId").asText(null), root.path("topic").asText(null),
                     topicId == null || topicId.isNull() ? null : topicId.asText(), offsets, root.path("cluster").asText(null));
         } catch (JsonProcessingException | RuntimeException e) {
-            throw new TributaryException("delta sink: the table's domain metadata '" + DOMAIN
-                    + "' is not Tributary sink offsets (" + json + "); was the table written by another tool?", e);
+            throw TableErrors.notSinkOffsets(DOMAIN, json, e);
         }
     }
 

@@ -2,9 +2,9 @@ package io.tributary.sink;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
-import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.OwnedPartitions;
+import io.tributary.sink.internal.TableErrors;
 import io.tributary.sink.internal.TopicReader;
 import java.util.Map;
 import java.util.Optional;
@@ -56,9 +56,7 @@ final class SinkPosition {
         if (stored.isPresent()) {
             SinkOffsets s = stored.get();
             if (!config.appId().equals(s.appId()) || !config.topic().equals(s.topic())) {
-                throw new TributaryException("delta table " + writer.tablePath() + " is written by sink '" + s.appId()
-                        + "' from topic " + s.topic() + ", not by '" + config.appId() + "' from " + config.topic()
-                        + "; give each sink its own table path");
+                throw TableErrors.writtenByAnotherSink(writer.tablePath(), s.appId(), s.topic(), config.appId(), config.topic());
             }
             if (s.topicId() != null && !s.topicId().equals(topicId)) {
                 if (!reprocess || owned != null) { // instances that share the partitions cannot tell whose rows were written again
@@ -73,9 +71,7 @@ final class SinkPosition {
                 return;
             }
         } else if (lastBatch >= 0) {
-            throw new TributaryException("delta table " + writer.tablePath() + " has batches of sink " + txnAppId
-                    + " (last " + lastBatch + ") but no stored offsets ('" + SinkOffsets.DOMAIN + "' domain metadata); "
-                    + "it was not written by a Tributary sink: write to a new table path");
+            throw TableErrors.batchesWithoutOffsets(writer.tablePath(), txnAppId, lastBatch, SinkOffsets.DOMAIN);
         }
         if (stored.isEmpty() && config.trimTopic()) {
             if (tableAppeared(config, writer, snap)) {

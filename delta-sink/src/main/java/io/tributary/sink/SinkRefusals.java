@@ -1,6 +1,7 @@
 package io.tributary.sink;
 
 import io.tributary.schema.TributaryException;
+import io.tributary.sink.internal.TableErrors;
 import java.util.Map;
 
 /** The errors with which a {@link DeltaSink} refuses to start rather than silently duplicate or leave out rows. */
@@ -11,8 +12,7 @@ final class SinkRefusals {
     /** A sink whose instances share the topic's partitions cannot replace the whole table with each batch. */
     static void checkShareable(SinkConfig config) {
         if (config.mode() == SinkMode.COMPLETE && config.keys().isEmpty()) {
-            throw new TributaryException("delta sink " + config.appId() + ": mode complete without keys replaces the whole table "
-                    + "with each batch, which instances that share the topic's partitions cannot do; run one instance");
+            throw TableErrors.completeNotShareable(config.appId());
         }
     }
 
@@ -26,26 +26,12 @@ final class SinkRefusals {
                                         String bootstrap, boolean shared) {
         String ids = "topic id in the table " + s.topicId() + ", now " + topicId;
         if (s.cluster() != null && !s.cluster().equals(bootstrap)) {
-            return new TributaryException("delta table " + tablePath + " is written by the instances of pipeline sink " + config.appId()
-                    + " on the Kafka cluster at " + s.cluster() + ", but this run's Kafka (" + bootstrap + ") holds another topic "
-                    + config.topic() + " (" + ids + "): this process is not on the cluster its other instances use (without "
-                    + "kafka.bootstrap.servers it runs an embedded broker of its own). Start it with kafka.bootstrap.servers: "
-                    + s.cluster() + " and a continuous trigger to run as one of them; going on from this topic would write the "
-                    + "table's rows a second time");
+            return TableErrors.onAnotherCluster(tablePath, config.appId(), s.cluster(), bootstrap, config.topic(), ids);
         }
         if (shared || s.cluster() != null) {
-            return new TributaryException("topic " + config.topic() + " on the Kafka cluster at " + bootstrap + " was created anew since "
-                    + "table " + tablePath + " recorded its last batch (" + lastBatch + " of sink " + config.appId() + "; " + ids
-                    + "): the pipeline's topics were deleted or its cluster replaced. Going on would write the table's rows a "
-                    + "second time. Restore the cluster's topics to go on exactly; or, with every instance of the pipeline "
-                    + "stopped, write to a new table path");
+            return TableErrors.topicRecreated(config.topic(), bootstrap, tablePath, lastBatch, config.appId(), ids);
         }
-        return new TributaryException("the pipeline's state was lost: topic " + config.topic() + " was created anew since table "
-                + tablePath + " recorded its last batch (" + lastBatch + " of sink " + config.appId() + "; " + ids
-                + "), e.g. because the state folder holding the embedded broker was deleted. "
-                + "Going on would read every input again and write its rows to the table a second time (what Spark does when "
-                + "its checkpoint is deleted). Restore the state folder to go on exactly; or run with --reprocess to accept the "
-                + "duplicates; or write to a new table path");
+        return TableErrors.stateLost(config.topic(), tablePath, lastBatch, config.appId(), ids);
     }
 
     /**
@@ -60,12 +46,8 @@ final class SinkRefusals {
                 + "were deleted after an earlier table committed them (the pipeline trims its topics, setting topic.trim). "
                 + "Starting here would leave those rows out. ";
         if (shared) {
-            return new TributaryException(problem + "Every instance of a pipeline writes the same table: if its other instances "
-                    + "name another sink.delta.path, start this one with their spec. Otherwise restore the table; or rebuild it "
-                    + "from the input as a new pipeline (another name, so other topics and groups, and a new table path)");
+            return TableErrors.trimmedTopicShared(problem);
         }
-        return new TributaryException(problem + "Restore the table; or rebuild it from the input with a new pipeline state (with "
-                + "the embedded broker: delete the state folder; with a Kafka cluster, once no instance of the pipeline runs: "
-                + "delete the pipeline's topics and consumer groups)");
+        return TableErrors.trimmedTopic(problem);
     }
 }

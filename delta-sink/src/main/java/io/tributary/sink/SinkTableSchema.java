@@ -5,11 +5,11 @@ import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;
 import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.Partitioning;
 import io.tributary.sink.internal.SchemaMerge;
 import io.tributary.sink.internal.SinkTableFeatures;
+import io.tributary.sink.internal.TableErrors;
 import io.tributary.sink.internal.TableSnapshots;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -42,9 +42,7 @@ final class SinkTableSchema {
             return config;
         }
         if (partitioning.hasDerivedColumns()) {
-            throw new TributaryException("delta table " + path + " has schema " + table.toDdl() + ", but the sink writes "
-                    + partitioning.tableSchema().toDdl() + "; a table partitioned by a derived column (sink.delta.partitionBy "
-                    + config.partitionBy() + ") is written with exactly the pipeline's schema: restore it, or write to a new table path");
+            throw TableErrors.derivedPartitionSchemaChanged(path, table.toDdl(), partitioning.tableSchema().toDdl(), config.partitionBy());
         }
         if (merged.changesTable()) {
             LOG.info("delta sink {}: table {} gains {}{} with the sink's first commit (sink.delta.mergeSchema)", config.appId(), path,

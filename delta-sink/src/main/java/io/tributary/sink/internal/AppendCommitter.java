@@ -43,12 +43,9 @@ final class AppendCommitter {
         try {
             result = txn.commit(writer.engine(), Iterators.iterable(actions));
         } catch (ConcurrentWriteException e) {
-            throw new io.tributary.sink.StaleBatchException("delta table " + tablePath + ": " + writerId + "'s commit of " + rows
-                    + " rows was overtaken by another writer's commit of the same partitions, or of the table's creation ("
-                    + e.getMessage() + "); nothing of it was committed: read the table's offsets again", e);
+            throw CommitErrors.commitOvertaken(tablePath, writerId, rows, e.getMessage(), e);
         } catch (CommitStateUnknownException e) {
-            throw new io.tributary.sink.StaleBatchException("delta table " + tablePath + ": " + writerId + "'s commit failed with a storage "
-                    + "error and may or may not have landed (" + e.getMessage() + "): read the table's offsets again", e);
+            throw CommitErrors.commitUnknown(tablePath, writerId, e.getMessage(), e);
         }
         long t2 = System.nanoTime();
         writer.runHooks(result);
@@ -93,12 +90,9 @@ final class AppendCommitter {
             return UnknownCommits.resolve(writer, appId, batchId, e);
         } catch (ConcurrentWriteException e) {
             if (fence.shared()) { // another instance created the table, or changed what the batch relies on: read it again
-                throw new BatchSuperseded("delta table " + tablePath + ": batch " + batchId + " of " + appId
-                        + " lost a race with another instance (" + e.getMessage() + "); the batch is not committed", e);
+                throw CommitErrors.lostRaceToInstance(tablePath, batchId, appId, e.getMessage(), e);
             }
-            throw new TributaryException("delta table " + tablePath + ": batch " + batchId + " of sink " + appId
-                    + " lost a race with another writer (" + e.getMessage() + "); only one sink may write a table: "
-                    + "stop the other writer and run again (nothing of this batch was committed)", e);
+            throw CommitErrors.lostRaceToWriter(tablePath, batchId, appId, e.getMessage(), e);
         }
         long t2 = System.nanoTime();
         writer.runHooks(result);
@@ -162,12 +156,9 @@ final class AppendCommitter {
     private TributaryException lostRace(String appId, long batchId, String why, Exception cause) {
         String tablePath = writer.tablePath();
         if (writer.fence().shared()) {
-            return new BatchSuperseded("delta table " + tablePath + ": batch " + batchId + " of " + appId + " lost " + why
-                    + "; the batch is not committed", cause);
+            return CommitErrors.lostToInstance(tablePath, batchId, appId, why, cause);
         }
-        return new TributaryException("delta table " + tablePath + ": batch " + batchId + " of sink " + appId
-                + " lost a race with another writer (" + why + "); only one sink may write a table: "
-                + "stop the other writer and run again (nothing of this batch was committed)", cause);
+        return CommitErrors.lostRaceToWriter(tablePath, batchId, appId, why, cause);
     }
 
     /** The bytes of the data files that {@code add} actions add (Delta's {@code numOutputBytes}). */

@@ -158,7 +158,7 @@ public final class AppendStream implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("delta table " + writer.tablePath() + ": interrupted while writing batch " + batchId, e);
+            throw CommitErrors.interruptedWriting(writer.tablePath(), batchId, e);
         }
     }
 
@@ -185,8 +185,7 @@ public final class AppendStream implements AutoCloseable {
     }
 
     private TributaryException failed() {
-        return new TributaryException("delta table " + writer.tablePath() + ": cannot write the Parquet files of batch " + batchId
-                + " of sink " + appId + ": " + failure, failure);
+        return CommitErrors.cannotWriteParquet(writer.tablePath(), batchId, appId, failure);
     }
 
     private void join() {
@@ -194,7 +193,7 @@ public final class AppendStream implements AutoCloseable {
             thread.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("delta table " + writer.tablePath() + ": interrupted while writing batch " + batchId, e);
+            throw CommitErrors.interruptedWriting(writer.tablePath(), batchId, e);
         }
     }
 

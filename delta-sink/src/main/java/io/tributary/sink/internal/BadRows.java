@@ -62,9 +62,7 @@ final class BadRows implements AutoCloseable {
                 BadRecordException why) {
         String where = "topic " + topic + " partition " + partition + " offset " + offset + (row > 1 ? " row " + row : "");
         if (policy.policy() == SinkBadRecords.Policy.FAIL) {
-            throw new TributaryException("delta sink: " + where + " is not a row of the table (" + schemaDdl + "): " + why.getMessage()
-                    + "; onBadRecord is fail, so the sink stops before it and nothing of its batch is committed: fix the rows at"
-                    + " their source, or set source.files.onBadRecord to deadLetter or drop to set such rows aside", why);
+            throw SinkErrors.badRowFails(where, schemaDdl, why.getMessage(), why);
         }
         if (policy.policy() == SinkBadRecords.Policy.DROP) {
             LOG.warn("delta sink {}: {} is not a row of the table: {}; dropped (onBadRecord drop)", stage, where, why.getMessage());
@@ -95,11 +93,10 @@ final class BadRows implements AutoCloseable {
                 f.get();
             }
         } catch (ExecutionException e) {
-            throw new TributaryException("delta sink " + stage + ": cannot write to dead-letter topic " + policy.deadLetterTopic() + ": "
-                    + e.getCause() + "; nothing of the batch is committed, it is read again", e.getCause());
+            throw SinkErrors.cannotWriteDeadLetters(stage, policy.deadLetterTopic(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("delta sink " + stage + ": interrupted while writing to dead-letter topic " + policy.deadLetterTopic(), e);
+            throw SinkErrors.interruptedWritingDeadLetters(stage, policy.deadLetterTopic(), e);
         } finally {
             sent.clear();
         }

@@ -1,6 +1,5 @@
 package io.tributary.sink.internal;
 
-import io.tributary.schema.TributaryException;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -28,7 +27,7 @@ final class CommitRetry {
             Thread.sleep(ThreadLocalRandom.current().nextLong(5, 20L * Math.min(tries, 5) + 6));
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while committing to a shared table", ie);
+            throw CommitErrors.interruptedCommitting(ie);
         }
     }
 }

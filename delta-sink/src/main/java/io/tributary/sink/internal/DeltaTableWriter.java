@@ -14,7 +14,6 @@ import io.delta.kernel.types.StructType;
 import io.tributary.delta.KernelEngines;
 import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkOffsets;
 import java.util.ArrayList;
@@ -139,9 +138,7 @@ public final class DeltaTableWriter {
             }
             checkState(snapshot.get(), appId, batchId, txn, expectedStart);
         } else if (!fence.claimsNothing(expectedStart)) {
-            throw new TributaryException("delta table " + tablePath + " does not exist, but sink " + appId
-                    + " expected it to hold offsets " + expectedStart + " (was the table deleted while the sink ran?); "
-                    + "restart the sink to write the topic again from its beginning");
+            throw CommitErrors.tableDeleted(tablePath, appId, expectedStart);
         }
         Transaction txn = build(snapshot, appId, batchId, 0); // another writer's commit fails it at once: commitAppend says so, rebases it
         return AppendStream.open(this, txn, new AppendStream.Claim(appId, batchId, snapshot, expectedStart),
@@ -185,10 +182,9 @@ public final class DeltaTableWriter {
             }
         } catch (io.delta.kernel.exceptions.KernelException e) {
             if (snapshot.isEmpty() && latestSnapshot().isPresent()) {
-                throw new io.tributary.sink.StaleBatchException("delta table " + tablePath + " was created by another writer while "
-                        + writerId + " started its batch; nothing of it was committed: read the table's offsets again", e);
+                throw CommitErrors.createdByAnotherWriter(tablePath, writerId, e);
             }
-            throw new TributaryException("delta table " + tablePath + ": cannot start a commit for " + writerId + ": " + e.getMessage(), e);
+            throw CommitErrors.cannotStartPartitionCommit(tablePath, writerId, e.getMessage(), e);
         }
         if (snapshot.isPresent()) {
             schemaCheck.check(snapshot.get());
@@ -199,9 +195,7 @@ public final class DeltaTableWriter {
     void checkState(Snapshot snap, String appId, long batchId, Optional<Long> txn, Map<Integer, Long> expectedStart) {
         long last = txn.orElse(-1L);
         if (last != batchId - 1) {
-            throw new TributaryException("delta table " + tablePath + ": sink " + appId + " is about to commit batch " + batchId
-                    + " but the table's last batch of this sink is " + (last < 0 ? "none" : String.valueOf(last))
-                    + "; batches must follow one another: restart the sink so it resumes from the table");
+            throw CommitErrors.batchOutOfSequence(tablePath, appId, batchId, last);
         }
         fence.check(snap, tablePath, appId, batchId, expectedStart);
         schemaCheck.check(snap);
@@ -253,11 +247,9 @@ public final class DeltaTableWriter {
         } catch (io.delta.kernel.exceptions.KernelException e) {
             if (fence.shared() && snapshot.isEmpty() && latestSnapshot().isPresent()) {
                 // another instance created the table after this batch found none: read it again
-                throw new BatchSuperseded("delta table " + tablePath + " was created by another instance while batch " + batchId
-                        + " of " + appId + " was read; the batch is not committed", e);
+                throw CommitErrors.createdByAnotherInstance(tablePath, batchId, appId, e);
             }
-            throw new TributaryException("delta table " + tablePath + ": cannot start a commit for batch " + batchId
-                    + " of sink " + appId + ": " + e.getMessage(), e);
+            throw CommitErrors.cannotStartCommit(tablePath, batchId, appId, e.getMessage(), e);
         }
     }
 

@@ -86,10 +86,7 @@ final class KeyColumns {
     }
 
     private TributaryException badKey(RecordOrigin origin, String why, Exception cause) {
-        return new TributaryException("delta sink: the tombstone at partition " + origin.partition() + " offset " + origin.offset()
-                + " has record key '" + new String(origin.tombstoneKey(), StandardCharsets.UTF_8) + "', which is not a key of "
-                + keySchema.toDdl() + " (" + why + "); a tombstone's key must be the JSON array of the key column values, e.g. "
-                + example() + ": fix the producer's record keys", cause);
+        return TableErrors.badTombstoneKey(origin.partition(), origin.offset(), new String(origin.tombstoneKey(), StandardCharsets.UTF_8), keySchema.toDdl(), why, example(), cause);
     }
 
     private String example() {

@@ -60,15 +60,12 @@ final class OffsetFence {
         Optional<SinkOffsets> stored = snap.getDomainMetadata(SinkOffsets.DOMAIN).map(SinkOffsets::parse);
         String owner = shared() ? sinkId : appId;
         if (stored.isPresent() && !owner.equals(stored.get().appId())) {
-            throw new TributaryException("delta table " + tablePath + " is written by sink '" + stored.get().appId()
-                    + "', not '" + owner + "'; give each sink its own table path");
+            throw CommitErrors.ownedByAnotherSink(tablePath, stored.get().appId(), owner);
         }
         Map<Integer, Long> actual = stored.map(SinkOffsets::offsets).orElse(Map.of());
         if (!shared()) {
             if (!actual.equals(expectedStart)) {
-                throw new TributaryException("delta table " + tablePath + " (version " + snap.getVersion() + ") holds offsets "
-                        + actual + " for sink " + appId + ", but this batch starts at " + expectedStart
-                        + "; another writer changed the table or this sink's state is stale: restart the sink so it resumes from the table");
+                throw CommitErrors.offsetsStale(tablePath, snap.getVersion(), actual, appId, expectedStart);
             }
             return;
         }
@@ -80,9 +77,7 @@ final class OffsetFence {
             }
         });
         if (!moved.isEmpty()) {
-            throw new BatchSuperseded("delta table " + tablePath + " (version " + snap.getVersion() + "): partition(s) "
-                    + moved.keySet() + " moved on to offsets " + moved + " since batch " + batchId + " of " + appId + " started from "
-                    + expectedStart + ": another instance owns them now; the batch is not committed", null);
+            throw CommitErrors.partitionsMovedOn(tablePath, snap.getVersion(), moved.keySet(), moved, batchId, appId, expectedStart);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.tributary.sink.internal;
 
 import io.tributary.kafka.PartitionShare;
-import io.tributary.schema.TributaryException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -39,15 +38,14 @@ public final class OwnedPartitions implements AutoCloseable {
                 assignedOnce = share.awaitAssignment(FIRST_ASSIGNMENT);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new TributaryException("interrupted while joining group " + share.group(), e);
+                throw CommitErrors.interruptedJoining(share.group(), e);
             }
         }
         if (share.fencedBy() != null) {
-            throw new TributaryException("the sink's instance " + share.instanceId() + " stopped: " + share.fencedBy());
+            throw CommitErrors.instanceStopped(share.instanceId(), share.fencedBy());
         }
         if (share.failure() != null) {
-            throw new TributaryException("the sink's membership of group " + share.group() + " failed: " + share.failure().getMessage(),
-                    share.failure());
+            throw CommitErrors.membershipFailed(share.group(), share.failure().getMessage(), share.failure());
         }
         share.lock().lock();
     }

@@ -113,8 +113,7 @@ public final class PartitionUpsert {
 
             @Override
             public CommitResult unknown(CommitStateUnknownException e) {
-                throw new StaleBatchException("delta table " + writer.tablePath() + ": " + what + " failed with a storage error and "
-                        + "may or may not have landed (" + e.getMessage() + "): read the table's offsets again", e);
+                throw CommitErrors.partitionCommitUnknown(writer.tablePath(), what, e.getMessage(), e);
             }
 
             @Override
@@ -124,8 +123,7 @@ public final class PartitionUpsert {
 
             @Override
             public RuntimeException exhausted(int attempts) {
-                return new StaleBatchException("delta table " + writer.tablePath() + ": " + what + " lost " + attempts
-                        + " commit attempts in a row to other writers; nothing of it was committed: read the table's offsets again", null);
+                return CommitErrors.partitionAttemptsExhausted(writer.tablePath(), what, attempts);
             }
 
             @Override

@@ -111,7 +111,7 @@ public final class Partitioning {
     }
 
     private static TributaryException error(String spec, String why) {
-        return new TributaryException("sink.delta.partitionBy entry '" + spec + "': " + why);
+        return TableErrors.badPartitionBy(spec, why);
     }
 
     public boolean isPartitioned() {

@@ -5,7 +5,6 @@ import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
-import io.tributary.schema.TributaryException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.Consumer;
@@ -50,8 +49,7 @@ final class RecordRows implements AutoCloseable {
             coveredSchema = schemaHeader.value();
         }
         if (r.value() == null) {
-            throw new TributaryException("delta sink: topic " + topic + " partition " + r.partition() + " offset " + r.offset()
-                    + " has no value (a tombstone?); the events topic holds JSON rows in every record");
+            throw SinkErrors.noValue(topic, r.partition(), r.offset());
         }
         int[] index = {0};
         int[] rejected = {0};

@@ -7,7 +7,6 @@ import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
-import io.tributary.schema.TributaryException;
 import io.tributary.sink.SinkOffsets;
 import java.util.Map;
 import java.util.Optional;
@@ -174,9 +173,7 @@ final class RewriteCommitter {
                 }
                 writer.checkState(snapshot.get(), appId, batchId, txn, expectedStart);
             } else if (!writer.fence().claimsNothing(expectedStart)) {
-                throw new TributaryException("delta table " + table + " does not exist, but sink " + appId
-                        + " expected it to hold offsets " + expectedStart + " (was the table deleted while the sink ran?); "
-                        + "restart the sink to write the topic again from its beginning");
+                throw CommitErrors.tableDeleted(table, appId, expectedStart);
             }
             return Optional.empty();
         }
@@ -202,23 +199,18 @@ final class RewriteCommitter {
         public RuntimeException lostRace(ConcurrentWriteException e) {
             String table = writer.tablePath();
             if (shared()) {
-                return new BatchSuperseded("delta table " + table + ": batch " + batchId + " of " + appId
-                        + " lost a race with another instance (" + e.getMessage() + "); the batch is not committed", e);
+                return CommitErrors.lostRaceToInstance(table, batchId, appId, e.getMessage(), e);
             }
-            return new TributaryException("delta table " + table + ": batch " + batchId + " of sink " + appId
-                    + " lost a race with another writer (" + e.getMessage() + "); nothing of this batch was committed: run again", e);
+            return CommitErrors.lostRaceRunAgain(table, batchId, appId, e.getMessage(), e);
         }
 
         @Override
         public RuntimeException exhausted(int attempts) {
             String table = writer.tablePath();
             if (shared()) {
-                return new BatchSuperseded("delta table " + table + ": batch " + batchId + " of " + appId + " lost " + attempts
-                        + " commit attempts in a row to other instances; the batch is not committed", null);
+                return CommitErrors.attemptsLostToInstances(table, batchId, appId, attempts);
             }
-            return new TributaryException("delta table " + table + ": batch " + batchId + " of sink " + appId + " lost " + attempts
-                    + " commit attempts in a row to other writers whose files may hold the batch's keys; nothing of this batch was committed. "
-                    + "Stop the other writers of this table (or give them other keys), then run again");
+            return CommitErrors.attemptsLostToWriters(table, batchId, appId, attempts);
         }
 
         @Override

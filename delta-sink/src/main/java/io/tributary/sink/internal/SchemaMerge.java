@@ -51,10 +51,7 @@ public final class SchemaMerge {
         SchemaMerge m = new SchemaMerge(tablePath, mergeSchema, typeWidening);
         Schema merged = m.fields(table, pipeline, "", table, pipeline);
         if (!m.added.isEmpty() && !mergeSchema) {
-            throw new TributaryException("delta table " + tablePath + " lacks the pipeline's column" + (m.added.size() == 1 ? " " : "s ")
-                    + String.join(", ", m.added) + ". table: " + table.toDdl() + "; pipeline: " + pipeline.toDdl()
-                    + ". Set sink.delta.mergeSchema: true to add them to the table (Spark's mergeSchema; existing rows read null),"
-                    + " or write to a new table path");
+            throw TableErrors.lacksColumns(tablePath, m.added, table.toDdl(), pipeline.toDdl());
         }
         return new Result(merged, List.copyOf(m.added), List.copyOf(m.widened));
     }
@@ -65,9 +62,7 @@ public final class SchemaMerge {
             int i = pipeline.indexOf(t.name());
             if (i < 0) {
                 if (!t.nullable()) {
-                    throw new TributaryException("delta table " + tablePath + " has column " + prefix + t.name() + " NOT NULL, which the pipeline"
-                            + " does not write, so every row would break the constraint. table: " + topTable.toDdl() + "; pipeline: "
-                            + topPipeline.toDdl() + ". Add the column to the pipeline's schema, or write to a new table path");
+                    throw TableErrors.notNullNotWritten(tablePath, prefix, t.name(), topTable.toDdl(), topPipeline.toDdl());
                 }
                 out.add(t);
                 continue;
@@ -105,17 +100,12 @@ public final class SchemaMerge {
                 widened.add(column + " " + t.ddl() + " to " + p.ddl());
                 return p;
             }
-            throw new TributaryException("delta table " + tablePath + " has column " + column + " " + t.ddl() + ", the pipeline writes "
-                    + p.ddl() + ". table: " + topTable.toDdl() + "; pipeline: " + topPipeline.toDdl() + ". Delta widens a column only"
-                    + " with its typeWidening feature: set delta.enableTypeWidening=true on the table (sink.delta.properties when it is"
-                    + " created) and sink.delta.mergeSchema: true; or keep the table's type in the pipeline's schema");
+            throw TableErrors.needsTypeWidening(tablePath, column, t.ddl(), p.ddl(), topTable.toDdl(), topPipeline.toDdl());
         }
         if (widens(p, t)) {
             return t; // a narrower value fits the table's wider column (an INT into a BIGINT), as Spark writes it
         }
-        throw new TributaryException("delta table " + tablePath + " has column " + column + " " + t.ddl() + ", the pipeline writes "
-                + p.ddl() + ". table: " + topTable.toDdl() + "; pipeline: " + topPipeline.toDdl() + ". Delta does not change a column to"
-                + " that type (only widenings, with typeWidening); keep the table's type in the pipeline's schema, or write to a new table path");
+        throw TableErrors.cannotChangeType(tablePath, column, t.ddl(), p.ddl(), topTable.toDdl(), topPipeline.toDdl());
     }
 
     /** True when every column of {@code other} (struct fields too) is one of {@code schema}'s, by name. */

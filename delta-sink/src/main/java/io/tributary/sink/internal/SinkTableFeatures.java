@@ -51,22 +51,16 @@ public final class SinkTableFeatures {
     public static void checkWritable(String tablePath, Map<String, String> properties, SinkMode mode) {
         String columnMapping = properties.getOrDefault("delta.columnMapping.mode", "none");
         if (!"none".equalsIgnoreCase(columnMapping)) {
-            throw new TributaryException("delta table " + tablePath + " maps its column names (delta.columnMapping.mode="
-                    + columnMapping + "): writing into a column-mapped table is not supported yet by the sink (nor by Delta Kernel 4.4,"
-                    + " which it writes with); write to a table without column mapping, e.g. a new table path");
+            throw TableErrors.columnMapped(tablePath, columnMapping);
         }
         if (mode == SinkMode.APPEND) {
             return;
         }
         if ("true".equalsIgnoreCase(properties.get("delta.enableChangeDataFeed"))) {
-            throw new TributaryException("delta table " + tablePath + " has the change data feed on (delta.enableChangeDataFeed=true):"
-                    + " sink mode " + mode.specName() + " removes rows, whose changes would have to go to _change_data files, which"
-                    + " Delta Kernel 4.4 cannot write; use sink mode append, or turn the change data feed off (ALTER TABLE ... SET"
-                    + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'false')), or write to a new table path");
+            throw TableErrors.changeDataFeedOn(tablePath, mode.specName());
         }
         if ("true".equalsIgnoreCase(properties.get("delta.appendOnly"))) {
-            throw new TributaryException("delta table " + tablePath + " is append-only (delta.appendOnly=true): sink mode "
-                    + mode.specName() + " removes rows, which Delta refuses there; use sink mode append, or write to a new table path");
+            throw TableErrors.appendOnly(tablePath, mode.specName());
         }
     }
 }

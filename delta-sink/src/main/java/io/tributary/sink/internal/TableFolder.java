@@ -77,8 +77,7 @@ public final class TableFolder {
             }
             String found = count + (count == 1 ? " file" : " files") + " (" + String.join(", ", named) + (count > named.size() ? ", ..." : "") + ")";
             if (!allowNonEmpty) {
-                throw new TributaryException("delta sink: " + pathKey + " " + path + " holds " + found + " but no Delta table (no _delta_log); "
-                        + "give a new or empty folder, or set " + allowKey + ": true to create the table beside them (vacuum never deletes them)");
+                throw TableErrors.notEmptyFolder(pathKey, path, found, allowKey);
             }
             LOG.warn("delta sink: creating the table in {}, which holds {} that are not the table's ({}: true); they stay, vacuum never deletes them",
                     path, found, allowKey);

@@ -26,14 +26,10 @@ final class TableSchemaCheck {
 
     void check(Snapshot snap) {
         if (!TableSchemaUpdate.grow(snap.getSchema(), kernelSchema).equals(snap.getSchema()) && !grows(snap)) {
-            throw new TributaryException("delta table " + tablePath + " has schema " + KernelSchemas.fromKernel(tablePath, snap.getSchema()).toDdl()
-                    + ", but the sink writes " + schema.toDdl() + "; another writer changed the table's schema since the sink started:"
-                    + " restart the sink so that it writes the table's schema");
+            throw TableErrors.schemaChanged(tablePath, KernelSchemas.fromKernel(tablePath, snap.getSchema()).toDdl(), schema.toDdl());
         }
         if (!snap.getPartitionColumnNames().equals(partitioning.columns())) {
-            throw new TributaryException("delta table " + tablePath + " is partitioned by " + snap.getPartitionColumnNames()
-                    + ", but the sink partitions by " + partitioning.columns() + " (sink.delta.partitionBy " + partitioning.specs()
-                    + "); Delta cannot change a table's partitioning: set partitionBy as the table has it, or write to a new table path");
+            throw TableErrors.partitioningDiffers(tablePath, snap.getPartitionColumnNames(), partitioning.columns(), partitioning.specs());
         }
     }
 

@@ -50,15 +50,14 @@ final class TopicLookup {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return Optional.empty();
             }
-            throw new TributaryException("delta sink: cannot describe topic " + topic + ": " + e.getCause(), e.getCause());
+            throw SinkErrors.cannotDescribeTopic(topic, e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("delta sink: interrupted while describing topic " + topic, e);
+            throw SinkErrors.interruptedDescribingTopic(topic, e);
         }
     }
 
     private TributaryException missing() {
-        return new TributaryException("delta sink: topic " + topic + " does not exist (looked for it for " + bound.toSeconds()
-                + " s, the client's default.api.timeout.ms); start the stage that writes it first, or check the pipeline's kafka settings");
+        return SinkErrors.noTopic(topic, bound.toSeconds());
     }
 }

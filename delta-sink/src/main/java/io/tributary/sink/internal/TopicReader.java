@@ -181,7 +181,7 @@ public final class TopicReader implements AutoCloseable {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new TributaryException("delta sink: interrupted while waiting for transactions on topic " + topic, e);
+                throw SinkErrors.interruptedAwaitingTransactions(topic, e);
             }
         }
     }
@@ -195,10 +195,10 @@ public final class TopicReader implements AutoCloseable {
                     .forEach((tp, info) -> high.put(tp.partition(), info.offset()));
             return high;
         } catch (ExecutionException e) {
-            throw new TributaryException("delta sink: cannot read the end offsets of topic " + topic + ": " + e.getCause(), e.getCause());
+            throw SinkErrors.cannotReadEndOffsets(topic, e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("delta sink: interrupted while reading the end offsets of topic " + topic, e);
+            throw SinkErrors.interruptedReadingEndOffsets(topic, e);
         }
     }
 
@@ -300,7 +300,7 @@ public final class TopicReader implements AutoCloseable {
                 // a Kafka timeout as the cause: the service's run loop retries the batch (from the table's offsets)
                 String stalled = "delta sink: topic " + topic + " stalled: positions " + positions()
                         + " did not reach the committed end offsets " + end + " in " + STALL_MS / 1000 + " s; is the broker reachable?";
-                throw new TributaryException(stalled, new org.apache.kafka.common.errors.TimeoutException(stalled));
+                throw SinkErrors.stalled(stalled);
             }
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 if (r.offset() >= end.getOrDefault(r.partition(), 0L) || full) {
@@ -365,9 +365,7 @@ public final class TopicReader implements AutoCloseable {
     }
 
     private TributaryException dataLoss(OffsetOutOfRangeException e) {
-        return new TributaryException("delta sink: offsets " + e.offsetOutOfRangePartitions() + " of topic " + topic
-                + " are no longer (or not yet) in the topic: records the table has not seen were deleted by retention, or the topic "
-                + "was truncated. Continuing would silently skip or misplace data; restore the topic, or write to a new table", e);
+        return SinkErrors.dataLoss(e.offsetOutOfRangePartitions(), topic, e);
     }
 
     @Override

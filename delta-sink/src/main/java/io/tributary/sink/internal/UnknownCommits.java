@@ -2,7 +2,6 @@ package io.tributary.sink.internal;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.exceptions.CommitStateUnknownException;
-import io.tributary.schema.TributaryException;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +26,6 @@ final class UnknownCommits {
             LOG.info("delta table {}: commit state of batch {} was unknown; the table has it (txn {})", tablePath, batchId, txn.get());
             return CommitResult.alreadyCommitted(snap.get().getVersion());
         }
-        throw new TributaryException("delta table " + tablePath + ": the commit of batch " + batchId + " of sink " + appId
-                + " failed with a storage error and did not land (" + e.getMessage() + "); nothing was committed, run again", e);
+        throw CommitErrors.commitDidNotLand(tablePath, batchId, appId, e.getMessage(), e);
     }
 }

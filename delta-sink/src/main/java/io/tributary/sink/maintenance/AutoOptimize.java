@@ -1,6 +1,5 @@
 package io.tributary.sink.maintenance;
 
-import io.tributary.schema.TributaryException;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,7 +28,7 @@ public final class AutoOptimize implements AutoCloseable {
     /** @param every compact after every {@code every} commits; 0 turns it off */
     public AutoOptimize(String tablePath, int every, OptimizeOptions options) {
         if (every < 0) {
-            throw new TributaryException("sink.delta.optimizeEvery is " + every + "; use 0 (off) or a number of commits, e.g. 100");
+            throw MaintenanceErrors.badOptimizeEvery(every);
         }
         this.tablePath = tablePath;
         this.every = every;

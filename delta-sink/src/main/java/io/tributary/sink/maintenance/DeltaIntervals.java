@@ -1,7 +1,6 @@
 package io.tributary.sink.maintenance;
 
 import io.tributary.schema.Durations;
-import io.tributary.schema.TributaryException;
 import java.time.Duration;
 
 /** Delta's interval table properties ({@code interval 1 week}, {@code interval 168 hours}) and the CLI's {@code 168h}. */
@@ -12,7 +11,7 @@ public final class DeltaIntervals {
     /** Parses {@code text} ({@link Durations}); {@code what} names it in the error. */
     public static Duration parse(String what, String text) {
         return Durations.parse(text).orElseThrow(() ->
-                new TributaryException(what + ": '" + text + "' is not a duration; write e.g. 168h, 7d, or \"interval 1 week\""));
+                MaintenanceErrors.notADuration(what, text));
     }
 
     /** As Spark prints the hours in its vacuum message: {@code 168 hours}. */

@@ -83,8 +83,7 @@ public final class Optimize {
      */
     public OptimizeResult run() {
         for (int attempt = 1; attempt <= options.maxAttempts(); attempt++) {
-            Snapshot snapshot = TableSnapshots.latest(engine, tablePath).orElseThrow(() -> new TributaryException(
-                    "optimize: no Delta table at " + tablePath + " (no _delta_log with a commit); give the folder of an existing table"));
+            Snapshot snapshot = TableSnapshots.latest(engine, tablePath).orElseThrow(() -> MaintenanceErrors.optimizeNoTable(tablePath));
             PartitionFilter filter = PartitionFilter.parse(options.where(), snapshot.getPartitionColumnNames());
             Scan scan = snapshot.getScanBuilder().build();
             List<TableFile> files = TableFile.list(engine, scan).stream().filter(f -> filter.matches(f.partitionValues())).toList();
@@ -124,9 +123,7 @@ public final class Optimize {
                 throw e;
             }
         }
-        throw new TributaryException("optimize " + tablePath + ": every one of " + options.maxAttempts() + " attempts met a concurrent commit "
-                + "that removed or changed files being compacted; the table is unchanged. "
-                + "Run it again when the other writer (an upsert, a DELETE, another optimize) is quieter");
+        throw MaintenanceErrors.optimizeAttemptsExhausted(tablePath, options.maxAttempts());
     }
 
     /** A transaction that fails at once when another commit took its version, instead of Kernel's retry (which logs the conflict as a warning). */
@@ -150,8 +147,7 @@ public final class Optimize {
                 PostCommitHooks.run(engine, tablePath, result);
                 return result.getVersion();
             } catch (MaxCommitRetryLimitReachedException | CommitStateUnknownException e) {
-                Snapshot latest = TableSnapshots.latest(engine, tablePath).orElseThrow(() -> new TributaryException(
-                        "optimize: the Delta table at " + tablePath + " disappeared during the compaction"));
+                Snapshot latest = TableSnapshots.latest(engine, tablePath).orElseThrow(() -> MaintenanceErrors.tableDisappeared(tablePath));
                 Set<String> live = new HashSet<>();
                 TableFile.list(engine, latest).forEach(f -> live.add(pathOf(f.absolutePath())));
                 if (!written.isEmpty() && written.stream().allMatch(w -> live.contains(pathOf(w)))) {

@@ -1,6 +1,5 @@
 package io.tributary.sink.maintenance;
 
-import io.tributary.schema.TributaryException;
 import io.tributary.storage.Storage;
 
 /**
@@ -18,10 +17,10 @@ public record OptimizeOptions(long targetFileSize, String where, int maxAttempts
 
     public OptimizeOptions {
         if (targetFileSize <= 0) {
-            throw new TributaryException("optimize: target file size is " + targetFileSize + " bytes; give a positive size, e.g. 128m");
+            throw MaintenanceErrors.badTargetFileSize(targetFileSize);
         }
         if (maxAttempts < 1) {
-            throw new TributaryException("optimize: maxAttempts is " + maxAttempts + "; use 1 or more");
+            throw MaintenanceErrors.badMaxAttempts(maxAttempts);
         }
         where = where == null || where.isBlank() ? null : where.trim();
         storage = storage == null ? Storage.NONE : storage;

@@ -1,6 +1,5 @@
 package io.tributary.sink.maintenance;
 
-import io.tributary.schema.TributaryException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,13 +25,10 @@ final class PartitionFilter {
         for (String part : where.split("(?i)\\s+and\\s+")) {
             Matcher m = EQ.matcher(part);
             if (!m.matches()) {
-                throw new TributaryException("optimize --where '" + where + "': '" + part.trim() + "' is not an equality on a partition "
-                        + "column; write e.g. day = '2024-05-01' (several joined by AND)");
+                throw MaintenanceErrors.notAnEquality(where, part.trim());
             }
             String col = partitionColumns.stream().filter(c -> c.equalsIgnoreCase(m.group(1))).findFirst().orElseThrow(() ->
-                    new TributaryException("optimize --where '" + where + "': '" + m.group(1) + "' is not a partition column of the table "
-                            + (partitionColumns.isEmpty() ? "(it has none, so optimize the whole table)" : partitionColumns)
-                            + "; Delta's OPTIMIZE WHERE takes partition columns only"));
+                    MaintenanceErrors.notAPartitionColumn(where, m.group(1), partitionColumns));
             String value = m.group(2) != null ? m.group(2) : m.group(3) != null ? m.group(3) : m.group(4);
             eq.put(col, "null".equals(value.toLowerCase(Locale.ROOT)) && m.group(4) != null ? null : value);
         }

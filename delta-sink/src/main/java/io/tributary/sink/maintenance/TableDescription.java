@@ -3,7 +3,6 @@ package io.tributary.sink.maintenance;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;
-import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.LogDirectory;
 import io.tributary.sink.internal.TableFile;
 import io.tributary.sink.internal.TableFacts;
@@ -49,8 +48,7 @@ public record TableDescription(String tablePath, long latestVersion, long oldest
     public static TableDescription of(String tablePath, long targetFileSize, Storage storage) {
         Engine engine = KernelEngines.create(storage);
         String path = KernelEngines.tablePath(tablePath);
-        Snapshot s = TableSnapshots.latest(engine, path).orElseThrow(() -> new TributaryException(
-                "describe: no Delta table at " + path + " (no _delta_log with a commit); give the folder of an existing table"));
+        Snapshot s = TableSnapshots.latest(engine, path).orElseThrow(() -> MaintenanceErrors.describeNoTable(path));
         List<TableFile> files = TableFile.listWithStatistics(engine, s);
         long rows = 0;
         long deleted = 0;

@@ -3,7 +3,6 @@ package io.tributary.sink.maintenance;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;
-import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.FileReferences;
 import io.tributary.sink.internal.TableFacts;
 import io.tributary.sink.internal.TableLayout;
@@ -67,20 +66,14 @@ public final class Vacuum {
      * @param force allow {@code retain} below the table's {@code delta.deletedFileRetentionDuration}
      */
     public VacuumResult run(Duration retain, boolean dryRun, boolean force) {
-        Snapshot snapshot = TableSnapshots.latest(engine, tablePath).orElseThrow(() -> new TributaryException(
-                "vacuum: no Delta table at " + tablePath + " (no _delta_log with a commit); give the folder of an existing table"));
+        Snapshot snapshot = TableSnapshots.latest(engine, tablePath).orElseThrow(() -> MaintenanceErrors.vacuumNoTable(tablePath));
         String configured = snapshot.getTableProperties().getOrDefault(RETENTION_PROPERTY, DEFAULT_RETENTION);
         Duration tableRetention = DeltaIntervals.parse("table property " + RETENTION_PROPERTY, configured);
         if (retain.isNegative()) {
-            throw new TributaryException("vacuum: --retain is negative (" + retain + "); give 0 or more, e.g. 168h");
+            throw MaintenanceErrors.negativeRetention(retain);
         }
         if (retain.compareTo(tableRetention) < 0 && !force) {
-            throw new TributaryException("vacuum " + tablePath + ": are you sure you would like to vacuum files with such a low retention "
-                    + "period (" + DeltaIntervals.hours(retain) + ", below the table's " + RETENTION_PROPERTY + " of " + configured + ")? "
-                    + "If writers are currently writing to this table (a running sink, an optimize) or readers are reading an older "
-                    + "version, deleting the files they still need corrupts their work. If you are certain that no operation is "
-                    + "running on this table, add --force (Spark: spark.databricks.delta.retentionDurationCheck.enabled = false); "
-                    + "if you are not sure, use a value not less than \"" + DeltaIntervals.hours(tableRetention) + "\"");
+            throw MaintenanceErrors.retentionTooShort(tablePath, DeltaIntervals.hours(retain), RETENTION_PROPERTY, configured, DeltaIntervals.hours(tableRetention));
         }
         refuseCatalogManaged(snapshot);
         long cutoff = System.currentTimeMillis() - retain.toMillis();
@@ -92,8 +85,7 @@ public final class Vacuum {
             try {
                 refs = FileReferences.read(engine, snapshot, tablePath, fs);
             } catch (RuntimeException e) {
-                throw new TributaryException("vacuum " + tablePath + ": cannot read which files the log references (" + e.getMessage()
-                        + "); nothing was deleted. Vacuum it with the engine that wrote it", e);
+                throw MaintenanceErrors.vacuumCannotReadLog(tablePath, e.getMessage(), e);
             }
             List<String> partitionColumns = snapshot.getPartitionColumnNames();
             long created = TableFacts.createdTime(snapshot).orElse(Long.MIN_VALUE);
@@ -138,8 +130,7 @@ public final class Vacuum {
     private void refuseCatalogManaged(Snapshot snapshot) {
         String protocol = TableFacts.protocol(snapshot);
         if (protocol.contains("catalogManaged") || protocol.contains("catalogOwned")) {
-            throw new TributaryException("vacuum " + tablePath + ": the table is catalog-managed (protocol " + protocol
-                    + "); its catalog owns its commits, so vacuum it through the catalog's engine, not by path");
+            throw MaintenanceErrors.vacuumCatalogManaged(tablePath, protocol);
         }
     }
 }

@@ -1,0 +1,98 @@
+package io.tributary.sink.internal;
+
+import io.tributary.schema.BadRecordException;
+import io.tributary.schema.TributaryException;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.errors.TimeoutException;
+
+/** The delta sink's errors about its settings, its topics and the records in them. */
+public final class SinkErrors {
+    private SinkErrors() {
+    }
+
+    /** When onBadRecord is deadLetter without a dead-letter topic. */
+    public static TributaryException noDeadLetterTopic() {
+        return new TributaryException("delta sink: onBadRecord deadLetter needs a dead-letter topic");
+    }
+
+    /** When onBadRecord is not a policy. */
+    public static TributaryException unknownBadRecordPolicy(String name) {
+        return new TributaryException("onBadRecord: unknown value '" + name + "'; use deadLetter, drop or fail");
+    }
+
+    /** When the sink mode is not a mode. */
+    public static TributaryException unknownMode(String text) {
+        return new TributaryException("sink.delta.mode is '" + text
+                + "', which is not a sink mode; use append, upsert or complete");
+    }
+
+    /** When a record of the events topic has no value. */
+    public static TributaryException noValue(String topic, int partition, long offset) {
+        return new TributaryException("delta sink: topic " + topic + " partition " + partition + " offset " + offset
+                + " has no value (a tombstone?); the events topic holds JSON rows in every record");
+    }
+
+    /** When a record is not a row of the table and onBadRecord is fail. */
+    public static TributaryException badRowFails(String where, String schemaDdl, String whyMessage, BadRecordException why) {
+        return new TributaryException("delta sink: " + where + " is not a row of the table (" + schemaDdl + "): " + whyMessage
+                + "; onBadRecord is fail, so the sink stops before it and nothing of its batch is committed: fix the rows at"
+                + " their source, or set source.files.onBadRecord to deadLetter or drop to set such rows aside", why);
+    }
+
+    /** When the dead-letter topic cannot be written. */
+    public static TributaryException cannotWriteDeadLetters(String stage, String deadLetterTopic, Throwable cause) {
+        return new TributaryException("delta sink " + stage + ": cannot write to dead-letter topic " + deadLetterTopic + ": "
+                + cause + "; nothing of the batch is committed, it is read again", cause);
+    }
+
+    /** When interrupted while writing to the dead-letter topic. */
+    public static TributaryException interruptedWritingDeadLetters(String stage, String deadLetterTopic, InterruptedException cause) {
+        return new TributaryException("delta sink " + stage + ": interrupted while writing to dead-letter topic "
+                + deadLetterTopic, cause);
+    }
+
+    /** When the topic cannot be described. */
+    public static TributaryException cannotDescribeTopic(String topic, Throwable cause) {
+        return new TributaryException("delta sink: cannot describe topic " + topic + ": " + cause, cause);
+    }
+
+    /** When interrupted while describing the topic. */
+    public static TributaryException interruptedDescribingTopic(String topic, InterruptedException cause) {
+        return new TributaryException("delta sink: interrupted while describing topic " + topic, cause);
+    }
+
+    /** When the topic does not exist. */
+    public static TributaryException noTopic(String topic, long seconds) {
+        return new TributaryException("delta sink: topic " + topic + " does not exist (looked for it for " + seconds
+                + " s, the client's default.api.timeout.ms); start the stage that writes it first, or check the pipeline's kafka settings");
+    }
+
+    /** When interrupted while waiting for the topic's transactions. */
+    public static TributaryException interruptedAwaitingTransactions(String topic, InterruptedException cause) {
+        return new TributaryException("delta sink: interrupted while waiting for transactions on topic " + topic, cause);
+    }
+
+    /** When the topic's end offsets cannot be read. */
+    public static TributaryException cannotReadEndOffsets(String topic, Throwable cause) {
+        return new TributaryException("delta sink: cannot read the end offsets of topic " + topic + ": " + cause, cause);
+    }
+
+    /** When interrupted while reading the topic's end offsets. */
+    public static TributaryException interruptedReadingEndOffsets(String topic, InterruptedException cause) {
+        return new TributaryException("delta sink: interrupted while reading the end offsets of topic " + topic, cause);
+    }
+
+    /** When reading the topic stalls; its cause is a Kafka TimeoutException with the same message. */
+    public static TributaryException stalled(String message) {
+        return new TributaryException(message, new TimeoutException(message));
+    }
+
+    /** When offsets the table continues from are no longer in the topic. */
+    public static TributaryException dataLoss(Map<?, ?> offsetOutOfRangePartitions, String topic, OffsetOutOfRangeException cause) {
+        return new TributaryException("delta sink: offsets " + offsetOutOfRangePartitions + " of topic " + topic
+                + " are no longer (or not yet) in the topic: records the table has not seen were deleted by retention, or the topic "
+                + "was truncated. Continuing would silently skip or misplace data; restore the topic, or write to a new table",
+                cause);
+    }
+}
