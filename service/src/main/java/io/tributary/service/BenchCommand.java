@@ -1,10 +1,10 @@
 package io.tributary.service;
 
-import io.tributary.schema.TributaryException;
 import io.tributary.service.bench.BenchFiles;
 import io.tributary.service.bench.BenchStorage;
 import io.tributary.service.bench.ChildRun;
 import io.tributary.service.bench.ServiceBench;
+import io.tributary.service.internal.ServiceErrors;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -81,13 +81,13 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (!"raw".equals(scenario) && !"service".equals(scenario)) {
-            throw new TributaryException("bench: unknown scenario '" + scenario + "'; the ones there are: raw, service");
+            throw ServiceErrors.unknownBenchScenario(scenario);
         }
         if (!BenchFiles.FORMATS.contains(format)) {
-            throw new TributaryException("bench: unknown --format '" + format + "'; the ones there are: " + String.join(", ", BenchFiles.FORMATS));
+            throw ServiceErrors.unknownBenchFormat(format, String.join(", ", BenchFiles.FORMATS));
         }
         if (rows < 0 || files < 1 || runs < 1) {
-            throw new TributaryException("bench: --rows must be >= 0, --files and --runs >= 1");
+            throw ServiceErrors.badBenchCounts();
         }
         Path launcher = launcher();
         PrintWriter out = command.commandLine().getOut();
@@ -126,7 +126,7 @@ final class BenchCommand implements Callable<Integer> {
             for (int i = 1; i <= runs; i++) {
                 ChildRun r = runOnce(launcher, work.resolve("run-" + i), input, remote);
                 if (r.rows() != rows) {
-                    throw new TributaryException("bench: run " + i + " read " + r.rows() + " rows, not " + rows + "; see " + r.folder());
+                    throw ServiceErrors.benchRowsLost(i, r.rows(), rows, r.folder());
                 }
                 results.add(r);
                 print(out, "run " + i, r);
@@ -188,8 +188,7 @@ final class BenchCommand implements Callable<Integer> {
         String home = System.getProperty("tributary.home");
         Path bin = home == null ? null : Path.of(home, "bin", "tributary");
         if (bin == null || !Files.isExecutable(bin)) {
-            throw new TributaryException("bench: cannot find bin/tributary (system property tributary.home is "
-                    + home + "); start the bench through the tributary command, which sets it");
+            throw ServiceErrors.noLauncher(home);
         }
         return bin;
     }

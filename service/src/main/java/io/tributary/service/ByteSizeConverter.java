@@ -1,7 +1,7 @@
 package io.tributary.service;
 
 import io.tributary.schema.ByteSizes;
-import io.tributary.schema.TributaryException;
+import io.tributary.service.internal.ServiceErrors;
 import picocli.CommandLine.ITypeConverter;
 
 /** A size option as the spec writes sizes ({@link ByteSizes}): {@code 134217728}, {@code 128m}, {@code 128 MiB}, {@code 1g}. */
@@ -9,6 +9,6 @@ final class ByteSizeConverter implements ITypeConverter<Long> {
     @Override
     public Long convert(String value) {
         return ByteSizes.parse(value).orElseThrow(() ->
-                new TributaryException("'" + value + "' is not a size; write e.g. 134217728, 128m or 128 MiB"));
+                ServiceErrors.notASize(value));
     }
 }

@@ -2,7 +2,7 @@ package io.tributary.service.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.schema.TributaryException;
+import io.tributary.service.internal.ServiceErrors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +41,7 @@ public record ChildRun(double wallSeconds, long rows, long peakRssBytes, long pe
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         if (p.exitValue() != 0) {
-            throw new TributaryException("bench: the run in " + folder + " failed with exit code " + p.exitValue()
-                    + "; see " + err);
+            throw ServiceErrors.benchRunFailed(folder, p.exitValue(), err);
         }
         Properties s = new Properties();
         if (Files.exists(stats)) {

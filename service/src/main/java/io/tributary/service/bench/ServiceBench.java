@@ -2,7 +2,7 @@ package io.tributary.service.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.schema.TributaryException;
+import io.tributary.service.internal.ServiceErrors;
 import io.tributary.sink.DeltaTables;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -153,7 +153,7 @@ public final class ServiceBench {
         p.destroy(); // SIGTERM
         if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
             p.destroyForcibly();
-            throw new TributaryException("bench: the service did not stop with exit code 0 within 60 s after SIGTERM; see " + work);
+            throw ServiceErrors.benchDidNotStop(work);
         }
         double stop = (System.nanoTime() - stopStart) / 1e9;
         long restart = System.nanoTime();
@@ -165,7 +165,7 @@ public final class ServiceBench {
 
         long inTable = DeltaTables.readRows(work.resolve("out").toString()).size();
         if (inTable != written) {
-            throw new TributaryException("bench: the table holds " + inTable + " rows, " + written + " were written; see " + work);
+            throw ServiceErrors.benchTableRowsDiffer(inTable, written, work);
         }
         out.printf(Locale.ROOT, "table: %,d rows, as written%n", inTable);
         out.flush();
@@ -217,8 +217,7 @@ public final class ServiceBench {
         synchronized (commits) {
             while (committedRows < rows) {
                 if (!p.isAlive() || System.nanoTime() > deadline) {
-                    throw new TributaryException("bench: the sink committed " + committedRows + " of " + rows
-                            + " rows (service " + (p.isAlive() ? "still running" : "exited") + "); see " + work);
+                    throw ServiceErrors.benchNotCommitted(committedRows, rows, p.isAlive(), work);
                 }
                 commits.wait(100);
             }
@@ -253,7 +252,7 @@ public final class ServiceBench {
             }
             Thread.sleep(20);
         }
-        throw new TributaryException("bench: the service exited with code " + p.exitValue() + " before it was ready; see " + work);
+        throw ServiceErrors.benchExitedEarly(p.exitValue(), work);
     }
 
     private static double percentile(double[] sorted, double q) {

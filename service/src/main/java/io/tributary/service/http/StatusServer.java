@@ -3,7 +3,7 @@ package io.tributary.service.http;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.tributary.schema.Progress;
-import io.tributary.schema.TributaryException;
+import io.tributary.service.internal.ServiceErrors;
 import io.tributary.service.metrics.PipelineMetrics;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -69,8 +69,7 @@ public final class StatusServer implements AutoCloseable {
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 16);
         } catch (IOException e) {
-            throw new TributaryException("cannot serve HTTP on " + host + ":" + port + ": " + e.getMessage()
-                    + "; choose another port with --set http.port=N (0: any free port; -1: no HTTP endpoints)", e);
+            throw ServiceErrors.cannotServeHttp(host, port, e.getMessage(), e);
         }
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "tributary-http");

@@ -1,6 +1,5 @@
 package io.tributary.service.internal;
 
-import io.tributary.schema.TributaryException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -28,8 +27,7 @@ final class BootstrapServers {
             String host = Utils.getHost(url);
             Integer port = Utils.getPort(url);
             if (host == null || port == null) {
-                throw new TributaryException("kafka.bootstrap.servers: '" + url + "' is not host:port; give the broker's address"
-                        + " as host:port (e.g. kafka:9092), several separated by commas");
+                throw ServiceErrors.notHostPort(url);
             }
             try {
                 InetAddress.getAllByName(host);
@@ -39,12 +37,10 @@ final class BootstrapServers {
             }
         }
         if (resolved == 0 && unresolved.isEmpty()) {
-            throw new TributaryException("kafka.bootstrap.servers is empty; give the broker's address as host:port,"
-                    + " or leave the setting out to run the embedded broker");
+            throw ServiceErrors.noBootstrapServers();
         }
         if (resolved == 0) {
-            throw new TributaryException("kafka.bootstrap.servers: host " + String.join(", ", unresolved) + " does not resolve to an"
-                    + " address (" + servers.strip() + "); fix the host name, or leave the setting out to run the embedded broker");
+            throw ServiceErrors.unresolvedHost(String.join(", ", unresolved), servers.strip());
         }
     }
 }

@@ -76,21 +76,19 @@ final class ClusterWait {
                     // asked, no answer yet
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException)) {
-                        throw new TributaryException(who + " refused the client: " + e.getCause().getMessage()
-                                + "; check the security settings under kafka:", e.getCause());
+                        throw ServiceErrors.clusterRefused(who, e.getCause().getMessage(), e.getCause());
                     }
                     answer = ask(admin); // this probe timed out: ask again
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new TributaryException("interrupted while waiting for " + who, e);
+                    throw ServiceErrors.interruptedAwaitingCluster(who, e);
                 }
                 long now = System.nanoTime();
                 if (stop.getAsBoolean()) {
-                    throw new StoppedWhileStarting("stopped while waiting for " + who + " to answer; nothing ran");
+                    throw ServiceErrors.stoppedWhileStarting(who);
                 }
                 if (now - start >= bound.toNanos()) {
-                    throw new TributaryException(who + " did not answer in " + format(bound)
-                            + (boundSetting == null ? "" : " (" + boundSetting + ")") + "; start it, or fix kafka.bootstrap.servers");
+                    throw ServiceErrors.clusterDidNotAnswer(who, format(bound), boundSetting);
                 }
                 if (now >= nextWarning) {
                     warn.accept(who + " does not answer (" + format(Duration.ofNanos(now - start)) + " so far); still trying, for up to "
@@ -124,7 +122,7 @@ final class ClusterWait {
             while (root.getCause() != null && root.getCause() != root) {
                 root = root.getCause();
             }
-            throw new TributaryException("the kafka: settings do not make a Kafka client for " + who + ": " + root.getMessage(), e);
+            throw ServiceErrors.badKafkaSettings(who, root.getMessage(), e);
         }
     }
 

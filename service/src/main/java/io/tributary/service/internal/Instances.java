@@ -2,7 +2,6 @@ package io.tributary.service.internal;
 
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.IngestConfig;
-import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.source.DeltaSource;
@@ -68,9 +67,9 @@ public final class Instances {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while describing the groups of pipeline " + p, e);
+            throw ServiceErrors.interruptedDescribingGroups(p, e);
         } catch (ExecutionException e) {
-            throw new TributaryException("cannot describe the consumer groups of pipeline " + p + ": " + e.getCause(), e.getCause());
+            throw ServiceErrors.cannotDescribeGroups(p, e.getCause());
         }
         return out;
     }

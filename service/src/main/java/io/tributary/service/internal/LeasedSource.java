@@ -2,7 +2,6 @@ package io.tributary.service.internal;
 
 import io.tributary.kafka.PartitionShare;
 import io.tributary.schema.Progress;
-import io.tributary.schema.TributaryException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -53,7 +52,7 @@ final class LeasedSource<T extends AutoCloseable> implements AutoCloseable {
     /** A batch of the source when this instance holds the lease; empty while it stands by. */
     Optional<Progress> runBatch() throws Exception {
         if (share.fencedBy() != null) {
-            throw new TributaryException("stage " + name + " stopped: " + share.fencedBy());
+            throw ServiceErrors.stageStopped(name, share.fencedBy());
         }
         share.lock().lock(); // the lease moves only between batches
         try {

@@ -3,7 +3,6 @@ package io.tributary.service.internal;
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.FilesReadAhead;
 import io.tributary.schema.Progress;
-import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Trigger;
 import io.tributary.topology.StreamsAggregation;
@@ -201,7 +200,7 @@ public final class Pipeline implements AutoCloseable {
                     done.take().get();
                 } catch (java.util.concurrent.ExecutionException e) {
                     if (failure == null) {
-                        failure = e.getCause() instanceof Exception ex ? ex : new TributaryException(e.getCause().toString(), e.getCause());
+                        failure = e.getCause() instanceof Exception ex ? ex : ServiceErrors.stageFailed(e.getCause());
                         stopping = true; // the other stages end after their batch in flight
                         synchronized (activity) {
                             activity.notifyAll();

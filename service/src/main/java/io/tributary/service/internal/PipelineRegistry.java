@@ -3,7 +3,6 @@ package io.tributary.service.internal;
 import io.tributary.kafka.SettledLog;
 import io.tributary.kafka.TopicCreation;
 import io.tributary.schema.Topics;
-import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import java.nio.charset.StandardCharsets;
@@ -51,11 +50,7 @@ final class PipelineRegistry {
         if (spec.trigger().bounded()) {
             Set<String> running = running(client, spec, null);
             if (!running.isEmpty()) {
-                throw new TributaryException("pipeline " + name + ": a bounded run (trigger " + spec.trigger() + ") takes the whole "
-                        + "pipeline, but its instance(s) " + String.join(", ", running) + " run on the Kafka cluster at "
-                        + spec.map(Settings.KAFKA).get("bootstrap.servers") + " (members of its groups): it would fence their "
-                        + "source and take their partitions. Let the running instances do the work, or stop them all (SIGTERM) "
-                        + "before a bounded run");
+                throw ServiceErrors.boundedRunWhileRunning(name, spec.trigger(), String.join(", ", running), spec.map(Settings.KAFKA).get("bootstrap.servers"));
             }
             return;
         }
@@ -78,16 +73,10 @@ final class PipelineRegistry {
         String differing = diff.stream().map(Object::toString).collect(Collectors.joining(", "));
         Set<String> running = running(client, spec, self);
         if (!running.isEmpty()) {
-            throw new TributaryException("pipeline " + name + ": the spec of instance " + self + " differs from the one its running "
-                    + "instance(s) " + String.join(", ", running) + " share, in " + differing + ": instances that disagree on these "
-                    + "settings would split or mix the pipeline's output. Start " + self + " with the running instances' spec; to "
-                    + "change the pipeline's logic, stop every instance first (" + DOCS + ")");
+            throw ServiceErrors.specDiffersFromRunning(name, self, String.join(", ", running), differing, DOCS);
         }
         if (!acceptSpecChange) {
-            throw new TributaryException("pipeline " + name + ": the spec differs from the one its instances last ran with (recorded "
-                    + "in topic " + topic + " by instance " + recorded.get().instance() + "), in " + differing + ": the table and "
-                    + "the aggregation's open windows were made with those settings. Start it with that spec; or, to change the "
-                    + "pipeline's logic, start one instance with --accept-spec-change and the others once it runs (" + DOCS + ")");
+            throw ServiceErrors.specDiffersFromLast(name, topic, recorded.get().instance(), differing, DOCS);
         }
         LOG.warn("pipeline {}: --accept-spec-change: the pipeline's settings change in {}; rows already in the table stay as they "
                 + "are, and windows open in the aggregation's state are finished under the new settings", name, differing);
@@ -125,7 +114,7 @@ final class PipelineRegistry {
     private static Optional<Recorded> read(Map<String, Object> client, String topic, String name) {
         Recorded[] last = new Recorded[1];
         SettledLog.read(client, topic, "tributary-" + name + "-spec",
-                () -> new TributaryException("topic " + topic + " is not visible; is the Kafka cluster reachable?"),
+                () -> ServiceErrors.topicNotVisible(topic),
                 "reading the pipeline's settings in topic " + topic, r -> {
                     if (r.key() == null || !name.equals(new String(r.key(), StandardCharsets.UTF_8))) {
                         return;
@@ -157,10 +146,9 @@ final class PipelineRegistry {
             producer.send(new ProducerRecord<>(topic, name, fingerprint.toJson(self))).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while recording the settings of pipeline " + name + " in topic " + topic, e);
+            throw ServiceErrors.interruptedRecordingSettings(name, topic, e);
         } catch (ExecutionException e) {
-            throw new TributaryException("cannot record the settings of pipeline " + name + " in topic " + topic + ": " + e.getCause()
-                    + "; the instances of a pipeline compare their specs there: check the client's rights to write it", e.getCause());
+            throw ServiceErrors.cannotRecordSettings(name, topic, e.getCause());
         }
         LOG.info("pipeline {}: its defining settings are recorded in topic {}", name, topic);
     }

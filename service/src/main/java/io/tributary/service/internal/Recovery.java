@@ -1,7 +1,6 @@
 package io.tributary.service.internal;
 
 import io.tributary.schema.Progress;
-import io.tributary.schema.TributaryException;
 import io.tributary.storage.StorageException;
 import java.time.Duration;
 import java.util.Optional;
@@ -55,8 +54,7 @@ final class Recovery {
                 long now = System.currentTimeMillis();
                 firstFailure = firstFailure < 0 ? now : firstFailure;
                 if (now - firstFailure > GIVE_UP_AFTER.toMillis()) {
-                    throw new TributaryException("stage " + stage.name() + " kept failing for " + GIVE_UP_AFTER.toMinutes()
-                            + " minutes; last error: " + e.getMessage(), e);
+                    throw ServiceErrors.stageKeptFailing(stage.name(), GIVE_UP_AFTER.toMinutes(), e.getMessage(), e);
                 }
                 attempts++;
                 if (retries != null) {

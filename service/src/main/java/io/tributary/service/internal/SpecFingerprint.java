@@ -3,7 +3,6 @@ package io.tributary.service.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.settings.Setting;
 import io.tributary.service.spec.Settings;
@@ -119,8 +118,7 @@ record SpecFingerprint(Map<String, String> values, Set<String> covers) {
             root.path("covers").forEach(n -> covers.add(n.asText()));
             return new SpecFingerprint(values, covers);
         } catch (java.io.IOException | RuntimeException e) {
-            throw new TributaryException("topic " + topic + " holds a record that is not a pipeline's settings (" + json
-                    + "); it is Tributary's own: delete the topic once every instance of the pipeline is stopped", e);
+            throw ServiceErrors.notPipelineSettings(topic, json, e);
         }
     }
 

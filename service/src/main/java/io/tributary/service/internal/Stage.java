@@ -1,7 +1,6 @@
 package io.tributary.service.internal;
 
 import io.tributary.schema.Progress;
-import io.tributary.schema.TributaryException;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -63,7 +62,7 @@ final class Stage implements AutoCloseable {
             return opened.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while opening stage " + name, e);
+            throw ServiceErrors.interruptedOpeningStage(name, e);
         } catch (ExecutionException e) {
             throw new OpenFailed(e.getCause());
         }
@@ -83,7 +82,7 @@ final class Stage implements AutoCloseable {
             if (getCause() instanceof Error err) {
                 throw err;
             }
-            return new TributaryException("cannot open the pipeline: " + getCause(), getCause());
+            return ServiceErrors.cannotOpenPipeline(getCause());
         }
     }
 

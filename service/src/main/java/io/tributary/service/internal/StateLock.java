@@ -1,6 +1,5 @@
 package io.tributary.service.internal;
 
-import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -39,15 +38,13 @@ public final class StateLock implements AutoCloseable {
             if (lock == null) {
                 String holder = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).strip();
                 ch.close();
-                throw new TributaryException("pipeline " + pipeline + " is already running on state folder " + stateDir
-                        + (holder.isEmpty() ? "" : " (" + holder + ")") + "; one process per pipeline state: stop the other one first"
-                        + " (its /progress and /metrics endpoints show where it stands)");
+                throw ServiceErrors.alreadyRunning(pipeline, stateDir, holder);
             }
             StateLock held = new StateLock(ch, lock);
             held.describe("");
             return held;
         } catch (IOException e) {
-            throw new TributaryException("cannot lock the state folder " + stateDir + ": " + e.getMessage(), e);
+            throw ServiceErrors.cannotLockState(stateDir, e.getMessage(), e);
         }
     }
 

@@ -1,6 +1,6 @@
 package io.tributary.service.logging;
 
-import io.tributary.schema.TributaryException;
+import io.tributary.service.internal.ServiceErrors;
 import java.util.Locale;
 
 /** How log lines look on stderr: {@code text} for people, {@code json} (one object per line) for log shippers. */
@@ -23,7 +23,7 @@ public enum LogFormat {
         try {
             return valueOf(text.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new TributaryException("log.format '" + text + "' is not one of text, json");
+            throw ServiceErrors.unknownLogFormat(text);
         }
     }
 }
