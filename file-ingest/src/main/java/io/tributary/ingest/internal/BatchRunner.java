@@ -35,7 +35,7 @@ public final class BatchRunner {
 
     private final IngestConfig config;
     private final Producer<byte[], byte[]> producer;
-    private final SendErrors sendErrors = new SendErrors();
+    private final FirstSendError firstSendError = new FirstSendError();
     private final FilePublisher publisher;
     private final FileDiscovery discovery;
     private final ReadAhead readAhead;
@@ -45,7 +45,7 @@ public final class BatchRunner {
     public BatchRunner(IngestConfig config, Producer<byte[], byte[]> producer, FileDiscovery discovery, ReadAhead readAhead) {
         this.config = config;
         this.producer = producer;
-        this.publisher = new FilePublisher(config, producer, sendErrors, discovery);
+        this.publisher = new FilePublisher(config, producer, firstSendError, discovery);
         this.discovery = discovery;
         this.readAhead = readAhead;
     }
@@ -90,7 +90,7 @@ public final class BatchRunner {
                 for (FileResult r : results) {
                     IngestedFile f = ingested(r, batchId);
                     producer.send(new ProducerRecord<>(config.ingestLogTopic(), IngestLogCodec.fileKey(f.path()), IngestLogCodec.file(f, now)),
-                            sendErrors);
+                            firstSendError);
                 }
                 long watermark = wm == null ? state.watermarkMs() : wm;
                 String schema = config.schemaHeader() == null ? null : config.schema().toDdl();
@@ -98,7 +98,7 @@ public final class BatchRunner {
                     // the grown schema is recorded with the first rows that carry it
                     producer.send(new ProducerRecord<>(config.ingestLogTopic(), IngestLogCodec.key(IngestState.SCHEMA_KEY),
                             IngestLogCodec.schema(schema, config.schema().equals(config.specSchema()) && config.schemaInferred() ? "inferred"
-                                    : config.schemaEvolution().specName(), batchId)), sendErrors);
+                                    : config.schemaEvolution().specName(), batchId)), firstSendError);
                 }
                 sendState(batchId + 1, max, watermark);
                 long next = wm == null ? watermark : IngestState.nextWatermarkMs(max, watermark, config.watermarkDelay().toMillis());
@@ -189,7 +189,7 @@ public final class BatchRunner {
 
     private void sendState(long nextBatchId, Long max, long watermark) {
         producer.send(new ProducerRecord<>(config.ingestLogTopic(), IngestLogCodec.key(IngestState.STATE_KEY),
-                IngestLogCodec.state(nextBatchId, max, watermark)), sendErrors);
+                IngestLogCodec.state(nextBatchId, max, watermark)), firstSendError);
     }
 
     /**
@@ -204,7 +204,7 @@ public final class BatchRunner {
         for (PartitionInfo p : partitions) {
             RecordHeaders headers = new RecordHeaders();
             headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
-            producer.send(new ProducerRecord<>(config.eventsTopic(), p.partition(), timestamp, null, value, headers), sendErrors);
+            producer.send(new ProducerRecord<>(config.eventsTopic(), p.partition(), timestamp, null, value, headers), firstSendError);
         }
         return partitions.size();
     }
@@ -235,7 +235,7 @@ public final class BatchRunner {
         }
         if (e instanceof KafkaException) {
             // a record's own error says why: the commit's says only that the producer is in an error state
-            Exception rejected = sendErrors.first();
+            Exception rejected = firstSendError.first();
             Throwable cause = rejected == null ? e : rejected;
             TributaryException t = IngestErrors.notPublished(batchId, e, rejected, cause);
             if (cause != e) {
@@ -258,7 +258,7 @@ public final class BatchRunner {
     }
 
     private void begin() {
-        sendErrors.reset();
+        firstSendError.reset();
         producer.beginTransaction();
     }
 

@@ -45,7 +45,7 @@ public final class FilePublisher {
 
     private final IngestConfig config;
     private final Producer<byte[], byte[]> producer;
-    private final SendErrors sendErrors;
+    private final FirstSendError firstSendError;
     private final FileDiscovery discovery;
     private final RecordReaders readers;
     private final RowJson rows;
@@ -60,24 +60,24 @@ public final class FilePublisher {
 
     /**
      * @param producer the ingest's producer; null for a publisher that only {@link #read reads} ({@link ReadAhead})
-     * @param sendErrors every send's callback, checked before each send; null with no producer
+     * @param firstSendError every send's callback, checked before each send; null with no producer
      */
-    FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer, SendErrors sendErrors) {
-        this(config, producer, sendErrors, FileDiscovery.of(config));
+    FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer, FirstSendError firstSendError) {
+        this(config, producer, firstSendError, FileDiscovery.of(config));
     }
 
-    FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer, SendErrors sendErrors, FileDiscovery discovery) {
-        this(config, producer, sendErrors, discovery, new RecordReaders(config));
+    FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer, FirstSendError firstSendError, FileDiscovery discovery) {
+        this(config, producer, firstSendError, discovery, new RecordReaders(config));
     }
 
-    private FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer, SendErrors sendErrors, FileDiscovery discovery,
+    private FilePublisher(IngestConfig config, Producer<byte[], byte[]> producer, FirstSendError firstSendError, FileDiscovery discovery,
                           RecordReaders readers) {
         this.config = config;
-        this.collecting = producer == null && sendErrors == null && readers.collects();
+        this.collecting = producer == null && firstSendError == null && readers.collects();
         this.schemaHeader = config.schemaHeader();
         this.discovery = discovery;
         this.producer = producer;
-        this.sendErrors = sendErrors;
+        this.firstSendError = firstSendError;
         this.readers = readers;
         this.rows = readers.rowJson();
         this.keys = new GroupKey(config.schema(), config.groupBy());
@@ -135,20 +135,20 @@ public final class FilePublisher {
         Out out = new Out() {
             @Override
             public void event(int partition, Long timestampMs, byte[] value) {
-                sendErrors.check();
+                firstSendError.check();
                 RecordHeaders headers = null;
                 if (schemaHeader != null) {
                     headers = new RecordHeaders();
                     headers.add(Topics.SCHEMA_HEADER, schemaHeader);
                 }
-                producer.send(new ProducerRecord<>(config.eventsTopic(), partition, timestampMs, null, value, headers), sendErrors);
+                producer.send(new ProducerRecord<>(config.eventsTopic(), partition, timestampMs, null, value, headers), firstSendError);
             }
 
             @Override
             public void deadLetter(BadRecord record) {
-                sendErrors.check();
+                firstSendError.check();
                 producer.send(new ProducerRecord<>(config.deadLetterTopic(), null, IngestLogCodec.key(record.file()),
-                        IngestLogCodec.deadLetter(config.pipeline(), batchId, record)), sendErrors);
+                        IngestLogCodec.deadLetter(config.pipeline(), batchId, record)), firstSendError);
             }
         };
         if (ready != null) {

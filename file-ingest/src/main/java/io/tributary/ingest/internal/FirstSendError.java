@@ -11,7 +11,7 @@ import org.apache.kafka.common.KafkaException;
  * also why the batch failed, where the commit says only that the producer is in an error state
  * (for rows sent but never acknowledged, Kafka's abortable error has no cause).
  */
-final class SendErrors implements Callback {
+final class FirstSendError implements Callback {
     private volatile Exception first;
 
     @Override
