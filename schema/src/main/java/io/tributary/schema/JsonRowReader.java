@@ -242,7 +242,7 @@ public final class JsonRowReader {
             default:
                 break;
         }
-        throw SchemaErrors.wrongType(f.name(), type.ddl(), describe(t), (t.isScalarValue() ? " " + p.getText() : ""));
+        throw SchemaErrors.wrongType(f.name(), type.ddl(), describe(t), t.isScalarValue() ? p.getText() : null);
     }
 
     /** The elements of an array whose START_ARRAY was just read, up to its END_ARRAY. */

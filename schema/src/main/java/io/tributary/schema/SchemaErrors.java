@@ -57,8 +57,8 @@ final class SchemaErrors {
     }
 
     /** When a field of a STRUCT column is bad: the field's path, the field's reason. */
-    static BadRecordException inStructField(String value, String reason) {
-        return new BadRecordException(value, reason);
+    static BadRecordException inStructField(String path, String reason) {
+        return new BadRecordException(path, reason);
     }
 
     /** When a BINARY column's text is not base64. */
@@ -66,9 +66,9 @@ final class SchemaErrors {
         return new BadRecordException(field, "is not base64: " + message);
     }
 
-    /** When a column's JSON value is of another type than the column's. */
-    static BadRecordException wrongType(String field, String ddl, String found, String detail) {
-        return new BadRecordException(field, "expected " + ddl + ", found " + found + detail);
+    /** When a column's JSON value is of another type than the column's; {@code scalarText} is the value's text, null when it is no scalar. */
+    static BadRecordException wrongType(String field, String ddl, String found, String scalarText) {
+        return new BadRecordException(field, "expected " + ddl + ", found " + found + (scalarText == null ? "" : " " + scalarText));
     }
 
     /** When an ARRAY column's JSON array is cut off or malformed. */
@@ -76,14 +76,14 @@ final class SchemaErrors {
         return new BadRecordException(field, "malformed JSON array");
     }
 
-    /** When an element of an ARRAY column is bad: the element's path, the element's reason. */
-    static BadRecordException inArray(String field, int valuesSize, String detail, String reason) {
-        return new BadRecordException(field + "[" + valuesSize + "]" + detail, reason);
+    /** When an element of an ARRAY column is bad: its index and the path within it, and its reason. */
+    static BadRecordException inArray(String field, int index, String subPath, String reason) {
+        return new BadRecordException(field + "[" + index + "]" + subPath, reason);
     }
 
-    /** When a value of a MAP column is bad: the value's path, the value's reason. */
-    static BadRecordException inMap(String field, String key, String detail, String reason) {
-        return new BadRecordException(field + "." + key + detail, reason);
+    /** When a value of a MAP column is bad: its key and the path within it, and its reason. */
+    static BadRecordException inMap(String field, String key, String subPath, String reason) {
+        return new BadRecordException(field + "." + key + subPath, reason);
     }
 
     /** When a MAP column's JSON object is cut off or malformed. */
@@ -102,8 +102,8 @@ final class SchemaErrors {
     }
 
     /** When a schema names a column twice. */
-    static TributaryException duplicateColumn(String fields) {
-        return new TributaryException("schema: column '" + fields
+    static TributaryException duplicateColumn(String column) {
+        return new TributaryException("schema: column '" + column
                 + "' appears twice (names are case-insensitive, as in Spark); rename one of them");
     }
 

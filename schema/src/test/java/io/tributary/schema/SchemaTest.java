@@ -262,4 +262,16 @@ class SchemaTest {
         assertThat(Schema.parse("a INT")).isNotEqualTo(Schema.parse("a INT NOT NULL"));
         assertThat(Schema.parse("a INT")).isNotEqualTo(Schema.parse("A INT"));
     }
+
+    @Test
+    void aColumnDefinitionItCannotReadIsNamedWithTheStructItIsIn() {
+        assertThatThrownBy(() -> Schema.parse("id INT, amount"))
+                .isInstanceOf(TributaryException.class)
+                .hasMessage("schema: cannot read column definition 'amount'; write it as \"name TYPE\", e.g. \"amt DOUBLE\""
+                        + " (names with spaces go in backticks)");
+        assertThatThrownBy(() -> Schema.parse("id INT, s STRUCT<a: INT, t: STRUCT<b>>"))
+                .isInstanceOf(TributaryException.class)
+                .hasMessage("schema: cannot read column definition 'b' in struct 's.t'; write it as \"name TYPE\", e.g. \"amt DOUBLE\""
+                        + " (names with spaces go in backticks)");
+    }
 }
