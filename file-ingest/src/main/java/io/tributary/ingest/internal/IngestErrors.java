@@ -156,9 +156,9 @@ public final class IngestErrors {
     }
 
     /** When a batch could not be published and its transaction was aborted: {@code rejected} is the first record error, or null. */
-    public static TributaryException notPublished(long batchId, RuntimeException e, Exception rejected, Throwable cause) {
+    public static TributaryException notPublished(long batchId, RuntimeException error, Exception rejected, Throwable cause) {
         return new TributaryException("batch " + batchId + " could not be published to Kafka: "
-                + (rejected == null ? e.getMessage() : "a record was not acknowledged: " + rejected.getMessage())
+                + (rejected == null ? error.getMessage() : "a record was not acknowledged: " + rejected.getMessage())
                 + "; the transaction was aborted, so nothing of it was published. Check the broker and rerun", cause);
     }
 

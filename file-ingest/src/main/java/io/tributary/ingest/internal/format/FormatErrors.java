@@ -9,8 +9,8 @@ final class FormatErrors {
     }
 
     /** When a file has a field the schema lacks and schemaEvolution is failOnNewColumns. */
-    static TributaryException newFieldRefused(String file, long line, String next, String rescuedData) {
-        return new TributaryException("file " + file + " line " + line + ": field '" + next
+    static TributaryException newFieldRefused(String file, long line, String field, String rescuedData) {
+        return new TributaryException("file " + file + " line " + line + ": field '" + field
                 + "' is not in the schema, and source.files.schemaEvolution is failOnNewColumns."
                 + " Add it to source.files.schema, or set schemaEvolution to addNewColumns (grow the schema) or rescue"
                 + " (keep it in " + rescuedData + "), or remove the file");
@@ -72,18 +72,18 @@ final class FormatErrors {
     }
 
     /** When a multiLine document's top-level array holds something other than objects. */
-    static BadRecordException notObjectsInArray(String reason) {
-        return new BadRecordException(null, "expected JSON objects in the top-level array, found " + reason);
+    static BadRecordException notObjectsInArray(String found) {
+        return new BadRecordException(null, "expected JSON objects in the top-level array, found " + found);
     }
 
     /** When a multiLine document is neither an object nor an array of objects. */
-    static BadRecordException notAnObjectOrArray(String reason) {
-        return new BadRecordException(null, "expected a JSON object or an array of objects, found " + reason);
+    static BadRecordException notAnObjectOrArray(String found) {
+        return new BadRecordException(null, "expected a JSON object or an array of objects, found " + found);
     }
 
     /** When a multiLine file holds more after its document. */
-    static BadRecordException trailingContent(String reason) {
-        return new BadRecordException(null, "found " + reason + " after the JSON document; a multiLine file holds one document");
+    static BadRecordException trailingContent(String found) {
+        return new BadRecordException(null, "found " + found + " after the JSON document; a multiLine file holds one document");
     }
 
     /** When a multiLine JSON document is longer than maxLineBytes. */
