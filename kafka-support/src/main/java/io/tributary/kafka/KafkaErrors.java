@@ -12,15 +12,15 @@ final class KafkaErrors {
 
     /** When reading a topic to its end makes no progress for too long. */
     static TributaryException noProgress(String reading, long seconds, Map<?, ?> end) {
-        return new TributaryException(reading + " made no progress for " + seconds + " s (end offsets " + end
-                + "); is the broker reachable?");
+        return new TributaryException(reading + " made no progress for " + seconds + " s (end offsets " + end + "); is the "
+                + "broker reachable?");
     }
 
     /** When a topic still has an open transaction after the wait. */
     static TributaryException openTransaction(String topic, long seconds, Map<?, ?> lso, Map<?, ?> hw) {
-        return new TributaryException("topic " + topic + " still has an open transaction after " + seconds
-                + " s (committed up to " + lso + ", written up to " + hw
-                + "); the transaction coordinator has not finished the last batch: run again later");
+        return new TributaryException("topic " + topic + " still has an open transaction after " + seconds + " s (committed "
+                + "up to " + lso + ", written up to " + hw + "); the transaction coordinator has not finished the last batch: "
+                + "run again later");
     }
 
     /** When interrupted while waiting for a topic to settle. */
@@ -35,8 +35,8 @@ final class KafkaErrors {
 
     /** When creating a topic takes longer than the wait. */
     static TributaryException createTimedOut(String key, long waitSeconds, TimeoutException cause) {
-        return new TributaryException("creating topic " + key + " took more than " + waitSeconds
-                + " s; is the broker reachable?", cause);
+        return new TributaryException("creating topic " + key + " took more than " + waitSeconds + " s; is the broker "
+                + "reachable?", cause);
     }
 
     /** When interrupted while creating a topic. */
@@ -51,8 +51,8 @@ final class KafkaErrors {
 
     /** When the broker does not serve topics some time after creating them. */
     static TributaryException topicsNotServed(List<?> wanted, long seconds, String lastState) {
-        return new TributaryException("the broker still does not serve topics " + wanted + " " + seconds
-                + " s after they were created (" + lastState + "); check the cluster's health, then run again");
+        return new TributaryException("the broker still does not serve topics " + wanted + " " + seconds + " s after they "
+                + "were created (" + lastState + "); check the cluster's health, then run again");
     }
 
     /** When interrupted while waiting for the broker to serve new topics. */
@@ -62,8 +62,8 @@ final class KafkaErrors {
 
     /** When the cluster's topics cannot be listed. */
     static TributaryException cannotListTopics(Throwable cause) {
-        return new TributaryException("cannot list the topics of the Kafka cluster: " + cause
-                + "; check bootstrap.servers and the client security settings", cause);
+        return new TributaryException("cannot list the topics of the Kafka cluster: " + cause + "; check bootstrap.servers "
+                + "and the client security settings", cause);
     }
 
     /** When interrupted while listing the cluster's topics. */

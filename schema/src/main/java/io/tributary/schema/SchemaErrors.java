@@ -7,8 +7,8 @@ final class SchemaErrors {
 
     /** When a time-zone setting names no time zone. */
     static TributaryException badTimeZone(String setting, String id) {
-        return new TributaryException(setting + ": '" + id + "' is not a time zone; use a region such as America/New_York,"
-                + " an offset such as +01:00, or UTC");
+        return new TributaryException(setting + ": '" + id + "' is not a time zone; use a region such as America/New_York, an "
+                + "offset such as +01:00, or UTC");
     }
 
     /** When a line ends before its JSON does. */
@@ -68,7 +68,8 @@ final class SchemaErrors {
 
     /** When a column's JSON value is of another type than the column's; {@code scalarText} is the value's text, null when it is no scalar. */
     static BadRecordException wrongType(String field, String ddl, String found, String scalarText) {
-        return new BadRecordException(field, "expected " + ddl + ", found " + found + (scalarText == null ? "" : " " + scalarText));
+        return new BadRecordException(field, "expected " + ddl + ", found " + found
+                + (scalarText == null ? "" : " " + scalarText));
     }
 
     /** When an ARRAY column's JSON array is cut off or malformed. */
@@ -103,18 +104,20 @@ final class SchemaErrors {
 
     /** When a schema names a column twice. */
     static TributaryException duplicateColumn(String column) {
-        return new TributaryException("schema: column '" + column
-                + "' appears twice (names are case-insensitive, as in Spark); rename one of them");
+        return new TributaryException("schema: column '" + column + "' appears twice (names are case-insensitive, as in "
+                + "Spark); rename one of them");
     }
 
     /** When a schema has no columns. */
     static TributaryException noColumns() {
-        return new TributaryException("schema: no columns; write one or more as \"name TYPE, ...\", e.g. \"id INT, ts TIMESTAMP\"");
+        return new TributaryException("schema: no columns; write one or more as \"name TYPE, ...\", e.g. \"id INT, ts "
+                + "TIMESTAMP\"");
     }
 
     /** When a schema's text is empty. */
     static TributaryException emptySchema() {
-        return new TributaryException("schema: empty; write the columns as \"name TYPE, ...\", e.g. \"id INT, user STRING, ts TIMESTAMP\"");
+        return new TributaryException("schema: empty; write the columns as \"name TYPE, ...\", e.g. \"id INT, user STRING, ts "
+                + "TIMESTAMP\"");
     }
 
     /** When a column definition is not "name TYPE"; {@code struct} names the STRUCT it is a field of, or is null. */
@@ -131,20 +134,20 @@ final class SchemaErrors {
 
     /** When a column is an empty STRUCT<>. */
     static TributaryException emptyStruct(String column) {
-        return new TributaryException("schema: column '" + column
-                + "' is an empty STRUCT<>; list its fields, e.g. STRUCT<start: TIMESTAMP, end: TIMESTAMP>");
+        return new TributaryException("schema: column '" + column + "' is an empty STRUCT<>; list its fields, e.g. "
+                + "STRUCT<start: TIMESTAMP, end: TIMESTAMP>");
     }
 
     /** When a column is an empty ARRAY<>. */
     static TributaryException emptyArray(String column) {
-        return new TributaryException("schema: column '" + column
-                + "' is an empty ARRAY<>; give its element type, e.g. ARRAY<STRING>");
+        return new TributaryException("schema: column '" + column + "' is an empty ARRAY<>; give its element type, e.g. "
+                + "ARRAY<STRING>");
     }
 
     /** When a MAP column does not name its key and value types. */
     static TributaryException badMap(String column, String text) {
-        return new TributaryException("schema: column '" + column + "' has " + text
-                + "; a MAP names its key and value types, e.g. MAP<STRING, INT>");
+        return new TributaryException("schema: column '" + column + "' has " + text + "; a MAP names its key and value types, "
+                + "e.g. MAP<STRING, INT>");
     }
 
     /** When a MAP column's keys are not STRING. */
@@ -155,14 +158,14 @@ final class SchemaErrors {
 
     /** When a DECIMAL's precision or scale is out of range. */
     static TributaryException badDecimal(String column, String text) {
-        return new TributaryException("schema: column '" + column + "' has " + text
-                + "; a DECIMAL needs 1 <= precision <= 38 and scale <= precision, e.g. DECIMAL(10,2)");
+        return new TributaryException("schema: column '" + column + "' has " + text + "; a DECIMAL needs 1 <= precision <= 38 "
+                + "and scale <= precision, e.g. DECIMAL(10,2)");
     }
 
     /** When a column's type is one Tributary does not support yet. */
     static TributaryException unsupportedType(String column, String text) {
-        return new TributaryException("schema: column '" + column + "' has type " + text
-                + ", which Tributary does not support yet; use a primitive type (STRING holds the raw JSON text of a nested value)");
+        return new TributaryException("schema: column '" + column + "' has type " + text + ", which Tributary does not "
+                + "support yet; use a primitive type (STRING holds the raw JSON text of a nested value)");
     }
 
     /** When a column's type is not a type. */

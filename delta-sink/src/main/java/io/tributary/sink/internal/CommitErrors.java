@@ -29,8 +29,8 @@ public final class CommitErrors {
 
     /** When domain metadata is not a partition offset: the table was written by another tool. */
     public static TributaryException notPartitionOffset(String json, IOException cause) {
-        return new TributaryException("delta sink: domain metadata " + json
-                + " is not a partition offset; was the table written by another tool?", cause);
+        return new TributaryException("delta sink: domain metadata " + json + " is not a partition offset; was the table "
+                + "written by another tool?", cause);
     }
 
     /** When domain metadata cannot be read as a partition offset. */
@@ -40,8 +40,8 @@ public final class CommitErrors {
 
     /** When an appended table's topic holds a tombstone. */
     public static TributaryException tombstoneInAppend(TopicPartition partition, long offset) {
-        return new TributaryException("delta sink: record " + partition + "@" + offset
-                + " is a tombstone; an appended table takes rows only");
+        return new TributaryException("delta sink: record " + partition + "@" + offset + " is a tombstone; an appended table "
+                + "takes rows only");
     }
 
     /** When a tombstone's key cannot be read: the key's error, naming the topic besides the partition. */
@@ -53,35 +53,37 @@ public final class CommitErrors {
     /** When the table's offsets of a batch's partitions are not where the batch starts. */
     public static StaleBatchException offsetsMovedOn(String tablePath, Map<?, ?> held, String writerId, Map<?, ?> from) {
         return new StaleBatchException("delta table " + tablePath + " holds offsets " + held + ", but " + writerId
-                + "'s batch starts at " + from + ": another writer committed these partitions (a task that owns them "
-                + "since a rebalance); nothing of this batch was committed: read the table's offsets again");
+                + "'s batch starts at " + from + ": another writer committed these partitions (a task that owns them since a "
+                + "rebalance); nothing of this batch was committed: read the table's offsets again");
     }
 
     /** When a partition commit was overtaken by another writer's. */
-    public static StaleBatchException commitOvertaken(String tablePath, String writerId, long rows, String message, ConcurrentWriteException cause) {
-        return new StaleBatchException("delta table " + tablePath + ": " + writerId + "'s commit of " + rows
-                + " rows was overtaken by another writer's commit of the same partitions, or of the table's creation ("
-                + message + "); nothing of it was committed: read the table's offsets again", cause);
+    public static StaleBatchException commitOvertaken(String tablePath, String writerId, long rows, String message,
+                                                      ConcurrentWriteException cause) {
+        return new StaleBatchException("delta table " + tablePath + ": " + writerId + "'s commit of " + rows + " rows was "
+                + "overtaken by another writer's commit of the same partitions, or of the table's creation (" + message
+                + "); nothing of it was committed: read the table's offsets again", cause);
     }
 
     /** When a partition commit failed with a storage error and may have landed. */
-    public static StaleBatchException commitUnknown(String tablePath, String writerId, String message, CommitStateUnknownException cause) {
-        return new StaleBatchException("delta table " + tablePath + ": " + writerId
-                + "'s commit failed with a storage error and may or may not have landed (" + message
-                + "): read the table's offsets again", cause);
+    public static StaleBatchException commitUnknown(String tablePath, String writerId, String message,
+                                                    CommitStateUnknownException cause) {
+        return new StaleBatchException("delta table " + tablePath + ": " + writerId + "'s commit failed with a storage error "
+                + "and may or may not have landed (" + message + "): read the table's offsets again", cause);
     }
 
     /** When a batch lost a commit race with another instance of the sink. */
-    public static BatchSuperseded lostRaceToInstance(String tablePath, long batchId, String appId, String message, ConcurrentWriteException cause) {
-        return new BatchSuperseded("delta table " + tablePath + ": batch " + batchId + " of " + appId
-                + " lost a race with another instance (" + message + "); the batch is not committed", cause);
+    public static BatchSuperseded lostRaceToInstance(String tablePath, long batchId, String appId, String message,
+                                                     ConcurrentWriteException cause) {
+        return new BatchSuperseded("delta table " + tablePath + ": batch " + batchId + " of " + appId + " lost a race with "
+                + "another instance (" + message + "); the batch is not committed", cause);
     }
 
     /** When a batch lost a commit race with another writer of the table. */
     public static TributaryException lostRaceToWriter(String tablePath, long batchId, String appId, String why, Exception cause) {
-        return new TributaryException("delta table " + tablePath + ": batch " + batchId + " of sink " + appId
-                + " lost a race with another writer (" + why + "); only one sink may write a table: "
-                + "stop the other writer and run again (nothing of this batch was committed)", cause);
+        return new TributaryException("delta table " + tablePath + ": batch " + batchId + " of sink " + appId + " lost a race "
+                + "with another writer (" + why + "); only one sink may write a table: stop the other writer and run again "
+                + "(nothing of this batch was committed)", cause);
     }
 
     /** When a batch lost to another instance; {@code why} says what it lost. */
@@ -92,9 +94,9 @@ public final class CommitErrors {
 
     /** When the table the sink expected offsets in does not exist. */
     public static TributaryException tableDeleted(String tablePath, String appId, Map<?, ?> expectedStart) {
-        return new TributaryException("delta table " + tablePath + " does not exist, but sink " + appId
-                + " expected it to hold offsets " + expectedStart + " (was the table deleted while the sink ran?); "
-                + "restart the sink to write the topic again from its beginning");
+        return new TributaryException("delta table " + tablePath + " does not exist, but sink " + appId + " expected it to "
+                + "hold offsets " + expectedStart + " (was the table deleted while the sink ran?); restart the sink to write "
+                + "the topic again from its beginning");
     }
 
     /** When another writer created the table while the batch started. */
@@ -104,7 +106,8 @@ public final class CommitErrors {
     }
 
     /** When a partition commit cannot start. */
-    public static TributaryException cannotStartPartitionCommit(String tablePath, String writerId, String message, KernelException cause) {
+    public static TributaryException cannotStartPartitionCommit(String tablePath, String writerId, String message,
+                                                                KernelException cause) {
         return new TributaryException("delta table " + tablePath + ": cannot start a commit for " + writerId + ": " + message,
                 cause);
     }
@@ -123,7 +126,8 @@ public final class CommitErrors {
     }
 
     /** When a batch's commit cannot start. */
-    public static TributaryException cannotStartCommit(String tablePath, long batchId, String appId, String message, KernelException cause) {
+    public static TributaryException cannotStartCommit(String tablePath, long batchId, String appId, String message,
+                                                       KernelException cause) {
         return new TributaryException("delta table " + tablePath + ": cannot start a commit for batch " + batchId + " of sink "
                 + appId + ": " + message, cause);
     }
@@ -149,9 +153,10 @@ public final class CommitErrors {
     }
 
     /** When a batch lost a commit race with another writer; running again resolves it. */
-    public static TributaryException lostRaceRunAgain(String table, long batchId, String appId, String message, ConcurrentWriteException cause) {
-        return new TributaryException("delta table " + table + ": batch " + batchId + " of sink " + appId
-                + " lost a race with another writer (" + message + "); nothing of this batch was committed: run again", cause);
+    public static TributaryException lostRaceRunAgain(String table, long batchId, String appId, String message,
+                                                      ConcurrentWriteException cause) {
+        return new TributaryException("delta table " + table + ": batch " + batchId + " of sink " + appId + " lost a race "
+                + "with another writer (" + message + "); nothing of this batch was committed: run again", cause);
     }
 
     /** When a batch lost every commit attempt to other instances. */
@@ -163,26 +168,26 @@ public final class CommitErrors {
     /** When a batch lost every commit attempt to other writers whose files may hold its keys. */
     public static TributaryException attemptsLostToWriters(String table, long batchId, String appId, int attempts) {
         return new TributaryException("delta table " + table + ": batch " + batchId + " of sink " + appId + " lost " + attempts
-                + " commit attempts in a row to other writers whose files may hold the batch's keys; nothing of this batch was committed. "
-                + "Stop the other writers of this table (or give them other keys), then run again");
+                + " commit attempts in a row to other writers whose files may hold the batch's keys; nothing of this batch "
+                + "was committed. Stop the other writers of this table (or give them other keys), then run again");
     }
 
     /** When a partition commit failed with a storage error and may have landed; {@code what} names the commit. */
-    public static StaleBatchException partitionCommitUnknown(String tablePath, String what, String message, CommitStateUnknownException cause) {
-        return new StaleBatchException("delta table " + tablePath + ": " + what
-                + " failed with a storage error and may or may not have landed (" + message
-                + "): read the table's offsets again", cause);
+    public static StaleBatchException partitionCommitUnknown(String tablePath, String what, String message,
+                                                             CommitStateUnknownException cause) {
+        return new StaleBatchException("delta table " + tablePath + ": " + what + " failed with a storage error and may or "
+                + "may not have landed (" + message + "): read the table's offsets again", cause);
     }
 
     /** When a partition commit lost every attempt to other writers. */
     public static StaleBatchException partitionAttemptsExhausted(String tablePath, String what, int attempts) {
-        return new StaleBatchException("delta table " + tablePath + ": " + what + " lost " + attempts
-                + " commit attempts in a row to other writers; nothing of it was committed: read the table's offsets again",
-                null);
+        return new StaleBatchException("delta table " + tablePath + ": " + what + " lost " + attempts + " commit attempts in "
+                + "a row to other writers; nothing of it was committed: read the table's offsets again", null);
     }
 
     /** When a batch's commit failed with a storage error and did not land. */
-    public static TributaryException commitDidNotLand(String tablePath, long batchId, String appId, String message, CommitStateUnknownException cause) {
+    public static TributaryException commitDidNotLand(String tablePath, long batchId, String appId, String message,
+                                                      CommitStateUnknownException cause) {
         return new TributaryException("delta table " + tablePath + ": the commit of batch " + batchId + " of sink " + appId
                 + " failed with a storage error and did not land (" + message + "); nothing was committed, run again", cause);
     }
@@ -194,14 +199,16 @@ public final class CommitErrors {
     }
 
     /** When the table's offsets of the sink are not where the batch starts. */
-    public static TributaryException offsetsStale(String tablePath, long version, Map<?, ?> actual, String appId, Map<?, ?> expectedStart) {
+    public static TributaryException offsetsStale(String tablePath, long version, Map<?, ?> actual, String appId,
+                                                  Map<?, ?> expectedStart) {
         return new TributaryException("delta table " + tablePath + " (version " + version + ") holds offsets " + actual
-                + " for sink " + appId + ", but this batch starts at " + expectedStart
-                + "; another writer changed the table or this sink's state is stale: restart the sink so it resumes from the table");
+                + " for sink " + appId + ", but this batch starts at " + expectedStart + "; another writer changed the table "
+                + "or this sink's state is stale: restart the sink so it resumes from the table");
     }
 
     /** When partitions of a shared table moved on since the batch started. */
-    public static BatchSuperseded partitionsMovedOn(String tablePath, long version, Set<?> keySet, Map<?, ?> moved, long batchId, String appId, Map<?, ?> expectedStart) {
+    public static BatchSuperseded partitionsMovedOn(String tablePath, long version, Set<?> keySet, Map<?, ?> moved, long batchId,
+                                                    String appId, Map<?, ?> expectedStart) {
         return new BatchSuperseded("delta table " + tablePath + " (version " + version + "): partition(s) " + keySet
                 + " moved on to offsets " + moved + " since batch " + batchId + " of " + appId + " started from "
                 + expectedStart + ": another instance owns them now; the batch is not committed", null);

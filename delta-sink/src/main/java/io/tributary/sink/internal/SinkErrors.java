@@ -23,8 +23,8 @@ public final class SinkErrors {
 
     /** When the sink mode is not a mode. */
     public static TributaryException unknownMode(String text) {
-        return new TributaryException("sink.delta.mode is '" + text
-                + "', which is not a sink mode; use append, upsert or complete");
+        return new TributaryException("sink.delta.mode is '" + text + "', which is not a sink mode; use append, upsert or "
+                + "complete");
     }
 
     /** When a record of the events topic has no value. */
@@ -36,8 +36,8 @@ public final class SinkErrors {
     /** When a record is not a row of the table and onBadRecord is fail. */
     public static TributaryException badRowFails(String where, String schemaDdl, String whyMessage, BadRecordException why) {
         return new TributaryException("delta sink: " + where + " is not a row of the table (" + schemaDdl + "): " + whyMessage
-                + "; onBadRecord is fail, so the sink stops before it and nothing of its batch is committed: fix the rows at"
-                + " their source, or set source.files.onBadRecord to deadLetter or drop to set such rows aside", why);
+                + "; onBadRecord is fail, so the sink stops before it and nothing of its batch is committed: fix the rows at "
+                + "their source, or set source.files.onBadRecord to deadLetter or drop to set such rows aside", why);
     }
 
     /** When the dead-letter topic cannot be written. */
@@ -47,7 +47,8 @@ public final class SinkErrors {
     }
 
     /** When interrupted while writing to the dead-letter topic. */
-    public static TributaryException interruptedWritingDeadLetters(String stage, String deadLetterTopic, InterruptedException cause) {
+    public static TributaryException interruptedWritingDeadLetters(String stage, String deadLetterTopic,
+                                                                   InterruptedException cause) {
         return new TributaryException("delta sink " + stage + ": interrupted while writing to dead-letter topic "
                 + deadLetterTopic, cause);
     }
@@ -65,7 +66,8 @@ public final class SinkErrors {
     /** When the topic does not exist. */
     public static TributaryException noTopic(String topic, long seconds) {
         return new TributaryException("delta sink: topic " + topic + " does not exist (looked for it for " + seconds
-                + " s, the client's default.api.timeout.ms); start the stage that writes it first, or check the pipeline's kafka settings");
+                + " s, the client's default.api.timeout.ms); start the stage that writes it first, or check the pipeline's "
+                + "kafka settings");
     }
 
     /** When interrupted while waiting for the topic's transactions. */
@@ -89,10 +91,11 @@ public final class SinkErrors {
     }
 
     /** When offsets the table continues from are no longer in the topic. */
-    public static TributaryException dataLoss(Map<?, ?> offsetOutOfRangePartitions, String topic, OffsetOutOfRangeException cause) {
+    public static TributaryException dataLoss(Map<?, ?> offsetOutOfRangePartitions, String topic,
+                                              OffsetOutOfRangeException cause) {
         return new TributaryException("delta sink: offsets " + offsetOutOfRangePartitions + " of topic " + topic
-                + " are no longer (or not yet) in the topic: records the table has not seen were deleted by retention, or the topic "
-                + "was truncated. Continuing would silently skip or misplace data; restore the topic, or write to a new table",
-                cause);
+                + " are no longer (or not yet) in the topic: records the table has not seen were deleted by retention, or the "
+                + "topic was truncated. Continuing would silently skip or misplace data; restore the topic, or write to a new "
+                + "table", cause);
     }
 }

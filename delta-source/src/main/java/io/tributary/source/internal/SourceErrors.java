@@ -53,49 +53,50 @@ public final class SourceErrors {
 
     /** When startingVersion is negative. */
     public static TributaryException negativeStartingVersion(long version) {
-        return new TributaryException("delta-source: startingVersion " + version
-                + " is negative; use a version >= 0 or 'latest'");
+        return new TributaryException("delta-source: startingVersion " + version + " is negative; use a version >= 0 or "
+                + "'latest'");
     }
 
     /** When startingVersion is neither a number nor 'latest'. */
     public static TributaryException badStartingVersion(String text) {
-        return new TributaryException("delta-source: startingVersion '" + text
-                + "' is neither a version number nor 'latest'; write e.g. startingVersion: 5 or startingVersion: latest");
+        return new TributaryException("delta-source: startingVersion '" + text + "' is neither a version number nor 'latest'; "
+                + "write e.g. startingVersion: 5 or startingVersion: latest");
     }
 
     /** When the table's id is not the one the stored progress is for. */
-    public static TributaryException tableReplaced(String tablePath, String tableId, String progressTableId, String progressTopic) {
-        return new TributaryException("delta-source: the table at " + tablePath + " has id " + tableId
-                + ", but the stored progress is for table id " + progressTableId + " (the table was deleted and written anew,"
-                + " or replaced). Its versions no longer match the progress: delete key '" + tablePath + "' from topic "
-                + progressTopic + " (or give the pipeline a new name) to read the new table from its start");
+    public static TributaryException tableReplaced(String tablePath, String tableId, String progressTableId,
+                                                   String progressTopic) {
+        return new TributaryException("delta-source: the table at " + tablePath + " has id " + tableId + ", but the stored "
+                + "progress is for table id " + progressTableId + " (the table was deleted and written anew, or replaced). "
+                + "Its versions no longer match the progress: delete key '" + tablePath + "' from topic " + progressTopic
+                + " (or give the pipeline a new name) to read the new table from its start");
     }
 
     /** When startingVersion is after the table's latest version. */
     public static TributaryException startingVersionAfterLatest(long version, long latest, String tablePath) {
         return new TributaryException("delta-source: startingVersion " + version + " is after the latest version (" + latest
-                + ") of " + tablePath + "; use a version from 0 to " + latest
-                + ", or 'latest' to read only commits made from now on");
+                + ") of " + tablePath + "; use a version from 0 to " + latest + ", or 'latest' to read only commits made from "
+                + "now on");
     }
 
     /** When startingVersion is no longer in the table's log. */
     public static TributaryException startingVersionGone(long version, String tablePath, long earliest) {
-        return new TributaryException("delta-source: startingVersion " + version + " of " + tablePath
-                + " is no longer in the table's log (older log files were cleaned up); the oldest version still available is "
-                + earliest + ": set startingVersion to " + earliest + " or later, or omit it to read the current snapshot");
+        return new TributaryException("delta-source: startingVersion " + version + " of " + tablePath + " is no longer in the "
+                + "table's log (older log files were cleaned up); the oldest version still available is " + earliest
+                + ": set startingVersion to " + earliest + " or later, or omit it to read the current snapshot");
     }
 
     /** When readChangeFeed is set on a table that records no change data. */
     public static TributaryException noChangeDataFeed(String tablePath) {
-        return new TributaryException("delta-source: readChangeFeed is set, but table " + tablePath
-                + " does not have delta.enableChangeDataFeed=true, so it records no change data (Spark refuses this too:"
-                + " DELTA_MISSING_CHANGE_DATA); enable the property on the table, or drop readChangeFeed");
+        return new TributaryException("delta-source: readChangeFeed is set, but table " + tablePath + " does not have "
+                + "delta.enableChangeDataFeed=true, so it records no change data (Spark refuses this too: "
+                + "DELTA_MISSING_CHANGE_DATA); enable the property on the table, or drop readChangeFeed");
     }
 
     /** When there is no Delta table at the source path. */
     public static TributaryException noTable(String tablePath, TableNotFoundException cause) {
-        return new TributaryException("delta-source: no Delta table at " + tablePath
-                + " (no _delta_log folder with commits); check source.delta.path, or write the table first", cause);
+        return new TributaryException("delta-source: no Delta table at " + tablePath + " (no _delta_log folder with commits); "
+                + "check source.delta.path, or write the table first", cause);
     }
 
     /** When the version to resume at is no longer in the table's log; {@code earliest} is the oldest one left, or negative when unknown. */
@@ -128,13 +129,13 @@ public final class SourceErrors {
     /** When another process took over the transactional.id. */
     public static TributaryException fenced(String transactionalId, Throwable cause) {
         return new TributaryException("delta-source: another process took over transactional.id " + transactionalId
-                + " (it was fenced); only one delta-source may read a table for a pipeline: stop the other one."
-                + " Nothing of this batch was published.", cause);
+                + " (it was fenced); only one delta-source may read a table for a pipeline: stop the other one. Nothing of "
+                + "this batch was published.", cause);
     }
 
     /** When publishing a batch failed and was rolled back. */
     public static TributaryException publishFailed(String topic, String message, RuntimeException cause) {
-        return new TributaryException("delta-source: publishing a batch to " + topic + " failed and was rolled back (" + message
-                + "); nothing of it is visible to read_committed consumers, run again", cause);
+        return new TributaryException("delta-source: publishing a batch to " + topic + " failed and was rolled back ("
+                + message + "); nothing of it is visible to read_committed consumers, run again", cause);
     }
 }

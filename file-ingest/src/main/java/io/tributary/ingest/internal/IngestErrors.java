@@ -17,8 +17,8 @@ public final class IngestErrors {
 
     /** When the format is not one Tributary reads. */
     public static TributaryException unknownFormat(String name) {
-        return new TributaryException("source.files.format: '" + name
-                + "' is not a format Tributary reads; use json, csv, parquet or text");
+        return new TributaryException("source.files.format: '" + name + "' is not a format Tributary reads; use json, csv, "
+                + "parquet or text");
     }
 
     /** When an option is not one of the format's; {@code options} lists the format's options, null when it takes none. */
@@ -35,27 +35,27 @@ public final class IngestErrors {
 
     /** When a one-character option is not one character. */
     public static TributaryException notOneCharacter(String option, String value) {
-        return new TributaryException("source.files.options." + option + ": '" + value
-                + "' is not one character (\\t for a tab, \\u0000 for none)");
+        return new TributaryException("source.files.options." + option + ": '" + value + "' is not one character (\\t for a "
+                + "tab, \\u0000 for none)");
     }
 
     /** When the text format is given a schema other than "value STRING". */
     public static TributaryException textSchemaNotValue(String ddl) {
-        return new TributaryException("source.files.schema: the text format reads each line into one STRING column (Spark's"
-                + " \"value STRING\"), but the schema is " + ddl + "; use \"value STRING\" or leave the schema out");
+        return new TributaryException("source.files.schema: the text format reads each line into one STRING column (Spark's "
+                + "\"value STRING\"), but the schema is " + ddl + "; use \"value STRING\" or leave the schema out");
     }
 
     /** When a CSV schema has a column of a type a CSV file cannot hold. */
     public static TributaryException csvCannotHold(String field, String ddl) {
-        return new TributaryException("source.files.schema: column '" + field + "' is " + ddl
-                + ", which a CSV file cannot hold (Spark's CSV source refuses it too); read it as STRING, or use json");
+        return new TributaryException("source.files.schema: column '" + field + "' is " + ddl + ", which a CSV file cannot "
+                + "hold (Spark's CSV source refuses it too); read it as STRING, or use json");
     }
 
     /** When no schema is given and the input folder holds no file to infer it from. */
     public static TributaryException nothingToInfer(String inputLocation) {
-        return new TributaryException("source.files.schema is not given and the input folder " + inputLocation
-                + " holds no file to infer it from (Spark: \"Unable to infer schema ... It must be specified manually\");"
-                + " give source.files.schema, or add files and run again");
+        return new TributaryException("source.files.schema is not given and the input folder " + inputLocation + " holds no "
+                + "file to infer it from (Spark: \"Unable to infer schema ... It must be specified manually\"); give "
+                + "source.files.schema, or add files and run again");
     }
 
     /** When the input files cannot be read to infer their schema. */
@@ -86,35 +86,33 @@ public final class IngestErrors {
 
     /** When onBadRecord is not a policy. */
     public static TributaryException unknownBadRecordPolicy(String name) {
-        return new TributaryException("onBadRecord: unknown value '" + name
-                + "'; use deadLetter (keep bad lines in the dead-letter topic), drop (count and drop them)"
-                + " or fail (stop the run and publish nothing of the batch)");
+        return new TributaryException("onBadRecord: unknown value '" + name + "'; use deadLetter (keep bad lines in the "
+                + "dead-letter topic), drop (count and drop them) or fail (stop the run and publish nothing of the batch)");
     }
 
     /** When a bad record is found and onBadRecord is fail. */
     public static TributaryException badRecordFailed(String bad) {
-        return new TributaryException("bad record in " + bad
-                + ". onBadRecord is fail (Spark's FAILFAST), so nothing of this batch was published."
-                + " Fix or remove that line, or set onBadRecord to deadLetter (keep bad lines aside) or drop");
+        return new TributaryException("bad record in " + bad + ". onBadRecord is fail (Spark's FAILFAST), so nothing of this "
+                + "batch was published. Fix or remove that line, or set onBadRecord to deadLetter (keep bad lines aside) or "
+                + "drop");
     }
 
     /** When schemaEvolution is not a mode. */
     public static TributaryException unknownSchemaEvolution(String name) {
-        return new TributaryException("source.files.schemaEvolution: '" + name
-                + "' is not a mode; use none, addNewColumns, rescue"
-                + " or failOnNewColumns (Auto Loader's schemaEvolutionMode)");
+        return new TributaryException("source.files.schemaEvolution: '" + name + "' is not a mode; use none, addNewColumns, "
+                + "rescue or failOnNewColumns (Auto Loader's schemaEvolutionMode)");
     }
 
     /** When cleanSource is archive without a sourceArchiveDir. */
     public static TributaryException archiveWithoutDir() {
-        return new TributaryException("source.files.cleanSource: archive needs source.files.sourceArchiveDir,"
-                + " the folder to move ingested files to; set it, or use cleanSource: delete or off");
+        return new TributaryException("source.files.cleanSource: archive needs source.files.sourceArchiveDir, the folder to "
+                + "move ingested files to; set it, or use cleanSource: delete or off");
     }
 
     /** When cleanSource is not a value it takes. */
     public static TributaryException unknownCleanSource(String name) {
-        return new TributaryException("source.files.cleanSource: unknown value '" + name
-                + "'; use off (leave ingested files), archive (move them to sourceArchiveDir) or delete");
+        return new TributaryException("source.files.cleanSource: unknown value '" + name + "'; use off (leave ingested "
+                + "files), archive (move them to sourceArchiveDir) or delete");
     }
 
     /** When the archive folder is inside the input folder. */
@@ -127,8 +125,8 @@ public final class IngestErrors {
     /** When the ingest's producer cannot start. */
     public static TributaryException couldNotStart(String pipeline, String message, RuntimeException cause) {
         return new TributaryException("ingest of pipeline " + pipeline + " could not start: " + message
-                + ". Check bootstrap.servers and that the broker allows transactions (a single broker needs"
-                + " transaction.state.log.replication.factor=1 and transaction.state.log.min.isr=1)", cause);
+                + ". Check bootstrap.servers and that the broker allows transactions (a single broker needs "
+                + "transaction.state.log.replication.factor=1 and transaction.state.log.min.isr=1)", cause);
     }
 
     /** When a batch is asked of a closed ingest. */
@@ -143,16 +141,16 @@ public final class IngestErrors {
 
     /** When an input file of a batch cannot be read. */
     public static TributaryException cannotReadFile(long batchId, String error, IOException cause) {
-        return new TributaryException("batch " + batchId + ": cannot read an input file: " + error
-                + "; nothing of the batch was published. Check the file's permissions and rerun", cause);
+        return new TributaryException("batch " + batchId + ": cannot read an input file: " + error + "; nothing of the batch "
+                + "was published. Check the file's permissions and rerun", cause);
     }
 
     /** When another ingest took over the transactional.id, or the producer lost its rights. */
-    public static TributaryException fenced(long batchId, String pipeline, String transactionalId, String message, RuntimeException cause) {
-        return new TributaryException("batch " + batchId + " of pipeline " + pipeline
-                + " was not published: another ingest with transactional.id " + transactionalId
-                + " took over, or the producer lost its rights (" + message + "). Only one ingest per pipeline"
-                + " may run; this one stops. Restart it once the other has stopped", cause);
+    public static TributaryException fenced(long batchId, String pipeline, String transactionalId, String message,
+                                            RuntimeException cause) {
+        return new TributaryException("batch " + batchId + " of pipeline " + pipeline + " was not published: another ingest "
+                + "with transactional.id " + transactionalId + " took over, or the producer lost its rights (" + message
+                + "). Only one ingest per pipeline may run; this one stops. Restart it once the other has stopped", cause);
     }
 
     /** When a batch could not be published and its transaction was aborted: {@code rejected} is the first record error, or null. */
@@ -164,8 +162,8 @@ public final class IngestErrors {
 
     /** When the ingest log topic does not exist. */
     public static TributaryException noIngestLogTopic(String topic, long seconds) {
-        return new TributaryException("topic " + topic + " does not exist (looked for it for " + seconds
-                + " s); create the pipeline's topics first (FileIngest.createTopics), or check bootstrap.servers");
+        return new TributaryException("topic " + topic + " does not exist (looked for it for " + seconds + " s); create the "
+                + "pipeline's topics first (FileIngest.createTopics), or check bootstrap.servers");
     }
 
     /** When an object-store input folder cannot be listed. */
@@ -201,8 +199,8 @@ public final class IngestErrors {
 
     /** When reading a batch's files again finds none of the new fields. */
     public static TributaryException newFieldsVanished(String file, long line, List<?> fields) {
-        return new TributaryException("file " + file + " line " + line + " has new fields " + fields
-                + ", but reading the batch's files again found none (did the file change meanwhile?); run again");
+        return new TributaryException("file " + file + " line " + line + " has new fields " + fields + ", but reading the "
+                + "batch's files again found none (did the file change meanwhile?); run again");
     }
 
     /** When the pipeline's topics do not exist. */
@@ -213,8 +211,8 @@ public final class IngestErrors {
 
     /** When the cluster's topics cannot be listed. */
     public static TributaryException cannotListTopics(Throwable cause) {
-        return new TributaryException("cannot list the topics of the Kafka cluster: " + cause
-                + "; check bootstrap.servers and the client security settings", cause);
+        return new TributaryException("cannot list the topics of the Kafka cluster: " + cause + "; check bootstrap.servers "
+                + "and the client security settings", cause);
     }
 
     /** When interrupted while checking the pipeline's topics. */
@@ -224,8 +222,7 @@ public final class IngestErrors {
 
     /** When an input file is corrupt; {@code what} says where. */
     public static TributaryException corruptFile(String what, CorruptFileException cause) {
-        return new TributaryException(what
-                + ". Replace or remove the file, or set source.files.ignoreCorruptFiles: true to keep"
-                + " the rows before the break and skip the rest, as Spark's ignoreCorruptFiles does", cause);
+        return new TributaryException(what + ". Replace or remove the file, or set source.files.ignoreCorruptFiles: true to "
+                + "keep the rows before the break and skip the rest, as Spark's ignoreCorruptFiles does", cause);
     }
 }

@@ -39,8 +39,8 @@ public final class ServiceErrors {
 
     /** When the HTTP endpoints cannot be served on the host and port. */
     public static TributaryException cannotServeHttp(String host, int port, String message, IOException cause) {
-        return new TributaryException("cannot serve HTTP on " + host + ":" + port + ": " + message
-                + "; choose another port with --set http.port=N (0: any free port; -1: no HTTP endpoints)", cause);
+        return new TributaryException("cannot serve HTTP on " + host + ":" + port + ": " + message + "; choose another port "
+                + "with --set http.port=N (0: any free port; -1: no HTTP endpoints)", cause);
     }
 
     /** When log.format is neither text nor json. */
@@ -71,8 +71,8 @@ public final class ServiceErrors {
 
     /** When the Kafka cluster does not answer in time; {@code boundSetting} names the setting that bounds the wait, or is null. */
     public static TributaryException clusterDidNotAnswer(String who, String format, String boundSetting) {
-        return new TributaryException(who + " did not answer in " + format + (boundSetting == null ? "" : " (" + boundSetting + ")")
-                + "; start it, or fix kafka.bootstrap.servers");
+        return new TributaryException(who + " did not answer in " + format
+                + (boundSetting == null ? "" : " (" + boundSetting + ")") + "; start it, or fix kafka.bootstrap.servers");
     }
 
     /** When the kafka: settings do not make a Kafka client. */
@@ -82,14 +82,14 @@ public final class ServiceErrors {
 
     /** When a bootstrap server is not host:port. */
     public static TributaryException notHostPort(String url) {
-        return new TributaryException("kafka.bootstrap.servers: '" + url + "' is not host:port; give the broker's address"
-                + " as host:port (e.g. kafka:9092), several separated by commas");
+        return new TributaryException("kafka.bootstrap.servers: '" + url + "' is not host:port; give the broker's address as "
+                + "host:port (e.g. kafka:9092), several separated by commas");
     }
 
     /** When kafka.bootstrap.servers is empty. */
     public static TributaryException noBootstrapServers() {
-        return new TributaryException("kafka.bootstrap.servers is empty; give the broker's address as host:port,"
-                + " or leave the setting out to run the embedded broker");
+        return new TributaryException("kafka.bootstrap.servers is empty; give the broker's address as host:port, or leave the "
+                + "setting out to run the embedded broker");
     }
 
     /** When a bootstrap server's host does not resolve. */
@@ -124,29 +124,29 @@ public final class ServiceErrors {
     }
 
     /** When a bounded run is asked of a pipeline whose instances are running. */
-    public static TributaryException boundedRunWhileRunning(String name, Trigger trigger, String running, String bootstrapServers) {
-        return new TributaryException("pipeline " + name + ": a bounded run (trigger " + trigger
-                + ") takes the whole pipeline, but its instance(s) " + running + " run on the Kafka cluster at " + bootstrapServers
-                + " (members of its groups): it would fence their "
-                + "source and take their partitions. Let the running instances do the work, or stop them all (SIGTERM) "
-                + "before a bounded run");
+    public static TributaryException boundedRunWhileRunning(String name, Trigger trigger, String running,
+                                                            String bootstrapServers) {
+        return new TributaryException("pipeline " + name + ": a bounded run (trigger " + trigger + ") takes the whole "
+                + "pipeline, but its instance(s) " + running + " run on the Kafka cluster at " + bootstrapServers
+                + " (members of its groups): it would fence their source and take their partitions. Let the running instances "
+                + "do the work, or stop them all (SIGTERM) before a bounded run");
     }
 
     /** When an instance's spec differs from the one its running instances share. */
-    public static TributaryException specDiffersFromRunning(String name, String self, String running, String differing, String docs) {
-        return new TributaryException("pipeline " + name + ": the spec of instance " + self
-                + " differs from the one its running instance(s) " + running + " share, in " + differing
-                + ": instances that disagree on these " + "settings would split or mix the pipeline's output. Start " + self
-                + " with the running instances' spec; to " + "change the pipeline's logic, stop every instance first (" + docs
-                + ")");
+    public static TributaryException specDiffersFromRunning(String name, String self, String running, String differing,
+                                                            String docs) {
+        return new TributaryException("pipeline " + name + ": the spec of instance " + self + " differs from the one its "
+                + "running instance(s) " + running + " share, in " + differing + ": instances that disagree on these settings "
+                + "would split or mix the pipeline's output. Start " + self + " with the running instances' spec; to change "
+                + "the pipeline's logic, stop every instance first (" + docs + ")");
     }
 
     /** When the spec differs from the one the pipeline's instances last ran with. */
-    public static TributaryException specDiffersFromLast(String name, String topic, String instance, String differing, String docs) {
-        return new TributaryException("pipeline " + name
-                + ": the spec differs from the one its instances last ran with (recorded in topic " + topic + " by instance "
-                + instance + "), in " + differing + ": the table and "
-                + "the aggregation's open windows were made with those settings. Start it with that spec; or, to change the "
+    public static TributaryException specDiffersFromLast(String name, String topic, String instance, String differing,
+                                                         String docs) {
+        return new TributaryException("pipeline " + name + ": the spec differs from the one its instances last ran with "
+                + "(recorded in topic " + topic + " by instance " + instance + "), in " + differing + ": the table and the "
+                + "aggregation's open windows were made with those settings. Start it with that spec; or, to change the "
                 + "pipeline's logic, start one instance with --accept-spec-change and the others once it runs (" + docs + ")");
     }
 
@@ -169,9 +169,10 @@ public final class ServiceErrors {
 
     /** When the pipeline is already running on the state folder; {@code holder} describes the other process, or is empty. */
     public static TributaryException alreadyRunning(String pipeline, Path stateDir, String holder) {
-        return new TributaryException("pipeline " + pipeline + " is already running on state folder " + stateDir + (holder.isEmpty() ? "" : " (" + holder + ")")
-                + "; one process per pipeline state: stop the other one first"
-                + " (its /progress and /metrics endpoints show where it stands)");
+        return new TributaryException("pipeline " + pipeline + " is already running on state folder " + stateDir
+                + (holder.isEmpty() ? "" : " (" + holder + ")")
+                + "; one process per pipeline state: stop the other one first (its /progress and /metrics endpoints show where "
+                + "it stands)");
     }
 
     /** When the state folder cannot be locked. */
@@ -198,7 +199,8 @@ public final class ServiceErrors {
 
     /** When the bench's service does not stop after SIGTERM. */
     public static TributaryException benchDidNotStop(Path work) {
-        return new TributaryException("bench: the service did not stop with exit code 0 within 60 s after SIGTERM; see " + work);
+        return new TributaryException("bench: the service did not stop with exit code 0 within 60 s after SIGTERM; see "
+                + work);
     }
 
     /** When the bench's table holds another number of rows than were written. */
@@ -208,8 +210,8 @@ public final class ServiceErrors {
 
     /** When the bench's sink did not commit every row in time. */
     public static TributaryException benchNotCommitted(long committedRows, long rows, boolean alive, Path work) {
-        return new TributaryException("bench: the sink committed " + committedRows + " of " + rows + " rows (service " + (alive ? "still running" : "exited")
-                + "); see " + work);
+        return new TributaryException("bench: the sink committed " + committedRows + " of " + rows + " rows (service "
+                + (alive ? "still running" : "exited") + "); see " + work);
     }
 
     /** When the bench's service exited before it was ready. */

@@ -26,7 +26,7 @@ public final class StorageErrors {
 
     /** When a storage size setting is not a size. */
     public static TributaryException badSize(String key, String value) {
-        return new TributaryException("storage setting " + key + " is '" + value
-                + "'; write a size in bytes, or such as 64M or 1G");
+        return new TributaryException("storage setting " + key + " is '" + value + "'; write a size in bytes, or such as 64M "
+                + "or 1G");
     }
 }

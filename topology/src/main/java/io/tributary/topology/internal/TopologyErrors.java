@@ -22,14 +22,14 @@ public final class TopologyErrors {
 
     /** When a groupBy column is of a type rows cannot be grouped by. */
     public static TributaryException groupByNotGroupable(String column, String ddl) {
-        return new TributaryException("aggregate.groupBy: column '" + column + "' is " + ddl
-                + "; group by columns of primitive or STRUCT types (Spark refuses maps as grouping keys too)");
+        return new TributaryException("aggregate.groupBy: column '" + column + "' is " + ddl + "; group by columns of "
+                + "primitive or STRUCT types (Spark refuses maps as grouping keys too)");
     }
 
     /** When an aggregate's name is already an output column. */
     public static TributaryException selectNameTaken(String name) {
-        return new TributaryException("aggregate.select." + name + ": the name '" + name
-                + "' is already an output column (window, the groupBy columns and the other aggregates); give it another name");
+        return new TributaryException("aggregate.select." + name + ": the name '" + name + "' is already an output column "
+                + "(window, the groupBy columns and the other aggregates); give it another name");
     }
 
     /** When an aggregate's name is given twice. */
@@ -39,18 +39,20 @@ public final class TopologyErrors {
 
     /** When the aggregation has no input schema. */
     public static TributaryException noInputSchema() {
-        return new TributaryException("aggregate: no input schema; give the source a schema, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"");
+        return new TributaryException("aggregate: no input schema; give the source a schema, e.g. \"id INT, user STRING, amt "
+                + "DOUBLE, ts TIMESTAMP\"");
     }
 
     /** When the aggregation names no event-time column. */
     public static TributaryException noEventTime() {
-        return new TributaryException("aggregate.eventTime: missing; name the TIMESTAMP column that holds event time, e.g. eventTime: ts");
+        return new TributaryException("aggregate.eventTime: missing; name the TIMESTAMP column that holds event time, e.g. "
+                + "eventTime: ts");
     }
 
     /** When the event-time column is not a TIMESTAMP. */
     public static TributaryException eventTimeNotTimestamp(String eventTime, String ddl) {
-        return new TributaryException("aggregate.eventTime: column '" + eventTime + "' is " + ddl
-                + "; event time must be a TIMESTAMP column; declare it as TIMESTAMP in the source schema");
+        return new TributaryException("aggregate.eventTime: column '" + eventTime + "' is " + ddl + "; event time must be a "
+                + "TIMESTAMP column; declare it as TIMESTAMP in the source schema");
     }
 
     /** When the aggregation selects no aggregates. */
@@ -77,26 +79,26 @@ public final class TopologyErrors {
 
     /** When the window size is not a positive number of whole microseconds. */
     public static TributaryException badWindow(Duration window) {
-        return new TributaryException("aggregate.window: " + window
-                + " is not a window size; give a positive duration in whole microseconds, e.g. 10 minutes");
+        return new TributaryException("aggregate.window: " + window + " is not a window size; give a positive duration in "
+                + "whole microseconds, e.g. 10 minutes");
     }
 
     /** When the slide is not a positive number of whole microseconds. */
     public static TributaryException badSlide(Duration slide) {
-        return new TributaryException("aggregate.slide: " + slide
-                + " is not a slide; give a positive duration in whole microseconds, e.g. 5 minutes");
+        return new TributaryException("aggregate.slide: " + slide + " is not a slide; give a positive duration in whole "
+                + "microseconds, e.g. 5 minutes");
     }
 
     /** When the slide is longer than the window. */
     public static TributaryException slideLongerThanWindow(Duration slide, Duration window) {
-        return new TributaryException("aggregate.slide: " + slide + " is longer than the window " + window
-                + "; as in Spark, the slide must be less than or equal to the window size");
+        return new TributaryException("aggregate.slide: " + slide + " is longer than the window " + window + "; as in Spark, "
+                + "the slide must be less than or equal to the window size");
     }
 
     /** When the watermark delay is negative. */
     public static TributaryException negativeWatermark(Duration watermark) {
-        return new TributaryException("aggregate.watermark: " + watermark
-                + " is negative; give a delay of 0 or more, e.g. watermark: 5 minutes");
+        return new TributaryException("aggregate.watermark: " + watermark + " is negative; give a delay of 0 or more, e.g. "
+                + "watermark: 5 minutes");
     }
 
     /** When the topology is built without a spec, an events topic or a results topic. */
@@ -106,7 +108,8 @@ public final class TopologyErrors {
 
     /** When the streams settings lack an application id, bootstrap servers, a state directory or an instance id. */
     public static TributaryException incompleteStreamsSettings() {
-        return new TributaryException("aggregate: streams settings need an application id, bootstrap servers, a state directory and an instance id");
+        return new TributaryException("aggregate: streams settings need an application id, bootstrap servers, a state "
+                + "directory and an instance id");
     }
 
     /** When the events topic does not exist. */
@@ -170,8 +173,8 @@ public final class TopologyErrors {
 
     /** When an aggregate's expression is not one function of one column. */
     public static TributaryException unreadableExpression(String key, String expression, String functions) {
-        return new TributaryException(key + ": cannot read '" + expression
-                + "'; write one function of one column, e.g. sum(amt), or count(*); supported: " + functions);
+        return new TributaryException(key + ": cannot read '" + expression + "'; write one function of one column, e.g. "
+                + "sum(amt), or count(*); supported: " + functions);
     }
 
     /** When an aggregate other than count takes *. */
@@ -194,15 +197,15 @@ public final class TopologyErrors {
 
     /** When an aggregate reads a column of a non-primitive type. */
     public static TributaryException nonPrimitiveAggregate(String key, String expression, DataType.Kind kind) {
-        return new TributaryException(key + ": " + expression + " reads a " + kind
-                + " column; aggregate a column of a primitive type");
+        return new TributaryException(key + ": " + expression + " reads a " + kind + " column; aggregate a column of a "
+                + "primitive type");
     }
 
     /** When sum or avg reads a column that is not numeric. */
     public static TributaryException notNumeric(String key, String expression, String ddl, String sqlName) {
-        return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; " + sqlName
-                + " needs a numeric column (TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE or DECIMAL); "
-                + "change the column's type in the source schema or use count, min, max, first or last");
+        return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; " + sqlName + " needs a numeric "
+                + "column (TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE or DECIMAL); change the column's type in the source "
+                + "schema or use count, min, max, first or last");
     }
 
     /** When a BIGINT sum overflows. */
@@ -213,33 +216,33 @@ public final class TopologyErrors {
 
     /** When a DECIMAL sum overflows. */
     public static TributaryException sumOverflowedDecimal(String name, String ddl) {
-        return new TributaryException("aggregate.select." + name + ": sum overflowed " + ddl
-                + " (as Spark's ANSI mode fails); use a DOUBLE column if approximate sums will do");
+        return new TributaryException("aggregate.select." + name + ": sum overflowed " + ddl + " (as Spark's ANSI mode "
+                + "fails); use a DOUBLE column if approximate sums will do");
     }
 
     /** When a watermark marker has no batchId. */
     public static TributaryException markerWithoutBatchId(String where, String marker) {
-        return new TributaryException(where + ": a watermark marker without a batchId ('" + marker
-                + "'); markers are written by file-ingest as {\"batchId\":N,\"watermarkMs\":W}: check that the ingest and topology versions match");
+        return new TributaryException(where + ": a watermark marker without a batchId ('" + marker + "'); markers are written "
+                + "by file-ingest as {\"batchId\":N,\"watermarkMs\":W}: check that the ingest and topology versions match");
     }
 
     /** When a watermark marker is not JSON. */
     public static TributaryException markerNotJson(String where, String message, IOException cause) {
-        return new TributaryException(where + ": a watermark marker that is not JSON (" + message
-                + "); markers are written by file-ingest as {\"batchId\":N,\"watermarkMs\":W}", cause);
+        return new TributaryException(where + ": a watermark marker that is not JSON (" + message + "); markers are written "
+                + "by file-ingest as {\"batchId\":N,\"watermarkMs\":W}", cause);
     }
 
     /** When a batch ends without the marker file-ingest writes; {@code what} says what is missing. */
     public static TributaryException noMarkers(String what) {
-        return new TributaryException(what + ". file-ingest writes a marker at the end of every batch: an events topic"
-                + " written by another program or by an older Tributary may lack them. Nothing is lost (the rows wait in the"
-                + " topic or the aggregation's state): add an input file and run again, its batch's marker ends them too");
+        return new TributaryException(what + ". file-ingest writes a marker at the end of every batch: an events topic "
+                + "written by another program or by an older Tributary may lack them. Nothing is lost (the rows wait in the "
+                + "topic or the aggregation's state): add an input file and run again, its batch's marker ends them too");
     }
 
     /** When an event does not fit the input schema. */
     public static TributaryException eventDoesNotFit(String where, String message, BadRecordException cause) {
-        return new TributaryException(where + ": an event that does not fit the input schema (" + message
-                + "); the events topic holds rows file-ingest checked against the same schema: check that the "
-                + "pipeline's schema did not change without a new events topic", cause);
+        return new TributaryException(where + ": an event that does not fit the input schema (" + message + "); the events "
+                + "topic holds rows file-ingest checked against the same schema: check that the pipeline's schema did not "
+                + "change without a new events topic", cause);
     }
 }

@@ -10,10 +10,9 @@ final class FormatErrors {
 
     /** When a file has a field the schema lacks and schemaEvolution is failOnNewColumns. */
     static TributaryException newFieldRefused(String file, long line, String field, String rescuedData) {
-        return new TributaryException("file " + file + " line " + line + ": field '" + field
-                + "' is not in the schema, and source.files.schemaEvolution is failOnNewColumns."
-                + " Add it to source.files.schema, or set schemaEvolution to addNewColumns (grow the schema) or rescue"
-                + " (keep it in " + rescuedData + "), or remove the file");
+        return new TributaryException("file " + file + " line " + line + ": field '" + field + "' is not in the schema, and "
+                + "source.files.schemaEvolution is failOnNewColumns. Add it to source.files.schema, or set schemaEvolution to "
+                + "addNewColumns (grow the schema) or rescue (keep it in " + rescuedData + "), or remove the file");
     }
 
     /** When a CSV record has another number of values than the schema has columns. */
@@ -67,8 +66,8 @@ final class FormatErrors {
 
     /** When a line is not valid UTF-8. */
     static BadRecordException invalidUtf8(int invalidAt) {
-        return new BadRecordException(null, "invalid UTF-8 at byte " + invalidAt
-                + " of the line; the file must be UTF-8 encoded");
+        return new BadRecordException(null, "invalid UTF-8 at byte " + invalidAt + " of the line; the file must be UTF-8 "
+                + "encoded");
     }
 
     /** When a multiLine document's top-level array holds something other than objects. */
@@ -94,16 +93,16 @@ final class FormatErrors {
 
     /** When a Parquet file has a repeated field outside a LIST group. */
     static TributaryException repeatedOutsideList(String file, String path, String found) {
-        return new TributaryException("file " + file + ": column '" + path
-                + "' is a repeated Parquet field outside a LIST group (" + found
-                + "), a form Tributary does not read; rewrite the file with LIST groups (as Spark writes them)");
+        return new TributaryException("file " + file + ": column '" + path + "' is a repeated Parquet field outside a LIST "
+                + "group (" + found + "), a form Tributary does not read; rewrite the file with LIST groups (as Spark writes "
+                + "them)");
     }
 
     /** When a Parquet column cannot be read as its schema type. */
     static TributaryException parquetTypeMismatch(String file, String path, String found, String ddl) {
-        return new TributaryException("file " + file + ": column '" + path + "' is Parquet " + found
-                + ", which cannot be read as " + ddl
-                + " (Spark's Parquet reader refuses it too); give the column the file's type in source.files.schema");
+        return new TributaryException("file " + file + ": column '" + path + "' is Parquet " + found + ", which cannot be "
+                + "read as " + ddl + " (Spark's Parquet reader refuses it too); give the column the file's type in "
+                + "source.files.schema");
     }
 
     /** When a CSV record is malformed. */
@@ -113,7 +112,7 @@ final class FormatErrors {
 
     /** When a Parquet map has keys that are not strings. */
     static TributaryException nonStringMapKeys(String file, String column, String ddl) {
-        return new TributaryException("file " + file + ": column '" + column + "' is a map with " + ddl
-                + " keys, which Tributary does not read (MAP<STRING, ...> only); give source.files.schema without it");
+        return new TributaryException("file " + file + ": column '" + column + "' is a map with " + ddl + " keys, which "
+                + "Tributary does not read (MAP<STRING, ...> only); give source.files.schema without it");
     }
 }
