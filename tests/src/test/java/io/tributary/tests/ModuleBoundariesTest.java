@@ -165,7 +165,6 @@ class ModuleBoundariesTest {
      */
     static final List<String> INLINE_ERRORS_FOR_NOW = List.of(
             "io.tributary.service.spec..",
-            "io.tributary.service.internal.PipelineParts",
             "io.tributary.ingest.IngestConfig",
             "io.tributary.ingest.IngestConfigBuilder",
             "io.tributary.sink.SinkConfig",

@@ -139,9 +139,9 @@ public final class PipelineParts {
                     out.computeIfAbsent(tp.topic(), k -> new TreeMap<>()).put(tp.partition(), firsts.get(tp).offset() + ".." + o.offset()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException("interrupted while reading topic offsets", e);
+            throw ServiceErrors.topicOffsetsInterrupted(e);
         } catch (ExecutionException e) {
-            throw new TributaryException("cannot read the topics of pipeline " + spec.name() + ": " + e.getCause(), e);
+            throw ServiceErrors.topicOffsetsUnreadable(spec.name(), e);
         }
         return out;
     }

@@ -223,4 +223,14 @@ public final class ServiceErrors {
     public static TributaryException benchRunFailed(Path folder, int exitValue, Path err) {
         return new TributaryException("bench: the run in " + folder + " failed with exit code " + exitValue + "; see " + err);
     }
+
+    /** When reading the offsets of the pipeline's topics is interrupted. */
+    public static TributaryException topicOffsetsInterrupted(InterruptedException e) {
+        return new TributaryException("interrupted while reading topic offsets", e);
+    }
+
+    /** When the offsets of the pipeline's topics cannot be read. */
+    public static TributaryException topicOffsetsUnreadable(String pipeline, java.util.concurrent.ExecutionException e) {
+        return new TributaryException("cannot read the topics of pipeline " + pipeline + ": " + e.getCause(), e);
+    }
 }
