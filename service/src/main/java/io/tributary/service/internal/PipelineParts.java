@@ -15,7 +15,6 @@ import io.tributary.topology.AggregationSettings;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
-import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.service.spec.Trigger;
