@@ -2,7 +2,9 @@ package io.tributary.sink;
 
 import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;
+import io.tributary.schema.PipelineStage;
 import io.tributary.schema.Progress;
+import io.tributary.schema.StageShare;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
@@ -47,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * <p>{@link SinkConfig#mode()} chooses how a batch changes the table: append every row, upsert
  * (MERGE by key, copy-on-write, tombstones delete) or complete (the table becomes the batch).
  */
-public final class DeltaSink implements AutoCloseable {
+public final class DeltaSink implements PipelineStage {
     private static final Logger LOG = LoggerFactory.getLogger(DeltaSink.class);
 
     private SinkConfig config;
@@ -83,29 +85,65 @@ public final class DeltaSink implements AutoCloseable {
      *                            table yet and its folder holds other files (unless {@link SinkConfig#allowNonEmptyPath()})
      */
     public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps) {
-        this(config, kafkaClientProps, false);
+        this(builder(config, kafkaClientProps));
     }
 
-    /**
-     * As {@link #DeltaSink(SinkConfig, Map)}; with {@code reprocess}, a topic created anew since the
-     * table's last batch (the pipeline's state was lost) is read from its beginning and its rows are
-     * appended again, as Spark does without its checkpoint, instead of being refused.
-     */
-    public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps, boolean reprocess) {
-        this(config, kafkaClientProps, reprocess, Storage.NONE);
+    /** A sink of {@code config} through {@code kafkaClientProps}, to be set further. */
+    public static Builder builder(SinkConfig config, Map<String, Object> kafkaClientProps) {
+        return new Builder(config, kafkaClientProps);
     }
 
-    /** As {@link #DeltaSink(SinkConfig, Map, boolean)}, for a table whose file system takes {@code storage}'s settings (object storage). */
-    public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps, boolean reprocess, Storage storage) {
-        this(config, kafkaClientProps, reprocess, storage, null);
+    /** Collects how a {@link DeltaSink} opens: its table's file system, whether it reprocesses, and the instance it is. */
+    public static final class Builder {
+        private final SinkConfig config;
+        private final Map<String, Object> kafkaClientProps;
+        private boolean reprocess;
+        private Storage storage = Storage.NONE;
+        private String instanceId;
+
+        private Builder(SinkConfig config, Map<String, Object> kafkaClientProps) {
+            this.config = config;
+            this.kafkaClientProps = kafkaClientProps;
+        }
+
+        /**
+         * A topic created anew since the table's last batch (the pipeline's state was lost) is read from
+         * its beginning and its rows are appended again, as Spark does without its checkpoint, instead
+         * of being refused.
+         */
+        public Builder reprocess(boolean reprocess) {
+            this.reprocess = reprocess;
+            return this;
+        }
+
+        /** The settings of the table's file system (object storage). */
+        public Builder storage(Storage storage) {
+            this.storage = storage == null ? Storage.NONE : storage;
+            return this;
+        }
+
+        /**
+         * This is instance {@code instanceId} of several that share the topic's partitions: it joins the
+         * consumer group {@code config.appId()} as that (static) member and commits the partitions the
+         * group gives it. Null (the default): the only one, reading every partition.
+         */
+        public Builder instanceId(String instanceId) {
+            this.instanceId = instanceId;
+            return this;
+        }
+
+        /** Opens the table and the topic; see {@link DeltaSink#DeltaSink(SinkConfig, Map)}. */
+        public DeltaSink build() {
+            return new DeltaSink(this);
+        }
     }
 
-    /**
-     * As {@link #DeltaSink(SinkConfig, Map, boolean, Storage)}; with an {@code instanceId}, this is
-     * one of several instances that share the topic's partitions: it joins the consumer group
-     * {@code config.appId()} as that (static) member and commits the partitions the group gives it.
-     */
-    public DeltaSink(SinkConfig config, Map<String, Object> kafkaClientProps, boolean reprocess, Storage storage, String instanceId) {
+    private DeltaSink(Builder b) {
+        SinkConfig config = b.config;
+        Map<String, Object> kafkaClientProps = b.kafkaClientProps;
+        boolean reprocess = b.reprocess;
+        Storage storage = b.storage;
+        String instanceId = b.instanceId;
         this.storage = storage;
         this.engine = KernelEngines.withTargetFileSize(config.targetFileSize(), storage);
         config = SinkTableSchema.withTableSchema(config, engine);
@@ -167,6 +205,7 @@ public final class DeltaSink implements AutoCloseable {
      *         not a row of the schema, or a table changed by another writer; the consumer is then
      *         back at the table's offsets, so a later call retries the same batch
      */
+    @Override
     public Optional<Progress> runBatch() {
         while (true) {
             try {
@@ -313,8 +352,22 @@ public final class DeltaSink implements AutoCloseable {
      * batch id, 0 input rows, start = end offsets) when no micro-batch runs: for callers that
      * print a line per trigger even when {@link #runBatch} returned empty.
      */
-    public Progress idleProgress() {
-        return progress.idle(at.nextBatchId, at.storedOffsets);
+    @Override
+    public Optional<Progress> idleProgress() {
+        return Optional.of(progress.idle(at.nextBatchId, at.storedOffsets));
+    }
+
+    /** The partitions this instance commits, when instances share the topic. */
+    @Override
+    public Optional<StageShare> workShare() {
+        java.util.Set<Integer> partitions = ownedPartitions();
+        return partitions == null ? Optional.empty()
+                : Optional.of(new StageShare(null, new java.util.TreeSet<>(partitions).stream().toList(), List.of(), List.of()));
+    }
+
+    @Override
+    public String stageName() {
+        return config.stageName();
     }
 
     /** The partitions this instance works on when instances share the topic; null when this sink reads them all. */

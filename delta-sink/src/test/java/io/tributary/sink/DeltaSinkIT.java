@@ -264,8 +264,8 @@ class DeltaSinkIT {
 
             assertThat(sink.runBatch()).isEmpty();
             assertThat(DeltaTables.latestVersion(table())).isZero();
-            assertThat(sink.idleProgress().batchId()).isEqualTo(1);
-            assertThat(sink.idleProgress().numInputRows()).isZero();
+            assertThat(sink.idleProgress().orElseThrow().batchId()).isEqualTo(1);
+            assertThat(sink.idleProgress().orElseThrow().numInputRows()).isZero();
 
             // published just before the batch: commitTransaction() returns before the brokers write the
             // commit markers, so the sink waits for them (pendingTransactionWait) rather than miss the row
@@ -378,7 +378,7 @@ class DeltaSinkIT {
         assertThat(ids()).containsExactly(1);
 
         publish(topic, 1, row(1, "a", 1, "2024-01-01T10:00:00Z"));
-        try (DeltaSink sink = new DeltaSink(config(topic), client(), true)) {
+        try (DeltaSink sink = DeltaSink.builder(config(topic), client()).reprocess(true).build()) {
             assertThat(sink.runBatch().orElseThrow().batchId()).isEqualTo(1);
         }
         assertThat(ids()).as("--reprocess appends the new topic's rows again, as Spark does").containsExactly(1, 1);

@@ -113,7 +113,7 @@ class SharedSinkIT {
         Running r = new Running();
         SinkConfig config = SinkConfig.of(table(), SCHEMA, topic, APP, "shared/sink");
         r.loop = threads.submit(() -> {
-            try (DeltaSink sink = new DeltaSink(config, KAFKA.client(), false, io.tributary.storage.Storage.NONE, instance)) {
+            try (DeltaSink sink = DeltaSink.builder(config, KAFKA.client()).storage(io.tributary.storage.Storage.NONE).instanceId(instance).build()) {
                 while (!r.stop.get()) {
                     if (sink.runBatch().isEmpty()) {
                         Thread.sleep(50); // the service's idle poll

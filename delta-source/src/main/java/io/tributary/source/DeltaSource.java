@@ -4,6 +4,7 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.types.StructType;
 import io.tributary.delta.KernelSchemas;
 import io.tributary.delta.KernelEngines;
+import io.tributary.schema.PipelineStage;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * progress, in one Kafka transaction; a new instance resumes exactly after the last committed batch.
  * Not thread-safe: one thread runs the batches.
  */
-public final class DeltaSource implements AutoCloseable {
+public final class DeltaSource implements PipelineStage {
     private static final Logger LOG = LoggerFactory.getLogger(DeltaSource.class);
 
     private final DeltaSourceConfig config;
@@ -139,6 +140,12 @@ public final class DeltaSource implements AutoCloseable {
      *         or {@code DELTA_SOURCE_IGNORE_DELETE}) unless an option allows it, on a schema change, on a
      *         starting version the log no longer holds, or when the batch could not be published
      */
+    @Override
+    public String stageName() {
+        return config.stageName();
+    }
+
+    @Override
     public Optional<Progress> runBatch() {
         start();
         long t0 = System.nanoTime();

@@ -16,6 +16,7 @@ import io.tributary.ingest.internal.SourceCleaner;
 import io.tributary.ingest.internal.TopicSetup;
 import io.tributary.ingest.internal.format.NewColumnsException;
 import io.tributary.schema.CrashPoint;
+import io.tributary.schema.PipelineStage;
 import io.tributary.schema.Progress;
 import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
@@ -39,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * or delete, a batch's files are moved or deleted once it committed, and the first batch of a run
  * first cleans the ingested files a run that died left behind.
  */
-public final class FileIngest implements AutoCloseable {
+public final class FileIngest implements PipelineStage {
     private static final Logger LOG = LoggerFactory.getLogger(FileIngest.class);
 
     /** The producer, the state read from the ingest log, the config gone on with and the batch runner. */
@@ -58,8 +59,8 @@ public final class FileIngest implements AutoCloseable {
     private long lastDataMs = System.currentTimeMillis(); // wall clock of the last batch with files
     private boolean closed;
     private final ReadAhead readAhead;
-    private boolean endsWhenIngested;
-    private boolean boundedRun;
+    private final boolean endsWhenIngested;
+    private final boolean boundedRun;
     /** A no-data batch published with the last data batch, whose progress the next {@link #runBatch()} returns. */
     private BatchOutcome publishedNoData;
 
@@ -69,16 +70,82 @@ public final class FileIngest implements AutoCloseable {
      * ingest of this pipeline and loads its progress from the ingest-log topic.
      */
     public FileIngest(IngestConfig config, Map<String, Object> kafkaClientProps) {
-        this(config, kafkaClientProps, null, null);
+        this(builder(config, kafkaClientProps));
     }
 
-    /**
-     * As {@link #FileIngest(IngestConfig, Map)}, publishing what {@code readAhead} (started by
-     * {@link #readAhead}, or null) read of the input before this ingest could; it closes it. With
-     * {@code awaitTopics} (or null), the producer takes the transactional id first, then
-     * {@code awaitTopics} runs until the caller has created the pipeline's topics meanwhile.
-     */
-    public FileIngest(IngestConfig config, Map<String, Object> kafkaClientProps, FilesReadAhead readAhead, Runnable awaitTopics) {
+    /** An ingest of {@code config} through {@code kafkaClientProps}, to be set further: what it read ahead, how the run ends. */
+    public static Builder builder(IngestConfig config, Map<String, Object> kafkaClientProps) {
+        return new Builder(config, kafkaClientProps);
+    }
+
+    /** Collects how a {@link FileIngest} starts and how its run ends. */
+    public static final class Builder {
+        private final IngestConfig config;
+        private final Map<String, Object> kafkaClientProps;
+        private FilesReadAhead readAhead;
+        private Runnable awaitTopics;
+        private boolean endsWhenIngested;
+        private boolean boundedRun;
+
+        private Builder(IngestConfig config, Map<String, Object> kafkaClientProps) {
+            this.config = config;
+            this.kafkaClientProps = kafkaClientProps;
+        }
+
+        /**
+         * What {@code readAhead} (started by {@link FileIngest#readAhead}, or null) read of the input before
+         * this ingest could: the ingest publishes it, and closes it.
+         */
+        public Builder readAhead(FilesReadAhead readAhead) {
+            this.readAhead = readAhead;
+            return this;
+        }
+
+        /**
+         * The producer takes the transactional id first, then {@code awaitTopics} runs until the caller has
+         * created the pipeline's topics meanwhile (null: they exist).
+         */
+        public Builder awaitTopics(Runnable awaitTopics) {
+            this.awaitTopics = awaitTopics;
+            return this;
+        }
+
+        /**
+         * The run ends once the files there are ingested (trigger availableNow): the last data batch of
+         * the run, when it moves the watermark, then carries Spark's no-data batch that would follow it in
+         * the same transaction ({@link BatchRunner#runData}), whose progress the next {@link #runBatch()}
+         * returns. The same batches, ids and watermarks as two transactions; the aggregation closes the
+         * windows the data batch opened without writing them into its state store first (docs/performance.md).
+         */
+        public Builder endsWhenIngested(boolean v) {
+            this.endsWhenIngested = v;
+            return this;
+        }
+
+        /**
+         * The run is bounded (trigger availableNow or once): it has no later trigger to take a file that
+         * has not settled yet ({@link IngestConfig#fileSettleTime()}), so a batch looks at such a file
+         * again once that time has passed, waiting for it at most once in the run; a file still changing
+         * then is held back, counted, and left to a later run.
+         */
+        public Builder boundedRun(boolean v) {
+            this.boundedRun = v;
+            return this;
+        }
+
+        /** Connects, fences any older ingest of the pipeline and loads its progress from the ingest-log topic. */
+        public FileIngest build() {
+            return new FileIngest(this);
+        }
+    }
+
+    private FileIngest(Builder b) {
+        IngestConfig config = b.config;
+        Map<String, Object> kafkaClientProps = b.kafkaClientProps;
+        FilesReadAhead readAhead = b.readAhead;
+        Runnable awaitTopics = b.awaitTopics;
+        this.endsWhenIngested = b.endsWhenIngested;
+        this.boundedRun = b.boundedRun;
         this.readAhead = readAhead == null ? null : readAhead.reading();
         this.discovery = FileDiscovery.of(config);
         this.session = new ProducerSession(config, kafkaClientProps, discovery, this.readAhead);
@@ -127,6 +194,12 @@ public final class FileIngest implements AutoCloseable {
      * @throws TributaryException when a bad record stops the batch ({@code onBadRecord: fail}),
      *     a file cannot be read, or Kafka refuses the transaction; nothing of the batch is then published
      */
+    @Override
+    public String stageName() {
+        return config().pipeline() + "/ingest";
+    }
+
+    @Override
     public Optional<Progress> runBatch() {
         if (closed) {
             throw IngestErrors.closed(config().pipeline());
@@ -207,28 +280,6 @@ public final class FileIngest implements AutoCloseable {
                 plan.heldBack().size(), plan.settling().size(), plan.changed().size(), cleaned, plan.leftForLater()));
     }
 
-    /**
-     * Says that the run ends once the files there are ingested (trigger availableNow): the last
-     * data batch of the run, when it moves the watermark, then carries Spark's no-data batch that
-     * would follow it in the same transaction ({@link BatchRunner#runData}),
-     * whose progress the next {@link #runBatch()} returns. The same batches, ids and watermarks
-     * as two transactions; the aggregation closes the windows the data batch opened without
-     * writing them into its state store first (docs/performance.md).
-     */
-    public void endsWhenIngested(boolean v) {
-        this.endsWhenIngested = v;
-    }
-
-    /**
-     * Says that the run is bounded (trigger availableNow or once): it has no later trigger to take a
-     * file that has not settled yet ({@link IngestConfig#fileSettleTime()}), so a batch looks at such
-     * a file again once that time has passed, waiting for it at most once in the run; a file still
-     * changing then is held back, counted, and left to a later run.
-     */
-    public void boundedRun(boolean v) {
-        this.boundedRun = v;
-    }
-
     /** The watermark an idle stream moves to, or Long.MIN_VALUE when the option is off or the stream is not idle yet. */
     private long idleWatermark(long nowMs) {
         IngestConfig config = config();
@@ -245,12 +296,13 @@ public final class FileIngest implements AutoCloseable {
      * id with 0 rows. No batch runs and nothing is published; for the service to print when
      * {@link #runBatch()} returned empty.
      */
-    public Progress idleProgress() {
+    @Override
+    public Optional<Progress> idleProgress() {
         int cleaned = cleanedNotReported;
         cleanedNotReported = 0;
         IngestState state = session.state();
-        return progress.idle(state.nextBatchId(), config().hasWatermark() ? state.watermarkMs() : null,
-                System.currentTimeMillis(), 0, cleaned);
+        return Optional.of(progress.idle(state.nextBatchId(), config().hasWatermark() ? state.watermarkMs() : null,
+                System.currentTimeMillis(), 0, cleaned));
     }
 
     private void log(BatchOutcome o) {

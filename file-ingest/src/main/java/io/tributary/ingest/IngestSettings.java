@@ -45,8 +45,8 @@ public final class IngestSettings {
     public static final Setting<BadRecordPolicy> ON_BAD_RECORD = Setting.choice("onBadRecord", "a malformed row, or one the table"
             + " cannot hold (a null in a NOT NULL column): to the dead-letter topic (Spark's PERMISSIVE), counted and dropped"
             + " (DROPMALFORMED), or stop the run (FAILFAST)", (k, v) -> BadRecordPolicy.forName(v), "deadLetter", "drop", "fail")
-            .withDefault("deadLetter").explainingChoices("use deadLetter (keep bad lines in the dead-letter topic), drop (count and"
-                    + " drop them) or fail (stop the run and publish nothing of the batch)");
+            .withDefault("deadLetter").explainingChoices("use deadLetter to keep bad lines in the dead-letter topic, drop to count"
+                    + " and drop them, fail to stop the run and publish nothing of the batch");
     public static final Setting<Duration> FILE_MIN_AGE = Setting.duration("fileMinAge",
             "hold back files modified more recently than this").withDefault("0 seconds");
     public static final Setting<Duration> FILE_SETTLE_TIME = Setting.duration("fileSettleTime", "beyond Spark, a folder where files"

@@ -119,7 +119,7 @@ class CleanSourceTest {
         try (FileIngest ingest = new FileIngest(archiving, IngestKit.props(KAFKA.broker()))) {
             assertThat(ingest.runBatch()).as("no new batch").isEmpty();
             assertThat(ingest.changedFiles()).extracting(ChangedFile::path).containsExactly("b.json");
-            assertThat(ingest.idleProgress().sources().get(0).metrics()).as("the idle line counts the file archived at start")
+            assertThat(ingest.idleProgress().orElseThrow().sources().get(0).metrics()).as("the idle line counts the file archived at start")
                     .containsEntry("numFilesArchived", 1L);
         }
         IngestStatus after = FileIngest.readStatus(archiving, IngestKit.props(KAFKA.broker()));

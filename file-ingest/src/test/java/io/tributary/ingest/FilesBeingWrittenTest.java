@@ -104,8 +104,7 @@ class FilesBeingWrittenTest {
         logger.start();
         try {
             started.await();
-            try (FileIngest run = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
-                run.boundedRun(true);
+            try (FileIngest run = FileIngest.builder(config, IngestKit.props(KAFKA.broker())).boundedRun(true).build()) {
                 Progress p = run.runBatch().orElseThrow();
                 assertThat(p.numInputRows()).isEqualTo(1);
                 assertThat(p.sources().get(0).metrics()).containsEntry("files", List.of("whole.json"))
@@ -117,8 +116,7 @@ class FilesBeingWrittenTest {
             writing.set(false);
             logger.join();
         }
-        try (FileIngest later = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
-            later.boundedRun(true);
+        try (FileIngest later = FileIngest.builder(config, IngestKit.props(KAFKA.broker())).boundedRun(true).build()) {
             Progress p = later.runBatch().orElseThrow();
             assertThat(p.numInputRows()).isEqualTo(written.get());
             assertThat(p.sources().get(0).metrics()).containsEntry("numFilesHeldBackSettling", 0L);

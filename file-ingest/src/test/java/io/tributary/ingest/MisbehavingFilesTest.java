@@ -96,7 +96,7 @@ class MisbehavingFilesTest {
         assertThat(readAhead.reading().finished(10_000)).as("b.json and c.json read ahead").isTrue();
         Files.writeString(b, "{\"id\": 7}\n", StandardOpenOption.APPEND);
         Files.setLastModifiedTime(b, FileTime.fromMillis(2_000 + 1)); // still before c.json
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()), readAhead, null)) {
+        try (FileIngest ingest = FileIngest.builder(config, IngestKit.props(KAFKA.broker())).readAhead(readAhead).build()) {
             Progress p = ingest.runBatch().orElseThrow();
             assertThat(p.batchId()).isEqualTo(1);
             assertThat(p.numInputRows()).isEqualTo(5);
@@ -114,7 +114,7 @@ class MisbehavingFilesTest {
         FilesReadAhead second = FileIngest.readAhead(config, 1);
         assertThat(second.reading().finished(10_000)).isTrue();
         Files.delete(e);
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()), second, null)) {
+        try (FileIngest ingest = FileIngest.builder(config, IngestKit.props(KAFKA.broker())).readAhead(second).build()) {
             assertThat(second.reading().heldBytes()).as("e.json's rows").isGreaterThan(0);
             assertThat(ingest.runBatch().orElseThrow().numInputRows()).isEqualTo(1);
             assertThat(second.reading().heldBytes()).isZero();

@@ -110,8 +110,7 @@ class ObjectStorageInputTest {
         IngestConfig config = IngestConfig.builder(IngestKit.uniquePipeline("s3-settle"), "s3a://landing-settle/in/", SCHEMA)
                 .storage(S3.storage()).fileSettleTime(java.time.Duration.ofHours(1)).build();
         IngestKit.createTopics(KAFKA.broker(), config, 1);
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
-            ingest.boundedRun(true);
+        try (FileIngest ingest = FileIngest.builder(config, IngestKit.props(KAFKA.broker())).boundedRun(true).build()) {
             Progress p = ingest.runBatch().orElseThrow();
             assertThat(p.numInputRows()).isEqualTo(1);
             assertThat(p.sources().get(0).metrics()).containsEntry("numFilesHeldBackSettling", 0L);

@@ -61,7 +61,7 @@ class ThreeRunsTest {
 
         try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             assertThat(ingest.runBatch()).isEmpty();
-            Progress idle = ingest.idleProgress();
+            Progress idle = ingest.idleProgress().orElseThrow();
             assertThat(idle.batchId()).isEqualTo(1);
             assertThat(idle.numInputRows()).isZero();
             assertThat(idle.sources().get(0).endOffset()).isEqualTo(Map.of("logOffset", 0L));

@@ -88,8 +88,7 @@ class WatermarkMarkersTest {
     /** As {@link #availableNowRun(IngestConfig)}; {@code endsWhenIngested}: as the service runs availableNow. */
     private static List<Progress> availableNowRun(IngestConfig config, boolean endsWhenIngested) {
         List<Progress> out = new ArrayList<>();
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
-            ingest.endsWhenIngested(endsWhenIngested);
+        try (FileIngest ingest = FileIngest.builder(config, IngestKit.props(KAFKA.broker())).endsWhenIngested(endsWhenIngested).build()) {
             Optional<Progress> p;
             while ((p = ingest.runBatch()).isPresent()) {
                 out.add(p.get());

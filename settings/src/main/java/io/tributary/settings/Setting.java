@@ -144,7 +144,7 @@ public final class Setting<T> {
         return new Setting<>(key, kind, parser, defaultValue, required, allowed, min, max, text, choices);
     }
 
-    /** This setting, saying what its values do when one is wrong (instead of listing them). */
+    /** This setting, saying what its values do when one is wrong (after listing them). */
     public Setting<T> explainingChoices(String text) {
         return new Setting<>(key, kind, parser, defaultValue, required, allowed, min, max, doc, text);
     }
@@ -175,7 +175,7 @@ public final class Setting<T> {
             if (canonical != null) {
                 return parser == null ? (T) canonical : parser.parse(name, canonical);
             }
-            String problem = choices != null ? choices : "use one of " + allowed;
+            String problem = "use one of " + allowed + (choices != null ? ": " + choices : "");
             if (parser == null || kind == Kind.BOOLEAN) {
                 throw SettingErrors.invalid(name, text, problem);
             }

@@ -3,7 +3,9 @@ package io.tributary.topology;
 import io.tributary.kafka.PartitionShare;
 import io.tributary.kafka.TopicTrim;
 import io.tributary.kafka.TopicWait;
+import io.tributary.schema.PipelineStage;
 import io.tributary.schema.Progress;
+import io.tributary.schema.StageShare;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
 import io.tributary.topology.internal.BatchProgress;
@@ -34,7 +36,7 @@ import org.apache.kafka.streams.StreamsConfig;
  * mode, see KIP-95), so that the results topic then holds the output of every ingest batch so far
  * and the sink can take it. The constructor starts the application; one thread runs the batches.
  */
-public final class StreamsAggregation implements AutoCloseable {
+public final class StreamsAggregation implements PipelineStage {
     private static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(10);
 
     private final AggregationConfig config;
@@ -144,6 +146,19 @@ public final class StreamsAggregation implements AutoCloseable {
      * @throws TributaryException when the application stopped, did not catch up within 10 minutes,
      *         or, in a bounded run, read rows that no batch-end marker follows
      */
+    @Override
+    public String stageName() {
+        return config.stageName();
+    }
+
+    /** This instance's tasks, when instances share the aggregation. */
+    @Override
+    public Optional<StageShare> workShare() {
+        Share share = share();
+        return Optional.of(new StageShare(null, share.partitions(), share.activeTasks(), share.standbyTasks()));
+    }
+
+    @Override
     public Optional<Progress> runBatch() {
         try {
             return batch();

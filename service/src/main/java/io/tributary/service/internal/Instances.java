@@ -2,6 +2,7 @@ package io.tributary.service.internal;
 
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.IngestConfig;
+import io.tributary.schema.PipelineStage;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.source.DeltaSource;
@@ -116,15 +117,15 @@ public final class Instances {
     }
 
     /** The file source of a shared pipeline: active on the instance that holds the ingest's lease. */
-    static Stage leasedIngest(PipelineSpec spec, Map<String, Object> client, IngestConfig config) {
+    static PipelineStage leasedIngest(PipelineSpec spec, Map<String, Object> client, IngestConfig config) {
         String name = spec.name() + "/ingest";
         LeasedSource<FileIngest> leased = new LeasedSource<>(name, client, "tributary-" + spec.name() + "-ingest",
-                config.ingestLogTopic(), id(spec), () -> new FileIngest(config, client), FileIngest::runBatch);
-        return new Stage(name, leased::runBatch, leased);
+                config.ingestLogTopic(), id(spec), () -> new FileIngest(config, client));
+        return leased;
     }
 
     /** The Delta source of a shared pipeline: active on the instance that holds its lease. */
-    static Stage leasedDeltaSource(PipelineSpec spec, Map<String, Object> client, DeltaSourceConfig config) {
+    static PipelineStage leasedDeltaSource(PipelineSpec spec, Map<String, Object> client, DeltaSourceConfig config) {
         DeltaSource.createTopics(client, config); // the lease is a partition of the source's progress topic
         LeasedSource<DeltaSource> leased = new LeasedSource<>(config.stageName(), client, "tributary-" + spec.name() + "-delta-source",
                 config.progressTopic(), id(spec), () -> {
@@ -136,7 +137,7 @@ public final class Instances {
                         throw e;
                     }
                     return source;
-                }, DeltaSource::runBatch);
-        return new Stage(config.stageName(), leased::runBatch, leased);
+                });
+        return leased;
     }
 }

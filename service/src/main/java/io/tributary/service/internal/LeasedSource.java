@@ -1,11 +1,13 @@
 package io.tributary.service.internal;
 
 import io.tributary.kafka.PartitionShare;
+import io.tributary.schema.PipelineStage;
 import io.tributary.schema.Progress;
+import io.tributary.schema.StageShare;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.slf4j.Logger;
@@ -25,32 +27,40 @@ import org.slf4j.LoggerFactory;
  * never committed twice. One active source keeps the pipeline's single watermark and the
  * exactly-once file log as they are with one process.
  */
-final class LeasedSource<T extends AutoCloseable> implements AutoCloseable {
+final class LeasedSource<T extends PipelineStage> implements PipelineStage {
     private static final Logger LOG = LoggerFactory.getLogger(LeasedSource.class);
     private static final int LEASE_PARTITION = 0;
 
     private final String name;
     private final PartitionShare share;
     private final Callable<T> open;
-    private final Function<T, Optional<Progress>> batch;
     private volatile T active;
 
     /**
      * @param name the stage's name, for the logs
      * @param logTopic the source's own log topic (one partition), whose partition 0 is the lease
      * @param open opens the source (fencing the last holder's producer)
-     * @param batch runs one batch of an open source
      */
-    LeasedSource(String name, Map<String, Object> clientProps, String group, String logTopic, String instanceId, Callable<T> open,
-                 Function<T, Optional<Progress>> batch) {
+    LeasedSource(String name, Map<String, Object> clientProps, String group, String logTopic, String instanceId, Callable<T> open) {
         this.name = name;
         this.open = open;
-        this.batch = batch;
         this.share = PartitionShare.join(clientProps, group, logTopic, instanceId);
     }
 
+    @Override
+    public String stageName() {
+        return name;
+    }
+
+    /** Whether this instance is the active one. */
+    @Override
+    public Optional<StageShare> workShare() {
+        return Optional.of(new StageShare(holdsLease() ? "active" : "standby", List.of(), List.of(), List.of()));
+    }
+
     /** A batch of the source when this instance holds the lease; empty while it stands by. */
-    Optional<Progress> runBatch() throws Exception {
+    @Override
+    public Optional<Progress> runBatch() throws Exception {
         if (share.fencedBy() != null) {
             throw ServiceErrors.stageStopped(name, share.fencedBy());
         }
@@ -67,7 +77,7 @@ final class LeasedSource<T extends AutoCloseable> implements AutoCloseable {
                         (System.nanoTime() - t0) / 1_000_000);
             }
             try {
-                return batch.apply(active);
+                return active.runBatch();
             } catch (RuntimeException e) {
                 if (fenced(e)) { // another instance took the lease while this one stalled: its batch was aborted
                     standBy("another instance took over (" + e.getMessage() + ")");
@@ -87,7 +97,7 @@ final class LeasedSource<T extends AutoCloseable> implements AutoCloseable {
             LOG.warn("stage {}: this instance ({}) stands by now: {}", name, share.instanceId(), why);
             try {
                 a.close();
-            } catch (Exception e) {
+            } catch (RuntimeException e) {
                 LOG.debug("stage {}: closing the source: {}", name, e.toString());
             }
         }
@@ -117,7 +127,7 @@ final class LeasedSource<T extends AutoCloseable> implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         T a = active;
         active = null;
         try {

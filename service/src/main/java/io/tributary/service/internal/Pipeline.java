@@ -2,7 +2,9 @@ package io.tributary.service.internal;
 
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.FilesReadAhead;
+import io.tributary.schema.PipelineStage;
 import io.tributary.schema.Progress;
+import io.tributary.schema.StageShare;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Trigger;
 import io.tributary.topology.StreamsAggregation;
@@ -264,17 +266,6 @@ public final class Pipeline implements AutoCloseable {
     public record Ownership(String instance, Map<String, StageShare> stages) {
     }
 
-    /**
-     * One stage's share.
-     *
-     * @param role the source: {@code active} (holds the lease) or {@code standby}; null for the other stages
-     * @param partitions the partitions of the stage's input topic it owns (sorted); empty for the source
-     * @param activeTasks the aggregation's Kafka Streams tasks it runs; empty for the other stages
-     * @param standbyTasks the aggregation's tasks it keeps a warm copy of
-     */
-    public record StageShare(String role, List<Integer> partitions, List<String> activeTasks, List<String> standbyTasks) {
-    }
-
     /** This instance's share of the pipeline's work; empty when it runs the whole pipeline (one process). */
     public Optional<Ownership> ownership() {
         if (!Instances.shared(spec)) {
@@ -282,15 +273,9 @@ public final class Pipeline implements AutoCloseable {
         }
         Map<String, StageShare> out = new java.util.LinkedHashMap<>();
         for (Stage s : stages) {
-            AutoCloseable r = s.resourceIfOpen();
-            if (r instanceof LeasedSource<?> leased) {
-                out.put(s.name(), new StageShare(leased.holdsLease() ? "active" : "standby", List.of(), List.of(), List.of()));
-            } else if (r instanceof StreamsAggregation aggregation) {
-                StreamsAggregation.Share share = aggregation.share();
-                out.put(s.name(), new StageShare(null, share.partitions(), share.activeTasks(), share.standbyTasks()));
-            } else if (r instanceof PipelineParts.SinkResource sink && sink.sink().ownedPartitions() != null) {
-                out.put(s.name(), new StageShare(null, new java.util.TreeSet<>(sink.sink().ownedPartitions()).stream().toList(),
-                        List.of(), List.of()));
+            PipelineStage r = s.resourceIfOpen();
+            if (r != null) {
+                r.workShare().ifPresent(share -> out.put(s.name(), share));
             }
         }
         return Optional.of(new Ownership(Instances.id(spec), out));

@@ -12,7 +12,9 @@ import io.tributary.settings.Setting;
 import io.tributary.sink.SinkSettings;
 import io.tributary.source.DeltaSourceSettings;
 import io.tributary.topology.AggregationSettings;
+import io.tributary.schema.PipelineStage;
 import io.tributary.schema.Progress;
+import io.tributary.schema.StageShare;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
 import io.tributary.service.spec.PipelineSpec;
@@ -180,10 +182,10 @@ public final class PipelineParts {
                 aggregate = aggregateSpec(spec, input);
                 DeltaSourceConfig sourceConfig = deltaSourceConfig(spec, aggregate);
                 if (Instances.shared(spec)) {
-                    stages.add(Instances.leasedDeltaSource(spec, client, sourceConfig));
+                    stages.add(new Stage(Instances.leasedDeltaSource(spec, client, sourceConfig)));
                 } else {
                     DeltaSource source = new DeltaSource(sourceConfig, client);
-                    stages.add(new Stage(sourceConfig.stageName(), source::runBatch, source));
+                    stages.add(new Stage(source));
                 }
             } else {
                 input = fileSchema(spec, client);
@@ -191,16 +193,17 @@ public final class PipelineParts {
                 IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
                 input = ingestConfig.schema(); // with _rescued_data under schemaEvolution rescue
                 String name = spec.name() + "/ingest";
-                stages.add(Stage.opening(name, threads.submit(() -> {
+                stages.add(Stage.opening(name, threads.<PipelineStage>submit(() -> {
                     if (Instances.shared(spec)) {
                         topics.join(); // the lease is a partition of the ingest log
                         return Instances.leasedIngest(spec, client, ingestConfig);
                     }
-                    FileIngest ingest = new FileIngest(ingestConfig, client, readAhead, topics::join);
-                    // availableNow: the last data batch carries its no-data batch (docs/performance.md)
-                    ingest.endsWhenIngested(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW);
-                    ingest.boundedRun(spec.trigger().bounded()); // no later trigger: a file still being written is looked at again
-                    return new Stage(name, ingest::runBatch, ingest, ingest::idleProgress);
+                    return FileIngest.builder(ingestConfig, client).readAhead(readAhead).awaitTopics(topics::join)
+                            // availableNow: the last data batch carries its no-data batch (docs/performance.md)
+                            .endsWhenIngested(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW)
+                            // no later trigger: a file still being written is looked at again
+                            .boundedRun(spec.trigger().bounded())
+                            .build();
                 })));
                 try (Admin admin = Admin.create(client)) {
                     FileIngest.createTopics(admin, ingestConfig, partitions);
@@ -232,10 +235,7 @@ public final class PipelineParts {
             }
             AggregationConfig aggregationConfig = aggregationBuilder.build();
             String name = aggregationConfig.stageName();
-            stages.add(Stage.opening(name, threads.submit(() -> {
-                StreamsAggregation aggregation = new StreamsAggregation(aggregationConfig, client);
-                return new Stage(name, aggregation::runBatch, aggregation);
-            })));
+            stages.add(Stage.opening(name, threads.submit(() -> new StreamsAggregation(aggregationConfig, client))));
         }
         SinkConfig.Builder sinkConfig = SinkConfig.builder(spec.location(Settings.SINK_PATH), sinkSchema, sinkTopic, sinkAppId(spec),
                         spec.name() + "/sink")
@@ -247,13 +247,12 @@ public final class PipelineParts {
             sinkConfig.allowedLatency(Duration.ZERO); // a bounded run ends with everything committed
         }
         SinkConfig sink = sinkConfig.build();
-        stages.add(Stage.opening(sink.stageName(), threads.submit(() -> {
-            DeltaSink deltaSink = new DeltaSink(sink, client, options.reprocess(), spec.storage(),
-                    Instances.shared(spec) ? Instances.id(spec) : null);
+        stages.add(Stage.opening(sink.stageName(), threads.<PipelineStage>submit(() -> {
+            DeltaSink deltaSink = DeltaSink.builder(sink, client).reprocess(options.reprocess()).storage(spec.storage())
+                    .instanceId(Instances.shared(spec) ? Instances.id(spec) : null).build();
             AutoOptimize optimize = new AutoOptimize(sink.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
                     OptimizeOptions.defaults().withTargetFileSize(sink.targetFileSize()).withStorage(spec.storage()));
-            return new Stage(sink.stageName(), () -> afterCommit(deltaSink.runBatch(), optimize), new SinkResource(deltaSink, optimize),
-                    deltaSink::idleProgress);
+            return new SinkStage(deltaSink, optimize);
         })));
     }
 
@@ -277,19 +276,36 @@ public final class PipelineParts {
         }
     }
 
-    /** The sink stage's resources: the sink, and its background compaction. */
-    record SinkResource(DeltaSink sink, AutoOptimize optimize) implements AutoCloseable {
+    /** The sink stage: the sink, and its background compaction after every N commits ({@code sink.delta.optimizeEvery}). */
+    record SinkStage(DeltaSink sink, AutoOptimize optimize) implements PipelineStage {
+        @Override
+        public String stageName() {
+            return sink.stageName();
+        }
+
+        /** A batch of the sink; a batch already in the table is no commit. */
+        @Override
+        public Optional<Progress> runBatch() {
+            Optional<Progress> progress = sink.runBatch();
+            progress.filter(p -> p.sink() != null && p.sink().numOutputRows() > 0).ifPresent(p -> optimize.afterCommit());
+            return progress;
+        }
+
+        @Override
+        public Optional<Progress> idleProgress() {
+            return sink.idleProgress();
+        }
+
+        @Override
+        public Optional<StageShare> workShare() {
+            return sink.workShare();
+        }
+
         @Override
         public void close() {
             optimize.close();
             sink.close();
         }
-    }
-
-    /** Counts the sink's commits for {@code sink.delta.optimizeEvery}; a batch already in the table is no commit. */
-    private static Optional<Progress> afterCommit(Optional<Progress> progress, AutoOptimize optimize) {
-        progress.filter(p -> p.sink() != null && p.sink().numOutputRows() > 0).ifPresent(p -> optimize.afterCommit());
-        return progress;
     }
 
     /**

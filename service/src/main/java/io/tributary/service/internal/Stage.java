@@ -1,5 +1,6 @@
 package io.tributary.service.internal;
 
+import io.tributary.schema.PipelineStage;
 import io.tributary.schema.Progress;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -15,48 +16,33 @@ import org.slf4j.LoggerFactory;
 final class Stage implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Stage.class);
 
-    /** Runs one batch of what is available now; empty when there was nothing to do. */
-    interface Batch {
-        Optional<Progress> run() throws Exception;
-    }
-
     private final String name;
-    private final Batch batch;
-    private final AutoCloseable resource;
-    private final java.util.function.Supplier<Progress> idle;
+    /** The stage, or null while it is being opened. */
+    private final PipelineStage stage;
     /** The stage being opened, or null when this is it. */
-    private final Future<Stage> opened;
+    private final Future<PipelineStage> opened;
 
-    Stage(String name, Batch batch, AutoCloseable resource) {
-        this(name, batch, resource, null);
-    }
-
-    /** @param idle the progress of a trigger that found nothing to do (Spark's run 2 line), or null */
-    Stage(String name, Batch batch, AutoCloseable resource, java.util.function.Supplier<Progress> idle) {
-        this.name = name;
-        this.batch = batch;
-        this.resource = resource;
-        this.idle = idle;
+    Stage(PipelineStage stage) {
+        this.name = stage.stageName();
+        this.stage = stage;
         this.opened = null;
     }
 
-    private Stage(String name, Future<Stage> opened) {
+    private Stage(String name, Future<PipelineStage> opened) {
         this.name = name;
-        this.batch = null;
-        this.resource = null;
-        this.idle = null;
+        this.stage = null;
         this.opened = opened;
     }
 
     /** The stage {@code opened} will give, named {@code name} before it is there. */
-    static Stage opening(String name, Future<Stage> opened) {
+    static Stage opening(String name, Future<PipelineStage> opened) {
         return new Stage(name, opened);
     }
 
     /** The opened stage: waits for it; a failed opening comes as an OpenFailed, which holds what the opening threw. */
-    private Stage open() {
+    private PipelineStage open() {
         if (opened == null) {
-            return this;
+            return stage;
         }
         try {
             return opened.get();
@@ -87,27 +73,26 @@ final class Stage implements AutoCloseable {
     }
 
     Optional<Progress> idleProgress() {
-        Stage s = open();
-        return s.idle == null ? Optional.empty() : Optional.of(s.idle.get());
+        return open().idleProgress();
     }
 
     String name() {
         return name;
     }
 
-    /** The stage's resource (its ingest, aggregation or sink), once opened; null if its opening failed. */
-    AutoCloseable resource() {
+    /** The stage (its ingest, aggregation or sink), once opened; null if its opening failed. */
+    PipelineStage resource() {
         try {
-            return open().resource;
+            return open();
         } catch (OpenFailed e) {
             return null;
         }
     }
 
-    /** The stage's resource if it is open now, else null; never waits for an opening. */
-    AutoCloseable resourceIfOpen() {
+    /** The stage if it is open now, else null; never waits for an opening. */
+    PipelineStage resourceIfOpen() {
         if (opened == null) {
-            return resource;
+            return stage;
         }
         if (!opened.isDone()) {
             return null;
@@ -117,18 +102,18 @@ final class Stage implements AutoCloseable {
 
     /** Runs a batch; throws {@link OpenFailed} if the stage could not open. */
     Optional<Progress> runBatch() throws Exception {
-        return open().batch.run();
+        return open().runBatch();
     }
 
     @Override
     public void close() {
-        AutoCloseable r = resource();
+        PipelineStage r = resource();
         if (r == null) {
             return;
         }
         try {
             r.close();
-        } catch (Exception e) {
+        } catch (RuntimeException e) {
             LOG.warn("closing stage {}: {}", name, e.toString());
         }
     }

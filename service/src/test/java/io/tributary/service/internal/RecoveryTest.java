@@ -3,6 +3,7 @@ package io.tributary.service.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.schema.PipelineStage;
 import io.tributary.schema.Progress;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,12 +35,12 @@ class RecoveryTest {
     @Test
     void aRetriableFailureIsTriedAgainAndReportedUntilATrySucceeds() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        Stage stage = new Stage("p/sink", () -> {
+        Stage stage = stage(() -> {
             if (calls.incrementAndGet() <= 2) {
                 throw new TimeoutException("Timed out waiting for a node assignment");
             }
             return Optional.of(DONE);
-        }, () -> { });
+        });
         assertThat(Recovery.runBatch(stage, () -> false, retries)).contains(DONE);
         assertThat(heard).containsExactly(
                 "p/sink retrying #1: TimeoutException: Timed out waiting for a node assignment",
@@ -49,10 +50,29 @@ class RecoveryTest {
 
     @Test
     void anyOtherFailureEndsTheRunWithoutARetry() {
-        Stage stage = new Stage("p/sink", () -> {
+        Stage stage = stage(() -> {
             throw new IllegalStateException("the table refused the commit");
-        }, () -> { });
+        });
         assertThatThrownBy(() -> Recovery.runBatch(stage, () -> false, retries)).hasMessage("the table refused the commit");
         assertThat(heard).isEmpty();
+    }
+
+    /** A stage named p/sink whose batches are {@code batch}. */
+    private static Stage stage(java.util.concurrent.Callable<Optional<Progress>> batch) {
+        return new Stage(new PipelineStage() {
+            @Override
+            public String stageName() {
+                return "p/sink";
+            }
+
+            @Override
+            public Optional<Progress> runBatch() throws Exception {
+                return batch.call();
+            }
+
+            @Override
+            public void close() {
+            }
+        });
     }
 }
