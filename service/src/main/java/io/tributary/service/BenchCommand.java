@@ -95,7 +95,7 @@ final class BenchCommand implements Callable<Integer> {
         Path work = temporary ? Files.createTempDirectory("tributary-bench") : Files.createDirectories(dir.toAbsolutePath());
         try {
             if ("service".equals(scenario)) {
-                runOnce(launcher, work.resolve("run-prepare"), Files.createDirectories(work.resolve("empty"))); // the class-data archive
+                runOnce(launcher, work.resolve("run-prepare"), Files.createDirectories(work.resolve("empty"))); // a dist without an archive records it here
                 Path folder = work.resolve("service");
                 if (Files.exists(folder)) {
                     delete(folder); // a cold start: no state, no table
@@ -117,11 +117,14 @@ final class BenchCommand implements Callable<Integer> {
             }
             out.println("launcher: " + launcher);
             out.flush();
-            // untimed: the launcher records its class-data archive on a first run, of the classes that run
-            // loads; a user's first run reads their files, so this one reads the input (an empty folder
-            // leaves the write path's classes out: the windowed run took 0.3 s longer); users start from the second run on
-            ChildRun prepare = runOnce(launcher, work.resolve("run-prepare"), input, remote);
-            out.printf(Locale.ROOT, "preparation run (untimed, the same input): %.2f s%n", prepare.wallSeconds());
+            // left out of the medians: a user's first run after an install, shown on its own (a
+            // distribution without a class-data archive, e.g. unpacked from the tarball, records one
+            // on its first run, of the classes that run loads; so this run reads the same input)
+            ChildRun first = runOnce(launcher, work.resolve("run-first"), input, remote);
+            if (first.rows() != rows) {
+                throw new TributaryException("bench: the first run read " + first.rows() + " rows, not " + rows + "; see " + first.folder());
+            }
+            print(out, "first run (not in the medians)", first);
             List<ChildRun> results = new ArrayList<>();
             for (int i = 1; i <= runs; i++) {
                 ChildRun r = runOnce(launcher, work.resolve("run-" + i), input, remote);
