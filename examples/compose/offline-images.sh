@@ -73,7 +73,8 @@ kafka() {
   if ! exists $tag; then
     jre >/dev/null; log "building $tag"
     local context; context="$(mktemp -d)"
-    cp -r $here/kafka/. "$context/" && cp -r $dist/lib "$context/lib"
+    # the jars only: the distribution's class-data archive is Tributary's, for its own folder
+    cp -r $here/kafka/. "$context/" && mkdir "$context/lib" && cp $dist/lib/*.jar "$context/lib/"
     build $tag "$context"; rm -rf "$context"
   fi
   log "$tag $(size $tag)"
