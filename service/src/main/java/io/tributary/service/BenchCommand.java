@@ -122,7 +122,7 @@ final class BenchCommand implements Callable<Integer> {
             // on its first run, of the classes that run loads; so this run reads the same input)
             ChildRun first = runOnce(launcher, work.resolve("run-first"), input, remote);
             if (first.rows() != rows) {
-                throw new TributaryException("bench: the first run read " + first.rows() + " rows, not " + rows + "; see " + first.folder());
+                throw ServiceErrors.benchFirstRunRowsLost(first.rows(), rows, first.folder());
             }
             print(out, "first run (not in the medians)", first);
             List<ChildRun> results = new ArrayList<>();

@@ -31,6 +31,11 @@ public final class ServiceErrors {
         return new TributaryException("bench: run " + run + " read " + read + " rows, not " + written + "; see " + folder);
     }
 
+    /** When the first run of a bench, outside the medians, reads fewer or more rows than were written. */
+    public static TributaryException benchFirstRunRowsLost(long read, long written, Path folder) {
+        return new TributaryException("bench: the first run read " + read + " rows, not " + written + "; see " + folder);
+    }
+
     /** When the bench cannot find bin/tributary. */
     public static TributaryException noLauncher(String home) {
         return new TributaryException("bench: cannot find bin/tributary (system property tributary.home is " + home
