@@ -75,4 +75,9 @@ final class KafkaErrors {
     static TributaryException interruptedAwaitingTopic(String topic, InterruptedException cause) {
         return new TributaryException("interrupted while waiting for topic " + topic, cause);
     }
+
+    /** When a Kafka source's schema is not a Spark DDL string. */
+    static TributaryException badSchema(String key, TributaryException e) {
+        return new TributaryException("key '" + key + "': " + e.getMessage(), e);
+    }
 }

@@ -8,6 +8,7 @@ import io.tributary.ingest.FilesReadAhead;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestConfigBuilder;
 import io.tributary.ingest.IngestSettings;
+import io.tributary.kafka.KafkaSourceSettings;
 import io.tributary.settings.Setting;
 import io.tributary.sink.SinkSettings;
 import io.tributary.source.DeltaSourceSettings;
@@ -110,6 +111,11 @@ public final class PipelineParts {
                 .build();
     }
 
+    /** The schema of a Kafka source's records ({@code source.kafka.schema}). */
+    static Schema kafkaSchema(PipelineSpec spec) {
+        return spec.values(Settings.KAFKA_SOURCE, KafkaSourceSettings.ALL).get(KafkaSourceSettings.SCHEMA);
+    }
+
     /** The replicas of the topics the pipeline creates: {@code topic.replicationFactor}, or empty for the broker's default. */
     static Optional<Short> replicationFactor(PipelineSpec spec) {
         return spec.has(Settings.REPLICATION_FACTOR) ? Optional.of(spec.integer(Settings.REPLICATION_FACTOR).shortValue()) : Optional.empty();
@@ -174,7 +180,13 @@ public final class PipelineParts {
         String lateTopic = "deadLetter".equals(spec.string(Settings.LATE_ROWS)) ? Topics.lateRows(spec.name()) : null;
         CompletableFuture<Void> topics = new CompletableFuture<>(); // the ingest's wait for its topics
         try {
-            if (spec.has(Settings.DELTA_PATH)) {
+            if (spec.has(Settings.KAFKA_TOPICS)) {
+                input = kafkaSchema(spec);
+                aggregate = null; // refused with a Kafka source (KafkaSourceChecks)
+                if ("deadLetter".equals(spec.string(Settings.BAD_RECORD))) {
+                    TopicAdmin.ensure(client, partitions, replicationFactor(spec), Topics.deadLetter(spec.name()));
+                }
+            } else if (spec.has(Settings.DELTA_PATH)) {
                 TopicAdmin.ensure(client, partitions, replicationFactor(spec), Topics.events(spec.name()));
                 try (DeltaSource probe = new DeltaSource(deltaSourceConfig(spec, null), client)) {
                     input = probe.schema(); // the table's; nothing is connected
@@ -220,7 +232,8 @@ public final class PipelineParts {
         }
 
         Schema sinkSchema = input;
-        String sinkTopic = Topics.events(spec.name());
+        // a Kafka source's topic is read by the sink itself: no copy, and never trimmed (it is someone else's)
+        String sinkTopic = spec.has(Settings.KAFKA_TOPICS) ? spec.list(Settings.KAFKA_TOPICS).get(0) : Topics.events(spec.name());
         if (aggregate != null) {
             sinkSchema = aggregate.outputSchema();
             sinkTopic = Topics.results(spec.name());
@@ -240,7 +253,7 @@ public final class PipelineParts {
         SinkConfig.Builder sinkConfig = SinkConfig.builder(spec.location(Settings.SINK_PATH), sinkSchema, sinkTopic, sinkAppId(spec),
                         spec.name() + "/sink")
                 .settings(spec.values(Settings.SINK, SinkSettings.ALL))
-                .trimTopic(spec.bool(Settings.TOPIC_TRIM))
+                .trimTopic(spec.bool(Settings.TOPIC_TRIM) && !spec.has(Settings.KAFKA_TOPICS))
                 .badRecords(SinkBadRecords.forName(spec.string(Settings.BAD_RECORD), Topics.deadLetter(spec.name())));
         withSinkMode(aggregate, sinkConfig);
         if (spec.trigger().bounded()) {
@@ -262,7 +275,7 @@ public final class PipelineParts {
      * pipeline's opening will refuse anyway.
      */
     static FilesReadAhead readAhead(PipelineSpec spec) {
-        if (spec.has(Settings.DELTA_PATH) || Instances.shared(spec)) {
+        if (spec.has(Settings.DELTA_PATH) || spec.has(Settings.KAFKA_TOPICS) || Instances.shared(spec)) {
             return null; // a standby instance reads nothing
         }
         try {

@@ -149,10 +149,15 @@ public final class PipelineSpec {
         KafkaTimeouts.check(values, this::where);
         boolean files = values.containsKey(Settings.FILES_PATH);
         boolean delta = values.containsKey(Settings.DELTA_PATH);
-        if (files == delta) {
-            throw new TributaryException("spec " + specFile + ": " + (files ? "two sources" : "no source")
-                    + "; give exactly one of source.files (a folder of files: its path, and its schema unless inferred)"
-                    + " or source.delta (a table's path)");
+        boolean kafka = values.containsKey(Settings.KAFKA_TOPICS);
+        int sources = (files ? 1 : 0) + (delta ? 1 : 0) + (kafka ? 1 : 0);
+        if (sources != 1) {
+            throw new TributaryException("spec " + specFile + ": " + (sources > 1 ? "two sources" : "no source")
+                    + "; give exactly one of source.files (a folder of files: its path, and its schema unless inferred),"
+                    + " source.delta (a table's path) or source.kafka (a topic's name and its schema)");
+        }
+        if (kafka) {
+            KafkaSourceChecks.check(this, this::where);
         }
         if (files && values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {
             throw new TributaryException(where(Settings.SCHEMA_HINTS) + ": key '" + Settings.SCHEMA_HINTS + "' types columns of an"

@@ -2,6 +2,7 @@ package io.tributary.service.spec;
 
 
 import io.tributary.ingest.IngestSettings;
+import io.tributary.kafka.KafkaSourceSettings;
 import io.tributary.schema.CrashPoint;
 import io.tributary.service.bench.BenchStats;
 import io.tributary.settings.Setting;
@@ -23,6 +24,7 @@ public final class Settings {
     /** The prefixes under which the spec composes each stage's settings. */
     public static final String FILES = "source.files";
     public static final String DELTA = "source.delta";
+    public static final String KAFKA_SOURCE = "source.kafka";
     public static final String SINK = "sink.delta";
     public static final String AGGREGATE = "aggregate";
     public static final String NAME = "name";
@@ -54,6 +56,8 @@ public final class Settings {
     public static final String DELTA_MAX_FILES = DeltaSourceSettings.MAX_FILES.under(DELTA).key();
     public static final String DELTA_MAX_BYTES = DeltaSourceSettings.MAX_BYTES.under(DELTA).key();
     public static final String DELTA_ROWS_PER_RECORD = DeltaSourceSettings.ROWS_PER_RECORD.under(DELTA).key();
+    public static final String KAFKA_TOPICS = KafkaSourceSettings.TOPICS.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_SCHEMA = KafkaSourceSettings.SCHEMA.under(KAFKA_SOURCE).key();
     public static final String SINK_PATH = SinkSettings.PATH.under(SINK).key();
     public static final String SINK_MODE = SinkSettings.MODE.under(SINK).key();
     public static final String SINK_KEYS = SinkSettings.KEYS.under(SINK).key();
@@ -118,7 +122,7 @@ public final class Settings {
 
     /**
      * Every key a spec takes: the service's own, and each stage's settings under its prefix (the
-     * stage defines them: {@code IngestSettings}, {@code DeltaSourceSettings}, {@code SinkSettings},
+     * stage defines them: {@code IngestSettings}, {@code DeltaSourceSettings}, {@code KafkaSourceSettings}, {@code SinkSettings},
      * {@code AggregationSettings}), in the order docs/configuration.md lists them.
      */
     public static final List<Setting<?>> ALL = compose();
@@ -127,6 +131,7 @@ public final class Settings {
         List<Setting<?>> all = new ArrayList<>(SERVICE_FIRST);
         IngestSettings.ALL.forEach(s -> all.add(s.under(FILES)));
         DeltaSourceSettings.ALL.forEach(s -> all.add(s.under(DELTA)));
+        KafkaSourceSettings.ALL.forEach(s -> all.add(s.under(KAFKA_SOURCE)));
         SinkSettings.ALL.forEach(s -> all.add(s.under(SINK)));
         AggregationSettings.ALL.forEach(s -> all.add(s.under(AGGREGATE)));
         all.add(AggregationSettings.OUTPUT_MODE);
