@@ -1,6 +1,6 @@
 package io.tributary.service.spec;
 
-import io.tributary.schema.TributaryException;
+import io.tributary.service.spec.internal.SpecErrors;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -28,10 +28,8 @@ final class KafkaTimeouts {
         Long given = millis(values.get(REQUEST_TIMEOUT));
         long request = given == null ? DEFAULT_REQUEST_TIMEOUT_MS : given;
         if (api < request) {
-            throw new TributaryException(where.apply(API_TIMEOUT) + ": key '" + API_TIMEOUT + "' is " + api + ", below '" + REQUEST_TIMEOUT
-                    + "' (" + (given == null ? "Kafka's default, " + request : request + ", " + where.apply(REQUEST_TIMEOUT)) + "); Kafka's"
-                    + " clients need default.api.timeout.ms >= request.timeout.ms: raise " + API_TIMEOUT + " to at least " + request
-                    + (given == null ? " or set " : " or lower ") + REQUEST_TIMEOUT);
+            throw SpecErrors.apiTimeoutBelowRequestTimeout(API_TIMEOUT, api, where.apply(API_TIMEOUT), REQUEST_TIMEOUT, given,
+                    request, given == null ? null : where.apply(REQUEST_TIMEOUT));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.tributary.service.spec;
 
 import io.tributary.schema.TributaryException;
+import io.tributary.service.spec.internal.SpecErrors;
 import io.tributary.service.spec.internal.SpecYaml;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
@@ -42,9 +43,9 @@ public final class PipelineSpec {
         try {
             yaml = Files.readAllBytes(specFile);
         } catch (java.nio.file.NoSuchFileException e) {
-            throw new TributaryException("spec " + specName + ": no such file");
+            throw SpecErrors.noSuchSpec(specName);
         } catch (IOException e) {
-            throw new TributaryException("spec " + specName + ": cannot be read: " + e.getMessage());
+            throw SpecErrors.cannotReadSpec(specName, e.getMessage());
         }
         Map<String, String> values = new LinkedHashMap<>();
         Map<String, String> origins = new HashMap<>();
@@ -118,24 +119,21 @@ public final class PipelineSpec {
                 best = s.envName();
             }
         }
-        String hint = bestDistance <= Math.max(3, name.length() / 6) ? " (did you mean " + best + "?)" : "";
-        return new TributaryException("environment variable " + name + " names no key" + hint
-                + "; fix its name or unset it: a TRIBUTARY_ variable is TRIBUTARY_ + a key of docs/configuration.md,"
-                + " upper-cased, dots as underscores (" + String.join(", ", Settings.NOT_KEYS.keySet()) + " are the launcher's and test tools' own)");
+        String closest = bestDistance <= Math.max(3, name.length() / 6) ? best : null;
+        return SpecErrors.unknownVariable(name, closest, Settings.NOT_KEYS.keySet());
     }
 
     private void validate() {
         for (String key : values.keySet()) {
             if (Settings.find(key) == null) {
-                throw new TributaryException(where(key) + ": unknown key '" + key + "'" + suggestion(key)
-                        + "; the keys are listed in docs/configuration.md");
+                throw SpecErrors.unknownKey(where(key), key, closest(key));
             }
         }
         for (Setting<?> s : Settings.ALL) {
             String v = values.get(s.key());
             if (v == null) {
                 if (s.isRequired()) {
-                    throw new TributaryException("spec " + specFile + ": missing required key '" + s.key() + "' (" + s.doc() + ")");
+                    throw SpecErrors.missingKey(specFile, s.key(), s.doc());
                 }
                 continue;
             }
@@ -152,37 +150,26 @@ public final class PipelineSpec {
         boolean kafka = values.containsKey(Settings.KAFKA_TOPICS);
         int sources = (files ? 1 : 0) + (delta ? 1 : 0) + (kafka ? 1 : 0);
         if (sources != 1) {
-            throw new TributaryException("spec " + specFile + ": " + (sources > 1 ? "two sources" : "no source")
-                    + "; give exactly one of source.files (a folder of files: its path, and its schema unless inferred),"
-                    + " source.delta (a table's path) or source.kafka (a topic's name and its schema)");
+            throw SpecErrors.notOneSource(specFile, sources > 1);
         }
         if (kafka) {
             KafkaSourceChecks.check(this, this::where);
         }
         if (files && values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {
-            throw new TributaryException(where(Settings.SCHEMA_HINTS) + ": key '" + Settings.SCHEMA_HINTS + "' types columns of an"
-                    + " inferred schema, but source.files.schema is given; put the types in source.files.schema, or leave it out");
+            throw SpecErrors.hintsWithSchema(where(Settings.SCHEMA_HINTS), Settings.SCHEMA_HINTS);
         }
         if (delta && values.containsKey(Settings.CLOSE_IDLE)) {
-            throw new TributaryException(where(Settings.CLOSE_IDLE) + ": key '" + Settings.CLOSE_IDLE + "' closes windows when no new"
-                    + " file comes; it is for source.files only, and a Delta source does not take it: remove it (the windows then close"
-                    + " as Spark's do, when later events move the watermark)");
+            throw SpecErrors.closeIdleWithDeltaSource(where(Settings.CLOSE_IDLE), Settings.CLOSE_IDLE);
         }
         if (files && "addNewColumns".equals(schemaEvolution()) && !bool(Settings.SINK_MERGE_SCHEMA)
                 && Settings.ALL.stream().noneMatch(s -> s.key().startsWith("aggregate.") && values.containsKey(s.key()))) {
-            throw new TributaryException(where(Settings.SCHEMA_EVOLUTION) + ": schemaEvolution addNewColumns"
-                    + (has(Settings.SCHEMA_EVOLUTION) ? "" : " (the default when source.files.schema is left out, as in Auto Loader)")
-                    + " adds columns to the table: set sink.delta.mergeSchema: true too (Spark's Delta sink needs its mergeSchema option for"
-                    + " the same), or set source.files.schemaEvolution: none");
+            throw SpecErrors.addNewColumnsWithoutMergeSchema(where(Settings.SCHEMA_EVOLUTION), has(Settings.SCHEMA_EVOLUTION));
         }
         if (!name().matches("[A-Za-z0-9_-]+")) {
-            throw new TributaryException(where(Settings.NAME) + ": name '" + name()
-                    + "' may only hold letters, digits, '-' and '_' (it names topics and folders)");
+            throw SpecErrors.badName(where(Settings.NAME), name());
         }
         if (has(Settings.INSTANCE_ID) && !string(Settings.INSTANCE_ID).matches("[A-Za-z0-9._-]{1,100}")) {
-            throw new TributaryException(where(Settings.INSTANCE_ID) + ": key '" + Settings.INSTANCE_ID + "' is '"
-                    + string(Settings.INSTANCE_ID) + "'; it may only hold letters, digits, '.', '-' and '_' (at most 100):"
-                    + " it names the instance in Kafka's groups and in the table's txn ids");
+            throw SpecErrors.badInstanceId(where(Settings.INSTANCE_ID), Settings.INSTANCE_ID, string(Settings.INSTANCE_ID));
         }
     }
 
@@ -193,8 +180,7 @@ public final class PipelineSpec {
         }
         Path p = path(key);
         if (Files.exists(p) && !Files.isDirectory(p)) {
-            throw new TributaryException(where(key) + ": key '" + key + "' names " + p + ", which is a file, not a folder;"
-                    + " give a folder's path (or move the file away)");
+            throw SpecErrors.pathIsAFile(where(key), key, p);
         }
     }
 
@@ -203,7 +189,8 @@ public final class PipelineSpec {
         return origins.getOrDefault(key, "spec " + specFile);
     }
 
-    private static String suggestion(String key) {
+    /** The key {@code key} likely means, or null when none is close. */
+    private static String closest(String key) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (Setting<?> s : Settings.ALL) {
@@ -213,7 +200,7 @@ public final class PipelineSpec {
                 best = s.key();
             }
         }
-        return bestDistance <= Math.max(3, key.length() / 3) ? " (did you mean '" + best + "'?)" : "";
+        return bestDistance <= Math.max(3, key.length() / 3) ? best : null;
     }
 
     private static int distance(String a, String b) {
@@ -282,7 +269,7 @@ public final class PipelineSpec {
 
     /** {@code e}, led by where the key's value was given. */
     private TributaryException framed(String key, TributaryException e) {
-        return e.getMessage().startsWith(where(key)) ? e : new TributaryException(where(key) + ": " + e.getMessage(), e);
+        return e.getMessage().startsWith(where(key)) ? e : SpecErrors.badValue(where(key), e);
     }
 
     /**

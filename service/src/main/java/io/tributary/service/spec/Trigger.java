@@ -1,7 +1,7 @@
 package io.tributary.service.spec;
 
 import io.tributary.schema.Durations;
-import io.tributary.schema.TributaryException;
+import io.tributary.service.spec.internal.SpecErrors;
 import java.time.Duration;
 
 /**
@@ -29,7 +29,7 @@ public record Trigger(Kind kind, Duration interval) {
         if (kv.length == 2 && kv[0].strip().equalsIgnoreCase("processingTime")) {
             return new Trigger(Kind.PROCESSING_TIME, io.tributary.settings.Setting.duration("trigger.processingTime", "").parse("trigger.processingTime", kv[1].strip()));
         }
-        throw new TributaryException("trigger '" + text + "' is not one of availableNow, once, processingTime=<interval> (e.g. processingTime=1 minute), or absent for back-to-back batches");
+        throw SpecErrors.unknownTrigger(text);
     }
 
     /** Whether the run stops once what was there is processed. */

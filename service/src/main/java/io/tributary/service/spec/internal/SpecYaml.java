@@ -52,7 +52,7 @@ public final class SpecYaml {
         } catch (JsonProcessingException e) {
             throw reader.syntaxError(e);
         } catch (IOException e) {
-            throw new TributaryException("spec " + file + ": cannot be read: " + e.getMessage());
+            throw SpecErrors.cannotReadSpec(file, e.getMessage());
         }
         return reader.entries;
     }
@@ -61,16 +61,14 @@ public final class SpecYaml {
         JsonToken t = p.nextToken();
         boolean nothing = t == JsonToken.VALUE_NULL || t == JsonToken.VALUE_STRING && p.getText().isEmpty(); // "---" alone
         if (t == null || nothing && p.nextToken() == null) {
-            throw new TributaryException("spec " + file + ": the spec is empty; give at least name, source and sink.delta.path "
-                    + "(the README's quick start has a whole spec)");
+            throw SpecErrors.emptySpec(file);
         }
         if (t != JsonToken.START_OBJECT) {
-            throw new TributaryException(at(p) + ": expected a YAML mapping of keys (name:, source:, sink:, ...)");
+            throw SpecErrors.notAMapping(at(p));
         }
         mapping(p, "");
         if (p.nextToken() != null) {
-            throw new TributaryException(at(p) + ": a second YAML document starts here; a spec is one document: remove the '---' "
-                    + "and merge the two, or split them into two specs");
+            throw SpecErrors.secondDocument(at(p));
         }
     }
 
@@ -101,7 +99,7 @@ public final class SpecYaml {
         List<String> items = new ArrayList<>();
         for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
             if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-                throw new TributaryException(at(p) + ": key '" + key + "' holds a nested list or mapping; give a list of values, e.g. [user, day]");
+                throw SpecErrors.nestedList(at(p), key);
             }
             if (t != JsonToken.VALUE_NULL) {
                 items.add(scalar(p));
@@ -123,14 +121,9 @@ public final class SpecYaml {
     private void put(String key, String value, int line) {
         Entry before = entries.get(key);
         if (before != null) {
-            throw givenTwice(key, before.line(), line);
+            throw SpecErrors.givenTwice(file, key, before.line(), line);
         }
         entries.put(key, new Entry(value, line));
-    }
-
-    private TributaryException givenTwice(String key, int first, int second) {
-        return new TributaryException("spec " + file + ": key '" + key + "' is given twice, at line " + first + " and line " + second
-                + "; keep one of them");
     }
 
     private TributaryException duplicateOr(JsonProcessingException e, String prefix) {
@@ -140,7 +133,7 @@ public final class SpecYaml {
             Integer first = keyLines.get(key);
             int second = e.getLocation() == null ? -1 : e.getLocation().getLineNr();
             if (first != null && second > 0) {
-                return givenTwice(key, first, second);
+                return SpecErrors.givenTwice(file, key, first, second);
             }
         }
         return syntaxError(e);
@@ -153,7 +146,7 @@ public final class SpecYaml {
         String what = e.getOriginalMessage().lines().findFirst().orElse("").strip();
         String where = e.getLocation() == null ? "spec " + file
                 : "spec " + file + " line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-        return new TributaryException(where + ": not valid YAML: " + what);
+        return SpecErrors.notValidYaml(where, what);
     }
 
     private TributaryException yamlError(MarkedYAMLException y) {
@@ -162,21 +155,19 @@ public final class SpecYaml {
         Mark pm = y.getProblemMark();
         Mark cm = y.getContextMark();
         if (problem.contains("TAB") || problem.contains("'\\t'")) {
-            return new TributaryException(place(pm) + ": a tab; YAML indents with spaces only: replace the tab with spaces");
+            return SpecErrors.tab(place(pm));
         }
         if (context.contains("quoted scalar") && cm != null) {
-            return new TributaryException(place(cm) + ": a quote that is never closed (" + problem + "); close the quote where the value ends");
+            return SpecErrors.unclosedQuote(place(cm), problem);
         }
         String because = problem + (context.isEmpty() ? "" : " " + context + (cm == null ? "" : " at line " + (cm.getLine() + 1) + ", column " + (cm.getColumn() + 1)));
         if (problem.startsWith("expected <block end>")) {
-            return new TributaryException(place(pm) + ": not valid YAML, check the indentation (" + because
-                    + "); the keys of one mapping start in the same column");
+            return SpecErrors.keysOutOfLine(place(pm), because);
         }
         if (problem.startsWith("mapping values are not allowed") || problem.startsWith("could not find expected ':'")) {
-            return new TributaryException(place(pm) + ": not valid YAML, check the indentation (" + because
-                    + "); a key is indented under a value: move it in line with the keys beside it, or quote a value that holds ': '");
+            return SpecErrors.keyUnderValue(place(pm), because);
         }
-        return new TributaryException(place(pm) + ": not valid YAML (" + because + "); fix the YAML there");
+        return SpecErrors.badYaml(place(pm), because);
     }
 
     private String place(Mark m) {

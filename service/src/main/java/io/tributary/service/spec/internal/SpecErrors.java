@@ -1,0 +1,175 @@
+package io.tributary.service.spec.internal;
+
+import io.tributary.schema.TributaryException;
+import java.nio.file.Path;
+import java.util.Collection;
+
+/**
+ * The errors of a pipeline spec: its file, its YAML, its keys and their values, each naming where
+ * it was given (the spec's line, the environment variable or the {@code --set} option) and the fix.
+ */
+public final class SpecErrors {
+    private SpecErrors() {
+    }
+
+    /** When the spec file does not exist. */
+    public static TributaryException noSuchSpec(String specName) {
+        return new TributaryException("spec " + specName + ": no such file");
+    }
+
+    /** When the spec file cannot be read. */
+    public static TributaryException cannotReadSpec(String specName, String message) {
+        return new TributaryException("spec " + specName + ": cannot be read: " + message);
+    }
+
+    /** When a TRIBUTARY_ environment variable names no key; {@code closest} is the likely one meant, or null. */
+    public static TributaryException unknownVariable(String name, String closest, Collection<String> launcherVariables) {
+        return new TributaryException("environment variable " + name + " names no key"
+                + (closest == null ? "" : " (did you mean " + closest + "?)")
+                + "; fix its name or unset it: a TRIBUTARY_ variable is TRIBUTARY_ + a key of docs/configuration.md,"
+                + " upper-cased, dots as underscores (" + String.join(", ", launcherVariables)
+                + " are the launcher's and test tools' own)");
+    }
+
+    /** When the spec gives a key that is not one; {@code closest} is the likely one meant, or null. */
+    public static TributaryException unknownKey(String where, String key, String closest) {
+        return new TributaryException(where + ": unknown key '" + key + "'"
+                + (closest == null ? "" : " (did you mean '" + closest + "'?)")
+                + "; the keys are listed in docs/configuration.md");
+    }
+
+    /** When a required key is not given. */
+    public static TributaryException missingKey(Path specFile, String key, String doc) {
+        return new TributaryException("spec " + specFile + ": missing required key '" + key + "' (" + doc + ")");
+    }
+
+    /** When the spec gives no source, or more than one; {@code several} tells which. */
+    public static TributaryException notOneSource(Path specFile, boolean several) {
+        return new TributaryException("spec " + specFile + ": " + (several ? "two sources" : "no source")
+                + "; give exactly one of source.files (a folder of files: its path, and its schema unless inferred),"
+                + " source.delta (a table's path) or source.kafka (a topic's name and its schema)");
+    }
+
+    /** When schema hints are given with a schema. */
+    public static TributaryException hintsWithSchema(String where, String key) {
+        return new TributaryException(where + ": key '" + key + "' types columns of an"
+                + " inferred schema, but source.files.schema is given; put the types in source.files.schema, or leave it out");
+    }
+
+    /** When closeIdleWindowsAfter is given for a Delta source. */
+    public static TributaryException closeIdleWithDeltaSource(String where, String key) {
+        return new TributaryException(where + ": key '" + key + "' closes windows when no new file comes; it is for source.files"
+                + " only, and a Delta source does not take it: remove it (the windows then close as Spark's do, when later events"
+                + " move the watermark)");
+    }
+
+    /** When schemaEvolution is addNewColumns, {@code given} or by default, without sink.delta.mergeSchema. */
+    public static TributaryException addNewColumnsWithoutMergeSchema(String where, boolean given) {
+        return new TributaryException(where + ": schemaEvolution addNewColumns"
+                + (given ? "" : " (the default when source.files.schema is left out, as in Auto Loader)")
+                + " adds columns to the table: set sink.delta.mergeSchema: true too (Spark's Delta sink needs its mergeSchema"
+                + " option for the same), or set source.files.schemaEvolution: none");
+    }
+
+    /** When the pipeline's name holds characters a topic or folder name cannot. */
+    public static TributaryException badName(String where, String name) {
+        return new TributaryException(where + ": name '" + name
+                + "' may only hold letters, digits, '-' and '_' (it names topics and folders)");
+    }
+
+    /** When the instance id holds characters a group or txn id cannot, or is too long. */
+    public static TributaryException badInstanceId(String where, String key, String id) {
+        return new TributaryException(where + ": key '" + key + "' is '"
+                + id + "'; it may only hold letters, digits, '.', '-' and '_' (at most 100):"
+                + " it names the instance in Kafka's groups and in the table's txn ids");
+    }
+
+    /** When a folder key names a file. */
+    public static TributaryException pathIsAFile(String where, String key, Path path) {
+        return new TributaryException(where + ": key '" + key + "' names " + path + ", which is a file, not a folder;"
+                + " give a folder's path (or move the file away)");
+    }
+
+    /** When a key's value is bad: {@code cause}'s message, led by where the value was given. */
+    public static TributaryException badValue(String where, TributaryException cause) {
+        return new TributaryException(where + ": " + cause.getMessage(), cause);
+    }
+
+    /** When default.api.timeout.ms is below request.timeout.ms; {@code given} is the latter as set, null when Kafka's default. */
+    public static TributaryException apiTimeoutBelowRequestTimeout(String apiKey, long api, String apiWhere, String requestKey,
+                                                                   Long given, long request, String requestWhere) {
+        return new TributaryException(apiWhere + ": key '" + apiKey + "' is " + api + ", below '" + requestKey
+                + "' (" + (given == null ? "Kafka's default, " + request : request + ", " + requestWhere) + "); Kafka's"
+                + " clients need default.api.timeout.ms >= request.timeout.ms: raise " + apiKey + " to at least " + request
+                + (given == null ? " or set " : " or lower ") + requestKey);
+    }
+
+    /** When the trigger is not one of Spark's. */
+    public static TributaryException unknownTrigger(String text) {
+        return new TributaryException("trigger '" + text + "' is not one of availableNow, once, processingTime=<interval> (e.g."
+                + " processingTime=1 minute), or absent for back-to-back batches");
+    }
+
+    /** When the spec holds no key. */
+    public static TributaryException emptySpec(String file) {
+        return new TributaryException("spec " + file + ": the spec is empty; give at least name, source and sink.delta.path "
+                + "(the README's quick start has a whole spec)");
+    }
+
+    /** When the spec's document is not a mapping; {@code at} is the spec and line. */
+    public static TributaryException notAMapping(String at) {
+        return new TributaryException(at + ": expected a YAML mapping of keys (name:, source:, sink:, ...)");
+    }
+
+    /** When the spec holds a second YAML document; {@code at} is the spec and line where it starts. */
+    public static TributaryException secondDocument(String at) {
+        return new TributaryException(at + ": a second YAML document starts here; a spec is one document: remove the '---' "
+                + "and merge the two, or split them into two specs");
+    }
+
+    /** When a list holds a list or mapping; {@code at} is the spec and line. */
+    public static TributaryException nestedList(String at, String key) {
+        return new TributaryException(at + ": key '" + key + "' holds a nested list or mapping; give a list of values, e.g. "
+                + "[user, day]");
+    }
+
+    /** When a key is given twice. */
+    public static TributaryException givenTwice(String file, String key, int first, int second) {
+        return new TributaryException("spec " + file + ": key '" + key + "' is given twice, at line " + first + " and line "
+                + second + "; keep one of them");
+    }
+
+    /** When the parser finds the YAML not valid, saying {@code what}; {@code where} is the spec, and its line if known. */
+    public static TributaryException notValidYaml(String where, String what) {
+        return new TributaryException(where + ": not valid YAML: " + what);
+    }
+
+    /** When the YAML is indented with a tab; {@code place} is the spec, line and column. */
+    public static TributaryException tab(String place) {
+        return new TributaryException(place + ": a tab; YAML indents with spaces only: replace the tab with spaces");
+    }
+
+    /** When a quote is never closed; {@code place} is where it opens. */
+    public static TributaryException unclosedQuote(String place, String problem) {
+        return new TributaryException(place + ": a quote that is never closed (" + problem + "); close the quote where the value "
+                + "ends");
+    }
+
+    /** When a mapping's keys do not start in one column; {@code because} is the parser's problem. */
+    public static TributaryException keysOutOfLine(String place, String because) {
+        return new TributaryException(place + ": not valid YAML, check the indentation (" + because
+                + "); the keys of one mapping start in the same column");
+    }
+
+    /** When a key is indented under a value; {@code because} is the parser's problem. */
+    public static TributaryException keyUnderValue(String place, String because) {
+        return new TributaryException(place + ": not valid YAML, check the indentation (" + because
+                + "); a key is indented under a value: move it in line with the keys beside it, or quote a value that holds "
+                + "': '");
+    }
+
+    /** When the YAML is not valid otherwise; {@code because} is the parser's problem. */
+    public static TributaryException badYaml(String place, String because) {
+        return new TributaryException(place + ": not valid YAML (" + because + "); fix the YAML there");
+    }
+}
