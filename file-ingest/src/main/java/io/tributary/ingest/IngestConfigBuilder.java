@@ -1,10 +1,10 @@
 package io.tributary.ingest;
 
+import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.schema.Topics;
-import io.tributary.schema.TributaryException;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
 import io.tributary.storage.ObjectLocation;
@@ -88,8 +88,7 @@ public final class IngestConfigBuilder {
         if (clean != null) {
             String archive = values.get(IngestSettings.ARCHIVE_DIR);
             if ("archive".equals(clean) && archive == null) {
-                throw new TributaryException(name(IngestSettings.CLEAN_SOURCE) + ": archive needs " + name(IngestSettings.ARCHIVE_DIR)
-                        + ", the folder to move ingested files to; set it, or use cleanSource: delete or off");
+                throw IngestErrors.archiveNeedsDir(name(IngestSettings.CLEAN_SOURCE), name(IngestSettings.ARCHIVE_DIR));
             }
             cleanSource(CleanSource.forLocation(clean, archive));
         }
@@ -186,7 +185,7 @@ public final class IngestConfigBuilder {
     /** See {@link IngestConfig#rowsPerRecord()}; n >= 1. */
     public IngestConfigBuilder rowsPerRecord(int n) {
         if (n < 1) {
-            throw new TributaryException(name(IngestSettings.ROWS_PER_RECORD) + " must be at least 1, got " + n);
+            throw IngestErrors.rowsPerRecordBelowOne(name(IngestSettings.ROWS_PER_RECORD), n);
         }
         this.rowsPerRecord = n;
         return this;
@@ -257,16 +256,15 @@ public final class IngestConfigBuilder {
     /** Validates every setting; an error names the setting and the fix. */
     public IngestConfig build() {
         if (pipeline == null || pipeline.isBlank() || !pipeline.matches("[A-Za-z0-9._-]+")) {
-            throw new TributaryException("name: '" + pipeline + "' is not a valid pipeline name;"
-                    + " use letters, digits, '.', '_' and '-' (it becomes part of the topic names)");
+            throw IngestErrors.badPipelineName(pipeline);
         }
         Objects.requireNonNull(inputLocation, "inputLocation");
         Objects.requireNonNull(schema, "schema");
         fileFormat = FileFormat.of(format, formatOptions);
         Objects.requireNonNull(schemaEvolution, "schemaEvolution");
         if (schemaEvolution != SchemaEvolution.NONE && fileFormat.kind() != FileFormat.Kind.JSON) {
-            throw new TributaryException(name(IngestSettings.SCHEMA_EVOLUTION) + ": " + schemaEvolution.specName() + " reads new fields of JSON files;"
-                    + " the " + fileFormat.name() + " format reads with the schema as given: set schemaEvolution to none");
+            throw IngestErrors.schemaEvolutionNotJson(name(IngestSettings.SCHEMA_EVOLUTION), schemaEvolution.specName(),
+                    fileFormat.name());
         }
         if (schemaEvolution == SchemaEvolution.RESCUE && schema.indexOf(IngestConfig.RESCUED_DATA) < 0) {
             java.util.List<io.tributary.schema.Field> fields = new ArrayList<>(schema.fields());
@@ -282,48 +280,44 @@ public final class IngestConfigBuilder {
             int i = schema.require(eventTime, "eventTime");
             DataType.Kind k = schema.field(i).type().kind();
             if (k != DataType.Kind.TIMESTAMP && k != DataType.Kind.TIMESTAMP_NTZ) {
-                throw new TributaryException("eventTime: column '" + eventTime + "' is " + schema.field(i).type().ddl()
-                        + "; event time needs a TIMESTAMP column (as Spark's withWatermark)");
+                throw IngestErrors.eventTimeNotTimestamp(eventTime, schema.field(i).type().ddl());
             }
         }
         if (watermarkDelay != null) {
             if (eventTime == null) {
-                throw new TributaryException("watermark: a watermark delay needs an eventTime column; set eventTime");
+                throw IngestErrors.watermarkWithoutEventTime();
             }
             if (watermarkDelay.isNegative()) {
-                throw new TributaryException("watermark: the delay " + watermarkDelay + " is negative; use 0 or more");
+                throw IngestErrors.negativeWatermark(watermarkDelay);
             }
         }
         for (String g : groupBy) {
             schema.require(g, "groupBy");
         }
         if (maxFilesPerTrigger < 1) {
-            throw new TributaryException(name(IngestSettings.MAX_FILES) + ": " + maxFilesPerTrigger + " is not a positive number of files");
+            throw IngestErrors.maxFilesNotPositive(name(IngestSettings.MAX_FILES), maxFilesPerTrigger);
         }
         if (maxBytesPerTrigger < 1) {
-            throw new TributaryException(name(IngestSettings.MAX_BYTES) + ": " + maxBytesPerTrigger + " is not a positive number of bytes");
+            throw IngestErrors.maxBytesNotPositive(name(IngestSettings.MAX_BYTES), maxBytesPerTrigger);
         }
         Objects.requireNonNull(onBadRecord, "onBadRecord");
         if (maxLineBytes < 16) {
-            throw new TributaryException(name(IngestSettings.MAX_LINE) + ": " + maxLineBytes + " is too small; use at least 16 (default 16 MiB)");
+            throw IngestErrors.maxLineTooSmall(name(IngestSettings.MAX_LINE), maxLineBytes);
         }
         if (closeIdleWindowsAfter != null && (closeIdleWindowsAfter.isNegative() || idleWatermarkAdvance == null
                 || idleWatermarkAdvance.isZero() || idleWatermarkAdvance.isNegative() || watermarkDelay == null)) {
-            throw new TributaryException("aggregate.closeIdleWindowsAfter: needs a watermark, a window length and a duration of 0 or more (got "
-                    + closeIdleWindowsAfter + ")");
+            throw IngestErrors.badCloseIdleWindows(closeIdleWindowsAfter);
         }
         if (fileMinAge == null || fileMinAge.isNegative()) {
-            throw new TributaryException(name(IngestSettings.FILE_MIN_AGE) + ": " + fileMinAge + " must be 0 or more");
+            throw IngestErrors.negativeWait(name(IngestSettings.FILE_MIN_AGE), fileMinAge);
         }
         if (fileSettleTime == null || fileSettleTime.isNegative()) {
-            throw new TributaryException(name(IngestSettings.FILE_SETTLE_TIME) + ": " + fileSettleTime + " must be 0 or more");
+            throw IngestErrors.negativeWait(name(IngestSettings.FILE_SETTLE_TIME), fileSettleTime);
         }
         Objects.requireNonNull(cleanSource, "cleanSource");
         if (cleanSource instanceof CleanSource.Archive a) {
             if ((a.dir() == null) != (inputDir == null)) {
-                throw new TributaryException(name(IngestSettings.ARCHIVE_DIR) + ": " + a.location() + " is not on the file system of the input"
-                        + " folder " + inputLocation + "; archive to a folder on the same one (an object is copied and deleted"
-                        + " on the server, a local file moved)");
+                throw IngestErrors.archiveOnOtherFileSystem(name(IngestSettings.ARCHIVE_DIR), a.location(), inputLocation);
             }
             if (a.dir() != null) {
                 a.requireOutside(name(IngestSettings.ARCHIVE_DIR), inputDir);
@@ -336,8 +330,7 @@ public final class IngestConfigBuilder {
 
     private static void requireOutside(String key, ObjectLocation archive, ObjectLocation input) {
         if (archive.bucket().equals(input.bucket()) && archive.prefix().startsWith(input.prefix())) {
-            throw new TributaryException(key + ": " + archive + " is inside the input folder " + input
-                    + ", where archived files would sit among new ones (Spark refuses this too); choose a folder outside " + input);
+            throw IngestErrors.archiveInsideInput(key, archive, input);
         }
     }
 }

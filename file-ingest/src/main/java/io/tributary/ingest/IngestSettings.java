@@ -1,5 +1,6 @@
 package io.tributary.ingest;
 
+import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.schema.TributaryException;
@@ -84,7 +85,7 @@ public final class IngestSettings {
         try {
             return Schema.parse(text);
         } catch (TributaryException e) {
-            throw new TributaryException("key '" + key + "': " + e.getMessage() + hint, e);
+            throw IngestErrors.badDdl(key, hint, e);
         }
     }
 }

@@ -6,6 +6,7 @@ import io.tributary.storage.ObjectLocation;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -115,8 +116,8 @@ public final class IngestErrors {
                 + "files), archive (move them to sourceArchiveDir) or delete");
     }
 
-    /** When the archive folder is inside the input folder. */
-    public static TributaryException archiveInsideInput(String key, Path dir, Path inputDir) {
+    /** When the archive folder is inside the input folder: paths of the local file system, or object locations. */
+    public static TributaryException archiveInsideInput(String key, Object dir, Object inputDir) {
         return new TributaryException(key + ": " + dir + " is inside the input folder " + inputDir
                 + ", where archived files would sit among new ones (Spark refuses this too); choose a folder outside "
                 + inputDir);
@@ -224,5 +225,83 @@ public final class IngestErrors {
     public static TributaryException corruptFile(String what, CorruptFileException cause) {
         return new TributaryException(what + ". Replace or remove the file, or set source.files.ignoreCorruptFiles: true to "
                 + "keep the rows before the break and skip the rest, as Spark's ignoreCorruptFiles does", cause);
+    }
+
+    /** When cleanSource is archive without a sourceArchiveDir, each named by its key as the user wrote it. */
+    public static TributaryException archiveNeedsDir(String cleanSourceKey, String archiveDirKey) {
+        return new TributaryException(cleanSourceKey + ": archive needs " + archiveDirKey + ", the folder to move ingested "
+                + "files to; set it, or use cleanSource: delete or off");
+    }
+
+    /** When the archive folder is not on the input folder's file system. */
+    public static TributaryException archiveOnOtherFileSystem(String key, String archiveLocation,
+                                                              String inputLocation) {
+        return new TributaryException(key + ": " + archiveLocation + " is not on the file system of the input folder "
+                + inputLocation + "; archive to a folder on the same one (an object is copied and deleted on the server, a "
+                + "local file moved)");
+    }
+
+    /** When rowsPerRecord is below 1. */
+    public static TributaryException rowsPerRecordBelowOne(String key, int rows) {
+        return new TributaryException(key + " must be at least 1, got " + rows);
+    }
+
+    /** When the pipeline's name is empty or holds characters a topic name cannot. */
+    public static TributaryException badPipelineName(String pipeline) {
+        return new TributaryException("name: '" + pipeline + "' is not a valid pipeline name; use letters, digits, '.', '_' "
+                + "and '-' (it becomes part of the topic names)");
+    }
+
+    /** When a schemaEvolution mode other than none is set for a format other than JSON. */
+    public static TributaryException schemaEvolutionNotJson(String key, String mode, String format) {
+        return new TributaryException(key + ": " + mode + " reads new fields of JSON files; the " + format + " format reads "
+                + "with the schema as given: set schemaEvolution to none");
+    }
+
+    /** When the event-time column is not a TIMESTAMP or TIMESTAMP_NTZ column. */
+    public static TributaryException eventTimeNotTimestamp(String column, String ddl) {
+        return new TributaryException("eventTime: column '" + column + "' is " + ddl + "; event time needs a TIMESTAMP column "
+                + "(as Spark's withWatermark)");
+    }
+
+    /** When a watermark delay is given without an event-time column. */
+    public static TributaryException watermarkWithoutEventTime() {
+        return new TributaryException("watermark: a watermark delay needs an eventTime column; set eventTime");
+    }
+
+    /** When the watermark delay is negative. */
+    public static TributaryException negativeWatermark(Duration delay) {
+        return new TributaryException("watermark: the delay " + delay + " is negative; use 0 or more");
+    }
+
+    /** When maxFilesPerTrigger is below 1. */
+    public static TributaryException maxFilesNotPositive(String key, int files) {
+        return new TributaryException(key + ": " + files + " is not a positive number of files");
+    }
+
+    /** When maxBytesPerTrigger is below 1. */
+    public static TributaryException maxBytesNotPositive(String key, long bytes) {
+        return new TributaryException(key + ": " + bytes + " is not a positive number of bytes");
+    }
+
+    /** When maxLineBytes is below 16. */
+    public static TributaryException maxLineTooSmall(String key, int bytes) {
+        return new TributaryException(key + ": " + bytes + " is too small; use at least 16 (default 16 MiB)");
+    }
+
+    /** When closeIdleWindowsAfter is negative, or given without a watermark or a window length. */
+    public static TributaryException badCloseIdleWindows(Duration idle) {
+        return new TributaryException("aggregate.closeIdleWindowsAfter: needs a watermark, a window length and a duration of 0 "
+                + "or more (got " + idle + ")");
+    }
+
+    /** When a wait that must be 0 or more (fileMinAge, fileSettleTime) is negative or missing. */
+    public static TributaryException negativeWait(String key, Duration wait) {
+        return new TributaryException(key + ": " + wait + " must be 0 or more");
+    }
+
+    /** When a schema or schema hints are not a DDL string; {@code hint} follows the parser's message. */
+    public static TributaryException badDdl(String key, String hint, TributaryException cause) {
+        return new TributaryException("key '" + key + "': " + cause.getMessage() + hint, cause);
     }
 }
