@@ -1,9 +1,9 @@
 package io.tributary.sink;
 
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
+import io.tributary.sink.internal.SinkErrors;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -244,28 +244,27 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
         /** Checks the values together; an error names the key as written where they came from. */
         public SinkConfig build() {
             if (tablePath == null || tablePath.isBlank() || topic == null || topic.isBlank() || appId == null || appId.isBlank()) {
-                throw new TributaryException("delta sink: table path, topic and appId must not be empty (got path '"
-                        + tablePath + "', topic '" + topic + "', appId '" + appId + "')");
+                throw SinkErrors.emptyIdentity(tablePath, topic, appId);
             }
             if (maxRowsPerBatch < 0) {
-                throw new TributaryException("delta sink: maxRowsPerBatch is " + maxRowsPerBatch + "; use 0 (no limit) or a positive number");
+                throw SinkErrors.negativeMaxRowsPerBatch(maxRowsPerBatch);
             }
             if (pendingTransactionWait == null || pendingTransactionWait.isNegative()) {
-                throw new TributaryException("delta sink: pendingTransactionWait is " + pendingTransactionWait + "; use 0 or more");
+                throw SinkErrors.negativePendingTransactionWait(pendingTransactionWait);
             }
             if (rowsPerFile <= 0) {
-                throw new TributaryException("delta sink: rowsPerFile is " + rowsPerFile + "; use a positive number");
+                throw SinkErrors.rowsPerFileNotPositive(rowsPerFile);
             }
             if (targetFileSize <= 0) {
-                throw new TributaryException(name(SinkSettings.TARGET_FILE_SIZE) + " is " + targetFileSize + " bytes; use a positive size, e.g. 128m");
+                throw SinkErrors.targetFileSizeNotPositive(name(SinkSettings.TARGET_FILE_SIZE), targetFileSize);
             }
             if (allowedLatency != null && allowedLatency.isNegative()) {
-                throw new TributaryException(name(SinkSettings.ALLOWED_LATENCY) + " is " + allowedLatency + "; use 0 seconds or more");
+                throw SinkErrors.negativeAllowedLatency(name(SinkSettings.ALLOWED_LATENCY), allowedLatency);
             }
             SinkChecks.problems(schema, mode == null ? SinkMode.APPEND : mode, keys == null ? List.of() : keys,
                     order == null || order.isBlank() ? null : order, partitionBy == null ? List.of() : partitionBy, this::name)
                     .values().stream().findFirst().ifPresent(problem -> {
-                        throw new TributaryException(problem);
+                        throw SinkErrors.settingsDisagree(problem);
                     });
             return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
                     mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath,

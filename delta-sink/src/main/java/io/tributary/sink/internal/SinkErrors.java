@@ -2,6 +2,7 @@ package io.tributary.sink.internal;
 
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.TributaryException;
+import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -97,5 +98,41 @@ public final class SinkErrors {
                 + " are no longer (or not yet) in the topic: records the table has not seen were deleted by retention, or the "
                 + "topic was truncated. Continuing would silently skip or misplace data; restore the topic, or write to a new "
                 + "table", cause);
+    }
+
+    /** When the table path, the topic or the appId is missing or blank. */
+    public static TributaryException emptyIdentity(String tablePath, String topic, String appId) {
+        return new TributaryException("delta sink: table path, topic and appId must not be empty (got path '" + tablePath
+                + "', topic '" + topic + "', appId '" + appId + "')");
+    }
+
+    /** When maxRowsPerBatch is negative. */
+    public static TributaryException negativeMaxRowsPerBatch(int rows) {
+        return new TributaryException("delta sink: maxRowsPerBatch is " + rows + "; use 0 (no limit) or a positive number");
+    }
+
+    /** When pendingTransactionWait is negative or missing. */
+    public static TributaryException negativePendingTransactionWait(Duration wait) {
+        return new TributaryException("delta sink: pendingTransactionWait is " + wait + "; use 0 or more");
+    }
+
+    /** When rowsPerFile is not positive. */
+    public static TributaryException rowsPerFileNotPositive(int rows) {
+        return new TributaryException("delta sink: rowsPerFile is " + rows + "; use a positive number");
+    }
+
+    /** When targetFileSize is not positive; {@code key} as the user wrote it. */
+    public static TributaryException targetFileSizeNotPositive(String key, long bytes) {
+        return new TributaryException(key + " is " + bytes + " bytes; use a positive size, e.g. 128m");
+    }
+
+    /** When allowedLatency is negative; {@code key} as the user wrote it. */
+    public static TributaryException negativeAllowedLatency(String key, Duration latency) {
+        return new TributaryException(key + " is " + latency + "; use 0 seconds or more");
+    }
+
+    /** When the mode, keys, order and partitionBy do not fit together or the schema; {@code problem} is SinkChecks' first. */
+    public static TributaryException settingsDisagree(String problem) {
+        return new TributaryException(problem);
     }
 }
