@@ -1,7 +1,7 @@
 package io.tributary.source;
 
 import io.tributary.schema.Topics;
-import io.tributary.schema.TributaryException;
+import io.tributary.source.internal.SourceErrors;
 import io.tributary.storage.Storage;
 import java.time.Duration;
 import java.util.List;
@@ -323,26 +323,22 @@ public final class DeltaSourceConfig {
 
         public DeltaSourceConfig build() {
             if (pipeline == null || pipeline.isBlank()) {
-                throw new TributaryException("delta-source: the pipeline has no name; give it one (name: ...)");
+                throw SourceErrors.noPipelineName();
             }
             if (tablePath == null || tablePath.isBlank()) {
-                throw new TributaryException("delta-source of pipeline " + pipeline + ": no table path; set source.delta.path");
+                throw SourceErrors.noTablePath(pipeline);
             }
             if (maxFilesPerTrigger < 1) {
-                throw new TributaryException("delta-source of pipeline " + pipeline + ": maxFilesPerTrigger is " + maxFilesPerTrigger
-                        + "; it must be a positive number of files (Spark's default is " + DEFAULT_MAX_FILES_PER_TRIGGER + ")");
+                throw SourceErrors.maxFilesNotPositive(pipeline, maxFilesPerTrigger, DEFAULT_MAX_FILES_PER_TRIGGER);
             }
             if (rowsPerRecord < 1) {
-                throw new TributaryException("delta-source of pipeline " + pipeline + ": rowsPerRecord is " + rowsPerRecord
-                        + "; it must be a positive number of rows (1: a record per row)");
+                throw SourceErrors.rowsPerRecordNotPositive(pipeline, rowsPerRecord);
             }
             if (maxBytesPerTrigger < 0) {
-                throw new TributaryException("delta-source of pipeline " + pipeline + ": maxBytesPerTrigger is " + maxBytesPerTrigger
-                        + "; it must be a positive number of bytes, or 0 for no limit");
+                throw SourceErrors.negativeMaxBytes(pipeline, maxBytesPerTrigger);
             }
             if (watermarkDelay != null && eventTime == null) {
-                throw new TributaryException("delta-source of pipeline " + pipeline + ": a watermark delay without an event-time column;"
-                        + " set aggregate.eventTime");
+                throw SourceErrors.watermarkWithoutEventTime(pipeline);
             }
             return new DeltaSourceConfig(this);
         }

@@ -138,4 +138,38 @@ public final class SourceErrors {
         return new TributaryException("delta-source: publishing a batch to " + topic + " failed and was rolled back ("
                 + message + "); nothing of it is visible to read_committed consumers, run again", cause);
     }
+
+    /** When the pipeline has no name. */
+    public static TributaryException noPipelineName() {
+        return new TributaryException("delta-source: the pipeline has no name; give it one (name: ...)");
+    }
+
+    /** When no table path is given. */
+    public static TributaryException noTablePath(String pipeline) {
+        return new TributaryException("delta-source of pipeline " + pipeline + ": no table path; set source.delta.path");
+    }
+
+    /** When maxFilesPerTrigger is below 1; {@code sparkDefault} is Spark's default. */
+    public static TributaryException maxFilesNotPositive(String pipeline, int files, int sparkDefault) {
+        return new TributaryException("delta-source of pipeline " + pipeline + ": maxFilesPerTrigger is " + files
+                + "; it must be a positive number of files (Spark's default is " + sparkDefault + ")");
+    }
+
+    /** When rowsPerRecord is below 1. */
+    public static TributaryException rowsPerRecordNotPositive(String pipeline, int rows) {
+        return new TributaryException("delta-source of pipeline " + pipeline + ": rowsPerRecord is " + rows
+                + "; it must be a positive number of rows (1: a record per row)");
+    }
+
+    /** When maxBytesPerTrigger is negative. */
+    public static TributaryException negativeMaxBytes(String pipeline, long bytes) {
+        return new TributaryException("delta-source of pipeline " + pipeline + ": maxBytesPerTrigger is " + bytes
+                + "; it must be a positive number of bytes, or 0 for no limit");
+    }
+
+    /** When a watermark delay is given without an event-time column. */
+    public static TributaryException watermarkWithoutEventTime(String pipeline) {
+        return new TributaryException("delta-source of pipeline " + pipeline + ": a watermark delay without an event-time "
+                + "column; set aggregate.eventTime");
+    }
 }
