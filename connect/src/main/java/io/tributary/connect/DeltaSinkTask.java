@@ -1,5 +1,6 @@
 package io.tributary.connect;
 
+import io.tributary.connect.internal.ConnectErrors;
 import io.tributary.connect.internal.ConnectSettings;
 import io.tributary.connect.internal.RecordRows;
 import io.tributary.connect.internal.TaskMetrics;
@@ -175,8 +176,7 @@ public class DeltaSinkTask extends SinkTask {
         try {
             byte[] key = RecordRows.keyBytes(r);
             if (key == null) {
-                throw new TributaryException("delta sink " + name + ": record " + tp + "@" + r.kafkaOffset()
-                        + " has neither a value nor a key; a tombstone's key names the row to delete, e.g. [3]");
+                throw ConnectErrors.noValueNorKey(name, tp, r.kafkaOffset());
             }
             batch.delete(tp, r.kafkaOffset(), key);
         } catch (TributaryException e) {

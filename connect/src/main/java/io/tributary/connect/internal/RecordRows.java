@@ -51,7 +51,7 @@ public final class RecordRows {
     public static List<Object[]> rows(SinkRecord r, RowJson rows) {
         byte[] value = bytes(r.value());
         if (value == null) {
-            throw new BadRecordException(null, "the record has no value (a tombstone); an appended table takes rows only");
+            throw ConnectErrors.tombstone();
         }
         List<Object[]> out = new ArrayList<>();
         int[] n = {0};
@@ -60,7 +60,7 @@ public final class RecordRows {
             try {
                 out.add(rows.parse(bytes, offset, length));
             } catch (BadRecordException e) {
-                throw n[0] == 1 ? e : new BadRecordException(e.field(), "row " + n[0] + " of the record: " + e.reason());
+                throw n[0] == 1 ? e : ConnectErrors.badPackedRow(n[0], e);
             }
         });
         return out;
@@ -89,7 +89,7 @@ public final class RecordRows {
         try {
             return JSON.writeValueAsBytes(plain(value));
         } catch (JsonProcessingException e) {
-            throw new BadRecordException(null, "the value cannot be written as JSON: " + e.getOriginalMessage());
+            throw ConnectErrors.notJson(e.getOriginalMessage());
         }
     }
 
