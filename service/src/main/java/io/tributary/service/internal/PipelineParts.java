@@ -183,7 +183,7 @@ public final class PipelineParts {
             if (spec.has(Settings.KAFKA_TOPICS)) {
                 input = kafkaSchema(spec);
                 aggregate = null; // refused with a Kafka source (KafkaSourceChecks)
-                if ("deadLetter".equals(spec.string(Settings.BAD_RECORD))) {
+                if ("deadLetter".equals(spec.string(Settings.KAFKA_BAD_RECORD))) {
                     TopicAdmin.ensure(client, partitions, replicationFactor(spec), Topics.deadLetter(spec.name()));
                 }
             } else if (spec.has(Settings.DELTA_PATH)) {
@@ -254,7 +254,7 @@ public final class PipelineParts {
                         spec.name() + "/sink")
                 .settings(spec.values(Settings.SINK, SinkSettings.ALL))
                 .trimTopic(spec.bool(Settings.TOPIC_TRIM) && !spec.has(Settings.KAFKA_TOPICS))
-                .badRecords(SinkBadRecords.forName(spec.string(Settings.BAD_RECORD), Topics.deadLetter(spec.name())));
+                .badRecords(SinkBadRecords.forName(spec.string(Settings.badRecordKey(spec::has)), Topics.deadLetter(spec.name())));
         withSinkMode(aggregate, sinkConfig);
         if (spec.trigger().bounded()) {
             sinkConfig.allowedLatency(Duration.ZERO); // a bounded run ends with everything committed

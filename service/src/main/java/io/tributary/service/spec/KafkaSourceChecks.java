@@ -1,6 +1,6 @@
 package io.tributary.service.spec;
 
-import io.tributary.service.internal.ServiceErrors;
+import io.tributary.service.spec.internal.SpecErrors;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -13,15 +13,15 @@ final class KafkaSourceChecks {
     static void check(PipelineSpec spec, UnaryOperator<String> where) {
         List<String> topics = spec.list(Settings.KAFKA_TOPICS);
         if (topics.size() != 1) {
-            throw ServiceErrors.kafkaSourceTopics(where.apply(Settings.KAFKA_TOPICS), Settings.KAFKA_TOPICS, topics);
+            throw SpecErrors.kafkaSourceTopics(where.apply(Settings.KAFKA_TOPICS), Settings.KAFKA_TOPICS, topics);
         }
         if (!spec.has(Settings.KAFKA_SCHEMA)) {
-            throw ServiceErrors.kafkaSourceSchema(where.apply(Settings.KAFKA_TOPICS), Settings.KAFKA_TOPICS, Settings.KAFKA_SCHEMA);
+            throw SpecErrors.kafkaSourceSchema(where.apply(Settings.KAFKA_TOPICS), Settings.KAFKA_TOPICS, Settings.KAFKA_SCHEMA);
         }
         for (io.tributary.settings.Setting<?> s : Settings.ALL) {
             if (s.key().startsWith(Settings.AGGREGATE + ".") && !s.key().equals(Settings.STANDBY_REPLICAS)
                     && (spec.has(s.key()) || s.isPrefix() && !spec.map(s.key()).isEmpty())) {
-                throw ServiceErrors.kafkaSourceAggregation(where.apply(s.key()), s.key());
+                throw SpecErrors.kafkaSourceAggregation(where.apply(s.key()), s.key());
             }
         }
     }

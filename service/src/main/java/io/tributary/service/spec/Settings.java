@@ -58,6 +58,7 @@ public final class Settings {
     public static final String DELTA_ROWS_PER_RECORD = DeltaSourceSettings.ROWS_PER_RECORD.under(DELTA).key();
     public static final String KAFKA_TOPICS = KafkaSourceSettings.TOPICS.under(KAFKA_SOURCE).key();
     public static final String KAFKA_SCHEMA = KafkaSourceSettings.SCHEMA.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_BAD_RECORD = IngestSettings.ON_BAD_RECORD.under(KAFKA_SOURCE).key();
     public static final String SINK_PATH = SinkSettings.PATH.under(SINK).key();
     public static final String SINK_MODE = SinkSettings.MODE.under(SINK).key();
     public static final String SINK_KEYS = SinkSettings.KEYS.under(SINK).key();
@@ -132,11 +133,17 @@ public final class Settings {
         IngestSettings.ALL.forEach(s -> all.add(s.under(FILES)));
         DeltaSourceSettings.ALL.forEach(s -> all.add(s.under(DELTA)));
         KafkaSourceSettings.ALL.forEach(s -> all.add(s.under(KAFKA_SOURCE)));
+        all.add(IngestSettings.ON_BAD_RECORD.under(KAFKA_SOURCE)); // the file source's modes, for the records of a topic
         SinkSettings.ALL.forEach(s -> all.add(s.under(SINK)));
         AggregationSettings.ALL.forEach(s -> all.add(s.under(AGGREGATE)));
         all.add(AggregationSettings.OUTPUT_MODE);
         all.addAll(SERVICE_LAST);
         return List.copyOf(all);
+    }
+
+    /** The key of the pipeline's bad-record mode: its source's {@code onBadRecord}. */
+    public static String badRecordKey(java.util.function.Predicate<String> has) {
+        return has.test(KAFKA_TOPICS) ? KAFKA_BAD_RECORD : BAD_RECORD;
     }
 
     /**

@@ -172,4 +172,23 @@ public final class SpecErrors {
     public static TributaryException badYaml(String place, String because) {
         return new TributaryException(place + ": not valid YAML (" + because + "); fix the YAML there");
     }
+
+    /** When a Kafka source names no topic, or more than one. */
+    public static TributaryException kafkaSourceTopics(String where, String key, java.util.List<String> topics) {
+        return new TributaryException(where + ": key '" + key + "' is " + topics + "; give one topic (several topics and"
+                + " topic patterns are not read yet: run a pipeline per topic)");
+    }
+
+    /** When a Kafka source has no schema. */
+    public static TributaryException kafkaSourceSchema(String where, String topicsKey, String schemaKey) {
+        return new TributaryException(where + ": " + topicsKey + " reads JSON records, but " + schemaKey + " is not given; give their"
+                + " columns as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\" (a Kafka source infers none)");
+    }
+
+    /** When a Kafka source is given with an aggregation. */
+    public static TributaryException kafkaSourceAggregation(String where, String key) {
+        return new TributaryException(where + ": key '" + key + "' aggregates, but a Kafka source is landed as it is: its windows need"
+                + " the watermark markers a pipeline's own ingest writes. Land the topic in a table with this pipeline, then aggregate"
+                + " that table in a second one (source.delta.path: the table)");
+    }
 }

@@ -1,0 +1,120 @@
+package io.tributary.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.broker.EmbeddedBroker;
+import io.tributary.sink.DeltaTables;
+import io.tributary.testing.CommittedRecords;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Spark's {@code readStream.format("kafka")} into a Delta table: a topic another application writes
+ * JSON to, landed by {@code tributary run} with {@code source.kafka}, exactly once across runs,
+ * bad records to the dead-letter topic, the topic itself left as it was.
+ */
+@Tag("integration")
+@Timeout(300)
+class KafkaSourceScenarioTest {
+    @TempDir
+    Path dir;
+    private EmbeddedBroker broker;
+
+    @BeforeEach
+    void startBroker() throws Exception {
+        broker = EmbeddedBroker.start(dir.resolve("kafka"));
+        try (Admin admin = Admin.create(client())) {
+            admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1))).all().get();
+        }
+    }
+
+    @AfterEach
+    void stopBroker() {
+        broker.close();
+    }
+
+    private Map<String, Object> client() {
+        return Map.of("bootstrap.servers", broker.bootstrapServers());
+    }
+
+    private String spec(String extra) {
+        return "name: orders\n"
+                + "source:\n  kafka:\n    topics: [orders]\n    schema: \"id INT, user STRING, amt DOUBLE\"\n"
+                + "sink:\n  delta:\n    path: out/\n"
+                + "kafka:\n  bootstrap.servers: \"" + broker.bootstrapServers() + "\"\n" + extra;
+    }
+
+    private void produce(String... values) throws Exception {
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+                new StringSerializer(), new StringSerializer())) {
+            for (String v : values) {
+                p.send(new ProducerRecord<>("orders", v)).get();
+            }
+        }
+    }
+
+    private TreeSet<Integer> ids() {
+        TreeSet<Integer> ids = new TreeSet<>();
+        List<Object[]> rows = DeltaTables.readRows(dir.resolve("out").toString());
+        rows.forEach(r -> assertThat(ids.add((Integer) r[0])).as("id %s once", r[0]).isTrue());
+        return ids;
+    }
+
+    @Test
+    void aTopicAnotherApplicationWritesLandsInTheTableExactlyOnceAcrossRuns() throws Exception {
+        produce("{\"id\": 1, \"user\": \"a\", \"amt\": 5.0}", "{\"id\": 2, \"user\": \"b\", \"amt\": 7.5}", "not json at all",
+                "{\"id\": 3, \"user\": \"c\", \"amt\": 1.0}");
+        Workspace ws = new Workspace(dir, spec(""));
+
+        Workspace.Result first = ws.tributary("run", "--trigger", "availableNow").assertOk();
+        assertThat(ids()).containsExactly(1, 2, 3);
+        assertThat(first.summary().get("numInputRows").asLong()).as("the rows landed; the bad record is counted apart").isEqualTo(3);
+        List<String> dead = CommittedRecords.read(client(), "tributary.orders.deadletter").stream()
+                .map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
+        assertThat(dead).hasSize(1);
+        assertThat(dead.get(0)).contains("not json at all");
+
+        ws.tributary("run", "--trigger", "availableNow").assertOk();
+        assertThat(ids()).as("a second run with nothing new writes nothing").containsExactly(1, 2, 3);
+
+        produce("{\"id\": 4, \"user\": \"d\", \"amt\": 2.0}", "{\"id\": 5, \"user\": \"e\", \"amt\": 3.0}");
+        ws.tributary("run", "--trigger", "availableNow").assertOk();
+        assertThat(ids()).containsExactly(1, 2, 3, 4, 5);
+
+        try (Admin admin = Admin.create(client())) {
+            long kept = 0;
+            for (int p = 0; p < 2; p++) {
+                TopicPartition tp = new TopicPartition("orders", p);
+                kept += admin.listOffsets(Map.of(tp, OffsetSpec.latest())).all().get().get(tp).offset()
+                        - admin.listOffsets(Map.of(tp, OffsetSpec.earliest())).all().get().get(tp).offset();
+            }
+            assertThat(kept).as("the source topic is someone else's: nothing of it is deleted").isEqualTo(6);
+        }
+    }
+
+    @Test
+    void anAggregationOverAKafkaSourceIsRefusedInOneLine() {
+        Workspace ws = new Workspace(dir, spec("aggregate:\n  eventTime: ts\n  window: 10 minutes\n"));
+        Workspace.Result r = ws.tributary("run", "--trigger", "availableNow");
+        assertThat(r.exitCode()).isNotZero();
+        assertThat(r.err()).contains("key 'aggregate.eventTime' aggregates, but a Kafka source is landed as it is");
+        assertThat(Optional.ofNullable(r.err().lines().filter(l -> l.contains("error")).count())).contains(1L);
+    }
+}
