@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.sink.DeltaTables;
 import io.tributary.testing.ChildProcess;
 import io.tributary.testing.Specs;
+import io.tributary.testing.InputFiles;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -51,16 +52,16 @@ class ServiceStopTest {
             await("ready", service, () -> status(port, "/health/ready") == 200);
             assertThat(body(port, "/metrics")).contains("tributary_pipeline_ready{pipeline=\"quickstart\"} 1.0");
 
-            Files.writeString(spec.resolveSibling("in").resolve("part-0002.json"),
-                    "{\"id\": 3, \"user\": \"c\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:20:00Z\"}\n");
+            InputFiles.place(spec.resolveSibling("in"), "part-0002.json",
+                    "{\"id\": 3, \"user\": \"c\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:20:00Z\"}");
             await("the new file in the table", service, () -> tableIds(spec).size() == 3);
             await("the sink's metrics", service, () -> body(port, "/metrics")
                     .contains("tributary_stage_rows_output_total{pipeline=\"quickstart\",stage=\"quickstart/sink\"} 3.0"));
             assertThat(body(port, "/progress")).contains("\"name\":\"quickstart/sink\"");
 
             // a file arrives just before the stop: whether its batch runs now or at the next start, it lands once
-            Files.writeString(spec.resolveSibling("in").resolve("part-0003.json"),
-                    "{\"id\": 4, \"user\": \"d\", \"amt\": 2.0, \"ts\": \"2026-01-01T10:21:00Z\"}\n");
+            InputFiles.place(spec.resolveSibling("in"), "part-0003.json",
+                    "{\"id\": 4, \"user\": \"d\", \"amt\": 2.0, \"ts\": \"2026-01-01T10:21:00Z\"}");
             int exit = service.stop(90); // SIGTERM
             assertThat(exit).as("exited after SIGTERM").isNotEqualTo(-1);
             assertThat(exit).as("exit code after SIGTERM; stderr:\n%s", Files.readString(stderr)).isZero();

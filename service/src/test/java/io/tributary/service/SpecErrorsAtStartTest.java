@@ -3,6 +3,7 @@ package io.tributary.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.testing.Specs;
+import io.tributary.testing.InputFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -24,7 +25,7 @@ class SpecErrorsAtStartTest {
 
     private String runFailing(String yaml, String... args) throws IOException {
         Files.createDirectories(dir.resolve("in"));
-        Files.writeString(dir.resolve("in/a.json"), "{\"id\": 1, \"user\": \"a\", \"amt\": 1.0, \"ts\": \"2026-10-05T10:01:00Z\"}\n");
+        InputFiles.place(dir.resolve("in"), "a.json", "{\"id\": 1, \"user\": \"a\", \"amt\": 1.0, \"ts\": \"2026-10-05T10:01:00Z\"}");
         Path spec = dir.resolve("pipeline.yaml");
         Files.writeString(spec, yaml);
         CommandLine cl = Main.commandLine();

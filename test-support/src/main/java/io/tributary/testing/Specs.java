@@ -38,7 +38,7 @@ public final class Specs {
 
     /**
      * A copy of the quickstart example in {@code folder}: its {@code pipeline.yaml}, comments and all, and
-     * its input files in {@code in/}; returns the spec's path.
+     * its input files in {@code in/}, as files put there a while ago ({@link InputFiles#settled}); returns the spec's path.
      */
     public static Path copyQuickstartExample(Path folder) throws IOException {
         Path spec = folder.resolve("pipeline.yaml");
@@ -46,7 +46,7 @@ public final class Specs {
         Files.copy(QUICKSTART_EXAMPLE.resolve("pipeline.yaml"), spec);
         try (Stream<Path> files = Files.list(QUICKSTART_EXAMPLE.resolve("in"))) {
             for (Path f : files.toList()) {
-                Files.copy(f, spec.resolveSibling("in").resolve(f.getFileName()));
+                InputFiles.settled(Files.copy(f, spec.resolveSibling("in").resolve(f.getFileName())));
             }
         }
         return spec;

@@ -3,6 +3,7 @@ package io.tributary.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.sink.DeltaTables;
+import io.tributary.testing.InputFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -64,6 +65,7 @@ class FormatsScenarioTest {
             out.write(("{\"id\": 1, \"user\": \"a\", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}\n"
                     + "{\"id\": 2, \"user\": \"b\", \"amt\": 7.0, \"ts\": \"2026-01-01T10:05:00Z\"}\n").getBytes(StandardCharsets.UTF_8));
         }
+        InputFiles.settled(dir.resolve("json/in/a.json.gz"));
         json.tributary("run").assertOk();
         assertThat(DeltaTables.readRows(dir.resolve("json/out").toString())).extracting(r -> r[1]).containsExactlyInAnyOrder("a", "b");
 
@@ -79,8 +81,7 @@ class FormatsScenarioTest {
                     path: out/
                 trigger: availableNow
                 """);
-        Path sparkFile = Path.of("..", "golden", "formats", "parquet-spark", "in", "part-00.parquet");
-        Files.copy(sparkFile, dir.resolve("parquet/in/part-00.parquet"));
+        parquet.copyIn(Path.of("..", "golden", "formats", "parquet-spark", "in", "part-00.parquet"));
         Workspace.Result run = parquet.tributary("run").assertOk();
         assertThat(run.summary().get("numInputRows").asLong()).isEqualTo(3);
         List<Object[]> rows = sorted(DeltaTables.readRows(dir.resolve("parquet/out").toString()));

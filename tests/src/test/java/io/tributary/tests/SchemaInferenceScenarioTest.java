@@ -91,7 +91,7 @@ class SchemaInferenceScenarioTest {
                     path: out/
                 trigger: availableNow
                 """);
-        Files.copy(Path.of("..", "golden", "formats", "parquet-spark", "in", "part-00.parquet"), dir.resolve("parquet/in/part-00.parquet"));
+        parquet.copyIn(Path.of("..", "golden", "formats", "parquet-spark", "in", "part-00.parquet"));
         parquet.tributary("run").assertOk();
         assertThat(DeltaTables.schema(dir.resolve("parquet/out").toString()).orElseThrow().toDdl()).isEqualTo(
                 "id INT, name STRING, amt DOUBLE, price DECIMAL(10,2), ts TIMESTAMP, d DATE, tags ARRAY<STRING>, attrs MAP<STRING, INT>, "

@@ -64,7 +64,7 @@ class SkippedFilesScenarioTest {
         setAge(a, Duration.ofHours(3));
         setAge(ws.addFile("b.json", "{\"id\": 2}"), Duration.ofHours(2));
         setAge(ws.addFile("c.json", "{\"id\": 3}"), Duration.ofHours(2));
-        ws.addFile("young.json", "{\"id\": 4}"); // modified just now: fileMinAge holds it back
+        ws.addFile("young.json", "{\"id\": 4}"); // modified seconds ago: fileMinAge holds it back
 
         LoggerContext logs = (LoggerContext) LoggerFactory.getILoggerFactory();
         Logger tributary = logs.getLogger("io.tributary");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.service.Main;
+import io.tributary.testing.InputFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -36,12 +37,18 @@ final class Workspace {
         }
     }
 
-    /** Drops a JSON-lines file into in/, written under a dot-name and renamed (the atomic-rename convention). */
+    /**
+     * Drops a JSON-lines file into in/, written under a dot-name and renamed (the atomic-rename
+     * convention), last modified a while before the rename as such a file is ({@link InputFiles}).
+     */
     Path addFile(String name, String... lines) {
+        return InputFiles.place(dir.resolve("in"), name, lines);
+    }
+
+    /** Copies {@code file} into in/ under its own name, as a file put there a while after it was written. */
+    Path copyIn(Path file) {
         try {
-            Path tmp = dir.resolve("in").resolve("." + name + ".tmp");
-            Files.writeString(tmp, String.join("\n", lines) + "\n");
-            return Files.move(tmp, dir.resolve("in").resolve(name));
+            return InputFiles.settled(Files.copy(file, dir.resolve("in").resolve(file.getFileName().toString())));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

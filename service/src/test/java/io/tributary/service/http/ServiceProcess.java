@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.testing.ChildProcess;
+import io.tributary.testing.InputFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,9 +76,7 @@ final class ServiceProcess implements AutoCloseable {
     /** Writes a file aside and renames it in, then waits for the ingest batch that read it. */
     void drop(String ingestStage, String name, String... lines) throws Exception {
         int before = records(ingestStage).size();
-        Path tmp = in.resolve("." + name);
-        Files.writeString(tmp, String.join("\n", lines) + "\n");
-        Files.move(tmp, in.resolve(name));
+        InputFiles.place(in, name, lines);
         await("the ingest batch of " + name, () -> records(ingestStage).stream().skip(before)
                 .anyMatch(r -> r.at("/sources/0/metrics/files").toString().contains("\"" + name + "\"")));
     }

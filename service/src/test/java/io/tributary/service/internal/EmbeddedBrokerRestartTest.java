@@ -9,6 +9,7 @@ import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.TopicTail;
+import io.tributary.testing.InputFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -236,10 +237,7 @@ class EmbeddedBrokerRestartTest {
     }
 
     private void addFile(int f, List<String> lines) throws IOException {
-        String name = String.format("part-%04d.json", f);
-        Path tmp = dir.resolve("in").resolve("." + name + ".tmp");
-        Files.writeString(tmp, String.join("\n", lines) + "\n");
-        Files.move(tmp, dir.resolve("in").resolve(name));
+        InputFiles.place(dir.resolve("in"), String.format("part-%04d.json", f), lines.toArray(String[]::new));
     }
 
     private static List<String> tableRows(String table, Function<Object[], String> row) {

@@ -10,6 +10,7 @@ import io.tributary.service.spec.PipelineSpec;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.SparkCreatedTables;
 import io.tributary.sink.TopicTail;
+import io.tributary.testing.InputFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,8 +38,8 @@ class NotNullTablePipelineTest {
     private PipelineSpec spec(String onBadRecord) throws Exception {
         SparkCreatedTables.create(dir.resolve("out"), List.of("id integer NOT NULL", "user string", "amt double"), List.of(), Map.of());
         Files.createDirectories(dir.resolve("in"));
-        Files.write(dir.resolve("in/a.json"), List.of("{\"id\": 1, \"user\": \"a\", \"amt\": 1.0}", "{\"id\": null, \"user\": \"b\", \"amt\": 2.0}",
-                "{\"user\": \"c\", \"amt\": 3.0}", "{\"id\": 4, \"user\": \"d\", \"amt\": 4.0}"));
+        InputFiles.place(dir.resolve("in"), "a.json", "{\"id\": 1, \"user\": \"a\", \"amt\": 1.0}", "{\"id\": null, \"user\": \"b\", \"amt\": 2.0}",
+                "{\"user\": \"c\", \"amt\": 3.0}", "{\"id\": 4, \"user\": \"d\", \"amt\": 4.0}");
         Path specFile = dir.resolve("pipeline.yaml");
         Files.writeString(specFile, """
                 name: notnull

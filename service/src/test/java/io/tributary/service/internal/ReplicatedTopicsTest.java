@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.broker.BrokerCluster;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.sink.DeltaTables;
+import io.tributary.testing.InputFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,7 +98,7 @@ class ReplicatedTopicsTest {
             for (int i = 0; i < 10; i++) {
                 lines.add("{\"id\": " + (f * 100 + i) + ", \"user\": \"u\", \"amt\": 1.0, \"ts\": \"" + BASE.plusSeconds(600L * f + i) + "\"}");
             }
-            Files.write(dir.resolve("in").resolve("f-" + f + ".json"), lines);
+            InputFiles.place(dir.resolve("in"), "f-" + f + ".json", lines.toArray(String[]::new));
         }
         Path specFile = dir.resolve("pipeline.yaml");
         Files.writeString(specFile, head + """
