@@ -46,7 +46,7 @@ class ObjectStorageOutageTest {
         String table = "s3a://outage/bronze/orders/";
         Workspace ws = new Workspace(dir, QuickstartScenarios.SPEC.replace("name: quickstart", "name: outage")
                 .replace("    path: in/", "    path: s3a://outage/landing/").replace("    path: out/", "    path: " + table)
-                .replace("trigger: availableNow\n", "") + ObjectStorageScenariosTest.storageYaml(S3.settings()));
+                .replace("trigger: availableNow\n", "") + ObjectStorageScenariosTest.storageYaml(settings()));
         ObjectStorageScenariosTest.drop(bucket, "part-0001.json", row(1, "10:01"));
         ChildProcess service = ChildProcess.start(dir, Map.of(), "run", ws.spec.toString());
         try {
@@ -56,7 +56,7 @@ class ObjectStorageOutageTest {
 
             S3.stopServing();
             ObjectStorageScenariosTest.drop(bucket, "part-0002.json", row(2, "10:05"));
-            // past the S3 client's own retries (some 16 s): the batch failed, and is tried again
+            // past the S3 client's own retries (two attempts here): the batch failed, and is tried again
             awaitWhileAlive("the stage trying its batch again", service, () -> service.err().contains("object storage does not answer:"
                     + " trying the batch again"));
             HttpResponse<String> notReady = ready(port);
@@ -74,6 +74,17 @@ class ObjectStorageOutageTest {
         } finally {
             service.kill();
         }
+    }
+
+    /**
+     * The server's settings, with two attempts per request instead of ten: what is under test is the
+     * service waiting out the outage batch by batch, and with ten each failed batch takes some 16 s
+     * of the client's own backoff before the service sees it.
+     */
+    private static Map<String, String> settings() {
+        Map<String, String> s = new java.util.TreeMap<>(S3.settings());
+        s.put("fs.s3a.attempts.maximum", "2");
+        return s;
     }
 
     private static String row(int id, String time) {
