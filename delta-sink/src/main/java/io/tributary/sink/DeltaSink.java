@@ -148,7 +148,7 @@ public final class DeltaSink implements PipelineStage {
         this.engine = KernelEngines.withTargetFileSize(config.targetFileSize(), storage);
         config = SinkTableSchema.withTableSchema(config, engine);
         this.config = config;
-        Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.schema());
+        Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.tableSchema());
         TableFolder.checkNewTable(config.tablePath(), partitioning.columns(), config.allowNonEmptyPath(), KernelEngines.configuration(engine));
         this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(), partitioning, config.targetFileSize());
         this.mode = WriteMode.forConfig(config, writer);
@@ -228,7 +228,7 @@ public final class DeltaSink implements PipelineStage {
         LOG.info("delta sink {}: the topic's rows carry new columns; writing with {}", config.appId(), next.schema().toDdl());
         config = next;
         writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(),
-                Partitioning.parse(config.partitionBy(), config.schema()), config.targetFileSize());
+                Partitioning.parse(config.partitionBy(), config.tableSchema()), config.targetFileSize());
         if (owned != null) {
             writer.shareOffsets(config.appId());
         }

@@ -3,11 +3,13 @@ package io.tributary.sink;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
 import io.tributary.settings.Setting;
+import io.tributary.sink.internal.DeleteWhen;
 import io.tributary.sink.internal.Partitioning;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -86,5 +88,71 @@ public final class SinkChecks {
                     + " partition by a plain column, or use mode append");
         }
         return out;
+    }
+
+    /**
+     * The problems of mode upsert's change-data settings ({@link SinkChanges}), by the setting at fault; empty when there is none.
+     *
+     * @param schema the rows' schema, or null when it is not known yet (columns are then not checked)
+     * @param name the key of a setting as the user wrote it
+     */
+    public static Map<Setting<?>, String> changeProblems(Schema schema, SinkMode mode, List<String> keys, String order,
+                                                         List<String> partitionBy, SinkChanges changes,
+                                                         Function<Setting<?>, String> name) {
+        Map<Setting<?>, String> out = new LinkedHashMap<>();
+        String modeKey = name.apply(SinkSettings.MODE);
+        String seqKey = name.apply(SinkSettings.SEQUENCE_BY);
+        String deleteKey = name.apply(SinkSettings.DELETE_WHEN);
+        String exceptKey = name.apply(SinkSettings.EXCEPT_COLUMNS);
+        if (changes.active() && mode != SinkMode.UPSERT) {
+            Setting<?> at = changes.sequenceBy() != null ? SinkSettings.SEQUENCE_BY
+                    : changes.deleteWhen() != null ? SinkSettings.DELETE_WHEN : SinkSettings.EXCEPT_COLUMNS;
+            out.put(at, name.apply(at) + " is set, but " + modeKey + " is " + mode.specName() + "; change data (sequenceBy,"
+                    + " deleteWhen, exceptColumns) is applied by " + modeKey + ": upsert only: set it, or remove " + name.apply(at));
+            return out;
+        }
+        String seq = changes.sequenceBy();
+        if (seq != null && order != null) {
+            out.put(SinkSettings.SEQUENCE_BY, seqKey + " '" + seq + "' and " + name.apply(SinkSettings.ORDER) + " '" + order
+                    + "' are both set; " + seqKey + " already chooses the greatest change per key (within and across batches):"
+                    + " remove " + name.apply(SinkSettings.ORDER));
+        } else if (seq != null && schema != null && schema.indexOf(seq) < 0) {
+            out.put(SinkSettings.SEQUENCE_BY, seqKey + " names column '" + seq + "', which is not in the sink's schema "
+                    + schema.toDdl() + "; use a column of that schema");
+        } else if (seq != null && schema != null && !orderable(schema.field(schema.indexOf(seq)).type())) {
+            out.put(SinkSettings.SEQUENCE_BY, seqKey + " names column '" + seq + "' of type "
+                    + schema.field(schema.indexOf(seq)).type().ddl()
+                    + ", which has no order to choose the latest change by; use a number, string, date or timestamp column");
+        }
+        if (changes.deleteWhen() != null) {
+            Optional<DeleteWhen> when = DeleteWhen.parse(changes.deleteWhen());
+            if (when.isEmpty()) {
+                out.putIfAbsent(SinkSettings.DELETE_WHEN, deleteKey + " is \"" + changes.deleteWhen() + "\", which is not a"
+                        + " condition the sink reads yet; write column = value or column IN ('a', 'b'), e.g. \"op = 'd'\"");
+            } else if (schema != null && schema.indexOf(when.get().column()) < 0) {
+                out.putIfAbsent(SinkSettings.DELETE_WHEN, deleteKey + " names column '" + when.get().column() + "', which is not"
+                        + " in the sink's schema " + schema.toDdl() + "; use a column of that schema");
+            }
+        }
+        for (String c : changes.exceptColumns()) {
+            String why = schema != null && schema.indexOf(c) < 0 ? "which is not in the sink's schema " + schema.toDdl()
+                    : keys.contains(c) ? "a key column: the table needs it to find the key's row"
+                    : c.equals(seq) ? "the " + seqKey + " column: the table keeps it to skip changes older than the key's row"
+                    : partitionBy.contains(c) ? "a partition column of " + name.apply(SinkSettings.PARTITION_BY) : null;
+            if (why != null) {
+                out.putIfAbsent(SinkSettings.EXCEPT_COLUMNS, exceptKey + " names column '" + c + "', " + why
+                        + "; remove it from " + exceptKey);
+            }
+        }
+        if (changes.deleteRetention().isNegative()) {
+            out.putIfAbsent(SinkSettings.DELETE_RETENTION, name.apply(SinkSettings.DELETE_RETENTION) + " is "
+                    + changes.deleteRetention() + "; use 0 seconds or more, e.g. 7 days");
+        }
+        return out;
+    }
+
+    private static boolean orderable(DataType type) {
+        DataType.Kind kind = type.kind();
+        return kind != DataType.Kind.STRUCT && kind != DataType.Kind.BINARY && kind != DataType.Kind.ARRAY && kind != DataType.Kind.MAP;
     }
 }

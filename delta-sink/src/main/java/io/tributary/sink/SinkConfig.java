@@ -49,6 +49,7 @@ import java.util.function.Consumer;
  * @param mergeSchema Delta's {@code mergeSchema}: false (the default) refuses to write into a table that lacks columns
  *                    of {@code schema}; true adds them to the table (nullable) in the commit of the first batch that
  *                    carries them. A table's columns the schema lacks are written null either way, as Spark does
+ * @param changes mode upsert's change data: sequenceBy, deleteWhen, exceptColumns, deleteRetention ({@link SinkChanges})
  * @param badRecords what to do with a record whose row the table cannot hold, e.g. a null in a NOT NULL column:
  *                   dead-letter, drop or (the default) fail ({@link SinkBadRecords})
  *
@@ -58,7 +59,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
                          int maxRowsPerBatch, Map<String, String> tableProperties, Duration pendingTransactionWait,
                          SinkMode mode, List<String> keys, String order, int rowsPerFile,
                          List<String> partitionBy, long targetFileSize, Duration allowedLatency, boolean trimTopic,
-                         boolean allowNonEmptyPath, boolean mergeSchema, SinkBadRecords badRecords) {
+                         boolean allowNonEmptyPath, boolean mergeSchema, SinkChanges changes, SinkBadRecords badRecords) {
     public static final Duration DEFAULT_PENDING_TRANSACTION_WAIT = Duration.ofSeconds(5);
     public static final long DEFAULT_TARGET_FILE_SIZE = 128L * 1024 * 1024;
     public static final int DEFAULT_ROWS_PER_FILE = 100_000;
@@ -76,6 +77,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
         order = order == null || order.isBlank() ? null : order;
         partitionBy = List.copyOf(partitionBy == null ? List.of() : partitionBy);
         badRecords = badRecords == null ? SinkBadRecords.FAIL : badRecords;
+        changes = changes == null ? SinkChanges.NONE : changes;
         allowedLatency = allowedLatency == null ? Duration.ZERO : allowedLatency;
     }
 
@@ -83,12 +85,20 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
     public static Builder builder(String tablePath, Schema schema, String topic, String appId, String stageName) {
         return new Builder(new SinkConfig(tablePath, schema, topic, appId, stageName, 0, Map.of(), DEFAULT_PENDING_TRANSACTION_WAIT,
                 SinkMode.APPEND, List.of(), null, DEFAULT_ROWS_PER_FILE, List.of(), DEFAULT_TARGET_FILE_SIZE, Duration.ZERO, false,
-                false, false, SinkBadRecords.FAIL));
+                false, false, SinkChanges.NONE, SinkBadRecords.FAIL));
     }
 
     /** A config with no row limit and no extra table properties. */
     public static SinkConfig of(String tablePath, Schema schema, String topic, String appId, String stageName) {
         return builder(tablePath, schema, topic, appId, stageName).build();
+    }
+
+    /** The table's columns: the rows' schema without {@code changes.exceptColumns}. */
+    public Schema tableSchema() {
+        if (changes.exceptColumns().isEmpty()) {
+            return schema;
+        }
+        return new Schema(schema.fields().stream().filter(f -> !changes.exceptColumns().contains(f.name())).toList());
     }
 
     /** A builder holding this config's values. */
@@ -117,6 +127,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
         private boolean allowNonEmptyPath;
         private boolean mergeSchema;
         private SinkBadRecords badRecords;
+        private SinkChanges changes;
         private Values names;
 
         private Builder(SinkConfig c) {
@@ -139,6 +150,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
             allowNonEmptyPath = c.allowNonEmptyPath;
             mergeSchema = c.mergeSchema;
             badRecords = c.badRecords;
+            changes = c.changes;
         }
 
         /**
@@ -160,6 +172,14 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
             set(values, SinkSettings.MODE, v -> mode = SinkMode.parse(v));
             set(values, SinkSettings.KEYS, v -> keys = v);
             set(values, SinkSettings.ORDER, v -> order = v);
+            set(values, SinkSettings.SEQUENCE_BY, v -> changes = new SinkChanges(v, changes.deleteWhen(), changes.exceptColumns(),
+                    changes.deleteRetention()));
+            set(values, SinkSettings.DELETE_WHEN, v -> changes = new SinkChanges(changes.sequenceBy(), v, changes.exceptColumns(),
+                    changes.deleteRetention()));
+            set(values, SinkSettings.EXCEPT_COLUMNS, v -> changes = new SinkChanges(changes.sequenceBy(), changes.deleteWhen(), v,
+                    changes.deleteRetention()));
+            set(values, SinkSettings.DELETE_RETENTION, v -> changes = new SinkChanges(changes.sequenceBy(), changes.deleteWhen(),
+                    changes.exceptColumns(), v));
             return this;
         }
 
@@ -192,6 +212,12 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
             this.mode = mode;
             this.keys = keys;
             this.order = order;
+            return this;
+        }
+
+        /** Mode upsert's change data ({@link SinkChanges}); {@code build()} checks it against the schema. */
+        public Builder changes(SinkChanges c) {
+            this.changes = c;
             return this;
         }
 
@@ -266,9 +292,15 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
                     .values().stream().findFirst().ifPresent(problem -> {
                         throw SinkErrors.settingsDisagree(problem);
                     });
+            SinkChecks.changeProblems(schema, mode == null ? SinkMode.APPEND : mode, keys == null ? List.of() : keys,
+                    order == null || order.isBlank() ? null : order, partitionBy == null ? List.of() : partitionBy,
+                    changes == null ? SinkChanges.NONE : changes, this::name)
+                    .values().stream().findFirst().ifPresent(problem -> {
+                        throw new TributaryException(problem);
+                    });
             return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
                     mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath,
-                    mergeSchema, badRecords);
+                    mergeSchema, changes, badRecords);
         }
 
         private String name(Setting<?> setting) {

@@ -16,6 +16,16 @@ public final class SinkSettings {
     public static final Setting<List<String>> KEYS = Setting.list("keys", "the key columns of mode upsert");
     public static final Setting<String> ORDER = Setting.string("order",
             "mode upsert: the column whose largest value wins among rows of one key (default: the last in Kafka order)");
+    public static final Setting<String> SEQUENCE_BY = Setting.string("sequenceBy", "mode upsert, change data (AUTO CDC's SEQUENCE"
+            + " BY): the column whose greatest value wins per key, within a batch and across batches; kept in the table, and a"
+            + " change not above the key's stored value is skipped");
+    public static final Setting<String> DELETE_WHEN = Setting.string("deleteWhen", "mode upsert, change data (AUTO CDC's APPLY AS"
+            + " DELETE WHEN): a row matching column = value (or column IN ('a', 'b')) deletes its key instead of upserting it");
+    public static final Setting<List<String>> EXCEPT_COLUMNS = Setting.list("exceptColumns", "mode upsert: columns of the rows not"
+            + " stored in the table (AUTO CDC's COLUMNS * EXCEPT), e.g. [op]; not the keys nor sequenceBy");
+    public static final Setting<Duration> DELETE_RETENTION = Setting.duration("deleteRetention", "mode upsert with sequenceBy and"
+            + " deleteWhen: how long a deleted key's marker (its sequence) is kept, from the commit that deleted it, so a late change"
+            + " does not bring the key back").withDefault("7 days");
     public static final Setting<Map<String, String>> PROPERTIES = Setting.map("properties",
             "Delta table properties set when the table is created, e.g. delta.checkpointInterval");
     public static final Setting<List<String>> PARTITION_BY = Setting.list("partitionBy", "partition columns, set when the table is"
@@ -38,7 +48,8 @@ public final class SinkSettings {
             .within(1, Integer.MAX_VALUE);
 
     /** The settings a pipeline spec takes, in the order the documentation lists them. */
-    public static final List<Setting<?>> ALL = List.of(PATH, MODE, KEYS, ORDER, PROPERTIES, PARTITION_BY, OPTIMIZE_EVERY,
+    public static final List<Setting<?>> ALL = List.of(PATH, MODE, KEYS, ORDER, SEQUENCE_BY, DELETE_WHEN,
+            EXCEPT_COLUMNS, DELETE_RETENTION, PROPERTIES, PARTITION_BY, OPTIMIZE_EVERY,
             TARGET_FILE_SIZE, ALLOWED_LATENCY, ALLOW_NON_EMPTY_PATH, MERGE_SCHEMA);
 
     private SinkSettings() {

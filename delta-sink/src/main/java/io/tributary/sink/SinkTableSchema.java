@@ -4,6 +4,7 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;
 import io.tributary.delta.KernelSchemas;
+import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.Partitioning;
@@ -11,6 +12,8 @@ import io.tributary.sink.internal.SchemaMerge;
 import io.tributary.sink.internal.SinkTableFeatures;
 import io.tributary.sink.internal.TableErrors;
 import io.tributary.sink.internal.TableSnapshots;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +37,7 @@ final class SinkTableSchema {
         if (snap.isEmpty()) {
             return config;
         }
-        Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.schema());
+        Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.tableSchema());
         Schema table = KernelSchemas.fromKernel(path, snap.get().getSchema());
         SchemaMerge.Result merged = SchemaMerge.merge(path, table, partitioning.tableSchema(), config.mergeSchema(),
                 DeltaTableWriter.typeWidening(snap.get()));
@@ -49,6 +52,8 @@ final class SinkTableSchema {
                     merged.added().isEmpty() ? "" : "columns " + merged.added(),
                     merged.widened().isEmpty() ? "" : (merged.added().isEmpty() ? "" : " and ") + "widenings " + merged.widened());
         }
-        return config.toBuilder().schema(merged.schema()).build();
+        List<Field> fields = new ArrayList<>(merged.schema().fields());
+        config.schema().fields().stream().filter(f -> config.changes().exceptColumns().contains(f.name())).forEach(fields::add);
+        return config.toBuilder().schema(new Schema(fields)).build();
     }
 }

@@ -111,6 +111,7 @@ final class RewriteCommitter {
                 plan = planner.plan(snapshot, txn);
                 writeNanos += System.nanoTime() - t0;
             }
+            plan.domains().forEach(txn::addDomainMetadata);
             beforeCommit.run(attempt);
             long t1 = System.nanoTime();
             TransactionCommitResult result;
@@ -228,6 +229,9 @@ final class RewriteCommitter {
     private boolean stillHolds(RewritePlan plan, Optional<Snapshot> latest) {
         if (latest.isEmpty() || plan.filter() == null) {
             return latest.isEmpty() && plan.filter() == null;
+        }
+        if (!plan.domains().isEmpty() && latest.get().getVersion() != plan.readVersion()) {
+            return false; // the domain metadata it sets was read on its version
         }
         if (latest.get().getVersion() == plan.readVersion()) {
             return true;

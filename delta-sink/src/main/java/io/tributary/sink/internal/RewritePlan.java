@@ -15,9 +15,15 @@ import java.util.Set;
  *     filter returned (all of them were read)
  * @param removedFiles the identities of the files the plan removes (a subset of {@code readFiles})
  * @param metrics counts for the progress record, named as Delta's MERGE {@code operationMetrics}
+ * @param domains domain metadata the commit sets (e.g. {@link DeleteMarkers}), read on {@code readVersion}
  */
 record RewritePlan(java.util.List<Row> actions, long readVersion, Predicate filter, Set<String> readFiles,
-                   Set<String> removedFiles, Map<String, Object> metrics) {
+                   Set<String> removedFiles, Map<String, Object> metrics, Map<String, String> domains) {
+    RewritePlan(java.util.List<Row> actions, long readVersion, Predicate filter, Set<String> readFiles,
+                Set<String> removedFiles, Map<String, Object> metrics) {
+        this(actions, readVersion, filter, readFiles, removedFiles, metrics, Map.of());
+    }
+
     int filesAdded() {
         return actions.size() - removedFiles.size();
     }

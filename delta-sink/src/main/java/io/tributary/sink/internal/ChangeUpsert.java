@@ -1,0 +1,214 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.expressions.Predicate;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Field;
+import io.tributary.schema.Schema;
+import io.tributary.sink.SinkChanges;
+import io.tributary.sink.SinkConfig;
+import io.tributary.sink.SinkOffsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * MERGE of change data by key (Databricks' AUTO CDC, {@code docs/cdc.md}), copy-on-write as
+ * {@link CopyOnWriteUpsert}: each row is a change of its key, stored without {@code exceptColumns};
+ * one matching {@code deleteWhen} deletes the key. Within a batch the change with the greatest
+ * {@code sequenceBy} value per key wins (ties and no sequenceBy: the later in Kafka order). Across
+ * batches, with sequenceBy, a change whose sequence is not above the one the table holds for its
+ * key (in its row, or in the key's {@link DeleteMarkers delete marker}) is skipped and counted.
+ */
+final class ChangeUpsert implements WriteMode {
+    /** The column a change has after the table's: true if it deletes its key. */
+    private static final String DELETES = "__tributary_deletes";
+    private final DeltaTableWriter writer;
+    private final RewriteCommitter committer;
+    private final KeyColumns keys;
+    private final KeyColumns changeKeys;
+    private final int[] projection;
+    private final int deleteIndex;
+    private final DeleteWhen deleteWhen;
+    private final int sequenceIndex;
+    private final Field sequence;
+    private final Comparator<Object> sequenceOrder;
+    private final long retentionMillis;
+    private final int rowsPerFile;
+
+    ChangeUpsert(DeltaTableWriter writer, RewriteCommitter committer, SinkConfig config) {
+        SinkChanges changes = config.changes();
+        Schema rows = config.schema();
+        Schema table = config.tableSchema();
+        this.writer = writer;
+        this.committer = committer;
+        this.keys = new KeyColumns(table, config.keys());
+        List<Field> changeFields = new ArrayList<>(table.fields());
+        changeFields.add(new Field(DELETES, DataType.BOOLEAN, false));
+        this.changeKeys = new KeyColumns(new Schema(changeFields), config.keys());
+        this.projection = table.fields().stream().mapToInt(f -> rows.indexOf(f.name())).toArray();
+        this.deleteWhen = changes.deleteWhen() == null ? null : DeleteWhen.parse(changes.deleteWhen()).orElseThrow();
+        this.deleteIndex = deleteWhen == null ? -1 : rows.indexOf(deleteWhen.column());
+        this.sequenceIndex = changes.sequenceBy() == null ? -1 : table.indexOf(changes.sequenceBy());
+        this.sequence = sequenceIndex < 0 ? null : table.field(sequenceIndex);
+        this.sequenceOrder = sequence == null ? null : KeyColumns.valueOrder(sequence.type());
+        this.retentionMillis = changes.deleteRetention().toMillis();
+        this.rowsPerFile = config.rowsPerFile();
+    }
+
+    @Override
+    public CommitResult write(String appId, long batchId, TopicBatch batch, Map<Integer, Long> expectedStart, SinkOffsets next) {
+        List<Object[]> rows = batch.rows();
+        List<RecordOrigin> origins = batch.origins();
+        BatchChanges.Collector collector = BatchChanges.collector(changeKeys, sequenceIndex, rows.size());
+        for (int i : BatchChanges.kafkaOrder(origins, rows.size())) {
+            collector.add(origins == null ? null : origins.get(i), change(rows.get(i)));
+        }
+        BatchChanges changes = collector.build();
+        return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, changes, rows.size()), expectedStart, next);
+    }
+
+    @Override
+    public Optional<KeyedBatch> openKeyed(String appId, long batchId, Map<Integer, Long> expectedStart, int expectedRecords) {
+        BatchChanges.Collector collector = BatchChanges.collector(changeKeys, sequenceIndex, expectedRecords);
+        KeyedBatch.Commit commit = (changes, next, sourceRows) ->
+                committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, changes, sourceRows), expectedStart, next);
+        return Optional.of(new KeyedBatch() {
+            @Override
+            public void add(RecordOrigin origin, Object[] row) {
+                collector.add(origin, change(row));
+            }
+
+            @Override
+            public CommitResult commit(SinkOffsets next, long sourceRows) {
+                return commit.commit(collector.build(), next, sourceRows);
+            }
+        });
+    }
+
+    @Override
+    public boolean keyed() {
+        return true;
+    }
+
+    /** A record's row as a change: its table columns, then whether it deletes its key; null (a Kafka tombstone) stays null. */
+    Object[] change(Object[] row) {
+        if (row == null) {
+            return null;
+        }
+        Object[] out = new Object[projection.length + 1];
+        for (int i = 0; i < projection.length; i++) {
+            out[i] = row[projection[i]];
+        }
+        out[projection.length] = deleteWhen != null && deleteWhen.matches(row[deleteIndex]);
+        return out;
+    }
+
+    private boolean deletes(Object[] change) {
+        return (Boolean) change[projection.length];
+    }
+
+    private boolean notAbove(Object[] change, Object stored) {
+        return sequenceIndex >= 0 && sequenceOrder.compare(change[sequenceIndex], stored) <= 0;
+    }
+
+    /** Reads the files that hold the batch's keys and writes the new ones, with the delete markers; commits nothing. */
+    RewritePlan plan(Optional<Snapshot> snapshot, Transaction txn, BatchChanges changes, long sourceRows) {
+        long now = System.currentTimeMillis();
+        DeleteMarkers markers = sequence == null ? null : DeleteMarkers.read(snapshot, keys, sequence);
+        long expired = markers == null ? 0 : markers.expire(now - retentionMillis);
+        Map<Key, Object[]> pending = new HashMap<>();
+        long skipped = 0;
+        for (Object[] change : changes.upserts()) {
+            Key key = keys.of(change);
+            DeleteMarkers.Marker marker = markers == null ? null : markers.get(key);
+            if (marker != null && notAbove(change, marker.sequence())) {
+                skipped++;
+            } else {
+                pending.put(key, change);
+            }
+        }
+        List<Object[]> output = new ArrayList<>();
+        List<Row> actions = new ArrayList<>();
+        Set<String> read = new LinkedHashSet<>();
+        Set<String> removed = new LinkedHashSet<>();
+        Set<Key> matched = new HashSet<>();
+        long[] counts = new long[4]; // updated rows, deleted rows, copied rows, skipped changes
+        Predicate filter = null;
+        if (snapshot.isPresent()) {
+            filter = KeyPredicates.forKeys(keys.keySchema(), changes.keys());
+            FileScan.read(writer.engine(), snapshot.get(), filter, file -> {
+                List<Object[]> survivors = new ArrayList<>(file.rows().size());
+                boolean hit = false;
+                read.add(file.identity());
+                for (Object[] row : file.rows()) {
+                    Key key = keys.of(row);
+                    Object[] change = pending.get(key);
+                    boolean tombstone = change == null && changes.change(key) == BatchChanges.Change.DELETE;
+                    if (change != null && sequenceIndex >= 0 && notAbove(change, row[sequenceIndex])) {
+                        counts[3]++;
+                        pending.remove(key);
+                    }
+                    if (tombstone || change != null && pending.containsKey(key)) {
+                        hit = true;
+                        matched.add(key);
+                        counts[tombstone || deletes(change) ? 1 : 0]++;
+                    } else {
+                        survivors.add(row);
+                    }
+                }
+                if (hit) {
+                    removed.add(file.identity());
+                    actions.add(file.removeAction());
+                    output.addAll(survivors);
+                    counts[2] += survivors.size();
+                }
+            });
+        }
+        long inserted = 0;
+        long deletedAbsent = 0;
+        for (Map.Entry<Key, Object[]> e : pending.entrySet()) {
+            Object[] change = e.getValue();
+            if (deletes(change)) {
+                deletedAbsent += matched.contains(e.getKey()) ? 0 : 1;
+                if (markers != null) {
+                    markers.put(e.getKey(), change[sequenceIndex], now);
+                }
+                continue;
+            }
+            inserted += matched.contains(e.getKey()) ? 0 : 1;
+            if (markers != null) {
+                markers.remove(e.getKey());
+            }
+            output.add(Arrays.copyOf(change, projection.length));
+        }
+        actions.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
+        Optional<String> markerJson = markers == null ? Optional.empty() : markers.changedJson();
+        Map<String, Object> metrics = new LinkedHashMap<>();
+        metrics.put("numSourceRows", sourceRows);
+        metrics.put("numSourceKeys", (long) changes.size());
+        metrics.put("numSourceKeysSkippedOutOfOrder", counts[3] + skipped);
+        metrics.put("numSourceDeletesOfAbsentKeys", deletedAbsent);
+        metrics.put("numTargetRowsInserted", inserted);
+        metrics.put("numTargetRowsUpdated", counts[0]);
+        metrics.put("numTargetRowsDeleted", counts[1]);
+        metrics.put("numTargetRowsCopied", counts[2]);
+        metrics.put("numTargetFilesScanned", (long) read.size());
+        metrics.put("numTargetFilesRemoved", (long) removed.size());
+        metrics.put("numTargetFilesAdded", (long) (actions.size() - removed.size()));
+        metrics.put("numDeleteMarkers", markers == null ? 0L : (long) markers.size());
+        metrics.put("numDeleteMarkersExpired", expired);
+        return new RewritePlan(actions, snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics,
+                markerJson.map(json -> Map.of(DeleteMarkers.DOMAIN, json)).orElse(Map.of()));
+    }
+}
