@@ -1,0 +1,75 @@
+package io.tributary.compat.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.row_number;
+
+import io.delta.tables.DeltaTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Spark's MERGE of change data, for the golden cases of {@code golden/cdc/<case>/}: each
+ * {@code batch-N.json} (changes {@code op, id, name, lsn}), in N's order, is reduced to the change
+ * with the greatest {@code lsn} per id and merged into a Delta table {@code id INT, name STRING,
+ * lsn BIGINT} as Databricks documents for CDC with MERGE:
+ * <pre>
+ * MERGE INTO t USING s ON t.id = s.id
+ * WHEN MATCHED AND s.op = 'd' AND s.lsn > t.lsn THEN DELETE
+ * WHEN MATCHED AND s.lsn > t.lsn THEN UPDATE SET name = s.name, lsn = s.lsn
+ * WHEN NOT MATCHED AND s.op != 'd' THEN INSERT (id, name, lsn) VALUES (s.id, s.name, s.lsn)
+ * </pre>
+ * {@code spark-merge.txt} gets the table after the last batch, {@code id|name|lsn} by id.
+ *
+ * <p>Usage: {@code SparkCdcMerge GOLDEN_CDC_DIR [CASE...]}
+ */
+public final class SparkCdcMerge {
+    static final String SCHEMA = "op STRING, id INT, name STRING, lsn BIGINT";
+
+    private SparkCdcMerge() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<Path> cases = GoldenCases.fromArgs(args);
+        SparkSession spark = SparkSession.builder().master("local[1]").appName("tributary-golden-cdc")
+                .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "1")
+                .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+                .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+                .getOrCreate();
+        try {
+            for (Path c : cases) {
+                run(spark, c);
+            }
+        } finally {
+            spark.stop();
+        }
+    }
+
+    private static void run(SparkSession spark, Path dir) throws Exception {
+        String out = Files.createTempDirectory("cdc-merge-").resolve("t").toString();
+        DeltaTable.createIfNotExists(spark).location(out).addColumns(StructType.fromDDL("id INT, name STRING, lsn BIGINT")).execute();
+        StructType schema = StructType.fromDDL(SCHEMA);
+        for (int n = 0; Files.exists(dir.resolve("batch-" + n + ".json")); n++) {
+            Dataset<Row> batch = spark.read().schema(schema).json(dir.resolve("batch-" + n + ".json").toString());
+            Dataset<Row> latest = batch.withColumn("rn", row_number().over(Window.partitionBy("id").orderBy(col("lsn").desc())))
+                    .where("rn = 1").drop("rn");
+            latest.createOrReplaceTempView("s");
+            spark.sql("MERGE INTO delta.`" + out + "` t USING s ON t.id = s.id"
+                    + " WHEN MATCHED AND s.op = 'd' AND s.lsn > t.lsn THEN DELETE"
+                    + " WHEN MATCHED AND s.lsn > t.lsn THEN UPDATE SET name = s.name, lsn = s.lsn"
+                    + " WHEN NOT MATCHED AND s.op != 'd' THEN INSERT (id, name, lsn) VALUES (s.id, s.name, s.lsn)");
+        }
+        List<String> lines = new ArrayList<>();
+        for (Row r : spark.read().format("delta").load(out).orderBy("id").collectAsList()) {
+            lines.add(r.getInt(0) + "|" + r.getString(1) + "|" + r.getLong(2));
+        }
+        Files.write(dir.resolve("spark-merge.txt"), lines);
+        System.out.println(dir.getFileName() + ": " + lines.size() + " rows");
+    }
+}
