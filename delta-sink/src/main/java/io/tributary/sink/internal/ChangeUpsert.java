@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * MERGE of change data by key (Databricks' AUTO CDC, {@code docs/cdc.md}), copy-on-write as
@@ -45,8 +46,14 @@ final class ChangeUpsert implements WriteMode {
     private final Comparator<Object> sequenceOrder;
     private final long retentionMillis;
     private final int rowsPerFile;
+    private final LongSupplier clock;
 
     ChangeUpsert(DeltaTableWriter writer, RewriteCommitter committer, SinkConfig config) {
+        this(writer, committer, config, System::currentTimeMillis);
+    }
+
+    /** As above, the delete markers timed by {@code clock} (epoch milliseconds). */
+    ChangeUpsert(DeltaTableWriter writer, RewriteCommitter committer, SinkConfig config, LongSupplier clock) {
         SinkChanges changes = config.changes();
         Schema rows = config.schema();
         Schema table = config.tableSchema();
@@ -64,6 +71,7 @@ final class ChangeUpsert implements WriteMode {
         this.sequenceOrder = sequence == null ? null : KeyColumns.valueOrder(sequence.type());
         this.retentionMillis = changes.deleteRetention().toMillis();
         this.rowsPerFile = config.rowsPerFile();
+        this.clock = clock;
     }
 
     @Override
@@ -124,7 +132,7 @@ final class ChangeUpsert implements WriteMode {
 
     /** Reads the files that hold the batch's keys and writes the new ones, with the delete markers; commits nothing. */
     RewritePlan plan(Optional<Snapshot> snapshot, Transaction txn, BatchChanges changes, long sourceRows) {
-        long now = System.currentTimeMillis();
+        long now = clock.getAsLong();
         DeleteMarkers markers = sequence == null ? null : DeleteMarkers.read(snapshot, keys, sequence);
         long expired = markers == null ? 0 : markers.expire(now - retentionMillis);
         Map<Key, Object[]> pending = new HashMap<>();

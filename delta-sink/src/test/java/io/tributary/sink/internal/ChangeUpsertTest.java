@@ -15,6 +15,7 @@ import io.tributary.sink.DeltaTables;
 import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -159,6 +160,26 @@ class ChangeUpsertTest {
         latest.values().stream().filter(ch -> !ch[2].equals("d")).forEach(ch -> expected.add(ch[0] + ":" + ch[1] + ":" + ch[3]));
         assertThat(rows()).containsExactlyElementsOf(expected);
         assertThat(skipped).isEqualTo(expectedSkipped).isPositive();
+    }
+
+    @Test
+    void aDeleteMarkerOlderThanTheRetentionIsDroppedAndALateChangeThenComesBack() {
+        long day = Duration.ofDays(1).toMillis();
+        long[] now = {0};
+        SinkConfig c = config(table(), CDC); // deleteRetention: 7 days
+        DeltaTableWriter writer = new DeltaTableWriter(engine, c.tablePath(), c.tableSchema(), Map.of());
+        WriteMode cdc = new ChangeUpsert(writer, new RewriteCommitter(writer), c, () -> now[0]);
+        write(cdc, 0, batch(c(1, "a", "i", 10), c(2, "b", "i", 11)));
+        write(cdc, 1, batch(c(1, null, "d", 12)));
+        now[0] = 6 * day;
+        CommitResult kept = write(cdc, 2, batch(c(1, "a-late", "u", 11)));
+        assertThat(kept.metrics()).containsEntry("numSourceKeysSkippedOutOfOrder", 1L).containsEntry("numDeleteMarkersExpired", 0L);
+        assertThat(rows()).containsExactly("2:b:11");
+        now[0] = 7 * day + 1;
+        CommitResult dropped = write(cdc, 3, batch(c(2, "b2", "u", 13)));
+        assertThat(dropped.metrics()).containsEntry("numDeleteMarkersExpired", 1L).containsEntry("numDeleteMarkers", 0L);
+        write(cdc, 4, batch(c(1, "a-later", "u", 11)));
+        assertThat(rows()).as("past deleteRetention a late change inserts the key again").containsExactly("1:a-later:11", "2:b2:13");
     }
 
     @Test
