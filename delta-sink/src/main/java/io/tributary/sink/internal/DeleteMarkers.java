@@ -59,8 +59,8 @@ final class DeleteMarkers {
                 Object[] row = out.json.parse(JSON.writeValueAsBytes(entry.get(0)));
                 out.markers.put(new Key(Arrays.copyOf(row, out.keyCount)), new Marker(row[out.keyCount], entry.get(1).asLong()));
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (IOException | RuntimeException e) {
+            throw TableErrors.badDeleteMarkers(snapshot.get().getPath(), snapshot.get().getVersion(), DOMAIN, e);
         }
         return out;
     }

@@ -8,6 +8,13 @@ public final class TableErrors {
     private TableErrors() {
     }
 
+    /** When a table's delete markers (domain metadata of a change-data upsert) cannot be read. */
+    public static TributaryException badDeleteMarkers(String tablePath, long version, String domain, Throwable cause) {
+        return new TributaryException("delta table " + tablePath + " version " + version + ": its domain metadata " + domain
+                + " (the keys a change-data upsert deleted) is not the sink's JSON: " + cause.getMessage() + "; another writer"
+                + " changed it. Restore it from an earlier version of the table, or remove the domain to forget the deleted keys", cause);
+    }
+
     /** When the table's sink offsets domain metadata cannot be read. */
     public static TributaryException notSinkOffsets(String domain, String json, Throwable cause) {
         return new TributaryException("delta sink: the table's domain metadata '" + domain + "' is not Tributary sink "
