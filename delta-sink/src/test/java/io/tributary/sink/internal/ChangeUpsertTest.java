@@ -91,6 +91,19 @@ class ChangeUpsertTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"name", "id, name"})
+    void aStringOrTwoColumnKeyKeepsItsDeleteMarkersAcrossBatches(String keys) {
+        Map<String, String> settings = new HashMap<>(CDC);
+        settings.put("keys", keys);
+        WriteMode cdc = mode(settings);
+        write(cdc, 0, batch(c(1, "a", "i", 10), c(2, "b", "i", 11), c(2, "b", "d", 12)));
+        write(cdc, 1, batch(c(2, "b", "u", 11), c(1, "a", "d", 13), c(1, "a", "u", 12)));
+        CommitResult late = write(mode(settings), 2, batch(c(1, "a", "i", 9), c(2, "b", "i", 14)));
+        assertThat(late.metrics()).containsEntry("numSourceKeysSkippedOutOfOrder", 1L).containsEntry("numDeleteMarkers", 1L);
+        assertThat(rows()).containsExactly("2:b:14");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"op = d", "op = 'd'", "op IN ('d', 'D')", "op in (d,D)"})
     void deleteWhenTakesAColumnEqualsAValueOrAList(String condition) {
         Map<String, String> settings = new HashMap<>(CDC);
