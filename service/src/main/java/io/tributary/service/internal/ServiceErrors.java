@@ -26,11 +26,6 @@ public final class ServiceErrors {
         return new TributaryException("bench: --rows must be >= 0, --files and --runs >= 1");
     }
 
-    /** When the bench's first run read another number of rows than it wrote. */
-    public static TributaryException benchFirstRunRowsLost(long read, long written, Path folder) {
-        return new TributaryException("bench: the first run read " + read + " rows, not " + written + "; see " + folder);
-    }
-
     /** When a bench run read another number of rows than it wrote. */
     public static TributaryException benchRowsLost(int run, long read, long written, Path folder) {
         return new TributaryException("bench: run " + run + " read " + read + " rows, not " + written + "; see " + folder);
