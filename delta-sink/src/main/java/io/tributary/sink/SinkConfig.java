@@ -296,7 +296,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
                     order == null || order.isBlank() ? null : order, partitionBy == null ? List.of() : partitionBy,
                     changes == null ? SinkChanges.NONE : changes, this::name)
                     .values().stream().findFirst().ifPresent(problem -> {
-                        throw new TributaryException(problem);
+                        throw io.tributary.sink.internal.SinkErrors.changeSettingsDisagree(problem);
                     });
             return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
                     mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath,

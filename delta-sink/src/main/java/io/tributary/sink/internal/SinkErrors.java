@@ -12,6 +12,11 @@ public final class SinkErrors {
     private SinkErrors() {
     }
 
+    /** When mode upsert's change-data settings (sequenceBy, deleteWhen, exceptColumns) disagree with the others; {@code problem} from SinkChecks. */
+    public static TributaryException changeSettingsDisagree(String problem) {
+        return new TributaryException(problem);
+    }
+
     /** When onBadRecord is deadLetter without a dead-letter topic. */
     public static TributaryException noDeadLetterTopic() {
         return new TributaryException("delta sink: onBadRecord deadLetter needs a dead-letter topic");
