@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Consumer;
 
 /**
  * What a {@link DeltaSink} reads and where it writes.
@@ -163,32 +162,26 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
             if (values.has(SinkSettings.PROPERTIES)) {
                 tableProperties = values.map(SinkSettings.PROPERTIES);
             }
-            set(values, SinkSettings.PARTITION_BY, v -> partitionBy = v);
-            set(values, SinkSettings.TARGET_FILE_SIZE, v -> targetFileSize = v);
-            set(values, SinkSettings.ALLOWED_LATENCY, v -> allowedLatency = v);
-            set(values, SinkSettings.ALLOW_NON_EMPTY_PATH, v -> allowNonEmptyPath = v);
-            set(values, SinkSettings.MERGE_SCHEMA, v -> mergeSchema = v);
-            set(values, SinkSettings.ROWS_PER_FILE, v -> rowsPerFile = v);
-            set(values, SinkSettings.MODE, v -> mode = SinkMode.parse(v));
-            set(values, SinkSettings.KEYS, v -> keys = v);
-            set(values, SinkSettings.ORDER, v -> order = v);
-            set(values, SinkSettings.SEQUENCE_BY, v -> changes = new SinkChanges(v, changes.deleteWhen(), changes.exceptColumns(),
+            values.ifGiven(SinkSettings.PARTITION_BY, v -> partitionBy = v);
+            values.ifGiven(SinkSettings.TARGET_FILE_SIZE, v -> targetFileSize = v);
+            values.ifGiven(SinkSettings.ALLOWED_LATENCY, v -> allowedLatency = v);
+            values.ifGiven(SinkSettings.ALLOW_NON_EMPTY_PATH, v -> allowNonEmptyPath = v);
+            values.ifGiven(SinkSettings.MERGE_SCHEMA, v -> mergeSchema = v);
+            values.ifGiven(SinkSettings.ROWS_PER_FILE, v -> rowsPerFile = v);
+            values.ifGiven(SinkSettings.MODE, v -> mode = SinkMode.parse(v));
+            values.ifGiven(SinkSettings.KEYS, v -> keys = v);
+            values.ifGiven(SinkSettings.ORDER, v -> order = v);
+            values.ifGiven(SinkSettings.SEQUENCE_BY, v -> changes = new SinkChanges(v, changes.deleteWhen(), changes.exceptColumns(),
                     changes.deleteRetention()));
-            set(values, SinkSettings.DELETE_WHEN, v -> changes = new SinkChanges(changes.sequenceBy(), v, changes.exceptColumns(),
+            values.ifGiven(SinkSettings.DELETE_WHEN, v -> changes = new SinkChanges(changes.sequenceBy(), v, changes.exceptColumns(),
                     changes.deleteRetention()));
-            set(values, SinkSettings.EXCEPT_COLUMNS, v -> changes = new SinkChanges(changes.sequenceBy(), changes.deleteWhen(), v,
+            values.ifGiven(SinkSettings.EXCEPT_COLUMNS, v -> changes = new SinkChanges(changes.sequenceBy(), changes.deleteWhen(), v,
                     changes.deleteRetention()));
-            set(values, SinkSettings.DELETE_RETENTION, v -> changes = new SinkChanges(changes.sequenceBy(), changes.deleteWhen(),
+            values.ifGiven(SinkSettings.DELETE_RETENTION, v -> changes = new SinkChanges(changes.sequenceBy(), changes.deleteWhen(),
                     changes.exceptColumns(), v));
             return this;
         }
 
-        private static <T> void set(Values values, Setting<T> setting, Consumer<T> to) {
-            T v = values.get(setting);
-            if (v != null) {
-                to.accept(v);
-            }
-        }
 
         /** At most this many rows per Delta commit; 0 for no limit. */
         public Builder maxRowsPerBatch(int rows) {

@@ -237,22 +237,15 @@ public final class DeltaSourceConfig {
          */
         public Builder settings(io.tributary.settings.Values values) {
             startingVersion(values.get(DeltaSourceSettings.STARTING_VERSION));
-            set(values, DeltaSourceSettings.SKIP_CHANGE_COMMITS, this::skipChangeCommits);
-            set(values, DeltaSourceSettings.IGNORE_DELETES, this::ignoreDeletes);
-            set(values, DeltaSourceSettings.READ_CHANGE_FEED, this::readChangeFeed);
-            set(values, DeltaSourceSettings.MAX_FILES, this::maxFilesPerTrigger);
-            set(values, DeltaSourceSettings.MAX_BYTES, this::maxBytesPerTrigger);
-            set(values, DeltaSourceSettings.ROWS_PER_RECORD, this::rowsPerRecord);
+            values.ifGiven(DeltaSourceSettings.SKIP_CHANGE_COMMITS, this::skipChangeCommits);
+            values.ifGiven(DeltaSourceSettings.IGNORE_DELETES, this::ignoreDeletes);
+            values.ifGiven(DeltaSourceSettings.READ_CHANGE_FEED, this::readChangeFeed);
+            values.ifGiven(DeltaSourceSettings.MAX_FILES, this::maxFilesPerTrigger);
+            values.ifGiven(DeltaSourceSettings.MAX_BYTES, this::maxBytesPerTrigger);
+            values.ifGiven(DeltaSourceSettings.ROWS_PER_RECORD, this::rowsPerRecord);
             return this;
         }
 
-        private static <T> void set(io.tributary.settings.Values values, io.tributary.settings.Setting<T> setting,
-                                    java.util.function.Consumer<T> to) {
-            T v = values.get(setting);
-            if (v != null) {
-                to.accept(v);
-            }
-        }
 
         /** As {@link StartingVersion#parse(String)}: null = snapshot, "latest", or a number. */
         public Builder startingVersion(String startingVersion) {

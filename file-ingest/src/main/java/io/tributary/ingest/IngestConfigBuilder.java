@@ -69,21 +69,21 @@ public final class IngestConfigBuilder {
      */
     public IngestConfigBuilder settings(Values values) {
         this.names = values;
-        set(values, IngestSettings.FORMAT, this::format);
+        values.ifGiven(IngestSettings.FORMAT, this::format);
         if (values.has(IngestSettings.OPTIONS)) {
             formatOptions(values.map(IngestSettings.OPTIONS));
         }
-        set(values, IngestSettings.SCHEMA_EVOLUTION, this::schemaEvolution);
-        set(values, IngestSettings.INFER_COLUMN_TYPES, this::inferColumnTypes);
-        set(values, IngestSettings.MAX_FILES, this::maxFilesPerTrigger);
-        set(values, IngestSettings.MAX_BYTES, this::maxBytesPerTrigger);
-        set(values, IngestSettings.ON_BAD_RECORD, this::onBadRecord);
-        set(values, IngestSettings.FILE_MIN_AGE, this::fileMinAge);
-        set(values, IngestSettings.FILE_SETTLE_TIME, this::fileSettleTime);
-        set(values, IngestSettings.IGNORE_CORRUPT_FILES, this::ignoreCorruptFiles);
-        set(values, IngestSettings.TIME_ZONE, z -> this.timeZone = z);
-        set(values, IngestSettings.MAX_LINE, n -> maxLineBytes(Math.toIntExact(n)));
-        set(values, IngestSettings.ROWS_PER_RECORD, this::rowsPerRecord);
+        values.ifGiven(IngestSettings.SCHEMA_EVOLUTION, this::schemaEvolution);
+        values.ifGiven(IngestSettings.INFER_COLUMN_TYPES, this::inferColumnTypes);
+        values.ifGiven(IngestSettings.MAX_FILES, this::maxFilesPerTrigger);
+        values.ifGiven(IngestSettings.MAX_BYTES, this::maxBytesPerTrigger);
+        values.ifGiven(IngestSettings.ON_BAD_RECORD, this::onBadRecord);
+        values.ifGiven(IngestSettings.FILE_MIN_AGE, this::fileMinAge);
+        values.ifGiven(IngestSettings.FILE_SETTLE_TIME, this::fileSettleTime);
+        values.ifGiven(IngestSettings.IGNORE_CORRUPT_FILES, this::ignoreCorruptFiles);
+        values.ifGiven(IngestSettings.TIME_ZONE, z -> this.timeZone = z);
+        values.ifGiven(IngestSettings.MAX_LINE, n -> maxLineBytes(Math.toIntExact(n)));
+        values.ifGiven(IngestSettings.ROWS_PER_RECORD, this::rowsPerRecord);
         String clean = values.get(IngestSettings.CLEAN_SOURCE);
         if (clean != null) {
             String archive = values.get(IngestSettings.ARCHIVE_DIR);

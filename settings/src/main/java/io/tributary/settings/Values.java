@@ -75,6 +75,14 @@ public final class Values {
         }
     }
 
+    /** Hands the value of {@code setting} (or its default here) to {@code to}, when there is one. */
+    public <T> void ifGiven(Setting<T> setting, java.util.function.Consumer<T> to) {
+        T v = get(setting);
+        if (v != null) {
+            to.accept(v);
+        }
+    }
+
     /** True when the user gave a value (a default does not count). */
     public boolean has(Setting<?> setting) {
         Setting<?> s = defined(setting);
