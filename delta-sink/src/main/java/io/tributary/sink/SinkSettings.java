@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * The Delta sink's settings under their own names; a spec writes them under {@code sink.delta.},
- * the Delta sink connector as they are (the path as {@code delta.path}). {@link SinkConfig#withSettings} reads them.
+ * the Delta sink connector as they are (the path as {@code delta.path}). {@link SinkConfig.Builder#settings} reads them.
  */
 public final class SinkSettings {
     public static final Setting<String> PATH = Setting.path("path", "the Delta table's folder; created on the first write").required();
