@@ -83,10 +83,13 @@ public final class Values {
         }
     }
 
-    /** True when the user gave a value (a default does not count). */
+    /** True when the user gave a value (a default does not count); for a {@link Setting.Kind#MAP}, a key below it. */
     public boolean has(Setting<?> setting) {
         Setting<?> s = defined(setting);
-        return s != null && text.apply(s) != null;
+        if (s == null) {
+            return false;
+        }
+        return s.isPrefix() ? !below.apply(s).isEmpty() : text.apply(s) != null;
     }
 
     /** The keys below a {@link Setting.Kind#MAP} setting, without its prefix, in the order given. */

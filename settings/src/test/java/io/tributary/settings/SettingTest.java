@@ -69,6 +69,17 @@ class SettingTest {
     }
 
     @Test
+    void aMapSettingIsGivenByTheKeysBelowIt() {
+        Setting<Map<String, String>> options = Setting.map("options", "format options");
+        Values spec = new Values(Map.of("options", options.under("source.files")), s -> null,
+                s -> s.key().equals("source.files.options") ? Map.of("header", "true") : Map.of(), (s, t, e) -> e);
+        assertThat(spec.has(options)).isTrue();
+        assertThat(spec.map(options)).containsEntry("header", "true");
+        Values none = new Values(Map.of("options", options.under("source.files")), s -> null, s -> Map.of(), (s, t, e) -> e);
+        assertThat(none.has(options)).isFalse();
+    }
+
+    @Test
     void aChoiceTakesItsParsersOtherSpellingsAndNamesItsValuesOtherwise() {
         Setting<Integer> level = Setting.choice("level", "level", (k, v) -> switch (v.toLowerCase()) {
             case "low", "l" -> 1;
