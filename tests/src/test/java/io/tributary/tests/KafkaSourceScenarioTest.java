@@ -70,6 +70,17 @@ class KafkaSourceScenarioTest {
         }
     }
 
+    /** Records keyed by their id, as a producer that wants one partition per key writes them. */
+    private void produceKeyed(String... values) throws Exception {
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+                new StringSerializer(), new StringSerializer())) {
+            for (String v : values) {
+                String id = v.replaceAll(".*\"id\": (\\d+).*", "$1");
+                p.send(new ProducerRecord<>("orders", id, v)).get();
+            }
+        }
+    }
+
     private TreeSet<Integer> ids() {
         TreeSet<Integer> ids = new TreeSet<>();
         List<Object[]> rows = DeltaTables.readRows(dir.resolve("out").toString());
@@ -107,6 +118,19 @@ class KafkaSourceScenarioTest {
             }
             assertThat(kept).as("the source topic is someone else's: nothing of it is deleted").isEqualTo(6);
         }
+    }
+
+    @Test
+    void aKeyedTopicUpsertsByIdAcrossRuns() throws Exception {
+        produceKeyed("{\"id\": 1, \"user\": \"a\", \"amt\": 5.0}", "{\"id\": 2, \"user\": \"b\", \"amt\": 7.5}",
+                "{\"id\": 1, \"user\": \"a\", \"amt\": 6.0}");
+        Workspace ws = new Workspace(dir, spec("").replace("    path: out/\n", "    path: out/\n    mode: upsert\n    keys: [id]\n"));
+        ws.tributary("run", "--trigger", "availableNow").assertOk();
+        produceKeyed("{\"id\": 2, \"user\": \"b\", \"amt\": 8.0}", "{\"id\": 3, \"user\": \"c\", \"amt\": 1.0}");
+        ws.tributary("run", "--trigger", "availableNow").assertOk();
+        assertThat(ids()).containsExactly(1, 2, 3);
+        assertThat(DeltaTables.readRows(dir.resolve("out").toString())).extracting(r -> r[0] + "=" + r[2])
+                .containsExactlyInAnyOrder("1=6.0", "2=8.0", "3=1.0");
     }
 
     @Test
