@@ -15,7 +15,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -202,18 +201,10 @@ final class ChangeUpsert implements WriteMode {
         }
         actions.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
         Optional<String> markerJson = markers == null ? Optional.empty() : markers.changedJson();
-        Map<String, Object> metrics = new LinkedHashMap<>();
-        metrics.put("numSourceRows", sourceRows);
-        metrics.put("numSourceKeys", (long) changes.size());
+        Map<String, Object> metrics = RewritePlan.mergeMetrics(sourceRows, changes.size(), inserted, counts, read.size(), removed.size(),
+                actions.size() - removed.size());
         metrics.put("numSourceKeysSkippedOutOfOrder", counts[3] + skipped);
         metrics.put("numSourceDeletesOfAbsentKeys", deletedAbsent);
-        metrics.put("numTargetRowsInserted", inserted);
-        metrics.put("numTargetRowsUpdated", counts[0]);
-        metrics.put("numTargetRowsDeleted", counts[1]);
-        metrics.put("numTargetRowsCopied", counts[2]);
-        metrics.put("numTargetFilesScanned", (long) read.size());
-        metrics.put("numTargetFilesRemoved", (long) removed.size());
-        metrics.put("numTargetFilesAdded", (long) (actions.size() - removed.size()));
         metrics.put("numDeleteMarkers", markers == null ? 0L : (long) markers.size());
         metrics.put("numDeleteMarkersExpired", expired);
         return new RewritePlan(actions, snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics,

@@ -7,7 +7,6 @@ import io.delta.kernel.expressions.Predicate;
 import io.tributary.sink.SinkOffsets;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -105,16 +104,8 @@ final class CopyOnWriteUpsert implements WriteMode {
             output.addAll(upserts);
             actions.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
         }
-        Map<String, Object> metrics = new LinkedHashMap<>();
-        metrics.put("numSourceRows", sourceRows);
-        metrics.put("numSourceKeys", (long) changes.size());
-        metrics.put("numTargetRowsInserted", inserted);
-        metrics.put("numTargetRowsUpdated", counts[0]);
-        metrics.put("numTargetRowsDeleted", counts[1]);
-        metrics.put("numTargetRowsCopied", counts[2]);
-        metrics.put("numTargetFilesScanned", (long) read.size());
-        metrics.put("numTargetFilesRemoved", (long) removed.size());
-        metrics.put("numTargetFilesAdded", (long) (actions.size() - removed.size()));
+        Map<String, Object> metrics = RewritePlan.mergeMetrics(sourceRows, changes.size(), inserted, counts, read.size(), removed.size(),
+                actions.size() - removed.size());
         return new RewritePlan(actions, snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics);
     }
 }

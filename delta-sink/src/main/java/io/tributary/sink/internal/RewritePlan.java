@@ -24,6 +24,25 @@ record RewritePlan(java.util.List<Row> actions, long readVersion, Predicate filt
         this(actions, readVersion, filter, readFiles, removedFiles, metrics, Map.of());
     }
 
+    /**
+     * The counts every rewrite reports, as Delta's MERGE names them; {@code counts} is updated, deleted
+     * and copied target rows. A mode adds its own after them.
+     */
+    static Map<String, Object> mergeMetrics(long sourceRows, int sourceKeys, long inserted, long[] counts, int filesScanned,
+                                            int filesRemoved, int filesAdded) {
+        Map<String, Object> metrics = new java.util.LinkedHashMap<>();
+        metrics.put("numSourceRows", sourceRows);
+        metrics.put("numSourceKeys", (long) sourceKeys);
+        metrics.put("numTargetRowsInserted", inserted);
+        metrics.put("numTargetRowsUpdated", counts[0]);
+        metrics.put("numTargetRowsDeleted", counts[1]);
+        metrics.put("numTargetRowsCopied", counts[2]);
+        metrics.put("numTargetFilesScanned", (long) filesScanned);
+        metrics.put("numTargetFilesRemoved", (long) filesRemoved);
+        metrics.put("numTargetFilesAdded", (long) filesAdded);
+        return metrics;
+    }
+
     int filesAdded() {
         return actions.size() - removedFiles.size();
     }
