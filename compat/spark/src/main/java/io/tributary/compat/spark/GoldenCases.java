@@ -30,13 +30,24 @@ final class GoldenCases {
 
     /** What a recorder does with one case. */
     interface Recorder {
-        void record(SparkSession spark, Path caseDir) throws IOException;
+        void record(SparkSession spark, Path caseDir) throws Exception;
     }
 
     /** Runs {@code recorder} on each case of {@code args} in one local Spark session (one core, UTC, one shuffle partition). */
-    static void recordEach(String[] args, String appName, Recorder recorder) throws IOException {
+    static void recordEach(String[] args, String appName, Recorder recorder) throws Exception {
+        recordEach(args, SparkSession.builder().appName(appName), recorder);
+    }
+
+    /** As {@link #recordEach(String[], String, Recorder)}, the session with Delta's SQL extension and catalog. */
+    static void recordEachWithDelta(String[] args, String appName, Recorder recorder) throws Exception {
+        recordEach(args, SparkSession.builder().appName(appName)
+                .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+                .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog"), recorder);
+    }
+
+    private static void recordEach(String[] args, SparkSession.Builder session, Recorder recorder) throws Exception {
         List<Path> cases = fromArgs(args);
-        SparkSession spark = SparkSession.builder().master("local[1]").appName(appName)
+        SparkSession spark = session.master("local[1]")
                 .config("spark.ui.enabled", "false").config("spark.sql.session.timeZone", "UTC")
                 .config("spark.sql.shuffle.partitions", "1").getOrCreate();
         try {

@@ -36,19 +36,7 @@ public final class SparkCdcMerge {
     }
 
     public static void main(String[] args) throws Exception {
-        List<Path> cases = GoldenCases.fromArgs(args);
-        SparkSession spark = SparkSession.builder().master("local[1]").appName("tributary-golden-cdc")
-                .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "1")
-                .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-                .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-                .getOrCreate();
-        try {
-            for (Path c : cases) {
-                run(spark, c);
-            }
-        } finally {
-            spark.stop();
-        }
+        GoldenCases.recordEachWithDelta(args, "tributary-golden-cdc", SparkCdcMerge::run);
     }
 
     private static void run(SparkSession spark, Path dir) throws Exception {

@@ -37,7 +37,7 @@ public final class SparkFormats {
     private SparkFormats() {
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws Exception {
         GoldenCases.recordEach(args, "tributary-golden-formats", SparkFormats::run);
     }
 

@@ -30,7 +30,7 @@ public final class SparkInference {
     private SparkInference() {
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws Exception {
         GoldenCases.recordEach(args, "tributary-golden-inference", SparkInference::run);
     }
 
