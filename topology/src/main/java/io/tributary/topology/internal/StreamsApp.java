@@ -12,6 +12,7 @@ import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.MissingSourceTopicException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -164,12 +165,14 @@ public final class StreamsApp implements AutoCloseable {
 
     /**
      * True when the deepest cause is a Kafka client error that may pass (a timeout, a lost
-     * connection, a transaction left to abort, a producer whose abort timed out), not a failure of the topology's own code nor a
+     * connection, a transaction left to abort, a producer whose abort timed out, a rebalance that
+     * did not yet see the events topic), not a failure of the topology's own code nor a
      * refusal (authorization, serialization, an unsupported version, a bad configuration).
      */
     public static boolean kafkaTrouble(Throwable e) {
         Throwable root = root(e);
-        if (root instanceof org.apache.kafka.common.errors.RetriableException) {
+        if (root instanceof org.apache.kafka.common.errors.RetriableException || root instanceof MissingSourceTopicException) {
+            // the second: a rebalance on metadata older than the events topic, which the stage saw before it started
             return true;
         }
         StackTraceElement[] at = root.getStackTrace();

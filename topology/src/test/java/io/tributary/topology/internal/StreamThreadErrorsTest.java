@@ -7,6 +7,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.streams.errors.MissingSourceTopicException;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +24,9 @@ class StreamThreadErrorsTest {
         abortTimedOut.setStackTrace(new StackTraceElement[] {
             new StackTraceElement(KafkaProducer.class.getName(), "beginTransaction", "KafkaProducer.java", 1)});
         assertThat(StreamsApp.kafkaTrouble(new StreamsException("process failed", abortTimedOut))).isTrue();
+        // a rebalance on a loaded broker whose metadata did not yet show the events topic the stage waited for
+        assertThat(StreamsApp.kafkaTrouble(new MissingSourceTopicException("One or more source topics were missing during rebalance")))
+                .isTrue();
     }
 
     @Test
