@@ -205,7 +205,7 @@ public final class PipelineParts {
                 IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
                 input = ingestConfig.schema(); // with _rescued_data under schemaEvolution rescue
                 String name = spec.name() + "/ingest";
-                stages.add(Stage.opening(name, threads.<PipelineStage>submit(() -> {
+                stages.add(Stage.opening(name, threads.<PipelineStage>submit(() -> Recovery.open(name, options.stopRequested(), () -> {
                     if (Instances.shared(spec)) {
                         topics.join(); // the lease is a partition of the ingest log
                         return Instances.leasedIngest(spec, client, ingestConfig);
@@ -216,7 +216,7 @@ public final class PipelineParts {
                             // no later trigger: a file still being written is looked at again
                             .boundedRun(spec.trigger().bounded())
                             .build();
-                })));
+                }))));
                 try (Admin admin = Admin.create(client)) {
                     FileIngest.createTopics(admin, ingestConfig, partitions);
                 }
@@ -248,7 +248,7 @@ public final class PipelineParts {
             }
             AggregationConfig aggregationConfig = aggregationBuilder.build();
             String name = aggregationConfig.stageName();
-            stages.add(Stage.opening(name, threads.submit(() -> new StreamsAggregation(aggregationConfig, client))));
+            stages.add(Stage.opening(name, threads.submit(() -> Recovery.open(name, options.stopRequested(), () -> new StreamsAggregation(aggregationConfig, client)))));
         }
         SinkConfig.Builder sinkConfig = SinkConfig.builder(spec.location(Settings.SINK_PATH), sinkSchema, sinkTopic, sinkAppId(spec),
                         spec.name() + "/sink")
@@ -260,13 +260,13 @@ public final class PipelineParts {
             sinkConfig.allowedLatency(Duration.ZERO); // a bounded run ends with everything committed
         }
         SinkConfig sink = sinkConfig.build();
-        stages.add(Stage.opening(sink.stageName(), threads.<PipelineStage>submit(() -> {
+        stages.add(Stage.opening(sink.stageName(), threads.<PipelineStage>submit(() -> Recovery.open(sink.stageName(), options.stopRequested(), () -> {
             DeltaSink deltaSink = DeltaSink.builder(sink, client).reprocess(options.reprocess()).storage(spec.storage())
                     .instanceId(Instances.shared(spec) ? Instances.id(spec) : null).build();
             AutoOptimize optimize = new AutoOptimize(sink.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
                     OptimizeOptions.defaults().withTargetFileSize(sink.targetFileSize()).withStorage(spec.storage()));
             return new SinkStage(deltaSink, optimize);
-        })));
+        }))));
     }
 
     /**

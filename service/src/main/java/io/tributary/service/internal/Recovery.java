@@ -4,6 +4,9 @@ import io.tributary.schema.Progress;
 import io.tributary.storage.StorageException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionException;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.common.errors.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +37,7 @@ final class Recovery {
         void recovered(String stage);
     }
 
-    static Optional<Progress> runBatch(Stage stage, java.util.function.BooleanSupplier stopping, Retries retries) throws Exception {
+    static Optional<Progress> runBatch(Stage stage, BooleanSupplier stopping, Retries retries) throws Exception {
         long firstFailure = -1;
         long pause = FIRST_PAUSE_MS;
         int attempts = 0;
@@ -61,6 +64,34 @@ final class Recovery {
                     retries.retrying(stage.name(), rootMessage(e), firstFailure, attempts);
                 }
                 LOG.warn("stage {}: {}; {}: trying the batch again in {} ms", stage.name(), rootMessage(e),
+                        StorageException.outage(e) ? "object storage does not answer" : "Kafka may be unreachable", pause);
+                Thread.sleep(pause);
+                pause = Math.min(MAX_PAUSE_MS, pause * 2);
+            }
+        }
+    }
+
+    /**
+     * Opens a stage, trying again as {@link #runBatch} does when the opening fails the same way (Kafka
+     * slow to answer a stage's first requests, a broker still starting): a stage that cannot open yet
+     * is a batch that waits, not a failed run. Anything else fails the opening at once, and so does
+     * a failure of work this opening waited for on another thread (the pipeline's topics), which that
+     * thread reports, and a stop asked for meanwhile.
+     */
+    static <T> T open(String stage, BooleanSupplier stopping, Callable<T> open) throws Exception {
+        long firstFailure = -1;
+        long pause = FIRST_PAUSE_MS;
+        while (true) {
+            try {
+                return open.call();
+            } catch (RuntimeException e) {
+                long now = System.currentTimeMillis();
+                firstFailure = firstFailure < 0 ? now : firstFailure;
+                if (!retriable(e) || e instanceof CompletionException || stopping.getAsBoolean()
+                        || now - firstFailure > GIVE_UP_AFTER.toMillis()) {
+                    throw e;
+                }
+                LOG.warn("stage {} could not open: {}; {}: trying again in {} ms", stage, rootMessage(e),
                         StorageException.outage(e) ? "object storage does not answer" : "Kafka may be unreachable", pause);
                 Thread.sleep(pause);
                 pause = Math.min(MAX_PAUSE_MS, pause * 2);
