@@ -19,11 +19,14 @@ import java.util.TreeMap;
  * per file with {@code multiLine}), {@code csv}, {@code parquet} and {@code text}. Option names
  * are Spark's, matched case-insensitively as Spark matches them; an option Tributary does not
  * read is refused (Spark would ignore it silently). Files named {@code .gz}, {@code .bz2} or
- * {@code .zst} are decompressed by their extension, as Spark's file source does.
+ * {@code .zst} are decompressed by their extension, as Spark's file source does. Beyond Spark,
+ * {@code debezium-json}: Debezium's JSON change events, read as JSON is (one event per line, or a
+ * file of one event or an array of them with {@code multiLine}) into the rows of their
+ * {@code after} (a delete's {@code before}) with the change's {@code op} and sequence (docs/cdc.md).
  */
 public final class FileFormat {
     /** The formats. */
-    public enum Kind { JSON, CSV, PARQUET, TEXT }
+    public enum Kind { JSON, CSV, PARQUET, TEXT, DEBEZIUM_JSON }
 
     private static final Map<Kind, Set<String>> OPTIONS = Map.of(
             Kind.JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat", "infertimestamp"),
@@ -31,7 +34,8 @@ public final class FileFormat {
                     "timestampntzformat", "dateformat", "multiline", "ignoreleadingwhitespace", "ignoretrailingwhitespace",
                     "nanvalue", "positiveinf", "negativeinf", "enforceschema", "inferschema"),
             Kind.PARQUET, Set.of(),
-            Kind.TEXT, Set.of("wholetext"));
+            Kind.TEXT, Set.of("wholetext"),
+            Kind.DEBEZIUM_JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat"));
 
     private final Kind kind;
     private final Map<String, String> options;
@@ -53,7 +57,7 @@ public final class FileFormat {
     public static FileFormat of(String name, Map<String, String> options) {
         Kind kind;
         try {
-            kind = Kind.valueOf((name == null ? "json" : name.strip()).toUpperCase(Locale.ROOT));
+            kind = Kind.valueOf((name == null ? "json" : name.strip()).toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
             throw IngestErrors.unknownFormat(name);
         }
@@ -61,7 +65,7 @@ public final class FileFormat {
         for (Map.Entry<String, String> e : options.entrySet()) {
             String key = e.getKey().toLowerCase(Locale.ROOT);
             if (!OPTIONS.get(kind).contains(key)) {
-                throw IngestErrors.unknownOption(e.getKey(), kind.name().toLowerCase(Locale.ROOT),
+                throw IngestErrors.unknownOption(e.getKey(), name(kind),
                         OPTIONS.get(kind).isEmpty() ? null : new TreeMap<>(names(kind)).values());
             }
             lower.put(key, e.getValue());
@@ -122,7 +126,16 @@ public final class FileFormat {
 
     /** The format's name as a spec writes it. */
     public String name() {
-        return kind.name().toLowerCase(Locale.ROOT);
+        return name(kind);
+    }
+
+    private static String name(Kind kind) {
+        return kind.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** True for the formats read as JSON: {@code json}, and {@code debezium-json}'s events. */
+    public boolean readsJson() {
+        return kind == Kind.JSON || kind == Kind.DEBEZIUM_JSON;
     }
 
     /** The options as given, keys lower-cased. */
@@ -152,7 +165,7 @@ public final class FileFormat {
 
     /** True when a file is read whole as one record (JSON multiLine, text wholetext) rather than line by line. */
     public boolean wholeFile() {
-        return (kind == Kind.JSON && flag("multiline", false)) || (kind == Kind.TEXT && flag("wholetext", false));
+        return (readsJson() && flag("multiline", false)) || (kind == Kind.TEXT && flag("wholetext", false));
     }
 
     /** How TIMESTAMP and DATE texts read: Spark's timestampFormat, timestampNTZFormat, dateFormat. */

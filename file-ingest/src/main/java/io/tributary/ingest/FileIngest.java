@@ -252,6 +252,9 @@ public final class FileIngest implements PipelineStage {
                         ? ", " + r.deadLettered() + " bad " + plural(r.deadLettered(), "line") + " sent to " + config().deadLetterTopic()
                         : ", " + r.badRows() + " bad " + plural(r.badRows(), "line") + " dropped";
             }
+            if (r.skipped() > 0) {
+                bad += ", " + r.skipped() + " Debezium " + plural(r.skipped(), "event") + " without a row skipped (tombstones, truncates)";
+            }
             if (r.corruption() != null) {
                 LOG.warn("{}. The rest of the file was skipped (source.files.ignoreCorruptFiles, as Spark's): {} {} before the"
                         + " break published (batch {}){}", r.corruption(), r.rows(), plural(r.rows(), "row"), o.batchId(), bad);

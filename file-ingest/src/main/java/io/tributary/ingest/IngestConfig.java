@@ -27,6 +27,12 @@ public final class IngestConfig {
     public static final int DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
     /** The column that {@link SchemaEvolution#RESCUE} puts what the schema does not take into (Auto Loader's name). */
     public static final String RESCUED_DATA = "_rescued_data";
+    /** Format debezium-json: the column of each change's operation ({@code c}, {@code r}, {@code u}, {@code d}). */
+    public static final String CHANGE_OP = "op";
+    /** Format debezium-json: the column of each change's sequence, from the event's {@code source} block. */
+    public static final String CHANGE_SEQUENCE = "lsn";
+    /** Format debezium-json: the {@code source} field of the sequence by default (PostgreSQL's). */
+    public static final String DEFAULT_DEBEZIUM_SEQUENCE = "lsn";
     /** Rows per events record by default ({@link io.tributary.schema.RowPack}). */
     public static final int DEFAULT_ROWS_PER_RECORD = 1000;
 
@@ -37,6 +43,7 @@ public final class IngestConfig {
     private final Schema schema;
     private final Schema specSchema;
     private final SchemaEvolution schemaEvolution;
+    private final List<String> debeziumSequence;
     private final boolean inferColumnTypes;
     private final boolean schemaInferred;
     private final FileFormat format;
@@ -72,6 +79,7 @@ public final class IngestConfig {
         this.inferColumnTypes = b.inferColumnTypes;
         this.schemaInferred = b.schemaInferred;
         this.format = b.fileFormat;
+        this.debeziumSequence = List.copyOf(b.debeziumSequence);
         this.eventTime = b.eventTime;
         this.watermarkDelay = b.watermarkDelay;
         this.groupBy = List.copyOf(b.groupBy);
@@ -141,6 +149,11 @@ public final class IngestConfig {
         return schemaEvolution;
     }
 
+    /** Format debezium-json: the {@code source} fields whose values make the {@code lsn} column, in order. */
+    public List<String> debeziumSequence() {
+        return debeziumSequence;
+    }
+
     /** True (the default): new columns get the types of their JSON values, as Spark infers them; false: STRING. */
     public boolean inferColumnTypes() {
         return inferColumnTypes;
@@ -165,6 +178,7 @@ public final class IngestConfig {
         b.inferColumnTypes = inferColumnTypes;
         b.schemaInferred = schemaInferred;
         b.fileFormat = format;
+        b.debeziumSequence = debeziumSequence;
         b.eventTime = eventTime;
         b.watermarkDelay = watermarkDelay;
         b.groupBy = new ArrayList<>(groupBy);

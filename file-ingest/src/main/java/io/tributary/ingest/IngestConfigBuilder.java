@@ -1,6 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.ingest.internal.IngestErrors;
+import io.tributary.ingest.internal.format.DebeziumEvents;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
@@ -33,6 +34,8 @@ public final class IngestConfigBuilder {
     String format = "json";
     java.util.Map<String, String> formatOptions = java.util.Map.of();
     FileFormat fileFormat;
+    List<String> debeziumSequence = List.of(IngestConfig.DEFAULT_DEBEZIUM_SEQUENCE);
+    private boolean debeziumSequenceGiven;
     String eventTime;
     Duration watermarkDelay;
     List<String> groupBy = new ArrayList<>();
@@ -72,6 +75,9 @@ public final class IngestConfigBuilder {
         values.ifGiven(IngestSettings.FORMAT, this::format);
         if (values.has(IngestSettings.OPTIONS)) {
             formatOptions(values.map(IngestSettings.OPTIONS));
+        }
+        if (values.has(IngestSettings.DEBEZIUM_SEQUENCE)) {
+            debeziumSequence(values.get(IngestSettings.DEBEZIUM_SEQUENCE));
         }
         values.ifGiven(IngestSettings.SCHEMA_EVOLUTION, this::schemaEvolution);
         values.ifGiven(IngestSettings.INFER_COLUMN_TYPES, this::inferColumnTypes);
@@ -122,6 +128,16 @@ public final class IngestConfigBuilder {
     /** Spark's options of the format ({@code header}, {@code sep}, {@code multiLine}...; {@link FileFormat}). */
     public IngestConfigBuilder formatOptions(java.util.Map<String, String> options) {
         this.formatOptions = java.util.Map.copyOf(options);
+        return this;
+    }
+
+    /**
+     * Format {@code debezium-json}: the fields of the events' {@code source} block whose values,
+     * in this order, make the {@code lsn} column (default {@code [lsn]}, PostgreSQL's).
+     */
+    public IngestConfigBuilder debeziumSequence(List<String> sourceFields) {
+        this.debeziumSequence = List.copyOf(sourceFields);
+        this.debeziumSequenceGiven = true;
         return this;
     }
 
@@ -270,6 +286,11 @@ public final class IngestConfigBuilder {
             java.util.List<io.tributary.schema.Field> fields = new ArrayList<>(schema.fields());
             fields.add(new io.tributary.schema.Field(IngestConfig.RESCUED_DATA, DataType.STRING, true));
             schema = new Schema(fields);
+        }
+        if (fileFormat.kind() == FileFormat.Kind.DEBEZIUM_JSON) {
+            schema = DebeziumEvents.rowSchema(schema, debeziumSequence, name(IngestSettings.DEBEZIUM_SEQUENCE));
+        } else if (debeziumSequenceGiven) {
+            throw IngestErrors.debeziumSequenceNotDebezium(name(IngestSettings.DEBEZIUM_SEQUENCE), fileFormat.name());
         }
         if (specSchema == null) {
             specSchema = schema;

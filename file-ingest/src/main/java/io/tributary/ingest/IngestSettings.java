@@ -19,7 +19,9 @@ public final class IngestSettings {
             "a file source: the folder of input files; new files are new data (Spark's readStream...json(path))");
     public static final Setting<String> FORMAT = Setting.oneOf("format", "the input format, as Spark's"
             + " readStream.format(...): json (JSON Lines; one document per file with multiLine), csv, parquet or text; files named"
-            + " .gz, .bz2 or .zst are decompressed (docs/formats.md)", "json", "csv", "parquet", "text").withDefault("json");
+            + " .gz, .bz2 or .zst are decompressed (docs/formats.md); beyond Spark, debezium-json: Debezium's JSON change events,"
+            + " rows of the schema's columns plus op and lsn (docs/cdc.md)", "json", "csv", "parquet", "text", "debezium-json")
+            .withDefault("json");
     public static final Setting<Schema> SCHEMA = Setting.custom("schema", Setting.Kind.STRING, (k, v) -> ddl(k, v, ""),
             "a file source's schema as a Spark DDL string, e.g."
             + " \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"; absent: inferred from the first files (Spark's schemaInference),"
@@ -27,6 +29,9 @@ public final class IngestSettings {
     public static final Setting<Map<String, String>> OPTIONS = Setting.map("options", "the format's options, Spark's names: csv"
             + " header, sep, quote, escape, nullValue, comment, multiLine, timestampFormat, dateFormat, inferSchema...; json multiLine,"
             + " timestampFormat, dateFormat, inferTimestamp; text wholetext (docs/formats.md)");
+    public static final Setting<List<String>> DEBEZIUM_SEQUENCE = Setting.list("debezium.sequence", "format debezium-json: the"
+            + " fields of the events' source block that order the changes, into the lsn column: one field (PostgreSQL's lsn, ts_ms)"
+            + " makes a BIGINT, several (MySQL's [file, pos, row]) a STRING that sorts as they do (docs/cdc.md)").withDefault("lsn");
     public static final Setting<Schema> SCHEMA_HINTS = Setting.custom("schemaHints", Setting.Kind.STRING,
             (k, v) -> ddl(k, v, " (hints are DDL columns, e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\")"), "without a schema: the types of some columns,"
             + " overriding what inference finds (Auto Loader's schemaHints), e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\"");
@@ -74,7 +79,7 @@ public final class IngestSettings {
             + " to, keeping their path relative to the input folder (Spark keeps their full path); must not be inside the input folder");
 
     /** Every setting, in the order the documentation lists them. */
-    public static final List<Setting<?>> ALL = List.of(PATH, FORMAT, SCHEMA, OPTIONS, SCHEMA_HINTS, SCHEMA_EVOLUTION, INFER_COLUMN_TYPES,
+    public static final List<Setting<?>> ALL = List.of(PATH, FORMAT, SCHEMA, OPTIONS, DEBEZIUM_SEQUENCE, SCHEMA_HINTS, SCHEMA_EVOLUTION, INFER_COLUMN_TYPES,
             MAX_FILES, MAX_BYTES, ON_BAD_RECORD, FILE_MIN_AGE, FILE_SETTLE_TIME, IGNORE_CORRUPT_FILES, TIME_ZONE, MAX_LINE,
             ROWS_PER_RECORD, CLEAN_SOURCE, ARCHIVE_DIR);
 

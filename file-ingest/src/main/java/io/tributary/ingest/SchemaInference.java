@@ -44,6 +44,9 @@ public final class SchemaInference {
         if (config.format().kind() == FileFormat.Kind.TEXT) {
             return withHints(FileFormat.textSchema(), hints);
         }
+        if (config.format().kind() == FileFormat.Kind.DEBEZIUM_JSON) {
+            throw IngestErrors.debeziumNeedsSchema(config.inputLocation());
+        }
         FileDiscovery discovery = FileDiscovery.of(config);
         List<FileStat> sample = new ArrayList<>();
         long bytes = 0;

@@ -17,6 +17,11 @@ public record BatchOutcome(long batchId, List<FileResult> files, Long watermarkM
         return files.stream().mapToLong(FileResult::badRows).sum();
     }
 
+    /** The records that gave no row and are no bad record: Debezium's tombstones and truncate events. */
+    public long skipped() {
+        return files.stream().mapToLong(FileResult::skipped).sum();
+    }
+
     public long deadLettered() {
         return files.stream().mapToLong(FileResult::deadLettered).sum();
     }

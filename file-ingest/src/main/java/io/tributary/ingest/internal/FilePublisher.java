@@ -179,6 +179,7 @@ public final class FilePublisher {
             }
         }
         String corruption = null;
+        long skipped = 0;
         RawInput raw = new RawInput(discovery.open(file));
         try (raw) {
             RecordReader records = null;
@@ -222,6 +223,7 @@ public final class FilePublisher {
                 corruption = corrupt(file, corrupt, records == null ? 0 : records.line());
             } finally {
                 if (records != null) {
+                    skipped = records.skipped();
                     records.close();
                 }
             }
@@ -231,7 +233,7 @@ public final class FilePublisher {
             flush(p, out);
         }
         nextPartition = (nextPartition + 1) % packs.length; // small files without a key spread over the partitions too
-        return new FileResult(file, good, bad, deadLettered, raw.count(), raw.sha256(), etCount, etMin, etMax, etSum, corruption);
+        return new FileResult(file, good, bad, deadLettered, raw.count(), raw.sha256(), etCount, etMin, etMax, etSum, corruption, skipped);
     }
 
     /**

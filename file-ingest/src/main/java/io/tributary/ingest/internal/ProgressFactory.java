@@ -42,6 +42,9 @@ public final class ProgressFactory {
         sourceMetrics.put("numFiles", (long) o.files().size());
         sourceMetrics.put("numBytes", o.bytes());
         sourceMetrics.put("numBadRows", o.badRows());
+        if (config.format().kind() == io.tributary.ingest.FileFormat.Kind.DEBEZIUM_JSON) {
+            sourceMetrics.put("numChangeEventsSkipped", o.skipped()); // tombstones and truncate events: no row
+        }
         sourceMetrics.put("numFilesChangedAfterIngest", (long) t.changedAfterIngest());
         sourceMetrics.put("numFilesChangedWhileReading", (long) o.changedWhileReading().size());
         sourceMetrics.put("numFilesHeldBackByMinAge", (long) t.heldBack());

@@ -115,4 +115,76 @@ final class FormatErrors {
         return new TributaryException("file " + file + ": column '" + column + "' is a map with " + ddl + " keys, which "
                 + "Tributary does not read (MAP<STRING, ...> only); give source.files.schema without it");
     }
+
+    /** When a debezium-json line holds more after its event. */
+    static BadRecordException trailingAfterEvent(String found) {
+        return new BadRecordException(null, "found " + found + " after the Debezium change event; a line holds one event");
+    }
+
+    /** When a debezium-json record is not a JSON object (nor null, a tombstone). */
+    static BadRecordException notAnEvent(String found) {
+        return new BadRecordException(null, "not a Debezium change event: expected a JSON object (the envelope, or"
+                + " {\"schema\": ..., \"payload\": ...}) or null (a tombstone), found " + found);
+    }
+
+    /** When a field of a Debezium envelope has a value of the wrong kind. */
+    static BadRecordException envelopeFieldType(String field, String expected, String found) {
+        return new BadRecordException(field, "expected " + expected + " in the Debezium envelope, found " + found);
+    }
+
+    /** When a column of a Debezium event's before or after cannot be read by the schema. */
+    static BadRecordException inImage(String image, BadRecordException e) {
+        return new BadRecordException(e.field() == null ? image : image + "." + e.field(), e.reason());
+    }
+
+    /** When a Debezium event has no op. */
+    static BadRecordException noOp() {
+        return new BadRecordException("op", "is missing: not a Debezium change event (an envelope has before, after, source,"
+                + " op and ts_ms; with the JSON converter's schemas, under payload)");
+    }
+
+    /** When a create, read or update event has no after. */
+    static BadRecordException noImage(String op, String image) {
+        return new BadRecordException(image, "is null, but op is '" + op + "', whose row is its " + image);
+    }
+
+    /** When a delete event has no before: its key is not in the event. */
+    static BadRecordException deleteWithoutBefore() {
+        return new BadRecordException("before", "is null in a delete (op 'd'), so the deleted key is unknown; a PostgreSQL"
+                + " table needs REPLICA IDENTITY DEFAULT (a primary key) or FULL for its deletes to carry the key");
+    }
+
+    /** When op is not one of Debezium's operations. */
+    static BadRecordException unknownOp(String op) {
+        return new BadRecordException("op", "'" + op + "' is not an operation of a Debezium change event: c (create),"
+                + " r (read, a snapshot), u (update), d (delete) or t (truncate)");
+    }
+
+    /** When a Debezium event has no source block to take the sequence from. */
+    static BadRecordException noSource(java.util.List<String> sequence) {
+        return new BadRecordException("source", "is missing, so the event has no sequence (source.files.debezium.sequence: "
+                + sequence + ")");
+    }
+
+    /** When a field of the sequence is absent from the event's source block. */
+    static BadRecordException missingSequence(String field) {
+        return new BadRecordException(field, "is missing, and source.files.debezium.sequence names it; name the source"
+                + " fields the connector writes: lsn (PostgreSQL), [file, pos, row] (MySQL), ts_ms (any)");
+    }
+
+    /** When a one-field sequence is not a whole number. */
+    static BadRecordException notWholeSequence(String field, String json) {
+        return new BadRecordException(field, json + " is not a whole number; a sequence of one field is a BIGINT (name two"
+                + " or more fields in source.files.debezium.sequence for a text sequence)");
+    }
+
+    /** When a whole number of a text sequence is negative. */
+    static BadRecordException negativeSequence(String field, long value) {
+        return new BadRecordException(field, value + " is negative; a sequence orders whole numbers from 0");
+    }
+
+    /** When a field of a text sequence is neither a whole number nor a text. */
+    static BadRecordException sequenceFieldType(String field, String json) {
+        return new BadRecordException(field, json + " is not a whole number or a text, which a sequence is made of");
+    }
 }

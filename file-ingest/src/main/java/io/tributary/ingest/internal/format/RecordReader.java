@@ -30,6 +30,11 @@ public interface RecordReader extends Closeable {
         return "";
     }
 
+    /** The records read so far that give no row and are no bad record: Debezium's tombstones and truncate events. */
+    default long skipped() {
+        return 0;
+    }
+
     /** A record's text and whether it was cut. */
     record Text(String text, boolean truncated) {
     }

@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneId;
+import java.util.List;
 
 /** Opens the {@link RecordReader} of an input file for the ingest's format, schema and options. */
 public final class RecordReaders {
@@ -17,17 +18,19 @@ public final class RecordReaders {
     private final Schema schema;
     private final InputJson rows;
     private final CsvValues csv;
+    private final DebeziumEvents debezium;
     private final int maxLineBytes;
     private final SchemaEvolution evolution;
     private final Leftover.Collected collected;
 
     public RecordReaders(FileFormat format, Schema schema, ZoneId sessionZone, int maxLineBytes) {
-        this(format, schema, sessionZone, maxLineBytes, SchemaEvolution.NONE, null);
+        this(format, schema, sessionZone, maxLineBytes, SchemaEvolution.NONE, null, List.of(IngestConfig.DEFAULT_DEBEZIUM_SEQUENCE));
     }
 
     /** The readers of {@code config}'s files. */
     public RecordReaders(IngestConfig config) {
-        this(config.format(), config.schema(), config.timeZone(), config.maxLineBytes(), config.schemaEvolution(), null);
+        this(config.format(), config.schema(), config.timeZone(), config.maxLineBytes(), config.schemaEvolution(), null,
+                config.debeziumSequence());
     }
 
     /**
@@ -36,11 +39,11 @@ public final class RecordReaders {
      */
     public static RecordReaders collecting(IngestConfig config) {
         return new RecordReaders(config.format(), config.schema(), config.timeZone(), config.maxLineBytes(), SchemaEvolution.ADD_NEW_COLUMNS,
-                new Leftover.Collected(config.inferColumnTypes()));
+                new Leftover.Collected(config.inferColumnTypes()), config.debeziumSequence());
     }
 
     private RecordReaders(FileFormat format, Schema schema, ZoneId sessionZone, int maxLineBytes, SchemaEvolution evolution,
-                          Leftover.Collected collected) {
+                          Leftover.Collected collected, List<String> debeziumSequence) {
         this.evolution = evolution;
         this.collected = collected;
         this.format = format;
@@ -48,6 +51,7 @@ public final class RecordReaders {
         TimeFormats times = format.times(sessionZone);
         this.rows = new InputJson(schema, times);
         this.csv = format.kind() == FileFormat.Kind.CSV ? new CsvValues(schema, format, times) : null;
+        this.debezium = format.kind() == FileFormat.Kind.DEBEZIUM_JSON ? new DebeziumEvents(schema, times, debeziumSequence) : null;
         this.maxLineBytes = maxLineBytes;
     }
 
@@ -89,6 +93,8 @@ public final class RecordReaders {
             case JSON -> format.flag("multiline", false)
                     ? new JsonDocumentReader(Compression.decompress(name, raw), rows, maxLineBytes, leftover)
                     : new JsonLinesReader(Compression.decompress(name, raw), rows, maxLineBytes, leftover);
+            case DEBEZIUM_JSON -> new DebeziumReader(Compression.decompress(name, raw), debezium, format.flag("multiline", false),
+                    maxLineBytes, display);
         };
     }
 

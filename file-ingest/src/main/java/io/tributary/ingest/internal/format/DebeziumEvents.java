@@ -1,0 +1,315 @@
+package io.tributary.ingest.internal.format;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.ingest.IngestConfig;
+import io.tributary.ingest.internal.IngestErrors;
+import io.tributary.schema.BadRecordException;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Field;
+import io.tributary.schema.JsonRowReader;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TimeTexts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Debezium's JSON change events ({@code format: debezium-json}) read into rows: the event's
+ * envelope ({@code before}, {@code after}, {@code op}, {@code source}, {@code ts_ms}), bare or
+ * under the JSON converter's schema wrapper ({@code {"schema": ..., "payload": {...}}}), gives
+ * the columns of {@code after} ({@code before} for a delete, {@code op} d) read by the schema with
+ * the JSON format's type rules ({@link JsonRowReader}), then {@code op} (STRING) and {@code lsn}:
+ * the values of the {@code source} fields the sequence names. One field (PostgreSQL's
+ * {@code lsn}, the default) is a BIGINT; several (MySQL's {@code file}, {@code pos}, {@code row})
+ * a STRING that sorts as they do: each whole number written with 19 digits, zero-padded, each
+ * text as it is, joined by a space. A tombstone ({@code null}, or a null {@code payload}) and a
+ * truncate event ({@code op} t) give no row ({@link Event#skip()}); anything else that is not an
+ * event is a bad record naming the field.
+ */
+public final class DebeziumEvents {
+    private static final ObjectMapper TREES = new ObjectMapper();
+    /** The digits of the largest BIGINT: every whole number of a STRING sequence is padded to this. */
+    private static final int DIGITS = 19;
+
+    /** Why an event gave no row. */
+    public enum Skip { TOMBSTONE, TRUNCATE }
+
+    /** One event: its row, or why it has none. */
+    public record Event(Object[] row, Skip skip) {
+        static final Event TOMBSTONE = new Event(null, Skip.TOMBSTONE);
+        static final Event TRUNCATE = new Event(null, Skip.TRUNCATE);
+    }
+
+    private final JsonRowReader after;
+    private final JsonRowReader before;
+    private final int columns;
+    private final List<String> sequence;
+
+    /** Events read into rows of {@code rows} ({@link #rowSchema}'s), the sequence made of the {@code source} fields {@code sequence}. */
+    public DebeziumEvents(Schema rows, TimeTexts times, List<String> sequence) {
+        Schema data = new Schema(rows.fields().subList(0, rows.size() - 2));
+        this.columns = data.size();
+        this.after = new JsonRowReader(data, times);
+        List<Field> nullable = new ArrayList<>();
+        data.fields().forEach(f -> nullable.add(new Field(f.name(), f.type(), true)));
+        this.before = new JsonRowReader(new Schema(nullable), times); // a delete's before may hold only the keys
+        this.sequence = List.copyOf(sequence);
+    }
+
+    /**
+     * The rows' schema: the table's columns {@code data}, then {@code op STRING} and {@code lsn},
+     * BIGINT for a sequence of one field, STRING for more. A schema that already ends with them
+     * (a config built again) is kept; one with either elsewhere is refused.
+     */
+    public static Schema rowSchema(Schema data, List<String> sequence, String sequenceKey) {
+        if (sequence.isEmpty()) {
+            throw IngestErrors.debeziumSequenceEmpty(sequenceKey);
+        }
+        DataType lsnType = sequence.size() == 1 ? DataType.LONG : DataType.STRING;
+        String op = IngestConfig.CHANGE_OP;
+        String lsn = IngestConfig.CHANGE_SEQUENCE;
+        int opAt = data.indexOf(op);
+        int lsnAt = data.indexOf(lsn);
+        if (opAt < 0 && lsnAt < 0) {
+            List<Field> fields = new ArrayList<>(data.fields());
+            fields.add(new Field(op, DataType.STRING, true));
+            fields.add(new Field(lsn, lsnType, true));
+            return new Schema(fields);
+        }
+        String expected = op + " STRING, " + lsn + " " + lsnType.ddl();
+        boolean atTheEnd = opAt == data.size() - 2 && lsnAt == data.size() - 1
+                && data.field(opAt).type().equals(DataType.STRING) && data.field(lsnAt).type().equals(lsnType);
+        if (!atTheEnd) {
+            throw IngestErrors.debeziumColumnTaken(opAt >= 0 ? op : lsn, data.toDdl(), expected);
+        }
+        return data;
+    }
+
+    /** Reads one event: a JSON-lines line. */
+    public Event parse(byte[] bytes, int offset, int length) {
+        try (JsonParser p = JsonRowReader.parser(bytes, offset, length)) {
+            Event e = event(p, p.nextToken(), bytes, offset);
+            JsonToken trailing = p.nextToken();
+            if (trailing != null) {
+                throw FormatErrors.trailingAfterEvent(JsonRowReader.describe(trailing));
+            }
+            return e;
+        } catch (JsonProcessingException e) {
+            throw JsonRowReader.malformed(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Reads a whole document ({@code multiLine}): one event, or an array of events. Any error makes the whole document bad. */
+    public List<Event> parseDocument(byte[] bytes, int offset, int length) {
+        try (JsonParser p = JsonRowReader.parser(bytes, offset, length)) {
+            JsonToken first = p.nextToken();
+            List<Event> events = new ArrayList<>();
+            if (first == JsonToken.START_ARRAY) {
+                JsonToken t;
+                while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                    if (t == null) {
+                        throw FormatErrors.notAnEvent("the end of the file inside the array");
+                    }
+                    events.add(event(p, t, bytes, offset));
+                }
+            } else {
+                events.add(event(p, first, bytes, offset));
+            }
+            JsonToken trailing = p.nextToken();
+            if (trailing != null) {
+                throw FormatErrors.trailingContent(JsonRowReader.describe(trailing));
+            }
+            return events;
+        } catch (JsonProcessingException e) {
+            throw JsonRowReader.malformed(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The envelope's fields as read. */
+    private static final class Envelope {
+        Object[] before;
+        Object[] after;
+        String op;
+        JsonNode source;
+        boolean fields;
+    }
+
+    /** One event whose first token {@code p} just read. */
+    private Event event(JsonParser p, JsonToken first, byte[] bytes, int offset) throws IOException {
+        if (first == JsonToken.VALUE_NULL) {
+            return Event.TOMBSTONE;
+        }
+        if (first != JsonToken.START_OBJECT) {
+            throw FormatErrors.notAnEvent(JsonRowReader.describe(first));
+        }
+        Envelope env = new Envelope();
+        boolean wrapped = false;
+        boolean nullPayload = false;
+        JsonToken t;
+        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            if (name.equals("schema")) {
+                p.skipChildren();
+            } else if (name.equals("payload")) {
+                wrapped = true;
+                if (v == JsonToken.VALUE_NULL) {
+                    nullPayload = true;
+                } else if (v == JsonToken.START_OBJECT) {
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String inner = p.currentName();
+                        field(p, inner, p.nextToken(), env, bytes, offset);
+                    }
+                } else {
+                    throw FormatErrors.envelopeFieldType("payload", "an object", JsonRowReader.describe(v));
+                }
+            } else {
+                field(p, name, v, env, bytes, offset);
+            }
+        }
+        if (t != JsonToken.END_OBJECT) {
+            throw FormatErrors.notAnEvent(JsonRowReader.describe(t));
+        }
+        if (wrapped && nullPayload && !env.fields) {
+            return Event.TOMBSTONE; // the JSON converter's null value with schemas.enable
+        }
+        return row(env);
+    }
+
+    /** One field of the envelope; fields it does not know (transaction, ts_us...) are skipped. */
+    private void field(JsonParser p, String name, JsonToken v, Envelope env, byte[] bytes, int offset) throws IOException {
+        switch (name) {
+            case "before" -> env.before = image(p, v, before, name, bytes, offset);
+            case "after" -> env.after = image(p, v, after, name, bytes, offset);
+            case "op" -> {
+                if (v != JsonToken.VALUE_STRING) {
+                    throw FormatErrors.envelopeFieldType(name, "a text (c, r, u, d or t)", JsonRowReader.describe(v));
+                }
+                env.op = p.getText();
+            }
+            case "source" -> {
+                if (v != JsonToken.START_OBJECT && v != JsonToken.VALUE_NULL) {
+                    throw FormatErrors.envelopeFieldType(name, "an object", JsonRowReader.describe(v));
+                }
+                env.source = v == JsonToken.VALUE_NULL ? null : TREES.readTree(p);
+            }
+            case "ts_ms" -> {
+                if (v != JsonToken.VALUE_NUMBER_INT && v != JsonToken.VALUE_NULL) {
+                    throw FormatErrors.envelopeFieldType(name, "a whole number", JsonRowReader.describe(v));
+                }
+            }
+            default -> {
+                p.skipChildren();
+                return;
+            }
+        }
+        env.fields = true;
+    }
+
+    /** A row image ({@code before} or {@code after}): null, or an object read as a row of the table's columns. */
+    private static Object[] image(JsonParser p, JsonToken v, JsonRowReader reader, String name, byte[] bytes, int offset)
+            throws IOException {
+        if (v == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (v != JsonToken.START_OBJECT) {
+            throw FormatErrors.envelopeFieldType(name, "an object or null", JsonRowReader.describe(v));
+        }
+        try {
+            return reader.object(p, bytes, offset, null);
+        } catch (BadRecordException e) {
+            throw FormatErrors.inImage(name, e);
+        }
+    }
+
+    private Event row(Envelope env) {
+        if (env.op == null) {
+            throw FormatErrors.noOp();
+        }
+        Object[] image;
+        switch (env.op) {
+            case "t" -> {
+                return Event.TRUNCATE;
+            }
+            case "c", "r", "u" -> {
+                if (env.after == null) {
+                    throw FormatErrors.noImage(env.op, "after");
+                }
+                image = env.after;
+            }
+            case "d" -> {
+                if (env.before == null) {
+                    throw FormatErrors.deleteWithoutBefore();
+                }
+                image = env.before;
+            }
+            default -> throw FormatErrors.unknownOp(env.op);
+        }
+        Object[] row = Arrays.copyOf(image, columns + 2);
+        row[columns] = env.op;
+        row[columns + 1] = sequence(env.source);
+        return new Event(row, null);
+    }
+
+    /** The {@code lsn} column's value: the sequence's {@code source} fields. */
+    private Object sequence(JsonNode source) {
+        if (source == null) {
+            throw FormatErrors.noSource(sequence);
+        }
+        if (sequence.size() == 1) {
+            Long n = whole(source.get(sequence.get(0)), sequence.get(0));
+            if (n == null) {
+                throw FormatErrors.notWholeSequence("source." + sequence.get(0), source.get(sequence.get(0)).toString());
+            }
+            return n;
+        }
+        StringBuilder out = new StringBuilder();
+        for (String f : sequence) {
+            JsonNode n = source.get(f);
+            Long whole = whole(n, f);
+            if (out.length() > 0) {
+                out.append(' ');
+            }
+            if (whole != null) {
+                if (whole < 0) {
+                    throw FormatErrors.negativeSequence("source." + f, whole);
+                }
+                String digits = Long.toString(whole);
+                out.append("0".repeat(DIGITS - digits.length())).append(digits);
+            } else if (n.isTextual()) {
+                out.append(n.textValue());
+            } else {
+                throw FormatErrors.sequenceFieldType("source." + f, n.toString());
+            }
+        }
+        return out.toString();
+    }
+
+    /** A whole number (a JSON integer, or a text of digits such as Oracle's scn); null for another value; a missing field is a bad record. */
+    private static Long whole(JsonNode n, String field) {
+        if (n == null || n.isNull()) {
+            throw FormatErrors.missingSequence("source." + field);
+        }
+        if (n.isIntegralNumber() && n.canConvertToLong()) {
+            return n.longValue();
+        }
+        if (n.isTextual() && n.textValue().matches("[0-9]{1,19}")) {
+            try {
+                return Long.parseLong(n.textValue());
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+}
