@@ -81,7 +81,8 @@ public final class PartitionSink {
     public PartitionSink(String tablePath, Schema schema, List<String> partitionBy, long targetFileSize,
                          Map<String, String> tableProperties, String writerId, Storage storage, Keys upsert, boolean allowNonEmptyPath) {
         this.engine = KernelEngines.withTargetFileSize(targetFileSize, storage);
-        Partitioning partitioning = Partitioning.parse(partitionBy, schema);
+        SinkChanges changes = upsert == null ? SinkChanges.NONE : upsert.changes();
+        Partitioning partitioning = Partitioning.parse(partitionBy, changes.tableSchema(schema));
         if (upsert != null && partitioning.hasDerivedColumns()) {
             throw CommitErrors.derivedPartitionNeedsAppend(partitionBy);
         }
@@ -94,7 +95,7 @@ public final class PartitionSink {
                 .map(Snapshot::getTableProperties).orElse(tableProperties), upsert == null ? SinkMode.APPEND : SinkMode.UPSERT);
         this.writerId = writerId;
         this.upsert = upsert == null ? null
-                : new PartitionUpsert(writer, schema, upsert.columns(), upsert.order(), upsert.rowsPerFile());
+                : new PartitionUpsert(writer, schema, upsert.columns(), upsert.order(), upsert.rowsPerFile(), changes);
     }
 
     /**
@@ -104,13 +105,20 @@ public final class PartitionSink {
      * @param columns the key columns
      * @param order the column whose largest value wins among rows of one key in a batch; null: the last record
      * @param rowsPerFile at most this many rows per Parquet file written, sorted by key
+     * @param changes change data (sequenceBy, deleteWhen, exceptColumns, deleteRetention: {@code docs/cdc.md}); {@link SinkChanges#NONE}: rows
      */
-    public record Keys(List<String> columns, String order, int rowsPerFile) {
+    public record Keys(List<String> columns, String order, int rowsPerFile, SinkChanges changes) {
         public Keys {
             columns = List.copyOf(columns);
             if (columns.isEmpty()) {
                 throw CommitErrors.noKeyColumns();
             }
+            changes = changes == null ? SinkChanges.NONE : changes;
+        }
+
+        /** Keys without change data: each row replaces its key's row. */
+        public Keys(List<String> columns, String order, int rowsPerFile) {
+            this(columns, order, rowsPerFile, SinkChanges.NONE);
         }
     }
 

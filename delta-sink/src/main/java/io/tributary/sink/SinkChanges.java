@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.schema.Schema;
 import java.time.Duration;
 import java.util.List;
 
@@ -22,6 +23,14 @@ public record SinkChanges(String sequenceBy, String deleteWhen, List<String> exc
         deleteWhen = deleteWhen == null || deleteWhen.isBlank() ? null : deleteWhen;
         exceptColumns = List.copyOf(exceptColumns == null ? List.of() : exceptColumns);
         deleteRetention = deleteRetention == null ? DEFAULT_DELETE_RETENTION : deleteRetention;
+    }
+
+    /** The table's columns for rows of {@code rows}: without {@link #exceptColumns}. */
+    public Schema tableSchema(Schema rows) {
+        if (exceptColumns.isEmpty()) {
+            return rows;
+        }
+        return new Schema(rows.fields().stream().filter(f -> !exceptColumns.contains(f.name())).toList());
     }
 
     /** True if any of them is set, so the upsert applies changes rather than rows. */

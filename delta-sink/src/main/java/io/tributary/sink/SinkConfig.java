@@ -94,10 +94,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
 
     /** The table's columns: the rows' schema without {@code changes.exceptColumns}. */
     public Schema tableSchema() {
-        if (changes.exceptColumns().isEmpty()) {
-            return schema;
-        }
-        return new Schema(schema.fields().stream().filter(f -> !changes.exceptColumns().contains(f.name())).toList());
+        return changes.tableSchema(schema);
     }
 
     /** A builder holding this config's values. */

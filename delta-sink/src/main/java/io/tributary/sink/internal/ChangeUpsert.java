@@ -53,15 +53,23 @@ final class ChangeUpsert implements WriteMode {
 
     /** As above, the delete markers timed by {@code clock} (epoch milliseconds). */
     ChangeUpsert(DeltaTableWriter writer, RewriteCommitter committer, SinkConfig config, LongSupplier clock) {
-        SinkChanges changes = config.changes();
-        Schema rows = config.schema();
-        Schema table = config.tableSchema();
+        this(writer, committer, config.schema(), config.keys(), config.changes(), config.rowsPerFile(), clock);
+    }
+
+    /**
+     * The change-data MERGE of rows of {@code rows} by {@code keys} into a table of the rows'
+     * columns without {@code changes.exceptColumns()}: the sink's, and the Connect sink's
+     * ({@link PartitionUpsert}), which commits through a claim of its own.
+     */
+    ChangeUpsert(DeltaTableWriter writer, RewriteCommitter committer, Schema rows, List<String> keyColumns, SinkChanges changes,
+                 int rowsPerFile, LongSupplier clock) {
+        Schema table = changes.tableSchema(rows);
         this.writer = writer;
         this.committer = committer;
-        this.keys = new KeyColumns(table, config.keys());
+        this.keys = new KeyColumns(table, keyColumns);
         List<Field> changeFields = new ArrayList<>(table.fields());
         changeFields.add(new Field(DELETES, DataType.BOOLEAN, false));
-        this.changeKeys = new KeyColumns(new Schema(changeFields), config.keys());
+        this.changeKeys = new KeyColumns(new Schema(changeFields), keyColumns);
         this.projection = table.fields().stream().mapToInt(f -> rows.indexOf(f.name())).toArray();
         this.deleteWhen = changes.deleteWhen() == null ? null : DeleteWhen.parse(changes.deleteWhen()).orElseThrow();
         this.deleteIndex = deleteWhen == null ? -1 : rows.indexOf(deleteWhen.column());
@@ -69,15 +77,20 @@ final class ChangeUpsert implements WriteMode {
         this.sequence = sequenceIndex < 0 ? null : table.field(sequenceIndex);
         this.sequenceOrder = sequence == null ? null : KeyColumns.valueOrder(sequence.type());
         this.retentionMillis = changes.deleteRetention().toMillis();
-        this.rowsPerFile = config.rowsPerFile();
+        this.rowsPerFile = rowsPerFile;
         this.clock = clock;
+    }
+
+    /** A new batch's collector of changes ({@link #change} rows), collapsed per key by the sequence. */
+    BatchChanges.Collector collector(int expectedRecords) {
+        return BatchChanges.collector(changeKeys, sequenceIndex, expectedRecords);
     }
 
     @Override
     public CommitResult write(String appId, long batchId, TopicBatch batch, Map<Integer, Long> expectedStart, SinkOffsets next) {
         List<Object[]> rows = batch.rows();
         List<RecordOrigin> origins = batch.origins();
-        BatchChanges.Collector collector = BatchChanges.collector(changeKeys, sequenceIndex, rows.size());
+        BatchChanges.Collector collector = collector(rows.size());
         for (int i : BatchChanges.kafkaOrder(origins, rows.size())) {
             collector.add(origins == null ? null : origins.get(i), change(rows.get(i)));
         }
@@ -87,7 +100,7 @@ final class ChangeUpsert implements WriteMode {
 
     @Override
     public Optional<KeyedBatch> openKeyed(String appId, long batchId, Map<Integer, Long> expectedStart, int expectedRecords) {
-        BatchChanges.Collector collector = BatchChanges.collector(changeKeys, sequenceIndex, expectedRecords);
+        BatchChanges.Collector collector = collector(expectedRecords);
         KeyedBatch.Commit commit = (changes, next, sourceRows) ->
                 committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, changes, sourceRows), expectedStart, next);
         return Optional.of(new KeyedBatch() {

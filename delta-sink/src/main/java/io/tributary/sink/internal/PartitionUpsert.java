@@ -5,11 +5,13 @@ import io.delta.kernel.Transaction;
 import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.tributary.schema.Schema;
+import io.tributary.sink.SinkChanges;
 import io.tributary.sink.StaleBatchException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * MERGE by key for writers that keep their progress per topic partition ({@link io.tributary.sink.PartitionSink}):
@@ -19,12 +21,16 @@ import java.util.function.Consumer;
  * commits with no rebase: a commit of another writer in between fails it, and if that commit
  * touched a file that may hold one of the batch's keys, the batch is planned again on the new
  * snapshot (its files read again, its changes applied again), so no writer's update is lost.
+ * With change data ({@link SinkChanges#active()}: sequenceBy, deleteWhen, exceptColumns) the plan
+ * is the sink's {@link ChangeUpsert}, delete markers included: a plan that changes them is made
+ * again whenever another writer committed since it read them.
  */
 public final class PartitionUpsert {
     private final DeltaTableWriter writer;
     private final KeyColumns keys;
     private final int orderIndex;
     private final CopyOnWriteUpsert upsert;
+    private final ChangeUpsert changeUpsert;
     private final RewriteCommitter committer;
 
     /**
@@ -33,36 +39,49 @@ public final class PartitionUpsert {
      * @param rowsPerFile at most this many rows per Parquet file written, rows sorted by key
      */
     public PartitionUpsert(DeltaTableWriter writer, Schema schema, List<String> keys, String order, int rowsPerFile) {
-        this(writer, schema, keys, order, rowsPerFile, attempt -> { });
+        this(writer, schema, keys, order, rowsPerFile, SinkChanges.NONE);
+    }
+
+    /** As above, applying {@code changes} (change data, {@code docs/cdc.md}) when they are {@link SinkChanges#active()}. */
+    public PartitionUpsert(DeltaTableWriter writer, Schema schema, List<String> keys, String order, int rowsPerFile,
+                           SinkChanges changes) {
+        this(writer, schema, keys, order, rowsPerFile, changes, attempt -> { });
     }
 
     /** As above; {@code beforeCommit} runs between planning and each commit attempt (a test seam for a concurrent writer). */
-    PartitionUpsert(DeltaTableWriter writer, Schema schema, List<String> keys, String order, int rowsPerFile,
+    PartitionUpsert(DeltaTableWriter writer, Schema schema, List<String> keys, String order, int rowsPerFile, SinkChanges changes,
                     RewriteCommitter.BeforeCommit beforeCommit) {
         this.writer = writer;
-        this.keys = new KeyColumns(schema, keys);
+        this.keys = new KeyColumns(changes.tableSchema(schema), keys);
         this.orderIndex = order == null ? -1 : schema.require(order, "order column");
         this.committer = new RewriteCommitter(writer, beforeCommit);
         this.upsert = new CopyOnWriteUpsert(writer, committer, this.keys, order, rowsPerFile);
+        this.changeUpsert = changes.active()
+                ? new ChangeUpsert(writer, committer, schema, keys, changes, rowsPerFile, System::currentTimeMillis) : null;
     }
 
     /** A new batch's changes. */
     public Changes begin() {
-        return new Changes(BatchChanges.collector(keys, orderIndex, 0));
+        if (changeUpsert != null) {
+            return new Changes(changeUpsert.collector(0), changeUpsert::change);
+        }
+        return new Changes(BatchChanges.collector(keys, orderIndex, 0), UnaryOperator.identity());
     }
 
     /** One batch's changes, collapsed per key as records come; each partition's records must come in offset order. */
     public static final class Changes {
         private final BatchChanges.Collector collector;
+        private final UnaryOperator<Object[]> change;
         private long records;
 
-        private Changes(BatchChanges.Collector collector) {
+        private Changes(BatchChanges.Collector collector, UnaryOperator<Object[]> change) {
             this.collector = collector;
+            this.change = change;
         }
 
-        /** A row: it replaces the key's row, or inserts the key. */
+        /** A row: it replaces the key's row, or inserts the key (with change data: as {@code sequenceBy} and {@code deleteWhen} say). */
         public void upsert(Object[] row) {
-            collector.add(null, row);
+            collector.add(null, change.apply(row));
             records++;
         }
 
@@ -130,6 +149,7 @@ public final class PartitionUpsert {
             public String what() {
                 return what;
             }
-        }, (snapshot, txn) -> upsert.plan(snapshot, txn, collapsed, records));
+        }, (snapshot, txn) -> changeUpsert != null ? changeUpsert.plan(snapshot, txn, collapsed, records)
+                : upsert.plan(snapshot, txn, collapsed, records));
     }
 }

@@ -39,7 +39,7 @@ class PartitionUpsertTest {
 
     private PartitionUpsert upsert(RewriteCommitter.BeforeCommit beforeCommit) {
         DeltaTableWriter w = new DeltaTableWriter(engine, table(), SCHEMA, Map.of());
-        return new PartitionUpsert(w, SCHEMA, List.of("id"), null, 1000, beforeCommit);
+        return new PartitionUpsert(w, SCHEMA, List.of("id"), null, 1000, io.tributary.sink.SinkChanges.NONE, beforeCommit);
     }
 
     private static Map<String, String> offset(TopicPartition tp, long offset) {
