@@ -4,6 +4,7 @@ import io.tributary.connect.internal.ConnectSettings;
 import io.tributary.ingest.IngestSettings;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
+import io.tributary.sink.SinkChanges;
 import io.tributary.sink.SinkChecks;
 import io.tributary.sink.SinkMode;
 import io.tributary.sink.SinkSettings;
@@ -34,6 +35,12 @@ public final class DeltaSinkConfig extends AbstractConfig {
     private static final Setting<List<String>> KEYS = SinkSettings.KEYS.withDoc("mode upsert: the columns that identify a row, e.g. id (required there)");
     private static final Setting<String> ORDER = SinkSettings.ORDER.withDoc(
             "mode upsert: the column whose largest value wins among rows of one key in a batch; default: the last record");
+    private static final Setting<String> SEQUENCE_BY = SinkSettings.SEQUENCE_BY;
+    private static final Setting<String> DELETE_WHEN = SinkSettings.DELETE_WHEN;
+    private static final Setting<List<String>> EXCEPT_COLUMNS = SinkSettings.EXCEPT_COLUMNS.withDoc("mode upsert: columns of the"
+            + " rows not stored in the table (AUTO CDC's COLUMNS * EXCEPT), e.g. [op]; not the keys nor sequenceBy; needs schema,"
+            + " as the table's lacks them");
+    private static final Setting<java.time.Duration> DELETE_RETENTION = SinkSettings.DELETE_RETENTION;
     private static final Setting<List<String>> PARTITION_BY = SinkSettings.PARTITION_BY.withDoc(
             "partition columns, set when the table is created: a column, or a day of an event time, e.g. date(ts) as day");
     private static final Setting<Long> TARGET_FILE_SIZE = SinkSettings.TARGET_FILE_SIZE.withDoc(
@@ -48,7 +55,8 @@ public final class DeltaSinkConfig extends AbstractConfig {
             + " folder that holds other files but no Delta table (they stay); false: such a folder is refused");
 
     /** Every setting: the sink's own under this connector's names, the schema and the zone of its records. */
-    private static final List<Setting<?>> ALL = List.of(PATH, SCHEMA, MODE, KEYS, ORDER, ROWS_PER_FILE, ALLOW_NON_EMPTY_PATH,
+    private static final List<Setting<?>> ALL = List.of(PATH, SCHEMA, MODE, KEYS, ORDER, SEQUENCE_BY, DELETE_WHEN, EXCEPT_COLUMNS,
+            DELETE_RETENTION, ROWS_PER_FILE, ALLOW_NON_EMPTY_PATH,
             PARTITION_BY, TARGET_FILE_SIZE, ALLOWED_LATENCY, TIME_ZONE);
 
     public static final ConfigDef DEF = ConnectSettings.configDef(ALL);
@@ -100,7 +108,13 @@ public final class DeltaSinkConfig extends AbstractConfig {
             return null;
         }
         String order = values.get(ORDER);
-        return new PartitionSink.Keys(list(KEYS), order == null || order.isBlank() ? null : order.trim(), values.get(ROWS_PER_FILE));
+        return new PartitionSink.Keys(list(KEYS), order == null || order.isBlank() ? null : order.trim(), values.get(ROWS_PER_FILE),
+                changes());
+    }
+
+    /** Mode upsert's change data (sequenceBy, deleteWhen, exceptColumns, deleteRetention), as the pipeline's sink takes them. */
+    public SinkChanges changes() {
+        return new SinkChanges(values.get(SEQUENCE_BY), values.get(DELETE_WHEN), list(EXCEPT_COLUMNS), values.get(DELETE_RETENTION));
     }
 
     public boolean allowNonEmptyPath() {
@@ -116,6 +130,13 @@ public final class DeltaSinkConfig extends AbstractConfig {
         try {
             SinkChecks.problems(schema(), upsert() ? SinkMode.UPSERT : SinkMode.APPEND, list(KEYS), values.get(ORDER), partitionBy(),
                     values::name).forEach((setting, problem) -> out.put(values.name(setting), problem));
+            SinkChecks.changeProblems(schema(), upsert() ? SinkMode.UPSERT : SinkMode.APPEND, list(KEYS), values.get(ORDER),
+                    partitionBy(), changes(), values::name).forEach((setting, problem) -> out.putIfAbsent(values.name(setting), problem));
+            if (upsert() && !list(EXCEPT_COLUMNS).isEmpty() && schema() == null) {
+                out.putIfAbsent(SCHEMA.key(), values.name(EXCEPT_COLUMNS) + " is set, but " + SCHEMA.key() + " is not: the table"
+                        + " lacks the columns it names, so it cannot give the rows' schema; set " + SCHEMA.key() + " to the rows'"
+                        + " Spark DDL, e.g. \"op STRING, id INT, name STRING, lsn BIGINT\"");
+            }
         } catch (io.tributary.schema.TributaryException e) {
             out.put(PARTITION_BY.key(), e.getMessage()); // an entry of partitionBy that is not a column of the schema
         }

@@ -133,4 +133,31 @@ class ConnectorValidationTest {
         assertThat(sinkErrors(Map.of("mode", "upsert", "keys", "id", "schema", "id INT, ts TIMESTAMP", "partitionBy", "date(ts) as day")))
                 .containsOnlyKeys("partitionBy");
     }
+
+    @Test
+    void changeDataIsCheckedAsThePipelinesSinkChecksIt() {
+        Map<String, String> cdc = new HashMap<>(Map.of("schema", "op STRING, id INT, v STRING, lsn BIGINT", "mode", "upsert", "keys", "id",
+                "sequenceBy", "lsn", "deleteWhen", "op = 'd'", "exceptColumns", "op", "deleteRetention", "3 days"));
+        assertThat(sinkErrors(cdc)).isEmpty();
+        DeltaSinkConfig config = new DeltaSinkConfig(new HashMap<>(Map.of("delta.path", dir.toString(), "mode", "upsert", "keys", "id",
+                "sequenceBy", "lsn", "deleteWhen", "op = 'd'", "exceptColumns", "op")));
+        assertThat(config.keys().changes()).isEqualTo(new io.tributary.sink.SinkChanges("lsn", "op = 'd'", List.of("op"),
+                java.time.Duration.ofDays(7)));
+
+        Map<String, String> c = new HashMap<>(cdc);
+        c.put("sequenceBy", "seq");
+        assertThat(sinkErrors(c).get("sequenceBy")).singleElement().asString().contains("'seq'").contains("not in the sink's schema");
+        c = new HashMap<>(cdc);
+        c.put("exceptColumns", "lsn");
+        assertThat(sinkErrors(c).get("exceptColumns")).singleElement().asString().contains("the sequenceBy column");
+        c = new HashMap<>(cdc);
+        c.put("deleteWhen", "op LIKE 'd%'");
+        assertThat(sinkErrors(c)).containsOnlyKeys("deleteWhen");
+        c = new HashMap<>(cdc);
+        c.put("mode", "append");
+        c.remove("keys");
+        assertThat(sinkErrors(c).get("sequenceBy")).singleElement().asString().contains("upsert only");
+        assertThat(config.problems()).as("no schema: the table lacks op").containsOnlyKeys("schema");
+        assertThat(config.problems().get("schema")).contains("exceptColumns is set, but schema is not");
+    }
 }
