@@ -221,6 +221,61 @@ class ConnectIT extends ConnectCluster {
         delete(topic + "-delta");
     }
 
+    /**
+     * Change data over three tasks (sequenceBy, deleteWhen, exceptColumns, as {@code tributary run}'s
+     * sink): 200 keys, each with a create, updates and sometimes a delete, produced keyed [id] out
+     * of sequence order with duplicates, in two rounds the table takes one after the other. The
+     * table ends with each key's change of the greatest lsn, a key whose greatest is a delete absent.
+     */
+    @Test
+    @Order(9)
+    void changeDataOutOfOrderAcrossThreeTasksEndsAsTheSource() throws Exception {
+        String topic = "changes";
+        Path table = dir.resolve("changes/table");
+        createTopics(Map.of(topic, 3));
+        put(topic + "-delta", "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"" + topic
+                + "\", \"delta.path\": \"" + table + "\", \"tasks.max\": \"3\", \"mode\": \"upsert\", \"keys\": \"id\","
+                + " \"schema\": \"op STRING, id INT, v STRING, lsn BIGINT\", \"sequenceBy\": \"lsn\", \"deleteWhen\": \"op = 'd'\","
+                + " \"exceptColumns\": \"op\", \"allowedLatency\": \"1 seconds\", \"rowsPerFile\": \"50\"}");
+        java.util.Random random = new java.util.Random(39);
+        List<List<String>> rounds = List.of(new ArrayList<>(), new ArrayList<>());
+        Map<Integer, String> latest = new java.util.TreeMap<>(); // id -> "op|id|v|lsn" of the greatest lsn
+        long lsn = 0;
+        for (int id = 0; id < 200; id++) {
+            List<String> changes = new ArrayList<>();
+            int n = 2 + random.nextInt(4);
+            for (int i = 0; i < n; i++) {
+                lsn += 1 + random.nextInt(5);
+                String op = i == 0 ? "c" : i == n - 1 && random.nextInt(3) == 0 ? "d" : "u";
+                changes.add(op + "|" + id + "|v" + lsn + "|" + lsn);
+            }
+            latest.put(id, changes.get(changes.size() - 1));
+            changes.add(changes.get(random.nextInt(changes.size()))); // a duplicate
+            java.util.Collections.shuffle(changes, random);
+            for (String c : changes) {
+                rounds.get(random.nextInt(2)).add(c);
+            }
+        }
+        for (List<String> round : rounds) {
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(new HashMap<>(KAFKA.client()), new StringSerializer(),
+                    new StringSerializer())) {
+                for (String c : round) {
+                    String[] f = c.split("\\|");
+                    producer.send(new ProducerRecord<>(topic, "[" + f[1] + "]", "{\"op\": \"" + f[0] + "\", \"id\": " + f[1]
+                            + ", \"v\": \"" + f[2] + "\", \"lsn\": " + f[3] + "}"));
+                }
+            }
+            Map<TopicPartition, Long> end = endOffsets(topic);
+            await(topic + ": the table holds every partition's end offset " + end, Duration.ofSeconds(180),
+                    () -> PartitionSink.allOffsets(table.toString()).equals(end));
+        }
+        List<String> want = sorted(latest.values().stream().filter(c -> !c.startsWith("d|")).map(c -> c.substring(2)).toList());
+        List<String> rows = DeltaTables.readRows(table.toString()).stream().map(r -> r[0] + "|" + r[1] + "|" + r[2]).toList();
+        assertThat(sorted(rows)).as("each key's change of the greatest lsn; deleted keys absent").isEqualTo(want);
+        assertThat(DeltaTables.schema(table.toString()).orElseThrow().toDdl()).isEqualTo("id INT, v STRING, lsn BIGINT");
+        delete(topic + "-delta");
+    }
+
     /** Per partition of {@code topic}, the offset after its last committed record (commit markers follow it). */
     static Map<TopicPartition, Long> pastLastRecords(String topic) {
         Map<TopicPartition, Long> out = new HashMap<>();
