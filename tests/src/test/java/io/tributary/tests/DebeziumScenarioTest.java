@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A PostgreSQL table's Debezium change events, as files of the JSON converter's output, applied to
  * a table through {@code tributary run} ({@code format: debezium-json} into mode upsert): across
  * two runs, with changes out of order, duplicated, late for a deleted key, tombstones and both the
- * bare envelope and the schema wrapper, the table ends as the source table is.
+ * bare envelope and the schema wrapper, the table ends as the source table is; a MySQL table's
+ * events, JSON arrays of wrapped events, ordered by binlog file, position and row (a STRING lsn).
  */
 @Tag("integration")
 @Timeout(300)
@@ -97,6 +98,47 @@ class DebeziumScenarioTest {
         assertThat(rowsById(table)).as("a deleted key stays deleted; older and repeated changes are skipped").containsExactly(
                 Map.entry(1, "Anne Marie Kretchmar anne.marie@example.com @300"),
                 Map.entry(4, "Jeff Kim-Lee jeff@example.com @800"));
+    }
+
+    /** A MySQL connector's event of {@code op} at binlog position {@code pos}, row {@code row} of its binlog event. */
+    static String mysqlEvent(String op, String before, String after, String file, long pos, int row) {
+        return "{\"schema\":" + WRAPPER_SCHEMA + ",\"payload\":{\"before\":" + before + ",\"after\":" + after + ",\"source\":{"
+                + "\"version\":\"2.7.3.Final\",\"connector\":\"mysql\",\"name\":\"mysql-server-1\",\"ts_ms\":1465491411000,"
+                + "\"snapshot\":\"" + (op.equals("r") ? "true" : "false") + "\",\"db\":\"inventory\",\"table\":\"customers\","
+                + "\"server_id\":223344,\"gtid\":null,\"file\":\"" + file + "\",\"pos\":" + pos + ",\"row\":" + row
+                + ",\"thread\":7,\"query\":null},\"op\":\"" + op + "\",\"ts_ms\":1465491411815}}";
+    }
+
+    @Test
+    void mysqlEventsInJsonArraysSequencedByBinlogFilePositionAndRow() {
+        Workspace ws = new Workspace(dir, SPEC.replace("name: dbz", "name: dbzmysql")
+                .replace("format: debezium-json", "format: debezium-json\n    options: { multiLine: true }\n"
+                        + "    debezium: { sequence: [file, pos, row] }"));
+        String table = dir.resolve("customers").toString();
+        ws.addFile("binlog-0001.json", "[",
+                mysqlEvent("r", "null", customer(1001, "Sally", "Thomas"), "mysql-bin.000003", 154, 0) + ",",
+                mysqlEvent("r", "null", customer(1002, "George", "Bailey"), "mysql-bin.000003", 154, 0) + ",",
+                mysqlEvent("u", customer(1002, "George", "Bailey"), customer(1002, "George", "B"), "mysql-bin.000003", 980, 1) + ",",
+                mysqlEvent("u", customer(1002, "George", "Bailey"), customer(1002, "George", "A"), "mysql-bin.000003", 980, 0) + ",",
+                mysqlEvent("c", "null", customer(1004, "Anne", "Kretchmar"), "mysql-bin.000003", 154, 0) + ",",
+                "null",
+                "]");
+        ws.tributary("run").assertOk();
+        assertThat(rowsById(table)).containsExactly(
+                Map.entry(1001, "Sally Thomas sally@example.com @mysql-bin.000003 0000000000000000154 0000000000000000000"),
+                Map.entry(1002, "George B george@example.com @mysql-bin.000003 0000000000000000980 0000000000000000001"),
+                Map.entry(1004, "Anne Kretchmar anne@example.com @mysql-bin.000003 0000000000000000154 0000000000000000000"));
+
+        ws.addFile("binlog-0002.json", "[",
+                mysqlEvent("d", customer(1004, "Anne", "Kretchmar"), "null", "mysql-bin.000004", 4, 0) + ",",
+                mysqlEvent("u", customer(1002, "George", "B"), customer(1002, "George", "late"), "mysql-bin.000003", 990, 0) + ",",
+                mysqlEvent("u", customer(1001, "Sally", "Thomas"), customer(1001, "Sally", "old"), "mysql-bin.000002", 99999, 0),
+                "]");
+        ws.tributary("run").assertOk();
+        assertThat(rowsById(table)).as("a later binlog file is later whatever the position; the delete's file is the newest")
+                .containsExactly(
+                        Map.entry(1001, "Sally Thomas sally@example.com @mysql-bin.000003 0000000000000000154 0000000000000000000"),
+                        Map.entry(1002, "George late george@example.com @mysql-bin.000003 0000000000000000990 0000000000000000000"));
     }
 
     /** id to "first last email @lsn"; the table holds the schema's columns and lsn, not op. */
