@@ -32,7 +32,9 @@ public final class FileSourceConfig extends AbstractConfig {
             IngestSettings.PATH.required().withDoc("the folder of input files (on every worker: a shared volume, or a folder in object"
                     + " storage, s3a://bucket/folder/); new files are new data, as Spark's readStream.json(path)"),
             IngestSettings.SCHEMA.required().withDoc("the rows' schema as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\""),
-            IngestSettings.FORMAT.allowing("json").withDoc("the input format: JSON Lines, one object per line"),
+            IngestSettings.FORMAT.allowing("json", "debezium-json").withDoc("the input format: JSON Lines, one object per line; or"
+                    + " debezium-json, Debezium's change events one per line: rows of the schema's columns plus op and lsn (docs/cdc.md)"),
+            IngestSettings.DEBEZIUM_SEQUENCE,
             IngestSettings.ON_BAD_RECORD.withDoc("a malformed line: deadLetter (to deadLetterTopic, naming file:line, field and reason;"
                     + " Spark's PERMISSIVE), drop (counted and dropped; DROPMALFORMED) or fail (the task stops, nothing of the file is"
                     + " published; FAILFAST)"),

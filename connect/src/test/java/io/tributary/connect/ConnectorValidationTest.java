@@ -68,6 +68,19 @@ class ConnectorValidationTest {
     }
 
     @Test
+    void debeziumFilesPublishRowsWithOpAndLsn() {
+        Map<String, String> c = source();
+        c.put("format", "debezium-json");
+        c.put("debezium.sequence", "file, pos, row");
+        c.put("keys", "id");
+        assertThat(errors(c)).isEmpty();
+        assertThat(new FileSourceConfig(c).ingestConfig("orders-files").schema().toDdl())
+                .isEqualTo("id INT, user STRING, op STRING, lsn STRING");
+        c.put("format", "json");
+        assertThat(errors(c)).containsOnlyKeys("debezium.sequence");
+    }
+
+    @Test
     void intervalTransactionBoundariesAreRefused() {
         Map<String, String> c = source();
         c.put("transaction.boundary", "interval");

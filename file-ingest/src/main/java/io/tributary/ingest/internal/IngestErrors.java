@@ -307,13 +307,13 @@ public final class IngestErrors {
 
     /** When source.files.debezium.sequence is given for a format other than debezium-json. */
     public static TributaryException debeziumSequenceNotDebezium(String key, String format) {
-        return new TributaryException(key + " is set, but the format is " + format + "; it names the source fields of"
-                + " debezium-json events: set source.files.format to debezium-json, or remove " + key);
+        return new TributaryException(key + ": set, but the format is " + format + "; it names the source fields of"
+                + " debezium-json events: set the format to debezium-json, or remove " + key);
     }
 
     /** When source.files.debezium.sequence names no field. */
     public static TributaryException debeziumSequenceEmpty(String key) {
-        return new TributaryException(key + " names no field; name the fields of the events' source block that order the"
+        return new TributaryException(key + ": names no field; name the fields of the events' source block that order the"
                 + " changes, e.g. [lsn] (PostgreSQL, the default) or [file, pos, row] (MySQL) (docs/cdc.md)");
     }
 

@@ -166,7 +166,7 @@ class DebeziumFormatTest {
         assertThatThrownBy(() -> IngestConfig.builder("dbz", tmp, Schema.parse("id INT, op STRING")).format("debezium-json").build())
                 .isInstanceOf(TributaryException.class).hasMessageContaining("has a column 'op', which format debezium-json adds itself");
         assertThatThrownBy(() -> IngestConfig.builder("dbz", tmp, CUSTOMERS).debeziumSequence(List.of("lsn")).build())
-                .hasMessageContaining("is set, but the format is json");
+                .hasMessageContaining("debezium.sequence: set, but the format is json");
         assertThatThrownBy(() -> config(List.of(), Map.of())).hasMessageContaining("names no field");
         assertThatThrownBy(() -> config(null, Map.of("inferTimestamp", "true")))
                 .hasMessageContaining("not an option of the debezium-json format");
