@@ -208,6 +208,23 @@ abstract class ConnectCluster {
         }
     }
 
+    /** Per partition of {@code topic}, the offset after its last committed record (commit markers follow it). */
+    static Map<TopicPartition, Long> pastLastRecords(String topic) {
+        Map<TopicPartition, Long> out = new HashMap<>();
+        try (KafkaConsumer<String, String> c = consumer()) {
+            List<TopicPartition> tps = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+                    out.merge(new TopicPartition(r.topic(), r.partition()), r.offset() + 1, Math::max);
+                }
+            }
+        }
+        return out;
+    }
+
     /** Every committed value of {@code topic}, reading until {@code atLeast} are there (or 30 s). */
     static List<String> values(String topic, int atLeast) {
         List<String> out = new ArrayList<>();

@@ -17,8 +17,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -276,21 +274,57 @@ class ConnectIT extends ConnectCluster {
         delete(topic + "-delta");
     }
 
-    /** Per partition of {@code topic}, the offset after its last committed record (commit markers follow it). */
-    static Map<TopicPartition, Long> pastLastRecords(String topic) {
-        Map<TopicPartition, Long> out = new HashMap<>();
-        try (KafkaConsumer<String, String> c = consumer()) {
-            List<TopicPartition> tps = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-            c.assign(tps);
-            c.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = c.endOffsets(tps);
-            while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
-                    out.merge(new TopicPartition(r.topic(), r.partition()), r.offset() + 1, Math::max);
-                }
-            }
+    /** A PostgreSQL connector's change event, as the JSON converter writes it without schemas. */
+    static String pgEvent(String op, String before, String after, long lsn) {
+        return "{\"before\":" + before + ",\"after\":" + after + ",\"source\":{\"connector\":\"postgresql\",\"db\":\"shop\","
+                + "\"table\":\"customers\",\"txId\":" + (500 + lsn) + ",\"lsn\":" + lsn + "},\"op\":\"" + op + "\",\"ts_ms\":" + lsn
+                + "}\n";
+    }
+
+    /**
+     * Debezium's change events through both connectors: files of events read by the file connector
+     * (format debezium-json, records keyed by id) and applied by the Delta connector's change data
+     * (sequenceBy lsn, deleteWhen op = 'd', exceptColumns op), out of order, duplicated, with a
+     * tombstone and a truncate; the table ends as the source table.
+     */
+    @Test
+    @Order(10)
+    void debeziumFilesThroughBothConnectorsEndAsTheSource() throws Exception {
+        String topic = "dbz";
+        Path in = Files.createDirectories(dir.resolve("dbz/in"));
+        Path table = dir.resolve("dbz/table");
+        createTopics(Map.of(topic, 3, topic + ".deadletter", 1));
+        put(topic + "-files", "{\"connector.class\": \"io.tributary.connect.FileSourceConnector\", \"path\": \"" + in + "\","
+                + " \"schema\": \"id INT, name STRING\", \"format\": \"debezium-json\", \"keys\": \"id\", \"topic\": \"" + topic
+                + "\", \"tasks.max\": \"1\"}");
+        put(topic + "-delta", "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"" + topic + "\","
+                + " \"delta.path\": \"" + table + "\", \"tasks.max\": \"3\", \"mode\": \"upsert\", \"keys\": \"id\", \"schema\":"
+                + " \"id INT, name STRING, op STRING, lsn BIGINT\", \"sequenceBy\": \"lsn\", \"deleteWhen\": \"op = 'd'\","
+                + " \"exceptColumns\": \"op\", \"allowedLatency\": \"1 seconds\"}");
+        String[] files = {
+            pgEvent("c", "null", "{\"id\":1,\"name\":\"ann\"}", 10) + pgEvent("c", "null", "{\"id\":2,\"name\":\"bob\"}", 11)
+                    + pgEvent("u", "null", "{\"id\":1,\"name\":\"anne\"}", 13) + pgEvent("u", "null", "{\"id\":1,\"name\":\"an\"}", 12)
+                    + pgEvent("d", "{\"id\":2}", "null", 14) + "null\n",
+            pgEvent("u", "null", "{\"id\":2,\"name\":\"bob-late\"}", 12) + pgEvent("c", "null", "{\"id\":3,\"name\":\"cy\"}", 15)
+                    + pgEvent("u", "null", "{\"id\":3,\"name\":\"cyrus\"}", 16) + pgEvent("u", "null", "{\"id\":3,\"name\":\"cyrus\"}", 16)
+                    + pgEvent("t", "null", "null", 17)};
+        int published = 0;
+        for (int f = 0; f < files.length; f++) {
+            Path tmp = in.resolve(".events-" + f + ".json");
+            Files.writeString(tmp, files[f]);
+            Files.move(tmp, in.resolve("events-" + f + ".json"));
+            published += f == 0 ? 5 : 4;
+            int want = published;
+            await(topic + ": " + want + " records published", Duration.ofSeconds(120), () -> values(topic, 0).size() >= want);
+            Map<TopicPartition, Long> pastLast = pastLastRecords(topic);
+            await(topic + ": the table holds the offsets past each partition's last record " + pastLast, Duration.ofSeconds(180),
+                    () -> PartitionSink.allOffsets(table.toString()).equals(pastLast));
         }
-        return out;
+        List<String> rows = DeltaTables.readRows(table.toString()).stream().map(r -> r[0] + "|" + r[1] + "|" + r[2]).toList();
+        assertThat(sorted(rows)).as("the last change of each key by lsn; key 2 deleted").containsExactly("1|anne|13", "3|cyrus|16");
+        assertThat(values(topic + ".deadletter", 0)).isEmpty();
+        delete(topic + "-files");
+        delete(topic + "-delta");
     }
 
     static final String UPSERT_SCHEMA = "id INT, v STRING, n BIGINT";
