@@ -24,7 +24,8 @@ import java.util.List;
  * envelope ({@code before}, {@code after}, {@code op}, {@code source}, {@code ts_ms}), bare or
  * under the JSON converter's schema wrapper ({@code {"schema": ..., "payload": {...}}}), gives
  * the columns of {@code after} ({@code before} for a delete, {@code op} d) read by the schema with
- * the JSON format's type rules ({@link JsonRowReader}), then {@code op} (STRING) and {@code lsn}:
+ * the JSON format's type rules ({@link JsonRowReader}; Debezium's encodings of dates, timestamps and
+ * decimals undone where the wrapper's schema names them, {@link DebeziumTypes}), then {@code op} (STRING) and {@code lsn}:
  * the values of the {@code source} fields the sequence names. One field (PostgreSQL's
  * {@code lsn}, the default) is a BIGINT; several (MySQL's {@code file}, {@code pos}, {@code row})
  * a STRING that sorts as they do: each whole number written with 19 digits, zero-padded, each
@@ -46,19 +47,17 @@ public final class DebeziumEvents {
         static final Event TRUNCATE = new Event(null, Skip.TRUNCATE);
     }
 
-    private final JsonRowReader after;
-    private final JsonRowReader before;
+    private final Schema data;
+    private final DebeziumTypes types;
     private final int columns;
     private final List<String> sequence;
 
     /** Events read into rows of {@code rows} ({@link #rowSchema}'s), the sequence made of the {@code source} fields {@code sequence}. */
     public DebeziumEvents(Schema rows, TimeTexts times, List<String> sequence) {
         Schema data = new Schema(rows.fields().subList(0, rows.size() - 2));
+        this.data = data;
         this.columns = data.size();
-        this.after = new JsonRowReader(data, times);
-        List<Field> nullable = new ArrayList<>();
-        data.fields().forEach(f -> nullable.add(new Field(f.name(), f.type(), true)));
-        this.before = new JsonRowReader(new Schema(nullable), times); // a delete's before may hold only the keys
+        this.types = new DebeziumTypes(data, times);
         this.sequence = List.copyOf(sequence);
     }
 
@@ -153,6 +152,7 @@ public final class DebeziumEvents {
             throw FormatErrors.notAnEvent(JsonRowReader.describe(first));
         }
         Envelope env = new Envelope();
+        DebeziumTypes.Readers readers = types.plain();
         boolean wrapped = false;
         boolean nullPayload = false;
         JsonToken t;
@@ -160,7 +160,11 @@ public final class DebeziumEvents {
             String name = p.currentName();
             JsonToken v = p.nextToken();
             if (name.equals("schema")) {
-                p.skipChildren();
+                if (v == JsonToken.START_OBJECT) {
+                    readers = types.of(TREES.readTree(p)); // the converter writes it before the payload
+                } else {
+                    p.skipChildren();
+                }
             } else if (name.equals("payload")) {
                 wrapped = true;
                 if (v == JsonToken.VALUE_NULL) {
@@ -168,13 +172,13 @@ public final class DebeziumEvents {
                 } else if (v == JsonToken.START_OBJECT) {
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
                         String inner = p.currentName();
-                        field(p, inner, p.nextToken(), env, bytes, offset);
+                        field(p, inner, p.nextToken(), env, readers, bytes, offset);
                     }
                 } else {
                     throw FormatErrors.envelopeFieldType("payload", "an object", JsonRowReader.describe(v));
                 }
             } else {
-                field(p, name, v, env, bytes, offset);
+                field(p, name, v, env, readers, bytes, offset);
             }
         }
         if (t != JsonToken.END_OBJECT) {
@@ -187,10 +191,11 @@ public final class DebeziumEvents {
     }
 
     /** One field of the envelope; fields it does not know (transaction, ts_us...) are skipped. */
-    private void field(JsonParser p, String name, JsonToken v, Envelope env, byte[] bytes, int offset) throws IOException {
+    private void field(JsonParser p, String name, JsonToken v, Envelope env, DebeziumTypes.Readers readers, byte[] bytes, int offset)
+            throws IOException {
         switch (name) {
-            case "before" -> env.before = image(p, v, before, name, bytes, offset);
-            case "after" -> env.after = image(p, v, after, name, bytes, offset);
+            case "before" -> env.before = readers.decode(image(p, v, readers.before(), name, bytes, offset), data, name);
+            case "after" -> env.after = readers.decode(image(p, v, readers.after(), name, bytes, offset), data, name);
             case "op" -> {
                 if (v != JsonToken.VALUE_STRING) {
                     throw FormatErrors.envelopeFieldType(name, "a text (c, r, u, d or t)", JsonRowReader.describe(v));

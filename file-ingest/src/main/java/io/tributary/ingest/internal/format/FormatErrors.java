@@ -187,4 +187,14 @@ final class FormatErrors {
     static BadRecordException sequenceFieldType(String field, String json) {
         return new BadRecordException(field, json + " is not a whole number or a text, which a sequence is made of");
     }
+
+    /** When a decimal the schema wrapper encodes does not fit its column. */
+    static BadRecordException decodedDoesNotFit(String field, String value, String ddl) {
+        return new BadRecordException(field, value + " does not fit in " + ddl);
+    }
+
+    /** When a date or timestamp the schema wrapper encodes is out of range. */
+    static BadRecordException decodedOutOfRange(String field, String value) {
+        return new BadRecordException(field, value + " is out of range for its column's type");
+    }
 }

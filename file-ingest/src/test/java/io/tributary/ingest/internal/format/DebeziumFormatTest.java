@@ -162,6 +162,35 @@ class DebeziumFormatTest {
     }
 
     @Test
+    void theWrappersDebeziumTypesReadAsDatesTimestampsAndDecimals() throws IOException {
+        IngestConfig config = IngestConfig.builder("dbz", tmp, Schema.parse(
+                        "id INT, born DATE, seen TIMESTAMP, logged TIMESTAMP_NTZ, price DECIMAL(6,2), at TIMESTAMP, n BIGINT"))
+                .format("debezium-json").build();
+        String fields = "[{\"type\":\"int32\",\"field\":\"id\"},"
+                + "{\"type\":\"int32\",\"name\":\"io.debezium.time.Date\",\"field\":\"born\"},"
+                + "{\"type\":\"int64\",\"name\":\"io.debezium.time.MicroTimestamp\",\"field\":\"seen\"},"
+                + "{\"type\":\"int64\",\"name\":\"io.debezium.time.Timestamp\",\"field\":\"logged\"},"
+                + "{\"type\":\"bytes\",\"name\":\"org.apache.kafka.connect.data.Decimal\",\"parameters\":{\"scale\":\"2\"},"
+                + "\"field\":\"price\"},"
+                + "{\"type\":\"string\",\"name\":\"io.debezium.time.ZonedTimestamp\",\"field\":\"at\"},"
+                + "{\"type\":\"int64\",\"name\":\"io.debezium.time.MicroTimestamp\",\"field\":\"n\"}]";
+        String schema = "{\"type\":\"struct\",\"fields\":[{\"type\":\"struct\",\"fields\":" + fields + ",\"field\":\"before\"},"
+                + "{\"type\":\"struct\",\"fields\":" + fields + ",\"field\":\"after\"}]}";
+        String after = "{\"id\":1,\"born\":19000,\"seen\":1700000000123456,\"logged\":1700000000123,\"price\":\"MDk=\","
+                + "\"at\":\"2023-11-14T22:13:20.123456Z\",\"n\":7}";
+        String tooBig = after.replace("\"MDk=\"", "\"AJiWgA==\""); // 10000000 unscaled: 100000.00 in DECIMAL(6,2)
+        Read r = lines(config,
+                "{\"schema\":" + schema + ",\"payload\":{\"before\":null,\"after\":" + after + ",\"op\":\"c\",\"source\":{\"lsn\":5}}}",
+                "{\"schema\":" + schema + ",\"payload\":{\"before\":null,\"after\":" + tooBig + ",\"op\":\"c\",\"source\":{\"lsn\":6}}}",
+                "{\"before\":null,\"after\":" + after + ",\"op\":\"c\",\"source\":{\"lsn\":7}}");
+        assertThat(r.rows()).containsExactly(Arrays.asList(1, 19000, 1700000000123456L, 1700000000123000L, new java.math.BigDecimal("123.45"),
+                1700000000123456L, 7L, "c", 5L));
+        assertThat(r.bad()).as("a decimal too big; and without the wrapper a number is no DATE").containsExactly(
+                "bad line 2 after.price: 100000.00 does not fit in DECIMAL(6,2)",
+                "bad line 3 after.born: expected DATE, found an integer 19000");
+    }
+
+    @Test
     void opAndLsnAreTheFormatsOwnColumns() {
         assertThatThrownBy(() -> IngestConfig.builder("dbz", tmp, Schema.parse("id INT, op STRING")).format("debezium-json").build())
                 .isInstanceOf(TributaryException.class).hasMessageContaining("has a column 'op', which format debezium-json adds itself");
