@@ -15,6 +15,7 @@ import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.KeyedBatch;
 import io.tributary.sink.internal.OwnedPartitions;
 import io.tributary.sink.internal.Partitioning;
+import io.tributary.sink.internal.RateLimit;
 import io.tributary.sink.internal.SchemaChangeException;
 import io.tributary.sink.internal.SchemaMerge;
 import io.tributary.sink.internal.TableFolder;
@@ -75,6 +76,8 @@ public final class DeltaSink implements PipelineStage {
     private final String txnAppId;
     /** This run's {@code bootstrap.servers}: recorded with the offsets by instances that share the topic, named by refusals. */
     private final String bootstrap;
+    /** A Kafka source's topics, read instead of the pipeline's topic; null for the pipeline's topic. */
+    private final KafkaSubscription subscription;
 
     /**
      * Opens the table (if it exists) and the topic, and positions the consumer at the table's offsets.
@@ -100,6 +103,7 @@ public final class DeltaSink implements PipelineStage {
         private boolean reprocess;
         private Storage storage = Storage.NONE;
         private String instanceId;
+        private KafkaSubscription subscription;
 
         private Builder(SinkConfig config, Map<String, Object> kafkaClientProps) {
             this.config = config;
@@ -132,6 +136,15 @@ public final class DeltaSink implements PipelineStage {
             return this;
         }
 
+        /**
+         * The sink reads a Kafka source's topics (someone else's) as {@code subscription} says, instead
+         * of the one topic of {@code config} (which then names the subscription: {@link KafkaSubscription#description()}).
+         */
+        public Builder subscription(KafkaSubscription subscription) {
+            this.subscription = subscription;
+            return this;
+        }
+
         /** Opens the table and the topic; see {@link DeltaSink#DeltaSink(SinkConfig, Map)}. */
         public DeltaSink build() {
             return new DeltaSink(this);
@@ -144,6 +157,10 @@ public final class DeltaSink implements PipelineStage {
         boolean reprocess = b.reprocess;
         Storage storage = b.storage;
         String instanceId = b.instanceId;
+        this.subscription = b.subscription;
+        if (subscription != null && instanceId != null && (subscription.pattern() != null || subscription.topics().size() > 1)) {
+            throw io.tributary.sink.internal.SinkErrors.sharedSubscription(config.topic());
+        }
         this.storage = storage;
         this.engine = KernelEngines.withTargetFileSize(config.targetFileSize(), storage);
         config = SinkTableSchema.withTableSchema(config, engine);
@@ -160,13 +177,14 @@ public final class DeltaSink implements PipelineStage {
             SinkRefusals.checkShareable(config);
             writer.shareOffsets(config.appId());
         }
-        this.reader = new TopicReader(kafkaClientProps, config.topic(), txnAppId, new RowJson(config.schema()), mode.keyed(), config.badRecords());
+        this.reader = new TopicReader(kafkaClientProps, config.topic(), txnAppId, new RowJson(config.schema()), mode.keyed(),
+                config.badRecords(), subscription);
         OwnedPartitions share = null;
         try {
             this.topicId = reader.topicId();
             share = instanceId == null ? null : OwnedPartitions.join(kafkaClientProps, config.appId(), config.topic(), instanceId);
             this.owned = share;
-            this.at = new SinkPosition(engine, reader, topicId, txnAppId, reprocess, share, bootstrap);
+            this.at = new SinkPosition(engine, reader, topicId, txnAppId, reprocess, share, bootstrap, subscription != null);
             resumeFromTable();
         } catch (RuntimeException e) {
             if (share != null) {
@@ -281,7 +299,11 @@ public final class DeltaSink implements PipelineStage {
             backToTableOffsets = false;
         }
         reader.refreshPartitions();
-        Map<Integer, Long> end = reader.settledEndOffsets(config.pendingTransactionWait());
+        if (subscription != null) {
+            reader.checkDataLoss(subscription.failOnDataLoss());
+        }
+        Map<Integer, Long> end = subscription == null ? reader.settledEndOffsets(config.pendingTransactionWait())
+                : RateLimit.cap(subscription.maxOffsetsPerTrigger(), reader.positions(), reader.settledEndOffsets(config.pendingTransactionWait()));
         long tLatest = System.currentTimeMillis();
         if (!reader.hasNew(end)) {
             flush.nothingPending();
@@ -316,7 +338,8 @@ public final class DeltaSink implements PipelineStage {
                 LOG.info("delta sink {}: only {} marker records up to {}; no batch", config.appId(), batch.markers(), batch.end());
                 return Optional.empty();
             }
-            SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batch.end(), owned != null ? bootstrap : null);
+            SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batch.end(), owned != null ? bootstrap : null,
+                    reader.sources());
             result = stream.isPresent() ? stream.get().commit(next)
                     : keyed.isPresent() ? keyed.get().commit(next, batch.rowCount())
                     : mode.write(txnAppId, batchId, batch, expectedStart, next);
@@ -344,7 +367,8 @@ public final class DeltaSink implements PipelineStage {
             LOG.warn("delta sink {}: batch {} was already in table {}; resuming from the table", txnAppId, batchId, writer.tablePath());
             resumeFromTable();
         }
-        return Optional.of(progress.batch(batchId, new SinkProgress.Times(t0, tLatest, tRead, tCommit), batch, start, result));
+        return Optional.of(progress.batch(batchId, new SinkProgress.Times(t0, tLatest, tRead, tCommit), batch, start, result,
+                reader.sources(), reader.takeLost()));
     }
 
     /**
@@ -354,7 +378,7 @@ public final class DeltaSink implements PipelineStage {
      */
     @Override
     public Optional<Progress> idleProgress() {
-        return Optional.of(progress.idle(at.nextBatchId, at.storedOffsets));
+        return Optional.of(progress.idle(at.nextBatchId, at.storedOffsets, reader.sources()));
     }
 
     /** The partitions this instance commits, when instances share the topic. */

@@ -35,9 +35,12 @@ final class SinkPosition {
     private final boolean reprocess;
     private final OwnedPartitions owned;
     private final String bootstrap;
+    /** The sink reads a Kafka source's topics: a new table starts where its startingOffsets say. */
+    private final boolean kafkaSource;
 
     SinkPosition(Engine engine, TopicReader reader, String topicId, String txnAppId, boolean reprocess, OwnedPartitions owned,
-                 String bootstrap) {
+                 String bootstrap, boolean kafkaSource) {
+        this.kafkaSource = kafkaSource;
         this.engine = engine;
         this.reader = reader;
         this.topicId = topicId;
@@ -53,6 +56,7 @@ final class SinkPosition {
         Optional<Snapshot> snap = writer.latestSnapshot();
         Optional<SinkOffsets> stored = snap.flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
         long lastBatch = snap.flatMap(s -> s.getLatestTransactionVersion(engine, txnAppId)).orElse(-1L);
+        stored.ifPresent(s -> reader.loadSources(s.sources()));
         if (stored.isPresent()) {
             SinkOffsets s = stored.get();
             if (!config.appId().equals(s.appId()) || !config.topic().equals(s.topic())) {
@@ -81,6 +85,15 @@ final class SinkPosition {
         }
         this.nextBatchId = lastBatch + 1;
         this.storedOffsets = new TreeMap<>(stored.map(SinkOffsets::offsets).orElse(Map.of()));
+        if (kafkaSource && stored.isEmpty() && owned == null) {
+            // a new table starts where startingOffsets (or startingTimestamp) say, as Spark's first batch; the table holds none yet
+            this.storedOffsets = new TreeMap<>(reader.startingOffsets());
+            reader.assign(storedOffsets);
+            this.tableOffsets = Map.of();
+            LOG.info("delta sink {}: no table offsets yet; topics {} start at {} (startingOffsets)", txnAppId, config.topic(),
+                    SinkOffsets.sparkJson(config.topic(), storedOffsets, reader.sources()));
+            return;
+        }
         if (owned != null) {
             storedOffsets = owned.ownedOf(storedOffsets);
             reader.assign(storedOffsets, partitions);

@@ -35,7 +35,12 @@ final class SinkProgress {
         this.owned = owned;
     }
 
-    Progress batch(long batchId, Times t, TopicBatch batch, Map<Integer, Long> start, CommitResult result) {
+    /**
+     * @param sources the topic-partition of each number of a Kafka source's offsets (empty: the partitions of the topic)
+     * @param lost failOnDataLoss false: records retention deleted before the batch read them (counted as {@code numRecordsLost})
+     */
+    Progress batch(long batchId, Times t, TopicBatch batch, Map<Integer, Long> start, CommitResult result,
+                   Map<Integer, org.apache.kafka.common.TopicPartition> sources, long lost) {
         long rows = batch.rowCount();
         long total = t.commit() - t.start();
         Map<String, Long> durations = new LinkedHashMap<>();
@@ -46,9 +51,13 @@ final class SinkProgress {
         durations.put("triggerExecution", total);
         Map<String, Object> sourceMetrics = new LinkedHashMap<>();
         sourceMetrics.put("numMarkerRecords", batch.markers());
+        if (lost > 0) {
+            sourceMetrics.put("numRecordsLost", lost);
+        }
         share(sourceMetrics);
         Progress.Source source = new Progress.Source(description(),
-                SinkOffsets.sparkJson(config.topic(), start), SinkOffsets.sparkJson(config.topic(), batch.end()), rows, sourceMetrics);
+                SinkOffsets.sparkJson(config.topic(), start, sources), SinkOffsets.sparkJson(config.topic(), batch.end(), sources), rows,
+                sourceMetrics);
         Map<String, Object> sinkMetrics = new LinkedHashMap<>();
         sinkMetrics.put("deltaVersion", result.version());
         sinkMetrics.put("numFiles", result.files());
@@ -64,9 +73,9 @@ final class SinkProgress {
     }
 
     /** A trigger that found nothing new: the next batch id, 0 rows, start = end offsets. */
-    Progress idle(long nextBatchId, Map<Integer, Long> offsets) {
+    Progress idle(long nextBatchId, Map<Integer, Long> offsets, Map<Integer, org.apache.kafka.common.TopicPartition> sources) {
         long now = System.currentTimeMillis();
-        Map<String, Map<String, Long>> json = SinkOffsets.sparkJson(config.topic(), offsets);
+        Map<String, Map<String, Long>> json = SinkOffsets.sparkJson(config.topic(), offsets, sources);
         Map<String, Object> metrics = new LinkedHashMap<>();
         share(metrics);
         Progress.Source source = new Progress.Source(description(), json, json, 0, metrics.isEmpty() ? null : metrics);

@@ -80,4 +80,15 @@ final class KafkaErrors {
     static TributaryException badSchema(String key, TributaryException e) {
         return new TributaryException("key '" + key + "': " + e.getMessage(), e);
     }
+
+    /** When a Kafka source's setting has a value it cannot take. */
+    static TributaryException badSetting(String key, String text, String why) {
+        return new TributaryException("key '" + key + "' is '" + text + "': " + why);
+    }
+
+    /** When startingOffsets is neither earliest, latest nor Spark's JSON of offsets per partition. */
+    static TributaryException badStartingOffsets(String key, String text, String why) {
+        return new TributaryException("key '" + key + "' is '" + text + "': " + why + "; give earliest, latest, or offsets per"
+                + " partition as Spark writes them, e.g. {\"orders\":{\"0\":42,\"1\":-2}} (-2 earliest, -1 latest)");
+    }
 }

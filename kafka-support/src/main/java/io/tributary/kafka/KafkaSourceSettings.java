@@ -3,26 +3,51 @@ package io.tributary.kafka;
 import io.tributary.schema.Schema;
 import io.tributary.settings.Setting;
 import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
- * A Kafka source's settings under their own names; a spec writes them under {@code source.kafka.}:
- * topics someone else writes, read by the Delta sink directly (no copy into a topic of the
- * pipeline's), each batch committed to the table with the topic's offsets, exactly once.
+ * A Kafka source's settings under their own names, as Spark's Kafka source names its options; a
+ * spec writes them under {@code source.kafka.}: topics someone else writes, read by the Delta sink
+ * directly (no copy into a topic of the pipeline's), each batch committed to the table with the
+ * topics' offsets, exactly once.
  */
 public final class KafkaSourceSettings {
-    public static final Setting<List<String>> TOPICS = Setting.list("topics", "a Kafka source: the topic whose records are the rows"
-            + " (Spark's readStream.format(\"kafka\").option(\"subscribe\", ...)), on the cluster of kafka.bootstrap.servers; one topic");
+    public static final Setting<List<String>> TOPICS = Setting.list("topics", "a Kafka source: the topics whose records are the rows"
+            + " (Spark's readStream.format(\"kafka\").option(\"subscribe\", \"a,b\")), on the cluster of kafka.bootstrap.servers;"
+            + " or topicPattern");
+    public static final Setting<Pattern> TOPIC_PATTERN = Setting.custom("topicPattern", Setting.Kind.STRING,
+            KafkaSourceSettings::pattern, "a Kafka source: a Java regular expression; every topic whose whole name matches it when a"
+                    + " batch starts is read (Spark's subscribePattern), a topic created later from its earliest offset; or topics");
     public static final Setting<Schema> SCHEMA = Setting.custom("schema", Setting.Kind.STRING, KafkaSourceSettings::ddl,
             "a Kafka source's schema as a Spark DDL string: each record's value is a JSON object of these columns (or JSON lines of"
-                    + " them), as Spark's from_json(CAST(value AS STRING), schema)");
+                    + " them), as Spark's from_json(CAST(value AS STRING), schema); format json only");
     public static final Setting<String> FORMAT = Setting.oneOf("format", "the records' format: json (a JSON object per record, or"
-            + " JSON lines)", "json").withDefault("json");
-    public static final Setting<String> STARTING_OFFSETS = Setting.oneOf("startingOffsets", "where a new table starts reading"
-            + " (Spark's startingOffsets): earliest; afterwards the table's offsets say where reading resumes", "earliest")
-            .withDefault("earliest");
+            + " JSON lines, of the schema's columns), string (one column value STRING, the value as UTF-8 text) or bytes (Spark's"
+            + " Kafka source columns: key and value BINARY, topic, partition, offset, timestamp, timestampType)", "json", "string",
+            "bytes").withDefault("json");
+    public static final Setting<StartingOffsets> STARTING_OFFSETS = Setting.custom("startingOffsets", Setting.Kind.STRING,
+            StartingOffsets::parse, "where a new table starts reading (Spark's startingOffsets): earliest, latest, or per partition"
+                    + " as Spark writes it, {\"orders\":{\"0\":42,\"1\":-2}} (-2 earliest, -1 latest; every partition of the topics it"
+                    + " names); afterwards the table's offsets say where reading resumes").withDefault("earliest");
+    public static final Setting<Long> STARTING_TIMESTAMP = Setting.custom("startingTimestamp", Setting.Kind.INT,
+            KafkaSourceSettings::nonNegative, "where a new table starts reading, instead of startingOffsets: in every partition the"
+                    + " first record whose timestamp is at or after this many milliseconds since 1970-01-01 UTC (Spark's"
+                    + " startingTimestamp), the partition's end where there is none");
+    public static final Setting<Long> MAX_OFFSETS_PER_TRIGGER = Setting.custom("maxOffsetsPerTrigger", Setting.Kind.INT,
+            KafkaSourceSettings::positive, "at most this many offsets per batch over all partitions (Spark's maxOffsetsPerTrigger),"
+                    + " split across the partitions in proportion to how far each is behind; none: a batch reads to the end");
+    public static final Setting<Boolean> FAIL_ON_DATA_LOSS = Setting.bool("failOnDataLoss", "records the table had not read yet that"
+            + " retention deleted (the table's offset below the partition's earliest): true stops the run naming the topic, the"
+            + " partition and the gap (Spark's failOnDataLoss); false reads on from the earliest offset and counts the records lost"
+            + " (numRecordsLost in the progress, and a warning)").withDefault("true");
+    public static final Setting<Boolean> INCLUDE_METADATA = Setting.bool("includeMetadata", "add Spark's Kafka columns after the"
+            + " value's: key BINARY, topic, partition, offset, timestamp, timestampType and headers ARRAY<STRUCT<key STRING, value"
+            + " BINARY>> (format bytes: headers only, after Spark's columns)").withDefault("false");
 
     /** Every setting, in the order the documentation lists them. */
-    public static final List<Setting<?>> ALL = List.of(TOPICS, SCHEMA, FORMAT, STARTING_OFFSETS);
+    public static final List<Setting<?>> ALL = List.of(TOPICS, TOPIC_PATTERN, SCHEMA, FORMAT, STARTING_OFFSETS, STARTING_TIMESTAMP,
+            MAX_OFFSETS_PER_TRIGGER, FAIL_ON_DATA_LOSS, INCLUDE_METADATA);
 
     private KafkaSourceSettings() {
     }
@@ -32,6 +57,38 @@ public final class KafkaSourceSettings {
             return Schema.parse(text);
         } catch (io.tributary.schema.TributaryException e) {
             throw KafkaErrors.badSchema(key, e);
+        }
+    }
+
+    private static Pattern pattern(String key, String text) {
+        try {
+            return Pattern.compile(text);
+        } catch (PatternSyntaxException e) {
+            throw KafkaErrors.badSetting(key, text, "not a regular expression (" + e.getDescription() + ")");
+        }
+    }
+
+    private static Long nonNegative(String key, String text) {
+        long v = number(key, text);
+        if (v < 0) {
+            throw KafkaErrors.badSetting(key, text, "a negative number");
+        }
+        return v;
+    }
+
+    private static Long positive(String key, String text) {
+        long v = number(key, text);
+        if (v <= 0) {
+            throw KafkaErrors.badSetting(key, text, "not above 0");
+        }
+        return v;
+    }
+
+    private static long number(String key, String text) {
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw KafkaErrors.badSetting(key, text, "not a whole number");
         }
     }
 }

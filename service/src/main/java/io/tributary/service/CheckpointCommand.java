@@ -52,8 +52,9 @@ final class CheckpointCommand {
                 if (spec.has(Settings.FILES_PATH)) {
                     Schema input = PipelineParts.statusSchema(spec, kafka.clientProps());
                     printIngest(out, FileIngest.readStatus(PipelineParts.ingestConfig(spec, input), kafka.clientProps()));
-                } else if (spec.has(Settings.KAFKA_TOPICS)) {
-                    out.println("kafka source  (topic " + spec.list(Settings.KAFKA_TOPICS).get(0)
+                } else if (Settings.kafkaSource(spec::has)) {
+                    out.println("kafka source  (" + (spec.has(Settings.KAFKA_TOPICS) ? "topics " + spec.list(Settings.KAFKA_TOPICS)
+                            : "topics matching " + spec.string(Settings.KAFKA_TOPIC_PATTERN))
                             + "; the table's commits hold the offsets read, see below)");
                 } else {
                     out.println("delta source  (table " + spec.location(Settings.DELTA_PATH) + "; its progress is in topic "

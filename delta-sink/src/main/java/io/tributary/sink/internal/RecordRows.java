@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import io.tributary.sink.KafkaSubscription;
 import org.apache.kafka.common.header.Header;
 
 /**
@@ -21,15 +22,29 @@ final class RecordRows implements AutoCloseable {
     private RowJson rowJson;
     /** The last schema header seen that the sink's schema covers (see {@link #parse}). */
     private byte[] coveredSchema;
+    /** A Kafka source's records (someone else's topics), or null for the pipeline's own topic. */
+    private final KafkaSubscription source;
 
     RecordRows(String topic, RowJson rowJson, BadRows bad) {
+        this(topic, rowJson, bad, null);
+    }
+
+    /**
+     * With a {@code source}, records are read as its format says (json with {@code rowJson}, whose
+     * schema is then the value's columns; string; bytes), Spark's Kafka columns added as it asks.
+     */
+    RecordRows(String topic, RowJson rowJson, BadRows bad, KafkaSubscription source) {
         this.topic = topic;
-        this.rowJson = rowJson;
+        this.source = source;
+        this.rowJson = source != null && source.valueSchema() != null ? new RowJson(source.valueSchema()) : rowJson;
         this.bad = bad;
     }
 
     /** Reads the rows of later records as {@code json} does (the sink's schema grew). */
     void rowJson(RowJson json) {
+        if (source != null) {
+            return; // a Kafka source's values keep their schema
+        }
         this.rowJson = json;
         this.coveredSchema = null;
     }
@@ -40,6 +55,9 @@ final class RecordRows implements AutoCloseable {
      * parsed ({@link SchemaChangeException}); a row that does not fit the schema is one of {@link BadRows}.
      */
     int parse(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
+        if (source != null) {
+            return parseSource(r, sink);
+        }
         Header schemaHeader = r.headers().lastHeader(Topics.SCHEMA_HEADER);
         if (schemaHeader != null && !Arrays.equals(schemaHeader.value(), coveredSchema)) {
             Schema named = Schema.parse(new String(schemaHeader.value(), StandardCharsets.UTF_8));
@@ -66,6 +84,37 @@ final class RecordRows implements AutoCloseable {
             sink.accept(row);
         });
         return rows - rejected[0];
+    }
+
+    /** A Kafka source's record: its rows as the source's format says, each with the record's metadata when asked. */
+    private int parseSource(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
+        switch (source.format()) {
+            case "string" -> sink.accept(withMetadata(new Object[] {r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8)}, r));
+            case "bytes" -> sink.accept(withMetadata(SourceColumns.bytesRow(r), r));
+            default -> {
+                if (r.value() == null) { // Spark's from_json of a null value: every column null
+                    sink.accept(withMetadata(new Object[rowJson.schema().fields().size()], r));
+                    return 1;
+                }
+                int[] index = {0};
+                int[] rejected = {0};
+                int rows = RowPack.forEachRow(r.value(), (bytes, offset, length) -> {
+                    index[0]++;
+                    try {
+                        sink.accept(withMetadata(rowJson.parse(bytes, offset, length), r));
+                    } catch (BadRecordException e) {
+                        bad.reject(r.topic(), r.partition(), r.offset(), index[0], bytes, offset, length, rowJson.schema().toDdl(), e);
+                        rejected[0]++;
+                    }
+                });
+                return rows - rejected[0];
+            }
+        }
+        return 1;
+    }
+
+    private Object[] withMetadata(Object[] row, ConsumerRecord<byte[], byte[]> r) {
+        return source.includeMetadata() ? SourceColumns.withMetadata(row, r, !"bytes".equals(source.format())) : row;
     }
 
     /** Every dead letter of the rows parsed so far is in its topic ({@link BadRows#flush}). */

@@ -140,4 +140,25 @@ public final class SinkErrors {
     public static TributaryException settingsDisagree(String problem) {
         return new TributaryException(problem);
     }
+
+    /** When startingOffsets gives offsets for some partitions of a topic but not all (Spark's rule). */
+    public static TributaryException startingOffsetsMissing(java.util.List<org.apache.kafka.common.TopicPartition> missing) {
+        return new TributaryException("kafka source: startingOffsets gives no offset for " + missing + "; give every partition of"
+                + " the topics it names (-2 for earliest, -1 for latest), as Spark's Kafka source requires");
+    }
+
+    /** failOnDataLoss: retention deleted records of a partition the table had not read yet. */
+    public static TributaryException kafkaDataLoss(String topic, int partition, long expected, long earliest) {
+        return new TributaryException("kafka source: topic " + topic + " partition " + partition + ": the table's next offset is "
+                + expected + " but the earliest offset still in the partition is " + earliest + " (" + (earliest - expected)
+                + " records deleted by retention before the table read them); set source.kafka.failOnDataLoss: false to read on"
+                + " from " + earliest + " and count them lost");
+    }
+
+    /** When the instances of a pipeline would share a Kafka source of several topics or a pattern. */
+    public static TributaryException sharedSubscription(String topics) {
+        return new TributaryException("kafka source: topics " + topics + ": several topics or a topic pattern are read by one"
+                + " instance of the pipeline; instances that share the work read one topic (run a pipeline per topic, or a bounded"
+                + " trigger)");
+    }
 }

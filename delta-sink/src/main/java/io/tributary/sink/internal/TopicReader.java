@@ -51,6 +51,10 @@ public final class TopicReader implements AutoCloseable {
     private final List<TopicPartition> partitions = new ArrayList<>();
     /** The partitions this reader reads (those the instance owns), or null for all of the topic's. */
     private java.util.Set<Integer> only;
+    /** The number of each topic-partition read: its partition for one topic ({@link SourcePartitions}). */
+    private final SourcePartitions sources;
+    /** failOnDataLoss false: the records retention deleted before they were read, since {@link #takeLost()}. */
+    private long lost;
     private Admin admin;
     private KafkaFuture<Void> trim;
 
@@ -65,9 +69,19 @@ public final class TopicReader implements AutoCloseable {
      */
     public TopicReader(Map<String, Object> clientProps, String topic, String clientId, RowJson rowJson, boolean keyed,
                        SinkBadRecords badRecords) {
+        this(clientProps, topic, clientId, rowJson, keyed, badRecords, null);
+    }
+
+    /**
+     * As above; with a {@code subscription} (a Kafka source), {@code topic} is its description and the
+     * reader reads its topics, their partitions numbered by {@link SourcePartitions}.
+     */
+    public TopicReader(Map<String, Object> clientProps, String topic, String clientId, RowJson rowJson, boolean keyed,
+                       SinkBadRecords badRecords, io.tributary.sink.KafkaSubscription subscription) {
         this.keyed = keyed;
         this.topic = topic;
-        this.rowsOf = new RecordRows(topic, rowJson, new BadRows(badRecords, clientId, clientProps));
+        this.sources = subscription == null ? SourcePartitions.identity() : SourcePartitions.of(subscription);
+        this.rowsOf = new RecordRows(topic, rowJson, new BadRows(badRecords, clientId, clientProps), subscription);
         this.clientProps = Map.copyOf(clientProps);
         this.lookup = new TopicLookup(topic, clientProps);
         Map<String, Object> p = new HashMap<>(clientProps);
@@ -96,6 +110,10 @@ public final class TopicReader implements AutoCloseable {
      * for the topic to become visible: the stage that writes it may have created it a moment ago.
      */
     public String topicId() {
+        if (!sources.byPartition()) {
+            sources.subscription().topics().forEach(t -> new TopicLookup(t, clientProps).partitions(consumer)); // each named topic exists
+            return null; // several topics: each has its id; a topic created anew is not told apart
+        }
         lookup.partitions(consumer);
         return lookup.topicId(admin());
     }
@@ -123,7 +141,7 @@ public final class TopicReader implements AutoCloseable {
         consumer.assign(partitions);
         List<TopicPartition> fromBeginning = new ArrayList<>();
         for (TopicPartition tp : partitions) {
-            Long o = offsets.get(tp.partition());
+            Long o = offsets.get(sources.of(tp));
             if (o == null) {
                 fromBeginning.add(tp);
             } else {
@@ -141,20 +159,65 @@ public final class TopicReader implements AutoCloseable {
             return; // the group assigns new partitions
         }
         List<TopicPartition> now = currentPartitions();
-        if (now.size() > partitions.size()) {
+        if (!partitions.containsAll(now)) {
             Map<Integer, Long> keep = positions();
             assign(keep);
         }
     }
 
     private List<TopicPartition> currentPartitions() {
-        return lookup.partitions(consumer);
+        return sources.isIdentity() ? lookup.partitions(consumer) : sources.current(consumer);
+    }
+
+    /** The numbers of the topic-partitions read, as the table records them with the offsets (empty for one topic). */
+    public Map<Integer, TopicPartition> sources() {
+        return sources.recorded();
+    }
+
+    /** Takes the numbers of the topic-partitions the table recorded, before {@link #assign}. */
+    public void loadSources(Map<Integer, TopicPartition> recorded) {
+        sources.load(recorded);
+    }
+
+    /** Where a new table starts in each partition read now (a Kafka source's startingOffsets or startingTimestamp). */
+    public Map<Integer, Long> startingOffsets() {
+        return sources.starting(consumer, currentPartitions());
+    }
+
+    /**
+     * Positions below a partition's earliest offset (retention deleted records the table had not
+     * read): with {@code failOnDataLoss} an error naming the partition and the gap; without, the
+     * reader moves on to the earliest offset and counts the records skipped ({@link #takeLost()}).
+     */
+    public void checkDataLoss(boolean failOnDataLoss) {
+        Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
+        for (TopicPartition tp : partitions) {
+            long pos = consumer.position(tp);
+            long first = begin.getOrDefault(tp, 0L);
+            if (pos < first) {
+                if (failOnDataLoss) {
+                    throw SinkErrors.kafkaDataLoss(tp.topic(), tp.partition(), pos, first);
+                }
+                LOG.warn("kafka source: topic {} partition {}: offsets {} to {} were deleted by retention before the table read them;"
+                        + " failOnDataLoss false: {} records lost, reading on from {}", tp.topic(), tp.partition(), pos, first - 1,
+                        first - pos, first);
+                lost += first - pos;
+                consumer.seek(tp, first);
+            }
+        }
+    }
+
+    /** The records counted lost since the last call. */
+    public long takeLost() {
+        long l = lost;
+        lost = 0;
+        return l;
     }
 
     /** The read_committed end offsets (last stable offsets) of all assigned partitions. */
     public Map<Integer, Long> endOffsets() {
         Map<Integer, Long> end = new TreeMap<>();
-        consumer.endOffsets(partitions).forEach((tp, o) -> end.put(tp.partition(), o));
+        consumer.endOffsets(partitions).forEach((tp, o) -> end.put(sources.of(tp), o));
         return end;
     }
 
@@ -192,7 +255,7 @@ public final class TopicReader implements AutoCloseable {
         try {
             Map<Integer, Long> high = new TreeMap<>();
             admin().listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get()
-                    .forEach((tp, info) -> high.put(tp.partition(), info.offset()));
+                    .forEach((tp, info) -> high.put(sources.of(tp), info.offset()));
             return high;
         } catch (ExecutionException e) {
             throw SinkErrors.cannotReadEndOffsets(topic, e.getCause());
@@ -212,14 +275,14 @@ public final class TopicReader implements AutoCloseable {
     /** The first offset still in the topic, per assigned partition (above 0 where records were deleted). */
     public Map<Integer, Long> beginningOffsets() {
         Map<Integer, Long> begin = new TreeMap<>();
-        consumer.beginningOffsets(partitions).forEach((tp, o) -> begin.put(tp.partition(), o));
+        consumer.beginningOffsets(partitions).forEach((tp, o) -> begin.put(sources.of(tp), o));
         return begin;
     }
 
     /** Deletes the records before {@code offsets} from the topic, in the background ({@link TopicTrim}); {@link #close} waits for it. */
     public void trimBefore(Map<Integer, Long> offsets) {
         Map<TopicPartition, Long> before = new HashMap<>();
-        offsets.forEach((p, o) -> before.put(new TopicPartition(topic, p), o));
+        offsets.forEach((p, o) -> before.put(sources.partition(topic, p), o));
         trim = TopicTrim.before(admin(), before);
     }
 
@@ -228,7 +291,7 @@ public final class TopicReader implements AutoCloseable {
         Map<Integer, Long> pos = new TreeMap<>();
         try {
             for (TopicPartition tp : partitions) {
-                pos.put(tp.partition(), consumer.position(tp));
+                pos.put(sources.of(tp), consumer.position(tp));
             }
         } catch (OffsetOutOfRangeException e) {
             throw dataLoss(e);
@@ -292,7 +355,11 @@ public final class TopicReader implements AutoCloseable {
             try {
                 records = consumer.poll(POLL);
             } catch (OffsetOutOfRangeException e) {
-                throw dataLoss(e);
+                if (sources.isIdentity()) {
+                    throw dataLoss(e);
+                }
+                checkDataLoss(sources.subscription().failOnDataLoss()); // retention deleted records while the batch read
+                continue;
             }
             if (!records.isEmpty()) {
                 lastProgress = System.currentTimeMillis();
@@ -303,17 +370,18 @@ public final class TopicReader implements AutoCloseable {
                 throw SinkErrors.stalled(stalled);
             }
             for (ConsumerRecord<byte[], byte[]> r : records) {
-                if (r.offset() >= end.getOrDefault(r.partition(), 0L) || full) {
+                int number = sources.of(r.topic(), r.partition());
+                if (r.offset() >= end.getOrDefault(number, 0L) || full) {
                     continue;
                 }
-                accepted.put(r.partition(), r.offset() + 1);
+                accepted.put(number, r.offset() + 1);
                 if (r.headers().lastHeader(Topics.MARKER_HEADER) != null) {
                     markers++;
                     continue;
                 }
                 if (keyed) {
                     boolean tombstone = r.value() == null && r.key() != null;
-                    RecordOrigin origin = new RecordOrigin(r.partition(), r.offset(), r.timestamp(), tombstone ? r.key() : null);
+                    RecordOrigin origin = new RecordOrigin(number, r.offset(), r.timestamp(), tombstone ? r.key() : null);
                     if (tombstone) {
                         count++;
                         if (recordSink != null) {
@@ -338,9 +406,9 @@ public final class TopicReader implements AutoCloseable {
         }
         Map<Integer, Long> batchEnd = new TreeMap<>();
         for (TopicPartition tp : partitions) {
-            int p = tp.partition();
+            int p = sources.of(tp);
             // read to the end: the end offset (past commit markers); cut short by maxRows: right after the last record taken
-            long batchEndOffset = full ? accepted.get(p) : end.get(p);
+            long batchEndOffset = full ? accepted.get(p) : end.getOrDefault(p, accepted.get(p));
             batchEnd.put(p, batchEndOffset);
             consumer.seek(tp, batchEndOffset);
         }
@@ -352,7 +420,7 @@ public final class TopicReader implements AutoCloseable {
     private List<TopicPartition> openPartitions(Map<Integer, Long> end) {
         List<TopicPartition> open = new ArrayList<>();
         for (TopicPartition tp : partitions) {
-            if (consumer.position(tp) < end.getOrDefault(tp.partition(), 0L)) {
+            if (consumer.position(tp) < end.getOrDefault(sources.of(tp), 0L)) {
                 open.add(tp);
             }
         }

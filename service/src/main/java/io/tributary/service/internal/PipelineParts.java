@@ -10,6 +10,7 @@ import io.tributary.ingest.IngestConfigBuilder;
 import io.tributary.ingest.IngestSettings;
 import io.tributary.kafka.KafkaSourceSettings;
 import io.tributary.settings.Setting;
+import io.tributary.sink.KafkaSubscription;
 import io.tributary.sink.SinkSettings;
 import io.tributary.source.DeltaSourceSettings;
 import io.tributary.topology.AggregationSettings;
@@ -111,9 +112,9 @@ public final class PipelineParts {
                 .build();
     }
 
-    /** The schema of a Kafka source's records ({@code source.kafka.schema}). */
-    static Schema kafkaSchema(PipelineSpec spec) {
-        return spec.values(Settings.KAFKA_SOURCE, KafkaSourceSettings.ALL).get(KafkaSourceSettings.SCHEMA);
+    /** A Kafka source's topics and how their records become rows ({@code source.kafka.*}). */
+    static KafkaSubscription kafkaSubscription(PipelineSpec spec) {
+        return KafkaSubscription.of(spec.values(Settings.KAFKA_SOURCE, KafkaSourceSettings.ALL));
     }
 
     /** The replicas of the topics the pipeline creates: {@code topic.replicationFactor}, or empty for the broker's default. */
@@ -180,8 +181,8 @@ public final class PipelineParts {
         String lateTopic = "deadLetter".equals(spec.string(Settings.LATE_ROWS)) ? Topics.lateRows(spec.name()) : null;
         CompletableFuture<Void> topics = new CompletableFuture<>(); // the ingest's wait for its topics
         try {
-            if (spec.has(Settings.KAFKA_TOPICS)) {
-                input = kafkaSchema(spec);
+            if (Settings.kafkaSource(spec::has)) {
+                input = kafkaSubscription(spec).rowSchema();
                 aggregate = null; // refused with a Kafka source (KafkaSourceChecks)
                 if ("deadLetter".equals(spec.string(Settings.KAFKA_BAD_RECORD))) {
                     TopicAdmin.ensure(client, partitions, replicationFactor(spec), Topics.deadLetter(spec.name()));
@@ -233,7 +234,8 @@ public final class PipelineParts {
 
         Schema sinkSchema = input;
         // a Kafka source's topic is read by the sink itself: no copy, and never trimmed (it is someone else's)
-        String sinkTopic = spec.has(Settings.KAFKA_TOPICS) ? spec.list(Settings.KAFKA_TOPICS).get(0) : Topics.events(spec.name());
+        KafkaSubscription subscription = Settings.kafkaSource(spec::has) ? kafkaSubscription(spec) : null;
+        String sinkTopic = subscription != null ? subscription.description() : Topics.events(spec.name());
         if (aggregate != null) {
             sinkSchema = aggregate.outputSchema();
             sinkTopic = Topics.results(spec.name());
@@ -253,7 +255,7 @@ public final class PipelineParts {
         SinkConfig.Builder sinkConfig = SinkConfig.builder(spec.location(Settings.SINK_PATH), sinkSchema, sinkTopic, sinkAppId(spec),
                         spec.name() + "/sink")
                 .settings(spec.values(Settings.SINK, SinkSettings.ALL))
-                .trimTopic(spec.bool(Settings.TOPIC_TRIM) && !spec.has(Settings.KAFKA_TOPICS))
+                .trimTopic(spec.bool(Settings.TOPIC_TRIM) && subscription == null)
                 .badRecords(SinkBadRecords.forName(spec.string(Settings.badRecordKey(spec::has)), Topics.deadLetter(spec.name())));
         withSinkMode(aggregate, sinkConfig);
         if (spec.trigger().bounded()) {
@@ -262,6 +264,7 @@ public final class PipelineParts {
         SinkConfig sink = sinkConfig.build();
         stages.add(Stage.opening(sink.stageName(), threads.<PipelineStage>submit(() -> Recovery.open(sink.stageName(), options.stopRequested(), () -> {
             DeltaSink deltaSink = DeltaSink.builder(sink, client).reprocess(options.reprocess()).storage(spec.storage())
+                    .subscription(subscription)
                     .instanceId(Instances.shared(spec) ? Instances.id(spec) : null).build();
             AutoOptimize optimize = new AutoOptimize(sink.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
                     OptimizeOptions.defaults().withTargetFileSize(sink.targetFileSize()).withStorage(spec.storage()));
@@ -275,7 +278,7 @@ public final class PipelineParts {
      * pipeline's opening will refuse anyway.
      */
     static FilesReadAhead readAhead(PipelineSpec spec) {
-        if (spec.has(Settings.DELTA_PATH) || spec.has(Settings.KAFKA_TOPICS) || Instances.shared(spec)) {
+        if (spec.has(Settings.DELTA_PATH) || Settings.kafkaSource(spec::has) || Instances.shared(spec)) {
             return null; // a standby instance reads nothing
         }
         try {

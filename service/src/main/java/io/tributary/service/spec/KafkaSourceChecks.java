@@ -1,22 +1,52 @@
 package io.tributary.service.spec;
 
+import io.tributary.kafka.KafkaSourceSettings;
+import io.tributary.kafka.StartingOffsets;
 import io.tributary.service.spec.internal.SpecErrors;
+import io.tributary.settings.Values;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
-/** What a spec with a Kafka source ({@code source.kafka.*}) needs besides each value being valid. */
+/**
+ * What a spec with a Kafka source ({@code source.kafka.*}) needs besides each value being valid:
+ * settings that contradict each other are refused at start, in one line naming the keys.
+ */
 final class KafkaSourceChecks {
     private KafkaSourceChecks() {
     }
 
     /** @param where where a key's value was given, for the error */
     static void check(PipelineSpec spec, UnaryOperator<String> where) {
-        List<String> topics = spec.list(Settings.KAFKA_TOPICS);
-        if (topics.size() != 1) {
-            throw SpecErrors.kafkaSourceTopics(where.apply(Settings.KAFKA_TOPICS), Settings.KAFKA_TOPICS, topics);
+        boolean pattern = spec.has(Settings.KAFKA_TOPIC_PATTERN);
+        if (pattern && spec.has(Settings.KAFKA_TOPICS)) {
+            throw SpecErrors.kafkaSourceContradiction(where.apply(Settings.KAFKA_TOPIC_PATTERN), Settings.KAFKA_TOPICS,
+                    Settings.KAFKA_TOPIC_PATTERN, "give one: the topics (Spark's subscribe) or a pattern (subscribePattern)");
         }
-        if (!spec.has(Settings.KAFKA_SCHEMA)) {
-            throw SpecErrors.kafkaSourceSchema(where.apply(Settings.KAFKA_TOPICS), Settings.KAFKA_TOPICS, Settings.KAFKA_SCHEMA);
+        String subscribedKey = pattern ? Settings.KAFKA_TOPIC_PATTERN : Settings.KAFKA_TOPICS;
+        List<String> topics = pattern ? List.of() : spec.list(Settings.KAFKA_TOPICS);
+        if (!pattern && topics.isEmpty()) {
+            throw SpecErrors.kafkaSourceNoTopics(where.apply(Settings.KAFKA_TOPICS), Settings.KAFKA_TOPICS);
+        }
+        boolean json = "json".equals(spec.string(Settings.KAFKA_FORMAT));
+        if (json && !spec.has(Settings.KAFKA_SCHEMA)) {
+            throw SpecErrors.kafkaSourceSchema(where.apply(subscribedKey), subscribedKey, Settings.KAFKA_SCHEMA);
+        }
+        if (!json && spec.has(Settings.KAFKA_SCHEMA)) {
+            throw SpecErrors.kafkaSourceContradiction(where.apply(Settings.KAFKA_SCHEMA), Settings.KAFKA_FORMAT, Settings.KAFKA_SCHEMA,
+                    "a schema reads JSON values; format " + spec.string(Settings.KAFKA_FORMAT) + " has its own columns");
+        }
+        if (spec.has(Settings.KAFKA_STARTING_OFFSETS) && spec.has(Settings.KAFKA_STARTING_TIMESTAMP)) {
+            throw SpecErrors.kafkaSourceContradiction(where.apply(Settings.KAFKA_STARTING_TIMESTAMP), Settings.KAFKA_STARTING_OFFSETS,
+                    Settings.KAFKA_STARTING_TIMESTAMP, "give one: where a new table starts, by offsets or by time");
+        }
+        Values values = spec.values(Settings.KAFKA_SOURCE, KafkaSourceSettings.ALL);
+        StartingOffsets starting = values.get(KafkaSourceSettings.STARTING_OFFSETS);
+        for (String topic : starting.offsets().keySet()) {
+            boolean read = pattern ? values.get(KafkaSourceSettings.TOPIC_PATTERN).matcher(topic).matches() : topics.contains(topic);
+            if (!read) {
+                throw SpecErrors.kafkaSourceOffsetsTopic(where.apply(Settings.KAFKA_STARTING_OFFSETS), Settings.KAFKA_STARTING_OFFSETS,
+                        topic, subscribedKey, pattern ? spec.string(Settings.KAFKA_TOPIC_PATTERN) : topics);
+            }
         }
         for (io.tributary.settings.Setting<?> s : Settings.ALL) {
             if (s.key().startsWith(Settings.AGGREGATE + ".") && !s.key().equals(Settings.STANDBY_REPLICAS)

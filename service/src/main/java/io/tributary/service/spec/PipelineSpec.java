@@ -147,7 +147,7 @@ public final class PipelineSpec {
         KafkaTimeouts.check(values, this::where);
         boolean files = values.containsKey(Settings.FILES_PATH);
         boolean delta = values.containsKey(Settings.DELTA_PATH);
-        boolean kafka = values.containsKey(Settings.KAFKA_TOPICS);
+        boolean kafka = Settings.kafkaSource(values::containsKey);
         int sources = (files ? 1 : 0) + (delta ? 1 : 0) + (kafka ? 1 : 0);
         if (sources != 1) {
             throw SpecErrors.notOneSource(specFile, sources > 1);

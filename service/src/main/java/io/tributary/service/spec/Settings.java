@@ -58,6 +58,10 @@ public final class Settings {
     public static final String DELTA_ROWS_PER_RECORD = DeltaSourceSettings.ROWS_PER_RECORD.under(DELTA).key();
     public static final String KAFKA_TOPICS = KafkaSourceSettings.TOPICS.under(KAFKA_SOURCE).key();
     public static final String KAFKA_SCHEMA = KafkaSourceSettings.SCHEMA.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_TOPIC_PATTERN = KafkaSourceSettings.TOPIC_PATTERN.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_FORMAT = KafkaSourceSettings.FORMAT.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_STARTING_OFFSETS = KafkaSourceSettings.STARTING_OFFSETS.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_STARTING_TIMESTAMP = KafkaSourceSettings.STARTING_TIMESTAMP.under(KAFKA_SOURCE).key();
     public static final String KAFKA_BAD_RECORD = IngestSettings.ON_BAD_RECORD.under(KAFKA_SOURCE).key();
     public static final String SINK_PATH = SinkSettings.PATH.under(SINK).key();
     public static final String SINK_MODE = SinkSettings.MODE.under(SINK).key();
@@ -143,7 +147,12 @@ public final class Settings {
 
     /** The key of the pipeline's bad-record mode: its source's {@code onBadRecord}. */
     public static String badRecordKey(java.util.function.Predicate<String> has) {
-        return has.test(KAFKA_TOPICS) ? KAFKA_BAD_RECORD : BAD_RECORD;
+        return kafkaSource(has) ? KAFKA_BAD_RECORD : BAD_RECORD;
+    }
+
+    /** True when the spec's source is Kafka topics: {@code source.kafka.topics} or {@code source.kafka.topicPattern}. */
+    public static boolean kafkaSource(java.util.function.Predicate<String> has) {
+        return has.test(KAFKA_TOPICS) || has.test(KAFKA_TOPIC_PATTERN);
     }
 
     /**

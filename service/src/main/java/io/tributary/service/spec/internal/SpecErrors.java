@@ -173,16 +173,29 @@ public final class SpecErrors {
         return new TributaryException(place + ": not valid YAML (" + because + "); fix the YAML there");
     }
 
-    /** When a Kafka source names no topic, or more than one. */
-    public static TributaryException kafkaSourceTopics(String where, String key, java.util.List<String> topics) {
-        return new TributaryException(where + ": key '" + key + "' is " + topics + "; give one topic (several topics and"
-                + " topic patterns are not read yet: run a pipeline per topic)");
+    /** When a Kafka source's topics list is empty. */
+    public static TributaryException kafkaSourceNoTopics(String where, String key) {
+        return new TributaryException(where + ": key '" + key + "' names no topic; give one or more (Spark's subscribe), or a"
+                + " topicPattern");
     }
 
-    /** When a Kafka source has no schema. */
+    /** When two settings of a Kafka source contradict each other: Spark takes one of them only. */
+    public static TributaryException kafkaSourceContradiction(String where, String key, String otherKey, String why) {
+        return new TributaryException(where + ": keys '" + key + "' and '" + otherKey + "' are both given; " + why);
+    }
+
+    /** When startingOffsets names a topic the source does not read. */
+    public static TributaryException kafkaSourceOffsetsTopic(String where, String key, String topic, String subscribedKey,
+                                                             Object subscribed) {
+        return new TributaryException(where + ": key '" + key + "' gives offsets of topic " + topic + ", which " + subscribedKey
+                + " (" + subscribed + ") does not read; name only topics the source reads");
+    }
+
+    /** When a Kafka source of JSON records has no schema. */
     public static TributaryException kafkaSourceSchema(String where, String topicsKey, String schemaKey) {
         return new TributaryException(where + ": " + topicsKey + " reads JSON records, but " + schemaKey + " is not given; give their"
-                + " columns as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\" (a Kafka source infers none)");
+                + " columns as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\" (a Kafka source infers none),"
+                + " or format: string or bytes");
     }
 
     /** When a Kafka source is given with an aggregation. */

@@ -1,0 +1,86 @@
+package io.tributary.sink;
+
+import io.tributary.kafka.KafkaSourceSettings;
+import io.tributary.kafka.StartingOffsets;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Field;
+import io.tributary.schema.Schema;
+import io.tributary.settings.Values;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * What a {@link DeltaSink} reads when a pipeline's source is someone else's Kafka topics
+ * ({@code source.kafka}), as Spark's Kafka source: the topics (Spark's {@code subscribe}) or a
+ * pattern ({@code subscribePattern}), where a new table starts, the rate limit, what retention's
+ * deletions do, and how a record becomes a row.
+ *
+ * @param topics the topics read; empty when {@code pattern} is given
+ * @param pattern every topic whose whole name matches it when a batch starts; null when {@code topics} are given
+ * @param format json, string or bytes
+ * @param valueSchema format json: the columns of each record's value; else null
+ * @param includeMetadata Spark's Kafka columns after the value's
+ * @param startingOffsets where a new table starts, unless {@code startingTimestamp} is given
+ * @param startingTimestamp ms since the epoch, or null: a new table starts at each partition's first record at or after it
+ * @param maxOffsetsPerTrigger at most this many offsets per batch over all partitions; 0: no limit
+ * @param failOnDataLoss offsets the table holds that retention deleted stop the run (else they are skipped and counted)
+ */
+public record KafkaSubscription(List<String> topics, Pattern pattern, String format, Schema valueSchema, boolean includeMetadata,
+                                StartingOffsets startingOffsets, Long startingTimestamp, long maxOffsetsPerTrigger,
+                                boolean failOnDataLoss) {
+    public KafkaSubscription {
+        topics = List.copyOf(topics == null ? List.of() : topics);
+    }
+
+    /** The subscription of a spec's {@code source.kafka} settings, as {@link KafkaSourceSettings} defines them. */
+    public static KafkaSubscription of(Values v) {
+        return new KafkaSubscription(v.has(KafkaSourceSettings.TOPICS) ? v.get(KafkaSourceSettings.TOPICS) : List.of(),
+                v.has(KafkaSourceSettings.TOPIC_PATTERN) ? v.get(KafkaSourceSettings.TOPIC_PATTERN) : null,
+                v.get(KafkaSourceSettings.FORMAT), v.has(KafkaSourceSettings.SCHEMA) ? v.get(KafkaSourceSettings.SCHEMA) : null,
+                v.get(KafkaSourceSettings.INCLUDE_METADATA), v.get(KafkaSourceSettings.STARTING_OFFSETS),
+                v.has(KafkaSourceSettings.STARTING_TIMESTAMP) ? v.get(KafkaSourceSettings.STARTING_TIMESTAMP) : null,
+                v.has(KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER) ? v.get(KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER) : 0,
+                v.get(KafkaSourceSettings.FAIL_ON_DATA_LOSS));
+    }
+
+    /** What the sink's offsets name as their topic: the topics, comma separated, or the pattern. */
+    public String description() {
+        return pattern != null ? pattern.pattern() : String.join(",", topics);
+    }
+
+    /** True when {@code topic} is one this subscription reads. */
+    public boolean subscribes(String topic) {
+        return pattern != null ? pattern.matcher(topic).matches() : topics.contains(topic);
+    }
+
+    /** The rows' columns: the value's (json), {@code value STRING} (string) or Spark's Kafka columns (bytes), then the metadata's. */
+    public Schema rowSchema() {
+        List<Field> fields = new ArrayList<>();
+        switch (format) {
+            case "string" -> fields.add(new Field("value", DataType.STRING, true));
+            case "bytes" -> {
+                fields.add(new Field("key", DataType.BINARY, true));
+                fields.add(new Field("value", DataType.BINARY, true));
+                kafkaColumns(fields);
+            }
+            default -> fields.addAll(valueSchema.fields());
+        }
+        if (includeMetadata) {
+            if (!"bytes".equals(format)) {
+                fields.add(new Field("key", DataType.BINARY, true));
+                kafkaColumns(fields);
+            }
+            fields.add(new Field("headers", DataType.array(DataType.struct(Schema.parse("key STRING, value BINARY"))), true));
+        }
+        return new Schema(fields);
+    }
+
+    private static void kafkaColumns(List<Field> fields) {
+        fields.add(new Field("topic", DataType.STRING, true));
+        fields.add(new Field("partition", DataType.INT, true));
+        fields.add(new Field("offset", DataType.LONG, true));
+        fields.add(new Field("timestamp", DataType.TIMESTAMP, true));
+        fields.add(new Field("timestampType", DataType.INT, true));
+    }
+}

@@ -1,0 +1,149 @@
+package io.tributary.sink.internal;
+
+import io.tributary.kafka.StartingOffsets;
+import io.tributary.sink.KafkaSubscription;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The topic-partitions a sink reads, each under a number of its own: the sink keeps and commits
+ * offsets per number, so several topics (a Kafka source's {@code topics} or {@code topicPattern})
+ * read as one. For the pipeline's own topic the number is the partition ({@link #identity}); for a
+ * {@link KafkaSubscription} of one named topic too (its tables are those of the first Kafka source);
+ * for several topics or a pattern the numbers are recorded in the table with the offsets
+ * ({@code SinkOffsets.sources}), and a topic-partition seen for the first time takes the next one.
+ */
+public final class SourcePartitions {
+    private final KafkaSubscription subscription;
+    private final Map<TopicPartition, Integer> numbers = new HashMap<>();
+    private final Map<Integer, TopicPartition> byNumber = new TreeMap<>();
+
+    /** The number of a topic-partition is its partition: one topic. */
+    private final boolean byPartition;
+
+    private SourcePartitions(KafkaSubscription subscription) {
+        this.subscription = subscription;
+        this.byPartition = subscription == null || subscription.pattern() == null && subscription.topics().size() == 1;
+    }
+
+    /** The partitions of one topic, numbered as they are. */
+    static SourcePartitions identity() {
+        return new SourcePartitions(null);
+    }
+
+    /** The topic-partitions of {@code subscription}, numbered in the order they are first seen. */
+    static SourcePartitions of(KafkaSubscription subscription) {
+        return new SourcePartitions(subscription);
+    }
+
+    /** True for the pipeline's own topic (no subscription). */
+    boolean isIdentity() {
+        return subscription == null;
+    }
+
+    /** True when the numbers are the partitions of one topic. */
+    boolean byPartition() {
+        return byPartition;
+    }
+
+    KafkaSubscription subscription() {
+        return subscription;
+    }
+
+    /** The number of a topic-partition: its partition for one topic, else its own (a new one the first time). */
+    int of(TopicPartition tp) {
+        if (byPartition) {
+            return tp.partition();
+        }
+        return numbers.computeIfAbsent(tp, t -> {
+            int next = byNumber.isEmpty() ? 0 : ((TreeMap<Integer, TopicPartition>) byNumber).lastKey() + 1;
+            byNumber.put(next, t);
+            return next;
+        });
+    }
+
+    int of(String topic, int partition) {
+        return byPartition ? partition : of(new TopicPartition(topic, partition));
+    }
+
+    /** The topic-partition of {@code number}; for one topic, {@code topic}'s partition {@code number}. */
+    TopicPartition partition(String topic, int number) {
+        return byPartition ? new TopicPartition(topic, number) : byNumber.get(number);
+    }
+
+    /** Takes the numbers the table recorded (those of a sink of a subscription). */
+    void load(Map<Integer, TopicPartition> recorded) {
+        recorded.forEach((n, tp) -> {
+            TopicPartition had = byNumber.get(n);
+            if (had == null && !numbers.containsKey(tp)) {
+                byNumber.put(n, tp);
+                numbers.put(tp, n);
+            }
+        });
+    }
+
+    /** What the table records with the offsets: every number and its topic-partition (empty for one topic). */
+    public Map<Integer, TopicPartition> recorded() {
+        return byPartition ? Map.of() : Map.copyOf(byNumber);
+    }
+
+    /** The subscription's topic-partitions now: the topics it names (those that exist), or those matching its pattern. */
+    List<TopicPartition> current(Consumer<?, ?> consumer) {
+        List<TopicPartition> all = new ArrayList<>();
+        for (Map.Entry<String, List<PartitionInfo>> t : consumer.listTopics().entrySet()) {
+            if (subscription.subscribes(t.getKey())) {
+                t.getValue().forEach(i -> all.add(new TopicPartition(i.topic(), i.partition())));
+            }
+        }
+        all.sort(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+        return all;
+    }
+
+    /**
+     * Where a new table starts in each of {@code partitions}: Spark's startingOffsets (earliest,
+     * latest, or the offsets given, -2 and -1 resolved) or startingTimestamp (the first record at or
+     * after it, the end where there is none).
+     */
+    Map<Integer, Long> starting(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        Map<Integer, Long> start = new TreeMap<>();
+        Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+        if (subscription.startingTimestamp() != null) {
+            Map<TopicPartition, Long> query = new HashMap<>();
+            partitions.forEach(tp -> query.put(tp, subscription.startingTimestamp()));
+            Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(query);
+            for (TopicPartition tp : partitions) {
+                OffsetAndTimestamp at = found.get(tp);
+                start.put(of(tp), at == null ? end.get(tp) : at.offset());
+            }
+            return start;
+        }
+        StartingOffsets so = subscription.startingOffsets();
+        List<TopicPartition> missing = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            long o = switch (so.kind()) {
+                case EARLIEST -> StartingOffsets.EARLIEST;
+                case LATEST -> StartingOffsets.LATEST;
+                case SPECIFIC -> so.offsets().getOrDefault(tp.topic(), Map.of()).getOrDefault(tp.partition(), Long.MIN_VALUE);
+            };
+            if (o == Long.MIN_VALUE) {
+                missing.add(tp);
+                continue;
+            }
+            start.put(of(tp), o == StartingOffsets.EARLIEST ? begin.get(tp) : o == StartingOffsets.LATEST ? end.get(tp) : o);
+        }
+        if (!missing.isEmpty()) {
+            throw SinkErrors.startingOffsetsMissing(missing);
+        }
+        return start;
+    }
+}
