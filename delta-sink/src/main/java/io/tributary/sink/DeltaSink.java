@@ -305,7 +305,9 @@ public final class DeltaSink implements PipelineStage {
         Map<Integer, Long> end = subscription == null ? reader.settledEndOffsets(config.pendingTransactionWait())
                 : RateLimit.cap(subscription.maxOffsetsPerTrigger(), reader.positions(), reader.settledEndOffsets(config.pendingTransactionWait()));
         long tLatest = System.currentTimeMillis();
-        if (!reader.hasNew(end)) {
+        // a new table's start (latest, offsets, a timestamp) is committed even with nothing to read, as Spark's checkpoint keeps it
+        boolean recordStart = subscription != null && subscription.startsElsewhere() && at.nextBatchId == 0 && at.tableOffsets.isEmpty();
+        if (!reader.hasNew(end) && !recordStart) {
             flush.nothingPending();
             return Optional.empty();
         }
@@ -334,7 +336,7 @@ public final class DeltaSink implements PipelineStage {
             batch = keyed.isPresent() ? reader.readKeyed(end, config.maxRowsPerBatch(), keyed.get()::add)
                     : reader.read(end, config.maxRowsPerBatch(), stream.<Consumer<Object[]>>map(s -> s::add).orElse(null));
             tRead = System.currentTimeMillis();
-            if (batch.rowCount() == 0) {
+            if (batch.rowCount() == 0 && !(recordStart && stream.isPresent())) {
                 LOG.info("delta sink {}: only {} marker records up to {}; no batch", config.appId(), batch.markers(), batch.end());
                 return Optional.empty();
             }

@@ -49,6 +49,11 @@ public record KafkaSubscription(List<String> topics, Pattern pattern, String for
         return pattern != null ? pattern.pattern() : String.join(",", topics);
     }
 
+    /** True when a new table starts elsewhere than each partition's earliest offset (startingOffsets or startingTimestamp). */
+    public boolean startsElsewhere() {
+        return startingTimestamp != null || startingOffsets.kind() != StartingOffsets.Kind.EARLIEST;
+    }
+
     /** True when {@code topic} is one this subscription reads. */
     public boolean subscribes(String topic) {
         return pattern != null ? pattern.matcher(topic).matches() : topics.contains(topic);

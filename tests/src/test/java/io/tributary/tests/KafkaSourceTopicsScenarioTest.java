@@ -100,6 +100,24 @@ class KafkaSourceTopicsScenarioTest {
     }
 
     @Test
+    void startingOffsetsLatestIsKeptByTheTableFromTheFirstRunEvenWithNothingToRead() throws Exception {
+        kafka.create("orders", 2);
+        kafka.produce("orders", 0, ids(1, 2));
+        kafka.produce("orders", 1, ids(3));
+        Workspace ws = new Workspace(dir, kafka.spec("    topics: [orders]\n    startingOffsets: latest\n"));
+        ws.tributary("run", "--trigger", "availableNow").assertOk();
+        assertThat(tableIds(dir)).as("nothing written before the start").isEmpty();
+        assertThat(tableOffsets(dir)).as("the start, kept as Spark's checkpoint keeps it").isEqualTo(Map.of("orders", Map.of("0", 2L, "1", 1L)));
+
+        kafka.produce("orders", 0, ids(4));
+        kafka.produce("orders", 1, ids(5));
+        Workspace again = new Workspace(dir, kafka.spec("    topics: [orders]\n    startingOffsets: earliest\n"));
+        again.tributary("run", "--trigger", "availableNow").assertOk();
+        assertThat(tableIds(dir)).as("the records written after the first run's start; the table's offsets win over startingOffsets")
+                .containsExactly(4, 5);
+    }
+
+    @Test
     void startingTimestampStartsAtTheFirstRecordAtOrAfterItInEachPartition() throws Exception {
         kafka.create("orders", 2);
         long t = 1_700_000_000_000L;
