@@ -79,9 +79,16 @@ public final class Instances {
      * Whether this run is one of several instances of the pipeline that share its work: on a Kafka
      * cluster the spec names (the embedded broker belongs to one process), with a continuous trigger
      * (a bounded run takes the whole pipeline, alone). A single instance so started is a group of one.
+     * A Kafka source of several topics or a pattern is read by one instance: the numbers its sink
+     * gives the topic-partitions are its own (a second instance's commits are refused by the table's
+     * offsets fence).
      */
     public static boolean shared(PipelineSpec spec) {
-        return spec.map(Settings.KAFKA).containsKey("bootstrap.servers") && !spec.trigger().bounded();
+        return spec.map(Settings.KAFKA).containsKey("bootstrap.servers") && !spec.trigger().bounded() && !severalSourceTopics(spec);
+    }
+
+    private static boolean severalSourceTopics(PipelineSpec spec) {
+        return spec.has(Settings.KAFKA_TOPIC_PATTERN) || spec.has(Settings.KAFKA_TOPICS) && spec.list(Settings.KAFKA_TOPICS).size() > 1;
     }
 
     /** {@code instance.id}, or this host's name (letters, digits, '.', '-' and '_' kept, others as '-'). */
