@@ -28,8 +28,8 @@ public final class KafkaSourceSettings {
             "bytes").withDefault("json");
     public static final Setting<StartingOffsets> STARTING_OFFSETS = Setting.custom("startingOffsets", Setting.Kind.STRING,
             StartingOffsets::parse, "where a new table starts reading (Spark's startingOffsets): earliest, latest, or per partition"
-                    + " as Spark writes it, {\"orders\":{\"0\":42,\"1\":-2}} (-2 earliest, -1 latest; every partition of the topics it"
-                    + " names); afterwards the table's offsets say where reading resumes").withDefault("earliest");
+                    + " as Spark writes it, {\"orders\":{\"0\":42,\"1\":-2}} (-2 earliest, -1 latest; every partition of every topic read,"
+                    + " as Spark requires); afterwards the table's offsets say where reading resumes").withDefault("earliest");
     public static final Setting<Long> STARTING_TIMESTAMP = Setting.custom("startingTimestamp", Setting.Kind.INT,
             KafkaSourceSettings::nonNegative, "where a new table starts reading, instead of startingOffsets: in every partition the"
                     + " first record whose timestamp is at or after this many milliseconds since 1970-01-01 UTC (Spark's"
