@@ -9,6 +9,7 @@ import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.service.internal.Instances;
 import io.tributary.service.internal.KafkaConnection;
+import io.tributary.service.internal.KafkaSourceLag;
 import io.tributary.service.internal.PipelineParts;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
@@ -55,7 +56,10 @@ final class CheckpointCommand {
                 } else if (Settings.kafkaSource(spec::has)) {
                     out.println("kafka source  (" + (spec.has(Settings.KAFKA_TOPICS) ? "topics " + spec.list(Settings.KAFKA_TOPICS)
                             : "topics matching " + spec.string(Settings.KAFKA_TOPIC_PATTERN))
-                            + "; the table's commits hold the offsets read, see below)");
+                            + "; per partition the table's next offset, the end and the lag)");
+                    Map<String, Map<String, Long>> table = DeltaTables.sinkOffsets(spec.location(Settings.SINK_PATH), spec.storage())
+                            .map(io.tributary.sink.SinkOffsets::sparkJson).orElse(Map.of());
+                    KafkaSourceLag.lines(kafka.clientProps(), spec, table).forEach(out::println);
                 } else {
                     out.println("delta source  (table " + spec.location(Settings.DELTA_PATH) + "; its progress is in topic "
                             + io.tributary.source.DeltaSourceConfig.progressTopic(spec.name()) + ", see below)");

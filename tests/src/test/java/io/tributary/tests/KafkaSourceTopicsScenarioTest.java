@@ -56,6 +56,8 @@ class KafkaSourceTopicsScenarioTest {
 
         kafka.produce("orders", 1, ids(4));
         kafka.produce("refunds", 0, ids(12));
+        assertThat(ws.tributary("checkpoint show").assertOk().out()).as("the table's offsets and the lag, per topic-partition")
+                .contains("  orders  0: table 2, end 2, lag 0; 1: table 1, end 2, lag 1\n", "  refunds  0: table 2, end 3, lag 1\n");
         ws.tributary("run", "--trigger", "availableNow").assertOk();
         ws.tributary("run", "--trigger", "availableNow").assertOk();
         assertThat(tableIds(dir)).as("each record once over three runs").containsExactly(1, 2, 3, 4, 10, 11, 12);
