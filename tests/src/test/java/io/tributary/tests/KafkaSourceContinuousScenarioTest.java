@@ -61,6 +61,36 @@ class KafkaSourceContinuousScenarioTest {
         }
     }
 
+    @Test
+    void aRunKilledMidwayAndStartedAgainLeavesEveryRecordOfSeveralTopicsOnce() throws Exception {
+        kafka.create("orders", 2);
+        kafka.create("refunds", 1);
+        int[] orders = java.util.stream.IntStream.range(0, 200).toArray();
+        int[] refunds = java.util.stream.IntStream.range(1000, 1100).toArray();
+        kafka.produce("orders", 0, ids(java.util.Arrays.copyOfRange(orders, 0, 120)));
+        kafka.produce("orders", 1, ids(java.util.Arrays.copyOfRange(orders, 120, 200)));
+        kafka.produce("refunds", 0, ids(refunds));
+        Workspace ws = new Workspace(dir, kafka.spec("    topics: [orders, refunds]\n    maxOffsetsPerTrigger: 20\n"));
+        String table = dir.resolve("out").toString();
+        ChildProcess run = ChildProcess.start(dir, Map.of(), "run", ws.spec.toString());
+        try {
+            awaitRows(table, 40, run);
+            run.kill(); // SIGKILL between or inside batches: no shutdown hook runs
+        } finally {
+            run.kill();
+        }
+        assertThat(DeltaTables.readRows(table).size()).as("killed before the end").isLessThan(300);
+        ChildProcess again = ChildProcess.start(dir, Map.of(), "run", ws.spec.toString());
+        try {
+            awaitRows(table, 300, again);
+            assertThat(again.stop(90)).as("exit code after SIGTERM; stderr:\n%s", again.err()).isZero();
+        } finally {
+            again.kill();
+        }
+        assertThat(SourceTopics.tableIds(dir)).as("each record once").hasSize(300);
+        assertThat(tableOffsets(dir)).isEqualTo(Map.of("orders", Map.of("0", 120L, "1", 80L), "refunds", Map.of("0", 100L)));
+    }
+
     private static void awaitRows(String table, int rows, ChildProcess run) {
         await("rows in the table").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
             assertThat(run.alive()).as("the run goes on; stderr:\n%s", run.err()).isTrue();
