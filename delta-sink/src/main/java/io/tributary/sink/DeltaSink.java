@@ -15,7 +15,6 @@ import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.KeyedBatch;
 import io.tributary.sink.internal.OwnedPartitions;
 import io.tributary.sink.internal.Partitioning;
-import io.tributary.sink.internal.RateLimit;
 import io.tributary.sink.internal.SchemaChangeException;
 import io.tributary.sink.internal.SchemaMerge;
 import io.tributary.sink.internal.TableFolder;
@@ -299,11 +298,7 @@ public final class DeltaSink implements PipelineStage {
             backToTableOffsets = false;
         }
         reader.refreshPartitions();
-        if (subscription != null) {
-            reader.checkDataLoss(subscription.failOnDataLoss());
-        }
-        Map<Integer, Long> end = subscription == null ? reader.settledEndOffsets(config.pendingTransactionWait())
-                : RateLimit.cap(subscription.maxOffsetsPerTrigger(), reader.positions(), reader.settledEndOffsets(config.pendingTransactionWait()));
+        Map<Integer, Long> end = reader.batchEnd(config.pendingTransactionWait()); // a Kafka source's: failOnDataLoss, maxOffsetsPerTrigger
         long tLatest = System.currentTimeMillis();
         // a new table's start (latest, offsets, a timestamp) is committed even with nothing to read, as Spark's checkpoint keeps it
         boolean recordStart = subscription != null && subscription.startsElsewhere() && at.nextBatchId == 0 && at.tableOffsets.isEmpty();

@@ -23,6 +23,7 @@ import org.apache.kafka.common.TopicPartition;
  * ({@code SinkOffsets.sources}), and a topic-partition seen for the first time takes the next one.
  */
 public final class SourcePartitions {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SourcePartitions.class);
     private final KafkaSubscription subscription;
     private final Map<TopicPartition, Integer> numbers = new HashMap<>();
     private final Map<Integer, TopicPartition> byNumber = new TreeMap<>();
@@ -145,5 +146,30 @@ public final class SourcePartitions {
             throw SinkErrors.startingOffsetsMissing(missing);
         }
         return start;
+    }
+
+    /**
+     * Positions below a partition's earliest offset (retention deleted records the table had not
+     * read): with {@code fail} an error naming the topic, the partition and the gap; without, each
+     * such partition moves on to its earliest offset. Returns the records so skipped.
+     */
+    long dropLost(Consumer<?, ?> consumer, List<TopicPartition> partitions, boolean fail) {
+        long lost = 0;
+        Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
+        for (TopicPartition tp : partitions) {
+            long pos = consumer.position(tp);
+            long first = begin.getOrDefault(tp, 0L);
+            if (pos < first) {
+                if (fail) {
+                    throw SinkErrors.kafkaDataLoss(tp.topic(), tp.partition(), pos, first);
+                }
+                LOG.warn("kafka source: topic {} partition {}: offsets {} to {} were deleted by retention before the table read them;"
+                        + " failOnDataLoss false: {} records lost, reading on from {}", tp.topic(), tp.partition(), pos, first - 1,
+                        first - pos, first);
+                lost += first - pos;
+                consumer.seek(tp, first);
+            }
+        }
+        return lost;
     }
 }

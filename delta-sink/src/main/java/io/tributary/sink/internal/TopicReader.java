@@ -11,19 +11,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -185,26 +181,17 @@ public final class TopicReader implements AutoCloseable {
     }
 
     /**
-     * Positions below a partition's earliest offset (retention deleted records the table had not
-     * read): with {@code failOnDataLoss} an error naming the partition and the gap; without, the
-     * reader moves on to the earliest offset and counts the records skipped ({@link #takeLost()}).
+     * A batch's end offsets: the settled end offsets ({@link #settledEndOffsets}); for a Kafka
+     * source, after positions below a partition's earliest offset were refused or skipped
+     * ({@code failOnDataLoss}, {@link SourcePartitions#dropLost}), cut by {@code maxOffsetsPerTrigger}.
      */
-    public void checkDataLoss(boolean failOnDataLoss) {
-        Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
-        for (TopicPartition tp : partitions) {
-            long pos = consumer.position(tp);
-            long first = begin.getOrDefault(tp, 0L);
-            if (pos < first) {
-                if (failOnDataLoss) {
-                    throw SinkErrors.kafkaDataLoss(tp.topic(), tp.partition(), pos, first);
-                }
-                LOG.warn("kafka source: topic {} partition {}: offsets {} to {} were deleted by retention before the table read them;"
-                        + " failOnDataLoss false: {} records lost, reading on from {}", tp.topic(), tp.partition(), pos, first - 1,
-                        first - pos, first);
-                lost += first - pos;
-                consumer.seek(tp, first);
-            }
+    public Map<Integer, Long> batchEnd(Duration maxWait) {
+        if (sources.isIdentity()) {
+            return settledEndOffsets(maxWait);
         }
+        lost += sources.dropLost(consumer, partitions, sources.subscription().failOnDataLoss());
+        Map<Integer, Long> end = settledEndOffsets(maxWait);
+        return RateLimit.cap(sources.subscription().maxOffsetsPerTrigger(), positions(), end);
     }
 
     /** The records counted lost since the last call. */
@@ -228,41 +215,7 @@ public final class TopicReader implements AutoCloseable {
      * right after it the committed end offsets can still lag behind the rows it published.
      */
     public Map<Integer, Long> settledEndOffsets(Duration maxWait) {
-        Map<Integer, Long> high = highWatermarks();
-        long deadline = System.nanoTime() + maxWait.toNanos();
-        while (true) {
-            Map<Integer, Long> end = endOffsets();
-            boolean settled = high.entrySet().stream().allMatch(e -> end.getOrDefault(e.getKey(), 0L) >= e.getValue());
-            if (settled || System.nanoTime() > deadline) {
-                if (!settled) {
-                    LOG.info("topic {}: a transaction is still open (committed end offsets {}, written up to {}); its rows wait for a later batch",
-                            topic, end, high);
-                }
-                return end;
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw SinkErrors.interruptedAwaitingTransactions(topic, e);
-            }
-        }
-    }
-
-    private Map<Integer, Long> highWatermarks() {
-        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        partitions.forEach(tp -> request.put(tp, OffsetSpec.latest()));
-        try {
-            Map<Integer, Long> high = new TreeMap<>();
-            admin().listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get()
-                    .forEach((tp, info) -> high.put(sources.of(tp), info.offset()));
-            return high;
-        } catch (ExecutionException e) {
-            throw SinkErrors.cannotReadEndOffsets(topic, e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw SinkErrors.interruptedReadingEndOffsets(topic, e);
-        }
+        return SettledEnds.await(topic, this::endOffsets, SettledEnds.highWatermarks(admin(), topic, partitions, sources::of), maxWait);
     }
 
     private Admin admin() {
@@ -358,7 +311,8 @@ public final class TopicReader implements AutoCloseable {
                 if (sources.isIdentity()) {
                     throw dataLoss(e);
                 }
-                checkDataLoss(sources.subscription().failOnDataLoss()); // retention deleted records while the batch read
+                // retention deleted records while the batch read
+                lost += sources.dropLost(consumer, partitions, sources.subscription().failOnDataLoss());
                 continue;
             }
             if (!records.isEmpty()) {
