@@ -140,7 +140,10 @@ public final class SourcePartitions {
                 missing.add(tp);
                 continue;
             }
-            start.put(of(tp), o == StartingOffsets.EARLIEST ? begin.get(tp) : o == StartingOffsets.LATEST ? end.get(tp) : o);
+            // an offset past the partition's end starts at the end (the next record written); one below its earliest is
+            // refused or skipped as failOnDataLoss says, at the first batch
+            start.put(of(tp), o == StartingOffsets.EARLIEST ? begin.get(tp) : o == StartingOffsets.LATEST ? end.get(tp)
+                    : Math.min(o, end.get(tp)));
         }
         if (!missing.isEmpty()) {
             throw SinkErrors.startingOffsetsMissing(missing);

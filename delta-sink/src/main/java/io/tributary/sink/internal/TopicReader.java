@@ -311,8 +311,12 @@ public final class TopicReader implements AutoCloseable {
                 if (sources.isIdentity()) {
                     throw dataLoss(e);
                 }
-                // retention deleted records while the batch read
-                lost += sources.dropLost(consumer, partitions, sources.subscription().failOnDataLoss());
+                // retention deleted records while the batch read: refused, or skipped and counted (failOnDataLoss)
+                long skipped = sources.dropLost(consumer, partitions, sources.subscription().failOnDataLoss());
+                if (skipped == 0) {
+                    throw dataLoss(e); // not below the earliest offset: past the end, as no retention explains
+                }
+                lost += skipped;
                 continue;
             }
             if (!records.isEmpty()) {
