@@ -103,6 +103,7 @@ public final class DeltaSink implements PipelineStage {
         private Storage storage = Storage.NONE;
         private String instanceId;
         private KafkaSubscription subscription;
+        private boolean availableNow;
 
         private Builder(SinkConfig config, Map<String, Object> kafkaClientProps) {
             this.config = config;
@@ -144,6 +145,15 @@ public final class DeltaSink implements PipelineStage {
             return this;
         }
 
+        /**
+         * With a {@link #subscription}: an availableNow run, whose batches read no further than the end
+         * offsets its first batch saw, as Spark's availableNow, so it ends while producers go on writing.
+         */
+        public Builder availableNow(boolean availableNow) {
+            this.availableNow = availableNow;
+            return this;
+        }
+
         /** Opens the table and the topic; see {@link DeltaSink#DeltaSink(SinkConfig, Map)}. */
         public DeltaSink build() {
             return new DeltaSink(this);
@@ -178,6 +188,9 @@ public final class DeltaSink implements PipelineStage {
         }
         this.reader = new TopicReader(kafkaClientProps, config.topic(), txnAppId, new RowJson(config.schema()), mode.keyed(),
                 config.badRecords(), subscription);
+        if (subscription != null && b.availableNow) {
+            reader.endAtStart();
+        }
         OwnedPartitions share = null;
         try {
             this.topicId = reader.topicId();

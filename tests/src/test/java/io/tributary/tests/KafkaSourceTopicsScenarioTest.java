@@ -159,6 +159,40 @@ class KafkaSourceTopicsScenarioTest {
     }
 
     @Test
+    void anAvailableNowRunEndsAtTheEndOffsetsItsFirstBatchSawWhileAProducerGoesOn() throws Exception {
+        kafka.create("orders", 1);
+        kafka.produce("orders", 0, ids(java.util.stream.IntStream.range(0, 50).toArray()));
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger(50);
+        Thread producer = new Thread(() -> {
+            try {
+                while (!stop.get()) { // each send acknowledged before the next: a steady stream, never a pause
+                    kafka.produce("orders", 0, ids(next.getAndIncrement()));
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Workspace ws = new Workspace(dir, kafka.spec("    topics: [orders]\n"));
+        producer.start();
+        Workspace.Result r;
+        try {
+            r = ws.tributary("run", "--trigger", "availableNow");
+        } finally {
+            stop.set(true);
+            producer.join();
+        }
+        r.assertOk();
+        long landed = tableIds(dir).size();
+        assertThat(landed).as("every record written before the run started, not all written while it ran").isGreaterThanOrEqualTo(50)
+                .isLessThan(next.get());
+        assertThat(tableOffsets(dir).get("orders").get("0")).isEqualTo(landed);
+
+        ws.tributary("run", "--trigger", "availableNow").assertOk();
+        assertThat(tableIds(dir)).as("the next run reads the rest, each once").hasSize(next.get());
+    }
+
+    @Test
     void recordsRetentionDeletedBeforeTheTableReadThemStopTheRunNamingTheGap() throws Exception {
         kafka.create("orders", 1);
         kafka.produce("orders", 0, ids(1, 2));

@@ -28,6 +28,9 @@ public final class SourcePartitions {
     private final Map<TopicPartition, Integer> numbers = new HashMap<>();
     private final Map<Integer, TopicPartition> byNumber = new TreeMap<>();
 
+    /** availableNow: the end offsets of the first batch, which no later batch passes; null until then, or when not bounded. */
+    private Map<Integer, Long> endAtStart;
+    private boolean endsAtStart;
     /** The number of a topic-partition is its partition: one topic. */
     private final boolean byPartition;
 
@@ -174,5 +177,26 @@ public final class SourcePartitions {
             }
         }
         return lost;
+    }
+
+    /** Spark's availableNow: the run reads up to the end offsets its first batch saw, then ends. */
+    void endAtStart() {
+        endsAtStart = true;
+    }
+
+    /**
+     * A batch's end: {@code end}, or with {@link #endAtStart()} no further than the first batch's
+     * end (a partition first seen later: not read in this run).
+     */
+    Map<Integer, Long> bounded(Map<Integer, Long> end, Map<Integer, Long> positions) {
+        if (!endsAtStart) {
+            return end;
+        }
+        if (endAtStart == null) {
+            endAtStart = new TreeMap<>(end);
+        }
+        Map<Integer, Long> out = new TreeMap<>();
+        end.forEach((n, e) -> out.put(n, endAtStart.containsKey(n) ? Math.min(e, endAtStart.get(n)) : positions.getOrDefault(n, e)));
+        return out;
     }
 }

@@ -190,8 +190,14 @@ public final class TopicReader implements AutoCloseable {
             return settledEndOffsets(maxWait);
         }
         lost += sources.dropLost(consumer, partitions, sources.subscription().failOnDataLoss());
-        Map<Integer, Long> end = settledEndOffsets(maxWait);
-        return RateLimit.cap(sources.subscription().maxOffsetsPerTrigger(), positions(), end);
+        Map<Integer, Long> position = positions();
+        Map<Integer, Long> end = sources.bounded(settledEndOffsets(maxWait), position);
+        return RateLimit.cap(sources.subscription().maxOffsetsPerTrigger(), position, end);
+    }
+
+    /** A Kafka source's availableNow run: no batch reads past the end offsets the first one saw (Spark's). */
+    public void endAtStart() {
+        sources.endAtStart();
     }
 
     /** The records counted lost since the last call. */

@@ -264,7 +264,7 @@ public final class PipelineParts {
         SinkConfig sink = sinkConfig.build();
         stages.add(Stage.opening(sink.stageName(), threads.<PipelineStage>submit(() -> Recovery.open(sink.stageName(), options.stopRequested(), () -> {
             DeltaSink deltaSink = DeltaSink.builder(sink, client).reprocess(options.reprocess()).storage(spec.storage())
-                    .subscription(subscription)
+                    .subscription(subscription).availableNow(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW)
                     .instanceId(Instances.shared(spec) ? Instances.id(spec) : null).build();
             AutoOptimize optimize = new AutoOptimize(sink.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
                     OptimizeOptions.defaults().withTargetFileSize(sink.targetFileSize()).withStorage(spec.storage()));
