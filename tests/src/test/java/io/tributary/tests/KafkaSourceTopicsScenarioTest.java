@@ -215,6 +215,51 @@ class KafkaSourceTopicsScenarioTest {
     }
 
     @Test
+    void anAbortedTransactionsRecordsAreNeverRead() throws Exception {
+        kafka.create("orders", 1);
+        kafka.create("refunds", 1);
+        kafka.produceInTransaction("orders", true, ids(1, 2));
+        kafka.produceInTransaction("orders", false, ids(66, 67));
+        kafka.produceInTransaction("orders", true, ids(3));
+        kafka.produce("refunds", 0, ids(10));
+        Workspace ws = new Workspace(dir, kafka.spec("    topics: [orders, refunds]\n"));
+        ws.tributary("run", "--trigger", "availableNow").assertOk();
+        assertThat(tableIds(dir)).as("read_committed: the aborted records 66 and 67 are not rows").containsExactly(1, 2, 3, 10);
+        assertThat(tableOffsets(dir).get("orders").get("0")).as("past the commit markers").isEqualTo(8L);
+    }
+
+    @Test
+    void severalTopicsUpsertByKeyAcrossRuns() throws Exception {
+        kafka.create("orders", 2);
+        kafka.create("corrections", 1);
+        kafka.produce("orders", 0, "{\"id\": 1, \"user\": \"a\", \"amt\": 5.0}", "{\"id\": 2, \"user\": \"b\", \"amt\": 7.5}");
+        kafka.produce("orders", 1, "{\"id\": 3, \"user\": \"c\", \"amt\": 1.0}");
+        Workspace ws = new Workspace(dir, kafka.spec("    topics: [orders, corrections]\n")
+                .replace("    path: out/\n", "    path: out/\n    mode: upsert\n    keys: [id]\n"));
+        ws.tributary("run", "--trigger", "availableNow").assertOk();
+        kafka.produce("corrections", 0, "{\"id\": 2, \"user\": \"b\", \"amt\": 8.0}");
+        ws.tributary("run", "--trigger", "availableNow").assertOk();
+        assertThat(io.tributary.sink.DeltaTables.readRows(dir.resolve("out").toString())).extracting(r -> r[0] + "=" + r[2])
+                .containsExactlyInAnyOrder("1=5.0", "2=8.0", "3=1.0");
+        assertThat(tableOffsets(dir)).isEqualTo(Map.of("orders", Map.of("0", 2L, "1", 1L), "corrections", Map.of("0", 1L)));
+    }
+
+    @Test
+    void startingOffsetsBelowWhatRetentionKeptStopTheFirstRunUnlessFailOnDataLossIsFalse() throws Exception {
+        kafka.create("orders", 1);
+        kafka.produce("orders", 0, ids(1, 2, 3, 4));
+        kafka.deleteBefore("orders", 0, 2);
+        Workspace ws = new Workspace(dir, kafka.spec("    topics: [orders]\n    startingOffsets: '{\"orders\":{\"0\":1}}'\n"));
+        Workspace.Result r = ws.tributary("run", "--trigger", "availableNow");
+        assertThat(r.exitCode()).isNotZero();
+        assertThat(r.err()).contains("topic orders partition 0: the table's next offset is 1 but the earliest offset still in the"
+                + " partition is 2");
+        new Workspace(dir, kafka.spec("    topics: [orders]\n    startingOffsets: '{\"orders\":{\"0\":1}}'\n    failOnDataLoss: false\n"))
+                .tributary("run", "--trigger", "availableNow").assertOk();
+        assertThat(tableIds(dir)).containsExactly(3, 4);
+    }
+
+    @Test
     void contradictorySettingsAreRefusedAtStartInOneLineNamingTheKeys() throws Exception {
         kafka.create("orders", 1);
         assertRefused("    topics: [orders]\n    topicPattern: \"ord.*\"\n",

@@ -58,6 +58,23 @@ final class SourceTopics implements AutoCloseable {
         producer.send(r).get();
     }
 
+    /** Writes {@code values} to {@code topic}'s partition 0 in one transaction, committed or aborted. */
+    void produceInTransaction(String topic, boolean commit, String... values) throws Exception {
+        try (KafkaProducer<byte[], byte[]> tx = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                "transactional.id", "another-app-" + topic), new ByteArraySerializer(), new ByteArraySerializer())) {
+            tx.initTransactions();
+            tx.beginTransaction();
+            for (String v : values) {
+                tx.send(new ProducerRecord<>(topic, 0, null, v.getBytes(StandardCharsets.UTF_8))).get();
+            }
+            if (commit) {
+                tx.commitTransaction();
+            } else {
+                tx.abortTransaction();
+            }
+        }
+    }
+
     /** JSON records {"id": n} for each id. */
     static String[] ids(int... ids) {
         List<String> values = new ArrayList<>();
