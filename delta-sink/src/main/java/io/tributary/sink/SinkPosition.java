@@ -59,6 +59,9 @@ final class SinkPosition {
         stored.ifPresent(s -> reader.loadSources(s.sources()));
         if (stored.isPresent()) {
             SinkOffsets s = stored.get();
+            if (kafkaSource && config.appId().equals(s.appId()) && !config.topic().equals(s.topic())) {
+                throw TableErrors.subscriptionChanged(writer.tablePath(), s.topic(), config.topic());
+            }
             if (!config.appId().equals(s.appId()) || !config.topic().equals(s.topic())) {
                 throw TableErrors.writtenByAnotherSink(writer.tablePath(), s.appId(), s.topic(), config.appId(), config.topic());
             }

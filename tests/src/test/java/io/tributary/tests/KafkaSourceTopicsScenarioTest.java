@@ -62,6 +62,10 @@ class KafkaSourceTopicsScenarioTest {
         ws.tributary("run", "--trigger", "availableNow").assertOk();
         assertThat(tableIds(dir)).as("each record once over three runs").containsExactly(1, 2, 3, 4, 10, 11, 12);
         assertThat(tableOffsets(dir)).isEqualTo(Map.of("orders", Map.of("0", 2L, "1", 2L), "refunds", Map.of("0", 3L)));
+
+        Workspace.Result changed = new Workspace(dir, kafka.spec("    topics: [orders]\n")).tributary("run", "--trigger", "availableNow");
+        assertThat(changed.exitCode()).isNotZero();
+        assertThat(changed.err()).contains("holds the offsets of topics orders,refunds, but the source reads orders now");
     }
 
     @Test

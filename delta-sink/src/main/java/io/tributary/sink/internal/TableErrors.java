@@ -36,6 +36,13 @@ public final class TableErrors {
                 + tableTopic + ", not by '" + appId + "' from " + topic + "; give each sink its own table path");
     }
 
+    /** When a Kafka source's table holds the offsets of other topics (or another pattern) than the spec reads now. */
+    public static TributaryException subscriptionChanged(String tablePath, String tableTopics, String topics) {
+        return new TributaryException("kafka source: delta table " + tablePath + " holds the offsets of topics " + tableTopics
+                + ", but the source reads " + topics + " now; as with Spark's checkpoint, the topics of a table do not change:"
+                + " go back to " + tableTopics + ", or land the new topics in a new table (sink.delta.path)");
+    }
+
     /** When the table has the sink's batches but no stored offsets. */
     public static TributaryException batchesWithoutOffsets(String tablePath, String txnAppId, long lastBatch, String domain) {
         return new TributaryException("delta table " + tablePath + " has batches of sink " + txnAppId + " (last " + lastBatch
