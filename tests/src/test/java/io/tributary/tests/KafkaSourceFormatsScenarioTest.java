@@ -107,6 +107,15 @@ class KafkaSourceFormatsScenarioTest {
     }
 
     @Test
+    void aSchemaColumnNamedAsAKafkaColumnIsRefusedWithIncludeMetadata() {
+        Workspace.Result r = new Workspace(dir, spec("    schema: \"id INT, topic STRING\"\n    includeMetadata: true\n"))
+                .tributary("run", "--trigger", "availableNow");
+        assertThat(r.exitCode()).isNotZero();
+        assertThat(r.err()).contains("keys 'source.kafka.schema' and 'source.kafka.includeMetadata' are both given; the schema's"
+                + " column topic is also one of the Kafka columns");
+    }
+
+    @Test
     void aSchemaWithFormatBytesIsRefusedNamingBothKeys() {
         Workspace.Result r = new Workspace(dir, spec("    format: bytes\n    schema: \"id INT\"\n"))
                 .tributary("run", "--trigger", "availableNow");

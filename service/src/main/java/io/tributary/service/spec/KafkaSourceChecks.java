@@ -12,6 +12,9 @@ import java.util.function.UnaryOperator;
  * settings that contradict each other are refused at start, in one line naming the keys.
  */
 final class KafkaSourceChecks {
+    /** The columns includeMetadata adds, as Spark's Kafka source names them. */
+    private static final List<String> METADATA_COLUMNS = List.of("key", "topic", "partition", "offset", "timestamp", "timestamptype",
+            "headers");
     private KafkaSourceChecks() {
     }
 
@@ -34,6 +37,16 @@ final class KafkaSourceChecks {
         if (!json && spec.has(Settings.KAFKA_SCHEMA)) {
             throw SpecErrors.kafkaSourceContradiction(where.apply(Settings.KAFKA_SCHEMA), Settings.KAFKA_FORMAT, Settings.KAFKA_SCHEMA,
                     "a schema reads JSON values; format " + spec.string(Settings.KAFKA_FORMAT) + " has its own columns");
+        }
+        if (json && spec.bool(Settings.KAFKA_INCLUDE_METADATA)) {
+            Values v = spec.values(Settings.KAFKA_SOURCE, KafkaSourceSettings.ALL);
+            for (io.tributary.schema.Field f : v.get(KafkaSourceSettings.SCHEMA).fields()) {
+                if (METADATA_COLUMNS.contains(f.name().toLowerCase(java.util.Locale.ROOT))) {
+                    throw SpecErrors.kafkaSourceContradiction(where.apply(Settings.KAFKA_INCLUDE_METADATA), Settings.KAFKA_SCHEMA,
+                            Settings.KAFKA_INCLUDE_METADATA, "the schema's column " + f.name() + " is also one of the Kafka columns "
+                                    + METADATA_COLUMNS + " includeMetadata adds; rename it in the schema");
+                }
+            }
         }
         if (spec.has(Settings.KAFKA_STARTING_OFFSETS) && spec.has(Settings.KAFKA_STARTING_TIMESTAMP)) {
             throw SpecErrors.kafkaSourceContradiction(where.apply(Settings.KAFKA_STARTING_TIMESTAMP), Settings.KAFKA_STARTING_OFFSETS,

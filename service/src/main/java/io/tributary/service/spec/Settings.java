@@ -62,6 +62,7 @@ public final class Settings {
     public static final String KAFKA_FORMAT = KafkaSourceSettings.FORMAT.under(KAFKA_SOURCE).key();
     public static final String KAFKA_STARTING_OFFSETS = KafkaSourceSettings.STARTING_OFFSETS.under(KAFKA_SOURCE).key();
     public static final String KAFKA_STARTING_TIMESTAMP = KafkaSourceSettings.STARTING_TIMESTAMP.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_INCLUDE_METADATA = KafkaSourceSettings.INCLUDE_METADATA.under(KAFKA_SOURCE).key();
     public static final String KAFKA_BAD_RECORD = IngestSettings.ON_BAD_RECORD.under(KAFKA_SOURCE).key();
     public static final String SINK_PATH = SinkSettings.PATH.under(SINK).key();
     public static final String SINK_MODE = SinkSettings.MODE.under(SINK).key();
