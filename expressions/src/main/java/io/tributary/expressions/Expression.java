@@ -1,0 +1,63 @@
+package io.tributary.expressions;
+
+import io.tributary.expressions.internal.Analyzer;
+import io.tributary.expressions.internal.Bound;
+import io.tributary.expressions.internal.Compiler;
+import io.tributary.expressions.internal.Failure;
+import io.tributary.expressions.internal.Interpreter;
+import io.tributary.expressions.internal.Parsing;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Schema;
+
+/**
+ * One Spark SQL expression over rows of an input schema: parsed, typed and compiled once, evaluated
+ * per row. Values are in the representation {@link DataType} documents; a row Spark's ANSI mode
+ * fails on throws {@link ExpressionException}.
+ */
+public final class Expression {
+    private final String text;
+    private final Bound bound;
+    private final Compiler.Eval compiled;
+
+    private Expression(String text, Bound bound) {
+        this.text = text;
+        this.bound = bound;
+        this.compiled = Compiler.compile(bound);
+    }
+
+    /** Parses and resolves {@code text} against {@code input}; refuses it with a {@link io.tributary.schema.TributaryException} naming the problem. */
+    public static Expression compile(Schema input, String text) {
+        return new Expression(text, new Analyzer(input, text).resolve(Parsing.expression(text)));
+    }
+
+    static Expression of(String text, Bound bound) {
+        return new Expression(text, bound);
+    }
+
+    public String text() {
+        return text;
+    }
+
+    /** The result type; null for an expression that is always NULL (Spark's VOID). */
+    public DataType type() {
+        return bound.type();
+    }
+
+    /** The value for one row, by the compiled form. */
+    public Object eval(Object[] row) {
+        try {
+            return compiled.eval(row);
+        } catch (Failure f) {
+            throw ExpressionErrors.failed(f.expression() == null ? text : f.expression(), f.condition(), f.reason());
+        }
+    }
+
+    /** The value for one row, by walking the typed tree: the reference {@link #eval} is tested against. */
+    public Object interpret(Object[] row) {
+        try {
+            return Interpreter.eval(bound, row);
+        } catch (Failure f) {
+            throw ExpressionErrors.failed(f.expression() == null ? text : f.expression(), f.condition(), f.reason());
+        }
+    }
+}

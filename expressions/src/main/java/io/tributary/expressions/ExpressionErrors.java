@@ -1,0 +1,83 @@
+package io.tributary.expressions;
+
+import io.tributary.schema.TributaryException;
+import java.util.List;
+
+/**
+ * The expression engine's user-facing errors, one method per problem: what is wrong, in which
+ * expression and where, and how to fix it. Refusals at start are {@link TributaryException}s; a row
+ * Spark's ANSI mode fails on is an {@link ExpressionException}.
+ */
+public final class ExpressionErrors {
+    private ExpressionErrors() {
+    }
+
+    private static TributaryException at(String expression, int position, String problem) {
+        return new TributaryException("expression \"" + expression + "\" at position " + position + ": " + problem);
+    }
+
+    public static TributaryException syntax(String expression, int line, int column, String near, String detail) {
+        return new TributaryException("expression \"" + expression + "\" does not parse: at line " + line + ", position " + column
+                + " near " + near + " (" + detail + "); write it as Spark SQL, e.g. \"amt > 0 AND lower(user) = 'a'\"");
+    }
+
+    public static TributaryException badType(String expression, int position, String type, String reason) {
+        return at(expression, position, "the type " + type + " is not one Tributary knows: " + reason);
+    }
+
+    public static TributaryException unsupported(String expression, int position, String what) {
+        return at(expression, position, what + " is not supported yet; see docs/transform.md for what is");
+    }
+
+    public static TributaryException badLiteral(String expression, int position, String literal, String kind) {
+        return at(expression, position, literal + " is not a valid " + kind + " literal");
+    }
+
+    public static TributaryException unknownColumn(String expression, int position, String name, List<String> columns) {
+        return at(expression, position, "no column '" + name + "'; the input has " + String.join(", ", columns)
+                + " (names match case-insensitively; quote a name with backticks: `my col`)");
+    }
+
+    public static TributaryException unknownField(String expression, int position, String name, String struct, List<String> fields) {
+        return at(expression, position, "'" + struct + "' has no field '" + name + "'; its fields are " + String.join(", ", fields));
+    }
+
+    public static TributaryException unknownFunction(String expression, int position, String name) {
+        return at(expression, position, "unknown function '" + name + "'; docs/transform.md lists the functions Tributary runs as Spark does");
+    }
+
+    public static TributaryException wrongArity(String expression, int position, String name, String expected, int got, String signature) {
+        return at(expression, position, name + " takes " + expected + " argument(s), not " + got + ": " + signature);
+    }
+
+    public static TributaryException typeMismatch(String expression, int position, String fragment, String reason) {
+        return at(expression, position, "'" + fragment + "': " + reason);
+    }
+
+    public static TributaryException notBoolean(String expression, String type) {
+        return new TributaryException("expression \"" + expression + "\" is " + type + ", and a filter needs a BOOLEAN; compare it, e.g. \""
+                + expression + " > 0\"");
+    }
+
+    public static TributaryException voidColumn(String expression) {
+        return new TributaryException("select item \"" + expression + "\" is always NULL and has no type; give it one: CAST(NULL AS STRING) AS name");
+    }
+
+    public static TributaryException duplicateColumn(String name, String items) {
+        return new TributaryException("the select list " + items + " makes column '" + name + "' twice; give one of them another name with AS");
+    }
+
+    public static TributaryException starOfUnknown(String item) {
+        return new TributaryException("select item \"" + item + "\" names no struct column or table; use \"*\" for every input column");
+    }
+
+    /** A refusal at start, prefixed with the setting it was written in. */
+    public static TributaryException inSetting(String key, TributaryException cause) {
+        return new TributaryException(key + ": " + cause.getMessage(), cause);
+    }
+
+    /** A row Spark's ANSI mode fails on: {@code condition} is Spark's error class, e.g. CAST_INVALID_INPUT. */
+    public static ExpressionException failed(String expression, String condition, String reason) {
+        return new ExpressionException(expression, condition, reason);
+    }
+}

@@ -1,0 +1,227 @@
+package io.tributary.expressions.internal;
+
+import io.tributary.expressions.ExpressionErrors;
+import io.tributary.schema.DataType;
+import io.tributary.schema.DataType.Kind;
+import io.tributary.schema.Field;
+import io.tributary.schema.Schema;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Resolves a parsed expression against the input schema: columns by name (case-insensitively, as
+ * Spark by default), functions through the {@link FunctionRegistry}, types by Spark 4.2's ANSI rules
+ * with implicit casts made explicit. Refuses what Spark refuses at analysis, naming the expression,
+ * the position and the fix.
+ */
+public final class Analyzer {
+    private final Schema input;
+    private final String source;
+
+    public Analyzer(Schema input, String source) {
+        this.input = input;
+        this.source = source;
+    }
+
+    /** A call being resolved: what its resolver needs to build typed nodes and to refuse the arguments. */
+    public final class Call {
+        private final Node.Call node;
+
+        Call(Node.Call node) {
+            this.node = node;
+        }
+
+        public String name() {
+            return node.name();
+        }
+
+        public String text() {
+            return node.text();
+        }
+
+        /** A null-intolerant application of {@code kernel}. */
+        public Bound apply(List<Bound> args, DataType type, Kernel kernel) {
+            return new Bound.Apply(node.name(), args, kernel, false, type, node.text());
+        }
+
+        /** An application of {@code kernel} that sees null arguments. */
+        public Bound applyTolerant(List<Bound> args, DataType type, Kernel kernel) {
+            return new Bound.Apply(node.name(), args, kernel, true, type, node.text());
+        }
+
+        /** {@code arg} cast to {@code type} whatever the types: for the operand types the operators' rules chose. */
+        public Bound castTo(Bound arg, DataType type) {
+            if (arg.type() == null || arg.type().equals(type)) {
+                return implicit(arg, type, node);
+            }
+            return new Bound.Apply("cast", List.of(arg), Casts.kernel(arg.type(), type), false, type, arg.text());
+        }
+
+        /** {@code arg} as {@code type}, by an implicit cast where Spark makes one; a type error where it does not. */
+        public Bound as(Bound arg, DataType type) {
+            return implicit(arg, type, node);
+        }
+
+        public RuntimeException typeError(String reason) {
+            return ExpressionErrors.typeMismatch(source, node.position(), node.text(), reason);
+        }
+    }
+
+    public Bound resolve(Node node) {
+        if (node instanceof Node.Literal l) {
+            return new Bound.Literal(l.value(), l.type(), l.text());
+        } else if (node instanceof Node.Column c) {
+            return column(c);
+        } else if (node instanceof Node.Call c) {
+            return call(c);
+        } else if (node instanceof Node.Cast c) {
+            return cast(c);
+        } else if (node instanceof Node.Case c) {
+            return caseWhen(c);
+        }
+        Node.Field f = (Node.Field) node;
+        return field(resolve(f.child()), f.name(), f);
+    }
+
+    private Bound column(Node.Column c) {
+        int index = input.indexOf(c.names().get(0));
+        if (index < 0) {
+            throw ExpressionErrors.unknownColumn(source, c.position(), c.names().get(0), input.fields().stream().map(Field::name).toList());
+        }
+        Field f = input.field(index);
+        Bound b = new Bound.Column(index, new int[0], f.type(), c.names().get(0));
+        for (int i = 1; i < c.names().size(); i++) {
+            b = field(b, c.names().get(i), c);
+        }
+        return b;
+    }
+
+    private Bound field(Bound base, String name, Node at) {
+        if (!Types.is(base.type(), Kind.STRUCT)) {
+            throw ExpressionErrors.typeMismatch(source, at.position(), at.text(),
+                    "'" + base.text() + "' is " + Types.name(base.type()) + ", not a STRUCT, so it has no field '" + name + "'");
+        }
+        Schema struct = base.type().struct();
+        int i = struct.indexOf(name);
+        if (i < 0) {
+            throw ExpressionErrors.unknownField(source, at.position(), name, base.text(), struct.fields().stream().map(Field::name).toList());
+        }
+        DataType type = struct.field(i).type();
+        String text = base.text() + "." + name;
+        if (base instanceof Bound.Column c) {
+            int[] path = java.util.Arrays.copyOf(c.path(), c.path().length + 1);
+            path[path.length - 1] = i;
+            return new Bound.Column(c.index(), path, type, text);
+        }
+        int fi = i;
+        return new Bound.Apply("." + name, List.of(base), (Kernel.Unary) v -> ((Object[]) v)[fi], false, type, text);
+    }
+
+    private Bound call(Node.Call c) {
+        FunctionDef def = FunctionRegistry.get(c.name());
+        if (def == null) {
+            throw ExpressionErrors.unknownFunction(source, c.position(), c.name());
+        }
+        int n = c.args().size();
+        if (n < def.minArgs() || (def.maxArgs() >= 0 && n > def.maxArgs())) {
+            throw ExpressionErrors.wrongArity(source, c.position(), c.name(), def.arity(), n, def.signature());
+        }
+        List<Bound> args = new ArrayList<>(n);
+        for (Node a : c.args()) {
+            args.add(resolve(a));
+        }
+        return def.resolver().resolve(new Call(c), args);
+    }
+
+    private Bound cast(Node.Cast c) {
+        Bound child = resolve(c.child());
+        if (!Casts.canCast(child.type(), c.to())) {
+            throw ExpressionErrors.typeMismatch(source, c.position(), c.text(),
+                    "cannot cast " + Types.name(child.type()) + " to " + c.to().ddl());
+        }
+        Kernel.Unary k = Casts.kernel(child.type(), c.to());
+        if (c.tryCast()) {
+            Kernel.Unary strict = k;
+            k = v -> {
+                try {
+                    return strict.apply1(v);
+                } catch (Failure f) {
+                    return null;
+                }
+            };
+        }
+        return new Bound.Apply("cast", List.of(child), k, false, c.to(), c.text());
+    }
+
+    private Bound caseWhen(Node.Case c) {
+        List<Bound> conditions = new ArrayList<>();
+        for (Node n : c.conditions()) {
+            Bound b = resolve(n);
+            if (!Types.is(b.type(), Kind.BOOLEAN)) {
+                throw ExpressionErrors.typeMismatch(source, n.position(), n.text(),
+                        "a WHEN condition must be BOOLEAN, and '" + n.text() + "' is " + Types.name(b.type()));
+            }
+            conditions.add(b);
+        }
+        List<Bound> values = new ArrayList<>();
+        for (Node n : c.values()) {
+            values.add(resolve(n));
+        }
+        Bound otherwise = c.otherwise() == null ? null : resolve(c.otherwise());
+        List<Bound> all = new ArrayList<>(values);
+        if (otherwise != null) {
+            all.add(otherwise);
+        }
+        DataType type = commonType(all, c);
+        List<Bound> cast = values.stream().map(v -> implicit(v, type, c)).toList();
+        return new Bound.Case(conditions, cast, otherwise == null ? null : implicit(otherwise, type, c), type, c.text());
+    }
+
+    /** The type all of {@code args} meet in; a type error naming them when there is none. */
+    DataType commonType(List<Bound> args, Node at) {
+        DataType type = null;
+        for (Bound b : args) {
+            DataType next = Types.common(type, b.type());
+            if (next == null && b.type() != null) {
+                throw ExpressionErrors.typeMismatch(source, at.position(), at.text(),
+                        "the values have no common type: " + String.join(", ", args.stream().map(a -> a.text() + " " + Types.name(a.type())).toList()));
+            }
+            type = next;
+        }
+        return type;
+    }
+
+    Bound implicit(Bound b, DataType to, Node at) {
+        if (to == null || to.equals(b.type())) {
+            return b;
+        }
+        if (b.type() == null) {
+            return new Bound.Literal(null, to, b.text());
+        }
+        if (!implicitlyCastable(b.type(), to)) {
+            throw ExpressionErrors.typeMismatch(source, at.position(), at.text(),
+                    "'" + b.text() + "' is " + Types.name(b.type()) + " where " + to.ddl() + " is expected; cast it: CAST(" + b.text() + " AS " + to.ddl() + ")");
+        }
+        return new Bound.Apply("cast", List.of(b), Casts.kernel(b.type(), to), false, to, b.text());
+    }
+
+    /** Spark's ANSI implicit casts: numbers widen, text reads as anything atomic, anything atomic reads as text, a date as a timestamp. */
+    static boolean implicitlyCastable(DataType from, DataType to) {
+        if (Types.numeric(from) && Types.numeric(to)) {
+            return Types.widens(from, to);
+        }
+        if (from.kind() == Kind.STRING) {
+            return !to.isNested();
+        }
+        if (to.kind() == Kind.STRING) {
+            return !from.isNested() && from.kind() != Kind.BINARY;
+        }
+        if (from.kind() == Kind.DATE) {
+            return to.kind() == Kind.TIMESTAMP || to.kind() == Kind.TIMESTAMP_NTZ;
+        }
+        if (from.kind() == Kind.TIMESTAMP && to.kind() == Kind.DATE) {
+            return true;
+        }
+        return false;
+    }
+}

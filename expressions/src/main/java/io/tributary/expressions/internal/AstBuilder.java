@@ -1,0 +1,335 @@
+package io.tributary.expressions.internal;
+
+import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.internal.SparkExprParser.*;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Schema;
+import io.tributary.schema.Timestamps;
+import io.tributary.schema.TributaryException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.antlr.v4.runtime.ParserRuleContext;
+import org.antlr.v4.runtime.misc.Interval;
+import org.antlr.v4.runtime.tree.TerminalNode;
+
+/** Builds the {@link Node} tree from ANTLR's parse tree; operators become calls of their SQL names. */
+final class AstBuilder extends SparkExprBaseVisitor<Node> {
+    private final String source;
+
+    AstBuilder(String source) {
+        this.source = source;
+    }
+
+    private String text(ParserRuleContext ctx) {
+        if (ctx.stop == null || ctx.stop.getStopIndex() < ctx.start.getStartIndex()) {
+            return ctx.getText();
+        }
+        return ctx.start.getInputStream().getText(Interval.of(ctx.start.getStartIndex(), ctx.stop.getStopIndex()));
+    }
+
+    private static int pos(ParserRuleContext ctx) {
+        return ctx.start.getStartIndex() + 1;
+    }
+
+    private Node call(String name, ParserRuleContext ctx, Node... args) {
+        return new Node.Call(name, List.of(args), text(ctx), pos(ctx));
+    }
+
+    @Override
+    public Node visitSingleExpression(SingleExpressionContext ctx) {
+        return visit(ctx.expression());
+    }
+
+    @Override
+    public Node visitLogicalNot(LogicalNotContext ctx) {
+        return call("not", ctx, visit(ctx.booleanExpression()));
+    }
+
+    @Override
+    public Node visitLogicalAnd(LogicalAndContext ctx) {
+        return call("and", ctx, visit(ctx.left), visit(ctx.right));
+    }
+
+    @Override
+    public Node visitLogicalOr(LogicalOrContext ctx) {
+        return call("or", ctx, visit(ctx.left), visit(ctx.right));
+    }
+
+    @Override
+    public Node visitPredicated(PredicatedContext ctx) {
+        Node value = visit(ctx.valueExpression());
+        PredicateContext p = ctx.predicate();
+        if (p == null) {
+            return value;
+        }
+        Node result;
+        boolean not;
+        if (p instanceof BetweenContext b) {
+            // Spark rewrites BETWEEN to lower <= value AND value <= upper
+            result = call("and", ctx, call(">=", ctx, value, visit(b.lower)), call("<=", ctx, value, visit(b.upper)));
+            not = b.NOT() != null;
+        } else if (p instanceof InListContext in) {
+            List<Node> args = new ArrayList<>();
+            args.add(value);
+            in.expression().forEach(e -> args.add(visit(e)));
+            result = new Node.Call("in", args, text(ctx), pos(ctx));
+            not = in.NOT() != null;
+        } else if (p instanceof LikeContext like) {
+            String name = like.kind.getType() == SparkExprLexer.LIKE ? "like" : "rlike";
+            List<Node> args = new ArrayList<>(List.of(value, visit(like.pattern)));
+            if (like.escape != null) {
+                String e = Literals.unquote(like.escape.getText());
+                args.add(new Node.Literal(e, DataType.STRING, like.escape.getText(), like.escape.getStartIndex() + 1));
+            }
+            result = new Node.Call(name, args, text(ctx), pos(ctx));
+            not = like.NOT() != null;
+        } else if (p instanceof IsNullContext n) {
+            return call(n.NOT() != null ? "isnotnull" : "isnull", ctx, value);
+        } else if (p instanceof IsBooleanContext ib) {
+            Node lit = new Node.Literal(ib.value.getType() == SparkExprLexer.TRUE, DataType.BOOLEAN, ib.value.getText(), ib.value.getStartIndex() + 1);
+            result = call("<=>", ctx, value, lit);
+            not = ib.NOT() != null;
+        } else {
+            IsDistinctContext d = (IsDistinctContext) p;
+            result = call("<=>", ctx, value, visit(d.right));
+            not = d.NOT() == null;
+        }
+        return not ? call("not", ctx, result) : result;
+    }
+
+    @Override
+    public Node visitPrimary(PrimaryContext ctx) {
+        return visit(ctx.primaryExpression());
+    }
+
+    @Override
+    public Node visitUnary(UnaryContext ctx) {
+        Node child = visit(ctx.valueExpression());
+        return switch (ctx.op.getType()) {
+            case SparkExprLexer.MINUS -> call("negative", ctx, child);
+            case SparkExprLexer.PLUS -> call("positive", ctx, child);
+            default -> call("~", ctx, child);
+        };
+    }
+
+    @Override
+    public Node visitMultiplicative(MultiplicativeContext ctx) {
+        return call(ctx.op.getText().toLowerCase(Locale.ROOT), ctx, visit(ctx.left), visit(ctx.right));
+    }
+
+    @Override
+    public Node visitAdditive(AdditiveContext ctx) {
+        return call(ctx.op.getText(), ctx, visit(ctx.left), visit(ctx.right));
+    }
+
+    @Override
+    public Node visitBitAnd(BitAndContext ctx) {
+        return call("&", ctx, visit(ctx.left), visit(ctx.right));
+    }
+
+    @Override
+    public Node visitBitOr(BitOrContext ctx) {
+        return call("|", ctx, visit(ctx.left), visit(ctx.right));
+    }
+
+    @Override
+    public Node visitBitXor(BitXorContext ctx) {
+        return call("^", ctx, visit(ctx.left), visit(ctx.right));
+    }
+
+    @Override
+    public Node visitComparison(ComparisonContext ctx) {
+        String op = switch (ctx.op.getText()) {
+            case "==" -> "=";
+            case "<>", "!=" -> "!=";
+            default -> ctx.op.getText();
+        };
+        if (op.equals("!=")) {
+            return call("not", ctx, call("=", ctx, visit(ctx.left), visit(ctx.right)));
+        }
+        return call(op, ctx, visit(ctx.left), visit(ctx.right));
+    }
+
+    @Override
+    public Node visitSearchedCase(SearchedCaseContext ctx) {
+        List<Node> conditions = new ArrayList<>();
+        List<Node> values = new ArrayList<>();
+        for (WhenClauseContext w : ctx.whenClause()) {
+            conditions.add(visit(w.condition));
+            values.add(visit(w.result));
+        }
+        return new Node.Case(conditions, values, ctx.elseExpression == null ? null : visit(ctx.elseExpression), text(ctx), pos(ctx));
+    }
+
+    @Override
+    public Node visitSimpleCase(SimpleCaseContext ctx) {
+        // Spark rewrites CASE v WHEN w THEN r to CASE WHEN v = w THEN r
+        Node value = visit(ctx.value);
+        List<Node> conditions = new ArrayList<>();
+        List<Node> values = new ArrayList<>();
+        for (WhenClauseContext w : ctx.whenClause()) {
+            conditions.add(new Node.Call("=", List.of(value, visit(w.condition)), text(w.condition), pos(w.condition)));
+            values.add(visit(w.result));
+        }
+        return new Node.Case(conditions, values, ctx.elseExpression == null ? null : visit(ctx.elseExpression), text(ctx), pos(ctx));
+    }
+
+    @Override
+    public Node visitCast(CastContext ctx) {
+        return new Node.Cast(visit(ctx.expression()), type(ctx.dataType()), ctx.name.getType() == SparkExprLexer.TRY_CAST, text(ctx), pos(ctx));
+    }
+
+    @Override
+    public Node visitCastShorthand(CastShorthandContext ctx) {
+        return new Node.Cast(visit(ctx.primaryExpression()), type(ctx.dataType()), false, text(ctx), pos(ctx));
+    }
+
+    private DataType type(DataTypeContext ctx) {
+        try {
+            return Schema.parse("x " + text(ctx)).field(0).type();
+        } catch (TributaryException e) {
+            throw ExpressionErrors.badType(source, pos(ctx), text(ctx), e.getMessage());
+        }
+    }
+
+    @Override
+    public Node visitFunctionCall(FunctionCallContext ctx) {
+        List<Node> args = new ArrayList<>();
+        ctx.expression().forEach(e -> args.add(visit(e)));
+        String name = ctx.functionName().getText().toLowerCase(Locale.ROOT);
+        if (ctx.DISTINCT() != null) {
+            throw ExpressionErrors.unsupported(source, pos(ctx), "DISTINCT in a function call");
+        }
+        return new Node.Call(name, args, text(ctx), pos(ctx));
+    }
+
+    @Override
+    public Node visitColumnReference(ColumnReferenceContext ctx) {
+        return new Node.Column(List.of(name(ctx.identifier())), text(ctx), pos(ctx));
+    }
+
+    @Override
+    public Node visitDereference(DereferenceContext ctx) {
+        Node base = visit(ctx.base);
+        String field = name(ctx.fieldName);
+        if (base instanceof Node.Column c) {
+            List<String> names = new ArrayList<>(c.names());
+            names.add(field);
+            return new Node.Column(names, text(ctx), pos(ctx));
+        }
+        return new Node.Field(base, field, text(ctx), pos(ctx));
+    }
+
+    @Override
+    public Node visitSubscript(SubscriptContext ctx) {
+        return call("[]", ctx, visit(ctx.value), visit(ctx.index));
+    }
+
+    @Override
+    public Node visitParenthesized(ParenthesizedContext ctx) {
+        return visit(ctx.expression());
+    }
+
+    static String name(IdentifierContext ctx) {
+        String t = ctx.getText();
+        if (ctx instanceof QuotedIdentifierContext) {
+            return t.substring(1, t.length() - 1).replace("``", "`");
+        }
+        return t;
+    }
+
+    @Override
+    public Node visitLiteral(LiteralContext ctx) {
+        return visit(ctx.constant());
+    }
+
+    @Override
+    public Node visitNullLiteral(NullLiteralContext ctx) {
+        return new Node.Literal(null, null, text(ctx), pos(ctx));
+    }
+
+    @Override
+    public Node visitBooleanLiteral(BooleanLiteralContext ctx) {
+        return new Node.Literal(ctx.TRUE() != null, DataType.BOOLEAN, text(ctx), pos(ctx));
+    }
+
+    @Override
+    public Node visitStringLiteral(StringLiteralContext ctx) {
+        StringBuilder sb = new StringBuilder();
+        for (TerminalNode s : ctx.STRING()) {
+            sb.append(Literals.unquote(s.getText()));
+        }
+        return new Node.Literal(sb.toString(), DataType.STRING, text(ctx), pos(ctx));
+    }
+
+    @Override
+    public Node visitTypedLiteral(TypedLiteralContext ctx) {
+        String kind = ctx.typeName.getText().toUpperCase(Locale.ROOT);
+        String value = Literals.unquote(ctx.STRING().getText());
+        Object v;
+        DataType type;
+        switch (kind) {
+            case "DATE" -> {
+                v = Timestamps.parseDays(value);
+                type = DataType.DATE;
+            }
+            case "TIMESTAMP", "TIMESTAMP_LTZ" -> {
+                v = Timestamps.parseMicros(value, true);
+                type = DataType.TIMESTAMP;
+            }
+            case "TIMESTAMP_NTZ" -> {
+                v = Timestamps.parseMicros(value, false);
+                type = DataType.TIMESTAMP_NTZ;
+            }
+            default -> throw ExpressionErrors.unsupported(source, pos(ctx), "the typed literal " + kind + " '...'");
+        }
+        if (v == null) {
+            throw ExpressionErrors.badLiteral(source, pos(ctx), text(ctx), kind);
+        }
+        return new Node.Literal(v, type, text(ctx), pos(ctx));
+    }
+
+    /** A number's text without its type suffix (L, S, Y, D, F, BD). */
+    private static String stripSuffix(String t) {
+        String u = t.toUpperCase(Locale.ROOT);
+        if (u.endsWith("BD")) {
+            return t.substring(0, t.length() - 2);
+        }
+        return Character.isLetter(t.charAt(t.length() - 1)) && !u.endsWith("E") ? t.substring(0, t.length() - 1) : t;
+    }
+
+    @Override
+    public Node visitNumericLiteral(NumericLiteralContext ctx) {
+        String t = ctx.getText();
+        String body = stripSuffix(t);
+        int p = pos(ctx);
+        Node.Literal lit;
+        NumberContext n = ctx.number();
+        try {
+            if (n instanceof IntegerLiteralContext) {
+                lit = Literals.integer(body, t, p);
+            } else if (n instanceof BigintLiteralContext) {
+                lit = new Node.Literal(Long.parseLong(body), DataType.LONG, t, p);
+            } else if (n instanceof SmallintLiteralContext) {
+                lit = new Node.Literal(Short.parseShort(body), DataType.SHORT, t, p);
+            } else if (n instanceof TinyintLiteralContext) {
+                lit = new Node.Literal(Byte.parseByte(body), DataType.BYTE, t, p);
+            } else if (n instanceof DecimalLiteralContext || n instanceof BigDecimalLiteralContext) {
+                lit = Literals.decimal(new BigDecimal(body), t, p);
+            } else if (n instanceof FloatLiteralContext) {
+                lit = new Node.Literal(Float.parseFloat(body), DataType.FLOAT, t, p);
+            } else {
+                double d = Double.parseDouble(body);
+                lit = Double.isInfinite(d) ? null : new Node.Literal(d, DataType.DOUBLE, t, p);
+            }
+        } catch (NumberFormatException e) {
+            lit = null;
+        }
+        if (lit == null) {
+            throw ExpressionErrors.badLiteral(source, p, t, "number");
+        }
+        return lit;
+    }
+}

@@ -1,0 +1,53 @@
+package io.tributary.expressions.internal;
+
+import io.tributary.schema.DataType;
+import java.util.List;
+
+/**
+ * An expression resolved against an input schema: every column a position, every function its
+ * kernel, every node its type (null for NULL's own type, Spark's VOID). Implicit casts are
+ * {@link Apply} nodes of their own. Both the {@link Interpreter} and the {@link Compiler} read it.
+ */
+public sealed interface Bound {
+    DataType type();
+
+    String text();
+
+    record Literal(Object value, DataType type, String text) implements Bound {
+    }
+
+    /** Column {@code index} of the row, then the struct fields {@code path} below it. */
+    record Column(int index, int[] path, DataType type, String text) implements Bound {
+    }
+
+    /**
+     * A function applied to its arguments. Unless {@code nullTolerant}, a null argument gives null without calling
+     * the kernel (Spark's {@code NullIntolerant}).
+     */
+    record Apply(String name, List<Bound> args, Kernel kernel, boolean nullTolerant, DataType type, String text) implements Bound {
+    }
+
+    /** AND and OR with SQL's three-valued logic; the right side is evaluated only when it decides. */
+    record Logic(boolean and, Bound left, Bound right, String text) implements Bound {
+        @Override
+        public DataType type() {
+            return DataType.BOOLEAN;
+        }
+    }
+
+    /** CASE WHEN, IF, and COALESCE's cousins: the first condition that is true picks its value. */
+    record Case(List<Bound> conditions, List<Bound> values, Bound otherwise, DataType type, String text) implements Bound {
+    }
+
+    /** The first argument that is not null. */
+    record Coalesce(List<Bound> args, DataType type, String text) implements Bound {
+    }
+
+    /** {@code value IN (list)}: true on a match, else null if any side is null, else false; {@code equal} compares two non-null values. */
+    record In(Bound value, List<Bound> list, Kernel.Binary equal, String text) implements Bound {
+        @Override
+        public DataType type() {
+            return DataType.BOOLEAN;
+        }
+    }
+}

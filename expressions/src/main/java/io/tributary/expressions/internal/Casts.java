@@ -1,0 +1,281 @@
+package io.tributary.expressions.internal;
+
+import io.tributary.schema.DataType;
+import io.tributary.schema.DataType.Kind;
+import io.tributary.schema.Timestamps;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Spark 4.2's ANSI {@code CAST} between the supported types, one kernel per pair of types: numbers
+ * narrow with CAST_OVERFLOW, decimals round half up and fail with NUMERIC_VALUE_OUT_OF_RANGE, text
+ * that does not read as the target fails with CAST_INVALID_INPUT. Null casts to null.
+ */
+public final class Casts {
+    private static final long MICROS_PER_SECOND = 1_000_000L;
+    private static final long MICROS_PER_DAY = 86_400_000_000L;
+
+    private Casts() {
+    }
+
+    /** Whether Spark can cast {@code from} to {@code to} at all. */
+    public static boolean canCast(DataType from, DataType to) {
+        if (from == null || from.equals(to) || to.kind() == Kind.STRING) {
+            return true;
+        }
+        Kind f = from.kind();
+        Kind t = to.kind();
+        boolean fromNumber = Types.numeric(from) || f == Kind.BOOLEAN;
+        boolean toNumber = Types.numeric(to) || t == Kind.BOOLEAN;
+        return switch (f) {
+            case STRING -> t != Kind.STRUCT && t != Kind.ARRAY && t != Kind.MAP;
+            case DATE -> t == Kind.TIMESTAMP || t == Kind.TIMESTAMP_NTZ;
+            case TIMESTAMP, TIMESTAMP_NTZ -> Types.numeric(to) || t == Kind.DATE || t == Kind.TIMESTAMP || t == Kind.TIMESTAMP_NTZ;
+            case BINARY -> false;
+            case STRUCT, ARRAY, MAP -> false;
+            default -> fromNumber && (toNumber || (t == Kind.TIMESTAMP && f != Kind.BOOLEAN));
+        };
+    }
+
+    /** The kernel casting a value of {@code from} to {@code to} (both known castable). */
+    public static Kernel.Unary kernel(DataType from, DataType to) {
+        if (from == null || from.equals(to)) {
+            return v -> v;
+        }
+        String target = to.ddl();
+        return switch (to.kind()) {
+            case STRING -> v -> toText(v, from);
+            case BOOLEAN -> from.kind() == Kind.STRING ? v -> textToBoolean((String) v) : v -> toDouble(v, from) != 0;
+            case BYTE, SHORT, INT, LONG -> integral(from, to, target);
+            case FLOAT -> from.kind() == Kind.STRING ? v -> (float) textToDouble((String) v, target) : v -> (float) toDouble(v, from);
+            case DOUBLE -> from.kind() == Kind.STRING ? v -> textToDouble((String) v, target) : v -> toDouble(v, from);
+            case DECIMAL -> v -> Decimals.fit(toDecimal(v, from, target), to);
+            case DATE -> from.kind() == Kind.STRING ? v -> textToDate((String) v) : v -> (int) Math.floorDiv((Long) v, MICROS_PER_DAY);
+            case TIMESTAMP, TIMESTAMP_NTZ -> toTimestamp(from, to);
+            default -> throw new IllegalArgumentException("no cast to " + to);
+        };
+    }
+
+    private static Kernel.Unary integral(DataType from, DataType to, String target) {
+        long min = switch (to.kind()) {
+            case BYTE -> Byte.MIN_VALUE;
+            case SHORT -> Short.MIN_VALUE;
+            case INT -> Integer.MIN_VALUE;
+            default -> Long.MIN_VALUE;
+        };
+        long max = -(min + 1);
+        Kind t = to.kind();
+        Kernel.Unary toLong = switch (from.kind()) {
+            case STRING -> v -> textToLong((String) v, min, max, target);
+            case BOOLEAN -> v -> (Boolean) v ? 1L : 0L;
+            case BYTE, SHORT, INT, LONG -> v -> ((Number) v).longValue();
+            case FLOAT, DOUBLE -> v -> {
+                double d = ((Number) v).doubleValue();
+                if (Double.isNaN(d) || d <= min - 1.0 || d >= max + 1.0) {
+                    throw Failure.castOverflow(d, target);
+                }
+                return (long) d;
+            };
+            case DECIMAL -> v -> {
+                BigDecimal d = ((BigDecimal) v).setScale(0, RoundingMode.DOWN);
+                if (d.compareTo(BigDecimal.valueOf(min)) < 0 || d.compareTo(BigDecimal.valueOf(max)) > 0) {
+                    throw Failure.castOverflow(v, target);
+                }
+                return d.longValue();
+            };
+            case TIMESTAMP, TIMESTAMP_NTZ -> v -> Math.floorDiv((Long) v, MICROS_PER_SECOND);
+            default -> throw new IllegalArgumentException("no cast from " + from);
+        };
+        return v -> {
+            long l = (Long) toLong.apply1(v);
+            if (l < min || l > max) {
+                throw Failure.castOverflow(v, target);
+            }
+            return switch (t) {
+                case BYTE -> (byte) l;
+                case SHORT -> (short) l;
+                case INT -> (int) l;
+                default -> l;
+            };
+        };
+    }
+
+    static double toDouble(Object v, DataType from) {
+        return switch (from.kind()) {
+            case BOOLEAN -> (Boolean) v ? 1 : 0;
+            case TIMESTAMP, TIMESTAMP_NTZ -> (Long) v / (double) MICROS_PER_SECOND;
+            default -> ((Number) v).doubleValue();
+        };
+    }
+
+    private static BigDecimal toDecimal(Object v, DataType from, String target) {
+        return switch (from.kind()) {
+            case STRING -> {
+                try {
+                    yield new BigDecimal(trim((String) v));
+                } catch (NumberFormatException e) {
+                    throw Failure.invalidCast(v, target);
+                }
+            }
+            case BOOLEAN -> (Boolean) v ? BigDecimal.ONE : BigDecimal.ZERO;
+            case DECIMAL -> (BigDecimal) v;
+            case FLOAT, DOUBLE -> {
+                double d = ((Number) v).doubleValue();
+                if (Double.isNaN(d) || Double.isInfinite(d)) {
+                    throw Failure.of("NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION", d + " cannot be represented as " + target);
+                }
+                yield new BigDecimal(Double.toString(d));
+            }
+            case TIMESTAMP, TIMESTAMP_NTZ -> BigDecimal.valueOf((Long) v, 6);
+            default -> BigDecimal.valueOf(((Number) v).longValue());
+        };
+    }
+
+    private static Kernel.Unary toTimestamp(DataType from, DataType to) {
+        boolean zoned = to.kind() == Kind.TIMESTAMP;
+        String target = to.ddl();
+        return switch (from.kind()) {
+            case STRING -> v -> {
+                Long micros = Timestamps.parseMicros(trim((String) v), zoned);
+                if (micros == null) {
+                    throw Failure.invalidCast(v, target);
+                }
+                return micros;
+            };
+            case DATE -> v -> ((Integer) v) * MICROS_PER_DAY;
+            case TIMESTAMP, TIMESTAMP_NTZ -> v -> v;
+            case FLOAT, DOUBLE -> v -> {
+                double d = ((Number) v).doubleValue();
+                double micros = d * MICROS_PER_SECOND;
+                if (Double.isNaN(d) || micros >= 0x1p63 || micros < -0x1p63) {
+                    throw Failure.castOverflow(d, target);
+                }
+                return (long) micros;
+            };
+            case DECIMAL -> v -> ((BigDecimal) v).movePointRight(6).setScale(0, RoundingMode.DOWN).longValueExact();
+            default -> v -> saturatedMicros(((Number) v).longValue());
+        };
+    }
+
+    private static long saturatedMicros(long seconds) {
+        if (seconds > Long.MAX_VALUE / MICROS_PER_SECOND) {
+            return Long.MAX_VALUE;
+        }
+        if (seconds < Long.MIN_VALUE / MICROS_PER_SECOND) {
+            return Long.MIN_VALUE;
+        }
+        return seconds * MICROS_PER_SECOND;
+    }
+
+    /** Spark trims whitespace and control characters (code points up to U+0020) around text it casts. */
+    static String trim(String s) {
+        int start = 0;
+        int end = s.length();
+        while (start < end && s.charAt(start) <= ' ') {
+            start++;
+        }
+        while (end > start && s.charAt(end - 1) <= ' ') {
+            end--;
+        }
+        return s.substring(start, end);
+    }
+
+    private static long textToLong(String v, long min, long max, String target) {
+        String t = trim(v);
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if ((c < '0' || c > '9') && !(i == 0 && (c == '-' || c == '+'))) {
+                throw Failure.invalidCast(v, target);
+            }
+        }
+        try {
+            long l = Long.parseLong(t.startsWith("+") ? t.substring(1) : t);
+            if (l < min || l > max) {
+                throw Failure.invalidCast(v, target);
+            }
+            return l;
+        } catch (NumberFormatException e) {
+            throw Failure.invalidCast(v, target);
+        }
+    }
+
+    static double textToDouble(String v, String target) {
+        String t = trim(v);
+        switch (t.toLowerCase(java.util.Locale.ROOT)) {
+            case "inf", "+inf", "infinity", "+infinity" -> {
+                return Double.POSITIVE_INFINITY;
+            }
+            case "-inf", "-infinity" -> {
+                return Double.NEGATIVE_INFINITY;
+            }
+            case "nan" -> {
+                return Double.NaN;
+            }
+            default -> {
+            }
+        }
+        char last = t.isEmpty() ? ' ' : Character.toLowerCase(t.charAt(t.length() - 1));
+        if (!(last >= '0' && last <= '9') && last != '.' && last != 'd' && last != 'f' || t.toLowerCase(java.util.Locale.ROOT).contains("x")) {
+            throw Failure.invalidCast(v, target);
+        }
+        try {
+            return Double.parseDouble(t);
+        } catch (NumberFormatException e) {
+            throw Failure.invalidCast(v, target);
+        }
+    }
+
+    private static boolean textToBoolean(String v) {
+        return switch (trim(v).toLowerCase(java.util.Locale.ROOT)) {
+            case "t", "true", "y", "yes", "1" -> true;
+            case "f", "false", "n", "no", "0" -> false;
+            default -> throw Failure.invalidCast(v, "BOOLEAN");
+        };
+    }
+
+    static int textToDate(String v) {
+        Integer days = Timestamps.parseDays(trim(v));
+        if (days == null) {
+            throw Failure.invalidCast(v, "DATE");
+        }
+        return days;
+    }
+
+    /** A value as Spark's cast to STRING writes it. */
+    public static String toText(Object v, DataType type) {
+        if (v == null) {
+            return null;
+        }
+        return switch (type.kind()) {
+            case DECIMAL -> ((BigDecimal) v).toPlainString();
+            case DATE -> Dates.format((Integer) v);
+            case TIMESTAMP, TIMESTAMP_NTZ -> Dates.formatTimestamp((Long) v);
+            case BINARY -> new String((byte[]) v, StandardCharsets.UTF_8);
+            case ARRAY -> {
+                StringBuilder sb = new StringBuilder("[");
+                for (Object e : (java.util.List<?>) v) {
+                    sb.append(sb.length() > 1 ? ", " : "").append(e == null ? "null" : toText(e, type.element()));
+                }
+                yield sb.append(']').toString();
+            }
+            case STRUCT -> {
+                StringBuilder sb = new StringBuilder("{");
+                Object[] fields = (Object[]) v;
+                for (int i = 0; i < fields.length; i++) {
+                    sb.append(i > 0 ? ", " : "").append(fields[i] == null ? "null" : toText(fields[i], type.struct().field(i).type()));
+                }
+                yield sb.append('}').toString();
+            }
+            case MAP -> {
+                StringBuilder sb = new StringBuilder("{");
+                for (java.util.Map.Entry<?, ?> e : ((java.util.Map<?, ?>) v).entrySet()) {
+                    sb.append(sb.length() > 1 ? ", " : "").append(e.getKey()).append(" -> ")
+                            .append(e.getValue() == null ? "null" : toText(e.getValue(), type.element()));
+                }
+                yield sb.append('}').toString();
+            }
+            default -> v.toString();
+        };
+    }
+}

@@ -1,0 +1,133 @@
+package io.tributary.expressions.internal;
+
+import static io.tributary.schema.DataType.DATE;
+import static io.tributary.schema.DataType.INT;
+import static io.tributary.schema.DataType.LONG;
+import static io.tributary.schema.DataType.STRING;
+import static io.tributary.schema.DataType.TIMESTAMP;
+
+import io.tributary.schema.DataType;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoField;
+import java.time.temporal.TemporalAccessor;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.function.IntUnaryOperator;
+
+/** Spark's date and time functions, in the session time zone UTC; text reads as a date or timestamp as a cast does. */
+final class DateFunctions {
+    private static final String DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss";
+
+    private DateFunctions() {
+    }
+
+    private static FunctionDef datePart(String name, String doc, IntUnaryOperator part) {
+        return Fn.unary(name, doc, DATE, INT, v -> part.applyAsInt((Integer) v));
+    }
+
+    private static FunctionDef timePart(String name, String doc, ChronoField field) {
+        return Fn.unary(name, doc, TIMESTAMP, INT, v -> Dates.dateTime((Long) v).get(field));
+    }
+
+    static void register(Consumer<FunctionDef> add) {
+        add.accept(datePart("year", "the year", d -> Dates.date(d).getYear()));
+        add.accept(datePart("quarter", "the quarter of the year, 1 to 4", d -> (Dates.date(d).getMonthValue() + 2) / 3));
+        add.accept(datePart("month", "the month, 1 to 12", d -> Dates.date(d).getMonthValue()));
+        FunctionDef day = datePart("day", "the day of the month", d -> Dates.date(d).getDayOfMonth());
+        add.accept(day);
+        add.accept(Fn.alias("dayofmonth", day));
+        add.accept(datePart("dayofweek", "the day of the week, 1 (Sunday) to 7 (Saturday)", Dates::dayOfWeek));
+        add.accept(datePart("weekday", "the day of the week, 0 (Monday) to 6 (Sunday)", Dates::weekday));
+        add.accept(datePart("dayofyear", "the day of the year, 1 to 366", d -> Dates.date(d).getDayOfYear()));
+        add.accept(timePart("hour", "the hour, 0 to 23", ChronoField.HOUR_OF_DAY));
+        add.accept(timePart("minute", "the minute, 0 to 59", ChronoField.MINUTE_OF_HOUR));
+        add.accept(timePart("second", "the second, 0 to 59", ChronoField.SECOND_OF_MINUTE));
+        add.accept(Fn.custom("to_date", 1, 2, "to_date(x[, fmt STRING]) → DATE", FunctionDef.NULL_IN_NULL_OUT,
+                "x as a date: a cast, or text read with the datetime pattern fmt", (call, args) -> args.size() == 1
+                        ? call.as(args.get(0), DATE) : parsed(call, args, DATE)));
+        add.accept(Fn.custom("to_timestamp", 1, 2, "to_timestamp(x[, fmt STRING]) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT,
+                "x as a timestamp: a cast, or text read with the datetime pattern fmt", (call, args) -> args.size() == 1
+                        ? call.as(args.get(0), TIMESTAMP) : parsed(call, args, TIMESTAMP)));
+        add.accept(Fn.binary("date_add", "the date days later", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, (Integer) n)));
+        add.accept(Fn.binary("date_sub", "the date days earlier", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, -(Integer) n)));
+        add.accept(Fn.binary("datediff", "the days from start to end", DATE, DATE, INT, (end, start) -> (Integer) end - (Integer) start));
+        add.accept(Fn.binary("add_months", "the date months later (the day cut to the month's end)", DATE, INT, DATE,
+                (d, n) -> Dates.addMonths((Integer) d, (Integer) n)));
+        add.accept(Fn.unary("last_day", "the last day of the date's month", DATE, DATE, d -> Dates.lastDay((Integer) d)));
+        add.accept(Fn.fixed("make_date", "the date of year, month and day; DATETIME_FIELD_OUT_OF_BOUNDS for one that does not exist", DATE,
+                List.of(INT, INT, INT), a -> Dates.makeDate((Integer) a[0], (Integer) a[1], (Integer) a[2])));
+        add.accept(Fn.binary("date_trunc", "the timestamp truncated to unit (year, quarter, month, week, day, hour, minute, second, "
+                + "millisecond, microsecond); null for another unit", STRING, TIMESTAMP, TIMESTAMP,
+                (u, t) -> Dates.truncate((String) u, (Long) t)));
+        add.accept(Fn.binary("trunc", "the date truncated to unit (year, quarter, month, week); null for another unit", DATE, STRING, DATE,
+                (d, u) -> Dates.truncateDate((String) u, (Integer) d)));
+        add.accept(Fn.custom("unix_timestamp", 1, 2, "unix_timestamp(x[, fmt STRING]) → BIGINT", FunctionDef.NULL_IN_NULL_OUT,
+                "the seconds since 1970-01-01T00:00Z of x (text read with fmt, yyyy-MM-dd HH:mm:ss by default)", DateFunctions::unixTimestamp));
+        add.accept(Fn.fixed("from_unixtime", "the seconds since the epoch as text in fmt (yyyy-MM-dd HH:mm:ss by default)", STRING, 1,
+                List.of(LONG, STRING), List.of(DEFAULT_FORMAT), a -> formatter((String) a[1]).format(
+                        Dates.dateTime((Long) a[0] * Dates.MICROS_PER_SECOND))));
+        add.accept(Fn.binary("date_format", "the timestamp as text in the datetime pattern fmt", TIMESTAMP, STRING, STRING,
+                (t, f) -> formatter((String) f).format(Dates.dateTime((Long) t))));
+        add.accept(Fn.unary("unix_date", "the days since 1970-01-01", DATE, INT, d -> d));
+        add.accept(Fn.unary("unix_seconds", "the whole seconds since the epoch", TIMESTAMP, LONG,
+                t -> Math.floorDiv((Long) t, Dates.MICROS_PER_SECOND)));
+        add.accept(Fn.unary("unix_micros", "the microseconds since the epoch", TIMESTAMP, LONG, t -> t));
+        add.accept(Fn.unary("timestamp_seconds", "the timestamp that many seconds after the epoch", LONG, TIMESTAMP,
+                s -> {
+                    try {
+                        return Math.multiplyExact((Long) s, Dates.MICROS_PER_SECOND);
+                    } catch (ArithmeticException e) {
+                        throw Failure.overflow("timestamp_seconds");
+                    }
+                }));
+        add.accept(Fn.unary("date_from_unix_date", "the date that many days after 1970-01-01", INT, DATE, d -> d));
+    }
+
+    static DateTimeFormatter formatter(String pattern) {
+        try {
+            return DateTimeFormatter.ofPattern(pattern, Locale.US);
+        } catch (IllegalArgumentException e) {
+            throw Failure.of("INVALID_DATETIME_PATTERN", "'" + pattern + "' is not a datetime pattern: " + e.getMessage());
+        }
+    }
+
+    private static Object parse(String text, String pattern, DataType to) {
+        try {
+            TemporalAccessor t = formatter(pattern).parse(text);
+            LocalDate date = LocalDate.of(t.isSupported(ChronoField.YEAR) ? t.get(ChronoField.YEAR) : t.isSupported(ChronoField.YEAR_OF_ERA)
+                    ? t.get(ChronoField.YEAR_OF_ERA) : 1970,
+                    t.isSupported(ChronoField.MONTH_OF_YEAR) ? t.get(ChronoField.MONTH_OF_YEAR) : 1,
+                    t.isSupported(ChronoField.DAY_OF_MONTH) ? t.get(ChronoField.DAY_OF_MONTH) : 1);
+            if (to.kind() == DataType.Kind.DATE) {
+                return (int) date.toEpochDay();
+            }
+            LocalDateTime dt = date.atTime(t.isSupported(ChronoField.HOUR_OF_DAY) ? t.get(ChronoField.HOUR_OF_DAY) : 0,
+                    t.isSupported(ChronoField.MINUTE_OF_HOUR) ? t.get(ChronoField.MINUTE_OF_HOUR) : 0,
+                    t.isSupported(ChronoField.SECOND_OF_MINUTE) ? t.get(ChronoField.SECOND_OF_MINUTE) : 0,
+                    t.isSupported(ChronoField.NANO_OF_SECOND) ? t.get(ChronoField.NANO_OF_SECOND) : 0);
+            return Dates.micros(dt);
+        } catch (java.time.DateTimeException e) {
+            throw Failure.of("CANNOT_PARSE_TIMESTAMP", "'" + text + "' does not match the pattern '" + pattern + "'");
+        }
+    }
+
+    private static Bound parsed(Analyzer.Call call, List<Bound> args, DataType to) {
+        List<Bound> cast = List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING));
+        return call.apply(cast, to, (Kernel.Binary) (s, f) -> parse((String) s, (String) f, to));
+    }
+
+    private static Bound unixTimestamp(Analyzer.Call call, List<Bound> args) {
+        Bound x = args.get(0);
+        Bound time;
+        if (args.size() == 1 && !Types.is(x.type(), DataType.Kind.STRING)) {
+            time = call.as(x, TIMESTAMP);
+        } else {
+            Bound fmt = args.size() > 1 ? args.get(1) : new Bound.Literal(DEFAULT_FORMAT, STRING, "'" + DEFAULT_FORMAT + "'");
+            time = Types.is(x.type(), DataType.Kind.STRING) || x.type() == null ? parsed(call, List.of(x, fmt), TIMESTAMP) : call.as(x, TIMESTAMP);
+        }
+        return call.apply(List.of(time), LONG, (Kernel.Unary) t -> (Long) t / Dates.MICROS_PER_SECOND); // toward zero, as Spark
+    }
+}

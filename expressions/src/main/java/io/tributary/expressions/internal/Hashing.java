@@ -1,0 +1,193 @@
+package io.tributary.expressions.internal;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Spark's row hashes bit for bit: {@code hash} is its Murmur3 x86_32 (with Spark's own handling of the
+ * last bytes of text), {@code xxhash64} its XXH64; each value hashed with the previous hash as seed, from 42.
+ */
+final class Hashing {
+    private static final long P1 = 0x9E3779B185EBCA87L;
+    private static final long P2 = 0xC2B2AE3D27D4EB4FL;
+    private static final long P3 = 0x165667B19E3779F9L;
+    private static final long P4 = 0x85EBCA77C2B2AE63L;
+    private static final long P5 = 0x27D4EB2F165667C5L;
+
+    private Hashing() {
+    }
+
+    /** How a value of one type feeds a hash: as an int, a long or bytes. */
+    interface Feed {
+        int murmur(Object v, int seed);
+
+        long xx(Object v, long seed);
+    }
+
+    static Feed feed(io.tributary.schema.DataType type) {
+        return switch (type.kind()) {
+            case BOOLEAN -> ints(v -> (Boolean) v ? 1 : 0);
+            case BYTE, SHORT, INT, DATE -> ints(v -> ((Number) v).intValue());
+            case FLOAT -> ints(v -> (Float) v == -0.0f ? 0 : Float.floatToIntBits((Float) v));
+            case LONG, TIMESTAMP, TIMESTAMP_NTZ -> longs(v -> (Long) v);
+            case DOUBLE -> longs(v -> (Double) v == -0.0d ? 0L : Double.doubleToLongBits((Double) v));
+            case DECIMAL -> type.precision() <= 18 ? longs(v -> ((BigDecimal) v).unscaledValue().longValue())
+                    : bytes(v -> ((BigDecimal) v).unscaledValue().toByteArray());
+            case STRING -> bytes(v -> ((String) v).getBytes(StandardCharsets.UTF_8));
+            case BINARY -> bytes(v -> (byte[]) v);
+            default -> throw new IllegalArgumentException("no hash of " + type);
+        };
+    }
+
+    private static Feed ints(java.util.function.ToIntFunction<Object> f) {
+        return new Feed() {
+            public int murmur(Object v, int seed) {
+                return murmurInt(f.applyAsInt(v), seed);
+            }
+
+            public long xx(Object v, long seed) {
+                return xxInt(f.applyAsInt(v), seed);
+            }
+        };
+    }
+
+    private static Feed longs(java.util.function.ToLongFunction<Object> f) {
+        return new Feed() {
+            public int murmur(Object v, int seed) {
+                return murmurLong(f.applyAsLong(v), seed);
+            }
+
+            public long xx(Object v, long seed) {
+                return xxLong(f.applyAsLong(v), seed);
+            }
+        };
+    }
+
+    private static Feed bytes(java.util.function.Function<Object, byte[]> f) {
+        return new Feed() {
+            public int murmur(Object v, int seed) {
+                return murmurBytes(f.apply(v), seed);
+            }
+
+            public long xx(Object v, long seed) {
+                return xxBytes(f.apply(v), seed);
+            }
+        };
+    }
+
+    private static int mixK1(int k1) {
+        return Integer.rotateLeft(k1 * 0xcc9e2d51, 15) * 0x1b873593;
+    }
+
+    private static int mixH1(int h1, int k1) {
+        return Integer.rotateLeft(h1 ^ k1, 13) * 5 + 0xe6546b64;
+    }
+
+    private static int fmix(int h1, int length) {
+        h1 ^= length;
+        h1 ^= h1 >>> 16;
+        h1 *= 0x85ebca6b;
+        h1 ^= h1 >>> 13;
+        h1 *= 0xc2b2ae35;
+        return h1 ^ (h1 >>> 16);
+    }
+
+    static int murmurInt(int v, int seed) {
+        return fmix(mixH1(seed, mixK1(v)), 4);
+    }
+
+    static int murmurLong(long v, int seed) {
+        int h1 = mixH1(seed, mixK1((int) v));
+        h1 = mixH1(h1, mixK1((int) (v >>> 32)));
+        return fmix(h1, 8);
+    }
+
+    static int murmurBytes(byte[] b, int seed) {
+        ByteBuffer buf = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        int aligned = b.length - b.length % 4;
+        int h1 = seed;
+        for (int i = 0; i < aligned; i += 4) {
+            h1 = mixH1(h1, mixK1(buf.getInt(i)));
+        }
+        for (int i = aligned; i < b.length; i++) {
+            h1 = mixH1(h1, mixK1(b[i])); // Spark's legacy tail: one signed byte at a time
+        }
+        return fmix(h1, b.length);
+    }
+
+    private static long xxFmix(long h) {
+        h ^= h >>> 33;
+        h *= P2;
+        h ^= h >>> 29;
+        h *= P3;
+        return h ^ (h >>> 32);
+    }
+
+    static long xxInt(int v, long seed) {
+        long h = seed + P5 + 4L;
+        h ^= (v & 0xFFFFFFFFL) * P1;
+        h = Long.rotateLeft(h, 23) * P2 + P3;
+        return xxFmix(h);
+    }
+
+    static long xxLong(long v, long seed) {
+        long h = seed + P5 + 8L;
+        h ^= Long.rotateLeft(v * P2, 31) * P1;
+        h = Long.rotateLeft(h, 27) * P1 + P4;
+        return xxFmix(h);
+    }
+
+    private static long round(long acc, long lane) {
+        return Long.rotateLeft(acc + lane * P2, 31) * P1;
+    }
+
+    private static long merge(long h, long v) {
+        return (h ^ round(0, v)) * P1 + P4;
+    }
+
+    static long xxBytes(byte[] b, long seed) {
+        ByteBuffer buf = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        int off = 0;
+        int end = b.length;
+        long h;
+        if (end >= 32) {
+            long v1 = seed + P1 + P2;
+            long v2 = seed + P2;
+            long v3 = seed;
+            long v4 = seed - P1;
+            do {
+                v1 = round(v1, buf.getLong(off));
+                v2 = round(v2, buf.getLong(off + 8));
+                v3 = round(v3, buf.getLong(off + 16));
+                v4 = round(v4, buf.getLong(off + 24));
+                off += 32;
+            } while (off <= end - 32);
+            h = Long.rotateLeft(v1, 1) + Long.rotateLeft(v2, 7) + Long.rotateLeft(v3, 12) + Long.rotateLeft(v4, 18);
+            h = merge(h, v1);
+            h = merge(h, v2);
+            h = merge(h, v3);
+            h = merge(h, v4);
+        } else {
+            h = seed + P5;
+        }
+        h += end;
+        while (off <= end - 8) {
+            h ^= round(0, buf.getLong(off));
+            h = Long.rotateLeft(h, 27) * P1 + P4;
+            off += 8;
+        }
+        if (off <= end - 4) {
+            h ^= (buf.getInt(off) & 0xFFFFFFFFL) * P1;
+            h = Long.rotateLeft(h, 23) * P2 + P3;
+            off += 4;
+        }
+        while (off < end) {
+            h ^= (b[off] & 0xFF) * P5;
+            h = Long.rotateLeft(h, 11) * P1;
+            off++;
+        }
+        return xxFmix(h);
+    }
+}

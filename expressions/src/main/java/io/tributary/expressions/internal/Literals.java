@@ -1,0 +1,75 @@
+package io.tributary.expressions.internal;
+
+import io.tributary.schema.DataType;
+import java.math.BigDecimal;
+
+/** Spark's literal rules: the text of a string literal unescaped, a number's type from its form. */
+final class Literals {
+    private Literals() {
+    }
+
+    /**
+     * A quoted literal's value as Spark's {@code unescapeSQLString} reads it: the quotes dropped, a doubled
+     * quote one quote, {@code \n \t \r \b \0 \Z \\ \' \"} and {@code \}{@code uXXXX} their characters,
+     * {@code \%} and {@code \_} kept with their backslash (LIKE reads them), any other escaped character itself.
+     */
+    static String unquote(String quoted) {
+        char q = quoted.charAt(0);
+        String body = quoted.substring(1, quoted.length() - 1);
+        StringBuilder sb = new StringBuilder(body.length());
+        for (int i = 0; i < body.length(); i++) {
+            char c = body.charAt(i);
+            if (c == q && i + 1 < body.length() && body.charAt(i + 1) == q) {
+                sb.append(q);
+                i++;
+            } else if (c == '\\' && i + 1 < body.length()) {
+                char n = body.charAt(++i);
+                switch (n) {
+                    case 'n' -> sb.append('\n');
+                    case 't' -> sb.append('\t');
+                    case 'r' -> sb.append('\r');
+                    case 'b' -> sb.append('\b');
+                    case '0' -> sb.append('\0');
+                    case 'Z' -> sb.append('\u001A');
+                    case '%', '_' -> sb.append('\\').append(n);
+                    case 'u' -> {
+                        if (i + 4 < body.length()) {
+                            sb.append((char) Integer.parseInt(body.substring(i + 1, i + 5), 16));
+                            i += 4;
+                        } else {
+                            sb.append(n);
+                        }
+                    }
+                    default -> sb.append(n);
+                }
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** An integer literal: INT when it fits, else BIGINT, else DECIMAL(p,0) as Spark types it; null when it fits none. */
+    static Node.Literal integer(String digits, String text, int position) {
+        BigDecimal v = new BigDecimal(digits);
+        if (v.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) >= 0 && v.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0) {
+            return new Node.Literal(v.intValueExact(), DataType.INT, text, position);
+        }
+        if (v.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) >= 0 && v.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0) {
+            return new Node.Literal(v.longValueExact(), DataType.LONG, text, position);
+        }
+        return decimal(v, text, position);
+    }
+
+    /** A decimal literal: DECIMAL(max(precision, scale), scale) of its digits, as Spark's {@code Literal(BigDecimal)}. */
+    static Node.Literal decimal(BigDecimal v, String text, int position) {
+        if (v.scale() < 0) {
+            v = v.setScale(0);
+        }
+        int precision = Math.max(v.precision(), v.scale());
+        if (precision > 38) {
+            return null;
+        }
+        return new Node.Literal(v, DataType.decimal(precision, v.scale()), text, position);
+    }
+}

@@ -1,0 +1,165 @@
+package io.tributary.expressions.internal;
+
+import static io.tributary.schema.DataType.DOUBLE;
+import static io.tributary.schema.DataType.INT;
+
+import io.tributary.schema.DataType;
+import io.tributary.schema.DataType.Kind;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** Spark's math functions: whole numbers and decimals keep their kind where Spark keeps it, the rest is DOUBLE. */
+final class MathFunctions {
+    private MathFunctions() {
+    }
+
+    static void register(Consumer<FunctionDef> add) {
+        add.accept(Fn.custom("abs", 1, 1, "abs(n NUMERIC) → the type of n", FunctionDef.NULL_IN_NULL_OUT,
+                "the absolute value; ARITHMETIC_OVERFLOW for the least whole number", MathFunctions::abs));
+        add.accept(Fn.custom("negative", 1, 1, "negative(n NUMERIC) → the type of n", FunctionDef.NULL_IN_NULL_OUT, "-n", Arithmetic::negate));
+        add.accept(Fn.custom("positive", 1, 1, "positive(n NUMERIC) → the type of n", FunctionDef.NULL_IN_NULL_OUT, "n",
+                (call, args) -> args.get(0)));
+        add.accept(Fn.custom("round", 1, 2, "round(n NUMERIC[, scale INT]) → the type of n", FunctionDef.NULL_IN_NULL_OUT,
+                "n rounded half up to scale decimal places (0 by default; negative rounds left of the point)",
+                (call, args) -> round(call, args, RoundingMode.HALF_UP)));
+        add.accept(Fn.custom("bround", 1, 2, "bround(n NUMERIC[, scale INT]) → the type of n", FunctionDef.NULL_IN_NULL_OUT,
+                "n rounded half to even (banker's rounding) to scale decimal places", (call, args) -> round(call, args, RoundingMode.HALF_EVEN)));
+        FunctionDef floor = Fn.custom("floor", 1, 1, "floor(n NUMERIC) → BIGINT, or DECIMAL(p-s+1,0) for a decimal", FunctionDef.NULL_IN_NULL_OUT,
+                "the greatest whole number not above n", (call, args) -> floorCeil(call, args, RoundingMode.FLOOR));
+        add.accept(floor);
+        FunctionDef ceil = Fn.custom("ceil", 1, 1, "ceil(n NUMERIC) → BIGINT, or DECIMAL(p-s+1,0) for a decimal", FunctionDef.NULL_IN_NULL_OUT,
+                "the least whole number not below n", (call, args) -> floorCeil(call, args, RoundingMode.CEILING));
+        add.accept(ceil);
+        add.accept(Fn.alias("ceiling", ceil));
+        FunctionDef pow = Fn.binary("pow", "base raised to the power exp", DOUBLE, DOUBLE, DOUBLE, (a, b) -> Math.pow((Double) a, (Double) b));
+        add.accept(pow);
+        add.accept(Fn.alias("power", pow));
+        add.accept(Fn.unary("sqrt", "the square root (NaN below 0)", DOUBLE, DOUBLE, v -> Math.sqrt((Double) v)));
+        add.accept(Fn.unary("cbrt", "the cube root", DOUBLE, DOUBLE, v -> Math.cbrt((Double) v)));
+        add.accept(Fn.unary("exp", "e raised to the power n", DOUBLE, DOUBLE, v -> Math.exp((Double) v)));
+        add.accept(Fn.unary("ln", "the natural logarithm; null for 0 and below", DOUBLE, DOUBLE, v -> (Double) v <= 0 ? null : Math.log((Double) v)));
+        add.accept(Fn.unary("log10", "the base-10 logarithm; null for 0 and below", DOUBLE, DOUBLE,
+                v -> (Double) v <= 0 ? null : Math.log10((Double) v)));
+        add.accept(Fn.unary("log2", "the base-2 logarithm; null for 0 and below", DOUBLE, DOUBLE,
+                v -> (Double) v <= 0 ? null : Math.log((Double) v) / Math.log(2)));
+        FunctionDef sign = Fn.unary("sign", "-1.0, 0.0 or 1.0 by the sign of n", DOUBLE, DOUBLE, v -> Math.signum((Double) v));
+        add.accept(sign);
+        add.accept(Fn.alias("signum", sign));
+        add.accept(Fn.custom("mod", 2, 2, "mod(a NUMERIC, b NUMERIC) → as a % b", FunctionDef.NULL_IN_NULL_OUT, "the remainder of a / b, as a % b",
+                (call, args) -> Arithmetic.resolve(call, "%", args)));
+        add.accept(Fn.custom("pmod", 2, 2, "pmod(a NUMERIC, b NUMERIC) → as a % b", FunctionDef.NULL_IN_NULL_OUT,
+                "the remainder of a / b, made positive", MathFunctions::pmod));
+    }
+
+    private static Bound abs(Analyzer.Call call, List<Bound> args) {
+        Bound x = numeric(call, args.get(0));
+        DataType t = x.type();
+        Kernel.Unary k = switch (t.kind()) {
+            case DOUBLE -> v -> Math.abs((Double) v);
+            case FLOAT -> v -> Math.abs((Float) v);
+            case DECIMAL -> v -> ((BigDecimal) v).abs();
+            default -> {
+                Kernel.Binary minus = Arithmetic.kernel("-", t);
+                yield v -> ((Number) v).longValue() < 0 ? minus.apply2(zero(t), v) : v;
+            }
+        };
+        return call.apply(List.of(x), t, k);
+    }
+
+    static Object zero(DataType t) {
+        return switch (t.kind()) {
+            case LONG -> 0L;
+            case INT -> 0;
+            case SHORT -> (short) 0;
+            default -> (byte) 0;
+        };
+    }
+
+    private static Bound numeric(Analyzer.Call call, Bound x) {
+        if (x.type() == null) {
+            return call.as(x, DOUBLE);
+        }
+        if (x.type().kind() == Kind.STRING) {
+            return call.as(x, DOUBLE);
+        }
+        if (!Types.numeric(x.type())) {
+            throw call.typeError("'" + x.text() + "' is " + Types.name(x.type()) + ", and " + call.name() + " needs a number");
+        }
+        return x;
+    }
+
+    private static Bound round(Analyzer.Call call, List<Bound> args, RoundingMode mode) {
+        Bound x = numeric(call, args.get(0));
+        int scale = 0;
+        if (args.size() > 1) {
+            if (!(args.get(1) instanceof Bound.Literal lit) || !(lit.value() instanceof Integer)) {
+                throw call.typeError("the scale of " + call.name() + " must be an integer literal");
+            }
+            scale = (Integer) ((Bound.Literal) args.get(1)).value();
+        }
+        int s = scale;
+        DataType t = x.type();
+        return switch (t.kind()) {
+            case DOUBLE, FLOAT -> call.apply(List.of(x), t, (Kernel.Unary) v -> {
+                double d = ((Number) v).doubleValue();
+                if (Double.isNaN(d) || Double.isInfinite(d)) {
+                    return v;
+                }
+                double r = new BigDecimal(Double.toString(d)).setScale(s, mode).doubleValue();
+                return t.kind() == Kind.FLOAT ? (Object) (float) r : (Object) r;
+            });
+            case DECIMAL -> {
+                int intDigits = t.precision() - t.scale() + 1;
+                DataType result = s < 0 ? DataType.decimal(Math.min(intDigits, 38), 0)
+                        : Types.bounded(intDigits + Math.min(t.scale(), s), Math.min(t.scale(), s));
+                yield call.apply(List.of(x), result, (Kernel.Unary) v -> Decimals.fit(((BigDecimal) v).setScale(s, mode), result));
+            }
+            default -> {
+                Kernel.Unary back = Casts.kernel(DataType.decimal(38, 0), t);
+                yield call.apply(List.of(x), t, (Kernel.Unary) v -> {
+                    if (s >= 0) {
+                        return v;
+                    }
+                    try {
+                        return back.apply1(BigDecimal.valueOf(((Number) v).longValue()).setScale(s, mode).setScale(0));
+                    } catch (Failure f) {
+                        throw Failure.overflow(call.name());
+                    }
+                });
+            }
+        };
+    }
+
+    private static Bound floorCeil(Analyzer.Call call, List<Bound> args, RoundingMode mode) {
+        Bound x = numeric(call, args.get(0));
+        DataType t = x.type();
+        if (t.kind() == Kind.DECIMAL) {
+            DataType result = Types.bounded(t.precision() - t.scale() + 1, 0);
+            return call.apply(List.of(x), result, (Kernel.Unary) v -> ((BigDecimal) v).setScale(0, mode));
+        }
+        if (Types.integral(t)) {
+            return call.apply(List.of(x), DataType.LONG, (Kernel.Unary) v -> ((Number) v).longValue());
+        }
+        boolean down = mode == RoundingMode.FLOOR;
+        return call.apply(List.of(x), DataType.LONG, (Kernel.Unary) v -> {
+            double d = ((Number) v).doubleValue();
+            return (long) (down ? Math.floor(d) : Math.ceil(d));
+        });
+    }
+
+    /** a % b, then b added once when that is negative (as Spark's Pmod). */
+    private static Bound pmod(Analyzer.Call call, List<Bound> args) {
+        Bound.Apply rem = (Bound.Apply) Arithmetic.resolve(call, "%", args);
+        Kernel.Binary r = (Kernel.Binary) rem.kernel();
+        DataType t = rem.type();
+        Kernel.Binary plus = Types.isDecimal(t) ? (a, b) -> ((BigDecimal) a).add((BigDecimal) b) : Arithmetic.kernel("+", t);
+        Kernel.Binary signed = (a, b) -> {
+            Object m = r.apply2(a, b);
+            boolean negative = m instanceof BigDecimal d ? d.signum() < 0 : ((Number) m).doubleValue() < 0;
+            return negative ? r.apply2(plus.apply2(m, b), b) : m;
+        };
+        return call.apply(rem.args(), t, signed);
+    }
+}

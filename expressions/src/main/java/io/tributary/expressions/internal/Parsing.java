@@ -1,0 +1,60 @@
+package io.tributary.expressions.internal;
+
+import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.internal.SparkExprParser.SelectAllContext;
+import io.tributary.expressions.internal.SparkExprParser.SelectAllOfContext;
+import io.tributary.expressions.internal.SparkExprParser.SelectExpressionContext;
+import io.tributary.expressions.internal.SparkExprParser.SelectItemContext;
+import java.util.List;
+import org.antlr.v4.runtime.BaseErrorListener;
+import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CommonTokenStream;
+import org.antlr.v4.runtime.RecognitionException;
+import org.antlr.v4.runtime.Recognizer;
+import org.antlr.v4.runtime.Token;
+
+/** Parses Spark SQL expressions and select items with the {@code SparkExpr} grammar; a syntax error names the position. */
+public final class Parsing {
+    private Parsing() {
+    }
+
+    /** A select item: {@code *} (all columns, {@code star} true), {@code t.*}, or an expression with an optional alias. */
+    public record SelectItem(boolean star, List<String> qualifier, Node expression, String alias) {
+    }
+
+    public static Node expression(String text) {
+        SparkExprParser p = parser(text);
+        return new AstBuilder(text).visit(p.singleExpression());
+    }
+
+    public static SelectItem selectItem(String text) {
+        SparkExprParser p = parser(text);
+        SelectItemContext item = p.selectItem();
+        if (item instanceof SelectAllContext) {
+            return new SelectItem(true, List.of(), null, null);
+        }
+        if (item instanceof SelectAllOfContext of) {
+            return new SelectItem(true, of.qualifiedName().identifier().stream().map(AstBuilder::name).toList(), null, null);
+        }
+        SelectExpressionContext e = (SelectExpressionContext) item;
+        Node node = new AstBuilder(text).visit(e.expression());
+        return new SelectItem(false, List.of(), node, e.identifier() == null ? null : AstBuilder.name(e.identifier()));
+    }
+
+    private static SparkExprParser parser(String text) {
+        BaseErrorListener errors = new BaseErrorListener() {
+            @Override
+            public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int column, String msg, RecognitionException e) {
+                String near = offending instanceof Token t ? (t.getType() == Token.EOF ? "the end" : "'" + t.getText() + "'") : "here";
+                throw ExpressionErrors.syntax(text, line, column + 1, near, msg);
+            }
+        };
+        SparkExprLexer lexer = new SparkExprLexer(CharStreams.fromString(text));
+        lexer.removeErrorListeners();
+        lexer.addErrorListener(errors);
+        SparkExprParser parser = new SparkExprParser(new CommonTokenStream(lexer));
+        parser.removeErrorListeners();
+        parser.addErrorListener(errors);
+        return parser;
+    }
+}

@@ -1,0 +1,132 @@
+package io.tributary.expressions.internal;
+
+import static io.tributary.schema.DataType.INT;
+import static io.tributary.schema.DataType.STRING;
+
+import io.tributary.schema.DataType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Spark's string functions. Positions and lengths count characters (code points), as Spark does. */
+final class StringFunctions {
+    private StringFunctions() {
+    }
+
+    static void register(Consumer<FunctionDef> add) {
+        add.accept(Fn.unary("upper", "the text upper-cased (locale-independent)", STRING, STRING, v -> ((String) v).toUpperCase(Locale.ROOT)));
+        add.accept(Fn.alias("ucase", Fn.unary("upper", "", STRING, STRING, v -> ((String) v).toUpperCase(Locale.ROOT))));
+        add.accept(Fn.unary("lower", "the text lower-cased (locale-independent)", STRING, STRING, v -> ((String) v).toLowerCase(Locale.ROOT)));
+        add.accept(Fn.alias("lcase", Fn.unary("lower", "", STRING, STRING, v -> ((String) v).toLowerCase(Locale.ROOT))));
+        add.accept(Fn.unary("trim", "the text without leading and trailing spaces", STRING, STRING, v -> Text.trim((String) v, true, true)));
+        add.accept(Fn.unary("ltrim", "the text without leading spaces", STRING, STRING, v -> Text.trim((String) v, true, false)));
+        add.accept(Fn.unary("rtrim", "the text without trailing spaces", STRING, STRING, v -> Text.trim((String) v, false, true)));
+        FunctionDef length = Fn.unary("length", "the number of characters", STRING, INT, v -> Text.length((String) v));
+        add.accept(length);
+        add.accept(Fn.alias("char_length", length));
+        add.accept(Fn.alias("character_length", length));
+        FunctionDef substring = Fn.fixed("substring", "the characters from pos (1-based; negative counts from the end) for len characters",
+                STRING, 2, List.of(STRING, INT, INT), List.of(Integer.MAX_VALUE),
+                a -> Text.substring((String) a[0], (Integer) a[1], (Integer) a[2]));
+        add.accept(substring);
+        add.accept(Fn.alias("substr", substring));
+        add.accept(Fn.binary("left", "the first len characters", STRING, INT, STRING, (s, n) -> Text.substring((String) s, 1, (Integer) n)));
+        add.accept(Fn.binary("right", "the last len characters", STRING, INT, STRING,
+                (s, n) -> (Integer) n <= 0 ? "" : Text.substring((String) s, -(Integer) n, Integer.MAX_VALUE)));
+        add.accept(Fn.custom("concat", 0, -1, "concat(STRING, ...) → STRING", FunctionDef.NULL_IN_NULL_OUT, "the texts one after another",
+                (call, args) -> call.apply(args.stream().map(b -> call.as(b, STRING)).toList(), STRING, a -> String.join("", Arrays.stream(a).map(x -> (String) x).toList()))));
+        add.accept(Fn.custom("concat_ws", 1, -1, "concat_ws(sep STRING, STRING, ...) → STRING", "null if sep is null; null texts are skipped",
+                "the texts joined by sep, nulls skipped", (call, args) -> call.applyTolerant(args.stream().map(b -> call.as(b, STRING)).toList(), STRING, a -> {
+                    if (a[0] == null) {
+                        return null;
+                    }
+                    List<String> parts = new ArrayList<>();
+                    for (int i = 1; i < a.length; i++) {
+                        if (a[i] != null) {
+                            parts.add((String) a[i]);
+                        }
+                    }
+                    return String.join((String) a[0], parts);
+                })));
+        add.accept(Fn.fixed("lpad", "the text left-padded with pad (a space by default) to len characters, or cut to len", STRING, 2,
+                List.of(STRING, INT, STRING), List.of(" "), a -> Text.pad((String) a[0], (Integer) a[1], (String) a[2], true)));
+        add.accept(Fn.fixed("rpad", "the text right-padded with pad (a space by default) to len characters, or cut to len", STRING, 2,
+                List.of(STRING, INT, STRING), List.of(" "), a -> Text.pad((String) a[0], (Integer) a[1], (String) a[2], false)));
+        add.accept(Fn.fixed("replace", "every occurrence of search replaced by replace (removed when replace is not given)", STRING, 2,
+                List.of(STRING, STRING, STRING), List.of(""), a -> ((String) a[1]).isEmpty() ? a[0] : ((String) a[0]).replace((String) a[1], (String) a[2])));
+        add.accept(Fn.custom("split", 2, 3, "split(str STRING, regex STRING[, limit INT]) → ARRAY<STRING>", FunctionDef.NULL_IN_NULL_OUT,
+                "the text split around matches of the regular expression", StringFunctions::split));
+        add.accept(Fn.custom("regexp_extract", 2, 3, "regexp_extract(str STRING, regex STRING[, idx INT]) → STRING", FunctionDef.NULL_IN_NULL_OUT,
+                "group idx (1 by default) of the first match, '' when none", StringFunctions::regexpExtract));
+        add.accept(Fn.custom("regexp_replace", 3, 3, "regexp_replace(str STRING, regex STRING, rep STRING) → STRING", FunctionDef.NULL_IN_NULL_OUT,
+                "every match of the regular expression replaced by rep ($1 names a group)", StringFunctions::regexpReplace));
+        add.accept(Fn.unary("initcap", "each word's first letter upper-cased, the rest lower-cased (words split at spaces)", STRING, STRING,
+                v -> Text.initcap((String) v)));
+        add.accept(Fn.unary("reverse", "the characters in reverse order", STRING, STRING, v -> Text.reverse((String) v)));
+        add.accept(Fn.binary("instr", "the 1-based position of the first occurrence of substr, 0 if none", STRING, STRING, INT,
+                (s, sub) -> Text.indexOf((String) s, (String) sub, 0)));
+        add.accept(Fn.fixed("locate", "the 1-based position of substr in str from pos, 0 if none", INT, 2, List.of(STRING, STRING, INT), List.of(1),
+                a -> (Integer) a[2] < 1 ? 0 : Text.indexOf((String) a[1], (String) a[0], (Integer) a[2] - 1)));
+        add.accept(Fn.binary("repeat", "the text n times", STRING, INT, STRING, (s, n) -> ((String) s).repeat(Math.max(0, (Integer) n))));
+        add.accept(Fn.unary("ascii", "the code of the first character, 0 for ''", STRING, INT,
+                v -> ((String) v).isEmpty() ? 0 : ((String) v).codePointAt(0)));
+        add.accept(Fn.binary("startswith", "whether the text starts with prefix", STRING, STRING, DataType.BOOLEAN,
+                (s, p) -> ((String) s).startsWith((String) p)));
+        add.accept(Fn.binary("endswith", "whether the text ends with suffix", STRING, STRING, DataType.BOOLEAN,
+                (s, p) -> ((String) s).endsWith((String) p)));
+        add.accept(Fn.binary("contains", "whether the text contains sub", STRING, STRING, DataType.BOOLEAN,
+                (s, p) -> ((String) s).contains((String) p)));
+    }
+
+    private static Pattern pattern(Analyzer.Call call, Bound regex, Object value) {
+        return regex instanceof Bound.Literal ? Predicates.regex(call, (String) value) : Pattern.compile((String) value);
+    }
+
+    private static Bound split(Analyzer.Call call, List<Bound> args) {
+        List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING),
+                args.size() > 2 ? call.as(args.get(2), INT) : new Bound.Literal(-1, INT, "-1")));
+        Pattern fixed = cast.get(1) instanceof Bound.Literal l && l.value() != null ? Predicates.regex(call, (String) l.value()) : null;
+        return call.apply(cast, DataType.array(STRING), a -> {
+            String s = (String) a[0];
+            if (s.isEmpty()) {
+                return List.of();
+            }
+            Pattern p = fixed != null ? fixed : Pattern.compile((String) a[1]);
+            int limit = (Integer) a[2];
+            List<String> parts = new ArrayList<>(Arrays.asList(p.split(s, limit > 0 ? limit : -1)));
+            if (p.pattern().isEmpty() && limit <= 0 && parts.get(parts.size() - 1).isEmpty()) {
+                parts.remove(parts.size() - 1); // Spark splits '' between characters, not after the last one
+            }
+            return parts;
+        });
+    }
+
+    private static Bound regexpExtract(Analyzer.Call call, List<Bound> args) {
+        List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING),
+                args.size() > 2 ? call.as(args.get(2), INT) : new Bound.Literal(1, INT, "1")));
+        Pattern fixed = cast.get(1) instanceof Bound.Literal l && l.value() != null ? Predicates.regex(call, (String) l.value()) : null;
+        return call.apply(cast, STRING, a -> {
+            Pattern p = fixed != null ? fixed : Pattern.compile((String) a[1]);
+            Matcher m = p.matcher((String) a[0]);
+            int group = (Integer) a[2];
+            if (group < 0 || group > m.groupCount()) {
+                throw Failure.of("INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX", "the regex has " + m.groupCount() + " groups, not " + group);
+            }
+            if (!m.find()) {
+                return "";
+            }
+            String g = m.group(group);
+            return g == null ? "" : g;
+        });
+    }
+
+    private static Bound regexpReplace(Analyzer.Call call, List<Bound> args) {
+        List<Bound> cast = args.stream().map(b -> call.as(b, STRING)).toList();
+        Pattern fixed = cast.get(1) instanceof Bound.Literal l && l.value() != null ? Predicates.regex(call, (String) l.value()) : null;
+        return call.apply(cast, STRING, a -> (fixed != null ? fixed : Pattern.compile((String) a[1])).matcher((String) a[0]).replaceAll((String) a[2]));
+    }
+}

@@ -1,0 +1,162 @@
+package io.tributary.expressions.internal;
+
+import io.tributary.schema.DataType;
+import io.tributary.schema.DataType.Kind;
+
+/**
+ * Spark 4.2's ANSI type rules: numeric precedence, the decimal a whole number widens to, the wider
+ * of two types ({@code findWiderTypeForTwo}) and the decimal results of arithmetic
+ * ({@code DecimalPrecision}, with {@code allowPrecisionLoss}). A null type is the type of NULL (Spark's VOID).
+ */
+public final class Types {
+    static final int MAX_PRECISION = 38;
+
+    private Types() {
+    }
+
+    public static String name(DataType t) {
+        return t == null ? "VOID" : t.ddl();
+    }
+
+    static boolean integral(DataType t) {
+        return t != null && switch (t.kind()) {
+            case BYTE, SHORT, INT, LONG -> true;
+            default -> false;
+        };
+    }
+
+    static boolean fractional(DataType t) {
+        return t != null && (t.kind() == Kind.FLOAT || t.kind() == Kind.DOUBLE);
+    }
+
+    static boolean numeric(DataType t) {
+        return integral(t) || fractional(t) || isDecimal(t);
+    }
+
+    static boolean isDecimal(DataType t) {
+        return t != null && t.kind() == Kind.DECIMAL;
+    }
+
+    static boolean is(DataType t, Kind k) {
+        return t != null && t.kind() == k;
+    }
+
+    private static int rank(DataType t) {
+        return switch (t.kind()) {
+            case BYTE -> 1;
+            case SHORT -> 2;
+            case INT -> 3;
+            case LONG -> 4;
+            case FLOAT -> 6;
+            case DOUBLE -> 7;
+            default -> 5; // DECIMAL
+        };
+    }
+
+    /** Whether every value of numeric type {@code from} is one of {@code to} (Spark's ANSI implicit numeric casts). */
+    static boolean widens(DataType from, DataType to) {
+        if (from.equals(to) || to.kind() == Kind.DOUBLE) {
+            return true;
+        }
+        if (to.kind() == Kind.FLOAT) {
+            return !is(from, Kind.DOUBLE);
+        }
+        if (fractional(from)) {
+            return false;
+        }
+        if (isDecimal(to)) {
+            DataType d = decimalOf(from);
+            return d.scale() <= to.scale() && d.precision() - d.scale() <= to.precision() - to.scale();
+        }
+        return !isDecimal(from) && rank(from) <= rank(to);
+    }
+
+    /** The decimal a whole number type widens to: TINYINT (3,0), SMALLINT (5,0), INT (10,0), BIGINT (20,0). */
+    static DataType decimalOf(DataType t) {
+        return switch (t.kind()) {
+            case BYTE -> DataType.decimal(3, 0);
+            case SHORT -> DataType.decimal(5, 0);
+            case INT -> DataType.decimal(10, 0);
+            case LONG -> DataType.decimal(20, 0);
+            default -> t;
+        };
+    }
+
+    /** The wider of two numeric types; a decimal and a whole number give a decimal holding both. */
+    static DataType widerNumeric(DataType a, DataType b) {
+        if (a.equals(b)) {
+            return a;
+        }
+        if (is(a, Kind.DOUBLE) || is(b, Kind.DOUBLE) || (fractional(a) && isDecimal(b)) || (isDecimal(a) && fractional(b))) {
+            return DataType.DOUBLE;
+        }
+        if (fractional(a) || fractional(b)) {
+            return DataType.FLOAT;
+        }
+        if (isDecimal(a) || isDecimal(b)) {
+            return widerDecimal(decimalOf(a), decimalOf(b));
+        }
+        return rank(a) >= rank(b) ? a : b;
+    }
+
+    static DataType widerDecimal(DataType a, DataType b) {
+        int scale = Math.max(a.scale(), b.scale());
+        int range = Math.max(a.precision() - a.scale(), b.precision() - b.scale());
+        return bounded(range + scale, scale);
+    }
+
+    /** A decimal type cut to 38 digits, as Spark's {@code DecimalType.bounded}. */
+    static DataType bounded(int precision, int scale) {
+        return DataType.decimal(Math.min(precision, MAX_PRECISION), Math.min(scale, MAX_PRECISION));
+    }
+
+    /** Spark's {@code adjustPrecisionScale}: past 38 digits, the scale gives way down to 6 to keep the whole digits. */
+    static DataType adjusted(int precision, int scale) {
+        if (precision <= MAX_PRECISION) {
+            return DataType.decimal(precision, scale);
+        }
+        int intDigits = precision - scale;
+        int minScale = Math.min(scale, 6);
+        return DataType.decimal(MAX_PRECISION, Math.max(MAX_PRECISION - intDigits, minScale));
+    }
+
+    /**
+     * The type two values meet in (comparison, CASE, COALESCE, IN, the arithmetic operands), or null if
+     * there is none: numbers widen, a string meets a whole number as BIGINT, a fraction as DOUBLE, a
+     * date, timestamp or boolean as that type; a date and a timestamp as TIMESTAMP; NULL meets anything.
+     */
+    static DataType common(DataType a, DataType b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null || a.equals(b)) {
+            return a;
+        }
+        if (numeric(a) && numeric(b)) {
+            return widerNumeric(a, b);
+        }
+        if (is(a, Kind.STRING)) {
+            return stringWith(b);
+        }
+        if (is(b, Kind.STRING)) {
+            return stringWith(a);
+        }
+        if ((is(a, Kind.DATE) && is(b, Kind.TIMESTAMP)) || (is(a, Kind.TIMESTAMP) && is(b, Kind.DATE))) {
+            return DataType.TIMESTAMP;
+        }
+        return null;
+    }
+
+    private static DataType stringWith(DataType other) {
+        if (integral(other)) {
+            return DataType.LONG;
+        }
+        if (numeric(other)) {
+            return DataType.DOUBLE;
+        }
+        return switch (other.kind()) {
+            case DATE, TIMESTAMP, TIMESTAMP_NTZ, BOOLEAN, BINARY -> other;
+            default -> null;
+        };
+    }
+}
