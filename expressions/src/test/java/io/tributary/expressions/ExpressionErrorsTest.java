@@ -1,0 +1,79 @@
+package io.tributary.expressions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What a user reads when an expression is refused at start, or fails on a row. */
+class ExpressionErrorsTest {
+    private static final Schema INPUT = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, addr STRUCT<city: STRING>");
+
+    private static String refusal(String expression) {
+        return org.assertj.core.api.Assertions.catchThrowableOfType(TributaryException.class,
+                () -> Expression.compile(INPUT, expression)).getMessage();
+    }
+
+    @Test
+    void aSyntaxErrorNamesThePositionAndWhatWasFound() {
+        assertThat(refusal("amt > AND id = 1")).contains("amt > AND id = 1").contains("does not parse").contains("position 7").contains("'AND'");
+        assertThat(refusal("amt +")).contains("the end");
+        assertThat(refusal("'open")).contains("does not parse");
+    }
+
+    @Test
+    void anUnknownColumnListsTheColumns() {
+        assertThat(refusal("lower(usr)")).contains("no column 'usr'").contains("id, user, amt, ts, addr").contains("position 7");
+        assertThat(refusal("addr.town")).contains("'addr' has no field 'town'").contains("city");
+    }
+
+    @Test
+    void anUnknownFunctionIsNamed() {
+        assertThat(refusal("to_json(user)")).contains("unknown function 'to_json'").contains("docs/transform.md");
+    }
+
+    @Test
+    void theWrongNumberOfArgumentsShowsTheSignature() {
+        assertThat(refusal("substring(user)")).contains("substring takes 2 to 3 argument(s), not 1").contains("substring(STRING, INT, INT)");
+    }
+
+    @Test
+    void aTypeErrorSaysWhichPartAndHowToCastIt() {
+        assertThat(refusal("amt div 2")).contains("div needs whole numbers");
+        assertThat(refusal("addr + 1")).contains("the operator + needs numbers").contains("STRUCT");
+        assertThat(refusal("date_add(ts, 1.5)")).contains("'1.5' is DECIMAL(2,1) where INT is expected").contains("CAST(1.5 AS INT)");
+        assertThat(refusal("CASE WHEN id THEN 1 END")).contains("a WHEN condition must be BOOLEAN");
+    }
+
+    @Test
+    void upperOfANumberIsFineAsInSpark() {
+        assertThat(Expression.compile(INPUT, "upper(amt)").eval(new Object[] {1, "a", 2.5, 0L, null})).isEqualTo("2.5");
+    }
+
+    @Test
+    void aRowThatFailsCarriesTheExpressionAndSparksErrorClass() {
+        Expression e = Expression.compile(INPUT, "id + cast(user AS INT)");
+        assertThatThrownBy(() -> e.eval(new Object[] {1, "abc", 0.0, 0L, null}))
+                .isInstanceOfSatisfying(ExpressionException.class, x -> {
+                    assertThat(x.condition()).isEqualTo("CAST_INVALID_INPUT");
+                    assertThat(x.expression()).isEqualTo("cast(user AS INT)");
+                    assertThat(x.getMessage()).contains("'abc' cannot be cast to INT");
+                });
+        assertThatThrownBy(() -> e.eval(new Object[] {Integer.MAX_VALUE, "1", 0.0, 0L, null}))
+                .isInstanceOfSatisfying(ExpressionException.class, x -> assertThat(x.condition()).isEqualTo("ARITHMETIC_OVERFLOW"));
+        assertThatThrownBy(() -> Expression.compile(INPUT, "amt / (id - 1)").eval(new Object[] {1, "a", 1.0, 0L, null}))
+                .isInstanceOfSatisfying(ExpressionException.class, x -> assertThat(x.condition()).isEqualTo("DIVIDE_BY_ZERO"));
+    }
+
+    @Test
+    void aTransformRefusalNamesTheSetting() {
+        assertThatThrownBy(() -> Transform.compile(INPUT, "nosuch > 1", null, "source.files.transform.where"))
+                .hasMessageStartingWith("source.files.transform.where: expression \"nosuch > 1\"");
+        assertThatThrownBy(() -> Transform.compile(INPUT, "amt + 1", null)).hasMessageContaining("a filter needs a BOOLEAN");
+        assertThatThrownBy(() -> Transform.compile(INPUT, null, List.of("*", "user"))).hasMessageContaining("makes column 'user' twice");
+        assertThatThrownBy(() -> Transform.compile(INPUT, null, List.of("NULL AS x"))).hasMessageContaining("CAST(NULL AS STRING)");
+    }
+}

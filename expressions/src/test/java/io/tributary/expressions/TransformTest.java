@@ -1,0 +1,45 @@
+package io.tributary.expressions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.schema.Schema;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Spark's where then selectExpr over rows: the output schema and rows a user expects. */
+class TransformTest {
+    private static final Schema INPUT = Schema.parse("id INT NOT NULL, user STRING, amt DOUBLE, ts TIMESTAMP, addr STRUCT<city: STRING>");
+
+    @Test
+    void whereKeepsOnlyTrueRows() {
+        Transform t = Transform.compile(INPUT, "amt > 0 AND user IS NOT NULL", null);
+        assertThat(t.output()).isEqualTo(INPUT);
+        assertThat(t.apply(new Object[] {1, "a", 2.0, 0L, null})).containsExactly(1, "a", 2.0, 0L, null);
+        assertThat(t.apply(new Object[] {2, "a", -2.0, 0L, null})).isNull();
+        assertThat(t.apply(new Object[] {3, null, 2.0, 0L, null})).isNull();
+        assertThat(t.apply(new Object[] {4, "a", null, 0L, null})).as("null is not true").isNull();
+    }
+
+    @Test
+    void selectNamesColumnsAsSparkDoesAndExpandsTheStar() {
+        Transform t = Transform.compile(INPUT, null, List.of("*", "lower(trim(user)) AS u", "to_date(ts) day", "addr.city", "amt * 2"));
+        assertThat(t.output().toDdl()).isEqualTo("id INT NOT NULL, user STRING, amt DOUBLE, ts TIMESTAMP, addr STRUCT<city: STRING>, "
+                + "u STRING, day DATE, city STRING, `amt * 2` DOUBLE");
+        Object[] out = t.apply(new Object[] {1, "  Ann ", 2.5, 86_400_000_000L + 5, new Object[] {"Oslo"}});
+        assertThat(out).containsExactly(1, "  Ann ", 2.5, 86_400_000_000L + 5, out[4], "ann", 1, "Oslo", 5.0);
+    }
+
+    @Test
+    void keywordsAndNamesAreCaseInsensitive() {
+        Transform t = Transform.compile(INPUT, "AMT between 1 AND 3 and NOT (User like 'x%')", List.of("ID", "`user` As name"));
+        assertThat(t.output().toDdl()).isEqualTo("ID INT NOT NULL, name STRING");
+        assertThat(t.apply(new Object[] {1, "ann", 2.0, 0L, null})).containsExactly(1, "ann");
+        assertThat(t.apply(new Object[] {1, "xan", 2.0, 0L, null})).isNull();
+    }
+
+    @Test
+    void noWhereAndNoSelectIsTheIdentity() {
+        assertThat(Transform.compile(INPUT, null, null).identity()).isTrue();
+        assertThat(Transform.compile(INPUT, " ", List.of()).identity()).isTrue();
+    }
+}
