@@ -99,6 +99,14 @@ public final class Transform {
         }
     }
 
+    /**
+     * The select items of a comma-separated list, split where the commas separate items (not inside
+     * calls or quotes): how a list setting written as one string reads; a list that does not parse is refused.
+     */
+    public static List<String> selectItems(String list) {
+        return Parsing.selectList(list);
+    }
+
     public Schema output() {
         return output;
     }

@@ -38,6 +38,12 @@ class TransformTest {
     }
 
     @Test
+    void aSelectListWrittenAsOneStringSplitsBetweenItemsOnly() {
+        assertThat(Transform.selectItems("*, concat(user, ',', id) AS k, 'a,b' x, amt")).containsExactly("*", "concat(user, ',', id) AS k",
+                "'a,b' x", "amt");
+    }
+
+    @Test
     void noWhereAndNoSelectIsTheIdentity() {
         assertThat(Transform.compile(INPUT, null, null).identity()).isTrue();
         assertThat(Transform.compile(INPUT, " ", List.of()).identity()).isTrue();

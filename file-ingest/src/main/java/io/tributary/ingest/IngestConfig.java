@@ -1,5 +1,6 @@
 package io.tributary.ingest;
 
+import io.tributary.expressions.Transform;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
@@ -67,6 +68,11 @@ public final class IngestConfig {
     private final String deadLetterTopic;
     private final String transactionalId;
     private final Optional<Short> replicationFactor;
+    private final String where;
+    private final List<String> select;
+    private final String whereKey;
+    private final String selectKey;
+    private final Transform transform;
 
     IngestConfig(IngestConfigBuilder b) {
         this.pipeline = b.pipeline;
@@ -100,6 +106,11 @@ public final class IngestConfig {
         this.deadLetterTopic = b.deadLetterTopic != null ? b.deadLetterTopic : Topics.deadLetter(pipeline);
         this.transactionalId = b.transactionalId != null ? b.transactionalId : "tributary-" + pipeline + "-ingest";
         this.replicationFactor = b.replicationFactor;
+        this.where = b.where;
+        this.select = b.select;
+        this.whereKey = b.whereKey;
+        this.selectKey = b.selectKey;
+        this.transform = b.transform != null ? b.transform : b.compileTransform();
     }
 
     /** Starts a config for pipeline {@code pipeline} reading JSON-lines files of {@code schema} from {@code inputDir}. */
@@ -145,6 +156,16 @@ public final class IngestConfig {
         return specSchema;
     }
 
+    /** Spark's where then selectExpr, applied to each row as it is read (the identity without {@code transform.where/select}). */
+    public Transform transform() {
+        return transform;
+    }
+
+    /** The schema of the rows published to the events topic: {@link #schema()} after the transform. */
+    public Schema outputSchema() {
+        return transform.output();
+    }
+
     public SchemaEvolution schemaEvolution() {
         return schemaEvolution;
     }
@@ -166,6 +187,7 @@ public final class IngestConfig {
     public IngestConfig withSchema(Schema grown) {
         IngestConfigBuilder b = toBuilder();
         b.schema = grown;
+        b.transform = null; // compiled again over the grown schema
         return new IngestConfig(b);
     }
 
@@ -198,15 +220,21 @@ public final class IngestConfig {
         b.ingestLogTopic = ingestLogTopic;
         b.deadLetterTopic = deadLetterTopic;
         b.transactionalId = transactionalId;
+        b.where = where;
+        b.select = select;
+        b.whereKey = whereKey;
+        b.selectKey = selectKey;
+        b.transform = transform;
         return b;
     }
 
     /**
-     * The {@link io.tributary.schema.Topics#SCHEMA_HEADER} of the events records: the schema's DDL
-     * when it is not the spec's (it grew), so that readers of the topic learn its new columns; else null.
+     * The {@link io.tributary.schema.Topics#SCHEMA_HEADER} of the events records: the DDL of the rows
+     * published ({@link #outputSchema()}) when the schema is not the spec's (it grew, or was inferred),
+     * so that readers of the topic learn its new columns; else null.
      */
     public byte[] schemaHeader() {
-        return schema.equals(specSchema) && !schemaInferred ? null : schema.toDdl().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return schema.equals(specSchema) && !schemaInferred ? null : outputSchema().toDdl().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** True when the schema was inferred from the input files (the spec gives none). */

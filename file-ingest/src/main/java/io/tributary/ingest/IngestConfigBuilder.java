@@ -1,5 +1,8 @@
 package io.tributary.ingest;
 
+import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.Transform;
+import io.tributary.schema.TributaryException;
 import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.ingest.internal.format.DebeziumEvents;
 import io.tributary.schema.DataType;
@@ -56,6 +59,12 @@ public final class IngestConfigBuilder {
     String deadLetterTopic;
     String transactionalId;
     Optional<Short> replicationFactor = Optional.empty();
+    String where;
+    List<String> select;
+    String whereKey = "transform.where";
+    String selectKey = "transform.select";
+    Transform transform;
+    private Values transformValues;
     private Values names;
 
     IngestConfigBuilder(String pipeline, Path inputDir, String inputLocation, Schema schema) {
@@ -99,6 +108,46 @@ public final class IngestConfigBuilder {
             cleanSource(CleanSource.forLocation(clean, archive));
         }
         return this;
+    }
+
+    /**
+     * Spark's {@code where(...)} then {@code selectExpr(...)} on every row as it is read, before it is
+     * published: the events topic, and all after it, see the rows and columns the select makes.
+     *
+     * @param where a boolean Spark SQL expression, or null
+     * @param select select items ({@code *}, {@code expr AS name}), or null for the columns as they are
+     */
+    public IngestConfigBuilder transform(String where, List<String> select) {
+        this.where = where;
+        this.select = select == null ? null : List.copyOf(select);
+        return this;
+    }
+
+    /** Takes the {@link TransformSettings} given in {@code values} (a spec's {@code transform.}); errors name the keys as written there. */
+    public IngestConfigBuilder transform(Values values) {
+        transformValues = values;
+        whereKey = values.name(TransformSettings.WHERE);
+        selectKey = values.name(TransformSettings.SELECT);
+        return transform(values.get(TransformSettings.WHERE), values.get(TransformSettings.SELECT));
+    }
+
+    /** The transform over {@link #schema}; a refusal names the key of the expression refused. */
+    Transform compileTransform() {
+        try {
+            Transform.compile(schema, where, null);
+        } catch (TributaryException e) {
+            throw refused(TransformSettings.WHERE, whereKey, e);
+        }
+        try {
+            return Transform.compile(schema, where, select);
+        } catch (TributaryException e) {
+            throw refused(TransformSettings.SELECT, selectKey, e);
+        }
+    }
+
+    private RuntimeException refused(Setting<?> setting, String key, TributaryException e) {
+        TributaryException named = ExpressionErrors.inSetting(key, e);
+        return transformValues == null ? named : transformValues.invalid(setting, named);
     }
 
     private static <T> void set(Values values, Setting<T> setting, java.util.function.Consumer<T> to) {
@@ -297,11 +346,13 @@ public final class IngestConfigBuilder {
         }
         fileFormat.checkSchema(schema);
         fileFormat.times(timeZone); // a bad timestampFormat or dateFormat fails here
+        transform = compileTransform();
+        Schema rows = transform.output(); // the event time and the keys are columns of the rows published
         if (eventTime != null) {
-            int i = schema.require(eventTime, "eventTime");
-            DataType.Kind k = schema.field(i).type().kind();
+            int i = rows.require(eventTime, "eventTime");
+            DataType.Kind k = rows.field(i).type().kind();
             if (k != DataType.Kind.TIMESTAMP && k != DataType.Kind.TIMESTAMP_NTZ) {
-                throw IngestErrors.eventTimeNotTimestamp(eventTime, schema.field(i).type().ddl());
+                throw IngestErrors.eventTimeNotTimestamp(eventTime, rows.field(i).type().ddl());
             }
         }
         if (watermarkDelay != null) {
@@ -313,7 +364,7 @@ public final class IngestConfigBuilder {
             }
         }
         for (String g : groupBy) {
-            schema.require(g, "groupBy");
+            rows.require(g, "groupBy");
         }
         if (maxFilesPerTrigger < 1) {
             throw IngestErrors.maxFilesNotPositive(name(IngestSettings.MAX_FILES), maxFilesPerTrigger);

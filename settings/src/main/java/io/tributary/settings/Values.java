@@ -98,6 +98,15 @@ public final class Values {
         return s == null ? Map.of() : below.apply(s);
     }
 
+    /**
+     * {@code problem} with a value worded for this place (the spec's line, Connect's ConfigException): for a
+     * value that parsed but that the stage refuses later, such as an expression over a schema known only then.
+     */
+    public RuntimeException invalid(Setting<?> setting, TributaryException problem) {
+        Setting<?> s = local(setting);
+        return framing.invalid(s, text.apply(s), problem);
+    }
+
     /** The key as the user writes it here: {@code source.files.maxFilesPerTrigger} in a spec. */
     public String name(Setting<?> setting) {
         return local(setting).key();

@@ -9,10 +9,14 @@ options { caseInsensitive = true; }
 
 singleExpression : expression EOF ;
 
-selectItem
-    : ASTERISK EOF                                   #selectAll
-    | qualifiedName DOT ASTERISK EOF                 #selectAllOf
-    | expression (AS? identifier)? EOF               #selectExpression
+selectItem : namedItem EOF ;
+
+selectList : namedItem (COMMA namedItem)* EOF ;
+
+namedItem
+    : ASTERISK                                       #selectAll
+    | qualifiedName DOT ASTERISK                     #selectAllOf
+    | expression (AS? identifier)?                   #selectExpression
     ;
 
 expression : booleanExpression ;

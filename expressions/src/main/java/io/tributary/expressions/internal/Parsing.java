@@ -4,7 +4,8 @@ import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.internal.SparkExprParser.SelectAllContext;
 import io.tributary.expressions.internal.SparkExprParser.SelectAllOfContext;
 import io.tributary.expressions.internal.SparkExprParser.SelectExpressionContext;
-import io.tributary.expressions.internal.SparkExprParser.SelectItemContext;
+import io.tributary.expressions.internal.SparkExprParser.NamedItemContext;
+import java.util.ArrayList;
 import java.util.List;
 import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.CharStreams;
@@ -29,7 +30,7 @@ public final class Parsing {
 
     public static SelectItem selectItem(String text) {
         SparkExprParser p = parser(text);
-        SelectItemContext item = p.selectItem();
+        NamedItemContext item = p.selectItem().namedItem();
         if (item instanceof SelectAllContext) {
             return new SelectItem(true, List.of(), null, null);
         }
@@ -39,6 +40,15 @@ public final class Parsing {
         SelectExpressionContext e = (SelectExpressionContext) item;
         Node node = new AstBuilder(text).visit(e.expression());
         return new SelectItem(false, List.of(), node, e.identifier() == null ? null : AstBuilder.name(e.identifier()));
+    }
+
+    /** The items of a comma-separated select list, each as written: {@code "*, lower(a) AS b"} is {@code "*"} and {@code "lower(a) AS b"}. */
+    public static List<String> selectList(String text) {
+        List<String> items = new ArrayList<>();
+        for (NamedItemContext item : parser(text).selectList().namedItem()) {
+            items.add(text.substring(item.start.getStartIndex(), item.stop.getStopIndex() + 1));
+        }
+        return items;
     }
 
     private static SparkExprParser parser(String text) {

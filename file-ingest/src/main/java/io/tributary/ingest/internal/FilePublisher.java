@@ -1,5 +1,7 @@
 package io.tributary.ingest.internal;
 
+import io.tributary.expressions.ExpressionException;
+import io.tributary.expressions.Transform;
 import io.tributary.ingest.BadRecord;
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.IngestConfig;
@@ -49,6 +51,8 @@ public final class FilePublisher {
     private final FileDiscovery discovery;
     private final RecordReaders readers;
     private final RowJson rows;
+    /** Spark's where and selectExpr, applied to each row read before it is packed. */
+    private final Transform transform;
     /** Reads only to collect new columns ({@link #newColumns}): no rows kept, bad records only counted. */
     private final boolean collecting;
     /** The events records' {@link Topics#SCHEMA_HEADER}, or null. */
@@ -79,9 +83,10 @@ public final class FilePublisher {
         this.producer = producer;
         this.firstSendError = firstSendError;
         this.readers = readers;
-        this.rows = readers.rowJson();
-        this.keys = new GroupKey(config.schema(), config.groupBy());
-        this.eventTimeColumn = config.eventTime() == null ? -1 : config.schema().indexOf(config.eventTime());
+        this.transform = config.transform();
+        this.rows = transform.identity() ? readers.rowJson() : new RowJson(config.outputSchema(), config.timeZone());
+        this.keys = new GroupKey(config.outputSchema(), config.groupBy());
+        this.eventTimeColumn = config.eventTime() == null ? -1 : config.outputSchema().indexOf(config.eventTime());
     }
 
     /**
@@ -201,6 +206,22 @@ public final class FilePublisher {
                         }
                         continue;
                     }
+                    if (!collecting && !transform.identity()) {
+                        try {
+                            row = transform.apply(row);
+                        } catch (ExpressionException e) {
+                            bad++;
+                            BadRecord record = failedExpression(file, records, e);
+                            if (keep(file, record)) {
+                                out.deadLetter(record);
+                                deadLettered++;
+                            }
+                            continue;
+                        }
+                        if (row == null) {
+                            continue; // where: not true for this row
+                        }
+                    }
                     long timestamp = -1;
                     if (eventTimeColumn >= 0 && row[eventTimeColumn] != null) {
                         long ms = Math.floorDiv((Long) row[eventTimeColumn], 1000L);
@@ -281,6 +302,13 @@ public final class FilePublisher {
         RecordReader.Text text = records.text(MAX_TEXT_BYTES);
         return new BadRecord(Printable.escape(file.relPath()), records.line(), e.field(), e.reason() + records.note(), text.text(),
                 text.truncated());
+    }
+
+    /** A row an expression of the transform fails on, as Spark's ANSI mode fails it: the expression and Spark's error class. */
+    private BadRecord failedExpression(FileStat file, RecordReader records, ExpressionException e) {
+        RecordReader.Text text = records.text(MAX_TEXT_BYTES);
+        return new BadRecord(Printable.escape(file.relPath()), records.line(), null,
+                "expression \"" + e.expression() + "\" fails: " + e.condition() + ": " + e.reason(), text.text(), text.truncated());
     }
 
     /** True when the bad row goes to the dead-letter topic. */

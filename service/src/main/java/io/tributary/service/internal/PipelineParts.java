@@ -4,6 +4,7 @@ import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.SchemaEvolution;
 import io.tributary.ingest.SchemaInference;
+import io.tributary.ingest.TransformSettings;
 import io.tributary.ingest.FilesReadAhead;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestConfigBuilder;
@@ -202,9 +203,9 @@ public final class PipelineParts {
                 }
             } else {
                 input = fileSchema(spec, client);
-                aggregate = aggregateSpec(spec, input);
+                aggregate = aggregateSpec(spec, ingestConfig(spec, input, null).outputSchema()); // over the rows transform.* makes
                 IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
-                input = ingestConfig.schema(); // with _rescued_data under schemaEvolution rescue
+                input = ingestConfig.outputSchema(); // with _rescued_data under schemaEvolution rescue, after transform.*
                 String name = spec.name() + "/ingest";
                 stages.add(Stage.opening(name, threads.<PipelineStage>submit(() -> Recovery.open(name, options.stopRequested(), () -> {
                     if (Instances.shared(spec)) {
@@ -286,7 +287,8 @@ public final class PipelineParts {
             if (input == null) {
                 return null; // inferred once Kafka is there (a recorded schema comes first)
             }
-            return FileIngest.readAhead(ingestConfig(spec, input, aggregateSpec(spec, input)), spec.integer(Settings.PARTITIONS));
+            AggregateSpec aggregate = aggregateSpec(spec, ingestConfig(spec, input, null).outputSchema());
+            return FileIngest.readAhead(ingestConfig(spec, input, aggregate), spec.integer(Settings.PARTITIONS));
         } catch (RuntimeException e) {
             return null;
         }
@@ -368,10 +370,13 @@ public final class PipelineParts {
     }
 
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {
-        Schema rows = aggregate == null ? TableNotNull.apply(spec, input) : input; // rows go to the table as they are: its NOT NULLs
+        boolean transformed = spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT);
+        // rows go to the table as they are read: its NOT NULLs (a transform's rows are the sink's to check)
+        Schema rows = aggregate == null && !transformed ? TableNotNull.apply(spec, input) : input;
         IngestConfigBuilder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), rows)
                 .storage(spec.storage())
                 .settings(spec.values(Settings.FILES, IngestSettings.ALL))
+                .transform(spec.values(Settings.TRANSFORM, TransformSettings.ALL))
                 .schemaEvolution(SchemaEvolution.forName(spec.schemaEvolution()))
                 .schemaInferred(!spec.has(Settings.FILES_SCHEMA) && !"text".equals(spec.string(Settings.FILES_FORMAT)));
         replicationFactor(spec).ifPresent(b::replicationFactor);

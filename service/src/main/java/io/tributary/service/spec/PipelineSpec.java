@@ -155,6 +155,11 @@ public final class PipelineSpec {
         if (kafka) {
             KafkaSourceChecks.check(this, this::where);
         }
+        for (String key : List.of(Settings.TRANSFORM_WHERE, Settings.TRANSFORM_SELECT)) {
+            if (!files && values.containsKey(key)) {
+                throw SpecErrors.transformNeedsFileSource(where(key), key);
+            }
+        }
         if (files && values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {
             throw SpecErrors.hintsWithSchema(where(Settings.SCHEMA_HINTS), Settings.SCHEMA_HINTS);
         }

@@ -2,6 +2,7 @@ package io.tributary.service.spec;
 
 
 import io.tributary.ingest.IngestSettings;
+import io.tributary.ingest.TransformSettings;
 import io.tributary.kafka.KafkaSourceSettings;
 import io.tributary.schema.CrashPoint;
 import io.tributary.service.bench.BenchStats;
@@ -27,6 +28,7 @@ public final class Settings {
     public static final String KAFKA_SOURCE = "source.kafka";
     public static final String SINK = "sink.delta";
     public static final String AGGREGATE = "aggregate";
+    public static final String TRANSFORM = "transform";
     public static final String NAME = "name";
     public static final String STATE = "state";
     public static final String TRIGGER_KEY = "trigger";
@@ -48,6 +50,8 @@ public final class Settings {
     public static final String ROWS_PER_RECORD = IngestSettings.ROWS_PER_RECORD.under(FILES).key();
     public static final String CLEAN_SOURCE = IngestSettings.CLEAN_SOURCE.under(FILES).key();
     public static final String ARCHIVE_DIR = IngestSettings.ARCHIVE_DIR.under(FILES).key();
+    public static final String TRANSFORM_WHERE = TransformSettings.WHERE.under(TRANSFORM).key();
+    public static final String TRANSFORM_SELECT = TransformSettings.SELECT.under(TRANSFORM).key();
     public static final String DELTA_PATH = DeltaSourceSettings.PATH.under(DELTA).key();
     public static final String DELTA_STARTING_VERSION = DeltaSourceSettings.STARTING_VERSION.under(DELTA).key();
     public static final String DELTA_SKIP_CHANGE_COMMITS = DeltaSourceSettings.SKIP_CHANGE_COMMITS.under(DELTA).key();
@@ -139,6 +143,7 @@ public final class Settings {
         DeltaSourceSettings.ALL.forEach(s -> all.add(s.under(DELTA)));
         KafkaSourceSettings.ALL.forEach(s -> all.add(s.under(KAFKA_SOURCE)));
         all.add(IngestSettings.ON_BAD_RECORD.under(KAFKA_SOURCE)); // the file source's modes, for the records of a topic
+        TransformSettings.ALL.forEach(s -> all.add(s.under(TRANSFORM)));
         SinkSettings.ALL.forEach(s -> all.add(s.under(SINK)));
         AggregationSettings.ALL.forEach(s -> all.add(s.under(AGGREGATE)));
         all.add(AggregationSettings.OUTPUT_MODE);

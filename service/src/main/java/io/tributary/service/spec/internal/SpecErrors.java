@@ -199,6 +199,11 @@ public final class SpecErrors {
     }
 
     /** When a Kafka source is given with an aggregation. */
+    public static TributaryException transformNeedsFileSource(String where, String key) {
+        return new TributaryException(where + ": key '" + key + "' transforms the rows of a file source (source.files.path); a Delta or"
+                + " Kafka source takes no transform yet. Land the source in a table first, or remove the key");
+    }
+
     public static TributaryException kafkaSourceAggregation(String where, String key) {
         return new TributaryException(where + ": key '" + key + "' aggregates, but a Kafka source is landed as it is: its windows need"
                 + " the watermark markers a pipeline's own ingest writes. Land the topic in a table with this pipeline, then aggregate"
