@@ -41,7 +41,8 @@ final class Fn {
 
     /** A registry entry of another name resolving as {@code def} does: Spark's aliases (ceiling, substr, power ...). */
     static FunctionDef alias(String name, FunctionDef def) {
-        return new FunctionDef(name, def.minArgs(), def.maxArgs(), def.signature().replaceFirst("^[a-z_0-9]+", name), def.nulls(),
+        String sig = def.signature().startsWith(def.name() + "(") ? name + def.signature().substring(def.name().length()) : def.signature();
+        return new FunctionDef(name, def.minArgs(), def.maxArgs(), sig, def.nulls(),
                 "the same as " + def.name(), def.resolver());
     }
 
