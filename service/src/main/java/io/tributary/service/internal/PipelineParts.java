@@ -294,6 +294,21 @@ public final class PipelineParts {
         }
     }
 
+    /**
+     * Compiles {@code transform.where} and {@code transform.select} over the file source's schema when the
+     * spec gives it, so that a bad expression (or an aggregation over a column the select does not make) is
+     * refused before Kafka starts; an inferred schema is known only once Kafka is there.
+     */
+    static void checkTransform(PipelineSpec spec) {
+        if (!spec.has(Settings.FILES_PATH) || !spec.has(Settings.TRANSFORM_WHERE) && !spec.has(Settings.TRANSFORM_SELECT)) {
+            return;
+        }
+        Schema input = fileSchema(spec);
+        if (input != null) {
+            aggregateSpec(spec, ingestConfig(spec, input, null).outputSchema());
+        }
+    }
+
     /** The sink stage: the sink, and its background compaction after every N commits ({@code sink.delta.optimizeEvery}). */
     record SinkStage(DeltaSink sink, AutoOptimize optimize) implements PipelineStage {
         @Override
