@@ -23,6 +23,7 @@ public final class FunctionRegistry {
         MathFunctions.register(FunctionRegistry::add);
         DateFunctions.register(FunctionRegistry::add);
         HashFunctions.register(FunctionRegistry::add);
+        NestedFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
@@ -39,7 +40,7 @@ public final class FunctionRegistry {
         return FUNCTIONS.get(name.toLowerCase(Locale.ROOT));
     }
 
-    /** Every entry in registration order: operators, conditionals, casts, strings, math, dates, hashes. */
+    /** Every entry in registration order: operators, conditionals, casts, strings, math, dates, hashes, arrays and maps. */
     public static List<FunctionDef> all() {
         return Collections.unmodifiableList(new ArrayList<>(FUNCTIONS.values()));
     }

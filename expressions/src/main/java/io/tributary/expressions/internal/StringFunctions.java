@@ -92,13 +92,10 @@ final class StringFunctions {
         Pattern fixed = cast.get(1) instanceof Bound.Literal l && l.value() != null ? Predicates.regex(call, (String) l.value()) : null;
         return call.apply(cast, DataType.array(STRING), a -> {
             String s = (String) a[0];
-            if (s.isEmpty()) {
-                return List.of();
-            }
             Pattern p = fixed != null ? fixed : Pattern.compile((String) a[1]);
             int limit = (Integer) a[2];
             List<String> parts = new ArrayList<>(Arrays.asList(p.split(s, limit > 0 ? limit : -1)));
-            if (p.pattern().isEmpty() && limit <= 0 && parts.get(parts.size() - 1).isEmpty()) {
+            if (p.pattern().isEmpty() && limit <= 0 && parts.size() > 1 && parts.get(parts.size() - 1).isEmpty()) {
                 parts.remove(parts.size() - 1); // Spark splits '' between characters, not after the last one
             }
             return parts;
