@@ -2,6 +2,7 @@ package io.tributary.expressions;
 
 import io.tributary.expressions.internal.Analyzer;
 import io.tributary.expressions.internal.Bound;
+import io.tributary.expressions.internal.Node;
 import io.tributary.expressions.internal.Parsing;
 import io.tributary.expressions.internal.Parsing.SelectItem;
 import io.tributary.schema.DataType;
@@ -105,6 +106,24 @@ public final class Transform {
      */
     public static List<String> selectItems(String list) {
         return Parsing.selectList(list);
+    }
+
+    /** The name of the column a select item makes, read from its text: its alias, a column's (or field's) name, else its text. */
+    public static String itemName(String item) {
+        SelectItem parsed = Parsing.selectItem(item);
+        if (parsed.star()) {
+            return item.strip();
+        }
+        if (parsed.alias() != null) {
+            return parsed.alias();
+        }
+        return parsed.expression() instanceof Node.Column c ? c.names().get(c.names().size() - 1) : parsed.expression().text();
+    }
+
+    /** Whether a select item is a column as it is (no alias, no computation): {@code user}, {@code `my col`}. */
+    public static boolean isColumn(String item) {
+        SelectItem parsed = Parsing.selectItem(item);
+        return !parsed.star() && parsed.alias() == null && parsed.expression() instanceof Node.Column c && c.names().size() == 1;
     }
 
     public Schema output() {

@@ -72,6 +72,8 @@ public final class IngestConfig {
     private final List<String> select;
     private final String whereKey;
     private final String selectKey;
+    private final List<String> computed;
+    private final String computedKey;
     private final Transform transform;
 
     IngestConfig(IngestConfigBuilder b) {
@@ -110,6 +112,8 @@ public final class IngestConfig {
         this.select = b.select;
         this.whereKey = b.whereKey;
         this.selectKey = b.selectKey;
+        this.computed = b.computed;
+        this.computedKey = b.computedKey;
         this.transform = b.transform != null ? b.transform : b.compileTransform();
     }
 
@@ -224,6 +228,8 @@ public final class IngestConfig {
         b.select = select;
         b.whereKey = whereKey;
         b.selectKey = selectKey;
+        b.computed = computed;
+        b.computedKey = computedKey;
         b.transform = transform;
         return b;
     }

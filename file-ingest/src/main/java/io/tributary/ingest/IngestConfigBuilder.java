@@ -63,6 +63,8 @@ public final class IngestConfigBuilder {
     List<String> select;
     String whereKey = "transform.where";
     String selectKey = "transform.select";
+    List<String> computed = List.of();
+    String computedKey = "aggregate.groupBy";
     Transform transform;
     private Values transformValues;
     private Values names;
@@ -123,6 +125,18 @@ public final class IngestConfigBuilder {
         return this;
     }
 
+    /**
+     * Columns the aggregation groups by that an expression computes ({@code "date_trunc('hour', ts) AS hour"}):
+     * added after the select's columns ({@code *} when there is no select), so that the rows published carry them.
+     *
+     * @param key the setting they come from, for a refusal
+     */
+    public IngestConfigBuilder alsoSelect(List<String> items, String key) {
+        this.computed = List.copyOf(items);
+        this.computedKey = key;
+        return this;
+    }
+
     /** Takes the {@link TransformSettings} given in {@code values} (a spec's {@code transform.}); errors name the keys as written there. */
     public IngestConfigBuilder transform(Values values) {
         transformValues = values;
@@ -138,10 +152,21 @@ public final class IngestConfigBuilder {
         } catch (TributaryException e) {
             throw refused(TransformSettings.WHERE, whereKey, e);
         }
+        Transform selected;
         try {
-            return Transform.compile(schema, where, select);
+            selected = Transform.compile(schema, where, select);
         } catch (TributaryException e) {
             throw refused(TransformSettings.SELECT, selectKey, e);
+        }
+        if (computed.isEmpty()) {
+            return selected;
+        }
+        List<String> items = new ArrayList<>(select == null || select.isEmpty() ? List.of("*") : select);
+        items.addAll(computed);
+        try {
+            return Transform.compile(schema, where, items);
+        } catch (TributaryException e) {
+            throw ExpressionErrors.inSetting(computedKey, e);
         }
     }
 

@@ -125,4 +125,41 @@ class TransformScenarioTest {
         assertThat(syntax.err()).contains("transform.where").contains("does not parse");
         assertThat(Files.exists(dir.resolve("out/_delta_log"))).isFalse();
     }
+
+    @Test
+    void anAggregationGroupsByWhatAnExpressionComputes() {
+        Workspace ws = workspace("""
+                name: revenue
+                source:
+                  files:
+                    path: in/
+                    format: json
+                    schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+                transform:
+                  where: "amt > 0"
+                aggregate:
+                  eventTime: ts
+                  window: 10 minutes
+                  groupBy: ["lower(trim(user)) AS u"]
+                  select: { t: sum(amt) }
+                outputMode: complete
+                sink:
+                  delta:
+                    path: agg/
+                trigger: availableNow
+                """);
+        ws.addFile("events.json",
+                "{\"id\": 1, \"user\": \" A \", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}",
+                "{\"id\": 2, \"user\": \"a\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:04:00Z\"}",
+                "{\"id\": 3, \"user\": \"B\", \"amt\": 7.0, \"ts\": \"2026-01-01T10:05:00Z\"}",
+                "{\"id\": 4, \"user\": \"a\", \"amt\": -2.0, \"ts\": \"2026-01-01T10:09:00Z\"}",
+                "{\"id\": 5, \"user\": \"c\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:20:00Z\"}");
+
+        ws.tributary("run").assertOk();
+
+        String table = dir.resolve("agg").toString();
+        assertThat(DeltaTables.schema(table).orElseThrow().fields()).extracting(f -> f.name()).containsExactly("window", "u", "t");
+        assertThat(GoldenWindowsScenarioTest.table(table)).containsExactlyInAnyOrder(NoWatermarkScenarioTest.W1000 + "|a|6.0",
+                NoWatermarkScenarioTest.W1000 + "|b|7.0", NoWatermarkScenarioTest.W1020 + "|c|1.0");
+    }
 }

@@ -17,7 +17,9 @@ public final class AggregationSettings {
     public static final Setting<Duration> WINDOW = Setting.duration("window", "the window length (Spark's window(ts, length))");
     public static final Setting<Duration> SLIDE = Setting.duration("slide",
             "the slide of hopping windows (Spark's window(ts, length, slide)); absent: tumbling");
-    public static final Setting<List<String>> GROUP_BY = Setting.list("groupBy", "the grouping columns besides the window");
+    public static final Setting<List<String>> GROUP_BY = Setting.list("groupBy", "the grouping columns besides the window; with a"
+            + " file source also Spark SQL expressions with a name, e.g. [user, \"date_trunc('hour', ts) AS hour\"], computed as the rows are"
+            + " read (docs/transform.md)");
     public static final Setting<Map<String, String>> SELECT = Setting.map("select",
             "the aggregates by output name: sum(col), count(*), count(col), min, max, avg, first, last");
     public static final Setting<String> LATE_ROWS = Setting.oneOf("lateRows", "rows later than the watermark: dropped and counted"
@@ -43,10 +45,20 @@ public final class AggregationSettings {
 
     /** The aggregation {@code values} give over rows of {@code input}, or null when they give none (a raw pipeline). */
     public static AggregateSpec spec(Values values, io.tributary.schema.Schema input) {
+        return spec(values, input, null);
+    }
+
+    /**
+     * As {@link #spec(Values, io.tributary.schema.Schema)}, grouping by the columns {@code groupBy} names when not
+     * null: the names of the columns {@link #GROUP_BY}'s items make, some of them computed before the rows get here.
+     */
+    public static AggregateSpec spec(Values values, io.tributary.schema.Schema input, List<String> groupBy) {
         if (DEFINING.stream().noneMatch(values::has) && values.map(SELECT).isEmpty()) {
             return null;
         }
-        List<String> groupBy = values.get(GROUP_BY);
+        if (groupBy == null) {
+            groupBy = values.get(GROUP_BY);
+        }
         return AggregateSpec.builder()
                 .eventTime(values.get(EVENT_TIME))
                 .watermark(values.get(WATERMARK))

@@ -1,5 +1,6 @@
 package io.tributary.service.internal;
 
+import io.tributary.expressions.Transform;
 import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.SchemaEvolution;
@@ -381,7 +382,13 @@ public final class PipelineParts {
         Map<String, Setting<?>> placed = new java.util.LinkedHashMap<>();
         AggregationSettings.ALL.forEach(s -> placed.put(s.key(), s.under(Settings.AGGREGATE)));
         placed.put(AggregationSettings.OUTPUT_MODE.key(), AggregationSettings.OUTPUT_MODE);
-        return AggregationSettings.spec(spec.values(placed), input);
+        List<String> items = groupByItems(spec);
+        return AggregationSettings.spec(spec.values(placed), input, items.isEmpty() ? null : items.stream().map(Transform::itemName).toList());
+    }
+
+    /** {@code aggregate.groupBy} as select items: columns, and expressions with a name that the file source computes. */
+    static List<String> groupByItems(PipelineSpec spec) {
+        return spec.has(Settings.GROUP_BY) ? Transform.selectItems(spec.string(Settings.GROUP_BY)) : List.of();
     }
 
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {
@@ -392,6 +399,7 @@ public final class PipelineParts {
                 .storage(spec.storage())
                 .settings(spec.values(Settings.FILES, IngestSettings.ALL))
                 .transform(spec.values(Settings.TRANSFORM, TransformSettings.ALL))
+                .alsoSelect(groupByItems(spec).stream().filter(i -> !Transform.isColumn(i)).toList(), Settings.GROUP_BY)
                 .schemaEvolution(SchemaEvolution.forName(spec.schemaEvolution()))
                 .schemaInferred(!spec.has(Settings.FILES_SCHEMA) && !"text".equals(spec.string(Settings.FILES_FORMAT)));
         replicationFactor(spec).ifPresent(b::replicationFactor);
