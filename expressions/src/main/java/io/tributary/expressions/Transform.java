@@ -126,6 +126,14 @@ public final class Transform {
         return !parsed.star() && parsed.alias() == null && parsed.expression() instanceof Node.Column c && c.names().size() == 1;
     }
 
+    /**
+     * An aggregate written as Spark writes it, {@code sum(amt * qty)}: its function's name (as written) and its
+     * argument's text ({@code *} for {@code count(*)}); a text that is no such call is refused.
+     */
+    public static List<String> aggregateCall(String text) {
+        return List.of(Parsing.aggregateCall(text));
+    }
+
     public Schema output() {
         return output;
     }

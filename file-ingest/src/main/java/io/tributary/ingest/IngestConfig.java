@@ -72,8 +72,7 @@ public final class IngestConfig {
     private final List<String> select;
     private final String whereKey;
     private final String selectKey;
-    private final List<String> computed;
-    private final String computedKey;
+    private final java.util.Map<String, String> computed;
     private final Transform transform;
 
     IngestConfig(IngestConfigBuilder b) {
@@ -112,8 +111,7 @@ public final class IngestConfig {
         this.select = b.select;
         this.whereKey = b.whereKey;
         this.selectKey = b.selectKey;
-        this.computed = b.computed;
-        this.computedKey = b.computedKey;
+        this.computed = new java.util.LinkedHashMap<>(b.computed);
         this.transform = b.transform != null ? b.transform : b.compileTransform();
     }
 
@@ -228,8 +226,7 @@ public final class IngestConfig {
         b.select = select;
         b.whereKey = whereKey;
         b.selectKey = selectKey;
-        b.computed = computed;
-        b.computedKey = computedKey;
+        b.computed = new java.util.LinkedHashMap<>(computed);
         b.transform = transform;
         return b;
     }

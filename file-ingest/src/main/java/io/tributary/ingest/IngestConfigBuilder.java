@@ -63,8 +63,8 @@ public final class IngestConfigBuilder {
     List<String> select;
     String whereKey = "transform.where";
     String selectKey = "transform.select";
-    List<String> computed = List.of();
-    String computedKey = "aggregate.groupBy";
+    /** Columns computed for the aggregation, each select item with the key it comes from. */
+    java.util.Map<String, String> computed = new java.util.LinkedHashMap<>();
     Transform transform;
     private Values transformValues;
     private Values names;
@@ -132,8 +132,7 @@ public final class IngestConfigBuilder {
      * @param key the setting they come from, for a refusal
      */
     public IngestConfigBuilder alsoSelect(List<String> items, String key) {
-        this.computed = List.copyOf(items);
-        this.computedKey = key;
+        items.forEach(i -> computed.put(i, key));
         return this;
     }
 
@@ -162,12 +161,15 @@ public final class IngestConfigBuilder {
             return selected;
         }
         List<String> items = new ArrayList<>(select == null || select.isEmpty() ? List.of("*") : select);
-        items.addAll(computed);
-        try {
-            return Transform.compile(schema, where, items);
-        } catch (TributaryException e) {
-            throw ExpressionErrors.inSetting(computedKey, e);
+        for (java.util.Map.Entry<String, String> c : computed.entrySet()) {
+            try {
+                Transform.compile(schema, null, List.of(c.getKey()));
+            } catch (TributaryException e) {
+                throw ExpressionErrors.inSetting(c.getValue(), e);
+            }
+            items.add(c.getKey());
         }
+        return Transform.compile(schema, where, items);
     }
 
     private RuntimeException refused(Setting<?> setting, String key, TributaryException e) {

@@ -21,7 +21,8 @@ public final class AggregationSettings {
             + " file source also Spark SQL expressions with a name, e.g. [user, \"date_trunc('hour', ts) AS hour\"], computed as the rows are"
             + " read (docs/transform.md)");
     public static final Setting<Map<String, String>> SELECT = Setting.map("select",
-            "the aggregates by output name: sum(col), count(*), count(col), min, max, avg, first, last");
+            "the aggregates by output name: sum(col), count(*), count(col), min, max, avg, first, last; with a file source the"
+                    + " argument may be a Spark SQL expression, e.g. sum(amt * qty), computed as the rows are read (docs/transform.md)");
     public static final Setting<String> LATE_ROWS = Setting.oneOf("lateRows", "rows later than the watermark: dropped and counted"
             + " (Spark), or also kept in the late-rows topic", "drop", "deadLetter").withDefault("drop");
     public static final Setting<Duration> CLOSE_IDLE = Setting.duration("closeIdleWindowsAfter", "beyond Spark: after this much"
@@ -53,6 +54,11 @@ public final class AggregationSettings {
      * null: the names of the columns {@link #GROUP_BY}'s items make, some of them computed before the rows get here.
      */
     public static AggregateSpec spec(Values values, io.tributary.schema.Schema input, List<String> groupBy) {
+        return spec(values, input, groupBy, null);
+    }
+
+    /** As {@link #spec(Values, io.tributary.schema.Schema, List)}, the aggregates {@code select} gives when not null. */
+    public static AggregateSpec spec(Values values, io.tributary.schema.Schema input, List<String> groupBy, Map<String, String> select) {
         if (DEFINING.stream().noneMatch(values::has) && values.map(SELECT).isEmpty()) {
             return null;
         }
@@ -65,7 +71,7 @@ public final class AggregationSettings {
                 .window(values.get(WINDOW))
                 .slide(values.get(SLIDE))
                 .groupBy(groupBy == null ? List.of() : groupBy)
-                .select(values.map(SELECT))
+                .select(select != null ? select : values.map(SELECT))
                 .outputMode(values.get(OUTPUT_MODE))
                 .build(input);
     }

@@ -13,6 +13,8 @@ selectItem : namedItem EOF ;
 
 selectList : namedItem (COMMA namedItem)* EOF ;
 
+aggregateCall : functionName LPAREN (ASTERISK | expression) RPAREN EOF ;
+
 namedItem
     : ASTERISK                                       #selectAll
     | qualifiedName DOT ASTERISK                     #selectAllOf

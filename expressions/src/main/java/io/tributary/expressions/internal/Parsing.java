@@ -51,6 +51,14 @@ public final class Parsing {
         return items;
     }
 
+    /** An aggregate's function name and the text of its argument ({@code *} for count(*)), or null when the text is no such call. */
+    public static String[] aggregateCall(String text) {
+        SparkExprParser.AggregateCallContext call = parser(text).aggregateCall();
+        String arg = call.ASTERISK() != null ? "*"
+                : text.substring(call.expression().start.getStartIndex(), call.expression().stop.getStopIndex() + 1);
+        return new String[] {call.functionName().getText(), arg};
+    }
+
     private static SparkExprParser parser(String text) {
         BaseErrorListener errors = new BaseErrorListener() {
             @Override

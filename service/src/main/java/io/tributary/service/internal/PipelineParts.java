@@ -37,6 +37,7 @@ import io.tributary.topology.AggregationConfig;
 import io.tributary.topology.OutputMode;
 import io.tributary.topology.StreamsAggregation;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -383,7 +384,37 @@ public final class PipelineParts {
         AggregationSettings.ALL.forEach(s -> placed.put(s.key(), s.under(Settings.AGGREGATE)));
         placed.put(AggregationSettings.OUTPUT_MODE.key(), AggregationSettings.OUTPUT_MODE);
         List<String> items = groupByItems(spec);
-        return AggregationSettings.spec(spec.values(placed), input, items.isEmpty() ? null : items.stream().map(Transform::itemName).toList());
+        Map<String, String> select = new java.util.LinkedHashMap<>();
+        aggregates(spec, select);
+        return AggregationSettings.spec(spec.values(placed), input, items.isEmpty() ? null : items.stream().map(Transform::itemName).toList(),
+                select.isEmpty() ? null : select);
+    }
+
+    /**
+     * {@code aggregate.select} with each aggregate whose argument is an expression ({@code sum(amt * qty)})
+     * rewritten over a column the file source computes ({@code sum(_agg_t)}), put in {@code select}; the
+     * computed columns as select items. An aggregate that does not parse as a call is left to the aggregation to refuse.
+     */
+    static List<String> aggregates(PipelineSpec spec, Map<String, String> select) {
+        List<String> computed = new ArrayList<>();
+        spec.map(Settings.SELECT).forEach((name, text) -> {
+            List<String> call;
+            try {
+                call = Transform.aggregateCall(text);
+            } catch (RuntimeException e) {
+                select.put(name, text);
+                return;
+            }
+            String arg = call.get(1);
+            if (arg.equals("*") || Transform.isColumn(arg)) {
+                select.put(name, text);
+                return;
+            }
+            String column = "_agg_" + name;
+            computed.add(arg + " AS `" + column.replace("`", "``") + "`");
+            select.put(name, call.get(0) + "(`" + column.replace("`", "``") + "`)");
+        });
+        return computed;
     }
 
     /** {@code aggregate.groupBy} as select items: columns, and expressions with a name that the file source computes. */
@@ -400,6 +431,7 @@ public final class PipelineParts {
                 .settings(spec.values(Settings.FILES, IngestSettings.ALL))
                 .transform(spec.values(Settings.TRANSFORM, TransformSettings.ALL))
                 .alsoSelect(groupByItems(spec).stream().filter(i -> !Transform.isColumn(i)).toList(), Settings.GROUP_BY)
+                .alsoSelect(aggregates(spec, new java.util.LinkedHashMap<>()), Settings.SELECT)
                 .schemaEvolution(SchemaEvolution.forName(spec.schemaEvolution()))
                 .schemaInferred(!spec.has(Settings.FILES_SCHEMA) && !"text".equals(spec.string(Settings.FILES_FORMAT)));
         replicationFactor(spec).ifPresent(b::replicationFactor);
