@@ -44,6 +44,18 @@ class TransformTest {
     }
 
     @Test
+    void selectItemsAndAggregatesReadWithoutASchema() {
+        assertThat(Transform.itemName("date_trunc('hour', ts) AS hour")).isEqualTo("hour");
+        assertThat(Transform.itemName("addr.city")).isEqualTo("city");
+        assertThat(Transform.itemName("amt * 2")).isEqualTo("amt * 2");
+        assertThat(Transform.isColumn("`user`")).isTrue();
+        assertThat(Transform.isColumn("user AS u")).isFalse();
+        assertThat(Transform.isColumn("lower(user)")).isFalse();
+        assertThat(Transform.aggregateCall("sum(amt * qty)")).containsExactly("sum", "amt * qty");
+        assertThat(Transform.aggregateCall("COUNT( * )")).containsExactly("COUNT", "*");
+    }
+
+    @Test
     void noWhereAndNoSelectIsTheIdentity() {
         assertThat(Transform.compile(INPUT, null, null).identity()).isTrue();
         assertThat(Transform.compile(INPUT, " ", List.of()).identity()).isTrue();

@@ -1,5 +1,6 @@
 package io.tributary.service.internal;
 
+import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.Transform;
 import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.FileIngest;
@@ -21,6 +22,7 @@ import io.tributary.schema.Progress;
 import io.tributary.schema.StageShare;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
+import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.service.spec.Trigger;
@@ -302,7 +304,9 @@ public final class PipelineParts {
      * refused before Kafka starts; an inferred schema is known only once Kafka is there.
      */
     static void checkTransform(PipelineSpec spec) {
-        if (!spec.has(Settings.FILES_PATH) || !spec.has(Settings.TRANSFORM_WHERE) && !spec.has(Settings.TRANSFORM_SELECT)) {
+        boolean computes = spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT)
+                || !groupByItems(spec).stream().allMatch(Transform::isColumn) || !aggregates(spec, new java.util.LinkedHashMap<>()).isEmpty();
+        if (!spec.has(Settings.FILES_PATH) || !computes) {
             return;
         }
         Schema input = fileSchema(spec);
@@ -419,7 +423,11 @@ public final class PipelineParts {
 
     /** {@code aggregate.groupBy} as select items: columns, and expressions with a name that the file source computes. */
     static List<String> groupByItems(PipelineSpec spec) {
-        return spec.has(Settings.GROUP_BY) ? Transform.selectItems(spec.string(Settings.GROUP_BY)) : List.of();
+        try {
+            return spec.has(Settings.GROUP_BY) ? Transform.selectItems(spec.string(Settings.GROUP_BY)) : List.of();
+        } catch (TributaryException e) {
+            throw ExpressionErrors.inSetting(Settings.GROUP_BY, e);
+        }
     }
 
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {
