@@ -68,11 +68,7 @@ public final class IngestConfig {
     private final String deadLetterTopic;
     private final String transactionalId;
     private final Optional<Short> replicationFactor;
-    private final String where;
-    private final List<String> select;
-    private final String whereKey;
-    private final String selectKey;
-    private final java.util.Map<String, String> computed;
+    private final TransformSpec transformSpec;
     private final Transform transform;
 
     IngestConfig(IngestConfigBuilder b) {
@@ -107,12 +103,8 @@ public final class IngestConfig {
         this.deadLetterTopic = b.deadLetterTopic != null ? b.deadLetterTopic : Topics.deadLetter(pipeline);
         this.transactionalId = b.transactionalId != null ? b.transactionalId : "tributary-" + pipeline + "-ingest";
         this.replicationFactor = b.replicationFactor;
-        this.where = b.where;
-        this.select = b.select;
-        this.whereKey = b.whereKey;
-        this.selectKey = b.selectKey;
-        this.computed = new java.util.LinkedHashMap<>(b.computed);
-        this.transform = b.transform != null ? b.transform : b.compileTransform();
+        this.transformSpec = b.transformSpec.copy();
+        this.transform = b.transform != null ? b.transform : transformSpec.compile(b.schema);
     }
 
     /** Starts a config for pipeline {@code pipeline} reading JSON-lines files of {@code schema} from {@code inputDir}. */
@@ -222,11 +214,7 @@ public final class IngestConfig {
         b.ingestLogTopic = ingestLogTopic;
         b.deadLetterTopic = deadLetterTopic;
         b.transactionalId = transactionalId;
-        b.where = where;
-        b.select = select;
-        b.whereKey = whereKey;
-        b.selectKey = selectKey;
-        b.computed = new java.util.LinkedHashMap<>(computed);
+        b.transformSpec = transformSpec.copy();
         b.transform = transform;
         return b;
     }

@@ -1,8 +1,6 @@
 package io.tributary.ingest;
 
-import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.Transform;
-import io.tributary.schema.TributaryException;
 import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.ingest.internal.format.DebeziumEvents;
 import io.tributary.schema.DataType;
@@ -59,14 +57,8 @@ public final class IngestConfigBuilder {
     String deadLetterTopic;
     String transactionalId;
     Optional<Short> replicationFactor = Optional.empty();
-    String where;
-    List<String> select;
-    String whereKey = "transform.where";
-    String selectKey = "transform.select";
-    /** Columns computed for the aggregation, each select item with the key it comes from. */
-    java.util.Map<String, String> computed = new java.util.LinkedHashMap<>();
+    TransformSpec transformSpec = new TransformSpec();
     Transform transform;
-    private Values transformValues;
     private Values names;
 
     IngestConfigBuilder(String pipeline, Path inputDir, String inputLocation, Schema schema) {
@@ -120,61 +112,28 @@ public final class IngestConfigBuilder {
      * @param select select items ({@code *}, {@code expr AS name}), or null for the columns as they are
      */
     public IngestConfigBuilder transform(String where, List<String> select) {
-        this.where = where;
-        this.select = select == null ? null : List.copyOf(select);
+        transformSpec.where = where;
+        transformSpec.select = select == null ? null : List.copyOf(select);
         return this;
     }
 
     /**
-     * Columns the aggregation groups by that an expression computes ({@code "date_trunc('hour', ts) AS hour"}):
+     * Columns the aggregation groups by or aggregates that an expression computes ({@code "date_trunc('hour', ts) AS hour"}):
      * added after the select's columns ({@code *} when there is no select), so that the rows published carry them.
      *
      * @param key the setting they come from, for a refusal
      */
     public IngestConfigBuilder alsoSelect(List<String> items, String key) {
-        items.forEach(i -> computed.put(i, key));
+        items.forEach(i -> transformSpec.computed.put(i, key));
         return this;
     }
 
     /** Takes the {@link TransformSettings} given in {@code values} (a spec's {@code transform.}); errors name the keys as written there. */
     public IngestConfigBuilder transform(Values values) {
-        transformValues = values;
-        whereKey = values.name(TransformSettings.WHERE);
-        selectKey = values.name(TransformSettings.SELECT);
+        transformSpec.values = values;
+        transformSpec.whereKey = values.name(TransformSettings.WHERE);
+        transformSpec.selectKey = values.name(TransformSettings.SELECT);
         return transform(values.get(TransformSettings.WHERE), values.get(TransformSettings.SELECT));
-    }
-
-    /** The transform over {@link #schema}; a refusal names the key of the expression refused. */
-    Transform compileTransform() {
-        try {
-            Transform.compile(schema, where, null);
-        } catch (TributaryException e) {
-            throw refused(TransformSettings.WHERE, whereKey, e);
-        }
-        Transform selected;
-        try {
-            selected = Transform.compile(schema, where, select);
-        } catch (TributaryException e) {
-            throw refused(TransformSettings.SELECT, selectKey, e);
-        }
-        if (computed.isEmpty()) {
-            return selected;
-        }
-        List<String> items = new ArrayList<>(select == null || select.isEmpty() ? List.of("*") : select);
-        for (java.util.Map.Entry<String, String> c : computed.entrySet()) {
-            try {
-                Transform.compile(schema, null, List.of(c.getKey()));
-            } catch (TributaryException e) {
-                throw ExpressionErrors.inSetting(c.getValue(), e);
-            }
-            items.add(c.getKey());
-        }
-        return Transform.compile(schema, where, items);
-    }
-
-    private RuntimeException refused(Setting<?> setting, String key, TributaryException e) {
-        TributaryException named = ExpressionErrors.inSetting(key, e);
-        return transformValues == null ? named : transformValues.invalid(setting, named);
     }
 
     private static <T> void set(Values values, Setting<T> setting, java.util.function.Consumer<T> to) {
@@ -373,7 +332,7 @@ public final class IngestConfigBuilder {
         }
         fileFormat.checkSchema(schema);
         fileFormat.times(timeZone); // a bad timestampFormat or dateFormat fails here
-        transform = compileTransform();
+        transform = transformSpec.compile(schema);
         Schema rows = transform.output(); // the event time and the keys are columns of the rows published
         if (eventTime != null) {
             int i = rows.require(eventTime, "eventTime");

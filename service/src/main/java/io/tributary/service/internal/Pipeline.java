@@ -78,7 +78,7 @@ public final class Pipeline implements AutoCloseable {
      * @throws StoppedWhileStarting if {@link RunOptions#stopRequested()} said so while the Kafka cluster did not answer yet
      */
     public static Pipeline open(PipelineSpec spec, RunOptions options) {
-        PipelineParts.checkTransform(spec); // a bad expression is refused before the broker starts
+        TransformParts.check(spec); // a bad expression is refused before the broker starts
         FilesReadAhead readAhead = PipelineParts.readAhead(spec); // the files are read while the broker starts
         KafkaConnection kafka = null;
         List<Stage> stages = new ArrayList<>();

@@ -1,6 +1,5 @@
 package io.tributary.service.internal;
 
-import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.Transform;
 import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.FileIngest;
@@ -22,7 +21,6 @@ import io.tributary.schema.Progress;
 import io.tributary.schema.StageShare;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
-import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.service.spec.Trigger;
@@ -39,7 +37,6 @@ import io.tributary.topology.AggregationConfig;
 import io.tributary.topology.OutputMode;
 import io.tributary.topology.StreamsAggregation;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -298,23 +295,6 @@ public final class PipelineParts {
         }
     }
 
-    /**
-     * Compiles {@code transform.where} and {@code transform.select} over the file source's schema when the
-     * spec gives it, so that a bad expression (or an aggregation over a column the select does not make) is
-     * refused before Kafka starts; an inferred schema is known only once Kafka is there.
-     */
-    static void checkTransform(PipelineSpec spec) {
-        boolean computes = spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT)
-                || !groupByItems(spec).stream().allMatch(Transform::isColumn) || !aggregates(spec, new java.util.LinkedHashMap<>()).isEmpty();
-        if (!spec.has(Settings.FILES_PATH) || !computes) {
-            return;
-        }
-        Schema input = fileSchema(spec);
-        if (input != null) {
-            aggregateSpec(spec, ingestConfig(spec, input, null).outputSchema());
-        }
-    }
-
     /** The sink stage: the sink, and its background compaction after every N commits ({@code sink.delta.optimizeEvery}). */
     record SinkStage(DeltaSink sink, AutoOptimize optimize) implements PipelineStage {
         @Override
@@ -387,47 +367,11 @@ public final class PipelineParts {
         Map<String, Setting<?>> placed = new java.util.LinkedHashMap<>();
         AggregationSettings.ALL.forEach(s -> placed.put(s.key(), s.under(Settings.AGGREGATE)));
         placed.put(AggregationSettings.OUTPUT_MODE.key(), AggregationSettings.OUTPUT_MODE);
-        List<String> items = groupByItems(spec);
+        List<String> items = TransformParts.groupByItems(spec);
         Map<String, String> select = new java.util.LinkedHashMap<>();
-        aggregates(spec, select);
+        TransformParts.aggregates(spec, select);
         return AggregationSettings.spec(spec.values(placed), input, items.isEmpty() ? null : items.stream().map(Transform::itemName).toList(),
                 select.isEmpty() ? null : select);
-    }
-
-    /**
-     * {@code aggregate.select} with each aggregate whose argument is an expression ({@code sum(amt * qty)})
-     * rewritten over a column the file source computes ({@code sum(_agg_t)}), put in {@code select}; the
-     * computed columns as select items. An aggregate that does not parse as a call is left to the aggregation to refuse.
-     */
-    static List<String> aggregates(PipelineSpec spec, Map<String, String> select) {
-        List<String> computed = new ArrayList<>();
-        spec.map(Settings.SELECT).forEach((name, text) -> {
-            List<String> call;
-            try {
-                call = Transform.aggregateCall(text);
-            } catch (RuntimeException e) {
-                select.put(name, text);
-                return;
-            }
-            String arg = call.get(1);
-            if (arg.equals("*") || Transform.isColumn(arg)) {
-                select.put(name, text);
-                return;
-            }
-            String column = "_agg_" + name;
-            computed.add(arg + " AS `" + column.replace("`", "``") + "`");
-            select.put(name, call.get(0) + "(`" + column.replace("`", "``") + "`)");
-        });
-        return computed;
-    }
-
-    /** {@code aggregate.groupBy} as select items: columns, and expressions with a name that the file source computes. */
-    static List<String> groupByItems(PipelineSpec spec) {
-        try {
-            return spec.has(Settings.GROUP_BY) ? Transform.selectItems(spec.string(Settings.GROUP_BY)) : List.of();
-        } catch (TributaryException e) {
-            throw ExpressionErrors.inSetting(Settings.GROUP_BY, e);
-        }
     }
 
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {
@@ -438,8 +382,8 @@ public final class PipelineParts {
                 .storage(spec.storage())
                 .settings(spec.values(Settings.FILES, IngestSettings.ALL))
                 .transform(spec.values(Settings.TRANSFORM, TransformSettings.ALL))
-                .alsoSelect(groupByItems(spec).stream().filter(i -> !Transform.isColumn(i)).toList(), Settings.GROUP_BY)
-                .alsoSelect(aggregates(spec, new java.util.LinkedHashMap<>()), Settings.SELECT)
+                .alsoSelect(TransformParts.computedGroupBy(spec), Settings.GROUP_BY)
+                .alsoSelect(TransformParts.aggregates(spec, new java.util.LinkedHashMap<>()), Settings.SELECT)
                 .schemaEvolution(SchemaEvolution.forName(spec.schemaEvolution()))
                 .schemaInferred(!spec.has(Settings.FILES_SCHEMA) && !"text".equals(spec.string(Settings.FILES_FORMAT)));
         replicationFactor(spec).ifPresent(b::replicationFactor);

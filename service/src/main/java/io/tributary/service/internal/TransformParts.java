@@ -1,0 +1,79 @@
+package io.tributary.service.internal;
+
+import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.Transform;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import io.tributary.service.spec.PipelineSpec;
+import io.tributary.service.spec.Settings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the file source computes for the rest of the pipeline: {@code transform.where/select}, and the
+ * columns {@code aggregate.groupBy} and {@code aggregate.select} name by an expression, which the file
+ * source adds to its rows for the aggregation (docs/transform.md).
+ */
+final class TransformParts {
+    private TransformParts() {
+    }
+
+    /**
+     * Compiles {@code transform.where} and {@code transform.select} over the file source's schema when the
+     * spec gives it, so that a bad expression (or an aggregation over a column the select does not make) is
+     * refused before Kafka starts; an inferred schema is known only once Kafka is there.
+     */
+    static void check(PipelineSpec spec) {
+        boolean computes = spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT)
+                || !groupByItems(spec).stream().allMatch(Transform::isColumn) || !aggregates(spec, new java.util.LinkedHashMap<>()).isEmpty();
+        if (!spec.has(Settings.FILES_PATH) || !computes) {
+            return;
+        }
+        Schema input = PipelineParts.fileSchema(spec);
+        if (input != null) {
+            PipelineParts.aggregateSpec(spec, PipelineParts.ingestConfig(spec, input, null).outputSchema());
+        }
+    }
+
+    /** {@code aggregate.groupBy} as select items: columns, and expressions with a name that the file source computes. */
+    static List<String> groupByItems(PipelineSpec spec) {
+        try {
+            return spec.has(Settings.GROUP_BY) ? Transform.selectItems(spec.string(Settings.GROUP_BY)) : List.of();
+        } catch (TributaryException e) {
+            throw ExpressionErrors.inSetting(Settings.GROUP_BY, e);
+        }
+    }
+
+    /**
+     * {@code aggregate.select} with each aggregate whose argument is an expression ({@code sum(amt * qty)})
+     * rewritten over a column the file source computes ({@code sum(_agg_t)}), put in {@code select}; the
+     * computed columns as select items. An aggregate that does not parse as a call is left to the aggregation to refuse.
+     */
+    static List<String> aggregates(PipelineSpec spec, Map<String, String> select) {
+        List<String> computed = new ArrayList<>();
+        spec.map(Settings.SELECT).forEach((name, text) -> {
+            List<String> call;
+            try {
+                call = Transform.aggregateCall(text);
+            } catch (RuntimeException e) {
+                select.put(name, text);
+                return;
+            }
+            String arg = call.get(1);
+            if (arg.equals("*") || Transform.isColumn(arg)) {
+                select.put(name, text);
+                return;
+            }
+            String column = "_agg_" + name;
+            computed.add(arg + " AS `" + column.replace("`", "``") + "`");
+            select.put(name, call.get(0) + "(`" + column.replace("`", "``") + "`)");
+        });
+        return computed;
+    }
+
+    /** The items of {@code aggregate.groupBy} that an expression computes. */
+    static List<String> computedGroupBy(PipelineSpec spec) {
+        return groupByItems(spec).stream().filter(i -> !Transform.isColumn(i)).toList();
+    }
+}
