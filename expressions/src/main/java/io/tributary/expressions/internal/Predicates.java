@@ -1,7 +1,6 @@
 package io.tributary.expressions.internal;
 
 import io.tributary.schema.DataType;
-import io.tributary.schema.DataType.Kind;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -182,9 +181,5 @@ final class Predicates {
     static Bound concatPipe(Analyzer.Call call, List<Bound> args) {
         List<Bound> text = args.stream().map(b -> call.as(b, DataType.STRING)).toList();
         return call.apply(text, DataType.STRING, (Kernel.Binary) (a, b) -> (String) a + b);
-    }
-
-    static boolean isBoolean(DataType t) {
-        return t != null && t.kind() == Kind.BOOLEAN;
     }
 }

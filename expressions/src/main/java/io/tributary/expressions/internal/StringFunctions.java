@@ -82,10 +82,6 @@ final class StringFunctions {
                 (s, p) -> ((String) s).contains((String) p)));
     }
 
-    private static Pattern pattern(Analyzer.Call call, Bound regex, Object value) {
-        return regex instanceof Bound.Literal ? Predicates.regex(call, (String) value) : Pattern.compile((String) value);
-    }
-
     private static Bound split(Analyzer.Call call, List<Bound> args) {
         List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING),
                 args.size() > 2 ? call.as(args.get(2), INT) : new Bound.Literal(-1, INT, "-1")));
