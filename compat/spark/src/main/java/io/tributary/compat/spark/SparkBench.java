@@ -33,6 +33,8 @@ import org.apache.spark.sql.types.StructType;
  *   <li>{@code upsert10}: {@code upsert} with {@code maxFilesPerTrigger} 10;</li>
  *   <li>{@code windowed}: 5-minute watermark, 10-minute tumbling windows per user, {@code sum(amt)},
  *       append mode, into a Delta table;</li>
+ *   <li>{@code transform}: {@code raw} with {@link #WHERE} and {@link #SELECT} ({@code where}, {@code selectExpr}), as
+ *       {@code tributary bench raw} with {@code transform.where} and {@code transform.select};</li>
  *   <li>{@code empty}: {@code raw} over an empty folder (INPUT_DIR must be empty).</li>
  * </ul>
  *
@@ -44,13 +46,17 @@ import org.apache.spark.sql.types.StructType;
  */
 public final class SparkBench {
     static final String SCHEMA = "id INT, user STRING, amt DOUBLE, ts TIMESTAMP";
+    /** The transform scenario's filter and select list, as docs/transform.md measures them. */
+    static final String WHERE = "id >= 0 AND user IS NOT NULL";
+    static final String[] SELECT = {"id", "upper(user) AS user", "amt * 1.1 AS amt2", "round(amt, 1) AS amt", "ts", "to_date(ts) AS day",
+        "hash(id, user) AS h"};
 
     private SparkBench() {
     }
 
     public static void main(String[] args) throws Exception {
         if (args.length < 3 || args.length > 4) {
-            System.err.println("usage: SparkBench raw|upsert|upsert10|windowed|empty INPUT_DIR WORK_DIR [MAX_FILES_PER_TRIGGER]");
+            System.err.println("usage: SparkBench raw|transform|upsert|upsert10|windowed|empty INPUT_DIR WORK_DIR [MAX_FILES_PER_TRIGGER]");
             System.exit(2);
         }
         String scenario = args[0];
@@ -58,8 +64,9 @@ public final class SparkBench {
         Path work = Path.of(args[2]).toAbsolutePath();
         String maxFiles = args.length == 4 ? args[3] : System.getProperty("bench.maxFilesPerTrigger",
                 "upsert10".equals(scenario) ? "10" : null);
-        if (!java.util.Set.of("raw", "upsert", "upsert10", "windowed", "empty").contains(scenario)) {
-            System.err.println("SparkBench: unknown scenario '" + scenario + "'; the ones there are: raw, upsert, upsert10, windowed, empty");
+        if (!java.util.Set.of("raw", "transform", "upsert", "upsert10", "windowed", "empty").contains(scenario)) {
+            System.err.println("SparkBench: unknown scenario '" + scenario + "'; the ones there are: raw, transform, upsert, upsert10, windowed,"
+                    + " empty");
             System.exit(2);
         }
         if (!Files.isDirectory(input)) {
@@ -101,6 +108,13 @@ public final class SparkBench {
         switch (scenario) {
             case "raw", "empty" -> {
                 query = source.writeStream().format("delta")
+                        .option("checkpointLocation", ck)
+                        .trigger(Trigger.AvailableNow())
+                        .start(out);
+                table = out;
+            }
+            case "transform" -> {
+                query = source.where(WHERE).selectExpr(SELECT).writeStream().format("delta")
                         .option("checkpointLocation", ck)
                         .trigger(Trigger.AvailableNow())
                         .start(out);
