@@ -14,10 +14,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The start after a run that died (no clean-shutdown file): before the broker starts, the
- * controller alone runs until it has fenced the dead run's broker registration.
+ * Every start on an existing folder: before the broker starts, the controller alone runs until
+ * it has fenced the last run's broker registration (the node stops without a controlled
+ * shutdown, as a run that died does: see {@link EmbeddedBroker}'s config).
  *
- * <p>Why: the metadata log of a run that died still names this node the live leader of every
+ * <p>Why: the metadata log of such a run still names this node the live leader of every
  * partition. Started as is, the broker first acts on that stale leadership: its transaction
  * coordinator loads {@code __transaction_state} and starts sending the commit markers of a
  * transaction the dead run had prepared (its {@code commitTransaction()} returned). Moments later
@@ -30,8 +31,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Fenced first, the node starts with no leadership: the coordinator loads the transaction log
  * only once the controller has made the new broker leader again, when every marker finds its
- * partition. This costs the controller's start plus its broker session timeout (500 ms), only
- * after a crash. A clean stop (controlled shutdown) fences the broker itself and needs none of this.
+ * partition. This costs the controller's start plus its broker session timeout (500 ms), about a
+ * second; started without it, the broker would wait out the old registration's session (9 s).
  */
 final class AfterCrash {
     private static final Logger LOG = LoggerFactory.getLogger(AfterCrash.class);
@@ -55,7 +56,7 @@ final class AfterCrash {
                 }
                 Thread.sleep(50);
             }
-            LOG.info("embedded Kafka broker: the last run did not stop cleanly; its broker registration fenced in {} ms",
+            LOG.info("embedded Kafka broker: the last run's broker registration fenced in {} ms",
                     (System.nanoTime() - t0) / 1_000_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -65,7 +65,9 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
         if (!Files.exists(logDir.resolve("meta.properties"))) {
             format(logDir);
-        } else if (!Files.exists(logDir.resolve(CLEAN_SHUTDOWN_FILE))) {
+        } else {
+            // the node stops without a controlled shutdown (see config), so every later start, as one
+            // after a crash, must not let the coordinator act on the last run's leadership
             AfterCrash.fenceTheDeadBroker(logDir);
         }
         // free ports are picked before the broker binds them: another process may take one in between
@@ -132,12 +134,17 @@ public final class EmbeddedBroker implements AutoCloseable {
         p.put("num.io.threads", "2");
         p.put("background.threads", "2");
         p.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
-        // broker.session.timeout.ms stays Kafka's 9 s: a restart after a crash does not wait for it (AfterCrash
+        // broker.session.timeout.ms stays Kafka's 9 s: a restart does not wait for it (AfterCrash
         // fences the dead registration with a controller of its own), and a shorter one can fence this live broker
         // when a loaded machine delays a heartbeat: its partitions go leaderless, and the transaction coordinator then
         // drops the commit markers it is writing (a transaction left open for good, see AfterCrash)
         // transactions of a crashed producer are aborted sooner than the 60 s default
         p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "2000");
+        // a single node has no one to hand its partitions to: a controlled shutdown only leaves them leaderless while
+        // the transaction coordinator still runs, and Kafka 4.4's coordinator takes a leaderless partition for a
+        // deleted one and drops the commit or abort markers it owes it (a transaction then left open for good, its
+        // coordinator's decision lost). Stopped without one, the next start fences the registration first (AfterCrash)
+        p.put("controlled.shutdown.enable", "false");
         return p;
     }
 
@@ -179,7 +186,10 @@ public final class EmbeddedBroker implements AutoCloseable {
         return logDir;
     }
 
-    /** Stops the broker and waits until it has. The folder stays for the next start. */
+    /**
+     * Stops the broker, transactions open or not (their markers are written after the next start),
+     * and waits until it has. The folder stays for the next start.
+     */
     @Override
     public void close() {
         server.shutdown();

@@ -88,6 +88,42 @@ class EmbeddedBrokerTest {
         assertThat(crashed.resolve(EmbeddedBroker.CLEAN_SHUTDOWN_FILE)).as("a clean stop after the recovery").exists();
     }
 
+    /**
+     * A stop while a transaction is open on both partitions: the next start fences the last run
+     * first; the transaction is aborted on both partitions when its transactional id starts again,
+     * and a read_committed reader gets to the end of each.
+     */
+    @Test
+    void aStopWithATransactionOpenIsAbortedOnEveryPartitionAfterTheRestart() throws Exception {
+        Path kafka = dir.resolve("kafka");
+        EmbeddedBroker first = EmbeddedBroker.start(kafka);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", first.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic("t", 2, (short) 1))).all().get();
+        }
+        KafkaProducer<String, String> open = producer(first);
+        open.initTransactions();
+        open.beginTransaction();
+        open.send(new ProducerRecord<>("t", 0, null, "committed"));
+        open.commitTransaction();
+        open.beginTransaction();
+        open.send(new ProducerRecord<>("t", 0, null, "open at the stop"));
+        open.send(new ProducerRecord<>("t", 1, null, "open at the stop"));
+        open.flush();
+        first.close();
+        open.close(Duration.ZERO);
+        try (EmbeddedBroker broker = EmbeddedBroker.start(kafka)) {
+            try (KafkaProducer<String, String> p = producer(broker)) {
+                p.initTransactions();
+            }
+            assertThat(readCommitted(broker.bootstrapServers())).containsExactly("committed");
+        }
+    }
+
+    private static KafkaProducer<String, String> producer(EmbeddedBroker broker) {
+        return new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(), "transactional.id", "tx-1"),
+                new StringSerializer(), new StringSerializer());
+    }
+
     private static void copy(Path from, Path to) throws IOException {
         try (Stream<Path> files = Files.walk(from)) {
             for (Path f : (Iterable<Path>) files::iterator) {

@@ -90,8 +90,8 @@ public final class KafkaConnection implements AutoCloseable {
     }
 
     /**
-     * For the tests of a broker restart under a running pipeline: stops the embedded broker (a
-     * clean stop) and leaves the clients without one until {@link #startEmbeddedBroker()}.
+     * For the tests of a broker restart under a running pipeline: stops the embedded broker at once
+     * (transactions open, as a broker that fails) and leaves the clients without one until {@link #startEmbeddedBroker()}.
      */
     void stopEmbeddedBroker() {
         broker.close();
