@@ -9,7 +9,7 @@ import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.TopicTail;
-import java.io.IOException;
+import io.tributary.testing.InputFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,6 +28,7 @@ import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -148,7 +150,12 @@ class EmbeddedBrokerRestartTest {
             awaitIngested(progress, FILES - 1, run); // the last file comes in a later batch
             addFile(FILES - 1, file.apply(FILES - 1));
 
-            awaitTable(table, row, expected.size(), run);
+            try {
+                awaitTable(table, row, expected.size(), run);
+            } catch (ConditionTimeoutException e) {
+                throw new AssertionError(e.getMessage() + "; missing from the table: " + missing(expected, tableRows(table, row))
+                        + "; each stage's last progress: " + lastProgress(progress), e);
+            }
             // a duplicate would be in the table by now: every stage has committed all there is to take
             await("every stage has taken all there is").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
                     .until(() -> {
@@ -235,18 +242,23 @@ class EmbeddedBrokerRestartTest {
         return lines;
     }
 
-    /**
-     * Renamed in with a fresh modification time, not test-support's InputFiles (a time 10 s back):
-     * each batch then waits out fileSettleTime, which places the broker's stop where this test has
-     * always passed. With files taken at the first listing the windowed case failed twice in two
-     * runs on a loaded 2-core machine: once its aggregation wrote nothing for 3 minutes after the
-     * restart, once it wrote windows 0 to 7 a second time.
-     */
-    private void addFile(int f, List<String> lines) throws IOException {
-        String name = String.format("part-%04d.json", f);
-        Path tmp = dir.resolve("in").resolve("." + name + ".tmp");
-        Files.writeString(tmp, String.join("\n", lines) + "\n");
-        Files.move(tmp, dir.resolve("in").resolve(name));
+    /** Placed whole with a settled modification time: taken at the first listing, so batches are in flight when the broker stops. */
+    private void addFile(int f, List<String> lines) {
+        InputFiles.place(dir.resolve("in"), String.format("part-%04d.json", f), lines.toArray(String[]::new));
+    }
+
+    private static List<String> missing(List<String> expected, List<String> rows) {
+        List<String> left = new ArrayList<>(expected);
+        rows.forEach(left::remove);
+        return left;
+    }
+
+    /** Per stage, its last batch: id, time, input rows, event time and watermark. */
+    private static Map<String, String> lastProgress(List<Progress> progress) {
+        Map<String, String> last = new TreeMap<>();
+        progress.forEach(p -> last.put(p.name(),
+                "batch " + p.batchId() + " at " + p.timestamp() + ", " + p.numInputRows() + " rows, event time " + p.eventTime()));
+        return last;
     }
 
     private static List<String> tableRows(String table, Function<Object[], String> row) {
