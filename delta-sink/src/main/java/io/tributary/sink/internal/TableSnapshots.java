@@ -7,14 +7,18 @@ import io.delta.kernel.exceptions.TableNotFoundException;
 import io.tributary.delta.KernelEngines;
 import java.util.Optional;
 
-/** Loading a table's latest snapshot, where "no table" is an ordinary answer. */
+/**
+ * Loading a table's latest snapshot, where "no table" is an ordinary answer; its transactions commit
+ * through {@code KernelInternals.committer()} (change data commits).
+ */
 public final class TableSnapshots {
     private TableSnapshots() {
     }
 
     public static Optional<Snapshot> latest(Engine engine, String path) {
         try {
-            return Optional.of(TableManager.loadSnapshot(KernelEngines.tablePath(path)).build(engine));
+            return Optional.of(TableManager.loadSnapshot(KernelEngines.tablePath(path))
+                    .withCommitter(io.tributary.delta.kernel.KernelInternals.committer()).build(engine));
         } catch (TableNotFoundException e) {
             return Optional.empty();
         }
