@@ -122,12 +122,12 @@ class SparkCreatedTableIT {
     }
 
     @Test
-    void anUpsertIntoAChangeDataFeedTableIsRefusedInOneLine() throws Exception {
+    void aCompleteReplaceOfAChangeDataFeedTableIsRefusedInOneLine() throws Exception {
         Path table = SparkCreatedTables.create(dir.resolve("t"), COLUMNS, List.of(DELETION_VECTORS, CHANGE_DATA_FEED), Map.of());
         String topic = KAFKA.newTopic("spark", 1);
         publish(topic, new Object[] {1, "a", 1.0});
 
-        for (SinkMode mode : List.of(SinkMode.UPSERT, SinkMode.COMPLETE)) {
+        for (SinkMode mode : List.of(SinkMode.COMPLETE)) {
             assertThatThrownBy(() -> new DeltaSink(config(topic, mode), KAFKA.client()).close())
                     .isInstanceOf(TributaryException.class)
                     .hasMessageContaining("delta table " + table)

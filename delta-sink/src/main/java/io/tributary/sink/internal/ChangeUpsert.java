@@ -160,6 +160,8 @@ final class ChangeUpsert implements WriteMode {
         }
         List<Object[]> output = new ArrayList<>();
         List<Row> actions = new ArrayList<>();
+        ChangeFeed feed = ChangeFeed.of(snapshot);
+        int width = projection.length;
         Set<String> read = new LinkedHashSet<>();
         Set<String> removed = new LinkedHashSet<>();
         Set<Key> matched = new HashSet<>();
@@ -182,7 +184,9 @@ final class ChangeUpsert implements WriteMode {
                     if (tombstone || change != null && pending.containsKey(key)) {
                         hit = true;
                         matched.add(key);
-                        counts[tombstone || deletes(change) ? 1 : 0]++;
+                        boolean delete = tombstone || deletes(change);
+                        counts[delete ? 1 : 0]++;
+                        feed.add(delete ? ChangeFeed.DELETE : ChangeFeed.UPDATE_PREIMAGE, row, width);
                     } else {
                         survivors.add(row);
                     }
@@ -206,12 +210,15 @@ final class ChangeUpsert implements WriteMode {
                 }
                 continue;
             }
-            inserted += matched.contains(e.getKey()) ? 0 : 1;
+            boolean update = matched.contains(e.getKey());
+            inserted += update ? 0 : 1;
             if (markers != null) {
                 markers.remove(e.getKey());
             }
             output.add(Arrays.copyOf(change, projection.length));
+            feed.add(update ? ChangeFeed.UPDATE_POSTIMAGE : ChangeFeed.INSERT, change, width);
         }
+        int removes = actions.size();
         actions.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
         Optional<String> markerJson = markers == null ? Optional.empty() : markers.changedJson();
         Map<String, Object> metrics = RewritePlan.mergeMetrics(sourceRows, changes.size(), inserted, counts, read.size(), removed.size(),
@@ -220,7 +227,9 @@ final class ChangeUpsert implements WriteMode {
         metrics.put("numSourceDeletesOfAbsentKeys", deletedAbsent);
         metrics.put("numDeleteMarkers", markers == null ? 0L : (long) markers.size());
         metrics.put("numDeleteMarkersExpired", expired);
-        return new RewritePlan(actions, snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics,
-                markerJson.map(json -> Map.of(DeleteMarkers.DOMAIN, json)).orElse(Map.of()));
+        Map.Entry<List<Row>, Integer> commit = feed.commit(writer, txn, actions.subList(0, removes), actions.subList(removes, actions.size()));
+        metrics.put("numTargetChangeFilesAdded", (long) commit.getValue());
+        return new RewritePlan(commit.getKey(), snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics,
+                markerJson.map(json -> Map.of(DeleteMarkers.DOMAIN, json)).orElse(Map.of()), commit.getValue());
     }
 }

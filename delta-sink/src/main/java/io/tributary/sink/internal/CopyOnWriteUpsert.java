@@ -64,6 +64,8 @@ final class CopyOnWriteUpsert implements WriteMode {
         List<Object[]> upserts = changes.upserts();
         List<Object[]> output = new ArrayList<>();
         List<Row> actions = new ArrayList<>();
+        ChangeFeed feed = ChangeFeed.of(snapshot);
+        int width = keys.schema().fields().size();
         Set<String> read = new LinkedHashSet<>();
         Set<String> removed = new LinkedHashSet<>();
         Set<Key> matched = new HashSet<>();
@@ -88,6 +90,7 @@ final class CopyOnWriteUpsert implements WriteMode {
                         counts[3]++;
                     }
                     counts[delete ? 1 : 0]++;
+                    feed.add(delete ? ChangeFeed.DELETE : ChangeFeed.UPDATE_PREIMAGE, row, width);
                 }
                 if (hit) {
                     removed.add(file.identity());
@@ -98,6 +101,10 @@ final class CopyOnWriteUpsert implements WriteMode {
             });
         }
         long inserted = upserts.size() - counts[3];
+        for (Object[] upsert : upserts) {
+            feed.add(matched.contains(keys.of(upsert)) ? ChangeFeed.UPDATE_POSTIMAGE : ChangeFeed.INSERT, upsert, width);
+        }
+        int removes = actions.size();
         if (output.isEmpty() && changes.upsertsInKeyOrder()) {
             actions.addAll(SortedFiles.write(writer, txn, upserts, null, rowsPerFile));
         } else {
@@ -106,6 +113,9 @@ final class CopyOnWriteUpsert implements WriteMode {
         }
         Map<String, Object> metrics = RewritePlan.mergeMetrics(sourceRows, changes.size(), inserted, counts, read.size(), removed.size(),
                 actions.size() - removed.size());
-        return new RewritePlan(actions, snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics);
+        Map.Entry<List<Row>, Integer> commit = feed.commit(writer, txn, actions.subList(0, removes), actions.subList(removes, actions.size()));
+        metrics.put("numTargetChangeFilesAdded", (long) commit.getValue());
+        return new RewritePlan(commit.getKey(), snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics, Map.of(),
+                commit.getValue());
     }
 }

@@ -160,4 +160,53 @@ public final class DataFileWriter {
         }
         return Optional.of(Path.of(target));
     }
+
+    /** The folder of the change data files, under the table root (PROTOCOL.md, "Change Data Files"). */
+    public static final String CHANGE_DATA_DIR = "_change_data";
+    /** The column of a change data file that says what the row is: insert, update_preimage, update_postimage, delete. */
+    public static final String CHANGE_TYPE = "_change_type";
+
+    /**
+     * Writes change rows (the table's columns, then {@value #CHANGE_TYPE}) as the change data files of
+     * {@code txn}'s table, {@code _change_data/cdc-<n>-<uuid>.c000.snappy.parquet} as Spark names them, with
+     * the DIRECT writer (Snappy, no statistics: a change file's {@code cdc} action carries none); returns their
+     * {@code cdc} actions. Only unpartitioned tables without column mapping.
+     */
+    public List<Row> writeChanges(Transaction txn, List<Object[]> rows) {
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        if (!txn.getPartitionColumns(engine).isEmpty() || !plainNames(txn.getSchema(engine))) {
+            throw new UnsupportedOperationException("delta table: the sink writes the change data feed of unpartitioned tables without "
+                    + "column mapping only; turn the feed off (delta.enableChangeDataFeed=false) or write an unpartitioned table");
+        }
+        Row state = txn.getTransactionState(engine);
+        String root = Transaction.getWriteContext(engine, state, Map.of()).getTargetDirectory();
+        String folder = (root.endsWith("/") ? root : root + "/") + CHANGE_DATA_DIR;
+        List<io.tributary.schema.Field> fields = new ArrayList<>(schema.fields());
+        fields.add(new io.tributary.schema.Field(CHANGE_TYPE, io.tributary.schema.DataType.STRING, true));
+        StructType changeKernelSchema = kernelSchema.add(CHANGE_TYPE, io.delta.kernel.types.StringType.STRING, true);
+        Optional<Path> localDir = localDirectory(folder);
+        DirectParquetFiles.Rolling files = null;
+        try {
+            DataFileTargets.Target target = localDir.isPresent() ? DataFileTargets.local(localDir.get())
+                    : DataFileTargets.upload(RemoteFiles.of(KernelEngines.configuration(engine), folder));
+            files = new DirectParquetFiles.Rolling(target, folder, new Schema(fields), changeKernelSchema, List.of(), targetFileSize,
+                    "cdc-%2$05d-%1$s.c000.snappy.parquet");
+            for (Object[] row : rows) {
+                files.write(row);
+            }
+            List<Row> actions = new ArrayList<>();
+            for (DataFileStatus f : files.finish()) {
+                String name = f.getPath().substring(f.getPath().lastIndexOf('/') + 1);
+                actions.add(io.tributary.delta.kernel.KernelInternals.cdcAction(CHANGE_DATA_DIR + "/" + name, Map.of(), f.getSize()));
+            }
+            return actions;
+        } catch (IOException e) {
+            if (files != null) {
+                files.abort();
+            }
+            throw new UncheckedIOException("delta table: cannot write change data files in " + folder, e);
+        }
+    }
 }

@@ -56,9 +56,17 @@ final class DirectParquetFiles {
         private Path file;
         private String name;
         private long rowsInFile;
+        private final String namePattern;
 
         Rolling(DataFileTargets.Target target, String dirName, Schema schema, StructType kernelSchema, List<Column> statsColumns,
                 long targetFileBytes) {
+            this(target, dirName, schema, kernelSchema, statsColumns, targetFileBytes, "%s-%03d.parquet");
+        }
+
+        /** As above, the files named by {@code namePattern} from the writer's uuid and the file's number. */
+        Rolling(DataFileTargets.Target target, String dirName, Schema schema, StructType kernelSchema, List<Column> statsColumns,
+                long targetFileBytes, String namePattern) {
+            this.namePattern = namePattern;
             this.target = target;
             this.prefix = dirName.endsWith("/") ? dirName : dirName + "/";
             this.schema = schema;
@@ -69,7 +77,7 @@ final class DirectParquetFiles {
 
         void write(Object[] row) throws IOException {
             if (writer == null) {
-                name = String.format("%s-%03d.parquet", id, files.size());
+                name = String.format(namePattern, id, files.size());
                 file = target.local(name);
                 writer = new Builder(new LocalOutputFile(file), new RowWriteSupport(schema))
                         .withConf(new PlainParquetConfiguration())

@@ -16,9 +16,15 @@ import java.util.Set;
  * @param removedFiles the identities of the files the plan removes (a subset of {@code readFiles})
  * @param metrics counts for the progress record, named as Delta's MERGE {@code operationMetrics}
  * @param domains domain metadata the commit sets (e.g. {@link DeleteMarkers}), read on {@code readVersion}
+ * @param changeFiles how many of the actions are {@code cdc} actions (change data files, {@link ChangeFeed})
  */
 record RewritePlan(java.util.List<Row> actions, long readVersion, Predicate filter, Set<String> readFiles,
-                   Set<String> removedFiles, Map<String, Object> metrics, Map<String, String> domains) {
+                   Set<String> removedFiles, Map<String, Object> metrics, Map<String, String> domains, int changeFiles) {
+    RewritePlan(java.util.List<Row> actions, long readVersion, Predicate filter, Set<String> readFiles,
+                Set<String> removedFiles, Map<String, Object> metrics, Map<String, String> domains) {
+        this(actions, readVersion, filter, readFiles, removedFiles, metrics, domains, 0);
+    }
+
     RewritePlan(java.util.List<Row> actions, long readVersion, Predicate filter, Set<String> readFiles,
                 Set<String> removedFiles, Map<String, Object> metrics) {
         this(actions, readVersion, filter, readFiles, removedFiles, metrics, Map.of());
@@ -44,6 +50,6 @@ record RewritePlan(java.util.List<Row> actions, long readVersion, Predicate filt
     }
 
     int filesAdded() {
-        return actions.size() - removedFiles.size();
+        return actions.size() - removedFiles.size() - changeFiles;
     }
 }

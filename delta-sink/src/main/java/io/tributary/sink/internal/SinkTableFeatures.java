@@ -56,7 +56,7 @@ public final class SinkTableFeatures {
         if (mode == SinkMode.APPEND) {
             return;
         }
-        if ("true".equalsIgnoreCase(properties.get("delta.enableChangeDataFeed"))) {
+        if (mode != SinkMode.UPSERT && "true".equalsIgnoreCase(properties.get("delta.enableChangeDataFeed"))) {
             throw TableErrors.changeDataFeedOn(tablePath, mode.specName());
         }
         if ("true".equalsIgnoreCase(properties.get("delta.appendOnly"))) {

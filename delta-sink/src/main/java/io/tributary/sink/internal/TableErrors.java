@@ -107,11 +107,11 @@ public final class TableErrors {
                 + "Kernel 4.4, which it writes with); write to a table without column mapping, e.g. a new table path");
     }
 
-    /** When a mode that removes rows is asked of a table with the change data feed on. */
+    /** When mode complete (which replaces every row) is asked of a table with the change data feed on. */
     public static TributaryException changeDataFeedOn(String tablePath, String specName) {
         return new TributaryException("delta table " + tablePath + " has the change data feed on "
-                + "(delta.enableChangeDataFeed=true): sink mode " + specName + " removes rows, whose changes would have to go "
-                + "to _change_data files, which Delta Kernel 4.4 cannot write; use sink mode append, or turn the change data "
+                + "(delta.enableChangeDataFeed=true): sink mode " + specName + " replaces every row, whose changes the sink "
+                + "does not write as _change_data files (mode upsert does); use sink mode append or upsert, or turn the change data "
                 + "feed off (ALTER TABLE ... SET TBLPROPERTIES ('delta.enableChangeDataFeed' = 'false')), or write to a new "
                 + "table path");
     }
