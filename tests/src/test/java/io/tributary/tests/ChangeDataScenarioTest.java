@@ -69,6 +69,41 @@ class ChangeDataScenarioTest {
                 Map.entry(4, "dee@15"));
     }
 
+    @Test
+    void aTableWithTheChangeDataFeedFeedsItsChangesToTheDeltaSourcesReadChangeFeed() {
+        Workspace bronze = new Workspace(dir.resolve("bronze"), SPEC.replace("name: cdc", "name: bronze")
+                .replace("    exceptColumns: [op]\n", "    exceptColumns: [op]\n    properties:\n      delta.enableChangeDataFeed: \"true\"\n"));
+        Workspace feed = new Workspace(dir.resolve("feed"), """
+                name: feed
+                source:
+                  delta:
+                    path: ../bronze/customers/
+                    readChangeFeed: true
+                sink:
+                  delta:
+                    path: out/
+                trigger: availableNow
+                """);
+        bronze.addFile("changes-1.json",
+                "{\"op\": \"i\", \"id\": 1, \"name\": \"ann\", \"lsn\": 10}",
+                "{\"op\": \"i\", \"id\": 2, \"name\": \"bob\", \"lsn\": 11}");
+        bronze.tributary("run").assertOk();
+        feed.tributary("run").assertOk(); // the stream starts with the table's rows as inserts, as Spark's readChangeFeed does
+        bronze.addFile("changes-2.json",
+                "{\"op\": \"u\", \"id\": 1, \"name\": \"anne\", \"lsn\": 13}",
+                "{\"op\": \"d\", \"id\": 2, \"lsn\": 14}",
+                "{\"op\": \"i\", \"id\": 3, \"name\": \"cy\", \"lsn\": 15}");
+        bronze.tributary("run").assertOk();
+        feed.tributary("run").assertOk();
+
+        List<String> changes = new java.util.ArrayList<>();
+        for (Object[] r : DeltaTables.readRows(dir.resolve("feed/out").toString())) {
+            changes.add(r[4] + ":" + r[3] + ":" + r[0] + ":" + r[1] + "@" + r[2]); // version:_change_type:id:name@lsn
+        }
+        assertThat(changes).containsExactlyInAnyOrder("0:insert:1:ann@10", "0:insert:2:bob@11",
+                "1:update_preimage:1:ann@10", "1:update_postimage:1:anne@13", "1:delete:2:bob@11", "1:insert:3:cy@15");
+    }
+
     /** id to name@lsn; the table has no op column. */
     static Map<Integer, String> namesById(String table) {
         Map<Integer, String> out = new TreeMap<>();

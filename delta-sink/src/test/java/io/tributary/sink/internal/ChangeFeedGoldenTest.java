@@ -86,7 +86,8 @@ class ChangeFeedGoldenTest {
 
     /** Runs the case's batches through the sink into a table with the change data feed; its feed as SparkCdcMerge writes Spark's. */
     private List<String> sinkFeed(String c) throws IOException {
-        Path table = dir.resolve(c.replace('/', '-'));
+        String keep = System.getProperty("tributary.cdf.keep"); // a folder to leave the tables in, for compat/spark's SparkChangeFeed
+        Path table = (keep == null ? dir : Path.of(keep)).resolve(c.replace('/', '-'));
         SinkConfig config = ChangeUpsertTest.config(table, ChangeUpsertTest.CDC);
         WriteMode cdc = WriteMode.forConfig(config, new DeltaTableWriter(engine, config.tablePath(), config.tableSchema(),
                 ChangeDataFeedTest.CDF));
