@@ -106,6 +106,27 @@ class SparkCreatedTableIT {
     }
 
     @Test
+    void upsertsIntoASparkTableWithTheChangeDataFeedWriteItsChangeData() throws Exception {
+        Path table = SparkCreatedTables.create(dir.resolve("t"), COLUMNS, List.of(DELETION_VECTORS, CHANGE_DATA_FEED), Map.of());
+        String topic = KAFKA.newTopic("spark", 1);
+        publish(topic, new Object[] {1, "a", 1.0}, new Object[] {2, "b", 2.0});
+
+        try (DeltaSink sink = new DeltaSink(config(topic, SinkMode.UPSERT), KAFKA.client())) {
+            assertThat(sink.runBatch()).isPresent();
+            publish(topic, new Object[] {2, "b", 20.0}, new Object[] {3, "c", 3.0});
+            assertThat(sink.runBatch()).isPresent();
+        }
+
+        assertThat(rows()).containsExactly("1:a:1.0", "2:b:20.0", "3:c:3.0");
+        String log = java.nio.file.Files.readString(table.resolve("_delta_log/00000000000000000002.json"));
+        assertThat(log).containsPattern("\\{\"cdc\":\\{\"path\":\"_change_data/cdc-[^\"]+\\.snappy\\.parquet\"")
+                .contains("\"remove\":{").contains("\"add\":{");
+        try (var files = java.nio.file.Files.list(table.resolve("_change_data"))) {
+            assertThat(files.filter(f -> f.getFileName().toString().endsWith(".parquet"))).hasSize(1);
+        }
+    }
+
+    @Test
     void aPlainSparkTableGetsTheDomainMetadataFeatureWithTheFirstBatch() throws Exception {
         Path table = SparkCreatedTables.create(dir.resolve("t"), COLUMNS, List.of(), Map.of());
         String topic = KAFKA.newTopic("spark", 1);
