@@ -92,7 +92,8 @@ public final class PartitionSink {
                 "delta.path", "allowNonEmptyPath");
         this.writer = new DeltaTableWriter(engine, tablePath, tableProperties, partitioning, targetFileSize);
         SinkTableFeatures.checkWritable(writer.tablePath(), TableSnapshots.latest(engine, writer.tablePath())
-                .map(Snapshot::getTableProperties).orElse(tableProperties), upsert == null ? SinkMode.APPEND : SinkMode.UPSERT);
+                .map(Snapshot::getTableProperties).orElse(tableProperties), upsert == null ? SinkMode.APPEND : SinkMode.UPSERT,
+                !partitioning.columns().isEmpty());
         this.writerId = writerId;
         this.upsert = upsert == null ? null
                 : new PartitionUpsert(writer, schema, upsert.columns(), upsert.order(), upsert.rowsPerFile(), changes);

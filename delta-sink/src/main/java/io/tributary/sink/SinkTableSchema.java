@@ -33,7 +33,8 @@ final class SinkTableSchema {
     static SinkConfig withTableSchema(SinkConfig config, Engine engine) {
         String path = KernelEngines.tablePath(config.tablePath());
         Optional<Snapshot> snap = TableSnapshots.latest(engine, path);
-        SinkTableFeatures.checkWritable(path, snap.map(Snapshot::getTableProperties).orElse(config.tableProperties()), config.mode());
+        SinkTableFeatures.checkWritable(path, snap.map(Snapshot::getTableProperties).orElse(config.tableProperties()), config.mode(),
+                snap.map(s -> !s.getPartitionColumnNames().isEmpty()).orElse(!config.partitionBy().isEmpty()));
         if (snap.isEmpty()) {
             return config;
         }

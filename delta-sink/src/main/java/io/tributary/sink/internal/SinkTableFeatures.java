@@ -49,6 +49,17 @@ public final class SinkTableFeatures {
      * @throws TributaryException naming the table, the property and what to do
      */
     public static void checkWritable(String tablePath, Map<String, String> properties, SinkMode mode) {
+        checkWritable(tablePath, properties, mode, false);
+    }
+
+    /**
+     * As above, for a table that is {@code partitioned} (or will be): the sink writes the change data feed of
+     * unpartitioned tables only, so mode upsert is refused on a partitioned table with the feed on.
+     */
+    public static void checkWritable(String tablePath, Map<String, String> properties, SinkMode mode, boolean partitioned) {
+        if (partitioned && mode == SinkMode.UPSERT && "true".equalsIgnoreCase(properties.get("delta.enableChangeDataFeed"))) {
+            throw TableErrors.changeDataFeedPartitioned(tablePath);
+        }
         String columnMapping = properties.getOrDefault("delta.columnMapping.mode", "none");
         if (!"none".equalsIgnoreCase(columnMapping)) {
             throw TableErrors.columnMapped(tablePath, columnMapping);

@@ -107,6 +107,14 @@ public final class TableErrors {
                 + "Kernel 4.4, which it writes with); write to a table without column mapping, e.g. a new table path");
     }
 
+    /** When mode upsert is asked of a partitioned table with the change data feed on. */
+    public static TributaryException changeDataFeedPartitioned(String tablePath) {
+        return new TributaryException("delta table " + tablePath + " is partitioned and has the change data feed on "
+                + "(delta.enableChangeDataFeed=true): sink mode upsert writes the change data files of unpartitioned tables only; "
+                + "use sink mode append, or turn the change data feed off (ALTER TABLE ... SET TBLPROPERTIES "
+                + "('delta.enableChangeDataFeed' = 'false')), or write to an unpartitioned table");
+    }
+
     /** When mode complete (which replaces every row) is asked of a table with the change data feed on. */
     public static TributaryException changeDataFeedOn(String tablePath, String specName) {
         return new TributaryException("delta table " + tablePath + " has the change data feed on "

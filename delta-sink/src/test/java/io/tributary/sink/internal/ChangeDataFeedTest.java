@@ -92,6 +92,15 @@ class ChangeDataFeedTest {
         assertThat(changes(cdcPaths(1))).containsExactlyInAnyOrder("2:b:2:update_preimage", "2:b2:3:update_postimage", "3:c:4:insert");
     }
 
+    @Test
+    void aPartitionedTableWithTheFeedIsRefusedForUpserts() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SinkTableFeatures.checkWritable("/t", CDF,
+                        io.tributary.sink.SinkMode.UPSERT, true))
+                .hasMessageContaining("delta table /t is partitioned").hasMessageContaining("delta.enableChangeDataFeed=true");
+        SinkTableFeatures.checkWritable("/t", CDF, io.tributary.sink.SinkMode.UPSERT, false);
+        SinkTableFeatures.checkWritable("/t", CDF, io.tributary.sink.SinkMode.APPEND, true);
+    }
+
     /** The {@code cdc} paths of a version's commit. */
     List<String> cdcPaths(long version) throws Exception {
         String log = Files.readString(table().resolve(String.format("_delta_log/%020d.json", version)));
