@@ -101,6 +101,47 @@ class ChangeDataFeedTest {
         SinkTableFeatures.checkWritable("/t", CDF, io.tributary.sink.SinkMode.APPEND, true);
     }
 
+    private WriteMode changeUpsert(RewriteCommitter.BeforeCommit beforeCommit) {
+        SinkConfig c = ChangeUpsertTest.config(table(), ChangeUpsertTest.CDC);
+        DeltaTableWriter w = new DeltaTableWriter(engine, c.tablePath(), c.tableSchema(), CDF);
+        return new ChangeUpsert(w, new RewriteCommitter(w, beforeCommit), c);
+    }
+
+    @Test
+    void aCrashBeforeTheCommitLeavesOrphanChangeFilesAndTheBatchRedoneWritesItsChangesOnce() throws Exception {
+        write(changeUpsert(a -> { }), 0, batch(c(1, "a", "i", 1), c(2, "b", "i", 2)));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> write(changeUpsert(a -> {
+            throw new IllegalStateException("crash");
+        }), 1, batch(c(1, "a2", "u", 3), c(2, null, "d", 4)))).hasMessage("crash");
+        assertThat(DeltaTables.latestVersion(table().toString())).isZero();
+
+        write(changeUpsert(a -> { }), 1, batch(c(1, "a2", "u", 3), c(2, null, "d", 4)));
+        assertThat(changes(cdcPaths(1))).containsExactlyInAnyOrder("1:a:1:update_preimage", "1:a2:3:update_postimage", "2:b:2:delete");
+        try (var files = Files.list(table().resolve("_change_data"))) {
+            assertThat(files.filter(f -> f.toString().endsWith(".parquet"))).as("the crashed attempt's file is an orphan").hasSize(2);
+        }
+    }
+
+    @Test
+    void aConcurrentAppendOfOtherKeysCommitsTheSameChangeDataOnTheNewVersion() throws Exception {
+        write(changeUpsert(a -> { }), 0, batch(c(1, "a", "i", 1), c(2, "b", "i", 2)));
+        CommitResult r = write(changeUpsert(attempt -> {
+            if (attempt == 1) { // another writer appends key 9 between the plan and the commit
+                DeltaTableWriter other = new DeltaTableWriter(engine, table().toString(),
+                        ChangeUpsertTest.config(table(), ChangeUpsertTest.CDC).tableSchema(), Map.of());
+                io.delta.kernel.Transaction txn = other.latestSnapshot().orElseThrow()
+                        .buildUpdateTableTransaction("other-app", io.delta.kernel.Operation.WRITE).build(engine);
+                txn.commit(engine, Iterators.iterable(other.writeFiles(txn, List.<Object[]>of(new Object[] {9, "z", 0L}))));
+            }
+        }), 1, batch(c(1, "a2", "u", 3)));
+        assertThat(r.metrics()).containsEntry("commitAttempts", 2).containsEntry("replans", 0);
+        assertThat(r.version()).isEqualTo(2);
+        assertThat(changes(cdcPaths(2))).containsExactlyInAnyOrder("1:a:1:update_preimage", "1:a2:3:update_postimage");
+        assertThat(Files.readString(table().resolve("_delta_log/00000000000000000002.json")))
+                .containsPattern("\"remove\":\\{[^\\n]*\"dataChange\":true");
+        assertThat(DeltaTables.readRows(table().toString())).hasSize(3);
+    }
+
     /** The {@code cdc} paths of a version's commit. */
     List<String> cdcPaths(long version) throws Exception {
         String log = Files.readString(table().resolve(String.format("_delta_log/%020d.json", version)));
