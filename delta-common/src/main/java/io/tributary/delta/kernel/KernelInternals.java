@@ -44,7 +44,8 @@ import java.util.TreeMap;
  * Every use of Kernel classes outside its public API ({@code io.delta.kernel.internal}) by the Delta
  * stages: scan-file rows (their {@code add}, deletion vector, statistics; rows built from a commit's
  * actions, as the Delta Flink sink does), {@code add} and {@code remove} actions (Kernel has no public
- * API for removes), the protocol, domain metadata, checkpoints and log clean-up. With
+ * API for removes), the protocol, domain metadata, checkpoints and log clean-up, {@code cdc} actions and the
+ * committer that writes a change-data commit Kernel would refuse ({@link #changeDataCommit}). With
  * {@link KernelTransactions} it is the one door into Kernel's internals: {@code ModuleBoundariesTest}
  * allows them nowhere else, and {@code KernelInternalsTest} fails, naming the member, when a Kernel
  * upgrade moves one.
