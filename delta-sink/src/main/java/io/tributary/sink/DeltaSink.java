@@ -57,6 +57,8 @@ public final class DeltaSink implements PipelineStage {
     private DeltaTableWriter writer;
     private WriteMode mode;
     private final TopicReader reader;
+    /** The table's CHECK constraints compiled for the rows read ({@link io.tributary.sink.internal.TableConstraints}). */
+    private io.tributary.sink.internal.TableConstraints constraints = io.tributary.sink.internal.TableConstraints.NONE;
     private final String topicId;
     private final SinkProgress progress;
     /** The next batch id and offsets, resumed from the table. */
@@ -322,6 +324,9 @@ public final class DeltaSink implements PipelineStage {
         if (!flush.due(end, reader::positions)) {
             return Optional.empty();
         }
+        // the table's CHECK constraints as of now: one Spark added since the last batch applies to this one
+        constraints = constraints.forTable(config.tablePath(), writer.latestSnapshot(), config.schema());
+        reader.constraints(constraints);
         long batchId = at.nextBatchId;
         TopicBatch batch;
         long tRead;

@@ -14,7 +14,8 @@ import org.apache.kafka.common.header.Header;
 
 /**
  * The rows of a topic's records ({@link RowPack}: one or more per record) parsed with the sink's
- * schema, which holds the table's constraints (NOT NULL); a row that does not fit goes to {@link BadRows}.
+ * schema, which holds the table's constraints (NOT NULL), then checked against the table's CHECK
+ * constraints and invariants ({@link TableConstraints}); a row that does not fit goes to {@link BadRows}.
  */
 final class RecordRows implements AutoCloseable {
     private final String topic;
@@ -24,6 +25,8 @@ final class RecordRows implements AutoCloseable {
     private byte[] coveredSchema;
     /** A Kafka source's records (someone else's topics), or null for the pipeline's own topic. */
     private final KafkaSubscription source;
+    /** The table's CHECK constraints, checked on each row parsed ({@link #constraints(TableConstraints)}). */
+    private TableConstraints constraints = TableConstraints.NONE;
 
     RecordRows(String topic, RowJson rowJson, BadRows bad) {
         this(topic, rowJson, bad, null);
@@ -47,6 +50,16 @@ final class RecordRows implements AutoCloseable {
         }
         this.rowJson = json;
         this.coveredSchema = null;
+    }
+
+    /** Checks the rows parsed from now on against {@code c} (the table's constraints at the batch's start). */
+    void constraints(TableConstraints c) {
+        this.constraints = c;
+    }
+
+    /** The constraint {@code row} violates, or null. */
+    private BadRecordException violation(Object[] row) {
+        return constraints.isEmpty() ? null : constraints.violation(row);
     }
 
     /**
@@ -81,6 +94,12 @@ final class RecordRows implements AutoCloseable {
                 rejected[0]++;
                 return;
             }
+            BadRecordException violated = violation(row);
+            if (violated != null) {
+                bad.reject(topic, r.partition(), r.offset(), index[0], bytes, offset, length, rowJson.schema().toDdl(), violated);
+                rejected[0]++;
+                return;
+            }
             sink.accept(row);
         });
         return rows - rejected[0];
@@ -101,7 +120,12 @@ final class RecordRows implements AutoCloseable {
                 int rows = RowPack.forEachRow(r.value(), (bytes, offset, length) -> {
                     index[0]++;
                     try {
-                        sink.accept(withMetadata(rowJson.parse(bytes, offset, length), r));
+                        Object[] row = withMetadata(rowJson.parse(bytes, offset, length), r);
+                        BadRecordException violated = violation(row);
+                        if (violated != null) {
+                            throw violated;
+                        }
+                        sink.accept(row);
                     } catch (BadRecordException e) {
                         bad.reject(r.topic(), r.partition(), r.offset(), index[0], bytes, offset, length, rowJson.schema().toDdl(), e);
                         rejected[0]++;

@@ -391,6 +391,11 @@ public final class TopicReader implements AutoCloseable {
         return open;
     }
 
+    /** Checks the rows of later records against the table's CHECK constraints {@code c} ({@link TableConstraints}). */
+    public void constraints(TableConstraints c) {
+        rowsOf.constraints(c);
+    }
+
     /** Reads the rows of later records as {@code json} does (the sink's schema grew). */
     public void rowJson(RowJson json) {
         rowsOf.rowJson(json);
