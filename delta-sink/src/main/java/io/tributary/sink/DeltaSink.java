@@ -179,6 +179,7 @@ public final class DeltaSink implements PipelineStage {
         Partitioning partitioning = Partitioning.parse(config.partitionBy(), config.tableSchema());
         TableFolder.checkNewTable(config.tablePath(), partitioning.columns(), config.allowNonEmptyPath(), KernelEngines.configuration(engine));
         this.writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(), partitioning, config.targetFileSize());
+        writer.constraintsCheckedByCaller(); // each batch's rows are checked against the table's CHECK constraints (runOwnBatch)
         this.mode = WriteMode.forConfig(config, writer);
         this.txnAppId = txnAppId(config.appId(), instanceId);
         this.bootstrap = String.valueOf(kafkaClientProps.get("bootstrap.servers"));
@@ -261,6 +262,7 @@ public final class DeltaSink implements PipelineStage {
         config = next;
         writer = new DeltaTableWriter(engine, config.tablePath(), config.tableProperties(),
                 Partitioning.parse(config.partitionBy(), config.tableSchema()), config.targetFileSize());
+        writer.constraintsCheckedByCaller();
         if (owned != null) {
             writer.shareOffsets(config.appId());
         }

@@ -31,6 +31,11 @@ public final class SparkCreatedTables {
     public static final String CHANGE_DATA_FEED = "changeDataFeed";
     /** {@code delta.columnMapping.mode=name}: reader and writer feature {@code columnMapping}. */
     public static final String COLUMN_MAPPING = "columnMapping";
+    /**
+     * Spark's {@code ALTER TABLE t ADD CONSTRAINT c CHECK (...)}: writer feature {@code checkConstraints},
+     * the constraints themselves in {@code delta.constraints.<name>} properties.
+     */
+    public static final String CHECK_CONSTRAINTS = "checkConstraints";
 
     private SparkCreatedTables() {
     }
@@ -51,9 +56,10 @@ public final class SparkCreatedTables {
                 case CHANGE_DATA_FEED -> configuration.put("delta.enableChangeDataFeed", "true");
                 case COLUMN_MAPPING -> configuration.put("delta.columnMapping.mode", "name")
                         .put("delta.columnMapping.maxColumnId", String.valueOf(columns.size()));
+                case CHECK_CONSTRAINTS -> { }
                 default -> throw new IllegalArgumentException(f);
             }
-            if (!f.equals(CHANGE_DATA_FEED)) {
+            if (!f.equals(CHANGE_DATA_FEED) && !f.equals(CHECK_CONSTRAINTS)) {
                 reader.add(f);
             }
             writer.add(f);
@@ -112,6 +118,35 @@ public final class SparkCreatedTables {
             throw new UncheckedIOException(e);
         }
         return table;
+    }
+
+    /**
+     * Commits what Spark's {@code ALTER TABLE t ADD CONSTRAINT name CHECK (expression)} commits on a
+     * table with the {@code checkConstraints} feature: the latest {@code metaData} with the property
+     * {@code delta.constraints.<name>} added, as the next version.
+     */
+    public static void addConstraint(Path table, String name, String expression) throws IOException {
+        Path log = table.resolve("_delta_log");
+        ObjectNode metaData = null;
+        long last = -1;
+        try (var files = Files.list(log)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().matches("\\d{20}\\.json")).sorted().toList()) {
+                last = Long.parseLong(f.getFileName().toString().substring(0, 20));
+                for (String line : Files.readAllLines(f)) {
+                    JsonNode a = JSON.readTree(line);
+                    if (a.has("metaData")) {
+                        metaData = (ObjectNode) a;
+                    }
+                }
+            }
+        }
+        ((ObjectNode) metaData.get("metaData").get("configuration")).put("delta.constraints." + name, expression);
+        ObjectNode commitInfo = JSON.createObjectNode();
+        commitInfo.putObject("commitInfo").put("timestamp", System.currentTimeMillis()).put("operation", "ADD CONSTRAINT")
+                .put("engineInfo", "Apache-Spark/4.2.0 Delta-Lake/4.4.0").put("txnId", UUID.randomUUID().toString())
+                .putObject("operationParameters").put("name", name).put("expr", expression);
+        Files.writeString(log.resolve(String.format("%020d.json", last + 1)),
+                JSON.writeValueAsString(commitInfo) + "\n" + JSON.writeValueAsString(metaData) + "\n");
     }
 
     /** The table's protocol as its latest commit that changed it says: the last {@code protocol} action in the log. */

@@ -28,4 +28,11 @@ class KernelInternalsTest {
         Field f = KernelTransactions.field(name);
         assertThat(f.getType().getName()).as("the type of %s.%s", impl.getName(), name).isEqualTo(type);
     }
+
+    @org.junit.jupiter.api.Test
+    void theSnapshotMetadataFieldThatABuildPastConstraintsSetsIsThere() throws ReflectiveOperationException {
+        Field f = KernelTransactions.snapshotField();
+        assertThat(f.getType().getName()).as("the type of SnapshotImpl.%s: KernelTransactions.buildCheckedByCaller cannot write a table"
+                + " with CHECK constraints", KernelTransactions.SNAPSHOT_METADATA[0]).isEqualTo(KernelTransactions.SNAPSHOT_METADATA[1]);
+    }
 }

@@ -44,6 +44,8 @@ public final class DeltaTableWriter {
     private final Partitioning partitioning;
     private final DataFileWriter files;
     private final TableSchemaCheck schemaCheck;
+    /** True when the caller checks the table's constraints itself ({@link #constraintsCheckedByCaller}). */
+    private boolean constraintsChecked;
     private final AppendCommitter committer = new AppendCommitter(this);
     private OffsetFence fence = OffsetFence.WHOLE;
 
@@ -172,9 +174,10 @@ public final class DeltaTableWriter {
         Transaction txn;
         try {
             if (snapshot.isPresent()) {
-                var builder = SinkTableFeatures.withSinkFeatures(snapshot.get(),
-                        snapshot.get().buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE));
-                txn = (maxRetries < 0 ? builder : builder.withMaxRetries(maxRetries)).build(engine);
+                txn = updateTransaction(snapshot.get(), s -> {
+                    var builder = SinkTableFeatures.withSinkFeatures(s, s.buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE));
+                    return (maxRetries < 0 ? builder : builder.withMaxRetries(maxRetries)).build(engine);
+                });
             } else {
                 txn = Table.forPath(engine, tablePath).createTransactionBuilder(engine, ENGINE_INFO, Operation.STREAMING_UPDATE)
                         .withSchema(engine, kernelSchema).withPartitionColumns(engine, partitioning.columns())
@@ -218,13 +221,29 @@ public final class DeltaTableWriter {
         return "true".equalsIgnoreCase(snap.getTableProperties().getOrDefault("delta.enableTypeWidening", "false"));
     }
 
+    /**
+     * The caller checks every row against the table's CHECK constraints and invariants before it is
+     * written ({@link TableConstraints}): transactions are built on tables that have them, which
+     * Kernel alone refuses ({@link KernelTransactions#buildCheckedByCaller}).
+     */
+    public void constraintsCheckedByCaller() {
+        this.constraintsChecked = true;
+    }
+
+    /** {@code build} on {@code snapshot}: past Kernel's refusal of constraints when the caller checks them. */
+    private Transaction updateTransaction(Snapshot snapshot, java.util.function.Function<Snapshot, Transaction> build) {
+        return constraintsChecked ? KernelTransactions.buildCheckedByCaller(snapshot, build) : build.apply(snapshot);
+    }
+
     /** @param maxRetries -1: Kernel's default; 0: a concurrent commit fails this one instead of rebasing it */
     Transaction build(Optional<Snapshot> snapshot, String appId, long batchId, int maxRetries) {
         try {
             if (snapshot.isPresent()) {
-                var builder = SinkTableFeatures.withSinkFeatures(snapshot.get(), snapshot.get()
-                        .buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE).withTransactionId(appId, batchId));
-                Transaction txn = (maxRetries < 0 ? builder : builder.withMaxRetries(maxRetries)).build(engine);
+                Transaction txn = updateTransaction(snapshot.get(), s -> {
+                    var builder = SinkTableFeatures.withSinkFeatures(s, s.buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE)
+                            .withTransactionId(appId, batchId));
+                    return (maxRetries < 0 ? builder : builder.withMaxRetries(maxRetries)).build(engine);
+                });
                 StructType grown = TableSchemaUpdate.grow(snapshot.get().getSchema(), kernelSchema);
                 if (!grown.equals(snapshot.get().getSchema())) {
                     LOG.info("delta table {}: batch {} of {} changes the table's schema to {} (sink.delta.mergeSchema)", tablePath, batchId,

@@ -36,10 +36,12 @@ public final class SinkTableFeatures {
     /**
      * True when Kernel's checkpoint is one the table may have: not with the {@code v2Checkpoint}
      * feature, whose checkpoints carry a {@code checkpointMetadata} action that Kernel 4.4's classic
-     * checkpoint lacks.
+     * checkpoint lacks; nor with CHECK constraints or invariants, which Kernel's checkpoint refuses
+     * (the sink checks them itself, {@link TableConstraints}; Spark checkpoints such a table when it writes it).
      */
     static boolean kernelCheckpoints(Snapshot snapshot) {
-        return !KernelInternals.writerFeatures(snapshot).contains(V2_CHECKPOINT);
+        return !KernelInternals.writerFeatures(snapshot).contains(V2_CHECKPOINT)
+                && TableConstraints.texts(snapshot.getTableProperties(), snapshot.getSchema()).isEmpty();
     }
 
     /**
