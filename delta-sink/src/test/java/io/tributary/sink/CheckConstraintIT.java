@@ -123,4 +123,34 @@ class CheckConstraintIT {
         }
         assertThat(DeltaTables.latestVersion(table())).isZero();
     }
+
+    @Test
+    void aLegacyInvariantIsCheckedAsAConstraint() throws Exception {
+        // Spark's legacy invariant: protocol (1,2), the expression in the column's delta.invariants metadata
+        Path t = SparkCreatedTables.create(dir.resolve("t"), List.of("id integer", "user string", "amt double"), List.of(), Map.of());
+        Path v0 = t.resolve("_delta_log").resolve("00000000000000000000.json");
+        StringBuilder out = new StringBuilder();
+        for (String line : java.nio.file.Files.readAllLines(v0)) {
+            JsonNode a = JSON.readTree(line);
+            if (a.has("metaData")) {
+                com.fasterxml.jackson.databind.node.ObjectNode meta = (com.fasterxml.jackson.databind.node.ObjectNode) a.get("metaData");
+                JsonNode schema = JSON.readTree(meta.get("schemaString").asText());
+                ((com.fasterxml.jackson.databind.node.ObjectNode) schema.get("fields").get(2).get("metadata"))
+                        .put("delta.invariants", "{\"expression\":{\"expression\":\"amt < 100\"}}");
+                meta.put("schemaString", schema.toString());
+            }
+            out.append(JSON.writeValueAsString(a)).append('\n');
+        }
+        java.nio.file.Files.writeString(v0, out);
+        String topic = KAFKA.newTopic("invariant", 1);
+        publish(topic, new Object[] {1, "a", 1.0}, new Object[] {2, "b", 200.0});
+
+        try (DeltaSink sink = new DeltaSink(config(topic, SinkBadRecords.forName("drop", null)), KAFKA.client())) {
+            assertThat(sink.runBatch()).isPresent();
+        }
+        assertThat(ids()).containsExactly(1);
+        // the invariant is still in the table's schema after the sink's commit
+        assertThat(io.tributary.sink.internal.TableSnapshots.latest(io.tributary.delta.KernelEngines.create(), table())
+                .orElseThrow().getSchema().get("amt").getMetadata().contains("delta.invariants")).isTrue();
+    }
 }
