@@ -83,10 +83,7 @@ public final class TableConstraints {
             try {
                 e = Expression.compile(rows, c.getValue());
             } catch (TributaryException ex) {
-                throw new TributaryException("delta table " + tablePath + " has constraint " + c.getKey() + " CHECK (" + c.getValue()
-                        + "), which Tributary cannot check on the rows it writes (" + rows.toDdl() + "): " + ex.getMessage()
-                        + "; drop the constraint (ALTER TABLE ... DROP CONSTRAINT " + c.getKey()
-                        + ") or write the table with Spark", ex);
+                throw TableErrors.constraintNotCheckable(tablePath, c.getKey(), c.getValue(), rows.toDdl(), ex);
             }
             checks.add(new Check(c.getKey(), c.getValue(), e, columnsIn(rows, c.getValue())));
         }
@@ -164,8 +161,7 @@ public final class TableConstraints {
                             .append(Objects.toString(row[i]));
                 }
                 String why = failure != null ? "fails (" + failure + ")" : "is " + (result == null ? "null" : "false");
-                return new BadRecordException(c.name(), "violates CHECK constraint " + c.name() + " (" + c.text() + "): the expression "
-                        + why + (values.length() == 0 ? "" : " for " + values));
+                return TableErrors.constraintViolated(c.name(), c.text(), why, values.toString());
             }
         }
         return null;

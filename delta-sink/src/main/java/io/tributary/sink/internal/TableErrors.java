@@ -1,5 +1,6 @@
 package io.tributary.sink.internal;
 
+import io.tributary.schema.BadRecordException;
 import io.tributary.schema.TributaryException;
 import java.util.List;
 
@@ -181,6 +182,20 @@ public final class TableErrors {
         return new TributaryException("delta table " + tablePath + " has column " + prefix + column + " NOT NULL, which the "
                 + "pipeline does not write, so every row would break the constraint. table: " + tableSchema + "; pipeline: "
                 + pipelineSchema + ". Add the column to the pipeline's schema, or write to a new table path");
+    }
+
+    /** When the table has a CHECK constraint or invariant the sink cannot compile against the rows it writes. */
+    public static TributaryException constraintNotCheckable(String tablePath, String name, String expression, String rowSchema,
+                                                            TributaryException why) {
+        return new TributaryException("delta table " + tablePath + " has constraint " + name + " CHECK (" + expression
+                + "), which Tributary cannot check on the rows it writes (" + rowSchema + "): " + why.getMessage()
+                + "; drop the constraint (ALTER TABLE ... DROP CONSTRAINT " + name + ") or write the table with Spark", why);
+    }
+
+    /** A row that breaks the table's CHECK constraint {@code name}: a bad record named by the constraint. */
+    public static BadRecordException constraintViolated(String name, String expression, String why, String values) {
+        return new BadRecordException(name, "violates CHECK constraint " + name + " (" + expression + "): the expression " + why
+                + (values.isEmpty() ? "" : " for " + values));
     }
 
     /** When a column would be widened on a table without type widening. */
