@@ -1,0 +1,310 @@
+package io.tributary.expressions;
+
+import io.tributary.expressions.internal.Node;
+import io.tributary.expressions.internal.Parsing;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Field;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Spark's stream-static join of each stream row with the rows of a static table held in memory (Spark's
+ * broadcast join): {@code inner}, {@code left}, {@code left_semi}, {@code left_anti}. The {@code on}
+ * condition is Spark SQL over the stream's columns and the table's, written {@code alias.column}.
+ *
+ * <p>The rows the join makes ({@link #output()}) are the stream's columns, then the table's columns whose
+ * names the stream does not have, then one struct column named by the alias holding the table's whole
+ * row (null when a left join finds no match): {@code u.segment} is a field of that struct, so a table
+ * column the stream also has is reached as {@code u.user}, and the bare name is the stream's. {@link #visible()}
+ * names the columns {@code *} stands for (the struct is not one). {@code left_semi} and {@code left_anti}
+ * make the stream's rows as they are.
+ *
+ * <p>When {@code on} is a conjunction with equalities between a stream expression and a table expression of
+ * the same type, the table is hashed on those; else each stream row is compared with every table row.
+ * Either way a match is a row where the whole {@code on} is true.
+ */
+public final class StreamStaticJoin {
+    public enum Type {
+        INNER, LEFT, LEFT_SEMI, LEFT_ANTI;
+
+        /** Spark's names, case-insensitively; {@code left_outer}, {@code semi}, {@code anti} as Spark takes them. */
+        public static Type parse(String text) {
+            String t = text == null ? "inner" : text.strip().toLowerCase(Locale.ROOT).replace(" ", "_");
+            return switch (t) {
+                case "inner" -> INNER;
+                case "left", "left_outer", "leftouter" -> LEFT;
+                case "left_semi", "leftsemi", "semi" -> LEFT_SEMI;
+                case "left_anti", "leftanti", "anti" -> LEFT_ANTI;
+                default -> throw new TributaryException("unknown join type '" + text + "'; use one of inner, left, left_semi, left_anti");
+            };
+        }
+    }
+
+    private final Type type;
+    private final String alias;
+    private final int streamWidth;
+    private final int tableColumns; // table columns copied flat (those the stream does not name)
+    private final int[] flatFrom;   // table column index of each flat column
+    private final Schema joined;
+    private final Schema table;
+    private final List<String> visible;
+    private final Expression on;
+    private final Expression[] streamKeys; // null: nested loop
+    private final Expression[] tableKeys;
+    private final long maxRows;
+    private List<Object[]> rows = List.of();
+    private Map<List<Object>, List<Object[]>> hash;
+
+    private StreamStaticJoin(Type type, String alias, Schema stream, Schema table, int[] flatFrom, Schema joined, List<String> visible,
+            Expression on, Expression[] streamKeys, Expression[] tableKeys, long maxRows) {
+        this.type = type;
+        this.alias = alias;
+        this.streamWidth = stream.size();
+        this.table = table;
+        this.flatFrom = flatFrom;
+        this.tableColumns = flatFrom.length;
+        this.joined = joined;
+        this.visible = visible;
+        this.on = on;
+        this.streamKeys = streamKeys;
+        this.tableKeys = tableKeys;
+        this.maxRows = maxRows;
+    }
+
+    /**
+     * @param stream        the stream's rows (a previous join's {@link #output()})
+     * @param streamVisible the stream's columns {@code *} stands for
+     * @param maxRows       the most table rows {@link #load} holds
+     */
+    public static StreamStaticJoin compile(Schema stream, List<String> streamVisible, Schema table, String alias, String on, Type type,
+            long maxRows) {
+        if (alias == null || alias.isBlank()) {
+            throw new TributaryException("a join needs an alias ('as'), the name its columns are qualified by in 'on', where and select");
+        }
+        if (stream.indexOf(alias) >= 0) {
+            throw new TributaryException("the join alias '" + alias + "' is already a column of the stream; choose another");
+        }
+        if (on == null || on.isBlank()) {
+            throw new TributaryException("a join needs 'on', a boolean Spark SQL expression, e.g. \"user = " + alias + ".user\"");
+        }
+        List<Field> fields = new ArrayList<>(stream.fields());
+        List<String> visible = new ArrayList<>(streamVisible);
+        List<Integer> flat = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        stream.fields().forEach(f -> names.add(f.name().toLowerCase(Locale.ROOT)));
+        for (int i = 0; i < table.size(); i++) {
+            Field f = table.field(i);
+            if (names.add(f.name().toLowerCase(Locale.ROOT))) {
+                fields.add(new Field(f.name(), f.type(), true));
+                visible.add(f.name());
+                flat.add(i);
+            }
+        }
+        fields.add(new Field(alias, DataType.struct(table), true));
+        Schema joined = new Schema(fields);
+        Expression condition = Expression.compile(joined, on);
+        if (condition.type() != null && condition.type().kind() != DataType.Kind.BOOLEAN) {
+            throw ExpressionErrors.notBoolean(on, condition.type().ddl());
+        }
+        // equi-keys: top-level conjuncts "stream expr = table expr" of one plain type
+        List<Expression> sk = new ArrayList<>();
+        List<Expression> tk = new ArrayList<>();
+        for (Node conjunct : conjuncts(Parsing.expression(on))) {
+            if (!(conjunct instanceof Node.Call c) || !c.name().equals("=") || c.args().size() != 2) {
+                continue;
+            }
+            Node l = c.args().get(0);
+            Node r = c.args().get(1);
+            Side ls = side(l, joined, stream.size());
+            Side rs = side(r, joined, stream.size());
+            Node s = ls == Side.STREAM && rs == Side.TABLE ? l : ls == Side.TABLE && rs == Side.STREAM ? r : null;
+            Node t = s == l ? r : l;
+            if (s == null) {
+                continue;
+            }
+            Expression se = Expression.compile(joined, s.text());
+            Expression te = Expression.compile(joined, t.text());
+            if (se.type() != null && se.type().equals(te.type()) && hashable(se.type())) {
+                sk.add(se);
+                tk.add(te);
+            }
+        }
+        boolean keyed = !sk.isEmpty();
+        return new StreamStaticJoin(type, alias, stream, table, flat.stream().mapToInt(Integer::intValue).toArray(),
+                joined, type == Type.INNER || type == Type.LEFT ? visible : List.copyOf(streamVisible), condition,
+                keyed ? sk.toArray(Expression[]::new) : null, keyed ? tk.toArray(Expression[]::new) : null, maxRows);
+    }
+
+    private enum Side { STREAM, TABLE, NONE, BOTH }
+
+    private static List<Node> conjuncts(Node n) {
+        if (n instanceof Node.Call c && c.name().equals("and") && c.args().size() == 2) {
+            List<Node> out = new ArrayList<>(conjuncts(c.args().get(0)));
+            out.addAll(conjuncts(c.args().get(1)));
+            return out;
+        }
+        return List.of(n);
+    }
+
+    /** Which side the columns of {@code n} come from. */
+    private static Side side(Node n, Schema joined, int streamWidth) {
+        Set<Side> sides = new HashSet<>();
+        collect(n, joined, streamWidth, sides);
+        if (sides.contains(Side.BOTH) || sides.size() > 1) {
+            return Side.BOTH;
+        }
+        return sides.isEmpty() ? Side.NONE : sides.iterator().next();
+    }
+
+    private static void collect(Node n, Schema joined, int streamWidth, Set<Side> sides) {
+        if (n instanceof Node.Column c) {
+            int i = joined.indexOf(c.names().get(0));
+            sides.add(i < 0 ? Side.BOTH : i < streamWidth ? Side.STREAM : Side.TABLE);
+        } else if (n instanceof Node.Call c) {
+            c.args().forEach(a -> collect(a, joined, streamWidth, sides));
+        } else if (n instanceof Node.Cast c) {
+            collect(c.child(), joined, streamWidth, sides);
+        } else if (n instanceof Node.Field f) {
+            collect(f.child(), joined, streamWidth, sides);
+        } else if (n instanceof Node.Case) {
+            sides.add(Side.BOTH);
+        }
+    }
+
+    private static boolean hashable(DataType t) {
+        return switch (t.kind()) {
+            case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, STRING, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ -> true;
+            default -> false;
+        };
+    }
+
+    private static Object normal(Object v) {
+        if (v instanceof Double d) {
+            return d == 0.0 ? 0.0 : d;
+        }
+        if (v instanceof Float f) {
+            return f == 0.0f ? 0.0f : f;
+        }
+        if (v instanceof BigDecimal b) {
+            return b.signum() == 0 ? BigDecimal.ZERO : b.stripTrailingZeros();
+        }
+        return v;
+    }
+
+    /** The rows the join makes: what {@code where} and {@code select} see. */
+    public Schema output() {
+        return type == Type.INNER || type == Type.LEFT ? joined : new Schema(joined.fields().subList(0, streamWidth));
+    }
+
+    /** The columns {@code *} stands for after this join, in order. */
+    public List<String> visible() {
+        return visible;
+    }
+
+    public Type type() {
+        return type;
+    }
+
+    public String alias() {
+        return alias;
+    }
+
+    /** Whether the table is hashed on equi-keys of {@code on} (else each stream row meets every table row). */
+    public boolean hashed() {
+        return streamKeys != null;
+    }
+
+    public Schema table() {
+        return table;
+    }
+
+    /** Holds {@code tableRows} (rows of {@link #table()}) for the rows that follow; refused above the limit, with the size. */
+    public void load(List<Object[]> tableRows) {
+        if (tableRows.size() > maxRows) {
+            throw new TributaryException("the join table '" + alias + "' has " + tableRows.size() + " rows, more than the "
+                    + maxRows + " a stream-static join holds in memory; raise transform.joinMaxRows or filter the table");
+        }
+        this.rows = List.copyOf(tableRows);
+        if (streamKeys == null) {
+            hash = null;
+            return;
+        }
+        Map<List<Object>, List<Object[]>> h = new HashMap<>();
+        Object[] probe = new Object[joined.size()];
+        for (Object[] r : rows) {
+            fill(probe, r);
+            List<Object> key = key(tableKeys, probe);
+            if (key != null) {
+                h.computeIfAbsent(key, k -> new ArrayList<>(1)).add(r);
+            }
+        }
+        hash = h;
+    }
+
+    private static List<Object> key(Expression[] keys, Object[] row) {
+        Object[] k = new Object[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            Object v = keys[i].eval(row);
+            if (v == null) {
+                return null; // null = anything is not true
+            }
+            k[i] = normal(v);
+        }
+        return Arrays.asList(k);
+    }
+
+    /** The rows {@code streamRow} makes: none, one or many; {@link ExpressionException} for a row {@code on} fails on. */
+    public List<Object[]> apply(Object[] streamRow) {
+        Object[] row = Arrays.copyOf(streamRow, joined.size());
+        List<Object[]> candidates;
+        if (hash != null) {
+            List<Object> k = key(streamKeys, row);
+            candidates = k == null ? List.of() : hash.getOrDefault(k, List.of());
+        } else {
+            candidates = rows;
+        }
+        List<Object[]> out = null;
+        for (Object[] t : candidates) {
+            fill(row, t);
+            if (Boolean.TRUE.equals(on.eval(row))) {
+                if (type == Type.LEFT_SEMI) {
+                    return java.util.Collections.singletonList(streamRow);
+                }
+                if (type == Type.LEFT_ANTI) {
+                    return List.of();
+                }
+                if (out == null) {
+                    out = new ArrayList<>(1);
+                }
+                out.add(row.clone());
+            }
+        }
+        if (out != null) {
+            return out;
+        }
+        return switch (type) {
+            case INNER, LEFT_SEMI -> List.of();
+            case LEFT_ANTI -> java.util.Collections.singletonList(streamRow);
+            case LEFT -> {
+                fill(row, null);
+                yield java.util.Collections.singletonList(row);
+            }
+        };
+    }
+
+    private void fill(Object[] row, Object[] t) {
+        for (int i = 0; i < tableColumns; i++) {
+            row[streamWidth + i] = t == null ? null : t[flatFrom[i]];
+        }
+        row[row.length - 1] = t;
+    }
+}
