@@ -333,6 +333,9 @@ public final class FileIngest implements PipelineStage {
      * eighth of the heap when that is less). Null when the folder cannot be listed.
      */
     public static FilesReadAhead readAhead(IngestConfig config, int partitions) {
+        if (!config.joins().isEmpty()) {
+            return null; // a join reads its table at the batch's start: rows are not joined ahead of it
+        }
         ReadAhead reading = ReadAhead.start(config, partitions, Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8));
         return reading == null ? null : new FilesReadAhead(reading);
     }

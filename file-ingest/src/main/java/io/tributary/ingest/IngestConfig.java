@@ -70,6 +70,7 @@ public final class IngestConfig {
     private final Optional<Short> replicationFactor;
     private final TransformSpec transformSpec;
     private final Transform transform;
+    private final Joins joins;
 
     IngestConfig(IngestConfigBuilder b) {
         this.pipeline = b.pipeline;
@@ -105,6 +106,7 @@ public final class IngestConfig {
         this.replicationFactor = b.replicationFactor;
         this.transformSpec = b.transformSpec.copy();
         this.transform = b.transform != null ? b.transform : transformSpec.compile(b.schema);
+        this.joins = transformSpec.joins(b.schema);
     }
 
     /** Starts a config for pipeline {@code pipeline} reading JSON-lines files of {@code schema} from {@code inputDir}. */
@@ -153,6 +155,11 @@ public final class IngestConfig {
     /** Spark's where then selectExpr, applied to each row as it is read (the identity without {@code transform.where/select}). */
     public Transform transform() {
         return transform;
+    }
+
+    /** Spark's stream-static joins ({@code transform.join}), applied to each row before {@link #transform()}; empty without. */
+    public Joins joins() {
+        return joins;
     }
 
     /** The schema of the rows published to the events topic: {@link #schema()} after the transform. */

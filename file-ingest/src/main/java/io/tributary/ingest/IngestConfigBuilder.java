@@ -128,11 +128,31 @@ public final class IngestConfigBuilder {
         return this;
     }
 
+    /**
+     * Spark's stream-static joins with Delta tables, before where and select ({@code transform.join}); the
+     * tables are opened with {@code opener}.
+     */
+    public IngestConfigBuilder joins(List<JoinSpec> joins, long maxRows) {
+        transformSpec.joins = List.copyOf(joins);
+        transformSpec.joinMaxRows = maxRows;
+        return this;
+    }
+
+    /** How the tables of {@code transform.join} are read (the ingest does not read Delta itself). */
+    public IngestConfigBuilder staticTables(StaticTable.Opener opener) {
+        transformSpec.opener = opener;
+        return this;
+    }
+
     /** Takes the {@link TransformSettings} given in {@code values} (a spec's {@code transform.}); errors name the keys as written there. */
     public IngestConfigBuilder transform(Values values) {
         transformSpec.values = values;
         transformSpec.whereKey = values.name(TransformSettings.WHERE);
         transformSpec.selectKey = values.name(TransformSettings.SELECT);
+        if (values.has(TransformSettings.JOIN)) {
+            transformSpec.joins = TransformSettings.joins(values.map(TransformSettings.JOIN), values.name(TransformSettings.JOIN));
+        }
+        transformSpec.joinMaxRows = values.get(TransformSettings.JOIN_MAX_ROWS);
         return transform(values.get(TransformSettings.WHERE), values.get(TransformSettings.SELECT));
     }
 

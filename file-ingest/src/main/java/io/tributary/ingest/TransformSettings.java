@@ -16,8 +16,41 @@ public final class TransformSettings {
             "Spark's selectExpr: the output columns, each \"*\", a column or \"expression AS name\", e.g. [\"*\", \"lower(trim(user)) AS"
                     + " user\"]; applied after where; the table gets these columns (docs/transform.md)");
 
+    public static final long DEFAULT_JOIN_MAX_ROWS = 1_000_000;
+    public static final Setting<java.util.Map<String, String>> JOIN = Setting.map("join", "Spark's stream-static joins with Delta"
+            + " tables, applied before where and select: a list of {table: path or URI, as: alias, on: \"user = u.user\","
+            + " type: inner|left|left_semi|left_anti}; each table is read at a batch's start when it has a new version (docs/transform.md)");
+    public static final Setting<Integer> JOIN_MAX_ROWS = Setting.integer("joinMaxRows", "The most rows a join table may have: it is"
+            + " held in memory (Spark's broadcast join); a table with more is refused with its size (docs/transform.md)")
+            .withDefault(String.valueOf(DEFAULT_JOIN_MAX_ROWS)).within(1, Integer.MAX_VALUE);
+
     /** Every setting, in the order the documentation lists them. */
-    public static final List<Setting<?>> ALL = List.of(WHERE, SELECT);
+    public static final List<Setting<?>> ALL = List.of(JOIN, WHERE, SELECT, JOIN_MAX_ROWS);
+
+    /**
+     * The joins of {@code transform.join} as given below it: a list gives {@code 0.table}, {@code 0.as} ...;
+     * one join may also be written as a mapping ({@code table}, {@code as} ...).
+     *
+     * @param prefix the key the map is under, for refusals ({@code transform.join})
+     */
+    public static List<JoinSpec> joins(java.util.Map<String, String> below, String prefix) {
+        java.util.Map<String, java.util.Map<String, String>> items = new java.util.LinkedHashMap<>();
+        for (java.util.Map.Entry<String, String> e : below.entrySet()) {
+            String k = e.getKey();
+            int dot = k.indexOf('.');
+            String index = dot > 0 && k.substring(0, dot).chars().allMatch(Character::isDigit) ? k.substring(0, dot) : "";
+            String field = index.isEmpty() ? k : k.substring(dot + 1);
+            if (!List.of("table", "as", "on", "type").contains(field)) {
+                throw new io.tributary.schema.TributaryException(prefix + (index.isEmpty() ? "" : "." + index) + "." + field
+                        + ": unknown join key '" + field + "'; a join takes table, as, on and type");
+            }
+            items.computeIfAbsent(index, i -> new java.util.LinkedHashMap<>()).put(field, e.getValue());
+        }
+        List<JoinSpec> out = new java.util.ArrayList<>();
+        items.forEach((index, m) -> out.add(new JoinSpec(m.get("table"), m.get("as"), m.get("on"), m.getOrDefault("type", "inner"),
+                prefix + (index.isEmpty() ? "" : "." + index))));
+        return out;
+    }
 
     private TransformSettings() {
     }

@@ -1,6 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.StreamStaticJoin;
 import io.tributary.expressions.Transform;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
@@ -25,6 +26,14 @@ final class TransformSpec {
     Values values;
     /** Columns computed for the aggregation, each select item with the key it comes from. */
     Map<String, String> computed = new LinkedHashMap<>();
+    /** {@code transform.join}, in order; opened through {@link #opener}. */
+    List<JoinSpec> joins = List.of();
+    StaticTable.Opener opener;
+    long joinMaxRows = TransformSettings.DEFAULT_JOIN_MAX_ROWS;
+    /** Tables opened so far, by location: shared by copies, so that a table is opened once. */
+    Map<String, StaticTable> opened = new java.util.concurrent.ConcurrentHashMap<>();
+    private Schema joinsFor;
+    private Joins compiledJoins;
 
     TransformSpec copy() {
         TransformSpec c = new TransformSpec();
@@ -34,10 +43,93 @@ final class TransformSpec {
         c.selectKey = selectKey;
         c.values = values;
         c.computed = new LinkedHashMap<>(computed);
+        c.joins = joins;
+        c.opener = opener;
+        c.joinMaxRows = joinMaxRows;
+        c.opened = opened;
+        c.joinsFor = joinsFor;
+        c.compiledJoins = compiledJoins;
         return c;
     }
 
-    Transform compile(Schema schema) {
+    /** The joins over the stream's {@code schema} (none without {@code transform.join}); a refusal names the join's key. */
+    Joins joins(Schema schema) {
+        if (joins.isEmpty()) {
+            return Joins.none();
+        }
+        if (compiledJoins != null && schema.equals(joinsFor)) {
+            return compiledJoins;
+        }
+        if (opener == null) {
+            throw new TributaryException("transform.join needs a way to read Delta tables; this ingest was built without one");
+        }
+        List<StreamStaticJoin> made = new ArrayList<>();
+        List<StaticTable> tables = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        Schema rows = schema;
+        List<String> visible = schema.fields().stream().map(f -> f.name()).toList();
+        for (JoinSpec j : joins) {
+            StreamStaticJoin.Type type;
+            try {
+                type = StreamStaticJoin.Type.parse(j.type());
+            } catch (TributaryException e) {
+                throw ExpressionErrors.inSetting(j.key() + ".type", e);
+            }
+            if (j.table() == null || j.table().isBlank()) {
+                throw new TributaryException(j.key() + ".table: a join needs the path or URI of a Delta table");
+            }
+            StaticTable table = opened.computeIfAbsent(j.table(), opener::open);
+            if (table.version() < 0) {
+                throw new TributaryException(j.key() + ".table: there is no Delta table at '" + j.table()
+                        + "' (no _delta_log with a commit); create it first, or correct the path");
+            }
+            StreamStaticJoin join;
+            try {
+                join = StreamStaticJoin.compile(rows, visible, table.schema(), j.alias(), j.on(), type, joinMaxRows);
+            } catch (TributaryException e) {
+                String part = j.alias() == null || j.alias().isBlank() || rows.indexOf(j.alias()) >= 0 ? ".as" : ".on";
+                throw ExpressionErrors.inSetting(j.key() + part, e);
+            }
+            made.add(join);
+            tables.add(table);
+            keys.add(j.key());
+            rows = join.output();
+            visible = join.visible();
+        }
+        joinsFor = schema;
+        compiledJoins = new Joins(made, tables, keys, rows, visible);
+        return compiledJoins;
+    }
+
+    private static String quoted(String name) {
+        return "`" + name.replace("`", "``") + "`";
+    }
+
+    /** The select over the joined rows: "*" the visible columns, "alias.*" a table's columns, none given the visible columns. */
+    private List<String> joinedSelect(Joins j) {
+        List<String> out = new ArrayList<>();
+        List<String> given = select == null || select.isEmpty() ? List.of("*") : select;
+        for (String item : given) {
+            String t = item.strip();
+            if (t.equals("*")) {
+                j.visible().forEach(v -> out.add(quoted(v)));
+                continue;
+            }
+            String alias = t.endsWith(".*") ? t.substring(0, t.length() - 2).strip().replace("`", "") : null;
+            StreamStaticJoin of = alias == null ? null : j.join(alias);
+            if (of != null) {
+                of.table().fields().forEach(f -> out.add(quoted(of.alias()) + "." + quoted(f.name()) + " AS " + quoted(f.name())));
+                continue;
+            }
+            out.add(item);
+        }
+        return out;
+    }
+
+    Transform compile(Schema streamSchema) {
+        Joins joined = joins(streamSchema);
+        Schema schema = joined.isEmpty() ? streamSchema : joined.output();
+        List<String> select = joined.isEmpty() ? this.select : joinedSelect(joined);
         try {
             Transform.compile(schema, where, null);
         } catch (TributaryException e) {

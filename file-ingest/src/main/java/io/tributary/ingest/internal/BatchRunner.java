@@ -63,6 +63,7 @@ public final class BatchRunner {
     public BatchOutcome runData(List<FileStat> chosen, IngestState state, boolean thenNoData) {
         followingNoData = null;
         long batchId = state.nextBatchId();
+        config.joins().refresh(); // Spark's stream-static join: the static side as of the batch's start
         List<FileStat> files = new ArrayList<>(chosen);
         List<String> changed = new ArrayList<>();
         while (!files.isEmpty()) {

@@ -5,6 +5,7 @@ import io.tributary.expressions.Transform;
 import io.tributary.ingest.BadRecord;
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.IngestConfig;
+import io.tributary.ingest.Joins;
 import io.tributary.ingest.internal.format.CorruptFileException;
 import io.tributary.ingest.internal.format.RawInput;
 import io.tributary.ingest.internal.format.RecordReader;
@@ -53,6 +54,7 @@ public final class FilePublisher {
     private final RowJson rows;
     /** Spark's where and selectExpr, applied to each row read before it is packed. */
     private final Transform transform;
+    private final Joins joins;
     /** Reads only to collect new columns ({@link #newColumns}): no rows kept, bad records only counted. */
     private final boolean collecting;
     /** The events records' {@link Topics#SCHEMA_HEADER}, or null. */
@@ -84,6 +86,7 @@ public final class FilePublisher {
         this.firstSendError = firstSendError;
         this.readers = readers;
         this.transform = config.transform();
+        this.joins = config.joins();
         this.rows = transform.identity() ? readers.rowJson() : new RowJson(config.outputSchema(), config.timeZone());
         this.keys = new GroupKey(config.outputSchema(), config.groupBy());
         this.eventTimeColumn = config.eventTime() == null ? -1 : config.outputSchema().indexOf(config.eventTime());
@@ -206,7 +209,63 @@ public final class FilePublisher {
                         }
                         continue;
                     }
-                    if (!collecting && !transform.identity()) {
+                    List<Object[]> made = null; // the rows a join makes of this one
+                    if (!collecting && !joins.isEmpty()) {
+                        try {
+                            made = joins.apply(row);
+                        } catch (ExpressionException e) {
+                            bad++;
+                            BadRecord record = failedExpression(file, records, e);
+                            if (keep(file, record)) {
+                                out.deadLetter(record);
+                                deadLettered++;
+                            }
+                            continue;
+                        }
+                        if (made.isEmpty()) {
+                            continue;
+                        }
+                        if (made.size() > 1) {
+                            List<Object[]> selected = new java.util.ArrayList<>(made.size());
+                            try {
+                                for (Object[] m : made) {
+                                    Object[] o = transform.apply(m);
+                                    if (o != null) {
+                                        selected.add(o);
+                                    }
+                                }
+                            } catch (ExpressionException e) {
+                                bad++;
+                                BadRecord record = failedExpression(file, records, e);
+                                if (keep(file, record)) {
+                                    out.deadLetter(record);
+                                    deadLettered++;
+                                }
+                                continue;
+                            }
+                            for (int m = 0; m + 1 < selected.size(); m++) {
+                                long ts = -1;
+                                Object[] o = selected.get(m);
+                                if (eventTimeColumn >= 0 && o[eventTimeColumn] != null) {
+                                    long ms = Math.floorDiv((Long) o[eventTimeColumn], 1000L);
+                                    etCount++;
+                                    etMin = Math.min(etMin, ms);
+                                    etMax = Math.max(etMax, ms);
+                                    etSum += ms;
+                                    ts = Math.max(ms, -1);
+                                }
+                                add(o, ts, out);
+                                good++;
+                            }
+                            if (selected.isEmpty()) {
+                                continue;
+                            }
+                            row = selected.get(selected.size() - 1);
+                        } else {
+                            row = made.get(0);
+                        }
+                    }
+                    if (!collecting && !transform.identity() && (made == null || made.size() == 1)) {
                         try {
                             row = transform.apply(row);
                         } catch (ExpressionException e) {
