@@ -20,7 +20,7 @@ public final class TransformSettings {
     public static final Setting<java.util.Map<String, String>> JOIN = Setting.map("join", "Spark's stream-static joins with Delta"
             + " tables, applied before where and select: a list of {table: path or URI, as: alias, on: \"user = u.user\","
             + " type: inner|left|left_semi|left_anti}; each table is read at a batch's start when it has a new version (docs/transform.md)");
-    public static final Setting<Integer> JOIN_MAX_ROWS = Setting.integer("joinMaxRows", "The most rows a join table may have: it is"
+    public static final Setting<Integer> JOIN_MAX_ROWS = Setting.integer("joinMaxRows", "the most rows a join table may have: it is"
             + " held in memory (Spark's broadcast join); a table with more is refused with its size (docs/transform.md)")
             .withDefault(String.valueOf(DEFAULT_JOIN_MAX_ROWS)).within(1, Integer.MAX_VALUE);
 

@@ -375,13 +375,15 @@ public final class PipelineParts {
     }
 
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {
-        boolean transformed = spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT);
+        boolean transformed = spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT)
+                || !spec.map(Settings.TRANSFORM_JOIN).isEmpty();
         // rows go to the table as they are read: its NOT NULLs (a transform's rows are the sink's to check)
         Schema rows = aggregate == null && !transformed ? TableNotNull.apply(spec, input) : input;
         IngestConfigBuilder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), rows)
                 .storage(spec.storage())
                 .settings(spec.values(Settings.FILES, IngestSettings.ALL))
                 .transform(spec.values(Settings.TRANSFORM, TransformSettings.ALL))
+                .staticTables(location -> DeltaStaticTable.open(spec, location))
                 .alsoSelect(TransformParts.computedGroupBy(spec), Settings.GROUP_BY)
                 .alsoSelect(TransformParts.aggregates(spec, new java.util.LinkedHashMap<>()), Settings.SELECT)
                 .schemaEvolution(SchemaEvolution.forName(spec.schemaEvolution()))

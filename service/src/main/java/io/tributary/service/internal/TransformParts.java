@@ -25,7 +25,7 @@ final class TransformParts {
      * refused before Kafka starts; an inferred schema is known only once Kafka is there.
      */
     static void check(PipelineSpec spec) {
-        boolean computes = spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT)
+        boolean computes = spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT) || !spec.map(Settings.TRANSFORM_JOIN).isEmpty()
                 || !groupByItems(spec).stream().allMatch(Transform::isColumn) || !aggregates(spec, new java.util.LinkedHashMap<>()).isEmpty();
         if (!spec.has(Settings.FILES_PATH) || !computes) {
             return;

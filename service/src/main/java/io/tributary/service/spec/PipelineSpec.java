@@ -155,9 +155,14 @@ public final class PipelineSpec {
         if (kafka) {
             KafkaSourceChecks.check(this, this::where);
         }
-        for (String key : List.of(Settings.TRANSFORM_WHERE, Settings.TRANSFORM_SELECT)) {
+        for (String key : List.of(Settings.TRANSFORM_WHERE, Settings.TRANSFORM_SELECT, Settings.TRANSFORM_JOIN_MAX_ROWS)) {
             if (!files && values.containsKey(key)) {
                 throw SpecErrors.transformNeedsFileSource(where(key), key);
+            }
+        }
+        for (String key : values.keySet()) {
+            if (!files && key.startsWith(Settings.TRANSFORM_JOIN + ".")) {
+                throw SpecErrors.transformNeedsFileSource(where(key), Settings.TRANSFORM_JOIN);
             }
         }
         if (files && values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {

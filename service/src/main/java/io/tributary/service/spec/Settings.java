@@ -52,6 +52,8 @@ public final class Settings {
     public static final String ARCHIVE_DIR = IngestSettings.ARCHIVE_DIR.under(FILES).key();
     public static final String TRANSFORM_WHERE = TransformSettings.WHERE.under(TRANSFORM).key();
     public static final String TRANSFORM_SELECT = TransformSettings.SELECT.under(TRANSFORM).key();
+    public static final String TRANSFORM_JOIN = TransformSettings.JOIN.under(TRANSFORM).key();
+    public static final String TRANSFORM_JOIN_MAX_ROWS = TransformSettings.JOIN_MAX_ROWS.under(TRANSFORM).key();
     public static final String DELTA_PATH = DeltaSourceSettings.PATH.under(DELTA).key();
     public static final String DELTA_STARTING_VERSION = DeltaSourceSettings.STARTING_VERSION.under(DELTA).key();
     public static final String DELTA_SKIP_CHANGE_COMMITS = DeltaSourceSettings.SKIP_CHANGE_COMMITS.under(DELTA).key();

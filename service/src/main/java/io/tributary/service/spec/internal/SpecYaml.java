@@ -21,7 +21,7 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * Reads a YAML spec into dotted keys ({@code source: {files: {path: in/}}} gives
  * {@code source.files.path}) in the file's order, each with the line it is on. A list becomes
  * its items joined by commas. A syntax error, an empty file and a key given twice are each one
- * line naming the place and the fix; a key given twice in one mapping is found by the parser
+ * line naming the place and the fix (a list of mappings gives its items' keys under their index, {@code join.0.table}); a key given twice in one mapping is found by the parser
  * itself ({@link StreamReadFeature#STRICT_DUPLICATE_DETECTION}).
  */
 public final class SpecYaml {
@@ -88,24 +88,38 @@ public final class SpecYaml {
             keyLines.putIfAbsent(key, line);
             switch (p.nextToken()) {
                 case START_OBJECT -> mapping(p, key + ".");
-                case START_ARRAY -> put(key, list(p, key), line);
+                case START_ARRAY -> {
+                    String items = list(p, key);
+                    if (items != null) {
+                        put(key, items, line);
+                    }
+                }
                 case VALUE_NULL -> put(key, null, line);
                 default -> put(key, scalar(p), line);
             }
         }
     }
 
+    /**
+     * A list's items joined by commas; a list of mappings ({@code join: [{table: ..., as: ...}]}) gives each
+     * item's keys under its index instead ({@code join.0.table}), and null.
+     */
     private String list(JsonParser p, String key) throws IOException {
         List<String> items = new ArrayList<>();
+        int mappings = 0;
         for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-            if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+            if (t == JsonToken.START_OBJECT && items.isEmpty()) {
+                mapping(p, key + "." + mappings++ + ".");
+                continue;
+            }
+            if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY || mappings > 0) {
                 throw SpecErrors.nestedList(at(p), key);
             }
             if (t != JsonToken.VALUE_NULL) {
                 items.add(scalar(p));
             }
         }
-        return String.join(",", items);
+        return mappings > 0 ? null : String.join(",", items);
     }
 
     private static String scalar(JsonParser p) throws IOException {

@@ -1,0 +1,150 @@
+package io.tributary.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.broker.EmbeddedBroker;
+import io.tributary.sink.DeltaTables;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Spark's stream-static join in the spec ({@code transform.join}): each row read is joined with a Delta
+ * table (made here by Tributary's own sink, in a pipeline of its own) before where and select; the table
+ * is read again at the start of a batch when it has a new version, so a second run sees the table as it is then.
+ */
+@Tag("integration")
+@Timeout(300)
+class JoinScenarioTest {
+    static final String USERS = """
+            name: users
+            source:
+              files:
+                path: in/
+                format: json
+                schema: "user STRING, segment STRING"
+            sink:
+              delta:
+                path: users/
+                mode: upsert
+                keys: [user]
+            trigger: availableNow
+            """;
+
+    static final String ORDERS = """
+            name: silver
+            source:
+              files:
+                path: in/
+                format: json
+                schema: "id INT, user STRING, amt DOUBLE"
+            transform:
+              join:
+                - table: ../dims/users
+                  as: u
+                  on: "lower(user) = u.user"
+                  type: left
+              select:
+                - id
+                - user
+                - "u.segment AS segment"
+            sink:
+              delta:
+                path: out/
+            trigger: availableNow
+            """;
+
+    @TempDir
+    Path dir;
+    private EmbeddedBroker broker;
+
+    @BeforeEach
+    void startBroker() throws Exception {
+        broker = EmbeddedBroker.start(dir.resolve("kafka"));
+    }
+
+    @AfterEach
+    void stopBroker() {
+        broker.close();
+    }
+
+    private Workspace workspace(String sub, String spec) {
+        return new Workspace(dir.resolve(sub), spec + "kafka:\n  bootstrap.servers: " + broker.bootstrapServers() + "\n");
+    }
+
+    private static java.util.List<String> rows(Path table) {
+        return DeltaTables.readRows(table.toString()).stream()
+                .map(r -> java.util.Arrays.stream(r).map(v -> Objects.toString(v)).collect(java.util.stream.Collectors.joining("|"))).toList();
+    }
+
+    @Test
+    void aLeftJoinFillsNullsAndTheSecondRunReadsTheTablesNewVersion() {
+        Workspace users = workspace("dims", USERS);
+        users.addFile("users-1.json", "{\"user\": \"ann\", \"segment\": \"gold\"}", "{\"user\": \"bob\", \"segment\": \"silver\"}");
+        users.tributary("run").assertOk();
+        Workspace orders = workspace("silver", ORDERS);
+        orders.addFile("orders-1.json", "{\"id\": 1, \"user\": \"Ann\", \"amt\": 5.0}", "{\"id\": 2, \"user\": \"bob\", \"amt\": 7.0}",
+                "{\"id\": 3, \"user\": \"cy\", \"amt\": 1.0}");
+
+        orders.tributary("run").assertOk();
+
+        Path out = dir.resolve("silver/out");
+        assertThat(DeltaTables.schema(out.toString()).orElseThrow().toDdl()).isEqualTo("id INT, user STRING, segment STRING");
+        assertThat(rows(out)).containsExactlyInAnyOrder("1|Ann|gold", "2|bob|silver", "3|cy|null");
+
+        // the dimension table changes: bob moves up, cy arrives
+        long before = DeltaTables.latestVersion(dir.resolve("dims/users").toString());
+        users.addFile("users-2.json", "{\"user\": \"bob\", \"segment\": \"platinum\"}", "{\"user\": \"cy\", \"segment\": \"new\"}");
+        users.tributary("run").assertOk();
+        assertThat(DeltaTables.latestVersion(dir.resolve("dims/users").toString())).isGreaterThan(before);
+        orders.addFile("orders-2.json", "{\"id\": 4, \"user\": \"bob\", \"amt\": 2.0}", "{\"id\": 5, \"user\": \"cy\", \"amt\": 3.0}");
+
+        orders.tributary("run").assertOk();
+
+        assertThat(rows(out)).as("rows joined before keep what they were joined with; new rows see the new version")
+                .containsExactlyInAnyOrder("1|Ann|gold", "2|bob|silver", "3|cy|null", "4|bob|platinum", "5|cy|new");
+    }
+
+    @Test
+    void anInnerJoinThenWhereAndStarGiveTheStreamColumnsThenTheTables() {
+        Workspace users = workspace("dims", USERS);
+        users.addFile("users-1.json", "{\"user\": \"ann\", \"segment\": \"gold\"}", "{\"user\": \"bob\", \"segment\": \"silver\"}");
+        users.tributary("run").assertOk();
+        Workspace orders = workspace("silver", ORDERS.replace("type: left", "type: inner")
+                .replace("  select:\n    - id\n    - user\n    - \"u.segment AS segment\"\n", "  where: \"u.segment <> 'silver'\"\n"));
+        orders.addFile("orders-1.json", "{\"id\": 1, \"user\": \"ann\", \"amt\": 5.0}", "{\"id\": 2, \"user\": \"bob\", \"amt\": 7.0}",
+                "{\"id\": 3, \"user\": \"cy\", \"amt\": 1.0}");
+
+        orders.tributary("run").assertOk();
+
+        Path out = dir.resolve("silver/out");
+        assertThat(DeltaTables.schema(out.toString()).orElseThrow().toDdl()).isEqualTo("id INT, user STRING, amt DOUBLE, segment STRING");
+        assertThat(rows(out)).containsExactly("1|ann|5.0|gold");
+    }
+
+    @Test
+    void aMissingTableABadOnAndAnUnknownTypeAreRefusedAtStartNamingTheKey() {
+        Workspace.Result missing = workspace("silver", ORDERS).tributary("run");
+        assertThat(missing.exitCode()).isNotZero();
+        assertThat(missing.err()).contains("transform.join.0.table").contains("no Delta table");
+
+        Workspace users = workspace("dims", USERS);
+        users.addFile("users-1.json", "{\"user\": \"ann\", \"segment\": \"gold\"}");
+        users.tributary("run").assertOk();
+
+        Workspace.Result badOn = workspace("silver", ORDERS.replace("u.user\"", "u.usr\"")).tributary("run");
+        assertThat(badOn.exitCode()).isNotZero();
+        assertThat(badOn.err()).contains("transform.join.0.on").contains("'usr'");
+
+        Workspace.Result badType = workspace("silver", ORDERS.replace("type: left", "type: full")).tributary("run");
+        assertThat(badType.exitCode()).isNotZero();
+        assertThat(badType.err()).contains("transform.join.0.type").contains("unknown join type 'full'");
+        assertThat(Files.exists(dir.resolve("silver/out/_delta_log"))).isFalse();
+    }
+}
