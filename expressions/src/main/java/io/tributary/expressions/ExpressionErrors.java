@@ -80,4 +80,27 @@ public final class ExpressionErrors {
     public static ExpressionException failed(String expression, String condition, String reason) {
         return new ExpressionException(expression, condition, reason);
     }
+
+    public static TributaryException unknownJoinType(String text) {
+        return new TributaryException("unknown join type '" + text + "'; use one of inner, left, left_semi, left_anti"
+                + " (Spark's stream-static joins; full, right and cross are not)");
+    }
+
+    public static TributaryException joinNeedsAlias() {
+        return new TributaryException("a join needs an alias ('as'), the name its columns are qualified by in 'on', where and select");
+    }
+
+    public static TributaryException aliasIsAColumn(String alias) {
+        return new TributaryException("the join alias '" + alias + "' is already a column of the stream; choose another");
+    }
+
+    public static TributaryException joinNeedsOn(String alias) {
+        return new TributaryException("a join needs 'on', a boolean Spark SQL expression, e.g. \"user = " + alias + ".user\"");
+    }
+
+    /** A join table above the rows a stream-static join holds in memory. */
+    public static TributaryException joinTableTooBig(String alias, long rows, long maxRows) {
+        return new TributaryException("the join table '" + alias + "' has " + rows + " rows, more than the " + maxRows
+                + " a stream-static join holds in memory (transform.joinMaxRows); raise it or filter the table");
+    }
 }

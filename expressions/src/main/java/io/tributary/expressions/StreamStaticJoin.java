@@ -5,7 +5,6 @@ import io.tributary.expressions.internal.Parsing;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,7 +43,7 @@ public final class StreamStaticJoin {
                 case "left", "left_outer", "leftouter" -> LEFT;
                 case "left_semi", "leftsemi", "semi" -> LEFT_SEMI;
                 case "left_anti", "leftanti", "anti" -> LEFT_ANTI;
-                default -> throw new TributaryException("unknown join type '" + text + "'; use one of inner, left, left_semi, left_anti");
+                default -> throw ExpressionErrors.unknownJoinType(text);
             };
         }
     }
@@ -88,13 +87,13 @@ public final class StreamStaticJoin {
     public static StreamStaticJoin compile(Schema stream, List<String> streamVisible, Schema table, String alias, String on, Type type,
             long maxRows) {
         if (alias == null || alias.isBlank()) {
-            throw new TributaryException("a join needs an alias ('as'), the name its columns are qualified by in 'on', where and select");
+            throw ExpressionErrors.joinNeedsAlias();
         }
         if (stream.indexOf(alias) >= 0) {
-            throw new TributaryException("the join alias '" + alias + "' is already a column of the stream; choose another");
+            throw ExpressionErrors.aliasIsAColumn(alias);
         }
         if (on == null || on.isBlank()) {
-            throw new TributaryException("a join needs 'on', a boolean Spark SQL expression, e.g. \"user = " + alias + ".user\"");
+            throw ExpressionErrors.joinNeedsOn(alias);
         }
         List<Field> fields = new ArrayList<>(stream.fields());
         List<String> visible = new ArrayList<>(streamVisible);
@@ -230,8 +229,7 @@ public final class StreamStaticJoin {
     /** Holds {@code tableRows} (rows of {@link #table()}) for the rows that follow; refused above the limit, with the size. */
     public void load(List<Object[]> tableRows) {
         if (tableRows.size() > maxRows) {
-            throw new TributaryException("the join table '" + alias + "' has " + tableRows.size() + " rows, more than the "
-                    + maxRows + " a stream-static join holds in memory; raise transform.joinMaxRows or filter the table");
+            throw ExpressionErrors.joinTableTooBig(alias, tableRows.size(), maxRows);
         }
         this.rows = List.copyOf(tableRows);
         if (streamKeys == null) {

@@ -1,6 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.expressions.StreamStaticJoin;
+import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
@@ -66,17 +67,16 @@ public final class Joins {
                 continue;
             }
             if (v < 0) {
-                throw new TributaryException(keys.get(i) + ".table: the join table is gone; it had version " + loaded[i]);
+                throw IngestErrors.joinTableGone(keys.get(i), loaded[i]);
             }
             Schema s = t.schema();
             if (!s.equals(joins.get(i).table())) {
-                throw new TributaryException(keys.get(i) + ".table: the join table's schema changed from " + joins.get(i).table().toDdl()
-                        + " to " + s.toDdl() + " at version " + v + "; restart the pipeline to use the new schema");
+                throw IngestErrors.joinSchemaChanged(keys.get(i), joins.get(i).table().toDdl(), s.toDdl(), v);
             }
             try {
                 joins.get(i).load(t.rows());
             } catch (TributaryException e) {
-                throw new TributaryException(keys.get(i) + ".table: " + e.getMessage(), e);
+                throw IngestErrors.inJoin(keys.get(i) + ".table", e);
             }
             loaded[i] = v;
         }

@@ -41,8 +41,7 @@ public final class TransformSettings {
             String index = dot > 0 && k.substring(0, dot).chars().allMatch(Character::isDigit) ? k.substring(0, dot) : "";
             String field = index.isEmpty() ? k : k.substring(dot + 1);
             if (!List.of("table", "as", "on", "type").contains(field)) {
-                throw new io.tributary.schema.TributaryException(prefix + (index.isEmpty() ? "" : "." + index) + "." + field
-                        + ": unknown join key '" + field + "'; a join takes table, as, on and type");
+                throw io.tributary.ingest.internal.IngestErrors.unknownJoinKey(prefix + (index.isEmpty() ? "" : "." + index) + "." + field, field);
             }
             items.computeIfAbsent(index, i -> new java.util.LinkedHashMap<>()).put(field, e.getValue());
         }

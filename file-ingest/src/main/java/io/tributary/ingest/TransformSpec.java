@@ -2,6 +2,7 @@ package io.tributary.ingest;
 
 import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.StreamStaticJoin;
+import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.expressions.Transform;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
@@ -61,7 +62,7 @@ final class TransformSpec {
             return compiledJoins;
         }
         if (opener == null) {
-            throw new TributaryException("transform.join needs a way to read Delta tables; this ingest was built without one");
+            throw IngestErrors.noStaticTables();
         }
         List<StreamStaticJoin> made = new ArrayList<>();
         List<StaticTable> tables = new ArrayList<>();
@@ -76,12 +77,11 @@ final class TransformSpec {
                 throw ExpressionErrors.inSetting(j.key() + ".type", e);
             }
             if (j.table() == null || j.table().isBlank()) {
-                throw new TributaryException(j.key() + ".table: a join needs the path or URI of a Delta table");
+                throw IngestErrors.joinNeedsTable(j.key());
             }
             StaticTable table = opened.computeIfAbsent(j.table(), opener::open);
             if (table.version() < 0) {
-                throw new TributaryException(j.key() + ".table: there is no Delta table at '" + j.table()
-                        + "' (no _delta_log with a commit); create it first, or correct the path");
+                throw IngestErrors.noJoinTable(j.key(), j.table());
             }
             StreamStaticJoin join;
             try {

@@ -330,4 +330,34 @@ public final class IngestErrors {
                 + "; the format does not infer one: give the table's columns as a DDL string, e.g. \"id INT, name STRING\""
                 + " (docs/cdc.md)");
     }
+
+    public static TributaryException joinTableGone(String key, long version) {
+        return new TributaryException(key + ".table: the join table is gone; it had version " + version);
+    }
+
+    public static TributaryException joinSchemaChanged(String key, String from, String to, long version) {
+        return new TributaryException(key + ".table: the join table's schema changed from " + from + " to " + to + " at version "
+                + version + "; restart the pipeline to use the new schema");
+    }
+
+    public static TributaryException inJoin(String key, TributaryException e) {
+        return new TributaryException(key + ": " + e.getMessage(), e);
+    }
+
+    public static TributaryException unknownJoinKey(String key, String field) {
+        return new TributaryException(key + ": unknown join key '" + field + "'; a join takes table, as, on and type");
+    }
+
+    public static TributaryException noStaticTables() {
+        return new TributaryException("transform.join needs a way to read Delta tables; this ingest was built without one");
+    }
+
+    public static TributaryException joinNeedsTable(String key) {
+        return new TributaryException(key + ".table: a join needs the path or URI of a Delta table");
+    }
+
+    public static TributaryException noJoinTable(String key, String table) {
+        return new TributaryException(key + ".table: there is no Delta table at '" + table
+                + "' (no _delta_log with a commit); create it first, or correct the path");
+    }
 }

@@ -33,8 +33,7 @@ final class DeltaStaticTable implements StaticTable {
 
     @Override
     public Schema schema() {
-        return DeltaTables.schema(location, storage).orElseThrow(() -> new io.tributary.schema.TributaryException(
-                "there is no Delta table at '" + location + "'"));
+        return DeltaTables.schema(location, storage).orElseThrow(() -> ServiceErrors.noJoinTable(location));
     }
 
     @Override

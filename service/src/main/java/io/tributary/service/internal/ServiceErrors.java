@@ -238,4 +238,8 @@ public final class ServiceErrors {
     public static TributaryException topicOffsetsUnreadable(String pipeline, java.util.concurrent.ExecutionException e) {
         return new TributaryException("cannot read the topics of pipeline " + pipeline + ": " + e.getCause(), e);
     }
+
+    static TributaryException noJoinTable(String location) {
+        return new TributaryException("there is no Delta table at '" + location + "'");
+    }
 }
