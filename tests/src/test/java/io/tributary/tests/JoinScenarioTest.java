@@ -132,7 +132,7 @@ class JoinScenarioTest {
     void aMissingTableABadOnAndAnUnknownTypeAreRefusedAtStartNamingTheKey() {
         Workspace.Result missing = workspace("silver", ORDERS).tributary("run");
         assertThat(missing.exitCode()).isNotZero();
-        assertThat(missing.err()).contains("transform.join.0.table").contains("no Delta table");
+        assertThat(missing.err()).contains("pipeline.yaml line 9").contains("transform.join.0.table").contains("no Delta table");
 
         Workspace users = workspace("dims", USERS);
         users.addFile("users-1.json", "{\"user\": \"ann\", \"segment\": \"gold\"}");
@@ -140,11 +140,11 @@ class JoinScenarioTest {
 
         Workspace.Result badOn = workspace("silver", ORDERS.replace("u.user\"", "u.usr\"")).tributary("run");
         assertThat(badOn.exitCode()).isNotZero();
-        assertThat(badOn.err()).contains("transform.join.0.on").contains("'usr'");
+        assertThat(badOn.err()).contains("pipeline.yaml line 11").contains("transform.join.0.on").contains("'usr'");
 
         Workspace.Result badType = workspace("silver", ORDERS.replace("type: left", "type: full")).tributary("run");
         assertThat(badType.exitCode()).isNotZero();
-        assertThat(badType.err()).contains("transform.join.0.type").contains("unknown join type 'full'");
+        assertThat(badType.err()).contains("pipeline.yaml line 12").contains("transform.join.0.type").contains("unknown join type 'full'");
         assertThat(Files.exists(dir.resolve("silver/out/_delta_log"))).isFalse();
     }
 }

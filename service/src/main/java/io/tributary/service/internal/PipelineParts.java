@@ -21,6 +21,7 @@ import io.tributary.schema.Progress;
 import io.tributary.schema.StageShare;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
+import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.service.spec.Trigger;
@@ -362,6 +363,20 @@ public final class PipelineParts {
         return b.build();
     }
 
+    private static final java.util.regex.Pattern JOIN_KEY = java.util.regex.Pattern.compile(
+            "^(" + java.util.regex.Pattern.quote(Settings.TRANSFORM_JOIN) + "(?:\\.\\d+)?)(\\.(?:table|as|on|type))?: .*", java.util.regex.Pattern.DOTALL);
+
+    /** A refusal of {@code transform.join.N.x}, led by the spec line of that key (of the join's table when x was not given). */
+    private static TributaryException joinRefusalAtItsLine(PipelineSpec spec, TributaryException e) {
+        java.util.regex.Matcher m = JOIN_KEY.matcher(String.valueOf(e.getMessage()));
+        if (!m.matches()) {
+            return e;
+        }
+        String key = m.group(1) + (m.group(2) == null ? ".table" : m.group(2));
+        String at = spec.has(key) ? key : m.group(1) + ".table";
+        return ServiceErrors.at(spec.origin(at), e);
+    }
+
     /** The aggregation the spec asks for, or null for a raw pipeline. */
     static AggregateSpec aggregateSpec(PipelineSpec spec, Schema input) {
         Map<String, Setting<?>> placed = new java.util.LinkedHashMap<>();
@@ -398,6 +413,10 @@ public final class PipelineParts {
                 b.closeIdleWindowsAfter(spec.duration(Settings.CLOSE_IDLE), aggregate.window());
             }
         }
-        return b.build();
+        try {
+            return b.build();
+        } catch (TributaryException e) {
+            throw joinRefusalAtItsLine(spec, e);
+        }
     }
 }

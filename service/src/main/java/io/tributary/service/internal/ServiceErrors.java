@@ -242,4 +242,9 @@ public final class ServiceErrors {
     static TributaryException noJoinTable(String location) {
         return new TributaryException("there is no Delta table at '" + location + "'");
     }
+
+    /** {@code cause}, led by where its value was given ({@code spec FILE line N}). */
+    static TributaryException at(String where, TributaryException cause) {
+        return new TributaryException(where + ": " + cause.getMessage(), cause);
+    }
 }

@@ -195,6 +195,11 @@ public final class PipelineSpec {
     }
 
     /** Where a key's value was given: the spec and its line, an environment variable, or a --set option. */
+    /** Where {@code key} was given: {@code spec FILE line N}, an environment variable, {@code --set KEY}. */
+    public String origin(String key) {
+        return where(key);
+    }
+
     private String where(String key) {
         return origins.getOrDefault(key, "spec " + specFile);
     }
