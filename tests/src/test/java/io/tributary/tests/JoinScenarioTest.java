@@ -129,6 +129,22 @@ class JoinScenarioTest {
     }
 
     @Test
+    void aRowMatchingSeveralTableRowsMakesOneRowEach() {
+        Workspace users = workspace("dims", USERS);
+        users.addFile("users-1.json", "{\"user\": \"ann\", \"segment\": \"gold\"}", "{\"user\": \"bob\", \"segment\": \"silver\"}");
+        users.tributary("run").assertOk();
+        Workspace orders = workspace("silver", ORDERS.replace("type: left", "type: inner").replace("lower(user) = u.user", "amt > 2")
+                .replace("  select:\n    - id\n    - user\n    - \"u.segment AS segment\"\n", "  where: \"id <> 3\"\n  select: [id, u.user AS who, segment]\n"));
+        orders.addFile("orders-1.json", "{\"id\": 1, \"user\": \"ann\", \"amt\": 5.0}", "{\"id\": 2, \"user\": \"bob\", \"amt\": 1.0}",
+                "{\"id\": 3, \"user\": \"cy\", \"amt\": 9.0}", "{\"id\": 4, \"user\": \"dee\", \"amt\": 3.0}");
+
+        Workspace.Result run = orders.tributary("run").assertOk();
+
+        assertThat(rows(dir.resolve("silver/out"))).containsExactlyInAnyOrder("1|ann|gold", "1|bob|silver", "4|ann|gold", "4|bob|silver");
+        assertThat(run.summary().get("numInputRows").asLong()).as("the rows published").isEqualTo(4);
+    }
+
+    @Test
     void aMissingTableABadOnAndAnUnknownTypeAreRefusedAtStartNamingTheKey() {
         Workspace.Result missing = workspace("silver", ORDERS).tributary("run");
         assertThat(missing.exitCode()).isNotZero();
