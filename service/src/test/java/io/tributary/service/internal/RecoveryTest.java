@@ -57,6 +57,30 @@ class RecoveryTest {
         assertThat(heard).isEmpty();
     }
 
+    @Test
+    void anOpeningThatTimesOutOpensAgainAndAnyOtherFailureEndsIt() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        String opened = Recovery.open("p/aggregate", () -> false, () -> {
+            if (calls.incrementAndGet() <= 2) {
+                throw new IllegalStateException("cannot read the committed offsets", new TimeoutException("offsetFetch timed out"));
+            }
+            return "open";
+        });
+        assertThat(opened).isEqualTo("open");
+        assertThat(calls).hasValue(3);
+
+        calls.set(0);
+        assertThatThrownBy(() -> Recovery.open("p/sink", () -> false, () -> {
+            calls.incrementAndGet();
+            throw new IllegalStateException("the table's schema differs");
+        })).hasMessage("the table's schema differs");
+        assertThat(calls).as("not tried again").hasValue(1);
+
+        assertThatThrownBy(() -> Recovery.open("p/sink", () -> true, () -> {
+            throw new TimeoutException("broker away");
+        })).as("a stop asked for ends the wait").hasMessage("broker away");
+    }
+
     /** A stage named p/sink whose batches are {@code batch}. */
     private static Stage stage(java.util.concurrent.Callable<Optional<Progress>> batch) {
         return new Stage(new PipelineStage() {
