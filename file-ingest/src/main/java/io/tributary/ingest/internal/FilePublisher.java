@@ -171,13 +171,7 @@ public final class FilePublisher {
      * {@code partitions} partitions. Throws as {@link #publish}.
      */
     public FileResult read(FileStat file, int partitions, Out out) throws IOException {
-        long good = 0;
-        long bad = 0;
-        long deadLettered = 0;
-        long etCount = 0;
-        long etMin = Long.MAX_VALUE;
-        long etMax = Long.MIN_VALUE;
-        double etSum = 0;
+        FileCounts n = new FileCounts();
         if (packs.length != partitions) {
             packs = new RowPack[partitions];
         }
@@ -198,14 +192,10 @@ public final class FilePublisher {
                     try {
                         row = records.row();
                     } catch (BadRecordException e) {
-                        bad++;
                         if (collecting) {
-                            continue;
-                        }
-                        BadRecord record = badRecord(file, records, e);
-                        if (keep(file, record)) {
-                            out.deadLetter(record);
-                            deadLettered++;
+                            n.bad++;
+                        } else {
+                            reject(file, badRecord(file, records, e), out, n);
                         }
                         continue;
                     }
@@ -214,12 +204,7 @@ public final class FilePublisher {
                         try {
                             made = joins.apply(row);
                         } catch (ExpressionException e) {
-                            bad++;
-                            BadRecord record = failedExpression(file, records, e);
-                            if (keep(file, record)) {
-                                out.deadLetter(record);
-                                deadLettered++;
-                            }
+                            reject(file, failedExpression(file, records, e), out, n);
                             continue;
                         }
                         if (made.isEmpty()) {
@@ -235,27 +220,12 @@ public final class FilePublisher {
                                     }
                                 }
                             } catch (ExpressionException e) {
-                                bad++;
-                                BadRecord record = failedExpression(file, records, e);
-                                if (keep(file, record)) {
-                                    out.deadLetter(record);
-                                    deadLettered++;
-                                }
+                                reject(file, failedExpression(file, records, e), out, n);
                                 continue;
                             }
                             for (int m = 0; m + 1 < selected.size(); m++) {
-                                long ts = -1;
                                 Object[] o = selected.get(m);
-                                if (eventTimeColumn >= 0 && o[eventTimeColumn] != null) {
-                                    long ms = Math.floorDiv((Long) o[eventTimeColumn], 1000L);
-                                    etCount++;
-                                    etMin = Math.min(etMin, ms);
-                                    etMax = Math.max(etMax, ms);
-                                    etSum += ms;
-                                    ts = Math.max(ms, -1);
-                                }
-                                add(o, ts, out);
-                                good++;
+                                add(o, n.good(o, eventTimeColumn), out);
                             }
                             if (selected.isEmpty()) {
                                 continue;
@@ -269,31 +239,17 @@ public final class FilePublisher {
                         try {
                             row = transform.apply(row);
                         } catch (ExpressionException e) {
-                            bad++;
-                            BadRecord record = failedExpression(file, records, e);
-                            if (keep(file, record)) {
-                                out.deadLetter(record);
-                                deadLettered++;
-                            }
+                            reject(file, failedExpression(file, records, e), out, n);
                             continue;
                         }
                         if (row == null) {
                             continue; // where: not true for this row
                         }
                     }
-                    long timestamp = -1;
-                    if (eventTimeColumn >= 0 && row[eventTimeColumn] != null) {
-                        long ms = Math.floorDiv((Long) row[eventTimeColumn], 1000L);
-                        etCount++;
-                        etMin = Math.min(etMin, ms);
-                        etMax = Math.max(etMax, ms);
-                        etSum += ms;
-                        timestamp = Math.max(ms, -1);
-                    }
+                    long timestamp = n.good(row, eventTimeColumn);
                     if (!collecting) {
                         add(row, timestamp, out);
                     }
-                    good++;
                 }
             } catch (IOException | RuntimeException e) {
                 CorruptFileException corrupt = CorruptFileException.in(e);
@@ -313,7 +269,8 @@ public final class FilePublisher {
             flush(p, out);
         }
         nextPartition = (nextPartition + 1) % packs.length; // small files without a key spread over the partitions too
-        return new FileResult(file, good, bad, deadLettered, raw.count(), raw.sha256(), etCount, etMin, etMax, etSum, corruption, skipped);
+        return new FileResult(file, n.good, n.bad, n.deadLettered, raw.count(), raw.sha256(), n.etCount, n.etMin, n.etMax, n.etSum,
+                corruption, skipped);
     }
 
     /**
@@ -354,6 +311,15 @@ public final class FilePublisher {
         if (pack != null && pack.rows() > 0) {
             Long timestamp = pack.timestamp();
             out.event(partition, timestamp, pack.take());
+        }
+    }
+
+    /** Counts a bad row, and sends it to the dead-letter topic when the policy keeps it. */
+    private void reject(FileStat file, BadRecord record, Out out, FileCounts n) {
+        n.bad++;
+        if (keep(file, record)) {
+            out.deadLetter(record);
+            n.deadLettered++;
         }
     }
 
