@@ -11,12 +11,12 @@ rows_list="${ROWS:-1000000 2000000 5000000 10000000}"
 workloads="${WORKLOADS:-raw windowed upsert}"
 runs="${RUNS:-1}"
 
-settings() {
+settings() { # the workload's bench arguments, into the array args
   case "$1" in
-    raw) ;;
-    windowed) echo --set aggregate.eventTime=ts --set "aggregate.watermark=5 minutes" --set "aggregate.window=10 minutes" \
-      --set aggregate.groupBy=user --set "aggregate.select.t=sum(amt)" ;;
-    upsert) echo --repeated-ids 0.3 --set sink.delta.mode=upsert --set sink.delta.keys=id ;;
+    raw) args=() ;;
+    windowed) args=(--set aggregate.eventTime=ts --set "aggregate.watermark=5 minutes" --set "aggregate.window=10 minutes"
+      --set aggregate.groupBy=user --set "aggregate.select.t=sum(amt)") ;;
+    upsert) args=(--repeated-ids 0.3 --set sink.delta.mode=upsert --set sink.delta.keys=id) ;;
     *) echo "scale.sh: unknown workload '$1' (raw, windowed, upsert)" >&2; exit 2 ;;
   esac
 }
@@ -25,8 +25,8 @@ printf 'workload\trows\twall_s\tpeak_rss_mib\tcpu_s\n' > "$out"
 for w in $workloads; do
   for rows in $rows_list; do
     log="$(mktemp)"
-    # shellcheck disable=SC2046 # the settings are words on purpose; their values have no spaces but the quoted ones
-    eval "./tributary bench raw --rows $rows --files $((rows / 10000)) --runs $runs $(settings "$w")" > "$log" 2>&1 \
+    settings "$w"
+    ./tributary bench raw --rows "$rows" --files $((rows / 10000)) --runs "$runs" "${args[@]}" > "$log" 2>&1 \
       || { cat "$log"; echo "scale.sh: $w at $rows rows failed" >&2; exit 1; }
     line="$(grep "^median of" "$log")"
     wall="$(sed -E 's/.*wall ([0-9.]+) s.*/\1/' <<<"$line")"
