@@ -1,5 +1,6 @@
 package io.tributary.expressions;
 
+import io.tributary.schema.BadRecordException;
 import io.tributary.schema.TributaryException;
 import java.util.List;
 
@@ -79,6 +80,12 @@ public final class ExpressionErrors {
     /** A row Spark's ANSI mode fails on: {@code condition} is Spark's error class, e.g. CAST_INVALID_INPUT. */
     public static ExpressionException failed(String expression, String condition, String reason) {
         return new ExpressionException(expression, condition, reason);
+    }
+
+    /** A row that breaks a table's CHECK constraint {@code name}: a bad record named by the constraint. */
+    public static BadRecordException constraintViolated(String name, String expression, String why, String values) {
+        return new BadRecordException(name, "violates CHECK constraint " + name + " (" + expression + "): the expression " + why
+                + (values.isEmpty() ? "" : " for " + values));
     }
 
     public static TributaryException unknownJoinType(String text) {

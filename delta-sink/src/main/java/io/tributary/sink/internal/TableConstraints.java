@@ -5,26 +5,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
-import io.tributary.expressions.Expression;
-import io.tributary.expressions.ExpressionException;
+import io.tributary.expressions.CheckConstraints;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * The CHECK constraints of a Delta table ({@code delta.constraints.<name>} table properties, as
  * Spark's {@code ALTER TABLE t ADD CONSTRAINT c CHECK (...)} writes them) and its legacy invariants
  * ({@code delta.invariants} in a column's metadata), compiled once against the rows the sink writes
- * and checked on every row before it is written. As Delta's {@code CheckDeltaInvariant}, a row
- * violates a constraint whose expression is false <em>or null</em>; a row whose evaluation fails
- * (Spark's ANSI mode: a cast, an overflow) violates it too, as Spark's write would fail on it.
+ * and checked on every row before it is written ({@link CheckConstraints}: a row violates a
+ * constraint whose expression is false, null, or fails).
  */
 public final class TableConstraints {
     /** The table property prefix of a CHECK constraint. */
@@ -32,20 +26,15 @@ public final class TableConstraints {
     /** The column metadata key of a legacy invariant. */
     static final String INVARIANTS = "delta.invariants";
     /** None: every row holds. */
-    public static final TableConstraints NONE = new TableConstraints(Map.of(), null, List.of());
+    public static final TableConstraints NONE = new TableConstraints(Map.of(), CheckConstraints.NONE);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The constraints' texts by name, and the schema they were compiled against: what {@link #forTable} compares. */
+    /** The constraints' texts by name: what {@link #forTable} compares. */
     private final Map<String, String> texts;
-    private final Schema schema;
-    private final List<Check> checks;
+    private final CheckConstraints checks;
 
-    private record Check(String name, String text, Expression expression, List<Integer> columns) {
-    }
-
-    private TableConstraints(Map<String, String> texts, Schema schema, List<Check> checks) {
+    private TableConstraints(Map<String, String> texts, CheckConstraints checks) {
         this.texts = texts;
-        this.schema = schema;
         this.checks = checks;
     }
 
@@ -68,8 +57,8 @@ public final class TableConstraints {
      *         (a syntax Tributary's expressions lack, a column the pipeline does not write)
      */
     public TableConstraints forTable(String tablePath, java.util.Optional<Snapshot> snapshot, Schema rows) {
-        Map<String, String> now = snapshot.map(s -> texts(s.getTableProperties(), s.getSchema())).orElse(Map.of());
-        if (now.equals(texts) && (now.isEmpty() || rows.equals(schema))) {
+        Map<String, String> now = snapshot.map(TableConstraints::of).orElse(Map.of());
+        if (now.equals(texts) && (now.isEmpty() || rows.equals(checks.schema()))) {
             return this;
         }
         return compile(tablePath, now, rows);
@@ -77,17 +66,14 @@ public final class TableConstraints {
 
     /** The constraints {@code texts} (name to expression) compiled against {@code rows}. */
     static TableConstraints compile(String tablePath, Map<String, String> texts, Schema rows) {
-        List<Check> checks = new ArrayList<>();
-        for (Map.Entry<String, String> c : texts.entrySet()) {
-            Expression e;
-            try {
-                e = Expression.compile(rows, c.getValue());
-            } catch (TributaryException ex) {
-                throw TableErrors.constraintNotCheckable(tablePath, c.getKey(), c.getValue(), rows.toDdl(), ex);
-            }
-            checks.add(new Check(c.getKey(), c.getValue(), e, columnsIn(rows, c.getValue())));
-        }
-        return new TableConstraints(Map.copyOf(texts), rows, List.copyOf(checks));
+        CheckConstraints checks = CheckConstraints.compile(rows, new TreeMap<>(texts),
+                (name, expression, why) -> TableErrors.constraintNotCheckable(tablePath, name, expression, rows.toDdl(), why));
+        return new TableConstraints(Map.copyOf(texts), checks);
+    }
+
+    /** The CHECK constraints and invariants of {@code snapshot}'s table, name to expression (by name). */
+    public static Map<String, String> of(Snapshot snapshot) {
+        return texts(snapshot.getTableProperties(), snapshot.getSchema());
     }
 
     /** The CHECK constraints in {@code properties} and the invariants in {@code schema}'s column metadata, name to expression. */
@@ -127,43 +113,11 @@ public final class TableConstraints {
         }
     }
 
-    /** The positions of {@code rows}' columns that {@code text} names (what a violation shows the values of). */
-    private static List<Integer> columnsIn(Schema rows, String text) {
-        List<Integer> out = new ArrayList<>();
-        for (int i = 0; i < rows.size(); i++) {
-            String name = rows.field(i).name();
-            Pattern p = Pattern.compile("(?<![\\w`])`?" + Pattern.quote(name) + "`?(?![\\w`])", Pattern.CASE_INSENSITIVE);
-            if (p.matcher(text).find()) {
-                out.add(i);
-            }
-        }
-        return out;
-    }
-
     /**
      * The first constraint {@code row} violates, as a bad record naming the constraint, its expression
      * and the row's values of the columns it reads; null when the row holds every constraint.
      */
     public BadRecordException violation(Object[] row) {
-        for (Check c : checks) {
-            Object result;
-            String failure = null;
-            try {
-                result = c.expression().eval(row);
-            } catch (ExpressionException e) {
-                result = null;
-                failure = e.getMessage();
-            }
-            if (!Boolean.TRUE.equals(result)) {
-                StringBuilder values = new StringBuilder();
-                for (int i : c.columns()) {
-                    values.append(values.length() == 0 ? "" : ", ").append(schema.field(i).name()).append(" = ")
-                            .append(Objects.toString(row[i]));
-                }
-                String why = failure != null ? "fails (" + failure + ")" : "is " + (result == null ? "null" : "false");
-                return TableErrors.constraintViolated(c.name(), c.text(), why, values.toString());
-            }
-        }
-        return null;
+        return checks.violation(row);
     }
 }

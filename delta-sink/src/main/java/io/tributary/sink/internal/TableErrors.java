@@ -1,6 +1,5 @@
 package io.tributary.sink.internal;
 
-import io.tributary.schema.BadRecordException;
 import io.tributary.schema.TributaryException;
 import java.util.List;
 
@@ -190,12 +189,6 @@ public final class TableErrors {
         return new TributaryException("delta table " + tablePath + " has constraint " + name + " CHECK (" + expression
                 + "), which Tributary cannot check on the rows it writes (" + rowSchema + "): " + why.getMessage()
                 + "; drop the constraint (ALTER TABLE ... DROP CONSTRAINT " + name + ") or write the table with Spark", why);
-    }
-
-    /** A row that breaks the table's CHECK constraint {@code name}: a bad record named by the constraint. */
-    public static BadRecordException constraintViolated(String name, String expression, String why, String values) {
-        return new BadRecordException(name, "violates CHECK constraint " + name + " (" + expression + "): the expression " + why
-                + (values.isEmpty() ? "" : " for " + values));
     }
 
     /** When a column would be widened on a table without type widening. */
