@@ -1,5 +1,6 @@
 package io.tributary.ingest;
 
+import io.tributary.expressions.CheckConstraints;
 import io.tributary.expressions.Transform;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
@@ -71,6 +72,7 @@ public final class IngestConfig {
     private final TransformSpec transformSpec;
     private final Transform transform;
     private final Joins joins;
+    private final CheckConstraints constraints;
 
     IngestConfig(IngestConfigBuilder b) {
         this.pipeline = b.pipeline;
@@ -107,6 +109,7 @@ public final class IngestConfig {
         this.transformSpec = b.transformSpec.copy();
         this.transform = b.transform != null ? b.transform : transformSpec.compile(b.schema);
         this.joins = transformSpec.joins(b.schema);
+        this.constraints = transformSpec.constraints(transform.output());
     }
 
     /** Starts a config for pipeline {@code pipeline} reading JSON-lines files of {@code schema} from {@code inputDir}. */
@@ -160,6 +163,11 @@ public final class IngestConfig {
     /** Spark's stream-static joins ({@code transform.join}), applied to each row before {@link #transform()}; empty without. */
     public Joins joins() {
         return joins;
+    }
+
+    /** The sink table's CHECK constraints, checked on each row published ({@link IngestConfigBuilder#tableConstraints}); none without. */
+    public CheckConstraints constraints() {
+        return constraints;
     }
 
     /** The schema of the rows published to the events topic: {@link #schema()} after the transform. */

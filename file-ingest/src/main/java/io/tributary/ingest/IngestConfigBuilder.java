@@ -138,6 +138,17 @@ public final class IngestConfigBuilder {
         return this;
     }
 
+    /**
+     * The CHECK constraints and invariants of the Delta table the published rows are written to as they are
+     * (name to Spark SQL expression): a row, after the transform, that breaks one is a bad record of its
+     * file and line ({@code onBadRecord}); one that cannot be checked on the rows is refused at build.
+     */
+    public IngestConfigBuilder tableConstraints(String table, java.util.Map<String, String> constraints) {
+        transformSpec.constraintTable = table;
+        transformSpec.constraints = new java.util.TreeMap<>(constraints);
+        return this;
+    }
+
     /** How the tables of {@code transform.join} are read (the ingest does not read Delta itself). */
     public IngestConfigBuilder staticTables(StaticTable.Opener opener) {
         transformSpec.opener = opener;

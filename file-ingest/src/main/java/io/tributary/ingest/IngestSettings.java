@@ -49,7 +49,7 @@ public final class IngestSettings {
     public static final Setting<Long> MAX_BYTES = Setting.bytes("maxBytesPerTrigger",
             "at most about this many bytes of new files per batch, at least one file (Spark's maxBytesPerTrigger)").within(1, Long.MAX_VALUE);
     public static final Setting<BadRecordPolicy> ON_BAD_RECORD = Setting.choice("onBadRecord", "a malformed row, or one the table"
-            + " cannot hold (a null in a NOT NULL column): to the dead-letter topic (Spark's PERMISSIVE), counted and dropped"
+            + " cannot hold (a null in a NOT NULL column, a CHECK constraint broken): to the dead-letter topic (Spark's PERMISSIVE), counted and dropped"
             + " (DROPMALFORMED), or stop the run (FAILFAST)", (k, v) -> BadRecordPolicy.forName(v), "deadLetter", "drop", "fail")
             .withDefault("deadLetter").explainingChoices("use deadLetter to keep bad lines in the dead-letter topic, drop to count"
                     + " and drop them, fail to stop the run and publish nothing of the batch");

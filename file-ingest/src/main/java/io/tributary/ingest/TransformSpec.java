@@ -1,5 +1,6 @@
 package io.tributary.ingest;
 
+import io.tributary.expressions.CheckConstraints;
 import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.StreamStaticJoin;
 import io.tributary.ingest.internal.IngestErrors;
@@ -35,6 +36,9 @@ final class TransformSpec {
     Map<String, StaticTable> opened = new java.util.concurrent.ConcurrentHashMap<>();
     private Schema joinsFor;
     private Joins compiledJoins;
+    /** The CHECK constraints of the table the rows go to (name to expression), and the table, for a refusal. */
+    Map<String, String> constraints = Map.of();
+    String constraintTable;
 
     TransformSpec copy() {
         TransformSpec c = new TransformSpec();
@@ -50,7 +54,15 @@ final class TransformSpec {
         c.opened = opened;
         c.joinsFor = joinsFor;
         c.compiledJoins = compiledJoins;
+        c.constraints = constraints;
+        c.constraintTable = constraintTable;
         return c;
+    }
+
+    /** The table's constraints compiled over the rows published, {@code output}; a refusal names the table and the constraint. */
+    CheckConstraints constraints(Schema output) {
+        return CheckConstraints.compile(output, constraints,
+                (name, expression, why) -> IngestErrors.constraintNotCheckable(constraintTable, name, expression, output.toDdl(), why));
     }
 
     /** The joins over the stream's {@code schema} (none without {@code transform.join}); a refusal names the join's key. */

@@ -1,5 +1,6 @@
 package io.tributary.ingest.internal;
 
+import io.tributary.expressions.CheckConstraints;
 import io.tributary.expressions.ExpressionException;
 import io.tributary.expressions.Transform;
 import io.tributary.ingest.BadRecord;
@@ -55,6 +56,8 @@ public final class FilePublisher {
     /** Spark's where and selectExpr, applied to each row read before it is packed. */
     private final Transform transform;
     private final Joins joins;
+    /** The sink table's CHECK constraints, checked on each row after the transform. */
+    private final CheckConstraints constraints;
     /** Reads only to collect new columns ({@link #newColumns}): no rows kept, bad records only counted. */
     private final boolean collecting;
     /** The events records' {@link Topics#SCHEMA_HEADER}, or null. */
@@ -87,6 +90,7 @@ public final class FilePublisher {
         this.readers = readers;
         this.transform = config.transform();
         this.joins = config.joins();
+        this.constraints = config.constraints();
         this.rows = transform.identity() ? readers.rowJson() : new RowJson(config.outputSchema(), config.timeZone());
         this.keys = new GroupKey(config.outputSchema(), config.groupBy());
         this.eventTimeColumn = config.eventTime() == null ? -1 : config.outputSchema().indexOf(config.eventTime());
@@ -223,6 +227,9 @@ public final class FilePublisher {
                                 reject(file, failedExpression(file, records, e), out, n);
                                 continue;
                             }
+                            if (broken(file, records, selected, out, n)) {
+                                continue; // the line's rows go together, or none of them
+                            }
                             for (int m = 0; m + 1 < selected.size(); m++) {
                                 Object[] o = selected.get(m);
                                 add(o, n.good(o, eventTimeColumn), out);
@@ -245,6 +252,9 @@ public final class FilePublisher {
                         if (row == null) {
                             continue; // where: not true for this row
                         }
+                    }
+                    if (!collecting && !constraints.isEmpty() && broken(file, records, java.util.Collections.singletonList(row), out, n)) {
+                        continue;
                     }
                     long timestamp = n.good(row, eventTimeColumn);
                     if (!collecting) {
@@ -312,6 +322,18 @@ public final class FilePublisher {
             Long timestamp = pack.timestamp();
             out.event(partition, timestamp, pack.take());
         }
+    }
+
+    /** True when one of a line's {@code rows} breaks a CHECK constraint of the table: then the line is a bad record ({@link #reject}). */
+    private boolean broken(FileStat file, RecordReader records, List<Object[]> rows, Out out, FileCounts n) {
+        for (Object[] row : rows) {
+            BadRecordException violation = constraints.violation(row);
+            if (violation != null) {
+                reject(file, badRecord(file, records, violation), out, n);
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Counts a bad row, and sends it to the dead-letter topic when the policy keeps it. */

@@ -348,6 +348,15 @@ public final class IngestErrors {
         return new TributaryException(key + ": unknown join key '" + field + "'; a join takes table, as, on and type");
     }
 
+    /** A CHECK constraint (or invariant) of the sink's table that the rows the file source makes cannot be checked against. */
+    public static TributaryException constraintNotCheckable(String table, String name, String expression, String rows,
+                                                            TributaryException why) {
+        return new TributaryException("delta table " + table + " has constraint " + name + " CHECK (" + expression
+                + "), which Tributary cannot check on the rows the file source makes (" + rows + "): " + why.getMessage()
+                + "; drop the constraint (ALTER TABLE ... DROP CONSTRAINT " + name + "), or make the rows fit it"
+                + " (source.files.schema, transform.select)", why);
+    }
+
     public static TributaryException noStaticTables() {
         return new TributaryException("transform.join needs a way to read Delta tables; this ingest was built without one");
     }
