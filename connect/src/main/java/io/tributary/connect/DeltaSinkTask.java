@@ -123,6 +123,7 @@ public class DeltaSinkTask extends SinkTask {
             if (tombstone) {
                 delete(r, tp);
             }
+            rows = holding(r, tp, rows);
             rows.forEach(batch::add);
             metrics.input(rows.size());
             next.put(tp, r.kafkaOffset() + 1);
@@ -153,21 +154,50 @@ public class DeltaSinkTask extends SinkTask {
         } catch (BadRecordException e) {
             String message = "delta sink " + name + ": record " + tp + "@" + r.kafkaOffset() + " is not a row of " + schema.toDdl()
                     + (e.field() == null ? "" : ", field '" + e.field() + "'") + ": " + e.reason();
-            if (reporter != null) {
-                reporter.report(r, new ConnectException(message));
+            setAside(r, message, "Fix the producer, set the connector's 'schema' to what the topic holds");
+            return List.of();
+        }
+    }
+
+    /**
+     * The record's rows when each holds the table's CHECK constraints and invariants; none when one
+     * does not and Connect's errant record reporter took the record (Delta refuses a commit holding it).
+     */
+    private List<Object[]> holding(SinkRecord r, TopicPartition tp, List<Object[]> rows) {
+        for (int i = 0; i < rows.size(); i++) {
+            BadRecordException v = batch.violation(rows.get(i));
+            if (v != null) {
+                String message = "delta sink " + name + ": record " + tp + "@" + r.kafkaOffset()
+                        + (rows.size() == 1 ? "" : ", row " + (i + 1) + ",") + " " + v.reason() + " of table " + config.tablePath();
+                setAside(r, message, "Fix the producer or the constraint (ALTER TABLE ... DROP CONSTRAINT " + v.field() + ")");
                 return List.of();
             }
-            throw new ConnectException(message + ". Fix the producer, set the connector's 'schema' to what the topic holds, "
-                    + "or let Connect set bad records aside (errors.tolerance all, errors.deadletterqueue.topic.name)");
         }
+        return rows;
+    }
+
+    /** A bad record to Connect's errant record reporter (errors.tolerance, the dead letter queue); without one, the task stops naming it. */
+    private void setAside(SinkRecord r, String message, String fix) {
+        if (reporter != null) {
+            reporter.report(r, new ConnectException(message));
+            return;
+        }
+        throw new ConnectException(message + ". " + fix + ", or let Connect set bad records aside (errors.tolerance all, "
+                + "errors.deadletterqueue.topic.name)");
     }
 
     /** A new batch; once more if another task created the table just then. */
     private PartitionSink.Batch begin() {
         try {
-            return sink.begin();
+            try {
+                return sink.begin();
+            } catch (StaleBatchException e) {
+                return sink.begin();
+            }
         } catch (StaleBatchException e) {
-            return sink.begin();
+            throw e;
+        } catch (TributaryException e) { // a CHECK constraint of the table that cannot be checked on the rows
+            throw new ConnectException("delta sink " + name + ": " + e.getMessage(), e);
         }
     }
 

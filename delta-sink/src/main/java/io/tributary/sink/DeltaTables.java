@@ -6,10 +6,12 @@ import io.tributary.delta.KernelEngines;
 import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.Schema;
 import io.tributary.sink.internal.LogHistory;
+import io.tributary.sink.internal.TableConstraints;
 import io.tributary.sink.internal.TableReader;
 import io.tributary.sink.internal.TableSnapshots;
 import io.tributary.storage.Storage;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -48,6 +50,21 @@ public final class DeltaTables {
     /** As {@link #schema(String)}, with {@code storage}'s settings for a table on object storage. */
     public static Optional<Schema> schema(String path, Storage storage) {
         return snapshot(path, storage).map(s -> KernelSchemas.fromKernel(s.getPath(), s.getSchema()));
+    }
+
+    /**
+     * What a table asks of every row written to it, as its latest version says: its schema (NOT NULL
+     * columns) and its CHECK constraints and invariants, each a name and a Spark SQL expression.
+     */
+    public record RowRules(Schema schema, Map<String, String> constraints) {
+        public RowRules {
+            constraints = Map.copyOf(constraints);
+        }
+    }
+
+    /** The table's {@link RowRules}; empty if there is no table. */
+    public static Optional<RowRules> rowRules(String path, Storage storage) {
+        return snapshot(path, storage).map(s -> new RowRules(KernelSchemas.fromKernel(s.getPath(), s.getSchema()), TableConstraints.of(s)));
     }
 
     /**

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;
+import io.tributary.schema.BadRecordException;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.AppendStream;
@@ -14,6 +15,7 @@ import io.tributary.sink.internal.CommitResult;
 import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.PartitionUpsert;
 import io.tributary.sink.internal.Partitioning;
+import io.tributary.sink.internal.TableConstraints;
 import io.tributary.sink.internal.TableFolder;
 import io.tributary.sink.internal.SinkTableFeatures;
 import io.tributary.sink.internal.TableSnapshots;
@@ -55,6 +57,10 @@ public final class PartitionSink {
     private final String writerId;
     /** Upsert mode's MERGE by key; null: append. */
     private final PartitionUpsert upsert;
+    /** The schema of the rows added. */
+    private final Schema schema;
+    /** The table's CHECK constraints and invariants as of the last batch's start, compiled for the rows added. */
+    private TableConstraints constraints = TableConstraints.NONE;
 
     /** As below, for a table on a local path. */
     public PartitionSink(String tablePath, Schema schema, List<String> partitionBy, long targetFileSize,
@@ -91,6 +97,8 @@ public final class PartitionSink {
         TableFolder.checkNewTable(tablePath, partitioning.columns(), allowNonEmptyPath, KernelEngines.configuration(engine),
                 "delta.path", "allowNonEmptyPath");
         this.writer = new DeltaTableWriter(engine, tablePath, tableProperties, partitioning, targetFileSize);
+        writer.constraintsCheckedByCaller(); // each batch's rows are checked by its caller (Batch#violation)
+        this.schema = schema;
         SinkTableFeatures.checkWritable(writer.tablePath(), TableSnapshots.latest(engine, writer.tablePath())
                 .map(Snapshot::getTableProperties).orElse(tableProperties), upsert == null ? SinkMode.APPEND : SinkMode.UPSERT,
                 !partitioning.columns().isEmpty());
@@ -188,14 +196,24 @@ public final class PartitionSink {
     /**
      * Starts a batch. Append: its rows are written to Parquet as they are added. Upsert: they
      * collapse by key, and the files that hold their keys are rewritten at {@link Batch#commit}.
-     * Nothing is visible before the commit.
+     * Nothing is visible before the commit. The table's CHECK constraints and invariants as of now
+     * are the batch's to check ({@link Batch#violation}).
+     *
+     * @throws TributaryException naming the constraint when the table has one that cannot be checked on the rows
      */
     public Batch begin() {
         if (upsert != null) {
-            return new Batch(null, null, upsert.begin());
+            constraints = constraints.forTable(writer.tablePath(), writer.latestSnapshot(), schema);
+            return new Batch(null, null, upsert.begin(), constraints);
         }
         Map.Entry<AppendStream, Optional<Snapshot>> open = writer.openPartitionAppend(writerId);
-        return new Batch(open.getKey(), open.getValue(), null);
+        try {
+            constraints = constraints.forTable(writer.tablePath(), open.getValue(), schema);
+        } catch (TributaryException e) {
+            open.getKey().close();
+            throw e;
+        }
+        return new Batch(open.getKey(), open.getValue(), null, constraints);
     }
 
     /** One commit's worth of rows, from the partitions' start offsets to their end offsets. */
@@ -203,12 +221,23 @@ public final class PartitionSink {
         private final AppendStream stream;
         private final Optional<Snapshot> base;
         private final PartitionUpsert.Changes changes;
+        private final TableConstraints checks;
         private boolean closed;
 
-        private Batch(AppendStream stream, Optional<Snapshot> base, PartitionUpsert.Changes changes) {
+        private Batch(AppendStream stream, Optional<Snapshot> base, PartitionUpsert.Changes changes, TableConstraints checks) {
             this.stream = stream;
             this.base = base;
             this.changes = changes;
+            this.checks = checks;
+        }
+
+        /**
+         * The CHECK constraint or invariant of the table that {@code row} violates, as a bad record naming
+         * the constraint, its expression and the row's values; null when the row holds them all. A row
+         * that violates one is the caller's to set aside: Delta's writers refuse a commit holding it.
+         */
+        public BadRecordException violation(Object[] row) {
+            return checks.isEmpty() ? null : checks.violation(row);
         }
 
         public void add(Object[] row) {

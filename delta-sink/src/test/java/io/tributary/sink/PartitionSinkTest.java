@@ -192,4 +192,31 @@ class PartitionSinkTest {
                 List.of("date(ts) as day"), SinkConfig.DEFAULT_TARGET_FILE_SIZE, Map.of(), "task-0", io.tributary.storage.Storage.NONE,
                 new PartitionSink.Keys(List.of("id"), null, 1000), false)).hasMessageContaining("partitionBy [date(ts) as day] derives a column");
     }
+
+    @Test
+    void aRowBreakingTheTablesCheckConstraintIsNamedForTheCallerToSetAsideAndTheOthersCommit() throws Exception {
+        Path t = SparkCreatedTables.create(dir.resolve("t"), List.of("id integer", "user string"), List.of(SparkCreatedTables.CHECK_CONSTRAINTS),
+                Map.of("delta.constraints.short_user", "length(user) < 3"));
+        for (PartitionSink.Keys keys : java.util.Arrays.asList(null, new PartitionSink.Keys(List.of("id"), null, 1000))) {
+            PartitionSink sink = new PartitionSink(t.toString(), SCHEMA, List.of(), SinkConfig.DEFAULT_TARGET_FILE_SIZE, Map.of(), "task-0",
+                    io.tributary.storage.Storage.NONE, keys, false);
+            long from = sink.tableOffsets(List.of(P0)).get(P0);
+            try (PartitionSink.Batch b = sink.begin()) {
+                for (Object[] row : List.of(new Object[] {(int) from, "ab"}, new Object[] {(int) from + 1, "abcd"})) {
+                    io.tributary.schema.BadRecordException broken = b.violation(row);
+                    if (broken == null) {
+                        b.add(row);
+                    } else {
+                        assertThat(broken.field()).isEqualTo("short_user");
+                        assertThat(broken.reason()).isEqualTo("violates CHECK constraint short_user (length(user) < 3): the expression is false"
+                                + " for user = abcd");
+                    }
+                }
+                b.commit(Map.of(P0, from), Map.of(P0, from + 2)); // Kernel alone refuses to write a table with CHECK constraints
+            }
+        }
+        assertThat(ids()).containsExactly(0, 2);
+        assertThat(DeltaTables.rowRules(t.toString(), io.tributary.storage.Storage.NONE).orElseThrow().constraints())
+                .containsExactly(Map.entry("short_user", "length(user) < 3"));
+    }
 }
