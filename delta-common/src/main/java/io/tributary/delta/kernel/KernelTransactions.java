@@ -42,7 +42,8 @@ public final class KernelTransactions {
     /**
      * {@code build}'s transaction on {@code snapshot}, whose table has CHECK constraints
      * ({@code delta.constraints.*}) or invariants ({@code delta.invariants}) that the caller checks on
-     * every row itself: Kernel 4.4 refuses to write such a table at all (it cannot evaluate them).
+     * every row itself, or that its rows hold already (a compaction rewrites rows of the table): Kernel
+     * 4.4 refuses to write such a table at all (it cannot evaluate them).
      * Kernel builds the transaction on the snapshot's metadata without them; the transaction then
      * carries the table's metadata with them again, so a commit that writes metadata (a protocol or
      * schema change) keeps them. A snapshot without either is built on as it is.

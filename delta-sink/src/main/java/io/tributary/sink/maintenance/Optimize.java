@@ -1,6 +1,7 @@
 package io.tributary.sink.maintenance;
 
 import io.tributary.delta.kernel.KernelInternals;
+import io.tributary.delta.kernel.KernelTransactions;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
@@ -126,9 +127,14 @@ public final class Optimize {
         throw MaintenanceErrors.optimizeAttemptsExhausted(tablePath, options.maxAttempts());
     }
 
-    /** A transaction that fails at once when another commit took its version, instead of Kernel's retry (which logs the conflict as a warning). */
+    /**
+     * A transaction that fails at once when another commit took its version, instead of Kernel's retry (which logs
+     * the conflict as a warning). A table with CHECK constraints or invariants, which Kernel alone refuses to write,
+     * is compacted all the same: the rewrite adds no row that is not in the table already.
+     */
     private Transaction newTransaction(Snapshot snapshot) {
-        return snapshot.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).withMaxRetries(0).build(engine);
+        return KernelTransactions.buildCheckedByCaller(snapshot,
+                s -> s.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).withMaxRetries(0).build(engine));
     }
 
     /**

@@ -82,6 +82,31 @@ class OptimizeTest {
     }
 
     @Test
+    void aTableWithCheckConstraintsIsCompactedAndKeepsThem() {
+        Path t = io.tributary.sink.SparkCreatedTables.create(table(), List.of("id integer", "user string"),
+                List.of(io.tributary.sink.SparkCreatedTables.CHECK_CONSTRAINTS), Map.of("delta.constraints.id_positive", "id > 0"));
+        io.tributary.sink.PartitionSink sink = new io.tributary.sink.PartitionSink(t.toString(), io.tributary.schema.Schema.parse(
+                "id INT, user STRING"), List.of(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE, Map.of(), "writer");
+        org.apache.kafka.common.TopicPartition p0 = new org.apache.kafka.common.TopicPartition("rows", 0);
+        for (int i = 1; i <= 3; i++) {
+            try (io.tributary.sink.PartitionSink.Batch b = sink.begin()) {
+                b.add(new Object[] {i, "u" + i});
+                b.commit(Map.of(p0, (long) i - 1), Map.of(p0, (long) i));
+            }
+        }
+        List<Object[]> before = DeltaTables.readRows(t.toString());
+
+        OptimizeResult r = Optimize.run(t.toString(), OptimizeOptions.defaults());
+
+        assertThat(r.version()).isEqualTo(4);
+        assertThat(r.filesRemoved()).isEqualTo(3);
+        assertThat(r.filesAdded()).isEqualTo(1);
+        assertThat(DeltaTables.readRows(t.toString())).hasSize(3).containsExactlyInAnyOrderElementsOf(before);
+        assertThat(DeltaTables.rowRules(t.toString(), io.tributary.storage.Storage.NONE).orElseThrow().constraints())
+                .containsExactly(Map.entry("id_positive", "id > 0"));
+    }
+
+    @Test
     void filesAtHalfTheTargetOrLargerAreLeftAlone() {
         TestTables.at(table()).commits(6, 50, 1);
         long size = TestTables.parquetFiles(table()).stream().mapToLong(p -> p.toFile().length()).min().orElseThrow();
