@@ -1,9 +1,14 @@
 package io.tributary.sink;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.kafka.SettledLog;
 import io.tributary.schema.Topics;
 import io.tributary.testing.CommittedRecords;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -16,6 +21,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * through this module's test-jar.
  */
 public final class TopicTail {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private TopicTail() {
     }
 
@@ -38,6 +45,22 @@ public final class TopicTail {
     public static List<ConsumerRecord<byte[], byte[]>> records(Map<String, Object> clientProps, String topic, Map<Integer, Long> from) {
         return CommittedRecords.read(clientProps, topic, from,
                 (c, props, tps) -> SettledLog.endOffsets(c, props, tps, Duration.ofSeconds(30)), Duration.ofSeconds(60));
+    }
+
+    /**
+     * The values of {@code topic}'s records (read_committed, from its start) as JSON: what a user reads of a
+     * dead-letter topic ({@code file}, {@code line} or {@code topic}, {@code offset}, {@code field}, {@code reason}, {@code text}).
+     */
+    public static List<JsonNode> json(Map<String, Object> clientProps, String topic) {
+        List<JsonNode> out = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : records(clientProps, topic, Map.of())) {
+            try {
+                out.add(JSON.readTree(r.value()));
+            } catch (IOException e) {
+                throw new UncheckedIOException("a record of " + topic + " that is no JSON", e);
+            }
+        }
+        return out;
     }
 
     /** A watermark marker ({@link Topics#MARKER_HEADER}), not a row. */

@@ -79,6 +79,7 @@ public final class Pipeline implements AutoCloseable {
      */
     public static Pipeline open(PipelineSpec spec, RunOptions options) {
         TransformParts.check(spec); // a bad expression is refused before the broker starts
+        TableRules.check(spec); // and a CHECK constraint of the sink's table that the file source's rows cannot be checked against
         FilesReadAhead readAhead = PipelineParts.readAhead(spec); // the files are read while the broker starts
         KafkaConnection kafka = null;
         List<Stage> stages = new ArrayList<>();

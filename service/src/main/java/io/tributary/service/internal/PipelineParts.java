@@ -26,6 +26,7 @@ import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.service.spec.Trigger;
 import io.tributary.sink.DeltaSink;
+import io.tributary.sink.DeltaTables;
 import io.tributary.sink.SinkBadRecords;
 import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkMode;
@@ -206,7 +207,7 @@ public final class PipelineParts {
             } else {
                 input = fileSchema(spec, client);
                 aggregate = aggregateSpec(spec, ingestConfig(spec, input, null).outputSchema()); // over the rows transform.* makes
-                IngestConfig ingestConfig = ingestConfig(spec, input, aggregate);
+                IngestConfig ingestConfig = ingestConfig(spec, input, aggregate, true);
                 input = ingestConfig.outputSchema(); // with _rescued_data under schemaEvolution rescue, after transform.*
                 String name = spec.name() + "/ingest";
                 stages.add(Stage.opening(name, threads.<PipelineStage>submit(() -> Recovery.open(name, options.stopRequested(), () -> {
@@ -290,7 +291,7 @@ public final class PipelineParts {
                 return null; // inferred once Kafka is there (a recorded schema comes first)
             }
             AggregateSpec aggregate = aggregateSpec(spec, ingestConfig(spec, input, null).outputSchema());
-            return FileIngest.readAhead(ingestConfig(spec, input, aggregate), spec.integer(Settings.PARTITIONS));
+            return FileIngest.readAhead(ingestConfig(spec, input, aggregate, true), spec.integer(Settings.PARTITIONS));
         } catch (RuntimeException e) {
             return null;
         }
@@ -390,10 +391,16 @@ public final class PipelineParts {
     }
 
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {
+        return ingestConfig(spec, input, aggregate, false);
+    }
+
+    /** The file source's config; {@code toTable} and no aggregation: its rows are checked against the table's CHECK constraints. */
+    static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate, boolean toTable) {
         boolean transformed = spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT)
                 || !spec.map(Settings.TRANSFORM_JOIN).isEmpty();
-        // rows go to the table as they are read: its NOT NULLs (a transform's rows are the sink's to check)
-        Schema rows = aggregate == null && !transformed ? TableNotNull.apply(spec, input) : input;
+        Optional<DeltaTables.RowRules> table = aggregate == null ? TableRules.read(spec) : Optional.empty();
+        // rows go to the table as they are read: its NOT NULLs (a transform's rows are the sink's to check), its CHECKs after select
+        Schema rows = !transformed ? TableRules.notNull(spec, table, input) : input;
         IngestConfigBuilder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), rows)
                 .storage(spec.storage())
                 .settings(spec.values(Settings.FILES, IngestSettings.ALL))
@@ -403,6 +410,7 @@ public final class PipelineParts {
                 .alsoSelect(TransformParts.aggregates(spec, new java.util.LinkedHashMap<>()), Settings.SELECT)
                 .schemaEvolution(SchemaEvolution.forName(spec.schemaEvolution()))
                 .schemaInferred(!spec.has(Settings.FILES_SCHEMA) && !"text".equals(spec.string(Settings.FILES_FORMAT)));
+        table.filter(t -> toTable).ifPresent(t -> b.tableConstraints(spec.location(Settings.SINK_PATH), t.constraints()));
         replicationFactor(spec).ifPresent(b::replicationFactor);
         if (aggregate == null && "upsert".equals(spec.string(Settings.SINK_MODE))) {
             b.groupBy(spec.list(Settings.SINK_KEYS)); // a key's rows share a partition, so Kafka order is their order

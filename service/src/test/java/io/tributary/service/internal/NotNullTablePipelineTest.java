@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.schema.Topics;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.sink.DeltaTables;
@@ -17,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -30,8 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("integration")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class NotNullTablePipelineTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     Path dir;
 
@@ -66,12 +62,10 @@ class NotNullTablePipelineTest {
     @Test
     void rowsWithANullForANotNullColumnGoToTheDeadLetterTopicWithTheirFileAndLine() throws Exception {
         PipelineSpec spec = spec("deadLetter");
-        List<JsonNode> letters = new ArrayList<>();
+        List<JsonNode> letters;
         try (Pipeline pipeline = Pipeline.open(spec, RunOptions.DEFAULT)) {
             pipeline.run(spec.trigger(), p -> { });
-            for (ConsumerRecord<byte[], byte[]> r : TopicTail.records(pipeline.clientProps(), Topics.deadLetter("notnull"), Map.of())) {
-                letters.add(JSON.readTree(r.value()));
-            }
+            letters = TopicTail.json(pipeline.clientProps(), Topics.deadLetter("notnull"));
         }
 
         assertThat(ids()).containsExactly(1, 4);
