@@ -6,6 +6,7 @@ import io.tributary.schema.RowJson;
 import io.tributary.schema.Topics;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.PartitionSink;
+import io.tributary.sink.SparkCreatedTables;
 import io.tributary.testing.Specs;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -118,6 +119,33 @@ class ConnectIT extends ConnectCluster {
         assertThat(tableRows(maps)).containsExactly(Arrays.deepToString(json.parse(row.formatted(4))));
         delete("plain-delta");
         delete("plain-map-delta");
+    }
+
+    /**
+     * A table Spark made with a CHECK constraint: the sink checks each row against it, the record whose row
+     * breaks it goes to Connect's dead letter queue, and the others are committed (Delta Kernel alone refuses
+     * to write such a table).
+     */
+    @Test
+    @Order(4)
+    void aRecordBreakingTheTablesCheckConstraintGoesToTheDeadLetterQueue() throws Exception {
+        Path table = SparkCreatedTables.create(dir.resolve("checked/table"), List.of("id integer", "user string", "amt double", "ts timestamp"),
+                List.of(SparkCreatedTables.CHECK_CONSTRAINTS), Map.of("delta.constraints.amt_positive", "amt > 0"));
+        createTopics(Map.of("checked", 1, "checked.dlq", 1));
+        String row = "{\"id\": %d, \"user\": \"p\", \"amt\": %s, \"ts\": \"2026-01-01T10:00:00Z\"}";
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(new HashMap<>(KAFKA.client()), new StringSerializer(),
+                new StringSerializer())) {
+            producer.send(new ProducerRecord<>("checked", row.formatted(1, "1.5")));
+            producer.send(new ProducerRecord<>("checked", row.formatted(2, "-1.0")));
+            producer.send(new ProducerRecord<>("checked", row.formatted(3, "2.5")));
+        }
+        put("checked-delta", "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"checked\", "
+                + "\"delta.path\": \"" + table + "\", \"errors.tolerance\": \"all\", \"errors.deadletterqueue.topic.name\": \"checked.dlq\", "
+                + "\"errors.deadletterqueue.topic.replication.factor\": \"1\"}");
+        await("the table holds the 2 rows that hold the constraint", Duration.ofSeconds(120), () -> addedRows(table) >= 2);
+        assertThat(DeltaTables.readRows(table.toString())).extracting(r -> r[0]).containsExactlyInAnyOrder(1, 3);
+        assertThat(values("checked.dlq", 1)).containsExactly(row.formatted(2, "-1.0"));
+        delete("checked-delta");
     }
 
     /** tasks.max of both connectors from 1 to 3 and back to 1 while files keep coming: each row once in the table. */
