@@ -27,7 +27,12 @@ public final class Expression {
 
     /** Parses and resolves {@code text} against {@code input}; refuses it with a {@link io.tributary.schema.TributaryException} naming the problem. */
     public static Expression compile(Schema input, String text) {
-        return new Expression(text, new Analyzer(input, text).resolve(Parsing.expression(text)));
+        return compile(input, text, null);
+    }
+
+    /** As {@link #compile(Schema, String)}, {@code alias.column} naming the input's column (a query's {@code FROM source s}); alias null for none. */
+    public static Expression compile(Schema input, String text, String alias) {
+        return new Expression(text, new Analyzer(input, text).resolve(Parsing.expression(text, alias)));
     }
 
     static Expression of(String text, Bound bound) {

@@ -13,12 +13,17 @@ public final class ExpressionErrors {
     private ExpressionErrors() {
     }
 
+    /** An expression as a message shows it: on one line, each line break a space (so that a position still points into it). */
+    private static String shown(String expression) {
+        return expression.replace('\n', ' ').replace('\r', ' ').replace('\t', ' ');
+    }
+
     private static TributaryException at(String expression, int position, String problem) {
-        return new TributaryException("expression \"" + expression + "\" at position " + position + ": " + problem);
+        return new TributaryException("expression \"" + shown(expression) + "\" at position " + position + ": " + shown(problem));
     }
 
     public static TributaryException syntax(String expression, int line, int column, String near, String detail) {
-        return new TributaryException("expression \"" + expression + "\" does not parse: at line " + line + ", position " + column
+        return new TributaryException("expression \"" + shown(expression) + "\" does not parse: at line " + line + ", position " + column
                 + " near " + near + " (" + detail + "); write it as Spark SQL, e.g. \"amt > 0 AND lower(user) = 'a'\"");
     }
 
@@ -56,16 +61,16 @@ public final class ExpressionErrors {
     }
 
     public static TributaryException notBoolean(String expression, String type) {
-        return new TributaryException("expression \"" + expression + "\" is " + type + ", and a filter needs a BOOLEAN; compare it, e.g. \""
-                + expression + " > 0\"");
+        return new TributaryException("expression \"" + shown(expression) + "\" is " + type + ", and a filter needs a BOOLEAN; compare it, e.g. \""
+                + shown(expression) + " > 0\"");
     }
 
     public static TributaryException voidColumn(String expression) {
-        return new TributaryException("select item \"" + expression + "\" is always NULL and has no type; give it one: CAST(NULL AS STRING) AS name");
+        return new TributaryException("select item \"" + shown(expression) + "\" is always NULL and has no type; give it one: CAST(NULL AS STRING) AS name");
     }
 
     public static TributaryException duplicateColumn(String name, String items) {
-        return new TributaryException("the select list " + items + " makes column '" + name + "' twice; give one of them another name with AS");
+        return new TributaryException("the select list " + shown(items) + " makes column '" + name + "' twice; give one of them another name with AS");
     }
 
     public static TributaryException starOfUnknown(String item) {
@@ -109,5 +114,16 @@ public final class ExpressionErrors {
     public static TributaryException joinTableTooBig(String alias, long rows, long maxRows) {
         return new TributaryException("the join table '" + alias + "' has " + rows + " rows, more than the " + maxRows
                 + " a stream-static join holds in memory (transform.joinMaxRows); raise it or filter the table");
+    }
+
+    /** A {@code sql:} query that does not parse: where, near what, and the shape a query takes. */
+    public static TributaryException sqlSyntax(int line, int column, String near, String detail) {
+        return new TributaryException("the query does not parse at line " + line + ", column " + column + " near " + near + " (" + detail
+                + "); write it as Spark SQL: SELECT items FROM source [AS s] [[LEFT] JOIN delta.`path` [AS] u ON condition] [WHERE condition]");
+    }
+
+    /** A construct of a {@code sql:} query that has no counterpart in the transform, at its place in the query, with what to do instead. */
+    public static TributaryException sqlUnsupported(String construct, int line, int column, String instead) {
+        return new TributaryException(construct + " at line " + line + ", column " + column + " of the query is not supported: " + instead);
     }
 }

@@ -86,6 +86,15 @@ public final class StreamStaticJoin {
      */
     public static StreamStaticJoin compile(Schema stream, List<String> streamVisible, Schema table, String alias, String on, Type type,
             long maxRows) {
+        return compile(stream, streamVisible, table, alias, on, type, maxRows, null);
+    }
+
+    /**
+     * As {@link #compile(Schema, List, Schema, String, String, Type, long)} where the stream is named {@code streamAlias} (a
+     * query's {@code FROM source s}): {@code s.user} in {@code on} is the stream's column; null for none.
+     */
+    public static StreamStaticJoin compile(Schema stream, List<String> streamVisible, Schema table, String alias, String on, Type type,
+            long maxRows, String streamAlias) {
         if (alias == null || alias.isBlank()) {
             throw ExpressionErrors.joinNeedsAlias();
         }
@@ -110,14 +119,14 @@ public final class StreamStaticJoin {
         }
         fields.add(new Field(alias, DataType.struct(table), true));
         Schema joined = new Schema(fields);
-        Expression condition = Expression.compile(joined, on);
+        Expression condition = Expression.compile(joined, on, streamAlias);
         if (condition.type() != null && condition.type().kind() != DataType.Kind.BOOLEAN) {
             throw ExpressionErrors.notBoolean(on, condition.type().ddl());
         }
         // equi-keys: top-level conjuncts "stream expr = table expr" of one plain type
         List<Expression> sk = new ArrayList<>();
         List<Expression> tk = new ArrayList<>();
-        for (Node conjunct : conjuncts(Parsing.expression(on))) {
+        for (Node conjunct : conjuncts(Parsing.expression(on, streamAlias))) {
             if (!(conjunct instanceof Node.Call c) || !c.name().equals("=") || c.args().size() != 2) {
                 continue;
             }
@@ -130,8 +139,8 @@ public final class StreamStaticJoin {
             if (s == null) {
                 continue;
             }
-            Expression se = Expression.compile(joined, s.text());
-            Expression te = Expression.compile(joined, t.text());
+            Expression se = Expression.compile(joined, s.text(), streamAlias);
+            Expression te = Expression.compile(joined, t.text(), streamAlias);
             if (se.type() != null && se.type().equals(te.type()) && hashable(se.type())) {
                 sk.add(se);
                 tk.add(te);

@@ -36,9 +36,17 @@ public final class Transform {
      * @param select select items ({@code *}, {@code expr}, {@code expr AS name}), or null (or empty) for the input's columns
      */
     public static Transform compile(Schema input, String where, List<String> select) {
+        return compileAs(input, null, where, select);
+    }
+
+    /**
+     * As {@link #compile(Schema, String, List)} where the input is named {@code alias} (a query's {@code FROM source s}):
+     * {@code s.amt} is its column {@code amt} and {@code s.*} its columns, as Spark resolves them; alias null for none.
+     */
+    public static Transform compileAs(Schema input, String alias, String where, List<String> select) {
         Expression filter = null;
         if (where != null && !where.isBlank()) {
-            filter = Expression.compile(input, where);
+            filter = Expression.compile(input, where, alias);
             DataType t = filter.type();
             if (t != null && t.kind() != DataType.Kind.BOOLEAN) {
                 throw ExpressionErrors.notBoolean(where, t.ddl());
@@ -50,9 +58,10 @@ public final class Transform {
         List<Field> fields = new ArrayList<>();
         List<Expression> items = new ArrayList<>();
         for (String item : select) {
-            SelectItem parsed = Parsing.selectItem(item);
+            SelectItem parsed = Parsing.selectItem(item, alias);
             if (parsed.star()) {
-                if (!parsed.qualifier().isEmpty()) {
+                boolean ofInput = alias != null && parsed.qualifier().size() == 1 && parsed.qualifier().get(0).equalsIgnoreCase(alias);
+                if (!parsed.qualifier().isEmpty() && !ofInput) {
                     throw ExpressionErrors.starOfUnknown(item);
                 }
                 for (int i = 0; i < input.size(); i++) {

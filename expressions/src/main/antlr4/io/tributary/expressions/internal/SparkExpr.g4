@@ -2,6 +2,12 @@
  * Spark SQL expressions as Spark 4.2 documents them (sql-ref-syntax, sql-ref-literals, sql-ref-operators):
  * literals, column references, operators with Spark's precedence, predicates, CASE, CAST and ::,
  * function calls, and select items with aliases and *. Keywords are case-insensitive.
+ *
+ * And a query (sql-ref-syntax-qry-select): SELECT ... FROM ... JOIN ... WHERE, with the clauses a query
+ * may have beyond that (WITH, set operators, GROUP BY, HAVING, ORDER BY, LIMIT, subqueries) parsed so that
+ * they are refused by name and position rather than as a syntax error. The query's keywords are not
+ * reserved in expressions (a column may be named `left` or `order`), as in Spark's default mode; a
+ * table alias written without AS is a plain identifier, so that `FROM source s LEFT JOIN` reads as Spark reads it.
  */
 grammar SparkExpr;
 
@@ -14,6 +20,71 @@ selectItem : namedItem EOF ;
 selectList : namedItem (COMMA namedItem)* EOF ;
 
 aggregateCall : functionName LPAREN (ASTERISK | expression) RPAREN EOF ;
+
+sqlStatement : query EOF ;
+
+query : withClause? queryTerm (setOperator queryTerm)* queryOrganization ;
+
+withClause : WITH identifier AS? LPAREN query RPAREN (COMMA identifier AS? LPAREN query RPAREN)* ;
+
+setOperator : kind=(UNION | EXCEPT | INTERSECT) (ALL | DISTINCT)? ;
+
+queryTerm
+    : querySpecification                             #plainQuery
+    | LPAREN query RPAREN                            #parenthesizedQuery
+    ;
+
+querySpecification
+    : SELECT quantifier=(DISTINCT | ALL)? sqlSelectItem (COMMA sqlSelectItem)*
+      (FROM relation (COMMA relation)*)?
+      (WHERE where=expression)?
+      (group=GROUP BY expression (COMMA expression)*)?
+      (having=HAVING expression)?
+    ;
+
+queryOrganization
+    : (order=ORDER BY sortItem (COMMA sortItem)*)?
+      (limit=LIMIT expression)?
+      (offset=OFFSET expression)?
+    ;
+
+sortItem : expression (ASC | DESC)? (NULLS (FIRST | LAST))? ;
+
+sqlSelectItem
+    : ASTERISK                                       #sqlSelectAll
+    | qualifiedName DOT ASTERISK                     #sqlSelectAllOf
+    | expression (AS identifier | strictIdentifier)? #sqlSelectExpression
+    ;
+
+relation : relationPrimary joinRelation* ;
+
+joinRelation
+    : natural=NATURAL? joinType JOIN right=relationPrimary joinCriteria? ;
+
+joinType
+    : INNER?
+    | CROSS
+    | LEFT OUTER?
+    | LEFT? SEMI
+    | LEFT? ANTI
+    | RIGHT OUTER?
+    | FULL OUTER?
+    ;
+
+joinCriteria
+    : ON expression                                                  #joinOn
+    | USING LPAREN identifier (COMMA identifier)* RPAREN             #joinUsing
+    ;
+
+relationPrimary
+    : qualifiedName tableAlias                       #tableName
+    | LPAREN query RPAREN tableAlias                 #aliasedQuery
+    | LPAREN relation RPAREN tableAlias              #aliasedRelation
+    ;
+
+tableAlias : (AS identifier | strictIdentifier)? ;
+
+strictIdentifier : IDENTIFIER | BACKQUOTED_IDENTIFIER ;
 
 namedItem
     : ASTERISK                                       #selectAll
@@ -32,6 +103,7 @@ booleanExpression
 
 predicate
     : NOT? BETWEEN lower=valueExpression AND upper=valueExpression                        #between
+    | NOT? IN LPAREN query RPAREN                                                          #inSubquery
     | NOT? IN LPAREN expression (COMMA expression)* RPAREN                                 #inList
     | NOT? kind=(LIKE | RLIKE | REGEXP) pattern=valueExpression (ESCAPE escape=STRING)?   #like
     | IS NOT? NULL                                                                         #isNull
@@ -58,9 +130,12 @@ primaryExpression
     | name=(CAST | TRY_CAST) LPAREN expression AS dataType RPAREN                  #cast
     | constant                                                                     #literal
     | functionName LPAREN (DISTINCT? expression (COMMA expression)*)? RPAREN       #functionCall
+    | functionName LPAREN ASTERISK RPAREN                                          #starCall
     | identifier                                                                   #columnReference
     | base=primaryExpression DOT fieldName=identifier                              #dereference
     | value=primaryExpression LBRACKET index=valueExpression RBRACKET              #subscript
+    | LPAREN query RPAREN                                                          #subqueryExpression
+    | EXISTS LPAREN query RPAREN                                                   #exists
     | LPAREN expression RPAREN                                                     #parenthesized
     | primaryExpression DOUBLE_COLON dataType                                      #castShorthand
     ;
@@ -106,7 +181,10 @@ identifier
     | nonReserved                           #keywordIdentifier
     ;
 
-nonReserved : ARRAY | MAP | STRUCT | ESCAPE | DIV | FROM | TRY_CAST ;
+nonReserved : ARRAY | MAP | STRUCT | ESCAPE | DIV | FROM | TRY_CAST
+    | ALL | ANTI | ASC | BY | CROSS | DESC | EXCEPT | EXISTS | FIRST | FULL | GROUP | HAVING | INNER | INTERSECT | JOIN
+    | LAST | LEFT | LIMIT | NATURAL | NULLS | OFFSET | ON | ORDER | OUTER | RIGHT | SELECT | SEMI | UNION | USING | WHERE | WITH
+    ;
 
 AND : 'AND' ;
 ARRAY : 'ARRAY' ;
@@ -135,6 +213,37 @@ THEN : 'THEN' ;
 TRUE : 'TRUE' ;
 TRY_CAST : 'TRY_CAST' ;
 WHEN : 'WHEN' ;
+ALL : 'ALL' ;
+ANTI : 'ANTI' ;
+ASC : 'ASC' ;
+BY : 'BY' ;
+CROSS : 'CROSS' ;
+DESC : 'DESC' ;
+EXCEPT : 'EXCEPT' ;
+EXISTS : 'EXISTS' ;
+FIRST : 'FIRST' ;
+FULL : 'FULL' ;
+GROUP : 'GROUP' ;
+HAVING : 'HAVING' ;
+INNER : 'INNER' ;
+INTERSECT : 'INTERSECT' ;
+JOIN : 'JOIN' ;
+LAST : 'LAST' ;
+LEFT : 'LEFT' ;
+LIMIT : 'LIMIT' ;
+NATURAL : 'NATURAL' ;
+NULLS : 'NULLS' ;
+OFFSET : 'OFFSET' ;
+ON : 'ON' ;
+ORDER : 'ORDER' ;
+OUTER : 'OUTER' ;
+RIGHT : 'RIGHT' ;
+SELECT : 'SELECT' ;
+SEMI : 'SEMI' ;
+UNION : 'UNION' ;
+USING : 'USING' ;
+WHERE : 'WHERE' ;
+WITH : 'WITH' ;
 
 EQ : '=' ;
 EQ2 : '==' ;

@@ -17,9 +17,11 @@ import org.antlr.v4.runtime.tree.TerminalNode;
 /** Builds the {@link Node} tree from ANTLR's parse tree; operators become calls of their SQL names. */
 final class AstBuilder extends SparkExprBaseVisitor<Node> {
     private final String source;
+    private final String alias; // the input's alias in a query: alias.column is the input's column
 
-    AstBuilder(String source) {
+    AstBuilder(String source, String alias) {
         this.source = source;
+        this.alias = alias;
     }
 
     private String text(ParserRuleContext ctx) {
@@ -70,6 +72,8 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
             // Spark rewrites BETWEEN to lower <= value AND value <= upper
             result = call("and", ctx, call(">=", ctx, value, visit(b.lower)), call("<=", ctx, value, visit(b.upper)));
             not = b.NOT() != null;
+        } else if (p instanceof InSubqueryContext) {
+            throw ExpressionErrors.unsupported(source, pos(p), "a subquery");
         } else if (p instanceof InListContext in) {
             List<Node> args = new ArrayList<>();
             args.add(value);
@@ -206,6 +210,11 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     }
 
     @Override
+    public Node visitStarCall(StarCallContext ctx) {
+        throw ExpressionErrors.unsupported(source, pos(ctx), "the aggregate " + text(ctx) + " outside aggregate.select");
+    }
+
+    @Override
     public Node visitColumnReference(ColumnReferenceContext ctx) {
         return new Node.Column(List.of(name(ctx.identifier())), text(ctx), pos(ctx));
     }
@@ -214,6 +223,9 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     public Node visitDereference(DereferenceContext ctx) {
         Node base = visit(ctx.base);
         String field = name(ctx.fieldName);
+        if (alias != null && ctx.base instanceof ColumnReferenceContext ref && name(ref.identifier()).equalsIgnoreCase(alias)) {
+            return new Node.Column(List.of(field), text(ctx), pos(ctx)); // s.amt: the input's amt, as Spark resolves a qualifier first
+        }
         if (base instanceof Node.Column c) {
             List<String> names = new ArrayList<>(c.names());
             names.add(field);
@@ -225,6 +237,16 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     @Override
     public Node visitSubscript(SubscriptContext ctx) {
         return call("[]", ctx, visit(ctx.value), visit(ctx.index));
+    }
+
+    @Override
+    public Node visitSubqueryExpression(SubqueryExpressionContext ctx) {
+        throw ExpressionErrors.unsupported(source, pos(ctx), "a subquery");
+    }
+
+    @Override
+    public Node visitExists(ExistsContext ctx) {
+        throw ExpressionErrors.unsupported(source, pos(ctx), "a subquery");
     }
 
     @Override

@@ -24,11 +24,24 @@ public final class Parsing {
     }
 
     public static Node expression(String text) {
+        return expression(text, null);
+    }
+
+    /**
+     * An expression in which {@code alias.column} (the input's alias in a query's FROM, {@code s.amt}) names the input's
+     * column {@code column}, as Spark resolves a qualified name; null for none.
+     */
+    public static Node expression(String text, String alias) {
         SparkExprParser p = parser(text);
-        return new AstBuilder(text).visit(p.singleExpression());
+        return new AstBuilder(text, alias).visit(p.singleExpression());
     }
 
     public static SelectItem selectItem(String text) {
+        return selectItem(text, null);
+    }
+
+    /** A select item in which {@code alias.column} names the input's column, as in {@link #expression(String, String)}. */
+    public static SelectItem selectItem(String text, String alias) {
         SparkExprParser p = parser(text);
         NamedItemContext item = p.selectItem().namedItem();
         if (item instanceof SelectAllContext) {
@@ -38,7 +51,7 @@ public final class Parsing {
             return new SelectItem(true, of.qualifiedName().identifier().stream().map(AstBuilder::name).toList(), null, null);
         }
         SelectExpressionContext e = (SelectExpressionContext) item;
-        Node node = new AstBuilder(text).visit(e.expression());
+        Node node = new AstBuilder(text, alias).visit(e.expression());
         return new SelectItem(false, List.of(), node, e.identifier() == null ? null : AstBuilder.name(e.identifier()));
     }
 
@@ -59,12 +72,25 @@ public final class Parsing {
         return new String[] {call.functionName().getText(), arg};
     }
 
+    /** A whole query ({@code sql:}); a syntax error names the query's line and column. */
+    static SparkExprParser.SqlStatementContext query(String text) {
+        return parser(text, (line, column, near, msg) -> ExpressionErrors.sqlSyntax(line, column, near, msg)).sqlStatement();
+    }
+
+    private interface SyntaxError {
+        RuntimeException at(int line, int column, String near, String detail);
+    }
+
     private static SparkExprParser parser(String text) {
+        return parser(text, (line, column, near, msg) -> ExpressionErrors.syntax(text, line, column, near, msg));
+    }
+
+    private static SparkExprParser parser(String text, SyntaxError error) {
         BaseErrorListener errors = new BaseErrorListener() {
             @Override
             public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int column, String msg, RecognitionException e) {
                 String near = offending instanceof Token t ? (t.getType() == Token.EOF ? "the end" : "'" + t.getText() + "'") : "here";
-                throw ExpressionErrors.syntax(text, line, column + 1, near, msg);
+                throw error.at(line, column + 1, near, msg);
             }
         };
         SparkExprLexer lexer = new SparkExprLexer(CharStreams.fromString(text));

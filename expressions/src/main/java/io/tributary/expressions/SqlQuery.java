@@ -1,0 +1,43 @@
+package io.tributary.expressions;
+
+import io.tributary.expressions.internal.SqlTranslator;
+import java.util.List;
+
+/**
+ * A Spark SQL query over the stream, named {@code source}, and Delta tables by path ({@code delta.`../dims/users`}),
+ * as the transform it stands for: the joins, then {@code where}, then the select list, each the query's own text
+ * with its place in the query. {@link #parse} refuses, naming the construct, the line and the column, what the
+ * transform cannot express: subqueries, set operators, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT},
+ * {@code GROUP BY}, {@code HAVING}, several FROM items, a table other than {@code source} or {@code delta.`path`},
+ * joins other than inner, left outer, left semi and left anti.
+ *
+ * @param sourceAlias the name the stream's columns may be qualified by: its alias, or {@code source}
+ * @param joins       the joined tables, in order
+ * @param where       the WHERE condition, or null
+ * @param select      the select items as written ({@code *}, {@code s.*}, {@code u.*}, {@code expr [AS] name})
+ */
+public record SqlQuery(String sourceAlias, List<Join> joins, Part where, List<Part> select) {
+
+    /** A part of the query: its text as written, and the line and column (1-based) where it starts. */
+    public record Part(String text, int line, int column) {
+        /** {@code line 2, column 7}. */
+        public String at() {
+            return "line " + line + ", column " + column;
+        }
+    }
+
+    /**
+     * A joined Delta table.
+     *
+     * @param table the path or URI written in {@code delta.`...`}
+     * @param type  {@code inner}, {@code left}, {@code left_semi} or {@code left_anti}
+     * @param on    the condition ({@code USING (a, b)} as {@code a = u.a AND b = u.b}), placed where the join is written
+     */
+    public record Join(String table, String alias, String type, Part on) {
+    }
+
+    /** The query's transform; a construct it cannot express, or a syntax error, is refused naming its line and column. */
+    public static SqlQuery parse(String sql) {
+        return SqlTranslator.translate(sql);
+    }
+}

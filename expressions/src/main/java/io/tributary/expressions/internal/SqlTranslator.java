@@ -1,0 +1,260 @@
+package io.tributary.expressions.internal;
+
+import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.SqlQuery;
+import io.tributary.expressions.SqlQuery.Join;
+import io.tributary.expressions.SqlQuery.Part;
+import io.tributary.expressions.internal.SparkExprParser.AliasedQueryContext;
+import io.tributary.expressions.internal.SparkExprParser.ExistsContext;
+import io.tributary.expressions.internal.SparkExprParser.InSubqueryContext;
+import io.tributary.expressions.internal.SparkExprParser.JoinOnContext;
+import io.tributary.expressions.internal.SparkExprParser.JoinRelationContext;
+import io.tributary.expressions.internal.SparkExprParser.JoinTypeContext;
+import io.tributary.expressions.internal.SparkExprParser.JoinUsingContext;
+import io.tributary.expressions.internal.SparkExprParser.ParenthesizedQueryContext;
+import io.tributary.expressions.internal.SparkExprParser.PlainQueryContext;
+import io.tributary.expressions.internal.SparkExprParser.QueryContext;
+import io.tributary.expressions.internal.SparkExprParser.QueryOrganizationContext;
+import io.tributary.expressions.internal.SparkExprParser.QuerySpecificationContext;
+import io.tributary.expressions.internal.SparkExprParser.RelationPrimaryContext;
+import io.tributary.expressions.internal.SparkExprParser.SetOperatorContext;
+import io.tributary.expressions.internal.SparkExprParser.SqlSelectItemContext;
+import io.tributary.expressions.internal.SparkExprParser.SubqueryExpressionContext;
+import io.tributary.expressions.internal.SparkExprParser.TableAliasContext;
+import io.tributary.expressions.internal.SparkExprParser.TableNameContext;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.antlr.v4.runtime.ParserRuleContext;
+import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.tree.ParseTree;
+import org.antlr.v4.runtime.tree.TerminalNode;
+
+/**
+ * Translates a query ({@code sql:}) into the transform it stands for, {@link SqlQuery}: the stream
+ * {@code source}, joined with Delta tables by path, filtered by WHERE, projected by the select list.
+ * The expressions stay the query's text; what has no counterpart in the transform is refused here,
+ * naming the construct and its line and column.
+ */
+public final class SqlTranslator {
+    private static final String SOURCE = "source";
+    private static final String SHAPE = "a query is SELECT items FROM source [AS s] [[LEFT | LEFT SEMI | LEFT ANTI] JOIN delta.`path` [AS] u ON"
+            + " condition] ... [WHERE condition]";
+
+    private final String sql;
+
+    private SqlTranslator(String sql) {
+        this.sql = sql;
+    }
+
+    public static SqlQuery translate(String sql) {
+        if (sql == null || sql.isBlank()) {
+            throw ExpressionErrors.sqlSyntax(1, 1, "the end", "the query is empty");
+        }
+        QueryContext q = Parsing.query(sql).query();
+        SqlTranslator t = new SqlTranslator(sql);
+        while (true) {
+            t.refuseAround(q);
+            if (q.queryTerm(0) instanceof ParenthesizedQueryContext p) {
+                q = p.query();
+                continue;
+            }
+            return t.specification(((PlainQueryContext) q.queryTerm(0)).querySpecification());
+        }
+    }
+
+    private void refuseAround(QueryContext q) {
+        if (q.withClause() != null) {
+            throw refused(q.withClause().start, "WITH (a common table expression)", "name the Delta tables in the joins, delta.`path`");
+        }
+        if (!q.setOperator().isEmpty()) {
+            SetOperatorContext op = q.setOperator(0);
+            throw refused(op.start, op.kind.getText().toUpperCase(Locale.ROOT), "a pipeline runs one query over its source; write"
+                    + " the other query as a pipeline of its own (both may append to one table)");
+        }
+        QueryOrganizationContext o = q.queryOrganization();
+        if (o.order != null) {
+            throw refused(o.order, "ORDER BY", "the rows of a stream have no order to keep; sort when reading the table");
+        }
+        if (o.limit != null) {
+            throw refused(o.limit, "LIMIT", "the pipeline keeps every row WHERE keeps; filter with WHERE");
+        }
+        if (o.offset != null) {
+            throw refused(o.offset, "OFFSET", "the pipeline keeps every row WHERE keeps; filter with WHERE");
+        }
+    }
+
+    private SqlQuery specification(QuerySpecificationContext s) {
+        ParserRuleContext subquery = firstSubquery(s);
+        if (subquery != null) {
+            throw refused(subquery.start, "a subquery", "join the Delta table instead: JOIN delta.`path` u ON ...");
+        }
+        if (s.quantifier != null && s.quantifier.getType() == SparkExprLexer.DISTINCT) {
+            throw refused(s.quantifier, "SELECT DISTINCT", "a stream's duplicates are dropped by Spark's dropDuplicates over a"
+                    + " watermark (docs/transform.md), not by the query; remove DISTINCT");
+        }
+        if (s.relation().isEmpty()) {
+            throw refused(s.start, "a SELECT without FROM", SHAPE);
+        }
+        if (s.relation().size() > 1) {
+            throw refused(s.relation(1).start, "a second FROM item", "join a Delta table with JOIN ... ON: " + SHAPE);
+        }
+        if (s.group != null) {
+            throw refused(s.group, "GROUP BY", "a streaming aggregation needs its event time and watermark, which the query does not"
+                    + " give; keep the query's rows here and aggregate them under aggregate: (eventTime, watermark, window, groupBy,"
+                    + " select), which runs over the query's rows");
+        }
+        if (s.having != null) {
+            throw refused(s.having, "HAVING", "aggregate under aggregate: and filter the rows of the query with WHERE");
+        }
+        String alias = source(s.relation(0).relationPrimary());
+        Set<String> aliases = new HashSet<>();
+        aliases.add(alias.toLowerCase(Locale.ROOT));
+        List<Join> joins = new ArrayList<>();
+        for (JoinRelationContext j : s.relation(0).joinRelation()) {
+            joins.add(join(j, aliases));
+        }
+        List<Part> select = new ArrayList<>();
+        for (SqlSelectItemContext item : s.sqlSelectItem()) {
+            select.add(part(item));
+        }
+        return new SqlQuery(alias, List.copyOf(joins), s.where == null ? null : part(s.where), List.copyOf(select));
+    }
+
+    /** The stream's alias (its name, {@code source}, without one); anything else in FROM is refused. */
+    private String source(RelationPrimaryContext from) {
+        if (!(from instanceof TableNameContext t)) {
+            throw refused(from.start, from instanceof AliasedQueryContext ? "a subquery in FROM" : "a parenthesized join",
+                    "read the stream itself: " + SHAPE);
+        }
+        List<String> name = names(t);
+        if (name.size() == 2 && name.get(0).equalsIgnoreCase("delta")) {
+            throw refused(t.start, "the Delta table " + t.qualifiedName().getText() + " in FROM", "FROM reads the pipeline's source,"
+                    + " named source; join the table to it: FROM source s JOIN " + t.qualifiedName().getText() + " u ON ...");
+        }
+        if (name.size() != 1 || !name.get(0).equalsIgnoreCase(SOURCE)) {
+            throw unknownTable(t);
+        }
+        String alias = alias(t.tableAlias());
+        return alias == null ? SOURCE : alias;
+    }
+
+    private Join join(JoinRelationContext j, Set<String> aliases) {
+        if (j.natural != null) {
+            throw refused(j.natural, "NATURAL JOIN", "give the condition: JOIN delta.`path` u ON s.user = u.user, or USING (user)");
+        }
+        String type = type(j.joinType(), j.start);
+        RelationPrimaryContext right = j.right;
+        if (!(right instanceof TableNameContext t)) {
+            throw refused(right.start, right instanceof AliasedQueryContext ? "a subquery" : "a parenthesized join",
+                    "join a Delta table by its path: JOIN delta.`path` u ON ...");
+        }
+        List<String> name = names(t);
+        if (name.size() == 1 && name.get(0).equalsIgnoreCase(SOURCE)) {
+            throw refused(t.start, "source joined again", "the stream is read once, in FROM; join Delta tables to it: JOIN delta.`path` u ON ...");
+        }
+        if (name.size() != 2 || !name.get(0).equalsIgnoreCase("delta")) {
+            throw unknownTable(t);
+        }
+        String alias = alias(t.tableAlias());
+        if (alias == null) {
+            throw refused(t.start, "a joined table without an alias", "name it, as its columns are named by it: JOIN "
+                    + t.qualifiedName().getText() + " AS u ON ... u.segment");
+        }
+        if (!aliases.add(alias.toLowerCase(Locale.ROOT))) {
+            throw refused(t.tableAlias().start, "the alias '" + alias + "' given twice", "give each table an alias of its own");
+        }
+        if (j.joinCriteria() == null) {
+            throw refused(j.stop, "a JOIN without ON", "give its condition: JOIN " + t.qualifiedName().getText() + " " + alias + " ON s.user = "
+                    + alias + ".user");
+        }
+        Part on;
+        if (j.joinCriteria() instanceof JoinOnContext o) {
+            on = part(o.expression());
+        } else {
+            JoinUsingContext u = (JoinUsingContext) j.joinCriteria();
+            String condition = u.identifier().stream().map(AstBuilder::name)
+                    .map(c -> quoted(c) + " = " + quoted(alias) + "." + quoted(c)).collect(Collectors.joining(" AND "));
+            on = new Part(condition, u.start.getLine(), u.start.getCharPositionInLine() + 1);
+        }
+        return new Join(name.get(1), alias, type, on);
+    }
+
+    /** The transform's join type; the joins Spark does not run between a stream and a table, or that keep no stream side, refused. */
+    private String type(JoinTypeContext t, Token at) {
+        boolean left = has(t, SparkExprLexer.LEFT);
+        if (has(t, SparkExprLexer.SEMI)) {
+            return "left_semi";
+        }
+        if (has(t, SparkExprLexer.ANTI)) {
+            return "left_anti";
+        }
+        if (left) {
+            return "left";
+        }
+        String kind = has(t, SparkExprLexer.CROSS) ? "CROSS JOIN" : has(t, SparkExprLexer.RIGHT) ? "RIGHT OUTER JOIN"
+                : has(t, SparkExprLexer.FULL) ? "FULL OUTER JOIN" : null;
+        if (kind != null) {
+            throw refused(at, kind, "a stream-static join keeps the stream on the left: JOIN (inner), LEFT [OUTER] JOIN, LEFT SEMI JOIN"
+                    + " or LEFT ANTI JOIN");
+        }
+        return "inner";
+    }
+
+    private static boolean has(JoinTypeContext t, int token) {
+        return t.getToken(token, 0) != null;
+    }
+
+    private static List<String> names(TableNameContext t) {
+        return t.qualifiedName().identifier().stream().map(AstBuilder::name).toList();
+    }
+
+    private static String alias(TableAliasContext a) {
+        if (a.identifier() != null) {
+            return AstBuilder.name(a.identifier());
+        }
+        if (a.strictIdentifier() == null) {
+            return null;
+        }
+        String t = a.strictIdentifier().getText();
+        return t.startsWith("`") ? t.substring(1, t.length() - 1).replace("``", "`") : t;
+    }
+
+    private static String quoted(String name) {
+        return "`" + name.replace("`", "``") + "`";
+    }
+
+    private RuntimeException unknownTable(TableNameContext t) {
+        return refused(t.start, "the table " + t.qualifiedName().getText(), "a query reads the pipeline's source, named source,"
+                + " and joins Delta tables by path or URI, delta.`../dims/users`");
+    }
+
+    /** The first subquery (in the select list, WHERE, or ON), by position; null when there is none. */
+    private static ParserRuleContext firstSubquery(ParseTree tree) {
+        if (tree instanceof SubqueryExpressionContext || tree instanceof ExistsContext || tree instanceof InSubqueryContext) {
+            return (ParserRuleContext) tree;
+        }
+        if (tree instanceof TerminalNode) {
+            return null;
+        }
+        for (int i = 0; i < tree.getChildCount(); i++) {
+            ParserRuleContext found = firstSubquery(tree.getChild(i));
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    private Part part(ParserRuleContext ctx) {
+        return new Part(sql.substring(ctx.start.getStartIndex(), ctx.stop.getStopIndex() + 1), ctx.start.getLine(),
+                ctx.start.getCharPositionInLine() + 1);
+    }
+
+    private static RuntimeException refused(Token at, String construct, String instead) {
+        return ExpressionErrors.sqlUnsupported(construct, at.getLine(), at.getCharPositionInLine() + 1, instead);
+    }
+}
