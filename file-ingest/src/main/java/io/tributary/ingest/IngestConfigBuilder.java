@@ -1,5 +1,6 @@
 package io.tributary.ingest;
 
+import io.tributary.expressions.SqlQuery;
 import io.tributary.expressions.Transform;
 import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.ingest.internal.format.DebeziumEvents;
@@ -155,15 +156,23 @@ public final class IngestConfigBuilder {
         return this;
     }
 
-    /** Takes the {@link TransformSettings} given in {@code values} (a spec's {@code transform.}); errors name the keys as written there. */
+    /**
+     * Takes the {@link TransformSettings} given in {@code values} (a spec's {@code transform.}, and its {@code sql:} when
+     * {@code values} places {@link TransformSettings#SQL}); errors name the keys as written there.
+     */
     public IngestConfigBuilder transform(Values values) {
         transformSpec.values = values;
+        transformSpec.joinMaxRows = values.get(TransformSettings.JOIN_MAX_ROWS);
+        SqlQuery query = values.get(TransformSettings.SQL);
+        if (query != null) {
+            transformSpec.sql(query, values.name(TransformSettings.SQL));
+            return this;
+        }
         transformSpec.whereKey = values.name(TransformSettings.WHERE);
         transformSpec.selectKey = values.name(TransformSettings.SELECT);
         if (values.has(TransformSettings.JOIN)) {
             transformSpec.joins = TransformSettings.joins(values.map(TransformSettings.JOIN), values.name(TransformSettings.JOIN));
         }
-        transformSpec.joinMaxRows = values.get(TransformSettings.JOIN_MAX_ROWS);
         return transform(values.get(TransformSettings.WHERE), values.get(TransformSettings.SELECT));
     }
 

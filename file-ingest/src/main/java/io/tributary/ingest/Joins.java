@@ -76,7 +76,7 @@ public final class Joins {
             try {
                 joins.get(i).load(t.rows());
             } catch (TributaryException e) {
-                throw IngestErrors.inJoin(keys.get(i) + ".table", e);
+                throw IngestErrors.inJoin(keys.get(i), e);
             }
             loaded[i] = v;
         }

@@ -1,6 +1,9 @@
 package io.tributary.ingest;
 
+import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.SqlQuery;
 import io.tributary.expressions.Transform;
+import io.tributary.schema.TributaryException;
 import io.tributary.settings.Setting;
 import java.util.List;
 
@@ -26,6 +29,22 @@ public final class TransformSettings {
 
     /** Every setting, in the order the documentation lists them. */
     public static final List<Setting<?>> ALL = List.of(JOIN, WHERE, SELECT, JOIN_MAX_ROWS);
+
+    /**
+     * The transform as one Spark SQL query, instead of {@code transform.join/where/select}: a spec writes it at the top,
+     * {@code sql:}, beside {@code transform.joinMaxRows}; parsed (and what it cannot express refused) where it is written.
+     */
+    public static final Setting<SqlQuery> SQL = Setting.custom("sql", Setting.Kind.STRING, TransformSettings::query,
+            "the transform as one Spark SQL query instead of transform.join/where/select: SELECT ... FROM source [s] [[LEFT | LEFT SEMI"
+                    + " | LEFT ANTI] JOIN delta.`path` u ON ...] [WHERE ...] (docs/transform.md)");
+
+    private static SqlQuery query(String key, String text) {
+        try {
+            return SqlQuery.parse(text);
+        } catch (TributaryException e) {
+            throw ExpressionErrors.inSetting(key, e);
+        }
+    }
 
     /**
      * The joins of {@code transform.join} as given below it: a list gives {@code 0.table}, {@code 0.as} ...;

@@ -2,6 +2,7 @@ package io.tributary.ingest;
 
 import io.tributary.expressions.CheckConstraints;
 import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.SqlQuery;
 import io.tributary.expressions.StreamStaticJoin;
 import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.expressions.Transform;
@@ -16,8 +17,9 @@ import java.util.Map;
 
 /**
  * The ingest's transform as given: {@code transform.where}, {@code transform.select} and the columns the
- * aggregation computes, with the keys they were written under; {@link #compile} makes the {@link Transform}
- * over a schema, again whenever the schema grows. A refusal names the key and, from a spec, its line.
+ * aggregation computes, with the keys they were written under, or the same from a {@code sql:} query
+ * ({@link #sql}); {@link #compile} makes the {@link Transform} over a schema, again whenever the schema grows.
+ * A refusal names the key (for a query, the place in it) and, from a spec, its line.
  */
 final class TransformSpec {
     String where;
@@ -26,6 +28,10 @@ final class TransformSpec {
     String selectKey = "transform.select";
     /** Where the values were written (a spec), to word a refusal; null when given by a program. */
     Values values;
+    /** The name the stream's columns may be qualified by ({@code FROM source s}); null without {@code sql:}. */
+    String sourceAlias;
+    /** The key of the query ({@code sql}) the transform was translated from; null for {@code transform.*}. */
+    String sqlKey;
     /** Columns computed for the aggregation, each select item with the key it comes from. */
     Map<String, String> computed = new LinkedHashMap<>();
     /** {@code transform.join}, in order; opened through {@link #opener}. */
@@ -47,6 +53,8 @@ final class TransformSpec {
         c.whereKey = whereKey;
         c.selectKey = selectKey;
         c.values = values;
+        c.sourceAlias = sourceAlias;
+        c.sqlKey = sqlKey;
         c.computed = new LinkedHashMap<>(computed);
         c.joins = joins;
         c.opener = opener;
@@ -65,6 +73,26 @@ final class TransformSpec {
                 (name, expression, why) -> IngestErrors.constraintNotCheckable(constraintTable, name, expression, output.toDdl(), why));
     }
 
+    /** Takes the transform of a {@code sql:} query, written under {@code key}: its joins, WHERE and select list, each named by its place. */
+    void sql(SqlQuery query, String key) {
+        sqlKey = key;
+        sourceAlias = query.sourceAlias();
+        where = query.where() == null ? null : query.where().text();
+        whereKey = query.where() == null ? key : key + " (WHERE at " + query.where().at() + " of the query)";
+        select = query.select().stream().map(SqlQuery.Part::text).toList();
+        if (select.equals(List.of("*"))) {
+            select = null; // SELECT *: the rows as they are (joined)
+        }
+        selectKey = key + " (SELECT at " + query.select().get(0).at() + " of the query)";
+        joins = query.joins().stream().map(j -> new JoinSpec(j.table(), j.alias(), j.on().text(), j.type(),
+                key + " (the join of delta.`" + j.table() + "`, ON at " + j.on().at() + " of the query)")).toList();
+    }
+
+    /** The key a refusal of a join's {@code field} names: {@code transform.join.0.on}, or the join's place in the query. */
+    private String joinKey(JoinSpec j, String field) {
+        return sqlKey != null ? j.key() : j.key() + "." + field;
+    }
+
     /** The joins over the stream's {@code schema} (none without {@code transform.join}); a refusal names the join's key. */
     Joins joins(Schema schema) {
         if (joins.isEmpty()) {
@@ -73,6 +101,14 @@ final class TransformSpec {
         if (compiledJoins != null && schema.equals(joinsFor)) {
             return compiledJoins;
         }
+        try {
+            return compileJoins(schema);
+        } catch (TributaryException e) {
+            throw sqlKey == null || values == null ? e : values.invalid(TransformSettings.SQL, e);
+        }
+    }
+
+    private Joins compileJoins(Schema schema) {
         if (opener == null) {
             throw IngestErrors.noStaticTables();
         }
@@ -86,25 +122,25 @@ final class TransformSpec {
             try {
                 type = StreamStaticJoin.Type.parse(j.type());
             } catch (TributaryException e) {
-                throw ExpressionErrors.inSetting(j.key() + ".type", e);
+                throw ExpressionErrors.inSetting(joinKey(j, "type"), e);
             }
             if (j.table() == null || j.table().isBlank()) {
-                throw IngestErrors.joinNeedsTable(j.key());
+                throw IngestErrors.joinNeedsTable(joinKey(j, "table"));
             }
             StaticTable table = opened.computeIfAbsent(j.table(), opener::open);
             if (table.version() < 0) {
-                throw IngestErrors.noJoinTable(j.key(), j.table());
+                throw IngestErrors.noJoinTable(joinKey(j, "table"), j.table());
             }
             StreamStaticJoin join;
             try {
-                join = StreamStaticJoin.compile(rows, visible, table.schema(), j.alias(), j.on(), type, joinMaxRows);
+                join = StreamStaticJoin.compile(rows, visible, table.schema(), j.alias(), j.on(), type, joinMaxRows, sourceAlias);
             } catch (TributaryException e) {
-                String part = j.alias() == null || j.alias().isBlank() || rows.indexOf(j.alias()) >= 0 ? ".as" : ".on";
-                throw ExpressionErrors.inSetting(j.key() + part, e);
+                String part = j.alias() == null || j.alias().isBlank() || rows.indexOf(j.alias()) >= 0 ? "as" : "on";
+                throw ExpressionErrors.inSetting(joinKey(j, part), e);
             }
             made.add(join);
             tables.add(table);
-            keys.add(j.key());
+            keys.add(joinKey(j, "table")); // a refusal at a batch's start names the table
             rows = join.output();
             visible = join.visible();
         }
@@ -117,8 +153,11 @@ final class TransformSpec {
         return "`" + name.replace("`", "``") + "`";
     }
 
-    /** The select over the joined rows: "*" the visible columns, "alias.*" a table's columns, none given the visible columns. */
-    private List<String> joinedSelect(Joins j) {
+    /**
+     * The select over the joined rows: "*" the visible columns, "alias.*" a table's columns, the stream's alias ("s.*")
+     * its columns, none given the visible columns.
+     */
+    private List<String> joinedSelect(Joins j, Schema stream) {
         List<String> out = new ArrayList<>();
         List<String> given = select == null || select.isEmpty() ? List.of("*") : select;
         for (String item : given) {
@@ -128,6 +167,10 @@ final class TransformSpec {
                 continue;
             }
             String alias = t.endsWith(".*") ? t.substring(0, t.length() - 2).strip().replace("`", "") : null;
+            if (alias != null && sourceAlias != null && alias.equalsIgnoreCase(sourceAlias)) {
+                stream.fields().forEach(f -> out.add(quoted(f.name())));
+                continue;
+            }
             StreamStaticJoin of = alias == null ? null : j.join(alias);
             if (of != null) {
                 of.table().fields().forEach(f -> out.add(quoted(of.alias()) + "." + quoted(f.name()) + " AS " + quoted(f.name())));
@@ -141,15 +184,15 @@ final class TransformSpec {
     Transform compile(Schema streamSchema) {
         Joins joined = joins(streamSchema);
         Schema schema = joined.isEmpty() ? streamSchema : joined.output();
-        List<String> select = joined.isEmpty() ? this.select : joinedSelect(joined);
+        List<String> select = joined.isEmpty() ? this.select : joinedSelect(joined, streamSchema);
         try {
-            Transform.compile(schema, where, null);
+            Transform.compileAs(schema, sourceAlias, where, null);
         } catch (TributaryException e) {
             throw refused(TransformSettings.WHERE, whereKey, e);
         }
         Transform selected;
         try {
-            selected = Transform.compile(schema, where, select);
+            selected = Transform.compileAs(schema, sourceAlias, where, select);
         } catch (TributaryException e) {
             throw refused(TransformSettings.SELECT, selectKey, e);
         }
@@ -159,17 +202,17 @@ final class TransformSpec {
         List<String> items = new ArrayList<>(select == null || select.isEmpty() ? List.of("*") : select);
         for (Map.Entry<String, String> c : computed.entrySet()) {
             try {
-                Transform.compile(schema, null, List.of(c.getKey()));
+                Transform.compileAs(schema, sourceAlias, null, List.of(c.getKey()));
             } catch (TributaryException e) {
                 throw ExpressionErrors.inSetting(c.getValue(), e);
             }
             items.add(c.getKey());
         }
-        return Transform.compile(schema, where, items);
+        return Transform.compileAs(schema, sourceAlias, where, items);
     }
 
     private RuntimeException refused(Setting<?> setting, String key, TributaryException e) {
         TributaryException named = ExpressionErrors.inSetting(key, e);
-        return values == null ? named : values.invalid(setting, named);
+        return values == null ? named : values.invalid(sqlKey != null ? TransformSettings.SQL : setting, named);
     }
 }

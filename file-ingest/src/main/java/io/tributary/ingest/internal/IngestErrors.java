@@ -332,11 +332,11 @@ public final class IngestErrors {
     }
 
     public static TributaryException joinTableGone(String key, long version) {
-        return new TributaryException(key + ".table: the join table is gone; it had version " + version);
+        return new TributaryException(key + ": the join table is gone; it had version " + version);
     }
 
     public static TributaryException joinSchemaChanged(String key, String from, String to, long version) {
-        return new TributaryException(key + ".table: the join table's schema changed from " + from + " to " + to + " at version "
+        return new TributaryException(key + ": the join table's schema changed from " + from + " to " + to + " at version "
                 + version + "; restart the pipeline to use the new schema");
     }
 
@@ -362,11 +362,11 @@ public final class IngestErrors {
     }
 
     public static TributaryException joinNeedsTable(String key) {
-        return new TributaryException(key + ".table: a join needs the path or URI of a Delta table");
+        return new TributaryException(key + ": a join needs the path or URI of a Delta table");
     }
 
     public static TributaryException noJoinTable(String key, String table) {
-        return new TributaryException(key + ".table: there is no Delta table at '" + table
+        return new TributaryException(key + ": there is no Delta table at '" + table
                 + "' (no _delta_log with a commit); create it first, or correct the path");
     }
 }

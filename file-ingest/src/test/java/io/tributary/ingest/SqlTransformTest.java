@@ -1,0 +1,90 @@
+package io.tributary.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.schema.Schema;
+import io.tributary.settings.Values;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code sql:} as the ingest takes it: the same joins, where and select as the transform block, one evaluator, refusals placed in the query. */
+class SqlTransformTest {
+    static final Schema STREAM = Schema.parse("id INT, user STRING, amt DOUBLE");
+    static final List<Object[]> ROWS = List.of(new Object[] {1, "ann", 5.0}, new Object[] {2, "cy", 1.0}, new Object[] {3, "ann", -1.0},
+            new Object[] {4, null, 2.0});
+
+    private static Values sql(String query) {
+        return Values.localized(List.of(TransformSettings.SQL, TransformSettings.JOIN_MAX_ROWS), s -> s, Map.of("sql", query)::get,
+                (s, t, e) -> e);
+    }
+
+    private static IngestConfig bySql(String query, StaticTable table) {
+        return IngestConfig.builder("p", Path.of("in"), STREAM).transform(sql(query)).staticTables(location -> table).build();
+    }
+
+    /** Each row joined, then where and select: the rows the ingest publishes. */
+    private static List<String> published(IngestConfig config) {
+        Joins joins = config.joins();
+        joins.refresh();
+        List<String> out = new ArrayList<>();
+        for (Object[] row : ROWS) {
+            for (Object[] joined : joins.apply(row)) {
+                Object[] o = config.transform().apply(joined);
+                if (o != null) {
+                    out.add(Arrays.toString(o));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aQueryPublishesTheRowsOfTheSameTransformBlock() {
+        JoinSpecsTest.MemoryTable table = new JoinSpecsTest.MemoryTable();
+        IngestConfig query = bySql("SELECT s.id, upper(s.user) AS user, u.segment\n"
+                + "FROM source s LEFT JOIN delta.`users` u ON s.user = u.name\nWHERE s.amt > 0", table);
+        IngestConfig block = IngestConfig.builder("p", Path.of("in"), STREAM)
+                .joins(List.of(new JoinSpec("users", "u", "user = u.name", "left", "transform.join.0")), 1_000_000)
+                .transform("amt > 0", List.of("id", "upper(user) AS user", "u.segment"))
+                .staticTables(location -> table).build();
+
+        assertThat(query.outputSchema().toDdl()).isEqualTo("id INT, user STRING, segment STRING").isEqualTo(block.outputSchema().toDdl());
+        assertThat(published(query)).containsExactly("[1, ANN, gold]", "[2, CY, null]", "[4, null, null]")
+                .isEqualTo(published(block));
+    }
+
+    @Test
+    void starIsEveryColumnAndTheStreamsStarItsOwn() {
+        JoinSpecsTest.MemoryTable table = new JoinSpecsTest.MemoryTable();
+        assertThat(bySql("SELECT * FROM source s JOIN delta.`users` u ON s.user = u.name", table).outputSchema().toDdl())
+                .isEqualTo("id INT, user STRING, amt DOUBLE, name STRING, segment STRING");
+        assertThat(bySql("SELECT s.*, u.segment FROM source s JOIN delta.`users` u ON s.user = u.name", table).outputSchema().toDdl())
+                .isEqualTo("id INT, user STRING, amt DOUBLE, segment STRING");
+        IngestConfig anti = bySql("SELECT * FROM source LEFT ANTI JOIN delta.`users` u ON user = u.name WHERE amt > 0", table);
+        assertThat(published(anti)).containsExactly("[2, cy, 1.0]", "[4, null, 2.0]");
+        assertThat(bySql("SELECT source.amt FROM source", table).outputSchema().toDdl()).isEqualTo("amt DOUBLE");
+    }
+
+    @Test
+    void aRefusalNamesItsPlaceInTheQuery() {
+        JoinSpecsTest.MemoryTable table = new JoinSpecsTest.MemoryTable();
+        assertThatThrownBy(() -> bySql("SELECT s.id\nFROM source s\nWHERE s.amt > 0 AND s.usr IS NOT NULL", table))
+                .hasMessageStartingWith("sql (WHERE at line 3, column 7 of the query): expression \"s.amt > 0 AND s.usr IS NOT NULL\"")
+                .hasMessageContaining("no column 'usr'");
+        assertThatThrownBy(() -> bySql("SELECT s.id, nosuch(s.user) AS x FROM source s", table))
+                .hasMessageStartingWith("sql (SELECT at line 1, column 8 of the query): expression \"nosuch(s.user) AS x\"");
+        assertThatThrownBy(() -> bySql("SELECT * FROM source s JOIN delta.`users` u\n  ON s.user = u.nam", table))
+                .hasMessageStartingWith("sql (the join of delta.`users`, ON at line 2, column 6 of the query): expression \"s.user = u.nam\"");
+        assertThatThrownBy(() -> bySql("SELECT * FROM source s ORDER BY id", table))
+                .hasMessageStartingWith("sql: ORDER BY at line 1, column 24 of the query is not supported");
+        JoinSpecsTest.MemoryTable none = new JoinSpecsTest.MemoryTable();
+        none.version = -1;
+        assertThatThrownBy(() -> bySql("SELECT * FROM source s JOIN delta.`nowhere` u ON s.user = u.name", none))
+                .hasMessageStartingWith("sql (the join of delta.`nowhere`, ON at line 1, column 50 of the query): there is no Delta table at 'nowhere'");
+    }
+}
