@@ -5,7 +5,6 @@ import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.SchemaEvolution;
 import io.tributary.ingest.SchemaInference;
-import io.tributary.ingest.TransformSettings;
 import io.tributary.ingest.FilesReadAhead;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestConfigBuilder;
@@ -396,15 +395,14 @@ public final class PipelineParts {
 
     /** The file source's config; {@code toTable} and no aggregation: its rows are checked against the table's CHECK constraints. */
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate, boolean toTable) {
-        boolean transformed = spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT)
-                || !spec.map(Settings.TRANSFORM_JOIN).isEmpty();
+        boolean transformed = TransformParts.transforms(spec);
         Optional<DeltaTables.RowRules> table = aggregate == null ? TableRules.read(spec) : Optional.empty();
         // rows go to the table as they are read: its NOT NULLs (a transform's rows are the sink's to check), its CHECKs after select
         Schema rows = !transformed ? TableRules.notNull(spec, table, input) : input;
         IngestConfigBuilder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), rows)
                 .storage(spec.storage())
                 .settings(spec.values(Settings.FILES, IngestSettings.ALL))
-                .transform(spec.values(Settings.TRANSFORM, TransformSettings.ALL))
+                .transform(TransformParts.values(spec))
                 .staticTables(location -> DeltaStaticTable.open(spec, location))
                 .alsoSelect(TransformParts.computedGroupBy(spec), Settings.GROUP_BY)
                 .alsoSelect(TransformParts.aggregates(spec, new java.util.LinkedHashMap<>()), Settings.SELECT)

@@ -2,10 +2,13 @@ package io.tributary.service.internal;
 
 import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.Transform;
+import io.tributary.ingest.TransformSettings;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
+import io.tributary.settings.Setting;
+import io.tributary.settings.Values;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +28,7 @@ final class TransformParts {
      * refused before Kafka starts; an inferred schema is known only once Kafka is there.
      */
     static void check(PipelineSpec spec) {
-        boolean computes = spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT) || !spec.map(Settings.TRANSFORM_JOIN).isEmpty()
+        boolean computes = transforms(spec)
                 || !groupByItems(spec).stream().allMatch(Transform::isColumn) || !aggregates(spec, new java.util.LinkedHashMap<>()).isEmpty();
         if (!spec.has(Settings.FILES_PATH) || !computes) {
             return;
@@ -34,6 +37,20 @@ final class TransformParts {
         if (input != null) {
             PipelineParts.aggregateSpec(spec, PipelineParts.ingestConfig(spec, input, null).outputSchema());
         }
+    }
+
+    /** Whether the spec transforms the rows: {@code sql:}, or {@code transform.where}, {@code select} or {@code join}. */
+    static boolean transforms(PipelineSpec spec) {
+        return spec.has(Settings.SQL) || spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT)
+                || !spec.map(Settings.TRANSFORM_JOIN).isEmpty();
+    }
+
+    /** The transform's settings as the spec gives them: {@code transform.*}, and {@code sql} at the top. */
+    static Values values(PipelineSpec spec) {
+        Map<String, Setting<?>> placed = new java.util.LinkedHashMap<>();
+        TransformSettings.ALL.forEach(s -> placed.put(s.key(), s.under(Settings.TRANSFORM)));
+        placed.put(TransformSettings.SQL.key(), TransformSettings.SQL);
+        return spec.values(placed);
     }
 
     /** {@code aggregate.groupBy} as select items: columns, and expressions with a name that the file source computes. */

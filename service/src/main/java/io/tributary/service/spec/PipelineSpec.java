@@ -155,7 +155,7 @@ public final class PipelineSpec {
         if (kafka) {
             KafkaSourceChecks.check(this, this::where);
         }
-        for (String key : List.of(Settings.TRANSFORM_WHERE, Settings.TRANSFORM_SELECT, Settings.TRANSFORM_JOIN_MAX_ROWS)) {
+        for (String key : List.of(Settings.SQL, Settings.TRANSFORM_WHERE, Settings.TRANSFORM_SELECT, Settings.TRANSFORM_JOIN_MAX_ROWS)) {
             if (!files && values.containsKey(key)) {
                 throw SpecErrors.transformNeedsFileSource(where(key), key);
             }
@@ -163,6 +163,10 @@ public final class PipelineSpec {
         for (String key : values.keySet()) {
             if (!files && key.startsWith(Settings.TRANSFORM_JOIN + ".")) {
                 throw SpecErrors.transformNeedsFileSource(where(key), Settings.TRANSFORM_JOIN);
+            }
+            boolean transformKey = key.startsWith(Settings.TRANSFORM + ".") && !key.equals(Settings.TRANSFORM_JOIN_MAX_ROWS);
+            if (transformKey && values.containsKey(Settings.SQL)) {
+                throw SpecErrors.sqlWithTransform(where(key), key, where(Settings.SQL));
             }
         }
         if (files && values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {

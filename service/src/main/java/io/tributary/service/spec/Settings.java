@@ -54,6 +54,7 @@ public final class Settings {
     public static final String TRANSFORM_SELECT = TransformSettings.SELECT.under(TRANSFORM).key();
     public static final String TRANSFORM_JOIN = TransformSettings.JOIN.under(TRANSFORM).key();
     public static final String TRANSFORM_JOIN_MAX_ROWS = TransformSettings.JOIN_MAX_ROWS.under(TRANSFORM).key();
+    public static final String SQL = TransformSettings.SQL.key();
     public static final String DELTA_PATH = DeltaSourceSettings.PATH.under(DELTA).key();
     public static final String DELTA_STARTING_VERSION = DeltaSourceSettings.STARTING_VERSION.under(DELTA).key();
     public static final String DELTA_SKIP_CHANGE_COMMITS = DeltaSourceSettings.SKIP_CHANGE_COMMITS.under(DELTA).key();
@@ -145,6 +146,7 @@ public final class Settings {
         DeltaSourceSettings.ALL.forEach(s -> all.add(s.under(DELTA)));
         KafkaSourceSettings.ALL.forEach(s -> all.add(s.under(KAFKA_SOURCE)));
         all.add(IngestSettings.ON_BAD_RECORD.under(KAFKA_SOURCE)); // the file source's modes, for the records of a topic
+        all.add(TransformSettings.SQL); // the transform as one query, at the top: sql
         TransformSettings.ALL.forEach(s -> all.add(s.under(TRANSFORM)));
         SinkSettings.ALL.forEach(s -> all.add(s.under(SINK)));
         AggregationSettings.ALL.forEach(s -> all.add(s.under(AGGREGATE)));

@@ -82,6 +82,42 @@ class PipelineSpecErrorsTest {
                 .map(Settings.KAFKA)).containsEntry("default.api.timeout.ms", "2000");
     }
 
+    @Test
+    void aQueryAndATransformBlockTogetherAreRefusedNamingBoth() {
+        refused(FILES_TO_DELTA + """
+                sql: SELECT id FROM source
+                transform:
+                  where: "id > 0"
+                """).hasMessageMatching("spec .*pipeline.yaml line 8: key 'transform.where' and the query of sql \\(spec .*pipeline.yaml"
+                        + " line 6\\) both transform the rows; write the transform once: .*");
+    }
+
+    @Test
+    void aQueryIsRefusedWithADeltaSource() {
+        refused("""
+                name: t
+                source: { delta: { path: silver/ } }
+                sql: SELECT * FROM source
+                sink: { delta: { path: out/ } }
+                """).hasMessageContaining("pipeline.yaml line 3: key 'sql' transforms the rows of a file source");
+    }
+
+    @Test
+    void whatAQueryCannotExpressIsRefusedAtLoadNamingItsPlace() {
+        refused(FILES_TO_DELTA + """
+                sql: |
+                  SELECT id
+                  FROM source
+                  ORDER BY id
+                """).hasMessageMatching("spec .*pipeline.yaml line 6: sql: ORDER BY at line 3, column 1 of the query is not supported: .*");
+        refused(FILES_TO_DELTA + """
+                sql: |
+                  SELECT id,
+                    amt * 2 AS twice
+                  FROM source WHERE
+                """).hasMessageMatching("spec .*pipeline.yaml line 6: sql: the query does not parse at line 4, column 1 near the end .*");
+    }
+
     // YAML syntax
 
     @Test

@@ -199,6 +199,12 @@ public final class SpecErrors {
     }
 
     /** When a Kafka source is given with an aggregation. */
+    /** When a spec gives both {@code sql:} and a key of the {@code transform:} block it replaces. */
+    public static TributaryException sqlWithTransform(String where, String key, String sqlWhere) {
+        return new TributaryException(where + ": key '" + key + "' and the query of sql (" + sqlWhere + ") both transform the rows;"
+                + " write the transform once: as the query (its JOIN, WHERE and select list), or as the transform: block without sql");
+    }
+
     public static TributaryException transformNeedsFileSource(String where, String key) {
         return new TributaryException(where + ": key '" + key + "' transforms the rows of a file source (source.files.path); a Delta or"
                 + " Kafka source takes no transform yet. Land the source in a table first, or remove the key");
