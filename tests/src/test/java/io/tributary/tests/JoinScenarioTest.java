@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Spark's stream-static join in the spec ({@code transform.join}): each row read is joined with a Delta
  * table (made here by Tributary's own sink, in a pipeline of its own) before where and select; the table
  * is read again at the start of a batch when it has a new version, so a second run sees the table as it is then.
+ * The same written as one query ({@code sql:}) makes the same table, and Spark's rows.
  */
 @Tag("integration")
 @Timeout(300)
@@ -142,6 +143,94 @@ class JoinScenarioTest {
 
         assertThat(rows(dir.resolve("silver/out"))).containsExactlyInAnyOrder("1|ann|gold", "1|bob|silver", "4|ann|gold", "4|bob|silver");
         assertThat(run.summary().get("numInputRows").asLong()).as("the rows published").isEqualTo(4);
+    }
+
+    static final String GOLDEN_USERS = """
+            name: users
+            source:
+              files:
+                path: in/
+                format: json
+                schema: "name STRING, segment STRING, lim DOUBLE, since DATE"
+            sink:
+              delta:
+                path: users/
+            trigger: availableNow
+            """;
+
+    static final String GOLDEN_STREAM = """
+            name: silver
+            source:
+              files:
+                path: in/
+                format: json
+                schema: "id INT, user STRING, amt DOUBLE, day DATE"
+            sink:
+              delta:
+                path: out/
+            trigger: availableNow
+            """;
+
+    private static String golden(String file) {
+        try (java.io.InputStream in = JoinScenarioTest.class.getClassLoader().getResourceAsStream("golden/joins/" + file)) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String[] lines(String file) {
+        return golden(file).lines().filter(l -> !l.isBlank()).toArray(String[]::new);
+    }
+
+    /** The table's rows as golden/joins/spark.tsv writes them: values by tabs, null as \N. */
+    private static java.util.List<String> tsv(Path table) {
+        return DeltaTables.readRows(table.toString()).stream()
+                .map(r -> java.util.Arrays.stream(r).map(v -> v == null ? "\\N" : v.toString()).collect(java.util.stream.Collectors.joining("\t")))
+                .toList();
+    }
+
+    @Test
+    void aSqlQueryMakesTheTableOfTheSameTransformBlockAndSparksRows() {
+        Workspace users = workspace("dims", GOLDEN_USERS);
+        users.addFile("users.json", lines("table.jsonl"));
+        users.tributary("run").assertOk();
+        Workspace query = workspace("query", GOLDEN_STREAM.replace("sink:", """
+                sql: |
+                  SELECT s.id, u.name, segment
+                  FROM source AS s LEFT OUTER JOIN delta.`../dims/users` u ON s.user = u.name
+                  WHERE u.segment IS NULL OR u.lim > 50
+                sink:"""));
+        Workspace block = workspace("block", GOLDEN_STREAM.replace("name: silver", "name: block").replace("sink:", """
+                transform:
+                  join: { table: ../dims/users, as: u, on: "user = u.name", type: left }
+                  where: "u.segment IS NULL OR u.lim > 50"
+                  select: [id, u.name, segment]
+                sink:"""));
+        query.addFile("rows.json", lines("rows.jsonl"));
+        block.addFile("rows.json", lines("rows.jsonl"));
+
+        query.tributary("run").assertOk();
+        block.tributary("run").assertOk();
+
+        // case 6 of golden/joins: left, on user = u.name, where u.segment IS NULL OR u.lim > 50, select id, name, segment
+        java.util.List<String> spark = java.util.Arrays.stream(lines("spark.tsv")).filter(l -> l.startsWith("6\t"))
+                .map(l -> l.substring(2)).toList();
+        assertThat(spark).hasSize(7);
+        Path sqlTable = dir.resolve("query/out");
+        assertThat(DeltaTables.schema(sqlTable.toString()).orElseThrow().toDdl()).isEqualTo("id INT, name STRING, segment STRING")
+                .isEqualTo(DeltaTables.schema(dir.resolve("block/out").toString()).orElseThrow().toDdl());
+        assertThat(tsv(sqlTable)).as("Spark's rows").containsExactlyInAnyOrderElementsOf(spark)
+                .as("the transform block's table").containsExactlyInAnyOrderElementsOf(tsv(dir.resolve("block/out")));
+
+        Workspace.Result badColumn = workspace("bad", GOLDEN_STREAM.replace("name: silver", "name: bad").replace("sink:", """
+                sql: |
+                  SELECT s.id FROM source s
+                  WHERE s.amt > 0 AND s.usr IS NOT NULL
+                sink:""")).tributary("run");
+        assertThat(badColumn.exitCode()).isNotZero();
+        assertThat(badColumn.err()).contains("pipeline.yaml line 7: sql (WHERE at line 2, column 7 of the query): expression"
+                + " \"s.amt > 0 AND s.usr IS NOT NULL\" at position 15: no column 'usr'");
     }
 
     @Test
