@@ -71,6 +71,14 @@ class SqlTransformTest {
     }
 
     @Test
+    void theAggregationsComputedColumnsFollowTheQuerysSelectList() {
+        IngestConfig c = IngestConfig.builder("p", Path.of("in"), STREAM).transform(sql("SELECT s.id, upper(s.user) AS u FROM source s"))
+                .alsoSelect(List.of("amt * 2 AS `_agg_t`"), "aggregate.select").build();
+        assertThat(c.outputSchema().toDdl()).isEqualTo("id INT, u STRING, _agg_t DOUBLE");
+        assertThat(c.transform().apply(new Object[] {1, "ann", 5.0})).containsExactly(1, "ANN", 10.0);
+    }
+
+    @Test
     void aRefusalNamesItsPlaceInTheQuery() {
         JoinSpecsTest.MemoryTable table = new JoinSpecsTest.MemoryTable();
         assertThatThrownBy(() -> bySql("SELECT s.id\nFROM source s\nWHERE s.amt > 0 AND s.usr IS NOT NULL", table))
