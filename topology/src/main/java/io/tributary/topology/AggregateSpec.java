@@ -16,13 +16,14 @@ import java.util.Set;
 
 /**
  * An event-time windowed aggregation, as Spark writes it:
- * {@code withWatermark(eventTime, watermark).groupBy(window(eventTime, window, slide), groupBy...).agg(...)}
- * with an output mode. Immutable; made by {@link #builder()} and bound to the input schema at
+ * {@code withWatermark(eventTime, watermark).groupBy(window(eventTime, window, slide), groupBy...).agg(...)},
+ * or over session windows {@code groupBy(session_window(eventTime, gap), groupBy...)}, with an output mode. Immutable; made by {@link #builder()} and bound to the input schema at
  * {@link Builder#build(Schema)}, which checks it and fails with an error naming the spec key.
  *
  * <p>Windows are Spark's: {@code [start, start + window)} with {@code start} a multiple of
  * {@code slide} (of {@code window} when tumbling) since the epoch; a timestamp falls in every
- * window that contains it.
+ * window that contains it. Sessions are Spark's: a row opens {@code [ts, ts + gap)}, and sessions of a
+ * group that overlap or touch merge into one, from the earliest start to the latest end.
  */
 public final class AggregateSpec {
     private final Schema input;
@@ -31,6 +32,7 @@ public final class AggregateSpec {
     private final Duration watermark;
     private final Duration window;
     private final Duration slide;
+    private final Duration session;
     private final List<String> groupBy;
     private final int[] groupByIndex;
     private final List<Aggregate> aggregates;
@@ -44,6 +46,7 @@ public final class AggregateSpec {
         this.watermark = b.watermark;
         this.window = b.window;
         this.slide = b.slide == null ? b.window : b.slide;
+        this.session = b.session;
         List<String> names = new ArrayList<>();
         this.groupByIndex = new int[b.groupBy.size()];
         for (int i = 0; i < b.groupBy.size(); i++) {
@@ -62,7 +65,11 @@ public final class AggregateSpec {
         this.groupBy = List.copyOf(names);
         List<Aggregate> parsed = new ArrayList<>();
         for (Map.Entry<String, String> e : b.select.entrySet()) {
-            parsed.add(AggregateParser.parse("aggregate.select." + e.getKey(), e.getKey(), e.getValue(), input));
+            Aggregate a = AggregateParser.parse("aggregate.select." + e.getKey(), e.getKey(), e.getValue(), input);
+            if (session != null && (a.function() == AggregateFunction.FIRST || a.function() == AggregateFunction.LAST)) {
+                throw TopologyErrors.orderedAggregateInSession("aggregate.select." + e.getKey(), a.expression());
+            }
+            parsed.add(a);
         }
         this.aggregates = List.copyOf(parsed);
         this.outputMode = b.outputMode;
@@ -76,7 +83,7 @@ public final class AggregateSpec {
     private Schema buildOutputSchema() {
         DataType ts = input.field(eventTimeIndex).type();
         List<Field> fields = new ArrayList<>();
-        fields.add(new Field("window", DataType.struct(new Schema(List.of(
+        fields.add(new Field(windowColumn(), DataType.struct(new Schema(List.of(
                 new Field("start", ts, true), new Field("end", ts, true)))), true));
         for (int i : groupByIndex) {
             fields.add(new Field(input.field(i).name(), input.field(i).type(), true));
@@ -114,17 +121,40 @@ public final class AggregateSpec {
         return watermark != null;
     }
 
+    /** The window length, or null for session windows. */
     public Duration window() {
         return window;
     }
 
-    /** The slide; equal to {@link #window()} for tumbling windows. */
+    /** The slide; equal to {@link #window()} for tumbling windows; null for session windows. */
     public Duration slide() {
         return slide;
     }
 
     public boolean isTumbling() {
-        return slide.equals(window);
+        return session == null && slide.equals(window);
+    }
+
+    /** The gap of session windows ({@code aggregate.session}), or null for tumbling and hopping windows. */
+    public Duration session() {
+        return session;
+    }
+
+    public boolean isSession() {
+        return session != null;
+    }
+
+    /** The output column of the window, as Spark names it: {@code window}, or {@code session_window} for sessions. */
+    public String windowColumn() {
+        return session != null ? "session_window" : "window";
+    }
+
+    /**
+     * How far past an event time the window that holds it may end: the window length, or the session gap (a
+     * session ends a gap after its last row), so a watermark that far past the latest event closes every window.
+     */
+    public Duration span() {
+        return session != null ? session : window;
     }
 
     public List<String> groupBy() {
@@ -145,8 +175,8 @@ public final class AggregateSpec {
     }
 
     /**
-     * Spark's result schema: {@code window STRUCT<start, end>} (of the event-time column's
-     * type), the groupBy columns, then the aggregates by name; every column nullable, as in the
+     * Spark's result schema: {@code window STRUCT<start, end>} ({@code session_window} for sessions; of
+     * the event-time column's type), the groupBy columns, then the aggregates by name; every column nullable, as in the
      * Delta table Spark writes.
      */
     public Schema outputSchema() {
@@ -155,7 +185,9 @@ public final class AggregateSpec {
 
     @Override
     public String toString() {
-        return "window(" + eventTime + ", " + window + (isTumbling() ? "" : ", " + slide) + ") groupBy " + groupBy
+        String w = session != null ? "session_window(" + eventTime + ", " + session + ")"
+                : "window(" + eventTime + ", " + window + (isTumbling() ? "" : ", " + slide) + ")";
+        return w + " groupBy " + groupBy
                 + " select " + aggregates + " watermark " + watermark + " outputMode " + outputMode.sparkName();
     }
 
@@ -165,6 +197,7 @@ public final class AggregateSpec {
         private Duration watermark;
         private Duration window;
         private Duration slide;
+        private Duration session;
         private final List<String> groupBy = new ArrayList<>();
         private final Map<String, String> select = new LinkedHashMap<>();
         private OutputMode outputMode;
@@ -193,6 +226,12 @@ public final class AggregateSpec {
         /** The slide of hopping windows ({@code aggregate.slide}); null means tumbling. */
         public Builder slide(Duration slide) {
             this.slide = slide;
+            return this;
+        }
+
+        /** The gap of session windows ({@code aggregate.session}); null means none. Excludes {@link #window}. */
+        public Builder session(Duration gap) {
+            this.session = gap;
             return this;
         }
 
@@ -246,20 +285,36 @@ public final class AggregateSpec {
             if (outputMode == OutputMode.APPEND && watermark == null) {
                 throw TopologyErrors.appendWithoutWatermark();
             }
+            if (session != null && groupBy.isEmpty()) {
+                throw TopologyErrors.sessionWithoutGroupBy();
+            }
+            if (session != null && outputMode != OutputMode.APPEND) {
+                throw TopologyErrors.sessionOutputMode(outputMode.sparkName());
+            }
             return new AggregateSpec(this, input);
         }
 
         private void checkDurations() {
-            if (window == null) {
+            if (window != null && session != null) {
+                throw TopologyErrors.windowAndSession(window, session);
+            }
+            if (session != null) {
+                if (session.isNegative() || session.isZero() || session.toNanos() % 1000 != 0) {
+                    throw TopologyErrors.badSessionGap(session);
+                }
+                if (slide != null) {
+                    throw TopologyErrors.slideWithSession(slide);
+                }
+            } else if (window == null) {
                 throw TopologyErrors.noWindow();
             }
-            if (window.isNegative() || window.isZero() || window.toNanos() % 1000 != 0) {
+            if (window != null && (window.isNegative() || window.isZero() || window.toNanos() % 1000 != 0)) {
                 throw TopologyErrors.badWindow(window);
             }
             if (slide != null && (slide.isNegative() || slide.isZero() || slide.toNanos() % 1000 != 0)) {
                 throw TopologyErrors.badSlide(slide);
             }
-            if (slide != null && slide.compareTo(window) > 0) {
+            if (slide != null && window != null && slide.compareTo(window) > 0) {
                 throw TopologyErrors.slideLongerThanWindow(slide, window);
             }
             if (watermark != null && watermark.isNegative()) {

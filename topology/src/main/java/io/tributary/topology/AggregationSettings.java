@@ -17,11 +17,14 @@ public final class AggregationSettings {
     public static final Setting<Duration> WINDOW = Setting.duration("window", "the window length (Spark's window(ts, length))");
     public static final Setting<Duration> SLIDE = Setting.duration("slide",
             "the slide of hopping windows (Spark's window(ts, length, slide)); absent: tumbling");
+    public static final Setting<Duration> SESSION = Setting.duration("session", "the gap of session windows (Spark's"
+            + " session_window(ts, gap)): a session ends a gap after its last row, rows within the gap merge sessions; instead of"
+            + " window (append output mode, at least one groupBy column)");
     public static final Setting<List<String>> GROUP_BY = Setting.list("groupBy", "the grouping columns besides the window; with a"
             + " file source also Spark SQL expressions with a name, e.g. [user, \"date_trunc('hour', ts) AS hour\"], computed as the rows are"
             + " read (docs/transform.md)");
     public static final Setting<Map<String, String>> SELECT = Setting.map("select",
-            "the aggregates by output name: sum(col), count(*), count(col), min, max, avg, first, last; with a file source the"
+            "the aggregates by output name: sum(col), count(*), count(col), count_if(cond), min, max, avg, first, last; with a file source the"
                     + " argument may be a Spark SQL expression, e.g. sum(amt * qty), computed as the rows are read (docs/transform.md)");
     public static final Setting<String> LATE_ROWS = Setting.oneOf("lateRows", "rows later than the watermark: dropped and counted"
             + " (Spark), or also kept in the late-rows topic", "drop", "deadLetter").withDefault("drop");
@@ -35,11 +38,11 @@ public final class AggregationSettings {
             (k, v) -> OutputMode.parse(v), "append", "update", "complete").withDefault("append");
 
     /** The settings under {@code aggregate.}, in the order the documentation lists them. */
-    public static final List<Setting<?>> ALL = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, GROUP_BY, SELECT, LATE_ROWS, CLOSE_IDLE,
+    public static final List<Setting<?>> ALL = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, SESSION, GROUP_BY, SELECT, LATE_ROWS, CLOSE_IDLE,
             STANDBY_REPLICAS);
 
     /** The settings that define an aggregation: any of them given means the pipeline aggregates. */
-    private static final List<Setting<?>> DEFINING = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, GROUP_BY, SELECT, LATE_ROWS, CLOSE_IDLE);
+    private static final List<Setting<?>> DEFINING = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, SESSION, GROUP_BY, SELECT, LATE_ROWS, CLOSE_IDLE);
 
     private AggregationSettings() {
     }
@@ -70,6 +73,7 @@ public final class AggregationSettings {
                 .watermark(values.get(WATERMARK))
                 .window(values.get(WINDOW))
                 .slide(values.get(SLIDE))
+                .session(values.get(SESSION))
                 .groupBy(groupBy == null ? List.of() : groupBy)
                 .select(select != null ? select : values.map(SELECT))
                 .outputMode(values.get(OUTPUT_MODE))

@@ -20,8 +20,8 @@ import org.apache.kafka.streams.state.Stores;
 import org.rocksdb.RocksDB;
 
 /**
- * Spark's {@code groupBy(window(...), ...).agg(...)} with a watermark and an output mode, as a
- * Kafka Streams topology (Processor API) over the pipeline's events topic.
+ * Spark's {@code groupBy(window(...), ...).agg(...)} (or {@code session_window(...)}) with a watermark and an
+ * output mode, as a Kafka Streams topology (Processor API) over the pipeline's events topic.
  *
  * <p>It relies on the watermark markers file-ingest writes to every partition of the events topic
  * at the end of each batch ({@link io.tributary.schema.Topics}): a row is late when its window
@@ -39,7 +39,10 @@ import org.rocksdb.RocksDB;
  * one record per (row, window) dropped.
  */
 public final class WindowedAggregation {
-    /** The prefix of node and store names; changelog topics are {@code <application.id>-aggregate-windows-changelog} and {@code -meta-changelog}. */
+    /**
+     * The prefix of node and store names; changelog topics are {@code <application.id>-aggregate-windows-changelog}
+     * ({@code -sessions-changelog} over session windows) and {@code -meta-changelog}.
+     */
     public static final String NAME = "aggregate";
 
     private WindowedAggregation() {
@@ -78,8 +81,8 @@ public final class WindowedAggregation {
         Topology t = new Topology();
         t.addSource(AutoOffsetReset.earliest(), names.source(), new ByteArrayDeserializer(), new ByteArrayDeserializer(), eventsTopic);
         t.addProcessor(names.processor(), () -> new WindowedAggregateProcessor(spec, names, late), names.source());
-        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(names.windowsStore()),
-                Serdes.Bytes(), Serdes.ByteArray()).withCachingDisabled(), names.processor());
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(spec.isSession() ? names.sessionsStore()
+                : names.windowsStore()), Serdes.Bytes(), Serdes.ByteArray()).withCachingDisabled(), names.processor());
         t.addStateStore(CommitHook.builder(names.commitHook()), names.processor());
         // a few counters: in memory, restored from its changelog at every start (a RocksDB instance
         // of its own cost its opening on the stream thread before the first row)

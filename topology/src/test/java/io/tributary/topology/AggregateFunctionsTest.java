@@ -88,4 +88,24 @@ class AggregateFunctionsTest {
     static long micros(String iso) {
         return ms(iso) * 1000;
     }
+
+    @Test
+    void countIfCountsTheRowsWhoseConditionIsTrue() {
+        Schema input = Schema.parse("user STRING, big BOOLEAN, ts TIMESTAMP");
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(Duration.ofMinutes(5))
+                .window(Duration.ofMinutes(10)).groupBy("user").select("n", "count_if(big)").select("none", "COUNT_IF(big)")
+                .outputMode(OutputMode.APPEND).build(input);
+        assertThat(spec.outputSchema().toDdl()).endsWith("n BIGINT, none BIGINT");
+        try (AggregationDriver d = AggregationDriver.of(spec, stateDir)) {
+            d.row("{\"user\":\"a\",\"big\":true,\"ts\":\"2026-01-01T10:01:00Z\"}");
+            d.row("{\"user\":\"a\",\"big\":false,\"ts\":\"2026-01-01T10:02:00Z\"}");
+            d.row("{\"user\":\"a\",\"big\":null,\"ts\":\"2026-01-01T10:03:00Z\"}");
+            d.row("{\"user\":\"a\",\"big\":true,\"ts\":\"2026-01-01T10:04:00Z\"}");
+            d.row("{\"user\":\"b\",\"big\":false,\"ts\":\"2026-01-01T10:04:00Z\"}");
+            d.marker(0, null);
+            d.marker(1, ms("2026-01-01T10:10:00Z"));
+            assertThat(d.rows()).containsExactlyInAnyOrder("{2026-01-01 10:00:00, 2026-01-01 10:10:00}|a|2|2",
+                    "{2026-01-01 10:00:00, 2026-01-01 10:10:00}|b|0|0");
+        }
+    }
 }

@@ -44,7 +44,7 @@ class AggregateSpecTest {
     void unknownFunctionListsTheSupportedOnes() {
         assertThatThrownBy(() -> valid().select("m", "median(amt)").build(INPUT))
                 .hasMessageContaining("aggregate.select.m: unknown aggregate function 'median'")
-                .hasMessageContaining("count(*), count(col), sum(col), min(col), max(col), avg(col), first(col), last(col)");
+                .hasMessageContaining("count(*), count(col), count_if(col), sum(col), min(col), max(col), avg(col), first(col), last(col)");
         assertThatThrownBy(() -> valid().select("m", "sum(amt) + 1").build(INPUT)).hasMessageContaining("cannot read 'sum(amt) + 1'");
         assertThatThrownBy(() -> valid().select("m", "sum(*)").build(INPUT)).hasMessageContaining("only count(*) takes *");
     }
@@ -88,5 +88,44 @@ class AggregateSpecTest {
         Schema ntz = Schema.parse("user STRING, amt DOUBLE, ts TIMESTAMP_NTZ");
         assertThat(valid().build(ntz).outputSchema().toDdl())
                 .isEqualTo("window STRUCT<start: TIMESTAMP_NTZ, end: TIMESTAMP_NTZ>, user STRING, t DOUBLE");
+    }
+
+    static AggregateSpec.Builder sessions() {
+        return AggregateSpec.builder().eventTime("ts").watermark(Duration.ofMinutes(5)).session(Duration.ofMinutes(30))
+                .groupBy("user").select("t", "sum(amt)").outputMode(OutputMode.APPEND);
+    }
+
+    @Test
+    void sessionWindowsAreSparksSessionWindowColumn() {
+        AggregateSpec spec = sessions().build(INPUT);
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("session_window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE");
+        assertThat(spec.isSession()).isTrue();
+        assertThat(spec.span()).isEqualTo(Duration.ofMinutes(30));
+    }
+
+    @Test
+    void sessionsAreCheckedAsSparkChecksThem() {
+        assertThatThrownBy(() -> sessions().window(Duration.ofMinutes(10)).build(INPUT))
+                .hasMessageStartingWith("aggregate.session: ").hasMessageContaining("given with aggregate.window")
+                .hasMessageContaining("keep one of the two");
+        assertThatThrownBy(() -> sessions().slide(Duration.ofMinutes(5)).build(INPUT))
+                .hasMessageStartingWith("aggregate.slide: ").hasMessageContaining("given with aggregate.session");
+        assertThatThrownBy(() -> sessions().session(Duration.ZERO).build(INPUT)).hasMessageStartingWith("aggregate.session: ")
+                .hasMessageContaining("positive duration");
+        assertThatThrownBy(() -> AggregateSpec.builder().eventTime("ts").watermark(Duration.ofMinutes(5))
+                .session(Duration.ofMinutes(30)).select("t", "sum(amt)").outputMode(OutputMode.APPEND).build(INPUT))
+                .hasMessageContaining("Spark refuses a global aggregation with session window in a streaming query");
+        assertThatThrownBy(() -> sessions().outputMode(OutputMode.UPDATE).build(INPUT))
+                .hasMessageContaining("Update output mode not supported for session window on streaming DataFrames/DataSets");
+        assertThatThrownBy(() -> sessions().outputMode(OutputMode.COMPLETE).build(INPUT))
+                .hasMessageContaining("outputMode: complete is not supported with aggregate.session");
+        assertThatThrownBy(() -> sessions().select("f", "first(amt)").build(INPUT))
+                .hasMessageStartingWith("aggregate.select.f: first(amt) is not supported with aggregate.session");
+    }
+
+    @Test
+    void countIfNeedsABooleanAsInSpark() {
+        assertThatThrownBy(() -> valid().select("c", "count_if(amt)").build(INPUT))
+                .hasMessageContaining("aggregate.select.c: count_if(amt) reads a DOUBLE column; count_if needs a BOOLEAN");
     }
 }

@@ -126,8 +126,17 @@ final class AggregationDriver implements AutoCloseable {
 
     /** How many open windows the windows store (RocksDB and its changelog) holds. */
     int windowsInStore() {
+        return entries(WindowedAggregation.NAME + "-windows");
+    }
+
+    /** How many open sessions the sessions store (RocksDB and its changelog) holds. */
+    int sessionsInStore() {
+        return entries(WindowedAggregation.NAME + "-sessions");
+    }
+
+    private int entries(String store) {
         int n = 0;
-        try (var it = driver.<org.apache.kafka.common.utils.Bytes, byte[]>getKeyValueStore(WindowedAggregation.NAME + "-windows").all()) {
+        try (var it = driver.<org.apache.kafka.common.utils.Bytes, byte[]>getKeyValueStore(store).all()) {
             while (it.hasNext()) {
                 it.next();
                 n++;

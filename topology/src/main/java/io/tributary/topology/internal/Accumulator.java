@@ -12,6 +12,12 @@ interface Accumulator {
     /** The state after one more input row. */
     Object add(Object state, Object[] row);
 
+    /**
+     * The state of the rows of {@code a} and of {@code b} together, {@code a}'s rows first (two sessions
+     * merging, the earlier first, as Spark merges aggregation buffers).
+     */
+    Object merge(Object a, Object b);
+
     /** The aggregate's value, of the aggregate's result type (see DataType for the Java types). */
     Object result(Object state);
 

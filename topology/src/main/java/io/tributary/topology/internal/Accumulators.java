@@ -14,6 +14,7 @@ final class Accumulators {
         int col = a.columnIndex();
         return switch (a.function()) {
             case COUNT -> a.countsRows() ? new Count(-1) : new Count(col);
+            case COUNT_IF -> new CountIf(col);
             case SUM -> switch (a.resultType().kind()) {
                 case LONG -> new SumLong(col, a.name());
                 case DOUBLE -> new SumDouble(col);
@@ -36,6 +37,37 @@ final class Accumulators {
 
         public Object add(Object s, Object[] row) {
             return col < 0 || row[col] != null ? (Long) s + 1 : s;
+        }
+
+        public Object merge(Object a, Object b) {
+            return (Long) a + (Long) b;
+        }
+
+        public Object result(Object s) {
+            return s;
+        }
+
+        public void write(ByteSink out, Object s) {
+            out.writeLong((Long) s);
+        }
+
+        public Object read(ByteSource in) {
+            return in.readLong();
+        }
+    }
+
+    /** count_if(cond): the rows whose BOOLEAN argument is true (false and null are not counted). Never null. */
+    record CountIf(int col) implements Accumulator {
+        public Object zero() {
+            return 0L;
+        }
+
+        public Object add(Object s, Object[] row) {
+            return Boolean.TRUE.equals(row[col]) ? (Long) s + 1 : s;
+        }
+
+        public Object merge(Object a, Object b) {
+            return (Long) a + (Long) b;
         }
 
         public Object result(Object s) {
@@ -70,6 +102,17 @@ final class Accumulators {
             }
         }
 
+        public Object merge(Object a, Object b) {
+            if (a == null || b == null) {
+                return a == null ? b : a;
+            }
+            try {
+                return Math.addExact((Long) a, (Long) b);
+            } catch (ArithmeticException e) {
+                throw TopologyErrors.sumOverflowedLong(name);
+            }
+        }
+
         public Object result(Object s) {
             return s;
         }
@@ -98,6 +141,10 @@ final class Accumulators {
             return s == null ? x : (Double) s + x;
         }
 
+        public Object merge(Object a, Object b) {
+            return a == null || b == null ? (a == null ? b : a) : (Double) a + (Double) b;
+        }
+
         public Object result(Object s) {
             return s;
         }
@@ -122,7 +169,14 @@ final class Accumulators {
             if (v == null) {
                 return s;
             }
-            BigDecimal sum = s == null ? (BigDecimal) v : ((BigDecimal) s).add((BigDecimal) v);
+            return checked(s == null ? (BigDecimal) v : ((BigDecimal) s).add((BigDecimal) v));
+        }
+
+        public Object merge(Object a, Object b) {
+            return a == null || b == null ? (a == null ? b : a) : checked(((BigDecimal) a).add((BigDecimal) b));
+        }
+
+        private BigDecimal checked(BigDecimal sum) {
             if (sum.precision() - sum.scale() > type.precision() - type.scale()) {
                 throw TopologyErrors.sumOverflowedDecimal(name, type.ddl());
             }
@@ -157,6 +211,12 @@ final class Accumulators {
             return new double[] {a[0] + ((Number) v).doubleValue(), a[1] + 1};
         }
 
+        public Object merge(Object a, Object b) {
+            double[] x = (double[]) a;
+            double[] y = (double[]) b;
+            return new double[] {x[0] + y[0], x[1] + y[1]};
+        }
+
         public Object result(Object s) {
             double[] a = (double[]) s;
             return a[1] == 0 ? null : a[0] / a[1];
@@ -186,6 +246,12 @@ final class Accumulators {
             Object v = row[col];
             State a = (State) s;
             return v == null ? a : new State(a.sum.add((BigDecimal) v), a.count + 1);
+        }
+
+        public Object merge(Object a, Object b) {
+            State x = (State) a;
+            State y = (State) b;
+            return new State(x.sum.add(y.sum), x.count + y.count);
         }
 
         public Object result(Object s) {
@@ -219,6 +285,10 @@ final class Accumulators {
             return s == null || sign * SparkOrdering.compare(type, v, s) > 0 ? v : s;
         }
 
+        public Object merge(Object a, Object b) {
+            return a == null || b != null && sign * SparkOrdering.compare(type, b, a) > 0 ? b : a;
+        }
+
         public Object result(Object s) {
             return s;
         }
@@ -243,6 +313,10 @@ final class Accumulators {
 
         public Object add(Object s, Object[] row) {
             return first && s != null ? s : new Object[] {row[col]};
+        }
+
+        public Object merge(Object a, Object b) {
+            return first ? (a != null ? a : b) : (b != null ? b : a);
         }
 
         public Object result(Object s) {

@@ -59,6 +59,12 @@ public final class AggregateParser {
     static DataType resultType(String key, AggregateFunction function, DataType in, String expression) {
         return switch (function) {
             case COUNT -> DataType.LONG;
+            case COUNT_IF -> {
+                if (in.kind() != DataType.Kind.BOOLEAN) {
+                    throw TopologyErrors.notBoolean(key, expression, in.ddl());
+                }
+                yield DataType.LONG;
+            }
             case MIN, MAX, FIRST, LAST -> {
                 if (in.isNested()) {
                     throw TopologyErrors.nonPrimitiveAggregate(key, expression, in.kind());

@@ -14,6 +14,11 @@ public record Names(String prefix) {
         return prefix + "-windows";
     }
 
+    /** The open sessions' store, of an aggregation over session windows (in place of {@link #windowsStore()}). */
+    public String sessionsStore() {
+        return prefix + "-sessions";
+    }
+
     public String metaStore() {
         return prefix + "-meta";
     }

@@ -22,8 +22,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * no-data batch (file-ingest). Otherwise a window is written once and deleted once.
  */
 final class OpenWindows {
-    static final int NEW = 1;
-    static final int FIRST_IN_BATCH = 2;
+    static final int NEW = OpenState.NEW;
+    static final int FIRST_IN_BATCH = OpenState.FIRST_IN_BATCH;
     private static final int FLUSH_CHUNK = 10_000;
 
     private final KeyValueStore<Bytes, byte[]> store;

@@ -8,7 +8,8 @@ import org.apache.kafka.common.utils.Bytes;
  * The bytes of the open-windows store. Key: the window start (microseconds, sign bit flipped so
  * that unsigned byte order is time order) then the group values; so a scan in key order meets
  * the oldest windows first. Value: the marker sequence number of the batch that last updated the
- * entry, then one state per aggregate.
+ * entry, then one state per aggregate. A session's entry ({@link OpenSessions}) has the same key, its start
+ * in place of the window's, and its end between the sequence number and the states.
  */
 final class StateLayout {
     private final DataType[] groupTypes;
@@ -47,7 +48,12 @@ final class StateLayout {
     }
 
     Object[] groupValues(Bytes key) {
-        ByteSource in = new ByteSource(key.get(), 8);
+        return groupValues(key.get(), 8);
+    }
+
+    /** The group values of the group part of a key, {@code groupBytes} from {@code offset}. */
+    Object[] groupValues(byte[] groupBytes, int offset) {
+        ByteSource in = new ByteSource(groupBytes, offset);
         Object[] values = new Object[groupTypes.length];
         for (int i = 0; i < values.length; i++) {
             values[i] = ValueCodec.read(in, groupTypes[i]);
@@ -68,7 +74,29 @@ final class StateLayout {
     }
 
     Object[] states(byte[] value) {
-        ByteSource in = new ByteSource(value, 8);
+        return readStates(new ByteSource(value, 8));
+    }
+
+    /** A session's value: the sequence number, the session's end, the states. */
+    byte[] sessionValue(long seq, long end, Object[] states) {
+        ByteSink out = new ByteSink(16 + 12 * states.length);
+        out.writeLong(seq);
+        out.writeLong(end);
+        for (int i = 0; i < states.length; i++) {
+            accumulators[i].write(out, states[i]);
+        }
+        return out.toByteArray();
+    }
+
+    static long sessionEnd(byte[] value) {
+        return new ByteSource(value, 8).readLong();
+    }
+
+    Object[] sessionStates(byte[] value) {
+        return readStates(new ByteSource(value, 16));
+    }
+
+    private Object[] readStates(ByteSource in) {
         Object[] states = new Object[accumulators.length];
         for (int i = 0; i < states.length; i++) {
             states[i] = accumulators[i].read(in);
@@ -89,6 +117,15 @@ final class StateLayout {
         for (int i = 0; i < states.length; i++) {
             states[i] = accumulators[i].add(states[i], row);
         }
+    }
+
+    /** The states of the rows of {@code a} and {@code b} together, {@code a}'s first; a new array. */
+    Object[] merge(Object[] a, Object[] b) {
+        Object[] out = new Object[a.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = accumulators[i].merge(a[i], b[i]);
+        }
+        return out;
     }
 
     Object[] results(Object[] states) {

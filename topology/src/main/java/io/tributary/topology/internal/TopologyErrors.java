@@ -29,7 +29,7 @@ public final class TopologyErrors {
     /** When an aggregate's name is already an output column. */
     public static TributaryException selectNameTaken(String name) {
         return new TributaryException("aggregate.select." + name + ": the name '" + name + "' is already an output column "
-                + "(window, the groupBy columns and the other aggregates); give it another name");
+                + "(window or session_window, the groupBy columns and the other aggregates); give it another name");
     }
 
     /** When an aggregate's name is given twice. */
@@ -72,9 +72,50 @@ public final class TopologyErrors {
                 + "aggregation (aggregate.watermark, e.g. watermark: 5 minutes) or use outputMode update or complete");
     }
 
-    /** When the aggregation gives no window size. */
+    /** When the aggregation gives neither a window size nor a session gap. */
     public static TributaryException noWindow() {
-        return new TributaryException("aggregate.window: missing; give the window size, e.g. window: 10 minutes");
+        return new TributaryException("aggregate.window: missing; give the window size, e.g. window: 10 minutes, or the gap "
+                + "of session windows, e.g. session: 30 minutes");
+    }
+
+    /** When the aggregation gives both a window size and a session gap. */
+    public static TributaryException windowAndSession(Duration window, Duration gap) {
+        return new TributaryException("aggregate.session: " + gap + " given with aggregate.window " + window + "; an "
+                + "aggregation groups by one window (Spark's window(ts, length) or session_window(ts, gap)): keep one of the two");
+    }
+
+    /** When a slide is given with session windows. */
+    public static TributaryException slideWithSession(Duration slide) {
+        return new TributaryException("aggregate.slide: " + slide + " given with aggregate.session; a slide is for hopping "
+                + "windows (aggregate.window), sessions have none: remove it");
+    }
+
+    /** When the session gap is not a positive number of whole microseconds. */
+    public static TributaryException badSessionGap(Duration gap) {
+        return new TributaryException("aggregate.session: " + gap + " is not a session gap; give a positive duration in "
+                + "whole microseconds, e.g. 30 minutes");
+    }
+
+    /** When session windows are asked without a group-by column. */
+    public static TributaryException sessionWithoutGroupBy() {
+        return new TributaryException("aggregate.groupBy: missing with aggregate.session; Spark refuses a global aggregation "
+                + "with session window in a streaming query: group by at least one column, e.g. groupBy: [user]");
+    }
+
+    /** When session windows are asked in an output mode Spark or Tributary does not run them in. */
+    public static TributaryException sessionOutputMode(String mode) {
+        String why = mode.equals("update")
+                ? "Spark refuses it: \"Update output mode not supported for session window on streaming DataFrames/DataSets\""
+                : "Tributary writes complete results by upserting rows, and a session that merges into another leaves the "
+                        + "result table, so complete mode would keep stale sessions";
+        return new TributaryException("outputMode: " + mode + " is not supported with aggregate.session; " + why
+                + ". Use outputMode append (each session once, when the watermark passes its end)");
+    }
+
+    /** When first or last is asked of session windows. */
+    public static TributaryException orderedAggregateInSession(String key, String expression) {
+        return new TributaryException(key + ": " + expression + " is not supported with aggregate.session: Spark's value "
+                + "depends on the order in which it merges sessions; use min, max or an aggregate that does not depend on order");
     }
 
     /** When the window size is not a positive number of whole microseconds. */
@@ -206,6 +247,12 @@ public final class TopologyErrors {
         return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; " + sqlName + " needs a numeric "
                 + "column (TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE or DECIMAL); change the column's type in the source "
                 + "schema or use count, min, max, first or last");
+    }
+
+    /** When count_if reads a column that is not BOOLEAN. */
+    public static TributaryException notBoolean(String key, String expression, String ddl) {
+        return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; count_if needs a BOOLEAN "
+                + "argument (as Spark's DATATYPE_MISMATCH says), e.g. count_if(amt > 100) with a file source");
     }
 
     /** When a BIGINT sum overflows. */

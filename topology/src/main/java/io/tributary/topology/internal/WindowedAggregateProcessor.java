@@ -23,10 +23,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Spark's streaming window aggregation on one partition of the events topic. Rows update the
- * open windows; a row whose window ended at or before the watermark of the last marker is late
- * (dropped, counted, optionally forwarded). A marker ends a batch: the output policy writes its
- * rows and purges state, then the marker is forwarded to the results topic with the batch's counts.
+ * Spark's streaming window aggregation on one partition of the events topic, over time windows or
+ * session windows ({@link OpenState}). Rows update the open windows; a row whose window ended at or
+ * before the watermark of the last marker is late (dropped, counted, optionally forwarded); for
+ * sessions, the window of one row, {@code [ts, ts + gap)}, as Spark judges each row before merging. A
+ * marker ends a batch: the output mode writes its rows and purges state, then the marker is forwarded
+ * to the results topic with the batch's counts.
  */
 public final class WindowedAggregateProcessor implements Processor<byte[], byte[], Object, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(WindowedAggregateProcessor.class);
@@ -52,13 +54,11 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final RowJson output;
     private final List<DataType> groupTypes = new ArrayList<>();
     private final int[] groupIndex;
-    private final WindowAssigner assigner;
-    private final OutputPolicy policy;
     private final long[] starts;
     /** The result rows of a batch not yet forwarded, packed as the ingest packs events ({@link RowPack}). */
     private final RowPack results = new RowPack(RESULT_RECORD_BYTES);
     private ProcessorContext<Object, Object> context;
-    private OpenWindows windows;
+    private OpenState windows;
     private MetaStore meta;
     private TaskMetrics metrics;
     private long unrecordedUpdates;
@@ -75,9 +75,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         for (int i : groupIndex) {
             groupTypes.add(spec.inputSchema().field(i).type());
         }
-        this.assigner = new WindowAssigner(micros(spec.window()), micros(spec.slide()));
-        this.policy = OutputPolicy.of(spec.outputMode());
-        this.starts = new long[assigner.maxWindows()];
+        this.starts = new long[spec.isSession() ? 1 : new WindowAssigner(micros(spec.window()), micros(spec.slide())).maxWindows()];
     }
 
     private static long micros(java.time.Duration d) {
@@ -88,10 +86,18 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
         Accumulator[] accumulators = spec.aggregates().stream().map(Accumulators::of).toArray(Accumulator[]::new);
-        KeyValueStore<Bytes, byte[]> store = context.getStateStore(names.windowsStore());
-        this.windows = new OpenWindows(store, new StateLayout(groupTypes, accumulators), assigner.size(), MAP_BUDGET_BYTES);
+        StateLayout layout = new StateLayout(groupTypes, accumulators);
+        if (spec.isSession()) {
+            KeyValueStore<Bytes, byte[]> store = context.getStateStore(names.sessionsStore());
+            this.windows = new OpenSessions(store, layout, micros(spec.session()));
+        } else {
+            KeyValueStore<Bytes, byte[]> store = context.getStateStore(names.windowsStore());
+            WindowAssigner assigner = new WindowAssigner(micros(spec.window()), micros(spec.slide()));
+            this.windows = new WindowState(new OpenWindows(store, layout, assigner.size(), MAP_BUDGET_BYTES), assigner,
+                    OutputPolicy.of(spec.outputMode()));
+        }
         this.meta = new MetaStore(context.getStateStore(names.metaStore()));
-        OpenWindows w = windows;
+        OpenState w = windows;
         MetaStore m = meta;
         CommitHook hook = context.getStateStore(names.commitHook());
         hook.beforeCommit(() -> {
@@ -135,11 +141,11 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             group[i] = row[groupIndex[i]];
         }
         byte[] groupBytes = null;
-        Long wm = policy.dropsLateRows() ? watermarkMicros() : null;
-        int n = assigner.assign((Long) ts, starts);
+        Long wm = windows.dropsLateRows() ? watermarkMicros() : null;
+        int n = windows.assign((Long) ts, starts);
         for (int i = 0; i < n; i++) {
             long start = starts[i];
-            long end = start + assigner.size();
+            long end = start + windows.span();
             if (wm != null && end <= wm) {
                 late(record, bytes, offset, length, start, end, (Long) ts);
                 continue;
@@ -148,10 +154,11 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
                 groupBytes = windows.groupBytesOf(group);
             }
             int flags = windows.update(start, groupBytes, row, meta.seq());
-            if ((flags & OpenWindows.NEW) != 0) {
-                meta.addStateRows(1);
+            int added = ((flags & OpenState.NEW) != 0 ? 1 : 0) - OpenState.merged(flags);
+            if (added != 0) {
+                meta.addStateRows(added);
             }
-            if ((flags & OpenWindows.FIRST_IN_BATCH) != 0) {
+            if ((flags & OpenState.FIRST_IN_BATCH) != 0) {
                 meta.addUpdated();
                 unrecordedUpdates++;
             }
@@ -207,8 +214,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         }
         int partition = context.recordMetadata().map(RecordMetadata::partition).orElse(0);
         long[] emitted = {0};
-        long purged = policy.endBatch(windows, watermarkMicros(), meta.seq(), (key, start, states) -> {
-            Object[] row = windows.outputRow(key, start, states);
+        long purged = windows.endBatch(watermarkMicros(), meta.seq(), row -> {
             results.add(output, row, -1);
             if (results.rows() >= RESULT_ROWS_PER_RECORD || results.bytes() >= RESULT_RECORD_BYTES) {
                 forwardResults(partition, record.timestamp());
