@@ -338,7 +338,7 @@ public final class PipelineParts {
     static void withSinkMode(AggregateSpec aggregate, SinkConfig.Builder config) {
         if (aggregate != null && aggregate.outputMode() != OutputMode.APPEND) {
             List<String> keys = new java.util.ArrayList<>();
-            keys.add("window");
+            keys.add(aggregate.windowColumn());
             keys.addAll(aggregate.groupBy());
             config.mode(SinkMode.UPSERT, keys, null);
         }
@@ -416,7 +416,7 @@ public final class PipelineParts {
         if (aggregate != null) {
             b.eventTime(aggregate.eventTime()).watermarkDelay(aggregate.watermark()).groupBy(aggregate.groupBy());
             if (spec.has(Settings.CLOSE_IDLE)) {
-                b.closeIdleWindowsAfter(spec.duration(Settings.CLOSE_IDLE), aggregate.window());
+                b.closeIdleWindowsAfter(spec.duration(Settings.CLOSE_IDLE), aggregate.span());
             }
         }
         try {

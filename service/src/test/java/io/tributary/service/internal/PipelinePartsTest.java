@@ -1,9 +1,11 @@
 package io.tributary.service.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,5 +41,41 @@ class PipelinePartsTest {
         PipelineSpec spec = PipelineSpec.load(f, Map.of(), Map.of("aggregate.select.mx", "max(amt)"));
         Schema out = PipelineParts.aggregateSpec(spec, Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP")).outputSchema();
         assertThat(out.fields()).extracting(Field::name).containsExactly("window", "user", "s", "c", "av", "mx");
+    }
+
+    private static final Schema SEED = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+
+    private PipelineSpec sessions(String aggregate, String outputMode) throws IOException {
+        Path f = dir.resolve("sessions.yaml");
+        Files.writeString(f, """
+                name: t
+                source:
+                  files:
+                    path: in/
+                    schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+                aggregate:
+                  eventTime: ts
+                  watermark: 10 minutes
+                  groupBy: [user]
+                  select: { t: sum(amt), n: count(*) }
+                """ + aggregate + "outputMode: " + outputMode + "\nsink:\n  delta:\n    path: out/\n");
+        return PipelineSpec.load(f, Map.of(), Map.of());
+    }
+
+    @Test
+    void aSessionGapGroupsBySparksSessionWindow() throws IOException {
+        Schema out = PipelineParts.aggregateSpec(sessions("  session: 30 minutes\n", "append"), SEED).outputSchema();
+        assertThat(out.toDdl()).isEqualTo("session_window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE, n BIGINT");
+    }
+
+    @Test
+    void aWindowAndASessionTogetherAreRefusedInOneLine() throws IOException {
+        PipelineSpec both = sessions("  session: 30 minutes\n  window: 10 minutes\n", "append");
+        assertThatThrownBy(() -> PipelineParts.aggregateSpec(both, SEED)).isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("aggregate.session: ").hasMessageContaining("given with aggregate.window")
+                .hasMessageContaining("keep one of the two").satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        PipelineSpec update = sessions("  session: 30 minutes\n", "update");
+        assertThatThrownBy(() -> PipelineParts.aggregateSpec(update, SEED))
+                .hasMessageContaining("Update output mode not supported for session window");
     }
 }
