@@ -116,7 +116,7 @@ class AggregateSpecTest {
                 .session(Duration.ofMinutes(30)).select("t", "sum(amt)").outputMode(OutputMode.APPEND).build(INPUT))
                 .hasMessageContaining("Spark refuses a global aggregation with session window in a streaming query");
         assertThatThrownBy(() -> sessions().outputMode(OutputMode.UPDATE).build(INPUT))
-                .hasMessageContaining("Update output mode not supported for session window on streaming DataFrames/DataSets");
+                .hasMessageContaining("Invalid streaming output mode: update. This output mode is not supported for session window streaming aggregations on streaming DataFrames/DataSets");
         assertThatThrownBy(() -> sessions().outputMode(OutputMode.COMPLETE).build(INPUT))
                 .hasMessageContaining("outputMode: complete is not supported with aggregate.session");
         assertThatThrownBy(() -> sessions().select("f", "first(amt)").build(INPUT))

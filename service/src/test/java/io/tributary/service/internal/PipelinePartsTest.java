@@ -76,6 +76,6 @@ class PipelinePartsTest {
                 .hasMessageContaining("keep one of the two").satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
         PipelineSpec update = sessions("  session: 30 minutes\n", "update");
         assertThatThrownBy(() -> PipelineParts.aggregateSpec(update, SEED))
-                .hasMessageContaining("Update output mode not supported for session window");
+                .hasMessageContaining("This output mode is not supported for session window streaming aggregations");
     }
 }

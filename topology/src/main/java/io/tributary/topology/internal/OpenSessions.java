@@ -106,7 +106,7 @@ final class OpenSessions implements OpenState {
         boolean inBatch = false;
         for (Session s : hits) {
             if (!rowMerged && ts < s.start) {
-                states = rowStates;
+                states = states == null ? rowStates : layout.merge(states, rowStates);
                 rowMerged = true;
             }
             states = states == null ? s.states : layout.merge(states, s.states);

@@ -105,7 +105,8 @@ public final class TopologyErrors {
     /** When session windows are asked in an output mode Spark or Tributary does not run them in. */
     public static TributaryException sessionOutputMode(String mode) {
         String why = mode.equals("update")
-                ? "Spark refuses it: \"Update output mode not supported for session window on streaming DataFrames/DataSets\""
+                ? "Spark refuses it: \"Invalid streaming output mode: update. This output mode is not supported for session "
+                        + "window streaming aggregations on streaming DataFrames/DataSets\""
                 : "Tributary writes complete results by upserting rows, and a session that merges into another leaves the "
                         + "result table, so complete mode would keep stale sessions";
         return new TributaryException("outputMode: " + mode + " is not supported with aggregate.session; " + why
