@@ -141,7 +141,7 @@ class TransformScenarioTest {
                   eventTime: ts
                   window: 10 minutes
                   groupBy: ["lower(trim(user)) AS u"]
-                  select: { t: "sum(amt * 2)" }
+                  select: { t: "sum(amt * 2)", big: "count_if(amt > 4)" }
                 outputMode: complete
                 sink:
                   delta:
@@ -158,8 +158,10 @@ class TransformScenarioTest {
         ws.tributary("run").assertOk();
 
         String table = dir.resolve("agg").toString();
-        assertThat(DeltaTables.schema(table).orElseThrow().fields()).extracting(f -> f.name()).containsExactly("window", "u", "t");
+        assertThat(DeltaTables.schema(table).orElseThrow().fields()).extracting(f -> f.name()).containsExactly("window", "u", "t", "big");
         assertThat(GoldenWindowsScenarioTest.table(table)).containsExactlyInAnyOrder(NoWatermarkScenarioTest.W1000 + "|a|12.0",
                 NoWatermarkScenarioTest.W1000 + "|b|14.0", NoWatermarkScenarioTest.W1020 + "|c|2.0");
+        assertThat(DeltaTables.readRows(table)).extracting(r -> r[1] + "|" + r[3]).as("count_if(amt > 4) per group")
+                .containsExactlyInAnyOrder("a|1", "b|1", "c|0");
     }
 }
