@@ -20,8 +20,11 @@ import java.util.Map;
  * @param <T> the type of a parsed value
  */
 public final class Setting<T> {
-    /** The kinds of value. A {@code PATH} is a folder's path or a URI; a {@code MAP} takes any key below its own. */
-    public enum Kind { STRING, PATH, INT, BYTES, DURATION, LIST, ENUM, BOOLEAN, TRIGGER, MAP }
+    /**
+     * The kinds of value. A {@code PATH} is a folder's path or a URI, a {@code FILE} a file's (both relative to the spec's
+     * folder in a spec); a {@code MAP} takes any key below its own.
+     */
+    public enum Kind { STRING, PATH, FILE, INT, BYTES, DURATION, LIST, ENUM, BOOLEAN, TRIGGER, MAP }
 
     /** Turns text into a value, or throws a {@link TributaryException} whose message names {@code key}. */
     @FunctionalInterface
@@ -71,6 +74,11 @@ public final class Setting<T> {
     /** A folder: a path (relative to the spec's folder in a spec) or a URI of object storage. */
     public static Setting<String> path(String key, String doc) {
         return of(key, Kind.PATH, (k, v) -> v.strip(), List.of(), doc);
+    }
+
+    /** A file: a path (relative to the spec's folder in a spec). */
+    public static Setting<String> file(String key, String doc) {
+        return of(key, Kind.FILE, (k, v) -> v.strip(), List.of(), doc);
     }
 
     /** A whole number; limit it with {@link #within}. */

@@ -51,7 +51,7 @@ record SpecFingerprint(Map<String, String> values, Set<String> covers) {
             } else if (s.kind() == Setting.Kind.LIST) {
                 put(values, s.key(), spec.has(s.key()) ? String.join(", ", spec.list(s.key())) : null);
             } else {
-                put(values, s.key(), s.kind() == Setting.Kind.PATH ? spec.location(s.key()) : spec.string(s.key()));
+                put(values, s.key(), s.kind() == Setting.Kind.PATH || s.kind() == Setting.Kind.FILE ? spec.location(s.key()) : spec.string(s.key()));
             }
         }
         return new SpecFingerprint(values, covers);

@@ -297,7 +297,8 @@ public final class PipelineSpec {
      * bad value is named by its key and where it was given.
      */
     public Values values(Map<String, Setting<?>> definitions) {
-        return new Values(definitions, s -> s.kind() == Setting.Kind.PATH ? location(s.key()) : values.get(s.key()),
+        return new Values(definitions, s -> s.kind() == Setting.Kind.PATH || s.kind() == Setting.Kind.FILE ? location(s.key())
+                : values.get(s.key()),
                 s -> map(s.key()), (s, text, e) -> framed(s.key(), e));
     }
 
