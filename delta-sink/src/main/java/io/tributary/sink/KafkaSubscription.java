@@ -6,6 +6,7 @@ import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import io.tributary.settings.Values;
+import io.tributary.sink.internal.format.ValueFormats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -18,30 +19,33 @@ import java.util.regex.Pattern;
  *
  * @param topics the topics read; empty when {@code pattern} is given
  * @param pattern every topic whose whole name matches it when a batch starts; null when {@code topics} are given
- * @param format json, string or bytes
- * @param valueSchema format json: the columns of each record's value; else null
+ * @param format json, avro, protobuf, string or bytes
+ * @param valueSchema format json, avro or protobuf: the columns of each record's value; else null
  * @param includeMetadata Spark's Kafka columns after the value's
  * @param startingOffsets where a new table starts, unless {@code startingTimestamp} is given
  * @param startingTimestamp ms since the epoch, or null: a new table starts at each partition's first record at or after it
  * @param maxOffsetsPerTrigger at most this many offsets per batch over all partitions; 0: no limit
  * @param failOnDataLoss offsets the table holds that retention deleted stop the run (else they are skipped and counted)
+ * @param valueFormat format avro or protobuf: how a value becomes a row of {@code valueSchema}; else null
  */
 public record KafkaSubscription(List<String> topics, Pattern pattern, String format, Schema valueSchema, boolean includeMetadata,
                                 StartingOffsets startingOffsets, Long startingTimestamp, long maxOffsetsPerTrigger,
-                                boolean failOnDataLoss) {
+                                boolean failOnDataLoss, ValueFormat valueFormat) {
     public KafkaSubscription {
         topics = List.copyOf(topics == null ? List.of() : topics);
     }
 
     /** The subscription of a spec's {@code source.kafka} settings, as {@link KafkaSourceSettings} defines them. */
     public static KafkaSubscription of(Values v) {
-        return new KafkaSubscription(v.has(KafkaSourceSettings.TOPICS) ? v.get(KafkaSourceSettings.TOPICS) : List.of(),
-                v.has(KafkaSourceSettings.TOPIC_PATTERN) ? v.get(KafkaSourceSettings.TOPIC_PATTERN) : null,
-                v.get(KafkaSourceSettings.FORMAT), v.has(KafkaSourceSettings.SCHEMA) ? v.get(KafkaSourceSettings.SCHEMA) : null,
+        List<String> topics = v.has(KafkaSourceSettings.TOPICS) ? v.get(KafkaSourceSettings.TOPICS) : List.of();
+        ValueFormat valueFormat = ValueFormats.of(v, topics);
+        return new KafkaSubscription(topics, v.has(KafkaSourceSettings.TOPIC_PATTERN) ? v.get(KafkaSourceSettings.TOPIC_PATTERN) : null,
+                v.get(KafkaSourceSettings.FORMAT), valueFormat != null ? valueFormat.columns()
+                        : v.has(KafkaSourceSettings.SCHEMA) ? v.get(KafkaSourceSettings.SCHEMA) : null,
                 v.get(KafkaSourceSettings.INCLUDE_METADATA), v.get(KafkaSourceSettings.STARTING_OFFSETS),
                 v.has(KafkaSourceSettings.STARTING_TIMESTAMP) ? v.get(KafkaSourceSettings.STARTING_TIMESTAMP) : null,
                 v.has(KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER) ? v.get(KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER) : 0,
-                v.get(KafkaSourceSettings.FAIL_ON_DATA_LOSS));
+                v.get(KafkaSourceSettings.FAIL_ON_DATA_LOSS), valueFormat);
     }
 
     /** What the sink's offsets name as their topic: the topics, comma separated, or the pattern. */
@@ -59,7 +63,7 @@ public record KafkaSubscription(List<String> topics, Pattern pattern, String for
         return pattern != null ? pattern.matcher(topic).matches() : topics.contains(topic);
     }
 
-    /** The rows' columns: the value's (json), {@code value STRING} (string) or Spark's Kafka columns (bytes), then the metadata's. */
+    /** The rows' columns: the value's (json, avro, protobuf), {@code value STRING} (string) or Spark's Kafka columns (bytes), then the metadata's. */
     public Schema rowSchema() {
         List<Field> fields = new ArrayList<>();
         switch (format) {

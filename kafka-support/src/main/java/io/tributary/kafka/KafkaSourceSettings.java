@@ -23,9 +23,29 @@ public final class KafkaSourceSettings {
             "a Kafka source's schema as a Spark DDL string: each record's value is a JSON object of these columns (or JSON lines of"
                     + " them), as Spark's from_json(CAST(value AS STRING), schema); format json only");
     public static final Setting<String> FORMAT = Setting.oneOf("format", "the records' format: json (a JSON object per record, or"
-            + " JSON lines, of the schema's columns), string (one column value STRING, the value as UTF-8 text) or bytes (Spark's"
-            + " Kafka source columns: key and value BINARY, topic, partition, offset, timestamp, timestampType)", "json", "string",
-            "bytes").withDefault("json");
+            + " JSON lines, of the schema's columns), avro (Spark's from_avro: avroSchema, avroSchemaFile or schemaRegistry.url),"
+            + " protobuf (Spark's from_protobuf: protobufDescriptorFile and protobufMessage, and schemaRegistry.url if any), string (one"
+            + " column value STRING, the value as UTF-8 text) or bytes (Spark's Kafka source columns: key and value BINARY, topic,"
+            + " partition, offset, timestamp, timestampType)", "json", "avro", "protobuf", "string", "bytes").withDefault("json");
+    public static final Setting<String> AVRO_SCHEMA = Setting.string("avroSchema", "format avro: the values' Avro schema as JSON"
+            + " (Spark's from_avro jsonFormatSchema); a record's fields become the columns, typed as Spark's Avro mapping does;"
+            + " with schemaRegistry.url, each record's own schema is read as this one (Avro's schema resolution)");
+    public static final Setting<String> AVRO_SCHEMA_FILE = Setting.file("avroSchemaFile", "format avro: a file holding the Avro"
+            + " schema (.avsc), instead of avroSchema");
+    public static final Setting<String> PROTOBUF_DESCRIPTOR_FILE = Setting.file("protobufDescriptorFile", "format protobuf: a"
+            + " FileDescriptorSet (protoc --include_imports --descriptor_set_out=FILE) holding protobufMessage (Spark's"
+            + " from_protobuf descFilePath)");
+    public static final Setting<String> PROTOBUF_MESSAGE = Setting.string("protobufMessage", "format protobuf: the message each"
+            + " value is, by its name or full name (Spark's from_protobuf messageName); its fields become the columns");
+    public static final Setting<String> SCHEMA_REGISTRY_URL = Setting.string("schemaRegistry.url", "avro or protobuf: a schema"
+            + " registry's URL (Confluent's REST API, or a registry's Confluent-compatible one); each value is in Confluent's wire"
+            + " format (a 0 byte, the 4-byte schema id, for protobuf the message indexes, then the value), its schema fetched by"
+            + " id and kept");
+    public static final Setting<String> SCHEMA_REGISTRY_SUBJECT = Setting.string("schemaRegistry.subject", "with"
+            + " schemaRegistry.url and no avroSchema: the subject whose latest version, when the run starts, gives the columns;"
+            + " default TOPIC-value (one topic)");
+    public static final Setting<String> SCHEMA_REGISTRY_USER_INFO = Setting.string("schemaRegistry.basic.auth.user.info",
+            "the schema registry's HTTP basic authentication, as user:password (Confluent's basic.auth.user.info)");
     public static final Setting<StartingOffsets> STARTING_OFFSETS = Setting.custom("startingOffsets", Setting.Kind.STRING,
             StartingOffsets::parse, "where a new table starts reading (Spark's startingOffsets): earliest, latest, or per partition"
                     + " as Spark writes it, {\"orders\":{\"0\":42,\"1\":-2}} (-2 earliest, -1 latest; every partition of every topic read,"
@@ -46,8 +66,9 @@ public final class KafkaSourceSettings {
             + " BINARY>> (format bytes: headers only, after Spark's columns)").withDefault("false");
 
     /** Every setting, in the order the documentation lists them. */
-    public static final List<Setting<?>> ALL = List.of(TOPICS, TOPIC_PATTERN, SCHEMA, FORMAT, STARTING_OFFSETS, STARTING_TIMESTAMP,
-            MAX_OFFSETS_PER_TRIGGER, FAIL_ON_DATA_LOSS, INCLUDE_METADATA);
+    public static final List<Setting<?>> ALL = List.of(TOPICS, TOPIC_PATTERN, SCHEMA, FORMAT, AVRO_SCHEMA, AVRO_SCHEMA_FILE,
+            PROTOBUF_DESCRIPTOR_FILE, PROTOBUF_MESSAGE, SCHEMA_REGISTRY_URL, SCHEMA_REGISTRY_SUBJECT, SCHEMA_REGISTRY_USER_INFO,
+            STARTING_OFFSETS, STARTING_TIMESTAMP, MAX_OFFSETS_PER_TRIGGER, FAIL_ON_DATA_LOSS, INCLUDE_METADATA);
 
     private KafkaSourceSettings() {
     }

@@ -60,6 +60,15 @@ final class BadRows implements AutoCloseable {
      */
     void reject(String topic, int partition, long offset, int row, byte[] bytes, int off, int len, String schemaDdl,
                 BadRecordException why) {
+        reject(topic, partition, offset, row, bytes, off, len, schemaDdl, why, false);
+    }
+
+    /**
+     * As above; {@code binary}: the value is not text (Avro, Protobuf), and the dead letter holds it
+     * as {@code valueBase64} instead of {@code text}.
+     */
+    void reject(String topic, int partition, long offset, int row, byte[] bytes, int off, int len, String schemaDdl,
+                BadRecordException why, boolean binary) {
         String where = "topic " + topic + " partition " + partition + " offset " + offset + (row > 1 ? " row " + row : "");
         if (policy.policy() == SinkBadRecords.Policy.FAIL) {
             throw SinkErrors.badRowFails(where, schemaDdl, why.getMessage(), why);
@@ -72,8 +81,13 @@ final class BadRows implements AutoCloseable {
                 policy.deadLetterTopic());
         int kept = Math.min(len, MAX_TEXT_BYTES);
         ObjectNode letter = JSON.createObjectNode().put("stage", stage).put("topic", topic).put("partition", partition)
-                .put("offset", offset).put("row", row).put("field", why.field()).put("reason", why.reason())
-                .put("text", new String(bytes, off, kept, StandardCharsets.UTF_8)).put("textTruncated", kept < len);
+                .put("offset", offset).put("row", row).put("field", why.field()).put("reason", why.reason());
+        if (binary) {
+            letter.put("valueBase64", java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOfRange(bytes, off, off + kept)));
+        } else {
+            letter.put("text", new String(bytes, off, kept, StandardCharsets.UTF_8));
+        }
+        letter.put("textTruncated", kept < len);
         try {
             byte[] key = (topic + ":" + partition + ":" + offset).getBytes(StandardCharsets.UTF_8);
             sent.add(producer().send(new ProducerRecord<>(policy.deadLetterTopic(), key, JSON.writeValueAsBytes(letter))));

@@ -110,6 +110,9 @@ final class RecordRows implements AutoCloseable {
         switch (source.format()) {
             case "string" -> sink.accept(withMetadata(new Object[] {r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8)}, r));
             case "bytes" -> sink.accept(withMetadata(SourceColumns.bytesRow(r), r));
+            case "avro", "protobuf" -> {
+                return decoded(r, sink);
+            }
             default -> {
                 if (r.value() == null) { // Spark's from_json of a null value: every column null
                     sink.accept(withMetadata(new Object[rowJson.schema().fields().size()], r));
@@ -135,6 +138,26 @@ final class RecordRows implements AutoCloseable {
             }
         }
         return 1;
+    }
+
+    /** An Avro or Protobuf record's row ({@link io.tributary.sink.ValueFormat}); a null value, a row of nulls (Spark's from_avro of null). */
+    private int decoded(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
+        if (r.value() == null) {
+            sink.accept(withMetadata(new Object[source.valueSchema().fields().size()], r));
+            return 1;
+        }
+        try {
+            Object[] row = withMetadata(source.valueFormat().row(r.topic(), r.partition(), r.offset(), r.value()), r);
+            BadRecordException violated = violation(row);
+            if (violated != null) {
+                throw violated;
+            }
+            sink.accept(row);
+            return 1;
+        } catch (BadRecordException e) {
+            bad.reject(r.topic(), r.partition(), r.offset(), 1, r.value(), 0, r.value().length, source.valueSchema().toDdl(), e, true);
+            return 0;
+        }
     }
 
     private Object[] withMetadata(Object[] row, ConsumerRecord<byte[], byte[]> r) {

@@ -1,0 +1,91 @@
+package io.tributary.sink.internal.format;
+
+import io.tributary.schema.Schema;
+import io.tributary.sink.ValueFormat;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
+
+/**
+ * Avro values, as Spark's {@code from_avro(value, jsonFormatSchema)}: each value is Avro's binary
+ * encoding of the source's schema; or, with a {@link SchemaRegistry}, Confluent's wire format
+ * ({@link WireFormat}) whose schema id names the schema it was written with, read as the source's
+ * schema by Avro's schema resolution (fields the source's schema lacks are left out, those it adds
+ * take their defaults). A schema id the source's schema cannot read stops the run. Safe for several threads.
+ */
+public final class AvroFormat implements ValueFormat {
+    private final org.apache.avro.Schema schema;
+    private final Schema columns;
+    private final SchemaRegistry registry;
+    private final GenericDatumReader<Object> plain;
+    private final Map<Integer, GenericDatumReader<Object>> byId = new ConcurrentHashMap<>();
+
+    /** @param registry null: values are plain Avro binary of {@code schema} */
+    public AvroFormat(org.apache.avro.Schema schema, SchemaRegistry registry) {
+        this.schema = schema;
+        this.columns = AvroColumns.of(schema);
+        this.registry = registry;
+        this.plain = new GenericDatumReader<>(schema);
+    }
+
+    /** The schema of Avro JSON {@code text}; an {@code org.apache.avro.SchemaParseException} when it is not one. */
+    public static org.apache.avro.Schema parse(String text) {
+        return new org.apache.avro.Schema.Parser().parse(text);
+    }
+
+    @Override
+    public Schema columns() {
+        return columns;
+    }
+
+    @Override
+    public Object[] row(String topic, int partition, long offset, byte[] value) {
+        GenericDatumReader<Object> reader = plain;
+        int start = 0;
+        if (registry != null) {
+            WireFormat wire = WireFormat.of(value, false);
+            reader = readerOf(wire.schemaId(), "topic " + topic + " partition " + partition + " offset " + offset);
+            start = wire.offset();
+        }
+        Object decoded;
+        try {
+            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(value, start, value.length - start, null);
+            decoded = reader.read(null, decoder);
+            return AvroValues.row(decoded, schema, columns);
+        } catch (IOException | RuntimeException e) {
+            throw FormatErrors.undecodable("Avro", e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        }
+    }
+
+    private GenericDatumReader<Object> readerOf(int id, String where) {
+        GenericDatumReader<Object> known = byId.get(id);
+        if (known != null) {
+            return known;
+        }
+        SchemaRegistry.Registered registered = registry.byId(id, false);
+        if (registered == null) {
+            throw FormatErrors.unknownSchemaId(id, registry.url());
+        }
+        if (!"AVRO".equalsIgnoreCase(registered.type())) {
+            throw FormatErrors.unusableSchema(id, registry.url(), "is a " + registered.type() + " schema, not Avro");
+        }
+        org.apache.avro.Schema writer;
+        try {
+            writer = parse(registered.schema());
+        } catch (AvroRuntimeException e) { // SchemaParseException among them
+            throw FormatErrors.unusableSchema(id, registry.url(), "does not parse as an Avro schema (" + e.getMessage() + ")");
+        }
+        SchemaCompatibility.SchemaPairCompatibility check = SchemaCompatibility.checkReaderWriterCompatibility(schema, writer);
+        if (check.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
+            throw FormatErrors.incompatibleSchema(where, id, registry.url(), check.getDescription());
+        }
+        GenericDatumReader<Object> reader = new GenericDatumReader<>(writer, schema);
+        byId.put(id, reader);
+        return reader;
+    }
+}

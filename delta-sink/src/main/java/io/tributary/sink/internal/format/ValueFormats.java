@@ -1,0 +1,83 @@
+package io.tributary.sink.internal.format;
+
+import io.tributary.kafka.KafkaSourceSettings;
+import io.tributary.schema.TributaryException;
+import io.tributary.settings.Setting;
+import io.tributary.settings.Values;
+import io.tributary.sink.ValueFormat;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.avro.AvroRuntimeException;
+
+/** The {@link ValueFormat} a Kafka source's settings ({@link KafkaSourceSettings}) ask for. */
+public final class ValueFormats {
+    private ValueFormats() {
+    }
+
+    /**
+     * The format of {@code source.kafka.format} avro or protobuf, its schema from the settings or
+     * the registry; null for the other formats. A schema that is not one is refused naming its key.
+     *
+     * @param topics the topics read (the registry's default subject is {@code <topic>-value} of the one topic)
+     */
+    public static ValueFormat of(Values v, List<String> topics) {
+        String format = v.get(KafkaSourceSettings.FORMAT);
+        SchemaRegistry registry = v.has(KafkaSourceSettings.SCHEMA_REGISTRY_URL)
+                ? new SchemaRegistry(v.get(KafkaSourceSettings.SCHEMA_REGISTRY_URL), v.get(KafkaSourceSettings.SCHEMA_REGISTRY_USER_INFO))
+                : null;
+        if ("avro".equals(format)) {
+            return avro(v, topics, registry);
+        }
+        if ("protobuf".equals(format)) {
+            Setting<String> file = KafkaSourceSettings.PROTOBUF_DESCRIPTOR_FILE;
+            String path = v.get(file);
+            try {
+                return new ProtobufFormat(ProtobufFormat.message(read(path), path, v.get(KafkaSourceSettings.PROTOBUF_MESSAGE)), registry);
+            } catch (TributaryException e) {
+                throw v.invalid(file, e);
+            }
+        }
+        return null;
+    }
+
+    private static ValueFormat avro(Values v, List<String> topics, SchemaRegistry registry) {
+        Setting<String> key;
+        String text;
+        if (v.has(KafkaSourceSettings.AVRO_SCHEMA)) {
+            key = KafkaSourceSettings.AVRO_SCHEMA;
+            text = v.get(key);
+        } else if (v.has(KafkaSourceSettings.AVRO_SCHEMA_FILE)) {
+            key = KafkaSourceSettings.AVRO_SCHEMA_FILE;
+            try {
+                text = new String(read(v.get(key)), StandardCharsets.UTF_8);
+            } catch (TributaryException e) {
+                throw v.invalid(key, e);
+            }
+        } else {
+            key = KafkaSourceSettings.SCHEMA_REGISTRY_URL;
+            String subject = v.has(KafkaSourceSettings.SCHEMA_REGISTRY_SUBJECT) ? v.get(KafkaSourceSettings.SCHEMA_REGISTRY_SUBJECT)
+                    : topics.get(0) + "-value";
+            text = registry.latest(subject).schema();
+        }
+        try {
+            return new AvroFormat(AvroFormat.parse(text), registry);
+        } catch (AvroRuntimeException e) { // SchemaParseException among them
+            throw v.invalid(key, FormatErrors.badSetting("not an Avro schema: " + e.getMessage(), e));
+        } catch (TributaryException e) {
+            throw v.invalid(key, e);
+        }
+    }
+
+    private static byte[] read(String location) {
+        try {
+            Path p = location.startsWith("file:") ? Path.of(URI.create(location)) : Path.of(location);
+            return Files.readAllBytes(p);
+        } catch (IOException | RuntimeException e) {
+            throw FormatErrors.unreadableFile("file", location, e);
+        }
+    }
+}
