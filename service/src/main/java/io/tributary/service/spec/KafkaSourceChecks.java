@@ -38,6 +38,7 @@ final class KafkaSourceChecks {
             throw SpecErrors.kafkaSourceContradiction(where.apply(Settings.KAFKA_SCHEMA), Settings.KAFKA_FORMAT, Settings.KAFKA_SCHEMA,
                     "a schema reads JSON values; format " + spec.string(Settings.KAFKA_FORMAT) + " has its own columns");
         }
+        checkBinaryFormats(spec, where, subscribedKey, topics);
         if (json && spec.bool(Settings.KAFKA_INCLUDE_METADATA)) {
             Values v = spec.values(Settings.KAFKA_SOURCE, KafkaSourceSettings.ALL);
             for (io.tributary.schema.Field f : v.get(KafkaSourceSettings.SCHEMA).fields()) {
@@ -65,6 +66,47 @@ final class KafkaSourceChecks {
             if (s.key().startsWith(Settings.AGGREGATE + ".") && !s.key().equals(Settings.STANDBY_REPLICAS)
                     && (spec.has(s.key()) || s.isPrefix() && !spec.map(s.key()).isEmpty())) {
                 throw SpecErrors.kafkaSourceAggregation(where.apply(s.key()), s.key());
+            }
+        }
+    }
+
+    /** Avro and Protobuf: where the values' schema comes from, given once; their settings with their format only. */
+    private static void checkBinaryFormats(PipelineSpec spec, UnaryOperator<String> where, String subscribedKey, List<String> topics) {
+        String format = spec.string(Settings.KAFKA_FORMAT).toLowerCase(java.util.Locale.ROOT);
+        List<String> avroKeys = List.of(Settings.KAFKA_AVRO_SCHEMA, Settings.KAFKA_AVRO_SCHEMA_FILE);
+        List<String> protobufKeys = List.of(Settings.KAFKA_PROTOBUF_DESCRIPTOR_FILE, Settings.KAFKA_PROTOBUF_MESSAGE);
+        for (String key : format.equals("avro") ? protobufKeys : format.equals("protobuf") ? avroKeys
+                : java.util.stream.Stream.concat(avroKeys.stream(), protobufKeys.stream()).toList()) {
+            if (spec.has(key)) {
+                throw SpecErrors.kafkaSourceContradiction(where.apply(key), Settings.KAFKA_FORMAT, key,
+                        "format " + format + " does not read " + (avroKeys.contains(key) ? "Avro" : "Protobuf") + " values");
+            }
+        }
+        boolean registry = spec.has(Settings.KAFKA_SCHEMA_REGISTRY_URL);
+        if (registry && !format.equals("avro") && !format.equals("protobuf")) {
+            throw SpecErrors.kafkaSourceContradiction(where.apply(Settings.KAFKA_SCHEMA_REGISTRY_URL), Settings.KAFKA_FORMAT,
+                    Settings.KAFKA_SCHEMA_REGISTRY_URL, "a schema registry serves Avro or Protobuf values, not format " + format);
+        }
+        if (format.equals("avro")) {
+            if (spec.has(Settings.KAFKA_AVRO_SCHEMA) && spec.has(Settings.KAFKA_AVRO_SCHEMA_FILE)) {
+                throw SpecErrors.kafkaSourceContradiction(where.apply(Settings.KAFKA_AVRO_SCHEMA_FILE), Settings.KAFKA_AVRO_SCHEMA,
+                        Settings.KAFKA_AVRO_SCHEMA_FILE, "give the Avro schema once");
+            }
+            boolean schema = spec.has(Settings.KAFKA_AVRO_SCHEMA) || spec.has(Settings.KAFKA_AVRO_SCHEMA_FILE);
+            if (!schema && !registry) {
+                throw SpecErrors.kafkaSourceNeeds(where.apply(subscribedKey), "format avro", Settings.KAFKA_AVRO_SCHEMA + ", "
+                        + Settings.KAFKA_AVRO_SCHEMA_FILE + " or " + Settings.KAFKA_SCHEMA_REGISTRY_URL);
+            }
+            if (!schema && topics.size() != 1 && !spec.has(Settings.KAFKA_SCHEMA_REGISTRY_SUBJECT)) {
+                throw SpecErrors.kafkaSourceNeeds(where.apply(Settings.KAFKA_SCHEMA_REGISTRY_URL), "a schema registry read for"
+                        + " several topics or a pattern", Settings.KAFKA_SCHEMA_REGISTRY_SUBJECT + " or " + Settings.KAFKA_AVRO_SCHEMA);
+            }
+        }
+        if (format.equals("protobuf")) {
+            for (String key : protobufKeys) {
+                if (!spec.has(key)) {
+                    throw SpecErrors.kafkaSourceNeeds(where.apply(subscribedKey), "format protobuf", key);
+                }
             }
         }
     }

@@ -70,6 +70,12 @@ public final class Settings {
     public static final String KAFKA_STARTING_OFFSETS = KafkaSourceSettings.STARTING_OFFSETS.under(KAFKA_SOURCE).key();
     public static final String KAFKA_STARTING_TIMESTAMP = KafkaSourceSettings.STARTING_TIMESTAMP.under(KAFKA_SOURCE).key();
     public static final String KAFKA_INCLUDE_METADATA = KafkaSourceSettings.INCLUDE_METADATA.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_AVRO_SCHEMA = KafkaSourceSettings.AVRO_SCHEMA.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_AVRO_SCHEMA_FILE = KafkaSourceSettings.AVRO_SCHEMA_FILE.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_PROTOBUF_DESCRIPTOR_FILE = KafkaSourceSettings.PROTOBUF_DESCRIPTOR_FILE.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_PROTOBUF_MESSAGE = KafkaSourceSettings.PROTOBUF_MESSAGE.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_SCHEMA_REGISTRY_URL = KafkaSourceSettings.SCHEMA_REGISTRY_URL.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_SCHEMA_REGISTRY_SUBJECT = KafkaSourceSettings.SCHEMA_REGISTRY_SUBJECT.under(KAFKA_SOURCE).key();
     public static final String KAFKA_BAD_RECORD = IngestSettings.ON_BAD_RECORD.under(KAFKA_SOURCE).key();
     public static final String SINK_PATH = SinkSettings.PATH.under(SINK).key();
     public static final String SINK_MODE = SinkSettings.MODE.under(SINK).key();

@@ -198,6 +198,11 @@ public final class SpecErrors {
                 + " or format: string or bytes");
     }
 
+    /** When a Kafka source's format needs a setting that is not given. */
+    public static TributaryException kafkaSourceNeeds(String where, String what, String keys) {
+        return new TributaryException(where + ": " + what + " needs " + keys + "; give it (docs/configuration.md, Kafka topics)");
+    }
+
     /** When a Kafka source is given with an aggregation. */
     /** When a spec gives both {@code sql:} and a key of the {@code transform:} block it replaces. */
     public static TributaryException sqlWithTransform(String where, String key, String sqlWhere) {
