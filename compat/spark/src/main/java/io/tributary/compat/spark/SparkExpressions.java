@@ -97,7 +97,8 @@ public final class SparkExpressions {
         if (v instanceof BigDecimal d) {
             return d.toPlainString();
         }
-        if (v instanceof LocalDate || v instanceof Instant || v instanceof Number || v instanceof Boolean) {
+        if (v instanceof LocalDate || v instanceof Instant || v instanceof java.time.LocalDateTime || v instanceof Number
+                || v instanceof Boolean) {
             return v.toString();
         }
         if (v instanceof byte[] b) {

@@ -30,7 +30,7 @@ public final class AvroFormat implements ValueFormat {
         this.schema = schema;
         this.columns = AvroColumns.of(schema);
         this.registry = registry;
-        this.plain = new GenericDatumReader<>(schema);
+        this.plain = new OrderedReader(schema, schema);
     }
 
     /** The schema of Avro JSON {@code text}; an {@code org.apache.avro.SchemaParseException} when it is not one. */
@@ -82,10 +82,23 @@ public final class AvroFormat implements ValueFormat {
         }
         SchemaCompatibility.SchemaPairCompatibility check = SchemaCompatibility.checkReaderWriterCompatibility(schema, writer);
         if (check.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
-            throw FormatErrors.incompatibleSchema(where, id, registry.url(), check.getDescription());
+            throw FormatErrors.incompatibleSchema(where, id, registry.url(), check.getResult().getIncompatibilities().stream()
+                    .map(i -> i.getType() + " at " + i.getLocation() + ": " + i.getMessage()).collect(java.util.stream.Collectors.joining("; ")));
         }
-        GenericDatumReader<Object> reader = new GenericDatumReader<>(writer, schema);
+        GenericDatumReader<Object> reader = new OrderedReader(writer, schema);
         byId.put(id, reader);
         return reader;
+    }
+
+    /** Avro's generic reader, its maps in the order the value wrote their entries, as Spark's from_avro keeps them. */
+    private static final class OrderedReader extends GenericDatumReader<Object> {
+        OrderedReader(org.apache.avro.Schema writer, org.apache.avro.Schema reader) {
+            super(writer, reader);
+        }
+
+        @Override
+        protected Object newMap(Object old, int size) {
+            return new java.util.LinkedHashMap<>(Math.max(16, size * 2));
+        }
     }
 }
