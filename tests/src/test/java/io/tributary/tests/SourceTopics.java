@@ -47,6 +47,13 @@ final class SourceTopics implements AutoCloseable {
         }
     }
 
+    /** Writes each value, as bytes (Avro, Protobuf), to {@code topic}'s {@code partition}, in order. */
+    void produceBytes(String topic, int partition, byte[]... values) throws Exception {
+        for (byte[] v : values) {
+            producer.send(new ProducerRecord<>(topic, partition, null, v)).get();
+        }
+    }
+
     /** One record with a key, a timestamp and a header. */
     void produce(String topic, int partition, long timestamp, String key, String value, String header, String headerValue)
             throws Exception {
