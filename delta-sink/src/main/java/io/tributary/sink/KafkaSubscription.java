@@ -39,6 +39,9 @@ public record KafkaSubscription(List<String> topics, Pattern pattern, String for
     public static KafkaSubscription of(Values v) {
         List<String> topics = v.has(KafkaSourceSettings.TOPICS) ? v.get(KafkaSourceSettings.TOPICS) : List.of();
         ValueFormat valueFormat = ValueFormats.of(v, topics);
+        if (valueFormat != null && v.get(KafkaSourceSettings.INCLUDE_METADATA)) {
+            ValueFormats.checkNoMetadataColumn(v, valueFormat.columns());
+        }
         return new KafkaSubscription(topics, v.has(KafkaSourceSettings.TOPIC_PATTERN) ? v.get(KafkaSourceSettings.TOPIC_PATTERN) : null,
                 v.get(KafkaSourceSettings.FORMAT), valueFormat != null ? valueFormat.columns()
                         : v.has(KafkaSourceSettings.SCHEMA) ? v.get(KafkaSourceSettings.SCHEMA) : null,

@@ -257,10 +257,13 @@ class KafkaSourceAvroIT {
     }
 
     @Test
-    void aSchemaThatIsNotAvroIsRefusedNamingTheKey() {
+    void aSchemaThatIsNotAvroOrThatHidesAKafkaColumnIsRefused() {
         assertThatThrownBy(() -> land("t", Map.of("avroSchema", "{\"type\": \"record\", \"name\": \"R\"}")))
                 .isInstanceOf(TributaryException.class).hasMessageContaining("not an Avro schema");
         assertThatThrownBy(() -> land("t", Map.of("avroSchema", "{\"type\": \"record\", \"name\": \"R\", \"fields\": [{\"name\": \"n\","
                 + " \"type\": \"null\"}]}"))).isInstanceOf(TributaryException.class).hasMessageContaining("field n is type null");
+        assertThatThrownBy(() -> land("t", Map.of("includeMetadata", "true", "avroSchema", "{\"type\": \"record\", \"name\": \"R\","
+                + " \"fields\": [{\"name\": \"offset\", \"type\": \"long\"}]}"))).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("the values' column offset is also one of the Kafka columns");
     }
 }

@@ -72,6 +72,21 @@ public final class ValueFormats {
         }
     }
 
+    /** The columns includeMetadata adds after the value's, as Spark's Kafka source names them. */
+    private static final List<String> METADATA_COLUMNS = List.of("key", "topic", "partition", "offset", "timestamp", "timestamptype",
+            "headers");
+
+    /** Refuses, naming includeMetadata, a value's column named as one of the Kafka columns includeMetadata adds. */
+    public static void checkNoMetadataColumn(Values v, io.tributary.schema.Schema columns) {
+        for (io.tributary.schema.Field f : columns.fields()) {
+            if (METADATA_COLUMNS.contains(f.name().toLowerCase(java.util.Locale.ROOT))) {
+                throw v.invalid(KafkaSourceSettings.INCLUDE_METADATA, FormatErrors.badSetting("the values' column " + f.name()
+                        + " is also one of the Kafka columns " + METADATA_COLUMNS + " includeMetadata adds; rename the field, or"
+                        + " leave includeMetadata out", null));
+            }
+        }
+    }
+
     private static byte[] read(String location) {
         try {
             Path p = location.startsWith("file:") ? Path.of(URI.create(location)) : Path.of(location);
