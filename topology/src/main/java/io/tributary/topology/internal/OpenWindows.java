@@ -160,18 +160,17 @@ final class OpenWindows {
      */
     long deleteUpTo(long maxStart) {
         long removed = map.removeUpTo(maxStart ^ Long.MIN_VALUE, WindowTable.IN_STORE); // the entries the store holds are counted below
-        List<Bytes> stored = new ArrayList<>();
+        ChunkedPuts puts = new ChunkedPuts();
+        // the tombstones go in while the iterator is open, a chunk at a time (RocksDB's iterator reads the
+        // store as it was when it opened), so memory holds a chunk of keys, not every closed window's
         try (KeyValueIterator<Bytes, byte[]> it = storeUpTo(maxStart)) {
             for (KeyValue<Bytes, byte[]> s = nextUpTo(it, maxStart); s != null; s = nextUpTo(it, maxStart)) {
-                stored.add(s.key);
+                puts.put(s.key, null); // a delete without delete()'s read of the old value
+                removed++;
             }
         }
-        ChunkedPuts puts = new ChunkedPuts();
-        for (Bytes k : stored) {
-            puts.put(k, null); // a delete without delete()'s read of the old value
-        }
         puts.finish();
-        return removed + stored.size();
+        return removed;
     }
 
     long size() {
