@@ -31,6 +31,12 @@ public final class AggregateMetrics {
      * the end of the events topic with a batch still open knows that no marker will end it.
      */
     public static final String OPEN_BATCH_POSITION = "open-batch-position";
+    /**
+     * Gauge: the markers whose closing (append mode: the windows their watermark closes, written
+     * out a bounded step per transaction) is not done yet, so their batch's output is not all in
+     * the results topic; 0 when none.
+     */
+    public static final String PENDING_CLOSES = "pending-closes";
 
     public static final String MARKER_ROWS_TOTAL = "numRowsTotal";
     public static final String MARKER_ROWS_UPDATED = "numRowsUpdated";

@@ -191,7 +191,7 @@ public final class StreamsAggregation implements PipelineStage {
         Map<TopicPartition, Long> before = committed;
         long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
         Map<TopicPartition, Long> now = only(offsets.committed(), end.keySet());
-        while (!EventsOffsets.caughtUp(now, end) && !onlyControlRecordsLeft(now, end)) {
+        while ((!EventsOffsets.caughtUp(now, end) && !onlyControlRecordsLeft(now, end)) || closing()) {
             lastBatches.check(app.metrics(), end);
             restartIfKilled();
             app.requireAlive();
@@ -283,6 +283,15 @@ public final class StreamsAggregation implements PipelineStage {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Whether a task is still closing the windows of a marker it read (a large closing goes on a
+     * transaction at a time after the marker's offset is committed): its batch's output is not
+     * all in the results topic yet.
+     */
+    private boolean closing() {
+        return metrics().getOrDefault(AggregateMetrics.PENDING_CLOSES, 0.0) > 0;
     }
 
     /** The aggregation's metrics (names of {@link AggregateMetrics}), summed over its tasks. */

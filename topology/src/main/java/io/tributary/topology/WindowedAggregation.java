@@ -73,6 +73,11 @@ public final class WindowedAggregation {
      * @param lateRowsTopic where late rows go (Tributary's {@code lateRows: deadLetter}), or null to only count them
      */
     public static Topology build(AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic) {
+        return build(spec, eventsTopic, resultsTopic, lateRowsTopic, WindowedAggregateProcessor.CLOSE_CHUNK);
+    }
+
+    /** As above, closing at most about {@code closeChunk} windows per transaction (tests use a small one). */
+    static Topology build(AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic, long closeChunk) {
         if (spec == null || eventsTopic == null || resultsTopic == null) {
             throw TopologyErrors.incompleteTopology();
         }
@@ -80,7 +85,7 @@ public final class WindowedAggregation {
         boolean late = lateRowsTopic != null;
         Topology t = new Topology();
         t.addSource(AutoOffsetReset.earliest(), names.source(), new ByteArrayDeserializer(), new ByteArrayDeserializer(), eventsTopic);
-        t.addProcessor(names.processor(), () -> new WindowedAggregateProcessor(spec, names, late), names.source());
+        t.addProcessor(names.processor(), () -> new WindowedAggregateProcessor(spec, names, late, closeChunk), names.source());
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(spec.isSession() ? names.sessionsStore()
                 : names.windowsStore()), Serdes.Bytes(), Serdes.ByteArray()).withCachingDisabled(), names.processor());
         t.addStateStore(CommitHook.builder(names.commitHook()), names.processor());
@@ -112,10 +117,12 @@ public final class WindowedAggregation {
      *       interval: it recognises the transaction marker left after a batch's marker;
      *   <li>no record cache: the stores have none, the processor keeps the open windows and its
      *       counters in memory and writes them at each commit itself;
-     *   <li>a 60 s transaction timeout: a marker that closes a million windows writes them all in
-     *       one {@code process} call, so in one transaction; past the default 10 s the broker
-     *       would abort it and fence the producer, and Streams restart the task again and again.
-     *       Longer is not better: a process killed mid-transaction leaves it open until then;
+     *   <li>a 60 s transaction timeout: a transaction holds up to 400,000 windows written to the
+     *       store (the map's window budget) and a closing's step of about 200,000 windows written
+     *       out and removed, some seconds of work that a loaded machine stretches many times; past
+     *       the timeout the broker would abort it and fence the producer, and Streams restart the
+     *       task again and again. Longer is not better: a process killed mid-transaction leaves it
+     *       open until then;
      *   <li>larger producer batches and polls (the changelog and results records are small);
      *   <li>fetches that wait at most 50 ms at the broker for new events (Kafka's default is 500
      *       ms): closing the consumer waits for its fetch in flight, which would make the end of

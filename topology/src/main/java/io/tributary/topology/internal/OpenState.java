@@ -46,6 +46,23 @@ interface OpenState {
     /** Ends batch {@code seq} at watermark {@code watermarkMicros} (null: none): emits its output rows; returns how many state rows it purged. */
     long endBatch(Long watermarkMicros, long seq, Emit emit);
 
+    /**
+     * Whether the state rows a batch end closes are written out and purged in steps of bounded
+     * size ({@link #closeStep}), a transaction each, rather than all in {@link #endBatch}: time
+     * windows in append mode.
+     */
+    default boolean closesInSteps() {
+        return false;
+    }
+
+    /**
+     * Writes out and removes the slots starting in {@code [from, bound]}, oldest first, stopping
+     * once it wrote {@code limit} at the end of a slot start ({@link OutputPolicy.Append#closeStep}).
+     */
+    default OutputPolicy.Step closeStep(long from, long bound, long limit, Emit emit) {
+        throw new UnsupportedOperationException("this state closes at once");
+    }
+
     /** Takes one output row: the window {@code {start, end}}, the group values, the aggregates. */
     interface Emit {
         void row(Object[] row);

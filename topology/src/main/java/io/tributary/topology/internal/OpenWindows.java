@@ -30,6 +30,7 @@ final class OpenWindows {
     private final StateLayout layout;
     private final long size;
     private final long budgetBytes;
+    private final long budgetWindows;
     private final WindowTable map = new WindowTable();
     /**
      * The window starts the store may hold entries of, at least: a miss in the map outside them
@@ -39,11 +40,17 @@ final class OpenWindows {
     private long storeMinStart = Long.MAX_VALUE;
     private long storeMaxStart = Long.MIN_VALUE;
 
-    OpenWindows(KeyValueStore<Bytes, byte[]> store, StateLayout layout, long sizeMicros, long budgetBytes) {
+    /**
+     * @param budgetBytes the heap the map may take before it is written to the store
+     * @param budgetWindows the windows it may hold before it is written to the store: a commit writes
+     *     them all in its transaction, which must end within the transaction timeout
+     */
+    OpenWindows(KeyValueStore<Bytes, byte[]> store, StateLayout layout, long sizeMicros, long budgetBytes, long budgetWindows) {
         this.store = store;
         this.layout = layout;
         this.size = sizeMicros;
         this.budgetBytes = budgetBytes;
+        this.budgetWindows = budgetWindows;
         try (KeyValueIterator<Bytes, byte[]> first = store.all(); KeyValueIterator<Bytes, byte[]> last = store.reverseAll()) {
             if (first.hasNext()) {
                 storeMinStart = StateLayout.windowStart(first.next().key);
@@ -83,7 +90,7 @@ final class OpenWindows {
 
     /** Whether the map holds more than its budget; then the caller flushes it (and commits). */
     boolean overBudget() {
-        return map.bytes() > budgetBytes; // what the slabs hold until their next compaction counts too
+        return map.bytes() > budgetBytes || map.size() > budgetWindows; // what the slabs hold until their next compaction counts too
     }
 
     int mapSize() {
@@ -115,10 +122,19 @@ final class OpenWindows {
      * false to stop. The map's entries are sorted in place in its slabs, not copied to be sorted.
      */
     void scan(long maxStart, Visitor visitor) {
+        scan(Long.MIN_VALUE, maxStart, visitor);
+    }
+
+    /**
+     * As {@link #scan(long, Visitor)}, for windows starting from {@code minStart} on: the map
+     * holds none before it (a closing in steps removed them), and the store is read from there,
+     * not across the tombstones of the steps before.
+     */
+    void scan(long minStart, long maxStart, Visitor visitor) {
         int[] mine = map.sortedSlotsUpTo(maxStart ^ Long.MIN_VALUE);
         int i = 0;
         byte[] m = mine.length > 0 ? map.key(mine[0]) : null;
-        try (KeyValueIterator<Bytes, byte[]> it = storeUpTo(maxStart)) {
+        try (KeyValueIterator<Bytes, byte[]> it = storeBetween(minStart, maxStart)) {
             KeyValue<Bytes, byte[]> s = nextUpTo(it, maxStart);
             while (s != null || m != null) {
                 int c = s == null ? 1 : m == null ? -1 : Arrays.compareUnsigned(s.key.get(), m);
@@ -141,9 +157,15 @@ final class OpenWindows {
         }
     }
 
-    /** The store's entries in key order, or null when it holds none of windows starting at or before {@code maxStart}. */
-    private KeyValueIterator<Bytes, byte[]> storeUpTo(long maxStart) {
-        return maxStart < storeMinStart ? null : store.all();
+    /**
+     * The store's entries in key order from window start {@code minStart} on, or null when it
+     * holds none of windows starting at or before {@code maxStart}.
+     */
+    private KeyValueIterator<Bytes, byte[]> storeBetween(long minStart, long maxStart) {
+        if (maxStart < storeMinStart || minStart > maxStart) {
+            return null;
+        }
+        return minStart <= storeMinStart ? store.all() : store.range(StateLayout.key(minStart, new byte[0]), null);
     }
 
     private static KeyValue<Bytes, byte[]> nextUpTo(KeyValueIterator<Bytes, byte[]> it, long maxStart) {
@@ -159,11 +181,16 @@ final class OpenWindows {
      * the map in one pass, and from the store with a tombstone each; returns how many there were.
      */
     long deleteUpTo(long maxStart) {
+        return deleteBetween(Long.MIN_VALUE, maxStart);
+    }
+
+    /** As {@link #deleteUpTo}, where the map and the store hold no window starting before {@code minStart}. */
+    long deleteBetween(long minStart, long maxStart) {
         long removed = map.removeUpTo(maxStart ^ Long.MIN_VALUE, WindowTable.IN_STORE); // the entries the store holds are counted below
         ChunkedPuts puts = new ChunkedPuts();
         // the tombstones go in while the iterator is open, a chunk at a time (RocksDB's iterator reads the
         // store as it was when it opened), so memory holds a chunk of keys, not every closed window's
-        try (KeyValueIterator<Bytes, byte[]> it = storeUpTo(maxStart)) {
+        try (KeyValueIterator<Bytes, byte[]> it = storeBetween(minStart, maxStart)) {
             for (KeyValue<Bytes, byte[]> s = nextUpTo(it, maxStart); s != null; s = nextUpTo(it, maxStart)) {
                 puts.put(s.key, null); // a delete without delete()'s read of the old value
                 removed++;

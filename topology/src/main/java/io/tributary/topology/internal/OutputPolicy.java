@@ -22,6 +22,21 @@ interface OutputPolicy {
      */
     long endBatch(OpenWindows windows, Long watermarkMicros, long seq, Emit emit);
 
+    /**
+     * Whether the windows a batch end closes are written out and purged in steps of bounded size
+     * ({@link Append#closeStep}), a transaction each, rather than all in {@link #endBatch}.
+     */
+    default boolean closesInSteps() {
+        return false;
+    }
+
+    /**
+     * What a step of a closing did: the rows it wrote, the state rows it removed, and the window
+     * start the closing goes on at (past its bound when it is done).
+     */
+    record Step(long emitted, long purged, long next) {
+    }
+
     static OutputPolicy of(OutputMode mode) {
         return switch (mode) {
             case APPEND -> new Append();
@@ -37,15 +52,40 @@ interface OutputPolicy {
         }
 
         public long endBatch(OpenWindows windows, Long wm, long seq, Emit emit) {
-            if (wm == null) {
-                return 0;
+            return wm == null ? 0 : closeStep(windows, Long.MIN_VALUE, wm - windows.size(), Long.MAX_VALUE, emit).purged();
+        }
+
+        @Override
+        public boolean closesInSteps() {
+            return true;
+        }
+
+        /**
+         * Writes out and removes the windows starting in {@code [from, bound]}, oldest first (store
+         * key order), stopping once it wrote {@code limit} at the end of a window start: every
+         * window of a start goes in the same step, so that what the step removes is exactly what
+         * it wrote.
+         */
+        Step closeStep(OpenWindows windows, long from, long bound, long limit, Emit emit) {
+            if (from > bound) {
+                return new Step(0, 0, from);
             }
-            long lastStart = wm - windows.size();
-            windows.scan(lastStart, (key, start, entrySeq, states) -> {
+            long[] written = {0};
+            long[] last = {Long.MIN_VALUE};
+            boolean[] stopped = {false};
+            windows.scan(from, bound, (key, start, entrySeq, states) -> {
+                if (written[0] >= limit && start != last[0]) {
+                    stopped[0] = true;
+                    return false;
+                }
                 emit.emit(key, start, states);
+                written[0]++;
+                last[0] = start;
                 return true;
             });
-            return windows.deleteUpTo(lastStart);
+            long through = stopped[0] ? last[0] : bound;
+            long purged = windows.deleteBetween(from, through);
+            return new Step(written[0], purged, stopped[0] ? last[0] + 1 : (bound == Long.MAX_VALUE ? bound : bound + 1));
         }
     }
 

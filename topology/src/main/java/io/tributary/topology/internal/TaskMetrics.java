@@ -23,6 +23,7 @@ final class TaskMetrics {
     private final Sensor output;
     private final Sensor watermark;
     private final Gauge openBatchPosition = new Gauge(-1);
+    private final Gauge pendingCloses = new Gauge(0);
 
     TaskMetrics(StreamsMetrics registry, String taskId) {
         this.registry = registry;
@@ -34,6 +35,7 @@ final class TaskMetrics {
         watermark = sensor(taskId, AggregateMetrics.WATERMARK_MS, "the watermark, epoch ms", new Value());
         sensor(taskId, AggregateMetrics.OPEN_BATCH_POSITION,
                 "the offset after the last events record read while its batch awaits its marker, -1 when none does", openBatchPosition);
+        sensor(taskId, AggregateMetrics.PENDING_CLOSES, "the markers whose closing of windows is not done yet", pendingCloses);
     }
 
     /** A value set directly, read by whoever reads the metric: no sensor's lock per record. */
@@ -89,6 +91,11 @@ final class TaskMetrics {
     /** A batch is open up to {@code position} (the offset after its last record read), or none ({@code -1}). */
     void openBatchPosition(long position) {
         openBatchPosition.value = position;
+    }
+
+    /** How many markers' closings are not done. */
+    void pendingCloses(int n) {
+        pendingCloses.value = n;
     }
 
     void close() {

@@ -48,6 +48,17 @@ final class WindowState implements OpenState {
         windows.flush();
     }
 
+    @Override
+    public boolean closesInSteps() {
+        return policy.closesInSteps();
+    }
+
+    @Override
+    public OutputPolicy.Step closeStep(long from, long bound, long limit, Emit emit) {
+        return ((OutputPolicy.Append) policy).closeStep(windows, from, bound, limit,
+                (key, start, states) -> emit.row(windows.outputRow(key, start, states)));
+    }
+
     public long endBatch(Long watermarkMicros, long seq, Emit emit) {
         return policy.endBatch(windows, watermarkMicros, seq, (key, start, states) -> emit.row(windows.outputRow(key, start, states)));
     }

@@ -8,12 +8,14 @@ import io.tributary.schema.Topics;
 import io.tributary.topology.AggregateMetrics;
 import io.tributary.topology.AggregateSpec;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -29,6 +31,14 @@ import org.slf4j.LoggerFactory;
  * sessions, the window of one row, {@code [ts, ts + gap)}, as Spark judges each row before merging. A
  * marker ends a batch: the output mode writes its rows and purges state, then the marker is forwarded
  * to the results topic with the batch's counts.
+ *
+ * <p>In append mode a marker may close millions of windows: they are written out and removed
+ * oldest first, at most {@link #CLOSE_CHUNK} (and the rest of a window start) per transaction, so
+ * that no transaction outlives the transaction timeout. A closing that does not fit in one step
+ * is kept in the meta store ({@link PendingClose}) and goes on a step per commit from a wall-clock
+ * punctuator, which also resumes it after a restart; the marker follows its last rows. Rows read
+ * meanwhile are processed at once (those late by the newest watermark dropped, the others only
+ * touch windows after every closing's bound), and a marker read meanwhile waits for its turn.
  */
 public final class WindowedAggregateProcessor implements Processor<byte[], byte[], Object, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(WindowedAggregateProcessor.class);
@@ -46,6 +56,13 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private static final long LATE_ROWS_COMMIT_AFTER_MS = 15_000;
     private static final int RESULT_ROWS_PER_RECORD = 1000;
     private static final int RESULT_RECORD_BYTES = 128 * 1024;
+    /**
+     * The windows a transaction closes, about (a step goes on to the end of its last window
+     * start): some seconds of work on a loaded machine, well within the 60 s transaction timeout.
+     */
+    public static final long CLOSE_CHUNK = 200_000;
+    /** How often the punctuator looks for a closing to go on with (wall clock). */
+    private static final Duration CLOSE_STEP_EVERY = Duration.ofMillis(10);
 
     private final AggregateSpec spec;
     private final Names names;
@@ -55,6 +72,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final List<DataType> groupTypes = new ArrayList<>();
     private final int[] groupIndex;
     private final long[] starts;
+    private final long closeChunk;
     /** The result rows of a batch not yet forwarded, packed as the ingest packs events ({@link RowPack}). */
     private final RowPack results = new RowPack(RESULT_RECORD_BYTES);
     private ProcessorContext<Object, Object> context;
@@ -64,8 +82,16 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private long unrecordedUpdates;
     /** When the first late row since the last commit was forwarded (wall clock), or -1. */
     private long lateSentSinceMs = -1;
+    /** The windows closed since the last commit. */
+    private long closedSinceCommit;
 
     public WindowedAggregateProcessor(AggregateSpec spec, Names names, boolean forwardLateRows) {
+        this(spec, names, forwardLateRows, CLOSE_CHUNK);
+    }
+
+    /** @param closeChunk the windows a transaction closes, about ({@link #CLOSE_CHUNK}) */
+    public WindowedAggregateProcessor(AggregateSpec spec, Names names, boolean forwardLateRows, long closeChunk) {
+        this.closeChunk = closeChunk;
         this.spec = spec;
         this.names = names;
         this.forwardLateRows = forwardLateRows;
@@ -93,7 +119,10 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         } else {
             KeyValueStore<Bytes, byte[]> store = context.getStateStore(names.windowsStore());
             WindowAssigner assigner = new WindowAssigner(micros(spec.window()), micros(spec.slide()));
-            this.windows = new WindowState(new OpenWindows(store, layout, assigner.size(), MAP_BUDGET_BYTES), assigner,
+            // a commit writes the map into the store, in the transaction of a closing's step when there is one:
+            // twice a step's windows at most, so that the two together stay well within the transaction timeout
+            long mapWindows = closeChunk > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * closeChunk;
+            this.windows = new WindowState(new OpenWindows(store, layout, assigner.size(), MAP_BUDGET_BYTES, mapWindows), assigner,
                     OutputPolicy.of(spec.outputMode()));
         }
         this.meta = new MetaStore(context.getStateStore(names.metaStore()));
@@ -105,11 +134,16 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             m.flush();
             recordRowMetrics();
             lateSentSinceMs = -1;
+            closedSinceCommit = 0;
         });
         this.metrics = new TaskMetrics(context.metrics(), context.taskId().toString());
         metrics.rowsTotal(meta.stateRows());
         if (meta.watermarkMs() != null) {
             metrics.watermark(meta.watermarkMs());
+        }
+        metrics.pendingCloses(meta.closes().size());
+        if (windows.closesInSteps()) {
+            context.schedule(CLOSE_STEP_EVERY, PunctuationType.WALL_CLOCK_TIME, now -> continueClosing());
         }
     }
 
@@ -213,41 +247,111 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             metrics.watermark(marker.watermarkMs());
         }
         int partition = context.recordMetadata().map(RecordMetadata::partition).orElse(0);
+        if (!windows.closesInSteps()) {
+            endBatchAtOnce(marker, partition, record.timestamp());
+            return;
+        }
+        Long wm = watermarkMicros();
+        boolean first = meta.closes().isEmpty();
+        meta.addClose(new PendingClose(marker.batchId(), meta.watermarkMs(), partition, record.timestamp(),
+                wm == null ? Long.MAX_VALUE : Long.MIN_VALUE, wm == null ? Long.MIN_VALUE : wm - windows.span(),
+                0, meta.stateRows(), meta.updated(), meta.dropped()));
+        meta.nextBatch(); // the rows after the marker are the next batch's, while its closing goes on
+        recordRowMetrics();
+        if (first) {
+            closeStep();
+            // done: the batch is complete, make its output visible now rather than at the next commit
+            // interval; the commit writes the windows still open from the map into the store (CommitHook).
+            // Not when the next batch's marker follows in the same transaction: that one commits, and the
+            // windows it closes are emitted from the map without ever being written to the store
+            // (an availableNow run of a million windows wrote and deleted them all, 1.8 s)
+            if (meta.closes().isEmpty() && !marker.followedByMarker()) {
+                context.commit();
+            }
+        }
+        metrics.pendingCloses(meta.closes().size());
+    }
+
+    /** The punctuator: the next step of the oldest closing, if there is one and this transaction has room for it. */
+    private void continueClosing() {
+        if (!meta.closes().isEmpty() && closedSinceCommit < closeChunk) {
+            closeStep();
+            context.commit();
+            metrics.pendingCloses(meta.closes().size());
+        }
+    }
+
+    /**
+     * A step of the oldest closing: up to the chunk's room left in this transaction; its marker
+     * when it is done, else a commit asked for (the punctuator goes on after it).
+     */
+    private void closeStep() {
+        long room = closeChunk - closedSinceCommit;
+        if (room <= 0) {
+            context.commit();
+            return;
+        }
+        PendingClose c = meta.closes().get(0);
+        OutputPolicy.Step step = windows.closeStep(c.from(), c.bound(), room, row -> emit(c.partition(), c.timestamp(), row));
+        forwardResults(c.partition(), c.timestamp());
+        closedSinceCommit += Math.max(step.emitted(), step.purged());
+        meta.addStateRows(-step.purged());
+        meta.closeStepped(step.next(), step.emitted(), step.purged());
+        recordRowMetrics();
+        metrics.output(step.emitted());
+        PendingClose now = meta.closes().get(0);
+        if (now.from() <= now.bound()) {
+            LOG.debug("{}: batch {}: {} windows closed, going on from window start {} after a commit", where(), c.batchId(),
+                    now.emitted(), now.from());
+            context.commit();
+            return;
+        }
+        forwardMarker(now.batchId(), now.watermarkMs(), now.partition(), now.timestamp(), now.stateRows(), now.updated(),
+                now.dropped(), now.emitted());
+        meta.closeDone();
+    }
+
+    private void emit(int partition, long timestamp, Object[] row) {
+        results.add(output, row, -1);
+        if (results.rows() >= RESULT_ROWS_PER_RECORD || results.bytes() >= RESULT_RECORD_BYTES) {
+            forwardResults(partition, timestamp);
+        }
+    }
+
+    /** Ends the batch in one go (update and complete modes, sessions): its rows, its purge, its marker. */
+    private void endBatchAtOnce(Marker marker, int partition, long timestamp) {
         long[] emitted = {0};
         long purged = windows.endBatch(watermarkMicros(), meta.seq(), row -> {
-            results.add(output, row, -1);
-            if (results.rows() >= RESULT_ROWS_PER_RECORD || results.bytes() >= RESULT_RECORD_BYTES) {
-                forwardResults(partition, record.timestamp());
-            }
+            emit(partition, timestamp, row);
             emitted[0]++;
         });
-        forwardResults(partition, record.timestamp());
+        forwardResults(partition, timestamp);
         if (purged > 0) {
             meta.addStateRows(-purged);
         }
         recordRowMetrics();
         metrics.output(emitted[0]);
+        forwardMarker(marker.batchId(), meta.watermarkMs(), partition, timestamp, meta.stateRows(), meta.updated(),
+                meta.dropped(), emitted[0]);
+        meta.nextBatch();
+        if (!marker.followedByMarker()) {
+            context.commit(); // the batch is complete: make its output visible now (see endBatch)
+        }
+    }
+
+    private void forwardMarker(long batchId, Long watermarkMs, int partition, long timestamp, long stateRows, long updated,
+                               long dropped, long emitted) {
         Map<String, Long> counts = new LinkedHashMap<>();
-        counts.put(AggregateMetrics.MARKER_ROWS_TOTAL, meta.stateRows());
-        counts.put(AggregateMetrics.MARKER_ROWS_UPDATED, meta.updated());
-        counts.put(AggregateMetrics.MARKER_ROWS_DROPPED, meta.dropped());
-        counts.put(AggregateMetrics.MARKER_OUTPUT_ROWS, emitted[0]);
-        Marker forwarded = new Marker(marker.batchId(), meta.watermarkMs(), false);
+        counts.put(AggregateMetrics.MARKER_ROWS_TOTAL, stateRows);
+        counts.put(AggregateMetrics.MARKER_ROWS_UPDATED, updated);
+        counts.put(AggregateMetrics.MARKER_ROWS_DROPPED, dropped);
+        counts.put(AggregateMetrics.MARKER_OUTPUT_ROWS, emitted);
         RecordHeaders headers = new RecordHeaders();
         headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
-        context.forward(new Record<>(new ResultKey(partition), OutputJson.marker(forwarded, partition, counts),
-                record.timestamp(), headers), names.resultsSink());
-        LOG.debug("{}: batch {} ended at watermark {}: {} rows written, {} purged, {} late", where(), marker.batchId(),
-                meta.watermarkMs(), emitted[0], purged, meta.dropped());
-        meta.nextBatch();
-        // the batch is complete: make its output visible now rather than at the next commit interval;
-        // the commit writes the windows still open from the map into the store (CommitHook). Not
-        // when the next batch's marker follows in the same transaction: that one commits, and the
-        // windows it closes are emitted from the map without ever being written to the store
-        // (an availableNow run of a million windows wrote and deleted them all, 1.8 s)
-        if (!marker.followedByMarker()) {
-            context.commit();
-        }
+        context.forward(new Record<>(new ResultKey(partition), OutputJson.marker(new Marker(batchId, watermarkMs, false), partition, counts),
+                timestamp, headers), names.resultsSink());
+        LOG.debug("{}: batch {} ended at watermark {}: {} rows written, {} state rows, {} late", where(), batchId,
+                watermarkMs, emitted, stateRows, dropped);
     }
 
     private void forwardResults(int partition, long timestamp) {
