@@ -40,9 +40,14 @@ final class AggregationDriver implements AutoCloseable {
     private final RowJson output;
 
     AggregationDriver(AggregateSpec spec, Path stateDir, boolean lateRows) {
+        this(spec, stateDir, lateRows, io.tributary.topology.internal.WindowedAggregateProcessor.CLOSE_CHUNK);
+    }
+
+    /** @param closeChunk the windows a transaction closes, about: a small one closes in several steps */
+    AggregationDriver(AggregateSpec spec, Path stateDir, boolean lateRows, long closeChunk) {
         this.spec = spec;
         Properties props = WindowedAggregation.streamsConfig("agg-test", "127.0.0.1:9", stateDir, "test-instance");
-        driver = new TopologyTestDriver(WindowedAggregation.build(spec, EVENTS, RESULTS, lateRows ? LATE : null), props);
+        driver = new TopologyTestDriver(WindowedAggregation.build(spec, EVENTS, RESULTS, lateRows ? LATE : null, closeChunk), props);
         events = driver.createInputTopic(EVENTS, new ByteArraySerializer(), new ByteArraySerializer());
         results = driver.createOutputTopic(RESULTS, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         late = lateRows ? driver.createOutputTopic(LATE, new ByteArrayDeserializer(), new ByteArrayDeserializer()) : null;
@@ -83,6 +88,26 @@ final class AggregationDriver implements AutoCloseable {
         headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
         String value = "{\"batchId\":" + batchId + ",\"watermarkMs\":" + watermarkMs + "}";
         events.pipeInput(new TestRecord<>(null, value.getBytes(StandardCharsets.UTF_8), headers, Instant.ofEpochMilli(0)));
+    }
+
+    /** How many markers' closings are not done yet. */
+    int pendingCloses() {
+        return metric(AggregateMetrics.PENDING_CLOSES).intValue();
+    }
+
+    /**
+     * Lets the wall clock run until no closing is pending: each tick of the punctuator takes a step
+     * and commits; returns how many ticks that took.
+     */
+    int finishClosings() {
+        int ticks = 0;
+        while (pendingCloses() > 0) {
+            if (++ticks > 10_000) {
+                throw new AssertionError("closings still pending after " + ticks + " ticks");
+            }
+            driver.advanceWallClockTime(java.time.Duration.ofMillis(10));
+        }
+        return ticks;
     }
 
     /** Everything written to the results topic since the last call: each marker, and each row of each packed record. */
