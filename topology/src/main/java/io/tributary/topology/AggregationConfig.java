@@ -9,10 +9,11 @@ import java.util.Objects;
  * What a {@link StreamsAggregation} runs and where: immutable, made by {@link #builder} (or
  * {@link #of} with the defaults).
  *
- * @param pipeline the pipeline's name; names the stage ({@code <pipeline>/aggregate}) and the Kafka
- *                 Streams application ({@code tributary-<pipeline>-aggregate}: its consumer group,
- *                 transactional ids and changelog topics)
- * @param spec the aggregation
+ * @param pipeline the pipeline's name; names the stage ({@code <pipeline>/aggregate}, {@code <pipeline>/dedup} for a
+ *                 deduplication) and the Kafka Streams application ({@code tributary-<pipeline>-aggregate},
+ *                 {@code -dedup}: its consumer group, transactional ids and changelog topics)
+ * @param spec the aggregation, or null for a deduplication alone
+ * @param dedup the deduplication ({@code transform.dropDuplicates}) that runs instead of an aggregation, or null
  * @param eventsTopic the topic it reads, with the ingest's batch markers; default {@link Topics#events(String)}
  * @param resultsTopic the topic its rows and forwarded markers go to; default {@link Topics#results(String)}
  * @param lateRowsTopic where late rows go ({@code lateRows: deadLetter}), or null (the default) to only count them
@@ -33,14 +34,16 @@ import java.util.Objects;
  * @param standbyReplicas Kafka Streams' {@code num.standby.replicas}: warm copies of each task's state
  *                        on other instances, so a task moves without a full restore; default 0
  */
-public record AggregationConfig(String pipeline, AggregateSpec spec, String eventsTopic, String resultsTopic,
+public record AggregationConfig(String pipeline, AggregateSpec spec, DedupSpec dedup, String eventsTopic, String resultsTopic,
                                 String lateRowsTopic, Path stateDir, boolean trimEvents, boolean bounded,
                                 Duration restartWindow, int replicationFactor, String instanceId, int standbyReplicas) {
     public static final Duration DEFAULT_RESTART_WINDOW = Duration.ofMinutes(5);
 
     public AggregationConfig {
         Objects.requireNonNull(pipeline, "pipeline");
-        Objects.requireNonNull(spec, "spec");
+        if ((spec == null) == (dedup == null)) {
+            throw new IllegalArgumentException("give an aggregation or a deduplication, one of them");
+        }
         Objects.requireNonNull(eventsTopic, "eventsTopic");
         Objects.requireNonNull(resultsTopic, "resultsTopic");
         Objects.requireNonNull(stateDir, "stateDir");
@@ -63,20 +66,41 @@ public record AggregationConfig(String pipeline, AggregateSpec spec, String even
         return new Builder(pipeline, spec, stateDir);
     }
 
-    /** The {@code name} of its progress records, e.g. {@code quickstart/aggregate}. */
-    public String stageName() {
-        return pipeline + "/aggregate";
+    /** The deduplication {@code dedup} of pipeline {@code pipeline} over its events topic into its results topic, to be set further. */
+    public static Builder dedup(String pipeline, DedupSpec dedup, Path stateDir) {
+        return new Builder(pipeline, null, stateDir).dedup(dedup);
     }
 
-    /** The Kafka Streams application id, e.g. {@code tributary-quickstart-aggregate}. */
+    /** The {@code name} of its progress records, e.g. {@code quickstart/aggregate} ({@code quickstart/dedup}). */
+    public String stageName() {
+        return pipeline + "/" + role();
+    }
+
+    /** The Kafka Streams application id, e.g. {@code tributary-quickstart-aggregate} ({@code -dedup}). */
     public String applicationId() {
-        return "tributary-" + pipeline + "-aggregate";
+        return "tributary-" + pipeline + "-" + role();
+    }
+
+    private String role() {
+        return spec == null ? "dedup" : "aggregate";
+    }
+
+    /** The topology it runs; has no side effects. */
+    public org.apache.kafka.streams.Topology topology() {
+        return spec == null ? Deduplication.build(dedup, eventsTopic, resultsTopic)
+                : WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic);
+    }
+
+    /** Spark's name of its state operator in a progress line. */
+    public String operatorName() {
+        return spec == null ? dedup.operatorName() : "windowedAggregate";
     }
 
     /** Collects an {@link AggregationConfig}'s values; the defaults are those of the record's description. */
     public static final class Builder {
         private final String pipeline;
         private final AggregateSpec spec;
+        private DedupSpec dedup;
         private final Path stateDir;
         private String eventsTopic;
         private String resultsTopic;
@@ -99,6 +123,11 @@ public record AggregationConfig(String pipeline, AggregateSpec spec, String even
         public Builder topics(String events, String results) {
             this.eventsTopic = events;
             this.resultsTopic = results;
+            return this;
+        }
+
+        private Builder dedup(DedupSpec d) {
+            this.dedup = d;
             return this;
         }
 
@@ -139,7 +168,7 @@ public record AggregationConfig(String pipeline, AggregateSpec spec, String even
         }
 
         public AggregationConfig build() {
-            return new AggregationConfig(pipeline, spec, eventsTopic, resultsTopic, lateRowsTopic, stateDir, trimEvents, bounded,
+            return new AggregationConfig(pipeline, spec, dedup, eventsTopic, resultsTopic, lateRowsTopic, stateDir, trimEvents, bounded,
                     restartWindow, replicationFactor, instanceId, standbyReplicas);
         }
     }

@@ -87,8 +87,7 @@ public final class StreamsAggregation implements PipelineStage {
             if (!g.awaitTopic(config.eventsTopic(), bound)) {
                 throw TopologyErrors.noEventsTopic(config.eventsTopic(), bound.toSeconds());
             }
-            a = new StreamsApp(applicationId, () -> WindowedAggregation.build(config.spec(), config.eventsTopic(),
-                    config.resultsTopic(), config.lateRowsTopic()), props, config.restartWindow(), config.instanceId() != null);
+            a = new StreamsApp(applicationId, config::topology, props, config.restartWindow(), config.instanceId() != null);
             this.committed = offsets.committed(resumeAt);
             this.trimmed = committed;
             a.start();
@@ -105,7 +104,8 @@ public final class StreamsAggregation implements PipelineStage {
         this.gap = g;
         this.app = a;
         this.lastBatches = new LastBatchCheck(config.eventsTopic(), gap, config.bounded());
-        this.progress = new BatchProgress(config.stageName(), applicationId, config.eventsTopic(), config.instanceId());
+        this.progress = new BatchProgress(config.stageName(), config.operatorName(), applicationId, config.eventsTopic(),
+                config.instanceId());
     }
 
     /**

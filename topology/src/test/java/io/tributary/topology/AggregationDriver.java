@@ -25,7 +25,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 
 /** A TopologyTestDriver around the aggregation, speaking in input JSON lines, markers and result rows. */
-final class AggregationDriver implements AutoCloseable {
+final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
     static final String EVENTS = "events";
     static final String RESULTS = "results";
     static final String LATE = "late-rows";
@@ -60,7 +60,8 @@ final class AggregationDriver implements AutoCloseable {
     }
 
     /** Pipes one input row as file-ingest publishes it: key = group values, timestamp = event time. */
-    long row(String jsonLine) {
+    @Override
+    public long row(String jsonLine) {
         Object[] row = input.parse(jsonLine);
         StringBuilder key = new StringBuilder("[");
         for (int i : spec.groupByIndex()) {
@@ -83,7 +84,8 @@ final class AggregationDriver implements AutoCloseable {
     }
 
     /** Pipes a watermark marker (watermarkMs null: no watermark yet). */
-    void marker(long batchId, Long watermarkMs) {
+    @Override
+    public void marker(long batchId, Long watermarkMs) {
         RecordHeaders headers = new RecordHeaders();
         headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
         String value = "{\"batchId\":" + batchId + ",\"watermarkMs\":" + watermarkMs + "}";

@@ -11,7 +11,16 @@ import java.util.List;
  * next batch), if wm_{N+1} > wm_N, Spark's no-data batch: marker {N+1, wm_{N+1}}.
  */
 final class SparkBatches {
-    private final AggregationDriver driver;
+    /** What the batches are played into: a topology under test. */
+    interface Events {
+        /** Pipes one input row; returns its event time in ms (0 for none). */
+        long row(String jsonLine);
+
+        /** Pipes a watermark marker (watermarkMs null: no watermark yet). */
+        void marker(long batchId, Long watermarkMs);
+    }
+
+    private final Events driver;
     private final long delayMs;
     private final boolean noDataMarkerAfterEveryBatch;
     private long nextBatchId;
@@ -22,13 +31,14 @@ final class SparkBatches {
      * @param noDataMarkerAfterEveryBatch write the no-data marker after every batch that moved the
      *     watermark, even when a data batch follows (the reading of the contract the golden files refute)
      */
-    SparkBatches(AggregationDriver driver, Duration delay, boolean noDataMarkerAfterEveryBatch) {
+    SparkBatches(Events driver, Duration delay, boolean noDataMarkerAfterEveryBatch) {
         this.driver = driver;
-        this.delayMs = delay.toMillis();
+        this.delayMs = delay == null ? -1 : delay.toMillis();
         this.noDataMarkerAfterEveryBatch = noDataMarkerAfterEveryBatch;
     }
 
-    SparkBatches(AggregationDriver driver, Duration delay) {
+    /** @param delay the watermark's delay, or null for none (every marker without a watermark, no no-data batch) */
+    SparkBatches(Events driver, Duration delay) {
         this(driver, delay, false);
     }
 
@@ -53,7 +63,7 @@ final class SparkBatches {
 
     /** Computes the next batch's watermark; true if it moved. */
     private boolean advance() {
-        if (maxEventMs == null) {
+        if (maxEventMs == null || delayMs < 0) {
             return false;
         }
         long next = maxEventMs - delayMs;

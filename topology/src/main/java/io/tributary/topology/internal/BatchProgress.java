@@ -18,6 +18,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class BatchProgress {
     private final String name;
+    private final String operatorName;
     private final String description;
     private final String eventsTopic;
     /** This process among several instances that share the application's tasks; null when it is the only one. */
@@ -28,12 +29,14 @@ public final class BatchProgress {
 
     /**
      * @param name the stage's name, e.g. {@code quickstart/aggregate}
+     * @param operatorName Spark's name of the state operator, e.g. {@code windowedAggregate}
      * @param applicationId the Kafka Streams application's id
      * @param instanceId this process among several instances that share the tasks, or null: its
      *     progress then names it and the partitions of its batch
      */
-    public BatchProgress(String name, String applicationId, String eventsTopic, String instanceId) {
+    public BatchProgress(String name, String operatorName, String applicationId, String eventsTopic, String instanceId) {
         this.name = name;
+        this.operatorName = operatorName;
         this.description = "KafkaStreams[" + applicationId + " <- " + eventsTopic + "]";
         this.eventsTopic = eventsTopic;
         this.instanceId = instanceId;
@@ -55,7 +58,7 @@ public final class BatchProgress {
         Map<String, Double> counts = counts(metrics);
         long rows = delta(counts, AggregateMetrics.INPUT_ROWS);
         Map<String, Object> op = new LinkedHashMap<>();
-        op.put("operatorName", "windowedAggregate");
+        op.put("operatorName", operatorName);
         op.put("numRowsTotal", counts.getOrDefault(AggregateMetrics.ROWS_TOTAL, 0.0).longValue());
         op.put("numRowsUpdated", delta(counts, AggregateMetrics.ROWS_UPDATED));
         op.put("numRowsDroppedByWatermark", delta(counts, AggregateMetrics.ROWS_DROPPED));

@@ -10,6 +10,11 @@ public record Names(String prefix) {
         return prefix + "-windowed-aggregate";
     }
 
+    /** The deduplication's keys in state. */
+    public String keysStore() {
+        return prefix + "-keys";
+    }
+
     public String windowsStore() {
         return prefix + "-windows";
     }
