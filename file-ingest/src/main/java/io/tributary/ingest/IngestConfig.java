@@ -52,6 +52,7 @@ public final class IngestConfig {
     private final String eventTime;
     private final Duration watermarkDelay;
     private final List<String> groupBy;
+    private final boolean marksBatches;
     private final int maxFilesPerTrigger;
     private final long maxBytesPerTrigger;
     private final BadRecordPolicy onBadRecord;
@@ -89,6 +90,7 @@ public final class IngestConfig {
         this.eventTime = b.eventTime;
         this.watermarkDelay = b.watermarkDelay;
         this.groupBy = List.copyOf(b.groupBy);
+        this.marksBatches = b.marksBatches;
         this.maxFilesPerTrigger = b.maxFilesPerTrigger;
         this.maxBytesPerTrigger = b.maxBytesPerTrigger;
         this.onBadRecord = b.onBadRecord;
@@ -213,6 +215,7 @@ public final class IngestConfig {
         b.eventTime = eventTime;
         b.watermarkDelay = watermarkDelay;
         b.groupBy = new ArrayList<>(groupBy);
+        b.marksBatches = marksBatches;
         b.maxFilesPerTrigger = maxFilesPerTrigger;
         b.maxBytesPerTrigger = maxBytesPerTrigger;
         b.onBadRecord = onBadRecord;
@@ -272,10 +275,12 @@ public final class IngestConfig {
      * True when an event-time column is set, that is when an aggregation reads the events: every
      * batch then ends with a marker on every events partition, with the watermark when a delay is
      * set and none without one. The aggregation writes a batch's output at its marker (complete and
-     * update modes need no watermark for that), so a batch without one would never be written.
+     * update modes need no watermark for that), so a batch without one would never be written. Also
+     * when asked for without an event time ({@link IngestConfigBuilder#marksBatches}: a deduplication
+     * without a watermark commits at each marker).
      */
     public boolean marksBatches() {
-        return eventTime != null;
+        return eventTime != null || marksBatches;
     }
 
     /** The columns whose values, as a JSON array, key every events record; empty for a null key. */

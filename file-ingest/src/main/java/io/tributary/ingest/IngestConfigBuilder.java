@@ -41,6 +41,7 @@ public final class IngestConfigBuilder {
     String eventTime;
     Duration watermarkDelay;
     List<String> groupBy = new ArrayList<>();
+    boolean marksBatches;
     int maxFilesPerTrigger = Integer.MAX_VALUE;
     long maxBytesPerTrigger = Long.MAX_VALUE;
     BadRecordPolicy onBadRecord = BadRecordPolicy.DEAD_LETTER;
@@ -243,6 +244,12 @@ public final class IngestConfigBuilder {
     /** Spark's {@code withWatermark} delay; needs {@link #eventTime}. */
     public IngestConfigBuilder watermarkDelay(Duration delay) {
         this.watermarkDelay = delay;
+        return this;
+    }
+
+    /** Every batch ends with a marker even without an event time (a deduplication reads the events); see {@link IngestConfig#marksBatches()}. */
+    public IngestConfigBuilder marksBatches(boolean marks) {
+        this.marksBatches = marks;
         return this;
     }
 
