@@ -27,7 +27,7 @@ public final class Instances {
 
     /**
      * Who owns what of the pipeline's work now, as Kafka's groups say (for {@code checkpoint show}):
-     * per role ({@code ingest lease}, {@code delta-source lease}, {@code aggregate}, {@code sink}), each
+     * per role ({@code ingest lease}, {@code delta-source lease}, {@code aggregate}, {@code dedup}, {@code sink}), each
      * member's instance id and the partitions of the role's topic it holds. Roles whose group has no
      * member are left out.
      */
@@ -37,6 +37,7 @@ public final class Instances {
         groups.put("tributary-" + p + "-ingest", "ingest lease");
         groups.put("tributary-" + p + "-delta-source", "delta-source lease");
         groups.put("tributary-" + p + "-aggregate", "aggregate");
+        groups.put("tributary-" + p + "-dedup", "dedup");
         groups.put("tributary-" + p + "-sink", "sink");
         Map<String, Map<String, List<Integer>>> out = new java.util.LinkedHashMap<>();
         try (Admin admin = Admin.create(client)) {

@@ -35,6 +35,7 @@ import io.tributary.source.DeltaSource;
 import io.tributary.source.DeltaSourceConfig;
 import io.tributary.topology.AggregateSpec;
 import io.tributary.topology.AggregationConfig;
+import io.tributary.topology.DedupSpec;
 import io.tributary.topology.OutputMode;
 import io.tributary.topology.StreamsAggregation;
 import java.time.Duration;
@@ -181,6 +182,7 @@ public final class PipelineParts {
         int partitions = spec.integer(Settings.PARTITIONS);
         Schema input;
         AggregateSpec aggregate;
+        DedupSpec dedup = null;
         String lateTopic = "deadLetter".equals(spec.string(Settings.LATE_ROWS)) ? Topics.lateRows(spec.name()) : null;
         CompletableFuture<Void> topics = new CompletableFuture<>(); // the ingest's wait for its topics
         try {
@@ -205,7 +207,9 @@ public final class PipelineParts {
                 }
             } else {
                 input = fileSchema(spec, client);
-                aggregate = aggregateSpec(spec, ingestConfig(spec, input, null).outputSchema()); // over the rows transform.* makes
+                Schema rows = ingestConfig(spec, input, null).outputSchema(); // the rows transform.* makes
+                aggregate = aggregateSpec(spec, rows);
+                dedup = DedupParts.spec(spec, rows);
                 IngestConfig ingestConfig = ingestConfig(spec, input, aggregate, true);
                 input = ingestConfig.outputSchema(); // with _rescued_data under schemaEvolution rescue, after transform.*
                 String name = spec.name() + "/ingest";
@@ -225,7 +229,7 @@ public final class PipelineParts {
                     FileIngest.createTopics(admin, ingestConfig, partitions);
                 }
             }
-            if (aggregate != null) {
+            if (aggregate != null || dedup != null) {
                 String results = Topics.results(spec.name());
                 TopicAdmin.ensure(client, partitions, replicationFactor(spec), lateTopic != null ? new String[] {results, lateTopic} : new String[] {results});
             }
@@ -239,11 +243,13 @@ public final class PipelineParts {
         // a Kafka source's topic is read by the sink itself: no copy, and never trimmed (it is someone else's)
         KafkaSubscription subscription = Settings.kafkaSource(spec::has) ? kafkaSubscription(spec) : null;
         String sinkTopic = subscription != null ? subscription.description() : Topics.events(spec.name());
-        if (aggregate != null) {
-            sinkSchema = aggregate.outputSchema();
+        if (aggregate != null || dedup != null) {
+            sinkSchema = aggregate != null ? aggregate.outputSchema() : input; // deduplicated rows are the events' rows
             sinkTopic = Topics.results(spec.name());
-            AggregationConfig.Builder aggregationBuilder = AggregationConfig.builder(spec.name(), aggregate, spec.stateDir().resolve("streams"))
-                    .lateRowsTopic(lateTopic)
+            AggregationConfig.Builder aggregationBuilder = aggregate != null
+                    ? AggregationConfig.builder(spec.name(), aggregate, spec.stateDir().resolve("streams")).lateRowsTopic(lateTopic)
+                    : AggregationConfig.dedup(spec.name(), dedup, spec.stateDir().resolve("streams"));
+            aggregationBuilder
                     .trimEvents(spec.bool(Settings.TOPIC_TRIM))
                     .bounded(spec.trigger().bounded())
                     .restartWindow(Recovery.GIVE_UP_AFTER) // as long as the run loop tries a failed batch again
@@ -393,7 +399,10 @@ public final class PipelineParts {
         return ingestConfig(spec, input, aggregate, false);
     }
 
-    /** The file source's config; {@code toTable} and no aggregation: its rows are checked against the table's CHECK constraints. */
+    /**
+     * The file source's config; {@code toTable} and no aggregation: its rows are checked against the table's CHECK constraints,
+     * and placed and marked for {@code transform.dropDuplicates} (false: a look at the rows the transform makes).
+     */
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate, boolean toTable) {
         boolean transformed = TransformParts.transforms(spec);
         Optional<DeltaTables.RowRules> table = aggregate == null ? TableRules.read(spec) : Optional.empty();
@@ -412,6 +421,9 @@ public final class PipelineParts {
         replicationFactor(spec).ifPresent(b::replicationFactor);
         if (aggregate == null && "upsert".equals(spec.string(Settings.SINK_MODE))) {
             b.groupBy(spec.list(Settings.SINK_KEYS)); // a key's rows share a partition, so Kafka order is their order
+        }
+        if (aggregate == null && toTable) {
+            DedupParts.placeRows(spec, b);
         }
         if (aggregate != null) {
             b.eventTime(aggregate.eventTime()).watermarkDelay(aggregate.watermark()).groupBy(aggregate.groupBy());

@@ -28,14 +28,16 @@ final class TransformParts {
      * refused before Kafka starts; an inferred schema is known only once Kafka is there.
      */
     static void check(PipelineSpec spec) {
-        boolean computes = transforms(spec)
+        boolean computes = transforms(spec) || DedupParts.given(spec)
                 || !groupByItems(spec).stream().allMatch(Transform::isColumn) || !aggregates(spec, new java.util.LinkedHashMap<>()).isEmpty();
         if (!spec.has(Settings.FILES_PATH) || !computes) {
             return;
         }
         Schema input = PipelineParts.fileSchema(spec);
         if (input != null) {
-            PipelineParts.aggregateSpec(spec, PipelineParts.ingestConfig(spec, input, null).outputSchema());
+            Schema rows = PipelineParts.ingestConfig(spec, input, null, false).outputSchema();
+            PipelineParts.aggregateSpec(spec, rows);
+            DedupParts.spec(spec, rows);
         }
     }
 

@@ -169,6 +169,7 @@ public final class PipelineSpec {
                 throw SpecErrors.sqlWithTransform(where(key), key, where(Settings.SQL));
             }
         }
+        checkDropDuplicates(files);
         if (files && values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {
             throw SpecErrors.hintsWithSchema(where(Settings.SCHEMA_HINTS), Settings.SCHEMA_HINTS);
         }
@@ -184,6 +185,26 @@ public final class PipelineSpec {
         }
         if (has(Settings.INSTANCE_ID) && !string(Settings.INSTANCE_ID).matches("[A-Za-z0-9._-]{1,100}")) {
             throw SpecErrors.badInstanceId(where(Settings.INSTANCE_ID), Settings.INSTANCE_ID, string(Settings.INSTANCE_ID));
+        }
+    }
+
+    /** {@code transform.dropDuplicates} runs over a file source's rows into a table of them: not before an aggregation or an upsert yet. */
+    private void checkDropDuplicates(boolean files) {
+        String dedup = Settings.TRANSFORM_DEDUP.stream().filter(values::containsKey).findFirst().orElse(null);
+        if (dedup == null) {
+            return;
+        }
+        if (!files) {
+            throw SpecErrors.transformNeedsFileSource(where(dedup), dedup);
+        }
+        String aggregate = Settings.ALL.stream().map(Setting::key)
+                .filter(k -> k.startsWith(Settings.AGGREGATE + ".") && !k.equals(Settings.STANDBY_REPLICAS) && values.containsKey(k))
+                .findFirst().orElse(null);
+        if (aggregate != null) {
+            throw SpecErrors.dropDuplicatesBeforeAggregate(where(dedup), dedup, aggregate);
+        }
+        if ("upsert".equals(values.get(Settings.SINK_MODE))) {
+            throw SpecErrors.dropDuplicatesIntoUpsert(where(dedup), dedup, Settings.SINK_MODE);
         }
     }
 

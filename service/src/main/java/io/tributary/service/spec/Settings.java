@@ -10,6 +10,7 @@ import io.tributary.settings.Setting;
 import io.tributary.sink.SinkSettings;
 import io.tributary.source.DeltaSourceSettings;
 import io.tributary.topology.AggregationSettings;
+import io.tributary.topology.DedupSettings;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -55,6 +56,12 @@ public final class Settings {
     public static final String TRANSFORM_JOIN = TransformSettings.JOIN.under(TRANSFORM).key();
     public static final String TRANSFORM_JOIN_MAX_ROWS = TransformSettings.JOIN_MAX_ROWS.under(TRANSFORM).key();
     public static final String SQL = TransformSettings.SQL.key();
+    public static final String DEDUP_KEYS = DedupSettings.KEYS.under(TRANSFORM).key();
+    public static final String DEDUP_EVENT_TIME = DedupSettings.EVENT_TIME.under(TRANSFORM).key();
+    public static final String DEDUP_WITHIN_WATERMARK = DedupSettings.WITHIN_WATERMARK.under(TRANSFORM).key();
+    public static final String DEDUP_WATERMARK = DedupSettings.WATERMARK.under(TRANSFORM).key();
+    /** The keys of {@code transform.dropDuplicates}, in the order the documentation lists them. */
+    public static final List<String> TRANSFORM_DEDUP = List.of(DEDUP_KEYS, DEDUP_EVENT_TIME, DEDUP_WITHIN_WATERMARK, DEDUP_WATERMARK);
     public static final String DELTA_PATH = DeltaSourceSettings.PATH.under(DELTA).key();
     public static final String DELTA_STARTING_VERSION = DeltaSourceSettings.STARTING_VERSION.under(DELTA).key();
     public static final String DELTA_SKIP_CHANGE_COMMITS = DeltaSourceSettings.SKIP_CHANGE_COMMITS.under(DELTA).key();
@@ -154,6 +161,7 @@ public final class Settings {
         all.add(IngestSettings.ON_BAD_RECORD.under(KAFKA_SOURCE)); // the file source's modes, for the records of a topic
         all.add(TransformSettings.SQL); // the transform as one query, at the top: sql
         TransformSettings.ALL.forEach(s -> all.add(s.under(TRANSFORM)));
+        DedupSettings.ALL.forEach(s -> all.add(s.under(TRANSFORM)));
         SinkSettings.ALL.forEach(s -> all.add(s.under(SINK)));
         AggregationSettings.ALL.forEach(s -> all.add(s.under(AGGREGATE)));
         all.add(AggregationSettings.OUTPUT_MODE);

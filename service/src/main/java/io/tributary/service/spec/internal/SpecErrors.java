@@ -215,6 +215,17 @@ public final class SpecErrors {
                 + " Kafka source takes no transform yet. Land the source in a table first, or remove the key");
     }
 
+    public static TributaryException dropDuplicatesBeforeAggregate(String where, String key, String aggregateKey) {
+        return new TributaryException(where + ": key '" + key + "' drops duplicates, and '" + aggregateKey + "' aggregates: a"
+                + " deduplication before an aggregation is not supported yet. Land the deduplicated rows in a table and aggregate"
+                + " that table (source.delta), or remove one of them");
+    }
+
+    public static TributaryException dropDuplicatesIntoUpsert(String where, String key, String modeKey) {
+        return new TributaryException(where + ": key '" + key + "' drops duplicates, and '" + modeKey + "' is upsert: an upsert"
+                + " keeps one row per key already; drop duplicates into an append table (the default mode), or remove the key");
+    }
+
     public static TributaryException kafkaSourceAggregation(String where, String key) {
         return new TributaryException(where + ": key '" + key + "' aggregates, but a Kafka source is landed as it is: its windows need"
                 + " the watermark markers a pipeline's own ingest writes. Land the topic in a table with this pipeline, then aggregate"
