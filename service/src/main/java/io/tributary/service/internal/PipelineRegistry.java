@@ -94,7 +94,7 @@ final class PipelineRegistry {
     static Set<String> running(Map<String, Object> client, PipelineSpec spec, String self) {
         Set<String> out = new TreeSet<>();
         Instances.owners(client, spec).forEach((role, members) -> {
-            if (!role.equals("aggregate")) { // Kafka Streams' members are named after their threads; every instance has a sink
+            if (!role.equals("aggregate") && !role.equals("dedup")) { // Kafka Streams' members are named after their threads; every instance has a sink
                 out.addAll(members.keySet());
             }
         });
