@@ -14,4 +14,11 @@ public final class DeltaErrors {
                 + ", which Tributary cannot read yet (primitive types, structs, arrays and maps with string keys); read the "
                 + "table with Spark, or drop the column");
     }
+
+    /** When a deletion vector (a bitmap of a data file's deleted rows) cannot be read as Delta's format says. */
+    public static TributaryException deletionVectorUnreadable(String where, String problem) {
+        return new TributaryException("deletion vector " + where + " is unreadable: " + problem + "; the file was damaged or "
+                + "not written as Delta's protocol says (\"Deletion Vector Format\"); restore it from a copy, or remove the data "
+                + "file it belongs to from the table with the engine that wrote it");
+    }
 }
