@@ -24,7 +24,7 @@ import java.util.function.LongSupplier;
 
 /**
  * MERGE of change data by key (Databricks' AUTO CDC, {@code docs/cdc.md}), copy-on-write as
- * {@link CopyOnWriteUpsert}: each row is a change of its key, stored without {@code exceptColumns};
+ * {@link CopyOnWriteUpsert} (or with deletion vectors, {@link ReplacedRows}): each row is a change of its key, stored without {@code exceptColumns};
  * one matching {@code deleteWhen} deletes the key. Within a batch the change with the greatest
  * {@code sequenceBy} value per key wins (ties and no sequenceBy: the later in Kafka order). Across
  * batches, with sequenceBy, a change whose sequence is not above the one the table holds for its
@@ -158,8 +158,7 @@ final class ChangeUpsert implements WriteMode {
                 pending.put(key, change);
             }
         }
-        List<Object[]> output = new ArrayList<>();
-        List<Row> actions = new ArrayList<>();
+        ReplacedRows replaced = ReplacedRows.of(writer, snapshot);
         ChangeFeed feed = ChangeFeed.of(snapshot);
         int width = projection.length;
         Set<String> read = new LinkedHashSet<>();
@@ -169,11 +168,13 @@ final class ChangeUpsert implements WriteMode {
         Predicate filter = null;
         if (snapshot.isPresent()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keys());
-            FileScan.read(writer.engine(), snapshot.get(), filter, file -> {
-                List<Object[]> survivors = new ArrayList<>(file.rows().size());
-                boolean hit = false;
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), file -> {
+                List<Object[]> rows = file.rows();
+                List<Object[]> survivors = new ArrayList<>(rows.size());
+                List<Integer> hits = new ArrayList<>();
                 read.add(file.identity());
-                for (Object[] row : file.rows()) {
+                for (int i = 0; i < rows.size(); i++) {
+                    Object[] row = rows.get(i);
                     Key key = keys.of(row);
                     Object[] change = pending.get(key);
                     boolean tombstone = change == null && changes.change(key) == BatchChanges.Change.DELETE;
@@ -182,7 +183,7 @@ final class ChangeUpsert implements WriteMode {
                         pending.remove(key);
                     }
                     if (tombstone || change != null && pending.containsKey(key)) {
-                        hit = true;
+                        hits.add(i);
                         matched.add(key);
                         boolean delete = tombstone || deletes(change);
                         counts[delete ? 1 : 0]++;
@@ -191,14 +192,14 @@ final class ChangeUpsert implements WriteMode {
                         survivors.add(row);
                     }
                 }
-                if (hit) {
+                if (!hits.isEmpty()) {
                     removed.add(file.identity());
-                    actions.add(file.removeAction());
-                    output.addAll(survivors);
-                    counts[2] += survivors.size();
+                    replaced.replace(file, survivors, hits);
                 }
             });
         }
+        List<Object[]> output = replaced.rewritten();
+        counts[2] = output.size();
         long inserted = 0;
         long deletedAbsent = 0;
         for (Map.Entry<Key, Object[]> e : pending.entrySet()) {
@@ -218,18 +219,21 @@ final class ChangeUpsert implements WriteMode {
             output.add(Arrays.copyOf(change, projection.length));
             feed.add(update ? ChangeFeed.UPDATE_POSTIMAGE : ChangeFeed.INSERT, change, width);
         }
-        int removes = actions.size();
-        actions.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
+        List<Row> removes = replaced.removes();
+        List<Row> adds = new ArrayList<>(replaced.readds());
+        int readds = adds.size();
+        adds.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
         Optional<String> markerJson = markers == null ? Optional.empty() : markers.changedJson();
         Map<String, Object> metrics = RewritePlan.mergeMetrics(sourceRows, changes.size(), inserted, counts, read.size(), removed.size(),
-                actions.size() - removed.size());
+                adds.size() - readds);
+        replaced.addMetrics(metrics);
         metrics.put("numSourceKeysSkippedOutOfOrder", counts[3] + skipped);
         metrics.put("numSourceDeletesOfAbsentKeys", deletedAbsent);
         metrics.put("numDeleteMarkers", markers == null ? 0L : (long) markers.size());
         metrics.put("numDeleteMarkersExpired", expired);
-        Map.Entry<List<Row>, Integer> commit = feed.commit(writer, txn, actions.subList(0, removes), actions.subList(removes, actions.size()));
+        Map.Entry<List<Row>, Integer> commit = feed.commit(writer, txn, removes, adds);
         metrics.put("numTargetChangeFilesAdded", (long) commit.getValue());
         return new RewritePlan(commit.getKey(), snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics,
-                markerJson.map(json -> Map.of(DeleteMarkers.DOMAIN, json)).orElse(Map.of()), commit.getValue());
+                markerJson.map(json -> Map.of(DeleteMarkers.DOMAIN, json)).orElse(Map.of()), commit.getValue() + readds);
     }
 }

@@ -20,7 +20,9 @@ import java.util.Set;
  * may hold one of its keys ({@link KeyPredicates}) are read; each file that does hold one is
  * removed and its other rows are written again with the batch's rows, sorted by key, in files of
  * at most {@code rowsPerFile} rows. Files without a matching row stay; a batch of new keys only
- * rewrites nothing. All removes and adds are one commit ({@link RewriteCommitter}).
+ * rewrites nothing. All removes and adds are one commit ({@link RewriteCommitter}). On a table with
+ * deletion vectors on, a file that holds one of the keys is kept and its replaced rows are marked
+ * deleted in its deletion vector instead ({@link ReplacedRows}).
  */
 final class CopyOnWriteUpsert implements WriteMode {
     private final DeltaTableWriter writer;
@@ -62,8 +64,7 @@ final class CopyOnWriteUpsert implements WriteMode {
     /** Reads the files that hold the batch's keys and writes the new ones; commits nothing. */
     RewritePlan plan(Optional<Snapshot> snapshot, Transaction txn, BatchChanges changes, long sourceRows) {
         List<Object[]> upserts = changes.upserts();
-        List<Object[]> output = new ArrayList<>();
-        List<Row> actions = new ArrayList<>();
+        ReplacedRows replaced = ReplacedRows.of(writer, snapshot);
         ChangeFeed feed = ChangeFeed.of(snapshot);
         int width = keys.schema().fields().size();
         Set<String> read = new LinkedHashSet<>();
@@ -73,18 +74,20 @@ final class CopyOnWriteUpsert implements WriteMode {
         Predicate filter = null;
         if (snapshot.isPresent()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keys());
-            FileScan.read(writer.engine(), snapshot.get(), filter, file -> {
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), file -> {
                 read.add(file.identity());
-                List<Object[]> survivors = new ArrayList<>(file.rows().size());
-                boolean hit = false;
-                for (Object[] row : file.rows()) {
+                List<Object[]> rows = file.rows();
+                List<Object[]> survivors = new ArrayList<>(rows.size());
+                List<Integer> hits = new ArrayList<>();
+                for (int i = 0; i < rows.size(); i++) {
+                    Object[] row = rows.get(i);
                     Key key = keys.of(row);
                     BatchChanges.Change change = changes.change(key);
                     if (change == null) {
                         survivors.add(row);
                         continue;
                     }
-                    hit = true;
+                    hits.add(i);
                     boolean delete = change == BatchChanges.Change.DELETE;
                     if (matched.add(key) && !delete) {
                         counts[3]++;
@@ -92,11 +95,9 @@ final class CopyOnWriteUpsert implements WriteMode {
                     counts[delete ? 1 : 0]++;
                     feed.add(delete ? ChangeFeed.DELETE : ChangeFeed.UPDATE_PREIMAGE, row, width);
                 }
-                if (hit) {
+                if (!hits.isEmpty()) {
                     removed.add(file.identity());
-                    actions.add(file.removeAction());
-                    output.addAll(survivors);
-                    counts[2] += survivors.size();
+                    replaced.replace(file, survivors, hits);
                 }
             });
         }
@@ -104,18 +105,23 @@ final class CopyOnWriteUpsert implements WriteMode {
         for (Object[] upsert : upserts) {
             feed.add(matched.contains(keys.of(upsert)) ? ChangeFeed.UPDATE_POSTIMAGE : ChangeFeed.INSERT, upsert, width);
         }
-        int removes = actions.size();
+        List<Row> removes = replaced.removes();
+        List<Row> adds = new ArrayList<>(replaced.readds());
+        List<Object[]> output = replaced.rewritten();
+        counts[2] = output.size();
         if (output.isEmpty() && changes.upsertsInKeyOrder()) {
-            actions.addAll(SortedFiles.write(writer, txn, upserts, null, rowsPerFile));
+            adds.addAll(SortedFiles.write(writer, txn, upserts, null, rowsPerFile));
         } else {
             output.addAll(upserts);
-            actions.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
+            adds.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
         }
+        int readds = replaced.readds().size();
         Map<String, Object> metrics = RewritePlan.mergeMetrics(sourceRows, changes.size(), inserted, counts, read.size(), removed.size(),
-                actions.size() - removed.size());
-        Map.Entry<List<Row>, Integer> commit = feed.commit(writer, txn, actions.subList(0, removes), actions.subList(removes, actions.size()));
+                adds.size() - readds);
+        replaced.addMetrics(metrics);
+        Map.Entry<List<Row>, Integer> commit = feed.commit(writer, txn, removes, adds);
         metrics.put("numTargetChangeFilesAdded", (long) commit.getValue());
         return new RewritePlan(commit.getKey(), snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics, Map.of(),
-                commit.getValue());
+                commit.getValue() + readds);
     }
 }

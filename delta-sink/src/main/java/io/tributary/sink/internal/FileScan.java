@@ -8,13 +8,17 @@ import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.expressions.AlwaysTrue;
 import io.delta.kernel.expressions.Predicate;
+import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.tributary.delta.KernelSchemas;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -22,10 +26,12 @@ import java.util.Set;
 /** The files of a snapshot that a Kernel scan filter keeps (data skipping on their statistics), read one by one. */
 final class FileScan {
     /**
-     * One file the scan kept: its {@link TableFile#identity() identity} (path and deletion vector), its rows,
-     * and the {@code remove} action that drops it.
+     * One file the scan kept: its {@link TableFile#identity() identity} (path and deletion vector), its rows
+     * (those its deletion vector does not mark deleted), the {@code remove} action that drops it, and, when
+     * asked for, each row's position in the Parquet file (what a deletion vector marks) and Kernel's scan-file
+     * row with the {@code add}'s statistics.
      */
-    record ScannedFile(String identity, List<Object[]> rows, Row removeAction) {
+    record ScannedFile(String identity, List<Object[]> rows, Row removeAction, long[] rowIndexes, Row scanFile) {
     }
 
     /** Receives each kept file with its rows. */
@@ -43,18 +49,45 @@ final class FileScan {
 
     /** Reads every file the filter keeps and hands it to {@code visitor}. */
     static void read(Engine engine, Snapshot snapshot, Predicate filter, FileVisitor visitor) {
-        Schema schema = KernelSchemas.fromKernel(snapshot.getPath(), snapshot.getSchema());
-        Scan scan = snapshot.getScanBuilder().withFilter(filter).build();
+        read(engine, snapshot, filter, false, visitor);
+    }
+
+    /**
+     * Reads every file the filter keeps and hands it to {@code visitor}; with {@code rowIndexes}, each with its
+     * rows' positions in the file (read as Kernel's row index metadata column) and its scan-file row with statistics.
+     */
+    static void read(Engine engine, Snapshot snapshot, Predicate filter, boolean rowIndexes, FileVisitor visitor) {
+        Schema table = KernelSchemas.fromKernel(snapshot.getPath(), snapshot.getSchema());
+        int width = table.size();
+        Schema schema = table;
+        io.delta.kernel.ScanBuilder builder = snapshot.getScanBuilder().withFilter(filter);
+        if (rowIndexes) {
+            List<Field> fields = new ArrayList<>(table.fields());
+            fields.add(new Field(StructField.DEFAULT_ROW_INDEX_COLUMN.getName(), DataType.LONG, false));
+            schema = new Schema(fields);
+            builder = builder.withReadSchema(snapshot.getSchema().add(StructField.DEFAULT_ROW_INDEX_COLUMN));
+        }
+        Scan scan = builder.build();
         Row scanState = scan.getScanState(engine);
         StructType physical = KernelInternals.physicalReadSchema(scanState);
-        try (CloseableIterator<FilteredColumnarBatch> files = scan.getScanFiles(engine)) {
+        try (CloseableIterator<FilteredColumnarBatch> files = scan.getScanFiles(engine, rowIndexes)) {
             while (files.hasNext()) {
                 try (CloseableIterator<Row> scanFiles = files.next().getRows()) {
                     while (scanFiles.hasNext()) {
                         Row scanFile = scanFiles.next();
                         List<Object[]> rows = new ArrayList<>();
                         TableReader.readFile(engine, scanState, scanFile, physical, schema, rows);
-                        visitor.visit(new ScannedFile(TableFile.identity(scanFile), rows, KernelInternals.removeAction(scanFile)));
+                        long[] indexes = null;
+                        if (rowIndexes) {
+                            indexes = new long[rows.size()];
+                            for (int i = 0; i < indexes.length; i++) {
+                                Object[] row = rows.get(i);
+                                indexes[i] = (Long) row[width];
+                                rows.set(i, Arrays.copyOf(row, width));
+                            }
+                        }
+                        visitor.visit(new ScannedFile(TableFile.identity(scanFile), rows, KernelInternals.removeAction(scanFile), indexes,
+                                rowIndexes ? scanFile : null));
                     }
                 }
             }

@@ -16,10 +16,11 @@ import java.util.Set;
  * @param removedFiles the identities of the files the plan removes (a subset of {@code readFiles})
  * @param metrics counts for the progress record, named as Delta's MERGE {@code operationMetrics}
  * @param domains domain metadata the commit sets (e.g. {@link DeleteMarkers}), read on {@code readVersion}
- * @param changeFiles how many of the actions are {@code cdc} actions (change data files, {@link ChangeFeed})
+ * @param otherActions how many of the actions neither remove a file nor add a new one: {@code cdc} actions (change data
+ *     files, {@link ChangeFeed}) and the adds that give a kept file a new deletion vector ({@link DeletionVectorMarks})
  */
 record RewritePlan(java.util.List<Row> actions, long readVersion, Predicate filter, Set<String> readFiles,
-                   Set<String> removedFiles, Map<String, Object> metrics, Map<String, String> domains, int changeFiles) {
+                   Set<String> removedFiles, Map<String, Object> metrics, Map<String, String> domains, int otherActions) {
     RewritePlan(java.util.List<Row> actions, long readVersion, Predicate filter, Set<String> readFiles,
                 Set<String> removedFiles, Map<String, Object> metrics, Map<String, String> domains) {
         this(actions, readVersion, filter, readFiles, removedFiles, metrics, domains, 0);
@@ -50,6 +51,6 @@ record RewritePlan(java.util.List<Row> actions, long readVersion, Predicate filt
     }
 
     int filesAdded() {
-        return actions.size() - removedFiles.size() - changeFiles;
+        return actions.size() - removedFiles.size() - otherActions;
     }
 }

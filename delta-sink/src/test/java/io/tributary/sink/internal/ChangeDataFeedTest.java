@@ -85,6 +85,21 @@ class ChangeDataFeedTest {
     }
 
     @Test
+    void onATableWithDeletionVectorsTheChangesAreWrittenBesideTheMarks() throws Exception {
+        SinkConfig config = ChangeUpsertTest.config(table(), ChangeUpsertTest.CDC);
+        Map<String, String> properties = Map.of("delta.enableChangeDataFeed", "true", "delta.enableDeletionVectors", "true");
+        WriteMode cdc = WriteMode.forConfig(config, new DeltaTableWriter(engine, config.tablePath(), config.tableSchema(), properties));
+        write(cdc, 0, batch(c(1, "a", "i", 10), c(2, "b", "i", 11), c(3, "c", "i", 12)));
+        CommitResult b1 = write(cdc, 1, batch(c(1, "a2", "u", 20), c(2, null, "d", 21)));
+        assertThat(b1.metrics()).containsEntry("numTargetDeletionVectorsAdded", 1L).containsEntry("numTargetRowsCopied", 0L)
+                .containsEntry("numTargetChangeFilesAdded", 1L);
+        assertThat(changes(cdcPaths(1))).containsExactlyInAnyOrder("1:a:10:update_preimage", "1:a2:20:update_postimage", "2:b:11:delete");
+        assertThat(Files.readString(table().resolve("_delta_log/00000000000000000001.json")))
+                .containsPattern("\"add\":\\{[^\\n]*\"dataChange\":true[^\\n]*\"deletionVector\":\\{\"storageType\":\"u\"");
+        assertThat(DeltaTables.readRows(table().toString())).extracting(r -> r[0] + ":" + r[1]).containsExactlyInAnyOrder("1:a2", "3:c");
+    }
+
+    @Test
     void plainUpsertsWriteTheirChangesToo() throws Exception {
         WriteMode upsert = mode(Map.of("mode", "upsert", "keys", "id"));
         write(upsert, 0, batch(c(1, "a", "i", 1), c(2, "b", "i", 2)));
