@@ -35,6 +35,11 @@ public record TableFile(String logPath, String absolutePath, long size, long mod
         return list(engine, snapshot.getScanBuilder().build(), true);
     }
 
+    /** Every data file {@code scan} reads, with its {@code add}'s statistics ({@link #numRecords()}). */
+    public static List<TableFile> listWithStatistics(Engine engine, Scan scan) {
+        return list(engine, scan, true);
+    }
+
     /** Every data file {@code scan} reads. */
     public static List<TableFile> list(Engine engine, Scan scan) {
         return list(engine, scan, false);

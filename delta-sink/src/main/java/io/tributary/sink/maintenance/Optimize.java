@@ -87,7 +87,7 @@ public final class Optimize {
             Snapshot snapshot = TableSnapshots.latest(engine, tablePath).orElseThrow(() -> MaintenanceErrors.optimizeNoTable(tablePath));
             PartitionFilter filter = PartitionFilter.parse(options.where(), snapshot.getPartitionColumnNames());
             Scan scan = snapshot.getScanBuilder().build();
-            List<TableFile> files = TableFile.list(engine, scan).stream().filter(f -> filter.matches(f.partitionValues())).toList();
+            List<TableFile> files = TableFile.listWithStatistics(engine, scan).stream().filter(f -> filter.matches(f.partitionValues())).toList();
             Map<Map<String, String>, List<List<TableFile>>> plan = plan(files);
             if (plan.isEmpty()) {
                 LOG.info("optimize {}: nothing to compact at version {} ({} files)", tablePath, snapshot.getVersion(), files.size());
@@ -186,12 +186,16 @@ public final class Optimize {
                 : Optional.of(gone + " of the compacted files were removed or given deletion vectors by another writer");
     }
 
-    /** Per partition, the small files packed into bins of at most the target size; only bins of two or more files. */
+    /**
+     * Per partition, the small files, and those whose deletion vector marks more than {@value #MAX_DELETED_ROWS_RATIO}
+     * of their rows deleted, packed into bins of at most the target size; only bins of two or more files, or that
+     * hold such a file (rewriting it purges the deleted rows, as Spark's OPTIMIZE does).
+     */
     Map<Map<String, String>, List<List<TableFile>>> plan(List<TableFile> files) {
         long small = options.targetFileSize() / 2;
         Map<Map<String, String>, List<TableFile>> byPartition = new LinkedHashMap<>();
         for (TableFile f : files) {
-            if (f.size() < small) {
+            if (f.size() < small || manyDeleted(f)) {
                 byPartition.computeIfAbsent(new TreeMap<>(f.partitionValues()), k -> new ArrayList<>()).add(f);
             }
         }
@@ -212,12 +216,20 @@ public final class Optimize {
                 size += f.size();
             }
             bins.add(bin);
-            bins.removeIf(b -> b.size() < 2);
+            bins.removeIf(b -> b.size() < 2 && b.stream().noneMatch(Optimize::manyDeleted));
             if (!bins.isEmpty()) {
                 plan.put(partition, bins);
             }
         });
         return plan;
+    }
+
+    /** Spark's {@code spark.databricks.delta.optimize.maxDeletedRowsRatio}: a file with more deleted rows is rewritten whatever its size. */
+    static final double MAX_DELETED_ROWS_RATIO = 0.05;
+
+    /** True when the file's deletion vector marks more than {@link #MAX_DELETED_ROWS_RATIO} of its rows (per its statistics). */
+    static boolean manyDeleted(TableFile f) {
+        return f.deletedRows() > 0 && f.numRecords().isPresent() && f.deletedRows() > MAX_DELETED_ROWS_RATIO * f.numRecords().getAsLong();
     }
 
     /** The path part of a file URI ({@code file:/a} and {@code file:///a} alike). */
