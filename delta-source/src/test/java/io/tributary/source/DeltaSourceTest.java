@@ -164,6 +164,18 @@ class DeltaSourceTest {
     }
 
     @Test
+    void theSnapshotOfATableWithDeletionVectorsLeavesOutTheMarkedRows() {
+        TestTable t = TestTable.create(dir.resolve("bronze"), SCHEMA, KERNEL, Map.of("delta.enableDeletionVectors", "true"));
+        t.append(rows(row(1, "a", 1.0), row(2, "b", 2.0), row(3, "c", 3.0)), rows(row(4, "d", 4.0)));
+        t.deleteWithDeletionVectors(r -> (Integer) r[0] == 2);
+        DeltaSourceConfig c = config(t).build();
+        try (DeltaSource source = new DeltaSource(c, kafka())) {
+            assertThat(source.runBatch().orElseThrow().numInputRows()).isEqualTo(3);
+        }
+        assertThat(published(c)).containsExactlyInAnyOrder(json(1, "a", 1.0), json(3, "c", 3.0), json(4, "d", 4.0));
+    }
+
+    @Test
     void skipChangeCommitsSkipsTheUpdateEntirelyAndTheAppendAfterItFlows() {
         TestTable t = table();
         t.append(rows(row(1, "a", 1.0), row(2, "b", 2.0)));

@@ -118,6 +118,32 @@ final class TestTable {
         return commit(txn, actions);
     }
 
+    /**
+     * A DELETE with deletion vectors, as Spark's on a table with {@code delta.enableDeletionVectors}: each file
+     * holding a row {@code match} accepts keeps its path and gets a deletion vector marking those rows (a
+     * remove of the file and an add of it with the vector, dataChange=true). Files without a vector only.
+     */
+    long deleteWithDeletionVectors(Predicate<Object[]> match) {
+        Snapshot snap = snapshot();
+        Transaction txn = snap.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
+        io.tributary.delta.DeletionVectorStore store = new io.tributary.delta.DeletionVectorStore(engine, snap.getPath());
+        List<Row> actions = new ArrayList<>();
+        for (Map.Entry<Row, List<Object[]>> f : filesWithRows(snap).entrySet()) {
+            org.roaringbitmap.longlong.Roaring64NavigableMap deleted = new org.roaringbitmap.longlong.Roaring64NavigableMap();
+            for (int i = 0; i < f.getValue().size(); i++) {
+                if (match.test(f.getValue().get(i))) {
+                    deleted.addLong(i); // no vector yet: the rows are in file order
+                }
+            }
+            if (!deleted.isEmpty()) {
+                actions.add(remove(f.getKey(), true));
+                actions.add(io.tributary.delta.kernel.KernelDeletionVectors.addWithDeletionVector(f.getKey(),
+                        store.write(List.of(deleted)).get(0)));
+            }
+        }
+        return commit(txn, actions);
+    }
+
     /** OPTIMIZE-like compaction: all files removed and their rows written to one file, every action dataChange=false. */
     long compact() {
         Snapshot snap = snapshot();
