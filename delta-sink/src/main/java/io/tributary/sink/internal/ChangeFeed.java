@@ -37,6 +37,11 @@ final class ChangeFeed {
         return new ChangeFeed(snapshot.map(ChangeFeed::enabled).orElse(false));
     }
 
+    /** True when the table has the feed on: the rows a batch changes are kept for it. */
+    boolean on() {
+        return on;
+    }
+
     static boolean enabled(Snapshot snapshot) {
         return "true".equalsIgnoreCase(snapshot.getTableProperties().getOrDefault("delta.enableChangeDataFeed", "false"));
     }

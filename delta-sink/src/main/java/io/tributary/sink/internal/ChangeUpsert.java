@@ -168,7 +168,7 @@ final class ChangeUpsert implements WriteMode {
         Predicate filter = null;
         if (snapshot.isPresent()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keys());
-            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), file -> {
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), lookupColumns(replaced, feed), file -> {
                 List<Object[]> rows = file.rows();
                 List<Object[]> survivors = new ArrayList<>(rows.size());
                 List<Integer> hits = new ArrayList<>();
@@ -235,5 +235,21 @@ final class ChangeUpsert implements WriteMode {
         metrics.put("numTargetChangeFilesAdded", (long) commit.getValue());
         return new RewritePlan(commit.getKey(), snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics,
                 markerJson.map(json -> Map.of(DeleteMarkers.DOMAIN, json)).orElse(Map.of()), commit.getValue() + readds);
+    }
+
+    /**
+     * The columns the key lookup reads: the keys and the sequence alone when no row of the files is written again
+     * nor fed to the change feed; null: all.
+     */
+    private Set<String> lookupColumns(ReplacedRows replaced, ChangeFeed feed) {
+        if (!replaced.rowIndexes() || feed.on()) {
+            return null;
+        }
+        Set<String> columns = new HashSet<>();
+        keys.keySchema().fields().forEach(f -> columns.add(f.name()));
+        if (sequence != null) {
+            columns.add(sequence.name());
+        }
+        return columns;
     }
 }

@@ -74,7 +74,7 @@ final class CopyOnWriteUpsert implements WriteMode {
         Predicate filter = null;
         if (snapshot.isPresent()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keys());
-            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), file -> {
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), lookupColumns(replaced, feed), file -> {
                 read.add(file.identity());
                 List<Object[]> rows = file.rows();
                 List<Object[]> survivors = new ArrayList<>(rows.size());
@@ -123,5 +123,15 @@ final class CopyOnWriteUpsert implements WriteMode {
         metrics.put("numTargetChangeFilesAdded", (long) commit.getValue());
         return new RewritePlan(commit.getKey(), snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics, Map.of(),
                 commit.getValue() + readds);
+    }
+
+    /** The columns the key lookup reads: the keys alone when no row of the files is written again nor fed to the change feed; null: all. */
+    private Set<String> lookupColumns(ReplacedRows replaced, ChangeFeed feed) {
+        if (!replaced.rowIndexes() || feed.on()) {
+            return null;
+        }
+        Set<String> columns = new HashSet<>();
+        keys.keySchema().fields().forEach(f -> columns.add(f.name()));
+        return columns;
     }
 }

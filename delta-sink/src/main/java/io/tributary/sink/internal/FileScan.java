@@ -49,24 +49,45 @@ final class FileScan {
 
     /** Reads every file the filter keeps and hands it to {@code visitor}. */
     static void read(Engine engine, Snapshot snapshot, Predicate filter, FileVisitor visitor) {
-        read(engine, snapshot, filter, false, visitor);
+        read(engine, snapshot, filter, false, null, visitor);
     }
 
     /**
      * Reads every file the filter keeps and hands it to {@code visitor}; with {@code rowIndexes}, each with its
      * rows' positions in the file (read as Kernel's row index metadata column) and its scan-file row with statistics.
+     * With {@code columns} (null: all), only those columns are read from the files: the rows keep the table's width,
+     * the other columns null (a lookup of keys that rewrites no row).
      */
-    static void read(Engine engine, Snapshot snapshot, Predicate filter, boolean rowIndexes, FileVisitor visitor) {
+    static void read(Engine engine, Snapshot snapshot, Predicate filter, boolean rowIndexes, java.util.Set<String> columns,
+                     FileVisitor visitor) {
         Schema table = KernelSchemas.fromKernel(snapshot.getPath(), snapshot.getSchema());
         int width = table.size();
-        Schema schema = table;
-        io.delta.kernel.ScanBuilder builder = snapshot.getScanBuilder().withFilter(filter);
-        if (rowIndexes) {
-            List<Field> fields = new ArrayList<>(table.fields());
-            fields.add(new Field(StructField.DEFAULT_ROW_INDEX_COLUMN.getName(), DataType.LONG, false));
-            schema = new Schema(fields);
-            builder = builder.withReadSchema(snapshot.getSchema().add(StructField.DEFAULT_ROW_INDEX_COLUMN));
+        StructType kernelRead = snapshot.getSchema();
+        int[] positions = null; // the table position of each column read, when not all are
+        if (columns != null) {
+            List<StructField> kept = new ArrayList<>();
+            List<Integer> at = new ArrayList<>();
+            for (int i = 0; i < width; i++) {
+                if (columns.contains(table.field(i).name())) {
+                    kept.add(snapshot.getSchema().at(i));
+                    at.add(i);
+                }
+            }
+            kernelRead = new StructType(kept);
+            positions = at.stream().mapToInt(Integer::intValue).toArray();
         }
+        List<Field> fields = new ArrayList<>(KernelSchemas.fromKernel(snapshot.getPath(), kernelRead).fields());
+        int read = fields.size();
+        if (rowIndexes) {
+            fields.add(new Field(StructField.DEFAULT_ROW_INDEX_COLUMN.getName(), DataType.LONG, false));
+            kernelRead = kernelRead.add(StructField.DEFAULT_ROW_INDEX_COLUMN);
+        }
+        Schema schema = new Schema(fields);
+        io.delta.kernel.ScanBuilder builder = snapshot.getScanBuilder().withFilter(filter);
+        if (rowIndexes || columns != null) {
+            builder = builder.withReadSchema(kernelRead);
+        }
+        int[] at = positions;
         Scan scan = builder.build();
         Row scanState = scan.getScanState(engine);
         StructType physical = KernelInternals.physicalReadSchema(scanState);
@@ -77,13 +98,14 @@ final class FileScan {
                         Row scanFile = scanFiles.next();
                         List<Object[]> rows = new ArrayList<>();
                         TableReader.readFile(engine, scanState, scanFile, physical, schema, rows);
-                        long[] indexes = null;
-                        if (rowIndexes) {
-                            indexes = new long[rows.size()];
-                            for (int i = 0; i < indexes.length; i++) {
+                        long[] indexes = rowIndexes ? new long[rows.size()] : null;
+                        if (rowIndexes || at != null) {
+                            for (int i = 0; i < rows.size(); i++) {
                                 Object[] row = rows.get(i);
-                                indexes[i] = (Long) row[width];
-                                rows.set(i, Arrays.copyOf(row, width));
+                                if (rowIndexes) {
+                                    indexes[i] = (Long) row[read];
+                                }
+                                rows.set(i, widen(row, at, width));
                             }
                         }
                         visitor.visit(new ScannedFile(TableFile.identity(scanFile), rows, KernelInternals.removeAction(scanFile), indexes,
@@ -94,6 +116,18 @@ final class FileScan {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read Delta table " + snapshot.getPath() + " at version " + snapshot.getVersion(), e);
         }
+    }
+
+    /** A row read with the columns at table positions {@code at} (null: all) as a row of the table's {@code width}. */
+    private static Object[] widen(Object[] row, int[] at, int width) {
+        if (at == null) {
+            return Arrays.copyOf(row, width);
+        }
+        Object[] out = new Object[width];
+        for (int c = 0; c < at.length; c++) {
+            out[at[c]] = row[c];
+        }
+        return out;
     }
 
     /**

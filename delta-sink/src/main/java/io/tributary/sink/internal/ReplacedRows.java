@@ -23,8 +23,7 @@ interface ReplacedRows {
         return new CopyOnWrite();
     }
 
-    /** True when the files must be read with their rows' positions ({@link FileScan#read(io.delta.kernel.engine.Engine, Snapshot,
-     * io.delta.kernel.expressions.Predicate, boolean, FileScan.FileVisitor)}). */
+    /** True when the files must be read with their rows' positions (in {@code FileScan.read}); their other rows are then not written again. */
     boolean rowIndexes();
 
     /**

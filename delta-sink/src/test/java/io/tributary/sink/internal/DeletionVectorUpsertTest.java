@@ -164,6 +164,20 @@ class DeletionVectorUpsertTest {
     }
 
     @Test
+    void changeDataMarksUpdatesAndDeletesAndSkipsAnOlderChangeByTheSequenceItReads() {
+        io.tributary.sink.SinkConfig c = ChangeUpsertTest.config(table(), ChangeUpsertTest.CDC);
+        WriteMode cdc = WriteMode.forConfig(c, new DeltaTableWriter(engine, c.tablePath(), c.tableSchema(), DV));
+        write(cdc, 0, batch(ChangeUpsertTest.c(1, "a", "i", 10), ChangeUpsertTest.c(2, "b", "i", 11), ChangeUpsertTest.c(3, "c", "i", 12)));
+        CommitResult b1 = write(cdc, 1, batch(ChangeUpsertTest.c(1, "a2", "u", 20), ChangeUpsertTest.c(2, null, "d", 21),
+                ChangeUpsertTest.c(3, "c-old", "u", 5)));
+        assertThat(b1.metrics()).containsEntry("numTargetRowsUpdated", 1L).containsEntry("numTargetRowsDeleted", 1L)
+                .containsEntry("numSourceKeysSkippedOutOfOrder", 1L).containsEntry("numTargetRowsCopied", 0L)
+                .containsEntry("numTargetDeletionVectorsAdded", 1L);
+        assertThat(DeltaTables.readRows(table().toString())).extracting(r -> r[0] + ":" + r[1] + ":" + r[2])
+                .containsExactlyInAnyOrder("1:a2:20", "3:c:12");
+    }
+
+    @Test
     void compactionPurgesTheMarkedRowsAndDescribeCountsThem() {
         List<Object[]> first = new ArrayList<>();
         for (int id = 1; id <= 40; id++) {
