@@ -23,7 +23,8 @@ import scala.Option;
  * skipping prunes files with the min/max in each add action, so a wrong statistic (a timestamp in
  * the wrong unit, a truncated string, a wrong numRecords) makes Spark silently skip a file. Two
  * checks: every file's parsed stats (Spark's own {@code Snapshot.withStats}) bound the values
- * actually in that file; and a filter on the table-wide min and max of each column finds its rows.
+ * actually in that file (its {@code numRecords}: the rows read plus those its deletion vector marks); and a
+ * filter on the table-wide min and max of each column finds its rows.
  * Also reports which checkpoint Spark started its snapshot from.
  */
 final class StatsProbe {
@@ -49,7 +50,8 @@ final class StatsProbe {
 
     private void checkFileStats(Snapshot snapshot, List<String> leaves, Consumer<String> failures) {
         Dataset<Row> stats = snapshot.withStats()
-                .select(functions.substring_index(col("path"), "/", -1).as("file"), col("stats"));
+                .select(functions.substring_index(col("path"), "/", -1).as("file"), col("stats"),
+                        functions.coalesce(col("deletionVector.cardinality"), functions.lit(0L)).as("deleted"));
         List<Column> aggs = new ArrayList<>();
         aggs.add(functions.count(functions.lit(1)).as("rows"));
         for (int i = 0; i < leaves.size(); i++) {
@@ -59,7 +61,8 @@ final class StatsProbe {
         Dataset<Row> actual = df.withColumn("file", col("_metadata.file_name")).groupBy("file")
                 .agg(aggs.get(0), aggs.subList(1, aggs.size()).toArray(Column[]::new));
         Dataset<Row> joined = stats.join(actual, "file");
-        Column bad = col("stats.numRecords").notEqual(col("rows"));
+        // numRecords counts the rows in the Parquet file, those a deletion vector marks deleted included
+        Column bad = col("stats.numRecords").notEqual(col("rows").plus(col("deleted")));
         Column withMinMax = functions.lit(0);
         for (int i = 0; i < leaves.size(); i++) {
             Column statMin = col("stats.minValues." + leaves.get(i));
