@@ -91,6 +91,33 @@ class SparkDeletionVectorsTest {
         DeletionVectorUpsertTest.keepForSpark("spark-and-tributary-dv", table, expected);
     }
 
+    /**
+     * The sink's table of {@link DeletionVectorUpsertTest} after its batch 2 (file A: ids 1..10, 3, 4, 5 and 7
+     * marked), then Spark's {@code DELETE WHERE id IN (1, 8)} and {@code MERGE} updating 9 and inserting 50
+     * (compat/spark's SparkDmlOnTributaryTable): Spark read the sink's vector and merged its marks into it.
+     */
+    @Test
+    void sparksDeleteAndMergeOnTheSinksVectorsKeepBothWritersMarks() {
+        Path table = SparkTables.copy("tributary-then-spark", dir);
+        Map<Integer, String> expected = new java.util.TreeMap<>(Map.of(2, "u2/2.0", 3, "x/3.5", 4, "y/4.5", 6, "u6/6.0", 7, "x/7.5",
+                9, "spark/9.5", 10, "u10/10.0", 11, "newer/11.5", 50, "spark/50.5"));
+        assertThat(DeletionVectorUpsertTest.rows(table)).isEqualTo(expected);
+        String fileA = TableFile.listWithStatistics(engine, snapshot(table)).stream()
+                .filter(f -> f.numRecords().orElse(0) == 10).findFirst().orElseThrow().logPath();
+        assertThat(deletedRows(table, fileA)).as("the sink's marks (ids 3, 4, 5, 7) and Spark's (1, 8, 9)").containsExactly(0, 2, 3, 4, 6, 7, 8);
+
+        DeltaTableWriter w = new DeltaTableWriter(engine, table.toString(), SCHEMA, Map.of());
+        CopyOnWriteUpsert upsert = new CopyOnWriteUpsert(w, new RewriteCommitter(w), new KeyColumns(SCHEMA, List.of("id")), null, 100);
+        CommitResult result = write(upsert, 3, batch(r(2, "ours", 2.5), r(6, "ours", 6.5), r(10, "ours", 10.5), tombstone("[50]")));
+        expected.put(2, "ours/2.5");
+        expected.put(6, "ours/6.5");
+        expected.put(10, "ours/10.5");
+        expected.remove(50);
+        assertThat(DeletionVectorUpsertTest.rows(table)).isEqualTo(expected);
+        assertThat(result.metrics()).as("file A lost its last rows, Spark's MERGE file of id 50 its only one").containsEntry("numTargetFilesRemoved", 2L);
+        assertThat(TableFile.listWithStatistics(engine, snapshot(table))).extracting(TableFile::logPath).doesNotContain(fileA);
+    }
+
     private static void landSparksCommit(String fixture, Path table) {
         try {
             Files.copy(SparkTables.resource("concurrent/" + fixture + ".commit.json"),
