@@ -235,4 +235,32 @@ class DeletionVectorUpsertTest {
         assertThat(deletionVectorFiles()).as("the replaced vector's file is gone, the live one stays").hasSize(1);
         assertThat(rows(table())).isEqualTo(expected).hasSize(9);
     }
+
+    @Test
+    void aCrashBeforeTheCommitLeavesAnOrphanVectorFileAndTheBatchRedoneMarksItsRowOnce() throws IOException {
+        List<Object[]> first = new ArrayList<>();
+        for (int id = 1; id <= 10; id++) {
+            first.add(r(id, "u" + id, id));
+        }
+        write(upsert(), 0, UpsertTables.batchOf(first));
+        Map<Integer, String> before = rows(table());
+        String fileA = files().get(0).logPath();
+        DeltaTableWriter w = new DeltaTableWriter(engine, table().toString(), SCHEMA, DV);
+        CopyOnWriteUpsert crashing = new CopyOnWriteUpsert(w, new RewriteCommitter(w, attempt -> {
+            throw new IllegalStateException("crash");
+        }), new KeyColumns(SCHEMA, List.of("id")), null, 100);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> write(crashing, 1, batch(r(3, "x", 3.5)))).hasMessage("crash");
+        assertThat(DeltaTables.latestVersion(table().toString())).isZero();
+        assertThat(rows(table())).isEqualTo(before);
+        assertThat(deletionVectorFiles()).as("the crashed attempt's vector file, which no commit names").hasSize(1);
+
+        write(upsert(), 1, batch(r(3, "x", 3.5)));
+        before.put(3, "x/3.5");
+        assertThat(rows(table())).isEqualTo(before);
+        assertThat(deletedRows(file(fileA))).containsExactly(2);
+        assertThat(deletionVectorFiles()).hasSize(2);
+        new io.tributary.sink.maintenance.Vacuum(table().toString()).run(java.time.Duration.ZERO, false, true);
+        assertThat(deletionVectorFiles()).as("vacuum deletes the orphan, keeps the live one").hasSize(1);
+        assertThat(rows(table())).isEqualTo(before);
+    }
 }
