@@ -117,7 +117,7 @@ public final class WindowedAggregation {
      *       interval: it recognises the transaction marker left after a batch's marker;
      *   <li>no record cache: the stores have none, the processor keeps the open windows and its
      *       counters in memory and writes them at each commit itself;
-     *   <li>a 60 s transaction timeout: a transaction holds up to 400,000 windows written to the
+     *   <li>a 60 s transaction timeout: a transaction holds up to a million windows written to the
      *       store (the map's window budget) and a closing's step of about 200,000 windows written
      *       out and removed, some seconds of work that a loaded machine stretches many times; past
      *       the timeout the broker would abort it and fence the producer, and Streams restart the

@@ -39,6 +39,8 @@ final class OpenWindows {
      */
     private long storeMinStart = Long.MAX_VALUE;
     private long storeMaxStart = Long.MIN_VALUE;
+    /** Whether the entry {@link #scan} visits now is in the store (removing it takes a tombstone), not only in the map. */
+    private boolean visitingStored;
 
     /**
      * @param budgetBytes the heap the map may take before it is written to the store
@@ -140,10 +142,12 @@ final class OpenWindows {
                 int c = s == null ? 1 : m == null ? -1 : Arrays.compareUnsigned(s.key.get(), m);
                 boolean more;
                 if (c < 0) {
+                    visitingStored = true;
                     more = visitor.visit(s.key, StateLayout.windowStart(s.key), StateLayout.seq(s.value), layout.states(s.value));
                     s = nextUpTo(it, maxStart);
                 } else {
                     byte[] value = map.value(mine[i]);
+                    visitingStored = c == 0;
                     more = visitor.visit(Bytes.wrap(m), StateLayout.windowStart(m), StateLayout.seq(value), layout.states(value));
                     m = ++i < mine.length ? map.key(mine[i]) : null;
                     if (c == 0) {
@@ -217,6 +221,11 @@ final class OpenWindows {
 
     byte[] groupBytesOf(Object[] groupValues) {
         return layout.groupBytes(groupValues);
+    }
+
+    /** During a {@link #scan}: whether the entry visited is in the store, not only in the map. */
+    boolean visitingStored() {
+        return visitingStored;
     }
 
     interface Visitor {

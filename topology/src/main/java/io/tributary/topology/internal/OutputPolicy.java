@@ -31,10 +31,11 @@ interface OutputPolicy {
     }
 
     /**
-     * What a step of a closing did: the rows it wrote, the state rows it removed, and the window
-     * start the closing goes on at (past its bound when it is done).
+     * What a step of a closing did: the rows it wrote, the state rows it removed, the window start
+     * the closing goes on at (past its bound when it is done), and how many of its windows were in
+     * the store (read, then removed with a tombstone each: the step's cost).
      */
-    record Step(long emitted, long purged, long next) {
+    record Step(long emitted, long purged, long next, long stored) {
     }
 
     static OutputPolicy of(OutputMode mode) {
@@ -62,30 +63,34 @@ interface OutputPolicy {
 
         /**
          * Writes out and removes the windows starting in {@code [from, bound]}, oldest first (store
-         * key order), stopping once it wrote {@code limit} at the end of a window start: every
-         * window of a start goes in the same step, so that what the step removes is exactly what
-         * it wrote.
+         * key order), stopping once it wrote {@code limit} windows held in the store at the end of a
+         * window start: every window of a start goes in the same step, so that what the step
+         * removes is exactly what it wrote. Windows only in the map (opened since the last commit)
+         * are not counted: writing them out needs no store read and no tombstone, and the map's
+         * budget bounds them (an availableNow run's windows open and close in one transaction).
          */
         Step closeStep(OpenWindows windows, long from, long bound, long limit, Emit emit) {
             if (from > bound) {
-                return new Step(0, 0, from);
+                return new Step(0, 0, from, 0);
             }
             long[] written = {0};
+            long[] stored = {0};
             long[] last = {Long.MIN_VALUE};
             boolean[] stopped = {false};
             windows.scan(from, bound, (key, start, entrySeq, states) -> {
-                if (written[0] >= limit && start != last[0]) {
+                if (stored[0] >= limit && start != last[0]) {
                     stopped[0] = true;
                     return false;
                 }
                 emit.emit(key, start, states);
                 written[0]++;
+                stored[0] += windows.visitingStored() ? 1 : 0;
                 last[0] = start;
                 return true;
             });
             long through = stopped[0] ? last[0] : bound;
             long purged = windows.deleteBetween(from, through);
-            return new Step(written[0], purged, stopped[0] ? last[0] + 1 : (bound == Long.MAX_VALUE ? bound : bound + 1));
+            return new Step(written[0], purged, stopped[0] ? last[0] + 1 : (bound == Long.MAX_VALUE ? bound : bound + 1), stored[0]);
         }
     }
 

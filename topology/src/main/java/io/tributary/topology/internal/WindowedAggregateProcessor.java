@@ -82,7 +82,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private long unrecordedUpdates;
     /** When the first late row since the last commit was forwarded (wall clock), or -1. */
     private long lateSentSinceMs = -1;
-    /** The windows closed since the last commit. */
+    /** The windows held in the store that were closed since the last commit. */
     private long closedSinceCommit;
 
     public WindowedAggregateProcessor(AggregateSpec spec, Names names, boolean forwardLateRows) {
@@ -120,8 +120,8 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             KeyValueStore<Bytes, byte[]> store = context.getStateStore(names.windowsStore());
             WindowAssigner assigner = new WindowAssigner(micros(spec.window()), micros(spec.slide()));
             // a commit writes the map into the store, in the transaction of a closing's step when there is one:
-            // twice a step's windows at most, so that the two together stay well within the transaction timeout
-            long mapWindows = closeChunk > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * closeChunk;
+            // five times a step's windows at most, so that the two together stay within the transaction timeout
+            long mapWindows = closeChunk > Long.MAX_VALUE / 5 ? Long.MAX_VALUE : 5 * closeChunk;
             this.windows = new WindowState(new OpenWindows(store, layout, assigner.size(), MAP_BUDGET_BYTES, mapWindows), assigner,
                     OutputPolicy.of(spec.outputMode()));
         }
@@ -294,7 +294,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         PendingClose c = meta.closes().get(0);
         OutputPolicy.Step step = windows.closeStep(c.from(), c.bound(), room, row -> emit(c.partition(), c.timestamp(), row));
         forwardResults(c.partition(), c.timestamp());
-        closedSinceCommit += Math.max(step.emitted(), step.purged());
+        closedSinceCommit += step.stored();
         meta.addStateRows(-step.purged());
         meta.closeStepped(step.next(), step.emitted(), step.purged());
         recordRowMetrics();
