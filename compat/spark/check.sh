@@ -7,6 +7,9 @@
 #   TIME_OPEN=5 (default): timed Spark opens of the 12- and 1,000-commit tables (median printed); 0: none
 #   S3=1 (default): also the quickstart with its input and table on an S3 server (S3Proxy, started here),
 #     read by Spark through its own s3a connector; 0: skip it. LOCAL=0: only that table on S3.
+#   CONCURRENT=1 (default): also Tributary's upsert committed inside Spark's open DELETE, UPDATE, MERGE and
+#     OPTIMIZE transactions (SparkOpenTransactions); each table must equal a serial result; the outcomes are
+#     recorded in golden/concurrency/open-transaction. 0: skip it. CASES="delete-dv-upsert ...": only those.
 #   CONNECT=FOLDER: also the tables the Kafka Connect Delta sink wrote there, each with its NAME.args
 #     (SparkRead's arguments, one a line), as connect's ConnectIT leaves them with -Dconnect.it.keep=FOLDER
 set -uo pipefail
@@ -20,6 +23,7 @@ time_open="${TIME_OPEN:-5}"
 s3="${S3:-1}"
 local_tables="${LOCAL:-1}"
 connect_tables="${CONNECT:-}"
+concurrent="${CONCURRENT:-1}"
 [ "$local_tables" = 1 ] || commits=0
 s3proxy_pid=""
 cleanup() {
@@ -62,7 +66,7 @@ say "building the Spark reader (first run downloads Spark 4.2 + Delta 4.4, about
 (cd "$root" && ./mvnw -q -B -f compat/spark/pom.xml package) >"$work/build.log" 2>&1 \
   || { cat "$work/build.log"; fail "could not build compat/spark"; }
 
-if [ "$local_tables" = 1 ] || [ "$commits" -gt 0 ] || [ "$s3" = 1 ]; then
+if [ "$local_tables" = 1 ] || [ "$commits" -gt 0 ] || [ "$s3" = 1 ] || [ "$concurrent" = 1 ]; then
   say "distribution: $launcher (builds it if needed), copied to the temp folder"
   copy_distribution
 fi
@@ -220,10 +224,22 @@ if [ "$s3" = 1 ]; then
     -Dspark.hadoop.fs.s3a.aws.credentials.provider=org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider)
 fi
 
-say "reading the tables with Spark"
-schema="id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
 . "$here/spark-jvm.sh"
 spark_java_opts 2g
+if [ "$concurrent" = 1 ]; then
+  say "concurrent: tributary upserts committed inside Spark's open DELETE, UPDATE, MERGE and OPTIMIZE transactions"
+  # shellcheck disable=SC2086 # CASES is a list of case names
+  SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" -cp "$here/target/classes:$(cat "$here/target/classpath.txt")" \
+    io.tributary.compat.spark.SparkOpenTransactions "$dist" "$work/concurrent" "$work/concurrent-out" ${CASES:-} \
+    2>"$work/concurrent.log" || { tail -40 "$work/concurrent.log"; fail "SparkOpenTransactions: a table is not a serial result, see above"; }
+  recorded="$root/golden/concurrency/open-transaction"
+  [ -z "${CASES:-}" ] && rm -rf "$recorded"
+  mkdir -p "$recorded" && cp -r "$work/concurrent-out"/. "$recorded/"
+  say "concurrent: every table a serial result; outcomes recorded in $recorded"
+fi
+
+say "reading the tables with Spark"
+schema="id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
 spark_ok=0
 local_args=()
 if [ "$local_tables" = 1 ]; then
@@ -267,12 +283,16 @@ if [ -n "$connect_tables" ]; then
   done
   say "Kafka Connect Delta sink tables: ${connect_names[*]}"
 fi
-[ ${#local_args[@]} -gt 0 ] || [ ${#s3_tables[@]} -gt 0 ] || [ ${#connect_args[@]} -gt 0 ] || fail "no table to read (LOCAL=0, S3=0, no CONNECT)"
-SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" "${s3_props[@]}" -cp "$here/target/classes:$(cat "$here/target/classpath.txt")" \
-  io.tributary.compat.spark.SparkRead "${local_args[@]}" "${thousand[@]}" "${s3_tables[@]}" "${connect_args[@]}" \
-  || spark_ok=$?
+[ ${#local_args[@]} -gt 0 ] || [ ${#s3_tables[@]} -gt 0 ] || [ ${#connect_args[@]} -gt 0 ] || [ "$concurrent" = 1 ] \
+  || fail "no table to read (LOCAL=0, S3=0, CONCURRENT=0, no CONNECT)"
+if [ ${#local_args[@]} -gt 0 ] || [ ${#s3_tables[@]} -gt 0 ] || [ ${#connect_args[@]} -gt 0 ]; then
+  SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" "${s3_props[@]}" -cp "$here/target/classes:$(cat "$here/target/classpath.txt")" \
+    io.tributary.compat.spark.SparkRead "${local_args[@]}" "${thousand[@]}" "${s3_tables[@]}" "${connect_args[@]}" \
+    || spark_ok=$?
+fi
 [ "$spark_ok" = 0 ] || fail "SparkRead exited $spark_ok, see above"
 read_tables=()
+[ "$concurrent" = 1 ] && read_tables+=("upserts committed inside Spark's open transactions, each a serial result")
 [ "$local_tables" = 1 ] && read_tables+=("quickstart 2 versions, revenue windows, nested arrays and maps, widened column types, 12 commits with a Kernel checkpoint, log starting at the checkpoint, upsert with change commits")
 [ "$commits" -gt 0 ] && read_tables+=("$commits commits from the service")
 [ "$s3" = 1 ] && read_tables+=("the quickstart on S3 (S3Proxy) through Spark's s3a")

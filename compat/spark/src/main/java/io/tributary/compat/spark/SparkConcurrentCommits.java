@@ -62,17 +62,22 @@ public final class SparkConcurrentCommits {
         }
     }
 
-    private static void write(SparkSession spark, Path table, boolean deletionVectors, String change) throws IOException {
-        SparkFixtures.deleteTree(table);
-        String t = "delta.`" + table + "`";
-        for (String sql : List.of(
+    /** The statements of versions 0 to 2 of table {@code t} (a table name or {@code delta.`path`}). */
+    static List<String> base(String t, boolean deletionVectors) {
+        return List.of(
                 "CREATE TABLE " + t + " (id INT, user STRING, amt DOUBLE) USING delta TBLPROPERTIES ("
                         + "'delta.enableDeletionVectors' = '" + deletionVectors + "', 'delta.feature.domainMetadata' = 'supported')",
                 "INSERT INTO " + t + " SELECT id, concat('u', id), id * 1.0 FROM range(1, 11) AS r(id)",
-                "INSERT INTO " + t + " SELECT id, concat('u', id), id * 1.0 FROM range(11, 21) AS r(id)",
-                String.format(change, t))) {
+                "INSERT INTO " + t + " SELECT id, concat('u', id), id * 1.0 FROM range(11, 21) AS r(id)");
+    }
+
+    private static void write(SparkSession spark, Path table, boolean deletionVectors, String change) throws IOException {
+        SparkFixtures.deleteTree(table);
+        String t = "delta.`" + table + "`";
+        for (String sql : base(t, deletionVectors)) {
             spark.sql(sql);
         }
+        spark.sql(String.format(change, t));
         Path log = table.resolve("_delta_log");
         Path commit = log.resolve(String.format("%020d.json", 3));
         Files.move(commit, table.resolveSibling(table.getFileName() + ".commit.json"));
