@@ -1,0 +1,82 @@
+package io.tributary.service.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.ingest.IngestConfig;
+import io.tributary.schema.Schema;
+import io.tributary.service.spec.PipelineSpec;
+import io.tributary.testing.Specs;
+import io.tributary.topology.DedupSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code transform.dropDuplicates} in a spec: the deduplication over the rows the transform makes, the file
+ * source placing rows by its keys with its watermark, and the refusals, each led by the spec line of its key.
+ */
+class DedupPartsTest {
+    private static final Schema SEED = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+
+    @TempDir
+    Path dir;
+
+    private PipelineSpec load(String transform) throws IOException {
+        Path f = dir.resolve("pipeline.yaml");
+        Files.writeString(f, Specs.QUICKSTART + "transform:\n" + transform);
+        return PipelineSpec.load(f, Map.of(), Map.of());
+    }
+
+    @Test
+    void theFileSourcePlacesRowsByTheKeysAndCarriesTheDeduplicationsWatermark() throws IOException {
+        PipelineSpec spec = load("  select: [\"*\", \"upper(user) AS u\"]\n  dropDuplicates: { keys: [u, id], eventTime: ts, withinWatermark: 1 hour }\n");
+        Schema rows = PipelineParts.ingestConfig(spec, SEED, null).outputSchema();
+        DedupSpec dedup = DedupParts.spec(spec, rows);
+        assertThat(dedup.keys()).containsExactly("u", "id");
+        assertThat(dedup.withinWatermark()).isTrue();
+        assertThat(dedup.delay()).isEqualTo(Duration.ofHours(1));
+        IngestConfig ingest = PipelineParts.ingestConfig(spec, SEED, null, true);
+        assertThat(ingest.groupBy()).containsExactly("u", "id");
+        assertThat(ingest.eventTime()).isEqualTo("ts");
+        assertThat(ingest.watermarkDelay()).isEqualTo(Duration.ofHours(1));
+        assertThat(ingest.marksBatches()).isTrue();
+    }
+
+    @Test
+    void withoutAWatermarkEveryBatchIsStillMarked() throws IOException {
+        PipelineSpec spec = load("  dropDuplicates: { keys: [id] }\n");
+        IngestConfig ingest = PipelineParts.ingestConfig(spec, SEED, null, true);
+        assertThat(ingest.hasWatermark()).isFalse();
+        assertThat(ingest.marksBatches()).isTrue();
+        assertThat(DedupParts.spec(spec, SEED).evicts()).isFalse();
+    }
+
+    @Test
+    void aKeyTheRowsLackIsRefusedAtItsSpecLine() throws IOException {
+        PipelineSpec spec = load("  select: [id, ts]\n  dropDuplicates:\n    keys: [user]\n");
+        Schema rows = PipelineParts.ingestConfig(spec, SEED, null).outputSchema();
+        assertThatThrownBy(() -> DedupParts.spec(spec, rows))
+                .hasMessageContaining("line 14: transform.dropDuplicates.keys: no column 'user'; the rows have id INT, ts TIMESTAMP");
+    }
+
+    @Test
+    void beforeAnAggregationIntoAnUpsertOrFromADeltaSourceIsRefused() throws IOException {
+        assertThatThrownBy(() -> load("  dropDuplicates: { keys: [id] }\naggregate:\n  eventTime: ts\n  window: 10 minutes\n"
+                + "  select: { n: count(*) }\noutputMode: update\n"))
+                .hasMessageContaining("key 'transform.dropDuplicates.keys' drops duplicates, and 'aggregate.eventTime' aggregates");
+        Path f = dir.resolve("pipeline.yaml");
+        Files.writeString(f, Specs.QUICKSTART + "transform:\n  dropDuplicates: { keys: [id] }\n");
+        assertThatThrownBy(() -> PipelineSpec.load(f, Map.of(), Map.of("sink.delta.mode", "upsert", "sink.delta.keys", "id")))
+                .hasMessageContaining("'sink.delta.mode' is upsert");
+        Files.writeString(f, Specs.QUICKSTART.replace("  files:\n    path: in/\n    format: json\n", "  delta:\n    path: src/\n")
+                .replace("    schema: \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"\n", "")
+                + "transform:\n  dropDuplicates: { keys: [id] }\n");
+        assertThatThrownBy(() -> PipelineSpec.load(f, Map.of(), Map.of()))
+                .hasMessageContaining("key 'transform.dropDuplicates.keys' transforms the rows of a file source");
+    }
+}
