@@ -181,6 +181,30 @@ final class OpenWindows {
     }
 
     /**
+     * Visits the windows starting in {@code (after, maxStart]} that only the map holds (opened since the
+     * last commit), in no particular order, then removes them from the map; returns how many there were.
+     * A closing that stops a step before its bound writes these out at once: left in the map, the
+     * step's commit would write each into the store and the changelog, to be read and deleted again
+     * by a later step.
+     */
+    long closeMapOnly(long after, long maxStart, Visitor visitor) {
+        if (after >= maxStart) {
+            return 0;
+        }
+        for (int i = 0; i < map.capacity(); i++) {
+            byte[] key = map.key(i);
+            if (key != null && !map.has(i, WindowTable.IN_STORE)) {
+                long start = StateLayout.windowStart(key);
+                if (start > after && start <= maxStart) {
+                    byte[] value = map.value(i);
+                    visitor.visit(Bytes.wrap(key), start, StateLayout.seq(value), layout.states(value));
+                }
+            }
+        }
+        return map.removeWithoutUpTo(maxStart ^ Long.MIN_VALUE, WindowTable.IN_STORE);
+    }
+
+    /**
      * Removes the entries of windows starting at or before {@code maxStart} (closed windows): from
      * the map in one pass, and from the store with a tombstone each; returns how many there were.
      */

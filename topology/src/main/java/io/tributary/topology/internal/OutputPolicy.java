@@ -67,7 +67,9 @@ interface OutputPolicy {
          * window start: every window of a start goes in the same step, so that what the step
          * removes is exactly what it wrote. Windows only in the map (opened since the last commit)
          * are not counted: writing them out needs no store read and no tombstone, and the map's
-         * budget bounds them (an availableNow run's windows open and close in one transaction).
+         * budget bounds them (an availableNow run's windows open and close in one transaction). A
+         * step that stops before the bound also writes out every such window up to the bound, out of
+         * order (the output of a batch is a set), so that its commit does not store them.
          */
         Step closeStep(OpenWindows windows, long from, long bound, long limit, Emit emit) {
             if (from > bound) {
@@ -90,6 +92,13 @@ interface OutputPolicy {
             });
             long through = stopped[0] ? last[0] : bound;
             long purged = windows.deleteBetween(from, through);
+            if (stopped[0]) { // the windows after the step that only the map holds go now, not through the store
+                purged += windows.closeMapOnly(through, bound, (key, start, entrySeq, states) -> {
+                    emit.emit(key, start, states);
+                    written[0]++;
+                    return true;
+                });
+            }
             return new Step(written[0], purged, stopped[0] ? last[0] + 1 : (bound == Long.MAX_VALUE ? bound : bound + 1), stored[0]);
         }
     }

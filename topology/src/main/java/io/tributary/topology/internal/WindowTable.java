@@ -284,6 +284,31 @@ final class WindowTable {
         return withoutFlag;
     }
 
+    /**
+     * Removes the entries whose key's first 8 bytes are at most {@code maxPrefix} and whose flags lack
+     * {@code flag} (the windows only in the map, with {@link #IN_STORE}); returns how many it removed.
+     */
+    int removeWithoutUpTo(long maxPrefix, byte flag) {
+        int n = 0;
+        long freed = 0;
+        for (int j = 0; j < refs.length; j++) {
+            if (keyLengths[j] != 0 && (flags[j] & flag) == 0 && Long.compareUnsigned(prefix(refs[j]), maxPrefix) <= 0) {
+                freed += keyLengths[j] + valueLengths[j];
+                keyLengths[j] = 0;
+                n++;
+            }
+        }
+        if (n == size) {
+            clear();
+        } else if (n > 0) {
+            rehash(refs.length);
+            size -= n;
+            liveBytes -= freed;
+            garbageBytes += freed;
+        }
+        return n;
+    }
+
     /** The slots of the entries whose key's first 8 bytes are at most {@code maxPrefix}, in slot order. */
     private int[] slotsUpTo(long maxPrefix) {
         int n = 0;
