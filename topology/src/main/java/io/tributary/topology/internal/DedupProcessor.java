@@ -150,17 +150,12 @@ public final class DedupProcessor implements Processor<byte[], byte[], Object, O
 
     /** The watermark in microseconds, or null without one (none yet, or a deduplication without a watermark). */
     private Long watermarkMicros() {
-        Long ms = meta.watermarkMs();
-        if (ms == null || !spec.hasWatermark() || ms < Long.MIN_VALUE / 1000) {
-            return null;
-        }
-        return ms > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : ms * 1000;
+        return spec.hasWatermark() ? meta.watermarkMicros() : null;
     }
 
     private void endBatch(Record<byte[], byte[]> record) {
         Marker marker = Marker.parse(record.value(), where());
-        if (marker.watermarkMs() != null && (meta.watermarkMs() == null || marker.watermarkMs() > meta.watermarkMs())) {
-            meta.watermarkMs(marker.watermarkMs());
+        if (meta.raiseWatermark(marker.watermarkMs())) {
             metrics.watermark(marker.watermarkMs());
         }
         Long wm = watermarkMicros();

@@ -64,9 +64,22 @@ final class MetaStore {
         return watermarkMs;
     }
 
-    void watermarkMs(long ms) {
+    /** Raises the watermark to a marker's {@code ms} (null: it has none) when that is later; says whether it did. */
+    boolean raiseWatermark(Long ms) {
+        if (ms == null || (watermarkMs != null && ms <= watermarkMs)) {
+            return false;
+        }
         watermarkMs = ms;
         dirty = true;
+        return true;
+    }
+
+    /** The watermark in microseconds (saturated), or null before any. */
+    Long watermarkMicros() {
+        if (watermarkMs == null || watermarkMs < Long.MIN_VALUE / 1000) {
+            return null;
+        }
+        return watermarkMs > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : watermarkMs * 1000;
     }
 
     /** The number of markers seen: the sequence number of the batch in progress. */
