@@ -6,7 +6,7 @@ import java.util.Arrays;
  * The open windows held in memory: an open-addressing hash table (linear probing) from a
  * window's store key to its store value ({@link StateLayout}), with two flags per entry. The
  * entries' bytes sit one after another in large slabs (an entry's key, then its value), and a
- * slot is a few parallel primitive arrays, so a million open windows (the bench's batch) are a
+ * slot is a few parallel primitive arrays ({@link Slabs}), so a million open windows (the bench's batch) are a
  * few dozen arrays for the collector to copy and trace, not two million small ones (measured: 20
  * collections with 1.6 s of pauses, four of them full, while the aggregation held them as arrays).
  * {@link #key} and {@link #value} return copies; {@link #value(int, byte[])} writes a value of
@@ -19,19 +19,16 @@ final class WindowTable {
     static final byte DIRTY = 2;
     /** The table's heap per entry besides its bytes in the slabs: the slots at half load. */
     static final long ENTRY_OVERHEAD = 2 * (8 + 4 + 4 + 4 + 1);
-    private static final int SLAB_BYTES = 1 << 20;
     /** Bytes left behind below which no compaction runs. */
-    private static final long COMPACT_MIN_GARBAGE = 4L * SLAB_BYTES;
+    private static final long COMPACT_MIN_GARBAGE = 4L * Slabs.SLAB_BYTES;
     /** The 8-byte words of a key {@link #sortedSlotsUpTo} radix-sorts: the window start and 16 bytes of the group. */
     private static final int SORT_WORDS = 3;
 
-    private byte[][] slabs = new byte[8][];
-    private int slabCount;
-    private int slabUsed; // bytes used in the last slab
+    private Slabs slabs = new Slabs();
     private long liveBytes;
     private long garbageBytes;
 
-    /** Per slot: the entry's slab (high 32 bits) and offset in it (low 32). */
+    /** Per slot: the entry's reference in the {@link Slabs}. */
     private long[] refs;
     /** Per slot: the key's length, 0 for an empty slot (keys are never empty). */
     private int[] keyLengths;
@@ -82,11 +79,8 @@ final class WindowTable {
             if (length == 0) {
                 return -1;
             }
-            if (hashes[i] == h && length == key.length) {
-                int offset = offset(refs[i]);
-                if (Arrays.equals(slabs[slab(refs[i])], offset, offset + length, key, 0, length)) {
-                    return i;
-                }
+            if (hashes[i] == h && length == key.length && slabs.equals(refs[i], key)) {
+                return i;
             }
         }
     }
@@ -105,9 +99,9 @@ final class WindowTable {
         while (keyLengths[i] != 0) {
             i = (i + 1) & mask;
         }
-        long ref = reserve(key.length + value.length);
-        System.arraycopy(key, 0, slabs[slab(ref)], offset(ref), key.length);
-        System.arraycopy(value, 0, slabs[slab(ref)], offset(ref) + key.length, value.length);
+        long ref = slabs.reserve(key.length + value.length);
+        slabs.write(ref, 0, key);
+        slabs.write(ref, key.length, value);
         refs[i] = ref;
         keyLengths[i] = key.length;
         valueLengths[i] = value.length;
@@ -117,28 +111,6 @@ final class WindowTable {
         size++;
         lastSorted = null;
         return i;
-    }
-
-    /** Takes {@code need} bytes at the end of the slabs (a new slab when the last is full); returns their reference. */
-    private long reserve(int need) {
-        if (slabCount == 0 || slabUsed + need > slabs[slabCount - 1].length) {
-            if (slabCount == slabs.length) {
-                slabs = Arrays.copyOf(slabs, slabCount * 2);
-            }
-            slabs[slabCount++] = new byte[Math.max(SLAB_BYTES, need)];
-            slabUsed = 0;
-        }
-        long ref = ((long) (slabCount - 1) << 32) | slabUsed;
-        slabUsed += need;
-        return ref;
-    }
-
-    private static int slab(long ref) {
-        return (int) (ref >>> 32);
-    }
-
-    private static int offset(long ref) {
-        return (int) ref;
     }
 
     private void grow() {
@@ -177,11 +149,7 @@ final class WindowTable {
         } else {
             Arrays.fill(keyLengths, 0);
         }
-        byte[] first = slabCount > 0 && slabs[0].length == SLAB_BYTES ? slabs[0] : null;
-        slabs = new byte[8][];
-        slabCount = first == null ? 0 : 1;
-        slabs[0] = first;
-        slabUsed = 0;
+        slabs.clear();
         liveBytes = 0;
         garbageBytes = 0;
         size = 0;
@@ -190,23 +158,7 @@ final class WindowTable {
 
     /** The first 8 bytes of the key at {@code ref}, big-endian (the window start in {@link StateLayout}'s keys, which are longer). */
     private long prefix(long ref) {
-        return word(ref, 0, 8);
-    }
-
-    /** The key's bytes {@code [from, from + 8)} as an unsigned big-endian number, zero bytes past its {@code length}. */
-    private long word(long ref, int from, int length) {
-        byte[] slab = slabs[slab(ref)];
-        int o = offset(ref);
-        if (from + 8 <= length) { // one expression, not a loop: this runs a few times per run, mostly not yet compiled
-            int at = o + from;
-            return (slab[at] & 0xFFL) << 56 | (slab[at + 1] & 0xFFL) << 48 | (slab[at + 2] & 0xFFL) << 40 | (slab[at + 3] & 0xFFL) << 32
-                    | (slab[at + 4] & 0xFFL) << 24 | (slab[at + 5] & 0xFFL) << 16 | (slab[at + 6] & 0xFFL) << 8 | slab[at + 7] & 0xFFL;
-        }
-        long v = 0;
-        for (int k = from; k < from + 8; k++) {
-            v = (v << 8) | (k < length ? slab[o + k] & 0xFF : 0);
-        }
-        return v;
+        return slabs.word(ref, 0, 8);
     }
 
     /**
@@ -225,12 +177,12 @@ final class WindowTable {
         long[] varying = new long[SORT_WORDS]; // the bits in which some entries' words differ
         for (int i = 0; i < refs.length; i++) {
             if (keyLengths[i] != 0) {
-                long p = word(refs[i], 0, keyLengths[i]);
+                long p = slabs.word(refs[i], 0, keyLengths[i]);
                 if (Long.compareUnsigned(p, maxPrefix) <= 0) {
                     slots[n] = i;
                     words[0][n] = p;
                     for (int w = 1; w < SORT_WORDS; w++) {
-                        words[w][n] = word(refs[i], 8 * w, keyLengths[i]);
+                        words[w][n] = slabs.word(refs[i], 8 * w, keyLengths[i]);
                     }
                     for (int w = 0; w < SORT_WORDS; w++) {
                         varying[w] |= words[w][n] ^ words[w][0];
@@ -250,10 +202,7 @@ final class WindowTable {
     }
 
     private int compareAfterStart(int a, int b, int[] slots) {
-        long ra = refs[slots[a]];
-        long rb = refs[slots[b]];
-        return Arrays.compareUnsigned(slabs[slab(ra)], offset(ra) + 8, offset(ra) + keyLengths[slots[a]],
-                slabs[slab(rb)], offset(rb) + 8, offset(rb) + keyLengths[slots[b]]);
+        return slabs.compare(refs[slots[a]], keyLengths[slots[a]], refs[slots[b]], keyLengths[slots[b]], 8);
     }
 
     /**
@@ -332,14 +281,12 @@ final class WindowTable {
         if (length == 0) {
             return null;
         }
-        int offset = offset(refs[slot]);
-        return Arrays.copyOfRange(slabs[slab(refs[slot])], offset, offset + length);
+        return slabs.copy(refs[slot], 0, length);
     }
 
     /** A copy of the value at {@code slot} (an entry's). */
     byte[] value(int slot) {
-        int offset = offset(refs[slot]) + keyLengths[slot];
-        return Arrays.copyOfRange(slabs[slab(refs[slot])], offset, offset + valueLengths[slot]);
+        return slabs.copy(refs[slot], keyLengths[slot], valueLengths[slot]);
     }
 
     int valueLength(int slot) {
@@ -352,12 +299,11 @@ final class WindowTable {
         int keyLength = keyLengths[slot];
         int old = valueLengths[slot];
         if (v.length == old) {
-            System.arraycopy(v, 0, slabs[slab(ref)], offset(ref) + keyLength, v.length);
+            slabs.write(ref, keyLength, v);
             return;
         }
-        long moved = reserve(keyLength + v.length);
-        System.arraycopy(slabs[slab(ref)], offset(ref), slabs[slab(moved)], offset(moved), keyLength);
-        System.arraycopy(v, 0, slabs[slab(moved)], offset(moved) + keyLength, v.length);
+        long moved = slabs.copyFrom(slabs, ref, keyLength, keyLength + v.length);
+        slabs.write(moved, keyLength, v);
         refs[slot] = moved;
         valueLengths[slot] = v.length;
         liveBytes += v.length - old;
@@ -385,11 +331,7 @@ final class WindowTable {
 
     /** The bytes the slabs take (live entries and those left behind). */
     long slabBytes() {
-        long bytes = 0;
-        for (int i = 0; i < slabCount; i++) {
-            bytes += slabs[i].length;
-        }
-        return bytes;
+        return slabs.bytes();
     }
 
     private void compactIfWasteful() {
@@ -400,16 +342,11 @@ final class WindowTable {
 
     /** Copies the live entries into new slabs, leaving the bytes of replaced values and removed entries behind. */
     void compact() {
-        byte[][] old = slabs;
-        slabs = new byte[8][];
-        slabCount = 0;
-        slabUsed = 0;
+        Slabs old = slabs;
+        slabs = new Slabs();
         for (int i = 0; i < refs.length; i++) {
             if (keyLengths[i] != 0) {
-                int length = keyLengths[i] + valueLengths[i];
-                long ref = reserve(length);
-                System.arraycopy(old[slab(refs[i])], offset(refs[i]), slabs[slab(ref)], offset(ref), length);
-                refs[i] = ref;
+                refs[i] = slabs.copyFrom(old, refs[i], keyLengths[i] + valueLengths[i]);
             }
         }
         garbageBytes = 0;
