@@ -44,9 +44,10 @@ public final class TopicReader implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final boolean keyed;
     private final TopicLookup lookup;
-    private final List<TopicPartition> partitions = new ArrayList<>();
-    /** The partitions this reader reads (those the instance owns), or null for all of the topic's. */
-    private java.util.Set<Integer> only;
+    /** The partitions read and the consumer's positions in them. */
+    private final AssignedPartitions assigned;
+    /** The partitions assigned now ({@link AssignedPartitions#list()}). */
+    private final List<TopicPartition> partitions;
     /** The number of each topic-partition read: its partition for one topic ({@link SourcePartitions}). */
     private final SourcePartitions sources;
     /** failOnDataLoss false: the records retention deleted before they were read, since {@link #takeLost()}. */
@@ -99,6 +100,8 @@ public final class TopicReader implements AutoCloseable {
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         this.consumer = new KafkaConsumer<>(p);
+        this.assigned = new AssignedPartitions(topic, consumer, lookup, sources);
+        this.partitions = assigned.list();
     }
 
     /**
@@ -119,8 +122,7 @@ public final class TopicReader implements AutoCloseable {
      * as {@link #assign(Map)} does.
      */
     public void assign(Map<Integer, Long> offsets, java.util.Set<Integer> owned) {
-        this.only = owned == null ? null : java.util.Set.copyOf(owned);
-        assign(offsets);
+        assigned.assign(offsets, owned);
     }
 
     /**
@@ -128,41 +130,12 @@ public final class TopicReader implements AutoCloseable {
      * partitions in {@code offsets} start there, others (and new ones) at the beginning.
      */
     public void assign(Map<Integer, Long> offsets) {
-        partitions.clear();
-        for (TopicPartition tp : currentPartitions()) {
-            if (only == null || only.contains(tp.partition())) {
-                partitions.add(tp);
-            }
-        }
-        consumer.assign(partitions);
-        List<TopicPartition> fromBeginning = new ArrayList<>();
-        for (TopicPartition tp : partitions) {
-            Long o = offsets.get(sources.of(tp));
-            if (o == null) {
-                fromBeginning.add(tp);
-            } else {
-                consumer.seek(tp, o);
-            }
-        }
-        if (!fromBeginning.isEmpty()) { // an empty list would mean "all assigned partitions"
-            consumer.seekToBeginning(fromBeginning);
-        }
+        assigned.assign(offsets);
     }
 
     /** Picks up partitions added to the topic since {@link #assign}, reading them from the beginning. */
     public void refreshPartitions() {
-        if (only != null) {
-            return; // the group assigns new partitions
-        }
-        List<TopicPartition> now = currentPartitions();
-        if (!partitions.containsAll(now)) {
-            Map<Integer, Long> keep = positions();
-            assign(keep);
-        }
-    }
-
-    private List<TopicPartition> currentPartitions() {
-        return sources.isIdentity() ? lookup.partitions(consumer) : sources.current(consumer);
+        assigned.refresh();
     }
 
     /** The numbers of the topic-partitions read, as the table records them with the offsets (empty for one topic). */
@@ -177,7 +150,7 @@ public final class TopicReader implements AutoCloseable {
 
     /** Where a new table starts in each partition read now (a Kafka source's startingOffsets or startingTimestamp). */
     public Map<Integer, Long> startingOffsets() {
-        return sources.starting(consumer, currentPartitions());
+        return sources.starting(consumer, assigned.current());
     }
 
     /**
@@ -209,9 +182,7 @@ public final class TopicReader implements AutoCloseable {
 
     /** The read_committed end offsets (last stable offsets) of all assigned partitions. */
     public Map<Integer, Long> endOffsets() {
-        Map<Integer, Long> end = new TreeMap<>();
-        consumer.endOffsets(partitions).forEach((tp, o) -> end.put(sources.of(tp), o));
-        return end;
+        return assigned.endOffsets();
     }
 
     /**
@@ -233,9 +204,7 @@ public final class TopicReader implements AutoCloseable {
 
     /** The first offset still in the topic, per assigned partition (above 0 where records were deleted). */
     public Map<Integer, Long> beginningOffsets() {
-        Map<Integer, Long> begin = new TreeMap<>();
-        consumer.beginningOffsets(partitions).forEach((tp, o) -> begin.put(sources.of(tp), o));
-        return begin;
+        return assigned.beginningOffsets();
     }
 
     /** Deletes the records before {@code offsets} from the topic, in the background ({@link TopicTrim}); {@link #close} waits for it. */
@@ -247,15 +216,7 @@ public final class TopicReader implements AutoCloseable {
 
     /** The next offset to read, per assigned partition. */
     public Map<Integer, Long> positions() {
-        Map<Integer, Long> pos = new TreeMap<>();
-        try {
-            for (TopicPartition tp : partitions) {
-                pos.put(sources.of(tp), consumer.position(tp));
-            }
-        } catch (OffsetOutOfRangeException e) {
-            throw dataLoss(e);
-        }
-        return pos;
+        return assigned.positions();
     }
 
     /** True if some partition's position is below {@code end}. */
@@ -305,7 +266,7 @@ public final class TopicReader implements AutoCloseable {
         long lastProgress = System.currentTimeMillis();
         consumer.resume(partitions);
         while (!full) {
-            List<TopicPartition> open = openPartitions(end);
+            List<TopicPartition> open = assigned.open(end);
             if (open.isEmpty()) {
                 break;
             }
@@ -381,16 +342,6 @@ public final class TopicReader implements AutoCloseable {
         return new TopicBatch(rows, start, batchEnd, markers, origins, count);
     }
 
-    private List<TopicPartition> openPartitions(Map<Integer, Long> end) {
-        List<TopicPartition> open = new ArrayList<>();
-        for (TopicPartition tp : partitions) {
-            if (consumer.position(tp) < end.getOrDefault(sources.of(tp), 0L)) {
-                open.add(tp);
-            }
-        }
-        return open;
-    }
-
     /** Checks the rows of later records against the table's CHECK constraints {@code c} ({@link TableConstraints}). */
     public void constraints(TableConstraints c) {
         rowsOf.constraints(c);
@@ -402,7 +353,7 @@ public final class TopicReader implements AutoCloseable {
     }
 
     private TributaryException dataLoss(OffsetOutOfRangeException e) {
-        return SinkErrors.dataLoss(e.offsetOutOfRangePartitions(), topic, e);
+        return assigned.dataLoss(e);
     }
 
     @Override
