@@ -93,76 +93,11 @@ public final class DeltaSink implements PipelineStage {
     }
 
     /** A sink of {@code config} through {@code kafkaClientProps}, to be set further. */
-    public static Builder builder(SinkConfig config, Map<String, Object> kafkaClientProps) {
-        return new Builder(config, kafkaClientProps);
+    public static DeltaSinkBuilder builder(SinkConfig config, Map<String, Object> kafkaClientProps) {
+        return new DeltaSinkBuilder(config, kafkaClientProps);
     }
 
-    /** Collects how a {@link DeltaSink} opens: its table's file system, whether it reprocesses, and the instance it is. */
-    public static final class Builder {
-        private final SinkConfig config;
-        private final Map<String, Object> kafkaClientProps;
-        private boolean reprocess;
-        private Storage storage = Storage.NONE;
-        private String instanceId;
-        private KafkaSubscription subscription;
-        private boolean availableNow;
-
-        private Builder(SinkConfig config, Map<String, Object> kafkaClientProps) {
-            this.config = config;
-            this.kafkaClientProps = kafkaClientProps;
-        }
-
-        /**
-         * A topic created anew since the table's last batch (the pipeline's state was lost) is read from
-         * its beginning and its rows are appended again, as Spark does without its checkpoint, instead
-         * of being refused.
-         */
-        public Builder reprocess(boolean reprocess) {
-            this.reprocess = reprocess;
-            return this;
-        }
-
-        /** The settings of the table's file system (object storage). */
-        public Builder storage(Storage storage) {
-            this.storage = storage == null ? Storage.NONE : storage;
-            return this;
-        }
-
-        /**
-         * This is instance {@code instanceId} of several that share the topic's partitions: it joins the
-         * consumer group {@code config.appId()} as that (static) member and commits the partitions the
-         * group gives it. Null (the default): the only one, reading every partition.
-         */
-        public Builder instanceId(String instanceId) {
-            this.instanceId = instanceId;
-            return this;
-        }
-
-        /**
-         * The sink reads a Kafka source's topics (someone else's) as {@code subscription} says, instead
-         * of the one topic of {@code config} (which then names the subscription: {@link KafkaSubscription#description()}).
-         */
-        public Builder subscription(KafkaSubscription subscription) {
-            this.subscription = subscription;
-            return this;
-        }
-
-        /**
-         * With a {@link #subscription}: an availableNow run, whose batches read no further than the end
-         * offsets its first batch saw, as Spark's availableNow, so it ends while producers go on writing.
-         */
-        public Builder availableNow(boolean availableNow) {
-            this.availableNow = availableNow;
-            return this;
-        }
-
-        /** Opens the table and the topic; see {@link DeltaSink#DeltaSink(SinkConfig, Map)}. */
-        public DeltaSink build() {
-            return new DeltaSink(this);
-        }
-    }
-
-    private DeltaSink(Builder b) {
+    DeltaSink(DeltaSinkBuilder b) {
         SinkConfig config = b.config;
         Map<String, Object> kafkaClientProps = b.kafkaClientProps;
         boolean reprocess = b.reprocess;
@@ -289,7 +224,7 @@ public final class DeltaSink implements PipelineStage {
         } catch (TributaryException e) {
             // superseded by another instance's commit, or (offsets out of range) committed and trimmed by it meanwhile: not a loss
             boolean trimmedByOther = e.getCause() instanceof org.apache.kafka.clients.consumer.OffsetOutOfRangeException
-                    && !owned.ownedOf(tableOffsetsNow()).equals(at.tableOffsets);
+                    && !owned.ownedOf(SinkPosition.tableOffsetsNow(writer)).equals(at.tableOffsets);
             if (!(e instanceof BatchSuperseded) && !trimmedByOther) {
                 throw e;
             }
@@ -300,11 +235,6 @@ public final class DeltaSink implements PipelineStage {
         } finally {
             owned.unlock();
         }
-    }
-
-    private Map<Integer, Long> tableOffsetsNow() {
-        return writer.latestSnapshot().flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse)
-                .map(SinkOffsets::offsets).orElse(Map.of());
     }
 
     /** {@link #runBatch()} over the partitions this sink reads (all, or those it owns). */
@@ -374,9 +304,7 @@ public final class DeltaSink implements PipelineStage {
             if (result.metrics().get("numOutputBytes") instanceof Long bytes && bytes > 0) {
                 flush.written(bytes, batch.rowCount());
             }
-            at.nextBatchId++;
-            at.storedOffsets = new TreeMap<>(batch.end());
-            at.tableOffsets = at.storedOffsets;
+            at.committed(batch.end());
             if (config.trimTopic()) {
                 reader.trimBefore(at.storedOffsets);
             }

@@ -50,6 +50,19 @@ final class SinkPosition {
         this.bootstrap = bootstrap;
     }
 
+    /** The batch committed, the table holding {@code end}: the next batch starts there. */
+    void committed(Map<Integer, Long> end) {
+        nextBatchId++;
+        storedOffsets = new TreeMap<>(end);
+        tableOffsets = storedOffsets;
+    }
+
+    /** The offsets the table holds now (another instance may have committed since this sink read them). */
+    static Map<Integer, Long> tableOffsetsNow(DeltaTableWriter writer) {
+        return writer.latestSnapshot().flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse)
+                .map(SinkOffsets::offsets).orElse(Map.of());
+    }
+
     /** Reads the table's batch and offsets and places the reader there (for the partitions this instance owns now). */
     void resumeFromTable(SinkConfig config, DeltaTableWriter writer) {
         Set<Integer> partitions = owned == null ? null : owned.take(); // before the table: its offsets are at least as new
