@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -57,12 +56,12 @@ public final class PipelineSpec {
         });
         normalizeTrigger(values, origins); // before the overrides, so that --trigger beats the YAML's trigger mapping
         for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
-            String key = fromEnv(e.getKey());
+            String key = SpecKeys.fromEnv(e.getKey());
             if (key != null) {
                 values.put(key, e.getValue());
                 origins.put(key, "environment variable " + e.getKey());
             } else if (e.getKey().startsWith("TRIBUTARY_") && !Settings.NOT_KEYS.containsKey(e.getKey())) {
-                throw unknownVariable(e.getKey());
+                throw SpecKeys.unknownVariable(e.getKey());
             }
         }
         for (Map.Entry<String, String> e : overrides.entrySet()) {
@@ -90,43 +89,10 @@ public final class PipelineSpec {
         }
     }
 
-    /** {@code TRIBUTARY_SOURCE_FILES_MAXFILESPERTRIGGER} → {@code source.files.maxFilesPerTrigger}; Kafka keys pass through. */
-    static String fromEnv(String name) {
-        if (!name.startsWith("TRIBUTARY_")) {
-            return null;
-        }
-        for (Setting<?> s : Settings.ALL) {
-            if (!s.isPrefix() && s.envName().equals(name)) {
-                return s.key();
-            }
-        }
-        for (Setting<?> s : Settings.ALL) {
-            String prefix = s.envName() + "_";
-            if (s.isPrefix() && name.startsWith(prefix)) {
-                return s.key() + "." + name.substring(prefix.length()).toLowerCase(Locale.ROOT).replace('_', '.');
-            }
-        }
-        return null; // not a key: Settings.NOT_KEYS, or a mistake
-    }
-
-    private static TributaryException unknownVariable(String name) {
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (Setting<?> s : Settings.ALL) {
-            int d = distance(name, s.envName());
-            if (d < bestDistance) {
-                bestDistance = d;
-                best = s.envName();
-            }
-        }
-        String closest = bestDistance <= Math.max(3, name.length() / 6) ? best : null;
-        return SpecErrors.unknownVariable(name, closest, Settings.NOT_KEYS.keySet());
-    }
-
     private void validate() {
         for (String key : values.keySet()) {
             if (Settings.find(key) == null) {
-                throw SpecErrors.unknownKey(where(key), key, closest(key));
+                throw SpecErrors.unknownKey(where(key), key, SpecKeys.closest(key));
             }
         }
         for (Setting<?> s : Settings.ALL) {
@@ -227,39 +193,6 @@ public final class PipelineSpec {
 
     private String where(String key) {
         return origins.getOrDefault(key, "spec " + specFile);
-    }
-
-    /** The key {@code key} likely means, or null when none is close. */
-    private static String closest(String key) {
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (Setting<?> s : Settings.ALL) {
-            int d = distance(key.toLowerCase(Locale.ROOT), s.key().toLowerCase(Locale.ROOT));
-            if (d < bestDistance) {
-                bestDistance = d;
-                best = s.key();
-            }
-        }
-        return bestDistance <= Math.max(3, key.length() / 3) ? best : null;
-    }
-
-    private static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 
     /**
