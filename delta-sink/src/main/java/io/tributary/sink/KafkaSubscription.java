@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.expressions.RowTransform;
 import io.tributary.kafka.KafkaSourceSettings;
 import io.tributary.kafka.StartingOffsets;
 import io.tributary.schema.DataType;
@@ -27,10 +28,12 @@ import java.util.regex.Pattern;
  * @param maxOffsetsPerTrigger at most this many offsets per batch over all partitions; 0: no limit
  * @param failOnDataLoss offsets the table holds that retention deleted stop the run (else they are skipped and counted)
  * @param valueFormat format avro or protobuf: how a value becomes a row of {@code valueSchema}; else null
+ * @param transform the pipeline's transform (joins, where, select) over {@link #rowSchema()}, applied to each row
+ *                  before it is written; null: the rows as they are
  */
 public record KafkaSubscription(List<String> topics, Pattern pattern, String format, Schema valueSchema, boolean includeMetadata,
                                 StartingOffsets startingOffsets, Long startingTimestamp, long maxOffsetsPerTrigger,
-                                boolean failOnDataLoss, ValueFormat valueFormat) {
+                                boolean failOnDataLoss, ValueFormat valueFormat, RowTransform transform) {
     public KafkaSubscription {
         topics = List.copyOf(topics == null ? List.of() : topics);
     }
@@ -48,7 +51,18 @@ public record KafkaSubscription(List<String> topics, Pattern pattern, String for
                 v.get(KafkaSourceSettings.INCLUDE_METADATA), v.get(KafkaSourceSettings.STARTING_OFFSETS),
                 v.has(KafkaSourceSettings.STARTING_TIMESTAMP) ? v.get(KafkaSourceSettings.STARTING_TIMESTAMP) : null,
                 v.has(KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER) ? v.get(KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER) : 0,
-                v.get(KafkaSourceSettings.FAIL_ON_DATA_LOSS), valueFormat);
+                v.get(KafkaSourceSettings.FAIL_ON_DATA_LOSS), valueFormat, null);
+    }
+
+    /** This subscription with {@code transform} (compiled over {@link #rowSchema()}) applied to each row read; null or the identity: none. */
+    public KafkaSubscription withTransform(RowTransform transform) {
+        return new KafkaSubscription(topics, pattern, format, valueSchema, includeMetadata, startingOffsets, startingTimestamp,
+                maxOffsetsPerTrigger, failOnDataLoss, valueFormat, transform == null || transform.isIdentity() ? null : transform);
+    }
+
+    /** The columns of the rows written: the transform's output, or {@link #rowSchema()} without one. */
+    public Schema outputSchema() {
+        return transform != null ? transform.output() : rowSchema();
     }
 
     /** What the sink's offsets name as their topic: the topics, comma separated, or the pattern. */

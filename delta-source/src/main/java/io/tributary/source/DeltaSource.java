@@ -20,6 +20,7 @@ import io.tributary.source.internal.SourcePosition;
 import io.tributary.source.internal.StoredProgress;
 import io.tributary.source.internal.TableLog;
 import io.tributary.source.internal.TopicSetup;
+import io.tributary.source.internal.TransformedRows;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,7 +53,8 @@ public final class DeltaSource implements PipelineStage {
 
     private Snapshot sourceSnapshot;
     private Schema schema;
-    private RowJson rowJson;
+    private RowJson rowJson;              // writes the rows published: the table's, or the transform's
+    private TransformedRows transformed;  // the pipeline's transform over the rows read, or null
     private FileRowReader reader;
     private BatchPlanner planner;
     private BatchPublisher publisher;
@@ -110,6 +112,9 @@ public final class DeltaSource implements PipelineStage {
         }
         loadTable();
         TopicSetup.ensure(clientProps, config.topic(), config.progressTopic(), config.replicationFactor());
+        if (transformed != null) {
+            TopicSetup.ensureDeadLetter(clientProps, config.deadLetterTopic(), config.replicationFactor());
+        }
         publisher = new BatchPublisher(clientProps, config.transactionalId());
         Optional<StoredProgress> stored = ProgressLog.read(clientProps, config.progressTopic(), tablePath);
         if (stored.isPresent()) {
@@ -164,8 +169,11 @@ public final class DeltaSource implements PipelineStage {
         long batchId = moved ? lastBatchId + 1 : lastBatchId;
         Long wm = config.hasWatermark() ? current().nextWatermarkMs(config.watermarkDelay().toMillis()) : null;
         long watermark = wm == null ? watermarkMs : wm;
-        EventRows events = new EventRows(config.topic(), publisher.partitions(config.topic()), schema, config.eventTime(), config.groupBy(),
-                config.rowsPerRecord()).withSchemaHeader(schemaHeader);
+        EventRows events = new EventRows(config.topic(), publisher.partitions(config.topic()), rowJson.schema(), config.eventTime(),
+                config.groupBy(), config.rowsPerRecord()).withSchemaHeader(schemaHeader);
+        if (transformed != null) {
+            transformed.refresh(); // a join's table, read again when it has a new version, as Spark re-reads the static side
+        }
         Long[] max = {maxEventTimeMs};
         publisher.publish(config.topic(), send -> publishFiles(plan.files(), events, send), () -> {
             max[0] = events.maxEventTimeMs(maxEventTimeMs);
@@ -209,7 +217,7 @@ public final class DeltaSource implements PipelineStage {
             return Optional.empty();
         }
         long batchId = lastBatchId + 1;
-        EventRows events = new EventRows(config.topic(), publisher.partitions(config.topic()), schema, config.eventTime(), List.of(),
+        EventRows events = new EventRows(config.topic(), publisher.partitions(config.topic()), rowJson.schema(), config.eventTime(), List.of(),
                 config.rowsPerRecord());
         long t1 = System.nanoTime();
         publisher.publish(config.topic(), send -> { }, () -> {
@@ -243,13 +251,13 @@ public final class DeltaSource implements PipelineStage {
      * The table's schema grew at {@code version} (new columns): the rows from it on are read with
      * the new schema and their records name it ({@link io.tributary.schema.Topics#SCHEMA_HEADER}),
      * so the sink adds the columns to its table (with {@code sink.delta.mergeSchema}). Under an
-     * aggregation, whose output columns are fixed, the new columns are not read.
+     * aggregation or a transform, whose columns are fixed at start, the new columns are not read.
      */
     private void takeSchema(long version, StructType grown) {
         planner.streamSchema(grown);
-        if (config.marksBatches()) {
-            LOG.info("delta-source {}: version {} adds columns ({}); the aggregation reads fixed columns, so they are not read",
-                    tablePath, version, KernelSchemas.fromKernel(tablePath, grown).toDdl());
+        if (config.marksBatches() || transformed != null) {
+            LOG.info("delta-source {}: version {} adds columns ({}); the {} reads fixed columns, so they are not read",
+                    tablePath, version, KernelSchemas.fromKernel(tablePath, grown).toDdl(), transformed != null ? "transform" : "aggregation");
             return;
         }
         reader = new FileRowReader(log.engine(), tablePath, log.at(version), config.readChangeFeed());
@@ -286,7 +294,11 @@ public final class DeltaSource implements PipelineStage {
 
     private void publishFiles(List<DataFile> files, EventRows events, Consumer<ProducerRecord<byte[], byte[]>> send) {
         for (DataFile f : files) {
-            reader.read(f, row -> events.add(row, rowJson, send));
+            if (transformed == null) {
+                reader.read(f, row -> events.add(row, rowJson, send));
+            } else {
+                reader.read(f, row -> transformed.apply(f, row, r -> events.add(r, rowJson, send), send));
+            }
             events.flush(send);
         }
     }
@@ -335,7 +347,10 @@ public final class DeltaSource implements PipelineStage {
         reservoirId = TableLog.tableId(sourceSnapshot);
         reader = new FileRowReader(log.engine(), tablePath, sourceSnapshot, config.readChangeFeed());
         schema = FileRowReader.outputSchema(reader.tableSchema(), config.readChangeFeed());
-        rowJson = new RowJson(schema);
+        if (config.transform() != null) {
+            transformed = new TransformedRows(config.transform(), tablePath, config.stageName(), config.deadLetterTopic(), schema);
+        }
+        rowJson = new RowJson(transformed != null ? transformed.output() : schema);
         planner = new BatchPlanner(log, config, sourceSnapshot);
         if (config.readChangeFeed()) {
             String cdf = sourceSnapshot.getTableProperties().getOrDefault("delta.enableChangeDataFeed", "false");

@@ -1,5 +1,6 @@
 package io.tributary.source;
 
+import io.tributary.expressions.RowTransform;
 import io.tributary.schema.Topics;
 import io.tributary.source.internal.SourceErrors;
 import io.tributary.storage.Storage;
@@ -36,6 +37,8 @@ public final class DeltaSourceConfig {
     private final String eventTime;
     private final Duration watermarkDelay;
     private final List<String> groupBy;
+    private final RowTransform transform;
+    private final String deadLetterTopic;
 
     private DeltaSourceConfig(Builder b) {
         this.tablePath = b.tablePath;
@@ -55,6 +58,8 @@ public final class DeltaSourceConfig {
         this.eventTime = b.eventTime;
         this.watermarkDelay = b.watermarkDelay;
         this.groupBy = List.copyOf(b.groupBy);
+        this.transform = b.transform;
+        this.deadLetterTopic = b.deadLetterTopic != null ? b.deadLetterTopic : Topics.deadLetter(pipeline);
     }
 
     /** The compacted topic holding a pipeline's delta-source progress: {@code tributary.<pipeline>.delta-source-log}. */
@@ -160,6 +165,19 @@ public final class DeltaSourceConfig {
         return groupBy;
     }
 
+    /**
+     * The pipeline's {@code transform} (joins, where, select) over the table's rows, applied before they are
+     * published (docs/transform.md); null: the rows as they are.
+     */
+    public RowTransform transform() {
+        return transform;
+    }
+
+    /** Where a row the transform fails on goes, naming the table, its version and file; default {@link Topics#deadLetter(String)}. */
+    public String deadLetterTopic() {
+        return deadLetterTopic;
+    }
+
     /** The stage's name in progress records: {@code <pipeline>/delta-source}. */
     public String stageName() {
         return pipeline + "/delta-source";
@@ -182,6 +200,8 @@ public final class DeltaSourceConfig {
         b.eventTime = eventTime;
         b.watermarkDelay = watermarkDelay;
         b.groupBy = groupBy;
+        b.transform = transform;
+        b.deadLetterTopic = deadLetterTopic;
         return b;
     }
 
@@ -204,6 +224,8 @@ public final class DeltaSourceConfig {
         private String eventTime;
         private Duration watermarkDelay;
         private List<String> groupBy = List.of();
+        private RowTransform transform;
+        private String deadLetterTopic;
 
         private Builder(String pipeline, String tablePath) {
             this.pipeline = pipeline;
@@ -306,6 +328,20 @@ public final class DeltaSourceConfig {
         /** The group-by (or upsert key) columns: a group's rows go to one partition, in order. */
         public Builder groupBy(List<String> columns) {
             this.groupBy = columns == null ? List.of() : columns;
+            return this;
+        }
+
+        /**
+         * The transform applied to each row read, compiled over the table's schema ({@code null}: none); the
+         * rows published are its output. A row it fails on goes to {@link #deadLetterTopic(String)}.
+         */
+        public Builder transform(RowTransform transform) {
+            this.transform = transform == null || transform.isIdentity() ? null : transform;
+            return this;
+        }
+
+        public Builder deadLetterTopic(String topic) {
+            this.deadLetterTopic = topic;
             return this;
         }
 

@@ -1,5 +1,7 @@
 package io.tributary.sink.internal;
 
+import io.tributary.expressions.ExpressionException;
+import io.tributary.expressions.RowTransform;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
@@ -7,6 +9,8 @@ import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import io.tributary.sink.KafkaSubscription;
@@ -25,6 +29,8 @@ final class RecordRows implements AutoCloseable {
     private byte[] coveredSchema;
     /** A Kafka source's records (someone else's topics), or null for the pipeline's own topic. */
     private final KafkaSubscription source;
+    /** A Kafka source's transform (joins, where, select), or null. */
+    private final RowTransform transform;
     /** The table's CHECK constraints, checked on each row parsed ({@link #constraints(TableConstraints)}). */
     private TableConstraints constraints = TableConstraints.NONE;
 
@@ -39,6 +45,7 @@ final class RecordRows implements AutoCloseable {
     RecordRows(String topic, RowJson rowJson, BadRows bad, KafkaSubscription source) {
         this.topic = topic;
         this.source = source;
+        this.transform = source != null ? source.transform() : null;
         this.rowJson = source != null && source.valueSchema() != null ? new RowJson(source.valueSchema()) : rowJson;
         this.bad = bad;
     }
@@ -55,6 +62,36 @@ final class RecordRows implements AutoCloseable {
     /** Checks the rows parsed from now on against {@code c} (the table's constraints at the batch's start). */
     void constraints(TableConstraints c) {
         this.constraints = c;
+    }
+
+    /** At a batch's start: the transform's join tables are read again when they have a new version. */
+    void startBatch() {
+        if (transform != null) {
+            transform.refresh();
+        }
+    }
+
+    /**
+     * Hands the rows a Kafka source's {@code row} makes (through the transform, when there is one) to {@code sink},
+     * once every one of them holds the table's constraints; returns how many.
+     *
+     * @throws BadRecordException when an expression of the transform fails on the row, or a row breaks a constraint: none is handed on
+     */
+    private int deliver(Object[] row, Consumer<Object[]> sink) {
+        List<Object[]> rows;
+        try {
+            rows = transform == null ? Collections.singletonList(row) : transform.apply(row);
+        } catch (ExpressionException e) {
+            throw SinkErrors.expressionFails(e);
+        }
+        for (Object[] r : rows) {
+            BadRecordException violated = violation(r);
+            if (violated != null) {
+                throw violated;
+            }
+        }
+        rows.forEach(sink);
+        return rows.size();
     }
 
     /** The constraint {@code row} violates, or null. */
@@ -108,52 +145,52 @@ final class RecordRows implements AutoCloseable {
     /** A Kafka source's record: its rows as the source's format says, each with the record's metadata when asked. */
     private int parseSource(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
         switch (source.format()) {
-            case "string" -> sink.accept(withMetadata(new Object[] {r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8)}, r));
-            case "bytes" -> sink.accept(withMetadata(SourceColumns.bytesRow(r), r));
+            case "string" -> {
+                return whole(r, withMetadata(new Object[] {r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8)}, r), sink);
+            }
+            case "bytes" -> {
+                return whole(r, withMetadata(SourceColumns.bytesRow(r), r), sink);
+            }
             case "avro", "protobuf" -> {
                 return decoded(r, sink);
             }
             default -> {
                 if (r.value() == null) { // Spark's from_json of a null value: every column null
-                    sink.accept(withMetadata(new Object[rowJson.schema().fields().size()], r));
-                    return 1;
+                    return whole(r, withMetadata(new Object[rowJson.schema().fields().size()], r), sink);
                 }
                 int[] index = {0};
-                int[] rejected = {0};
-                int rows = RowPack.forEachRow(r.value(), (bytes, offset, length) -> {
+                int[] delivered = {0};
+                RowPack.forEachRow(r.value(), (bytes, offset, length) -> {
                     index[0]++;
                     try {
-                        Object[] row = withMetadata(rowJson.parse(bytes, offset, length), r);
-                        BadRecordException violated = violation(row);
-                        if (violated != null) {
-                            throw violated;
-                        }
-                        sink.accept(row);
+                        delivered[0] += deliver(withMetadata(rowJson.parse(bytes, offset, length), r), sink);
                     } catch (BadRecordException e) {
                         bad.reject(r.topic(), r.partition(), r.offset(), index[0], bytes, offset, length, rowJson.schema().toDdl(), e);
-                        rejected[0]++;
                     }
                 });
-                return rows - rejected[0];
+                return delivered[0];
             }
         }
-        return 1;
+    }
+
+    /** The one row of a record that is not a pack of rows (a string, bytes or a null value); a failure dead-letters the record. */
+    private int whole(ConsumerRecord<byte[], byte[]> r, Object[] row, Consumer<Object[]> sink) {
+        try {
+            return deliver(row, sink);
+        } catch (BadRecordException e) {
+            byte[] value = r.value() == null ? new byte[0] : r.value();
+            bad.reject(r.topic(), r.partition(), r.offset(), 1, value, 0, value.length, source.rowSchema().toDdl(), e, "bytes".equals(source.format()));
+            return 0;
+        }
     }
 
     /** An Avro or Protobuf record's row ({@link io.tributary.sink.ValueFormat}); a null value, a row of nulls (Spark's from_avro of null). */
     private int decoded(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
         if (r.value() == null) {
-            sink.accept(withMetadata(new Object[source.valueSchema().fields().size()], r));
-            return 1;
+            return whole(r, withMetadata(new Object[source.valueSchema().fields().size()], r), sink);
         }
         try {
-            Object[] row = withMetadata(source.valueFormat().row(r.topic(), r.partition(), r.offset(), r.value()), r);
-            BadRecordException violated = violation(row);
-            if (violated != null) {
-                throw violated;
-            }
-            sink.accept(row);
-            return 1;
+            return deliver(withMetadata(source.valueFormat().row(r.topic(), r.partition(), r.offset(), r.value()), r), sink);
         } catch (BadRecordException e) {
             bad.reject(r.topic(), r.partition(), r.offset(), 1, r.value(), 0, r.value().length, source.valueSchema().toDdl(), e, true);
             return 0;

@@ -161,4 +161,9 @@ public final class SinkErrors {
                 + " instance of the pipeline; instances that share the work read one topic (run a pipeline per topic, or a bounded"
                 + " trigger)");
     }
+
+    /** A Kafka source's row an expression of the transform fails on, as Spark's ANSI mode fails it: the expression and Spark's error class. */
+    public static BadRecordException expressionFails(io.tributary.expressions.ExpressionException e) {
+        return new BadRecordException(null, "expression \"" + e.expression() + "\" fails: " + e.condition() + ": " + e.reason());
+    }
 }

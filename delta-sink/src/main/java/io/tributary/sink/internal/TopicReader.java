@@ -257,6 +257,7 @@ public final class TopicReader implements AutoCloseable {
 
     private TopicBatch read(Map<Integer, Long> end, int maxRows, Consumer<Object[]> rowSink, BiConsumer<RecordOrigin, Object[]> recordSink) {
         Map<Integer, Long> start = positions();
+        rowsOf.startBatch(); // a join's table, read again when it has a new version
         Map<Integer, Long> accepted = new TreeMap<>(start); // next offset after the last record taken
         List<Object[]> rows = new ArrayList<>();
         List<RecordOrigin> origins = keyed && recordSink == null ? new ArrayList<>() : null;

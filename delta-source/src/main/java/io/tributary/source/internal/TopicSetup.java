@@ -18,13 +18,7 @@ public final class TopicSetup {
     }
 
     public static void ensure(Map<String, Object> clientProps, String rowTopic, String progressTopic, Optional<Short> replicationFactor) {
-        Map<String, Object> props = new HashMap<>();
-        for (Map.Entry<String, Object> e : clientProps.entrySet()) {
-            if (!e.getKey().startsWith("transactional.") && !e.getKey().equals("isolation.level")) {
-                props.put(e.getKey(), e.getValue());
-            }
-        }
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = Admin.create(adminProps(clientProps))) {
             TopicCreation.create(admin, List.of(new NewTopic(rowTopic, Optional.empty(), Optional.empty()),
                     new NewTopic(progressTopic, Optional.of(1), Optional.empty()).configs(Map.of("cleanup.policy", "compact"))),
                     replicationFactor);
@@ -34,5 +28,22 @@ public final class TopicSetup {
             }
             throw SourceErrors.cannotCreateTopics(e.getMessage(), rowTopic, progressTopic, e.getCause());
         }
+    }
+
+    /** Creates the dead-letter topic (one partition) when missing: where the rows a transform fails on go. */
+    public static void ensureDeadLetter(Map<String, Object> clientProps, String topic, Optional<Short> replicationFactor) {
+        try (Admin admin = Admin.create(adminProps(clientProps))) {
+            TopicCreation.create(admin, List.of(new NewTopic(topic, Optional.of(1), Optional.empty())), replicationFactor);
+        }
+    }
+
+    private static Map<String, Object> adminProps(Map<String, Object> clientProps) {
+        Map<String, Object> props = new HashMap<>();
+        for (Map.Entry<String, Object> e : clientProps.entrySet()) {
+            if (!e.getKey().startsWith("transactional.") && !e.getKey().equals("isolation.level")) {
+                props.put(e.getKey(), e.getValue());
+            }
+        }
+        return props;
     }
 }

@@ -185,9 +185,14 @@ public final class PipelineParts {
         DedupSpec dedup = null;
         String lateTopic = "deadLetter".equals(spec.string(Settings.LATE_ROWS)) ? Topics.lateRows(spec.name()) : null;
         CompletableFuture<Void> topics = new CompletableFuture<>(); // the ingest's wait for its topics
+        // a Kafka source's topic is read by the sink itself, which decodes the rows and applies the transform
+        KafkaSubscription subscription = Settings.kafkaSource(spec::has) ? kafkaSubscription(spec) : null;
+        if (subscription != null) {
+            subscription = subscription.withTransform(TransformParts.rowTransform(spec, subscription.rowSchema()));
+        }
         try {
-            if (Settings.kafkaSource(spec::has)) {
-                input = kafkaSubscription(spec).rowSchema();
+            if (subscription != null) {
+                input = subscription.outputSchema();
                 aggregate = null; // refused with a Kafka source (KafkaSourceChecks)
                 if ("deadLetter".equals(spec.string(Settings.KAFKA_BAD_RECORD))) {
                     TopicAdmin.ensure(client, partitions, replicationFactor(spec), Topics.deadLetter(spec.name()));
@@ -197,8 +202,10 @@ public final class PipelineParts {
                 try (DeltaSource probe = new DeltaSource(deltaSourceConfig(spec, null), client)) {
                     input = probe.schema(); // the table's; nothing is connected
                 }
+                io.tributary.expressions.RowTransform transform = TransformParts.rowTransform(spec, input);
+                input = transform != null ? transform.output() : input; // the rows published: the transform's
                 aggregate = aggregateSpec(spec, input);
-                DeltaSourceConfig sourceConfig = deltaSourceConfig(spec, aggregate);
+                DeltaSourceConfig sourceConfig = deltaSourceConfig(spec, aggregate).toBuilder().transform(transform).build();
                 if (Instances.shared(spec)) {
                     stages.add(new Stage(Instances.leasedDeltaSource(spec, client, sourceConfig)));
                 } else {
@@ -241,7 +248,7 @@ public final class PipelineParts {
 
         Schema sinkSchema = input;
         // a Kafka source's topic is read by the sink itself: no copy, and never trimmed (it is someone else's)
-        KafkaSubscription subscription = Settings.kafkaSource(spec::has) ? kafkaSubscription(spec) : null;
+        KafkaSubscription source = subscription;
         String sinkTopic = subscription != null ? subscription.description() : Topics.events(spec.name());
         if (aggregate != null || dedup != null) {
             sinkSchema = aggregate != null ? aggregate.outputSchema() : input; // deduplicated rows are the events' rows
@@ -273,7 +280,7 @@ public final class PipelineParts {
         SinkConfig sink = sinkConfig.build();
         stages.add(Stage.opening(sink.stageName(), threads.<PipelineStage>submit(() -> Recovery.open(sink.stageName(), options.stopRequested(), () -> {
             DeltaSink deltaSink = DeltaSink.builder(sink, client).reprocess(options.reprocess()).storage(spec.storage())
-                    .subscription(subscription).availableNow(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW)
+                    .subscription(source).availableNow(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW)
                     .instanceId(Instances.shared(spec) ? Instances.id(spec) : null).build();
             AutoOptimize optimize = new AutoOptimize(sink.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
                     OptimizeOptions.defaults().withTargetFileSize(sink.targetFileSize()).withStorage(spec.storage()));
@@ -373,7 +380,7 @@ public final class PipelineParts {
             "^(" + java.util.regex.Pattern.quote(Settings.TRANSFORM_JOIN) + "(?:\\.\\d+)?)(\\.(?:table|as|on|type))?: .*", java.util.regex.Pattern.DOTALL);
 
     /** A refusal of {@code transform.join.N.x}, led by the spec line of that key (of the join's table when x was not given). */
-    private static TributaryException joinRefusalAtItsLine(PipelineSpec spec, TributaryException e) {
+    static TributaryException joinRefusalAtItsLine(PipelineSpec spec, TributaryException e) {
         java.util.regex.Matcher m = JOIN_KEY.matcher(String.valueOf(e.getMessage()));
         if (!m.matches()) {
             return e;

@@ -2,6 +2,8 @@ package io.tributary.service.internal;
 
 import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.Transform;
+import io.tributary.expressions.RowTransform;
+import io.tributary.ingest.RowTransforms;
 import io.tributary.ingest.TransformSettings;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
@@ -28,6 +30,10 @@ final class TransformParts {
      * refused before Kafka starts; an inferred schema is known only once Kafka is there.
      */
     static void check(PipelineSpec spec) {
+        if (Settings.kafkaSource(spec::has)) {
+            rowTransform(spec, PipelineParts.kafkaSubscription(spec).rowSchema()); // a Kafka source's columns are the spec's
+            return;
+        }
         boolean computes = transforms(spec) || DedupParts.given(spec)
                 || !groupByItems(spec).stream().allMatch(Transform::isColumn) || !aggregates(spec, new java.util.LinkedHashMap<>()).isEmpty();
         if (!spec.has(Settings.FILES_PATH) || !computes) {
@@ -38,6 +44,21 @@ final class TransformParts {
             Schema rows = PipelineParts.ingestConfig(spec, input, null, false).outputSchema();
             PipelineParts.aggregateSpec(spec, rows);
             DedupParts.spec(spec, rows);
+        }
+    }
+
+    /**
+     * The transform ({@code transform.join/where/select} or {@code sql:}) of a Delta or Kafka source over its rows,
+     * {@code input}, compiled as the file source compiles it; null when the spec gives none. A refusal names the key and its line.
+     */
+    static RowTransform rowTransform(PipelineSpec spec, Schema input) {
+        if (!transforms(spec)) {
+            return null;
+        }
+        try {
+            return RowTransforms.compile(values(spec), input, location -> DeltaStaticTable.open(spec, location));
+        } catch (TributaryException e) {
+            throw PipelineParts.joinRefusalAtItsLine(spec, e);
         }
     }
 

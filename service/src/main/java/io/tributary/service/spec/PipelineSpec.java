@@ -121,15 +121,7 @@ public final class PipelineSpec {
         if (kafka) {
             KafkaSourceChecks.check(this, this::where);
         }
-        for (String key : List.of(Settings.SQL, Settings.TRANSFORM_WHERE, Settings.TRANSFORM_SELECT, Settings.TRANSFORM_JOIN_MAX_ROWS)) {
-            if (!files && values.containsKey(key)) {
-                throw SpecErrors.transformNeedsFileSource(where(key), key);
-            }
-        }
         for (String key : values.keySet()) {
-            if (!files && key.startsWith(Settings.TRANSFORM_JOIN + ".")) {
-                throw SpecErrors.transformNeedsFileSource(where(key), Settings.TRANSFORM_JOIN);
-            }
             boolean transformKey = key.startsWith(Settings.TRANSFORM + ".") && !key.equals(Settings.TRANSFORM_JOIN_MAX_ROWS);
             if (transformKey && values.containsKey(Settings.SQL)) {
                 throw SpecErrors.sqlWithTransform(where(key), key, where(Settings.SQL));
@@ -161,7 +153,7 @@ public final class PipelineSpec {
             return;
         }
         if (!files) {
-            throw SpecErrors.transformNeedsFileSource(where(dedup), dedup);
+            throw SpecErrors.dropDuplicatesNeedsFileSource(where(dedup), dedup);
         }
         String aggregate = Settings.ALL.stream().map(Setting::key)
                 .filter(k -> k.startsWith(Settings.AGGREGATE + ".") && !k.equals(Settings.STANDBY_REPLICAS) && values.containsKey(k))

@@ -210,9 +210,10 @@ public final class SpecErrors {
                 + " write the transform once: as the query (its JOIN, WHERE and select list), or as the transform: block without sql");
     }
 
-    public static TributaryException transformNeedsFileSource(String where, String key) {
-        return new TributaryException(where + ": key '" + key + "' transforms the rows of a file source (source.files.path); a Delta or"
-                + " Kafka source takes no transform yet. Land the source in a table first, or remove the key");
+    public static TributaryException dropDuplicatesNeedsFileSource(String where, String key) {
+        return new TributaryException(where + ": key '" + key + "' drops duplicates of a file source's rows (source.files.path); a Delta or"
+                + " Kafka source takes no dropDuplicates yet (transform.join, where and select it takes). Land the source in a table first,"
+                + " or remove the key");
     }
 
     public static TributaryException dropDuplicatesBeforeAggregate(String where, String key, String aggregateKey) {

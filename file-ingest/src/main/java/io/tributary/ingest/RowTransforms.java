@@ -1,0 +1,69 @@
+package io.tributary.ingest;
+
+import io.tributary.expressions.RowTransform;
+import io.tributary.expressions.Transform;
+import io.tributary.schema.Schema;
+import io.tributary.settings.Values;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The transform of a spec ({@code transform.join/where/select}, or {@code sql:}) compiled for a source other
+ * than files (a Delta table, a Kafka topic): the same expressions, joins and refusals as the file source's,
+ * as one {@link RowTransform} the reading stage applies to each row.
+ */
+public final class RowTransforms {
+    private RowTransforms() {
+    }
+
+    /**
+     * Compiles the {@link TransformSettings} given in {@code values} over {@code input}, the join tables opened
+     * with {@code opener}; a refusal names the key as written there (and, from a spec, its line).
+     */
+    public static RowTransform compile(Values values, Schema input, StaticTable.Opener opener) {
+        IngestConfigBuilder b = new IngestConfigBuilder("transform", null, null, input).transform(values).staticTables(opener);
+        Transform transform = b.transformSpec.compile(input);
+        return of(b.transformSpec.joins(input), transform);
+    }
+
+    /** The joins, then where and select, of {@code transform}: a row's rows all, or none when an expression fails on one. */
+    static RowTransform of(Joins joins, Transform transform) {
+        return new RowTransform() {
+            @Override
+            public Schema output() {
+                return transform.output();
+            }
+
+            @Override
+            public boolean isIdentity() {
+                return joins.isEmpty() && transform.identity();
+            }
+
+            @Override
+            public void refresh() {
+                joins.refresh();
+            }
+
+            @Override
+            public List<Object[]> apply(Object[] row) {
+                List<Object[]> joined = joins.isEmpty() ? Collections.singletonList(row) : joins.apply(row);
+                if (transform.identity()) {
+                    return joined;
+                }
+                if (joined.size() == 1) {
+                    Object[] out = transform.apply(joined.get(0));
+                    return out == null ? List.of() : Collections.singletonList(out);
+                }
+                List<Object[]> out = new ArrayList<>(joined.size());
+                for (Object[] r : joined) {
+                    Object[] o = transform.apply(r);
+                    if (o != null) {
+                        out.add(o);
+                    }
+                }
+                return out;
+            }
+        };
+    }
+}
