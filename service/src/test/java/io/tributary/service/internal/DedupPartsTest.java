@@ -77,6 +77,6 @@ class DedupPartsTest {
                 .replace("    schema: \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"\n", "")
                 + "transform:\n  dropDuplicates: { keys: [id] }\n");
         assertThatThrownBy(() -> PipelineSpec.load(f, Map.of(), Map.of()))
-                .hasMessageContaining("key 'transform.dropDuplicates.keys' transforms the rows of a file source");
+                .hasMessageContaining("key 'transform.dropDuplicates.keys' drops duplicates of a file source's rows");
     }
 }

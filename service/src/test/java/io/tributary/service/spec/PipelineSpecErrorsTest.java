@@ -93,13 +93,20 @@ class PipelineSpecErrorsTest {
     }
 
     @Test
-    void aQueryIsRefusedWithADeltaSource() {
-        refused("""
+    void aQueryIsTakenWithADeltaSourceAndDropDuplicatesIsRefused() throws IOException {
+        assertThat(load("""
                 name: t
                 source: { delta: { path: silver/ } }
                 sql: SELECT * FROM source
                 sink: { delta: { path: out/ } }
-                """).hasMessageContaining("pipeline.yaml line 3: key 'sql' transforms the rows of a file source");
+                """, Map.of(), Map.of()).has(Settings.SQL)).isTrue();
+        refused("""
+                name: t
+                source: { delta: { path: silver/ } }
+                transform: { dropDuplicates: { keys: [id] } }
+                sink: { delta: { path: out/ } }
+                """).hasMessageContaining("pipeline.yaml line 3: key 'transform.dropDuplicates.keys' drops duplicates of a file source's rows")
+                .hasMessageContaining("a Delta or Kafka source takes no dropDuplicates yet");
     }
 
     @Test
