@@ -3,6 +3,7 @@ package io.tributary.connect;
 import io.tributary.connect.internal.ConnectSettings;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestSettings;
+import io.tributary.ingest.TransformSettings;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import io.tributary.settings.Setting;
@@ -53,6 +54,14 @@ public final class FileSourceConfig extends AbstractConfig {
             IngestSettings.ARCHIVE_DIR.withDoc("cleanSource archive: the folder files move to, outside the input folder (a local folder,"
                     + " or s3a://... with an input in object storage)")));
 
+    /** Spark's where and selectExpr over each row read, by the stage's names (a spec's {@code transform.where}, {@code transform.select}). */
+    private static final Map<String, Setting<?>> TRANSFORM = ConnectSettings.byKey(List.of(
+            TransformSettings.WHERE.withDoc("Spark's filter/where: a Spark SQL boolean expression; only the rows where it is true are"
+                    + " published, e.g. \"amt > 0 AND user IS NOT NULL\"; a row it fails on is a bad line (onBadRecord)"),
+            TransformSettings.SELECT.withDoc("Spark's selectExpr: the published columns, comma separated, each *, a column or"
+                    + " \"expression AS name\", e.g. \"id, lower(trim(user)) AS user\"; applied after where; a row it fails on is a bad"
+                    + " line (onBadRecord)")));
+
     private static final Setting<String> TOPIC = Setting.string("topic",
             "the topic the rows are published to, as JSON text (one row per record unless rowsPerRecord says more)").required();
     private static final Setting<String> DEAD_LETTER_TOPIC = Setting.string("deadLetterTopic",
@@ -66,20 +75,22 @@ public final class FileSourceConfig extends AbstractConfig {
     /** The connector's own settings, by their names. */
     private static final Map<String, Setting<?>> OWN = ConnectSettings.byKey(List.of(TOPIC, DEAD_LETTER_TOPIC, KEY_COLUMNS, POLL_INTERVAL));
 
-    public static final ConfigDef DEF = ConnectSettings.configDef(concat(STAGE, OWN));
+    public static final ConfigDef DEF = ConnectSettings.configDef(concat(concat(STAGE, TRANSFORM), OWN).values());
 
     private final Values stage;
+    private final Values transform;
     private final Values own;
 
     public FileSourceConfig(Map<String, String> props) {
         super(DEF, props);
         this.stage = ConnectSettings.values(STAGE, originalsStrings());
+        this.transform = ConnectSettings.values(TRANSFORM, originalsStrings());
         this.own = ConnectSettings.values(OWN, originalsStrings());
     }
 
-    private static List<Setting<?>> concat(Map<String, Setting<?>> a, Map<String, Setting<?>> b) {
-        List<Setting<?>> all = new java.util.ArrayList<>(a.values());
-        all.addAll(b.values());
+    private static Map<String, Setting<?>> concat(Map<String, Setting<?>> a, Map<String, Setting<?>> b) {
+        Map<String, Setting<?>> all = new java.util.LinkedHashMap<>(a);
+        all.putAll(b);
         return all;
     }
 
@@ -96,11 +107,12 @@ public final class FileSourceConfig extends AbstractConfig {
                     .eventsTopic(topic())
                     .deadLetterTopic(deadLetterTopic())
                     .settings(stage)
+                    .transform(transform)
                     .build();
         } catch (ConfigException e) {
             throw e;
         } catch (TributaryException e) {
-            String key = STAGE.values().stream().map(Setting::key).filter(k -> e.getMessage().startsWith(k + ":")).findFirst().orElse(PATH);
+            String key = concat(STAGE, TRANSFORM).values().stream().map(Setting::key).filter(k -> e.getMessage().startsWith(k + ":")).findFirst().orElse(PATH);
             throw new ConfigException(key, originalsStrings().get(key), e.getMessage());
         }
     }
@@ -122,7 +134,12 @@ public final class FileSourceConfig extends AbstractConfig {
             return "keys " + keys + " key each row's record, but rowsPerRecord is " + rowsPerRecord
                     + " (rows of several keys in one record): set rowsPerRecord 1, or remove keys";
         }
-        Schema schema = stage.get(IngestSettings.SCHEMA);
+        Schema schema;
+        try {
+            schema = ingestConfig(null).outputSchema(); // the select's columns
+        } catch (ConfigException e) {
+            schema = stage.get(IngestSettings.SCHEMA); // refused on its own key
+        }
         for (String k : keys) {
             if (schema.indexOf(k) < 0) {
                 return "keys names column '" + k + "', which is not in the schema " + schema.toDdl() + "; use columns of it";

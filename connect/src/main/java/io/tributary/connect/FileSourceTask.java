@@ -191,7 +191,7 @@ public class FileSourceTask extends SourceTask {
         for (String[] d : dead) {
             out.add(new SourceRecord(partition, offset, ingest.deadLetterTopic(), null, Schema.STRING_SCHEMA, d[0], Schema.STRING_SCHEMA, d[1]));
         }
-        String ddl = ingest.schema().toDdl();
+        String ddl = ingest.outputSchema().toDdl(); // the select's columns
         for (String[] r : rows) {
             ConnectHeaders headers = new ConnectHeaders();
             headers.addString(SCHEMA_HEADER, ddl);

@@ -163,7 +163,8 @@ public final class IngestConfigBuilder {
      */
     public IngestConfigBuilder transform(Values values) {
         transformSpec.values = values;
-        transformSpec.joinMaxRows = values.get(TransformSettings.JOIN_MAX_ROWS);
+        Integer maxRows = values.get(TransformSettings.JOIN_MAX_ROWS);
+        transformSpec.joinMaxRows = maxRows != null ? maxRows : TransformSettings.DEFAULT_JOIN_MAX_ROWS; // null: no joins where written
         SqlQuery query = values.get(TransformSettings.SQL);
         if (query != null) {
             transformSpec.sql(query, values.name(TransformSettings.SQL));

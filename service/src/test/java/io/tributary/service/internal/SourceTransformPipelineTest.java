@@ -127,4 +127,22 @@ class SourceTransformPipelineTest {
                 .isEqualTo("expression \"cast(amt AS DOUBLE)\" fails: CAST_INVALID_INPUT: the value 'x' cannot be cast to DOUBLE");
         assertThat(letters.get(0).path("text").asText()).contains("\"amt\": \"x\"");
     }
+
+    @Test
+    void aKafkaSourcesTransformNamingAnUnknownColumnIsRefusedBeforeTheBrokerStarts() throws Exception {
+        dims();
+        PipelineSpec spec = spec("""
+                name: kbad
+                source:
+                  kafka:
+                    topics: [orders]
+                    schema: "id INT, user STRING, amt STRING"
+                """ + TRANSFORM.replace("lower(user) AS user", "lower(usr) AS user"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Pipeline.open(spec, RunOptions.DEFAULT))
+                .isInstanceOf(io.tributary.schema.TributaryException.class)
+                .hasMessageContaining("pipeline.yaml line 9: transform.select: expression \"lower(usr) AS user\"")
+                .hasMessageContaining("no column 'usr'")
+                .hasMessageNotContaining("\n");
+        assertThat(spec.stateDir()).as("no broker started").doesNotExist();
+    }
 }
