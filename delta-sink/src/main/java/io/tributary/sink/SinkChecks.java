@@ -3,13 +3,12 @@ package io.tributary.sink;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
 import io.tributary.settings.Setting;
-import io.tributary.sink.internal.DeleteWhen;
+import io.tributary.sink.internal.DeleteCondition;
 import io.tributary.sink.internal.Partitioning;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -124,14 +123,11 @@ public final class SinkChecks {
                     + schema.field(schema.indexOf(seq)).type().ddl()
                     + ", which has no order to choose the latest change by; use a number, string, date or timestamp column");
         }
-        if (changes.deleteWhen() != null) {
-            Optional<DeleteWhen> when = DeleteWhen.parse(changes.deleteWhen());
-            if (when.isEmpty()) {
-                out.putIfAbsent(SinkSettings.DELETE_WHEN, deleteKey + " is \"" + changes.deleteWhen() + "\", which is not a"
-                        + " condition the sink reads yet; write column = value or column IN ('a', 'b'), e.g. \"op = 'd'\"");
-            } else if (schema != null && schema.indexOf(when.get().column()) < 0) {
-                out.putIfAbsent(SinkSettings.DELETE_WHEN, deleteKey + " names column '" + when.get().column() + "', which is not"
-                        + " in the sink's schema " + schema.toDdl() + "; use a column of that schema");
+        if (changes.deleteWhen() != null && schema != null) {
+            String problem = DeleteCondition.problem(schema, changes.deleteWhen());
+            if (problem != null) {
+                out.putIfAbsent(SinkSettings.DELETE_WHEN, deleteKey + " \"" + changes.deleteWhen() + "\" is not a condition over the"
+                        + " sink's schema " + schema.toDdl() + ": " + problem);
             }
         }
         for (String c : changes.exceptColumns()) {

@@ -1,6 +1,7 @@
 package io.tributary.sink;
 
 import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
 import io.tributary.sink.internal.SinkErrors;
@@ -285,8 +286,9 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
             SinkChecks.changeProblems(schema, mode == null ? SinkMode.APPEND : mode, keys == null ? List.of() : keys,
                     order == null || order.isBlank() ? null : order, partitionBy == null ? List.of() : partitionBy,
                     changes == null ? SinkChanges.NONE : changes, this::name)
-                    .values().stream().findFirst().ifPresent(problem -> {
-                        throw io.tributary.sink.internal.SinkErrors.changeSettingsDisagree(problem);
+                    .entrySet().stream().findFirst().ifPresent(problem -> {
+                        TributaryException e = io.tributary.sink.internal.SinkErrors.changeSettingsDisagree(problem.getValue());
+                        throw names == null ? e : names.invalid(problem.getKey(), e);
                     });
             return new SinkConfig(tablePath, schema, topic, appId, stageName, maxRowsPerBatch, tableProperties, pendingTransactionWait,
                     mode, keys, order, rowsPerFile, partitionBy, targetFileSize, allowedLatency, trimTopic, allowNonEmptyPath,

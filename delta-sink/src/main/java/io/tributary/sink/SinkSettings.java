@@ -20,7 +20,8 @@ public final class SinkSettings {
             + " BY): the column whose greatest value wins per key, within a batch and across batches; kept in the table, and a"
             + " change not above the key's stored value is skipped");
     public static final Setting<String> DELETE_WHEN = Setting.string("deleteWhen", "mode upsert, change data (AUTO CDC's APPLY AS"
-            + " DELETE WHEN): a row matching column = value (or column IN ('a', 'b')) deletes its key instead of upserting it");
+            + " DELETE WHEN): a Spark SQL condition over the row's columns, e.g. op = 'd'; a row where it is true deletes its key"
+            + " instead of upserting it");
     public static final Setting<List<String>> EXCEPT_COLUMNS = Setting.list("exceptColumns", "mode upsert: columns of the rows not"
             + " stored in the table (AUTO CDC's COLUMNS * EXCEPT), e.g. [op]; not the keys nor sequenceBy");
     public static final Setting<Duration> DELETE_RETENTION = Setting.duration("deleteRetention", "mode upsert with sequenceBy and"

@@ -38,8 +38,7 @@ final class ChangeUpsert implements WriteMode {
     private final KeyColumns keys;
     private final KeyColumns changeKeys;
     private final int[] projection;
-    private final int deleteIndex;
-    private final DeleteWhen deleteWhen;
+    private final DeleteCondition deleteWhen;
     private final int sequenceIndex;
     private final Field sequence;
     private final Comparator<Object> sequenceOrder;
@@ -71,8 +70,7 @@ final class ChangeUpsert implements WriteMode {
         changeFields.add(new Field(DELETES, DataType.BOOLEAN, false));
         this.changeKeys = new KeyColumns(new Schema(changeFields), keyColumns);
         this.projection = table.fields().stream().mapToInt(f -> rows.indexOf(f.name())).toArray();
-        this.deleteWhen = changes.deleteWhen() == null ? null : DeleteWhen.parse(changes.deleteWhen()).orElseThrow();
-        this.deleteIndex = deleteWhen == null ? -1 : rows.indexOf(deleteWhen.column());
+        this.deleteWhen = changes.deleteWhen() == null ? null : DeleteCondition.compile(rows, changes.deleteWhen());
         this.sequenceIndex = changes.sequenceBy() == null ? -1 : table.indexOf(changes.sequenceBy());
         this.sequence = sequenceIndex < 0 ? null : table.field(sequenceIndex);
         this.sequenceOrder = sequence == null ? null : KeyColumns.valueOrder(sequence.type());
@@ -92,7 +90,8 @@ final class ChangeUpsert implements WriteMode {
         List<RecordOrigin> origins = batch.origins();
         BatchChanges.Collector collector = collector(rows.size());
         for (int i : BatchChanges.kafkaOrder(origins, rows.size())) {
-            collector.add(origins == null ? null : origins.get(i), change(rows.get(i)));
+            RecordOrigin origin = origins == null ? null : origins.get(i);
+            collector.add(origin, change(origin, rows.get(i)));
         }
         BatchChanges changes = collector.build();
         return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, changes, rows.size()), expectedStart, next);
@@ -106,7 +105,7 @@ final class ChangeUpsert implements WriteMode {
         return Optional.of(new KeyedBatch() {
             @Override
             public void add(RecordOrigin origin, Object[] row) {
-                collector.add(origin, change(row));
+                collector.add(origin, change(origin, row));
             }
 
             @Override
@@ -122,7 +121,7 @@ final class ChangeUpsert implements WriteMode {
     }
 
     /** A record's row as a change: its table columns, then whether it deletes its key; null (a Kafka tombstone) stays null. */
-    Object[] change(Object[] row) {
+    Object[] change(RecordOrigin origin, Object[] row) {
         if (row == null) {
             return null;
         }
@@ -130,7 +129,7 @@ final class ChangeUpsert implements WriteMode {
         for (int i = 0; i < projection.length; i++) {
             out[i] = row[projection[i]];
         }
-        out[projection.length] = deleteWhen != null && deleteWhen.matches(row[deleteIndex]);
+        out[projection.length] = deleteWhen != null && deleteWhen.deletes(row, origin);
         return out;
     }
 

@@ -63,7 +63,7 @@ public final class PartitionUpsert {
     /** A new batch's changes. */
     public Changes begin() {
         if (changeUpsert != null) {
-            return new Changes(changeUpsert.collector(0), changeUpsert::change);
+            return new Changes(changeUpsert.collector(0), row -> changeUpsert.change(null, row));
         }
         return new Changes(BatchChanges.collector(keys, orderIndex, 0), UnaryOperator.identity());
     }

@@ -17,6 +17,17 @@ public final class SinkErrors {
         return new TributaryException(problem);
     }
 
+    /** When deleteWhen is an expression of another type than BOOLEAN. */
+    public static TributaryException deleteWhenNotBoolean(String text, String type) {
+        return new TributaryException("\"" + text + "\" is " + type + ", and a delete condition needs a BOOLEAN; compare it, e.g. \"op = 'd'\"");
+    }
+
+    /** When deleteWhen fails on a change (Spark's ANSI errors: a cast, an overflow), as Spark's MERGE fails the batch. */
+    public static TributaryException deleteWhenFailed(String text, String where, TributaryException cause) {
+        return new TributaryException("deleteWhen \"" + text + "\" fails on the change at " + where + ": " + cause.getMessage()
+                + "; make the condition hold for every change (e.g. try_cast), or fix the record", cause);
+    }
+
     /** When onBadRecord is deadLetter without a dead-letter topic. */
     public static TributaryException noDeadLetterTopic() {
         return new TributaryException("delta sink: onBadRecord deadLetter needs a dead-letter topic");

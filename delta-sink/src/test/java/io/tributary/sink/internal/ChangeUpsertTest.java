@@ -104,8 +104,9 @@ class ChangeUpsertTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"op = d", "op = 'd'", "op IN ('d', 'D')", "op in (d,D)"})
-    void deleteWhenTakesAColumnEqualsAValueOrAList(String condition) {
+    @ValueSource(strings = {"op = d", "op = 'd'", "op IN ('d', 'D')", "op in (d,D)", "lower(op) = 'd'", "op = 'd' OR op == 'D'",
+        "upper(op) IN ('D') AND id > 0", "op <=> 'd' or op = 'D'"})
+    void deleteWhenTakesASparkSqlConditionOrTheOlderColumnEqualsValueForm(String condition) {
         Map<String, String> settings = new HashMap<>(CDC);
         settings.put("deleteWhen", condition);
         WriteMode cdc = mode(settings);
@@ -196,6 +197,40 @@ class ChangeUpsertTest {
     }
 
     @Test
+    void aDeleteConditionThatIsNullDoesNotDeleteAsSparksMergeClause() {
+        Map<String, String> settings = new HashMap<>(CDC);
+        settings.put("deleteWhen", "op = 'd' AND name IS NULL OR CASE WHEN op = 'x' THEN NULL ELSE false END");
+        WriteMode cdc = mode(settings);
+        write(cdc, 0, batch(c(1, "a", "i", 1), c(2, "b", "i", 2), c(3, "c", "i", 3)));
+        write(cdc, 1, batch(c(1, null, "d", 4), c(2, "b-kept", "d", 5), c(3, "c-null", "x", 6)));
+        assertThat(rows()).as("1 deleted; 2's condition is false, 3's null: both upserts").containsExactly("2:b-kept:5", "3:c-null:6");
+    }
+
+    @Test
+    void aDeleteConditionThatFailsOnAChangeStopsTheBatchNamingTheRecord() {
+        Map<String, String> settings = new HashMap<>(CDC);
+        settings.put("deleteWhen", "CAST(op AS INT) = 0");
+        WriteMode cdc = mode(settings);
+        write(cdc, 0, batch(c(1, "a", "0", 1)));
+        assertThat(rows()).isEmpty();
+        assertThatThrownBy(() -> write(cdc, 1, batch(c(2, "b", "1", 2), c(3, "c", "d", 3))))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageContaining("deleteWhen \"CAST(op AS INT) = 0\" fails on the change at partition 0 offset 1")
+                .hasMessageContaining("CAST_INVALID_INPUT");
+        assertThat(rows()).as("nothing of the failed batch").isEmpty();
+    }
+
+    @Test
+    void aDeleteConditionThatDoesNotCompileIsRefusedWhereTheSpecWroteIt() {
+        Map<String, String> spec = Map.of("sink.delta.mode", "upsert", "sink.delta.keys", "id", "sink.delta.deleteWhen", "op = 'd' AND");
+        Values values = Values.localized(SinkSettings.ALL, s -> s.under("sink.delta"), spec::get,
+                (s, text, e) -> new TributaryException("spec pipeline.yaml line 9: " + e.getMessage()));
+        assertThatThrownBy(() -> SinkConfig.builder(table().toString(), SCHEMA, "events", UpsertTables.APP, "test/sink").settings(values).build())
+                .isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("spec pipeline.yaml line 9: sink.delta.deleteWhen \"op = 'd' AND\" is not a condition");
+    }
+
+    @Test
     void settingsThatCannotWorkTogetherAreRefusedNamingTheKey() {
         assertThatThrownBy(() -> config(table(), Map.of("mode", "upsert", "keys", "id", "sequenceBy", "lsn", "order", "lsn")))
                 .isInstanceOf(TributaryException.class)
@@ -203,9 +238,15 @@ class ChangeUpsertTest {
         assertThatThrownBy(() -> config(table(), Map.of("mode", "upsert", "keys", "id", "sequenceBy", "lsn", "exceptColumns", "op, lsn")))
                 .isInstanceOf(TributaryException.class)
                 .hasMessageContaining("sink.delta.exceptColumns names column 'lsn', the sink.delta.sequenceBy column");
-        assertThatThrownBy(() -> config(table(), Map.of("mode", "upsert", "keys", "id", "deleteWhen", "op == 'd' or op = 'D'")))
+        assertThatThrownBy(() -> config(table(), Map.of("mode", "upsert", "keys", "id", "deleteWhen", "op = 'd' or")))
                 .isInstanceOf(TributaryException.class)
-                .hasMessageContaining("sink.delta.deleteWhen is \"op == 'd' or op = 'D'\", which is not a condition");
+                .hasMessageContaining("sink.delta.deleteWhen \"op = 'd' or\" is not a condition over the sink's schema");
+        assertThatThrownBy(() -> config(table(), Map.of("mode", "upsert", "keys", "id", "deleteWhen", "kind = 'd'")))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageContaining("sink.delta.deleteWhen \"kind = 'd'\" is not a condition").hasMessageContaining("kind");
+        assertThatThrownBy(() -> config(table(), Map.of("mode", "upsert", "keys", "id", "deleteWhen", "lower(op)")))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageContaining("\"lower(op)\" is STRING, and a delete condition needs a BOOLEAN");
         assertThatThrownBy(() -> config(table(), Map.of("mode", "upsert", "keys", "id", "sequenceBy", "seq")))
                 .isInstanceOf(TributaryException.class)
                 .hasMessageContaining("sink.delta.sequenceBy names column 'seq', which is not in the sink's schema");
