@@ -1,7 +1,9 @@
 package io.tributary.sink;
 
+import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,10 +15,21 @@ import java.util.List;
  * @param deleteWhen {@code column = value} or {@code column IN ('a', 'b')}; null: rows never delete
  * @param exceptColumns columns of the rows the table does not store
  * @param deleteRetention how long a deleted key's marker is kept, from the commit that deleted it
+ * @param history SCD type 2: each key keeps its versions, each with {@value #START_AT} and {@value #END_AT} from the sequence
  */
-public record SinkChanges(String sequenceBy, String deleteWhen, List<String> exceptColumns, Duration deleteRetention) {
+public record SinkChanges(String sequenceBy, String deleteWhen, List<String> exceptColumns, Duration deleteRetention,
+                          boolean history) {
     public static final Duration DEFAULT_DELETE_RETENTION = Duration.ofDays(7);
     public static final SinkChanges NONE = new SinkChanges(null, null, List.of(), DEFAULT_DELETE_RETENTION);
+    /** The column of a version (history) that holds the sequence from which it is the key's current row. */
+    public static final String START_AT = "__START_AT";
+    /** The column of a version (history) that holds the sequence from which it no longer is; null for the current row. */
+    public static final String END_AT = "__END_AT";
+
+    /** Without history (SCD type 1). */
+    public SinkChanges(String sequenceBy, String deleteWhen, List<String> exceptColumns, Duration deleteRetention) {
+        this(sequenceBy, deleteWhen, exceptColumns, deleteRetention, false);
+    }
 
     public SinkChanges {
         sequenceBy = sequenceBy == null || sequenceBy.isBlank() ? null : sequenceBy;
@@ -25,16 +38,24 @@ public record SinkChanges(String sequenceBy, String deleteWhen, List<String> exc
         deleteRetention = deleteRetention == null ? DEFAULT_DELETE_RETENTION : deleteRetention;
     }
 
-    /** The table's columns for rows of {@code rows}: without {@link #exceptColumns}. */
+    /**
+     * The table's columns for rows of {@code rows}: without {@link #exceptColumns}; with {@link #history}, then
+     * {@value #START_AT} and {@value #END_AT} of the sequence's type.
+     */
     public Schema tableSchema(Schema rows) {
-        if (exceptColumns.isEmpty()) {
-            return rows;
+        Schema data = exceptColumns.isEmpty() ? rows
+                : new Schema(rows.fields().stream().filter(f -> !exceptColumns.contains(f.name())).toList());
+        if (!history || sequenceBy == null || rows.indexOf(sequenceBy) < 0) {
+            return data;
         }
-        return new Schema(rows.fields().stream().filter(f -> !exceptColumns.contains(f.name())).toList());
+        List<Field> fields = new ArrayList<>(data.fields());
+        fields.add(new Field(START_AT, rows.field(rows.indexOf(sequenceBy)).type(), true));
+        fields.add(new Field(END_AT, rows.field(rows.indexOf(sequenceBy)).type(), true));
+        return new Schema(fields);
     }
 
     /** True if any of them is set, so the upsert applies changes rather than rows. */
     public boolean active() {
-        return sequenceBy != null || deleteWhen != null || !exceptColumns.isEmpty();
+        return sequenceBy != null || deleteWhen != null || !exceptColumns.isEmpty() || history;
     }
 }

@@ -105,7 +105,8 @@ public final class SinkChecks {
         String exceptKey = name.apply(SinkSettings.EXCEPT_COLUMNS);
         if (changes.active() && mode != SinkMode.UPSERT) {
             Setting<?> at = changes.sequenceBy() != null ? SinkSettings.SEQUENCE_BY
-                    : changes.deleteWhen() != null ? SinkSettings.DELETE_WHEN : SinkSettings.EXCEPT_COLUMNS;
+                    : changes.deleteWhen() != null ? SinkSettings.DELETE_WHEN
+                    : changes.exceptColumns().isEmpty() ? SinkSettings.HISTORY : SinkSettings.EXCEPT_COLUMNS;
             out.put(at, name.apply(at) + " is set, but " + modeKey + " is " + mode.specName() + "; change data (sequenceBy,"
                     + " deleteWhen, exceptColumns) is applied by " + modeKey + ": upsert only: set it, or remove " + name.apply(at));
             return out;
@@ -122,6 +123,9 @@ public final class SinkChecks {
             out.put(SinkSettings.SEQUENCE_BY, seqKey + " names column '" + seq + "' of type "
                     + schema.field(schema.indexOf(seq)).type().ddl()
                     + ", which has no order to choose the latest change by; use a number, string, date or timestamp column");
+        }
+        if (changes.history()) {
+            historyProblem(schema, partitionBy, changes, name).ifPresent(p -> out.putIfAbsent(SinkSettings.HISTORY, p));
         }
         if (changes.deleteWhen() != null && schema != null) {
             String problem = DeleteCondition.problem(schema, changes.deleteWhen());
@@ -145,6 +149,27 @@ public final class SinkChecks {
                     + changes.deleteRetention() + "; use 0 seconds or more, e.g. 7 days");
         }
         return out;
+    }
+
+    /** Why {@code history: true} cannot work with the others, if it cannot. */
+    private static java.util.Optional<String> historyProblem(Schema schema, List<String> partitionBy, SinkChanges changes,
+                                                             Function<Setting<?>, String> name) {
+        String historyKey = name.apply(SinkSettings.HISTORY);
+        if (changes.sequenceBy() == null) {
+            return java.util.Optional.of(historyKey + " is true, but " + name.apply(SinkSettings.SEQUENCE_BY) + " is not set; a"
+                    + " version's " + SinkChanges.START_AT + " and " + SinkChanges.END_AT + " are sequences: set it, e.g. lsn");
+        }
+        if (!partitionBy.isEmpty()) {
+            return java.util.Optional.of(historyKey + " is true and " + name.apply(SinkSettings.PARTITION_BY) + " is set; the sink"
+                    + " does not keep history in a partitioned table: remove one of them");
+        }
+        for (String column : List.of(SinkChanges.START_AT, SinkChanges.END_AT)) {
+            if (schema != null && schema.indexOf(column) >= 0) {
+                return java.util.Optional.of(historyKey + " is true, and the sink's schema " + schema.toDdl() + " has a column "
+                        + column + ", which the history adds; rename it or leave it out with " + name.apply(SinkSettings.EXCEPT_COLUMNS));
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     private static boolean orderable(DataType type) {

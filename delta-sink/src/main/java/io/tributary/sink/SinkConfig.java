@@ -170,13 +170,15 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
             values.ifGiven(SinkSettings.KEYS, v -> keys = v);
             values.ifGiven(SinkSettings.ORDER, v -> order = v);
             values.ifGiven(SinkSettings.SEQUENCE_BY, v -> changes = new SinkChanges(v, changes.deleteWhen(), changes.exceptColumns(),
-                    changes.deleteRetention()));
+                    changes.deleteRetention(), changes.history()));
             values.ifGiven(SinkSettings.DELETE_WHEN, v -> changes = new SinkChanges(changes.sequenceBy(), v, changes.exceptColumns(),
-                    changes.deleteRetention()));
+                    changes.deleteRetention(), changes.history()));
             values.ifGiven(SinkSettings.EXCEPT_COLUMNS, v -> changes = new SinkChanges(changes.sequenceBy(), changes.deleteWhen(), v,
-                    changes.deleteRetention()));
+                    changes.deleteRetention(), changes.history()));
             values.ifGiven(SinkSettings.DELETE_RETENTION, v -> changes = new SinkChanges(changes.sequenceBy(), changes.deleteWhen(),
-                    changes.exceptColumns(), v));
+                    changes.exceptColumns(), v, changes.history()));
+            values.ifGiven(SinkSettings.HISTORY, v -> changes = new SinkChanges(changes.sequenceBy(), changes.deleteWhen(),
+                    changes.exceptColumns(), changes.deleteRetention(), v));
             return this;
         }
 

@@ -27,6 +27,9 @@ public final class SinkSettings {
     public static final Setting<Duration> DELETE_RETENTION = Setting.duration("deleteRetention", "mode upsert with sequenceBy and"
             + " deleteWhen: how long a deleted key's marker (its sequence) is kept, from the commit that deleted it, so a late change"
             + " does not bring the key back").withDefault("7 days");
+    public static final Setting<Boolean> HISTORY = Setting.bool("history", "mode upsert with sequenceBy: keep every version of"
+            + " each key, with __START_AT and __END_AT from the sequence (AUTO CDC's STORED AS SCD TYPE 2); false: the latest row"
+            + " alone").withDefault("false");
     public static final Setting<Map<String, String>> PROPERTIES = Setting.map("properties",
             "Delta table properties set when the table is created, e.g. delta.checkpointInterval");
     public static final Setting<List<String>> PARTITION_BY = Setting.list("partitionBy", "partition columns, set when the table is"
@@ -50,7 +53,7 @@ public final class SinkSettings {
 
     /** The settings a pipeline spec takes, in the order the documentation lists them. */
     public static final List<Setting<?>> ALL = List.of(PATH, MODE, KEYS, ORDER, SEQUENCE_BY, DELETE_WHEN,
-            EXCEPT_COLUMNS, DELETE_RETENTION, PROPERTIES, PARTITION_BY, OPTIMIZE_EVERY,
+            EXCEPT_COLUMNS, DELETE_RETENTION, HISTORY, PROPERTIES, PARTITION_BY, OPTIMIZE_EVERY,
             TARGET_FILE_SIZE, ALLOWED_LATENCY, ALLOW_NON_EMPTY_PATH, MERGE_SCHEMA);
 
     private SinkSettings() {

@@ -45,7 +45,9 @@ public interface WriteMode {
     static WriteMode forConfig(SinkConfig config, DeltaTableWriter writer) {
         return switch (config.mode()) {
             case APPEND -> new Append(writer);
-            case UPSERT -> config.changes().active() ? new ChangeUpsert(writer, new RewriteCommitter(writer), config)
+            case UPSERT -> config.changes().history() ? new HistoryUpsert(writer, new RewriteCommitter(writer), config,
+                    System::currentTimeMillis)
+                    : config.changes().active() ? new ChangeUpsert(writer, new RewriteCommitter(writer), config)
                     : new CopyOnWriteUpsert(writer, new RewriteCommitter(writer),
                     new KeyColumns(config.schema(), config.keys()), config.order(), config.rowsPerFile());
             case COMPLETE -> new CompleteReplace(writer, new RewriteCommitter(writer),

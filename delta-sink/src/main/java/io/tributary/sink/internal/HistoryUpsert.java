@@ -1,0 +1,174 @@
+package io.tributary.sink.internal;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.expressions.Predicate;
+import io.tributary.schema.Field;
+import io.tributary.schema.Schema;
+import io.tributary.sink.SinkChanges;
+import io.tributary.sink.SinkConfig;
+import io.tributary.sink.SinkOffsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * Change data kept as history (SCD type 2, Databricks' AUTO CDC {@code STORED AS SCD TYPE 2};
+ * {@code docs/cdc.md}): each key keeps its versions, each with {@code __START_AT} and {@code __END_AT} from
+ * {@code sequenceBy}, and every change of a batch, in whatever order it arrives, takes its place among the
+ * key's versions by sequence ({@link HistoryTimeline}). A batch reads the files that hold its keys, replaces
+ * (copy-on-write, or in deletion vectors, {@link ReplacedRows}) only the versions whose {@code __END_AT} it
+ * changes, and writes those and its new versions; the deletes no version shows are kept in the table's domain
+ * metadata ({@link HistoryDeletes}). A Kafka tombstone has no sequence, so it has no place in the history: it is
+ * skipped and counted.
+ */
+final class HistoryUpsert implements WriteMode {
+    private final DeltaTableWriter writer;
+    private final RewriteCommitter committer;
+    private final KeyColumns keys;
+    private final int[] projection;
+    private final DeleteCondition deleteWhen;
+    private final int sequenceIndex;
+    private final Field sequence;
+    private final Comparator<Object> sequenceOrder;
+    private final long retentionMillis;
+    private final int rowsPerFile;
+    private final LongSupplier clock;
+
+    HistoryUpsert(DeltaTableWriter writer, RewriteCommitter committer, SinkConfig config, LongSupplier clock) {
+        SinkChanges changes = config.changes();
+        Schema rows = config.schema();
+        Schema data = new SinkChanges(changes.sequenceBy(), null, changes.exceptColumns(), changes.deleteRetention()).tableSchema(rows);
+        this.writer = writer;
+        this.committer = committer;
+        this.keys = new KeyColumns(changes.tableSchema(rows), config.keys());
+        this.projection = data.fields().stream().mapToInt(f -> rows.indexOf(f.name())).toArray();
+        this.deleteWhen = changes.deleteWhen() == null ? null : DeleteCondition.compile(rows, changes.deleteWhen());
+        this.sequenceIndex = data.indexOf(changes.sequenceBy());
+        this.sequence = data.field(sequenceIndex);
+        this.sequenceOrder = KeyColumns.valueOrder(sequence.type());
+        this.retentionMillis = changes.deleteRetention().toMillis();
+        this.rowsPerFile = config.rowsPerFile();
+        this.clock = clock;
+    }
+
+    @Override
+    public boolean keyed() {
+        return true; // the records' origins give Kafka order across partitions
+    }
+
+    @Override
+    public CommitResult write(String appId, long batchId, TopicBatch batch, Map<Integer, Long> expectedStart, SinkOffsets next) {
+        List<Object[]> rows = batch.rows();
+        List<RecordOrigin> origins = batch.origins();
+        Map<Key, List<Object[]>> changes = new LinkedHashMap<>();
+        long tombstones = 0;
+        for (int i : BatchChanges.kafkaOrder(origins, rows.size())) {
+            Object[] row = rows.get(i);
+            if (row == null) {
+                tombstones++;
+                continue;
+            }
+            Object[] change = new Object[projection.length + 1];
+            for (int c = 0; c < projection.length; c++) {
+                change[c] = row[projection[c]];
+            }
+            change[projection.length] = deleteWhen != null && deleteWhen.deletes(row, origins == null ? null : origins.get(i));
+            changes.computeIfAbsent(keys.of(change), k -> new ArrayList<>()).add(change);
+        }
+        long skippedTombstones = tombstones;
+        return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, changes, rows.size(), skippedTombstones),
+                expectedStart, next);
+    }
+
+    /** Reads the files that hold the batch's keys and writes the versions it adds or ends; commits nothing. */
+    RewritePlan plan(Optional<Snapshot> snapshot, Transaction txn, Map<Key, List<Object[]>> changes, long sourceRows, long tombstones) {
+        long now = clock.getAsLong();
+        int width = projection.length;
+        HistoryDeletes deletes = HistoryDeletes.read(snapshot, keys, sequence);
+        long expired = deletes.expire(now - retentionMillis);
+        ReplacedRows replaced = ReplacedRows.of(writer, snapshot);
+        ChangeFeed feed = ChangeFeed.of(snapshot);
+        List<FileScan.ScannedFile> files = new ArrayList<>();
+        Map<Key, List<Object[]>> versions = new LinkedHashMap<>();
+        Predicate filter = null;
+        if (snapshot.isPresent() && !changes.isEmpty()) {
+            filter = KeyPredicates.forKeys(keys.keySchema(), changes.keySet());
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), null, file -> {
+                files.add(file);
+                for (Object[] row : file.rows()) {
+                    Key key = keys.of(row);
+                    if (changes.containsKey(key)) {
+                        versions.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
+                    }
+                }
+            });
+        }
+        Set<Object[]> ended = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Object[]> written = new ArrayList<>();
+        long inserted = 0;
+        long duplicates = 0;
+        for (Map.Entry<Key, List<Object[]>> e : changes.entrySet()) {
+            List<HistoryDeletes.Delete> before = deletes.of(e.getKey());
+            HistoryTimeline.Result r = HistoryTimeline.place(versions.getOrDefault(e.getKey(), List.of()), before, e.getValue(),
+                    width, sequenceIndex, sequenceOrder, now);
+            deletes.set(e.getKey(), r.deletes());
+            ended.addAll(r.changedVersions());
+            for (int i = 0; i < r.changedVersions().size(); i++) {
+                feed.add(ChangeFeed.UPDATE_PREIMAGE, r.changedVersions().get(i), width + 2);
+                feed.add(ChangeFeed.UPDATE_POSTIMAGE, r.postimages().get(i), width + 2);
+            }
+            r.inserts().forEach(v -> feed.add(ChangeFeed.INSERT, v, width + 2));
+            written.addAll(r.postimages());
+            written.addAll(r.inserts());
+            inserted += r.inserts().size();
+            duplicates += r.duplicates();
+        }
+        Set<String> read = new LinkedHashSet<>();
+        Set<String> removed = new LinkedHashSet<>();
+        for (FileScan.ScannedFile file : files) {
+            read.add(file.identity());
+            List<Object[]> kept = new ArrayList<>();
+            List<Integer> hits = new ArrayList<>();
+            for (int i = 0; i < file.rows().size(); i++) {
+                if (ended.contains(file.rows().get(i))) {
+                    hits.add(i);
+                } else {
+                    kept.add(file.rows().get(i));
+                }
+            }
+            if (!hits.isEmpty()) {
+                removed.add(file.identity());
+                replaced.replace(file, kept, hits);
+            }
+        }
+        List<Object[]> output = replaced.rewritten();
+        long copied = output.size();
+        output.addAll(written);
+        List<Row> removes = replaced.removes();
+        List<Row> adds = new ArrayList<>(replaced.readds());
+        int readds = adds.size();
+        adds.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
+        Map<String, Object> metrics = RewritePlan.mergeMetrics(sourceRows, changes.size(), inserted,
+                new long[] {ended.size(), 0, copied}, read.size(), removed.size(), adds.size() - readds);
+        replaced.addMetrics(metrics);
+        metrics.put("numSourceChangesDuplicated", duplicates);
+        metrics.put("numSourceTombstonesSkipped", tombstones);
+        metrics.put("numHistoryDeletes", deletes.size());
+        metrics.put("numHistoryDeletesExpired", expired);
+        Map.Entry<List<Row>, Integer> commit = feed.commit(writer, txn, removes, adds);
+        metrics.put("numTargetChangeFilesAdded", (long) commit.getValue());
+        Map<String, String> domains = deletes.changedJson().map(json -> Map.of(HistoryDeletes.DOMAIN, json)).orElse(Map.of());
+        return new RewritePlan(commit.getKey(), snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics,
+                domains, commit.getValue() + readds);
+    }
+}
