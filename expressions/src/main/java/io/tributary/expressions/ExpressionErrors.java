@@ -69,6 +69,11 @@ public final class ExpressionErrors {
         return new TributaryException("select item \"" + shown(expression) + "\" is always NULL and has no type; give it one: CAST(NULL AS STRING) AS name");
     }
 
+    public static TributaryException intervalColumn(String expression, String type) {
+        return new TributaryException("select item \"" + shown(expression) + "\" is an " + type + ", which a table cannot hold; add it to a"
+                + " timestamp (ts + INTERVAL 1 HOUR), compare it (end - start > INTERVAL 30 MINUTES), or give seconds: unix_timestamp(end) - unix_timestamp(start)");
+    }
+
     public static TributaryException duplicateColumn(String name, String items) {
         return new TributaryException("the select list " + shown(items) + " makes column '" + name + "' twice; give one of them another name with AS");
     }

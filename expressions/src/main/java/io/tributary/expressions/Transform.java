@@ -2,9 +2,11 @@ package io.tributary.expressions;
 
 import io.tributary.expressions.internal.Analyzer;
 import io.tributary.expressions.internal.Bound;
+import io.tributary.expressions.internal.Intervals;
 import io.tributary.expressions.internal.Node;
 import io.tributary.expressions.internal.Parsing;
 import io.tributary.expressions.internal.Parsing.SelectItem;
+import io.tributary.expressions.internal.Types;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
@@ -74,6 +76,9 @@ public final class Transform {
             Bound bound = new Analyzer(input, item).resolve(parsed.expression());
             if (bound.type() == null) {
                 throw ExpressionErrors.voidColumn(item);
+            }
+            if (Intervals.isInterval(bound.type())) {
+                throw ExpressionErrors.intervalColumn(item, Types.name(bound.type()));
             }
             String name = parsed.alias() != null ? parsed.alias() : defaultName(parsed, bound);
             boolean nullable = !(bound instanceof Bound.Column c && c.path().length == 0 && !input.field(c.index()).nullable());

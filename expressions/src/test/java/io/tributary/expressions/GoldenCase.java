@@ -99,6 +99,9 @@ record GoldenCase(int row, String expression, String type, String value) {
         if (type == null) {
             return String.valueOf(v);
         }
+        if (io.tributary.expressions.internal.Intervals.isInterval(type)) {
+            return io.tributary.expressions.internal.Intervals.canonical(v, type);
+        }
         return switch (type.kind()) {
             case STRING -> escape((String) v);
             case DECIMAL -> ((BigDecimal) v).toPlainString();

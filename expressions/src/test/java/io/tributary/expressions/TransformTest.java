@@ -1,8 +1,10 @@
 package io.tributary.expressions;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -59,5 +61,22 @@ class TransformTest {
     void noWhereAndNoSelectIsTheIdentity() {
         assertThat(Transform.compile(INPUT, null, null).identity()).isTrue();
         assertThat(Transform.compile(INPUT, " ", List.of()).identity()).isTrue();
+    }
+
+    @Test
+    void intervalsMoveTimestampsAndAFormatThatDoesNotFitFailsTheRowNamingTheExpression() {
+        Transform t = Transform.compile(INPUT, "ts - TIMESTAMP '1970-01-01 00:00:00' < INTERVAL 2 DAYS",
+                List.of("ts + INTERVAL 1 HOUR AS next", "format_string('%d', user) AS f"));
+        assertThat(t.output().toDdl()).isEqualTo("next TIMESTAMP, f STRING");
+        assertThat(t.apply(new Object[] {1, null, 1.0, 0L, null})).containsExactly(3_600_000_000L, "null");
+        assertThat(t.apply(new Object[] {1, null, 1.0, 3 * 86_400_000_000L, null})).as("not within two days").isNull();
+        assertThatThrownBy(() -> t.apply(new Object[] {1, "ann", 1.0, 0L, null})).isInstanceOf(ExpressionException.class)
+                .hasMessageContaining("format_string('%d', user)").hasMessageContaining("IllegalFormatConversionException");
+    }
+
+    @Test
+    void anIntervalIsNoColumn() {
+        assertThatThrownBy(() -> Transform.compile(INPUT, null, List.of("ts - ts AS d"))).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("\"ts - ts AS d\" is an INTERVAL DAY TO SECOND, which a table cannot hold");
     }
 }

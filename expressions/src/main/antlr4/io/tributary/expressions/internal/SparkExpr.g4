@@ -144,6 +144,7 @@ whenClause : WHEN condition=expression THEN result=expression ;
 
 constant
     : NULL                                  #nullLiteral
+    | INTERVAL intervalField+               #intervalLiteral
     | typeName=identifier STRING            #typedLiteral
     | number                                #numericLiteral
     | (TRUE | FALSE)                        #booleanLiteral
@@ -169,6 +170,10 @@ dataType
     | identifier (LPAREN INTEGER_VALUE (COMMA INTEGER_VALUE)* RPAREN)?      #primitiveType
     ;
 
+intervalField : value=intervalValue unit=identifier (TO to=identifier)? ;
+
+intervalValue : MINUS? (INTEGER_VALUE | DECIMAL_VALUE) | STRING ;
+
 structField : identifier COLON? dataType (NOT NULL)? ;
 
 functionName : identifier | LIKE | RLIKE | REGEXP ;
@@ -181,7 +186,7 @@ identifier
     | nonReserved                           #keywordIdentifier
     ;
 
-nonReserved : ARRAY | MAP | STRUCT | ESCAPE | DIV | FROM | TRY_CAST
+nonReserved : ARRAY | MAP | STRUCT | ESCAPE | DIV | FROM | TRY_CAST | INTERVAL | TO
     | ALL | ANTI | ASC | BY | CROSS | DESC | EXCEPT | EXISTS | FIRST | FULL | GROUP | HAVING | INNER | INTERSECT | JOIN
     | LAST | LEFT | LIMIT | NATURAL | NULLS | OFFSET | ON | ORDER | OUTER | RIGHT | SELECT | SEMI | UNION | USING | WHERE | WITH
     ;
@@ -212,6 +217,8 @@ STRUCT : 'STRUCT' ;
 THEN : 'THEN' ;
 TRUE : 'TRUE' ;
 TRY_CAST : 'TRY_CAST' ;
+INTERVAL : 'INTERVAL' ;
+TO : 'TO' ;
 WHEN : 'WHEN' ;
 ALL : 'ALL' ;
 ANTI : 'ANTI' ;

@@ -202,11 +202,15 @@ public final class Analyzer {
             throw ExpressionErrors.typeMismatch(source, at.position(), at.text(),
                     "'" + b.text() + "' is " + Types.name(b.type()) + " where " + to.ddl() + " is expected; cast it: CAST(" + b.text() + " AS " + to.ddl() + ")");
         }
-        return new Bound.Apply("cast", List.of(b), Casts.kernel(b.type(), to), false, to, b.text());
+        Kernel.Unary kernel = Intervals.isInterval(to) ? v -> v : Casts.kernel(b.type(), to);
+        return new Bound.Apply("cast", List.of(b), kernel, false, to, b.text());
     }
 
     /** Spark's ANSI implicit casts: numbers widen, text reads as anything atomic, anything atomic reads as text, a date as a timestamp. */
     static boolean implicitlyCastable(DataType from, DataType to) {
+        if (Intervals.isInterval(from) || Intervals.isInterval(to)) {
+            return to.equals(Intervals.common(from, to));
+        }
         if (Types.numeric(from) && Types.numeric(to)) {
             return Types.widens(from, to);
         }

@@ -23,6 +23,10 @@ final class Arithmetic {
     static Bound resolve(Analyzer.Call call, String op, List<Bound> args) {
         Bound l = args.get(0);
         Bound r = args.get(1);
+        Bound interval = IntervalArithmetic.resolve(call, op, l, r);
+        if (interval != null) {
+            return interval;
+        }
         if ((op.equals("+") || op.equals("-")) && Types.is(l.type(), Kind.DATE) && (Types.integral(r.type()) || r.type() == null)) {
             Bound days = call.as(r, DataType.INT);
             return call.apply(List.of(l, days), DataType.DATE, (Kernel.Binary) (a, b) -> op.equals("+")

@@ -268,6 +268,17 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     }
 
     @Override
+    public Node visitIntervalLiteral(IntervalLiteralContext ctx) {
+        List<String[]> fields = new ArrayList<>();
+        for (IntervalFieldContext f : ctx.intervalField()) {
+            String value = f.value.STRING() != null ? Literals.unquote(f.value.STRING().getText()) : f.value.getText();
+            fields.add(new String[] {value, name(f.unit), f.to == null ? null : name(f.to)});
+        }
+        Object[] literal = Intervals.literal(fields, source, pos(ctx), text(ctx));
+        return new Node.Literal(literal[0], (DataType) literal[1], text(ctx), pos(ctx));
+    }
+
+    @Override
     public Node visitNullLiteral(NullLiteralContext ctx) {
         return new Node.Literal(null, null, text(ctx), pos(ctx));
     }

@@ -21,6 +21,9 @@ public final class Casts {
 
     /** Whether Spark can cast {@code from} to {@code to} at all. */
     public static boolean canCast(DataType from, DataType to) {
+        if (Intervals.isInterval(from) || Intervals.isInterval(to)) {
+            return from == null || from.equals(to);
+        }
         if (from == null || from.equals(to) || to.kind() == Kind.STRING) {
             return true;
         }

@@ -24,6 +24,8 @@ public final class FunctionRegistry {
         DateFunctions.register(FunctionRegistry::add);
         HashFunctions.register(FunctionRegistry::add);
         NestedFunctions.register(FunctionRegistry::add);
+        JsonFunctions.register(FunctionRegistry::add);
+        FormatFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
@@ -49,8 +51,10 @@ public final class FunctionRegistry {
         String num = "NUMERIC";
         for (String op : List.of("+", "-", "*", "/", "%", "div")) {
             String doc = switch (op) {
-                case "+" -> "addition; a DATE plus whole days is a DATE";
-                case "-" -> "subtraction; a DATE minus whole days is a DATE";
+                case "+" -> "addition; a DATE plus whole days is a DATE; a TIMESTAMP or DATE plus an interval (INTERVAL 1 HOUR) a TIMESTAMP,"
+                        + " a DATE plus years, months or whole days a DATE; two intervals of one kind add up";
+                case "-" -> "subtraction; a DATE minus whole days is a DATE; minus an interval as +; TIMESTAMP - TIMESTAMP is an INTERVAL DAY"
+                        + " TO SECOND, DATE - DATE an INTERVAL DAY";
                 case "*" -> "multiplication";
                 case "/" -> "division: DOUBLE, or DECIMAL when an operand is one; DIVIDE_BY_ZERO on 0";
                 case "%" -> "remainder, with the dividend's sign; REMAINDER_BY_ZERO on 0";

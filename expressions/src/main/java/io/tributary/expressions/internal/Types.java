@@ -15,11 +15,11 @@ public final class Types {
     }
 
     public static String name(DataType t) {
-        return t == null ? "VOID" : t.ddl();
+        return t == null ? "VOID" : Intervals.isInterval(t) ? Intervals.name(t) : t.ddl();
     }
 
     static boolean integral(DataType t) {
-        return t != null && switch (t.kind()) {
+        return t != null && !Intervals.isInterval(t) && switch (t.kind()) {
             case BYTE, SHORT, INT, LONG -> true;
             default -> false;
         };
@@ -38,7 +38,7 @@ public final class Types {
     }
 
     static boolean is(DataType t, Kind k) {
-        return t != null && t.kind() == k;
+        return t != null && t.kind() == k && !Intervals.isInterval(t);
     }
 
     private static int rank(DataType t) {
@@ -131,6 +131,9 @@ public final class Types {
         }
         if (b == null || a.equals(b)) {
             return a;
+        }
+        if (Intervals.isInterval(a) || Intervals.isInterval(b)) {
+            return Intervals.common(a, b);
         }
         if (numeric(a) && numeric(b)) {
             return widerNumeric(a, b);

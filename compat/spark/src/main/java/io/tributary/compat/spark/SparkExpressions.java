@@ -98,7 +98,7 @@ public final class SparkExpressions {
             return d.toPlainString();
         }
         if (v instanceof LocalDate || v instanceof Instant || v instanceof java.time.LocalDateTime || v instanceof Number
-                || v instanceof Boolean) {
+                || v instanceof Boolean || v instanceof java.time.Duration || v instanceof java.time.Period) {
             return v.toString();
         }
         if (v instanceof byte[] b) {

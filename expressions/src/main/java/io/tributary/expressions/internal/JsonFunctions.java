@@ -1,0 +1,167 @@
+package io.tributary.expressions.internal;
+
+import static io.tributary.schema.DataType.STRING;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.tributary.schema.DataType;
+import io.tributary.schema.JsonRowReader;
+import io.tributary.schema.TimeTexts;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * Spark's JSON functions: {@code get_json_object} (a value at a JSON path, as text), {@code from_json} (text into a
+ * STRUCT by a DDL schema, Spark's PERMISSIVE mode) and {@code to_json} (a STRUCT, ARRAY or MAP as JSON text, as
+ * Spark's JSON writer writes it; {@link JsonWriter}).
+ */
+final class JsonFunctions {
+    /** Spark's factory for get_json_object: control characters allowed unescaped in strings. */
+    private static final JsonFactory JSON = JsonFactory.builder().enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS).build();
+
+    /** Spark's partial results: a top-level field of the wrong type is null, the others are read. */
+    private static final JsonRowReader.Leftovers PARTIAL = new JsonRowReader.Leftovers() {
+        @Override
+        public void unknown(String name, String json) {
+        }
+
+        @Override
+        public boolean rescues() {
+            return true;
+        }
+
+        @Override
+        public void mismatched(String name, String json) {
+        }
+    };
+
+    private JsonFunctions() {
+    }
+
+    static void register(Consumer<FunctionDef> add) {
+        add.accept(Fn.custom("get_json_object", 2, 2, "get_json_object(json STRING, path STRING) → STRING", FunctionDef.NULL_IN_NULL_OUT
+                + "; null for text that is not JSON, or a path that matches nothing", "the value at the JSON path ($, .name, ['name'], [n]):"
+                + " text as it is, an object or array as JSON", JsonFunctions::getJsonObject));
+        add.accept(Fn.custom("from_json", 2, 2, "from_json(json STRING, schema STRING) → STRUCT", FunctionDef.NULL_IN_NULL_OUT,
+                "the JSON object read into a STRUCT of the DDL schema (a literal, 'a INT, b STRING'), as Spark's JSON reader in"
+                        + " PERMISSIVE mode: a top-level field that does not fit its type is null, the others are read; text that is not a"
+                        + " JSON object gives a STRUCT of nulls, empty text null", JsonFunctions::fromJson));
+        add.accept(Fn.custom("to_json", 1, 1, "to_json(STRUCT | ARRAY | MAP) → STRING", FunctionDef.NULL_IN_NULL_OUT,
+                "the value as JSON text: null fields left out, timestamps as yyyy-MM-dd'T'HH:mm:ss.SSSXXX (UTC), dates yyyy-MM-dd",
+                JsonFunctions::toJson));
+    }
+
+    private static Bound getJsonObject(Analyzer.Call call, List<Bound> args) {
+        List<Bound> cast = List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING));
+        List<Object> fixed = null;
+        if (cast.get(1) instanceof Bound.Literal l && l.value() != null) {
+            fixed = JsonPath.parse((String) l.value());
+            if (fixed == null && ((String) l.value()).contains("*")) {
+                throw call.typeError("the path " + l.text() + " has a wildcard, which is not supported yet; name the array element: $.a[0]");
+            }
+        }
+        List<Object> path = fixed;
+        return call.apply(cast, STRING, (Kernel.Binary) (json, p) -> {
+            List<Object> steps = path != null ? path : JsonPath.parse((String) p);
+            return steps == null ? null : extract((String) json, steps);
+        });
+    }
+
+    /** The value at {@code path} in {@code json} as Spark's get_json_object gives it; null on no match or bad JSON. */
+    static String extract(String json, List<Object> path) {
+        try (JsonParser p = JSON.createParser(json)) {
+            if (p.nextToken() == null) {
+                return null;
+            }
+            for (Object step : path) {
+                if (!JsonPath.step(p, step)) {
+                    return null;
+                }
+            }
+            JsonToken t = p.currentToken();
+            String result;
+            if (t == JsonToken.VALUE_STRING) {
+                result = p.getText();
+            } else if (t == JsonToken.VALUE_NULL) {
+                result = null;
+            } else {
+                StringWriter out = new StringWriter();
+                try (JsonGenerator g = JSON.createGenerator(out)) {
+                    g.copyCurrentStructure(p);
+                }
+                result = out.toString();
+            }
+            // Spark reads on to the end of the containers the path entered, and gives null when they do not close
+            for (int open = path.size(); open > 0; open--) {
+                for (JsonToken n = p.nextToken(); n != JsonToken.END_OBJECT && n != JsonToken.END_ARRAY; n = p.nextToken()) {
+                    if (n == null) {
+                        return null;
+                    }
+                    p.skipChildren();
+                }
+            }
+            return result;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static Bound fromJson(Analyzer.Call call, List<Bound> args) {
+        if (!(args.get(1) instanceof Bound.Literal l) || l.value() == null || !Types.is(l.type(), DataType.Kind.STRING)) {
+            throw call.typeError("the schema must be a text literal in DDL, 'a INT, b STRING'");
+        }
+        String ddl = ((String) l.value()).strip();
+        if (ddl.toUpperCase(Locale.ROOT).startsWith("STRUCT<") && ddl.endsWith(">")) {
+            ddl = ddl.substring("STRUCT<".length(), ddl.length() - 1);
+        }
+        Schema schema;
+        try {
+            schema = Schema.parse(ddl);
+        } catch (TributaryException e) {
+            throw call.typeError("the schema " + l.text() + " is not a DDL schema: " + e.getMessage());
+        }
+        JsonRowReader reader = new JsonRowReader(schema, TimeTexts.of(ZoneOffset.UTC));
+        int width = schema.size();
+        return call.apply(List.of(call.as(args.get(0), STRING)), DataType.struct(schema), (Kernel.Unary) json -> {
+            if (((String) json).isBlank()) {
+                return null;
+            }
+            byte[] bytes = ((String) json).getBytes(StandardCharsets.UTF_8);
+            try (JsonParser p = JsonRowReader.parser(bytes, 0, bytes.length)) {
+                Object[] row = reader.record(p, bytes, 0, PARTIAL);
+                return row == null ? new Object[width] : row;
+            } catch (IOException | RuntimeException malformed) {
+                return new Object[width];
+            }
+        });
+    }
+
+    private static Bound toJson(Analyzer.Call call, List<Bound> args) {
+        Bound x = args.get(0);
+        if (x.type() == null) {
+            return new Bound.Literal(null, STRING, call.text());
+        }
+        if (!x.type().isNested()) {
+            throw call.typeError("to_json takes a STRUCT, an ARRAY or a MAP, and '" + x.text() + "' is " + Types.name(x.type()));
+        }
+        DataType type = x.type();
+        return call.apply(List.of(x), STRING, (Kernel.Unary) v -> {
+            try {
+                return JsonWriter.write(type, v);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+}
