@@ -8,15 +8,17 @@ import java.util.List;
  * as the transform it stands for: the joins, then {@code where}, then the select list, each the query's own text
  * with its place in the query. {@link #parse} refuses, naming the construct, the line and the column, what the
  * transform cannot express: subqueries, set operators, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT},
- * {@code GROUP BY}, {@code HAVING}, several FROM items, a table other than {@code source} or {@code delta.`path`},
+ * a {@code GROUP BY} without a window, {@code HAVING}, several FROM items, a table other than {@code source} or {@code delta.`path`},
  * joins other than inner, left outer, left semi and left anti.
  *
  * @param sourceAlias the name the stream's columns may be qualified by: its alias, or {@code source}
  * @param joins       the joined tables, in order
  * @param where       the WHERE condition, or null
  * @param select      the select items as written ({@code *}, {@code s.*}, {@code u.*}, {@code expr [AS] name})
+ * @param aggregation the aggregation a {@code GROUP BY} over a window stands for, or null; with one, the select items are
+ *                    the aggregation's columns, and the transform passes the rows as they are (joined and filtered)
  */
-public record SqlQuery(String sourceAlias, List<Join> joins, Part where, List<Part> select) {
+public record SqlQuery(String sourceAlias, List<Join> joins, Part where, List<Part> select, Aggregation aggregation) {
 
     /** A part of the query: its text as written, and the line and column (1-based) where it starts. */
     public record Part(String text, int line, int column) {
@@ -34,6 +36,17 @@ public record SqlQuery(String sourceAlias, List<Join> joins, Part where, List<Pa
      * @param on    the condition ({@code USING (a, b)} as {@code a = u.a AND b = u.b}), placed where the join is written
      */
     public record Join(String table, String alias, String type, Part on) {
+    }
+
+    /**
+     * A {@code GROUP BY window(ts, ...), ...} as the settings of the aggregation block: {@code aggregate.eventTime}, {@code window}
+     * and {@code slide}, or {@code session} (from {@code session_window}), {@code groupBy} (columns, and expressions with their
+     * names) and {@code select} (name to aggregate call).
+     *
+     * @param at where GROUP BY is written
+     */
+    public record Aggregation(Part at, String eventTime, String window, String slide, String session, List<String> groupBy,
+            java.util.Map<String, String> select) {
     }
 
     /** The query's transform; a construct it cannot express, or a syntax error, is refused naming its line and column. */

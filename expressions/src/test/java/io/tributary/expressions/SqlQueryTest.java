@@ -87,7 +87,7 @@ class SqlQueryTest {
         refused("SELECT * FROM delta.`t`", "the Delta table delta.`t` in FROM at line 1, column 15");
         refused("SELECT * FROM source s JOIN source t ON s.id = t.id", "source joined again at line 1, column 29");
         refused("SELECT * FROM source s JOIN users u ON s.id = u.id", "the table users at line 1, column 29");
-        refused("SELECT user, count(*) AS n FROM source\nGROUP BY user", "GROUP BY at line 2, column 1", "aggregate:");
+        refused("SELECT user, count(*) AS n FROM source\nGROUP BY user", "GROUP BY without a window at line 2, column 1");
         refused("SELECT user FROM source HAVING user > 'a'", "HAVING at line 1, column 25");
         refused("SELECT * FROM source s RIGHT JOIN delta.`t` u ON s.id = u.id", "RIGHT OUTER JOIN at line 1, column 24");
         refused("SELECT * FROM source s FULL OUTER JOIN delta.`t` u ON s.id = u.id", "FULL OUTER JOIN at line 1, column 24");
@@ -100,6 +100,50 @@ class SqlQueryTest {
         assertThatThrownBy(() -> SqlQuery.parse("SELECT * FROM source WHERE"))
                 .hasMessageStartingWith("the query does not parse at line 1, column 27 near the end");
         assertThatThrownBy(() -> SqlQuery.parse("SELEC * FROM source")).hasMessageStartingWith("the query does not parse at line 1, column 1");
+    }
+
+    @Test
+    void aGroupByOverAWindowIsTheAggregationBlock() {
+        SqlQuery q = SqlQuery.parse("""
+                SELECT window(s.ts, '10 minutes') AS window, s.user, lower(region) AS r, sum(s.amt) AS t, count(*) n, count_if(amt > 100) AS big
+                FROM source s WHERE s.amt > 0
+                GROUP BY s.user, WINDOW(ts, '10 minutes'), lower( region )
+                """);
+        SqlQuery.Aggregation a = q.aggregation();
+        assertThat(a.eventTime()).isEqualTo("ts");
+        assertThat(a.window()).isEqualTo("10 minutes");
+        assertThat(a.slide()).isNull();
+        assertThat(a.session()).isNull();
+        assertThat(a.groupBy()).containsExactly("`user`", "lower(region) AS `r`");
+        assertThat(a.select()).containsExactly(java.util.Map.entry("t", "sum(`amt`)"), java.util.Map.entry("n", "count(*)"),
+                java.util.Map.entry("big", "count_if(amt > 100)"));
+        assertThat(q.where().text()).isEqualTo("s.amt > 0");
+        assertThat(a.at().at()).isEqualTo("line 3, column 1");
+
+        SqlQuery.Aggregation sliding = SqlQuery.parse("SELECT window(ts, '10 minutes', '5 minutes'), user AS u, max(amt) AS m FROM source"
+                + " GROUP BY window(ts, '10 minutes', '5 minutes'), u").aggregation();
+        assertThat(sliding.slide()).isEqualTo("5 minutes");
+        assertThat(sliding.groupBy()).containsExactly("`user` AS `u`");
+        SqlQuery.Aggregation session = SqlQuery.parse("SELECT session_window(ts, '30 minutes') AS session_window, user, sum(amt) AS t"
+                + " FROM source GROUP BY user, session_window(ts, '30 minutes')").aggregation();
+        assertThat(session.session()).isEqualTo("30 minutes");
+        assertThat(session.window()).isNull();
+        assertThat(SqlQuery.parse("SELECT * FROM source").aggregation()).isNull();
+    }
+
+    @Test
+    void aGroupByTheAggregationCannotMakeIsRefusedByItsPlace() {
+        String group = " FROM source GROUP BY window(ts, '1 hour'), user";
+        refused("SELECT user, window(ts, '1 hour'), sum(amt) AS t" + group, "the select item user out of its place at line 1, column 8");
+        refused("SELECT window(ts, '1 hour') AS w, user, sum(amt) AS t" + group, "the window named w at line 1, column 8",
+                "AS window");
+        refused("SELECT window(ts, '1 hour'), user, sum(amt)" + group, "the aggregate sum(amt) without a name at line 1, column 36");
+        refused("SELECT window(ts, '1 hour'), user, amt" + group, "the select item amt, neither in GROUP BY nor an aggregate");
+        refused("SELECT window(ts, '1 hour'), sum(amt) AS t" + group, "GROUP BY user not in the select list at line 1, column");
+        refused("SELECT *" + group, "SELECT * with GROUP BY");
+        refused("SELECT window(ts, '1 hour', '10 minutes', '5 minutes'), sum(amt) AS t FROM source GROUP BY window(ts, '1 hour',"
+                + " '10 minutes', '5 minutes')", "a start offset is not supported");
+        refused("SELECT window(ts, '1 hour'), user, sum(amt) AS t" + group + " HAVING sum(amt) > 1", "HAVING at line 1");
     }
 
     private static void refused(String sql, String... parts) {

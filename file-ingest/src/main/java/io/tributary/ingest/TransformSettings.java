@@ -36,7 +36,8 @@ public final class TransformSettings {
      */
     public static final Setting<SqlQuery> SQL = Setting.custom("sql", Setting.Kind.STRING, TransformSettings::query,
             "the transform as one Spark SQL query instead of transform.join/where/select: SELECT ... FROM source [s] [[LEFT | LEFT SEMI"
-                    + " | LEFT ANTI] JOIN delta.`path` u ON ...] [WHERE ...] (docs/transform.md)");
+                    + " | LEFT ANTI] JOIN delta.`path` u ON ...] [WHERE ...] [GROUP BY window(ts, ...), ...: the aggregate: block, with"
+                    + " aggregate.watermark] (docs/transform.md)");
 
     private static SqlQuery query(String key, String text) {
         try {

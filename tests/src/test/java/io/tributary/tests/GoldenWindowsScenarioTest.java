@@ -48,6 +48,23 @@ class GoldenWindowsScenarioTest {
             trigger: availableNow
             """;
 
+    /** The same aggregation as one query: its GROUP BY is the aggregate: block above. */
+    static final String SQL_SPEC = SPEC.replace("""
+            aggregate:
+              eventTime: ts
+              watermark: 5 minutes
+              window: 10 minutes
+              groupBy: [user]
+              select: { t: sum(amt) }
+            """, """
+            sql: |
+              SELECT window(ts, '10 minutes') AS window, user, sum(amt) AS t
+              FROM source
+              GROUP BY window(ts, '10 minutes'), user
+            aggregate:
+              watermark: 5 minutes
+            """);
+
     @TempDir
     Path dir;
 
@@ -57,14 +74,17 @@ class GoldenWindowsScenarioTest {
                 Arguments.of("case-902", List.of(List.of("run1.json"), List.of("run2.json"), List.of("run3.json"), List.of("run4.json")), ""),
                 Arguments.of("case-903", List.of(List.of("run1.json"), List.of("run2.json"), List.of("run3.json"), List.of("run4.json")), ""),
                 Arguments.of("case-late-two-runs", List.of(List.of("run1.json"), List.of("run2.json")), ""),
-                Arguments.of("case-late-one-run", List.of(List.of("run1-file1.json", "run1-file2.json")), "1"));
+                Arguments.of("case-late-one-run", List.of(List.of("run1-file1.json", "run1-file2.json")), "1"),
+                Arguments.of("case-late-two-runs", List.of(List.of("run1.json"), List.of("run2.json")), "sql"));
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0} {2}")
     @MethodSource("cases")
-    void eachRunLeavesSparksTable(String goldenCase, List<List<String>> runs, String maxFilesPerTrigger) throws IOException {
-        String spec = maxFilesPerTrigger.isEmpty() ? SPEC
-                : SPEC.replace("format: json", "format: json\n    maxFilesPerTrigger: " + maxFilesPerTrigger);
+    void eachRunLeavesSparksTable(String goldenCase, List<List<String>> runs, String variant) throws IOException {
+        assertThat(SQL_SPEC).contains("GROUP BY").doesNotContain("groupBy");
+        // variant: "" the block, "sql" the block written as a query, a number: source.files.maxFilesPerTrigger
+        String spec = variant.isEmpty() ? SPEC : variant.equals("sql") ? SQL_SPEC
+                : SPEC.replace("format: json", "format: json\n    maxFilesPerTrigger: " + variant);
         Workspace ws = new Workspace(dir, spec);
         int run = 0;
         long mtime = 1_000_000_000_000L;

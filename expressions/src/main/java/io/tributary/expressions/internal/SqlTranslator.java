@@ -18,6 +18,7 @@ import io.tributary.expressions.internal.SparkExprParser.QueryOrganizationContex
 import io.tributary.expressions.internal.SparkExprParser.QuerySpecificationContext;
 import io.tributary.expressions.internal.SparkExprParser.RelationPrimaryContext;
 import io.tributary.expressions.internal.SparkExprParser.SetOperatorContext;
+import io.tributary.expressions.internal.SparkExprParser.SqlSelectExpressionContext;
 import io.tributary.expressions.internal.SparkExprParser.SqlSelectItemContext;
 import io.tributary.expressions.internal.SparkExprParser.SubqueryExpressionContext;
 import io.tributary.expressions.internal.SparkExprParser.TableAliasContext;
@@ -102,13 +103,9 @@ public final class SqlTranslator {
         if (s.relation().size() > 1) {
             throw refused(s.relation(1).start, "a second FROM item", "join a Delta table with JOIN ... ON: " + SHAPE);
         }
-        if (s.group != null) {
-            throw refused(s.group, "GROUP BY", "a streaming aggregation needs its event time and watermark, which the query does not"
-                    + " give; keep the query's rows here and aggregate them under aggregate: (eventTime, watermark, window, groupBy,"
-                    + " select), which runs over the query's rows");
-        }
         if (s.having != null) {
-            throw refused(s.having, "HAVING", "aggregate under aggregate: and filter the rows of the query with WHERE");
+            throw refused(s.having, "HAVING", "the pipeline does not filter the aggregated rows yet; filter them when reading the table,"
+                    + " and the query's rows with WHERE");
         }
         String alias = source(s.relation(0).relationPrimary());
         Set<String> aliases = new HashSet<>();
@@ -121,7 +118,30 @@ public final class SqlTranslator {
         for (SqlSelectItemContext item : s.sqlSelectItem()) {
             select.add(part(item));
         }
-        return new SqlQuery(alias, List.copyOf(joins), s.where == null ? null : part(s.where), List.copyOf(select));
+        return new SqlQuery(alias, List.copyOf(joins), s.where == null ? null : part(s.where), List.copyOf(select), aggregation(s, alias));
+    }
+
+    /** The aggregation of the query's GROUP BY, or null without one. */
+    private SqlQuery.Aggregation aggregation(QuerySpecificationContext s, String alias) {
+        if (s.group == null) {
+            return null;
+        }
+        int from = s.group.getTokenIndex();
+        int to = s.having == null ? Integer.MAX_VALUE : s.having.getTokenIndex();
+        List<Part> keys = s.expression().stream().filter(e -> e.start.getTokenIndex() > from && e.start.getTokenIndex() < to)
+                .map(this::part).toList();
+        List<SqlAggregation.Item> items = new ArrayList<>();
+        for (SqlSelectItemContext item : s.sqlSelectItem()) {
+            if (item instanceof SqlSelectExpressionContext e) {
+                String name = e.identifier() != null ? AstBuilder.name(e.identifier())
+                        : e.strictIdentifier() == null ? null : unquoted(e.strictIdentifier().getText());
+                items.add(new SqlAggregation.Item(part(e.expression()).text(), name, part(item)));
+            } else {
+                items.add(new SqlAggregation.Item(null, null, part(item)));
+            }
+        }
+        Token g = s.group;
+        return SqlAggregation.of(new Part("GROUP BY", g.getLine(), g.getCharPositionInLine() + 1), keys, items, alias);
     }
 
     /** The stream's alias (its name, {@code source}, without one); anything else in FROM is refused. */
@@ -219,7 +239,10 @@ public final class SqlTranslator {
         if (a.strictIdentifier() == null) {
             return null;
         }
-        String t = a.strictIdentifier().getText();
+        return unquoted(a.strictIdentifier().getText());
+    }
+
+    private static String unquoted(String t) {
         return t.startsWith("`") ? t.substring(1, t.length() - 1).replace("``", "`") : t;
     }
 

@@ -69,6 +69,7 @@ public final class PipelineSpec {
             origins.put(e.getKey(), e.getKey().equals(Settings.TRIGGER_KEY) ? "--trigger" : "--set " + e.getKey());
         }
         normalizeTrigger(values, origins);
+        SqlAggregationSpec.expand(values, origins);
         PipelineSpec spec = new PipelineSpec(Path.of(specName), values, origins);
         spec.validate();
         return spec;

@@ -210,6 +210,19 @@ public final class SpecErrors {
                 + " write the transform once: as the query (its JOIN, WHERE and select list), or as the transform: block without sql");
     }
 
+    /** When a spec's query groups rows and the aggregate: block gives what the GROUP BY gives too. */
+    public static TributaryException sqlGroupByWithAggregateKey(String where, String key, String sqlWhere, String groupBy) {
+        return new TributaryException(where + ": key '" + key + "' and the query of sql (" + sqlWhere + ", " + groupBy + ") both define the"
+                + " aggregation; write it once: as the query's GROUP BY and select list (with aggregate.watermark and the block's other"
+                + " keys), or as the aggregate: block over a query without GROUP BY");
+    }
+
+    /** When a spec's query groups rows by an event-time window and the watermark is not given. */
+    public static TributaryException sqlGroupByNeedsWatermark(String sqlWhere, String groupBy, String watermarkKey) {
+        return new TributaryException(sqlWhere + ": sql: the " + groupBy + " aggregates over event-time windows, which need a watermark,"
+                + " and SQL has no clause for one; give it as a setting: " + watermarkKey + ": 10 minutes (Spark's withWatermark)");
+    }
+
     public static TributaryException dropDuplicatesNeedsFileSource(String where, String key) {
         return new TributaryException(where + ": key '" + key + "' drops duplicates of a file source's rows (source.files.path); a Delta or"
                 + " Kafka source takes no dropDuplicates yet (transform.join, where and select it takes). Land the source in a table first,"

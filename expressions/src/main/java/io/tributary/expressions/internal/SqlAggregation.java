@@ -1,0 +1,206 @@
+package io.tributary.expressions.internal;
+
+import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.SqlQuery.Aggregation;
+import io.tributary.expressions.SqlQuery.Part;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * A query's {@code GROUP BY} over an event-time window, as the aggregation it stands for ({@link Aggregation}: the
+ * settings {@code aggregate.eventTime}, {@code window}, {@code slide} or {@code session}, {@code groupBy} and
+ * {@code select}). The select list is the window, the GROUP BY's other expressions and the aggregates, in that order
+ * (the table's columns, as the aggregation makes them); anything else is refused, naming the item and its place.
+ */
+final class SqlAggregation {
+    /** The aggregate functions the aggregation computes. */
+    private static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last");
+    private static final String ORDER = "the select list of a GROUP BY query is the window, then the GROUP BY's other expressions, then"
+            + " the aggregates with their names, as the table's columns are: SELECT window(ts, '10 minutes') AS window, user, sum(amt) AS t"
+            + " FROM source GROUP BY window(ts, '10 minutes'), user";
+
+    /** A select item: the expression's text, its alias (null without one), and where the item starts. */
+    record Item(String expression, String alias, Part at) {
+    }
+
+    private final String alias;
+
+    private SqlAggregation(String alias) {
+        this.alias = alias;
+    }
+
+    /**
+     * The aggregation of {@code GROUP BY groupBy} (written at {@code group}) with the select list {@code select}; {@code alias} is
+     * the stream's alias in FROM. A select item that is null stands for a {@code *}, which a GROUP BY query cannot select.
+     */
+    static Aggregation of(Part group, List<Part> groupBy, List<Item> select, String alias) {
+        return new SqlAggregation(alias).translate(group, groupBy, select);
+    }
+
+    private Aggregation translate(Part group, List<Part> groupBy, List<Item> select) {
+        List<Node> keys = new ArrayList<>();
+        Node.Call window = null;
+        Part windowAt = null;
+        for (Part p : groupBy) {
+            Node n = Parsing.expression(p.text(), alias);
+            if (isWindow(n)) {
+                if (window != null) {
+                    throw refused(p, "a second window in GROUP BY", "group by one window(...) or session_window(...)");
+                }
+                window = (Node.Call) n;
+                windowAt = p;
+            }
+            keys.add(n);
+        }
+        if (window == null) {
+            throw refused(group, "GROUP BY without a window", "a streaming aggregation groups rows by event-time windows: GROUP BY"
+                    + " window(ts, '10 minutes'), user (or session_window(ts, '30 minutes'))");
+        }
+        String eventTime = windowArguments(window, windowAt);
+        boolean session = window.name().equalsIgnoreCase("session_window");
+        List<String> groupItems = new ArrayList<>();
+        Map<String, String> aggregates = new LinkedHashMap<>();
+        boolean[] selected = new boolean[keys.size()];
+        for (int i = 0; i < select.size(); i++) {
+            Item item = select.get(i);
+            if (item.expression() == null) {
+                throw refused(item.at(), "SELECT * with GROUP BY", ORDER);
+            }
+            String[] call = aggregateCall(item.expression());
+            if (call != null) {
+                if (item.alias() == null) {
+                    throw refused(item.at(), "the aggregate " + item.expression() + " without a name", "name it, as it names a column of the table: "
+                            + item.expression() + " AS total");
+                }
+                aggregates.put(item.alias(), call[0] + "(" + call[1] + ")");
+                continue;
+            }
+            Node n = Parsing.expression(item.expression(), alias);
+            int key = match(n, item, keys);
+            if (key < 0) {
+                throw refused(item.at(), "the select item " + item.expression() + ", neither in GROUP BY nor an aggregate", ORDER);
+            }
+            if (!aggregates.isEmpty() || (i == 0) != isWindow(keys.get(key))) {
+                throw refused(item.at(), "the select item " + item.expression() + " out of its place", ORDER);
+            }
+            selected[key] = true;
+            if (isWindow(keys.get(key))) {
+                String name = session ? "session_window" : "window";
+                if (item.alias() != null && !item.alias().equalsIgnoreCase(name)) {
+                    throw refused(item.at(), "the window named " + item.alias(), "the aggregation names its window column " + name + ": "
+                            + item.expression() + " AS " + name);
+                }
+            } else {
+                groupItems.add(groupItem(n, item));
+            }
+        }
+        for (int k = 0; k < keys.size(); k++) {
+            if (!selected[k]) {
+                throw refused(groupBy.get(k), "GROUP BY " + groupBy.get(k).text() + " not in the select list", "select it: " + ORDER);
+            }
+        }
+        String size = literal(window.args().get(1));
+        String slide = !session && window.args().size() > 2 ? literal(window.args().get(2)) : null;
+        return new Aggregation(group, eventTime, session ? null : size, slide, session ? size : null, groupItems, aggregates);
+    }
+
+    private static boolean isWindow(Node n) {
+        return n instanceof Node.Call c && (c.name().equalsIgnoreCase("window") || c.name().equalsIgnoreCase("session_window"));
+    }
+
+    /** The window's event-time column; its other arguments must be duration texts (no start offset). */
+    private static String windowArguments(Node.Call w, Part at) {
+        boolean session = w.name().equalsIgnoreCase("session_window");
+        int max = session ? 2 : 3;
+        if (w.args().size() < 2 || w.args().size() > max || !(w.args().get(0) instanceof Node.Column ts) || ts.names().size() != 1
+                || w.args().subList(1, w.args().size()).stream().anyMatch(a -> literal(a) == null)) {
+            throw refused(at, w.text(), session ? "write session_window(ts, 'gap'): the event-time column and the gap as text"
+                    : "write window(ts, 'length'[, 'slide']): the event-time column and durations as text (a start offset is not supported)");
+        }
+        return ts.names().get(0);
+    }
+
+    private static String literal(Node n) {
+        return n instanceof Node.Literal l && l.value() instanceof String s ? s : null;
+    }
+
+    /** {@code [function, argument]} where the item is a call of an aggregate ({@code count(*)} included), else null. */
+    private String[] aggregateCall(String text) {
+        String[] call;
+        try {
+            call = Parsing.aggregateCall(text);
+        } catch (RuntimeException notACall) {
+            return null;
+        }
+        if (!AGGREGATES.contains(call[0].toLowerCase(Locale.ROOT))) {
+            return null;
+        }
+        if (!call[1].equals("*") && Parsing.expression(call[1], alias) instanceof Node.Column c) {
+            call[1] = path(c); // s.amt is the stream's column amt
+        }
+        return call;
+    }
+
+    /** The GROUP BY expression the select item is: the same expression, its alias, or its position (GROUP BY 2); -1 for none. */
+    private static int match(Node n, Item item, List<Node> keys) {
+        String shape = shape(n);
+        for (int k = 0; k < keys.size(); k++) {
+            Node key = keys.get(k);
+            if (shape.equals(shape(key))) {
+                return k;
+            }
+            if (item.alias() != null && key instanceof Node.Column c && c.names().size() == 1 && c.names().get(0).equalsIgnoreCase(item.alias())) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /** The item as {@code aggregate.groupBy} takes it: a column, or an expression with its name. */
+    private static String groupItem(Node n, Item item) {
+        if (n instanceof Node.Column c) {
+            String column = path(c);
+            String name = c.names().get(c.names().size() - 1);
+            return item.alias() == null || item.alias().equals(name) ? column : column + " AS " + quoted(item.alias());
+        }
+        if (item.alias() == null) {
+            throw refused(item.at(), "the GROUP BY expression " + item.expression() + " without a name", "name it, as it names a column of"
+                    + " the table: " + item.expression() + " AS name");
+        }
+        return item.expression() + " AS " + quoted(item.alias());
+    }
+
+    private static String path(Node.Column c) {
+        return c.names().stream().map(SqlAggregation::quoted).collect(Collectors.joining("."));
+    }
+
+    private static String quoted(String name) {
+        return "`" + name.replace("`", "``") + "`";
+    }
+
+    /** An expression's structure without its text and places: the same for {@code lower(s.user)} and {@code LOWER( user )}. */
+    static String shape(Node n) {
+        if (n instanceof Node.Column c) {
+            return "col:" + String.join(".", c.names()).toLowerCase(Locale.ROOT);
+        }
+        if (n instanceof Node.Literal l) {
+            return "lit:" + l.value() + ":" + l.type();
+        }
+        if (n instanceof Node.Call c) {
+            return c.name().toLowerCase(Locale.ROOT) + "(" + c.args().stream().map(SqlAggregation::shape).collect(Collectors.joining(",")) + ")";
+        }
+        if (n instanceof Node.Field f) {
+            return shape(f.child()) + "." + f.name().toLowerCase(Locale.ROOT);
+        }
+        return n.getClass().getSimpleName() + ":" + n.text().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+    }
+
+    private static RuntimeException refused(Part at, String construct, String instead) {
+        return ExpressionErrors.sqlUnsupported(construct, at.line(), at.column(), instead);
+    }
+}

@@ -1,0 +1,102 @@
+package io.tributary.service.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import io.tributary.service.spec.PipelineSpec;
+import io.tributary.topology.AggregateSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A {@code sql:} query with GROUP BY over a window: the same aggregation, and rows into the events topic, as the aggregate: block. */
+class SqlGroupByTest {
+    private static final Schema FILES = Schema.parse("id INT, user STRING, amt DOUBLE, qty INT, ts TIMESTAMP");
+    private static final String HEAD = """
+            name: t
+            source:
+              files:
+                path: in/
+                schema: "id INT, user STRING, amt DOUBLE, qty INT, ts TIMESTAMP"
+            """;
+    private static final String TAIL = "outputMode: append\nsink:\n  delta:\n    path: out/\n";
+
+    @TempDir
+    Path dir;
+
+    private PipelineSpec spec(String body) throws IOException {
+        Path f = dir.resolve("pipeline.yaml");
+        Files.writeString(f, HEAD + body + TAIL);
+        return PipelineSpec.load(f, Map.of(), Map.of());
+    }
+
+    private static String described(PipelineSpec spec) {
+        AggregateSpec a = PipelineParts.aggregateSpec(spec, PipelineParts.ingestConfig(spec, FILES, null).outputSchema());
+        return a + " -> " + a.outputSchema().toDdl();
+    }
+
+    @Test
+    void aWindowedGroupByIsTheAggregateBlock() throws IOException {
+        PipelineSpec block = spec("""
+                transform:
+                  where: "amt > 0"
+                aggregate:
+                  eventTime: ts
+                  watermark: 5 minutes
+                  window: 10 minutes
+                  groupBy: [user, "lower(user) AS lu"]
+                  select: { t: "sum(amt * qty)", n: "count(*)", big: "count_if(amt > 100)" }
+                """);
+        PipelineSpec query = spec("""
+                sql: |
+                  SELECT window(s.ts, '10 minutes') AS window, s.user, lower(user) AS lu,
+                         sum(amt * qty) AS t, count(*) AS n, count_if(amt > 100) AS big
+                  FROM source s
+                  WHERE s.amt > 0
+                  GROUP BY window(ts, '10 minutes'), user, lower(user)
+                aggregate:
+                  watermark: 5 minutes
+                """);
+        assertThat(described(query)).isEqualTo(described(block));
+        assertThat(PipelineParts.ingestConfig(query, FILES, null).outputSchema())
+                .isEqualTo(PipelineParts.ingestConfig(block, FILES, null).outputSchema());
+        assertThat(PipelineParts.ingestConfig(query, FILES, null).outputSchema().toDdl()).as("the events topic's rows: the input's and the"
+                + " computed columns").isEqualTo("id INT, user STRING, amt DOUBLE, qty INT, ts TIMESTAMP, lu STRING, _agg_t DOUBLE, _agg_big BOOLEAN");
+        assertThat(query.origin("aggregate.window")).endsWith("line 6 (sql: GROUP BY at line 5, column 1 of the query)");
+    }
+
+    @Test
+    void aSessionWindowAndASlidingWindow() throws IOException {
+        PipelineSpec sessions = spec("""
+                sql: "SELECT session_window(ts, '30 minutes'), user, max(amt) AS m FROM source GROUP BY user, session_window(ts, '30 minutes')"
+                aggregate:
+                  watermark: 10 minutes
+                """);
+        assertThat(PipelineParts.aggregateSpec(sessions, FILES).outputSchema().toDdl()).startsWith("session_window STRUCT<start: TIMESTAMP");
+        assertThat(PipelineParts.aggregateSpec(sessions, FILES).session()).hasMinutes(30);
+        PipelineSpec sliding = spec("""
+                sql: "SELECT window(ts, '10 minutes', '5 minutes'), sum(amt) AS t FROM source GROUP BY window(ts, '10 minutes', '5 minutes')"
+                aggregate:
+                  watermark: 10 minutes
+                """);
+        assertThat(PipelineParts.aggregateSpec(sliding, FILES).slide()).hasMinutes(5);
+    }
+
+    @Test
+    void withoutAWatermarkOrWithTheBlocksOwnKeysItIsRefusedNamingThem() {
+        assertThatThrownBy(() -> spec("sql: \"SELECT window(ts, '1 hour'), sum(amt) AS t FROM source GROUP BY window(ts, '1 hour')\"\n"))
+                .isInstanceOf(TributaryException.class).hasMessageContaining("pipeline.yaml line 6: sql: the GROUP BY at line 1, column 56")
+                .hasMessageContaining("aggregate.watermark: 10 minutes");
+        assertThatThrownBy(() -> spec("""
+                sql: "SELECT window(ts, '1 hour'), sum(amt) AS t FROM source GROUP BY window(ts, '1 hour')"
+                aggregate:
+                  watermark: 10 minutes
+                  select: { n: count(*) }
+                """)).isInstanceOf(TributaryException.class).hasMessageContaining("line 9: key 'aggregate.select.n' and the query of sql");
+    }
+}
