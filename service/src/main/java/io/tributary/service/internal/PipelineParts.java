@@ -186,13 +186,10 @@ public final class PipelineParts {
         String lateTopic = "deadLetter".equals(spec.string(Settings.LATE_ROWS)) ? Topics.lateRows(spec.name()) : null;
         CompletableFuture<Void> topics = new CompletableFuture<>(); // the ingest's wait for its topics
         // a Kafka source's topic is read by the sink itself, which decodes the rows and applies the transform
-        KafkaSubscription subscription = Settings.kafkaSource(spec::has) ? kafkaSubscription(spec) : null;
-        if (subscription != null) {
-            subscription = subscription.withTransform(TransformParts.rowTransform(spec, subscription.rowSchema()));
-        }
+        boolean kafkaSource = Settings.kafkaSource(spec::has);
         try {
-            if (subscription != null) {
-                input = subscription.outputSchema();
+            if (kafkaSource) {
+                input = null; // the subscription's, known once the sink opens (a schema registry may give it)
                 aggregate = null; // refused with a Kafka source (KafkaSourceChecks)
                 if ("deadLetter".equals(spec.string(Settings.KAFKA_BAD_RECORD))) {
                     TopicAdmin.ensure(client, partitions, replicationFactor(spec), Topics.deadLetter(spec.name()));
@@ -248,8 +245,7 @@ public final class PipelineParts {
 
         Schema sinkSchema = input;
         // a Kafka source's topic is read by the sink itself: no copy, and never trimmed (it is someone else's)
-        KafkaSubscription source = subscription;
-        String sinkTopic = subscription != null ? subscription.description() : Topics.events(spec.name());
+        String sinkTopic = Topics.events(spec.name());
         if (aggregate != null || dedup != null) {
             sinkSchema = aggregate != null ? aggregate.outputSchema() : input; // deduplicated rows are the events' rows
             sinkTopic = Topics.results(spec.name());
@@ -268,7 +264,30 @@ public final class PipelineParts {
             String name = aggregationConfig.stageName();
             stages.add(Stage.opening(name, threads.submit(() -> Recovery.open(name, options.stopRequested(), () -> new StreamsAggregation(aggregationConfig, client)))));
         }
-        SinkConfig.Builder sinkConfig = SinkConfig.builder(spec.location(Settings.SINK_PATH), sinkSchema, sinkTopic, sinkAppId(spec),
+        Schema rows = sinkSchema;
+        String topic = sinkTopic;
+        String stageName = spec.name() + "/sink";
+        AggregateSpec sinkAggregate = aggregate;
+        // the sink's opening reads a Kafka source's subscription: a schema registry that does not answer yet is waited out
+        stages.add(Stage.opening(stageName, threads.<PipelineStage>submit(() -> Recovery.open(stageName, options.stopRequested(), () -> {
+            KafkaSubscription subscription = kafkaSource ? kafkaSubscription(spec) : null;
+            if (subscription != null) {
+                subscription = subscription.withTransform(TransformParts.rowTransform(spec, subscription.rowSchema()));
+            }
+            SinkConfig sink = sinkConfig(spec, subscription != null ? subscription.outputSchema() : rows,
+                    subscription != null ? subscription.description() : topic, sinkAggregate, subscription);
+            DeltaSink deltaSink = DeltaSink.builder(sink, client).reprocess(options.reprocess()).storage(spec.storage())
+                    .subscription(subscription).availableNow(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW)
+                    .instanceId(Instances.shared(spec) ? Instances.id(spec) : null).build();
+            AutoOptimize optimize = new AutoOptimize(sink.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
+                    OptimizeOptions.defaults().withTargetFileSize(sink.targetFileSize()).withStorage(spec.storage()));
+            return new SinkStage(deltaSink, optimize);
+        }))));
+    }
+
+    private static SinkConfig sinkConfig(PipelineSpec spec, Schema rows, String topic, AggregateSpec aggregate,
+                                         KafkaSubscription subscription) {
+        SinkConfig.Builder sinkConfig = SinkConfig.builder(spec.location(Settings.SINK_PATH), rows, topic, sinkAppId(spec),
                         spec.name() + "/sink")
                 .settings(spec.values(Settings.SINK, SinkSettings.ALL))
                 .trimTopic(spec.bool(Settings.TOPIC_TRIM) && subscription == null)
@@ -277,15 +296,7 @@ public final class PipelineParts {
         if (spec.trigger().bounded()) {
             sinkConfig.allowedLatency(Duration.ZERO); // a bounded run ends with everything committed
         }
-        SinkConfig sink = sinkConfig.build();
-        stages.add(Stage.opening(sink.stageName(), threads.<PipelineStage>submit(() -> Recovery.open(sink.stageName(), options.stopRequested(), () -> {
-            DeltaSink deltaSink = DeltaSink.builder(sink, client).reprocess(options.reprocess()).storage(spec.storage())
-                    .subscription(source).availableNow(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW)
-                    .instanceId(Instances.shared(spec) ? Instances.id(spec) : null).build();
-            AutoOptimize optimize = new AutoOptimize(sink.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
-                    OptimizeOptions.defaults().withTargetFileSize(sink.targetFileSize()).withStorage(spec.storage()));
-            return new SinkStage(deltaSink, optimize);
-        }))));
+        return sinkConfig.build();
     }
 
     /**

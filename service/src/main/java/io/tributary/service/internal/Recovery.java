@@ -1,6 +1,7 @@
 package io.tributary.service.internal;
 
 import io.tributary.schema.Progress;
+import io.tributary.schema.TributaryException;
 import io.tributary.storage.StorageException;
 import java.time.Duration;
 import java.util.Optional;
@@ -63,8 +64,7 @@ final class Recovery {
                 if (retries != null) {
                     retries.retrying(stage.name(), rootMessage(e), firstFailure, attempts);
                 }
-                LOG.warn("stage {}: {}; {}: trying the batch again in {} ms", stage.name(), rootMessage(e),
-                        StorageException.outage(e) ? "object storage does not answer" : "Kafka may be unreachable", pause);
+                LOG.warn("stage {}: {}: trying the batch again in {} ms", stage.name(), why(e), pause);
                 Thread.sleep(pause);
                 pause = Math.min(MAX_PAUSE_MS, pause * 2);
             }
@@ -91,8 +91,7 @@ final class Recovery {
                         || now - firstFailure > GIVE_UP_AFTER.toMillis()) {
                     throw e;
                 }
-                LOG.warn("stage {} could not open: {}; {}: trying again in {} ms", stage, rootMessage(e),
-                        StorageException.outage(e) ? "object storage does not answer" : "Kafka may be unreachable", pause);
+                LOG.warn("stage {} could not open: {}: trying again in {} ms", stage, why(e), pause);
                 Thread.sleep(pause);
                 pause = Math.min(MAX_PAUSE_MS, pause * 2);
             }
@@ -107,6 +106,14 @@ final class Recovery {
             }
         }
         return StorageException.outage(e);
+    }
+
+    /** What failed, for the log: a stage's own message where it names what does not answer (a schema registry), else the root cause and its likely source. */
+    private static String why(RuntimeException e) {
+        if (e instanceof TributaryException) {
+            return e.getMessage();
+        }
+        return rootMessage(e) + "; " + (StorageException.outage(e) ? "object storage does not answer" : "Kafka may be unreachable");
     }
 
     private static String rootMessage(Throwable e) {

@@ -31,7 +31,9 @@ final class TransformParts {
      */
     static void check(PipelineSpec spec) {
         if (Settings.kafkaSource(spec::has)) {
-            rowTransform(spec, PipelineParts.kafkaSubscription(spec).rowSchema()); // a Kafka source's columns are the spec's
+            if (!columnsFromRegistry(spec)) { // else the registry gives them as the sink opens, and the transform is compiled then
+                rowTransform(spec, PipelineParts.kafkaSubscription(spec).rowSchema()); // a Kafka source's columns are the spec's
+            }
             return;
         }
         boolean computes = transforms(spec) || DedupParts.given(spec)
@@ -45,6 +47,12 @@ final class TransformParts {
             PipelineParts.aggregateSpec(spec, rows);
             DedupParts.spec(spec, rows);
         }
+    }
+
+    /** A Kafka source whose columns are a schema registry's latest schema of the subject, which the spec does not give. */
+    private static boolean columnsFromRegistry(PipelineSpec spec) {
+        return spec.has(Settings.KAFKA_SCHEMA_REGISTRY_URL) && !spec.has(Settings.KAFKA_AVRO_SCHEMA)
+                && !spec.has(Settings.KAFKA_AVRO_SCHEMA_FILE) && !spec.has(Settings.KAFKA_PROTOBUF_DESCRIPTOR_FILE);
     }
 
     /**
