@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.DescriptorProtos.DescriptorProto;
 import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
@@ -16,17 +15,11 @@ import com.google.protobuf.DynamicMessage;
 import io.tributary.kafka.KafkaSourceSettings;
 import io.tributary.schema.TributaryException;
 import io.tributary.settings.Values;
-import io.tributary.testing.ChildProcess;
+import io.tributary.testing.SchemaRegistryServer;
 import java.io.ByteArrayOutputStream;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -52,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Avro and Protobuf values in Confluent's wire format, their schemas in a real schema registry:
  * Apicurio Registry (from Maven Central, in-memory storage) through its Confluent-compatible API,
- * started here as a child process. The schemas are registered as a producer's serializer registers
+ * started here as a child process ({@link SchemaRegistryServer}), requiring HTTP basic authentication. The schemas are registered as a producer's serializer registers
  * them; the values are Apache Avro's and protobuf-java's own encodings behind the 5-byte header.
  * Runs with {@code -Pregistry} (delta-sink's profile unpacks the registry; it needs Java 21 or
  * later, {@code -Dapicurio.java}); skipped, saying so, without it.
@@ -62,7 +55,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class SchemaRegistryIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String V1 = "{\"type\": \"record\", \"name\": \"Order\", \"fields\": [{\"name\": \"id\", \"type\": \"int\"},"
             + " {\"name\": \"name\", \"type\": \"string\"}]}";
     /** V1 and a field with a default: Avro's resolution reads V2's values as V1. */
@@ -72,9 +64,12 @@ class SchemaRegistryIT {
     private static final String V3 = "{\"type\": \"record\", \"name\": \"Order\", \"fields\": [{\"name\": \"id\", \"type\": \"string\"},"
             + " {\"name\": \"name\", \"type\": \"string\"}]}";
 
+    /** The registry requires HTTP basic authentication of these credentials (Quarkus' embedded users). */
+    private static final String USER_INFO = "tributary:s3cret";
+
     @RegisterExtension
     static final TestKafka KAFKA = new TestKafka();
-    private static ChildProcess registry;
+    private static SchemaRegistryServer registry;
     private static String url;
 
     @TempDir
@@ -82,25 +77,10 @@ class SchemaRegistryIT {
 
     @BeforeAll
     static void startRegistry(@TempDir Path logs) throws Exception {
-        String home = System.getProperty("apicurio.home");
-        assumeTrue(home != null && Files.exists(Path.of(home, "quarkus-run.jar")),
-                "no Apicurio Registry unpacked: run with -Pregistry (delta-sink's profile)");
-        String java = System.getProperty("apicurio.java", "");
-        assumeTrue(Files.isExecutable(Path.of(java)), "Apicurio Registry needs Java 21 or later: -Dapicurio.java=PATH (now '" + java + "')");
-        int port = freePort();
-        registry = ChildProcess.command(java, "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port,
-                "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=" + freePort(), "-jar", "quarkus-run.jar")
-                .directory(Path.of(home))
-                .log(logs.resolve("apicurio.log")).start();
-        url = "http://127.0.0.1:" + port + "/apis/ccompat/v7";
-        registry.awaitWhileAlive("Apicurio Registry answering " + url, Duration.ofMinutes(5), Duration.ofMillis(500),
-                () -> get("/subjects") == 200);
-    }
-
-    private static int freePort() throws java.io.IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        String unavailable = SchemaRegistryServer.unavailable();
+        assumeTrue(unavailable == null, unavailable);
+        registry = SchemaRegistryServer.start(logs, USER_INFO);
+        url = registry.url();
     }
 
     @AfterAll
@@ -110,26 +90,8 @@ class SchemaRegistryIT {
         }
     }
 
-    private static int get(String path) {
-        try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(url + path)).GET().build(), HttpResponse.BodyHandlers.discarding())
-                    .statusCode();
-        } catch (Exception e) {
-            return -1;
-        }
-    }
-
-    /** Registers {@code schema} under {@code subject}, as a serializer with auto.register.schemas does; its id. */
     private static int register(String subject, String type, String schema) throws Exception {
-        ObjectNode body = JSON.createObjectNode().put("schema", schema);
-        if (type != null) {
-            body.put("schemaType", type);
-        }
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url + "/subjects/" + subject + "/versions"))
-                .header("Content-Type", "application/vnd.schemaregistry.v1+json")
-                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        return JSON.readTree(r.body()).path("id").asInt();
+        return registry.register(subject, type, schema);
     }
 
     /** Confluent's wire format: 0, the id, the message indexes (Protobuf), the value. */
@@ -158,9 +120,10 @@ class SchemaRegistryIT {
         Map<String, String> all = new HashMap<>(settings);
         all.put("topics", topic);
         all.put("schemaRegistry.url", url);
+        all.putIfAbsent("schemaRegistry.basic.auth.user.info", USER_INFO);
         KafkaSubscription subscription = KafkaSubscription.of(Values.of(KafkaSourceSettings.ALL, all));
         SinkConfig config = SinkConfig.builder(table(), subscription.rowSchema(), subscription.description(), "reg-sink", "reg/sink")
-                .badRecords(SinkBadRecords.forName("deadLetter", topic + ".deadletter")).build();
+                .mergeSchema(true).badRecords(SinkBadRecords.forName("deadLetter", topic + ".deadletter")).build();
         try (DeltaSink sink = DeltaSink.builder(config, KAFKA.client()).subscription(subscription).availableNow(true).build()) {
             while (sink.runBatch().isPresent()) {
                 // every batch up to the end offsets the first one saw
@@ -233,6 +196,47 @@ class SchemaRegistryIT {
                         + " writer type: STRING)") // offsets 4 and 6: the transactions' commit markers
                 .hasMessageNotContaining("\n");
         assertThat(rows()).as("nothing of the refused batch").hasSize(3);
+    }
+
+    @Test
+    void aNewSchemaWithAFieldAddsItsColumnUnderAddNewColumnsAndStopsTheRunUnderFailOnNewColumns() throws Exception {
+        String topic = KAFKA.newTopic("evolve", 1);
+        int v1 = register(topic + "-value", null, V1);
+        int v2 = register(topic + "-value", null, V2);
+        KAFKA.inTransaction(p -> {
+            try {
+                p.send(new ProducerRecord<>(topic, 0, null, framed(v1, new byte[0], avro(V1, 1, "a"))));
+                p.send(new ProducerRecord<>(topic, 0, null, framed(v2, new byte[0], avro(V2, 2, "b", "b@example.com"))));
+                p.send(new ProducerRecord<>(topic, 0, null, framed(v1, new byte[0], avro(V1, 3, "c"))));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        assertThatThrownBy(() -> land(topic, Map.of("format", "avro", "avroSchema", V1, "schemaEvolution", "failOnNewColumns")))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageContaining("topic " + topic + " partition 0 offset 1: its schema id " + v2 + " in the registry " + url
+                        + " has fields the source's schema lacks: email; source.kafka.schemaEvolution is failOnNewColumns");
+        assertThat(DeltaTables.schema(table()).isEmpty() || DeltaTables.readRows(table()).isEmpty()).as("nothing of the refused batch")
+                .isTrue();
+
+        land(topic, Map.of("format", "avro", "avroSchema", V1, "schemaEvolution", "addNewColumns"));
+
+        assertThat(DeltaTables.schema(table()).orElseThrow().toDdl()).isEqualTo("id INT, name STRING, email STRING");
+        assertThat(rows()).extracting(r -> r[0] + ":" + r[1] + ":" + r[2]).containsExactly("1:a:null", "2:b:b@example.com", "3:c:null");
+    }
+
+    @Test
+    void aRegistryRequiringBasicAuthRefusesAWrongPasswordNamingTheCredentialsSetting() throws Exception {
+        String topic = KAFKA.newTopic("auth", 1);
+        register(topic + "-value", null, V1);
+
+        assertThatThrownBy(() -> land(topic, Map.of("format", "avro", "schemaRegistry.basic.auth.user.info", "tributary:n0tIt")))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("the schema registry refused GET " + url + "/subjects/" + topic + "-value/versions/latest: HTTP 401")
+                .hasMessageEndingWith("; give its credentials as source.kafka.schemaRegistry.basic.auth.user.info (user:password)")
+                .hasMessageNotContaining("n0tIt")
+                .hasMessageNotContaining("\n");
     }
 
     /** shop/order.proto as protoc describes it: message Order { int32 id = 1; string name = 2; }. */

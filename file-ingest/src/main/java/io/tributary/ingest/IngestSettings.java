@@ -1,6 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.ingest.internal.IngestErrors;
+import io.tributary.kafka.SchemaEvolutionSetting;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.schema.TributaryException;
@@ -35,12 +36,7 @@ public final class IngestSettings {
     public static final Setting<Schema> SCHEMA_HINTS = Setting.custom("schemaHints", Setting.Kind.STRING,
             (k, v) -> ddl(k, v, " (hints are DDL columns, e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\")"), "without a schema: the types of some columns,"
             + " overriding what inference finds (Auto Loader's schemaHints), e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\"");
-    public static final Setting<SchemaEvolution> SCHEMA_EVOLUTION = Setting.choice("schemaEvolution",
-            "JSON fields the schema lacks (Auto Loader's schemaEvolutionMode; default none with a schema, addNewColumns without):"
-                    + " ignored; added as nullable columns (the batch runs"
-                    + " again with the grown schema, recorded with the ingest's progress; needs sink.delta.mergeSchema); kept in a"
-                    + " _rescued_data column with wrongly typed values; or stop the run (docs/formats.md)",
-            (k, v) -> SchemaEvolution.forName(v), "none", "addNewColumns", "rescue", "failOnNewColumns");
+    public static final Setting<SchemaEvolution> SCHEMA_EVOLUTION = SchemaEvolutionSetting.MODE.parsedBy((k, v) -> SchemaEvolution.forName(v));
     public static final Setting<Boolean> INFER_COLUMN_TYPES = Setting.bool("inferColumnTypes", "schemaEvolution addNewColumns: new"
             + " columns get the types of their JSON values as Spark infers them (BIGINT, DOUBLE, BOOLEAN, STRING, STRUCT, ARRAY);"
             + " false: STRING, as Auto Loader's default cloudFiles.inferColumnTypes").withDefault("true");

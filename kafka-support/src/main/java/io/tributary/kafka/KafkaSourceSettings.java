@@ -46,6 +46,11 @@ public final class KafkaSourceSettings {
             + " default TOPIC-value (one topic)");
     public static final Setting<String> SCHEMA_REGISTRY_USER_INFO = Setting.string("schemaRegistry.basic.auth.user.info",
             "the schema registry's HTTP basic authentication, as user:password (Confluent's basic.auth.user.info)");
+    public static final Setting<String> SCHEMA_EVOLUTION = SchemaEvolutionSetting.MODE.allowing("none", "addNewColumns",
+            "failOnNewColumns").withDefault("none").withDoc("format avro with schemaRegistry.url: a record whose schema id names a"
+            + " schema with fields the source's schema lacks: read as the source's schema, without them (none); its new fields added"
+            + " to the table as nullable columns, and read from then on (addNewColumns; needs sink.delta.mergeSchema); or stop the run"
+            + " naming them (failOnNewColumns)");
     public static final Setting<StartingOffsets> STARTING_OFFSETS = Setting.custom("startingOffsets", Setting.Kind.STRING,
             StartingOffsets::parse, "where a new table starts reading (Spark's startingOffsets): earliest, latest, or per partition"
                     + " as Spark writes it, {\"orders\":{\"0\":42,\"1\":-2}} (-2 earliest, -1 latest; every partition of every topic read,"
@@ -68,7 +73,7 @@ public final class KafkaSourceSettings {
     /** Every setting, in the order the documentation lists them. */
     public static final List<Setting<?>> ALL = List.of(TOPICS, TOPIC_PATTERN, SCHEMA, FORMAT, AVRO_SCHEMA, AVRO_SCHEMA_FILE,
             PROTOBUF_DESCRIPTOR_FILE, PROTOBUF_MESSAGE, SCHEMA_REGISTRY_URL, SCHEMA_REGISTRY_SUBJECT, SCHEMA_REGISTRY_USER_INFO,
-            STARTING_OFFSETS, STARTING_TIMESTAMP, MAX_OFFSETS_PER_TRIGGER, FAIL_ON_DATA_LOSS, INCLUDE_METADATA);
+            SCHEMA_EVOLUTION, STARTING_OFFSETS, STARTING_TIMESTAMP, MAX_OFFSETS_PER_TRIGGER, FAIL_ON_DATA_LOSS, INCLUDE_METADATA);
 
     private KafkaSourceSettings() {
     }

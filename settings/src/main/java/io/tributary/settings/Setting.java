@@ -147,6 +147,11 @@ public final class Setting<T> {
         return new Setting<>(key, kind, parser, defaultValue, required, allowed, min, max, doc, choices);
     }
 
+    /** This setting's values turned into what {@code parser} makes of them (one definition that two readers take their own way). */
+    public <U> Setting<U> parsedBy(Parser<U> parser) {
+        return new Setting<>(key, kind, parser, defaultValue, required, allowed, min, max, doc, choices);
+    }
+
     /** This setting with another line of documentation (a Connect plugin's wording). */
     public Setting<T> withDoc(String text) {
         return new Setting<>(key, kind, parser, defaultValue, required, allowed, min, max, text, choices);

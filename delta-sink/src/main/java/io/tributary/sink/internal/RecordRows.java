@@ -187,12 +187,13 @@ final class RecordRows implements AutoCloseable {
     /** An Avro or Protobuf record's row ({@link io.tributary.sink.ValueFormat}); a null value, a row of nulls (Spark's from_avro of null). */
     private int decoded(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
         if (r.value() == null) {
-            return whole(r, withMetadata(new Object[source.valueSchema().fields().size()], r), sink);
+            return whole(r, withMetadata(new Object[source.valueFormat().columns().fields().size()], r), sink);
         }
         try {
             return deliver(withMetadata(source.valueFormat().row(r.topic(), r.partition(), r.offset(), r.value()), r), sink);
         } catch (BadRecordException e) {
-            bad.reject(r.topic(), r.partition(), r.offset(), 1, r.value(), 0, r.value().length, source.valueSchema().toDdl(), e, true);
+            bad.reject(r.topic(), r.partition(), r.offset(), 1, r.value(), 0, r.value().length, source.valueFormat().columns().toDdl(), e,
+                    true);
             return 0;
         }
     }

@@ -185,6 +185,12 @@ public final class ServiceErrors {
         return new TributaryException("cannot lock the state folder " + stateDir + ": " + message, cause);
     }
 
+    /** When a Kafka source's schemaEvolution addNewColumns comes with a transform, compiled over the columns the run starts with. */
+    public static TributaryException addNewColumnsWithTransform(String key) {
+        return new TributaryException(key + ": addNewColumns grows a Kafka source's columns while the run goes on, and a transform"
+                + " (transform.where/select/join or sql) is compiled over the columns it starts with: leave one of them out");
+    }
+
     /** When a stage kept failing for the whole recovery time. */
     public static TributaryException stageKeptFailing(String stage, long minutes, String message, RuntimeException cause) {
         return new TributaryException("stage " + stage + " kept failing for " + minutes + " minutes; last error: " + message,

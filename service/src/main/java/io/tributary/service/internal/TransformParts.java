@@ -31,6 +31,9 @@ final class TransformParts {
      */
     static void check(PipelineSpec spec) {
         if (Settings.kafkaSource(spec::has)) {
+            if ("addNewColumns".equals(spec.string(Settings.KAFKA_SCHEMA_EVOLUTION)) && transforms(spec)) {
+                throw ServiceErrors.addNewColumnsWithTransform(Settings.KAFKA_SCHEMA_EVOLUTION);
+            }
             if (!columnsFromRegistry(spec)) { // else the registry gives them as the sink opens, and the transform is compiled then
                 rowTransform(spec, PipelineParts.kafkaSubscription(spec).rowSchema()); // a Kafka source's columns are the spec's
             }

@@ -137,7 +137,11 @@ public final class PipelineSpec {
         }
         if (files && "addNewColumns".equals(schemaEvolution()) && !bool(Settings.SINK_MERGE_SCHEMA)
                 && Settings.ALL.stream().noneMatch(s -> s.key().startsWith("aggregate.") && values.containsKey(s.key()))) {
-            throw SpecErrors.addNewColumnsWithoutMergeSchema(where(Settings.SCHEMA_EVOLUTION), has(Settings.SCHEMA_EVOLUTION));
+            throw SpecErrors.addNewColumnsWithoutMergeSchema(where(Settings.SCHEMA_EVOLUTION), has(Settings.SCHEMA_EVOLUTION),
+                    Settings.SCHEMA_EVOLUTION);
+        }
+        if (kafka && "addNewColumns".equals(string(Settings.KAFKA_SCHEMA_EVOLUTION)) && !bool(Settings.SINK_MERGE_SCHEMA)) {
+            throw SpecErrors.addNewColumnsWithoutMergeSchema(where(Settings.KAFKA_SCHEMA_EVOLUTION), true, Settings.KAFKA_SCHEMA_EVOLUTION);
         }
         if (!name().matches("[A-Za-z0-9_-]+")) {
             throw SpecErrors.badName(where(Settings.NAME), name());

@@ -74,6 +74,7 @@ public final class Settings {
     public static final String KAFKA_SCHEMA = KafkaSourceSettings.SCHEMA.under(KAFKA_SOURCE).key();
     public static final String KAFKA_TOPIC_PATTERN = KafkaSourceSettings.TOPIC_PATTERN.under(KAFKA_SOURCE).key();
     public static final String KAFKA_FORMAT = KafkaSourceSettings.FORMAT.under(KAFKA_SOURCE).key();
+    public static final String KAFKA_SCHEMA_EVOLUTION = KafkaSourceSettings.SCHEMA_EVOLUTION.under(KAFKA_SOURCE).key();
     public static final String KAFKA_STARTING_OFFSETS = KafkaSourceSettings.STARTING_OFFSETS.under(KAFKA_SOURCE).key();
     public static final String KAFKA_STARTING_TIMESTAMP = KafkaSourceSettings.STARTING_TIMESTAMP.under(KAFKA_SOURCE).key();
     public static final String KAFKA_INCLUDE_METADATA = KafkaSourceSettings.INCLUDE_METADATA.under(KAFKA_SOURCE).key();

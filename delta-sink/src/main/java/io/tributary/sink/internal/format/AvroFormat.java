@@ -2,7 +2,9 @@ package io.tributary.sink.internal.format;
 
 import io.tributary.schema.Schema;
 import io.tributary.sink.ValueFormat;
+import io.tributary.sink.internal.SchemaChangeException;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.AvroRuntimeException;
@@ -19,18 +21,33 @@ import org.apache.avro.io.DecoderFactory;
  * take their defaults). A schema id the source's schema cannot read stops the run. Safe for several threads.
  */
 public final class AvroFormat implements ValueFormat {
-    private final org.apache.avro.Schema schema;
-    private final Schema columns;
+    /** The source's schema: every value is read as it; it grows under {@link NewFields#ADD}. */
+    private volatile org.apache.avro.Schema schema;
+    private volatile Schema columns;
     private final SchemaRegistry registry;
-    private final GenericDatumReader<Object> plain;
-    private final Map<Integer, GenericDatumReader<Object>> byId = new ConcurrentHashMap<>();
+    private final NewFields newFields;
+    private final Decoding plain;
+    private final Map<Integer, Decoding> byId = new ConcurrentHashMap<>();
+
+    /** A writer's schema read as the source's: the reader, and the source's schema and columns it reads into. */
+    private record Decoding(GenericDatumReader<Object> reader, org.apache.avro.Schema schema, Schema columns) {
+    }
 
     /** @param registry null: values are plain Avro binary of {@code schema} */
     public AvroFormat(org.apache.avro.Schema schema, SchemaRegistry registry) {
+        this(schema, registry, NewFields.IGNORE);
+    }
+
+    /**
+     * @param registry null: values are plain Avro binary of {@code schema}
+     * @param newFields what a registry's schema with top-level fields {@code schema} lacks does (source.kafka.schemaEvolution)
+     */
+    public AvroFormat(org.apache.avro.Schema schema, SchemaRegistry registry, NewFields newFields) {
         this.schema = schema;
         this.columns = AvroColumns.of(schema);
         this.registry = registry;
-        this.plain = new OrderedReader(schema, schema);
+        this.newFields = newFields;
+        this.plain = new Decoding(new OrderedReader(schema, schema), schema, columns);
     }
 
     /** The schema of Avro JSON {@code text}; an {@code org.apache.avro.SchemaParseException} when it is not one. */
@@ -45,7 +62,7 @@ public final class AvroFormat implements ValueFormat {
 
     @Override
     public Object[] row(String topic, int partition, long offset, byte[] value) {
-        GenericDatumReader<Object> reader = plain;
+        Decoding reader = plain;
         int start = 0;
         if (registry != null) {
             WireFormat wire = WireFormat.of(value, false);
@@ -55,15 +72,15 @@ public final class AvroFormat implements ValueFormat {
         Object decoded;
         try {
             BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(value, start, value.length - start, null);
-            decoded = reader.read(null, decoder);
-            return AvroValues.row(decoded, schema, columns);
+            decoded = reader.reader().read(null, decoder);
+            return AvroValues.row(decoded, reader.schema(), reader.columns());
         } catch (IOException | RuntimeException e) {
             throw FormatErrors.undecodable("Avro", e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
         }
     }
 
-    private GenericDatumReader<Object> readerOf(int id, String where) {
-        GenericDatumReader<Object> known = byId.get(id);
+    private synchronized Decoding readerOf(int id, String where) {
+        Decoding known = byId.get(id);
         if (known != null) {
             return known;
         }
@@ -80,12 +97,22 @@ public final class AvroFormat implements ValueFormat {
         } catch (AvroRuntimeException e) { // SchemaParseException among them
             throw FormatErrors.unusableSchema(id, registry.url(), "does not parse as an Avro schema (" + e.getMessage() + ")");
         }
+        List<org.apache.avro.Schema.Field> added = NewFields.added(schema, writer);
+        if (!added.isEmpty() && newFields == NewFields.FAIL) {
+            throw FormatErrors.newFields(where, id, registry.url(), added.stream().map(org.apache.avro.Schema.Field::name).toList());
+        }
+        if (!added.isEmpty() && newFields == NewFields.ADD) {
+            schema = NewFields.grown(schema, added);
+            columns = AvroColumns.of(schema);
+            byId.clear();
+            throw new SchemaChangeException(columns); // the sink adds the columns to the table, then reads the batch again
+        }
         SchemaCompatibility.SchemaPairCompatibility check = SchemaCompatibility.checkReaderWriterCompatibility(schema, writer);
         if (check.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
             throw FormatErrors.incompatibleSchema(where, id, registry.url(), check.getResult().getIncompatibilities().stream()
                     .map(i -> i.getType() + " at " + i.getLocation() + ": " + i.getMessage()).collect(java.util.stream.Collectors.joining("; ")));
         }
-        GenericDatumReader<Object> reader = new OrderedReader(writer, schema);
+        Decoding reader = new Decoding(new OrderedReader(writer, schema), schema, columns);
         byId.put(id, reader);
         return reader;
     }

@@ -61,8 +61,8 @@ public final class FormatErrors {
 
     /** When the registry does not answer or answers 5xx: retried by the run loop, as a broker outage is. */
     static TributaryException registryUnreachable(String request, String why, Throwable cause) {
-        String message = "the schema registry does not answer GET " + request + " (" + why + "); the batch is tried again as"
-                + " in a broker outage; check source.kafka.schemaRegistry.url and that the registry runs";
+        String message = "the schema registry does not answer GET " + request + " (" + why + "); a run waits such an outage out"
+                + " for a while, as a broker's, then stops: check source.kafka.schemaRegistry.url and that the registry runs";
         return new TributaryException(message, new RegistryOutage(message, cause));
     }
 
@@ -78,6 +78,13 @@ public final class FormatErrors {
         return new TributaryException(where + ": its schema id " + id + " in the registry " + url + " cannot be read as the"
                 + " source's schema (" + why + "); the run stops rather than guess: give source.kafka.avroSchema as a schema both"
                 + " read as (new fields with defaults), or land the topic anew");
+    }
+
+    /** Under schemaEvolution failOnNewColumns, a record whose schema id names a schema with fields the source's schema lacks. */
+    static TributaryException newFields(String where, int id, String url, java.util.List<String> fields) {
+        return new TributaryException(where + ": its schema id " + id + " in the registry " + url + " has fields the source's"
+                + " schema lacks: " + String.join(", ", fields) + "; source.kafka.schemaEvolution is failOnNewColumns: set it to"
+                + " addNewColumns to add them to the table (with sink.delta.mergeSchema), or none to read on without them");
     }
 
     /** A value that is not in Confluent's wire format. */

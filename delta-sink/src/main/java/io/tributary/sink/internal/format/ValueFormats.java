@@ -26,6 +26,7 @@ public final class ValueFormats {
      */
     public static ValueFormat of(Values v, List<String> topics) {
         String format = v.get(KafkaSourceSettings.FORMAT);
+        checkSchemaEvolution(v, format);
         SchemaRegistry registry = v.has(KafkaSourceSettings.SCHEMA_REGISTRY_URL)
                 ? new SchemaRegistry(v.get(KafkaSourceSettings.SCHEMA_REGISTRY_URL), v.get(KafkaSourceSettings.SCHEMA_REGISTRY_USER_INFO))
                 : null;
@@ -64,11 +65,28 @@ public final class ValueFormats {
             text = registry.latest(subject).schema();
         }
         try {
-            return new AvroFormat(AvroFormat.parse(text), registry);
+            return new AvroFormat(AvroFormat.parse(text), registry, NewFields.forName(v.get(KafkaSourceSettings.SCHEMA_EVOLUTION)));
         } catch (AvroRuntimeException e) { // SchemaParseException among them
             throw v.invalid(key, FormatErrors.badSetting("not an Avro schema: " + e.getMessage(), e));
         } catch (TributaryException e) {
             throw v.invalid(key, e);
+        }
+    }
+
+    /** Refuses, naming schemaEvolution, a mode other than none where values cannot bring new fields, or with includeMetadata. */
+    private static void checkSchemaEvolution(Values v, String format) {
+        String mode = v.get(KafkaSourceSettings.SCHEMA_EVOLUTION);
+        if ("none".equals(mode)) {
+            return;
+        }
+        if (!"avro".equals(format) || !v.has(KafkaSourceSettings.SCHEMA_REGISTRY_URL)) {
+            throw v.invalid(KafkaSourceSettings.SCHEMA_EVOLUTION, FormatErrors.badSetting(mode + " applies to format avro with"
+                    + " schemaRegistry.url, whose records may name a newer schema; here the values' schema is fixed: leave"
+                    + " schemaEvolution out", null));
+        }
+        if ("addNewColumns".equals(mode) && v.get(KafkaSourceSettings.INCLUDE_METADATA)) {
+            throw v.invalid(KafkaSourceSettings.SCHEMA_EVOLUTION, FormatErrors.badSetting("addNewColumns does not go with"
+                    + " includeMetadata (new columns would follow the Kafka columns); leave one of them out", null));
         }
     }
 

@@ -64,11 +64,11 @@ public final class SpecErrors {
     }
 
     /** When schemaEvolution is addNewColumns, {@code given} or by default, without sink.delta.mergeSchema. */
-    public static TributaryException addNewColumnsWithoutMergeSchema(String where, boolean given) {
+    public static TributaryException addNewColumnsWithoutMergeSchema(String where, boolean given, String key) {
         return new TributaryException(where + ": schemaEvolution addNewColumns"
                 + (given ? "" : " (the default when source.files.schema is left out, as in Auto Loader)")
                 + " adds columns to the table: set sink.delta.mergeSchema: true too (Spark's Delta sink needs its mergeSchema"
-                + " option for the same), or set source.files.schemaEvolution: none");
+                + " option for the same), or set " + key + ": none");
     }
 
     /** When the pipeline's name holds characters a topic or folder name cannot. */
