@@ -239,6 +239,67 @@ class SchemaRegistryIT {
                 .hasMessageNotContaining("\n");
     }
 
+    private static final String ORDER_PROTO = """
+            syntax = "proto3";
+            package shop;
+
+            import "google/protobuf/timestamp.proto";
+
+            message Order {
+              int32 id = 1;
+              string name = 2;
+              google.protobuf.Timestamp ts = 3;
+              message Note {
+                string text = 1;
+              }
+            }
+
+            message Line {
+              string sku = 1;
+            }
+            """;
+
+    @Test
+    void protobufFromTheRegistryAloneItsMessageIndexesNamingTheMessageOfEachValue() throws Exception {
+        String topic = KAFKA.newTopic("protoonly", 1);
+        int id = register(topic + "-value", "PROTOBUF", ORDER_PROTO);
+        // the same messages, as protoc would describe them, to write the values with protobuf-java
+        FileDescriptorProto proto = FileDescriptorProto.newBuilder().setName("shop/order.proto").setPackage("shop").setSyntax("proto3")
+                .addDependency("google/protobuf/timestamp.proto")
+                .addMessageType(DescriptorProto.newBuilder().setName("Order")
+                        .addField(FieldDescriptorProto.newBuilder().setName("id").setNumber(1).setType(FieldDescriptorProto.Type.TYPE_INT32))
+                        .addField(FieldDescriptorProto.newBuilder().setName("name").setNumber(2).setType(FieldDescriptorProto.Type.TYPE_STRING))
+                        .addField(FieldDescriptorProto.newBuilder().setName("ts").setNumber(3).setType(FieldDescriptorProto.Type.TYPE_MESSAGE)
+                                .setTypeName(".google.protobuf.Timestamp")))
+                .addMessageType(DescriptorProto.newBuilder().setName("Line")
+                        .addField(FieldDescriptorProto.newBuilder().setName("sku").setNumber(1).setType(FieldDescriptorProto.Type.TYPE_STRING)))
+                .build();
+        FileDescriptor file = FileDescriptor.buildFrom(proto, new FileDescriptor[] {com.google.protobuf.Timestamp.getDescriptor().getFile()});
+        Descriptor order = file.findMessageTypeByName("Order");
+        Descriptor line = file.findMessageTypeByName("Line");
+        byte[] first = DynamicMessage.newBuilder(order).setField(order.findFieldByName("id"), 1).setField(order.findFieldByName("name"), "a")
+                .setField(order.findFieldByName("ts"), com.google.protobuf.Timestamp.newBuilder().setSeconds(1_700_000_000L).build())
+                .build().toByteArray();
+        byte[] second = DynamicMessage.newBuilder(order).setField(order.findFieldByName("id"), 2).setField(order.findFieldByName("name"), "b")
+                .build().toByteArray();
+        byte[] aLine = DynamicMessage.newBuilder(line).setField(line.findFieldByName("sku"), "x").build().toByteArray();
+        KAFKA.inTransaction(p -> {
+            p.send(new ProducerRecord<>(topic, 0, null, framed(id, new byte[] {0}, first))); // [0], written as Confluent's 0 count
+            p.send(new ProducerRecord<>(topic, 0, null, framed(id, new byte[] {2, 2}, aLine))); // [1]: Line
+            p.send(new ProducerRecord<>(topic, 0, null, framed(id, new byte[] {2, 0}, second))); // [0] written out
+            p.send(new ProducerRecord<>(topic, 0, null, framed(id, new byte[] {4, 0, 0}, aLine))); // [0, 0]: Order.Note
+        });
+
+        land(topic, Map.of("format", "protobuf")); // no descriptor file, no message: the subject's latest, its first message
+
+        assertThat(DeltaTables.schema(table()).orElseThrow().toDdl()).isEqualTo("id INT, name STRING, ts TIMESTAMP");
+        assertThat(rows()).extracting(r -> r[0] + ":" + r[1] + ":" + r[2]).containsExactly("1:a:1700000000000000", "2:b:null");
+        String where = "schema id " + id + " in the schema registry " + url + " names message ";
+        assertThat(deadLetterReasons(topic)).containsExactly(
+                "1: " + where + "shop.Line at message indexes [1], not the source's shop.Order",
+                "3: " + where + "shop.Order.Note at message indexes [0, 0], not the source's shop.Order");
+    }
+
     /** shop/order.proto as protoc describes it: message Order { int32 id = 1; string name = 2; }. */
     private static FileDescriptorProto orderProto() {
         return FileDescriptorProto.newBuilder().setName("shop/order.proto").setPackage("shop").setSyntax("proto3")

@@ -36,14 +36,15 @@ public final class KafkaSourceSettings {
             + " FileDescriptorSet (protoc --include_imports --descriptor_set_out=FILE) holding protobufMessage (Spark's"
             + " from_protobuf descFilePath)");
     public static final Setting<String> PROTOBUF_MESSAGE = Setting.string("protobufMessage", "format protobuf: the message each"
-            + " value is, by its name or full name (Spark's from_protobuf messageName); its fields become the columns");
+            + " value is, by its name or full name (Spark's from_protobuf messageName); its fields become the columns; with"
+            + " schemaRegistry.url and no protobufDescriptorFile, default the first message of the subject's .proto");
     public static final Setting<String> SCHEMA_REGISTRY_URL = Setting.string("schemaRegistry.url", "avro or protobuf: a schema"
             + " registry's URL (Confluent's REST API, or a registry's Confluent-compatible one); each value is in Confluent's wire"
             + " format (a 0 byte, the 4-byte schema id, for protobuf the message indexes, then the value), its schema fetched by"
             + " id and kept");
     public static final Setting<String> SCHEMA_REGISTRY_SUBJECT = Setting.string("schemaRegistry.subject", "with"
-            + " schemaRegistry.url and no avroSchema: the subject whose latest version, when the run starts, gives the columns;"
-            + " default TOPIC-value (one topic)");
+            + " schemaRegistry.url and no avroSchema (or no protobufDescriptorFile): the subject whose latest version, when the run"
+            + " starts, gives the columns; default TOPIC-value (one topic)");
     public static final Setting<String> SCHEMA_REGISTRY_USER_INFO = Setting.string("schemaRegistry.basic.auth.user.info",
             "the schema registry's HTTP basic authentication, as user:password (Confluent's basic.auth.user.info)");
     public static final Setting<String> SCHEMA_EVOLUTION = SchemaEvolutionSetting.MODE.allowing("none", "addNewColumns",

@@ -103,10 +103,17 @@ final class KafkaSourceChecks {
             }
         }
         if (format.equals("protobuf")) {
-            for (String key : protobufKeys) {
-                if (!spec.has(key)) {
-                    throw SpecErrors.kafkaSourceNeeds(where.apply(subscribedKey), "format protobuf", key);
+            if (!registry || spec.has(Settings.KAFKA_PROTOBUF_DESCRIPTOR_FILE)) { // with a registry alone, its .proto gives the message
+                for (String key : protobufKeys) {
+                    if (!spec.has(key)) {
+                        throw SpecErrors.kafkaSourceNeeds(where.apply(subscribedKey), "format protobuf", key
+                                + (registry ? "" : " (or " + Settings.KAFKA_SCHEMA_REGISTRY_URL + ")"));
+                    }
                 }
+            } else if (topics.size() != 1 && !spec.has(Settings.KAFKA_SCHEMA_REGISTRY_SUBJECT)) {
+                throw SpecErrors.kafkaSourceNeeds(where.apply(Settings.KAFKA_SCHEMA_REGISTRY_URL), "a schema registry read for"
+                        + " several topics or a pattern", Settings.KAFKA_SCHEMA_REGISTRY_SUBJECT + " or "
+                        + Settings.KAFKA_PROTOBUF_DESCRIPTOR_FILE);
             }
         }
     }

@@ -47,6 +47,11 @@ public final class FormatErrors {
                 + "; make it with protoc --include_imports --descriptor_set_out=FILE", cause);
     }
 
+    /** When a registry's Protobuf schema (.proto text) cannot be made a descriptor: the caller adds which schema it is. */
+    static TributaryException badProtoText(String problem, Throwable cause) {
+        return new TributaryException(problem, cause);
+    }
+
     /** When the registry has no subject {@code subject}. */
     static TributaryException noSubject(String url, String subject) {
         return new TributaryException("the schema registry " + url + " has no subject " + subject + "; register the values'"

@@ -28,11 +28,22 @@ public final class ProtobufFormat implements ValueFormat {
     private final Schema columns;
     private final SchemaRegistry registry;
     private final Set<Integer> checkedIds = ConcurrentHashMap.newKeySet();
+    /** With the message from the registry alone: each schema id's file, compiled, to find the message its indexes name. */
+    private final Map<Integer, FileDescriptor> files;
 
     public ProtobufFormat(Descriptor message, SchemaRegistry registry) {
+        this(message, registry, false);
+    }
+
+    /**
+     * @param byIndexes {@code message} came from the registry ({@link ProtoText}): a value's schema id and message
+     *                  indexes must name a message of that full name (a writer's version of it), else the value is a bad record
+     */
+    public ProtobufFormat(Descriptor message, SchemaRegistry registry, boolean byIndexes) {
         this.message = message;
         this.columns = ProtobufColumns.of(message);
         this.registry = registry;
+        this.files = byIndexes ? new ConcurrentHashMap<>() : null;
     }
 
     /** The message {@code name} (a full name, or a name that one message has) in FileDescriptorSet {@code bytes} read from {@code path}. */
@@ -101,6 +112,9 @@ public final class ProtobufFormat implements ValueFormat {
         if (registry != null) {
             WireFormat wire = WireFormat.of(value, true);
             check(wire.schemaId());
+            if (files != null) {
+                checkMessage(wire);
+            }
             start = wire.offset();
         }
         try {
@@ -124,5 +138,25 @@ public final class ProtobufFormat implements ValueFormat {
             throw FormatErrors.unusableSchema(id, registry.url(), "is a " + registered.type() + " schema, not Protobuf");
         }
         checkedIds.add(id);
+    }
+
+    /** The message a value's schema id and indexes name is the source's (by full name), or the value is a bad record. */
+    private void checkMessage(WireFormat wire) {
+        int id = wire.schemaId();
+        FileDescriptor file = files.get(id);
+        if (file == null) {
+            String text = registry.byId(id, false).schema(); // check(id) found it; a registry outage is not a bad record
+            try {
+                file = ProtoText.compile(text);
+            } catch (io.tributary.schema.TributaryException e) {
+                throw FormatErrors.unusableSchema(id, registry.url(), e.getMessage());
+            }
+            files.put(id, file);
+        }
+        Descriptor named = ProtoText.message(file, wire.messageIndexes());
+        if (named == null || !named.getFullName().equals(message.getFullName())) {
+            throw FormatErrors.unusableSchema(id, registry.url(), "names " + (named == null ? "no message" : "message " + named.getFullName())
+                    + " at message indexes " + ProtoText.indexes(wire.messageIndexes()) + ", not the source's " + message.getFullName());
+        }
     }
 }

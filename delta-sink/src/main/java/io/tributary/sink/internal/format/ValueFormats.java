@@ -33,6 +33,9 @@ public final class ValueFormats {
         if ("avro".equals(format)) {
             return avro(v, topics, registry);
         }
+        if ("protobuf".equals(format) && !v.has(KafkaSourceSettings.PROTOBUF_DESCRIPTOR_FILE)) {
+            return protobufFromRegistry(v, topics, registry);
+        }
         if ("protobuf".equals(format)) {
             Setting<String> file = KafkaSourceSettings.PROTOBUF_DESCRIPTOR_FILE;
             String path = v.get(file);
@@ -43,6 +46,28 @@ public final class ValueFormats {
             }
         }
         return null;
+    }
+
+    /** Protobuf whose message is the latest version of the subject, compiled from its .proto text (protobufMessage, or its first message). */
+    private static ValueFormat protobufFromRegistry(Values v, List<String> topics, SchemaRegistry registry) {
+        String subject = subject(v, topics);
+        SchemaRegistry.Registered latest = registry.latest(subject);
+        String what = "the latest schema of subject " + subject + " (id " + latest.id() + ") in the registry " + registry.url();
+        if (!"PROTOBUF".equalsIgnoreCase(latest.type())) {
+            throw v.invalid(KafkaSourceSettings.SCHEMA_REGISTRY_URL, FormatErrors.badSetting(what + " is a " + latest.type()
+                    + " schema, not Protobuf", null));
+        }
+        try {
+            String name = v.has(KafkaSourceSettings.PROTOBUF_MESSAGE) ? v.get(KafkaSourceSettings.PROTOBUF_MESSAGE) : null;
+            return new ProtobufFormat(ProtoText.message(ProtoText.compile(latest.schema()), name), registry, true);
+        } catch (TributaryException e) {
+            throw v.invalid(KafkaSourceSettings.SCHEMA_REGISTRY_URL, FormatErrors.badSetting(what + " " + e.getMessage(), e));
+        }
+    }
+
+    private static String subject(Values v, List<String> topics) {
+        return v.has(KafkaSourceSettings.SCHEMA_REGISTRY_SUBJECT) ? v.get(KafkaSourceSettings.SCHEMA_REGISTRY_SUBJECT)
+                : topics.get(0) + "-value";
     }
 
     private static ValueFormat avro(Values v, List<String> topics, SchemaRegistry registry) {
@@ -60,9 +85,7 @@ public final class ValueFormats {
             }
         } else {
             key = KafkaSourceSettings.SCHEMA_REGISTRY_URL;
-            String subject = v.has(KafkaSourceSettings.SCHEMA_REGISTRY_SUBJECT) ? v.get(KafkaSourceSettings.SCHEMA_REGISTRY_SUBJECT)
-                    : topics.get(0) + "-value";
-            text = registry.latest(subject).schema();
+            text = registry.latest(subject(v, topics)).schema();
         }
         try {
             return new AvroFormat(AvroFormat.parse(text), registry, NewFields.forName(v.get(KafkaSourceSettings.SCHEMA_EVOLUTION)));
