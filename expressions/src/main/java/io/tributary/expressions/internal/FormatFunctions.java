@@ -31,11 +31,10 @@ final class FormatFunctions {
                 + " (IllegalFormatConversionException ...) where the pattern does not fit", FormatFunctions::formatString);
         add.accept(format);
         add.accept(Fn.alias("printf", format));
-        add.accept(Fn.binary("from_utc_timestamp", "the UTC time ts as the wall-clock time of the zone tz (a region id, Europe/Paris, or an"
-                + " offset, +02:00), given as a timestamp in UTC", TIMESTAMP, STRING, TIMESTAMP, (ts, tz) -> convert((Long) ts, ZoneOffset.UTC, zone((String) tz))));
-        add.accept(Fn.binary("to_utc_timestamp", "the wall-clock time ts of the zone tz as the UTC time it is (a time in a DST gap moves"
-                + " forward by the gap, one of an overlap takes the earlier offset)", TIMESTAMP, STRING, TIMESTAMP,
-                (ts, tz) -> convert((Long) ts, zone((String) tz), ZoneOffset.UTC)));
+        add.accept(zoned("from_utc_timestamp", "the UTC time ts as the wall-clock time of the zone tz (a region id, Europe/Paris, or an"
+                + " offset, +02:00), given as a timestamp in UTC", true));
+        add.accept(zoned("to_utc_timestamp", "the wall-clock time ts of the zone tz as the UTC time it is (a time in a DST gap moves"
+                + " forward by the gap, one of an overlap takes the earlier offset)", false));
     }
 
     private static Bound formatString(Analyzer.Call call, List<Bound> args) {
@@ -65,6 +64,29 @@ final class FormatFunctions {
         public String toString() {
             return value.toString();
         }
+    }
+
+    /** from_utc_timestamp ({@code fromUtc}) or to_utc_timestamp; a zone written as a literal is looked up once. */
+    private static FunctionDef zoned(String name, String doc, boolean fromUtc) {
+        return Fn.custom(name, 2, 2, name + "(ts TIMESTAMP, tz STRING) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT, doc, (call, args) -> {
+            List<Bound> cast = List.of(call.as(args.get(0), TIMESTAMP), call.as(args.get(1), STRING));
+            ZoneId fixed = null;
+            if (cast.get(1) instanceof Bound.Literal l && l.value() instanceof String id) {
+                try {
+                    fixed = zone(id);
+                } catch (Failure invalid) {
+                    fixed = null; // each row fails, as in Spark
+                }
+            }
+            ZoneId literal = fixed;
+            return call.apply(cast, TIMESTAMP, (Kernel.Binary) (ts, tz) -> {
+                ZoneId z = literal != null ? literal : zone((String) tz);
+                long micros = (Long) ts;
+                // from UTC: the instant moved by the zone's offset at that instant, which is convertTz's result, without its LocalDateTimes
+                return fromUtc ? micros + z.getRules().getOffset(Dates.instant(micros)).getTotalSeconds() * 1_000_000L
+                        : convert(micros, z, ZoneOffset.UTC);
+            });
+        });
     }
 
     /** Spark's {@code DateTimeUtils.convertTz}: the wall-clock time of {@code micros} in {@code to}, read as a time of {@code from}. */
