@@ -108,6 +108,7 @@ final class AfterCrash {
         // no broker runs now: the dead run's registration is fenced once this passes without a heartbeat
         p.put("broker.session.timeout.ms", "500");
         p.put("broker.heartbeat.interval.ms", "100");
+        EmbeddedBroker.withoutJmx(p);
         return p;
     }
 
