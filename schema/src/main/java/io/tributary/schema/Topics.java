@@ -102,6 +102,11 @@ public final class Topics {
         return "tributary." + pipeline + ".results";
     }
 
+    /** The rows {@code transform.dropDuplicates} keeps, with the batches' markers, that an aggregation after it reads. */
+    public static String deduplicated(String pipeline) {
+        return "tributary." + pipeline + ".deduplicated";
+    }
+
     public static String lateRows(String pipeline) {
         return "tributary." + pipeline + ".late-rows";
     }

@@ -38,6 +38,7 @@ import io.tributary.topology.AggregationConfig;
 import io.tributary.topology.DedupSpec;
 import io.tributary.topology.OutputMode;
 import io.tributary.topology.StreamsAggregation;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -168,7 +169,7 @@ public final class PipelineParts {
      * gives the schema.
      */
     static void open(PipelineSpec spec, KafkaConnection kafka, RunOptions options, FilesReadAhead readAhead, List<Stage> stages) {
-        ExecutorService threads = Executors.newFixedThreadPool(3, r -> new Thread(r, "tributary-open"));
+        ExecutorService threads = Executors.newFixedThreadPool(4, r -> new Thread(r, "tributary-open"));
         try {
             open(spec, kafka, options, readAhead, stages, threads);
         } finally {
@@ -216,6 +217,9 @@ public final class PipelineParts {
                 dedup = DedupParts.spec(spec, rows);
                 IngestConfig ingestConfig = ingestConfig(spec, input, aggregate, true);
                 input = ingestConfig.outputSchema(); // with _rescued_data under schemaEvolution rescue, after transform.*
+                if (aggregate != null && dedup != null) {
+                    dedup = DedupParts.spec(spec, input); // the events' rows, with the columns the aggregation computes
+                }
                 String name = spec.name() + "/ingest";
                 stages.add(Stage.opening(name, threads.<PipelineStage>submit(() -> Recovery.open(name, options.stopRequested(), () -> {
                     if (Instances.shared(spec)) {
@@ -234,8 +238,14 @@ public final class PipelineParts {
                 }
             }
             if (aggregate != null || dedup != null) {
-                String results = Topics.results(spec.name());
-                TopicAdmin.ensure(client, partitions, replicationFactor(spec), lateTopic != null ? new String[] {results, lateTopic} : new String[] {results});
+                List<String> made = new java.util.ArrayList<>(List.of(Topics.results(spec.name())));
+                if (lateTopic != null) {
+                    made.add(lateTopic);
+                }
+                if (aggregate != null && dedup != null) {
+                    made.add(Topics.deduplicated(spec.name())); // the deduplication's rows, which the aggregation reads
+                }
+                TopicAdmin.ensure(client, partitions, replicationFactor(spec), made.toArray(String[]::new));
             }
             topics.complete(null);
         } catch (RuntimeException e) {
@@ -249,20 +259,17 @@ public final class PipelineParts {
         if (aggregate != null || dedup != null) {
             sinkSchema = aggregate != null ? aggregate.outputSchema() : input; // deduplicated rows are the events' rows
             sinkTopic = Topics.results(spec.name());
-            AggregationConfig.Builder aggregationBuilder = aggregate != null
-                    ? AggregationConfig.builder(spec.name(), aggregate, spec.stateDir().resolve("streams")).lateRowsTopic(lateTopic)
-                    : AggregationConfig.dedup(spec.name(), dedup, spec.stateDir().resolve("streams"));
-            aggregationBuilder
-                    .trimEvents(spec.bool(Settings.TOPIC_TRIM))
-                    .bounded(spec.trigger().bounded())
-                    .restartWindow(Recovery.GIVE_UP_AFTER) // as long as the run loop tries a failed batch again
-                    .replicationFactor(replicationFactor(spec).map(Short::intValue).orElse(-1));
-            if (Instances.shared(spec)) {
-                aggregationBuilder.instance(Instances.id(spec), Instances.standbyReplicas(spec));
+            Path streams = spec.stateDir().resolve("streams");
+            if (aggregate != null && dedup != null) { // Spark's dropDuplicates then groupBy: the deduplication's rows feed the aggregation
+                String deduplicated = Topics.deduplicated(spec.name());
+                streamsStage(spec, AggregationConfig.dedup(spec.name(), dedup, streams).topics(Topics.events(spec.name()), deduplicated),
+                        client, options, threads, stages);
+                streamsStage(spec, AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
+                        .topics(deduplicated, sinkTopic), client, options, threads, stages);
+            } else {
+                streamsStage(spec, aggregate != null ? AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
+                        : AggregationConfig.dedup(spec.name(), dedup, streams), client, options, threads, stages);
             }
-            AggregationConfig aggregationConfig = aggregationBuilder.build();
-            String name = aggregationConfig.stageName();
-            stages.add(Stage.opening(name, threads.submit(() -> Recovery.open(name, options.stopRequested(), () -> new StreamsAggregation(aggregationConfig, client)))));
         }
         Schema rows = sinkSchema;
         String topic = sinkTopic;
@@ -297,6 +304,21 @@ public final class PipelineParts {
             sinkConfig.allowedLatency(Duration.ZERO); // a bounded run ends with everything committed
         }
         return sinkConfig.build();
+    }
+
+    /** Opens a Kafka Streams stage (an aggregation or a deduplication) with the pipeline's settings for it, after the stages before it. */
+    private static void streamsStage(PipelineSpec spec, AggregationConfig.Builder b, Map<String, Object> client, RunOptions options,
+                                     ExecutorService threads, List<Stage> stages) {
+        b.trimEvents(spec.bool(Settings.TOPIC_TRIM))
+                .bounded(spec.trigger().bounded())
+                .restartWindow(Recovery.GIVE_UP_AFTER) // as long as the run loop tries a failed batch again
+                .replicationFactor(replicationFactor(spec).map(Short::intValue).orElse(-1));
+        if (Instances.shared(spec)) {
+            b.instance(Instances.id(spec), Instances.standbyReplicas(spec));
+        }
+        AggregationConfig config = b.build();
+        String name = config.stageName();
+        stages.add(Stage.opening(name, threads.submit(() -> Recovery.open(name, options.stopRequested(), () -> new StreamsAggregation(config, client)))));
     }
 
     /**

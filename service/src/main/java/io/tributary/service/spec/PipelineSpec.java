@@ -151,7 +151,7 @@ public final class PipelineSpec {
         }
     }
 
-    /** {@code transform.dropDuplicates} runs over a file source's rows into a table of them: not before an aggregation or an upsert yet. */
+    /** {@code transform.dropDuplicates} runs over a file source's rows, into a table of them or before an aggregation; not into an upsert yet. */
     private void checkDropDuplicates(boolean files) {
         String dedup = Settings.TRANSFORM_DEDUP.stream().filter(values::containsKey).findFirst().orElse(null);
         if (dedup == null) {
@@ -164,7 +164,7 @@ public final class PipelineSpec {
                 .filter(k -> k.startsWith(Settings.AGGREGATE + ".") && !k.equals(Settings.STANDBY_REPLICAS) && values.containsKey(k))
                 .findFirst().orElse(null);
         if (aggregate != null) {
-            throw SpecErrors.dropDuplicatesBeforeAggregate(where(dedup), dedup, aggregate);
+            DedupChecks.beforeAggregation(this, dedup, this::where);
         }
         if ("upsert".equals(values.get(Settings.SINK_MODE))) {
             throw SpecErrors.dropDuplicatesIntoUpsert(where(dedup), dedup, Settings.SINK_MODE);

@@ -65,10 +65,20 @@ class DedupPartsTest {
     }
 
     @Test
-    void beforeAnAggregationIntoAnUpsertOrFromADeltaSourceIsRefused() throws IOException {
-        assertThatThrownBy(() -> load("  dropDuplicates: { keys: [id] }\naggregate:\n  eventTime: ts\n  window: 10 minutes\n"
-                + "  select: { n: count(*) }\noutputMode: update\n"))
-                .hasMessageContaining("key 'transform.dropDuplicates.keys' drops duplicates, and 'aggregate.eventTime' aggregates");
+    void beforeAnAggregationInUpdateModeOrAnotherWatermarkOrApartFromItsGroupsIntoAnUpsertOrFromADeltaSourceIsRefused()
+            throws IOException {
+        String aggregate = "aggregate:\n  eventTime: ts\n  watermark: 10 minutes\n  window: 10 minutes\n  groupBy: [user]\n"
+                + "  select: { n: count(*) }\n";
+        assertThat(load("  dropDuplicates: { keys: [id], eventTime: ts, withinWatermark: 10 minutes }\n" + aggregate)
+                .has("aggregate.window")).isTrue();
+        assertThatThrownBy(() -> load("  dropDuplicates: { keys: [id] }\n" + aggregate + "outputMode: update\n"))
+                .hasMessageContaining("key 'transform.dropDuplicates.keys' drops duplicates before the aggregation, whose outputMode is"
+                        + " update: a deduplication before an aggregation writes its windows in append mode only");
+        assertThatThrownBy(() -> load("  dropDuplicates: { keys: [id], eventTime: ts, withinWatermark: 1 hour }\n" + aggregate))
+                .hasMessageContaining("key 'transform.dropDuplicates.withinWatermark' is 1 hour, but 'aggregate.watermark' is 10 minutes");
+        assertThatThrownBy(() -> load("  dropDuplicates: { keys: [id] }\n" + aggregate + "topic:\n  partitions: 3\n"))
+                .hasMessageContaining("key 'topic.partitions' is 3, and 'transform.dropDuplicates.keys' drops duplicates before an"
+                        + " aggregation by 'user', which is not a key of the deduplication");
         Path f = dir.resolve("pipeline.yaml");
         Files.writeString(f, Specs.QUICKSTART + "transform:\n  dropDuplicates: { keys: [id] }\n");
         assertThatThrownBy(() -> PipelineSpec.load(f, Map.of(), Map.of("sink.delta.mode", "upsert", "sink.delta.keys", "id")))

@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.Trigger;
@@ -29,6 +30,13 @@ import org.apache.spark.sql.types.StructType;
  * </pre>
  * runs once with its checkpoint. {@code after-runN.txt} gets the run's batches
  * ({@code batchId:numInputRows@watermark}) and the table after it, one row per line as {@code id|user|amt|ts}, sorted.
+ * A case with {@code "window"} aggregates the rows kept, Spark's chained stateful operators:
+ * <pre>
+ *   .dropDuplicatesWithinWatermark(KEYS)
+ *   .groupBy(window(col("ts"), WINDOW)).agg(count("*").as("n"), sum("amt").as("total"))
+ *   .writeStream.format("delta").outputMode("append")...
+ * </pre>
+ * and its table is one row per window written, {@code start|end|n|total}.
  *
  * <p>Usage: {@code SparkDedup GOLDEN_DEDUP_DIR [CASE...]}
  */
@@ -68,11 +76,17 @@ public final class SparkDedup {
             }
             String[] k = keys.toArray(String[]::new);
             rows = operator.equals("withinWatermark") ? rows.dropDuplicatesWithinWatermark(k) : rows.dropDuplicates(k);
+            String window = spec.path("window").asText(null);
+            if (window != null) {
+                rows = rows.groupBy(functions.window(functions.col("ts"), window))
+                        .agg(functions.count("*").as("n"), functions.sum("amt").as("total"));
+            }
             StreamingQuery q = rows.writeStream().format("delta").outputMode("append")
                     .option("checkpointLocation", ck).trigger(Trigger.AvailableNow()).start(out);
             q.awaitTermination();
             List<String> lines = new ArrayList<>();
-            lines.add("# after run " + run + ": Spark's batches (batch:numInputRows@watermark) and the table (id|user|amt|ts)");
+            lines.add("# after run " + run + ": Spark's batches (batch:numInputRows@watermark) and the table ("
+                    + (window != null ? "start|end|n|total" : "id|user|amt|ts") + ")");
             StringBuilder batches = new StringBuilder("batches");
             for (StreamingQueryProgress p : q.recentProgress()) {
                 String wm = p.eventTime().get("watermark");
@@ -83,7 +97,12 @@ public final class SparkDedup {
             List<String> table = new ArrayList<>();
             if (Files.exists(Path.of(out, "_delta_log"))) {
                 for (Row r : spark.read().format("delta").load(out).collectAsList()) {
-                    table.add(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + ts(r.get(3)));
+                    if (window != null) {
+                        Row w = r.getStruct(0);
+                        table.add(ts(w.get(0)) + "|" + ts(w.get(1)) + "|" + r.get(1) + "|" + r.get(2));
+                    } else {
+                        table.add(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + ts(r.get(3)));
+                    }
                 }
             }
             table.sort(null);

@@ -229,10 +229,24 @@ public final class SpecErrors {
                 + " or remove the key");
     }
 
-    public static TributaryException dropDuplicatesBeforeAggregate(String where, String key, String aggregateKey) {
-        return new TributaryException(where + ": key '" + key + "' drops duplicates, and '" + aggregateKey + "' aggregates: a"
-                + " deduplication before an aggregation is not supported yet. Land the deduplicated rows in a table and aggregate"
-                + " that table (source.delta), or remove one of them");
+    public static TributaryException dropDuplicatesBeforeAggregateMode(String where, String key, String mode) {
+        return new TributaryException(where + ": key '" + key + "' drops duplicates before the aggregation, whose outputMode is " + mode
+                + ": a deduplication before an aggregation writes its windows in append mode only. Use outputMode: append, or land"
+                + " the deduplicated rows in a table and aggregate that table (source.delta)");
+    }
+
+    public static TributaryException dropDuplicatesOtherWatermark(String where, String key, String aggregateKey, String value,
+                                                                  String aggregateValue) {
+        return new TributaryException(where + ": key '" + key + "' is " + value + ", but '" + aggregateKey + "' is " + aggregateValue
+                + ": a deduplication before an aggregation shares its watermark (Spark's one withWatermark(eventTime, delay));"
+                + " give both the same value, or leave the deduplication's out");
+    }
+
+    public static TributaryException dropDuplicatesApartFromGroups(String where, String key, String partitionsKey, int partitions,
+                                                                   String groupBy) {
+        return new TributaryException(where + ": key '" + partitionsKey + "' is " + partitions + ", and '" + key + "' drops duplicates"
+                + " before an aggregation by '" + groupBy + "', which is not a key of the deduplication: the rows of a key and the rows"
+                + " of a group would not meet on one partition. Set " + partitionsKey + ": 1, or remove the deduplication");
     }
 
     public static TributaryException dropDuplicatesIntoUpsert(String where, String key, String modeKey) {
