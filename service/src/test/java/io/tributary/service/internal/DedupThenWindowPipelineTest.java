@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Timestamps;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.sink.DeltaTables;
@@ -16,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -53,13 +56,24 @@ class DedupThenWindowPipelineTest {
 
     @TempDir
     Path dir;
+    private EmbeddedBroker broker; // one for the four runs, as a cluster outlives its pipelines' runs
+
+    @BeforeEach
+    void startBroker() throws Exception {
+        broker = EmbeddedBroker.start(dir.resolve("kafka"));
+    }
+
+    @AfterEach
+    void stopBroker() {
+        broker.close();
+    }
 
     @Test
     void eachRunLeavesSparksWindowsOfTheRowsTheDeduplicationKept() throws Exception {
         JsonNode c = JSON.readTree(golden("case.json"));
         Files.createDirectories(dir.resolve("in"));
         Path specFile = dir.resolve("pipeline.yaml");
-        Files.writeString(specFile, SPEC);
+        Files.writeString(specFile, SPEC + "kafka:\n  bootstrap.servers: " + broker.bootstrapServers() + "\n");
         int run = 0;
         long mtime = 1_000_000_000_000L;
         for (JsonNode files : c.get("runs")) {
