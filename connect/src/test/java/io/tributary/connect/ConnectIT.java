@@ -33,6 +33,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * quickstart, bad values, plain JSON, tasks.max changed mid-stream, upserts.
  */
 @Tag("integration")
+@Tag("scenarios")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConnectIT extends ConnectCluster {
     @Test

@@ -29,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * their key expired and rows behind the watermark included; and {@code where} applies before the deduplication.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(300)
 class GoldenDedupScenarioTest {
     private static final ObjectMapper JSON = new ObjectMapper();

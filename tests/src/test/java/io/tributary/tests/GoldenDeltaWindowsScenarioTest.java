@@ -25,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * must hold exactly the rows Spark's held after the same commits and batch boundaries.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(600)
 class GoldenDeltaWindowsScenarioTest {
     static final String BRONZE = """

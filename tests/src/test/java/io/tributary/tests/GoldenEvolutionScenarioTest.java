@@ -34,6 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code error}).
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(600)
 class GoldenEvolutionScenarioTest {
     private static final Path GOLDEN = Path.of("..", "golden", "evolution");

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * run the aggregate table must hold exactly the rows Spark's table held.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(300)
 class GoldenSessionsScenarioTest {
     static final String SPEC = """

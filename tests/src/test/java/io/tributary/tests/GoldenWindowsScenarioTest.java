@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * must hold exactly the rows Spark's table held.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(600)
 class GoldenWindowsScenarioTest {
     static final String SPEC = """

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The same written as one query ({@code sql:}) makes the same table, and Spark's rows.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(300)
 class JoinScenarioTest {
     static final String USERS = """

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * contradict one another refused in one line naming the keys.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(300)
 class KafkaSourceAvroScenarioTest {
     private static final String SCHEMA = "{\"type\": \"record\", \"name\": \"Order\", \"fields\": ["

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * earliest offset), and the table's offsets per topic-partition carrying each run on exactly once.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(300)
 class KafkaSourceTopicsScenarioTest {
     @TempDir

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * dead-letter topic naming the file, line, expression and reason, and the other rows flow.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(300)
 class TransformScenarioTest {
     static final String SPEC = """

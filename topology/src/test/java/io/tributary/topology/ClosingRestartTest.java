@@ -38,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * holds every closed window once, then the marker with the batch's whole count.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ClosingRestartTest {
     private static final String EVENTS = "tributary.c.events";
