@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The door's way past Kernel's refusal of data-changing adds and removes in one commit on a table with
  * the change data feed on: Kernel still refuses them ({@link #kernelStillRefusesAddsAndRemovesOnACdfTable}: when a
- * Kernel upgrade lets them through, {@code KernelInternals.changeDataCommit} can hand the removes over as they
+ * Kernel upgrade lets them through, {@code KernelChangeData.changeDataCommit} can hand the removes over as they
  * are), and with the door's commit the log holds the removes with {@code dataChange=true} and the {@code cdc}
  * actions, as Spark's MERGE writes them.
  */
@@ -51,17 +51,17 @@ class ChangeDataCommitTest {
         actions.addAll(adds(txn, "b.parquet"));
         assertThatThrownBy(() -> txn.commit(engine, iterable(actions)))
                 .as("Kernel now commits adds and removes that change data on a table with the change data feed: "
-                        + "KernelInternals.changeDataCommit need not hide the removes' dataChange any more")
+                        + "KernelChangeData.changeDataCommit need not hide the removes' dataChange any more")
                 .isInstanceOf(KernelException.class).hasMessageContaining("Change Data Feed");
     }
 
     @Test
     void theDoorCommitsRemovesAddsAndCdcActions() throws Exception {
         String path = cdfTableWithOneFile();
-        Snapshot snap = TableManager.loadSnapshot(path).withCommitter(KernelInternals.committer()).build(engine);
+        Snapshot snap = TableManager.loadSnapshot(path).withCommitter(KernelChangeData.committer()).build(engine);
         Transaction txn = snap.buildUpdateTableTransaction("test", Operation.WRITE).build(engine);
-        List<Row> commit = KernelInternals.changeDataCommit(removesOfAll(snap), adds(txn, "b.parquet"),
-                List.of(KernelInternals.cdcAction("_change_data/cdc-00000-x.c000.snappy.parquet", Map.of(), 123)));
+        List<Row> commit = KernelChangeData.changeDataCommit(removesOfAll(snap), adds(txn, "b.parquet"),
+                List.of(KernelChangeData.cdcAction("_change_data/cdc-00000-x.c000.snappy.parquet", Map.of(), 123)));
         assertThat(txn.commit(engine, iterable(commit)).getVersion()).isEqualTo(2);
 
         String json = Files.readString(dir.resolve("t/_delta_log/00000000000000000002.json"));
@@ -75,9 +75,9 @@ class ChangeDataCommitTest {
 
     @Test
     void withoutCdcActionsTheRemovesAreHandedOverAsTheyAre() {
-        Row remove = KernelInternals.cdcAction("x", Map.of(), 1);
-        assertThat(KernelInternals.changeDataCommit(List.of(remove), List.of(), List.of())).containsExactly(remove);
-        assertThat(KernelInternals.isCdcAction(remove)).isTrue();
+        Row remove = KernelChangeData.cdcAction("x", Map.of(), 1);
+        assertThat(KernelChangeData.changeDataCommit(List.of(remove), List.of(), List.of())).containsExactly(remove);
+        assertThat(KernelChangeData.isCdcAction(remove)).isTrue();
     }
 
     private String cdfTableWithOneFile() throws Exception {

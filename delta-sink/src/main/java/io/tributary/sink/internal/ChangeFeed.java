@@ -3,7 +3,7 @@ package io.tributary.sink.internal;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.data.Row;
-import io.tributary.delta.kernel.KernelInternals;
+import io.tributary.delta.kernel.KernelChangeData;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -57,7 +57,7 @@ final class ChangeFeed {
 
     /**
      * The commit's actions: {@code removes} and {@code adds}, with the change files' {@code cdc} actions when
-     * the feed is on and the commit removes files ({@link KernelInternals#changeDataCommit}); the change files
+     * the feed is on and the commit removes files ({@link KernelChangeData#changeDataCommit}); the change files
      * are written through {@code txn}. Returns the actions and how many are {@code cdc}.
      */
     Map.Entry<List<Row>, Integer> commit(DeltaTableWriter writer, Transaction txn, List<Row> removes, List<Row> adds) {
@@ -67,7 +67,7 @@ final class ChangeFeed {
             actions.addAll(removes);
             actions.addAll(adds);
         } else {
-            actions.addAll(KernelInternals.changeDataCommit(removes, adds, cdc));
+            actions.addAll(KernelChangeData.changeDataCommit(removes, adds, cdc));
         }
         return Map.entry(actions, cdc.size());
     }

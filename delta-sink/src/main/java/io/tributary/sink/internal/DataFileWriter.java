@@ -199,7 +199,7 @@ public final class DataFileWriter {
             List<Row> actions = new ArrayList<>();
             for (DataFileStatus f : files.finish()) {
                 String name = f.getPath().substring(f.getPath().lastIndexOf('/') + 1);
-                actions.add(io.tributary.delta.kernel.KernelInternals.cdcAction(CHANGE_DATA_DIR + "/" + name, Map.of(), f.getSize()));
+                actions.add(io.tributary.delta.kernel.KernelChangeData.cdcAction(CHANGE_DATA_DIR + "/" + name, Map.of(), f.getSize()));
             }
             return actions;
         } catch (IOException e) {

@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /**
  * Loading a table's latest snapshot, where "no table" is an ordinary answer; its transactions commit
- * through {@code KernelInternals.committer()} (change data commits).
+ * through {@code KernelChangeData.committer()} (change data commits).
  */
 public final class TableSnapshots {
     private TableSnapshots() {
@@ -18,7 +18,7 @@ public final class TableSnapshots {
     public static Optional<Snapshot> latest(Engine engine, String path) {
         try {
             return Optional.of(TableManager.loadSnapshot(KernelEngines.tablePath(path))
-                    .withCommitter(io.tributary.delta.kernel.KernelInternals.committer()).build(engine));
+                    .withCommitter(io.tributary.delta.kernel.KernelChangeData.committer()).build(engine));
         } catch (TableNotFoundException e) {
             return Optional.empty();
         }
