@@ -11,10 +11,12 @@ import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
 import io.delta.kernel.utils.FileStatus;
+import io.tributary.delta.ColumnMapping;
 import io.tributary.delta.KernelEngines;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -63,14 +65,14 @@ public final class Compaction {
         long bytes = 0;
         DataWriteContext ctx = Transaction.getWriteContext(engine, txnState, partition);
         try (CloseableIterator<FilteredColumnarBatch> physical =
-                     Transaction.transformLogicalData(engine, txnState, logicalRows(files), partition);
+                     DataFileWriter.physicalData(engine, txn, txnState, logicalRows(files), partition);
              CloseableIterator<DataFileStatus> out = engine.getParquetHandler()
-                     .writeParquetFiles(ctx.getTargetDirectory(), physical, ctx.getStatisticsColumns())) {
+                     .writeParquetFiles(ctx.getTargetDirectory(), physical, DataFileWriter.statisticsColumns(engine, txn, ctx))) {
             while (out.hasNext()) {
                 DataFileStatus f = out.next();
                 written.add(f.getPath());
                 bytes += f.getSize();
-                actions.add(KernelInternals.addWithoutDataChange(txnState, f, partition));
+                actions.add(KernelInternals.addWithoutDataChange(txnState, f, physicalKeys(partition)));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("delta table " + snapshot.getPath() + ": cannot rewrite " + files.size() + " files", e);
@@ -81,11 +83,21 @@ public final class Compaction {
         return new Rewrite(actions, written, bytes);
     }
 
+    /** The partition's values by column name, from the log's serialized values (keyed by physical name on a column-mapped table). */
     private Map<String, Literal> literals(Map<String, String> serialized) {
         Map<String, Literal> out = new LinkedHashMap<>();
         for (String col : snapshot.getPartitionColumnNames()) {
-            out.put(col, KernelInternals.partitionLiteral(snapshot.getSchema().get(col).getDataType(), serialized.get(col)));
+            StructField field = snapshot.getSchema().get(col);
+            String value = serialized.containsKey(col) ? serialized.get(col) : serialized.get(ColumnMapping.physicalName(field));
+            out.put(col, KernelInternals.partitionLiteral(field.getDataType(), value));
         }
+        return out;
+    }
+
+    /** Partition values keyed as an {@code add} holds them: by physical name on a column-mapped table. */
+    private Map<String, Literal> physicalKeys(Map<String, Literal> partition) {
+        Map<String, Literal> out = new LinkedHashMap<>();
+        partition.forEach((col, v) -> out.put(ColumnMapping.physicalName(snapshot.getSchema().get(col)), v));
         return out;
     }
 

@@ -5,11 +5,13 @@ import io.delta.kernel.Transaction;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.tributary.delta.ColumnMapping;
 import io.tributary.delta.KernelEngines;
 import io.tributary.delta.RemoteFiles;
 import io.tributary.delta.RowBatch;
@@ -77,7 +79,7 @@ public final class DataFileWriter {
             }
             Row state = txn.getTransactionState(engine);
             DataWriteContext ctx = Transaction.getWriteContext(engine, state, partition);
-            return addActions(state, ctx, kernelFiles(state, ctx, partition, rows));
+            return addActions(state, ctx, kernelFiles(txn, state, ctx, partition, rows));
         } catch (IOException e) {
             direct.ifPresent(DirectParquetFiles.Rolling::abort);
             throw new UncheckedIOException("delta table: cannot write Parquet files for " + txn.getSchema(engine), e);
@@ -121,12 +123,43 @@ public final class DataFileWriter {
         return actions;
     }
 
-    private CloseableIterator<DataFileStatus> kernelFiles(Row state, DataWriteContext ctx, Map<String, Literal> partition,
+    private CloseableIterator<DataFileStatus> kernelFiles(Transaction txn, Row state, DataWriteContext ctx, Map<String, Literal> partition,
                                                           List<Object[]> rows) throws IOException {
         FilteredColumnarBatch batch = new FilteredColumnarBatch(new RowBatch(kernelSchema, rows), Optional.empty());
-        CloseableIterator<FilteredColumnarBatch> physical =
-                Transaction.transformLogicalData(engine, state, Iterators.of(List.of(batch)), partition);
-        return engine.getParquetHandler().writeParquetFiles(ctx.getTargetDirectory(), physical, ctx.getStatisticsColumns());
+        CloseableIterator<FilteredColumnarBatch> physical = physicalData(engine, txn, state, Iterators.of(List.of(batch)), partition);
+        return engine.getParquetHandler().writeParquetFiles(ctx.getTargetDirectory(), physical, statisticsColumns(engine, txn, ctx));
+    }
+
+    /**
+     * The columns whose statistics the files' adds carry: Kernel's, less the partition columns of a
+     * column-mapped table (Kernel 4.4 leaves them out by their logical names, and lists the physical ones).
+     */
+    static List<Column> statisticsColumns(Engine engine, Transaction txn, DataWriteContext ctx) {
+        StructType tableSchema = txn.getSchema(engine);
+        if (!ColumnMapping.isMapped(tableSchema) || txn.getPartitionColumns(engine).isEmpty()) {
+            return ctx.getStatisticsColumns();
+        }
+        java.util.Set<String> partitions = new java.util.HashSet<>();
+        for (String c : txn.getPartitionColumns(engine)) {
+            partitions.add(ColumnMapping.physicalName(tableSchema.get(c)));
+        }
+        return ctx.getStatisticsColumns().stream().filter(c -> !partitions.contains(c.getNames()[0])).toList();
+    }
+
+    /**
+     * The logical batches of a table's rows as the data to write in its files: Kernel's
+     * {@code transformLogicalData}, or on a table with column mapping (which Kernel refuses) the columns
+     * renamed to their physical names, with their ids as Parquet field ids, the partition columns left out.
+     */
+    static CloseableIterator<FilteredColumnarBatch> physicalData(Engine engine, Transaction txn, Row txnState,
+            CloseableIterator<FilteredColumnarBatch> logical, Map<String, Literal> partition) {
+        StructType tableSchema = txn.getSchema(engine);
+        if (!ColumnMapping.isMapped(tableSchema)) {
+            return Transaction.transformLogicalData(engine, txnState, logical, partition);
+        }
+        java.util.Set<String> partitionColumns = new java.util.HashSet<>(txn.getPartitionColumns(engine));
+        return logical.map(b -> new FilteredColumnarBatch(ColumnMapping.physicalBatch(b.getData(), tableSchema, partitionColumns),
+                b.getSelectionVector()));
     }
 
     /** The strategy the system property asks for (DIRECT unless it says kernel). */

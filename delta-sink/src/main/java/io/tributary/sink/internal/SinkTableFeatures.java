@@ -1,5 +1,6 @@
 package io.tributary.sink.internal;
 
+import io.tributary.delta.ColumnMapping;
 import io.tributary.delta.kernel.KernelInternals;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.transaction.UpdateTableTransactionBuilder;
@@ -12,8 +13,9 @@ import java.util.Map;
  * A table Spark created (with deletion vectors, v2 checkpoints, the change data feed, or none)
  * lacks the {@code domainMetadata} writer feature that holds the sink's offsets: the sink's first
  * commit adds it to the table's protocol, as Spark adds a feature when a write needs it. Column
- * mapping, and removing rows from a table with the change data feed or {@code delta.appendOnly},
- * are refused when the sink starts, in one line. A table with v2 checkpoints gets no checkpoint
+ * mapping is written with physical names and field ids ({@code DataFileWriter}); removing rows from a table
+ * with the change data feed or {@code delta.appendOnly}, and an upsert into a column-mapped table with the
+ * change data feed, are refused when the sink starts, in one line. A table with v2 checkpoints gets no checkpoint
  * from the sink ({@link #kernelCheckpoints}).
  */
 public final class SinkTableFeatures {
@@ -62,9 +64,9 @@ public final class SinkTableFeatures {
         if (partitioned && mode == SinkMode.UPSERT && "true".equalsIgnoreCase(properties.get("delta.enableChangeDataFeed"))) {
             throw TableErrors.changeDataFeedPartitioned(tablePath);
         }
-        String columnMapping = properties.getOrDefault("delta.columnMapping.mode", "none");
-        if (!"none".equalsIgnoreCase(columnMapping)) {
-            throw TableErrors.columnMapped(tablePath, columnMapping);
+        if (ColumnMapping.isOn(properties) && mode == SinkMode.UPSERT
+                && "true".equalsIgnoreCase(properties.get("delta.enableChangeDataFeed"))) {
+            throw TableErrors.columnMappedChangeDataFeed(tablePath, ColumnMapping.mode(properties));
         }
         if (mode == SinkMode.APPEND) {
             return;

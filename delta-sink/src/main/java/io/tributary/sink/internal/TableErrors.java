@@ -100,11 +100,11 @@ public final class TableErrors {
                 + "runs: delete the pipeline's topics and consumer groups)");
     }
 
-    /** When the table maps its column names. */
-    public static TributaryException columnMapped(String tablePath, String columnMapping) {
+    /** When mode upsert is asked of a table that maps its column names and has the change data feed on. */
+    public static TributaryException columnMappedChangeDataFeed(String tablePath, String columnMapping) {
         return new TributaryException("delta table " + tablePath + " maps its column names (delta.columnMapping.mode="
-                + columnMapping + "): writing into a column-mapped table is not supported yet by the sink (nor by Delta "
-                + "Kernel 4.4, which it writes with); write to a table without column mapping, e.g. a new table path");
+                + columnMapping + ") and has the change data feed on (delta.enableChangeDataFeed=true): the sink does not write "
+                + "the change data files of a column-mapped table yet; use mode append, or turn the feed off");
     }
 
     /** When mode upsert is asked of a partitioned table with the change data feed on. */

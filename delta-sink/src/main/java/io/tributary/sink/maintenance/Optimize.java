@@ -87,7 +87,7 @@ public final class Optimize {
             Snapshot snapshot = TableSnapshots.latest(engine, tablePath).orElseThrow(() -> MaintenanceErrors.optimizeNoTable(tablePath));
             PartitionFilter filter = PartitionFilter.parse(options.where(), snapshot.getPartitionColumnNames());
             Scan scan = snapshot.getScanBuilder().build();
-            List<TableFile> files = TableFile.listWithStatistics(engine, scan).stream().filter(f -> filter.matches(f.partitionValues())).toList();
+            List<TableFile> files = TableFile.listWithStatistics(engine, snapshot, scan).stream().filter(f -> filter.matches(f.partitionValues())).toList();
             Map<Map<String, String>, List<List<TableFile>>> plan = plan(files);
             if (plan.isEmpty()) {
                 LOG.info("optimize {}: nothing to compact at version {} ({} files)", tablePath, snapshot.getVersion(), files.size());

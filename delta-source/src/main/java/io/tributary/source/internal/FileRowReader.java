@@ -13,6 +13,7 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.tributary.delta.ColumnMapping;
 import io.tributary.delta.KernelRows;
 import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.DataType;
@@ -43,7 +44,6 @@ public final class FileRowReader {
     private final StructType physicalSchema;
     private final boolean changeFeed;
     private final boolean partitioned;
-    private final boolean columnMapping;
 
     public FileRowReader(Engine engine, String tablePath, Snapshot snapshot, boolean changeFeed) {
         this.engine = engine;
@@ -55,8 +55,6 @@ public final class FileRowReader {
         this.physicalSchema = KernelInternals.physicalReadSchema(scanState);
         this.changeFeed = changeFeed;
         this.partitioned = !snapshot.getPartitionColumnNames().isEmpty();
-        String mapping = snapshot.getTableProperties().getOrDefault("delta.columnMapping.mode", "none");
-        this.columnMapping = !mapping.equalsIgnoreCase("none");
     }
 
     /** The schema of the rows this reader gives: the table's, plus the three change-feed columns with the change feed. */
@@ -107,11 +105,12 @@ public final class FileRowReader {
     }
 
     private void readChangeData(DataFile file, Consumer<Object[]> sink) throws IOException {
-        if (partitioned || columnMapping) {
+        if (partitioned) {
             throw SourceErrors.changeFeedUnsupported(tablePath, file.version(), "its change-data file " + file.path() + " belongs to a "
-                    + (partitioned ? "partitioned table" : "table with column mapping") + ", which Tributary's change-data reader does not handle yet");
+                    + "partitioned table, which Tributary's change-data reader does not handle yet");
         }
-        StructType readSchema = kernelSchema.add(CHANGE_TYPE, StringType.STRING, true);
+        // a change-data file names the table's columns by their physical names (column mapping), then _change_type
+        StructType readSchema = ColumnMapping.physicalSchema(kernelSchema).add(CHANGE_TYPE, StringType.STRING, true);
         FileStatus fs = FileStatus.of(file.path(), file.size(), 0);
         int n = tableSchema.size();
         try (CloseableIterator<FileReadResult> results = engine.getParquetHandler()
