@@ -105,6 +105,34 @@ public final class ColumnMapping {
         return t;
     }
 
+    /** The table property of the largest column id given so far. */
+    public static final String MAX_COLUMN_ID = "delta.columnMapping.maxColumnId";
+
+    /**
+     * {@code schema} with a physical name and an id on each top-level column that has none (a column being added):
+     * a new {@code col-<uuid>} as Spark gives, never a name a dropped column's data may still have, and the next id
+     * after the table's {@value #MAX_COLUMN_ID} and every id in the schema (Kernel raises the property to it).
+     */
+    public static StructType withNewPhysicalNames(StructType schema, Map<String, String> tableProperties) {
+        long next = Long.parseLong(tableProperties.getOrDefault(MAX_COLUMN_ID, "0").trim());
+        for (StructField f : schema.fields()) {
+            if (f.getMetadata().contains(ID)) {
+                next = Math.max(next, ((Number) f.getMetadata().get(ID)).longValue());
+            }
+        }
+        List<StructField> fields = new ArrayList<>();
+        for (StructField f : schema.fields()) {
+            if (f.getMetadata().contains(PHYSICAL_NAME) || f.getMetadata().contains(ID)) {
+                fields.add(f);
+            } else {
+                FieldMetadata meta = FieldMetadata.builder().fromMetadata(f.getMetadata())
+                        .putString(PHYSICAL_NAME, "col-" + java.util.UUID.randomUUID()).putLong(ID, ++next).build();
+                fields.add(new StructField(f.getName(), f.getDataType(), f.isNullable(), meta));
+            }
+        }
+        return new StructType(fields);
+    }
+
     /**
      * Partition values as the log keys them (by physical name on a column-mapped table) keyed by the
      * logical column names of {@code schema}; a key no column has is kept as it is.

@@ -161,17 +161,21 @@ class SparkCreatedTableIT {
     }
 
     @Test
-    void aColumnMappingTableIsRefusedInOneLineAtStart() throws Exception {
+    void upsertsGoIntoASparkTableWithColumnMappingUnderItsPhysicalNames() throws Exception {
         Path table = SparkCreatedTables.create(dir.resolve("t"), COLUMNS, List.of(COLUMN_MAPPING, DELETION_VECTORS), Map.of());
         String topic = KAFKA.newTopic("spark", 1);
-        publish(topic, new Object[] {1, "a", 1.0});
+        publish(topic, new Object[] {1, "a", 1.0}, new Object[] {2, "b", 2.0});
 
-        assertThatThrownBy(() -> new DeltaSink(config(topic, SinkMode.APPEND), KAFKA.client()).close())
-                .isInstanceOf(TributaryException.class)
-                .hasMessageContaining("delta table " + table)
-                .hasMessageContaining("delta.columnMapping.mode=name")
-                .hasMessageContaining("not supported yet")
-                .hasMessageNotContaining("\n");
-        assertThat(DeltaTables.latestVersion(table.toString())).isZero();
+        try (DeltaSink sink = new DeltaSink(config(topic, SinkMode.UPSERT), KAFKA.client())) {
+            assertThat(sink.runBatch()).isPresent();
+            publish(topic, new Object[] {2, "b", 20.0}, new Object[] {3, "c", 3.0});
+            assertThat(sink.runBatch()).isPresent();
+        }
+
+        assertThat(rows()).containsExactly("1:a:1.0", "2:b:20.0", "3:c:3.0");
+        String log = java.nio.file.Files.readString(table.resolve("_delta_log/00000000000000000001.json"));
+        assertThat(log).as("statistics keyed by the physical names Spark gave the columns").contains("\\\"col-")
+                .doesNotContain("\\\"user\\\":");
+        assertThat(features(SparkCreatedTables.protocol(table), "readerFeatures")).contains(COLUMN_MAPPING);
     }
 }

@@ -11,6 +11,7 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.types.StructType;
+import io.tributary.delta.ColumnMapping;
 import io.tributary.delta.KernelEngines;
 import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.Schema;
@@ -239,16 +240,25 @@ public final class DeltaTableWriter {
     Transaction build(Optional<Snapshot> snapshot, String appId, long batchId, int maxRetries) {
         try {
             if (snapshot.isPresent()) {
+                StructType grown = TableSchemaUpdate.grow(snapshot.get().getSchema(), kernelSchema);
+                boolean grows = !grown.equals(snapshot.get().getSchema());
+                // on a column-mapped table Kernel changes the schema itself, each new column with the next id and a new
+                // col-<uuid> physical name, as Spark gives, never one a dropped column's data may still have
+                boolean kernelGrows = grows && ColumnMapping.isOn(snapshot.get().getTableProperties());
                 Transaction txn = updateTransaction(snapshot.get(), s -> {
                     var builder = SinkTableFeatures.withSinkFeatures(s, s.buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE)
                             .withTransactionId(appId, batchId));
+                    if (kernelGrows) {
+                        builder = builder.withUpdatedSchema(ColumnMapping.withNewPhysicalNames(grown, s.getTableProperties()));
+                    }
                     return (maxRetries < 0 ? builder : builder.withMaxRetries(maxRetries)).build(engine);
                 });
-                StructType grown = TableSchemaUpdate.grow(snapshot.get().getSchema(), kernelSchema);
-                if (!grown.equals(snapshot.get().getSchema())) {
+                if (grows) {
                     LOG.info("delta table {}: batch {} of {} changes the table's schema to {} (sink.delta.mergeSchema)", tablePath, batchId,
                             appId, schema.toDdl());
-                    KernelTransactions.setSchema(txn, grown);
+                    if (!kernelGrows) {
+                        KernelTransactions.setSchema(txn, grown);
+                    }
                 }
                 return txn;
             }

@@ -73,6 +73,23 @@ class ColumnMappedTableTest {
     }
 
     @Test
+    void aColumnAddedByMergeSchemaGetsTheNextIdAndItsOwnPhysicalName() {
+        Path table = dir.resolve("grown");
+        io.tributary.schema.Schema four = new io.tributary.schema.Schema(SCHEMA.fields().subList(0, 4));
+        new DeltaTableWriter(engine, table.toString(), four, Map.of("delta.columnMapping.mode", "id"))
+                .append(UpsertTables.APP, 0, List.<Object[]>of(new Object[] {1, "a", 1.5, "eu"}), Map.of(), UpsertTables.offsets(100));
+        DeltaTableWriter grown = new DeltaTableWriter(engine, table.toString(), SCHEMA, Map.of("delta.columnMapping.mode", "id"));
+        grown.append(UpsertTables.APP, 1, List.<Object[]>of(row(2, "b", 2.5, "us", "new")), Map.of(0, 100L), UpsertTables.offsets(200));
+
+        assertThat(rows(table)).containsExactly("[1, a, 1.5, eu, null]", "[2, b, 2.5, us, new]");
+        var snapshot = grown.latestSnapshot().orElseThrow();
+        StructField note = snapshot.getSchema().get("note");
+        assertThat(note.getMetadata().get("delta.columnMapping.id")).isEqualTo(5L);
+        assertThat(note.getMetadata().getString("delta.columnMapping.physicalName")).startsWith("col-");
+        assertThat(snapshot.getTableProperties()).containsEntry("delta.columnMapping.maxColumnId", "5");
+    }
+
+    @Test
     void anUpsertIntoAColumnMappedTableWithTheChangeDataFeedIsRefusedInOneLine() {
         assertThatThrownBy(() -> SinkTableFeatures.checkWritable("/t/cm", Map.of("delta.columnMapping.mode", "id",
                 "delta.enableChangeDataFeed", "true"), SinkMode.UPSERT))

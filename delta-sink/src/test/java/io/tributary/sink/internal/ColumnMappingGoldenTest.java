@@ -247,7 +247,9 @@ class ColumnMappingGoldenTest {
             List<String> statKeys = new ArrayList<>();
             stats.path("minValues").fieldNames().forEachRemaining(statKeys::add);
             stats.path("nullCount").fieldNames().forEachRemaining(statKeys::add);
-            assertThat(statKeys).as("statistics of %s", add.path("path").asText()).isNotEmpty().allMatch(physicalOnly::contains);
+            // a file Spark wrote before the DROP COLUMN keeps the dropped column's statistics, under its physical name
+            assertThat(statKeys).as("statistics of %s", add.path("path").asText()).isNotEmpty().containsAnyElementsOf(physicalOnly)
+                    .allMatch(k -> k.startsWith("col-")).doesNotContainAnyElementsOf(physical.keySet());
         }
         assertThat(adds).as("adds in version %s", version).isPositive();
     }
