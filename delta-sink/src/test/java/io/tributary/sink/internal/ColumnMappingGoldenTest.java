@@ -16,6 +16,9 @@ import io.tributary.sink.DeltaTables;
 import io.tributary.sink.maintenance.Optimize;
 import io.tributary.sink.maintenance.OptimizeOptions;
 import io.tributary.sink.maintenance.OptimizeResult;
+import io.tributary.sink.maintenance.TableDescription;
+import io.tributary.sink.maintenance.Vacuum;
+import io.tributary.sink.maintenance.VacuumResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -171,6 +174,22 @@ class ColumnMappingGoldenTest {
         assertThat(rows(table)).isEqualTo(before).isEqualTo(expected(mode, "after-append.jsonl"));
         assertAddsKeyedByPhysicalNames(table, lastVersion(table), physicalNames(table), mode);
         keep(mode + "-optimize", table, "golden/column-mapping/" + mode + "/after-append.jsonl");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"name", "id"})
+    void describeShowsPartitionsByColumnNameAndVacuumKeepsEveryFileAfterACompaction(String mode) throws IOException {
+        Path table = copy(mode);
+        Optimize.run(table.toString(), OptimizeOptions.defaults());
+
+        TableDescription d = TableDescription.of(table.toString(), OptimizeOptions.DEFAULT_TARGET_FILE_SIZE);
+        assertThat(d.rows()).isEqualTo(7);
+        assertThat(d.partitions()).isEqualTo(mode.equals("name") ? Map.of("region=eu", 1, "region=us", 1) : Map.of());
+        VacuumResult dry = new Vacuum(table.toString()).run(java.time.Duration.ZERO, true, true);
+        assertThat(dry.files()).as("the files compaction removed, none the latest version reads").isNotEmpty()
+                .allMatch(f -> !f.contains("_delta_log"));
+        new Vacuum(table.toString()).run(java.time.Duration.ZERO, false, true);
+        assertThat(rows(table)).isEqualTo(expected(mode, "spark.jsonl"));
     }
 
     /**

@@ -29,7 +29,7 @@ import org.apache.spark.sql.SparkSession;
  * append.jsonl into a copy) and {@code MODE/after-upsert.jsonl} (after Spark's MERGE of upsert.jsonl on the
  * key {@code id}, {@code UPDATE SET *}, {@code INSERT *}, into another copy).
  *
- * <p>{@code read TABLE OUT_JSONL}: Spark's rows of a table, by id, as JSON lines.
+ * <p>{@code read TABLE OUT_JSONL [TABLE OUT_JSONL ...]}: Spark's rows of each table, by id, as JSON lines.
  */
 public final class SparkColumnMapping {
     static final String APPEND = "{\"id\":10,\"customer\":\"j\",\"amt\":10.5,\"region\":\"eu\",\"note\":\"new10\"}\n"
@@ -53,16 +53,18 @@ public final class SparkColumnMapping {
             } finally {
                 spark.stop();
             }
-        } else if (args.length == 3 && args[0].equals("read")) {
+        } else if (args.length >= 3 && args.length % 2 == 1 && args[0].equals("read")) {
             SparkSession spark = SparkFixtures.session("tributary-column-mapping-read");
             try {
-                writeRows(spark, "delta.`" + Path.of(args[1]).toAbsolutePath() + "`", Path.of(args[2]));
-                System.out.println(Files.readString(Path.of(args[2])));
+                for (int i = 1; i < args.length; i += 2) {
+                    writeRows(spark, "delta.`" + Path.of(args[i]).toAbsolutePath() + "`", Path.of(args[i + 1]));
+                    System.out.println(args[i] + ":\n" + Files.readString(Path.of(args[i + 1])));
+                }
             } finally {
                 spark.stop();
             }
         } else {
-            System.err.println("usage: SparkColumnMapping record OUT_DIR | read TABLE OUT_JSONL");
+            System.err.println("usage: SparkColumnMapping record OUT_DIR | read TABLE OUT_JSONL [TABLE OUT_JSONL ...]");
             System.exit(2);
         }
     }
