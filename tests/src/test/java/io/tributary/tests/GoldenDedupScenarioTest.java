@@ -4,20 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Timestamps;
 import io.tributary.sink.DeltaTables;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -53,20 +49,11 @@ class GoldenDedupScenarioTest {
 
     @TempDir
     Path dir;
-    private EmbeddedBroker broker;
-
-    @BeforeEach
-    void startBroker() throws Exception {
-        broker = EmbeddedBroker.start(dir.resolve("kafka"));
-    }
-
-    @AfterEach
-    void stopBroker() {
-        broker.close();
-    }
+    @RegisterExtension
+    final PipelineBroker kafka = new PipelineBroker();
 
     private Workspace workspace(String transform) {
-        return new Workspace(dir, SPEC.formatted(transform) + "kafka:\n  bootstrap.servers: " + broker.bootstrapServers() + "\n");
+        return kafka.workspace(dir, SPEC.formatted(transform));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -79,12 +66,10 @@ class GoldenDedupScenarioTest {
         Workspace ws = workspace("  dropDuplicates: { keys: [" + String.join(", ", keys) + "], eventTime: ts, " + delayKey + ": "
                 + c.get("watermark").asText() + " }");
         int run = 0;
-        long mtime = 1_000_000_000_000L;
         for (JsonNode files : c.get("runs")) {
             run++;
             for (JsonNode f : files) {
-                Path p = ws.addFile(f.asText(), golden(goldenCase + "/" + f.asText()).strip().split("\n"));
-                p.toFile().setLastModified(mtime += 1000); // file order = Spark's: oldest first
+                ws.addFileInOrder(f.asText(), golden(goldenCase + "/" + f.asText()).strip().split("\n")); // file order = Spark's: oldest first
             }
             ws.tributary("run").assertOk();
             List<String> expected = golden(goldenCase + "/after-run" + run + ".txt").lines()
@@ -120,11 +105,6 @@ class GoldenDedupScenarioTest {
     }
 
     static String golden(String resource) throws IOException {
-        try (InputStream in = GoldenDedupScenarioTest.class.getResourceAsStream("/golden/dedup/" + resource)) {
-            if (in == null) {
-                throw new IOException("no golden fixture " + resource);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        return Golden.read("dedup/" + resource);
     }
 }

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.schema.Timestamps;
 import io.tributary.sink.DeltaTables;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,16 +53,14 @@ class GoldenSessionsScenarioTest {
     void threeRunsLeaveSparksSessionsAfterEachRun() throws IOException {
         Workspace ws = new Workspace(dir, SPEC);
         List<List<String>> runs = List.of(List.of("r1a.json", "r1b.json"), List.of("r2.json"), List.of("r3.json"));
-        long mtime = 1_000_000_000_000L;
         int run = 0;
         for (List<String> files : runs) {
             run++;
             for (String f : files) {
-                Path p = ws.addFile(f, golden("input/" + f).strip().split("\n"));
-                p.toFile().setLastModified(mtime += 1000); // file order = Spark's: oldest first
+                ws.addFileInOrder(f, golden("input/" + f).strip().split("\n")); // file order = Spark's: oldest first
             }
             ws.tributary("run").assertOk();
-            List<String> expected = golden("append-file-batches/after-run" + run + ".txt").lines().filter(l -> l.startsWith("{")).toList();
+            List<String> expected = Golden.windowRows("sessions/append-file-batches/after-run" + run + ".txt");
             assertThat(table(dir.resolve("agg").toString())).as("after run %d", run).containsExactlyInAnyOrderElementsOf(expected);
         }
     }
@@ -87,11 +83,6 @@ class GoldenSessionsScenarioTest {
     }
 
     static String golden(String resource) throws IOException {
-        try (InputStream in = GoldenSessionsScenarioTest.class.getResourceAsStream("/golden/sessions/" + resource)) {
-            if (in == null) {
-                throw new IOException("no golden fixture " + resource);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        return Golden.read("sessions/" + resource);
     }
 }

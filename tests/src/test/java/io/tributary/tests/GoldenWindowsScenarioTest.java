@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.schema.Timestamps;
 import io.tributary.sink.DeltaTables;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,15 +86,13 @@ class GoldenWindowsScenarioTest {
                 : SPEC.replace("format: json", "format: json\n    maxFilesPerTrigger: " + variant);
         Workspace ws = new Workspace(dir, spec);
         int run = 0;
-        long mtime = 1_000_000_000_000L;
         for (List<String> files : runs) {
             run++;
             for (String f : files) {
-                Path p = ws.addFile(f, golden(goldenCase + "/" + f).strip().split("\n"));
-                p.toFile().setLastModified(mtime += 1000); // file order = Spark's: oldest first
+                ws.addFileInOrder(f, golden(goldenCase + "/" + f).strip().split("\n")); // file order = Spark's: oldest first
             }
             ws.tributary("run").assertOk();
-            List<String> expected = goldenTable(goldenCase + "/after-run" + run + ".txt");
+            List<String> expected = Golden.windowRows("windows/" + goldenCase + "/after-run" + run + ".txt");
             assertThat(table(dir.resolve("agg").toString()))
                     .as("%s after run %d", goldenCase, run)
                     .containsExactlyInAnyOrderElementsOf(expected);
@@ -120,16 +116,7 @@ class GoldenWindowsScenarioTest {
         return Timestamps.formatMicros(micros).replace('T', ' ').replace("Z", "");
     }
 
-    static List<String> goldenTable(String resource) throws IOException {
-        return golden(resource).lines().filter(l -> l.startsWith("{")).toList();
-    }
-
     static String golden(String resource) throws IOException {
-        try (InputStream in = GoldenWindowsScenarioTest.class.getResourceAsStream("/golden/windows/" + resource)) {
-            if (in == null) {
-                throw new IOException("no golden fixture " + resource);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        return Golden.read("windows/" + resource);
     }
 }

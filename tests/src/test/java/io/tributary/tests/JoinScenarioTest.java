@@ -2,16 +2,14 @@ package io.tributary.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.sink.DeltaTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -64,20 +62,11 @@ class JoinScenarioTest {
 
     @TempDir
     Path dir;
-    private EmbeddedBroker broker;
-
-    @BeforeEach
-    void startBroker() throws Exception {
-        broker = EmbeddedBroker.start(dir.resolve("kafka"));
-    }
-
-    @AfterEach
-    void stopBroker() {
-        broker.close();
-    }
+    @RegisterExtension
+    final PipelineBroker kafka = new PipelineBroker();
 
     private Workspace workspace(String sub, String spec) {
-        return new Workspace(dir.resolve(sub), spec + "kafka:\n  bootstrap.servers: " + broker.bootstrapServers() + "\n");
+        return kafka.workspace(dir.resolve(sub), spec);
     }
 
     private static java.util.List<String> rows(Path table) {

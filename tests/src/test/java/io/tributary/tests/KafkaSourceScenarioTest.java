@@ -2,7 +2,6 @@ package io.tributary.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.sink.DeltaTables;
 import io.tributary.testing.CommittedRecords;
 import java.nio.charset.StandardCharsets;
@@ -18,11 +17,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,34 +34,29 @@ import org.junit.jupiter.api.io.TempDir;
 class KafkaSourceScenarioTest {
     @TempDir
     Path dir;
-    private EmbeddedBroker broker;
+    @RegisterExtension
+    final PipelineBroker kafka = new PipelineBroker();
 
     @BeforeEach
-    void startBroker() throws Exception {
-        broker = EmbeddedBroker.start(dir.resolve("kafka"));
+    void createTopic() throws Exception {
         try (Admin admin = Admin.create(client())) {
             admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1))).all().get();
         }
     }
 
-    @AfterEach
-    void stopBroker() {
-        broker.close();
-    }
-
     private Map<String, Object> client() {
-        return Map.of("bootstrap.servers", broker.bootstrapServers());
+        return kafka.client();
     }
 
     private String spec(String extra) {
         return "name: orders\n"
                 + "source:\n  kafka:\n    topics: [orders]\n    schema: \"id INT, user STRING, amt DOUBLE\"\n"
                 + "sink:\n  delta:\n    path: out/\n"
-                + "kafka:\n  bootstrap.servers: \"" + broker.bootstrapServers() + "\"\n" + extra;
+                + "kafka:\n  bootstrap.servers: \"" + kafka.bootstrapServers() + "\"\n" + extra;
     }
 
     private void produce(String... values) throws Exception {
-        try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers()),
                 new StringSerializer(), new StringSerializer())) {
             for (String v : values) {
                 p.send(new ProducerRecord<>("orders", v)).get();
@@ -72,7 +66,7 @@ class KafkaSourceScenarioTest {
 
     /** Records keyed by their id, as a producer that wants one partition per key writes them. */
     private void produceKeyed(String... values) throws Exception {
-        try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers()),
                 new StringSerializer(), new StringSerializer())) {
             for (String v : values) {
                 String id = v.replaceAll(".*\"id\": (\\d+).*", "$1");

@@ -107,22 +107,17 @@ class SeedWindowsScenarioTest {
     void aWindowFilledOverBatchesAndRestartsKeepsEveryRow() throws IOException {
         Workspace ws = new Workspace(dir, SPEC.replace("format: json", "format: json\n    maxFilesPerTrigger: 1"));
         String table = dir.resolve("agg").toString();
-        long mtime = 1_000_000_000_000L;
-        ws.addFile("f1.json", "{\"id\": 1, \"user\": \"a\", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}")
-                .toFile().setLastModified(mtime += 1000);
-        ws.addFile("f2.json",
+        ws.addFileInOrder("f1.json", "{\"id\": 1, \"user\": \"a\", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}");
+        ws.addFileInOrder("f2.json",
                 "{\"id\": 2, \"user\": \"a\", \"amt\": 2.0, \"ts\": \"2026-01-01T10:03:00Z\"}",
-                "{\"id\": 3, \"user\": \"b\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:04:00Z\"}")
-                .toFile().setLastModified(mtime += 1000);
+                "{\"id\": 3, \"user\": \"b\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:04:00Z\"}");
         ws.tributary("run").assertOk();
         assertThat(GoldenWindowsScenarioTest.table(table)).isEmpty();
 
         deleteTree(dir.resolve(".tributary/revenue/streams"));
-        ws.addFile("f3.json", "{\"id\": 4, \"user\": \"a\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:08:00Z\"}")
-                .toFile().setLastModified(mtime += 1000);
+        ws.addFileInOrder("f3.json", "{\"id\": 4, \"user\": \"a\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:08:00Z\"}");
         ws.tributary("run").assertOk();
-        ws.addFile("f4.json", "{\"id\": 5, \"user\": \"c\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:40:00Z\"}")
-                .toFile().setLastModified(mtime += 1000);
+        ws.addFileInOrder("f4.json", "{\"id\": 5, \"user\": \"c\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:40:00Z\"}");
         ws.tributary("run").assertOk();
         assertThat(GoldenWindowsScenarioTest.table(table)).containsExactlyInAnyOrder(
                 "{2026-01-01 10:00:00, 2026-01-01 10:10:00}|a|8.0",

@@ -2,7 +2,6 @@ package io.tributary.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.sink.DeltaTables;
 import io.tributary.testing.CommittedRecords;
 import java.nio.charset.StandardCharsets;
@@ -10,12 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,24 +47,11 @@ class TransformScenarioTest {
 
     @TempDir
     Path dir;
-    private EmbeddedBroker broker;
-
-    @BeforeEach
-    void startBroker() throws Exception {
-        broker = EmbeddedBroker.start(dir.resolve("kafka"));
-    }
-
-    @AfterEach
-    void stopBroker() {
-        broker.close();
-    }
-
-    private Map<String, Object> client() {
-        return Map.of("bootstrap.servers", broker.bootstrapServers());
-    }
+    @RegisterExtension
+    final PipelineBroker kafka = new PipelineBroker();
 
     private Workspace workspace(String spec) {
-        return new Workspace(dir, spec + "kafka:\n  bootstrap.servers: " + broker.bootstrapServers() + "\n");
+        return kafka.workspace(dir, spec);
     }
 
     private void addInput(Workspace ws) {
@@ -92,7 +76,7 @@ class TransformScenarioTest {
                 .containsExactlyInAnyOrder("1|ann|5.50|2026-01-01", "5|dee|12.35|2024-02-29");
         assertThat(run.summary().get("numInputRows").asLong()).as("the rows published; the filtered and the failed are not").isEqualTo(2);
 
-        List<String> dead = CommittedRecords.read(client(), "tributary.silver.deadletter").stream()
+        List<String> dead = CommittedRecords.read(kafka.client(), "tributary.silver.deadletter").stream()
                 .map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
         assertThat(dead).hasSize(1);
         assertThat(dead.get(0)).contains("orders.json").contains("\"line\":4").contains("cast(amt AS DOUBLE)").contains("CAST_INVALID_INPUT")

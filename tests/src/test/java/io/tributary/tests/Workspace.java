@@ -25,6 +25,8 @@ final class Workspace {
 
     final Path dir;
     final Path spec;
+    /** The modification time of the last file {@link #addFileInOrder} added, in milliseconds since the epoch. */
+    private long lastModified = 1_000_000_000_000L;
 
     Workspace(Path dir, String specYaml) {
         this.dir = dir;
@@ -43,6 +45,18 @@ final class Workspace {
      */
     Path addFile(String name, String... lines) {
         return InputFiles.place(dir.resolve("in"), name, lines);
+    }
+
+    /**
+     * As {@link #addFile}, last modified a second after the file added before it this way (the first at
+     * 2001-09-09): the files are listed in the order they were added, oldest first, as Spark read them.
+     */
+    Path addFileInOrder(String name, String... lines) {
+        Path file = addFile(name, lines);
+        if (!file.toFile().setLastModified(lastModified += 1000)) {
+            throw new IllegalStateException("cannot set the modification time of " + file);
+        }
+        return file;
     }
 
     /** Copies {@code file} into in/ under its own name, as a file put there a while after it was written. */
