@@ -25,6 +25,12 @@ public final class CrashPoint {
     public static final String SINK_BEFORE_COMMIT = "sink.beforeCommit";
     /** The Delta commit made, nothing else (no post-commit hook, no local state) done yet. */
     public static final String SINK_AFTER_COMMIT = "sink.afterCommit";
+    /** An upsert's batch (mode upsert: MERGE by key) on a table with deletion vectors: its vector file written, nothing else. */
+    public static final String SINK_REWRITE_AFTER_VECTORS = "sink.rewrite.afterVectors";
+    /** An upsert's batch planned: vectors, data and change data files written, the Delta commit not yet made. */
+    public static final String SINK_REWRITE_BEFORE_COMMIT = "sink.rewrite.beforeCommit";
+    /** An upsert's Delta commit made, nothing else (no post-commit hook) done yet. */
+    public static final String SINK_REWRITE_AFTER_COMMIT = "sink.rewrite.afterCommit";
 
     private static final String ARMED = System.getProperty(PROPERTY, System.getenv(ENV));
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.schema.CrashPoint;
 import io.tributary.sink.DeltaTables;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,58 @@ class CrashPointsTest {
             // as Spark with commits/1 deleted and a rerun: the batch is in the table, the replay finds its txn
             assertThat(restarted.out().lines().filter(l -> l.contains("\"name\":\"quickstart/sink\"")))
                     .as("only Spark's idle line for the sink: 0 rows").allMatch(l -> l.contains("\"numInputRows\":0"));
+        }
+    }
+
+    /**
+     * An upsert into a table with deletion vectors and the change data feed on, killed inside its commit: after
+     * the vector file was written, after every file (vectors, rows, change data) was written but before the commit,
+     * and right after the commit. The restart commits the batch once (or finds it committed): one version, its rows,
+     * one change data file in the log, the vectors it names on disk.
+     */
+    @ParameterizedTest(name = "killed at {0}")
+    @ValueSource(strings = {CrashPoint.SINK_REWRITE_AFTER_VECTORS, CrashPoint.SINK_REWRITE_BEFORE_COMMIT,
+        CrashPoint.SINK_REWRITE_AFTER_COMMIT})
+    @Timeout(720) // three runs of the pipeline, each waited on for up to 4 minutes on a loaded machine
+    void anUpsertWithDeletionVectorsAndAChangeFeedKilledInsideItsCommitCompletesOnce(String point) throws Exception {
+        Workspace ws = new Workspace(dir, QuickstartScenarios.SPEC.replace("    path: out/\n", """
+                    path: out/
+                    mode: upsert
+                    keys: [id]
+                    deleteWhen: "amt < 0"
+                    properties:
+                      delta.enableDeletionVectors: "true"
+                      delta.enableChangeDataFeed: "true"
+                """));
+        String table = dir.resolve("out").toString();
+        ws.addFile("part-0001.json",
+                "{\"id\": 1, \"user\": \"a\", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}",
+                "{\"id\": 2, \"user\": \"b\", \"amt\": 7.0, \"ts\": \"2026-01-01T10:05:00Z\"}",
+                "{\"id\": 3, \"user\": \"c\", \"amt\": 9.0, \"ts\": \"2026-01-01T10:06:00Z\"}");
+        ChildProcess first = ChildProcess.start(dir, Map.of(), "run", ws.spec.toString());
+        assertThat(first.waitFor(240)).as("stderr: %s", first.err()).isZero();
+        ws.addFile("part-0002.json",
+                "{\"id\": 2, \"user\": \"b2\", \"amt\": 8.0, \"ts\": \"2026-01-01T10:07:00Z\"}",
+                "{\"id\": 3, \"user\": \"c\", \"amt\": -1.0, \"ts\": \"2026-01-01T10:08:00Z\"}",
+                "{\"id\": 4, \"user\": \"d\", \"amt\": 4.0, \"ts\": \"2026-01-01T10:09:00Z\"}");
+
+        ChildProcess crashed = ChildProcess.start(dir, Map.of(CrashPoint.ENV, point), "run", ws.spec.toString());
+        assertThat(crashed.waitFor(240)).as("stderr: %s", crashed.err()).isEqualTo(CrashPoint.EXIT_CODE);
+        assertThat(crashed.err()).contains("crash point " + point + " reached");
+        ChildProcess restarted = ChildProcess.start(dir, Map.of(), "run", ws.spec.toString());
+        assertThat(restarted.waitFor(240)).as("stderr: %s", restarted.err()).isZero();
+
+        assertThat(DeltaTables.readRows(table)).extracting(r -> r[0] + ":" + r[1])
+                .containsExactlyInAnyOrder("1:a", "2:b2", "4:d");
+        assertThat(DeltaTables.latestVersion(table)).as("the upsert committed once").isEqualTo(1);
+        List<String> log = java.nio.file.Files.readAllLines(dir.resolve("out/_delta_log/00000000000000000001.json"));
+        assertThat(log.stream().filter(l -> l.startsWith("{\"cdc\":"))).as("one change data file").hasSize(1);
+        List<String> vectors = log.stream().filter(l -> l.startsWith("{\"add\":") && l.contains("\"deletionVector\":{")).toList();
+        assertThat(vectors).as("the first file kept, ids 2 and 3 marked in its vector").hasSize(1);
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir.resolve("out"))) {
+            assertThat(files.filter(f -> f.getFileName().toString().startsWith("deletion_vector_")))
+                    .as("the vector file the commit names (and, killed before it, the orphan of the first attempt)")
+                    .hasSize(point.equals(CrashPoint.SINK_REWRITE_AFTER_COMMIT) ? 1 : 2);
         }
     }
 

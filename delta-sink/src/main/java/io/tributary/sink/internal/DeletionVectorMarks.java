@@ -7,6 +7,7 @@ import io.tributary.delta.DeletionVector;
 import io.tributary.delta.DeletionVectorStore;
 import io.tributary.delta.kernel.KernelDeletionVectors;
 import io.tributary.delta.kernel.KernelInternals;
+import io.tributary.schema.CrashPoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +77,7 @@ final class DeletionVectorMarks implements ReplacedRows {
     public List<Row> removes() {
         if (readds == null) {
             List<DeletionVector> vectors = store.write(bitmaps);
+            CrashPoint.reach(CrashPoint.SINK_REWRITE_AFTER_VECTORS);
             readds = new ArrayList<>(vectors.size());
             for (int i = 0; i < vectors.size(); i++) {
                 readds.add(KernelDeletionVectors.addWithDeletionVector(scanFiles.get(i), vectors.get(i)));

@@ -7,6 +7,7 @@ import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
+import io.tributary.schema.CrashPoint;
 import io.tributary.sink.SinkOffsets;
 import java.util.Map;
 import java.util.Optional;
@@ -113,6 +114,7 @@ final class RewriteCommitter {
             }
             plan.domains().forEach(txn::addDomainMetadata);
             beforeCommit.run(attempt);
+            CrashPoint.reach(CrashPoint.SINK_REWRITE_BEFORE_COMMIT);
             long t1 = System.nanoTime();
             TransactionCommitResult result;
             try {
@@ -137,6 +139,7 @@ final class RewriteCommitter {
                 CommitRetry.pause(attempt);
                 continue;
             }
+            CrashPoint.reach(CrashPoint.SINK_REWRITE_AFTER_COMMIT);
             long t2 = System.nanoTime();
             writer.runHooks(result);
             long t3 = System.nanoTime();
