@@ -3,7 +3,7 @@ package io.tributary.ingest;
 import io.tributary.expressions.SqlQuery;
 import io.tributary.expressions.Transform;
 import io.tributary.ingest.internal.IngestErrors;
-import io.tributary.ingest.internal.format.DebeziumEvents;
+import io.tributary.schema.DebeziumEvents;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
@@ -371,7 +371,7 @@ public final class IngestConfigBuilder {
             schema = new Schema(fields);
         }
         if (fileFormat.kind() == FileFormat.Kind.DEBEZIUM_JSON) {
-            schema = DebeziumEvents.rowSchema(schema, debeziumSequence, name(IngestSettings.DEBEZIUM_SEQUENCE));
+            schema = DebeziumEvents.rowSchema(schema, debeziumSequence, name(IngestSettings.SCHEMA), name(IngestSettings.DEBEZIUM_SEQUENCE));
         } else if (debeziumSequenceGiven) {
             throw IngestErrors.debeziumSequenceNotDebezium(name(IngestSettings.DEBEZIUM_SEQUENCE), fileFormat.name());
         }

@@ -1,6 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.ingest.internal.IngestErrors;
+import io.tributary.kafka.DebeziumSequenceSetting;
 import io.tributary.kafka.SchemaEvolutionSetting;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
@@ -30,9 +31,7 @@ public final class IngestSettings {
     public static final Setting<Map<String, String>> OPTIONS = Setting.map("options", "the format's options, Spark's names: csv"
             + " header, sep, quote, escape, nullValue, comment, multiLine, timestampFormat, dateFormat, inferSchema...; json multiLine,"
             + " timestampFormat, dateFormat, inferTimestamp; text wholetext (docs/formats.md)");
-    public static final Setting<List<String>> DEBEZIUM_SEQUENCE = Setting.list("debezium.sequence", "format debezium-json: the"
-            + " fields of the events' source block that order the changes, into the lsn column: one field (PostgreSQL's lsn, ts_ms)"
-            + " makes a BIGINT, several (MySQL's [file, pos, row]) a STRING that sorts as they do (docs/cdc.md)").withDefault("lsn");
+    public static final Setting<List<String>> DEBEZIUM_SEQUENCE = DebeziumSequenceSetting.SEQUENCE;
     public static final Setting<Schema> SCHEMA_HINTS = Setting.custom("schemaHints", Setting.Kind.STRING,
             (k, v) -> ddl(k, v, " (hints are DDL columns, e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\")"), "without a schema: the types of some columns,"
             + " overriding what inference finds (Auto Loader's schemaHints), e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\"");

@@ -311,19 +311,6 @@ public final class IngestErrors {
                 + " debezium-json events: set the format to debezium-json, or remove " + key);
     }
 
-    /** When source.files.debezium.sequence names no field. */
-    public static TributaryException debeziumSequenceEmpty(String key) {
-        return new TributaryException(key + ": names no field; name the fields of the events' source block that order the"
-                + " changes, e.g. [lsn] (PostgreSQL, the default) or [file, pos, row] (MySQL) (docs/cdc.md)");
-    }
-
-    /** When the schema of a debezium-json source has a column the format adds itself. */
-    public static TributaryException debeziumColumnTaken(String column, String ddl, String expected) {
-        return new TributaryException("source.files.schema " + ddl + " has a column '" + column + "', which format debezium-json"
-                + " adds itself (" + expected + "); give the schema of the table's columns only (the before and after fields),"
-                + " or end it with exactly " + expected + " (docs/cdc.md)");
-    }
-
     /** When a debezium-json source has no schema to read the events' rows with. */
     public static TributaryException debeziumNeedsSchema(String inputLocation) {
         return new TributaryException("source.files.schema is not given for the debezium-json files of " + inputLocation

@@ -1,5 +1,6 @@
 package io.tributary.ingest.internal.format;
 
+import io.tributary.schema.DebeziumEvents;
 import io.tributary.ingest.internal.LineReader;
 import io.tributary.schema.BadRecordException;
 import java.io.ByteArrayOutputStream;

@@ -1,5 +1,6 @@
 package io.tributary.ingest.internal.format;
 
+import io.tributary.schema.DebeziumEvents;
 import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.SchemaEvolution;

@@ -1,11 +1,6 @@
-package io.tributary.ingest.internal.format;
+package io.tributary.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tributary.schema.DataType;
-import io.tributary.schema.Field;
-import io.tributary.schema.JsonRowReader;
-import io.tributary.schema.Schema;
-import io.tributary.schema.TimeTexts;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -56,13 +51,13 @@ final class DebeziumTypes {
                     case DECIMAL -> {
                         BigDecimal d = new BigDecimal(new BigInteger((byte[]) v), scale).setScale(f.type().scale(), RoundingMode.HALF_UP);
                         if (d.precision() - d.scale() > f.type().precision() - f.type().scale()) {
-                            throw FormatErrors.decodedDoesNotFit(imageName + "." + f.name(), d.toPlainString(), f.type().ddl());
+                            throw DebeziumErrors.decodedDoesNotFit(imageName + "." + f.name(), d.toPlainString(), f.type().ddl());
                         }
                         yield d;
                     }
                 };
             } catch (ArithmeticException | NumberFormatException ex) {
-                throw FormatErrors.decodedOutOfRange(imageName + "." + f.name(), String.valueOf(v));
+                throw DebeziumErrors.decodedOutOfRange(imageName + "." + f.name(), String.valueOf(v));
             }
         }
     }

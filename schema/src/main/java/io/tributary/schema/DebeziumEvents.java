@@ -1,18 +1,10 @@
-package io.tributary.ingest.internal.format;
+package io.tributary.schema;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.ingest.IngestConfig;
-import io.tributary.ingest.internal.IngestErrors;
-import io.tributary.schema.BadRecordException;
-import io.tributary.schema.DataType;
-import io.tributary.schema.Field;
-import io.tributary.schema.JsonRowReader;
-import io.tributary.schema.Schema;
-import io.tributary.schema.TimeTexts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -31,20 +23,27 @@ import java.util.List;
  * a STRING that sorts as they do: each whole number written with 19 digits, zero-padded, each
  * text as it is, joined by a space. A tombstone ({@code null}, or a null {@code payload}) and a
  * truncate event ({@code op} t) give no row ({@link Event#skip()}); anything else that is not an
- * event is a bad record naming the field.
+ * event is a bad record naming the field. The file source ({@code source.files.format}) and a Kafka
+ * source ({@code source.kafka.format}) read events alike through it.
  */
 public final class DebeziumEvents {
     private static final ObjectMapper TREES = new ObjectMapper();
     /** The digits of the largest BIGINT: every whole number of a STRING sequence is padded to this. */
     private static final int DIGITS = 19;
+    /** The column of each change's operation ({@code c}, {@code r}, {@code u}, {@code d}). */
+    public static final String OP = "op";
+    /** The column of each change's sequence, from the event's {@code source} block. */
+    public static final String SEQUENCE = "lsn";
+    /** The {@code source} field of the sequence by default (PostgreSQL's). */
+    public static final String DEFAULT_SEQUENCE = "lsn";
 
     /** Why an event gave no row. */
     public enum Skip { TOMBSTONE, TRUNCATE }
 
     /** One event: its row, or why it has none. */
     public record Event(Object[] row, Skip skip) {
-        static final Event TOMBSTONE = new Event(null, Skip.TOMBSTONE);
-        static final Event TRUNCATE = new Event(null, Skip.TRUNCATE);
+        public static final Event TOMBSTONE = new Event(null, Skip.TOMBSTONE);
+        public static final Event TRUNCATE = new Event(null, Skip.TRUNCATE);
     }
 
     private final Schema data;
@@ -64,15 +63,15 @@ public final class DebeziumEvents {
     /**
      * The rows' schema: the table's columns {@code data}, then {@code op STRING} and {@code lsn},
      * BIGINT for a sequence of one field, STRING for more. A schema that already ends with them
-     * (a config built again) is kept; one with either elsewhere is refused.
+     * (a config built again) is kept; one with either elsewhere is refused, naming {@code schemaKey}.
      */
-    public static Schema rowSchema(Schema data, List<String> sequence, String sequenceKey) {
+    public static Schema rowSchema(Schema data, List<String> sequence, String schemaKey, String sequenceKey) {
         if (sequence.isEmpty()) {
-            throw IngestErrors.debeziumSequenceEmpty(sequenceKey);
+            throw DebeziumErrors.sequenceEmpty(sequenceKey);
         }
         DataType lsnType = sequence.size() == 1 ? DataType.LONG : DataType.STRING;
-        String op = IngestConfig.CHANGE_OP;
-        String lsn = IngestConfig.CHANGE_SEQUENCE;
+        String op = OP;
+        String lsn = SEQUENCE;
         int opAt = data.indexOf(op);
         int lsnAt = data.indexOf(lsn);
         if (opAt < 0 && lsnAt < 0) {
@@ -85,7 +84,7 @@ public final class DebeziumEvents {
         boolean atTheEnd = opAt == data.size() - 2 && lsnAt == data.size() - 1
                 && data.field(opAt).type().equals(DataType.STRING) && data.field(lsnAt).type().equals(lsnType);
         if (!atTheEnd) {
-            throw IngestErrors.debeziumColumnTaken(opAt >= 0 ? op : lsn, data.toDdl(), expected);
+            throw DebeziumErrors.columnTaken(schemaKey, opAt >= 0 ? op : lsn, data.toDdl(), expected);
         }
         return data;
     }
@@ -96,7 +95,7 @@ public final class DebeziumEvents {
             Event e = event(p, p.nextToken(), bytes, offset);
             JsonToken trailing = p.nextToken();
             if (trailing != null) {
-                throw FormatErrors.trailingAfterEvent(JsonRowReader.describe(trailing));
+                throw DebeziumErrors.trailingAfterEvent(JsonRowReader.describe(trailing));
             }
             return e;
         } catch (JsonProcessingException e) {
@@ -115,7 +114,7 @@ public final class DebeziumEvents {
                 JsonToken t;
                 while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
                     if (t == null) {
-                        throw FormatErrors.notAnEvent("the end of the file inside the array");
+                        throw DebeziumErrors.notAnEvent("the end of the file inside the array");
                     }
                     events.add(event(p, t, bytes, offset));
                 }
@@ -124,7 +123,7 @@ public final class DebeziumEvents {
             }
             JsonToken trailing = p.nextToken();
             if (trailing != null) {
-                throw FormatErrors.trailingContent(JsonRowReader.describe(trailing));
+                throw DebeziumErrors.trailingContent(JsonRowReader.describe(trailing));
             }
             return events;
         } catch (JsonProcessingException e) {
@@ -149,7 +148,7 @@ public final class DebeziumEvents {
             return Event.TOMBSTONE;
         }
         if (first != JsonToken.START_OBJECT) {
-            throw FormatErrors.notAnEvent(JsonRowReader.describe(first));
+            throw DebeziumErrors.notAnEvent(JsonRowReader.describe(first));
         }
         Envelope env = new Envelope();
         DebeziumTypes.Readers readers = types.plain();
@@ -175,14 +174,14 @@ public final class DebeziumEvents {
                         field(p, inner, p.nextToken(), env, readers, bytes, offset);
                     }
                 } else {
-                    throw FormatErrors.envelopeFieldType("payload", "an object", JsonRowReader.describe(v));
+                    throw DebeziumErrors.envelopeFieldType("payload", "an object", JsonRowReader.describe(v));
                 }
             } else {
                 field(p, name, v, env, readers, bytes, offset);
             }
         }
         if (t != JsonToken.END_OBJECT) {
-            throw FormatErrors.notAnEvent(JsonRowReader.describe(t));
+            throw DebeziumErrors.notAnEvent(JsonRowReader.describe(t));
         }
         if (wrapped && nullPayload && !env.fields) {
             return Event.TOMBSTONE; // the JSON converter's null value with schemas.enable
@@ -198,19 +197,19 @@ public final class DebeziumEvents {
             case "after" -> env.after = readers.decode(image(p, v, readers.after(), name, bytes, offset), data, name);
             case "op" -> {
                 if (v != JsonToken.VALUE_STRING) {
-                    throw FormatErrors.envelopeFieldType(name, "a text (c, r, u, d or t)", JsonRowReader.describe(v));
+                    throw DebeziumErrors.envelopeFieldType(name, "a text (c, r, u, d or t)", JsonRowReader.describe(v));
                 }
                 env.op = p.getText();
             }
             case "source" -> {
                 if (v != JsonToken.START_OBJECT && v != JsonToken.VALUE_NULL) {
-                    throw FormatErrors.envelopeFieldType(name, "an object", JsonRowReader.describe(v));
+                    throw DebeziumErrors.envelopeFieldType(name, "an object", JsonRowReader.describe(v));
                 }
                 env.source = v == JsonToken.VALUE_NULL ? null : TREES.readTree(p);
             }
             case "ts_ms" -> {
                 if (v != JsonToken.VALUE_NUMBER_INT && v != JsonToken.VALUE_NULL) {
-                    throw FormatErrors.envelopeFieldType(name, "a whole number", JsonRowReader.describe(v));
+                    throw DebeziumErrors.envelopeFieldType(name, "a whole number", JsonRowReader.describe(v));
                 }
             }
             default -> {
@@ -228,18 +227,18 @@ public final class DebeziumEvents {
             return null;
         }
         if (v != JsonToken.START_OBJECT) {
-            throw FormatErrors.envelopeFieldType(name, "an object or null", JsonRowReader.describe(v));
+            throw DebeziumErrors.envelopeFieldType(name, "an object or null", JsonRowReader.describe(v));
         }
         try {
             return reader.object(p, bytes, offset, null);
         } catch (BadRecordException e) {
-            throw FormatErrors.inImage(name, e);
+            throw DebeziumErrors.inImage(name, e);
         }
     }
 
     private Event row(Envelope env) {
         if (env.op == null) {
-            throw FormatErrors.noOp();
+            throw DebeziumErrors.noOp();
         }
         Object[] image;
         switch (env.op) {
@@ -248,17 +247,17 @@ public final class DebeziumEvents {
             }
             case "c", "r", "u" -> {
                 if (env.after == null) {
-                    throw FormatErrors.noImage(env.op, "after");
+                    throw DebeziumErrors.noImage(env.op, "after");
                 }
                 image = env.after;
             }
             case "d" -> {
                 if (env.before == null) {
-                    throw FormatErrors.deleteWithoutBefore();
+                    throw DebeziumErrors.deleteWithoutBefore();
                 }
                 image = env.before;
             }
-            default -> throw FormatErrors.unknownOp(env.op);
+            default -> throw DebeziumErrors.unknownOp(env.op);
         }
         Object[] row = Arrays.copyOf(image, columns + 2);
         row[columns] = env.op;
@@ -269,12 +268,12 @@ public final class DebeziumEvents {
     /** The {@code lsn} column's value: the sequence's {@code source} fields. */
     private Object sequence(JsonNode source) {
         if (source == null) {
-            throw FormatErrors.noSource(sequence);
+            throw DebeziumErrors.noSource(sequence);
         }
         if (sequence.size() == 1) {
             Long n = whole(source.get(sequence.get(0)), sequence.get(0));
             if (n == null) {
-                throw FormatErrors.notWholeSequence("source." + sequence.get(0), source.get(sequence.get(0)).toString());
+                throw DebeziumErrors.notWholeSequence("source." + sequence.get(0), source.get(sequence.get(0)).toString());
             }
             return n;
         }
@@ -287,14 +286,14 @@ public final class DebeziumEvents {
             }
             if (whole != null) {
                 if (whole < 0) {
-                    throw FormatErrors.negativeSequence("source." + f, whole);
+                    throw DebeziumErrors.negativeSequence("source." + f, whole);
                 }
                 String digits = Long.toString(whole);
                 out.append("0".repeat(DIGITS - digits.length())).append(digits);
             } else if (n.isTextual()) {
                 out.append(n.textValue());
             } else {
-                throw FormatErrors.sequenceFieldType("source." + f, n.toString());
+                throw DebeziumErrors.sequenceFieldType("source." + f, n.toString());
             }
         }
         return out.toString();
@@ -303,7 +302,7 @@ public final class DebeziumEvents {
     /** A whole number (a JSON integer, or a text of digits such as Oracle's scn); null for another value; a missing field is a bad record. */
     private static Long whole(JsonNode n, String field) {
         if (n == null || n.isNull()) {
-            throw FormatErrors.missingSequence("source." + field);
+            throw DebeziumErrors.missingSequence("source." + field);
         }
         if (n.isIntegralNumber() && n.canConvertToLong()) {
             return n.longValue();
