@@ -4,7 +4,7 @@ import io.tributary.schema.BadRecordException;
 import io.tributary.schema.Schema;
 
 /**
- * How a Kafka source's record values become rows when they are Avro or Protobuf
+ * How a Kafka source's record values become rows when they are Avro, Protobuf or Debezium's change events
  * ({@code source.kafka.format}): the columns, and one record's value decoded into them. Made by
  * {@link KafkaSubscription#of}; one instance serves one reader (it keeps the schemas it fetched).
  */
@@ -13,7 +13,7 @@ public interface ValueFormat {
     Schema columns();
 
     /**
-     * The row of a record's value.
+     * The row of a record's value; null when the value holds none (a Debezium tombstone or truncate event).
      *
      * @throws BadRecordException when the value is not one (a malformed value, an unknown schema id):
      *                            the record goes where {@code onBadRecord} says

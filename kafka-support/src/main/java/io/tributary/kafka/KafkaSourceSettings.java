@@ -21,12 +21,16 @@ public final class KafkaSourceSettings {
                     + " batch starts is read (Spark's subscribePattern), a topic created later from its earliest offset; or topics");
     public static final Setting<Schema> SCHEMA = Setting.custom("schema", Setting.Kind.STRING, KafkaSourceSettings::ddl,
             "a Kafka source's schema as a Spark DDL string: each record's value is a JSON object of these columns (or JSON lines of"
-                    + " them), as Spark's from_json(CAST(value AS STRING), schema); format json only");
+                    + " them), as Spark's from_json(CAST(value AS STRING), schema); format json, or debezium-json: the columns of the events' before and"
+                    + " after");
     public static final Setting<String> FORMAT = Setting.oneOf("format", "the records' format: json (a JSON object per record, or"
             + " JSON lines, of the schema's columns), avro (Spark's from_avro: avroSchema, avroSchemaFile or schemaRegistry.url),"
             + " protobuf (Spark's from_protobuf: protobufDescriptorFile and protobufMessage, and schemaRegistry.url if any), string (one"
             + " column value STRING, the value as UTF-8 text) or bytes (Spark's Kafka source columns: key and value BINARY, topic,"
-            + " partition, offset, timestamp, timestampType)", "json", "avro", "protobuf", "string", "bytes").withDefault("json");
+            + " partition, offset, timestamp, timestampType) or debezium-json (each value one of Debezium's JSON change events: the"
+            + " schema's columns plus op and lsn; docs/cdc.md)", "json", "avro", "protobuf", "string", "bytes", "debezium-json")
+            .withDefault("json");
+    public static final Setting<List<String>> DEBEZIUM_SEQUENCE = DebeziumSequenceSetting.SEQUENCE;
     public static final Setting<String> AVRO_SCHEMA = Setting.string("avroSchema", "format avro: the values' Avro schema as JSON"
             + " (Spark's from_avro jsonFormatSchema); a record's fields become the columns, typed as Spark's Avro mapping does;"
             + " with schemaRegistry.url, each record's own schema is read as this one (Avro's schema resolution)");
@@ -72,7 +76,7 @@ public final class KafkaSourceSettings {
             + " BINARY>> (format bytes: headers only, after Spark's columns)").withDefault("false");
 
     /** Every setting, in the order the documentation lists them. */
-    public static final List<Setting<?>> ALL = List.of(TOPICS, TOPIC_PATTERN, SCHEMA, FORMAT, AVRO_SCHEMA, AVRO_SCHEMA_FILE,
+    public static final List<Setting<?>> ALL = List.of(TOPICS, TOPIC_PATTERN, SCHEMA, FORMAT, DEBEZIUM_SEQUENCE, AVRO_SCHEMA, AVRO_SCHEMA_FILE,
             PROTOBUF_DESCRIPTOR_FILE, PROTOBUF_MESSAGE, SCHEMA_REGISTRY_URL, SCHEMA_REGISTRY_SUBJECT, SCHEMA_REGISTRY_USER_INFO,
             SCHEMA_EVOLUTION, STARTING_OFFSETS, STARTING_TIMESTAMP, MAX_OFFSETS_PER_TRIGGER, FAIL_ON_DATA_LOSS, INCLUDE_METADATA);
 

@@ -59,6 +59,14 @@ final class RecordRows implements AutoCloseable {
         this.coveredSchema = null;
     }
 
+    /**
+     * True when a keyed read takes a tombstone (a record key, no value) as its key's delete; false for
+     * Debezium's change events, whose delete is the event before the tombstone, which log compaction keeps.
+     */
+    boolean tombstonesDelete() {
+        return source == null || !"debezium-json".equals(source.format());
+    }
+
     /** Checks the rows parsed from now on against {@code c} (the table's constraints at the batch's start). */
     void constraints(TableConstraints c) {
         this.constraints = c;
@@ -154,6 +162,9 @@ final class RecordRows implements AutoCloseable {
             case "avro", "protobuf" -> {
                 return decoded(r, sink);
             }
+            case "debezium-json" -> {
+                return changeEvent(r, sink);
+            }
             default -> {
                 if (r.value() == null) { // Spark's from_json of a null value: every column null
                     return whole(r, withMetadata(new Object[rowJson.schema().fields().size()], r), sink);
@@ -194,6 +205,24 @@ final class RecordRows implements AutoCloseable {
         } catch (BadRecordException e) {
             bad.reject(r.topic(), r.partition(), r.offset(), 1, r.value(), 0, r.value().length, source.valueFormat().columns().toDdl(), e,
                     true);
+            return 0;
+        }
+    }
+
+    /**
+     * A Debezium change event's row ({@link io.tributary.sink.ValueFormat}); a tombstone (a null value) or a truncate
+     * event gives none; a value that is not an event goes where onBadRecord says, as text.
+     */
+    private int changeEvent(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
+        if (r.value() == null) {
+            return 0;
+        }
+        try {
+            Object[] row = source.valueFormat().row(r.topic(), r.partition(), r.offset(), r.value());
+            return row == null ? 0 : deliver(withMetadata(row, r), sink);
+        } catch (BadRecordException e) {
+            bad.reject(r.topic(), r.partition(), r.offset(), 1, r.value(), 0, r.value().length, source.valueFormat().columns().toDdl(), e,
+                    false);
             return 0;
         }
     }

@@ -306,7 +306,7 @@ public final class TopicReader implements AutoCloseable {
                     continue;
                 }
                 if (keyed) {
-                    boolean tombstone = r.value() == null && r.key() != null;
+                    boolean tombstone = r.value() == null && r.key() != null && rowsOf.tombstonesDelete();
                     RecordOrigin origin = new RecordOrigin(number, r.offset(), r.timestamp(), tombstone ? r.key() : null);
                     if (tombstone) {
                         count++;

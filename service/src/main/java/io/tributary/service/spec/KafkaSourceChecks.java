@@ -31,10 +31,11 @@ final class KafkaSourceChecks {
             throw SpecErrors.kafkaSourceNoTopics(where.apply(Settings.KAFKA_TOPICS), Settings.KAFKA_TOPICS);
         }
         boolean json = "json".equals(spec.string(Settings.KAFKA_FORMAT));
-        if (json && !spec.has(Settings.KAFKA_SCHEMA)) {
+        boolean schemaRead = json || "debezium-json".equals(spec.string(Settings.KAFKA_FORMAT));
+        if (schemaRead && !spec.has(Settings.KAFKA_SCHEMA)) {
             throw SpecErrors.kafkaSourceSchema(where.apply(subscribedKey), subscribedKey, Settings.KAFKA_SCHEMA);
         }
-        if (!json && spec.has(Settings.KAFKA_SCHEMA)) {
+        if (!schemaRead && spec.has(Settings.KAFKA_SCHEMA)) {
             throw SpecErrors.kafkaSourceContradiction(where.apply(Settings.KAFKA_SCHEMA), Settings.KAFKA_FORMAT, Settings.KAFKA_SCHEMA,
                     "a schema reads JSON values; format " + spec.string(Settings.KAFKA_FORMAT) + " has its own columns");
         }

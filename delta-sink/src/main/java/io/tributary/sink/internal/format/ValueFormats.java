@@ -20,13 +20,21 @@ public final class ValueFormats {
 
     /**
      * The format of {@code source.kafka.format} avro or protobuf, its schema from the settings or
-     * the registry; null for the other formats. A schema that is not one is refused naming its key.
+     * the registry, or debezium-json, its columns the schema's plus op and lsn; null for the other
+     * formats. A schema that is not one is refused naming its key.
      *
      * @param topics the topics read (the registry's default subject is {@code <topic>-value} of the one topic)
      */
     public static ValueFormat of(Values v, List<String> topics) {
         String format = v.get(KafkaSourceSettings.FORMAT);
         checkSchemaEvolution(v, format);
+        if ("debezium-json".equals(format)) {
+            return debezium(v);
+        }
+        if (v.has(KafkaSourceSettings.DEBEZIUM_SEQUENCE)) {
+            throw FormatErrors.badSetting(v.name(KafkaSourceSettings.DEBEZIUM_SEQUENCE) + " is set, but the format is " + format
+                    + "; it names the source fields of debezium-json events: set the format to debezium-json, or leave it out", null);
+        }
         SchemaRegistry registry = v.has(KafkaSourceSettings.SCHEMA_REGISTRY_URL)
                 ? new SchemaRegistry(v.get(KafkaSourceSettings.SCHEMA_REGISTRY_URL), v.get(KafkaSourceSettings.SCHEMA_REGISTRY_USER_INFO))
                 : null;
@@ -46,6 +54,16 @@ public final class ValueFormats {
             }
         }
         return null;
+    }
+
+    /** Debezium's change events read into the columns of {@code schema}, then op and lsn. */
+    private static ValueFormat debezium(Values v) {
+        if (!v.has(KafkaSourceSettings.SCHEMA)) {
+            throw FormatErrors.badSetting(v.name(KafkaSourceSettings.SCHEMA) + " is not given; format debezium-json reads the"
+                    + " events' before and after by it: give the table's columns as a DDL string, e.g. \"id INT, name STRING\"", null);
+        }
+        return new DebeziumFormat(v.get(KafkaSourceSettings.SCHEMA), v.get(KafkaSourceSettings.DEBEZIUM_SEQUENCE),
+                v.name(KafkaSourceSettings.SCHEMA), v.name(KafkaSourceSettings.DEBEZIUM_SEQUENCE));
     }
 
     /** Protobuf whose message is the latest version of the subject, compiled from its .proto text (protobufMessage, or its first message). */
