@@ -52,6 +52,25 @@ class PipelineSpecErrorsTest {
                 .hasMessageContaining("remove it");
     }
 
+    @Test
+    void aDebeziumTopicNeedsTheTablesColumnsAndTakesItsSequence() throws IOException {
+        String debezium = """
+                name: customers
+                source:
+                  kafka:
+                    topics: [PostgreSQL_server.public.customers]
+                    format: debezium-json
+                %s
+                kafka: { bootstrap.servers: "127.0.0.1:9" }
+                sink: { delta: { path: out/, mode: upsert, keys: [id], sequenceBy: lsn, deleteWhen: "op = 'd'" } }
+                """;
+        refused(debezium.formatted("")).hasMessageContaining("source.kafka.topics").hasMessageContaining("source.kafka.schema")
+                .hasMessageContaining("line 4");
+        PipelineSpec spec = load(debezium.formatted("    schema: \"id INT, name STRING\"\n    debezium: { sequence: [file, pos, row] }"),
+                Map.of(), Map.of());
+        assertThat(spec.list(Settings.KAFKA_SOURCE + ".debezium.sequence")).containsExactly("file", "pos", "row");
+    }
+
     private static final String FILES_TO_DELTA = """
             name: t
             source: { files: { path: in/, format: json, schema: "id INT" } }
