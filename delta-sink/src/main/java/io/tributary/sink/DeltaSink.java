@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.kafka.KafkaSubscription;
 import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;
 import io.tributary.schema.PipelineStage;
@@ -15,7 +16,7 @@ import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.internal.KeyedBatch;
 import io.tributary.sink.internal.OwnedPartitions;
 import io.tributary.sink.internal.Partitioning;
-import io.tributary.sink.internal.SchemaChangeException;
+import io.tributary.kafka.SchemaChangeException;
 import io.tributary.sink.internal.SchemaMerge;
 import io.tributary.sink.internal.TableFolder;
 import io.tributary.sink.internal.TopicBatch;

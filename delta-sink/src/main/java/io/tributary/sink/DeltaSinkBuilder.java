@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.kafka.KafkaSubscription;
 import io.tributary.storage.Storage;
 import java.util.Map;
 

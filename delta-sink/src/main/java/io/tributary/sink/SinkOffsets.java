@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.kafka.KafkaSubscription;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

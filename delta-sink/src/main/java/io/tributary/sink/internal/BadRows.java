@@ -1,12 +1,9 @@
 package io.tributary.sink.internal;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.kafka.TopicCreation;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.SinkBadRecords;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,7 +32,6 @@ import org.slf4j.LoggerFactory;
  */
 final class BadRows implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BadRows.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** The most of a bad row's text kept in a dead letter, as file-ingest keeps of a bad line. */
     static final int MAX_TEXT_BYTES = 64 * 1024;
 
@@ -79,21 +75,9 @@ final class BadRows implements AutoCloseable {
         }
         LOG.warn("delta sink {}: {} is not a row of the table: {}; sent to dead-letter topic {}", stage, where, why.getMessage(),
                 policy.deadLetterTopic());
-        int kept = Math.min(len, MAX_TEXT_BYTES);
-        ObjectNode letter = JSON.createObjectNode().put("stage", stage).put("topic", topic).put("partition", partition)
-                .put("offset", offset).put("row", row).put("field", why.field()).put("reason", why.reason());
-        if (binary) {
-            letter.put("valueBase64", java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOfRange(bytes, off, off + kept)));
-        } else {
-            letter.put("text", new String(bytes, off, kept, StandardCharsets.UTF_8));
-        }
-        letter.put("textTruncated", kept < len);
-        try {
-            byte[] key = (topic + ":" + partition + ":" + offset).getBytes(StandardCharsets.UTF_8);
-            sent.add(producer().send(new ProducerRecord<>(policy.deadLetterTopic(), key, JSON.writeValueAsBytes(letter))));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        byte[] letter = io.tributary.kafka.SourceRecords.deadLetter(stage, topic, partition, offset, row, why, bytes, off, len, binary);
+        sent.add(producer().send(new ProducerRecord<>(policy.deadLetterTopic(), io.tributary.kafka.SourceRecords.deadLetterKey(topic,
+                partition, offset), letter)));
     }
 
     /** Waits until every dead letter sent is in its topic. @throws TributaryException if one could not be written */

@@ -13,7 +13,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import io.tributary.sink.KafkaSubscription;
+import io.tributary.kafka.KafkaSubscription;
+import io.tributary.kafka.SchemaChangeException;
+import io.tributary.kafka.SourceRecords;
 import org.apache.kafka.common.header.Header;
 
 /**
@@ -29,6 +31,8 @@ final class RecordRows implements AutoCloseable {
     private byte[] coveredSchema;
     /** A Kafka source's records (someone else's topics), or null for the pipeline's own topic. */
     private final KafkaSubscription source;
+    /** How {@code source}'s records become rows, or null. */
+    private final SourceRecords sourceRecords;
     /** A Kafka source's transform (joins, where, select), or null. */
     private final RowTransform transform;
     /** The table's CHECK constraints, checked on each row parsed ({@link #constraints(TableConstraints)}). */
@@ -45,6 +49,7 @@ final class RecordRows implements AutoCloseable {
     RecordRows(String topic, RowJson rowJson, BadRows bad, KafkaSubscription source) {
         this.topic = topic;
         this.source = source;
+        this.sourceRecords = source != null ? new SourceRecords(source) : null;
         this.transform = source != null ? source.transform() : null;
         this.rowJson = source != null && source.valueSchema() != null ? new RowJson(source.valueSchema()) : rowJson;
         this.bad = bad;
@@ -150,85 +155,13 @@ final class RecordRows implements AutoCloseable {
         return rows - rejected[0];
     }
 
-    /** A Kafka source's record: its rows as the source's format says, each with the record's metadata when asked. */
-    private int parseSource(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
-        switch (source.format()) {
-            case "string" -> {
-                return whole(r, withMetadata(new Object[] {r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8)}, r), sink);
-            }
-            case "bytes" -> {
-                return whole(r, withMetadata(SourceColumns.bytesRow(r), r), sink);
-            }
-            case "avro", "protobuf" -> {
-                return decoded(r, sink);
-            }
-            case "debezium-json" -> {
-                return changeEvent(r, sink);
-            }
-            default -> {
-                if (r.value() == null) { // Spark's from_json of a null value: every column null
-                    return whole(r, withMetadata(new Object[rowJson.schema().fields().size()], r), sink);
-                }
-                int[] index = {0};
-                int[] delivered = {0};
-                RowPack.forEachRow(r.value(), (bytes, offset, length) -> {
-                    index[0]++;
-                    try {
-                        delivered[0] += deliver(withMetadata(rowJson.parse(bytes, offset, length), r), sink);
-                    } catch (BadRecordException e) {
-                        bad.reject(r.topic(), r.partition(), r.offset(), index[0], bytes, offset, length, rowJson.schema().toDdl(), e);
-                    }
-                });
-                return delivered[0];
-            }
-        }
-    }
-
-    /** The one row of a record that is not a pack of rows (a string, bytes or a null value); a failure dead-letters the record. */
-    private int whole(ConsumerRecord<byte[], byte[]> r, Object[] row, Consumer<Object[]> sink) {
-        try {
-            return deliver(row, sink);
-        } catch (BadRecordException e) {
-            byte[] value = r.value() == null ? new byte[0] : r.value();
-            bad.reject(r.topic(), r.partition(), r.offset(), 1, value, 0, value.length, source.rowSchema().toDdl(), e, "bytes".equals(source.format()));
-            return 0;
-        }
-    }
-
-    /** An Avro or Protobuf record's row ({@link io.tributary.sink.ValueFormat}); a null value, a row of nulls (Spark's from_avro of null). */
-    private int decoded(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
-        if (r.value() == null) {
-            return whole(r, withMetadata(new Object[source.valueFormat().columns().fields().size()], r), sink);
-        }
-        try {
-            return deliver(withMetadata(source.valueFormat().row(r.topic(), r.partition(), r.offset(), r.value()), r), sink);
-        } catch (BadRecordException e) {
-            bad.reject(r.topic(), r.partition(), r.offset(), 1, r.value(), 0, r.value().length, source.valueFormat().columns().toDdl(), e,
-                    true);
-            return 0;
-        }
-    }
-
     /**
-     * A Debezium change event's row ({@link io.tributary.sink.ValueFormat}); a tombstone (a null value) or a truncate
-     * event gives none; a value that is not an event goes where onBadRecord says, as text.
+     * A Kafka source's record: its rows as the source's format says ({@link SourceRecords}), each through the
+     * transform and the table's constraints; a row that does not decode or fit goes to {@link BadRows}.
      */
-    private int changeEvent(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
-        if (r.value() == null) {
-            return 0;
-        }
-        try {
-            Object[] row = source.valueFormat().row(r.topic(), r.partition(), r.offset(), r.value());
-            return row == null ? 0 : deliver(withMetadata(row, r), sink);
-        } catch (BadRecordException e) {
-            bad.reject(r.topic(), r.partition(), r.offset(), 1, r.value(), 0, r.value().length, source.valueFormat().columns().toDdl(), e,
-                    false);
-            return 0;
-        }
-    }
-
-    private Object[] withMetadata(Object[] row, ConsumerRecord<byte[], byte[]> r) {
-        return source.includeMetadata() ? SourceColumns.withMetadata(row, r, !"bytes".equals(source.format())) : row;
+    private int parseSource(ConsumerRecord<byte[], byte[]> r, Consumer<Object[]> sink) {
+        return sourceRecords.rows(r, row -> deliver(row, sink), (record, index, bytes, offset, length, ddl, why, binary) ->
+                bad.reject(record.topic(), record.partition(), record.offset(), index, bytes, offset, length, ddl, why, binary));
     }
 
     /** Every dead letter of the rows parsed so far is in its topic ({@link BadRows#flush}). */

@@ -1,7 +1,7 @@
 package io.tributary.sink.internal;
 
 import io.tributary.kafka.StartingOffsets;
-import io.tributary.sink.KafkaSubscription;
+import io.tributary.kafka.KafkaSubscription;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;

@@ -74,7 +74,7 @@ public final class TopicReader implements AutoCloseable {
      * reader reads its topics, their partitions numbered by {@link SourcePartitions}.
      */
     public TopicReader(Map<String, Object> clientProps, String topic, String clientId, RowJson rowJson, boolean keyed,
-                       SinkBadRecords badRecords, io.tributary.sink.KafkaSubscription subscription) {
+                       SinkBadRecords badRecords, io.tributary.kafka.KafkaSubscription subscription) {
         this.keyed = keyed;
         this.topic = topic;
         this.sources = subscription == null ? SourcePartitions.identity() : SourcePartitions.of(subscription);

@@ -2,7 +2,7 @@ package io.tributary.service.internal;
 
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
-import io.tributary.sink.KafkaSubscription;
+import io.tributary.kafka.KafkaSubscription;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -11,7 +11,7 @@ import io.tributary.ingest.IngestConfigBuilder;
 import io.tributary.ingest.IngestSettings;
 import io.tributary.kafka.KafkaSourceSettings;
 import io.tributary.settings.Setting;
-import io.tributary.sink.KafkaSubscription;
+import io.tributary.kafka.KafkaSubscription;
 import io.tributary.sink.SinkSettings;
 import io.tributary.source.DeltaSourceSettings;
 import io.tributary.topology.AggregationSettings;

@@ -1,10 +1,10 @@
-package io.tributary.sink.internal.format;
+package io.tributary.kafka.internal.format;
 
 import io.tributary.kafka.KafkaSourceSettings;
 import io.tributary.schema.TributaryException;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
-import io.tributary.sink.ValueFormat;
+import io.tributary.kafka.ValueFormat;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
-package io.tributary.sink.internal.format;
+package io.tributary.kafka.internal.format;
 
 import io.tributary.schema.DebeziumEvents;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TimeTexts;
-import io.tributary.sink.ValueFormat;
+import io.tributary.kafka.ValueFormat;
 import java.time.ZoneOffset;
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.tributary.sink.internal;
+package io.tributary.kafka.internal;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,17 +13,17 @@ import org.apache.kafka.common.header.Header;
  * {@code timestampType} Kafka's id (0 CreateTime, 1 LogAppendTime), {@code headers} a list of
  * {@code [key, value]} structs, null when the record has none (as Spark).
  */
-final class SourceColumns {
+public final class SourceColumns {
     private SourceColumns() {
     }
 
     /** format bytes: key, value, topic, partition, offset, timestamp, timestampType. */
-    static Object[] bytesRow(ConsumerRecord<byte[], byte[]> r) {
+    public static Object[] bytesRow(ConsumerRecord<byte[], byte[]> r) {
         return new Object[] {r.key(), r.value(), r.topic(), r.partition(), r.offset(), r.timestamp() * 1000, r.timestampType().id};
     }
 
     /** {@code row}, then (with {@code kafkaColumns}) key, topic, partition, offset, timestamp, timestampType, then headers. */
-    static Object[] withMetadata(Object[] row, ConsumerRecord<byte[], byte[]> r, boolean kafkaColumns) {
+    public static Object[] withMetadata(Object[] row, ConsumerRecord<byte[], byte[]> r, boolean kafkaColumns) {
         int n = row.length;
         Object[] out = Arrays.copyOf(row, n + (kafkaColumns ? 7 : 1));
         if (kafkaColumns) {

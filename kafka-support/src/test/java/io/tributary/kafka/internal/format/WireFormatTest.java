@@ -1,4 +1,4 @@
-package io.tributary.sink.internal.format;
+package io.tributary.kafka.internal.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.tributary.sink.internal.format;
+package io.tributary.kafka.internal.format;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;

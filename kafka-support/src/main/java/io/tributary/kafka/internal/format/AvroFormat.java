@@ -1,8 +1,8 @@
-package io.tributary.sink.internal.format;
+package io.tributary.kafka.internal.format;
 
 import io.tributary.schema.Schema;
-import io.tributary.sink.ValueFormat;
-import io.tributary.sink.internal.SchemaChangeException;
+import io.tributary.kafka.ValueFormat;
+import io.tributary.kafka.SchemaChangeException;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

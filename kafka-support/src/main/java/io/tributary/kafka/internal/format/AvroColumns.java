@@ -1,4 +1,4 @@
-package io.tributary.sink.internal.format;
+package io.tributary.kafka.internal.format;
 
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;

@@ -1,4 +1,4 @@
-package io.tributary.sink.internal.format;
+package io.tributary.kafka.internal.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

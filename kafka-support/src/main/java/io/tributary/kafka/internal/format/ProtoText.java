@@ -1,4 +1,4 @@
-package io.tributary.sink.internal.format;
+package io.tributary.kafka.internal.format;
 
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors.Descriptor;

@@ -1,4 +1,4 @@
-package io.tributary.sink;
+package io.tributary.kafka;
 
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.Schema;

@@ -1,4 +1,4 @@
-package io.tributary.sink;
+package io.tributary.kafka;
 
 import io.tributary.expressions.RowTransform;
 import io.tributary.kafka.KafkaSourceSettings;
@@ -7,7 +7,7 @@ import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import io.tributary.settings.Values;
-import io.tributary.sink.internal.format.ValueFormats;
+import io.tributary.kafka.internal.format.ValueFormats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;

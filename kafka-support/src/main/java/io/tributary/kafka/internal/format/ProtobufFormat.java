@@ -1,4 +1,4 @@
-package io.tributary.sink.internal.format;
+package io.tributary.kafka.internal.format;
 
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorSet;
@@ -8,7 +8,7 @@ import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tributary.schema.Schema;
-import io.tributary.sink.ValueFormat;
+import io.tributary.kafka.ValueFormat;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
