@@ -64,7 +64,7 @@ final class CheckpointCommand {
                     out.println("delta source  (table " + spec.location(Settings.DELTA_PATH) + "; its progress is in topic "
                             + io.tributary.source.DeltaSourceConfig.progressTopic(spec.name()) + ", see below)");
                 }
-                printTopics(out, PipelineParts.topicOffsets(kafka.clientProps(), spec));
+                printTopics(out, io.tributary.service.internal.TopicAdmin.topicOffsets(kafka.clientProps(), spec));
                 if (!kafka.embedded()) {
                     printOwners(out, Instances.owners(kafka.clientProps(), spec));
                 }

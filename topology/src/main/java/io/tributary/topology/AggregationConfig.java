@@ -1,6 +1,7 @@
 package io.tributary.topology;
 
 import io.tributary.schema.Topics;
+import io.tributary.topology.internal.WindowedAggregateProcessor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -33,10 +34,12 @@ import java.util.Objects;
  *                   the only one
  * @param standbyReplicas Kafka Streams' {@code num.standby.replicas}: warm copies of each task's state
  *                        on other instances, so a task moves without a full restore; default 0
+ * @param kafkaInput a Kafka source read in place of the events topic ({@code eventsTopic} then names its topics), or null
  */
 public record AggregationConfig(String pipeline, AggregateSpec spec, DedupSpec dedup, String eventsTopic, String resultsTopic,
                                 String lateRowsTopic, Path stateDir, boolean trimEvents, boolean bounded,
-                                Duration restartWindow, int replicationFactor, String instanceId, int standbyReplicas) {
+                                Duration restartWindow, int replicationFactor, String instanceId, int standbyReplicas,
+                                KafkaInput kafkaInput) {
     public static final Duration DEFAULT_RESTART_WINDOW = Duration.ofMinutes(5);
 
     public AggregationConfig {
@@ -87,8 +90,16 @@ public record AggregationConfig(String pipeline, AggregateSpec spec, DedupSpec d
 
     /** The topology it runs; has no side effects. */
     public org.apache.kafka.streams.Topology topology() {
-        return spec == null ? Deduplication.build(dedup, eventsTopic, resultsTopic)
-                : WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic);
+        io.tributary.topology.internal.SourceWiring.Kafka kafka = kafkaInput == null ? null
+                : new io.tributary.topology.internal.SourceWiring.Kafka(kafkaInput, applicationId(), stageName(),
+                        spec != null ? spec.eventTimeIndex() : dedup.eventTimeIndex(), spec != null ? spec.groupBy() : dedup.keys());
+        return spec == null ? Deduplication.build(dedup, eventsTopic, resultsTopic, kafka)
+                : WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic, WindowedAggregateProcessor.CLOSE_CHUNK, kafka);
+    }
+
+    /** The watermark's delay, or null when the aggregation or deduplication keeps none. */
+    public Duration watermarkDelay() {
+        return spec != null ? (spec.hasWatermark() ? spec.watermark() : null) : dedup.delay();
     }
 
     /** Spark's name of its state operator in a progress line. */
@@ -111,6 +122,7 @@ public record AggregationConfig(String pipeline, AggregateSpec spec, DedupSpec d
         private int replicationFactor = -1;
         private String instanceId;
         private int standbyReplicas;
+        private KafkaInput kafkaInput;
 
         private Builder(String pipeline, AggregateSpec spec, Path stateDir) {
             this.pipeline = pipeline;
@@ -167,9 +179,16 @@ public record AggregationConfig(String pipeline, AggregateSpec spec, DedupSpec d
             return this;
         }
 
+        /** Reads a Kafka source's topics ({@code source.kafka}) instead of the events topic. */
+        public Builder kafkaInput(KafkaInput input) {
+            this.kafkaInput = input;
+            this.eventsTopic = input.subscription().description();
+            return this;
+        }
+
         public AggregationConfig build() {
             return new AggregationConfig(pipeline, spec, dedup, eventsTopic, resultsTopic, lateRowsTopic, stateDir, trimEvents, bounded,
-                    restartWindow, replicationFactor, instanceId, standbyReplicas);
+                    restartWindow, replicationFactor, instanceId, standbyReplicas, kafkaInput);
         }
     }
 }

@@ -4,10 +4,9 @@ import io.tributary.topology.internal.CommitHook;
 import io.tributary.topology.internal.DedupProcessor;
 import io.tributary.topology.internal.Names;
 import io.tributary.topology.internal.SinkWiring;
+import io.tributary.topology.internal.SourceWiring;
 import io.tributary.topology.internal.TopologyErrors;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.AutoOffsetReset;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 
@@ -32,13 +31,18 @@ public final class Deduplication {
 
     /** The topology; has no side effects. */
     public static Topology build(DedupSpec spec, String eventsTopic, String resultsTopic) {
+        return build(spec, eventsTopic, resultsTopic, null);
+    }
+
+    /** As above, over a Kafka source's topics when {@code kafka} is given ({@link KafkaInput}). */
+    static Topology build(DedupSpec spec, String eventsTopic, String resultsTopic, SourceWiring.Kafka kafka) {
         if (spec == null || eventsTopic == null || resultsTopic == null) {
             throw TopologyErrors.incompleteTopology();
         }
         Names names = new Names(NAME);
         Topology t = new Topology();
-        t.addSource(AutoOffsetReset.earliest(), names.source(), new ByteArrayDeserializer(), new ByteArrayDeserializer(), eventsTopic);
-        t.addProcessor(names.processor(), () -> new DedupProcessor(spec, names), names.source());
+        String from = SourceWiring.source(t, names, eventsTopic, kafka);
+        t.addProcessor(names.processor(), () -> new DedupProcessor(spec, names), from);
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(names.keysStore()),
                 Serdes.Bytes(), Serdes.ByteArray()).withCachingDisabled(), names.processor());
         t.addStateStore(CommitHook.builder(names.commitHook()), names.processor());

@@ -11,6 +11,8 @@ import io.tributary.schema.TributaryException;
 import io.tributary.topology.internal.BatchProgress;
 import io.tributary.topology.internal.ControlRecordGap;
 import io.tributary.topology.internal.EventsOffsets;
+import io.tributary.topology.internal.KafkaBatches;
+import io.tributary.topology.internal.SourceBatch;
 import io.tributary.topology.internal.LastBatchCheck;
 import io.tributary.topology.internal.LocalTasks;
 import io.tributary.topology.internal.StreamsApp;
@@ -46,6 +48,8 @@ public final class StreamsAggregation implements PipelineStage {
     /** Whether the last batch on each partition ended: a bounded run fails at once when one cannot. */
     private final LastBatchCheck lastBatches;
     private final StreamsApp app;
+    /** A Kafka source's batches, which this stage cuts itself ({@link KafkaInput}); null over the events topic. */
+    private final KafkaBatches kafkaBatches;
     private final BatchProgress progress;
     private KafkaFuture<Void> trim;
     /**
@@ -80,12 +84,19 @@ public final class StreamsAggregation implements PipelineStage {
         KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> resumeAt = offsets.askCommitted();
         ControlRecordGap g = null;
         StreamsApp a = null;
+        KafkaBatches kb = null;
         try {
             g = new ControlRecordGap(kafkaClientProps, applicationId + "-catch-up");
             // the events topic may be a moment old, and Kafka Streams stops on a source topic it cannot see
             Duration bound = TopicWait.bound(kafkaClientProps);
-            if (!g.awaitTopic(config.eventsTopic(), bound)) {
-                throw TopologyErrors.noEventsTopic(config.eventsTopic(), bound.toSeconds());
+            for (String topic : config.kafkaInput() == null ? List.of(config.eventsTopic()) : config.kafkaInput().subscription().topics()) {
+                if (!g.awaitTopic(topic, bound)) {
+                    throw TopologyErrors.noEventsTopic(topic, bound.toSeconds());
+                }
+            }
+            if (config.kafkaInput() != null) {
+                kb = new KafkaBatches(config.kafkaInput(), applicationId, config.watermarkDelay(), config.bounded(), kafkaClientProps,
+                        config.replicationFactor());
             }
             a = new StreamsApp(applicationId, config::topology, props, config.restartWindow(), config.instanceId() != null);
             this.committed = offsets.committed(resumeAt);
@@ -98,9 +109,13 @@ public final class StreamsAggregation implements PipelineStage {
             if (g != null) {
                 g.close();
             }
+            if (kb != null) {
+                kb.close();
+            }
             offsets.close(Duration.ZERO);
             throw e;
         }
+        this.kafkaBatches = kb;
         this.gap = g;
         this.app = a;
         this.lastBatches = new LastBatchCheck(config.eventsTopic(), gap, config.bounded());
@@ -172,13 +187,16 @@ public final class StreamsAggregation implements PipelineStage {
         long startMs = System.currentTimeMillis();
         long t0 = System.nanoTime();
         restartIfKilled();
-        Map<TopicPartition, Long> end = new HashMap<>(offsets.end());
+        Map<TopicPartition, Long> end = kafkaBatches != null ? Map.of() : new HashMap<>(offsets.end());
         if (restartWhenKafkaAnswers) {
             // Kafka answers again after it did not: a stream thread whose commit timed out meanwhile may
             // still hold its transaction open (StreamsApp#restart); a new instance aborts it at once
             restartWhenKafkaAnswers = false;
             app.restart("Kafka answers again after it did not");
             progress.countersReset();
+        }
+        if (kafkaBatches != null) {
+            return kafkaBatch(startMs, t0);
         }
         if (config.instanceId() != null) {
             // instances share the tasks: a batch is the partitions of this instance's tasks
@@ -225,6 +243,33 @@ public final class StreamsAggregation implements PipelineStage {
         }
         long ms = (System.nanoTime() - t0) / 1_000_000;
         return Optional.of(progress.next(startMs, ms, only(before, now.keySet()), now, app.metrics()));
+    }
+
+    /**
+     * A batch over a Kafka source ({@link KafkaBatches}): run by the instance whose tasks hold
+     * partition 0 (the only one, unless instances share the pipeline), then waited for until its
+     * closings are written out.
+     */
+    private Optional<Progress> kafkaBatch(long startMs, long t0) {
+        List<String> topics = config.kafkaInput().subscription().topics();
+        if (config.instanceId() != null && !topics.isEmpty() && !app.localTasks(topics.get(0)).partitions().contains(0)) {
+            return Optional.empty();
+        }
+        Runnable alive = () -> {
+            restartIfKilled();
+            app.requireAlive();
+        };
+        Map<TopicPartition, Long> before = kafkaBatches.lastBounds();
+        Optional<SourceBatch> ran = kafkaBatches.runBatch(alive);
+        if (ran.isEmpty()) {
+            return Optional.empty();
+        }
+        while (closing()) {
+            alive.run();
+            sleep(20);
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        return Optional.of(progress.next(startMs, ms, before, ran.get().bounds(), app.metrics()));
     }
 
     private static Map<TopicPartition, Long> only(Map<TopicPartition, Long> offsets, Set<TopicPartition> keep) {
@@ -312,6 +357,9 @@ public final class StreamsAggregation implements PipelineStage {
     @Override
     public void close() {
         app.close();
+        if (kafkaBatches != null) {
+            kafkaBatches.close();
+        }
         TopicTrim.await(trim);
         gap.close();
         offsets.close();

@@ -4,16 +4,15 @@ import io.tributary.schema.Topics;
 import io.tributary.topology.internal.CommitHook;
 import io.tributary.topology.internal.Names;
 import io.tributary.topology.internal.SinkWiring;
+import io.tributary.topology.internal.SourceWiring;
 import io.tributary.topology.internal.TopologyErrors;
 import io.tributary.topology.internal.WindowedAggregateProcessor;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.AutoOffsetReset;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
@@ -78,14 +77,20 @@ public final class WindowedAggregation {
 
     /** As above, closing at most about {@code closeChunk} windows per transaction (tests use a small one). */
     static Topology build(AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic, long closeChunk) {
+        return build(spec, eventsTopic, resultsTopic, lateRowsTopic, closeChunk, null);
+    }
+
+    /** As above, over a Kafka source's topics when {@code kafka} is given ({@link KafkaInput}). */
+    static Topology build(AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic, long closeChunk,
+                          SourceWiring.Kafka kafka) {
         if (spec == null || eventsTopic == null || resultsTopic == null) {
             throw TopologyErrors.incompleteTopology();
         }
         Names names = new Names(NAME);
         boolean late = lateRowsTopic != null;
         Topology t = new Topology();
-        t.addSource(AutoOffsetReset.earliest(), names.source(), new ByteArrayDeserializer(), new ByteArrayDeserializer(), eventsTopic);
-        t.addProcessor(names.processor(), () -> new WindowedAggregateProcessor(spec, names, late, closeChunk), names.source());
+        String from = SourceWiring.source(t, names, eventsTopic, kafka);
+        t.addProcessor(names.processor(), () -> new WindowedAggregateProcessor(spec, names, late, closeChunk), from);
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(spec.isSession() ? names.sessionsStore()
                 : names.windowsStore()), Serdes.Bytes(), Serdes.ByteArray()).withCachingDisabled(), names.processor());
         t.addStateStore(CommitHook.builder(names.commitHook()), names.processor());

@@ -77,7 +77,7 @@ final class DedupDriver implements AutoCloseable, SparkBatches.Events {
         return markers;
     }
 
-    private static String line(Object[] row) {
+    static String line(Object[] row) {
         Object ts = row[3] == null ? null : Timestamps.formatMicros((Long) row[3]).replace('T', ' ').replace("Z", "");
         return row[0] + "|" + row[1] + "|" + row[2] + "|" + ts;
     }

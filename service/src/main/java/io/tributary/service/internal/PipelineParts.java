@@ -10,6 +10,7 @@ import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestConfigBuilder;
 import io.tributary.ingest.IngestSettings;
 import io.tributary.kafka.KafkaSourceSettings;
+import io.tributary.kafka.KafkaSubscription;
 import io.tributary.settings.Setting;
 import io.tributary.kafka.KafkaSubscription;
 import io.tributary.sink.SinkSettings;
@@ -34,26 +35,18 @@ import io.tributary.sink.maintenance.OptimizeOptions;
 import io.tributary.source.DeltaSource;
 import io.tributary.source.DeltaSourceConfig;
 import io.tributary.topology.AggregateSpec;
-import io.tributary.topology.AggregationConfig;
 import io.tributary.topology.DedupSpec;
 import io.tributary.topology.OutputMode;
-import io.tributary.topology.StreamsAggregation;
+import io.tributary.topology.KafkaInput;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.common.TopicPartition;
 
 /** Builds a pipeline's stages from its spec: the only place that knows every stage. */
 public final class PipelineParts {
@@ -133,33 +126,6 @@ public final class PipelineParts {
     }
 
     /**
-     * Every topic of the pipeline, by partition: the first offset still in it (above 0 once
-     * {@code topic.trim} deleted what the next stage committed) and the read_committed end offset.
-     */
-    public static Map<String, Map<Integer, String>> topicOffsets(Map<String, Object> clientProps, PipelineSpec spec) {
-        String prefix = "tributary." + spec.name() + ".";
-        Map<String, Map<Integer, String>> out = new TreeMap<>();
-        try (Admin admin = Admin.create(clientProps)) {
-            List<String> topics = admin.listTopics().names().get().stream().filter(t -> t.startsWith(prefix)).sorted().toList();
-            Map<TopicPartition, OffsetSpec> first = new HashMap<>();
-            Map<TopicPartition, OffsetSpec> end = new HashMap<>();
-            admin.describeTopics(topics).allTopicNames().get().forEach((t, d) -> d.partitions().forEach(p -> {
-                first.put(new TopicPartition(t, p.partition()), OffsetSpec.earliest());
-                end.put(new TopicPartition(t, p.partition()), OffsetSpec.latest());
-            }));
-            var firsts = admin.listOffsets(first).all().get();
-            admin.listOffsets(end, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get().forEach((tp, o) ->
-                    out.computeIfAbsent(tp.topic(), k -> new TreeMap<>()).put(tp.partition(), firsts.get(tp).offset() + ".." + o.offset()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw ServiceErrors.topicOffsetsInterrupted(e);
-        } catch (ExecutionException e) {
-            throw ServiceErrors.topicOffsetsUnreadable(spec.name(), e);
-        }
-        return out;
-    }
-
-    /**
      * Opens the stages, adding them to {@code stages} in flow order (so that a failure closes them).
      * The stages open at the same time, each on a thread of its own (the ingest's
      * {@code initTransactions} and log read, the Kafka Streams group join, the sink's table and
@@ -184,6 +150,7 @@ public final class PipelineParts {
         Schema input;
         AggregateSpec aggregate;
         DedupSpec dedup = null;
+        KafkaInput kafkaInput = null; // a Kafka source that an aggregation reads
         String lateTopic = "deadLetter".equals(spec.string(Settings.LATE_ROWS)) ? Topics.lateRows(spec.name()) : null;
         CompletableFuture<Void> topics = new CompletableFuture<>(); // the ingest's wait for its topics
         // a Kafka source's topic is read by the sink itself, which decodes the rows and applies the transform
@@ -191,7 +158,15 @@ public final class PipelineParts {
         try {
             if (kafkaSource) {
                 input = null; // the subscription's, known once the sink opens (a schema registry may give it)
-                aggregate = null; // refused with a Kafka source (KafkaSourceChecks)
+                aggregate = null;
+                if (AggregationParts.aggregates(spec)) { // the aggregation reads the topics itself: their columns are needed now
+                    KafkaSubscription subscription = kafkaSubscription(spec);
+                    subscription = subscription.withTransform(TransformParts.rowTransform(spec, subscription.rowSchema()));
+                    input = subscription.outputSchema(); // after the transform, when there is one
+                    aggregate = aggregateSpec(spec, input);
+                    dedup = aggregate == null ? DedupParts.spec(spec, input) : null;
+                    kafkaInput = AggregationParts.kafkaInput(spec, client, subscription, partitions);
+                }
                 if ("deadLetter".equals(spec.string(Settings.KAFKA_BAD_RECORD))) {
                     TopicAdmin.ensure(client, partitions, replicationFactor(spec), Topics.deadLetter(spec.name()));
                 }
@@ -256,19 +231,20 @@ public final class PipelineParts {
         Schema sinkSchema = input;
         // a Kafka source's topic is read by the sink itself: no copy, and never trimmed (it is someone else's)
         String sinkTopic = Topics.events(spec.name());
+        boolean sinkReadsSource = kafkaSource && kafkaInput == null; // else the aggregation reads it
         if (aggregate != null || dedup != null) {
             sinkSchema = aggregate != null ? aggregate.outputSchema() : input; // deduplicated rows are the events' rows
             sinkTopic = Topics.results(spec.name());
             Path streams = spec.stateDir().resolve("streams");
             if (aggregate != null && dedup != null) { // Spark's dropDuplicates then groupBy: the deduplication's rows feed the aggregation
                 String deduplicated = Topics.deduplicated(spec.name());
-                streamsStage(spec, AggregationConfig.dedup(spec.name(), dedup, streams).topics(Topics.events(spec.name()), deduplicated),
-                        client, options, threads, stages);
-                streamsStage(spec, AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
-                        .topics(deduplicated, sinkTopic), client, options, threads, stages);
+                AggregationParts.open(spec, AggregationConfig.dedup(spec.name(), dedup, streams).topics(Topics.events(spec.name()), deduplicated),
+                        null, client, options, threads, stages);
+                AggregationParts.open(spec, AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
+                        .topics(deduplicated, sinkTopic), null, client, options, threads, stages);
             } else {
-                streamsStage(spec, aggregate != null ? AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
-                        : AggregationConfig.dedup(spec.name(), dedup, streams), client, options, threads, stages);
+                AggregationParts.open(spec, aggregate != null ? AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
+                        : AggregationConfig.dedup(spec.name(), dedup, streams), kafkaInput, client, options, threads, stages);
             }
         }
         Schema rows = sinkSchema;
@@ -277,7 +253,7 @@ public final class PipelineParts {
         AggregateSpec sinkAggregate = aggregate;
         // the sink's opening reads a Kafka source's subscription: a schema registry that does not answer yet is waited out
         stages.add(Stage.opening(stageName, threads.<PipelineStage>submit(() -> Recovery.open(stageName, options.stopRequested(), () -> {
-            KafkaSubscription subscription = kafkaSource ? kafkaSubscription(spec) : null;
+            KafkaSubscription subscription = sinkReadsSource ? kafkaSubscription(spec) : null;
             if (subscription != null) {
                 subscription = subscription.withTransform(TransformParts.rowTransform(spec, subscription.rowSchema()));
             }
@@ -307,20 +283,6 @@ public final class PipelineParts {
     }
 
     /** Opens a Kafka Streams stage (an aggregation or a deduplication) with the pipeline's settings for it, after the stages before it. */
-    private static void streamsStage(PipelineSpec spec, AggregationConfig.Builder b, Map<String, Object> client, RunOptions options,
-                                     ExecutorService threads, List<Stage> stages) {
-        b.trimEvents(spec.bool(Settings.TOPIC_TRIM))
-                .bounded(spec.trigger().bounded())
-                .restartWindow(Recovery.GIVE_UP_AFTER) // as long as the run loop tries a failed batch again
-                .replicationFactor(replicationFactor(spec).map(Short::intValue).orElse(-1));
-        if (Instances.shared(spec)) {
-            b.instance(Instances.id(spec), Instances.standbyReplicas(spec));
-        }
-        AggregationConfig config = b.build();
-        String name = config.stageName();
-        stages.add(Stage.opening(name, threads.submit(() -> Recovery.open(name, options.stopRequested(), () -> new StreamsAggregation(config, client)))));
-    }
-
     /**
      * Starts reading the spec's input files ahead of the ingest ({@link FileIngest#readAhead}), so
      * that they are read while the broker starts; null for a Delta source, or a spec the

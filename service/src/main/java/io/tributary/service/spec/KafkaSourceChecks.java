@@ -63,10 +63,38 @@ final class KafkaSourceChecks {
                         topic, subscribedKey, pattern ? spec.string(Settings.KAFKA_TOPIC_PATTERN) : topics);
             }
         }
+        checkAggregation(spec, where, starting);
+    }
+
+    /**
+     * An aggregation or dropDuplicates over a Kafka source reads each topic from its earliest offset,
+     * with no rate limit: the options that start elsewhere or cut batches by a count are refused, naming the key.
+     */
+    private static void checkAggregation(PipelineSpec spec, UnaryOperator<String> where, StartingOffsets starting) {
+        String aggregating = null;
         for (io.tributary.settings.Setting<?> s : Settings.ALL) {
             if (s.key().startsWith(Settings.AGGREGATE + ".") && !s.key().equals(Settings.STANDBY_REPLICAS)
                     && (spec.has(s.key()) || s.isPrefix() && !spec.map(s.key()).isEmpty())) {
-                throw SpecErrors.kafkaSourceAggregation(where.apply(s.key()), s.key());
+                aggregating = s.key();
+            }
+        }
+        for (String key : Settings.TRANSFORM_DEDUP) {
+            if (spec.has(key) && aggregating != null && aggregating.startsWith(Settings.AGGREGATE + ".")) {
+                throw SpecErrors.kafkaSourceDedupBeforeAggregate(where.apply(key), key, aggregating);
+            }
+            if (aggregating == null && spec.has(key)) {
+                aggregating = key;
+            }
+        }
+        if (aggregating == null) {
+            return;
+        }
+        if (starting.kind() != StartingOffsets.Kind.EARLIEST) {
+            throw SpecErrors.kafkaSourceAggregation(where.apply(Settings.KAFKA_STARTING_OFFSETS), Settings.KAFKA_STARTING_OFFSETS, aggregating);
+        }
+        for (String key : List.of(Settings.KAFKA_STARTING_TIMESTAMP, KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER.under(Settings.KAFKA_SOURCE).key())) {
+            if (spec.has(key)) {
+                throw SpecErrors.kafkaSourceAggregation(where.apply(key), key, aggregating);
             }
         }
     }

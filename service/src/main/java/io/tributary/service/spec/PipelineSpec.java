@@ -128,7 +128,7 @@ public final class PipelineSpec {
                 throw SpecErrors.sqlWithTransform(where(key), key, where(Settings.SQL));
             }
         }
-        checkDropDuplicates(files);
+        checkDropDuplicates(files || kafka);
         if (files && values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {
             throw SpecErrors.hintsWithSchema(where(Settings.SCHEMA_HINTS), Settings.SCHEMA_HINTS);
         }
@@ -151,7 +151,12 @@ public final class PipelineSpec {
         }
     }
 
-    /** {@code transform.dropDuplicates} runs over a file source's rows, into a table of them or before an aggregation; not into an upsert yet. */
+    /**
+     * {@code transform.dropDuplicates} runs over a file source's rows, into a table of them or before an aggregation, and
+     * over a Kafka source's into a table; not into an upsert yet.
+     *
+     * @param files a source that drops duplicates: files or a Kafka topic
+     */
     private void checkDropDuplicates(boolean files) {
         String dedup = Settings.TRANSFORM_DEDUP.stream().filter(values::containsKey).findFirst().orElse(null);
         if (dedup == null) {

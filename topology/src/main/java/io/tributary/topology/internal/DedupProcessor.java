@@ -185,7 +185,7 @@ public final class DedupProcessor implements Processor<byte[], byte[], Object, O
     }
 
     private int partition() {
-        return context.recordMetadata().map(RecordMetadata::partition).orElse(0);
+        return context.recordMetadata().map(RecordMetadata::partition).orElse(context.taskId().partition()); // a marker a punctuator forwards (a Kafka source)
     }
 
     private String where() {

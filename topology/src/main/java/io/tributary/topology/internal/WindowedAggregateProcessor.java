@@ -241,7 +241,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         if (meta.raiseWatermark(marker.watermarkMs())) {
             metrics.watermark(marker.watermarkMs());
         }
-        int partition = context.recordMetadata().map(RecordMetadata::partition).orElse(0);
+        int partition = context.recordMetadata().map(RecordMetadata::partition).orElse(context.taskId().partition()); // a Kafka source's marker
         if (!windows.closesInSteps()) {
             endBatchAtOnce(marker, partition, record.timestamp());
             return;

@@ -254,9 +254,15 @@ public final class SpecErrors {
                 + " keeps one row per key already; drop duplicates into an append table (the default mode), or remove the key");
     }
 
-    public static TributaryException kafkaSourceAggregation(String where, String key) {
-        return new TributaryException(where + ": key '" + key + "' aggregates, but a Kafka source is landed as it is: its windows need"
-                + " the watermark markers a pipeline's own ingest writes. Land the topic in a table with this pipeline, then aggregate"
-                + " that table in a second one (source.delta.path: the table)");
+    public static TributaryException kafkaSourceAggregation(String where, String key, String aggregateKey) {
+        return new TributaryException(where + ": key '" + key + "' is not taken with '" + aggregateKey + "': an aggregation or"
+                + " dropDuplicates over a Kafka source reads every partition from its earliest offset, in batches of what is there;"
+                + " remove the key, or land the topic in a table first and aggregate that table in a second pipeline (source.delta.path)");
+    }
+
+    public static TributaryException kafkaSourceDedupBeforeAggregate(String where, String key, String aggregateKey) {
+        return new TributaryException(where + ": key '" + key + "' drops duplicates before the aggregation of '" + aggregateKey
+                + "', which a Kafka source does not take yet; land the deduplicated topic in a table first and aggregate that table"
+                + " in a second pipeline (source.delta.path)");
     }
 }

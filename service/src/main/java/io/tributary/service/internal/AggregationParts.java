@@ -1,0 +1,85 @@
+package io.tributary.service.internal;
+
+import io.tributary.kafka.KafkaSubscription;
+import io.tributary.schema.PipelineStage;
+import io.tributary.service.spec.PipelineSpec;
+import io.tributary.service.spec.Settings;
+import io.tributary.topology.AggregationConfig;
+import io.tributary.topology.KafkaInput;
+import io.tributary.topology.StreamsAggregation;
+import io.tributary.schema.Topics;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import org.apache.kafka.clients.admin.Admin;
+
+/**
+ * The aggregation or deduplication stage of a pipeline ({@code aggregate.*}, {@code transform.dropDuplicates}):
+ * over the pipeline's events topic, or over a Kafka source's topics read directly ({@link KafkaInput}).
+ */
+final class AggregationParts {
+    private AggregationParts() {
+    }
+
+    /** True when the spec aggregates or drops duplicates ({@code aggregate.*}, {@code transform.dropDuplicates}). */
+    static boolean aggregates(PipelineSpec spec) {
+        if (DedupParts.given(spec) || !TransformParts.groupByItems(spec).isEmpty()) {
+            return true;
+        }
+        for (io.tributary.settings.Setting<?> s : Settings.ALL) {
+            if (s.key().startsWith(Settings.AGGREGATE + ".") && !s.key().equals(Settings.STANDBY_REPLICAS)
+                    && (spec.has(s.key()) || s.isPrefix() && !spec.map(s.key()).isEmpty())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A Kafka source as an aggregation reads it: the subscription, its bad-record mode, and its
+     * tasks (the topics' largest partition count now) and the partitions of the rows topic it
+     * places the rows on by their group-by values ({@code topic.partitions}).
+     */
+    static KafkaInput kafkaInput(PipelineSpec spec, Map<String, Object> client, KafkaSubscription subscription, int partitions) {
+        int tasks = 1;
+        try (Admin admin = Admin.create(client)) {
+            List<String> topics = subscription.pattern() == null ? subscription.topics()
+                    : admin.listTopics().names().get().stream().filter(subscription::subscribes).toList();
+            if (!topics.isEmpty()) {
+                for (var d : admin.describeTopics(topics).allTopicNames().get().values()) {
+                    tasks = Math.max(tasks, d.partitions().size());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ServiceErrors.topicOffsetsInterrupted(e);
+        } catch (ExecutionException e) {
+            throw ServiceErrors.topicOffsetsUnreadable(spec.name(), e);
+        }
+        return new KafkaInput(subscription, spec.string(Settings.KAFKA_BAD_RECORD), Topics.deadLetter(spec.name()), tasks, partitions);
+    }
+
+    /**
+     * Opens the stage {@code b} describes on a thread of {@code threads} and adds it to {@code stages}.
+     *
+     * @param kafka a Kafka source read directly, or null for the events (or deduplicated) topic
+     */
+    static void open(PipelineSpec spec, AggregationConfig.Builder b, KafkaInput kafka, Map<String, Object> client, RunOptions options,
+                     ExecutorService threads, List<Stage> stages) {
+        b.trimEvents(spec.bool(Settings.TOPIC_TRIM) && kafka == null)
+                .bounded(spec.trigger().bounded())
+                .restartWindow(Recovery.GIVE_UP_AFTER) // as long as the run loop tries a failed batch again
+                .replicationFactor(PipelineParts.replicationFactor(spec).map(Short::intValue).orElse(-1));
+        if (kafka != null) {
+            b.kafkaInput(kafka);
+        }
+        if (Instances.shared(spec)) {
+            b.instance(Instances.id(spec), Instances.standbyReplicas(spec));
+        }
+        AggregationConfig config = b.build();
+        String name = config.stageName();
+        stages.add(Stage.opening(name, threads.<PipelineStage>submit(() -> Recovery.open(name, options.stopRequested(),
+                () -> new StreamsAggregation(config, client)))));
+    }
+}

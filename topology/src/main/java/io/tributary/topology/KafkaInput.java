@@ -1,0 +1,48 @@
+package io.tributary.topology;
+
+import io.tributary.kafka.KafkaSubscription;
+import java.util.Objects;
+
+/**
+ * An aggregation or deduplication that reads someone else's Kafka topics ({@code source.kafka})
+ * rather than the pipeline's events topic: the records become rows as the subscription's format
+ * says, and the stage itself cuts them into Spark's batches with Spark's global watermark (see
+ * {@link StreamsAggregation}).
+ *
+ * @param subscription the topics and their format
+ * @param onBadRecord a value that is not a row: {@code deadLetter}, {@code drop} or {@code fail}
+ * @param deadLetterTopic where {@code deadLetter} sends it (naming topic, partition and offset)
+ * @param sourceTasks the tasks that read the source: its topics' largest partition count when the run starts
+ * @param partitions the partitions of the rows topic, by which the rows are placed by their group-by (or
+ *                   deduplication) values, as Spark shuffles them: the aggregation's tasks
+ */
+public record KafkaInput(KafkaSubscription subscription, String onBadRecord, String deadLetterTopic, int sourceTasks, int partitions) {
+    public KafkaInput {
+        if (sourceTasks < 1 || partitions < 1) {
+            throw new IllegalArgumentException("sourceTasks and partitions must be at least 1, not " + sourceTasks + " and " + partitions);
+        }
+        Objects.requireNonNull(subscription, "subscription");
+        Objects.requireNonNull(onBadRecord, "onBadRecord");
+        if (!onBadRecord.equals("deadLetter") && !onBadRecord.equals("drop") && !onBadRecord.equals("fail")) {
+            throw new IllegalArgumentException("onBadRecord is deadLetter, drop or fail, not " + onBadRecord);
+        }
+        if (onBadRecord.equals("deadLetter")) {
+            Objects.requireNonNull(deadLetterTopic, "deadLetterTopic");
+        }
+    }
+
+    /** The application's topic of batches (one partition): each batch's id, watermark and the source offsets it waits for. */
+    public static String batchesTopic(String applicationId) {
+        return applicationId + "-batches";
+    }
+
+    /** The application's topic of the source's rows, placed by their group-by values (Spark's shuffle), with the batches' markers. */
+    public static String rowsTopic(String applicationId) {
+        return applicationId + "-rows";
+    }
+
+    /** The application's topic where each task says it ended a batch, with the largest event time it read. */
+    public static String reportsTopic(String applicationId) {
+        return applicationId + "-batch-reports";
+    }
+}

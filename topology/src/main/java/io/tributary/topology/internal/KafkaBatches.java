@@ -1,0 +1,275 @@
+package io.tributary.topology.internal;
+
+import io.tributary.kafka.KafkaSubscription;
+import io.tributary.kafka.TopicCreation;
+import io.tributary.topology.KafkaInput;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The batches of an aggregation over a Kafka source: Spark's micro-batches, cut by this stage.
+ * A batch begins with the source's read_committed ends (the offset after the last record of each
+ * partition: its bounds); the stage publishes it, with Spark's watermark for it, to the batches
+ * topic, which every task reads as a global store; each task ends the batch (its marker: the
+ * output mode writes, late rows are judged by the watermark from then on) once it has read up to
+ * the bounds, and reports the largest event time it has read, in the same transaction. When every
+ * task has reported, the batch is over, and the next batch's watermark is the largest event time
+ * reported minus the delay (never lower than the last): Spark's global watermark over all
+ * partitions, taken at the end of each batch. A batch whose rows moved the watermark and that no
+ * new rows follow is followed by Spark's no-data batch (the same bounds, the new watermark).
+ */
+public final class KafkaBatches implements AutoCloseable {
+    private static final Duration POLL = Duration.ofMillis(20);
+    /** How long a batch may take to end on every task before the stage gives up. */
+    private static final Duration BATCH_TIMEOUT = Duration.ofMinutes(10);
+
+    private final KafkaInput input;
+    private final String batchesTopic;
+    private final Long delayMs;
+    private final boolean bounded;
+    private final Admin admin;
+    private final KafkaProducer<String, byte[]> producer;
+    private final KafkaConsumer<byte[], byte[]> reports;
+    private final KafkaConsumer<byte[], byte[]> tails;
+    /** Reads the batches topic as it grows: the last batch published, by this instance or another. */
+    private final KafkaConsumer<byte[], byte[]> published;
+    /** The latest report of each source task. */
+    private final Map<Integer, SourceBatch.Report> reported = new TreeMap<>();
+    /** The latest report of each aggregation task. */
+    private final Map<Integer, SourceBatch.Report> written = new TreeMap<>();
+    private SourceBatch last;
+    /** availableNow, once: the bounds when the run began, which no batch goes past. */
+    private Map<TopicPartition, Long> startBounds;
+
+    /**
+     * @param delay the watermark's delay, or null when the aggregation keeps no watermark
+     * @param bounded the run ends once what is there at its start is read (availableNow, once)
+     * @param replicationFactor of the batches and reports topics; -1: the broker's default
+     */
+    public KafkaBatches(KafkaInput input, String applicationId, Duration delay, boolean bounded, Map<String, Object> clientProps,
+                        int replicationFactor) {
+        this.input = input;
+        this.batchesTopic = KafkaInput.batchesTopic(applicationId);
+        this.delayMs = delay == null ? null : delay.toMillis();
+        this.bounded = bounded;
+        this.admin = Admin.create(clientProps);
+        List<NewTopic> topics = new ArrayList<>();
+        for (String t : SourceWiring.controlTopics(applicationId)) {
+            topics.add(new NewTopic(t, Optional.of(1), Optional.empty()).configs(Map.of("cleanup.policy", "compact")));
+        }
+        topics.add(new NewTopic(KafkaInput.rowsTopic(applicationId), Optional.of(input.partitions()), Optional.empty()));
+        TopicCreation.create(admin, topics, replicationFactor == -1 ? Optional.empty() : Optional.of((short) replicationFactor));
+        Map<String, Object> p = new HashMap<>(clientProps);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+        this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        Map<String, Object> c = new HashMap<>(clientProps);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        this.reports = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.tails = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.published = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        published.assign(List.of(new TopicPartition(batchesTopic, 0)));
+        published.seekToBeginning(published.assignment());
+        reports.assign(List.of(new TopicPartition(KafkaInput.reportsTopic(applicationId), 0)));
+        reports.seekToBeginning(reports.assignment());
+        readReports();
+        readPublished();
+    }
+
+    /** Reads the batches topic to its end: the last batch published (a restart goes on from it). */
+    private void readPublished() {
+        TopicPartition tp = published.assignment().iterator().next();
+        long end = published.endOffsets(List.of(tp)).get(tp);
+        while (published.position(tp) < end) {
+            for (ConsumerRecord<byte[], byte[]> r : published.poll(POLL)) {
+                if (r.value() != null) {
+                    SourceBatch b = SourceBatch.parse(r.value());
+                    if (last == null || b.batchId() >= last.batchId()) {
+                        last = b;
+                    }
+                }
+            }
+        }
+    }
+
+    private void readReports() {
+        TopicPartition tp = reports.assignment().iterator().next();
+        long end = reports.endOffsets(List.of(tp)).get(tp);
+        while (reports.position(tp) < end) {
+            for (ConsumerRecord<byte[], byte[]> r : reports.poll(POLL)) {
+                if (r.value() != null) {
+                    SourceBatch.Report report = SourceBatch.Report.parse(r.value());
+                    (SourceBatch.Report.AGGREGATE.equals(report.kind()) ? written : reported)
+                            .merge(report.task(), report, (a, b) -> b.batchId() >= a.batchId() ? b : a);
+                }
+            }
+        }
+    }
+
+    /**
+     * Runs the next batch, if there is one: new records in the source, or a watermark that the last
+     * batch moved. Returns its id once every task ended it, or empty when there was none.
+     *
+     * @param alive called while waiting: throws when the application stopped
+     */
+    public Optional<SourceBatch> runBatch(Runnable alive) {
+        readPublished();
+        int tasks = input.sourceTasks();
+        if (last != null) {
+            awaitReports(last.batchId(), tasks, alive);
+        }
+        Map<TopicPartition, Long> bounds;
+        if (bounded) {
+            if (startBounds == null) {
+                startBounds = tails();
+            }
+            bounds = startBounds;
+        } else {
+            bounds = tails();
+        }
+        boolean newData = false;
+        for (Map.Entry<TopicPartition, Long> e : bounds.entrySet()) {
+            long before = last == null ? 0 : last.bounds().getOrDefault(e.getKey(), 0L);
+            newData |= e.getValue() > before;
+        }
+        Long lastWm = last == null ? null : last.watermarkMs();
+        Long wm = lastWm;
+        if (delayMs != null) {
+            Long max = null;
+            for (SourceBatch.Report r : reported.values()) {
+                if (r.maxEventTimeMs() != null && (max == null || r.maxEventTimeMs() > max)) {
+                    max = r.maxEventTimeMs();
+                }
+            }
+            if (max != null) {
+                wm = lastWm == null ? max - delayMs : Math.max(lastWm, max - delayMs);
+            }
+        }
+        boolean moved = wm != null && (lastWm == null || wm > lastWm);
+        if (!newData && !moved) {
+            return Optional.empty();
+        }
+        Map<TopicPartition, Long> kept = new HashMap<>(last == null ? Map.of() : last.bounds());
+        kept.putAll(bounds); // a partition no longer seen keeps its last bound
+        SourceBatch next = new SourceBatch(last == null ? 0 : last.batchId() + 1, wm, kept);
+        try {
+            producer.send(new ProducerRecord<>(batchesTopic, 0, SourceBatch.KEY, next.toJson())).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw KafkaSourceErrors.interrupted(e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw KafkaSourceErrors.cannotReadSource("the batches topic " + batchesTopic, e.getCause());
+        }
+        last = next;
+        awaitReports(next.batchId(), tasks, alive);
+        return Optional.of(next);
+    }
+
+    /** The bounds of the batch before the last one run, for a progress record: empty before any. */
+    public Map<TopicPartition, Long> lastBounds() {
+        return last == null ? Map.of() : last.bounds();
+    }
+
+    private void awaitReports(long batchId, int tasks, Runnable alive) {
+        long deadline = System.nanoTime() + BATCH_TIMEOUT.toNanos();
+        while (true) {
+            readReports();
+            List<String> missing = new ArrayList<>();
+            for (int t = 0; t < tasks; t++) {
+                SourceBatch.Report r = reported.get(t);
+                if (r == null || r.batchId() < batchId) {
+                    missing.add("source " + t);
+                }
+            }
+            for (int t = 0; t < input.partitions(); t++) {
+                SourceBatch.Report r = written.get(t);
+                if (r == null || r.batchId() < batchId) {
+                    missing.add("aggregate " + t);
+                }
+            }
+            if (missing.isEmpty()) {
+                return;
+            }
+            alive.run();
+            if (System.nanoTime() > deadline) {
+                throw KafkaSourceErrors.batchDidNotEnd(batchesTopic, batchId, BATCH_TIMEOUT.toMinutes(), missing);
+            }
+            try {
+                Thread.sleep(POLL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw KafkaSourceErrors.interrupted(e);
+            }
+        }
+    }
+
+    /** The source's partitions: the topics', or those of every topic the pattern matches now. */
+    private List<TopicPartition> partitions() {
+        KafkaSubscription s = input.subscription();
+        List<TopicPartition> out = new ArrayList<>();
+        Map<String, List<PartitionInfo>> all = tails.listTopics();
+        all.forEach((topic, infos) -> {
+            if (s.subscribes(topic)) {
+                infos.forEach(i -> out.add(new TopicPartition(topic, i.partition())));
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Each partition's offset after its last record that a read_committed reader gets (a task's
+     * position once it read it); a partition without one (empty, or only control records and
+     * aborted records at its end) is left out.
+     */
+    private Map<TopicPartition, Long> tails() {
+        List<TopicPartition> tps = partitions();
+        Map<TopicPartition, Long> begin = tails.beginningOffsets(tps);
+        Map<TopicPartition, Long> end = tails.endOffsets(tps);
+        List<TopicPartition> read = tps.stream().filter(tp -> end.get(tp) > begin.get(tp)).toList();
+        Map<TopicPartition, Long> out = new HashMap<>();
+        tails.assign(read);
+        for (TopicPartition tp : read) {
+            tails.seek(tp, Math.max(begin.get(tp), end.get(tp) - ControlRecordGap.MAX_GAP * 8));
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (read.stream().anyMatch(tp -> tails.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> r : tails.poll(POLL)) {
+                TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                if (r.offset() < end.get(tp)) {
+                    out.merge(tp, r.offset() + 1, Math::max);
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+        reports.close(Duration.ofSeconds(5));
+        tails.close(Duration.ofSeconds(5));
+        published.close(Duration.ofSeconds(5));
+        admin.close(Duration.ofSeconds(5));
+    }
+}

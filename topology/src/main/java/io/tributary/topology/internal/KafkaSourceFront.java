@@ -1,0 +1,209 @@
+package io.tributary.topology.internal;
+
+import io.tributary.kafka.SourceRecords;
+import io.tributary.schema.BadRecordException;
+import io.tributary.schema.GroupKey;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.RowPack;
+import io.tributary.schema.Topics;
+import io.tributary.topology.KafkaInput;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The front of an aggregation or deduplication over a Kafka source, on one task (partition k of
+ * every source topic): it decodes each record's value with the source's format into rows, which it
+ * writes to the rows topic packed as the events topic's rows are ({@link RowPack}), on the partition
+ * their group-by (or deduplication) values give (Spark's shuffle), and sends a value that is not a
+ * row where {@code onBadRecord} says. It ends the batches the stage publishes ({@link SourceBatch}):
+ * once it has read up to a batch's bounds on its partitions, it writes the batch's marker to every
+ * partition of the rows topic, as the file source writes one to every partition of the events
+ * topic, and reports the largest event time it read so far, from which the stage makes the next
+ * batch's watermark. Its batch, positions and largest event time
+ * are in a changelogged store, written before every commit: a restart goes on where the last commit was.
+ */
+public final class KafkaSourceFront implements Processor<byte[], byte[], Object, Object> {
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceFront.class);
+    /** How often a task with nothing to read looks for a new batch (wall clock). */
+    private static final Duration CHECK_EVERY = Duration.ofMillis(20);
+    private static final String NEXT = "nextBatch";
+    private static final String MAX = "maxEventTimeMs";
+    private static final String POSITION = "position:";
+
+    private final KafkaInput input;
+    private final SourceWiring.Nodes nodes;
+    private final String stage;
+    private final int eventTime;
+    private final RowJson rowJson;
+    private final SourceRecords records;
+    /** Places a row on a partition of the rows topic by its group-by (or deduplication) values. */
+    private final GroupKey placeBy;
+    private final int partitions;
+    /** The rows of the record in process, by the rows topic's partition they go to. */
+    private final Map<Integer, RowPack> packs = new TreeMap<>();
+    private final Map<TopicPartition, Long> positions = new HashMap<>();
+    private ProcessorContext<Object, Object> context;
+    private KeyValueStore<String, Long> store;
+    private ReadOnlyKeyValueStore<String, byte[]> batches;
+    private long nextBatch;
+    private Long maxEventTimeMs;
+    private byte[] lastBatchBytes;
+    private SourceBatch lastBatch;
+    private boolean dirty;
+    /** The timestamp of the record in process. */
+    private long timestamp;
+
+    /** @param eventTime the index of the event-time column in the source's rows, or -1 */
+    public KafkaSourceFront(KafkaInput input, SourceWiring.Nodes nodes, String stage, int eventTime, List<String> placeBy) {
+        this.input = input;
+        this.placeBy = new GroupKey(input.subscription().rowSchema(), placeBy);
+        this.partitions = input.partitions();
+        this.nodes = nodes;
+        this.stage = stage;
+        this.eventTime = eventTime;
+        this.rowJson = new RowJson(input.subscription().rowSchema());
+        this.records = new SourceRecords(input.subscription());
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        this.context = context;
+        this.store = context.getStateStore(nodes.frontStore());
+        this.batches = context.getStateStore(nodes.batchesStore());
+        Long next = store.get(NEXT);
+        nextBatch = next == null ? 0 : next;
+        maxEventTimeMs = store.get(MAX);
+        try (KeyValueIterator<String, Long> it = store.prefixScan(POSITION, new org.apache.kafka.common.serialization.StringSerializer())) {
+            while (it.hasNext()) {
+                KeyValue<String, Long> kv = it.next();
+                String tp = kv.key.substring(POSITION.length());
+                int colon = tp.lastIndexOf(':');
+                positions.put(new TopicPartition(tp.substring(0, colon), Integer.parseInt(tp.substring(colon + 1))), kv.value);
+            }
+        }
+        CommitHook hook = context.getStateStore(nodes.frontCommitHook());
+        hook.beforeCommit(this::flush);
+        context.schedule(CHECK_EVERY, PunctuationType.WALL_CLOCK_TIME, now -> endBatchIfDue());
+    }
+
+    private void flush() {
+        if (!dirty) {
+            return;
+        }
+        store.put(NEXT, nextBatch);
+        if (maxEventTimeMs != null) {
+            store.put(MAX, maxEventTimeMs);
+        }
+        positions.forEach((tp, o) -> store.put(POSITION + tp.topic() + ":" + tp.partition(), o));
+        dirty = false;
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        RecordMetadata md = context.recordMetadata().orElseThrow();
+        timestamp = record.timestamp();
+        ConsumerRecord<byte[], byte[]> r = new ConsumerRecord<>(md.topic(), md.partition(), md.offset(), record.timestamp(),
+                TimestampType.CREATE_TIME, -1, -1, record.key(), record.value(), record.headers(), Optional.empty());
+        records.rows(r, this::row, this::reject);
+        forwardRows();
+        positions.put(new TopicPartition(md.topic(), md.partition()), md.offset() + 1);
+        dirty = true;
+        endBatchIfDue();
+    }
+
+    private void row(Object[] row) {
+        if (eventTime >= 0 && row[eventTime] instanceof Long micros) {
+            long ms = Math.floorDiv(micros, 1000L);
+            if (maxEventTimeMs == null || ms > maxEventTimeMs) {
+                maxEventTimeMs = ms;
+            }
+        }
+        int partition = partitions == 1 ? 0 : Utils.toPositive(Utils.murmur2(placeBy.key(row))) % partitions;
+        RowPack pack = packs.computeIfAbsent(partition, p -> new RowPack(4096));
+        pack.add(rowJson, row, -1);
+        if (pack.rows() >= 1000 || pack.bytes() >= RowPack.MAX_BYTES) {
+            forward(partition, pack);
+        }
+    }
+
+    private void forwardRows() {
+        packs.forEach(this::forward);
+    }
+
+    private void forward(int partition, RowPack pack) {
+        if (pack.rows() > 0) {
+            context.forward(new Record<>(new ResultKey(partition), pack.take(), Math.max(0, timestamp), new RecordHeaders()),
+                    nodes.rowsSink());
+        }
+    }
+
+    private void reject(ConsumerRecord<byte[], byte[]> r, int row, byte[] bytes, int off, int len, String ddl, BadRecordException why,
+                        boolean binary) {
+        String where = SourceRecords.where(r.topic(), r.partition(), r.offset(), row);
+        switch (input.onBadRecord()) {
+            case "fail" -> throw KafkaSourceErrors.badValueFails(where, ddl, why);
+            case "drop" -> LOG.warn("{}: {} is not a row: {}; dropped (onBadRecord drop)", stage, where, why.getMessage());
+            default -> {
+                LOG.warn("{}: {} is not a row: {}; sent to dead-letter topic {}", stage, where, why.getMessage(), input.deadLetterTopic());
+                context.forward(new Record<>(SourceRecords.deadLetterKey(r.topic(), r.partition(), r.offset()),
+                        SourceRecords.deadLetter(stage, r.topic(), r.partition(), r.offset(), row, why, bytes, off, len, binary),
+                        Math.max(0, r.timestamp()), new RecordHeaders()), nodes.deadLetterSink());
+            }
+        }
+    }
+
+    /** Ends the batch the stage published when it is this task's next and the task has read up to its bounds. */
+    private void endBatchIfDue() {
+        byte[] v = batches.get(SourceBatch.KEY);
+        if (v == null) {
+            return;
+        }
+        if (v != lastBatchBytes) {
+            lastBatchBytes = v;
+            lastBatch = SourceBatch.parse(v);
+        }
+        SourceBatch b = lastBatch;
+        if (b.batchId() != nextBatch) {
+            return;
+        }
+        int task = context.taskId().partition();
+        for (Map.Entry<TopicPartition, Long> e : b.bounds().entrySet()) {
+            if (e.getKey().partition() == task && e.getValue() > 0 && positions.getOrDefault(e.getKey(), -1L) < e.getValue()) {
+                return;
+            }
+        }
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
+        long markerTime = b.watermarkMs() != null ? b.watermarkMs() : maxEventTimeMs != null ? maxEventTimeMs : 0;
+        byte[] marker = Topics.watermarkMarker(b.batchId(), b.watermarkMs(), false);
+        for (int p = 0; p < partitions; p++) { // every aggregation task counts the markers of every source task
+            context.forward(new Record<>(new ResultKey(p), marker, Math.max(0, markerTime), headers), nodes.rowsSink());
+        }
+        SourceBatch.Report report = new SourceBatch.Report(SourceBatch.Report.SOURCE, b.batchId(), task, maxEventTimeMs);
+        context.forward(new Record<>(report.key(), report.toJson(), Math.max(0, markerTime), new RecordHeaders()), nodes.reportsSink());
+        context.commit(); // the batch's marker and report visible now, not at the next commit interval
+        nextBatch = b.batchId() + 1;
+        dirty = true;
+        LOG.debug("{}: task {} ended batch {} at watermark {}", stage, task, b.batchId(), b.watermarkMs());
+    }
+}
