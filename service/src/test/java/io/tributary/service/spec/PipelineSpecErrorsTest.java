@@ -291,4 +291,42 @@ class PipelineSpecErrorsTest {
         refused(PipelineSpecTest.QUICKSTART, Map.of(), Map.of("source.files.schemaHints", "ts TIMESTAMP"))
                 .hasMessageContaining("key 'source.files.schemaHints'").hasMessageContaining("source.files.schema is given");
     }
+
+    private static final String KAFKA_AGGREGATE = """
+            name: sales
+            source:
+              kafka:
+                topics: [sales]
+                schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+            aggregate:
+              eventTime: ts
+              watermark: 5 minutes
+              window: 10 minutes
+              groupBy: [user]
+              select: { t: sum(amt) }
+            sink:
+              delta:
+                path: agg/
+            """;
+
+    @Test
+    void anAggregationOverAKafkaSourceTakesTheSpecButNotAStartElsewhere() throws IOException {
+        assertThat(load(KAFKA_AGGREGATE, Map.of(), Map.of()).name()).isEqualTo("sales");
+        refused(KAFKA_AGGREGATE.replace("    topics: [sales]\n", "    topics: [sales]\n    startingOffsets: latest\n"))
+                .hasMessageContaining("key 'source.kafka.startingOffsets' is not taken with 'aggregate.")
+                .hasMessageContaining("reads every partition from its earliest offset");
+        refused(KAFKA_AGGREGATE.replace("    topics: [sales]\n", "    topics: [sales]\n    maxOffsetsPerTrigger: 100\n"))
+                .hasMessageContaining("key 'source.kafka.maxOffsetsPerTrigger' is not taken with");
+        refused(KAFKA_AGGREGATE.replace("  select: { t: sum(amt) }\n", "  select: { t: sum(amt) }\n  closeIdleWindowsAfter: 1 minute\n"))
+                .hasMessageContaining("aggregate.closeIdleWindowsAfter").hasMessageContaining("a Delta or Kafka source does not take it");
+    }
+
+    @Test
+    void dropDuplicatesOverAKafkaSourceTakesTheSpecButNotAStartElsewhere() throws IOException {
+        String dedup = KAFKA_AGGREGATE.substring(0, KAFKA_AGGREGATE.indexOf("aggregate:"))
+                + "transform:\n  dropDuplicates:\n    keys: [id]\nsink:\n  delta:\n    path: out/\n";
+        assertThat(load(dedup, Map.of(), Map.of()).name()).isEqualTo("sales");
+        refused(dedup.replace("    topics: [sales]\n", "    topics: [sales]\n    startingTimestamp: 1000\n"))
+                .hasMessageContaining("key 'source.kafka.startingTimestamp' is not taken with 'transform.dropDuplicates.keys'");
+    }
 }

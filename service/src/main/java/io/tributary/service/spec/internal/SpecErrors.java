@@ -59,7 +59,7 @@ public final class SpecErrors {
     /** When closeIdleWindowsAfter is given for a Delta source. */
     public static TributaryException closeIdleWithDeltaSource(String where, String key) {
         return new TributaryException(where + ": key '" + key + "' closes windows when no new file comes; it is for source.files"
-                + " only, and a Delta source does not take it: remove it (the windows then close as Spark's do, when later events"
+                + " only, and a Delta or Kafka source does not take it: remove it (the windows then close as Spark's do, when later events"
                 + " move the watermark)");
     }
 
