@@ -1,5 +1,6 @@
 package io.tributary.topology.internal;
 
+import io.tributary.kafka.KeyPartition;
 import io.tributary.kafka.SourceRecords;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.GroupKey;
@@ -17,7 +18,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -138,7 +138,7 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
                 maxEventTimeMs = ms;
             }
         }
-        int partition = partitions == 1 ? 0 : Utils.toPositive(Utils.murmur2(placeBy.key(row))) % partitions;
+        int partition = partitions == 1 ? 0 : KeyPartition.of(placeBy.key(row), partitions); // as the file source places them
         RowPack pack = packs.computeIfAbsent(partition, p -> new RowPack(4096));
         pack.add(rowJson, row, -1);
         if (pack.rows() >= 1000 || pack.bytes() >= RowPack.MAX_BYTES) {
