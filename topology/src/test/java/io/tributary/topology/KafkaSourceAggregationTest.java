@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.broker.EmbeddedBroker;
+import io.tributary.broker.BrokerExtension;
 import io.tributary.kafka.KafkaSourceSettings;
 import io.tributary.kafka.KafkaSubscription;
 import io.tributary.schema.Progress;
@@ -35,6 +35,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -45,32 +46,35 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("integration")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class KafkaSourceAggregationTest {
-    private static final String TOPIC = "orders";
     private static final int PARTITIONS = 3;
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    @RegisterExtension
+    static final BrokerExtension KAFKA = new BrokerExtension();
+
     @TempDir
     Path dir;
+    /** The source topic of the test: its pipeline's name, so that the tests share the broker. */
+    private String topic;
 
-    /** golden/windows/case-901: four availableNow runs, a file each in Spark's; here its rows, produced before each run. */
+    /** golden/windows/case-901, runs 1 to 3: availableNow runs, a file each in Spark's; here its rows, produced before each run. */
     @Test
     void windowedAppendOverAThreePartitionTopicGivesSparksTableAfterEveryRunAcrossRestarts() throws Exception {
         AggregateSpec spec = GoldenWindowsTest.goldenSpec();
-        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"))) {
-            Map<String, Object> client = Map.of("bootstrap.servers", broker.bootstrapServers());
-            createTopics(client, TOPIC, Topics.results("w"));
-            List<String> table = new ArrayList<>();
-            Function<Object[], String> line = row -> new AggregationDriver.Output(false, 0, row, null).line();
-            for (int run = 1; run <= 4; run++) {
-                produce(client, GoldenWindowsTest.lines("case-901/run" + run + ".json"));
-                List<Long> batches = runAvailableNow(AggregationConfig.builder("w", spec, dir.resolve("streams")), client, "deadLetter");
-                table.addAll(results(client, Topics.results("w"), spec.outputSchema(), line));
-                GoldenWindowsTest.Golden golden = GoldenWindowsTest.golden("case-901/after-run" + run + ".txt");
-                assertThat(batches).as("run %d: a data batch, then Spark's no-data batch (%s)", run, golden.batches()).hasSize(2);
-                assertThat(batches.get(1)).isZero();
-                assertThat(batches.get(0)).isEqualTo(GoldenWindowsTest.lines("case-901/run" + run + ".json").size());
-                assertThat(GoldenWindowsTest.sorted(table)).as("after run %d", run).isEqualTo(golden.rows());
-            }
+        topic = "w";
+        Map<String, Object> client = KAFKA.client();
+        createTopics(client, topic, Topics.results("w"));
+        List<String> table = new ArrayList<>();
+        Function<Object[], String> line = row -> new AggregationDriver.Output(false, 0, row, null).line();
+        for (int run = 1; run <= 3; run++) {
+            produce(client, GoldenWindowsTest.lines("case-901/run" + run + ".json"));
+            List<Long> batches = runAvailableNow(AggregationConfig.builder("w", spec, dir.resolve("streams")), client, "deadLetter");
+            table.addAll(results(client, Topics.results("w"), spec.outputSchema(), line));
+            GoldenWindowsTest.Golden golden = GoldenWindowsTest.golden("case-901/after-run" + run + ".txt");
+            assertThat(batches).as("run %d: a data batch, then Spark's no-data batch (%s)", run, golden.batches()).hasSize(2);
+            assertThat(batches.get(1)).isZero();
+            assertThat(batches.get(0)).isEqualTo(GoldenWindowsTest.lines("case-901/run" + run + ".json").size());
+            assertThat(GoldenWindowsTest.sorted(table)).as("after run %d", run).isEqualTo(golden.rows());
         }
     }
 
@@ -78,55 +82,53 @@ class KafkaSourceAggregationTest {
     @Test
     void aBadValueIsDeadLetteredNamingItsTopicPartitionAndOffset() throws Exception {
         AggregateSpec spec = GoldenWindowsTest.goldenSpec();
-        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"))) {
-            Map<String, Object> client = Map.of("bootstrap.servers", broker.bootstrapServers());
-            createTopics(client, TOPIC, Topics.results("b"), Topics.deadLetter("b"));
-            List<String> rows = new ArrayList<>(GoldenWindowsTest.lines("case-901/run1.json"));
-            try (KafkaProducer<byte[], byte[]> p = producer(client)) {
-                p.send(new ProducerRecord<>(TOPIC, 1, null, bytes("{\"id\": 99, \"user\": \"x\", \"amt\": \"many\""))).get();
-            }
-            produce(client, rows);
-            runAvailableNow(AggregationConfig.builder("b", spec, dir.resolve("streams")), client, "deadLetter");
-            List<String> table = results(client, Topics.results("b"), spec.outputSchema(),
-                    row -> new AggregationDriver.Output(false, 0, row, null).line());
-            assertThat(GoldenWindowsTest.sorted(table)).isEqualTo(GoldenWindowsTest.golden("case-901/after-run1.txt").rows());
-            List<JsonNode> letters = new ArrayList<>();
-            for (ConsumerRecord<byte[], byte[]> r : read(client, Topics.deadLetter("b"))) {
-                letters.add(JSON.readTree(r.value()));
-            }
-            assertThat(letters).hasSize(1);
-            assertThat(letters.get(0).get("topic").asText()).isEqualTo(TOPIC);
-            assertThat(letters.get(0).get("partition").asInt()).isEqualTo(1);
-            assertThat(letters.get(0).get("offset").asLong()).isZero();
-            assertThat(letters.get(0).get("stage").asText()).isEqualTo("b/aggregate");
-            assertThat(letters.get(0).get("text").asText()).contains("\"many\"");
+        topic = "b";
+        Map<String, Object> client = KAFKA.client();
+        createTopics(client, topic, Topics.results("b"), Topics.deadLetter("b"));
+        List<String> rows = new ArrayList<>(GoldenWindowsTest.lines("case-901/run1.json"));
+        try (KafkaProducer<byte[], byte[]> p = producer(client)) {
+            p.send(new ProducerRecord<>(topic, 1, null, bytes("{\"id\": 99, \"user\": \"x\", \"amt\": \"many\""))).get();
         }
+        produce(client, rows);
+        runAvailableNow(AggregationConfig.builder("b", spec, dir.resolve("streams")), client, "deadLetter");
+        List<String> table = results(client, Topics.results("b"), spec.outputSchema(),
+                row -> new AggregationDriver.Output(false, 0, row, null).line());
+        assertThat(GoldenWindowsTest.sorted(table)).isEqualTo(GoldenWindowsTest.golden("case-901/after-run1.txt").rows());
+        List<JsonNode> letters = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : read(client, Topics.deadLetter("b"))) {
+            letters.add(JSON.readTree(r.value()));
+        }
+        assertThat(letters).hasSize(1);
+        assertThat(letters.get(0).get("topic").asText()).isEqualTo(topic);
+        assertThat(letters.get(0).get("partition").asInt()).isEqualTo(1);
+        assertThat(letters.get(0).get("offset").asLong()).isZero();
+        assertThat(letters.get(0).get("stage").asText()).isEqualTo("b/aggregate");
+        assertThat(letters.get(0).get("text").asText()).contains("\"many\"");
     }
 
-    /** golden/dedup/within-watermark, runs 1 to 3 (a file each): dropDuplicatesWithinWatermark over the topic. */
+    /** golden/dedup/within-watermark, runs 1 and 2 (a file each): dropDuplicatesWithinWatermark over the topic. */
     @Test
     void dropDuplicatesOverATopicGivesSparksTableAfterEveryRun() throws Exception {
         JsonNode c = JSON.readTree(GoldenDedupTest.text("within-watermark/case.json"));
         DedupSpec spec = GoldenDedupTest.spec(c);
-        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"))) {
-            Map<String, Object> client = Map.of("bootstrap.servers", broker.bootstrapServers());
-            createTopics(client, TOPIC, Topics.results("d"));
-            List<String> table = new ArrayList<>();
-            for (int run = 1; run <= 3; run++) {
-                produce(client, GoldenDedupTest.lines("within-watermark/run" + run + ".json"));
-                runAvailableNow(AggregationConfig.dedup("d", spec, dir.resolve("streams")), client, "deadLetter");
-                table.addAll(results(client, Topics.results("d"), GoldenDedupTest.SCHEMA, DedupDriver::line));
-                List<String> golden = GoldenDedupTest.lines("within-watermark/after-run" + run + ".txt");
-                assertThat(table.stream().sorted().toList()).as("after run %d", run)
-                        .isEqualTo(golden.stream().filter(l -> !l.startsWith("#") && !l.startsWith("batches")).sorted().toList());
-            }
+        topic = "d";
+        Map<String, Object> client = KAFKA.client();
+        createTopics(client, topic, Topics.results("d"));
+        List<String> table = new ArrayList<>();
+        for (int run = 1; run <= 2; run++) {
+            produce(client, GoldenDedupTest.lines("within-watermark/run" + run + ".json"));
+            runAvailableNow(AggregationConfig.dedup("d", spec, dir.resolve("streams")), client, "deadLetter");
+            table.addAll(results(client, Topics.results("d"), GoldenDedupTest.SCHEMA, DedupDriver::line));
+            List<String> golden = GoldenDedupTest.lines("within-watermark/after-run" + run + ".txt");
+            assertThat(table.stream().sorted().toList()).as("after run %d", run)
+                    .isEqualTo(golden.stream().filter(l -> !l.startsWith("#") && !l.startsWith("batches")).sorted().toList());
         }
     }
 
     /** Opens the stage over the topic, runs batches until there is none, closes it; the rows of each batch. */
     private List<Long> runAvailableNow(AggregationConfig.Builder builder, Map<String, Object> client, String onBadRecord) {
         String pipeline = builder.build().pipeline();
-        KafkaInput input = new KafkaInput(subscription(), onBadRecord, Topics.deadLetter(pipeline), PARTITIONS, PARTITIONS);
+        KafkaInput input = new KafkaInput(subscription(topic), onBadRecord, Topics.deadLetter(pipeline), PARTITIONS, PARTITIONS);
         List<Long> batches = new ArrayList<>();
         try (StreamsAggregation stage = new StreamsAggregation(builder.kafkaInput(input).bounded(true).build(), client)) {
             for (Optional<Progress> p = stage.runBatch(); p.isPresent(); p = stage.runBatch()) {
@@ -136,9 +138,9 @@ class KafkaSourceAggregationTest {
         return batches;
     }
 
-    private static KafkaSubscription subscription() {
+    private static KafkaSubscription subscription(String topic) {
         Map<String, String> raw = new HashMap<>();
-        raw.put("topics", TOPIC);
+        raw.put("topics", topic);
         raw.put("format", "json");
         raw.put("schema", GoldenDedupTest.SCHEMA.toDdl());
         return KafkaSubscription.of(Values.of(KafkaSourceSettings.ALL, raw));
@@ -155,11 +157,11 @@ class KafkaSourceAggregationTest {
     }
 
     /** The rows as a producer of the topic writes them: one JSON object per record, spread over the partitions by id. */
-    private static void produce(Map<String, Object> client, List<String> rows) throws Exception {
+    private void produce(Map<String, Object> client, List<String> rows) throws Exception {
         try (KafkaProducer<byte[], byte[]> p = producer(client)) {
             for (String row : rows) {
                 int id = JSON.readTree(row).get("id").asInt();
-                p.send(new ProducerRecord<>(TOPIC, id % PARTITIONS, bytes(String.valueOf(id)), bytes(row))).get();
+                p.send(new ProducerRecord<>(topic, id % PARTITIONS, bytes(String.valueOf(id)), bytes(row))).get();
             }
         }
     }

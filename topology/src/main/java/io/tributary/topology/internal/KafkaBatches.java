@@ -2,6 +2,9 @@ package io.tributary.topology.internal;
 
 import io.tributary.kafka.KafkaSubscription;
 import io.tributary.kafka.TopicCreation;
+import io.tributary.kafka.TopicTrim;
+import io.tributary.schema.Topics;
+import org.apache.kafka.common.KafkaFuture;
 import io.tributary.topology.KafkaInput;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,6 +59,10 @@ public final class KafkaBatches implements AutoCloseable {
     /** The latest report of each aggregation task. */
     private final Map<Integer, SourceBatch.Report> written = new TreeMap<>();
     private SourceBatch last;
+    private final String applicationId;
+    private final String rowsTopic;
+    /** The deletion of the rows the aggregation committed past, in flight. */
+    private KafkaFuture<Void> trim;
     /** availableNow, once: the bounds when the run began, which no batch goes past. */
     private Map<TopicPartition, Long> startBounds;
 
@@ -68,6 +75,8 @@ public final class KafkaBatches implements AutoCloseable {
                         int replicationFactor) {
         this.input = input;
         this.batchesTopic = KafkaInput.batchesTopic(applicationId);
+        this.applicationId = applicationId;
+        this.rowsTopic = KafkaInput.rowsTopic(applicationId);
         this.delayMs = delay == null ? null : delay.toMillis();
         this.bounded = bounded;
         this.admin = Admin.create(clientProps);
@@ -75,7 +84,9 @@ public final class KafkaBatches implements AutoCloseable {
         for (String t : SourceWiring.controlTopics(applicationId)) {
             topics.add(new NewTopic(t, Optional.of(1), Optional.empty()).configs(Map.of("cleanup.policy", "compact")));
         }
-        topics.add(new NewTopic(KafkaInput.rowsTopic(applicationId), Optional.of(input.partitions()), Optional.empty()));
+        // no time retention (markers carry event times): trimmed once the aggregation committed past its records
+        topics.add(new NewTopic(KafkaInput.rowsTopic(applicationId), Optional.of(input.partitions()), Optional.empty())
+                .configs(Topics.EVENT_TIME_TOPIC_CONFIG));
         TopicCreation.create(admin, topics, replicationFactor == -1 ? Optional.empty() : Optional.of((short) replicationFactor));
         Map<String, Object> p = new HashMap<>(clientProps);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -183,7 +194,29 @@ public final class KafkaBatches implements AutoCloseable {
         }
         last = next;
         awaitReports(next.batchId(), tasks, alive);
+        trimRows();
         return Optional.of(next);
+    }
+
+    /** Deletes the rows topic's records before the offsets the aggregation committed: never read again (a restart resumes there). */
+    private void trimRows() {
+        if (trim != null && !trim.isDone()) {
+            return;
+        }
+        try {
+            Map<TopicPartition, Long> committed = new HashMap<>();
+            admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get().forEach((tp, om) -> {
+                if (om != null && tp.topic().equals(rowsTopic)) {
+                    committed.put(tp, om.offset());
+                }
+            });
+            trim = committed.isEmpty() ? null : TopicTrim.before(admin, committed);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw KafkaSourceErrors.interrupted(e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw KafkaSourceErrors.cannotReadSource("the aggregation's committed offsets", e.getCause());
+        }
     }
 
     /** The bounds of the batch before the last one run, for a progress record: empty before any. */
@@ -266,6 +299,7 @@ public final class KafkaBatches implements AutoCloseable {
 
     @Override
     public void close() {
+        TopicTrim.await(trim);
         producer.close(Duration.ofSeconds(5));
         reports.close(Duration.ofSeconds(5));
         tails.close(Duration.ofSeconds(5));
