@@ -17,8 +17,6 @@ import io.tributary.sink.SinkSettings;
 import io.tributary.source.DeltaSourceSettings;
 import io.tributary.topology.AggregationSettings;
 import io.tributary.schema.PipelineStage;
-import io.tributary.schema.Progress;
-import io.tributary.schema.StageShare;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
@@ -301,38 +299,6 @@ public final class PipelineParts {
             return FileIngest.readAhead(ingestConfig(spec, input, aggregate, true), spec.integer(Settings.PARTITIONS));
         } catch (RuntimeException e) {
             return null;
-        }
-    }
-
-    /** The sink stage: the sink, and its background compaction after every N commits ({@code sink.delta.optimizeEvery}). */
-    record SinkStage(DeltaSink sink, AutoOptimize optimize) implements PipelineStage {
-        @Override
-        public String stageName() {
-            return sink.stageName();
-        }
-
-        /** A batch of the sink; a batch already in the table is no commit. */
-        @Override
-        public Optional<Progress> runBatch() {
-            Optional<Progress> progress = sink.runBatch();
-            progress.filter(p -> p.sink() != null && p.sink().numOutputRows() > 0).ifPresent(p -> optimize.afterCommit());
-            return progress;
-        }
-
-        @Override
-        public Optional<Progress> idleProgress() {
-            return sink.idleProgress();
-        }
-
-        @Override
-        public Optional<StageShare> workShare() {
-            return sink.workShare();
-        }
-
-        @Override
-        public void close() {
-            optimize.close();
-            sink.close();
         }
     }
 

@@ -18,6 +18,10 @@ public final class KafkaSourceErrors {
                 + " (source.kafka.onBadRecord: fail); fix or skip the record, or set onBadRecord to deadLetter or drop", why);
     }
 
+    static BadRecordException expressionFails(io.tributary.expressions.ExpressionException e) {
+        return new BadRecordException(null, "expression \"" + e.expression() + "\" fails: " + e.condition() + ": " + e.reason());
+    }
+
     static TributaryException batchDidNotEnd(String applicationId, long batchId, long minutes, Object missing) {
         return new TributaryException("aggregation " + applicationId + ": batch " + batchId + " did not end on every task within "
                 + minutes + " minutes (tasks still in it: " + missing + "); is every instance of the pipeline running?", null);

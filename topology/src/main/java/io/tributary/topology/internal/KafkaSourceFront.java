@@ -1,5 +1,7 @@
 package io.tributary.topology.internal;
 
+import io.tributary.expressions.ExpressionException;
+import io.tributary.expressions.RowTransform;
 import io.tributary.kafka.KeyPartition;
 import io.tributary.kafka.SourceRecords;
 import io.tributary.schema.BadRecordException;
@@ -56,6 +58,8 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
     private final int eventTime;
     private final RowJson rowJson;
     private final SourceRecords records;
+    /** The pipeline's transform of the source's rows, or null. */
+    private final RowTransform transform;
     /** Places a row on a partition of the rows topic by its group-by (or deduplication) values. */
     private final GroupKey placeBy;
     private final int partitions;
@@ -76,12 +80,13 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
     /** @param eventTime the index of the event-time column in the source's rows, or -1 */
     public KafkaSourceFront(KafkaInput input, SourceWiring.Nodes nodes, String stage, int eventTime, List<String> placeBy) {
         this.input = input;
-        this.placeBy = new GroupKey(input.subscription().rowSchema(), placeBy);
+        this.placeBy = new GroupKey(input.subscription().outputSchema(), placeBy);
         this.partitions = input.partitions();
         this.nodes = nodes;
         this.stage = stage;
         this.eventTime = eventTime;
-        this.rowJson = new RowJson(input.subscription().rowSchema());
+        this.rowJson = new RowJson(input.subscription().outputSchema());
+        this.transform = input.subscription().transform();
         this.records = new SourceRecords(input.subscription());
     }
 
@@ -131,7 +136,23 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
         endBatchIfDue();
     }
 
-    private void row(Object[] row) {
+    /** A decoded row: through the transform (joins, where, select) when there is one, then placed. */
+    private int row(Object[] decoded) {
+        if (transform == null) {
+            place(decoded);
+            return 1;
+        }
+        List<Object[]> rows;
+        try {
+            rows = transform.apply(decoded);
+        } catch (ExpressionException e) {
+            throw KafkaSourceErrors.expressionFails(e);
+        }
+        rows.forEach(this::place);
+        return rows.size();
+    }
+
+    private void place(Object[] row) {
         if (eventTime >= 0 && row[eventTime] instanceof Long micros) {
             long ms = Math.floorDiv(micros, 1000L);
             if (maxEventTimeMs == null || ms > maxEventTimeMs) {
@@ -204,6 +225,9 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
         context.commit(); // the batch's marker and report visible now, not at the next commit interval
         nextBatch = b.batchId() + 1;
         dirty = true;
+        if (transform != null) {
+            transform.refresh(); // the next batch joins the static tables as of its start, as Spark's stream-static join
+        }
         LOG.debug("{}: task {} ended batch {} at watermark {}", stage, task, b.batchId(), b.watermarkMs());
     }
 }
