@@ -97,6 +97,10 @@ final class KafkaSourceChecks {
                 throw SpecErrors.kafkaSourceAggregation(where.apply(key), key, aggregating);
             }
         }
+        if (spec.has(Settings.KAFKA_SCHEMA_EVOLUTION) && "addNewColumns".equalsIgnoreCase(spec.string(Settings.KAFKA_SCHEMA_EVOLUTION))) {
+            // the aggregation's columns are fixed when it starts
+            throw SpecErrors.kafkaSourceAggregation(where.apply(Settings.KAFKA_SCHEMA_EVOLUTION), Settings.KAFKA_SCHEMA_EVOLUTION, aggregating);
+        }
     }
 
     /** Avro and Protobuf: where the values' schema comes from, given once; their settings with their format only. */

@@ -319,6 +319,8 @@ class PipelineSpecErrorsTest {
                 .hasMessageContaining("key 'source.kafka.maxOffsetsPerTrigger' is not taken with");
         refused(KAFKA_AGGREGATE.replace("  select: { t: sum(amt) }\n", "  select: { t: sum(amt) }\n  closeIdleWindowsAfter: 1 minute\n"))
                 .hasMessageContaining("aggregate.closeIdleWindowsAfter").hasMessageContaining("a Delta or Kafka source does not take it");
+        refused(KAFKA_AGGREGATE.replace("    topics: [sales]\n", "    topics: [sales]\n    schemaEvolution: addNewColumns\n"))
+                .hasMessageContaining("key 'source.kafka.schemaEvolution' is not taken with");
     }
 
     @Test
