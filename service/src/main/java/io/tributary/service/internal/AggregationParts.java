@@ -4,10 +4,13 @@ import io.tributary.kafka.KafkaSubscription;
 import io.tributary.schema.PipelineStage;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
+import io.tributary.topology.AggregateSpec;
 import io.tributary.topology.AggregationConfig;
+import io.tributary.topology.DedupSpec;
 import io.tributary.topology.KafkaInput;
 import io.tributary.topology.StreamsAggregation;
 import io.tributary.schema.Topics;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -58,6 +61,27 @@ final class AggregationParts {
             throw ServiceErrors.topicOffsetsUnreadable(spec.name(), e);
         }
         return new KafkaInput(subscription, spec.string(Settings.KAFKA_BAD_RECORD), Topics.deadLetter(spec.name()), tasks, partitions);
+    }
+
+    /**
+     * Opens the aggregation's stages: the aggregation or the deduplication, or (Spark's dropDuplicates then groupBy, a
+     * file source) the deduplication whose rows feed the aggregation through the deduplicated topic.
+     *
+     * @param kafka a Kafka source read directly, or null for the events topic
+     */
+    static void open(PipelineSpec spec, AggregateSpec aggregate, DedupSpec dedup, String lateTopic, KafkaInput kafka,
+                     Map<String, Object> client, RunOptions options, ExecutorService threads, List<Stage> stages) {
+        Path streams = spec.stateDir().resolve("streams");
+        if (aggregate != null && dedup != null) {
+            String deduplicated = Topics.deduplicated(spec.name());
+            open(spec, AggregationConfig.dedup(spec.name(), dedup, streams).topics(Topics.events(spec.name()), deduplicated),
+                    null, client, options, threads, stages);
+            open(spec, AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
+                    .topics(deduplicated, Topics.results(spec.name())), null, client, options, threads, stages);
+        } else {
+            open(spec, aggregate != null ? AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
+                    : AggregationConfig.dedup(spec.name(), dedup, streams), kafka, client, options, threads, stages);
+        }
     }
 
     /**

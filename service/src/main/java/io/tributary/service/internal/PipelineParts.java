@@ -36,7 +36,6 @@ import io.tributary.topology.AggregateSpec;
 import io.tributary.topology.DedupSpec;
 import io.tributary.topology.OutputMode;
 import io.tributary.topology.KafkaInput;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -233,17 +232,7 @@ public final class PipelineParts {
         if (aggregate != null || dedup != null) {
             sinkSchema = aggregate != null ? aggregate.outputSchema() : input; // deduplicated rows are the events' rows
             sinkTopic = Topics.results(spec.name());
-            Path streams = spec.stateDir().resolve("streams");
-            if (aggregate != null && dedup != null) { // Spark's dropDuplicates then groupBy: the deduplication's rows feed the aggregation
-                String deduplicated = Topics.deduplicated(spec.name());
-                AggregationParts.open(spec, AggregationConfig.dedup(spec.name(), dedup, streams).topics(Topics.events(spec.name()), deduplicated),
-                        null, client, options, threads, stages);
-                AggregationParts.open(spec, AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
-                        .topics(deduplicated, sinkTopic), null, client, options, threads, stages);
-            } else {
-                AggregationParts.open(spec, aggregate != null ? AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
-                        : AggregationConfig.dedup(spec.name(), dedup, streams), kafkaInput, client, options, threads, stages);
-            }
+            AggregationParts.open(spec, aggregate, dedup, lateTopic, kafkaInput, client, options, threads, stages);
         }
         Schema rows = sinkSchema;
         String topic = sinkTopic;
