@@ -70,7 +70,7 @@ class KafkaSourceAggregationScenarioTest {
             }
             ws.tributary("run", "--trigger", "availableNow").assertOk();
             assertThat(GoldenWindowsScenarioTest.table(dir.resolve("agg").toString())).as("after run %d", run)
-                    .containsExactlyInAnyOrderElementsOf(GoldenWindowsScenarioTest.goldenTable("case-901/after-run" + run + ".txt"));
+                    .containsExactlyInAnyOrderElementsOf(Golden.windowRows("windows/case-901/after-run" + run + ".txt"));
         }
     }
 }
