@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.kafka.KafkaSubscription;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
