@@ -108,12 +108,12 @@ final class Recovery {
         return StorageException.outage(e);
     }
 
-    /** What failed, for the log: a stage's own message where it names what does not answer (a schema registry), else the root cause and its likely source. */
+    /** What failed, for the log: an object store's outage, a stage's own message where it names what does not answer (a schema registry), else the root cause. */
     private static String why(RuntimeException e) {
-        if (e instanceof TributaryException) {
-            return e.getMessage();
+        if (StorageException.outage(e)) {
+            return rootMessage(e) + "; object storage does not answer";
         }
-        return rootMessage(e) + "; " + (StorageException.outage(e) ? "object storage does not answer" : "Kafka may be unreachable");
+        return e instanceof TributaryException ? e.getMessage() : rootMessage(e) + "; Kafka may be unreachable";
     }
 
     private static String rootMessage(Throwable e) {
