@@ -10,7 +10,6 @@ import io.tributary.schema.Timestamps;
 import io.tributary.schema.Topics;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
-import io.tributary.storage.ObjectLocation;
 import io.tributary.storage.Storage;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -186,7 +185,7 @@ public final class IngestConfigBuilder {
     }
 
     /** The key of {@code setting} as the user wrote it, in errors. */
-    private String name(Setting<?> setting) {
+    String name(Setting<?> setting) {
         return names == null ? setting.key() : names.name(setting);
     }
 
@@ -381,62 +380,7 @@ public final class IngestConfigBuilder {
         fileFormat.checkSchema(schema);
         fileFormat.times(timeZone); // a bad timestampFormat or dateFormat fails here
         transform = transformSpec.compile(schema);
-        Schema rows = transform.output(); // the event time and the keys are columns of the rows published
-        if (eventTime != null) {
-            int i = rows.require(eventTime, "eventTime");
-            DataType.Kind k = rows.field(i).type().kind();
-            if (k != DataType.Kind.TIMESTAMP && k != DataType.Kind.TIMESTAMP_NTZ) {
-                throw IngestErrors.eventTimeNotTimestamp(eventTime, rows.field(i).type().ddl());
-            }
-        }
-        if (watermarkDelay != null) {
-            if (eventTime == null) {
-                throw IngestErrors.watermarkWithoutEventTime();
-            }
-            if (watermarkDelay.isNegative()) {
-                throw IngestErrors.negativeWatermark(watermarkDelay);
-            }
-        }
-        for (String g : groupBy) {
-            rows.require(g, "groupBy");
-        }
-        if (maxFilesPerTrigger < 1) {
-            throw IngestErrors.maxFilesNotPositive(name(IngestSettings.MAX_FILES), maxFilesPerTrigger);
-        }
-        if (maxBytesPerTrigger < 1) {
-            throw IngestErrors.maxBytesNotPositive(name(IngestSettings.MAX_BYTES), maxBytesPerTrigger);
-        }
-        Objects.requireNonNull(onBadRecord, "onBadRecord");
-        if (maxLineBytes < 16) {
-            throw IngestErrors.maxLineTooSmall(name(IngestSettings.MAX_LINE), maxLineBytes);
-        }
-        if (closeIdleWindowsAfter != null && (closeIdleWindowsAfter.isNegative() || idleWatermarkAdvance == null
-                || idleWatermarkAdvance.isZero() || idleWatermarkAdvance.isNegative() || watermarkDelay == null)) {
-            throw IngestErrors.badCloseIdleWindows(closeIdleWindowsAfter);
-        }
-        if (fileMinAge == null || fileMinAge.isNegative()) {
-            throw IngestErrors.negativeWait(name(IngestSettings.FILE_MIN_AGE), fileMinAge);
-        }
-        if (fileSettleTime == null || fileSettleTime.isNegative()) {
-            throw IngestErrors.negativeWait(name(IngestSettings.FILE_SETTLE_TIME), fileSettleTime);
-        }
-        Objects.requireNonNull(cleanSource, "cleanSource");
-        if (cleanSource instanceof CleanSource.Archive a) {
-            if ((a.dir() == null) != (inputDir == null)) {
-                throw IngestErrors.archiveOnOtherFileSystem(name(IngestSettings.ARCHIVE_DIR), a.location(), inputLocation);
-            }
-            if (a.dir() != null) {
-                a.requireOutside(name(IngestSettings.ARCHIVE_DIR), inputDir);
-            } else {
-                requireOutside(name(IngestSettings.ARCHIVE_DIR), ObjectLocation.parse(a.location()), ObjectLocation.parse(inputLocation));
-            }
-        }
+        IngestConfigChecks.check(this, transform.output()); // the event time and the keys are columns of the rows published
         return new IngestConfig(this);
-    }
-
-    private static void requireOutside(String key, ObjectLocation archive, ObjectLocation input) {
-        if (archive.bucket().equals(input.bucket()) && archive.prefix().startsWith(input.prefix())) {
-            throw IngestErrors.archiveInsideInput(key, archive, input);
-        }
     }
 }
