@@ -11,6 +11,7 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.MissingSourceTopicException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -62,6 +63,16 @@ public final class StreamsApp implements AutoCloseable {
     }
 
     private KafkaStreams create() {
+        String stateDir = props.getProperty(StreamsConfig.STATE_DIR_CONFIG);
+        if (stateDir != null) {
+            // two stages of one pipeline (deduplication, then an aggregation) share the folder and open at once;
+            // Kafka Streams' own mkdirs fails for the one that loses the race to create it
+            try {
+                java.nio.file.Files.createDirectories(java.nio.file.Path.of(stateDir));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
         KafkaStreams s = new KafkaStreams(topology.get(), props);
         s.setUncaughtExceptionHandler(this::onThreadError);
         return s;
