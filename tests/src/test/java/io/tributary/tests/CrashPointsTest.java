@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with exactly the rows, none missing, none twice.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(300)
 class CrashPointsTest {
     @TempDir

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * to 30 s, and measures the failover).
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(1800)
 class InstancesTest {
     static final int KILLS = Integer.getInteger("tributary.instances.kills", 2);

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * test's pipeline has a name of its own.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(600)
 class OneSpecPerPipelineTest {
     static final Duration JOIN = Duration.ofMinutes(2);
