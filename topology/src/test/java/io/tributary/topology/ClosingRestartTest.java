@@ -55,7 +55,8 @@ class ClosingRestartTest {
         AggregateSpec spec = GoldenWindowsTest.goldenSpec();
         try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"));
              Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(EVENTS, 1, (short) 1), new NewTopic(RESULTS, 1, (short) 1))).all().get();
+            admin.createTopics(List.of(new NewTopic(EVENTS, 1, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG),
+                    new NewTopic(RESULTS, 1, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG))).all().get();
             Instant t0 = Instant.parse("2026-01-01T10:00:00Z");
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers",
                     broker.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {

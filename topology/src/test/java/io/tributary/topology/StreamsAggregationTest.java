@@ -55,7 +55,8 @@ class StreamsAggregationTest {
         try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"));
              Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
             Map<String, Object> client = Map.of("bootstrap.servers", broker.bootstrapServers());
-            admin.createTopics(List.of(new NewTopic(EVENTS, PARTITIONS, (short) 1), new NewTopic(RESULTS, PARTITIONS, (short) 1))).all().get();
+            admin.createTopics(List.of(new NewTopic(EVENTS, PARTITIONS, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG),
+                    new NewTopic(RESULTS, PARTITIONS, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG))).all().get();
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers",
                     broker.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
                 RowPack rows = new RowPack(1024);
@@ -104,7 +105,8 @@ class StreamsAggregationTest {
         try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"));
              Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
             Map<String, Object> client = Map.of("bootstrap.servers", broker.bootstrapServers());
-            admin.createTopics(List.of(new NewTopic(EVENTS, PARTITIONS, (short) 1), new NewTopic(RESULTS, PARTITIONS, (short) 1))).all().get();
+            admin.createTopics(List.of(new NewTopic(EVENTS, PARTITIONS, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG),
+                    new NewTopic(RESULTS, PARTITIONS, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG))).all().get();
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers",
                     broker.bootstrapServers(), "transactional.id", "no-markers"), new ByteArraySerializer(), new ByteArraySerializer())) {
                 producer.initTransactions();
@@ -137,7 +139,8 @@ class StreamsAggregationTest {
         try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"));
              Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
             Map<String, Object> client = Map.of("bootstrap.servers", broker.bootstrapServers());
-            admin.createTopics(List.of(new NewTopic(EVENTS, PARTITIONS, (short) 1), new NewTopic(RESULTS, PARTITIONS, (short) 1))).all().get();
+            admin.createTopics(List.of(new NewTopic(EVENTS, PARTITIONS, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG),
+                    new NewTopic(RESULTS, PARTITIONS, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG))).all().get();
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers",
                     broker.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
                 for (int p = 0; p < PARTITIONS; p++) {
