@@ -65,7 +65,7 @@ final class AggregationParts {
 
     /**
      * Opens the aggregation's stages: the aggregation or the deduplication, or (Spark's dropDuplicates then groupBy, a
-     * file source) the deduplication whose rows feed the aggregation through the deduplicated topic.
+     * file or Kafka source) the deduplication whose rows feed the aggregation through the deduplicated topic.
      *
      * @param kafka a Kafka source read directly, or null for the events topic
      */
@@ -75,7 +75,7 @@ final class AggregationParts {
         if (aggregate != null && dedup != null) {
             String deduplicated = Topics.deduplicated(spec.name());
             open(spec, AggregationConfig.dedup(spec.name(), dedup, streams).topics(Topics.events(spec.name()), deduplicated),
-                    null, client, options, threads, stages);
+                    kafka, client, options, threads, stages); // over a Kafka source, the deduplication reads its topics
             open(spec, AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
                     .topics(deduplicated, Topics.results(spec.name())), null, client, options, threads, stages);
         } else {

@@ -161,7 +161,7 @@ public final class PipelineParts {
                     subscription = subscription.withTransform(TransformParts.rowTransform(spec, subscription.rowSchema()));
                     input = subscription.outputSchema(); // after the transform, when there is one
                     aggregate = aggregateSpec(spec, input);
-                    dedup = aggregate == null ? DedupParts.spec(spec, input) : null;
+                    dedup = DedupParts.spec(spec, input); // before the aggregation when both are given (Spark's order)
                     kafkaInput = AggregationParts.kafkaInput(spec, client, subscription, partitions);
                 }
                 if ("deadLetter".equals(spec.string(Settings.KAFKA_BAD_RECORD))) {

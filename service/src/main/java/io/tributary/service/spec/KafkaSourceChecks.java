@@ -79,9 +79,6 @@ final class KafkaSourceChecks {
             }
         }
         for (String key : Settings.TRANSFORM_DEDUP) {
-            if (spec.has(key) && aggregating != null && aggregating.startsWith(Settings.AGGREGATE + ".")) {
-                throw SpecErrors.kafkaSourceDedupBeforeAggregate(where.apply(key), key, aggregating);
-            }
             if (aggregating == null && spec.has(key)) {
                 aggregating = key;
             }

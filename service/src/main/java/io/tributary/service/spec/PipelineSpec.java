@@ -153,7 +153,7 @@ public final class PipelineSpec {
 
     /**
      * {@code transform.dropDuplicates} runs over a file source's rows, into a table of them or before an aggregation, and
-     * over a Kafka source's into a table; not into an upsert yet.
+     * over a Kafka source's into a table or before an aggregation; not into an upsert yet.
      *
      * @param files a source that drops duplicates: files or a Kafka topic
      */

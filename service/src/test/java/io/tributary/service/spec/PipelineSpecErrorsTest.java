@@ -330,5 +330,9 @@ class PipelineSpecErrorsTest {
         assertThat(load(dedup, Map.of(), Map.of()).name()).isEqualTo("sales");
         refused(dedup.replace("    topics: [sales]\n", "    topics: [sales]\n    startingTimestamp: 1000\n"))
                 .hasMessageContaining("key 'source.kafka.startingTimestamp' is not taken with 'transform.dropDuplicates.keys'");
+        String both = KAFKA_AGGREGATE.replace("aggregate:\n", "transform:\n  dropDuplicates: { keys: [id, user] }\naggregate:\n");
+        assertThat(load(both, Map.of(), Map.of()).has("transform.dropDuplicates.keys")).isTrue(); // before the aggregation, as for files
+        refused(both.replace("    topics: [sales]\n", "    topics: [sales]\n    startingOffsets: latest\n"))
+                .hasMessageContaining("key 'source.kafka.startingOffsets' is not taken with 'aggregate.");
     }
 }

@@ -259,10 +259,4 @@ public final class SpecErrors {
                 + " dropDuplicates over a Kafka source reads every partition from its earliest offset, in batches of what is there;"
                 + " remove the key, or land the topic in a table first and aggregate that table in a second pipeline (source.delta.path)");
     }
-
-    public static TributaryException kafkaSourceDedupBeforeAggregate(String where, String key, String aggregateKey) {
-        return new TributaryException(where + ": key '" + key + "' drops duplicates before the aggregation of '" + aggregateKey
-                + "', which a Kafka source does not take yet; land the deduplicated topic in a table first and aggregate that table"
-                + " in a second pipeline (source.delta.path)");
-    }
 }
