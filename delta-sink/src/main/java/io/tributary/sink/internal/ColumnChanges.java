@@ -17,27 +17,28 @@ import java.util.NoSuchElementException;
 /**
  * A batch collapsed to one change per key ({@link BatchChanges}) for a key of one INT, LONG, DATE
  * or TIMESTAMP column, the usual upsert key. Each key has a slot, found through an
- * open-addressing table of the key's value; the slot's row is kept column by column in primitive
- * arrays of 64-bit words (other types in an array of their values, equal strings shared), and is made into an
+ * open-addressing table of slot numbers (the key's value is kept once, by slot); the slot's row is
+ * kept column by column in primitive arrays of 64-bit words (other types in an array of their
+ * values, equal strings shared; the key column is the slots' key values), and is made into an
  * {@code Object[]} again only when written, in key order ({@link #upserts()}).
  *
  * <p>Why: the map form keeps about 200 bytes and eight objects per key (a map node, the key, the
  * row's array and its boxed values), live until the batch is written, so a one-batch upsert of a
  * million rows fills the old generation while it is read and pays for it in collections. Here a
- * key costs about 40 bytes and no object; the rows the reader parses die young.
+ * key costs about 8 bytes per column plus 8 in the table (a batch's seven million keys of four
+ * columns about 300 MB, not 500) and no object; the rows the reader parses die young.
  */
 final class ColumnChanges implements BatchChanges {
     private static final int NO_SLOT = -1;
 
     private final int keyIndex;
     private final boolean intKey; // the key's values are Integers (INT, DATE), else Longs
-    private final Column[] columns;
+    private final Column[] columns; // the key column's entry is null: its values are keyOf's
     private long[] keyOf = new long[16]; // per slot: its key's value (the null key's slot: unused)
     private final BitSet deleted = new BitSet();
     private int slots;
     private int nullKeySlot = NO_SLOT;
-    // the open-addressing table: key value → slot + 1 (0: empty), linear probing, at most half full
-    private long[] tableKeys;
+    // the open-addressing table: slot + 1 (0: empty) at the key value's hash, linear probing, at most half full
     private int[] tableSlots;
     private int[] sortedUpserts; // the upserted slots in key order, once built
 
@@ -57,10 +58,9 @@ final class ColumnChanges implements BatchChanges {
         this.intKey = kind == DataType.Kind.INT || kind == DataType.Kind.DATE;
         this.columns = new Column[schema.size()];
         for (int c = 0; c < columns.length; c++) {
-            columns[c] = Column.of(schema.field(c).type());
+            columns[c] = c == keyIndex ? null : Column.of(schema.field(c).type());
         }
         int capacity = Integer.highestOneBit(Math.max(16, Math.min(expectedRecords, 1 << 24)) - 1) * 4; // under half full
-        this.tableKeys = new long[capacity];
         this.tableSlots = new int[capacity];
     }
 
@@ -88,12 +88,14 @@ final class ColumnChanges implements BatchChanges {
             int before = c.slots;
             int slot = c.slotOf(row[c.keyIndex], true);
             boolean fresh = slot == before || c.deleted.get(slot);
-            if (!fresh && order != null && order.compare(row[orderIndex], c.columns[orderIndex].get(slot)) < 0) {
+            if (!fresh && order != null && order.compare(row[orderIndex], c.value(slot, orderIndex)) < 0) {
                 return;
             }
             c.deleted.clear(slot);
             for (int i = 0; i < row.length; i++) {
-                c.columns[i].set(slot, row[i]);
+                if (i != c.keyIndex) {
+                    c.columns[i].set(slot, row[i]);
+                }
             }
         }
 
@@ -113,7 +115,7 @@ final class ColumnChanges implements BatchChanges {
             return nullKeySlot;
         }
         long k = ((Number) v).longValue();
-        int mask = tableKeys.length - 1;
+        int mask = tableSlots.length - 1;
         for (int i = hash(k) & mask; ; i = (i + 1) & mask) {
             int s = tableSlots[i];
             if (s == 0) {
@@ -121,14 +123,13 @@ final class ColumnChanges implements BatchChanges {
                     return NO_SLOT;
                 }
                 int slot = newSlot(k);
-                tableKeys[i] = k;
                 tableSlots[i] = slot + 1;
-                if (slots * 2 > tableKeys.length) {
+                if (slots * 2 > tableSlots.length) {
                     rehash();
                 }
                 return slot;
             }
-            if (tableKeys[i] == k) {
+            if (keyOf[s - 1] == k) { // the null key's slot is in no table entry
                 return s - 1;
             }
         }
@@ -140,25 +141,24 @@ final class ColumnChanges implements BatchChanges {
         }
         keyOf[slots] = key;
         for (Column c : columns) {
-            c.ensure(slots + 1);
+            if (c != null) {
+                c.ensure(slots + 1);
+            }
         }
         return slots++;
     }
 
     private void rehash() {
-        long[] oldKeys = tableKeys;
         int[] oldSlots = tableSlots;
-        tableKeys = new long[oldKeys.length * 2];
         tableSlots = new int[oldSlots.length * 2];
-        int mask = tableKeys.length - 1;
-        for (int j = 0; j < oldKeys.length; j++) {
-            if (oldSlots[j] != 0) {
-                int i = hash(oldKeys[j]) & mask;
+        int mask = tableSlots.length - 1;
+        for (int s : oldSlots) {
+            if (s != 0) {
+                int i = hash(keyOf[s - 1]) & mask;
                 while (tableSlots[i] != 0) {
                     i = (i + 1) & mask;
                 }
-                tableKeys[i] = oldKeys[j];
-                tableSlots[i] = oldSlots[j];
+                tableSlots[i] = s;
             }
         }
     }
@@ -193,9 +193,17 @@ final class ColumnChanges implements BatchChanges {
     private Object[] row(int slot) {
         Object[] row = new Object[columns.length];
         for (int c = 0; c < row.length; c++) {
-            row[c] = columns[c].get(slot);
+            row[c] = value(slot, c);
         }
         return row;
+    }
+
+    /** Column {@code c}'s value in {@code slot}: the key's as it was read (an Integer or Long), or the column's. */
+    private Object value(int slot, int c) {
+        if (c != keyIndex) {
+            return columns[c].get(slot);
+        }
+        return slot == nullKeySlot ? null : intKey ? (Object) (int) keyOf[slot] : (Object) keyOf[slot];
     }
 
     @Override
@@ -222,8 +230,7 @@ final class ColumnChanges implements BatchChanges {
                         if (s >= slots) {
                             throw new NoSuchElementException();
                         }
-                        int slot = s++;
-                        return Key.single(slot == nullKeySlot ? null : intKey ? (Object) (int) keyOf[slot] : (Object) keyOf[slot]);
+                        return Key.single(value(s++, keyIndex));
                     }
                 };
             }
