@@ -38,11 +38,15 @@ import picocli.CommandLine.Spec;
 final class BenchCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = {"raw: files -> Kafka -> Delta, no aggregation, availableNow, a new process per run",
             "service: the continuous service: start to ready, idle CPU and RSS, file-to-commit latency at --rate rows/s, "
-                    + "sustained rows/s over --rows in --files, restart to ready"})
+                    + "sustained rows/s over --rows in --files (none with --rows 0), restart to ready"})
     String scenario;
 
-    @Option(names = "--rate", defaultValue = "1000", description = "service: rows per second, one file a second, for the latency phase (default ${DEFAULT-VALUE})")
+    @Option(names = "--rate", defaultValue = "1000", description = "service: rows per second of the latency phase (default ${DEFAULT-VALUE})")
     int rate;
+
+    @Option(names = "--interval", defaultValue = "1000", description = "service: milliseconds between the latency phase's files, "
+            + "each of rate * interval rows, e.g. --rate 50000 --interval 100: 5,000 rows every 0.1 s (default ${DEFAULT-VALUE})")
+    int intervalMs;
 
     @Option(names = "--seconds", defaultValue = "60", description = "service: how long the latency phase drops files (default ${DEFAULT-VALUE})")
     int seconds;
@@ -86,7 +90,7 @@ final class BenchCommand implements Callable<Integer> {
         if (!BenchFiles.FORMATS.contains(format)) {
             throw ServiceErrors.unknownBenchFormat(format, String.join(", ", BenchFiles.FORMATS));
         }
-        if (rows < 0 || files < 1 || runs < 1) {
+        if (rows < 0 || files < 1 || runs < 1 || intervalMs < 1 || rate < 1 || seconds < 1) {
             throw ServiceErrors.badBenchCounts();
         }
         Path launcher = launcher();
@@ -101,7 +105,7 @@ final class BenchCommand implements Callable<Integer> {
                     delete(folder); // a cold start: no state, no table
                 }
                 new ServiceBench(launcher, Files.createDirectories(folder), settings, out)
-                        .run(rate, seconds, rows, files, maxFilesPerTrigger);
+                        .run(rate, intervalMs, seconds, rows, files, maxFilesPerTrigger);
                 return 0;
             }
             Path input = work.resolve("input");

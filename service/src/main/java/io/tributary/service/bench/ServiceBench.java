@@ -31,9 +31,10 @@ import java.util.concurrent.TimeUnit;
  *   <li>cold start until {@code /health/ready} answers 200;</li>
  *   <li>idle CPU and RSS over a quiet interval;</li>
  *   <li>file-to-commit latency: after three warm-up files (reported apart: the first batches
- *       run cold code), one file of {@code rate} rows dropped every second (written aside, then
- *       renamed in, as producers should); a file counts as committed at the first sink progress
- *       line after which the table's rows cover it and every file before it;</li>
+ *       run cold code), one file of {@code rate * interval} rows dropped every {@code interval}
+ *       (written aside, then renamed in, as producers should); a file counts as committed at the
+ *       first sink progress line after which the table's rows cover it and every file before it;
+ *       the RSS is sampled every 10 s of the phase, so a growing memory shows;</li>
  *   <li>sustained throughput: {@code rows} rows in {@code files} files dropped at once, batches of
  *       {@code maxFilesPerTrigger} files (Spark's anchor: 10), timed until the sink committed the last row;</li>
  *   <li>SIGTERM, then a restart on the same state: time until ready again;</li>
@@ -61,16 +62,21 @@ public final class ServiceBench {
         this.out = out;
     }
 
-    /** Runs the five phases; {@code rate} rows a second for {@code seconds} seconds, then {@code rows} in {@code files}. */
-    public void run(int rate, int seconds, long rows, int files, int maxFilesPerTrigger) throws IOException, InterruptedException {
+    /**
+     * Runs the five phases; {@code rate} rows a second in a file every {@code intervalMs} for
+     * {@code seconds} seconds, then {@code rows} in {@code files} (none with {@code rows} 0).
+     */
+    public void run(int rate, int intervalMs, int seconds, long rows, int files, int maxFilesPerTrigger)
+            throws IOException, InterruptedException {
         try {
-            phases(rate, seconds, rows, files, maxFilesPerTrigger);
+            phases(rate, intervalMs, seconds, rows, files, maxFilesPerTrigger);
         } finally {
             started.forEach(Process::destroyForcibly); // a failed phase leaves no service behind
         }
     }
 
-    private void phases(int rate, int seconds, long rows, int files, int maxFilesPerTrigger) throws IOException, InterruptedException {
+    private void phases(int rate, int intervalMs, int seconds, long rows, int files, int maxFilesPerTrigger)
+            throws IOException, InterruptedException {
         Path input = Files.createDirectories(work.resolve("in"));
         Path staging = Files.createDirectories(work.resolve("staging"));
         Path spec = work.resolve("pipeline.yaml");
@@ -112,43 +118,45 @@ public final class ServiceBench {
             awaitCommitted(p, written, Duration.ofSeconds(60));
             out.printf(Locale.ROOT, "warm-up file %d: %.0f ms to commit%n", i + 1, (committedAt(written) - at) / 1e6);
         }
-        long[] dropped = new long[seconds];
-        long[] upTo = new long[seconds];
-        long next = System.nanoTime();
-        for (int i = 0; i < seconds; i++) {
-            next += TimeUnit.SECONDS.toNanos(1);
-            BenchData.write(staging, "latency-" + i, id, rate, 1);
-            id += rate;
-            written += rate;
+        int count = (int) (seconds * 1000L / intervalMs);
+        long fileRows = Math.max(1, (long) rate * intervalMs / 1000);
+        long[] dropped = new long[count];
+        long[] upTo = new long[count];
+        List<String> rss = new ArrayList<>();
+        long phaseStart = System.nanoTime();
+        long next = phaseStart;
+        for (int i = 0; i < count; i++) {
+            next += TimeUnit.MILLISECONDS.toNanos(intervalMs);
+            BenchData.write(staging, "latency-" + i, id, fileRows, 1);
+            id += fileRows;
+            written += fileRows;
             dropped[i] = drop(staging, input);
             upTo[i] = written;
+            if (i % Math.max(1, 10_000 / intervalMs) == 0) {
+                rss.add(String.format(Locale.ROOT, "%.0f", rssBytes(p) / 1048576.0));
+            }
             TimeUnit.NANOSECONDS.sleep(Math.max(0, next - System.nanoTime()));
         }
-        awaitCommitted(p, written, Duration.ofSeconds(60));
-        double[] latency = new double[seconds];
-        for (int i = 0; i < seconds; i++) {
+        double dropSeconds = (System.nanoTime() - phaseStart) / 1e9;
+        awaitCommitted(p, written, Duration.ofSeconds(120));
+        double[] latency = new double[count];
+        for (int i = 0; i < count; i++) {
             latency[i] = (committedAt(upTo[i]) - dropped[i]) / 1e6;
         }
+        double[] lastHalf = Arrays.copyOfRange(latency, count / 2, count);
         Arrays.sort(latency);
-        out.printf(Locale.ROOT, "file-to-commit latency at %,d rows/s over %d files: median %.0f ms, p99 %.0f ms, max %.0f ms%n",
-                rate, seconds, percentile(latency, 0.5), percentile(latency, 0.99), latency[seconds - 1]);
+        Arrays.sort(lastHalf);
+        out.printf(Locale.ROOT, "file-to-commit latency at %,d rows/s (%,d rows every %d ms, %d files dropped in %.1f s): "
+                        + "median %.0f ms, p99 %.0f ms, max %.0f ms; the last half's p99 %.0f ms%n",
+                rate, fileRows, intervalMs, count, dropSeconds, percentile(latency, 0.5), percentile(latency, 0.99),
+                latency[count - 1], percentile(lastHalf, 0.99));
+        out.printf(Locale.ROOT, "RSS every 10 s of that phase (MiB): %s; peak %.0f MiB%n", String.join(" ", rss),
+                peakRssBytes(p) / 1048576.0);
         out.flush();
 
-        BenchData.write(staging, "bulk", id, rows, files);
-        long bulkStart = System.nanoTime();
-        long cpu1 = cpuTicks(p);
-        try (var staged = Files.list(staging)) {
-            for (Path f : staged.sorted().toList()) {
-                Files.move(f, input.resolve(f.getFileName()), StandardCopyOption.ATOMIC_MOVE);
-            }
+        if (rows > 0) {
+            written = sustained(p, staging, input, id, written, rows, files, maxFilesPerTrigger);
         }
-        written += rows;
-        awaitCommitted(p, written, Duration.ofMinutes(10));
-        double bulk = (committedAt(written) - bulkStart) / 1e9;
-        out.printf(Locale.ROOT, "sustained: %,d rows in %d files, maxFilesPerTrigger %d: %.2f s, %,.0f rows/s, CPU %.1f s, peak RSS %.0f MiB%n",
-                rows, files, maxFilesPerTrigger, bulk, rows / bulk, (cpuTicks(p) - cpu1) / 100.0, peakRssBytes(p) / 1048576.0);
-        out.flush();
-
         long stopStart = System.nanoTime();
         p.destroy(); // SIGTERM
         if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
@@ -169,6 +177,26 @@ public final class ServiceBench {
         }
         out.printf(Locale.ROOT, "table: %,d rows, as written%n", inTable);
         out.flush();
+    }
+
+    /** The sustained phase: {@code rows} in {@code files} dropped at once; returns the rows written in all. */
+    private long sustained(Process p, Path staging, Path input, long id, long written, long rows, int files, int maxFilesPerTrigger)
+            throws IOException, InterruptedException {
+        BenchData.write(staging, "bulk", id, rows, files);
+        long bulkStart = System.nanoTime();
+        long cpu1 = cpuTicks(p);
+        try (var staged = Files.list(staging)) {
+            for (Path f : staged.sorted().toList()) {
+                Files.move(f, input.resolve(f.getFileName()), StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
+        written += rows;
+        awaitCommitted(p, written, Duration.ofMinutes(10));
+        double bulk = (committedAt(written) - bulkStart) / 1e9;
+        out.printf(Locale.ROOT, "sustained: %,d rows in %d files, maxFilesPerTrigger %d: %.2f s, %,.0f rows/s, CPU %.1f s, peak RSS %.0f MiB%n",
+                rows, files, maxFilesPerTrigger, bulk, rows / bulk, (cpuTicks(p) - cpu1) / 100.0, peakRssBytes(p) / 1048576.0);
+        out.flush();
+        return written;
     }
 
     private Process start(Path spec, String name) throws IOException {

@@ -23,7 +23,7 @@ public final class ServiceErrors {
 
     /** When the bench's row, file or run counts are out of range. */
     public static TributaryException badBenchCounts() {
-        return new TributaryException("bench: --rows must be >= 0, --files and --runs >= 1");
+        return new TributaryException("bench: --rows must be >= 0; --files, --runs, --rate, --interval and --seconds >= 1");
     }
 
     /** When a bench run read another number of rows than it wrote. */
