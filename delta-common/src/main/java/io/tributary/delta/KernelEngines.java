@@ -8,6 +8,7 @@ import io.tributary.delta.internal.ObjectFileSystem;
 import io.tributary.storage.Storage;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * Kernel's default engine as Tributary configures it, and table path normalisation. Paths are
@@ -86,6 +87,8 @@ public final class KernelEngines {
     /**
      * Parsed once: a new Hadoop {@code Configuration} parses {@code core-default.xml} (and any
      * {@code core-site.xml}) on first use, which was most of a small table's open with a new engine.
+     * Hadoop's user information, which the first file system made initialises (its view file
+     * system asks for the current user), is given this one instead of parsing its own.
      */
     private static final class Loaded {
         static final Configuration CONFIGURATION = load();
@@ -96,6 +99,7 @@ public final class KernelEngines {
             conf.set("fs.AbstractFileSystem.file.impl", "org.apache.hadoop.fs.local.RawLocalFs");
             conf.setBoolean("fs.file.impl.disable.cache", true);
             conf.set("io.delta.kernel.logStore.file.impl", LocalLogStore.class.getName());
+            UserGroupInformation.setConfiguration(conf);
             return conf;
         }
     }
