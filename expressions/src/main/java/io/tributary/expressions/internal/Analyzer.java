@@ -208,6 +208,9 @@ public final class Analyzer {
 
     /** Spark's ANSI implicit casts: numbers widen, text reads as anything atomic, anything atomic reads as text, a date as a timestamp. */
     static boolean implicitlyCastable(DataType from, DataType to) {
+        if (Intervals.isInterval(from) && Types.is(to, Kind.STRING)) {
+            return true;
+        }
         if (Intervals.isInterval(from) || Intervals.isInterval(to)) {
             return to.equals(Intervals.common(from, to));
         }

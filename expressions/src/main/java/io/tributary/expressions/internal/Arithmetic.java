@@ -226,15 +226,15 @@ final class Arithmetic {
         };
     }
 
-    /** Unary minus: whole numbers fail with ARITHMETIC_OVERFLOW on their minimum. */
+    /** Unary minus, of a number or an interval: whole numbers fail with ARITHMETIC_OVERFLOW on their minimum. */
     static Bound negate(Analyzer.Call call, List<Bound> args) {
         Bound x = args.get(0);
         DataType t = x.type() == null ? DataType.INT : x.type();
         if (t.kind() == Kind.STRING) {
             t = DataType.DOUBLE;
         }
-        if (!Types.numeric(t)) {
-            throw call.typeError("the operator - needs a number, and '" + x.text() + "' is " + Types.name(x.type()));
+        if (!Types.numeric(t) && !Intervals.isInterval(t)) {
+            throw call.typeError("the operator - needs a number or an interval, and '" + x.text() + "' is " + Types.name(x.type()));
         }
         Bound a = call.as(x, t);
         DataType type = t;

@@ -191,6 +191,14 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     }
 
     private DataType type(DataTypeContext ctx) {
+        if (ctx instanceof IntervalTypeContext i) {
+            DataType t = Intervals.type(i.from.getText(), i.to == null ? null : i.to.getText());
+            if (t == null) {
+                throw ExpressionErrors.badType(source, pos(ctx), text(ctx), "an interval type is INTERVAL YEAR [TO MONTH], INTERVAL MONTH,"
+                        + " INTERVAL DAY|HOUR|MINUTE|SECOND [TO HOUR|MINUTE|SECOND]");
+            }
+            return t;
+        }
         try {
             return Schema.parse("x " + text(ctx)).field(0).type();
         } catch (TributaryException e) {

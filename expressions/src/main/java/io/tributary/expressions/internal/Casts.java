@@ -22,7 +22,7 @@ public final class Casts {
     /** Whether Spark can cast {@code from} to {@code to} at all. */
     public static boolean canCast(DataType from, DataType to) {
         if (Intervals.isInterval(from) || Intervals.isInterval(to)) {
-            return from == null || from.equals(to);
+            return from == null || from.equals(to) || to.kind() == Kind.STRING && !to.isNested() || from.kind() == Kind.STRING && !Intervals.isInterval(from);
         }
         if (from == null || from.equals(to) || to.kind() == Kind.STRING) {
             return true;
@@ -45,6 +45,12 @@ public final class Casts {
     public static Kernel.Unary kernel(DataType from, DataType to) {
         if (from == null || from.equals(to)) {
             return v -> v;
+        }
+        if (Intervals.isInterval(from)) {
+            return v -> IntervalText.format(v, from);
+        }
+        if (Intervals.isInterval(to)) {
+            return v -> IntervalText.parse((String) v, to);
         }
         String target = to.ddl();
         return switch (to.kind()) {

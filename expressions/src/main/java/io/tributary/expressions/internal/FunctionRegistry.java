@@ -26,6 +26,7 @@ public final class FunctionRegistry {
         NestedFunctions.register(FunctionRegistry::add);
         JsonFunctions.register(FunctionRegistry::add);
         FormatFunctions.register(FunctionRegistry::add);
+        IntervalFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
@@ -55,8 +56,10 @@ public final class FunctionRegistry {
                         + " a DATE plus years, months or whole days a DATE; two intervals of one kind add up";
                 case "-" -> "subtraction; a DATE minus whole days is a DATE; minus an interval as +; TIMESTAMP - TIMESTAMP is an INTERVAL DAY"
                         + " TO SECOND, DATE - DATE an INTERVAL DAY";
-                case "*" -> "multiplication";
-                case "/" -> "division: DOUBLE, or DECIMAL when an operand is one; DIVIDE_BY_ZERO on 0";
+                case "*" -> "multiplication; an interval times a number is an INTERVAL DAY TO SECOND or YEAR TO MONTH, rounded half up"
+                        + " to the microsecond or the month";
+                case "/" -> "division: DOUBLE, or DECIMAL when an operand is one; DIVIDE_BY_ZERO on 0; an interval divided by a number"
+                        + " as *, INTERVAL_DIVIDED_BY_ZERO on 0";
                 case "%" -> "remainder, with the dividend's sign; REMAINDER_BY_ZERO on 0";
                 default -> "whole-number division truncated toward zero, BIGINT";
             };

@@ -22,9 +22,12 @@ final class IntervalArithmetic {
         if (!li && !ri) {
             return op.equals("-") ? difference(call, l, r) : null;
         }
+        if (op.equals("*") || op.equals("/")) {
+            return IntervalScaling.resolve(call, op, l, r, li, ri);
+        }
         if (!plus && !op.equals("-")) {
             throw call.typeError("the operator " + op + " does not take an interval; intervals are added to and subtracted from timestamps,"
-                    + " dates and intervals");
+                    + " dates and intervals, and multiplied or divided by numbers");
         }
         if (li && ri) {
             DataType type = Intervals.common(l.type(), r.type());

@@ -38,6 +38,20 @@ public final class Intervals {
         return new DataType(Kind.INT, -1 - start, end, null, null);
     }
 
+    /** The type {@code INTERVAL from [TO to]}, null when it is none of Spark's ANSI interval types. */
+    static DataType type(String from, String to) {
+        String f = from.toUpperCase(Locale.ROOT);
+        String t = to == null ? f : to.toUpperCase(Locale.ROOT);
+        int ym = List.of(YEAR_MONTH).indexOf(f);
+        int ymEnd = List.of(YEAR_MONTH).indexOf(t);
+        if (ym >= 0 && ymEnd >= (to == null ? ym : ym + 1)) {
+            return yearMonth(ym, ymEnd);
+        }
+        int dt = List.of(DAY_TIME).indexOf(f);
+        int dtEnd = List.of(DAY_TIME).indexOf(t);
+        return dt >= 0 && dtEnd >= (to == null ? dt : dt + 1) ? dayTime(dt, dtEnd) : null;
+    }
+
     public static boolean isInterval(DataType t) {
         return t != null && t.precision() < 0 && (t.kind() == Kind.LONG || t.kind() == Kind.INT);
     }

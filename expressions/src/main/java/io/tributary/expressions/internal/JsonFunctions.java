@@ -51,8 +51,8 @@ final class JsonFunctions {
 
     static void register(Consumer<FunctionDef> add) {
         add.accept(Fn.custom("get_json_object", 2, 2, "get_json_object(json STRING, path STRING) → STRING", FunctionDef.NULL_IN_NULL_OUT
-                + "; null for text that is not JSON, or a path that matches nothing", "the value at the JSON path ($, .name, ['name'], [n]):"
-                + " text as it is, an object or array as JSON", JsonFunctions::getJsonObject));
+                + "; null for text that is not JSON, or a path that matches nothing", "the value at the JSON path ($, .name, ['name'], [n], [*]):"
+                + " text as it is, an object or array as JSON; the matches of a wildcard [*] as a JSON array, one match unwrapped", JsonFunctions::getJsonObject));
         add.accept(Fn.custom("from_json", 2, 2, "from_json(json STRING, schema STRING) → STRUCT", FunctionDef.NULL_IN_NULL_OUT,
                 "the JSON object read into a STRUCT of the DDL schema (a literal, 'a INT, b STRING'), as Spark's JSON reader in"
                         + " PERMISSIVE mode: a top-level field that does not fit its type is null, the others are read; text that is not a"
@@ -67,14 +67,11 @@ final class JsonFunctions {
         List<Object> fixed = null;
         if (cast.get(1) instanceof Bound.Literal l && l.value() != null) {
             fixed = JsonPath.parse((String) l.value());
-            if (fixed == null && ((String) l.value()).contains("*")) {
-                throw call.typeError("the path " + l.text() + " has a wildcard, which is not supported yet; name the array element: $.a[0]");
-            }
         }
         List<Object> path = fixed;
         return call.apply(cast, STRING, (Kernel.Binary) (json, p) -> {
             List<Object> steps = path != null ? path : JsonPath.parse((String) p);
-            return steps == null ? null : extract((String) json, steps);
+            return steps == null ? null : steps.contains(JsonPath.WILDCARD) ? JsonWildcard.extract(JSON, (String) json, steps) : extract((String) json, steps);
         });
     }
 

@@ -8,9 +8,12 @@ import java.util.List;
 
 /**
  * The JSON paths of Spark's get_json_object: {@code $} then steps {@code .name}, {@code ['name']} and {@code [n]}, parsed
- * into a list of field names (String) and array indexes (Integer); the wildcard {@code [*]} is not supported.
+ * into a list of field names (String), array indexes (Integer) and the wildcard {@code [*]} ({@link #WILDCARD}).
  */
 final class JsonPath {
+    /** The step {@code [*]}: every element of an array. */
+    static final Object WILDCARD = new Object();
+
     private JsonPath() {
     }
 
@@ -47,6 +50,11 @@ final class JsonPath {
                     return null;
                 }
                 String n = path.substring(i + 1, end).strip();
+                if (n.equals("*")) {
+                    steps.add(WILDCARD);
+                    i = end + 1;
+                    continue;
+                }
                 if (n.isEmpty() || !n.chars().allMatch(Character::isDigit) || n.length() > 9) {
                     return null;
                 }
