@@ -94,7 +94,7 @@ final class DateFunctions {
         }
     }
 
-    private static Object parse(String text, String pattern, DataType to) {
+    static Object parse(String text, String pattern, DataType to) {
         try {
             TemporalAccessor t = formatter(pattern).parse(text);
             LocalDate date = LocalDate.of(t.isSupported(ChronoField.YEAR) ? t.get(ChronoField.YEAR) : t.isSupported(ChronoField.YEAR_OF_ERA)

@@ -9,21 +9,19 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.tributary.schema.DataType;
 import io.tributary.schema.JsonRowReader;
-import io.tributary.schema.TimeTexts;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
  * Spark's JSON functions: {@code get_json_object} (a value at a JSON path, as text), {@code from_json} (text into a
- * STRUCT by a DDL schema, Spark's PERMISSIVE mode) and {@code to_json} (a STRUCT, ARRAY or MAP as JSON text, as
+ * STRUCT by a DDL schema, Spark's PERMISSIVE mode or the options map's; {@link JsonOptions}) and {@code to_json} (a STRUCT, ARRAY or MAP as JSON text, as
  * Spark's JSON writer writes it; {@link JsonWriter}).
  */
 final class JsonFunctions {
@@ -53,10 +51,12 @@ final class JsonFunctions {
         add.accept(Fn.custom("get_json_object", 2, 2, "get_json_object(json STRING, path STRING) → STRING", FunctionDef.NULL_IN_NULL_OUT
                 + "; null for text that is not JSON, or a path that matches nothing", "the value at the JSON path ($, .name, ['name'], [n], [*]):"
                 + " text as it is, an object or array as JSON; the matches of a wildcard [*] as a JSON array, one match unwrapped", JsonFunctions::getJsonObject));
-        add.accept(Fn.custom("from_json", 2, 2, "from_json(json STRING, schema STRING) → STRUCT", FunctionDef.NULL_IN_NULL_OUT,
+        add.accept(Fn.custom("from_json", 2, 3, "from_json(json STRING, schema STRING[, options MAP<STRING, STRING>]) → STRUCT", FunctionDef.NULL_IN_NULL_OUT,
                 "the JSON object read into a STRUCT of the DDL schema (a literal, 'a INT, b STRING'), as Spark's JSON reader in"
                         + " PERMISSIVE mode: a top-level field that does not fit its type is null, the others are read; text that is not a"
-                        + " JSON object gives a STRUCT of nulls, empty text null", JsonFunctions::fromJson));
+                        + " JSON object gives a STRUCT of nulls, empty text null; options as Spark's: mode (PERMISSIVE or FAILFAST),"
+                        + " timestampFormat, dateFormat, allowNumericLeadingZeros, allowUnquotedFieldNames, allowSingleQuotes, allowComments,"
+                        + " allowNonNumericNumbers", JsonFunctions::fromJson));
         add.accept(Fn.custom("to_json", 1, 1, "to_json(STRUCT | ARRAY | MAP) → STRING", FunctionDef.NULL_IN_NULL_OUT,
                 "the value as JSON text: null fields left out, timestamps as yyyy-MM-dd'T'HH:mm:ss.SSSXXX (UTC), dates yyyy-MM-dd",
                 JsonFunctions::toJson));
@@ -128,20 +128,56 @@ final class JsonFunctions {
         } catch (TributaryException e) {
             throw call.typeError("the schema " + l.text() + " is not a DDL schema: " + e.getMessage());
         }
-        JsonRowReader reader = new JsonRowReader(schema, TimeTexts.of(ZoneOffset.UTC));
+        JsonOptions options = args.size() > 2 ? JsonOptions.of(call, args.get(2)) : JsonOptions.DEFAULT;
+        JsonRowReader reader = new JsonRowReader(schema, options.times());
+        JsonRowReader.Leftovers leftovers = options.failFast() ? failFast(schema) : PARTIAL;
         int width = schema.size();
         return call.apply(List.of(call.as(args.get(0), STRING)), DataType.struct(schema), (Kernel.Unary) json -> {
+            if (options.unsupportedMode()) {
+                throw Failure.of("PARSE_MODE_UNSUPPORTED", "from_json does not take the mode DROPMALFORMED; use PERMISSIVE or FAILFAST");
+            }
             if (((String) json).isBlank()) {
                 return null;
             }
             byte[] bytes = ((String) json).getBytes(StandardCharsets.UTF_8);
-            try (JsonParser p = JsonRowReader.parser(bytes, 0, bytes.length)) {
-                Object[] row = reader.record(p, bytes, 0, PARTIAL);
+            try (JsonParser p = options.factory().createParser(bytes, 0, bytes.length)) {
+                Object[] row = reader.record(p, bytes, 0, leftovers);
                 return row == null ? new Object[width] : row;
+            } catch (Failure f) {
+                throw f;
             } catch (IOException | RuntimeException malformed) {
+                if (options.failFast()) {
+                    throw Failure.of("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION", "the text is not a JSON object of the schema: "
+                            + malformed.getMessage());
+                }
                 return new Object[width];
             }
         });
+    }
+
+    /** FAILFAST: a top-level value of the wrong type fails the row, as Spark's (a date or time that does not read: malformed). */
+    private static JsonRowReader.Leftovers failFast(Schema schema) {
+        return new JsonRowReader.Leftovers() {
+            @Override
+            public void unknown(String name, String json) {
+            }
+
+            @Override
+            public boolean rescues() {
+                return true;
+            }
+
+            @Override
+            public void mismatched(String name, String json) {
+                DataType.Kind kind = schema.field(schema.fieldIndex(name)).type().kind();
+                boolean time = kind == DataType.Kind.DATE || kind == DataType.Kind.TIMESTAMP || kind == DataType.Kind.TIMESTAMP_NTZ;
+                if (time && json.startsWith("\"")) {
+                    throw Failure.of("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION", "the field " + name + "'s value " + json
+                            + " is not a " + kind);
+                }
+                throw Failure.of("CANNOT_PARSE_JSON_FIELD", "the field " + name + "'s value " + json + " is not a " + kind);
+            }
+        };
     }
 
     private static Bound toJson(Analyzer.Call call, List<Bound> args) {

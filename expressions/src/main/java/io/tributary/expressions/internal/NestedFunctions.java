@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-/** Arrays and maps: subscripts, element_at, size, array_contains, array, map_keys, map_values. */
+/** Arrays and maps: subscripts, element_at, size, array_contains, array, map, map_keys, map_values. */
 final class NestedFunctions {
     private NestedFunctions() {
     }
@@ -39,6 +39,8 @@ final class NestedFunctions {
                     List<Bound> cast = args.stream().map(b -> call.as(b, element)).toList();
                     return call.applyTolerant(cast, DataType.array(element), a -> new ArrayList<>(Arrays.asList(a)));
                 }));
+        add.accept(Fn.custom("map", 2, -1, "map(key STRING, value V, ...) → MAP<STRING, V>", "null values kept; NULL_MAP_KEY for a null key",
+                "a map of the keys to the values, in their order; DUPLICATED_MAP_KEY for a key given twice", NestedFunctions::makeMap));
         add.accept(Fn.custom("map_keys", 1, 1, "map_keys(MAP<STRING, V>) → ARRAY<STRING>", FunctionDef.NULL_IN_NULL_OUT,
                 "the map's keys, in its order", (call, args) -> {
                     Bound m = map(call, args.get(0));
@@ -56,6 +58,43 @@ final class NestedFunctions {
             throw call.typeError("'" + x.text() + "' is " + Types.name(x.type()) + ", and " + call.name() + " needs an ARRAY or a MAP");
         }
         return x;
+    }
+
+    private static Bound makeMap(Analyzer.Call call, List<Bound> args) {
+        if (args.size() % 2 != 0) {
+            throw call.typeError("map takes keys and values in pairs: map('a', 1, 'b', 2)");
+        }
+        List<Bound> keys = new ArrayList<>();
+        List<Bound> values = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            (i % 2 == 0 ? keys : values).add(args.get(i));
+        }
+        for (Bound k : keys) {
+            if (k.type() != null && !Types.is(k.type(), Kind.STRING)) {
+                throw call.typeError("a map's keys are text here, and '" + k.text() + "' is " + Types.name(k.type()) + "; cast it: CAST("
+                        + k.text() + " AS STRING)");
+            }
+        }
+        DataType t = ConditionalFunctions.common(call, values);
+        DataType value = t == null ? DataType.STRING : t;
+        List<Bound> cast = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            cast.add(call.as(keys.get(i), DataType.STRING));
+            cast.add(call.as(values.get(i), value));
+        }
+        return call.applyTolerant(cast, DataType.map(value), a -> {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < a.length; i += 2) {
+                if (a[i] == null) {
+                    throw Failure.of("NULL_MAP_KEY", "a map's key is null");
+                }
+                if (m.containsKey(a[i])) {
+                    throw Failure.of("DUPLICATED_MAP_KEY", "the key '" + a[i] + "' is given twice");
+                }
+                m.put((String) a[i], a[i + 1]);
+            }
+            return m;
+        });
     }
 
     private static Bound map(Analyzer.Call call, Bound x) {
