@@ -3,10 +3,13 @@
 # `tributary bench`, on the machine it runs on, a new JVM per run (SparkBench).
 # Usage: compat/spark/bench.sh
 #   RUNS=3                                          runs per scenario (the medians are printed)
-#   SCENARIOS="raw upsert upsert10 windowed empty"  which ones, in this order
+#   SCENARIOS="raw upsert upsert10 windowed empty"  which ones, in this order; also select (where + selectExpr),
+#                                                   dedup (dropDuplicatesWithinWatermark over the upsert input)
+#                                                   and join (a left join with a 100,000-row Delta table)
 #   INPUT=/tmp/sparkbench/p3/input                  raw / windowed input (generated when absent)
 #   UPINPUT=/tmp/sparkbench/up/input                upsert input, 30% repeated ids (generated when absent)
 #   BENCH_DIR=/tmp/sparkbench                       where the generator's copy and the run folders go
+#   DIMS=/tmp/sparkbench/dims                       join's Delta table (written by SparkBench dims when absent)
 #   SPARK_XMX=2g                                    the JVM's -Xmx (check.sh's); KEEP=1 keeps each run's tables
 #   JAVA_EXTRA="..."                                more JVM flags, e.g. -Dspark.sql.shuffle.partitions=2 (Spark reads
 #                                                   spark.* system properties; default: none, 200 partitions)
@@ -81,10 +84,10 @@ generate() { # target gendir extra-args...
 needs_p3=0; needs_up=0
 for s in $scenarios; do
   case "$s" in
-    raw|windowed) needs_p3=1 ;;
-    upsert|upsert10) needs_up=1 ;;
+    raw|windowed|select|join) needs_p3=1 ;;
+    upsert|upsert10|dedup) needs_up=1 ;;
     empty) ;;
-    *) die "unknown scenario '$s'; the ones there are: raw upsert upsert10 windowed empty" ;;
+    *) die "unknown scenario '$s'; the ones there are: raw upsert upsert10 windowed empty select dedup join" ;;
   esac
 done
 [ "$needs_p3" = 1 ] && generate "$input" "$base/gen-p3"
@@ -99,8 +102,8 @@ spark_java_opts "$xmx"
 
 expected_rows() {
   case "$1" in
-    raw) echo "$rows" ;;
-    upsert|upsert10) echo $((rows * 7 / 10)) ;; # 30% of the rows repeat an earlier id
+    raw|select|join) echo "$rows" ;;
+    upsert|upsert10|dedup) echo $((rows * 7 / 10)) ;; # 30% of the rows repeat an earlier id
     windowed) echo 999600 ;;                     # 1,666 closed 10-minute windows x 600 users (the last one stays open)
     empty) echo 0 ;;
   esac
@@ -110,13 +113,21 @@ median() { # numbers on stdin -> the median
 }
 load() { uptime | sed 's/.*load average: //'; }
 
+dims="${DIMS:-$base/dims}"
+if [[ " $scenarios " == *" join "* ]] && [ ! -d "$dims/_delta_log" ]; then
+  say "writing join's table $dims (SparkBench dims: 100,000 rows)"
+  (cd "$base" && SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" -cp "$cp" io.tributary.compat.spark.SparkBench dims "$base" "$dims") \
+    >"$base/dims.log" 2>&1 || { tail -15 "$base/dims.log"; die "could not write $dims"; }
+fi
+java_opts+=("-Dbench.dims=$dims")
+
 summary="$base/summary.txt"
 : >"$summary"
 say "java: $(java -version 2>&1 | head -1); $(nproc) cores; JVM flags: check.sh's --add-opens list, -Xmx$xmx ${JAVA_EXTRA:-}; Spark local[2]"
 for s in $scenarios; do
   case "$s" in
-    raw|windowed) in="$input" ;;
-    upsert|upsert10) in="$upinput" ;;
+    raw|windowed|select|join) in="$input" ;;
+    upsert|upsert10|dedup) in="$upinput" ;;
     empty) in="" ;;
   esac
   before="$(load)"

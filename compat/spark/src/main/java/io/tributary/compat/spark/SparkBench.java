@@ -35,6 +35,13 @@ import org.apache.spark.sql.types.StructType;
  *       append mode, into a Delta table;</li>
  *   <li>{@code transform}: {@code raw} with {@link #WHERE} and {@link #SELECT} ({@code where}, {@code selectExpr}), as
  *       {@code tributary bench raw} with {@code transform.where} and {@code transform.select};</li>
+ *   <li>{@code select}: the same job as {@code transform} (a filter and five computed columns of seven), under the name
+ *       docs/performance.md gives it;</li>
+ *   <li>{@code dedup}: {@code withWatermark("ts", "1 hour").dropDuplicatesWithinWatermark("id")} into a Delta table
+ *       (append), as {@code tributary bench raw --repeated-ids 0.3} with {@code transform.dropDuplicates};</li>
+ *   <li>{@code join}: a left join on {@code id} with the Delta table {@code -Dbench.dims=PATH} (100,000 rows, made by
+ *       {@code dims}; Spark reads it as the static side of a stream-static join) into a Delta table;</li>
+ *   <li>{@code dims}: not timed, writes the join's table ({@code id INT, segment STRING}, ids 0 to 99,999) to WORK_DIR;</li>
  *   <li>{@code empty}: {@code raw} over an empty folder (INPUT_DIR must be empty).</li>
  * </ul>
  *
@@ -46,6 +53,8 @@ import org.apache.spark.sql.types.StructType;
  */
 public final class SparkBench {
     static final String SCHEMA = "id INT, user STRING, amt DOUBLE, ts TIMESTAMP";
+    /** The rows of the join's table. */
+    static final long DIMS_ROWS = 100_000;
     /** The transform scenario's filter and select list, as docs/transform.md measures them. */
     static final String WHERE = "id >= 0 AND user IS NOT NULL";
     static final String[] SELECT = {"id", "upper(user) AS user", "amt * 1.1 AS amt2", "round(amt, 1) AS amt", "ts", "to_date(ts) AS day",
@@ -56,7 +65,7 @@ public final class SparkBench {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 3 || args.length > 4) {
-            System.err.println("usage: SparkBench raw|transform|upsert|upsert10|windowed|empty INPUT_DIR WORK_DIR [MAX_FILES_PER_TRIGGER]");
+            System.err.println("usage: SparkBench raw|transform|select|dedup|join|dims|upsert|upsert10|windowed|empty INPUT_DIR WORK_DIR [MAX_FILES_PER_TRIGGER]");
             System.exit(2);
         }
         String scenario = args[0];
@@ -64,9 +73,9 @@ public final class SparkBench {
         Path work = Path.of(args[2]).toAbsolutePath();
         String maxFiles = args.length == 4 ? args[3] : System.getProperty("bench.maxFilesPerTrigger",
                 "upsert10".equals(scenario) ? "10" : null);
-        if (!java.util.Set.of("raw", "transform", "upsert", "upsert10", "windowed", "empty").contains(scenario)) {
-            System.err.println("SparkBench: unknown scenario '" + scenario + "'; the ones there are: raw, transform, upsert, upsert10, windowed,"
-                    + " empty");
+        if (!java.util.Set.of("raw", "transform", "select", "dedup", "join", "dims", "upsert", "upsert10", "windowed", "empty").contains(scenario)) {
+            System.err.println("SparkBench: unknown scenario '" + scenario + "'; the ones there are: raw, transform, select, dedup, join, dims,"
+                    + " upsert, upsert10, windowed, empty");
             System.exit(2);
         }
         if (!Files.isDirectory(input)) {
@@ -113,12 +122,43 @@ public final class SparkBench {
                         .start(out);
                 table = out;
             }
-            case "transform" -> {
+            case "transform", "select" -> {
                 query = source.where(WHERE).selectExpr(SELECT).writeStream().format("delta")
                         .option("checkpointLocation", ck)
                         .trigger(Trigger.AvailableNow())
                         .start(out);
                 table = out;
+            }
+            case "dedup" -> {
+                query = source.withWatermark("ts", "1 hour").dropDuplicatesWithinWatermark("id").writeStream().format("delta")
+                        .option("checkpointLocation", ck)
+                        .trigger(Trigger.AvailableNow())
+                        .start(out);
+                table = out;
+            }
+            case "join" -> {
+                String dims = System.getProperty("bench.dims");
+                if (dims == null || !DeltaTable.isDeltaTable(spark, dims)) {
+                    System.err.println("SparkBench: join: -Dbench.dims=PATH names no Delta table (SparkBench dims INPUT PATH writes it)");
+                    spark.stop();
+                    System.exit(2);
+                }
+                Dataset<Row> table2 = spark.read().format("delta").load(dims);
+                query = source.join(table2, scala.jdk.javaapi.CollectionConverters.asScala(java.util.List.of("id")).toSeq(), "left")
+                        .writeStream().format("delta")
+                        .option("checkpointLocation", ck)
+                        .trigger(Trigger.AvailableNow())
+                        .start(out);
+                table = out;
+            }
+            case "dims" -> {
+                spark.range(DIMS_ROWS).selectExpr("CAST(id AS INT) AS id", "concat('seg-', CAST(id % 10 AS STRING)) AS segment")
+                        .write().format("delta").mode("overwrite").save(work.toString());
+                System.out.println("SPARKBENCH scenario=dims rows_in_table=" + spark.read().format("delta").load(work.toString()).count()
+                        + " table=" + work);
+                spark.stop();
+                System.exit(0);
+                return;
             }
             case "upsert", "upsert10" -> {
                 StructType schema = StructType.fromDDL(SCHEMA);
