@@ -56,7 +56,7 @@ final class CheckpointCommand {
                 } else if (Settings.kafkaSource(spec::has)) {
                     out.println("kafka source  (" + (spec.has(Settings.KAFKA_TOPICS) ? "topics " + spec.list(Settings.KAFKA_TOPICS)
                             : "topics matching " + spec.string(Settings.KAFKA_TOPIC_PATTERN))
-                            + "; per partition the table's next offset, the end and the lag)");
+                            + "; per partition the table's next offset, or the aggregation's committed one, the end and the lag)");
                     Map<String, Map<String, Long>> table = DeltaTables.sinkOffsets(spec.location(Settings.SINK_PATH), spec.storage())
                             .map(io.tributary.sink.SinkOffsets::sparkJson).orElse(Map.of());
                     KafkaSourceLag.lines(kafka.clientProps(), spec, table).forEach(out::println);

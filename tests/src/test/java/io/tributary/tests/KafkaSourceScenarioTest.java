@@ -125,4 +125,38 @@ class KafkaSourceScenarioTest {
         assertThat(DeltaTables.readRows(dir.resolve("out").toString())).extracting(r -> r[0] + "=" + r[2])
                 .containsExactlyInAnyOrder("1=6.0", "2=8.0", "3=1.0");
     }
+
+    /**
+     * A pipeline whose values come through a schema registry that does not answer: checkpoint show still prints
+     * the table's offsets, the topic's ends and the lag (offsets need only Kafka and the table), and says nothing of the registry.
+     */
+    @Test
+    void checkpointShowPrintsTheOffsetsAndTheLagWithTheSchemaRegistryDown() throws Exception {
+        produce("{\"id\": 1, \"user\": \"a\", \"amt\": 5.0}", "{\"id\": 2, \"user\": \"b\", \"amt\": 7.5}",
+                "{\"id\": 3, \"user\": \"c\", \"amt\": 1.0}");
+        new Workspace(dir, spec("")).tributary("run", "--trigger", "availableNow").assertOk();
+        produce("{\"id\": 4, \"user\": \"d\", \"amt\": 2.0}");
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort(); // nothing listens there once closed
+        }
+        Workspace avro = new Workspace(dir, spec("").replace("    schema: \"id INT, user STRING, amt DOUBLE\"\n",
+                "    format: avro\n    schemaRegistry:\n      url: http://127.0.0.1:" + closedPort + "\n"));
+
+        Workspace.Result show = avro.tributary("checkpoint show").assertOk();
+        String line = show.out().lines().filter(l -> l.startsWith("  orders  ")).findFirst().orElseThrow();
+        assertThat(line).matches("  orders  0: table \\d+, end \\d+, lag \\d+; 1: table \\d+, end \\d+, lag \\d+");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("table (\\d+), end (\\d+), lag (\\d+)").matcher(line);
+        long table = 0;
+        long end = 0;
+        long lag = 0;
+        while (m.find()) {
+            table += Long.parseLong(m.group(1));
+            end += Long.parseLong(m.group(2));
+            lag += Long.parseLong(m.group(3));
+        }
+        assertThat(List.of(table, end, lag)).as("the table's offsets, the ends, the lag, over both partitions: %s", line)
+                .containsExactly(3L, 4L, 1L);
+        assertThat(show.err()).as("the registry is not needed for offsets").doesNotContainIgnoringCase("registry");
+    }
 }
