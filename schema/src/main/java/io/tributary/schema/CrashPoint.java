@@ -21,6 +21,8 @@ public final class CrashPoint {
     public static final String DELTA_SOURCE_BEFORE_COMMIT = "deltaSource.beforeCommit";
     /** A Delta source's batch committed, nothing else done yet. */
     public static final String DELTA_SOURCE_AFTER_COMMIT = "deltaSource.afterCommit";
+    /** An aggregation over a Kafka source: a batch's bounds published, no task has ended the batch yet. */
+    public static final String AGGREGATE_KAFKA_AFTER_BATCH = "aggregate.kafka.afterBatch";
     /** Parquet files written, the Delta commit not yet made. */
     public static final String SINK_BEFORE_COMMIT = "sink.beforeCommit";
     /** The Delta commit made, nothing else (no post-commit hook, no local state) done yet. */

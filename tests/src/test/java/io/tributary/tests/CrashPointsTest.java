@@ -2,16 +2,23 @@ package io.tributary.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.CrashPoint;
 import io.tributary.sink.DeltaTables;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -152,5 +159,80 @@ class CrashPointsTest {
         assertThat(dir.resolve("archive/part-0001.json")).exists();
         assertThat(DeltaTables.readRows(table)).extracting(r -> r[0]).containsExactlyInAnyOrder(1, 2);
         assertThat(DeltaTables.latestVersion(table)).isZero();
+    }
+
+    /**
+     * A topic another application writes, read by the pipeline itself ({@code source.kafka}): appended (the
+     * source offsets commit with the rows in the table), upserted by key, and aggregated in windows (the
+     * aggregation reads the topic in Kafka Streams), killed at each moment that matters, then run again: the
+     * table holds exactly the rows, and the aggregation's is Spark's ({@code golden/windows/case-901}, run 1).
+     */
+    @ParameterizedTest(name = "{0} killed at {1}")
+    @CsvSource({"append, sink.beforeCommit", "append, sink.afterCommit", "upsert, sink.rewrite.beforeCommit",
+        "upsert, sink.rewrite.afterCommit", "aggregate, aggregate.kafka.afterBatch", "aggregate, sink.beforeCommit",
+        "aggregate, sink.afterCommit"})
+    void aKafkaSourcePipelineKilledAtACrashPointLeavesExactlyTheRowsAfterTheRestart(String pipeline, String point) throws Exception {
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"))) {
+            Map<String, Object> client = Map.of("bootstrap.servers", broker.bootstrapServers());
+            try (Admin admin = Admin.create(client)) {
+                admin.createTopics(List.of(new NewTopic("sales", 3, (short) 1))).all().get();
+            }
+            List<String> rows = pipeline.equals("aggregate")
+                    ? List.of(GoldenWindowsScenarioTest.golden("case-901/run1.json").strip().split("\n"))
+                    : List.of("{\"id\": 1, \"user\": \"a\", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}",
+                            "{\"id\": 2, \"user\": \"b\", \"amt\": 7.0, \"ts\": \"2026-01-01T10:05:00Z\"}",
+                            "{\"id\": 1, \"user\": \"a2\", \"amt\": 6.0, \"ts\": \"2026-01-01T10:06:00Z\"}",
+                            "{\"id\": 3, \"user\": \"c\", \"amt\": 9.0, \"ts\": \"2026-01-01T10:07:00Z\"}");
+            String sink = switch (pipeline) {
+                case "upsert" -> "sink:\n  delta:\n    path: out/\n    mode: upsert\n    keys: [id]\n";
+                case "aggregate" -> "aggregate:\n  eventTime: ts\n  watermark: 5 minutes\n  window: 10 minutes\n  groupBy: [user]\n"
+                        + "  select: { t: sum(amt) }\noutputMode: append\nsink:\n  delta:\n    path: out/\ntopic:\n  partitions: 3\n";
+                default -> "sink:\n  delta:\n    path: out/\n";
+            };
+            Workspace ws = new Workspace(dir, "name: sales\nsource:\n  kafka:\n    topics: [sales]\n"
+                    + "    schema: \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"\n" + sink + "trigger: availableNow\n"
+                    + "kafka:\n  bootstrap.servers: \"" + broker.bootstrapServers() + "\"\n");
+            String table = dir.resolve("out").toString();
+            if (pipeline.equals("upsert")) { // the table first, so that the crashed batch is a MERGE into it
+                produceKeyed(client, rows.subList(0, 2));
+                ChildProcess first = ChildProcess.start(dir, Map.of(), "run", ws.spec.toString());
+                assertThat(first.waitFor(240)).as("stderr: %s", first.err()).isZero();
+                rows = rows.subList(2, rows.size());
+            }
+            produceKeyed(client, rows);
+
+            ChildProcess crashed = ChildProcess.start(dir, Map.of(CrashPoint.ENV, point), "run", ws.spec.toString());
+            assertThat(crashed.waitFor(240)).as("stderr: %s", crashed.err()).isEqualTo(CrashPoint.EXIT_CODE);
+            assertThat(crashed.err()).contains("crash point " + point + " reached");
+            ChildProcess restarted = ChildProcess.start(dir, Map.of(), "run", ws.spec.toString());
+            assertThat(restarted.waitFor(240)).as("stderr: %s", restarted.err()).isZero();
+
+            switch (pipeline) {
+                case "append" -> {
+                    assertThat(DeltaTables.readRows(table)).extracting(r -> r[0] + ":" + r[1])
+                            .containsExactlyInAnyOrder("1:a", "2:b", "1:a2", "3:c");
+                    assertThat(DeltaTables.latestVersion(table)).as("one Delta version: the replay wrote nothing new").isZero();
+                }
+                case "upsert" -> {
+                    assertThat(DeltaTables.readRows(table)).extracting(r -> r[0] + ":" + r[1])
+                            .containsExactlyInAnyOrder("1:a2", "2:b", "3:c");
+                    assertThat(DeltaTables.latestVersion(table)).as("the upsert committed once").isEqualTo(1);
+                }
+                default -> assertThat(GoldenWindowsScenarioTest.table(table))
+                        .containsExactlyInAnyOrderElementsOf(Golden.windowRows("windows/case-901/after-run1.txt"));
+            }
+            String show = ws.tributary("checkpoint show").assertOk().out();
+            assertThat(show).as("the source's offsets, none behind").containsPattern("  sales  0: .*lag 0; 1: .*lag 0; 2: .*lag 0\\n")
+                    .doesNotContainPattern("lag [1-9]");
+        }
+    }
+
+    /** Each row keyed by its id, as a producer that wants one partition per key writes it. */
+    private static void produceKeyed(Map<String, Object> client, List<String> rows) throws Exception {
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(client, new StringSerializer(), new StringSerializer())) {
+            for (String row : rows) {
+                p.send(new ProducerRecord<>("sales", row.replaceAll(".*\"id\": (\\d+).*", "$1"), row)).get();
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.tributary.topology.internal;
 import io.tributary.kafka.KafkaSubscription;
 import io.tributary.kafka.TopicCreation;
 import io.tributary.kafka.TopicTrim;
+import io.tributary.schema.CrashPoint;
 import io.tributary.schema.Topics;
 import org.apache.kafka.common.KafkaFuture;
 import io.tributary.topology.KafkaInput;
@@ -193,6 +194,7 @@ public final class KafkaBatches implements AutoCloseable {
             throw KafkaSourceErrors.cannotReadSource("the batches topic " + batchesTopic, e.getCause());
         }
         last = next;
+        CrashPoint.reach(CrashPoint.AGGREGATE_KAFKA_AFTER_BATCH);
         awaitReports(next.batchId(), tasks, alive);
         trimRows();
         return Optional.of(next);
