@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The crash harness's long mode: SIGKILL the pipeline at random moments KILLS times per pipeline
-# (raw and windowed), then check the tables row by row. Prints kills survived, rows checked and
+# (raw, upsert and windowed, over files and over a topic), then check the tables row by row. Prints kills survived, rows checked and
 # the time from each restart to its first batch.   usage: bench/crash.sh [KILLS] [SEED]
 set -euo pipefail
 cd "$(dirname "$0")/.."
