@@ -32,6 +32,11 @@ import org.apache.parquet.io.OutputFile;
  */
 final class DirectParquetFiles {
     private static final int SIZE_CHECK_ROWS = 10_000;
+    /**
+     * A row group's pages stay in memory until it is full, so its size bounds the writer's heap
+     * whatever the batch (Parquet's default, 128 MiB, is the whole of a default-sized file).
+     */
+    private static final long ROW_GROUP_BYTES = 32L << 20;
 
     private DirectParquetFiles() {
     }
@@ -82,6 +87,7 @@ final class DirectParquetFiles {
                 writer = new Builder(new LocalOutputFile(file), new RowWriteSupport(schema))
                         .withConf(new PlainParquetConfiguration())
                         .withCompressionCodec(CompressionCodecName.SNAPPY)
+                        .withRowGroupSize(ROW_GROUP_BYTES)
                         .build();
             }
             writer.write(row);
