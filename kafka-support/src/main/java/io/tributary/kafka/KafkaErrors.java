@@ -91,4 +91,11 @@ final class KafkaErrors {
         return new TributaryException("key '" + key + "' is '" + text + "': " + why + "; give earliest, latest, or offsets per"
                 + " partition as Spark writes them, e.g. {\"orders\":{\"0\":42,\"1\":-2}} (-2 earliest, -1 latest)");
     }
+
+    /** When a Kafka source's JSON values give no column to infer its schema from. */
+    static TributaryException nothingToInfer(String topics, long sampled) {
+        return new TributaryException("source.kafka.schema is not given, and the " + sampled + " records of " + topics + " up to"
+                + " their end offsets hold no JSON object to infer it from; give source.kafka.schema (a DDL string such as"
+                + " \"id INT, name STRING\"), or run again once the topics have records");
+    }
 }

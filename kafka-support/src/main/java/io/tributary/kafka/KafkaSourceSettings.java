@@ -22,7 +22,8 @@ public final class KafkaSourceSettings {
     public static final Setting<Schema> SCHEMA = Setting.custom("schema", Setting.Kind.STRING, KafkaSourceSettings::ddl,
             "a Kafka source's schema as a Spark DDL string: each record's value is a JSON object of these columns (or JSON lines of"
                     + " them), as Spark's from_json(CAST(value AS STRING), schema); format json, or debezium-json: the columns of the events' before and"
-                    + " after");
+                    + " after; format json without it: inferred from the records as the file source infers JSON (the table's columns"
+                    + " once it exists)");
     public static final Setting<String> FORMAT = Setting.oneOf("format", "the records' format: json (a JSON object per record, or"
             + " JSON lines, of the schema's columns), avro (Spark's from_avro: avroSchema, avroSchemaFile or schemaRegistry.url),"
             + " protobuf (Spark's from_protobuf: protobufDescriptorFile and protobufMessage, and schemaRegistry.url if any), string (one"
@@ -52,10 +53,14 @@ public final class KafkaSourceSettings {
     public static final Setting<String> SCHEMA_REGISTRY_USER_INFO = Setting.string("schemaRegistry.basic.auth.user.info",
             "the schema registry's HTTP basic authentication, as user:password (Confluent's basic.auth.user.info)");
     public static final Setting<String> SCHEMA_EVOLUTION = SchemaEvolutionSetting.MODE.allowing("none", "addNewColumns",
-            "failOnNewColumns").withDefault("none").withDoc("format avro with schemaRegistry.url: a record whose schema id names a"
-            + " schema with fields the source's schema lacks: read as the source's schema, without them (none); its new fields added"
-            + " to the table as nullable columns, and read from then on (addNewColumns; needs sink.delta.mergeSchema); or stop the run"
-            + " naming them (failOnNewColumns)");
+            "failOnNewColumns").withDefault("none").withDoc("format json, or avro with schemaRegistry.url: a JSON value with fields"
+            + " the schema lacks, or a record whose schema id names a schema with fields the source's schema lacks: read without"
+            + " them (none); its new fields added to the table as nullable columns, and read from then on (addNewColumns; needs"
+            + " sink.delta.mergeSchema); or stop the run naming them (failOnNewColumns)");
+    public static final Setting<Long> INFERENCE_RECORDS = Setting.custom("schemaInference.sampleSize.numRecords", Setting.Kind.INT,
+            KafkaSourceSettings::positive, "format json without a schema: the columns are inferred from the first records of"
+                    + " each run, at most this many over all partitions, up to the end offsets seen when the run starts (Auto Loader's"
+                    + " schemaInference.sampleSize, counted in records)").withDefault("10000");
     public static final Setting<StartingOffsets> STARTING_OFFSETS = Setting.custom("startingOffsets", Setting.Kind.STRING,
             StartingOffsets::parse, "where a new table starts reading (Spark's startingOffsets): earliest, latest, or per partition"
                     + " as Spark writes it, {\"orders\":{\"0\":42,\"1\":-2}} (-2 earliest, -1 latest; every partition of every topic read,"
@@ -78,7 +83,7 @@ public final class KafkaSourceSettings {
     /** Every setting, in the order the documentation lists them. */
     public static final List<Setting<?>> ALL = List.of(TOPICS, TOPIC_PATTERN, SCHEMA, FORMAT, DEBEZIUM_SEQUENCE, AVRO_SCHEMA, AVRO_SCHEMA_FILE,
             PROTOBUF_DESCRIPTOR_FILE, PROTOBUF_MESSAGE, SCHEMA_REGISTRY_URL, SCHEMA_REGISTRY_SUBJECT, SCHEMA_REGISTRY_USER_INFO,
-            SCHEMA_EVOLUTION, STARTING_OFFSETS, STARTING_TIMESTAMP, MAX_OFFSETS_PER_TRIGGER, FAIL_ON_DATA_LOSS, INCLUDE_METADATA);
+            SCHEMA_EVOLUTION, INFERENCE_RECORDS, STARTING_OFFSETS, STARTING_TIMESTAMP, MAX_OFFSETS_PER_TRIGGER, FAIL_ON_DATA_LOSS, INCLUDE_METADATA);
 
     private KafkaSourceSettings() {
     }

@@ -30,10 +30,13 @@ import java.util.regex.Pattern;
  * @param valueFormat format avro or protobuf: how a value becomes a row of {@code valueSchema}; else null
  * @param transform the pipeline's transform (joins, where, select) over {@link #rowSchema()}, applied to each row
  *                  before it is written; null: the rows as they are
+ * @param schemaEvolution format json: what a value's fields the schema lacks do (none, addNewColumns, failOnNewColumns)
+ * @param inferenceRecords format json without a schema: at most this many records are sampled to infer it
  */
 public record KafkaSubscription(List<String> topics, Pattern pattern, String format, Schema valueSchema, boolean includeMetadata,
                                 StartingOffsets startingOffsets, Long startingTimestamp, long maxOffsetsPerTrigger,
-                                boolean failOnDataLoss, ValueFormat valueFormat, RowTransform transform) {
+                                boolean failOnDataLoss, ValueFormat valueFormat, RowTransform transform, String schemaEvolution,
+                                long inferenceRecords) {
     public KafkaSubscription {
         topics = List.copyOf(topics == null ? List.of() : topics);
     }
@@ -51,13 +54,29 @@ public record KafkaSubscription(List<String> topics, Pattern pattern, String for
                 v.get(KafkaSourceSettings.INCLUDE_METADATA), v.get(KafkaSourceSettings.STARTING_OFFSETS),
                 v.has(KafkaSourceSettings.STARTING_TIMESTAMP) ? v.get(KafkaSourceSettings.STARTING_TIMESTAMP) : null,
                 v.has(KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER) ? v.get(KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER) : 0,
-                v.get(KafkaSourceSettings.FAIL_ON_DATA_LOSS), valueFormat, null);
+                v.get(KafkaSourceSettings.FAIL_ON_DATA_LOSS), valueFormat, null, v.get(KafkaSourceSettings.SCHEMA_EVOLUTION),
+                v.get(KafkaSourceSettings.INFERENCE_RECORDS));
+    }
+
+    /**
+     * True for format json without a schema: the columns are inferred from the records
+     * ({@link JsonSchemaInference}), or taken from the table a run before landed, then given by {@link #withValueSchema}.
+     */
+    public boolean infersSchema() {
+        return valueSchema == null && "json".equals(format);
+    }
+
+    /** This subscription reading its JSON values by {@code schema} (inferred, or the table's). */
+    public KafkaSubscription withValueSchema(Schema schema) {
+        return new KafkaSubscription(topics, pattern, format, schema, includeMetadata, startingOffsets, startingTimestamp,
+                maxOffsetsPerTrigger, failOnDataLoss, valueFormat, transform, schemaEvolution, inferenceRecords);
     }
 
     /** This subscription with {@code transform} (compiled over {@link #rowSchema()}) applied to each row read; null or the identity: none. */
     public KafkaSubscription withTransform(RowTransform transform) {
         return new KafkaSubscription(topics, pattern, format, valueSchema, includeMetadata, startingOffsets, startingTimestamp,
-                maxOffsetsPerTrigger, failOnDataLoss, valueFormat, transform == null || transform.isIdentity() ? null : transform);
+                maxOffsetsPerTrigger, failOnDataLoss, valueFormat, transform == null || transform.isIdentity() ? null : transform,
+                schemaEvolution, inferenceRecords);
     }
 
     /** The columns of the rows written: the transform's output, or {@link #rowSchema()} without one. */
@@ -92,6 +111,13 @@ public record KafkaSubscription(List<String> topics, Pattern pattern, String for
             }
             default -> fields.addAll(valueSchema.fields());
         }
+        fields.addAll(metadataColumns());
+        return new Schema(fields);
+    }
+
+    /** The columns {@code includeMetadata} adds after the value's (none without it). */
+    public List<Field> metadataColumns() {
+        List<Field> fields = new ArrayList<>();
         if (includeMetadata) {
             if (!"bytes".equals(format)) {
                 fields.add(new Field("key", DataType.BINARY, true));
@@ -99,7 +125,7 @@ public record KafkaSubscription(List<String> topics, Pattern pattern, String for
             }
             fields.add(new Field("headers", DataType.array(DataType.struct(Schema.parse("key STRING, value BINARY"))), true));
         }
-        return new Schema(fields);
+        return fields;
     }
 
     private static void kafkaColumns(List<Field> fields) {

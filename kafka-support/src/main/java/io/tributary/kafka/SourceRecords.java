@@ -3,8 +3,9 @@ package io.tributary.kafka;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.kafka.internal.SourceColumns;
+import io.tributary.kafka.internal.format.JsonValues;
+import io.tributary.kafka.internal.format.NewFields;
 import io.tributary.schema.BadRecordException;
-import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -41,11 +42,12 @@ public final class SourceRecords {
     private static final int MAX_TEXT_BYTES = 64 * 1024;
 
     private final KafkaSubscription source;
-    private final RowJson json;
+    private final JsonValues json;
 
     public SourceRecords(KafkaSubscription source) {
         this.source = source;
-        this.json = source.valueSchema() != null && "json".equals(source.format()) ? new RowJson(source.valueSchema()) : null;
+        this.json = source.valueSchema() != null && "json".equals(source.format())
+                ? new JsonValues(source.valueSchema(), NewFields.forName(source.schemaEvolution())) : null;
     }
 
     public KafkaSubscription subscription() {
@@ -99,7 +101,8 @@ public final class SourceRecords {
                 RowPack.forEachRow(r.value(), (bytes, offset, length) -> {
                     index[0]++;
                     try {
-                        taken[0] += sink.take(withMetadata(json.parse(bytes, offset, length), r));
+                        taken[0] += sink.take(withMetadata(json.parse(bytes, offset, length,
+                                where(r.topic(), r.partition(), r.offset(), index[0])), r));
                     } catch (BadRecordException e) {
                         rejects.reject(r, index[0], bytes, offset, length, json.schema().toDdl(), e, false);
                     }

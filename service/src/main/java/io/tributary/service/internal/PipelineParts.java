@@ -240,7 +240,7 @@ public final class PipelineParts {
         AggregateSpec sinkAggregate = aggregate;
         // the sink's opening reads a Kafka source's subscription: a schema registry that does not answer yet is waited out
         stages.add(Stage.opening(stageName, threads.<PipelineStage>submit(() -> Recovery.open(stageName, options.stopRequested(), () -> {
-            KafkaSubscription subscription = sinkReadsSource ? kafkaSubscription(spec) : null;
+            KafkaSubscription subscription = sinkReadsSource ? KafkaSourceInference.subscription(spec, client) : null;
             if (subscription != null) {
                 subscription = subscription.withTransform(TransformParts.rowTransform(spec, subscription.rowSchema()));
             }

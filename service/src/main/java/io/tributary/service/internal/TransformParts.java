@@ -34,7 +34,7 @@ final class TransformParts {
             if ("addNewColumns".equals(spec.string(Settings.KAFKA_SCHEMA_EVOLUTION)) && transforms(spec)) {
                 throw ServiceErrors.addNewColumnsWithTransform(Settings.KAFKA_SCHEMA_EVOLUTION);
             }
-            if (!columnsFromRegistry(spec)) { // else the registry gives them as the sink opens, and the transform is compiled then
+            if (!columnsFromRegistry(spec) && !PipelineParts.kafkaSubscription(spec).infersSchema()) { // else the registry gives them as the sink opens, and the transform is compiled then
                 rowTransform(spec, PipelineParts.kafkaSubscription(spec).rowSchema()); // a Kafka source's columns are the spec's
             }
             return;

@@ -32,7 +32,8 @@ final class KafkaSourceChecks {
         }
         boolean json = "json".equals(spec.string(Settings.KAFKA_FORMAT));
         boolean schemaRead = json || "debezium-json".equals(spec.string(Settings.KAFKA_FORMAT));
-        if (schemaRead && !spec.has(Settings.KAFKA_SCHEMA)) {
+        if (schemaRead && !spec.has(Settings.KAFKA_SCHEMA) && (!json || aggregates(spec))) {
+            // JSON values without a schema are inferred as the sink opens; an aggregation's columns are needed before
             throw SpecErrors.kafkaSourceSchema(where.apply(subscribedKey), subscribedKey, Settings.KAFKA_SCHEMA);
         }
         if (!schemaRead && spec.has(Settings.KAFKA_SCHEMA)) {
@@ -40,7 +41,7 @@ final class KafkaSourceChecks {
                     "a schema reads JSON values; format " + spec.string(Settings.KAFKA_FORMAT) + " has its own columns");
         }
         checkBinaryFormats(spec, where, subscribedKey, topics);
-        if (json && spec.bool(Settings.KAFKA_INCLUDE_METADATA)) {
+        if (json && spec.has(Settings.KAFKA_SCHEMA) && spec.bool(Settings.KAFKA_INCLUDE_METADATA)) {
             Values v = spec.values(Settings.KAFKA_SOURCE, KafkaSourceSettings.ALL);
             for (io.tributary.schema.Field f : v.get(KafkaSourceSettings.SCHEMA).fields()) {
                 if (METADATA_COLUMNS.contains(f.name().toLowerCase(java.util.Locale.ROOT))) {
@@ -146,5 +147,16 @@ final class KafkaSourceChecks {
                         + Settings.KAFKA_PROTOBUF_DESCRIPTOR_FILE);
             }
         }
+    }
+
+    /** True when an aggregation or dropDuplicates reads the Kafka source. */
+    private static boolean aggregates(PipelineSpec spec) {
+        for (io.tributary.settings.Setting<?> s : Settings.ALL) {
+            if (s.key().startsWith(Settings.AGGREGATE + ".") && !s.key().equals(Settings.STANDBY_REPLICAS)
+                    && (spec.has(s.key()) || s.isPrefix() && !spec.map(s.key()).isEmpty())) {
+                return true;
+            }
+        }
+        return Settings.TRANSFORM_DEDUP.stream().anyMatch(spec::has);
     }
 }

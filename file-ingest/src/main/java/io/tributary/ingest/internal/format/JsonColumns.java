@@ -7,6 +7,7 @@ import io.tributary.ingest.internal.FileDiscovery;
 import io.tributary.ingest.internal.FileStat;
 import io.tributary.ingest.internal.LineReader;
 import io.tributary.schema.DataType;
+import io.tributary.schema.JsonTypes;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import java.io.IOException;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.SchemaEvolution;
 import io.tributary.schema.DataType;
+import io.tributary.schema.JsonTypes;
 import io.tributary.schema.Schema;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

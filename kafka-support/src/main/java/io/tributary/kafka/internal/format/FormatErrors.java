@@ -93,6 +93,13 @@ public final class FormatErrors {
     }
 
     /** A value that is not in Confluent's wire format. */
+    /** A JSON value with fields the schema lacks, under schemaEvolution failOnNewColumns. */
+    static TributaryException newJsonFields(String where, java.util.List<String> fields) {
+        return new TributaryException(where + ": the JSON value has fields the source's schema lacks " + fields
+                + ", and source.kafka.schemaEvolution is failOnNewColumns; add them to source.kafka.schema, or set schemaEvolution"
+                + " to addNewColumns (with sink.delta.mergeSchema: true) or none");
+    }
+
     static BadRecordException notWireFormat(String what) {
         return new BadRecordException(null, "not in a schema registry's wire format (a 0 byte, a 4-byte schema id): " + what);
     }

@@ -120,10 +120,10 @@ public final class ValueFormats {
         if ("none".equals(mode)) {
             return;
         }
-        if (!"avro".equals(format) || !v.has(KafkaSourceSettings.SCHEMA_REGISTRY_URL)) {
-            throw v.invalid(KafkaSourceSettings.SCHEMA_EVOLUTION, FormatErrors.badSetting(mode + " applies to format avro with"
-                    + " schemaRegistry.url, whose records may name a newer schema; here the values' schema is fixed: leave"
-                    + " schemaEvolution out", null));
+        if (!"json".equals(format) && (!"avro".equals(format) || !v.has(KafkaSourceSettings.SCHEMA_REGISTRY_URL))) {
+            throw v.invalid(KafkaSourceSettings.SCHEMA_EVOLUTION, FormatErrors.badSetting(mode + " applies to format json, and"
+                    + " to format avro with schemaRegistry.url, whose records may name a newer schema; here the values' schema is"
+                    + " fixed: leave schemaEvolution out", null));
         }
         if ("addNewColumns".equals(mode) && v.get(KafkaSourceSettings.INCLUDE_METADATA)) {
             throw v.invalid(KafkaSourceSettings.SCHEMA_EVOLUTION, FormatErrors.badSetting("addNewColumns does not go with"

@@ -194,8 +194,8 @@ public final class SpecErrors {
     /** When a Kafka source of JSON records has no schema. */
     public static TributaryException kafkaSourceSchema(String where, String topicsKey, String schemaKey) {
         return new TributaryException(where + ": " + topicsKey + " reads JSON records, but " + schemaKey + " is not given; give their"
-                + " columns as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\" (a Kafka source infers none),"
-                + " or format: string or bytes");
+                + " columns as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\" (a Kafka source infers them"
+                + " for its sink only, not for an aggregation, dropDuplicates or debezium-json), or format: string or bytes");
     }
 
     /** When a Kafka source's format needs a setting that is not given. */

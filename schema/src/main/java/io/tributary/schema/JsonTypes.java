@@ -1,12 +1,9 @@
-package io.tributary.ingest.internal.format;
+package io.tributary.schema;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
-import io.tributary.schema.DataType;
-import io.tributary.schema.Field;
-import io.tributary.schema.Schema;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +18,8 @@ import java.util.TreeMap;
  * common type. Two types merge as Spark's {@code compatibleType}: numbers to the wider, structs
  * field by field, arrays by element, anything else to STRING. A value only ever null, an empty
  * array's element or an empty object is STRING. With {@code typed} false every leaf is STRING
- * (Auto Loader's default, {@code cloudFiles.inferColumnTypes=false}).
+ * (Auto Loader's default, {@code cloudFiles.inferColumnTypes=false}). The file source and a Kafka
+ * source with JSON values infer their columns by these rules.
  *
  * <p>Types are built bottom-up; null stands for "only nulls so far" until {@link #finish}.
  */
