@@ -11,7 +11,7 @@ import java.util.List;
  * Kafka source under {@code source.kafka.}.
  */
 public final class DebeziumSequenceSetting {
-    public static final Setting<List<String>> SEQUENCE = Setting.list("debezium.sequence", "format debezium-json: the"
+    public static final Setting<List<String>> SEQUENCE = Setting.list("debezium.sequence", "format debezium-json (or a Kafka source's debezium-avro): the"
             + " fields of the events' source block that order the changes, into the lsn column: one field (PostgreSQL's lsn, ts_ms)"
             + " makes a BIGINT, several (MySQL's [file, pos, row]) a STRING that sorts as they do (docs/cdc.md)")
             .withDefault(DebeziumEvents.DEFAULT_SEQUENCE);

@@ -29,7 +29,9 @@ public final class KafkaSourceSettings {
             + " protobuf (Spark's from_protobuf: protobufDescriptorFile and protobufMessage, and schemaRegistry.url if any), string (one"
             + " column value STRING, the value as UTF-8 text) or bytes (Spark's Kafka source columns: key and value BINARY, topic,"
             + " partition, offset, timestamp, timestampType) or debezium-json (each value one of Debezium's JSON change events: the"
-            + " schema's columns plus op and lsn; docs/cdc.md)", "json", "avro", "protobuf", "string", "bytes", "debezium-json")
+            + " schema's columns plus op and lsn; docs/cdc.md) or debezium-avro (Debezium's change events written by Confluent's"
+            + " Avro converter, through schemaRegistry.url: the envelope's row columns plus op and lsn)", "json", "avro", "protobuf",
+            "string", "bytes", "debezium-json", "debezium-avro")
             .withDefault("json");
     public static final Setting<List<String>> DEBEZIUM_SEQUENCE = DebeziumSequenceSetting.SEQUENCE;
     public static final Setting<String> AVRO_SCHEMA = Setting.string("avroSchema", "format avro: the values' Avro schema as JSON"
@@ -43,7 +45,7 @@ public final class KafkaSourceSettings {
     public static final Setting<String> PROTOBUF_MESSAGE = Setting.string("protobufMessage", "format protobuf: the message each"
             + " value is, by its name or full name (Spark's from_protobuf messageName); its fields become the columns; with"
             + " schemaRegistry.url and no protobufDescriptorFile, default the first message of the subject's .proto");
-    public static final Setting<String> SCHEMA_REGISTRY_URL = Setting.string("schemaRegistry.url", "avro or protobuf: a schema"
+    public static final Setting<String> SCHEMA_REGISTRY_URL = Setting.string("schemaRegistry.url", "avro, protobuf or debezium-avro: a schema"
             + " registry's URL (Confluent's REST API, or a registry's Confluent-compatible one); each value is in Confluent's wire"
             + " format (a 0 byte, the 4-byte schema id, for protobuf the message indexes, then the value), its schema fetched by"
             + " id and kept");

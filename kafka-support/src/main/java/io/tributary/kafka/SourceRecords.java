@@ -80,7 +80,7 @@ public final class SourceRecords {
                     return 0;
                 }
             }
-            case "debezium-json" -> {
+            case "debezium-json", "debezium-avro" -> {
                 if (r.value() == null) {
                     return 0; // a tombstone: the delete was the event before it
                 }
@@ -88,7 +88,8 @@ public final class SourceRecords {
                     Object[] row = source.valueFormat().row(r.topic(), r.partition(), r.offset(), r.value());
                     return row == null ? 0 : sink.take(withMetadata(row, r)); // a truncate event gives no row
                 } catch (BadRecordException e) {
-                    rejects.reject(r, 1, r.value(), 0, r.value().length, source.valueFormat().columns().toDdl(), e, false);
+                    rejects.reject(r, 1, r.value(), 0, r.value().length, source.valueFormat().columns().toDdl(), e,
+                            "debezium-avro".equals(source.format()));
                     return 0;
                 }
             }

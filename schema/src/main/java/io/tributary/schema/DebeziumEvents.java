@@ -24,7 +24,8 @@ import java.util.List;
  * text as it is, joined by a space. A tombstone ({@code null}, or a null {@code payload}) and a
  * truncate event ({@code op} t) give no row ({@link Event#skip()}); anything else that is not an
  * event is a bad record naming the field. The file source ({@code source.files.format}) and a Kafka
- * source ({@code source.kafka.format}) read events alike through it.
+ * source ({@code source.kafka.format}) read events alike through it; Debezium's Avro events
+ * ({@code debezium-avro}) too, once decoded ({@link #event(String, Object[], Object[], JsonNode)}).
  */
 public final class DebeziumEvents {
     private static final ObjectMapper TREES = new ObjectMapper();
@@ -234,6 +235,22 @@ public final class DebeziumEvents {
         } catch (BadRecordException e) {
             throw DebeziumErrors.inImage(name, e);
         }
+    }
+
+    /**
+     * The event of an envelope another reader decoded (Debezium's Avro converter): {@code before} and
+     * {@code after} already rows of the data columns (or null), {@code source} the source block as
+     * JSON, by the same rules as a JSON event (op c/r/u after, d before, t no row, the sequence).
+     *
+     * @throws BadRecordException when it is not an event
+     */
+    public Event event(String op, Object[] before, Object[] after, JsonNode source) {
+        Envelope env = new Envelope();
+        env.op = op;
+        env.before = before;
+        env.after = after;
+        env.source = source;
+        return row(env);
     }
 
     private Event row(Envelope env) {

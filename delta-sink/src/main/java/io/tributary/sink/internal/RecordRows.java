@@ -69,7 +69,7 @@ final class RecordRows implements AutoCloseable {
      * Debezium's change events, whose delete is the event before the tombstone, which log compaction keeps.
      */
     boolean tombstonesDelete() {
-        return source == null || !"debezium-json".equals(source.format());
+        return source == null || !source.format().startsWith("debezium-");
     }
 
     /** Checks the rows parsed from now on against {@code c} (the table's constraints at the batch's start). */

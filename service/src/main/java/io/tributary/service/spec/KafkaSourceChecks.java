@@ -114,9 +114,16 @@ final class KafkaSourceChecks {
             }
         }
         boolean registry = spec.has(Settings.KAFKA_SCHEMA_REGISTRY_URL);
-        if (registry && !format.equals("avro") && !format.equals("protobuf")) {
+        if (registry && !format.equals("avro") && !format.equals("protobuf") && !format.equals("debezium-avro")) {
             throw SpecErrors.kafkaSourceContradiction(where.apply(Settings.KAFKA_SCHEMA_REGISTRY_URL), Settings.KAFKA_FORMAT,
                     Settings.KAFKA_SCHEMA_REGISTRY_URL, "a schema registry serves Avro or Protobuf values, not format " + format);
+        }
+        if (format.equals("debezium-avro") && !registry) {
+            throw SpecErrors.kafkaSourceNeeds(where.apply(subscribedKey), "format debezium-avro", Settings.KAFKA_SCHEMA_REGISTRY_URL);
+        }
+        if (format.equals("debezium-avro") && topics.size() != 1 && !spec.has(Settings.KAFKA_SCHEMA_REGISTRY_SUBJECT)) {
+            throw SpecErrors.kafkaSourceNeeds(where.apply(Settings.KAFKA_SCHEMA_REGISTRY_URL), "a schema registry read for"
+                    + " several topics or a pattern", Settings.KAFKA_SCHEMA_REGISTRY_SUBJECT);
         }
         if (format.equals("avro")) {
             if (spec.has(Settings.KAFKA_AVRO_SCHEMA) && spec.has(Settings.KAFKA_AVRO_SCHEMA_FILE)) {

@@ -31,15 +31,19 @@ public final class ValueFormats {
         if ("debezium-json".equals(format)) {
             return debezium(v);
         }
-        if (v.has(KafkaSourceSettings.DEBEZIUM_SEQUENCE)) {
+        if (v.has(KafkaSourceSettings.DEBEZIUM_SEQUENCE) && !"debezium-avro".equals(format)) {
             throw FormatErrors.badSetting(v.name(KafkaSourceSettings.DEBEZIUM_SEQUENCE) + " is set, but the format is " + format
-                    + "; it names the source fields of debezium-json events: set the format to debezium-json, or leave it out", null);
+                    + "; it names the source fields of Debezium's events: set the format to debezium-json or debezium-avro, or leave it"
+                    + " out", null);
         }
         SchemaRegistry registry = v.has(KafkaSourceSettings.SCHEMA_REGISTRY_URL)
                 ? new SchemaRegistry(v.get(KafkaSourceSettings.SCHEMA_REGISTRY_URL), v.get(KafkaSourceSettings.SCHEMA_REGISTRY_USER_INFO))
                 : null;
         if ("avro".equals(format)) {
             return avro(v, topics, registry);
+        }
+        if ("debezium-avro".equals(format)) {
+            return debeziumAvro(v, topics, registry);
         }
         if ("protobuf".equals(format) && !v.has(KafkaSourceSettings.PROTOBUF_DESCRIPTOR_FILE)) {
             return protobufFromRegistry(v, topics, registry);
@@ -64,6 +68,29 @@ public final class ValueFormats {
         }
         return new DebeziumFormat(v.get(KafkaSourceSettings.SCHEMA), v.get(KafkaSourceSettings.DEBEZIUM_SEQUENCE),
                 v.name(KafkaSourceSettings.SCHEMA), v.name(KafkaSourceSettings.DEBEZIUM_SEQUENCE));
+    }
+
+    /** Debezium's Avro change events, read as the envelope of the subject's latest version: its row's columns, then op and lsn. */
+    private static ValueFormat debeziumAvro(Values v, List<String> topics, SchemaRegistry registry) {
+        if (registry == null) {
+            throw FormatErrors.badSetting(v.name(KafkaSourceSettings.SCHEMA_REGISTRY_URL) + " is not given; format debezium-avro"
+                    + " reads the events Confluent's Avro converter writes, whose schemas are in a schema registry: give its URL", null);
+        }
+        String subject = subject(v, topics);
+        SchemaRegistry.Registered latest = registry.latest(subject);
+        String what = "the latest schema of subject " + subject + " (id " + latest.id() + ") in the registry " + registry.url();
+        try {
+            if (!"AVRO".equalsIgnoreCase(latest.type())) {
+                throw FormatErrors.badSetting("is a " + latest.type() + " schema, not Avro", null);
+            }
+            return new DebeziumAvroFormat(AvroFormat.parse(latest.schema()), registry, v.get(KafkaSourceSettings.DEBEZIUM_SEQUENCE),
+                    v.name(KafkaSourceSettings.SCHEMA_REGISTRY_URL), v.name(KafkaSourceSettings.DEBEZIUM_SEQUENCE));
+        } catch (AvroRuntimeException e) {
+            throw v.invalid(KafkaSourceSettings.SCHEMA_REGISTRY_URL, FormatErrors.badSetting(what + " is not an Avro schema: "
+                    + e.getMessage(), e));
+        } catch (TributaryException e) {
+            throw v.invalid(KafkaSourceSettings.SCHEMA_REGISTRY_URL, FormatErrors.badSetting(what + " " + e.getMessage(), e));
+        }
     }
 
     /** Protobuf whose message is the latest version of the subject, compiled from its .proto text (protobufMessage, or its first message). */
