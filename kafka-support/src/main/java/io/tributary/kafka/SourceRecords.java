@@ -7,7 +7,11 @@ import io.tributary.kafka.internal.format.JsonValues;
 import io.tributary.kafka.internal.format.NewFields;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.RowPack;
+import io.tributary.schema.Field;
+import io.tributary.schema.Schema;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Arrays;
 import java.util.Base64;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -52,6 +56,26 @@ public final class SourceRecords {
 
     public KafkaSubscription subscription() {
         return source;
+    }
+
+    /**
+     * The columns of the rows handed on now, in their order: the transform's output, or the value's
+     * (grown under addNewColumns) then Spark's Kafka columns.
+     */
+    public Schema columns() {
+        if (source.transform() != null) {
+            return source.transform().output();
+        }
+        List<Field> fields = new ArrayList<>();
+        switch (source.format()) {
+            case "json" -> fields.addAll(json.schema().fields());
+            case "avro", "protobuf", "debezium-json", "debezium-avro" -> fields.addAll(source.valueFormat().columns().fields());
+            default -> {
+                return source.rowSchema();
+            }
+        }
+        fields.addAll(source.metadataColumns());
+        return new Schema(fields);
     }
 
     /**

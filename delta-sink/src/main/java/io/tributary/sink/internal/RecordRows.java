@@ -33,6 +33,8 @@ final class RecordRows implements AutoCloseable {
     private final KafkaSubscription source;
     /** How {@code source}'s records become rows, or null. */
     private final SourceRecords sourceRecords;
+    /** Where the sink's columns are in {@code sourceRecords}' rows, or null when in the same order. */
+    private int[] order;
     /** A Kafka source's transform (joins, where, select), or null. */
     private final RowTransform transform;
     /** The table's CHECK constraints, checked on each row parsed ({@link #constraints(TableConstraints)}). */
@@ -53,12 +55,39 @@ final class RecordRows implements AutoCloseable {
         this.transform = source != null ? source.transform() : null;
         this.rowJson = source != null && source.valueSchema() != null ? new RowJson(source.valueSchema()) : rowJson;
         this.bad = bad;
+        this.order = sourceRecords != null ? order(sourceRecords.columns(), rowJson.schema()) : null;
+    }
+
+    /**
+     * Where each column of the sink's schema {@code sink} is in a source's rows of {@code rows} (-1: none, null);
+     * null when they are in the same order (the table's order can differ from the source's: columns a later run added).
+     */
+    private static int[] order(Schema rows, Schema sink) {
+        int[] from = new int[sink.size()];
+        boolean same = rows.size() == sink.size();
+        for (int i = 0; i < from.length; i++) {
+            from[i] = rows.indexOf(sink.field(i).name());
+            same &= from[i] == i;
+        }
+        return same ? null : from;
+    }
+
+    private Object[] ordered(Object[] row) {
+        if (order == null) {
+            return row;
+        }
+        Object[] out = new Object[order.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = order[i] < 0 || order[i] >= row.length ? null : row[order[i]];
+        }
+        return out;
     }
 
     /** Reads the rows of later records as {@code json} does (the sink's schema grew). */
     void rowJson(RowJson json) {
         if (source != null) {
-            return; // a Kafka source's values keep their schema
+            order = order(sourceRecords.columns(), json.schema()); // a Kafka source's values keep their schema, perhaps grown
+            return;
         }
         this.rowJson = json;
         this.coveredSchema = null;
@@ -93,7 +122,7 @@ final class RecordRows implements AutoCloseable {
     private int deliver(Object[] row, Consumer<Object[]> sink) {
         List<Object[]> rows;
         try {
-            rows = transform == null ? Collections.singletonList(row) : transform.apply(row);
+            rows = transform == null ? Collections.singletonList(ordered(row)) : transform.apply(row).stream().map(this::ordered).toList();
         } catch (ExpressionException e) {
             throw SinkErrors.expressionFails(e);
         }

@@ -71,6 +71,30 @@ class PipelineSpecErrorsTest {
         assertThat(spec.list(Settings.KAFKA_SOURCE + ".debezium.sequence")).containsExactly("file", "pos", "row");
     }
 
+    @Test
+    void jsonWithoutASchemaIsInferredButNotUnderAnAggregationAndDebeziumAvroNeedsTheRegistry() throws IOException {
+        assertThat(load(KAFKA_AGGREGATE.substring(0, KAFKA_AGGREGATE.indexOf("aggregate:")).replace(
+                "    schema: \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"\n", "") + "sink:\n  delta:\n    path: out/\n",
+                Map.of(), Map.of()).name()).isEqualTo("sales");
+        refused(KAFKA_AGGREGATE.replace("    schema: \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"\n", ""))
+                .hasMessageContaining("source.kafka.schema is not given").hasMessageContaining("not for an aggregation");
+        String avro = """
+                name: customers
+                source:
+                  kafka:
+                    topics: [dbserver1.inventory.customers]
+                    format: debezium-avro
+                %s
+                kafka: { bootstrap.servers: "127.0.0.1:9" }
+                sink: { delta: { path: out/, mode: upsert, keys: [id], sequenceBy: lsn, deleteWhen: "op = 'd'" } }
+                """;
+        refused(avro.formatted("")).hasMessageContaining("format debezium-avro").hasMessageContaining("source.kafka.schemaRegistry.url");
+        refused(avro.formatted("    schemaRegistry: { url: \"http://127.0.0.1:9\" }\n    schema: \"id INT\""))
+                .hasMessageContaining("source.kafka.schema");
+        assertThat(load(avro.formatted("    schemaRegistry: { url: \"http://127.0.0.1:9\" }\n    debezium: { sequence: [file, pos] }"),
+                Map.of(), Map.of()).list(Settings.KAFKA_SOURCE + ".debezium.sequence")).containsExactly("file", "pos");
+    }
+
     private static final String FILES_TO_DELTA = """
             name: t
             source: { files: { path: in/, format: json, schema: "id INT" } }
