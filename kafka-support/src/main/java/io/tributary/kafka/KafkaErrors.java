@@ -98,4 +98,10 @@ final class KafkaErrors {
                 + " their end offsets hold no JSON object to infer it from; give source.kafka.schema (a DDL string such as"
                 + " \"id INT, name STRING\"), or run again once the topics have records");
     }
+
+    /** When startingOffsets gives offsets for some partitions of a topic but not all (Spark's rule). */
+    static TributaryException startingOffsetsMissing(List<org.apache.kafka.common.TopicPartition> missing) {
+        return new TributaryException("kafka source: startingOffsets gives no offset for " + missing + "; give every partition of"
+                + " the topics it names (-2 for earliest, -1 for latest), as Spark's Kafka source requires");
+    }
 }

@@ -78,6 +78,45 @@ class KafkaSourceAggregationTest {
         }
     }
 
+    /**
+     * Spark's startingOffsets and startingTimestamp: rows already in the topic before the query's start (one in a window
+     * of case-901's first run, on each partition) are never read, and runs 1 and 2 give Spark's table of case-901, the
+     * start kept across the restart. {@code latest}: a first run with nothing new after the start; JSON: each
+     * partition's offset after the old row; a timestamp: after the old rows' record time.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"latest", "json", "timestamp"})
+    void aStartElsewhereThanTheEarliestOffsetsSkipsWhatCameBefore(String how) throws Exception {
+        AggregateSpec spec = GoldenWindowsTest.goldenSpec();
+        topic = "s" + how;
+        Map<String, Object> client = KAFKA.client();
+        createTopics(client, topic, Topics.results(topic));
+        try (KafkaProducer<byte[], byte[]> p = producer(client)) {
+            for (int partition = 0; partition < PARTITIONS; partition++) {
+                p.send(new ProducerRecord<>(topic, partition, 1_000L, null, bytes("{\"id\": " + (100 + partition)
+                        + ", \"user\": \"a\", \"amt\": 1000.0, \"ts\": \"2026-10-05T06:55:00Z\"}"))).get();
+            }
+        }
+        Map<String, String> start = switch (how) {
+            case "latest" -> Map.of("startingOffsets", "latest");
+            case "json" -> Map.of("startingOffsets", "{\"" + topic + "\":{\"0\":1,\"1\":1,\"2\":1}}");
+            default -> Map.of("startingTimestamp", "2000");
+        };
+        List<String> table = new ArrayList<>();
+        Function<Object[], String> line = row -> new AggregationDriver.Output(false, 0, row, null).line();
+        if (how.equals("latest")) {
+            assertThat(runAvailableNow(AggregationConfig.builder(topic, spec, dir.resolve("streams")), client, "deadLetter", start))
+                    .as("nothing after the start").isEmpty();
+        }
+        for (int run = 1; run <= 2; run++) {
+            produce(client, GoldenWindowsTest.lines("case-901/run" + run + ".json"));
+            runAvailableNow(AggregationConfig.builder(topic, spec, dir.resolve("streams")), client, "deadLetter", start);
+            table.addAll(results(client, Topics.results(topic), spec.outputSchema(), line));
+            assertThat(GoldenWindowsTest.sorted(table)).as("after run %d", run)
+                    .isEqualTo(GoldenWindowsTest.golden("case-901/after-run" + run + ".txt").rows());
+        }
+    }
+
     /** A value that is not a row goes to the dead-letter topic, naming topic, partition and offset; the others are aggregated. */
     @Test
     void aBadValueIsDeadLetteredNamingItsTopicPartitionAndOffset() throws Exception {
@@ -127,8 +166,15 @@ class KafkaSourceAggregationTest {
 
     /** Opens the stage over the topic, runs batches until there is none, closes it; the rows of each batch. */
     private List<Long> runAvailableNow(AggregationConfig.Builder builder, Map<String, Object> client, String onBadRecord) {
+        return runAvailableNow(builder, client, onBadRecord, Map.of());
+    }
+
+    /** As above, with more of the source's settings. */
+    private List<Long> runAvailableNow(AggregationConfig.Builder builder, Map<String, Object> client, String onBadRecord,
+                                       Map<String, String> settings) {
         String pipeline = builder.build().pipeline();
-        KafkaInput input = new KafkaInput(subscription(topic), onBadRecord, Topics.deadLetter(pipeline), PARTITIONS, PARTITIONS);
+        KafkaInput input = new KafkaInput(subscription(topic, settings), onBadRecord, Topics.deadLetter(pipeline), PARTITIONS,
+                PARTITIONS);
         List<Long> batches = new ArrayList<>();
         try (StreamsAggregation stage = new StreamsAggregation(builder.kafkaInput(input).bounded(true).build(), client)) {
             for (Optional<Progress> p = stage.runBatch(); p.isPresent(); p = stage.runBatch()) {
@@ -138,8 +184,8 @@ class KafkaSourceAggregationTest {
         return batches;
     }
 
-    private static KafkaSubscription subscription(String topic) {
-        Map<String, String> raw = new HashMap<>();
+    private static KafkaSubscription subscription(String topic, Map<String, String> settings) {
+        Map<String, String> raw = new HashMap<>(settings);
         raw.put("topics", topic);
         raw.put("format", "json");
         raw.put("schema", GoldenDedupTest.SCHEMA.toDdl());

@@ -152,12 +152,6 @@ public final class SinkErrors {
         return new TributaryException(problem);
     }
 
-    /** When startingOffsets gives offsets for some partitions of a topic but not all (Spark's rule). */
-    public static TributaryException startingOffsetsMissing(java.util.List<org.apache.kafka.common.TopicPartition> missing) {
-        return new TributaryException("kafka source: startingOffsets gives no offset for " + missing + "; give every partition of"
-                + " the topics it names (-2 for earliest, -1 for latest), as Spark's Kafka source requires");
-    }
-
     /** failOnDataLoss: retention deleted records of a partition the table had not read yet. */
     public static TributaryException kafkaDataLoss(String topic, int partition, long expected, long earliest) {
         return new TributaryException("kafka source: topic " + topic + " partition " + partition + ": the table's next offset is "

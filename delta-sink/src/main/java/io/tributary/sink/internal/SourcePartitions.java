@@ -1,6 +1,6 @@
 package io.tributary.sink.internal;
 
-import io.tributary.kafka.StartingOffsets;
+import io.tributary.kafka.StartingPositions;
 import io.tributary.kafka.KafkaSubscription;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 
@@ -119,38 +118,8 @@ public final class SourcePartitions {
      */
     Map<Integer, Long> starting(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
         Map<Integer, Long> start = new TreeMap<>();
-        Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
-        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-        if (subscription.startingTimestamp() != null) {
-            Map<TopicPartition, Long> query = new HashMap<>();
-            partitions.forEach(tp -> query.put(tp, subscription.startingTimestamp()));
-            Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(query);
-            for (TopicPartition tp : partitions) {
-                OffsetAndTimestamp at = found.get(tp);
-                start.put(of(tp), at == null ? end.get(tp) : at.offset());
-            }
-            return start;
-        }
-        StartingOffsets so = subscription.startingOffsets();
-        List<TopicPartition> missing = new ArrayList<>();
-        for (TopicPartition tp : partitions) {
-            long o = switch (so.kind()) {
-                case EARLIEST -> StartingOffsets.EARLIEST;
-                case LATEST -> StartingOffsets.LATEST;
-                case SPECIFIC -> so.offsets().getOrDefault(tp.topic(), Map.of()).getOrDefault(tp.partition(), Long.MIN_VALUE);
-            };
-            if (o == Long.MIN_VALUE) {
-                missing.add(tp);
-                continue;
-            }
-            // an offset past the partition's end starts at the end (the next record written); one below its earliest is
-            // refused or skipped as failOnDataLoss says, at the first batch
-            start.put(of(tp), o == StartingOffsets.EARLIEST ? begin.get(tp) : o == StartingOffsets.LATEST ? end.get(tp)
-                    : Math.min(o, end.get(tp)));
-        }
-        if (!missing.isEmpty()) {
-            throw SinkErrors.startingOffsetsMissing(missing);
-        }
+        // an offset below a partition's earliest is refused or skipped as failOnDataLoss says, at the first batch
+        StartingPositions.of(subscription, consumer, partitions).forEach((tp, o) -> start.put(of(tp), o));
         return start;
     }
 

@@ -64,14 +64,14 @@ final class KafkaSourceChecks {
                         topic, subscribedKey, pattern ? spec.string(Settings.KAFKA_TOPIC_PATTERN) : topics);
             }
         }
-        checkAggregation(spec, where, starting);
+        checkAggregation(spec, where);
     }
 
     /**
-     * An aggregation or dropDuplicates over a Kafka source reads each topic from its earliest offset,
-     * with no rate limit: the options that start elsewhere or cut batches by a count are refused, naming the key.
+     * An aggregation or dropDuplicates over a Kafka source reads in batches of what is there, with no rate limit:
+     * maxOffsetsPerTrigger is refused, naming the key, and so is schemaEvolution addNewColumns (its columns are fixed).
      */
-    private static void checkAggregation(PipelineSpec spec, UnaryOperator<String> where, StartingOffsets starting) {
+    private static void checkAggregation(PipelineSpec spec, UnaryOperator<String> where) {
         String aggregating = null;
         for (io.tributary.settings.Setting<?> s : Settings.ALL) {
             if (s.key().startsWith(Settings.AGGREGATE + ".") && !s.key().equals(Settings.STANDBY_REPLICAS)
@@ -87,13 +87,9 @@ final class KafkaSourceChecks {
         if (aggregating == null) {
             return;
         }
-        if (starting.kind() != StartingOffsets.Kind.EARLIEST) {
-            throw SpecErrors.kafkaSourceAggregation(where.apply(Settings.KAFKA_STARTING_OFFSETS), Settings.KAFKA_STARTING_OFFSETS, aggregating);
-        }
-        for (String key : List.of(Settings.KAFKA_STARTING_TIMESTAMP, KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER.under(Settings.KAFKA_SOURCE).key())) {
-            if (spec.has(key)) {
-                throw SpecErrors.kafkaSourceAggregation(where.apply(key), key, aggregating);
-            }
+        String maxOffsets = KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER.under(Settings.KAFKA_SOURCE).key();
+        if (spec.has(maxOffsets)) {
+            throw SpecErrors.kafkaSourceAggregation(where.apply(maxOffsets), maxOffsets, aggregating);
         }
         if (spec.has(Settings.KAFKA_SCHEMA_EVOLUTION) && "addNewColumns".equalsIgnoreCase(spec.string(Settings.KAFKA_SCHEMA_EVOLUTION))) {
             // the aggregation's columns are fixed when it starts

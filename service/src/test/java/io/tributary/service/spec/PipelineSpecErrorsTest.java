@@ -334,13 +334,13 @@ class PipelineSpecErrorsTest {
             """;
 
     @Test
-    void anAggregationOverAKafkaSourceTakesTheSpecButNotAStartElsewhere() throws IOException {
+    void anAggregationOverAKafkaSourceTakesTheSpecAndAStartElsewhereButNotARateLimit() throws IOException {
         assertThat(load(KAFKA_AGGREGATE, Map.of(), Map.of()).name()).isEqualTo("sales");
-        refused(KAFKA_AGGREGATE.replace("    topics: [sales]\n", "    topics: [sales]\n    startingOffsets: latest\n"))
-                .hasMessageContaining("key 'source.kafka.startingOffsets' is not taken with 'aggregate.")
-                .hasMessageContaining("reads every partition from its earliest offset");
+        assertThat(load(KAFKA_AGGREGATE.replace("    topics: [sales]\n", "    topics: [sales]\n    startingOffsets: latest\n"), Map.of(),
+                Map.of()).name()).isEqualTo("sales");
         refused(KAFKA_AGGREGATE.replace("    topics: [sales]\n", "    topics: [sales]\n    maxOffsetsPerTrigger: 100\n"))
-                .hasMessageContaining("key 'source.kafka.maxOffsetsPerTrigger' is not taken with");
+                .hasMessageContaining("key 'source.kafka.maxOffsetsPerTrigger' is not taken with 'aggregate.")
+                .hasMessageContaining("reads in batches of what is there");
         refused(KAFKA_AGGREGATE.replace("  select: { t: sum(amt) }\n", "  select: { t: sum(amt) }\n  closeIdleWindowsAfter: 1 minute\n"))
                 .hasMessageContaining("aggregate.closeIdleWindowsAfter").hasMessageContaining("a Delta or Kafka source does not take it");
         refused(KAFKA_AGGREGATE.replace("    topics: [sales]\n", "    topics: [sales]\n    schemaEvolution: addNewColumns\n"))
@@ -348,15 +348,17 @@ class PipelineSpecErrorsTest {
     }
 
     @Test
-    void dropDuplicatesOverAKafkaSourceTakesTheSpecButNotAStartElsewhere() throws IOException {
+    void dropDuplicatesOverAKafkaSourceTakesTheSpecAndAStartElsewhereButNotARateLimit() throws IOException {
         String dedup = KAFKA_AGGREGATE.substring(0, KAFKA_AGGREGATE.indexOf("aggregate:"))
                 + "transform:\n  dropDuplicates:\n    keys: [id]\nsink:\n  delta:\n    path: out/\n";
         assertThat(load(dedup, Map.of(), Map.of()).name()).isEqualTo("sales");
-        refused(dedup.replace("    topics: [sales]\n", "    topics: [sales]\n    startingTimestamp: 1000\n"))
-                .hasMessageContaining("key 'source.kafka.startingTimestamp' is not taken with 'transform.dropDuplicates.keys'");
+        assertThat(load(dedup.replace("    topics: [sales]\n", "    topics: [sales]\n    startingTimestamp: 1000\n"), Map.of(), Map.of())
+                .name()).isEqualTo("sales");
+        refused(dedup.replace("    topics: [sales]\n", "    topics: [sales]\n    maxOffsetsPerTrigger: 100\n"))
+                .hasMessageContaining("key 'source.kafka.maxOffsetsPerTrigger' is not taken with 'transform.dropDuplicates.keys'");
         String both = KAFKA_AGGREGATE.replace("aggregate:\n", "transform:\n  dropDuplicates: { keys: [id, user] }\naggregate:\n");
         assertThat(load(both, Map.of(), Map.of()).has("transform.dropDuplicates.keys")).isTrue(); // before the aggregation, as for files
-        refused(both.replace("    topics: [sales]\n", "    topics: [sales]\n    startingOffsets: latest\n"))
-                .hasMessageContaining("key 'source.kafka.startingOffsets' is not taken with 'aggregate.");
+        refused(both.replace("    topics: [sales]\n", "    topics: [sales]\n    maxOffsetsPerTrigger: 100\n"))
+                .hasMessageContaining("key 'source.kafka.maxOffsetsPerTrigger' is not taken with 'aggregate.");
     }
 }

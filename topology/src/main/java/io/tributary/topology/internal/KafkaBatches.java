@@ -1,6 +1,7 @@
 package io.tributary.topology.internal;
 
 import io.tributary.kafka.KafkaSubscription;
+import io.tributary.kafka.StartingPositions;
 import io.tributary.kafka.TopicCreation;
 import io.tributary.kafka.TopicTrim;
 import io.tributary.schema.CrashPoint;
@@ -19,6 +20,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -66,6 +68,8 @@ public final class KafkaBatches implements AutoCloseable {
     private KafkaFuture<Void> trim;
     /** availableNow, once: the bounds when the run began, which no batch goes past. */
     private Map<TopicPartition, Long> startBounds;
+    /** Where the query began in each partition (startingOffsets, startingTimestamp); empty: each partition's earliest. */
+    private final Map<TopicPartition, Long> starts;
 
     /**
      * @param delay the watermark's delay, or null when the aggregation keeps no watermark
@@ -107,6 +111,38 @@ public final class KafkaBatches implements AutoCloseable {
         reports.seekToBeginning(reports.assignment());
         readReports();
         readPublished();
+        this.starts = last != null ? last.starts() : input.subscription().startsElsewhere() ? startAt(applicationId) : Map.of();
+    }
+
+    /**
+     * A new query that starts elsewhere than the earliest offsets (Spark's startingOffsets or startingTimestamp): its
+     * starting offsets, committed as the application's offsets of the source partitions, where its tasks begin to read.
+     * A partition the application committed already (a first run stopped before its first batch) keeps its offset.
+     */
+    private Map<TopicPartition, Long> startAt(String applicationId) {
+        try {
+            Map<TopicPartition, Long> at = new HashMap<>(StartingPositions.of(input.subscription(), tails, partitions()));
+            Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(applicationId)
+                    .partitionsToOffsetAndMetadata().get();
+            at.forEach((tp, o) -> {
+                OffsetAndMetadata c = committed.get(tp);
+                if (c != null) {
+                    at.put(tp, c.offset());
+                } else {
+                    commit.put(tp, new OffsetAndMetadata(o));
+                }
+            });
+            if (!commit.isEmpty()) {
+                admin.alterConsumerGroupOffsets(applicationId, commit).all().get();
+            }
+            return at;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw KafkaSourceErrors.interrupted(e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw KafkaSourceErrors.cannotReadSource("the starting offsets of " + input.subscription().description(), e.getCause());
+        }
     }
 
     /** Reads the batches topic to its end: the last batch published (a restart goes on from it). */
@@ -160,9 +196,12 @@ public final class KafkaBatches implements AutoCloseable {
         } else {
             bounds = tails();
         }
+        bounds = new HashMap<>(bounds);
+        bounds.entrySet().removeIf(e -> e.getValue() <= starts.getOrDefault(e.getKey(), 0L)); // nothing read there yet
         boolean newData = false;
         for (Map.Entry<TopicPartition, Long> e : bounds.entrySet()) {
-            long before = last == null ? 0 : last.bounds().getOrDefault(e.getKey(), 0L);
+            long start = starts.getOrDefault(e.getKey(), 0L);
+            long before = last == null ? start : last.bounds().getOrDefault(e.getKey(), start);
             newData |= e.getValue() > before;
         }
         Long lastWm = last == null ? null : last.watermarkMs();
@@ -184,7 +223,7 @@ public final class KafkaBatches implements AutoCloseable {
         }
         Map<TopicPartition, Long> kept = new HashMap<>(last == null ? Map.of() : last.bounds());
         kept.putAll(bounds); // a partition no longer seen keeps its last bound
-        SourceBatch next = new SourceBatch(last == null ? 0 : last.batchId() + 1, wm, kept);
+        SourceBatch next = new SourceBatch(last == null ? 0 : last.batchId() + 1, wm, kept, starts);
         try {
             producer.send(new ProducerRecord<>(batchesTopic, 0, SourceBatch.KEY, next.toJson())).get();
         } catch (InterruptedException e) {

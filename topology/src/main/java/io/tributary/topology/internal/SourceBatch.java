@@ -14,9 +14,10 @@ import org.apache.kafka.common.TopicPartition;
  * {@link #KEY}): its id, Spark's watermark of the batch (the largest event time of every earlier
  * batch minus the delay, never lower; null without one) and the source offsets each task reads
  * up to before it ends the batch ({@code bounds}: what was in the topics when the batch began).
- * A task ends it where it is once it has read that far, which may be further.
+ * A task ends it where it is once it has read that far, which may be further. {@code starts}: where the query began
+ * in each partition (Spark's startingOffsets or startingTimestamp; empty: each partition's earliest), carried by every batch.
  */
-public record SourceBatch(long batchId, Long watermarkMs, Map<TopicPartition, Long> bounds) {
+public record SourceBatch(long batchId, Long watermarkMs, Map<TopicPartition, Long> bounds, Map<TopicPartition, Long> starts) {
     /** The key of the batch in progress in the batches topic: only the last one counts. */
     public static final String KEY = "batch";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -30,20 +31,27 @@ public record SourceBatch(long batchId, Long watermarkMs, Map<TopicPartition, Lo
         }
         ObjectNode b = n.putObject("bounds");
         bounds.forEach((tp, o) -> b.with(tp.topic()).put(Integer.toString(tp.partition()), o));
+        ObjectNode s = n.putObject("starts");
+        starts.forEach((tp, o) -> s.with(tp.topic()).put(Integer.toString(tp.partition()), o));
         return n.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     public static SourceBatch parse(byte[] value) {
         try {
             JsonNode n = JSON.readTree(value);
-            Map<TopicPartition, Long> bounds = new HashMap<>();
-            n.path("bounds").fields().forEachRemaining(t -> t.getValue().fields().forEachRemaining(p ->
-                    bounds.put(new TopicPartition(t.getKey(), Integer.parseInt(p.getKey())), p.getValue().asLong())));
             JsonNode w = n.path("watermarkMs");
-            return new SourceBatch(n.path("batchId").asLong(), w.isNull() || w.isMissingNode() ? null : w.asLong(), bounds);
+            return new SourceBatch(n.path("batchId").asLong(), w.isNull() || w.isMissingNode() ? null : w.asLong(),
+                    offsets(n.path("bounds")), offsets(n.path("starts")));
         } catch (IOException | RuntimeException e) {
             throw KafkaSourceErrors.badBatchRecord(new String(value, StandardCharsets.UTF_8), e);
         }
+    }
+
+    private static Map<TopicPartition, Long> offsets(JsonNode n) {
+        Map<TopicPartition, Long> out = new HashMap<>();
+        n.fields().forEachRemaining(t -> t.getValue().fields().forEachRemaining(p ->
+                out.put(new TopicPartition(t.getKey(), Integer.parseInt(p.getKey())), p.getValue().asLong())));
+        return out;
     }
 
     /**

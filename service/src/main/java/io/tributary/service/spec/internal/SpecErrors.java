@@ -256,7 +256,7 @@ public final class SpecErrors {
 
     public static TributaryException kafkaSourceAggregation(String where, String key, String aggregateKey) {
         return new TributaryException(where + ": key '" + key + "' is not taken with '" + aggregateKey + "': an aggregation or"
-                + " dropDuplicates over a Kafka source reads every partition from its earliest offset, in batches of what is there;"
+                + " dropDuplicates over a Kafka source reads in batches of what is there, with its columns as they are at start;"
                 + " remove the key, or land the topic in a table first and aggregate that table in a second pipeline (source.delta.path)");
     }
 }
