@@ -130,9 +130,20 @@ class DedupThenWindowPipelineTest {
                 pipeline.run(spec.trigger(), p -> { });
             }
             List<String> expected = golden("after-run" + run + ".txt").lines()
-                    .filter(l -> !l.startsWith("#") && !l.startsWith("batches") && !l.isBlank()).toList();
-            assertThat(table()).as("after run %d", run).containsExactlyInAnyOrderElementsOf(expected);
+                    .filter(l -> !l.startsWith("#") && !l.startsWith("batches") && !l.isBlank()).map(DedupThenWindowPipelineTest::rounded)
+                    .toList();
+            assertThat(table().stream().map(DedupThenWindowPipelineTest::rounded).toList()).as("after run %d", run)
+                    .containsExactlyInAnyOrderElementsOf(expected);
         }
+    }
+
+    /**
+     * A window's line with its total rounded to 9 decimals: the partitions' rows reach the aggregation interleaved in no set
+     * order, and a sum of doubles in another order may differ in its last bit (14.000000000000002 for Spark's 14.0).
+     */
+    private static String rounded(String line) {
+        int bar = line.lastIndexOf('|');
+        return line.substring(0, bar + 1) + Math.round(Double.parseDouble(line.substring(bar + 1)) * 1e9) / 1e9;
     }
 
     /** A file's rows as a topic's producer writes them: a record each, on partition id mod 3 (a null id on 0). */
