@@ -55,7 +55,7 @@ kafka:
 YAML
       (cd "$w" && /usr/bin/time -f "%e %U %S %M" -o "$w/time" "$base/dist/bin/tributary" run pipeline.yaml --trigger availableNow >"$w/log" 2>&1) \
         || { tail -20 "$w/log"; die "tributary run $r failed"; }
-      got="$("$base/dist/bin/tributary" describe "$w/out" 2>/dev/null | grep -i -m1 'rows' | tr -dc '0-9')"
+      got="$("$base/dist/bin/tributary" describe "$w/out" 2>/dev/null | grep -m1 -E '^[[:space:]]*rows[[:space:]]' | sed 's/(.*//' | tr -dc '0-9')"
     else
       /usr/bin/time -f "%e %U %S %M" -o "$w/time" java "${java_opts[@]}" -cp "$here/target/classes:$(cat "$here/target/classpath.txt")" \
         io.tributary.compat.spark.SparkKafkaBench "$bootstrap" orders "$w" >"$w/log" 2>"$w/err" || { tail -30 "$w/err"; die "spark run $r failed"; }
