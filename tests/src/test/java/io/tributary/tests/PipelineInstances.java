@@ -213,6 +213,18 @@ final class PipelineInstances implements AutoCloseable {
         });
     }
 
+    /**
+     * Over a Kafka source: waits until every instance that runs serves HTTP and is a member of the sink's group,
+     * and the table holds every row of {@code topic} (the source's topic, or the results of an aggregation over it).
+     */
+    void awaitCaughtUp(String table, String topic, Duration atMost) {
+        await("every instance's sink has taken all of " + topic).atMost(atMost).pollInterval(Duration.ofMillis(500)).until(() -> {
+            assertAlive();
+            return allServing() && DeltaTables.exists(table) && owners("sink").keySet().containsAll(running.keySet())
+                    && read(() -> TopicTail.sinkCaughtUp(client, table, topic));
+        });
+    }
+
     /** Whether every instance has got as far as serving HTTP (a SIGTERM before that ends a JVM still starting, exit 143). */
     private boolean allServing() throws IOException {
         for (ChildProcess p : running.values()) {
