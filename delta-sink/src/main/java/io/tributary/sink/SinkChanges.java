@@ -16,9 +16,10 @@ import java.util.List;
  * @param exceptColumns columns of the rows the table does not store
  * @param deleteRetention how long a deleted key's marker is kept, from the commit that deleted it
  * @param history SCD type 2: each key keeps its versions, each with {@value #START_AT} and {@value #END_AT} from the sequence
+ * @param trackHistory with history, the columns whose changes open a new version (AUTO CDC's TRACK HISTORY ON)
  */
 public record SinkChanges(String sequenceBy, String deleteWhen, List<String> exceptColumns, Duration deleteRetention,
-                          boolean history) {
+                          boolean history, TrackHistory trackHistory) {
     public static final Duration DEFAULT_DELETE_RETENTION = Duration.ofDays(7);
     public static final SinkChanges NONE = new SinkChanges(null, null, List.of(), DEFAULT_DELETE_RETENTION);
     /** The column of a version (history) that holds the sequence from which it is the key's current row. */
@@ -31,11 +32,57 @@ public record SinkChanges(String sequenceBy, String deleteWhen, List<String> exc
         this(sequenceBy, deleteWhen, exceptColumns, deleteRetention, false);
     }
 
+    /** With history or without, every change of a key opening a version. */
+    public SinkChanges(String sequenceBy, String deleteWhen, List<String> exceptColumns, Duration deleteRetention, boolean history) {
+        this(sequenceBy, deleteWhen, exceptColumns, deleteRetention, history, TrackHistory.EVERY_CHANGE);
+    }
+
+    /**
+     * Which changes of a key open a new version of its history (AUTO CDC's {@code TRACK HISTORY ON}): those that change
+     * one of {@code columns}, or one of the table's columns other than {@code exceptColumns} (and other than the keys and
+     * {@code sequenceBy}); a change that leaves them as the version before it had them is folded into that version (its
+     * other columns take the latest change's values, its {@value #START_AT} stays). {@link #EVERY_CHANGE}: each change
+     * opens one. One of the two lists at most.
+     */
+    public record TrackHistory(List<String> columns, List<String> exceptColumns) {
+        public static final TrackHistory EVERY_CHANGE = new TrackHistory(List.of(), List.of());
+
+        public TrackHistory {
+            columns = List.copyOf(columns == null ? List.of() : columns);
+            exceptColumns = List.copyOf(exceptColumns == null ? List.of() : exceptColumns);
+        }
+
+        /** True if a change may be folded into the version before it. */
+        public boolean selective() {
+            return !columns.isEmpty() || !exceptColumns.isEmpty();
+        }
+
+        /**
+         * The indexes in {@code data} (the table's columns without {@value #START_AT} and {@value #END_AT}) of the tracked
+         * columns; null when every change opens a version.
+         */
+        public int[] tracked(Schema data, List<String> keys, String sequenceBy) {
+            if (!selective()) {
+                return null;
+            }
+            return data.fields().stream().map(Field::name)
+                    .filter(n -> columns.isEmpty() ? !exceptColumns.contains(n) && !keys.contains(n) && !n.equals(sequenceBy)
+                            : columns.contains(n))
+                    .mapToInt(data::indexOf).toArray();
+        }
+    }
+
+    /** These changes with {@code track} as their {@link #trackHistory}. */
+    public SinkChanges withTrackHistory(TrackHistory track) {
+        return new SinkChanges(sequenceBy, deleteWhen, exceptColumns, deleteRetention, history, track);
+    }
+
     public SinkChanges {
         sequenceBy = sequenceBy == null || sequenceBy.isBlank() ? null : sequenceBy;
         deleteWhen = deleteWhen == null || deleteWhen.isBlank() ? null : deleteWhen;
         exceptColumns = List.copyOf(exceptColumns == null ? List.of() : exceptColumns);
         deleteRetention = deleteRetention == null ? DEFAULT_DELETE_RETENTION : deleteRetention;
+        trackHistory = trackHistory == null ? TrackHistory.EVERY_CHANGE : trackHistory;
     }
 
     /**

@@ -125,8 +125,9 @@ public final class SinkChecks {
                     + ", which has no order to choose the latest change by; use a number, string, date or timestamp column");
         }
         if (changes.history()) {
-            historyProblem(schema, partitionBy, changes, name).ifPresent(p -> out.putIfAbsent(SinkSettings.HISTORY, p));
+            historyProblem(schema, changes, name).ifPresent(p -> out.putIfAbsent(SinkSettings.HISTORY, p));
         }
+        trackHistoryProblems(schema, keys, changes, name).forEach(out::putIfAbsent);
         if (changes.deleteWhen() != null && schema != null) {
             String problem = DeleteCondition.problem(schema, changes.deleteWhen());
             if (problem != null) {
@@ -152,16 +153,12 @@ public final class SinkChecks {
     }
 
     /** Why {@code history: true} cannot work with the others, if it cannot. */
-    private static java.util.Optional<String> historyProblem(Schema schema, List<String> partitionBy, SinkChanges changes,
+    private static java.util.Optional<String> historyProblem(Schema schema, SinkChanges changes,
                                                              Function<Setting<?>, String> name) {
         String historyKey = name.apply(SinkSettings.HISTORY);
         if (changes.sequenceBy() == null) {
             return java.util.Optional.of(historyKey + " is true, but " + name.apply(SinkSettings.SEQUENCE_BY) + " is not set; a"
                     + " version's " + SinkChanges.START_AT + " and " + SinkChanges.END_AT + " are sequences: set it, e.g. lsn");
-        }
-        if (!partitionBy.isEmpty()) {
-            return java.util.Optional.of(historyKey + " is true and " + name.apply(SinkSettings.PARTITION_BY) + " is set; the sink"
-                    + " does not keep history in a partitioned table: remove one of them");
         }
         for (String column : List.of(SinkChanges.START_AT, SinkChanges.END_AT)) {
             if (schema != null && schema.indexOf(column) >= 0) {
@@ -170,6 +167,36 @@ public final class SinkChecks {
             }
         }
         return java.util.Optional.empty();
+    }
+
+    /** Why {@code trackHistoryColumns} or {@code trackHistoryExceptColumns} cannot work, per setting. */
+    private static Map<Setting<?>, String> trackHistoryProblems(Schema schema, List<String> keys, SinkChanges changes,
+                                                               Function<Setting<?>, String> name) {
+        Map<Setting<?>, String> out = new LinkedHashMap<>();
+        SinkChanges.TrackHistory track = changes.trackHistory();
+        Setting<?> at = track.columns().isEmpty() ? SinkSettings.TRACK_HISTORY_EXCEPT_COLUMNS : SinkSettings.TRACK_HISTORY_COLUMNS;
+        String key = name.apply(at);
+        if (!track.selective()) {
+            return out;
+        }
+        if (!changes.history()) {
+            out.put(at, key + " is set, but " + name.apply(SinkSettings.HISTORY) + " is not true; it chooses which changes open a"
+                    + " new version of a key's history: set " + name.apply(SinkSettings.HISTORY) + ": true, or remove " + key);
+        } else if (!track.columns().isEmpty() && !track.exceptColumns().isEmpty()) {
+            out.put(at, key + " and " + name.apply(SinkSettings.TRACK_HISTORY_EXCEPT_COLUMNS) + " are both set; AUTO CDC's TRACK"
+                    + " HISTORY ON takes columns or * EXCEPT columns, not both: remove one of them");
+        }
+        for (String c : track.columns().isEmpty() ? track.exceptColumns() : track.columns()) {
+            String why = schema != null && schema.indexOf(c) < 0 ? "which is not in the sink's schema " + schema.toDdl()
+                    : changes.exceptColumns().contains(c) ? "which " + name.apply(SinkSettings.EXCEPT_COLUMNS) + " leaves out of the table"
+                    : keys.contains(c) ? "a key column: all of a key's versions have the same"
+                    : c.equals(changes.sequenceBy()) ? "the " + name.apply(SinkSettings.SEQUENCE_BY) + " column: it changes with every"
+                    + " change, and a version's " + SinkChanges.START_AT + " and " + SinkChanges.END_AT + " come from it" : null;
+            if (why != null) {
+                out.putIfAbsent(at, key + " names column '" + c + "', " + why + "; remove it from " + key);
+            }
+        }
+        return out;
     }
 
     private static boolean orderable(DataType type) {

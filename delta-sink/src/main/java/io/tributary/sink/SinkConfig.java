@@ -170,15 +170,19 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
             values.ifGiven(SinkSettings.KEYS, v -> keys = v);
             values.ifGiven(SinkSettings.ORDER, v -> order = v);
             values.ifGiven(SinkSettings.SEQUENCE_BY, v -> changes = new SinkChanges(v, changes.deleteWhen(), changes.exceptColumns(),
-                    changes.deleteRetention(), changes.history()));
+                    changes.deleteRetention(), changes.history(), changes.trackHistory()));
             values.ifGiven(SinkSettings.DELETE_WHEN, v -> changes = new SinkChanges(changes.sequenceBy(), v, changes.exceptColumns(),
-                    changes.deleteRetention(), changes.history()));
+                    changes.deleteRetention(), changes.history(), changes.trackHistory()));
             values.ifGiven(SinkSettings.EXCEPT_COLUMNS, v -> changes = new SinkChanges(changes.sequenceBy(), changes.deleteWhen(), v,
-                    changes.deleteRetention(), changes.history()));
+                    changes.deleteRetention(), changes.history(), changes.trackHistory()));
             values.ifGiven(SinkSettings.DELETE_RETENTION, v -> changes = new SinkChanges(changes.sequenceBy(), changes.deleteWhen(),
-                    changes.exceptColumns(), v, changes.history()));
+                    changes.exceptColumns(), v, changes.history(), changes.trackHistory()));
             values.ifGiven(SinkSettings.HISTORY, v -> changes = new SinkChanges(changes.sequenceBy(), changes.deleteWhen(),
-                    changes.exceptColumns(), changes.deleteRetention(), v));
+                    changes.exceptColumns(), changes.deleteRetention(), v, changes.trackHistory()));
+            values.ifGiven(SinkSettings.TRACK_HISTORY_COLUMNS, v -> changes = changes.withTrackHistory(
+                    new SinkChanges.TrackHistory(v, changes.trackHistory().exceptColumns())));
+            values.ifGiven(SinkSettings.TRACK_HISTORY_EXCEPT_COLUMNS, v -> changes = changes.withTrackHistory(
+                    new SinkChanges.TrackHistory(changes.trackHistory().columns(), v)));
             return this;
         }
 

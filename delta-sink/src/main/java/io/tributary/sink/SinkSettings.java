@@ -30,6 +30,12 @@ public final class SinkSettings {
     public static final Setting<Boolean> HISTORY = Setting.bool("history", "mode upsert with sequenceBy: keep every version of"
             + " each key, with __START_AT and __END_AT from the sequence (AUTO CDC's STORED AS SCD TYPE 2); false: the latest row"
             + " alone").withDefault("false");
+    public static final Setting<List<String>> TRACK_HISTORY_COLUMNS = Setting.list("trackHistoryColumns", "history: only a change of"
+            + " these columns opens a new version (AUTO CDC's TRACK HISTORY ON col, ...); a change of the others alone updates the"
+            + " current version in place; default: every change opens one");
+    public static final Setting<List<String>> TRACK_HISTORY_EXCEPT_COLUMNS = Setting.list("trackHistoryExceptColumns", "history:"
+            + " a change of these columns alone updates the current version in place instead of opening a new one (AUTO CDC's TRACK"
+            + " HISTORY ON * EXCEPT (col, ...)); not with trackHistoryColumns");
     public static final Setting<Map<String, String>> PROPERTIES = Setting.map("properties",
             "Delta table properties set when the table is created, e.g. delta.checkpointInterval");
     public static final Setting<List<String>> PARTITION_BY = Setting.list("partitionBy", "partition columns, set when the table is"
@@ -53,7 +59,7 @@ public final class SinkSettings {
 
     /** The settings a pipeline spec takes, in the order the documentation lists them. */
     public static final List<Setting<?>> ALL = List.of(PATH, MODE, KEYS, ORDER, SEQUENCE_BY, DELETE_WHEN,
-            EXCEPT_COLUMNS, DELETE_RETENTION, HISTORY, PROPERTIES, PARTITION_BY, OPTIMIZE_EVERY,
+            EXCEPT_COLUMNS, DELETE_RETENTION, HISTORY, TRACK_HISTORY_COLUMNS, TRACK_HISTORY_EXCEPT_COLUMNS, PROPERTIES, PARTITION_BY, OPTIMIZE_EVERY,
             TARGET_FILE_SIZE, ALLOWED_LATENCY, ALLOW_NON_EMPTY_PATH, MERGE_SCHEMA);
 
     private SinkSettings() {

@@ -144,7 +144,7 @@ final class ChangeUpsert implements WriteMode {
     /** Reads the files that hold the batch's keys and writes the new ones, with the delete markers; commits nothing. */
     RewritePlan plan(Optional<Snapshot> snapshot, Transaction txn, BatchChanges changes, long sourceRows) {
         long now = clock.getAsLong();
-        DeleteMarkers markers = sequence == null ? null : DeleteMarkers.read(snapshot, keys, sequence);
+        DeleteMarkers markers = sequence == null ? null : DeleteMarkers.read(snapshot, DeleteMarkers.MARKERS, keys, sequence);
         long expired = markers == null ? 0 : markers.expire(now - retentionMillis);
         Map<Key, Object[]> pending = new HashMap<>();
         long skipped = 0;
@@ -233,7 +233,7 @@ final class ChangeUpsert implements WriteMode {
         Map.Entry<List<Row>, Integer> commit = feed.commit(writer, txn, removes, adds);
         metrics.put("numTargetChangeFilesAdded", (long) commit.getValue());
         return new RewritePlan(commit.getKey(), snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics,
-                markerJson.map(json -> Map.of(DeleteMarkers.DOMAIN, json)).orElse(Map.of()), commit.getValue() + readds);
+                markerJson.map(json -> Map.of(DeleteMarkers.MARKERS, json)).orElse(Map.of()), commit.getValue() + readds);
     }
 
     /**

@@ -28,7 +28,8 @@ import java.util.function.LongSupplier;
  * key's versions by sequence ({@link HistoryTimeline}). A batch reads the files that hold its keys, replaces
  * (copy-on-write, or in deletion vectors, {@link ReplacedRows}) only the versions whose {@code __END_AT} it
  * changes, and writes those and its new versions; the deletes no version shows are kept in the table's domain
- * metadata ({@link HistoryDeletes}). A Kafka tombstone has no sequence, so it has no place in the history: it is
+ * metadata ({@link DeleteMarkers}). With tracked columns ({@code trackHistoryColumns}, AUTO CDC's TRACK HISTORY ON)
+ * a change that leaves them as they were updates the version before it in place. A Kafka tombstone has no sequence, so it has no place in the history: it is
  * skipped and counted.
  */
 final class HistoryUpsert implements WriteMode {
@@ -40,6 +41,7 @@ final class HistoryUpsert implements WriteMode {
     private final int sequenceIndex;
     private final Field sequence;
     private final Comparator<Object> sequenceOrder;
+    private final int[] tracked;
     private final long retentionMillis;
     private final int rowsPerFile;
     private final LongSupplier clock;
@@ -56,6 +58,7 @@ final class HistoryUpsert implements WriteMode {
         this.sequenceIndex = data.indexOf(changes.sequenceBy());
         this.sequence = data.field(sequenceIndex);
         this.sequenceOrder = KeyColumns.valueOrder(sequence.type());
+        this.tracked = changes.trackHistory().tracked(data, config.keys(), changes.sequenceBy());
         this.retentionMillis = changes.deleteRetention().toMillis();
         this.rowsPerFile = config.rowsPerFile();
         this.clock = clock;
@@ -94,7 +97,7 @@ final class HistoryUpsert implements WriteMode {
     RewritePlan plan(Optional<Snapshot> snapshot, Transaction txn, Map<Key, List<Object[]>> changes, long sourceRows, long tombstones) {
         long now = clock.getAsLong();
         int width = projection.length;
-        HistoryDeletes deletes = HistoryDeletes.read(snapshot, keys, sequence);
+        DeleteMarkers deletes = DeleteMarkers.read(snapshot, DeleteMarkers.HISTORY, keys, sequence);
         long expired = deletes.expire(now - retentionMillis);
         ReplacedRows replaced = ReplacedRows.of(writer, snapshot);
         ChangeFeed feed = ChangeFeed.of(snapshot);
@@ -117,12 +120,16 @@ final class HistoryUpsert implements WriteMode {
         List<Object[]> written = new ArrayList<>();
         long inserted = 0;
         long duplicates = 0;
+        long folded = 0;
         for (Map.Entry<Key, List<Object[]>> e : changes.entrySet()) {
-            List<HistoryDeletes.Delete> before = deletes.of(e.getKey());
+            List<DeleteMarkers.Marker> before = deletes.of(e.getKey());
             HistoryTimeline.Result r = HistoryTimeline.place(versions.getOrDefault(e.getKey(), List.of()), before, e.getValue(),
-                    width, sequenceIndex, sequenceOrder, now);
+                    width, sequenceIndex, tracked, sequenceOrder, now);
             deletes.set(e.getKey(), r.deletes());
             ended.addAll(r.changedVersions());
+            ended.addAll(r.removedVersions());
+            r.removedVersions().forEach(v -> feed.add(ChangeFeed.DELETE, v, width + 2));
+            folded += r.removedVersions().size();
             for (int i = 0; i < r.changedVersions().size(); i++) {
                 feed.add(ChangeFeed.UPDATE_PREIMAGE, r.changedVersions().get(i), width + 2);
                 feed.add(ChangeFeed.UPDATE_POSTIMAGE, r.postimages().get(i), width + 2);
@@ -159,7 +166,7 @@ final class HistoryUpsert implements WriteMode {
         int readds = adds.size();
         adds.addAll(SortedFiles.write(writer, txn, output, keys.rowOrder(), rowsPerFile));
         Map<String, Object> metrics = RewritePlan.mergeMetrics(sourceRows, changes.size(), inserted,
-                new long[] {ended.size(), 0, copied}, read.size(), removed.size(), adds.size() - readds);
+                new long[] {ended.size() - folded, folded, copied}, read.size(), removed.size(), adds.size() - readds);
         replaced.addMetrics(metrics);
         metrics.put("numSourceChangesDuplicated", duplicates);
         metrics.put("numSourceTombstonesSkipped", tombstones);
@@ -167,7 +174,7 @@ final class HistoryUpsert implements WriteMode {
         metrics.put("numHistoryDeletesExpired", expired);
         Map.Entry<List<Row>, Integer> commit = feed.commit(writer, txn, removes, adds);
         metrics.put("numTargetChangeFilesAdded", (long) commit.getValue());
-        Map<String, String> domains = deletes.changedJson().map(json -> Map.of(HistoryDeletes.DOMAIN, json)).orElse(Map.of());
+        Map<String, String> domains = deletes.changedJson().map(json -> Map.of(DeleteMarkers.HISTORY, json)).orElse(Map.of());
         return new RewritePlan(commit.getKey(), snapshot.map(Snapshot::getVersion).orElse(-1L), filter, read, removed, metrics,
                 domains, commit.getValue() + readds);
     }

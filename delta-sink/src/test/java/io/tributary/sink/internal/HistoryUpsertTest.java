@@ -180,15 +180,11 @@ class HistoryUpsertTest {
     }
 
     @Test
-    void historyWithoutASequenceOrInAPartitionedTableIsRefusedNamingTheKey() {
+    void historyWithoutASequenceOrInModeAppendIsRefusedNamingTheKey() {
         Map<String, String> noSequence = new LinkedHashMap<>(SCD2);
         noSequence.remove("sequenceBy");
         assertThatThrownBy(() -> config(table(), noSequence)).isInstanceOf(TributaryException.class)
                 .hasMessageContaining("sink.delta.history is true, but sink.delta.sequenceBy is not set");
-        Map<String, String> partitioned = new LinkedHashMap<>(SCD2);
-        partitioned.put("partitionBy", "city");
-        assertThatThrownBy(() -> config(table(), partitioned)).isInstanceOf(TributaryException.class)
-                .hasMessageContaining("sink.delta.history is true and sink.delta.partitionBy is set");
         assertThatThrownBy(() -> config(table(), Map.of("mode", "append", "history", "true"))).isInstanceOf(TributaryException.class)
                 .hasMessageContaining("sink.delta.history is set, but sink.delta.mode is append");
     }
