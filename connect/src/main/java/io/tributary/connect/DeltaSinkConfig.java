@@ -41,6 +41,8 @@ public final class DeltaSinkConfig extends AbstractConfig {
             + " rows not stored in the table (AUTO CDC's COLUMNS * EXCEPT), e.g. [op]; not the keys nor sequenceBy; needs schema,"
             + " as the table's lacks them");
     private static final Setting<java.time.Duration> DELETE_RETENTION = SinkSettings.DELETE_RETENTION;
+    private static final Setting<Boolean> HISTORY = SinkSettings.HISTORY.withDoc("refused when true: this connector keeps each key's"
+            + " latest row (SCD type 1) only; tributary run's sink.delta.history keeps every version (SCD type 2)");
     private static final Setting<List<String>> PARTITION_BY = SinkSettings.PARTITION_BY.withDoc(
             "partition columns, set when the table is created: a column, or a day of an event time, e.g. date(ts) as day");
     private static final Setting<Long> TARGET_FILE_SIZE = SinkSettings.TARGET_FILE_SIZE.withDoc(
@@ -56,7 +58,7 @@ public final class DeltaSinkConfig extends AbstractConfig {
 
     /** Every setting: the sink's own under this connector's names, the schema and the zone of its records. */
     private static final List<Setting<?>> ALL = List.of(PATH, SCHEMA, MODE, KEYS, ORDER, SEQUENCE_BY, DELETE_WHEN, EXCEPT_COLUMNS,
-            DELETE_RETENTION, ROWS_PER_FILE, ALLOW_NON_EMPTY_PATH,
+            DELETE_RETENTION, HISTORY, ROWS_PER_FILE, ALLOW_NON_EMPTY_PATH,
             PARTITION_BY, TARGET_FILE_SIZE, ALLOWED_LATENCY, TIME_ZONE);
 
     public static final ConfigDef DEF = ConnectSettings.configDef(ALL);
@@ -132,6 +134,11 @@ public final class DeltaSinkConfig extends AbstractConfig {
                     values::name).forEach((setting, problem) -> out.put(values.name(setting), problem));
             SinkChecks.changeProblems(schema(), upsert() ? SinkMode.UPSERT : SinkMode.APPEND, list(KEYS), values.get(ORDER),
                     partitionBy(), changes(), values::name).forEach((setting, problem) -> out.putIfAbsent(values.name(setting), problem));
+            if (values.get(HISTORY)) {
+                out.putIfAbsent(values.name(HISTORY), values.name(HISTORY) + " is true, but the Delta sink connector does not keep"
+                        + " history (SCD type 2): its tasks apply each key's latest change only; run the pipeline with tributary run"
+                        + " and sink.delta.history, or remove " + values.name(HISTORY));
+            }
             if (upsert() && !list(EXCEPT_COLUMNS).isEmpty() && schema() == null) {
                 out.putIfAbsent(SCHEMA.key(), values.name(EXCEPT_COLUMNS) + " is set, but " + SCHEMA.key() + " is not: the table"
                         + " lacks the columns it names, so it cannot give the rows' schema; set " + SCHEMA.key() + " to the rows'"

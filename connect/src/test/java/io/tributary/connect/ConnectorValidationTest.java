@@ -173,4 +173,15 @@ class ConnectorValidationTest {
         assertThat(config.problems()).as("no schema: the table lacks op").containsOnlyKeys("schema");
         assertThat(config.problems().get("schema")).contains("exceptColumns is set, but schema is not");
     }
+
+    @Test
+    void historyIsRefusedOnItsKeyNotIgnored() {
+        Map<String, String> cdc = new HashMap<>(Map.of("schema", "op STRING, id INT, v STRING, lsn BIGINT", "mode", "upsert", "keys", "id",
+                "sequenceBy", "lsn", "history", "true"));
+        assertThat(sinkErrors(cdc)).containsOnlyKeys("history");
+        assertThat(sinkErrors(cdc).get("history")).singleElement().asString()
+                .contains("the Delta sink connector does not keep history (SCD type 2)").contains("sink.delta.history");
+        cdc.put("history", "false");
+        assertThat(sinkErrors(cdc)).isEmpty();
+    }
 }
