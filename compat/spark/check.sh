@@ -10,6 +10,9 @@
 #   CONCURRENT=1 (default): also Tributary's upsert committed inside Spark's open DELETE, UPDATE, MERGE and
 #     OPTIMIZE transactions (SparkOpenTransactions); each table must equal a serial result; the outcomes are
 #     recorded in golden/concurrency/open-transaction. 0: skip it. CASES="delete-dv-upsert ...": only those.
+#   DV=1 (default): also the tables delta-sink's upsert wrote with deletion vectors (DeletionVectorUpsertTest,
+#     SparkDeletionVectorsTest, DeletionVectorPartitionedUpsertTest run with -Dtributary.dv.keep), each read for its
+#     exact rows (NAME.args); 0: skip them
 #   CONNECT=FOLDER: also the tables the Kafka Connect Delta sink wrote there, each with its NAME.args
 #     (SparkRead's arguments, one a line), as connect's ConnectIT leaves them with -Dconnect.it.keep=FOLDER
 set -uo pipefail
@@ -24,6 +27,7 @@ s3="${S3:-1}"
 local_tables="${LOCAL:-1}"
 connect_tables="${CONNECT:-}"
 concurrent="${CONCURRENT:-1}"
+dv_tables="${DV:-1}"
 [ "$local_tables" = 1 ] || commits=0
 s3proxy_pid=""
 cleanup() {
@@ -283,6 +287,20 @@ if [ -n "$connect_tables" ]; then
   done
   say "Kafka Connect Delta sink tables: ${connect_names[*]}"
 fi
+dv_names=()
+if [ "$dv_tables" = 1 ]; then
+  say "tables with deletion vectors: delta-sink's upsert tests keep them (with their expected rows) in $work/dv"
+  (cd "$root" && ./mvnw -q -B -pl delta-sink -am verify -Dtributary.cds.skip \
+    -Dtest='DeletionVectorUpsertTest,SparkDeletionVectorsTest,DeletionVectorPartitionedUpsertTest' \
+    -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=NONE -Dfailsafe.failIfNoSpecifiedTests=false \
+    -Dtributary.dv.keep="$work/dv") >>"$log" 2>&1 || fail "delta-sink's deletion vector tests failed, see $log"
+  for args in "$work/dv"/*.args; do
+    [ -f "$args" ] || fail "the deletion vector tests left no NAME.args in $work/dv"
+    mapfile -t one <"$args"
+    connect_args+=("${one[@]}")
+    dv_names+=("$(basename "$args" .args)")
+  done
+fi
 [ ${#local_args[@]} -gt 0 ] || [ ${#s3_tables[@]} -gt 0 ] || [ ${#connect_args[@]} -gt 0 ] || [ "$concurrent" = 1 ] \
   || fail "no table to read (LOCAL=0, S3=0, CONCURRENT=0, no CONNECT)"
 if [ ${#local_args[@]} -gt 0 ] || [ ${#s3_tables[@]} -gt 0 ] || [ ${#connect_args[@]} -gt 0 ]; then
@@ -297,5 +315,6 @@ read_tables=()
 [ "$commits" -gt 0 ] && read_tables+=("$commits commits from the service")
 [ "$s3" = 1 ] && read_tables+=("the quickstart on S3 (S3Proxy) through Spark's s3a")
 [ ${#connect_names[@]} -gt 0 ] && read_tables+=("the Kafka Connect Delta sink's ${connect_names[*]} tables")
+[ ${#dv_names[@]} -gt 0 ] && read_tables+=("the upsert's tables with deletion vectors ${dv_names[*]}")
 summary="$(printf '%s, ' "${read_tables[@]}")"
 echo "spark compat check: PASS (Spark 4.2.0 + Delta 4.4.0 read Tributary tables: ${summary%, }) [$((SECONDS - started)) s]"
