@@ -1,5 +1,7 @@
 package io.tributary.compat.spark;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.tables.DeltaTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +29,14 @@ import org.apache.spark.sql.types.StructType;
  * </pre>
  * {@code spark-history.txt} gets the table after the last batch, {@code id|name|lsn|__START_AT|__END_AT} by id and start.
  *
+ * <p>A case whose {@code case.json} has {@code "trackHistoryExceptColumns": ["name"]} (AUTO CDC's {@code TRACK HISTORY ON
+ * * EXCEPT (name)}: no column is tracked, so only a delete ends a version) takes its batches from the cdc case its
+ * {@code "changes"} names, keeps every change it held in a change log (a Delta table, as AUTO CDC keeps its own), and
+ * works each batch's versions out again from the whole log: a version starts at a key's first change after a delete
+ * (or its first), holds the name and {@code lsn} of its last change before the next delete, and ends at that delete;
+ * the MERGE then also updates a version's name and {@code lsn}, and deletes the versions no longer there
+ * ({@code WHEN NOT MATCHED BY SOURCE THEN DELETE}).
+ *
  * <p>Usage: {@code SparkScd2Merge GOLDEN_SCD2_DIR [CASE...]} (the batches are read from {@code ../cdc/<case>} beside it).
  */
 public final class SparkScd2Merge {
@@ -38,7 +48,12 @@ public final class SparkScd2Merge {
     }
 
     private static void run(SparkSession spark, Path dir) throws Exception {
-        Path changes = dir.getParent().resolveSibling("cdc").resolve(dir.getFileName());
+        JsonNode spec = new ObjectMapper().readTree(dir.resolve("case.json").toFile());
+        Path changes = dir.getParent().resolveSibling("cdc").resolve(spec.path("changes").asText(dir.getFileName().toString()));
+        if (spec.path("trackHistoryExceptColumns").size() > 0) {
+            runUntracked(spark, dir, changes);
+            return;
+        }
         Path tmp = Files.createTempDirectory("scd2-merge-");
         String table = tmp.resolve("t").toString();
         String deletes = tmp.resolve("deletes").toString();
@@ -61,6 +76,40 @@ public final class SparkScd2Merge {
                     + " WHEN NOT MATCHED THEN INSERT *");
             spark.sql("INSERT INTO delta.`" + deletes + "` SELECT id, lsn FROM changes WHERE op = 'd' AND src = 1");
         }
+        write(spark, dir, table);
+    }
+
+    /** TRACK HISTORY ON * EXCEPT (name): the versions of each key are its runs of changes between deletes. */
+    private static void runUntracked(SparkSession spark, Path dir, Path changes) throws Exception {
+        Path tmp = Files.createTempDirectory("scd2-untracked-");
+        String table = tmp.resolve("t").toString();
+        String log = tmp.resolve("log").toString();
+        DeltaTable.createIfNotExists(spark).location(table)
+                .addColumns(StructType.fromDDL("id INT, name STRING, lsn BIGINT, __START_AT BIGINT, __END_AT BIGINT")).execute();
+        DeltaTable.createIfNotExists(spark).location(log).addColumns(StructType.fromDDL("id INT, name STRING, lsn BIGINT, op STRING"))
+                .execute();
+        StructType schema = StructType.fromDDL(SparkCdcMerge.SCHEMA);
+        for (int n = 0; Files.exists(changes.resolve("batch-" + n + ".json")); n++) {
+            spark.read().schema(schema).json(changes.resolve("batch-" + n + ".json").toString())
+                    .withColumn("pos", functions.monotonically_increasing_id()).createOrReplaceTempView("b");
+            spark.sql("SELECT id, name, lsn, op FROM (SELECT *, row_number() OVER (PARTITION BY id, lsn ORDER BY pos) AS rn FROM b)"
+                    + " WHERE rn = 1 AND (id, lsn) NOT IN (SELECT id, lsn FROM delta.`" + log + "`)").createOrReplaceTempView("fresh");
+            spark.sql("INSERT INTO delta.`" + log + "` SELECT id, name, lsn, op FROM fresh");
+            spark.sql("SELECT *, SUM(CASE WHEN op != 'd' AND (prev IS NULL OR prev = 'd') THEN 1 ELSE 0 END)"
+                    + " OVER (PARTITION BY id ORDER BY lsn) AS run FROM (SELECT *, LAG(op) OVER (PARTITION BY id ORDER BY lsn) AS prev"
+                    + " FROM delta.`" + log + "`)").createOrReplaceTempView("runs");
+            spark.sql("SELECT id, max_by(name, lsn) FILTER (WHERE op != 'd') AS name, max(lsn) FILTER (WHERE op != 'd') AS lsn,"
+                    + " min(lsn) FILTER (WHERE op != 'd') AS __START_AT, min(lsn) FILTER (WHERE op = 'd') AS __END_AT"
+                    + " FROM runs WHERE run > 0 GROUP BY id, run").createOrReplaceTempView("versions");
+            spark.sql("MERGE INTO delta.`" + table + "` t USING versions s ON t.id = s.id AND t.__START_AT = s.__START_AT"
+                    + " WHEN MATCHED AND NOT (t.__END_AT <=> s.__END_AT AND t.name <=> s.name AND t.lsn = s.lsn)"
+                    + " THEN UPDATE SET name = s.name, lsn = s.lsn, __END_AT = s.__END_AT"
+                    + " WHEN NOT MATCHED THEN INSERT * WHEN NOT MATCHED BY SOURCE THEN DELETE");
+        }
+        write(spark, dir, table);
+    }
+
+    private static void write(SparkSession spark, Path dir, String table) throws Exception {
         List<String> lines = new ArrayList<>();
         for (Row r : spark.read().format("delta").load(table).orderBy("id", "__START_AT").collectAsList()) {
             lines.add(r.getInt(0) + "|" + r.getString(1) + "|" + r.getLong(2) + "|" + r.getLong(3) + "|" + (r.isNullAt(4) ? "null" : r.getLong(4)));
