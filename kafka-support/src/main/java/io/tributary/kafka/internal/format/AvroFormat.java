@@ -84,19 +84,7 @@ public final class AvroFormat implements ValueFormat {
         if (known != null) {
             return known;
         }
-        SchemaRegistry.Registered registered = registry.byId(id, false);
-        if (registered == null) {
-            throw FormatErrors.unknownSchemaId(id, registry.url());
-        }
-        if (!"AVRO".equalsIgnoreCase(registered.type())) {
-            throw FormatErrors.unusableSchema(id, registry.url(), "is a " + registered.type() + " schema, not Avro");
-        }
-        org.apache.avro.Schema writer;
-        try {
-            writer = parse(registered.schema());
-        } catch (AvroRuntimeException e) { // SchemaParseException among them
-            throw FormatErrors.unusableSchema(id, registry.url(), "does not parse as an Avro schema (" + e.getMessage() + ")");
-        }
+        org.apache.avro.Schema writer = writerSchema(registry, id);
         List<org.apache.avro.Schema.Field> added = NewFields.added(schema, writer);
         if (!added.isEmpty() && newFields == NewFields.FAIL) {
             throw FormatErrors.newFields(where, id, registry.url(), added.stream().map(org.apache.avro.Schema.Field::name).toList());
@@ -107,11 +95,7 @@ public final class AvroFormat implements ValueFormat {
             byId.clear();
             throw new SchemaChangeException(columns); // the sink adds the columns to the table, then reads the batch again
         }
-        SchemaCompatibility.SchemaPairCompatibility check = SchemaCompatibility.checkReaderWriterCompatibility(schema, writer);
-        if (check.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
-            throw FormatErrors.incompatibleSchema(where, id, registry.url(), check.getResult().getIncompatibilities().stream()
-                    .map(i -> i.getType() + " at " + i.getLocation() + ": " + i.getMessage()).collect(java.util.stream.Collectors.joining("; ")));
-        }
+        checkCompatible(where, id, registry.url(), schema, writer);
         Decoding reader = new Decoding(new OrderedReader(writer, schema), schema, columns);
         byId.put(id, reader);
         return reader;
@@ -126,6 +110,31 @@ public final class AvroFormat implements ValueFormat {
         @Override
         protected Object newMap(Object old, int size) {
             return new java.util.LinkedHashMap<>(Math.max(16, size * 2));
+        }
+    }
+
+    /** The Avro schema the registry holds under {@code id}: the one a record's writer used. */
+    static org.apache.avro.Schema writerSchema(SchemaRegistry registry, int id) {
+        SchemaRegistry.Registered registered = registry.byId(id, false);
+        if (registered == null) {
+            throw FormatErrors.unknownSchemaId(id, registry.url());
+        }
+        if (!"AVRO".equalsIgnoreCase(registered.type())) {
+            throw FormatErrors.unusableSchema(id, registry.url(), "is a " + registered.type() + " schema, not Avro");
+        }
+        try {
+            return parse(registered.schema());
+        } catch (AvroRuntimeException e) { // SchemaParseException among them
+            throw FormatErrors.unusableSchema(id, registry.url(), "does not parse as an Avro schema (" + e.getMessage() + ")");
+        }
+    }
+
+    /** Refuses a writer's schema the reader's cannot read by Avro's schema resolution, naming the differences. */
+    static void checkCompatible(String where, int id, String url, org.apache.avro.Schema reader, org.apache.avro.Schema writer) {
+        SchemaCompatibility.SchemaPairCompatibility check = SchemaCompatibility.checkReaderWriterCompatibility(reader, writer);
+        if (check.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
+            throw FormatErrors.incompatibleSchema(where, id, url, check.getResult().getIncompatibilities().stream()
+                    .map(i -> i.getType() + " at " + i.getLocation() + ": " + i.getMessage()).collect(java.util.stream.Collectors.joining("; ")));
         }
     }
 }

@@ -12,8 +12,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.avro.AvroRuntimeException;
-import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.io.DecoderFactory;
@@ -126,24 +124,8 @@ final class DebeziumAvroFormat implements ValueFormat {
         if (known != null) {
             return known;
         }
-        SchemaRegistry.Registered registered = registry.byId(id, false);
-        if (registered == null) {
-            throw FormatErrors.unknownSchemaId(id, registry.url());
-        }
-        if (!"AVRO".equalsIgnoreCase(registered.type())) {
-            throw FormatErrors.unusableSchema(id, registry.url(), "is a " + registered.type() + " schema, not Avro");
-        }
-        org.apache.avro.Schema writer;
-        try {
-            writer = AvroFormat.parse(registered.schema());
-        } catch (AvroRuntimeException e) {
-            throw FormatErrors.unusableSchema(id, registry.url(), "does not parse as an Avro schema (" + e.getMessage() + ")");
-        }
-        SchemaCompatibility.SchemaPairCompatibility check = SchemaCompatibility.checkReaderWriterCompatibility(envelope, writer);
-        if (check.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
-            throw FormatErrors.incompatibleSchema(where, id, registry.url(), check.getResult().getIncompatibilities().stream()
-                    .map(i -> i.getType() + " at " + i.getLocation() + ": " + i.getMessage()).collect(java.util.stream.Collectors.joining("; ")));
-        }
+        org.apache.avro.Schema writer = AvroFormat.writerSchema(registry, id);
+        AvroFormat.checkCompatible(where, id, registry.url(), envelope, writer);
         GenericDatumReader<Object> reader = new GenericDatumReader<>(writer, envelope);
         byId.put(id, reader);
         return reader;
