@@ -29,7 +29,10 @@ final class JsonFunctions {
     private static final JsonFactory JSON = JsonFactory.builder().enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS).build();
 
     /** Spark's partial results: a top-level field of the wrong type is null, the others are read. */
-    private static final JsonRowReader.Leftovers PARTIAL = new JsonRowReader.Leftovers() {
+    private static final JsonRowReader.Leftovers PARTIAL = new Partial();
+
+    /** Fields the schema lacks are left out; a field of the wrong type is null. */
+    private static class Partial implements JsonRowReader.Leftovers {
         @Override
         public void unknown(String name, String json) {
         }
@@ -42,7 +45,7 @@ final class JsonFunctions {
         @Override
         public void mismatched(String name, String json) {
         }
-    };
+    }
 
     private JsonFunctions() {
     }
@@ -157,16 +160,7 @@ final class JsonFunctions {
 
     /** FAILFAST: a top-level value of the wrong type fails the row, as Spark's (a date or time that does not read: malformed). */
     private static JsonRowReader.Leftovers failFast(Schema schema) {
-        return new JsonRowReader.Leftovers() {
-            @Override
-            public void unknown(String name, String json) {
-            }
-
-            @Override
-            public boolean rescues() {
-                return true;
-            }
-
+        return new Partial() {
             @Override
             public void mismatched(String name, String json) {
                 DataType.Kind kind = schema.field(schema.fieldIndex(name)).type().kind();
