@@ -32,7 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * source infers JSON (sorted by name, numbers BIGINT or DOUBLE, arrays and structs), a value that is
  * no JSON object dead-lettered naming topic, partition and offset; records that bring new fields
  * after the run started grow the table under addNewColumns and stop the run under failOnNewColumns;
- * a later run reads by the table's columns.
+ * a later run reads by the table's columns. Under rescue, fields the schema lacks and values their
+ * column cannot take go to {@code _rescued_data} as the file source writes it, with topic, partition
+ * and offset.
  */
 @Tag("integration")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -149,5 +151,47 @@ class KafkaSourceJsonInferenceIT {
                     .hasMessageContaining("failOnNewColumns");
         }
         assertThat(DeltaTables.readRows(table()).size()).as("nothing of the batch is written").isZero();
+    }
+
+    @Test
+    void rescueKeepsUnknownFieldsAndWrongTypesWithTopicPartitionAndOffset() throws Exception {
+        String topic = KAFKA.newTopic("json-rescue", 2);
+        publish(topic, 0, "{\"id\":1,\"user\":\"ann\"}", "{\"id\":\"two\",\"user\":\"bob\",\"extra\":{\"k\":[1, 2]}}");
+        publish(topic, 1, "{\"id\":3,\"USER\":\"cy\",\"vip\":true}\n{\"id\":4,\"user\":\"dee\"}", "not json");
+        KafkaSubscription s = subscription(topic, Map.of("schema", "id INT, user STRING", "schemaEvolution", "rescue"));
+        assertThat(s.rowSchema().toDdl()).isEqualTo("id INT, user STRING, _rescued_data STRING");
+        try (DeltaSink sink = sink(s, topic)) {
+            sink.runBatch().orElseThrow();
+        }
+        assertThat(DeltaTables.schema(table()).orElseThrow().toDdl()).isEqualTo("id INT, user STRING, _rescued_data STRING");
+        Map<Long, JsonNode> rescued = new java.util.TreeMap<>();
+        List<String> plain = new ArrayList<>();
+        for (Object[] r : DeltaTables.readRows(table())) {
+            plain.add(r[0] + " " + r[1]);
+            if (r[2] != null) {
+                JsonNode j = JSON.readTree((String) r[2]);
+                rescued.put(j.path("_partition").asLong() * 100 + j.path("_offset").asLong(), j);
+            }
+        }
+        plain.sort(null);
+        // the value "two" does not fit INT: its column is null and the text is rescued; USER is no column of that case
+        assertThat(plain).containsExactly("1 ann", "3 null", "4 dee", "null bob");
+        assertThat(rescued.values().stream().map(JsonNode::toString).toList()).containsExactly(
+                "{\"id\":\"two\",\"extra\":{\"k\":[1,2]},\"_topic\":\"" + topic + "\",\"_partition\":0,\"_offset\":1}",
+                "{\"USER\":\"cy\",\"vip\":true,\"_topic\":\"" + topic + "\",\"_partition\":1,\"_offset\":0}");
+        // the exact JSON text of each field, as the file source keeps it
+        assertThat(DeltaTables.readRows(table()).stream().map(r -> (String) r[2]).filter(java.util.Objects::nonNull))
+                .anyMatch(t -> t.startsWith("{\"id\":\"two\",\"extra\":{\"k\":[1, 2]},"));
+        // a value that is no JSON object is still a bad record
+        List<ConsumerRecord<byte[], byte[]>> letters = TopicTail.records(KAFKA.client(), topic + ".deadletter", Map.of());
+        assertThat(letters).hasSize(1);
+        assertThat(JSON.readTree(letters.get(0).value()).path("text").asText()).isEqualTo("not json");
+    }
+
+    @Test
+    void rescueIsRefusedForAvroNamingTheKey() {
+        assertThatThrownBy(() -> subscription("t", Map.of("format", "avro", "avroSchema", "{\"type\":\"string\"}",
+                "schemaEvolution", "rescue"))).isInstanceOf(TributaryException.class).hasMessageContaining("schemaEvolution")
+                .hasMessageContaining("rescue applies to format json");
     }
 }

@@ -28,7 +28,7 @@ public final class IngestConfig {
     /** The longest line read by default: 16 MiB. */
     public static final int DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
     /** The column that {@link SchemaEvolution#RESCUE} puts what the schema does not take into (Auto Loader's name). */
-    public static final String RESCUED_DATA = "_rescued_data";
+    public static final String RESCUED_DATA = io.tributary.schema.RescuedData.COLUMN;
     /** Format debezium-json: the column of each change's operation ({@code c}, {@code r}, {@code u}, {@code d}). */
     public static final String CHANGE_OP = io.tributary.schema.DebeziumEvents.OP;
     /** Format debezium-json: the column of each change's sequence, from the event's {@code source} block. */

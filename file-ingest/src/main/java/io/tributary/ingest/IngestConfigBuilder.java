@@ -364,10 +364,8 @@ public final class IngestConfigBuilder {
             throw IngestErrors.schemaEvolutionNotJson(name(IngestSettings.SCHEMA_EVOLUTION), schemaEvolution.specName(),
                     fileFormat.name());
         }
-        if (schemaEvolution == SchemaEvolution.RESCUE && schema.indexOf(IngestConfig.RESCUED_DATA) < 0) {
-            java.util.List<io.tributary.schema.Field> fields = new ArrayList<>(schema.fields());
-            fields.add(new io.tributary.schema.Field(IngestConfig.RESCUED_DATA, DataType.STRING, true));
-            schema = new Schema(fields);
+        if (schemaEvolution == SchemaEvolution.RESCUE) {
+            schema = io.tributary.schema.RescuedData.withColumn(schema);
         }
         if (fileFormat.kind() == FileFormat.Kind.DEBEZIUM_JSON) {
             schema = DebeziumEvents.rowSchema(schema, debeziumSequence, name(IngestSettings.SCHEMA), name(IngestSettings.DEBEZIUM_SEQUENCE));

@@ -2,6 +2,7 @@ package io.tributary.kafka;
 
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
+import io.tributary.schema.RescuedData;
 import io.tributary.schema.JsonTypes;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
@@ -58,6 +59,9 @@ public final class JsonSchemaInference {
         if (table != null) {
             List<String> metadata = source.metadataColumns().stream().map(f -> f.name().toLowerCase(java.util.Locale.ROOT)).toList();
             table.fields().stream().filter(f -> !metadata.contains(f.name().toLowerCase(java.util.Locale.ROOT))).forEach(fields::add);
+        }
+        if (table != null && source.rescues() && table.indexOf(RescuedData.COLUMN) >= 0) {
+            return new Schema(fields); // rescue: the columns never change, what they lack is rescued
         }
         List<String> known = fields.stream().map(f -> f.name().toLowerCase(java.util.Locale.ROOT)).toList();
         sampled.forEach((k, v) -> {

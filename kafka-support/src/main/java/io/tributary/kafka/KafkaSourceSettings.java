@@ -55,10 +55,11 @@ public final class KafkaSourceSettings {
     public static final Setting<String> SCHEMA_REGISTRY_USER_INFO = Setting.string("schemaRegistry.basic.auth.user.info",
             "the schema registry's HTTP basic authentication, as user:password (Confluent's basic.auth.user.info)");
     public static final Setting<String> SCHEMA_EVOLUTION = SchemaEvolutionSetting.MODE.allowing("none", "addNewColumns",
-            "failOnNewColumns").withDefault("none").withDoc("format json, or avro with schemaRegistry.url: a JSON value with fields"
+            "failOnNewColumns", "rescue").withDefault("none").withDoc("format json, or avro with schemaRegistry.url: a JSON value with fields"
             + " the schema lacks, or a record whose schema id names a schema with fields the source's schema lacks: read without"
             + " them (none); its new fields added to the table as nullable columns, and read from then on (addNewColumns; needs"
-            + " sink.delta.mergeSchema); or stop the run naming them (failOnNewColumns)");
+            + " sink.delta.mergeSchema); or stop the run naming them (failOnNewColumns); format json only: kept, with the values"
+            + " their column cannot take, in a _rescued_data column as JSON with the record's topic, partition and offset (rescue)");
     public static final Setting<Long> INFERENCE_RECORDS = Setting.custom("schemaInference.sampleSize.numRecords", Setting.Kind.INT,
             KafkaSourceSettings::positive, "format json without a schema: the columns are inferred from the first records of"
                     + " each run, at most this many over all partitions, up to the end offsets seen when the run starts (Auto Loader's"

@@ -5,6 +5,7 @@ import io.tributary.kafka.KafkaSourceSettings;
 import io.tributary.kafka.StartingOffsets;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
+import io.tributary.schema.RescuedData;
 import io.tributary.schema.Schema;
 import io.tributary.settings.Values;
 import io.tributary.kafka.internal.format.ValueFormats;
@@ -30,7 +31,7 @@ import java.util.regex.Pattern;
  * @param valueFormat format avro or protobuf: how a value becomes a row of {@code valueSchema}; else null
  * @param transform the pipeline's transform (joins, where, select) over {@link #rowSchema()}, applied to each row
  *                  before it is written; null: the rows as they are
- * @param schemaEvolution format json: what a value's fields the schema lacks do (none, addNewColumns, failOnNewColumns)
+ * @param schemaEvolution format json: what a value's fields the schema lacks do (none, addNewColumns, failOnNewColumns, rescue)
  * @param inferenceRecords format json without a schema: at most this many records are sampled to infer it
  */
 public record KafkaSubscription(List<String> topics, Pattern pattern, String format, Schema valueSchema, boolean includeMetadata,
@@ -50,7 +51,8 @@ public record KafkaSubscription(List<String> topics, Pattern pattern, String for
         }
         return new KafkaSubscription(topics, v.has(KafkaSourceSettings.TOPIC_PATTERN) ? v.get(KafkaSourceSettings.TOPIC_PATTERN) : null,
                 v.get(KafkaSourceSettings.FORMAT), valueFormat != null ? valueFormat.columns()
-                        : v.has(KafkaSourceSettings.SCHEMA) ? v.get(KafkaSourceSettings.SCHEMA) : null,
+                        : v.has(KafkaSourceSettings.SCHEMA) ? rescuing(v.get(KafkaSourceSettings.SCHEMA),
+                        v.get(KafkaSourceSettings.SCHEMA_EVOLUTION)) : null,
                 v.get(KafkaSourceSettings.INCLUDE_METADATA), v.get(KafkaSourceSettings.STARTING_OFFSETS),
                 v.has(KafkaSourceSettings.STARTING_TIMESTAMP) ? v.get(KafkaSourceSettings.STARTING_TIMESTAMP) : null,
                 v.has(KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER) ? v.get(KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER) : 0,
@@ -68,8 +70,18 @@ public record KafkaSubscription(List<String> topics, Pattern pattern, String for
 
     /** This subscription reading its JSON values by {@code schema} (inferred, or the table's). */
     public KafkaSubscription withValueSchema(Schema schema) {
-        return new KafkaSubscription(topics, pattern, format, schema, includeMetadata, startingOffsets, startingTimestamp,
+        return new KafkaSubscription(topics, pattern, format, rescuing(schema, schemaEvolution), includeMetadata, startingOffsets, startingTimestamp,
                 maxOffsetsPerTrigger, failOnDataLoss, valueFormat, transform, schemaEvolution, inferenceRecords);
+    }
+
+    /** True under schemaEvolution rescue: what a JSON value's schema does not take goes to {@code _rescued_data}. */
+    public boolean rescues() {
+        return "rescue".equals(schemaEvolution);
+    }
+
+    /** {@code schema} with {@code _rescued_data} at the end under schemaEvolution rescue ({@link RescuedData}). */
+    private static Schema rescuing(Schema schema, String schemaEvolution) {
+        return "rescue".equals(schemaEvolution) ? RescuedData.withColumn(schema) : schema;
     }
 
     /** This subscription with {@code transform} (compiled over {@link #rowSchema()}) applied to each row read; null or the identity: none. */

@@ -126,8 +126,8 @@ public final class SourceRecords {
                 RowPack.forEachRow(r.value(), (bytes, offset, length) -> {
                     index[0]++;
                     try {
-                        taken[0] += sink.take(withMetadata(json.parse(bytes, offset, length,
-                                where(r.topic(), r.partition(), r.offset(), index[0])), r));
+                        taken[0] += sink.take(withMetadata(json.parse(bytes, offset, length, r.topic(), r.partition(), r.offset(),
+                                index[0]), r));
                     } catch (BadRecordException e) {
                         rejects.reject(r, index[0], bytes, offset, length, json.schema().toDdl(), e, false);
                     }

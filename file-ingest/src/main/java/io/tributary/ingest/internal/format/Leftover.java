@@ -1,10 +1,10 @@
 package io.tributary.ingest.internal.format;
 
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.SchemaEvolution;
 import io.tributary.schema.DataType;
 import io.tributary.schema.JsonTypes;
+import io.tributary.schema.RescuedData;
 import io.tributary.schema.Schema;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -116,12 +116,6 @@ final class Leftover implements InputJson.Leftovers {
     }
 
     private String rescuedJson() {
-        StringBuilder b = new StringBuilder("{");
-        fields.forEach((k, v) -> b.append(quote(k)).append(':').append(v).append(','));
-        return b.append(quote("_file_path")).append(':').append(quote(location)).append('}').toString();
-    }
-
-    private static String quote(String s) {
-        return '"' + new String(JsonStringEncoder.getInstance().quoteAsString(s)) + '"';
+        return RescuedData.json(fields, Map.of("_file_path", location));
     }
 }

@@ -6,6 +6,7 @@ import io.tributary.kafka.SchemaChangeException;
 import io.tributary.schema.Field;
 import io.tributary.schema.JsonRowReader;
 import io.tributary.schema.JsonTypes;
+import io.tributary.schema.RescuedData;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
 import java.io.IOException;
@@ -22,7 +23,10 @@ import java.util.Map;
  * {@link NewFields#ADD} (addNewColumns: the schema grows by them, nullable, at the end, typed as
  * Spark's JSON inference types their values, and the sink adds them to the table and reads the batch
  * again: {@link SchemaChangeException}), {@link NewFields#FAIL} (failOnNewColumns: the run stops
- * naming the record and the fields). A field named as a column in another case is no new field.
+ * naming the record and the fields), {@link NewFields#RESCUE} (rescue: the fields, and the values their
+ * column cannot take, kept in {@code _rescued_data} with the record's topic, partition and offset, as the
+ * file source keeps them with the file's path: {@link RescuedData}). A field named as a column in another
+ * case is no new field (rescue keeps it, as the file source does).
  * One instance serves one reader.
  */
 public final class JsonValues {
@@ -40,13 +44,12 @@ public final class JsonValues {
     }
 
     /**
-     * One JSON object's row.
+     * One JSON object's row: row {@code rowNumber} (from 1) of the record at {@code offset} of {@code topic}'s {@code partition}.
      *
-     * @param where the record, for the error that stops the run under failOnNewColumns
      * @throws io.tributary.schema.BadRecordException when the text is not an object of the schema
      * @throws SchemaChangeException under addNewColumns, when the object has fields the schema lacks
      */
-    public Object[] parse(byte[] bytes, int offset, int length, String where) {
+    public Object[] parse(byte[] bytes, int offset, int length, String topic, int partition, long recordOffset, int rowNumber) {
         if (mode == NewFields.IGNORE) {
             return json.parse(bytes, offset, length);
         }
@@ -54,6 +57,10 @@ public final class JsonValues {
         if (fast != null) {
             return fast;
         }
+        if (mode == NewFields.RESCUE) {
+            return rescued(bytes, offset, length, topic, partition, recordOffset);
+        }
+        String where = io.tributary.kafka.SourceRecords.where(topic, partition, recordOffset, rowNumber);
         Map<String, String> found = new LinkedHashMap<>();
         Object[] row;
         try (JsonParser p = JsonRowReader.parser(bytes, offset, length)) {
@@ -91,4 +98,39 @@ public final class JsonValues {
         throw new SchemaChangeException(json.schema()); // the sink adds the columns to the table, then reads the batch again
     }
 
+    /** The row with what the schema does not take of the object in {@code _rescued_data}, null when it takes all. */
+    private Object[] rescued(byte[] bytes, int offset, int length, String topic, int partition, long recordOffset) {
+        Map<String, String> rescued = new LinkedHashMap<>();
+        Object[] row;
+        try (JsonParser p = JsonRowReader.parser(bytes, offset, length)) {
+            row = json.reader().record(p, bytes, offset, new JsonRowReader.Leftovers() {
+                @Override
+                public void unknown(String name, String text) {
+                    rescued.put(name, text);
+                }
+
+                @Override
+                public boolean rescues() {
+                    return true;
+                }
+
+                @Override
+                public void mismatched(String name, String text) {
+                    rescued.put(name, text);
+                }
+            });
+        } catch (JsonProcessingException e) {
+            throw JsonRowReader.malformed(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (!rescued.isEmpty()) {
+            Map<String, Object> where = new LinkedHashMap<>();
+            where.put("_topic", topic);
+            where.put("_partition", partition);
+            where.put("_offset", recordOffset);
+            row[json.schema().indexOf(RescuedData.COLUMN)] = RescuedData.json(rescued, where);
+        }
+        return row;
+    }
 }

@@ -10,16 +10,18 @@ import org.apache.avro.Schema;
  * {@code schemaEvolutionMode}): {@link #IGNORE} ({@code none}: read as the source's schema, the new
  * fields left out), {@link #ADD} ({@code addNewColumns}: the source's schema grows by them, nullable,
  * at the end, and the table by their columns), {@link #FAIL} ({@code failOnNewColumns}: the run stops
- * naming them).
+ * naming them); for JSON values also {@link #RESCUE} ({@code rescue}: kept in {@code _rescued_data}, with the
+ * values their column cannot take).
  */
 public enum NewFields {
-    IGNORE, ADD, FAIL;
+    IGNORE, ADD, FAIL, RESCUE;
 
-    /** The mode of a {@code schemaEvolution} value (none, addNewColumns, failOnNewColumns). */
+    /** The mode of a {@code schemaEvolution} value (none, addNewColumns, failOnNewColumns, rescue). */
     public static NewFields forName(String mode) {
         return switch (mode) {
             case "addNewColumns" -> ADD;
             case "failOnNewColumns" -> FAIL;
+            case "rescue" -> RESCUE;
             default -> IGNORE;
         };
     }

@@ -152,6 +152,11 @@ public final class ValueFormats {
                     + " to format avro with schemaRegistry.url, whose records may name a newer schema; here the values' schema is"
                     + " fixed: leave schemaEvolution out", null));
         }
+        if ("rescue".equals(mode) && !"json".equals(format)) {
+            throw v.invalid(KafkaSourceSettings.SCHEMA_EVOLUTION, FormatErrors.badSetting("rescue applies to format json, whose"
+                    + " values may hold fields and values the schema does not take; an Avro record is read as the source's schema:"
+                    + " use none, addNewColumns or failOnNewColumns", null));
+        }
         if ("addNewColumns".equals(mode) && v.get(KafkaSourceSettings.INCLUDE_METADATA)) {
             throw v.invalid(KafkaSourceSettings.SCHEMA_EVOLUTION, FormatErrors.badSetting("addNewColumns does not go with"
                     + " includeMetadata (new columns would follow the Kafka columns); leave one of them out", null));
