@@ -1,6 +1,7 @@
 package io.tributary.connect;
 
 import io.tributary.connect.internal.ConnectSettings;
+import io.tributary.connect.internal.JoinTables;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestSettings;
 import io.tributary.ingest.TransformSettings;
@@ -60,7 +61,13 @@ public final class FileSourceConfig extends AbstractConfig {
                     + " published, e.g. \"amt > 0 AND user IS NOT NULL\"; a row it fails on is a bad line (onBadRecord)"),
             TransformSettings.SELECT.withDoc("Spark's selectExpr: the published columns, comma separated, each *, a column or"
                     + " \"expression AS name\", e.g. \"id, lower(trim(user)) AS user\"; applied after where; a row it fails on is a bad"
-                    + " line (onBadRecord)")));
+                    + " line (onBadRecord)"),
+            TransformSettings.JOIN.withDoc("Spark's stream-static joins with Delta tables, applied before where and select:"
+                    + " join.table (a path every worker reaches, or a URI such as s3a://...), join.as (the alias), join.on (e.g."
+                    + " \"user = u.user\") and join.type (inner, left, left_semi or left_anti; default inner); several as join.0.table,"
+                    + " join.1.table ...; each table is read again at a poll's start when it has a new version"),
+            TransformSettings.JOIN_MAX_ROWS.withDoc("the most rows a join table may have: it is held in memory by every task"
+                    + " (Spark's broadcast join); a table with more is refused with its size")));
 
     private static final Setting<String> TOPIC = Setting.string("topic",
             "the topic the rows are published to, as JSON text (one row per record unless rowsPerRecord says more)").required();
@@ -108,11 +115,13 @@ public final class FileSourceConfig extends AbstractConfig {
                     .deadLetterTopic(deadLetterTopic())
                     .settings(stage)
                     .transform(transform)
+                    .staticTables(JoinTables.opener(ConnectSettings.storage(originalsStrings())))
                     .build();
         } catch (ConfigException e) {
             throw e;
         } catch (TributaryException e) {
-            String key = concat(STAGE, TRANSFORM).values().stream().map(Setting::key).filter(k -> e.getMessage().startsWith(k + ":")).findFirst().orElse(PATH);
+            String key = concat(STAGE, TRANSFORM).values().stream().map(Setting::key).filter(k -> e.getMessage().startsWith(k + ":")
+                    || e.getMessage().startsWith(k + ".")).findFirst().orElse(PATH);
             throw new ConfigException(key, originalsStrings().get(key), e.getMessage());
         }
     }

@@ -99,6 +99,11 @@ public class FileSourceTask extends SourceTask {
             stopping.await(config.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
             return null;
         }
+        try {
+            ingest.joins().refresh(); // Spark's stream-static join: the join tables as of the poll's start
+        } catch (TributaryException e) {
+            throw new ConnectException("file source " + name + ": " + e.getMessage(), e);
+        }
         List<SourceRecord> records = new ArrayList<>();
         long batchId = transactions;
         for (InputFile f : files.select(fresh)) {

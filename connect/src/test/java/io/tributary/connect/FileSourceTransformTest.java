@@ -86,4 +86,76 @@ class FileSourceTransformTest {
         c.put("keys", "user");
         assertThat(errors(c)).containsOnlyKeys("keys");
     }
+
+    /** A Delta table of {@code rows} at {@code path} (a version more when it is there), written by the Delta sink's own writer. */
+    static void dims(Path path, Object[]... rows) {
+        io.tributary.sink.PartitionSink sink = new io.tributary.sink.PartitionSink(path.toString(),
+                io.tributary.schema.Schema.parse("user STRING, segment STRING"), List.of(), 1 << 20, Map.of(), "dims");
+        io.tributary.sink.PartitionSink.Batch batch = sink.begin();
+        for (Object[] r : rows) {
+            batch.add(r);
+        }
+        batch.commit(Map.of(), Map.of());
+    }
+
+    private List<String> read(IngestConfig ingest, String name, String... lines) throws Exception {
+        io.tributary.testing.InputFiles.place(dir.resolve("in"), name, lines);
+        InputFiles files = new InputFiles(ingest);
+        List<String> rows = new ArrayList<>();
+        ingest.joins().refresh();
+        InputFiles.InputFile file = files.list(Long.MAX_VALUE).stream().filter(f -> f.relPath().equals(name)).findFirst().orElseThrow();
+        files.read(file, 0, new InputFiles.Out() {
+            @Override
+            public void rows(byte[] value, Long timestampMs) {
+                rows.add(new String(value, StandardCharsets.UTF_8).strip());
+            }
+
+            @Override
+            public void deadLetter(byte[] key, byte[] value) {
+            }
+        });
+        return rows;
+    }
+
+    @Test
+    void rowsAreJoinedWithADeltaTableReadAgainWhenItHasANewVersion() throws Exception {
+        Path table = dir.resolve("dims");
+        dims(table, new Object[] {"ann", "gold"});
+        Map<String, String> c = config();
+        c.remove("where");
+        c.put("select", "id, user, u.segment");
+        c.put("join.table", table.toString());
+        c.put("join.as", "u");
+        c.put("join.on", "lower(user) = u.user");
+        c.put("join.type", "left");
+        assertThat(errors(c)).isEmpty();
+        IngestConfig ingest = new FileSourceConfig(c).ingestConfig("orders-files");
+        assertThat(ingest.outputSchema().toDdl()).isEqualTo("id INT, user STRING, segment STRING");
+
+        assertThat(read(ingest, "a.json", "{\"id\": 1, \"user\": \"Ann\", \"amt\": \"5\"}", "{\"id\": 2, \"user\": \"Bob\", \"amt\": \"1\"}"))
+                .containsExactly("{\"id\":1,\"user\":\"Ann\",\"segment\":\"gold\"}", "{\"id\":2,\"user\":\"Bob\",\"segment\":null}");
+        dims(table, new Object[] {"bob", "silver"});
+        assertThat(read(ingest, "b.json", "{\"id\": 3, \"user\": \"BOB\", \"amt\": \"1\"}"))
+                .containsExactly("{\"id\":3,\"user\":\"BOB\",\"segment\":\"silver\"}");
+    }
+
+    @Test
+    void aJoinWithNoTableOrAnUnknownColumnOrTooManyRowsIsRefusedOnItsKey() {
+        Path table = dir.resolve("dims");
+        Map<String, String> c = config();
+        c.put("join.table", table.toString());
+        c.put("join.as", "u");
+        c.put("join.on", "user = u.user");
+        assertThat(errors(c)).containsOnlyKeys("join");
+        assertThat(errors(c).get("join")).singleElement().asString().contains("join.table").contains(table.toString());
+        dims(table, new Object[] {"ann", "gold"}, new Object[] {"bob", "silver"});
+        assertThat(errors(c)).isEmpty();
+        c.put("join.on", "user = u.usr");
+        assertThat(errors(c).get("join")).singleElement().asString().contains("join.on").contains("usr");
+        c.put("join.on", "user = u.user");
+        c.put("joinMaxRows", "1");
+        IngestConfig ingest = new FileSourceConfig(c).ingestConfig("orders-files");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ingest.joins().refresh()).hasMessageContaining("join.table")
+                .hasMessageContaining("2");
+    }
 }

@@ -29,4 +29,10 @@ public final class ConnectErrors {
     public static BadRecordException notJson(String message) {
         return new BadRecordException(null, "the value cannot be written as JSON: " + message);
     }
+
+    /** When a join's table ({@code join.table}) is not a Delta table (any more). */
+    public static TributaryException noJoinTable(String location) {
+        return new TributaryException("there is no Delta table at '" + location + "' (no _delta_log); join.table names the path"
+                + " every worker reaches, or the URI, of a Delta table");
+    }
 }

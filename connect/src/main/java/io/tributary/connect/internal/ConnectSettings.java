@@ -60,8 +60,23 @@ public final class ConnectSettings {
      * key to the connector's definition of it; a bad value is a {@link ConfigException} on its key.
      */
     public static Values values(Map<String, Setting<?>> placed, Map<String, String> props) {
-        return new Values(placed, s -> props.get(s.key()), s -> Map.of(), (s, text, e) ->
+        return new Values(placed, s -> props.get(s.key()), s -> below(s, props), (s, text, e) ->
                 new ConfigException(s.key(), text, e instanceof Setting.Invalid i ? i.problem() : e.getMessage()));
+    }
+
+    /**
+     * The keys below a {@link Setting.Kind#MAP} setting ({@code join.table}, {@code join.0.on}), without its prefix,
+     * in key order (a worker hands a config over in no defined order).
+     */
+    private static Map<String, String> below(Setting<?> s, Map<String, String> props) {
+        Map<String, String> out = new TreeMap<>();
+        String prefix = s.key() + ".";
+        props.forEach((k, v) -> {
+            if (k.startsWith(prefix) && v != null) {
+                out.put(k.substring(prefix.length()), v);
+            }
+        });
+        return out;
     }
 
     /** {@code settings} keyed by their own names. */
