@@ -356,6 +356,41 @@ class ConnectIT extends ConnectCluster {
         delete(topic + "-delta");
     }
 
+    /**
+     * The file connector's join: each row joined (left) with a Delta table of segments before select, through both
+     * connectors to the table; the segments table changed between two files, and the second file's rows get its new rows.
+     */
+    @Test
+    @Order(11)
+    void filesJoinedWithADeltaTableLandWithTheTablesRowsAsOfTheirPoll() throws Exception {
+        String topic = "joined";
+        Path in = Files.createDirectories(dir.resolve("joined/in"));
+        Path dims = dir.resolve("joined/users");
+        Path table = dir.resolve("joined/table");
+        FileSourceTransformTest.dims(dims, new Object[] {"ann", "gold"}, new Object[] {"bob", "silver"});
+        createTopics(Map.of(topic, 3, topic + ".deadletter", 1));
+        put(topic + "-files", "{\"connector.class\": \"io.tributary.connect.FileSourceConnector\", \"path\": \"" + in + "\","
+                + " \"schema\": \"id INT, user STRING, amt DOUBLE\", \"topic\": \"" + topic + "\", \"tasks.max\": \"1\","
+                + " \"join.table\": \"" + dims + "\", \"join.as\": \"u\", \"join.on\": \"lower(user) = u.user\", \"join.type\": \"left\","
+                + " \"where\": \"amt > 0\", \"select\": \"id, lower(user) AS user, u.segment\"}");
+        put(topic + "-delta", "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"" + topic + "\","
+                + " \"delta.path\": \"" + table + "\", \"tasks.max\": \"3\", \"allowedLatency\": \"1 seconds\"}");
+        Files.writeString(in.resolve(".a.json"), "{\"id\": 1, \"user\": \"Ann\", \"amt\": 5}\n{\"id\": 2, \"user\": \"BOB\", \"amt\": 1}\n"
+                + "{\"id\": 3, \"user\": \"cy\", \"amt\": 2}\n{\"id\": 4, \"user\": \"ann\", \"amt\": -1}\n");
+        Files.move(in.resolve(".a.json"), in.resolve("a.json"));
+        await(topic + ": the first file's 3 rows in the table", Duration.ofSeconds(180), () -> addedRows(table) >= 3);
+        FileSourceTransformTest.dims(dims, new Object[] {"cy", "bronze"});
+        Files.writeString(in.resolve(".b.json"), "{\"id\": 5, \"user\": \"Cy\", \"amt\": 3}\n");
+        Files.move(in.resolve(".b.json"), in.resolve("b.json"));
+        await(topic + ": the second file's row in the table", Duration.ofSeconds(180), () -> addedRows(table) >= 4);
+        List<String> rows = DeltaTables.readRows(table.toString()).stream().map(r -> r[0] + "|" + r[1] + "|" + r[2]).toList();
+        assertThat(sorted(rows)).as("rows joined with the segments as of their poll, amt > 0 only")
+                .containsExactly("1|ann|gold", "2|bob|silver", "3|cy|null", "5|cy|bronze");
+        assertThat(DeltaTables.schema(table.toString()).orElseThrow().toDdl()).isEqualTo("id INT, user STRING, segment STRING");
+        delete(topic + "-files");
+        delete(topic + "-delta");
+    }
+
     static final String UPSERT_SCHEMA = "id INT, v STRING, n BIGINT";
 
     static String upsertBody(String topic, Path table, int tasks) {
