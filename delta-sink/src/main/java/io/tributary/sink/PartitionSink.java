@@ -104,6 +104,7 @@ public final class PartitionSink {
                 !partitioning.columns().isEmpty());
         this.writerId = writerId;
         this.upsert = upsert == null ? null
+                : upsert.dropDuplicates() ? PartitionUpsert.dropDuplicates(writer, schema, upsert.columns(), upsert.rowsPerFile())
                 : new PartitionUpsert(writer, schema, upsert.columns(), upsert.order(), upsert.rowsPerFile(), changes);
     }
 
@@ -114,15 +115,28 @@ public final class PartitionSink {
      * @param columns the key columns
      * @param order the column whose largest value wins among rows of one key in a batch; null: the last record
      * @param rowsPerFile at most this many rows per Parquet file written, sorted by key
-     * @param changes change data (sequenceBy, deleteWhen, exceptColumns, deleteRetention: {@code docs/cdc.md}); {@link SinkChanges#NONE}: rows
+     * @param changes change data (sequenceBy, deleteWhen, exceptColumns, deleteRetention, history: {@code docs/cdc.md});
+     *        {@link SinkChanges#NONE}: rows
+     * @param dropDuplicates Spark's {@code dropDuplicates(columns)} instead of an upsert: a row whose key the table holds, or
+     *        that came before in the batch, is dropped; the others are appended (the table keeps each key's first row)
      */
-    public record Keys(List<String> columns, String order, int rowsPerFile, SinkChanges changes) {
+    public record Keys(List<String> columns, String order, int rowsPerFile, SinkChanges changes, boolean dropDuplicates) {
         public Keys {
             columns = List.copyOf(columns);
             if (columns.isEmpty()) {
                 throw CommitErrors.noKeyColumns();
             }
             changes = changes == null ? SinkChanges.NONE : changes;
+        }
+
+        /** An upsert by {@code columns} (MERGE by key). */
+        public Keys(List<String> columns, String order, int rowsPerFile, SinkChanges changes) {
+            this(columns, order, rowsPerFile, changes, false);
+        }
+
+        /** Spark's {@code dropDuplicates(columns)} kept by the table: each key's first row is appended, later ones dropped. */
+        public static Keys dropDuplicates(List<String> columns, int rowsPerFile) {
+            return new Keys(columns, null, rowsPerFile, SinkChanges.NONE, true);
         }
 
         /** Keys without change data: each row replaces its key's row. */
@@ -255,7 +269,7 @@ public final class PartitionSink {
          * @throws TributaryException in append mode, or naming the record when its key is not a key of the table
          */
         public void delete(TopicPartition tp, long offset, byte[] recordKey) {
-            if (changes == null) {
+            if (changes == null || !changes.takesTombstones()) {
                 throw CommitErrors.tombstoneInAppend(tp, offset);
             }
             try {

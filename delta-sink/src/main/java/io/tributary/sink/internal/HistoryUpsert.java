@@ -47,20 +47,24 @@ final class HistoryUpsert implements WriteMode {
     private final LongSupplier clock;
 
     HistoryUpsert(DeltaTableWriter writer, RewriteCommitter committer, SinkConfig config, LongSupplier clock) {
-        SinkChanges changes = config.changes();
-        Schema rows = config.schema();
+        this(writer, committer, config.schema(), config.keys(), config.changes(), config.rowsPerFile(), clock);
+    }
+
+    /** For rows of {@code rows} keyed by {@code keyColumns}, as {@code changes} say (history on). */
+    HistoryUpsert(DeltaTableWriter writer, RewriteCommitter committer, Schema rows, List<String> keyColumns, SinkChanges changes,
+                  int rowsPerFile, LongSupplier clock) {
         Schema data = new SinkChanges(changes.sequenceBy(), null, changes.exceptColumns(), changes.deleteRetention()).tableSchema(rows);
         this.writer = writer;
         this.committer = committer;
-        this.keys = new KeyColumns(changes.tableSchema(rows), config.keys());
+        this.keys = new KeyColumns(changes.tableSchema(rows), keyColumns);
         this.projection = data.fields().stream().mapToInt(f -> rows.indexOf(f.name())).toArray();
         this.deleteWhen = changes.deleteWhen() == null ? null : DeleteCondition.compile(rows, changes.deleteWhen());
         this.sequenceIndex = data.indexOf(changes.sequenceBy());
         this.sequence = data.field(sequenceIndex);
         this.sequenceOrder = KeyColumns.valueOrder(sequence.type());
-        this.tracked = changes.trackHistory().tracked(data, config.keys(), changes.sequenceBy());
+        this.tracked = changes.trackHistory().tracked(data, keyColumns, changes.sequenceBy());
         this.retentionMillis = changes.deleteRetention().toMillis();
-        this.rowsPerFile = config.rowsPerFile();
+        this.rowsPerFile = rowsPerFile;
         this.clock = clock;
     }
 
@@ -81,16 +85,21 @@ final class HistoryUpsert implements WriteMode {
                 tombstones++;
                 continue;
             }
-            Object[] change = new Object[projection.length + 1];
-            for (int c = 0; c < projection.length; c++) {
-                change[c] = row[projection[c]];
-            }
-            change[projection.length] = deleteWhen != null && deleteWhen.deletes(row, origins == null ? null : origins.get(i));
-            changes.computeIfAbsent(keys.of(change), k -> new ArrayList<>()).add(change);
+            add(changes, row, origins == null ? null : origins.get(i));
         }
         long skippedTombstones = tombstones;
         return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, changes, rows.size(), skippedTombstones),
                 expectedStart, next);
+    }
+
+    /** Adds {@code row} (of {@code origin}, or null) to a batch's {@code changes}, by key, as a change of the table's columns. */
+    void add(Map<Key, List<Object[]>> changes, Object[] row, RecordOrigin origin) {
+        Object[] change = new Object[projection.length + 1];
+        for (int c = 0; c < projection.length; c++) {
+            change[c] = row[projection[c]];
+        }
+        change[projection.length] = deleteWhen != null && deleteWhen.deletes(row, origin);
+        changes.computeIfAbsent(keys.of(change), k -> new ArrayList<>()).add(change);
     }
 
     /** Reads the files that hold the batch's keys and writes the versions it adds or ends; commits nothing. */

@@ -7,6 +7,7 @@ import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.tributary.schema.Schema;
 import io.tributary.sink.SinkChanges;
 import io.tributary.sink.StaleBatchException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,6 +32,10 @@ public final class PartitionUpsert {
     private final int orderIndex;
     private final CopyOnWriteUpsert upsert;
     private final ChangeUpsert changeUpsert;
+    /** History (SCD type 2, {@link SinkChanges#history()}); null without. */
+    private final HistoryUpsert history;
+    /** dropDuplicates(keys): a key's first row stays; null for an upsert. */
+    private final FirstRowPerKey firstRows;
     private final RewriteCommitter committer;
 
     /**
@@ -56,43 +61,100 @@ public final class PartitionUpsert {
         this.orderIndex = order == null ? -1 : schema.require(order, "order column");
         this.committer = new RewriteCommitter(writer, beforeCommit);
         this.upsert = new CopyOnWriteUpsert(writer, committer, this.keys, order, rowsPerFile);
-        this.changeUpsert = changes.active()
+        this.history = changes.history()
+                ? new HistoryUpsert(writer, committer, schema, keys, changes, rowsPerFile, System::currentTimeMillis) : null;
+        this.changeUpsert = changes.active() && history == null
                 ? new ChangeUpsert(writer, committer, schema, keys, changes, rowsPerFile, System::currentTimeMillis) : null;
+        this.firstRows = null;
+    }
+
+    /**
+     * Spark's {@code dropDuplicates(keys)} over every batch the table was given: a row whose key the table (or the batch before
+     * it) holds is dropped, the others are appended ({@link FirstRowPerKey}).
+     */
+    public static PartitionUpsert dropDuplicates(DeltaTableWriter writer, Schema schema, List<String> keys, int rowsPerFile) {
+        return new PartitionUpsert(writer, schema, keys, rowsPerFile);
+    }
+
+    private PartitionUpsert(DeltaTableWriter writer, Schema schema, List<String> keys, int rowsPerFile) {
+        this.writer = writer;
+        this.keys = new KeyColumns(schema, keys);
+        this.orderIndex = -1;
+        this.committer = new RewriteCommitter(writer, attempt -> { });
+        this.upsert = null;
+        this.changeUpsert = null;
+        this.history = null;
+        this.firstRows = new FirstRowPerKey(writer, this.keys, rowsPerFile);
     }
 
     /** A new batch's changes. */
     public Changes begin() {
-        if (changeUpsert != null) {
-            return new Changes(changeUpsert.collector(0), row -> changeUpsert.change(null, row));
+        if (firstRows != null) {
+            return new Changes(null, null, firstRows.collector(), null);
         }
-        return new Changes(BatchChanges.collector(keys, orderIndex, 0), UnaryOperator.identity());
+        if (history != null) {
+            return new Changes(null, null, null, new LinkedHashMap<>());
+        }
+        if (changeUpsert != null) {
+            return new Changes(changeUpsert.collector(0), row -> changeUpsert.change(null, row), null, null);
+        }
+        return new Changes(BatchChanges.collector(keys, orderIndex, 0), UnaryOperator.identity(), null, null);
     }
 
     /** One batch's changes, collapsed per key as records come; each partition's records must come in offset order. */
-    public static final class Changes {
+    public final class Changes {
         private final BatchChanges.Collector collector;
         private final UnaryOperator<Object[]> change;
+        /** dropDuplicates: the first row of each key. */
+        private final Map<Key, Object[]> first;
+        /** History: each key's changes. */
+        private final Map<Key, List<Object[]>> versions;
         private long records;
+        private long skipped;
 
-        private Changes(BatchChanges.Collector collector, UnaryOperator<Object[]> change) {
+        private Changes(BatchChanges.Collector collector, UnaryOperator<Object[]> change, Map<Key, Object[]> first,
+                        Map<Key, List<Object[]>> versions) {
             this.collector = collector;
             this.change = change;
+            this.first = first;
+            this.versions = versions;
         }
 
-        /** A row: it replaces the key's row, or inserts the key (with change data: as {@code sequenceBy} and {@code deleteWhen} say). */
+        /**
+         * A row: it replaces the key's row, or inserts the key (with change data: as {@code sequenceBy} and {@code deleteWhen} say;
+         * with history: as a version of its key; with dropDuplicates: unless its key came before).
+         */
         public void upsert(Object[] row) {
-            collector.add(null, change.apply(row));
+            if (first != null) {
+                firstRows.add(first, row);
+            } else if (versions != null) {
+                history.add(versions, row, null);
+            } else {
+                collector.add(null, change.apply(row));
+            }
             records++;
         }
 
         /**
-         * A tombstone: deletes the key its record key names (the JSON array of the key column values, e.g. {@code [3]}).
+         * A tombstone: deletes the key its record key names (the JSON array of the key column values, e.g. {@code [3]}); with
+         * history it has no sequence, so no place among the key's versions: it is skipped and counted, as the pipeline's sink does.
          *
          * @throws io.tributary.schema.TributaryException naming the partition and offset when the record key is not such a key
          */
         public void delete(int partition, long offset, byte[] recordKey) {
-            collector.add(new RecordOrigin(partition, offset, 0, recordKey), null);
+            RecordOrigin origin = new RecordOrigin(partition, offset, 0, recordKey);
+            if (versions != null) {
+                keys.ofTombstone(origin); // a record key that is not a key is refused, as without history
+                skipped++;
+            } else {
+                collector.add(origin, null);
+            }
             records++;
+        }
+
+        /** False with dropDuplicates, which appends rows and deletes none. */
+        public boolean takesTombstones() {
+            return first == null;
         }
 
         /** The records taken. */
@@ -108,7 +170,7 @@ public final class PartitionUpsert {
      * @throws StaleBatchException the batch's partitions moved on, or other writers kept winning; nothing was committed
      */
     public CommitResult commit(Changes changes, String writerId, Consumer<Optional<Snapshot>> check, Map<String, String> domains) {
-        BatchChanges collapsed = changes.collector.build();
+        BatchChanges collapsed = changes.collector == null ? null : changes.collector.build();
         long records = changes.records;
         String what = writerId + "'s upsert of " + records + " records";
         return committer.commit(new RewriteCommitter.Claim() {
@@ -149,7 +211,9 @@ public final class PartitionUpsert {
             public String what() {
                 return what;
             }
-        }, (snapshot, txn) -> changeUpsert != null ? changeUpsert.plan(snapshot, txn, collapsed, records)
+        }, (snapshot, txn) -> firstRows != null ? firstRows.plan(snapshot, txn, changes.first, records)
+                : history != null ? history.plan(snapshot, txn, changes.versions, records, changes.skipped)
+                : changeUpsert != null ? changeUpsert.plan(snapshot, txn, collapsed, records)
                 : upsert.plan(snapshot, txn, collapsed, records));
     }
 }
