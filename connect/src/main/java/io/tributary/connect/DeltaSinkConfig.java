@@ -41,8 +41,18 @@ public final class DeltaSinkConfig extends AbstractConfig {
             + " rows not stored in the table (AUTO CDC's COLUMNS * EXCEPT), e.g. [op]; not the keys nor sequenceBy; needs schema,"
             + " as the table's lacks them");
     private static final Setting<java.time.Duration> DELETE_RETENTION = SinkSettings.DELETE_RETENTION;
-    private static final Setting<Boolean> HISTORY = SinkSettings.HISTORY.withDoc("refused when true: this connector keeps each key's"
-            + " latest row (SCD type 1) only; tributary run's sink.delta.history keeps every version (SCD type 2)");
+    private static final Setting<Boolean> HISTORY = SinkSettings.HISTORY;
+    private static final Setting<List<String>> TRACK_HISTORY_COLUMNS = SinkSettings.TRACK_HISTORY_COLUMNS;
+    private static final Setting<List<String>> TRACK_HISTORY_EXCEPT_COLUMNS = SinkSettings.TRACK_HISTORY_EXCEPT_COLUMNS;
+    /** Spark's dropDuplicates(keys), a pipeline's transform.dropDuplicates.keys, kept by the table (the connector's own). */
+    private static final Setting<List<String>> DROP_DUPLICATES_KEYS = Setting.list("dropDuplicates.keys", "mode append: Spark's"
+            + " dropDuplicates(keys): a row whose key columns the table already holds, or that an earlier record of the batch had, is"
+            + " dropped; the table keeps each key's first row, and is what the tasks look the keys up in, so restarts and rebalances"
+            + " forget nothing; the first row is the first the tasks commit, Kafka's order when a key's"
+            + " records are in one topic partition");
+    private static final Setting<Duration> DROP_DUPLICATES_WITHIN_WATERMARK = Setting.duration("dropDuplicates.withinWatermark",
+            "refused: Spark's dropDuplicatesWithinWatermark needs an event time and a watermark, which this connector does not"
+                    + " keep; dropDuplicates.keys drops a key's later rows for good, as Spark's dropDuplicates without a watermark");
     private static final Setting<List<String>> PARTITION_BY = SinkSettings.PARTITION_BY.withDoc(
             "partition columns, set when the table is created: a column, or a day of an event time, e.g. date(ts) as day");
     private static final Setting<Long> TARGET_FILE_SIZE = SinkSettings.TARGET_FILE_SIZE.withDoc(
@@ -58,7 +68,8 @@ public final class DeltaSinkConfig extends AbstractConfig {
 
     /** Every setting: the sink's own under this connector's names, the schema and the zone of its records. */
     private static final List<Setting<?>> ALL = List.of(PATH, SCHEMA, MODE, KEYS, ORDER, SEQUENCE_BY, DELETE_WHEN, EXCEPT_COLUMNS,
-            DELETE_RETENTION, HISTORY, ROWS_PER_FILE, ALLOW_NON_EMPTY_PATH,
+            DELETE_RETENTION, HISTORY, TRACK_HISTORY_COLUMNS, TRACK_HISTORY_EXCEPT_COLUMNS, DROP_DUPLICATES_KEYS,
+            DROP_DUPLICATES_WITHIN_WATERMARK, ROWS_PER_FILE, ALLOW_NON_EMPTY_PATH,
             PARTITION_BY, TARGET_FILE_SIZE, ALLOWED_LATENCY, TIME_ZONE);
 
     public static final ConfigDef DEF = ConnectSettings.configDef(ALL);
@@ -104,19 +115,33 @@ public final class DeltaSinkConfig extends AbstractConfig {
         return "upsert".equals(values.get(MODE));
     }
 
-    /** Mode upsert's keys for the stage's {@link PartitionSink}; null in mode append. */
+    /** Mode upsert's keys for the stage's {@link PartitionSink}, or dropDuplicates' in mode append; null in mode append without. */
     public PartitionSink.Keys keys() {
         if (!upsert()) {
-            return null;
+            return dropDuplicates() ? PartitionSink.Keys.dropDuplicates(list(DROP_DUPLICATES_KEYS), values.get(ROWS_PER_FILE)) : null;
         }
         String order = values.get(ORDER);
         return new PartitionSink.Keys(list(KEYS), order == null || order.isBlank() ? null : order.trim(), values.get(ROWS_PER_FILE),
                 changes());
     }
 
-    /** Mode upsert's change data (sequenceBy, deleteWhen, exceptColumns, deleteRetention), as the pipeline's sink takes them. */
+    /** True when dropDuplicates.keys is given. */
+    public boolean dropDuplicates() {
+        return !list(DROP_DUPLICATES_KEYS).isEmpty();
+    }
+
+    /** True with history (SCD type 2). */
+    public boolean history() {
+        return values.get(HISTORY);
+    }
+
+    /**
+     * Mode upsert's change data (sequenceBy, deleteWhen, exceptColumns, deleteRetention, history and the columns it tracks),
+     * as the pipeline's sink takes them.
+     */
     public SinkChanges changes() {
-        return new SinkChanges(values.get(SEQUENCE_BY), values.get(DELETE_WHEN), list(EXCEPT_COLUMNS), values.get(DELETE_RETENTION));
+        return new SinkChanges(values.get(SEQUENCE_BY), values.get(DELETE_WHEN), list(EXCEPT_COLUMNS), values.get(DELETE_RETENTION),
+                history(), new SinkChanges.TrackHistory(list(TRACK_HISTORY_COLUMNS), list(TRACK_HISTORY_EXCEPT_COLUMNS)));
     }
 
     public boolean allowNonEmptyPath() {
@@ -134,11 +159,7 @@ public final class DeltaSinkConfig extends AbstractConfig {
                     values::name).forEach((setting, problem) -> out.put(values.name(setting), problem));
             SinkChecks.changeProblems(schema(), upsert() ? SinkMode.UPSERT : SinkMode.APPEND, list(KEYS), values.get(ORDER),
                     partitionBy(), changes(), values::name).forEach((setting, problem) -> out.putIfAbsent(values.name(setting), problem));
-            if (values.get(HISTORY)) {
-                out.putIfAbsent(values.name(HISTORY), values.name(HISTORY) + " is true, but the Delta sink connector does not keep"
-                        + " history (SCD type 2): its tasks apply each key's latest change only; run the pipeline with tributary run"
-                        + " and sink.delta.history, or remove " + values.name(HISTORY));
-            }
+            dropDuplicatesProblem().ifPresent(p -> out.putIfAbsent(p.getKey(), p.getValue()));
             if (upsert() && !list(EXCEPT_COLUMNS).isEmpty() && schema() == null) {
                 out.putIfAbsent(SCHEMA.key(), values.name(EXCEPT_COLUMNS) + " is set, but " + SCHEMA.key() + " is not: the table"
                         + " lacks the columns it names, so it cannot give the rows' schema; set " + SCHEMA.key() + " to the rows'"
@@ -148,6 +169,36 @@ public final class DeltaSinkConfig extends AbstractConfig {
             out.put(PARTITION_BY.key(), e.getMessage()); // an entry of partitionBy that is not a column of the schema
         }
         return out;
+    }
+
+    /** What is wrong with dropDuplicates, on its key, if anything. */
+    private java.util.Optional<Map.Entry<String, String>> dropDuplicatesProblem() {
+        String keys = DROP_DUPLICATES_KEYS.key();
+        if (values.get(DROP_DUPLICATES_WITHIN_WATERMARK) != null) {
+            return java.util.Optional.of(Map.entry(DROP_DUPLICATES_WITHIN_WATERMARK.key(), DROP_DUPLICATES_WITHIN_WATERMARK.key()
+                    + " is set, but the Delta sink connector keeps no event time nor watermark, so it cannot forget a key when the"
+                    + " watermark passes it, as Spark's dropDuplicatesWithinWatermark does; remove it (" + keys + " alone drops a key's"
+                    + " later rows for good, as Spark's dropDuplicates without a watermark), or run the pipeline with tributary run"));
+        }
+        if (!dropDuplicates()) {
+            return java.util.Optional.empty();
+        }
+        if (upsert()) {
+            return java.util.Optional.of(Map.entry(keys, keys + " is set in mode upsert, which keeps one row per key already;"
+                    + " remove it, or use mode append"));
+        }
+        Schema schema = schema();
+        for (String k : list(DROP_DUPLICATES_KEYS)) {
+            if (schema != null && schema.indexOf(k) < 0) {
+                return java.util.Optional.of(Map.entry(keys, keys + " names column '" + k + "', which is not in the schema "
+                        + schema.toDdl() + "; use columns of it"));
+            }
+        }
+        if (partitionBy().stream().anyMatch(p -> p.toLowerCase(java.util.Locale.ROOT).contains(" as "))) {
+            return java.util.Optional.of(Map.entry(PARTITION_BY.key(), PARTITION_BY.key() + " " + partitionBy() + " derives a column,"
+                    + " which " + keys + " does not compute; partition by columns of the rows, or remove " + keys));
+        }
+        return java.util.Optional.empty();
     }
 
     public ZoneId timeZone() {

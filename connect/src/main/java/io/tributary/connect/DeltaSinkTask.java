@@ -10,6 +10,7 @@ import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.PartitionSink;
+import io.tributary.sink.SinkChanges;
 import io.tributary.sink.StaleBatchException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -68,7 +69,7 @@ public class DeltaSinkTask extends SinkTask {
         name = props.getOrDefault("name", "tributary-delta") + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
         schema = config.schema();
         if (schema == null) {
-            schema = DeltaTables.schema(config.tablePath(), config.storage()).orElse(null);
+            schema = DeltaTables.schema(config.tablePath(), config.storage()).map(this::rowsOfTable).orElse(null);
         }
         if (schema != null) {
             openSink();
@@ -80,6 +81,15 @@ public class DeltaSinkTask extends SinkTask {
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
             reporter = null; // a worker older than Kafka 2.6
         }
+    }
+
+    /** The rows' schema a table gives: its columns, without a history's {@code __START_AT} and {@code __END_AT}. */
+    private Schema rowsOfTable(Schema table) {
+        if (!config.history()) {
+            return table;
+        }
+        return new Schema(table.fields().stream()
+                .filter(f -> !f.name().equals(SinkChanges.START_AT) && !f.name().equals(SinkChanges.END_AT)).toList());
     }
 
     private void openSink() {

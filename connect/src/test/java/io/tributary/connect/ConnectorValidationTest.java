@@ -175,13 +175,37 @@ class ConnectorValidationTest {
     }
 
     @Test
-    void historyIsRefusedOnItsKeyNotIgnored() {
+    void historyIsCheckedAsThePipelinesSinkChecksIt() {
         Map<String, String> cdc = new HashMap<>(Map.of("schema", "op STRING, id INT, v STRING, lsn BIGINT", "mode", "upsert", "keys", "id",
-                "sequenceBy", "lsn", "history", "true"));
-        assertThat(sinkErrors(cdc)).containsOnlyKeys("history");
-        assertThat(sinkErrors(cdc).get("history")).singleElement().asString()
-                .contains("the Delta sink connector does not keep history (SCD type 2)").contains("sink.delta.history");
-        cdc.put("history", "false");
+                "sequenceBy", "lsn", "history", "true", "trackHistoryColumns", "v"));
         assertThat(sinkErrors(cdc)).isEmpty();
+        Map<String, String> props = new HashMap<>(cdc);
+        props.put("delta.path", dir.toString());
+        assertThat(new DeltaSinkConfig(props).keys().changes()).isEqualTo(new io.tributary.sink.SinkChanges("lsn", null, List.of(),
+                java.time.Duration.ofDays(7), true, new io.tributary.sink.SinkChanges.TrackHistory(List.of("v"), List.of())));
+        cdc.remove("sequenceBy");
+        assertThat(sinkErrors(cdc).get("history")).singleElement().asString().contains("sequenceBy is not set");
+        cdc.put("sequenceBy", "lsn");
+        cdc.put("history", "false");
+        assertThat(sinkErrors(cdc)).containsOnlyKeys("trackHistoryColumns");
+    }
+
+    @Test
+    void dropDuplicatesIsModeAppendsOverColumnsOfTheSchemaAndWithinWatermarkIsRefused() {
+        Map<String, String> dedup = new HashMap<>(Map.of("schema", "id INT, v STRING", "dropDuplicates.keys", "id"));
+        assertThat(sinkErrors(dedup)).isEmpty();
+        Map<String, String> props = new HashMap<>(dedup);
+        props.put("delta.path", dir.toString());
+        assertThat(new DeltaSinkConfig(props).keys()).isEqualTo(io.tributary.sink.PartitionSink.Keys.dropDuplicates(List.of("id"), 100000));
+        dedup.put("dropDuplicates.keys", "idd");
+        assertThat(sinkErrors(dedup).get("dropDuplicates.keys")).singleElement().asString().contains("'idd'").contains("id INT, v STRING");
+        dedup.put("dropDuplicates.keys", "id");
+        dedup.put("dropDuplicates.withinWatermark", "1 hour");
+        assertThat(sinkErrors(dedup).get("dropDuplicates.withinWatermark")).singleElement().asString()
+                .contains("keeps no event time nor watermark").contains("dropDuplicates.keys alone");
+        dedup.remove("dropDuplicates.withinWatermark");
+        dedup.put("mode", "upsert");
+        dedup.put("keys", "id");
+        assertThat(sinkErrors(dedup).get("dropDuplicates.keys")).singleElement().asString().contains("mode upsert");
     }
 }
