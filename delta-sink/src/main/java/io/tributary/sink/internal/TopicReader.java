@@ -1,5 +1,6 @@
 package io.tributary.sink.internal;
 
+import io.tributary.kafka.RateLimit;
 import io.tributary.kafka.TopicTrim;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Topics;

@@ -1,13 +1,13 @@
-package io.tributary.sink.internal;
+package io.tributary.kafka;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Spark's {@code maxOffsetsPerTrigger}: a batch's end offsets cut so that it spans at most
  * {@code limit} offsets over all partitions, each partition getting a share in proportion to how
  * far it is behind (rounded down, but at least 1 for a partition behind at all), as Spark's
- * {@code KafkaMicroBatchStream.rateLimit} does.
+ * {@code KafkaMicroBatchStream.rateLimit} does: the Delta sink's batches and an aggregation's over a Kafka source.
  */
 public final class RateLimit {
     private RateLimit() {
@@ -18,11 +18,11 @@ public final class RateLimit {
      * @param from where each partition stands (a partition missing: 0)
      * @param end each partition's end offset
      */
-    public static Map<Integer, Long> cap(long limit, Map<Integer, Long> from, Map<Integer, Long> end) {
+    public static <K> Map<K, Long> cap(long limit, Map<K, Long> from, Map<K, Long> end) {
         if (limit <= 0) {
             return end;
         }
-        Map<Integer, Long> sizes = new TreeMap<>();
+        Map<K, Long> sizes = new LinkedHashMap<>();
         end.forEach((p, e) -> {
             long size = e - from.getOrDefault(p, 0L);
             if (size > 0) {
@@ -33,7 +33,7 @@ public final class RateLimit {
         if (total < 1) {
             return end;
         }
-        Map<Integer, Long> capped = new TreeMap<>();
+        Map<K, Long> capped = new LinkedHashMap<>();
         end.forEach((p, e) -> {
             Long size = sizes.get(p);
             if (size == null) {

@@ -1,4 +1,4 @@
-package io.tributary.sink.internal;
+package io.tributary.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
