@@ -1,6 +1,7 @@
 package io.tributary.topology;
 
 import io.tributary.kafka.KafkaSubscription;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -15,9 +16,21 @@ import java.util.Objects;
  * @param sourceTasks the tasks that read the source: its topics' largest partition count when the run starts
  * @param partitions the partitions of the rows topic, by which the rows are placed by their group-by (or
  *                   deduplication) values, as Spark shuffles them: the aggregation's tasks
+ * @param closeIdleAfter {@code aggregate.closeIdleWindowsAfter}: after this much wall-clock time with no new record
+ *                       on any partition, a batch moves the watermark {@code idleAdvance} past the largest event
+ *                       time, closing every open window; null: off (Spark's)
+ * @param idleAdvance the window's length (a session's gap), with {@code closeIdleAfter}
  */
-public record KafkaInput(KafkaSubscription subscription, String onBadRecord, String deadLetterTopic, int sourceTasks, int partitions) {
+public record KafkaInput(KafkaSubscription subscription, String onBadRecord, String deadLetterTopic, int sourceTasks, int partitions,
+                         Duration closeIdleAfter, Duration idleAdvance) {
+    public KafkaInput(KafkaSubscription subscription, String onBadRecord, String deadLetterTopic, int sourceTasks, int partitions) {
+        this(subscription, onBadRecord, deadLetterTopic, sourceTasks, partitions, null, null);
+    }
+
     public KafkaInput {
+        if (closeIdleAfter != null) {
+            Objects.requireNonNull(idleAdvance, "idleAdvance");
+        }
         if (sourceTasks < 1 || partitions < 1) {
             throw new IllegalArgumentException("sourceTasks and partitions must be at least 1, not " + sourceTasks + " and " + partitions);
         }
@@ -29,6 +42,11 @@ public record KafkaInput(KafkaSubscription subscription, String onBadRecord, Str
         if (onBadRecord.equals("deadLetter")) {
             Objects.requireNonNull(deadLetterTopic, "deadLetterTopic");
         }
+    }
+
+    /** This input, whose windows close after {@code after} without a new record (closeIdleWindowsAfter). */
+    public KafkaInput withCloseIdleWindowsAfter(Duration after, Duration advance) {
+        return new KafkaInput(subscription, onBadRecord, deadLetterTopic, sourceTasks, partitions, after, advance);
     }
 
     /** The application's topic of batches (one partition): each batch's id, watermark and the source offsets it waits for. */

@@ -79,6 +79,9 @@ final class AggregationParts {
             open(spec, AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
                     .topics(deduplicated, Topics.results(spec.name())), null, client, options, threads, stages);
         } else {
+            if (kafka != null && aggregate != null && spec.has(Settings.CLOSE_IDLE)) {
+                kafka = kafka.withCloseIdleWindowsAfter(spec.duration(Settings.CLOSE_IDLE), aggregate.span());
+            }
             open(spec, aggregate != null ? AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
                     : AggregationConfig.dedup(spec.name(), dedup, streams), kafka, client, options, threads, stages);
         }

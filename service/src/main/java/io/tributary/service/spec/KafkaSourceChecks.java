@@ -68,8 +68,8 @@ final class KafkaSourceChecks {
     }
 
     /**
-     * An aggregation or dropDuplicates over a Kafka source reads in batches of what is there, with no rate limit:
-     * maxOffsetsPerTrigger is refused, naming the key, and so is schemaEvolution addNewColumns (its columns are fixed).
+     * An aggregation or dropDuplicates over a Kafka source: schemaEvolution addNewColumns is refused, naming the key
+     * (its columns are fixed when it starts).
      */
     private static void checkAggregation(PipelineSpec spec, UnaryOperator<String> where) {
         String aggregating = null;
@@ -86,10 +86,6 @@ final class KafkaSourceChecks {
         }
         if (aggregating == null) {
             return;
-        }
-        String maxOffsets = KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER.under(Settings.KAFKA_SOURCE).key();
-        if (spec.has(maxOffsets)) {
-            throw SpecErrors.kafkaSourceAggregation(where.apply(maxOffsets), maxOffsets, aggregating);
         }
         if (spec.has(Settings.KAFKA_SCHEMA_EVOLUTION) && "addNewColumns".equalsIgnoreCase(spec.string(Settings.KAFKA_SCHEMA_EVOLUTION))) {
             // the aggregation's columns are fixed when it starts

@@ -132,7 +132,7 @@ public final class PipelineSpec {
         if (files && values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {
             throw SpecErrors.hintsWithSchema(where(Settings.SCHEMA_HINTS), Settings.SCHEMA_HINTS);
         }
-        if ((delta || kafka) && values.containsKey(Settings.CLOSE_IDLE)) {
+        if ((delta || kafka && Settings.TRANSFORM_DEDUP.stream().anyMatch(values::containsKey)) && values.containsKey(Settings.CLOSE_IDLE)) {
             throw SpecErrors.closeIdleWithDeltaSource(where(Settings.CLOSE_IDLE), Settings.CLOSE_IDLE);
         }
         if (files && "addNewColumns".equals(schemaEvolution()) && !bool(Settings.SINK_MERGE_SCHEMA)

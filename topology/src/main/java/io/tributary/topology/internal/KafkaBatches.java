@@ -1,6 +1,7 @@
 package io.tributary.topology.internal;
 
 import io.tributary.kafka.KafkaSubscription;
+import io.tributary.kafka.RateLimit;
 import io.tributary.kafka.StartingPositions;
 import io.tributary.kafka.TopicCreation;
 import io.tributary.kafka.TopicTrim;
@@ -43,6 +44,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * new rows follow is followed by Spark's no-data batch (the same bounds, the new watermark).
  */
 public final class KafkaBatches implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(KafkaBatches.class);
     private static final Duration POLL = Duration.ofMillis(20);
     /** How long a batch may take to end on every task before the stage gives up. */
     private static final Duration BATCH_TIMEOUT = Duration.ofMinutes(10);
@@ -68,6 +70,8 @@ public final class KafkaBatches implements AutoCloseable {
     private KafkaFuture<Void> trim;
     /** availableNow, once: the bounds when the run began, which no batch goes past. */
     private Map<TopicPartition, Long> startBounds;
+    /** The wall clock of the last batch with new records (or of the start): closeIdleWindowsAfter counts from it. */
+    private long lastDataMs = System.currentTimeMillis();
     /** Where the query began in each partition (startingOffsets, startingTimestamp); empty: each partition's earliest. */
     private final Map<TopicPartition, Long> starts;
 
@@ -198,6 +202,7 @@ public final class KafkaBatches implements AutoCloseable {
         }
         bounds = new HashMap<>(bounds);
         bounds.entrySet().removeIf(e -> e.getValue() <= starts.getOrDefault(e.getKey(), 0L)); // nothing read there yet
+        bounds = rateLimited(bounds);
         boolean newData = false;
         for (Map.Entry<TopicPartition, Long> e : bounds.entrySet()) {
             long start = starts.getOrDefault(e.getKey(), 0L);
@@ -207,17 +212,24 @@ public final class KafkaBatches implements AutoCloseable {
         Long lastWm = last == null ? null : last.watermarkMs();
         Long wm = lastWm;
         if (delayMs != null) {
-            Long max = null;
-            for (SourceBatch.Report r : reported.values()) {
-                if (r.maxEventTimeMs() != null && (max == null || r.maxEventTimeMs() > max)) {
-                    max = r.maxEventTimeMs();
-                }
-            }
+            Long max = maxReported();
             if (max != null) {
                 wm = lastWm == null ? max - delayMs : Math.max(lastWm, max - delayMs);
             }
         }
         boolean moved = wm != null && (lastWm == null || wm > lastWm);
+        long now = System.currentTimeMillis();
+        if (newData) {
+            lastDataMs = now;
+        } else if (!moved && delayMs != null && input.closeIdleAfter() != null && now - lastDataMs >= input.closeIdleAfter().toMillis()) {
+            Long max = maxReported();
+            if (max != null && (wm == null || max + input.idleAdvance().toMillis() > wm)) { // closeIdleWindowsAfter: a quiet source
+                wm = max + input.idleAdvance().toMillis();
+                moved = true;
+                LOG.info("no new record on {} for {} s: closing the windows of the quiet stream (closeIdleWindowsAfter)",
+                        input.subscription().description(), (now - lastDataMs) / 1000);
+            }
+        }
         if (!newData && !moved) {
             return Optional.empty();
         }
@@ -237,6 +249,43 @@ public final class KafkaBatches implements AutoCloseable {
         awaitReports(next.batchId(), tasks, alive);
         trimRows();
         return Optional.of(next);
+    }
+
+    /** The largest event time the source tasks reported, or null. */
+    private Long maxReported() {
+        Long max = null;
+        for (SourceBatch.Report r : reported.values()) {
+            if (r.maxEventTimeMs() != null && (max == null || r.maxEventTimeMs() > max)) {
+                max = r.maxEventTimeMs();
+            }
+        }
+        return max;
+    }
+
+    /**
+     * Spark's maxOffsetsPerTrigger: the bounds cut so that the batch spans at most that many offsets from where the
+     * last batch ended (a partition it did not reach: from the query's start there, else from its earliest offset),
+     * split over the partitions in proportion to how far each is behind. The tasks hold what they read past them.
+     */
+    private Map<TopicPartition, Long> rateLimited(Map<TopicPartition, Long> bounds) {
+        long limit = input.subscription().maxOffsetsPerTrigger();
+        if (limit <= 0 || bounds.isEmpty()) {
+            return bounds;
+        }
+        Map<TopicPartition, Long> from = new HashMap<>();
+        List<TopicPartition> fresh = new ArrayList<>();
+        for (TopicPartition tp : bounds.keySet()) {
+            Long at = last != null && last.bounds().containsKey(tp) ? last.bounds().get(tp) : starts.get(tp);
+            if (at == null) {
+                fresh.add(tp);
+            } else {
+                from.put(tp, at);
+            }
+        }
+        if (!fresh.isEmpty()) {
+            from.putAll(tails.beginningOffsets(fresh));
+        }
+        return new HashMap<>(RateLimit.cap(limit, from, bounds));
     }
 
     /** Deletes the rows topic's records before the offsets the aggregation committed: never read again (a restart resumes there). */

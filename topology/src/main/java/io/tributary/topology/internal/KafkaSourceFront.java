@@ -43,6 +43,9 @@ import org.slf4j.LoggerFactory;
  * topic, and reports the largest event time it read so far, from which the stage makes the next
  * batch's watermark. Its batch, positions and largest event time
  * are in a changelogged store, written before every commit: a restart goes on where the last commit was.
+ * Under {@code maxOffsetsPerTrigger} a batch's bounds may be short of what the task reads: a record at or
+ * past them (or read before the batch is published) waits in {@link HeldRecords} until a batch takes it in,
+ * so each batch holds exactly the offsets the stage planned for it, as Spark's does.
  */
 public final class KafkaSourceFront implements Processor<byte[], byte[], Object, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceFront.class);
@@ -76,6 +79,8 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
     private boolean dirty;
     /** The timestamp of the record in process. */
     private long timestamp;
+    /** The records read past the batch's bounds (maxOffsetsPerTrigger), or null without a limit. */
+    private HeldRecords held;
 
     /** @param eventTime the index of the event-time column in the source's rows, or -1 */
     public KafkaSourceFront(KafkaInput input, SourceWiring.Nodes nodes, String stage, int eventTime, List<String> placeBy) {
@@ -106,6 +111,9 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
                 positions.put(new TopicPartition(tp.substring(0, colon), Integer.parseInt(tp.substring(colon + 1))), kv.value);
             }
         }
+        if (input.subscription().maxOffsetsPerTrigger() > 0) {
+            held = new HeldRecords(context.getStateStore(nodes.heldStore()));
+        }
         CommitHook hook = context.getStateStore(nodes.frontCommitHook());
         hook.beforeCommit(this::flush);
         context.schedule(CHECK_EVERY, PunctuationType.WALL_CLOCK_TIME, now -> endBatchIfDue());
@@ -126,14 +134,59 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
     @Override
     public void process(Record<byte[], byte[]> record) {
         RecordMetadata md = context.recordMetadata().orElseThrow();
-        timestamp = record.timestamp();
         ConsumerRecord<byte[], byte[]> r = new ConsumerRecord<>(md.topic(), md.partition(), md.offset(), record.timestamp(),
                 TimestampType.CREATE_TIME, -1, -1, record.key(), record.value(), record.headers(), Optional.empty());
+        if (held != null && mustHold(r)) {
+            held.hold(r);
+        } else {
+            read(r);
+        }
+        endBatchIfDue();
+    }
+
+    private void read(ConsumerRecord<byte[], byte[]> r) {
+        timestamp = r.timestamp();
         records.rows(r, this::row, this::reject);
         forwardRows();
-        positions.put(new TopicPartition(md.topic(), md.partition()), md.offset() + 1);
+        positions.put(new TopicPartition(r.topic(), r.partition()), r.offset() + 1);
         dirty = true;
-        endBatchIfDue();
+    }
+
+    /**
+     * Whether a record waits for a later batch: it is at or past the bounds of the last batch published (the task's
+     * batch, or the one it ended when the next is not published yet), or records before it wait already.
+     */
+    private boolean mustHold(ConsumerRecord<byte[], byte[]> r) {
+        TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+        SourceBatch b = publishedBatch();
+        if (b != null && b.batchId() == nextBatch) {
+            release(b);
+        }
+        Long bound = b == null ? null : b.bounds().get(tp);
+        return held.holds(tp) || bound == null || r.offset() >= bound;
+    }
+
+    /** Reads, in offset order, the held records of this task's partitions that the batch takes in. */
+    private void release(SourceBatch b) {
+        int task = context.taskId().partition();
+        for (Map.Entry<TopicPartition, Long> e : b.bounds().entrySet()) {
+            if (e.getKey().partition() == task && held.holds(e.getKey())) {
+                held.takeBefore(e.getKey(), e.getValue()).forEach(this::read);
+            }
+        }
+    }
+
+    /** The last batch the stage published, or null before the first. */
+    private SourceBatch publishedBatch() {
+        byte[] v = batches.get(SourceBatch.KEY);
+        if (v == null) {
+            return null;
+        }
+        if (v != lastBatchBytes) {
+            lastBatchBytes = v;
+            lastBatch = SourceBatch.parse(v);
+        }
+        return lastBatch;
     }
 
     /** A decoded row: through the transform (joins, where, select) when there is one, then placed. */
@@ -195,21 +248,17 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
 
     /** Ends the batch the stage published when it is this task's next and the task has read up to its bounds. */
     private void endBatchIfDue() {
-        byte[] v = batches.get(SourceBatch.KEY);
-        if (v == null) {
+        SourceBatch b = publishedBatch();
+        if (b == null || b.batchId() != nextBatch) {
             return;
         }
-        if (v != lastBatchBytes) {
-            lastBatchBytes = v;
-            lastBatch = SourceBatch.parse(v);
-        }
-        SourceBatch b = lastBatch;
-        if (b.batchId() != nextBatch) {
-            return;
+        if (held != null) {
+            release(b);
         }
         int task = context.taskId().partition();
         for (Map.Entry<TopicPartition, Long> e : b.bounds().entrySet()) {
-            if (e.getKey().partition() == task && e.getValue() > 0 && positions.getOrDefault(e.getKey(), -1L) < e.getValue()) {
+            if (e.getKey().partition() == task && e.getValue() > 0 && positions.getOrDefault(e.getKey(), -1L) < e.getValue()
+                    && (held == null || !held.holds(e.getKey()))) { // a held record is past the bound: the task read up to it
                 return;
             }
         }

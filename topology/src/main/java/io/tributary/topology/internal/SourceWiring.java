@@ -34,6 +34,10 @@ public final class SourceWiring {
             return names.prefix() + "-kafka-source-position";
         }
 
+        String heldStore() {
+            return names.prefix() + "-kafka-source-held";
+        }
+
         String frontCommitHook() {
             return names.prefix() + "-kafka-source-commit-hook";
         }
@@ -108,6 +112,10 @@ public final class SourceWiring {
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(nodes.frontStore()), Serdes.String(), Serdes.Long())
                 .withCachingDisabled(), nodes.front());
         t.addStateStore(CommitHook.builder(nodes.frontCommitHook()), nodes.front());
+        if (subscription.maxOffsetsPerTrigger() > 0) { // the records read past a batch's bounds wait there (HeldRecords)
+            t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(nodes.heldStore()), Serdes.String(),
+                    Serdes.ByteArray()).withCachingDisabled(), nodes.front());
+        }
         t.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(nodes.batchesStore()), Serdes.String(),
                         Serdes.ByteArray()).withLoggingDisabled(), nodes.batchesStore() + "-source", new StringDeserializer(),
                 new ByteArrayDeserializer(), KafkaInput.batchesTopic(kafka.applicationId()), nodes.batchesStore() + "-update",

@@ -56,10 +56,11 @@ public final class SpecErrors {
                 + " inferred schema, but source.files.schema is given; put the types in source.files.schema, or leave it out");
     }
 
-    /** When closeIdleWindowsAfter is given for a Delta source. */
+    /** When closeIdleWindowsAfter is given for a Delta source, or a Kafka source with dropDuplicates. */
     public static TributaryException closeIdleWithDeltaSource(String where, String key) {
-        return new TributaryException(where + ": key '" + key + "' closes windows when no new file comes; it is for source.files"
-                + " only, and a Delta or Kafka source does not take it: remove it (the windows then close as Spark's do, when later events"
+        return new TributaryException(where + ": key '" + key + "' closes windows when no new file or record comes; it is for"
+                + " source.files and source.kafka (without transform.dropDuplicates) only, and a Delta source, or a Kafka source with"
+                + " dropDuplicates, does not take it: remove it (the windows then close as Spark's do, when later events"
                 + " move the watermark)");
     }
 
@@ -256,7 +257,7 @@ public final class SpecErrors {
 
     public static TributaryException kafkaSourceAggregation(String where, String key, String aggregateKey) {
         return new TributaryException(where + ": key '" + key + "' is not taken with '" + aggregateKey + "': an aggregation or"
-                + " dropDuplicates over a Kafka source reads in batches of what is there, with its columns as they are at start;"
+                + " dropDuplicates over a Kafka source keeps its columns as they are at start;"
                 + " remove the key, or land the topic in a table first and aggregate that table in a second pipeline (source.delta.path)");
     }
 }
