@@ -29,8 +29,8 @@ public final class AggregationSettings {
     public static final Setting<String> LATE_ROWS = Setting.oneOf("lateRows", "rows later than the watermark: dropped and counted"
             + " (Spark), or also kept in the late-rows topic", "drop", "deadLetter").withDefault("drop");
     public static final Setting<Duration> CLOSE_IDLE = Setting.duration("closeIdleWindowsAfter", "beyond Spark: after this much"
-            + " wall-clock time with no new file, close every open window (later rows for them are late); absent: windows wait for"
-            + " later events, as in Spark");
+            + " wall-clock time with no new file (a Kafka source: no new record on any partition), close every open window (later"
+            + " rows for them are late); absent: windows wait for later events, as in Spark");
     public static final Setting<Integer> STANDBY_REPLICAS = Setting.integer("standbyReplicas", "Kafka Streams' num.standby.replicas:"
             + " warm copies of each aggregation task's state on other instances, so a task that moves does not restore its changelog"
             + " first; absent: 1 when instances share the pipeline (a Kafka cluster and a continuous trigger), else 0").within(0, 10);

@@ -48,7 +48,7 @@ class PipelineSpecErrorsTest {
                 sink:
                   delta:
                     path: gold/
-                """).hasMessageContaining("aggregate.closeIdleWindowsAfter").hasMessageContaining("source.files only")
+                """).hasMessageContaining("aggregate.closeIdleWindowsAfter").hasMessageContaining("a Delta source")
                 .hasMessageContaining("remove it");
     }
 
@@ -334,31 +334,33 @@ class PipelineSpecErrorsTest {
             """;
 
     @Test
-    void anAggregationOverAKafkaSourceTakesTheSpecAndAStartElsewhereButNotARateLimit() throws IOException {
+    void anAggregationOverAKafkaSourceTakesTheSpecAStartElsewhereARateLimitAndCloseIdleWindowsAfter() throws IOException {
         assertThat(load(KAFKA_AGGREGATE, Map.of(), Map.of()).name()).isEqualTo("sales");
         assertThat(load(KAFKA_AGGREGATE.replace("    topics: [sales]\n", "    topics: [sales]\n    startingOffsets: latest\n"), Map.of(),
                 Map.of()).name()).isEqualTo("sales");
-        refused(KAFKA_AGGREGATE.replace("    topics: [sales]\n", "    topics: [sales]\n    maxOffsetsPerTrigger: 100\n"))
-                .hasMessageContaining("key 'source.kafka.maxOffsetsPerTrigger' is not taken with 'aggregate.")
-                .hasMessageContaining("reads in batches of what is there");
-        refused(KAFKA_AGGREGATE.replace("  select: { t: sum(amt) }\n", "  select: { t: sum(amt) }\n  closeIdleWindowsAfter: 1 minute\n"))
-                .hasMessageContaining("aggregate.closeIdleWindowsAfter").hasMessageContaining("a Delta or Kafka source does not take it");
+        assertThat(load(KAFKA_AGGREGATE.replace("    topics: [sales]\n", "    topics: [sales]\n    maxOffsetsPerTrigger: 100\n"), Map.of(),
+                Map.of()).has("source.kafka.maxOffsetsPerTrigger")).isTrue();
+        assertThat(load(KAFKA_AGGREGATE.replace("  select: { t: sum(amt) }\n", "  select: { t: sum(amt) }\n  closeIdleWindowsAfter: 1 minute\n"),
+                Map.of(), Map.of()).has("aggregate.closeIdleWindowsAfter")).isTrue();
+        String both = KAFKA_AGGREGATE.replace("aggregate:\n", "transform:\n  dropDuplicates: { keys: [id, user] }\naggregate:\n");
+        refused(both.replace("  select: { t: sum(amt) }\n", "  select: { t: sum(amt) }\n  closeIdleWindowsAfter: 1 minute\n"))
+                .hasMessageContaining("aggregate.closeIdleWindowsAfter").hasMessageContaining("a Kafka source with dropDuplicates");
         refused(KAFKA_AGGREGATE.replace("    topics: [sales]\n", "    topics: [sales]\n    schemaEvolution: addNewColumns\n"))
                 .hasMessageContaining("key 'source.kafka.schemaEvolution' is not taken with");
     }
 
     @Test
-    void dropDuplicatesOverAKafkaSourceTakesTheSpecAndAStartElsewhereButNotARateLimit() throws IOException {
+    void dropDuplicatesOverAKafkaSourceTakesTheSpecAStartElsewhereAndARateLimit() throws IOException {
         String dedup = KAFKA_AGGREGATE.substring(0, KAFKA_AGGREGATE.indexOf("aggregate:"))
                 + "transform:\n  dropDuplicates:\n    keys: [id]\nsink:\n  delta:\n    path: out/\n";
         assertThat(load(dedup, Map.of(), Map.of()).name()).isEqualTo("sales");
         assertThat(load(dedup.replace("    topics: [sales]\n", "    topics: [sales]\n    startingTimestamp: 1000\n"), Map.of(), Map.of())
                 .name()).isEqualTo("sales");
-        refused(dedup.replace("    topics: [sales]\n", "    topics: [sales]\n    maxOffsetsPerTrigger: 100\n"))
-                .hasMessageContaining("key 'source.kafka.maxOffsetsPerTrigger' is not taken with 'transform.dropDuplicates.keys'");
+        assertThat(load(dedup.replace("    topics: [sales]\n", "    topics: [sales]\n    maxOffsetsPerTrigger: 100\n"), Map.of(), Map.of())
+                .has("source.kafka.maxOffsetsPerTrigger")).isTrue();
         String both = KAFKA_AGGREGATE.replace("aggregate:\n", "transform:\n  dropDuplicates: { keys: [id, user] }\naggregate:\n");
         assertThat(load(both, Map.of(), Map.of()).has("transform.dropDuplicates.keys")).isTrue(); // before the aggregation, as for files
-        refused(both.replace("    topics: [sales]\n", "    topics: [sales]\n    maxOffsetsPerTrigger: 100\n"))
-                .hasMessageContaining("key 'source.kafka.maxOffsetsPerTrigger' is not taken with 'aggregate.");
+        assertThat(load(both.replace("    topics: [sales]\n", "    topics: [sales]\n    maxOffsetsPerTrigger: 100\n"), Map.of(), Map.of())
+                .has("source.kafka.maxOffsetsPerTrigger")).isTrue();
     }
 }
