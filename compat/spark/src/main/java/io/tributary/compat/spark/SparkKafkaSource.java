@@ -30,6 +30,8 @@ import org.apache.spark.sql.types.StructType;
  * <li>{@code spark-window.txt}: the values {@code .withWatermark("ts", WATERMARK).groupBy(window(col("ts"), WINDOW),
  * col("user")).agg(sum("amt").as("t"))}, append mode: {@code start|end|user|t}.</li>
  * </ul>
+ * A case whose {@code case.json} gives {@code maxOffsetsPerTrigger} reads with that option; one that gives {@code tables}
+ * records only those: {@code window} (with the limit) and {@code window-unlimited} (without it).
  * Usage: {@code SparkKafkaSource GOLDEN_KAFKA_SOURCE_DIR [CASE...]}.
  */
 public final class SparkKafkaSource {
@@ -43,8 +45,15 @@ public final class SparkKafkaSource {
     }
 
     private static Dataset<Row> values(SparkSession spark, JsonNode c, boolean readCommitted) {
+        return values(spark, c, readCommitted, true);
+    }
+
+    private static Dataset<Row> values(SparkSession spark, JsonNode c, boolean readCommitted, boolean limited) {
         var reader = spark.readStream().format("kafka").option("kafka.bootstrap.servers", System.getProperty("kafka.bootstrap"))
                 .option("subscribe", c.get("topics").asText()).option("startingOffsets", "earliest").option("includeHeaders", "true");
+        if (limited && c.has("maxOffsetsPerTrigger")) {
+            reader = reader.option("maxOffsetsPerTrigger", c.get("maxOffsetsPerTrigger").asLong());
+        }
         if (readCommitted) {
             reader = reader.option("kafka.isolation.level", "read_committed");
         }
@@ -58,14 +67,26 @@ public final class SparkKafkaSource {
     private static void run(SparkSession spark, Path dir) throws Exception {
         JsonNode c = JSON.readTree(dir.resolve("case.json").toFile());
         Path work = Files.createTempDirectory("golden-kafka-source-");
+        if (c.has("tables")) { // only these: window (with maxOffsetsPerTrigger when the case gives it), window-unlimited
+            for (JsonNode t : c.get("tables")) {
+                boolean limited = t.asText().equals("window");
+                write(dir.resolve("spark-" + t.asText() + ".txt"), "start|end|user|t",
+                        rows(spark, table(windows(spark, c, limited), work.resolve(t.asText()), "append"), true));
+            }
+            return;
+        }
         write(dir.resolve("spark-rows.txt"), "id|user|amt|ts|key|topic|partition|offset|timestamp|timestampType|headers",
                 rows(spark, table(values(spark, c, true), work.resolve("rows"), "append"), false));
         write(dir.resolve("spark-rows-uncommitted.txt"), "id|user|amt|ts|key|topic|partition|offset|timestamp|timestampType|headers"
                 + " (read_uncommitted)", rows(spark, table(values(spark, c, false), work.resolve("uncommitted"), "append"), false));
-        Dataset<Row> windows = values(spark, c, true).withWatermark("ts", c.get("watermark").asText())
+        write(dir.resolve("spark-window.txt"), "start|end|user|t",
+                rows(spark, table(windows(spark, c, true), work.resolve("window"), "append"), true));
+    }
+
+    private static Dataset<Row> windows(SparkSession spark, JsonNode c, boolean limited) {
+        return values(spark, c, true, limited).withWatermark("ts", c.get("watermark").asText())
                 .groupBy(functions.window(functions.col("ts"), c.get("window").asText()), functions.col("user"))
                 .agg(functions.sum("amt").as("t"));
-        write(dir.resolve("spark-window.txt"), "start|end|user|t", rows(spark, table(windows, work.resolve("window"), "append"), true));
     }
 
     private static String table(Dataset<Row> rows, Path work, String mode) throws Exception {

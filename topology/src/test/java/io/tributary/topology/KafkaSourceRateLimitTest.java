@@ -1,0 +1,201 @@
+package io.tributary.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.broker.BrokerExtension;
+import io.tributary.kafka.KafkaSourceSettings;
+import io.tributary.kafka.KafkaSubscription;
+import io.tributary.schema.Progress;
+import io.tributary.schema.RowJson;
+import io.tributary.schema.RowPack;
+import io.tributary.schema.Timestamps;
+import io.tributary.schema.Topics;
+import io.tributary.settings.Values;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An aggregation over a Kafka source with Spark's {@code maxOffsetsPerTrigger} (golden/kafka-source/case-2: a row that
+ * jumps ahead in the second batch makes the rows of the fourth late, as they are judged by the third batch's
+ * watermark; without the limit, one batch counts them all), and with
+ * {@code closeIdleWindowsAfter} on a quiet topic, on a real broker.
+ */
+@Tag("integration")
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class KafkaSourceRateLimitTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CASE = "/golden/kafka-source/case-2/";
+
+    @RegisterExtension
+    static final BrokerExtension KAFKA = new BrokerExtension();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void maxOffsetsPerTriggerGivesSparksWindowsWithTheRowsItMakesLate() throws Exception {
+        String topic = "limited";
+        produceCase(topic);
+        List<Long> batches = new ArrayList<>();
+        try (StreamsAggregation stage = open(topic, Map.of("maxOffsetsPerTrigger", "3"), true, null)) {
+            for (Optional<Progress> p = stage.runBatch(); p.isPresent(); p = stage.runBatch()) {
+                batches.add(p.get().numInputRows());
+            }
+        }
+        assertThat(results(topic)).isEqualTo(golden("spark-window.txt"));
+        assertThat(batches).as("Spark's split by lag: 1 + 1, 1 + 1, 1 + 2, 1 + 2").containsExactly(2L, 2L, 3L, 3L);
+    }
+
+    @Test
+    void withoutALimitOneBatchCountsEveryRowAsSparkDoes() throws Exception {
+        String topic = "unlimited";
+        produceCase(topic);
+        try (StreamsAggregation stage = open(topic, Map.of(), true, null)) {
+            while (stage.runBatch().isPresent()) {
+                // availableNow: to the end offsets seen at the start
+            }
+        }
+        assertThat(results(topic)).isEqualTo(golden("spark-window-unlimited.txt"));
+    }
+
+    /** A run stopped after its first batch, and a run that goes on: the records read past the first batch's bounds are not lost. */
+    @Test
+    void aRestartBetweenLimitedBatchesKeepsSparksWindows() throws Exception {
+        String topic = "restarted";
+        produceCase(topic);
+        try (StreamsAggregation stage = open(topic, Map.of("maxOffsetsPerTrigger", "3"), true, null)) {
+            assertThat(stage.runBatch()).isPresent();
+        }
+        try (StreamsAggregation stage = open(topic, Map.of("maxOffsetsPerTrigger", "3"), true, null)) {
+            while (stage.runBatch().isPresent()) {
+                // the rest of the run's batches
+            }
+        }
+        assertThat(results(topic)).isEqualTo(golden("spark-window.txt"));
+    }
+
+    /** closeIdleWindowsAfter: a continuous run over a topic that goes quiet closes its open windows, which Spark never writes. */
+    @Test
+    void aQuietTopicsWindowsCloseAfterCloseIdleWindowsAfter() throws Exception {
+        String topic = "quiet";
+        produceCase(topic);
+        try (StreamsAggregation stage = open(topic, Map.of(), false, Duration.ofSeconds(1))) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            List<String> rows = List.of();
+            while (rows.size() < 2 && System.nanoTime() < deadline) {
+                stage.runBatch();
+                rows = results(topic);
+            }
+            // every row counted (one batch), and the window of 10:31 that no later event closes is written too
+            assertThat(rows).containsExactly("2026-01-01 10:00:00|2026-01-01 10:10:00|ann|1021.0",
+                    "2026-01-01 10:30:00|2026-01-01 10:40:00|ann|2.0");
+        }
+    }
+
+    private StreamsAggregation open(String topic, Map<String, String> settings, boolean bounded, Duration closeIdle) {
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(Duration.ofMinutes(5)).window(Duration.ofMinutes(10))
+                .groupBy("user").select("t", "sum(amt)").outputMode(OutputMode.APPEND).build(AggregationDriver.seedSchema());
+        Map<String, String> raw = new HashMap<>(settings);
+        raw.put("topics", topic);
+        raw.put("format", "json");
+        raw.put("schema", AggregationDriver.seedSchema().toDdl());
+        KafkaInput input = new KafkaInput(KafkaSubscription.of(Values.of(KafkaSourceSettings.ALL, raw)), "deadLetter",
+                Topics.deadLetter(topic), 2, 2);
+        if (closeIdle != null) {
+            input = input.withCloseIdleWindowsAfter(closeIdle, spec.span());
+        }
+        return new StreamsAggregation(AggregationConfig.builder(topic, spec, dir.resolve("streams")).kafkaInput(input).bounded(bounded)
+                .build(), KAFKA.client());
+    }
+
+    /** The case's topic (2 partitions) and its records, each on the partition the case gives. */
+    private static void produceCase(String topic) throws Exception {
+        Map<String, Object> client = KAFKA.client();
+        try (Admin admin = Admin.create(client)) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG),
+                    new NewTopic(Topics.results(topic), 2, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG))).all().get();
+        }
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(client, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (String line : lines("records.jsonl")) {
+                JsonNode r = JSON.readTree(line);
+                p.send(new ProducerRecord<>(topic, r.get("partition").asInt(), r.get("timestamp").asLong(), bytes(r.get("key").asText()),
+                        bytes(r.get("value").asText()))).get();
+            }
+        }
+    }
+
+    /** The windows in the results topic, as Spark's table prints them ({@code start|end|user|t}), sorted. */
+    private static List<String> results(String topic) {
+        RowJson json = new RowJson(AggregateSpec.builder().eventTime("ts").watermark(Duration.ofMinutes(5)).window(Duration.ofMinutes(10))
+                .groupBy("user").select("t", "sum(amt)").outputMode(OutputMode.APPEND).build(AggregationDriver.seedSchema()).outputSchema());
+        List<String> rows = new ArrayList<>();
+        Map<String, Object> props = new HashMap<>(KAFKA.client());
+        props.put("isolation.level", "read_committed");
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> tps = List.of(new TopicPartition(Topics.results(topic), 0), new TopicPartition(Topics.results(topic), 1));
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
+                    if (r.headers().lastHeader(Topics.MARKER_HEADER) == null) {
+                        RowPack.forEachRow(r.value(), (b, o, l) -> {
+                            Object[] row = json.parse(b, o, l);
+                            Object[] w = (Object[]) row[0];
+                            rows.add(ts((Long) w[0]) + "|" + ts((Long) w[1]) + "|" + row[1] + "|" + row[2]);
+                        });
+                    }
+                }
+            }
+        }
+        return rows.stream().sorted().toList();
+    }
+
+    private static String ts(long micros) {
+        return Timestamps.formatMicros(micros).replace('T', ' ').replace("Z", "");
+    }
+
+    private static List<String> golden(String file) {
+        return lines(file).stream().filter(l -> !l.startsWith("#")).sorted().toList();
+    }
+
+    private static List<String> lines(String file) {
+        try (InputStream in = KafkaSourceRateLimitTest.class.getResourceAsStream(CASE + file)) {
+            assertThat(in).as("fixture %s", file).isNotNull();
+            return Arrays.stream(new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")).filter(l -> !l.isBlank()).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
