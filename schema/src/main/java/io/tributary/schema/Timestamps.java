@@ -189,6 +189,14 @@ public final class Timestamps {
 
     /** Days since the epoch, or null if the text is not a date ({@code yyyy[-m[m][-d[d]]]}, time part ignored as Spark does). */
     public static Integer parseDays(String text) {
+        if (text.length() == 10 && text.charAt(4) == '-' && text.charAt(7) == '-') { // yyyy-MM-dd, without the regex
+            int year = digits(text, 0, 4);
+            int month = digits(text, 5, 2);
+            int day = digits(text, 8, 2);
+            if ((year | month | day) >= 0) {
+                return month < 1 || month > 12 || day < 1 || day > monthLength(year, month) ? null : (int) epochDay(year, month, day);
+            }
+        }
         Matcher m = TS.matcher(text);
         if (!m.matches() || (m.group(8) != null && m.group(4) == null)) {
             return null;
@@ -237,8 +245,33 @@ public final class Timestamps {
     static int write(long micros, boolean zone, byte[] b, int at) {
         long seconds = Math.floorDiv(micros, 1_000_000L);
         int micro = (int) Math.floorMod(micros, 1_000_000L);
-        long epochDay = Math.floorDiv(seconds, 86_400L);
         int secondOfDay = (int) Math.floorMod(seconds, 86_400L);
+        if (writeDate(Math.floorDiv(seconds, 86_400L), b, at) < 0) {
+            return -1;
+        }
+        b[at + 10] = 'T';
+        put(b, at + 11, secondOfDay / 3600, 2);
+        b[at + 13] = ':';
+        put(b, at + 14, secondOfDay / 60 % 60, 2);
+        b[at + 16] = ':';
+        put(b, at + 17, secondOfDay % 60, 2);
+        int end = at + 19;
+        if (micro != 0) {
+            b[end] = '.';
+            put(b, end + 1, micro, 6);
+            end += 7;
+        }
+        if (zone) {
+            b[end++] = 'Z';
+        }
+        return end;
+    }
+
+    /**
+     * Writes the date of {@code epochDay} as {@link LocalDate#toString} does, {@code yyyy-MM-dd}, into
+     * {@code b} at {@code at}; the index after it, or -1 (nothing written) for a year outside 0 to 9999.
+     */
+    static int writeDate(long epochDay, byte[] b, int at) {
         long zeroDay = epochDay + 719_528 - 60; // from 0000-03-01, so that a leap day ends a four-year cycle
         if (zeroDay < 0) {
             return -1; // before 0000-03-01: the slow path decides (years below 0 have a sign)
@@ -261,22 +294,7 @@ public final class Timestamps {
         put(b, at + 5, month, 2);
         b[at + 7] = '-';
         put(b, at + 8, day, 2);
-        b[at + 10] = 'T';
-        put(b, at + 11, secondOfDay / 3600, 2);
-        b[at + 13] = ':';
-        put(b, at + 14, secondOfDay / 60 % 60, 2);
-        b[at + 16] = ':';
-        put(b, at + 17, secondOfDay % 60, 2);
-        int end = at + 19;
-        if (micro != 0) {
-            b[end] = '.';
-            put(b, end + 1, micro, 6);
-            end += 7;
-        }
-        if (zone) {
-            b[end++] = 'Z';
-        }
-        return end;
+        return at + 10;
     }
 
     private static void put(byte[] b, int at, int value, int width) {
@@ -286,7 +304,9 @@ public final class Timestamps {
         }
     }
 
+    /** {@link LocalDate#toString} of the day {@code days} after 1970-01-01. */
     public static String formatDays(int days) {
-        return LocalDate.ofEpochDay(days).toString();
+        byte[] b = new byte[10];
+        return writeDate(days, b, 0) < 0 ? LocalDate.ofEpochDay(days).toString() : new String(b, StandardCharsets.ISO_8859_1);
     }
 }

@@ -111,9 +111,28 @@ class TimestampsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "today", "2026-02-30", "2026-13-01", "2026-01-01Z", "2026/01/01", "01-01-2026"})
+    @ValueSource(strings = {"", "today", "2026-02-30", "2026-13-01", "2026-01-01Z", "2026/01/01", "01-01-2026", "2023-02-29",
+        "2026-00-10", "2026-01-00", "0000-00-00", "2026-01-3x"})
     void nonDatesAreRefused(String text) {
         assertThat(Timestamps.parseDays(text)).isNull();
+    }
+
+    @Test
+    void daysOfYearsZeroToTenThousandAreWrittenAndReadAsLocalDateDoes() {
+        long first = LocalDate.of(0, 1, 1).toEpochDay();
+        long last = LocalDate.of(10_000, 12, 31).toEpochDay();
+        long fromEvery = LocalDate.of(1800, 1, 1).toEpochDay();
+        long toEvery = LocalDate.of(2200, 12, 31).toEpochDay();
+        for (long d = first; d <= last; d += d >= fromEvery && d <= toEvery ? 1 : 37) {
+            String iso = LocalDate.ofEpochDay(d).toString();
+            if (!Timestamps.formatDays((int) d).equals(iso)) {
+                assertThat(Timestamps.formatDays((int) d)).isEqualTo(iso);
+            }
+            Integer read = Timestamps.parseDays(iso);
+            if (read == null || read != d) {
+                assertThat(read).as(iso).isEqualTo((int) d);
+            }
+        }
     }
 
     @Test
