@@ -77,11 +77,11 @@ final class FlatRowWriter {
     private static ValueWriter writer(DataType type, JsonFactory json) {
         return switch (type.kind()) {
             case BYTE, SHORT, INT -> (out, v) -> {
-                out.ascii(Integer.toString(((Number) v).intValue()));
+                out.integer(((Number) v).intValue());
                 return true;
             };
             case LONG -> (out, v) -> {
-                out.ascii(Long.toString((Long) v));
+                out.integer((Long) v);
                 return true;
             };
             case FLOAT -> (out, v) -> {
@@ -97,7 +97,10 @@ final class FlatRowWriter {
                 return true;
             };
             case STRING -> (out, v) -> out.string((String) v);
-            case DATE -> (out, v) -> out.string(Timestamps.formatDays((Integer) v));
+            case DATE -> (out, v) -> {
+                out.date((Integer) v);
+                return true;
+            };
             case TIMESTAMP -> (out, v) -> {
                 out.timestamp((Long) v, true);
                 return true;
@@ -178,24 +181,11 @@ final class FlatRowWriter {
                 m /= 10;
                 k--;
             }
-            String digits = Long.toString(m);
-            int n = digits.length();
-            out.ensure(n + 4 + k);
             if (d < 0) {
+                out.ensure(1);
                 out.buf[out.size++] = '-';
             }
-            if (n <= k) {
-                out.buf[out.size++] = '0';
-                out.buf[out.size++] = '.';
-                for (int z = n; z < k; z++) {
-                    out.buf[out.size++] = '0';
-                }
-                out.ascii(digits, 0, n);
-            } else {
-                out.ascii(digits, 0, n - k);
-                out.buf[out.size++] = '.';
-                out.ascii(digits, n - k, n);
-            }
+            out.decimal(m, k);
             return true;
         }
         return false;
@@ -232,6 +222,62 @@ final class FlatRowWriter {
             for (int k = from; k < to; k++) {
                 buf[size++] = (byte) s.charAt(k);
             }
+        }
+
+        /** {@code Long.toString(v)}'s digits, written without the string. */
+        void integer(long v) {
+            if (v == Long.MIN_VALUE) {
+                ascii(Long.toString(v));
+                return;
+            }
+            ensure(20);
+            if (v < 0) {
+                buf[size++] = '-';
+                v = -v;
+            }
+            int n = 1;
+            for (long t = v / 10; t != 0; t /= 10) {
+                n++;
+            }
+            for (int at = size + n - 1; at >= size; at--) {
+                buf[at] = (byte) ('0' + v % 10);
+                v /= 10;
+            }
+            size += n;
+        }
+
+        /** {@code m >= 0} divided by {@code 10^k} ({@code k >= 1}) in plain notation: at least one digit before the point, {@code k} after it. */
+        void decimal(long m, int k) {
+            int n = 1;
+            for (long t = m / 10; t != 0; t /= 10) {
+                n++;
+            }
+            int length = Math.max(n, k + 1) + 1;
+            ensure(length);
+            int at = size + length - 1;
+            for (int i = 0; i < k; i++) {
+                buf[at--] = (byte) ('0' + m % 10);
+                m /= 10;
+            }
+            buf[at--] = '.';
+            do {
+                buf[at--] = (byte) ('0' + m % 10);
+                m /= 10;
+            } while (m != 0);
+            size += length;
+        }
+
+        /** A DATE, quoted, as {@link Timestamps#formatDays} writes it. */
+        void date(int days) {
+            ensure(Timestamps.MAX_WRITTEN + 2);
+            buf[size] = '"';
+            int end = Timestamps.writeDate(days, buf, size + 1);
+            if (end < 0) {
+                string(Timestamps.formatDays(days)); // a year before 0 or after 9999: always ASCII
+                return;
+            }
+            buf[end] = '"';
+            size = end + 1;
         }
 
         /** A TIMESTAMP (with {@code zone}) or TIMESTAMP_NTZ value, quoted, as {@link Timestamps#formatMicros} writes it. */

@@ -212,6 +212,18 @@ class RowJsonFastPathTest {
         assertThat(new RowJson(Schema.parse("x INT")).write(new Object[] {null})).isEqualTo("{\"x\":null}".getBytes(StandardCharsets.UTF_8));
     }
 
+    @Test
+    void extremeNumbersAndDatesAreWrittenAsJacksonWritesThem() {
+        RowJson json = new RowJson(Schema.parse("i INT, l LONG, day DATE"));
+        int[] ints = {0, -1, 9, 10, -10, Integer.MAX_VALUE, Integer.MIN_VALUE};
+        long[] longs = {0, -1, 99, 100, Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1, 1_000_000_000_000L};
+        int[] days = {0, -1, -719_528, -719_529, -719_468, -719_469, 2_932_896, 2_932_897, Integer.MAX_VALUE / 1000, Integer.MIN_VALUE / 1000};
+        for (int n = 0; n < ints.length * longs.length * days.length; n++) {
+            Object[] row = {ints[n % ints.length], longs[n / ints.length % longs.length], days[n / ints.length / longs.length]};
+            assertThat(written(() -> json.write(row))).isEqualTo(written(() -> json.writeWithJackson(row)));
+        }
+    }
+
     /** The bytes as text (with an escape for each byte that is not printable ASCII), or the error. */
     private static String written(java.util.function.Supplier<byte[]> write) {
         try {
