@@ -107,8 +107,10 @@ final class MathFunctions {
                 if (Double.isNaN(d) || Double.isInfinite(d)) {
                     return v;
                 }
-                double r = new BigDecimal(Double.toString(d)).setScale(s, mode).doubleValue();
-                return t.kind() == Kind.FLOAT ? (Object) (float) r : (Object) r;
+                if (t.kind() == Kind.FLOAT) {
+                    return (float) new BigDecimal(Double.toString(d)).setScale(s, mode).doubleValue();
+                }
+                return DoubleRounding.round(d, s, mode);
             });
             case DECIMAL -> {
                 int intDigits = t.precision() - t.scale() + 1;
