@@ -150,7 +150,7 @@ final class FlatRowWriter {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             out.string(Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
         } else if (!shortDecimal(out, d)) {
-            out.ascii(Double.toString(d));
+            out.doubleText(d);
         }
     }
 
@@ -195,6 +195,8 @@ final class FlatRowWriter {
     static final class Out {
         byte[] buf;
         int size;
+        /** Where {@link #doubleText} has a double written, made on first use. */
+        private StringBuilder text;
 
         Out(int capacity) {
             buf = new byte[capacity];
@@ -221,6 +223,20 @@ final class FlatRowWriter {
             ensure(to - from);
             for (int k = from; k < to; k++) {
                 buf[size++] = (byte) s.charAt(k);
+            }
+        }
+
+        /** {@code Double.toString(d)}, through a reused builder rather than a String each. */
+        void doubleText(double d) {
+            if (text == null) {
+                text = new StringBuilder(32);
+            }
+            text.setLength(0);
+            text.append(d);
+            int n = text.length();
+            ensure(n);
+            for (int k = 0; k < n; k++) {
+                buf[size++] = (byte) text.charAt(k);
             }
         }
 
