@@ -3,6 +3,7 @@ package io.tributary.service;
 import io.tributary.service.console.ProgressBar;
 import io.tributary.service.console.Terminal;
 import io.tributary.service.http.ServiceEndpoints;
+import io.tributary.service.internal.NoOpRun;
 import io.tributary.service.internal.Pipeline;
 import io.tributary.service.internal.RunOptions;
 import io.tributary.service.internal.RunSummary;
@@ -54,8 +55,30 @@ final class RunCommand implements Callable<Integer> {
                 ? ProgressBar.onStderr() : null;
         boolean succeeded = false;
         // the lock first: a second run of a running pipeline is told so, not that the HTTP port is taken
-        try (StateLock lock = StateLock.acquire(spec.stateDir(), spec.name());
-             ServiceEndpoints endpoints = ServiceEndpoints.start(spec)) {
+        RunOptions noOp = new RunOptions(reprocess, null, () -> false, acceptSpecChange);
+        try (StateLock lock = StateLock.acquire(spec.stateDir(), spec.name())) {
+            // an availableNow run that finds what the last clean run left: its output without the broker
+            if (ServiceEndpoints.port(spec).isEmpty() && NoOpRun.replay(spec, noOp, out)) {
+                succeeded = true;
+                return 0;
+            }
+            NoOpRun.Ending cleanEnd = run(spec, lock, out, bar);
+            if (cleanEnd != null) {
+                cleanEnd.record(); // the stages and the broker closed, nothing is open, and the lock still held
+            }
+            succeeded = true;
+        } finally {
+            if (bar != null) {
+                bar.close(succeeded);
+            }
+        }
+        return 0;
+    }
+
+    /** Runs the pipeline; the record of its clean end to write, if any. */
+    private NoOpRun.Ending run(PipelineSpec spec, StateLock lock, PrintWriter out, ProgressBar bar) throws Exception {
+        NoOpRun.Ending cleanEnd = null;
+        try (ServiceEndpoints endpoints = ServiceEndpoints.start(spec)) {
             endpoints.boundPort().ifPresent(port -> lock.describe(", http://" + spec.string(Settings.HTTP_HOST) + ":" + port + "/"));
             GracefulStop stop = GracefulStop.install(endpoints);
             try (Pipeline pipeline = Pipeline.open(spec, new RunOptions(reprocess, lock, stop::requested, acceptSpecChange))) {
@@ -74,17 +97,13 @@ final class RunCommand implements Callable<Integer> {
                 });
                 out.println(summary.toJson());
                 out.flush();
-                succeeded = true;
+                cleanEnd = pipeline.cleanEnd().orElse(null);
             } catch (StoppedWhileStarting e) {
                 LOG.info("{}", e.getMessage()); // a stop before anything ran is a clean stop
             } finally {
                 stop.uninstall();
             }
-        } finally {
-            if (bar != null) {
-                bar.close(succeeded);
-            }
         }
-        return 0;
+        return cleanEnd;
     }
 }

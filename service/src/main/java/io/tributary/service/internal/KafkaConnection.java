@@ -59,6 +59,7 @@ public final class KafkaConnection implements AutoCloseable {
     }
 
     private static KafkaConnection connect(PipelineSpec spec, StateLock owned, boolean bounded, java.util.function.BooleanSupplier stop) {
+        NoOpRun.forget(spec.stateDir()); // the pipeline's state may change from here on: its next run may not skip the broker
         Map<String, Object> props = new HashMap<>(spec.map(Settings.KAFKA));
         if (props.containsKey("bootstrap.servers")) {
             BootstrapServers.check(String.valueOf(props.get("bootstrap.servers")));
@@ -70,7 +71,7 @@ public final class KafkaConnection implements AutoCloseable {
             }
             return new KafkaConnection(owned, null, props);
         }
-        EmbeddedBroker broker = EmbeddedBroker.start(spec.stateDir().resolve("kafka"), spec.integer(Settings.BROKER_PORT));
+        EmbeddedBroker broker = EmbeddedBroker.start(brokerDir(spec), spec.integer(Settings.BROKER_PORT));
         props.put("bootstrap.servers", broker.bootstrapServers());
         // a new broker creates its transaction and offsets topics at the first clients' requests
         // and answers "not available" until they are loaded, some tens of milliseconds: Kafka's
@@ -78,6 +79,11 @@ public final class KafkaConnection implements AutoCloseable {
         props.putIfAbsent("retry.backoff.ms", 10);
         props.putIfAbsent("retry.backoff.max.ms", 100);
         return new KafkaConnection(owned, broker, props);
+    }
+
+    /** The embedded broker's log folder, in the pipeline's state folder. */
+    static java.nio.file.Path brokerDir(PipelineSpec spec) {
+        return spec.stateDir().resolve("kafka");
     }
 
     /** The client settings every stage starts from: the spec's {@code kafka:} keys plus bootstrap.servers. */

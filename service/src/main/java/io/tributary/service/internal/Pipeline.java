@@ -35,6 +35,9 @@ public final class Pipeline implements AutoCloseable {
     private final PipelineSpec spec;
     private final KafkaConnection kafka;
     private final List<Stage> stages;
+    /** An availableNow run that may record its clean end for the next run ({@link NoOpRun}); null otherwise. */
+    private final NoOpRun.Watch watch;
+    private NoOpRun.Ending ending;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     /** Continuous service: notified after every stage's batch and on stop, so that idle stages look again at once. */
@@ -65,10 +68,11 @@ public final class Pipeline implements AutoCloseable {
     public record Retrying(String error, long sinceMs, int attempts) {
     }
 
-    private Pipeline(PipelineSpec spec, KafkaConnection kafka, List<Stage> stages) {
+    private Pipeline(PipelineSpec spec, KafkaConnection kafka, List<Stage> stages, NoOpRun.Watch watch) {
         this.spec = spec;
         this.kafka = kafka;
         this.stages = stages;
+        this.watch = watch;
     }
 
     /**
@@ -98,7 +102,7 @@ public final class Pipeline implements AutoCloseable {
             }
             throw e;
         }
-        return new Pipeline(spec, kafka, stages);
+        return new Pipeline(spec, kafka, stages, NoOpRun.watch(spec, options));
     }
 
     /** Runs batches until the trigger says stop (or {@link #stop()}); every batch's progress goes to {@code out}. */
@@ -114,9 +118,13 @@ public final class Pipeline implements AutoCloseable {
             return summary;
         }
         java.util.Set<Stage> idle = new java.util.LinkedHashSet<>(stages);
+        boolean ranOut = false; // availableNow: a round found nothing to do
         try {
             while (!stopping) {
                 long roundStart = System.nanoTime();
+                if (watch != null) {
+                    watch.beforeRound();
+                }
                 boolean didWork = false;
                 for (Stage stage : stages) {
                     Optional<Progress> p = Recovery.runBatch(stage, () -> stopping, retries);
@@ -129,6 +137,7 @@ public final class Pipeline implements AutoCloseable {
                 }
                 running = true;
                 if (trigger.kind() == Trigger.Kind.ONCE || (trigger.kind() == Trigger.Kind.AVAILABLE_NOW && !didWork)) {
+                    ranOut = !didWork && !stopping;
                     break;
                 }
                 long waitMs = switch (trigger.kind()) {
@@ -151,7 +160,22 @@ public final class Pipeline implements AutoCloseable {
             stopped.countDown();
         }
         endRun(summary);
+        if (watch != null && ranOut) {
+            List<Progress> next = new ArrayList<>();
+            for (Stage stage : stages) {
+                stage.idleProgress().ifPresent(next::add); // what the next run prints when it finds nothing either
+            }
+            ending = watch.ended(next, summary.skipped()).orElse(null);
+        }
         return summary;
+    }
+
+    /**
+     * After a run that ended cleanly and has nothing open: the record that lets the next run with nothing to do
+     * skip the broker, to write once this pipeline is closed ({@link NoOpRun}).
+     */
+    public Optional<NoOpRun.Ending> cleanEnd() {
+        return Optional.ofNullable(ending);
     }
 
     /** The run ended well: the file source says once what it left unread, and the summary counts it. */

@@ -185,6 +185,12 @@ public final class ServiceErrors {
         return new TributaryException("cannot lock the state folder " + stateDir + ": " + message, cause);
     }
 
+    /** When the record of a pipeline's last clean run cannot be removed before its state may change. */
+    public static TributaryException cannotForgetCleanRun(Path file, IOException cause) {
+        return new TributaryException("cannot remove " + file + " (" + cause.getMessage() + "), which says the pipeline's last run ended"
+                + " cleanly, before its state changes: make the state folder writable, or remove the file", cause);
+    }
+
     /** When a Kafka source's schemaEvolution addNewColumns comes with a transform, compiled over the columns the run starts with. */
     public static TributaryException addNewColumnsWithTransform(String key) {
         return new TributaryException(key + ": addNewColumns grows a Kafka source's columns while the run goes on, and a transform"

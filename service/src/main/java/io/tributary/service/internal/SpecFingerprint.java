@@ -39,10 +39,19 @@ record SpecFingerprint(Map<String, String> values, Set<String> covers) {
 
     /** The fingerprint of {@code spec}. */
     static SpecFingerprint of(PipelineSpec spec) {
+        return of(spec, false);
+    }
+
+    /** The fingerprint of {@code spec} over every declared setting, {@link Settings#PER_INSTANCE} ones included. */
+    static SpecFingerprint everySetting(PipelineSpec spec) {
+        return of(spec, true);
+    }
+
+    private static SpecFingerprint of(PipelineSpec spec, boolean perInstanceToo) {
         Map<String, String> values = new TreeMap<>();
         Set<String> covers = new TreeSet<>();
         for (Setting<?> s : Settings.ALL) {
-            if (Settings.PER_INSTANCE.contains(s.key())) {
+            if (!perInstanceToo && Settings.PER_INSTANCE.contains(s.key())) {
                 continue;
             }
             covers.add(s.key());
@@ -120,6 +129,13 @@ record SpecFingerprint(Map<String, String> values, Set<String> covers) {
         } catch (java.io.IOException | RuntimeException e) {
             throw ServiceErrors.notPipelineSettings(topic, json, e);
         }
+    }
+
+    /** One SHA-256 over every key and value: equal for equal fingerprints. */
+    String hash() {
+        StringBuilder all = new StringBuilder();
+        values.forEach((k, v) -> all.append(k).append('\0').append(v).append('\0'));
+        return sha256(all.toString());
     }
 
     private static String sha256(String v) {
