@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Benchmarks a pipeline from a cold start: generates deterministic input (JSON lines, CSV or Parquet), runs "
                 + "'tributary run' as a new process per run and prints wall time, rows/s, peak RSS and peak heap, "
-                + "then the medians; also times a run over an empty folder."})
+                + "then the medians; also times a run over an empty folder, and the same run again on its state (nothing new)."})
 final class BenchCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = {"raw: files -> Kafka -> Delta, no aggregation, availableNow, a new process per run",
             "service: the continuous service: start to ready, idle CPU and RSS, file-to-commit latency at --rate rows/s, "
@@ -139,11 +139,14 @@ final class BenchCommand implements Callable<Integer> {
                 print(out, "run " + i, r);
             }
             ChildRun empty = runOnce(launcher, work.resolve("run-empty"), Files.createDirectories(work.resolve("empty")), remote);
+            // a scheduled run that finds nothing new since the last: on the same state, which the run above left
+            ChildRun again = runOnce(launcher, work.resolve("run-empty"), work.resolve("empty"), remote, false);
             out.printf(Locale.ROOT, "median of %d: wall %.2f s, %,.0f rows/s, peak RSS %.0f MiB, peak heap %.0f MiB, CPU %.1f s%n", runs,
                     median(results, ChildRun::wallSeconds), median(results, r -> r.rows() / r.wallSeconds()),
                     median(results, r -> r.peakRssBytes() / 1048576.0), median(results, r -> r.peakHeapBytes() / 1048576.0),
                     median(results, ChildRun::cpuSeconds));
             print(out, "empty folder", empty);
+            print(out, "empty folder again, the same state", again);
         } finally {
             if (temporary) {
                 delete(work);
@@ -157,7 +160,12 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private ChildRun runOnce(Path launcher, Path folder, Path input, BenchStorage remote) throws IOException, InterruptedException {
-        if (Files.exists(folder)) {
+        return runOnce(launcher, folder, input, remote, true);
+    }
+
+    /** A run of the bench's pipeline over {@code input} in {@code folder}: a new state and table when {@code fresh}, else the folder's. */
+    private ChildRun runOnce(Path launcher, Path folder, Path input, BenchStorage remote, boolean fresh) throws IOException, InterruptedException {
+        if (fresh && Files.exists(folder)) {
             delete(folder); // a cold start: no state, no table
         }
         Files.createDirectories(folder);
