@@ -45,7 +45,7 @@ public final class BatchPlanner {
         this.discovery = discovery;
         this.changes = new ChangeDetector(discovery);
         this.settling = config.fileMinAge().isZero() && !config.fileSettleTime().isZero() && discovery.growsInPlace()
-                ? new Settling(config.fileSettleTime().toMillis(), discovery.sharesOurClock()) : null;
+                ? new Settling(config.fileSettleTime().toMillis(), discovery.sharesOurClock(), discovery::movedInAfterWritten) : null;
     }
 
     /** The next batch's plan at {@code nowMs}, taking the files that have settled by then. */

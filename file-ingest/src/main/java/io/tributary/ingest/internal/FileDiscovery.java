@@ -11,10 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,6 +83,26 @@ public class FileDiscovery {
             return NETWORK_FILE_SYSTEMS.stream().noneMatch(type::startsWith);
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /**
+     * True when {@code f}, as listed, was moved or renamed in after its last write: its status
+     * changed later than its content (its change time is past its modification time, as a rename,
+     * {@code mv}, {@code rsync} or {@code cp -p} leave it), where every write sets both times to the same
+     * instant. Size, modification and change time come from one look, which must still match the listing.
+     */
+    public boolean movedInAfterWritten(FileStat f) {
+        if (f.path() == null) {
+            return false;
+        }
+        try {
+            Map<String, Object> a = Files.readAttributes(f.path(), "unix:size,lastModifiedTime,ctime");
+            FileTime modified = (FileTime) a.get("lastModifiedTime");
+            return a.get("size") instanceof Long size && size == f.size() && modified.toMillis() == f.mtimeMs()
+                    && ((FileTime) a.get("ctime")).compareTo(modified) > 0;
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false; // gone, or no change time on this platform: the settle time decides
         }
     }
 

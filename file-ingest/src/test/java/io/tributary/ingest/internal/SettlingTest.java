@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
@@ -77,21 +78,39 @@ class SettlingTest {
         assertThat(new FileDiscovery(dir).sharesOurClock()).as("a temporary folder is on a local file system").isTrue();
         BatchPlanner planner = planner(Duration.ofSeconds(1), Duration.ZERO);
         IngestState state = new IngestState();
-        long now = System.currentTimeMillis();
+        Path fresh = Files.writeString(dir.resolve("b.json"), "{\"id\": 2}\n"); // written in place, its times left as written
+        long now = Files.getLastModifiedTime(fresh).toMillis() + 999;
         Path old = Files.writeString(dir.resolve("a.json"), "{\"id\": 1}\n");
         Files.setLastModifiedTime(old, FileTime.fromMillis(now - 1_000));
-        Path fresh = Files.writeString(dir.resolve("b.json"), "{\"id\": 2}\n");
-        Files.setLastModifiedTime(fresh, FileTime.fromMillis(now - 999));
         BatchPlanner.Plan plan = planner.plan(state, now);
         assertThat(names(plan.files())).containsExactly("a.json");
         assertThat(names(plan.settling())).as("modified 999 ms ago: it may still be written").containsExactly("b.json");
     }
 
     @Test
+    void aFileWrittenAsideAndRenamedInIsTakenAtTheFirstLook() throws Exception {
+        BatchPlanner planner = planner(Duration.ofSeconds(1), Duration.ZERO);
+        IngestState state = new IngestState();
+        Path aside = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-staging"));
+        Path written = Files.writeString(aside.resolve("a.json"), "{\"id\": 1}\n");
+        FileTime writtenAt = FileTime.fromMillis(System.currentTimeMillis() - 300); // finished 300 ms ago, within the settle time
+        Files.setLastModifiedTime(written, writtenAt);
+        Files.move(written, dir.resolve("a.json"), StandardCopyOption.ATOMIC_MOVE);
+        Path inPlace = Files.writeString(dir.resolve("b.json"), "{\"id\": 2}\n"); // written where it is listed
+        long now = System.currentTimeMillis();
+        BatchPlanner.Plan plan = planner.plan(state, now);
+        assertThat(names(plan.files())).as("moved in after its last write, %s ms ago", now - writtenAt.toMillis())
+                .containsExactly("a.json");
+        assertThat(names(plan.settling())).as("written in place just now: it may still grow").containsExactly("b.json");
+
+        Files.writeString(inPlace, "{\"id\": 3}\n", StandardOpenOption.APPEND); // its writer goes on: still not taken
+        assertThat(names(planner.plan(state, now + 10).settling())).containsExactly("b.json");
+    }
+
+    @Test
     void filesTheLimitsLeaveForLaterStaySettled() throws IOException {
         for (String name : new String[] {"a.json", "b.json", "c.json"}) {
-            Path f = Files.writeString(dir.resolve(name), "{\"id\": 1}\n");
-            Files.setLastModifiedTime(f, FileTime.fromMillis(name.charAt(0) * 1_000L));
+            Files.writeString(dir.resolve(name), "{\"id\": 1}\n"); // written in place: they settle by two looks
         }
         IngestConfig config = IngestConfig.builder("settling", dir, SCHEMA).fileSettleTime(Duration.ofSeconds(1)).maxFilesPerTrigger(1).build();
         BatchPlanner continuous = new BatchPlanner(config, new FileDiscovery(dir));
