@@ -130,6 +130,9 @@ public final class DeltaSink implements PipelineStage {
         if (subscription != null && b.availableNow) {
             reader.endAtStart();
         }
+        if (b.continuous) {
+            reader.continuous();
+        }
         OwnedPartitions share = null;
         try {
             this.topicId = reader.topicId();

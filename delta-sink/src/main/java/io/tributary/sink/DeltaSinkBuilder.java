@@ -14,6 +14,7 @@ public final class DeltaSinkBuilder {
     String instanceId;
     KafkaSubscription subscription;
     boolean availableNow;
+    boolean continuous;
 
     DeltaSinkBuilder(SinkConfig config, Map<String, Object> kafkaClientProps) {
         this.config = config;
@@ -61,6 +62,16 @@ public final class DeltaSinkBuilder {
      */
     public DeltaSinkBuilder availableNow(boolean availableNow) {
         this.availableNow = availableNow;
+        return this;
+    }
+
+    /**
+     * A continuous run, whose ingest writes the topic while the sink reads it: a batch takes the
+     * transactions committed when it starts without waiting for the one the ingest opened since
+     * (a Kafka source's topics are read as in every run).
+     */
+    public DeltaSinkBuilder continuous(boolean continuous) {
+        this.continuous = continuous;
         return this;
     }
 

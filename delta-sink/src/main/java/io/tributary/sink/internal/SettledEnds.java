@@ -27,12 +27,18 @@ final class SettledEnds {
     private SettledEnds() {
     }
 
-    /** The committed end offsets, once they reach {@code high}, or after {@code maxWait}. */
-    static Map<Integer, Long> await(String topic, Supplier<Map<Integer, Long>> committedEnds, Map<Integer, Long> high, Duration maxWait) {
+    /**
+     * The committed end offsets, once they reach {@code high} on every partition, or after {@code maxWait};
+     * with {@code from} (the reader's positions), a partition is settled too once its committed end
+     * moved past its position there: what is still open then is a later transaction.
+     */
+    static Map<Integer, Long> await(String topic, Supplier<Map<Integer, Long>> committedEnds, Map<Integer, Long> high,
+                                    Map<Integer, Long> from, Duration maxWait) {
         long deadline = System.nanoTime() + maxWait.toNanos();
         while (true) {
             Map<Integer, Long> end = committedEnds.get();
-            boolean settled = high.entrySet().stream().allMatch(e -> end.getOrDefault(e.getKey(), 0L) >= e.getValue());
+            boolean settled = high.entrySet().stream().allMatch(e -> end.getOrDefault(e.getKey(), 0L) >= e.getValue()
+                    || from != null && end.getOrDefault(e.getKey(), 0L) > from.getOrDefault(e.getKey(), 0L));
             if (settled || System.nanoTime() > deadline) {
                 if (!settled) {
                     LOG.info("topic {}: a transaction is still open (committed end offsets {}, written up to {}); its rows wait for a later batch",

@@ -53,6 +53,8 @@ public final class TopicReader implements AutoCloseable {
     private final SourcePartitions sources;
     /** failOnDataLoss false: the records retention deleted before they were read, since {@link #takeLost()}. */
     private long lost;
+    /** False: a batch waits for the transactions whose commit is under way, not for those still open ({@link #continuous}). */
+    private boolean waitsForOpenTransactions = true;
     private Admin admin;
     private KafkaFuture<Void> trim;
 
@@ -193,7 +195,18 @@ public final class TopicReader implements AutoCloseable {
      * right after it the committed end offsets can still lag behind the rows it published.
      */
     public Map<Integer, Long> settledEndOffsets(Duration maxWait) {
-        return SettledEnds.await(topic, this::endOffsets, SettledEnds.highWatermarks(admin(), topic, partitions, sources::of), maxWait);
+        Map<Integer, Long> high = SettledEnds.highWatermarks(admin(), topic, partitions, sources::of);
+        return SettledEnds.await(topic, this::endOffsets, high, waitsForOpenTransactions ? null : positions(), maxWait);
+    }
+
+    /**
+     * A continuous run, whose stages write and read the topic at the same time: a batch of the
+     * pipeline's own topic waits for a partition's committed end offset to move past the reader's
+     * position (a transaction committed, its markers being written), not for the transaction the
+     * writer opened since, whose rows the next batch takes.
+     */
+    public void continuous() {
+        waitsForOpenTransactions = !sources.isIdentity();
     }
 
     private Admin admin() {

@@ -248,6 +248,7 @@ public final class PipelineParts {
                     subscription != null ? subscription.description() : topic, sinkAggregate, subscription);
             DeltaSink deltaSink = DeltaSink.builder(sink, client).reprocess(options.reprocess()).storage(spec.storage())
                     .subscription(subscription).availableNow(spec.trigger().kind() == Trigger.Kind.AVAILABLE_NOW)
+                    .continuous(spec.trigger().kind() == Trigger.Kind.DEFAULT)
                     .instanceId(Instances.shared(spec) ? Instances.id(spec) : null).build();
             AutoOptimize optimize = new AutoOptimize(sink.tablePath(), spec.integer(Settings.SINK_OPTIMIZE_EVERY),
                     OptimizeOptions.defaults().withTargetFileSize(sink.targetFileSize()).withStorage(spec.storage()));
