@@ -53,6 +53,7 @@ public final class ServiceBench {
     /** Rows the sink has committed (summed from its progress lines), and when each line arrived. */
     private final List<long[]> commits = new ArrayList<>();
     private final List<Process> started = new ArrayList<>();
+    private final LatencyTrace trace = new LatencyTrace();
     private long committedRows;
 
     public ServiceBench(Path launcher, Path work, List<String> settings, PrintWriter out) {
@@ -114,7 +115,7 @@ public final class ServiceBench {
             BenchData.write(staging, "warm-up-" + i, id, rate, 1);
             id += rate;
             written += rate;
-            long at = drop(staging, input);
+            long at = drop(staging, input, null);
             awaitCommitted(p, written, Duration.ofSeconds(60));
             out.printf(Locale.ROOT, "warm-up file %d: %.0f ms to commit%n", i + 1, (committedAt(written) - at) / 1e6);
         }
@@ -124,13 +125,14 @@ public final class ServiceBench {
         long[] upTo = new long[count];
         List<String> rss = new ArrayList<>();
         long phaseStart = System.nanoTime();
+        long phaseCpu = cpuTicks(p);
         long next = phaseStart;
         for (int i = 0; i < count; i++) {
             next += TimeUnit.MILLISECONDS.toNanos(intervalMs);
             BenchData.write(staging, "latency-" + i, id, fileRows, 1);
             id += fileRows;
             written += fileRows;
-            dropped[i] = drop(staging, input);
+            dropped[i] = drop(staging, input, trace);
             upTo[i] = written;
             if (i % Math.max(1, 10_000 / intervalMs) == 0) {
                 rss.add(String.format(Locale.ROOT, "%.0f", rssBytes(p) / 1048576.0));
@@ -139,6 +141,7 @@ public final class ServiceBench {
         }
         double dropSeconds = (System.nanoTime() - phaseStart) / 1e9;
         awaitCommitted(p, written, Duration.ofSeconds(120));
+        double phaseCpuSeconds = (cpuTicks(p) - phaseCpu) / 100.0;
         double[] latency = new double[count];
         for (int i = 0; i < count; i++) {
             latency[i] = (committedAt(upTo[i]) - dropped[i]) / 1e6;
@@ -150,8 +153,9 @@ public final class ServiceBench {
                         + "median %.0f ms, p99 %.0f ms, max %.0f ms; the last half's p99 %.0f ms%n",
                 rate, fileRows, intervalMs, count, dropSeconds, percentile(latency, 0.5), percentile(latency, 0.99),
                 latency[count - 1], percentile(lastHalf, 0.99));
-        out.printf(Locale.ROOT, "RSS every 10 s of that phase (MiB): %s; peak %.0f MiB%n", String.join(" ", rss),
-                peakRssBytes(p) / 1048576.0);
+        out.printf(Locale.ROOT, "RSS every 10 s of that phase (MiB): %s; peak %.0f MiB; CPU of the service %.1f s (%.0f%% of a core)%n",
+                String.join(" ", rss), peakRssBytes(p) / 1048576.0, phaseCpuSeconds, 100 * phaseCpuSeconds / ((System.nanoTime() - phaseStart) / 1e9));
+        trace.print(out);
         out.flush();
 
         if (rows > 0) {
@@ -227,6 +231,9 @@ public final class ServiceBench {
                     continue;
                 }
                 JsonNode n = JSON.readTree(line);
+                if (n.path("numInputRows").asLong() > 0) {
+                    trace.progress(n, System.currentTimeMillis());
+                }
                 if (n.get("name").asText().endsWith("/sink") && n.path("numInputRows").asLong() > 0) {
                     synchronized (commits) {
                         committedRows += n.path("sink").path("numOutputRows").asLong(n.path("numInputRows").asLong());
@@ -259,11 +266,16 @@ public final class ServiceBench {
         }
     }
 
-    private static long drop(Path staging, Path input) throws IOException {
+    /** Moves the staged file into the input folder; returns when (nanoTime), noted in {@code trace} unless null. */
+    private static long drop(Path staging, Path input, LatencyTrace trace) throws IOException {
         try (var staged = Files.list(staging)) {
             Path f = staged.findFirst().orElseThrow();
             long at = System.nanoTime();
+            long atMs = System.currentTimeMillis();
             Files.move(f, input.resolve(f.getFileName()), StandardCopyOption.ATOMIC_MOVE);
+            if (trace != null) {
+                trace.dropped(f.getFileName().toString(), atMs);
+            }
             return at;
         }
     }
