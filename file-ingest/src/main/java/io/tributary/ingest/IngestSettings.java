@@ -52,7 +52,8 @@ public final class IngestSettings {
             "hold back files modified more recently than this").withDefault("0 seconds");
     public static final Setting<Duration> FILE_SETTLE_TIME = Setting.duration("fileSettleTime", "beyond Spark, a folder where files"
             + " grow in place (local, NFS) and no fileMinAge: take a new file once its size and modification time held still across"
-            + " two listings this far apart (on a local disk, also once it was last modified this long ago), so a file still being"
+            + " two listings this far apart (on a local disk, also once it was last modified this long ago; a file moved or renamed in"
+            + " after its last write at first sight), so a file still being"
             + " written is not read half; an availableNow or once run looks again once, then leaves a file still changing to a later"
             + " run; 0: at first sight (Spark). Object storage: always at first sight").withDefault("1 second");
     public static final Setting<Boolean> IGNORE_CORRUPT_FILES = Setting.bool("ignoreCorruptFiles", "a file whose data cannot be"
