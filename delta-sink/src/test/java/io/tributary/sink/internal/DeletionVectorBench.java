@@ -4,6 +4,7 @@ import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Schema;
 import io.tributary.sink.DeltaTables;
+import io.tributary.sink.SinkChanges;
 import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkMode;
 import io.tributary.sink.SinkOffsets;
@@ -11,70 +12,102 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
 /**
- * Deletion vectors against copy-on-write (a main, not a test): a 1M-row table (10 files of 100k rows, as the
- * upsert writes them) takes batches that upsert 1% of its keys, spread over all of it (half updates of
- * existing keys, half new keys), with {@code delta.enableDeletionVectors} on and off. Per batch: wall and
- * process CPU seconds, rows written, files removed. Usage: {@code DeletionVectorBench [dir] [batches]}.
+ * Deletion vectors against copy-on-write (a main, not a test): a table of ROWS rows (files of 100,000 rows, as the
+ * upsert writes them; even ids 0, 2, 4...) takes batches that change 1% of its keys, spread over all of it: half
+ * updates of existing keys, a tenth deletes of existing keys ({@code deleteWhen: "op = 'd'"}), the rest new keys (odd
+ * ids), with {@code delta.enableDeletionVectors} on and off. Per batch: wall and process CPU seconds, rows copied,
+ * files removed; at the end the table's row count against the keys the batches leave. {@code compat/spark}'s
+ * {@code SparkDvBench} makes the same table and batches for Spark's MERGE.
+ * Usage: {@code DeletionVectorBench [dir] [batches] [rows] [rounds]} (defaults {@code target/dv-bench 3 1000000 2}: the
+ * first round warms the JVM).
  */
 public final class DeletionVectorBench {
-    private static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+    private static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, op STRING");
     private static final String APP = "bench";
-    private static final int ROWS = 1_000_000;
+    private static final int LOAD_CHUNK = 1_000_000;
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args.length > 0 ? args[0] : "target/dv-bench");
         int batches = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        int rows = args.length > 2 ? Integer.parseInt(args[2]) : 1_000_000;
+        int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 2;
         UpsertBench.delete(dir);
-        List<Object[]> distinct = new ArrayList<>(ROWS);
-        for (int id = 0; id < ROWS; id++) {
-            distinct.add(new Object[] {id * 2, "u" + (id % 1000), id * 0.5, 1_700_000_000_000_000L + id});
-        }
-        for (boolean dv : new boolean[] {false, true, false, true}) { // each twice: the first round warms the JVM
-            Path table = dir.resolve((dv ? "dv-" : "cow-") + System.nanoTime());
-            WriteMode mode = mode(table, dv);
-            write(mode, 0, new ArrayList<>(distinct));
-            double[] cpu = new double[batches];
-            double[] wall = new double[batches];
-            for (int b = 1; b <= batches; b++) {
-                List<Object[]> rows = batch(new Random(b));
-                long c0 = cpuNanos();
-                long t0 = System.nanoTime();
-                CommitResult r = write(mode, b, rows);
-                wall[b - 1] = (System.nanoTime() - t0) / 1e9;
-                cpu[b - 1] = (cpuNanos() - c0) / 1e9;
-                System.out.printf("  %s batch %d: %.2f s wall, %.2f s CPU; rows copied %s, files removed %s, added %s, deletion vectors %s/%s%n",
-                        dv ? "dv " : "cow", b, wall[b - 1], cpu[b - 1], r.metrics().get("numTargetRowsCopied"),
-                        r.metrics().get("numTargetFilesRemoved"), r.metrics().get("numTargetFilesAdded"),
-                        r.metrics().getOrDefault("numTargetDeletionVectorsAdded", 0L), r.metrics().getOrDefault("numTargetDeletionVectorsUpdated", 0L));
+        for (int round = 0; round < rounds; round++) {
+            for (boolean dv : new boolean[] {true, false}) {
+                run(dir, dv, rows, batches);
             }
-            Arrays.sort(cpu);
-            Arrays.sort(wall);
-            System.out.printf("RESULT %s: 1%% of keys into 1M rows, median per batch %.2f s CPU, %.2f s wall; table %d rows%n",
-                    dv ? "deletion vectors" : "copy-on-write", cpu[batches / 2], wall[batches / 2],
-                    DeltaTables.readRows(table.toString()).size());
         }
     }
 
-    /** 10,000 keys: 5,000 existing (even ids) updated, 5,000 new (odd ids), spread over the whole key range. */
-    private static List<Object[]> batch(Random rnd) {
-        List<Object[]> rows = new ArrayList<>(ROWS / 100);
-        for (int k = 0; k < ROWS / 100; k++) {
-            int id = rnd.nextInt(ROWS) * 2 + (k % 2);
-            rows.add(new Object[] {id, "upd", -1.0, 0L});
+    private static void run(Path dir, boolean dv, int rows, int batches) {
+        Path table = dir.resolve((dv ? "dv-" : "cow-") + System.nanoTime());
+        WriteMode mode = mode(table, dv);
+        BitSet keys = new BitSet();
+        long batchId = 0;
+        long l0 = System.nanoTime();
+        for (int from = 0; from < rows; from += LOAD_CHUNK) { // ascending key ranges: each chunk only inserts
+            List<Object[]> chunk = new ArrayList<>();
+            for (int id = from; id < Math.min(rows, from + LOAD_CHUNK); id++) {
+                chunk.add(new Object[] {id * 2, "u" + (id % 1000), id * 0.5, 1_700_000_000_000_000L + id, "i"});
+                keys.set(id * 2);
+            }
+            write(mode, batchId++, chunk);
         }
-        return rows;
+        System.out.printf("  %s: %,d rows loaded in %.1f s wall%n", dv ? "dv " : "cow", rows, (System.nanoTime() - l0) / 1e9);
+        double[] cpu = new double[batches];
+        double[] wall = new double[batches];
+        for (int b = 1; b <= batches; b++) {
+            List<Object[]> changes = batch(new Random(b), rows);
+            for (Object[] c : changes) {
+                keys.set((Integer) c[0], !"d".equals(c[4]));
+            }
+            long c0 = cpuNanos();
+            long t0 = System.nanoTime();
+            CommitResult r = write(mode, batchId++, changes);
+            wall[b - 1] = (System.nanoTime() - t0) / 1e9;
+            cpu[b - 1] = (cpuNanos() - c0) / 1e9;
+            System.out.printf("  %s batch %d: %.2f s wall, %.2f s CPU; %,d keys: rows updated %s, deleted %s, inserted %s, copied %s;"
+                    + " files removed %s, added %s, deletion vectors %s/%s%n", dv ? "dv " : "cow", b, wall[b - 1], cpu[b - 1], changes.size(),
+                    r.metrics().get("numTargetRowsUpdated"), r.metrics().get("numTargetRowsDeleted"), r.metrics().get("numTargetRowsInserted"),
+                    r.metrics().get("numTargetRowsCopied"), r.metrics().get("numTargetFilesRemoved"), r.metrics().get("numTargetFilesAdded"),
+                    r.metrics().getOrDefault("numTargetDeletionVectorsAdded", 0L), r.metrics().getOrDefault("numTargetDeletionVectorsUpdated", 0L));
+        }
+        Arrays.sort(cpu);
+        Arrays.sort(wall);
+        int count = DeltaTables.readRows(table.toString()).size();
+        System.out.printf("RESULT %s: 1%% of keys into %,d rows, median per batch %.2f s CPU, %.2f s wall; table %,d rows (%s)%n",
+                dv ? "deletion vectors" : "copy-on-write", rows, cpu[batches / 2], wall[batches / 2], count,
+                count == keys.cardinality() ? "as expected" : "EXPECTED " + keys.cardinality());
+    }
+
+    /**
+     * rows / 100 changes (the last per key kept): half updates of existing keys (even ids), a tenth deletes of existing
+     * keys, the rest new keys (odd ids), spread over the whole key range. {@code SparkDvBench} makes the same.
+     */
+    static List<Object[]> batch(Random rnd, int rows) {
+        Map<Integer, Object[]> changes = new LinkedHashMap<>();
+        for (int k = 0; k < rows / 100; k++) {
+            int kind = k % 10;
+            int id = rnd.nextInt(rows) * 2 + (kind >= 6 ? 1 : 0);
+            changes.remove(id);
+            changes.put(id, new Object[] {id, "upd", -1.0, 0L, kind == 5 ? "d" : "u"});
+        }
+        return new ArrayList<>(changes.values());
     }
 
     private static WriteMode mode(Path table, boolean dv) {
         Engine engine = KernelEngines.create();
-        SinkConfig c = SinkConfig.builder(table.toString(), SCHEMA, "events", APP, "bench").mode(SinkMode.UPSERT, List.of("id"), null).build();
+        SinkConfig c = SinkConfig.builder(table.toString(), SCHEMA, "events", APP, "bench").mode(SinkMode.UPSERT, List.of("id"), null)
+                .changes(new SinkChanges(null, "op = 'd'", List.of("op"), SinkChanges.DEFAULT_DELETE_RETENTION)).build();
         Map<String, String> properties = dv ? Map.of("delta.enableDeletionVectors", "true") : Map.of();
-        return WriteMode.forConfig(c, new DeltaTableWriter(engine, c.tablePath(), SCHEMA, properties));
+        return WriteMode.forConfig(c, new DeltaTableWriter(engine, c.tablePath(), c.tableSchema(), properties));
     }
 
     private static CommitResult write(WriteMode mode, long batchId, List<Object[]> rows) {
