@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -27,17 +28,23 @@ import org.apache.spark.sql.types.StructType;
  * WHEN MATCHED AND NOT (t.__END_AT &lt;=&gt; s.__END_AT) THEN UPDATE SET __END_AT = s.__END_AT
  * WHEN NOT MATCHED THEN INSERT *
  * </pre>
- * {@code spark-history.txt} gets the table after the last batch, {@code id|name|lsn|__START_AT|__END_AT} by id and start.
+ * {@code spark-history.txt} gets the table after the last batch, {@code id|name|lsn|__START_AT|__END_AT} (the table's
+ * columns) by id and start.
  *
- * <p>A case whose {@code case.json} has {@code "trackHistoryExceptColumns": ["name"]} (AUTO CDC's {@code TRACK HISTORY ON
- * * EXCEPT (name)}: no column is tracked, so only a delete ends a version) takes its batches from the cdc case its
- * {@code "changes"} names, keeps every change it held in a change log (a Delta table, as AUTO CDC keeps its own), and
- * works each batch's versions out again from the whole log: a version starts at a key's first change after a delete
- * (or its first), holds the name and {@code lsn} of its last change before the next delete, and ends at that delete;
- * the MERGE then also updates a version's name and {@code lsn}, and deletes the versions no longer there
- * ({@code WHEN NOT MATCHED BY SOURCE THEN DELETE}).
+ * <p>A case whose {@code case.json} has {@code "trackHistoryExceptColumns": [...]} (AUTO CDC's {@code TRACK HISTORY ON
+ * * EXCEPT (...)}) keeps every change it held in a change log (a Delta table, as AUTO CDC keeps its own) and works each
+ * batch's versions out again from the whole log, in {@code lsn} order per key: a change that is not a delete starts a
+ * version when it is the key's first, follows a delete, or has other values than the change before it in a tracked
+ * column (every column but the key, {@code lsn}, {@code op} and the named ones); the others join the version before them.
+ * A version holds the values and {@code lsn} of its last change, starts at its first and ends at the delete that follows
+ * it or at the next version's start; the MERGE then also updates a version's columns, and deletes the versions no
+ * longer there ({@code WHEN NOT MATCHED BY SOURCE THEN DELETE}). {@code "schema"} gives the batches' columns (default
+ * {@code op STRING, id INT, name STRING, lsn BIGINT}).
  *
- * <p>Usage: {@code SparkScd2Merge GOLDEN_SCD2_DIR [CASE...]} (the batches are read from {@code ../cdc/<case>} beside it).
+ * <p>A case's batches are the {@code batch-N.json} of its own folder, or else those of {@code golden/cdc/<case>} (or of the
+ * cdc case its {@code "changes"} names).
+ *
+ * <p>Usage: {@code SparkScd2Merge GOLDEN_SCD2_DIR [CASE...]}.
  */
 public final class SparkScd2Merge {
     private SparkScd2Merge() {
@@ -49,9 +56,12 @@ public final class SparkScd2Merge {
 
     private static void run(SparkSession spark, Path dir) throws Exception {
         JsonNode spec = new ObjectMapper().readTree(dir.resolve("case.json").toFile());
-        Path changes = dir.getParent().resolveSibling("cdc").resolve(spec.path("changes").asText(dir.getFileName().toString()));
-        if (spec.path("trackHistoryExceptColumns").size() > 0) {
-            runUntracked(spark, dir, changes);
+        Path changes = Files.exists(dir.resolve("batch-0.json")) ? dir
+                : dir.getParent().resolveSibling("cdc").resolve(spec.path("changes").asText(dir.getFileName().toString()));
+        if (spec.has("trackHistoryExceptColumns")) {
+            List<String> except = new ArrayList<>();
+            spec.path("trackHistoryExceptColumns").forEach(c -> except.add(c.asText()));
+            runTracked(spark, dir, changes, StructType.fromDDL(spec.path("schema").asText(SparkCdcMerge.SCHEMA)), except);
             return;
         }
         Path tmp = Files.createTempDirectory("scd2-merge-");
@@ -79,31 +89,58 @@ public final class SparkScd2Merge {
         write(spark, dir, table);
     }
 
-    /** TRACK HISTORY ON * EXCEPT (name): the versions of each key are its runs of changes between deletes. */
-    private static void runUntracked(SparkSession spark, Path dir, Path changes) throws Exception {
-        Path tmp = Files.createTempDirectory("scd2-untracked-");
+    /** TRACK HISTORY ON * EXCEPT (except): the versions of each key are its runs of changes with the same tracked values. */
+    private static void runTracked(SparkSession spark, Path dir, Path changes, StructType schema, List<String> except)
+            throws Exception {
+        Path tmp = Files.createTempDirectory("scd2-tracked-");
         String table = tmp.resolve("t").toString();
         String log = tmp.resolve("log").toString();
-        DeltaTable.createIfNotExists(spark).location(table)
-                .addColumns(StructType.fromDDL("id INT, name STRING, lsn BIGINT, __START_AT BIGINT, __END_AT BIGINT")).execute();
-        DeltaTable.createIfNotExists(spark).location(log).addColumns(StructType.fromDDL("id INT, name STRING, lsn BIGINT, op STRING"))
-                .execute();
-        StructType schema = StructType.fromDDL(SparkCdcMerge.SCHEMA);
+        List<String> columns = new ArrayList<>();
+        List<String> tracked = new ArrayList<>();
+        StructType stored = new StructType();
+        for (StructField f : schema.fields()) {
+            if (!f.name().equals("op")) {
+                columns.add(f.name());
+                stored = stored.add(f);
+                if (!List.of("id", "lsn").contains(f.name()) && !except.contains(f.name())) {
+                    tracked.add(f.name());
+                }
+            }
+        }
+        String cols = String.join(", ", columns);
+        DeltaTable.createIfNotExists(spark).location(table).addColumns(stored.add("__START_AT", "long").add("__END_AT", "long")).execute();
+        DeltaTable.createIfNotExists(spark).location(log).addColumns(stored.add("op", "string")).execute();
+        StringBuilder lags = new StringBuilder();
+        StringBuilder sameTracked = new StringBuilder("true");
+        StringBuilder latest = new StringBuilder();
+        for (String c : tracked) {
+            lags.append(", LAG(").append(c).append(") OVER w AS prev_").append(c);
+            sameTracked.append(" AND prev_").append(c).append(" <=> ").append(c);
+        }
+        for (String c : columns) {
+            if (!List.of("id", "lsn").contains(c)) {
+                latest.append("max_by(").append(c).append(", lsn) FILTER (WHERE op != 'd') AS ").append(c).append(", ");
+            }
+        }
         for (int n = 0; Files.exists(changes.resolve("batch-" + n + ".json")); n++) {
             spark.read().schema(schema).json(changes.resolve("batch-" + n + ".json").toString())
                     .withColumn("pos", functions.monotonically_increasing_id()).createOrReplaceTempView("b");
-            spark.sql("SELECT id, name, lsn, op FROM (SELECT *, row_number() OVER (PARTITION BY id, lsn ORDER BY pos) AS rn FROM b)"
+            spark.sql("SELECT " + cols + ", op FROM (SELECT *, row_number() OVER (PARTITION BY id, lsn ORDER BY pos) AS rn FROM b)"
                     + " WHERE rn = 1 AND (id, lsn) NOT IN (SELECT id, lsn FROM delta.`" + log + "`)").createOrReplaceTempView("fresh");
-            spark.sql("INSERT INTO delta.`" + log + "` SELECT id, name, lsn, op FROM fresh");
-            spark.sql("SELECT *, SUM(CASE WHEN op != 'd' AND (prev IS NULL OR prev = 'd') THEN 1 ELSE 0 END)"
-                    + " OVER (PARTITION BY id ORDER BY lsn) AS run FROM (SELECT *, LAG(op) OVER (PARTITION BY id ORDER BY lsn) AS prev"
-                    + " FROM delta.`" + log + "`)").createOrReplaceTempView("runs");
-            spark.sql("SELECT id, max_by(name, lsn) FILTER (WHERE op != 'd') AS name, max(lsn) FILTER (WHERE op != 'd') AS lsn,"
-                    + " min(lsn) FILTER (WHERE op != 'd') AS __START_AT, min(lsn) FILTER (WHERE op = 'd') AS __END_AT"
-                    + " FROM runs WHERE run > 0 GROUP BY id, run").createOrReplaceTempView("versions");
+            spark.sql("INSERT INTO delta.`" + log + "` SELECT " + cols + ", op FROM fresh");
+            spark.sql("SELECT *, SUM(CASE WHEN op != 'd' AND (prev_op IS NULL OR prev_op = 'd' OR NOT (" + sameTracked + "))"
+                    + " THEN 1 ELSE 0 END) OVER (PARTITION BY id ORDER BY lsn) AS run FROM (SELECT *, LAG(op) OVER w AS prev_op" + lags
+                    + " FROM delta.`" + log + "` WINDOW w AS (PARTITION BY id ORDER BY lsn))").createOrReplaceTempView("runs");
+            spark.sql("SELECT id, " + latest + "max(lsn) FILTER (WHERE op != 'd') AS lsn, min(lsn) FILTER (WHERE op != 'd') AS __START_AT,"
+                    + " min(lsn) FILTER (WHERE op = 'd') AS ended FROM runs WHERE run > 0 GROUP BY id, run").createOrReplaceTempView("runs_held");
+            spark.sql("SELECT " + cols + ", __START_AT, coalesce(ended, LEAD(__START_AT) OVER (PARTITION BY id ORDER BY __START_AT))"
+                    + " AS __END_AT FROM runs_held").createOrReplaceTempView("versions");
+            StringBuilder same = new StringBuilder("t.__END_AT <=> s.__END_AT");
+            for (String c : columns) {
+                same.append(" AND t.").append(c).append(" <=> s.").append(c);
+            }
             spark.sql("MERGE INTO delta.`" + table + "` t USING versions s ON t.id = s.id AND t.__START_AT = s.__START_AT"
-                    + " WHEN MATCHED AND NOT (t.__END_AT <=> s.__END_AT AND t.name <=> s.name AND t.lsn = s.lsn)"
-                    + " THEN UPDATE SET name = s.name, lsn = s.lsn, __END_AT = s.__END_AT"
+                    + " WHEN MATCHED AND NOT (" + same + ") THEN UPDATE SET *"
                     + " WHEN NOT MATCHED THEN INSERT * WHEN NOT MATCHED BY SOURCE THEN DELETE");
         }
         write(spark, dir, table);
@@ -112,7 +149,11 @@ public final class SparkScd2Merge {
     private static void write(SparkSession spark, Path dir, String table) throws Exception {
         List<String> lines = new ArrayList<>();
         for (Row r : spark.read().format("delta").load(table).orderBy("id", "__START_AT").collectAsList()) {
-            lines.add(r.getInt(0) + "|" + r.getString(1) + "|" + r.getLong(2) + "|" + r.getLong(3) + "|" + (r.isNullAt(4) ? "null" : r.getLong(4)));
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < r.size(); i++) {
+                line.append(i == 0 ? "" : "|").append(r.isNullAt(i) ? "null" : r.get(i).toString());
+            }
+            lines.add(line.toString());
         }
         Files.write(dir.resolve("spark-history.txt"), lines);
         System.out.println(dir.getFileName() + ": " + lines.size() + " versions");
