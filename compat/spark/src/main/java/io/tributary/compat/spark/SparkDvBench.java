@@ -45,7 +45,7 @@ public final class SparkDvBench {
             spark.sql("CREATE TABLE delta.`" + table + "` (id INT, user STRING, amt DOUBLE, ts TIMESTAMP) USING delta"
                     + " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
             long t0 = System.nanoTime();
-            spark.range(rows).selectExpr("CAST(id * 2 AS INT) AS id", "concat('u', id % 1000) AS user", "id * 0.5 AS amt",
+            spark.range(rows).selectExpr("CAST(id * 2 AS INT) AS id", "concat('u', id % 1000) AS user", "CAST(id AS DOUBLE) * 0.5D AS amt",
                     "timestamp_micros(1700000000000000 + id) AS ts").repartitionByRange(Math.max(1, rows / 100_000), functions.col("id")).sortWithinPartitions("id")
                     .write().format("delta").mode("append").save(table);
             System.out.printf("  spark: %,d rows loaded in %.1f s wall%n", rows, (System.nanoTime() - t0) / 1e9);
