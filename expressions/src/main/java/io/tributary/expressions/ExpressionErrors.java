@@ -35,6 +35,12 @@ public final class ExpressionErrors {
         return at(expression, position, what + " is not supported yet; see docs/transform.md for what is");
     }
 
+    /** A HAVING aggregate the select list does not make, over an expression: only one over a column or * is computed on its own. */
+    public static TributaryException havingAggregateOfExpression(String expression, int position, String call) {
+        return at(expression, position, "the aggregate " + call + " is not in the select list; HAVING adds an aggregate of its own only"
+                + " over a column or *: select it with a name (" + call + " AS x) and write HAVING x ...");
+    }
+
     public static TributaryException badLiteral(String expression, int position, String literal, String kind) {
         return at(expression, position, literal + " is not a valid " + kind + " literal");
     }

@@ -8,7 +8,7 @@ import java.util.List;
  * as the transform it stands for: the joins, then {@code where}, then the select list, each the query's own text
  * with its place in the query. {@link #parse} refuses, naming the construct, the line and the column, what the
  * transform cannot express: subqueries, set operators, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT},
- * a {@code GROUP BY} without a window, {@code HAVING}, several FROM items, a table other than {@code source} or {@code delta.`path`},
+ * a {@code GROUP BY} without a window, {@code HAVING} without {@code GROUP BY}, several FROM items, a table other than {@code source} or {@code delta.`path`},
  * joins other than inner, left outer, left semi and left anti.
  *
  * @param sourceAlias the name the stream's columns may be qualified by: its alias, or {@code source}
@@ -43,10 +43,11 @@ public record SqlQuery(String sourceAlias, List<Join> joins, Part where, List<Pa
      * and {@code slide}, or {@code session} (from {@code session_window}), {@code groupBy} (columns, and expressions with their
      * names) and {@code select} (name to aggregate call).
      *
-     * @param at where GROUP BY is written
+     * @param at     where GROUP BY is written
+     * @param having the HAVING predicate ({@code aggregate.having}), its columns as the table names them, or null
      */
     public record Aggregation(Part at, String eventTime, String window, String slide, String session, List<String> groupBy,
-            java.util.Map<String, String> select) {
+            java.util.Map<String, String> select, Part having) {
     }
 
     /** The query's transform; a construct it cannot express, or a syntax error, is refused naming its line and column. */

@@ -8,6 +8,8 @@ import io.tributary.expressions.SqlQuery.Part;
 import io.tributary.schema.Schema;
 import java.util.Arrays;
 import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** A {@code sql:} query translated into the transform it stands for, and what it cannot express refused by name and place. */
@@ -88,7 +90,7 @@ class SqlQueryTest {
         refused("SELECT * FROM source s JOIN source t ON s.id = t.id", "source joined again at line 1, column 29");
         refused("SELECT * FROM source s JOIN users u ON s.id = u.id", "the table users at line 1, column 29");
         refused("SELECT user, count(*) AS n FROM source\nGROUP BY user", "GROUP BY without a window at line 2, column 1");
-        refused("SELECT user FROM source HAVING user > 'a'", "HAVING at line 1, column 25");
+        refused("SELECT user FROM source HAVING user > 'a'", "HAVING without GROUP BY at line 1, column 25", "WHERE");
         refused("SELECT * FROM source s RIGHT JOIN delta.`t` u ON s.id = u.id", "RIGHT OUTER JOIN at line 1, column 24");
         refused("SELECT * FROM source s FULL OUTER JOIN delta.`t` u ON s.id = u.id", "FULL OUTER JOIN at line 1, column 24");
         refused("SELECT * FROM source s CROSS JOIN delta.`t` u", "CROSS JOIN at line 1, column 24");
@@ -143,7 +145,31 @@ class SqlQueryTest {
         refused("SELECT *" + group, "SELECT * with GROUP BY");
         refused("SELECT window(ts, '1 hour', '10 minutes', '5 minutes'), sum(amt) AS t FROM source GROUP BY window(ts, '1 hour',"
                 + " '10 minutes', '5 minutes')", "a start offset is not supported");
-        refused("SELECT window(ts, '1 hour'), user, sum(amt) AS t" + group + " HAVING sum(amt) > 1", "HAVING at line 1");
+    }
+
+    @Test
+    void havingIsTheAggregationsPredicateOverItsColumnsAndAggregateCalls() {
+        SqlQuery.Aggregation a = SqlQuery.parse("SELECT window(s.ts, '1 hour') AS window, s.user, sum(s.amt) AS t FROM source s\n"
+                + "GROUP BY window(ts, '1 hour'), user\nHAVING sum(s.amt) > 10 AND s.user <> 'b' OR count(*) >= 2").aggregation();
+        assertThat(a.having().text()).as("the columns as the table names them").isEqualTo("sum(`amt`) > 10 AND `user` <> 'b' OR count(*) >= 2");
+        assertThat(a.having().at()).isEqualTo("line 3, column 8");
+        assertThat(SqlQuery.parse("SELECT window(ts, '1 hour'), sum(amt) AS t FROM source GROUP BY window(ts, '1 hour')")
+                .aggregation().having()).isNull();
+    }
+
+    @Test
+    void havingsAggregateCallsAreTheSelectedColumnsOrHiddenOnes() {
+        Map<String, String> select = new LinkedHashMap<>();
+        select.put("t", "sum(amt)");
+        select.put("n", "count(*)");
+        Having h = Having.of("SUM( amt ) > 10 AND count(*) < 5 AND max(amt) < 3 AND window.start IS NOT NULL OR max(amt) = 0", select);
+        assertThat(h.predicate()).isEqualTo("`t` > 10 AND `n` < 5 AND `_having_0` < 3 AND window.start IS NOT NULL OR `_having_0` = 0");
+        assertThat(h.hidden()).containsExactly(Map.entry("_having_0", "max(`amt`)"));
+        assertThat(Having.of("count(*) >= 2", Map.of("t", "sum(amt)")).hidden()).containsExactly(Map.entry("_having_0", "count(*)"));
+        assertThat(Having.selectedAsColumns("sum(amt * 2) > 1 AND count(*) > 1", Map.of("d", "sum(amt * 2)")))
+                .isEqualTo("`d` > 1 AND count(*) > 1");
+        assertThatThrownBy(() -> Having.of("avg(amt * 2) > 1", select)).hasMessageContaining("at position 1")
+                .hasMessageContaining("the aggregate avg(amt * 2) is not in the select list").hasMessageContaining("avg(amt * 2) AS x");
     }
 
     private static void refused(String sql, String... parts) {

@@ -19,9 +19,16 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     private final String source;
     private final String alias; // the input's alias in a query: alias.column is the input's column
 
+    private final boolean starCalls; // count(*) is a call whose one argument is the column *, as HAVING may write it
+
     AstBuilder(String source, String alias) {
+        this(source, alias, false);
+    }
+
+    AstBuilder(String source, String alias, boolean starCalls) {
         this.source = source;
         this.alias = alias;
+        this.starCalls = starCalls;
     }
 
     private String text(ParserRuleContext ctx) {
@@ -219,6 +226,11 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
 
     @Override
     public Node visitStarCall(StarCallContext ctx) {
+        if (starCalls) {
+            String name = ctx.functionName().getText().toLowerCase(Locale.ROOT);
+            return new Node.Call(name, List.of(new Node.Column(List.of("*"), "*", ctx.ASTERISK().getSymbol().getStartIndex() + 1)),
+                    text(ctx), pos(ctx));
+        }
         throw ExpressionErrors.unsupported(source, pos(ctx), "the aggregate " + text(ctx) + " outside aggregate.select");
     }
 

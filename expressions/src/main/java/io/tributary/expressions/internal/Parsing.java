@@ -36,6 +36,15 @@ public final class Parsing {
         return new AstBuilder(text, alias).visit(p.singleExpression());
     }
 
+    /**
+     * A predicate over an aggregation's output ({@code HAVING}), in which aggregate calls may appear: {@code count(*)} is a
+     * call whose one argument is the column {@code *}; {@code alias.column} as in {@link #expression(String, String)}.
+     */
+    static Node havingExpression(String text, String alias) {
+        SparkExprParser p = parser(text);
+        return new AstBuilder(text, alias, true).visit(p.singleExpression());
+    }
+
     public static SelectItem selectItem(String text) {
         return selectItem(text, null);
     }

@@ -38,11 +38,11 @@ final class SqlAggregation {
      * The aggregation of {@code GROUP BY groupBy} (written at {@code group}) with the select list {@code select}; {@code alias} is
      * the stream's alias in FROM. A select item that is null stands for a {@code *}, which a GROUP BY query cannot select.
      */
-    static Aggregation of(Part group, List<Part> groupBy, List<Item> select, String alias) {
-        return new SqlAggregation(alias).translate(group, groupBy, select);
+    static Aggregation of(Part group, List<Part> groupBy, List<Item> select, Part having, String alias) {
+        return new SqlAggregation(alias).translate(group, groupBy, select, having);
     }
 
-    private Aggregation translate(Part group, List<Part> groupBy, List<Item> select) {
+    private Aggregation translate(Part group, List<Part> groupBy, List<Item> select, Part having) {
         List<Node> keys = new ArrayList<>();
         Node.Call window = null;
         Part windowAt = null;
@@ -106,7 +106,9 @@ final class SqlAggregation {
         }
         String size = literal(window.args().get(1));
         String slide = !session && window.args().size() > 2 ? literal(window.args().get(2)) : null;
-        return new Aggregation(group, eventTime, session ? null : size, slide, session ? size : null, groupItems, aggregates);
+        // HAVING's columns are the table's: s.user is user; its aggregate calls are matched to the select list's when the aggregation is built
+        Part filter = having == null ? null : new Part(HavingRewrite.unqualified(having.text(), alias), having.line(), having.column());
+        return new Aggregation(group, eventTime, session ? null : size, slide, session ? size : null, groupItems, aggregates, filter);
     }
 
     private static boolean isWindow(Node n) {

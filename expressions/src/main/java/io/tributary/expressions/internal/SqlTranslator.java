@@ -103,9 +103,9 @@ public final class SqlTranslator {
         if (s.relation().size() > 1) {
             throw refused(s.relation(1).start, "a second FROM item", "join a Delta table with JOIN ... ON: " + SHAPE);
         }
-        if (s.having != null) {
-            throw refused(s.having, "HAVING", "the pipeline does not filter the aggregated rows yet; filter them when reading the table,"
-                    + " and the query's rows with WHERE");
+        if (s.having != null && s.group == null) {
+            throw refused(s.having, "HAVING without GROUP BY", "HAVING filters the rows of an aggregation over a window; filter the"
+                    + " query's rows with WHERE");
         }
         String alias = source(s.relation(0).relationPrimary());
         Set<String> aliases = new HashSet<>();
@@ -141,7 +141,9 @@ public final class SqlTranslator {
             }
         }
         Token g = s.group;
-        return SqlAggregation.of(new Part("GROUP BY", g.getLine(), g.getCharPositionInLine() + 1), keys, items, alias);
+        Part having = s.having == null ? null : s.expression().stream().filter(e -> e.start.getTokenIndex() > to).findFirst()
+                .map(this::part).orElseThrow();
+        return SqlAggregation.of(new Part("GROUP BY", g.getLine(), g.getCharPositionInLine() + 1), keys, items, having, alias);
     }
 
     /** The stream's alias (its name, {@code source}, without one); anything else in FROM is refused. */

@@ -1,0 +1,37 @@
+package io.tributary.expressions;
+
+import io.tributary.expressions.internal.HavingRewrite;
+import java.util.Map;
+
+/**
+ * Spark's {@code HAVING}: a predicate over an aggregation's output rows, written over its columns (the window, the
+ * group-by columns, the aggregates by name) and aggregate calls. A call the select list makes ({@code sum(amt)}, selected
+ * as {@code t}) is that column; another ({@code count(*)} while only {@code sum(amt)} is selected) is a hidden aggregate,
+ * computed with the others and never written, as Spark computes it.
+ *
+ * @param predicate the predicate over the output columns and the hidden ones
+ * @param hidden    the hidden aggregates by column name ({@code _having_0} to {@code count(*)}), in their order
+ */
+public record Having(String predicate, Map<String, String> hidden) {
+    /** The names of the hidden aggregates' columns start with it. */
+    public static final String HIDDEN_PREFIX = "_having_";
+
+    /**
+     * {@code text} over the aggregation whose select list is {@code select} (output name to aggregate call); an aggregate over an
+     * expression that the select list does not make is refused, naming it.
+     */
+    public static Having of(String text, Map<String, String> select) {
+        HavingRewrite.Result r = HavingRewrite.rewrite(text, select, HIDDEN_PREFIX);
+        return new Having(r.predicate(), r.hidden());
+    }
+
+    /** {@code text} with the aggregate calls that {@code select} makes written as their columns, the others as written. */
+    public static String selectedAsColumns(String text, Map<String, String> select) {
+        return HavingRewrite.rewrite(text, select, null).predicate();
+    }
+
+    /** A query's HAVING with the columns its FROM alias qualifies ({@code s.user}) written without it, as the output names them. */
+    public static String unqualified(String text, String alias) {
+        return HavingRewrite.unqualified(text, alias);
+    }
+}

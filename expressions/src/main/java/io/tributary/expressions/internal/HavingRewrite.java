@@ -1,0 +1,149 @@
+package io.tributary.expressions.internal;
+
+import io.tributary.expressions.ExpressionErrors;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Rewrites a {@code HAVING} predicate into one over an aggregation's output columns: an aggregate call the select list
+ * names ({@code sum(amt)} selected as {@code t}) becomes that column, any other ({@code count(*)}) a hidden column of its
+ * own, computed with the others and not written. Parsed, never matched as text: the replacements are the calls' places
+ * in the predicate.
+ */
+public final class HavingRewrite {
+    private static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last");
+
+    private final String text;
+    private final Map<String, String> selected = new HashMap<>(); // an aggregate call's shape -> its output name
+    private final String hiddenPrefix;
+    private final Map<String, String> hidden = new LinkedHashMap<>(); // hidden name -> aggregate call
+    private final Map<String, String> hiddenByShape = new HashMap<>();
+    private final List<int[]> spans = new ArrayList<>();
+    private final List<String> replacements = new ArrayList<>();
+
+    /** The predicate as rewritten, and the hidden aggregates by name ({@code count(*)}), in their order. */
+    public record Result(String predicate, Map<String, String> hidden) {
+    }
+
+    private HavingRewrite(String text, Map<String, String> select, String hiddenPrefix) {
+        this.text = text;
+        this.hiddenPrefix = hiddenPrefix;
+        select.forEach((name, call) -> {
+            String shape = callShape(call);
+            if (shape != null) {
+                selected.putIfAbsent(shape, name);
+            }
+        });
+    }
+
+    /**
+     * {@code text} with each aggregate call that {@code select} (output name to call) makes written as that column; with
+     * {@code hiddenPrefix} not null, each other aggregate call as a hidden column named by the prefix and a number, else left
+     * as written.
+     */
+    public static Result rewrite(String text, Map<String, String> select, String hiddenPrefix) {
+        HavingRewrite r = new HavingRewrite(text, select, hiddenPrefix);
+        r.walk(Parsing.havingExpression(text, null), false);
+        return new Result(r.replaced(), java.util.Collections.unmodifiableMap(r.hidden));
+    }
+
+    /** {@code text} with each column that {@code alias} qualifies ({@code s.user}) written without it ({@code `user`}). */
+    public static String unqualified(String text, String alias) {
+        HavingRewrite r = new HavingRewrite(text, Map.of(), null);
+        r.walk(Parsing.havingExpression(text, alias), true);
+        return r.replaced();
+    }
+
+    private void walk(Node n, boolean columns) {
+        if (n instanceof Node.Column c) {
+            if (columns && !isStar(c)) {
+                replace(c, path(c));
+            }
+        } else if (n instanceof Node.Call c) {
+            if (!columns && isAggregate(c)) {
+                aggregate(c);
+                return;
+            }
+            c.args().forEach(a -> walk(a, columns));
+        } else if (n instanceof Node.Cast c) {
+            walk(c.child(), columns);
+        } else if (n instanceof Node.Field f) {
+            walk(f.child(), columns);
+        } else if (n instanceof Node.Case c) {
+            c.conditions().forEach(x -> walk(x, columns));
+            c.values().forEach(x -> walk(x, columns));
+            if (c.otherwise() != null) {
+                walk(c.otherwise(), columns);
+            }
+        }
+    }
+
+    private void aggregate(Node.Call c) {
+        String shape = shape(c);
+        String name = selected.get(shape);
+        if (name == null && hiddenPrefix != null) {
+            Node arg = c.args().get(0);
+            if (!(arg instanceof Node.Column column)) {
+                throw ExpressionErrors.havingAggregateOfExpression(text, c.position(), c.text());
+            }
+            name = hiddenByShape.computeIfAbsent(shape, s -> {
+                String hiddenName = hiddenPrefix + hidden.size();
+                hidden.put(hiddenName, c.name() + "(" + (isStar(column) ? "*" : path(column)) + ")");
+                return hiddenName;
+            });
+        }
+        if (name != null) {
+            replace(c, quoted(name));
+        }
+    }
+
+    private void replace(Node n, String with) {
+        spans.add(new int[] {n.position() - 1, n.position() - 1 + n.text().length()});
+        replacements.add(with);
+    }
+
+    private String replaced() {
+        StringBuilder s = new StringBuilder(text);
+        for (int i = spans.size() - 1; i >= 0; i--) { // the walk goes left to right; replace from the right
+            s.replace(spans.get(i)[0], spans.get(i)[1], replacements.get(i));
+        }
+        return s.toString();
+    }
+
+    private static boolean isAggregate(Node.Call c) {
+        return AGGREGATES.contains(c.name()) && c.args().size() == 1;
+    }
+
+    private static boolean isStar(Node n) {
+        return n instanceof Node.Column c && c.names().equals(List.of("*")) && c.text().equals("*");
+    }
+
+    /** {@code sum(col:amt)}, {@code count(*)}: an aggregate call's structure, the same however it is written. */
+    private static String shape(Node.Call c) {
+        Node arg = c.args().get(0);
+        return c.name() + "(" + (isStar(arg) ? "*" : SqlAggregation.shape(arg)) + ")";
+    }
+
+    /** The shape of an aggregate call written as {@code aggregate.select} takes it, or null when it is none. */
+    private static String callShape(String call) {
+        try {
+            Node n = Parsing.havingExpression(call, null);
+            return n instanceof Node.Call c && isAggregate(c) ? shape(c) : null;
+        } catch (RuntimeException notACall) {
+            return null;
+        }
+    }
+
+    private static String path(Node.Column c) {
+        return c.names().stream().map(HavingRewrite::quoted).collect(Collectors.joining("."));
+    }
+
+    private static String quoted(String name) {
+        return "`" + name.replace("`", "``") + "`";
+    }
+}
