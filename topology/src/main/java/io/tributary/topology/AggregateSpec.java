@@ -3,7 +3,9 @@ package io.tributary.topology;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
+import io.tributary.expressions.Having;
 import io.tributary.topology.internal.AggregateParser;
+import io.tributary.topology.internal.HavingColumns;
 import io.tributary.topology.internal.TopologyErrors;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +28,8 @@ import java.util.Set;
  * group that overlap or touch merge into one, from the earliest start to the latest end.
  */
 public final class AggregateSpec {
+    /** The spec key of {@link #having()}, as errors name it. */
+    public static final String HAVING_KEY = "aggregate.having";
     private final Schema input;
     private final String eventTime;
     private final int eventTimeIndex;
@@ -38,6 +42,8 @@ public final class AggregateSpec {
     private final List<Aggregate> aggregates;
     private final OutputMode outputMode;
     private final Schema outputSchema;
+    private final Schema resultSchema;
+    private final String having;
 
     private AggregateSpec(Builder b, Schema input) {
         this.input = input;
@@ -71,16 +77,22 @@ public final class AggregateSpec {
             }
             parsed.add(a);
         }
-        this.aggregates = List.copyOf(parsed);
         this.outputMode = b.outputMode;
-        this.outputSchema = buildOutputSchema();
+        this.outputSchema = buildOutputSchema(parsed);
+        Having h = b.having == null ? null : HavingColumns.of(HAVING_KEY, b.having, b.select);
+        if (h != null) {
+            h.hidden().forEach((name, call) -> parsed.add(AggregateParser.parse(HAVING_KEY, name, call, input)));
+        }
+        this.aggregates = List.copyOf(parsed);
+        this.resultSchema = h == null ? outputSchema : buildOutputSchema(aggregates);
+        this.having = h == null ? null : HavingColumns.check(HAVING_KEY, b.having, h.predicate(), resultSchema);
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    private Schema buildOutputSchema() {
+    private Schema buildOutputSchema(List<Aggregate> aggregates) {
         DataType ts = input.field(eventTimeIndex).type();
         List<Field> fields = new ArrayList<>();
         fields.add(new Field(windowColumn(), DataType.struct(new Schema(List.of(
@@ -166,12 +178,26 @@ public final class AggregateSpec {
         return groupByIndex.clone();
     }
 
+    /** The aggregates the state computes: the select list's, then those only {@link #having()} reads. */
     public List<Aggregate> aggregates() {
         return aggregates;
     }
 
     public OutputMode outputMode() {
         return outputMode;
+    }
+
+    /**
+     * Spark's HAVING over {@link #resultSchema()}: a row it does not keep (false or null) is not written; null for none. Its
+     * aggregate calls are the columns that compute them: the select list's, or hidden ones after them ({@link #aggregates()}).
+     */
+    public String having() {
+        return having;
+    }
+
+    /** The rows the aggregation computes: {@link #outputSchema()}, then the aggregates only {@link #having()} reads (not written). */
+    public Schema resultSchema() {
+        return resultSchema;
     }
 
     /**
@@ -188,7 +214,8 @@ public final class AggregateSpec {
         String w = session != null ? "session_window(" + eventTime + ", " + session + ")"
                 : "window(" + eventTime + ", " + window + (isTumbling() ? "" : ", " + slide) + ")";
         return w + " groupBy " + groupBy
-                + " select " + aggregates + " watermark " + watermark + " outputMode " + outputMode.sparkName();
+                + " select " + aggregates + (having == null ? "" : " having " + having) + " watermark " + watermark
+                + " outputMode " + outputMode.sparkName();
     }
 
     /** Collects the settings; {@link #build(Schema)} checks them against the input schema. */
@@ -201,6 +228,7 @@ public final class AggregateSpec {
         private final List<String> groupBy = new ArrayList<>();
         private final Map<String, String> select = new LinkedHashMap<>();
         private OutputMode outputMode;
+        private String having;
 
         private Builder() {
         }
@@ -254,6 +282,15 @@ public final class AggregateSpec {
 
         public Builder select(Map<String, String> namedExpressions) {
             namedExpressions.forEach(this::select);
+            return this;
+        }
+
+        /**
+         * Spark's HAVING ({@code aggregate.having}): a predicate over the output columns and aggregate calls; a call the select
+         * list does not make ({@code count(*)}) is computed as a hidden column. Null means none.
+         */
+        public Builder having(String predicate) {
+            this.having = predicate;
             return this;
         }
 

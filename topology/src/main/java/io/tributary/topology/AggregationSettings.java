@@ -1,5 +1,8 @@
 package io.tributary.topology;
 
+import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.Having;
+import io.tributary.schema.TributaryException;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
 import java.time.Duration;
@@ -26,6 +29,9 @@ public final class AggregationSettings {
     public static final Setting<Map<String, String>> SELECT = Setting.map("select",
             "the aggregates by output name: sum(col), count(*), count(col), count_if(cond), min, max, avg, first, last; with a file source the"
                     + " argument may be a Spark SQL expression, e.g. sum(amt * qty), computed as the rows are read (docs/transform.md)");
+    public static final Setting<String> HAVING = Setting.string("having", "Spark's HAVING: a Spark SQL predicate over the output"
+            + " columns (the window, the groupBy columns, the aggregates by name) and aggregate calls, e.g. \"t > 100 AND count(*) >= 2\";"
+            + " a row it does not keep is not written (docs/transform.md)");
     public static final Setting<String> LATE_ROWS = Setting.oneOf("lateRows", "rows later than the watermark: dropped and counted"
             + " (Spark), or also kept in the late-rows topic", "drop", "deadLetter").withDefault("drop");
     public static final Setting<Duration> CLOSE_IDLE = Setting.duration("closeIdleWindowsAfter", "beyond Spark: after this much"
@@ -38,11 +44,12 @@ public final class AggregationSettings {
             (k, v) -> OutputMode.parse(v), "append", "update", "complete").withDefault("append");
 
     /** The settings under {@code aggregate.}, in the order the documentation lists them. */
-    public static final List<Setting<?>> ALL = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, SESSION, GROUP_BY, SELECT, LATE_ROWS, CLOSE_IDLE,
-            STANDBY_REPLICAS);
+    public static final List<Setting<?>> ALL = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, SESSION, GROUP_BY, SELECT, HAVING, LATE_ROWS,
+            CLOSE_IDLE, STANDBY_REPLICAS);
 
     /** The settings that define an aggregation: any of them given means the pipeline aggregates. */
-    private static final List<Setting<?>> DEFINING = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, SESSION, GROUP_BY, SELECT, LATE_ROWS, CLOSE_IDLE);
+    private static final List<Setting<?>> DEFINING = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, SESSION, GROUP_BY, SELECT, HAVING, LATE_ROWS,
+            CLOSE_IDLE);
 
     private AggregationSettings() {
     }
@@ -68,6 +75,14 @@ public final class AggregationSettings {
         if (groupBy == null) {
             groupBy = values.get(GROUP_BY);
         }
+        String having = values.get(HAVING);
+        if (having != null) { // the aggregate calls the select list makes, as written there (before expressions become columns)
+            try {
+                having = Having.selectedAsColumns(having, values.map(SELECT));
+            } catch (TributaryException e) {
+                throw ExpressionErrors.inSetting(AggregateSpec.HAVING_KEY, e);
+            }
+        }
         return AggregateSpec.builder()
                 .eventTime(values.get(EVENT_TIME))
                 .watermark(values.get(WATERMARK))
@@ -77,6 +92,7 @@ public final class AggregationSettings {
                 .groupBy(groupBy == null ? List.of() : groupBy)
                 .select(select != null ? select : values.map(SELECT))
                 .outputMode(values.get(OUTPUT_MODE))
+                .having(having)
                 .build(input);
     }
 }

@@ -128,4 +128,23 @@ class AggregateSpecTest {
         assertThatThrownBy(() -> valid().select("c", "count_if(amt)").build(INPUT))
                 .hasMessageContaining("aggregate.select.c: count_if(amt) reads a DOUBLE column; count_if needs a BOOLEAN");
     }
+
+    @Test
+    void havingReadsTheOutputColumnsAndHidesTheAggregatesItAlsoNeeds() {
+        AggregateSpec spec = valid().having("t > 10 AND count(*) >= 2 AND window.start IS NOT NULL").build(INPUT);
+        assertThat(spec.having()).isEqualTo("t > 10 AND `_having_0` >= 2 AND window.start IS NOT NULL");
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE");
+        assertThat(spec.resultSchema().toDdl()).endsWith("t DOUBLE, _having_0 BIGINT");
+        assertThat(spec.aggregates()).hasSize(2);
+    }
+
+    @Test
+    void aHavingThatIsNotABooleanOverTheOutputIsRefusedNamingTheKey() {
+        assertThatThrownBy(() -> valid().having("amt > 1").build(INPUT)).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("aggregate.having: expression").hasMessageContaining("no column 'amt'");
+        assertThatThrownBy(() -> valid().having("t + 1").build(INPUT))
+                .hasMessageContaining("aggregate.having: \"t + 1\" is a DOUBLE, not a BOOLEAN");
+        assertThatThrownBy(() -> valid().having("sum(nope) > 1").build(INPUT))
+                .hasMessageContaining("aggregate.having: column 'nope' in 'sum(`nope`)' is not in the input schema");
+    }
 }

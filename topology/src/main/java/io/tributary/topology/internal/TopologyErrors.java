@@ -27,6 +27,18 @@ public final class TopologyErrors {
     }
 
     /** When an aggregate's name is already an output column. */
+    /** When HAVING's predicate is not a BOOLEAN, as Spark refuses it (DATATYPE_MISMATCH). */
+    public static TributaryException havingNotBoolean(String key, String predicate, String type) {
+        return new TributaryException(key + ": \"" + predicate + "\" is a " + type + ", not a BOOLEAN; HAVING keeps the rows for which"
+                + " a condition holds, e.g. \"t > 100\" or \"count(*) >= 2\"");
+    }
+
+    /** When HAVING fails on a row as Spark's ANSI mode fails the query (a division by zero, an overflow). */
+    public static TributaryException havingFailed(String key, String where, String row, RuntimeException cause) {
+        return new TributaryException(key + ": failed on the row " + row + " (" + where + "): " + cause.getMessage()
+                + "; Spark fails the query too: guard the predicate (try_divide, CASE WHEN ...)", cause);
+    }
+
     public static TributaryException selectNameTaken(String name) {
         return new TributaryException("aggregate.select." + name + ": the name '" + name + "' is already an output column "
                 + "(window or session_window, the groupBy columns and the other aggregates); give it another name");

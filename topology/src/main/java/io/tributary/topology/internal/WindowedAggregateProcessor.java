@@ -69,6 +69,8 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final boolean forwardLateRows;
     private final RowJson input;
     private final RowJson output;
+    /** Spark's HAVING over the result rows, or null: a row it does not keep is not written, nor counted as written. */
+    private final HavingColumns having;
     private final List<DataType> groupTypes = new ArrayList<>();
     private final int[] groupIndex;
     private final long[] starts;
@@ -97,6 +99,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         this.forwardLateRows = forwardLateRows;
         this.input = new RowJson(spec.inputSchema());
         this.output = new RowJson(spec.outputSchema());
+        this.having = HavingColumns.filter(spec);
         this.groupIndex = spec.groupByIndex();
         for (int i : groupIndex) {
             groupTypes.add(spec.inputSchema().field(i).type());
@@ -287,13 +290,18 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             return;
         }
         PendingClose c = meta.closes().get(0);
-        OutputPolicy.Step step = windows.closeStep(c.from(), c.bound(), room, row -> emit(c.partition(), c.timestamp(), row));
+        long[] written = {0};
+        OutputPolicy.Step step = windows.closeStep(c.from(), c.bound(), room, row -> {
+            if (emit(c.partition(), c.timestamp(), row)) {
+                written[0]++;
+            }
+        });
         forwardResults(c.partition(), c.timestamp());
         closedSinceCommit += step.stored();
         meta.addStateRows(-step.purged());
-        meta.closeStepped(step.next(), step.emitted(), step.purged());
+        meta.closeStepped(step.next(), written[0], step.purged());
         recordRowMetrics();
-        metrics.output(step.emitted());
+        metrics.output(written[0]);
         PendingClose now = meta.closes().get(0);
         if (now.from() <= now.bound()) {
             LOG.debug("{}: batch {}: {} windows closed, going on from window start {} after a commit", where(), c.batchId(),
@@ -306,19 +314,26 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         meta.closeDone();
     }
 
-    private void emit(int partition, long timestamp, Object[] row) {
+    /** Writes a result row unless HAVING drops it; whether it was written (the marker counts the rows written). */
+    private boolean emit(int partition, long timestamp, Object[] row) {
+        if (having != null && (row = having.kept(row, this::where)) == null) {
+            return false;
+        }
         results.add(output, row, -1);
         if (results.rows() >= RESULT_ROWS_PER_RECORD || results.bytes() >= RESULT_RECORD_BYTES) {
             forwardResults(partition, timestamp);
         }
+        return true;
     }
+
 
     /** Ends the batch in one go (update and complete modes, sessions): its rows, its purge, its marker. */
     private void endBatchAtOnce(Marker marker, int partition, long timestamp) {
         long[] emitted = {0};
         long purged = windows.endBatch(watermarkMicros(), meta.seq(), row -> {
-            emit(partition, timestamp, row);
-            emitted[0]++;
+            if (emit(partition, timestamp, row)) {
+                emitted[0]++;
+            }
         });
         forwardResults(partition, timestamp);
         if (purged > 0) {

@@ -1,0 +1,73 @@
+package io.tributary.topology.internal;
+
+import io.tributary.expressions.Expression;
+import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.Having;
+import io.tributary.schema.DataType;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import io.tributary.topology.AggregateSpec;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Spark's HAVING of an aggregation: checked when the aggregation is built (errors name the spec key), and, for one task,
+ * the filter of its result rows: a row kept loses the hidden aggregates only HAVING reads, as they are not written.
+ */
+public final class HavingColumns {
+    private final Expression predicate;
+    private final int width;
+
+    private HavingColumns(Expression predicate, int width) {
+        this.predicate = predicate;
+        this.width = width;
+    }
+
+    /** The filter of {@code spec}'s result rows, or null when it has no HAVING. */
+    static HavingColumns filter(AggregateSpec spec) {
+        return spec.having() == null ? null
+                : new HavingColumns(compile(AggregateSpec.HAVING_KEY, spec.having(), spec.resultSchema()), spec.outputSchema().size());
+    }
+
+    /** The row as written when HAVING keeps it (true; false and null drop it, as Spark's filter does), else null. */
+    Object[] kept(Object[] row, Supplier<String> where) {
+        Object keep;
+        try {
+            keep = predicate.eval(row);
+        } catch (RuntimeException e) {
+            throw TopologyErrors.havingFailed(AggregateSpec.HAVING_KEY, where.get(), Arrays.toString(row), e);
+        }
+        if (!Boolean.TRUE.equals(keep)) {
+            return null;
+        }
+        return row.length > width ? Arrays.copyOf(row, width) : row;
+    }
+
+    /** {@code text} over the select list {@code select}: its calls as columns, the other aggregates hidden ones. */
+    public static Having of(String key, String text, Map<String, String> select) {
+        try {
+            return Having.of(text, select);
+        } catch (TributaryException e) {
+            throw ExpressionErrors.inSetting(key, e);
+        }
+    }
+
+    /** {@code predicate} (written as {@code text}) compiled over {@code rows}: it must be a BOOLEAN, as Spark requires. */
+    public static String check(String key, String text, String predicate, Schema rows) {
+        Expression e = compile(key, predicate, rows);
+        if (e.type() != null && e.type().kind() != DataType.Kind.BOOLEAN) {
+            throw TopologyErrors.havingNotBoolean(key, text, e.type().ddl());
+        }
+        return predicate;
+    }
+
+    /** The predicate over the aggregation's result rows, compiled for one task. */
+    private static Expression compile(String key, String predicate, Schema rows) {
+        try {
+            return Expression.compile(rows, predicate);
+        } catch (TributaryException e) {
+            throw ExpressionErrors.inSetting(key, e);
+        }
+    }
+}
