@@ -61,7 +61,7 @@ public final class HavingRewrite {
 
     private void walk(Node n, boolean columns) {
         if (n instanceof Node.Column c) {
-            if (columns && !isStar(c)) {
+            if (columns && !isStar(c) && !c.text().equals(String.join(".", c.names()))) { // s.user; user stays as written
                 replace(c, path(c));
             }
         } else if (n instanceof Node.Call c) {

@@ -349,8 +349,13 @@ public final class PipelineParts {
         List<String> items = TransformParts.groupByItems(spec);
         Map<String, String> select = new java.util.LinkedHashMap<>();
         TransformParts.aggregates(spec, select);
-        return AggregationSettings.spec(spec.values(placed), input, items.isEmpty() ? null : items.stream().map(Transform::itemName).toList(),
-                select.isEmpty() ? null : select);
+        try {
+            return AggregationSettings.spec(spec.values(placed), input, items.isEmpty() ? null : items.stream().map(Transform::itemName).toList(),
+                    select.isEmpty() ? null : select);
+        } catch (TributaryException e) {
+            String having = AggregationSettings.HAVING.under(Settings.AGGREGATE).key();
+            throw String.valueOf(e.getMessage()).startsWith(having + ":") && spec.has(having) ? ServiceErrors.at(spec.origin(having), e) : e;
+        }
     }
 
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {

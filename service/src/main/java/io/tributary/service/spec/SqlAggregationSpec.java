@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * A {@code sql:} query with {@code GROUP BY window(ts, ...), ...} as the {@code aggregate:} block it stands for: its
  * event time, window (slide, or session gap), group-by columns and aggregates become {@code aggregate.eventTime},
- * {@code window}, {@code slide} or {@code session}, {@code groupBy} and {@code select.NAME}, placed where the query is
+ * {@code window}, {@code slide} or {@code session}, {@code groupBy}, {@code select.NAME} and {@code having}, placed where the query is
  * written, so that the rest of the pipeline reads them as it reads the block's. The watermark stays a setting
  * ({@code aggregate.watermark}), as SQL has no clause for it.
  */
@@ -36,6 +36,9 @@ final class SqlAggregationSpec {
         String where = origins.getOrDefault(Settings.SQL, "spec");
         String groupBy = "GROUP BY at " + a.at().at() + " of the query";
         List<String> given = new ArrayList<>(List.of(Settings.EVENT_TIME, Settings.WINDOW, Settings.SLIDE, SESSION, Settings.GROUP_BY));
+        if (a.having() != null) {
+            given.add(HAVING);
+        }
         values.keySet().stream().filter(k -> k.startsWith(Settings.SELECT + ".")).forEach(given::add);
         for (String key : given) {
             if (values.containsKey(key)) {
@@ -52,9 +55,13 @@ final class SqlAggregationSpec {
         put(values, origins, SESSION, a.session(), origin);
         put(values, origins, Settings.GROUP_BY, a.groupBy().isEmpty() ? null : String.join(", ", a.groupBy()), origin);
         a.select().forEach((name, call) -> put(values, origins, Settings.SELECT + "." + name, call, origin));
+        if (a.having() != null) {
+            put(values, origins, HAVING, a.having().text(), where + " (sql: HAVING at " + a.having().at() + " of the query)");
+        }
     }
 
     private static final String SESSION = AggregationSettings.SESSION.under(Settings.AGGREGATE).key();
+    private static final String HAVING = AggregationSettings.HAVING.under(Settings.AGGREGATE).key();
 
     private static void put(Map<String, String> values, Map<String, String> origins, String key, String value, String origin) {
         if (value != null) {

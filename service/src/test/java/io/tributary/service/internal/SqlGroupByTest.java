@@ -99,4 +99,54 @@ class SqlGroupByTest {
                   select: { n: count(*) }
                 """)).isInstanceOf(TributaryException.class).hasMessageContaining("line 9: key 'aggregate.select.n' and the query of sql");
     }
+
+    @Test
+    void havingIsAggregateHavingAndKeepsItsHiddenAggregateOutOfTheTable() throws IOException {
+        PipelineSpec block = spec("""
+                aggregate:
+                  eventTime: ts
+                  watermark: 5 minutes
+                  window: 10 minutes
+                  groupBy: [user]
+                  select: { t: "sum(amt * qty)" }
+                  having: "sum(amt * qty) > 10 AND count(*) >= 2"
+                """);
+        PipelineSpec query = spec("""
+                sql: |
+                  SELECT window(s.ts, '10 minutes') AS window, s.user, sum(amt * qty) AS t
+                  FROM source s
+                  GROUP BY window(ts, '10 minutes'), user
+                  HAVING sum(s.amt * s.qty) > 10 AND count(*) >= 2
+                aggregate:
+                  watermark: 5 minutes
+                """);
+        assertThat(described(query)).isEqualTo(described(block))
+                .contains("having `t` > 10 AND `_having_0` >= 2").endsWith("-> window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE");
+        assertThat(query.origin("aggregate.having")).endsWith("line 6 (sql: HAVING at line 4, column 8 of the query)");
+    }
+
+    @Test
+    void aHavingOverAColumnTheTableHasNotOrThatIsNotABooleanIsRefusedAtItsLine() throws IOException {
+        PipelineSpec unknown = spec("""
+                sql: |
+                  SELECT window(ts, '10 minutes') AS window, user, sum(amt) AS t FROM source
+                  GROUP BY window(ts, '10 minutes'), user
+                  HAVING amt > 1
+                aggregate:
+                  watermark: 5 minutes
+                """);
+        assertThatThrownBy(() -> described(unknown)).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("pipeline.yaml line 6 (sql: HAVING at line 3, column 8 of the query): aggregate.having: expression \"amt > 1\"")
+                .hasMessageContaining("no column 'amt'");
+        PipelineSpec notBoolean = spec("""
+                aggregate:
+                  eventTime: ts
+                  watermark: 5 minutes
+                  window: 10 minutes
+                  select: { t: "sum(amt)" }
+                  having: "t * 2"
+                """);
+        assertThatThrownBy(() -> described(notBoolean)).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("pipeline.yaml line 11: aggregate.having: \"t * 2\" is a DOUBLE, not a BOOLEAN");
+    }
 }
