@@ -328,6 +328,9 @@ public final class AggregateSpec {
             if (session != null && outputMode != OutputMode.APPEND) {
                 throw TopologyErrors.sessionOutputMode(outputMode.sparkName());
             }
+            if (having != null && outputMode == OutputMode.COMPLETE) {
+                throw TopologyErrors.havingInCompleteMode(HAVING_KEY);
+            }
             return new AggregateSpec(this, input);
         }
 

@@ -146,5 +146,7 @@ class AggregateSpecTest {
                 .hasMessageContaining("aggregate.having: \"t + 1\" is a DOUBLE, not a BOOLEAN");
         assertThatThrownBy(() -> valid().having("sum(nope) > 1").build(INPUT))
                 .hasMessageContaining("aggregate.having: column 'nope' in 'sum(`nope`)' is not in the input schema");
+        assertThatThrownBy(() -> valid().having("t > 1").outputMode(OutputMode.COMPLETE).build(INPUT))
+                .hasMessageContaining("aggregate.having with outputMode complete").hasMessageContaining("use outputMode update");
     }
 }

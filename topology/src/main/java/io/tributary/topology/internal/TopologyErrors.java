@@ -33,6 +33,13 @@ public final class TopologyErrors {
                 + " a condition holds, e.g. \"t > 100\" or \"count(*) >= 2\"");
     }
 
+    /** When HAVING is given in complete mode, whose upserts would keep a row HAVING drops after it was written. */
+    public static TributaryException havingInCompleteMode(String key) {
+        return new TributaryException(key + " with outputMode complete: the table is upserted, so a row written in one batch"
+                + " and dropped by HAVING in a later one would stay, where Spark's complete mode rewrites the table without it; use"
+                + " outputMode update (the rows HAVING keeps, as Spark's foreachBatch MERGE) or filter when reading the table");
+    }
+
     /** When HAVING fails on a row as Spark's ANSI mode fails the query (a division by zero, an overflow). */
     public static TributaryException havingFailed(String key, String where, String row, RuntimeException cause) {
         return new TributaryException(key + ": failed on the row " + row + " (" + where + "): " + cause.getMessage()
