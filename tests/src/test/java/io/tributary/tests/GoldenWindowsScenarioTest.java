@@ -99,6 +99,32 @@ class GoldenWindowsScenarioTest {
         }
     }
 
+    /**
+     * Spark's HAVING cases (golden/having): the case's query as {@code sql:} in its output mode over its golden/windows
+     * input, run by run; the table after each run must be Spark's (update mode: the sink's upsert, Spark's MERGE), and each
+     * run must end, its sink waiting for no row HAVING dropped.
+     */
+    @ParameterizedTest(name = "having {0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"append-count", "update-sum", "append-late", "update-late"})
+    void havingLeavesSparksTable(String havingCase) throws IOException {
+        com.fasterxml.jackson.databind.JsonNode c = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(Golden.read("having/" + havingCase + "/case.json"));
+        String spec = SQL_SPEC.replace("""
+                  SELECT window(ts, '10 minutes') AS window, user, sum(amt) AS t
+                  FROM source
+                  GROUP BY window(ts, '10 minutes'), user
+                """, "  " + c.get("query").asText() + "\n").replace("outputMode: append", "outputMode: " + c.get("outputMode").asText());
+        assertThat(spec).contains("HAVING");
+        Workspace ws = new Workspace(dir, spec);
+        for (int run = 1; run <= c.get("runs").asInt(); run++) {
+            String file = "run" + run + ".json";
+            ws.addFileInOrder(file, golden(c.get("input").asText() + "/" + file).strip().split("\n"));
+            ws.tributary("run").assertOk();
+            assertThat(table(dir.resolve("agg").toString())).as("%s after run %d", havingCase, run)
+                    .containsExactlyInAnyOrderElementsOf(Golden.windowRows("having/" + havingCase + "/after-run" + run + ".txt"));
+        }
+    }
+
     /** The table as the golden files print it: {@code {start, end}|user|t}. */
     static List<String> table(String path) {
         List<String> rows = new ArrayList<>();

@@ -35,7 +35,7 @@ class GoldenHavingTest {
     Path stateDir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"append-count", "update-sum"})
+    @ValueSource(strings = {"append-count", "update-sum", "append-late", "update-late"})
     void havingOverFourRunsGivesSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("having/" + name + "/case.json")));
         SqlQuery.Aggregation query = SqlQuery.parse(c.get("query").asText()).aggregation();
