@@ -115,7 +115,7 @@ public final class ServiceBench {
             BenchData.write(staging, "warm-up-" + i, id, rate, 1);
             id += rate;
             written += rate;
-            long at = drop(staging, input, null);
+            long at = drop(staging.resolve("warm-up-" + i + "-00000.json"), input, null);
             awaitCommitted(p, written, Duration.ofSeconds(60));
             out.printf(Locale.ROOT, "warm-up file %d: %.0f ms to commit%n", i + 1, (committedAt(written) - at) / 1e6);
         }
@@ -127,13 +127,17 @@ public final class ServiceBench {
         long phaseStart = System.nanoTime();
         long phaseCpu = cpuTicks(p);
         long next = phaseStart;
+        // each file is written an interval before it is moved in, as a producer writes aside, then renames
+        BenchData.write(staging, "latency-0", id, fileRows, 1);
         for (int i = 0; i < count; i++) {
             next += TimeUnit.MILLISECONDS.toNanos(intervalMs);
-            BenchData.write(staging, "latency-" + i, id, fileRows, 1);
             id += fileRows;
             written += fileRows;
-            dropped[i] = drop(staging, input, trace);
+            dropped[i] = drop(staging.resolve("latency-" + i + "-00000.json"), input, trace);
             upTo[i] = written;
+            if (i + 1 < count) {
+                BenchData.write(staging, "latency-" + (i + 1), id, fileRows, 1);
+            }
             if (i % Math.max(1, 10_000 / intervalMs) == 0) {
                 rss.add(String.format(Locale.ROOT, "%.0f", rssBytes(p) / 1048576.0));
             }
@@ -266,18 +270,15 @@ public final class ServiceBench {
         }
     }
 
-    /** Moves the staged file into the input folder; returns when (nanoTime), noted in {@code trace} unless null. */
-    private static long drop(Path staging, Path input, LatencyTrace trace) throws IOException {
-        try (var staged = Files.list(staging)) {
-            Path f = staged.findFirst().orElseThrow();
-            long at = System.nanoTime();
-            long atMs = System.currentTimeMillis();
-            Files.move(f, input.resolve(f.getFileName()), StandardCopyOption.ATOMIC_MOVE);
-            if (trace != null) {
-                trace.dropped(f.getFileName().toString(), atMs);
-            }
-            return at;
+    /** Moves the staged file {@code f} into the input folder; returns when (nanoTime), noted in {@code trace} unless null. */
+    private static long drop(Path f, Path input, LatencyTrace trace) throws IOException {
+        long at = System.nanoTime();
+        long atMs = System.currentTimeMillis();
+        Files.move(f, input.resolve(f.getFileName()), StandardCopyOption.ATOMIC_MOVE);
+        if (trace != null) {
+            trace.dropped(f.getFileName().toString(), atMs);
         }
+        return at;
     }
 
     private double awaitReady(Process p, int port, long since) throws InterruptedException {
