@@ -1,6 +1,11 @@
 package io.tributary.service.internal;
 
+import io.tributary.expressions.Transform;
 import io.tributary.kafka.KafkaSubscription;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import io.tributary.settings.Setting;
+import io.tributary.topology.AggregationSettings;
 import io.tributary.schema.PipelineStage;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
@@ -108,5 +113,22 @@ final class AggregationParts {
         String name = config.stageName();
         stages.add(Stage.opening(name, threads.<PipelineStage>submit(() -> Recovery.open(name, options.stopRequested(),
                 () -> new StreamsAggregation(config, client)))));
+    }
+
+    /** The aggregation the spec asks for, or null for a raw pipeline. */
+    static AggregateSpec aggregateSpec(PipelineSpec spec, Schema input) {
+        Map<String, Setting<?>> placed = new java.util.LinkedHashMap<>();
+        AggregationSettings.ALL.forEach(s -> placed.put(s.key(), s.under(Settings.AGGREGATE)));
+        placed.put(AggregationSettings.OUTPUT_MODE.key(), AggregationSettings.OUTPUT_MODE);
+        List<String> items = TransformParts.groupByItems(spec);
+        Map<String, String> select = new java.util.LinkedHashMap<>();
+        TransformParts.aggregates(spec, select);
+        try {
+            return AggregationSettings.spec(spec.values(placed), input, items.isEmpty() ? null : items.stream().map(Transform::itemName).toList(),
+                    select.isEmpty() ? null : select);
+        } catch (TributaryException e) {
+            String having = AggregationSettings.HAVING.under(Settings.AGGREGATE).key();
+            throw String.valueOf(e.getMessage()).startsWith(having + ":") && spec.has(having) ? ServiceErrors.at(spec.origin(having), e) : e;
+        }
     }
 }

@@ -1,6 +1,5 @@
 package io.tributary.service.internal;
 
-import io.tributary.expressions.Transform;
 import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.FileIngest;
 import io.tributary.ingest.SchemaEvolution;
@@ -11,11 +10,8 @@ import io.tributary.ingest.IngestConfigBuilder;
 import io.tributary.ingest.IngestSettings;
 import io.tributary.kafka.KafkaSourceSettings;
 import io.tributary.kafka.KafkaSubscription;
-import io.tributary.settings.Setting;
-import io.tributary.kafka.KafkaSubscription;
 import io.tributary.sink.SinkSettings;
 import io.tributary.source.DeltaSourceSettings;
-import io.tributary.topology.AggregationSettings;
 import io.tributary.schema.PipelineStage;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
@@ -160,7 +156,7 @@ public final class PipelineParts {
                     KafkaSubscription subscription = kafkaSubscription(spec);
                     subscription = subscription.withTransform(TransformParts.rowTransform(spec, subscription.rowSchema()));
                     input = subscription.outputSchema(); // after the transform, when there is one
-                    aggregate = aggregateSpec(spec, input);
+                    aggregate = AggregationParts.aggregateSpec(spec, input);
                     dedup = DedupParts.spec(spec, input); // before the aggregation when both are given (Spark's order)
                     kafkaInput = AggregationParts.kafkaInput(spec, client, subscription, partitions);
                 }
@@ -174,7 +170,7 @@ public final class PipelineParts {
                 }
                 io.tributary.expressions.RowTransform transform = TransformParts.rowTransform(spec, input);
                 input = transform != null ? transform.output() : input; // the rows published: the transform's
-                aggregate = aggregateSpec(spec, input);
+                aggregate = AggregationParts.aggregateSpec(spec, input);
                 DeltaSourceConfig sourceConfig = deltaSourceConfig(spec, aggregate).toBuilder().transform(transform).build();
                 if (Instances.shared(spec)) {
                     stages.add(new Stage(Instances.leasedDeltaSource(spec, client, sourceConfig)));
@@ -185,7 +181,7 @@ public final class PipelineParts {
             } else {
                 input = fileSchema(spec, client);
                 Schema rows = ingestConfig(spec, input, null).outputSchema(); // the rows transform.* makes
-                aggregate = aggregateSpec(spec, rows);
+                aggregate = AggregationParts.aggregateSpec(spec, rows);
                 dedup = DedupParts.spec(spec, rows);
                 IngestConfig ingestConfig = ingestConfig(spec, input, aggregate, true);
                 input = ingestConfig.outputSchema(); // with _rescued_data under schemaEvolution rescue, after transform.*
@@ -285,7 +281,7 @@ public final class PipelineParts {
             if (input == null) {
                 return null; // inferred once Kafka is there (a recorded schema comes first)
             }
-            AggregateSpec aggregate = aggregateSpec(spec, ingestConfig(spec, input, null).outputSchema());
+            AggregateSpec aggregate = AggregationParts.aggregateSpec(spec, ingestConfig(spec, input, null).outputSchema());
             return FileIngest.readAhead(ingestConfig(spec, input, aggregate, true), spec.integer(Settings.PARTITIONS));
         } catch (RuntimeException e) {
             return null;
@@ -339,23 +335,6 @@ public final class PipelineParts {
         String key = m.group(1) + (m.group(2) == null ? ".table" : m.group(2));
         String at = spec.has(key) ? key : m.group(1) + ".table";
         return ServiceErrors.at(spec.origin(at), e);
-    }
-
-    /** The aggregation the spec asks for, or null for a raw pipeline. */
-    static AggregateSpec aggregateSpec(PipelineSpec spec, Schema input) {
-        Map<String, Setting<?>> placed = new java.util.LinkedHashMap<>();
-        AggregationSettings.ALL.forEach(s -> placed.put(s.key(), s.under(Settings.AGGREGATE)));
-        placed.put(AggregationSettings.OUTPUT_MODE.key(), AggregationSettings.OUTPUT_MODE);
-        List<String> items = TransformParts.groupByItems(spec);
-        Map<String, String> select = new java.util.LinkedHashMap<>();
-        TransformParts.aggregates(spec, select);
-        try {
-            return AggregationSettings.spec(spec.values(placed), input, items.isEmpty() ? null : items.stream().map(Transform::itemName).toList(),
-                    select.isEmpty() ? null : select);
-        } catch (TributaryException e) {
-            String having = AggregationSettings.HAVING.under(Settings.AGGREGATE).key();
-            throw String.valueOf(e.getMessage()).startsWith(having + ":") && spec.has(having) ? ServiceErrors.at(spec.origin(having), e) : e;
-        }
     }
 
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {

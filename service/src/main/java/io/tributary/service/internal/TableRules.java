@@ -77,7 +77,7 @@ final class TableRules {
             return;
         }
         IngestConfig plain = PipelineParts.ingestConfig(spec, input, null);
-        if (PipelineParts.aggregateSpec(spec, plain.outputSchema()) == null) {
+        if (AggregationParts.aggregateSpec(spec, plain.outputSchema()) == null) {
             PipelineParts.ingestConfig(spec, input, null, true);
         }
     }

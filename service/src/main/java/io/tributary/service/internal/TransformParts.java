@@ -47,7 +47,7 @@ final class TransformParts {
         Schema input = PipelineParts.fileSchema(spec);
         if (input != null) {
             Schema rows = PipelineParts.ingestConfig(spec, input, null, false).outputSchema();
-            PipelineParts.aggregateSpec(spec, rows);
+            AggregationParts.aggregateSpec(spec, rows);
             DedupParts.spec(spec, rows);
         }
     }

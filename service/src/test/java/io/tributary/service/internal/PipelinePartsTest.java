@@ -39,7 +39,7 @@ class PipelinePartsTest {
                     path: out/
                 """);
         PipelineSpec spec = PipelineSpec.load(f, Map.of(), Map.of("aggregate.select.mx", "max(amt)"));
-        Schema out = PipelineParts.aggregateSpec(spec, Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP")).outputSchema();
+        Schema out = AggregationParts.aggregateSpec(spec, Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP")).outputSchema();
         assertThat(out.fields()).extracting(Field::name).containsExactly("window", "user", "s", "c", "av", "mx");
     }
 
@@ -64,18 +64,18 @@ class PipelinePartsTest {
 
     @Test
     void aSessionGapGroupsBySparksSessionWindow() throws IOException {
-        Schema out = PipelineParts.aggregateSpec(sessions("  session: 30 minutes\n", "append"), SEED).outputSchema();
+        Schema out = AggregationParts.aggregateSpec(sessions("  session: 30 minutes\n", "append"), SEED).outputSchema();
         assertThat(out.toDdl()).isEqualTo("session_window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE, n BIGINT");
     }
 
     @Test
     void aWindowAndASessionTogetherAreRefusedInOneLine() throws IOException {
         PipelineSpec both = sessions("  session: 30 minutes\n  window: 10 minutes\n", "append");
-        assertThatThrownBy(() -> PipelineParts.aggregateSpec(both, SEED)).isInstanceOf(TributaryException.class)
+        assertThatThrownBy(() -> AggregationParts.aggregateSpec(both, SEED)).isInstanceOf(TributaryException.class)
                 .hasMessageStartingWith("aggregate.session: ").hasMessageContaining("given with aggregate.window")
                 .hasMessageContaining("keep one of the two").satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
         PipelineSpec update = sessions("  session: 30 minutes\n", "update");
-        assertThatThrownBy(() -> PipelineParts.aggregateSpec(update, SEED))
+        assertThatThrownBy(() -> AggregationParts.aggregateSpec(update, SEED))
                 .hasMessageContaining("This output mode is not supported for session window streaming aggregations");
     }
 }

@@ -36,7 +36,7 @@ class SqlGroupByTest {
     }
 
     private static String described(PipelineSpec spec) {
-        AggregateSpec a = PipelineParts.aggregateSpec(spec, PipelineParts.ingestConfig(spec, FILES, null).outputSchema());
+        AggregateSpec a = AggregationParts.aggregateSpec(spec, PipelineParts.ingestConfig(spec, FILES, null).outputSchema());
         return a + " -> " + a.outputSchema().toDdl();
     }
 
@@ -77,14 +77,14 @@ class SqlGroupByTest {
                 aggregate:
                   watermark: 10 minutes
                 """);
-        assertThat(PipelineParts.aggregateSpec(sessions, FILES).outputSchema().toDdl()).startsWith("session_window STRUCT<start: TIMESTAMP");
-        assertThat(PipelineParts.aggregateSpec(sessions, FILES).session()).hasMinutes(30);
+        assertThat(AggregationParts.aggregateSpec(sessions, FILES).outputSchema().toDdl()).startsWith("session_window STRUCT<start: TIMESTAMP");
+        assertThat(AggregationParts.aggregateSpec(sessions, FILES).session()).hasMinutes(30);
         PipelineSpec sliding = spec("""
                 sql: "SELECT window(ts, '10 minutes', '5 minutes'), sum(amt) AS t FROM source GROUP BY window(ts, '10 minutes', '5 minutes')"
                 aggregate:
                   watermark: 10 minutes
                 """);
-        assertThat(PipelineParts.aggregateSpec(sliding, FILES).slide()).hasMinutes(5);
+        assertThat(AggregationParts.aggregateSpec(sliding, FILES).slide()).hasMinutes(5);
     }
 
     @Test
