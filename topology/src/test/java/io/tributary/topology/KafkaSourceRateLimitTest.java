@@ -48,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code closeIdleWindowsAfter} on a quiet topic, on a real broker.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class KafkaSourceRateLimitTest {
     private static final ObjectMapper JSON = new ObjectMapper();
