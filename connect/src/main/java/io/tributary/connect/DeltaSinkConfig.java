@@ -1,6 +1,9 @@
 package io.tributary.connect;
 
 import io.tributary.connect.internal.ConnectSettings;
+import io.tributary.connect.internal.TransformKeys;
+import io.tributary.expressions.RowTransform;
+import io.tributary.ingest.TransformSettings;
 import io.tributary.ingest.IngestSettings;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
@@ -17,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The {@link DeltaSinkConnector}'s settings: the keys of the pipeline spec's {@code sink.delta.*}
@@ -66,11 +70,27 @@ public final class DeltaSinkConfig extends AbstractConfig {
     private static final Setting<Boolean> ALLOW_NON_EMPTY_PATH = SinkSettings.ALLOW_NON_EMPTY_PATH.withDoc("create the table in a"
             + " folder that holds other files but no Delta table (they stay); false: such a folder is refused");
 
-    /** Every setting: the sink's own under this connector's names, the schema and the zone of its records. */
-    private static final List<Setting<?>> ALL = List.of(PATH, SCHEMA, MODE, KEYS, ORDER, SEQUENCE_BY, DELETE_WHEN, EXCEPT_COLUMNS,
-            DELETE_RETENTION, HISTORY, TRACK_HISTORY_COLUMNS, TRACK_HISTORY_EXCEPT_COLUMNS, DROP_DUPLICATES_KEYS,
-            DROP_DUPLICATES_WITHIN_WATERMARK, ROWS_PER_FILE, ALLOW_NON_EMPTY_PATH,
-            PARTITION_BY, TARGET_FILE_SIZE, ALLOWED_LATENCY, TIME_ZONE);
+    /** Spark's stream-static join, where and selectExpr over each record's rows before they are written, by the stage's names. */
+    private static final List<Setting<?>> TRANSFORM = List.of(
+            TransformSettings.JOIN.withDoc("Spark's stream-static joins with Delta tables, applied to each record's rows before where"
+                    + " and select: join.table (a path every worker reaches, or a URI), join.as (the alias), join.on (e.g. \"user ="
+                    + " u.user\") and join.type (inner, left, left_semi or left_anti; default inner); several as join.0.table,"
+                    + " join.1.table ...; each table is read again at a batch's start when it has a new version"),
+            TransformSettings.WHERE.withDoc("Spark's filter/where: a Spark SQL boolean expression over the record's row; only the rows"
+                    + " where it is true are written; a row it fails on is a bad record (errors.tolerance)"),
+            TransformSettings.SELECT.withDoc("Spark's selectExpr: the table's columns, comma separated, each *, a column or"
+                    + " \"expression AS name\"; applied after where; a row it fails on is a bad record (errors.tolerance)"),
+            TransformSettings.JOIN_MAX_ROWS.withDoc("the most rows a join table may have: it is held in memory by every task"
+                    + " (Spark's broadcast join); a table with more is refused with its size"),
+            TransformSettings.SQL.withDoc("the transform as one Spark SQL query instead of join, where and select: SELECT ... FROM"
+                    + " source [s] [JOIN, LEFT JOIN, LEFT SEMI JOIN or LEFT ANTI JOIN delta.`path` u ON ...] [WHERE ...], over the record's rows;"
+                    + " no GROUP BY (the connector runs no aggregation); a row it fails on is a bad record (errors.tolerance)"));
+
+    /** Every setting: the sink's own under this connector's names, the schema and the zone of its records, the transform. */
+    private static final List<Setting<?>> ALL = java.util.stream.Stream.concat(java.util.stream.Stream.of(PATH, SCHEMA, MODE, KEYS,
+            ORDER, SEQUENCE_BY, DELETE_WHEN, EXCEPT_COLUMNS, DELETE_RETENTION, HISTORY, TRACK_HISTORY_COLUMNS,
+            TRACK_HISTORY_EXCEPT_COLUMNS, DROP_DUPLICATES_KEYS, DROP_DUPLICATES_WITHIN_WATERMARK, ROWS_PER_FILE, ALLOW_NON_EMPTY_PATH,
+            PARTITION_BY, TARGET_FILE_SIZE, ALLOWED_LATENCY, TIME_ZONE), TRANSFORM.stream()).toList();
 
     public static final ConfigDef DEF = ConnectSettings.configDef(ALL);
 
@@ -96,6 +116,34 @@ public final class DeltaSinkConfig extends AbstractConfig {
     /** The configured schema, or null when the table or the records give it. */
     public Schema schema() {
         return values.get(SCHEMA);
+    }
+
+    /** True when the rows are transformed before they are written: sql, where, select or join. */
+    public boolean transforms() {
+        return TransformKeys.given(values);
+    }
+
+    /**
+     * The transform over the records' rows of {@code input} (the table gets its output's columns), or null when none is given.
+     *
+     * @throws ConfigException on the key at fault: an expression over no column, a join table that is not there, sql with GROUP BY
+     */
+    public RowTransform transform(Schema input) {
+        if (!transforms()) {
+            return null;
+        }
+        ConfigException problem = TransformKeys.problem(values, originalsStrings(), "Delta sink connector");
+        if (problem != null) {
+            throw problem;
+        }
+        return TransformKeys.compile(values, input, storage(), TRANSFORM.stream().map(Setting::key).toList(),
+                TransformSettings.SQL.key(), originalsStrings());
+    }
+
+    /** The rows written to the table: the schema, or the transform's output over it; null when the schema is not given. */
+    private Schema rowsSchema() {
+        Schema schema = schema();
+        return schema == null || !transforms() ? schema : transform(schema).output();
     }
 
     public List<String> partitionBy() {
@@ -154,12 +202,19 @@ public final class DeltaSinkConfig extends AbstractConfig {
      */
     public Map<String, String> problems() {
         Map<String, String> out = new java.util.LinkedHashMap<>();
+        Schema schema;
         try {
-            SinkChecks.problems(schema(), upsert() ? SinkMode.UPSERT : SinkMode.APPEND, list(KEYS), values.get(ORDER), partitionBy(),
+            schema = rowsSchema();
+        } catch (ConfigException e) {
+            out.put(ConnectSettings.keyOf(e, ALL.stream().map(Setting::key).toList(), TransformSettings.SQL.key()), e.getMessage());
+            return out;
+        }
+        try {
+            SinkChecks.problems(schema, upsert() ? SinkMode.UPSERT : SinkMode.APPEND, list(KEYS), values.get(ORDER), partitionBy(),
                     values::name).forEach((setting, problem) -> out.put(values.name(setting), problem));
-            SinkChecks.changeProblems(schema(), upsert() ? SinkMode.UPSERT : SinkMode.APPEND, list(KEYS), values.get(ORDER),
+            SinkChecks.changeProblems(schema, upsert() ? SinkMode.UPSERT : SinkMode.APPEND, list(KEYS), values.get(ORDER),
                     partitionBy(), changes(), values::name).forEach((setting, problem) -> out.putIfAbsent(values.name(setting), problem));
-            dropDuplicatesProblem().ifPresent(p -> out.putIfAbsent(p.getKey(), p.getValue()));
+            dropDuplicatesProblem(schema).ifPresent(p -> out.putIfAbsent(p.getKey(), p.getValue()));
             if (upsert() && !list(EXCEPT_COLUMNS).isEmpty() && schema() == null) {
                 out.putIfAbsent(SCHEMA.key(), values.name(EXCEPT_COLUMNS) + " is set, but " + SCHEMA.key() + " is not: the table"
                         + " lacks the columns it names, so it cannot give the rows' schema; set " + SCHEMA.key() + " to the rows'"
@@ -172,7 +227,7 @@ public final class DeltaSinkConfig extends AbstractConfig {
     }
 
     /** What is wrong with dropDuplicates, on its key, if anything. */
-    private java.util.Optional<Map.Entry<String, String>> dropDuplicatesProblem() {
+    private java.util.Optional<Map.Entry<String, String>> dropDuplicatesProblem(Schema schema) {
         String keys = DROP_DUPLICATES_KEYS.key();
         if (values.get(DROP_DUPLICATES_WITHIN_WATERMARK) != null) {
             return java.util.Optional.of(Map.entry(DROP_DUPLICATES_WITHIN_WATERMARK.key(), DROP_DUPLICATES_WITHIN_WATERMARK.key()
@@ -187,7 +242,6 @@ public final class DeltaSinkConfig extends AbstractConfig {
             return java.util.Optional.of(Map.entry(keys, keys + " is set in mode upsert, which keeps one row per key already;"
                     + " remove it, or use mode append"));
         }
-        Schema schema = schema();
         for (String k : list(DROP_DUPLICATES_KEYS)) {
             if (schema != null && schema.indexOf(k) < 0) {
                 return java.util.Optional.of(Map.entry(keys, keys + " names column '" + k + "', which is not in the schema "

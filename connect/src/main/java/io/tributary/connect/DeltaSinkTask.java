@@ -4,6 +4,8 @@ import io.tributary.connect.internal.ConnectErrors;
 import io.tributary.connect.internal.ConnectSettings;
 import io.tributary.connect.internal.RecordRows;
 import io.tributary.connect.internal.TaskMetrics;
+import io.tributary.expressions.ExpressionException;
+import io.tributary.expressions.RowTransform;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
@@ -40,8 +42,13 @@ public class DeltaSinkTask extends SinkTask {
 
     private DeltaSinkConfig config;
     private String name;
+    /** The records' rows: the configured schema, the table's (without a transform) or the file connector's header. */
     private Schema schema;
     private RowJson rowJson;
+    /** The transform (sql, or join, where and select) from the records' rows to the table's; null without one. */
+    private RowTransform transform;
+    /** True once the open batch's join tables were read again (Spark reads the static side at each batch). */
+    private boolean joinsFresh;
     private PartitionSink sink;
     private ErrantRecordReporter reporter;
     /** Per assigned partition, the next offset to take: the table's, or past the rows the open batch holds. */
@@ -68,7 +75,7 @@ public class DeltaSinkTask extends SinkTask {
         config = new DeltaSinkConfig(props);
         name = props.getOrDefault("name", "tributary-delta") + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
         schema = config.schema();
-        if (schema == null) {
+        if (schema == null && !config.transforms()) { // with a transform the table holds its output, not the records' rows
             schema = DeltaTables.schema(config.tablePath(), config.storage()).map(this::rowsOfTable).orElse(null);
         }
         if (schema != null) {
@@ -95,7 +102,12 @@ public class DeltaSinkTask extends SinkTask {
     private void openSink() {
         rowJson = new RowJson(schema, config.timeZone());
         try {
-            sink = new PartitionSink(config.tablePath(), schema, config.partitionBy(), config.targetFileSize(), Map.of(), name,
+            transform = config.transform(schema);
+        } catch (org.apache.kafka.common.config.ConfigException e) {
+            throw new ConnectException("delta sink " + name + ": " + e.getMessage(), e);
+        }
+        try {
+            sink = new PartitionSink(config.tablePath(), transform == null ? schema : transform.output(), config.partitionBy(), config.targetFileSize(), Map.of(), name,
                     config.storage(), config.keys(), config.allowNonEmptyPath());
         } catch (TributaryException e) {
             throw new ConnectException("delta sink " + name + ": " + e.getMessage(), e);
@@ -159,14 +171,40 @@ public class DeltaSinkTask extends SinkTask {
             schema = Schema.parse(ddl);
             openSink();
         }
+        List<Object[]> rows;
         try {
-            return RecordRows.rows(r, rowJson);
+            rows = RecordRows.rows(r, rowJson);
         } catch (BadRecordException e) {
             String message = "delta sink " + name + ": record " + tp + "@" + r.kafkaOffset() + " is not a row of " + schema.toDdl()
                     + (e.field() == null ? "" : ", field '" + e.field() + "'") + ": " + e.reason();
             setAside(r, message, "Fix the producer, set the connector's 'schema' to what the topic holds");
             return List.of();
         }
+        return transform == null || transform.isIdentity() ? rows : transformed(r, tp, rows);
+    }
+
+    /** The rows the transform makes of the record's; none when an expression fails on one and the record was set aside. */
+    private List<Object[]> transformed(SinkRecord r, TopicPartition tp, List<Object[]> rows) {
+        if (!joinsFresh) {
+            try {
+                transform.refresh(); // Spark's stream-static join: the join tables as of the batch's start
+            } catch (TributaryException e) {
+                throw new ConnectException("delta sink " + name + ": " + e.getMessage(), e);
+            }
+            joinsFresh = true;
+        }
+        List<Object[]> out = new java.util.ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            try {
+                out.addAll(transform.apply(rows.get(i)));
+            } catch (ExpressionException e) {
+                String message = "delta sink " + name + ": record " + tp + "@" + r.kafkaOffset() + (rows.size() == 1 ? "" : ", row "
+                        + (i + 1) + ",") + ": expression \"" + e.expression() + "\" fails: " + e.condition() + ": " + e.reason();
+                setAside(r, message, "Fix the producer or the expression");
+                return List.of();
+            }
+        }
+        return out;
     }
 
     /**
@@ -262,6 +300,7 @@ public class DeltaSinkTask extends SinkTask {
             batch = null;
             batchFrom.clear();
             batchInputBytes = 0;
+            joinsFresh = false;
         }
     }
 
@@ -300,6 +339,7 @@ public class DeltaSinkTask extends SinkTask {
             batch = null;
             batchFrom.clear();
             batchInputBytes = 0;
+            joinsFresh = false;
             from.keySet().removeAll(partitions);
             from.forEach(next::put);
             context.offset(from);

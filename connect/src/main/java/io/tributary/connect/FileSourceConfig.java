@@ -1,7 +1,9 @@
 package io.tributary.connect;
 
+import io.tributary.connect.internal.ConnectErrors;
 import io.tributary.connect.internal.ConnectSettings;
 import io.tributary.connect.internal.JoinTables;
+import io.tributary.connect.internal.TransformKeys;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestSettings;
 import io.tributary.ingest.TransformSettings;
@@ -67,7 +69,17 @@ public final class FileSourceConfig extends AbstractConfig {
                     + " \"user = u.user\") and join.type (inner, left, left_semi or left_anti; default inner); several as join.0.table,"
                     + " join.1.table ...; each table is read again at a poll's start when it has a new version"),
             TransformSettings.JOIN_MAX_ROWS.withDoc("the most rows a join table may have: it is held in memory by every task"
-                    + " (Spark's broadcast join); a table with more is refused with its size")));
+                    + " (Spark's broadcast join); a table with more is refused with its size"),
+            TransformSettings.SQL.withDoc("the transform as one Spark SQL query instead of join, where and select: SELECT ... FROM"
+                    + " source [s] [JOIN, LEFT JOIN, LEFT SEMI JOIN or LEFT ANTI JOIN delta.`path` u ON ...] [WHERE ...], e.g."
+                    + " \"SELECT s.id, lower(s.user) AS user, u.segment FROM source s LEFT JOIN delta.`/data/users` u ON lower(s.user) = u.user WHERE"
+                    + " s.amt > 0\"; no GROUP BY (the connector runs no aggregation); a row it fails on is a bad line (onBadRecord)")));
+
+    /** Spark's dropDuplicates, which this connector refuses (the Delta sink connector's dropDuplicates.keys takes it). */
+    private static final Setting<Map<String, String>> DROP_DUPLICATES = Setting.map("dropDuplicates", "refused (dropDuplicates.keys,"
+            + " dropDuplicates.withinWatermark): the tasks share the files by name and keep no state of the keys seen that they could"
+            + " update in their own transaction, so two tasks could both publish a key; use the Delta sink connector's"
+            + " dropDuplicates.keys, exactly once where the rows are written");
 
     private static final Setting<String> TOPIC = Setting.string("topic",
             "the topic the rows are published to, as JSON text (one row per record unless rowsPerRecord says more)").required();
@@ -80,7 +92,7 @@ public final class FileSourceConfig extends AbstractConfig {
             "how often a task lists the folder when it found no new file").withDefault("1 second");
 
     /** The connector's own settings, by their names. */
-    private static final Map<String, Setting<?>> OWN = ConnectSettings.byKey(List.of(TOPIC, DEAD_LETTER_TOPIC, KEY_COLUMNS, POLL_INTERVAL));
+    private static final Map<String, Setting<?>> OWN = ConnectSettings.byKey(List.of(TOPIC, DEAD_LETTER_TOPIC, KEY_COLUMNS, DROP_DUPLICATES, POLL_INTERVAL));
 
     public static final ConfigDef DEF = ConnectSettings.configDef(concat(concat(STAGE, TRANSFORM), OWN).values());
 
@@ -108,6 +120,14 @@ public final class FileSourceConfig extends AbstractConfig {
      * @throws ConfigException naming the key at fault
      */
     public IngestConfig ingestConfig(String name) {
+        if (own.has(DROP_DUPLICATES)) {
+            String key = own.name(DROP_DUPLICATES);
+            throw new ConfigException(key, originalsStrings().get(key), ConnectErrors.fileSourceDropDuplicates(key).getMessage());
+        }
+        ConfigException transformProblem = TransformKeys.problem(transform, originalsStrings(), "file source connector");
+        if (transformProblem != null) {
+            throw transformProblem;
+        }
         try {
             return IngestConfig.builder(pipelineName(name), stage.get(IngestSettings.PATH), stage.get(IngestSettings.SCHEMA))
                     .storage(ConnectSettings.storage(originalsStrings()))
@@ -120,9 +140,7 @@ public final class FileSourceConfig extends AbstractConfig {
         } catch (ConfigException e) {
             throw e;
         } catch (TributaryException e) {
-            String key = concat(STAGE, TRANSFORM).values().stream().map(Setting::key).filter(k -> e.getMessage().startsWith(k + ":")
-                    || e.getMessage().startsWith(k + ".")).findFirst().orElse(PATH);
-            throw new ConfigException(key, originalsStrings().get(key), e.getMessage());
+            throw TransformKeys.onKey(e, concat(STAGE, TRANSFORM).keySet(), PATH, originalsStrings());
         }
     }
 

@@ -86,8 +86,7 @@ public class FileSourceConnector extends SourceConnector {
             try {
                 new FileSourceConfig(connectorConfigs).ingestConfig(connectorConfigs.get("name"));
             } catch (ConfigException e) {
-                String key = config.configValues().stream().map(ConfigValue::name)
-                        .filter(k -> e.getMessage().contains("configuration " + k + ":")).findFirst().orElse(FileSourceConfig.PATH);
+                String key = ConnectSettings.keyOf(e, config.configValues().stream().map(ConfigValue::name).toList(), FileSourceConfig.PATH);
                 addError(config, key, e.getMessage());
             }
             String keys = new FileSourceConfig(connectorConfigs).keysProblem();

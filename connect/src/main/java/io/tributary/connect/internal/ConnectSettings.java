@@ -79,6 +79,11 @@ public final class ConnectSettings {
         return out;
     }
 
+    /** The key of {@code keys} a {@link ConfigException} is about (its message names it), else {@code fallback}. */
+    public static String keyOf(ConfigException e, Collection<String> keys, String fallback) {
+        return keys.stream().filter(k -> e.getMessage().contains("configuration " + k + ":")).findFirst().orElse(fallback);
+    }
+
     /** {@code settings} keyed by their own names. */
     public static Map<String, Setting<?>> byKey(Collection<Setting<?>> settings) {
         Map<String, Setting<?>> m = new LinkedHashMap<>();

@@ -1,0 +1,78 @@
+package io.tributary.connect.internal;
+
+import io.tributary.expressions.RowTransform;
+import io.tributary.expressions.SqlQuery;
+import io.tributary.ingest.RowTransforms;
+import io.tributary.ingest.TransformSettings;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import io.tributary.settings.Setting;
+import io.tributary.settings.Values;
+import io.tributary.storage.Storage;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * A connector's transform, by the pipeline's names without {@code transform.}: {@code join}, {@code where},
+ * {@code select}, {@code joinMaxRows}, or the one query {@code sql}. Read and compiled by file-ingest's
+ * {@link TransformSettings} and {@link RowTransforms}, as a spec's are; what a connector cannot run (a query's
+ * {@code GROUP BY}, the query beside the keys it stands for) is refused here, on the key.
+ */
+public final class TransformKeys {
+    private TransformKeys() {
+    }
+
+    /** The keys that transform rows, besides {@code sql}. */
+    private static final List<Setting<?>> PARTS = List.of(TransformSettings.JOIN, TransformSettings.WHERE, TransformSettings.SELECT);
+
+    /** Whether {@code values} transform the rows: {@code sql}, {@code where}, {@code select} or {@code join}. */
+    public static boolean given(Values values) {
+        return values.has(TransformSettings.SQL) || PARTS.stream().anyMatch(values::has);
+    }
+
+    /**
+     * What the connector cannot take of the transform, as a {@link ConfigException} on its key, or null: {@code sql}
+     * with {@code where}, {@code select} or {@code join}; a query with {@code GROUP BY}.
+     */
+    public static ConfigException problem(Values values, Map<String, String> props, String connector) {
+        if (!values.has(TransformSettings.SQL)) {
+            return null;
+        }
+        String sql = values.name(TransformSettings.SQL);
+        for (Setting<?> part : PARTS) {
+            if (values.has(part)) {
+                String key = values.name(part);
+                return new ConfigException(key, props.get(key), ConnectErrors.sqlWithTransform(key, sql).getMessage());
+            }
+        }
+        SqlQuery.Aggregation a = values.get(TransformSettings.SQL).aggregation();
+        if (a != null) {
+            return new ConfigException(sql, props.get(sql), ConnectErrors.sqlGroupBy(sql, connector, a.at().at()).getMessage());
+        }
+        return null;
+    }
+
+    /**
+     * The transform over {@code input}, its join tables read with the connector's {@code storage.} settings; a
+     * refusal is a {@link ConfigException} on the key at fault (one of {@code keys}, else {@code fallback}).
+     */
+    public static RowTransform compile(Values values, Schema input, Storage storage, Collection<String> keys, String fallback,
+            Map<String, String> props) {
+        try {
+            return RowTransforms.compile(values, input, JoinTables.opener(storage));
+        } catch (ConfigException e) {
+            throw e;
+        } catch (TributaryException e) {
+            throw onKey(e, keys, fallback, props);
+        }
+    }
+
+    /** {@code e} as a {@link ConfigException} on the key its message starts with ({@code join.on: ...}), else on {@code fallback}. */
+    public static ConfigException onKey(TributaryException e, Collection<String> keys, String fallback, Map<String, String> props) {
+        String key = keys.stream().filter(k -> e.getMessage().startsWith(k + ":") || e.getMessage().startsWith(k + "."))
+                .findFirst().orElse(fallback);
+        return new ConfigException(key, props.get(key), e.getMessage());
+    }
+}
