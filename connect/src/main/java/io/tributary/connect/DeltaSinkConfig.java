@@ -142,6 +142,10 @@ public final class DeltaSinkConfig extends AbstractConfig {
 
     /** The rows written to the table: the schema, or the transform's output over it; null when the schema is not given. */
     private Schema rowsSchema() {
+        ConfigException problem = TransformKeys.problem(values, originalsStrings(), "Delta sink connector");
+        if (problem != null) {
+            throw problem; // without schema too
+        }
         Schema schema = schema();
         return schema == null || !transforms() ? schema : transform(schema).output();
     }

@@ -114,6 +114,11 @@ class ConnectorSqlTest {
             e = file ? sourceErrors(c) : sinkErrors(c);
             assertThat(e.get("sql")).singleElement().asString().contains("GROUP BY (at line 2, column 1 of the query)")
                     .contains("connector does not run").contains("tributary run");
+            if (!file) {
+                c.remove("schema"); // the records' header gives it: the query is checked as far as it can be without
+                assertThat(sinkErrors(c).get("sql")).singleElement().asString().contains("GROUP BY (at line 2, column 1 of the query)");
+                c.put("schema", "id INT, user STRING, amt DOUBLE");
+            }
             c.put("sql", "SELECT id FROM source");
             c.put("where", "amt > 0");
             e = file ? sourceErrors(c) : sinkErrors(c);
