@@ -163,7 +163,8 @@ class ConnectTransformIT extends ConnectCluster {
     /**
      * {@code sql} in both connectors: the file connector's query filters and selects each file's rows, the Delta connector's
      * (three tasks, the rows' schema from the file connector's header) joins them with a Delta table of segments and filters
-     * again; the segments table changed between two files, and the second file's rows get its new row.
+     * again; the segments table changed between two files, and the second file's rows get its new row. A record the sink's
+     * WHERE fails on (Spark's ANSI DIVIDE_BY_ZERO) goes to Connect's dead letter queue, the others on.
      */
     @Test
     @Order(4)
@@ -173,17 +174,18 @@ class ConnectTransformIT extends ConnectCluster {
         Path dims = dir.resolve("queried/users");
         Path table = dir.resolve("queried/table");
         FileSourceTransformTest.dims(dims, new Object[] {"ann", "gold"}, new Object[] {"bob", "silver"});
-        createTopics(Map.of(topic, 3, topic + ".deadletter", 1));
+        createTopics(Map.of(topic, 3, topic + ".deadletter", 1, topic + ".dlq", 1));
         put(topic + "-files", "{\"connector.class\": \"io.tributary.connect.FileSourceConnector\", \"path\": \"" + in + "\","
                 + " \"schema\": \"id INT, user STRING, amt DOUBLE\", \"topic\": \"" + topic + "\", \"tasks.max\": \"1\","
                 + " \"sql\": \"SELECT id, lower(trim(user)) AS user, amt FROM source WHERE amt > 0\"}");
         put(topic + "-delta", "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"" + topic + "\","
                 + " \"delta.path\": \"" + table + "\", \"tasks.max\": \"3\", \"allowedLatency\": \"1 seconds\","
                 + " \"sql\": \"SELECT s.id, s.user, s.amt * 2 AS amt2, u.segment\\nFROM source s LEFT JOIN delta.`" + dims
-                + "` u ON s.user = u.user\\nWHERE s.id <> 99\"}");
+                + "` u ON s.user = u.user\\nWHERE s.id <> 99 AND 10 / (s.id - 7) <> 0\", \"errors.tolerance\": \"all\","
+                + " \"errors.deadletterqueue.topic.name\": \"" + topic + ".dlq\", \"errors.deadletterqueue.topic.replication.factor\": \"1\"}");
         Files.writeString(in.resolve(".a.json"), "{\"id\": 1, \"user\": \" Ann \", \"amt\": 5}\n{\"id\": 2, \"user\": \"BOB\", \"amt\": 1}\n"
                 + "{\"id\": 3, \"user\": \"cy\", \"amt\": 2}\n{\"id\": 4, \"user\": \"ann\", \"amt\": -1}\n"
-                + "{\"id\": 99, \"user\": \"ann\", \"amt\": 3}\n");
+                + "{\"id\": 7, \"user\": \"Bob\", \"amt\": 1}\n{\"id\": 99, \"user\": \"ann\", \"amt\": 3}\n");
         Files.move(in.resolve(".a.json"), in.resolve("a.json"));
         await(topic + ": the first file's 3 rows in the table", Duration.ofSeconds(180), () -> addedRows(table) >= 3);
         FileSourceTransformTest.dims(dims, new Object[] {"cy", "bronze"});
@@ -191,9 +193,11 @@ class ConnectTransformIT extends ConnectCluster {
         Files.move(in.resolve(".b.json"), in.resolve("b.json"));
         await(topic + ": the second file's row in the table", Duration.ofSeconds(180), () -> addedRows(table) >= 4);
         List<String> rows = DeltaTables.readRows(table.toString()).stream().map(r -> r[0] + "|" + r[1] + "|" + r[2] + "|" + r[3]).toList();
-        assertThat(sorted(rows)).as("amt > 0 and id <> 99, joined with the segments as of their batch")
+        assertThat(sorted(rows)).as("amt > 0, id <> 99 and not 7, joined with the segments as of their batch")
                 .containsExactly("1|ann|10.0|gold", "2|bob|2.0|silver", "3|cy|4.0|null", "5|cy|6.0|bronze");
         assertThat(DeltaTables.schema(table.toString()).orElseThrow().toDdl()).isEqualTo("id INT, user STRING, amt2 DOUBLE, segment STRING");
+        assertThat(values(topic + ".dlq", 1)).as("the record the WHERE fails on (DIVIDE_BY_ZERO), set aside")
+                .containsExactly("{\"id\":7,\"user\":\"bob\",\"amt\":1.0}");
         delete(topic + "-files");
         delete(topic + "-delta");
     }
