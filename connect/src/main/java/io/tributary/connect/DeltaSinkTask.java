@@ -107,7 +107,8 @@ public class DeltaSinkTask extends SinkTask {
             throw new ConnectException("delta sink " + name + ": " + e.getMessage(), e);
         }
         try {
-            sink = new PartitionSink(config.tablePath(), transform == null ? schema : transform.output(), config.partitionBy(), config.targetFileSize(), Map.of(), name,
+            Schema table = transform == null ? schema : transform.output();
+            sink = new PartitionSink(config.tablePath(), table, config.partitionBy(), config.targetFileSize(), Map.of(), name,
                     config.storage(), config.keys(), config.allowNonEmptyPath());
         } catch (TributaryException e) {
             throw new ConnectException("delta sink " + name + ": " + e.getMessage(), e);

@@ -25,8 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  * -Dit.test=ConnectBench -Dconnect.bench=1000000} (rows; 100 files, the bench's input shape;
  * the source connector packs 1000 rows per record as tributary run does, {@code
  * -Dconnect.bench.rowsPerRecord=1} gives a record per row; {@code -Dconnect.bench.tasks=1,2,3} the
- * task counts, in order, on one worker). Each run is timed from the two PUTs to the commit that
- * makes the table hold every row.
+ * task counts, in order, on one worker; {@code -Dconnect.bench.sinkSql=QUERY} the Delta connector's sql, e.g.
+ * {@code "SELECT id, upper(user) AS user, amt * 2 AS amt2, date_trunc('HOUR', ts) AS hour FROM source WHERE amt >= 10"}, with
+ * {@code -Dconnect.bench.sinkRows=N} the rows it keeps: 90% of the input with that WHERE).
+ * Each run is timed from the two PUTs to the commit that makes the table hold every row.
  */
 @Tag("integration")
 @EnabledIfSystemProperty(named = "connect.bench", matches = "\\d+")
@@ -44,6 +46,8 @@ class ConnectBench {
     void rowsPerSecondThroughBothConnectors() throws Exception {
         int rows = Integer.parseInt(System.getProperty("connect.bench"));
         int rowsPerRecord = Integer.getInteger("connect.bench.rowsPerRecord", 1000);
+        String query = System.getProperty("connect.bench.sinkSql", "");
+        String sinkSql = query.isBlank() ? "" : ", \"sql\": " + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(query);
         Path in = Files.createDirectories(dir.resolve("in"));
         writeInput(in, rows, 100);
         try (ConnectWorkers workers = new ConnectWorkers(dir.resolve("connect"), KAFKA.broker().bootstrapServers(),
@@ -56,23 +60,24 @@ class ConnectBench {
                 try (Admin admin = Admin.create(KAFKA.client())) {
                     admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1), new NewTopic(topic + ".deadletter", 1, (short) 1))).all().get();
                 }
+                long expected = query.isBlank() ? rows : Long.getLong("connect.bench.sinkRows", rows); // the rows the query keeps
                 long t0 = System.nanoTime();
                 call(workers, topic + "-files", "{\"connector.class\": \"io.tributary.connect.FileSourceConnector\", \"path\": \"" + in
                         + "\", \"schema\": \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\", \"topic\": \"" + topic
                         + "\", \"tasks.max\": \"" + tasks + "\", \"rowsPerRecord\": \"" + rowsPerRecord + "\"}");
                 call(workers, topic + "-delta", "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"" + topic
-                        + "\", \"delta.path\": \"" + table + "\", \"tasks.max\": \"" + tasks + "\"}");
+                        + "\", \"delta.path\": \"" + table + "\", \"tasks.max\": \"" + tasks + "\"" + sinkSql + "}");
                 try {
                     Awaitility.await().atMost(Duration.ofSeconds(600)).pollInterval(Duration.ofMillis(200)).pollDelay(Duration.ZERO)
-                            .pollInSameThread().until(() -> addedRows(table) >= rows);
+                            .pollInSameThread().until(() -> addedRows(table) >= expected);
                 } catch (ConditionTimeoutException e) {
                     throw new AssertionError("the table did not reach " + rows + " rows in 600 s\n" + workers.logs(), e);
                 }
                 double s = (System.nanoTime() - t0) / 1e9;
                 System.out.printf("connect bench: %d rows, %d task(s) each, rowsPerRecord %d: %.1f s, %.0f rows/s, %d table versions%n",
                         rows, tasks, rowsPerRecord, s, rows / s, DeltaTables.latestVersion(table.toString()) + 1);
-                if (addedRows(table) != rows) {
-                    throw new AssertionError("the table holds " + addedRows(table) + " rows, not " + rows);
+                if (addedRows(table) != expected) {
+                    throw new AssertionError("the table holds " + addedRows(table) + " rows, not " + expected);
                 }
                 workers.call("DELETE", "/connectors/" + topic + "-files", null);
                 workers.call("DELETE", "/connectors/" + topic + "-delta", null);
