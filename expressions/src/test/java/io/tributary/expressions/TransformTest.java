@@ -40,6 +40,19 @@ class TransformTest {
     }
 
     @Test
+    void aKeywordAfterADotIsAFieldAsSparkReadsIt() {
+        Schema rows = Schema.parse("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, c STRUCT<`case`: INT, `null`: INT, `and`: INT>");
+        Transform t = Transform.compile(rows, "window.end > window.start AND c.AND IS NOT NULL",
+                List.of("window.end", "window.END AS e", "c.case + c.null AS n", "window.`end` AS quoted"));
+        assertThat(t.output().toDdl()).isEqualTo("end TIMESTAMP, e TIMESTAMP, n INT, quoted TIMESTAMP");
+        assertThat(t.apply(new Object[] {new Object[] {10L, 20L}, new Object[] {1, 2, 3}})).containsExactly(20L, 20L, 3, 20L);
+        assertThat(t.apply(new Object[] {new Object[] {10L, 20L}, new Object[] {1, 2, null}})).as("c.and is null").isNull();
+        assertThat(Transform.itemName("window.end")).isEqualTo("end");
+        assertThatThrownBy(() -> Transform.compile(rows, null, List.of("window.case.end"))).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("'window' has no field 'case'; its fields are start, end");
+    }
+
+    @Test
     void aSelectListWrittenAsOneStringSplitsBetweenItemsOnly() {
         assertThat(Transform.selectItems("*, concat(user, ',', id) AS k, 'a,b' x, amt")).containsExactly("*", "concat(user, ',', id) AS k",
                 "'a,b' x", "amt");

@@ -132,7 +132,7 @@ primaryExpression
     | functionName LPAREN (DISTINCT? expression (COMMA expression)*)? RPAREN       #functionCall
     | functionName LPAREN ASTERISK RPAREN                                          #starCall
     | identifier                                                                   #columnReference
-    | base=primaryExpression DOT fieldName=identifier                              #dereference
+    | base=primaryExpression DOT fieldName=fieldIdentifier                         #dereference
     | value=primaryExpression LBRACKET index=valueExpression RBRACKET              #subscript
     | LPAREN query RPAREN                                                          #subqueryExpression
     | EXISTS LPAREN query RPAREN                                                   #exists
@@ -186,6 +186,12 @@ identifier
     | BACKQUOTED_IDENTIFIER                 #quotedIdentifier
     | nonReserved                           #keywordIdentifier
     ;
+
+/** A field after a dot may be any word, a keyword too (`window.end`), as in Spark's default mode. */
+fieldIdentifier : identifier | reserved ;
+
+reserved : AND | AS | BETWEEN | CASE | CAST | DISTINCT | ELSE | END | FALSE | IN | IS | LIKE | NOT | NULL | OR | REGEXP | RLIKE
+    | THEN | TRUE | WHEN ;
 
 nonReserved : ARRAY | MAP | STRUCT | ESCAPE | DIV | FROM | TRY_CAST | INTERVAL | TO
     | ALL | ANTI | ASC | BY | CROSS | DESC | EXCEPT | EXISTS | FIRST | FULL | GROUP | HAVING | INNER | INTERSECT | JOIN

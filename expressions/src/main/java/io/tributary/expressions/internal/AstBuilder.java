@@ -242,7 +242,7 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     @Override
     public Node visitDereference(DereferenceContext ctx) {
         Node base = visit(ctx.base);
-        String field = name(ctx.fieldName);
+        String field = ctx.fieldName.identifier() != null ? name(ctx.fieldName.identifier()) : ctx.fieldName.getText();
         if (alias != null && ctx.base instanceof ColumnReferenceContext ref && name(ref.identifier()).equalsIgnoreCase(alias)) {
             return new Node.Column(List.of(field), text(ctx), pos(ctx)); // s.amt: the input's amt, as Spark resolves a qualifier first
         }
