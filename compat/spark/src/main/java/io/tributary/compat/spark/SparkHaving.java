@@ -14,6 +14,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryException;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.StructType;
@@ -28,7 +29,9 @@ import org.apache.spark.sql.types.StructType;
  * </pre>
  * runs once with {@code Trigger.AvailableNow()} and its checkpoint. {@code after-runN.txt} gets the run's batches
  * ({@code batchId:numInputRows@watermark}), each batch's output rows ({@code out batchId|window|user|t}) and the table
- * after the run ({@code window|user|t}).
+ * after the run ({@code window|user|t}). {@code "input"} with a slash is a folder of {@code golden/} whose files
+ * {@code "runs"} lists run by run ({@code [["r1a.json", "r1b.json"], ["r2.json"]]}); a query that fails ends the case
+ * with a line {@code failed CLASS: MESSAGE} (its first lines).
  *
  * <p>Usage: {@code SparkHaving GOLDEN_HAVING_DIR [CASE...]}
  */
@@ -46,7 +49,9 @@ public final class SparkHaving {
     private static void run(SparkSession spark, Path dir) throws Exception {
         JsonNode spec = JSON.readTree(dir.resolve("case.json").toFile());
         String mode = spec.get("outputMode").asText();
-        Path inputs = dir.getParent().resolveSibling("windows").resolve(spec.get("input").asText());
+        String input = spec.get("input").asText();
+        Path inputs = dir.getParent().resolveSibling(input.contains("/") ? "" : "windows").resolve(input);
+        List<List<String>> runs = runs(spec);
         Path work = Files.createTempDirectory("golden-having-");
         Path in = Files.createDirectories(work.resolve("in"));
         String out = work.resolve("out").toString();
@@ -54,9 +59,11 @@ public final class SparkHaving {
         DeltaTable.createIfNotExists(spark).location(out).addColumns(StructType.fromDDL(
                 "window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE")).execute();
         long mtime = 1_000_000_000_000L;
-        for (int run = 1; run <= spec.get("runs").asInt(); run++) {
-            String file = "run" + run + ".json";
-            Files.copy(inputs.resolve(file), in.resolve(file), StandardCopyOption.REPLACE_EXISTING).toFile().setLastModified(mtime += 1000);
+        for (int run = 1; run <= runs.size(); run++) {
+            for (String file : runs.get(run - 1)) {
+                Files.copy(inputs.resolve(file), in.resolve(file), StandardCopyOption.REPLACE_EXISTING).toFile()
+                        .setLastModified(mtime += 1000);
+            }
             List<String> written = Collections.synchronizedList(new ArrayList<>());
             VoidFunction2<Dataset<Row>, Long> sink = (batch, batchId) -> {
                 for (Row r : batch.collectAsList()) {
@@ -77,7 +84,12 @@ public final class SparkHaving {
                     .option("checkpointLocation", ck)
                     .trigger(Trigger.AvailableNow())
                     .start();
-            q.awaitTermination();
+            Throwable failed = null;
+            try {
+                q.awaitTermination();
+            } catch (StreamingQueryException e) {
+                failed = e.getCause() == null ? e : e.getCause();
+            }
             List<String> lines = new ArrayList<>();
             lines.add("# after run " + run + ": Spark's progress (batch:numInputRows@watermark), each batch's output"
                     + " (batch|window|user|t) and the table (window|user|t)");
@@ -99,9 +111,34 @@ public final class SparkHaving {
             }
             Collections.sort(table);
             lines.addAll(table);
+            if (failed != null) { // the query stopped: its error as Spark gives it, the first lines only
+                List<String> message = List.of(failed.getMessage().split("\n"));
+                lines.add("failed " + failed.getClass().getSimpleName() + ": " + String.join("\n", message.subList(0, Math.min(6, message.size()))));
+            }
             Files.write(dir.resolve("after-run" + run + ".txt"), lines);
+            if (failed != null) {
+                System.out.println("SparkHaving " + dir.getFileName() + " failed in run " + run + ": " + String.join("\n  ", lines));
+                return;
+            }
             System.out.println("SparkHaving " + dir.getFileName() + " run " + run + ": " + String.join("\n  ", lines));
         }
+    }
+
+    /** Each run's files: {@code "runs": N} is {@code run1.json} ... {@code runN.json}; a list of lists names them. */
+    private static List<List<String>> runs(JsonNode spec) {
+        List<List<String>> runs = new ArrayList<>();
+        if (spec.get("runs").isInt()) {
+            for (int run = 1; run <= spec.get("runs").asInt(); run++) {
+                runs.add(List.of("run" + run + ".json"));
+            }
+        } else {
+            for (JsonNode files : spec.get("runs")) {
+                List<String> names = new ArrayList<>();
+                files.forEach(f -> names.add(f.asText()));
+                runs.add(names);
+            }
+        }
+        return runs;
     }
 
     /** {@code {start, end}|user|t}, as golden/windows prints rows. */

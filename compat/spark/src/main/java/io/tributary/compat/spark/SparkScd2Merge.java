@@ -32,10 +32,10 @@ import org.apache.spark.sql.types.StructType;
  * columns) by id and start.
  *
  * <p>A case whose {@code case.json} has {@code "trackHistoryExceptColumns": [...]} (AUTO CDC's {@code TRACK HISTORY ON
- * * EXCEPT (...)}) keeps every change it held in a change log (a Delta table, as AUTO CDC keeps its own) and works each
+ * * EXCEPT (...)}) or {@code "trackHistoryColumns": [...]} ({@code TRACK HISTORY ON col, ...}) keeps every change it held in a change log (a Delta table, as AUTO CDC keeps its own) and works each
  * batch's versions out again from the whole log, in {@code lsn} order per key: a change that is not a delete starts a
  * version when it is the key's first, follows a delete, or has other values than the change before it in a tracked
- * column (every column but the key, {@code lsn}, {@code op} and the named ones); the others join the version before them.
+ * column (the named ones, or every column but the key, {@code lsn}, {@code op} and the named ones); the others join the version before them.
  * A version holds the values and {@code lsn} of its last change, starts at its first and ends at the delete that follows
  * it or at the next version's start; the MERGE then also updates a version's columns, and deletes the versions no
  * longer there ({@code WHEN NOT MATCHED BY SOURCE THEN DELETE}). {@code "schema"} gives the batches' columns (default
@@ -58,10 +58,11 @@ public final class SparkScd2Merge {
         JsonNode spec = new ObjectMapper().readTree(dir.resolve("case.json").toFile());
         Path changes = Files.exists(dir.resolve("batch-0.json")) ? dir
                 : dir.getParent().resolveSibling("cdc").resolve(spec.path("changes").asText(dir.getFileName().toString()));
-        if (spec.has("trackHistoryExceptColumns")) {
-            List<String> except = new ArrayList<>();
-            spec.path("trackHistoryExceptColumns").forEach(c -> except.add(c.asText()));
-            runTracked(spark, dir, changes, StructType.fromDDL(spec.path("schema").asText(SparkCdcMerge.SCHEMA)), except);
+        if (spec.has("trackHistoryExceptColumns") || spec.has("trackHistoryColumns")) {
+            List<String> named = new ArrayList<>();
+            spec.path(spec.has("trackHistoryColumns") ? "trackHistoryColumns" : "trackHistoryExceptColumns").forEach(c -> named.add(c.asText()));
+            runTracked(spark, dir, changes, StructType.fromDDL(spec.path("schema").asText(SparkCdcMerge.SCHEMA)),
+                    spec.has("trackHistoryColumns"), named);
             return;
         }
         Path tmp = Files.createTempDirectory("scd2-merge-");
@@ -89,8 +90,11 @@ public final class SparkScd2Merge {
         write(spark, dir, table);
     }
 
-    /** TRACK HISTORY ON * EXCEPT (except): the versions of each key are its runs of changes with the same tracked values. */
-    private static void runTracked(SparkSession spark, Path dir, Path changes, StructType schema, List<String> except)
+    /**
+     * TRACK HISTORY ON named (list) or ON * EXCEPT (named): the versions of each key are its runs of changes with the same
+     * tracked values.
+     */
+    private static void runTracked(SparkSession spark, Path dir, Path changes, StructType schema, boolean list, List<String> named)
             throws Exception {
         Path tmp = Files.createTempDirectory("scd2-tracked-");
         String table = tmp.resolve("t").toString();
@@ -102,7 +106,7 @@ public final class SparkScd2Merge {
             if (!f.name().equals("op")) {
                 columns.add(f.name());
                 stored = stored.add(f);
-                if (!List.of("id", "lsn").contains(f.name()) && !except.contains(f.name())) {
+                if (!List.of("id", "lsn").contains(f.name()) && named.contains(f.name()) == list) {
                     tracked.add(f.name());
                 }
             }
