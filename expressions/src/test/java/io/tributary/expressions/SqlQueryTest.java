@@ -155,6 +155,10 @@ class SqlQueryTest {
         assertThat(a.having().at()).isEqualTo("line 3, column 8");
         assertThat(SqlQuery.parse("SELECT window(ts, '1 hour'), sum(amt) AS t FROM source GROUP BY window(ts, '1 hour')")
                 .aggregation().having()).isNull();
+        assertThat(SqlQuery.parse("SELECT window(ts, '1 hour') AS window, sum(amt) AS t FROM source GROUP BY window(ts, '1 hour')"
+                + " HAVING window.end > TIMESTAMP '2026-01-01 10:00:00' AND window.END < window.start + INTERVAL 2 HOURS").aggregation()
+                .having().text()).as("end is a keyword, and a field after a dot")
+                .isEqualTo("window.end > TIMESTAMP '2026-01-01 10:00:00' AND window.END < window.start + INTERVAL 2 HOURS");
     }
 
     @Test
