@@ -29,8 +29,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The sink's history (SCD type 2) against Spark's MERGE of the same change batches ({@code golden/scd2}): out of order,
- * repeated, deleted and inserted again, across batches; {@code case-3} with tracked columns ({@code TRACK HISTORY ON *
- * EXCEPT (city)}).
+ * repeated, deleted and inserted again, across batches; {@code case-3} and {@code case-4} with tracked columns
+ * ({@code TRACK HISTORY ON * EXCEPT (city)}, {@code TRACK HISTORY ON name, city}).
  */
 class HistoryGoldenTest {
     private static final String DEFAULT_SCHEMA = "id INT, name STRING, op STRING, lsn BIGINT";
@@ -39,18 +39,22 @@ class HistoryGoldenTest {
     Path dir;
 
     @ParameterizedTest
-    @CsvSource({"case-1, false", "case-1, true", "case-2, false", "case-2, true", "case-3, false", "case-3, true"})
+    @CsvSource({"case-1, false", "case-1, true", "case-2, false", "case-2, true", "case-3, false", "case-3, true", "case-4, false",
+        "case-4, true"})
     void theSinksHistoryIsSparksVersionForVersion(String name, boolean deletionVectors) throws IOException {
         JsonNode spec = new ObjectMapper().readTree(text("golden/scd2/" + name + "/case.json"));
         String changes = resource("golden/scd2/" + name + "/batch-0.json") ? "golden/scd2/" + name + "/" : "golden/cdc/" + name + "/";
         Schema schema = Schema.parse(spec.has("schema") ? tableFirst(spec.path("schema").asText()) : DEFAULT_SCHEMA);
         Map<String, String> settings = new HashMap<>(ChangeUpsertTest.CDC);
         settings.put("history", "true");
-        boolean tracked = spec.has("trackHistoryExceptColumns");
-        if (tracked) {
-            List<String> except = new ArrayList<>();
-            spec.path("trackHistoryExceptColumns").forEach(c -> except.add(c.asText()));
-            settings.put("trackHistoryExceptColumns", String.join(",", except));
+        boolean tracked = false;
+        for (String key : List.of("trackHistoryColumns", "trackHistoryExceptColumns")) {
+            if (spec.has(key)) {
+                List<String> named = new ArrayList<>();
+                spec.path(key).forEach(c -> named.add(c.asText()));
+                settings.put(key, String.join(",", named));
+                tracked = true;
+            }
         }
         SinkConfig c = config(dir.resolve("t"), schema, settings);
         Engine engine = KernelEngines.create();
