@@ -1,11 +1,13 @@
 package io.tributary.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.expressions.SqlQuery;
 import io.tributary.expressions.Transform;
+import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -17,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,21 +38,17 @@ class GoldenHavingTest {
     Path stateDir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"append-count", "update-sum", "append-late", "update-late"})
+    @ValueSource(strings = {"append-count", "update-sum", "append-late", "update-late", "append-session"})
     void havingOverFourRunsGivesSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("having/" + name + "/case.json")));
-        SqlQuery.Aggregation query = SqlQuery.parse(c.get("query").asText()).aggregation();
-        OutputMode mode = OutputMode.parse(c.get("outputMode").asText());
-        AggregateSpec spec = AggregateSpec.builder().eventTime(query.eventTime()).watermark(DELAY).window(Duration.ofMinutes(10))
-                .groupBy(query.groupBy().stream().map(Transform::itemName).toList()).select(query.select()).having(query.having().text()).outputMode(mode)
-                .build(AggregationDriver.seedSchema());
+        AggregateSpec spec = spec(c);
         assertThat(spec.outputSchema().toDdl()).as("the hidden aggregates are not written")
-                .isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE");
+                .isEqualTo(spec.windowColumn() + " STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE");
         try (AggregationDriver driver = AggregationDriver.of(spec, stateDir)) {
             SparkBatches ingest = new SparkBatches(driver, DELAY);
             Map<String, String> table = new TreeMap<>(); // window|user -> row
-            for (int run = 1; run <= c.get("runs").asInt(); run++) {
-                String batches = ingest.run(List.of(lines("windows/" + c.get("input").asText() + "/run" + run + ".json")));
+            for (int run = 1; run <= runs(c).size(); run++) {
+                String batches = ingest.run(List.of(runs(c).get(run - 1)));
                 List<String> written = new ArrayList<>();
                 List<String> pending = new ArrayList<>();
                 for (AggregationDriver.Output o : driver.drain()) {
@@ -75,6 +74,72 @@ class GoldenHavingTest {
                         .containsExactlyInAnyOrderElementsOf(golden.stream().filter(l -> l.startsWith("{")).toList());
             }
         }
+    }
+
+    @Test
+    void aHavingThatFailsOnAGroupStopsTheAggregationAsSparkFailsTheQuery() throws IOException {
+        JsonNode c = JSON.readTree(String.join("\n", lines("having/append-divide-by-zero/case.json")));
+        List<String> golden = lines("having/append-divide-by-zero/after-run2.txt");
+        String sparkFailure = String.join("\n", golden.subList(golden.indexOf(golden.stream().filter(l -> l.startsWith("failed "))
+                .findFirst().orElseThrow()), golden.size()));
+        assertThat(sparkFailure).as("Spark's error: the class and the expression's place, no group")
+                .contains("[DIVIDE_BY_ZERO] Division by zero").contains("HAVING 10 / (count(*) - 1) > 1");
+        assertThat(lines("having/append-divide-by-zero/after-run1.txt")).as("run 1 closes no window").noneMatch(l -> l.startsWith("out "));
+        try (AggregationDriver driver = AggregationDriver.of(spec(c), stateDir)) {
+            SparkBatches ingest = new SparkBatches(driver, DELAY);
+            assertThat(ingest.run(List.of(lines("windows/case-902/run1.json")))).isEqualTo("0:5,1:0");
+            assertThat(driver.drain()).as("run 1: batch 0 and 1's markers").hasSize(2);
+            List<String> run = lines("windows/case-902/run2.json");
+            assertThat(golden).contains("batches 2:6@2026-10-05T07:09:51.000Z");
+            Throwable failed = catchThrowable(() -> ingest.run(List.of(run)));
+            while (failed != null && !(failed instanceof TributaryException)) { // Kafka Streams wraps what the processor threw
+                failed = failed.getCause();
+            }
+            assertThat(failed).as("batch 3 closes windows of one row: the aggregation stops").isNotNull();
+            assertThat(failed.getMessage()).as("the predicate, the group, the failure and its place in the predicate")
+                    .startsWith("aggregate.having \"10 / (count(*) - 1) > 1\" failed on the group window {2026-10-05T07:00:00Z,"
+                            + " 2026-10-05T07:10:00Z}, user a, t 17.0, count(*) 1: DIVIDE_BY_ZERO: division by zero in 10 / (count(*) - 1)")
+                    .contains("Spark fails the query too; guard the predicate (try_divide, CASE WHEN ...)");
+            List<AggregationDriver.Output> out = driver.drain();
+            assertThat(out).as("no row written, as Spark's failed batch writes none").hasSize(1).allMatch(AggregationDriver.Output::marker);
+            assertThat(JSON.readTree(out.get(0).value()).get("batchId").asLong()).as("batch 2 ended, batch 3 failed, as in Spark")
+                    .isEqualTo(2);
+        }
+    }
+
+    /** Each run's rows (one batch): {@code golden/windows/<input>/runN.json}, or the files a run lists in an input folder. */
+    private static List<List<String>> runs(JsonNode c) {
+        String input = c.get("input").asText();
+        List<List<String>> runs = new ArrayList<>();
+        if (c.get("runs").isInt()) {
+            for (int run = 1; run <= c.get("runs").asInt(); run++) {
+                runs.add(lines("windows/" + input + "/run" + run + ".json"));
+            }
+            return runs;
+        }
+        for (JsonNode files : c.get("runs")) {
+            List<String> rows = new ArrayList<>();
+            files.forEach(f -> rows.addAll(lines(input + "/" + f.asText())));
+            runs.add(rows);
+        }
+        return runs;
+    }
+
+    /**
+     * The case's query as {@code sql:} translates it. Tributary names a session window's column {@code session_window} (Spark's
+     * name when it is not aliased); the recorder's table names it {@code window}, which the golden rows do not show.
+     */
+    private static AggregateSpec spec(JsonNode c) {
+        String sql = c.get("query").asText();
+        if (sql.contains("session_window(")) {
+            sql = sql.replace(") AS window,", ") AS session_window,");
+        }
+        SqlQuery.Aggregation query = SqlQuery.parse(sql).aggregation();
+        Duration gap = query.session() == null ? null : GoldenSessionsTest.duration(query.session());
+        AggregateSpec.Builder b = AggregateSpec.builder().eventTime(query.eventTime()).watermark(DELAY)
+                .groupBy(query.groupBy().stream().map(Transform::itemName).toList()).select(query.select()).having(query.having().text())
+                .outputMode(OutputMode.parse(c.get("outputMode").asText()));
+        return (gap == null ? b.window(Duration.ofMinutes(10)) : b.session(gap)).build(AggregationDriver.seedSchema());
     }
 
     private static List<String> lines(String path) {

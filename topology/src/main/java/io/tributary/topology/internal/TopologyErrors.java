@@ -40,10 +40,11 @@ public final class TopologyErrors {
                 + " outputMode update (the rows HAVING keeps, as Spark's foreachBatch MERGE) or filter when reading the table");
     }
 
-    /** When HAVING fails on a row as Spark's ANSI mode fails the query (a division by zero, an overflow). */
-    public static TributaryException havingFailed(String key, String where, String row, RuntimeException cause) {
-        return new TributaryException(key + ": failed on the row " + row + " (" + where + "): " + cause.getMessage()
-                + "; Spark fails the query too: guard the predicate (try_divide, CASE WHEN ...)", cause);
+    /** When HAVING fails on a group's row as Spark's ANSI mode fails the query (a division by zero, an overflow). */
+    public static TributaryException havingFailed(String key, String predicate, String group, String failure, String where,
+            RuntimeException cause) {
+        return new TributaryException(key + " \"" + predicate + "\" failed on the group " + group + ": " + failure + " (closing at "
+                + where + "); Spark fails the query too; guard the predicate (try_divide, CASE WHEN ...) and run again", cause);
     }
 
     public static TributaryException selectNameTaken(String name) {
