@@ -126,6 +126,50 @@ class StreamsAggregationTest {
     }
 
     /**
+     * A HAVING predicate that fails on a closed window (ANSI's division by zero) stops the stage as Spark fails the query:
+     * the error the run ends with names the predicate as written, the group and the failing part, not only the state.
+     */
+    @Test
+    void aHavingThatFailsOnAGroupStopsTheStageNamingThePredicateAndTheGroup() throws Exception {
+        Schema input = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(java.time.Duration.ofMinutes(5))
+                .window(java.time.Duration.ofMinutes(10)).groupBy(List.of("user")).select(Map.of("t", "sum(amt)"))
+                .having("10 / (count(*) - 1) > 1").outputMode(OutputMode.APPEND).build(input);
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"));
+             Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            Map<String, Object> client = Map.of("bootstrap.servers", broker.bootstrapServers());
+            admin.createTopics(List.of(new NewTopic(EVENTS, PARTITIONS, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG),
+                    new NewTopic(RESULTS, PARTITIONS, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG))).all().get();
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers",
+                    broker.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
+                RowPack rows = new RowPack(1024);
+                rows.add(bytes("{\"id\":1,\"user\":\"a\",\"amt\":5.0,\"ts\":\"2026-01-01T10:01:00Z\"}"), 0);
+                rows.add(bytes("{\"id\":2,\"user\":\"a\",\"amt\":2.0,\"ts\":\"2026-01-01T10:30:00Z\"}"), 0);
+                producer.send(new ProducerRecord<>(EVENTS, 0, bytes("[\"a\"]"), rows.take())).get();
+                long watermark = java.time.Instant.parse("2026-01-01T10:25:00Z").toEpochMilli(); // closes a's 10:00 window of one row
+                for (String marker : List.of("{\"batchId\":0,\"watermarkMs\":null}", "{\"batchId\":1,\"watermarkMs\":" + watermark + "}")) {
+                    for (int p = 0; p < PARTITIONS; p++) {
+                        RecordHeaders headers = new RecordHeaders();
+                        headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
+                        producer.send(new ProducerRecord<>(EVENTS, p, null, null, bytes(marker), headers)).get();
+                    }
+                }
+            }
+            try (StreamsAggregation stage = new StreamsAggregation(AggregationConfig.builder("t", spec, dir.resolve("streams")).bounded(true).build(), client)) {
+                assertThatThrownBy(() -> {
+                    while (stage.runBatch().isPresent()) {
+                        // batch 0 ends; batch 1 closes the window and fails
+                    }
+                }).isInstanceOf(TributaryException.class).hasMessageContaining("the aggregation (Kafka Streams application")
+                        .hasMessageContaining("stopped: aggregate.having \"10 / (count(*) - 1) > 1\" failed on the group window"
+                                + " {2026-01-01T10:00:00Z, 2026-01-01T10:10:00Z}, user a, t 5.0, count(*) 1: DIVIDE_BY_ZERO: division by zero"
+                                + " in 10 / (count(*) - 1)")
+                        .hasMessageContaining("guard the predicate (try_divide, CASE WHEN ...)");
+            }
+        }
+    }
+
+    /**
      * Two instances of one application share its tasks: each runs one partition's task and keeps
      * a warm copy of the other's, a batch of each is its own partition (its progress names the
      * instance), and when one closes the other takes its task.

@@ -1,5 +1,6 @@
 package io.tributary.topology.internal;
 
+import io.tributary.schema.TributaryException;
 import java.time.Duration;
 import java.util.Deque;
 import java.util.Map;
@@ -37,6 +38,8 @@ public final class StreamsApp implements AutoCloseable {
     private volatile KafkaStreams streams;
     /** Set by a stream thread that Kafka errors killed: {@link #restartIfKilled()} starts the application again. */
     private volatile boolean restartAfterKafkaError;
+    /** The topology's own error that stopped a stream thread (a HAVING that failed on a group ...), or null. */
+    private volatile TributaryException failure;
     /** When the application was started again after Kafka errors (nanoTime), for {@link #MAX_RESTARTS}. */
     private final Deque<Long> restarts = new ConcurrentLinkedDeque<>();
 
@@ -137,7 +140,7 @@ public final class StreamsApp implements AutoCloseable {
         KafkaStreams.State state = streams.state();
         if (state != KafkaStreams.State.RUNNING && state != KafkaStreams.State.REBALANCING
                 && !restartAfterKafkaError && state != KafkaStreams.State.CREATED) {
-            throw TopologyErrors.stopped(applicationId, state);
+            throw TopologyErrors.stopped(applicationId, state, failure);
         }
     }
 
@@ -170,7 +173,12 @@ public final class StreamsApp implements AutoCloseable {
                     + " (its transaction is aborted, its tasks restored from the changelogs)", rootMessage(e));
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         }
-        LOG.error("the aggregation stopped: {}", e.toString(), e);
+        for (Throwable c = e; c != null && failure == null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof TributaryException t) {
+                failure = t;
+            }
+        }
+        LOG.error("the aggregation stopped: {}", failure != null ? failure.getMessage() : e.toString(), e);
         return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
     }
 

@@ -223,7 +223,11 @@ public final class TopologyErrors {
     }
 
     /** When the Kafka Streams application stopped. */
-    public static TributaryException stopped(String applicationId, KafkaStreams.State state) {
+    public static TributaryException stopped(String applicationId, KafkaStreams.State state, TributaryException failure) {
+        if (failure != null) {
+            return new TributaryException("the aggregation (Kafka Streams application " + applicationId + ") stopped: "
+                    + failure.getMessage(), failure);
+        }
         return new TributaryException("the aggregation (Kafka Streams application " + applicationId + ") stopped: state "
                 + state + "; see the log above");
     }
