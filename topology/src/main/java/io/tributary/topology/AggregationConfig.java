@@ -92,7 +92,8 @@ public record AggregationConfig(String pipeline, AggregateSpec spec, DedupSpec d
     public org.apache.kafka.streams.Topology topology() {
         io.tributary.topology.internal.SourceWiring.Kafka kafka = kafkaInput == null ? null
                 : new io.tributary.topology.internal.SourceWiring.Kafka(kafkaInput, applicationId(), stageName(),
-                        spec != null ? spec.eventTimeIndex() : dedup.eventTimeIndex(), spec != null ? spec.groupBy() : dedup.keys());
+                        spec != null ? spec.eventTimeIndex() : dedup.eventTimeIndex(),
+                        kafkaInput.placeBy() != null ? kafkaInput.placeBy() : spec != null ? spec.groupBy() : dedup.keys());
         return spec == null ? Deduplication.build(dedup, eventsTopic, resultsTopic, kafka)
                 : WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic, WindowedAggregateProcessor.CLOSE_CHUNK, kafka);
     }

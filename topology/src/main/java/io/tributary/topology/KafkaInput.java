@@ -2,6 +2,7 @@ package io.tributary.topology;
 
 import io.tributary.kafka.KafkaSubscription;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -20,14 +21,18 @@ import java.util.Objects;
  *                       on any partition, a batch moves the watermark {@code idleAdvance} past the largest event
  *                       time, closing every open window; null: off (Spark's)
  * @param idleAdvance the window's length (a session's gap), with {@code closeIdleAfter}
+ * @param placeBy the columns that place the rows on the rows topic's partitions; null: the stage's own keys (the
+ *                group-by, or the deduplication's keys); a deduplication before an aggregation: the aggregation's group-by,
+ *                so that a group's rows meet on one partition of the deduplicated topic, as the file source places them
  */
 public record KafkaInput(KafkaSubscription subscription, String onBadRecord, String deadLetterTopic, int sourceTasks, int partitions,
-                         Duration closeIdleAfter, Duration idleAdvance) {
+                         Duration closeIdleAfter, Duration idleAdvance, List<String> placeBy) {
     public KafkaInput(KafkaSubscription subscription, String onBadRecord, String deadLetterTopic, int sourceTasks, int partitions) {
-        this(subscription, onBadRecord, deadLetterTopic, sourceTasks, partitions, null, null);
+        this(subscription, onBadRecord, deadLetterTopic, sourceTasks, partitions, null, null, null);
     }
 
     public KafkaInput {
+        placeBy = placeBy == null ? null : List.copyOf(placeBy);
         if (closeIdleAfter != null) {
             Objects.requireNonNull(idleAdvance, "idleAdvance");
         }
@@ -46,7 +51,12 @@ public record KafkaInput(KafkaSubscription subscription, String onBadRecord, Str
 
     /** This input, whose windows close after {@code after} without a new record (closeIdleWindowsAfter). */
     public KafkaInput withCloseIdleWindowsAfter(Duration after, Duration advance) {
-        return new KafkaInput(subscription, onBadRecord, deadLetterTopic, sourceTasks, partitions, after, advance);
+        return new KafkaInput(subscription, onBadRecord, deadLetterTopic, sourceTasks, partitions, after, advance, placeBy);
+    }
+
+    /** This input, its rows placed by {@code columns} (a deduplication before an aggregation: the aggregation's group-by). */
+    public KafkaInput placedBy(List<String> columns) {
+        return new KafkaInput(subscription, onBadRecord, deadLetterTopic, sourceTasks, partitions, closeIdleAfter, idleAdvance, columns);
     }
 
     /** The application's topic of batches (one partition): each batch's id, watermark and the source offsets it waits for. */

@@ -77,16 +77,18 @@ final class AggregationParts {
     static void open(PipelineSpec spec, AggregateSpec aggregate, DedupSpec dedup, String lateTopic, KafkaInput kafka,
                      Map<String, Object> client, RunOptions options, ExecutorService threads, List<Stage> stages) {
         Path streams = spec.stateDir().resolve("streams");
+        if (kafka != null && aggregate != null && spec.has(Settings.CLOSE_IDLE)) {
+            // with dropDuplicates first, its batches move the watermark: its state and the windows after it follow the same one
+            kafka = kafka.withCloseIdleWindowsAfter(spec.duration(Settings.CLOSE_IDLE), aggregate.span());
+        }
         if (aggregate != null && dedup != null) {
             String deduplicated = Topics.deduplicated(spec.name());
             open(spec, AggregationConfig.dedup(spec.name(), dedup, streams).topics(Topics.events(spec.name()), deduplicated),
-                    kafka, client, options, threads, stages); // over a Kafka source, the deduplication reads its topics
+                    kafka == null ? null : kafka.placedBy(aggregate.groupBy()), // a group's rows on one partition of the deduplicated topic
+                    client, options, threads, stages); // over a Kafka source, the deduplication reads its topics
             open(spec, AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
                     .topics(deduplicated, Topics.results(spec.name())), null, client, options, threads, stages);
         } else {
-            if (kafka != null && aggregate != null && spec.has(Settings.CLOSE_IDLE)) {
-                kafka = kafka.withCloseIdleWindowsAfter(spec.duration(Settings.CLOSE_IDLE), aggregate.span());
-            }
             open(spec, aggregate != null ? AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
                     : AggregationConfig.dedup(spec.name(), dedup, streams), kafka, client, options, threads, stages);
         }

@@ -132,8 +132,14 @@ public final class PipelineSpec {
         if (files && values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {
             throw SpecErrors.hintsWithSchema(where(Settings.SCHEMA_HINTS), Settings.SCHEMA_HINTS);
         }
-        if ((delta || kafka && Settings.TRANSFORM_DEDUP.stream().anyMatch(values::containsKey)) && values.containsKey(Settings.CLOSE_IDLE)) {
+        if (delta && values.containsKey(Settings.CLOSE_IDLE)) {
             throw SpecErrors.closeIdleWithDeltaSource(where(Settings.CLOSE_IDLE), Settings.CLOSE_IDLE);
+        }
+        if (kafka && values.containsKey(Settings.CLOSE_IDLE) && Settings.TRANSFORM_DEDUP.stream().anyMatch(values::containsKey)
+                && !(has(Settings.DEDUP_EVENT_TIME) && (has(Settings.DEDUP_WATERMARK) || has(Settings.DEDUP_WITHIN_WATERMARK)))) {
+            // the deduplication's watermark is the one the aggregation after it closes its windows by
+            throw SpecErrors.closeIdleWithoutDedupWatermark(where(Settings.CLOSE_IDLE), Settings.CLOSE_IDLE, Settings.DEDUP_EVENT_TIME,
+                    Settings.DEDUP_WATERMARK, Settings.DEDUP_WITHIN_WATERMARK);
         }
         if (files && "addNewColumns".equals(schemaEvolution()) && !bool(Settings.SINK_MERGE_SCHEMA)
                 && Settings.ALL.stream().noneMatch(s -> s.key().startsWith("aggregate.") && values.containsKey(s.key()))) {

@@ -342,9 +342,12 @@ class PipelineSpecErrorsTest {
                 Map.of()).has("source.kafka.maxOffsetsPerTrigger")).isTrue();
         assertThat(load(KAFKA_AGGREGATE.replace("  select: { t: sum(amt) }\n", "  select: { t: sum(amt) }\n  closeIdleWindowsAfter: 1 minute\n"),
                 Map.of(), Map.of()).has("aggregate.closeIdleWindowsAfter")).isTrue();
-        String both = KAFKA_AGGREGATE.replace("aggregate:\n", "transform:\n  dropDuplicates: { keys: [id, user] }\naggregate:\n");
-        refused(both.replace("  select: { t: sum(amt) }\n", "  select: { t: sum(amt) }\n  closeIdleWindowsAfter: 1 minute\n"))
-                .hasMessageContaining("aggregate.closeIdleWindowsAfter").hasMessageContaining("a Kafka source with dropDuplicates");
+        String both = KAFKA_AGGREGATE.replace("aggregate:\n", "transform:\n  dropDuplicates: { keys: [id, user] }\naggregate:\n")
+                .replace("  select: { t: sum(amt) }\n", "  select: { t: sum(amt) }\n  closeIdleWindowsAfter: 1 minute\n");
+        refused(both).hasMessageContaining("aggregate.closeIdleWindowsAfter").hasMessageContaining("line 14")
+                .hasMessageContaining("transform.dropDuplicates has no watermark").hasMessageContaining("transform.dropDuplicates.eventTime");
+        assertThat(load(both.replace("{ keys: [id, user] }", "{ keys: [id, user], eventTime: ts, watermark: 5 minutes }"), Map.of(),
+                Map.of()).has("aggregate.closeIdleWindowsAfter")).isTrue();
         refused(KAFKA_AGGREGATE.replace("    topics: [sales]\n", "    topics: [sales]\n    schemaEvolution: addNewColumns\n"))
                 .hasMessageContaining("key 'source.kafka.schemaEvolution' is not taken with");
     }

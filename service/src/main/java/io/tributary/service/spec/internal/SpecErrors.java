@@ -56,12 +56,19 @@ public final class SpecErrors {
                 + " inferred schema, but source.files.schema is given; put the types in source.files.schema, or leave it out");
     }
 
-    /** When closeIdleWindowsAfter is given for a Delta source, or a Kafka source with dropDuplicates. */
+    /** When closeIdleWindowsAfter is given for a Delta source. */
     public static TributaryException closeIdleWithDeltaSource(String where, String key) {
         return new TributaryException(where + ": key '" + key + "' closes windows when no new file or record comes; it is for"
-                + " source.files and source.kafka (without transform.dropDuplicates) only, and a Delta source, or a Kafka source with"
-                + " dropDuplicates, does not take it: remove it (the windows then close as Spark's do, when later events"
-                + " move the watermark)");
+                + " source.files and source.kafka only, and a Delta source does not take it: remove it (the windows then close as"
+                + " Spark's do, when later events move the watermark)");
+    }
+
+    /** When closeIdleWindowsAfter is given for a Kafka source whose dropDuplicates (before the aggregation) keeps no watermark. */
+    public static TributaryException closeIdleWithoutDedupWatermark(String where, String key, String eventTime, String watermark,
+                                                                    String within) {
+        return new TributaryException(where + ": key '" + key + "' moves the watermark of a quiet Kafka source, which the"
+                + " deduplication before the aggregation keeps, but transform.dropDuplicates has no watermark: give '" + eventTime
+                + "' and '" + watermark + "' (or '" + within + "'), or remove '" + key + "'");
     }
 
     /** When schemaEvolution is addNewColumns, {@code given} or by default, without sink.delta.mergeSchema. */
