@@ -16,6 +16,12 @@ final class KafkaErrors {
                 + "broker reachable?");
     }
 
+    /** When minOffsetsPerTrigger is above maxOffsetsPerTrigger (Spark refuses it too). */
+    static TributaryException minOffsetsAboveMax(String minKey, long min, String maxKey, long max) {
+        return new TributaryException(minKey + ": " + min + " is above " + maxKey + " (" + max + "): no batch could hold the"
+                + " minimum; lower " + minKey + " or raise " + maxKey);
+    }
+
     /** When a topic still has an open transaction after the wait. */
     static TributaryException openTransaction(String topic, long seconds, Map<?, ?> lso, Map<?, ?> hw) {
         return new TributaryException("topic " + topic + " still has an open transaction after " + seconds + " s (committed "

@@ -75,6 +75,13 @@ public final class KafkaSourceSettings {
     public static final Setting<Long> MAX_OFFSETS_PER_TRIGGER = Setting.custom("maxOffsetsPerTrigger", Setting.Kind.INT,
             KafkaSourceSettings::positive, "at most this many offsets per batch over all partitions (Spark's maxOffsetsPerTrigger),"
                     + " split across the partitions in proportion to how far each is behind; none: a batch reads to the end");
+    public static final Setting<Long> MIN_OFFSETS_PER_TRIGGER = Setting.custom("minOffsetsPerTrigger", Setting.Kind.INT,
+            KafkaSourceSettings::positive, "a batch waits until at least this many offsets are there over all partitions, or"
+                    + " maxTriggerDelay passed since the last batch (Spark's minOffsetsPerTrigger); at most maxOffsetsPerTrigger;"
+                    + " availableNow and once read all there is; none: a batch reads what is there");
+    public static final Setting<java.time.Duration> MAX_TRIGGER_DELAY = Setting.duration("maxTriggerDelay", "with"
+            + " minOffsetsPerTrigger: after this long since the last batch, a batch reads what is there even if it is fewer"
+            + " offsets (Spark's maxTriggerDelay)").withDefault("15m");
     public static final Setting<Boolean> FAIL_ON_DATA_LOSS = Setting.bool("failOnDataLoss", "records the table had not read yet that"
             + " retention deleted (the table's offset below the partition's earliest): true stops the run naming the topic, the"
             + " partition and the gap (Spark's failOnDataLoss); false reads on from the earliest offset and counts the records lost"
@@ -86,7 +93,8 @@ public final class KafkaSourceSettings {
     /** Every setting, in the order the documentation lists them. */
     public static final List<Setting<?>> ALL = List.of(TOPICS, TOPIC_PATTERN, SCHEMA, FORMAT, DEBEZIUM_SEQUENCE, AVRO_SCHEMA, AVRO_SCHEMA_FILE,
             PROTOBUF_DESCRIPTOR_FILE, PROTOBUF_MESSAGE, SCHEMA_REGISTRY_URL, SCHEMA_REGISTRY_SUBJECT, SCHEMA_REGISTRY_USER_INFO,
-            SCHEMA_EVOLUTION, INFERENCE_RECORDS, STARTING_OFFSETS, STARTING_TIMESTAMP, MAX_OFFSETS_PER_TRIGGER, FAIL_ON_DATA_LOSS, INCLUDE_METADATA);
+            SCHEMA_EVOLUTION, INFERENCE_RECORDS, STARTING_OFFSETS, STARTING_TIMESTAMP, MAX_OFFSETS_PER_TRIGGER, MIN_OFFSETS_PER_TRIGGER, MAX_TRIGGER_DELAY, FAIL_ON_DATA_LOSS,
+            INCLUDE_METADATA);
 
     private KafkaSourceSettings() {
     }

@@ -33,11 +33,12 @@ import java.util.regex.Pattern;
  *                  before it is written; null: the rows as they are
  * @param schemaEvolution format json: what a value's fields the schema lacks do (none, addNewColumns, failOnNewColumns, rescue)
  * @param inferenceRecords format json without a schema: at most this many records are sampled to infer it
+ * @param minOffsets Spark's minOffsetsPerTrigger and maxTriggerDelay, or null without a minimum
  */
 public record KafkaSubscription(List<String> topics, Pattern pattern, String format, Schema valueSchema, boolean includeMetadata,
                                 StartingOffsets startingOffsets, Long startingTimestamp, long maxOffsetsPerTrigger,
                                 boolean failOnDataLoss, ValueFormat valueFormat, RowTransform transform, String schemaEvolution,
-                                long inferenceRecords) {
+                                long inferenceRecords, MinOffsets.Limit minOffsets) {
     public KafkaSubscription {
         topics = List.copyOf(topics == null ? List.of() : topics);
     }
@@ -57,7 +58,7 @@ public record KafkaSubscription(List<String> topics, Pattern pattern, String for
                 v.has(KafkaSourceSettings.STARTING_TIMESTAMP) ? v.get(KafkaSourceSettings.STARTING_TIMESTAMP) : null,
                 v.has(KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER) ? v.get(KafkaSourceSettings.MAX_OFFSETS_PER_TRIGGER) : 0,
                 v.get(KafkaSourceSettings.FAIL_ON_DATA_LOSS), valueFormat, null, v.get(KafkaSourceSettings.SCHEMA_EVOLUTION),
-                v.get(KafkaSourceSettings.INFERENCE_RECORDS));
+                v.get(KafkaSourceSettings.INFERENCE_RECORDS), MinOffsets.limit(v));
     }
 
     /**
@@ -71,7 +72,7 @@ public record KafkaSubscription(List<String> topics, Pattern pattern, String for
     /** This subscription reading its JSON values by {@code schema} (inferred, or the table's). */
     public KafkaSubscription withValueSchema(Schema schema) {
         return new KafkaSubscription(topics, pattern, format, rescuing(schema, schemaEvolution), includeMetadata, startingOffsets, startingTimestamp,
-                maxOffsetsPerTrigger, failOnDataLoss, valueFormat, transform, schemaEvolution, inferenceRecords);
+                maxOffsetsPerTrigger, failOnDataLoss, valueFormat, transform, schemaEvolution, inferenceRecords, minOffsets);
     }
 
     /** True under schemaEvolution rescue: what a JSON value's schema does not take goes to {@code _rescued_data}. */
@@ -88,7 +89,7 @@ public record KafkaSubscription(List<String> topics, Pattern pattern, String for
     public KafkaSubscription withTransform(RowTransform transform) {
         return new KafkaSubscription(topics, pattern, format, valueSchema, includeMetadata, startingOffsets, startingTimestamp,
                 maxOffsetsPerTrigger, failOnDataLoss, valueFormat, transform == null || transform.isIdentity() ? null : transform,
-                schemaEvolution, inferenceRecords);
+                schemaEvolution, inferenceRecords, minOffsets);
     }
 
     /** The columns of the rows written: the transform's output, or {@link #rowSchema()} without one. */

@@ -57,6 +57,8 @@ public final class TopicReader implements AutoCloseable {
     private boolean waitsForOpenTransactions = true;
     private Admin admin;
     private KafkaFuture<Void> trim;
+    /** A Kafka source's minOffsetsPerTrigger, or null (none, or an availableNow run, which reads all there is). */
+    private io.tributary.kafka.MinOffsets minOffsets;
 
     public TopicReader(Map<String, Object> clientProps, String topic, String clientId, RowJson rowJson) {
         this(clientProps, topic, clientId, rowJson, false, SinkBadRecords.FAIL);
@@ -81,6 +83,8 @@ public final class TopicReader implements AutoCloseable {
         this.keyed = keyed;
         this.topic = topic;
         this.sources = subscription == null ? SourcePartitions.identity() : SourcePartitions.of(subscription);
+        this.minOffsets = subscription == null || subscription.minOffsets() == null ? null
+                : new io.tributary.kafka.MinOffsets(subscription.minOffsets());
         this.rowsOf = new RecordRows(topic, rowJson, new BadRows(badRecords, clientId, clientProps), subscription);
         this.clientProps = Map.copyOf(clientProps);
         this.lookup = new TopicLookup(topic, clientProps);
@@ -159,7 +163,8 @@ public final class TopicReader implements AutoCloseable {
     /**
      * A batch's end offsets: the settled end offsets ({@link #settledEndOffsets}); for a Kafka
      * source, after positions below a partition's earliest offset were refused or skipped
-     * ({@code failOnDataLoss}, {@link SourcePartitions#dropLost}), cut by {@code maxOffsetsPerTrigger}.
+     * ({@code failOnDataLoss}, {@link SourcePartitions#dropLost}), cut by {@code maxOffsetsPerTrigger}; where the
+     * positions stand when {@code minOffsetsPerTrigger} delays the batch (fewer offsets there, maxTriggerDelay not passed).
      */
     public Map<Integer, Long> batchEnd(Duration maxWait) {
         if (sources.isIdentity()) {
@@ -168,11 +173,15 @@ public final class TopicReader implements AutoCloseable {
         lost += sources.dropLost(consumer, partitions, sources.subscription().failOnDataLoss());
         Map<Integer, Long> position = positions();
         Map<Integer, Long> end = sources.bounded(settledEndOffsets(maxWait), position);
+        if (minOffsets != null && minOffsets.delays(position, end, System.currentTimeMillis())) {
+            return position;
+        }
         return RateLimit.cap(sources.subscription().maxOffsetsPerTrigger(), position, end);
     }
 
     /** A Kafka source's availableNow run: no batch reads past the end offsets the first one saw (Spark's). */
     public void endAtStart() {
+        minOffsets = null; // as Spark's availableNow: every batch reads what there is, up to maxOffsetsPerTrigger
         sources.endAtStart();
     }
 
