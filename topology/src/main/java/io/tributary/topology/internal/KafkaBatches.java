@@ -1,7 +1,6 @@
 package io.tributary.topology.internal;
 
 import io.tributary.kafka.KafkaSubscription;
-import io.tributary.kafka.RateLimit;
 import io.tributary.kafka.StartingPositions;
 import io.tributary.kafka.TopicCreation;
 import io.tributary.kafka.TopicTrim;
@@ -74,6 +73,7 @@ public final class KafkaBatches implements AutoCloseable {
     private long lastDataMs = System.currentTimeMillis();
     /** Where the query began in each partition (startingOffsets, startingTimestamp); empty: each partition's earliest. */
     private final Map<TopicPartition, Long> starts;
+    private final BatchLimits limits;
 
     /**
      * @param delay the watermark's delay, or null when the aggregation keeps no watermark
@@ -88,6 +88,7 @@ public final class KafkaBatches implements AutoCloseable {
         this.rowsTopic = KafkaInput.rowsTopic(applicationId);
         this.delayMs = delay == null ? null : delay.toMillis();
         this.bounded = bounded;
+        this.limits = new BatchLimits(input.subscription(), bounded);
         this.admin = Admin.create(clientProps);
         List<NewTopic> topics = new ArrayList<>();
         for (String t : SourceWiring.controlTopics(applicationId)) {
@@ -202,7 +203,9 @@ public final class KafkaBatches implements AutoCloseable {
         }
         bounds = new HashMap<>(bounds);
         bounds.entrySet().removeIf(e -> e.getValue() <= starts.getOrDefault(e.getKey(), 0L)); // nothing read there yet
-        bounds = rateLimited(bounds);
+        Map<TopicPartition, Long> limited = limits.next(last, starts, bounds, tails::beginningOffsets, tails::endOffsets);
+        boolean waiting = limited == null; // minOffsetsPerTrigger: fewer offsets there than that, maxTriggerDelay not passed
+        bounds = waiting ? Map.of() : limited;
         boolean newData = false;
         for (Map.Entry<TopicPartition, Long> e : bounds.entrySet()) {
             long start = starts.getOrDefault(e.getKey(), 0L);
@@ -219,7 +222,7 @@ public final class KafkaBatches implements AutoCloseable {
         }
         boolean moved = wm != null && (lastWm == null || wm > lastWm);
         long now = System.currentTimeMillis();
-        if (newData) {
+        if (newData || waiting) { // records waiting for minOffsetsPerTrigger: not a quiet source
             lastDataMs = now;
         } else if (!moved && delayMs != null && input.closeIdleAfter() != null && now - lastDataMs >= input.closeIdleAfter().toMillis()) {
             Long max = maxReported();
@@ -260,32 +263,6 @@ public final class KafkaBatches implements AutoCloseable {
             }
         }
         return max;
-    }
-
-    /**
-     * Spark's maxOffsetsPerTrigger: the bounds cut so that the batch spans at most that many offsets from where the
-     * last batch ended (a partition it did not reach: from the query's start there, else from its earliest offset),
-     * split over the partitions in proportion to how far each is behind. The tasks hold what they read past them.
-     */
-    private Map<TopicPartition, Long> rateLimited(Map<TopicPartition, Long> bounds) {
-        long limit = input.subscription().maxOffsetsPerTrigger();
-        if (limit <= 0 || bounds.isEmpty()) {
-            return bounds;
-        }
-        Map<TopicPartition, Long> from = new HashMap<>();
-        List<TopicPartition> fresh = new ArrayList<>();
-        for (TopicPartition tp : bounds.keySet()) {
-            Long at = last != null && last.bounds().containsKey(tp) ? last.bounds().get(tp) : starts.get(tp);
-            if (at == null) {
-                fresh.add(tp);
-            } else {
-                from.put(tp, at);
-            }
-        }
-        if (!fresh.isEmpty()) {
-            from.putAll(tails.beginningOffsets(fresh));
-        }
-        return new HashMap<>(RateLimit.cap(limit, from, bounds));
     }
 
     /** Deletes the rows topic's records before the offsets the aggregation committed: never read again (a restart resumes there). */
