@@ -147,6 +147,10 @@ public final class StreamsAggregation implements PipelineStage {
         if (!clientProps.containsKey(ProducerConfig.COMPRESSION_TYPE_CONFIG)) {
             props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), Topics.ROW_COMPRESSION);
         }
+        long limit = config.kafkaInput() == null ? 0 : config.kafkaInput().subscription().maxOffsetsPerTrigger();
+        if (limit > 0) { // Spark reads no further than a batch: a poll takes about one, what waits past its bounds stays small
+            props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), (int) Math.min(10_000, Math.max(500, limit)));
+        }
         return props;
     }
 

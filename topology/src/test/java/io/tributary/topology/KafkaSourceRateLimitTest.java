@@ -102,6 +102,103 @@ class KafkaSourceRateLimitTest {
         assertThat(results(topic)).isEqualTo(golden("spark-window.txt"));
     }
 
+    /**
+     * A continuous run under a small limit over a topic far ahead: Spark's source reads no further than each batch's bounds;
+     * here the source tasks stop fetching a partition once about a thousand of its records wait past the bounds, so what
+     * they park and the offsets they commit stay bounded however far the topic is ahead, and every batch is still the limit's.
+     */
+    @Test
+    void aSmallLimitOverATopicFarAheadParksABoundedBacklog() throws Exception {
+        String topic = "ahead";
+        int perPartition = 20_000;
+        Map<String, Object> client = KAFKA.client();
+        try (Admin admin = Admin.create(client)) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG),
+                    new NewTopic(Topics.results(topic), 2, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG))).all().get();
+        }
+        Map<String, Object> fast = new HashMap<>(client);
+        fast.put("linger.ms", 20);
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(fast, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < 2 * perPartition; i++) {
+                var sent = p.send(new ProducerRecord<>(topic, i % 2, null, bytes("{\"id\":" + i + ",\"user\":\"ann\",\"amt\":1.0,"
+                        + "\"ts\":\"2026-01-01T10:00:00Z\"}")));
+                if (i < 2) {
+                    sent.get(); // each partition's leader known before the rest is sent in batches
+                }
+            }
+            p.flush();
+        }
+        List<Long> batches = new ArrayList<>();
+        try (StreamsAggregation stage = open(topic, Map.of("maxOffsetsPerTrigger", "10"), false, null)) {
+            while (batches.size() < 8) {
+                stage.runBatch().ifPresent(b -> batches.add(b.numInputRows()));
+            }
+            Map<TopicPartition, Long> consumed = new HashMap<>();
+            try (Admin admin = Admin.create(client)) {
+                admin.listConsumerGroupOffsets("tributary-" + topic + "-aggregate").partitionsToOffsetAndMetadata().get()
+                        .forEach((tp, om) -> {
+                            if (tp.topic().equals(topic)) {
+                                consumed.put(tp, om.offset());
+                            }
+                        });
+            }
+            long parked = parked("tributary-" + topic + "-aggregate-aggregate-kafka-source-held-changelog");
+            // 8 batches of 10 read 40 offsets of each partition; about a thousand parked, and a poll's records besides
+            assertThat(consumed).as("the source offsets the tasks committed").hasSize(2)
+                    .allSatisfy((tp, offset) -> assertThat(offset).isLessThan(4_000));
+            assertThat(parked).as("records parked past the batches' bounds, of %s", 2 * perPartition).isLessThan(6_000);
+        }
+        assertThat(batches).as("Spark's split: 5 + 5").containsOnly(10L);
+    }
+
+    /** Spark's minOffsetsPerTrigger under an aggregation: a continuous run's batch waits until that many offsets are there. */
+    @Test
+    void aBatchWaitsForMinOffsetsPerTrigger() throws Exception {
+        String topic = "least";
+        try (Admin admin = Admin.create(KAFKA.client())) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG),
+                    new NewTopic(Topics.results(topic), 2, (short) 1).configs(Topics.EVENT_TIME_TOPIC_CONFIG))).all().get();
+        }
+        List<String> records = lines("records.jsonl");
+        try (StreamsAggregation stage = open(topic, Map.of("minOffsetsPerTrigger", "5", "maxTriggerDelay", "1h"), false, null)) {
+            assertThat(stage.runBatch()).as("nothing there: the first trigger, never delayed").isEmpty();
+            produce(topic, records.subList(0, 4));
+            assertThat(stage.runBatch()).as("4 offsets, fewer than 5").isEmpty();
+            assertThat(stage.runBatch()).as("still 4").isEmpty();
+            produce(topic, records.subList(4, 5));
+            assertThat(stage.runBatch().map(Progress::numInputRows)).contains(5L);
+        }
+    }
+
+    private static void produce(String topic, List<String> records) throws Exception {
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(KAFKA.client(), new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (String line : records) {
+                JsonNode r = JSON.readTree(line);
+                p.send(new ProducerRecord<>(topic, r.get("partition").asInt(), r.get("timestamp").asLong(), bytes(r.get("key").asText()),
+                        bytes(r.get("value").asText()))).get();
+            }
+        }
+    }
+
+    /** How many records the held store's changelog holds now: its keys whose last value is not a deletion. */
+    private static long parked(String changelog) {
+        Map<String, Object> props = new HashMap<>(KAFKA.client());
+        props.put("isolation.level", "read_committed");
+        Map<String, Boolean> live = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> tps = c.partitionsFor(changelog).stream().map(i -> new TopicPartition(changelog, i.partition())).toList();
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
+                    live.put(new String(r.key(), StandardCharsets.UTF_8), r.value() != null);
+                }
+            }
+        }
+        return live.values().stream().filter(v -> v).count();
+    }
+
     /** closeIdleWindowsAfter: a continuous run over a topic that goes quiet closes its open windows, which Spark never writes. */
     @Test
     void aQuietTopicsWindowsCloseAfterCloseIdleWindowsAfter() throws Exception {

@@ -27,16 +27,22 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * task, until a batch whose bounds take them in, then go through in offset order. The store is written in
  * the task's transaction with the source offsets it consumed, so a restart finds them here and not in
  * the topic. Keys: {@code topic:partition:offset} with the offset zero-padded (a prefix scan returns
- * them in offset order).
+ * them in offset order). How many each partition holds is told to the application's {@link ParkedBacklog}, by which its
+ * consumer stops fetching a partition that parks too much: Spark's source reads nothing past a batch's bounds.
  */
 final class HeldRecords {
     private static final StringSerializer KEYS = new StringSerializer();
     private final KeyValueStore<String, byte[]> store;
     /** How many records each partition holds, from the store when the task opens. */
     private final Map<TopicPartition, Integer> held = new HashMap<>();
+    /** The application's count of what each partition parks: its consumer pauses a partition that parks too much. */
+    private final ParkedBacklog backlog;
 
-    HeldRecords(KeyValueStore<String, byte[]> store) {
+    /** @param task the task's number: it reads that partition of every source topic */
+    HeldRecords(KeyValueStore<String, byte[]> store, ParkedBacklog backlog, int task) {
         this.store = store;
+        this.backlog = backlog;
+        backlog.forgetTask(task);
         try (KeyValueIterator<String, byte[]> it = store.all()) {
             while (it.hasNext()) {
                 String k = it.next().key;
@@ -45,6 +51,7 @@ final class HeldRecords {
                 held.merge(new TopicPartition(k.substring(0, colon), Integer.parseInt(k.substring(colon + 1, last))), 1, Integer::sum);
             }
         }
+        held.forEach(backlog::set);
     }
 
     /** Whether records of the partition wait here (each at or past the bound of the batch they were read in). */
@@ -54,7 +61,8 @@ final class HeldRecords {
 
     void hold(ConsumerRecord<byte[], byte[]> r) {
         store.put(key(r.topic(), r.partition()) + String.format("%019d", r.offset()), encode(r));
-        held.merge(new TopicPartition(r.topic(), r.partition()), 1, Integer::sum);
+        TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+        backlog.set(tp, held.merge(tp, 1, Integer::sum));
     }
 
     /** Takes out, in offset order, the records of the partition before {@code bound}. */
@@ -76,7 +84,7 @@ final class HeldRecords {
             }
         }
         taken.forEach(store::delete);
-        held.merge(tp, -taken.size(), Integer::sum);
+        backlog.set(tp, held.merge(tp, -taken.size(), Integer::sum));
         return out;
     }
 

@@ -112,7 +112,8 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
             }
         }
         if (input.subscription().maxOffsetsPerTrigger() > 0) {
-            held = new HeldRecords(context.getStateStore(nodes.heldStore()));
+            held = new HeldRecords(context.getStateStore(nodes.heldStore()), ParkedBacklog.of(context.applicationId()),
+                    context.taskId().partition());
         }
         CommitHook hook = context.getStateStore(nodes.frontCommitHook());
         hook.beforeCommit(this::flush);

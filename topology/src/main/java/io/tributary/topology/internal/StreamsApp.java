@@ -76,7 +76,8 @@ public final class StreamsApp implements AutoCloseable {
                 throw new java.io.UncheckedIOException(e);
             }
         }
-        KafkaStreams s = new KafkaStreams(topology.get(), props);
+        // a Kafka source's partition that parks too many records past its batch's bounds is paused (ParkedBacklog)
+        KafkaStreams s = new KafkaStreams(topology.get(), props, new ParkingClientSupplier(ParkedBacklog.of(applicationId)));
         s.setUncaughtExceptionHandler(this::onThreadError);
         return s;
     }
