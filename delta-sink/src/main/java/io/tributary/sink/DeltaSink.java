@@ -18,6 +18,7 @@ import io.tributary.sink.internal.OwnedPartitions;
 import io.tributary.sink.internal.Partitioning;
 import io.tributary.kafka.SchemaChangeException;
 import io.tributary.sink.internal.SchemaMerge;
+import io.tributary.sink.internal.SinkTableFeatures;
 import io.tributary.sink.internal.TableFolder;
 import io.tributary.sink.internal.TopicBatch;
 import io.tributary.sink.internal.TopicReader;
@@ -341,6 +342,18 @@ public final class DeltaSink implements PipelineStage {
     @Override
     public String stageName() {
         return config.stageName();
+    }
+
+    /**
+     * What {@link #idleProgress()} prints for the first trigger over a table that does not exist yet when the topic
+     * holds nothing (batch 0, no offsets), made without Kafka or the table: for a run that has nothing to write to skip
+     * opening the sink. The settings are checked as opening the sink for a new table checks them.
+     */
+    public static Progress idleBeforeTable(SinkConfig config) {
+        String path = KernelEngines.tablePath(config.tablePath());
+        SinkTableFeatures.checkWritable(path, config.tableProperties(), config.mode(), !config.partitionBy().isEmpty());
+        Partitioning.parse(config.partitionBy(), config.tableSchema());
+        return new SinkProgress(config, path, null, () -> null).idle(0, Map.of(), Map.of());
     }
 
     /** The partitions this instance works on when instances share the topic; null when this sink reads them all. */

@@ -244,6 +244,15 @@ public final class FileIngest implements PipelineStage {
                 System.currentTimeMillis(), 0, cleaned));
     }
 
+    /**
+     * What {@link #idleProgress()} prints for the first trigger of a new state that finds no file (batch 0, nothing
+     * read), made without Kafka: for a run that finds an empty folder and nothing of its own yet to skip opening the
+     * stage. {@code listMs} is the time the look at the folder took.
+     */
+    public static Progress idleOnNewState(IngestConfig config, long listMs) {
+        return new ProgressFactory(config, UUID.randomUUID().toString()).idle(0, null, System.currentTimeMillis() - listMs, listMs, 0);
+    }
+
     private void log(BatchOutcome o) {
         for (FileResult r : o.files()) {
             String bad = "";

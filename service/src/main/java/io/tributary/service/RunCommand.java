@@ -3,6 +3,7 @@ package io.tributary.service;
 import io.tributary.service.console.ProgressBar;
 import io.tributary.service.console.Terminal;
 import io.tributary.service.http.ServiceEndpoints;
+import io.tributary.service.internal.FirstEmptyRun;
 import io.tributary.service.internal.NoOpRun;
 import io.tributary.service.internal.Pipeline;
 import io.tributary.service.internal.RunOptions;
@@ -58,7 +59,8 @@ final class RunCommand implements Callable<Integer> {
         RunOptions noOp = new RunOptions(reprocess, null, () -> false, acceptSpecChange);
         try (StateLock lock = StateLock.acquire(spec.stateDir(), spec.name())) {
             // an availableNow run that finds what the last clean run left: its output without the broker
-            if (ServiceEndpoints.port(spec).isEmpty() && NoOpRun.replay(spec, noOp, out)) {
+            // and the first run over an empty folder: nothing to write yet, so no broker either
+            if (ServiceEndpoints.port(spec).isEmpty() && (NoOpRun.replay(spec, noOp, out) || FirstEmptyRun.run(spec, noOp, out))) {
                 succeeded = true;
                 return 0;
             }

@@ -31,7 +31,8 @@ import picocli.CommandLine;
  * An availableNow run of a file pipeline that finds what its last clean run left (the same input
  * files, settings and table) prints what an empty run prints without starting the broker; any doubt
  * (a new or changed file, another setting, a table another writer moved, a run that started the
- * broker and did not end cleanly, an aggregation) takes the normal path.
+ * broker and did not end cleanly, an aggregation) takes the normal path. A first run over an empty
+ * folder, with nothing in the state folder yet, has nothing to write and starts no broker either.
  */
 @Tag("integration")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -141,6 +142,42 @@ class EmptyRunWithoutBrokerTest {
         assertThat(comparable(noOp)).isEqualTo(comparable(normal));
         assertThat(version()).isEqualTo(version);
         assertThat(ids()).containsExactly(1, 2);
+    }
+
+    @Test
+    void aFirstRunOverAnEmptyFolderStartsNoBrokerLeavesNoTableAndPrintsWhatTheBrokerRunPrints() throws Exception {
+        Path spec = spec("");
+        Run first = tributary("run", spec.toString());
+        assertThat(dir.resolve("state/kafka")).as("no broker started").doesNotExist();
+        assertThat(dir.resolve("out")).as("no table: Spark's run that finds no file leaves none").doesNotExist();
+        try (Stream<Path> state = Files.list(dir.resolve("state"))) {
+            assertThat(state.map(p -> p.getFileName().toString())).containsExactly("tributary.lock");
+        }
+        assertThat(first.lines()).hasSize(3); // the ingest's and the sink's progress, then the summary
+        assertThat(JSON.readTree(first.lines().get(1)).path("batchId").asLong()).isZero();
+
+        Files.writeString(dir.resolve("state/other"), "x"); // the state folder holds something: the normal path
+        Run normal = tributary("run", spec.toString());
+        assertThat(dir.resolve("state/kafka")).as("a normal run starts the broker").isDirectory();
+        assertThat(dir.resolve("out")).doesNotExist();
+        assertThat(comparable(first)).isEqualTo(comparable(normal));
+
+        InputFiles.place(dir.resolve("in"), "a.json", "{\"id\":1,\"user\":\"ann\"}");
+        tributary("run", spec.toString());
+        assertThat(ids()).containsExactly(1);
+    }
+
+    @Test
+    void aFirstRunOverAnEmptyFolderRefusesWhatOpeningTheSinkRefuses() throws Exception {
+        Path spec = spec("");
+        Files.writeString(spec, Files.readString(spec).replace("    path: out/", "    path: out/\n    partitionBy: [nope]"));
+        CommandLine cl = Main.commandLine();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(new StringWriter()));
+        cl.setErr(new PrintWriter(err));
+        assertThat(cl.execute("run", spec.toString())).isEqualTo(1);
+        assertThat(err.toString()).contains("nope");
+        assertThat(dir.resolve("state/kafka")).doesNotExist();
     }
 
     @Test

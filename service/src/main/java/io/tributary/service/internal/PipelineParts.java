@@ -252,7 +252,7 @@ public final class PipelineParts {
         }))));
     }
 
-    private static SinkConfig sinkConfig(PipelineSpec spec, Schema rows, String topic, AggregateSpec aggregate,
+    static SinkConfig sinkConfig(PipelineSpec spec, Schema rows, String topic, AggregateSpec aggregate,
                                          KafkaSubscription subscription) {
         SinkConfig.Builder sinkConfig = SinkConfig.builder(spec.location(Settings.SINK_PATH), rows, topic, sinkAppId(spec),
                         spec.name() + "/sink")
@@ -346,8 +346,13 @@ public final class PipelineParts {
      * and placed and marked for {@code transform.dropDuplicates} (false: a look at the rows the transform makes).
      */
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate, boolean toTable) {
+        return ingestConfig(spec, input, aggregate, toTable, aggregate == null ? TableRules.read(spec) : Optional.empty());
+    }
+
+    /** As above, with the sink table's rules already read ({@code table}: empty without a table). */
+    static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate, boolean toTable,
+                                     Optional<DeltaTables.RowRules> table) {
         boolean transformed = TransformParts.transforms(spec);
-        Optional<DeltaTables.RowRules> table = aggregate == null ? TableRules.read(spec) : Optional.empty();
         // rows go to the table as they are read: its NOT NULLs (a transform's rows are the sink's to check), its CHECKs after select
         Schema rows = !transformed ? TableRules.notNull(spec, table, input) : input;
         IngestConfigBuilder b = IngestConfig.builder(spec.name(), spec.location(Settings.FILES_PATH), rows)

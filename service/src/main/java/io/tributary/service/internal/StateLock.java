@@ -16,6 +16,8 @@ import java.nio.file.StandardOpenOption;
  * two brokers on one log folder corrupt it. The lock goes with the process, even a killed one.
  */
 public final class StateLock implements AutoCloseable {
+    /** The lock's file, in the state folder. */
+    static final String FILE = "tributary.lock";
     private final FileChannel channel;
     private final FileLock lock;
 
@@ -25,7 +27,7 @@ public final class StateLock implements AutoCloseable {
     }
 
     public static StateLock acquire(Path stateDir, String pipeline) {
-        Path file = stateDir.resolve("tributary.lock");
+        Path file = stateDir.resolve(FILE);
         try {
             Files.createDirectories(stateDir);
             FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
