@@ -29,10 +29,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Only for the pipelines {@link NoOpRun} takes, with the schema given (Spark cannot infer one from an empty folder
  * either), when the state folder holds nothing but its lock, the input folder no entry at all and the table's path
- * nothing; anything else takes the normal path.
+ * nothing; anything else, and a run that records the launcher's class-data archive, takes the normal path.
  */
 public final class FirstEmptyRun {
     private static final Logger LOG = LoggerFactory.getLogger(FirstEmptyRun.class);
+    /**
+     * Set by the launcher on a run that records the class-data archive (a distribution's first run): that run takes the
+     * normal path, so that the archive holds the classes of the broker and the stages that later runs map.
+     */
+    static final String RECORDING = "tributary.cds.recording";
 
     private FirstEmptyRun() {
     }
@@ -42,7 +47,7 @@ public final class FirstEmptyRun {
      * and returns true, the broker not started. False: run it. The caller holds the state lock.
      */
     public static boolean run(PipelineSpec spec, RunOptions options, PrintWriter out) {
-        if (!NoOpRun.eligible(spec, options)) {
+        if (!NoOpRun.eligible(spec, options) || Boolean.getBoolean(RECORDING)) {
             return false;
         }
         long t0 = System.nanoTime();
