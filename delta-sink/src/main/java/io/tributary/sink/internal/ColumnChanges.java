@@ -8,33 +8,33 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
  * A batch collapsed to one change per key ({@link BatchChanges}) for a key of one INT, LONG, DATE
  * or TIMESTAMP column, the usual upsert key. Each key has a slot, found through an
  * open-addressing table of slot numbers (the key's value is kept once, by slot); the slot's row is
- * kept column by column in primitive arrays of 64-bit words (other types in an array of their
+ * kept column by column in chunks of 64-bit words ({@link SlotColumn}; other types in chunks of their
  * values, equal strings shared; the key column is the slots' key values), and is made into an
  * {@code Object[]} again only when written, in key order ({@link #upserts()}).
  *
  * <p>Why: the map form keeps about 200 bytes and eight objects per key (a map node, the key, the
  * row's array and its boxed values), live until the batch is written, so a one-batch upsert of a
  * million rows fills the old generation while it is read and pays for it in collections. Here a
- * key costs about 8 bytes per column plus 8 in the table (a batch's seven million keys of four
- * columns about 300 MB, not 500) and no object; the rows the reader parses die young.
+ * key costs about 8 bytes per column (4 for a string's reference) plus 8 to 16 in the table (a batch's
+ * seven million keys of four columns about 260 MB, not 500) and no object; the rows the reader parses
+ * die young. The table is sized for the batch's records up to a million and grows with its keys past
+ * that, and the columns grow a chunk at a time, so memory follows the keys a batch holds.
  */
 final class ColumnChanges implements BatchChanges {
     private static final int NO_SLOT = -1;
 
     private final int keyIndex;
     private final boolean intKey; // the key's values are Integers (INT, DATE), else Longs
-    private final Column[] columns; // the key column's entry is null: its values are keyOf's
-    private long[] keyOf = new long[16]; // per slot: its key's value (the null key's slot: unused)
+    private final SlotColumn[] columns; // the key column's entry is null: its values are keyOf's
+    private final SlotColumn.Longs keyOf = new SlotColumn.Longs(); // per slot: its key's value (the null key's slot: unused)
     private final BitSet deleted = new BitSet();
     private int slots;
     private int nullKeySlot = NO_SLOT;
@@ -56,11 +56,12 @@ final class ColumnChanges implements BatchChanges {
         this.keyIndex = schema.indexOf(keys.keySchema().field(0).name());
         DataType.Kind kind = keys.keySchema().field(0).type().kind();
         this.intKey = kind == DataType.Kind.INT || kind == DataType.Kind.DATE;
-        this.columns = new Column[schema.size()];
+        this.columns = new SlotColumn[schema.size()];
         for (int c = 0; c < columns.length; c++) {
-            columns[c] = c == keyIndex ? null : Column.of(schema.field(c).type());
+            columns[c] = c == keyIndex ? null : SlotColumn.of(schema.field(c).type());
         }
-        int capacity = Integer.highestOneBit(Math.max(16, Math.min(expectedRecords, 1 << 24)) - 1) * 4; // under half full
+        // under half full for the records expected, up to a million: past that the table grows with the keys, not the records
+        int capacity = Integer.highestOneBit(Math.max(16, Math.min(expectedRecords, 1 << 20)) - 1) * 4;
         this.tableSlots = new int[capacity];
     }
 
@@ -129,18 +130,16 @@ final class ColumnChanges implements BatchChanges {
                 }
                 return slot;
             }
-            if (keyOf[s - 1] == k) { // the null key's slot is in no table entry
+            if (keyOf.get(s - 1) == k) { // the null key's slot is in no table entry
                 return s - 1;
             }
         }
     }
 
     private int newSlot(long key) {
-        if (slots == keyOf.length) {
-            keyOf = Arrays.copyOf(keyOf, slots * 2);
-        }
-        keyOf[slots] = key;
-        for (Column c : columns) {
+        keyOf.ensure(slots + 1);
+        keyOf.set(slots, key);
+        for (SlotColumn c : columns) {
             if (c != null) {
                 c.ensure(slots + 1);
             }
@@ -154,7 +153,7 @@ final class ColumnChanges implements BatchChanges {
         int mask = tableSlots.length - 1;
         for (int s : oldSlots) {
             if (s != 0) {
-                int i = hash(keyOf[s - 1]) & mask;
+                int i = hash(keyOf.get(s - 1)) & mask;
                 while (tableSlots[i] != 0) {
                     i = (i + 1) & mask;
                 }
@@ -174,7 +173,7 @@ final class ColumnChanges implements BatchChanges {
         int n = 0;
         for (int s = 0; s < slots; s++) {
             if (s != nullKeySlot && !deleted.get(s)) {
-                sortedKeys[n++] = keyOf[s];
+                sortedKeys[n++] = keyOf.get(s);
             }
         }
         Arrays.sort(sortedKeys, 0, n);
@@ -203,7 +202,7 @@ final class ColumnChanges implements BatchChanges {
         if (c != keyIndex) {
             return columns[c].get(slot);
         }
-        return slot == nullKeySlot ? null : intKey ? (Object) (int) keyOf[slot] : (Object) keyOf[slot];
+        return slot == nullKeySlot ? null : intKey ? (Object) (int) keyOf.get(slot) : (Object) keyOf.get(slot);
     }
 
     @Override
@@ -271,111 +270,5 @@ final class ColumnChanges implements BatchChanges {
     @Override
     public boolean upsertsInKeyOrder() {
         return true;
-    }
-
-    /** One column's values, by slot. */
-    private abstract static class Column {
-        final BitSet nulls = new BitSet();
-        private int capacity;
-
-        static Column of(DataType type) {
-            return switch (type.kind()) {
-                case INT, DATE, LONG, TIMESTAMP, TIMESTAMP_NTZ, DOUBLE -> new Words(type.kind());
-                case STRING -> new Values(true);
-                default -> new Values(false);
-            };
-        }
-
-        final void ensure(int size) {
-            if (size > capacity) {
-                capacity = Math.max(size, Math.max(16, capacity * 2));
-                resize(capacity);
-            }
-        }
-
-        final void set(int slot, Object v) {
-            nulls.set(slot, v == null);
-            if (v != null) {
-                put(slot, v);
-            }
-        }
-
-        final Object get(int slot) {
-            return nulls.get(slot) ? null : value(slot);
-        }
-
-        abstract void resize(int capacity);
-
-        abstract void put(int slot, Object v);
-
-        abstract Object value(int slot);
-    }
-
-    /** Integers, longs and doubles (as their bits), one 64-bit word each, boxed again as they were read. */
-    private static final class Words extends Column {
-        private final DataType.Kind kind;
-        private long[] v = new long[0];
-
-        Words(DataType.Kind kind) {
-            this.kind = kind;
-        }
-
-        @Override
-        void resize(int capacity) {
-            v = Arrays.copyOf(v, capacity);
-        }
-
-        @Override
-        void put(int slot, Object x) {
-            v[slot] = switch (kind) {
-                case INT, DATE -> (Integer) x;
-                case DOUBLE -> Double.doubleToRawLongBits((Double) x);
-                default -> (Long) x;
-            };
-        }
-
-        @Override
-        Object value(int slot) {
-            long w = v[slot];
-            return switch (kind) {
-                case INT, DATE -> (Object) (int) w;
-                case DOUBLE -> (Object) Double.longBitsToDouble(w);
-                default -> (Object) w;
-            };
-        }
-    }
-
-    /** Values as they are; with {@code shared}, equal ones (strings) as one object, up to {@link #SHARED_LIMIT} distinct. */
-    private static final class Values extends Column {
-        private static final int SHARED_LIMIT = 1 << 16;
-        private final Map<Object, Object> shared;
-        private Object[] v = new Object[0];
-
-        Values(boolean shared) {
-            this.shared = shared ? new HashMap<>() : null;
-        }
-
-        @Override
-        void resize(int capacity) {
-            v = Arrays.copyOf(v, capacity);
-        }
-
-        @Override
-        void put(int slot, Object x) {
-            if (shared != null) {
-                Object s = shared.get(x);
-                if (s != null) {
-                    x = s;
-                } else if (shared.size() < SHARED_LIMIT) {
-                    shared.put(x, x);
-                }
-            }
-            v[slot] = x;
-        }
-
-        @Override
-        Object value(int slot) {
-            return v[slot];
-        }
     }
 }

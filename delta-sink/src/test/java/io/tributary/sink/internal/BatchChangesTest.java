@@ -36,6 +36,13 @@ class BatchChangesTest {
     }
 
     @Test
+    void aBatchOfMoreKeysThanAChunkHoldsCollapsesAsTheMapFormDoes() {
+        // 100,000 records over 300,000 key values, about 85,000 keys: the columns span two chunks
+        assertThat(compare(INT_KEY, -1, 1, 100_000, 300_000)).isGreaterThan(SlotColumn.CHUNK);
+        assertThat(compare(LONG_KEY, -1, 2, 100_000, 300_000)).isGreaterThan(SlotColumn.CHUNK);
+    }
+
+    @Test
     void upsertsComeInKeyOrderWithTheNullKeyFirstAndDeletesLeftOut() {
         KeyColumns keys = new KeyColumns(LONG_KEY, List.of("id"));
         BatchChanges.Collector c = BatchChanges.collector(keys, -1, 0);
@@ -68,13 +75,18 @@ class BatchChangesTest {
     }
 
     private static void compare(Schema schema, int orderIndex, long seed) {
+        compare(schema, orderIndex, seed, 3_000, 400);
+    }
+
+    /** @return how many keys the batch held */
+    private static int compare(Schema schema, int orderIndex, long seed, int records, int keyRange) {
         KeyColumns keys = new KeyColumns(schema, List.of("id"));
         MapChanges.Collector expected = new MapChanges.Collector(keys, orderIndex, 0);
         ColumnChanges.Collector actual = new ColumnChanges.Collector(keys, orderIndex, 0);
         Random random = new Random(seed);
         boolean longKey = schema == LONG_KEY;
-        for (int i = 0; i < 3_000; i++) {
-            Integer id = random.nextInt(50) == 0 ? null : random.nextInt(400) - 200;
+        for (int i = 0; i < records; i++) {
+            Integer id = random.nextInt(50) == 0 ? null : random.nextInt(keyRange) - keyRange / 2;
             if (random.nextInt(10) == 0) {
                 RecordOrigin t = tombstone("[" + id + "]");
                 expected.add(t, null);
@@ -95,15 +107,20 @@ class BatchChangesTest {
         assertThat(got.size()).as(at).isEqualTo(want.size());
         assertThat(got.deletes()).as(at).isEqualTo(want.deletes());
         assertThat(new HashSet<>(got.keys())).as(at).isEqualTo(new HashSet<>(want.keys()));
+        java.util.Map<Key, BatchChanges.Change> wantChanges = new java.util.HashMap<>();
+        java.util.Map<Key, BatchChanges.Change> gotChanges = new java.util.HashMap<>();
         for (Key k : want.keys()) {
-            assertThat(got.change(k)).as(at + ", key " + k).isEqualTo(want.change(k));
+            wantChanges.put(k, want.change(k));
+            gotChanges.put(k, got.change(k));
         }
+        assertThat(gotChanges).as(at).isEqualTo(wantChanges);
         List<Object[]> sorted = new ArrayList<>(want.upserts());
         sorted.sort(keys.rowOrder());
-        assertThat(got.upserts()).as(at).extracting(Arrays::deepToString)
-                .containsExactlyElementsOf(sorted.stream().map(Arrays::deepToString).toList());
-        assertThat(got.upserts()).as(at + ": the values' Java types, as the rows were read").extracting(BatchChangesTest::types)
-                .containsExactlyElementsOf(sorted.stream().map(BatchChangesTest::types).toList());
+        assertThat(got.upserts().stream().map(Arrays::deepToString).toList()).as(at)
+                .isEqualTo(sorted.stream().map(Arrays::deepToString).toList());
+        assertThat(got.upserts().stream().map(BatchChangesTest::types).toList()).as(at + ": the values' Java types, as the rows were read")
+                .isEqualTo(sorted.stream().map(BatchChangesTest::types).toList());
+        return got.size();
     }
 
     private static List<String> types(Object[] row) {
