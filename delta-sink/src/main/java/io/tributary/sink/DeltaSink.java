@@ -106,9 +106,6 @@ public final class DeltaSink implements PipelineStage {
         Storage storage = b.storage;
         String instanceId = b.instanceId;
         this.subscription = b.subscription;
-        if (subscription != null && instanceId != null && (subscription.pattern() != null || subscription.topics().size() > 1)) {
-            throw io.tributary.sink.internal.SinkErrors.sharedSubscription(config.topic());
-        }
         this.storage = storage;
         this.engine = KernelEngines.withTargetFileSize(config.targetFileSize(), storage);
         config = SinkTableSchema.withTableSchema(config, engine);
@@ -137,7 +134,9 @@ public final class DeltaSink implements PipelineStage {
         OwnedPartitions share = null;
         try {
             this.topicId = reader.topicId();
-            share = instanceId == null ? null : OwnedPartitions.join(kafkaClientProps, config.appId(), config.topic(), instanceId);
+            share = instanceId == null ? null : reader.numbersPartitions()
+                    ? OwnedPartitions.join(kafkaClientProps, config.appId(), subscription, instanceId) // the topics' partitions as one set
+                    : OwnedPartitions.join(kafkaClientProps, config.appId(), config.topic(), instanceId);
             this.owned = share;
             this.at = new SinkPosition(engine, reader, topicId, txnAppId, reprocess, share, bootstrap, subscription != null);
             resumeFromTable();

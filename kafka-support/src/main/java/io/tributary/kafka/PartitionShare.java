@@ -67,30 +67,43 @@ public final class PartitionShare implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(100);
     /** How often a member checks that every partition of the topic has an owner. */
     static final Duration COVERAGE_CHECK = Duration.ofSeconds(5);
+    /** How soon a topic created to match a shared pattern is assigned to an instance. */
+    static final Duration PATTERN_REFRESH = Duration.ofSeconds(5);
 
     private final String group;
+    /** What the group shares: one topic's name, or a Kafka source's topics ({@link KafkaSubscription#description()}). */
     private final String topic;
+    /** A Kafka source's topics or pattern, shared as one set of topic-partitions; null: the partitions of {@link #topic}. */
+    private final KafkaSubscription subscription;
     private final String instanceId;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Map<String, Object> adminProps;
     private Admin admin;
     private long nextCheck;
-    private Set<Integer> unownedBefore = Set.of();
+    private Set<TopicPartition> unownedBefore = Set.of();
     private final ReentrantLock work = new ReentrantLock();
     private final Thread thread;
     private final CountDownLatch assigned = new CountDownLatch(1);
     private volatile Set<Integer> owned = Set.of();
+    private volatile Set<TopicPartition> ownedPartitions = Set.of();
     /** Counts the changes of {@link #owned()}: a holder of the lock that saw another number must look again. */
     private volatile long generation;
     private volatile String fencedBy;
     private volatile RuntimeException failure;
     private volatile boolean closing;
 
-    private PartitionShare(Map<String, Object> clientProps, String group, String topic, String instanceId) {
+    private PartitionShare(Map<String, Object> clientProps, String group, String topic, KafkaSubscription subscription,
+                           String instanceId) {
         this.group = group;
         this.topic = topic;
+        this.subscription = subscription;
         this.instanceId = instanceId;
-        this.consumer = new KafkaConsumer<>(consumerProps(clientProps, group, instanceId));
+        Map<String, Object> props = consumerProps(clientProps, group, instanceId);
+        if (subscription != null && subscription.pattern() != null) {
+            // a topic created to match the pattern joins the group's assignment at the next metadata refresh (Kafka's default: 5 minutes)
+            props.putIfAbsent(ConsumerConfig.METADATA_MAX_AGE_CONFIG, (int) PATTERN_REFRESH.toMillis());
+        }
+        this.consumer = new KafkaConsumer<>(props);
         this.adminProps = new HashMap<>();
         clientProps.forEach((k, v) -> {
             if (AdminClientConfig.configNames().contains(k)) {
@@ -108,8 +121,24 @@ public final class PartitionShare implements AutoCloseable {
      * share is empty until the group's first assignment ({@link #awaitAssignment}).
      */
     public static PartitionShare join(Map<String, Object> clientProps, String group, String topic, String instanceId) {
-        PartitionShare share = new PartitionShare(clientProps, group, topic, instanceId);
+        PartitionShare share = new PartitionShare(clientProps, group, topic, null, instanceId);
         share.consumer.subscribe(List.of(topic), share.listener());
+        share.thread.start();
+        return share;
+    }
+
+    /**
+     * Joins group {@code group} for the topic-partitions of a Kafka source's {@code subscription} (its
+     * topics, or those its pattern matches, a topic created later included) as instance
+     * {@code instanceId}: the group shares them as one set ({@link #ownedTopicPartitions()}).
+     */
+    public static PartitionShare join(Map<String, Object> clientProps, String group, KafkaSubscription subscription, String instanceId) {
+        PartitionShare share = new PartitionShare(clientProps, group, subscription.description(), subscription, instanceId);
+        if (subscription.pattern() != null) {
+            share.consumer.subscribe(subscription.pattern(), share.listener());
+        } else {
+            share.consumer.subscribe(subscription.topics(), share.listener());
+        }
         share.thread.start();
         return share;
     }
@@ -175,19 +204,24 @@ public final class PartitionShare implements AutoCloseable {
     }
 
     private synchronized void change(Collection<TopicPartition> partitions, boolean add) {
-        Set<Integer> now = new TreeSet<>(owned);
-        for (TopicPartition tp : partitions) {
-            if (add) {
-                now.add(tp.partition());
-            } else {
-                now.remove(tp.partition());
-            }
+        Set<TopicPartition> now = new java.util.HashSet<>(ownedPartitions);
+        if (add) {
+            now.addAll(partitions);
+        } else {
+            now.removeAll(partitions);
         }
-        owned = java.util.Collections.unmodifiableSet(now);
+        Set<Integer> numbers = new TreeSet<>();
+        now.forEach(tp -> numbers.add(tp.partition()));
+        ownedPartitions = Set.copyOf(now);
+        owned = java.util.Collections.unmodifiableSet(numbers);
         generation++;
     }
 
-    private static Set<Integer> numbers(Collection<TopicPartition> partitions) {
+    /** The partitions' numbers for one topic; topic:partition for a Kafka source's topics. */
+    private Object numbers(Collection<TopicPartition> partitions) {
+        if (subscription != null) {
+            return new TreeSet<>(partitions.stream().map(tp -> tp.topic() + ":" + tp.partition()).toList());
+        }
         Set<Integer> out = new TreeSet<>();
         partitions.forEach(tp -> out.add(tp.partition()));
         return out;
@@ -212,7 +246,7 @@ public final class PartitionShare implements AutoCloseable {
         } catch (RuntimeException e) {
             failure = e;
             LOG.error("{}: the group membership of instance {} failed: {}", group, instanceId, e.toString());
-            change(List.copyOf(owned.stream().map(p -> new TopicPartition(topic, p)).toList()), false);
+            change(List.copyOf(ownedPartitions), false);
         } finally {
             assigned.countDown();
             try {
@@ -234,7 +268,7 @@ public final class PartitionShare implements AutoCloseable {
      * an owner at two checks in a row (a second round of a cooperative rebalance that never came).
      */
     private void checkCoverage() {
-        Set<Integer> unowned;
+        Set<TopicPartition> unowned;
         try {
             if (admin == null) {
                 admin = Admin.create(adminProps);
@@ -245,14 +279,22 @@ public final class PartitionShare implements AutoCloseable {
                 unownedBefore = Set.of();
                 return;
             }
-            unowned = new TreeSet<>();
-            for (PartitionInfo p : consumer.partitionsFor(topic, COVERAGE_CHECK)) {
-                unowned.add(p.partition());
+            unowned = new java.util.HashSet<>();
+            List<PartitionInfo> all = new java.util.ArrayList<>();
+            if (subscription == null) {
+                all.addAll(consumer.partitionsFor(topic, COVERAGE_CHECK));
+            } else {
+                consumer.listTopics(COVERAGE_CHECK).forEach((t, parts) -> {
+                    if (subscription.subscribes(t)) {
+                        all.addAll(parts);
+                    }
+                });
+            }
+            for (PartitionInfo p : all) {
+                unowned.add(new TopicPartition(p.topic(), p.partition()));
             }
             for (MemberDescription m : d.members()) {
-                for (TopicPartition tp : m.assignment().topicPartitions()) {
-                    unowned.remove(tp.partition());
-                }
+                unowned.removeAll(m.assignment().topicPartitions());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -263,8 +305,8 @@ public final class PartitionShare implements AutoCloseable {
         }
         if (!unowned.isEmpty() && unowned.equals(unownedBefore)) {
             LOG.warn("{}: partition(s) {} of {} have had no owner since the last rebalance; instance {} asks the group for another",
-                    group, unowned, topic, instanceId);
-            consumer.enforceRebalance("partitions " + unowned + " of " + topic + " have no owner");
+                    group, numbers(unowned), topic, instanceId);
+            consumer.enforceRebalance("partitions " + numbers(unowned) + " of " + topic + " have no owner");
             unowned = Set.of();
         }
         unownedBefore = unowned;
@@ -275,9 +317,14 @@ public final class PartitionShare implements AutoCloseable {
         return assigned.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** The partitions this instance owns now. */
+    /** The partitions this instance owns now (their numbers: for a group of one topic). */
     public Set<Integer> owned() {
         return owned;
+    }
+
+    /** The topic-partitions this instance owns now. */
+    public Set<TopicPartition> ownedTopicPartitions() {
+        return ownedPartitions;
     }
 
     /** Changes with every change of {@link #owned()}. */

@@ -49,7 +49,7 @@ final class AssignedPartitions {
     void assign(Map<Integer, Long> offsets) {
         partitions.clear();
         for (TopicPartition tp : current()) {
-            if (only == null || only.contains(tp.partition())) {
+            if (only == null || only.contains(sources.of(tp))) {
                 partitions.add(tp);
             }
         }
@@ -82,7 +82,22 @@ final class AssignedPartitions {
 
     /** The topic's partitions now (or a Kafka source's topics' partitions). */
     List<TopicPartition> current() {
-        return sources.isIdentity() ? lookup.partitions(consumer) : sources.current(consumer);
+        if (sources.isIdentity()) {
+            return lookup.partitions(consumer);
+        }
+        List<TopicPartition> now = sources.current(consumer);
+        sources.number(now); // in sorted order, as every instance numbers them
+        return now;
+    }
+
+    /** The numbers of {@code owned} (a share of a Kafka source's topics), the subscription's topic-partitions numbered first. */
+    java.util.Set<Integer> numbers(java.util.Set<TopicPartition> owned) {
+        List<TopicPartition> all = new ArrayList<>(current());
+        all.addAll(owned);
+        sources.number(all);
+        java.util.Set<Integer> out = new java.util.TreeSet<>();
+        owned.forEach(tp -> out.add(sources.of(tp)));
+        return out;
     }
 
     /** The read_committed end offsets (last stable offsets) of all assigned partitions. */

@@ -214,6 +214,15 @@ public final class CommitErrors {
                 + expectedStart + ": another instance owns them now; the batch is not committed", null);
     }
 
+    /** A shared sink of several topics numbered a topic-partition otherwise than another instance's commit did. */
+    public static BatchSuperseded numberedOtherwise(String tablePath, long version, int number, Object partition, Object tableHas,
+                                                    Integer tableNumber) {
+        return new BatchSuperseded("delta table " + tablePath + " (version " + version + ") numbers the source's topic-partitions"
+                + " otherwise than this batch (" + number + " for " + partition + ", the table: "
+                + (tableHas != null ? number + " for " + tableHas : tableNumber + " for " + partition)
+                + "): another instance numbered them first; the batch is not committed", null);
+    }
+
     /** When interrupted while writing a batch. */
     public static TributaryException interruptedWriting(String tablePath, long batchId, InterruptedException cause) {
         return new TributaryException("delta table " + tablePath + ": interrupted while writing batch " + batchId, cause);

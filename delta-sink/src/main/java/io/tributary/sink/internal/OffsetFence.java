@@ -3,10 +3,12 @@ package io.tributary.sink.internal;
 import io.delta.kernel.Snapshot;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.SinkOffsets;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Which of the sink's offsets ({@link SinkOffsets}, in the table) a commit checks and writes,
@@ -19,7 +21,9 @@ import java.util.TreeMap;
  *       partitions it owns: the table must hold, for each partition of the batch, the offset the
  *       batch started from (a compare-and-set per partition: an instance that lost a partition
  *       cannot commit it once its new owner did), and the batch's offsets replace those of its
- *       partitions only, the others' stay as the snapshot has them.</li>
+ *       partitions only, the others' stay as the snapshot has them; for a Kafka source of several
+ *       topics or a pattern, the numbers its topic-partitions have in the batch must be those the
+ *       table holds, and new ones are added to the table's.</li>
  * </ul>
  * The expected start offsets of a shared batch name every partition of the batch; {@link #NONE}
  * stands for a partition the table holds no offset for yet.
@@ -86,9 +90,22 @@ final class OffsetFence {
         if (!shared()) {
             return next.toJson();
         }
-        Map<Integer, Long> merged = new TreeMap<>(base.flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN))
-                .map(SinkOffsets::parse).map(SinkOffsets::offsets).orElse(Map.of()));
+        Optional<SinkOffsets> had = base.flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
+        Map<Integer, Long> merged = new TreeMap<>(had.map(SinkOffsets::offsets).orElse(Map.of()));
         merged.putAll(next.offsets());
-        return new SinkOffsets(sinkId, next.topic(), next.topicId(), merged, next.cluster()).toJson();
+        Map<Integer, TopicPartition> sources = new TreeMap<>(had.map(SinkOffsets::sources).orElse(Map.of()));
+        Map<TopicPartition, Integer> numbers = new HashMap<>();
+        sources.forEach((n, tp) -> numbers.put(tp, n));
+        next.sources().forEach((n, tp) -> {
+            TopicPartition was = sources.get(n);
+            Integer numbered = numbers.get(tp);
+            if (was != null && !was.equals(tp) || numbered != null && numbered != n.intValue()) {
+                // another instance numbered a topic-partition first (it saw other topics then): the batch reads the table's numbers again
+                throw CommitErrors.numberedOtherwise(base.get().getPath(), base.get().getVersion(), n, tp, was, numbered);
+            }
+            sources.put(n, tp);
+            numbers.put(tp, n);
+        });
+        return new SinkOffsets(sinkId, next.topic(), next.topicId(), merged, next.cluster(), sources).toJson();
     }
 }

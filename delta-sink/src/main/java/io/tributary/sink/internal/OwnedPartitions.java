@@ -15,17 +15,30 @@ public final class OwnedPartitions implements AutoCloseable {
     private static final Duration FIRST_ASSIGNMENT = Duration.ofSeconds(30);
 
     private final PartitionShare share;
+    /** True when the group shares a Kafka source's topics: the sink numbers their topic-partitions ({@link SourcePartitions}). */
+    private final boolean numbered;
     private long seen = -1;
+    private Set<org.apache.kafka.common.TopicPartition> taken = Set.of();
     private Set<Integer> current = Set.of();
     private boolean assignedOnce;
 
-    private OwnedPartitions(PartitionShare share) {
+    private OwnedPartitions(PartitionShare share, boolean numbered) {
         this.share = share;
+        this.numbered = numbered;
     }
 
     /** Joins consumer group {@code group} for {@code topic} as instance {@code instanceId}. */
     public static OwnedPartitions join(Map<String, Object> clientProps, String group, String topic, String instanceId) {
-        return new OwnedPartitions(PartitionShare.join(clientProps, group, topic, instanceId));
+        return new OwnedPartitions(PartitionShare.join(clientProps, group, topic, instanceId), false);
+    }
+
+    /**
+     * Joins consumer group {@code group} for the topic-partitions of a Kafka source of several topics or
+     * a pattern as instance {@code instanceId}; {@link #number} gives the sink's numbers of those owned.
+     */
+    public static OwnedPartitions join(Map<String, Object> clientProps, String group, io.tributary.kafka.KafkaSubscription subscription,
+                                       String instanceId) {
+        return new OwnedPartitions(PartitionShare.join(clientProps, group, subscription, instanceId), true);
     }
 
     /**
@@ -59,10 +72,23 @@ public final class OwnedPartitions implements AutoCloseable {
         return share.generation() != seen;
     }
 
-    /** The partitions owned now, remembered as the ones the sink works on. */
+    /** The partitions owned now, remembered as the ones the sink works on (numbered by {@link #number}). */
     public Set<Integer> take() {
         seen = share.generation();
+        taken = share.ownedTopicPartitions();
         current = share.owned();
+        return current;
+    }
+
+    /**
+     * The numbers the sink's {@code numbering} gives the topic-partitions {@link #take()} took (for
+     * one topic, their partitions), remembered as the ones the sink works on. Called once the
+     * table's numbers are loaded: they may differ from those of an earlier call.
+     */
+    public Set<Integer> number(java.util.function.Function<Set<org.apache.kafka.common.TopicPartition>, Set<Integer>> numbering) {
+        if (numbered) {
+            current = Set.copyOf(numbering.apply(taken));
+        }
         return current;
     }
 

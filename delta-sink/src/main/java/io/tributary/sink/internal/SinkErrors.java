@@ -160,13 +160,6 @@ public final class SinkErrors {
                 + " from " + earliest + " and count them lost");
     }
 
-    /** When the instances of a pipeline would share a Kafka source of several topics or a pattern. */
-    public static TributaryException sharedSubscription(String topics) {
-        return new TributaryException("kafka source: topics " + topics + ": several topics or a topic pattern are read by one"
-                + " instance of the pipeline; instances that share the work read one topic (run a pipeline per topic, or a bounded"
-                + " trigger)");
-    }
-
     /** A Kafka source's row an expression of the transform fails on, as Spark's ANSI mode fails it: the expression and Spark's error class. */
     public static BadRecordException expressionFails(io.tributary.expressions.ExpressionException e) {
         return new BadRecordException(null, "expression \"" + e.expression() + "\" fails: " + e.condition() + ": " + e.reason());

@@ -19,7 +19,10 @@ import org.apache.kafka.common.TopicPartition;
  * read as one. For the pipeline's own topic the number is the partition ({@link #identity}); for a
  * {@link KafkaSubscription} of one named topic too (its tables are those of the first Kafka source);
  * for several topics or a pattern the numbers are recorded in the table with the offsets
- * ({@code SinkOffsets.sources}), and a topic-partition seen for the first time takes the next one.
+ * ({@code SinkOffsets.sources}), and the topic-partitions the table has no number for take the next
+ * ones in the order of their topic's name, then their partition ({@link #number}): instances that
+ * share the topics and read the same table and metadata number them alike, and a commit whose
+ * numbers disagree with the table's is refused ({@link OffsetFence}), its sink loading the table's.
  */
 public final class SourcePartitions {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SourcePartitions.class);
@@ -43,7 +46,7 @@ public final class SourcePartitions {
         return new SourcePartitions(null);
     }
 
-    /** The topic-partitions of {@code subscription}, numbered in the order they are first seen. */
+    /** The topic-partitions of {@code subscription}, numbered as the table says, new ones in sorted order. */
     static SourcePartitions of(KafkaSubscription subscription) {
         return new SourcePartitions(subscription);
     }
@@ -74,6 +77,19 @@ public final class SourcePartitions {
         });
     }
 
+    /**
+     * Numbers those of {@code partitions} that have no number yet, after the highest one, in the
+     * order of their topic's name, then their partition.
+     */
+    void number(Collection<TopicPartition> partitions) {
+        if (byPartition) {
+            return;
+        }
+        partitions.stream().filter(tp -> !numbers.containsKey(tp)).distinct()
+                .sorted(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition))
+                .forEach(this::of);
+    }
+
     int of(String topic, int partition) {
         return byPartition ? partition : of(new TopicPartition(topic, partition));
     }
@@ -83,14 +99,19 @@ public final class SourcePartitions {
         return byPartition ? new TopicPartition(topic, number) : byNumber.get(number);
     }
 
-    /** Takes the numbers the table recorded (those of a sink of a subscription). */
+    /**
+     * Takes the numbers the table recorded (those of a sink of a subscription): they replace this
+     * sink's own, and a topic-partition the table has no number for is numbered again ({@link #number}).
+     */
     void load(Map<Integer, TopicPartition> recorded) {
+        if (byPartition) {
+            return;
+        }
+        numbers.clear();
+        byNumber.clear();
         recorded.forEach((n, tp) -> {
-            TopicPartition had = byNumber.get(n);
-            if (had == null && !numbers.containsKey(tp)) {
-                byNumber.put(n, tp);
-                numbers.put(tp, n);
-            }
+            byNumber.put(n, tp);
+            numbers.put(tp, n);
         });
     }
 

@@ -150,6 +150,16 @@ public final class TopicReader implements AutoCloseable {
         return sources.recorded();
     }
 
+    /** The numbers of topic-partitions a group gave this instance of a sink of several topics or a pattern ({@link SourcePartitions#number}). */
+    public java.util.Set<Integer> numbers(java.util.Set<TopicPartition> owned) {
+        return assigned.numbers(owned);
+    }
+
+    /** True when the sink reads several topics or a pattern, numbering their topic-partitions ({@link SourcePartitions}). */
+    public boolean numbersPartitions() {
+        return !sources.byPartition();
+    }
+
     /** Takes the numbers of the topic-partitions the table recorded, before {@link #assign}. */
     public void loadSources(Map<Integer, TopicPartition> recorded) {
         sources.load(recorded);
