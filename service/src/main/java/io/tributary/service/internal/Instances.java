@@ -80,29 +80,10 @@ public final class Instances {
      * Whether this run is one of several instances of the pipeline that share its work: on a Kafka
      * cluster the spec names (the embedded broker belongs to one process), with a continuous trigger
      * (a bounded run takes the whole pipeline, alone). A single instance so started is a group of one.
-     * A Kafka source of several topics or a pattern is read by one instance: the numbers its sink
-     * gives the topic-partitions are its own (a second instance's commits are refused by the table's
-     * offsets fence).
+     * A Kafka source's partitions are shared too, those of several topics or a pattern as one set.
      */
     public static boolean shared(PipelineSpec spec) {
-        return spec.map(Settings.KAFKA).containsKey("bootstrap.servers") && !spec.trigger().bounded() && !severalSourceTopics(spec);
-    }
-
-    /**
-     * Warns when a continuous run on a cluster the spec names reads a Kafka source of several topics
-     * or a pattern: it reads every partition alone, and a second instance of the pipeline would write
-     * the same table as another writer (its commits refused), not share the partitions.
-     */
-    static void warnIfAlone(PipelineSpec spec) {
-        if (spec.map(Settings.KAFKA).containsKey("bootstrap.servers") && !spec.trigger().bounded() && severalSourceTopics(spec)) {
-            org.slf4j.LoggerFactory.getLogger(Instances.class).warn("pipeline {}: source.kafka reads several topics or a pattern, so"
-                    + " this instance reads every partition of them alone; run one instance of this pipeline (several instances"
-                    + " share the partitions of one topic only, and a second one here would stop, its commits refused)", spec.name());
-        }
-    }
-
-    private static boolean severalSourceTopics(PipelineSpec spec) {
-        return spec.has(Settings.KAFKA_TOPIC_PATTERN) || spec.has(Settings.KAFKA_TOPICS) && spec.list(Settings.KAFKA_TOPICS).size() > 1;
+        return spec.map(Settings.KAFKA).containsKey("bootstrap.servers") && !spec.trigger().bounded();
     }
 
     /** {@code instance.id}, or this host's name (letters, digits, '.', '-' and '_' kept, others as '-'). */

@@ -90,7 +90,6 @@ public final class Pipeline implements AutoCloseable {
         try {
             kafka = KafkaConnection.open(spec, options);
             PipelineRegistry.check(spec, kafka.clientProps(), options.acceptSpecChange()); // before any stage joins a group
-            Instances.warnIfAlone(spec);
             PipelineParts.open(spec, kafka, options, readAhead, stages);
         } catch (RuntimeException e) {
             stages.forEach(Stage::close);
