@@ -103,7 +103,7 @@ final class CheckpointCommand {
         }
 
         /** The instances of the pipeline running now, and what each owns (Kafka's groups). */
-        private static void printOwners(PrintWriter out, Map<String, Map<String, java.util.List<Integer>>> owners) {
+        private static void printOwners(PrintWriter out, Map<String, Map<String, java.util.List<String>>> owners) {
             out.println("instances  (who owns what now, as the pipeline's Kafka groups say)");
             if (owners.isEmpty()) {
                 out.println("  none running");

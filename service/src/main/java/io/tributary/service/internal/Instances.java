@@ -28,10 +28,11 @@ public final class Instances {
     /**
      * Who owns what of the pipeline's work now, as Kafka's groups say (for {@code checkpoint show}):
      * per role ({@code ingest lease}, {@code delta-source lease}, {@code aggregate}, {@code dedup}, {@code sink}), each
-     * member's instance id and the partitions of the role's topic it holds. Roles whose group has no
+     * member's instance id and the partitions of the role's topic it holds ({@code topic:partition} where
+     * the group holds several topics' partitions). Roles whose group has no
      * member are left out.
      */
-    public static Map<String, Map<String, List<Integer>>> owners(Map<String, Object> client, PipelineSpec spec) {
+    public static Map<String, Map<String, List<String>>> owners(Map<String, Object> client, PipelineSpec spec) {
         String p = spec.name();
         Map<String, String> groups = new java.util.LinkedHashMap<>();
         groups.put("tributary-" + p + "-ingest", "ingest lease");
@@ -39,7 +40,7 @@ public final class Instances {
         groups.put("tributary-" + p + "-aggregate", "aggregate");
         groups.put("tributary-" + p + "-dedup", "dedup");
         groups.put("tributary-" + p + "-sink", "sink");
-        Map<String, Map<String, List<Integer>>> out = new java.util.LinkedHashMap<>();
+        Map<String, Map<String, List<String>>> out = new java.util.LinkedHashMap<>();
         try (Admin admin = Admin.create(client)) {
             Map<String, org.apache.kafka.common.KafkaFuture<ConsumerGroupDescription>> described =
                     admin.describeConsumerGroups(groups.keySet()).describedGroups();
@@ -57,13 +58,18 @@ public final class Instances {
                 if (d.members().isEmpty()) {
                     continue;
                 }
-                Map<String, List<Integer>> members = new java.util.TreeMap<>();
+                Map<String, List<String>> members = new java.util.TreeMap<>();
+                // a group over several topics (a Kafka source's topics or pattern) names each partition with its topic
+                boolean severalTopics = d.members().stream().flatMap(m -> m.assignment().topicPartitions().stream())
+                        .map(TopicPartition::topic).distinct().count() > 1;
                 for (MemberDescription m : d.members()) {
                     String id = m.groupInstanceId().orElse(m.consumerId());
                     if (id.startsWith(group + "-")) {
                         id = id.substring(group.length() + 1); // Kafka Streams' member: <application id>-<instance id>
                     }
-                    members.put(id, m.assignment().topicPartitions().stream().map(TopicPartition::partition).sorted().toList());
+                    members.put(id, m.assignment().topicPartitions().stream()
+                            .sorted(java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition))
+                            .map(tp -> severalTopics ? tp.topic() + ":" + tp.partition() : String.valueOf(tp.partition())).toList());
                 }
                 out.put(g.getValue(), members);
             }

@@ -1,0 +1,197 @@
+package io.tributary.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tributary.sink.DeltaTables;
+import io.tributary.sink.SinkOffsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code tributary run} processes of one pipeline over a Kafka source of several topics
+ * ({@code topics: [a, b]}) or a {@code topicPattern}: they share the topics' partitions as one set
+ * (the sink's group), an instance SIGKILLed and started again resumes from the table's offsets, a
+ * topic created to match the pattern while they run is shared too, every record lands in the table
+ * once, and {@code checkpoint show} prints each topic-partition's offset and lag.
+ */
+@Tag("integration")
+@Tag("scenarios")
+@Timeout(900)
+class KafkaSourceTopicsInstancesTest {
+    private static final String SCHEMA = "    schema: \"id INT, topic STRING\"\ntopic:\n  partitions: 3\nsink:\n  delta:\n    path: out/\n";
+
+    @TempDir
+    Path dir;
+    @RegisterExtension
+    final PipelineBroker kafka = new PipelineBroker();
+
+    private int id;
+    private final List<String> expected = new ArrayList<>();
+
+    @Test
+    void twoInstancesShareTwoTopicsAndOneKilledResumesFromTheTable() throws Exception {
+        createTopics(Map.of("orders", 3, "refunds", 2));
+        Workspace ws = kafka.workspace(dir, "name: sales\nsource:\n  kafka:\n    topics: [orders, refunds]\n" + SCHEMA);
+        String table = dir.resolve("out").toString();
+        try (PipelineInstances instances = new PipelineInstances(dir, ws, "sales", kafka.bootstrapServers())) {
+            instances.start("x");
+            instances.start("y");
+            produce(List.of("orders", "refunds"), 100);
+            awaitShared(instances, "sales", 5);
+            awaitTable(instances, table);
+
+            instances.kill("y");
+            produce(List.of("orders", "refunds"), 100);
+            instances.start("y"); // back under its instance id: its share resumes at the table's offsets
+            produce(List.of("orders", "refunds"), 100);
+            awaitShared(instances, "sales", 5);
+            awaitTable(instances, table);
+            instances.stopAll();
+        }
+        assertThat(rows(table)).as("every record once").containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(DeltaTables.sinkOffsets(table).map(SinkOffsets::sparkJson).orElseThrow())
+                .as("the table's offsets: every partition's end").isEqualTo(ends("orders", "refunds"));
+        assertThat(ws.tributary("checkpoint show").assertOk().out()).as("each topic-partition's offset and lag")
+                .containsPattern("  orders  0: table \\d+, end \\d+, lag 0; 1: table \\d+, end \\d+, lag 0; 2: table \\d+, end \\d+, lag 0\n")
+                .containsPattern("  refunds  0: table \\d+, end \\d+, lag 0; 1: table \\d+, end \\d+, lag 0\n");
+    }
+
+    @Test
+    void threeInstancesShareAPatternsTopicsAndOneCreatedWhileTheyRun() throws Exception {
+        createTopics(Map.of("ev-b", 2, "ev-a", 2));
+        Workspace ws = kafka.workspace(dir, "name: ev\nsource:\n  kafka:\n    topicPattern: \"ev-.*\"\n" + SCHEMA);
+        String table = dir.resolve("out").toString();
+        try (PipelineInstances instances = new PipelineInstances(dir, ws, "ev", kafka.bootstrapServers())) {
+            for (String i : List.of("x", "y", "z")) {
+                instances.start(i);
+            }
+            produce(List.of("ev-a", "ev-b"), 120);
+            awaitShared(instances, "ev", 4);
+            awaitTable(instances, table);
+
+            createTopics(Map.of("ev-c", 2)); // matches the pattern: read from its earliest offset by the instances the group gives it
+            produce(List.of("ev-a", "ev-b", "ev-c"), 120);
+            awaitShared(instances, "ev", 6);
+            awaitTable(instances, table);
+            instances.stopAll();
+        }
+        assertThat(rows(table)).as("every record once").containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(DeltaTables.sinkOffsets(table).map(SinkOffsets::sparkJson).orElseThrow())
+                .as("the table's offsets: every partition's end").isEqualTo(ends("ev-a", "ev-b", "ev-c"));
+        assertThat(ws.tributary("checkpoint show").assertOk().out()).as("each topic-partition's offset and lag, the new topic's too")
+                .containsPattern("  ev-a  0: table \\d+, end \\d+, lag 0; 1: table \\d+, end \\d+, lag 0\n")
+                .containsPattern("  ev-c  0: table \\d+, end \\d+, lag 0; 1: table \\d+, end \\d+, lag 0\n");
+    }
+
+    private void createTopics(Map<String, Integer> topics) throws Exception {
+        try (Admin admin = Admin.create(kafka.client())) {
+            List<NewTopic> all = new ArrayList<>();
+            topics.forEach((t, p) -> all.add(new NewTopic(t, p, (short) 1)));
+            admin.createTopics(all).all().get();
+        }
+    }
+
+    /** {@code n} records to each of {@code topics}, keyed by their id (spread over the partitions). */
+    private void produce(List<String> topics, int n) throws Exception {
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(kafka.client(), new StringSerializer(), new StringSerializer())) {
+            List<Future<?>> sent = new ArrayList<>();
+            for (String topic : topics) {
+                for (int r = 0; r < n; r++) {
+                    id++;
+                    sent.add(p.send(new ProducerRecord<>(topic, String.valueOf(id), "{\"id\": " + id + ", \"topic\": \"" + topic + "\"}")));
+                    expected.add(id + "|" + topic);
+                }
+            }
+            for (Future<?> f : sent) {
+                f.get();
+            }
+        }
+    }
+
+    /** The sink group's members (their instance ids) and the topic-partitions each owns. */
+    private static Map<String, Set<TopicPartition>> owners(PipelineInstances instances, String pipeline) throws Exception {
+        String group = "tributary-" + pipeline + "-sink";
+        Map<String, Set<TopicPartition>> out = new TreeMap<>();
+        try (Admin admin = Admin.create(instances.client())) {
+            ConsumerGroupDescription d;
+            try {
+                d = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+                    return out;
+                }
+                throw e;
+            }
+            d.members().forEach(m -> out.put(m.groupInstanceId().orElse(m.consumerId()).replace(group + "-", ""),
+                    m.assignment().topicPartitions()));
+        }
+        return out;
+    }
+
+    /** Waits until the instances that run (and only they) own all {@code partitions} topic-partitions, each some. */
+    private static void awaitShared(PipelineInstances instances, String pipeline, int partitions) {
+        await("the topics' " + partitions + " partitions shared by " + instances.ids()).atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                    instances.assertAlive();
+                    Map<String, Set<TopicPartition>> owners = owners(instances, pipeline);
+                    assertThat(owners.keySet()).containsExactlyInAnyOrderElementsOf(instances.ids());
+                    assertThat(owners.values()).allSatisfy(p -> assertThat(p).isNotEmpty());
+                    Set<TopicPartition> all = new HashSet<>();
+                    owners.values().forEach(all::addAll);
+                    assertThat(all).hasSize(partitions);
+                });
+    }
+
+    /** Waits until the table holds as many rows as were produced (its contents are judged once the processes stopped). */
+    private void awaitTable(PipelineInstances instances, String table) {
+        instances.ids().forEach(i -> instances.awaitJoined(i, Duration.ofMinutes(3))); // an instance started again serves and is in the group
+        await("the table holds " + expected.size() + " rows").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            instances.assertAlive();
+            return DeltaTables.exists(table) && DeltaTables.readRows(table).size() >= expected.size();
+        });
+    }
+
+    private static List<String> rows(String table) {
+        List<String> out = new ArrayList<>();
+        for (Object[] r : DeltaTables.readRows(table)) {
+            out.add(r[0] + "|" + r[1]);
+        }
+        return out;
+    }
+
+    /** Each partition's read_committed end, as Spark prints offsets. */
+    private Map<String, Map<String, Long>> ends(String... topics) throws Exception {
+        Map<String, Map<String, Long>> out = new TreeMap<>();
+        try (Admin admin = Admin.create(kafka.client())) {
+            Map<TopicPartition, OffsetSpec> ask = new java.util.HashMap<>();
+            admin.describeTopics(List.of(topics)).allTopicNames().get().forEach((t, d) -> d.partitions().forEach(p ->
+                    ask.put(new TopicPartition(t, p.partition()), OffsetSpec.latest())));
+            admin.listOffsets(ask, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get().forEach((tp, o) ->
+                    out.computeIfAbsent(tp.topic(), t -> new TreeMap<>()).put(String.valueOf(tp.partition()), o.offset()));
+        }
+        return out;
+    }
+}
