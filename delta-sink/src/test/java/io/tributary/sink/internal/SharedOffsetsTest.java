@@ -98,6 +98,31 @@ class SharedOffsetsTest {
         assertThat(tableOffsets()).containsExactly(Map.entry(0, 5L));
     }
 
+    /** A sink of several topics: the offsets of instance a and b carry their topic-partitions' numbers. */
+    private static SinkOffsets numbered(Map<Integer, Long> offsets, Map<Integer, org.apache.kafka.common.TopicPartition> sources) {
+        return new SinkOffsets(SINK, "orders,refunds", null, offsets, null, sources);
+    }
+
+    @Test
+    void instancesOfASinkOfSeveralTopicsKeepOneNumberingAndABatchNumberedOtherwiseIsRefused() {
+        var orders0 = new org.apache.kafka.common.TopicPartition("orders", 0);
+        var orders1 = new org.apache.kafka.common.TopicPartition("orders", 1);
+        var refunds0 = new org.apache.kafka.common.TopicPartition("refunds", 0);
+        DeltaTableWriter a = instance();
+        DeltaTableWriter b = instance();
+        a.append(SINK + "@a", 0, rows(0, 2), Map.of(0, NONE), numbered(Map.of(0, 2L), Map.of(0, orders0, 1, orders1)));
+        b.append(SINK + "@b", 0, rows(10, 2), Map.of(1, NONE), numbered(Map.of(1, 2L), Map.of(0, orders0, 1, orders1, 2, refunds0)));
+        // a numbered refunds:0 as 1 (it had not seen orders:1): refused, however its offsets stand
+        assertThatThrownBy(() -> a.append(SINK + "@a", 1, rows(20, 2), Map.of(0, 2L, 1, 2L),
+                numbered(Map.of(0, 3L, 1, 3L), Map.of(0, orders0, 1, refunds0))))
+                .isInstanceOf(BatchSuperseded.class).hasMessageContaining("1 for refunds-0, the table: 1 for orders-1");
+
+        SinkOffsets stored = DeltaTables.sinkOffsets(table()).orElseThrow();
+        assertThat(stored.sources()).isEqualTo(Map.of(0, orders0, 1, orders1, 2, refunds0));
+        assertThat(stored.sparkJson()).isEqualTo(Map.of("orders", Map.of("0", 2L, "1", 2L)));
+        assertThat(ids()).containsExactly(0, 1, 10, 11);
+    }
+
     /** Both streams are opened on the same version; the second to commit loses that version and goes on top of the first. */
     @Test
     void concurrentCommitsOfDifferentPartitionsBothLand() {
