@@ -106,6 +106,72 @@ class KafkaSourceTopicsInstancesTest {
                 .containsPattern("  ev-c  0: table \\d+, end \\d+, lag 0; 1: table \\d+, end \\d+, lag 0\n");
     }
 
+    @Test
+    void twoInstancesOfAnAggregationOverTwoTopicsWriteEachWindowOnce() throws Exception {
+        createTopics(Map.of("shop", 3, "web", 3));
+        Workspace ws = kafka.workspace(dir, """
+                name: sales
+                source:
+                  kafka:
+                    topics: [shop, web]
+                    schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+                topic:
+                  partitions: 3
+                aggregate:
+                  eventTime: ts
+                  watermark: 5 minutes
+                  window: 10 minutes
+                  groupBy: [user]
+                  select: { t: sum(amt) }
+                outputMode: append
+                sink:
+                  delta:
+                    path: out/
+                """);
+        String table = dir.resolve("out").toString();
+        List<String> input = new ArrayList<>();
+        try (PipelineInstances instances = new PipelineInstances(dir, ws, "sales", kafka.bootstrapServers())) {
+            instances.start("x");
+            instances.start("y");
+            produceSales(List.of("shop", "web"), 150, input);
+            List<String> want = InstancesTest.closedWindows(input);
+            await("the windows of " + input.size() + " rows in the table").atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        instances.assertAlive();
+                        return DeltaTables.exists(table) && new java.util.TreeSet<>(GoldenWindowsScenarioTest.table(table))
+                                .equals(new java.util.TreeSet<>(want));
+                    });
+            assertThat(instances.owners("aggregate").keySet().stream().map(m -> m.replaceAll("-\\d+$", "")).distinct())
+                    .as("both instances run tasks of the aggregation").containsExactlyInAnyOrder("x", "y");
+            instances.awaitCaughtUp(table, io.tributary.schema.Topics.results("sales"), Duration.ofMinutes(2));
+            instances.stopAll();
+        }
+        assertThat(GoldenWindowsScenarioTest.table(table)).as("each closed window once")
+                .containsExactlyInAnyOrderElementsOf(InstancesTest.closedWindows(input));
+    }
+
+    /** {@code n} sales rows to each of {@code topics}, event times moving forward; their expected form to {@code input}. */
+    private void produceSales(List<String> topics, int n, List<String> input) throws Exception {
+        long base = 1_767_261_600_000L; // 2026-01-01T10:00:00Z
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(kafka.client(), new StringSerializer(), new StringSerializer())) {
+            List<Future<?>> sent = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                for (String topic : topics) {
+                    id++;
+                    String user = "u" + (id % 5);
+                    double amt = id % 17;
+                    String ts = io.tributary.schema.Timestamps.formatMicros((base + id * 7_000L) * 1000);
+                    sent.add(p.send(new ProducerRecord<>(topic, String.valueOf(id),
+                            "{\"id\": " + id + ", \"user\": \"" + user + "\", \"amt\": " + amt + ", \"ts\": \"" + ts + "\"}")));
+                    input.add(id + "|" + user + "|" + amt + "|" + ts);
+                }
+            }
+            for (Future<?> f : sent) {
+                f.get();
+            }
+        }
+    }
+
     private void createTopics(Map<String, Integer> topics) throws Exception {
         try (Admin admin = Admin.create(kafka.client())) {
             List<NewTopic> all = new ArrayList<>();

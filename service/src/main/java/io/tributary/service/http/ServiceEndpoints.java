@@ -153,7 +153,11 @@ public final class ServiceEndpoints implements AutoCloseable {
         try {
             Optional<SinkOffsets> offsets = DeltaTables.sinkOffsets(table, spec.storage());
             offsets.filter(o -> o.appId().equals(PipelineParts.sinkAppId(spec)))
-                    .ifPresent(o -> metrics.position(sinkStage, o.topic(), o.offsets()));
+                    .ifPresent(o -> o.sparkJson().forEach((topic, parts) -> { // per topic: a Kafka source's several topics each
+                        Map<Integer, Long> at = new java.util.TreeMap<>();
+                        parts.forEach((p, next) -> at.put(Integer.parseInt(p), next));
+                        metrics.position(sinkStage, topic, at);
+                    }));
             long version = DeltaTables.latestVersion(table, spec.storage());
             if (version >= 0) {
                 metrics.deltaVersion(sinkStage, version);
