@@ -167,7 +167,9 @@ final class ChangeUpsert implements WriteMode {
         Predicate filter = null;
         if (snapshot.isPresent()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keys());
-            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), lookupColumns(replaced, feed), file -> {
+            Set<String> columns = lookupColumns(replaced, feed);
+            KeyProbe probe = columns == null ? null : KeyProbe.of(keys, changes.keys());
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, file -> {
                 List<Object[]> rows = file.rows();
                 List<Object[]> survivors = new ArrayList<>(rows.size());
                 List<Integer> hits = new ArrayList<>();

@@ -55,7 +55,7 @@ final class DeletionVectorMarks implements ReplacedRows {
     public void replace(FileScan.ScannedFile file, List<Object[]> kept, List<Integer> replaced) {
         removes.add(file.removeAction());
         boolean hadVector = KernelDeletionVectors.of(file.scanFile()).isPresent();
-        if (kept.isEmpty()) {
+        if (file.liveRows() == replaced.size()) {
             removedWhole++;
             removedWithVector += hadVector ? 1 : 0;
             return;

@@ -3,6 +3,8 @@ package io.tributary.sink.internal;
 import io.tributary.delta.kernel.KernelInternals;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
@@ -11,6 +13,7 @@ import io.delta.kernel.expressions.Predicate;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
+import io.tributary.delta.KernelRows;
 import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
@@ -29,9 +32,10 @@ final class FileScan {
      * One file the scan kept: its {@link TableFile#identity() identity} (path and deletion vector), its rows
      * (those its deletion vector does not mark deleted), the {@code remove} action that drops it, and, when
      * asked for, each row's position in the Parquet file (what a deletion vector marks) and Kernel's scan-file
-     * row with the {@code add}'s statistics.
+     * row with the {@code add}'s statistics. {@code liveRows}: how many rows the file holds (not marked deleted);
+     * {@code rows.size()} unless a {@link KeyProbe} let only some through.
      */
-    record ScannedFile(String identity, List<Object[]> rows, Row removeAction, long[] rowIndexes, Row scanFile) {
+    record ScannedFile(String identity, List<Object[]> rows, Row removeAction, long[] rowIndexes, Row scanFile, long liveRows) {
     }
 
     /** Receives each kept file with its rows. */
@@ -60,6 +64,15 @@ final class FileScan {
      */
     static void read(Engine engine, Snapshot snapshot, Predicate filter, boolean rowIndexes, java.util.Set<String> columns,
                      FileVisitor visitor) {
+        read(engine, snapshot, filter, rowIndexes, columns, null, visitor);
+    }
+
+    /**
+     * As above; with a {@code probe} of the key column (one of {@code columns}), a file's rows are the ones the
+     * probe lets through alone, read straight from Kernel's column vectors (the others cost no row).
+     */
+    static void read(Engine engine, Snapshot snapshot, Predicate filter, boolean rowIndexes, java.util.Set<String> columns,
+                     KeyProbe probe, FileVisitor visitor) {
         Schema table = KernelSchemas.fromKernel(snapshot.getPath(), snapshot.getSchema());
         int width = table.size();
         StructType kernelRead = snapshot.getSchema();
@@ -96,6 +109,10 @@ final class FileScan {
                 try (CloseableIterator<Row> scanFiles = files.next().getRows()) {
                     while (scanFiles.hasNext()) {
                         Row scanFile = scanFiles.next();
+                        if (probe != null) {
+                            visitor.visit(probeFile(engine, scanState, scanFile, physical, schema, probe, at, width, rowIndexes));
+                            continue;
+                        }
                         List<Object[]> rows = new ArrayList<>();
                         TableReader.readFile(engine, scanState, scanFile, physical, schema, rows);
                         long[] indexes = rowIndexes ? new long[rows.size()] : null;
@@ -109,13 +126,57 @@ final class FileScan {
                             }
                         }
                         visitor.visit(new ScannedFile(TableFile.identity(scanFile), rows, KernelInternals.removeAction(scanFile), indexes,
-                                rowIndexes ? scanFile : null));
+                                rowIndexes ? scanFile : null, rows.size()));
                     }
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read Delta table " + snapshot.getPath() + " at version " + snapshot.getVersion(), e);
         }
+    }
+
+    /**
+     * The rows of one file whose key {@code probe} lets through, widened to the table's {@code width}; the probe
+     * tests the column named by the key of {@code schema} (the columns read, then, with {@code rowIndexes}, the row index).
+     */
+    private static ScannedFile probeFile(Engine engine, Row scanState, Row scanFile, StructType physical, Schema schema,
+                                         KeyProbe probe, int[] at, int width, boolean rowIndexes) throws IOException {
+        int read = rowIndexes ? schema.size() - 1 : schema.size();
+        int keyColumn = schema.indexOf(probe.column());
+        List<Object[]> rows = new ArrayList<>();
+        long[] indexes = new long[16];
+        long live = 0;
+        try (CloseableIterator<FilteredColumnarBatch> batches = TableReader.batches(engine, scanState, scanFile, physical)) {
+            while (batches.hasNext()) {
+                FilteredColumnarBatch filtered = batches.next();
+                ColumnarBatch batch = filtered.getData();
+                ColumnVector selection = filtered.getSelectionVector().orElse(null);
+                ColumnVector key = batch.getColumnVector(keyColumn);
+                int n = batch.getSize();
+                for (int i = 0; i < n; i++) {
+                    if (selection != null && (selection.isNullAt(i) || !selection.getBoolean(i))) {
+                        continue;
+                    }
+                    live++;
+                    if (!probe.mayHold(key, i)) {
+                        continue;
+                    }
+                    Object[] row = new Object[read];
+                    for (int c = 0; c < read; c++) {
+                        row[c] = KernelRows.value(schema.field(c).type(), batch.getColumnVector(c), i);
+                    }
+                    if (rowIndexes) {
+                        if (rows.size() == indexes.length) {
+                            indexes = Arrays.copyOf(indexes, indexes.length * 2);
+                        }
+                        indexes[rows.size()] = batch.getColumnVector(read).getLong(i);
+                    }
+                    rows.add(widen(row, at, width));
+                }
+            }
+        }
+        return new ScannedFile(TableFile.identity(scanFile), rows, KernelInternals.removeAction(scanFile),
+                rowIndexes ? Arrays.copyOf(indexes, rows.size()) : null, rowIndexes ? scanFile : null, live);
     }
 
     /** A row read with the columns at table positions {@code at} (null: all) as a row of the table's {@code width}. */

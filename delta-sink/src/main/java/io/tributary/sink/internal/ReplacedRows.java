@@ -27,8 +27,9 @@ interface ReplacedRows {
     boolean rowIndexes();
 
     /**
-     * A file that holds rows the batch replaces or deletes: {@code kept} are its other rows, {@code replaced} the
-     * ordinals in {@code file.rows()} of those it replaces.
+     * A file that holds rows the batch replaces or deletes: {@code kept} are its other rows read, {@code replaced} the
+     * ordinals in {@code file.rows()} of those it replaces. (A read through a {@link KeyProbe}, for deletion
+     * vectors alone, holds only the rows the probe let through; {@code file.liveRows()} counts them all.)
      */
     void replace(FileScan.ScannedFile file, List<Object[]> kept, List<Integer> replaced);
 

@@ -47,15 +47,21 @@ public final class TableReader {
 
     static void readFile(Engine engine, Row scanState, Row scanFile, StructType physical, Schema schema,
                                  List<Object[]> rows) throws IOException {
-        FileStatus file = KernelInternals.scanFileStatus(scanFile);
-        CloseableIterator<ColumnarBatch> data = engine.getParquetHandler()
-                .readParquetFiles(single(file), physical, Optional.empty())
-                .map(FileReadResult::getData);
-        try (CloseableIterator<FilteredColumnarBatch> logical = Scan.transformPhysicalData(engine, scanState, scanFile, data)) {
+        try (CloseableIterator<FilteredColumnarBatch> logical = batches(engine, scanState, scanFile, physical)) {
             while (logical.hasNext()) {
                 KernelRows.addRows(schema, logical.next(), rows);
             }
         }
+    }
+
+    /** The logical batches of one scan file (its deletion vector as their selection vectors); the caller closes them. */
+    static CloseableIterator<FilteredColumnarBatch> batches(Engine engine, Row scanState, Row scanFile, StructType physical)
+            throws IOException {
+        FileStatus file = KernelInternals.scanFileStatus(scanFile);
+        CloseableIterator<ColumnarBatch> data = engine.getParquetHandler()
+                .readParquetFiles(single(file), physical, Optional.empty())
+                .map(FileReadResult::getData);
+        return Scan.transformPhysicalData(engine, scanState, scanFile, data);
     }
 
     private static <T> CloseableIterator<T> single(T item) {

@@ -163,6 +163,40 @@ class DeletionVectorUpsertTest {
         assertThat(files()).extracting(TableFile::logPath).doesNotContain(fileA);
     }
 
+    /**
+     * The key lookup reads the key column alone and tests it against the batch's keys as primitive values (or
+     * strings): keys 0 and negative ones, a batch of more keys than the files' statistics tell apart, and a
+     * STRING key each replace exactly their rows.
+     */
+    @Test
+    void theKeyLookupOfIntegralAndStringKeysFindsEveryReplacedRowAndNoOther() {
+        for (String key : List.of("id", "user")) {
+            Path table = dir.resolve("lookup-" + key);
+            DeltaTableWriter w = new DeltaTableWriter(engine, table.toString(), SCHEMA, DV);
+            CopyOnWriteUpsert upsert = new CopyOnWriteUpsert(w, new RewriteCommitter(w), new KeyColumns(SCHEMA, List.of(key)), null, 100);
+            Map<Integer, String> expected = new TreeMap<>();
+            List<Object[]> first = new ArrayList<>();
+            for (int id = -500; id < 500; id++) {
+                first.add(r(id, "k" + id, id));
+                expected.put(id, "k" + id + "/" + (double) id);
+            }
+            write(upsert, 0, UpsertTables.batchOf(first));
+            List<Object[]> changes = new ArrayList<>();
+            long updated = 0;
+            for (int id = -497; id < 700; id += 7) { // 0 and -7 among them, and new keys above 499
+                changes.add(r(id, "k" + id, id + 0.5));
+                updated += expected.put(id, "k" + id + "/" + (id + 0.5)) == null ? 0 : 1;
+            }
+            changes.add(tombstone(key.equals("id") ? "[-500]" : "[\"k-500\"]"));
+            expected.remove(-500);
+            CommitResult b1 = write(upsert, 1, UpsertTables.batchOf(changes));
+            assertThat(rows(table)).as("key %s", key).isEqualTo(expected);
+            assertThat(b1.metrics()).as("key %s", key).containsEntry("numTargetRowsUpdated", updated)
+                    .containsEntry("numTargetRowsDeleted", 1L).containsEntry("numTargetRowsCopied", 0L)
+                    .containsEntry("numTargetFilesRemoved", 0L);
+        }
+    }
+
     @Test
     void changeDataMarksUpdatesAndDeletesAndSkipsAnOlderChangeByTheSequenceItReads() {
         io.tributary.sink.SinkConfig c = ChangeUpsertTest.config(table(), ChangeUpsertTest.CDC);
