@@ -8,8 +8,8 @@ import java.util.Set;
 
 /**
  * A quick test of a table row's key, read straight from its column vector, against a batch's keys, for the
- * common key of one BYTE, SHORT, INT, LONG or STRING column: a hash set of primitive {@code long} values (or of
- * strings), so that the rows of a file whose key the batch does not hold cost neither a row nor a {@link Key}.
+ * common key of one BYTE, SHORT, INT, LONG or STRING column: a sorted array of primitive {@code long} values walked
+ * with the file's keys (or a hash set of strings), so that the rows of a file whose key the batch does not hold cost neither a row nor a {@link Key}.
  * It may answer yes for a key the batch does not hold (never the reverse): the rows it lets through are
  * matched by {@link Key} as before.
  */
@@ -43,7 +43,7 @@ abstract class KeyProbe {
                         return null;
                     }
                 }
-                return new Integral(column, nullKey, kind, set);
+                return new Integral(column, nullKey, kind, set.sorted());
             }
             case STRING -> {
                 Set<String> set = new HashSet<>(batchKeys.size() * 2);
@@ -113,53 +113,46 @@ abstract class KeyProbe {
         }
     }
 
-    /** An open-addressing hash set of {@code long} values (linear probing; 0 kept aside as the empty slot). */
+    /**
+     * A set of {@code long} values as a sorted array with a cursor: the values of a file written in key order
+     * are found by walking forward (no random access into a large table); a value below the last one seeks anew.
+     */
     static final class LongSet {
-        private final long[] slots;
-        private final int shift;
-        private boolean zero;
+        private long[] values;
+        private int size;
+        private int cursor;
 
         LongSet(int expected) {
-            int bits = Math.max(4, 64 - Long.numberOfLeadingZeros(Math.max(1, expected) * 2L));
-            this.slots = new long[1 << bits];
-            this.shift = 64 - bits;
-        }
-
-        private int slot(long v) {
-            return (int) ((v * 0x9E3779B97F4A7C15L) >>> shift);
+            this.values = new long[Math.max(1, expected)];
         }
 
         void add(long v) {
-            if (v == 0) {
-                zero = true;
-                return;
+            if (size == values.length) {
+                values = java.util.Arrays.copyOf(values, size * 2);
             }
-            int mask = slots.length - 1;
-            for (int i = slot(v); ; i = (i + 1) & mask) {
-                if (slots[i] == 0) {
-                    slots[i] = v;
-                    return;
-                }
-                if (slots[i] == v) {
-                    return;
-                }
-            }
+            values[size++] = v;
+        }
+
+        /** Sorts the values added; call once, before {@link #contains}. */
+        LongSet sorted() {
+            java.util.Arrays.sort(values, 0, size);
+            return this;
         }
 
         boolean contains(long v) {
-            if (v == 0) {
-                return zero;
+            int c = cursor;
+            if (c > 0 && values[c - 1] >= v) { // behind the cursor: seek
+                c = 0;
             }
-            int mask = slots.length - 1;
-            for (int i = slot(v); ; i = (i + 1) & mask) {
-                long s = slots[i];
-                if (s == v) {
-                    return true;
-                }
-                if (s == 0) {
-                    return false;
+            for (int step = 0; c < size && values[c] < v; c++) {
+                if (++step == 8) { // far ahead: seek
+                    int at = java.util.Arrays.binarySearch(values, c, size, v);
+                    c = at >= 0 ? at : -at - 1;
+                    break;
                 }
             }
+            cursor = c;
+            return c < size && values[c] == v;
         }
     }
 }

@@ -25,8 +25,8 @@ import java.util.Random;
  * ids), with {@code delta.enableDeletionVectors} on and off. Per batch: wall and process CPU seconds, rows copied,
  * files removed; at the end the table's row count against the keys the batches leave. {@code compat/spark}'s
  * {@code SparkDvBench} makes the same table and batches for Spark's MERGE.
- * Usage: {@code DeletionVectorBench [dir] [batches] [rows] [rounds]} (defaults {@code target/dv-bench 3 1000000 2}: the
- * first round warms the JVM).
+ * Usage: {@code DeletionVectorBench [dir] [batches] [rows] [rounds] [sides]} (defaults {@code target/dv-bench 3 1000000 2
+ * dv,cow}: the first round warms the JVM; {@code sides} {@code dv}, {@code cow} or both, in that order, each round).
  */
 public final class DeletionVectorBench {
     private static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, op STRING");
@@ -38,10 +38,11 @@ public final class DeletionVectorBench {
         int batches = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         int rows = args.length > 2 ? Integer.parseInt(args[2]) : 1_000_000;
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 2;
+        List<String> sides = List.of((args.length > 4 ? args[4] : "dv,cow").split(","));
         UpsertBench.delete(dir);
         for (int round = 0; round < rounds; round++) {
-            for (boolean dv : new boolean[] {true, false}) {
-                run(dir, dv, rows, batches);
+            for (String side : sides) {
+                run(dir, side.equals("dv"), rows, batches);
             }
         }
     }
