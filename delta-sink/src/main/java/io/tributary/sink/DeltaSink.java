@@ -134,7 +134,8 @@ public final class DeltaSink implements PipelineStage {
         OwnedPartitions share = null;
         try {
             this.topicId = reader.topicId();
-            share = instanceId == null ? null : reader.numbersPartitions()
+            boolean severalTopics = subscription != null && (subscription.pattern() != null || subscription.topics().size() > 1);
+            share = instanceId == null ? null : severalTopics
                     ? OwnedPartitions.join(kafkaClientProps, config.appId(), subscription, instanceId) // the topics' partitions as one set
                     : OwnedPartitions.join(kafkaClientProps, config.appId(), config.topic(), instanceId);
             this.owned = share;

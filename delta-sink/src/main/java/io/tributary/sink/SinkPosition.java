@@ -70,8 +70,8 @@ final class SinkPosition {
         Optional<SinkOffsets> stored = snap.flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
         long lastBatch = snap.flatMap(s -> s.getLatestTransactionVersion(engine, txnAppId)).orElse(-1L);
         stored.ifPresent(s -> reader.loadSources(s.sources()));
-        if (owned != null && reader.numbersPartitions()) {
-            partitions = owned.number(reader::numbers); // the table's numbers, the others' in sorted order
+        if (owned != null) {
+            partitions = owned.number(reader::numbers); // several topics: the table's numbers, the others' in sorted order
         }
         if (stored.isPresent()) {
             SinkOffsets s = stored.get();

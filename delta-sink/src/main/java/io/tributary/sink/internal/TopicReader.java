@@ -155,11 +155,6 @@ public final class TopicReader implements AutoCloseable {
         return assigned.numbers(owned);
     }
 
-    /** True when the sink reads several topics or a pattern, numbering their topic-partitions ({@link SourcePartitions}). */
-    public boolean numbersPartitions() {
-        return !sources.byPartition();
-    }
-
     /** Takes the numbers of the topic-partitions the table recorded, before {@link #assign}. */
     public void loadSources(Map<Integer, TopicPartition> recorded) {
         sources.load(recorded);
