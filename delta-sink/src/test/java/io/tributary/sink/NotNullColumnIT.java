@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.schema.RowBinary;
 import io.tributary.schema.RowJson;
+import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
+import io.tributary.schema.Topics;
 import io.tributary.schema.TributaryException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -59,6 +64,17 @@ class NotNullColumnIT {
         });
     }
 
+    /** One record of {@code rows} in binary (as the file source writes them for a sink alone), written with {@code schema}. */
+    private static void publishBinary(String topic, Schema schema, Object[]... rows) {
+        RowPack pack = new RowPack(64, RowBinary.of(schema));
+        for (Object[] row : rows) {
+            pack.add(new RowJson(schema), row, -1);
+        }
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Topics.ROWS_HEADER, schema.toDdl().getBytes(StandardCharsets.UTF_8));
+        KAFKA.inTransaction(producer -> producer.send(new ProducerRecord<>(topic, 0, null, null, pack.take(), headers)));
+    }
+
     private SinkConfig config(String topic, SinkBadRecords bad) {
         return SinkConfig.builder(table(), SCHEMA, topic, "notnull-sink", "notnull/sink").badRecords(bad).build();
     }
@@ -99,6 +115,32 @@ class NotNullColumnIT {
         }
         assertThat(ids()).containsExactly(1, 3, 4);
         assertThat(TopicTail.records(KAFKA.client(), deadLetters, Map.of())).hasSize(1);
+    }
+
+    @Test
+    void binaryRowsGiveTheSameTableAndTheSameDeadLetterAsJsonRows() throws Exception {
+        SparkCreatedTables.create(dir.resolve("t"), List.of("id integer NOT NULL", "user string", "amt double"), List.of(), Map.of());
+        String topic = KAFKA.newTopic("notnull-binary", 1);
+        String deadLetters = topic + ".deadletter";
+        publishBinary(topic, SCHEMA, new Object[] {1, "a", 1.0}, new Object[] {null, "b", 2.0}, new Object[] {3, "c", 3.0});
+        // written with the columns in another order: read by name, as their JSON would be
+        publishBinary(topic, Schema.parse("amt DOUBLE, id INT, user STRING"), new Object[] {4.5, 4, "d"});
+
+        try (DeltaSink sink = new DeltaSink(config(topic, SinkBadRecords.forName("deadLetter", deadLetters)), KAFKA.client())) {
+            assertThat(sink.runBatch()).isPresent();
+        }
+
+        List<String> rows = new ArrayList<>();
+        DeltaTables.readRows(table()).forEach(r -> rows.add(java.util.Arrays.toString(r)));
+        assertThat(rows).containsExactlyInAnyOrder("[1, a, 1.0]", "[3, c, 3.0]", "[4, d, 4.5]");
+        List<ConsumerRecord<byte[], byte[]>> letters = TopicTail.records(KAFKA.client(), deadLetters, Map.of());
+        assertThat(letters).hasSize(1);
+        JsonNode letter = JSON.readTree(letters.get(0).value());
+        assertThat(letter.path("offset").asLong()).isZero();
+        assertThat(letter.path("row").asInt()).isEqualTo(2);
+        assertThat(letter.path("field").asText()).isEqualTo("id");
+        assertThat(letter.path("reason").asText()).contains("NOT NULL");
+        assertThat(letter.path("text").asText()).isEqualTo("{\"id\":null,\"user\":\"b\",\"amt\":2.0}");
     }
 
     @Test

@@ -58,6 +58,7 @@ public final class IngestConfig {
     private final BadRecordPolicy onBadRecord;
     private final int maxLineBytes;
     private final int rowsPerRecord;
+    private final boolean binaryRows;
     private final Duration fileMinAge;
     private final Duration fileSettleTime;
     private final boolean ignoreCorruptFiles;
@@ -96,6 +97,7 @@ public final class IngestConfig {
         this.onBadRecord = b.onBadRecord;
         this.maxLineBytes = b.maxLineBytes;
         this.rowsPerRecord = b.rowsPerRecord;
+        this.binaryRows = b.binaryRows;
         this.fileMinAge = b.fileMinAge;
         this.fileSettleTime = b.fileSettleTime;
         this.ignoreCorruptFiles = b.ignoreCorruptFiles;
@@ -221,6 +223,7 @@ public final class IngestConfig {
         b.onBadRecord = onBadRecord;
         b.maxLineBytes = maxLineBytes;
         b.rowsPerRecord = rowsPerRecord;
+        b.binaryRows = binaryRows;
         b.fileMinAge = fileMinAge;
         b.fileSettleTime = fileSettleTime;
         b.ignoreCorruptFiles = ignoreCorruptFiles;
@@ -313,6 +316,11 @@ public final class IngestConfig {
      */
     public int rowsPerRecord() {
         return rowsPerRecord;
+    }
+
+    /** True when the events records hold their rows in binary ({@link io.tributary.schema.RowBinary}), not JSON Lines. */
+    public boolean binaryRows() {
+        return binaryRows;
     }
 
     /**

@@ -46,6 +46,7 @@ public final class IngestConfigBuilder {
     BadRecordPolicy onBadRecord = BadRecordPolicy.DEAD_LETTER;
     int maxLineBytes = IngestConfig.DEFAULT_MAX_LINE_BYTES;
     int rowsPerRecord = IngestConfig.DEFAULT_ROWS_PER_RECORD;
+    boolean binaryRows;
     Duration fileMinAge = Duration.ZERO;
     Duration fileSettleTime = Duration.ZERO;
     boolean ignoreCorruptFiles;
@@ -286,6 +287,15 @@ public final class IngestConfigBuilder {
             throw IngestErrors.rowsPerRecordBelowOne(name(IngestSettings.ROWS_PER_RECORD), n);
         }
         this.rowsPerRecord = n;
+        return this;
+    }
+
+    /**
+     * Rows in binary ({@link io.tributary.schema.RowBinary}) for an events topic only the Delta sink reads; they
+     * stay JSON Lines when a column is nested.
+     */
+    public IngestConfigBuilder binaryRows(boolean binary) {
+        this.binaryRows = binary;
         return this;
     }
 

@@ -7,6 +7,9 @@ import java.util.Arrays;
  * Lines; a row's JSON never holds a raw line feed, JSON escapes it). A record of one row is a
  * pack of one, so a reader of packs reads one-row records too.
  *
+ * <p>A pack of {@link RowBinary} rows (a record with the {@link Topics#ROWS_HEADER}) holds their binary
+ * forms one after another instead, with no separator.
+ *
  * <p>Why: Kafka's cost is per record (the producer's append, the broker's validation, the
  * consumer's and Kafka Streams' per-record work), and a row of the benchmarks is ~70 bytes.
  * Packing a thousand rows per record divides that work by as much (docs/performance.md).
@@ -17,11 +20,19 @@ public final class RowPack {
     public static final int MAX_BYTES = 128 * 1024;
 
     private final FlatRowWriter.Out out;
+    /** The binary form rows are packed in, or null for JSON Lines. */
+    private final RowBinary binary;
     private int rows;
     private long maxTimestamp = -1;
 
     public RowPack(int initialBytes) {
+        this(initialBytes, null);
+    }
+
+    /** A pack of rows in {@code binary}'s form; JSON Lines when null. */
+    public RowPack(int initialBytes, RowBinary binary) {
         this.out = new FlatRowWriter.Out(Math.max(16, initialBytes));
+        this.binary = binary;
     }
 
     /** What a visitor gets: one row's JSON, {@code bytes[offset, offset + length)}. */
@@ -48,6 +59,9 @@ public final class RowPack {
 
     /** Appends a row's JSON and its record timestamp (ms, or -1 for none). */
     public void add(byte[] rowJson, long timestampMs) {
+        if (binary != null) {
+            throw new IllegalStateException("a binary pack takes rows, not their JSON");
+        }
         separate();
         out.put(rowJson);
         added(timestampMs);
@@ -58,6 +72,11 @@ public final class RowPack {
      * (no array per row), and its record timestamp (ms, or -1 for none).
      */
     public void add(RowJson json, Object[] row, long timestampMs) {
+        if (binary != null) {
+            binary.write(out, row);
+            added(timestampMs);
+            return;
+        }
         separate();
         int start = out.size;
         if (!json.writeFast(out, row)) {

@@ -45,6 +45,12 @@ public final class Topics {
     public static final String MARKER_HEADER = "tributary.marker";
     /** The header of an events record that names the schema of its rows (a DDL string). */
     public static final String SCHEMA_HEADER = "tributary.schema";
+    /**
+     * The header of an events record whose rows are in {@link RowBinary}'s form rather than JSON Lines: the
+     * DDL of the schema they were written with. The file source writes them so when the Delta sink is the
+     * events topic's only reader (no aggregation, no deduplication); a reader that finds no such header reads JSON.
+     */
+    public static final String ROWS_HEADER = "tributary.rows";
     public static final byte[] WATERMARK = "watermark".getBytes(StandardCharsets.UTF_8);
 
     /**

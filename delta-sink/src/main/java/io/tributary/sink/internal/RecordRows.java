@@ -3,6 +3,7 @@ package io.tributary.sink.internal;
 import io.tributary.expressions.ExpressionException;
 import io.tributary.expressions.RowTransform;
 import io.tributary.schema.BadRecordException;
+import io.tributary.schema.RowBinary;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
@@ -29,6 +30,10 @@ final class RecordRows implements AutoCloseable {
     private RowJson rowJson;
     /** The last schema header seen that the sink's schema covers (see {@link #parse}). */
     private byte[] coveredSchema;
+    /** The {@link Topics#ROWS_HEADER} of the last binary record read, its rows' form, and whether they are the sink's columns. */
+    private byte[] binaryHeader;
+    private RowBinary binary;
+    private boolean binaryDirect;
     /** A Kafka source's records (someone else's topics), or null for the pipeline's own topic. */
     private final KafkaSubscription source;
     /** How {@code source}'s records become rows, or null. */
@@ -91,6 +96,7 @@ final class RecordRows implements AutoCloseable {
         }
         this.rowJson = json;
         this.coveredSchema = null;
+        this.binaryHeader = null;
     }
 
     /**
@@ -161,6 +167,10 @@ final class RecordRows implements AutoCloseable {
         if (r.value() == null) {
             throw SinkErrors.noValue(topic, r.partition(), r.offset());
         }
+        Header rowsHeader = r.headers().lastHeader(Topics.ROWS_HEADER);
+        if (rowsHeader != null) {
+            return parseBinary(r, rowsHeader.value(), sink);
+        }
         int[] index = {0};
         int[] rejected = {0};
         int rows = RowPack.forEachRow(r.value(), (bytes, offset, length) -> {
@@ -182,6 +192,64 @@ final class RecordRows implements AutoCloseable {
             sink.accept(row);
         });
         return rows - rejected[0];
+    }
+
+    /**
+     * A record of {@link RowBinary} rows: each row as it was written when its columns are the sink's (a null in a
+     * NOT NULL column aside), else its canonical JSON parsed as a JSON record's row is, so the rows, the bad rows and
+     * their dead letters are those of the same rows in JSON.
+     */
+    private int parseBinary(ConsumerRecord<byte[], byte[]> r, byte[] header, Consumer<Object[]> sink) {
+        if (!Arrays.equals(header, binaryHeader)) {
+            RowBinary b = RowBinary.of(Schema.parse(new String(header, StandardCharsets.UTF_8)));
+            if (b == null) {
+                throw SinkErrors.unreadableBinaryRows(topic, r.partition(), r.offset(), "a nested column in " + new String(header, StandardCharsets.UTF_8));
+            }
+            binary = b;
+            binaryDirect = b.sameColumns(rowJson.schema());
+            binaryHeader = header;
+        }
+        RowBinary.Cursor rows = binary.cursor(r.value());
+        int index = 0;
+        int good = 0;
+        while (rows.hasNext()) {
+            index++;
+            Object[] row;
+            try {
+                row = rows.next();
+            } catch (IllegalArgumentException e) {
+                throw SinkErrors.unreadableBinaryRows(topic, r.partition(), r.offset(), e.getMessage());
+            }
+            if (!binaryDirect || nullInNotNull(row)) {
+                byte[] json = binary.json(row);
+                try {
+                    row = rowJson.parse(json, 0, json.length);
+                } catch (BadRecordException e) {
+                    bad.reject(topic, r.partition(), r.offset(), index, json, 0, json.length, rowJson.schema().toDdl(), e);
+                    continue;
+                }
+            }
+            BadRecordException violated = violation(row);
+            if (violated != null) {
+                byte[] json = binary.json(row);
+                bad.reject(topic, r.partition(), r.offset(), index, json, 0, json.length, rowJson.schema().toDdl(), violated);
+                continue;
+            }
+            sink.accept(row);
+            good++;
+        }
+        return good;
+    }
+
+    /** True when {@code row} holds a null where the sink's schema says NOT NULL. */
+    private boolean nullInNotNull(Object[] row) {
+        Schema s = rowJson.schema();
+        for (int i = 0; i < row.length; i++) {
+            if (row[i] == null && !s.field(i).nullable()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

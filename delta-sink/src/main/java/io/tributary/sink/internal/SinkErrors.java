@@ -50,6 +50,13 @@ public final class SinkErrors {
                 + " has no value (a tombstone?); the events topic holds JSON rows in every record");
     }
 
+    /** When a record's binary rows cannot be read (its value was cut short, or its header names nested columns). */
+    public static TributaryException unreadableBinaryRows(String topic, int partition, long offset, String why) {
+        return new TributaryException("delta sink: topic " + topic + " partition " + partition + " offset " + offset
+                + " holds binary rows (header tributary.rows) that cannot be read: " + why
+                + "; the file source writes them; a record written by another producer must hold JSON rows without that header");
+    }
+
     /** When a record is not a row of the table and onBadRecord is fail. */
     public static TributaryException badRowFails(String where, String schemaDdl, String whyMessage, BadRecordException why) {
         return new TributaryException("delta sink: " + where + " is not a row of the table (" + schemaDdl + "): " + whyMessage

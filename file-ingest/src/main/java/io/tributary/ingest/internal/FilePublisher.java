@@ -11,11 +11,11 @@ import io.tributary.ingest.internal.format.CorruptFileException;
 import io.tributary.ingest.internal.format.RawInput;
 import io.tributary.ingest.internal.format.RecordReader;
 import io.tributary.ingest.internal.format.RecordReaders;
-import io.tributary.kafka.KeyPartition;
 import io.tributary.schema.BadRecordException;
 import io.tributary.schema.DataType;
 import io.tributary.schema.GroupKey;
 import io.tributary.schema.Printable;
+import io.tributary.schema.RowBinary;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.Topics;
@@ -35,13 +35,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Streams one file record by record ({@link RecordReader}) into the open transaction: the valid rows to the events topic,
- * packed {@link IngestConfig#rowsPerRecord()} to a record ({@link RowPack}), each bad line as the
- * {@link BadRecordPolicy} says. Holds one record, and one pack per partition, in memory.
- *
- * <p>With group-by columns, a row's partition is the one Kafka's default partitioner gives its
- * {@link GroupKey key}, so a group's rows share a partition and keep their order; packed
- * records have no key. Without, each record (and each file) starts on the next partition in turn. A record's
- * timestamp is the newest event time of its rows.
+ * packed {@link IngestConfig#rowsPerRecord()} to a record ({@link RowPack}, placed by {@link EventPacks}), each bad line
+ * as the {@link BadRecordPolicy} says. Holds one record, and one pack per partition, in memory. Packed records have
+ * no key; a record's timestamp is the newest event time of its rows.
  */
 public final class FilePublisher {
     /** The most of a bad line's text kept in a dead-letter record. */
@@ -52,7 +48,6 @@ public final class FilePublisher {
     private final FirstSendError firstSendError;
     private final FileDiscovery discovery;
     private final RecordReaders readers;
-    private final RowJson rows;
     /** Spark's where and selectExpr, applied to each row read before it is packed. */
     private final Transform transform;
     private final Joins joins;
@@ -62,10 +57,10 @@ public final class FilePublisher {
     private final boolean collecting;
     /** The events records' {@link Topics#SCHEMA_HEADER}, or null. */
     private final byte[] schemaHeader;
-    private final GroupKey keys;
+    /** The events records' {@link Topics#ROWS_HEADER} (their rows in binary), or null. */
+    private final byte[] rowsHeader;
     private final int eventTimeColumn;
-    private RowPack[] packs = new RowPack[0];
-    private int nextPartition;
+    private final EventPacks packs;
 
     /**
      * @param producer the ingest's producer; null for a publisher that only {@link #read reads} ({@link ReadAhead})
@@ -91,8 +86,10 @@ public final class FilePublisher {
         this.transform = config.transform();
         this.joins = config.joins();
         this.constraints = config.constraints();
-        this.rows = transform.identity() ? readers.rowJson() : new RowJson(config.outputSchema(), config.timeZone());
-        this.keys = new GroupKey(config.outputSchema(), config.groupBy());
+        RowJson rows = transform.identity() ? readers.rowJson() : new RowJson(config.outputSchema(), config.timeZone());
+        RowBinary binary = config.binaryRows() ? RowBinary.of(rows.schema()) : null;
+        this.rowsHeader = binary == null ? null : binary.schema().toDdl().getBytes(StandardCharsets.UTF_8);
+        this.packs = new EventPacks(rows, binary, new GroupKey(config.outputSchema(), config.groupBy()), config.rowsPerRecord());
         this.eventTimeColumn = config.eventTime() == null ? -1 : config.outputSchema().indexOf(config.eventTime());
     }
 
@@ -149,9 +146,14 @@ public final class FilePublisher {
             public void event(int partition, Long timestampMs, byte[] value) {
                 firstSendError.check();
                 RecordHeaders headers = null;
-                if (schemaHeader != null) {
+                if (schemaHeader != null || rowsHeader != null) {
                     headers = new RecordHeaders();
+                }
+                if (schemaHeader != null) {
                     headers.add(Topics.SCHEMA_HEADER, schemaHeader);
+                }
+                if (rowsHeader != null) {
+                    headers.add(Topics.ROWS_HEADER, rowsHeader);
                 }
                 producer.send(new ProducerRecord<>(config.eventsTopic(), partition, timestampMs, null, value, headers), firstSendError);
             }
@@ -176,14 +178,7 @@ public final class FilePublisher {
      */
     public FileResult read(FileStat file, int partitions, Out out) throws IOException {
         FileCounts n = new FileCounts();
-        if (packs.length != partitions) {
-            packs = new RowPack[partitions];
-        }
-        for (RowPack pack : packs) {
-            if (pack != null) {
-                pack.clear(); // rows of a file whose publishing failed, in a transaction since aborted
-            }
-        }
+        packs.start(partitions);
         String corruption = null;
         long skipped = 0;
         RawInput raw = new RawInput(discovery.open(file));
@@ -232,7 +227,7 @@ public final class FilePublisher {
                             }
                             for (int m = 0; m + 1 < selected.size(); m++) {
                                 Object[] o = selected.get(m);
-                                add(o, n.good(o, eventTimeColumn), out);
+                                packs.add(o, n.good(o, eventTimeColumn), out);
                             }
                             if (selected.isEmpty()) {
                                 continue;
@@ -258,7 +253,7 @@ public final class FilePublisher {
                     }
                     long timestamp = n.good(row, eventTimeColumn);
                     if (!collecting) {
-                        add(row, timestamp, out);
+                        packs.add(row, timestamp, out);
                     }
                 }
             } catch (IOException | RuntimeException e) {
@@ -275,10 +270,7 @@ public final class FilePublisher {
             }
             raw.drain();
         }
-        for (int p = 0; p < packs.length; p++) {
-            flush(p, out);
-        }
-        nextPartition = (nextPartition + 1) % packs.length; // small files without a key spread over the partitions too
+        packs.finish(out);
         return new FileResult(file, n.good, n.bad, n.deadLettered, raw.count(), raw.sha256(), n.etCount, n.etMin, n.etMax, n.etSum,
                 corruption, skipped);
     }
@@ -298,30 +290,6 @@ public final class FilePublisher {
             return what;
         }
         throw IngestErrors.corruptFile(what, e);
-    }
-
-    private void add(Object[] row, long timestampMs, Out out) {
-        byte[] key = packs.length == 1 ? null : keys.key(row); // one partition: no key to place the row by
-        int p = key == null ? nextPartition : KeyPartition.of(key, packs.length);
-        RowPack pack = packs[p];
-        if (pack == null) {
-            pack = packs[p] = new RowPack(Math.min(RowPack.MAX_BYTES, 128 * config.rowsPerRecord()));
-        }
-        pack.add(rows, row, timestampMs);
-        if (pack.full(config.rowsPerRecord())) {
-            flush(p, out);
-            if (key == null) {
-                nextPartition = (nextPartition + 1) % packs.length;
-            }
-        }
-    }
-
-    private void flush(int partition, Out out) {
-        RowPack pack = packs[partition];
-        if (pack != null && pack.rows() > 0) {
-            Long timestamp = pack.timestamp();
-            out.event(partition, timestamp, pack.take());
-        }
     }
 
     /** True when one of a line's {@code rows} breaks a CHECK constraint of the table: then the line is a bad record ({@link #reject}). */

@@ -371,6 +371,7 @@ public final class PipelineParts {
         }
         if (aggregate == null && toTable) {
             DedupParts.placeRows(spec, b);
+            b.binaryRows(!DedupParts.given(spec)); // the Delta sink is the events topic's only reader: rows in binary
         }
         if (aggregate != null) {
             b.eventTime(aggregate.eventTime()).watermarkDelay(aggregate.watermark()).groupBy(aggregate.groupBy());
