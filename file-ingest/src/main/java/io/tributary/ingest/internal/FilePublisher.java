@@ -120,6 +120,11 @@ public final class FilePublisher {
         return readers.newColumns();
     }
 
+    /** The events records' {@link Topics#ROWS_HEADER}: the schema of their binary rows, or null for JSON Lines. */
+    byte[] rowsHeader() {
+        return rowsHeader;
+    }
+
     /** Where {@link #read} puts what a file gives: its packed rows, and the bad lines the policy keeps. */
     public interface Out {
         void event(int partition, Long timestampMs, byte[] value);
@@ -140,7 +145,7 @@ public final class FilePublisher {
      */
     public FileResult publish(FileStat file, long batchId, ReadAhead readAhead) throws IOException {
         int partitions = producer.partitionsFor(config.eventsTopic()).size();
-        ReadAhead.Prepared ready = readAhead == null ? null : readAhead.take(file, partitions);
+        ReadAhead.Prepared ready = readAhead == null ? null : readAhead.take(file, partitions, rowsHeader);
         Out out = new Out() {
             @Override
             public void event(int partition, Long timestampMs, byte[] value) {

@@ -155,6 +155,11 @@ public final class ReadAhead implements AutoCloseable {
      * {@code partitions} partitions; waits while it is being read. Null otherwise, and the file
      * is never read ahead after this call.
      */
+    Prepared take(FileStat file, int partitions, byte[] rowsHeader) {
+        Prepared p = take(file, partitions);
+        return p != null && java.util.Arrays.equals(reader.rowsHeader(), rowsHeader) ? p : null; // packed as the publisher packs
+    }
+
     synchronized Prepared take(FileStat file, int partitions) {
         Entry e = entries.get(file.relPath());
         if (e == null) {

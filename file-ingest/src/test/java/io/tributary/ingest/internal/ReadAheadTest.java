@@ -102,6 +102,20 @@ class ReadAheadTest {
     }
 
     @Test
+    void rowsPackedInBinaryAreReplayedOnlyToAPublisherThatPacksThemSo() throws Exception {
+        Path in = input();
+        IngestConfig binary = IngestConfig.builder("p", in, SCHEMA).eventTime("ts").rowsPerRecord(2).binaryRows(true).build();
+        FilePublisher json = new FilePublisher(config(in), null, null);
+        FilePublisher packed = new FilePublisher(binary, null, null);
+        assertThat(json.rowsHeader()).isNull();
+        assertThat(new String(packed.rowsHeader(), java.nio.charset.StandardCharsets.UTF_8)).startsWith("id INT, user STRING");
+        try (ReadAhead ahead = started(binary, 1, 1 << 20)) {
+            assertThat(ahead.take(stat(in, "a.json"), 1, json.rowsHeader())).as("packed in binary, asked for JSON").isNull();
+            assertThat(ahead.take(stat(in, "b.json"), 1, packed.rowsHeader())).isNotNull();
+        }
+    }
+
+    @Test
     void keepsBadLinesForTheDeadLetterTopic() throws Exception {
         Path in = input();
         try (ReadAhead ahead = started(config(in), 1, 1 << 20)) {
