@@ -10,7 +10,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaClientSupplier;
 
-/** Kafka Streams' clients, as its default makes them, but for the main consumers: {@link PausingConsumer}s over the application's backlog. */
+/**
+ * Kafka Streams' clients, as its default makes them, but for the main consumers: {@link PausingConsumer}s over the
+ * application's backlog; and the producers, whose commit steps stop the stream thread when they time out ({@link CommitTimeouts}).
+ */
 final class ParkingClientSupplier implements KafkaClientSupplier {
     private final ParkedBacklog backlog;
 
@@ -25,7 +28,7 @@ final class ParkingClientSupplier implements KafkaClientSupplier {
 
     @Override
     public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-        return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+        return new CommitTimeouts.StopOnCommitTimeout(new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer()));
     }
 
     @Override

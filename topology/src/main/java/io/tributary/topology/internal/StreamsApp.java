@@ -76,7 +76,8 @@ public final class StreamsApp implements AutoCloseable {
                 throw new java.io.UncheckedIOException(e);
             }
         }
-        // a Kafka source's partition that parks too many records past its batch's bounds is paused (ParkedBacklog)
+        // a Kafka source's partition that parks too many records past its batch's bounds is paused (ParkedBacklog); a thread
+        // whose commit timed out stops instead of reviving its tasks with the same producer (CommitTimeouts)
         KafkaStreams s = new KafkaStreams(topology.get(), props, new ParkingClientSupplier(ParkedBacklog.of(applicationId)));
         s.setUncaughtExceptionHandler(this::onThreadError);
         return s;
