@@ -29,7 +29,6 @@ import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -78,8 +77,6 @@ class EmbeddedBrokerRestartTest {
     }
 
     @Test
-    @Disabled("known defect (docs/reliability.md, Kafka going away): now and then the windows closed before the restart"
-            + " are written again and a window whose file came just before the stop is missing")
     void theWindowedPipelineWaitsOutARestartLongerThanItsClientTimeoutsAndTheTableIsExact() throws Exception {
         String spec = "name: windowed\n" + SOURCE + """
                 aggregate:
