@@ -139,7 +139,8 @@ public final class DeltaSink implements PipelineStage {
                     ? OwnedPartitions.join(kafkaClientProps, config.appId(), subscription, instanceId) // the topics' partitions as one set
                     : OwnedPartitions.join(kafkaClientProps, config.appId(), config.topic(), instanceId);
             this.owned = share;
-            this.at = new SinkPosition(engine, reader, topicId, txnAppId, reprocess, share, bootstrap, subscription != null);
+            this.at = new SinkPosition(engine, reader, topicId, txnAppId, reprocess, share, bootstrap, subscription != null,
+                    subscription != null && subscription.startsElsewhere());
             resumeFromTable();
         } catch (RuntimeException e) {
             if (share != null) {
@@ -253,7 +254,8 @@ public final class DeltaSink implements PipelineStage {
         Map<Integer, Long> end = reader.batchEnd(config.pendingTransactionWait()); // a Kafka source's: failOnDataLoss, maxOffsetsPerTrigger
         long tLatest = System.currentTimeMillis();
         // a new table's start (latest, offsets, a timestamp) is committed even with nothing to read, as Spark's checkpoint keeps it
-        boolean recordStart = subscription != null && subscription.startsElsewhere() && at.nextBatchId == 0 && at.tableOffsets.isEmpty();
+        boolean recordStart = subscription != null && subscription.startsElsewhere() && at.nextBatchId == 0 && at.tableOffsets.isEmpty()
+                && (owned == null || at.firstStarts != null);
         if (!reader.hasNew(end) && !recordStart) {
             flush.nothingPending();
             return Optional.empty();
@@ -272,7 +274,8 @@ public final class DeltaSink implements PipelineStage {
         // one partition collapse by key while they are read; otherwise the mode gets the whole batch
         Optional<AppendStream> stream = Optional.empty();
         Optional<KeyedBatch> keyed = Optional.empty();
-        Map<Integer, Long> expectedStart = owned == null ? at.tableOffsets : owned.expectedStart(at.tableOffsets);
+        Map<Integer, Long> expectedStart = owned == null ? at.tableOffsets
+                : at.firstStarts != null ? owned.expectedFirst(at.firstStarts) : owned.expectedStart(at.tableOffsets);
         try {
             stream = mode.open(txnAppId, batchId, expectedStart);
             Map<Integer, Long> position = reader.positions();
@@ -290,7 +293,13 @@ public final class DeltaSink implements PipelineStage {
                 LOG.info("delta sink {}: only {} marker records up to {}; no batch", config.appId(), batch.markers(), batch.end());
                 return Optional.empty();
             }
-            SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batch.end(), owned != null ? bootstrap : null,
+            Map<Integer, Long> batchEnd = batch.end();
+            if (at.firstStarts != null) { // a new table's first commit records where every topic-partition starts
+                batchEnd = new TreeMap<>(at.firstStarts);
+                batchEnd.putAll(at.storedOffsets);
+                batchEnd.putAll(batch.end());
+            }
+            SinkOffsets next = new SinkOffsets(config.appId(), config.topic(), topicId, batchEnd, owned != null ? bootstrap : null,
                     reader.sources());
             result = stream.isPresent() ? stream.get().commit(next)
                     : keyed.isPresent() ? keyed.get().commit(next, batch.rowCount())

@@ -27,6 +27,12 @@ final class SinkPosition {
     Map<Integer, Long> storedOffsets;
     /** What the table holds; differs from {@link #storedOffsets} only after {@code --reprocess}. */
     Map<Integer, Long> tableOffsets;
+    /**
+     * Instances over a new table: where every topic-partition starts (startingOffsets or
+     * startingTimestamp), which the table's first commit records for all of them, the other
+     * instances then reading them from the table; null once the table holds offsets.
+     */
+    Map<Integer, Long> firstStarts;
 
     private final Engine engine;
     private final TopicReader reader;
@@ -37,10 +43,15 @@ final class SinkPosition {
     private final String bootstrap;
     /** The sink reads a Kafka source's topics: a new table starts where its startingOffsets say. */
     private final boolean kafkaSource;
+    /** The Kafka source's startingOffsets or startingTimestamp say elsewhere than earliest. */
+    private final boolean startsElsewhere;
+    /** {@link #firstStarts} as this instance resolved them, once: kept until the table holds offsets. */
+    private Map<Integer, Long> resolvedStarts;
 
     SinkPosition(Engine engine, TopicReader reader, String topicId, String txnAppId, boolean reprocess, OwnedPartitions owned,
-                 String bootstrap, boolean kafkaSource) {
+                 String bootstrap, boolean kafkaSource, boolean startsElsewhere) {
         this.kafkaSource = kafkaSource;
+        this.startsElsewhere = startsElsewhere;
         this.engine = engine;
         this.reader = reader;
         this.topicId = topicId;
@@ -55,6 +66,7 @@ final class SinkPosition {
         nextBatchId++;
         storedOffsets = new TreeMap<>(end);
         tableOffsets = storedOffsets;
+        firstStarts = null;
     }
 
     /** The offsets the table holds now (another instance may have committed since this sink read them). */
@@ -65,6 +77,7 @@ final class SinkPosition {
 
     /** Reads the table's batch and offsets and places the reader there (for the partitions this instance owns now). */
     void resumeFromTable(SinkConfig config, DeltaTableWriter writer) {
+        firstStarts = null;
         Set<Integer> partitions = owned == null ? null : owned.take(); // before the table: its offsets are at least as new
         Optional<Snapshot> snap = writer.latestSnapshot();
         Optional<SinkOffsets> stored = snap.flatMap(s -> s.getDomainMetadata(SinkOffsets.DOMAIN)).map(SinkOffsets::parse);
@@ -113,13 +126,24 @@ final class SinkPosition {
                     SinkOffsets.sparkJson(config.topic(), storedOffsets, reader.sources()));
             return;
         }
+        if (startsElsewhere && stored.isEmpty() && owned != null) {
+            // instances over a new table: every topic-partition's start resolved once here; whichever instance commits
+            // first records all of them, and the others' first commits, expecting none in the table, read them from it
+            if (resolvedStarts == null) {
+                resolvedStarts = new TreeMap<>(reader.startingOffsets());
+                LOG.info("delta sink {}: no table offsets yet; topics {} start at {} (startingOffsets), unless another instance "
+                        + "commits first", txnAppId, config.topic(), SinkOffsets.sparkJson(config.topic(), resolvedStarts, reader.sources()));
+            }
+            firstStarts = resolvedStarts;
+            storedOffsets = new TreeMap<>(resolvedStarts);
+        }
         if (owned != null) {
             storedOffsets = owned.ownedOf(storedOffsets);
             reader.assign(storedOffsets, partitions);
         } else {
             reader.assign(storedOffsets);
         }
-        this.tableOffsets = storedOffsets;
+        this.tableOffsets = firstStarts != null ? Map.of() : storedOffsets;
         if (partitions != null && partitions.isEmpty()) {
             LOG.info("delta sink {}: table {} at version {}; no partition of topic {} is this instance's now", txnAppId, writer.tablePath(),
                     snap.map(Snapshot::getVersion).orElse(-1L), config.topic());

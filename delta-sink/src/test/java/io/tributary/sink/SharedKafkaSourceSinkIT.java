@@ -108,6 +108,74 @@ class SharedKafkaSourceSinkIT {
         assertThat(offsets.sparkJson()).as("the table's offsets: every partition's end, as Spark prints them").isEqualTo(ends);
     }
 
+    @Test
+    void instancesOverANewTableStartAtLatestResolvedOnceAndTakeEveryLaterRowOnce() throws Exception {
+        String prefix = "latest-" + UUID.randomUUID().toString().substring(0, 8);
+        String a = prefix + "-a";
+        String b = prefix + "-b";
+        createTopic(a, 2);
+        createTopic(b, 3);
+        publish(Map.of(a, 2, b, 3), 10); // before the table: not in it (startingOffsets latest)
+        published.clear();
+        KafkaSubscription subscription = KafkaSubscription.of(Values.of(KafkaSourceSettings.ALL,
+                Map.of("topics", a + "," + b, "startingOffsets", "latest", "schema", "id INT, user STRING")));
+        runTwoFromTheRecordedStart(subscription, () -> publish(Map.of(a, 2, b, 3), 10), 50);
+
+        assertThat(ids()).as("the rows published after the start, each once").containsExactlyElementsOf(published);
+        assertThat(txnAppIds()).as("both instances committed").contains(APP + "@x", APP + "@y");
+        assertThat(DeltaTables.sinkOffsets(table()).orElseThrow().sparkJson()).as("every partition's end").isEqualTo(sparkEnds(a, b));
+    }
+
+    @Test
+    void instancesOverANewTableStartAtTheOffsetsGivenAsJson() throws Exception {
+        String topic = "json-" + UUID.randomUUID().toString().substring(0, 8);
+        createTopic(topic, 3);
+        publish(Map.of(topic, 3), 10); // ids 0-9 in partition 0, 10-19 in 1, 20-29 in 2
+        KafkaSubscription subscription = KafkaSubscription.of(Values.of(KafkaSourceSettings.ALL, Map.of("topics", topic,
+                "startingOffsets", "{\"" + topic + "\":{\"0\":4,\"1\":-2,\"2\":-1}}", "schema", "id INT, user STRING")));
+        runTwoFromTheRecordedStart(subscription, () -> publish(Map.of(topic, 3), 5), 6 + 10 + 15); // ids 30-34, 35-39, 40-44
+
+        List<Integer> expected = new ArrayList<>();
+        for (int id = 0; id < 45; id++) {
+            boolean before = id < 30;
+            int partition = before ? id / 10 : (id - 30) / 5;
+            if (!before || partition == 0 && id % 10 >= 4 || partition == 1) {
+                expected.add(id);
+            }
+        }
+        assertThat(ids()).as("partition 0 from offset 4, partition 1 from its earliest, partition 2 from its end").isEqualTo(expected);
+        assertThat(DeltaTables.sinkOffsets(table()).orElseThrow().sparkJson()).as("every partition's end").isEqualTo(sparkEnds(topic));
+    }
+
+    /**
+     * Instances x and y of a sink of {@code subscription} over a new table: once the table's first
+     * commit recorded where every partition starts and both own partitions, {@code publish} runs;
+     * returns when the table holds {@code rows} rows.
+     */
+    private void runTwoFromTheRecordedStart(KafkaSubscription subscription, Runnable publish, int rows) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            Running x = run(threads, subscription, "x");
+            Running y = run(threads, subscription, "y");
+            await("the table records the start, and the group gives both instances partitions").atMost(Duration.ofMinutes(1))
+                    .until(() -> x.failIfEnded() && y.failIfEnded() && DeltaTables.exists(table())
+                            && DeltaTables.sinkOffsets(table()).isPresent() && owners().values().stream().distinct().count() == 2);
+            publish.run();
+            await("x and y take every row").atMost(Duration.ofMinutes(1))
+                    .until(() -> x.failIfEnded() && y.failIfEnded() && ids().size() >= rows);
+            x.stop();
+            y.stop();
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    private static Map<String, Map<String, Long>> sparkEnds(String... topics) {
+        Map<String, Map<String, Long>> ends = new TreeMap<>();
+        endOffsets(topics).forEach((tp, o) -> ends.computeIfAbsent(tp.topic(), t -> new TreeMap<>()).put(String.valueOf(tp.partition()), o));
+        return ends;
+    }
+
     /** An instance of a running sink, running batches on a thread of the test until {@link #stop()}. */
     private static final class Running {
         final AtomicBoolean stop = new AtomicBoolean();

@@ -109,6 +109,17 @@ public final class OwnedPartitions implements AutoCloseable {
         return out;
     }
 
+    /**
+     * The expected start offsets of the first commit to a new table, which records where every one
+     * of {@code starts} begins: the table must hold none of them ({@link OffsetFence#NONE}).
+     */
+    public Map<Integer, Long> expectedFirst(Map<Integer, Long> starts) {
+        Map<Integer, Long> out = new TreeMap<>();
+        starts.keySet().forEach(p -> out.put(p, OffsetFence.NONE));
+        current.forEach(p -> out.put(p, OffsetFence.NONE));
+        return out;
+    }
+
     /** {@code offsets} of the owned partitions only. */
     public Map<Integer, Long> ownedOf(Map<Integer, Long> offsets) {
         Map<Integer, Long> out = new TreeMap<>(offsets);
