@@ -69,6 +69,7 @@ public final class DeletionVectorBench {
             for (Object[] c : changes) {
                 keys.set((Integer) c[0], !"d".equals(c[4]));
             }
+            System.gc(); // the garbage of the load and of the batch before is not this batch's
             long c0 = cpuNanos();
             long m0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
