@@ -94,7 +94,9 @@ public final class StreamsApp implements AutoCloseable {
         while (streams.state() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) {
             if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING
                     || streams.state() == KafkaStreams.State.PENDING_ERROR) {
-                throw TopologyErrors.didNotStart(applicationId, streams.state());
+                // the topology's own error (a HAVING failing on the first group it closes) before RUNNING: that error
+                throw failure != null ? TopologyErrors.stopped(applicationId, streams.state(), failure)
+                        : TopologyErrors.didNotStart(applicationId, streams.state());
             }
             sleep(50);
         }
