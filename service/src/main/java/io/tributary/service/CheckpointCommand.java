@@ -48,6 +48,18 @@ final class CheckpointCommand {
             out.println("pipeline " + spec.name() + "  (spec " + spec.specFile() + ")");
             out.println("settings");
             spec.describe().forEach((k, v) -> out.println("  " + k + " = " + v));
+            if (KafkaConnection.noBrokerYet(spec)) {
+                out.println("state " + spec.stateDir() + "  (no embedded broker yet: no run has ingested anything)");
+            } else {
+                printState(out, spec);
+            }
+            printSink(out, spec.location(Settings.SINK_PATH), PipelineParts.sinkAppId(spec), spec.storage());
+            out.flush();
+            return 0;
+        }
+
+        /** What Kafka holds: the source's progress, the pipeline's topics and, on a cluster, who owns what. */
+        private static void printState(PrintWriter out, PipelineSpec spec) {
             try (KafkaConnection kafka = KafkaConnection.open(spec)) {
                 out.println("state " + spec.stateDir() + (kafka.embedded() ? "  (embedded broker in kafka/)" : "  (external Kafka)"));
                 if (spec.has(Settings.FILES_PATH)) {
@@ -69,9 +81,6 @@ final class CheckpointCommand {
                     printOwners(out, Instances.owners(kafka.clientProps(), spec));
                 }
             }
-            printSink(out, spec.location(Settings.SINK_PATH), PipelineParts.sinkAppId(spec), spec.storage());
-            out.flush();
-            return 0;
         }
 
         private static void printIngest(PrintWriter out, IngestStatus s) {

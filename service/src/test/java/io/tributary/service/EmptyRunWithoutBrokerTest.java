@@ -155,6 +155,9 @@ class EmptyRunWithoutBrokerTest {
         }
         assertThat(first.lines()).hasSize(3); // the ingest's and the sink's progress, then the summary
         assertThat(JSON.readTree(first.lines().get(1)).path("batchId").asLong()).isZero();
+        Run shown = tributary("checkpoint", "show", spec.toString()); // nothing to read: answers without starting a broker
+        assertThat(shown.out()).contains("(no embedded broker yet: no run has ingested anything)").contains("  no table yet");
+        assertThat(dir.resolve("state/kafka")).as("checkpoint show starts no broker either").doesNotExist();
 
         Files.writeString(dir.resolve("state/other"), "x"); // the state folder holds something: the normal path
         Run normal = tributary("run", spec.toString());

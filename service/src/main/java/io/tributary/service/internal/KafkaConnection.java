@@ -81,6 +81,14 @@ public final class KafkaConnection implements AutoCloseable {
         return new KafkaConnection(owned, broker, props);
     }
 
+    /**
+     * True when the pipeline runs on the embedded broker and no run has started it yet (a first run over an empty
+     * folder does not): there is no topic, no progress and no offset to read.
+     */
+    public static boolean noBrokerYet(PipelineSpec spec) {
+        return !spec.map(Settings.KAFKA).containsKey("bootstrap.servers") && !java.nio.file.Files.isDirectory(brokerDir(spec));
+    }
+
     /** The embedded broker's log folder, in the pipeline's state folder. */
     static java.nio.file.Path brokerDir(PipelineSpec spec) {
         return spec.stateDir().resolve("kafka");
