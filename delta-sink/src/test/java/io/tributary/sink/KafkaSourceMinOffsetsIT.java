@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * availableNow run reads all there is, the minimum notwithstanding. The batches are read back from the table's commits.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class KafkaSourceMinOffsetsIT {
     @RegisterExtension

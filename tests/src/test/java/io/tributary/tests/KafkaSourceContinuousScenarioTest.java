@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * subscribePattern does; after SIGTERM the table holds every record once.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(300)
 class KafkaSourceContinuousScenarioTest {
     @TempDir
