@@ -69,6 +69,7 @@ public final class ProducerSession {
         if (readAhead != null) {
             readAhead.forget(state.files().stream().map(IngestedFile::path).collect(Collectors.toSet()));
         }
+        state.forget(config.maxFileAge());
         adoptRecordedSchema();
         runner = new BatchRunner(config, producer, discovery, readAhead);
     }
