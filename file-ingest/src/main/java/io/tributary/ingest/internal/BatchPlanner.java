@@ -3,25 +3,20 @@ package io.tributary.ingest.internal;
 import io.tributary.ingest.ChangedFile;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestedFile;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Chooses the next batch's files: listed, not yet ingested, old enough ({@code fileMinAge}) or,
  * without it, settled ({@code fileSettleTime}: the same size and modification time at two looks
  * that far apart, where files grow in place), within {@code maxFilesPerTrigger} /
  * {@code maxBytesPerTrigger}. Ingested files that differ on disk are reported as changed, never
- * chosen again. A new file modified before the files the state forgot ({@code maxFileAge}) is not
- * read, as Spark's file source ignores it; each is named once at WARN while it stays listed.
+ * chosen again. A file modified before the files the state forgot ({@code maxFileAge}) is not
+ * read: most such files were ingested and forgotten, and Spark's file source ignores the others too.
  */
 public final class BatchPlanner {
-    private static final Logger LOG = LoggerFactory.getLogger(BatchPlanner.class);
-
     /**
      * The files of the next batch, the ingested files that changed, the new files that wait for
      * {@code fileMinAge}, the new files still being written (not settled), and how many new files
@@ -45,8 +40,6 @@ public final class BatchPlanner {
     private final Settling settling;
     /** Bounded runs: the files a plan already waited for; a file still changing then is left to a later run. */
     private final Set<String> waitedFor = new HashSet<>();
-    /** The files listed too old to read ({@link IngestState#tooOld}) already named: only those still listed. */
-    private final Set<String> toldTooOld = new HashSet<>();
 
     public BatchPlanner(IngestConfig config, FileDiscovery discovery) {
         this.config = config;
@@ -73,7 +66,6 @@ public final class BatchPlanner {
         List<FileStat> heldBack = new ArrayList<>();
         List<FileStat> unsettled = new ArrayList<>();
         long newest = nowMs - config.fileMinAge().toMillis();
-        Set<String> tooOld = new HashSet<>();
         for (FileStat f : discovery.list()) {
             IngestedFile was = state.file(f);
             if (was != null) {
@@ -82,12 +74,7 @@ public final class BatchPlanner {
                     changed.add(c);
                 }
             } else if (state.tooOld(f)) {
-                tooOld.add(f.relPath());
-                if (toldTooOld.add(f.relPath())) {
-                    LOG.warn("file {}: not read: modified {}, more than maxFileAge ({}) before the newest file ingested; Spark's file"
-                                    + " source ignores such a file too: give it a new modification time, or set a longer maxFileAge",
-                            discovery.display(f.relPath()), Instant.ofEpochMilli(f.mtimeMs()), config.maxFileAge());
-                }
+                continue; // ingested and forgotten, or as old: not new
             } else if (!config.fileMinAge().isZero() && f.mtimeMs() > newest) {
                 heldBack.add(f);
             } else if (settling != null && !settling.settled(f, nowMs)) {
@@ -96,7 +83,6 @@ public final class BatchPlanner {
                 fresh.add(f);
             }
         }
-        toldTooOld.retainAll(tooOld);
         if (waitToSettle && settling != null && unsettled.stream().anyMatch(f -> !waitedFor.contains(f.relPath()))) {
             unsettled = lookAgain(unsettled, fresh, nowMs);
         }
