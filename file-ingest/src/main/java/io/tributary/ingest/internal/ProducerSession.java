@@ -70,6 +70,9 @@ public final class ProducerSession {
             readAhead.forget(state.files().stream().map(IngestedFile::path).collect(Collectors.toSet()));
         }
         state.forget(config.maxFileAge());
+        if (readAhead != null) {
+            readAhead.forgetIf(state::tooOld); // never taken: they would hold their rows
+        }
         adoptRecordedSchema();
         runner = new BatchRunner(config, producer, discovery, readAhead);
     }
