@@ -7,9 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What the ingest-log says: the files published, the next batch id, the largest event time
- * seen, and the watermark of the last batch. Rebuilt from the topic at start; changed only
- * after a batch's transaction commits.
+ * What the ingest-log says: the files published (those within {@code maxFileAge} of the newest,
+ * {@link #forget}), the next batch id, the largest event time seen, and the watermark of the last
+ * batch. Rebuilt from the topic at start; changed only after a batch's transaction commits.
  */
 public final class IngestState {
     /** The ingest-log key of the state record; no input file can have it ({@code _} names are never read). */
@@ -61,7 +61,7 @@ public final class IngestState {
     }
 
     /**
-     * Spark's {@code maxFileAge}: forgets the files modified more than {@code maxAgeMs} before the
+     * Spark's {@code maxFileAge}: forgets the files modified more than {@code maxAge} before the
      * newest file recorded, so that the files held stay those of a span of modification times,
      * however long the service runs; a listed file that old is then not new ({@link #tooOld}). The
      * map is walked only once its oldest file is a 64th of {@code maxAge} past that line, so a
