@@ -2,21 +2,15 @@ package io.tributary.ingest;
 
 import io.tributary.expressions.CheckConstraints;
 import io.tributary.expressions.Transform;
-import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
-import io.tributary.schema.Timestamps;
 import io.tributary.schema.Topics;
-import io.tributary.schema.TributaryException;
-import io.tributary.storage.ObjectLocation;
 import io.tributary.storage.Storage;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -61,6 +55,7 @@ public final class IngestConfig {
     private final boolean binaryRows;
     private final Duration fileMinAge;
     private final Duration fileSettleTime;
+    private final Duration maxFileAge;
     private final boolean ignoreCorruptFiles;
     private final ZoneId timeZone;
     private final CleanSource cleanSource;
@@ -100,6 +95,7 @@ public final class IngestConfig {
         this.binaryRows = b.binaryRows;
         this.fileMinAge = b.fileMinAge;
         this.fileSettleTime = b.fileSettleTime;
+        this.maxFileAge = b.maxFileAge;
         this.ignoreCorruptFiles = b.ignoreCorruptFiles;
         this.timeZone = b.timeZone;
         this.cleanSource = b.cleanSource;
@@ -226,6 +222,7 @@ public final class IngestConfig {
         b.binaryRows = binaryRows;
         b.fileMinAge = fileMinAge;
         b.fileSettleTime = fileSettleTime;
+        b.maxFileAge = maxFileAge;
         b.ignoreCorruptFiles = ignoreCorruptFiles;
         b.timeZone = timeZone;
         b.cleanSource = cleanSource;
@@ -350,6 +347,11 @@ public final class IngestConfig {
      */
     public Duration fileSettleTime() {
         return fileSettleTime;
+    }
+
+    /** Spark's {@code maxFileAge} (7 days): the span of modification times, back from the newest file, of the files remembered. */
+    public Duration maxFileAge() {
+        return maxFileAge;
     }
 
     /**

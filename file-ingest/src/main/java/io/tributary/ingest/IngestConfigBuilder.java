@@ -4,10 +4,8 @@ import io.tributary.expressions.SqlQuery;
 import io.tributary.expressions.Transform;
 import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.schema.DebeziumEvents;
-import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
-import io.tributary.schema.Topics;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
 import io.tributary.storage.Storage;
@@ -18,7 +16,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Locale;
 import java.util.Objects;
 
 /** Collects the settings of an {@link IngestConfig}; {@link #build()} validates them together. */
@@ -49,6 +46,7 @@ public final class IngestConfigBuilder {
     boolean binaryRows;
     Duration fileMinAge = Duration.ZERO;
     Duration fileSettleTime = Duration.ZERO;
+    Duration maxFileAge = Duration.ofDays(7);
     boolean ignoreCorruptFiles;
     ZoneId timeZone = ZoneOffset.UTC;
     CleanSource cleanSource = CleanSource.OFF;
@@ -91,6 +89,7 @@ public final class IngestConfigBuilder {
         values.ifGiven(IngestSettings.ON_BAD_RECORD, this::onBadRecord);
         values.ifGiven(IngestSettings.FILE_MIN_AGE, this::fileMinAge);
         values.ifGiven(IngestSettings.FILE_SETTLE_TIME, this::fileSettleTime);
+        values.ifGiven(IngestSettings.MAX_FILE_AGE, this::maxFileAge);
         values.ifGiven(IngestSettings.IGNORE_CORRUPT_FILES, this::ignoreCorruptFiles);
         values.ifGiven(IngestSettings.TIME_ZONE, z -> this.timeZone = z);
         values.ifGiven(IngestSettings.MAX_LINE, n -> maxLineBytes(Math.toIntExact(n)));
@@ -314,6 +313,12 @@ public final class IngestConfigBuilder {
     /** See {@link IngestConfig#fileSettleTime()}. */
     public IngestConfigBuilder fileSettleTime(Duration time) {
         this.fileSettleTime = time;
+        return this;
+    }
+
+    /** See {@link IngestConfig#maxFileAge()}. */
+    public IngestConfigBuilder maxFileAge(Duration age) {
+        this.maxFileAge = age;
         return this;
     }
 

@@ -51,6 +51,9 @@ final class IngestConfigChecks {
         if (b.fileSettleTime == null || b.fileSettleTime.isNegative()) {
             throw IngestErrors.negativeWait(b.name(IngestSettings.FILE_SETTLE_TIME), b.fileSettleTime);
         }
+        if (b.maxFileAge == null || b.maxFileAge.isNegative()) {
+            throw IngestErrors.negativeWait(b.name(IngestSettings.MAX_FILE_AGE), b.maxFileAge);
+        }
         Objects.requireNonNull(b.cleanSource, "cleanSource");
         if (b.cleanSource instanceof CleanSource.Archive a) {
             if ((a.dir() == null) != (b.inputDir == null)) {

@@ -56,6 +56,9 @@ public final class IngestSettings {
             + " after its last write at first sight), so a file still being"
             + " written is not read half; an availableNow or once run looks again once, then leaves a file still changing to a later"
             + " run; 0: at first sight (Spark). Object storage: always at first sight").withDefault("1 second");
+    public static final Setting<Duration> MAX_FILE_AGE = Setting.duration("maxFileAge", "the ingest remembers the files it read"
+            + " that were modified within this span before the newest one and forgets older ones; a new file older than that is not"
+            + " read (Spark's maxFileAge)").withDefault("7 days");
     public static final Setting<Boolean> IGNORE_CORRUPT_FILES = Setting.bool("ignoreCorruptFiles", "a file whose data cannot be"
             + " decoded (a .gz, .bz2 or .zst cut short or damaged, a damaged Parquet file): keep the rows before the break, skip the"
             + " rest and count it (true, Spark's ignoreCorruptFiles), or stop the run naming the file, the codec and where (false)")
@@ -76,7 +79,7 @@ public final class IngestSettings {
 
     /** Every setting, in the order the documentation lists them. */
     public static final List<Setting<?>> ALL = List.of(PATH, FORMAT, SCHEMA, OPTIONS, DEBEZIUM_SEQUENCE, SCHEMA_HINTS, SCHEMA_EVOLUTION, INFER_COLUMN_TYPES,
-            MAX_FILES, MAX_BYTES, ON_BAD_RECORD, FILE_MIN_AGE, FILE_SETTLE_TIME, IGNORE_CORRUPT_FILES, TIME_ZONE, MAX_LINE,
+            MAX_FILES, MAX_BYTES, ON_BAD_RECORD, FILE_MIN_AGE, FILE_SETTLE_TIME, MAX_FILE_AGE, IGNORE_CORRUPT_FILES, TIME_ZONE, MAX_LINE,
             ROWS_PER_RECORD, CLEAN_SOURCE, ARCHIVE_DIR);
 
     private IngestSettings() {

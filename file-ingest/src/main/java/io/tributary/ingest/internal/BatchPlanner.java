@@ -13,7 +13,8 @@ import java.util.Set;
  * without it, settled ({@code fileSettleTime}: the same size and modification time at two looks
  * that far apart, where files grow in place), within {@code maxFilesPerTrigger} /
  * {@code maxBytesPerTrigger}. Ingested files that differ on disk are reported as changed, never
- * chosen again.
+ * chosen again. A file modified before the files the state forgot ({@code maxFileAge}) is not
+ * read: most such files were ingested and forgotten, and Spark's file source ignores the others too.
  */
 public final class BatchPlanner {
     /**
@@ -72,6 +73,8 @@ public final class BatchPlanner {
                 if (c != null) {
                     changed.add(c);
                 }
+            } else if (state.tooOld(f)) {
+                continue; // ingested and forgotten, or as old: not new
             } else if (!config.fileMinAge().isZero() && f.mtimeMs() > newest) {
                 heldBack.add(f);
             } else if (settling != null && !settling.settled(f, nowMs)) {

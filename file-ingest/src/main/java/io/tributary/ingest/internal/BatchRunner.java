@@ -118,6 +118,7 @@ public final class BatchRunner {
                 for (FileResult r : results) {
                     state.putFile(ingested(r, batchId));
                 }
+                state.forget(config.maxFileAge());
                 if (schema != null) {
                     state.setSchemaDdl(schema);
                 }

@@ -1,14 +1,15 @@
 package io.tributary.ingest.internal;
 
 import io.tributary.ingest.IngestedFile;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What the ingest-log says: the files published, the next batch id, the largest event time
- * seen, and the watermark of the last batch. Rebuilt from the topic at start; changed only
- * after a batch's transaction commits.
+ * What the ingest-log says: the files published (those within {@code maxFileAge} of the newest,
+ * {@link #forget}), the next batch id, the largest event time seen, and the watermark of the last
+ * batch. Rebuilt from the topic at start; changed only after a batch's transaction commits.
  */
 public final class IngestState {
     /** The ingest-log key of the state record; no input file can have it ({@code _} names are never read). */
@@ -17,6 +18,12 @@ public final class IngestState {
     public static final String SCHEMA_KEY = "__schema__";
 
     private final Map<String, IngestedFile> files = new LinkedHashMap<>();
+    /** The newest modification time of the files recorded (Spark's {@code SeenFilesMap.latestTimestamp}). */
+    private long latestMtimeMs = Long.MIN_VALUE;
+    /** The oldest modification time of the files held: whether a {@link #forget} has anything to do. */
+    private long oldestMtimeMs = Long.MAX_VALUE;
+    /** Files modified before this were forgotten: a file listed that is older is not new (Spark's lastPurgeTimestamp). */
+    private long forgottenBeforeMs = Long.MIN_VALUE;
     private long nextBatchId;
     private Long maxEventTimeMs;
     private long watermarkMs;
@@ -49,6 +56,46 @@ public final class IngestState {
     public void putFile(IngestedFile f) {
         files.remove(f.path());
         files.put(f.path(), f);
+        latestMtimeMs = Math.max(latestMtimeMs, f.mtimeMs());
+        oldestMtimeMs = Math.min(oldestMtimeMs, f.mtimeMs());
+    }
+
+    /**
+     * Spark's {@code maxFileAge}: forgets the files modified more than {@code maxAge} before the
+     * newest file recorded, so that the files held stay those of a span of modification times,
+     * however long the service runs; a listed file that old is then not new ({@link #tooOld}). The
+     * map is walked only once its oldest file is a 64th of {@code maxAge} past that line, so a
+     * batch pays nothing most of the time and the span held is at most 65/64 of {@code maxAge}.
+     *
+     * @return how many files were forgotten
+     */
+    public int forget(Duration maxAge) {
+        long maxAgeMs = maxAge.compareTo(Duration.ofMillis(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : maxAge.toMillis();
+        if (files.isEmpty() || latestMtimeMs - Long.MIN_VALUE / 2 < maxAgeMs) {
+            return 0; // nothing recorded yet, or an age reaching before any time (no limit)
+        }
+        long before = latestMtimeMs - maxAgeMs;
+        if (oldestMtimeMs >= before - maxAgeMs / 64) {
+            return 0;
+        }
+        forgottenBeforeMs = Math.max(forgottenBeforeMs, before);
+        int before0 = files.size();
+        long oldest = Long.MAX_VALUE;
+        for (var it = files.values().iterator(); it.hasNext(); ) {
+            long mtime = it.next().mtimeMs();
+            if (mtime < forgottenBeforeMs) {
+                it.remove();
+            } else {
+                oldest = Math.min(oldest, mtime);
+            }
+        }
+        oldestMtimeMs = oldest;
+        return before0 - files.size();
+    }
+
+    /** Whether a file not recorded is older than the files {@link #forget} forgot: not new (Spark's {@code isNewFile}). */
+    public boolean tooOld(FileStat f) {
+        return f.mtimeMs() < forgottenBeforeMs;
     }
 
     public void removeFile(String relPath) {

@@ -69,6 +69,10 @@ public final class ProducerSession {
         if (readAhead != null) {
             readAhead.forget(state.files().stream().map(IngestedFile::path).collect(Collectors.toSet()));
         }
+        state.forget(config.maxFileAge());
+        if (readAhead != null) {
+            readAhead.forgetIf(state::tooOld); // never taken: they would hold their rows
+        }
         adoptRecordedSchema();
         runner = new BatchRunner(config, producer, discovery, readAhead);
     }

@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -189,6 +191,11 @@ public final class ReadAhead implements AutoCloseable {
             }
         }
         notifyAll();
+    }
+
+    /** Forgets the files the ingest will not take ({@code notNew}: older than the files it forgot, {@code maxFileAge}). */
+    public synchronized void forgetIf(Predicate<FileStat> notNew) {
+        forget(entries.values().stream().filter(e -> notNew.test(e.file)).map(e -> e.file.relPath()).collect(Collectors.toSet()));
     }
 
     private void waitHere() {

@@ -148,6 +148,16 @@ class ReadAheadTest {
     }
 
     @Test
+    void forgetsTheFilesOlderThanTheFilesTheIngestForgot() throws Exception {
+        Path in = input();
+        try (ReadAhead ahead = started(config(in), 1, 1 << 20)) {
+            ahead.forgetIf(f -> f.mtimeMs() < 1_500); // a.json: maxFileAge's line passed it, the ingest never takes it
+            assertThat(ahead.take(stat(in, "a.json"), 1)).isNull();
+            assertThat(ahead.take(stat(in, "b.json"), 1)).isNotNull();
+        }
+    }
+
+    @Test
     void passesOverFilesBiggerThanAQuarterOfItsMemory() throws Exception {
         Path in = input();
         long small = Files.size(in.resolve("a.json"));
