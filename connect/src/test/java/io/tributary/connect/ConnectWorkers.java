@@ -165,6 +165,19 @@ final class ConnectWorkers implements AutoCloseable {
         awaitRest(w);
     }
 
+    /** Kills every worker at once (SIGKILL: the whole cluster crashes), then starts them all again on their ports. */
+    void killAllAndRestart() throws IOException, InterruptedException {
+        for (Worker w : workers) {
+            w.process.kill();
+        }
+        for (Worker w : workers) {
+            w.start();
+        }
+        for (Worker w : workers) {
+            awaitRest(w);
+        }
+    }
+
     /** Freezes worker {@code i} (SIGSTOP): none of its threads runs, nothing it has open moves on, until {@link #resume}. */
     void suspend(int i) throws IOException, InterruptedException {
         signal(i, "STOP");
