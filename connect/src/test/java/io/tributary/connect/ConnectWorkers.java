@@ -193,7 +193,7 @@ final class ConnectWorkers implements AutoCloseable {
     }
 
     private void awaitRest(Worker w) {
-        w.process.awaitWhileAlive("worker " + w.index + " to answer on " + w.url(), Duration.ofSeconds(120), Duration.ofMillis(250), () -> {
+        w.process.awaitWhileAlive("worker " + w.index + " to answer on " + w.url(), Duration.ofSeconds(300), Duration.ofMillis(250), () -> {
             try {
                 return HTTP.send(HttpRequest.newBuilder(URI.create(w.url() + "/connectors")).timeout(Duration.ofSeconds(5))
                         .GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
