@@ -56,6 +56,7 @@ class ConnectKillsIT extends ConnectCluster {
         TableLog dedupLog = new TableLog(dedupTable);
         TableLog historyLog = new TableLog(historyTable);
         long t0 = System.nanoTime();
+        Map<TableLog, Set<String>> cutShort;
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(new HashMap<>(KAFKA.client()), new StringSerializer(),
                 new StringSerializer())) {
             Runnable slice = () -> {
@@ -72,7 +73,8 @@ class ConnectKillsIT extends ConnectCluster {
                 System.out.printf("killed: worker %d (SIGKILL) after a commit, answering again at %.1f s; sent %d + %d records%n",
                         worker, (System.nanoTime() - t0) / 1e9, dedup.sent, history.sent);
             }
-            killAllInsideACommit(List.of(dedupLog, historyLog), slice, () -> dedup.sent < dedup.records.size() * 0.8);
+            cutShort = killAllInsideACommit(List.of(dedupLog, historyLog), slice,
+                    () -> dedup.sent < dedup.records.size() * 0.8);
             System.out.printf("killed: all workers (SIGKILL) inside a commit, answering again at %.1f s%n", (System.nanoTime() - t0) / 1e9);
             while (dedup.sent < dedup.records.size() || history.sent < history.records.size()) {
                 slice.run();
@@ -89,6 +91,8 @@ class ConnectKillsIT extends ConnectCluster {
                 ChangeOracle.firstRowPerKey(dedup.values()).size(), ChangeOracle.versions(history.values(), "v").size(),
                 dedupLog.uncommitted().size(), historyLog.uncommitted().size());
 
+        cutShort.forEach((log, files) -> assertThat(log.committed()).as("%s: no commit names the data files of the commit the"
+                + " kill cut short", log.table).doesNotContainAnyElementsOf(files));
         List<String> dedupRows = DeltaTables.readRows(dedupTable.toString()).stream().map(r -> r[0] + "|" + r[1]).toList();
         assertThat(dedupRows.stream().map(r -> r.split("\\|")[0]).toList()).as("keys of the dedup table").doesNotHaveDuplicates();
         assertThat(sorted(dedupRows)).as("each key's first row, once").isEqualTo(sorted(ChangeOracle.firstRowPerKey(dedup.values())));
@@ -103,8 +107,9 @@ class ConnectKillsIT extends ConnectCluster {
     /**
      * Sends slices until a batch's data files are in a table's folder but not in its log, freezes every worker (SIGSTOP), and if
      * the commit is still open then, kills them all (SIGKILL) and starts them again; otherwise lets them run on and tries again.
+     * The data files of the commits it cut short, per table.
      */
-    private static void killAllInsideACommit(List<TableLog> logs, Runnable slice, java.util.function.BooleanSupplier mayRetry)
+    private static Map<TableLog, Set<String>> killAllInsideACommit(List<TableLog> logs, Runnable slice, java.util.function.BooleanSupplier mayRetry)
             throws Exception {
         Map<TableLog, Set<String>> before = new HashMap<>();
         for (TableLog log : logs) {
@@ -127,15 +132,19 @@ class ConnectKillsIT extends ConnectCluster {
             for (int i = 0; i < workers.size(); i++) {
                 workers.suspend(i);
             }
-            List<String> open = new ArrayList<>();
+            Map<TableLog, Set<String>> open = new HashMap<>();
             for (TableLog log : logs) {
                 log.forget(); // the log read again whole while nothing writes it
-                newFiles(log, before).forEach(f -> open.add(log.table.getFileName() + "/" + f));
+                Set<String> files = newFiles(log, before);
+                if (!files.isEmpty()) {
+                    open.put(log, files);
+                }
             }
             if (!open.isEmpty()) {
-                System.out.printf("attempt %d: every worker frozen with data files written but not committed: %s%n", attempt, open);
+                System.out.printf("attempt %d: every worker frozen with data files written but not committed: %s%n", attempt,
+                        open.entrySet().stream().map(e -> e.getKey().table.getParent().getFileName() + " " + e.getValue()).toList());
                 workers.killAllAndRestart();
-                return;
+                return open;
             }
             for (int i = 0; i < workers.size(); i++) {
                 workers.resume(i);

@@ -38,17 +38,7 @@ final class TableLog {
 
     /** The data files (relative paths) in the table's folder that no commit added. */
     Set<String> uncommitted() {
-        List<Path> commits = commits();
-        long latest = commits.stream().mapToLong(TableLog::versionOf).max().orElse(-1);
-        Set<String> all = new HashSet<>();
-        for (Path c : commits) {
-            long v = versionOf(c);
-            if (v == latest) {
-                all.addAll(addsOf(c));
-            } else {
-                all.addAll(added.computeIfAbsent(v, x -> addsOf(c)));
-            }
-        }
+        Set<String> all = committed();
         Set<String> out = new HashSet<>();
         try (Stream<Path> files = Files.walk(table)) {
             files.filter(p -> !table.relativize(p).startsWith("_delta_log"))
@@ -62,6 +52,22 @@ final class TableLog {
             throw new UncheckedIOException(e);
         }
         return out;
+    }
+
+    /** The data files (relative paths) the table's commits added. */
+    Set<String> committed() {
+        List<Path> commits = commits();
+        long latest = commits.stream().mapToLong(TableLog::versionOf).max().orElse(-1);
+        Set<String> all = new HashSet<>();
+        for (Path c : commits) {
+            long v = versionOf(c);
+            if (v == latest) {
+                all.addAll(addsOf(c));
+            } else {
+                all.addAll(added.computeIfAbsent(v, x -> addsOf(c)));
+            }
+        }
+        return all;
     }
 
     /** Reads every commit again at the next look. */
