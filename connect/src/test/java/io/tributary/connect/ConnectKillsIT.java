@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -75,7 +76,8 @@ class ConnectKillsIT extends ConnectCluster {
             }
             cutShort = killAllInsideACommit(List.of(dedupLog, historyLog), slice,
                     () -> dedup.sent < dedup.records.size() * 0.8);
-            System.out.printf("killed: all workers (SIGKILL) inside a commit, answering again at %.1f s%n", (System.nanoTime() - t0) / 1e9);
+            System.out.printf("killed: all workers (SIGKILL) inside a commit, answering again at %.1f s%n",
+                    (System.nanoTime() - t0) / 1e9);
             while (dedup.sent < dedup.records.size() || history.sent < history.records.size()) {
                 slice.run();
             }
@@ -109,7 +111,7 @@ class ConnectKillsIT extends ConnectCluster {
      * the commit is still open then, kills them all (SIGKILL) and starts them again; otherwise lets them run on and tries again.
      * The data files of the commits it cut short, per table.
      */
-    private static Map<TableLog, Set<String>> killAllInsideACommit(List<TableLog> logs, Runnable slice, java.util.function.BooleanSupplier mayRetry)
+    private static Map<TableLog, Set<String>> killAllInsideACommit(List<TableLog> logs, Runnable slice, BooleanSupplier mayRetry)
             throws Exception {
         Map<TableLog, Set<String>> before = new HashMap<>();
         for (TableLog log : logs) {
