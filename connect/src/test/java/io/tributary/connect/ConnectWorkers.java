@@ -165,6 +165,19 @@ final class ConnectWorkers implements AutoCloseable {
         awaitRest(w);
     }
 
+    /** Kills every worker at once (SIGKILL: the whole cluster crashes), then starts them all again on their ports. */
+    void killAllAndRestart() throws IOException, InterruptedException {
+        for (Worker w : workers) {
+            w.process.kill();
+        }
+        for (Worker w : workers) {
+            w.start();
+        }
+        for (Worker w : workers) {
+            awaitRest(w);
+        }
+    }
+
     /** Freezes worker {@code i} (SIGSTOP): none of its threads runs, nothing it has open moves on, until {@link #resume}. */
     void suspend(int i) throws IOException, InterruptedException {
         signal(i, "STOP");
@@ -180,7 +193,7 @@ final class ConnectWorkers implements AutoCloseable {
     }
 
     private void awaitRest(Worker w) {
-        w.process.awaitWhileAlive("worker " + w.index + " to answer on " + w.url(), Duration.ofSeconds(120), Duration.ofMillis(250), () -> {
+        w.process.awaitWhileAlive("worker " + w.index + " to answer on " + w.url(), Duration.ofSeconds(300), Duration.ofMillis(250), () -> {
             try {
                 return HTTP.send(HttpRequest.newBuilder(URI.create(w.url() + "/connectors")).timeout(Duration.ofSeconds(5))
                         .GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
