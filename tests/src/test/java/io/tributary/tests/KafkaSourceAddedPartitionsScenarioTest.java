@@ -99,8 +99,8 @@ class KafkaSourceAddedPartitionsScenarioTest {
             run.kill();
         }
         assertThat(GoldenWindowsScenarioTest.table(dir.resolve("agg").toString())).as("the new partition's rows in their windows")
-                .contains("{2026-01-01 10:20:00, 2026-01-01 10:30:00}|cat|" + sum("cat", 26), "{2026-01-01 10:40:00, 2026-01-01 10:50:00}|cat|"
-                        + sum("cat", 44, 46, 47));
+                .contains("{2026-01-01 10:20:00, 2026-01-01 10:30:00}|cat|" + sum("cat", 26),
+                        "{2026-01-01 10:40:00, 2026-01-01 10:50:00}|cat|" + sum("cat", 44, 46, 47));
     }
 
     @Test
@@ -137,8 +137,8 @@ class KafkaSourceAddedPartitionsScenarioTest {
             run.kill();
         }
         assertThat(GoldenWindowsScenarioTest.table(dir.resolve("agg").toString())).as("the new topic's rows in their windows")
-                .contains("{2026-01-01 10:20:00, 2026-01-01 10:30:00}|cat|" + sum("cat", 26), "{2026-01-01 10:40:00, 2026-01-01 10:50:00}|eve|"
-                        + sum("eve", 44, 46, 47))
+                .contains("{2026-01-01 10:20:00, 2026-01-01 10:30:00}|cat|" + sum("cat", 26),
+                        "{2026-01-01 10:40:00, 2026-01-01 10:50:00}|eve|" + sum("eve", 44, 46, 47))
                 .noneMatch(r -> r.contains("|zed|"));
     }
 
@@ -165,7 +165,8 @@ class KafkaSourceAddedPartitionsScenarioTest {
     }
 
     private ChildProcess start(String source) throws Exception {
-        Workspace ws = new Workspace(dir, source + AGGREGATE + "kafka:\n  bootstrap.servers: \"" + kafka.broker.bootstrapServers() + "\"\n");
+        String kafkaBlock = "kafka:\n  bootstrap.servers: \"" + kafka.broker.bootstrapServers() + "\"\n";
+        Workspace ws = new Workspace(dir, source + AGGREGATE + kafkaBlock);
         return ChildProcess.start(dir, Map.of(), "run", ws.spec.toString());
     }
 

@@ -154,7 +154,8 @@ public final class StreamsAggregation implements PipelineStage {
         if (config.kafkaInput() != null && !clientProps.containsKey(ConsumerConfig.METADATA_MAX_AGE_CONFIG)) {
             // a partition added to a source topic, or a topic created to match the pattern, gets its task this soon (Kafka's
             // default: 5 minutes), to be read from its earliest offset by the next batch that knows it
-            props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), (int) PartitionShare.PATTERN_REFRESH.toMillis());
+            props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG),
+                    (int) PartitionShare.PATTERN_REFRESH.toMillis());
         }
         long limit = config.kafkaInput() == null ? 0 : config.kafkaInput().subscription().maxOffsetsPerTrigger();
         if (limit > 0) { // Spark reads no further than a batch: a poll takes about one, what waits past its bounds stays small

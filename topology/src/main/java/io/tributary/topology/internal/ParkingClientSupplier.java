@@ -12,7 +12,8 @@ import org.apache.kafka.streams.KafkaClientSupplier;
 
 /**
  * Kafka Streams' clients, as its default makes them, but for the main consumers: {@link PausingConsumer}s over the
- * application's backlog and the source partitions no batch knows yet; and the producers, whose commit steps stop the stream thread when they time out ({@link CommitTimeouts}).
+ * application's backlog and the source partitions no batch knows yet; and the producers, whose commit steps stop the
+ * stream thread when they time out ({@link CommitTimeouts}).
  */
 final class ParkingClientSupplier implements KafkaClientSupplier {
     private final ParkedBacklog backlog;

@@ -41,9 +41,7 @@ public final class SourceChangelogs {
     static List<String> changelogs(String applicationId, KafkaSubscription subscription, TopologyDescription description) {
         List<String> out = new ArrayList<>();
         for (TopologyDescription.Subtopology sub : description.subtopologies()) {
-            boolean readsSource = sub.nodes().stream().anyMatch(n -> n instanceof TopologyDescription.Source s
-                    && (subscription.pattern() != null ? s.topicPattern() != null && s.topicPattern().pattern().equals(subscription.pattern().pattern())
-                    : s.topicSet() != null && s.topicSet().containsAll(subscription.topics())));
+            boolean readsSource = sub.nodes().stream().anyMatch(n -> n instanceof TopologyDescription.Source s && reads(s, subscription));
             if (readsSource) {
                 sub.nodes().forEach(n -> {
                     if (n instanceof TopologyDescription.Processor p) {
@@ -53,6 +51,13 @@ public final class SourceChangelogs {
             }
         }
         return List.copyOf(out);
+    }
+
+    private static boolean reads(TopologyDescription.Source source, KafkaSubscription subscription) {
+        if (subscription.pattern() != null) {
+            return source.topicPattern() != null && source.topicPattern().pattern().equals(subscription.pattern().pattern());
+        }
+        return source.topicSet() != null && source.topicSet().containsAll(subscription.topics());
     }
 
     /**
