@@ -11,6 +11,7 @@ import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyDescription;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +59,21 @@ public final class SourceChangelogs {
             return source.topicPattern() != null && source.topicPattern().pattern().equals(subscription.pattern().pattern());
         }
         return source.topicSet() != null && source.topicSet().containsAll(subscription.topics());
+    }
+
+    /**
+     * True when {@code e} is Kafka Streams refusing one of these changelogs for its partition count (tasks that a partition
+     * added to the source made): {@link #grow()}, then a new instance of the application, assigns them.
+     */
+    public boolean refusedBy(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            String m = c.getMessage();
+            if (c instanceof StreamsException && m != null && m.contains("invalid partitions")
+                    && changelogs.stream().anyMatch(m::contains)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -185,7 +185,7 @@ public final class StreamsApp implements AutoCloseable {
     private StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse onThreadError(Throwable e) {
         long now = System.nanoTime();
         restarts.removeIf(t -> now - t > restartWindow.toNanos());
-        if (restarts.size() < MAX_RESTARTS && grewSourceChangelogs(e)) {
+        if (restarts.size() < MAX_RESTARTS && sourceChangelogs != null && sourceChangelogs.refusedBy(e) && grownSourceChangelogs(e)) {
             restarts.add(now);
             restartAfterKafkaError = true;
             LOG.info("the aggregation's stream thread stopped at the tasks of partitions added to its source ({}): it starts"
@@ -214,12 +214,11 @@ public final class StreamsApp implements AutoCloseable {
      * did not yet see the events topic), not a failure of the topology's own code nor a
      * refusal (authorization, serialization, an unsupported version, a bad configuration).
      */
-    private boolean grewSourceChangelogs(Throwable e) {
-        if (sourceChangelogs == null) {
-            return false;
-        }
+    /** Grows the source's changelogs (the batches may have grown them already); false when that failed. */
+    private boolean grownSourceChangelogs(Throwable e) {
         try {
-            return sourceChangelogs.grow();
+            sourceChangelogs.grow();
+            return true;
         } catch (RuntimeException grow) {
             LOG.warn("could not grow the changelog topics of the source's tasks after {}: {}", rootMessage(e), grow.getMessage());
             return false;

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,5 +59,10 @@ class SourceBatchTest {
         assertThat(SourceChangelogs.changelogs("app", s, t.describe())).as("the front's stores, not the rows' sub-topology's")
                 .containsExactlyInAnyOrder("app-agg-kafka-source-position-changelog", "app-agg-kafka-source-held-changelog",
                         "app-agg-kafka-source-commit-hook-changelog");
+        SourceChangelogs changelogs = new SourceChangelogs(Map.of("bootstrap.servers", "127.0.0.1:1"), "app", s, t);
+        String refused = "Existing internal topic app-agg-kafka-source-position-changelog has invalid partitions: expected: 3; actual: 2.";
+        assertThat(changelogs.refusedBy(new RuntimeException(new StreamsException(refused)))).as("a thread stopped on it").isTrue();
+        assertThat(changelogs.refusedBy(new StreamsException(refused.replace("app-agg-kafka-source", "app-agg-batch-merge"))))
+                .as("another sub-topology's changelog").isFalse();
     }
 }
