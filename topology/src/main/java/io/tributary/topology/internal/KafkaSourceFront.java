@@ -192,6 +192,7 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
         if (v != lastBatchBytes) {
             lastBatchBytes = v;
             lastBatch = SourceBatch.parse(v);
+            // as the batches' global store does when it reads the batch (which a restore of that store may not replay)
             unknown.published(input.subscription()::subscribes, lastBatch.known());
             int task = context.taskId().partition();
             if (nextBatch < 0 && task < lastBatch.tasks(input.sourceTasks())) {
