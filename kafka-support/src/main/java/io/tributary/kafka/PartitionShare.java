@@ -67,8 +67,11 @@ public final class PartitionShare implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(100);
     /** How often a member checks that every partition of the topic has an owner. */
     static final Duration COVERAGE_CHECK = Duration.ofSeconds(5);
-    /** How soon a topic created to match a shared pattern is assigned to an instance. */
-    static final Duration PATTERN_REFRESH = Duration.ofSeconds(5);
+    /**
+     * How soon a topic created to match a shared pattern is assigned to an instance (the consumers' metadata age); an
+     * aggregation over a Kafka source sees a partition or topic added while it runs as soon.
+     */
+    public static final Duration PATTERN_REFRESH = Duration.ofSeconds(5);
 
     private final String group;
     /** What the group shares: one topic's name, or a Kafka source's topics ({@link KafkaSubscription#description()}). */

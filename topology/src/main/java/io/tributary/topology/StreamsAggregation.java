@@ -15,6 +15,7 @@ import io.tributary.topology.internal.KafkaBatches;
 import io.tributary.topology.internal.SourceBatch;
 import io.tributary.topology.internal.LastBatchCheck;
 import io.tributary.topology.internal.LocalTasks;
+import io.tributary.topology.internal.SourceChangelogs;
 import io.tributary.topology.internal.StreamsApp;
 import io.tributary.topology.internal.TopologyErrors;
 import java.time.Duration;
@@ -94,11 +95,14 @@ public final class StreamsAggregation implements PipelineStage {
                     throw TopologyErrors.noEventsTopic(topic, bound.toSeconds());
                 }
             }
+            SourceChangelogs changelogs = null;
             if (config.kafkaInput() != null) {
+                changelogs = new SourceChangelogs(kafkaClientProps, applicationId, config.kafkaInput().subscription(), config.topology());
+                changelogs.grow(); // partitions added since the last run: their tasks' changelogs
                 kb = new KafkaBatches(config.kafkaInput(), applicationId, config.watermarkDelay(), config.bounded(), kafkaClientProps,
-                        config.replicationFactor());
+                        config.replicationFactor(), changelogs);
             }
-            a = new StreamsApp(applicationId, config::topology, props, config.restartWindow(), config.instanceId() != null);
+            a = new StreamsApp(applicationId, config::topology, props, config.restartWindow(), config.instanceId() != null, changelogs);
             this.committed = offsets.committed(resumeAt);
             this.trimmed = committed;
             a.start();
@@ -146,6 +150,12 @@ public final class StreamsAggregation implements PipelineStage {
         }
         if (!clientProps.containsKey(ProducerConfig.COMPRESSION_TYPE_CONFIG)) {
             props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), Topics.ROW_COMPRESSION);
+        }
+        if (config.kafkaInput() != null && !clientProps.containsKey(ConsumerConfig.METADATA_MAX_AGE_CONFIG)) {
+            // a partition added to a source topic, or a topic created to match the pattern, gets its task this soon (Kafka's
+            // default: 5 minutes), to be read from its earliest offset by the next batch that knows it
+            props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG),
+                    (int) PartitionShare.PATTERN_REFRESH.toMillis());
         }
         long limit = config.kafkaInput() == null ? 0 : config.kafkaInput().subscription().maxOffsetsPerTrigger();
         if (limit > 0) { // Spark reads no further than a batch: a poll takes about one, what waits past its bounds stays small

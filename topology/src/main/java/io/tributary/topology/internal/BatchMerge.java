@@ -9,7 +9,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * In front of the aggregation (or deduplication) on one partition of a Kafka source's rows topic:
- * rows pass as they come; each source task writes each batch's marker to this partition once, and
+ * rows pass as they come; each source task the batch counts writes its marker to this partition once, and
  * the batch ends here when the last of them arrives: its marker is handed on (the output mode
  * writes), and the task reports the batch written. The markers counted so far are in a
  * changelogged store, so a restart counts on.
@@ -44,7 +44,7 @@ final class BatchMerge implements Processor<Object, byte[], Object, Object> {
         String key = COUNT + marker.batchId();
         Long seen = store.get(key);
         long now = (seen == null ? 0 : seen) + 1;
-        if (now < sourceTasks) {
+        if (now < (marker.sources() > 0 ? marker.sources() : sourceTasks)) { // a batch written before markers named their count
             store.put(key, now);
             return;
         }

@@ -11,9 +11,11 @@ import io.tributary.topology.KafkaInput;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -69,19 +71,24 @@ public final class KafkaBatches implements AutoCloseable {
     private KafkaFuture<Void> trim;
     /** availableNow, once: the bounds when the run began, which no batch goes past. */
     private Map<TopicPartition, Long> startBounds;
+    /** availableNow, once: the partitions when the run began, the only ones it reads. */
+    private Set<TopicPartition> startKnown;
     /** The wall clock of the last batch with new records (or of the start): closeIdleWindowsAfter counts from it. */
     private long lastDataMs = System.currentTimeMillis();
     /** Where the query began in each partition (startingOffsets, startingTimestamp); empty: each partition's earliest. */
     private final Map<TopicPartition, Long> starts;
     private final BatchLimits limits;
+    private final SourceChangelogs changelogs;
 
     /**
      * @param delay the watermark's delay, or null when the aggregation keeps no watermark
      * @param bounded the run ends once what is there at its start is read (availableNow, once)
      * @param replicationFactor of the batches and reports topics; -1: the broker's default
+     * @param changelogs the changelogs of the source's tasks, grown before a batch counts more tasks
      */
     public KafkaBatches(KafkaInput input, String applicationId, Duration delay, boolean bounded, Map<String, Object> clientProps,
-                        int replicationFactor) {
+                        int replicationFactor, SourceChangelogs changelogs) {
+        this.changelogs = changelogs;
         this.input = input;
         this.batchesTopic = KafkaInput.batchesTopic(applicationId);
         this.applicationId = applicationId;
@@ -188,18 +195,25 @@ public final class KafkaBatches implements AutoCloseable {
      */
     public Optional<SourceBatch> runBatch(Runnable alive) {
         readPublished();
-        int tasks = input.sourceTasks();
         if (last != null) {
-            awaitReports(last.batchId(), tasks, alive);
+            awaitReports(last.batchId(), last.tasks(input.sourceTasks()), alive);
         }
         Map<TopicPartition, Long> bounds;
+        Set<TopicPartition> known;
         if (bounded) {
             if (startBounds == null) {
-                startBounds = tails();
+                startKnown = partitions();
+                startBounds = tails(startKnown);
             }
             bounds = startBounds;
+            known = startKnown;
         } else {
-            bounds = tails();
+            known = partitions(); // a partition added, or a topic that came to match the pattern: read from its earliest offset
+            bounds = tails(known);
+        }
+        known = new HashSet<>(known);
+        if (last != null && last.known() != null) {
+            known.addAll(last.known());
         }
         bounds = new HashMap<>(bounds);
         bounds.entrySet().removeIf(e -> e.getValue() <= starts.getOrDefault(e.getKey(), 0L)); // nothing read there yet
@@ -238,7 +252,13 @@ public final class KafkaBatches implements AutoCloseable {
         }
         Map<TopicPartition, Long> kept = new HashMap<>(last == null ? Map.of() : last.bounds());
         kept.putAll(bounds); // a partition no longer seen keeps its last bound
-        SourceBatch next = new SourceBatch(last == null ? 0 : last.batchId() + 1, wm, kept, starts);
+        SourceBatch next = new SourceBatch(last == null ? 0 : last.batchId() + 1, wm, kept, starts, known);
+        int tasks = next.tasks(input.sourceTasks());
+        if (last != null && tasks > last.tasks(input.sourceTasks())) {
+            changelogs.grow(); // before Kafka Streams makes the new tasks, if it did not yet
+            LOG.info("{}: batch {} reads {} partitions of {} (source tasks {}, {} before)", applicationId, next.batchId(), known.size(),
+                    input.subscription().description(), tasks, last.tasks(input.sourceTasks()));
+        }
         try {
             producer.send(new ProducerRecord<>(batchesTopic, 0, SourceBatch.KEY, next.toJson())).get();
         } catch (InterruptedException e) {
@@ -325,9 +345,9 @@ public final class KafkaBatches implements AutoCloseable {
     }
 
     /** The source's partitions: the topics', or those of every topic the pattern matches now. */
-    private List<TopicPartition> partitions() {
+    private Set<TopicPartition> partitions() {
         KafkaSubscription s = input.subscription();
-        List<TopicPartition> out = new ArrayList<>();
+        Set<TopicPartition> out = new HashSet<>();
         Map<String, List<PartitionInfo>> all = tails.listTopics();
         all.forEach((topic, infos) -> {
             if (s.subscribes(topic)) {
@@ -342,8 +362,8 @@ public final class KafkaBatches implements AutoCloseable {
      * position once it read it); a partition without one (empty, or only control records and
      * aborted records at its end) is left out.
      */
-    private Map<TopicPartition, Long> tails() {
-        List<TopicPartition> tps = partitions();
+    private Map<TopicPartition, Long> tails(Set<TopicPartition> partitions) {
+        List<TopicPartition> tps = List.copyOf(partitions);
         Map<TopicPartition, Long> begin = tails.beginningOffsets(tps);
         Map<TopicPartition, Long> end = tails.endOffsets(tps);
         List<TopicPartition> read = tps.stream().filter(tp -> end.get(tp) > begin.get(tp)).toList();

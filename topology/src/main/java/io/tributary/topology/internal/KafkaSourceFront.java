@@ -81,6 +81,8 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
     private long timestamp;
     /** The records read past the batch's bounds (maxOffsetsPerTrigger), or null without a limit. */
     private HeldRecords held;
+    /** The source partitions the last batch does not know yet: their consumer does not fetch them. */
+    private UnknownPartitions unknown;
 
     /** @param eventTime the index of the event-time column in the source's rows, or -1 */
     public KafkaSourceFront(KafkaInput input, SourceWiring.Nodes nodes, String stage, int eventTime, List<String> placeBy) {
@@ -100,8 +102,9 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
         this.context = context;
         this.store = context.getStateStore(nodes.frontStore());
         this.batches = context.getStateStore(nodes.batchesStore());
+        this.unknown = UnknownPartitions.of(context.applicationId());
         Long next = store.get(NEXT);
-        nextBatch = next == null ? 0 : next;
+        nextBatch = next == null ? -1 : next; // a new task: the first batch that counts it (publishedBatch)
         maxEventTimeMs = store.get(MAX);
         try (KeyValueIterator<String, Long> it = store.prefixScan(POSITION, new org.apache.kafka.common.serialization.StringSerializer())) {
             while (it.hasNext()) {
@@ -177,7 +180,10 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
         }
     }
 
-    /** The last batch the stage published, or null before the first. */
+    /**
+     * The last batch the stage published, or null before the first. A task with no batch yet takes the first that counts
+     * it as its next: batch 0, or the first to know the partitions it reads.
+     */
     private SourceBatch publishedBatch() {
         byte[] v = batches.get(SourceBatch.KEY);
         if (v == null) {
@@ -186,6 +192,14 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
         if (v != lastBatchBytes) {
             lastBatchBytes = v;
             lastBatch = SourceBatch.parse(v);
+            // as the batches' global store does when it reads the batch (which a restore of that store may not replay)
+            unknown.published(input.subscription()::subscribes, lastBatch.known());
+            int task = context.taskId().partition();
+            if (nextBatch < 0 && task < lastBatch.tasks(input.sourceTasks())) {
+                // the first batch of this task (of a partition added, or a topic that came to match the pattern, while running)
+                nextBatch = lastBatch.batchId();
+                dirty = true;
+            }
         }
         return lastBatch;
     }
@@ -266,7 +280,7 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
         RecordHeaders headers = new RecordHeaders();
         headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
         long markerTime = b.watermarkMs() != null ? b.watermarkMs() : maxEventTimeMs != null ? maxEventTimeMs : 0;
-        byte[] marker = Topics.watermarkMarker(b.batchId(), b.watermarkMs(), false);
+        byte[] marker = Marker.ofSourceTask(b.batchId(), b.watermarkMs(), b.tasks(input.sourceTasks()));
         for (int p = 0; p < partitions; p++) { // every aggregation task counts the markers of every source task
             context.forward(new Record<>(new ResultKey(p), marker, Math.max(0, markerTime), headers), nodes.rowsSink());
         }

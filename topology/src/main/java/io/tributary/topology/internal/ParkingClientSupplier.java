@@ -12,13 +12,17 @@ import org.apache.kafka.streams.KafkaClientSupplier;
 
 /**
  * Kafka Streams' clients, as its default makes them, but for the main consumers: {@link PausingConsumer}s over the
- * application's backlog; and the producers, whose commit steps stop the stream thread when they time out ({@link CommitTimeouts}).
+ * application's backlog and the source partitions no batch knows yet; and the producers, whose commit steps stop the
+ * stream thread when they time out ({@link CommitTimeouts}).
  */
 final class ParkingClientSupplier implements KafkaClientSupplier {
     private final ParkedBacklog backlog;
+    private final UnknownPartitions unknown;
 
-    ParkingClientSupplier(ParkedBacklog backlog) {
-        this.backlog = backlog;
+    /** The clients of application {@code applicationId}. */
+    ParkingClientSupplier(String applicationId) {
+        this.backlog = ParkedBacklog.of(applicationId);
+        this.unknown = UnknownPartitions.of(applicationId);
     }
 
     @Override
@@ -33,7 +37,7 @@ final class ParkingClientSupplier implements KafkaClientSupplier {
 
     @Override
     public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-        return new PausingConsumer(config, backlog);
+        return new PausingConsumer(config, backlog, unknown);
     }
 
     @Override

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -16,11 +18,38 @@ import org.apache.kafka.common.TopicPartition;
  * up to before it ends the batch ({@code bounds}: what was in the topics when the batch began).
  * A task ends it where it is once it has read that far, which may be further. {@code starts}: where the query began
  * in each partition (Spark's startingOffsets or startingTimestamp; empty: each partition's earliest), carried by every batch.
+ * {@code known}: the source's partitions the batch knows (those there when it began; in an availableNow run, when the run
+ * began): a source task reads no other, and the tasks that end the batch are one per partition number among them;
+ * null in a batch written before batches named them.
  */
-public record SourceBatch(long batchId, Long watermarkMs, Map<TopicPartition, Long> bounds, Map<TopicPartition, Long> starts) {
+public record SourceBatch(long batchId, Long watermarkMs, Map<TopicPartition, Long> bounds, Map<TopicPartition, Long> starts,
+                          Set<TopicPartition> known) {
     /** The key of the batch in progress in the batches topic: only the last one counts. */
     public static final String KEY = "batch";
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    public SourceBatch {
+        known = known == null ? null : Set.copyOf(known);
+    }
+
+    public SourceBatch(long batchId, Long watermarkMs, Map<TopicPartition, Long> bounds, Map<TopicPartition, Long> starts) {
+        this(batchId, watermarkMs, bounds, starts, null);
+    }
+
+    /**
+     * The source tasks that end this batch: task k reads partition k of every topic, so one per partition number the
+     * batch knows (at least one); {@code otherwise} for a batch that names no partitions.
+     */
+    public int tasks(int otherwise) {
+        if (known == null) {
+            return otherwise;
+        }
+        int tasks = 1;
+        for (TopicPartition tp : known) {
+            tasks = Math.max(tasks, tp.partition() + 1);
+        }
+        return tasks;
+    }
 
     public byte[] toJson() {
         ObjectNode n = JSON.createObjectNode().put("batchId", batchId);
@@ -33,6 +62,10 @@ public record SourceBatch(long batchId, Long watermarkMs, Map<TopicPartition, Lo
         bounds.forEach((tp, o) -> b.with(tp.topic()).put(Integer.toString(tp.partition()), o));
         ObjectNode s = n.putObject("starts");
         starts.forEach((tp, o) -> s.with(tp.topic()).put(Integer.toString(tp.partition()), o));
+        if (known != null) {
+            ObjectNode k = n.putObject("known");
+            known.forEach(tp -> k.withArray(tp.topic()).add(tp.partition()));
+        }
         return n.toString().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -41,10 +74,19 @@ public record SourceBatch(long batchId, Long watermarkMs, Map<TopicPartition, Lo
             JsonNode n = JSON.readTree(value);
             JsonNode w = n.path("watermarkMs");
             return new SourceBatch(n.path("batchId").asLong(), w.isNull() || w.isMissingNode() ? null : w.asLong(),
-                    offsets(n.path("bounds")), offsets(n.path("starts")));
+                    offsets(n.path("bounds")), offsets(n.path("starts")), known(n.path("known")));
         } catch (IOException | RuntimeException e) {
             throw KafkaSourceErrors.badBatchRecord(new String(value, StandardCharsets.UTF_8), e);
         }
+    }
+
+    private static Set<TopicPartition> known(JsonNode n) {
+        if (n.isMissingNode() || n.isNull()) {
+            return null;
+        }
+        Set<TopicPartition> out = new HashSet<>();
+        n.fields().forEachRemaining(t -> t.getValue().forEach(p -> out.add(new TopicPartition(t.getKey(), p.asInt()))));
+        return out;
     }
 
     private static Map<TopicPartition, Long> offsets(JsonNode n) {

@@ -1,5 +1,6 @@
 package io.tributary.topology.internal;
 
+import io.tributary.kafka.KafkaSubscription;
 import io.tributary.topology.KafkaInput;
 import java.util.List;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -119,7 +120,7 @@ public final class SourceWiring {
         t.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(nodes.batchesStore()), Serdes.String(),
                         Serdes.ByteArray()).withLoggingDisabled(), nodes.batchesStore() + "-source", new StringDeserializer(),
                 new ByteArrayDeserializer(), KafkaInput.batchesTopic(kafka.applicationId()), nodes.batchesStore() + "-update",
-                () -> new BatchesUpdate(nodes.batchesStore()));
+                () -> new BatchesUpdate(nodes.batchesStore(), subscription));
         t.addSink(nodes.reportsSink(), KafkaInput.reportsTopic(kafka.applicationId()), new ByteArraySerializer(), new ByteArraySerializer(),
                 nodes.front());
         if (kafka.input().deadLetterTopic() != null) {
@@ -143,24 +144,31 @@ public final class SourceWiring {
         return List.of(KafkaInput.batchesTopic(applicationId), KafkaInput.reportsTopic(applicationId));
     }
 
-    /** Keeps the batches topic's records in the global store. */
+    /** Keeps the batches topic's records in the global store, and says which source partitions the last batch knows. */
     private static final class BatchesUpdate implements Processor<String, byte[], Void, Void> {
         private final String storeName;
+        private final KafkaSubscription subscription;
         private KeyValueStore<String, byte[]> store;
+        private UnknownPartitions unknown;
 
-        BatchesUpdate(String storeName) {
+        BatchesUpdate(String storeName, KafkaSubscription subscription) {
             this.storeName = storeName;
+            this.subscription = subscription;
         }
 
         @Override
         public void init(ProcessorContext<Void, Void> context) {
             this.store = context.getStateStore(storeName);
+            this.unknown = UnknownPartitions.of(context.applicationId());
         }
 
         @Override
         public void process(Record<String, byte[]> record) {
             if (record.key() != null && record.value() != null) {
                 store.put(record.key(), record.value());
+                if (SourceBatch.KEY.equals(record.key())) {
+                    unknown.published(subscription::subscribes, SourceBatch.parse(record.value()).known());
+                }
             }
         }
     }

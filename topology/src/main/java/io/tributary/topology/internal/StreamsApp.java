@@ -42,6 +42,8 @@ public final class StreamsApp implements AutoCloseable {
     private volatile TributaryException failure;
     /** When the application was started again after Kafka errors (nanoTime), for {@link #MAX_RESTARTS}. */
     private final Deque<Long> restarts = new ConcurrentLinkedDeque<>();
+    /** A Kafka source's changelogs, or null. */
+    private final SourceChangelogs sourceChangelogs;
 
     /** Makes the application; it starts with {@link #start()}. */
     public StreamsApp(String applicationId, Supplier<Topology> topology, Properties props, Duration restartWindow) {
@@ -57,6 +59,18 @@ public final class StreamsApp implements AutoCloseable {
      */
     public StreamsApp(String applicationId, Supplier<Topology> topology, Properties props, Duration restartWindow,
                       boolean leaveGroupOnClose) {
+        this(applicationId, topology, props, restartWindow, leaveGroupOnClose, null);
+    }
+
+    /**
+     * Makes the application over a Kafka source; it starts with {@link #start()}.
+     *
+     * @param sourceChangelogs the changelogs of the sub-topology that reads the source: a stream thread that stops because
+     *     a partition added to the source made more tasks than they have partitions grows them, and the application starts again
+     */
+    public StreamsApp(String applicationId, Supplier<Topology> topology, Properties props, Duration restartWindow,
+                      boolean leaveGroupOnClose, SourceChangelogs sourceChangelogs) {
+        this.sourceChangelogs = sourceChangelogs;
         this.applicationId = applicationId;
         this.topology = topology;
         this.props = props;
@@ -76,9 +90,10 @@ public final class StreamsApp implements AutoCloseable {
                 throw new java.io.UncheckedIOException(e);
             }
         }
-        // a Kafka source's partition that parks too many records past its batch's bounds is paused (ParkedBacklog); a thread
-        // whose commit timed out stops instead of reviving its tasks with the same producer (CommitTimeouts)
-        KafkaStreams s = new KafkaStreams(topology.get(), props, new ParkingClientSupplier(ParkedBacklog.of(applicationId)));
+        // a Kafka source's partition that parks too many records past its batch's bounds, or that no batch knows yet, is
+        // paused (ParkedBacklog, UnknownPartitions); a thread whose commit timed out stops instead of reviving its tasks
+        // with the same producer (CommitTimeouts)
+        KafkaStreams s = new KafkaStreams(topology.get(), props, new ParkingClientSupplier(applicationId));
         s.setUncaughtExceptionHandler(this::onThreadError);
         return s;
     }
@@ -114,7 +129,7 @@ public final class StreamsApp implements AutoCloseable {
      */
     public boolean restartIfKilled() {
         if (restartAfterKafkaError && (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING)) {
-            restart("its stream thread failed on Kafka errors");
+            restart("its stream thread stopped (see above)");
             return true;
         }
         return false;
@@ -170,6 +185,13 @@ public final class StreamsApp implements AutoCloseable {
     private StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse onThreadError(Throwable e) {
         long now = System.nanoTime();
         restarts.removeIf(t -> now - t > restartWindow.toNanos());
+        if (restarts.size() < MAX_RESTARTS && sourceChangelogs != null && sourceChangelogs.refusedBy(e) && grownSourceChangelogs(e)) {
+            restarts.add(now);
+            restartAfterKafkaError = true;
+            LOG.info("the aggregation's stream thread stopped at the tasks of partitions added to its source ({}): it starts"
+                    + " again with them", rootMessage(e));
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        }
         if (kafkaTrouble(e) && restarts.size() < MAX_RESTARTS) {
             restarts.add(now);
             restartAfterKafkaError = true;
@@ -192,6 +214,17 @@ public final class StreamsApp implements AutoCloseable {
      * did not yet see the events topic), not a failure of the topology's own code nor a
      * refusal (authorization, serialization, an unsupported version, a bad configuration).
      */
+    /** Grows the source's changelogs (the batches may have grown them already); false when that failed. */
+    private boolean grownSourceChangelogs(Throwable e) {
+        try {
+            sourceChangelogs.grow();
+            return true;
+        } catch (RuntimeException grow) {
+            LOG.warn("could not grow the changelog topics of the source's tasks after {}: {}", rootMessage(e), grow.getMessage());
+            return false;
+        }
+    }
+
     public static boolean kafkaTrouble(Throwable e) {
         Throwable root = root(e);
         if (root instanceof org.apache.kafka.common.errors.RetriableException || root instanceof MissingSourceTopicException) {

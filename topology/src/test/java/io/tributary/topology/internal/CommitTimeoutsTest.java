@@ -94,7 +94,7 @@ class CommitTimeoutsTest {
 
     /** A producer as the aggregation's thread has, whose requests give up after {@code maxBlockMs}. */
     private static Producer<byte[], byte[]> producer(EmbeddedBroker broker, int maxBlockMs) {
-        return new ParkingClientSupplier(ParkedBacklog.of("aggregate")).getProducer(Map.of(
+        return new ParkingClientSupplier("aggregate").getProducer(Map.of(
                 "bootstrap.servers", broker.bootstrapServers(),
                 "transactional.id", "aggregate-1",
                 "max.block.ms", maxBlockMs,
