@@ -171,6 +171,59 @@ class KeyProbeTest {
         assertThat(model.rows()).hasSize(200 - 16 + 5 + 1 - 1);
     }
 
+    /**
+     * History (SCD type 2, tracking every column but the city) keyed by an INT and a DATE: the same random change stream,
+     * out of order and with duplicates, in the same batches, leaves a table with deletion vectors (its versions found
+     * through the probe, with the change data feed on and off) holding exactly the rows of a copy-on-write table (every
+     * row read), with the same counts and no row copied.
+     */
+    @Test
+    void historyKeyedByTwoColumnsWithDeletionVectorsEndsAsOnACopyOnWriteTable() {
+        Schema schema = Schema.parse("grp INT, day DATE, name STRING, city STRING, op STRING, lsn BIGINT");
+        Map<String, String> spec = Map.of("sink.delta.mode", "upsert", "sink.delta.keys", "grp,day", "sink.delta.sequenceBy", "lsn",
+                "sink.delta.deleteWhen", "op = 'DELETE'", "sink.delta.exceptColumns", "op", "sink.delta.history", "true",
+                "sink.delta.trackHistoryExceptColumns", "city", "sink.delta.rowsPerFile", "20");
+        Values values = Values.localized(SinkSettings.ALL, s -> s.under("sink.delta"), spec::get, (s, text, e) -> e);
+        List<Map<String, String>> properties = List.of(Map.of(), DeletionVectorUpsertTest.DV,
+                Map.of("delta.enableDeletionVectors", "true", "delta.enableChangeDataFeed", "true"));
+        List<Path> tables = new ArrayList<>();
+        List<WriteMode> modes = new ArrayList<>();
+        for (Map<String, String> p : properties) {
+            Path table = dir.resolve("history-" + tables.size());
+            SinkConfig c = SinkConfig.builder(table.toString(), schema, "events", UpsertTables.APP, "test/sink").settings(values).build();
+            tables.add(table);
+            modes.add(WriteMode.forConfig(c, new DeltaTableWriter(engine, c.tablePath(), c.tableSchema(), p)));
+        }
+        Random random = new Random(11);
+        List<Object[]> changes = new ArrayList<>();
+        for (long lsn = 1; lsn <= 400; lsn++) {
+            int grp = random.nextInt(3);
+            changes.add(new Object[] {grp, 19_000 + random.nextInt(15), "n" + random.nextInt(3), "c" + lsn,
+                    random.nextInt(10) < 2 ? "DELETE" : "UPDATE", lsn});
+        }
+        long batchId = 0;
+        for (int from = 0; from < changes.size(); batchId++) {
+            int to = Math.min(changes.size(), from + 1 + random.nextInt(60));
+            List<Object[]> arrival = new ArrayList<>(changes.subList(from, to));
+            java.util.Collections.shuffle(arrival, random);
+            arrival.add(changes.get(random.nextInt(to)));
+            List<Map<String, Object>> metrics = new ArrayList<>();
+            for (WriteMode mode : modes) {
+                metrics.add(write(mode, batchId, batchOf(arrival)).metrics());
+            }
+            List<String> expected = rows(tables.get(0));
+            for (int t = 1; t < tables.size(); t++) {
+                assertThat(rows(tables.get(t))).as("table %s, batch %s", t, batchId).containsExactlyInAnyOrderElementsOf(expected);
+                for (String metric : List.of("numTargetRowsInserted", "numTargetRowsUpdated", "numTargetRowsDeleted", "numSourceChangesDuplicated")) {
+                    assertThat(metrics.get(t).get(metric)).as("%s of table %s, batch %s", metric, t, batchId).isEqualTo(metrics.get(0).get(metric));
+                }
+                assertThat(metrics.get(t)).as("table %s, batch %s", t, batchId).containsEntry("numTargetRowsCopied", 0L);
+            }
+            from = to;
+        }
+        assertThat(rows(tables.get(0))).as("versions of 45 keys").hasSizeGreaterThan(45);
+    }
+
     /** What the table holds after each batch, and the changes of the last: a row and a change as their columns' text. */
     private static final class Model {
         private final KeyColumns keys;
