@@ -208,10 +208,6 @@ final class KeyProbe {
         private long[] filter;
         private int shift;
 
-        LongSet(int expected) {
-            this(expected, false);
-        }
-
         LongSet(int expected, boolean hashed) {
             this.values = new long[Math.max(1, expected)];
             this.hashed = hashed;

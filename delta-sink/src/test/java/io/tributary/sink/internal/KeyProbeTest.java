@@ -39,6 +39,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The key lookup ({@link KeyProbe}): its sorted set of a batch's keys answers as a hash set does, whatever the order the
@@ -46,35 +47,38 @@ import org.junit.jupiter.params.provider.CsvSource;
  * an upsert on a table with deletion vectors, through the probe, replaces exactly its keys' rows for every key kind.
  */
 class KeyProbeTest {
-    @Test
-    void theSortedSetWalkedByTheFilesKeysFindsExactlyTheBatchsKeysInAnyOrder() {
+    /** Plain (integral codes, in the values' order) and hashed (codes mixed, with the bit filter in front). */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void theSortedSetWalkedByTheFilesKeysFindsExactlyTheBatchsKeysInAnyOrder(boolean hashed) {
+        java.util.function.LongUnaryOperator code = v -> hashed ? KeyProbe.mix(v) : v;
         Random rnd = new Random(7);
         Set<Long> expected = new HashSet<>();
-        KeyProbe.LongSet set = new KeyProbe.LongSet(4);
+        KeyProbe.LongSet set = new KeyProbe.LongSet(4, hashed);
         for (int i = 0; i < 5_000; i++) {
             long v = rnd.nextInt(40_000) - 20_000L;
-            set.add(v);
+            set.add(code.applyAsLong(v));
             expected.add(v);
         }
-        set.add(0);
-        set.add(Long.MIN_VALUE);
-        set.add(Long.MAX_VALUE);
-        expected.addAll(Set.of(0L, Long.MIN_VALUE, Long.MAX_VALUE));
+        for (long v : new long[] {0, Long.MIN_VALUE, Long.MAX_VALUE}) {
+            set.add(code.applyAsLong(v));
+            expected.add(v);
+        }
         set.sorted();
         List<String> wrong = new ArrayList<>();
         for (long v = -20_010; v <= 20_010; v++) {
-            if (set.contains(v) != expected.contains(v)) {
+            if (set.contains(code.applyAsLong(v)) != expected.contains(v)) {
                 wrong.add("ascending " + v);
             }
         }
         for (long v = 20_010; v >= -20_010; v -= 3) {
-            if (set.contains(v) != expected.contains(v)) {
+            if (set.contains(code.applyAsLong(v)) != expected.contains(v)) {
                 wrong.add("descending " + v);
             }
         }
         for (int i = 0; i < 50_000; i++) {
             long v = i % 1000 == 0 ? (i % 2000 == 0 ? Long.MAX_VALUE : Long.MIN_VALUE) : rnd.nextInt(40_100) - 20_050L;
-            if (set.contains(v) != expected.contains(v)) {
+            if (set.contains(code.applyAsLong(v)) != expected.contains(v)) {
                 wrong.add("at random " + v);
             }
         }
