@@ -168,7 +168,7 @@ final class ChangeUpsert implements WriteMode {
         if (snapshot.isPresent()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keys());
             Set<String> columns = lookupColumns(replaced, feed);
-            KeyProbe probe = columns == null ? null : KeyProbe.of(keys, changes.keys());
+            KeyProbe probe = replaced.rowIndexes() ? KeyProbe.of(keys, changes.keys()) : null;
             FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, file -> {
                 List<Object[]> rows = file.rows();
                 List<Object[]> survivors = new ArrayList<>(rows.size());

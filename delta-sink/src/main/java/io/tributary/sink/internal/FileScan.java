@@ -68,8 +68,9 @@ final class FileScan {
     }
 
     /**
-     * As above; with a {@code probe} of the key column (one of {@code columns}), a file's rows are the ones the
-     * probe lets through alone, read straight from Kernel's column vectors (the others cost no row).
+     * As above; with a {@code probe} of the key columns (among {@code columns}), a file's rows are the ones the
+     * probe lets through alone, tested straight on Kernel's column vectors (the others cost no row): with {@code columns}
+     * null, those rows are read whole (the old values of the rows a change data feed records).
      */
     static void read(Engine engine, Snapshot snapshot, Predicate filter, boolean rowIndexes, java.util.Set<String> columns,
                      KeyProbe probe, FileVisitor visitor) {
@@ -137,12 +138,13 @@ final class FileScan {
 
     /**
      * The rows of one file whose key {@code probe} lets through, widened to the table's {@code width}; the probe
-     * tests the column named by the key of {@code schema} (the columns read, then, with {@code rowIndexes}, the row index).
+     * tests the columns of {@code schema} (the columns read, then, with {@code rowIndexes}, the row index) named by the key.
      */
     private static ScannedFile probeFile(Engine engine, Row scanState, Row scanFile, StructType physical, Schema schema,
                                          KeyProbe probe, int[] at, int width, boolean rowIndexes) throws IOException {
         int read = rowIndexes ? schema.size() - 1 : schema.size();
-        int keyColumn = schema.indexOf(probe.column());
+        int[] keyColumns = probe.columns().stream().mapToInt(schema::indexOf).toArray();
+        ColumnVector[] key = new ColumnVector[keyColumns.length];
         List<Object[]> rows = new ArrayList<>();
         long[] indexes = new long[16];
         long live = 0;
@@ -151,7 +153,9 @@ final class FileScan {
                 FilteredColumnarBatch filtered = batches.next();
                 ColumnarBatch batch = filtered.getData();
                 ColumnVector selection = filtered.getSelectionVector().orElse(null);
-                ColumnVector key = batch.getColumnVector(keyColumn);
+                for (int c = 0; c < keyColumns.length; c++) {
+                    key[c] = batch.getColumnVector(keyColumns[c]);
+                }
                 int n = batch.getSize();
                 for (int i = 0; i < n; i++) {
                     if (selection != null && (selection.isNullAt(i) || !selection.getBoolean(i))) {

@@ -115,7 +115,8 @@ final class HistoryUpsert implements WriteMode {
         Predicate filter = null;
         if (snapshot.isPresent() && !changes.isEmpty()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keySet());
-            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), null, file -> {
+            KeyProbe probe = replaced.rowIndexes() ? KeyProbe.of(keys, changes.keySet()) : null;
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), null, probe, file -> {
                 files.add(file);
                 for (Object[] row : file.rows()) {
                     Key key = keys.of(row);

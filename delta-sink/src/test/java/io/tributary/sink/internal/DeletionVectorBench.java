@@ -26,12 +26,15 @@ import java.util.Random;
  * files removed; at the end the table's row count against the keys the batches leave. {@code compat/spark}'s
  * {@code SparkDvBench} makes the same table and batches for Spark's MERGE.
  * Usage: {@code DeletionVectorBench [dir] [batches] [rows] [rounds] [sides]} (defaults {@code target/dv-bench 3 1000000 2
- * dv,cow}: the first round warms the JVM; {@code sides} {@code dv}, {@code cow} or both, in that order, each round).
+ * dv,cow}: the first round warms the JVM; {@code sides}, run in the order given each round: {@code dv}, {@code cow}, and
+ * variants of {@code dv}: {@code dv-2keys} keyed by {@code id} and {@code ts} (an INT and a TIMESTAMP; a change's
+ * {@code ts} is then its row's), {@code dv-cdf} with {@code delta.enableChangeDataFeed} on, {@code dv-2keys-cdf} both).
  */
 public final class DeletionVectorBench {
     private static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, op STRING");
     private static final String APP = "bench";
     private static final int LOAD_CHUNK = 1_000_000;
+    private static final long TS = 1_700_000_000_000_000L;
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args.length > 0 ? args[0] : "target/dv-bench");
@@ -42,30 +45,32 @@ public final class DeletionVectorBench {
         UpsertBench.delete(dir);
         for (int round = 0; round < rounds; round++) {
             for (String side : sides) {
-                run(dir, side.equals("dv"), rows, batches);
+                run(dir, side, rows, batches);
             }
         }
     }
 
-    private static void run(Path dir, boolean dv, int rows, int batches) {
-        Path table = dir.resolve((dv ? "dv-" : "cow-") + System.nanoTime());
-        WriteMode mode = mode(table, dv);
+    private static void run(Path dir, String side, int rows, int batches) {
+        boolean dv = side.startsWith("dv");
+        boolean twoKeys = side.contains("2keys");
+        Path table = dir.resolve(side + "-" + System.nanoTime());
+        WriteMode mode = mode(table, dv, twoKeys, side.contains("cdf"));
         BitSet keys = new BitSet();
         long batchId = 0;
         long l0 = System.nanoTime();
         for (int from = 0; from < rows; from += LOAD_CHUNK) { // ascending key ranges: each chunk only inserts
             List<Object[]> chunk = new ArrayList<>();
             for (int id = from; id < Math.min(rows, from + LOAD_CHUNK); id++) {
-                chunk.add(new Object[] {id * 2, "u" + (id % 1000), id * 0.5, 1_700_000_000_000_000L + id, "i"});
+                chunk.add(new Object[] {id * 2, "u" + (id % 1000), id * 0.5, TS + id, "i"});
                 keys.set(id * 2);
             }
             write(mode, batchId++, chunk);
         }
-        System.out.printf("  %s: %,d rows loaded in %.1f s wall%n", dv ? "dv " : "cow", rows, (System.nanoTime() - l0) / 1e9);
+        System.out.printf("  %s: %,d rows loaded in %.1f s wall%n", side, rows, (System.nanoTime() - l0) / 1e9);
         double[] cpu = new double[batches];
         double[] wall = new double[batches];
         for (int b = 1; b <= batches; b++) {
-            List<Object[]> changes = batch(new Random(b), rows);
+            List<Object[]> changes = batch(new Random(b), rows, twoKeys);
             for (Object[] c : changes) {
                 keys.set((Integer) c[0], !"d".equals(c[4]));
             }
@@ -78,7 +83,7 @@ public final class DeletionVectorBench {
             cpu[b - 1] = (cpuNanos() - c0) / 1e9;
             double main = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - m0) / 1e9;
             System.out.printf("  %s batch %d: %.2f s wall, %.2f s CPU (%.2f s of it the batch's own thread, the rest GC and JIT); %,d keys: rows updated %s, deleted %s, inserted %s, copied %s;"
-                    + " files removed %s, added %s, deletion vectors %s/%s%n", dv ? "dv " : "cow", b, wall[b - 1], cpu[b - 1], main, changes.size(),
+                    + " files removed %s, added %s, deletion vectors %s/%s%n", side, b, wall[b - 1], cpu[b - 1], main, changes.size(),
                     r.metrics().get("numTargetRowsUpdated"), r.metrics().get("numTargetRowsDeleted"), r.metrics().get("numTargetRowsInserted"),
                     r.metrics().get("numTargetRowsCopied"), r.metrics().get("numTargetFilesRemoved"), r.metrics().get("numTargetFilesAdded"),
                     r.metrics().getOrDefault("numTargetDeletionVectorsAdded", 0L), r.metrics().getOrDefault("numTargetDeletionVectorsUpdated", 0L));
@@ -87,7 +92,7 @@ public final class DeletionVectorBench {
         Arrays.sort(wall);
         int count = DeltaTables.readRows(table.toString()).size();
         System.out.printf("RESULT %s: 1%% of keys into %,d rows, median per batch %.2f s CPU, %.2f s wall; table %,d rows (%s)%n",
-                dv ? "deletion vectors" : "copy-on-write", rows, cpu[batches / 2], wall[batches / 2], count,
+                dv ? "deletion vectors" + side.substring(2) : "copy-on-write", rows, cpu[batches / 2], wall[batches / 2], count,
                 count == keys.cardinality() ? "as expected" : "EXPECTED " + keys.cardinality());
     }
 
@@ -96,21 +101,33 @@ public final class DeletionVectorBench {
      * keys, the rest new keys (odd ids), spread over the whole key range. {@code SparkDvBench} makes the same.
      */
     static List<Object[]> batch(Random rnd, int rows) {
+        return batch(rnd, rows, false);
+    }
+
+    /** As above; with {@code twoKeys} each change's {@code ts} is the one its key's row was loaded with (new keys: their own). */
+    static List<Object[]> batch(Random rnd, int rows, boolean twoKeys) {
         Map<Integer, Object[]> changes = new LinkedHashMap<>();
         for (int k = 0; k < rows / 100; k++) {
             int kind = k % 10;
             int id = rnd.nextInt(rows) * 2 + (kind >= 6 ? 1 : 0);
             changes.remove(id);
-            changes.put(id, new Object[] {id, "upd", -1.0, 0L, kind == 5 ? "d" : "u"});
+            changes.put(id, new Object[] {id, "upd", -1.0, twoKeys ? TS + id / 2 : 0L, kind == 5 ? "d" : "u"});
         }
         return new ArrayList<>(changes.values());
     }
 
-    private static WriteMode mode(Path table, boolean dv) {
+    private static WriteMode mode(Path table, boolean dv, boolean twoKeys, boolean cdf) {
         Engine engine = KernelEngines.create();
-        SinkConfig c = SinkConfig.builder(table.toString(), SCHEMA, "events", APP, "bench").mode(SinkMode.UPSERT, List.of("id"), null)
+        SinkConfig c = SinkConfig.builder(table.toString(), SCHEMA, "events", APP, "bench")
+                .mode(SinkMode.UPSERT, twoKeys ? List.of("id", "ts") : List.of("id"), null)
                 .changes(new SinkChanges(null, "op = 'd'", List.of("op"), SinkChanges.DEFAULT_DELETE_RETENTION)).build();
-        Map<String, String> properties = dv ? Map.of("delta.enableDeletionVectors", "true") : Map.of();
+        Map<String, String> properties = new java.util.HashMap<>();
+        if (dv) {
+            properties.put("delta.enableDeletionVectors", "true");
+        }
+        if (cdf) {
+            properties.put("delta.enableChangeDataFeed", "true");
+        }
         return WriteMode.forConfig(c, new DeltaTableWriter(engine, c.tablePath(), c.tableSchema(), properties));
     }
 
