@@ -98,6 +98,30 @@ final class SpillRows {
         return row;
     }
 
+    /** Reads past one row. */
+    void skip(DataInputStream in) throws IOException {
+        byte[] nulls = new byte[nullBytes];
+        in.readFully(nulls);
+        for (int i = 0; i < kinds.length; i++) {
+            if ((nulls[i >> 3] & (1 << (i & 7))) != 0) {
+                continue;
+            }
+            int n = switch (kinds[i]) {
+                case BYTE, BOOLEAN -> 1;
+                case SHORT -> 2;
+                case INT, DATE, FLOAT -> 4;
+                case LONG, TIMESTAMP, TIMESTAMP_NTZ, DOUBLE -> 8;
+                case STRING, BINARY -> in.readInt();
+                case DECIMAL -> {
+                    in.readInt();
+                    yield in.readInt();
+                }
+                default -> throw new IllegalStateException(kinds[i].name());
+            };
+            in.skipNBytes(n);
+        }
+    }
+
     private static void bytes(DataOutputStream out, byte[] b) throws IOException {
         out.writeInt(b.length);
         out.write(b);

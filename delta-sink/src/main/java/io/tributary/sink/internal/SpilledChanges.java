@@ -1,13 +1,9 @@
 package io.tributary.sink.internal;
 
 import io.tributary.schema.DataType;
-import java.io.BufferedInputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.AbstractCollection;
 import java.util.AbstractList;
@@ -68,7 +64,7 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
         }
         int count = 0;
         long deleted = 0;
-        try (Merge m = new Merge()) {
+        try (Merge m = new Merge(false)) {
             while (m.next()) {
                 count++;
                 deleted += m.row == null ? 1 : 0;
@@ -81,7 +77,7 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
 
     /** Writes the runs merged as one run to {@code out} (the first run: what it deletes needs no {@link #RESET}). */
     void writeMerged(DataOutputStream out) throws IOException {
-        try (Merge m = new Merge()) {
+        try (Merge m = new Merge(true)) {
             while (m.next()) {
                 out.writeByte((m.row == null ? DELETED : 0) | (m.nullKeyNow ? NULL_KEY : 0));
                 if (!m.nullKeyNow) {
@@ -96,20 +92,21 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
 
     /** The runs merged by key: each key once, with its row, or a null row when the batch deletes it. */
     private final class Merge implements AutoCloseable {
-        private final PriorityQueue<Run> heads = new PriorityQueue<>((a, b) -> {
+        private final PriorityQueue<SpillRun> heads = new PriorityQueue<>((a, b) -> {
             int c = a.nullKey != b.nullKey ? (a.nullKey ? -1 : 1) : a.nullKey ? 0 : Long.compare(a.key, b.key);
             return c != 0 ? c : Integer.compare(a.number, b.number);
         });
-        private final List<Run> cursors = new ArrayList<>();
+        private final List<SpillRun> cursors = new ArrayList<>();
         boolean nullKeyNow;
         long key;
         Object[] row;
 
-        Merge() {
+        /** @param rows whether the rows are read (else skipped: the keys and what the batch does to each alone) */
+        Merge(boolean rows) {
             merges.add(this);
             try {
                 for (int i = 0; i < runs.size(); i++) {
-                    Run r = new Run(i, runs.get(i));
+                    SpillRun r = new SpillRun(i, runs.get(i), codec, rows);
                     cursors.add(r);
                     if (r.advance()) {
                         heads.add(r);
@@ -123,7 +120,7 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
 
         /** Moves to the next key; false at the end. */
         boolean next() {
-            Run first = heads.poll();
+            SpillRun first = heads.poll();
             if (first == null) {
                 return false;
             }
@@ -131,13 +128,13 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
             key = first.key;
             boolean deleted = false;
             Object[] value = null;
-            Run r = first;
+            SpillRun r = first;
             try {
                 while (true) {
                     if ((r.flags & DELETED) != 0) {
                         deleted = true;
                         value = null;
-                    } else if (deleted || value == null || (r.flags & RESET) != 0 || order == null
+                    } else if (deleted || value == null || (r.flags & RESET) != 0 || order == null || value == SpillRun.SKIPPED
                             || order.compare(r.row[orderIndex], value[orderIndex]) >= 0) {
                         deleted = false;
                         value = r.row;
@@ -145,7 +142,7 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
                     if (r.advance()) {
                         heads.add(r);
                     }
-                    Run peek = heads.peek();
+                    SpillRun peek = heads.peek();
                     if (peek == null || peek.nullKey != nullKeyNow || (!nullKeyNow && peek.key != key)) {
                         break;
                     }
@@ -161,7 +158,7 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
         @Override
         public void close() {
             merges.remove(this);
-            for (Run r : cursors) {
+            for (SpillRun r : cursors) {
                 try {
                     r.in.close();
                 } catch (IOException e) {
@@ -172,35 +169,6 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
 
         private UncheckedIOException failure(IOException e) {
             return new UncheckedIOException("cannot read an upsert batch's spilled keys in " + folder + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** One run's cursor. */
-    private final class Run {
-        final int number;
-        final DataInputStream in;
-        int flags;
-        boolean nullKey;
-        long key;
-        Object[] row;
-
-        Run(int number, Path file) throws IOException {
-            this.number = number;
-            this.in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16));
-        }
-
-        boolean advance() throws IOException {
-            int f;
-            try {
-                f = in.readUnsignedByte();
-            } catch (EOFException end) {
-                return false;
-            }
-            flags = f;
-            nullKey = (f & NULL_KEY) != 0;
-            key = nullKey ? 0 : in.readLong();
-            row = (f & DELETED) != 0 ? null : codec.read(in);
-            return true;
         }
     }
 
@@ -217,7 +185,7 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
         long[] k = new long[size];
         BitSet d = new BitSet();
         int n = 0;
-        try (Merge m = new Merge()) {
+        try (Merge m = new Merge(false)) {
             while (m.next()) {
                 if (m.nullKeyNow) {
                     nullKey = m.row == null ? Change.DELETE : Change.UPSERT;
@@ -318,7 +286,7 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
 
         @Override
         public Iterator<Object[]> iterator() {
-            Merge m = new Merge();
+            Merge m = new Merge(true);
             return new Iterator<>() {
                 private Object[] next = advance();
 
@@ -359,7 +327,7 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
                 if (walk != null) {
                     walk.close();
                 }
-                walk = new Merge();
+                walk = new Merge(true);
                 at = -1;
             }
             while (at < i) {
