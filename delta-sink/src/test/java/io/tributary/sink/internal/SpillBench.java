@@ -48,5 +48,6 @@ public final class SpillBench {
         System.out.printf("records %,d spillKeys %,d: collect %.1f s CPU, commit %.1f s CPU, total %.1f s; heap used now %d MiB%n", records, spillKeys,
                 (cpu1 - cpu0) / 1e9, (cpu2 - cpu1) / 1e9, (cpu2 - cpu0) / 1e9,
                 (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
+        SpillFolder.delete(table.getParent());
     }
 }
