@@ -306,6 +306,7 @@ public final class DeltaSink implements PipelineStage {
                     : mode.write(txnAppId, batchId, batch, expectedStart, next);
         } catch (RuntimeException e) {
             backToTableOffsets = true; // the next attempt reads this batch again
+            keyed.ifPresent(KeyedBatch::discard);
             throw e;
         } finally {
             stream.ifPresent(AppendStream::close);

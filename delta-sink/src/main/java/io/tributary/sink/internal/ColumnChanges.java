@@ -2,6 +2,8 @@ package io.tributary.sink.internal;
 
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.AbstractCollection;
 import java.util.AbstractList;
 import java.util.Arrays;
@@ -36,6 +38,7 @@ final class ColumnChanges implements BatchChanges {
     private final SlotColumn[] columns; // the key column's entry is null: its values are keyOf's
     private final SlotColumn.Longs keyOf = new SlotColumn.Longs(); // per slot: its key's value (the null key's slot: unused)
     private final BitSet deleted = new BitSet();
+    private final BitSet reset = new BitSet(); // slots whose key a tombstone deleted in this batch: what came before is forgotten
     private int slots;
     private int nullKeySlot = NO_SLOT;
     // the open-addressing table: slot + 1 (0: empty) at the key value's hash, linear probing, at most half full
@@ -83,7 +86,9 @@ final class ColumnChanges implements BatchChanges {
         public void add(RecordOrigin origin, Object[] row) {
             ColumnChanges c = changes;
             if (row == null) {
-                c.deleted.set(c.slotOf(keys.ofTombstone(origin).first(), true));
+                int slot = c.slotOf(keys.ofTombstone(origin).first(), true);
+                c.deleted.set(slot);
+                c.reset.set(slot);
                 return;
             }
             int before = c.slots;
@@ -104,6 +109,48 @@ final class ColumnChanges implements BatchChanges {
         public ColumnChanges build() {
             changes.sortUpserts();
             return changes;
+        }
+
+        /** How many keys the records so far hold. */
+        int size() {
+            return changes.slots;
+        }
+
+        /**
+         * Writes every key the records so far hold, in key order (the null key first), to {@code out} as
+         * {@link SpilledChanges} reads a run: a flags byte ({@link SpilledChanges#DELETED}, {@link SpilledChanges#RESET},
+         * {@link SpilledChanges#NULL_KEY}), the key's value unless null, and the row unless deleted; the number written.
+         */
+        int writeRun(DataOutputStream out, SpillRows rows) throws IOException {
+            ColumnChanges c = changes;
+            long[] sortedKeys = new long[c.slots];
+            int n = 0;
+            for (int s = 0; s < c.slots; s++) {
+                if (s != c.nullKeySlot) {
+                    sortedKeys[n++] = c.keyOf.get(s);
+                }
+            }
+            Arrays.sort(sortedKeys, 0, n);
+            if (c.nullKeySlot != NO_SLOT) {
+                writeEntry(out, rows, c.nullKeySlot, true);
+            }
+            for (int i = 0; i < n; i++) {
+                writeEntry(out, rows, c.slotOf(sortedKeys[i], false), false);
+            }
+            return c.slots;
+        }
+
+        private void writeEntry(DataOutputStream out, SpillRows rows, int slot, boolean nullKey) throws IOException {
+            ColumnChanges c = changes;
+            boolean deleted = c.deleted.get(slot);
+            out.writeByte((deleted ? SpilledChanges.DELETED : 0) | (c.reset.get(slot) ? SpilledChanges.RESET : 0)
+                    | (nullKey ? SpilledChanges.NULL_KEY : 0));
+            if (!nullKey) {
+                out.writeLong(c.keyOf.get(slot));
+            }
+            if (!deleted) {
+                rows.write(out, c.row(slot));
+            }
         }
     }
 

@@ -25,13 +25,23 @@ import java.util.Set;
  * deleted in its deletion vector instead ({@link ReplacedRows}).
  */
 final class CopyOnWriteUpsert implements WriteMode {
+    /** The keys of a batch kept in memory before the rest spill to local disk ({@link SpillingCollector}): 1,048,576. */
+    static final int SPILL_KEYS = 1 << 20;
+
     private final DeltaTableWriter writer;
     private final RewriteCommitter committer;
     private final KeyColumns keys;
     private final int orderIndex;
     private final int rowsPerFile;
+    private final int spillKeys;
 
     CopyOnWriteUpsert(DeltaTableWriter writer, RewriteCommitter committer, KeyColumns keys, String order, int rowsPerFile) {
+        this(writer, committer, keys, order, rowsPerFile, SPILL_KEYS);
+    }
+
+    /** @param spillKeys the keys a batch read in Kafka order ({@link #openKeyed}) holds in memory before it spills them to disk */
+    CopyOnWriteUpsert(DeltaTableWriter writer, RewriteCommitter committer, KeyColumns keys, String order, int rowsPerFile, int spillKeys) {
+        this.spillKeys = spillKeys;
         this.writer = writer;
         this.committer = committer;
         this.keys = keys;
@@ -47,9 +57,17 @@ final class CopyOnWriteUpsert implements WriteMode {
 
     @Override
     public Optional<KeyedBatch> openKeyed(String appId, long batchId, Map<Integer, Long> expectedStart, int expectedRecords) {
-        BatchChanges.Collector collector = BatchChanges.collector(keys, orderIndex, expectedRecords);
-        return Optional.of(KeyedBatch.collecting(collector, (changes, next, sourceRows) ->
-                committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, changes, sourceRows), expectedStart, next)));
+        BatchChanges.Collector collector = SpillingCollector.fits(keys) ? new SpillingCollector(keys, orderIndex, expectedRecords, spillKeys)
+                : BatchChanges.collector(keys, orderIndex, expectedRecords);
+        return Optional.of(KeyedBatch.collecting(collector, (changes, next, sourceRows) -> {
+            try {
+                return committer.commit(appId, batchId, (snapshot, txn) -> plan(snapshot, txn, changes, sourceRows), expectedStart, next);
+            } finally {
+                if (changes instanceof SpilledChanges spilled) {
+                    spilled.close();
+                }
+            }
+        }));
     }
 
     @Override
@@ -104,7 +122,7 @@ final class CopyOnWriteUpsert implements WriteMode {
             });
         }
         long inserted = upserts.size() - counts[3];
-        for (Object[] upsert : upserts) {
+        for (Object[] upsert : feed.on() ? upserts : List.<Object[]>of()) {
             feed.add(matched.contains(keys.of(upsert)) ? ChangeFeed.UPDATE_POSTIMAGE : ChangeFeed.INSERT, upsert, width);
         }
         List<Row> removes = replaced.removes();

@@ -18,6 +18,10 @@ public interface KeyedBatch {
      */
     CommitResult commit(SinkOffsets next, long sourceRows);
 
+    /** Drops what the batch holds outside memory (a batch that failed before its commit). */
+    default void discard() {
+    }
+
     /** What a mode does with a batch's collapsed changes at its commit. */
     interface Commit {
         CommitResult commit(BatchChanges changes, SinkOffsets next, long sourceRows);
@@ -34,6 +38,13 @@ public interface KeyedBatch {
             @Override
             public CommitResult commit(SinkOffsets next, long sourceRows) {
                 return commit.commit(collector.build(), next, sourceRows);
+            }
+
+            @Override
+            public void discard() {
+                if (collector instanceof SpillingCollector spilling) {
+                    spilling.discard();
+                }
             }
         };
     }

@@ -2,8 +2,12 @@ package io.tributary.sink.internal;
 
 import io.delta.kernel.Transaction;
 import io.delta.kernel.data.Row;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.stream.IntStream;
 
 /**
@@ -16,6 +20,9 @@ final class SortedFiles {
     }
 
     static List<Row> write(DeltaTableWriter writer, Transaction txn, List<Object[]> rows, Comparator<Object[]> order, int rowsPerFile) {
+        if (order == null && rows instanceof SpilledChanges.Rows) {
+            return writeInOrder(writer, txn, rows, rowsPerFile);
+        }
         if (order != null) {
             rows.sort(order);
         }
@@ -24,5 +31,30 @@ final class SortedFiles {
                 .mapToObj(i -> writer.writeFiles(txn, rows.subList(i * rowsPerFile, Math.min(rows.size(), (i + 1) * rowsPerFile))))
                 .flatMap(List::stream)
                 .toList();
+    }
+
+    /**
+     * Rows read from disk in order ({@link SpilledChanges}): a file's rows are read while the file before is written
+     * (in the common pool), so that at most two files' rows are in memory.
+     */
+    private static List<Row> writeInOrder(DeltaTableWriter writer, Transaction txn, List<Object[]> rows, int rowsPerFile) {
+        List<Row> adds = new ArrayList<>();
+        Iterator<Object[]> it = rows.iterator();
+        ForkJoinTask<List<Row>> pending = null;
+        while (it.hasNext()) {
+            List<Object[]> file = new ArrayList<>(Math.min(rowsPerFile, 1 << 16));
+            while (it.hasNext() && file.size() < rowsPerFile) {
+                file.add(it.next());
+            }
+            ForkJoinTask<List<Row>> task = ForkJoinPool.commonPool().submit(() -> writer.writeFiles(txn, file));
+            if (pending != null) {
+                adds.addAll(pending.join());
+            }
+            pending = task;
+        }
+        if (pending != null) {
+            adds.addAll(pending.join());
+        }
+        return adds;
     }
 }
