@@ -297,8 +297,8 @@ public final class SqlTranslator {
         return null;
     }
 
-    private static void terminals(org.antlr.v4.runtime.tree.ParseTree t, List<Token> out) {
-        if (t instanceof org.antlr.v4.runtime.tree.TerminalNode n) {
+    private static void terminals(ParseTree t, List<Token> out) {
+        if (t instanceof TerminalNode n) {
             out.add(n.getSymbol());
             return;
         }

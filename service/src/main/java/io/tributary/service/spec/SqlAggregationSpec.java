@@ -11,9 +11,9 @@ import java.util.Map;
 /**
  * A {@code sql:} query with {@code GROUP BY window(ts, ...), ...} as the {@code aggregate:} block it stands for: its
  * event time, window (slide, or session gap), group-by columns and aggregates become {@code aggregate.eventTime},
- * {@code window}, {@code slide} or {@code session}, {@code windowColumn} (the window's alias), {@code groupBy}, {@code select.NAME} and
- * {@code having}, placed where the query is
- * written, so that the rest of the pipeline reads them as it reads the block's. The watermark stays a setting
+ * {@code window}, {@code slide} or {@code session}, {@code windowColumn} (the window's alias), {@code groupBy},
+ * {@code select.NAME} and {@code having}, placed where the query is written, so that the rest of the pipeline reads them
+ * as it reads the block's. The watermark stays a setting
  * ({@code aggregate.watermark}), as SQL has no clause for it.
  */
 final class SqlAggregationSpec {
