@@ -23,8 +23,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * A Spark job's logic on a real Connect cluster ({@link ConnectCluster}): the file connector's join with a Delta table, both
- * connectors' sql,
- * the Delta connector's history (SCD type 2) and its dropDuplicates, each checked row by row in the table.
+ * connectors' sql, the Delta connector's join keys, its history (SCD type 2) and its dropDuplicates, each checked row by row
+ * in the table.
  */
 @Tag("integration")
 @Tag("scenarios")
@@ -198,6 +198,48 @@ class ConnectTransformIT extends ConnectCluster {
         assertThat(DeltaTables.schema(table.toString()).orElseThrow().toDdl()).isEqualTo("id INT, user STRING, amt2 DOUBLE, segment STRING");
         assertThat(values(topic + ".dlq", 1)).as("the record the WHERE fails on (DIVIDE_BY_ZERO), set aside")
                 .containsExactly("{\"id\":7,\"user\":\"bob\",\"amt\":1.0}");
+        delete(topic + "-files");
+        delete(topic + "-delta");
+    }
+
+    /**
+     * The Delta connector's {@code join.*} keys (two joins, numbered), {@code where} and {@code select}: each record's rows
+     * joined (left) with a Delta table of segments and (left anti) with one of blocked users, filtered and selected. The
+     * segments table gains a row between two files; the second file's rows get it. One partition, so a file's rows reach the
+     * table in their order: once a file's last row is there, the rows before it (a blocked one) were taken or dropped.
+     */
+    @Test
+    @Order(5)
+    void joinKeysOfTheDeltaConnectorJoinEachBatchWithTheTablesAsOfItsStart() throws Exception {
+        String topic = "joinkeys";
+        Path in = Files.createDirectories(dir.resolve("joinkeys/in"));
+        Path users = dir.resolve("joinkeys/users");
+        Path blocked = dir.resolve("joinkeys/blocked");
+        Path table = dir.resolve("joinkeys/table");
+        FileSourceTransformTest.dims(users, new Object[] {"ann", "gold"}, new Object[] {"bob", "silver"});
+        FileSourceTransformTest.dims(blocked, new Object[] {"dan", "chargebacks"});
+        createTopics(Map.of(topic, 1, topic + ".deadletter", 1));
+        put(topic + "-files", "{\"connector.class\": \"io.tributary.connect.FileSourceConnector\", \"path\": \"" + in + "\","
+                + " \"schema\": \"id INT, user STRING, amt DOUBLE\", \"topic\": \"" + topic + "\", \"tasks.max\": \"1\"}");
+        put(topic + "-delta", "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"" + topic + "\","
+                + " \"delta.path\": \"" + table + "\", \"tasks.max\": \"3\", \"allowedLatency\": \"1 seconds\","
+                + " \"join.0.table\": \"" + users + "\", \"join.0.as\": \"u\", \"join.0.on\": \"lower(user) = u.user\","
+                + " \"join.0.type\": \"left\", \"join.1.table\": \"" + blocked + "\", \"join.1.as\": \"b\","
+                + " \"join.1.on\": \"lower(user) = b.user\", \"join.1.type\": \"left_anti\","
+                + " \"where\": \"amt > 0\", \"select\": \"id, lower(user) AS user, amt, u.segment\"}");
+        Files.writeString(in.resolve(".a.json"), "{\"id\": 1, \"user\": \"Ann\", \"amt\": 5}\n{\"id\": 2, \"user\": \"BOB\", \"amt\": 1}\n"
+                + "{\"id\": 4, \"user\": \"ann\", \"amt\": -1}\n{\"id\": 6, \"user\": \"Dan\", \"amt\": 4}\n"
+                + "{\"id\": 3, \"user\": \"cy\", \"amt\": 2}\n");
+        Files.move(in.resolve(".a.json"), in.resolve("a.json"));
+        await(topic + ": the first file's 3 rows in the table", Duration.ofSeconds(180), () -> addedRows(table) >= 3);
+        FileSourceTransformTest.dims(users, new Object[] {"cy", "bronze"});
+        Files.writeString(in.resolve(".b.json"), "{\"id\": 7, \"user\": \"dan\", \"amt\": 1}\n{\"id\": 5, \"user\": \"Cy\", \"amt\": 3}\n");
+        Files.move(in.resolve(".b.json"), in.resolve("b.json"));
+        await(topic + ": the second file's row in the table", Duration.ofSeconds(180), () -> addedRows(table) >= 4);
+        List<String> rows = DeltaTables.readRows(table.toString()).stream().map(r -> r[0] + "|" + r[1] + "|" + r[2] + "|" + r[3]).toList();
+        assertThat(sorted(rows)).as("amt > 0, dan (blocked) left out, the segments as of each batch's start")
+                .containsExactly("1|ann|5.0|gold", "2|bob|1.0|silver", "3|cy|2.0|null", "5|cy|3.0|bronze");
+        assertThat(DeltaTables.schema(table.toString()).orElseThrow().toDdl()).isEqualTo("id INT, user STRING, amt DOUBLE, segment STRING");
         delete(topic + "-files");
         delete(topic + "-delta");
     }

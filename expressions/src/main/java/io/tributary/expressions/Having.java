@@ -30,6 +30,14 @@ public record Having(String predicate, Map<String, String> hidden) {
         return HavingRewrite.rewrite(text, select, null).predicate();
     }
 
+    /**
+     * {@code text} with the window's name as Spark gives it without an alias ({@code from}: {@code window} or {@code session_window})
+     * read as the name an alias gave it ({@code to}), as Spark reads both: {@code session_window.end} is {@code `w`.`end`}.
+     */
+    public static String windowRenamed(String text, String from, String to) {
+        return HavingRewrite.renamed(text, from, to);
+    }
+
     /** A query's HAVING with the columns its FROM alias qualifies ({@code s.user}) written without it, as the output names them. */
     public static String unqualified(String text, String alias) {
         return HavingRewrite.unqualified(text, alias);

@@ -43,11 +43,13 @@ public record SqlQuery(String sourceAlias, List<Join> joins, Part where, List<Pa
      * and {@code slide}, or {@code session} (from {@code session_window}), {@code groupBy} (columns, and expressions with their
      * names) and {@code select} (name to aggregate call).
      *
-     * @param at     where GROUP BY is written
-     * @param having the HAVING predicate ({@code aggregate.having}), its columns as the table names them, or null
+     * @param at           where GROUP BY is written
+     * @param windowColumn the window's alias in the select list ({@code aggregate.windowColumn}), or null for Spark's name
+     *                     without one ({@code window}, {@code session_window})
+     * @param having       the HAVING predicate ({@code aggregate.having}), its columns as the table names them, or null
      */
-    public record Aggregation(Part at, String eventTime, String window, String slide, String session, List<String> groupBy,
-            java.util.Map<String, String> select, Part having) {
+    public record Aggregation(Part at, String eventTime, String window, String slide, String session, String windowColumn,
+            List<String> groupBy, java.util.Map<String, String> select, Part having) {
     }
 
     /** The query's transform; a construct it cannot express, or a syntax error, is refused naming its line and column. */

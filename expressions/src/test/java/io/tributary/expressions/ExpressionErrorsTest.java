@@ -19,7 +19,9 @@ class ExpressionErrorsTest {
 
     @Test
     void aSyntaxErrorNamesThePositionAndWhatWasFound() {
-        assertThat(refusal("amt > AND id = 1")).contains("amt > AND id = 1").contains("does not parse").contains("position 7").contains("'AND'");
+        assertThat(refusal("amt > AND id = 1")).as("AND a column named so, as Spark reads it: then id is out of place")
+                .contains("amt > AND id = 1").contains("does not parse").contains("position 11").contains("near 'id'");
+        assertThat(refusal("amt > 1 id = 1")).contains("position 9").contains("near 'id'");
         assertThat(refusal("amt +")).contains("the end");
         assertThat(refusal("'open")).contains("does not parse");
     }

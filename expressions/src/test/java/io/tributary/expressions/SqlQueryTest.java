@@ -130,15 +130,36 @@ class SqlQueryTest {
                 + " FROM source GROUP BY user, session_window(ts, '30 minutes')").aggregation();
         assertThat(session.session()).isEqualTo("30 minutes");
         assertThat(session.window()).isNull();
+        assertThat(session.windowColumn()).isEqualTo("session_window");
+        assertThat(sliding.windowColumn()).as("no alias: Spark's own name").isNull();
         assertThat(SqlQuery.parse("SELECT * FROM source").aggregation()).isNull();
+    }
+
+    @Test
+    void aWindowsAliasNamesItsColumnAndGroupsByIt() {
+        SqlQuery.Aggregation a = SqlQuery.parse("SELECT session_window(ts, '30 minutes') AS window, user, count(*) AS n FROM source"
+                + " GROUP BY session_window(ts, '30 minutes'), user").aggregation();
+        assertThat(a.windowColumn()).isEqualTo("window");
+        assertThat(a.session()).isEqualTo("30 minutes");
+        SqlQuery.Aggregation byAlias = SqlQuery.parse("SELECT window(ts, '10 minutes') w, user, count(*) AS n FROM source GROUP BY W, user"
+                + " HAVING w.end > TIMESTAMP '2026-01-01 10:00:00'").aggregation();
+        assertThat(byAlias.windowColumn()).isEqualTo("w");
+        assertThat(byAlias.window()).isEqualTo("10 minutes");
+        assertThat(byAlias.groupBy()).containsExactly("`user`");
+        assertThat(byAlias.having().text()).isEqualTo("w.end > TIMESTAMP '2026-01-01 10:00:00'");
+        refused("SELECT session_window.start AS s, user, count(*) AS n FROM source GROUP BY session_window(ts, '30 minutes'), user",
+                "the select item session_window.start, a field of the window as a column of its own at line 1, column 8",
+                "session_window(ts, '30 minutes') AS w");
+        refused("SELECT window(ts, '1 hour') AS w, w.end AS e, user, count(*) AS n FROM source GROUP BY window(ts, '1 hour'), user",
+                "the select item w.end, a field of the window as a column of its own at line 1, column 35");
+        refused("SELECT session_window(ts, '30 minutes') AS w, user, count(*) AS n FROM source GROUP BY user",
+                "the select item session_window(ts, '30 minutes'), not in GROUP BY at line 1, column 8");
     }
 
     @Test
     void aGroupByTheAggregationCannotMakeIsRefusedByItsPlace() {
         String group = " FROM source GROUP BY window(ts, '1 hour'), user";
         refused("SELECT user, window(ts, '1 hour'), sum(amt) AS t" + group, "the select item user out of its place at line 1, column 8");
-        refused("SELECT window(ts, '1 hour') AS w, user, sum(amt) AS t" + group, "the window named w at line 1, column 8",
-                "AS window");
         refused("SELECT window(ts, '1 hour'), user, sum(amt)" + group, "the aggregate sum(amt) without a name at line 1, column 36");
         refused("SELECT window(ts, '1 hour'), user, amt" + group, "the select item amt, neither in GROUP BY nor an aggregate");
         refused("SELECT window(ts, '1 hour'), sum(amt) AS t" + group, "GROUP BY user not in the select list at line 1, column");

@@ -53,6 +53,23 @@ class TransformTest {
     }
 
     @Test
+    void aKeywordAloneIsAColumnAsSparkReadsIt() {
+        Schema rows = Schema.parse("`start` INT, `end` INT, `case` INT, `when` STRING");
+        Transform t = Transform.compile(rows, "end > 3 AND case IS NOT NULL", List.of("end", "start", "case + 1 AS c", "upper(when) when"));
+        assertThat(t.output().toDdl()).isEqualTo("end INT, start INT, c INT, when STRING");
+        assertThat(t.apply(new Object[] {1, 5, 7, "x"})).containsExactly(5, 1, 8, "X");
+        assertThat(t.apply(new Object[] {1, 3, 7, "x"})).as("end > 3").isNull();
+        SqlQuery q = SqlQuery.parse("SELECT end, start FROM source WHERE end > 3");
+        assertThat(Transform.compileAs(rows, q.sourceAlias(), q.where().text(), q.select().stream().map(SqlQuery.Part::text).toList())
+                .apply(new Object[] {1, 5, 7, "x"})).containsExactly(5, 1);
+        assertThatThrownBy(() -> SqlQuery.parse("SELECT start, not FROM source")).isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("the word FROM after not, read as a column's name as Spark reads it at line 1, column 19")
+                .hasMessageContaining("written in backquotes: `not`");
+        assertThatThrownBy(() -> SqlQuery.parse("SELECT distinct FROM source")).hasMessageContaining("SELECT DISTINCT at line 1, column 8")
+                .hasMessageContaining("a column named distinct is `distinct`");
+    }
+
+    @Test
     void aSelectListWrittenAsOneStringSplitsBetweenItemsOnly() {
         assertThat(Transform.selectItems("*, concat(user, ',', id) AS k, 'a,b' x, amt")).containsExactly("*", "concat(user, ',', id) AS k",
                 "'a,b' x", "amt");

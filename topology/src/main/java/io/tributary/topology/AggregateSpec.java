@@ -37,6 +37,7 @@ public final class AggregateSpec {
     private final Duration window;
     private final Duration slide;
     private final Duration session;
+    private final String windowColumn;
     private final List<String> groupBy;
     private final int[] groupByIndex;
     private final List<Aggregate> aggregates;
@@ -53,6 +54,7 @@ public final class AggregateSpec {
         this.window = b.window;
         this.slide = b.slide == null ? b.window : b.slide;
         this.session = b.session;
+        this.windowColumn = b.windowColumn != null ? b.windowColumn : session != null ? "session_window" : "window";
         List<String> names = new ArrayList<>();
         this.groupByIndex = new int[b.groupBy.size()];
         for (int i = 0; i < b.groupBy.size(); i++) {
@@ -79,7 +81,10 @@ public final class AggregateSpec {
         }
         this.outputMode = b.outputMode;
         this.outputSchema = buildOutputSchema(parsed);
-        Having h = b.having == null ? null : HavingColumns.of(HAVING_KEY, b.having, b.select);
+        String sparkName = session != null ? "session_window" : "window";
+        String predicate = b.having == null || windowColumn.equalsIgnoreCase(sparkName)
+                || groupBy.stream().anyMatch(sparkName::equalsIgnoreCase) ? b.having : Having.windowRenamed(b.having, sparkName, windowColumn);
+        Having h = predicate == null ? null : HavingColumns.of(HAVING_KEY, predicate, b.select);
         if (h != null) {
             h.hidden().forEach((name, call) -> parsed.add(AggregateParser.parse(HAVING_KEY, name, call, input)));
         }
@@ -98,6 +103,9 @@ public final class AggregateSpec {
         fields.add(new Field(windowColumn(), DataType.struct(new Schema(List.of(
                 new Field("start", ts, true), new Field("end", ts, true)))), true));
         for (int i : groupByIndex) {
+            if (input.field(i).name().equalsIgnoreCase(windowColumn)) {
+                throw TopologyErrors.windowColumnTaken(windowColumn);
+            }
             fields.add(new Field(input.field(i).name(), input.field(i).type(), true));
         }
         Set<String> seen = new HashSet<>();
@@ -156,9 +164,12 @@ public final class AggregateSpec {
         return session != null;
     }
 
-    /** The output column of the window, as Spark names it: {@code window}, or {@code session_window} for sessions. */
+    /**
+     * The output column of the window, as Spark names it: its alias ({@code aggregate.windowColumn}), else {@code window}, or
+     * {@code session_window} for sessions.
+     */
     public String windowColumn() {
-        return session != null ? "session_window" : "window";
+        return windowColumn;
     }
 
     /**
@@ -225,6 +236,7 @@ public final class AggregateSpec {
         private Duration window;
         private Duration slide;
         private Duration session;
+        private String windowColumn;
         private final List<String> groupBy = new ArrayList<>();
         private final Map<String, String> select = new LinkedHashMap<>();
         private OutputMode outputMode;
@@ -254,6 +266,15 @@ public final class AggregateSpec {
         /** The slide of hopping windows ({@code aggregate.slide}); null means tumbling. */
         public Builder slide(Duration slide) {
             this.slide = slide;
+            return this;
+        }
+
+        /**
+         * The name of the window's column ({@code aggregate.windowColumn}, Spark's alias of the window); null means Spark's own:
+         * {@code window}, or {@code session_window} for sessions.
+         */
+        public Builder windowColumn(String name) {
+            this.windowColumn = name == null || name.isBlank() ? null : name;
             return this;
         }
 

@@ -23,6 +23,9 @@ public final class AggregationSettings {
     public static final Setting<Duration> SESSION = Setting.duration("session", "the gap of session windows (Spark's"
             + " session_window(ts, gap)): a session ends a gap after its last row, rows within the gap merge sessions; instead of"
             + " window (append output mode, at least one groupBy column)");
+    public static final Setting<String> WINDOW_COLUMN = Setting.string("windowColumn", "the name of the window's column in the table"
+            + " (Spark's alias: window(ts, length) AS w, session_window(ts, gap) AS window); absent: window, or session_window for"
+            + " session windows, as Spark names them without an alias");
     public static final Setting<List<String>> GROUP_BY = Setting.list("groupBy", "the grouping columns besides the window; with a"
             + " file source also Spark SQL expressions with a name, e.g. [user, \"date_trunc('hour', ts) AS hour\"], computed as the rows are"
             + " read (docs/transform.md)");
@@ -44,12 +47,12 @@ public final class AggregationSettings {
             (k, v) -> OutputMode.parse(v), "append", "update", "complete").withDefault("append");
 
     /** The settings under {@code aggregate.}, in the order the documentation lists them. */
-    public static final List<Setting<?>> ALL = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, SESSION, GROUP_BY, SELECT, HAVING, LATE_ROWS,
-            CLOSE_IDLE, STANDBY_REPLICAS);
+    public static final List<Setting<?>> ALL = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, SESSION, WINDOW_COLUMN, GROUP_BY, SELECT, HAVING,
+            LATE_ROWS, CLOSE_IDLE, STANDBY_REPLICAS);
 
     /** The settings that define an aggregation: any of them given means the pipeline aggregates. */
-    private static final List<Setting<?>> DEFINING = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, SESSION, GROUP_BY, SELECT, HAVING, LATE_ROWS,
-            CLOSE_IDLE);
+    private static final List<Setting<?>> DEFINING = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, SESSION, WINDOW_COLUMN, GROUP_BY, SELECT,
+            HAVING, LATE_ROWS, CLOSE_IDLE);
 
     private AggregationSettings() {
     }
@@ -89,6 +92,7 @@ public final class AggregationSettings {
                 .window(values.get(WINDOW))
                 .slide(values.get(SLIDE))
                 .session(values.get(SESSION))
+                .windowColumn(values.get(WINDOW_COLUMN))
                 .groupBy(groupBy == null ? List.of() : groupBy)
                 .select(select != null ? select : values.map(SELECT))
                 .outputMode(values.get(OUTPUT_MODE))

@@ -104,6 +104,22 @@ class AggregateSpecTest {
     }
 
     @Test
+    void windowColumnNamesTheWindowAsSparksAliasAndHavingReadsBothNames() {
+        AggregateSpec spec = sessions().windowColumn("window").having("session_window.end > TIMESTAMP '2026-01-01 10:00:00'"
+                + " AND window.start < window.end").build(INPUT);
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE");
+        assertThat(spec.having()).as("Spark's own name of the window reads the aliased column")
+                .isEqualTo("`window`.`end` > TIMESTAMP '2026-01-01 10:00:00' AND window.start < window.end");
+        assertThat(valid().windowColumn("w").having("window.end > w.start").build(INPUT).having()).isEqualTo("`w`.`end` > w.start");
+        assertThatThrownBy(() -> valid().having("session_window.end > window.start").build(INPUT))
+                .as("a tumbling window is not session_window, as Spark's UNRESOLVED_COLUMN").hasMessageStartingWith("aggregate.having")
+                .hasMessageContaining("session_window");
+        assertThatThrownBy(() -> valid().windowColumn("user").build(INPUT)).hasMessageStartingWith("aggregate.windowColumn: ")
+                .hasMessageContaining("'user' is a groupBy column too");
+        assertThatThrownBy(() -> valid().windowColumn("t").build(INPUT)).hasMessageContaining("'t' is already an output column");
+    }
+
+    @Test
     void sessionsAreCheckedAsSparkChecksThem() {
         assertThatThrownBy(() -> sessions().window(Duration.ofMinutes(10)).build(INPUT))
                 .hasMessageStartingWith("aggregate.session: ").hasMessageContaining("given with aggregate.window")

@@ -5,9 +5,9 @@
  *
  * And a query (sql-ref-syntax-qry-select): SELECT ... FROM ... JOIN ... WHERE, with the clauses a query
  * may have beyond that (WITH, set operators, GROUP BY, HAVING, ORDER BY, LIMIT, subqueries) parsed so that
- * they are refused by name and position rather than as a syntax error. The query's keywords are not
- * reserved in expressions (a column may be named `left` or `order`), as in Spark's default mode; a
- * table alias written without AS is a plain identifier, so that `FROM source s LEFT JOIN` reads as Spark reads it.
+ * they are refused by name and position rather than as a syntax error. No keyword is reserved in expressions
+ * (a column may be named `left`, `order` or `end`), as in Spark's default mode; a table alias written without
+ * AS is a plain identifier, so that `FROM source s LEFT JOIN` reads as Spark reads it.
  */
 grammar SparkExpr;
 
@@ -53,7 +53,7 @@ sortItem : expression (ASC | DESC)? (NULLS (FIRST | LAST))? ;
 sqlSelectItem
     : ASTERISK                                       #sqlSelectAll
     | qualifiedName DOT ASTERISK                     #sqlSelectAllOf
-    | expression (AS identifier | strictIdentifier)? #sqlSelectExpression
+    | expression (AS? identifier)?                   #sqlSelectExpression
     ;
 
 relation : relationPrimary joinRelation* ;
@@ -177,7 +177,7 @@ intervalValue : MINUS? (INTEGER_VALUE | DECIMAL_VALUE) | STRING ;
 
 structField : identifier COLON? dataType (NOT NULL)? ;
 
-functionName : identifier | LIKE | RLIKE | REGEXP ;
+functionName : identifier ;
 
 qualifiedName : identifier (DOT identifier)* ;
 
@@ -188,12 +188,17 @@ identifier
     ;
 
 /** A field after a dot may be any word, a keyword too (`window.end`), as in Spark's default mode. */
-fieldIdentifier : identifier | reserved ;
+fieldIdentifier : identifier ;
 
-reserved : AND | AS | BETWEEN | CASE | CAST | DISTINCT | ELSE | END | FALSE | IN | IS | LIKE | NOT | NULL | OR | REGEXP | RLIKE
-    | THEN | TRUE | WHEN ;
-
-nonReserved : ARRAY | MAP | STRUCT | ESCAPE | DIV | FROM | TRY_CAST | INTERVAL | TO
+/**
+ * Every keyword is also an identifier, as in Spark's default mode (spark.sql.ansi.enforceReservedKeywords false): a column
+ * may be named `end` or `case` and written so (`SELECT end FROM source`, `WHERE end > 3`). Where a word could be either,
+ * the alternative listed first wins, as in Spark's parser: `null`, `true` and `false` are literals, `SELECT distinct FROM t`
+ * is SELECT DISTINCT of a column `FROM`, `SELECT id from FROM t` names the column `from`.
+ */
+nonReserved : AND | AS | BETWEEN | CASE | CAST | DISTINCT | ELSE | END | FALSE | IN | IS | LIKE | NOT | NULL | OR | REGEXP | RLIKE
+    | THEN | TRUE | WHEN
+    | ARRAY | MAP | STRUCT | ESCAPE | DIV | FROM | TRY_CAST | INTERVAL | TO
     | ALL | ANTI | ASC | BY | CROSS | DESC | EXCEPT | EXISTS | FIRST | FULL | GROUP | HAVING | INNER | INTERSECT | JOIN
     | LAST | LEFT | LIMIT | NATURAL | NULLS | OFFSET | ON | ORDER | OUTER | RIGHT | SELECT | SEMI | UNION | USING | WHERE | WITH
     ;

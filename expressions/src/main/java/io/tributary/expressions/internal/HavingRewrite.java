@@ -25,6 +25,8 @@ public final class HavingRewrite {
     private final Map<String, String> hiddenByShape = new HashMap<>();
     private final List<int[]> spans = new ArrayList<>();
     private final List<String> replacements = new ArrayList<>();
+    /** The new text of a column the walk meets (null: left as written), or null when the walk rewrites aggregate calls. */
+    private java.util.function.Function<Node.Column, String> columns;
 
     /** The predicate as rewritten, and the hidden aggregates by name ({@code count(*)}), in their order. */
     public record Result(String predicate, Map<String, String> hidden) {
@@ -48,37 +50,58 @@ public final class HavingRewrite {
      */
     public static Result rewrite(String text, Map<String, String> select, String hiddenPrefix) {
         HavingRewrite r = new HavingRewrite(text, select, hiddenPrefix);
-        r.walk(Parsing.havingExpression(text, null), false);
+        r.walk(Parsing.havingExpression(text, null));
         return new Result(r.replaced(), java.util.Collections.unmodifiableMap(r.hidden));
     }
 
     /** {@code text} with each column that {@code alias} qualifies ({@code s.user}) written without it ({@code `user`}). */
     public static String unqualified(String text, String alias) {
         HavingRewrite r = new HavingRewrite(text, Map.of(), null);
-        r.walk(Parsing.havingExpression(text, alias), true);
+        // s.user; user stays as written
+        r.columns = c -> !isStar(c) && !c.text().equals(String.join(".", c.names())) ? path(c) : null;
+        r.walk(Parsing.havingExpression(text, alias));
         return r.replaced();
     }
 
-    private void walk(Node n, boolean columns) {
+    /**
+     * {@code text} with each column named {@code from} or below it ({@code session_window}, {@code session_window.end}) named
+     * {@code to} instead ({@code `w`}, {@code `w`.`end`}): Spark's name of a window that an alias renamed still reads it.
+     */
+    public static String renamed(String text, String from, String to) {
+        HavingRewrite r = new HavingRewrite(text, Map.of(), null);
+        r.columns = c -> {
+            if (!c.names().get(0).equalsIgnoreCase(from)) {
+                return null;
+            }
+            List<String> names = new ArrayList<>(c.names());
+            names.set(0, to);
+            return names.stream().map(HavingRewrite::quoted).collect(Collectors.joining("."));
+        };
+        r.walk(Parsing.havingExpression(text, null));
+        return r.replaced();
+    }
+
+    private void walk(Node n) {
         if (n instanceof Node.Column c) {
-            if (columns && !isStar(c) && !c.text().equals(String.join(".", c.names()))) { // s.user; user stays as written
-                replace(c, path(c));
+            String with = columns == null ? null : columns.apply(c);
+            if (with != null) {
+                replace(c, with);
             }
         } else if (n instanceof Node.Call c) {
-            if (!columns && isAggregate(c)) {
+            if (columns == null && isAggregate(c)) {
                 aggregate(c);
                 return;
             }
-            c.args().forEach(a -> walk(a, columns));
+            c.args().forEach(this::walk);
         } else if (n instanceof Node.Cast c) {
-            walk(c.child(), columns);
+            walk(c.child());
         } else if (n instanceof Node.Field f) {
-            walk(f.child(), columns);
+            walk(f.child());
         } else if (n instanceof Node.Case c) {
-            c.conditions().forEach(x -> walk(x, columns));
-            c.values().forEach(x -> walk(x, columns));
+            c.conditions().forEach(this::walk);
+            c.values().forEach(this::walk);
             if (c.otherwise() != null) {
-                walk(c.otherwise(), columns);
+                walk(c.otherwise());
             }
         }
     }

@@ -14,8 +14,9 @@ import java.util.stream.Collectors;
 /**
  * A query's {@code GROUP BY} over an event-time window, as the aggregation it stands for ({@link Aggregation}: the
  * settings {@code aggregate.eventTime}, {@code window}, {@code slide} or {@code session}, {@code groupBy} and
- * {@code select}). The select list is the window, the GROUP BY's other expressions and the aggregates, in that order
- * (the table's columns, as the aggregation makes them); anything else is refused, naming the item and its place.
+ * {@code select}). The select list is the window (named by its alias, as Spark names it), the GROUP BY's other expressions
+ * and the aggregates, in that order (the table's columns, as the aggregation makes them); anything else is refused, naming
+ * the item and its place.
  */
 final class SqlAggregation {
     /** The aggregate functions the aggregation computes. */
@@ -47,7 +48,7 @@ final class SqlAggregation {
         Node.Call window = null;
         Part windowAt = null;
         for (Part p : groupBy) {
-            Node n = Parsing.expression(p.text(), alias);
+            Node n = windowByAlias(Parsing.expression(p.text(), alias), select);
             if (isWindow(n)) {
                 if (window != null) {
                     throw refused(p, "a second window in GROUP BY", "group by one window(...) or session_window(...)");
@@ -58,11 +59,18 @@ final class SqlAggregation {
             keys.add(n);
         }
         if (window == null) {
+            for (Item item : select) {
+                if (window(item) != null) { // Spark's MISSING_AGGREGATION
+                    throw refused(item.at(), "the select item " + item.expression() + ", not in GROUP BY", "group by the window: GROUP BY "
+                            + item.expression() + ", ...");
+                }
+            }
             throw refused(group, "GROUP BY without a window", "a streaming aggregation groups rows by event-time windows: GROUP BY"
                     + " window(ts, '10 minutes'), user (or session_window(ts, '30 minutes'))");
         }
         String eventTime = windowArguments(window, windowAt);
         boolean session = window.name().equalsIgnoreCase("session_window");
+        String windowColumn = null;
         List<String> groupItems = new ArrayList<>();
         Map<String, String> aggregates = new LinkedHashMap<>();
         boolean[] selected = new boolean[keys.size()];
@@ -82,6 +90,10 @@ final class SqlAggregation {
             }
             Node n = Parsing.expression(item.expression(), alias);
             int key = match(n, item, keys);
+            if (key < 0 && n instanceof Node.Column c && c.names().size() > 1 && isWindowName(c.names().get(0), session, select)) {
+                throw refused(item.at(), "the select item " + item.expression() + ", a field of the window as a column of its own", "select"
+                        + " the window (" + window.text() + " AS w) and read w.start and w.end from the table");
+            }
             if (key < 0) {
                 throw refused(item.at(), "the select item " + item.expression() + ", neither in GROUP BY nor an aggregate", ORDER);
             }
@@ -90,11 +102,7 @@ final class SqlAggregation {
             }
             selected[key] = true;
             if (isWindow(keys.get(key))) {
-                String name = session ? "session_window" : "window";
-                if (item.alias() != null && !item.alias().equalsIgnoreCase(name)) {
-                    throw refused(item.at(), "the window named " + item.alias(), "the aggregation names its window column " + name + ": "
-                            + item.expression() + " AS " + name);
-                }
+                windowColumn = item.alias(); // Spark names the column by the alias; without one, window or session_window
             } else {
                 groupItems.add(groupItem(n, item));
             }
@@ -108,7 +116,35 @@ final class SqlAggregation {
         String slide = !session && window.args().size() > 2 ? literal(window.args().get(2)) : null;
         // HAVING's columns are the table's: s.user is user; its aggregate calls are matched to the select list's when the aggregation is built
         Part filter = having == null ? null : new Part(HavingRewrite.unqualified(having.text(), alias), having.line(), having.column());
-        return new Aggregation(group, eventTime, session ? null : size, slide, session ? size : null, groupItems, aggregates, filter);
+        return new Aggregation(group, eventTime, session ? null : size, slide, session ? size : null, windowColumn, groupItems, aggregates,
+                filter);
+    }
+
+    /** The window a GROUP BY item names by the alias the select list gives it ({@code GROUP BY w} of {@code window(...) AS w}), else the item. */
+    private Node windowByAlias(Node n, List<Item> select) {
+        if (n instanceof Node.Column c && c.names().size() == 1) {
+            for (Item item : select) {
+                if (c.names().get(0).equalsIgnoreCase(item.alias()) && window(item) != null) {
+                    return window(item);
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Whether {@code name} is the window's: Spark's own name of it, or its alias in the select list. */
+    private boolean isWindowName(String name, boolean session, List<Item> select) {
+        return name.equalsIgnoreCase(session ? "session_window" : "window")
+                || select.stream().anyMatch(i -> name.equalsIgnoreCase(i.alias()) && window(i) != null);
+    }
+
+    /** The select item's window call, or null when it is none (an aggregate, another expression, a {@code *}). */
+    private Node window(Item item) {
+        if (item.expression() == null || aggregateCall(item.expression()) != null) {
+            return null;
+        }
+        Node n = Parsing.expression(item.expression(), alias);
+        return isWindow(n) ? n : null;
     }
 
     private static boolean isWindow(Node n) {

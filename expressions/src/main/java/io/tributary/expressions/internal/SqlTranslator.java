@@ -95,9 +95,16 @@ public final class SqlTranslator {
         }
         if (s.quantifier != null && s.quantifier.getType() == SparkExprLexer.DISTINCT) {
             throw refused(s.quantifier, "SELECT DISTINCT", "a stream's duplicates are dropped by Spark's dropDuplicates over a"
-                    + " watermark (docs/transform.md), not by the query; remove DISTINCT");
+                    + " watermark (docs/transform.md), not by the query; remove DISTINCT (a column named distinct is `distinct`)");
         }
         if (s.relation().isEmpty()) {
+            Token[] from = fromAsAName(s);
+            if (from != null) { // SELECT not FROM source: NOT of a column named FROM, aliased source, as Spark reads it
+                String word = from[0].getText();
+                throw refused(from[1], "the word " + from[1].getText() + " after " + word + ", read as a column's name as Spark reads"
+                        + " it", "a query needs FROM source; a column named by a keyword is written in backquotes: `"
+                        + word.toLowerCase(Locale.ROOT) + "`");
+            }
             throw refused(s.start, "a SELECT without FROM", SHAPE);
         }
         if (s.relation().size() > 1) {
@@ -133,8 +140,7 @@ public final class SqlTranslator {
         List<SqlAggregation.Item> items = new ArrayList<>();
         for (SqlSelectItemContext item : s.sqlSelectItem()) {
             if (item instanceof SqlSelectExpressionContext e) {
-                String name = e.identifier() != null ? AstBuilder.name(e.identifier())
-                        : e.strictIdentifier() == null ? null : unquoted(e.strictIdentifier().getText());
+                String name = e.identifier() != null ? AstBuilder.name(e.identifier()) : null;
                 items.add(new SqlAggregation.Item(part(e.expression()).text(), name, part(item)));
             } else {
                 items.add(new SqlAggregation.Item(null, null, part(item)));
@@ -277,6 +283,28 @@ public final class SqlTranslator {
     private Part part(ParserRuleContext ctx) {
         return new Part(sql.substring(ctx.start.getStartIndex(), ctx.stop.getStopIndex() + 1), ctx.start.getLine(),
                 ctx.start.getCharPositionInLine() + 1);
+    }
+
+    /** The word before the first FROM of a query without a FROM clause, and that FROM: a keyword the parser took as a name. */
+    private static Token[] fromAsAName(QuerySpecificationContext s) {
+        List<Token> words = new ArrayList<>();
+        terminals(s, words);
+        for (int i = 1; i < words.size(); i++) {
+            if (words.get(i).getType() == SparkExprLexer.FROM) {
+                return new Token[] {words.get(i - 1), words.get(i)};
+            }
+        }
+        return null;
+    }
+
+    private static void terminals(ParseTree t, List<Token> out) {
+        if (t instanceof TerminalNode n) {
+            out.add(n.getSymbol());
+            return;
+        }
+        for (int i = 0; i < t.getChildCount(); i++) {
+            terminals(t.getChild(i), out);
+        }
     }
 
     private static RuntimeException refused(Token at, String construct, String instead) {

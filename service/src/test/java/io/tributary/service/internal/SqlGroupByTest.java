@@ -88,6 +88,36 @@ class SqlGroupByTest {
     }
 
     @Test
+    void aWindowsAliasNamesItsColumnInTheQueryAndInTheBlock() throws IOException {
+        PipelineSpec query = spec("""
+                sql: |
+                  SELECT session_window(ts, '30 minutes') AS window, user, count(*) AS n FROM source
+                  GROUP BY window, user HAVING session_window.end > TIMESTAMP '2026-01-01 10:00:00'
+                aggregate:
+                  watermark: 10 minutes
+                """);
+        PipelineSpec block = spec("""
+                aggregate:
+                  eventTime: ts
+                  watermark: 10 minutes
+                  session: 30 minutes
+                  windowColumn: window
+                  groupBy: [user]
+                  select: { n: count(*) }
+                  having: "session_window.end > TIMESTAMP '2026-01-01 10:00:00'"
+                """);
+        assertThat(described(query)).isEqualTo(described(block))
+                .endsWith("-> window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, n BIGINT");
+        assertThat(AggregationParts.aggregateSpec(query, FILES).windowColumn()).isEqualTo("window");
+        assertThatThrownBy(() -> spec("""
+                sql: "SELECT window(ts, '1 hour') AS w, sum(amt) AS t FROM source GROUP BY window(ts, '1 hour')"
+                aggregate:
+                  watermark: 10 minutes
+                  windowColumn: x
+                """)).isInstanceOf(TributaryException.class).hasMessageContaining("key 'aggregate.windowColumn' and the query of sql");
+    }
+
+    @Test
     void withoutAWatermarkOrWithTheBlocksOwnKeysItIsRefusedNamingThem() {
         assertThatThrownBy(() -> spec("sql: \"SELECT window(ts, '1 hour'), sum(amt) AS t FROM source GROUP BY window(ts, '1 hour')\"\n"))
                 .isInstanceOf(TributaryException.class).hasMessageContaining("pipeline.yaml line 6: sql: the GROUP BY at line 1, column 56")

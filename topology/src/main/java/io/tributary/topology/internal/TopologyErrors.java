@@ -49,7 +49,13 @@ public final class TopologyErrors {
 
     public static TributaryException selectNameTaken(String name) {
         return new TributaryException("aggregate.select." + name + ": the name '" + name + "' is already an output column "
-                + "(window or session_window, the groupBy columns and the other aggregates); give it another name");
+                + "(the window, the groupBy columns and the other aggregates); give it another name");
+    }
+
+    /** When the window's column is named as a groupBy column. */
+    public static TributaryException windowColumnTaken(String name) {
+        return new TributaryException("aggregate.windowColumn: the window's name '" + name + "' is a groupBy column too; the table"
+                + " cannot have two columns of one name: name the window otherwise (AS w)");
     }
 
     /** When an aggregate's name is given twice. */
