@@ -41,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("scenarios")
 @Timeout(900)
 class KafkaSourceTopicsInstancesTest {
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private static final String SCHEMA = "    schema: \"id INT, topic STRING\"\ntopic:\n  partitions: 3\nsink:\n  delta:\n    path: out/\n";
 
     @TempDir
@@ -109,25 +110,7 @@ class KafkaSourceTopicsInstancesTest {
     @Test
     void twoInstancesOfAnAggregationOverTwoTopicsWriteEachWindowOnce() throws Exception {
         createTopics(Map.of("shop", 3, "web", 3));
-        Workspace ws = kafka.workspace(dir, """
-                name: sales
-                source:
-                  kafka:
-                    topics: [shop, web]
-                    schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
-                topic:
-                  partitions: 3
-                aggregate:
-                  eventTime: ts
-                  watermark: 5 minutes
-                  window: 10 minutes
-                  groupBy: [user]
-                  select: { t: sum(amt) }
-                outputMode: append
-                sink:
-                  delta:
-                    path: out/
-                """);
+        Workspace ws = kafka.workspace(dir, windowedSpec("topics: [shop, web]"));
         String table = dir.resolve("out").toString();
         List<String> input = new ArrayList<>();
         try (PipelineInstances instances = new PipelineInstances(dir, ws, "sales", kafka.bootstrapServers())) {
@@ -148,6 +131,109 @@ class KafkaSourceTopicsInstancesTest {
         }
         assertThat(GoldenWindowsScenarioTest.table(table)).as("each closed window once")
                 .containsExactlyInAnyOrderElementsOf(InstancesTest.closedWindows(input));
+    }
+
+    @Test
+    void twoInstancesOfAnAggregationOverAPatternWriteEachWindowOnceAndProbeItsTopics() throws Exception {
+        createTopics(Map.of("sales-shop", 3, "sales-web", 2));
+        Workspace ws = kafka.workspace(dir, windowedSpec("topicPattern: \"sales-.*\""));
+        String table = dir.resolve("out").toString();
+        List<String> input = new ArrayList<>();
+        try (PipelineInstances instances = new PipelineInstances(dir, ws, "sales", kafka.bootstrapServers())) {
+            Map<String, ChildProcess> both = Map.of("x", instances.start("x"), "y", instances.start("y"));
+            // the tasks shared before any row: the instance that cuts the batches keeps its task throughout
+            await("both instances run tasks of the aggregation").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(() -> {
+                        instances.assertAlive();
+                        assertThat(instances.owners("aggregate").keySet().stream().map(m -> m.replaceAll("-\\d+$", "")).distinct())
+                                .containsExactlyInAnyOrder("x", "y");
+                    });
+            Map<String, Integer> batches = new TreeMap<>();
+            for (int round = 1; round <= 6; round++) { // rows in rounds, each taken in by a batch before the next comes
+                produceSales(List.of("sales-shop", "sales-web"), 25, input);
+                int rounds = round;
+                await("round " + round + " read by a batch").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250)).until(() -> {
+                    instances.assertAlive();
+                    for (Map.Entry<String, ChildProcess> e : both.entrySet()) {
+                        batches.put(e.getKey(), aggregateBatches(e.getValue().out()));
+                    }
+                    return batches.values().stream().mapToInt(Integer::intValue).sum() >= rounds;
+                });
+            }
+            List<String> want = InstancesTest.closedWindows(input);
+            await("the windows of " + input.size() + " rows in the table").atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        instances.assertAlive();
+                        return DeltaTables.exists(table) && new java.util.TreeSet<>(GoldenWindowsScenarioTest.table(table))
+                                .equals(new java.util.TreeSet<>(want));
+                    });
+            assertThat(batches.values().stream().filter(n -> n > 0).count())
+                    .as("instances that run the aggregation's batches (its progress lines by instance: %s)", batches).isEqualTo(1);
+            // the lag probe asks Kafka about the topics the pattern matched, each caught up
+            await("the aggregation's lag on each matched topic, 0").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(() -> assertThat(aggregateLag(instances)).containsOnlyKeys("sales-shop", "sales-web")
+                            .allSatisfy((topic, lags) -> assertThat(lags).isNotEmpty().containsOnly(0.0)));
+            instances.awaitCaughtUp(table, io.tributary.schema.Topics.results("sales"), Duration.ofMinutes(2));
+            for (String i : instances.ids()) {
+                assertThat(instances.http(i, "/metrics")).as("instance %s's metrics", i).doesNotContain("topic=\"sales-.*\"");
+            }
+            for (Map.Entry<String, ChildProcess> e : both.entrySet()) {
+                assertThat(e.getValue().err()).as("instance %s's log: no probe asks Kafka about the pattern as a topic", e.getKey())
+                        .doesNotContain("invalid topic error");
+            }
+            instances.stopAll();
+        }
+        assertThat(GoldenWindowsScenarioTest.table(table)).as("each closed window once")
+                .containsExactlyInAnyOrderElementsOf(InstancesTest.closedWindows(input));
+    }
+
+    /** A windowed aggregation of sales rows over the Kafka source {@code source} (e.g. {@code topics: [a, b]}), in append mode. */
+    private static String windowedSpec(String source) {
+        return """
+                name: sales
+                source:
+                  kafka:
+                    %s
+                    schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+                topic:
+                  partitions: 3
+                aggregate:
+                  eventTime: ts
+                  watermark: 5 minutes
+                  window: 10 minutes
+                  groupBy: [user]
+                  select: { t: sum(amt) }
+                outputMode: append
+                sink:
+                  delta:
+                    path: out/
+                """.formatted(source);
+    }
+
+    /** How many of the aggregation's progress lines (one a batch it ran) {@code stdout} holds. */
+    private static int aggregateBatches(String stdout) throws Exception {
+        int n = 0;
+        for (String line : stdout.split("\n")) {
+            if (line.startsWith("{")) {
+                com.fasterxml.jackson.databind.JsonNode p = JSON.readTree(line);
+                n += "sales/aggregate".equals(p.path("name").asText()) ? 1 : 0;
+            }
+        }
+        return n;
+    }
+
+    /** The aggregation's lag by topic, one figure per partition, from the /metrics of whichever instances report it. */
+    private static Map<String, List<Double>> aggregateLag(PipelineInstances instances) throws Exception {
+        java.util.regex.Pattern line = java.util.regex.Pattern.compile(
+                "tributary_stage_lag_records\\{partition=\"(\\d+)\",pipeline=\"sales\",stage=\"sales/aggregate\",topic=\"([^\"]+)\"} (\\S+)");
+        Map<String, List<Double>> out = new TreeMap<>();
+        for (String i : instances.ids()) {
+            java.util.regex.Matcher m = line.matcher(instances.http(i, "/metrics"));
+            while (m.find()) {
+                out.computeIfAbsent(m.group(2), t -> new ArrayList<>()).add(Double.parseDouble(m.group(3)));
+            }
+        }
+        return out;
     }
 
     /** {@code n} sales rows to each of {@code topics}, event times moving forward; their expected form to {@code input}. */

@@ -260,13 +260,13 @@ public final class StreamsAggregation implements PipelineStage {
     }
 
     /**
-     * A batch over a Kafka source ({@link KafkaBatches}): run by the instance whose tasks hold
-     * partition 0 (the only one, unless instances share the pipeline), then waited for until its
-     * closings are written out.
+     * A batch over a Kafka source ({@link KafkaBatches}): run by the instance whose active tasks
+     * read partition 0 of the source's topics (the only one, unless instances share the pipeline),
+     * then waited for until its closings are written out. Partition 0 of every topic the source
+     * reads, listed or matched by its pattern, is in one task, so exactly one instance runs them.
      */
     private Optional<Progress> kafkaBatch(long startMs, long t0) {
-        List<String> topics = config.kafkaInput().subscription().topics();
-        if (config.instanceId() != null && !topics.isEmpty() && !app.localTasks(topics.get(0)).partitions().contains(0)) {
+        if (config.instanceId() != null && !app.localTasks(config.kafkaInput().subscription()::subscribes).partitions().contains(0)) {
             return Optional.empty();
         }
         Runnable alive = () -> {

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
@@ -20,7 +21,6 @@ public final class BatchProgress {
     private final String name;
     private final String operatorName;
     private final String description;
-    private final String eventsTopic;
     /** This process among several instances that share the application's tasks; null when it is the only one. */
     private final String instanceId;
     private final String runId = UUID.randomUUID().toString();
@@ -38,7 +38,6 @@ public final class BatchProgress {
         this.name = name;
         this.operatorName = operatorName;
         this.description = "KafkaStreams[" + applicationId + " <- " + eventsTopic + "]";
-        this.eventsTopic = eventsTopic;
         this.instanceId = instanceId;
     }
 
@@ -113,10 +112,16 @@ public final class BatchProgress {
         return (long) (counts.getOrDefault(metric, 0.0) - lastCounts.getOrDefault(metric, 0.0));
     }
 
+    /**
+     * Offsets as Spark prints them, by topic and partition: the topics of a Kafka source (its
+     * several topics, or those its pattern matched) each under its own name, never under the
+     * source's description, which the lag probe would ask Kafka about as a topic.
+     */
     private Map<String, Map<String, Long>> offsetsJson(Map<TopicPartition, Long> offsets) {
-        Map<String, Long> byPartition = new LinkedHashMap<>();
+        Map<String, Map<String, Long>> out = new TreeMap<>();
         offsets.entrySet().stream().sorted(Map.Entry.comparingByKey((a, b) -> Integer.compare(a.partition(), b.partition())))
-                .forEach(e -> byPartition.put(String.valueOf(e.getKey().partition()), e.getValue()));
-        return Map.of(eventsTopic, byPartition);
+                .forEach(e -> out.computeIfAbsent(e.getKey().topic(), t -> new LinkedHashMap<>())
+                        .put(String.valueOf(e.getKey().partition()), e.getValue()));
+        return out;
     }
 }

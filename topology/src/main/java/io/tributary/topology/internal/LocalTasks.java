@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.apache.kafka.streams.ThreadMetadata;
 
 /**
@@ -14,13 +15,23 @@ import org.apache.kafka.streams.ThreadMetadata;
 public record LocalTasks(List<Integer> partitions, List<String> active, List<String> standby) {
     /** The local threads' tasks, with the partitions of {@code topic} their active tasks read. */
     public static LocalTasks of(Collection<ThreadMetadata> threads, String topic) {
+        return of(threads, topic::equals);
+    }
+
+    /**
+     * The local threads' tasks, with the partitions their active tasks read of the topics
+     * {@code topics} accepts (e.g. those a Kafka source's pattern matches). Kafka Streams puts
+     * partition p of every source topic of a subtopology into the same task, so partition 0 here
+     * means this instance runs that task, whichever topics matched.
+     */
+    public static LocalTasks of(Collection<ThreadMetadata> threads, Predicate<String> topics) {
         TreeSet<Integer> partitions = new TreeSet<>();
         List<String> active = new ArrayList<>();
         List<String> standby = new ArrayList<>();
         for (ThreadMetadata t : threads) {
             t.activeTasks().forEach(task -> {
                 active.add(task.taskId().toString());
-                task.topicPartitions().stream().filter(tp -> tp.topic().equals(topic)).forEach(tp -> partitions.add(tp.partition()));
+                task.topicPartitions().stream().filter(tp -> topics.test(tp.topic())).forEach(tp -> partitions.add(tp.partition()));
             });
             t.standbyTasks().forEach(task -> standby.add(task.taskId().toString()));
         }

@@ -6,6 +6,7 @@ import java.util.Deque;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Metric;
@@ -171,6 +172,11 @@ public final class StreamsApp implements AutoCloseable {
     /** This instance's tasks, with the partitions of {@code topic} its active tasks read. */
     public LocalTasks localTasks(String topic) {
         return LocalTasks.of(streams.metadataForLocalThreads(), topic);
+    }
+
+    /** This instance's tasks, with the partitions of the topics {@code topics} accepts that its active tasks read. */
+    public LocalTasks localTasks(Predicate<String> topics) {
+        return LocalTasks.of(streams.metadataForLocalThreads(), topics);
     }
 
     /**
