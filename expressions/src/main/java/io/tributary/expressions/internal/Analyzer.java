@@ -17,10 +17,14 @@ import java.util.List;
 public final class Analyzer {
     private final Schema input;
     private final String source;
+    /** The parameters of the lambdas being resolved, by lower-case name, each a column of its frame slot. */
+    private final java.util.Map<String, Bound.Column> lambdaScope = new java.util.HashMap<>();
+    private int nextSlot;
 
     public Analyzer(Schema input, String source) {
         this.input = input;
         this.source = source;
+        this.nextSlot = input.size();
     }
 
     /** A call being resolved: what its resolver needs to build typed nodes and to refuse the arguments. */
@@ -62,6 +66,33 @@ public final class Analyzer {
             return implicit(arg, type, node);
         }
 
+        /**
+         * Argument {@code index}, which must be a lambda of {@code minParams} to {@code types.size()} parameters, resolved with
+         * its parameters of {@code types}; a type error naming the function when it is no lambda or takes other parameters.
+         */
+        public Bound.Lambda lambda(int index, List<DataType> types, int minParams) {
+            if (!(node.args().get(index) instanceof Node.Lambda l)) {
+                throw typeError("argument " + (index + 1) + " of " + name() + " must be a lambda function such as x -> x + 1, and '"
+                        + node.args().get(index).text() + "' is not one");
+            }
+            int n = l.params().size();
+            if (n < minParams || n > types.size()) {
+                String expected = minParams == types.size() ? Integer.toString(minParams) : minParams + " or " + types.size();
+                throw typeError("the lambda function '" + l.text() + "' of " + name() + " takes " + expected + " parameters, not " + n);
+            }
+            return Analyzer.this.lambda(l, types.subList(0, n));
+        }
+
+        /** Whether argument {@code index} is a lambda function. */
+        public boolean isLambda(int index) {
+            return node.args().get(index) instanceof Node.Lambda;
+        }
+
+        /** A higher-order function's node: its value arguments, the first {@code strict} null in null out, and its lambdas. */
+        public Bound higherOrder(List<Bound> args, int strict, List<Bound.Lambda> lambdas, DataType type, HigherOrderKernel kernel) {
+            return new Bound.HigherOrder(node.name(), args, strict, lambdas, nextSlot, kernel, type, node.text());
+        }
+
         public RuntimeException typeError(String reason) {
             return ExpressionErrors.typeMismatch(source, node.position(), node.text(), reason);
         }
@@ -78,12 +109,43 @@ public final class Analyzer {
             return cast(c);
         } else if (node instanceof Node.Case c) {
             return caseWhen(c);
+        } else if (node instanceof Node.Lambda l) {
+            throw ExpressionErrors.typeMismatch(source, l.position(), l.text(), "a lambda function is an argument of a higher-order function"
+                    + " (transform, filter, exists, forall, aggregate ...) only");
         }
         Node.Field f = (Node.Field) node;
         return field(resolve(f.child()), f.name(), f);
     }
 
+    private Bound.Lambda lambda(Node.Lambda l, List<DataType> types) {
+        java.util.Map<String, Bound.Column> outer = new java.util.HashMap<>(lambdaScope);
+        int[] slots = new int[types.size()];
+        for (int i = 0; i < slots.length; i++) {
+            String name = l.params().get(i);
+            if (java.util.Collections.frequency(l.params().stream().map(p -> p.toLowerCase(java.util.Locale.ROOT)).toList(),
+                    name.toLowerCase(java.util.Locale.ROOT)) > 1) {
+                throw ExpressionErrors.typeMismatch(source, l.position(), l.text(), "the lambda function names its parameter '" + name + "' twice");
+            }
+            slots[i] = nextSlot++;
+            lambdaScope.put(name.toLowerCase(java.util.Locale.ROOT), new Bound.Column(slots[i], new int[0], types.get(i), name));
+        }
+        try {
+            return new Bound.Lambda(slots, resolve(l.body()), l.text());
+        } finally {
+            lambdaScope.clear();
+            lambdaScope.putAll(outer);
+        }
+    }
+
     private Bound column(Node.Column c) {
+        Bound.Column variable = lambdaScope.get(c.names().get(0).toLowerCase(java.util.Locale.ROOT));
+        if (variable != null) {
+            Bound b = variable;
+            for (int i = 1; i < c.names().size(); i++) {
+                b = field(b, c.names().get(i), c);
+            }
+            return b;
+        }
         int index = input.indexOf(c.names().get(0));
         if (index < 0) {
             throw ExpressionErrors.unknownColumn(source, c.position(), c.names().get(0), input.fields().stream().map(Field::name).toList());
@@ -127,8 +189,13 @@ public final class Analyzer {
             throw ExpressionErrors.wrongArity(source, c.position(), c.name(), def.arity(), n, def.signature());
         }
         List<Bound> args = new ArrayList<>(n);
+        boolean lambdas = false;
         for (Node a : c.args()) {
-            args.add(resolve(a));
+            lambdas |= a instanceof Node.Lambda;
+            args.add(a instanceof Node.Lambda ? null : resolve(a));
+        }
+        if (lambdas && !HigherOrderFunctions.takesLambdas(def.name())) {
+            throw ExpressionErrors.typeMismatch(source, c.position(), c.text(), def.name() + " takes no lambda function");
         }
         return def.resolver().resolve(new Call(c), args);
     }
