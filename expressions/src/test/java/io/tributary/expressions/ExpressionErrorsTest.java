@@ -55,7 +55,7 @@ class ExpressionErrorsTest {
         assertThat(refusal("transform(array(id), (x, y, z) -> x)")).contains("transform").contains("takes 1 or 2 parameters, not 3");
         assertThat(refusal("aggregate(array(id), 0, x -> x)")).contains("aggregate").contains("takes 2 parameters, not 1");
         assertThat(refusal("filter(array(id), x -> x + 1)")).contains("filter").contains("must give a BOOLEAN");
-        assertThat(refusal("transform(id, x -> x)")).contains("transform").contains("must be an ARRAY");
+        assertThat(refusal("transform(id, x -> x)")).contains("transform").contains("must be ARRAYs");
         assertThat(refusal("transform(array(id), 1)")).contains("transform").contains("must be a lambda function");
         assertThat(refusal("upper(x -> x)")).contains("upper takes no lambda function");
         assertThat(refusal("transform(array(id), x -> y)")).contains("no column 'y'");

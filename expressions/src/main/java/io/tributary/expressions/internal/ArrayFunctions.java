@@ -40,12 +40,15 @@ final class ArrayFunctions {
                 }));
         add.accept(extreme("array_max", 1));
         add.accept(extreme("array_min", -1));
-        add.accept(Fn.custom("sort_array", 1, 2, "sort_array(ARRAY<T>[, ascending BOOLEAN]) → ARRAY<T>", "null if the array is null",
+        add.accept(Fn.custom("sort_array", 1, 2, "sort_array(ARRAY<T>[, ascending BOOLEAN]) → ARRAY<T>", "null if the array or ascending is null",
                 "the elements in ascending order, nulls first (descending: nulls last); NaN above every number", (call, args) -> {
                     Bound a = array(call, args.get(0));
                     Comparator<Object> order = Orderings.nullsFirst(Orderings.of(call, a.type().element()));
                     if (args.size() == 1) {
                         return call.apply(List.of(a), a.type(), (Kernel.Unary) v -> sorted((List<?>) v, order));
+                    }
+                    if (args.get(1) instanceof Bound.Literal l && l.value() == null) {
+                        return new Bound.Literal(null, a.type(), call.text());
                     }
                     if (!(args.get(1) instanceof Bound.Literal l) || !(l.value() instanceof Boolean asc)) {
                         throw call.typeError("the second argument of sort_array must be true or false, and it is '" + args.get(1).text() + "'");

@@ -139,23 +139,22 @@ final class ArraySetFunctions {
         return call.as(value, e);
     }
 
-    /** Both arrays with the element type they meet in; a type error naming the function when they meet in none. */
+    /**
+     * The arrays with the element type they meet in: one type, or numbers widened; a type error naming the function when they
+     * meet in none, or one is NULL, as Spark refuses them.
+     */
     static List<Bound> common(Analyzer.Call call, List<Bound> args) {
         DataType element = null;
         for (Bound b : args) {
-            if (b.type() == null) {
-                continue;
-            }
             array(call, b);
-            DataType next = element == null ? b.type().element() : Types.common(element, b.type().element());
-            if (next == null || (next.isNested() && element != null && !element.equals(b.type().element()))) {
+            DataType e = b.type().element();
+            DataType next = element == null ? e : Types.numeric(element) && Types.numeric(e) ? Types.common(element, e)
+                    : element.equals(e) ? e : null;
+            if (next == null) {
                 throw call.typeError(call.name() + " needs arrays of one element type, and the arguments are "
                         + String.join(", ", args.stream().map(a -> Types.name(a.type())).toList()));
             }
             element = next;
-        }
-        if (element == null) {
-            throw call.typeError(call.name() + " needs ARRAY arguments");
         }
         DataType to = element;
         return args.stream().map(b -> asArray(call, b, to)).toList();

@@ -51,18 +51,19 @@ final class BitwiseFunctions {
 
     private static FunctionDef shift(String name, String doc, boolean right) {
         return Fn.custom(name, 2, 2, name + "(a INT or BIGINT, n INT) → a's type", FunctionDef.NULL_IN_NULL_OUT,
-                doc + " (n taken modulo 32 or 64, as Java shifts)", (call, args) -> {
-                    DataType t = integral(call, args.get(0).type());
+                doc + " (n taken modulo 32 or 64, as Java shifts); a smaller whole number is an INT, a fraction cast to INT", (call, args) -> {
+                    Bound x = args.get(0);
+                    DataType t = x.type() != null && Types.numeric(x.type()) && !Types.integral(x.type()) ? DataType.INT : integral(call, x.type());
                     DataType a = t.kind() == Kind.LONG ? DataType.LONG : DataType.INT;
                     Bound n = call.as(args.get(1), DataType.INT);
                     if (args.get(1).type() != null && !Types.integral(args.get(1).type())) {
                         throw call.typeError("the distance of " + name + " is an INT, and '" + args.get(1).text() + "' is " + Types.name(args.get(1).type()));
                     }
                     if (a.kind() == Kind.LONG) {
-                        return call.apply(List.of(call.as(args.get(0), a), n), a, (Kernel.Binary) (v, s) -> right
+                        return call.apply(List.of(call.castTo(x, a), n), a, (Kernel.Binary) (v, s) -> right
                                 ? (Long) v >> (Integer) s : (Long) v << (Integer) s);
                     }
-                    return call.apply(List.of(call.as(args.get(0), a), n), a, (Kernel.Binary) (v, s) -> right
+                    return call.apply(List.of(call.castTo(x, a), n), a, (Kernel.Binary) (v, s) -> right
                             ? (Integer) v >> (Integer) s : (Integer) v << (Integer) s);
                 });
     }

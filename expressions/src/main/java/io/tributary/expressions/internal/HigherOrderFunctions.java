@@ -177,7 +177,7 @@ final class HigherOrderFunctions {
 
     static Bound array(Analyzer.Call call, Bound x) {
         if (x == null || !Types.is(x.type(), Kind.ARRAY)) {
-            throw call.typeError("the first argument of " + call.name() + " must be an ARRAY, and it is "
+            throw call.typeError("the arguments of " + call.name() + " must be ARRAYs, and it is "
                     + (x == null ? "a lambda function" : "'" + x.text() + "' of " + Types.name(x.type())));
         }
         return x;

@@ -33,6 +33,9 @@ final class MapFunctions {
         add.accept(Fn.custom("map_contains_key", 2, 2, "map_contains_key(MAP<STRING, V>, key STRING) → BOOLEAN", FunctionDef.NULL_IN_NULL_OUT,
                 "whether the map has the key", (call, args) -> {
                     Bound m = map(call, args.get(0));
+                    if (args.get(1).type() == null) {
+                        throw call.typeError("map_contains_key cannot look for NULL: a map's key is never null");
+                    }
                     return call.apply(List.of(m, call.as(args.get(1), DataType.STRING)), DataType.BOOLEAN,
                             (Kernel.Binary) (x, k) -> ((Map<?, ?>) x).containsKey(k));
                 }));
@@ -62,7 +65,7 @@ final class MapFunctions {
                         List<?> ks = (List<?>) k;
                         List<?> xs = (List<?>) x;
                         if (ks.size() != xs.size()) {
-                            throw Failure.of("INVALID_PARAMETER_VALUE", "map_from_arrays needs arrays of one length, not " + ks.size() + " and " + xs.size());
+                            throw Failure.of("_LEGACY_ERROR_TEMP_2128", "map_from_arrays needs arrays of one length, not " + ks.size() + " and " + xs.size());
                         }
                         Map<String, Object> out = new LinkedHashMap<>();
                         for (int i = 0; i < ks.size(); i++) {

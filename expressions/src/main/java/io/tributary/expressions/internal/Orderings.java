@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * How collection functions order and compare elements as Spark does: atomic values by {@link Predicates#ordering}
  * (NaN above every double), arrays element by element with null first and the shorter first, structs field by field;
- * and a key per value for hashing, equal where Spark's sets find values equal (NaN equals NaN).
+ * and a key per value for hashing, equal where Spark's sets find values equal (NaN equals NaN, -0.0 equals 0.0).
  */
 final class Orderings {
     private Orderings() {
@@ -71,6 +71,12 @@ final class Orderings {
     static Object key(Object v) {
         if (v instanceof byte[] b) {
             return ByteBuffer.wrap(b);
+        }
+        if (v instanceof Double d && d == 0.0) {
+            return 0.0; // -0.0 is 0.0
+        }
+        if (v instanceof Float f && f == 0.0f) {
+            return 0.0f;
         }
         if (v instanceof java.math.BigDecimal d) {
             return d.stripTrailingZeros();

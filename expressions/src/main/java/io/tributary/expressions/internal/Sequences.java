@@ -20,8 +20,8 @@ final class Sequences {
 
     static void register(Consumer<FunctionDef> add) {
         add.accept(Fn.custom("sequence", 2, 3, "sequence(start, stop[, step]) → ARRAY (whole numbers, or DATEs by an interval)",
-                FunctionDef.NULL_IN_NULL_OUT, "start, start + step ... up to stop; ILLEGAL_SEQUENCE_BOUNDARY when the step leads away from"
-                        + " stop", Sequences::resolve));
+                FunctionDef.NULL_IN_NULL_OUT, "start, start + step ... up to stop; IllegalArgumentException (Spark's bare"
+                        + " exception) when the step leads away from stop", Sequences::resolve));
     }
 
     private static Bound resolve(Analyzer.Call call, List<Bound> args) {
@@ -44,7 +44,7 @@ final class Sequences {
             long b = ((Number) v[1]).longValue();
             long step = v.length > 2 ? ((Number) v[2]).longValue() : a <= b ? 1 : -1;
             if (!(step > 0 && a <= b || step < 0 && a >= b || step == 0 && a == b)) {
-                throw boundary(v[0], v[1], step, v.length > 2);
+                throw boundary(v[0], v[1], step);
             }
             long n = step == 0 ? 1 : 1 + (b - a) / step;
             if (n > MAX_LENGTH || n < 0) {
@@ -94,7 +94,7 @@ final class Sequences {
                 step = micros / Dates.MICROS_PER_DAY;
             }
             if (!(step > 0 && a <= b || step < 0 && a >= b || step == 0 && a == b)) {
-                throw boundary(Dates.format(a), Dates.format(b), v.length > 2 ? v[2] : null, v.length > 2);
+                throw boundary(Dates.format(a), Dates.format(b), step);
             }
             List<Object> out = new ArrayList<>();
             for (long i = 0;; i++) {
@@ -110,8 +110,8 @@ final class Sequences {
         });
     }
 
-    private static Failure boundary(Object start, Object stop, Object step, boolean given) {
-        return Failure.of("ILLEGAL_SEQUENCE_BOUNDARY", "the sequence from " + start + " to " + stop + (given ? " by " + step : "")
-                + " never reaches its end");
+    private static Failure boundary(Object start, Object stop, Object step) {
+        return Failure.of("IllegalArgumentException", "Illegal sequence boundaries: " + start + " to " + stop + " by " + step
+                + " (the step leads away from the stop)");
     }
 }

@@ -25,7 +25,10 @@ final class StringFunctions {
         add.accept(Fn.unary("trim", "the text without leading and trailing spaces", STRING, STRING, v -> Text.trim((String) v, true, true)));
         add.accept(Fn.unary("ltrim", "the text without leading spaces", STRING, STRING, v -> Text.trim((String) v, true, false)));
         add.accept(Fn.unary("rtrim", "the text without trailing spaces", STRING, STRING, v -> Text.trim((String) v, false, true)));
-        FunctionDef length = Fn.unary("length", "the number of characters", STRING, INT, v -> Text.length((String) v));
+        FunctionDef chars = Fn.unary("length", "the number of characters", STRING, INT, v -> Text.length((String) v));
+        FunctionDef length = Fn.custom("length", 1, 1, "length(STRING or BINARY) → INT", FunctionDef.NULL_IN_NULL_OUT,
+                "the number of characters, or of bytes of a BINARY", (call, args) -> Types.is(args.get(0).type(), DataType.Kind.BINARY)
+                        ? call.apply(args, INT, (Kernel.Unary) v -> ((byte[]) v).length) : chars.resolver().resolve(call, args));
         add.accept(length);
         add.accept(Fn.alias("char_length", length));
         add.accept(Fn.alias("character_length", length));
