@@ -6,7 +6,10 @@ import io.tributary.schema.DataType.Kind;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * Resolves a parsed expression against the input schema: columns by name (case-insensitively, as
@@ -18,7 +21,7 @@ public final class Analyzer {
     private final Schema input;
     private final String source;
     /** The parameters of the lambdas being resolved, by lower-case name, each a column of its frame slot. */
-    private final java.util.Map<String, Bound.Column> lambdaScope = new java.util.HashMap<>();
+    private final Map<String, Bound.Column> lambdaScope = new HashMap<>();
     private int nextSlot;
 
     public Analyzer(Schema input, String source) {
@@ -83,11 +86,6 @@ public final class Analyzer {
             return Analyzer.this.lambda(l, types.subList(0, n));
         }
 
-        /** Whether argument {@code index} is a lambda function. */
-        public boolean isLambda(int index) {
-            return node.args().get(index) instanceof Node.Lambda;
-        }
-
         /** A higher-order function's node: its value arguments, the first {@code strict} null in null out, and its lambdas. */
         public Bound higherOrder(List<Bound> args, int strict, List<Bound.Lambda> lambdas, DataType type, HigherOrderKernel kernel) {
             return new Bound.HigherOrder(node.name(), args, strict, lambdas, nextSlot, kernel, type, node.text());
@@ -118,16 +116,16 @@ public final class Analyzer {
     }
 
     private Bound.Lambda lambda(Node.Lambda l, List<DataType> types) {
-        java.util.Map<String, Bound.Column> outer = new java.util.HashMap<>(lambdaScope);
+        Map<String, Bound.Column> outer = new HashMap<>(lambdaScope);
+        List<String> names = l.params().stream().map(p -> p.toLowerCase(Locale.ROOT)).toList();
         int[] slots = new int[types.size()];
         for (int i = 0; i < slots.length; i++) {
-            String name = l.params().get(i);
-            if (java.util.Collections.frequency(l.params().stream().map(p -> p.toLowerCase(java.util.Locale.ROOT)).toList(),
-                    name.toLowerCase(java.util.Locale.ROOT)) > 1) {
-                throw ExpressionErrors.typeMismatch(source, l.position(), l.text(), "the lambda function names its parameter '" + name + "' twice");
+            if (names.indexOf(names.get(i)) != i) {
+                throw ExpressionErrors.typeMismatch(source, l.position(), l.text(), "the lambda function names its parameter '"
+                        + l.params().get(i) + "' twice");
             }
             slots[i] = nextSlot++;
-            lambdaScope.put(name.toLowerCase(java.util.Locale.ROOT), new Bound.Column(slots[i], new int[0], types.get(i), name));
+            lambdaScope.put(names.get(i), new Bound.Column(slots[i], new int[0], types.get(i), l.params().get(i)));
         }
         try {
             return new Bound.Lambda(slots, resolve(l.body()), l.text());
@@ -138,7 +136,7 @@ public final class Analyzer {
     }
 
     private Bound column(Node.Column c) {
-        Bound.Column variable = lambdaScope.get(c.names().get(0).toLowerCase(java.util.Locale.ROOT));
+        Bound.Column variable = lambdaScope.get(c.names().get(0).toLowerCase(Locale.ROOT));
         if (variable != null) {
             Bound b = variable;
             for (int i = 1; i < c.names().size(); i++) {

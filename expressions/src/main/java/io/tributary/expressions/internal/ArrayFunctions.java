@@ -1,5 +1,7 @@
 package io.tributary.expressions.internal;
 
+import static io.tributary.expressions.internal.HigherOrderFunctions.array;
+
 import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
 import io.tributary.schema.Field;
@@ -201,9 +203,5 @@ final class ArrayFunctions {
             }
             return out;
         });
-    }
-
-    private static Bound array(Analyzer.Call call, Bound x) {
-        return HigherOrderFunctions.array(call, x);
     }
 }

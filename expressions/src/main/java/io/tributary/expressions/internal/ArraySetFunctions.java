@@ -1,5 +1,7 @@
 package io.tributary.expressions.internal;
 
+import static io.tributary.expressions.internal.HigherOrderFunctions.array;
+
 import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
 import java.util.ArrayList;
@@ -124,10 +126,6 @@ final class ArraySetFunctions {
             keys.add(e == null ? null : Orderings.key(e));
         }
         return keys;
-    }
-
-    static Bound array(Analyzer.Call call, Bound x) {
-        return HigherOrderFunctions.array(call, x);
     }
 
     /** The value looked for, as the array's element type; a type error when it has none in common. */
