@@ -183,7 +183,7 @@ public final class StreamStaticJoin {
             collect(c.child(), joined, streamWidth, sides);
         } else if (n instanceof Node.Field f) {
             collect(f.child(), joined, streamWidth, sides);
-        } else if (n instanceof Node.Case) {
+        } else if (n instanceof Node.Case || n instanceof Node.Lambda) {
             sides.add(Side.BOTH);
         }
     }

@@ -51,6 +51,24 @@ class ExpressionErrorsTest {
     }
 
     @Test
+    void aLambdaOfTheWrongShapeIsRefusedNamingTheFunction() {
+        assertThat(refusal("transform(array(id), (x, y, z) -> x)")).contains("transform").contains("takes 1 or 2 parameters, not 3");
+        assertThat(refusal("aggregate(array(id), 0, x -> x)")).contains("aggregate").contains("takes 2 parameters, not 1");
+        assertThat(refusal("filter(array(id), x -> x + 1)")).contains("filter").contains("must give a BOOLEAN");
+        assertThat(refusal("transform(id, x -> x)")).contains("transform").contains("must be ARRAYs");
+        assertThat(refusal("transform(array(id), 1)")).contains("transform").contains("must be a lambda function");
+        assertThat(refusal("upper(x -> x)")).contains("upper takes no lambda function");
+        assertThat(refusal("transform(array(id), x -> y)")).contains("no column 'y'");
+        assertThat(refusal("aggregate(array(id), 0, (acc, x) -> acc + x + 0.5)")).contains("aggregate").contains("cast the start value");
+    }
+
+    @Test
+    void aLambdaSeesItsParametersAndTheRowsColumns() {
+        Expression e = Expression.compile(INPUT, "transform(array(1, 2), x -> transform(array(10, 20), y -> x * y + id))");
+        assertThat(e.eval(new Object[] {3, "a", 0.0, 0L, null})).isEqualTo(java.util.List.of(java.util.List.of(13, 23), java.util.List.of(23, 43)));
+    }
+
+    @Test
     void upperOfANumberIsFineAsInSpark() {
         assertThat(Expression.compile(INPUT, "upper(amt)").eval(new Object[] {1, "a", 2.5, 0L, null})).isEqualTo("2.5");
     }

@@ -106,6 +106,13 @@ record GoldenCase(int row, String expression, String type, String value) {
             case STRING -> escape((String) v);
             case DECIMAL -> ((BigDecimal) v).toPlainString();
             case DATE -> LocalDate.ofEpochDay((Integer) v).toString();
+            case BINARY -> {
+                StringBuilder sb = new StringBuilder("0x");
+                for (byte b : (byte[]) v) {
+                    sb.append(String.format("%02X", b));
+                }
+                yield sb.toString();
+            }
             case TIMESTAMP, TIMESTAMP_NTZ -> Instant.ofEpochSecond(Math.floorDiv((Long) v, 1_000_000L), Math.floorMod((Long) v, 1_000_000L) * 1000).toString();
             case ARRAY -> {
                 List<String> parts = new ArrayList<>();

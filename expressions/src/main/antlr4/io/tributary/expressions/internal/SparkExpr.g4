@@ -125,7 +125,9 @@ valueExpression
 comparisonOperator : EQ | EQ2 | NEQ | NEQJ | LT | LTE | GT | GTE | NSEQ ;
 
 primaryExpression
-    : CASE whenClause+ (ELSE elseExpression=expression)? END                      #searchedCase
+    : params+=identifier ARROW body=expression                                     #lambda
+    | LPAREN params+=identifier (COMMA params+=identifier)* RPAREN ARROW body=expression   #lambda
+    | CASE whenClause+ (ELSE elseExpression=expression)? END                      #searchedCase
     | CASE value=expression whenClause+ (ELSE elseExpression=expression)? END     #simpleCase
     | name=(CAST | TRY_CAST) LPAREN expression AS dataType RPAREN                  #cast
     | constant                                                                     #literal
@@ -283,6 +285,7 @@ AMPERSAND : '&' ;
 PIPE : '|' ;
 CONCAT_PIPE : '||' ;
 HAT : '^' ;
+ARROW : '->' ;
 COLON : ':' ;
 DOUBLE_COLON : '::' ;
 LPAREN : '(' ;

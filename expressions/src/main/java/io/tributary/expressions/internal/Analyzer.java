@@ -6,7 +6,10 @@ import io.tributary.schema.DataType.Kind;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * Resolves a parsed expression against the input schema: columns by name (case-insensitively, as
@@ -17,10 +20,14 @@ import java.util.List;
 public final class Analyzer {
     private final Schema input;
     private final String source;
+    /** The parameters of the lambdas being resolved, by lower-case name, each a column of its frame slot. */
+    private final Map<String, Bound.Column> lambdaScope = new HashMap<>();
+    private int nextSlot;
 
     public Analyzer(Schema input, String source) {
         this.input = input;
         this.source = source;
+        this.nextSlot = input.size();
     }
 
     /** A call being resolved: what its resolver needs to build typed nodes and to refuse the arguments. */
@@ -62,6 +69,28 @@ public final class Analyzer {
             return implicit(arg, type, node);
         }
 
+        /**
+         * Argument {@code index}, which must be a lambda of {@code minParams} to {@code types.size()} parameters, resolved with
+         * its parameters of {@code types}; a type error naming the function when it is no lambda or takes other parameters.
+         */
+        public Bound.Lambda lambda(int index, List<DataType> types, int minParams) {
+            if (!(node.args().get(index) instanceof Node.Lambda l)) {
+                throw typeError("argument " + (index + 1) + " of " + name() + " must be a lambda function such as x -> x + 1, and '"
+                        + node.args().get(index).text() + "' is not one");
+            }
+            int n = l.params().size();
+            if (n < minParams || n > types.size()) {
+                String expected = minParams == types.size() ? Integer.toString(minParams) : minParams + " or " + types.size();
+                throw typeError("the lambda function '" + l.text() + "' of " + name() + " takes " + expected + " parameters, not " + n);
+            }
+            return Analyzer.this.lambda(l, types.subList(0, n));
+        }
+
+        /** A higher-order function's node: its value arguments, the first {@code strict} null in null out, and its lambdas. */
+        public Bound higherOrder(List<Bound> args, int strict, List<Bound.Lambda> lambdas, DataType type, HigherOrderKernel kernel) {
+            return new Bound.HigherOrder(node.name(), args, strict, lambdas, nextSlot, kernel, type, node.text());
+        }
+
         public RuntimeException typeError(String reason) {
             return ExpressionErrors.typeMismatch(source, node.position(), node.text(), reason);
         }
@@ -78,12 +107,43 @@ public final class Analyzer {
             return cast(c);
         } else if (node instanceof Node.Case c) {
             return caseWhen(c);
+        } else if (node instanceof Node.Lambda l) {
+            throw ExpressionErrors.typeMismatch(source, l.position(), l.text(), "a lambda function is an argument of a higher-order function"
+                    + " (transform, filter, exists, forall, aggregate ...) only");
         }
         Node.Field f = (Node.Field) node;
         return field(resolve(f.child()), f.name(), f);
     }
 
+    private Bound.Lambda lambda(Node.Lambda l, List<DataType> types) {
+        Map<String, Bound.Column> outer = new HashMap<>(lambdaScope);
+        List<String> names = l.params().stream().map(p -> p.toLowerCase(Locale.ROOT)).toList();
+        int[] slots = new int[types.size()];
+        for (int i = 0; i < slots.length; i++) {
+            if (names.indexOf(names.get(i)) != i) {
+                throw ExpressionErrors.typeMismatch(source, l.position(), l.text(), "the lambda function names its parameter '"
+                        + l.params().get(i) + "' twice");
+            }
+            slots[i] = nextSlot++;
+            lambdaScope.put(names.get(i), new Bound.Column(slots[i], new int[0], types.get(i), l.params().get(i)));
+        }
+        try {
+            return new Bound.Lambda(slots, resolve(l.body()), l.text());
+        } finally {
+            lambdaScope.clear();
+            lambdaScope.putAll(outer);
+        }
+    }
+
     private Bound column(Node.Column c) {
+        Bound.Column variable = lambdaScope.get(c.names().get(0).toLowerCase(Locale.ROOT));
+        if (variable != null) {
+            Bound b = variable;
+            for (int i = 1; i < c.names().size(); i++) {
+                b = field(b, c.names().get(i), c);
+            }
+            return b;
+        }
         int index = input.indexOf(c.names().get(0));
         if (index < 0) {
             throw ExpressionErrors.unknownColumn(source, c.position(), c.names().get(0), input.fields().stream().map(Field::name).toList());
@@ -127,8 +187,13 @@ public final class Analyzer {
             throw ExpressionErrors.wrongArity(source, c.position(), c.name(), def.arity(), n, def.signature());
         }
         List<Bound> args = new ArrayList<>(n);
+        boolean lambdas = false;
         for (Node a : c.args()) {
-            args.add(resolve(a));
+            lambdas |= a instanceof Node.Lambda;
+            args.add(a instanceof Node.Lambda ? null : resolve(a));
+        }
+        if (lambdas && !HigherOrderFunctions.takesLambdas(def.name())) {
+            throw ExpressionErrors.typeMismatch(source, c.position(), c.text(), def.name() + " takes no lambda function");
         }
         return def.resolver().resolve(new Call(c), args);
     }

@@ -235,6 +235,12 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     }
 
     @Override
+    public Node visitLambda(LambdaContext ctx) {
+        List<String> params = ctx.params.stream().map(AstBuilder::name).toList();
+        return new Node.Lambda(params, visit(ctx.body), text(ctx), pos(ctx));
+    }
+
+    @Override
     public Node visitColumnReference(ColumnReferenceContext ctx) {
         return new Node.Column(List.of(name(ctx.identifier())), text(ctx), pos(ctx));
     }
@@ -335,6 +341,10 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
             case "TIMESTAMP_NTZ" -> {
                 v = Timestamps.parseMicros(value, false);
                 type = DataType.TIMESTAMP_NTZ;
+            }
+            case "X" -> {
+                v = Literals.hex(value);
+                type = DataType.BINARY;
             }
             default -> throw ExpressionErrors.unsupported(source, pos(ctx), "the typed literal " + kind + " '...'");
         }

@@ -50,4 +50,23 @@ public sealed interface Bound {
             return DataType.BOOLEAN;
         }
     }
+
+    /**
+     * A lambda's body with the frame slots its parameters are read from: the frame is the row followed by the
+     * slots of every lambda parameter of the expression, each parameter a {@link Column} of its own slot.
+     */
+    record Lambda(int[] slots, Bound body, String text) implements Bound {
+        @Override
+        public DataType type() {
+            return body.type();
+        }
+    }
+
+    /**
+     * A higher-order function (transform, filter, aggregate ...): its value arguments, the first {@code strict} of which
+     * give null when null, its lambdas, and the frame's size, every lambda slot below it.
+     */
+    record HigherOrder(String name, List<Bound> args, int strict, List<Lambda> lambdas, int frame, HigherOrderKernel kernel,
+            DataType type, String text) implements Bound {
+    }
 }

@@ -31,6 +31,11 @@ public final class Compiler {
         } else if (node instanceof Bound.Coalesce c) {
             return coalesce(all(c.args()));
         }
+        if (node instanceof Bound.HigherOrder h) {
+            return higherOrder(h);
+        } else if (node instanceof Bound.Lambda l) {
+            return compile(l.body());
+        }
         Bound.In in = (Bound.In) node;
         return in(compile(in.value()), all(in.list()), in.equal());
     }
@@ -187,6 +192,18 @@ public final class Compiler {
                 }
             }
             return sawNull ? null : false;
+        };
+    }
+
+    private static Eval higherOrder(Bound.HigherOrder h) {
+        Eval[] args = all(h.args());
+        Eval[] bodies = h.lambdas().stream().map(l -> compile(l.body())).toArray(Eval[]::new);
+        return row -> {
+            Object[] values = new Object[args.length];
+            for (int i = 0; i < args.length; i++) {
+                values[i] = args[i].eval(row);
+            }
+            return HigherOrderKernel.run(h, row, values, bodies);
         };
     }
 }

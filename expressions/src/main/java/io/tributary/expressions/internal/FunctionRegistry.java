@@ -24,6 +24,12 @@ public final class FunctionRegistry {
         DateFunctions.register(FunctionRegistry::add);
         HashFunctions.register(FunctionRegistry::add);
         NestedFunctions.register(FunctionRegistry::add);
+        ArrayFunctions.register(FunctionRegistry::add);
+        ArraySetFunctions.register(FunctionRegistry::add);
+        Sequences.register(FunctionRegistry::add);
+        MapFunctions.register(FunctionRegistry::add);
+        HigherOrderFunctions.register(FunctionRegistry::add);
+        BitwiseFunctions.register(FunctionRegistry::add);
         JsonFunctions.register(FunctionRegistry::add);
         FormatFunctions.register(FunctionRegistry::add);
         IntervalFunctions.register(FunctionRegistry::add);

@@ -23,6 +23,15 @@ public final class Interpreter {
             return caseWhen(c, row);
         } else if (node instanceof Bound.Coalesce c) {
             return coalesce(c.args(), row);
+        } else if (node instanceof Bound.HigherOrder h) {
+            Object[] values = new Object[h.args().size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = eval(h.args().get(i), row);
+            }
+            Compiler.Eval[] bodies = h.lambdas().stream().map(l -> (Compiler.Eval) frame -> eval(l.body(), frame)).toArray(Compiler.Eval[]::new);
+            return HigherOrderKernel.run(h, row, values, bodies);
+        } else if (node instanceof Bound.Lambda l) {
+            return eval(l.body(), row);
         }
         return in((Bound.In) node, row);
     }

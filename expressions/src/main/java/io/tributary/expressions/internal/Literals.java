@@ -72,4 +72,19 @@ final class Literals {
         }
         return new Node.Literal(v, DataType.decimal(precision, v.scale()), text, position);
     }
+
+    /** A binary literal's bytes, {@code X'4142'}: two hex digits a byte, an odd count read with a leading 0; null if not hex. */
+    static byte[] hex(String digits) {
+        String h = digits.length() % 2 == 0 ? digits : "0" + digits;
+        byte[] out = new byte[h.length() / 2];
+        for (int i = 0; i < out.length; i++) {
+            int hi = Character.digit(h.charAt(2 * i), 16);
+            int lo = Character.digit(h.charAt(2 * i + 1), 16);
+            if (hi < 0 || lo < 0) {
+                return null;
+            }
+            out[i] = (byte) (hi << 4 | lo);
+        }
+        return out;
+    }
 }

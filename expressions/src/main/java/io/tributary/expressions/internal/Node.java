@@ -37,4 +37,8 @@ public sealed interface Node {
     /** A struct field by name below any expression: {@code (expr).field}. */
     record Field(Node child, String name, String text, int position) implements Node {
     }
+
+    /** A lambda function, {@code x -> body} or {@code (acc, x) -> body}: an argument of a higher-order function only. */
+    record Lambda(List<String> params, Node body, String text, int position) implements Node {
+    }
 }

@@ -25,7 +25,10 @@ final class StringFunctions {
         add.accept(Fn.unary("trim", "the text without leading and trailing spaces", STRING, STRING, v -> Text.trim((String) v, true, true)));
         add.accept(Fn.unary("ltrim", "the text without leading spaces", STRING, STRING, v -> Text.trim((String) v, true, false)));
         add.accept(Fn.unary("rtrim", "the text without trailing spaces", STRING, STRING, v -> Text.trim((String) v, false, true)));
-        FunctionDef length = Fn.unary("length", "the number of characters", STRING, INT, v -> Text.length((String) v));
+        FunctionDef chars = Fn.unary("length", "the number of characters", STRING, INT, v -> Text.length((String) v));
+        FunctionDef length = Fn.custom("length", 1, 1, "length(STRING or BINARY) → INT", FunctionDef.NULL_IN_NULL_OUT,
+                "the number of characters, or of bytes of a BINARY", (call, args) -> Types.is(args.get(0).type(), DataType.Kind.BINARY)
+                        ? call.apply(args, INT, (Kernel.Unary) v -> ((byte[]) v).length) : chars.resolver().resolve(call, args));
         add.accept(length);
         add.accept(Fn.alias("char_length", length));
         add.accept(Fn.alias("character_length", length));
@@ -37,8 +40,8 @@ final class StringFunctions {
         add.accept(Fn.binary("left", "the first len characters", STRING, INT, STRING, (s, n) -> Text.substring((String) s, 1, (Integer) n)));
         add.accept(Fn.binary("right", "the last len characters", STRING, INT, STRING,
                 (s, n) -> (Integer) n <= 0 ? "" : Text.substring((String) s, -(Integer) n, Integer.MAX_VALUE)));
-        add.accept(Fn.custom("concat", 0, -1, "concat(STRING, ...) → STRING", FunctionDef.NULL_IN_NULL_OUT, "the texts one after another",
-                (call, args) -> call.apply(args.stream().map(b -> call.as(b, STRING)).toList(), STRING, a -> String.join("", Arrays.stream(a).map(x -> (String) x).toList()))));
+        add.accept(Fn.custom("concat", 0, -1, "concat(STRING, ...) → STRING, concat(ARRAY<T>, ...) → ARRAY<T>", FunctionDef.NULL_IN_NULL_OUT,
+                "the texts one after another, or the arrays' elements", (call, args) -> ArrayFunctions.anyArray(args) ? ArrayFunctions.concat(call, args) : call.apply(args.stream().map(b -> call.as(b, STRING)).toList(), STRING, a -> String.join("", Arrays.stream(a).map(x -> (String) x).toList()))));
         add.accept(Fn.custom("concat_ws", 1, -1, "concat_ws(sep STRING, STRING, ...) → STRING", "null if sep is null; null texts are skipped",
                 "the texts joined by sep, nulls skipped", (call, args) -> call.applyTolerant(args.stream().map(b -> call.as(b, STRING)).toList(), STRING, a -> {
                     if (a[0] == null) {
@@ -66,7 +69,9 @@ final class StringFunctions {
                 "every match of the regular expression replaced by rep ($1 names a group)", StringFunctions::regexpReplace));
         add.accept(Fn.unary("initcap", "each word's first letter upper-cased, the rest lower-cased (words split at spaces)", STRING, STRING,
                 v -> Text.initcap((String) v)));
-        add.accept(Fn.unary("reverse", "the characters in reverse order", STRING, STRING, v -> Text.reverse((String) v)));
+        FunctionDef reverse = Fn.unary("reverse", "the characters in reverse order, or the array's elements", STRING, STRING, v -> Text.reverse((String) v));
+        add.accept(Fn.custom("reverse", 1, 1, "reverse(STRING) → STRING, reverse(ARRAY<T>) → ARRAY<T>", FunctionDef.NULL_IN_NULL_OUT, reverse.doc(),
+                (call, args) -> ArrayFunctions.anyArray(args) ? ArrayFunctions.reverse(call, args.get(0)) : reverse.resolver().resolve(call, args)));
         add.accept(Fn.binary("instr", "the 1-based position of the first occurrence of substr, 0 if none", STRING, STRING, INT,
                 (s, sub) -> Text.indexOf((String) s, (String) sub, 0)));
         add.accept(Fn.fixed("locate", "the 1-based position of substr in str from pos, 0 if none", INT, 2, List.of(STRING, STRING, INT), List.of(1),
