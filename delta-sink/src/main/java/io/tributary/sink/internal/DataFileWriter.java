@@ -52,6 +52,9 @@ public final class DataFileWriter {
     private final Schema schema;
     private final StructType kernelSchema;
     private final long targetFileSize;
+    /** The columns whose dictionary fell back in the table's last data file; change data files keep their own. */
+    private final DictionaryFallbacks dataFallbacks = new DictionaryFallbacks();
+    private final DictionaryFallbacks changeFallbacks = new DictionaryFallbacks();
 
     /** @param targetFileSize the DIRECT strategy's file size; KERNEL's is the engine's ({@code KernelEngines.withTargetFileSize}) */
     public DataFileWriter(Engine engine, Schema schema, StructType kernelSchema, long targetFileSize) {
@@ -103,7 +106,7 @@ public final class DataFileWriter {
             DataFileTargets.Target target = localDir.isPresent() ? DataFileTargets.local(localDir.get())
                     : DataFileTargets.upload(RemoteFiles.of(KernelEngines.configuration(engine), folder));
             return Optional.of(new DirectParquetFiles.Rolling(target, folder, schema, kernelSchema, ctx.getStatisticsColumns(),
-                    targetFileSize));
+                    targetFileSize, "%s-%03d.parquet", dataFallbacks));
         } catch (IOException e) {
             throw new UncheckedIOException("delta table: cannot create the folder " + folder, e);
         }
@@ -225,7 +228,7 @@ public final class DataFileWriter {
             DataFileTargets.Target target = localDir.isPresent() ? DataFileTargets.local(localDir.get())
                     : DataFileTargets.upload(RemoteFiles.of(KernelEngines.configuration(engine), folder));
             files = new DirectParquetFiles.Rolling(target, folder, new Schema(fields), changeKernelSchema, List.of(), targetFileSize,
-                    "cdc-%2$05d-%1$s.c000.snappy.parquet");
+                    "cdc-%2$05d-%1$s.c000.snappy.parquet", changeFallbacks);
             for (Object[] row : rows) {
                 files.write(row);
             }

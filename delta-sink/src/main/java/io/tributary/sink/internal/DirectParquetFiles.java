@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
@@ -62,16 +63,22 @@ final class DirectParquetFiles {
         private String name;
         private long rowsInFile;
         private final String namePattern;
+        private final DictionaryFallbacks fallbacks;
+        private Set<String> plainColumns;
 
         Rolling(DataFileTargets.Target target, String dirName, Schema schema, StructType kernelSchema, List<Column> statsColumns,
                 long targetFileBytes) {
-            this(target, dirName, schema, kernelSchema, statsColumns, targetFileBytes, "%s-%03d.parquet");
+            this(target, dirName, schema, kernelSchema, statsColumns, targetFileBytes, "%s-%03d.parquet", new DictionaryFallbacks());
         }
 
-        /** As above, the files named by {@code namePattern} from the writer's uuid and the file's number. */
+        /**
+         * As above, the files named by {@code namePattern} from the writer's uuid and the file's number, the
+         * columns whose dictionary fell back before (the table's earlier files) written plain.
+         */
         Rolling(DataFileTargets.Target target, String dirName, Schema schema, StructType kernelSchema, List<Column> statsColumns,
-                long targetFileBytes, String namePattern) {
+                long targetFileBytes, String namePattern, DictionaryFallbacks fallbacks) {
             this.namePattern = namePattern;
+            this.fallbacks = fallbacks;
             this.target = target;
             this.prefix = dirName.endsWith("/") ? dirName : dirName + "/";
             this.schema = schema;
@@ -84,11 +91,15 @@ final class DirectParquetFiles {
             if (writer == null) {
                 name = String.format(namePattern, id, files.size());
                 file = target.local(name);
-                writer = new Builder(new LocalOutputFile(file), new RowWriteSupport(schema))
+                plainColumns = fallbacks.plainColumns();
+                Builder builder = new Builder(new LocalOutputFile(file), new RowWriteSupport(schema))
                         .withConf(new PlainParquetConfiguration())
                         .withCompressionCodec(CompressionCodecName.SNAPPY)
-                        .withRowGroupSize(ROW_GROUP_BYTES)
-                        .build();
+                        .withRowGroupSize(ROW_GROUP_BYTES);
+                for (String column : plainColumns) {
+                    builder.withDictionaryEncoding(column, false);
+                }
+                writer = builder.build();
             }
             writer.write(row);
             if (++rowsInFile % SIZE_CHECK_ROWS == 0 && writer.getDataSize() >= targetFileBytes) {
@@ -101,7 +112,9 @@ final class DirectParquetFiles {
             writer = null;
             rowsInFile = 0;
             long size = Files.size(file);
-            var stats = ParquetFooterStats.of(footer(file), kernelSchema, statsColumns);
+            ParquetMetadata footer = footer(file);
+            fallbacks.record(footer, plainColumns);
+            var stats = ParquetFooterStats.of(footer, kernelSchema, statsColumns);
             long modified = target.publish(file, name);
             names.add(name);
             file = null;
