@@ -44,7 +44,7 @@ public final class MetricNames {
             new Metric(OWNED_PARTITION, "gauge", "stage, partition", "1 while this instance owns the partition of the stage's input topic"
                     + " (the sink's, or an aggregation task's; a process that runs the whole pipeline owns them all), else 0"),
             new Metric(OWNED_TOPIC_PARTITION, "gauge", "stage, topic, partition", "1 while this instance owns the partition of a Kafka"
-                    + " source's topic (an aggregation task's, over several topics or a pattern; shown from the first time it owns it,"
+                    + " source's topic (an aggregation task's or the sink's, over several topics or a pattern; shown from the first time it owns it,"
                     + " a topic matched after the start too), else 0"),
             new Metric(SOURCE_ACTIVE, "gauge", "stage", "1 while this instance runs the source (holds its lease; a process that runs the whole"
                     + " pipeline does), 0 while it stands by"));
