@@ -117,7 +117,7 @@ public final class DeltaSink implements PipelineStage {
         this.mode = WriteMode.forConfig(config, writer);
         this.txnAppId = txnAppId(config.appId(), instanceId);
         this.bootstrap = String.valueOf(kafkaClientProps.get("bootstrap.servers"));
-        this.progress = new SinkProgress(config, writer.tablePath(), instanceId, this::ownedPartitions);
+        this.progress = new SinkProgress(config, writer.tablePath(), instanceId, this::shownPartitions);
         this.flush = new FlushTrigger(config);
         if (instanceId != null) {
             SinkRefusals.checkShareable(config);
@@ -344,9 +344,8 @@ public final class DeltaSink implements PipelineStage {
     /** The partitions this instance commits, when instances share the topic. */
     @Override
     public Optional<StageShare> workShare() {
-        java.util.Set<Integer> partitions = ownedPartitions();
-        return partitions == null ? Optional.empty()
-                : Optional.of(new StageShare(null, new java.util.TreeSet<>(partitions).stream().toList(), List.of(), List.of()));
+        OwnedPartitions o = owned;
+        return o == null ? Optional.empty() : Optional.of(o.share());
     }
 
     @Override
@@ -366,10 +365,13 @@ public final class DeltaSink implements PipelineStage {
         return new SinkProgress(config, path, null, () -> null).idle(0, Map.of(), Map.of());
     }
 
-    /** The partitions this instance works on when instances share the topic; null when this sink reads them all. */
-    public java.util.Set<Integer> ownedPartitions() {
+    /**
+     * The partitions this instance works on when instances share the topic, as its progress names them (numbers, or a
+     * Kafka source's by topic); null when this sink reads them all.
+     */
+    private Object shownPartitions() {
         OwnedPartitions o = owned;
-        return o == null ? null : o.current();
+        return o == null ? null : o.shown();
     }
 
     /** The batch id the next {@link #runBatch} commits. */

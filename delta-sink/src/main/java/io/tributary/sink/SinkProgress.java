@@ -6,7 +6,6 @@ import io.tributary.sink.internal.TopicBatch;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -23,12 +22,15 @@ final class SinkProgress {
     private final SinkConfig config;
     private final String tablePath;
     private final String instanceId;
-    private final Supplier<Set<Integer>> owned;
+    private final Supplier<Object> owned;
     private final String runId = UUID.randomUUID().toString();
     private long lastTriggerStartMs = -1;
 
-    /** @param owned the partitions this instance owns, or null (the supplier's value) when it reads them all */
-    SinkProgress(SinkConfig config, String tablePath, String instanceId, Supplier<Set<Integer>> owned) {
+    /**
+     * @param owned the partitions this instance owns as its progress names them (their numbers, or a Kafka source's
+     *     topics' by topic), or null (the supplier's value) when it reads them all
+     */
+    SinkProgress(SinkConfig config, String tablePath, String instanceId, Supplier<Object> owned) {
         this.config = config;
         this.tablePath = tablePath;
         this.instanceId = instanceId;
@@ -89,10 +91,10 @@ final class SinkProgress {
     }
 
     private void share(Map<String, Object> metrics) {
-        Set<Integer> partitions = owned.get();
+        Object partitions = owned.get();
         if (partitions != null) {
             metrics.put("instance", instanceId);
-            metrics.put("partitions", List.copyOf(new java.util.TreeSet<>(partitions)));
+            metrics.put("partitions", partitions);
         }
     }
 }

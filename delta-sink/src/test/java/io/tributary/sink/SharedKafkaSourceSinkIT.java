@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.tributary.kafka.KafkaSourceSettings;
 import io.tributary.kafka.KafkaSubscription;
+import io.tributary.schema.StageShare;
 import io.tributary.settings.Values;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -81,6 +82,16 @@ class SharedKafkaSourceSinkIT {
             publish(Map.of(c, 2), 10);
             await("the new topic's rows").atMost(Duration.ofMinutes(1))
                     .until(() -> x.failIfEnded() && y.failIfEnded() && ids().size() == published.size());
+            await("x's and y's shares name every topic-partition once, by topic").atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
+                Map<String, List<Integer>> union = new TreeMap<>();
+                for (Running r : List.of(x, y)) {
+                    StageShare share = r.sink.workShare().orElseThrow();
+                    assertThat(share.partitions()).as("no numbers of the sink's own").isEmpty();
+                    share.topics().forEach((t, ps) -> union.computeIfAbsent(t, k -> new ArrayList<>()).addAll(ps));
+                }
+                union.values().forEach(ps -> ps.sort(null));
+                assertThat(union).isEqualTo(Map.of(a, List.of(0, 1), b, List.of(0, 1, 2), c, List.of(0, 1)));
+            });
 
             x.stop(); // leaves the group: y takes x's partitions at the table's offsets
             publish(Map.of(a, 2, b, 3, c, 2), 5);
@@ -180,6 +191,7 @@ class SharedKafkaSourceSinkIT {
     private static final class Running {
         final AtomicBoolean stop = new AtomicBoolean();
         Future<?> loop;
+        volatile DeltaSink sink;
 
         boolean failIfEnded() throws Exception {
             if (loop.isDone()) {
@@ -201,6 +213,7 @@ class SharedKafkaSourceSinkIT {
         r.loop = threads.submit(() -> {
             try (DeltaSink sink = DeltaSink.builder(config, KAFKA.client()).storage(io.tributary.storage.Storage.NONE)
                     .subscription(subscription).instanceId(instance).continuous(true).build()) {
+                r.sink = sink;
                 while (!r.stop.get()) {
                     if (sink.runBatch().isEmpty()) {
                         Thread.sleep(50); // the service's idle poll

@@ -173,6 +173,17 @@ class KafkaSourceTopicsInstancesTest {
             await("the aggregation's lag on each matched topic, 0").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
                     .untilAsserted(() -> assertThat(aggregateLag(instances)).containsOnlyKeys("sales-shop", "sales-web")
                             .allSatisfy((topic, lags) -> assertThat(lags).isNotEmpty().containsOnly(0.0)));
+            // each instance's share of the aggregation names the matched topics' partitions: together all, each once
+            Map<String, List<Integer>> all = Map.of("sales-shop", List.of(0, 1, 2), "sales-web", List.of(0, 1));
+            await("the aggregation's shares on /instance and /metrics").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(() -> {
+                        assertThat(aggregateShares(instances, "/instance")).as("/instance").isEqualTo(all);
+                        assertThat(aggregateShares(instances, "/metrics")).as("/metrics").isEqualTo(all);
+                    });
+            for (Map.Entry<String, ChildProcess> e : both.entrySet()) {
+                assertThat(aggregateProgressShares(e.getValue().out())).as("instance %s's progress: its share by topic", e.getKey())
+                        .allSatisfy(topics -> assertThat(topics).isNotEmpty().isSubsetOf("sales-shop", "sales-web"));
+            }
             instances.awaitCaughtUp(table, io.tributary.schema.Topics.results("sales"), Duration.ofMinutes(2));
             for (String i : instances.ids()) {
                 assertThat(instances.http(i, "/metrics")).as("instance %s's metrics", i).doesNotContain("topic=\"sales-.*\"");
@@ -220,6 +231,49 @@ class KafkaSourceTopicsInstancesTest {
             }
         }
         return n;
+    }
+
+    /**
+     * The aggregation's partitions each instance owns, by topic, over all instances (sorted, a partition twice if two
+     * say they own it): from {@code /instance}'s {@code stages["sales/aggregate"].topics}, or the {@code /metrics}
+     * gauges of the source's topic-partitions that read 1.
+     */
+    private static Map<String, List<Integer>> aggregateShares(PipelineInstances instances, String endpoint) throws Exception {
+        java.util.regex.Pattern gauge = java.util.regex.Pattern.compile("tributary_instance_topic_partition_owned\\{partition=\"(\\d+)\","
+                + "pipeline=\"sales\",stage=\"sales/aggregate\",topic=\"([^\"]+)\"} 1\\.0");
+        Map<String, List<Integer>> out = new TreeMap<>();
+        for (String i : instances.ids()) {
+            String body = instances.http(i, endpoint);
+            if (endpoint.equals("/instance")) {
+                JSON.readTree(body).path("stages").path("sales/aggregate").path("topics").fields().forEachRemaining(t ->
+                        t.getValue().forEach(p -> out.computeIfAbsent(t.getKey(), x -> new ArrayList<>()).add(p.asInt())));
+            } else {
+                java.util.regex.Matcher m = gauge.matcher(body);
+                while (m.find()) {
+                    out.computeIfAbsent(m.group(2), x -> new ArrayList<>()).add(Integer.parseInt(m.group(1)));
+                }
+            }
+        }
+        out.values().forEach(ps -> ps.sort(null));
+        return out;
+    }
+
+    /** The topics each of the aggregation's progress lines in {@code stdout} names in {@code sources[0].metrics.partitions}. */
+    private static List<List<String>> aggregateProgressShares(String stdout) throws Exception {
+        List<List<String>> out = new ArrayList<>();
+        for (String line : stdout.split("\n")) {
+            if (line.startsWith("{")) {
+                com.fasterxml.jackson.databind.JsonNode p = JSON.readTree(line);
+                if ("sales/aggregate".equals(p.path("name").asText())) {
+                    com.fasterxml.jackson.databind.JsonNode partitions = p.path("sources").path(0).path("metrics").path("partitions");
+                    assertThat(partitions.isObject()).as("partitions by topic: %s", partitions).isTrue();
+                    List<String> topics = new ArrayList<>();
+                    partitions.fieldNames().forEachRemaining(topics::add);
+                    out.add(topics);
+                }
+            }
+        }
+        return out;
     }
 
     /** The aggregation's lag by topic, one figure per partition, from the /metrics of whichever instances report it. */

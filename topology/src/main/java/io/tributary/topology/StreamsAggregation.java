@@ -124,7 +124,7 @@ public final class StreamsAggregation implements PipelineStage {
         this.app = a;
         this.lastBatches = new LastBatchCheck(config.eventsTopic(), gap, config.bounded());
         this.progress = new BatchProgress(config.stageName(), config.operatorName(), applicationId, config.eventsTopic(),
-                config.instanceId());
+                config.instanceId(), config.kafkaInput() == null ? null : () -> share().topics());
     }
 
     /**
@@ -184,7 +184,7 @@ public final class StreamsAggregation implements PipelineStage {
     @Override
     public Optional<StageShare> workShare() {
         Share share = share();
-        return Optional.of(new StageShare(null, share.partitions(), share.activeTasks(), share.standbyTasks()));
+        return Optional.of(new StageShare(null, share.partitions(), share.activeTasks(), share.standbyTasks(), share.topics()));
     }
 
     @Override
@@ -301,17 +301,24 @@ public final class StreamsAggregation implements PipelineStage {
     /**
      * This instance's share of the application's tasks.
      *
-     * @param partitions the events topic's partitions its active tasks read
+     * @param partitions the events topic's partitions its active tasks read; empty over a Kafka source
      * @param activeTasks the ids of the tasks it runs (e.g. {@code 0_1})
      * @param standbyTasks the ids of the tasks it keeps a warm copy of
+     * @param topics over a Kafka source, the partitions its active tasks read of each of the source's topics (listed,
+     *     or matched by its pattern, after the start too), by topic; null over the events topic
      */
-    public record Share(List<Integer> partitions, List<String> activeTasks, List<String> standbyTasks) {
+    public record Share(List<Integer> partitions, List<String> activeTasks, List<String> standbyTasks,
+                        Map<String, List<Integer>> topics) {
     }
 
     /** This instance's tasks now (all of them when it is the only instance). */
     public Share share() {
-        LocalTasks local = app.localTasks(config.eventsTopic());
-        return new Share(local.partitions(), local.active(), local.standby());
+        if (config.kafkaInput() == null) {
+            LocalTasks local = app.localTasks(config.eventsTopic());
+            return new Share(local.partitions(), local.active(), local.standby(), null);
+        }
+        LocalTasks local = app.localTasks(config.kafkaInput().subscription()::subscribes);
+        return new Share(List.of(), local.active(), local.standby(), local.topics());
     }
 
     private void restartIfKilled() {

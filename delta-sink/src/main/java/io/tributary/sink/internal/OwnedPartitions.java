@@ -1,10 +1,13 @@
 package io.tributary.sink.internal;
 
 import io.tributary.kafka.PartitionShare;
+import io.tributary.schema.StageShare;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The topic partitions one instance of a shared sink owns: its {@link PartitionShare} in the
@@ -95,6 +98,33 @@ public final class OwnedPartitions implements AutoCloseable {
     /** The partitions the sink works on (as last taken). */
     public Set<Integer> current() {
         return current;
+    }
+
+    /**
+     * The partitions the sink works on as users read them (progress records, {@code /instance}): their numbers
+     * for one topic, or, over a Kafka source's several topics or pattern, the topic-partitions last taken by
+     * topic, since the sink's own numbers of those say nothing to a user; both sorted.
+     */
+    public Object shown() {
+        return numbered ? byTopic() : numbers();
+    }
+
+    /** This instance's share as {@code /instance} shows it ({@link #shown}). */
+    public StageShare share() {
+        return numbered ? new StageShare(null, List.of(), List.of(), List.of(), byTopic())
+                : new StageShare(null, numbers(), List.of(), List.of());
+    }
+
+    private List<Integer> numbers() {
+        return List.copyOf(new TreeSet<>(current));
+    }
+
+    private Map<String, List<Integer>> byTopic() {
+        Map<String, TreeSet<Integer>> sorted = new TreeMap<>();
+        taken.forEach(tp -> sorted.computeIfAbsent(tp.topic(), t -> new TreeSet<>()).add(tp.partition()));
+        Map<String, List<Integer>> out = new TreeMap<>();
+        sorted.forEach((t, ps) -> out.put(t, List.copyOf(ps)));
+        return out;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.tributary.service.http;
 
 import io.tributary.schema.Progress;
+import io.tributary.schema.StageShare;
 import io.tributary.service.internal.Pipeline;
 import io.tributary.service.internal.PipelineParts;
 import io.tributary.service.metrics.KafkaProbe;
@@ -12,6 +13,7 @@ import io.tributary.sink.DeltaTables;
 import io.tributary.sink.SinkOffsets;
 import io.tributary.topology.AggregateMetrics;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -113,10 +115,24 @@ public final class ServiceEndpoints implements AutoCloseable {
     /**
      * Per stage, a gauge for each partition of its input topic (1 while this instance owns it) and,
      * for the source, whether this instance is the active one; a process that runs the whole
-     * pipeline owns them all.
+     * pipeline owns them all. A stage that reads a Kafka source's topics (several, or a pattern's)
+     * has a gauge per topic and partition instead, published once it owns it (the topics a pattern
+     * matches, and their partitions, are known only as they come), and none per bare partition once
+     * it is open and says so.
      */
     private void shares(Pipeline opened) {
         int partitions = spec.integer(Settings.PARTITIONS);
+        java.util.Set<String> byTopic = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        metrics.beforeScrape(() -> opened.shares().forEach((stage, share) -> {
+            if (share.topics() == null) {
+                return;
+            }
+            if (byTopic.add(stage)) {
+                metrics.dropOwnedPartitions(stage);
+            }
+            share.topics().forEach((topic, ps) -> ps.forEach(p -> metrics.ownedTopicPartition(stage, topic, p,
+                    () -> ownsTopicPartition(opened, stage, topic, p))));
+        }));
         for (String stage : opened.stageNames()) {
             if (stage.endsWith("/ingest") || stage.endsWith("/delta-source")) {
                 metrics.sourceActive(stage, () -> opened.ownership().map(o -> o.stages().get(stage))
@@ -129,6 +145,11 @@ public final class ServiceEndpoints implements AutoCloseable {
                         .map(s -> s.partitions().contains(partition) ? 1.0 : 0.0).orElse(opened.ownership().isPresent() ? 0.0 : 1.0));
             }
         }
+    }
+
+    private static double ownsTopicPartition(Pipeline opened, String stage, String topic, int partition) {
+        StageShare share = opened.shares().get(stage);
+        return share != null && share.topics() != null && share.topics().getOrDefault(topic, List.of()).contains(partition) ? 1.0 : 0.0;
     }
 
     /** {@code /instance}: this process's share of the pipeline's work, as JSON; {@code "instance": null} when it runs it all. */

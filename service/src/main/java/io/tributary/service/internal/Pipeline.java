@@ -297,6 +297,14 @@ public final class Pipeline implements AutoCloseable {
         if (!Instances.shared(spec)) {
             return Optional.empty();
         }
+        return Optional.of(new Ownership(Instances.id(spec), shares()));
+    }
+
+    /**
+     * Each open stage's share of the work as it tells it, by stage name, whether or not instances share the
+     * pipeline (a process that runs it all holds every partition and task).
+     */
+    public Map<String, StageShare> shares() {
         Map<String, StageShare> out = new java.util.LinkedHashMap<>();
         for (Stage s : stages) {
             PipelineStage r = s.resourceIfOpen();
@@ -304,7 +312,7 @@ public final class Pipeline implements AutoCloseable {
                 r.workShare().ifPresent(share -> out.put(s.name(), share));
             }
         }
-        return Optional.of(new Ownership(Instances.id(spec), out));
+        return out;
     }
 
     /** The aggregation's Kafka Streams metrics (see {@code AggregateMetrics}), summed over tasks; empty without one. */

@@ -26,6 +26,7 @@ public final class MetricNames {
     public static final String READY = "tributary.pipeline.ready";
     public static final String OWNED_PARTITION = "tributary.instance.partition.owned";
     public static final String SOURCE_ACTIVE = "tributary.instance.source.active";
+    public static final String OWNED_TOPIC_PARTITION = "tributary.instance.topic.partition.owned";
 
     public static final List<Metric> ALL = List.of(
             new Metric(ROWS_INPUT, "counter", "stage", "rows a stage's batches read (Spark's numInputRows), since the process started"),
@@ -42,6 +43,9 @@ public final class MetricNames {
             new Metric(READY, "gauge", "", "1 when /health/ready answers 200 (every stage runs and the broker answers), else 0"),
             new Metric(OWNED_PARTITION, "gauge", "stage, partition", "1 while this instance owns the partition of the stage's input topic"
                     + " (the sink's, or an aggregation task's; a process that runs the whole pipeline owns them all), else 0"),
+            new Metric(OWNED_TOPIC_PARTITION, "gauge", "stage, topic, partition", "1 while this instance owns the partition of a Kafka"
+                    + " source's topic (an aggregation task's or the sink's, over several topics or a pattern; shown from the first time it owns it,"
+                    + " a topic matched after the start too), else 0"),
             new Metric(SOURCE_ACTIVE, "gauge", "stage", "1 while this instance runs the source (holds its lease; a process that runs the whole"
                     + " pipeline does), 0 while it stands by"));
 

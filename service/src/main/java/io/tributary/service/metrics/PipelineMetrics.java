@@ -37,6 +37,7 @@ public final class PipelineMetrics implements AutoCloseable {
     private final Map<String, Map<PartitionKey, Long>> positions = new ConcurrentHashMap<>();
     private final Map<List<String>, AtomicLong> gauges = new ConcurrentHashMap<>();
     private final Map<String, Map<PartitionKey, Long>> lags = new ConcurrentHashMap<>();
+    private final List<Runnable> beforeScrape = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** A topic partition as progress records name it. */
     public record PartitionKey(String topic, int partition) {
@@ -89,6 +90,24 @@ public final class PipelineMetrics implements AutoCloseable {
         gauge(MetricNames.OWNED_PARTITION, Map.of("stage", stage, "partition", String.valueOf(partition)), owned);
     }
 
+    /**
+     * Publishes whether this instance owns {@code partition} of a Kafka source's {@code topic} in {@code stage} (1 or 0;
+     * see {@link MetricNames#OWNED_TOPIC_PARTITION}); registering it again changes nothing.
+     */
+    public void ownedTopicPartition(String stage, String topic, int partition, java.util.function.DoubleSupplier owned) {
+        gauge(MetricNames.OWNED_TOPIC_PARTITION, Map.of("stage", stage, "topic", topic, "partition", String.valueOf(partition)), owned);
+    }
+
+    /** Removes the {@link MetricNames#OWNED_PARTITION} gauges of {@code stage}: it reads a Kafka source's topics, its gauges name them. */
+    public void dropOwnedPartitions(String stage) {
+        registry.find(MetricNames.OWNED_PARTITION).tag("stage", stage).meters().forEach(registry::remove);
+    }
+
+    /** Runs {@code task} before each {@link #scrape()}, e.g. to publish the gauges of partitions owned since the last one. */
+    public void beforeScrape(Runnable task) {
+        beforeScrape.add(task);
+    }
+
     /** Publishes whether this instance runs the source stage {@code stage} (1 or 0; see {@link MetricNames#SOURCE_ACTIVE}). */
     public void sourceActive(String stage, java.util.function.DoubleSupplier active) {
         gauge(MetricNames.SOURCE_ACTIVE, Map.of("stage", stage), active);
@@ -97,7 +116,7 @@ public final class PipelineMetrics implements AutoCloseable {
     /** Publishes a value the metrics read on each scrape, with tags of its own (e.g. stage and partition). */
     private void gauge(String name, Map<String, String> tags, java.util.function.DoubleSupplier value) {
         Gauge.Builder<java.util.function.DoubleSupplier> b = Gauge.builder(name, value, java.util.function.DoubleSupplier::getAsDouble)
-                .description(MetricNames.doc(name));
+                .description(MetricNames.doc(name)).strongReference(true); // nothing else holds the supplier
         tags.forEach(b::tag);
         b.register(registry);
     }
@@ -182,6 +201,7 @@ public final class PipelineMetrics implements AutoCloseable {
 
     /** Every metric in Prometheus' text format. */
     public String scrape() {
+        beforeScrape.forEach(Runnable::run);
         return registry.scrape();
     }
 

@@ -41,6 +41,7 @@ class GrafanaDashboardTest {
             m.sourceActive("orders/ingest", () -> 1);
             m.ownedPartition("orders/aggregate", 0, () -> 1);
             m.ownedPartition("orders/sink", 0, () -> 1);
+            m.ownedTopicPartition("orders/aggregate", "orders-web", 0, () -> 1);
             m.record(new Progress("orders/ingest", "r", "2026-01-01T10:00:00.000Z", 0, 3, 0, 0, Map.of("triggerExecution", 10L),
                     Map.of("watermark", "2026-01-01T09:55:00.000Z"), null,
                     List.of(new Progress.Source("FileSource[in]", null, Map.of("logOffset", 0), 3, Map.of("numBadRows", 1))),

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
@@ -23,6 +24,8 @@ public final class BatchProgress {
     private final String description;
     /** This process among several instances that share the application's tasks; null when it is the only one. */
     private final String instanceId;
+    /** Over a Kafka source, this instance's partitions of each of its topics now; null over the events topic. */
+    private final Supplier<Map<String, List<Integer>>> sourceShare;
     private final String runId = UUID.randomUUID().toString();
     private Map<String, Double> lastCounts = Map.of();
     private long batchId;
@@ -33,8 +36,13 @@ public final class BatchProgress {
      * @param applicationId the Kafka Streams application's id
      * @param instanceId this process among several instances that share the tasks, or null: its
      *     progress then names it and the partitions of its batch
+     * @param sourceShare over a Kafka source, the partitions this instance's tasks read of each of the source's
+     *     topics, which its progress then names by topic (one instance cuts every batch, of all partitions); null
+     *     over the events topic
      */
-    public BatchProgress(String name, String operatorName, String applicationId, String eventsTopic, String instanceId) {
+    public BatchProgress(String name, String operatorName, String applicationId, String eventsTopic, String instanceId,
+                         Supplier<Map<String, List<Integer>>> sourceShare) {
+        this.sourceShare = sourceShare;
         this.name = name;
         this.operatorName = operatorName;
         this.description = "KafkaStreams[" + applicationId + " <- " + eventsTopic + "]";
@@ -79,7 +87,8 @@ public final class BatchProgress {
         m.put("note", "offsets count records: a record holds one or more rows, and watermark markers are records");
         if (instanceId != null) {
             m.put("instance", instanceId);
-            m.put("partitions", now.keySet().stream().map(TopicPartition::partition).sorted().toList());
+            m.put("partitions", sourceShare != null ? sourceShare.get()
+                    : now.keySet().stream().map(TopicPartition::partition).sorted().toList());
         }
         return m;
     }
