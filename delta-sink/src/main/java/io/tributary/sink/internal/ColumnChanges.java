@@ -74,6 +74,7 @@ final class ColumnChanges implements BatchChanges {
         private final ColumnChanges changes;
         private final int orderIndex;
         private final Comparator<Object> order;
+        private long[] runKeys = new long[0]; // writeRun's keys to sort, kept from one run to the next
 
         Collector(KeyColumns keys, int orderIndex, int expectedRecords) {
             this.keys = keys;
@@ -117,13 +118,25 @@ final class ColumnChanges implements BatchChanges {
         }
 
         /**
+         * Forgets the records so far and keeps the memory they took (the table, the columns' chunks), to collect the next
+         * ones: a batch that spills ({@link SpillingCollector}) reuses one collector's memory rather than leaving a full one
+         * to the garbage collector at each spill.
+         */
+        void clear() {
+            changes.clear();
+        }
+
+        /**
          * Writes every key the records so far hold, in key order (the null key first), to {@code out} as
          * {@link SpilledChanges} reads a run: a flags byte ({@link SpilledChanges#DELETED}, {@link SpilledChanges#RESET},
          * {@link SpilledChanges#NULL_KEY}), the key's value unless null, and the row unless deleted; the number written.
          */
         int writeRun(DataOutputStream out, SpillRows rows) throws IOException {
             ColumnChanges c = changes;
-            long[] sortedKeys = new long[c.slots];
+            if (runKeys.length < c.slots) {
+                runKeys = new long[c.slots];
+            }
+            long[] sortedKeys = runKeys;
             int n = 0;
             for (int s = 0; s < c.slots; s++) {
                 if (s != c.nullKeySlot) {
@@ -181,6 +194,20 @@ final class ColumnChanges implements BatchChanges {
                 return s - 1;
             }
         }
+    }
+
+    private void clear() {
+        Arrays.fill(tableSlots, 0);
+        for (SlotColumn c : columns) {
+            if (c != null) {
+                c.clear();
+            }
+        }
+        deleted.clear();
+        reset.clear();
+        slots = 0;
+        nullKeySlot = NO_SLOT;
+        sortedUpserts = null;
     }
 
     private int newSlot(long key) {

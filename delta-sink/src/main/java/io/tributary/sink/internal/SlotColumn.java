@@ -31,6 +31,11 @@ abstract class SlotColumn {
     /** Makes room for slots {@code 0 .. size - 1}. */
     abstract void ensure(int size);
 
+    /** Forgets every slot's value and keeps the room made for them, so that the slots can be filled again. */
+    void clear() {
+        nulls.clear();
+    }
+
     final void set(int slot, Object v) {
         nulls.set(slot, v == null);
         if (v != null) {
@@ -168,6 +173,16 @@ abstract class SlotColumn {
         @Override
         Object value(int slot) {
             return chunks[slot >>> CHUNK_BITS][slot & MASK];
+        }
+
+        @Override
+        void clear() {
+            super.clear();
+            for (Object[] chunk : chunks) {
+                if (chunk != null) {
+                    Arrays.fill(chunk, null); // the values' objects are not kept alive by slots to be filled again
+                }
+            }
         }
     }
 }

@@ -39,6 +39,7 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
     private final Comparator<Object> order;
     private final java.util.Set<Merge> merges = java.util.concurrent.ConcurrentHashMap.newKeySet(); // closed by close()
     private volatile int size = -1;
+    private int nullKeys; // 1 when the batch holds the null key
     private long deletes;
     private int upserts;
     private long[] indexKeys; // the keys in order (the null key aside), once asked for
@@ -64,12 +65,15 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
         }
         int count = 0;
         long deleted = 0;
+        boolean withNullKey = false;
         try (Merge m = new Merge(false)) {
             while (m.next()) {
                 count++;
                 deleted += m.row == null ? 1 : 0;
+                withNullKey |= m.nullKeyNow;
             }
         }
+        nullKeys = withNullKey ? 1 : 0;
         deletes = deleted;
         upserts = (int) (count - deleted);
         size = count;
@@ -182,7 +186,7 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
             return;
         }
         count();
-        long[] k = new long[size];
+        long[] k = new long[size - nullKeys]; // 8 bytes a key, once: no array grown or cut to size
         BitSet d = new BitSet();
         int n = 0;
         try (Merge m = new Merge(false)) {
@@ -197,7 +201,7 @@ final class SpilledChanges implements BatchChanges, AutoCloseable {
                 k[n++] = m.key;
             }
         }
-        indexKeys = Arrays.copyOf(k, n);
+        indexKeys = k;
         indexDeleted = d;
     }
 

@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * Collapses a batch's records in memory ({@link ColumnChanges}) up to {@code bound} keys at a time; each time the bound is
- * reached, the keys are written to a run in a {@link SpillFolder} and memory starts again empty. A batch that never
+ * reached, the keys are written to a run in a {@link SpillFolder} and the same collector, emptied, takes the next ones in
+ * the memory it already has (nothing of a full collector is left to the garbage collector). A batch that never
  * reaches the bound builds its {@link ColumnChanges} as before; one that did builds {@link SpilledChanges}.
  */
 final class SpillingCollector implements BatchChanges.Collector {
@@ -44,7 +45,7 @@ final class SpillingCollector implements BatchChanges.Collector {
         current.add(origin, row);
         if (current.size() >= bound) {
             spill();
-            current = new ColumnChanges.Collector(keys, orderIndex, bound);
+            current.clear();
         }
     }
 
