@@ -28,7 +28,8 @@ import java.util.Random;
  * Usage: {@code DeletionVectorBench [dir] [batches] [rows] [rounds] [sides]} (defaults {@code target/dv-bench 3 1000000 2
  * dv,cow}: the first round warms the JVM; {@code sides}, run in the order given each round: {@code dv}, {@code cow}, and
  * variants of {@code dv}: {@code dv-2keys} keyed by {@code id} and {@code ts} (an INT and a TIMESTAMP; a change's
- * {@code ts} is then its row's), {@code dv-cdf} with {@code delta.enableChangeDataFeed} on, {@code dv-2keys-cdf} both).
+ * {@code ts} is then its row's), {@code dv-skey} keyed by the STRING {@code user} ({@code "k"} and the id), {@code dv-cdf}
+ * with {@code delta.enableChangeDataFeed} on, {@code dv-2keys-cdf} and {@code dv-skey-cdf} both).
  */
 public final class DeletionVectorBench {
     private static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, op STRING");
@@ -53,15 +54,16 @@ public final class DeletionVectorBench {
     private static void run(Path dir, String side, int rows, int batches) {
         boolean dv = side.startsWith("dv");
         boolean twoKeys = side.contains("2keys");
+        boolean stringKey = side.contains("skey");
         Path table = dir.resolve(side + "-" + System.nanoTime());
-        WriteMode mode = mode(table, dv, twoKeys, side.contains("cdf"));
+        WriteMode mode = mode(table, dv, twoKeys ? List.of("id", "ts") : stringKey ? List.of("user") : List.of("id"), side.contains("cdf"));
         BitSet keys = new BitSet();
         long batchId = 0;
         long l0 = System.nanoTime();
         for (int from = 0; from < rows; from += LOAD_CHUNK) { // ascending key ranges: each chunk only inserts
             List<Object[]> chunk = new ArrayList<>();
             for (int id = from; id < Math.min(rows, from + LOAD_CHUNK); id++) {
-                chunk.add(new Object[] {id * 2, "u" + (id % 1000), id * 0.5, TS + id, "i"});
+                chunk.add(new Object[] {id * 2, stringKey ? "k" + id * 2 : "u" + (id % 1000), id * 0.5, TS + id, "i"});
                 keys.set(id * 2);
             }
             write(mode, batchId++, chunk);
@@ -71,6 +73,9 @@ public final class DeletionVectorBench {
         double[] wall = new double[batches];
         for (int b = 1; b <= batches; b++) {
             List<Object[]> changes = batch(new Random(b), rows, twoKeys);
+            if (stringKey) {
+                changes.forEach(c -> c[1] = "k" + c[0]);
+            }
             for (Object[] c : changes) {
                 keys.set((Integer) c[0], !"d".equals(c[4]));
             }
@@ -116,10 +121,10 @@ public final class DeletionVectorBench {
         return new ArrayList<>(changes.values());
     }
 
-    private static WriteMode mode(Path table, boolean dv, boolean twoKeys, boolean cdf) {
+    private static WriteMode mode(Path table, boolean dv, List<String> keys, boolean cdf) {
         Engine engine = KernelEngines.create();
         SinkConfig c = SinkConfig.builder(table.toString(), SCHEMA, "events", APP, "bench")
-                .mode(SinkMode.UPSERT, twoKeys ? List.of("id", "ts") : List.of("id"), null)
+                .mode(SinkMode.UPSERT, keys, null)
                 .changes(new SinkChanges(null, "op = 'd'", List.of("op"), SinkChanges.DEFAULT_DELETE_RETENTION)).build();
         Map<String, String> properties = new java.util.HashMap<>();
         if (dv) {
