@@ -134,6 +134,12 @@ public final class Transform {
         return parsed.expression() instanceof Node.Column c ? c.names().get(c.names().size() - 1) : parsed.expression().text();
     }
 
+    /** The expression of a select item as written, without its alias ({@code sum(amt) / count(*)} of {@code sum(amt) / count(*) AS a}). */
+    public static String itemExpression(String item) {
+        SelectItem parsed = Parsing.selectItem(item);
+        return parsed.star() ? item.strip() : parsed.expression().text();
+    }
+
     /** Whether a select item is a column as it is (no alias, no computation): {@code user}, {@code `my col`}. */
     public static boolean isColumn(String item) {
         SelectItem parsed = Parsing.selectItem(item);
