@@ -37,8 +37,8 @@ public final class ExpressionErrors {
 
     /** A HAVING aggregate the select list does not make, over an expression: only one over a column or * is computed on its own. */
     public static TributaryException havingAggregateOfExpression(String expression, int position, String call) {
-        return at(expression, position, "the aggregate " + call + " is not in the select list; HAVING adds an aggregate of its own only"
-                + " over a column or *: select it with a name (" + call + " AS x) and write HAVING x ...");
+        return at(expression, position, "the aggregate " + call + " is not in the select list; HAVING and the select list's expressions"
+                + " add an aggregate of their own only over a column or *: select it with a name (" + call + " AS x) and read x");
     }
 
     public static TributaryException badLiteral(String expression, int position, String literal, String kind) {

@@ -25,6 +25,32 @@ public record Having(String predicate, Map<String, String> hidden) {
         return new Having(r.predicate(), r.hidden());
     }
 
+    /** Texts over an aggregation's rows as {@link #ofAll} rewrites them, and the hidden aggregates they read, in their order. */
+    public record Rewritten(java.util.List<String> texts, Map<String, String> hidden) {
+    }
+
+    /**
+     * HAVING ({@code having}, null for none) and the select list's expressions over the aggregation's output ({@code columns}, in
+     * their order) over the aggregates {@code select} names: each aggregate call as the column that computes it, a call that
+     * {@code select} does not make a hidden aggregate shared by all of them.
+     *
+     * @return the texts rewritten (HAVING first when given, then {@code columns}) and the hidden aggregates
+     */
+    public static Rewritten ofAll(String having, java.util.List<String> columns, Map<String, String> select) {
+        java.util.List<String> texts = new java.util.ArrayList<>();
+        if (having != null) {
+            texts.add(having);
+        }
+        texts.addAll(columns);
+        HavingRewrite.Results r = HavingRewrite.rewriteAll(texts, select, HIDDEN_PREFIX);
+        return new Rewritten(r.texts(), r.hidden());
+    }
+
+    /** Whether {@code text} is one aggregate call ({@code sum(amt)}, {@code count(*)}) rather than an expression over aggregates. */
+    public static boolean isAggregateCall(String text) {
+        return HavingRewrite.isAggregateCall(text);
+    }
+
     /** {@code text} with the aggregate calls that {@code select} makes written as their columns, the others as written. */
     public static String selectedAsColumns(String text, Map<String, String> select) {
         return HavingRewrite.rewrite(text, select, null).predicate();

@@ -47,9 +47,11 @@ public record SqlQuery(String sourceAlias, List<Join> joins, Part where, List<Pa
      * @param windowColumn the window's alias in the select list ({@code aggregate.windowColumn}), or null for Spark's name
      *                     without one ({@code window}, {@code session_window})
      * @param having       the HAVING predicate ({@code aggregate.having}), its columns as the table names them, or null
+     * @param columns      the select list over the aggregated rows ({@code aggregate.columns}: the table's columns in its order), or
+     *                     null when it is the window, the {@code groupBy} columns and the {@code select} aggregates, in that order
      */
     public record Aggregation(Part at, String eventTime, String window, String slide, String session, String windowColumn,
-            List<String> groupBy, java.util.Map<String, String> select, Part having) {
+            List<String> groupBy, java.util.Map<String, String> select, Part having, List<String> columns) {
     }
 
     /** The query's transform; a construct it cannot express, or a syntax error, is refused naming its line and column. */

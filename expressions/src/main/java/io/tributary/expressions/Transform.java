@@ -124,7 +124,7 @@ public final class Transform {
 
     /** The name of the column a select item makes, read from its text: its alias, a column's (or field's) name, else its text. */
     public static String itemName(String item) {
-        SelectItem parsed = Parsing.selectItem(item);
+        SelectItem parsed = Parsing.aggregatedSelectItem(item); // an item over an aggregation's rows may call aggregates
         if (parsed.star()) {
             return item.strip();
         }
@@ -132,6 +132,12 @@ public final class Transform {
             return parsed.alias();
         }
         return parsed.expression() instanceof Node.Column c ? c.names().get(c.names().size() - 1) : parsed.expression().text();
+    }
+
+    /** The expression of a select item as written, without its alias ({@code sum(amt) / count(*)} of {@code sum(amt) / count(*) AS a}). */
+    public static String itemExpression(String item) {
+        SelectItem parsed = Parsing.aggregatedSelectItem(item);
+        return parsed.star() ? item.strip() : parsed.expression().text();
     }
 
     /** Whether a select item is a column as it is (no alias, no computation): {@code user}, {@code `my col`}. */

@@ -147,11 +147,13 @@ class SqlQueryTest {
         assertThat(byAlias.window()).isEqualTo("10 minutes");
         assertThat(byAlias.groupBy()).containsExactly("`user`");
         assertThat(byAlias.having().text()).isEqualTo("w.end > TIMESTAMP '2026-01-01 10:00:00'");
-        refused("SELECT session_window.start AS s, user, count(*) AS n FROM source GROUP BY session_window(ts, '30 minutes'), user",
-                "the select item session_window.start, a field of the window as a column of its own at line 1, column 8",
-                "session_window(ts, '30 minutes') AS w");
-        refused("SELECT window(ts, '1 hour') AS w, w.end AS e, user, count(*) AS n FROM source GROUP BY window(ts, '1 hour'), user",
-                "the select item w.end, a field of the window as a column of its own at line 1, column 35");
+        SqlQuery.Aggregation field = SqlQuery.parse("SELECT session_window.start AS s, user, count(*) AS n FROM source"
+                + " GROUP BY session_window(ts, '30 minutes'), user").aggregation();
+        assertThat(field.columns()).as("a field of the window as a column: Spark's projection").containsExactly(
+                "session_window.start AS `s`", "`user`", "`n`");
+        assertThat(field.windowColumn()).isNull();
+        assertThat(SqlQuery.parse("SELECT window(ts, '1 hour') AS w, w.end AS e, user, count(*) AS n FROM source GROUP BY window(ts,"
+                + " '1 hour'), user").aggregation().columns()).containsExactly("`w`", "w.end AS `e`", "`user`", "`n`");
         refused("SELECT session_window(ts, '30 minutes') AS w, user, count(*) AS n FROM source GROUP BY user",
                 "the select item session_window(ts, '30 minutes'), not in GROUP BY at line 1, column 8");
     }
@@ -159,10 +161,22 @@ class SqlQueryTest {
     @Test
     void aGroupByTheAggregationCannotMakeIsRefusedByItsPlace() {
         String group = " FROM source GROUP BY window(ts, '1 hour'), user";
-        refused("SELECT user, window(ts, '1 hour'), sum(amt) AS t" + group, "the select item user out of its place at line 1, column 8");
+        assertThat(SqlQuery.parse("SELECT user, window(ts, '1 hour'), sum(amt) AS t" + group).aggregation().columns())
+                .as("Spark's order").containsExactly("`user`", "`window`", "`t`");
+        SqlQuery.Aggregation over = SqlQuery.parse("SELECT s.user, round(sum(s.amt) / count(*), 2) AS a, upper(user) AS u FROM source s"
+                + " GROUP BY window(ts, '1 hour'), user").aggregation();
+        assertThat(over.columns()).as("expressions over the aggregates and the groups, the window not selected")
+                .containsExactly("`user`", "round(sum(`amt`) / count(*), 2) AS `a`", "upper(user) AS `u`");
+        assertThat(over.select()).isEmpty();
+        assertThat(SqlQuery.parse("SELECT window(ts, '1 hour'), user, sum(amt) AS t" + group).aggregation().columns())
+                .as("the table's own order").isNull();
         refused("SELECT window(ts, '1 hour'), user, sum(amt)" + group, "the aggregate sum(amt) without a name at line 1, column 36");
         refused("SELECT window(ts, '1 hour'), user, amt" + group, "the select item amt, neither in GROUP BY nor an aggregate");
-        refused("SELECT window(ts, '1 hour'), sum(amt) AS t" + group, "GROUP BY user not in the select list at line 1, column");
+        SqlQuery.Aggregation unselected = SqlQuery.parse("SELECT window(ts, '1 hour'), sum(amt) AS t" + group).aggregation();
+        assertThat(unselected.groupBy()).as("grouped by, not written").containsExactly("`user`");
+        assertThat(unselected.columns()).containsExactly("`window`", "`t`");
+        refused("SELECT window(ts, '1 hour'), upper(user) AS u, sum(amt) AS t FROM source GROUP BY window(ts, '1 hour'), lower(user)",
+                "GROUP BY lower(user) not in the select list");
         refused("SELECT *" + group, "SELECT * with GROUP BY");
         refused("SELECT window(ts, '1 hour', '10 minutes', '5 minutes'), sum(amt) AS t FROM source GROUP BY window(ts, '1 hour',"
                 + " '10 minutes', '5 minutes')", "a start offset is not supported");

@@ -6,7 +6,9 @@ import io.tributary.schema.Schema;
 import io.tributary.expressions.Having;
 import io.tributary.topology.internal.AggregateParser;
 import io.tributary.topology.internal.HavingColumns;
+import io.tributary.topology.internal.ProjectionColumns;
 import io.tributary.topology.internal.TopologyErrors;
+import io.tributary.topology.internal.WindowChecks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -30,6 +32,9 @@ import java.util.Set;
 public final class AggregateSpec {
     /** The spec key of {@link #having()}, as errors name it. */
     public static final String HAVING_KEY = "aggregate.having";
+    /** The spec key of {@link Builder#columns}, as errors name it. */
+    public static final String COLUMNS_KEY = "aggregate.columns";
+    private static final String SELECT_KEY = ProjectionColumns.SELECT_KEY + ".";
     private final Schema input;
     private final String eventTime;
     private final int eventTimeIndex;
@@ -45,6 +50,9 @@ public final class AggregateSpec {
     private final Schema outputSchema;
     private final Schema resultSchema;
     private final String having;
+    private final List<String> projection;
+    private final List<String> projectionKeys;
+    private final List<String> keyColumns;
 
     private AggregateSpec(Builder b, Schema input) {
         this.input = input;
@@ -55,42 +63,50 @@ public final class AggregateSpec {
         this.slide = b.slide == null ? b.window : b.slide;
         this.session = b.session;
         this.windowColumn = b.windowColumn != null ? b.windowColumn : session != null ? "session_window" : "window";
-        List<String> names = new ArrayList<>();
-        this.groupByIndex = new int[b.groupBy.size()];
-        for (int i = 0; i < b.groupBy.size(); i++) {
-            String column = b.groupBy.get(i);
-            int index = input.indexOf(column);
-            if (index < 0) {
-                throw TopologyErrors.groupByNotInSchema(column, input.toDdl());
-            }
-            DataType.Kind kind = input.field(index).type().kind();
-            if (kind == DataType.Kind.ARRAY || kind == DataType.Kind.MAP) {
-                throw TopologyErrors.groupByNotGroupable(column, input.field(index).type().ddl());
-            }
-            groupByIndex[i] = index;
-            names.add(input.field(index).name());
-        }
-        this.groupBy = List.copyOf(names);
+        this.groupByIndex = WindowChecks.groupByIndex(input, b.groupBy);
+        this.groupBy = java.util.Arrays.stream(groupByIndex).mapToObj(i -> input.field(i).name()).toList();
         List<Aggregate> parsed = new ArrayList<>();
+        Map<String, String> calls = new LinkedHashMap<>(); // the select's aggregate calls; its other values are expressions over them
         for (Map.Entry<String, String> e : b.select.entrySet()) {
-            Aggregate a = AggregateParser.parse("aggregate.select." + e.getKey(), e.getKey(), e.getValue(), input);
+            if (b.columns == null && !Having.isAggregateCall(e.getValue()) && !AggregateParser.isCall(e.getValue())) {
+                continue;
+            }
+            Aggregate a = AggregateParser.parse(SELECT_KEY + e.getKey(), e.getKey(), e.getValue(), input);
             if (session != null && (a.function() == AggregateFunction.FIRST || a.function() == AggregateFunction.LAST)) {
-                throw TopologyErrors.orderedAggregateInSession("aggregate.select." + e.getKey(), a.expression());
+                throw TopologyErrors.orderedAggregateInSession(SELECT_KEY + e.getKey(), a.expression());
             }
             parsed.add(a);
+            calls.put(e.getKey(), e.getValue());
         }
         this.outputMode = b.outputMode;
-        this.outputSchema = buildOutputSchema(parsed);
         String sparkName = session != null ? "session_window" : "window";
-        String predicate = b.having == null || windowColumn.equalsIgnoreCase(sparkName)
-                || groupBy.stream().anyMatch(sparkName::equalsIgnoreCase) ? b.having : Having.windowRenamed(b.having, sparkName, windowColumn);
-        Having h = predicate == null ? null : HavingColumns.of(HAVING_KEY, predicate, b.select);
-        if (h != null) {
-            h.hidden().forEach((name, call) -> parsed.add(AggregateParser.parse(HAVING_KEY, name, call, input)));
+        boolean renamed = !windowColumn.equalsIgnoreCase(sparkName) && groupBy.stream().noneMatch(sparkName::equalsIgnoreCase);
+        String predicate = b.having == null || !renamed ? b.having : Having.windowRenamed(b.having, sparkName, windowColumn);
+        List<String> columnNames = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        if (b.columns != null || calls.size() < b.select.size()) {
+            List<String> plain = new ArrayList<>(List.of(windowColumn));
+            plain.addAll(groupBy);
+            ProjectionColumns.selectList(b.columns, plain, b.select, calls.keySet(), columnNames, texts, keys);
+        }
+        texts.replaceAll(t -> renamed ? Having.windowRenamed(t, sparkName, windowColumn) : t);
+        Having.Rewritten r = ProjectionColumns.rewrite(HAVING_KEY, predicate, keys, texts, calls);
+        r.hidden().forEach((name, call) -> parsed.add(AggregateParser.parse(predicate != null ? HAVING_KEY : keys.get(0), name, call, input)));
+        if (parsed.isEmpty()) {
+            throw TopologyErrors.noAggregates();
         }
         this.aggregates = List.copyOf(parsed);
-        this.resultSchema = h == null ? outputSchema : buildOutputSchema(aggregates);
-        this.having = h == null ? null : HavingColumns.check(HAVING_KEY, b.having, h.predicate(), resultSchema);
+        this.resultSchema = buildOutputSchema(aggregates);
+        List<String> over = r.texts().subList(predicate == null ? 0 : 1, r.texts().size());
+        this.projection = texts.isEmpty() ? null : List.copyOf(over);
+        this.projectionKeys = List.copyOf(keys);
+        this.outputSchema = projection == null ? buildOutputSchema(aggregates.subList(0, calls.size()))
+                : ProjectionColumns.schema(columnNames, projection, keys, resultSchema);
+        this.having = predicate == null ? null : HavingColumns.check(HAVING_KEY, b.having, r.texts().get(0), resultSchema);
+        this.keyColumns = outputMode == OutputMode.APPEND ? null : ProjectionColumns.tableKeys(
+                resultSchema.fields().subList(0, 1 + groupBy.size()).stream().map(Field::name).toList(), columnNames, projection,
+                outputMode.sparkName());
     }
 
     public static Builder builder() {
@@ -206,7 +222,22 @@ public final class AggregateSpec {
         return having;
     }
 
-    /** The rows the aggregation computes: {@link #outputSchema()}, then the aggregates only {@link #having()} reads (not written). */
+    /** The select list over {@link #resultSchema()}, a text per column of {@link #outputSchema()}; null: the result's first columns. */
+    public List<String> projection() {
+        return projection;
+    }
+
+    /** The spec key of the {@code i}th column of {@link #projection()}, as errors name it. */
+    public String projectionKey(int i) {
+        return projectionKeys.get(i);
+    }
+
+    /** The table's key in update and complete mode: the columns that hold the window and the group-by columns; null in append mode. */
+    public List<String> keyColumns() {
+        return keyColumns;
+    }
+
+    /** The rows the aggregation computes: the window, the groups, the aggregates, then those only HAVING and the select list read. */
     public Schema resultSchema() {
         return resultSchema;
     }
@@ -241,6 +272,7 @@ public final class AggregateSpec {
         private final Map<String, String> select = new LinkedHashMap<>();
         private OutputMode outputMode;
         private String having;
+        private List<String> columns;
 
         private Builder() {
         }
@@ -315,6 +347,15 @@ public final class AggregateSpec {
             return this;
         }
 
+        /**
+         * Spark's select list after the aggregation ({@code aggregate.columns}): the table's columns, items over the window, the
+         * groups, the aggregates and aggregate calls; null: the window, the groups, then {@link #select}'s entries.
+         */
+        public Builder columns(List<String> items) {
+            this.columns = items == null || items.isEmpty() ? null : List.copyOf(items);
+            return this;
+        }
+
         public Builder outputMode(OutputMode mode) {
             this.outputMode = mode;
             return this;
@@ -333,8 +374,8 @@ public final class AggregateSpec {
             if (kind != DataType.Kind.TIMESTAMP && kind != DataType.Kind.TIMESTAMP_NTZ) {
                 throw TopologyErrors.eventTimeNotTimestamp(eventTime, input.field(ts).type().ddl());
             }
-            checkDurations();
-            if (select.isEmpty()) {
+            WindowChecks.durations(window, slide, session, watermark);
+            if (select.isEmpty() && columns == null) {
                 throw TopologyErrors.noAggregates();
             }
             if (outputMode == null) {
@@ -353,34 +394,6 @@ public final class AggregateSpec {
                 throw TopologyErrors.havingInCompleteMode(HAVING_KEY);
             }
             return new AggregateSpec(this, input);
-        }
-
-        private void checkDurations() {
-            if (window != null && session != null) {
-                throw TopologyErrors.windowAndSession(window, session);
-            }
-            if (session != null) {
-                if (session.isNegative() || session.isZero() || session.toNanos() % 1000 != 0) {
-                    throw TopologyErrors.badSessionGap(session);
-                }
-                if (slide != null) {
-                    throw TopologyErrors.slideWithSession(slide);
-                }
-            } else if (window == null) {
-                throw TopologyErrors.noWindow();
-            }
-            if (window != null && (window.isNegative() || window.isZero() || window.toNanos() % 1000 != 0)) {
-                throw TopologyErrors.badWindow(window);
-            }
-            if (slide != null && (slide.isNegative() || slide.isZero() || slide.toNanos() % 1000 != 0)) {
-                throw TopologyErrors.badSlide(slide);
-            }
-            if (slide != null && window != null && slide.compareTo(window) > 0) {
-                throw TopologyErrors.slideLongerThanWindow(slide, window);
-            }
-            if (watermark != null && watermark.isNegative()) {
-                throw TopologyErrors.negativeWatermark(watermark);
-            }
         }
     }
 }

@@ -30,8 +30,13 @@ public final class AggregationSettings {
             + " file source also Spark SQL expressions with a name, e.g. [user, \"date_trunc('hour', ts) AS hour\"], computed as the rows are"
             + " read (docs/transform.md)");
     public static final Setting<Map<String, String>> SELECT = Setting.map("select",
-            "the aggregates by output name: sum(col), count(*), count(col), count_if(cond), min, max, avg, first, last; with a file source the"
-                    + " argument may be a Spark SQL expression, e.g. sum(amt * qty), computed as the rows are read (docs/transform.md)");
+            "the aggregates by output name: sum(col), count(*), count(col), count_if(cond), min, max, avg, first, last, or a Spark SQL"
+                    + " expression over them and the groupBy columns, e.g. sum(amt) / count(*); with a file source an aggregate's argument may be"
+                    + " an expression, e.g. sum(amt * qty), computed as the rows are read (docs/transform.md)");
+    public static final Setting<List<String>> COLUMNS = Setting.custom("columns", Setting.Kind.LIST, AggregationSettings::selectItems,
+            "the table's columns, as Spark's select list after groupBy: items over the window (and its start and end), the groupBy"
+                    + " columns, the aggregates by name and aggregate calls, e.g. [\"window.start AS s\", user, \"round(avg(amt), 2) AS a\"];"
+                    + " absent: the window, the groupBy columns, then select (docs/transform.md)");
     public static final Setting<String> HAVING = Setting.string("having", "Spark's HAVING: a Spark SQL predicate over the output"
             + " columns (the window, the groupBy columns, the aggregates by name) and aggregate calls, e.g. \"t > 100 AND count(*) >= 2\";"
             + " a row it does not keep is not written (docs/transform.md)");
@@ -47,12 +52,12 @@ public final class AggregationSettings {
             (k, v) -> OutputMode.parse(v), "append", "update", "complete").withDefault("append");
 
     /** The settings under {@code aggregate.}, in the order the documentation lists them. */
-    public static final List<Setting<?>> ALL = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, SESSION, WINDOW_COLUMN, GROUP_BY, SELECT, HAVING,
-            LATE_ROWS, CLOSE_IDLE, STANDBY_REPLICAS);
+    public static final List<Setting<?>> ALL = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, SESSION, WINDOW_COLUMN, GROUP_BY, SELECT, COLUMNS,
+            HAVING, LATE_ROWS, CLOSE_IDLE, STANDBY_REPLICAS);
 
     /** The settings that define an aggregation: any of them given means the pipeline aggregates. */
     private static final List<Setting<?>> DEFINING = List.of(EVENT_TIME, WATERMARK, WINDOW, SLIDE, SESSION, WINDOW_COLUMN, GROUP_BY, SELECT,
-            HAVING, LATE_ROWS, CLOSE_IDLE);
+            COLUMNS, HAVING, LATE_ROWS, CLOSE_IDLE);
 
     private AggregationSettings() {
     }
@@ -97,6 +102,15 @@ public final class AggregationSettings {
                 .select(select != null ? select : values.map(SELECT))
                 .outputMode(values.get(OUTPUT_MODE))
                 .having(having)
+                .columns(values.get(COLUMNS))
                 .build(input);
+    }
+
+    private static List<String> selectItems(String key, String text) {
+        try {
+            return io.tributary.expressions.Transform.selectItems(text);
+        } catch (TributaryException e) {
+            throw ExpressionErrors.inSetting(key, e);
+        }
     }
 }

@@ -45,7 +45,8 @@ class AggregateSpecTest {
         assertThatThrownBy(() -> valid().select("m", "median(amt)").build(INPUT))
                 .hasMessageContaining("aggregate.select.m: unknown aggregate function 'median'")
                 .hasMessageContaining("count(*), count(col), count_if(col), sum(col), min(col), max(col), avg(col), first(col), last(col)");
-        assertThatThrownBy(() -> valid().select("m", "sum(amt) + 1").build(INPUT)).hasMessageContaining("cannot read 'sum(amt) + 1'");
+        assertThatThrownBy(() -> valid().select("m", "median(amt) + 1").build(INPUT)).hasMessageContaining("aggregate.select.m")
+                .hasMessageContaining("median");
         assertThatThrownBy(() -> valid().select("m", "sum(*)").build(INPUT)).hasMessageContaining("only count(*) takes *");
     }
 

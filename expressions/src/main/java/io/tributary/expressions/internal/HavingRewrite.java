@@ -21,8 +21,8 @@ public final class HavingRewrite {
     private final String text;
     private final Map<String, String> selected = new HashMap<>(); // an aggregate call's shape -> its output name
     private final String hiddenPrefix;
-    private final Map<String, String> hidden = new LinkedHashMap<>(); // hidden name -> aggregate call
-    private final Map<String, String> hiddenByShape = new HashMap<>();
+    private final Map<String, String> hidden; // hidden name -> aggregate call
+    private final Map<String, String> hiddenByShape;
     private final List<int[]> spans = new ArrayList<>();
     private final List<String> replacements = new ArrayList<>();
     /** The new text of a column the walk meets (null: left as written), or null when the walk rewrites aggregate calls. */
@@ -32,9 +32,20 @@ public final class HavingRewrite {
     public record Result(String predicate, Map<String, String> hidden) {
     }
 
+    /** Texts as rewritten, in their order, and the hidden aggregates all of them read, each once. */
+    public record Results(List<String> texts, Map<String, String> hidden) {
+    }
+
     private HavingRewrite(String text, Map<String, String> select, String hiddenPrefix) {
+        this(text, select, hiddenPrefix, new LinkedHashMap<>(), new HashMap<>());
+    }
+
+    private HavingRewrite(String text, Map<String, String> select, String hiddenPrefix, Map<String, String> hidden,
+                          Map<String, String> hiddenByShape) {
         this.text = text;
         this.hiddenPrefix = hiddenPrefix;
+        this.hidden = hidden;
+        this.hiddenByShape = hiddenByShape;
         select.forEach((name, call) -> {
             String shape = callShape(call);
             if (shape != null) {
@@ -52,6 +63,27 @@ public final class HavingRewrite {
         HavingRewrite r = new HavingRewrite(text, select, hiddenPrefix);
         r.walk(Parsing.havingExpression(text, null));
         return new Result(r.replaced(), java.util.Collections.unmodifiableMap(r.hidden));
+    }
+
+    /**
+     * As {@link #rewrite} for each of {@code texts} (HAVING and the select list's expressions over aggregates): an aggregate call
+     * that several of them read is one hidden column.
+     */
+    public static Results rewriteAll(List<String> texts, Map<String, String> select, String hiddenPrefix) {
+        Map<String, String> hidden = new LinkedHashMap<>();
+        Map<String, String> byShape = new HashMap<>();
+        List<String> out = new ArrayList<>();
+        for (String text : texts) {
+            HavingRewrite r = new HavingRewrite(text, select, hiddenPrefix, hidden, byShape);
+            r.walk(Parsing.havingExpression(text, null));
+            out.add(r.replaced());
+        }
+        return new Results(List.copyOf(out), java.util.Collections.unmodifiableMap(hidden));
+    }
+
+    /** Whether {@code text} is one aggregate call ({@code sum(amt)}, {@code count(*)}), which an aggregation computes as a column. */
+    public static boolean isAggregateCall(String text) {
+        return callShape(text) != null;
     }
 
     /** {@code text} with each column that {@code alias} qualifies ({@code s.user}) written without it ({@code `user`}). */

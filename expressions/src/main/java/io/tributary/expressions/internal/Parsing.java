@@ -51,6 +51,15 @@ public final class Parsing {
 
     /** A select item in which {@code alias.column} names the input's column, as in {@link #expression(String, String)}. */
     public static SelectItem selectItem(String text, String alias) {
+        return selectItem(text, alias, false);
+    }
+
+    /** A select item over an aggregation's rows: aggregate calls ({@code count(*)}) are read, as in HAVING. */
+    public static SelectItem aggregatedSelectItem(String text) {
+        return selectItem(text, null, true);
+    }
+
+    private static SelectItem selectItem(String text, String alias, boolean aggregates) {
         SparkExprParser p = parser(text);
         NamedItemContext item = p.selectItem().namedItem();
         if (item instanceof SelectAllContext) {
@@ -60,7 +69,7 @@ public final class Parsing {
             return new SelectItem(true, of.qualifiedName().identifier().stream().map(AstBuilder::name).toList(), null, null);
         }
         SelectExpressionContext e = (SelectExpressionContext) item;
-        Node node = new AstBuilder(text, alias).visit(e.expression());
+        Node node = new AstBuilder(text, alias, aggregates).visit(e.expression());
         return new SelectItem(false, List.of(), node, e.identifier() == null ? null : AstBuilder.name(e.identifier()));
     }
 

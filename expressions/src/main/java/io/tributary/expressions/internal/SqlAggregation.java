@@ -14,16 +14,17 @@ import java.util.stream.Collectors;
 /**
  * A query's {@code GROUP BY} over an event-time window, as the aggregation it stands for ({@link Aggregation}: the
  * settings {@code aggregate.eventTime}, {@code window}, {@code slide} or {@code session}, {@code groupBy} and
- * {@code select}). The select list is the window (named by its alias, as Spark names it), the GROUP BY's other expressions
- * and the aggregates, in that order (the table's columns, as the aggregation makes them); anything else is refused, naming
- * the item and its place.
+ * {@code select}, and {@code columns} when the select list is not the window, the GROUP BY's other expressions and the
+ * named aggregates in that order). The select list is Spark's projection over the aggregated rows: the window (named by its
+ * alias, as Spark names it) or its fields, GROUP BY expressions, aggregates and expressions over them, in any order; what the
+ * aggregation cannot make is refused, naming the item and its place.
  */
 final class SqlAggregation {
     /** The aggregate functions the aggregation computes. */
     private static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last");
-    private static final String ORDER = "the select list of a GROUP BY query is the window, then the GROUP BY's other expressions, then"
-            + " the aggregates with their names, as the table's columns are: SELECT window(ts, '10 minutes') AS window, user, sum(amt) AS t"
-            + " FROM source GROUP BY window(ts, '10 minutes'), user";
+    private static final String ORDER = "select the table's columns by name: the window, the GROUP BY's expressions, the aggregates"
+            + " and expressions over them, e.g. SELECT window(ts, '10 minutes') AS window, user, sum(amt) AS t FROM source GROUP BY"
+            + " window(ts, '10 minutes'), user";
 
     /** A select item: the expression's text, its alias (null without one), and where the item starts. */
     record Item(String expression, String alias, Part at) {
@@ -71,11 +72,11 @@ final class SqlAggregation {
         String eventTime = windowArguments(window, windowAt);
         boolean session = window.name().equalsIgnoreCase("session_window");
         String windowColumn = null;
-        List<String> groupItems = new ArrayList<>();
+        String[] groupItems = new String[keys.size()];
         Map<String, String> aggregates = new LinkedHashMap<>();
-        boolean[] selected = new boolean[keys.size()];
-        for (int i = 0; i < select.size(); i++) {
-            Item item = select.get(i);
+        List<String> columns = new ArrayList<>(); // the select list over the aggregation's rows: Spark's projection after it
+        List<Integer> plain = new ArrayList<>(); // the key each item selects as it is (-1: an aggregate, -2: an expression)
+        for (Item item : select) {
             if (item.expression() == null) {
                 throw refused(item.at(), "SELECT * with GROUP BY", ORDER);
             }
@@ -86,38 +87,58 @@ final class SqlAggregation {
                             + item.expression() + " AS total");
                 }
                 aggregates.put(item.alias(), call[0] + "(" + call[1] + ")");
+                columns.add(quoted(item.alias()));
+                plain.add(-1);
                 continue;
             }
-            Node n = Parsing.expression(item.expression(), alias);
+            Node n = Parsing.havingExpression(item.expression(), alias);
             int key = match(n, item, keys);
-            if (key < 0 && n instanceof Node.Column c && c.names().size() > 1 && isWindowName(c.names().get(0), session, select)) {
-                throw refused(item.at(), "the select item " + item.expression() + ", a field of the window as a column of its own", "select"
-                        + " the window (" + window.text() + " AS w) and read w.start and w.end from the table");
-            }
-            if (key < 0) {
-                throw refused(item.at(), "the select item " + item.expression() + ", neither in GROUP BY nor an aggregate", ORDER);
-            }
-            if (!aggregates.isEmpty() || (i == 0) != isWindow(keys.get(key))) {
-                throw refused(item.at(), "the select item " + item.expression() + " out of its place", ORDER);
-            }
-            selected[key] = true;
-            if (isWindow(keys.get(key))) {
+            if (key >= 0 && isWindow(keys.get(key))) {
                 windowColumn = item.alias(); // Spark names the column by the alias; without one, window or session_window
+                String name = item.alias() != null ? item.alias() : session ? "session_window" : "window";
+                columns.add(quoted(name));
+            } else if (key >= 0) {
+                groupItems[key] = groupItem(n, item);
+                columns.add(quoted(item.alias() != null ? item.alias() : lastName((Node.Column) n)));
+            } else if (n instanceof Node.Column c && c.names().size() == 1) { // Spark's MISSING_AGGREGATION
+                throw refused(item.at(), "the select item " + item.expression() + ", neither in GROUP BY nor an aggregate", ORDER);
+            } else if (item.alias() == null && !(n instanceof Node.Column)) {
+                throw refused(item.at(), "the expression " + item.expression() + " without a name", "name it, as it names a column of the"
+                        + " table: " + item.expression() + " AS name");
             } else {
-                groupItems.add(groupItem(n, item));
+                // over the window (its fields), the GROUP BY columns and aggregates: evaluated on the aggregated rows, as Spark's projection
+                String text = HavingRewrite.unqualified(item.expression(), alias);
+                String name = item.alias() != null ? item.alias() : lastName((Node.Column) n);
+                columns.add(text + " AS " + quoted(name));
             }
+            plain.add(key >= 0 ? key : -2);
         }
         for (int k = 0; k < keys.size(); k++) {
-            if (!selected[k]) {
-                throw refused(groupBy.get(k), "GROUP BY " + groupBy.get(k).text() + " not in the select list", "select it: " + ORDER);
+            if (groupItems[k] == null && !isWindow(keys.get(k))) {
+                if (!(keys.get(k) instanceof Node.Column c)) {
+                    throw refused(groupBy.get(k), "GROUP BY " + groupBy.get(k).text() + " not in the select list", "select it with a name: "
+                            + groupBy.get(k).text() + " AS name");
+                }
+                groupItems[k] = path(c); // grouped by, not written
             }
+        }
+        List<String> groupList = new ArrayList<>();
+        for (String g : groupItems) {
+            if (g != null) {
+                groupList.add(g);
+            }
+        }
+        boolean asTheTable = plain.size() == aggregates.size() + keys.size() && plain.get(0) >= 0 && isWindow(keys.get(plain.get(0)));
+        for (int i = 1; asTheTable && i < plain.size(); i++) {
+            int k = plain.get(i);
+            asTheTable = i <= keys.size() - 1 ? k >= 0 && !isWindow(keys.get(k)) && groupList.indexOf(groupItems[k]) == i - 1 : k == -1;
         }
         String size = literal(window.args().get(1));
         String slide = !session && window.args().size() > 2 ? literal(window.args().get(2)) : null;
         // HAVING's columns are the table's: s.user is user; its aggregate calls are matched to the select list's when the aggregation is built
         Part filter = having == null ? null : new Part(HavingRewrite.unqualified(having.text(), alias), having.line(), having.column());
-        return new Aggregation(group, eventTime, session ? null : size, slide, session ? size : null, windowColumn, groupItems, aggregates,
-                filter);
+        return new Aggregation(group, eventTime, session ? null : size, slide, session ? size : null, windowColumn, groupList, aggregates,
+                filter, asTheTable ? null : columns);
     }
 
     /** The window a GROUP BY item names by the alias the select list gives it ({@code GROUP BY w} of {@code window(...) AS w}), else the item. */
@@ -132,18 +153,12 @@ final class SqlAggregation {
         return n;
     }
 
-    /** Whether {@code name} is the window's: Spark's own name of it, or its alias in the select list. */
-    private boolean isWindowName(String name, boolean session, List<Item> select) {
-        return name.equalsIgnoreCase(session ? "session_window" : "window")
-                || select.stream().anyMatch(i -> name.equalsIgnoreCase(i.alias()) && window(i) != null);
-    }
-
     /** The select item's window call, or null when it is none (an aggregate, another expression, a {@code *}). */
     private Node window(Item item) {
         if (item.expression() == null || aggregateCall(item.expression()) != null) {
             return null;
         }
-        Node n = Parsing.expression(item.expression(), alias);
+        Node n = Parsing.havingExpression(item.expression(), alias);
         return isWindow(n) ? n : null;
     }
 
@@ -211,6 +226,10 @@ final class SqlAggregation {
                     + " the table: " + item.expression() + " AS name");
         }
         return item.expression() + " AS " + quoted(item.alias());
+    }
+
+    private static String lastName(Node.Column c) {
+        return c.names().get(c.names().size() - 1);
     }
 
     private static String path(Node.Column c) {

@@ -290,17 +290,14 @@ public final class PipelineParts {
 
     /**
      * The sink's write mode: {@code sink.delta.mode/keys/order} for rows; for an aggregation in
-     * update or complete output mode, an upsert keyed by (window, group-by columns). Complete mode
+     * update or complete output mode, an upsert keyed by the columns of the window and the group-by columns. Complete mode
      * upserts too rather than replacing the table: a sink batch may hold part of an aggregation
      * batch's output (the topology commits its transactions on its own schedule), and a complete
      * result only ever grows (no key leaves it), so upserting each result row gives the same table.
      */
     static void withSinkMode(AggregateSpec aggregate, SinkConfig.Builder config) {
         if (aggregate != null && aggregate.outputMode() != OutputMode.APPEND) {
-            List<String> keys = new java.util.ArrayList<>();
-            keys.add(aggregate.windowColumn());
-            keys.addAll(aggregate.groupBy());
-            config.mode(SinkMode.UPSERT, keys, null);
+            config.mode(SinkMode.UPSERT, aggregate.keyColumns(), null);
         }
     }
 

@@ -104,6 +104,10 @@ final class TransformParts {
     static List<String> aggregates(PipelineSpec spec, Map<String, String> select) {
         List<String> computed = new ArrayList<>();
         spec.map(Settings.SELECT).forEach((name, text) -> {
+            if (!io.tributary.expressions.Having.isAggregateCall(text)) {
+                select.put(name, text); // an expression over the aggregates, computed as the aggregated rows are written
+                return;
+            }
             List<String> call;
             try {
                 call = Transform.aggregateCall(text);

@@ -12,7 +12,7 @@ import java.util.Map;
  * A {@code sql:} query with {@code GROUP BY window(ts, ...), ...} as the {@code aggregate:} block it stands for: its
  * event time, window (slide, or session gap), group-by columns and aggregates become {@code aggregate.eventTime},
  * {@code window}, {@code slide} or {@code session}, {@code windowColumn} (the window's alias), {@code groupBy},
- * {@code select.NAME} and {@code having}, placed where the query is written, so that the rest of the pipeline reads them
+ * {@code select.NAME}, {@code columns} (a select list that is not those in that order) and {@code having}, placed where the query is written, so that the rest of the pipeline reads them
  * as it reads the block's. The watermark stays a setting
  * ({@code aggregate.watermark}), as SQL has no clause for it.
  */
@@ -37,7 +37,7 @@ final class SqlAggregationSpec {
         String where = origins.getOrDefault(Settings.SQL, "spec");
         String groupBy = "GROUP BY at " + a.at().at() + " of the query";
         List<String> given = new ArrayList<>(List.of(Settings.EVENT_TIME, Settings.WINDOW, Settings.SLIDE, SESSION, WINDOW_COLUMN,
-                Settings.GROUP_BY));
+                Settings.GROUP_BY, COLUMNS));
         if (a.having() != null) {
             given.add(HAVING);
         }
@@ -58,6 +58,7 @@ final class SqlAggregationSpec {
         put(values, origins, WINDOW_COLUMN, a.windowColumn(), origin);
         put(values, origins, Settings.GROUP_BY, a.groupBy().isEmpty() ? null : String.join(", ", a.groupBy()), origin);
         a.select().forEach((name, call) -> put(values, origins, Settings.SELECT + "." + name, call, origin));
+        put(values, origins, COLUMNS, a.columns() == null ? null : String.join(", ", a.columns()), origin);
         if (a.having() != null) {
             put(values, origins, HAVING, a.having().text(), where + " (sql: HAVING at " + a.having().at() + " of the query)");
         }
@@ -66,6 +67,7 @@ final class SqlAggregationSpec {
     private static final String SESSION = AggregationSettings.SESSION.under(Settings.AGGREGATE).key();
     private static final String WINDOW_COLUMN = AggregationSettings.WINDOW_COLUMN.under(Settings.AGGREGATE).key();
     private static final String HAVING = AggregationSettings.HAVING.under(Settings.AGGREGATE).key();
+    private static final String COLUMNS = AggregationSettings.COLUMNS.under(Settings.AGGREGATE).key();
 
     private static void put(Map<String, String> values, Map<String, String> origins, String key, String value, String origin) {
         if (value != null) {

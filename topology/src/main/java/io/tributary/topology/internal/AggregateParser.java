@@ -21,6 +21,11 @@ public final class AggregateParser {
     private AggregateParser() {
     }
 
+    /** Whether {@code text} is written as one call of a function over a column or {@code *}, as an aggregate is. */
+    public static boolean isCall(String text) {
+        return text != null && CALL.matcher(text).matches();
+    }
+
     /** Parses one aggregate; {@code key} names where it came from in the spec, for errors. */
     public static Aggregate parse(String key, String name, String expression, Schema input) {
         if (expression == null) {

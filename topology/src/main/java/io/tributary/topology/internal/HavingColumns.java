@@ -5,42 +5,28 @@ import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.ExpressionException;
 import io.tributary.expressions.Having;
 import io.tributary.schema.DataType;
-import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
-import io.tributary.schema.Timestamps;
 import io.tributary.schema.TributaryException;
-import io.tributary.topology.Aggregate;
 import io.tributary.topology.AggregateSpec;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * Spark's HAVING of an aggregation: checked when the aggregation is built (errors name the spec key), and, for one task,
- * the filter of its result rows: a row kept loses the hidden aggregates only HAVING reads, as they are not written.
+ * the filter of its result rows: without a projection ({@link ProjectionColumns}) a row kept loses the hidden aggregates only
+ * HAVING reads, as they are not written.
  */
 public final class HavingColumns {
     private final Expression predicate;
     private final int width;
-    private final Schema rows;
-    /** The result columns as a user reads them: the columns by name, the hidden aggregates by their calls. */
-    private final Map<String, String> labels = new LinkedHashMap<>();
+    private final ResultLabels labels;
 
     private HavingColumns(AggregateSpec spec) {
-        this.rows = spec.resultSchema();
-        this.predicate = compile(AggregateSpec.HAVING_KEY, spec.having(), rows);
-        this.width = spec.outputSchema().size();
-        for (Field f : rows.fields()) {
-            labels.put(f.name(), f.name());
-        }
-        for (Aggregate a : spec.aggregates()) {
-            if (rows.indexOf(a.name()) >= width) {
-                labels.put(a.name(), a.expression());
-            }
-        }
+        this.predicate = compile(AggregateSpec.HAVING_KEY, spec.having(), spec.resultSchema());
+        // without a projection the written row is the result row without its hidden aggregates; with one, the projection reads them
+        this.width = spec.projection() == null ? spec.outputSchema().size() : spec.resultSchema().size();
+        this.labels = new ResultLabels(spec);
     }
 
     /** The filter of {@code spec}'s result rows, or null when it has no HAVING. */
@@ -55,54 +41,13 @@ public final class HavingColumns {
             keep = predicate.eval(row);
         } catch (RuntimeException e) {
             String failure = e instanceof ExpressionException x
-                    ? x.condition() + ": " + x.reason() + " in " + readable(x.expression()) : String.valueOf(e.getMessage());
-            throw TopologyErrors.havingFailed(AggregateSpec.HAVING_KEY, readable(predicate.text()), group(row), failure, where.get(), e);
+                    ? x.condition() + ": " + x.reason() + " in " + labels.readable(x.expression()) : String.valueOf(e.getMessage());
+            throw TopologyErrors.havingFailed(AggregateSpec.HAVING_KEY, labels.readable(predicate.text()), labels.group(row), failure, where.get(), e);
         }
         if (!Boolean.TRUE.equals(keep)) {
             return null;
         }
         return row.length > width ? Arrays.copyOf(row, width) : row;
-    }
-
-    /** {@code text} with the hidden aggregates as their calls and the columns without quotes, as the user wrote them. */
-    private String readable(String text) {
-        String out = text;
-        for (Map.Entry<String, String> e : labels.entrySet()) {
-            if (!e.getKey().equals(e.getValue()) || e.getKey().matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                out = out.replace("`" + e.getKey() + "`", e.getValue());
-            }
-        }
-        return out;
-    }
-
-    /** The group and its aggregates: {@code window {2026-01-01T10:00:00Z, 2026-01-01T10:10:00Z}, user a, t 17.0, count(*) 1}. */
-    private String group(Object[] row) {
-        StringBuilder s = new StringBuilder();
-        for (int i = 0; i < row.length && i < rows.size(); i++) {
-            Field f = rows.field(i);
-            s.append(i == 0 ? "" : ", ").append(labels.get(f.name())).append(' ').append(value(f.type(), row[i]));
-        }
-        return s.toString();
-    }
-
-    private static String value(DataType type, Object v) {
-        if (v == null) {
-            return "null";
-        }
-        return switch (type.kind()) {
-            case TIMESTAMP -> Timestamps.formatMicros((Long) v);
-            case TIMESTAMP_NTZ -> Timestamps.formatMicrosNtz((Long) v);
-            case DATE -> Timestamps.formatDays((Integer) v);
-            case STRUCT -> {
-                Object[] values = (Object[]) v;
-                List<String> parts = new ArrayList<>();
-                for (int i = 0; i < values.length; i++) {
-                    parts.add(value(type.struct().field(i).type(), values[i]));
-                }
-                yield "{" + String.join(", ", parts) + "}";
-            }
-            default -> v instanceof Object[] a ? Arrays.deepToString(a) : String.valueOf(v);
-        };
     }
 
     /** {@code text} over the select list {@code select}: its calls as columns, the other aggregates hidden ones. */

@@ -47,6 +47,30 @@ public final class TopologyErrors {
                 + where + "); Spark fails the query too; guard the predicate (try_divide, CASE WHEN ...) and run again", cause);
     }
 
+    /** When a column of the select list fails on a group's row as Spark's ANSI mode fails the query (a division by zero, an overflow). */
+    public static TributaryException columnFailed(String key, String expression, String group, String failure, String where,
+            RuntimeException cause) {
+        return new TributaryException(key + " \"" + expression + "\" failed on the group " + group + ": " + failure + " (writing at "
+                + where + "); Spark fails the query too; guard the expression (try_divide, CASE WHEN ...) and run again", cause);
+    }
+
+    /** When two columns of the select list have the same name. */
+    public static TributaryException columnNameTaken(String key, String name) {
+        return new TributaryException(key + ": the name '" + name + "' is already a column of the table; give it another name (AS ...)");
+    }
+
+    /** When a column of the select list has no type (a bare NULL). */
+    public static TributaryException columnWithoutType(String key, String name) {
+        return new TributaryException(key + ": the column '" + name + "' has no type; give it one: CAST(NULL AS STRING) AS " + name);
+    }
+
+    /** When update or complete mode's table key (the window, a group-by column) is not a column of the select list. */
+    public static TributaryException keyNotSelected(String column, String mode) {
+        return new TributaryException("outputMode " + mode + ": the select list does not have the column '" + column + "' as it is;"
+                + " the table is upserted by the window and the group-by columns (Spark's foreachBatch MERGE matches on them too), so a"
+                + " row of one group would overwrite another's: select " + column + " (a name of your own with AS is fine), or use append mode");
+    }
+
     public static TributaryException selectNameTaken(String name) {
         return new TributaryException("aggregate.select." + name + ": the name '" + name + "' is already an output column "
                 + "(the window, the groupBy columns and the other aggregates); give it another name");

@@ -71,6 +71,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final RowJson output;
     /** Spark's HAVING over the result rows, or null: a row it does not keep is not written, nor counted as written. */
     private final HavingColumns having;
+    private final ProjectionColumns projection;
     private final List<DataType> groupTypes = new ArrayList<>();
     private final int[] groupIndex;
     private final long[] starts;
@@ -100,6 +101,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         this.input = new RowJson(spec.inputSchema());
         this.output = new RowJson(spec.outputSchema());
         this.having = HavingColumns.filter(spec);
+        this.projection = ProjectionColumns.of(spec);
         this.groupIndex = spec.groupByIndex();
         for (int i : groupIndex) {
             groupTypes.add(spec.inputSchema().field(i).type());
@@ -314,10 +316,13 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         meta.closeDone();
     }
 
-    /** Writes a result row unless HAVING drops it; whether it was written (the marker counts the rows written). */
+    /** Writes a result row unless HAVING drops it, as the select list makes it; whether it was written (the marker counts those). */
     private boolean emit(int partition, long timestamp, Object[] row) {
         if (having != null && (row = having.kept(row, this::where)) == null) {
             return false;
+        }
+        if (projection != null) {
+            row = projection.project(row, this::where);
         }
         results.add(output, row, -1);
         if (results.rows() >= RESULT_ROWS_PER_RECORD || results.bytes() >= RESULT_RECORD_BYTES) {

@@ -31,7 +31,8 @@ import org.apache.spark.sql.types.StructType;
  * ({@code batchId:numInputRows@watermark}), each batch's output rows ({@code out batchId|window|user|t}) and the table
  * after the run ({@code window|user|t}). {@code "input"} with a slash is a folder of {@code golden/} whose files
  * {@code "runs"} lists run by run ({@code [["r1a.json", "r1b.json"], ["r2.json"]]}); a query that fails ends the case
- * with a line {@code failed CLASS: MESSAGE} (its first lines).
+ * with a line {@code failed CLASS: MESSAGE} (its first lines). {@code "schema"} gives the table's columns when they are not
+ * {@code window, user, t} (the window first).
  *
  * <p>Usage: {@code SparkHaving GOLDEN_HAVING_DIR [CASE...]}
  */
@@ -56,8 +57,8 @@ public final class SparkHaving {
         Path in = Files.createDirectories(work.resolve("in"));
         String out = work.resolve("out").toString();
         String ck = work.resolve("ck").toString();
-        DeltaTable.createIfNotExists(spark).location(out).addColumns(StructType.fromDDL(
-                "window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE")).execute();
+        String columns = spec.has("schema") ? spec.get("schema").asText() : "window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE";
+        DeltaTable.createIfNotExists(spark).location(out).addColumns(StructType.fromDDL(columns)).execute();
         long mtime = 1_000_000_000_000L;
         for (int run = 1; run <= runs.size(); run++) {
             for (String file : runs.get(run - 1)) {
