@@ -41,6 +41,29 @@ public final class ExpressionErrors {
                 + " add an aggregate of their own only over a column or *: select it with a name (" + call + " AS x) and read x");
     }
 
+    /** Spark's UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS: a generator inside another expression. */
+    public static TributaryException generatorNested(String expression, int position, String generator, String outer) {
+        return at(expression, position, "[UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS] the generator " + generator + " is nested in the"
+                + " expression \"" + outer + "\"; a generator must be a select item of its own (explode(tags) AS tag), its columns used"
+                + " by a LATERAL VIEW of a sql: query");
+    }
+
+    /** Spark's UNSUPPORTED_GENERATOR.OUTSIDE_SELECT: a generator in WHERE (or another clause than the select list). */
+    public static TributaryException generatorOutsideSelect(String expression, int position, String generator) {
+        return at(expression, position, "[UNSUPPORTED_GENERATOR.OUTSIDE_SELECT] the generator " + generator + " is outside the SELECT"
+                + " clause; filter on its column with a sql: query's LATERAL VIEW (FROM source LATERAL VIEW explode(tags) t AS tag WHERE"
+                + " tag = 'x')");
+    }
+
+    /** Spark's UDTF_ALIAS_NUMBER_MISMATCH: a generator's aliases are not as many as its columns. */
+    public static TributaryException generatorAliases(String expression, int position, String generator, List<String> columns,
+            List<String> aliases) {
+        return at(expression, position, "[UDTF_ALIAS_NUMBER_MISMATCH] " + generator + " makes " + columns.size() + " column"
+                + (columns.size() == 1 ? "" : "s") + " (" + String.join(", ", columns) + ") but " + aliases.size() + " alias"
+                + (aliases.size() == 1 ? " is" : "es are") + " given (" + String.join(", ", aliases) + "); name each: AS ("
+                + String.join(", ", columns) + ")");
+    }
+
     public static TributaryException badLiteral(String expression, int position, String literal, String kind) {
         return at(expression, position, literal + " is not a valid " + kind + " literal");
     }

@@ -13,12 +13,14 @@ import java.util.List;
  *
  * @param sourceAlias the name the stream's columns may be qualified by: its alias, or {@code source}
  * @param joins       the joined tables, in order
+ * @param lateralViews each {@code LATERAL VIEW [OUTER] generator(...) t [AS] columns} as written, in order: their columns
+ *                    join each row before WHERE, as Spark's FROM clause makes them
  * @param where       the WHERE condition, or null
  * @param select      the select items as written ({@code *}, {@code s.*}, {@code u.*}, {@code expr [AS] name})
  * @param aggregation the aggregation a {@code GROUP BY} over a window stands for, or null; with one, the select items are
  *                    the aggregation's columns, and the transform passes the rows as they are (joined and filtered)
  */
-public record SqlQuery(String sourceAlias, List<Join> joins, Part where, List<Part> select, Aggregation aggregation) {
+public record SqlQuery(String sourceAlias, List<Join> joins, List<Part> lateralViews, Part where, List<Part> select, Aggregation aggregation) {
 
     /** A part of the query: its text as written, and the line and column (1-based) where it starts. */
     public record Part(String text, int line, int column) {

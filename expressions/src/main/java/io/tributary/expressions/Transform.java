@@ -2,6 +2,7 @@ package io.tributary.expressions;
 
 import io.tributary.expressions.internal.Analyzer;
 import io.tributary.expressions.internal.Bound;
+import io.tributary.expressions.internal.Generator;
 import io.tributary.expressions.internal.Intervals;
 import io.tributary.expressions.internal.Node;
 import io.tributary.expressions.internal.Parsing;
@@ -12,6 +13,8 @@ import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -19,18 +22,31 @@ import java.util.Set;
 
 /**
  * Spark's {@code where(...)} then {@code selectExpr(...)} over rows of an input schema, compiled once:
- * {@link #apply} gives the output row, or null when the filter drops the row. The filter keeps a row
- * only where it is true (not false, not null), as Spark's.
+ * {@link #rows} gives the rows one input row makes. The filter keeps a row only where it is true (not false,
+ * not null), as Spark's. Select items may be generators ({@code explode(tags) AS tag}), and a query's
+ * {@code LATERAL VIEW}s make their rows before the filter: one row in, 0..n out.
  */
 public final class Transform {
     private final Schema output;
+    private final List<Lateral> lateral;
     private final Expression where;
     private final Expression[] select; // null: the row passes through unchanged
+    private final List<Generated> generators; // the select list's generators, in order
 
-    private Transform(Schema output, Expression where, Expression[] select) {
+    /** A lateral view: its generator and its argument, over the row the views before it made. */
+    private record Lateral(Generator generator, Expression arg) {
+    }
+
+    /** A generator of the select list: its argument, and the place of its first column among the other items' values. */
+    private record Generated(Generator generator, Expression arg, int at) {
+    }
+
+    private Transform(Schema output, List<Lateral> lateral, Expression where, Expression[] select, List<Generated> generators) {
         this.output = output;
+        this.lateral = lateral;
         this.where = where;
         this.select = select;
+        this.generators = generators;
     }
 
     /**
@@ -46,8 +62,32 @@ public final class Transform {
      * {@code s.amt} is its column {@code amt} and {@code s.*} its columns, as Spark resolves them; alias null for none.
      */
     public static Transform compileAs(Schema input, String alias, String where, List<String> select) {
+        return compileAs(input, alias, List.of(), where, select);
+    }
+
+    /**
+     * As {@link #compileAs(Schema, String, String, List)} after the lateral views {@code lateralViews}, each as a query writes it
+     * ({@code LATERAL VIEW [OUTER] explode(tags) t AS tag}): their columns follow the input's, for WHERE and the select list.
+     */
+    public static Transform compileAs(Schema input, String alias, List<String> lateralViews, String where, List<String> select) {
+        List<Lateral> lateral = new ArrayList<>();
+        for (String text : lateralViews == null ? List.<String>of() : lateralViews) {
+            Parsing.LateralView v = Parsing.lateralView(text, alias);
+            if (!Generator.isGenerator(v.generator().name())) {
+                throw ExpressionErrors.unknownFunction(text, v.generator().position(), v.generator().name());
+            }
+            Generator g = Generator.bind(input, text, v.generator(), v.outer(), v.columns());
+            lateral.add(new Lateral(g, Expression.of(v.generator().text(), g.arg())));
+            List<Field> widened = new ArrayList<>(input.fields());
+            widened.addAll(g.fields());
+            input = new Schema(widened);
+        }
         Expression filter = null;
         if (where != null && !where.isBlank()) {
+            Node.Call g = Generator.find(Parsing.expression(where, alias));
+            if (g != null) {
+                throw ExpressionErrors.generatorOutsideSelect(where, g.position(), g.text());
+            }
             filter = Expression.compile(input, where, alias);
             DataType t = filter.type();
             if (t != null && t.kind() != DataType.Kind.BOOLEAN) {
@@ -55,10 +95,11 @@ public final class Transform {
             }
         }
         if (select == null || select.isEmpty()) {
-            return new Transform(input, filter, null);
+            return new Transform(input, List.copyOf(lateral), filter, null, List.of());
         }
         List<Field> fields = new ArrayList<>();
         List<Expression> items = new ArrayList<>();
+        List<Generated> generators = new ArrayList<>();
         for (String item : select) {
             SelectItem parsed = Parsing.selectItem(item, alias);
             if (parsed.star()) {
@@ -72,6 +113,21 @@ public final class Transform {
                     items.add(Expression.of(f.name(), new Bound.Column(i, new int[0], f.type(), f.name())));
                 }
                 continue;
+            }
+            if (parsed.expression() instanceof Node.Call call && Generator.isGenerator(call.name())) {
+                List<String> aliases = parsed.alias() != null ? List.of(parsed.alias()) : parsed.aliases();
+                Generator generator = Generator.bind(input, item, call, false, aliases);
+                generators.add(new Generated(generator, Expression.of(call.text(), generator.arg()), items.size()));
+                fields.addAll(generator.fields());
+                continue;
+            }
+            if (!parsed.aliases().isEmpty()) {
+                throw ExpressionErrors.generatorAliases(item, parsed.expression().position(), parsed.expression().text(),
+                        List.of(parsed.expression().text()), parsed.aliases());
+            }
+            Node.Call nested = Generator.find(parsed.expression());
+            if (nested != null) {
+                throw ExpressionErrors.generatorNested(item, nested.position(), nested.text(), parsed.expression().text());
             }
             Bound bound = new Analyzer(input, item).resolve(parsed.expression());
             if (bound.type() == null) {
@@ -91,7 +147,7 @@ public final class Transform {
                 throw ExpressionErrors.duplicateColumn(f.name(), String.join(", ", select));
             }
         }
-        return new Transform(new Schema(fields), filter, items.toArray(Expression[]::new));
+        return new Transform(new Schema(fields), List.copyOf(lateral), filter, items.toArray(Expression[]::new), List.copyOf(generators));
     }
 
     /** A column keeps its name (a struct field its own); any other expression is named by its text, as written. */
@@ -158,23 +214,115 @@ public final class Transform {
         return output;
     }
 
-    /** Whether rows pass through as they are (no filter, no select). */
+    /** Whether rows pass through as they are (no lateral view, no filter, no select). */
     public boolean identity() {
-        return where == null && select == null;
+        return lateral.isEmpty() && where == null && select == null;
     }
 
-    /** The output row, or null when the filter drops {@code row}; {@link ExpressionException} for a row Spark would fail on. */
+    /** Whether a row may make several rows (a lateral view or a generator in the select list); else {@link #apply} serves. */
+    public boolean generates() {
+        return !lateral.isEmpty() || !generators.isEmpty();
+    }
+
+    /**
+     * The output row, or null when the filter drops {@code row}; {@link ExpressionException} for a row Spark would fail on.
+     * Only for a transform that does not {@link #generates()}.
+     */
     public Object[] apply(Object[] row) {
+        if (generates()) {
+            throw new IllegalStateException("a transform with a generator makes rows(row), not one row");
+        }
         if (where != null && !Boolean.TRUE.equals(where.eval(row))) {
             return null;
         }
-        if (select == null) {
-            return row;
+        return select == null ? row : project(row);
+    }
+
+    /**
+     * The rows {@code row} makes, in Spark's order: the lateral views' rows (each view's in its array's or map's order), those
+     * the filter keeps, each projected (a generator's rows in its order); {@link ExpressionException} when an expression
+     * fails on one of them, and then none is given.
+     */
+    public List<Object[]> rows(Object[] row) {
+        if (!generates()) {
+            Object[] out = apply(row);
+            return out == null ? List.of() : Collections.singletonList(out);
         }
+        List<Object[]> made = Collections.singletonList(row);
+        for (Lateral v : lateral) {
+            List<Object[]> next = new ArrayList<>();
+            for (Object[] r : made) {
+                for (Object[] g : v.generator().rows(v.arg().eval(r))) {
+                    Object[] joined = Arrays.copyOf(r, r.length + g.length);
+                    System.arraycopy(g, 0, joined, r.length, g.length);
+                    next.add(joined);
+                }
+            }
+            made = next;
+        }
+        List<Object[]> out = new ArrayList<>(made.size());
+        for (Object[] r : made) {
+            if (where != null && !Boolean.TRUE.equals(where.eval(r))) {
+                continue;
+            }
+            if (select == null) {
+                out.add(r);
+            } else if (generators.isEmpty()) {
+                out.add(project(r));
+            } else {
+                generate(r, out);
+            }
+        }
+        return out;
+    }
+
+    private Object[] project(Object[] row) {
         Object[] out = new Object[select.length];
         for (int i = 0; i < out.length; i++) {
             out[i] = select[i].eval(row);
         }
         return out;
+    }
+
+    /**
+     * The select list's rows of {@code row}: each generator's rows within the rows of the generators before it (Spark 4.2 runs
+     * several generators of one select list so, the first outermost), the other items (evaluated once: they cannot read the
+     * generators' columns) around them.
+     */
+    private void generate(Object[] row, List<Object[]> out) {
+        List<List<Object[]>> made = new ArrayList<>(generators.size());
+        for (Generated g : generators) {
+            List<Object[]> rows = g.generator().rows(g.arg().eval(row));
+            if (rows.isEmpty()) {
+                return;
+            }
+            made.add(rows);
+        }
+        Object[] others = project(row);
+        int width = output.size();
+        int[] next = new int[made.size()];
+        while (true) {
+            Object[] o = new Object[width];
+            int from = 0;
+            int to = 0;
+            for (int g = 0; g < made.size(); g++) {
+                int at = generators.get(g).at();
+                System.arraycopy(others, from, o, to, at - from);
+                to += at - from;
+                from = at;
+                Object[] values = made.get(g).get(next[g]);
+                System.arraycopy(values, 0, o, to, values.length);
+                to += values.length;
+            }
+            System.arraycopy(others, from, o, to, others.length - from);
+            out.add(o);
+            int g = made.size() - 1; // the last generator's rows turn fastest
+            while (g >= 0 && ++next[g] == made.get(g).size()) {
+                next[g--] = 0;
+            }
+            if (g < 0) {
+                return;
+            }
+        }
     }
 }

@@ -27,7 +27,7 @@ public final class RowTransforms {
         return of(b.transformSpec.joins(input), transform);
     }
 
-    /** The joins, then where and select, of {@code transform}: a row's rows all, or none when an expression fails on one. */
+    /** The joins, lateral views, where and select of {@code transform}: a row's rows all, or none when an expression fails on one. */
     static RowTransform of(Joins joins, Transform transform) {
         return new RowTransform() {
             @Override
@@ -52,15 +52,11 @@ public final class RowTransforms {
                     return joined;
                 }
                 if (joined.size() == 1) {
-                    Object[] out = transform.apply(joined.get(0));
-                    return out == null ? List.of() : Collections.singletonList(out);
+                    return transform.rows(joined.get(0));
                 }
                 List<Object[]> out = new ArrayList<>(joined.size());
                 for (Object[] r : joined) {
-                    Object[] o = transform.apply(r);
-                    if (o != null) {
-                        out.add(o);
-                    }
+                    out.addAll(transform.rows(r));
                 }
                 return out;
             }

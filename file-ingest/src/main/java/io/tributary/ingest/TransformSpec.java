@@ -24,6 +24,8 @@ import java.util.Map;
 final class TransformSpec {
     String where;
     List<String> select;
+    /** A query's {@code LATERAL VIEW}s, each as written; empty without. */
+    List<String> lateral = List.of();
     String whereKey = "transform.where";
     String selectKey = "transform.select";
     /** Where the values were written (a spec), to word a refusal; null when given by a program. */
@@ -50,6 +52,7 @@ final class TransformSpec {
         TransformSpec c = new TransformSpec();
         c.where = where;
         c.select = select;
+        c.lateral = lateral;
         c.whereKey = whereKey;
         c.selectKey = selectKey;
         c.values = values;
@@ -77,6 +80,7 @@ final class TransformSpec {
     void sql(SqlQuery query, String key) {
         sqlKey = key;
         sourceAlias = query.sourceAlias();
+        lateral = query.lateralViews().stream().map(SqlQuery.Part::text).toList();
         where = query.where() == null ? null : query.where().text();
         whereKey = query.where() == null ? key : key + " (WHERE at " + query.where().at() + " of the query)";
         select = query.select().stream().map(SqlQuery.Part::text).toList();
@@ -164,6 +168,8 @@ final class TransformSpec {
             String t = item.strip();
             if (t.equals("*")) {
                 j.visible().forEach(v -> out.add(quoted(v)));
+                List<io.tributary.schema.Field> all = Transform.compileAs(j.output(), sourceAlias, lateral, null, null).output().fields();
+                all.subList(j.output().size(), all.size()).forEach(f -> out.add(quoted(f.name()))); // the lateral views' columns
                 continue;
             }
             String alias = t.endsWith(".*") ? t.substring(0, t.length() - 2).strip().replace("`", "") : null;
@@ -186,13 +192,13 @@ final class TransformSpec {
         Schema schema = joined.isEmpty() ? streamSchema : joined.output();
         List<String> select = joined.isEmpty() ? this.select : joinedSelect(joined, streamSchema);
         try {
-            Transform.compileAs(schema, sourceAlias, where, null);
+            Transform.compileAs(schema, sourceAlias, lateral, where, null);
         } catch (TributaryException e) {
             throw refused(TransformSettings.WHERE, whereKey, e);
         }
         Transform selected;
         try {
-            selected = Transform.compileAs(schema, sourceAlias, where, select);
+            selected = Transform.compileAs(schema, sourceAlias, lateral, where, select);
         } catch (TributaryException e) {
             throw refused(TransformSettings.SELECT, selectKey, e);
         }
@@ -202,13 +208,13 @@ final class TransformSpec {
         List<String> items = new ArrayList<>(select == null || select.isEmpty() ? List.of("*") : select);
         for (Map.Entry<String, String> c : computed.entrySet()) {
             try {
-                Transform.compileAs(schema, sourceAlias, null, List.of(c.getKey()));
+                Transform.compileAs(schema, sourceAlias, lateral, null, List.of(c.getKey()));
             } catch (TributaryException e) {
                 throw ExpressionErrors.inSetting(c.getValue(), e);
             }
             items.add(c.getKey());
         }
-        return Transform.compileAs(schema, sourceAlias, where, items);
+        return Transform.compileAs(schema, sourceAlias, lateral, where, items);
     }
 
     private RuntimeException refused(Setting<?> setting, String key, TributaryException e) {

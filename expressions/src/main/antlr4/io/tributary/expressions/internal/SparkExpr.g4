@@ -36,7 +36,7 @@ queryTerm
 
 querySpecification
     : SELECT quantifier=(DISTINCT | ALL)? sqlSelectItem (COMMA sqlSelectItem)*
-      (FROM relation (COMMA relation)*)?
+      (FROM relation (COMMA relation)* lateralView*)?
       (WHERE where=expression)?
       (group=GROUP BY expression (COMMA expression)*)?
       (having=HAVING expression)?
@@ -53,8 +53,19 @@ sortItem : expression (ASC | DESC)? (NULLS (FIRST | LAST))? ;
 sqlSelectItem
     : ASTERISK                                       #sqlSelectAll
     | qualifiedName DOT ASTERISK                     #sqlSelectAllOf
-    | expression (AS? identifier)?                   #sqlSelectExpression
+    | expression (AS? (alias=identifier | identifierList))?   #sqlSelectExpression
     ;
+
+/** A generator's column names, as Spark's multi-alias writes them: {@code explode(m) AS (k, v)}. */
+identifierList : LPAREN identifier (COMMA identifier)* RPAREN ;
+
+/** Spark's LATERAL VIEW [OUTER] generator(args) table [AS] column, ...: its rows joined to each row of the FROM. */
+lateralView
+    : LATERAL VIEW OUTER? generator=functionName LPAREN (expression (COMMA expression)*)? RPAREN tblName=identifier
+      (AS? colName+=identifier (COMMA colName+=identifier)*)?
+    ;
+
+lateralViewItem : lateralView EOF ;
 
 relation : relationPrimary joinRelation* ;
 
@@ -89,7 +100,7 @@ strictIdentifier : IDENTIFIER | BACKQUOTED_IDENTIFIER ;
 namedItem
     : ASTERISK                                       #selectAll
     | qualifiedName DOT ASTERISK                     #selectAllOf
-    | expression (AS? identifier)?                   #selectExpression
+    | expression (AS? (alias=identifier | identifierList))?   #selectExpression
     ;
 
 expression : booleanExpression ;
@@ -203,6 +214,7 @@ nonReserved : AND | AS | BETWEEN | CASE | CAST | DISTINCT | ELSE | END | FALSE |
     | ARRAY | MAP | STRUCT | ESCAPE | DIV | FROM | TRY_CAST | INTERVAL | TO
     | ALL | ANTI | ASC | BY | CROSS | DESC | EXCEPT | EXISTS | FIRST | FULL | GROUP | HAVING | INNER | INTERSECT | JOIN
     | LAST | LEFT | LIMIT | NATURAL | NULLS | OFFSET | ON | ORDER | OUTER | RIGHT | SELECT | SEMI | UNION | USING | WHERE | WITH
+    | LATERAL | VIEW
     ;
 
 AND : 'AND' ;
@@ -248,6 +260,8 @@ GROUP : 'GROUP' ;
 HAVING : 'HAVING' ;
 INNER : 'INNER' ;
 INTERSECT : 'INTERSECT' ;
+LATERAL : 'LATERAL' ;
+VIEW : 'VIEW' ;
 JOIN : 'JOIN' ;
 LAST : 'LAST' ;
 LEFT : 'LEFT' ;

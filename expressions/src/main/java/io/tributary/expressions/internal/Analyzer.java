@@ -179,6 +179,9 @@ public final class Analyzer {
 
     private Bound call(Node.Call c) {
         FunctionDef def = FunctionRegistry.get(c.name());
+        if (def == null && Generator.isGenerator(c.name())) {
+            throw ExpressionErrors.generatorNested(source, c.position(), c.text(), source);
+        }
         if (def == null) {
             throw ExpressionErrors.unknownFunction(source, c.position(), c.name());
         }

@@ -20,7 +20,16 @@ public final class Parsing {
     }
 
     /** A select item: {@code *} (all columns, {@code star} true), {@code t.*}, or an expression with an optional alias. */
-    public record SelectItem(boolean star, List<String> qualifier, Node expression, String alias) {
+    public record SelectItem(boolean star, List<String> qualifier, Node expression, String alias, List<String> aliases) {
+    }
+
+    /**
+     * A lateral view as written after FROM: {@code LATERAL VIEW [OUTER] explode(tags) t AS tag}.
+     *
+     * @param generator the call, its name the generator's
+     * @param columns   the column aliases, empty for the generator's own names
+     */
+    public record LateralView(Node.Call generator, boolean outer, String table, List<String> columns) {
     }
 
     public static Node expression(String text) {
@@ -63,14 +72,28 @@ public final class Parsing {
         SparkExprParser p = parser(text);
         NamedItemContext item = p.selectItem().namedItem();
         if (item instanceof SelectAllContext) {
-            return new SelectItem(true, List.of(), null, null);
+            return new SelectItem(true, List.of(), null, null, List.of());
         }
         if (item instanceof SelectAllOfContext of) {
-            return new SelectItem(true, of.qualifiedName().identifier().stream().map(AstBuilder::name).toList(), null, null);
+            return new SelectItem(true, of.qualifiedName().identifier().stream().map(AstBuilder::name).toList(), null, null, List.of());
         }
         SelectExpressionContext e = (SelectExpressionContext) item;
         Node node = new AstBuilder(text, alias, aggregates).visit(e.expression());
-        return new SelectItem(false, List.of(), node, e.identifier() == null ? null : AstBuilder.name(e.identifier()));
+        List<String> aliases = e.identifierList() == null ? List.of()
+                : e.identifierList().identifier().stream().map(AstBuilder::name).toList();
+        return new SelectItem(false, List.of(), node, e.alias == null ? null : AstBuilder.name(e.alias), aliases);
+    }
+
+    /** A lateral view's text, {@code LATERAL VIEW [OUTER] generator(args) table [AS] columns}, in which {@code alias.column} is as above. */
+    public static LateralView lateralView(String text, String alias) {
+        SparkExprParser.LateralViewContext v = parser(text).lateralViewItem().lateralView();
+        AstBuilder b = new AstBuilder(text, alias);
+        List<Node> args = v.expression().stream().map(b::visit).toList();
+        String name = v.generator.getText().toLowerCase(java.util.Locale.ROOT);
+        int start = v.generator.start.getStartIndex();
+        String call = text.substring(start, v.RPAREN().getSymbol().getStopIndex() + 1);
+        return new LateralView(new Node.Call(name, args, call, start + 1), v.OUTER() != null, AstBuilder.name(v.tblName),
+                v.colName.stream().map(AstBuilder::name).toList());
     }
 
     /** The items of a comma-separated select list, each as written: {@code "*, lower(a) AS b"} is {@code "*"} and {@code "lower(a) AS b"}. */

@@ -125,7 +125,8 @@ public final class SqlTranslator {
         for (SqlSelectItemContext item : s.sqlSelectItem()) {
             select.add(part(item));
         }
-        return new SqlQuery(alias, List.copyOf(joins), s.where == null ? null : part(s.where), List.copyOf(select), aggregation(s, alias));
+        List<Part> lateralViews = s.lateralView().stream().map(this::part).toList();
+        return new SqlQuery(alias, List.copyOf(joins), lateralViews, s.where == null ? null : part(s.where), List.copyOf(select), aggregation(s, alias));
     }
 
     /** The aggregation of the query's GROUP BY, or null without one. */
@@ -140,7 +141,7 @@ public final class SqlTranslator {
         List<SqlAggregation.Item> items = new ArrayList<>();
         for (SqlSelectItemContext item : s.sqlSelectItem()) {
             if (item instanceof SqlSelectExpressionContext e) {
-                String name = e.identifier() != null ? AstBuilder.name(e.identifier()) : null;
+                String name = e.alias != null ? AstBuilder.name(e.alias) : null;
                 items.add(new SqlAggregation.Item(part(e.expression()).text(), name, part(item)));
             } else {
                 items.add(new SqlAggregation.Item(null, null, part(item)));

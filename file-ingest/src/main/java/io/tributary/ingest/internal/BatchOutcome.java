@@ -13,6 +13,11 @@ public record BatchOutcome(long batchId, List<FileResult> files, Long watermarkM
         return files.stream().mapToLong(FileResult::rows).sum();
     }
 
+    /** The rows the transform took in (Spark's numInputRows): {@link #rows()} unless a generator or join made several of one. */
+    public long inputRows() {
+        return files.stream().mapToLong(FileResult::inputRows).sum();
+    }
+
     public long badRows() {
         return files.stream().mapToLong(FileResult::badRows).sum();
     }

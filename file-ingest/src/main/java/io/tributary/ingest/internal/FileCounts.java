@@ -3,6 +3,8 @@ package io.tributary.ingest.internal;
 /** What reading one file counted: its good and bad rows, the dead-lettered ones, and the good rows' event times. */
 final class FileCounts {
     long good;
+    /** The rows the transform took in (a joined row each, Spark's numInputRows): {@link #good} unless a row makes several. */
+    long input;
     long bad;
     long deadLettered;
     long etCount;

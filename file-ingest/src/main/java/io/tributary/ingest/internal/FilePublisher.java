@@ -203,46 +203,33 @@ public final class FilePublisher {
                         }
                         continue;
                     }
-                    List<Object[]> made = null; // the rows a join makes of this one
-                    if (!collecting && !joins.isEmpty()) {
+                    if (!collecting && (!joins.isEmpty() || transform.generates())) {
+                        List<Object[]> made; // the rows a join, a lateral view or a generator makes of this one
                         try {
-                            made = joins.apply(row);
+                            List<Object[]> joined = joins.isEmpty() ? java.util.Collections.singletonList(row) : joins.apply(row);
+                            if (transform.generates()) {
+                                n.input += joined.size(); // Spark's numInputRows: the rows before the generator, those it gives none too
+                            }
+                            made = new java.util.ArrayList<>(joined.size());
+                            for (Object[] j : joined) {
+                                made.addAll(transform.rows(j));
+                            }
                         } catch (ExpressionException e) {
                             reject(file, failedExpression(file, records, e), out, n);
                             continue;
                         }
-                        if (made.isEmpty()) {
-                            continue;
+                        if (made.isEmpty() || broken(file, records, made, out, n)) {
+                            continue; // the line's rows go together, or none of them
                         }
-                        if (made.size() > 1) {
-                            List<Object[]> selected = new java.util.ArrayList<>(made.size());
-                            try {
-                                for (Object[] m : made) {
-                                    Object[] o = transform.apply(m);
-                                    if (o != null) {
-                                        selected.add(o);
-                                    }
-                                }
-                            } catch (ExpressionException e) {
-                                reject(file, failedExpression(file, records, e), out, n);
-                                continue;
-                            }
-                            if (broken(file, records, selected, out, n)) {
-                                continue; // the line's rows go together, or none of them
-                            }
-                            for (int m = 0; m + 1 < selected.size(); m++) {
-                                Object[] o = selected.get(m);
-                                packs.add(o, n.good(o, eventTimeColumn), out);
-                            }
-                            if (selected.isEmpty()) {
-                                continue;
-                            }
-                            row = selected.get(selected.size() - 1);
-                        } else {
-                            row = made.get(0);
+                        for (Object[] o : made) {
+                            packs.add(o, n.good(o, eventTimeColumn), out);
                         }
+                        if (!transform.generates()) {
+                            n.input += made.size();
+                        }
+                        continue;
                     }
-                    if (!collecting && !transform.identity() && (made == null || made.size() == 1)) {
+                    if (!collecting && !transform.identity()) {
                         try {
                             row = transform.apply(row);
                         } catch (ExpressionException e) {
@@ -256,6 +243,7 @@ public final class FilePublisher {
                     if (!collecting && !constraints.isEmpty() && broken(file, records, java.util.Collections.singletonList(row), out, n)) {
                         continue;
                     }
+                    n.input++;
                     long timestamp = n.good(row, eventTimeColumn);
                     if (!collecting) {
                         packs.add(row, timestamp, out);
@@ -276,7 +264,7 @@ public final class FilePublisher {
             raw.drain();
         }
         packs.finish(out);
-        return new FileResult(file, n.good, n.bad, n.deadLettered, raw.count(), raw.sha256(), n.etCount, n.etMin, n.etMax, n.etSum,
+        return new FileResult(file, n.good, n.input, n.bad, n.deadLettered, raw.count(), raw.sha256(), n.etCount, n.etMin, n.etMax, n.etSum,
                 corruption, skipped);
     }
 

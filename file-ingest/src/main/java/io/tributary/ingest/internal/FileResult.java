@@ -7,6 +7,6 @@ package io.tributary.ingest.internal;
  * ({@code corruption}, naming the file; null for a file read whole), and the records that give no row
  * and are no bad record ({@code skipped}: Debezium's tombstones and truncate events).
  */
-public record FileResult(FileStat file, long rows, long badRows, long deadLettered, long bytesRead, String sha256,
+public record FileResult(FileStat file, long rows, long inputRows, long badRows, long deadLettered, long bytesRead, String sha256,
                          long etCount, long etMin, long etMax, double etSum, String corruption, long skipped) {
 }

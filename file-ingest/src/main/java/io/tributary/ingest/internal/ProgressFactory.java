@@ -63,14 +63,14 @@ public final class ProgressFactory {
         }
         Map<String, Object> start = o.batchId() == 0 ? null : Map.of("logOffset", o.batchId() - 1);
         Progress.Source source = new Progress.Source("FileSource[" + config.inputLocation() + "]", start,
-                Map.of("logOffset", o.batchId()), rows, sourceMetrics);
+                Map.of("logOffset", o.batchId()), o.inputRows(), sourceMetrics);
         Map<String, Object> sinkMetrics = new LinkedHashMap<>();
         sinkMetrics.put("numDeadLetterRows", o.deadLettered());
         sinkMetrics.put("numDroppedRows", o.badRows() - o.deadLettered());
         sinkMetrics.put("numWatermarkMarkers", (long) o.markers());
         Progress.Sink sink = new Progress.Sink("KafkaSink[" + config.eventsTopic() + "]", rows, sinkMetrics);
-        return new Progress(config.pipeline() + "/ingest", runId, Progress.timestamp(t.startMs()), o.batchId(), rows,
-                Progress.rate(rows, t.sinceLastTriggerMs()), Progress.rate(rows, t.totalMs()), durations, eventTime(o),
+        return new Progress(config.pipeline() + "/ingest", runId, Progress.timestamp(t.startMs()), o.batchId(), o.inputRows(),
+                Progress.rate(o.inputRows(), t.sinceLastTriggerMs()), Progress.rate(o.inputRows(), t.totalMs()), durations, eventTime(o),
                 null, List.of(source), sink);
     }
 

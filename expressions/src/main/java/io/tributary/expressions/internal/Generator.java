@@ -1,0 +1,176 @@
+package io.tributary.expressions.internal;
+
+import io.tributary.expressions.ExpressionErrors;
+import io.tributary.schema.DataType;
+import io.tributary.schema.DataType.Kind;
+import io.tributary.schema.Field;
+import io.tributary.schema.Schema;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One of Spark's generators, which make 0..n rows of one value: {@code explode} (an array's elements as {@code col}, a map's
+ * entries as {@code key}, {@code value}), {@code posexplode} (the same after {@code pos}, from 0), {@code inline} (an array of
+ * structs as the structs' fields), and their {@code _outer} forms, which make one row of nulls where the array or map is null
+ * or empty. A null struct of {@code inline} is a row of nulls, as in Spark.
+ */
+public final class Generator {
+    private enum Shape { EXPLODE, POSEXPLODE, INLINE }
+
+    /** One generator as docs/transform.md lists it: its Spark name, its argument, the columns it makes unnamed, its rows. */
+    public record Doc(String name, String argument, String columns, String rows) {
+    }
+
+    private static final List<Doc> DOCS = List.of(
+            new Doc("explode", "ARRAY or MAP", "`col`; a MAP's `key`, `value`", "one per element (entry), in order; none for null or empty"),
+            new Doc("explode_outer", "ARRAY or MAP", "as `explode`", "as `explode`, and one of nulls for null or empty"),
+            new Doc("posexplode", "ARRAY or MAP", "`pos` (INT, from 0), then `explode`'s", "as `explode`"),
+            new Doc("posexplode_outer", "ARRAY or MAP", "as `posexplode`", "as `explode_outer` (`pos` null on the row of nulls)"),
+            new Doc("inline", "ARRAY of STRUCTs", "the struct's fields", "one per element, a null element a row of nulls; none for null or empty"),
+            new Doc("inline_outer", "ARRAY of STRUCTs", "as `inline`", "as `inline`, and one of nulls for null or empty"));
+
+    private static final Set<String> NAMES = Set.copyOf(DOCS.stream().map(Doc::name).toList());
+
+    /** Every generator, as docs/transform.md's table of generators lists them. */
+    public static List<Doc> docs() {
+        return DOCS;
+    }
+
+    private final Shape shape;
+    private final boolean outer;
+    private final boolean map;
+    private final Bound arg;
+    private final List<Field> fields;
+
+    private Generator(Shape shape, boolean outer, boolean map, Bound arg, List<Field> fields) {
+        this.shape = shape;
+        this.outer = outer;
+        this.map = map;
+        this.arg = arg;
+        this.fields = fields;
+    }
+
+    /** Whether {@code name} (as parsed, lower case) is a generator's. */
+    public static boolean isGenerator(String name) {
+        return NAMES.contains(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** The first generator call in {@code node} (itself included), by position; null when there is none. */
+    public static Node.Call find(Node node) {
+        if (node instanceof Node.Call c) {
+            if (isGenerator(c.name())) {
+                return c;
+            }
+            return first(c.args());
+        } else if (node instanceof Node.Cast c) {
+            return find(c.child());
+        } else if (node instanceof Node.Field f) {
+            return find(f.child());
+        } else if (node instanceof Node.Case c) {
+            List<Node> all = new ArrayList<>(c.conditions());
+            all.addAll(c.values());
+            if (c.otherwise() != null) {
+                all.add(c.otherwise());
+            }
+            return first(all);
+        }
+        return null;
+    }
+
+    private static Node.Call first(List<Node> nodes) {
+        Node.Call found = null;
+        for (Node n : nodes) {
+            Node.Call c = find(n);
+            if (c != null && (found == null || c.position() < found.position())) {
+                found = c;
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Resolves {@code call} over {@code input}; {@code outer} adds Spark's {@code OUTER} of a lateral view to the name's own.
+     * Its columns are named {@code aliases} (as many as it makes), or Spark's names without any.
+     */
+    public static Generator bind(Schema input, String source, Node.Call call, boolean outer, List<String> aliases) {
+        String name = call.name().toLowerCase(Locale.ROOT);
+        boolean isOuter = outer || name.endsWith("_outer");
+        Shape shape = name.startsWith("posexplode") ? Shape.POSEXPLODE : name.startsWith("inline") ? Shape.INLINE : Shape.EXPLODE;
+        String signature = shape == Shape.INLINE ? name + "(array<struct>)" : name + "(array | map)";
+        if (call.args().size() != 1) {
+            throw ExpressionErrors.wrongArity(source, call.position(), name, "1", call.args().size(), signature);
+        }
+        Bound arg = new Analyzer(input, source).resolve(call.args().get(0));
+        DataType t = arg.type();
+        boolean isMap = Types.is(t, Kind.MAP);
+        boolean array = Types.is(t, Kind.ARRAY);
+        if (shape == Shape.INLINE ? !(array && t.element().kind() == Kind.STRUCT) : !(array || isMap)) {
+            throw ExpressionErrors.typeMismatch(source, call.position(), call.text(), "'" + arg.text() + "' is " + Types.name(t)
+                    + ", and " + name + " takes " + (shape == Shape.INLINE ? "an ARRAY of STRUCTs" : "an ARRAY or a MAP"));
+        }
+        List<Field> fields = new ArrayList<>();
+        if (shape == Shape.POSEXPLODE) {
+            fields.add(new Field("pos", DataType.INT, isOuter));
+        }
+        if (shape == Shape.INLINE) {
+            for (Field f : t.element().struct().fields()) {
+                fields.add(new Field(f.name(), f.type(), true));
+            }
+        } else if (isMap) {
+            fields.add(new Field("key", DataType.STRING, isOuter));
+            fields.add(new Field("value", t.valueType(), true));
+        } else {
+            fields.add(new Field("col", t.element(), true));
+        }
+        if (!aliases.isEmpty()) {
+            if (aliases.size() != fields.size()) {
+                throw ExpressionErrors.generatorAliases(source, call.position(), call.text(), fields.stream().map(Field::name).toList(),
+                        aliases);
+            }
+            for (int i = 0; i < fields.size(); i++) {
+                Field f = fields.get(i);
+                fields.set(i, new Field(aliases.get(i), f.type(), f.nullable()));
+            }
+        }
+        return new Generator(shape, isOuter, isMap, arg, List.copyOf(fields));
+    }
+
+    /** The argument, typed: the array or map evaluated per row. */
+    public Bound arg() {
+        return arg;
+    }
+
+    /** The columns each row it makes has, in order. */
+    public List<Field> fields() {
+        return fields;
+    }
+
+    /** The rows {@code value} (the argument's value for one input row) makes, each {@link #fields()} wide, in the value's order. */
+    public List<Object[]> rows(Object value) {
+        int width = fields.size();
+        int size = value == null ? 0 : map ? ((Map<?, ?>) value).size() : ((List<?>) value).size();
+        if (size == 0) {
+            return outer ? Collections.singletonList(new Object[width]) : List.of();
+        }
+        List<Object[]> out = new ArrayList<>(size);
+        int pos = 0;
+        if (map) {
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+                out.add(shape == Shape.POSEXPLODE ? new Object[] {pos++, e.getKey(), e.getValue()} : new Object[] {e.getKey(), e.getValue()});
+            }
+            return out;
+        }
+        for (Object element : (List<?>) value) {
+            if (shape == Shape.INLINE) {
+                out.add(element == null ? new Object[width] : ((Object[]) element).clone());
+            } else {
+                out.add(shape == Shape.POSEXPLODE ? new Object[] {pos++, element} : new Object[] {element});
+            }
+        }
+        return out;
+    }
+}
