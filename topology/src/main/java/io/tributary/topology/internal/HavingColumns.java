@@ -68,8 +68,8 @@ public final class HavingColumns {
         return predicate;
     }
 
-    /** The predicate over the aggregation's result rows, compiled for one task. */
-    private static Expression compile(String key, String predicate, Schema rows) {
+    /** An expression over the aggregation's result rows (HAVING's predicate, a select column), compiled for one task; a refusal names {@code key}. */
+    static Expression compile(String key, String predicate, Schema rows) {
         try {
             return Expression.compile(rows, predicate);
         } catch (TributaryException e) {

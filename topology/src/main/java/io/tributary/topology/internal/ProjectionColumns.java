@@ -1,13 +1,11 @@
 package io.tributary.topology.internal;
 
 import io.tributary.expressions.Expression;
-import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.ExpressionException;
 import io.tributary.expressions.Having;
 import io.tributary.expressions.Transform;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import io.tributary.topology.AggregateSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -36,7 +34,7 @@ public final class ProjectionColumns {
         this.keys = new String[texts.size()];
         for (int i = 0; i < columns.length; i++) {
             keys[i] = spec.projectionKey(i);
-            columns[i] = compile(keys[i], texts.get(i), spec.resultSchema());
+            columns[i] = HavingColumns.compile(keys[i], texts.get(i), spec.resultSchema());
         }
         this.labels = new ResultLabels(spec);
     }
@@ -72,7 +70,7 @@ public final class ProjectionColumns {
             if (!seen.add(names.get(i).toLowerCase(Locale.ROOT))) {
                 throw TopologyErrors.columnNameTaken(keys.get(i), names.get(i));
             }
-            Expression e = compile(keys.get(i), texts.get(i), rows);
+            Expression e = HavingColumns.compile(keys.get(i), texts.get(i), rows);
             if (e.type() == null) {
                 throw TopologyErrors.columnWithoutType(keys.get(i), names.get(i));
             }
@@ -154,13 +152,5 @@ public final class ProjectionColumns {
             }
         }
         return null;
-    }
-
-    private static Expression compile(String key, String text, Schema rows) {
-        try {
-            return Expression.compile(rows, text);
-        } catch (TributaryException e) {
-            throw ExpressionErrors.inSetting(key, e);
-        }
     }
 }
