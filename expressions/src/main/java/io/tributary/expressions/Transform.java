@@ -133,6 +133,9 @@ public final class Transform {
             if (bound.type() == null) {
                 throw ExpressionErrors.voidColumn(item);
             }
+            if (Types.holdsVoid(bound.type())) {
+                throw ExpressionErrors.voidInsideColumn(item, Types.name(bound.type()));
+            }
             if (Intervals.isInterval(bound.type())) {
                 throw ExpressionErrors.intervalColumn(item, Types.name(bound.type()));
             }

@@ -44,10 +44,9 @@ final class MapFunctions {
                     List<Bound> values = new ArrayList<>();
                     for (Bound b : args) {
                         map(call, b);
-                        values.add(new Bound.Literal(null, b.type().valueType(), b.text()));
+                        values.add(new Bound.Literal(null, Types.element(b.type()), b.text()));
                     }
-                    DataType value = ConditionalFunctions.common(call, values);
-                    DataType type = DataType.map(value == null ? DataType.STRING : value);
+                    DataType type = Types.mapOf(ConditionalFunctions.common(call, values));
                     List<Bound> cast = args.stream().map(b -> asMap(call, b, type)).toList();
                     return call.apply(cast, type, v -> {
                         Map<String, Object> out = new LinkedHashMap<>();
@@ -60,8 +59,11 @@ final class MapFunctions {
         add.accept(Fn.custom("map_from_arrays", 2, 2, "map_from_arrays(keys ARRAY<STRING>, values ARRAY<V>) → MAP<STRING, V>",
                 FunctionDef.NULL_IN_NULL_OUT, "the keys mapped to the values at the same index; the arrays must be as long", (call, args) -> {
                     Bound keys = ArraySetFunctions.asArray(call, HigherOrderFunctions.array(call, args.get(0)), DataType.STRING);
+                    if (args.get(1).type() == null) {
+                        return new Bound.Literal(null, Types.mapOf(null), call.text());
+                    }
                     Bound values = HigherOrderFunctions.array(call, args.get(1));
-                    return call.apply(List.of(keys, values), DataType.map(values.type().element()), (Kernel.Binary) (k, x) -> {
+                    return call.apply(List.of(keys, values), Types.mapOf(values.type().element()), (Kernel.Binary) (k, x) -> {
                         List<?> ks = (List<?>) k;
                         List<?> xs = (List<?>) x;
                         if (ks.size() != xs.size()) {
@@ -82,7 +84,7 @@ final class MapFunctions {
                         throw call.typeError("map_from_entries needs an ARRAY of STRUCTs of a text key and a value, and '" + a.text() + "' is "
                                 + Types.name(a.type()));
                     }
-                    return call.apply(List.of(a), DataType.map(e.struct().field(1).type()), (Kernel.Unary) v -> {
+                    return call.apply(List.of(a), Types.mapOf(e.struct().field(1).type()), (Kernel.Unary) v -> {
                         Map<String, Object> out = new LinkedHashMap<>();
                         for (Object entry : (List<?>) v) {
                             if (entry == null) {
@@ -103,7 +105,7 @@ final class MapFunctions {
                     if (cast.size() < 3) {
                         cast.add(new Bound.Literal(":", DataType.STRING, "':'"));
                     }
-                    return call.apply(cast, DataType.map(DataType.STRING), v -> {
+                    return call.apply(cast, Types.mapOf(DataType.STRING), v -> {
                         Map<String, Object> out = new LinkedHashMap<>();
                         for (String pair : Pattern.compile((String) v[1]).split((String) v[0], -1)) {
                             String[] kv = Pattern.compile((String) v[2]).split(pair, 2);
@@ -126,11 +128,11 @@ final class MapFunctions {
     }
 
     private static DataType entries(DataType value) {
-        return DataType.array(DataType.struct(new Schema(List.of(new Field("key", DataType.STRING, false), new Field("value", value, true)))));
+        return Types.arrayOf(DataType.struct(new Schema(List.of(new Field("key", DataType.STRING, false), new Field("value", value, true)))));
     }
 
     private static Bound asMap(Analyzer.Call call, Bound b, DataType to) {
-        if (b.type() == null || b.type().equals(to)) {
+        if (b.type() == null || Types.voidFits(b.type(), to)) {
             return call.as(b, to);
         }
         Kernel.Unary cast = Casts.kernel(b.type().valueType(), to.valueType());

@@ -35,21 +35,21 @@ final class NestedFunctions {
         add.accept(Fn.custom("array", 0, -1, "array(T, ...) → ARRAY<T>", "null elements kept", "an array of the values",
                 (call, args) -> {
                     DataType t = ConditionalFunctions.common(call, args);
-                    DataType element = t == null ? DataType.STRING : t;
+                    DataType element = t;
                     List<Bound> cast = args.stream().map(b -> call.as(b, element)).toList();
-                    return call.applyTolerant(cast, DataType.array(element), a -> new ArrayList<>(Arrays.asList(a)));
+                    return call.applyTolerant(cast, Types.arrayOf(element), a -> new ArrayList<>(Arrays.asList(a)));
                 }));
         add.accept(Fn.custom("map", 2, -1, "map(key STRING, value V, ...) → MAP<STRING, V>", "null values kept; NULL_MAP_KEY for a null key",
                 "a map of the keys to the values, in their order; DUPLICATED_MAP_KEY for a key given twice", NestedFunctions::makeMap));
         add.accept(Fn.custom("map_keys", 1, 1, "map_keys(MAP<STRING, V>) → ARRAY<STRING>", FunctionDef.NULL_IN_NULL_OUT,
                 "the map's keys, in its order", (call, args) -> {
                     Bound m = map(call, args.get(0));
-                    return call.apply(List.of(m), DataType.array(DataType.STRING), (Kernel.Unary) v -> new ArrayList<>(((Map<?, ?>) v).keySet()));
+                    return call.apply(List.of(m), Types.arrayOf(DataType.STRING), (Kernel.Unary) v -> new ArrayList<>(((Map<?, ?>) v).keySet()));
                 }));
         add.accept(Fn.custom("map_values", 1, 1, "map_values(MAP<STRING, V>) → ARRAY<V>", FunctionDef.NULL_IN_NULL_OUT,
                 "the map's values, in its order", (call, args) -> {
                     Bound m = map(call, args.get(0));
-                    return call.apply(List.of(m), DataType.array(m.type().element()), (Kernel.Unary) v -> new ArrayList<>(((Map<?, ?>) v).values()));
+                    return call.apply(List.of(m), Types.arrayOf(m.type().element()), (Kernel.Unary) v -> new ArrayList<>(((Map<?, ?>) v).values()));
                 }));
     }
 
@@ -76,13 +76,13 @@ final class NestedFunctions {
             }
         }
         DataType t = ConditionalFunctions.common(call, values);
-        DataType value = t == null ? DataType.STRING : t;
+        DataType value = t;
         List<Bound> cast = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             cast.add(call.as(keys.get(i), DataType.STRING));
             cast.add(call.as(values.get(i), value));
         }
-        return call.applyTolerant(cast, DataType.map(value), a -> {
+        return call.applyTolerant(cast, Types.mapOf(value), a -> {
             Map<String, Object> m = new java.util.LinkedHashMap<>();
             for (int i = 0; i < a.length; i += 2) {
                 if (a[i] == null) {
@@ -106,7 +106,7 @@ final class NestedFunctions {
 
     private static Bound element(Analyzer.Call call, List<Bound> args, boolean oneBased) {
         Bound x = nested(call, args.get(0));
-        DataType element = x.type().element();
+        DataType element = Types.element(x.type());
         if (x.type().kind() == Kind.MAP) {
             Bound key = call.as(args.get(1), DataType.STRING);
             return call.apply(List.of(x, key), element, (Kernel.Binary) (m, k) -> ((Map<?, ?>) m).get(k));
@@ -141,8 +141,11 @@ final class NestedFunctions {
         if (!Types.is(arr.type(), Kind.ARRAY)) {
             throw call.typeError("'" + arr.text() + "' is " + Types.name(arr.type()) + ", and array_contains needs an ARRAY");
         }
-        DataType element = arr.type().element();
-        if (element.isNested()) {
+        DataType element = Types.element(arr.type());
+        if (element == null && args.get(1).type() != null) { // ARRAY<VOID>: no element equals the value
+            return call.apply(List.of(arr, args.get(1)), DataType.BOOLEAN, (Kernel.Binary) (a, v) -> ((List<?>) a).isEmpty() ? false : null);
+        }
+        if (element != null && element.isNested()) {
             throw call.typeError("array_contains of " + element.ddl() + " elements is not supported yet");
         }
         if (args.get(1).type() == null) {

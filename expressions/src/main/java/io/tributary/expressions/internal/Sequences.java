@@ -39,7 +39,7 @@ final class Sequences {
         }
         DataType type = t == null ? DataType.INT : t;
         List<Bound> cast = args.stream().map(b -> call.as(b, type)).toList();
-        return call.apply(cast, DataType.array(type), v -> {
+        return call.apply(cast, Types.arrayOf(type), v -> {
             long a = ((Number) v[0]).longValue();
             long b = ((Number) v[1]).longValue();
             long step = v.length > 2 ? ((Number) v[2]).longValue() : a <= b ? 1 : -1;
@@ -86,7 +86,7 @@ final class Sequences {
             cast.add(step);
         }
         boolean byMonths = months;
-        return call.apply(cast, DataType.array(type), v -> {
+        return call.apply(cast, Types.arrayOf(type), v -> {
             long scale = dates ? Dates.MICROS_PER_DAY : 1;
             long a = ((Number) v[0]).longValue() * scale;
             long b = ((Number) v[1]).longValue() * scale;
