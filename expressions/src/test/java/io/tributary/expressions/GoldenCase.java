@@ -136,7 +136,7 @@ record GoldenCase(int row, String expression, String type, String value) {
             case MAP -> {
                 List<String> parts = new ArrayList<>();
                 for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-                    parts.add(escape((String) e.getKey()) + " -> " + canonical(e.getValue(), type.element()));
+                    parts.add(canonical(e.getKey(), type.keyType()) + " -> " + canonical(e.getValue(), type.element()));
                 }
                 yield "{" + String.join(", ", parts) + "}";
             }

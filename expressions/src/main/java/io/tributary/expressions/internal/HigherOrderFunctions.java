@@ -77,42 +77,40 @@ final class HigherOrderFunctions {
                         return out;
                     });
                 }));
-        add.accept(Fn.custom("map_filter", 2, 2, "map_filter(MAP<STRING, V>, (k STRING, v V) -> BOOLEAN) → MAP<STRING, V>",
+        add.accept(Fn.custom("map_filter", 2, 2, "map_filter(MAP<K, V>, (k K, v V) -> BOOLEAN) → MAP<K, V>",
                 "null if the map is null", "the entries for which the lambda is true", (call, args) -> {
                     Bound m = map(call, args.get(0));
-                    Bound.Lambda f = predicate(call, call.lambda(1, Arrays.asList(DataType.STRING, Types.element(m.type())), 2));
+                    Bound.Lambda f = predicate(call, call.lambda(1, Arrays.asList(m.type().keyType(), Types.element(m.type())), 2));
                     return call.higherOrder(List.of(m), 1, List.of(f), m.type(), (a, fn) -> {
-                        Map<String, Object> out = new LinkedHashMap<>();
+                        Map<Object, Object> out = new LinkedHashMap<>();
                         for (Map.Entry<?, ?> e : ((Map<?, ?>) a[0]).entrySet()) {
                             if (Boolean.TRUE.equals(fn[0].call(e.getKey(), e.getValue()))) {
-                                out.put((String) e.getKey(), e.getValue());
+                                out.put(e.getKey(), e.getValue());
                             }
                         }
                         return out;
                     });
                 }));
-        add.accept(Fn.custom("transform_values", 2, 2, "transform_values(MAP<STRING, V>, (k STRING, v V) -> W) → MAP<STRING, W>",
+        add.accept(Fn.custom("transform_values", 2, 2, "transform_values(MAP<K, V>, (k K, v V) -> W) → MAP<K, W>",
                 "null if the map is null", "each entry's value replaced by the lambda's", (call, args) -> {
                     Bound m = map(call, args.get(0));
-                    Bound.Lambda f = call.lambda(1, Arrays.asList(DataType.STRING, Types.element(m.type())), 2);
-                    return call.higherOrder(List.of(m), 1, List.of(f), Types.mapOf(f.type()), (a, fn) -> {
-                        Map<String, Object> out = new LinkedHashMap<>();
+                    Bound.Lambda f = call.lambda(1, Arrays.asList(m.type().keyType(), Types.element(m.type())), 2);
+                    return call.higherOrder(List.of(m), 1, List.of(f), Types.mapOf(m.type().keyType(), f.type()), (a, fn) -> {
+                        Map<Object, Object> out = new LinkedHashMap<>();
                         for (Map.Entry<?, ?> e : ((Map<?, ?>) a[0]).entrySet()) {
-                            out.put((String) e.getKey(), fn[0].call(e.getKey(), e.getValue()));
+                            out.put(e.getKey(), fn[0].call(e.getKey(), e.getValue()));
                         }
                         return out;
                     });
                 }));
-        add.accept(Fn.custom("transform_keys", 2, 2, "transform_keys(MAP<STRING, V>, (k STRING, v V) -> STRING) → MAP<STRING, V>",
+        add.accept(Fn.custom("transform_keys", 2, 2, "transform_keys(MAP<K, V>, (k K, v V) -> J) → MAP<J, V>",
                 "null if the map is null; NULL_MAP_KEY if the lambda gives null", "each entry's key replaced by the lambda's;"
                         + " DUPLICATED_MAP_KEY when two entries get one key", (call, args) -> {
                     Bound m = map(call, args.get(0));
-                    Bound.Lambda f = call.lambda(1, Arrays.asList(DataType.STRING, Types.element(m.type())), 2);
-                    if (f.type() != null && !Types.is(f.type(), Kind.STRING)) {
-                        throw call.typeError("a map's keys are text here, and the lambda of transform_keys gives " + Types.name(f.type()));
-                    }
-                    return call.higherOrder(List.of(m), 1, List.of(f), m.type(), (a, fn) -> {
-                        Map<String, Object> out = new LinkedHashMap<>();
+                    Bound.Lambda f = call.lambda(1, Arrays.asList(m.type().keyType(), Types.element(m.type())), 2);
+                    DataType keyType = MapFunctions.keyType(call, f.type());
+                    return call.higherOrder(List.of(m), 1, List.of(f), Types.mapOf(keyType, Types.element(m.type())), (a, fn) -> {
+                        Map<Object, Object> out = new LinkedHashMap<>();
                         for (Map.Entry<?, ?> e : ((Map<?, ?>) a[0]).entrySet()) {
                             Object k = fn[0].call(e.getKey(), e.getValue());
                             MapFunctions.put(out, k, e.getValue());

@@ -26,7 +26,7 @@ public final class Types {
         }
         return switch (t.kind()) {
             case ARRAY -> "ARRAY<" + name(t.element()) + ">";
-            case MAP -> "MAP<STRING, " + name(t.valueType()) + ">";
+            case MAP -> "MAP<" + name(t.keyType()) + ", " + name(t.valueType()) + ">";
             case STRUCT -> {
                 StringBuilder sb = new StringBuilder("STRUCT<");
                 for (io.tributary.schema.Field f : t.struct().fields()) {
@@ -51,6 +51,19 @@ public final class Types {
         };
     }
 
+    /** Whether {@code t} is or holds a MAP whose keys are not STRING: a table column here has text keys only. */
+    public static boolean holdsOtherKeys(DataType t) {
+        if (t == null || Intervals.isInterval(t)) {
+            return false;
+        }
+        return switch (t.kind()) {
+            case MAP -> !t.keyType().equals(DataType.STRING) || holdsOtherKeys(t.element());
+            case ARRAY -> holdsOtherKeys(t.element());
+            case STRUCT -> t.struct().fields().stream().anyMatch(f -> holdsOtherKeys(f.type()));
+            default -> false;
+        };
+    }
+
     /** {@code ARRAY<element>}, with a null element type (NULL's) as {@code ARRAY<VOID>}. */
     static DataType arrayOf(DataType element) {
         return DataType.array(element == null ? VOID : element);
@@ -59,6 +72,11 @@ public final class Types {
     /** {@code MAP<STRING, value>}, with a null value type (NULL's) as {@code MAP<STRING, VOID>}. */
     static DataType mapOf(DataType value) {
         return DataType.map(value == null ? VOID : value);
+    }
+
+    /** {@code MAP<key, value>}, with a null value type (NULL's) as VOID; a null key type (only NULL keys) as STRING. */
+    static DataType mapOf(DataType key, DataType value) {
+        return DataType.map(key == null ? DataType.STRING : key, value == null ? VOID : value);
     }
 
     /** An array's element type or a map's value type, null for VOID. */
@@ -78,7 +96,7 @@ public final class Types {
         if (to == null || from.kind() != to.kind() || Intervals.isInterval(from) || Intervals.isInterval(to)) {
             return false;
         }
-        return (from.kind() == Kind.ARRAY || from.kind() == Kind.MAP) && voidFits(from.element(), to.element());
+        return (from.kind() == Kind.ARRAY || from.kind() == Kind.MAP && from.keyType().equals(to.keyType())) && voidFits(from.element(), to.element());
     }
 
     static boolean integral(DataType t) {
