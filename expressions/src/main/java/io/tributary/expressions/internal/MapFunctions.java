@@ -132,14 +132,14 @@ final class MapFunctions {
     }
 
     /**
-     * The keys' type of a map made of keys of {@code t}: STRING for keys that are all NULL (which fail the row); a type error for
+     * The keys' type of a map made of keys of {@code t}: VOID for keys that are all NULL (which fail the row); a type error for
      * keys Spark cannot compare (maps), or that Tributary does not hold as keys yet (arrays, structs, binary, intervals).
      */
     static DataType keyType(Analyzer.Call call, DataType t) {
-        if (t == null) {
-            return DataType.STRING;
+        if (t == null || t.equals(Types.VOID)) {
+            return Types.VOID;
         }
-        if (t.isNested() || Types.is(t, Kind.BINARY) || Intervals.isInterval(t) || t.equals(Types.VOID)) {
+        if (t.isNested() || Types.is(t, Kind.BINARY) || Intervals.isInterval(t)) {
             throw call.typeError("a map's keys here are numbers, text, booleans, dates or timestamps, and " + call.name() + " gives keys of "
                     + Types.name(t));
         }

@@ -65,7 +65,8 @@ final class Sequences {
 
     /**
      * Dates or timestamps (the bounds' common type) by an interval, as Spark's {@code TemporalSequenceImpl}: element i is
-     * the start plus i times the step's months, then i times its microseconds; 1 day (or -1 day) by default.
+     * the start plus i times the step's months, then i times its microseconds (for dates, from the start's midnight, the
+     * day it falls on); 1 day (or -1 day) by default.
      */
     private static Bound temporal(Analyzer.Call call, List<Bound> args) {
         DataType type = Types.common(args.get(0).type(), args.get(1).type());
@@ -92,12 +93,9 @@ final class Sequences {
             long b = ((Number) v[1]).longValue() * scale;
             int stepMonths = byMonths ? (Integer) v[2] : 0;
             long stepMicros = v.length < 3 ? (a <= b ? 1 : -1) * Dates.MICROS_PER_DAY : byMonths ? 0 : (Long) v[2];
-            if (dates) {
-                stepMicros = stepMicros / Dates.MICROS_PER_DAY * Dates.MICROS_PER_DAY; // Spark steps dates by whole days
-                if (stepMonths == 0 && stepMicros == 0) {
-                    throw Failure.of("_LEGACY_ERROR_TEMP_3242", "sequence step must be an interval day to second of day granularity"
-                            + " if start and end values are dates");
-                }
+            if (dates && stepMonths == 0 && stepMicros / Dates.MICROS_PER_DAY == 0) {
+                throw Failure.of("_LEGACY_ERROR_TEMP_3242", "sequence step must be an interval day to second of day granularity"
+                        + " if start and end values are dates");
             }
             long estimated = stepMicros + stepMonths * 28 * Dates.MICROS_PER_DAY;
             if (!(estimated > 0 && a <= b || estimated < 0 && a >= b || estimated == 0 && a == b)) {
@@ -113,7 +111,7 @@ final class Sequences {
                 if (out.size() >= MAX_LENGTH) {
                     throw Failure.of("COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER", "sequence would have more than " + MAX_LENGTH + " elements");
                 }
-                out.add(dates ? (Object) (int) (x / scale) : (Object) x);
+                out.add(dates ? (Object) (int) Math.floorDiv(x, scale) : (Object) x);
             }
         });
     }
