@@ -8,8 +8,8 @@ import java.util.function.Consumer;
 
 /**
  * {@code sequence(start, stop[, step])} as Spark 4.2 has it: whole numbers of the bounds' wider type by a whole step
- * (1 or -1 by default), or dates or timestamps by an interval (of months or whole days for dates; 1 day or -1 day by
- * default), each element the start plus a multiple of the step, up to and including the stop.
+ * (1 or -1 by default), or dates or timestamps by an interval (for dates, of months or at least a day; 1 day or -1 day
+ * by default), each element the start plus a multiple of the step, up to and including the stop.
  */
 final class Sequences {
     /** Spark's longest array (ByteArrayMethods.MAX_ROUNDED_ARRAY_LENGTH). */
@@ -97,7 +97,7 @@ final class Sequences {
                 throw Failure.of("_LEGACY_ERROR_TEMP_3242", "sequence step must be an interval day to second of day granularity"
                         + " if start and end values are dates");
             }
-            long estimated = stepMicros + stepMonths * 28 * Dates.MICROS_PER_DAY;
+            long estimated = stepMicros + (long) stepMonths * 28 * Dates.MICROS_PER_DAY; // Spark's estimate: 28 days a month
             if (!(estimated > 0 && a <= b || estimated < 0 && a >= b || estimated == 0 && a == b)) {
                 throw dates ? boundary(Dates.format((int) (a / scale)), Dates.format((int) (b / scale)), v.length < 3 ? stepMicros / scale : v[2])
                         : boundary(a, b, v.length < 3 ? stepMicros : v[2]);

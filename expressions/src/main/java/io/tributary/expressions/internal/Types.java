@@ -74,7 +74,7 @@ public final class Types {
         return DataType.map(value == null ? VOID : value);
     }
 
-    /** {@code MAP<key, value>}, with a null value type (NULL's) as VOID; a null key type (only NULL keys) as STRING. */
+    /** {@code MAP<key, value>}, with a null value type (NULL's) as VOID; a null key type as STRING. */
     static DataType mapOf(DataType key, DataType value) {
         return DataType.map(key == null ? DataType.STRING : key, value == null ? VOID : value);
     }
