@@ -55,6 +55,17 @@ class GeneratorsTest {
     }
 
     @Test
+    void explodingAMapOfNumberKeysGivesNumberKeys() {
+        SqlQuery q = SqlQuery.parse("SELECT id, k * 10 AS tens, v FROM source LATERAL VIEW explode(map(id, 'seven', id + 1, 'eight')) t AS k, v");
+        Transform t = Transform.compileAs(SCHEMA, q.sourceAlias(), List.of(q.lateralViews().get(0).text()), null,
+                q.select().stream().map(SqlQuery.Part::text).toList());
+        assertThat(t.output().toDdl()).isEqualTo("id INT, tens INT, v STRING");
+        assertThat(rows(t, ROW)).containsExactly("7|70|seven", "7|80|eight");
+        assertThatThrownBy(() -> Transform.compile(SCHEMA, null, List.of("map(id, 1) AS m"))).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("\"map(id, 1) AS m\" is MAP<INT, INT>, and a table column's map keys are text here");
+    }
+
+    @Test
     void aFailingElementFailsTheWholeInputRow() {
         SqlQuery q = SqlQuery.parse("SELECT id, cast(c AS INT) AS n FROM source LATERAL VIEW explode(codes) t AS c");
         Transform t = Transform.compileAs(SCHEMA, q.sourceAlias(), List.of(q.lateralViews().get(0).text()), null,

@@ -11,6 +11,8 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -113,7 +115,9 @@ record GoldenCase(int row, String expression, String type, String value) {
                 }
                 yield sb.toString();
             }
-            case TIMESTAMP, TIMESTAMP_NTZ -> Instant.ofEpochSecond(Math.floorDiv((Long) v, 1_000_000L), Math.floorMod((Long) v, 1_000_000L) * 1000).toString();
+            case TIMESTAMP -> Instant.ofEpochSecond(Math.floorDiv((Long) v, 1_000_000L), Math.floorMod((Long) v, 1_000_000L) * 1000).toString();
+            case TIMESTAMP_NTZ -> LocalDateTime.ofEpochSecond(Math.floorDiv((Long) v, 1_000_000L),
+                    (int) Math.floorMod((Long) v, 1_000_000L) * 1000, ZoneOffset.UTC).toString();
             case ARRAY -> {
                 List<String> parts = new ArrayList<>();
                 for (Object e : (List<?>) v) {
@@ -132,7 +136,7 @@ record GoldenCase(int row, String expression, String type, String value) {
             case MAP -> {
                 List<String> parts = new ArrayList<>();
                 for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-                    parts.add(escape((String) e.getKey()) + " -> " + canonical(e.getValue(), type.element()));
+                    parts.add(canonical(e.getKey(), type.keyType()) + " -> " + canonical(e.getValue(), type.element()));
                 }
                 yield "{" + String.join(", ", parts) + "}";
             }

@@ -109,4 +109,15 @@ class TransformTest {
         assertThatThrownBy(() -> Transform.compile(INPUT, null, List.of("ts - ts AS d"))).isInstanceOf(TributaryException.class)
                 .hasMessageContaining("\"ts - ts AS d\" is an INTERVAL DAY TO SECOND, which a table cannot hold");
     }
+
+    @Test
+    void anArrayOfNullsIsNoColumnUntilItsElementsHaveAType() {
+        assertThatThrownBy(() -> Transform.compile(INPUT, null, List.of("array(NULL) AS a"))).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("\"array(NULL) AS a\" is ARRAY<VOID>").hasMessageContaining("DELTA_COMPLEX_TYPE_COLUMN_CONTAINS_NULL_TYPE");
+        assertThatThrownBy(() -> Transform.compile(INPUT, null, List.of("map(user, NULL) AS m"))).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("is MAP<STRING, VOID>");
+        Transform t = Transform.compile(INPUT, null, List.of("concat(array(id), array(NULL)) AS a", "array(array(), array(amt)) AS n"));
+        assertThat(t.output().toDdl()).isEqualTo("a ARRAY<INT>, n ARRAY<ARRAY<DOUBLE>>");
+        assertThat(t.apply(new Object[] {1, "a", 2.5, 0L, null})).containsExactly(java.util.Arrays.asList(1, null), List.of(List.of(), List.of(2.5)));
+    }
 }

@@ -3,10 +3,11 @@ package io.tributary.schema;
 import java.util.Objects;
 
 /**
- * A column type, as Spark's DDL names it: the primitive types, STRUCT, ARRAY and MAP with STRING
- * keys. {@code precision} and {@code scale} matter for {@link Kind#DECIMAL} only, {@code struct}
- * for {@link Kind#STRUCT}, {@code element} for {@link Kind#ARRAY} (the element type) and
- * {@link Kind#MAP} (the value type). As in Spark's DDL, array elements and map values may be null.
+ * A column type, as Spark's DDL names it: the primitive types, STRUCT, ARRAY and MAP. {@code precision}
+ * and {@code scale} matter for {@link Kind#DECIMAL} only, {@code struct} for {@link Kind#STRUCT},
+ * {@code element} for {@link Kind#ARRAY} (the element type) and {@link Kind#MAP} (the value type), {@code key}
+ * for a {@link Kind#MAP} whose keys are not STRING (null for STRING keys, the only keys a table column has here).
+ * As in Spark's DDL, array elements and map values may be null.
  *
  * <p>In-memory representation of values (the same as Delta Kernel's column vectors use):
  * BYTE {@code Byte}, SHORT {@code Short}, INT {@code Integer}, LONG {@code Long}, FLOAT
@@ -14,10 +15,10 @@ import java.util.Objects;
  * {@code String}, BOOLEAN {@code Boolean}, DATE {@code Integer} days since 1970-01-01,
  * TIMESTAMP and TIMESTAMP_NTZ {@code Long} microseconds since 1970-01-01T00:00 (UTC for
  * TIMESTAMP), BINARY {@code byte[]}, STRUCT {@code Object[]} in the order of {@link #struct()},
- * ARRAY a {@code java.util.List} of element values, MAP a {@code java.util.Map} from String to
- * values that keeps the keys' order (a {@code LinkedHashMap}).
+ * ARRAY a {@code java.util.List} of element values, MAP a {@code java.util.Map} from its keys' values
+ * (String for STRING keys) to values that keeps the keys' order (a {@code LinkedHashMap}).
  */
-public record DataType(Kind kind, int precision, int scale, Schema struct, DataType element) {
+public record DataType(Kind kind, int precision, int scale, Schema struct, DataType element, DataType key) {
     public enum Kind { BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, STRING, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ, BINARY, STRUCT,
         ARRAY, MAP }
 
@@ -36,6 +37,14 @@ public record DataType(Kind kind, int precision, int scale, Schema struct, DataT
 
     public DataType {
         Objects.requireNonNull(kind, "kind");
+        if (key != null && key.kind == Kind.STRING && key.precision == 0) {
+            key = null; // STRING keys are the default: MAP<STRING, V> is one type however it was made
+        }
+    }
+
+    /** A type of no MAP keys of its own: every kind but a MAP of keys other than STRING. */
+    public DataType(Kind kind, int precision, int scale, Schema struct, DataType element) {
+        this(kind, precision, scale, struct, element, null);
     }
 
     private static DataType of(Kind kind) {
@@ -60,9 +69,19 @@ public record DataType(Kind kind, int precision, int scale, Schema struct, DataT
         return new DataType(Kind.MAP, 0, 0, null, Objects.requireNonNull(value, "value"));
     }
 
+    /** {@code MAP<key, value>}; its values may be null, its keys never. */
+    public static DataType map(DataType key, DataType value) {
+        return new DataType(Kind.MAP, 0, 0, null, Objects.requireNonNull(value, "value"), Objects.requireNonNull(key, "key"));
+    }
+
     /** The type of a MAP's values. */
     public DataType valueType() {
         return element;
+    }
+
+    /** The type of a MAP's keys (STRING unless the map was made with others); null for other kinds. */
+    public DataType keyType() {
+        return kind != Kind.MAP ? null : key == null ? STRING : key;
     }
 
     /** True for STRUCT, ARRAY and MAP. */
@@ -79,7 +98,7 @@ public record DataType(Kind kind, int precision, int scale, Schema struct, DataT
             case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
             case STRUCT -> structDdl();
             case ARRAY -> "ARRAY<" + element.ddl() + ">";
-            case MAP -> "MAP<STRING, " + element.ddl() + ">";
+            case MAP -> "MAP<" + keyType().ddl() + ", " + element.ddl() + ">";
             default -> kind.name();
         };
     }

@@ -152,7 +152,7 @@ public final class Schema {
     }
 
     /** A column name as DDL writes it: plain, or in backticks when it needs them. */
-    static String quote(String name) {
+    public static String quote(String name) {
         return PLAIN_NAME.matcher(name).matches() ? name : "`" + name.replace("`", "``") + "`";
     }
 

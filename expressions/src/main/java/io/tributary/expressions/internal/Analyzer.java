@@ -266,6 +266,9 @@ public final class Analyzer {
         if (b.type() == null) {
             return new Bound.Literal(null, to, b.text());
         }
+        if (Types.voidFits(b.type(), to)) {
+            return new Bound.Apply("cast", List.of(b), (Kernel.Unary) v -> v, false, to, b.text());
+        }
         if (!implicitlyCastable(b.type(), to)) {
             throw ExpressionErrors.typeMismatch(source, at.position(), at.text(),
                     "'" + b.text() + "' is " + Types.name(b.type()) + " where " + to.ddl() + " is expected; cast it: CAST(" + b.text() + " AS " + to.ddl() + ")");

@@ -88,10 +88,7 @@ final class ArrayFunctions {
         add.accept(Fn.custom("array_repeat", 2, 2, "array_repeat(element T, count INT) → ARRAY<T>", "null if count is null; a null element repeated",
                 "the element count times (none for a count below 1)", (call, args) -> {
                     Bound e = args.get(0);
-                    if (e.type() == null) {
-                        throw call.typeError("array_repeat of NULL is an ARRAY<VOID> in Spark; cast the NULL to the element type");
-                    }
-                    return call.applyTolerant(List.of(e, call.as(args.get(1), DataType.INT)), DataType.array(e.type()), v -> v[1] == null ? null
+                    return call.applyTolerant(List.of(e, call.as(args.get(1), DataType.INT)), Types.arrayOf(e.type()), v -> v[1] == null ? null
                             : new ArrayList<>(Collections.nCopies(Math.max(0, (Integer) v[1]), v[0])));
                 }));
         add.accept(Fn.custom("arrays_zip", 1, -1, "arrays_zip(ARRAY<T>, ARRAY<U>, ...) → ARRAY<STRUCT<...>>", FunctionDef.NULL_IN_NULL_OUT,
@@ -127,7 +124,7 @@ final class ArrayFunctions {
                 (sign > 0 ? "the greatest" : "the least") + " non-null element; NaN above every number", (call, args) -> {
                     Bound a = array(call, args.get(0));
                     Comparator<Object> order = Orderings.of(call, a.type().element());
-                    return call.apply(List.of(a), a.type().element(), (Kernel.Unary) v -> {
+                    return call.apply(List.of(a), Types.element(a.type()), (Kernel.Unary) v -> {
                         Object best = null;
                         for (Object e : (List<?>) v) {
                             if (e != null && (best == null || sign * order.compare(e, best) > 0)) {
@@ -182,12 +179,18 @@ final class ArrayFunctions {
 
     private static Bound zip(Analyzer.Call call, List<Bound> args) {
         List<Field> fields = new ArrayList<>();
+        boolean nullArgument = false;
         for (int i = 0; i < args.size(); i++) {
-            Bound a = array(call, args.get(i));
+            Bound a = args.get(i);
+            nullArgument |= a.type() == null;
+            DataType element = a.type() == null ? Types.VOID : array(call, a).type().element();
             String name = a instanceof Bound.Column c && c.path().length == 0 ? c.text() : Integer.toString(i);
-            fields.add(new Field(name, a.type().element(), true));
+            fields.add(new Field(name, element, true));
         }
-        return call.apply(args, DataType.array(DataType.struct(new Schema(fields))), v -> {
+        if (nullArgument) {
+            return new Bound.Literal(null, Types.arrayOf(DataType.struct(new Schema(fields))), call.text());
+        }
+        return call.apply(args, Types.arrayOf(DataType.struct(new Schema(fields))), v -> {
             int n = 0;
             for (Object a : v) {
                 n = Math.max(n, ((List<?>) a).size());

@@ -131,6 +131,9 @@ final class ArraySetFunctions {
     /** The value looked for, as the array's element type; a type error when it has none in common. */
     private static Bound element(Analyzer.Call call, Bound array, Bound value) {
         DataType e = array.type().element();
+        if (e.equals(Types.VOID)) {
+            return value; // the array holds nulls only, which equal nothing
+        }
         if (value.type() != null && !value.type().equals(e) && (e.isNested() || Types.common(e, value.type()) == null)) {
             throw call.typeError("'" + value.text() + "' is " + Types.name(value.type()) + ", and the array's elements are " + e.ddl());
         }
@@ -147,7 +150,7 @@ final class ArraySetFunctions {
             array(call, b);
             DataType e = b.type().element();
             DataType next = element == null ? e : Types.numeric(element) && Types.numeric(e) ? Types.common(element, e)
-                    : element.equals(e) ? e : null;
+                    : Types.voidFits(e, element) ? element : Types.voidFits(element, e) ? e : null;
             if (next == null) {
                 throw call.typeError(call.name() + " needs arrays of one element type, and the arguments are "
                         + String.join(", ", args.stream().map(a -> Types.name(a.type())).toList()));
@@ -160,8 +163,8 @@ final class ArraySetFunctions {
 
     /** {@code b}, an ARRAY, with its elements cast to {@code element}. */
     static Bound asArray(Analyzer.Call call, Bound b, DataType element) {
-        DataType to = DataType.array(element);
-        if (b.type() == null || b.type().equals(to)) {
+        DataType to = Types.arrayOf(element);
+        if (b.type() == null || Types.voidFits(b.type(), to)) {
             return call.as(b, to);
         }
         DataType from = b.type().element();

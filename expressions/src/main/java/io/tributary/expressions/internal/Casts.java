@@ -279,7 +279,7 @@ public final class Casts {
             case MAP -> {
                 StringBuilder sb = new StringBuilder("{");
                 for (java.util.Map.Entry<?, ?> e : ((java.util.Map<?, ?>) v).entrySet()) {
-                    sb.append(sb.length() > 1 ? ", " : "").append(e.getKey()).append(" -> ")
+                    sb.append(sb.length() > 1 ? ", " : "").append(toText(e.getKey(), type.keyType())).append(" -> ")
                             .append(e.getValue() == null ? "null" : toText(e.getValue(), type.element()));
                 }
                 yield sb.append('}').toString();

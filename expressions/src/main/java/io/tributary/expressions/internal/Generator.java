@@ -121,7 +121,7 @@ public final class Generator {
                 fields.add(new Field(f.name(), f.type(), true));
             }
         } else if (isMap) {
-            fields.add(new Field("key", DataType.STRING, isOuter));
+            fields.add(new Field("key", t.keyType(), isOuter));
             fields.add(new Field("value", t.valueType(), true));
         } else {
             fields.add(new Field("col", t.element(), true));

@@ -3,6 +3,7 @@ package io.tributary.expressions.internal;
 import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +30,8 @@ final class HigherOrderFunctions {
         add.accept(Fn.custom("transform", 2, 2, "transform(ARRAY<T>, (x T[, i INT]) -> U) → ARRAY<U>", "null if the array is null",
                 "the lambda's value for each element (and its 0-based index)", (call, args) -> {
                     Bound arr = array(call, args.get(0));
-                    Bound.Lambda f = call.lambda(1, List.of(arr.type().element(), DataType.INT), 1);
-                    return call.higherOrder(List.of(arr), 1, List.of(f), DataType.array(f.type()), (a, fn) -> {
+                    Bound.Lambda f = call.lambda(1, Arrays.asList(Types.element(arr.type()), DataType.INT), 1);
+                    return call.higherOrder(List.of(arr), 1, List.of(f), Types.arrayOf(f.type()), (a, fn) -> {
                         List<?> in = (List<?>) a[0];
                         List<Object> out = new ArrayList<>(in.size());
                         for (int i = 0; i < in.size(); i++) {
@@ -42,7 +43,7 @@ final class HigherOrderFunctions {
         add.accept(Fn.custom("filter", 2, 2, "filter(ARRAY<T>, (x T[, i INT]) -> BOOLEAN) → ARRAY<T>", "null if the array is null",
                 "the elements for which the lambda is true", (call, args) -> {
                     Bound arr = array(call, args.get(0));
-                    Bound.Lambda f = predicate(call, call.lambda(1, List.of(arr.type().element(), DataType.INT), 1));
+                    Bound.Lambda f = predicate(call, call.lambda(1, Arrays.asList(Types.element(arr.type()), DataType.INT), 1));
                     return call.higherOrder(List.of(arr), 1, List.of(f), arr.type(), (a, fn) -> {
                         List<?> in = (List<?>) a[0];
                         List<Object> out = new ArrayList<>();
@@ -64,8 +65,8 @@ final class HigherOrderFunctions {
                 "the lambda over the elements at each index, the shorter array padded with nulls", (call, args) -> {
                     Bound l = array(call, args.get(0));
                     Bound r = array(call, args.get(1));
-                    Bound.Lambda f = call.lambda(2, List.of(l.type().element(), r.type().element()), 2);
-                    return call.higherOrder(List.of(l, r), 2, List.of(f), DataType.array(f.type()), (a, fn) -> {
+                    Bound.Lambda f = call.lambda(2, Arrays.asList(Types.element(l.type()), Types.element(r.type())), 2);
+                    return call.higherOrder(List.of(l, r), 2, List.of(f), Types.arrayOf(f.type()), (a, fn) -> {
                         List<?> x = (List<?>) a[0];
                         List<?> y = (List<?>) a[1];
                         int n = Math.max(x.size(), y.size());
@@ -76,42 +77,40 @@ final class HigherOrderFunctions {
                         return out;
                     });
                 }));
-        add.accept(Fn.custom("map_filter", 2, 2, "map_filter(MAP<STRING, V>, (k STRING, v V) -> BOOLEAN) → MAP<STRING, V>",
+        add.accept(Fn.custom("map_filter", 2, 2, "map_filter(MAP<K, V>, (k K, v V) -> BOOLEAN) → MAP<K, V>",
                 "null if the map is null", "the entries for which the lambda is true", (call, args) -> {
                     Bound m = map(call, args.get(0));
-                    Bound.Lambda f = predicate(call, call.lambda(1, List.of(DataType.STRING, m.type().valueType()), 2));
+                    Bound.Lambda f = predicate(call, call.lambda(1, Arrays.asList(m.type().keyType(), Types.element(m.type())), 2));
                     return call.higherOrder(List.of(m), 1, List.of(f), m.type(), (a, fn) -> {
-                        Map<String, Object> out = new LinkedHashMap<>();
+                        Map<Object, Object> out = new LinkedHashMap<>();
                         for (Map.Entry<?, ?> e : ((Map<?, ?>) a[0]).entrySet()) {
                             if (Boolean.TRUE.equals(fn[0].call(e.getKey(), e.getValue()))) {
-                                out.put((String) e.getKey(), e.getValue());
+                                out.put(e.getKey(), e.getValue());
                             }
                         }
                         return out;
                     });
                 }));
-        add.accept(Fn.custom("transform_values", 2, 2, "transform_values(MAP<STRING, V>, (k STRING, v V) -> W) → MAP<STRING, W>",
+        add.accept(Fn.custom("transform_values", 2, 2, "transform_values(MAP<K, V>, (k K, v V) -> W) → MAP<K, W>",
                 "null if the map is null", "each entry's value replaced by the lambda's", (call, args) -> {
                     Bound m = map(call, args.get(0));
-                    Bound.Lambda f = call.lambda(1, List.of(DataType.STRING, m.type().valueType()), 2);
-                    return call.higherOrder(List.of(m), 1, List.of(f), DataType.map(f.type()), (a, fn) -> {
-                        Map<String, Object> out = new LinkedHashMap<>();
+                    Bound.Lambda f = call.lambda(1, Arrays.asList(m.type().keyType(), Types.element(m.type())), 2);
+                    return call.higherOrder(List.of(m), 1, List.of(f), Types.mapOf(m.type().keyType(), f.type()), (a, fn) -> {
+                        Map<Object, Object> out = new LinkedHashMap<>();
                         for (Map.Entry<?, ?> e : ((Map<?, ?>) a[0]).entrySet()) {
-                            out.put((String) e.getKey(), fn[0].call(e.getKey(), e.getValue()));
+                            out.put(e.getKey(), fn[0].call(e.getKey(), e.getValue()));
                         }
                         return out;
                     });
                 }));
-        add.accept(Fn.custom("transform_keys", 2, 2, "transform_keys(MAP<STRING, V>, (k STRING, v V) -> STRING) → MAP<STRING, V>",
+        add.accept(Fn.custom("transform_keys", 2, 2, "transform_keys(MAP<K, V>, (k K, v V) -> J) → MAP<J, V>",
                 "null if the map is null; NULL_MAP_KEY if the lambda gives null", "each entry's key replaced by the lambda's;"
                         + " DUPLICATED_MAP_KEY when two entries get one key", (call, args) -> {
                     Bound m = map(call, args.get(0));
-                    Bound.Lambda f = call.lambda(1, List.of(DataType.STRING, m.type().valueType()), 2);
-                    if (f.type() != null && !Types.is(f.type(), Kind.STRING)) {
-                        throw call.typeError("a map's keys are text here, and the lambda of transform_keys gives " + Types.name(f.type()));
-                    }
-                    return call.higherOrder(List.of(m), 1, List.of(f), m.type(), (a, fn) -> {
-                        Map<String, Object> out = new LinkedHashMap<>();
+                    Bound.Lambda f = call.lambda(1, Arrays.asList(m.type().keyType(), Types.element(m.type())), 2);
+                    DataType keyType = MapFunctions.keyType(call, f.type());
+                    return call.higherOrder(List.of(m), 1, List.of(f), Types.mapOf(keyType, Types.element(m.type())), (a, fn) -> {
+                        Map<Object, Object> out = new LinkedHashMap<>();
                         for (Map.Entry<?, ?> e : ((Map<?, ?>) a[0]).entrySet()) {
                             Object k = fn[0].call(e.getKey(), e.getValue());
                             MapFunctions.put(out, k, e.getValue());
@@ -126,7 +125,7 @@ final class HigherOrderFunctions {
                 + " gave null for one", exists ? "whether the lambda is true for some element" : "whether the lambda is true for every element",
                 (call, args) -> {
                     Bound arr = array(call, args.get(0));
-                    Bound.Lambda f = predicate(call, call.lambda(1, List.of(arr.type().element()), 1));
+                    Bound.Lambda f = predicate(call, call.lambda(1, Arrays.asList(Types.element(arr.type())), 1));
                     return call.higherOrder(List.of(arr), 1, List.of(f), DataType.BOOLEAN, (a, fn) -> {
                         boolean sawNull = false;
                         for (Object e : (List<?>) a[0]) {
@@ -148,14 +147,14 @@ final class HigherOrderFunctions {
         if (zero == null) {
             throw call.typeError("the start value of " + call.name() + " is a value, not a lambda function");
         }
-        Bound.Lambda merge = call.lambda(2, List.of(zero.type(), arr.type().element()), 2);
+        Bound.Lambda merge = call.lambda(2, Arrays.asList(zero.type(), Types.element(arr.type())), 2);
         if (!java.util.Objects.equals(merge.type(), zero.type())) {
             throw call.typeError("the merge function of " + call.name() + " gives " + Types.name(merge.type()) + " and the start value '" + zero.text()
                     + "' is " + Types.name(zero.type()) + "; they must be of one type: cast the start value");
         }
         List<Bound.Lambda> fns = new ArrayList<>(List.of(merge));
         if (args.size() == 4) {
-            fns.add(call.lambda(3, List.of(zero.type()), 1));
+            fns.add(call.lambda(3, Arrays.asList(zero.type()), 1));
         }
         DataType type = fns.get(fns.size() - 1).type();
         boolean finish = fns.size() == 2;

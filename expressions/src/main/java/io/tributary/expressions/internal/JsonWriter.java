@@ -72,7 +72,7 @@ final class JsonWriter {
             case MAP -> {
                 g.writeStartObject();
                 for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-                    g.writeFieldName((String) e.getKey());
+                    g.writeFieldName(Casts.toText(e.getKey(), type.keyType()));
                     value(g, type.valueType(), e.getValue());
                 }
                 g.writeEndObject();

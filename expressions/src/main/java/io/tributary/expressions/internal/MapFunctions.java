@@ -21,69 +21,75 @@ final class MapFunctions {
     }
 
     static void register(Consumer<FunctionDef> add) {
-        add.accept(Fn.custom("map_entries", 1, 1, "map_entries(MAP<STRING, V>) → ARRAY<STRUCT<key: STRING, value: V>>", FunctionDef.NULL_IN_NULL_OUT,
+        add.accept(Fn.custom("map_entries", 1, 1, "map_entries(MAP<K, V>) → ARRAY<STRUCT<key: K, value: V>>", FunctionDef.NULL_IN_NULL_OUT,
                 "the map's entries as structs, in its order", (call, args) -> {
                     Bound m = map(call, args.get(0));
-                    return call.apply(List.of(m), entries(m.type().valueType()), (Kernel.Unary) v -> {
+                    return call.apply(List.of(m), entries(m.type().keyType(), m.type().valueType()), (Kernel.Unary) v -> {
                         List<Object> out = new ArrayList<>();
                         ((Map<?, ?>) v).forEach((k, x) -> out.add(new Object[] {k, x}));
                         return out;
                     });
                 }));
-        add.accept(Fn.custom("map_contains_key", 2, 2, "map_contains_key(MAP<STRING, V>, key STRING) → BOOLEAN", FunctionDef.NULL_IN_NULL_OUT,
+        add.accept(Fn.custom("map_contains_key", 2, 2, "map_contains_key(MAP<K, V>, key K) → BOOLEAN", FunctionDef.NULL_IN_NULL_OUT,
                 "whether the map has the key", (call, args) -> {
                     Bound m = map(call, args.get(0));
                     if (args.get(1).type() == null) {
                         throw call.typeError("map_contains_key cannot look for NULL: a map's key is never null");
                     }
-                    return call.apply(List.of(m, call.as(args.get(1), DataType.STRING)), DataType.BOOLEAN,
+                    return call.apply(List.of(m, call.as(args.get(1), m.type().keyType())), DataType.BOOLEAN,
                             (Kernel.Binary) (x, k) -> ((Map<?, ?>) x).containsKey(k));
                 }));
-        add.accept(Fn.custom("map_concat", 0, -1, "map_concat(MAP<STRING, V>, ...) → MAP<STRING, V>", FunctionDef.NULL_IN_NULL_OUT,
+        add.accept(Fn.custom("map_concat", 0, -1, "map_concat(MAP<K, V>, ...) → MAP<K, V>", FunctionDef.NULL_IN_NULL_OUT,
                 "the maps' entries in one map; DUPLICATED_MAP_KEY for a key in two", (call, args) -> {
+                    List<Bound> keys = new ArrayList<>();
                     List<Bound> values = new ArrayList<>();
                     for (Bound b : args) {
                         map(call, b);
-                        values.add(new Bound.Literal(null, b.type().valueType(), b.text()));
+                        keys.add(new Bound.Literal(null, b.type().keyType(), b.text()));
+                        values.add(new Bound.Literal(null, Types.element(b.type()), b.text()));
                     }
-                    DataType value = ConditionalFunctions.common(call, values);
-                    DataType type = DataType.map(value == null ? DataType.STRING : value);
+                    DataType type = Types.mapOf(ConditionalFunctions.common(call, keys), ConditionalFunctions.common(call, values));
                     List<Bound> cast = args.stream().map(b -> asMap(call, b, type)).toList();
                     return call.apply(cast, type, v -> {
-                        Map<String, Object> out = new LinkedHashMap<>();
+                        Map<Object, Object> out = new LinkedHashMap<>();
                         for (Object m : v) {
                             ((Map<?, ?>) m).forEach((k, x) -> put(out, k, x));
                         }
                         return out;
                     });
                 }));
-        add.accept(Fn.custom("map_from_arrays", 2, 2, "map_from_arrays(keys ARRAY<STRING>, values ARRAY<V>) → MAP<STRING, V>",
+        add.accept(Fn.custom("map_from_arrays", 2, 2, "map_from_arrays(keys ARRAY<K>, values ARRAY<V>) → MAP<K, V>",
                 FunctionDef.NULL_IN_NULL_OUT, "the keys mapped to the values at the same index; the arrays must be as long", (call, args) -> {
-                    Bound keys = ArraySetFunctions.asArray(call, HigherOrderFunctions.array(call, args.get(0)), DataType.STRING);
+                    Bound keys = HigherOrderFunctions.array(call, args.get(0));
+                    DataType keyType = keyType(call, Types.element(keys.type()));
+                    if (args.get(1).type() == null) {
+                        return new Bound.Literal(null, Types.mapOf(keyType, null), call.text());
+                    }
                     Bound values = HigherOrderFunctions.array(call, args.get(1));
-                    return call.apply(List.of(keys, values), DataType.map(values.type().element()), (Kernel.Binary) (k, x) -> {
+                    return call.apply(List.of(keys, values), Types.mapOf(keyType, Types.element(values.type())), (Kernel.Binary) (k, x) -> {
                         List<?> ks = (List<?>) k;
                         List<?> xs = (List<?>) x;
                         if (ks.size() != xs.size()) {
                             throw Failure.of("_LEGACY_ERROR_TEMP_2128", "map_from_arrays needs arrays of one length, not " + ks.size() + " and " + xs.size());
                         }
-                        Map<String, Object> out = new LinkedHashMap<>();
+                        Map<Object, Object> out = new LinkedHashMap<>();
                         for (int i = 0; i < ks.size(); i++) {
                             put(out, ks.get(i), xs.get(i));
                         }
                         return out;
                     });
                 }));
-        add.accept(Fn.custom("map_from_entries", 1, 1, "map_from_entries(ARRAY<STRUCT<STRING, V>>) → MAP<STRING, V>",
+        add.accept(Fn.custom("map_from_entries", 1, 1, "map_from_entries(ARRAY<STRUCT<K, V>>) → MAP<K, V>",
                 "null if the array or one of its entries is null", "a map of the structs' first fields to their second", (call, args) -> {
                     Bound a = HigherOrderFunctions.array(call, args.get(0));
                     DataType e = a.type().element();
-                    if (!Types.is(e, Kind.STRUCT) || e.struct().size() != 2 || !Types.is(e.struct().field(0).type(), Kind.STRING)) {
-                        throw call.typeError("map_from_entries needs an ARRAY of STRUCTs of a text key and a value, and '" + a.text() + "' is "
+                    if (!Types.is(e, Kind.STRUCT) || e.struct().size() != 2) {
+                        throw call.typeError("map_from_entries needs an ARRAY of STRUCTs of a key and a value, and '" + a.text() + "' is "
                                 + Types.name(a.type()));
                     }
-                    return call.apply(List.of(a), DataType.map(e.struct().field(1).type()), (Kernel.Unary) v -> {
-                        Map<String, Object> out = new LinkedHashMap<>();
+                    DataType keyType = keyType(call, e.struct().field(0).type());
+                    return call.apply(List.of(a), Types.mapOf(keyType, e.struct().field(1).type()), (Kernel.Unary) v -> {
+                        Map<Object, Object> out = new LinkedHashMap<>();
                         for (Object entry : (List<?>) v) {
                             if (entry == null) {
                                 return null;
@@ -103,8 +109,8 @@ final class MapFunctions {
                     if (cast.size() < 3) {
                         cast.add(new Bound.Literal(":", DataType.STRING, "':'"));
                     }
-                    return call.apply(cast, DataType.map(DataType.STRING), v -> {
-                        Map<String, Object> out = new LinkedHashMap<>();
+                    return call.apply(cast, Types.mapOf(DataType.STRING), v -> {
+                        Map<Object, Object> out = new LinkedHashMap<>();
                         for (String pair : Pattern.compile((String) v[1]).split((String) v[0], -1)) {
                             String[] kv = Pattern.compile((String) v[2]).split(pair, 2);
                             put(out, kv[0], kv.length > 1 ? kv[1] : null);
@@ -115,28 +121,43 @@ final class MapFunctions {
     }
 
     /** {@code key} mapped to {@code value} in {@code out}; NULL_MAP_KEY for a null key, DUPLICATED_MAP_KEY for one already there. */
-    static void put(Map<String, Object> out, Object key, Object value) {
+    static void put(Map<Object, Object> out, Object key, Object value) {
         if (key == null) {
             throw Failure.of("NULL_MAP_KEY", "a map's key is null");
         }
         if (out.containsKey(key)) {
             throw Failure.of("DUPLICATED_MAP_KEY", "the key '" + key + "' is given twice");
         }
-        out.put((String) key, value);
+        out.put(key, value);
     }
 
-    private static DataType entries(DataType value) {
-        return DataType.array(DataType.struct(new Schema(List.of(new Field("key", DataType.STRING, false), new Field("value", value, true)))));
+    /**
+     * The keys' type of a map made of keys of {@code t}: VOID for keys that are all NULL (which fail the row); a type error for
+     * keys Spark cannot compare (maps), or that Tributary does not hold as keys yet (arrays, structs, binary, intervals).
+     */
+    static DataType keyType(Analyzer.Call call, DataType t) {
+        if (t == null || t.equals(Types.VOID)) {
+            return Types.VOID;
+        }
+        if (t.isNested() || Types.is(t, Kind.BINARY) || Intervals.isInterval(t)) {
+            throw call.typeError("a map's keys here are numbers, text, booleans, dates or timestamps, and " + call.name() + " gives keys of "
+                    + Types.name(t));
+        }
+        return t;
+    }
+
+    private static DataType entries(DataType key, DataType value) {
+        return Types.arrayOf(DataType.struct(new Schema(List.of(new Field("key", key, false), new Field("value", value, true)))));
     }
 
     private static Bound asMap(Analyzer.Call call, Bound b, DataType to) {
-        if (b.type() == null || b.type().equals(to)) {
+        if (b.type() == null || Types.voidFits(b.type(), to)) {
             return call.as(b, to);
         }
         Kernel.Unary cast = Casts.kernel(b.type().valueType(), to.valueType());
         return new Bound.Apply("cast", List.of(b), (Kernel.Unary) v -> {
-            Map<String, Object> out = new LinkedHashMap<>();
-            ((Map<?, ?>) v).forEach((k, x) -> out.put((String) k, x == null ? null : cast.apply1(x)));
+            Map<Object, Object> out = new LinkedHashMap<>();
+            ((Map<?, ?>) v).forEach((k, x) -> out.put(k, x == null ? null : cast.apply1(x)));
             return out;
         }, false, to, b.text());
     }

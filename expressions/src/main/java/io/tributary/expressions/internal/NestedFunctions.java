@@ -15,10 +15,10 @@ final class NestedFunctions {
     }
 
     static void register(Consumer<FunctionDef> add) {
-        add.accept(Fn.custom("[]", 2, 2, "arr[i INT] → element, map[key STRING] → value", FunctionDef.NULL_IN_NULL_OUT,
+        add.accept(Fn.custom("[]", 2, 2, "arr[i INT] → element, map[key K] → value", FunctionDef.NULL_IN_NULL_OUT,
                 "an array's element by 0-based index (INVALID_ARRAY_INDEX past its end), a map's value by key (null if absent)",
                 (call, args) -> element(call, args, false)));
-        add.accept(Fn.custom("element_at", 2, 2, "element_at(arr, i INT) → element, element_at(map, key STRING) → value",
+        add.accept(Fn.custom("element_at", 2, 2, "element_at(arr, i INT) → element, element_at(map, key K) → value",
                 FunctionDef.NULL_IN_NULL_OUT, "an array's element by 1-based index (negative from the end; INVALID_ARRAY_INDEX_IN_ELEMENT_AT"
                         + " past its end), a map's value by key (null if absent)", (call, args) -> element(call, args, true)));
         add.accept(Fn.custom("size", 1, 1, "size(ARRAY or MAP) → INT", FunctionDef.NULL_IN_NULL_OUT, "the number of elements or entries",
@@ -35,21 +35,21 @@ final class NestedFunctions {
         add.accept(Fn.custom("array", 0, -1, "array(T, ...) → ARRAY<T>", "null elements kept", "an array of the values",
                 (call, args) -> {
                     DataType t = ConditionalFunctions.common(call, args);
-                    DataType element = t == null ? DataType.STRING : t;
+                    DataType element = t;
                     List<Bound> cast = args.stream().map(b -> call.as(b, element)).toList();
-                    return call.applyTolerant(cast, DataType.array(element), a -> new ArrayList<>(Arrays.asList(a)));
+                    return call.applyTolerant(cast, Types.arrayOf(element), a -> new ArrayList<>(Arrays.asList(a)));
                 }));
-        add.accept(Fn.custom("map", 2, -1, "map(key STRING, value V, ...) → MAP<STRING, V>", "null values kept; NULL_MAP_KEY for a null key",
+        add.accept(Fn.custom("map", 2, -1, "map(key K, value V, ...) → MAP<K, V>", "null values kept; NULL_MAP_KEY for a null key",
                 "a map of the keys to the values, in their order; DUPLICATED_MAP_KEY for a key given twice", NestedFunctions::makeMap));
-        add.accept(Fn.custom("map_keys", 1, 1, "map_keys(MAP<STRING, V>) → ARRAY<STRING>", FunctionDef.NULL_IN_NULL_OUT,
+        add.accept(Fn.custom("map_keys", 1, 1, "map_keys(MAP<K, V>) → ARRAY<K>", FunctionDef.NULL_IN_NULL_OUT,
                 "the map's keys, in its order", (call, args) -> {
                     Bound m = map(call, args.get(0));
-                    return call.apply(List.of(m), DataType.array(DataType.STRING), (Kernel.Unary) v -> new ArrayList<>(((Map<?, ?>) v).keySet()));
+                    return call.apply(List.of(m), Types.arrayOf(m.type().keyType()), (Kernel.Unary) v -> new ArrayList<>(((Map<?, ?>) v).keySet()));
                 }));
-        add.accept(Fn.custom("map_values", 1, 1, "map_values(MAP<STRING, V>) → ARRAY<V>", FunctionDef.NULL_IN_NULL_OUT,
+        add.accept(Fn.custom("map_values", 1, 1, "map_values(MAP<K, V>) → ARRAY<V>", FunctionDef.NULL_IN_NULL_OUT,
                 "the map's values, in its order", (call, args) -> {
                     Bound m = map(call, args.get(0));
-                    return call.apply(List.of(m), DataType.array(m.type().element()), (Kernel.Unary) v -> new ArrayList<>(((Map<?, ?>) v).values()));
+                    return call.apply(List.of(m), Types.arrayOf(m.type().element()), (Kernel.Unary) v -> new ArrayList<>(((Map<?, ?>) v).values()));
                 }));
     }
 
@@ -69,29 +69,18 @@ final class NestedFunctions {
         for (int i = 0; i < args.size(); i++) {
             (i % 2 == 0 ? keys : values).add(args.get(i));
         }
-        for (Bound k : keys) {
-            if (k.type() != null && !Types.is(k.type(), Kind.STRING)) {
-                throw call.typeError("a map's keys are text here, and '" + k.text() + "' is " + Types.name(k.type()) + "; cast it: CAST("
-                        + k.text() + " AS STRING)");
-            }
-        }
+        DataType keyType = MapFunctions.keyType(call, ConditionalFunctions.common(call, keys));
         DataType t = ConditionalFunctions.common(call, values);
-        DataType value = t == null ? DataType.STRING : t;
+        DataType value = t;
         List<Bound> cast = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
-            cast.add(call.as(keys.get(i), DataType.STRING));
+            cast.add(call.as(keys.get(i), keyType));
             cast.add(call.as(values.get(i), value));
         }
-        return call.applyTolerant(cast, DataType.map(value), a -> {
-            Map<String, Object> m = new java.util.LinkedHashMap<>();
+        return call.applyTolerant(cast, Types.mapOf(keyType, value), a -> {
+            Map<Object, Object> m = new java.util.LinkedHashMap<>();
             for (int i = 0; i < a.length; i += 2) {
-                if (a[i] == null) {
-                    throw Failure.of("NULL_MAP_KEY", "a map's key is null");
-                }
-                if (m.containsKey(a[i])) {
-                    throw Failure.of("DUPLICATED_MAP_KEY", "the key '" + a[i] + "' is given twice");
-                }
-                m.put((String) a[i], a[i + 1]);
+                MapFunctions.put(m, a[i], a[i + 1]);
             }
             return m;
         });
@@ -106,9 +95,9 @@ final class NestedFunctions {
 
     private static Bound element(Analyzer.Call call, List<Bound> args, boolean oneBased) {
         Bound x = nested(call, args.get(0));
-        DataType element = x.type().element();
+        DataType element = Types.element(x.type());
         if (x.type().kind() == Kind.MAP) {
-            Bound key = call.as(args.get(1), DataType.STRING);
+            Bound key = call.as(args.get(1), x.type().keyType());
             return call.apply(List.of(x, key), element, (Kernel.Binary) (m, k) -> ((Map<?, ?>) m).get(k));
         }
         if (args.get(1).type() != null && !Types.integral(args.get(1).type())) {
@@ -141,8 +130,11 @@ final class NestedFunctions {
         if (!Types.is(arr.type(), Kind.ARRAY)) {
             throw call.typeError("'" + arr.text() + "' is " + Types.name(arr.type()) + ", and array_contains needs an ARRAY");
         }
-        DataType element = arr.type().element();
-        if (element.isNested()) {
+        DataType element = Types.element(arr.type());
+        if (element == null && args.get(1).type() != null) { // ARRAY<VOID>: no element equals the value
+            return call.apply(List.of(arr, args.get(1)), DataType.BOOLEAN, (Kernel.Binary) (a, v) -> ((List<?>) a).isEmpty() ? false : null);
+        }
+        if (element != null && element.isNested()) {
             throw call.typeError("array_contains of " + element.ddl() + " elements is not supported yet");
         }
         if (args.get(1).type() == null) {

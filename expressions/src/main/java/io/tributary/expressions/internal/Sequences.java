@@ -8,8 +8,8 @@ import java.util.function.Consumer;
 
 /**
  * {@code sequence(start, stop[, step])} as Spark 4.2 has it: whole numbers of the bounds' wider type by a whole step
- * (1 or -1 by default), or dates by an interval of months or whole days (1 day or -1 day by default), each element
- * the start plus a multiple of the step, up to and including the stop.
+ * (1 or -1 by default), or dates or timestamps by an interval (for dates, of months or at least a day; 1 day or -1 day
+ * by default), each element the start plus a multiple of the step, up to and including the stop.
  */
 final class Sequences {
     /** Spark's longest array (ByteArrayMethods.MAX_ROUNDED_ARRAY_LENGTH). */
@@ -19,7 +19,7 @@ final class Sequences {
     }
 
     static void register(Consumer<FunctionDef> add) {
-        add.accept(Fn.custom("sequence", 2, 3, "sequence(start, stop[, step]) → ARRAY (whole numbers, or DATEs by an interval)",
+        add.accept(Fn.custom("sequence", 2, 3, "sequence(start, stop[, step]) → ARRAY (whole numbers, or DATEs or TIMESTAMPs by an interval)",
                 FunctionDef.NULL_IN_NULL_OUT, "start, start + step ... up to stop; IllegalArgumentException (Spark's bare"
                         + " exception) when the step leads away from stop", Sequences::resolve));
     }
@@ -27,8 +27,8 @@ final class Sequences {
     private static Bound resolve(Analyzer.Call call, List<Bound> args) {
         Bound start = args.get(0);
         Bound stop = args.get(1);
-        if (Types.is(start.type(), Kind.DATE) || Types.is(stop.type(), Kind.DATE)) {
-            return dates(call, args);
+        if (temporal(start.type()) || temporal(stop.type())) {
+            return temporal(call, args);
         }
         DataType t = null;
         for (Bound b : args) {
@@ -39,7 +39,7 @@ final class Sequences {
         }
         DataType type = t == null ? DataType.INT : t;
         List<Bound> cast = args.stream().map(b -> call.as(b, type)).toList();
-        return call.apply(cast, DataType.array(type), v -> {
+        return call.apply(cast, Types.arrayOf(type), v -> {
             long a = ((Number) v[0]).longValue();
             long b = ((Number) v[1]).longValue();
             long step = v.length > 2 ? ((Number) v[2]).longValue() : a <= b ? 1 : -1;
@@ -63,51 +63,67 @@ final class Sequences {
         });
     }
 
-    private static Bound dates(Analyzer.Call call, List<Bound> args) {
-        Bound start = call.as(args.get(0), DataType.DATE);
-        Bound stop = call.as(args.get(1), DataType.DATE);
-        List<Bound> cast = new ArrayList<>(List.of(start, stop));
+    /**
+     * Dates or timestamps (the bounds' common type) by an interval, as Spark's {@code TemporalSequenceImpl}: element i is
+     * the start plus i times the step's months, then i times its microseconds (for dates, from the start's midnight, the
+     * day it falls on); 1 day (or -1 day) by default.
+     */
+    private static Bound temporal(Analyzer.Call call, List<Bound> args) {
+        DataType type = Types.common(args.get(0).type(), args.get(1).type());
+        if (type == null || !(Types.is(type, Kind.DATE) || Types.is(type, Kind.TIMESTAMP) || Types.is(type, Kind.TIMESTAMP_NTZ))) {
+            throw call.typeError("sequence needs whole numbers, dates or timestamps of one type, and '" + args.get(0).text() + "' is "
+                    + Types.name(args.get(0).type()) + ", '" + args.get(1).text() + "' " + Types.name(args.get(1).type()));
+        }
+        boolean dates = Types.is(type, Kind.DATE);
+        List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), type), call.as(args.get(1), type)));
         boolean months = false;
         if (args.size() == 3) {
             Bound step = args.get(2);
             if (!Intervals.isInterval(step.type())) {
-                throw call.typeError("a sequence of dates steps by an interval (INTERVAL 1 DAY, INTERVAL 1 MONTH), and '" + step.text() + "' is "
-                        + Types.name(step.type()));
+                throw call.typeError("a sequence of " + (dates ? "dates" : "timestamps") + " steps by an interval (INTERVAL 1 DAY,"
+                        + " INTERVAL 1 MONTH), and '" + step.text() + "' is " + Types.name(step.type()));
             }
             months = !Intervals.isDayTime(step.type());
             cast.add(step);
         }
         boolean byMonths = months;
-        return call.apply(cast, DataType.array(DataType.DATE), v -> {
-            int a = (Integer) v[0];
-            int b = (Integer) v[1];
-            long step;
-            if (v.length < 3) {
-                step = a <= b ? 1 : -1;
-            } else if (byMonths) {
-                step = (Integer) v[2];
-            } else {
-                long micros = (Long) v[2];
-                if (micros % Dates.MICROS_PER_DAY != 0) {
-                    throw Failure.of("SEQUENCE_WRONG_INPUT_TYPES", "a sequence of dates steps by whole days, not " + micros + " microseconds");
-                }
-                step = micros / Dates.MICROS_PER_DAY;
+        return call.apply(cast, Types.arrayOf(type), v -> {
+            long scale = dates ? Dates.MICROS_PER_DAY : 1;
+            long a = ((Number) v[0]).longValue() * scale;
+            long b = ((Number) v[1]).longValue() * scale;
+            int stepMonths = byMonths ? (Integer) v[2] : 0;
+            long stepMicros = v.length < 3 ? (a <= b ? 1 : -1) * Dates.MICROS_PER_DAY : byMonths ? 0 : (Long) v[2];
+            if (dates && stepMonths == 0 && stepMicros / Dates.MICROS_PER_DAY == 0) {
+                throw Failure.of("_LEGACY_ERROR_TEMP_3242", "sequence step must be an interval day to second of day granularity"
+                        + " if start and end values are dates");
             }
-            if (!(step > 0 && a <= b || step < 0 && a >= b || step == 0 && a == b)) {
-                throw boundary(Dates.format(a), Dates.format(b), step);
+            long estimated = stepMicros + (long) stepMonths * 28 * Dates.MICROS_PER_DAY; // Spark's estimate: 28 days a month
+            if (!(estimated > 0 && a <= b || estimated < 0 && a >= b || estimated == 0 && a == b)) {
+                throw dates ? boundary(Dates.format((int) (a / scale)), Dates.format((int) (b / scale)), v.length < 3 ? stepMicros / scale : v[2])
+                        : boundary(a, b, v.length < 3 ? stepMicros : v[2]);
             }
             List<Object> out = new ArrayList<>();
             for (long i = 0;; i++) {
-                long x = byMonths ? Dates.addMonths(a, (int) (i * step)) : a + i * step;
-                if (step > 0 ? x > b : step < 0 ? x < b : i > 0) {
+                long x = at(a, i * stepMonths, i * stepMicros);
+                if (estimated > 0 ? x > b : estimated < 0 ? x < b : i > 0) {
                     return out;
                 }
                 if (out.size() >= MAX_LENGTH) {
                     throw Failure.of("COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER", "sequence would have more than " + MAX_LENGTH + " elements");
                 }
-                out.add((int) x);
+                out.add(dates ? (Object) (int) Math.floorDiv(x, scale) : (Object) x);
             }
         });
+    }
+
+    /** The instant {@code micros} moved by whole months (in UTC, a month end kept in range) and then by microseconds. */
+    private static long at(long micros, long months, long plusMicros) {
+        long shifted = months == 0 ? micros : Dates.micros(Dates.dateTime(micros).plusMonths(months));
+        return shifted + plusMicros;
+    }
+
+    private static boolean temporal(DataType t) {
+        return Types.is(t, Kind.DATE) || Types.is(t, Kind.TIMESTAMP) || Types.is(t, Kind.TIMESTAMP_NTZ);
     }
 
     private static Failure boundary(Object start, Object stop, Object step) {

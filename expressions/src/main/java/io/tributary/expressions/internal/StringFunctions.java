@@ -91,7 +91,7 @@ final class StringFunctions {
         List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING),
                 args.size() > 2 ? call.as(args.get(2), INT) : new Bound.Literal(-1, INT, "-1")));
         Pattern fixed = cast.get(1) instanceof Bound.Literal l && l.value() != null ? Predicates.regex(call, (String) l.value()) : null;
-        return call.apply(cast, DataType.array(STRING), a -> {
+        return call.apply(cast, Types.arrayOf(STRING), a -> {
             String s = (String) a[0];
             Pattern p = fixed != null ? fixed : Pattern.compile((String) a[1]);
             int limit = (Integer) a[2];

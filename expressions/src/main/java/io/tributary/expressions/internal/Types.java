@@ -6,16 +6,97 @@ import io.tributary.schema.DataType.Kind;
 /**
  * Spark 4.2's ANSI type rules: numeric precedence, the decimal a whole number widens to, the wider
  * of two types ({@code findWiderTypeForTwo}) and the decimal results of arithmetic
- * ({@code DecimalPrecision}, with {@code allowPrecisionLoss}). A null type is the type of NULL (Spark's VOID).
+ * ({@code DecimalPrecision}, with {@code allowPrecisionLoss}). A null type is the type of NULL (Spark's VOID); inside an
+ * array or a map ({@code array(NULL)}: {@code ARRAY<VOID>}) it is the marker {@link #VOID}, as a table cannot hold it.
  */
 public final class Types {
     static final int MAX_PRECISION = 38;
+    /** VOID as an array's element or a map's value: a BINARY of precision -1, which no column has. */
+    static final DataType VOID = new DataType(Kind.BINARY, -1, 0, null, null);
 
     private Types() {
     }
 
     public static String name(DataType t) {
-        return t == null ? "VOID" : Intervals.isInterval(t) ? Intervals.name(t) : t.ddl();
+        if (t == null || t.equals(VOID)) {
+            return "VOID";
+        }
+        if (Intervals.isInterval(t)) {
+            return Intervals.name(t);
+        }
+        return switch (t.kind()) {
+            case ARRAY -> "ARRAY<" + name(t.element()) + ">";
+            case MAP -> "MAP<" + name(t.keyType()) + ", " + name(t.valueType()) + ">";
+            case STRUCT -> {
+                StringBuilder sb = new StringBuilder("STRUCT<");
+                for (io.tributary.schema.Field f : t.struct().fields()) {
+                    sb.append(sb.length() > "STRUCT<".length() ? ", " : "").append(io.tributary.schema.Schema.quote(f.name())).append(": ")
+                            .append(name(f.type())).append(f.nullable() ? "" : " NOT NULL");
+                }
+                yield sb.append('>').toString();
+            }
+            default -> t.ddl();
+        };
+    }
+
+    /** Whether {@code t} is VOID or holds it (an array or map of VOID, a struct with a VOID field): a table cannot hold it. */
+    public static boolean holdsVoid(DataType t) {
+        if (t == null || t.equals(VOID)) {
+            return true;
+        }
+        return switch (t.kind()) {
+            case ARRAY, MAP -> holdsVoid(t.element());
+            case STRUCT -> t.struct().fields().stream().anyMatch(f -> holdsVoid(f.type()));
+            default -> false;
+        };
+    }
+
+    /** Whether {@code t} is or holds a MAP whose keys are not STRING: a table column here has text keys only. */
+    public static boolean holdsOtherKeys(DataType t) {
+        if (t == null || Intervals.isInterval(t)) {
+            return false;
+        }
+        return switch (t.kind()) {
+            case MAP -> !t.keyType().equals(DataType.STRING) || holdsOtherKeys(t.element());
+            case ARRAY -> holdsOtherKeys(t.element());
+            case STRUCT -> t.struct().fields().stream().anyMatch(f -> holdsOtherKeys(f.type()));
+            default -> false;
+        };
+    }
+
+    /** {@code ARRAY<element>}, with a null element type (NULL's) as {@code ARRAY<VOID>}. */
+    static DataType arrayOf(DataType element) {
+        return DataType.array(element == null ? VOID : element);
+    }
+
+    /** {@code MAP<STRING, value>}, with a null value type (NULL's) as {@code MAP<STRING, VOID>}. */
+    static DataType mapOf(DataType value) {
+        return DataType.map(value == null ? VOID : value);
+    }
+
+    /** {@code MAP<key, value>}, with a null value type (NULL's) as VOID; a null key type as STRING. */
+    static DataType mapOf(DataType key, DataType value) {
+        return DataType.map(key == null ? DataType.STRING : key, value == null ? VOID : value);
+    }
+
+    /** An array's element type or a map's value type, null for VOID. */
+    static DataType element(DataType nested) {
+        DataType e = nested.element();
+        return VOID.equals(e) ? null : e;
+    }
+
+    /**
+     * Whether values of {@code from} are values of {@code to} as they are: {@code from} is {@code to} with VOID in some places
+     * ({@code ARRAY<VOID>} is an {@code ARRAY<INT>} whose elements are all null), so the cast between them changes nothing.
+     */
+    static boolean voidFits(DataType from, DataType to) {
+        if (from == null || from.equals(VOID) || from.equals(to)) {
+            return true;
+        }
+        if (to == null || from.kind() != to.kind() || Intervals.isInterval(from) || Intervals.isInterval(to)) {
+            return false;
+        }
+        return (from.kind() == Kind.ARRAY || from.kind() == Kind.MAP && from.keyType().equals(to.keyType())) && voidFits(from.element(), to.element());
     }
 
     static boolean integral(DataType t) {
@@ -38,7 +119,7 @@ public final class Types {
     }
 
     static boolean is(DataType t, Kind k) {
-        return t != null && t.kind() == k && !Intervals.isInterval(t);
+        return t != null && t.kind() == k && !Intervals.isInterval(t) && !t.equals(VOID);
     }
 
     private static int rank(DataType t) {
@@ -129,8 +210,14 @@ public final class Types {
         if (a == null) {
             return b;
         }
-        if (b == null || a.equals(b)) {
+        if (b == null || a.equals(b) || b.equals(VOID)) {
             return a;
+        }
+        if (a.equals(VOID)) {
+            return b;
+        }
+        if (voidFits(a, b) || voidFits(b, a)) {
+            return voidFits(a, b) ? b : a;
         }
         if (Intervals.isInterval(a) || Intervals.isInterval(b)) {
             return Intervals.common(a, b);
