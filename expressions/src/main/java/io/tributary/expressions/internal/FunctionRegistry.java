@@ -24,6 +24,7 @@ public final class FunctionRegistry {
         DateFunctions.register(FunctionRegistry::add);
         HashFunctions.register(FunctionRegistry::add);
         NestedFunctions.register(FunctionRegistry::add);
+        StructFunctions.register(FunctionRegistry::add);
         ArrayFunctions.register(FunctionRegistry::add);
         ArraySetFunctions.register(FunctionRegistry::add);
         Sequences.register(FunctionRegistry::add);

@@ -105,6 +105,9 @@ final class NestedFunctions {
     }
 
     private static Bound element(Analyzer.Call call, List<Bound> args, boolean oneBased) {
+        if (!oneBased && Types.is(args.get(0).type(), Kind.STRUCT)) {
+            return StructFunctions.subscript(call, args.get(0), args.get(1));
+        }
         Bound x = nested(call, args.get(0));
         DataType element = x.type().element();
         if (x.type().kind() == Kind.MAP) {
@@ -142,8 +145,9 @@ final class NestedFunctions {
             throw call.typeError("'" + arr.text() + "' is " + Types.name(arr.type()) + ", and array_contains needs an ARRAY");
         }
         DataType element = arr.type().element();
-        if (element.isNested()) {
-            throw call.typeError("array_contains of " + element.ddl() + " elements is not supported yet");
+        if (StructFunctions.holdsMap(element)) {
+            throw call.typeError("[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] array_contains cannot compare values of " + element.ddl()
+                    + ": maps have no equality in Spark");
         }
         if (args.get(1).type() == null) {
             throw call.typeError("array_contains cannot look for NULL; use exists(arr, x -> x IS NULL) in Spark, or test the elements");

@@ -132,6 +132,9 @@ public final class Types {
         if (b == null || a.equals(b)) {
             return a;
         }
+        if (a.isNested() || b.isNested()) {
+            return NestedTypes.common(a, b, true);
+        }
         if (Intervals.isInterval(a) || Intervals.isInterval(b)) {
             return Intervals.common(a, b);
         }
