@@ -173,7 +173,7 @@ class TransformScenarioTest {
 
         String table = dir.resolve("out").toString();
         assertThat(DeltaTables.schema(table).orElseThrow().toDdl())
-                .isEqualTo("id INT, info STRUCT<name: STRING, ids: ARRAY<INT>>, u STRING, s STRUCT<id: INT, amt: STRING>");
+                .isEqualTo("id INT, info STRUCT<name: STRING, ids: ARRAY<INT> NOT NULL>, u STRING, s STRUCT<id: INT, amt: STRING>");
         assertThat(DeltaTables.readRows(table)).extracting(r -> {
             Object[] info = (Object[]) r[1];
             Object[] s = (Object[]) r[3];
