@@ -33,6 +33,17 @@ class ExpressionErrorsTest {
     }
 
     @Test
+    void mapsAreNeitherComparedNorHashedAndStructsNeedTheirFieldsNamedOnce() {
+        assertThat(refusal("map('a', id) = map('a', 1)")).contains("[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE]").contains("MAP<STRING, INT>")
+                .contains("position 1");
+        assertThat(refusal("named_struct('m', map('a', id)) IN (named_struct('m', map('a', 1)))")).contains("INVALID_ORDERING_TYPE");
+        assertThat(refusal("hash(array(map('a', id)))")).contains("[DATATYPE_MISMATCH.HASH_MAP_TYPE]").contains("map_entries");
+        assertThat(refusal("struct(id, ID)")).contains("names a field twice (id, ID)").contains("named_struct");
+        assertThat(refusal("named_struct('a', id)['b']")).contains("[FIELD_NOT_FOUND]").contains("its fields are a");
+        assertThat(refusal("struct(id, NULL)")).contains("col2").contains("CAST(NULL AS INT)");
+    }
+
+    @Test
     void anUnknownFunctionIsNamed() {
         assertThat(refusal("soundex(user)")).contains("unknown function 'soundex'").contains("docs/transform.md");
     }

@@ -54,6 +54,15 @@ class StreamStaticJoinTest {
     }
 
     @Test
+    void aStructOrArrayKeyIsComparedRowByRowAsSparkComparesStructs() {
+        StreamStaticJoin j = join("struct(user, amt) = struct(u.user, u.limit) OR array(user) = array(u.segment)", Type.INNER);
+        assertThat(j.hashed()).isFalse();
+        assertThat(show(j.apply(new Object[] {1, "bob", 100.0}), 4)).containsExactly("[1, bob, 100.0, bronze]");
+        assertThat(show(j.apply(new Object[] {2, "gold", 1.0}), 4)).containsExactly("[2, gold, 1.0, gold]");
+        assertThat(j.apply(new Object[] {3, null, 0.0})).as("a struct holding nulls is not null: null fields compare equal").hasSize(1);
+    }
+
+    @Test
     void aNonEquiConditionComparesEveryRow() {
         StreamStaticJoin j = join("amt > u.limit", Type.INNER);
         assertThat(j.hashed()).isFalse();

@@ -149,4 +149,35 @@ class TransformScenarioTest {
         assertThat(DeltaTables.readRows(table)).extracting(r -> r[1] + "|" + r[3]).as("count_if(amt > 4) per group")
                 .containsExactlyInAnyOrder("a|1", "b|1", "c|0");
     }
+
+    @Test
+    void structSelectItemsLandAsStructColumnsAndStructsCompare() {
+        Workspace ws = workspace(SPEC.replace("""
+                  where: "user IS NOT NULL AND cast(amt AS DOUBLE) > 0"
+                  select:
+                    - id
+                    - "lower(trim(user)) AS user"
+                    - "cast(amt AS DECIMAL(10,2)) AS amt"
+                    - "to_date(ts) AS day"
+                """, """
+                  where: "user IS NOT NULL AND struct(id, user) <> struct(3, 'Bob') AND array(id) NOT IN (array(4))"
+                  select:
+                    - id
+                    - "named_struct('name', lower(trim(user)), 'ids', array(id, id * 10)) AS info"
+                    - "struct(id, user).user AS u"
+                    - "struct(id, amt) AS s"
+                """));
+        addInput(ws);
+
+        ws.tributary("run").assertOk();
+
+        String table = dir.resolve("out").toString();
+        assertThat(DeltaTables.schema(table).orElseThrow().toDdl())
+                .isEqualTo("id INT, info STRUCT<name: STRING, ids: ARRAY<INT> NOT NULL>, u STRING, s STRUCT<id: INT, amt: STRING>");
+        assertThat(DeltaTables.readRows(table)).extracting(r -> {
+            Object[] info = (Object[]) r[1];
+            Object[] s = (Object[]) r[3];
+            return r[0] + "|" + info[0] + "|" + info[1] + "|" + r[2] + "|" + s[0] + "|" + s[1];
+        }).containsExactlyInAnyOrder("1|ann|[1, 10]|  Ann |1|5.5", "5|dee|[5, 50]|DEE|5|12.345");
+    }
 }

@@ -157,6 +157,9 @@ public final class Analyzer {
     }
 
     private Bound field(Bound base, String name, Node at) {
+        if (Types.is(base.type(), Kind.ARRAY) && Types.is(base.type().element(), Kind.STRUCT)) {
+            return arrayField(base, name, at);
+        }
         if (!Types.is(base.type(), Kind.STRUCT)) {
             throw ExpressionErrors.typeMismatch(source, at.position(), at.text(),
                     "'" + base.text() + "' is " + Types.name(base.type()) + ", not a STRUCT, so it has no field '" + name + "'");
@@ -175,6 +178,22 @@ public final class Analyzer {
         }
         int fi = i;
         return new Bound.Apply("." + name, List.of(base), (Kernel.Unary) v -> ((Object[]) v)[fi], false, type, text);
+    }
+
+    /** {@code a.f} of an array of structs: the array of each element's field f, as Spark's {@code GetArrayStructFields}. */
+    private Bound arrayField(Bound base, String name, Node at) {
+        Schema struct = base.type().element().struct();
+        int i = struct.indexOf(name);
+        if (i < 0) {
+            throw ExpressionErrors.unknownField(source, at.position(), name, base.text(), struct.fields().stream().map(Field::name).toList());
+        }
+        return new Bound.Apply("." + name, List.of(base), (Kernel.Unary) v -> {
+            List<Object> out = new ArrayList<>();
+            for (Object e : (List<?>) v) {
+                out.add(e == null ? null : ((Object[]) e)[i]);
+            }
+            return out;
+        }, false, DataType.array(struct.field(i).type()), base.text() + "." + name);
     }
 
     private Bound call(Node.Call c) {
@@ -268,6 +287,9 @@ public final class Analyzer {
         }
         if (Types.voidFits(b.type(), to)) {
             return new Bound.Apply("cast", List.of(b), (Kernel.Unary) v -> v, false, to, b.text());
+        }
+        if (b.type().isNested() && NestedTypes.castable(b.type(), to)) {
+            return new Bound.Apply("cast", List.of(b), NestedTypes.cast(b.type(), to), false, to, b.text());
         }
         if (!implicitlyCastable(b.type(), to)) {
             throw ExpressionErrors.typeMismatch(source, at.position(), at.text(),

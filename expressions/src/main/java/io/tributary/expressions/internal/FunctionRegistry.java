@@ -24,6 +24,7 @@ public final class FunctionRegistry {
         DateFunctions.register(FunctionRegistry::add);
         HashFunctions.register(FunctionRegistry::add);
         NestedFunctions.register(FunctionRegistry::add);
+        StructFunctions.register(FunctionRegistry::add);
         ArrayFunctions.register(FunctionRegistry::add);
         ArraySetFunctions.register(FunctionRegistry::add);
         Sequences.register(FunctionRegistry::add);
@@ -74,7 +75,8 @@ public final class FunctionRegistry {
         }
         for (String op : List.of("=", "<", "<=", ">", ">=")) {
             add(Fn.custom(op, 2, 2, "a " + op + " b → BOOLEAN", FunctionDef.NULL_IN_NULL_OUT,
-                    "comparison (also ==, <>, != ); NaN equals NaN and is above every double", Predicates::compare));
+                    "comparison (also ==, <>, != ); NaN equals NaN and is above every double; arrays element by element,"
+                            + " structs field by field; INVALID_ORDERING_TYPE for maps", Predicates::compare));
         }
         add(Fn.custom("<=>", 2, 2, "a <=> b → BOOLEAN", "never null: true when both are null",
                 "null-safe equality (also IS [NOT] DISTINCT FROM, IS [NOT] TRUE/FALSE)", Predicates::compare));

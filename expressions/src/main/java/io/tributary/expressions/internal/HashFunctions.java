@@ -51,8 +51,9 @@ final class HashFunctions {
         Hashing.Feed[] feeds = new Hashing.Feed[args.size()];
         for (int i = 0; i < feeds.length; i++) {
             DataType t = args.get(i).type();
-            if (t != null && t.isNested()) {
-                throw call.typeError("hashing " + t.ddl() + " values is not supported yet");
+            if (StructFunctions.holdsMap(t)) {
+                throw call.typeError("[DATATYPE_MISMATCH.HASH_MAP_TYPE] " + call.name() + " cannot hash " + t.ddl()
+                        + ": Spark hashes no maps; hash their entries (map_entries) instead");
             }
             feeds[i] = t == null ? null : Hashing.feed(t);
         }

@@ -35,7 +35,53 @@ final class Hashing {
                     : bytes(v -> ((BigDecimal) v).unscaledValue().toByteArray());
             case STRING -> bytes(v -> ((String) v).getBytes(StandardCharsets.UTF_8));
             case BINARY -> bytes(v -> (byte[]) v);
+            case ARRAY -> elements(feed(type.element()));
+            case STRUCT -> fields(type.struct().fields().stream().map(f -> feed(f.type())).toArray(Feed[]::new));
             default -> throw new IllegalArgumentException("no hash of " + type);
+        };
+    }
+
+    /** An array's elements, each hashed with the hash so far as its seed; a null element leaves it as it is, as in Spark. */
+    private static Feed elements(Feed element) {
+        return new Feed() {
+            public int murmur(Object v, int seed) {
+                int h = seed;
+                for (Object e : (java.util.List<?>) v) {
+                    h = e == null ? h : element.murmur(e, h);
+                }
+                return h;
+            }
+
+            public long xx(Object v, long seed) {
+                long h = seed;
+                for (Object e : (java.util.List<?>) v) {
+                    h = e == null ? h : element.xx(e, h);
+                }
+                return h;
+            }
+        };
+    }
+
+    /** A struct's fields in order, as {@link #elements} hashes an array's. */
+    private static Feed fields(Feed[] fields) {
+        return new Feed() {
+            public int murmur(Object v, int seed) {
+                int h = seed;
+                Object[] s = (Object[]) v;
+                for (int i = 0; i < fields.length; i++) {
+                    h = s[i] == null ? h : fields[i].murmur(s[i], h);
+                }
+                return h;
+            }
+
+            public long xx(Object v, long seed) {
+                long h = seed;
+                Object[] s = (Object[]) v;
+                for (int i = 0; i < fields.length; i++) {
+                    h = s[i] == null ? h : fields[i].xx(s[i], h);
+                }
+                return h;
+            }
         };
     }
 

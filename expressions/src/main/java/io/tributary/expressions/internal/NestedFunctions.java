@@ -94,6 +94,9 @@ final class NestedFunctions {
     }
 
     private static Bound element(Analyzer.Call call, List<Bound> args, boolean oneBased) {
+        if (!oneBased && Types.is(args.get(0).type(), Kind.STRUCT)) {
+            return StructFunctions.subscript(call, args.get(0), args.get(1));
+        }
         Bound x = nested(call, args.get(0));
         DataType element = Types.element(x.type());
         if (x.type().kind() == Kind.MAP) {
@@ -134,8 +137,9 @@ final class NestedFunctions {
         if (element == null && args.get(1).type() != null) { // ARRAY<VOID>: no element equals the value
             return call.apply(List.of(arr, args.get(1)), DataType.BOOLEAN, (Kernel.Binary) (a, v) -> ((List<?>) a).isEmpty() ? false : null);
         }
-        if (element != null && element.isNested()) {
-            throw call.typeError("array_contains of " + element.ddl() + " elements is not supported yet");
+        if (StructFunctions.holdsMap(element)) {
+            throw call.typeError("[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] array_contains cannot compare values of " + element.ddl()
+                    + ": maps have no equality in Spark");
         }
         if (args.get(1).type() == null) {
             throw call.typeError("array_contains cannot look for NULL; use exists(arr, x -> x IS NULL) in Spark, or test the elements");

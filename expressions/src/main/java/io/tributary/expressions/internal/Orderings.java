@@ -33,7 +33,7 @@ final class Orderings {
         };
     }
 
-    private static Comparator<Object> of(DataType type) {
+    static Comparator<Object> of(DataType type) {
         if (type.kind() == Kind.ARRAY) {
             Comparator<Object> element = nullsFirst(of(type.element()));
             return (a, b) -> {

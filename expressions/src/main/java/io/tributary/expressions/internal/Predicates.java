@@ -13,7 +13,8 @@ final class Predicates {
     private Predicates() {
     }
 
-    /** Spark's ordering of one type's values: -0.0 equals 0.0 and NaN is the greatest double and equals itself; text by code point. */
+    /** Spark's ordering of one type's values: -0.0 equals 0.0 and NaN is the greatest double and equals itself; text by code point;
+     * arrays and structs element by element, field by field ({@link Orderings}). */
     @SuppressWarnings("unchecked")
     static Comparator<Object> ordering(DataType type) {
         return switch (type.kind()) {
@@ -25,6 +26,7 @@ final class Predicates {
             case STRING -> (a, b) -> compareText((String) a, (String) b);
             case DECIMAL -> (a, b) -> ((BigDecimal) a).compareTo((BigDecimal) b);
             case BINARY -> (a, b) -> java.util.Arrays.compareUnsigned((byte[]) a, (byte[]) b);
+            case ARRAY, STRUCT -> Orderings.of(type);
             default -> (a, b) -> ((Comparable<Object>) a).compareTo(b);
         };
     }
@@ -47,15 +49,17 @@ final class Predicates {
     static DataType comparable(Analyzer.Call call, List<Bound> args) {
         DataType common = null;
         for (Bound b : args) {
-            DataType next = Types.common(common, b.type());
+            DataType next = common != null && b.type() != null && (common.isNested() || b.type().isNested())
+                    ? NestedTypes.common(common, b.type(), false) : Types.common(common, b.type());
             if (next == null && b.type() != null) {
                 throw call.typeError("cannot compare " + String.join(" with ", args.stream().map(a -> a.text() + " (" + Types.name(a.type()) + ")").toList())
                         + "; cast one side to the other's type");
             }
             common = next;
         }
-        if (common != null && common.isNested()) {
-            throw call.typeError("comparing " + common.ddl() + " values is not supported yet");
+        if (StructFunctions.holdsMap(common)) {
+            throw call.typeError("[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] " + call.name() + " cannot compare values of " + common.ddl()
+                    + ": maps have no order or equality in Spark; compare their entries (map_entries, element_at)");
         }
         return common;
     }

@@ -219,6 +219,9 @@ public final class Types {
         if (voidFits(a, b) || voidFits(b, a)) {
             return voidFits(a, b) ? b : a;
         }
+        if (a.isNested() || b.isNested()) {
+            return NestedTypes.common(a, b, true);
+        }
         if (Intervals.isInterval(a) || Intervals.isInterval(b)) {
             return Intervals.common(a, b);
         }
