@@ -72,7 +72,7 @@ public final class AggregateSpec {
                 continue;
             }
             Aggregate a = AggregateParser.parse(SELECT_KEY + e.getKey(), e.getKey(), e.getValue(), input);
-            if (session != null && (a.function() == AggregateFunction.FIRST || a.function() == AggregateFunction.LAST)) {
+            if (session != null && a.function().ordered()) {
                 throw TopologyErrors.orderedAggregateInSession(SELECT_KEY + e.getKey(), a.expression());
             }
             parsed.add(a);
