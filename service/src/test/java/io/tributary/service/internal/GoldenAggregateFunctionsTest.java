@@ -79,6 +79,35 @@ class GoldenAggregateFunctionsTest {
                         "id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg_t DOUBLE, _agg_0 DOUBLE");
     }
 
+    @Test
+    void theBlocksSelectTakesTheSameExpressions() throws IOException {
+        Path f = dir.resolve("block.yaml");
+        Files.writeString(f, """
+                name: t
+                source:
+                  files:
+                    path: in/
+                    schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+                aggregate:
+                  eventTime: ts
+                  watermark: 5 minutes
+                  window: 10 minutes
+                  groupBy: [user]
+                  select: { x: "sum(amt * id) / count(*)", spread: "max(amt) - min(amt)", ids: "collect_list(id)", sd: "stddev(amt * 2)" }
+                outputMode: update
+                sink:
+                  delta:
+                    path: out/
+                """);
+        PipelineSpec block = PipelineSpec.load(f, Map.of(), Map.of());
+        AggregateSpec spec = AggregationParts.aggregateSpec(block, PipelineParts.ingestConfig(block, FILES, null).outputSchema());
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, x DOUBLE,"
+                + " spread DOUBLE, ids ARRAY<INT>, sd DOUBLE");
+        assertThat(spec.keyColumns()).containsExactly("window", "user");
+        assertThat(PipelineParts.ingestConfig(block, FILES, null).outputSchema().toDdl())
+                .isEqualTo("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg_sd DOUBLE, _agg_0 DOUBLE");
+    }
+
     private AggregateSpec spec(String query) throws IOException {
         PipelineSpec spec = pipeline(query);
         return AggregationParts.aggregateSpec(spec, PipelineParts.ingestConfig(spec, FILES, null).outputSchema());

@@ -70,6 +70,13 @@ class AccumulatorStatesTest {
                         + " first, last or collect_list");
     }
 
+    @Test
+    void theQueryPartsKnowEveryFunctionTheAggregationComputes() {
+        assertThat(io.tributary.expressions.Having.aggregateFunctions()).as("sql: and HAVING read as aggregates what the aggregation computes")
+                .containsExactlyInAnyOrderElementsOf(Arrays.stream(io.tributary.topology.AggregateFunction.values())
+                        .map(io.tributary.topology.AggregateFunction::sqlName).toList());
+    }
+
     private static List<Object> values(String call) {
         Accumulator acc = Accumulators.of(AggregateParser.parse("aggregate.select.x", "x", call, INPUT));
         Object state = acc.zero();
