@@ -35,6 +35,12 @@ public final class ExpressionErrors {
         return at(expression, position, what + " is not supported yet; see docs/transform.md for what is");
     }
 
+    /** Spark's refusal of a distinct aggregate ({@code count(DISTINCT user)}) in a streaming aggregation. */
+    public static TributaryException distinctAggregate(String expression, int position, String call) {
+        return at(expression, position, call + ": distinct aggregations are not supported on streaming DataFrames/Datasets, as Spark"
+                + " refuses them (_LEGACY_ERROR_TEMP_3102); count distinct values with size(collect_set(...)), e.g. size(collect_set(user))");
+    }
+
     /** A HAVING aggregate the select list does not make, over an expression: only one over a column or * is computed on its own. */
     public static TributaryException havingAggregateOfExpression(String expression, int position, String call) {
         return at(expression, position, "the aggregate " + call + " is not in the select list; HAVING and the select list's expressions"

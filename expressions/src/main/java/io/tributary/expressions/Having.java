@@ -46,6 +46,26 @@ public record Having(String predicate, Map<String, String> hidden) {
         return new Rewritten(r.texts(), r.hidden());
     }
 
+    /**
+     * {@code text} with the argument of each aggregate call that is an expression ({@code sum(amt * qty)}) written as the column
+     * that holds it ({@code sum(`_agg_t`)}): the one {@code columns} names for that argument (by shape: {@code amt*qty} is
+     * {@code amt * qty}), else a new one that {@code newColumn} names given the argument's text, added to {@code columns}. So a
+     * source computes each argument once, and the aggregation aggregates a column, in HAVING and inside expressions too.
+     */
+    public static String argumentsAsColumns(String text, Map<String, String> columns, java.util.function.Function<String, String> newColumn) {
+        return HavingRewrite.argumentsAsColumns(text, columns, newColumn);
+    }
+
+    /** The shape of an expression ({@code amt * qty}) as {@link #argumentsAsColumns} matches arguments. */
+    public static String shapeOf(String expression) {
+        return HavingRewrite.shapeOf(expression);
+    }
+
+    /** The aggregate functions an aggregation computes, by Spark's names ({@code sum}, {@code collect_list}, ...). */
+    public static java.util.Set<String> aggregateFunctions() {
+        return HavingRewrite.AGGREGATES;
+    }
+
     /** Whether {@code text} is one aggregate call ({@code sum(amt)}, {@code count(*)}) rather than an expression over aggregates. */
     public static boolean isAggregateCall(String text) {
         return HavingRewrite.isAggregateCall(text);

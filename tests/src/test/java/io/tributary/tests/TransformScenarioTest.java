@@ -180,4 +180,43 @@ class TransformScenarioTest {
             return r[0] + "|" + info[0] + "|" + info[1] + "|" + r[2] + "|" + s[0] + "|" + s[1];
         }).containsExactlyInAnyOrder("1|ann|[1, 10]|  Ann |1|5.5", "5|dee|[5, 50]|DEE|5|12.345");
     }
+
+    @Test
+    void anAggregateOfAnExpressionInsideAnotherAndTheStatisticalAndCollectingFunctionsReachTheTable() {
+        Workspace ws = workspace("""
+                name: stats
+                source:
+                  files:
+                    path: in/
+                    format: json
+                    schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+                transform:
+                  where: "amt > 0"
+                aggregate:
+                  eventTime: ts
+                  window: 10 minutes
+                  groupBy: ["lower(trim(user)) AS u"]
+                  select: { avg2: "sum(amt * 2) / count(*)", spread: "max(amt) - min(amt)", ids: "collect_list(id)", sd: "stddev(amt)" }
+                outputMode: complete
+                sink:
+                  delta:
+                    path: agg/
+                trigger: availableNow
+                """);
+        ws.addFile("events.json",
+                "{\"id\": 1, \"user\": \" A \", \"amt\": 5.0, \"ts\": \"2026-01-01T10:01:00Z\"}",
+                "{\"id\": 2, \"user\": \"a\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:04:00Z\"}",
+                "{\"id\": 3, \"user\": \"B\", \"amt\": 7.0, \"ts\": \"2026-01-01T10:05:00Z\"}",
+                "{\"id\": 4, \"user\": \"a\", \"amt\": -2.0, \"ts\": \"2026-01-01T10:09:00Z\"}",
+                "{\"id\": 5, \"user\": \"c\", \"amt\": 1.0, \"ts\": \"2026-01-01T10:20:00Z\"}");
+
+        ws.tributary("run").assertOk();
+
+        String table = dir.resolve("agg").toString();
+        assertThat(DeltaTables.schema(table).orElseThrow().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, u STRING,"
+                + " avg2 DOUBLE, spread DOUBLE, ids ARRAY<INT>, sd DOUBLE");
+        assertThat(DeltaTables.readRows(table)).extracting(r -> r[1] + "|" + r[2] + "|" + r[3] + "|" + r[4] + "|" + r[5])
+                .as("the hidden sum of amt * 2 and count over each group, the arrays and Spark's NULL stddev of one value")
+                .containsExactlyInAnyOrder("a|6.0|4.0|[1, 2]|2.8284271247461903", "b|14.0|0.0|[3]|null", "c|2.0|0.0|[5]|null");
+    }
 }

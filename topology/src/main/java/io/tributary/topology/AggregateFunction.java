@@ -2,12 +2,24 @@ package io.tributary.topology;
 
 import java.util.Locale;
 
-/** The aggregate functions a {@link AggregateSpec} can select, named as in Spark SQL. */
+/**
+ * The aggregate functions a {@link AggregateSpec} can select, named as in Spark SQL. Spark's aliases are functions of their
+ * own here, so that a column is named and refused as the user wrote it: {@code stddev} is {@code stddev_samp}, {@code variance}
+ * is {@code var_samp}, {@code every} is {@code bool_and}, {@code some} and {@code any} are {@code bool_or}.
+ */
 public enum AggregateFunction {
-    COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST;
+    COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST, ANY_VALUE,
+    STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP,
+    BOOL_AND, EVERY, BOOL_OR, SOME, ANY,
+    COLLECT_LIST, COLLECT_SET;
 
     /** The function's name as written in a spec: {@code sum}, {@code count}, {@code count_if}, ... */
     public String sqlName() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** True for the functions whose result depends on the order rows arrive in: first, last, any_value and collect_list. */
+    public boolean ordered() {
+        return this == FIRST || this == LAST || this == ANY_VALUE || this == COLLECT_LIST;
     }
 }

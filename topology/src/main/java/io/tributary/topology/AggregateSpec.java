@@ -72,7 +72,7 @@ public final class AggregateSpec {
                 continue;
             }
             Aggregate a = AggregateParser.parse(SELECT_KEY + e.getKey(), e.getKey(), e.getValue(), input);
-            if (session != null && (a.function() == AggregateFunction.FIRST || a.function() == AggregateFunction.LAST)) {
+            if (session != null && a.function().ordered()) {
                 throw TopologyErrors.orderedAggregateInSession(SELECT_KEY + e.getKey(), a.expression());
             }
             parsed.add(a);
@@ -93,16 +93,16 @@ public final class AggregateSpec {
         texts.replaceAll(t -> renamed ? Having.windowRenamed(t, sparkName, windowColumn) : t);
         Having.Rewritten r = ProjectionColumns.rewrite(HAVING_KEY, predicate, keys, texts, calls);
         r.hidden().forEach((name, call) -> parsed.add(AggregateParser.parse(predicate != null ? HAVING_KEY : keys.get(0), name, call, input)));
-        if (parsed.isEmpty()) {
-            throw TopologyErrors.noAggregates();
-        }
         this.aggregates = List.copyOf(parsed);
         this.resultSchema = buildOutputSchema(aggregates);
         List<String> over = r.texts().subList(predicate == null ? 0 : 1, r.texts().size());
         this.projection = texts.isEmpty() ? null : List.copyOf(over);
         this.projectionKeys = List.copyOf(keys);
         this.outputSchema = projection == null ? buildOutputSchema(aggregates.subList(0, calls.size()))
-                : ProjectionColumns.schema(columnNames, projection, keys, resultSchema);
+                : ProjectionColumns.schema(columnNames, projection, keys, resultSchema); // a function it does not know is named first
+        if (parsed.isEmpty()) {
+            throw TopologyErrors.noAggregates();
+        }
         this.having = predicate == null ? null : HavingColumns.check(HAVING_KEY, b.having, r.texts().get(0), resultSchema);
         this.keyColumns = outputMode == OutputMode.APPEND ? null : ProjectionColumns.tableKeys(
                 resultSchema.fields().subList(0, 1 + groupBy.size()).stream().map(Field::name).toList(), columnNames, projection,

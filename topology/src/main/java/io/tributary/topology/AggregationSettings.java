@@ -30,9 +30,11 @@ public final class AggregationSettings {
             + " file source also Spark SQL expressions with a name, e.g. [user, \"date_trunc('hour', ts) AS hour\"], computed as the rows are"
             + " read (docs/transform.md)");
     public static final Setting<Map<String, String>> SELECT = Setting.map("select",
-            "the aggregates by output name: sum(col), count(*), count(col), count_if(cond), min, max, avg, first, last, or a Spark SQL"
-                    + " expression over them and the groupBy columns, e.g. sum(amt) / count(*); with a file source an aggregate's argument may be"
-                    + " an expression, e.g. sum(amt * qty), computed as the rows are read (docs/transform.md)");
+            "the aggregates by output name: sum(col), count(*), count(col), count_if(cond), min, max, avg, first, last, any_value,"
+                    + " stddev, stddev_samp, stddev_pop, variance, var_samp, var_pop, bool_and, bool_or, every, some, collect_list,"
+                    + " collect_set, or a Spark SQL expression over them and the groupBy columns, e.g. sum(amt) / count(*); with a file source"
+                    + " an aggregate's argument may be an expression, e.g. sum(amt * qty), inside an expression too, computed as the rows are"
+                    + " read (docs/transform.md)");
     public static final Setting<List<String>> COLUMNS = Setting.custom("columns", Setting.Kind.LIST, AggregationSettings::selectItems,
             "the table's columns, as Spark's select list after groupBy: items over the window (and its start and end), the groupBy"
                     + " columns, the aggregates by name and aggregate calls, e.g. [\"window.start AS s\", user, \"round(avg(amt), 2) AS a\"];"
@@ -77,16 +79,24 @@ public final class AggregationSettings {
 
     /** As {@link #spec(Values, io.tributary.schema.Schema, List)}, the aggregates {@code select} gives when not null. */
     public static AggregateSpec spec(Values values, io.tributary.schema.Schema input, List<String> groupBy, Map<String, String> select) {
+        return spec(values, input, groupBy, select, values.get(COLUMNS), values.get(HAVING));
+    }
+
+    /**
+     * As {@link #spec(Values, io.tributary.schema.Schema, List, Map)}, with {@code columns} and {@code having} as given (null:
+     * none), their aggregate arguments perhaps read from columns computed before the rows get here, as {@code select}'s.
+     */
+    public static AggregateSpec spec(Values values, io.tributary.schema.Schema input, List<String> groupBy, Map<String, String> select,
+                                     List<String> columns, String having) {
         if (DEFINING.stream().noneMatch(values::has) && values.map(SELECT).isEmpty()) {
             return null;
         }
         if (groupBy == null) {
             groupBy = values.get(GROUP_BY);
         }
-        String having = values.get(HAVING);
-        if (having != null) { // the aggregate calls the select list makes, as written there (before expressions become columns)
+        if (having != null) { // the aggregate calls the select list makes, as written there
             try {
-                having = Having.selectedAsColumns(having, values.map(SELECT));
+                having = Having.selectedAsColumns(having, select != null ? select : values.map(SELECT));
             } catch (TributaryException e) {
                 throw ExpressionErrors.inSetting(AggregateSpec.HAVING_KEY, e);
             }
@@ -102,7 +112,7 @@ public final class AggregationSettings {
                 .select(select != null ? select : values.map(SELECT))
                 .outputMode(values.get(OUTPUT_MODE))
                 .having(having)
-                .columns(values.get(COLUMNS))
+                .columns(columns)
                 .build(input);
     }
 

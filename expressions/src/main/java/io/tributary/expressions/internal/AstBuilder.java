@@ -219,7 +219,8 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
         ctx.expression().forEach(e -> args.add(visit(e)));
         String name = ctx.functionName().getText().toLowerCase(Locale.ROOT);
         if (ctx.DISTINCT() != null) {
-            throw ExpressionErrors.unsupported(source, pos(ctx), "DISTINCT in a function call");
+            throw HavingRewrite.AGGREGATES.contains(name) ? ExpressionErrors.distinctAggregate(source, pos(ctx), text(ctx))
+                    : ExpressionErrors.unsupported(source, pos(ctx), "DISTINCT in a function call");
         }
         return new Node.Call(name, args, text(ctx), pos(ctx));
     }

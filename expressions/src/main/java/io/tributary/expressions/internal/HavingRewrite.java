@@ -16,7 +16,10 @@ import java.util.stream.Collectors;
  * in the predicate.
  */
 public final class HavingRewrite {
-    private static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last");
+    /** The aggregate functions an aggregation computes, by Spark's names (the topology's {@code AggregateFunction}). */
+    public static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last", "any_value",
+            "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "bool_and", "every", "bool_or", "some", "any",
+            "collect_list", "collect_set");
 
     private final String text;
     private final Map<String, String> selected = new HashMap<>(); // an aggregate call's shape -> its output name
@@ -25,6 +28,9 @@ public final class HavingRewrite {
     private final Map<String, String> hiddenByShape;
     private final List<int[]> spans = new ArrayList<>();
     private final List<String> replacements = new ArrayList<>();
+    /** The columns that hold aggregate arguments by the argument's shape, when the walk rewrites arguments; else null. */
+    private Map<String, String> argumentColumns;
+    private java.util.function.Function<String, String> newArgument;
     /** The new text of a column the walk meets (null: left as written), or null when the walk rewrites aggregate calls. */
     private java.util.function.Function<Node.Column, String> columns;
 
@@ -79,6 +85,24 @@ public final class HavingRewrite {
             out.add(r.replaced());
         }
         return new Results(List.copyOf(out), java.util.Collections.unmodifiableMap(hidden));
+    }
+
+    /**
+     * {@code text} with the argument of each aggregate call that is an expression ({@code amt * qty} of {@code sum(amt * qty)})
+     * written as the column that holds it: the one {@code columns} names for the argument's shape, else a new one that
+     * {@code newColumn} names given the argument's text (and that is added to {@code columns}).
+     */
+    public static String argumentsAsColumns(String text, Map<String, String> columns, java.util.function.Function<String, String> newColumn) {
+        HavingRewrite r = new HavingRewrite(text, Map.of(), null);
+        r.argumentColumns = columns;
+        r.newArgument = newColumn;
+        r.walk(Parsing.havingExpression(text, null));
+        return r.replaced();
+    }
+
+    /** The shape of an expression ({@code amt * qty}), the same however it is written, as {@link #argumentsAsColumns} matches arguments. */
+    public static String shapeOf(String expression) {
+        return SqlAggregation.shape(Parsing.havingExpression(expression, null));
     }
 
     /** Whether {@code text} is one aggregate call ({@code sum(amt)}, {@code count(*)}), which an aggregation computes as a column. */
@@ -139,6 +163,14 @@ public final class HavingRewrite {
     }
 
     private void aggregate(Node.Call c) {
+        if (argumentColumns != null) {
+            Node arg = c.args().get(0);
+            if (!(arg instanceof Node.Column)) { // a column or * is read as it is
+                String column = argumentColumns.computeIfAbsent(SqlAggregation.shape(arg), s -> newArgument.apply(arg.text()));
+                replace(arg, quoted(column));
+            }
+            return;
+        }
         String shape = shape(c);
         String name = selected.get(shape);
         if (name == null && hiddenPrefix != null) {

@@ -20,8 +20,7 @@ import java.util.stream.Collectors;
  * aggregation cannot make is refused, naming the item and its place.
  */
 final class SqlAggregation {
-    /** The aggregate functions the aggregation computes. */
-    private static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last");
+    private static final Set<String> AGGREGATES = HavingRewrite.AGGREGATES;
     private static final String ORDER = "select the table's columns by name: the window, the GROUP BY's expressions, the aggregates"
             + " and expressions over them, e.g. SELECT window(ts, '10 minutes') AS window, user, sum(amt) AS t FROM source GROUP BY"
             + " window(ts, '10 minutes'), user";

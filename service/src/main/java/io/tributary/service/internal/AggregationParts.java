@@ -119,18 +119,22 @@ final class AggregationParts {
 
     /** The aggregation the spec asks for, or null for a raw pipeline. */
     static AggregateSpec aggregateSpec(PipelineSpec spec, Schema input) {
-        Map<String, Setting<?>> placed = new java.util.LinkedHashMap<>();
-        AggregationSettings.ALL.forEach(s -> placed.put(s.key(), s.under(Settings.AGGREGATE)));
-        placed.put(AggregationSettings.OUTPUT_MODE.key(), AggregationSettings.OUTPUT_MODE);
         List<String> items = TransformParts.groupByItems(spec);
-        Map<String, String> select = new java.util.LinkedHashMap<>();
-        TransformParts.aggregates(spec, select);
+        TransformParts.Aggregates a = TransformParts.aggregates(spec);
         try {
-            return AggregationSettings.spec(spec.values(placed), input, items.isEmpty() ? null : items.stream().map(Transform::itemName).toList(),
-                    select.isEmpty() ? null : select);
+            return AggregationSettings.spec(values(spec), input, items.isEmpty() ? null : items.stream().map(Transform::itemName).toList(),
+                    a.select().isEmpty() ? null : a.select(), a.columns(), a.having());
         } catch (TributaryException e) {
             String having = AggregationSettings.HAVING.under(Settings.AGGREGATE).key();
             throw String.valueOf(e.getMessage()).startsWith(having + ":") && spec.has(having) ? ServiceErrors.at(spec.origin(having), e) : e;
         }
+    }
+
+    /** The settings of the {@code aggregate:} block (and {@code outputMode}) as the spec gives them. */
+    static io.tributary.settings.Values values(PipelineSpec spec) {
+        Map<String, Setting<?>> placed = new java.util.LinkedHashMap<>();
+        AggregationSettings.ALL.forEach(s -> placed.put(s.key(), s.under(Settings.AGGREGATE)));
+        placed.put(AggregationSettings.OUTPUT_MODE.key(), AggregationSettings.OUTPUT_MODE);
+        return spec.values(placed);
     }
 }

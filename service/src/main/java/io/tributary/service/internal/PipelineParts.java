@@ -358,7 +358,7 @@ public final class PipelineParts {
                 .transform(TransformParts.values(spec))
                 .staticTables(location -> DeltaStaticTable.open(spec, location))
                 .alsoSelect(TransformParts.computedGroupBy(spec), Settings.GROUP_BY)
-                .alsoSelect(TransformParts.aggregates(spec, new java.util.LinkedHashMap<>()), Settings.SELECT)
+                .alsoSelect(TransformParts.aggregates(spec).computed(), Settings.SELECT)
                 .schemaEvolution(SchemaEvolution.forName(spec.schemaEvolution()))
                 .schemaInferred(!spec.has(Settings.FILES_SCHEMA) && !"text".equals(spec.string(Settings.FILES_FORMAT)));
         table.filter(t -> toTable).ifPresent(t -> b.tableConstraints(spec.location(Settings.SINK_PATH), t.constraints()));

@@ -11,6 +11,7 @@ import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
+import io.tributary.topology.AggregationSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,7 @@ final class TransformParts {
             return;
         }
         boolean computes = transforms(spec) || DedupParts.given(spec)
-                || !groupByItems(spec).stream().allMatch(Transform::isColumn) || !aggregates(spec, new java.util.LinkedHashMap<>()).isEmpty();
+                || !groupByItems(spec).stream().allMatch(Transform::isColumn) || !aggregates(spec).computed().isEmpty();
         if (!spec.has(Settings.FILES_PATH) || !computes) {
             return;
         }
@@ -97,34 +98,79 @@ final class TransformParts {
     }
 
     /**
-     * {@code aggregate.select} with each aggregate whose argument is an expression ({@code sum(amt * qty)})
-     * rewritten over a column the file source computes ({@code sum(_agg_t)}), put in {@code select}; the
-     * computed columns as select items. An aggregate that does not parse as a call is left to the aggregation to refuse.
+     * The aggregation's {@code select}, {@code columns} and {@code having} (null when not given) with each aggregate argument
+     * that is an expression ({@code sum(amt * qty)}) read from a column the file source computes ({@code sum(`_agg_t`)}), and
+     * those columns as select items ({@code computed}). An aggregate of the select list is computed into {@code _agg_NAME};
+     * one inside an expression, in HAVING or in {@code columns} ({@code sum(amt * qty) / count(*)}) into {@code _agg_N}, or into
+     * the column of the same argument (by its shape), with a file source only. A text that does not parse is left to the
+     * aggregation to refuse.
      */
-    static List<String> aggregates(PipelineSpec spec, Map<String, String> select) {
+    record Aggregates(Map<String, String> select, List<String> columns, String having, List<String> computed) {
+    }
+
+    static Aggregates aggregates(PipelineSpec spec) {
+        Values values = AggregationParts.values(spec);
+        Map<String, String> select = new java.util.LinkedHashMap<>();
         List<String> computed = new ArrayList<>();
-        spec.map(Settings.SELECT).forEach((name, text) -> {
-            if (!io.tributary.expressions.Having.isAggregateCall(text)) {
-                select.put(name, text); // an expression over the aggregates, computed as the aggregated rows are written
-                return;
-            }
-            List<String> call;
-            try {
-                call = Transform.aggregateCall(text);
-            } catch (RuntimeException e) {
-                select.put(name, text);
-                return;
-            }
-            String arg = call.get(1);
-            if (arg.equals("*") || Transform.isColumn(arg)) {
-                select.put(name, text);
+        Map<String, String> byShape = new java.util.HashMap<>();
+        Map<String, String> expressions = new java.util.LinkedHashMap<>();
+        values.map(AggregationSettings.SELECT).forEach((name, text) -> {
+            List<String> call = callOverAnExpression(text);
+            if (call == null) {
+                select.put(name, text); // a call over a column or *, or an expression over the aggregates: below
+                expressions.put(name, text);
                 return;
             }
             String column = "_agg_" + name;
-            computed.add(arg + " AS `" + column.replace("`", "``") + "`");
-            select.put(name, call.get(0) + "(`" + column.replace("`", "``") + "`)");
+            computed.add(call.get(1) + " AS " + quoted(column));
+            byShape.putIfAbsent(io.tributary.expressions.Having.shapeOf(call.get(1)), column);
+            select.put(name, call.get(0) + "(" + quoted(column) + ")");
         });
-        return computed;
+        int named = computed.size();
+        java.util.function.Function<String, String> newColumn = argument -> {
+            String column = "_agg_" + (computed.size() - named);
+            computed.add(argument + " AS " + quoted(column));
+            return column;
+        };
+        List<String> columns = values.get(AggregationSettings.COLUMNS);
+        String having = values.get(AggregationSettings.HAVING);
+        if (!spec.has(Settings.FILES_PATH)) { // only the file source computes columns: the aggregation refuses such an aggregate, naming it
+            return new Aggregates(select, columns, having, List.copyOf(computed));
+        }
+        expressions.forEach((name, text) -> select.put(name, argumentsAsColumns(text, byShape, newColumn)));
+        if (columns != null) {
+            columns = columns.stream().map(item -> {
+                String text = Transform.itemExpression(item);
+                String rewritten = argumentsAsColumns(text, byShape, newColumn);
+                return rewritten.equals(text) ? item : rewritten + " AS " + quoted(Transform.itemName(item));
+            }).toList();
+        }
+        return new Aggregates(select, columns, having == null ? null : argumentsAsColumns(having, byShape, newColumn), List.copyOf(computed));
+    }
+
+    /** {@code [function, argument]} when {@code text} is one aggregate call whose argument is an expression, else null. */
+    private static List<String> callOverAnExpression(String text) {
+        if (!io.tributary.expressions.Having.isAggregateCall(text)) {
+            return null;
+        }
+        try {
+            List<String> call = Transform.aggregateCall(text);
+            return call.get(1).equals("*") || Transform.isColumn(call.get(1)) ? null : call;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static String argumentsAsColumns(String text, Map<String, String> byShape, java.util.function.Function<String, String> newColumn) {
+        try {
+            return io.tributary.expressions.Having.argumentsAsColumns(text, byShape, newColumn);
+        } catch (TributaryException e) {
+            return text; // refused by the aggregation, naming its key
+        }
+    }
+
+    private static String quoted(String name) {
+        return "`" + name.replace("`", "``") + "`";
     }
 
     /** The items of {@code aggregate.groupBy} that an expression computes. */

@@ -26,6 +26,15 @@ final class Accumulators {
             case MAX -> new MinMax(col, a.inputType(), 1);
             case FIRST -> new FirstLast(col, a.inputType(), true);
             case LAST -> new FirstLast(col, a.inputType(), false);
+            case ANY_VALUE -> new FirstLast(col, a.inputType(), true); // Spark's any_value is first(col, false)
+            case STDDEV, STDDEV_SAMP -> new CentralMoments(col, true, true);
+            case STDDEV_POP -> new CentralMoments(col, false, true);
+            case VARIANCE, VAR_SAMP -> new CentralMoments(col, true, false);
+            case VAR_POP -> new CentralMoments(col, false, false);
+            case BOOL_AND, EVERY -> new BoolFold(col, true);
+            case BOOL_OR, SOME, ANY -> new BoolFold(col, false);
+            case COLLECT_LIST -> new Collected(col, a.inputType(), false);
+            case COLLECT_SET -> new Collected(col, a.inputType(), true);
         };
     }
 

@@ -66,16 +66,22 @@ public final class AggregateParser {
             case COUNT -> DataType.LONG;
             case COUNT_IF -> {
                 if (in.kind() != DataType.Kind.BOOLEAN) {
-                    throw TopologyErrors.notBoolean(key, expression, in.ddl());
+                    throw TopologyErrors.notBoolean(key, expression, in.ddl(), function.sqlName());
                 }
                 yield DataType.LONG;
             }
-            case MIN, MAX, FIRST, LAST -> {
-                if (in.isNested()) {
-                    throw TopologyErrors.nonPrimitiveAggregate(key, expression, in.kind());
+            case MIN, MAX, FIRST, LAST, ANY_VALUE -> primitive(key, in, expression);
+            case COLLECT_LIST, COLLECT_SET -> DataType.array(primitive(key, in, expression));
+            case BOOL_AND, EVERY, BOOL_OR, SOME, ANY -> {
+                if (in.kind() != DataType.Kind.BOOLEAN) {
+                    throw TopologyErrors.notBoolean(key, expression, in.ddl(), function.sqlName());
                 }
-                yield in;
+                yield DataType.BOOLEAN;
             }
+            case STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP -> switch (in.kind()) {
+                case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL -> DataType.DOUBLE;
+                default -> throw notNumeric(key, function, in, expression);
+            };
             case SUM -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG -> DataType.LONG;
                 case FLOAT, DOUBLE -> DataType.DOUBLE;
@@ -88,6 +94,13 @@ public final class AggregateParser {
                 default -> throw notNumeric(key, function, in, expression);
             };
         };
+    }
+
+    private static DataType primitive(String key, DataType in, String expression) {
+        if (in.isNested()) {
+            throw TopologyErrors.nonPrimitiveAggregate(key, expression, in.kind());
+        }
+        return in;
     }
 
     private static TributaryException notNumeric(String key, AggregateFunction f, DataType in, String expression) {

@@ -301,13 +301,13 @@ public final class TopologyErrors {
     public static TributaryException notNumeric(String key, String expression, String ddl, String sqlName) {
         return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; " + sqlName + " needs a numeric "
                 + "column (TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE or DECIMAL); change the column's type in the source "
-                + "schema or use count, min, max, first or last");
+                + "schema or use count, min, max, first, last or collect_list");
     }
 
-    /** When count_if reads a column that is not BOOLEAN. */
-    public static TributaryException notBoolean(String key, String expression, String ddl) {
-        return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; count_if needs a BOOLEAN "
-                + "argument (as Spark's DATATYPE_MISMATCH says), e.g. count_if(amt > 100) with a file source");
+    /** When count_if, bool_and or bool_or reads a column that is not BOOLEAN. */
+    public static TributaryException notBoolean(String key, String expression, String ddl, String sqlName) {
+        return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; " + sqlName + " needs a BOOLEAN "
+                + "argument (as Spark's DATATYPE_MISMATCH says), e.g. " + sqlName + "(amt > 100) with a file source");
     }
 
     /** When a BIGINT sum overflows. */

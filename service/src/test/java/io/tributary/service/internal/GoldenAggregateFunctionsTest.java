@@ -1,0 +1,143 @@
+package io.tributary.service.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import io.tributary.service.spec.PipelineSpec;
+import io.tributary.topology.AggregateSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Spark 4.2's aggregate functions in a windowed streaming aggregation (the repository's golden/aggregate-functions): each query
+ * as a pipeline's {@code sql:} has the columns Spark's analysis gave it, in its order, or is refused where Spark refuses it to
+ * start; where Tributary refuses what Spark runs, the refusal is the one docs/transform.md lists.
+ */
+class GoldenAggregateFunctionsTest {
+    private static final Schema FILES = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+    /** Queries Spark runs and Tributary refuses, by a text of the query, and what the refusal says. */
+    private static final Map<String, String> NOT_SUPPORTED = Map.of(
+            "stddev(user)", "stddev(`user`) reads a STRING column; stddev needs a numeric column",
+            "approx_count_distinct(user)", "unknown function 'approx_count_distinct'",
+            "max_by(user, amt)", "unknown function 'max_by'");
+
+    @TempDir
+    Path dir;
+
+    static Stream<Arguments> cases() {
+        return lines("aggregate-functions/spark.tsv").stream().map(l -> l.split("\t")).map(f -> Arguments.of(f[0], f[1]));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void theTableHasTheColumnsSparkGivesOrIsRefusedAsSparkRefuses(String query, String spark) throws IOException {
+        String unsupported = NOT_SUPPORTED.keySet().stream().filter(query::contains).findFirst().orElse(null);
+        if (spark.startsWith("!") || unsupported != null) {
+            Throwable refused = catchThrowable(() -> spec(query));
+            assertThat(refused).as("refused: %s", query).isInstanceOf(TributaryException.class);
+            if (spark.startsWith("!_LEGACY_ERROR_TEMP_3102")) {
+                assertThat(refused).hasMessageContaining("distinct aggregations are not supported on streaming DataFrames/Datasets");
+            }
+            if (unsupported != null) {
+                assertThat(spark).as("Spark runs it").doesNotStartWith("!");
+                assertThat(refused).hasMessageContaining(NOT_SUPPORTED.get(unsupported));
+            }
+            return;
+        }
+        assertThat(spec(query).outputSchema().toDdl()).as("Spark's columns (every one nullable in the table)")
+                .isEqualTo(spark.replace(" NOT NULL", "").replaceAll(",(?![ \\d])", ", "));
+    }
+
+    @Test
+    void anAggregateOfAnExpressionInsideAnotherIsComputedOnceFromAColumnTheSourceAdds() throws IOException {
+        String group = " FROM source GROUP BY window(ts, '10 minutes'), user";
+        AggregateSpec spec = spec("SELECT window(ts, '10 minutes') AS w, user, sum(amt * id) AS t, sum(amt*id) / count(*) AS x,"
+                + " round(avg(amt * 1.1), 2) AS r" + group + " HAVING max(amt * 1.1) > 3");
+        assertThat(spec.aggregates()).extracting(a -> a.name() + " = " + a.expression()).as("the select list's t, then the hidden ones")
+                .containsExactly("t = sum(`_agg_t`)", "_having_0 = max(`_agg_0`)", "_having_1 = count(*)", "_having_2 = avg(`_agg_0`)");
+        assertThat(spec.projection()).containsExactly("`w`", "`user`", "`t`", "`t` / `_having_1`", "round(`_having_2`, 2)");
+        assertThat(spec.having()).isEqualTo("`_having_0` > 3");
+        PipelineSpec pipeline = pipeline("SELECT window(ts, '10 minutes') AS w, user, sum(amt * id) AS t, sum(amt*id) / count(*) AS x,"
+                + " round(avg(amt * 1.1), 2) AS r" + group + " HAVING max(amt * 1.1) > 3");
+        assertThat(PipelineParts.ingestConfig(pipeline, FILES, null).outputSchema().toDdl())
+                .as("each argument computed once by the file source, whatever its spelling").isEqualTo(
+                        "id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg_t DOUBLE, _agg_0 DOUBLE");
+    }
+
+    @Test
+    void theBlocksSelectTakesTheSameExpressions() throws IOException {
+        Path f = dir.resolve("block.yaml");
+        Files.writeString(f, """
+                name: t
+                source:
+                  files:
+                    path: in/
+                    schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+                aggregate:
+                  eventTime: ts
+                  watermark: 5 minutes
+                  window: 10 minutes
+                  groupBy: [user]
+                  select: { x: "sum(amt * id) / count(*)", spread: "max(amt) - min(amt)", ids: "collect_list(id)", sd: "stddev(amt * 2)" }
+                outputMode: update
+                sink:
+                  delta:
+                    path: out/
+                """);
+        PipelineSpec block = PipelineSpec.load(f, Map.of(), Map.of());
+        AggregateSpec spec = AggregationParts.aggregateSpec(block, PipelineParts.ingestConfig(block, FILES, null).outputSchema());
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, x DOUBLE,"
+                + " spread DOUBLE, ids ARRAY<INT>, sd DOUBLE");
+        assertThat(spec.keyColumns()).containsExactly("window", "user");
+        assertThat(PipelineParts.ingestConfig(block, FILES, null).outputSchema().toDdl())
+                .isEqualTo("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg_sd DOUBLE, _agg_0 DOUBLE");
+    }
+
+    private AggregateSpec spec(String query) throws IOException {
+        PipelineSpec spec = pipeline(query);
+        return AggregationParts.aggregateSpec(spec, PipelineParts.ingestConfig(spec, FILES, null).outputSchema());
+    }
+
+    private PipelineSpec pipeline(String query) throws IOException {
+        Path f = dir.resolve("pipeline.yaml");
+        Files.writeString(f, """
+                name: t
+                source:
+                  files:
+                    path: in/
+                    schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+                sql: "%s"
+                aggregate:
+                  watermark: 5 minutes
+                outputMode: append
+                sink:
+                  delta:
+                    path: out/
+                """.formatted(query.replace("\\", "\\\\").replace("\"", "\\\"")));
+        return PipelineSpec.load(f, Map.of(), Map.of());
+    }
+
+    private static List<String> lines(String path) {
+        try (InputStream in = GoldenAggregateFunctionsTest.class.getResourceAsStream("/golden/" + path)) {
+            assertThat(in).as("fixture %s", path).isNotNull();
+            return Arrays.stream(new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")).filter(l -> !l.isBlank()).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

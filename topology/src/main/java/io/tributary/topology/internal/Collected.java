@@ -1,0 +1,82 @@
+package io.tributary.topology.internal;
+
+import io.tributary.schema.DataType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * collect_list and collect_set, as Spark's: the non-null values of the group in the order they arrived (collect_set: each
+ * value once, at its first arrival); an empty array when there is none, never NULL. The state holds every value (every
+ * distinct value for a set), as Spark's does, so it grows with the group. Floating-point values are kept as the state stores
+ * them: -0.0 as 0.0, one NaN.
+ */
+record Collected(int col, DataType element, boolean set) implements Accumulator {
+    public Object zero() {
+        return List.of();
+    }
+
+    public Object add(Object s, Object[] row) {
+        Object v = row[col];
+        if (v == null) {
+            return s;
+        }
+        return merge(s, List.of(normalised(v)));
+    }
+
+    @SuppressWarnings("unchecked")
+    public Object merge(Object a, Object b) {
+        List<Object> x = (List<Object>) a;
+        List<Object> y = (List<Object>) b;
+        if (y.isEmpty()) {
+            return x;
+        }
+        List<Object> out = new ArrayList<>(x.size() + y.size());
+        out.addAll(x);
+        for (Object v : y) {
+            if (!set || !contains(out, v)) {
+                out.add(v);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** -0.0 as 0.0 and one NaN, as the state stores them. */
+    private static Object normalised(Object v) {
+        if (v instanceof Double d) {
+            return Double.isNaN(d) ? Double.NaN : d == 0.0 ? 0.0 : d;
+        }
+        if (v instanceof Float f) {
+            return Float.isNaN(f) ? Float.NaN : f == 0.0f ? 0.0f : f;
+        }
+        return v;
+    }
+
+    private boolean contains(List<Object> values, Object v) {
+        for (Object o : values) {
+            if (SparkOrdering.compare(element, o, v) == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public Object result(Object s) {
+        return s;
+    }
+
+    @SuppressWarnings("unchecked")
+    public void write(ByteSink out, Object s) {
+        List<Object> values = (List<Object>) s;
+        out.writeInt(values.size());
+        values.forEach(v -> ValueCodec.write(out, element, v));
+    }
+
+    public Object read(ByteSource in) {
+        int n = in.readInt();
+        List<Object> values = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            values.add(ValueCodec.read(in, element));
+        }
+        return List.copyOf(values);
+    }
+}

@@ -1,0 +1,131 @@
+package io.tributary.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.expressions.SqlQuery;
+import io.tributary.expressions.Transform;
+import io.tributary.schema.Timestamps;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Spark 4.2's values of the aggregate functions beyond sum and count (the repository's golden/aggregate-functions): stddev and
+ * variance in their forms, collect_list, collect_set and any_value, over two runs in append mode (closed windows) and in update
+ * mode (a window's state kept between runs and updated), give each batch's rows and the table Spark gives, to the bit. A
+ * collect_set's elements are compared in Spark's order sorted, as Spark gives no order.
+ */
+class GoldenAggregateFunctionsTest {
+    private static final Duration DELAY = Duration.ofMinutes(5);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path stateDir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"append-stats", "update-collect"})
+    void theFunctionsGiveSparksBatchesAndTable(String name) throws IOException {
+        JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
+        SqlQuery.Aggregation query = SqlQuery.parse(c.get("query").asText()).aggregation();
+        AggregateSpec spec = AggregateSpec.builder().eventTime(query.eventTime()).watermark(DELAY).window(Duration.ofMinutes(10))
+                .windowColumn(query.windowColumn()).groupBy(query.groupBy().stream().map(Transform::itemName).toList())
+                .select(query.select()).columns(query.columns()).outputMode(OutputMode.parse(c.get("outputMode").asText()))
+                .build(AggregationDriver.seedSchema());
+        assertThat(spec.outputSchema().toDdl()).as("Spark's columns").isEqualTo(c.get("schema").asText());
+        List<Integer> sets = new ArrayList<>();
+        for (int i = 0; i < spec.outputSchema().size(); i++) {
+            if (query.select().getOrDefault(spec.outputSchema().field(i).name(), "").startsWith("collect_set(")) {
+                sets.add(i);
+            }
+        }
+        try (AggregationDriver driver = AggregationDriver.of(spec, stateDir)) {
+            SparkBatches ingest = new SparkBatches(driver, DELAY);
+            Map<String, String> table = new TreeMap<>(); // window|user -> row
+            for (int run = 1; run <= 2; run++) {
+                String batches = ingest.run(List.of(lines("aggregate-functions/input/run" + run + ".json")));
+                List<String> written = new ArrayList<>();
+                List<String> pending = new ArrayList<>();
+                for (AggregationDriver.Output o : driver.drain()) {
+                    if (!o.marker()) {
+                        pending.add(sparkRow(o.row(), sets));
+                        continue;
+                    }
+                    long batch = JSON.readTree(o.value()).get("batchId").asLong();
+                    for (String row : pending) {
+                        written.add("out " + batch + "|" + row);
+                        String[] f = row.split("\\|");
+                        table.put(f[0] + "|" + f[1], row);
+                    }
+                    pending.clear();
+                }
+                List<String> golden = lines("aggregate-functions/" + name + "/after-run" + run + ".txt").stream()
+                        .map(l -> sorted(l, sets)).toList();
+                String sparkBatches = golden.stream().filter(l -> l.startsWith("batches ")).findFirst().orElseThrow().substring(8);
+                assertThat(batches).as("%s run %d batches", name, run).isEqualTo(sparkBatches.replaceAll("@[^,]*", ""));
+                assertThat(written).as("%s run %d: each batch's rows", name, run)
+                        .containsExactlyInAnyOrderElementsOf(golden.stream().filter(l -> l.startsWith("out ")).toList());
+                assertThat(new ArrayList<>(table.values())).as("%s after run %d", name, run)
+                        .containsExactlyInAnyOrderElementsOf(golden.stream().filter(l -> l.startsWith("{")).toList());
+            }
+        }
+    }
+
+    /** A row as Spark's recorder prints it: {@code {start, end}|user|...}, doubles as Java prints them, arrays as {@code ArraySeq(...)}. */
+    private static String sparkRow(Object[] row, List<Integer> sets) {
+        Object[] w = (Object[]) row[0];
+        StringBuilder s = new StringBuilder("{" + ts((Long) w[0]) + ", " + ts((Long) w[1]) + "}");
+        for (int i = 1; i < row.length; i++) {
+            String v = row[i] instanceof List<?> l ? "ArraySeq(" + l.stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")"
+                    : String.valueOf(row[i]);
+            s.append('|').append(sets.contains(i) ? sortedArray(v) : v);
+        }
+        return s.toString();
+    }
+
+    /** A golden line with the collect_set columns' elements sorted. */
+    private static String sorted(String line, List<Integer> sets) {
+        if (sets.isEmpty() || !(line.startsWith("{") || line.startsWith("out "))) {
+            return line;
+        }
+        int shift = line.startsWith("out ") ? 1 : 0;
+        String[] f = line.split("\\|", -1);
+        for (int i : sets) {
+            f[i + shift] = sortedArray(f[i + shift]);
+        }
+        return String.join("|", f);
+    }
+
+    private static String sortedArray(String v) {
+        if (!v.startsWith("ArraySeq(") || v.equals("ArraySeq()")) {
+            return v;
+        }
+        return "ArraySeq(" + Arrays.stream(v.substring(9, v.length() - 1).split(", ")).sorted().collect(Collectors.joining(", ")) + ")";
+    }
+
+    private static String ts(long micros) {
+        return Timestamps.formatMicros(micros).replace('T', ' ').replace("Z", "");
+    }
+
+    private static List<String> lines(String path) {
+        try (InputStream in = GoldenAggregateFunctionsTest.class.getResourceAsStream("/golden/" + path)) {
+            assertThat(in).as("fixture %s", path).isNotNull();
+            return Arrays.stream(new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")).filter(l -> !l.isBlank()).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
