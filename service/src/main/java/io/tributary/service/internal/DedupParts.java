@@ -6,14 +6,15 @@ import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.settings.Values;
+import io.tributary.source.DeltaSourceConfig;
 import io.tributary.topology.DedupSettings;
 import io.tributary.topology.DedupSpec;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * {@code transform.dropDuplicates}: the deduplication the pipeline runs between the file source and the sink
- * (docs/transform.md), and what the file source does for it: place a key's rows on one partition, and carry
+ * {@code transform.dropDuplicates}: the deduplication the pipeline runs between the source and the sink
+ * (docs/transform.md), and what the file or Delta source does for it: place a key's rows on one partition, and carry
  * the deduplication's watermark in its batch markers.
  */
 final class DedupParts {
@@ -48,17 +49,40 @@ final class DedupParts {
      * and has every batch end with a marker, with the watermark of the deduplication's event time and delay.
      */
     static void placeRows(PipelineSpec spec, IngestConfigBuilder b) {
+        Placement p = placement(spec);
+        if (p != null) {
+            b.groupBy(p.keys()).marksBatches(true);
+            if (p.watermarked()) {
+                b.eventTime(p.eventTime()).watermarkDelay(p.delay());
+            }
+        }
+    }
+
+    /** As above, for a Delta source: the same keys place its rows, the same markers end its batches. */
+    static void placeRows(PipelineSpec spec, DeltaSourceConfig.Builder b) {
+        Placement p = placement(spec);
+        if (p != null) {
+            b.groupBy(p.keys()).marksBatches(true);
+            if (p.watermarked()) {
+                b.eventTime(p.eventTime()).watermarkDelay(p.delay());
+            }
+        }
+    }
+
+    /** The deduplication's keys, event time and delay (either may be null), or null without {@code transform.dropDuplicates}. */
+    private static Placement placement(PipelineSpec spec) {
         Values v = values(spec);
         if (!DedupSettings.given(v)) {
-            return;
+            return null;
         }
         List<String> keys = v.get(DedupSettings.KEYS);
-        b.groupBy(keys == null ? List.of() : keys).marksBatches(true);
-        String eventTime = v.get(DedupSettings.EVENT_TIME);
         Duration within = v.get(DedupSettings.WITHIN_WATERMARK);
-        Duration delay = within != null ? within : v.get(DedupSettings.WATERMARK);
-        if (eventTime != null && delay != null) {
-            b.eventTime(eventTime).watermarkDelay(delay);
+        return new Placement(keys == null ? List.of() : keys, v.get(DedupSettings.EVENT_TIME), within != null ? within : v.get(DedupSettings.WATERMARK));
+    }
+
+    private record Placement(List<String> keys, String eventTime, Duration delay) {
+        boolean watermarked() {
+            return eventTime != null && delay != null;
         }
     }
 }
