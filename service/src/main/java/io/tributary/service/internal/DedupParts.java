@@ -11,6 +11,8 @@ import io.tributary.topology.DedupSettings;
 import io.tributary.topology.DedupSpec;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * {@code transform.dropDuplicates}: the deduplication the pipeline runs between the source and the sink
@@ -49,40 +51,27 @@ final class DedupParts {
      * and has every batch end with a marker, with the watermark of the deduplication's event time and delay.
      */
     static void placeRows(PipelineSpec spec, IngestConfigBuilder b) {
-        Placement p = placement(spec);
-        if (p != null) {
-            b.groupBy(p.keys()).marksBatches(true);
-            if (p.watermarked()) {
-                b.eventTime(p.eventTime()).watermarkDelay(p.delay());
-            }
-        }
+        place(spec, keys -> b.groupBy(keys).marksBatches(true), (eventTime, delay) -> b.eventTime(eventTime).watermarkDelay(delay));
     }
 
     /** As above, for a Delta source: the same keys place its rows, the same markers end its batches. */
     static void placeRows(PipelineSpec spec, DeltaSourceConfig.Builder b) {
-        Placement p = placement(spec);
-        if (p != null) {
-            b.groupBy(p.keys()).marksBatches(true);
-            if (p.watermarked()) {
-                b.eventTime(p.eventTime()).watermarkDelay(p.delay());
-            }
-        }
+        place(spec, keys -> b.groupBy(keys).marksBatches(true), (eventTime, delay) -> b.eventTime(eventTime).watermarkDelay(delay));
     }
 
-    /** The deduplication's keys, event time and delay (either may be null), or null without {@code transform.dropDuplicates}. */
-    private static Placement placement(PipelineSpec spec) {
+    /** Hands the deduplication's keys to {@code byKeys}, and its event time and delay, when both are given, to {@code watermark}. */
+    private static void place(PipelineSpec spec, Consumer<List<String>> byKeys, BiConsumer<String, Duration> watermark) {
         Values v = values(spec);
         if (!DedupSettings.given(v)) {
-            return null;
+            return;
         }
         List<String> keys = v.get(DedupSettings.KEYS);
+        byKeys.accept(keys == null ? List.of() : keys);
+        String eventTime = v.get(DedupSettings.EVENT_TIME);
         Duration within = v.get(DedupSettings.WITHIN_WATERMARK);
-        return new Placement(keys == null ? List.of() : keys, v.get(DedupSettings.EVENT_TIME), within != null ? within : v.get(DedupSettings.WATERMARK));
-    }
-
-    private record Placement(List<String> keys, String eventTime, Duration delay) {
-        boolean watermarked() {
-            return eventTime != null && delay != null;
+        Duration delay = within != null ? within : v.get(DedupSettings.WATERMARK);
+        if (eventTime != null && delay != null) {
+            watermark.accept(eventTime, delay);
         }
     }
 }
