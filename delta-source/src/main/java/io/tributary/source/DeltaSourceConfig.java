@@ -39,6 +39,7 @@ public final class DeltaSourceConfig {
     private final List<String> groupBy;
     private final RowTransform transform;
     private final String deadLetterTopic;
+    private final boolean marksBatches;
 
     private DeltaSourceConfig(Builder b) {
         this.tablePath = b.tablePath;
@@ -60,6 +61,7 @@ public final class DeltaSourceConfig {
         this.groupBy = List.copyOf(b.groupBy);
         this.transform = b.transform;
         this.deadLetterTopic = b.deadLetterTopic != null ? b.deadLetterTopic : Topics.deadLetter(pipeline);
+        this.marksBatches = b.marksBatches || b.eventTime != null;
     }
 
     /** The compacted topic holding a pipeline's delta-source progress: {@code tributary.<pipeline>.delta-source-log}. */
@@ -153,11 +155,12 @@ public final class DeltaSourceConfig {
     }
 
     /**
-     * True when an event-time column is set, that is when an aggregation reads the rows: every
-     * batch then ends with a watermark marker on every partition of the row topic ({@link Topics}).
+     * True when an event-time column is set (an aggregation reads the rows) or {@link Builder#marksBatches} was asked
+     * (a deduplication reads them): every batch then ends with a watermark marker on every partition of the row topic
+     * ({@link Topics}).
      */
     public boolean marksBatches() {
-        return eventTime != null;
+        return marksBatches;
     }
 
     /** The columns whose values place a row ({@link io.tributary.schema.GroupKey}); empty: rows spread freely. */
@@ -202,6 +205,7 @@ public final class DeltaSourceConfig {
         b.groupBy = groupBy;
         b.transform = transform;
         b.deadLetterTopic = deadLetterTopic;
+        b.marksBatches = marksBatches;
         return b;
     }
 
@@ -226,6 +230,7 @@ public final class DeltaSourceConfig {
         private List<String> groupBy = List.of();
         private RowTransform transform;
         private String deadLetterTopic;
+        private boolean marksBatches;
 
         private Builder(String pipeline, String tablePath) {
             this.pipeline = pipeline;
@@ -337,6 +342,15 @@ public final class DeltaSourceConfig {
          */
         public Builder transform(RowTransform transform) {
             this.transform = transform == null || transform.isIdentity() ? null : transform;
+            return this;
+        }
+
+        /**
+         * Every batch ends with a watermark marker on every partition, with or without an event-time column: the
+         * deduplication that reads the rows ends its batches at them.
+         */
+        public Builder marksBatches(boolean marks) {
+            this.marksBatches = marks;
             return this;
         }
 

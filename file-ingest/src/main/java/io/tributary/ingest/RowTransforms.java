@@ -7,6 +7,7 @@ import io.tributary.settings.Values;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The transform of a spec ({@code transform.join/where/select}, or {@code sql:}) compiled for a source other
@@ -22,7 +23,16 @@ public final class RowTransforms {
      * with {@code opener}; a refusal names the key as written there (and, from a spec, its line).
      */
     public static RowTransform compile(Values values, Schema input, StaticTable.Opener opener) {
+        return compile(values, input, opener, Map.of());
+    }
+
+    /**
+     * As above, the rows also given the columns {@code computed} makes (select items, each with the key it comes from, as
+     * {@link IngestConfigBuilder#alsoSelect}): what an aggregation groups by or aggregates by an expression.
+     */
+    public static RowTransform compile(Values values, Schema input, StaticTable.Opener opener, Map<String, String> computed) {
         IngestConfigBuilder b = new IngestConfigBuilder("transform", null, null, input).transform(values).staticTables(opener);
+        b.transformSpec.computed.putAll(computed);
         Transform transform = b.transformSpec.compile(input);
         return of(b.transformSpec.joins(input), transform);
     }

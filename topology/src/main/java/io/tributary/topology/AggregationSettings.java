@@ -26,15 +26,15 @@ public final class AggregationSettings {
     public static final Setting<String> WINDOW_COLUMN = Setting.string("windowColumn", "the name of the window's column in the table"
             + " (Spark's alias: window(ts, length) AS w, session_window(ts, gap) AS window); absent: window, or session_window for"
             + " session windows, as Spark names them without an alias");
-    public static final Setting<List<String>> GROUP_BY = Setting.list("groupBy", "the grouping columns besides the window; with a"
-            + " file source also Spark SQL expressions with a name, e.g. [user, \"date_trunc('hour', ts) AS hour\"], computed as the rows are"
+    public static final Setting<List<String>> GROUP_BY = Setting.list("groupBy", "the grouping columns besides the window; also"
+            + " Spark SQL expressions with a name, e.g. [user, \"date_trunc('hour', ts) AS hour\"], computed as the rows are"
             + " read (docs/transform.md)");
     public static final Setting<Map<String, String>> SELECT = Setting.map("select",
             "the aggregates by output name: sum(col), count(*), count(col), count_if(cond), min, max, avg, first, last, any_value,"
                     + " stddev, stddev_samp, stddev_pop, variance, var_samp, var_pop, bool_and, bool_or, every, some, collect_list,"
-                    + " collect_set, or a Spark SQL expression over them and the groupBy columns, e.g. sum(amt) / count(*); with a file source"
-                    + " an aggregate's argument may be an expression, e.g. sum(amt * qty), inside an expression too, computed as the rows are"
-                    + " read (docs/transform.md)");
+                    + " collect_set, or a Spark SQL expression over them and the groupBy columns, e.g. sum(amt) / count(*); an aggregate's"
+                    + " argument may be an expression, e.g. sum(amt * qty), computed as the rows are read, and with a file source inside an"
+                    + " expression too (docs/transform.md)");
     public static final Setting<List<String>> COLUMNS = Setting.custom("columns", Setting.Kind.LIST, AggregationSettings::selectItems,
             "the table's columns, as Spark's select list after groupBy: items over the window (and its start and end), the groupBy"
                     + " columns, the aggregates by name and aggregate calls, e.g. [\"window.start AS s\", user, \"round(avg(amt), 2) AS a\"];"

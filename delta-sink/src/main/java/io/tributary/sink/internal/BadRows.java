@@ -38,14 +38,20 @@ final class BadRows implements AutoCloseable {
     private final SinkBadRecords policy;
     private final String stage;
     private final Map<String, Object> clientProps;
+    /** The setting that chose {@code policy}, named in a refusal: the file source's or the Kafka source's {@code onBadRecord}. */
+    private final String policyKey;
     private KafkaProducer<byte[], byte[]> producer;
     private final List<Future<RecordMetadata>> sent = new ArrayList<>();
 
-    /** @param stage names the sink in the dead letters and the producer's client id */
-    BadRows(SinkBadRecords policy, String stage, Map<String, Object> clientProps) {
+    /**
+     * @param stage names the sink in the dead letters and the producer's client id
+     * @param policyKey the setting that chose {@code policy} ({@code source.kafka.onBadRecord}), named when a row stops the batch
+     */
+    BadRows(SinkBadRecords policy, String stage, Map<String, Object> clientProps, String policyKey) {
         this.policy = policy;
         this.stage = stage;
         this.clientProps = clientProps;
+        this.policyKey = policyKey;
     }
 
     /**
@@ -67,7 +73,7 @@ final class BadRows implements AutoCloseable {
                 BadRecordException why, boolean binary) {
         String where = "topic " + topic + " partition " + partition + " offset " + offset + (row > 1 ? " row " + row : "");
         if (policy.policy() == SinkBadRecords.Policy.FAIL) {
-            throw SinkErrors.badRowFails(where, schemaDdl, why.getMessage(), why);
+            throw SinkErrors.badRowFails(where, schemaDdl, why.getMessage(), policyKey, why);
         }
         if (policy.policy() == SinkBadRecords.Policy.DROP) {
             LOG.warn("delta sink {}: {} is not a row of the table: {}; dropped (onBadRecord drop)", stage, where, why.getMessage());

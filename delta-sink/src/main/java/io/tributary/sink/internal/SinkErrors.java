@@ -58,10 +58,11 @@ public final class SinkErrors {
     }
 
     /** When a record is not a row of the table and onBadRecord is fail. */
-    public static TributaryException badRowFails(String where, String schemaDdl, String whyMessage, BadRecordException why) {
+    public static TributaryException badRowFails(String where, String schemaDdl, String whyMessage, String policyKey,
+                                                 BadRecordException why) {
         return new TributaryException("delta sink: " + where + " is not a row of the table (" + schemaDdl + "): " + whyMessage
                 + "; onBadRecord is fail, so the sink stops before it and nothing of its batch is committed: fix the rows at "
-                + "their source, or set source.files.onBadRecord to deadLetter or drop to set such rows aside", why);
+                + "their source, or set " + policyKey + " to deadLetter or drop to set such rows aside", why);
     }
 
     /** When the dead-letter topic cannot be written. */

@@ -85,7 +85,8 @@ public final class TopicReader implements AutoCloseable {
         this.sources = subscription == null ? SourcePartitions.identity() : SourcePartitions.of(subscription);
         this.minOffsets = subscription == null || subscription.minOffsets() == null ? null
                 : new io.tributary.kafka.MinOffsets(subscription.minOffsets());
-        this.rowsOf = new RecordRows(topic, rowJson, new BadRows(badRecords, clientId, clientProps), subscription);
+        this.rowsOf = new RecordRows(topic, rowJson, new BadRows(badRecords, clientId, clientProps,
+                subscription != null ? "source.kafka.onBadRecord" : "source.files.onBadRecord"), subscription);
         this.clientProps = Map.copyOf(clientProps);
         this.lookup = new TopicLookup(topic, clientProps);
         Map<String, Object> p = new HashMap<>(clientProps);

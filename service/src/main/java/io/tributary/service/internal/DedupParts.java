@@ -6,14 +6,17 @@ import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.settings.Values;
+import io.tributary.source.DeltaSourceConfig;
 import io.tributary.topology.DedupSettings;
 import io.tributary.topology.DedupSpec;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
- * {@code transform.dropDuplicates}: the deduplication the pipeline runs between the file source and the sink
- * (docs/transform.md), and what the file source does for it: place a key's rows on one partition, and carry
+ * {@code transform.dropDuplicates}: the deduplication the pipeline runs between the source and the sink
+ * (docs/transform.md), and what the file or Delta source does for it: place a key's rows on one partition, and carry
  * the deduplication's watermark in its batch markers.
  */
 final class DedupParts {
@@ -48,17 +51,27 @@ final class DedupParts {
      * and has every batch end with a marker, with the watermark of the deduplication's event time and delay.
      */
     static void placeRows(PipelineSpec spec, IngestConfigBuilder b) {
+        place(spec, keys -> b.groupBy(keys).marksBatches(true), (eventTime, delay) -> b.eventTime(eventTime).watermarkDelay(delay));
+    }
+
+    /** As above, for a Delta source: the same keys place its rows, the same markers end its batches. */
+    static void placeRows(PipelineSpec spec, DeltaSourceConfig.Builder b) {
+        place(spec, keys -> b.groupBy(keys).marksBatches(true), (eventTime, delay) -> b.eventTime(eventTime).watermarkDelay(delay));
+    }
+
+    /** Hands the deduplication's keys to {@code byKeys}, and its event time and delay, when both are given, to {@code watermark}. */
+    private static void place(PipelineSpec spec, Consumer<List<String>> byKeys, BiConsumer<String, Duration> watermark) {
         Values v = values(spec);
         if (!DedupSettings.given(v)) {
             return;
         }
         List<String> keys = v.get(DedupSettings.KEYS);
-        b.groupBy(keys == null ? List.of() : keys).marksBatches(true);
+        byKeys.accept(keys == null ? List.of() : keys);
         String eventTime = v.get(DedupSettings.EVENT_TIME);
         Duration within = v.get(DedupSettings.WITHIN_WATERMARK);
         Duration delay = within != null ? within : v.get(DedupSettings.WATERMARK);
         if (eventTime != null && delay != null) {
-            b.eventTime(eventTime).watermarkDelay(delay);
+            watermark.accept(eventTime, delay);
         }
     }
 }

@@ -171,6 +171,7 @@ public final class PipelineParts {
                 io.tributary.expressions.RowTransform transform = TransformParts.rowTransform(spec, input);
                 input = transform != null ? transform.output() : input; // the rows published: the transform's
                 aggregate = AggregationParts.aggregateSpec(spec, input);
+                dedup = DedupParts.spec(spec, input); // before the aggregation when both are given (Spark's order)
                 DeltaSourceConfig sourceConfig = deltaSourceConfig(spec, aggregate).toBuilder().transform(transform).build();
                 if (Instances.shared(spec)) {
                     stages.add(new Stage(Instances.leasedDeltaSource(spec, client, sourceConfig)));
@@ -304,7 +305,7 @@ public final class PipelineParts {
     /**
      * The Delta source of the spec. Under an aggregation it carries the watermark as the file ingest
      * does (the event-time column, the delay, markers) and places rows by their group-by values;
-     * under an upsert sink, by the sink's keys.
+     * under {@code transform.dropDuplicates} alone, by its keys, with its watermark; under an upsert sink, by the sink's keys.
      */
     static DeltaSourceConfig deltaSourceConfig(PipelineSpec spec, AggregateSpec aggregate) {
         DeltaSourceConfig.Builder b = DeltaSourceConfig.builder(spec.name(), spec.location(Settings.DELTA_PATH))
@@ -316,6 +317,8 @@ public final class PipelineParts {
         }
         if (aggregate != null) {
             b.eventTime(aggregate.eventTime()).watermarkDelay(aggregate.watermark()).groupBy(aggregate.groupBy());
+        } else {
+            DedupParts.placeRows(spec, b); // transform.dropDuplicates: its keys place the rows, its watermark in the markers
         }
         return b.build();
     }

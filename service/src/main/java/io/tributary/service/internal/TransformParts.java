@@ -61,14 +61,18 @@ final class TransformParts {
 
     /**
      * The transform ({@code transform.join/where/select} or {@code sql:}) of a Delta or Kafka source over its rows,
-     * {@code input}, compiled as the file source compiles it; null when the spec gives none. A refusal names the key and its line.
+     * {@code input}, compiled as the file source compiles it, with the columns {@code aggregate.groupBy} and
+     * {@code aggregate.select} compute; null when the spec gives none of them. A refusal names the key and its line.
      */
     static RowTransform rowTransform(PipelineSpec spec, Schema input) {
-        if (!transforms(spec)) {
+        Map<String, String> computed = new java.util.LinkedHashMap<>();
+        computedGroupBy(spec).forEach(i -> computed.put(i, Settings.GROUP_BY));
+        aggregates(spec, new java.util.LinkedHashMap<>()).forEach(i -> computed.put(i, Settings.SELECT));
+        if (!transforms(spec) && computed.isEmpty()) {
             return null;
         }
         try {
-            return RowTransforms.compile(values(spec), input, location -> DeltaStaticTable.open(spec, location));
+            return RowTransforms.compile(values(spec), input, location -> DeltaStaticTable.open(spec, location), computed);
         } catch (TributaryException e) {
             throw PipelineParts.joinRefusalAtItsLine(spec, e);
         }

@@ -128,7 +128,7 @@ public final class PipelineSpec {
                 throw SpecErrors.sqlWithTransform(where(key), key, where(Settings.SQL));
             }
         }
-        checkDropDuplicates(files || kafka);
+        checkDropDuplicates();
         if (files && values.containsKey(Settings.SCHEMA_HINTS) && values.containsKey(Settings.FILES_SCHEMA)) {
             throw SpecErrors.hintsWithSchema(where(Settings.SCHEMA_HINTS), Settings.SCHEMA_HINTS);
         }
@@ -158,18 +158,13 @@ public final class PipelineSpec {
     }
 
     /**
-     * {@code transform.dropDuplicates} runs over a file source's rows, into a table of them or before an aggregation, and
-     * over a Kafka source's into a table or before an aggregation; not into an upsert yet.
-     *
-     * @param files a source that drops duplicates: files or a Kafka topic
+     * {@code transform.dropDuplicates} runs over the rows of any source, into a table of them or before an aggregation;
+     * not into an upsert yet.
      */
-    private void checkDropDuplicates(boolean files) {
+    private void checkDropDuplicates() {
         String dedup = Settings.TRANSFORM_DEDUP.stream().filter(values::containsKey).findFirst().orElse(null);
         if (dedup == null) {
             return;
-        }
-        if (!files) {
-            throw SpecErrors.dropDuplicatesNeedsFileSource(where(dedup), dedup);
         }
         String aggregate = Settings.ALL.stream().map(Setting::key)
                 .filter(k -> k.startsWith(Settings.AGGREGATE + ".") && !k.equals(Settings.STANDBY_REPLICAS) && values.containsKey(k))

@@ -136,20 +136,19 @@ class PipelineSpecErrorsTest {
     }
 
     @Test
-    void aQueryIsTakenWithADeltaSourceAndDropDuplicatesIsRefused() throws IOException {
+    void aQueryAndDropDuplicatesAreTakenWithADeltaSource() throws IOException {
         assertThat(load("""
                 name: t
                 source: { delta: { path: silver/ } }
                 sql: SELECT * FROM source
                 sink: { delta: { path: out/ } }
                 """, Map.of(), Map.of()).has(Settings.SQL)).isTrue();
-        refused("""
+        assertThat(load("""
                 name: t
                 source: { delta: { path: silver/ } }
                 transform: { dropDuplicates: { keys: [id] } }
                 sink: { delta: { path: out/ } }
-                """).hasMessageContaining("pipeline.yaml line 3: key 'transform.dropDuplicates.keys' drops duplicates of a file source's rows")
-                .hasMessageContaining("a Delta or Kafka source takes no dropDuplicates yet");
+                """, Map.of(), Map.of()).list("transform.dropDuplicates.keys")).containsExactly("id");
     }
 
     @Test

@@ -231,12 +231,6 @@ public final class SpecErrors {
                 + " and SQL has no clause for one; give it as a setting: " + watermarkKey + ": 10 minutes (Spark's withWatermark)");
     }
 
-    public static TributaryException dropDuplicatesNeedsFileSource(String where, String key) {
-        return new TributaryException(where + ": key '" + key + "' drops duplicates of a file source's rows (source.files.path); a Delta or"
-                + " Kafka source takes no dropDuplicates yet (transform.join, where and select it takes). Land the source in a table first,"
-                + " or remove the key");
-    }
-
     public static TributaryException dropDuplicatesBeforeAggregateMode(String where, String key, String mode) {
         return new TributaryException(where + ": key '" + key + "' drops duplicates before the aggregation, whose outputMode is " + mode
                 + ": a deduplication before an aggregation writes its windows in append mode only. Use outputMode: append, or land"
