@@ -58,25 +58,33 @@ public final class TransformSettings {
      * @param prefix the key the map is under, for refusals ({@code transform.join})
      */
     public static List<JoinSpec> joins(java.util.Map<String, String> below, String prefix) {
+        List<JoinSpec> out = new java.util.ArrayList<>();
+        items(below, prefix, List.of("table", "as", "on", "type"), io.tributary.ingest.internal.IngestErrors::unknownJoinKey)
+                .forEach((key, m) -> out.add(new JoinSpec(m.get("table"), m.get("as"), m.get("on"), m.getOrDefault("type", "inner"), key)));
+        return out;
+    }
+
+    /**
+     * The items of a list of mappings as given below {@code prefix} ({@code 0.table}, {@code 1.table} ..., or one mapping's
+     * {@code table}), each by the key it was written under ({@code prefix.0}, or {@code prefix}); a field not among
+     * {@code fields} is refused by {@code unknown} with its key and name.
+     */
+    private static java.util.Map<String, java.util.Map<String, String>> items(java.util.Map<String, String> below, String prefix,
+            List<String> fields, java.util.function.BiFunction<String, String, TributaryException> unknown) {
         java.util.Map<String, java.util.Map<String, String>> items = new java.util.LinkedHashMap<>();
         for (java.util.Map.Entry<String, String> e : below.entrySet()) {
             String k = e.getKey();
             int dot = k.indexOf('.');
             String index = dot > 0 && k.substring(0, dot).chars().allMatch(Character::isDigit) ? k.substring(0, dot) : "";
             String field = index.isEmpty() ? k : k.substring(dot + 1);
-            if (!List.of("table", "as", "on", "type").contains(field)) {
-                throw io.tributary.ingest.internal.IngestErrors.unknownJoinKey(prefix + (index.isEmpty() ? "" : "." + index) + "." + field, field);
+            String key = prefix + (index.isEmpty() ? "" : "." + index);
+            if (!fields.contains(field)) {
+                throw unknown.apply(key + "." + field, field);
             }
-            items.computeIfAbsent(index, i -> new java.util.LinkedHashMap<>()).put(field, e.getValue());
+            items.computeIfAbsent(key, i -> new java.util.LinkedHashMap<>()).put(field, e.getValue());
         }
-        List<JoinSpec> out = new java.util.ArrayList<>();
-        items.forEach((index, m) -> out.add(new JoinSpec(m.get("table"), m.get("as"), m.get("on"), m.getOrDefault("type", "inner"),
-                prefix + (index.isEmpty() ? "" : "." + index))));
-        return out;
+        return items;
     }
-
-    /** The fields of a {@code transform.lateralView} item. */
-    private static final List<String> LATERAL_VIEW_FIELDS = List.of("generator", "as", "columns", "outer");
 
     /**
      * The lateral views of {@code transform.lateralView} as given below it (a list gives {@code 0.generator}, {@code 0.as} ...;
@@ -86,20 +94,10 @@ public final class TransformSettings {
      * @param prefix the key the map is under ({@code transform.lateralView})
      */
     public static List<LateralViewSpec> lateralViews(java.util.Map<String, String> below, String prefix) {
-        java.util.Map<String, java.util.Map<String, String>> items = new java.util.LinkedHashMap<>();
-        for (java.util.Map.Entry<String, String> e : below.entrySet()) {
-            String k = e.getKey();
-            int dot = k.indexOf('.');
-            String index = dot > 0 && k.substring(0, dot).chars().allMatch(Character::isDigit) ? k.substring(0, dot) : "";
-            String field = index.isEmpty() ? k : k.substring(dot + 1);
-            String key = prefix + (index.isEmpty() ? "" : "." + index);
-            if (!LATERAL_VIEW_FIELDS.contains(field)) {
-                throw io.tributary.ingest.internal.IngestErrors.lateralViewKey(key + "." + field, "unknown key '" + field + "'");
-            }
-            items.computeIfAbsent(key, i -> new java.util.LinkedHashMap<>()).put(field, e.getValue());
-        }
         List<LateralViewSpec> out = new java.util.ArrayList<>();
-        items.forEach((key, m) -> out.add(LateralViewSpec.of(m.get("generator"), m.get("as"), m.get("columns"), m.get("outer"), key)));
+        items(below, prefix, List.of("generator", "as", "columns", "outer"),
+                (key, field) -> io.tributary.ingest.internal.IngestErrors.lateralViewKey(key, "unknown key '" + field + "'"))
+                .forEach((key, m) -> out.add(LateralViewSpec.of(m.get("generator"), m.get("as"), m.get("columns"), m.get("outer"), key)));
         return out;
     }
 
