@@ -80,6 +80,10 @@ public final class DeltaSinkConfig extends AbstractConfig {
                     + " where it is true are written; a row it fails on is a bad record (errors.tolerance)"),
             TransformSettings.SELECT.withDoc("Spark's selectExpr: the table's columns, comma separated, each *, a column or"
                     + " \"expression AS name\"; applied after where; a row it fails on is a bad record (errors.tolerance)"),
+            TransformSettings.LATERAL_VIEW.withDoc("Spark's LATERAL VIEW over each record's rows, applied after join and before where:"
+                    + " lateralView.generator (a generator call, e.g. \"explode(tags)\"), lateralView.as (the view's name),"
+                    + " lateralView.columns (its columns, comma separated; default the generator's own names) and lateralView.outer (true"
+                    + " keeps a row the generator makes none of, with nulls; default false); several as lateralView.0.generator ..."),
             TransformSettings.JOIN_MAX_ROWS.withDoc("the most rows a join table may have: it is held in memory by every task"
                     + " (Spark's broadcast join); a table with more is refused with its size"),
             TransformSettings.SQL.withDoc("the transform as one Spark SQL query instead of join, where and select: SELECT ... FROM"

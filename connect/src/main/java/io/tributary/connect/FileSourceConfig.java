@@ -68,6 +68,10 @@ public final class FileSourceConfig extends AbstractConfig {
                     + " join.table (a path every worker reaches, or a URI such as s3a://...), join.as (the alias), join.on (e.g."
                     + " \"user = u.user\") and join.type (inner, left, left_semi or left_anti; default inner); several as join.0.table,"
                     + " join.1.table ...; each table is read again at a poll's start when it has a new version"),
+            TransformSettings.LATERAL_VIEW.withDoc("Spark's LATERAL VIEW, applied after join and before where: lateralView.generator"
+                    + " (a generator call, e.g. \"explode(tags)\"), lateralView.as (the view's name), lateralView.columns (its columns,"
+                    + " comma separated; default the generator's own names) and lateralView.outer (true keeps a row the generator makes"
+                    + " none of, with nulls; default false); several as lateralView.0.generator, lateralView.1.generator ..."),
             TransformSettings.JOIN_MAX_ROWS.withDoc("the most rows a join table may have: it is held in memory by every task"
                     + " (Spark's broadcast join); a table with more is refused with its size"),
             TransformSettings.SQL.withDoc("the transform as one Spark SQL query instead of join, where and select: SELECT ... FROM"

@@ -243,4 +243,41 @@ class ConnectTransformIT extends ConnectCluster {
         delete(topic + "-files");
         delete(topic + "-delta");
     }
+
+    /**
+     * The Delta connector's {@code lateralView.*} keys, Spark's LATERAL VIEW over each record's rows: the golden generator
+     * rows' JSON arrays (null, empty, holding a null) exploded, filtered on the view's qualified column and selected; the table
+     * holds Spark 4.2's rows of the same query ({@code golden/generators}, case 56).
+     */
+    @Test
+    @Order(6)
+    void aLateralViewOfTheDeltaConnectorExplodesEachRecordsArrayIntoSparksRows() throws Exception {
+        String topic = "exploded";
+        Path in = Files.createDirectories(dir.resolve("exploded/in"));
+        Path table = dir.resolve("exploded/table");
+        List<String> cases = golden("cases.txt").stream().filter(l -> !l.startsWith("#")).toList();
+        assertThat(cases.get(56)).isEqualTo("sql\tSELECT s.id, t.tag FROM source s LATERAL VIEW explode(s.tags) t AS tag WHERE t.tag <> 'a'");
+        List<String> spark = golden("spark.tsv").stream().filter(l -> l.startsWith("56\t")).map(l -> l.substring(3).replace('\t', '|')).toList();
+        createTopics(Map.of(topic, 1, topic + ".deadletter", 1));
+        put(topic + "-files", "{\"connector.class\": \"io.tributary.connect.FileSourceConnector\", \"path\": \"" + in + "\","
+                + " \"schema\": \"id INT, tags ARRAY<STRING>\", \"topic\": \"" + topic + "\", \"tasks.max\": \"1\"}");
+        put(topic + "-delta", "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"" + topic + "\","
+                + " \"delta.path\": \"" + table + "\", \"tasks.max\": \"1\", \"allowedLatency\": \"1 seconds\","
+                + " \"lateralView.generator\": \"explode(tags)\", \"lateralView.as\": \"t\", \"lateralView.columns\": \"tag\","
+                + " \"where\": \"t.tag <> 'a'\", \"select\": \"id, t.tag\"}");
+        Files.write(in.resolve(".rows.json"), golden("rows.jsonl"));
+        Files.move(in.resolve(".rows.json"), in.resolve("rows.json"));
+        await(topic + ": Spark's " + spark.size() + " rows in the table", Duration.ofSeconds(180), () -> addedRows(table) >= spark.size());
+        List<String> rows = DeltaTables.readRows(table.toString()).stream().map(r -> r[0] + "|" + (r[1] == null ? "\\N" : r[1])).toList();
+        assertThat(rows).as("Spark's rows of the query").containsExactlyInAnyOrderElementsOf(spark);
+        assertThat(DeltaTables.schema(table.toString()).orElseThrow().toDdl()).isEqualTo("id INT, tag STRING");
+        delete(topic + "-files");
+        delete(topic + "-delta");
+    }
+
+    private static List<String> golden(String name) throws java.io.IOException {
+        try (java.io.InputStream s = ConnectTransformIT.class.getClassLoader().getResourceAsStream("golden/generators/" + name)) {
+            return new String(s.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+        }
+    }
 }

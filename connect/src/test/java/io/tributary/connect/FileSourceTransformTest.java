@@ -158,4 +158,22 @@ class FileSourceTransformTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ingest.joins().refresh()).hasMessageContaining("join.table")
                 .hasMessageContaining("2");
     }
+
+    @Test
+    void aLateralViewWithoutANameOrOverAColumnThatIsNoArrayIsRefusedOnItsKey() {
+        Map<String, String> c = config();
+        c.put("schema", "id INT, user STRING, amt STRING, tags ARRAY<STRING>");
+        c.put("lateralView.generator", "explode(tags)");
+        assertThat(errors(c)).containsOnlyKeys("lateralView");
+        assertThat(errors(c).get("lateralView")).singleElement().asString().contains("lateralView.as: a lateral view needs a name");
+        c.put("lateralView.as", "t");
+        c.put("lateralView.columns", "tag");
+        c.put("where", "t.tag <> 'x'");
+        c.put("select", "id, t.tag");
+        assertThat(errors(c)).isEmpty();
+        assertThat(new FileSourceConfig(c).ingestConfig("orders-files").outputSchema().toDdl()).isEqualTo("id INT, tag STRING");
+        c.put("lateralView.generator", "explode(user)");
+        assertThat(errors(c).get("lateralView")).singleElement().asString().contains("lateralView: expression")
+                .contains("'user' is STRING, and explode takes an ARRAY or a MAP");
+    }
 }

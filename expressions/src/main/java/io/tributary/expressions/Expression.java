@@ -35,6 +35,11 @@ public final class Expression {
         return new Expression(text, new Analyzer(input, text).resolve(Parsing.expression(text, alias)));
     }
 
+    /** As {@link #compile(Schema, String, String)}, {@code view.column} naming a lateral view's column ({@code views}: lower-case name to columns). */
+    static Expression compile(Schema input, String text, String alias, java.util.Map<String, java.util.List<String>> views) {
+        return new Expression(text, new Analyzer(input, text).resolve(Parsing.expression(text, alias, views)));
+    }
+
     static Expression of(String text, Bound bound) {
         return new Expression(text, bound);
     }

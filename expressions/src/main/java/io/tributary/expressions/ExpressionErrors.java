@@ -70,6 +70,12 @@ public final class ExpressionErrors {
                 + String.join(", ", columns) + ")");
     }
 
+    /** A lateral view's column named as a column of the row it joins: Spark reads the name alone as ambiguous. */
+    public static TributaryException lateralColumnTaken(String view, String name) {
+        return new TributaryException("lateral view \"" + shown(view) + "\" makes a column '" + name + "', and the row has a column '"
+                + name + "' already; name the view's columns otherwise: AS " + name + "_2");
+    }
+
     public static TributaryException badLiteral(String expression, int position, String literal, String kind) {
         return at(expression, position, literal + " is not a valid " + kind + " literal");
     }

@@ -15,9 +15,11 @@ import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -33,12 +35,25 @@ public final class Transform {
     private final Expression[] select; // null: the row passes through unchanged
     private final List<Generated> generators; // the select list's generators, in order
 
-    /** A lateral view: its generator and its argument, over the row the views before it made. */
-    private record Lateral(Generator generator, Expression arg) {
+    /** A lateral view: its generator and its arguments, over the row the views before it made. */
+    private record Lateral(Generator generator, Expression[] args) {
     }
 
-    /** A generator of the select list: its argument, and the place of its first column among the other items' values. */
-    private record Generated(Generator generator, Expression arg, int at) {
+    /** A generator of the select list: its arguments, and the place of its first column among the other items' values. */
+    private record Generated(Generator generator, Expression[] args, int at) {
+    }
+
+    private static Expression[] args(Generator g, Node.Call call) {
+        return g.args().stream().map(a -> Expression.of(call.text(), a)).toArray(Expression[]::new);
+    }
+
+    /** The rows generator {@code g} makes of {@code row}, its arguments {@code args} evaluated over it. */
+    private static List<Object[]> generated(Generator g, Expression[] args, Object[] row) {
+        Object[] values = new Object[args.length];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = args[i].eval(row);
+        }
+        return g.rows(values);
     }
 
     private Transform(Schema output, List<Lateral> lateral, Expression where, Expression[] select, List<Generated> generators) {
@@ -71,24 +86,34 @@ public final class Transform {
      */
     public static Transform compileAs(Schema input, String alias, List<String> lateralViews, String where, List<String> select) {
         List<Lateral> lateral = new ArrayList<>();
+        Map<String, List<String>> views = new HashMap<>(); // a view's name (lower case) to its columns, for t.tag and t.*
+        Map<String, Integer> viewStarts = new HashMap<>(); // and to the place of its first column in the row
+        int sourceWidth = input.size();
         for (String text : lateralViews == null ? List.<String>of() : lateralViews) {
-            Parsing.LateralView v = Parsing.lateralView(text, alias);
+            Parsing.LateralView v = Parsing.lateralView(text, alias, views);
             if (!Generator.isGenerator(v.generator().name())) {
                 throw ExpressionErrors.unknownFunction(text, v.generator().position(), v.generator().name());
             }
             Generator g = Generator.bind(input, text, v.generator(), v.outer(), v.columns());
-            lateral.add(new Lateral(g, Expression.of(v.generator().text(), g.arg())));
+            for (Field f : g.fields()) {
+                if (input.indexOf(f.name()) >= 0) {
+                    throw ExpressionErrors.lateralColumnTaken(text, f.name());
+                }
+            }
+            lateral.add(new Lateral(g, args(g, v.generator())));
+            views.put(v.table().toLowerCase(Locale.ROOT), g.fields().stream().map(Field::name).toList());
+            viewStarts.put(v.table().toLowerCase(Locale.ROOT), input.size());
             List<Field> widened = new ArrayList<>(input.fields());
             widened.addAll(g.fields());
             input = new Schema(widened);
         }
         Expression filter = null;
         if (where != null && !where.isBlank()) {
-            Node.Call g = Generator.find(Parsing.expression(where, alias));
+            Node.Call g = Generator.find(Parsing.expression(where, alias, views));
             if (g != null) {
                 throw ExpressionErrors.generatorOutsideSelect(where, g.position(), g.text());
             }
-            filter = Expression.compile(input, where, alias);
+            filter = Expression.compile(input, where, alias, views);
             DataType t = filter.type();
             if (t != null && t.kind() != DataType.Kind.BOOLEAN) {
                 throw ExpressionErrors.notBoolean(where, t.ddl());
@@ -101,13 +126,17 @@ public final class Transform {
         List<Expression> items = new ArrayList<>();
         List<Generated> generators = new ArrayList<>();
         for (String item : select) {
-            SelectItem parsed = Parsing.selectItem(item, alias);
+            SelectItem parsed = Parsing.selectItem(item, alias, views);
             if (parsed.star()) {
-                boolean ofInput = alias != null && parsed.qualifier().size() == 1 && parsed.qualifier().get(0).equalsIgnoreCase(alias);
-                if (!parsed.qualifier().isEmpty() && !ofInput) {
+                String of = parsed.qualifier().size() == 1 ? parsed.qualifier().get(0).toLowerCase(Locale.ROOT) : null;
+                boolean ofInput = alias != null && alias.equalsIgnoreCase(of);
+                if (!parsed.qualifier().isEmpty() && !ofInput && !views.containsKey(of)) {
                     throw ExpressionErrors.starOfUnknown(item);
                 }
-                for (int i = 0; i < input.size(); i++) {
+                // *: every column; s.*: the source's (before the lateral views'); t.*: the lateral view t's
+                int from = views.containsKey(of) && !ofInput ? viewStarts.get(of) : 0;
+                int to = parsed.qualifier().isEmpty() ? input.size() : ofInput ? sourceWidth : from + views.get(of).size();
+                for (int i = from; i < to; i++) {
                     Field f = input.field(i);
                     fields.add(f);
                     items.add(Expression.of(f.name(), new Bound.Column(i, new int[0], f.type(), f.name())));
@@ -117,7 +146,7 @@ public final class Transform {
             if (parsed.expression() instanceof Node.Call call && Generator.isGenerator(call.name())) {
                 List<String> aliases = parsed.alias() != null ? List.of(parsed.alias()) : parsed.aliases();
                 Generator generator = Generator.bind(input, item, call, false, aliases);
-                generators.add(new Generated(generator, Expression.of(call.text(), generator.arg()), items.size()));
+                generators.add(new Generated(generator, args(generator, call), items.size()));
                 fields.addAll(generator.fields());
                 continue;
             }
@@ -258,7 +287,7 @@ public final class Transform {
         for (Lateral v : lateral) {
             List<Object[]> next = new ArrayList<>();
             for (Object[] r : made) {
-                for (Object[] g : v.generator().rows(v.arg().eval(r))) {
+                for (Object[] g : generated(v.generator(), v.args(), r)) {
                     Object[] joined = Arrays.copyOf(r, r.length + g.length);
                     System.arraycopy(g, 0, joined, r.length, g.length);
                     next.add(joined);
@@ -298,7 +327,7 @@ public final class Transform {
     private void generate(Object[] row, List<Object[]> out) {
         List<List<Object[]>> made = new ArrayList<>(generators.size());
         for (Generated g : generators) {
-            List<Object[]> rows = g.generator().rows(g.arg().eval(row));
+            List<Object[]> rows = generated(g.generator(), g.args(), row);
             if (rows.isEmpty()) {
                 return;
             }

@@ -74,4 +74,30 @@ class GeneratorsTest {
                 .satisfies(e -> assertThat(((ExpressionException) e).condition()).isEqualTo("CAST_INVALID_INPUT"))
                 .hasMessageContaining("'x'");
     }
+
+    @Test
+    void aLateralViewsQualifiedColumnIsItsOwnAndANameItDoesNotMakeIsRefused() {
+        Transform t = Transform.compileAs(SCHEMA, "s", List.of("LATERAL VIEW posexplode(s.tags) t AS p, tag"), "t.p > 0",
+                List.of("s.*", "t.tag", "upper(t.tag) AS up"));
+        assertThat(t.output().toDdl()).isEqualTo("id INT, tags ARRAY<STRING>, props MAP<STRING, INT>, codes ARRAY<STRING>, tag STRING,"
+                + " up STRING");
+        assertThat(rows(t, ROW)).containsExactly("7|[a, b]|{x=1}|[1, x, 3]|b|B");
+        assertThatThrownBy(() -> Transform.compileAs(SCHEMA, null, List.of("LATERAL VIEW explode(tags) t AS tag"), null, List.of("t.id")))
+                .hasMessageContaining("no column 't.id'; the input has t.tag");
+        assertThatThrownBy(() -> Transform.compileAs(SCHEMA, null, List.of("LATERAL VIEW explode(tags) t AS id"), null, List.of("id")))
+                .hasMessageContaining("makes a column 'id', and the row has a column 'id' already");
+    }
+
+    @Test
+    void stackAndJsonTupleNameTheirColumnsAndRefuseWhatSparkRefuses() {
+        Transform t = Transform.compile(SCHEMA, null, List.of("id", "stack(2, 'a', id, 'b')", "json_tuple('{\"k\": [1]}', 'k', 'z')"));
+        assertThat(t.output().toDdl()).isEqualTo("id INT, col0 STRING, col1 INT, c0 STRING, c1 STRING");
+        assertThat(rows(t, ROW)).containsExactly("7|a|7|[1]|null", "7|b|null|[1]|null");
+        assertThatThrownBy(() -> Transform.compile(SCHEMA, null, List.of("stack(2, 'a', 1, 2)")))
+                .hasMessageContaining("[DATATYPE_MISMATCH.STACK_COLUMN_DIFF_TYPES] column 0 holds 'a' (STRING) and 2 (INT)");
+        assertThatThrownBy(() -> Transform.compile(SCHEMA, null, List.of("stack(id, 1)")))
+                .hasMessageContaining("[DATATYPE_MISMATCH.NON_FOLDABLE_INPUT]");
+        assertThatThrownBy(() -> Transform.compile(SCHEMA, null, List.of("json_tuple(id, 'a')")))
+                .hasMessageContaining("[DATATYPE_MISMATCH.NON_STRING_TYPE] 'id' is INT");
+    }
 }

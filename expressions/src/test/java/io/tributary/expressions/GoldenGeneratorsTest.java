@@ -51,7 +51,7 @@ class GoldenGeneratorsTest {
         Map<Integer, List<String>> spark = byCase("spark.tsv");
         Map<Integer, List<String>> sparkColumns = byCase("columns.tsv");
         List<String> cases = lines("cases.txt");
-        assertThat(cases).hasSize(38);
+        assertThat(cases).hasSize(66);
         int refused = 0;
         for (int c = 0; c < cases.size(); c++) {
             String[] f = cases.get(c).split("\t");

@@ -171,9 +171,7 @@ public final class IngestConfigBuilder {
         }
         transformSpec.whereKey = values.name(TransformSettings.WHERE);
         transformSpec.selectKey = values.name(TransformSettings.SELECT);
-        if (values.has(TransformSettings.JOIN)) {
-            transformSpec.joins = TransformSettings.joins(values.map(TransformSettings.JOIN), values.name(TransformSettings.JOIN));
-        }
+        transformSpec.block(values);
         return transform(values.get(TransformSettings.WHERE), values.get(TransformSettings.SELECT));
     }
 

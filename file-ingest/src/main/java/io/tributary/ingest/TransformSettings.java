@@ -23,12 +23,16 @@ public final class TransformSettings {
     public static final Setting<java.util.Map<String, String>> JOIN = Setting.map("join", "Spark's stream-static joins with Delta"
             + " tables, applied before where and select: a list of {table: path or URI, as: alias, on: \"user = u.user\","
             + " type: inner|left|left_semi|left_anti}; each table is read at a batch's start when it has a new version (docs/transform.md)");
+    public static final Setting<java.util.Map<String, String>> LATERAL_VIEW = Setting.map("lateralView", "Spark's LATERAL VIEW,"
+            + " applied after join and before where: a list of {generator: \"explode(tags)\", as: t, columns: [tag], outer: false},"
+            + " each joining a row with the generator's rows (outer: true keeps a row it makes none of, with nulls); its columns,"
+            + " tag or t.tag, are the row's for where and select (docs/transform.md)");
     public static final Setting<Integer> JOIN_MAX_ROWS = Setting.integer("joinMaxRows", "the most rows a join table may have: it is"
             + " held in memory (Spark's broadcast join); a table with more is refused with its size (docs/transform.md)")
             .withDefault(String.valueOf(DEFAULT_JOIN_MAX_ROWS)).within(1, Integer.MAX_VALUE);
 
     /** Every setting, in the order the documentation lists them. */
-    public static final List<Setting<?>> ALL = List.of(JOIN, WHERE, SELECT, JOIN_MAX_ROWS);
+    public static final List<Setting<?>> ALL = List.of(JOIN, LATERAL_VIEW, WHERE, SELECT, JOIN_MAX_ROWS);
 
     /**
      * The transform as one Spark SQL query, instead of {@code transform.join/where/select}: a spec writes it at the top,
@@ -54,20 +58,46 @@ public final class TransformSettings {
      * @param prefix the key the map is under, for refusals ({@code transform.join})
      */
     public static List<JoinSpec> joins(java.util.Map<String, String> below, String prefix) {
+        List<JoinSpec> out = new java.util.ArrayList<>();
+        items(below, prefix, List.of("table", "as", "on", "type"), io.tributary.ingest.internal.IngestErrors::unknownJoinKey)
+                .forEach((key, m) -> out.add(new JoinSpec(m.get("table"), m.get("as"), m.get("on"), m.getOrDefault("type", "inner"), key)));
+        return out;
+    }
+
+    /**
+     * The items of a list of mappings as given below {@code prefix} ({@code 0.table}, {@code 1.table} ..., or one mapping's
+     * {@code table}), each by the key it was written under ({@code prefix.0}, or {@code prefix}); a field not among
+     * {@code fields} is refused by {@code unknown} with its key and name.
+     */
+    private static java.util.Map<String, java.util.Map<String, String>> items(java.util.Map<String, String> below, String prefix,
+            List<String> fields, java.util.function.BiFunction<String, String, TributaryException> unknown) {
         java.util.Map<String, java.util.Map<String, String>> items = new java.util.LinkedHashMap<>();
         for (java.util.Map.Entry<String, String> e : below.entrySet()) {
             String k = e.getKey();
             int dot = k.indexOf('.');
             String index = dot > 0 && k.substring(0, dot).chars().allMatch(Character::isDigit) ? k.substring(0, dot) : "";
             String field = index.isEmpty() ? k : k.substring(dot + 1);
-            if (!List.of("table", "as", "on", "type").contains(field)) {
-                throw io.tributary.ingest.internal.IngestErrors.unknownJoinKey(prefix + (index.isEmpty() ? "" : "." + index) + "." + field, field);
+            String key = prefix + (index.isEmpty() ? "" : "." + index);
+            if (!fields.contains(field)) {
+                throw unknown.apply(key + "." + field, field);
             }
-            items.computeIfAbsent(index, i -> new java.util.LinkedHashMap<>()).put(field, e.getValue());
+            items.computeIfAbsent(key, i -> new java.util.LinkedHashMap<>()).put(field, e.getValue());
         }
-        List<JoinSpec> out = new java.util.ArrayList<>();
-        items.forEach((index, m) -> out.add(new JoinSpec(m.get("table"), m.get("as"), m.get("on"), m.getOrDefault("type", "inner"),
-                prefix + (index.isEmpty() ? "" : "." + index))));
+        return items;
+    }
+
+    /**
+     * The lateral views of {@code transform.lateralView} as given below it (a list gives {@code 0.generator}, {@code 0.as} ...;
+     * one view may be a mapping), each as Spark's query writes it ({@code LATERAL VIEW OUTER explode(tags) t AS tag}) with the
+     * key it was written under; a missing or unknown field, or an {@code outer} that is not true or false, is refused naming its key.
+     *
+     * @param prefix the key the map is under ({@code transform.lateralView})
+     */
+    public static List<LateralViewSpec> lateralViews(java.util.Map<String, String> below, String prefix) {
+        List<LateralViewSpec> out = new java.util.ArrayList<>();
+        items(below, prefix, List.of("generator", "as", "columns", "outer"),
+                (key, field) -> io.tributary.ingest.internal.IngestErrors.lateralViewKey(key, "unknown key '" + field + "'"))
+                .forEach((key, m) -> out.add(LateralViewSpec.of(m.get("generator"), m.get("as"), m.get("columns"), m.get("outer"), key)));
         return out;
     }
 

@@ -24,8 +24,10 @@ import java.util.Map;
 final class TransformSpec {
     String where;
     List<String> select;
-    /** A query's {@code LATERAL VIEW}s, each as written; empty without. */
+    /** The lateral views ({@code transform.lateralView}, or a query's {@code LATERAL VIEW}s), each as a query writes it; empty without. */
     List<String> lateral = List.of();
+    /** The key each of {@link #lateral} was written under, for a refusal. */
+    List<String> lateralKeys = List.of();
     String whereKey = "transform.where";
     String selectKey = "transform.select";
     /** Where the values were written (a spec), to word a refusal; null when given by a program. */
@@ -53,6 +55,7 @@ final class TransformSpec {
         c.where = where;
         c.select = select;
         c.lateral = lateral;
+        c.lateralKeys = lateralKeys;
         c.whereKey = whereKey;
         c.selectKey = selectKey;
         c.values = values;
@@ -81,6 +84,7 @@ final class TransformSpec {
         sqlKey = key;
         sourceAlias = query.sourceAlias();
         lateral = query.lateralViews().stream().map(SqlQuery.Part::text).toList();
+        lateralKeys = query.lateralViews().stream().map(v -> key + " (LATERAL VIEW at " + v.at() + " of the query)").toList();
         where = query.where() == null ? null : query.where().text();
         whereKey = query.where() == null ? key : key + " (WHERE at " + query.where().at() + " of the query)";
         select = query.select().stream().map(SqlQuery.Part::text).toList();
@@ -90,6 +94,19 @@ final class TransformSpec {
         selectKey = key + " (SELECT at " + query.select().get(0).at() + " of the query)";
         joins = query.joins().stream().map(j -> new JoinSpec(j.table(), j.alias(), j.on().text(), j.type(),
                 key + " (the join of delta.`" + j.table() + "`, ON at " + j.on().at() + " of the query)")).toList();
+    }
+
+    /** Takes the block's {@code transform.join} and {@code transform.lateralView} given in {@code values}. */
+    void block(Values values) {
+        if (values.has(TransformSettings.JOIN)) {
+            joins = TransformSettings.joins(values.map(TransformSettings.JOIN), values.name(TransformSettings.JOIN));
+        }
+        if (values.has(TransformSettings.LATERAL_VIEW)) {
+            List<LateralViewSpec> views = TransformSettings.lateralViews(values.map(TransformSettings.LATERAL_VIEW),
+                    values.name(TransformSettings.LATERAL_VIEW));
+            lateral = views.stream().map(LateralViewSpec::text).toList();
+            lateralKeys = views.stream().map(LateralViewSpec::key).toList();
+        }
     }
 
     /** The key a refusal of a join's {@code field} names: {@code transform.join.0.on}, or the join's place in the query. */
@@ -191,6 +208,13 @@ final class TransformSpec {
         Joins joined = joins(streamSchema);
         Schema schema = joined.isEmpty() ? streamSchema : joined.output();
         List<String> select = joined.isEmpty() ? this.select : joinedSelect(joined, streamSchema);
+        for (int i = 0; i < lateral.size(); i++) {
+            try {
+                Transform.compileAs(schema, sourceAlias, lateral.subList(0, i + 1), null, null);
+            } catch (TributaryException e) {
+                throw refused(TransformSettings.LATERAL_VIEW, lateralKeys.get(i), e);
+            }
+        }
         try {
             Transform.compileAs(schema, sourceAlias, lateral, where, null);
         } catch (TributaryException e) {

@@ -15,8 +15,8 @@ import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * A connector's transform, by the pipeline's names without {@code transform.}: {@code join}, {@code where},
- * {@code select}, {@code joinMaxRows}, or the one query {@code sql}. Read and compiled by file-ingest's
+ * A connector's transform, by the pipeline's names without {@code transform.}: {@code join}, {@code lateralView},
+ * {@code where}, {@code select}, {@code joinMaxRows}, or the one query {@code sql}. Read and compiled by file-ingest's
  * {@link TransformSettings} and {@link RowTransforms}, as a spec's are; what a connector cannot run (a query's
  * {@code GROUP BY}, the query beside the keys it stands for) is refused here, on the key.
  */
@@ -25,16 +25,17 @@ public final class TransformKeys {
     }
 
     /** The keys that transform rows, besides {@code sql}. */
-    private static final List<Setting<?>> PARTS = List.of(TransformSettings.JOIN, TransformSettings.WHERE, TransformSettings.SELECT);
+    private static final List<Setting<?>> PARTS = List.of(TransformSettings.JOIN, TransformSettings.LATERAL_VIEW, TransformSettings.WHERE,
+            TransformSettings.SELECT);
 
-    /** Whether {@code values} transform the rows: {@code sql}, {@code where}, {@code select} or {@code join}. */
+    /** Whether {@code values} transform the rows: {@code sql}, {@code where}, {@code select}, {@code join} or {@code lateralView}. */
     public static boolean given(Values values) {
         return values.has(TransformSettings.SQL) || PARTS.stream().anyMatch(values::has);
     }
 
     /**
      * What the connector cannot take of the transform, as a {@link ConfigException} on its key, or null: {@code sql}
-     * with {@code where}, {@code select} or {@code join}; a query with {@code GROUP BY}.
+     * with {@code where}, {@code select}, {@code join} or {@code lateralView}; a query with {@code GROUP BY}.
      */
     public static ConfigException problem(Values values, Map<String, String> props, String connector) {
         if (!values.has(TransformSettings.SQL)) {

@@ -10,6 +10,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.tree.TerminalNode;
@@ -17,18 +18,13 @@ import org.antlr.v4.runtime.tree.TerminalNode;
 /** Builds the {@link Node} tree from ANTLR's parse tree; operators become calls of their SQL names. */
 final class AstBuilder extends SparkExprBaseVisitor<Node> {
     private final String source;
-    private final String alias; // the input's alias in a query: alias.column is the input's column
-
     private final boolean starCalls; // count(*) is a call whose one argument is the column *, as HAVING may write it
+    private final Qualifiers qualifiers; // the input's alias (s.amt) and the lateral views' names (t.tag) in a query
 
-    AstBuilder(String source, String alias) {
-        this(source, alias, false);
-    }
-
-    AstBuilder(String source, String alias, boolean starCalls) {
+    AstBuilder(String source, String alias, boolean starCalls, Map<String, List<String>> views) {
         this.source = source;
-        this.alias = alias;
         this.starCalls = starCalls;
+        this.qualifiers = new Qualifiers(alias, views);
     }
 
     private String text(ParserRuleContext ctx) {
@@ -250,8 +246,11 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     public Node visitDereference(DereferenceContext ctx) {
         Node base = visit(ctx.base);
         String field = ctx.fieldName.identifier() != null ? name(ctx.fieldName.identifier()) : ctx.fieldName.getText();
-        if (alias != null && ctx.base instanceof ColumnReferenceContext ref && name(ref.identifier()).equalsIgnoreCase(alias)) {
-            return new Node.Column(List.of(field), text(ctx), pos(ctx)); // s.amt: the input's amt, as Spark resolves a qualifier first
+        if (ctx.base instanceof ColumnReferenceContext ref) {
+            Node.Column qualified = qualifiers.column(source, name(ref.identifier()), field, text(ctx), pos(ctx));
+            if (qualified != null) {
+                return qualified;
+            }
         }
         if (base instanceof Node.Column c) {
             List<String> names = new ArrayList<>(c.names());

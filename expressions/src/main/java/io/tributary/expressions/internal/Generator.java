@@ -16,10 +16,12 @@ import java.util.Set;
  * One of Spark's generators, which make 0..n rows of one value: {@code explode} (an array's elements as {@code col}, a map's
  * entries as {@code key}, {@code value}), {@code posexplode} (the same after {@code pos}, from 0), {@code inline} (an array of
  * structs as the structs' fields), and their {@code _outer} forms, which make one row of nulls where the array or map is null
- * or empty. A null struct of {@code inline} is a row of nulls, as in Spark.
+ * or empty. A null struct of {@code inline} is a row of nulls, as in Spark. {@code stack(n, v...)} spreads its values over n rows
+ * ({@code col0}, {@code col1}...), {@code json_tuple(json, name...)} gives the named fields of a JSON object as text in one
+ * row ({@code c0}, {@code c1}...); both are in {@link TupleGenerators}.
  */
 public final class Generator {
-    private enum Shape { EXPLODE, POSEXPLODE, INLINE }
+    enum Shape { EXPLODE, POSEXPLODE, INLINE, STACK, JSON_TUPLE }
 
     /** One generator as docs/transform.md lists it: its Spark name, its argument, the columns it makes unnamed, its rows. */
     public record Doc(String name, String argument, String columns, String rows) {
@@ -31,7 +33,12 @@ public final class Generator {
             new Doc("posexplode", "ARRAY or MAP", "`pos` (INT, from 0), then `explode`'s", "as `explode`"),
             new Doc("posexplode_outer", "ARRAY or MAP", "as `posexplode`", "as `explode_outer` (`pos` null on the row of nulls)"),
             new Doc("inline", "ARRAY of STRUCTs", "the struct's fields", "one per element, a null element a row of nulls; none for null or empty"),
-            new Doc("inline_outer", "ARRAY of STRUCTs", "as `inline`", "as `inline`, and one of nulls for null or empty"));
+            new Doc("inline_outer", "ARRAY of STRUCTs", "as `inline`", "as `inline`, and one of nulls for null or empty"),
+            new Doc("stack", "n (an INT literal), then values", "`col0`, `col1`... (ceil(values / n) of them), each the type of its"
+                    + " values (NULL fits any)", "n: the values in row order, nulls after the last"),
+            new Doc("json_tuple", "a JSON object as STRING, then field names (STRINGs)", "`c0`, `c1`..., STRINGs",
+                    "one: each field as text (an object or array as JSON), null where absent or JSON null; nulls for null or text"
+                            + " that is not a JSON object"));
 
     private static final Set<String> NAMES = Set.copyOf(DOCS.stream().map(Doc::name).toList());
 
@@ -43,14 +50,14 @@ public final class Generator {
     private final Shape shape;
     private final boolean outer;
     private final boolean map;
-    private final Bound arg;
+    private final List<Bound> args;
     private final List<Field> fields;
 
-    private Generator(Shape shape, boolean outer, boolean map, Bound arg, List<Field> fields) {
+    Generator(Shape shape, boolean outer, boolean map, List<Bound> args, List<Field> fields) {
         this.shape = shape;
         this.outer = outer;
         this.map = map;
-        this.arg = arg;
+        this.args = args;
         this.fields = fields;
     }
 
@@ -99,6 +106,9 @@ public final class Generator {
     public static Generator bind(Schema input, String source, Node.Call call, boolean outer, List<String> aliases) {
         String name = call.name().toLowerCase(Locale.ROOT);
         boolean isOuter = outer || name.endsWith("_outer");
+        if (name.equals("stack") || name.equals("json_tuple")) {
+            return named(TupleGenerators.bind(input, source, call, isOuter), source, call, aliases);
+        }
         Shape shape = name.startsWith("posexplode") ? Shape.POSEXPLODE : name.startsWith("inline") ? Shape.INLINE : Shape.EXPLODE;
         String signature = shape == Shape.INLINE ? name + "(array<struct>)" : name + "(array | map)";
         if (call.args().size() != 1) {
@@ -126,22 +136,29 @@ public final class Generator {
         } else {
             fields.add(new Field("col", t.element(), true));
         }
-        if (!aliases.isEmpty()) {
-            if (aliases.size() != fields.size()) {
-                throw ExpressionErrors.generatorAliases(source, call.position(), call.text(), fields.stream().map(Field::name).toList(),
-                        aliases);
-            }
-            for (int i = 0; i < fields.size(); i++) {
-                Field f = fields.get(i);
-                fields.set(i, new Field(aliases.get(i), f.type(), f.nullable()));
-            }
-        }
-        return new Generator(shape, isOuter, isMap, arg, List.copyOf(fields));
+        return named(new Generator(shape, isOuter, isMap, List.of(arg), List.copyOf(fields)), source, call, aliases);
     }
 
-    /** The argument, typed: the array or map evaluated per row. */
-    public Bound arg() {
-        return arg;
+    /** {@code g} with its columns named {@code aliases} (none: its own names); as many as it makes, else Spark's refusal. */
+    private static Generator named(Generator g, String source, Node.Call call, List<String> aliases) {
+        if (aliases.isEmpty()) {
+            return g;
+        }
+        if (aliases.size() != g.fields.size()) {
+            throw ExpressionErrors.generatorAliases(source, call.position(), call.text(), g.fields.stream().map(Field::name).toList(),
+                    aliases);
+        }
+        List<Field> fields = new ArrayList<>();
+        for (int i = 0; i < aliases.size(); i++) {
+            Field f = g.fields.get(i);
+            fields.add(new Field(aliases.get(i), f.type(), f.nullable()));
+        }
+        return new Generator(g.shape, g.outer, g.map, g.args, List.copyOf(fields));
+    }
+
+    /** The arguments, typed, evaluated per row for {@link #rows}. */
+    public List<Bound> args() {
+        return args;
     }
 
     /** The columns each row it makes has, in order. */
@@ -149,8 +166,15 @@ public final class Generator {
         return fields;
     }
 
-    /** The rows {@code value} (the argument's value for one input row) makes, each {@link #fields()} wide, in the value's order. */
-    public List<Object[]> rows(Object value) {
+    /** The rows of the arguments' values {@code values} (for one input row), each {@link #fields()} wide, in Spark's order. */
+    public List<Object[]> rows(Object[] values) {
+        if (shape == Shape.STACK) {
+            return TupleGenerators.stack(values, fields.size());
+        }
+        if (shape == Shape.JSON_TUPLE) {
+            return TupleGenerators.jsonTuple(values);
+        }
+        Object value = values[0];
         int width = fields.size();
         int size = value == null ? 0 : map ? ((Map<?, ?>) value).size() : ((List<?>) value).size();
         if (size == 0) {

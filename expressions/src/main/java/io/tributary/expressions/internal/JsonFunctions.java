@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  */
 final class JsonFunctions {
     /** Spark's factory for get_json_object: control characters allowed unescaped in strings. */
-    private static final JsonFactory JSON = JsonFactory.builder().enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS).build();
+    static final JsonFactory JSON = JsonFactory.builder().enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS).build();
 
     /** Spark's partial results: a top-level field of the wrong type is null, the others are read. */
     private static final JsonRowReader.Leftovers PARTIAL = new Partial();

@@ -7,6 +7,7 @@ import io.tributary.expressions.internal.SparkExprParser.SelectExpressionContext
 import io.tributary.expressions.internal.SparkExprParser.NamedItemContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
@@ -41,8 +42,13 @@ public final class Parsing {
      * column {@code column}, as Spark resolves a qualified name; null for none.
      */
     public static Node expression(String text, String alias) {
+        return expression(text, alias, Map.of());
+    }
+
+    /** As {@link #expression(String, String)}, where {@code view.column} names a column of the lateral view {@code view} ({@code views}' key, lower case). */
+    public static Node expression(String text, String alias, Map<String, List<String>> views) {
         SparkExprParser p = parser(text);
-        return new AstBuilder(text, alias).visit(p.singleExpression());
+        return new AstBuilder(text, alias, false, views).visit(p.singleExpression());
     }
 
     /**
@@ -51,7 +57,7 @@ public final class Parsing {
      */
     static Node havingExpression(String text, String alias) {
         SparkExprParser p = parser(text);
-        return new AstBuilder(text, alias, true).visit(p.singleExpression());
+        return new AstBuilder(text, alias, true, Map.of()).visit(p.singleExpression());
     }
 
     public static SelectItem selectItem(String text) {
@@ -60,15 +66,20 @@ public final class Parsing {
 
     /** A select item in which {@code alias.column} names the input's column, as in {@link #expression(String, String)}. */
     public static SelectItem selectItem(String text, String alias) {
-        return selectItem(text, alias, false);
+        return selectItem(text, alias, false, Map.of());
+    }
+
+    /** A select item in which {@code view.column} names a lateral view's column, as in {@link #expression(String, String, Map)}. */
+    public static SelectItem selectItem(String text, String alias, Map<String, List<String>> views) {
+        return selectItem(text, alias, false, views);
     }
 
     /** A select item over an aggregation's rows: aggregate calls ({@code count(*)}) are read, as in HAVING. */
     public static SelectItem aggregatedSelectItem(String text) {
-        return selectItem(text, null, true);
+        return selectItem(text, null, true, Map.of());
     }
 
-    private static SelectItem selectItem(String text, String alias, boolean aggregates) {
+    private static SelectItem selectItem(String text, String alias, boolean aggregates, Map<String, List<String>> views) {
         SparkExprParser p = parser(text);
         NamedItemContext item = p.selectItem().namedItem();
         if (item instanceof SelectAllContext) {
@@ -78,16 +89,19 @@ public final class Parsing {
             return new SelectItem(true, of.qualifiedName().identifier().stream().map(AstBuilder::name).toList(), null, null, List.of());
         }
         SelectExpressionContext e = (SelectExpressionContext) item;
-        Node node = new AstBuilder(text, alias, aggregates).visit(e.expression());
+        Node node = new AstBuilder(text, alias, aggregates, views).visit(e.expression());
         List<String> aliases = e.identifierList() == null ? List.of()
                 : e.identifierList().identifier().stream().map(AstBuilder::name).toList();
         return new SelectItem(false, List.of(), node, e.alias == null ? null : AstBuilder.name(e.alias), aliases);
     }
 
-    /** A lateral view's text, {@code LATERAL VIEW [OUTER] generator(args) table [AS] columns}, in which {@code alias.column} is as above. */
-    public static LateralView lateralView(String text, String alias) {
+    /**
+     * A lateral view's text, {@code LATERAL VIEW [OUTER] generator(args) table [AS] columns}, in which {@code alias.column} and
+     * {@code view.column} of the views before it ({@code views}) are as above.
+     */
+    public static LateralView lateralView(String text, String alias, Map<String, List<String>> views) {
         SparkExprParser.LateralViewContext v = parser(text).lateralViewItem().lateralView();
-        AstBuilder b = new AstBuilder(text, alias);
+        AstBuilder b = new AstBuilder(text, alias, false, views);
         List<Node> args = v.expression().stream().map(b::visit).toList();
         String name = v.generator.getText().toLowerCase(java.util.Locale.ROOT);
         int start = v.generator.start.getStartIndex();

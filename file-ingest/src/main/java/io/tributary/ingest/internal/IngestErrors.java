@@ -331,6 +331,12 @@ public final class IngestErrors {
         return new TributaryException(key + ": " + e.getMessage(), e);
     }
 
+    /** A {@code transform.lateralView} item's field at fault, {@code problem} saying how; the fix lists the fields. */
+    public static TributaryException lateralViewKey(String key, String problem) {
+        return new TributaryException(key + ": " + problem + "; a lateral view is {generator: \"explode(tags)\", as: t, columns: [tag],"
+                + " outer: false} (columns and outer optional), Spark's LATERAL VIEW [OUTER] explode(tags) t AS tag");
+    }
+
     public static TributaryException unknownJoinKey(String key, String field) {
         return new TributaryException(key + ": unknown join key '" + field + "'; a join takes table, as, on and type");
     }

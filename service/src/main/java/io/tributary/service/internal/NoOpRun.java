@@ -54,6 +54,7 @@ public final class NoOpRun {
                 || spec.map(Settings.KAFKA).containsKey("bootstrap.servers")
                 || !spec.has(Settings.FILES_PATH) || spec.has(Settings.DELTA_PATH) || Settings.kafkaSource(spec::has)
                 || AggregationParts.aggregates(spec) || spec.has(Settings.SQL) || !spec.map(Settings.TRANSFORM_JOIN).isEmpty()
+                || !spec.map(Settings.TRANSFORM_LATERAL_VIEW).isEmpty()
                 || !"off".equals(spec.string(Settings.CLEAN_SOURCE))) {
             return false;
         }

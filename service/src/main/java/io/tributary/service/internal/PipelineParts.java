@@ -325,15 +325,26 @@ public final class PipelineParts {
 
     private static final java.util.regex.Pattern JOIN_KEY = java.util.regex.Pattern.compile(
             "^(" + java.util.regex.Pattern.quote(Settings.TRANSFORM_JOIN) + "(?:\\.\\d+)?)(\\.(?:table|as|on|type))?: .*", java.util.regex.Pattern.DOTALL);
+    private static final java.util.regex.Pattern LATERAL_VIEW_KEY = java.util.regex.Pattern.compile(
+            "^(" + java.util.regex.Pattern.quote(Settings.TRANSFORM_LATERAL_VIEW) + "(?:\\.\\d+)?)(\\.(?:generator|as|columns|outer))?: .*",
+            java.util.regex.Pattern.DOTALL);
 
-    /** A refusal of {@code transform.join.N.x}, led by the spec line of that key (of the join's table when x was not given). */
+    /**
+     * A refusal of {@code transform.join.N.x} (or {@code transform.lateralView.N.x}), led by the spec line of that key (of the
+     * join's table, the view's generator, when x was not given).
+     */
     static TributaryException joinRefusalAtItsLine(PipelineSpec spec, TributaryException e) {
         java.util.regex.Matcher m = JOIN_KEY.matcher(String.valueOf(e.getMessage()));
+        String first = ".table";
         if (!m.matches()) {
-            return e;
+            m = LATERAL_VIEW_KEY.matcher(String.valueOf(e.getMessage()));
+            first = ".generator";
+            if (!m.matches()) {
+                return e;
+            }
         }
-        String key = m.group(1) + (m.group(2) == null ? ".table" : m.group(2));
-        String at = spec.has(key) ? key : m.group(1) + ".table";
+        String key = m.group(1) + (m.group(2) == null ? first : m.group(2));
+        String at = spec.has(key) ? key : m.group(1) + first;
         return ServiceErrors.at(spec.origin(at), e);
     }
 

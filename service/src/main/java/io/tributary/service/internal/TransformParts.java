@@ -78,10 +78,10 @@ final class TransformParts {
         }
     }
 
-    /** Whether the spec transforms the rows: {@code sql:}, or {@code transform.where}, {@code select} or {@code join}. */
+    /** Whether the spec transforms the rows: {@code sql:}, or {@code transform.where}, {@code select}, {@code join} or {@code lateralView}. */
     static boolean transforms(PipelineSpec spec) {
         return spec.has(Settings.SQL) || spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT)
-                || !spec.map(Settings.TRANSFORM_JOIN).isEmpty();
+                || !spec.map(Settings.TRANSFORM_JOIN).isEmpty() || !spec.map(Settings.TRANSFORM_LATERAL_VIEW).isEmpty();
     }
 
     /** The transform's settings as the spec gives them: {@code transform.*}, and {@code sql} at the top. */

@@ -78,4 +78,46 @@ class PipelinePartsTest {
         assertThatThrownBy(() -> AggregationParts.aggregateSpec(update, SEED))
                 .hasMessageContaining("This output mode is not supported for session window streaming aggregations");
     }
+
+    private PipelineSpec lateralViews(String views) throws IOException {
+        Path f = dir.resolve("views.yaml");
+        Files.writeString(f, """
+                name: t
+                source:
+                  files:
+                    path: in/
+                    schema: "id INT, tags ARRAY<STRING>, props MAP<STRING, INT>"
+                transform:
+                  lateralView:
+                """ + views + """
+                  where: "t.tag <> 'b'"
+                sink:
+                  delta:
+                    path: out/
+                """);
+        return PipelineSpec.load(f, Map.of(), Map.of());
+    }
+
+    @Test
+    void theBlocksLateralViewsAreAListOfMappingsAndABadOneIsRefusedNamingItsKeyAndLine() throws IOException {
+        PipelineSpec spec = lateralViews("""
+                    - generator: "explode(tags)"
+                      as: t
+                      columns: [tag]
+                    - { generator: "explode(props)", as: p, columns: [k, v], outer: true }
+                """);
+        Schema rows = Schema.parse("id INT, tags ARRAY<STRING>, props MAP<STRING, INT>");
+        assertThat(PipelineParts.ingestConfig(spec, rows, null).outputSchema().toDdl())
+                .isEqualTo("id INT, tags ARRAY<STRING>, props MAP<STRING, INT>, tag STRING, k STRING, v INT");
+        TransformParts.check(spec);
+
+        PipelineSpec noName = lateralViews("    - { generator: \"explode(tags)\", columns: [tag] }\n");
+        assertThatThrownBy(() -> TransformParts.check(noName)).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("transform.lateralView.0.as: a lateral view needs a name")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        PipelineSpec notAnArray = lateralViews("    - { generator: \"explode(id)\", as: t, columns: [tag] }\n");
+        assertThatThrownBy(() -> TransformParts.check(notAnArray)).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("transform.lateralView.0: expression \"LATERAL VIEW explode(id) `t` AS `tag`\"")
+                .hasMessageContaining("'id' is INT, and explode takes an ARRAY or a MAP");
+    }
 }
