@@ -67,7 +67,7 @@ final class TransformParts {
     static RowTransform rowTransform(PipelineSpec spec, Schema input) {
         Map<String, String> computed = new java.util.LinkedHashMap<>();
         computedGroupBy(spec).forEach(i -> computed.put(i, Settings.GROUP_BY));
-        aggregates(spec, new java.util.LinkedHashMap<>()).forEach(i -> computed.put(i, Settings.SELECT));
+        aggregates(spec).computed().forEach(i -> computed.put(i, Settings.SELECT));
         if (!transforms(spec) && computed.isEmpty()) {
             return null;
         }
