@@ -33,7 +33,7 @@ public final class AggregationSettings {
             "the aggregates by output name: sum(col), count(*), count(col), count_if(cond), min, max, avg, first, last, any_value,"
                     + " stddev, stddev_samp, stddev_pop, variance, var_samp, var_pop, bool_and, bool_or, every, some, collect_list,"
                     + " collect_set, or a Spark SQL expression over them and the groupBy columns, e.g. sum(amt) / count(*); an aggregate's"
-                    + " argument may be an expression, e.g. sum(amt * qty), computed as the rows are read, and with a file source inside an"
+                    + " argument may be an expression, e.g. sum(amt * qty), computed as the rows are read, inside an"
                     + " expression too (docs/transform.md)");
     public static final Setting<List<String>> COLUMNS = Setting.custom("columns", Setting.Kind.LIST, AggregationSettings::selectItems,
             "the table's columns, as Spark's select list after groupBy: items over the window (and its start and end), the groupBy"

@@ -103,11 +103,10 @@ final class TransformParts {
 
     /**
      * The aggregation's {@code select}, {@code columns} and {@code having} (null when not given) with each aggregate argument
-     * that is an expression ({@code sum(amt * qty)}) read from a column the file source computes ({@code sum(`_agg_t`)}), and
+     * that is an expression ({@code sum(amt * qty)}) read from a column the source computes ({@code sum(`_agg_t`)}), and
      * those columns as select items ({@code computed}). An aggregate of the select list is computed into {@code _agg_NAME};
      * one inside an expression, in HAVING or in {@code columns} ({@code sum(amt * qty) / count(*)}) into {@code _agg_N}, or into
-     * the column of the same argument (by its shape), with a file source only. A text that does not parse is left to the
-     * aggregation to refuse.
+     * the column of the same argument (by its shape). A text that does not parse is left to the aggregation to refuse.
      */
     record Aggregates(Map<String, String> select, List<String> columns, String having, List<String> computed) {
     }
@@ -138,9 +137,6 @@ final class TransformParts {
         };
         List<String> columns = values.get(AggregationSettings.COLUMNS);
         String having = values.get(AggregationSettings.HAVING);
-        if (!spec.has(Settings.FILES_PATH)) { // only the file source computes columns: the aggregation refuses such an aggregate, naming it
-            return new Aggregates(select, columns, having, List.copyOf(computed));
-        }
         expressions.forEach((name, text) -> select.put(name, argumentsAsColumns(text, byShape, newColumn)));
         if (columns != null) {
             columns = columns.stream().map(item -> {

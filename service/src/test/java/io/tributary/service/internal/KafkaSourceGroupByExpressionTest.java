@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Spark's {@code readStream.format("kafka")...groupBy(window(ts, "10 minutes"), expr("upper(user)").alias("u"))
- * .agg(expr("sum(amt * 2)"), count("*"))}: the aggregation's source tasks compute the expressions with the transform.
+ * .agg(expr("sum(amt * 2)"), count("*"), expr("sum(amt * 2) / count(*)"), expr("max(amt) - min(amt)"))}: the aggregation's source tasks compute the expressions with the transform.
  */
 @Tag("integration")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -57,7 +57,7 @@ class KafkaSourceGroupByExpressionTest {
                   watermark: 10 minutes
                   window: 10 minutes
                   groupBy: ["upper(user) AS u"]
-                  select: { t: "sum(amt * 2)", n: "count(*)" }
+                  select: { t: "sum(amt * 2)", n: "count(*)", avg2: "sum(amt * 2) / count(*)", spread: "max(amt) - min(amt)" }
                 sink:
                   delta:
                     path: out/
@@ -80,9 +80,9 @@ class KafkaSourceGroupByExpressionTest {
         }
 
         List<String> windows = DeltaTables.readRows(dir.resolve("out").toString()).stream()
-                .map(r -> Timestamps.formatMicros((Long) ((Object[]) r[0])[0]) + "|" + r[1] + "|" + r[2] + "|" + r[3]).toList();
+                .map(r -> Timestamps.formatMicros((Long) ((Object[]) r[0])[0]) + "|" + r[1] + "|" + r[2] + "|" + r[3] + "|" + r[4] + "|" + r[5]).toList();
         // the 11:00 window is still open at the watermark 10:50
-        assertThat(windows).containsExactlyInAnyOrder("2026-01-01T10:00:00Z|ANN|6.0|2", "2026-01-01T10:00:00Z|BOB|8.0|1",
-                "2026-01-01T10:10:00Z|ANN|16.0|1");
+        assertThat(windows).containsExactlyInAnyOrder("2026-01-01T10:00:00Z|ANN|6.0|2|3.0|1.0", "2026-01-01T10:00:00Z|BOB|8.0|1|8.0|0.0",
+                "2026-01-01T10:10:00Z|ANN|16.0|1|16.0|0.0");
     }
 }
