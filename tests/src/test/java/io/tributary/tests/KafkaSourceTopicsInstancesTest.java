@@ -108,6 +108,35 @@ class KafkaSourceTopicsInstancesTest {
     }
 
     @Test
+    void twoSinkInstancesOverAPatternOwnEachTopicPartitionOnce() throws Exception {
+        createTopics(Map.of("ev-a", 3, "ev-b", 2));
+        Workspace ws = kafka.workspace(dir, "name: ev\nsource:\n  kafka:\n    topicPattern: \"ev-.*\"\n" + SCHEMA);
+        String table = dir.resolve("out").toString();
+        try (PipelineInstances instances = new PipelineInstances(dir, ws, "ev", kafka.bootstrapServers())) {
+            instances.start("x");
+            instances.start("y");
+            produce(List.of("ev-a", "ev-b"), 100);
+            awaitShared(instances, "ev", 5);
+            awaitTable(instances, table);
+            // the sink's share on each instance names the matched topics' partitions: together all, each once, each instance some
+            Map<String, List<Integer>> all = Map.of("ev-a", List.of(0, 1, 2), "ev-b", List.of(0, 1));
+            await("the sink's shares on /instance and /metrics").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(() -> {
+                        assertThat(shares(instances, "ev/sink", "/instance")).as("/instance").isEqualTo(all);
+                        assertThat(shares(instances, "ev/sink", "/metrics")).as("/metrics").isEqualTo(all);
+                        for (String i : instances.ids()) {
+                            assertThat(JSON.readTree(instances.http(i, "/instance")).path("stages").path("ev/sink").path("topics").size())
+                                    .as("instance %s's share of the sink", i).isPositive();
+                        }
+                    });
+            instances.stopAll();
+        }
+        assertThat(rows(table)).as("every record once").containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(DeltaTables.sinkOffsets(table).map(SinkOffsets::sparkJson).orElseThrow())
+                .as("the table's offsets: every partition's end").isEqualTo(ends("ev-a", "ev-b"));
+    }
+
+    @Test
     void twoInstancesOfAnAggregationOverTwoTopicsWriteEachWindowOnce() throws Exception {
         createTopics(Map.of("shop", 3, "web", 3));
         Workspace ws = kafka.workspace(dir, windowedSpec("topics: [shop, web]"));
@@ -177,8 +206,8 @@ class KafkaSourceTopicsInstancesTest {
             Map<String, List<Integer>> all = Map.of("sales-shop", List.of(0, 1, 2), "sales-web", List.of(0, 1));
             await("the aggregation's shares on /instance and /metrics").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
                     .untilAsserted(() -> {
-                        assertThat(aggregateShares(instances, "/instance")).as("/instance").isEqualTo(all);
-                        assertThat(aggregateShares(instances, "/metrics")).as("/metrics").isEqualTo(all);
+                        assertThat(shares(instances, "sales/aggregate", "/instance")).as("/instance").isEqualTo(all);
+                        assertThat(shares(instances, "sales/aggregate", "/metrics")).as("/metrics").isEqualTo(all);
                     });
             for (Map.Entry<String, ChildProcess> e : both.entrySet()) {
                 assertThat(aggregateProgressShares(e.getValue().out())).as("instance %s's progress: its share by topic", e.getKey())
@@ -234,18 +263,19 @@ class KafkaSourceTopicsInstancesTest {
     }
 
     /**
-     * The aggregation's partitions each instance owns, by topic, over all instances (sorted, a partition twice if two
-     * say they own it): from {@code /instance}'s {@code stages["sales/aggregate"].topics}, or the {@code /metrics}
-     * gauges of the source's topic-partitions that read 1.
+     * The partitions of {@code stage} (e.g. {@code sales/aggregate}) each instance owns, by topic, over all instances
+     * (sorted, a partition twice if two say they own it): from {@code /instance}'s {@code stages[stage].topics}, or the
+     * {@code /metrics} gauges of the source's topic-partitions that read 1.
      */
-    private static Map<String, List<Integer>> aggregateShares(PipelineInstances instances, String endpoint) throws Exception {
+    private static Map<String, List<Integer>> shares(PipelineInstances instances, String stage, String endpoint) throws Exception {
+        String pipeline = stage.substring(0, stage.indexOf('/'));
         java.util.regex.Pattern gauge = java.util.regex.Pattern.compile("tributary_instance_topic_partition_owned\\{partition=\"(\\d+)\","
-                + "pipeline=\"sales\",stage=\"sales/aggregate\",topic=\"([^\"]+)\"} 1\\.0");
+                + "pipeline=\"" + pipeline + "\",stage=\"" + stage + "\",topic=\"([^\"]+)\"} 1\\.0");
         Map<String, List<Integer>> out = new TreeMap<>();
         for (String i : instances.ids()) {
             String body = instances.http(i, endpoint);
             if (endpoint.equals("/instance")) {
-                JSON.readTree(body).path("stages").path("sales/aggregate").path("topics").fields().forEachRemaining(t ->
+                JSON.readTree(body).path("stages").path(stage).path("topics").fields().forEachRemaining(t ->
                         t.getValue().forEach(p -> out.computeIfAbsent(t.getKey(), x -> new ArrayList<>()).add(p.asInt())));
             } else {
                 java.util.regex.Matcher m = gauge.matcher(body);
