@@ -251,13 +251,13 @@ public final class DeltaSource implements PipelineStage {
      * The table's schema grew at {@code version} (new columns): the rows from it on are read with
      * the new schema and their records name it ({@link io.tributary.schema.Topics#SCHEMA_HEADER}),
      * so the sink adds the columns to its table (with {@code sink.delta.mergeSchema}). Under an
-     * aggregation or a transform, whose columns are fixed at start, the new columns are not read.
+     * aggregation, a deduplication or a transform, whose columns are fixed at start, the new columns are not read.
      */
     private void takeSchema(long version, StructType grown) {
         planner.streamSchema(grown);
         if (config.marksBatches() || transformed != null) {
             LOG.info("delta-source {}: version {} adds columns ({}); the {} reads fixed columns, so they are not read",
-                    tablePath, version, KernelSchemas.fromKernel(tablePath, grown).toDdl(), transformed != null ? "transform" : "aggregation");
+                    tablePath, version, KernelSchemas.fromKernel(tablePath, grown).toDdl(), transformed != null ? "transform" : "aggregation or deduplication");
             return;
         }
         reader = new FileRowReader(log.engine(), tablePath, log.at(version), config.readChangeFeed());
