@@ -37,16 +37,16 @@ final class DateTimeFunctions {
                 a -> monthsBetween((Long) a[0], (Long) a[1], (Boolean) a[2])));
         add.accept(Fn.binary("next_day", "the first date after the date that falls on the day of the week (MO, MON, MONDAY ..., any case);"
                 + " ILLEGAL_DAY_OF_WEEK for another text", DATE, STRING, DATE, (d, w) -> nextDay((Integer) d, (String) w)));
-        add.accept(Fn.unary("dayname", "the day of the week's three-letter English name (Mon ... Sun)", DATE, STRING,
-                d -> Dates.date((Integer) d).getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.US)));
-        add.accept(Fn.unary("monthname", "the month's three-letter English name (Jan ... Dec)", DATE, STRING,
-                d -> Dates.date((Integer) d).getMonth().getDisplayName(TextStyle.SHORT, Locale.US)));
-        add.accept(Fn.unary("weekofyear", "the ISO 8601 week of the year, 1 to 53 (weeks start on Monday; week 1 holds the first Thursday)",
-                DATE, INT, d -> Dates.date((Integer) d).get(IsoFields.WEEK_OF_WEEK_BASED_YEAR)));
+        add.accept(ofDate("dayname", "the day of the week's three-letter English name (Mon ... Sun)", STRING,
+                d -> d.getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.US)));
+        add.accept(ofDate("monthname", "the month's three-letter English name (Jan ... Dec)", STRING,
+                d -> d.getMonth().getDisplayName(TextStyle.SHORT, Locale.US)));
+        add.accept(ofDate("weekofyear", "the ISO 8601 week of the year, 1 to 53 (weeks start on Monday; week 1 holds the first Thursday)",
+                INT, d -> d.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR)));
         FunctionDef datePart = Fn.custom("date_part", 2, 2, "date_part(field STRING, source) → INT or DECIMAL(8,6)",
                 FunctionDef.NULL_IN_NULL_OUT, "the field of a date or timestamp (also EXTRACT(field FROM source)): YEAR, YEAROFWEEK,"
                         + " QUARTER, MONTH, WEEK, DAY, DAYOFWEEK (DOW), DAYOFWEEK_ISO, DOY, HOUR, MINUTE (INT), SECOND with its fraction"
-                        + " (DECIMAL(8,6)), and Spark's abbreviations; field is a constant, INVALID_EXTRACT_FIELD for another",
+                        + " (DECIMAL(8,6)), and Spark's abbreviations; field is a text literal, INVALID_EXTRACT_FIELD for another",
                 DateTimeFunctions::datePart);
         add.accept(datePart);
         add.accept(Fn.alias("datepart", datePart));
@@ -136,7 +136,7 @@ final class DateTimeFunctions {
             case "DOY" -> onDate(call, source, LocalDate::getDayOfYear);
             case "HOUR", "H", "HOURS", "HR", "HRS" -> onTime(call, source, LocalDateTime::getHour);
             case "MINUTE", "M", "MIN", "MINS", "MINUTES" -> onTime(call, source, LocalDateTime::getMinute);
-            case "SECOND", "S", "SEC", "SECONDS", "SECS" -> call.apply(List.of(call.as(source, TIMESTAMP)), SECOND_WITH_FRACTION,
+            case "SECOND", "S", "SEC", "SECONDS", "SECS" -> call.apply(List.of(as(call, source, TIMESTAMP)), SECOND_WITH_FRACTION,
                     (Kernel.Unary) t -> secondWithFraction((Long) t));
             default -> throw call.typeError("INVALID_EXTRACT_FIELD: '" + field.value() + "' is not a field " + call.name()
                     + " takes (YEAR, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK, DOY, HOUR, MINUTE, SECOND ...)");
@@ -144,19 +144,34 @@ final class DateTimeFunctions {
     }
 
     private interface DatePart {
-        int of(LocalDate d);
+        Object of(LocalDate d);
     }
 
     private interface TimePart {
         int of(LocalDateTime t);
     }
 
+    /** A function of a date (a timestamp's date, text read as one), null in, null out. */
+    private static FunctionDef ofDate(String name, String doc, DataType result, DatePart part) {
+        return Fn.custom(name, 1, 1, name + "(DATE) → " + result.ddl(), FunctionDef.NULL_IN_NULL_OUT, doc,
+                (call, args) -> onDate(call, args.get(0), result, part));
+    }
+
+    private static Bound onDate(Analyzer.Call call, Bound source, DataType result, DatePart part) {
+        return call.apply(List.of(as(call, source, DATE)), result, (Kernel.Unary) d -> part.of(Dates.date((Integer) d)));
+    }
+
     private static Bound onDate(Analyzer.Call call, Bound source, DatePart part) {
-        return call.apply(List.of(call.as(source, DATE)), INT, (Kernel.Unary) d -> part.of(Dates.date((Integer) d)));
+        return onDate(call, source, INT, part);
     }
 
     private static Bound onTime(Analyzer.Call call, Bound source, TimePart part) {
-        return call.apply(List.of(call.as(source, TIMESTAMP)), INT, (Kernel.Unary) t -> part.of(Dates.dateTime((Long) t)));
+        return call.apply(List.of(as(call, source, TIMESTAMP)), INT, (Kernel.Unary) t -> part.of(Dates.dateTime((Long) t)));
+    }
+
+    /** {@code x} as {@code type}; a TIMESTAMP_NTZ by its wall-clock time, as Spark reads one in these functions. */
+    private static Bound as(Analyzer.Call call, Bound x, DataType type) {
+        return Types.is(x.type(), DataType.Kind.TIMESTAMP_NTZ) ? call.castTo(x, type) : call.as(x, type);
     }
 
     private static BigDecimal secondWithFraction(long micros) {

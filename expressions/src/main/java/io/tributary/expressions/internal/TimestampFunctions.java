@@ -8,6 +8,7 @@ import static io.tributary.schema.DataType.TIMESTAMP_NTZ;
 import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.DateTimeException;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -24,9 +26,10 @@ import java.util.regex.Pattern;
  */
 final class TimestampFunctions {
     private static final DataType SECONDS = DataType.decimal(16, 6);
+    private static final String[] UNPARSED = {"CAST_INVALID_INPUT", "CANNOT_PARSE_TIMESTAMP"};
     private static final Pattern ONE_DIGIT_HOUR = Pattern.compile("^([+-])(\\d):");
-    private static final Pattern OFFSET = Pattern.compile("(\\d{4,}-\\d{1,2}-\\d{1,2}[T ]\\d{1,2}:\\d{1,2}(?::\\d{1,2}(?:\\.\\d*)?)?)"
-            + "\\s*(?:Z|(?:UTC|GMT)?[+-]\\d{1,2}(?::?\\d{2})?)");
+    private static final Pattern ZONED = Pattern.compile("(\\d{4,}-\\d{1,2}-\\d{1,2}[T ]\\d{1,2}:\\d{1,2}(?::\\d{1,2}(?:\\.\\d*)?)?)"
+            + "\\s*([+-]\\d{1,2}(?::?\\d{2})?|[A-Za-z][A-Za-z_/]*(?:[+-]\\d{1,2}(?::?\\d{2})?)?)");
     private static final Pattern ONE_DIGIT_MINUTE = Pattern.compile("^([+-])(\\d\\d):(\\d)$");
 
     private TimestampFunctions() {
@@ -34,9 +37,9 @@ final class TimestampFunctions {
 
     static void register(Consumer<FunctionDef> add) {
         add.accept(Fn.custom("try_to_timestamp", 1, 2, "try_to_timestamp(x[, fmt STRING]) → TIMESTAMP", "null if x is null or not a timestamp",
-                "to_timestamp, null where it fails", (call, args) -> tryOf(FunctionRegistry.get("to_timestamp").resolver().resolve(call, args))));
+                "to_timestamp, null where it fails", (call, args) -> tryOf(FunctionRegistry.get("to_timestamp").resolver().resolve(call, args), UNPARSED)));
         add.accept(Fn.custom("try_to_date", 1, 2, "try_to_date(x[, fmt STRING]) → DATE", "null if x is null or not a date",
-                "to_date, null where it fails", (call, args) -> tryOf(FunctionRegistry.get("to_date").resolver().resolve(call, args))));
+                "to_date, null where it fails", (call, args) -> tryOf(FunctionRegistry.get("to_date").resolver().resolve(call, args), UNPARSED)));
         add.accept(Fn.custom("to_timestamp_ntz", 1, 2, "to_timestamp_ntz(x[, fmt STRING]) → TIMESTAMP_NTZ", FunctionDef.NULL_IN_NULL_OUT,
                 "x as a timestamp without time zone: a cast, or text read with the datetime pattern fmt",
                 (call, args) -> args.size() == 1 ? toNtz(call, args.get(0)) : DateFunctions.parsed(call, args, TIMESTAMP_NTZ)));
@@ -44,7 +47,7 @@ final class TimestampFunctions {
         add.accept(Fn.custom("try_element_at", 2, 2, "try_element_at(arr, i INT) → element, try_element_at(map, key K) → value",
                 FunctionDef.NULL_IN_NULL_OUT, "element_at, null for an index past the array's end",
                 (call, args) -> {
-                    if (args.get(1).type() == null) {
+                    if (args.get(1).type() == null && Types.is(args.get(0).type(), Kind.ARRAY)) {
                         throw call.typeError("the index or key of try_element_at is NULL, which has no type; cast it");
                     }
                     return tryOf(FunctionRegistry.get("element_at").resolver().resolve(call, args), "INVALID_ARRAY_INDEX_IN_ELEMENT_AT");
@@ -63,7 +66,7 @@ final class TimestampFunctions {
         }
     }
 
-    /** {@code b} giving null where its own function fails the row with one of {@code conditions} (any, when none is named). */
+    /** {@code b} giving null where its own function fails the row with one of {@code conditions}. */
     private static Bound tryOf(Bound b, String... conditions) {
         if (!(b instanceof Bound.Apply a)) {
             return b;
@@ -74,7 +77,7 @@ final class TimestampFunctions {
             try {
                 return k.apply(values);
             } catch (Failure f) {
-                if (only.isEmpty() || only.contains(f.condition())) {
+                if (only.contains(f.condition())) {
                     return null;
                 }
                 throw f;
@@ -93,11 +96,35 @@ final class TimestampFunctions {
         return Fn.custom(name, 6, types.size(), sig, FunctionDef.NULL_IN_NULL_OUT, doc, (call, args) -> {
             List<Bound> cast = new ArrayList<>();
             for (int i = 0; i < args.size(); i++) {
-                boolean number = i == 5 && args.get(i).type() != null && Types.numeric(args.get(i).type());
-                cast.add(number ? call.castTo(args.get(i), SECONDS) : call.as(args.get(i), types.get(i)));
+                cast.add(i == 5 ? seconds(call, args.get(i)) : call.as(args.get(i), types.get(i)));
             }
             Bound b = call.apply(cast, result, a -> makeTimestamp(a, zoned));
-            return fails ? b : tryOf(b);
+            return fails ? b : tryOf(b, "DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION", "INVALID_FRACTION_OF_SECOND");
+        });
+    }
+
+    /**
+     * The seconds as DECIMAL(16,6) as Spark casts them for make_timestamp: a number rounded half up, a NaN or infinite double null,
+     * NUMERIC_VALUE_OUT_OF_RANGE past the type.
+     */
+    private static Bound seconds(Analyzer.Call call, Bound sec) {
+        DataType t = sec.type();
+        if (t == null || !Types.numeric(t)) {
+            return call.as(sec, SECONDS);
+        }
+        if (!Types.is(t, Kind.DOUBLE) && !Types.is(t, Kind.FLOAT)) {
+            return call.castTo(sec, SECONDS);
+        }
+        return call.apply(List.of(sec), SECONDS, (Kernel.Unary) v -> {
+            double d = ((Number) v).doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                return null;
+            }
+            BigDecimal r = new BigDecimal(Double.toString(d)).setScale(6, RoundingMode.HALF_UP);
+            if (r.precision() > 16) {
+                throw Failure.of("NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION", d + " does not fit in DECIMAL(16,6), the seconds of " + call.name());
+            }
+            return r;
         });
     }
 
@@ -150,12 +177,20 @@ final class TimestampFunctions {
         if (!Types.is(x.type(), Kind.STRING)) {
             return call.castTo(x, TIMESTAMP_NTZ);
         }
-        Kernel.Unary cast = (Kernel.Unary) Casts.kernel(STRING, TIMESTAMP_NTZ);
+        Kernel.Unary cast = Casts.kernel(STRING, TIMESTAMP_NTZ);
         return call.apply(List.of(x), TIMESTAMP_NTZ, (Kernel.Unary) v -> {
             String text = ((String) v).strip();
-            java.util.regex.Matcher m = OFFSET.matcher(text);
-            return cast.apply1(m.matches() ? m.group(1) : text);
+            Matcher m = ZONED.matcher(text);
+            return cast.apply1(m.matches() && isZone(m.group(2)) ? m.group(1) : text);
         });
+    }
+
+    private static boolean isZone(String id) {
+        try {
+            return zone(id) != null;
+        } catch (Failure notZone) {
+            return false;
+        }
     }
 
     /** The zone {@code id} names as Spark reads one: a region, an offset ({@code +05:30}, {@code -8:00}), UTC or a short id. */
