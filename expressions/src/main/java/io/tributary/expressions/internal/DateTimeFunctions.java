@@ -117,7 +117,7 @@ final class DateTimeFunctions {
 
     private static Bound datePart(Analyzer.Call call, List<Bound> args) {
         if (!(args.get(0) instanceof Bound.Literal field)) {
-            throw call.typeError("the field of " + call.name() + " must be a constant such as 'YEAR', and '" + args.get(0).text() + "' is not");
+            throw call.typeError("the field of " + call.name() + " must be a text literal such as 'YEAR', and '" + args.get(0).text() + "' is not");
         }
         Bound source = args.get(1);
         if (field.value() == null) {
