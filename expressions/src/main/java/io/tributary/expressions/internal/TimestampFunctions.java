@@ -7,12 +7,13 @@ import static io.tributary.schema.DataType.TIMESTAMP_NTZ;
 
 import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
+import io.tributary.schema.Timestamps;
+import io.tributary.schema.TributaryException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.DateTimeException;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -27,10 +28,8 @@ import java.util.regex.Pattern;
 final class TimestampFunctions {
     private static final DataType SECONDS = DataType.decimal(16, 6);
     private static final String[] UNPARSED = {"CAST_INVALID_INPUT", "CANNOT_PARSE_TIMESTAMP"};
-    private static final Pattern ONE_DIGIT_HOUR = Pattern.compile("^([+-])(\\d):");
     private static final Pattern ZONED = Pattern.compile("(\\d{4,}-\\d{1,2}-\\d{1,2}[T ]\\d{1,2}:\\d{1,2}(?::\\d{1,2}(?:\\.\\d*)?)?)"
             + "\\s*([+-]\\d{1,2}(?::?\\d{2})?|[A-Za-z][A-Za-z_/]*(?:[+-]\\d{1,2}(?::?\\d{2})?)?)");
-    private static final Pattern ONE_DIGIT_MINUTE = Pattern.compile("^([+-])(\\d\\d):(\\d)$");
 
     private TimestampFunctions() {
     }
@@ -195,11 +194,9 @@ final class TimestampFunctions {
 
     /** The zone {@code id} names as Spark reads one: a region, an offset ({@code +05:30}, {@code -8:00}), UTC or a short id. */
     static ZoneId zone(String id) {
-        String s = ONE_DIGIT_HOUR.matcher(id).replaceFirst("$10$2:");
-        s = ONE_DIGIT_MINUTE.matcher(s).replaceFirst("$1$2:0$3");
         try {
-            return s.equals("Z") ? ZoneOffset.UTC : ZoneId.of(s, ZoneId.SHORT_IDS);
-        } catch (DateTimeException e) {
+            return Timestamps.sessionZone(id, "the time zone of a function");
+        } catch (TributaryException e) {
             throw Failure.of("INVALID_TIMEZONE", "'" + id + "' is not a time zone (a region such as America/New_York, or an offset such as"
                     + " +05:30)");
         }
