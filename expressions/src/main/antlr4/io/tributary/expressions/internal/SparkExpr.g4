@@ -142,6 +142,7 @@ primaryExpression
     | CASE value=expression whenClause+ (ELSE elseExpression=expression)? END     #simpleCase
     | name=(CAST | TRY_CAST) LPAREN expression AS dataType RPAREN                  #cast
     | constant                                                                     #literal
+    | {_input.LT(1).getText().equalsIgnoreCase("extract")}? functionName LPAREN field=identifier FROM source=valueExpression RPAREN  #extract
     | functionName LPAREN (DISTINCT? expression (COMMA expression)*)? RPAREN       #functionCall
     | functionName LPAREN ASTERISK RPAREN                                          #starCall
     | identifier                                                                   #columnReference

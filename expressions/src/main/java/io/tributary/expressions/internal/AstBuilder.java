@@ -28,10 +28,8 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     }
 
     private String text(ParserRuleContext ctx) {
-        if (ctx.stop == null || ctx.stop.getStopIndex() < ctx.start.getStartIndex()) {
-            return ctx.getText();
-        }
-        return ctx.start.getInputStream().getText(Interval.of(ctx.start.getStartIndex(), ctx.stop.getStopIndex()));
+        boolean empty = ctx.stop == null || ctx.stop.getStopIndex() < ctx.start.getStartIndex();
+        return empty ? ctx.getText() : ctx.start.getInputStream().getText(Interval.of(ctx.start.getStartIndex(), ctx.stop.getStopIndex()));
     }
 
     private static int pos(ParserRuleContext ctx) {
@@ -153,10 +151,7 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
             case "<>", "!=" -> "!=";
             default -> ctx.op.getText();
         };
-        if (op.equals("!=")) {
-            return call("not", ctx, call("=", ctx, visit(ctx.left), visit(ctx.right)));
-        }
-        return call(op, ctx, visit(ctx.left), visit(ctx.right));
+        return op.equals("!=") ? call("not", ctx, call("=", ctx, visit(ctx.left), visit(ctx.right))) : call(op, ctx, visit(ctx.left), visit(ctx.right));
     }
 
     @Override
@@ -222,6 +217,12 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     }
 
     @Override
+    public Node visitExtract(ExtractContext ctx) { // EXTRACT(field FROM x) is date_part('field', x)
+        String field = ctx.field.getText();
+        return call("date_part", ctx, new Node.Literal(field, DataType.STRING, "'" + field + "'", pos(ctx.field)), visit(ctx.source));
+    }
+
+    @Override
     public Node visitStarCall(StarCallContext ctx) {
         if (starCalls) {
             String name = ctx.functionName().getText().toLowerCase(Locale.ROOT);
@@ -282,10 +283,7 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
 
     static String name(IdentifierContext ctx) {
         String t = ctx.getText();
-        if (ctx instanceof QuotedIdentifierContext) {
-            return t.substring(1, t.length() - 1).replace("``", "`");
-        }
-        return t;
+        return ctx instanceof QuotedIdentifierContext ? t.substring(1, t.length() - 1).replace("``", "`") : t;
     }
 
     @Override

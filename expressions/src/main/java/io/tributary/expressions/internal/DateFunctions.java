@@ -114,7 +114,7 @@ final class DateFunctions {
         }
     }
 
-    private static Bound parsed(Analyzer.Call call, List<Bound> args, DataType to) {
+    static Bound parsed(Analyzer.Call call, List<Bound> args, DataType to) {
         List<Bound> cast = List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING));
         return call.apply(cast, to, (Kernel.Binary) (s, f) -> parse((String) s, (String) f, to));
     }

@@ -22,6 +22,8 @@ public final class FunctionRegistry {
         StringFunctions.register(FunctionRegistry::add);
         MathFunctions.register(FunctionRegistry::add);
         DateFunctions.register(FunctionRegistry::add);
+        DateTimeFunctions.register(FunctionRegistry::add);
+        TimestampFunctions.register(FunctionRegistry::add);
         HashFunctions.register(FunctionRegistry::add);
         NestedFunctions.register(FunctionRegistry::add);
         StructFunctions.register(FunctionRegistry::add);

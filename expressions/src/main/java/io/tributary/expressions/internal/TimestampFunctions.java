@@ -1,0 +1,204 @@
+package io.tributary.expressions.internal;
+
+import static io.tributary.schema.DataType.INT;
+import static io.tributary.schema.DataType.STRING;
+import static io.tributary.schema.DataType.TIMESTAMP;
+import static io.tributary.schema.DataType.TIMESTAMP_NTZ;
+
+import io.tributary.schema.DataType;
+import io.tributary.schema.DataType.Kind;
+import io.tributary.schema.Timestamps;
+import io.tributary.schema.TributaryException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.DateTimeException;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Spark's conversions to timestamps with and without a time zone, convert_timezone, make_timestamp and the try_ forms that give
+ * null where the plain form fails the row.
+ */
+final class TimestampFunctions {
+    private static final DataType SECONDS = DataType.decimal(16, 6);
+    private static final String[] UNPARSED = {"CAST_INVALID_INPUT", "CANNOT_PARSE_TIMESTAMP"};
+    private static final Pattern ZONED = Pattern.compile("(\\d{4,}-\\d{1,2}-\\d{1,2}[T ]\\d{1,2}:\\d{1,2}(?::\\d{1,2}(?:\\.\\d*)?)?)"
+            + "\\s*([+-]\\d{1,2}(?::?\\d{2})?|[A-Za-z][A-Za-z_/]*(?:[+-]\\d{1,2}(?::?\\d{2})?)?)");
+
+    private TimestampFunctions() {
+    }
+
+    static void register(Consumer<FunctionDef> add) {
+        add.accept(Fn.custom("try_to_timestamp", 1, 2, "try_to_timestamp(x[, fmt STRING]) → TIMESTAMP", "null if x is null or not a timestamp",
+                "to_timestamp, null where it fails", (call, args) -> tryOf(FunctionRegistry.get("to_timestamp").resolver().resolve(call, args), UNPARSED)));
+        add.accept(Fn.custom("try_to_date", 1, 2, "try_to_date(x[, fmt STRING]) → DATE", "null if x is null or not a date",
+                "to_date, null where it fails", (call, args) -> tryOf(FunctionRegistry.get("to_date").resolver().resolve(call, args), UNPARSED)));
+        add.accept(Fn.custom("to_timestamp_ntz", 1, 2, "to_timestamp_ntz(x[, fmt STRING]) → TIMESTAMP_NTZ", FunctionDef.NULL_IN_NULL_OUT,
+                "x as a timestamp without time zone: a cast, or text read with the datetime pattern fmt",
+                (call, args) -> args.size() == 1 ? toNtz(call, args.get(0)) : DateFunctions.parsed(call, args, TIMESTAMP_NTZ)));
+        add.accept(Fn.alias("to_timestamp_ltz", FunctionRegistry.get("to_timestamp")));
+        add.accept(Fn.custom("try_element_at", 2, 2, "try_element_at(arr, i INT) → element, try_element_at(map, key K) → value",
+                FunctionDef.NULL_IN_NULL_OUT, "element_at, null for an index past the array's end",
+                (call, args) -> {
+                    if (args.get(1).type() == null && Types.is(args.get(0).type(), Kind.ARRAY)) {
+                        throw call.typeError("the index or key of try_element_at is NULL, which has no type; cast it");
+                    }
+                    return tryOf(FunctionRegistry.get("element_at").resolver().resolve(call, args), "INVALID_ARRAY_INDEX_IN_ELEMENT_AT");
+                }));
+        add.accept(Fn.custom("convert_timezone", 2, 3, "convert_timezone([sourceTz STRING, ]targetTz STRING, t TIMESTAMP_NTZ) → TIMESTAMP_NTZ",
+                FunctionDef.NULL_IN_NULL_OUT, "the wall-clock time t of sourceTz (the session time zone, UTC, by default) at targetTz",
+                TimestampFunctions::convertTimezone));
+        for (String prefix : List.of("", "try_")) {
+            String doc = prefix.isEmpty() ? "; DATETIME_FIELD_OUT_OF_BOUNDS for a field out of range, INVALID_FRACTION_OF_SECOND for a"
+                    + " second past 60" : ", null where make_timestamp fails";
+            add.accept(make(prefix + "make_timestamp", TIMESTAMP, true, prefix.isEmpty(), "the timestamp of the fields (sec with its"
+                    + " fraction; 60 is the next minute) at tz, the session time zone (UTC) by default" + doc));
+            add.accept(make(prefix + "make_timestamp_ltz", TIMESTAMP, true, prefix.isEmpty(), "the same as make_timestamp" + doc));
+            add.accept(make(prefix + "make_timestamp_ntz", TIMESTAMP_NTZ, false, prefix.isEmpty(), "the timestamp without time zone of"
+                    + " the fields" + doc));
+        }
+    }
+
+    /** {@code b} giving null where its own function fails the row with one of {@code conditions}. */
+    private static Bound tryOf(Bound b, String... conditions) {
+        if (!(b instanceof Bound.Apply a)) {
+            return b;
+        }
+        Set<String> only = Set.of(conditions);
+        Kernel k = a.kernel();
+        Kernel guarded = values -> {
+            try {
+                return k.apply(values);
+            } catch (Failure f) {
+                if (only.contains(f.condition())) {
+                    return null;
+                }
+                throw f;
+            }
+        };
+        return new Bound.Apply(a.name(), a.args(), guarded, a.nullTolerant(), a.type(), a.text());
+    }
+
+    private static FunctionDef make(String name, DataType result, boolean zoned, boolean fails, String doc) {
+        List<DataType> types = new ArrayList<>(List.of(INT, INT, INT, INT, INT, SECONDS));
+        if (zoned) {
+            types.add(STRING);
+        }
+        String sig = name + "(year INT, month INT, day INT, hour INT, min INT, sec DECIMAL(16,6)" + (zoned ? "[, tz STRING]" : "") + ") → "
+                + result.ddl();
+        return Fn.custom(name, 6, types.size(), sig, FunctionDef.NULL_IN_NULL_OUT, doc, (call, args) -> {
+            List<Bound> cast = new ArrayList<>();
+            for (int i = 0; i < args.size(); i++) {
+                cast.add(i == 5 ? seconds(call, args.get(i)) : call.as(args.get(i), types.get(i)));
+            }
+            Bound b = call.apply(cast, result, a -> makeTimestamp(a, zoned));
+            return fails ? b : tryOf(b, "DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION", "INVALID_FRACTION_OF_SECOND");
+        });
+    }
+
+    /**
+     * The seconds as DECIMAL(16,6) as Spark casts them for make_timestamp: a number rounded half up, a NaN or infinite double null,
+     * NUMERIC_VALUE_OUT_OF_RANGE past the type.
+     */
+    private static Bound seconds(Analyzer.Call call, Bound sec) {
+        DataType t = sec.type();
+        if (t == null || !Types.numeric(t)) {
+            return call.as(sec, SECONDS);
+        }
+        if (!Types.is(t, Kind.DOUBLE) && !Types.is(t, Kind.FLOAT)) {
+            return call.castTo(sec, SECONDS);
+        }
+        return call.apply(List.of(sec), SECONDS, (Kernel.Unary) v -> {
+            double d = ((Number) v).doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                return null;
+            }
+            BigDecimal r = new BigDecimal(Double.toString(d)).setScale(6, RoundingMode.HALF_UP);
+            if (r.precision() > 16) {
+                throw Failure.of("NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION", d + " does not fit in DECIMAL(16,6), the seconds of " + call.name());
+            }
+            return r;
+        });
+    }
+
+    private static long makeTimestamp(Object[] a, boolean zoned) {
+        long totalMicros = ((BigDecimal) a[5]).setScale(6).unscaledValue().longValue();
+        long seconds = Math.floorDiv(totalMicros, Dates.MICROS_PER_SECOND);
+        int nanos = (int) Math.floorMod(totalMicros, Dates.MICROS_PER_SECOND) * 1000;
+        LocalDateTime t;
+        try {
+            if (seconds == 60) {
+                if (nanos != 0) {
+                    throw Failure.of("INVALID_FRACTION_OF_SECOND", "the second " + a[5] + " is past 60: only 60 itself (the next minute) is valid");
+                }
+                t = LocalDateTime.of((Integer) a[0], (Integer) a[1], (Integer) a[2], (Integer) a[3], (Integer) a[4], 0).plusMinutes(1);
+            } else {
+                t = LocalDateTime.of((Integer) a[0], (Integer) a[1], (Integer) a[2], (Integer) a[3], (Integer) a[4], (int) seconds, nanos);
+            }
+        } catch (DateTimeException e) {
+            throw Failure.of("DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION", e.getMessage());
+        }
+        if (!zoned || a.length < 7) {
+            return Dates.micros(t);
+        }
+        long epochSeconds = t.atZone(zone((String) a[6])).toEpochSecond();
+        return epochSeconds * Dates.MICROS_PER_SECOND + t.getNano() / 1000;
+    }
+
+    private static Bound convertTimezone(Analyzer.Call call, List<Bound> args) {
+        List<Bound> cast = new ArrayList<>();
+        if (args.size() == 2) {
+            cast.add(new Bound.Literal("UTC", STRING, "'UTC'"));
+        }
+        for (int i = 0; i < args.size(); i++) {
+            cast.add(i == args.size() - 1 ? toNtz(call, args.get(i)) : call.as(args.get(i), STRING));
+        }
+        return call.apply(cast, TIMESTAMP_NTZ, a -> {
+            LocalDateTime t = Dates.dateTime((Long) a[2]);
+            return Dates.micros(t.atZone(zone((String) a[0])).withZoneSameInstant(zone((String) a[1])).toLocalDateTime());
+        });
+    }
+
+    /**
+     * {@code x} as a TIMESTAMP_NTZ as Spark casts it: a TIMESTAMP or DATE at its wall-clock time in the session time zone (UTC), text
+     * with a zone offset at its written time, the offset ignored.
+     */
+    private static Bound toNtz(Analyzer.Call call, Bound x) {
+        if (x.type() == null || !(Types.is(x.type(), Kind.TIMESTAMP) || Types.is(x.type(), Kind.DATE) || Types.is(x.type(), Kind.STRING))) {
+            return call.as(x, TIMESTAMP_NTZ);
+        }
+        if (!Types.is(x.type(), Kind.STRING)) {
+            return call.castTo(x, TIMESTAMP_NTZ);
+        }
+        Kernel.Unary cast = Casts.kernel(STRING, TIMESTAMP_NTZ);
+        return call.apply(List.of(x), TIMESTAMP_NTZ, (Kernel.Unary) v -> {
+            String text = ((String) v).strip();
+            Matcher m = ZONED.matcher(text);
+            return cast.apply1(m.matches() && isZone(m.group(2)) ? m.group(1) : text);
+        });
+    }
+
+    private static boolean isZone(String id) {
+        try {
+            return zone(id) != null;
+        } catch (Failure notZone) {
+            return false;
+        }
+    }
+
+    /** The zone {@code id} names as Spark reads one: a region, an offset ({@code +05:30}, {@code -8:00}), UTC or a short id. */
+    static ZoneId zone(String id) {
+        try {
+            return Timestamps.sessionZone(id, "the time zone of a function");
+        } catch (TributaryException e) {
+            throw Failure.of("INVALID_TIMEZONE", "'" + id + "' is not a time zone (a region such as America/New_York, or an offset such as"
+                    + " +05:30)");
+        }
+    }
+}
