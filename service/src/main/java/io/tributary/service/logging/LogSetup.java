@@ -21,12 +21,14 @@ import java.util.Map;
  */
 public final class LogSetup extends ContextAwareBase implements Configurator {
     /** Loggers quieter than WARN: known harmless warnings (Kernel's, named in {@link KernelLoggers}, Hadoop
-     *  without native code, a fresh KRaft log, a client retrying a broker that is down or stopping, Streams' config and state folder notes, the
-     *  embedded controller's request errors at shutdown). */
+     *  without native code, a fresh KRaft log, the broker creating an internal topic another request created first,
+     *  a client retrying a broker that is down or stopping, Streams' config and state folder notes, the embedded
+     *  controller's request errors at shutdown). */
     static final Map<String, Level> LEVELS = Map.of(
             "io.tributary", Level.INFO,
             "org.apache.hadoop.util.NativeCodeLoader", Level.ERROR,
             "org.apache.kafka.controller.QuorumController", Level.ERROR,
+            "org.apache.kafka.server.DefaultAutoTopicCreationManager", Level.ERROR,
             "org.apache.kafka.clients.NetworkClient", Level.ERROR,
             "org.apache.kafka.streams.StreamsConfig", Level.ERROR,
             "org.apache.kafka.streams.processor.internals.StateDirectory", Level.ERROR,
