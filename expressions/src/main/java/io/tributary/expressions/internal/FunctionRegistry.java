@@ -20,12 +20,17 @@ public final class FunctionRegistry {
         ConditionalFunctions.register(FunctionRegistry::add);
         castFunctions();
         StringFunctions.register(FunctionRegistry::add);
+        TextFunctions.register(FunctionRegistry::add);
+        EncodingFunctions.register(FunctionRegistry::add);
+        UrlFunctions.register(FunctionRegistry::add);
+        RegexpFunctions.register(FunctionRegistry::add);
         MathFunctions.register(FunctionRegistry::add);
         DateFunctions.register(FunctionRegistry::add);
         HashFunctions.register(FunctionRegistry::add);
         NestedFunctions.register(FunctionRegistry::add);
         StructFunctions.register(FunctionRegistry::add);
         ArrayFunctions.register(FunctionRegistry::add);
+        ArrayEditFunctions.register(FunctionRegistry::add);
         ArraySetFunctions.register(FunctionRegistry::add);
         Sequences.register(FunctionRegistry::add);
         MapFunctions.register(FunctionRegistry::add);
