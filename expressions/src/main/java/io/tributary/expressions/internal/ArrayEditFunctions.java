@@ -54,7 +54,7 @@ final class ArrayEditFunctions {
         if (element.type() == null) {
             return List.of(a, call.as(element, el));
         }
-        DataType common = el == null ? element.type() : Types.widerNumeric(el, element.type()) != null && Types.numeric(el) && Types.numeric(element.type())
+        DataType common = el == null || el == Types.VOID ? element.type() : Types.widerNumeric(el, element.type()) != null && Types.numeric(el) && Types.numeric(element.type())
                 ? Types.widerNumeric(el, element.type()) : el.equals(element.type()) ? el : null;
         if (common == null) {
             throw call.typeError("[DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES] " + call.name() + " needs an element of the array's type "
@@ -77,45 +77,42 @@ final class ArrayEditFunctions {
 
     private static Bound insert(Analyzer.Call call, List<Bound> args) {
         List<Bound> pair = arrayAndElement(call, args.get(0), args.get(2));
-        List<Bound> cast = List.of(pair.get(0), call.as(args.get(1), INT), pair.get(1));
+        if (!Types.is(args.get(1).type(), DataType.Kind.INT)) {
+            throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] the position of array_insert must be an INT, and '"
+                    + args.get(1).text() + "' is " + Types.name(args.get(1).type()));
+        }
+        List<Bound> cast = List.of(pair.get(0), args.get(1), pair.get(1));
         return call.applyTolerant(cast, pair.get(0).type(), a -> a[0] == null || a[1] == null ? null : insert((List<?>) a[0], (Integer) a[1], a[2]));
     }
 
-    /** Spark 4.2's ArrayInsert: a negative pos counts from the end, -1 appending; past the start, nulls fill the gap after the element. */
+    /** Spark 4.2's ArrayInsert: a negative pos counts from the end, -1 appending; beyond either end, nulls fill the gap. */
     static List<Object> insert(List<?> arr, int pos, Object item) {
         if (pos == 0) {
             throw Failure.of("INVALID_INDEX_OF_ZERO", "array_insert's pos is 0; positions are counted from 1 (or from -1 at the end)");
         }
         int n = arr.size();
-        long p = pos < 0 ? (long) pos + 1 : pos;
-        if (p < 0 && -p > n) {
-            long length = -p + 1;
-            if (length > MAX_ARRAY) {
-                throw tooLarge(length);
-            }
-            List<Object> out = new ArrayList<>(Collections.nCopies((int) length, null));
-            out.set(0, item);
-            int offset = (int) Math.abs(p + n);
-            for (int i = 0; i < n; i++) {
-                out.set(i + 1 + offset, arr.get(i));
-            }
-            return out;
-        }
-        p = p < 0 ? p + n : p - 1;
-        long length = Math.max(n + 1L, p + 1);
+        long at = pos < 0 ? (long) n + pos + 1 : pos - 1L;
+        long length = at < 0 ? n - at + 1 : Math.max(n + 1L, at + 1);
         if (length > MAX_ARRAY) {
             throw tooLarge(length);
         }
         List<Object> out = new ArrayList<>(Collections.nCopies((int) length, null));
-        for (int i = 0; i < n; i++) {
-            out.set(i >= p ? i + 1 : i, arr.get(i));
+        if (at < 0) {
+            out.set(0, item);
+            for (int i = 0; i < n; i++) {
+                out.set(i + 1 - (int) at, arr.get(i));
+            }
+            return out;
         }
-        out.set((int) p, item);
+        for (int i = 0; i < n; i++) {
+            out.set(i >= at ? i + 1 : i, arr.get(i));
+        }
+        out.set((int) at, item);
         return out;
     }
 
     private static Failure tooLarge(long length) {
-        return Failure.of("COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER", "an array of " + length + " elements exceeds the limit " + MAX_ARRAY);
+        return Failure.of("COLLECTION_SIZE_LIMIT_EXCEEDED.FUNCTION", "an array of " + length + " elements exceeds the limit " + MAX_ARRAY);
     }
 
     /** Spark's json_array_length (an INT) or json_object_keys (a list), null when the text is not of that shape or is malformed. */

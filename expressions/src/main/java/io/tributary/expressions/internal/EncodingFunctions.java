@@ -14,6 +14,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -31,17 +32,18 @@ final class EncodingFunctions {
     }
 
     static void register(Consumer<FunctionDef> add) {
-        add.accept(Fn.unary("base64", "the bytes (a text's UTF-8) as base64 text", BINARY, STRING,
-                v -> Base64.getEncoder().encodeToString((byte[]) v)));
+        add.accept(Fn.custom("base64", 1, 1, "base64(BINARY or STRING) → STRING", FunctionDef.NULL_IN_NULL_OUT,
+                "the bytes (a text's UTF-8) as base64 text in lines of 76 characters", (call, args) -> call.apply(List.of(bytes(call, args.get(0))),
+                        STRING, (Kernel.Unary) v -> Base64.getMimeEncoder().encodeToString((byte[]) v))));
         add.accept(Fn.unary("unbase64", "the bytes of base64 text, characters outside the alphabet skipped", STRING, BINARY,
                 v -> unbase64((String) v, "unbase64", false)));
         add.accept(Fn.binary("encode", "the text's bytes in the charset (US-ASCII, ISO-8859-1, UTF-8, UTF-16BE, UTF-16LE, UTF-16, UTF-32);"
                 + " MALFORMED_CHARACTER_CODING for a character it cannot hold", STRING, STRING, BINARY, (s, c) -> encode((String) s, (String) c)));
-        FunctionDef charsetDecode = Fn.binary("decode", "", BINARY, STRING, STRING, (b, c) -> decode((byte[]) b, (String) c));
         add.accept(Fn.custom("decode", 2, -1, "decode(BINARY, charset STRING) → STRING; decode(expr, search, result[, search, result]...[, default])",
                 "null if the bytes or charset are null; a null search matches a null expr", "the bytes as text of the charset; or the result of"
                         + " the first search equal to expr, else default (null)", (call, args) -> args.size() == 2
-                        ? charsetDecode.resolver().resolve(call, args) : searchDecode(call, args)));
+                        ? call.apply(List.of(bytes(call, args.get(0)), call.as(args.get(1), STRING)), STRING,
+                                (Kernel.Binary) (b, c) -> decode((byte[]) b, (String) c)) : searchDecode(call, args)));
         add.accept(Fn.custom("to_binary", 1, 2, "to_binary(str STRING[, fmt STRING]) → BINARY", FunctionDef.NULL_IN_NULL_OUT,
                 "the text read as fmt: 'hex' (the default), 'utf-8' or 'base64'; CONVERSION_INVALID_INPUT when it does not read",
                 (call, args) -> toBinary(call, args, false)));
@@ -95,11 +97,10 @@ final class EncodingFunctions {
 
     /** Spark's decode(expr, search, result, ...): CASE WHEN expr <=> search THEN result ... ELSE default (a null STRING) END. */
     private static Bound searchDecode(Analyzer.Call call, List<Bound> args) {
-        FunctionDef same = FunctionRegistry.get("<=>");
         List<Bound> conditions = new ArrayList<>();
         List<Bound> values = new ArrayList<>();
         for (int i = 1; i + 1 < args.size(); i += 2) {
-            conditions.add(same.resolver().resolve(call, List.of(args.get(0), args.get(i))));
+            conditions.add(nullSafeEqual(call, args.get(0), args.get(i)));
             values.add(args.get(i + 1));
         }
         Bound otherwise = args.size() % 2 == 0 ? args.get(args.size() - 1) : new Bound.Literal(null, STRING, "NULL");
@@ -107,6 +108,28 @@ final class EncodingFunctions {
         all.add(otherwise);
         DataType type = ConditionalFunctions.common(call, all);
         return new Bound.Case(conditions, values.stream().map(v -> call.as(v, type)).toList(), call.as(otherwise, type), type, call.text());
+    }
+
+    private static Bound nullSafeEqual(Analyzer.Call call, Bound a, Bound b) {
+        DataType common = Predicates.comparable(call, List.of(a, b));
+        if (common == null) {
+            return new Bound.Literal(true, DataType.BOOLEAN, call.text());
+        }
+        Comparator<Object> order = Predicates.ordering(common);
+        return call.applyTolerant(List.of(call.as(a, common), call.as(b, common)), DataType.BOOLEAN, (Kernel.Binary) (x, y) ->
+                x == null || y == null ? x == y : order.compare(x, y) == 0);
+    }
+
+    /** A BINARY argument, or a text's UTF-8 bytes (Spark's implicit cast); other types are refused. */
+    static Bound bytes(Analyzer.Call call, Bound b) {
+        if (b.type() == null || Types.is(b.type(), DataType.Kind.BINARY)) {
+            return call.as(b, BINARY);
+        }
+        if (!Types.is(b.type(), DataType.Kind.STRING)) {
+            throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] " + call.name() + " needs a BINARY or STRING, and '" + b.text()
+                    + "' is " + Types.name(b.type()));
+        }
+        return new Bound.Apply("cast", List.of(b), (Kernel.Unary) v -> ((String) v).getBytes(StandardCharsets.UTF_8), false, BINARY, b.text());
     }
 
     private static Bound toBinary(Analyzer.Call call, List<Bound> args, boolean orNull) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /** Spark's regexp_count, regexp_extract_all, regexp_instr, regexp_like and regexp_substr (Java regular expressions, as Spark). */
 final class RegexpFunctions {
@@ -37,6 +38,9 @@ final class RegexpFunctions {
                     Matcher m = p.matcher(s);
                     checkGroup(m, g);
                     List<String> out = new ArrayList<>();
+                    if (s.isEmpty()) {
+                        return out; // Spark finds no match in ''
+                    }
                     while (m.find()) {
                         String found = m.group(g);
                         out.add(found == null ? "" : found);
@@ -44,14 +48,10 @@ final class RegexpFunctions {
                     return out;
                 })));
         add.accept(Fn.custom("regexp_instr", 2, 3, "regexp_instr(str STRING, regexp STRING[, idx INT]) → INT", FunctionDef.NULL_IN_NULL_OUT,
-                "the 1-based position where group idx (0, the whole match, by default) of the first match starts, 0 if none",
+                "the 1-based position (in UTF-16 units, as Spark) where the first match starts, 0 if none; idx is ignored, as in Spark",
                 (call, args) -> regexp(call, args, 0, INT, (s, p, g) -> {
                     Matcher m = p.matcher(s);
-                    if (!m.find()) {
-                        return 0;
-                    }
-                    checkGroup(m, g);
-                    return m.start(g) + 1;
+                    return m.find() ? m.start() + 1 : 0;
                 })));
         add.accept(Fn.alias("regexp_like", FunctionRegistry.get("rlike")));
         add.accept(Fn.custom("regexp_substr", 2, 2, "regexp_substr(str STRING, regexp STRING) → STRING", "null if an argument is null or nothing matches",
@@ -71,10 +71,27 @@ final class RegexpFunctions {
     private static Bound regexp(Analyzer.Call call, List<Bound> args, Integer group, DataType type, Body body) {
         List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING)));
         if (group != null) {
-            cast.add(args.size() > 2 ? call.as(args.get(2), INT) : new Bound.Literal(group, INT, group.toString()));
+            cast.add(args.size() > 2 ? TextFunctions.number(call, args.get(2), INT) : new Bound.Literal(group, INT, group.toString()));
         }
-        Pattern fixed = cast.get(1) instanceof Bound.Literal l && l.value() != null ? Predicates.regex(call, (String) l.value()) : null;
-        return call.apply(cast, type, a -> body.apply((String) a[0], fixed != null ? fixed : Pattern.compile((String) a[1]),
+        Pattern fixed = cast.get(1) instanceof Bound.Literal l && l.value() != null ? constant((String) l.value()) : null;
+        return call.apply(cast, type, a -> body.apply((String) a[0], fixed != null ? fixed : compile((String) a[1]),
                 a.length > 2 ? (Integer) a[2] : 0));
+    }
+
+    /** The constant pattern compiled once, or null when it is invalid: then each row fails, as in Spark. */
+    private static Pattern constant(String regexp) {
+        try {
+            return Pattern.compile(regexp);
+        } catch (PatternSyntaxException e) {
+            return null;
+        }
+    }
+
+    private static Pattern compile(String regexp) {
+        try {
+            return Pattern.compile(regexp);
+        } catch (PatternSyntaxException e) {
+            throw Failure.of("INVALID_PARAMETER_VALUE.PATTERN", "the regular expression '" + regexp + "' is invalid: " + e.getDescription());
+        }
     }
 }

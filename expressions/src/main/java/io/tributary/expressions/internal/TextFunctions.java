@@ -23,10 +23,10 @@ final class TextFunctions {
     }
 
     static void register(Consumer<FunctionDef> add) {
-        add.accept(Fn.fixed("split_part", "part partNum (1-based; negative counts from the end) of the text split at delimiter,"
+        add.accept(numeric("split_part", "part partNum (1-based; negative counts from the end) of the text split at delimiter,"
                 + " '' past the end; INVALID_INDEX_OF_ZERO for 0", STRING, List.of(STRING, STRING, INT),
                 a -> TextKernels.splitPart((String) a[0], (String) a[1], (Integer) a[2])));
-        add.accept(Fn.fixed("substring_index", "the text before count occurrences of delim (negative: after, counting from the end)",
+        add.accept(numeric("substring_index", "the text before count occurrences of delim (negative: after, counting from the end)",
                 STRING, List.of(STRING, STRING, INT), a -> TextKernels.substringIndex((String) a[0], (String) a[1], (Integer) a[2])));
         add.accept(Fn.fixed("translate", "each character of from replaced by the one at its place in to, removed when to is shorter",
                 STRING, List.of(STRING, STRING, STRING), a -> TextKernels.translate((String) a[0], (String) a[1], (String) a[2])));
@@ -40,7 +40,7 @@ final class TextFunctions {
                 "null if substr or str is null; 0 if pos is null", "the 1-based position of substr in str from pos (1 by default), 0 if none",
                 (call, args) -> {
                     List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING),
-                            args.size() > 2 ? call.as(args.get(2), INT) : new Bound.Literal(1, INT, "1")));
+                            args.size() > 2 ? number(call, args.get(2), INT) : new Bound.Literal(1, INT, "1")));
                     return call.applyTolerant(cast, INT, a -> a[2] == null ? (Object) 0 : a[0] == null || a[1] == null ? null
                             : TextKernels.locate((String) a[0], (String) a[1], (Integer) a[2]));
                 }));
@@ -56,17 +56,18 @@ final class TextFunctions {
         add.accept(Fn.custom("overlay", 3, 4, "overlay(input, replace, pos INT[, len INT]) → STRING or BINARY", FunctionDef.NULL_IN_NULL_OUT,
                 "input with len characters (bytes of a BINARY; replace's length by default) from pos replaced by replace",
                 TextFunctions::overlay));
-        FunctionDef chr = Fn.unary("chr", "the character of code n mod 256 ('' for a negative n)", LONG, STRING, v -> TextKernels.chr((Long) v));
+        FunctionDef chr = numeric("chr", "the character of code n mod 256 ('' for a negative n)", STRING, List.of(LONG), a -> TextKernels.chr((Long) a[0]));
         add.accept(chr);
         add.accept(Fn.alias("char", chr));
         add.accept(Fn.custom("levenshtein", 2, 3, "levenshtein(a STRING, b STRING[, threshold INT]) → INT", FunctionDef.NULL_IN_NULL_OUT,
-                "the edit distance in characters; -1 when it exceeds threshold", (call, args) -> {
+                "the edit distance in characters; -1 when it exceeds threshold or threshold is null", (call, args) -> {
                     List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING)));
                     if (args.size() == 2) {
                         return call.apply(cast, INT, (Kernel.Binary) (a, b) -> TextKernels.levenshtein((String) a, (String) b));
                     }
-                    cast.add(call.as(args.get(2), INT));
-                    return call.apply(cast, INT, a -> TextKernels.levenshtein((String) a[0], (String) a[1], (Integer) a[2]));
+                    cast.add(number(call, args.get(2), INT));
+                    return call.applyTolerant(cast, INT, a -> a[0] == null || a[1] == null ? null
+                            : a[2] == null ? (Object) (-1) : TextKernels.levenshtein((String) a[0], (String) a[1], (Integer) a[2]));
                 }));
         add.accept(Fn.unary("soundex", "the Soundex code; the text itself when it starts with no letter A-Z", STRING, STRING,
                 v -> TextKernels.soundex((String) v)));
@@ -89,6 +90,23 @@ final class TextFunctions {
                 }));
     }
 
+    /** {@code b} as the integral {@code type}: a number of any type by a cast (CAST_OVERFLOW past the range), as Spark's implicit casts. */
+    static Bound number(Analyzer.Call call, Bound b, DataType type) {
+        return b.type() != null && Types.numeric(b.type()) ? call.castTo(b, type) : call.as(b, type);
+    }
+
+    /** As {@link Fn#fixed}, numbers cast to the integral argument types by {@link #number}. */
+    private static FunctionDef numeric(String name, String doc, DataType result, List<DataType> types, Kernel kernel) {
+        String sig = name + "(" + String.join(", ", types.stream().map(DataType::ddl).toList()) + ") → " + result.ddl();
+        return Fn.custom(name, types.size(), types.size(), sig, FunctionDef.NULL_IN_NULL_OUT, doc, (call, args) -> {
+            List<Bound> cast = new ArrayList<>();
+            for (int i = 0; i < types.size(); i++) {
+                cast.add(Types.integral(types.get(i)) ? number(call, args.get(i), types.get(i)) : call.as(args.get(i), types.get(i)));
+            }
+            return call.apply(cast, result, kernel);
+        });
+    }
+
     private static Bound bytes(Analyzer.Call call, Bound x, int bits) {
         if (Types.is(x.type(), Kind.BINARY) && x.type() != Types.VOID) {
             return call.apply(List.of(x), INT, (Kernel.Unary) v -> ((byte[]) v).length * bits);
@@ -104,7 +122,7 @@ final class TextFunctions {
         List<Bound> inputs = args.subList(1, args.size());
         boolean bin = inputs.stream().allMatch(b -> b.type() == null || binary(b)) && inputs.stream().anyMatch(TextFunctions::binary);
         DataType type = bin ? DataType.BINARY : STRING;
-        List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), INT)));
+        List<Bound> cast = new ArrayList<>(List.of(number(call, args.get(0), INT)));
         inputs.forEach(b -> cast.add(call.as(b, type)));
         int n = inputs.size();
         return call.applyTolerant(cast, type, a -> {
@@ -126,8 +144,8 @@ final class TextFunctions {
                     + Types.name(args.get(0).type()) + " and " + Types.name(args.get(1).type()));
         }
         DataType type = bin ? DataType.BINARY : STRING;
-        List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), type), call.as(args.get(1), type), call.as(args.get(2), INT),
-                args.size() > 3 ? call.as(args.get(3), INT) : new Bound.Literal(-1, INT, "-1")));
+        List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), type), call.as(args.get(1), type), number(call, args.get(2), INT),
+                args.size() > 3 ? number(call, args.get(3), INT) : new Bound.Literal(-1, INT, "-1")));
         return call.apply(cast, type, a -> bin ? TextKernels.overlay((byte[]) a[0], (byte[]) a[1], (Integer) a[2], (Integer) a[3])
                 : TextKernels.overlay((String) a[0], (String) a[1], (Integer) a[2], (Integer) a[3]));
     }
@@ -151,7 +169,11 @@ final class TextFunctions {
             }
             with[i - 1] = c.codePointAt(0);
         }
-        return call.apply(List.of(call.as(args.get(0), STRING)), STRING, (Kernel.Unary) v -> TextKernels.mask((String) v, with));
+        Bound str = args.get(0);
+        if (str.type() != null && !Types.is(str.type(), Kind.STRING)) {
+            throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] mask needs a STRING, and '" + str.text() + "' is " + Types.name(str.type()));
+        }
+        return call.apply(List.of(call.as(str, STRING)), STRING, (Kernel.Unary) v -> TextKernels.mask((String) v, with));
     }
 
     static List<String> parts(String s, char sep) {

@@ -195,17 +195,24 @@ final class TextKernels {
         return b >= 'a' && b <= 'z' ? b - 32 : b;
     }
 
-    /** Spark's mask: {@code with} holds the upper, lower, digit and other replacements, -1 to keep the character. */
+    /**
+     * Spark's mask: {@code with} holds the upper, lower, digit and other replacements, -1 to keep the character. As Spark, it
+     * goes by UTF-16 unit: a character beyond the BMP is two others.
+     */
     static String mask(String s, int[] with) {
         StringBuilder sb = new StringBuilder(s.length());
-        s.codePoints().forEach(cp -> {
+        s.chars().forEach(cp -> {
             int kind = switch (Character.getType(cp)) {
                 case Character.UPPERCASE_LETTER -> 0;
                 case Character.LOWERCASE_LETTER -> 1;
                 case Character.DECIMAL_DIGIT_NUMBER -> 2;
                 default -> 3;
             };
-            sb.appendCodePoint(with[kind] < 0 ? cp : with[kind]);
+            if (with[kind] < 0) {
+                sb.append((char) cp);
+            } else {
+                sb.appendCodePoint(with[kind]);
+            }
         });
         return sb.toString();
     }
