@@ -31,7 +31,8 @@ final class ArrayEditFunctions {
         add.accept(Fn.custom("array_prepend", 2, 2, "array_prepend(ARRAY<T>, element T) → ARRAY<T>", "null if the array is null",
                 "the array with the element (null too) added at the start", (call, args) -> pend(call, args, true)));
         add.accept(Fn.custom("array_insert", 3, 3, "array_insert(ARRAY<T>, pos INT, element T) → ARRAY<T>", "null if the array or pos is null",
-                "the element inserted at the 1-based pos (-1 after the last element); nulls fill a gap; INVALID_INDEX_OF_ZERO for 0",
+                "the element inserted at the 1-based pos (-1 after the last element); nulls fill a gap; INVALID_INDEX_OF_ZERO for 0,"
+                        + " COLLECTION_SIZE_LIMIT_EXCEEDED.FUNCTION past Spark's largest array",
                 ArrayEditFunctions::insert));
         add.accept(Fn.custom("array_compact", 1, 1, "array_compact(ARRAY<T>) → ARRAY<T>", FunctionDef.NULL_IN_NULL_OUT,
                 "the array without its null elements", (call, args) -> {
