@@ -55,13 +55,18 @@ final class ArrayEditFunctions {
         if (element.type() == null) {
             return List.of(a, call.as(element, el));
         }
-        DataType common = el == null || el == Types.VOID ? element.type() : Types.widerNumeric(el, element.type()) != null && Types.numeric(el) && Types.numeric(element.type())
-                ? Types.widerNumeric(el, element.type()) : el.equals(element.type()) ? el : null;
+        DataType common = el == null || el == Types.VOID ? element.type() : el.equals(element.type()) ? el
+                : plainNumber(el) && plainNumber(element.type()) ? Types.widerNumeric(el, element.type()) : null;
         if (common == null) {
             throw call.typeError("[DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES] " + call.name() + " needs an element of the array's type "
                     + Types.name(el) + ", and '" + element.text() + "' is " + Types.name(element.type()));
         }
         return List.of(ArraySetFunctions.asArray(call, a, common), call.as(element, common));
+    }
+
+    /** A number other than a DECIMAL: Spark widens the array or the element only among these. */
+    private static boolean plainNumber(DataType t) {
+        return Types.numeric(t) && !Types.isDecimal(t);
     }
 
     private static Bound pend(Analyzer.Call call, List<Bound> args, boolean front) {
@@ -78,11 +83,12 @@ final class ArrayEditFunctions {
 
     private static Bound insert(Analyzer.Call call, List<Bound> args) {
         List<Bound> pair = arrayAndElement(call, args.get(0), args.get(2));
-        if (!Types.is(args.get(1).type(), DataType.Kind.INT)) {
+        DataType pos = args.get(1).type();
+        if (!Types.is(pos, DataType.Kind.INT) && !Types.is(pos, DataType.Kind.SHORT) && !Types.is(pos, DataType.Kind.BYTE)) {
             throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] the position of array_insert must be an INT, and '"
                     + args.get(1).text() + "' is " + Types.name(args.get(1).type()));
         }
-        List<Bound> cast = List.of(pair.get(0), args.get(1), pair.get(1));
+        List<Bound> cast = List.of(pair.get(0), call.castTo(args.get(1), INT), pair.get(1));
         return call.applyTolerant(cast, pair.get(0).type(), a -> a[0] == null || a[1] == null ? null : insert((List<?>) a[0], (Integer) a[1], a[2]));
     }
 

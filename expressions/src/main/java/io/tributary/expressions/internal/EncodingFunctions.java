@@ -212,6 +212,9 @@ final class EncodingFunctions {
         int pad = 0;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
+            if (pad > 0 && c != '=') {
+                return false;
+            }
             if (Character.isWhitespace(c)) {
                 continue;
             }

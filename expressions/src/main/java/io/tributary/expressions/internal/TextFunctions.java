@@ -123,7 +123,7 @@ final class TextFunctions {
         boolean bin = inputs.stream().allMatch(b -> b.type() == null || binary(b)) && inputs.stream().anyMatch(TextFunctions::binary);
         DataType type = bin ? DataType.BINARY : STRING;
         List<Bound> cast = new ArrayList<>(List.of(number(call, args.get(0), INT)));
-        inputs.forEach(b -> cast.add(call.as(b, type)));
+        inputs.forEach(b -> cast.add(binary(b) ? call.castTo(b, type) : call.as(b, type)));
         int n = inputs.size();
         return call.applyTolerant(cast, type, a -> {
             if (a[0] == null) {

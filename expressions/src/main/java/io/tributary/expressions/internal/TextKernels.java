@@ -3,6 +3,7 @@ package io.tributary.expressions.internal;
 import java.nio.charset.StandardCharsets;
 import java.text.BreakIterator;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,6 +22,10 @@ final class TextKernels {
         if (part == 0) {
             throw Failure.of("INVALID_INDEX_OF_ZERO", "split_part's partNum is 0; parts are counted from 1 (or from -1 at the end)");
         }
+        if (part == Integer.MIN_VALUE) {
+            // Spark 4.2 fails here with a bare exception, whose class is then the error class
+            throw Failure.of("ArrayIndexOutOfBoundsException", "split_part's partNum " + part + " is out of range");
+        }
         String[] parts = delim.isEmpty() ? new String[] {s} : s.split(Pattern.quote(delim), -1);
         int at = part > 0 ? part - 1 : parts.length + part;
         return at >= 0 && at < parts.length ? parts[at] : "";
@@ -29,6 +34,10 @@ final class TextKernels {
     static String substringIndex(String s, String delim, int count) {
         if (delim.isEmpty() || count == 0) {
             return "";
+        }
+        if (count == Integer.MIN_VALUE) {
+            // Spark 4.2 fails here with a bare exception, whose class is then the error class
+            throw Failure.of("NegativeArraySizeException", "substring_index's count " + count + " is out of range");
         }
         if (count > 0) {
             int idx = -1;
@@ -104,13 +113,13 @@ final class TextKernels {
 
     static String overlay(String input, String replace, int pos, int len) {
         int length = len >= 0 ? len : Text.length(replace);
-        return Text.substring(input, 1, pos - 1) + replace + Text.substring(input, pos + length, Integer.MAX_VALUE);
+        return substringSql(input, 1, pos - 1) + replace + substringSql(input, pos + length, Integer.MAX_VALUE);
     }
 
     static byte[] overlay(byte[] input, byte[] replace, int pos, int len) {
         int length = len >= 0 ? len : replace.length;
-        byte[] head = bytes(input, 1, pos - 1);
-        byte[] tail = bytes(input, pos + length, Integer.MAX_VALUE);
+        byte[] head = substringSql(input, 1, pos - 1);
+        byte[] tail = substringSql(input, pos + length, Integer.MAX_VALUE);
         byte[] out = new byte[head.length + replace.length + tail.length];
         System.arraycopy(head, 0, out, 0, head.length);
         System.arraycopy(replace, 0, out, head.length, replace.length);
@@ -118,17 +127,24 @@ final class TextKernels {
         return out;
     }
 
-    /** Spark's {@code ByteArray.subStringSQL}: the bytes of {@code substring} semantics. */
-    private static byte[] bytes(byte[] b, int pos, int len) {
-        int n = b.length;
-        long start = pos > 0 ? pos - 1 : pos < 0 ? (long) n + pos : 0;
-        long end = Math.min(start + len, Integer.MAX_VALUE);
+    /** Spark's {@code UTF8String.substringSQL}, whose callers' int arithmetic wraps around as Spark's does. */
+    private static String substringSql(String s, int pos, int length) {
+        int[] range = range(Text.length(s), pos, length);
+        return range == null ? "" : Text.slice(s, range[0], range[1]);
+    }
+
+    /** Spark's {@code ByteArray.subStringSQL}. */
+    private static byte[] substringSql(byte[] b, int pos, int length) {
+        int[] range = range(b.length, pos, length);
+        return range == null ? new byte[0] : Arrays.copyOfRange(b, range[0], Math.min(range[1], b.length));
+    }
+
+    /** The 0-based {@code [start, end)} of SQL's 1-based substring of {@code n} units, null when empty. */
+    private static int[] range(int n, int pos, int length) {
+        int start = pos > 0 ? pos - 1 : pos < 0 ? n + pos : 0;
+        long end = Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, (long) start + length));
         start = Math.max(start, 0);
-        end = Math.min(end, n);
-        if (start >= end) {
-            return new byte[0];
-        }
-        return java.util.Arrays.copyOfRange(b, (int) start, (int) end);
+        return start >= end || start >= n ? null : new int[] {start, (int) end};
     }
 
     static String chr(long n) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /** Spark's parse_url and try_parse_url: a part of a URL as {@link URI} reads it, or a key's value in its query. */
 final class UrlFunctions {
@@ -59,7 +60,14 @@ final class UrlFunctions {
         if (query == null) {
             return null;
         }
-        Matcher m = Pattern.compile("(&|^)" + key + "=([^&]*)").matcher(query);
+        Pattern p;
+        try {
+            p = Pattern.compile("(&|^)" + key + "=([^&]*)");
+        } catch (PatternSyntaxException e) {
+            // Spark lets the exception through: its class is the error class
+            throw Failure.of("PatternSyntaxException", "the key '" + key + "' does not make a regular expression: " + e.getDescription());
+        }
+        Matcher m = p.matcher(query);
         return m.find() ? m.group(2) : null;
     }
 }
