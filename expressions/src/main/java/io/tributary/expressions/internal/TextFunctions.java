@@ -36,14 +36,16 @@ final class TextFunctions {
                     return cast.size() == 1 ? call.apply(cast, STRING, (Kernel.Unary) v -> Text.trim((String) v, true, true))
                             : call.apply(cast, STRING, (Kernel.Binary) (s, t) -> TextKernels.trim((String) s, (String) t));
                 }));
-        add.accept(Fn.custom("position", 2, 3, "position(substr STRING, str STRING[, pos INT]) → INT",
+        FunctionDef position = Fn.custom("position", 2, 3, "position(substr STRING, str STRING[, pos INT]) → INT",
                 "null if substr or str is null; 0 if pos is null", "the 1-based position of substr in str from pos (1 by default), 0 if none",
                 (call, args) -> {
                     List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING),
                             args.size() > 2 ? number(call, args.get(2), INT) : new Bound.Literal(1, INT, "1")));
                     return call.applyTolerant(cast, INT, a -> a[2] == null ? (Object) 0 : a[0] == null || a[1] == null ? null
                             : TextKernels.locate((String) a[0], (String) a[1], (Integer) a[2]));
-                }));
+                });
+        add.accept(position);
+        add.accept(Fn.alias("locate", position));
         add.accept(Fn.binary("find_in_set", "the 1-based place of str in the comma-separated list, 0 if absent or str holds a comma",
                 STRING, STRING, INT, (s, list) -> TextKernels.findInSet((String) s, (String) list)));
         add.accept(Fn.custom("elt", 2, -1, "elt(n INT, STRING or BINARY, ...) → STRING or BINARY", "null if n is null or input n is null",
