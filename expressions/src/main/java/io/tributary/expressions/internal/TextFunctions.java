@@ -9,7 +9,6 @@ import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -176,9 +175,5 @@ final class TextFunctions {
             throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] mask needs a STRING, and '" + str.text() + "' is " + Types.name(str.type()));
         }
         return call.apply(List.of(call.as(str, STRING)), STRING, (Kernel.Unary) v -> TextKernels.mask((String) v, with));
-    }
-
-    static List<String> parts(String s, char sep) {
-        return Arrays.asList(s.split(java.util.regex.Pattern.quote(String.valueOf(sep)), -1));
     }
 }

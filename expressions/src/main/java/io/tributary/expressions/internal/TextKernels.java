@@ -107,8 +107,7 @@ final class TextKernels {
         if (s.contains(",")) {
             return 0;
         }
-        List<String> parts = TextFunctions.parts(list, ',');
-        return parts.indexOf(s) + 1;
+        return Arrays.asList(list.split(",", -1)).indexOf(s) + 1;
     }
 
     static String overlay(String input, String replace, int pos, int len) {
