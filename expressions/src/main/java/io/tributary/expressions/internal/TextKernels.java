@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /** What {@link TextFunctions} compute, as Spark 4.2's {@code UTF8String} and string expressions do. */
 final class TextKernels {
@@ -26,9 +25,15 @@ final class TextKernels {
             // Spark 4.2 fails here with a bare exception, whose class is then the error class
             throw Failure.of("ArrayIndexOutOfBoundsException", "split_part's partNum " + part + " is out of range");
         }
-        String[] parts = delim.isEmpty() ? new String[] {s} : s.split(Pattern.quote(delim), -1);
-        int at = part > 0 ? part - 1 : parts.length + part;
-        return at >= 0 && at < parts.length ? parts[at] : "";
+        List<String> parts = new ArrayList<>();
+        int from = 0;
+        for (int at = delim.isEmpty() ? -1 : s.indexOf(delim); at >= 0; at = s.indexOf(delim, from)) {
+            parts.add(s.substring(from, at));
+            from = at + delim.length();
+        }
+        parts.add(s.substring(from));
+        int at = part > 0 ? part - 1 : parts.size() + part;
+        return at >= 0 && at < parts.size() ? parts.get(at) : "";
     }
 
     static String substringIndex(String s, String delim, int count) {
