@@ -35,8 +35,8 @@ final class EncodingFunctions {
         add.accept(Fn.custom("base64", 1, 1, "base64(BINARY or STRING) → STRING", FunctionDef.NULL_IN_NULL_OUT,
                 "the bytes (a text's UTF-8) as base64 text in lines of 76 characters", (call, args) -> call.apply(List.of(bytes(call, args.get(0))),
                         STRING, (Kernel.Unary) v -> Base64.getMimeEncoder().encodeToString((byte[]) v))));
-        add.accept(Fn.unary("unbase64", "the bytes of base64 text, characters outside the alphabet skipped; IllegalArgumentException (Spark's bare exception) for bad padding", STRING, BINARY,
-                v -> unbase64((String) v, "unbase64", false)));
+        add.accept(Fn.unary("unbase64", "the bytes of base64 text, characters outside the alphabet skipped;"
+                + " IllegalArgumentException (Spark's bare exception) for bad padding", STRING, BINARY, v -> unbase64((String) v, "unbase64", false)));
         add.accept(Fn.binary("encode", "the text's bytes in the charset (US-ASCII, ISO-8859-1, UTF-8, UTF-16BE, UTF-16LE, UTF-16, UTF-32);"
                 + " MALFORMED_CHARACTER_CODING for a character it cannot hold", STRING, STRING, BINARY, (s, c) -> encode((String) s, (String) c)));
         add.accept(Fn.custom("decode", 2, -1, "decode(BINARY, charset STRING) → STRING; decode(expr, search, result[, search, result]...[, default])",
