@@ -20,6 +20,10 @@ public final class FunctionRegistry {
         ConditionalFunctions.register(FunctionRegistry::add);
         castFunctions();
         StringFunctions.register(FunctionRegistry::add);
+        TextFunctions.register(FunctionRegistry::add);
+        EncodingFunctions.register(FunctionRegistry::add);
+        UrlFunctions.register(FunctionRegistry::add);
+        RegexpFunctions.register(FunctionRegistry::add);
         MathFunctions.register(FunctionRegistry::add);
         DateFunctions.register(FunctionRegistry::add);
         DateTimeFunctions.register(FunctionRegistry::add);
@@ -28,6 +32,7 @@ public final class FunctionRegistry {
         NestedFunctions.register(FunctionRegistry::add);
         StructFunctions.register(FunctionRegistry::add);
         ArrayFunctions.register(FunctionRegistry::add);
+        ArrayEditFunctions.register(FunctionRegistry::add);
         ArraySetFunctions.register(FunctionRegistry::add);
         Sequences.register(FunctionRegistry::add);
         MapFunctions.register(FunctionRegistry::add);

@@ -74,8 +74,6 @@ final class StringFunctions {
                 (call, args) -> ArrayFunctions.anyArray(args) ? ArrayFunctions.reverse(call, args.get(0)) : reverse.resolver().resolve(call, args)));
         add.accept(Fn.binary("instr", "the 1-based position of the first occurrence of substr, 0 if none", STRING, STRING, INT,
                 (s, sub) -> Text.indexOf((String) s, (String) sub, 0)));
-        add.accept(Fn.fixed("locate", "the 1-based position of substr in str from pos, 0 if none", INT, 2, List.of(STRING, STRING, INT), List.of(1),
-                a -> (Integer) a[2] < 1 ? 0 : Text.indexOf((String) a[1], (String) a[0], (Integer) a[2] - 1)));
         add.accept(Fn.binary("repeat", "the text n times", STRING, INT, STRING, (s, n) -> ((String) s).repeat(Math.max(0, (Integer) n))));
         add.accept(Fn.unary("ascii", "the code of the first character, 0 for ''", STRING, INT,
                 v -> ((String) v).isEmpty() ? 0 : ((String) v).codePointAt(0)));
