@@ -21,6 +21,7 @@ public final class FunctionRegistry {
         castFunctions();
         StringFunctions.register(FunctionRegistry::add);
         MathFunctions.register(FunctionRegistry::add);
+        ScientificFunctions.register(FunctionRegistry::add);
         DateFunctions.register(FunctionRegistry::add);
         HashFunctions.register(FunctionRegistry::add);
         NestedFunctions.register(FunctionRegistry::add);
