@@ -22,6 +22,7 @@ public final class FunctionRegistry {
         StringFunctions.register(FunctionRegistry::add);
         MathFunctions.register(FunctionRegistry::add);
         ScientificFunctions.register(FunctionRegistry::add);
+        TryArithmetic.register(FunctionRegistry::add);
         DateFunctions.register(FunctionRegistry::add);
         HashFunctions.register(FunctionRegistry::add);
         NestedFunctions.register(FunctionRegistry::add);
