@@ -23,6 +23,7 @@ public final class FunctionRegistry {
         MathFunctions.register(FunctionRegistry::add);
         ScientificFunctions.register(FunctionRegistry::add);
         TryArithmetic.register(FunctionRegistry::add);
+        RadixFunctions.register(FunctionRegistry::add);
         DateFunctions.register(FunctionRegistry::add);
         HashFunctions.register(FunctionRegistry::add);
         NestedFunctions.register(FunctionRegistry::add);
