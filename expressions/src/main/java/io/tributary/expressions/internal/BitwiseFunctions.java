@@ -24,9 +24,9 @@ final class BitwiseFunctions {
                     DataType t = integral(call, args.get(0).type());
                     return call.apply(List.of(call.as(args.get(0), t)), t, (Kernel.Unary) v -> narrow(~((Number) v).longValue(), t));
                 }));
-        add.accept(shift("shiftleft", "a shifted left by n bits", 0));
-        add.accept(shift("shiftright", "a shifted right by n bits, the sign kept", 1));
-        add.accept(shift("shiftrightunsigned", "a shifted right by n bits, zeros shifted in", 2));
+        add.accept(shift("shiftleft", "a shifted left by n bits, also written a << n", 0));
+        add.accept(shift("shiftright", "a shifted right by n bits, the sign kept, also written a >> n", 1));
+        add.accept(shift("shiftrightunsigned", "a shifted right by n bits, zeros shifted in, also written a >>> n", 2));
         add.accept(Fn.custom("bit_count", 1, 1, "bit_count(a whole number or BOOLEAN) → INT", FunctionDef.NULL_IN_NULL_OUT,
                 "the number of bits set in a as a BIGINT (a negative TINYINT, SMALLINT or INT sign-extended); a BOOLEAN counts 1 or 0",
                 (call, args) -> {
