@@ -18,6 +18,8 @@ import java.util.function.Consumer;
  */
 final class RadixFunctions {
     private static final String GROUPED = "#,###,###,###,###,###,##0";
+    /** The last pattern this thread formatted with and its DecimalFormat, which is not thread-safe and costly to build. */
+    private static final ThreadLocal<Object[]> LAST_FORMAT = new ThreadLocal<>();
 
     private RadixFunctions() {
     }
@@ -67,7 +69,7 @@ final class RadixFunctions {
             return call.apply(List.of(call.castTo(x, DataType.STRING)), DataType.STRING,
                     (Kernel.Unary) v -> hex(((String) v).getBytes(StandardCharsets.UTF_8)));
         }
-        if (Types.is(x.type(), Kind.BINARY) && x.type() != Types.VOID) {
+        if (Types.is(x.type(), Kind.BINARY)) {
             return call.apply(List.of(x), DataType.STRING, (Kernel.Unary) v -> hex((byte[]) v));
         }
         return call.apply(List.of(whole(call, x)), DataType.STRING, (Kernel.Unary) v -> Long.toHexString((Long) v).toUpperCase(Locale.ROOT));
@@ -182,8 +184,7 @@ final class RadixFunctions {
             } else {
                 p = ((String) f).isEmpty() ? GROUPED : (String) f;
             }
-            DecimalFormat format = new DecimalFormat("", new DecimalFormatSymbols(Locale.US));
-            format.applyLocalizedPattern(p);
+            DecimalFormat format = decimalFormat(p);
             if (v instanceof BigDecimal b) {
                 return format.format(b);
             }
@@ -192,5 +193,16 @@ final class RadixFunctions {
             }
             return format.format(((Number) v).longValue());
         });
+    }
+
+    private static DecimalFormat decimalFormat(String pattern) {
+        Object[] last = LAST_FORMAT.get();
+        if (last != null && last[0].equals(pattern)) {
+            return (DecimalFormat) last[1];
+        }
+        DecimalFormat format = new DecimalFormat("", new DecimalFormatSymbols(Locale.US));
+        format.applyLocalizedPattern(pattern);
+        LAST_FORMAT.set(new Object[] {pattern, format});
+        return format;
     }
 }
