@@ -27,6 +27,16 @@ class ExpressionErrorsTest {
     }
 
     @Test
+    void aShiftWithASpaceInsideIsRefusedAndNestedTypesStillClose() {
+        assertThat(refusal("id > > 2")).contains("does not parse").contains("position 4").contains("a shift is written >>, without spaces");
+        assertThat(refusal("id < < 2")).contains("a shift is written <<, without spaces");
+        assertThat(Expression.compile(INPUT, "CAST(array(array(id)) AS ARRAY<ARRAY<INT>>)").eval(new Object[] {3, null, null, null, null}))
+                .isEqualTo(List.of(List.of(3)));
+        assertThat(Expression.compile(INPUT, "id >> 1 >= 1 AND id >>> 1 > 0 AND id << 2 = 12").eval(new Object[] {3, null, null, null, null}))
+                .isEqualTo(true);
+    }
+
+    @Test
     void anUnknownColumnListsTheColumns() {
         assertThat(refusal("lower(usr)")).contains("no column 'usr'").contains("id, user, amt, ts, addr").contains("position 7");
         assertThat(refusal("addr.town")).contains("'addr' has no field 'town'").contains("city");

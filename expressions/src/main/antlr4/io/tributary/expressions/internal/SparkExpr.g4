@@ -127,13 +127,17 @@ valueExpression
     | op=(MINUS | PLUS | TILDE) valueExpression                                   #unary
     | left=valueExpression op=(ASTERISK | SLASH | PERCENT | DIV) right=valueExpression   #multiplicative
     | left=valueExpression op=(PLUS | MINUS | CONCAT_PIPE) right=valueExpression  #additive
-    | left=valueExpression op=AMPERSAND right=valueExpression                     #bitAnd
-    | left=valueExpression op=HAT right=valueExpression                           #bitXor
-    | left=valueExpression op=PIPE right=valueExpression                          #bitOr
+    | left=valueExpression shift=shiftOperator right=valueExpression              #bitwise
+    | left=valueExpression op=AMPERSAND right=valueExpression                     #bitwise
+    | left=valueExpression op=HAT right=valueExpression                           #bitwise
+    | left=valueExpression op=PIPE right=valueExpression                          #bitwise
     | left=valueExpression op=comparisonOperator right=valueExpression            #comparison
     ;
 
 comparisonOperator : EQ | EQ2 | NEQ | NEQJ | LT | LTE | GT | GTE | NSEQ ;
+
+// <<, >> and >>> as Spark 4.2 reads them, made of the < and > tokens (so that ARRAY<ARRAY<INT>> still closes); no space between
+shiftOperator : LT LT | GT GT GT | GT GT ;
 
 primaryExpression
     : params+=identifier ARROW body=expression                                     #lambda

@@ -45,7 +45,7 @@ final class Arithmetic {
         }
         DataType common = Types.common(l.type(), r.type());
         if (common == null) {
-            common = op.equals("/") ? DataType.DOUBLE : DataType.LONG; // NULL op NULL, text op text
+            common = op.equals("div") ? DataType.LONG : DataType.DOUBLE; // NULL op NULL: the operator's default type, as Spark's
         } else if (common.kind() == Kind.STRING) {
             common = DataType.DOUBLE;
         }

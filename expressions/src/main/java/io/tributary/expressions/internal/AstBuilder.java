@@ -130,18 +130,16 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     }
 
     @Override
-    public Node visitBitAnd(BitAndContext ctx) {
-        return call("&", ctx, visit(ctx.left), visit(ctx.right));
-    }
-
-    @Override
-    public Node visitBitOr(BitOrContext ctx) {
-        return call("|", ctx, visit(ctx.left), visit(ctx.right));
-    }
-
-    @Override
-    public Node visitBitXor(BitXorContext ctx) {
-        return call("^", ctx, visit(ctx.left), visit(ctx.right));
+    public Node visitBitwise(BitwiseContext ctx) {
+        if (ctx.shift == null) {
+            return call(ctx.op.getText(), ctx, visit(ctx.left), visit(ctx.right));
+        }
+        String op = text(ctx.shift);
+        if (!op.equals(ctx.shift.getText())) {
+            throw ExpressionErrors.syntax(source, ctx.shift.start.getLine(), ctx.shift.start.getCharPositionInLine() + 1, "'" + op + "'",
+                    "a shift is written " + ctx.shift.getText() + ", without spaces");
+        }
+        return call(op.equals("<<") ? "shiftleft" : op.equals(">>") ? "shiftright" : "shiftrightunsigned", ctx, visit(ctx.left), visit(ctx.right));
     }
 
     @Override

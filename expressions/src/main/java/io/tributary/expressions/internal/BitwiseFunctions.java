@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 import java.util.function.LongBinaryOperator;
 
 /**
- * The bitwise operators {@code & | ^ ~} and {@code shiftleft}, {@code shiftright}, {@code bit_count} as Spark 4.2
+ * The bitwise operators {@code & | ^ ~} and {@code shiftleft}, {@code shiftright}, {@code shiftrightunsigned}, {@code bit_count} as Spark 4.2
  * types them: whole numbers of the operands' wider type (text read as BIGINT), shifts of an INT or a BIGINT by an INT
  * with Java's shift (the distance taken modulo the width).
  */
@@ -24,8 +24,9 @@ final class BitwiseFunctions {
                     DataType t = integral(call, args.get(0).type());
                     return call.apply(List.of(call.as(args.get(0), t)), t, (Kernel.Unary) v -> narrow(~((Number) v).longValue(), t));
                 }));
-        add.accept(shift("shiftleft", "a shifted left by n bits", false));
-        add.accept(shift("shiftright", "a shifted right by n bits, the sign kept", true));
+        add.accept(shift("shiftleft", "a shifted left by n bits, also written a << n", 0));
+        add.accept(shift("shiftright", "a shifted right by n bits, the sign kept, also written a >> n", 1));
+        add.accept(shift("shiftrightunsigned", "a shifted right by n bits, zeros shifted in, also written a >>> n", 2));
         add.accept(Fn.custom("bit_count", 1, 1, "bit_count(a whole number or BOOLEAN) → INT", FunctionDef.NULL_IN_NULL_OUT,
                 "the number of bits set in a as a BIGINT (a negative TINYINT, SMALLINT or INT sign-extended); a BOOLEAN counts 1 or 0",
                 (call, args) -> {
@@ -49,22 +50,29 @@ final class BitwiseFunctions {
                 });
     }
 
-    private static FunctionDef shift(String name, String doc, boolean right) {
+    private static FunctionDef shift(String name, String doc, int direction) {
         return Fn.custom(name, 2, 2, name + "(a INT or BIGINT, n INT) → a's type", FunctionDef.NULL_IN_NULL_OUT,
-                doc + " (n taken modulo 32 or 64, as Java shifts); a smaller whole number is an INT, a fraction cast to INT", (call, args) -> {
+                doc + " (n taken modulo 32 or 64, as Java shifts); a smaller whole number is an INT, a fraction or text cast to INT", (call, args) -> {
                     Bound x = args.get(0);
-                    DataType t = x.type() != null && Types.numeric(x.type()) && !Types.integral(x.type()) ? DataType.INT : integral(call, x.type());
+                    DataType t = x.type() != null && (Types.numeric(x.type()) && !Types.integral(x.type()) || x.type().kind() == Kind.STRING)
+                            ? DataType.INT : integral(call, x.type());
                     DataType a = t.kind() == Kind.LONG ? DataType.LONG : DataType.INT;
-                    Bound n = call.as(args.get(1), DataType.INT);
+                    Bound n = Types.integral(args.get(1).type()) ? call.castTo(args.get(1), DataType.INT) : call.as(args.get(1), DataType.INT);
                     if (args.get(1).type() != null && !Types.integral(args.get(1).type())) {
                         throw call.typeError("the distance of " + name + " is an INT, and '" + args.get(1).text() + "' is " + Types.name(args.get(1).type()));
                     }
                     if (a.kind() == Kind.LONG) {
-                        return call.apply(List.of(call.castTo(x, a), n), a, (Kernel.Binary) (v, s) -> right
-                                ? (Long) v >> (Integer) s : (Long) v << (Integer) s);
+                        return call.apply(List.of(call.castTo(x, a), n), a, (Kernel.Binary) (v, s) -> switch (direction) {
+                            case 0 -> (Long) v << (Integer) s;
+                            case 1 -> (Long) v >> (Integer) s;
+                            default -> (Long) v >>> (Integer) s;
+                        });
                     }
-                    return call.apply(List.of(call.castTo(x, a), n), a, (Kernel.Binary) (v, s) -> right
-                            ? (Integer) v >> (Integer) s : (Integer) v << (Integer) s);
+                    return call.apply(List.of(call.castTo(x, a), n), a, (Kernel.Binary) (v, s) -> switch (direction) {
+                        case 0 -> (Integer) v << (Integer) s;
+                        case 1 -> (Integer) v >> (Integer) s;
+                        default -> (Integer) v >>> (Integer) s;
+                    });
                 });
     }
 

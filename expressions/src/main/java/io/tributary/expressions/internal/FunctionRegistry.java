@@ -25,6 +25,9 @@ public final class FunctionRegistry {
         UrlFunctions.register(FunctionRegistry::add);
         RegexpFunctions.register(FunctionRegistry::add);
         MathFunctions.register(FunctionRegistry::add);
+        ScientificFunctions.register(FunctionRegistry::add);
+        TryArithmetic.register(FunctionRegistry::add);
+        RadixFunctions.register(FunctionRegistry::add);
         DateFunctions.register(FunctionRegistry::add);
         DateTimeFunctions.register(FunctionRegistry::add);
         TimestampFunctions.register(FunctionRegistry::add);

@@ -10,7 +10,10 @@ import java.math.RoundingMode;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** Spark's math functions: whole numbers and decimals keep their kind where Spark keeps it, the rest is DOUBLE. */
+/**
+ * Spark's math functions: whole numbers and decimals keep their kind where Spark keeps it, the rest is DOUBLE; pow, exp and the
+ * logarithms through {@link StrictMath}, as Spark's, whose bits {@link Math}'s intrinsics do not always give.
+ */
 final class MathFunctions {
     private MathFunctions() {
     }
@@ -33,17 +36,17 @@ final class MathFunctions {
                 "the least whole number not below n", (call, args) -> floorCeil(call, args, RoundingMode.CEILING));
         add.accept(ceil);
         add.accept(Fn.alias("ceiling", ceil));
-        FunctionDef pow = Fn.binary("pow", "base raised to the power exp", DOUBLE, DOUBLE, DOUBLE, (a, b) -> Math.pow((Double) a, (Double) b));
+        FunctionDef pow = Fn.binary("pow", "base raised to the power exp", DOUBLE, DOUBLE, DOUBLE, (a, b) -> StrictMath.pow((Double) a, (Double) b));
         add.accept(pow);
         add.accept(Fn.alias("power", pow));
         add.accept(Fn.unary("sqrt", "the square root (NaN below 0)", DOUBLE, DOUBLE, v -> Math.sqrt((Double) v)));
         add.accept(Fn.unary("cbrt", "the cube root", DOUBLE, DOUBLE, v -> Math.cbrt((Double) v)));
-        add.accept(Fn.unary("exp", "e raised to the power n", DOUBLE, DOUBLE, v -> Math.exp((Double) v)));
-        add.accept(Fn.unary("ln", "the natural logarithm; null for 0 and below", DOUBLE, DOUBLE, v -> (Double) v <= 0 ? null : Math.log((Double) v)));
+        add.accept(Fn.unary("exp", "e raised to the power n", DOUBLE, DOUBLE, v -> StrictMath.exp((Double) v)));
+        add.accept(Fn.unary("ln", "the natural logarithm; null for 0 and below", DOUBLE, DOUBLE, v -> (Double) v <= 0 ? null : StrictMath.log((Double) v)));
         add.accept(Fn.unary("log10", "the base-10 logarithm; null for 0 and below", DOUBLE, DOUBLE,
-                v -> (Double) v <= 0 ? null : Math.log10((Double) v)));
+                v -> (Double) v <= 0 ? null : StrictMath.log10((Double) v)));
         add.accept(Fn.unary("log2", "the base-2 logarithm; null for 0 and below", DOUBLE, DOUBLE,
-                v -> (Double) v <= 0 ? null : Math.log((Double) v) / Math.log(2)));
+                v -> (Double) v <= 0 ? null : StrictMath.log((Double) v) / StrictMath.log(2)));
         FunctionDef sign = Fn.unary("sign", "-1.0, 0.0 or 1.0 by the sign of n", DOUBLE, DOUBLE, v -> Math.signum((Double) v));
         add.accept(sign);
         add.accept(Fn.alias("signum", sign));

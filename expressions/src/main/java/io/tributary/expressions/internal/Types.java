@@ -163,7 +163,7 @@ public final class Types {
         };
     }
 
-    /** The wider of two numeric types; a decimal and a whole number give a decimal holding both. */
+    /** The wider of two numeric types; a decimal and a whole number give a decimal holding both, a FLOAT and any other a DOUBLE. */
     static DataType widerNumeric(DataType a, DataType b) {
         if (a.equals(b)) {
             return a;
@@ -172,7 +172,7 @@ public final class Types {
             return DataType.DOUBLE;
         }
         if (fractional(a) || fractional(b)) {
-            return DataType.FLOAT;
+            return DataType.DOUBLE; // ANSI's least common type skips FLOAT: a FLOAT meets a whole number as DOUBLE
         }
         if (isDecimal(a) || isDecimal(b)) {
             return widerDecimal(decimalOf(a), decimalOf(b));
