@@ -4,22 +4,26 @@ import java.util.Locale;
 
 /**
  * The aggregate functions a {@link AggregateSpec} can select, named as in Spark SQL. Spark's aliases are functions of their
- * own here, so that a column is named and refused as the user wrote it: {@code stddev} is {@code stddev_samp}, {@code variance}
- * is {@code var_samp}, {@code every} is {@code bool_and}, {@code some} and {@code any} are {@code bool_or}.
+ * own here, so that a column is named and refused as the user wrote it: {@code stddev} and {@code std} are {@code stddev_samp},
+ * {@code variance} is {@code var_samp}, {@code every} is {@code bool_and}, {@code some} and {@code any} are {@code bool_or},
+ * {@code mean} is {@code avg}, {@code first_value} and {@code last_value} are {@code first} and {@code last}, {@code array_agg} is
+ * {@code collect_list}.
  */
 public enum AggregateFunction {
     COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST, ANY_VALUE,
     STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP,
     BOOL_AND, EVERY, BOOL_OR, SOME, ANY,
-    COLLECT_LIST, COLLECT_SET;
+    COLLECT_LIST, COLLECT_SET,
+    MEAN, STD, FIRST_VALUE, LAST_VALUE, ARRAY_AGG, TRY_SUM, TRY_AVG, BIT_AND, BIT_OR, BIT_XOR, SKEWNESS, KURTOSIS;
 
     /** The function's name as written in a spec: {@code sum}, {@code count}, {@code count_if}, ... */
     public String sqlName() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** True for the functions whose result depends on the order rows arrive in: first, last, any_value and collect_list. */
+    /** True for the functions whose result depends on the order rows arrive in: first, last, any_value, collect_list and their aliases. */
     public boolean ordered() {
-        return this == FIRST || this == LAST || this == ANY_VALUE || this == COLLECT_LIST;
+        return this == FIRST || this == LAST || this == ANY_VALUE || this == COLLECT_LIST || this == FIRST_VALUE || this == LAST_VALUE
+                || this == ARRAY_AGG;
     }
 }

@@ -32,7 +32,8 @@ public final class AggregationSettings {
     public static final Setting<Map<String, String>> SELECT = Setting.map("select",
             "the aggregates by output name: sum(col), count(*), count(col), count_if(cond), min, max, avg, first, last, any_value,"
                     + " stddev, stddev_samp, stddev_pop, variance, var_samp, var_pop, bool_and, bool_or, every, some, collect_list,"
-                    + " collect_set, or a Spark SQL expression over them and the groupBy columns, e.g. sum(amt) / count(*); an aggregate's"
+                    + " collect_set, try_sum, try_avg, bit_and, bit_or, bit_xor, skewness, kurtosis and Spark's aliases (mean, std,"
+                    + " first_value, last_value, array_agg), or a Spark SQL expression over them and the groupBy columns, e.g. sum(amt) / count(*); an aggregate's"
                     + " argument may be an expression, e.g. sum(amt * qty), computed as the rows are read, inside an"
                     + " expression too (docs/transform.md)");
     public static final Setting<List<String>> COLUMNS = Setting.custom("columns", Setting.Kind.LIST, AggregationSettings::selectItems,

@@ -37,7 +37,7 @@ class GoldenAggregateFunctionsTest {
     Path stateDir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"append-stats", "update-collect"})
+    @ValueSource(strings = {"append-stats", "update-collect", "append-moments", "update-moments"})
     void theFunctionsGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
         SqlQuery.Aggregation query = SqlQuery.parse(c.get("query").asText()).aggregation();

@@ -19,7 +19,8 @@ public final class HavingRewrite {
     /** The aggregate functions an aggregation computes, by Spark's names (the topology's {@code AggregateFunction}). */
     public static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last", "any_value",
             "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "bool_and", "every", "bool_or", "some", "any",
-            "collect_list", "collect_set");
+            "collect_list", "collect_set", "mean", "std", "first_value", "last_value", "array_agg", "try_sum", "try_avg", "bit_and", "bit_or",
+            "bit_xor", "skewness", "kurtosis");
 
     private final String text;
     private final Map<String, String> selected = new HashMap<>(); // an aggregate call's shape -> its output name

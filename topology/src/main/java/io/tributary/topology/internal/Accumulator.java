@@ -18,6 +18,15 @@ interface Accumulator {
      */
     Object merge(Object a, Object b);
 
+    /**
+     * The state when a new batch brings rows to it, {@code state} holding those of earlier batches: Spark aggregates a batch's
+     * rows apart and merges them into the state it kept, so an accumulator whose merge rounds otherwise than its add keeps the
+     * two apart. The others keep the state as it is.
+     */
+    default Object nextBatch(Object state) {
+        return state;
+    }
+
     /** The aggregate's value, of the aggregate's result type (see DataType for the Java types). */
     Object result(Object state);
 

@@ -20,21 +20,33 @@ final class Accumulators {
                 case DOUBLE -> new SumDouble(col);
                 default -> new SumDecimal(col, a.name(), a.resultType());
             };
-            case AVG -> a.resultType().kind() == DataType.Kind.DECIMAL
+            case TRY_SUM -> switch (a.resultType().kind()) {
+                case LONG -> new TrySums.OfLong(col);
+                case DOUBLE -> new SumDouble(col);
+                default -> new TrySums.OfDecimal(col, a.inputType(), a.resultType(), false);
+            };
+            case TRY_AVG -> a.resultType().kind() == DataType.Kind.DECIMAL
+                    ? new TrySums.OfDecimal(col, a.inputType(), a.resultType(), true) : new AvgDouble(col);
+            case AVG, MEAN -> a.resultType().kind() == DataType.Kind.DECIMAL
                     ? new AvgDecimal(col, a.resultType()) : new AvgDouble(col);
             case MIN -> new MinMax(col, a.inputType(), -1);
             case MAX -> new MinMax(col, a.inputType(), 1);
-            case FIRST -> new FirstLast(col, a.inputType(), true);
-            case LAST -> new FirstLast(col, a.inputType(), false);
+            case FIRST, FIRST_VALUE -> new FirstLast(col, a.inputType(), true);
+            case LAST, LAST_VALUE -> new FirstLast(col, a.inputType(), false);
             case ANY_VALUE -> new FirstLast(col, a.inputType(), true); // Spark's any_value is first(col, false)
-            case STDDEV, STDDEV_SAMP -> new CentralMoments(col, true, true);
+            case STDDEV, STDDEV_SAMP, STD -> new CentralMoments(col, true, true);
             case STDDEV_POP -> new CentralMoments(col, false, true);
             case VARIANCE, VAR_SAMP -> new CentralMoments(col, true, false);
             case VAR_POP -> new CentralMoments(col, false, false);
             case BOOL_AND, EVERY -> new BoolFold(col, true);
             case BOOL_OR, SOME, ANY -> new BoolFold(col, false);
-            case COLLECT_LIST -> new Collected(col, a.inputType(), false);
+            case COLLECT_LIST, ARRAY_AGG -> new Collected(col, a.inputType(), false);
             case COLLECT_SET -> new Collected(col, a.inputType(), true);
+            case BIT_AND -> new BitFold(col, a.inputType(), BitFold.Op.AND);
+            case BIT_OR -> new BitFold(col, a.inputType(), BitFold.Op.OR);
+            case BIT_XOR -> new BitFold(col, a.inputType(), BitFold.Op.XOR);
+            case SKEWNESS -> new HigherMoments(col, false);
+            case KURTOSIS -> new HigherMoments(col, true);
         };
     }
 

@@ -70,25 +70,29 @@ public final class AggregateParser {
                 }
                 yield DataType.LONG;
             }
-            case MIN, MAX, FIRST, LAST, ANY_VALUE -> primitive(key, in, expression);
-            case COLLECT_LIST, COLLECT_SET -> DataType.array(primitive(key, in, expression));
+            case MIN, MAX, FIRST, LAST, ANY_VALUE, FIRST_VALUE, LAST_VALUE -> primitive(key, in, expression);
+            case COLLECT_LIST, COLLECT_SET, ARRAY_AGG -> DataType.array(primitive(key, in, expression));
             case BOOL_AND, EVERY, BOOL_OR, SOME, ANY -> {
                 if (in.kind() != DataType.Kind.BOOLEAN) {
                     throw TopologyErrors.notBoolean(key, expression, in.ddl(), function.sqlName());
                 }
                 yield DataType.BOOLEAN;
             }
-            case STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP -> switch (in.kind()) {
+            case BIT_AND, BIT_OR, BIT_XOR -> switch (in.kind()) {
+                case BYTE, SHORT, INT, LONG -> in;
+                default -> throw TopologyErrors.notIntegral(key, expression, in.ddl(), function.sqlName());
+            };
+            case STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP, STD, SKEWNESS, KURTOSIS -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL -> DataType.DOUBLE;
                 default -> throw notNumeric(key, function, in, expression);
             };
-            case SUM -> switch (in.kind()) {
+            case SUM, TRY_SUM -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG -> DataType.LONG;
                 case FLOAT, DOUBLE -> DataType.DOUBLE;
                 case DECIMAL -> DataType.decimal(Math.min(38, in.precision() + 10), in.scale());
                 default -> throw notNumeric(key, function, in, expression);
             };
-            case AVG -> switch (in.kind()) {
+            case AVG, MEAN, TRY_AVG -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE -> DataType.DOUBLE;
                 case DECIMAL -> DataType.decimal(Math.min(38, in.precision() + 4), Math.min(38, in.scale() + 4));
                 default -> throw notNumeric(key, function, in, expression);

@@ -79,6 +79,9 @@ final class OpenWindows {
             flags = StateLayout.seq(old) == seq ? 0 : FIRST_IN_BATCH;
         }
         Object[] states = old == null ? layout.zero() : layout.states(old);
+        if (old != null && (flags & FIRST_IN_BATCH) != 0) {
+            layout.nextBatch(states);
+        }
         layout.add(states, row);
         byte[] value = layout.value(seq, states);
         if (slot < 0) {

@@ -119,6 +119,13 @@ final class StateLayout {
         }
     }
 
+    /** The states in place as a new batch finds them ({@link Accumulator#nextBatch}). */
+    void nextBatch(Object[] states) {
+        for (int i = 0; i < states.length; i++) {
+            states[i] = accumulators[i].nextBatch(states[i]);
+        }
+    }
+
     /** The states of the rows of {@code a} and {@code b} together, {@code a}'s first; a new array. */
     Object[] merge(Object[] a, Object[] b) {
         Object[] out = new Object[a.length];

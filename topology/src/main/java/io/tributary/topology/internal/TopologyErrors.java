@@ -304,6 +304,12 @@ public final class TopologyErrors {
                 + "schema or use count, min, max, first, last or collect_list");
     }
 
+    /** When bit_and, bit_or or bit_xor reads a column that is not integral. */
+    public static TributaryException notIntegral(String key, String expression, String ddl, String sqlName) {
+        return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; " + sqlName + " needs an integral "
+                + "argument (TINYINT, SMALLINT, INT or BIGINT, as Spark's DATATYPE_MISMATCH says), e.g. " + sqlName + "(CAST(amt AS BIGINT))");
+    }
+
     /** When count_if, bool_and or bool_or reads a column that is not BOOLEAN. */
     public static TributaryException notBoolean(String key, String expression, String ddl, String sqlName) {
         return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; " + sqlName + " needs a BOOLEAN "

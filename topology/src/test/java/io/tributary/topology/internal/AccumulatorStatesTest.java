@@ -24,7 +24,9 @@ class AccumulatorStatesTest {
     void everyStateRoundTripsAndMergesAsItFolds() {
         String[] calls = {"stddev(amt)", "stddev_samp(id)", "stddev_pop(amt)", "variance(amt)", "var_samp(id)", "var_pop(amt)",
             "bool_and(ok)", "every(ok)", "bool_or(ok)", "some(ok)", "any(ok)", "any_value(user)", "collect_list(amt)",
-            "collect_set(amt)", "collect_list(user)", "collect_set(user)", "collect_set(ts)"};
+            "collect_set(amt)", "collect_list(user)", "collect_set(user)", "collect_set(ts)", "mean(amt)", "std(amt)", "first_value(user)",
+            "last_value(id)", "array_agg(user)", "try_sum(id)", "try_sum(amt)", "try_avg(id)", "bit_and(id)", "bit_or(id)", "bit_xor(id)",
+            "skewness(amt)", "kurtosis(amt)", "skewness(id)", "kurtosis(id)"};
         for (String call : calls) {
             Aggregate a = AggregateParser.parse("aggregate.select.x", "x", call, INPUT);
             Accumulator acc = Accumulators.of(a);
@@ -70,6 +72,38 @@ class AccumulatorStatesTest {
                         + " first, last or collect_list");
     }
 
+    /** Spark 4.2's values of the same rows ({@code SELECT try_sum(n), ... FROM VALUES ...}), whose sums overflow or whose bits fold. */
+    @Test
+    void tryFunctionsGiveNullWhereSumFailsAndBitsFoldInTheColumnsType() {
+        Schema big = Schema.parse("n BIGINT, d DECIMAL(38,0), b TINYINT");
+        java.math.BigDecimal nines = new java.math.BigDecimal("99999999999999999999999999999999999999");
+        List<Object[]> rows = List.of(new Object[] {Long.MAX_VALUE, nines, (byte) -3}, new Object[] {1L, nines, (byte) 5},
+                new Object[] {-5L, nines.negate(), null});
+        assertThat(values("try_sum(n)", big, rows)).as("NULL from the overflow on").containsExactly(Long.MAX_VALUE, null, null);
+        assertThat(values("try_sum(d)", big, rows)).as("the DECIMAL sum checked when given").containsExactly(nines, null, nines);
+        assertThat(values("try_avg(d)", big, rows)).as("try_avg's sum NULL from the overflow on")
+                .containsExactly(nines.setScale(4), null, null);
+        assertThat(values("bit_and(b)", big, rows)).containsExactly((byte) -3, (byte) 5, (byte) 5);
+        assertThat(values("bit_or(b)", big, rows)).containsExactly((byte) -3, (byte) -3, (byte) -3);
+        assertThat(values("bit_xor(b)", big, rows)).containsExactly((byte) -3, (byte) -8, (byte) -8);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("bit_or(amt)")))
+                .hasMessage("aggregate.select.x: bit_or(amt) reads a DOUBLE column; bit_or needs an integral argument (TINYINT, SMALLINT, INT"
+                        + " or BIGINT, as Spark's DATATYPE_MISMATCH says), e.g. bit_or(CAST(amt AS BIGINT))");
+    }
+
+    @Test
+    void skewnessAndKurtosisAreSparksToTheBit() {
+        Schema one = Schema.parse("x INT");
+        List<Object[]> rows = List.of(new Object[] {-10}, new Object[] {-20}, new Object[] {100}, new Object[] {1000});
+        // Spark 4.2 (local[1]) gives these, row by row; its documentation prints an older kurtosis, -0.7014368047529627
+        assertThat(values("skewness(x)", one, rows)).as("Spark's documented example").endsWith(1.1135657469022011);
+        assertThat(values("kurtosis(x)", one, rows)).endsWith(-0.7014368047529609);
+        assertThat(values("kurtosis(x)", one, List.of(new Object[] {1}, new Object[] {10}, new Object[] {100}, new Object[] {10},
+                new Object[] {1}))).endsWith(0.19432323191698986);
+        assertThat(values("skewness(x)", one, List.of(new Object[] {1}, new Object[] {1}))).as("equal values: NULL")
+                .containsExactly(null, null);
+    }
+
     @Test
     void theQueryPartsKnowEveryFunctionTheAggregationComputes() {
         assertThat(io.tributary.expressions.Having.aggregateFunctions()).as("sql: and HAVING read as aggregates what the aggregation computes")
@@ -78,10 +112,14 @@ class AccumulatorStatesTest {
     }
 
     private static List<Object> values(String call) {
-        Accumulator acc = Accumulators.of(AggregateParser.parse("aggregate.select.x", "x", call, INPUT));
+        return values(call, INPUT, ROWS);
+    }
+
+    private static List<Object> values(String call, Schema input, List<Object[]> rows) {
+        Accumulator acc = Accumulators.of(AggregateParser.parse("aggregate.select.x", "x", call, input));
         Object state = acc.zero();
         List<Object> out = new ArrayList<>();
-        for (Object[] row : ROWS) {
+        for (Object[] row : rows) {
             state = acc.add(state, row);
             out.add(acc.result(state));
         }
