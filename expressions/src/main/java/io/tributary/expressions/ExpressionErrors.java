@@ -89,6 +89,11 @@ public final class ExpressionErrors {
         return at(expression, position, "'" + struct + "' has no field '" + name + "'; its fields are " + String.join(", ", fields));
     }
 
+    public static TributaryException noFileMetadata(String expression, int position, String what) {
+        return at(expression, position, what + " tells of the file a row was read from, and only a file source (source.path) reads"
+                + " files: this source (a Kafka topic or a Delta table) has no " + what + ", as in Spark (docs/transform.md, The file's metadata)");
+    }
+
     public static TributaryException unknownFunction(String expression, int position, String name) {
         return at(expression, position, "unknown function '" + name + "'; docs/transform.md lists the functions Tributary runs as Spark does");
     }
