@@ -187,7 +187,7 @@ public final class Analyzer {
         if (i < 0) {
             throw ExpressionErrors.unknownField(source, at.position(), name, base.text(), struct.fields().stream().map(Field::name).toList());
         }
-        DataType type = struct.field(i).type();
+        DataType type = Types.VOID.equals(struct.field(i).type()) ? null : struct.field(i).type(); // a VOID field reads as NULL
         String text = base.text() + "." + name;
         if (base instanceof Bound.Column c) {
             int[] path = java.util.Arrays.copyOf(c.path(), c.path().length + 1);

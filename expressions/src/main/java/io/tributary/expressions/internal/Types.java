@@ -45,7 +45,8 @@ public final class Types {
             return true;
         }
         return switch (t.kind()) {
-            case ARRAY, MAP -> holdsVoid(t.element());
+            case ARRAY -> holdsVoid(t.element());
+            case MAP -> holdsVoid(t.keyType()) || holdsVoid(t.element());
             case STRUCT -> t.struct().fields().stream().anyMatch(f -> holdsVoid(f.type()));
             default -> false;
         };
@@ -96,7 +97,13 @@ public final class Types {
         if (to == null || from.kind() != to.kind() || Intervals.isInterval(from) || Intervals.isInterval(to)) {
             return false;
         }
-        return (from.kind() == Kind.ARRAY || from.kind() == Kind.MAP && from.keyType().equals(to.keyType())) && voidFits(from.element(), to.element());
+        if (from.kind() == Kind.STRUCT) { // a struct with a VOID field (struct(1, NULL)) fits one of that field's type
+            return holdsVoid(from) && from.struct().size() == to.struct().size() && java.util.stream.IntStream.range(0, from.struct().size()).allMatch(i ->
+                    from.struct().field(i).name().equalsIgnoreCase(to.struct().field(i).name())
+                            && voidFits(from.struct().field(i).type(), to.struct().field(i).type()));
+        }
+        return (from.kind() == Kind.ARRAY || from.kind() == Kind.MAP && voidFits(from.keyType(), to.keyType()))
+                && voidFits(from.element(), to.element());
     }
 
     static boolean integral(DataType t) {
@@ -216,7 +223,7 @@ public final class Types {
         if (a.equals(VOID)) {
             return b;
         }
-        if (voidFits(a, b) || voidFits(b, a)) {
+        if ((voidFits(a, b) || voidFits(b, a)) && !is(a, Kind.STRUCT)) { // structs meet field by field (NestedTypes), nullability merged
             return voidFits(a, b) ? b : a;
         }
         if (a.isNested() || b.isNested()) {
