@@ -91,7 +91,8 @@ public final class ExpressionErrors {
 
     public static TributaryException noFileMetadata(String expression, int position, String what) {
         return at(expression, position, what + " tells of the file a row was read from, and only a file source (source.path) reads"
-                + " files: this source (a Kafka topic or a Delta table) has no " + what + ", as in Spark (docs/transform.md, The file's metadata)");
+                + " files: this source (a Kafka topic or a Delta table) has no " + what
+                + ", as in Spark (docs/transform.md, The file's metadata)");
     }
 
     public static TributaryException unknownFunction(String expression, int position, String name) {

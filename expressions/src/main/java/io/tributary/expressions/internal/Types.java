@@ -2,6 +2,8 @@ package io.tributary.expressions.internal;
 
 import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
+import io.tributary.schema.Field;
+import java.util.List;
 
 /**
  * Spark 4.2's ANSI type rules: numeric precedence, the decimal a whole number widens to, the wider
@@ -98,9 +100,10 @@ public final class Types {
             return false;
         }
         if (from.kind() == Kind.STRUCT) { // a struct with a VOID field (struct(1, NULL)) fits one of that field's type
-            return holdsVoid(from) && from.struct().size() == to.struct().size() && java.util.stream.IntStream.range(0, from.struct().size()).allMatch(i ->
-                    from.struct().field(i).name().equalsIgnoreCase(to.struct().field(i).name())
-                            && voidFits(from.struct().field(i).type(), to.struct().field(i).type()));
+            List<Field> x = from.struct().fields();
+            List<Field> y = to.struct().fields();
+            return holdsVoid(from) && x.size() == y.size() && java.util.stream.IntStream.range(0, x.size())
+                    .allMatch(i -> x.get(i).name().equalsIgnoreCase(y.get(i).name()) && voidFits(x.get(i).type(), y.get(i).type()));
         }
         return (from.kind() == Kind.ARRAY || from.kind() == Kind.MAP && voidFits(from.keyType(), to.keyType()))
                 && voidFits(from.element(), to.element());
