@@ -118,8 +118,8 @@ public final class ExpressionErrors {
 
     public static TributaryException voidInsideColumn(String expression, String type) {
         return new TributaryException("select item \"" + shown(expression) + "\" is " + type + ", and a Delta table holds no VOID inside"
-                + " an array, a map or a struct (Spark fails the write with DELTA_COMPLEX_TYPE_COLUMN_CONTAINS_NULL_TYPE); cast it:"
-                + " CAST(array() AS ARRAY<INT>), array(CAST(NULL AS INT)), struct(1, CAST(NULL AS INT))");
+                + " an array, a map or a struct (Spark fails an array's or a map's write with DELTA_COMPLEX_TYPE_COLUMN_CONTAINS_NULL_TYPE);"
+                + " cast it: CAST(array() AS ARRAY<INT>), array(CAST(NULL AS INT)), struct(1, CAST(NULL AS INT))");
     }
 
     public static TributaryException mapKeyColumn(String expression, String type) {
