@@ -120,6 +120,20 @@ class FileMetadataTest {
     }
 
     @Test
+    void aLateralViewsRowsReadTheirFilesFactsAndStarStillLeavesThemOut() {
+        Schema tagged = Schema.parse("id INT, tags ARRAY<STRING>");
+        IngestConfig c = IngestConfig.builder("p", Path.of("in"), tagged)
+                .transform(sql("SELECT *, _metadata.file_size AS size FROM source LATERAL VIEW explode(tags) t AS tag")).build();
+        assertThat(c.outputSchema().toDdl()).isEqualTo("id INT, tags ARRAY<STRING>, tag STRING, size BIGINT");
+        Object[] facts = io.tributary.expressions.FileMetadata.facts("file:///in/a.json", 44, 1_000);
+        int hidden = c.transform().hiddenColumns();
+        assertThat(hidden).isEqualTo(2);
+        List<String> rows = c.transform().rows(io.tributary.expressions.FileMetadata.widen(new Object[] {1, List.of("x", "y")}, facts, hidden))
+                .stream().map(java.util.Arrays::toString).toList();
+        assertThat(rows).containsExactly("[1, [x, y], x, 44]", "[1, [x, y], y, 44]");
+    }
+
+    @Test
     void aSourceOfNoFilesRefusesThemNamingTheSource() {
         assertThatThrownBy(() -> RowTransforms.compile(sql("SELECT *, _metadata.file_name AS f FROM source"), SCHEMA, null))
                 .hasMessageContaining("_metadata tells of the file a row was read from, and only a file source (source.path) reads files");
