@@ -89,6 +89,12 @@ public final class ExpressionErrors {
         return at(expression, position, "'" + struct + "' has no field '" + name + "'; its fields are " + String.join(", ", fields));
     }
 
+    public static TributaryException noFileMetadata(String expression, int position, String what) {
+        return at(expression, position, what + " tells of the file a row was read from, and only a file source (source.path) reads"
+                + " files: this source (a Kafka topic or a Delta table) has no " + what
+                + ", as in Spark (docs/transform.md, The file's metadata)");
+    }
+
     public static TributaryException unknownFunction(String expression, int position, String name) {
         return at(expression, position, "unknown function '" + name + "'; docs/transform.md lists the functions Tributary runs as Spark does");
     }
@@ -112,8 +118,8 @@ public final class ExpressionErrors {
 
     public static TributaryException voidInsideColumn(String expression, String type) {
         return new TributaryException("select item \"" + shown(expression) + "\" is " + type + ", and a Delta table holds no VOID inside"
-                + " an array or a map (Spark fails the write with DELTA_COMPLEX_TYPE_COLUMN_CONTAINS_NULL_TYPE); cast it:"
-                + " CAST(array() AS ARRAY<INT>), array(CAST(NULL AS INT))");
+                + " an array, a map or a struct (Spark fails an array's or a map's write with DELTA_COMPLEX_TYPE_COLUMN_CONTAINS_NULL_TYPE);"
+                + " cast it: CAST(array() AS ARRAY<INT>), array(CAST(NULL AS INT)), struct(1, CAST(NULL AS INT))");
     }
 
     public static TributaryException mapKeyColumn(String expression, String type) {

@@ -28,8 +28,8 @@ import java.util.Set;
  * make the stream's rows as they are.
  *
  * <p>When {@code on} is a conjunction with equalities between a stream expression and a table expression of
- * the same type, the table is hashed on those; else each stream row is compared with every table row.
- * Either way a match is a row where the whole {@code on} is true.
+ * the same type (or structs and arrays of such, field by field by position), the table is hashed on those; else each stream
+ * row is compared with every table row. Either way a match is a row where the whole {@code on} is true.
  */
 public final class StreamStaticJoin {
     public enum Type {
@@ -141,7 +141,7 @@ public final class StreamStaticJoin {
             }
             Expression se = Expression.compile(joined, s.text(), streamAlias);
             Expression te = Expression.compile(joined, t.text(), streamAlias);
-            if (se.type() != null && se.type().equals(te.type()) && hashable(se.type())) {
+            if (se.type() != null && te.type() != null && sameShape(se.type(), te.type()) && hashable(se.type())) {
                 sk.add(se);
                 tk.add(te);
             }
@@ -191,11 +191,42 @@ public final class StreamStaticJoin {
     private static boolean hashable(DataType t) {
         return switch (t.kind()) {
             case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, STRING, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ -> true;
+            case ARRAY -> hashable(t.element());
+            case STRUCT -> t.struct().fields().stream().allMatch(f -> hashable(f.type()));
             default -> false;
         };
     }
 
+    /** Whether values of {@code a} and {@code b} compare as Spark's {@code =} does with no cast: structs field by field by position. */
+    private static boolean sameShape(DataType a, DataType b) {
+        if (a.kind() != b.kind()) {
+            return false;
+        }
+        return switch (a.kind()) {
+            case ARRAY -> sameShape(a.element(), b.element());
+            case STRUCT -> a.struct().size() == b.struct().size() && java.util.stream.IntStream.range(0, a.struct().size())
+                    .allMatch(i -> sameShape(a.struct().field(i).type(), b.struct().field(i).type()));
+            default -> a.equals(b);
+        };
+    }
+
+    /**
+     * A key equal to another's where Spark's {@code =} finds the values equal: -0.0 as 0.0 (NaN equals NaN by
+     * {@link Double#equals}), decimals by value, arrays element by element and structs field by field, by position.
+     */
     private static Object normal(Object v) {
+        if (v instanceof List<?> l) {
+            List<Object> k = new ArrayList<>(l.size());
+            l.forEach(e -> k.add(normal(e)));
+            return k;
+        }
+        if (v instanceof Object[] struct) {
+            List<Object> k = new ArrayList<>(struct.length);
+            for (Object e : struct) {
+                k.add(normal(e));
+            }
+            return k;
+        }
         if (v instanceof Double d) {
             return d == 0.0 ? 0.0 : d;
         }

@@ -34,6 +34,7 @@ public final class Transform {
     private final Expression where;
     private final Expression[] select; // null: the row passes through unchanged
     private final List<Generated> generators; // the select list's generators, in order
+    private int hidden; // the input's hidden columns (FileMetadata), which the source adds to each row
 
     /** A lateral view: its generator and its arguments, over the row the views before it made. */
     private record Lateral(Generator generator, Expression[] args) {
@@ -89,6 +90,8 @@ public final class Transform {
         Map<String, List<String>> views = new HashMap<>(); // a view's name (lower case) to its columns, for t.tag and t.*
         Map<String, Integer> viewStarts = new HashMap<>(); // and to the place of its first column in the row
         int sourceWidth = input.size();
+        int hidden = FileMetadata.hidden(input); // the last of the source's columns; not in * (nor s.*)
+        int visibleWidth = sourceWidth - hidden;
         for (String text : lateralViews == null ? List.<String>of() : lateralViews) {
             Parsing.LateralView v = Parsing.lateralView(text, alias, views);
             if (!Generator.isGenerator(v.generator().name())) {
@@ -119,8 +122,11 @@ public final class Transform {
                 throw ExpressionErrors.notBoolean(where, t.ddl());
             }
         }
-        if (select == null || select.isEmpty()) {
+        if ((select == null || select.isEmpty()) && hidden == 0) {
             return new Transform(input, List.copyOf(lateral), filter, null, List.of());
+        }
+        if (select == null || select.isEmpty()) {
+            select = List.of("*"); // the columns without the hidden ones
         }
         List<Field> fields = new ArrayList<>();
         List<Expression> items = new ArrayList<>();
@@ -137,6 +143,9 @@ public final class Transform {
                 int from = views.containsKey(of) && !ofInput ? viewStarts.get(of) : 0;
                 int to = parsed.qualifier().isEmpty() ? input.size() : ofInput ? sourceWidth : from + views.get(of).size();
                 for (int i = from; i < to; i++) {
+                    if (i >= visibleWidth && i < sourceWidth) {
+                        continue; // hidden, as Spark's _metadata
+                    }
                     Field f = input.field(i);
                     fields.add(f);
                     items.add(Expression.of(f.name(), new Bound.Column(i, new int[0], f.type(), f.name())));
@@ -182,7 +191,10 @@ public final class Transform {
                 throw ExpressionErrors.duplicateColumn(f.name(), String.join(", ", select));
             }
         }
-        return new Transform(new Schema(fields), List.copyOf(lateral), filter, items.toArray(Expression[]::new), List.copyOf(generators));
+        Transform made = new Transform(new Schema(fields), List.copyOf(lateral), filter, items.toArray(Expression[]::new),
+                List.copyOf(generators));
+        made.hidden = hidden;
+        return made;
     }
 
     /** A column keeps its name (a struct field its own); any other expression is named by its text, as written. */
@@ -247,6 +259,14 @@ public final class Transform {
 
     public Schema output() {
         return output;
+    }
+
+    /**
+     * How many hidden columns ({@link FileMetadata}) the transform reads after the source's columns: the source gives each row
+     * them ({@link FileMetadata#widen}) before {@link #apply} or {@link #rows}; 0 for none.
+     */
+    public int hiddenColumns() {
+        return hidden;
     }
 
     /** Whether rows pass through as they are (no lateral view, no filter, no select). */

@@ -50,7 +50,10 @@ class ExpressionErrorsTest {
         assertThat(refusal("hash(array(map('a', id)))")).contains("[DATATYPE_MISMATCH.HASH_MAP_TYPE]").contains("map_entries");
         assertThat(refusal("struct(id, ID)")).contains("names a field twice (id, ID)").contains("named_struct");
         assertThat(refusal("named_struct('a', id)['b']")).contains("[FIELD_NOT_FOUND]").contains("its fields are a");
-        assertThat(refusal("struct(id, NULL)")).contains("col2").contains("CAST(NULL AS INT)");
+        assertThat(Expression.compile(INPUT, "struct(id, NULL).col2 IS NULL").type().ddl()).as("a VOID field inside an expression")
+                .isEqualTo("BOOLEAN");
+        assertThatThrownBy(() -> Transform.compile(INPUT, null, List.of("struct(id, NULL) AS s"))).as("a VOID field in a column")
+                .hasMessageContaining("STRUCT<id: INT, col2: VOID>").hasMessageContaining("struct(1, CAST(NULL AS INT))");
     }
 
     @Test

@@ -63,6 +63,23 @@ class StreamStaticJoinTest {
     }
 
     @Test
+    void aStructOrArrayEquiKeyIsHashedWithSparksEquality() {
+        Schema stream = Schema.parse("id INT, k STRUCT<a: STRING, b: DOUBLE>, tags ARRAY<DOUBLE>");
+        Schema table = Schema.parse("key STRUCT<x: STRING, y: DOUBLE>, tags ARRAY<DOUBLE>, name STRING");
+        StreamStaticJoin j = StreamStaticJoin.compile(stream, names(stream), table, "t", "k = t.key AND tags = t.tags", Type.INNER, 1000);
+        assertThat(j.hashed()).as("fields by position: the names of the struct's fields may differ").isTrue();
+        j.load(List.of(new Object[] {new Object[] {"a", 0.0}, List.of(Double.NaN), "zero-nan"},
+                new Object[] {new Object[] {null, 1.0}, Arrays.asList(1.0, null), "null-field"},
+                new Object[] {new Object[] {"a", 0.0}, List.of(2.0), "zero-two"}));
+        assertThat(j.apply(new Object[] {1, new Object[] {"a", -0.0}, List.of(Double.NaN)})).extracting(r -> r[4])
+                .as("-0.0 equals 0.0 and NaN equals NaN").containsExactly("zero-nan");
+        assertThat(j.apply(new Object[] {2, new Object[] {null, 1.0}, Arrays.asList(1.0, null)})).extracting(r -> r[4])
+                .as("a struct's null fields and an array's null elements compare equal").containsExactly("null-field");
+        assertThat(j.apply(new Object[] {3, new Object[] {"a", 0.0}, List.of(3.0)})).isEmpty();
+        assertThat(j.apply(new Object[] {4, null, List.of(2.0)})).as("a null key matches nothing").isEmpty();
+    }
+
+    @Test
     void aNonEquiConditionComparesEveryRow() {
         StreamStaticJoin j = join("amt > u.limit", Type.INNER);
         assertThat(j.hashed()).isFalse();

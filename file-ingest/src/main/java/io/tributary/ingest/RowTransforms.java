@@ -33,6 +33,7 @@ public final class RowTransforms {
     public static RowTransform compile(Values values, Schema input, StaticTable.Opener opener, Map<String, String> computed) {
         IngestConfigBuilder b = new IngestConfigBuilder("transform", null, null, input).transform(values).staticTables(opener);
         b.transformSpec.computed.putAll(computed);
+        b.transformSpec.fileSource = false; // no file's facts: _metadata and input_file_name() are refused, naming the source's kind
         Transform transform = b.transformSpec.compile(input);
         return of(b.transformSpec.joins(input), transform);
     }

@@ -2,6 +2,7 @@ package io.tributary.ingest;
 
 import io.tributary.expressions.CheckConstraints;
 import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.FileMetadata;
 import io.tributary.expressions.SqlQuery;
 import io.tributary.expressions.StreamStaticJoin;
 import io.tributary.ingest.internal.IngestErrors;
@@ -49,6 +50,8 @@ final class TransformSpec {
     /** The CHECK constraints of the table the rows go to (name to expression), and the table, for a refusal. */
     Map<String, String> constraints = Map.of();
     String constraintTable;
+    /** Whether the rows come from files, whose facts ({@code _metadata}, {@code input_file_name()}) the transform may read. */
+    boolean fileSource = true;
 
     TransformSpec copy() {
         TransformSpec c = new TransformSpec();
@@ -70,6 +73,7 @@ final class TransformSpec {
         c.compiledJoins = compiledJoins;
         c.constraints = constraints;
         c.constraintTable = constraintTable;
+        c.fileSource = fileSource;
         return c;
     }
 
@@ -207,6 +211,9 @@ final class TransformSpec {
     Transform compile(Schema streamSchema) {
         Joins joined = joins(streamSchema);
         Schema schema = joined.isEmpty() ? streamSchema : joined.output();
+        if (fileSource && FileMetadata.mentioned(texts())) {
+            schema = FileMetadata.withHidden(schema); // the file's facts, after the joined columns
+        }
         List<String> select = joined.isEmpty() ? this.select : joinedSelect(joined, streamSchema);
         for (int i = 0; i < lateral.size(); i++) {
             try {
@@ -239,6 +246,15 @@ final class TransformSpec {
             items.add(c.getKey());
         }
         return Transform.compileAs(schema, sourceAlias, lateral, where, items);
+    }
+
+    /** The texts of the transform's expressions: its filter, select items, lateral views and computed columns. */
+    private List<String> texts() {
+        List<String> texts = new ArrayList<>(lateral);
+        texts.add(where);
+        texts.addAll(select == null ? List.of() : select);
+        texts.addAll(computed.keySet());
+        return texts;
     }
 
     private RuntimeException refused(Setting<?> setting, String key, TributaryException e) {

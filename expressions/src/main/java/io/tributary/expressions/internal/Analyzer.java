@@ -1,6 +1,8 @@
 package io.tributary.expressions.internal;
 
+
 import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.FileMetadata;
 import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
 import io.tributary.schema.Field;
@@ -145,8 +147,12 @@ public final class Analyzer {
             return b;
         }
         int index = input.indexOf(c.names().get(0));
+        if (index < 0 && c.names().get(0).equalsIgnoreCase(FileMetadata.COLUMN)) {
+            throw ExpressionErrors.noFileMetadata(source, c.position(), FileMetadata.COLUMN);
+        }
         if (index < 0) {
-            throw ExpressionErrors.unknownColumn(source, c.position(), c.names().get(0), input.fields().stream().map(Field::name).toList());
+            throw ExpressionErrors.unknownColumn(source, c.position(), c.names().get(0),
+                    input.fields().stream().filter(f -> !FileMetadata.isHidden(f)).map(Field::name).toList());
         }
         Field f = input.field(index);
         Bound b = new Bound.Column(index, new int[0], f.type(), c.names().get(0));
@@ -154,6 +160,18 @@ public final class Analyzer {
             b = field(b, c.names().get(i), c);
         }
         return b;
+    }
+
+    /** Spark's {@code input_file_name()}: the hidden column of the row's file's URI, which only a file source gives. */
+    private Bound inputFileName(Node.Call c) {
+        if (!c.args().isEmpty()) {
+            throw ExpressionErrors.wrongArity(source, c.position(), c.name(), "0", c.args().size(), "input_file_name() → STRING");
+        }
+        int index = input.indexOf(FileMetadata.FILE_URI);
+        if (index < 0) {
+            throw ExpressionErrors.noFileMetadata(source, c.position(), "input_file_name()");
+        }
+        return new Bound.Column(index, new int[0], DataType.STRING, c.text());
     }
 
     private Bound field(Bound base, String name, Node at) {
@@ -169,7 +187,7 @@ public final class Analyzer {
         if (i < 0) {
             throw ExpressionErrors.unknownField(source, at.position(), name, base.text(), struct.fields().stream().map(Field::name).toList());
         }
-        DataType type = struct.field(i).type();
+        DataType type = Types.VOID.equals(struct.field(i).type()) ? null : struct.field(i).type(); // a VOID field reads as NULL
         String text = base.text() + "." + name;
         if (base instanceof Bound.Column c) {
             int[] path = java.util.Arrays.copyOf(c.path(), c.path().length + 1);
@@ -197,6 +215,9 @@ public final class Analyzer {
     }
 
     private Bound call(Node.Call c) {
+        if (c.name().equalsIgnoreCase("input_file_name")) {
+            return inputFileName(c);
+        }
         FunctionDef def = FunctionRegistry.get(c.name());
         if (def == null && Generator.isGenerator(c.name())) {
             throw ExpressionErrors.generatorNested(source, c.position(), c.text(), source);

@@ -39,8 +39,9 @@ final class NestedFunctions {
                     List<Bound> cast = args.stream().map(b -> call.as(b, element)).toList();
                     return call.applyTolerant(cast, Types.arrayOf(element), a -> new ArrayList<>(Arrays.asList(a)));
                 }));
-        add.accept(Fn.custom("map", 2, -1, "map(key K, value V, ...) → MAP<K, V>", "null values kept; NULL_MAP_KEY for a null key",
-                "a map of the keys to the values, in their order; DUPLICATED_MAP_KEY for a key given twice", NestedFunctions::makeMap));
+        add.accept(Fn.custom("map", 0, -1, "map(key K, value V, ...) → MAP<K, V>", "null values kept; NULL_MAP_KEY for a null key",
+                "a map of the keys to the values, in their order; DUPLICATED_MAP_KEY for a key given twice; map() is the empty MAP<VOID, VOID>,"
+                        + " which meets any map (map_concat(map(), m), coalesce(m, map()))", NestedFunctions::makeMap));
         add.accept(Fn.custom("map_keys", 1, 1, "map_keys(MAP<K, V>) → ARRAY<K>", FunctionDef.NULL_IN_NULL_OUT,
                 "the map's keys, in its order", (call, args) -> {
                     Bound m = map(call, args.get(0));
@@ -61,6 +62,9 @@ final class NestedFunctions {
     }
 
     private static Bound makeMap(Analyzer.Call call, List<Bound> args) {
+        if (args.isEmpty()) {
+            return new Bound.Literal(java.util.Collections.emptyMap(), DataType.map(Types.VOID, Types.VOID), "map()");
+        }
         if (args.size() % 2 != 0) {
             throw call.typeError("map takes keys and values in pairs: map('a', 1, 'b', 2)");
         }

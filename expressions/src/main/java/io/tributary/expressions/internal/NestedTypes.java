@@ -51,8 +51,11 @@ final class NestedTypes {
     }
 
     private static DataType leafOrNested(DataType a, DataType b, boolean namesMatter) {
-        if (a.equals(b)) {
+        if (a.equals(b) || Types.VOID.equals(b)) {
             return a;
+        }
+        if (Types.VOID.equals(a)) {
+            return b; // a VOID field (struct(1, NULL)) meets any type
         }
         if (a.isNested()) {
             return common(a, b, namesMatter);

@@ -60,8 +60,7 @@ final class StructFunctions {
         for (int i = 0; i < values.size(); i++) {
             DataType t = values.get(i).type();
             if (t == null) {
-                throw call.typeError("the field " + names.get(i) + " of " + call.name() + " is NULL, a VOID field in Spark that a table"
-                        + " cannot hold; cast it to the field's type: CAST(NULL AS INT)");
+                t = Types.VOID; // Spark's VOID field: inside an expression it meets any type; a table cannot hold it (Transform refuses it)
             }
             fields.add(new Field(names.get(i), t, !NestedTypes.nonNull(values.get(i))));
         }

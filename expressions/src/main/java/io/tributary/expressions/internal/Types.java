@@ -2,6 +2,8 @@ package io.tributary.expressions.internal;
 
 import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
+import io.tributary.schema.Field;
+import java.util.List;
 
 /**
  * Spark 4.2's ANSI type rules: numeric precedence, the decimal a whole number widens to, the wider
@@ -45,7 +47,8 @@ public final class Types {
             return true;
         }
         return switch (t.kind()) {
-            case ARRAY, MAP -> holdsVoid(t.element());
+            case ARRAY -> holdsVoid(t.element());
+            case MAP -> holdsVoid(t.keyType()) || holdsVoid(t.element());
             case STRUCT -> t.struct().fields().stream().anyMatch(f -> holdsVoid(f.type()));
             default -> false;
         };
@@ -96,7 +99,14 @@ public final class Types {
         if (to == null || from.kind() != to.kind() || Intervals.isInterval(from) || Intervals.isInterval(to)) {
             return false;
         }
-        return (from.kind() == Kind.ARRAY || from.kind() == Kind.MAP && from.keyType().equals(to.keyType())) && voidFits(from.element(), to.element());
+        if (from.kind() == Kind.STRUCT) { // a struct with a VOID field (struct(1, NULL)) fits one of that field's type
+            List<Field> x = from.struct().fields();
+            List<Field> y = to.struct().fields();
+            return holdsVoid(from) && x.size() == y.size() && java.util.stream.IntStream.range(0, x.size())
+                    .allMatch(i -> x.get(i).name().equalsIgnoreCase(y.get(i).name()) && voidFits(x.get(i).type(), y.get(i).type()));
+        }
+        return (from.kind() == Kind.ARRAY || from.kind() == Kind.MAP && voidFits(from.keyType(), to.keyType()))
+                && voidFits(from.element(), to.element());
     }
 
     static boolean integral(DataType t) {
@@ -216,7 +226,7 @@ public final class Types {
         if (a.equals(VOID)) {
             return b;
         }
-        if (voidFits(a, b) || voidFits(b, a)) {
+        if ((voidFits(a, b) || voidFits(b, a)) && !is(a, Kind.STRUCT)) { // structs meet field by field (NestedTypes), nullability merged
             return voidFits(a, b) ? b : a;
         }
         if (a.isNested() || b.isNested()) {

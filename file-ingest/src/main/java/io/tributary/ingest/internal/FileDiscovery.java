@@ -120,6 +120,11 @@ public class FileDiscovery {
         return f.path().toString();
     }
 
+    /** The file's full URI, as Spark's {@code input_file_name()} gives it ({@code file:///in/a%20b.json}). */
+    public String uri(FileStat f) {
+        return f.path().toUri().toString();
+    }
+
     /** Applies {@code policy} to the file; what was done, for the log, or null when nothing was. */
     public String clean(FileStat f, CleanSource policy) throws IOException {
         return policy.clean(f.path(), f.relPath());

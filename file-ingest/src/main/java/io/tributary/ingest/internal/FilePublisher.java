@@ -2,6 +2,7 @@ package io.tributary.ingest.internal;
 
 import io.tributary.expressions.CheckConstraints;
 import io.tributary.expressions.ExpressionException;
+import io.tributary.expressions.FileMetadata;
 import io.tributary.expressions.Transform;
 import io.tributary.ingest.BadRecord;
 import io.tributary.ingest.BadRecordPolicy;
@@ -184,6 +185,8 @@ public final class FilePublisher {
     public FileResult read(FileStat file, int partitions, Out out) throws IOException {
         FileCounts n = new FileCounts();
         packs.start(partitions);
+        int hidden = transform.hiddenColumns();
+        Object[] facts = hidden == 0 ? null : FileMetadata.facts(discovery.uri(file), file.size(), file.mtimeMs());
         String corruption = null;
         long skipped = 0;
         RawInput raw = new RawInput(discovery.open(file));
@@ -212,7 +215,7 @@ public final class FilePublisher {
                             }
                             made = new java.util.ArrayList<>(joined.size());
                             for (Object[] j : joined) {
-                                made.addAll(transform.rows(j));
+                                made.addAll(transform.rows(hidden == 0 ? j : FileMetadata.widen(j, facts, hidden)));
                             }
                         } catch (ExpressionException e) {
                             reject(file, failedExpression(file, records, e), out, n);
@@ -231,7 +234,7 @@ public final class FilePublisher {
                     }
                     if (!collecting && !transform.identity()) {
                         try {
-                            row = transform.apply(row);
+                            row = transform.apply(hidden == 0 ? row : FileMetadata.widen(row, facts, hidden));
                         } catch (ExpressionException e) {
                             reject(file, failedExpression(file, records, e), out, n);
                             continue;

@@ -99,6 +99,11 @@ final class ObjectDiscovery extends FileDiscovery {
         return folder.child(f.relPath()).toString();
     }
 
+    @Override
+    public String uri(FileStat f) {
+        return location(f);
+    }
+
     /** The object's URI: {@code s3a://bucket/prefix/a.json}. */
     @Override
     public String display(String relPath) {

@@ -147,6 +147,56 @@ class SourceTransformPipelineTest {
     }
 
     @Test
+    void aStructKeyJoinsARealTableWithSparksEquality() throws Exception {
+        new SinkTables(dir.resolve("dims/keys").toString(), Schema.parse("k STRUCT<name: STRING, x: DOUBLE>, segment STRING"), List.of(),
+                "dims").commit(List.of(new Object[] {new Object[] {"ann", 0.0}, "gold"}, new Object[] {new Object[] {"bob", Double.NaN}, "silver"},
+                        new Object[] {new Object[] {null, 1.0}, "nameless"}));
+        new SinkTables(dir.resolve("bronze").toString(), Schema.parse("id INT, user STRING, amt DOUBLE"), List.of(), "bronze")
+                .commit(List.of(new Object[] {1, "ann", -0.0}, new Object[] {2, "bob", Double.NaN}, new Object[] {3, null, 1.0},
+                        new Object[] {4, "ann", 1.0}));
+        PipelineSpec spec = spec("""
+                name: skey
+                source:
+                  delta:
+                    path: bronze/
+                transform:
+                  join: { table: dims/keys, as: u, on: "struct(user, amt) = u.k", type: left }
+                  select: [id, "u.segment AS segment"]
+                sink:
+                  delta:
+                    path: out/
+                trigger: availableNow
+                """);
+        try (Pipeline pipeline = Pipeline.open(spec, RunOptions.DEFAULT)) {
+            pipeline.run(spec.trigger(), p -> { });
+        }
+        assertThat(out()).as("-0.0 = 0.0, NaN = NaN, a null field equals a null field, fields by position")
+                .containsExactlyInAnyOrder("1|gold", "2|silver", "3|nameless", "4|null");
+    }
+
+    @Test
+    void aKafkaSourcesTransformReadingTheFilesMetadataIsRefusedNamingTheSource() throws Exception {
+        PipelineSpec spec = spec("""
+                name: kmeta
+                source:
+                  kafka:
+                    topics: [orders]
+                    schema: "id INT, user STRING"
+                transform:
+                  select: ["*", "_metadata.file_name AS f"]
+                sink:
+                  delta:
+                    path: out/
+                trigger: availableNow
+                """);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Pipeline.open(spec, RunOptions.DEFAULT))
+                .isInstanceOf(io.tributary.schema.TributaryException.class)
+                .hasMessageContaining("transform.select: expression \"_metadata.file_name AS f\"")
+                .hasMessageContaining("only a file source (source.path) reads files: this source (a Kafka topic or a Delta table)");
+        assertThat(spec.stateDir()).as("no broker started").doesNotExist();
+    }
+
+    @Test
     void aDeltaSourcesAggregationCountsTheRowsTheTransformMakes() throws Exception {
         long t0 = java.time.Instant.parse("2026-01-01T10:00:00Z").getEpochSecond() * 1_000_000L;
         long minute = 60_000_000L;
