@@ -277,8 +277,12 @@ class KeyProbeTest {
         return DeltaTables.readRows(table.toString()).stream().map(Arrays::toString).toList();
     }
 
-    /** The rows of a version's change data files, each as its table columns' text and its change type. */
     private List<String> changes(Path table, Schema tableSchema, long version) throws IOException {
+        return changes(engine, table, tableSchema, version);
+    }
+
+    /** The rows of a version's change data files, each as its table columns' text and its change type. */
+    static List<String> changes(Engine engine, Path table, Schema tableSchema, long version) throws IOException {
         String log = Files.readString(table.resolve(String.format("_delta_log/%020d.json", version)));
         List<Field> fields = new ArrayList<>(tableSchema.fields());
         fields.add(new Field("_change_type", DataType.STRING, true));
