@@ -167,10 +167,10 @@ final class ChangeUpsert implements WriteMode {
         Predicate filter = null;
         if (snapshot.isPresent()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keys());
-            Set<String> columns = lookupColumns(replaced);
+            Set<String> columns = lookupColumns(snapshot.get(), replaced);
             MatchedRows whole = MatchedRows.of(writer.engine(), snapshot.get(), keys.keySchema(), columns);
             KeyProbe probe = replaced.rowIndexes() ? KeyProbe.of(keys, changes.keys()) : null;
-            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, file -> {
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, whole::wholeNext, file -> {
                 List<Object[]> rows = file.rows();
                 List<Object[]> survivors = new ArrayList<>(rows.size());
                 List<Integer> hits = new ArrayList<>();
@@ -247,15 +247,14 @@ final class ChangeUpsert implements WriteMode {
      * The columns the key lookup reads: the keys and the sequence alone when no row of the files is written again
      * (the change feed's old values are then read by {@link MatchedRows}); null: all.
      */
-    private Set<String> lookupColumns(ReplacedRows replaced) {
+    private Set<String> lookupColumns(Snapshot snapshot, ReplacedRows replaced) {
         if (!replaced.rowIndexes()) {
             return null;
         }
-        Set<String> columns = new HashSet<>();
-        keys.keySchema().fields().forEach(f -> columns.add(f.name()));
+        List<String> names = new ArrayList<>(keys.keySchema().fields().stream().map(Field::name).toList());
         if (sequence != null) {
-            columns.add(sequence.name());
+            names.add(sequence.name());
         }
-        return columns;
+        return MatchedRows.lookupColumns(snapshot, names);
     }
 }

@@ -92,10 +92,10 @@ final class CopyOnWriteUpsert implements WriteMode {
         Predicate filter = null;
         if (snapshot.isPresent()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keys());
-            Set<String> columns = lookupColumns(replaced);
+            Set<String> columns = lookupColumns(snapshot.get(), replaced);
             MatchedRows whole = MatchedRows.of(writer.engine(), snapshot.get(), keys.keySchema(), columns);
             KeyProbe probe = replaced.rowIndexes() ? KeyProbe.of(keys, changes.keys()) : null;
-            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, file -> {
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, whole::wholeNext, file -> {
                 read.add(file.identity());
                 List<Object[]> rows = file.rows();
                 List<Object[]> survivors = new ArrayList<>(rows.size());
@@ -154,12 +154,7 @@ final class CopyOnWriteUpsert implements WriteMode {
      * The columns the key lookup reads: the keys alone when no row of the files is written again (the change feed's old
      * values are then read by {@link MatchedRows}); null: all.
      */
-    private Set<String> lookupColumns(ReplacedRows replaced) {
-        if (!replaced.rowIndexes()) {
-            return null;
-        }
-        Set<String> columns = new HashSet<>();
-        keys.keySchema().fields().forEach(f -> columns.add(f.name()));
-        return columns;
+    private Set<String> lookupColumns(Snapshot snapshot, ReplacedRows replaced) {
+        return replaced.rowIndexes() ? MatchedRows.lookupColumns(snapshot, keys.keySchema().fields().stream().map(f -> f.name()).toList()) : null;
     }
 }

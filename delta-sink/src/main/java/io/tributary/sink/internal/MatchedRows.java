@@ -4,9 +4,9 @@ import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
-import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.expressions.Predicate;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
@@ -14,44 +14,54 @@ import io.delta.kernel.utils.CloseableIterator;
 import io.tributary.delta.KernelRows;
 import io.tributary.delta.KernelSchemas;
 import io.tributary.delta.kernel.KernelInternals;
-import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The whole rows, at the positions a key lookup matched, of the files a narrow lookup ({@link FileScan} with a set of
- * columns and row indexes) read: the old values an upsert on a table with deletion vectors and the change data feed
- * records as {@code update_preimage} and {@code delete}. Only files with a matched row are read again, and only the
- * columns the lookup did not read; the Parquet reader skips the row groups whose key statistics exclude the matched
- * keys, and only the matched positions' values are built.
+ * The second pass of a key lookup on a table with deletion vectors ({@link FileScan} with a set of columns and row
+ * indexes): the other columns of the rows it matched, for the old values an upsert with the change data feed records
+ * ({@code update_preimage}, {@code delete}) or the versions a history upsert may end. Only the files where a key
+ * matched are read again, and only their other columns, straight from the Parquet file at the matched positions: the
+ * lookup already applied the file's deletion vector, so this pass loads none and builds no logical batch; the Parquet
+ * reader skips the row groups whose key statistics hold none of the matched keys.
+ *
+ * <p>Which pays is decided per batch, from what the lookup finds as it goes ({@link #wholeNext()}): reading a file
+ * again costs its opening and its row positions once more, which saves nothing when the file matches anyway. Once
+ * {@value #SEEN} files are read and at least three in four of them held a matched key, the next file is read whole in
+ * the lookup (every column, as without this pass), until the share falls below that again.
  */
 final class MatchedRows {
+    /** The files a batch's lookup reads before it may read the next ones whole. */
+    static final int SEEN = 4;
+
     private final Engine engine;
-    private final String tablePath;
+    private final Snapshot snapshot;
     private final Schema keySchema;
     private final int[] at; // the table position of each column this pass reads
-    private final Schema schema; // those columns, then the row index
+    private final Schema schema; // those columns
+    private final StructType readSchema; // those columns, then the row index
     private final boolean keysByName; // the key columns' physical names are their names: statistics can prune row groups
-    private final Snapshot snapshot;
-    private final StructType readSchema;
-    private Row scanState;
     private StructType physical;
+    private int rowIndex;
+    private long seen;
+    private long matched;
+    private long reread;
 
-    private MatchedRows(Engine engine, Snapshot snapshot, Schema keySchema, int[] at, StructType readSchema, Schema schema) {
+    private MatchedRows(Engine engine, Snapshot snapshot, Schema keySchema, int[] at, Schema schema, StructType readSchema) {
         this.engine = engine;
         this.snapshot = snapshot;
-        this.tablePath = snapshot.getPath();
         this.keySchema = keySchema;
         this.at = at;
-        this.readSchema = readSchema;
         this.schema = schema;
+        this.readSchema = readSchema;
         String mapping = snapshot.getTableProperties().getOrDefault("delta.columnMapping.mode", "none");
         List<String> partitions = snapshot.getPartitionColumnNames();
         this.keysByName = "none".equalsIgnoreCase(mapping)
@@ -59,8 +69,24 @@ final class MatchedRows {
     }
 
     /**
+     * The columns of {@code snapshot}'s table a lookup reads in its first pass: {@code names} (the keys, the sequence)
+     * and the partition columns (which Kernel fills from the file's partition values, so the second pass, reading the
+     * Parquet file alone, needs none of them), as the table spells them.
+     */
+    static Set<String> lookupColumns(Snapshot snapshot, Collection<String> names) {
+        Set<String> out = new LinkedHashSet<>();
+        List<String> partitions = snapshot.getPartitionColumnNames();
+        for (StructField f : snapshot.getSchema().fields()) {
+            if (names.stream().anyMatch(f.getName()::equalsIgnoreCase) || partitions.stream().anyMatch(f.getName()::equalsIgnoreCase)) {
+                out.add(f.getName());
+            }
+        }
+        return out;
+    }
+
+    /**
      * The second pass over {@code snapshot}'s files of a lookup that read the columns {@code read} (null: all, then the
-     * lookup's rows are whole already) keyed by {@code keySchema}.
+     * lookup's rows are whole already and this pass reads nothing) keyed by {@code keySchema}.
      */
     static MatchedRows of(Engine engine, Snapshot snapshot, Schema keySchema, Set<String> read) {
         if (read == null) {
@@ -75,11 +101,19 @@ final class MatchedRows {
                 at.add(i);
             }
         }
-        StructType readSchema = new StructType(kept);
-        List<Field> fields = new ArrayList<>(KernelSchemas.fromKernel(snapshot.getPath(), readSchema).fields());
-        fields.add(new Field(StructField.DEFAULT_ROW_INDEX_COLUMN.getName(), io.tributary.schema.DataType.LONG, false));
+        StructType others = new StructType(kept);
         return new MatchedRows(engine, snapshot, keySchema, at.stream().mapToInt(Integer::intValue).toArray(),
-                readSchema.add(StructField.DEFAULT_ROW_INDEX_COLUMN), new Schema(fields));
+                KernelSchemas.fromKernel(snapshot.getPath(), others), others.add(StructField.DEFAULT_ROW_INDEX_COLUMN));
+    }
+
+    /** True when the lookup should read its next file whole: most files so far held a matched key. */
+    boolean wholeNext() {
+        return at.length > 0 && seen >= SEEN && matched * 4 >= seen * 3;
+    }
+
+    /** The files read again by this pass. */
+    long filesReread() {
+        return reread;
     }
 
     /**
@@ -87,69 +121,86 @@ final class MatchedRows {
      * with its change type in {@code types}; {@code keys} are their keys. A feed that is off reads nothing.
      */
     void feed(ChangeFeed feed, FileScan.ScannedFile file, List<Integer> hits, List<String> types, Collection<Key> keys, int width) {
-        if (!feed.on() || hits.isEmpty()) {
+        if (!feed.on()) {
             return;
         }
-        List<Object[]> rows = whole(file, hits, keys);
-        for (int i = 0; i < rows.size(); i++) {
-            feed.add(types.get(i), rows.get(i), width);
+        fill(file, hits, keys);
+        for (int i = 0; i < hits.size(); i++) {
+            feed.add(types.get(i), file.rows().get(hits.get(i)), width);
         }
     }
 
     /**
-     * The rows of {@code file} at the ordinals {@code hits} of its rows read by the lookup (in ascending order), whole,
-     * in that order; {@code keys} are their keys (the row groups that hold none are skipped).
+     * Fills in the other columns of the rows of {@code file} at the ordinals {@code hits} of its rows read by the
+     * lookup (ascending), in place; {@code keys} are their keys (the row groups that hold none are skipped). Call once
+     * for each file the lookup reads, with or without hits: what the lookup found decides {@link #wholeNext()}.
      */
-    List<Object[]> whole(FileScan.ScannedFile file, List<Integer> hits, Collection<Key> keys) {
-        List<Object[]> out = new ArrayList<>(hits.size());
-        for (int hit : hits) {
-            out.add(at.length == 0 ? file.rows().get(hit) : file.rows().get(hit).clone());
+    void fill(FileScan.ScannedFile file, List<Integer> hits, Collection<Key> keys) {
+        seen++;
+        matched += hits.isEmpty() ? 0 : 1;
+        if (at.length == 0 || file.whole() || hits.isEmpty()) {
+            return;
         }
-        if (at.length == 0 || hits.isEmpty()) {
-            return out;
-        }
+        reread++;
         long[] positions = new long[hits.size()];
         for (int i = 0; i < positions.length; i++) {
             positions[i] = file.rowIndexes()[hits.get(i)];
         }
+        List<Object[]> out = new ArrayList<>(hits.size());
+        hits.forEach(h -> out.add(file.rows().get(h)));
         Optional<Predicate> rowGroups = keysByName ? Optional.of(KeyPredicates.forKeys(keySchema, keys)) : Optional.empty();
         if (fill(file.scanFile(), positions, out, rowGroups) < positions.length
                 && (rowGroups.isEmpty() || fill(file.scanFile(), positions, out, Optional.empty()) < positions.length)) {
-            throw new IllegalStateException("Delta table " + tablePath + ": file " + file.identity() + " no longer holds the "
+            throw new IllegalStateException("Delta table " + snapshot.getPath() + ": file " + file.identity() + " no longer holds the "
                     + positions.length + " rows its key lookup matched (rows " + Arrays.toString(Arrays.copyOf(positions,
                     Math.min(5, positions.length))) + "...)");
         }
-        return out;
     }
 
-    /** Fills the columns this pass reads into {@code out}'s rows from the rows at {@code positions}; returns how many were found. */
+    /**
+     * Fills the columns this pass reads into {@code out}'s rows from the rows at {@code positions} (ascending) of the
+     * Parquet file, read as it is stored (no deletion vector, no partition values); returns how many were found.
+     */
     private int fill(Row scanFile, long[] positions, List<Object[]> out, Optional<Predicate> rowGroups) {
-        if (scanState == null) {
+        if (physical == null) {
             Scan scan = snapshot.getScanBuilder().withReadSchema(readSchema).build();
-            scanState = scan.getScanState(engine);
-            physical = KernelInternals.physicalReadSchema(scanState);
+            physical = KernelInternals.physicalReadSchema(scan.getScanState(engine));
+            rowIndex = physical.indexOf(StructField.DEFAULT_ROW_INDEX_COLUMN.getName());
+            if (physical.length() != at.length + 1 || rowIndex < 0) {
+                throw new IllegalStateException("Delta table " + snapshot.getPath() + ": Kernel's physical read schema " + physical
+                        + " is not the " + at.length + " columns " + readSchema + " asked for");
+            }
         }
-        int index = at.length;
         int found = 0;
-        try (CloseableIterator<FilteredColumnarBatch> batches = TableReader.batches(engine, scanState, scanFile, physical, rowGroups)) {
-            while (batches.hasNext()) {
-                ColumnarBatch batch = batches.next().getData();
-                ColumnVector rowIndex = batch.getColumnVector(index);
+        int next = 0; // the first position not yet passed: the reader hands rows over in file order
+        try (CloseableIterator<ColumnarBatch> batches = engine.getParquetHandler()
+                .readParquetFiles(KernelInternals.single(KernelInternals.scanFileStatus(scanFile)), physical, rowGroups)
+                .map(FileReadResult::getData)) {
+            while (batches.hasNext() && next < positions.length) {
+                ColumnarBatch batch = batches.next();
+                ColumnVector index = batch.getColumnVector(rowIndex);
                 int n = batch.getSize();
-                for (int i = 0; i < n; i++) {
-                    int j = Arrays.binarySearch(positions, rowIndex.getLong(i));
-                    if (j < 0) {
+                if (n == 0 || index.getLong(n - 1) < positions[next]) {
+                    continue;
+                }
+                for (int i = 0; i < n && next < positions.length; i++) {
+                    long position = index.getLong(i);
+                    while (next < positions.length && positions[next] < position) {
+                        next++;
+                    }
+                    if (next == positions.length || positions[next] != position) {
                         continue;
                     }
-                    Object[] row = out.get(j);
-                    for (int c = 0; c < at.length; c++) {
-                        row[at[c]] = KernelRows.value(schema.field(c).type(), batch.getColumnVector(c), i);
+                    Object[] row = out.get(next++);
+                    for (int c = 0, v = 0; c < at.length; c++, v++) {
+                        v += v == rowIndex ? 1 : 0;
+                        row[at[c]] = KernelRows.value(schema.field(c).type(), batch.getColumnVector(v), i);
                     }
                     found++;
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read Delta table " + tablePath + " at version " + snapshot.getVersion(), e);
+            throw new UncheckedIOException("cannot read Delta table " + snapshot.getPath() + " at version " + snapshot.getVersion(), e);
         }
         return found;
     }
