@@ -50,12 +50,7 @@ class MatchedRowsTest {
     @Test
     void aFileThatHoldsNoMatchedKeyIsNotReadWholeForTheChangeFeed() throws IOException {
         Path table = dir.resolve("t");
-        Map<String, String> spec = Map.of("sink.delta.mode", "upsert", "sink.delta.keys", "id", "sink.delta.deleteWhen", "op = 'd'",
-                "sink.delta.exceptColumns", "op", "sink.delta.rowsPerFile", "20");
-        Values values = Values.localized(SinkSettings.ALL, s -> s.under("sink.delta"), spec::get, (s, text, e) -> e);
-        SinkConfig c = SinkConfig.builder(table.toString(), SCHEMA, "events", UpsertTables.APP, "test/sink").settings(values).build();
-        WriteMode mode = WriteMode.forConfig(c, new DeltaTableWriter(engine, c.tablePath(), c.tableSchema(),
-                Map.of("delta.enableDeletionVectors", "true", "delta.enableChangeDataFeed", "true")));
+        WriteMode mode = mode(table, SCHEMA, Map.of(), Map.of("delta.enableDeletionVectors", "true", "delta.enableChangeDataFeed", "true"));
         for (int batch = 0; batch < 3; batch++) {
             List<Object[]> rows = new ArrayList<>();
             for (int id = batch * 40; id < batch * 40 + 40; id += 2) {
@@ -70,7 +65,7 @@ class MatchedRowsTest {
         CommitResult r = write(mode, 3, batchOf(List.of(new Object[] {2, "v1", 9.0, "u"}, new Object[] {84, null, null, "d"},
                 new Object[] {41, "v1", 1.0, "i"}, new Object[] {61, "v1", 2.0, "i"})));
 
-        assertThat(KeyProbeTest.changes(engine, table, c.tableSchema(), 3)).containsExactlyInAnyOrder(
+        assertThat(KeyProbeTest.changes(engine, table, Schema.parse("id INT, note STRING, amt DOUBLE"), 3)).containsExactlyInAnyOrder(
                 "[2, n2, 1.0] update_preimage", "[2, v1, 9.0] update_postimage", "[84, n84, 42.0] delete",
                 "[41, v1, 1.0] insert", "[61, v1, 2.0] insert");
         assertThat(r.metrics()).containsEntry("numTargetRowsUpdated", 1L).containsEntry("numTargetRowsDeleted", 1L)
@@ -87,6 +82,78 @@ class MatchedRowsTest {
         expected.add("[61, v1, 2.0]");
         assertThat(DeltaTables.readRows(table.toString()).stream().map(Arrays::toString).toList())
                 .containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /**
+     * The same with {@code history}: a batch reads the versions of its keys whole, and only the key columns of a file
+     * the statistics keep that holds none of them (its {@code note} made unreadable again): id 2's version ends at 2
+     * and its next one starts, id 84's ends at its delete, ids 41 and 61 start theirs.
+     */
+    @Test
+    void aHistoryBatchReadsOnlyTheKeysOfAFileThatHoldsNoneOfItsKeys() throws IOException {
+        Path table = dir.resolve("h");
+        Schema schema = Schema.parse("id INT, note STRING, amt DOUBLE, op STRING, lsn BIGINT");
+        WriteMode mode = mode(table, schema, Map.of("sink.delta.history", "true", "sink.delta.sequenceBy", "lsn"),
+                Map.of("delta.enableDeletionVectors", "true"));
+        for (int batch = 0; batch < 3; batch++) {
+            List<Object[]> rows = new ArrayList<>();
+            for (int id = batch * 40; id < batch * 40 + 40; id += 2) {
+                rows.add(new Object[] {id, "n" + id, id * 0.5, "i", 1L});
+            }
+            write(mode, batch, batchOf(rows));
+        }
+        Path second = dataFileHolding(table, 40);
+        byte[] intact = Files.readAllBytes(second);
+        spoilColumn(second, "note");
+
+        CommitResult r = write(mode, 3, batchOf(List.of(new Object[] {2, "v1", 9.0, "u", 2L}, new Object[] {84, null, null, "d", 2L},
+                new Object[] {41, "v1", 1.0, "i", 2L}, new Object[] {61, "v1", 2.0, "i", 2L})));
+
+        assertThat(r.metrics()).containsEntry("numTargetRowsUpdated", 2L).containsEntry("numTargetRowsInserted", 3L)
+                .containsEntry("numTargetDeletionVectorsAdded", 2L);
+        Files.write(second, intact);
+        List<String> expected = new ArrayList<>();
+        for (int id = 0; id < 120; id += 2) {
+            boolean ended = id == 2 || id == 84;
+            expected.add(Arrays.toString(new Object[] {id, "n" + id, id * 0.5, 1L, 1L, ended ? 2L : null}));
+        }
+        expected.add("[2, v1, 9.0, 2, 2, null]");
+        expected.add("[41, v1, 1.0, 2, 2, null]");
+        expected.add("[61, v1, 2.0, 2, 2, null]");
+        assertThat(DeltaTables.readRows(table.toString()).stream().map(Arrays::toString).toList())
+                .containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /**
+     * A lookup reads a batch's next file whole once {@value MatchedRows#SEEN} files are read and three in four of them
+     * held a matched key, and again key columns alone when the share falls below that.
+     */
+    @Test
+    void theNextFileIsReadWholeWhileThreeInFourFilesHeldAMatchedKey() throws IOException {
+        Path table = dir.resolve("w");
+        WriteMode mode = mode(table, SCHEMA, Map.of(), Map.of("delta.enableDeletionVectors", "true", "delta.enableChangeDataFeed", "true"));
+        write(mode, 0, batchOf(List.<Object[]>of(new Object[] {1, "n1", 0.5, "i"})));
+        io.delta.kernel.Snapshot snapshot = TableSnapshots.latest(engine, table.toString()).orElseThrow();
+        MatchedRows rows = MatchedRows.of(engine, snapshot, Schema.parse("id INT"), MatchedRows.lookupColumns(snapshot, List.of("ID")));
+        FileScan.ScannedFile file = new FileScan.ScannedFile("f", List.<Object[]>of(new Object[] {1, "n1", 0.5}), null, new long[] {0},
+                null, 1, true);
+        List<Boolean> whole = new ArrayList<>();
+        for (boolean matched : new boolean[] {true, true, true, false, true, false, false}) {
+            whole.add(rows.wholeNext());
+            rows.fill(file, matched ? List.of(0) : List.of(), List.of(Key.single(1)));
+        }
+        whole.add(rows.wholeNext());
+        assertThat(whole).containsExactly(false, false, false, false, true, true, false, false);
+        assertThat(MatchedRows.of(engine, snapshot, Schema.parse("id INT"), null).wholeNext()).isFalse();
+    }
+
+    private WriteMode mode(Path table, Schema schema, Map<String, String> more, Map<String, String> properties) {
+        Map<String, String> spec = new java.util.HashMap<>(Map.of("sink.delta.mode", "upsert", "sink.delta.keys", "id",
+                "sink.delta.deleteWhen", "op = 'd'", "sink.delta.exceptColumns", "op", "sink.delta.rowsPerFile", "20"));
+        spec.putAll(more);
+        Values values = Values.localized(SinkSettings.ALL, s -> s.under("sink.delta"), spec::get, (s, text, e) -> e);
+        SinkConfig c = SinkConfig.builder(table.toString(), schema, "events", UpsertTables.APP, "test/sink").settings(values).build();
+        return WriteMode.forConfig(c, new DeltaTableWriter(engine, c.tablePath(), c.tableSchema(), properties));
     }
 
     /** The table's data file whose {@code id} column starts at {@code minId}. */
