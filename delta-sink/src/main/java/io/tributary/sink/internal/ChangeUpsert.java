@@ -251,10 +251,7 @@ final class ChangeUpsert implements WriteMode {
         if (!replaced.rowIndexes()) {
             return null;
         }
-        List<String> names = new ArrayList<>(keys.keySchema().fields().stream().map(Field::name).toList());
-        if (sequence != null) {
-            names.add(sequence.name());
-        }
-        return MatchedRows.lookupColumns(snapshot, names);
+        return sequence == null ? MatchedRows.lookupColumns(snapshot, keys.keySchema())
+                : MatchedRows.lookupColumns(snapshot, keys.keySchema(), sequence.name());
     }
 }

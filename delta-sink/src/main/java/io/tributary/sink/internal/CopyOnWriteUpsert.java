@@ -155,6 +155,6 @@ final class CopyOnWriteUpsert implements WriteMode {
      * values are then read by {@link MatchedRows}); null: all.
      */
     private Set<String> lookupColumns(Snapshot snapshot, ReplacedRows replaced) {
-        return replaced.rowIndexes() ? MatchedRows.lookupColumns(snapshot, keys.keySchema().fields().stream().map(f -> f.name()).toList()) : null;
+        return replaced.rowIndexes() ? MatchedRows.lookupColumns(snapshot, keys.keySchema()) : null;
     }
 }

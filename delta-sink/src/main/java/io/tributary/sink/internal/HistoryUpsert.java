@@ -117,8 +117,7 @@ final class HistoryUpsert implements WriteMode {
         if (snapshot.isPresent() && !changes.isEmpty()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keySet());
             KeyProbe probe = replaced.rowIndexes() ? KeyProbe.of(keys, changes.keySet()) : null;
-            Set<String> columns = replaced.rowIndexes()
-                    ? MatchedRows.lookupColumns(snapshot.get(), keys.keySchema().fields().stream().map(Field::name).toList()) : null;
+            Set<String> columns = replaced.rowIndexes() ? MatchedRows.lookupColumns(snapshot.get(), keys.keySchema()) : null;
             MatchedRows whole = MatchedRows.of(writer.engine(), snapshot.get(), keys.keySchema(), columns);
             FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, whole::wholeNext, file -> {
                 files.add(file);

@@ -40,7 +40,7 @@ import java.util.Set;
  */
 final class MatchedRows {
     /** The files a batch's lookup reads before it may read the next ones whole. */
-    static final int SEEN = 4;
+    static final int SEEN = 2;
 
     private final Engine engine;
     private final Snapshot snapshot;
@@ -69,15 +69,17 @@ final class MatchedRows {
     }
 
     /**
-     * The columns of {@code snapshot}'s table a lookup reads in its first pass: {@code names} (the keys, the sequence)
-     * and the partition columns (which Kernel fills from the file's partition values, so the second pass, reading the
-     * Parquet file alone, needs none of them), as the table spells them.
+     * The columns of {@code snapshot}'s table a lookup reads in its first pass: the columns of {@code keySchema}, those
+     * named {@code more} (the sequence) and the partition columns (which Kernel fills from the file's partition values,
+     * so the second pass, reading the Parquet file alone, needs none of them), as the table spells them.
      */
-    static Set<String> lookupColumns(Snapshot snapshot, Collection<String> names) {
+    static Set<String> lookupColumns(Snapshot snapshot, Schema keySchema, String... more) {
+        List<String> names = new ArrayList<>(snapshot.getPartitionColumnNames());
+        keySchema.fields().forEach(f -> names.add(f.name()));
+        names.addAll(Arrays.asList(more));
         Set<String> out = new LinkedHashSet<>();
-        List<String> partitions = snapshot.getPartitionColumnNames();
         for (StructField f : snapshot.getSchema().fields()) {
-            if (names.stream().anyMatch(f.getName()::equalsIgnoreCase) || partitions.stream().anyMatch(f.getName()::equalsIgnoreCase)) {
+            if (names.stream().anyMatch(f.getName()::equalsIgnoreCase)) {
                 out.add(f.getName());
             }
         }

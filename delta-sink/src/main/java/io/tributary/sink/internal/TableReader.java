@@ -8,7 +8,6 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.FileReadResult;
-import io.delta.kernel.expressions.Predicate;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
@@ -58,18 +57,9 @@ public final class TableReader {
     /** The logical batches of one scan file (its deletion vector as their selection vectors); the caller closes them. */
     static CloseableIterator<FilteredColumnarBatch> batches(Engine engine, Row scanState, Row scanFile, StructType physical)
             throws IOException {
-        return batches(engine, scanState, scanFile, physical, Optional.empty());
-    }
-
-    /**
-     * As above; with {@code rowGroups}, a predicate on the file's columns, the Parquet reader skips the row groups
-     * whose statistics exclude it (the batches still hold every row of the groups it reads).
-     */
-    static CloseableIterator<FilteredColumnarBatch> batches(Engine engine, Row scanState, Row scanFile, StructType physical,
-                                                           Optional<Predicate> rowGroups) throws IOException {
         FileStatus file = KernelInternals.scanFileStatus(scanFile);
         CloseableIterator<ColumnarBatch> data = engine.getParquetHandler()
-                .readParquetFiles(single(file), physical, rowGroups)
+                .readParquetFiles(single(file), physical, Optional.empty())
                 .map(FileReadResult::getData);
         return Scan.transformPhysicalData(engine, scanState, scanFile, data);
     }

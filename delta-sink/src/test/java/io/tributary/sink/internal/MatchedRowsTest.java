@@ -134,7 +134,7 @@ class MatchedRowsTest {
         WriteMode mode = mode(table, SCHEMA, Map.of(), Map.of("delta.enableDeletionVectors", "true", "delta.enableChangeDataFeed", "true"));
         write(mode, 0, batchOf(List.<Object[]>of(new Object[] {1, "n1", 0.5, "i"})));
         io.delta.kernel.Snapshot snapshot = TableSnapshots.latest(engine, table.toString()).orElseThrow();
-        MatchedRows rows = MatchedRows.of(engine, snapshot, Schema.parse("id INT"), MatchedRows.lookupColumns(snapshot, List.of("ID")));
+        MatchedRows rows = MatchedRows.of(engine, snapshot, Schema.parse("id INT"), MatchedRows.lookupColumns(snapshot, Schema.parse("ID INT")));
         FileScan.ScannedFile file = new FileScan.ScannedFile("f", List.<Object[]>of(new Object[] {1, "n1", 0.5}), null, new long[] {0},
                 null, 1, true);
         List<Boolean> whole = new ArrayList<>();
@@ -143,7 +143,7 @@ class MatchedRowsTest {
             rows.fill(file, matched ? List.of(0) : List.of(), List.of(Key.single(1)));
         }
         whole.add(rows.wholeNext());
-        assertThat(whole).containsExactly(false, false, false, false, true, true, false, false);
+        assertThat(whole).containsExactly(false, false, true, true, true, true, false, false);
         assertThat(MatchedRows.of(engine, snapshot, Schema.parse("id INT"), null).wholeNext()).isFalse();
     }
 
