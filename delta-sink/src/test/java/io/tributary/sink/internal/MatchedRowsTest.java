@@ -147,6 +147,32 @@ class MatchedRowsTest {
         assertThat(MatchedRows.of(engine, snapshot, Schema.parse("id INT"), null).wholeNext()).isFalse();
     }
 
+    /**
+     * Four files of 20 rows, a batch that updates a key in each: the lookup reads the first two files' keys and then the
+     * other columns of their matched rows, and the last two whole; the change feed holds every old row whole either way.
+     */
+    @Test
+    void filesReadWholeAfterTheSwitchGiveTheSameChangeFeed() throws IOException {
+        Path table = dir.resolve("s");
+        WriteMode mode = mode(table, SCHEMA, Map.of(), Map.of("delta.enableDeletionVectors", "true", "delta.enableChangeDataFeed", "true"));
+        for (int batch = 0; batch < 4; batch++) {
+            List<Object[]> rows = new ArrayList<>();
+            for (int id = batch * 40; id < batch * 40 + 40; id += 2) {
+                rows.add(new Object[] {id, "n" + id, id * 0.5, "i"});
+            }
+            write(mode, batch, batchOf(rows));
+        }
+
+        CommitResult r = write(mode, 4, batchOf(List.of(new Object[] {2, "v", 1.0, "u"}, new Object[] {42, "v", 2.0, "u"},
+                new Object[] {82, null, null, "d"}, new Object[] {122, "v", 4.0, "u"})));
+
+        assertThat(KeyProbeTest.changes(engine, table, Schema.parse("id INT, note STRING, amt DOUBLE"), 4)).containsExactlyInAnyOrder(
+                "[2, n2, 1.0] update_preimage", "[2, v, 1.0] update_postimage", "[42, n42, 21.0] update_preimage",
+                "[42, v, 2.0] update_postimage", "[82, n82, 41.0] delete", "[122, n122, 61.0] update_preimage",
+                "[122, v, 4.0] update_postimage");
+        assertThat(r.metrics()).containsEntry("numTargetFilesScanned", 4L).containsEntry("numTargetDeletionVectorsAdded", 4L);
+    }
+
     private WriteMode mode(Path table, Schema schema, Map<String, String> more, Map<String, String> properties) {
         Map<String, String> spec = new java.util.HashMap<>(Map.of("sink.delta.mode", "upsert", "sink.delta.keys", "id",
                 "sink.delta.deleteWhen", "op = 'd'", "sink.delta.exceptColumns", "op", "sink.delta.rowsPerFile", "20"));
