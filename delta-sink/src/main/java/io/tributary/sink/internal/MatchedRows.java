@@ -35,12 +35,15 @@ import java.util.Set;
  *
  * <p>Which pays is decided per batch, from what the lookup finds as it goes ({@link #wholeNext()}): reading a file
  * again costs its opening and its row positions once more, which saves nothing when the file matches anyway. Once
- * {@value #SEEN} files are read and at least three in four of them held a matched key, the next file is read whole in
- * the lookup (every column, as without this pass), until the share falls below that again.
+ * {@value #SEEN} files are read and at least three in four of them held a matched key, or as soon as the files read held
+ * {@value #ROWS_PER_FILE} matched rows each on average (keys that dense leave hardly a file without one), the next file
+ * is read whole in the lookup (every column, as without this pass), until neither holds again.
  */
 final class MatchedRows {
     /** The files a batch's lookup reads before it may read the next ones whole. */
     static final int SEEN = 2;
+    /** The matched rows per file read above which the next file is read whole: a further file then holds one almost surely. */
+    static final int ROWS_PER_FILE = 3;
 
     private final Engine engine;
     private final Snapshot snapshot;
@@ -53,6 +56,7 @@ final class MatchedRows {
     private int rowIndex;
     private long seen;
     private long matched;
+    private long matchedRows;
     private long reread;
 
     private MatchedRows(Engine engine, Snapshot snapshot, Schema keySchema, int[] at, Schema schema, StructType readSchema) {
@@ -110,7 +114,7 @@ final class MatchedRows {
 
     /** True when the lookup should read its next file whole: most files so far held a matched key. */
     boolean wholeNext() {
-        return at.length > 0 && seen >= SEEN && matched * 4 >= seen * 3;
+        return at.length > 0 && seen > 0 && (matchedRows >= ROWS_PER_FILE * seen || seen >= SEEN && matched * 4 >= seen * 3);
     }
 
     /** The files read again by this pass. */
@@ -140,6 +144,7 @@ final class MatchedRows {
     void fill(FileScan.ScannedFile file, List<Integer> hits, Collection<Key> keys) {
         seen++;
         matched += hits.isEmpty() ? 0 : 1;
+        matchedRows += hits.size();
         if (at.length == 0 || file.whole() || hits.isEmpty()) {
             return;
         }

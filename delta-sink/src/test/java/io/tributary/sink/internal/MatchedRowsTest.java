@@ -126,7 +126,7 @@ class MatchedRowsTest {
 
     /**
      * A lookup reads a batch's next file whole once {@value MatchedRows#SEEN} files are read and three in four of them
-     * held a matched key, and again key columns alone when the share falls below that.
+     * held a matched key, or the files read held three matched rows each, and again key columns alone when neither holds.
      */
     @Test
     void theNextFileIsReadWholeWhileThreeInFourFilesHeldAMatchedKey() throws IOException {
@@ -145,6 +145,11 @@ class MatchedRowsTest {
         whole.add(rows.wholeNext());
         assertThat(whole).containsExactly(false, false, true, true, true, true, false, false);
         assertThat(MatchedRows.of(engine, snapshot, Schema.parse("id INT"), null).wholeNext()).isFalse();
+        MatchedRows dense = MatchedRows.of(engine, snapshot, Schema.parse("id INT"), MatchedRows.lookupColumns(snapshot, Schema.parse("id INT")));
+        dense.fill(file, List.of(0, 0, 0), List.of(Key.single(1)));
+        assertThat(dense.wholeNext()).as("three matched rows in the one file read").isTrue();
+        dense.fill(file, List.of(), List.of());
+        assertThat(dense.wholeNext()).as("three matched rows in two files").isFalse();
     }
 
     /**
