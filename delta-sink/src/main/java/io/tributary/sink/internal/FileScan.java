@@ -87,7 +87,7 @@ final class FileScan {
                      KeyProbe probe, BooleanSupplier wholeFile, FileVisitor visitor) {
         Schema table = KernelSchemas.fromKernel(snapshot.getPath(), snapshot.getSchema());
         int width = table.size();
-        Reading narrow = Reading.of(engine, snapshot, table, filter, rowIndexes, columns);
+        Reading narrow = Reading.of(engine, snapshot, table, filter, rowIndexes, columns, probe);
         Reading whole = null;
         try (CloseableIterator<FilteredColumnarBatch> files = narrow.scan.getScanFiles(engine, rowIndexes)) {
             while (files.hasNext()) {
@@ -96,8 +96,18 @@ final class FileScan {
                         Row scanFile = scanFiles.next();
                         Reading r = narrow;
                         if (narrow.at != null && wholeFile != null && wholeFile.getAsBoolean()) {
-                            whole = whole == null ? Reading.of(engine, snapshot, table, filter, rowIndexes, null) : whole;
+                            whole = whole == null ? Reading.of(engine, snapshot, table, filter, rowIndexes, null, probe) : whole;
                             r = whole;
+                        }
+                        DirectKeyRead.Result direct = r.direct == null ? null : r.direct.read(scanFile);
+                        if (direct != null) {
+                            List<Object[]> rows = new ArrayList<>(direct.rows().size());
+                            for (Object[] row : direct.rows()) {
+                                rows.add(widen(row, r.at, width));
+                            }
+                            visitor.visit(new ScannedFile(TableFile.identity(scanFile), rows, KernelInternals.removeAction(scanFile),
+                                    direct.positions(), scanFile, direct.liveRows(), r.at == null));
+                            continue;
                         }
                         if (probe != null) {
                             visitor.visit(probeFile(engine, scanFile, r, probe, width, rowIndexes));
@@ -127,10 +137,12 @@ final class FileScan {
 
     /**
      * How files are read: {@code schema} the columns read (then, with row indexes, the row index; {@code read} of them
-     * are columns), at the table positions {@code at} (null: all), through {@code scan}'s state.
+     * are columns), at the table positions {@code at} (null: all), through {@code scan}'s state; with a probe and row
+     * indexes, {@code direct} reads the files it can straight from their Parquet columns (null: Kernel reads them all).
      */
-    private record Reading(Scan scan, Row scanState, StructType physical, Schema schema, int[] at, int read) {
-        static Reading of(Engine engine, Snapshot snapshot, Schema table, Predicate filter, boolean rowIndexes, Set<String> columns) {
+    private record Reading(Scan scan, Row scanState, StructType physical, Schema schema, int[] at, int read, DirectKeyRead direct) {
+        static Reading of(Engine engine, Snapshot snapshot, Schema table, Predicate filter, boolean rowIndexes, Set<String> columns,
+                          KeyProbe probe) {
             StructType kernelRead = snapshot.getSchema();
             int[] positions = null; // the table position of each column read, when not all are
             if (columns != null) {
@@ -147,6 +159,8 @@ final class FileScan {
             }
             List<Field> fields = new ArrayList<>(KernelSchemas.fromKernel(snapshot.getPath(), kernelRead).fields());
             int read = fields.size();
+            DirectKeyRead direct = probe == null || !rowIndexes ? null
+                    : DirectKeyRead.of(engine, snapshot, new Schema(List.copyOf(fields)), kernelRead, probe);
             if (rowIndexes) {
                 fields.add(new Field(StructField.DEFAULT_ROW_INDEX_COLUMN.getName(), DataType.LONG, false));
                 kernelRead = kernelRead.add(StructField.DEFAULT_ROW_INDEX_COLUMN);
@@ -157,7 +171,7 @@ final class FileScan {
             }
             Scan scan = builder.build();
             Row scanState = scan.getScanState(engine);
-            return new Reading(scan, scanState, KernelInternals.physicalReadSchema(scanState), new Schema(fields), positions, read);
+            return new Reading(scan, scanState, KernelInternals.physicalReadSchema(scanState), new Schema(fields), positions, read, direct);
         }
     }
 
@@ -238,7 +252,8 @@ final class FileScan {
                 scanFile -> visitor.visit(TableFile.identity(scanFile), KernelInternals.removeAction(scanFile)));
     }
 
-    private static void list(Engine engine, Snapshot snapshot, Predicate filter, java.util.function.Consumer<Row> each) {
+    /** Hands each scan file (with its statistics) the filter keeps to {@code each}, without reading it. */
+    static void list(Engine engine, Snapshot snapshot, Predicate filter, java.util.function.Consumer<Row> each) {
         Scan scan = snapshot.getScanBuilder().withFilter(filter).build();
         try (CloseableIterator<FilteredColumnarBatch> files = scan.getScanFiles(engine)) {
             while (files.hasNext()) {
