@@ -106,6 +106,23 @@ class KeyProbeTest {
         return new Object[] {null, null, null, null, null, null, null, null, note, "i"};
     }
 
+    /**
+     * A STRING key's code is the hash of its UTF-8 bytes, computed from the String without encoding it, so that the
+     * direct read's raw bytes ({@link DirectKeyRead}) meet the batch's Strings: one, two, three and four bytes a
+     * character, and an unpaired surrogate (written as {@code '?'}).
+     */
+    @Test
+    void aStringsCodeIsTheHashOfItsUtf8Bytes() {
+        for (String s : List.of("", "abc", "é", "ÿ\u07ff", "日本語", "\uD83D\uDE00", "a\uD83D\uDE00b", "\uD800", "x\uDC00y", "\uDBFF\uDFFF",
+                "\uD83D", "k123456")) {
+            assertThat(KeyProbe.Code.hashUtf8(s)).as("code of %s", s)
+                    .isEqualTo(KeyProbe.Code.hash(s.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .isEqualTo(KeyProbe.Code.hash(java.nio.ByteBuffer.wrap(("--" + s).getBytes(java.nio.charset.StandardCharsets.UTF_8), 2,
+                            s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length)));
+        }
+        assertThat(KeyProbe.Code.hashUtf8("ab")).isNotEqualTo(KeyProbe.Code.hashUtf8("ba"));
+    }
+
     @Test
     void everyKeyKindTheLookupCoversGetsAProbeAndAStructKeyNone() {
         for (String keys : List.of("grp,id", "flag,name", "day", "at", "price", "amt", "name")) {
