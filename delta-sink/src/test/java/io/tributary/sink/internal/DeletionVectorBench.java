@@ -85,6 +85,7 @@ public final class DeletionVectorBench {
         System.out.printf("  %s: %,d rows loaded in %.1f s wall%n", side, rows, (System.nanoTime() - l0) / 1e9);
         double[] cpu = new double[batches];
         double[] wall = new double[batches];
+        double[] thread = new double[batches];
         for (int b = 1; b <= batches; b++) {
             List<Object[]> changes = batch(new Random(b), rows, changeCount, twoKeys);
             if (stringKey) {
@@ -101,6 +102,7 @@ public final class DeletionVectorBench {
             wall[b - 1] = (System.nanoTime() - t0) / 1e9;
             cpu[b - 1] = (cpuNanos() - c0) / 1e9;
             double main = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - m0) / 1e9;
+            thread[b - 1] = main;
             System.out.printf("  %s batch %d: %.2f s wall, %.2f s CPU (%.2f s of it the batch's own thread, the rest GC and JIT); %,d keys: rows updated %s, deleted %s, inserted %s, copied %s;"
                     + " files removed %s, added %s, deletion vectors %s/%s%n", side, b, wall[b - 1], cpu[b - 1], main, changes.size(),
                     r.metrics().get("numTargetRowsUpdated"), r.metrics().get("numTargetRowsDeleted"), r.metrics().get("numTargetRowsInserted"),
@@ -109,9 +111,10 @@ public final class DeletionVectorBench {
         }
         Arrays.sort(cpu);
         Arrays.sort(wall);
+        Arrays.sort(thread);
         int count = DeltaTables.readRows(table.toString()).size();
-        System.out.printf("RESULT %s: %,d changes a batch into %,d rows, median per batch %.2f s CPU, %.2f s wall; table %,d rows (%s)%n",
-                dv ? "deletion vectors" + side.substring(2) : "copy-on-write", changeCount, rows, cpu[batches / 2], wall[batches / 2], count,
+        System.out.printf("RESULT %s: %,d changes a batch into %,d rows, median per batch %.2f s CPU (%.2f s the batch's thread), %.2f s wall; table %,d rows (%s)%n",
+                dv ? "deletion vectors" + side.substring(2) : "copy-on-write", changeCount, rows, cpu[batches / 2], thread[batches / 2], wall[batches / 2], count,
                 count == keys.cardinality() ? "as expected" : "EXPECTED " + keys.cardinality());
     }
 
