@@ -17,6 +17,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.HadoopReadOptions;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
@@ -64,6 +66,7 @@ final class DirectKeyRead {
     };
 
     private final Configuration conf;
+    private final ParquetReadOptions options; // made once: a default ParquetReadOptions parses Hadoop's XML defaults anew
     private final DeletionVectorStore vectors;
     private final KeyProbe probe;
     private final Schema schema; // the columns read
@@ -73,6 +76,7 @@ final class DirectKeyRead {
     private DirectKeyRead(Configuration conf, DeletionVectorStore vectors, KeyProbe probe, Schema schema, StructField[] fields,
                           int[] keyAt) {
         this.conf = conf;
+        this.options = HadoopReadOptions.builder(conf).build();
         this.vectors = vectors;
         this.probe = probe;
         this.schema = schema;
@@ -118,7 +122,7 @@ final class DirectKeyRead {
     /** Reads the file of {@code scanFile}; null when its Parquet schema does not hold the columns as expected. */
     Result read(Row scanFile) throws IOException {
         org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(KernelInternals.scanFileStatus(scanFile).getPath());
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf))) {
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf), options)) {
             MessageType file = reader.getFooter().getFileMetaData().getSchema();
             Type[] columns = new Type[fields.length];
             List<Type> requested = new ArrayList<>();
