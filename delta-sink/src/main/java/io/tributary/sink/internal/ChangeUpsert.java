@@ -167,12 +167,15 @@ final class ChangeUpsert implements WriteMode {
         Predicate filter = null;
         if (snapshot.isPresent()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keys());
-            Set<String> columns = lookupColumns(replaced, feed);
+            Set<String> columns = lookupColumns(snapshot.get(), replaced);
+            MatchedRows whole = MatchedRows.of(writer.engine(), snapshot.get(), keys.keySchema(), columns);
             KeyProbe probe = replaced.rowIndexes() ? KeyProbe.of(keys, changes.keys()) : null;
-            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, file -> {
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, whole::wholeNext, file -> {
                 List<Object[]> rows = file.rows();
                 List<Object[]> survivors = new ArrayList<>(rows.size());
                 List<Integer> hits = new ArrayList<>();
+                List<String> types = new ArrayList<>();
+                List<Key> hitKeys = new ArrayList<>();
                 read.add(file.identity());
                 for (int i = 0; i < rows.size(); i++) {
                     Object[] row = rows.get(i);
@@ -188,11 +191,13 @@ final class ChangeUpsert implements WriteMode {
                         matched.add(key);
                         boolean delete = tombstone || deletes(change);
                         counts[delete ? 1 : 0]++;
-                        feed.add(delete ? ChangeFeed.DELETE : ChangeFeed.UPDATE_PREIMAGE, row, width);
+                        types.add(delete ? ChangeFeed.DELETE : ChangeFeed.UPDATE_PREIMAGE);
+                        hitKeys.add(key);
                     } else {
                         survivors.add(row);
                     }
                 }
+                whole.feed(feed, file, hits, types, hitKeys, width);
                 if (!hits.isEmpty()) {
                     removed.add(file.identity());
                     replaced.replace(file, survivors, hits);
@@ -240,17 +245,13 @@ final class ChangeUpsert implements WriteMode {
 
     /**
      * The columns the key lookup reads: the keys and the sequence alone when no row of the files is written again
-     * nor fed to the change feed; null: all.
+     * (the change feed's old values are then read by {@link MatchedRows}); null: all.
      */
-    private Set<String> lookupColumns(ReplacedRows replaced, ChangeFeed feed) {
-        if (!replaced.rowIndexes() || feed.on()) {
+    private Set<String> lookupColumns(Snapshot snapshot, ReplacedRows replaced) {
+        if (!replaced.rowIndexes()) {
             return null;
         }
-        Set<String> columns = new HashSet<>();
-        keys.keySchema().fields().forEach(f -> columns.add(f.name()));
-        if (sequence != null) {
-            columns.add(sequence.name());
-        }
-        return columns;
+        return sequence == null ? MatchedRows.lookupColumns(snapshot, keys.keySchema())
+                : MatchedRows.lookupColumns(snapshot, keys.keySchema(), sequence.name());
     }
 }

@@ -92,13 +92,16 @@ final class CopyOnWriteUpsert implements WriteMode {
         Predicate filter = null;
         if (snapshot.isPresent()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keys());
-            Set<String> columns = lookupColumns(replaced, feed);
+            Set<String> columns = lookupColumns(snapshot.get(), replaced);
+            MatchedRows whole = MatchedRows.of(writer.engine(), snapshot.get(), keys.keySchema(), columns);
             KeyProbe probe = replaced.rowIndexes() ? KeyProbe.of(keys, changes.keys()) : null;
-            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, file -> {
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, whole::wholeNext, file -> {
                 read.add(file.identity());
                 List<Object[]> rows = file.rows();
                 List<Object[]> survivors = new ArrayList<>(rows.size());
                 List<Integer> hits = new ArrayList<>();
+                List<String> types = new ArrayList<>();
+                List<Key> hitKeys = new ArrayList<>();
                 for (int i = 0; i < rows.size(); i++) {
                     Object[] row = rows.get(i);
                     Key key = keys.of(row);
@@ -113,8 +116,10 @@ final class CopyOnWriteUpsert implements WriteMode {
                         counts[3]++;
                     }
                     counts[delete ? 1 : 0]++;
-                    feed.add(delete ? ChangeFeed.DELETE : ChangeFeed.UPDATE_PREIMAGE, row, width);
+                    types.add(delete ? ChangeFeed.DELETE : ChangeFeed.UPDATE_PREIMAGE);
+                    hitKeys.add(key);
                 }
+                whole.feed(feed, file, hits, types, hitKeys, width);
                 if (!hits.isEmpty()) {
                     removed.add(file.identity());
                     replaced.replace(file, survivors, hits);
@@ -145,13 +150,11 @@ final class CopyOnWriteUpsert implements WriteMode {
                 commit.getValue() + readds);
     }
 
-    /** The columns the key lookup reads: the keys alone when no row of the files is written again nor fed to the change feed; null: all. */
-    private Set<String> lookupColumns(ReplacedRows replaced, ChangeFeed feed) {
-        if (!replaced.rowIndexes() || feed.on()) {
-            return null;
-        }
-        Set<String> columns = new HashSet<>();
-        keys.keySchema().fields().forEach(f -> columns.add(f.name()));
-        return columns;
+    /**
+     * The columns the key lookup reads: the keys alone when no row of the files is written again (the change feed's old
+     * values are then read by {@link MatchedRows}); null: all.
+     */
+    private Set<String> lookupColumns(Snapshot snapshot, ReplacedRows replaced) {
+        return replaced.rowIndexes() ? MatchedRows.lookupColumns(snapshot, keys.keySchema()) : null;
     }
 }

@@ -25,6 +25,7 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /** The files of a snapshot that a Kernel scan filter keeps (data skipping on their statistics), read one by one. */
 final class FileScan {
@@ -35,7 +36,8 @@ final class FileScan {
      * row with the {@code add}'s statistics. {@code liveRows}: how many rows the file holds (not marked deleted);
      * {@code rows.size()} unless a {@link KeyProbe} let only some through.
      */
-    record ScannedFile(String identity, List<Object[]> rows, Row removeAction, long[] rowIndexes, Row scanFile, long liveRows) {
+    record ScannedFile(String identity, List<Object[]> rows, Row removeAction, long[] rowIndexes, Row scanFile, long liveRows,
+                       boolean whole) {
     }
 
     /** Receives each kept file with its rows. */
@@ -74,60 +76,57 @@ final class FileScan {
      */
     static void read(Engine engine, Snapshot snapshot, Predicate filter, boolean rowIndexes, java.util.Set<String> columns,
                      KeyProbe probe, FileVisitor visitor) {
+        read(engine, snapshot, filter, rowIndexes, columns, probe, null, visitor);
+    }
+
+    /**
+     * As above; {@code wholeFile}, asked before each file when {@code columns} is not null, reads that file's every
+     * column instead when it says true ({@link ScannedFile#whole()}).
+     */
+    static void read(Engine engine, Snapshot snapshot, Predicate filter, boolean rowIndexes, java.util.Set<String> columns,
+                     KeyProbe probe, BooleanSupplier wholeFile, FileVisitor visitor) {
         Schema table = KernelSchemas.fromKernel(snapshot.getPath(), snapshot.getSchema());
         int width = table.size();
-        StructType kernelRead = snapshot.getSchema();
-        int[] positions = null; // the table position of each column read, when not all are
-        if (columns != null) {
-            List<StructField> kept = new ArrayList<>();
-            List<Integer> at = new ArrayList<>();
-            for (int i = 0; i < width; i++) {
-                if (columns.contains(table.field(i).name())) {
-                    kept.add(snapshot.getSchema().at(i));
-                    at.add(i);
-                }
-            }
-            kernelRead = new StructType(kept);
-            positions = at.stream().mapToInt(Integer::intValue).toArray();
-        }
-        List<Field> fields = new ArrayList<>(KernelSchemas.fromKernel(snapshot.getPath(), kernelRead).fields());
-        int read = fields.size();
-        if (rowIndexes) {
-            fields.add(new Field(StructField.DEFAULT_ROW_INDEX_COLUMN.getName(), DataType.LONG, false));
-            kernelRead = kernelRead.add(StructField.DEFAULT_ROW_INDEX_COLUMN);
-        }
-        Schema schema = new Schema(fields);
-        io.delta.kernel.ScanBuilder builder = snapshot.getScanBuilder().withFilter(filter);
-        if (rowIndexes || columns != null) {
-            builder = builder.withReadSchema(kernelRead);
-        }
-        int[] at = positions;
-        Scan scan = builder.build();
-        Row scanState = scan.getScanState(engine);
-        StructType physical = KernelInternals.physicalReadSchema(scanState);
-        try (CloseableIterator<FilteredColumnarBatch> files = scan.getScanFiles(engine, rowIndexes)) {
+        Reading narrow = Reading.of(engine, snapshot, table, filter, rowIndexes, columns, probe);
+        Reading whole = null;
+        try (CloseableIterator<FilteredColumnarBatch> files = narrow.scan.getScanFiles(engine, rowIndexes)) {
             while (files.hasNext()) {
                 try (CloseableIterator<Row> scanFiles = files.next().getRows()) {
                     while (scanFiles.hasNext()) {
                         Row scanFile = scanFiles.next();
+                        Reading r = narrow;
+                        if (narrow.at != null && wholeFile != null && wholeFile.getAsBoolean()) {
+                            whole = whole == null ? Reading.of(engine, snapshot, table, filter, rowIndexes, null, probe) : whole;
+                            r = whole;
+                        }
+                        DirectKeyRead.Result direct = r.direct == null ? null : r.direct.read(scanFile);
+                        if (direct != null) {
+                            List<Object[]> rows = new ArrayList<>(direct.rows().size());
+                            for (Object[] row : direct.rows()) {
+                                rows.add(widen(row, r.at, width));
+                            }
+                            visitor.visit(new ScannedFile(TableFile.identity(scanFile), rows, KernelInternals.removeAction(scanFile),
+                                    direct.positions(), scanFile, direct.liveRows(), r.at == null));
+                            continue;
+                        }
                         if (probe != null) {
-                            visitor.visit(probeFile(engine, scanState, scanFile, physical, schema, probe, at, width, rowIndexes));
+                            visitor.visit(probeFile(engine, scanFile, r, probe, width, rowIndexes));
                             continue;
                         }
                         List<Object[]> rows = new ArrayList<>();
-                        TableReader.readFile(engine, scanState, scanFile, physical, schema, rows);
+                        TableReader.readFile(engine, r.scanState, scanFile, r.physical, r.schema, rows);
                         long[] indexes = rowIndexes ? new long[rows.size()] : null;
-                        if (rowIndexes || at != null) {
+                        if (rowIndexes || r.at != null) {
                             for (int i = 0; i < rows.size(); i++) {
                                 Object[] row = rows.get(i);
                                 if (rowIndexes) {
-                                    indexes[i] = (Long) row[read];
+                                    indexes[i] = (Long) row[r.read];
                                 }
-                                rows.set(i, widen(row, at, width));
+                                rows.set(i, widen(row, r.at, width));
                             }
                         }
                         visitor.visit(new ScannedFile(TableFile.identity(scanFile), rows, KernelInternals.removeAction(scanFile), indexes,
-                                rowIndexes ? scanFile : null, rows.size()));
+                                rowIndexes ? scanFile : null, rows.size(), r.at == null));
                     }
                 }
             }
@@ -137,18 +136,60 @@ final class FileScan {
     }
 
     /**
+     * How files are read: {@code schema} the columns read (then, with row indexes, the row index; {@code read} of them
+     * are columns), at the table positions {@code at} (null: all), through {@code scan}'s state; with a probe and row
+     * indexes, {@code direct} reads the files it can straight from their Parquet columns (null: Kernel reads them all).
+     */
+    private record Reading(Scan scan, Row scanState, StructType physical, Schema schema, int[] at, int read, DirectKeyRead direct) {
+        static Reading of(Engine engine, Snapshot snapshot, Schema table, Predicate filter, boolean rowIndexes, Set<String> columns,
+                          KeyProbe probe) {
+            StructType kernelRead = snapshot.getSchema();
+            int[] positions = null; // the table position of each column read, when not all are
+            if (columns != null) {
+                List<StructField> kept = new ArrayList<>();
+                List<Integer> at = new ArrayList<>();
+                for (int i = 0; i < table.size(); i++) {
+                    if (columns.contains(table.field(i).name())) {
+                        kept.add(snapshot.getSchema().at(i));
+                        at.add(i);
+                    }
+                }
+                kernelRead = new StructType(kept);
+                positions = at.stream().mapToInt(Integer::intValue).toArray();
+            }
+            List<Field> fields = new ArrayList<>(KernelSchemas.fromKernel(snapshot.getPath(), kernelRead).fields());
+            int read = fields.size();
+            DirectKeyRead direct = probe == null || !rowIndexes ? null
+                    : DirectKeyRead.of(engine, snapshot, new Schema(List.copyOf(fields)), kernelRead, probe);
+            if (rowIndexes) {
+                fields.add(new Field(StructField.DEFAULT_ROW_INDEX_COLUMN.getName(), DataType.LONG, false));
+                kernelRead = kernelRead.add(StructField.DEFAULT_ROW_INDEX_COLUMN);
+            }
+            io.delta.kernel.ScanBuilder builder = snapshot.getScanBuilder().withFilter(filter);
+            if (rowIndexes || columns != null) {
+                builder = builder.withReadSchema(kernelRead);
+            }
+            Scan scan = builder.build();
+            Row scanState = scan.getScanState(engine);
+            return new Reading(scan, scanState, KernelInternals.physicalReadSchema(scanState), new Schema(fields), positions, read, direct);
+        }
+    }
+
+    /**
      * The rows of one file whose key {@code probe} lets through, widened to the table's {@code width}; the probe
      * tests the columns of {@code schema} (the columns read, then, with {@code rowIndexes}, the row index) named by the key.
      */
-    private static ScannedFile probeFile(Engine engine, Row scanState, Row scanFile, StructType physical, Schema schema,
-                                         KeyProbe probe, int[] at, int width, boolean rowIndexes) throws IOException {
-        int read = rowIndexes ? schema.size() - 1 : schema.size();
+    private static ScannedFile probeFile(Engine engine, Row scanFile, Reading r, KeyProbe probe, int width, boolean rowIndexes)
+            throws IOException {
+        Schema schema = r.schema;
+        int[] at = r.at;
+        int read = r.read;
         int[] keyColumns = probe.columns().stream().mapToInt(schema::indexOf).toArray();
         ColumnVector[] key = new ColumnVector[keyColumns.length];
         List<Object[]> rows = new ArrayList<>();
         long[] indexes = new long[16];
         long live = 0;
-        try (CloseableIterator<FilteredColumnarBatch> batches = TableReader.batches(engine, scanState, scanFile, physical)) {
+        try (CloseableIterator<FilteredColumnarBatch> batches = TableReader.batches(engine, r.scanState, scanFile, r.physical)) {
             while (batches.hasNext()) {
                 FilteredColumnarBatch filtered = batches.next();
                 ColumnarBatch batch = filtered.getData();
@@ -180,7 +221,7 @@ final class FileScan {
             }
         }
         return new ScannedFile(TableFile.identity(scanFile), rows, KernelInternals.removeAction(scanFile),
-                rowIndexes ? Arrays.copyOf(indexes, rows.size()) : null, rowIndexes ? scanFile : null, live);
+                rowIndexes ? Arrays.copyOf(indexes, rows.size()) : null, rowIndexes ? scanFile : null, live, at == null);
     }
 
     /** A row read with the columns at table positions {@code at} (null: all) as a row of the table's {@code width}. */
@@ -211,7 +252,8 @@ final class FileScan {
                 scanFile -> visitor.visit(TableFile.identity(scanFile), KernelInternals.removeAction(scanFile)));
     }
 
-    private static void list(Engine engine, Snapshot snapshot, Predicate filter, java.util.function.Consumer<Row> each) {
+    /** Hands each scan file (with its statistics) the filter keeps to {@code each}, without reading it. */
+    static void list(Engine engine, Snapshot snapshot, Predicate filter, java.util.function.Consumer<Row> each) {
         Scan scan = snapshot.getScanBuilder().withFilter(filter).build();
         try (CloseableIterator<FilteredColumnarBatch> files = scan.getScanFiles(engine)) {
             while (files.hasNext()) {

@@ -12,6 +12,7 @@ import io.tributary.sink.SinkOffsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -116,14 +117,21 @@ final class HistoryUpsert implements WriteMode {
         if (snapshot.isPresent() && !changes.isEmpty()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keySet());
             KeyProbe probe = replaced.rowIndexes() ? KeyProbe.of(keys, changes.keySet()) : null;
-            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), null, probe, file -> {
+            Set<String> columns = replaced.rowIndexes() ? MatchedRows.lookupColumns(snapshot.get(), keys.keySchema()) : null;
+            MatchedRows whole = MatchedRows.of(writer.engine(), snapshot.get(), keys.keySchema(), columns);
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, whole::wholeNext, file -> {
                 files.add(file);
-                for (Object[] row : file.rows()) {
-                    Key key = keys.of(row);
+                List<Integer> hits = new ArrayList<>();
+                Set<Key> hitKeys = new HashSet<>();
+                for (int i = 0; i < file.rows().size(); i++) {
+                    Key key = keys.of(file.rows().get(i));
                     if (changes.containsKey(key)) {
-                        versions.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
+                        hits.add(i);
+                        hitKeys.add(key);
+                        versions.computeIfAbsent(key, k -> new ArrayList<>()).add(file.rows().get(i));
                     }
                 }
+                whole.fill(file, hits, hitKeys);
             });
         }
         Set<Object[]> ended = Collections.newSetFromMap(new IdentityHashMap<>());

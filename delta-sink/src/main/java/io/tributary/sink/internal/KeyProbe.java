@@ -20,7 +20,9 @@ import java.util.List;
  * through are matched by {@link Key} as before. Keys with a STRUCT, ARRAY or MAP column get no probe.
  */
 final class KeyProbe {
-    private static final long NULL_CODE = 0x6a09e667f3bcc909L;
+    /** The code of a null value, in any column. */
+    static final long NULL_CODE = 0x6a09e667f3bcc909L;
+    private static final long PRIME = 0x100000001b3L;
     private final List<String> columns;
     private final Code[] codes;
     private final LongSet set;
@@ -68,6 +70,11 @@ final class KeyProbe {
         return columns;
     }
 
+    /** How key column {@code c} (in key order) becomes a code. */
+    Code code(int c) {
+        return codes[c];
+    }
+
     /** True when row {@code row} of the key columns' vectors {@code key} (in key order) may hold one of the batch's keys. */
     boolean mayHold(ColumnVector[] key, int row) {
         if (codes.length == 1) {
@@ -78,6 +85,14 @@ final class KeyProbe {
             h = h * 0x9e3779b97f4a7c15L + code(codes[c], key[c], row);
         }
         return set.contains(mix(h));
+    }
+
+    /**
+     * True when a row whose key columns have the codes {@code keyCodes} (in key order; {@link #NULL_CODE} for a null)
+     * may hold one of the batch's keys: for codes read straight from a Parquet file ({@link DirectKeyRead}).
+     */
+    boolean mayHold(long[] keyCodes) {
+        return set.contains(combine(keyCodes));
     }
 
     private static long code(Code code, ColumnVector column, int row) {
@@ -156,7 +171,7 @@ final class KeyProbe {
                 case FLOAT -> mix(Float.floatToIntBits((Float) value));
                 case DOUBLE -> mix(Double.doubleToLongBits((Double) value));
                 case DECIMAL -> mix(value.hashCode());
-                case STRING -> hash((String) value);
+                case STRING -> hashUtf8((String) value);
                 case BINARY -> hash((byte[]) value);
             };
         }
@@ -172,25 +187,59 @@ final class KeyProbe {
                 case FLOAT -> mix(Float.floatToIntBits(column.getFloat(row)));
                 case DOUBLE -> mix(Double.doubleToLongBits(column.getDouble(row)));
                 case DECIMAL -> mix(column.getDecimal(row).hashCode());
-                case STRING -> hash(column.getString(row));
+                case STRING -> hashUtf8(column.getString(row));
                 case BINARY -> hash(column.getBinary(row));
             };
         }
 
-        private static long hash(String s) {
+        /**
+         * The hash of {@code s}'s UTF-8 bytes, encoded on the way (an unpaired surrogate as {@code '?'}, as Java's
+         * encoder and so the Parquet writer do): equal to {@link #hash(byte[])} of {@code s.getBytes(UTF_8)}, so a
+         * STRING key read as raw bytes from a file has the code of the batch's String.
+         */
+        static long hashUtf8(String s) {
             long h = 0;
+            long length = 0;
             for (int i = 0; i < s.length(); i++) {
-                h = h * 0x100000001b3L + s.charAt(i);
+                char c = s.charAt(i);
+                if (c < 0x80) {
+                    h = h * PRIME + (byte) c;
+                    length++;
+                } else if (c < 0x800) {
+                    h = (h * PRIME + (byte) (0xc0 | c >> 6)) * PRIME + (byte) (0x80 | c & 0x3f);
+                    length += 2;
+                } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    int p = Character.toCodePoint(c, s.charAt(++i));
+                    h = (((h * PRIME + (byte) (0xf0 | p >> 18)) * PRIME + (byte) (0x80 | p >> 12 & 0x3f)) * PRIME
+                            + (byte) (0x80 | p >> 6 & 0x3f)) * PRIME + (byte) (0x80 | p & 0x3f);
+                    length += 4;
+                } else if (Character.isSurrogate(c)) {
+                    h = h * PRIME + '?';
+                    length++;
+                } else {
+                    h = ((h * PRIME + (byte) (0xe0 | c >> 12)) * PRIME + (byte) (0x80 | c >> 6 & 0x3f)) * PRIME + (byte) (0x80 | c & 0x3f);
+                    length += 3;
+                }
             }
-            return mix(h ^ s.length());
+            return mix(h ^ length);
         }
 
-        private static long hash(byte[] b) {
+        static long hash(byte[] b) {
             long h = 0;
             for (byte x : b) {
-                h = h * 0x100000001b3L + x;
+                h = h * PRIME + x;
             }
             return mix(h ^ b.length);
+        }
+
+        /** {@link #hash(byte[])} of the bytes from {@code buffer}'s position to its limit, read in place. */
+        static long hash(java.nio.ByteBuffer buffer) {
+            long h = 0;
+            int end = buffer.limit();
+            for (int i = buffer.position(); i < end; i++) {
+                h = h * PRIME + buffer.get(i);
+            }
+            return mix(h ^ (end - buffer.position()));
         }
     }
 

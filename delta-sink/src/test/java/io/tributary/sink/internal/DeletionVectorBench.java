@@ -9,6 +9,7 @@ import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkMode;
 import io.tributary.sink.SinkOffsets;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
 
 /**
  * Deletion vectors against copy-on-write (a main, not a test): a table of ROWS rows (files of 100,000 rows, as the
@@ -28,13 +30,21 @@ import java.util.Random;
  * Usage: {@code DeletionVectorBench [dir] [batches] [rows] [rounds] [sides]} (defaults {@code target/dv-bench 3 1000000 2
  * dv,cow}: the first round warms the JVM; {@code sides}, run in the order given each round: {@code dv}, {@code cow}, and
  * variants of {@code dv}: {@code dv-2keys} keyed by {@code id} and {@code ts} (an INT and a TIMESTAMP; a change's
- * {@code ts} is then its row's), {@code dv-skey} keyed by the STRING {@code user} ({@code "k"} and the id), {@code dv-cdf}
- * with {@code delta.enableChangeDataFeed} on, {@code dv-2keys-cdf} and {@code dv-skey-cdf} both).
+ * {@code ts} is then its row's), {@code dv-skey} keyed by the STRING {@code user} ({@code "k"} and the id), {@code dv-ukey}
+ * keyed by {@code user} holding a random-looking UUID of the id, loaded a file at a time so that every file's key
+ * statistics span all keys, {@code dv-cdf} with {@code delta.enableChangeDataFeed} on, {@code dv-2keys-cdf},
+ * {@code dv-skey-cdf} and {@code dv-ukey-cdf} both; {@code wide} adds twelve STRING columns). An optional sixth argument {@code changes} sets the changes a batch
+ * makes (default rows / 100): {@code dv-ukey-cdf} or {@code dv-ukey-wide-cdf} with 10 changes into 1M rows is the
+ * sparse case, where the key statistics keep every file and only some of them hold a changed key.
  */
 public final class DeletionVectorBench {
     private static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, op STRING");
+    private static final int WIDE = 12; // the extra STRING columns of a "wide" side
+    private static final Schema WIDE_SCHEMA = Schema.parse(SCHEMA.toDdl() + java.util.stream.IntStream.range(0, WIDE)
+            .mapToObj(i -> ", c" + i + " STRING").collect(java.util.stream.Collectors.joining()));
     private static final String APP = "bench";
     private static final int LOAD_CHUNK = 1_000_000;
+    private static final int FILE_ROWS = 100_000; // the upsert's rowsPerFile
     private static final long TS = 1_700_000_000_000_000L;
 
     public static void main(String[] args) throws Exception {
@@ -43,38 +53,43 @@ public final class DeletionVectorBench {
         int rows = args.length > 2 ? Integer.parseInt(args[2]) : 1_000_000;
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 2;
         List<String> sides = List.of((args.length > 4 ? args[4] : "dv,cow").split(","));
+        int changes = args.length > 5 ? Integer.parseInt(args[5]) : rows / 100;
         UpsertBench.delete(dir);
         for (int round = 0; round < rounds; round++) {
             for (String side : sides) {
-                run(dir, side, rows, batches);
+                run(dir, side, rows, batches, changes);
             }
         }
     }
 
-    private static void run(Path dir, String side, int rows, int batches) {
+    private static void run(Path dir, String side, int rows, int batches, int changeCount) {
         boolean dv = side.startsWith("dv");
         boolean twoKeys = side.contains("2keys");
-        boolean stringKey = side.contains("skey");
+        boolean uuidKey = side.contains("ukey");
+        boolean stringKey = side.contains("skey") || uuidKey;
+        boolean wide = side.contains("wide");
         Path table = dir.resolve(side + "-" + System.nanoTime());
-        WriteMode mode = mode(table, dv, twoKeys ? List.of("id", "ts") : stringKey ? List.of("user") : List.of("id"), side.contains("cdf"));
+        WriteMode mode = mode(table, dv, twoKeys ? List.of("id", "ts") : stringKey ? List.of("user") : List.of("id"), side.contains("cdf"), wide);
         BitSet keys = new BitSet();
         long batchId = 0;
         long l0 = System.nanoTime();
-        for (int from = 0; from < rows; from += LOAD_CHUNK) { // ascending key ranges: each chunk only inserts
+        int load = uuidKey ? FILE_ROWS : LOAD_CHUNK;
+        for (int from = 0; from < rows; from += load) { // ascending key ranges: each chunk only inserts
             List<Object[]> chunk = new ArrayList<>();
-            for (int id = from; id < Math.min(rows, from + LOAD_CHUNK); id++) {
-                chunk.add(new Object[] {id * 2, stringKey ? "k" + id * 2 : "u" + (id % 1000), id * 0.5, TS + id, "i"});
+            for (int id = from; id < Math.min(rows, from + load); id++) {
+                chunk.add(new Object[] {id * 2, uuidKey ? uuid(id * 2) : stringKey ? "k" + id * 2 : "u" + (id % 1000), id * 0.5, TS + id, "i"});
                 keys.set(id * 2);
             }
-            write(mode, batchId++, chunk);
+            write(mode, batchId++, wide ? widen(chunk) : chunk);
         }
         System.out.printf("  %s: %,d rows loaded in %.1f s wall%n", side, rows, (System.nanoTime() - l0) / 1e9);
         double[] cpu = new double[batches];
         double[] wall = new double[batches];
+        double[] thread = new double[batches];
         for (int b = 1; b <= batches; b++) {
-            List<Object[]> changes = batch(new Random(b), rows, twoKeys);
+            List<Object[]> changes = batch(new Random(b), rows, changeCount, twoKeys);
             if (stringKey) {
-                changes.forEach(c -> c[1] = "k" + c[0]);
+                changes.forEach(c -> c[1] = uuidKey ? uuid((Integer) c[0]) : "k" + c[0]);
             }
             for (Object[] c : changes) {
                 keys.set((Integer) c[0], !"d".equals(c[4]));
@@ -83,10 +98,11 @@ public final class DeletionVectorBench {
             long c0 = cpuNanos();
             long m0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
-            CommitResult r = write(mode, batchId++, changes);
+            CommitResult r = write(mode, batchId++, wide ? widen(changes) : changes);
             wall[b - 1] = (System.nanoTime() - t0) / 1e9;
             cpu[b - 1] = (cpuNanos() - c0) / 1e9;
             double main = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - m0) / 1e9;
+            thread[b - 1] = main;
             System.out.printf("  %s batch %d: %.2f s wall, %.2f s CPU (%.2f s of it the batch's own thread, the rest GC and JIT); %,d keys: rows updated %s, deleted %s, inserted %s, copied %s;"
                     + " files removed %s, added %s, deletion vectors %s/%s%n", side, b, wall[b - 1], cpu[b - 1], main, changes.size(),
                     r.metrics().get("numTargetRowsUpdated"), r.metrics().get("numTargetRowsDeleted"), r.metrics().get("numTargetRowsInserted"),
@@ -95,9 +111,10 @@ public final class DeletionVectorBench {
         }
         Arrays.sort(cpu);
         Arrays.sort(wall);
+        Arrays.sort(thread);
         int count = DeltaTables.readRows(table.toString()).size();
-        System.out.printf("RESULT %s: 1%% of keys into %,d rows, median per batch %.2f s CPU, %.2f s wall; table %,d rows (%s)%n",
-                dv ? "deletion vectors" + side.substring(2) : "copy-on-write", rows, cpu[batches / 2], wall[batches / 2], count,
+        System.out.printf("RESULT %s: %,d changes a batch into %,d rows, median per batch %.2f s CPU (%.2f s the batch's thread), %.2f s wall; table %,d rows (%s)%n",
+                dv ? "deletion vectors" + side.substring(2) : "copy-on-write", changeCount, rows, cpu[batches / 2], thread[batches / 2], wall[batches / 2], count,
                 count == keys.cardinality() ? "as expected" : "EXPECTED " + keys.cardinality());
     }
 
@@ -106,13 +123,16 @@ public final class DeletionVectorBench {
      * keys, the rest new keys (odd ids), spread over the whole key range. {@code SparkDvBench} makes the same.
      */
     static List<Object[]> batch(Random rnd, int rows) {
-        return batch(rnd, rows, false);
+        return batch(rnd, rows, rows / 100, false);
     }
 
-    /** As above; with {@code twoKeys} each change's {@code ts} is the one its key's row was loaded with (new keys: their own). */
-    static List<Object[]> batch(Random rnd, int rows, boolean twoKeys) {
+    /**
+     * As above, {@code count} changes; with {@code twoKeys} each change's {@code ts} is the one its key's row was loaded
+     * with (new keys: their own).
+     */
+    static List<Object[]> batch(Random rnd, int rows, int count, boolean twoKeys) {
         Map<Integer, Object[]> changes = new LinkedHashMap<>();
-        for (int k = 0; k < rows / 100; k++) {
+        for (int k = 0; k < count; k++) {
             int kind = k % 10;
             int id = rnd.nextInt(rows) * 2 + (kind >= 6 ? 1 : 0);
             changes.remove(id);
@@ -121,9 +141,27 @@ public final class DeletionVectorBench {
         return new ArrayList<>(changes.values());
     }
 
-    private static WriteMode mode(Path table, boolean dv, List<String> keys, boolean cdf) {
+    /** The {@code user} of id {@code id} in a {@code ukey} table: a UUID made of the id, random-looking, so keys sort apart from ids. */
+    private static String uuid(int id) {
+        return UUID.nameUUIDFromBytes(Integer.toString(id).getBytes(StandardCharsets.UTF_8)).toString();
+    }
+
+    /** Rows with {@value #WIDE} more STRING columns of two dozen characters each, made of the id. */
+    private static List<Object[]> widen(List<Object[]> rows) {
+        List<Object[]> out = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            Object[] w = Arrays.copyOf(row, row.length + WIDE);
+            for (int i = 0; i < WIDE; i++) {
+                w[row.length + i] = String.format("c%d-%020d", i, ((Integer) row[0]).longValue() * 7919 + i);
+            }
+            out.add(w);
+        }
+        return out;
+    }
+
+    private static WriteMode mode(Path table, boolean dv, List<String> keys, boolean cdf, boolean wide) {
         Engine engine = KernelEngines.create();
-        SinkConfig c = SinkConfig.builder(table.toString(), SCHEMA, "events", APP, "bench")
+        SinkConfig c = SinkConfig.builder(table.toString(), wide ? WIDE_SCHEMA : SCHEMA, "events", APP, "bench")
                 .mode(SinkMode.UPSERT, keys, null)
                 .changes(new SinkChanges(null, "op = 'd'", List.of("op"), SinkChanges.DEFAULT_DELETE_RETENTION)).build();
         Map<String, String> properties = new java.util.HashMap<>();

@@ -106,6 +106,23 @@ class KeyProbeTest {
         return new Object[] {null, null, null, null, null, null, null, null, note, "i"};
     }
 
+    /**
+     * A STRING key's code is the hash of its UTF-8 bytes, computed from the String without encoding it, so that the
+     * direct read's raw bytes ({@link DirectKeyRead}) meet the batch's Strings: one, two, three and four bytes a
+     * character, and an unpaired surrogate (written as {@code '?'}).
+     */
+    @Test
+    void aStringsCodeIsTheHashOfItsUtf8Bytes() {
+        for (String s : List.of("", "abc", "é", "ÿ\u07ff", "日本語", "\uD83D\uDE00", "a\uD83D\uDE00b", "\uD800", "x\uDC00y", "\uDBFF\uDFFF",
+                "\uD83D", "k123456")) {
+            assertThat(KeyProbe.Code.hashUtf8(s)).as("code of %s", s)
+                    .isEqualTo(KeyProbe.Code.hash(s.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .isEqualTo(KeyProbe.Code.hash(java.nio.ByteBuffer.wrap(("--" + s).getBytes(java.nio.charset.StandardCharsets.UTF_8), 2,
+                            s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length)));
+        }
+        assertThat(KeyProbe.Code.hashUtf8("ab")).isNotEqualTo(KeyProbe.Code.hashUtf8("ba"));
+    }
+
     @Test
     void everyKeyKindTheLookupCoversGetsAProbeAndAStructKeyNone() {
         for (String keys : List.of("grp,id", "flag,name", "day", "at", "price", "amt", "name")) {
@@ -277,8 +294,12 @@ class KeyProbeTest {
         return DeltaTables.readRows(table.toString()).stream().map(Arrays::toString).toList();
     }
 
-    /** The rows of a version's change data files, each as its table columns' text and its change type. */
     private List<String> changes(Path table, Schema tableSchema, long version) throws IOException {
+        return changes(engine, table, tableSchema, version);
+    }
+
+    /** The rows of a version's change data files, each as its table columns' text and its change type. */
+    static List<String> changes(Engine engine, Path table, Schema tableSchema, long version) throws IOException {
         String log = Files.readString(table.resolve(String.format("_delta_log/%020d.json", version)));
         List<Field> fields = new ArrayList<>(tableSchema.fields());
         fields.add(new Field("_change_type", DataType.STRING, true));
