@@ -20,10 +20,10 @@ public final class HavingRewrite {
     public static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last", "any_value",
             "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "bool_and", "every", "bool_or", "some", "any",
             "collect_list", "collect_set", "mean", "std", "first_value", "last_value", "array_agg", "try_sum", "try_avg", "bit_and", "bit_or",
-            "bit_xor", "skewness", "kurtosis", "max_by", "min_by");
+            "bit_xor", "skewness", "kurtosis", "max_by", "min_by", "corr", "covar_pop", "covar_samp");
 
-    /** The aggregate functions of two arguments ({@code max_by(x, ord)}); the others take one. */
-    static final Set<String> TWO_ARGUMENTS = Set.of("max_by", "min_by");
+    /** The aggregate functions of two arguments ({@code max_by(x, ord)}, {@code corr(x, y)}); the others take one. */
+    static final Set<String> TWO_ARGUMENTS = Set.of("max_by", "min_by", "corr", "covar_pop", "covar_samp");
 
     private final String text;
     private final Map<String, String> selected = new HashMap<>(); // an aggregate call's shape -> its output name

@@ -50,8 +50,10 @@ public final class AggregateParser {
         }
         Aggregate.Argument x = argument(key, arg, expression, input);
         Aggregate.Argument ord = m.group(3) == null ? null : argument(key, m.group(3), expression, input);
-        if (ord != null) {
+        if (ord != null && (function == AggregateFunction.MAX_BY || function == AggregateFunction.MIN_BY)) {
             primitive(key, ord.type(), expression.strip()); // ordered by Spark's ordering of a primitive type
+        } else if (ord != null) {
+            resultType(key, function, ord.type(), expression.strip()); // corr and the covariances: both numbers
         }
         return new Aggregate(name, function, x.column(), x.index(), x.type(), resultType(key, function, x.type(), expression.strip()),
                 expression.strip(), ord);
@@ -95,7 +97,7 @@ public final class AggregateParser {
                 case BYTE, SHORT, INT, LONG -> in;
                 default -> throw TopologyErrors.notIntegral(key, expression, in.ddl(), function.sqlName());
             };
-            case STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP, STD, SKEWNESS, KURTOSIS -> switch (in.kind()) {
+            case STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP, STD, SKEWNESS, KURTOSIS, CORR, COVAR_POP, COVAR_SAMP -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL -> DataType.DOUBLE;
                 default -> throw notNumeric(key, function, in, expression);
             };
