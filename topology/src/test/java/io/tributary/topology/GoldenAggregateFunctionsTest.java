@@ -27,9 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Spark 4.2's values of the aggregate functions beyond sum and count (the repository's golden/aggregate-functions): stddev and
  * variance in their forms, collect_list, collect_set and any_value, over two runs in append mode (closed windows) and in update
  * mode (a window's state kept between runs and updated), max_by and min_by (ties across batches, HAVING), corr and the
- * covariances (merged across batches), give each batch's
- * rows and the table Spark gives, to the bit. A
- * collect_set's elements are compared in Spark's order sorted, as Spark gives no order.
+ * covariances (merged across batches), give each batch's rows and the table Spark gives, to the bit. A collect_set's elements
+ * are compared in Spark's order sorted, as Spark gives no order.
  */
 class GoldenAggregateFunctionsTest {
     private static final Duration DELAY = Duration.ofMinutes(5);
