@@ -251,7 +251,7 @@ public final class Transform {
 
     /**
      * An aggregate written as Spark writes it, {@code sum(amt * qty)}: its function's name (as written) and its
-     * argument's text ({@code *} for {@code count(*)}); a text that is no such call is refused.
+     * arguments' texts ({@code *} for {@code count(*)}, two for {@code max_by(user, amt)}); a text that is no such call is refused.
      */
     public static List<String> aggregateCall(String text) {
         return List.of(Parsing.aggregateCall(text));

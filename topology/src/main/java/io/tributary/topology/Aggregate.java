@@ -14,9 +14,20 @@ import io.tributary.schema.DataType;
  *     DOUBLE, of DECIMAL(p,s) is DECIMAL(min(38,p+10),s); count is BIGINT; avg is DOUBLE
  *     (DECIMAL(min(38,p+4),min(38,s+4)) for a decimal input); min, max, first, last keep the input type
  * @param expression the text as written, e.g. {@code sum(amt)}
+ * @param second the second argument of a function of two ({@code amt} of {@code max_by(user, amt)}), else null
  */
 public record Aggregate(String name, AggregateFunction function, String column, int columnIndex,
-                        DataType inputType, DataType resultType, String expression) {
+                        DataType inputType, DataType resultType, String expression, Argument second) {
+
+    /** A column an aggregate reads: its name, its position in the input schema and its type. */
+    public record Argument(String column, int index, DataType type) {
+    }
+
+    /** An aggregate of one argument (or of none, {@code count(*)}). */
+    public Aggregate(String name, AggregateFunction function, String column, int columnIndex, DataType inputType, DataType resultType,
+                     String expression) {
+        this(name, function, column, columnIndex, inputType, resultType, expression, null);
+    }
 
     /** True for {@code count(*)}, which counts rows rather than non-null values. */
     public boolean countsRows() {

@@ -44,6 +44,28 @@ class AggregateFunctionsTest {
         }
     }
 
+    /** In complete mode each batch writes every group: max_by and min_by's later row wins a tie across batches too. */
+    @Test
+    void maxByAndMinByInCompleteModeAcrossBatches() {
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(Duration.ofMinutes(5)).window(Duration.ofMinutes(10))
+                .groupBy("user").select("hi", "max_by(id, amt)").select("lo", "min_by(id, amt)").select("last", "max_by(amt, id)")
+                .outputMode(OutputMode.COMPLETE).build(INPUT);
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, hi INT, lo INT,"
+                + " last DOUBLE");
+        try (AggregationDriver d = AggregationDriver.of(spec, stateDir)) {
+            d.row("{\"id\":1,\"user\":\"a\",\"amt\":5.0,\"ts\":\"2026-01-01T10:03:00Z\"}");
+            d.row("{\"id\":2,\"user\":\"a\",\"amt\":5.0,\"ts\":\"2026-01-01T10:01:00Z\"}");
+            d.row("{\"id\":3,\"user\":\"a\",\"amt\":null,\"ts\":\"2026-01-01T10:02:00Z\"}");
+            d.marker(0, null);
+            assertThat(d.rows()).as("the later of equal amt; amt NULL at the greatest id").containsExactly(
+                    "{2026-01-01 10:00:00, 2026-01-01 10:10:00}|a|2|2|null");
+            d.row("{\"id\":4,\"user\":\"a\",\"amt\":5.0,\"ts\":\"2026-01-01T10:04:00Z\"}");
+            d.marker(1, null);
+            assertThat(d.rows()).as("a tie with the earlier batch's state: the new row").containsExactly(
+                    "{2026-01-01 10:00:00, 2026-01-01 10:10:00}|a|4|4|5.0");
+        }
+    }
+
     @Test
     void aggregatesOfOnlyNullsAreNullButCountsAreZero() {
         AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(Duration.ZERO).window(Duration.ofMinutes(10))

@@ -26,8 +26,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Spark 4.2's values of the aggregate functions beyond sum and count (the repository's golden/aggregate-functions): stddev and
  * variance in their forms, collect_list, collect_set and any_value, over two runs in append mode (closed windows) and in update
- * mode (a window's state kept between runs and updated), give each batch's rows and the table Spark gives, to the bit. A
- * collect_set's elements are compared in Spark's order sorted, as Spark gives no order.
+ * mode (a window's state kept between runs and updated), max_by and min_by (ties across batches, HAVING), corr and the
+ * covariances (merged across batches), give each batch's rows and the table Spark gives, to the bit. A collect_set's elements
+ * are compared in Spark's order sorted, as Spark gives no order.
  */
 class GoldenAggregateFunctionsTest {
     private static final Duration DELAY = Duration.ofMinutes(5);
@@ -37,13 +38,14 @@ class GoldenAggregateFunctionsTest {
     Path stateDir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"append-stats", "update-collect", "append-moments", "update-moments"})
+    @ValueSource(strings = {"append-stats", "update-collect", "append-moments", "update-moments", "append-by", "update-by", "update-corr"})
     void theFunctionsGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
         SqlQuery.Aggregation query = SqlQuery.parse(c.get("query").asText()).aggregation();
         AggregateSpec spec = AggregateSpec.builder().eventTime(query.eventTime()).watermark(DELAY).window(Duration.ofMinutes(10))
                 .windowColumn(query.windowColumn()).groupBy(query.groupBy().stream().map(Transform::itemName).toList())
-                .select(query.select()).columns(query.columns()).outputMode(OutputMode.parse(c.get("outputMode").asText()))
+                .select(query.select()).columns(query.columns()).having(query.having() == null ? null : query.having().text())
+                .outputMode(OutputMode.parse(c.get("outputMode").asText()))
                 .build(AggregationDriver.seedSchema());
         assertThat(spec.outputSchema().toDdl()).as("Spark's columns").isEqualTo(c.get("schema").asText());
         List<Integer> sets = new ArrayList<>();

@@ -19,7 +19,7 @@ selectItem : namedItem EOF ;
 
 selectList : namedItem (COMMA namedItem)* EOF ;
 
-aggregateCall : functionName LPAREN (ASTERISK | expression) RPAREN EOF ;
+aggregateCall : functionName LPAREN (ASTERISK | expression (COMMA expression)?) RPAREN EOF ;
 
 sqlStatement : query EOF ;
 

@@ -20,7 +20,10 @@ public final class HavingRewrite {
     public static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last", "any_value",
             "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "bool_and", "every", "bool_or", "some", "any",
             "collect_list", "collect_set", "mean", "std", "first_value", "last_value", "array_agg", "try_sum", "try_avg", "bit_and", "bit_or",
-            "bit_xor", "skewness", "kurtosis");
+            "bit_xor", "skewness", "kurtosis", "max_by", "min_by", "corr", "covar_pop", "covar_samp");
+
+    /** The aggregate functions of two arguments ({@code max_by(x, ord)}, {@code corr(x, y)}); the others take one. */
+    static final Set<String> TWO_ARGUMENTS = Set.of("max_by", "min_by", "corr", "covar_pop", "covar_samp");
 
     private final String text;
     private final Map<String, String> selected = new HashMap<>(); // an aggregate call's shape -> its output name
@@ -165,23 +168,27 @@ public final class HavingRewrite {
 
     private void aggregate(Node.Call c) {
         if (argumentColumns != null) {
-            Node arg = c.args().get(0);
-            if (!(arg instanceof Node.Column)) { // a column or * is read as it is
-                String column = argumentColumns.computeIfAbsent(SqlAggregation.shape(arg), s -> newArgument.apply(arg.text()));
-                replace(arg, quoted(column));
+            for (Node arg : c.args()) {
+                if (!(arg instanceof Node.Column)) { // a column or * is read as it is
+                    String column = argumentColumns.computeIfAbsent(SqlAggregation.shape(arg), s -> newArgument.apply(arg.text()));
+                    replace(arg, quoted(column));
+                }
             }
             return;
         }
         String shape = shape(c);
         String name = selected.get(shape);
         if (name == null && hiddenPrefix != null) {
-            Node arg = c.args().get(0);
-            if (!(arg instanceof Node.Column column)) {
-                throw ExpressionErrors.havingAggregateOfExpression(text, c.position(), c.text());
+            List<String> args = new ArrayList<>();
+            for (Node arg : c.args()) {
+                if (!(arg instanceof Node.Column column)) {
+                    throw ExpressionErrors.havingAggregateOfExpression(text, c.position(), c.text());
+                }
+                args.add(isStar(column) ? "*" : path(column));
             }
             name = hiddenByShape.computeIfAbsent(shape, s -> {
                 String hiddenName = hiddenPrefix + hidden.size();
-                hidden.put(hiddenName, c.name() + "(" + (isStar(column) ? "*" : path(column)) + ")");
+                hidden.put(hiddenName, c.name() + "(" + String.join(", ", args) + ")");
                 return hiddenName;
             });
         }
@@ -204,7 +211,7 @@ public final class HavingRewrite {
     }
 
     private static boolean isAggregate(Node.Call c) {
-        return AGGREGATES.contains(c.name()) && c.args().size() == 1;
+        return AGGREGATES.contains(c.name()) && c.args().size() == (TWO_ARGUMENTS.contains(c.name()) ? 2 : 1);
     }
 
     private static boolean isStar(Node n) {
@@ -213,8 +220,8 @@ public final class HavingRewrite {
 
     /** {@code sum(col:amt)}, {@code count(*)}: an aggregate call's structure, the same however it is written. */
     private static String shape(Node.Call c) {
-        Node arg = c.args().get(0);
-        return c.name() + "(" + (isStar(arg) ? "*" : SqlAggregation.shape(arg)) + ")";
+        return c.name() + "(" + c.args().stream().map(arg -> isStar(arg) ? "*" : SqlAggregation.shape(arg)).collect(Collectors.joining(","))
+                + ")";
     }
 
     /** The shape of an aggregate call written as {@code aggregate.select} takes it, or null when it is none. */

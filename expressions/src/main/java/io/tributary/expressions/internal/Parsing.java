@@ -119,12 +119,18 @@ public final class Parsing {
         return items;
     }
 
-    /** An aggregate's function name and the text of its argument ({@code *} for count(*)), or null when the text is no such call. */
+    /** An aggregate's function name and the texts of its arguments ({@code *} for count(*)); a text that is no such call is refused. */
     public static String[] aggregateCall(String text) {
         SparkExprParser.AggregateCallContext call = parser(text).aggregateCall();
-        String arg = call.ASTERISK() != null ? "*"
-                : text.substring(call.expression().start.getStartIndex(), call.expression().stop.getStopIndex() + 1);
-        return new String[] {call.functionName().getText(), arg};
+        if (call.ASTERISK() != null) {
+            return new String[] {call.functionName().getText(), "*"};
+        }
+        List<String> parts = new ArrayList<>();
+        parts.add(call.functionName().getText());
+        for (SparkExprParser.ExpressionContext e : call.expression()) {
+            parts.add(text.substring(e.start.getStartIndex(), e.stop.getStopIndex() + 1));
+        }
+        return parts.toArray(String[]::new);
     }
 
     /** A whole query ({@code sql:}); a syntax error names the query's line and column. */

@@ -85,7 +85,7 @@ final class SqlAggregation {
                     throw refused(item.at(), "the aggregate " + item.expression() + " without a name", "name it, as it names a column of the table: "
                             + item.expression() + " AS total");
                 }
-                aggregates.put(item.alias(), call[0] + "(" + call[1] + ")");
+                aggregates.put(item.alias(), call[0] + "(" + String.join(", ", java.util.Arrays.asList(call).subList(1, call.length)) + ")");
                 columns.add(quoted(item.alias()));
                 plain.add(-1);
                 continue;
@@ -181,7 +181,7 @@ final class SqlAggregation {
         return n instanceof Node.Literal l && l.value() instanceof String s ? s : null;
     }
 
-    /** {@code [function, argument]} where the item is a call of an aggregate ({@code count(*)} included), else null. */
+    /** {@code [function, argument...]} where the item is a call of an aggregate ({@code count(*)} included), else null. */
     private String[] aggregateCall(String text) {
         String[] call;
         try {
@@ -189,11 +189,14 @@ final class SqlAggregation {
         } catch (RuntimeException notACall) {
             return null;
         }
-        if (!AGGREGATES.contains(call[0].toLowerCase(Locale.ROOT))) {
+        String function = call[0].toLowerCase(Locale.ROOT);
+        if (!AGGREGATES.contains(function) || call.length != (HavingRewrite.TWO_ARGUMENTS.contains(function) ? 3 : 2)) {
             return null;
         }
-        if (!call[1].equals("*") && Parsing.expression(call[1], alias) instanceof Node.Column c) {
-            call[1] = path(c); // s.amt is the stream's column amt
+        for (int i = 1; i < call.length; i++) {
+            if (!call[i].equals("*") && Parsing.expression(call[i], alias) instanceof Node.Column c) {
+                call[i] = path(c); // s.amt is the stream's column amt
+            }
         }
         return call;
     }

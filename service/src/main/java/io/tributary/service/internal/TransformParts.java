@@ -104,7 +104,8 @@ final class TransformParts {
     /**
      * The aggregation's {@code select}, {@code columns} and {@code having} (null when not given) with each aggregate argument
      * that is an expression ({@code sum(amt * qty)}) read from a column the source computes ({@code sum(`_agg_t`)}), and
-     * those columns as select items ({@code computed}). An aggregate of the select list is computed into {@code _agg_NAME};
+     * those columns as select items ({@code computed}). An aggregate of the select list is computed into {@code _agg_NAME} (its
+     * second argument into {@code _agg2_NAME});
      * one inside an expression, in HAVING or in {@code columns} ({@code sum(amt * qty) / count(*)}) into {@code _agg_N}, or into
      * the column of the same argument (by its shape). A text that does not parse is left to the aggregation to refuse.
      */
@@ -124,10 +125,19 @@ final class TransformParts {
                 expressions.put(name, text);
                 return;
             }
-            String column = "_agg_" + name;
-            computed.add(call.get(1) + " AS " + quoted(column));
-            byShape.putIfAbsent(io.tributary.expressions.Having.shapeOf(call.get(1)), column);
-            select.put(name, call.get(0) + "(" + quoted(column) + ")");
+            List<String> arguments = new ArrayList<>();
+            for (int i = 1; i < call.size(); i++) {
+                String argument = call.get(i);
+                if (argument.equals("*") || Transform.isColumn(argument)) {
+                    arguments.add(argument);
+                    continue;
+                }
+                String column = (i == 1 ? "_agg_" : "_agg" + i + "_") + name; // max_by(user, amt * qty): its second in _agg2_NAME
+                computed.add(argument + " AS " + quoted(column));
+                byShape.putIfAbsent(io.tributary.expressions.Having.shapeOf(argument), column);
+                arguments.add(quoted(column));
+            }
+            select.put(name, call.get(0) + "(" + String.join(", ", arguments) + ")");
         });
         int named = computed.size();
         java.util.function.Function<String, String> newColumn = argument -> {
@@ -148,14 +158,14 @@ final class TransformParts {
         return new Aggregates(select, columns, having == null ? null : argumentsAsColumns(having, byShape, newColumn), List.copyOf(computed));
     }
 
-    /** {@code [function, argument]} when {@code text} is one aggregate call whose argument is an expression, else null. */
+    /** {@code [function, argument...]} when {@code text} is one aggregate call of which an argument is an expression, else null. */
     private static List<String> callOverAnExpression(String text) {
         if (!io.tributary.expressions.Having.isAggregateCall(text)) {
             return null;
         }
         try {
             List<String> call = Transform.aggregateCall(text);
-            return call.get(1).equals("*") || Transform.isColumn(call.get(1)) ? null : call;
+            return call.subList(1, call.size()).stream().allMatch(a -> a.equals("*") || Transform.isColumn(a)) ? null : call;
         } catch (RuntimeException e) {
             return null;
         }

@@ -34,9 +34,6 @@ class GoldenAggregateFunctionsTest {
     private static final Map<String, String> NOT_SUPPORTED = Map.ofEntries(
             Map.entry("stddev(user)", "stddev(`user`) reads a STRING column; stddev needs a numeric column"),
             Map.entry("approx_count_distinct(user)", "unknown function 'approx_count_distinct'"),
-            Map.entry("max_by(user, amt)", "unknown function 'max_by'"),
-            Map.entry("min_by(user, amt)", "unknown function 'min_by'"),
-            Map.entry("corr(amt, id)", "unknown function 'corr'"),
             Map.entry("regr_slope(amt, id)", "unknown function 'regr_slope'"),
             Map.entry("percentile(amt, 0.5)", "unknown function 'percentile'"),
             Map.entry("median(amt)", "unknown function 'median'"),
@@ -85,6 +82,21 @@ class GoldenAggregateFunctionsTest {
         assertThat(PipelineParts.ingestConfig(pipeline, FILES, null).outputSchema().toDdl())
                 .as("each argument computed once by the file source, whatever its spelling").isEqualTo(
                         "id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg_t DOUBLE, _agg_0 DOUBLE");
+    }
+
+    @Test
+    void eitherArgumentOfMaxByAndMinByMayBeAnExpression() throws IOException {
+        String query = "SELECT window(ts, '10 minutes') AS w, user, max_by(user, amt * id) AS top, min_by(id * 2, amt) AS low,"
+                + " max_by(id, amt * id) - 1 AS x FROM source GROUP BY window(ts, '10 minutes'), user HAVING min_by(amt, id + 1) > 0";
+        AggregateSpec spec = spec(query);
+        assertThat(spec.aggregates()).extracting(a -> a.name() + " = " + a.expression()).containsExactly(
+                "top = max_by(`user`, `_agg2_top`)", "low = min_by(`_agg_low`, `amt`)", "_having_0 = min_by(`amt`, `_agg_0`)",
+                "_having_1 = max_by(`id`, `_agg2_top`)");
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("w STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, top STRING, low INT,"
+                + " x INT");
+        assertThat(PipelineParts.ingestConfig(pipeline(query), FILES, null).outputSchema().toDdl())
+                .as("amt * id computed once for both").isEqualTo("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg2_top DOUBLE,"
+                        + " _agg_low INT, _agg_0 INT");
     }
 
     @Test

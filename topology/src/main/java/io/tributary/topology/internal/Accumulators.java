@@ -47,6 +47,11 @@ final class Accumulators {
             case BIT_XOR -> new BitFold(col, a.inputType(), BitFold.Op.XOR);
             case SKEWNESS -> new HigherMoments(col, false);
             case KURTOSIS -> new HigherMoments(col, true);
+            case MAX_BY -> new ExtremumBy(col, a.inputType(), a.second().index(), a.second().type(), 1);
+            case MIN_BY -> new ExtremumBy(col, a.inputType(), a.second().index(), a.second().type(), -1);
+            case CORR -> new CoMoments(col, a.second().index(), CoMoments.Kind.CORR);
+            case COVAR_POP -> new CoMoments(col, a.second().index(), CoMoments.Kind.COVAR_POP);
+            case COVAR_SAMP -> new CoMoments(col, a.second().index(), CoMoments.Kind.COVAR_SAMP);
         };
     }
 

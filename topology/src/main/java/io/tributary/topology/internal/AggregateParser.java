@@ -13,15 +13,17 @@ import java.util.stream.Collectors;
 
 /** Reads {@code sum(amt)}, {@code count(*)}, ... into an {@link Aggregate} with Spark's result type. */
 public final class AggregateParser {
-    private static final Pattern CALL = Pattern.compile("\\s*([A-Za-z_]+)\\s*\\(\\s*(\\*|`(?:[^`]|``)+`|[^()\\s]+)\\s*\\)\\s*");
+    private static final String ARGUMENT = "(\\*|`(?:[^`]|``)+`|[^(),\\s]+)";
+    private static final Pattern CALL = Pattern.compile("\\s*([A-Za-z_]+)\\s*\\(\\s*" + ARGUMENT + "\\s*(?:,\\s*" + ARGUMENT
+            + "\\s*)?\\)\\s*");
     private static final String FUNCTIONS = Arrays.stream(AggregateFunction.values())
-            .map(f -> f == AggregateFunction.COUNT ? "count(*), count(col)" : f.sqlName() + "(col)")
+            .map(f -> f == AggregateFunction.COUNT ? "count(*), count(col)" : f.sqlName() + (f.arity() == 2 ? "(col, col)" : "(col)"))
             .collect(Collectors.joining(", "));
 
     private AggregateParser() {
     }
 
-    /** Whether {@code text} is written as one call of a function over a column or {@code *}, as an aggregate is. */
+    /** Whether {@code text} is written as one call of a function over a column or {@code *} (or two columns), as an aggregate is. */
     public static boolean isCall(String text) {
         return text != null && CALL.matcher(text).matches();
     }
@@ -37,20 +39,33 @@ public final class AggregateParser {
         }
         AggregateFunction function = function(key, m.group(1), expression);
         String arg = m.group(2);
-        if (arg.equals("*")) {
+        if ((m.group(3) == null ? 1 : 2) != function.arity()) {
+            throw TopologyErrors.wrongArgumentCount(key, expression.strip(), function.sqlName(), function.arity());
+        }
+        if (arg.equals("*") || "*".equals(m.group(3))) {
             if (function != AggregateFunction.COUNT) {
                 throw TopologyErrors.starNotAggregate(key, function.sqlName());
             }
             return new Aggregate(name, function, null, -1, null, DataType.LONG, expression.strip());
         }
+        Aggregate.Argument x = argument(key, arg, expression, input);
+        Aggregate.Argument ord = m.group(3) == null ? null : argument(key, m.group(3), expression, input);
+        if (ord != null && (function == AggregateFunction.MAX_BY || function == AggregateFunction.MIN_BY)) {
+            primitive(key, ord.type(), expression.strip()); // ordered by Spark's ordering of a primitive type
+        } else if (ord != null) {
+            resultType(key, function, ord.type(), expression.strip()); // corr and the covariances: both numbers
+        }
+        return new Aggregate(name, function, x.column(), x.index(), x.type(), resultType(key, function, x.type(), expression.strip()),
+                expression.strip(), ord);
+    }
+
+    private static Aggregate.Argument argument(String key, String arg, String expression, Schema input) {
         String column = arg.startsWith("`") ? arg.substring(1, arg.length() - 1).replace("``", "`") : arg;
         int index = input.indexOf(column);
         if (index < 0) {
             throw TopologyErrors.aggregateColumnNotInSchema(key, column, expression.strip(), input.toDdl());
         }
-        DataType type = input.field(index).type();
-        return new Aggregate(name, function, input.field(index).name(), index, type,
-                resultType(key, function, type, expression.strip()), expression.strip());
+        return new Aggregate.Argument(input.field(index).name(), index, input.field(index).type());
     }
 
     private static AggregateFunction function(String key, String text, String expression) {
@@ -70,7 +85,7 @@ public final class AggregateParser {
                 }
                 yield DataType.LONG;
             }
-            case MIN, MAX, FIRST, LAST, ANY_VALUE, FIRST_VALUE, LAST_VALUE -> primitive(key, in, expression);
+            case MIN, MAX, FIRST, LAST, ANY_VALUE, FIRST_VALUE, LAST_VALUE, MAX_BY, MIN_BY -> primitive(key, in, expression);
             case COLLECT_LIST, COLLECT_SET, ARRAY_AGG -> DataType.array(primitive(key, in, expression));
             case BOOL_AND, EVERY, BOOL_OR, SOME, ANY -> {
                 if (in.kind() != DataType.Kind.BOOLEAN) {
@@ -82,7 +97,7 @@ public final class AggregateParser {
                 case BYTE, SHORT, INT, LONG -> in;
                 default -> throw TopologyErrors.notIntegral(key, expression, in.ddl(), function.sqlName());
             };
-            case STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP, STD, SKEWNESS, KURTOSIS -> switch (in.kind()) {
+            case STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP, STD, SKEWNESS, KURTOSIS, CORR, COVAR_POP, COVAR_SAMP -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL -> DataType.DOUBLE;
                 default -> throw notNumeric(key, function, in, expression);
             };

@@ -273,6 +273,12 @@ public final class TopologyErrors {
                 + "sum(amt), or count(*); supported: " + functions);
     }
 
+    /** When an aggregate is given another number of arguments than it takes. */
+    public static TributaryException wrongArgumentCount(String key, String expression, String sqlName, int arity) {
+        return new TributaryException(key + ": " + sqlName + " takes " + (arity == 2 ? "two arguments" : "one argument") + ", not as in '"
+                + expression + "'; write e.g. " + sqlName + (arity == 2 ? "(user, amt)" : "(amt)"));
+    }
+
     /** When an aggregate other than count takes *. */
     public static TributaryException starNotAggregate(String key, String sqlName) {
         return new TributaryException(key + ": " + sqlName + "(*) is not an aggregate; only count(*) takes *, give " + sqlName

@@ -26,7 +26,8 @@ class AccumulatorStatesTest {
             "bool_and(ok)", "every(ok)", "bool_or(ok)", "some(ok)", "any(ok)", "any_value(user)", "collect_list(amt)",
             "collect_set(amt)", "collect_list(user)", "collect_set(user)", "collect_set(ts)", "mean(amt)", "std(amt)", "first_value(user)",
             "last_value(id)", "array_agg(user)", "try_sum(id)", "try_sum(amt)", "try_avg(id)", "bit_and(id)", "bit_or(id)", "bit_xor(id)",
-            "skewness(amt)", "kurtosis(amt)", "skewness(id)", "kurtosis(id)"};
+            "skewness(amt)", "kurtosis(amt)", "skewness(id)", "kurtosis(id)", "max_by(id, amt)", "min_by(user, amt)", "max_by(amt, user)",
+            "min_by(ok, id)", "max_by(user, ts)", "corr(amt, id)", "covar_pop(id, amt)", "covar_samp(amt, id)"};
         for (String call : calls) {
             Aggregate a = AggregateParser.parse("aggregate.select.x", "x", call, INPUT);
             Accumulator acc = Accumulators.of(a);
@@ -89,6 +90,28 @@ class AccumulatorStatesTest {
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("bit_or(amt)")))
                 .hasMessage("aggregate.select.x: bit_or(amt) reads a DOUBLE column; bit_or needs an integral argument (TINYINT, SMALLINT, INT"
                         + " or BIGINT, as Spark's DATATYPE_MISMATCH says), e.g. bit_or(CAST(amt AS BIGINT))");
+    }
+
+    /** Spark's MaxMinBy: rows without an ordering are skipped, a NULL value at the extreme is the result, the later row wins a tie. */
+    @Test
+    void maxByAndMinByFollowSparksNullAndTieRules() {
+        assertThat(values("max_by(id, amt)")).as("4.0 of id 1, then 4.0 of id 4 (the later), then -0.0 and 0.0 below")
+                .containsExactly(1, 1, 1, 4, 4, 4);
+        assertThat(values("min_by(id, amt)")).as("-0.0 and 0.0 are equal: the later, id 6").containsExactly(1, 1, 3, 3, 5, 6);
+        assertThat(values("max_by(amt, id)")).as("id 2 orders its NULL amt").containsExactly(4.0, null, 1.5, 4.0, -0.0, 0.0);
+        assertThat(values("max_by(user, ok)")).as("NULL ok skipped; user NULL at the latest true")
+                .containsExactly("m", "m", "m", null, null, "m");
+        assertThat(values("min_by(id, ok)")).containsExactly(1, 1, 3, 3, 3, 3);
+        Accumulator acc = Accumulators.of(AggregateParser.parse("aggregate.select.x", "x", "max_by(id, user)", INPUT));
+        Object earlier = acc.add(acc.zero(), ROWS.get(0));
+        Object later = acc.add(acc.zero(), ROWS.get(2));
+        assertThat(acc.result(acc.merge(earlier, later))).as("a tie across batches: the later batch's row").isEqualTo(3);
+        assertThat(acc.result(acc.merge(later, earlier))).isEqualTo(1);
+        assertThat(acc.result(acc.merge(earlier, acc.zero()))).isEqualTo(1);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("max_by(amt)")))
+                .hasMessage("aggregate.select.x: max_by takes two arguments, not as in 'max_by(amt)'; write e.g. max_by(user, amt)");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("sum(amt, id)")))
+                .hasMessage("aggregate.select.x: sum takes one argument, not as in 'sum(amt, id)'; write e.g. sum(amt)");
     }
 
     @Test

@@ -1,0 +1,70 @@
+package io.tributary.topology.internal;
+
+import io.tributary.schema.DataType;
+
+/**
+ * {@code max_by(x, ord)} (sign 1) and {@code min_by(x, ord)} (sign -1) as Spark's {@code MaxMinBy}: the value of {@code x} in
+ * the row of the greatest (least) {@code ord}, by Spark's ordering; rows whose {@code ord} is null are skipped, a null {@code x}
+ * at the extreme is the result, and on equal {@code ord} the later row wins, within a batch and across batches and merges
+ * alike. The state is {@code {x, ord}} once a row with an ordering was seen, else null.
+ */
+record ExtremumBy(int xCol, DataType xType, int ordCol, DataType ordType, int sign) implements Accumulator {
+    public Object zero() {
+        return null;
+    }
+
+    public Object add(Object s, Object[] row) {
+        Object ord = row[ordCol];
+        if (ord == null) {
+            return s;
+        }
+        return later(s, ord) ? new Object[] {row[xCol], ord} : s;
+    }
+
+    public Object merge(Object a, Object b) {
+        return b != null && later(a, ((Object[]) b)[1]) ? b : a;
+    }
+
+    /** Whether a row ordered by {@code ord}, coming after those of {@code s}, takes the state's place: Spark keeps the old only when it is strictly beyond. */
+    private boolean later(Object s, Object ord) {
+        return s == null || sign * SparkOrdering.compare(ordType, ((Object[]) s)[1], ord) <= 0;
+    }
+
+    public Object result(Object s) {
+        return s == null ? null : ((Object[]) s)[0];
+    }
+
+    /** Writes the state; a FLOAT or DOUBLE value as its exact bits (-0.0 stays -0.0, as Spark returns it), not normalised as a key. */
+    public void write(ByteSink out, Object s) {
+        out.writeByte(s == null ? 0 : 1);
+        if (s == null) {
+            return;
+        }
+        Object x = ((Object[]) s)[0];
+        if (x instanceof Double d) {
+            out.writeByte(1);
+            out.writeLong(Double.doubleToRawLongBits(d));
+        } else if (x instanceof Float f) {
+            out.writeByte(1);
+            out.writeInt(Float.floatToRawIntBits(f));
+        } else {
+            ValueCodec.write(out, xType, x);
+        }
+        ValueCodec.write(out, ordType, ((Object[]) s)[1]);
+    }
+
+    public Object read(ByteSource in) {
+        if (in.readByte() == 0) {
+            return null;
+        }
+        Object x;
+        if (xType.kind() == DataType.Kind.DOUBLE || xType.kind() == DataType.Kind.FLOAT) {
+            boolean present = in.readByte() != 0;
+            x = !present ? null : xType.kind() == DataType.Kind.DOUBLE ? (Object) Double.longBitsToDouble(in.readLong())
+                    : (Object) Float.intBitsToFloat(in.readInt());
+        } else {
+            x = ValueCodec.read(in, xType);
+        }
+        return new Object[] {x, ValueCodec.read(in, ordType)};
+    }
+}
