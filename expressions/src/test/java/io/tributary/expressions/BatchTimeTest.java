@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
@@ -22,6 +24,20 @@ class BatchTimeTest {
         assertThat(t.output().toDdl()).isEqualTo("a TIMESTAMP, b TIMESTAMP, c DATE, d DATE, e TIMESTAMP_NTZ, f STRING");
         assertThat(t.readsBatchTime()).isTrue();
         assertThat(Transform.compile(INPUT, "id > 0", List.of("id")).readsBatchTime()).isFalse();
+    }
+
+    @Test
+    void typesAreWhatSpark42Gave() throws Exception {
+        List<String> lines;
+        try (InputStream in = BatchTimeTest.class.getClassLoader().getResourceAsStream("golden/batch-time/spark-types.tsv")) {
+            lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+        }
+        assertThat(lines).hasSize(9);
+        for (String line : lines) {
+            String[] cols = line.split("\t");
+            Transform t = Transform.compile(INPUT, null, List.of(cols[0] + " AS x"));
+            assertThat(t.output().toDdl()).as(cols[0]).isEqualTo("x " + cols[1]);
+        }
     }
 
     @Test

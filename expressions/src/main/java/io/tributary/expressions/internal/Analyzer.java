@@ -153,6 +153,9 @@ public final class Analyzer {
             return b;
         }
         int index = input.indexOf(c.names().get(0));
+        if (index < 0 && c.names().size() == 1 && BatchTimeFunctions.isKeyword(c.names().get(0))) {
+            return BatchTimeFunctions.resolve(new Node.Call(c.names().get(0), List.of(), c.text(), c.position()), clock, source);
+        }
         if (index < 0 && c.names().get(0).equalsIgnoreCase(FileMetadata.COLUMN)) {
             throw ExpressionErrors.noFileMetadata(source, c.position(), FileMetadata.COLUMN);
         }

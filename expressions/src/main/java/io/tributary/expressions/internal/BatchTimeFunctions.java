@@ -31,6 +31,11 @@ final class BatchTimeFunctions {
         return TYPES.containsKey(name.toLowerCase(Locale.ROOT));
     }
 
+    /** Whether {@code name} is one Spark also reads without parentheses ({@code CURRENT_DATE}), when no column has that name. */
+    static boolean isKeyword(String name) {
+        return name.equalsIgnoreCase("current_date") || name.equalsIgnoreCase("current_timestamp");
+    }
+
     /** The call {@code c} of one of them; refused when it has arguments or when no batch runs the expression ({@code clock} null). */
     static Bound resolve(Node.Call c, BatchClock clock, String source) {
         String name = c.name().toLowerCase(Locale.ROOT);
