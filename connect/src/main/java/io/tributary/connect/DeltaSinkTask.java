@@ -189,7 +189,7 @@ public class DeltaSinkTask extends SinkTask {
     private List<Object[]> transformed(SinkRecord r, TopicPartition tp, List<Object[]> rows) {
         if (!joinsFresh) {
             try {
-                transform.startBatch(Instant.now()); // the join tables and current_timestamp() as of the put's start
+                transform.startBatch(Instant.now()); // the join tables and current_timestamp() as of the batch's start (one commit)
             } catch (TributaryException e) {
                 throw new ConnectException("delta sink " + name + ": " + e.getMessage(), e);
             }
