@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * holds them; the next run's batch a later one.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class BatchTimePipelineTest {
     @TempDir
