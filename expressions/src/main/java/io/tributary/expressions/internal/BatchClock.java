@@ -8,12 +8,17 @@ import java.time.Instant;
  * evaluated before any batch started is a defect of the source, not of the row.
  */
 public final class BatchClock {
-    private volatile Instant start;
+    /** The batch's start as a TIMESTAMP's value and as a DATE's (UTC), made once per batch; null before the first. */
+    private volatile Values values;
     private volatile boolean read;
 
-    /** Sets the start of the batch the next rows belong to. */
+    private record Values(Long micros, Integer days) {
+    }
+
+    /** Sets the start of the batch the next rows belong to, in Spark's precision for it: milliseconds ({@code batchTimestampMs}). */
     public void start(Instant batchStart) {
-        this.start = batchStart;
+        long ms = batchStart.toEpochMilli();
+        values = new Values(Math.multiplyExact(ms, 1000L), (int) Math.floorDiv(ms, 86_400_000L));
     }
 
     /** Whether an expression of the transform reads the batch's start. */
@@ -25,12 +30,21 @@ public final class BatchClock {
         read = true;
     }
 
-    /** The batch's start, in Spark's precision for it: milliseconds (its {@code batchTimestampMs}). */
-    long millis() {
-        Instant t = start;
-        if (t == null) {
+    /** The batch's start in microseconds since the epoch. */
+    Long micros() {
+        return values().micros();
+    }
+
+    /** The day of the batch's start in UTC, in days since the epoch. */
+    Integer days() {
+        return values().days();
+    }
+
+    private Values values() {
+        Values v = values;
+        if (v == null) {
             throw new IllegalStateException("a row was evaluated before its source started a batch: no batch start time is set");
         }
-        return t.toEpochMilli();
+        return v;
     }
 }

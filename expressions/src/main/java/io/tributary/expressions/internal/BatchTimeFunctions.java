@@ -2,9 +2,6 @@ package io.tributary.expressions.internal;
 
 import io.tributary.expressions.ExpressionErrors;
 import io.tributary.schema.DataType;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,8 +45,8 @@ final class BatchTimeFunctions {
         }
         clock.markRead();
         Kernel k = switch (name) {
-            case "current_timestamp", "now", "localtimestamp" -> args -> Math.multiplyExact(clock.millis(), 1000L);
-            case "current_date", "curdate" -> args -> (int) LocalDate.ofInstant(Instant.ofEpochMilli(clock.millis()), ZoneOffset.UTC).toEpochDay();
+            case "current_timestamp", "now", "localtimestamp" -> args -> clock.micros();
+            case "current_date", "curdate" -> args -> clock.days();
             default -> args -> ZONE;
         };
         return new Bound.Apply(name, List.of(), k, true, type, c.text());
