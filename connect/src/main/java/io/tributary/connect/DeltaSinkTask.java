@@ -14,6 +14,7 @@ import io.tributary.sink.DeltaTables;
 import io.tributary.sink.PartitionSink;
 import io.tributary.sink.SinkChanges;
 import io.tributary.sink.StaleBatchException;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -188,7 +189,7 @@ public class DeltaSinkTask extends SinkTask {
     private List<Object[]> transformed(SinkRecord r, TopicPartition tp, List<Object[]> rows) {
         if (!joinsFresh) {
             try {
-                transform.refresh(); // Spark's stream-static join: the join tables as of the batch's start
+                transform.startBatch(Instant.now()); // the join tables and current_timestamp() as of the batch's start (one commit)
             } catch (TributaryException e) {
                 throw new ConnectException("delta sink " + name + ": " + e.getMessage(), e);
             }

@@ -10,6 +10,7 @@ import io.tributary.ingest.InputFiles.InputFile;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -101,6 +102,7 @@ public class FileSourceTask extends SourceTask {
         }
         try {
             ingest.joins().refresh(); // Spark's stream-static join: the join tables as of the poll's start
+            ingest.transform().startBatch(Instant.now()); // current_timestamp(): one value for the poll's rows
         } catch (TributaryException e) {
             throw new ConnectException("file source " + name + ": " + e.getMessage(), e);
         }

@@ -172,7 +172,7 @@ public final class DeltaSource implements PipelineStage {
         EventRows events = new EventRows(config.topic(), publisher.partitions(config.topic()), rowJson.schema(), config.eventTime(),
                 config.groupBy(), config.rowsPerRecord()).withSchemaHeader(schemaHeader);
         if (transformed != null) {
-            transformed.refresh(); // a join's table, read again when it has a new version, as Spark re-reads the static side
+            transformed.startBatch(Instant.now()); // a join's table as Spark re-reads the static side, and current_timestamp()
         }
         Long[] max = {maxEventTimeMs};
         publisher.publish(config.topic(), send -> publishFiles(plan.files(), events, send), () -> {

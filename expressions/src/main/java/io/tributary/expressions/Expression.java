@@ -1,6 +1,7 @@
 package io.tributary.expressions;
 
 import io.tributary.expressions.internal.Analyzer;
+import io.tributary.expressions.internal.BatchClock;
 import io.tributary.expressions.internal.Bound;
 import io.tributary.expressions.internal.Compiler;
 import io.tributary.expressions.internal.Failure;
@@ -37,7 +38,13 @@ public final class Expression {
 
     /** As {@link #compile(Schema, String, String)}, {@code view.column} naming a lateral view's column ({@code views}: lower-case name to columns). */
     static Expression compile(Schema input, String text, String alias, java.util.Map<String, java.util.List<String>> views) {
-        return new Expression(text, new Analyzer(input, text).resolve(Parsing.expression(text, alias, views)));
+        return compile(input, text, alias, views, null);
+    }
+
+    /** As above, {@code current_timestamp()} and its cousins reading the batch's start from {@code clock} (null: refused). */
+    static Expression compile(Schema input, String text, String alias, java.util.Map<String, java.util.List<String>> views,
+            BatchClock clock) {
+        return new Expression(text, new Analyzer(input, text, clock).resolve(Parsing.expression(text, alias, views)));
     }
 
     static Expression of(String text, Bound bound) {

@@ -99,6 +99,12 @@ public final class ExpressionErrors {
         return at(expression, position, "unknown function '" + name + "'; docs/transform.md lists the functions Tributary runs as Spark does");
     }
 
+    /** {@code current_timestamp()} or a cousin where no batch runs the expression (a join's condition, a generator, a CHECK constraint). */
+    public static TributaryException noBatchTime(String expression, int position, String call) {
+        return at(expression, position, "'" + call + "' gives the start of the batch that runs it, which only a transform's where and "
+                + "select items (and sql:'s) have; compute it in select and use that column");
+    }
+
     public static TributaryException wrongArity(String expression, int position, String name, String expected, int got, String signature) {
         return at(expression, position, name + " takes " + expected + " argument(s), not " + got + ": " + signature);
     }

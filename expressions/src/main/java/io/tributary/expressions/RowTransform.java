@@ -1,6 +1,7 @@
 package io.tributary.expressions;
 
 import io.tributary.schema.Schema;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -42,6 +43,14 @@ public interface RowTransform {
 
     /** At a batch's start: reads a join's table again when it has a new version (Spark re-reads the static side each batch). */
     void refresh();
+
+    /**
+     * At a batch's start, before its first row: {@link #refresh}, and {@code batchStart} becomes the value every row of the
+     * batch reads as Spark's {@code current_timestamp()}, {@code current_date()} and their cousins.
+     */
+    default void startBatch(Instant batchStart) {
+        refresh();
+    }
 
     /**
      * The rows one input row makes: none when {@code where} drops it (or an inner join finds no match),

@@ -1,6 +1,7 @@
 package io.tributary.expressions;
 
 import io.tributary.expressions.internal.Analyzer;
+import io.tributary.expressions.internal.BatchClock;
 import io.tributary.expressions.internal.Bound;
 import io.tributary.expressions.internal.Generator;
 import io.tributary.expressions.internal.Intervals;
@@ -12,6 +13,7 @@ import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -35,6 +37,7 @@ public final class Transform {
     private final Expression[] select; // null: the row passes through unchanged
     private final List<Generated> generators; // the select list's generators, in order
     private int hidden; // the input's hidden columns (FileMetadata), which the source adds to each row
+    private final BatchClock clock; // the batch's start, which current_timestamp() and its cousins read
 
     /** A lateral view: its generator and its arguments, over the row the views before it made. */
     private record Lateral(Generator generator, Expression[] args) {
@@ -57,8 +60,10 @@ public final class Transform {
         return g.rows(values);
     }
 
-    private Transform(Schema output, List<Lateral> lateral, Expression where, Expression[] select, List<Generated> generators) {
+    private Transform(Schema output, List<Lateral> lateral, Expression where, Expression[] select, List<Generated> generators,
+            BatchClock clock) {
         this.output = output;
+        this.clock = clock;
         this.lateral = lateral;
         this.where = where;
         this.select = select;
@@ -92,6 +97,7 @@ public final class Transform {
         int sourceWidth = input.size();
         int hidden = FileMetadata.hidden(input); // the last of the source's columns; not in * (nor s.*)
         int visibleWidth = sourceWidth - hidden;
+        BatchClock clock = new BatchClock();
         for (String text : lateralViews == null ? List.<String>of() : lateralViews) {
             Parsing.LateralView v = Parsing.lateralView(text, alias, views);
             if (!Generator.isGenerator(v.generator().name())) {
@@ -116,14 +122,14 @@ public final class Transform {
             if (g != null) {
                 throw ExpressionErrors.generatorOutsideSelect(where, g.position(), g.text());
             }
-            filter = Expression.compile(input, where, alias, views);
+            filter = Expression.compile(input, where, alias, views, clock);
             DataType t = filter.type();
             if (t != null && t.kind() != DataType.Kind.BOOLEAN) {
                 throw ExpressionErrors.notBoolean(where, t.ddl());
             }
         }
         if ((select == null || select.isEmpty()) && hidden == 0) {
-            return new Transform(input, List.copyOf(lateral), filter, null, List.of());
+            return new Transform(input, List.copyOf(lateral), filter, null, List.of(), clock);
         }
         if (select == null || select.isEmpty()) {
             select = List.of("*"); // the columns without the hidden ones
@@ -167,7 +173,7 @@ public final class Transform {
             if (nested != null) {
                 throw ExpressionErrors.generatorNested(item, nested.position(), nested.text(), parsed.expression().text());
             }
-            Bound bound = new Analyzer(input, item).resolve(parsed.expression());
+            Bound bound = new Analyzer(input, item, clock).resolve(parsed.expression());
             if (bound.type() == null) {
                 throw ExpressionErrors.voidColumn(item);
             }
@@ -192,7 +198,7 @@ public final class Transform {
             }
         }
         Transform made = new Transform(new Schema(fields), List.copyOf(lateral), filter, items.toArray(Expression[]::new),
-                List.copyOf(generators));
+                List.copyOf(generators), clock);
         made.hidden = hidden;
         return made;
     }
@@ -267,6 +273,16 @@ public final class Transform {
      */
     public int hiddenColumns() {
         return hidden;
+    }
+
+    /** Starts a batch: the next rows read {@code batchStart} as {@code current_timestamp()} and its cousins, one value for all. */
+    public void startBatch(Instant batchStart) {
+        clock.start(batchStart);
+    }
+
+    /** Whether an expression reads the batch's start ({@code current_timestamp()} and its cousins): its rows belong to their batch. */
+    public boolean readsBatchTime() {
+        return clock.read();
     }
 
     /** Whether rows pass through as they are (no lateral view, no filter, no select). */

@@ -345,6 +345,9 @@ public final class FileIngest implements PipelineStage {
         if (!config.joins().isEmpty()) {
             return null; // a join reads its table at the batch's start: rows are not joined ahead of it
         }
+        if (config.transform().readsBatchTime()) {
+            return null; // current_timestamp() and its cousins are the batch's start: rows are not made ahead of it
+        }
         ReadAhead reading = ReadAhead.start(config, partitions, Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8));
         return reading == null ? null : new FilesReadAhead(reading);
     }

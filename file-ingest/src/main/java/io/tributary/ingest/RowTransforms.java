@@ -4,6 +4,7 @@ import io.tributary.expressions.RowTransform;
 import io.tributary.expressions.Transform;
 import io.tributary.schema.Schema;
 import io.tributary.settings.Values;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -54,6 +55,12 @@ public final class RowTransforms {
             @Override
             public void refresh() {
                 joins.refresh();
+            }
+
+            @Override
+            public void startBatch(Instant batchStart) {
+                joins.refresh();
+                transform.startBatch(batchStart);
             }
 
             @Override

@@ -9,6 +9,7 @@ import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -112,10 +113,10 @@ final class RecordRows implements AutoCloseable {
         this.constraints = c;
     }
 
-    /** At a batch's start: the transform's join tables are read again when they have a new version. */
+    /** At a batch's start: the transform's join tables are read again when they have a new version; current_timestamp() is now. */
     void startBatch() {
         if (transform != null) {
-            transform.refresh();
+            transform.startBatch(Instant.now());
         }
     }
 

@@ -5,6 +5,7 @@ import io.tributary.expressions.RowTransform;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -42,9 +43,9 @@ public final class TransformedRows {
         return transform.output();
     }
 
-    /** At a batch's start: a join's table is read again when it has a new version. */
-    public void refresh() {
-        transform.refresh();
+    /** At a batch's start: a join's table is read again when it has a new version, and {@code batchStart} is current_timestamp(). */
+    public void startBatch(Instant batchStart) {
+        transform.startBatch(batchStart);
     }
 
     /** The rows failed so far. */

@@ -1,6 +1,5 @@
 package io.tributary.expressions.internal;
 
-
 import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.FileMetadata;
 import io.tributary.schema.DataType;
@@ -24,11 +23,18 @@ public final class Analyzer {
     private final String source;
     /** The parameters of the lambdas being resolved, by lower-case name, each a column of its frame slot. */
     private final Map<String, Bound.Column> lambdaScope = new HashMap<>();
+    /** The start of the batch a transform runs, for {@code current_timestamp()} and its cousins; null outside a transform. */
+    private final BatchClock clock;
     private int nextSlot;
 
     public Analyzer(Schema input, String source) {
+        this(input, source, null);
+    }
+
+    public Analyzer(Schema input, String source, BatchClock clock) {
         this.input = input;
         this.source = source;
+        this.clock = clock;
         this.nextSlot = input.size();
     }
 
@@ -147,6 +153,9 @@ public final class Analyzer {
             return b;
         }
         int index = input.indexOf(c.names().get(0));
+        if (index < 0 && c.names().size() == 1 && BatchTimeFunctions.isKeyword(c.names().get(0))) {
+            return BatchTimeFunctions.resolve(new Node.Call(c.names().get(0), List.of(), c.text(), c.position()), clock, source);
+        }
         if (index < 0 && c.names().get(0).equalsIgnoreCase(FileMetadata.COLUMN)) {
             throw ExpressionErrors.noFileMetadata(source, c.position(), FileMetadata.COLUMN);
         }
@@ -217,6 +226,9 @@ public final class Analyzer {
     private Bound call(Node.Call c) {
         if (c.name().equalsIgnoreCase("input_file_name")) {
             return inputFileName(c);
+        }
+        if (BatchTimeFunctions.isBatchTime(c.name())) {
+            return BatchTimeFunctions.resolve(c, clock, source);
         }
         FunctionDef def = FunctionRegistry.get(c.name());
         if (def == null && Generator.isGenerator(c.name())) {

@@ -64,6 +64,7 @@ public final class BatchRunner {
         followingNoData = null;
         long batchId = state.nextBatchId();
         config.joins().refresh(); // Spark's stream-static join: the static side as of the batch's start
+        config.transform().startBatch(Instant.now()); // current_timestamp(): one value for the batch's rows
         List<FileStat> files = new ArrayList<>(chosen);
         List<String> changed = new ArrayList<>();
         while (!files.isEmpty()) {

@@ -11,6 +11,7 @@ import io.tributary.schema.RowPack;
 import io.tributary.schema.Topics;
 import io.tributary.topology.KafkaInput;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.TreeMap;
@@ -105,6 +106,9 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
         this.unknown = UnknownPartitions.of(context.applicationId());
         Long next = store.get(NEXT);
         nextBatch = next == null ? -1 : next; // a new task: the first batch that counts it (publishedBatch)
+        if (transform != null) {
+            transform.startBatch(Instant.now()); // the task's first batch starts now
+        }
         maxEventTimeMs = store.get(MAX);
         try (KeyValueIterator<String, Long> it = store.prefixScan(POSITION, new org.apache.kafka.common.serialization.StringSerializer())) {
             while (it.hasNext()) {
@@ -290,7 +294,7 @@ public final class KafkaSourceFront implements Processor<byte[], byte[], Object,
         nextBatch = b.batchId() + 1;
         dirty = true;
         if (transform != null) {
-            transform.refresh(); // the next batch joins the static tables as of its start, as Spark's stream-static join
+            transform.startBatch(Instant.now()); // the next batch: the static tables and current_timestamp() as of its start
         }
         LOG.debug("{}: task {} ended batch {} at watermark {}", stage, task, b.batchId(), b.watermarkMs());
     }
