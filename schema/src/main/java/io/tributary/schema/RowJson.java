@@ -197,7 +197,7 @@ public final class RowJson {
             case MAP -> {
                 g.writeStartObject();
                 for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-                    g.writeFieldName((String) e.getKey());
+                    g.writeFieldName(MapKeys.text(type.keyType(), e.getKey()));
                     writeValue(g, type.valueType(), e.getValue());
                 }
                 g.writeEndObject();
