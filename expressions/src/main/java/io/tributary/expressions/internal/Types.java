@@ -54,15 +54,15 @@ public final class Types {
         };
     }
 
-    /** Whether {@code t} is or holds a MAP whose keys are not STRING: a table column here has text keys only. */
-    public static boolean holdsOtherKeys(DataType t) {
+    /** Whether {@code t} is or holds a MAP whose keys are not of a primitive type: a table column here has primitive keys only. */
+    public static boolean holdsNestedKeys(DataType t) {
         if (t == null || Intervals.isInterval(t)) {
             return false;
         }
         return switch (t.kind()) {
-            case MAP -> !t.keyType().equals(DataType.STRING) || holdsOtherKeys(t.element());
-            case ARRAY -> holdsOtherKeys(t.element());
-            case STRUCT -> t.struct().fields().stream().anyMatch(f -> holdsOtherKeys(f.type()));
+            case MAP -> t.keyType().isNested() || Intervals.isInterval(t.keyType()) || holdsNestedKeys(t.element());
+            case ARRAY -> holdsNestedKeys(t.element());
+            case STRUCT -> t.struct().fields().stream().anyMatch(f -> holdsNestedKeys(f.type()));
             default -> false;
         };
     }
