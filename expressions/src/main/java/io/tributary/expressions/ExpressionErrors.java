@@ -125,7 +125,7 @@ public final class ExpressionErrors {
     public static TributaryException mapKeyColumn(String expression, String type) {
         return new TributaryException("select item \"" + shown(expression) + "\" is " + type + ", and a table column's map keys are of a"
                 + " primitive type here (numbers, STRING, BOOLEAN, DATE, TIMESTAMP, ...); cast the keys inside the expression"
-                + " (transform_keys(m, (k, v) -> to_json(k))) or read single values (m[k])");
+                + " (transform_keys(m, (k, v) -> CAST(k AS STRING))) or read single values (m[k])");
     }
 
     public static TributaryException intervalColumn(String expression, String type) {

@@ -44,7 +44,8 @@ final class MapKeys {
             case LONG -> integral(t, Long.MIN_VALUE, Long.MAX_VALUE, v -> v);
             case FLOAT -> {
                 Double d = floating(t);
-                yield d == null ? null : (Object) d.floatValue();
+                // Float's own parse: a float's shortest text (Float.toString) reads back to the same float
+                yield d == null ? null : Double.isNaN(d) || Double.isInfinite(d) ? (Object) d.floatValue() : (Object) Float.parseFloat(t);
             }
             case DOUBLE -> floating(t);
             case DECIMAL -> decimal(t, type);

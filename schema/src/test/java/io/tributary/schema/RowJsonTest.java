@@ -364,10 +364,10 @@ class RowJsonTest {
     @Test
     void typedMapKeysReadAsSparksCastAndRoundTripThroughTheCanonicalJson() {
         RowJson json = new RowJson(Schema.parse("ik MAP<INT, STRING>, lk MAP<BIGINT, DOUBLE>, dk MAP<DATE, INT>, "
-                + "tk MAP<TIMESTAMP, INT>, bk MAP<BOOLEAN, INT>, xk MAP<DECIMAL(5,2), ARRAY<INT>>, fk MAP<DOUBLE, INT>"));
+                + "tk MAP<TIMESTAMP, INT>, bk MAP<BOOLEAN, INT>, xk MAP<DECIMAL(5,2), ARRAY<INT>>, fk MAP<DOUBLE, INT>, gk MAP<FLOAT, INT>"));
         Object[] row = json.parse("{\"ik\": {\" 7 \": \"a\", \"-3\": \"b\", \"+2\": \"c\"}, \"lk\": {\"3000000000\": 1.5},"
                 + " \"dk\": {\"2024-02-29\": 1}, \"tk\": {\"2026-01-01 10:00:00\": 2}, \"bk\": {\"yes\": 1, \"F\": 0},"
-                + " \"xk\": {\"1.555\": [1], \"-0.25\": null}, \"fk\": {\"NaN\": 1, \"1e20\": 2}}");
+                + " \"xk\": {\"1.555\": [1], \"-0.25\": null}, \"fk\": {\"NaN\": 1, \"1e20\": 2}, \"gk\": {\"0.1\": 1, \"-Infinity\": 2}}");
         assertThat(row[0]).isEqualTo(Map.of(7, "a", -3, "b", 2, "c"));
         assertThat(row[1]).isEqualTo(Map.of(3_000_000_000L, 1.5));
         assertThat(row[2]).isEqualTo(Map.of(19782, 1));
@@ -378,6 +378,7 @@ class RowJsonTest {
         decimals.put(new java.math.BigDecimal("-0.25"), null);
         assertThat(row[5]).isEqualTo(decimals);
         assertThat(row[6]).isEqualTo(Map.of(Double.NaN, 1, 1e20, 2));
+        assertThat(row[7]).isEqualTo(Map.of(0.1f, 1, Float.NEGATIVE_INFINITY, 2));
         byte[] canonical = json.write(row);
         assertThat(new String(canonical, StandardCharsets.UTF_8)).startsWith("{\"ik\":{\"7\":\"a\",\"-3\":\"b\",\"2\":\"c\"}")
                 .contains("\"dk\":{\"2024-02-29\":1}", "\"xk\":{\"1.56\":[1],\"-0.25\":null}", "\"fk\":{\"NaN\":1,\"1.0E20\":2}");
