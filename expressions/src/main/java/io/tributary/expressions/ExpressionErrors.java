@@ -122,12 +122,6 @@ public final class ExpressionErrors {
                 + " cast it: CAST(array() AS ARRAY<INT>), array(CAST(NULL AS INT)), struct(1, CAST(NULL AS INT))");
     }
 
-    public static TributaryException mapKeyColumn(String expression, String type) {
-        return new TributaryException("select item \"" + shown(expression) + "\" is " + type + ", and a table column's map keys are of a"
-                + " primitive type here (numbers, STRING, BOOLEAN, DATE, TIMESTAMP, ...); cast the keys inside the expression"
-                + " (transform_keys(m, (k, v) -> CAST(k AS STRING))) or read single values (m[k])");
-    }
-
     public static TributaryException intervalColumn(String expression, String type) {
         return new TributaryException("select item \"" + shown(expression) + "\" is an " + type + ", which a table cannot hold; add it to a"
                 + " timestamp (ts + INTERVAL 1 HOUR), compare it (end - start > INTERVAL 30 MINUTES), or give seconds: unix_timestamp(end) - unix_timestamp(start)");

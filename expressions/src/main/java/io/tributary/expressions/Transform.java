@@ -174,9 +174,6 @@ public final class Transform {
             if (Types.holdsVoid(bound.type())) {
                 throw ExpressionErrors.voidInsideColumn(item, Types.name(bound.type()));
             }
-            if (Types.holdsNestedKeys(bound.type())) {
-                throw ExpressionErrors.mapKeyColumn(item, Types.name(bound.type()));
-            }
             if (Intervals.isInterval(bound.type())) {
                 throw ExpressionErrors.intervalColumn(item, Types.name(bound.type()));
             }

@@ -54,19 +54,6 @@ public final class Types {
         };
     }
 
-    /** Whether {@code t} is or holds a MAP whose keys are not of a primitive type: a table column here has primitive keys only. */
-    public static boolean holdsNestedKeys(DataType t) {
-        if (t == null || Intervals.isInterval(t)) {
-            return false;
-        }
-        return switch (t.kind()) {
-            case MAP -> t.keyType().isNested() || Intervals.isInterval(t.keyType()) || holdsNestedKeys(t.element());
-            case ARRAY -> holdsNestedKeys(t.element());
-            case STRUCT -> t.struct().fields().stream().anyMatch(f -> holdsNestedKeys(f.type()));
-            default -> false;
-        };
-    }
-
     /** {@code ARRAY<element>}, with a null element type (NULL's) as {@code ARRAY<VOID>}. */
     static DataType arrayOf(DataType element) {
         return DataType.array(element == null ? VOID : element);
