@@ -74,9 +74,9 @@ public final class KernelRows {
                 MapValue m = v.getMap(i);
                 ColumnVector keys = m.getKeys();
                 ColumnVector values = m.getValues();
-                Map<String, Object> map = new LinkedHashMap<>();
+                Map<Object, Object> map = new LinkedHashMap<>();
                 for (int e = 0; e < m.getSize(); e++) {
-                    map.put(keys.getString(e), value(type.valueType(), values, e));
+                    map.put(value(type.keyType(), keys, e), value(type.valueType(), values, e));
                 }
                 yield map;
             }

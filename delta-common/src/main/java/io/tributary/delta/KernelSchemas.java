@@ -54,7 +54,7 @@ public final class KernelSchemas {
             case BINARY -> BinaryType.BINARY;
             case STRUCT -> toKernel(t.struct());
             case ARRAY -> new ArrayType(toKernel(t.element()), true);
-            case MAP -> new MapType(StringType.STRING, toKernel(t.valueType()), true);
+            case MAP -> new MapType(toKernel(t.keyType()), toKernel(t.valueType()), true);
         };
     }
 
@@ -98,8 +98,9 @@ public final class KernelSchemas {
             return DataType.struct(fromKernel(tablePath, s));
         } else if (t instanceof ArrayType a) {
             return DataType.array(fromKernel(tablePath, column + "[]", a.getElementType()));
-        } else if (t instanceof MapType m && m.getKeyType() instanceof StringType) {
-            return DataType.map(fromKernel(tablePath, column + " value", m.getValueType()));
+        } else if (t instanceof MapType m && !(m.getKeyType() instanceof StructType || m.getKeyType() instanceof ArrayType
+                || m.getKeyType() instanceof MapType)) {
+            return DataType.map(fromKernel(tablePath, column + " key", m.getKeyType()), fromKernel(tablePath, column + " value", m.getValueType()));
         }
         throw DeltaErrors.unreadableColumnType(tablePath, column, t);
     }

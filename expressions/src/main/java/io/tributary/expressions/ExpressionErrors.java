@@ -128,11 +128,6 @@ public final class ExpressionErrors {
                 + " cast it: CAST(array() AS ARRAY<INT>), array(CAST(NULL AS INT)), struct(1, CAST(NULL AS INT))");
     }
 
-    public static TributaryException mapKeyColumn(String expression, String type) {
-        return new TributaryException("select item \"" + shown(expression) + "\" is " + type + ", and a table column's map keys are text"
-                + " here; cast the keys inside the expression (transform_keys(m, (k, v) -> CAST(k AS STRING))) or read single values (m[1])");
-    }
-
     public static TributaryException intervalColumn(String expression, String type) {
         return new TributaryException("select item \"" + shown(expression) + "\" is an " + type + ", which a table cannot hold; add it to a"
                 + " timestamp (ts + INTERVAL 1 HOUR), compare it (end - start > INTERVAL 30 MINUTES), or give seconds: unix_timestamp(end) - unix_timestamp(start)");

@@ -180,9 +180,6 @@ public final class Transform {
             if (Types.holdsVoid(bound.type())) {
                 throw ExpressionErrors.voidInsideColumn(item, Types.name(bound.type()));
             }
-            if (Types.holdsOtherKeys(bound.type())) {
-                throw ExpressionErrors.mapKeyColumn(item, Types.name(bound.type()));
-            }
             if (Intervals.isInterval(bound.type())) {
                 throw ExpressionErrors.intervalColumn(item, Types.name(bound.type()));
             }

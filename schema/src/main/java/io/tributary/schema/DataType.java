@@ -6,7 +6,7 @@ import java.util.Objects;
  * A column type, as Spark's DDL names it: the primitive types, STRUCT, ARRAY and MAP. {@code precision}
  * and {@code scale} matter for {@link Kind#DECIMAL} only, {@code struct} for {@link Kind#STRUCT},
  * {@code element} for {@link Kind#ARRAY} (the element type) and {@link Kind#MAP} (the value type), {@code key}
- * for a {@link Kind#MAP} whose keys are not STRING (null for STRING keys, the only keys a table column has here).
+ * for a {@link Kind#MAP} whose keys are not STRING (null for STRING keys).
  * As in Spark's DDL, array elements and map values may be null.
  *
  * <p>In-memory representation of values (the same as Delta Kernel's column vectors use):
@@ -16,7 +16,8 @@ import java.util.Objects;
  * TIMESTAMP and TIMESTAMP_NTZ {@code Long} microseconds since 1970-01-01T00:00 (UTC for
  * TIMESTAMP), BINARY {@code byte[]}, STRUCT {@code Object[]} in the order of {@link #struct()},
  * ARRAY a {@code java.util.List} of element values, MAP a {@code java.util.Map} from its keys' values
- * (String for STRING keys) to values that keeps the keys' order (a {@code LinkedHashMap}).
+ * (in the representation of the key type: String for STRING keys, Integer for INT or DATE keys, ...) to values
+ * that keeps the keys' order (a {@code LinkedHashMap}).
  */
 public record DataType(Kind kind, int precision, int scale, Schema struct, DataType element, DataType key) {
     public enum Kind { BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, STRING, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ, BINARY, STRUCT,

@@ -264,19 +264,24 @@ public final class JsonRowReader {
     }
 
     /** The entries of an object read as a MAP, whose START_OBJECT was just read, up to its END_OBJECT. */
-    private Map<String, Object> map(JsonParser p, Field f, Source src) throws IOException {
+    private Map<Object, Object> map(JsonParser p, Field f, Source src) throws IOException {
         Field value = new Field(f.name() + ".", f.type().valueType(), true);
-        Map<String, Object> entries = new LinkedHashMap<>();
+        DataType keyType = f.type().keyType();
+        Map<Object, Object> entries = new LinkedHashMap<>();
         JsonToken t;
         while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
             String key = p.currentName();
+            Object k = MapKeys.read(keyType, key, times);
+            if (k == null) {
+                throw SchemaErrors.badMapKey(f.name(), key, keyType.ddl());
+            }
             Object v;
             try {
                 v = value(p, p.nextToken(), value, src);
             } catch (BadRecordException e) {
                 throw SchemaErrors.inMap(f.name(), key, (e.field() == null ? "" : e.field().substring(value.name().length())), e.reason());
             }
-            entries.put(key, v); // a key given twice: the last value wins, as in Spark's JSON reader
+            entries.put(k, v); // a key given twice (or two texts of one key: "1" and "01"): the last value wins, as in Spark's JSON reader
         }
         if (t != JsonToken.END_OBJECT) {
             throw SchemaErrors.malformedMap(f.name());

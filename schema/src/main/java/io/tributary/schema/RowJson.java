@@ -24,7 +24,8 @@ import java.util.Map;
  * column takes the raw text of any other JSON value; FLOAT and DOUBLE also take the strings
  * {@code NaN}, {@code Infinity} and {@code -Infinity}; a TIMESTAMP takes a string in any form
  * {@link Timestamps} reads or an integer number of seconds since the epoch; an ARRAY takes a JSON
- * array, a MAP a JSON object (its keys unique), each element or value by the same rules. Anything
+ * array, a MAP a JSON object (its keys cast to the key type as Spark's CAST reads text, {@code MapKeys}), each
+ * element or value by the same rules. Anything
  * else is a {@link BadRecordException} naming the field ({@code tags[2]}, {@code attrs.k} inside
  * an array or a map).
  *
@@ -197,7 +198,7 @@ public final class RowJson {
             case MAP -> {
                 g.writeStartObject();
                 for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-                    g.writeFieldName((String) e.getKey());
+                    g.writeFieldName(MapKeys.text(type.keyType(), e.getKey()));
                     writeValue(g, type.valueType(), e.getValue());
                 }
                 g.writeEndObject();

@@ -124,10 +124,10 @@ public final class Schema {
                 throw SchemaErrors.badMap(column, text);
             }
             DataType key = parseType(column + " key", kv.get(0).strip());
-            if (key.kind() != DataType.Kind.STRING) {
-                throw SchemaErrors.nonStringMapKeys(column, text, key.ddl());
+            if (key.isNested()) {
+                throw SchemaErrors.nestedMapKeys(column, text, key.ddl());
             }
-            return DataType.map(parseType(column + " value", kv.get(1).strip()));
+            return DataType.map(key, parseType(column + " value", kv.get(1).strip()));
         }
         Matcher d = DECIMAL.matcher(t);
         if (d.matches()) {

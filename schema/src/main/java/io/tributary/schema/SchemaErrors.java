@@ -87,6 +87,11 @@ final class SchemaErrors {
         return new BadRecordException(field + "." + key + subPath, reason);
     }
 
+    /** When a key of a MAP column's JSON object is not a text of the map's key type. */
+    static BadRecordException badMapKey(String field, String key, String keyType) {
+        return new BadRecordException(field, "key '" + key + "' does not cast to " + keyType);
+    }
+
     /** When a MAP column's JSON object is cut off or malformed. */
     static BadRecordException malformedMap(String field) {
         return new BadRecordException(field, "malformed JSON object");
@@ -150,10 +155,11 @@ final class SchemaErrors {
                 + "e.g. MAP<STRING, INT>");
     }
 
-    /** When a MAP column's keys are not STRING. */
-    static TributaryException nonStringMapKeys(String column, String text, String ddl) {
+    /** When a MAP column's keys are a STRUCT, an ARRAY or a MAP. */
+    static TributaryException nestedMapKeys(String column, String text, String ddl) {
         return new TributaryException("schema: column '" + column + "' has " + text + ", a map with " + ddl
-                + " keys; Tributary reads maps with STRING keys only (JSON object keys are strings), e.g. MAP<STRING, INT>");
+                + " keys; a map's keys here are of a primitive type (numbers, STRING, BOOLEAN, DATE, TIMESTAMP, ...), "
+                + "e.g. MAP<INT, STRING>");
     }
 
     /** When a DECIMAL's precision or scale is out of range. */

@@ -361,6 +361,45 @@ class RowJsonTest {
         assertThat(one("MAP<STRING, INT>", "{\"a\": 1, \"b\": 2, \"a\": 3}")).isEqualTo(Map.of("a", 3, "b", 2));
     }
 
+    @Test
+    void typedMapKeysReadAsSparksCastAndRoundTripThroughTheCanonicalJson() {
+        RowJson json = new RowJson(Schema.parse("ik MAP<INT, STRING>, lk MAP<BIGINT, DOUBLE>, dk MAP<DATE, INT>, "
+                + "tk MAP<TIMESTAMP, INT>, bk MAP<BOOLEAN, INT>, xk MAP<DECIMAL(5,2), ARRAY<INT>>, fk MAP<DOUBLE, INT>, gk MAP<FLOAT, INT>"));
+        Object[] row = json.parse("{\"ik\": {\" 7 \": \"a\", \"-3\": \"b\", \"+2\": \"c\"}, \"lk\": {\"3000000000\": 1.5},"
+                + " \"dk\": {\"2024-02-29\": 1}, \"tk\": {\"2026-01-01 10:00:00\": 2}, \"bk\": {\"yes\": 1, \"F\": 0},"
+                + " \"xk\": {\"1.555\": [1], \"-0.25\": null}, \"fk\": {\"NaN\": 1, \"1e20\": 2}, \"gk\": {\"0.1\": 1, \"-Infinity\": 2}}");
+        assertThat(row[0]).isEqualTo(Map.of(7, "a", -3, "b", 2, "c"));
+        assertThat(row[1]).isEqualTo(Map.of(3_000_000_000L, 1.5));
+        assertThat(row[2]).isEqualTo(Map.of(19782, 1));
+        assertThat(row[3]).isEqualTo(Map.of(1_767_261_600_000_000L, 2));
+        assertThat(row[4]).isEqualTo(Map.of(true, 1, false, 0));
+        Map<Object, Object> decimals = new java.util.LinkedHashMap<>();
+        decimals.put(new java.math.BigDecimal("1.56"), List.of(1));
+        decimals.put(new java.math.BigDecimal("-0.25"), null);
+        assertThat(row[5]).isEqualTo(decimals);
+        assertThat(row[6]).isEqualTo(Map.of(Double.NaN, 1, 1e20, 2));
+        assertThat(row[7]).isEqualTo(Map.of(0.1f, 1, Float.NEGATIVE_INFINITY, 2));
+        byte[] canonical = json.write(row);
+        assertThat(new String(canonical, StandardCharsets.UTF_8)).startsWith("{\"ik\":{\"7\":\"a\",\"-3\":\"b\",\"2\":\"c\"}")
+                .contains("\"dk\":{\"2024-02-29\":1}", "\"xk\":{\"1.56\":[1],\"-0.25\":null}", "\"fk\":{\"NaN\":1,\"1.0E20\":2}");
+        Object[] again = json.parse(canonical);
+        assertThat(again).isEqualTo(row);
+        assertThat(json.write(again)).isEqualTo(canonical);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "MAP<INT, STRING>|{\"x\": \"a\"}|key 'x' does not cast to INT",
+        "MAP<INT, STRING>|{\"1.0\": \"a\"}|key '1.0' does not cast to INT",
+        "MAP<INT, STRING>|{\"2147483648\": \"a\"}|key '2147483648' does not cast to INT",
+        "MAP<DATE, INT>|{\"2024-02-30\": 1}|key '2024-02-30' does not cast to DATE",
+        "MAP<BOOLEAN, INT>|{\"maybe\": 1}|key 'maybe' does not cast to BOOLEAN"})
+    void aMapKeyThatDoesNotCastToTheKeyTypeIsABadRecordNamingTheColumnAndKey(String type, String value, String reason) {
+        BadRecordException e = bad(type, value);
+        assertThat(e.field()).isEqualTo("v");
+        assertThat(e.getMessage()).isEqualTo("field 'v': " + reason);
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "ARRAY<INT>|[1, \"x\", 3]|v[1]|expected INT",

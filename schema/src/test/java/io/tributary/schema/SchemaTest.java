@@ -176,9 +176,19 @@ class SchemaTest {
         assertThat(Schema.parse(s.toDdl())).isEqualTo(s);
     }
 
+    @Test
+    void mapsOfPrimitiveKeysParseWithTheirKeyType() {
+        Schema s = Schema.parse("ik MAP<INT, STRING>, dk map<date, array<bigint>>, xk MAP<DECIMAL(5,2), MAP<BOOLEAN, INT>>");
+        assertThat(s.field(0).type()).isEqualTo(DataType.map(DataType.INT, DataType.STRING));
+        assertThat(s.field(1).type().keyType()).isEqualTo(DataType.DATE);
+        assertThat(s.toDdl()).isEqualTo("ik MAP<INT, STRING>, dk MAP<DATE, ARRAY<BIGINT>>, xk MAP<DECIMAL(5,2), MAP<BOOLEAN, INT>>");
+        assertThat(Schema.parse(s.toDdl())).isEqualTo(s);
+        assertThat(Schema.parse("m MAP<STRING, INT>").field(0).type()).isEqualTo(DataType.map(DataType.INT));
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "attrs MAP<INT, STRING>|STRING keys only",
+        "attrs MAP<ARRAY<INT>, STRING>|keys here are of a primitive type",
         "attrs MAP<STRING>|MAP<STRING, INT>",
         "tags ARRAY<>|ARRAY<STRING>",
         "tags ARRAY<MONEY>|'tags[]'"})

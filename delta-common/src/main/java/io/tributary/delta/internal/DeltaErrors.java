@@ -11,7 +11,7 @@ public final class DeltaErrors {
     /** When a Delta table has a column of a type Tributary cannot read. */
     public static TributaryException unreadableColumnType(String tablePath, String column, DataType type) {
         return new TributaryException("delta table " + tablePath + " has column '" + column + "' of Delta type " + type
-                + ", which Tributary cannot read yet (primitive types, structs, arrays and maps with string keys); read the "
+                + ", which Tributary cannot read yet (primitive types, structs, arrays, and maps whose keys are of a primitive type); read the "
                 + "table with Spark, or drop the column");
     }
 

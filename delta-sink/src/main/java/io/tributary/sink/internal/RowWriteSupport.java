@@ -154,6 +154,7 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
                 };
             }
             case MAP -> {
+                ValueWriter key = writer(type.keyType());
                 ValueWriter value = writer(type.valueType());
                 yield v -> {
                     Map<?, ?> map = (Map<?, ?>) v;
@@ -163,7 +164,7 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
                         for (Map.Entry<?, ?> e : map.entrySet()) {
                             out.startGroup();
                             out.startField("key", 0);
-                            out.addBinary(Binary.fromConstantByteArray(((String) e.getKey()).getBytes(StandardCharsets.UTF_8)));
+                            key.write(e.getKey());
                             out.endField("key", 0);
                             if (e.getValue() != null) {
                                 out.startField("value", 1);
@@ -237,7 +238,7 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
                     .named(name);
             case MAP -> Types.buildGroup(r).as(LogicalTypeAnnotation.mapType())
                     .addField(new GroupType(Repetition.REPEATED, "key_value",
-                            type("key", DataType.STRING, Repetition.REQUIRED), type("value", t.valueType(), Repetition.OPTIONAL)))
+                            type("key", t.keyType(), Repetition.REQUIRED), type("value", t.valueType(), Repetition.OPTIONAL)))
                     .named(name);
         };
     }

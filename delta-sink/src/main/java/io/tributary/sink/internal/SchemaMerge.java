@@ -90,7 +90,8 @@ public final class SchemaMerge {
                 case ARRAY:
                     return DataType.array(type(t.element(), p.element(), column + "[]", topTable, topPipeline));
                 case MAP:
-                    return DataType.map(type(t.valueType(), p.valueType(), column + " value", topTable, topPipeline));
+                    return DataType.map(type(t.keyType(), p.keyType(), column + " key", topTable, topPipeline),
+                            type(t.valueType(), p.valueType(), column + " value", topTable, topPipeline));
                 default:
                     break;
             }

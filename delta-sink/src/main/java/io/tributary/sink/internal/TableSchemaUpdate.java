@@ -62,8 +62,9 @@ final class TableSchemaUpdate {
             return e.equals(h.getElementType()) ? have : new ArrayType(e, h.containsNull());
         }
         if (have instanceof MapType h && want instanceof MapType w) {
+            DataType k = grow(h.getKeyType(), w.getKeyType());
             DataType v = grow(h.getValueType(), w.getValueType());
-            return v.equals(h.getValueType()) ? have : new MapType(h.getKeyType(), v, h.isValueContainsNull());
+            return k.equals(h.getKeyType()) && v.equals(h.getValueType()) ? have : new MapType(k, v, h.isValueContainsNull());
         }
         return have.equivalent(want) ? have : want;
     }

@@ -54,19 +54,6 @@ public final class Types {
         };
     }
 
-    /** Whether {@code t} is or holds a MAP whose keys are not STRING: a table column here has text keys only. */
-    public static boolean holdsOtherKeys(DataType t) {
-        if (t == null || Intervals.isInterval(t)) {
-            return false;
-        }
-        return switch (t.kind()) {
-            case MAP -> !t.keyType().equals(DataType.STRING) || holdsOtherKeys(t.element());
-            case ARRAY -> holdsOtherKeys(t.element());
-            case STRUCT -> t.struct().fields().stream().anyMatch(f -> holdsOtherKeys(f.type()));
-            default -> false;
-        };
-    }
-
     /** {@code ARRAY<element>}, with a null element type (NULL's) as {@code ARRAY<VOID>}. */
     static DataType arrayOf(DataType element) {
         return DataType.array(element == null ? VOID : element);

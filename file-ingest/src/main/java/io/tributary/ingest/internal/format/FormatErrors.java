@@ -110,9 +110,9 @@ final class FormatErrors {
         return new BadRecordException(null, "malformed CSV: " + firstLine);
     }
 
-    /** When a Parquet map has keys that are not strings. */
-    static TributaryException nonStringMapKeys(String file, String column, String ddl) {
+    /** When a Parquet map has keys of a nested type. */
+    static TributaryException nestedMapKeys(String file, String column, String ddl) {
         return new TributaryException("file " + file + ": column '" + column + "' is a map with " + ddl + " keys, which "
-                + "Tributary does not read (MAP<STRING, ...> only); give source.files.schema without it");
+                + "Tributary does not read (a map's keys are of a primitive type here); give source.files.schema without it");
     }
 }

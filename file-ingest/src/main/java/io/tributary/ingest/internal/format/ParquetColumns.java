@@ -69,10 +69,10 @@ final class ParquetColumns {
         if (a instanceof LogicalTypeAnnotation.MapLogicalTypeAnnotation || a instanceof LogicalTypeAnnotation.MapKeyValueTypeAnnotation) {
             GroupType kv = g.getType(0).asGroupType();
             DataType key = type(kv.getType(0), file);
-            if (key.kind() != DataType.Kind.STRING) {
-                throw FormatErrors.nonStringMapKeys(file, g.getName(), key.ddl());
+            if (key.isNested()) {
+                throw FormatErrors.nestedMapKeys(file, g.getName(), key.ddl());
             }
-            return DataType.map(kv.getFieldCount() > 1 ? type(kv.getType(1), file) : DataType.STRING);
+            return DataType.map(key, kv.getFieldCount() > 1 ? type(kv.getType(1), file) : DataType.STRING);
         }
         List<Field> fields = new ArrayList<>();
         for (Type c : g.getFields()) {

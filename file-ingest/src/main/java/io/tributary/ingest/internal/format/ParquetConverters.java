@@ -128,7 +128,7 @@ final class ParquetConverters {
         }
         if (a instanceof LogicalTypeAnnotation.MapLogicalTypeAnnotation || a instanceof LogicalTypeAnnotation.MapKeyValueTypeAnnotation) {
             requireKind(type, DataType.Kind.MAP, t, file, path);
-            return new ParquetGroupConverters.MapOf(g, type.valueType(), target, file, path);
+            return new ParquetGroupConverters.MapOf(g, type, target, file, path);
         }
         requireKind(type, DataType.Kind.STRUCT, t, file, path);
         return new ParquetGroupConverters.Struct(g, type.struct(), target, file, path);

@@ -11,12 +11,11 @@ import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.GroupType;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
 
 /**
  * The converters of Parquet's groups ({@link ParquetConverters}): structs by field name, lists in the
- * spec's three-level form and the older two-level forms, maps of string keys, and fields the schema
+ * spec's three-level form and the older two-level forms, maps of primitive keys, and fields the schema
  * lacks dropped.
  */
 final class ParquetGroupConverters {
@@ -162,20 +161,20 @@ final class ParquetGroupConverters {
     static final class MapOf extends GroupConverter {
         private final GroupConverter entries;
         private final Target target;
-        private Map<String, Object> map;
+        private Map<Object, Object> map;
         private Object key;
         private Object value;
 
-        MapOf(GroupType g, DataType valueType, Target target, String file, String path) {
+        MapOf(GroupType g, DataType mapType, Target target, String file, String path) {
             this.target = target;
             GroupType kv = g.getType(0).asGroupType();
             Type keyType = kv.getType(0);
-            if (!keyType.isPrimitive() || keyType.asPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.BINARY) {
-                throw ParquetConverters.mismatch(file, path, g, DataType.map(valueType));
+            if (!keyType.isPrimitive()) {
+                throw ParquetConverters.mismatch(file, path, g, mapType);
             }
-            Converter k = ParquetPrimitiveConverters.primitive(keyType.asPrimitiveType(), DataType.STRING, v -> key = v, file, path + " key");
+            Converter k = ParquetPrimitiveConverters.primitive(keyType.asPrimitiveType(), mapType.keyType(), v -> key = v, file, path + " key");
             Converter v = kv.getFieldCount() > 1
-                    ? ParquetConverters.converter(kv.getType(1), valueType, x -> value = x, file, path + " value") : ignore(null);
+                    ? ParquetConverters.converter(kv.getType(1), mapType.valueType(), x -> value = x, file, path + " value") : ignore(null);
             this.entries = new GroupConverter() {
                 @Override
                 public Converter getConverter(int fieldIndex) {
@@ -190,7 +189,7 @@ final class ParquetGroupConverters {
 
                 @Override
                 public void end() {
-                    map.put((String) key, value);
+                    map.put(key, value);
                 }
             };
         }

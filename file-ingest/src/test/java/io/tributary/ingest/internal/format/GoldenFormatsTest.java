@@ -158,12 +158,17 @@ class GoldenFormatsTest {
             case MAP -> {
                 g.writeStartObject();
                 for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-                    g.writeFieldName((String) e.getKey());
+                    g.writeFieldName(key(t.keyType(), e.getKey()));
                     write(g, t.valueType(), e.getValue());
                 }
                 g.writeEndObject();
             }
         }
+    }
+
+    /** A map key as Spark's to_json writes it: the text of its internal value (a DATE's days, a TIMESTAMP's microseconds). */
+    private static String key(DataType t, Object k) {
+        return t.kind() == DataType.Kind.DECIMAL ? ((BigDecimal) k).toPlainString() : k.toString();
     }
 
     private static Instant instant(long micros) {
