@@ -29,7 +29,7 @@ public final class FileFormat {
     public enum Kind { JSON, CSV, PARQUET, TEXT, DEBEZIUM_JSON }
 
     private static final Map<Kind, Set<String>> OPTIONS = Map.of(
-            Kind.JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat", "infertimestamp"),
+            Kind.JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat", "infertimestamp", "typedmapkeys"),
             Kind.CSV, Set.of("header", "sep", "delimiter", "quote", "escape", "nullvalue", "emptyvalue", "comment", "timestampformat",
                     "timestampntzformat", "dateformat", "multiline", "ignoreleadingwhitespace", "ignoretrailingwhitespace",
                     "nanvalue", "positiveinf", "negativeinf", "enforceschema", "inferschema"),
@@ -79,7 +79,7 @@ public final class FileFormat {
         Map<String, String> m = new TreeMap<>();
         for (String o : List.of("multiLine", "timestampFormat", "timestampNTZFormat", "dateFormat", "header", "sep", "delimiter", "quote",
                 "escape", "nullValue", "emptyValue", "comment", "ignoreLeadingWhiteSpace", "ignoreTrailingWhiteSpace", "nanValue",
-                "positiveInf", "negativeInf", "enforceSchema", "inferSchema", "inferTimestamp", "wholetext")) {
+                "positiveInf", "negativeInf", "enforceSchema", "inferSchema", "inferTimestamp", "wholetext", "typedMapKeys")) {
             if (OPTIONS.get(kind).contains(o.toLowerCase(Locale.ROOT))) {
                 m.put(o.toLowerCase(Locale.ROOT), o);
             }
@@ -89,7 +89,7 @@ public final class FileFormat {
 
     private void check() {
         for (String b : List.of("multiline", "header", "ignoreleadingwhitespace", "ignoretrailingwhitespace", "enforceschema", "wholetext",
-                "inferschema", "infertimestamp")) {
+                "inferschema", "infertimestamp", "typedmapkeys")) {
             String v = options.get(b);
             if (v != null && !v.strip().equalsIgnoreCase("true") && !v.strip().equalsIgnoreCase("false")) {
                 throw IngestErrors.notBoolean(b, v);
@@ -180,9 +180,18 @@ public final class FileFormat {
 
     /**
      * Checks that the format can read rows of {@code schema}: text reads one STRING column, CSV
-     * no nested columns (Spark's CSV source neither).
+     * no nested columns (Spark's CSV source neither), JSON maps of STRING keys only unless its
+     * option {@code typedMapKeys} (Tributary's own) reads other keys by Spark's cast.
      */
     public void checkSchema(Schema schema) {
+        if (kind == Kind.JSON && !"true".equalsIgnoreCase(options.getOrDefault("typedmapkeys", "false").strip())) {
+            for (Field f : schema.fields()) {
+                DataType key = typedMapKey(f.type());
+                if (key != null) {
+                    throw IngestErrors.jsonTypedMapKey(f.name(), f.type().ddl());
+                }
+            }
+        }
         if (kind == Kind.TEXT && (schema.size() != 1 || schema.field(0).type().kind() != DataType.Kind.STRING)) {
             throw IngestErrors.textSchemaNotValue(schema.toDdl());
         }
@@ -193,6 +202,16 @@ public final class FileFormat {
                 }
             }
         }
+    }
+
+    /** The first key type other than STRING of a map in {@code type} (at any depth), or null. */
+    private static DataType typedMapKey(DataType type) {
+        return switch (type.kind()) {
+            case MAP -> type.keyType().kind() != DataType.Kind.STRING ? type.keyType() : typedMapKey(type.valueType());
+            case ARRAY -> typedMapKey(type.element());
+            case STRUCT -> type.struct().fields().stream().map(f -> typedMapKey(f.type())).filter(k -> k != null).findFirst().orElse(null);
+            default -> null;
+        };
     }
 
     @Override

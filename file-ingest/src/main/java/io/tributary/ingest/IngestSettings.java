@@ -30,7 +30,7 @@ public final class IngestSettings {
             + " recorded with the first batch and kept by later runs");
     public static final Setting<Map<String, String>> OPTIONS = Setting.map("options", "the format's options, Spark's names: csv"
             + " header, sep, quote, escape, nullValue, comment, multiLine, timestampFormat, dateFormat, inferSchema...; json multiLine,"
-            + " timestampFormat, dateFormat, inferTimestamp; text wholetext (docs/formats.md)");
+            + " timestampFormat, dateFormat, inferTimestamp, typedMapKeys (Tributary's); text wholetext (docs/formats.md)");
     public static final Setting<List<String>> DEBEZIUM_SEQUENCE = DebeziumSequenceSetting.SEQUENCE;
     public static final Setting<Schema> SCHEMA_HINTS = Setting.custom("schemaHints", Setting.Kind.STRING,
             (k, v) -> ddl(k, v, " (hints are DDL columns, e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\")"), "without a schema: the types of some columns,"

@@ -1,7 +1,9 @@
 package io.tributary.ingest;
 
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,5 +24,18 @@ class FileFormatOptionsTest {
                 .isInstanceOf(TributaryException.class)
                 .hasMessage("source.files.options.header: not an option of the parquet format that Tributary reads"
                         + " (it takes none) (docs/formats.md)");
+    }
+
+    @Test
+    void aJsonMapOfKeysOtherThanTextNeedsTypedMapKeysAsSparksJsonReaderRefusesIt() {
+        Schema schema = Schema.parse("id INT, s STRUCT<m: ARRAY<MAP<INT, STRING>>>");
+        assertThatThrownBy(() -> FileFormat.of("json", Map.of()).checkSchema(schema))
+                .isInstanceOf(TributaryException.class)
+                .hasMessage("source.files.schema: column 's' is STRUCT<m: ARRAY<MAP<INT, STRING>>>: Spark's JSON reader reads maps of"
+                        + " STRING keys only (INVALID_JSON_SCHEMA_MAP_TYPE); set source.files.options.typedMapKeys: true to read the keys"
+                        + " by Spark's CAST of their text, or make the keys STRING");
+        assertThatCode(() -> FileFormat.of("json", Map.of("typedMapKeys", "true")).checkSchema(schema)).doesNotThrowAnyException();
+        assertThatCode(() -> FileFormat.of("json", Map.of()).checkSchema(Schema.parse("m MAP<STRING, INT>"))).doesNotThrowAnyException();
+        assertThatCode(() -> FileFormat.of("parquet", Map.of()).checkSchema(schema)).doesNotThrowAnyException();
     }
 }

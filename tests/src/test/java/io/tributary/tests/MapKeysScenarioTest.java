@@ -44,6 +44,7 @@ class MapKeysScenarioTest {
               files:
                 path: in/
                 schema: "%s"
+                options: { typedMapKeys: "true" }
                 onBadRecord: fail
             transform:
               select:

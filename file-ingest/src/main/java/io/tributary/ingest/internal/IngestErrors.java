@@ -52,6 +52,13 @@ public final class IngestErrors {
                 + "hold (Spark's CSV source refuses it too); read it as STRING, or use json");
     }
 
+    /** A JSON source's schema with a map whose keys are not STRING, without the option that reads them. */
+    public static TributaryException jsonTypedMapKey(String field, String ddl) {
+        return new TributaryException("source.files.schema: column '" + field + "' is " + ddl + ": Spark's JSON reader reads maps of"
+                + " STRING keys only (INVALID_JSON_SCHEMA_MAP_TYPE); set source.files.options.typedMapKeys: true to read the keys"
+                + " by Spark's CAST of their text, or make the keys STRING");
+    }
+
     /** When no schema is given and the input folder holds no file to infer it from. */
     public static TributaryException nothingToInfer(String inputLocation) {
         return new TributaryException("source.files.schema is not given and the input folder " + inputLocation + " holds no "
