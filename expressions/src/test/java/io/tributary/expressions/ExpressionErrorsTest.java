@@ -48,6 +48,9 @@ class ExpressionErrorsTest {
                 .contains("position 1");
         assertThat(refusal("named_struct('m', map('a', id)) IN (named_struct('m', map('a', 1)))")).contains("INVALID_ORDERING_TYPE");
         assertThat(refusal("hash(array(map('a', id)))")).contains("[DATATYPE_MISMATCH.HASH_MAP_TYPE]").contains("map_entries");
+        assertThat(refusal("from_json('{\"1\": 2}', 'm MAP<INT, INT>')")).as("Spark's JSON reader takes STRING map keys only")
+                .contains("[DATATYPE_MISMATCH.INVALID_JSON_MAP_KEY_TYPE]").contains("'m' is MAP<INT, INT>");
+        assertThat(Expression.compile(INPUT, "from_json('{\"1\": 2}', 'm MAP<STRING, INT>').m['1']").type().ddl()).isEqualTo("INT");
         assertThat(refusal("struct(id, ID)")).contains("names a field twice (id, ID)").contains("named_struct");
         assertThat(refusal("named_struct('a', id)['b']")).contains("[FIELD_NOT_FOUND]").contains("its fields are a");
         assertThat(Expression.compile(INPUT, "struct(id, NULL).col2 IS NULL").type().ddl()).as("a VOID field inside an expression")

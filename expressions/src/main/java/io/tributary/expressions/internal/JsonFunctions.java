@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.tributary.schema.DataType;
+import io.tributary.schema.Field;
 import io.tributary.schema.JsonRowReader;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
@@ -131,6 +132,12 @@ final class JsonFunctions {
         } catch (TributaryException e) {
             throw call.typeError("the schema " + l.text() + " is not a DDL schema: " + e.getMessage());
         }
+        for (Field f : schema.fields()) {
+            if (hasTypedMapKey(f.type())) {
+                throw call.typeError("[DATATYPE_MISMATCH.INVALID_JSON_MAP_KEY_TYPE] the schema's column '" + f.name() + "' is "
+                        + f.type().ddl() + ": Spark's JSON reader takes maps of STRING keys only");
+            }
+        }
         JsonOptions options = args.size() > 2 ? JsonOptions.of(call, args.get(2)) : JsonOptions.DEFAULT;
         JsonRowReader reader = new JsonRowReader(schema, options.times());
         JsonRowReader.Leftovers leftovers = options.failFast() ? failFast(schema) : PARTIAL;
@@ -159,7 +166,16 @@ final class JsonFunctions {
     }
 
     /** FAILFAST: a top-level value of the wrong type fails the row, as Spark's (a date or time that does not read: malformed). */
-    private static JsonRowReader.Leftovers failFast(Schema schema) {
+    private static boolean hasTypedMapKey(DataType type) {
+        return switch (type.kind()) {
+            case MAP -> type.keyType().kind() != DataType.Kind.STRING || hasTypedMapKey(type.valueType());
+            case ARRAY -> hasTypedMapKey(type.element());
+            case STRUCT -> type.struct().fields().stream().anyMatch(f -> hasTypedMapKey(f.type()));
+            default -> false;
+        };
+    }
+
+        private static JsonRowReader.Leftovers failFast(Schema schema) {
         return new Partial() {
             @Override
             public void mismatched(String name, String json) {
