@@ -186,8 +186,7 @@ public final class FileFormat {
     public void checkSchema(Schema schema) {
         if (kind == Kind.JSON && !"true".equalsIgnoreCase(options.getOrDefault("typedmapkeys", "false").strip())) {
             for (Field f : schema.fields()) {
-                DataType key = typedMapKey(f.type());
-                if (key != null) {
+                if (f.type().hasTypedMapKeys()) {
                     throw IngestErrors.jsonTypedMapKey(f.name(), f.type().ddl());
                 }
             }
@@ -202,16 +201,6 @@ public final class FileFormat {
                 }
             }
         }
-    }
-
-    /** The first key type other than STRING of a map in {@code type} (at any depth), or null. */
-    private static DataType typedMapKey(DataType type) {
-        return switch (type.kind()) {
-            case MAP -> type.keyType().kind() != DataType.Kind.STRING ? type.keyType() : typedMapKey(type.valueType());
-            case ARRAY -> typedMapKey(type.element());
-            case STRUCT -> type.struct().fields().stream().map(f -> typedMapKey(f.type())).filter(k -> k != null).findFirst().orElse(null);
-            default -> null;
-        };
     }
 
     @Override

@@ -100,11 +100,19 @@ public final class KafkaSourceSettings {
     }
 
     private static Schema ddl(String key, String text) {
+        Schema schema;
         try {
-            return Schema.parse(text);
+            schema = Schema.parse(text);
         } catch (io.tributary.schema.TributaryException e) {
             throw KafkaErrors.badSchema(key, e);
         }
+        for (io.tributary.schema.Field f : schema.fields()) {
+            if (f.type().hasTypedMapKeys()) {
+                throw KafkaErrors.badSetting(key, text, "column '" + f.name() + "' is " + f.type().ddl() + ": the values are read as"
+                        + " Spark's from_json reads them, which takes maps of STRING keys only (DATATYPE_MISMATCH.INVALID_JSON_MAP_KEY_TYPE)");
+            }
+        }
+        return schema;
     }
 
     private static Pattern pattern(String key, String text) {

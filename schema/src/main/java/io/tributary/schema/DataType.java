@@ -85,6 +85,16 @@ public record DataType(Kind kind, int precision, int scale, Schema struct, DataT
         return kind != Kind.MAP ? null : key == null ? STRING : key;
     }
 
+    /** True when this type is, or holds at any depth, a MAP whose keys are not STRING (which Spark's JSON reader refuses). */
+    public boolean hasTypedMapKeys() {
+        return switch (kind) {
+            case MAP -> keyType().kind() != Kind.STRING || element.hasTypedMapKeys();
+            case ARRAY -> element.hasTypedMapKeys();
+            case STRUCT -> struct.fields().stream().anyMatch(f -> f.type().hasTypedMapKeys());
+            default -> false;
+        };
+    }
+
     /** True for STRUCT, ARRAY and MAP. */
     public boolean isNested() {
         return kind == Kind.STRUCT || kind == Kind.ARRAY || kind == Kind.MAP;

@@ -133,7 +133,7 @@ final class JsonFunctions {
             throw call.typeError("the schema " + l.text() + " is not a DDL schema: " + e.getMessage());
         }
         for (Field f : schema.fields()) {
-            if (hasTypedMapKey(f.type())) {
+            if (f.type().hasTypedMapKeys()) {
                 throw call.typeError("[DATATYPE_MISMATCH.INVALID_JSON_MAP_KEY_TYPE] the schema's column '" + f.name() + "' is "
                         + f.type().ddl() + ": Spark's JSON reader takes maps of STRING keys only");
             }
@@ -166,16 +166,7 @@ final class JsonFunctions {
     }
 
     /** FAILFAST: a top-level value of the wrong type fails the row, as Spark's (a date or time that does not read: malformed). */
-    private static boolean hasTypedMapKey(DataType type) {
-        return switch (type.kind()) {
-            case MAP -> type.keyType().kind() != DataType.Kind.STRING || hasTypedMapKey(type.valueType());
-            case ARRAY -> hasTypedMapKey(type.element());
-            case STRUCT -> type.struct().fields().stream().anyMatch(f -> hasTypedMapKey(f.type()));
-            default -> false;
-        };
-    }
-
-        private static JsonRowReader.Leftovers failFast(Schema schema) {
+    private static JsonRowReader.Leftovers failFast(Schema schema) {
         return new Partial() {
             @Override
             public void mismatched(String name, String json) {
