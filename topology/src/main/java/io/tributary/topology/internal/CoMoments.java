@@ -12,7 +12,6 @@ record CoMoments(int xCol, int yCol, Kind kind) implements Accumulator {
     enum Kind { CORR, COVAR_POP, COVAR_SAMP }
 
     private static final int SIZE = 6; // n, xAvg, yAvg, ck, xMk, yMk
-    private static final double[] ZERO = new double[SIZE];
 
     /** The earlier batches' buffer in {@code [0, 6)}, this batch's in {@code [6, 12)}. */
     public Object zero() {
@@ -43,21 +42,12 @@ record CoMoments(int xCol, int yCol, Kind kind) implements Accumulator {
         return out;
     }
 
-    /** As Spark's aggregation over a batch: an empty buffer, merged with the state it kept, then with the batch's rows. */
-    private static double[] merged(double[] s) {
-        return merge(merge(ZERO, s, 0), s, SIZE);
-    }
-
     public Object nextBatch(Object s) {
-        double[] out = new double[2 * SIZE];
-        System.arraycopy(merged((double[]) s), 0, out, 0, SIZE);
-        return out;
+        return BatchBuffers.nextBatch(s, SIZE, CoMoments::merge);
     }
 
     public Object merge(Object a, Object b) {
-        double[] out = new double[2 * SIZE];
-        System.arraycopy(merge(merged((double[]) a), merged((double[]) b), 0), 0, out, 0, SIZE);
-        return out;
+        return BatchBuffers.merge(a, b, SIZE, CoMoments::merge);
     }
 
     /** Spark's merge of buffer {@code l} with {@code rs}'s buffer at {@code at}. */
@@ -78,7 +68,7 @@ record CoMoments(int xCol, int yCol, Kind kind) implements Accumulator {
     }
 
     public Object result(Object s) {
-        double[] a = merged((double[]) s);
+        double[] a = BatchBuffers.merged((double[]) s, SIZE, CoMoments::merge);
         double n = a[0];
         if (n == 0.0) {
             return null;

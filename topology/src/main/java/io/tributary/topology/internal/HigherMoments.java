@@ -9,7 +9,6 @@ package io.tributary.topology.internal;
  */
 record HigherMoments(int col, boolean kurtosis) implements Accumulator {
     private static final int SIZE = 5;
-    private static final double[] ZERO = new double[SIZE];
 
     /** The earlier batches' buffer in {@code [0, 5)}, this batch's in {@code [5, 10)}. */
     public Object zero() {
@@ -35,21 +34,12 @@ record HigherMoments(int col, boolean kurtosis) implements Accumulator {
         return out;
     }
 
-    /** As Spark's aggregation over a batch: an empty buffer, merged with the state it kept, then with the batch's rows. */
-    private static double[] merged(double[] s) {
-        return merge(merge(ZERO, s, 0), s, SIZE);
-    }
-
     public Object nextBatch(Object s) {
-        double[] out = new double[2 * SIZE];
-        System.arraycopy(merged((double[]) s), 0, out, 0, SIZE);
-        return out;
+        return BatchBuffers.nextBatch(s, SIZE, HigherMoments::merge);
     }
 
     public Object merge(Object a, Object b) {
-        double[] out = new double[2 * SIZE];
-        System.arraycopy(merge(merged((double[]) a), merged((double[]) b), 0), 0, out, 0, SIZE);
-        return out;
+        return BatchBuffers.merge(a, b, SIZE, HigherMoments::merge);
     }
 
     /** Spark's merge of buffer {@code x} with {@code y}'s buffer at {@code at}. */
@@ -70,7 +60,7 @@ record HigherMoments(int col, boolean kurtosis) implements Accumulator {
     }
 
     public Object result(Object s) {
-        double[] a = merged((double[]) s);
+        double[] a = BatchBuffers.merged((double[]) s, SIZE, HigherMoments::merge);
         double n = a[0];
         double m2 = a[2];
         if (n == 0.0 || m2 == 0.0) {
