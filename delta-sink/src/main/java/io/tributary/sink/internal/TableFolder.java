@@ -64,6 +64,9 @@ public final class TableFolder {
             RemoteIterator<LocatedFileStatus> it = fs.listFiles(qualified, true);
             while (it.hasNext()) {
                 String relative = it.next().getPath().toString().substring(rootText.length() + (rootText.endsWith("/") ? 0 : 1));
+                if (relative.startsWith("_delta_log/")) {
+                    return; // another writer created the table since the check above
+                }
                 if (isTablesOwn(relative, partitionColumns)) {
                     continue;
                 }
