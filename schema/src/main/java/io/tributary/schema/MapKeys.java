@@ -3,7 +3,6 @@ package io.tributary.schema;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Base64;
-import java.util.Locale;
 
 /**
  * A MAP's keys in JSON, where an object's keys are text: {@link #text} writes a key of any primitive
@@ -36,24 +35,20 @@ final class MapKeys {
         if (type.kind() == DataType.Kind.STRING) {
             return text;
         }
-        String t = trim(text);
+        String t = TextCasts.trim(text);
         return switch (type.kind()) {
-            case BYTE -> integral(t, Byte.MIN_VALUE, Byte.MAX_VALUE, v -> (byte) v);
-            case SHORT -> integral(t, Short.MIN_VALUE, Short.MAX_VALUE, v -> (short) v);
-            case INT -> integral(t, Integer.MIN_VALUE, Integer.MAX_VALUE, v -> (int) v);
-            case LONG -> integral(t, Long.MIN_VALUE, Long.MAX_VALUE, v -> v);
+            case BYTE -> narrow(TextCasts.integral(t, Byte.MIN_VALUE, Byte.MAX_VALUE), Long::byteValue);
+            case SHORT -> narrow(TextCasts.integral(t, Short.MIN_VALUE, Short.MAX_VALUE), Long::shortValue);
+            case INT -> narrow(TextCasts.integral(t, Integer.MIN_VALUE, Integer.MAX_VALUE), Long::intValue);
+            case LONG -> TextCasts.integral(t, Long.MIN_VALUE, Long.MAX_VALUE);
             case FLOAT -> {
-                Double d = floating(t);
+                Double d = TextCasts.floating(t);
                 // Float's own parse: a float's shortest text (Float.toString) reads back to the same float
                 yield d == null ? null : Double.isNaN(d) || Double.isInfinite(d) ? (Object) d.floatValue() : (Object) Float.parseFloat(t);
             }
-            case DOUBLE -> floating(t);
+            case DOUBLE -> TextCasts.floating(t);
             case DECIMAL -> decimal(t, type);
-            case BOOLEAN -> switch (t.toLowerCase(Locale.ROOT)) {
-                case "t", "true", "y", "yes", "1" -> Boolean.TRUE;
-                case "f", "false", "n", "no", "0" -> Boolean.FALSE;
-                default -> null;
-            };
+            case BOOLEAN -> TextCasts.bool(t);
             case DATE -> times.days(t);
             case TIMESTAMP -> times.micros(t, true);
             case TIMESTAMP_NTZ -> times.micros(t, false);
@@ -68,51 +63,8 @@ final class MapKeys {
         };
     }
 
-    private interface Narrow {
-        Object of(long v);
-    }
-
-    private static Object integral(String t, long min, long max, Narrow narrow) {
-        if (t.isEmpty()) {
-            return null;
-        }
-        for (int i = 0; i < t.length(); i++) {
-            char c = t.charAt(i);
-            if ((c < '0' || c > '9') && !(i == 0 && (c == '-' || c == '+') && t.length() > 1)) {
-                return null;
-            }
-        }
-        try {
-            long v = Long.parseLong(t.charAt(0) == '+' ? t.substring(1) : t);
-            return v < min || v > max ? null : narrow.of(v);
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    private static Double floating(String t) {
-        switch (t.toLowerCase(Locale.ROOT)) {
-            case "inf", "+inf", "infinity", "+infinity" -> {
-                return Double.POSITIVE_INFINITY;
-            }
-            case "-inf", "-infinity" -> {
-                return Double.NEGATIVE_INFINITY;
-            }
-            case "nan" -> {
-                return Double.NaN;
-            }
-            default -> {
-            }
-        }
-        char last = t.isEmpty() ? ' ' : Character.toLowerCase(t.charAt(t.length() - 1));
-        if (!(last >= '0' && last <= '9') && last != '.' && last != 'd' && last != 'f' || t.toLowerCase(Locale.ROOT).contains("x")) {
-            return null;
-        }
-        try {
-            return Double.parseDouble(t);
-        } catch (NumberFormatException e) {
-            return null;
-        }
+    private static Object narrow(Long v, java.util.function.Function<Long, Object> to) {
+        return v == null ? null : to.apply(v);
     }
 
     private static BigDecimal decimal(String t, DataType type) {
@@ -122,18 +74,5 @@ final class MapKeys {
         } catch (NumberFormatException e) {
             return null;
         }
-    }
-
-    /** Spark trims whitespace and control characters (code points up to U+0020) around text it casts. */
-    private static String trim(String s) {
-        int start = 0;
-        int end = s.length();
-        while (start < end && s.charAt(start) <= ' ') {
-            start++;
-        }
-        while (end > start && s.charAt(end - 1) <= ' ') {
-            end--;
-        }
-        return s.substring(start, end);
     }
 }

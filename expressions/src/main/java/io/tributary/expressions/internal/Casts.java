@@ -2,6 +2,7 @@ package io.tributary.expressions.internal;
 
 import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
+import io.tributary.schema.TextCasts;
 import io.tributary.schema.Timestamps;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -122,7 +123,7 @@ public final class Casts {
         return switch (from.kind()) {
             case STRING -> {
                 try {
-                    yield new BigDecimal(trim((String) v));
+                    yield new BigDecimal(TextCasts.trim((String) v));
                 } catch (NumberFormatException e) {
                     throw Failure.invalidCast(v, target);
                 }
@@ -146,7 +147,7 @@ public final class Casts {
         String target = to.ddl();
         return switch (from.kind()) {
             case STRING -> v -> {
-                Long micros = Timestamps.parseMicros(trim((String) v), zoned);
+                Long micros = Timestamps.parseMicros(TextCasts.trim((String) v), zoned);
                 if (micros == null) {
                     throw Failure.invalidCast(v, target);
                 }
@@ -177,74 +178,32 @@ public final class Casts {
         return seconds * MICROS_PER_SECOND;
     }
 
-    /** Spark trims whitespace and control characters (code points up to U+0020) around text it casts. */
-    static String trim(String s) {
-        int start = 0;
-        int end = s.length();
-        while (start < end && s.charAt(start) <= ' ') {
-            start++;
-        }
-        while (end > start && s.charAt(end - 1) <= ' ') {
-            end--;
-        }
-        return s.substring(start, end);
-    }
-
     private static long textToLong(String v, long min, long max, String target) {
-        String t = trim(v);
-        for (int i = 0; i < t.length(); i++) {
-            char c = t.charAt(i);
-            if ((c < '0' || c > '9') && !(i == 0 && (c == '-' || c == '+'))) {
-                throw Failure.invalidCast(v, target);
-            }
-        }
-        try {
-            long l = Long.parseLong(t.startsWith("+") ? t.substring(1) : t);
-            if (l < min || l > max) {
-                throw Failure.invalidCast(v, target);
-            }
-            return l;
-        } catch (NumberFormatException e) {
+        Long l = TextCasts.integral(TextCasts.trim(v), min, max);
+        if (l == null) {
             throw Failure.invalidCast(v, target);
         }
+        return l;
     }
 
     static double textToDouble(String v, String target) {
-        String t = trim(v);
-        switch (t.toLowerCase(java.util.Locale.ROOT)) {
-            case "inf", "+inf", "infinity", "+infinity" -> {
-                return Double.POSITIVE_INFINITY;
-            }
-            case "-inf", "-infinity" -> {
-                return Double.NEGATIVE_INFINITY;
-            }
-            case "nan" -> {
-                return Double.NaN;
-            }
-            default -> {
-            }
-        }
-        char last = t.isEmpty() ? ' ' : Character.toLowerCase(t.charAt(t.length() - 1));
-        if (!(last >= '0' && last <= '9') && last != '.' && last != 'd' && last != 'f' || t.toLowerCase(java.util.Locale.ROOT).contains("x")) {
+        Double d = TextCasts.floating(TextCasts.trim(v));
+        if (d == null) {
             throw Failure.invalidCast(v, target);
         }
-        try {
-            return Double.parseDouble(t);
-        } catch (NumberFormatException e) {
-            throw Failure.invalidCast(v, target);
-        }
+        return d;
     }
 
     private static boolean textToBoolean(String v) {
-        return switch (trim(v).toLowerCase(java.util.Locale.ROOT)) {
-            case "t", "true", "y", "yes", "1" -> true;
-            case "f", "false", "n", "no", "0" -> false;
-            default -> throw Failure.invalidCast(v, "BOOLEAN");
-        };
+        Boolean b = TextCasts.bool(TextCasts.trim(v));
+        if (b == null) {
+            throw Failure.invalidCast(v, "BOOLEAN");
+        }
+        return b;
     }
 
     static int textToDate(String v) {
-        Integer days = Timestamps.parseDays(trim(v));
+        Integer days = Timestamps.parseDays(TextCasts.trim(v));
         if (days == null) {
             throw Failure.invalidCast(v, "DATE");
         }

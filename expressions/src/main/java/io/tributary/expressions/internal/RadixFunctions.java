@@ -38,7 +38,7 @@ final class RadixFunctions {
                         + " (upper case; a negative to writes a signed number); null for a base out of range or empty text;"
                         + " ARITHMETIC_OVERFLOW past 64 bits", (call, args) -> call.apply(List.of(text(call, args.get(0)),
                         call.as(args.get(1), DataType.INT), call.as(args.get(2), DataType.INT)), DataType.STRING, (Kernel) v ->
-                        conv(Casts.trim((String) v[0]).getBytes(StandardCharsets.UTF_8), (Integer) v[1], (Integer) v[2]))));
+                        conv(io.tributary.schema.TextCasts.trim((String) v[0]).getBytes(StandardCharsets.UTF_8), (Integer) v[1], (Integer) v[2]))));
         add.accept(Fn.custom("format_number", 2, 2, "format_number(x NUMERIC, d INT or STRING) → STRING", FunctionDef.NULL_IN_NULL_OUT,
                 "x grouped by thousands with d decimal places, halves to even (null for d below 0), or in the DecimalFormat pattern d",
                 RadixFunctions::formatNumber));
@@ -83,7 +83,8 @@ final class RadixFunctions {
         return sb.toString();
     }
 
-    private static byte[] unhex(String s) {
+    /** The bytes hex text spells (an odd count of digits gets a leading zero digit), or null when it is not hex. */
+    static byte[] unhex(String s) {
         byte[] in = s.getBytes(StandardCharsets.UTF_8);
         byte[] out = new byte[(in.length + 1) / 2];
         int i = 0;
