@@ -170,24 +170,11 @@ final class EncodingFunctions {
     }
 
     private static byte[] unhex(String s) {
-        int n = s.length();
-        byte[] out = new byte[(n + 1) / 2];
-        int at = n % 2;
-        if (at == 1) {
-            out[0] = (byte) digit(s, s.charAt(0));
-        }
-        for (int i = at; i < n; i += 2) {
-            out[(i + 1) / 2] = (byte) (digit(s, s.charAt(i)) << 4 | digit(s, s.charAt(i + 1)));
-        }
-        return out;
-    }
-
-    private static int digit(String s, char c) {
-        int d = Character.digit(c, 16);
-        if (d < 0 || c > 'f') {
+        byte[] out = RadixFunctions.unhex(s);
+        if (out == null) {
             throw invalid(s, "HEX");
         }
-        return d;
+        return out;
     }
 
     private static Failure invalid(String s, String format) {
