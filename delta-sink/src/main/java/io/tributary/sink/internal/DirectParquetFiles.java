@@ -151,7 +151,8 @@ final class DirectParquetFiles {
         return ParquetFileReader.readFooter(new LocalInputFile(file), ParquetMetadataConverter.NO_FILTER);
     }
 
-    private static final class Builder extends ParquetWriter.Builder<Object[], Builder> {
+    /** A parquet-mr writer of {@code Object[]} rows through {@link RowWriteSupport}. */
+    static final class Builder extends ParquetWriter.Builder<Object[], Builder> {
         private final RowWriteSupport support;
 
         Builder(OutputFile file, RowWriteSupport support) {

@@ -28,10 +28,8 @@ import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
-import org.apache.parquet.io.OutputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -163,7 +161,7 @@ class DirectKeyReadTest {
         assertThat(parquet).hasSize(1);
         Path file = parquet.get(0);
         Files.delete(file);
-        try (ParquetWriter<Object[]> w = new Builder(new LocalOutputFile(file), new RowWriteSupport(table))
+        try (ParquetWriter<Object[]> w = new DirectParquetFiles.Builder(new LocalOutputFile(file), new RowWriteSupport(table))
                 .withConf(new PlainParquetConfiguration()).withRowGroupRowCountLimit(64).build()) {
             for (Object[] r : rows) {
                 w.write(Arrays.copyOf(r, table.size()));
@@ -236,29 +234,5 @@ class DirectKeyReadTest {
             }
         });
         assertThat(read).as("the old file left to Kernel, the new one read directly").containsExactlyInAnyOrder(false, true);
-    }
-
-    private static final class Builder extends ParquetWriter.Builder<Object[], Builder> {
-        private final RowWriteSupport support;
-
-        Builder(OutputFile file, RowWriteSupport support) {
-            super(file);
-            this.support = support;
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
-        @Override
-        protected WriteSupport<Object[]> getWriteSupport(org.apache.hadoop.conf.Configuration conf) {
-            return support;
-        }
-
-        @Override
-        protected WriteSupport<Object[]> getWriteSupport(org.apache.parquet.conf.ParquetConfiguration conf) {
-            return support;
-        }
     }
 }
