@@ -7,6 +7,8 @@ import io.tributary.schema.Timestamps;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Spark 4.2's ANSI {@code CAST} between the supported types, one kernel per pair of types: numbers
@@ -16,6 +18,9 @@ import java.nio.charset.StandardCharsets;
 public final class Casts {
     private static final long MICROS_PER_SECOND = 1_000_000L;
     private static final long MICROS_PER_DAY = 86_400_000_000L;
+    /** A timestamp's text followed by a zone, which a cast to TIMESTAMP_NTZ checks and ignores. */
+    private static final Pattern ZONED = Pattern.compile("(\\d{4,}-\\d{1,2}-\\d{1,2}[T ]\\d{1,2}:\\d{1,2}:\\d{1,2}(?:\\.\\d*)?)"
+            + "\\s*([+-]\\d{1,2}(?::?\\d{2})?|[A-Za-z][A-Za-z_/]*(?:[+-]\\d{1,2}(?::?\\d{2})?)?)");
 
     private Casts() {
     }
@@ -147,7 +152,12 @@ public final class Casts {
         String target = to.ddl();
         return switch (from.kind()) {
             case STRING -> v -> {
-                Long micros = Timestamps.parseMicros(TextCasts.trim((String) v), zoned);
+                String text = TextCasts.trim((String) v);
+                Long micros = Timestamps.parseMicros(text, zoned);
+                if (micros == null && !zoned) {
+                    Matcher m = ZONED.matcher(text);
+                    micros = m.matches() && isZone(m.group(2)) ? Timestamps.parseMicros(m.group(1), false) : null;
+                }
                 if (micros == null) {
                     throw Failure.invalidCast(v, target);
                 }
@@ -166,6 +176,14 @@ public final class Casts {
             case DECIMAL -> v -> ((BigDecimal) v).movePointRight(6).setScale(0, RoundingMode.DOWN).longValueExact();
             default -> v -> saturatedMicros(((Number) v).longValue());
         };
+    }
+
+    private static boolean isZone(String id) {
+        try {
+            return TimestampFunctions.zone(id) != null;
+        } catch (Failure notZone) {
+            return false;
+        }
     }
 
     private static long saturatedMicros(long seconds) {

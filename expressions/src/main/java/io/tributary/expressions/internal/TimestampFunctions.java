@@ -18,8 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Spark's conversions to timestamps with and without a time zone, convert_timezone, make_timestamp and the try_ forms that give
@@ -28,8 +26,6 @@ import java.util.regex.Pattern;
 final class TimestampFunctions {
     private static final DataType SECONDS = DataType.decimal(16, 6);
     private static final String[] UNPARSED = {"CAST_INVALID_INPUT", "CANNOT_PARSE_TIMESTAMP"};
-    private static final Pattern ZONED = Pattern.compile("(\\d{4,}-\\d{1,2}-\\d{1,2}[T ]\\d{1,2}:\\d{1,2}(?::\\d{1,2}(?:\\.\\d*)?)?)"
-            + "\\s*([+-]\\d{1,2}(?::?\\d{2})?|[A-Za-z][A-Za-z_/]*(?:[+-]\\d{1,2}(?::?\\d{2})?)?)");
 
     private TimestampFunctions() {
     }
@@ -167,29 +163,13 @@ final class TimestampFunctions {
 
     /**
      * {@code x} as a TIMESTAMP_NTZ as Spark casts it: a TIMESTAMP or DATE at its wall-clock time in the session time zone (UTC), text
-     * with a zone offset at its written time, the offset ignored.
+     * with a zone at its written time, the zone ignored.
      */
     private static Bound toNtz(Analyzer.Call call, Bound x) {
         if (x.type() == null || !(Types.is(x.type(), Kind.TIMESTAMP) || Types.is(x.type(), Kind.DATE) || Types.is(x.type(), Kind.STRING))) {
             return call.as(x, TIMESTAMP_NTZ);
         }
-        if (!Types.is(x.type(), Kind.STRING)) {
-            return call.castTo(x, TIMESTAMP_NTZ);
-        }
-        Kernel.Unary cast = Casts.kernel(STRING, TIMESTAMP_NTZ);
-        return call.apply(List.of(x), TIMESTAMP_NTZ, (Kernel.Unary) v -> {
-            String text = ((String) v).strip();
-            Matcher m = ZONED.matcher(text);
-            return cast.apply1(m.matches() && isZone(m.group(2)) ? m.group(1) : text);
-        });
-    }
-
-    private static boolean isZone(String id) {
-        try {
-            return zone(id) != null;
-        } catch (Failure notZone) {
-            return false;
-        }
+        return call.castTo(x, TIMESTAMP_NTZ);
     }
 
     /** The zone {@code id} names as Spark reads one: a region, an offset ({@code +05:30}, {@code -8:00}), UTC or a short id. */
