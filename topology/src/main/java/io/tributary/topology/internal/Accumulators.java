@@ -320,7 +320,7 @@ final class Accumulators {
         }
 
         public void write(ByteSink out, Object s) {
-            ValueCodec.write(out, type, s);
+            ValueCodec.writeExact(out, type, s);
         }
 
         public Object read(ByteSource in) {
@@ -352,7 +352,7 @@ final class Accumulators {
         public void write(ByteSink out, Object s) {
             out.writeByte(s == null ? 0 : 1);
             if (s != null) {
-                ValueCodec.write(out, type, ((Object[]) s)[0]);
+                ValueCodec.writeExact(out, type, ((Object[]) s)[0]);
             }
         }
 

@@ -37,34 +37,13 @@ record ExtremumBy(int xCol, DataType xType, int ordCol, DataType ordType, int si
     /** Writes the state; a FLOAT or DOUBLE value as its exact bits (-0.0 stays -0.0, as Spark returns it), not normalised as a key. */
     public void write(ByteSink out, Object s) {
         out.writeByte(s == null ? 0 : 1);
-        if (s == null) {
-            return;
+        if (s != null) {
+            ValueCodec.writeExact(out, xType, ((Object[]) s)[0]);
+            ValueCodec.write(out, ordType, ((Object[]) s)[1]);
         }
-        Object x = ((Object[]) s)[0];
-        if (x instanceof Double d) {
-            out.writeByte(1);
-            out.writeLong(Double.doubleToRawLongBits(d));
-        } else if (x instanceof Float f) {
-            out.writeByte(1);
-            out.writeInt(Float.floatToRawIntBits(f));
-        } else {
-            ValueCodec.write(out, xType, x);
-        }
-        ValueCodec.write(out, ordType, ((Object[]) s)[1]);
     }
 
     public Object read(ByteSource in) {
-        if (in.readByte() == 0) {
-            return null;
-        }
-        Object x;
-        if (xType.kind() == DataType.Kind.DOUBLE || xType.kind() == DataType.Kind.FLOAT) {
-            boolean present = in.readByte() != 0;
-            x = !present ? null : xType.kind() == DataType.Kind.DOUBLE ? (Object) Double.longBitsToDouble(in.readLong())
-                    : (Object) Float.intBitsToFloat(in.readInt());
-        } else {
-            x = ValueCodec.read(in, xType);
-        }
-        return new Object[] {x, ValueCodec.read(in, ordType)};
+        return in.readByte() == 0 ? null : new Object[] {ValueCodec.read(in, xType), ValueCodec.read(in, ordType)};
     }
 }

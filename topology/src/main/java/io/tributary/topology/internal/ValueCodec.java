@@ -7,13 +7,23 @@ import java.math.BigInteger;
 /**
  * The compact binary form of one typed value (see {@link DataType} for the Java types): a
  * presence byte, then the value. Floating-point values are normalised as Spark normalises
- * grouping keys (-0.0 as 0.0, one NaN), so equal keys give equal bytes.
+ * grouping keys (-0.0 as 0.0, one NaN), so equal keys give equal bytes; {@link #writeExact} keeps
+ * their bits, for a value an aggregate returns as it came (Spark's {@code min(-0.0)} is -0.0).
  */
 final class ValueCodec {
     private ValueCodec() {
     }
 
     static void write(ByteSink out, DataType type, Object v) {
+        writeAs(out, type, v, true);
+    }
+
+    /** As {@link #write}, a FLOAT or DOUBLE as its exact bits; {@link #read} reads either. */
+    static void writeExact(ByteSink out, DataType type, Object v) {
+        writeAs(out, type, v, false);
+    }
+
+    private static void writeAs(ByteSink out, DataType type, Object v, boolean normalised) {
         if (v == null) {
             out.writeByte(0);
             return;
@@ -22,8 +32,8 @@ final class ValueCodec {
         switch (type.kind()) {
             case BYTE, SHORT, INT, DATE -> out.writeInt(((Number) v).intValue());
             case LONG, TIMESTAMP, TIMESTAMP_NTZ -> out.writeLong((Long) v);
-            case FLOAT -> out.writeInt(Float.floatToIntBits(normalise((Float) v)));
-            case DOUBLE -> out.writeLong(Double.doubleToLongBits(normalise((Double) v)));
+            case FLOAT -> out.writeInt(normalised ? Float.floatToIntBits(normalise((Float) v)) : Float.floatToRawIntBits((Float) v));
+            case DOUBLE -> out.writeLong(normalised ? Double.doubleToLongBits(normalise((Double) v)) : Double.doubleToRawLongBits((Double) v));
             case DECIMAL -> {
                 BigDecimal d = (BigDecimal) v;
                 out.writeInt(d.scale());

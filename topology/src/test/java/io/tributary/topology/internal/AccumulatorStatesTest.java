@@ -27,7 +27,8 @@ class AccumulatorStatesTest {
             "collect_set(amt)", "collect_list(user)", "collect_set(user)", "collect_set(ts)", "mean(amt)", "std(amt)", "first_value(user)",
             "last_value(id)", "array_agg(user)", "try_sum(id)", "try_sum(amt)", "try_avg(id)", "bit_and(id)", "bit_or(id)", "bit_xor(id)",
             "skewness(amt)", "kurtosis(amt)", "skewness(id)", "kurtosis(id)", "max_by(id, amt)", "min_by(user, amt)", "max_by(amt, user)",
-            "min_by(ok, id)", "max_by(user, ts)", "corr(amt, id)", "covar_pop(id, amt)", "covar_samp(amt, id)"};
+            "min_by(ok, id)", "max_by(user, ts)", "corr(amt, id)", "covar_pop(id, amt)", "covar_samp(amt, id)",
+            "min(amt)", "max(amt)", "first(amt)", "last(amt)", "any_value(amt)", "max_by(amt, id)"};
         for (String call : calls) {
             Aggregate a = AggregateParser.parse("aggregate.select.x", "x", call, INPUT);
             Accumulator acc = Accumulators.of(a);
@@ -67,6 +68,8 @@ class AccumulatorStatesTest {
         assertThat(values("collect_set(user)").get(5)).isEqualTo(List.of("m", "n", "é"));
         assertThat(values("collect_set(amt)").get(5)).as("-0.0 and 0.0 are one value, 0.0").isEqualTo(List.of(4.0, 1.5, 0.0));
         assertThat(values("any_value(amt)")).allMatch(v -> v.equals(4.0));
+        assertThat(values("min(amt)").get(5)).as("-0.0 and 0.0 are equal: the first kept, -0.0 as Spark returns it").isEqualTo(-0.0);
+        assertThat(values("last(amt)").get(4)).isEqualTo(-0.0);
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("stddev(ok)")))
                 .hasMessage("aggregate.select.x: stddev(ok) reads a BOOLEAN column; stddev needs a numeric column (TINYINT, SMALLINT,"
                         + " INT, BIGINT, FLOAT, DOUBLE or DECIMAL); change the column's type in the source schema or use count, min, max,"
