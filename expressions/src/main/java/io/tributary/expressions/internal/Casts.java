@@ -68,6 +68,7 @@ public final class Casts {
             case DECIMAL -> v -> Decimals.fit(toDecimal(v, from, target), to);
             case DATE -> from.kind() == Kind.STRING ? v -> textToDate((String) v) : v -> (int) Math.floorDiv((Long) v, MICROS_PER_DAY);
             case TIMESTAMP, TIMESTAMP_NTZ -> toTimestamp(from, to);
+            case BINARY -> v -> ((String) v).getBytes(StandardCharsets.UTF_8);
             default -> throw new IllegalArgumentException("no cast to " + to);
         };
     }

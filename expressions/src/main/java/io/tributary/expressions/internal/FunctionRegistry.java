@@ -120,6 +120,7 @@ public final class FunctionRegistry {
         types.put("string", DataType.STRING);
         types.put("date", DataType.DATE);
         types.put("timestamp", DataType.TIMESTAMP);
+        types.put("binary", DataType.BINARY);
         types.forEach((name, type) -> add(Fn.custom(name, 1, 1, name + "(x) → " + type.ddl(), FunctionDef.NULL_IN_NULL_OUT,
                 "CAST(x AS " + type.ddl() + "); CAST_INVALID_INPUT, CAST_OVERFLOW as the cast fails", (call, args) -> {
                     Bound x = args.get(0);

@@ -32,9 +32,13 @@ final class StringFunctions {
         add.accept(length);
         add.accept(Fn.alias("char_length", length));
         add.accept(Fn.alias("character_length", length));
-        FunctionDef substring = Fn.fixed("substring", "the characters from pos (1-based; negative counts from the end) for len characters",
-                STRING, 2, List.of(STRING, INT, INT), List.of(Integer.MAX_VALUE),
+        FunctionDef text = Fn.fixed("substring", "", STRING, 2, List.of(STRING, INT, INT), List.of(Integer.MAX_VALUE),
                 a -> Text.substring((String) a[0], (Integer) a[1], (Integer) a[2]));
+        FunctionDef substring = Fn.custom("substring", 2, 3, "substring(str STRING or BINARY, pos INT[, len INT]) → STRING or BINARY",
+                FunctionDef.NULL_IN_NULL_OUT, "the characters (bytes of a BINARY) from pos (1-based; negative counts from the end) for len",
+                (call, args) -> !Types.is(args.get(0).type(), DataType.Kind.BINARY) ? text.resolver().resolve(call, args)
+                        : call.apply(args.stream().map(b -> b == args.get(0) ? b : call.as(b, INT)).toList(), DataType.BINARY,
+                                a -> Text.substring((byte[]) a[0], (Integer) a[1], a.length > 2 ? (Integer) a[2] : Integer.MAX_VALUE)));
         add.accept(substring);
         add.accept(Fn.alias("substr", substring));
         add.accept(Fn.binary("left", "the first len characters", STRING, INT, STRING, (s, n) -> Text.substring((String) s, 1, (Integer) n)));

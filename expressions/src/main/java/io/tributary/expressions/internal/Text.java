@@ -1,5 +1,7 @@
 package io.tributary.expressions.internal;
 
+import java.util.Arrays;
+
 /** Text by code points (Spark counts characters of UTF-8 text, not UTF-16 units). */
 final class Text {
     private Text() {
@@ -19,16 +21,27 @@ final class Text {
         return s.substring(a, b);
     }
 
-    /** Spark's {@code substring(str, pos, len)}: 1-based, a negative position counts from the end, 0 is the first character. */
+    /**
+     * Spark's {@code substring(str, pos, len)} ({@code UTF8String.substringSQL}): 1-based, a negative position counts from
+     * the end, 0 is the first character; the end saturates at the ends of the INT range.
+     */
     static String substring(String s, int pos, int len) {
         int n = length(s);
-        long start = pos > 0 ? pos - 1 : pos < 0 ? (long) n + pos : 0;
-        long end = len == Integer.MAX_VALUE ? Integer.MAX_VALUE : len <= 0 ? start : start + len;
+        int start = pos > 0 ? pos - 1 : pos < 0 ? n + pos : 0;
+        long end = Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, (long) start + len));
         start = Math.max(start, 0);
-        if (start >= end) {
-            return "";
+        return start >= end || start >= n ? "" : slice(s, start, (int) end);
+    }
+
+    /** Spark's {@code ByteArray.subStringSQL}, whose int arithmetic wraps around where the text's does not. */
+    static byte[] substring(byte[] b, int pos, int len) {
+        if (pos > b.length) {
+            return new byte[0];
         }
-        return slice(s, (int) start, (int) Math.min(end, Integer.MAX_VALUE));
+        int start = pos > 0 ? pos - 1 : pos < 0 ? b.length + pos : 0;
+        int end = b.length - start < len ? b.length : start + len;
+        start = Math.max(start, 0);
+        return start >= end ? new byte[0] : Arrays.copyOfRange(b, start, end);
     }
 
     static String pad(String s, int len, String pad, boolean left) {

@@ -117,38 +117,18 @@ final class TextKernels {
 
     static String overlay(String input, String replace, int pos, int len) {
         int length = len >= 0 ? len : Text.length(replace);
-        return substringSql(input, 1, pos - 1) + replace + substringSql(input, pos + length, Integer.MAX_VALUE);
+        return Text.substring(input, 1, pos - 1) + replace + Text.substring(input, pos + length, Integer.MAX_VALUE);
     }
 
     static byte[] overlay(byte[] input, byte[] replace, int pos, int len) {
         int length = len >= 0 ? len : replace.length;
-        byte[] head = substringSql(input, 1, pos - 1);
-        byte[] tail = substringSql(input, pos + length, Integer.MAX_VALUE);
+        byte[] head = Text.substring(input, 1, pos - 1);
+        byte[] tail = Text.substring(input, pos + length, Integer.MAX_VALUE);
         byte[] out = new byte[head.length + replace.length + tail.length];
         System.arraycopy(head, 0, out, 0, head.length);
         System.arraycopy(replace, 0, out, head.length, replace.length);
         System.arraycopy(tail, 0, out, head.length + replace.length, tail.length);
         return out;
-    }
-
-    /** Spark's {@code UTF8String.substringSQL}, whose callers' int arithmetic wraps around as Spark's does. */
-    private static String substringSql(String s, int pos, int length) {
-        int[] range = range(Text.length(s), pos, length);
-        return range == null ? "" : Text.slice(s, range[0], range[1]);
-    }
-
-    /** Spark's {@code ByteArray.subStringSQL}. */
-    private static byte[] substringSql(byte[] b, int pos, int length) {
-        int[] range = range(b.length, pos, length);
-        return range == null ? new byte[0] : Arrays.copyOfRange(b, range[0], Math.min(range[1], b.length));
-    }
-
-    /** The 0-based {@code [start, end)} of SQL's 1-based substring of {@code n} units, null when empty. */
-    private static int[] range(int n, int pos, int length) {
-        int start = pos > 0 ? pos - 1 : pos < 0 ? n + pos : 0;
-        long end = Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, (long) start + length));
-        start = Math.max(start, 0);
-        return start >= end || start >= n ? null : new int[] {start, (int) end};
     }
 
     static String chr(long n) {
