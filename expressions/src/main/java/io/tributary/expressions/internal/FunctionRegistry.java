@@ -45,6 +45,7 @@ public final class FunctionRegistry {
         FormatFunctions.register(FunctionRegistry::add);
         IntervalFunctions.register(FunctionRegistry::add);
         NumberFormatFunctions.register(FunctionRegistry::add);
+        LikeFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
