@@ -46,6 +46,9 @@ public final class FunctionRegistry {
         IntervalFunctions.register(FunctionRegistry::add);
         NumberFormatFunctions.register(FunctionRegistry::add);
         LikeFunctions.register(FunctionRegistry::add);
+        PositionFunctions.register(FunctionRegistry::add);
+        Utf8Functions.register(FunctionRegistry::add);
+        SessionFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
