@@ -12,10 +12,10 @@ import java.util.Locale;
  * as Spark reads it); {@link #problem()} is Spark's refusal of it, {@link #parse} and {@link #format} its two uses.
  */
 final class NumberFormat {
-    private enum Kind { DIGITS, POINT, SEPARATOR, DOLLAR, SIGN, MINUS, OPEN, CLOSE, OTHER }
+    enum Kind { DIGITS, POINT, SEPARATOR, DOLLAR, SIGN, MINUS, OPEN, CLOSE, OTHER }
 
     /** One token of the format; DIGITS with {@code count} digits, {@code exact} when they must all be there (a leading 0). */
-    private record Token(Kind kind, int count, boolean exact, char ch) {
+    record Token(Kind kind, int count, boolean exact, char ch) {
         static Token of(Kind kind) {
             return new Token(kind, 0, false, ' ');
         }
@@ -35,7 +35,7 @@ final class NumberFormat {
     }
 
     /** A run of digits and separators of the format, or one other token ({@code group} null). */
-    private record Item(Token token, List<Token> group) {
+    record Item(Token token, List<Token> group) {
         boolean digits() {
             return group != null;
         }
@@ -142,7 +142,16 @@ final class NumberFormat {
         return -1;
     }
 
-    private int pointIndex() {
+    List<Item> items() {
+        return items;
+    }
+
+    /** {@code value} written in this format; digits the format has no room for are written as {@code #}. */
+    String format(BigDecimal value) {
+        return NumberWriter.write(this, value);
+    }
+
+    int pointIndex() {
         return indexOf(Kind.POINT);
     }
 
@@ -327,129 +336,5 @@ final class NumberFormat {
             }
         }
         return at;
-    }
-
-    /** {@code value} written in this format; digits the format has no room for are written as {@code #}. */
-    String format(BigDecimal value) {
-        String plain = value.toPlainString();
-        int dot = plain.indexOf('.');
-        String before = (dot < 0 ? plain : plain.substring(0, dot)).replaceFirst("^[-0]+", "");
-        String after = dot < 0 ? "" : plain.substring(dot + 1).replaceFirst("0+$", "");
-        int point = pointIndex();
-        int roomBefore = 0;
-        int roomAfter = 0;
-        for (int i = 0; i < items.size(); i++) {
-            if (point >= 0 && i > point) {
-                roomAfter += items.get(i).digitCount();
-            } else {
-                roomBefore += items.get(i).digitCount();
-            }
-        }
-        if (roomBefore < before.length() || roomAfter < after.length()) {
-            before = "#".repeat(roomBefore);
-            after = "#".repeat(roomAfter);
-        }
-        before = " ".repeat(roomBefore - before.length()) + before;
-        after = after + "0".repeat(roomAfter - after.length());
-        boolean negative = value.signum() < 0;
-        StringBuilder out = new StringBuilder();
-        int b = 0;
-        int a = 0;
-        boolean reachedPoint = false;
-        for (Item item : items) {
-            if (item.digits()) {
-                for (Token t : item.group()) {
-                    if (t.kind() == Kind.SEPARATOR) {
-                        if (out.length() > 0 && Character.isDigit(out.charAt(out.length() - 1))) {
-                            out.append(',');
-                        } else {
-                            appendSpace(out);
-                        }
-                        continue;
-                    }
-                    for (int k = 0; k < t.count(); k++) {
-                        if (reachedPoint) {
-                            out.append(after.charAt(a++));
-                            continue;
-                        }
-                        char c = before.charAt(b++);
-                        if (c == ' ' && t.exact()) {
-                            out.append('0');
-                        } else if (c == ' ') {
-                            appendSpace(out);
-                        } else {
-                            out.append(c);
-                        }
-                    }
-                }
-                continue;
-            }
-            switch (item.token().kind()) {
-                case POINT -> {
-                    if (out.length() > 0 && out.charAt(out.length() - 1) == ' ') {
-                        out.setCharAt(out.length() - 1, '0');
-                    }
-                    out.append('.');
-                    reachedPoint = true;
-                }
-                case DOLLAR -> out.append('$');
-                case SIGN -> {
-                    blankLonePoint(out);
-                    appendSign(out, negative ? '-' : '+');
-                }
-                case MINUS -> {
-                    if (negative) {
-                        blankLonePoint(out);
-                        appendSign(out, '-');
-                    } else {
-                        out.append(' ');
-                    }
-                }
-                case OPEN -> {
-                    if (negative) {
-                        out.append('<');
-                    }
-                }
-                case CLOSE -> {
-                    blankLonePoint(out);
-                    if (negative) {
-                        appendSign(out, '>');
-                    } else {
-                        out.append("  ");
-                    }
-                }
-                default -> {
-                }
-            }
-        }
-        blankLonePoint(out);
-        String s = out.toString();
-        return s.isEmpty() || s.equals("+") || s.equals("-") ? "0" : s;
-    }
-
-    /** Appends {@code c}, moved left past the blanks before it. */
-    private static void appendSign(StringBuilder out, char c) {
-        out.append(c);
-        for (int i = out.length() - 1; i >= 1 && out.charAt(i - 1) == ' ' && out.charAt(i) == c; i--) {
-            out.setCharAt(i, ' ');
-            out.setCharAt(i - 1, c);
-        }
-    }
-
-    /** Appends a blank, moving a sign or {@code <} before it to its right. */
-    private static void appendSpace(StringBuilder out) {
-        out.append(' ');
-        for (int i = out.length() - 1; i >= 1 && "+-<".indexOf(out.charAt(i - 1)) >= 0 && out.charAt(i) == ' '; i--) {
-            out.setCharAt(i, out.charAt(i - 1));
-            out.setCharAt(i - 1, ' ');
-        }
-    }
-
-    /** A decimal point with no digit after it becomes a blank. */
-    private static void blankLonePoint(StringBuilder out) {
-        int i = out.indexOf(".");
-        if (i >= 0 && (i == out.length() - 1 || out.charAt(i + 1) == ' ')) {
-            out.setCharAt(i, ' ');
-        }
     }
 }
