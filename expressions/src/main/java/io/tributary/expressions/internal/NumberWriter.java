@@ -19,8 +19,17 @@ final class NumberWriter {
         List<Item> items = format.items();
         String plain = value.toPlainString();
         int dot = plain.indexOf('.');
-        String before = (dot < 0 ? plain : plain.substring(0, dot)).replaceFirst("^[-0]+", "");
-        String after = dot < 0 ? "" : plain.substring(dot + 1).replaceFirst("0+$", "");
+        int end = dot < 0 ? plain.length() : dot;
+        int from = 0;
+        while (from < end && (plain.charAt(from) == '-' || plain.charAt(from) == '0')) {
+            from++;
+        }
+        String before = plain.substring(from, end);
+        int last = plain.length();
+        while (dot >= 0 && last > dot + 1 && plain.charAt(last - 1) == '0') {
+            last--;
+        }
+        String after = dot < 0 ? "" : plain.substring(dot + 1, last);
         int point = format.pointIndex();
         int roomBefore = 0;
         int roomAfter = 0;
