@@ -70,14 +70,18 @@ final class LikeFunctions {
         List<Bound> text = args.stream().map(b -> call.as(b, STRING)).toList();
         int n = text.size() - 1;
         Pattern[] fixed = new Pattern[n];
-        Failure invalid = null; // Spark compiles a list of text constants before the first row: one that does not compile fails each
+        Failure invalid = null;
+        boolean allText = true; // Spark compiles a list of text constants before the first row: one that does not compile fails each
         for (int i = 0; i < n; i++) {
-            fixed[i] = compiledOrNull(text.get(i + 1), '\\');
-            if (fixed[i] == null && invalid == null) {
-                invalid = constantFailure(text.get(i + 1));
+            Bound p = text.get(i + 1);
+            Object value = Folding.constant(p) ? Folding.value(p) : null;
+            allText &= value != null;
+            try {
+                fixed[i] = value == null ? null : Predicates.likePattern((String) value, '\\');
+            } catch (Failure f) {
+                invalid = invalid == null ? f : invalid;
             }
         }
-        boolean allText = text.subList(1, text.size()).stream().allMatch(p -> constant(p) && Interpreter.eval(p, new Object[0]) != null);
         Failure failEach = allText ? invalid : null;
         return call.applyTolerant(text, BOOLEAN, a -> {
             if (a[0] == null) {
@@ -104,31 +108,14 @@ final class LikeFunctions {
 
     /** A constant pattern compiled once; null when it is not constant, null or does not compile (then each row fails, as Spark's). */
     private static Pattern compiledOrNull(Bound pattern, char escape) {
-        if (!constant(pattern)) {
+        if (!Folding.constant(pattern)) {
             return null;
         }
         try {
-            Object p = Interpreter.eval(pattern, new Object[0]);
+            Object p = Folding.value(pattern);
             return p == null ? null : Predicates.likePattern((String) p, escape);
         } catch (Failure f) {
             return null;
         }
-    }
-
-    /** How a constant pattern fails to compile; null when it compiles, is not constant or is null. */
-    private static Failure constantFailure(Bound pattern) {
-        try {
-            Object p = constant(pattern) ? Interpreter.eval(pattern, new Object[0]) : null;
-            if (p != null) {
-                Predicates.likePattern((String) p, '\\');
-            }
-            return null;
-        } catch (Failure f) {
-            return f;
-        }
-    }
-
-    private static boolean constant(Bound b) {
-        return b instanceof Bound.Literal || b instanceof Bound.Apply a && a.args().stream().allMatch(LikeFunctions::constant);
     }
 }

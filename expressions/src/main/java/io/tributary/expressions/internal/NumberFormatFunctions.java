@@ -38,7 +38,7 @@ final class NumberFormatFunctions {
         Bound arg = args.get(0);
         Bound text = Types.is(arg.type(), Kind.BINARY) ? call.castTo(arg, STRING) : call.as(arg, STRING); // Spark reads bytes as UTF-8
         Bound fmt = call.as(args.get(1), STRING);
-        Object f = constant(call, fmt);
+        Object f = constantFormat(call, fmt);
         if (f == null) {
             return new Bound.Literal(null, DataType.decimal(10, 0), call.text());
         }
@@ -71,7 +71,7 @@ final class NumberFormatFunctions {
             throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] " + call.name() + " writes a number, a DATE, a TIMESTAMP or"
                     + " BINARY, and '" + value.text() + "' is " + Types.name(t));
         }
-        Object f = constant(call, fmt);
+        Object f = constantFormat(call, fmt);
         DataType decimal = switch (t == null ? Kind.DECIMAL : t.kind()) {
             case FLOAT -> DataType.decimal(14, 7);
             case DOUBLE -> DataType.decimal(30, 15);
@@ -96,11 +96,11 @@ final class NumberFormatFunctions {
     /** {@code to_char} of bytes: Spark's base64, hex or UTF-8 decoding, by a constant format. */
     private static Bound binary(Analyzer.Call call, List<Bound> args) {
         Bound fmt = args.get(1);
-        if (fmt.type() == null || fmt.type().kind() != Kind.STRING || !constant(fmt)) {
+        if (fmt.type() == null || fmt.type().kind() != Kind.STRING || !Folding.constant(fmt)) {
             throw call.typeError("[NON_FOLDABLE_ARGUMENT] the format of " + call.name() + " of BINARY must be a constant STRING, and '"
                     + fmt.text() + "' is not one");
         }
-        Object f = Interpreter.eval(fmt, new Object[0]);
+        Object f = Folding.value(fmt);
         if (f == null) {
             throw call.typeError("[NULL_ARGUMENT] the format of " + call.name() + " of BINARY cannot be null");
         }
@@ -127,15 +127,12 @@ final class NumberFormatFunctions {
     }
 
     /** The value of a constant format; a type error naming the function when it is not one. */
-    private static Object constant(Analyzer.Call call, Bound fmt) {
-        if (!constant(fmt)) {
+    private static Object constantFormat(Analyzer.Call call, Bound fmt) {
+        if (!Folding.constant(fmt)) {
             throw call.typeError("[DATATYPE_MISMATCH.NON_FOLDABLE_INPUT] the format of " + call.name() + " must be a constant, and '"
                     + fmt.text() + "' is not one");
         }
-        return Interpreter.eval(fmt, new Object[0]);
+        return Folding.value(fmt);
     }
 
-    private static boolean constant(Bound b) {
-        return b instanceof Bound.Literal || b instanceof Bound.Apply a && a.args().stream().allMatch(NumberFormatFunctions::constant);
-    }
 }
