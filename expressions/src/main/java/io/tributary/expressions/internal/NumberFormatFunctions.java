@@ -28,8 +28,7 @@ final class NumberFormatFunctions {
                 (call, args) -> toNumber(call, args, true)));
         FunctionDef toChar = Fn.custom("to_char", 2, 2, "to_char(expr, fmt STRING) → STRING", FunctionDef.NULL_IN_NULL_OUT,
                 "a number written in fmt (" + language + "; # where a digit does not fit; null for NaN and the infinities); a DATE or"
-                        + " TIMESTAMP as date_format;"
-                        + " BINARY as fmt 'base64', 'hex' or 'utf-8'", NumberFormatFunctions::toChar);
+                        + " TIMESTAMP as date_format; BINARY as fmt 'base64', 'hex' or 'utf-8'", NumberFormatFunctions::toChar);
         add.accept(toChar);
         add.accept(Fn.alias("to_varchar", toChar));
     }
@@ -134,5 +133,4 @@ final class NumberFormatFunctions {
         }
         return Folding.value(fmt);
     }
-
 }

@@ -25,10 +25,11 @@ final class Utf8Functions {
         add.accept(check("make_valid_utf8", STRING, "the text with each invalid UTF-8 sequence replaced by U+FFFD",
                 (b, text) -> b == null ? text : decode(b)));
         add.accept(check("validate_utf8", STRING, "the text; INVALID_UTF8_STRING when its bytes are not valid UTF-8", (b, text) -> {
-            if (b != null && decode(b, false) == null) {
+            String valid = b == null ? text : decode(b, false);
+            if (valid == null) {
                 throw Failure.of("INVALID_UTF8_STRING", "the bytes " + hex(b) + " are not valid UTF-8");
             }
-            return b == null ? text : decode(b);
+            return valid;
         }));
         add.accept(check("try_validate_utf8", STRING, "the text, null when its bytes are not valid UTF-8",
                 (b, text) -> b == null ? text : decode(b, false)));
