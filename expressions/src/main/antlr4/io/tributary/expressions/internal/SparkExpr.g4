@@ -116,7 +116,8 @@ predicate
     : NOT? BETWEEN lower=valueExpression AND upper=valueExpression                        #between
     | NOT? IN LPAREN query RPAREN                                                          #inSubquery
     | NOT? IN LPAREN expression (COMMA expression)* RPAREN                                 #inList
-    | NOT? kind=(LIKE | RLIKE | REGEXP) pattern=valueExpression (ESCAPE escape=STRING)?   #like
+    | NOT? kind=(LIKE | ILIKE) quantifier=(ANY | SOME | ALL) LPAREN (expression (COMMA expression)*)? RPAREN  #likeQuantified
+    | NOT? kind=(LIKE | ILIKE | RLIKE | REGEXP) pattern=valueExpression (ESCAPE escape=STRING)?   #like
     | IS NOT? NULL                                                                         #isNull
     | IS NOT? value=(TRUE | FALSE)                                                         #isBoolean
     | IS NOT? DISTINCT FROM right=valueExpression                                          #isDistinct
@@ -220,6 +221,7 @@ nonReserved : AND | AS | BETWEEN | CASE | CAST | DISTINCT | ELSE | END | FALSE |
     | ALL | ANTI | ASC | BY | CROSS | DESC | EXCEPT | EXISTS | FIRST | FULL | GROUP | HAVING | INNER | INTERSECT | JOIN
     | LAST | LEFT | LIMIT | NATURAL | NULLS | OFFSET | ON | ORDER | OUTER | RIGHT | SELECT | SEMI | UNION | USING | WHERE | WITH
     | LATERAL | VIEW
+    | ILIKE | ANY | SOME
     ;
 
 AND : 'AND' ;
@@ -238,6 +240,9 @@ FROM : 'FROM' ;
 IN : 'IN' ;
 IS : 'IS' ;
 LIKE : 'LIKE' ;
+ILIKE : 'ILIKE' ;
+ANY : 'ANY' ;
+SOME : 'SOME' ;
 MAP : 'MAP' ;
 NOT : 'NOT' ;
 NULL : 'NULL' ;

@@ -156,6 +156,9 @@ public final class Analyzer {
         if (index < 0 && c.names().size() == 1 && BatchTimeFunctions.isKeyword(c.names().get(0))) {
             return BatchTimeFunctions.resolve(new Node.Call(c.names().get(0), List.of(), c.text(), c.position()), clock, source);
         }
+        if (index < 0 && c.names().size() == 1 && SessionFunctions.isKeyword(c.names().get(0))) {
+            return call(new Node.Call(c.names().get(0), List.of(), c.text(), c.position()));
+        }
         if (index < 0 && c.names().get(0).equalsIgnoreCase(FileMetadata.COLUMN)) {
             throw ExpressionErrors.noFileMetadata(source, c.position(), FileMetadata.COLUMN);
         }

@@ -82,7 +82,11 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
             result = new Node.Call("in", args, text(ctx), pos(ctx));
             not = in.NOT() != null;
         } else if (p instanceof LikeContext like) {
-            String name = like.kind.getType() == SparkExprLexer.LIKE ? "like" : "rlike";
+            String name = switch (like.kind.getType()) {
+                case SparkExprLexer.LIKE -> "like";
+                case SparkExprLexer.ILIKE -> "ilike";
+                default -> "rlike";
+            };
             List<Node> args = new ArrayList<>(List.of(value, visit(like.pattern)));
             if (like.escape != null) {
                 String e = Literals.unquote(like.escape.getText());
@@ -90,6 +94,8 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
             }
             result = new Node.Call(name, args, text(ctx), pos(ctx));
             not = like.NOT() != null;
+        } else if (p instanceof LikeQuantifiedContext q) {
+            return LikeFunctions.quantified(q, value, q.expression().stream().map(this::visit).toList(), text(ctx), pos(ctx));
         } else if (p instanceof IsNullContext n) {
             return call(n.NOT() != null ? "isnotnull" : "isnull", ctx, value);
         } else if (p instanceof IsBooleanContext ib) {

@@ -44,6 +44,11 @@ public final class FunctionRegistry {
         JsonFunctions.register(FunctionRegistry::add);
         FormatFunctions.register(FunctionRegistry::add);
         IntervalFunctions.register(FunctionRegistry::add);
+        NumberFormatFunctions.register(FunctionRegistry::add);
+        LikeFunctions.register(FunctionRegistry::add);
+        PositionFunctions.register(FunctionRegistry::add);
+        Utf8Functions.register(FunctionRegistry::add);
+        SessionFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
