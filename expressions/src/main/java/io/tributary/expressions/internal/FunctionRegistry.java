@@ -44,6 +44,7 @@ public final class FunctionRegistry {
         JsonFunctions.register(FunctionRegistry::add);
         FormatFunctions.register(FunctionRegistry::add);
         IntervalFunctions.register(FunctionRegistry::add);
+        MapZipWith.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
