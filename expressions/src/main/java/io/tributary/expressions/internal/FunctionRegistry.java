@@ -44,6 +44,8 @@ public final class FunctionRegistry {
         JsonFunctions.register(FunctionRegistry::add);
         FormatFunctions.register(FunctionRegistry::add);
         IntervalFunctions.register(FunctionRegistry::add);
+        XPathFunctions.register(FunctionRegistry::add);
+        MapZipWith.register(FunctionRegistry::add);
         MapZipWith.register(FunctionRegistry::add);
     }
 
