@@ -46,7 +46,7 @@ public final class FunctionRegistry {
         IntervalFunctions.register(FunctionRegistry::add);
         XPathFunctions.register(FunctionRegistry::add);
         MapZipWith.register(FunctionRegistry::add);
-        MapZipWith.register(FunctionRegistry::add);
+        VectorFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
