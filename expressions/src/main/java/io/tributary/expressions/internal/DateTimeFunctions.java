@@ -43,10 +43,12 @@ final class DateTimeFunctions {
                 d -> d.getMonth().getDisplayName(TextStyle.SHORT, Locale.US)));
         add.accept(ofDate("weekofyear", "the ISO 8601 week of the year, 1 to 53 (weeks start on Monday; week 1 holds the first Thursday)",
                 INT, d -> d.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR)));
-        FunctionDef datePart = Fn.custom("date_part", 2, 2, "date_part(field STRING, source) → INT or DECIMAL(8,6)",
+        FunctionDef datePart = Fn.custom("date_part", 2, 2, "date_part(field STRING, source) → INT, TINYINT or DECIMAL(8,6)",
                 FunctionDef.NULL_IN_NULL_OUT, "the field of a date or timestamp (also EXTRACT(field FROM source)): YEAR, YEAROFWEEK,"
                         + " QUARTER, MONTH, WEEK, DAY, DAYOFWEEK (DOW), DAYOFWEEK_ISO, DOY, HOUR, MINUTE (INT), SECOND with its fraction"
-                        + " (DECIMAL(8,6)), and Spark's abbreviations; field is a text literal, INVALID_EXTRACT_FIELD for another",
+                        + " (DECIMAL(8,6)), and Spark's abbreviations; of an interval: YEAR (INT), MONTH (TINYINT) of a year-month one,"
+                        + " DAY (INT), HOUR, MINUTE (TINYINT), SECOND (DECIMAL(8,6)) of a day-time one whose type holds the field;"
+                        + " field is a text literal, INVALID_EXTRACT_FIELD for another",
                 DateTimeFunctions::datePart);
         add.accept(datePart);
         add.accept(Fn.alias("datepart", datePart));
@@ -122,6 +124,9 @@ final class DateTimeFunctions {
         Bound source = args.get(1);
         if (field.value() == null) {
             return new Bound.Literal(null, DOUBLE, call.text());
+        }
+        if (Intervals.isInterval(source.type())) {
+            return IntervalParts.extract(call, field.value().toString(), source);
         }
         String name = field.value().toString().toUpperCase(Locale.ROOT);
         return switch (name) {

@@ -49,6 +49,9 @@ public final class FunctionRegistry {
         PositionFunctions.register(FunctionRegistry::add);
         Utf8Functions.register(FunctionRegistry::add);
         SessionFunctions.register(FunctionRegistry::add);
+        XPathFunctions.register(FunctionRegistry::add);
+        MapZipWith.register(FunctionRegistry::add);
+        VectorFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {

@@ -23,7 +23,7 @@ final class HigherOrderFunctions {
 
     /** Whether the function named so takes lambda functions among its arguments. */
     static boolean takesLambdas(String name) {
-        return NAMES.contains(name);
+        return NAMES.contains(name) || name.equals(MapZipWith.NAME);
     }
 
     static void register(Consumer<FunctionDef> add) {

@@ -13,6 +13,8 @@ public interface HigherOrderKernel {
         Object call(Object a);
 
         Object call(Object a, Object b);
+
+        Object call(Object a, Object b, Object c);
     }
 
     /** {@code h} over one row: its arguments' values given, its lambdas' bodies evaluated by {@code bodies} over a frame of the row. */
@@ -37,6 +39,7 @@ public interface HigherOrderKernel {
     private static Lambda bind(Object[] frame, int[] slots, Compiler.Eval body) {
         int first = slots[0];
         int second = slots.length > 1 ? slots[1] : -1;
+        int third = slots.length > 2 ? slots[2] : -1;
         return new Lambda() {
             @Override
             public Object call(Object a) {
@@ -51,6 +54,14 @@ public interface HigherOrderKernel {
                     frame[second] = b;
                 }
                 return body.eval(frame);
+            }
+
+            @Override
+            public Object call(Object a, Object b, Object c) {
+                if (third >= 0) {
+                    frame[third] = c;
+                }
+                return call(a, b);
             }
         };
     }
