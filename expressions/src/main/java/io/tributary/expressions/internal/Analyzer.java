@@ -318,8 +318,11 @@ public final class Analyzer {
         if (to == null || to.equals(b.type())) {
             return b;
         }
-        if (b.type() == null) {
+        if (b.type() == null && b instanceof Bound.Literal) {
             return new Bound.Literal(null, to, b.text());
+        }
+        if (b.type() == null) { // NULL's type, whose value is null unless it fails the row (raise_error)
+            return new Bound.Apply("cast", List.of(b), (Kernel.Unary) v -> v, false, to, b.text());
         }
         if (Types.voidFits(b.type(), to)) {
             return new Bound.Apply("cast", List.of(b), (Kernel.Unary) v -> v, false, to, b.text());

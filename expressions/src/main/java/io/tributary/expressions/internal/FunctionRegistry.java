@@ -52,6 +52,7 @@ public final class FunctionRegistry {
         XPathFunctions.register(FunctionRegistry::add);
         MapZipWith.register(FunctionRegistry::add);
         VectorFunctions.register(FunctionRegistry::add);
+        RaiseErrorFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
