@@ -53,6 +53,7 @@ public final class FunctionRegistry {
         MapZipWith.register(FunctionRegistry::add);
         VectorFunctions.register(FunctionRegistry::add);
         RaiseErrorFunctions.register(FunctionRegistry::add);
+        AesFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
