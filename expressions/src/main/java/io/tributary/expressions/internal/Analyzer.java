@@ -99,6 +99,11 @@ public final class Analyzer {
             return new Bound.HigherOrder(node.name(), args, strict, lambdas, nextSlot, kernel, type, node.text());
         }
 
+        /** The clock of the transform the call runs in, whose batches restart the random functions; null outside a transform. */
+        public BatchClock clock() {
+            return clock;
+        }
+
         public RuntimeException typeError(String reason) {
             return ExpressionErrors.typeMismatch(source, node.position(), node.text(), reason);
         }

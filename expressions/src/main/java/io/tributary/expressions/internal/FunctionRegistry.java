@@ -54,6 +54,7 @@ public final class FunctionRegistry {
         VectorFunctions.register(FunctionRegistry::add);
         RaiseErrorFunctions.register(FunctionRegistry::add);
         AesFunctions.register(FunctionRegistry::add);
+        RandomFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
