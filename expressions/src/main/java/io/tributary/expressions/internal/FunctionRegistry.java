@@ -55,6 +55,7 @@ public final class FunctionRegistry {
         RaiseErrorFunctions.register(FunctionRegistry::add);
         AesFunctions.register(FunctionRegistry::add);
         RandomFunctions.register(FunctionRegistry::add);
+        JsonSchemaFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
