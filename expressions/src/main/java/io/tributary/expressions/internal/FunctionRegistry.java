@@ -56,6 +56,7 @@ public final class FunctionRegistry {
         AesFunctions.register(FunctionRegistry::add);
         RandomFunctions.register(FunctionRegistry::add);
         JsonSchemaFunctions.register(FunctionRegistry::add);
+        CsvFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
