@@ -90,14 +90,10 @@ final class CsvFunctions {
     @SuppressWarnings("unchecked")
     private static Map<String, String> options(Analyzer.Call call, Bound options) {
         if (options.type() == null || !Types.is(options.type(), Kind.MAP) || !Types.is(options.type().element(), Kind.STRING)
-                || !constant(options)) {
+                || !Bound.constant(options)) {
             throw call.typeError("the options of " + call.name() + " are a map of text literals: map('sep', ';', 'nullValue', 'NA')");
         }
         return (Map<String, String>) Interpreter.eval(options, new Object[0]);
-    }
-
-    private static boolean constant(Bound b) {
-        return b instanceof Bound.Literal || b instanceof Bound.Apply a && a.args().stream().allMatch(CsvFunctions::constant);
     }
 
     /** Spark's {@code CSVOptions.asWriterSettings} for the options. */

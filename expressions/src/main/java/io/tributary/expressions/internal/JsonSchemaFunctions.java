@@ -32,7 +32,7 @@ final class JsonSchemaFunctions {
 
     private static Bound schemaOfJson(Analyzer.Call call, List<Bound> args) {
         Bound json = args.get(0);
-        if (json.type() == null || !Types.is(json.type(), DataType.Kind.STRING) || !constant(json)) {
+        if (json.type() == null || !Types.is(json.type(), DataType.Kind.STRING) || !Bound.constant(json)) {
             throw call.typeError("[DATATYPE_MISMATCH.NON_FOLDABLE_INPUT] the json of schema_of_json must be a constant text such as"
                     + " '{\"a\": 1}', and '" + json.text() + "' is not one");
         }
@@ -60,10 +60,6 @@ final class JsonSchemaFunctions {
             return DataType.struct(new Schema(t.struct().fields().stream().map(f -> new Field(f.name(), strings(f.type()), true)).toList()));
         }
         return t;
-    }
-
-    private static boolean constant(Bound b) {
-        return b instanceof Bound.Literal || b instanceof Bound.Apply a && a.args().stream().allMatch(JsonSchemaFunctions::constant);
     }
 
     /**

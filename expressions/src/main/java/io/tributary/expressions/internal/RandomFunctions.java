@@ -99,7 +99,7 @@ final class RandomFunctions {
             throw call.typeError("[" + (unfoldable.startsWith("SEED") ? "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" : unfoldable)
                     + "] the seed of " + call.name() + " is a constant INT or BIGINT, and '" + b.text() + "' is " + Types.name(b.type()));
         }
-        if (!isConstant(b)) {
+        if (!Bound.constant(b)) {
             throw call.typeError("[" + unfoldable + "] the seed of " + call.name() + " must be a constant, and '" + b.text() + "' is not one");
         }
         Object v = Interpreter.eval(b, new Object[0]);
@@ -108,7 +108,7 @@ final class RandomFunctions {
 
     /** The value of a constant argument (Spark's foldable), or a refusal naming it. */
     private static Object constant(Analyzer.Call call, Bound b, String what) {
-        if (!isConstant(b)) {
+        if (!Bound.constant(b)) {
             throw call.typeError("[DATATYPE_MISMATCH.NON_FOLDABLE_INPUT] the " + what + " of " + call.name() + " must be a constant, and '"
                     + b.text() + "' is not one");
         }
@@ -120,10 +120,6 @@ final class RandomFunctions {
         long most = (rng.nextLong() & 0xFFFFFFFFFFFF0FFFL) | 0x0000000000004000L;
         long least = (rng.nextLong() | 0x8000000000000000L) & 0xBFFFFFFFFFFFFFFFL;
         return new UUID(most, least).toString();
-    }
-
-    private static boolean isConstant(Bound b) {
-        return b instanceof Bound.Literal || b instanceof Bound.Apply a && a.args().stream().allMatch(RandomFunctions::isConstant);
     }
 
     private static Bound uniform(Analyzer.Call call, List<Bound> args) {
@@ -201,7 +197,7 @@ final class RandomFunctions {
             throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] the length of randstr is a whole number, and '" + length.text()
                     + "' is " + Types.name(length.type()));
         }
-        if (!isConstant(length)) {
+        if (!Bound.constant(length)) {
             throw call.typeError("[DATATYPE_MISMATCH.NON_FOLDABLE_INPUT] the length of randstr must be a constant, and '" + length.text()
                     + "' is not one");
         }
