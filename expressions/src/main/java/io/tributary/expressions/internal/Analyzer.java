@@ -99,6 +99,11 @@ public final class Analyzer {
             return new Bound.HigherOrder(node.name(), args, strict, lambdas, nextSlot, kernel, type, node.text());
         }
 
+        /** The clock of the transform the call runs in, whose batches restart the random functions; null outside a transform. */
+        public BatchClock clock() {
+            return clock;
+        }
+
         public RuntimeException typeError(String reason) {
             return ExpressionErrors.typeMismatch(source, node.position(), node.text(), reason);
         }
@@ -318,8 +323,11 @@ public final class Analyzer {
         if (to == null || to.equals(b.type())) {
             return b;
         }
-        if (b.type() == null) {
+        if (b.type() == null && b instanceof Bound.Literal) {
             return new Bound.Literal(null, to, b.text());
+        }
+        if (b.type() == null) { // NULL's type, whose value is null unless it fails the row (raise_error)
+            return new Bound.Apply("cast", List.of(b), (Kernel.Unary) v -> v, false, to, b.text());
         }
         if (Types.voidFits(b.type(), to)) {
             return new Bound.Apply("cast", List.of(b), (Kernel.Unary) v -> v, false, to, b.text());

@@ -1,6 +1,8 @@
 package io.tributary.expressions.internal;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The start of the batch a transform runs, which Spark's {@code current_timestamp()} and its cousins read: one value
@@ -11,6 +13,8 @@ public final class BatchClock {
     /** The batch's start as a TIMESTAMP's value and as a DATE's (UTC), made once per batch; null before the first. */
     private volatile Values values;
     private volatile boolean read;
+    /** What restarts with each batch: the generators of the random functions. */
+    private final List<Runnable> onStart = new CopyOnWriteArrayList<>();
 
     private record Values(Long micros, Integer days) {
     }
@@ -19,6 +23,12 @@ public final class BatchClock {
     public void start(Instant batchStart) {
         long ms = batchStart.toEpochMilli();
         values = new Values(Math.multiplyExact(ms, 1000L), (int) Math.floorDiv(ms, 86_400_000L));
+        onStart.forEach(Runnable::run);
+    }
+
+    /** Runs {@code restart} at the start of every batch. */
+    void onStart(Runnable restart) {
+        onStart.add(restart);
     }
 
     /** Whether an expression of the transform reads the batch's start. */

@@ -13,6 +13,11 @@ public sealed interface Bound {
 
     String text();
 
+    /** Whether {@code b} is a constant (Spark's foldable): a literal, or functions of literals only. */
+    static boolean constant(Bound b) {
+        return b instanceof Literal || b instanceof Apply a && a.args().stream().allMatch(Bound::constant);
+    }
+
     record Literal(Object value, DataType type, String text) implements Bound {
     }
 

@@ -52,6 +52,11 @@ public final class FunctionRegistry {
         XPathFunctions.register(FunctionRegistry::add);
         MapZipWith.register(FunctionRegistry::add);
         VectorFunctions.register(FunctionRegistry::add);
+        RaiseErrorFunctions.register(FunctionRegistry::add);
+        AesFunctions.register(FunctionRegistry::add);
+        RandomFunctions.register(FunctionRegistry::add);
+        JsonSchemaFunctions.register(FunctionRegistry::add);
+        CsvFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
