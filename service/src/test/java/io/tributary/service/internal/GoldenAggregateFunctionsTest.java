@@ -33,8 +33,7 @@ class GoldenAggregateFunctionsTest {
     /** Queries Spark runs and Tributary refuses, by a text of the query, and what the refusal says. */
     private static final Map<String, String> NOT_SUPPORTED = Map.ofEntries(
             Map.entry("stddev(user)", "stddev(`user`) reads a STRING column; stddev needs a numeric column"),
-            Map.entry("approx_count_distinct(user)", "unknown function 'approx_count_distinct'"),
-            Map.entry("regr_slope(amt, id)", "unknown function 'regr_slope'"),
+            Map.entry("regr_slope(user, id)", "regr_slope(`user`, `id`) reads a STRING column; regr_slope needs a numeric column"),
             Map.entry("percentile(amt, 0.5)", "unknown function 'percentile'"),
             Map.entry("median(amt)", "unknown function 'median'"),
             Map.entry("mode(amt)", "unknown function 'mode'"),
@@ -97,6 +96,23 @@ class GoldenAggregateFunctionsTest {
         assertThat(PipelineParts.ingestConfig(pipeline(query), FILES, null).outputSchema().toDdl())
                 .as("amt * id computed once for both").isEqualTo("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg2_top DOUBLE,"
                         + " _agg_low INT, _agg_0 INT");
+    }
+
+    @Test
+    void approxCountDistinctsConstantStaysAsWrittenWhileAnExpressionIsComputed() throws IOException {
+        String query = "SELECT window(ts, '10 minutes') AS w, user, approx_count_distinct(amt * id, 0.01) AS n,"
+                + " approx_count_distinct(user, 1e-1) + regr_count(amt, id * 2) AS m FROM source GROUP BY window(ts, '10 minutes'), user"
+                + " HAVING approx_count_distinct(amt, 0.2) > 1";
+        AggregateSpec spec = spec(query);
+        assertThat(spec.aggregates()).extracting(a -> a.name() + " = " + a.expression()).containsExactly(
+                "n = approx_count_distinct(`_agg_n`, 0.01)", "_having_0 = approx_count_distinct(`amt`, 0.2)",
+                "_having_1 = approx_count_distinct(`user`, 1e-1)", "_having_2 = regr_count(`amt`, `_agg_0`)");
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("w STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, n BIGINT, m BIGINT");
+        assertThat(PipelineParts.ingestConfig(pipeline(query), FILES, null).outputSchema().toDdl())
+                .as("the arguments that are expressions, never the constants").isEqualTo(
+                        "id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg_n DOUBLE, _agg_0 INT");
+        assertThat(catchThrowable(() -> spec(query.replace("0.01", "amt")))).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("the second argument should be a double literal");
     }
 
     @Test
