@@ -144,6 +144,37 @@ class GoldenAggregateFunctionsTest {
                 .isEqualTo("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg_sd DOUBLE, _agg_0 DOUBLE");
     }
 
+    @Test
+    void theBlocksSelectAndHavingTakeTheRegressionsAndApproxCountDistinct() throws IOException {
+        Path f = dir.resolve("regr.yaml");
+        Files.writeString(f, """
+                name: t
+                source:
+                  files:
+                    path: in/
+                    schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+                aggregate:
+                  eventTime: ts
+                  watermark: 5 minutes
+                  window: 10 minutes
+                  groupBy: [user]
+                  select: { s: "regr_slope(amt, id * 2)", n: "approx_count_distinct(amt * id, 0.01)", r2: "regr_r2(amt, id) * 100" }
+                  having: "approx_count_distinct(user, 0.2) > 0"
+                outputMode: update
+                sink:
+                  delta:
+                    path: out/
+                """);
+        PipelineSpec block = PipelineSpec.load(f, Map.of(), Map.of());
+        AggregateSpec spec = AggregationParts.aggregateSpec(block, PipelineParts.ingestConfig(block, FILES, null).outputSchema());
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, s DOUBLE,"
+                + " n BIGINT, r2 DOUBLE");
+        assertThat(spec.aggregates()).extracting(a -> a.expression()).containsExactly("regr_slope(amt, `_agg2_s`)",
+                "approx_count_distinct(`_agg_n`, 0.01)", "approx_count_distinct(`user`, 0.2)", "regr_r2(`amt`, `id`)");
+        assertThat(PipelineParts.ingestConfig(block, FILES, null).outputSchema().toDdl())
+                .isEqualTo("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg2_s INT, _agg_n DOUBLE");
+    }
+
     private AggregateSpec spec(String query) throws IOException {
         PipelineSpec spec = pipeline(query);
         return AggregationParts.aggregateSpec(spec, PipelineParts.ingestConfig(spec, FILES, null).outputSchema());
