@@ -24,10 +24,7 @@ public final class Hashing {
         long xx(Object v, long seed);
     }
 
-    /**
-     * Spark's {@code XxHash64Function.hash} of one non-null value of {@code type} with {@code seed}, as its {@code xxhash64}
-     * and its HyperLogLog++ hash each value; a type Spark does not hash (a map) is refused with IllegalArgumentException.
-     */
+    /** {@link io.tributary.expressions.SparkHash#xxhash64}: one value's XXH64 as Spark hashes a value of {@code type}. */
     public static java.util.function.ToLongFunction<Object> xxhash64(io.tributary.schema.DataType type, long seed) {
         Feed f = feed(type);
         return v -> f.xx(v, seed);
