@@ -252,6 +252,12 @@ public final class Transform {
         return !parsed.star() && parsed.alias() == null && parsed.expression() instanceof Node.Column c && c.names().size() == 1;
     }
 
+    /** Whether a select item is a literal as it is: {@code 0.01} (an aggregate's constant argument, read as written). */
+    public static boolean isLiteral(String item) {
+        SelectItem parsed = Parsing.selectItem(item);
+        return !parsed.star() && parsed.alias() == null && parsed.expression() instanceof Node.Literal;
+    }
+
     /**
      * An aggregate written as Spark writes it, {@code sum(amt * qty)}: its function's name (as written) and its
      * arguments' texts ({@code *} for {@code count(*)}, two for {@code max_by(user, amt)}); a text that is no such call is refused.

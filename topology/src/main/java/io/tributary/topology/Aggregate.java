@@ -19,8 +19,20 @@ import io.tributary.schema.DataType;
 public record Aggregate(String name, AggregateFunction function, String column, int columnIndex,
                         DataType inputType, DataType resultType, String expression, Argument second) {
 
-    /** A column an aggregate reads: its name, its position in the input schema and its type. */
+    /**
+     * A column an aggregate reads: its name, its position in the input schema and its type; or a constant (the {@code 0.01} of
+     * {@code approx_count_distinct(user, 0.01)}): its text as {@code column}, index -1, and its type.
+     */
     public record Argument(String column, int index, DataType type) {
+        /** A constant argument, {@code 0.01}, of the given type. */
+        public static Argument constant(String text, DataType type) {
+            return new Argument(text, -1, type);
+        }
+
+        /** True for a constant argument. */
+        public boolean isConstant() {
+            return index < 0;
+        }
     }
 
     /** An aggregate of one argument (or of none, {@code count(*)}). */

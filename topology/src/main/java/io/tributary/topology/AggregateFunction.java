@@ -7,8 +7,9 @@ import java.util.Locale;
  * own here, so that a column is named and refused as the user wrote it: {@code stddev} and {@code std} are {@code stddev_samp},
  * {@code variance} is {@code var_samp}, {@code every} is {@code bool_and}, {@code some} and {@code any} are {@code bool_or},
  * {@code mean} is {@code avg}, {@code first_value} and {@code last_value} are {@code first} and {@code last}, {@code array_agg} is
- * {@code collect_list}. {@code max_by(x, ord)}, {@code min_by(x, ord)}, {@code corr(x, y)}, {@code covar_pop} and {@code covar_samp}
- * take two arguments.
+ * {@code collect_list}. {@code max_by(x, ord)}, {@code min_by(x, ord)}, {@code corr(x, y)}, {@code covar_pop}, {@code covar_samp} and the
+ * {@code regr_*} functions ({@code regr_slope(y, x)}) take two arguments; {@code approx_count_distinct(x [, rsd])} one, and a
+ * constant relative standard deviation.
  */
 public enum AggregateFunction {
     COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST, ANY_VALUE,
@@ -16,16 +17,27 @@ public enum AggregateFunction {
     BOOL_AND, EVERY, BOOL_OR, SOME, ANY,
     COLLECT_LIST, COLLECT_SET,
     MEAN, STD, FIRST_VALUE, LAST_VALUE, ARRAY_AGG, TRY_SUM, TRY_AVG, BIT_AND, BIT_OR, BIT_XOR, SKEWNESS, KURTOSIS,
-    MAX_BY, MIN_BY, CORR, COVAR_POP, COVAR_SAMP;
+    MAX_BY, MIN_BY, CORR, COVAR_POP, COVAR_SAMP,
+    REGR_COUNT, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2,
+    APPROX_COUNT_DISTINCT;
 
     /** The function's name as written in a spec: {@code sum}, {@code count}, {@code count_if}, ... */
     public String sqlName() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** The number of arguments: two for {@code max_by(x, ord)}, {@code min_by}, {@code corr(x, y)} and the covariances, else one. */
+    /**
+     * The number of column arguments: two for {@code max_by(x, ord)}, {@code min_by}, {@code corr(x, y)}, the covariances and the
+     * {@code regr_*} functions, else one.
+     */
     public int arity() {
-        return this == MAX_BY || this == MIN_BY || this == CORR || this == COVAR_POP || this == COVAR_SAMP ? 2 : 1;
+        return this == MAX_BY || this == MIN_BY || this == CORR || this == COVAR_POP || this == COVAR_SAMP || name().startsWith("REGR_")
+                ? 2 : 1;
+    }
+
+    /** True for a function whose last argument may be a constant instead: {@code approx_count_distinct(x, rsd)}. */
+    public boolean takesConstant() {
+        return this == APPROX_COUNT_DISTINCT;
     }
 
     /** True for the functions whose result depends on the order rows arrive in: first, last, any_value, collect_list and their aliases. */

@@ -38,7 +38,8 @@ class GoldenAggregateFunctionsTest {
     Path stateDir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"append-stats", "update-collect", "append-moments", "update-moments", "append-by", "update-by", "update-corr"})
+    @ValueSource(strings = {"append-stats", "update-collect", "append-moments", "update-moments", "append-by", "update-by", "update-corr", "update-regr",
+        "append-approx"})
     void theFunctionsGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
         SqlQuery.Aggregation query = SqlQuery.parse(c.get("query").asText()).aggregation();
@@ -83,6 +84,51 @@ class GoldenAggregateFunctionsTest {
                 assertThat(new ArrayList<>(table.values())).as("%s after run %d", name, run)
                         .containsExactlyInAnyOrderElementsOf(golden.stream().filter(l -> l.startsWith("{")).toList());
             }
+        }
+    }
+
+    /**
+     * approx_count_distinct over 5,000 distinct values of three types, streamed in update mode over two runs of several batches:
+     * the window's estimates after the last batch are the ones Spark gives for the same values (approx-distinct.tsv, N = 5000,
+     * past linear counting at rsd 0.05 and 0.2), the registers merged across batches.
+     */
+    @org.junit.jupiter.api.Test
+    void approxCountDistinctOfThousandsOfValuesIsSparksEstimateAcrossBatches() throws IOException {
+        int count = 5000;
+        Map<String, Long> spark = new TreeMap<>(); // column|rsd -> Spark's estimate
+        for (String l : lines("aggregate-functions/approx-distinct.tsv")) {
+            String[] f = l.split("\t");
+            if (f[0].equals(String.valueOf(count))) {
+                spark.put(f[1] + "|" + f[2], Long.parseLong(f[3]));
+            }
+        }
+        Map<String, String> select = new java.util.LinkedHashMap<>();
+        select.put("s", "approx_count_distinct(user)");
+        select.put("n", "approx_count_distinct(id, 0.01)");
+        select.put("d", "approx_count_distinct(amt, 0.2)");
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(DELAY).window(Duration.ofMinutes(10)).select(select)
+                .outputMode(OutputMode.UPDATE).build(AggregationDriver.seedSchema());
+        try (AggregationDriver driver = AggregationDriver.of(spec, stateDir)) {
+            SparkBatches ingest = new SparkBatches(driver, DELAY);
+            List<List<String>> batches = new ArrayList<>();
+            for (int from = 0; from < count; from += 700) {
+                List<String> rows = new ArrayList<>();
+                for (int i = from; i < Math.min(count, from + 700); i++) { // the values of SparkApproxDistinct's row i
+                    rows.add("{\"id\": " + i + ", \"user\": \"user-" + i + "x".repeat(i % 40) + "\", \"amt\": " + i / 7.0
+                            + ", \"ts\": \"2026-10-06T09:05:00Z\"}");
+                }
+                batches.add(rows);
+            }
+            ingest.run(batches.subList(0, 4));
+            ingest.run(batches.subList(4, batches.size()));
+            Object[] last = null;
+            for (AggregationDriver.Output o : driver.drain()) {
+                last = o.marker() ? last : o.row();
+            }
+            assertThat(last).as("the window's row").isNotNull();
+            assertThat(List.of(last[1], last[2], last[3])).as("user at 0.05, id at 0.01, amt at 0.2")
+                    .containsExactly(spark.get("s|0.05"), spark.get("n|0.01"), spark.get("d|0.2"));
+            assertThat(spark.get("s|0.05")).as("an estimate, not the count").isNotEqualTo((long) count);
         }
     }
 

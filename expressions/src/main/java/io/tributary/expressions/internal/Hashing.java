@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
  * Spark's row hashes bit for bit: {@code hash} is its Murmur3 x86_32 (with Spark's own handling of the
  * last bytes of text), {@code xxhash64} its XXH64; each value hashed with the previous hash as seed, from 42.
  */
-final class Hashing {
+public final class Hashing {
     private static final long P1 = 0x9E3779B185EBCA87L;
     private static final long P2 = 0xC2B2AE3D27D4EB4FL;
     private static final long P3 = 0x165667B19E3779F9L;
@@ -22,6 +22,12 @@ final class Hashing {
         int murmur(Object v, int seed);
 
         long xx(Object v, long seed);
+    }
+
+    /** {@link io.tributary.expressions.SparkHash#xxhash64}: one value's XXH64 as Spark hashes a value of {@code type}. */
+    public static java.util.function.ToLongFunction<Object> xxhash64(io.tributary.schema.DataType type, long seed) {
+        Feed f = feed(type);
+        return v -> f.xx(v, seed);
     }
 
     static Feed feed(io.tributary.schema.DataType type) {

@@ -20,10 +20,21 @@ public final class HavingRewrite {
     public static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last", "any_value",
             "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "bool_and", "every", "bool_or", "some", "any",
             "collect_list", "collect_set", "mean", "std", "first_value", "last_value", "array_agg", "try_sum", "try_avg", "bit_and", "bit_or",
-            "bit_xor", "skewness", "kurtosis", "max_by", "min_by", "corr", "covar_pop", "covar_samp");
+            "bit_xor", "skewness", "kurtosis", "max_by", "min_by", "corr", "covar_pop", "covar_samp",
+            "regr_count", "regr_avgx", "regr_avgy", "regr_sxx", "regr_syy", "regr_sxy", "regr_slope", "regr_intercept", "regr_r2",
+            "approx_count_distinct");
 
     /** The aggregate functions of two arguments ({@code max_by(x, ord)}, {@code corr(x, y)}); the others take one. */
-    static final Set<String> TWO_ARGUMENTS = Set.of("max_by", "min_by", "corr", "covar_pop", "covar_samp");
+    static final Set<String> TWO_ARGUMENTS = Set.of("max_by", "min_by", "corr", "covar_pop", "covar_samp",
+            "regr_count", "regr_avgx", "regr_avgy", "regr_sxx", "regr_syy", "regr_sxy", "regr_slope", "regr_intercept", "regr_r2");
+
+    /** The aggregate functions of one column and, optionally, a constant ({@code approx_count_distinct(user, 0.01)}). */
+    static final Set<String> OPTIONAL_CONSTANT = Set.of("approx_count_distinct");
+
+    /** Whether {@code function}, an aggregate, takes {@code count} arguments. */
+    static boolean takes(String function, int count) {
+        return count == (TWO_ARGUMENTS.contains(function) ? 2 : 1) || count == 2 && OPTIONAL_CONSTANT.contains(function);
+    }
 
     private final String text;
     private final Map<String, String> selected = new HashMap<>(); // an aggregate call's shape -> its output name
@@ -169,7 +180,7 @@ public final class HavingRewrite {
     private void aggregate(Node.Call c) {
         if (argumentColumns != null) {
             for (Node arg : c.args()) {
-                if (!(arg instanceof Node.Column)) { // a column or * is read as it is
+                if (!(arg instanceof Node.Column || arg instanceof Node.Literal)) { // a column, * or a constant is read as it is
                     String column = argumentColumns.computeIfAbsent(SqlAggregation.shape(arg), s -> newArgument.apply(arg.text()));
                     replace(arg, quoted(column));
                 }
@@ -181,6 +192,10 @@ public final class HavingRewrite {
         if (name == null && hiddenPrefix != null) {
             List<String> args = new ArrayList<>();
             for (Node arg : c.args()) {
+                if (arg instanceof Node.Literal constant) {
+                    args.add(constant.text());
+                    continue;
+                }
                 if (!(arg instanceof Node.Column column)) {
                     throw ExpressionErrors.havingAggregateOfExpression(text, c.position(), c.text());
                 }
@@ -211,7 +226,7 @@ public final class HavingRewrite {
     }
 
     private static boolean isAggregate(Node.Call c) {
-        return AGGREGATES.contains(c.name()) && c.args().size() == (TWO_ARGUMENTS.contains(c.name()) ? 2 : 1);
+        return AGGREGATES.contains(c.name()) && takes(c.name(), c.args().size());
     }
 
     private static boolean isStar(Node n) {

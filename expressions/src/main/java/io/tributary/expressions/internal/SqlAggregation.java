@@ -190,7 +190,7 @@ final class SqlAggregation {
             return null;
         }
         String function = call[0].toLowerCase(Locale.ROOT);
-        if (!AGGREGATES.contains(function) || call.length != (HavingRewrite.TWO_ARGUMENTS.contains(function) ? 3 : 2)) {
+        if (!AGGREGATES.contains(function) || !HavingRewrite.takes(function, call.length - 1)) {
             return null;
         }
         for (int i = 1; i < call.length; i++) {

@@ -128,7 +128,7 @@ final class TransformParts {
             List<String> arguments = new ArrayList<>();
             for (int i = 1; i < call.size(); i++) {
                 String argument = call.get(i);
-                if (argument.equals("*") || Transform.isColumn(argument)) {
+                if (argument.equals("*") || Transform.isColumn(argument) || Transform.isLiteral(argument)) {
                     arguments.add(argument);
                     continue;
                 }
@@ -165,7 +165,8 @@ final class TransformParts {
         }
         try {
             List<String> call = Transform.aggregateCall(text);
-            return call.subList(1, call.size()).stream().allMatch(a -> a.equals("*") || Transform.isColumn(a)) ? null : call;
+            return call.subList(1, call.size()).stream().allMatch(a -> a.equals("*") || Transform.isColumn(a) || Transform.isLiteral(a))
+                    ? null : call;
         } catch (RuntimeException e) {
             return null;
         }

@@ -33,8 +33,7 @@ class GoldenAggregateFunctionsTest {
     /** Queries Spark runs and Tributary refuses, by a text of the query, and what the refusal says. */
     private static final Map<String, String> NOT_SUPPORTED = Map.ofEntries(
             Map.entry("stddev(user)", "stddev(`user`) reads a STRING column; stddev needs a numeric column"),
-            Map.entry("approx_count_distinct(user)", "unknown function 'approx_count_distinct'"),
-            Map.entry("regr_slope(amt, id)", "unknown function 'regr_slope'"),
+            Map.entry("regr_slope(user, id)", "regr_slope(`user`, `id`) reads a STRING column; regr_slope needs a numeric column"),
             Map.entry("percentile(amt, 0.5)", "unknown function 'percentile'"),
             Map.entry("median(amt)", "unknown function 'median'"),
             Map.entry("mode(amt)", "unknown function 'mode'"),
@@ -100,6 +99,23 @@ class GoldenAggregateFunctionsTest {
     }
 
     @Test
+    void approxCountDistinctsConstantStaysAsWrittenWhileAnExpressionIsComputed() throws IOException {
+        String query = "SELECT window(ts, '10 minutes') AS w, user, approx_count_distinct(amt * id, 0.01) AS n,"
+                + " approx_count_distinct(user, 1e-1) + regr_count(amt, id * 2) AS m FROM source GROUP BY window(ts, '10 minutes'), user"
+                + " HAVING approx_count_distinct(amt, 0.2) > 1";
+        AggregateSpec spec = spec(query);
+        assertThat(spec.aggregates()).extracting(a -> a.name() + " = " + a.expression()).containsExactly(
+                "n = approx_count_distinct(`_agg_n`, 0.01)", "_having_0 = approx_count_distinct(`amt`, 0.2)",
+                "_having_1 = approx_count_distinct(`user`, 1e-1)", "_having_2 = regr_count(`amt`, `_agg_0`)");
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("w STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, n BIGINT, m BIGINT");
+        assertThat(PipelineParts.ingestConfig(pipeline(query), FILES, null).outputSchema().toDdl())
+                .as("the arguments that are expressions, never the constants").isEqualTo(
+                        "id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg_n DOUBLE, _agg_0 INT");
+        assertThat(catchThrowable(() -> spec(query.replace("0.01", "amt")))).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("the second argument should be a double literal");
+    }
+
+    @Test
     void theBlocksSelectTakesTheSameExpressions() throws IOException {
         Path f = dir.resolve("block.yaml");
         Files.writeString(f, """
@@ -126,6 +142,37 @@ class GoldenAggregateFunctionsTest {
         assertThat(spec.keyColumns()).containsExactly("window", "user");
         assertThat(PipelineParts.ingestConfig(block, FILES, null).outputSchema().toDdl())
                 .isEqualTo("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg_sd DOUBLE, _agg_0 DOUBLE");
+    }
+
+    @Test
+    void theBlocksSelectAndHavingTakeTheRegressionsAndApproxCountDistinct() throws IOException {
+        Path f = dir.resolve("regr.yaml");
+        Files.writeString(f, """
+                name: t
+                source:
+                  files:
+                    path: in/
+                    schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+                aggregate:
+                  eventTime: ts
+                  watermark: 5 minutes
+                  window: 10 minutes
+                  groupBy: [user]
+                  select: { s: "regr_slope(amt, id * 2)", n: "approx_count_distinct(amt * id, 0.01)", r2: "regr_r2(amt, id) * 100" }
+                  having: "approx_count_distinct(user, 0.2) > 0"
+                outputMode: update
+                sink:
+                  delta:
+                    path: out/
+                """);
+        PipelineSpec block = PipelineSpec.load(f, Map.of(), Map.of());
+        AggregateSpec spec = AggregationParts.aggregateSpec(block, PipelineParts.ingestConfig(block, FILES, null).outputSchema());
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, s DOUBLE,"
+                + " n BIGINT, r2 DOUBLE");
+        assertThat(spec.aggregates()).extracting(a -> a.expression()).containsExactly("regr_slope(amt, `_agg2_s`)",
+                "approx_count_distinct(`_agg_n`, 0.01)", "approx_count_distinct(`user`, 0.2)", "regr_r2(`amt`, `id`)");
+        assertThat(PipelineParts.ingestConfig(block, FILES, null).outputSchema().toDdl())
+                .isEqualTo("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg2_s INT, _agg_n DOUBLE");
     }
 
     private AggregateSpec spec(String query) throws IOException {

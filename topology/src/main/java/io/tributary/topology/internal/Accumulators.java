@@ -52,6 +52,8 @@ final class Accumulators {
             case CORR -> new CoMoments(col, a.second().index(), CoMoments.Kind.CORR);
             case COVAR_POP -> new CoMoments(col, a.second().index(), CoMoments.Kind.COVAR_POP);
             case COVAR_SAMP -> new CoMoments(col, a.second().index(), CoMoments.Kind.COVAR_SAMP);
+            case REGR_COUNT, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2 -> Regressions.of(a);
+            case APPROX_COUNT_DISTINCT -> HyperLogLogPlusPlus.of(a);
         };
     }
 

@@ -14,10 +14,11 @@ import java.util.stream.Collectors;
 /** Reads {@code sum(amt)}, {@code count(*)}, ... into an {@link Aggregate} with Spark's result type. */
 public final class AggregateParser {
     private static final String ARGUMENT = "(\\*|`(?:[^`]|``)+`|[^(),\\s]+)";
-    private static final Pattern CALL = Pattern.compile("\\s*([A-Za-z_]+)\\s*\\(\\s*" + ARGUMENT + "\\s*(?:,\\s*" + ARGUMENT
+    private static final Pattern CALL = Pattern.compile("\\s*([A-Za-z_][A-Za-z_0-9]*)\\s*\\(\\s*" + ARGUMENT + "\\s*(?:,\\s*" + ARGUMENT
             + "\\s*)?\\)\\s*");
     private static final String FUNCTIONS = Arrays.stream(AggregateFunction.values())
-            .map(f -> f == AggregateFunction.COUNT ? "count(*), count(col)" : f.sqlName() + (f.arity() == 2 ? "(col, col)" : "(col)"))
+            .map(f -> f == AggregateFunction.COUNT ? "count(*), count(col)" : f.sqlName() + (f.arity() == 2 ? "(col, col)"
+                    : f.takesConstant() ? "(col [, rsd])" : "(col)"))
             .collect(Collectors.joining(", "));
 
     private AggregateParser() {
@@ -39,6 +40,11 @@ public final class AggregateParser {
         }
         AggregateFunction function = function(key, m.group(1), expression);
         String arg = m.group(2);
+        if (function.takesConstant() && m.group(3) != null && !"*".equals(arg)) {
+            Aggregate.Argument x = argument(key, arg, expression, input);
+            return new Aggregate(name, function, x.column(), x.index(), x.type(), resultType(key, function, x.type(), expression.strip()),
+                    expression.strip(), HyperLogLogPlusPlus.relativeSd(key, m.group(3), expression.strip()));
+        }
         if ((m.group(3) == null ? 1 : 2) != function.arity()) {
             throw TopologyErrors.wrongArgumentCount(key, expression.strip(), function.sqlName(), function.arity());
         }
@@ -53,10 +59,10 @@ public final class AggregateParser {
         if (ord != null && (function == AggregateFunction.MAX_BY || function == AggregateFunction.MIN_BY)) {
             primitive(key, ord.type(), expression.strip()); // ordered by Spark's ordering of a primitive type
         } else if (ord != null) {
-            resultType(key, function, ord.type(), expression.strip()); // corr and the covariances: both numbers
+            resultType(key, function, ord.type(), expression.strip()); // corr, the covariances and regr_*: both numbers
         }
-        return new Aggregate(name, function, x.column(), x.index(), x.type(), resultType(key, function, x.type(), expression.strip()),
-                expression.strip(), ord);
+        DataType result = resultType(key, function, function == AggregateFunction.REGR_AVGX ? ord.type() : x.type(), expression.strip());
+        return new Aggregate(name, function, x.column(), x.index(), x.type(), result, expression.strip(), ord);
     }
 
     private static Aggregate.Argument argument(String key, String arg, String expression, Schema input) {
@@ -97,8 +103,11 @@ public final class AggregateParser {
                 case BYTE, SHORT, INT, LONG -> in;
                 default -> throw TopologyErrors.notIntegral(key, expression, in.ddl(), function.sqlName());
             };
-            case STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP, STD, SKEWNESS, KURTOSIS, CORR, COVAR_POP, COVAR_SAMP -> switch (in.kind()) {
-                case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL -> DataType.DOUBLE;
+            case APPROX_COUNT_DISTINCT -> HyperLogLogPlusPlus.hashable(key, in, expression);
+            case STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP, STD, SKEWNESS, KURTOSIS, CORR, COVAR_POP, COVAR_SAMP,
+                 REGR_COUNT, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2 -> switch (in.kind()) {
+                case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL ->
+                        function == AggregateFunction.REGR_COUNT ? DataType.LONG : DataType.DOUBLE;
                 default -> throw notNumeric(key, function, in, expression);
             };
             case SUM, TRY_SUM -> switch (in.kind()) {
@@ -107,7 +116,7 @@ public final class AggregateParser {
                 case DECIMAL -> DataType.decimal(Math.min(38, in.precision() + 10), in.scale());
                 default -> throw notNumeric(key, function, in, expression);
             };
-            case AVG, MEAN, TRY_AVG -> switch (in.kind()) {
+            case AVG, MEAN, TRY_AVG, REGR_AVGX, REGR_AVGY -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE -> DataType.DOUBLE;
                 case DECIMAL -> DataType.decimal(Math.min(38, in.precision() + 4), Math.min(38, in.scale() + 4));
                 default -> throw notNumeric(key, function, in, expression);

@@ -18,6 +18,14 @@ final class BatchBuffers {
         return merge.apply(merge.apply(new double[size], s, 0), s, size);
     }
 
+    /**
+     * The buffer Spark evaluates: the state's buffers merged as {@link #merged}, then merged once more into an empty buffer, as
+     * its final aggregation merges the buffer the state store saved.
+     */
+    static double[] evaluated(double[] s, int size, Merge merge) {
+        return merge.apply(new double[size], merged(s, size, merge), 0);
+    }
+
     /** The state at a new batch: both buffers merged into the earlier batches' one. */
     static Object nextBatch(Object s, int size, Merge merge) {
         double[] out = new double[2 * size];

@@ -1,15 +1,16 @@
 package io.tributary.topology.internal;
 
 /**
- * corr, covar_pop and covar_samp as Spark's {@code PearsonCorrelation} and {@code Covariance} compute them: the count, the means
- * of x and y, the co-moment and (for corr) the second moments of x and y, updated row by row in DOUBLE and merged by Spark's
+ * corr, covar_pop, covar_samp, regr_sxy and regr_r2 as Spark's {@code PearsonCorrelation} and {@code Covariance} compute
+ * them: the count, the means of x and y, the co-moment and (for corr) the second moments of x and y, updated row by row in DOUBLE and merged by Spark's
  * formulas, so that the values are Spark's to the bit. Rows where x or y is null are skipped. As Spark, a batch's rows are
  * folded apart from the state of earlier batches and merged into it ({@link #nextBatch}). No pair gives NULL; covar_samp and
- * corr of one pair NULL too, and corr NULL where x or y does not vary (Spark's defaults).
+ * corr of one pair NULL too, and corr NULL where x or y does not vary (Spark's defaults); regr_r2 (over
+ * {@code corr(y, x)}'s moments) NULL where y does not vary and 1 where x does not.
  */
 record CoMoments(int xCol, int yCol, Kind kind) implements Accumulator {
     /** Which value of the moments the aggregate gives. */
-    enum Kind { CORR, COVAR_POP, COVAR_SAMP }
+    enum Kind { CORR, COVAR_POP, COVAR_SAMP, REGR_SXY, REGR_R2 }
 
     private static final int SIZE = 6; // n, xAvg, yAvg, ck, xMk, yMk
 
@@ -24,22 +25,24 @@ record CoMoments(int xCol, int yCol, Kind kind) implements Accumulator {
         if (xv == null || yv == null) {
             return s;
         }
-        double x = ((Number) xv).doubleValue();
-        double y = ((Number) yv).doubleValue();
-        double[] a = (double[]) s;
-        double n = a[SIZE] + 1.0;
-        double dx = x - a[SIZE + 1];
-        double dxN = dx / n;
-        double dy = y - a[SIZE + 2];
-        double dyN = dy / n;
-        double xAvg = a[SIZE + 1] + dxN;
-        double yAvg = a[SIZE + 2] + dyN;
-        double ck = a[SIZE + 3] + dx * (y - yAvg);
-        double xMk = a[SIZE + 4] + dx * (x - xAvg);
-        double yMk = a[SIZE + 5] + dy * (y - yAvg);
-        double[] out = a.clone();
-        System.arraycopy(new double[] {n, xAvg, yAvg, ck, xMk, yMk}, 0, out, SIZE, SIZE);
+        double[] out = ((double[]) s).clone();
+        add(out, SIZE, ((Number) xv).doubleValue(), ((Number) yv).doubleValue());
         return out;
+    }
+
+    /** Spark's update of the buffer at {@code at} in {@code a} with the pair (x, y), in place. */
+    static void add(double[] a, int at, double x, double y) {
+        double n = a[at] + 1.0;
+        double dx = x - a[at + 1];
+        double dxN = dx / n;
+        double dy = y - a[at + 2];
+        double dyN = dy / n;
+        double xAvg = a[at + 1] + dxN;
+        double yAvg = a[at + 2] + dyN;
+        double ck = a[at + 3] + dx * (y - yAvg);
+        double xMk = a[at + 4] + dx * (x - xAvg);
+        double yMk = a[at + 5] + dy * (y - yAvg);
+        System.arraycopy(new double[] {n, xAvg, yAvg, ck, xMk, yMk}, 0, a, at, SIZE);
     }
 
     public Object nextBatch(Object s) {
@@ -51,7 +54,7 @@ record CoMoments(int xCol, int yCol, Kind kind) implements Accumulator {
     }
 
     /** Spark's merge of buffer {@code l} with {@code rs}'s buffer at {@code at}. */
-    private static double[] merge(double[] l, double[] rs, int at) {
+    static double[] merge(double[] l, double[] rs, int at) {
         double n1 = l[0];
         double n2 = rs[at];
         double n = n1 + n2;
@@ -68,7 +71,7 @@ record CoMoments(int xCol, int yCol, Kind kind) implements Accumulator {
     }
 
     public Object result(Object s) {
-        double[] a = BatchBuffers.merged((double[]) s, SIZE, CoMoments::merge);
+        double[] a = BatchBuffers.evaluated((double[]) s, SIZE, CoMoments::merge);
         double n = a[0];
         if (n == 0.0) {
             return null;
@@ -79,6 +82,11 @@ record CoMoments(int xCol, int yCol, Kind kind) implements Accumulator {
             case CORR -> {
                 double d = Math.sqrt(a[4] * a[5]);
                 yield n == 1.0 || d == 0.0 ? null : a[3] / d;
+            }
+            case REGR_SXY -> a[3];
+            case REGR_R2 -> { // Spark's RegrR2 over PearsonCorrelation(y, x): x here is the regression's y
+                double corr = a[3] / Math.sqrt(a[4] * a[5]);
+                yield a[4] == 0.0 ? null : a[5] == 0.0 ? 1.0 : corr * corr;
             }
         };
     }

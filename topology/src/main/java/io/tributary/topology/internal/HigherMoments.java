@@ -60,7 +60,7 @@ record HigherMoments(int col, boolean kurtosis) implements Accumulator {
     }
 
     public Object result(Object s) {
-        double[] a = BatchBuffers.merged((double[]) s, SIZE, HigherMoments::merge);
+        double[] a = BatchBuffers.evaluated((double[]) s, SIZE, HigherMoments::merge);
         double n = a[0];
         double m2 = a[2];
         if (n == 0.0 || m2 == 0.0) {

@@ -316,6 +316,25 @@ public final class TopologyErrors {
                 + "argument (TINYINT, SMALLINT, INT or BIGINT, as Spark's DATATYPE_MISMATCH says), e.g. " + sqlName + "(CAST(amt AS BIGINT))");
     }
 
+    /** When approx_count_distinct's second argument is not a literal number with a fraction, as Spark requires. */
+    public static TributaryException relativeSdNotLiteral(String key, String expression, String rsd) {
+        return new TributaryException(key + ": " + expression + ": the second argument should be a double literal (Spark's "
+                + "_LEGACY_ERROR_TEMP_1104), not '" + rsd + "'; write the relative standard deviation as 0.05 (Spark's default) or 1e-2");
+    }
+
+    /** When approx_count_distinct's relative standard deviation gives a precision outside 4 to 18. */
+    public static TributaryException relativeSdOutOfRange(String key, String expression, String rsd, int p) {
+        return new TributaryException(key + ": " + expression + ": the relative standard deviation " + rsd + " needs "
+                + p + " bits of HyperLogLog++ precision; " + (p < 4 ? "Spark's HLL++ requires at least 4 bits for addressing: "
+                + "use a lower error, at most 39%" : "Tributary keeps at most 18 bits (2^18 registers a group): use 0.0022 or more"));
+    }
+
+    /** When approx_count_distinct reads a column Spark cannot hash. */
+    public static TributaryException notHashable(String key, String expression, String ddl) {
+        return new TributaryException(key + ": " + expression + " reads a " + ddl + " column, which Spark's hash does not take; "
+                + "count the distinct values of a column of another type");
+    }
+
     /** When count_if, bool_and or bool_or reads a column that is not BOOLEAN. */
     public static TributaryException notBoolean(String key, String expression, String ddl, String sqlName) {
         return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; " + sqlName + " needs a BOOLEAN "

@@ -27,7 +27,9 @@ class AccumulatorStatesTest {
             "collect_set(amt)", "collect_list(user)", "collect_set(user)", "collect_set(ts)", "mean(amt)", "std(amt)", "first_value(user)",
             "last_value(id)", "array_agg(user)", "try_sum(id)", "try_sum(amt)", "try_avg(id)", "bit_and(id)", "bit_or(id)", "bit_xor(id)",
             "skewness(amt)", "kurtosis(amt)", "skewness(id)", "kurtosis(id)", "max_by(id, amt)", "min_by(user, amt)", "max_by(amt, user)",
-            "min_by(ok, id)", "max_by(user, ts)", "corr(amt, id)", "covar_pop(id, amt)", "covar_samp(amt, id)",
+            "min_by(ok, id)", "max_by(user, ts)", "corr(amt, id)", "covar_pop(id, amt)", "covar_samp(amt, id)", "regr_count(amt, id)",
+            "regr_avgx(amt, id)", "regr_avgy(amt, id)", "regr_sxx(amt, id)", "regr_syy(amt, id)", "regr_sxy(amt, id)",
+            "regr_slope(amt, id)", "regr_intercept(amt, id)", "regr_r2(amt, id)", "approx_count_distinct(user)", "approx_count_distinct(amt, 0.01)",
             "min(amt)", "max(amt)", "first(amt)", "last(amt)", "any_value(amt)", "max_by(amt, id)"};
         for (String call : calls) {
             Aggregate a = AggregateParser.parse("aggregate.select.x", "x", call, INPUT);
@@ -115,6 +117,64 @@ class AccumulatorStatesTest {
                 .hasMessage("aggregate.select.x: max_by takes two arguments, not as in 'max_by(amt)'; write e.g. max_by(user, amt)");
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("sum(amt, id)")))
                 .hasMessage("aggregate.select.x: sum takes one argument, not as in 'sum(amt, id)'; write e.g. sum(amt)");
+    }
+
+    /**
+     * The examples of Spark's documentation of each regr_ function (pairs (y, x)). Two of the documented values (regr_r2 and
+     * regr_sxy of the first example) differ in the last bit from one fold of the rows in order, as a stream's batch folds
+     * them: the values agree to 1e-15 here, and to the bit over a stream in golden/aggregate-functions/update-regr.
+     */
+    @Test
+    void theRegressionFunctionsGiveSparksDocumentedValues() {
+        Schema yx = Schema.parse("y INT, x INT");
+        List<Object[]> all = List.of(new Object[] {1, 2}, new Object[] {2, 2}, new Object[] {2, 3}, new Object[] {2, 4});
+        List<Object[]> noX = List.of(new Object[] {1, 2}, new Object[] {2, null}, new Object[] {2, 3}, new Object[] {2, 4});
+        List<Object[]> noXnoY = List.of(new Object[] {1, 2}, new Object[] {2, null}, new Object[] {null, 3}, new Object[] {2, 4});
+        assertThat(List.of(last("regr_count(y, x)", yx, all), last("regr_count(y, x)", yx, noX), last("regr_count(y, x)", yx, noXnoY)))
+                .containsExactly("4", "3", "2");
+        String[][] expected = {
+            {"regr_avgx(y, x)", "2.75", "3.0", "3.0"}, {"regr_avgy(y, x)", "1.75", "1.6666666666666667", "1.5"},
+            {"regr_r2(y, x)", "0.2727272727272727", "0.7500000000000001", "1.0"}, {"regr_sxx(y, x)", "2.75", "2.0", "2.0"},
+            {"regr_sxy(y, x)", "0.75", "1.0", "1.0"}, {"regr_syy(y, x)", "0.75", "0.6666666666666666", "0.5"}};
+        for (String[] e : expected) {
+            List<List<Object[]>> inputs = List.of(all, noX, noXnoY);
+            for (int i = 0; i < 3; i++) {
+                assertThat(Double.parseDouble(last(e[0], yx, inputs.get(i)))).as("%s, example %d", e[0], i + 1)
+                        .isCloseTo(Double.parseDouble(e[i + 1]), within(1e-15));
+            }
+        }
+        List<Object[]> line = List.of(new Object[] {1, 1}, new Object[] {2, 2}, new Object[] {3, 3});
+        assertThat(last("regr_slope(y, x)", yx, line)).isEqualTo("1.0");
+        assertThat(last("regr_intercept(y, x)", yx, line)).isEqualTo("0.0");
+        for (String f : List.of("regr_slope", "regr_intercept", "regr_avgx", "regr_sxx", "regr_r2")) {
+            assertThat(values(f + "(y, x)", yx, List.<Object[]>of(new Object[] {1, null}, new Object[] {null, 1}))).as("%s of no pair", f)
+                    .containsExactly(null, null);
+        }
+        assertThat(values("regr_count(y, x)", yx, List.<Object[]>of(new Object[] {null, 1}))).containsExactly(0L);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("regr_slope(user, id)")))
+                .hasMessageStartingWith("aggregate.select.x: regr_slope(user, id) reads a STRING column; regr_slope needs a numeric"
+                        + " column");
+    }
+
+    @Test
+    void approxCountDistinctTakesAConstantRelativeStandardDeviationAsSparkDoes() {
+        assertThat(values("approx_count_distinct(user)")).as("NULL skipped").containsExactly(1L, 2L, 2L, 2L, 3L, 3L);
+        assertThat(values("approx_count_distinct(amt, 1e-2)")).as("-0.0 and 0.0 one value").containsExactly(1L, 1L, 2L, 2L, 3L, 3L);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("approx_count_distinct(user, amt)")))
+                .hasMessage("aggregate.select.x: approx_count_distinct(user, amt): the second argument should be a double literal"
+                        + " (Spark's _LEGACY_ERROR_TEMP_1104), not 'amt'; write the relative standard deviation as 0.05 (Spark's default)"
+                        + " or 1e-2");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("approx_count_distinct(user, 1)")))
+                .hasMessageContaining("the second argument should be a double literal");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("approx_count_distinct(user, 0.5)")))
+                .hasMessageContaining("HLL++ requires at least 4 bits for addressing");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("approx_count_distinct(user, 0.001)")))
+                .hasMessageContaining("needs 21 bits").hasMessageContaining("use 0.0022 or more");
+    }
+
+    private static String last(String call, Schema input, List<Object[]> rows) {
+        List<Object> v = values(call, input, rows);
+        return String.valueOf(v.get(v.size() - 1));
     }
 
     @Test
