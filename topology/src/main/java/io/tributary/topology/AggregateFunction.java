@@ -8,7 +8,8 @@ import java.util.Locale;
  * {@code variance} is {@code var_samp}, {@code every} is {@code bool_and}, {@code some} and {@code any} are {@code bool_or},
  * {@code mean} is {@code avg}, {@code first_value} and {@code last_value} are {@code first} and {@code last}, {@code array_agg} is
  * {@code collect_list}. {@code max_by(x, ord)}, {@code min_by(x, ord)}, {@code corr(x, y)}, {@code covar_pop} and {@code covar_samp}
- * take two arguments.
+ * take two arguments. {@code percentile(x, p [, frequency])}, {@code median(x)}, {@code percentile_cont(p) WITHIN GROUP (ORDER BY x)},
+ * {@code percentile_disc} and {@code mode(x [, deterministic])} are Spark's exact order statistics ({@link #orderStatistic}).
  */
 public enum AggregateFunction {
     COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST, ANY_VALUE,
@@ -16,7 +17,8 @@ public enum AggregateFunction {
     BOOL_AND, EVERY, BOOL_OR, SOME, ANY,
     COLLECT_LIST, COLLECT_SET,
     MEAN, STD, FIRST_VALUE, LAST_VALUE, ARRAY_AGG, TRY_SUM, TRY_AVG, BIT_AND, BIT_OR, BIT_XOR, SKEWNESS, KURTOSIS,
-    MAX_BY, MIN_BY, CORR, COVAR_POP, COVAR_SAMP;
+    MAX_BY, MIN_BY, CORR, COVAR_POP, COVAR_SAMP,
+    PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE;
 
     /** The function's name as written in a spec: {@code sum}, {@code count}, {@code count_if}, ... */
     public String sqlName() {
@@ -26,6 +28,11 @@ public enum AggregateFunction {
     /** The number of arguments: two for {@code max_by(x, ord)}, {@code min_by}, {@code corr(x, y)} and the covariances, else one. */
     public int arity() {
         return this == MAX_BY || this == MIN_BY || this == CORR || this == COVAR_POP || this == COVAR_SAMP ? 2 : 1;
+    }
+
+    /** True for Spark's exact order statistics, whose constant arguments (a percentage, a tie rule, an ordering) the column follows. */
+    public boolean orderStatistic() {
+        return this == PERCENTILE || this == MEDIAN || this == PERCENTILE_CONT || this == PERCENTILE_DISC || this == MODE;
     }
 
     /** True for the functions whose result depends on the order rows arrive in: first, last, any_value, collect_list and their aliases. */

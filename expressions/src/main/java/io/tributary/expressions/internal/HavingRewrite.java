@@ -17,10 +17,10 @@ import java.util.stream.Collectors;
  */
 public final class HavingRewrite {
     /** The aggregate functions an aggregation computes, by Spark's names (the topology's {@code AggregateFunction}). */
-    public static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last", "any_value",
+    public static final Set<String> AGGREGATES = union(OrderedSetCalls.ARGUMENTS.keySet(), Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last", "any_value",
             "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "bool_and", "every", "bool_or", "some", "any",
             "collect_list", "collect_set", "mean", "std", "first_value", "last_value", "array_agg", "try_sum", "try_avg", "bit_and", "bit_or",
-            "bit_xor", "skewness", "kurtosis", "max_by", "min_by", "corr", "covar_pop", "covar_samp");
+            "bit_xor", "skewness", "kurtosis", "max_by", "min_by", "corr", "covar_pop", "covar_samp"));
 
     /** The aggregate functions of two arguments ({@code max_by(x, ord)}, {@code corr(x, y)}); the others take one. */
     static final Set<String> TWO_ARGUMENTS = Set.of("max_by", "min_by", "corr", "covar_pop", "covar_samp");
@@ -168,8 +168,9 @@ public final class HavingRewrite {
 
     private void aggregate(Node.Call c) {
         if (argumentColumns != null) {
-            for (Node arg : c.args()) {
-                if (!(arg instanceof Node.Column)) { // a column or * is read as it is
+            for (int i = 0; i < c.args().size(); i++) {
+                Node arg = c.args().get(i);
+                if (!(arg instanceof Node.Column) && !OrderedSetCalls.isConstant(c.name(), i, arg.text())) { // a column or * is read as it is
                     String column = argumentColumns.computeIfAbsent(SqlAggregation.shape(arg), s -> newArgument.apply(arg.text()));
                     replace(arg, quoted(column));
                 }
@@ -180,7 +181,12 @@ public final class HavingRewrite {
         String name = selected.get(shape);
         if (name == null && hiddenPrefix != null) {
             List<String> args = new ArrayList<>();
-            for (Node arg : c.args()) {
+            for (int i = 0; i < c.args().size(); i++) {
+                Node arg = c.args().get(i);
+                if (OrderedSetCalls.isConstant(c.name(), i, arg.text())) {
+                    args.add(arg.text());
+                    continue;
+                }
                 if (!(arg instanceof Node.Column column)) {
                     throw ExpressionErrors.havingAggregateOfExpression(text, c.position(), c.text());
                 }
@@ -188,7 +194,7 @@ public final class HavingRewrite {
             }
             name = hiddenByShape.computeIfAbsent(shape, s -> {
                 String hiddenName = hiddenPrefix + hidden.size();
-                hidden.put(hiddenName, c.name() + "(" + String.join(", ", args) + ")");
+                hidden.put(hiddenName, OrderedSetCalls.text(c.name(), args));
                 return hiddenName;
             });
         }
@@ -204,14 +210,26 @@ public final class HavingRewrite {
 
     private String replaced() {
         StringBuilder s = new StringBuilder(text);
-        for (int i = spans.size() - 1; i >= 0; i--) { // the walk goes left to right; replace from the right
+        Integer[] order = new Integer[spans.size()]; // replace from the right (WITHIN GROUP puts a call's first argument last)
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> Integer.compare(spans.get(b)[0], spans.get(a)[0]));
+        for (int i : order) {
             s.replace(spans.get(i)[0], spans.get(i)[1], replacements.get(i));
         }
         return s.toString();
     }
 
     private static boolean isAggregate(Node.Call c) {
-        return AGGREGATES.contains(c.name()) && c.args().size() == (TWO_ARGUMENTS.contains(c.name()) ? 2 : 1);
+        return AGGREGATES.contains(c.name()) && (OrderedSetCalls.ARGUMENTS.containsKey(c.name()) ? OrderedSetCalls.takes(c.name(), c.args().size())
+                : c.args().size() == (TWO_ARGUMENTS.contains(c.name()) ? 2 : 1));
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
     }
 
     private static boolean isStar(Node n) {

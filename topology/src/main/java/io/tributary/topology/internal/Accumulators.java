@@ -52,6 +52,7 @@ final class Accumulators {
             case CORR -> new CoMoments(col, a.second().index(), CoMoments.Kind.CORR);
             case COVAR_POP -> new CoMoments(col, a.second().index(), CoMoments.Kind.COVAR_POP);
             case COVAR_SAMP -> new CoMoments(col, a.second().index(), CoMoments.Kind.COVAR_SAMP);
+            case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE -> ValueCounts.of(a);
         };
     }
 

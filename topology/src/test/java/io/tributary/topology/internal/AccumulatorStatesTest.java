@@ -27,7 +27,8 @@ class AccumulatorStatesTest {
             "collect_set(amt)", "collect_list(user)", "collect_set(user)", "collect_set(ts)", "mean(amt)", "std(amt)", "first_value(user)",
             "last_value(id)", "array_agg(user)", "try_sum(id)", "try_sum(amt)", "try_avg(id)", "bit_and(id)", "bit_or(id)", "bit_xor(id)",
             "skewness(amt)", "kurtosis(amt)", "skewness(id)", "kurtosis(id)", "max_by(id, amt)", "min_by(user, amt)", "max_by(amt, user)",
-            "min_by(ok, id)", "max_by(user, ts)", "corr(amt, id)", "covar_pop(id, amt)", "covar_samp(amt, id)"};
+            "min_by(ok, id)", "max_by(user, ts)", "corr(amt, id)", "covar_pop(id, amt)", "covar_samp(amt, id)",
+            "percentile(amt, array(0.1, 0.5))", "median(id)", "percentile_disc(0.4) WITHIN GROUP (ORDER BY amt DESC)", "mode(user)"};
         for (String call : calls) {
             Aggregate a = AggregateParser.parse("aggregate.select.x", "x", call, INPUT);
             Accumulator acc = Accumulators.of(a);
