@@ -17,10 +17,11 @@ import java.util.stream.Collectors;
  */
 public final class HavingRewrite {
     /** The aggregate functions an aggregation computes, by Spark's names (the topology's {@code AggregateFunction}). */
-    public static final Set<String> AGGREGATES = union(OrderedSetCalls.ARGUMENTS.keySet(), Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last", "any_value",
+    public static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last", "any_value",
             "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "bool_and", "every", "bool_or", "some", "any",
+            "percentile", "median", "percentile_cont", "percentile_disc", "mode", // OrderedSetCalls.ARGUMENTS
             "collect_list", "collect_set", "mean", "std", "first_value", "last_value", "array_agg", "try_sum", "try_avg", "bit_and", "bit_or",
-            "bit_xor", "skewness", "kurtosis", "max_by", "min_by", "corr", "covar_pop", "covar_samp"));
+            "bit_xor", "skewness", "kurtosis", "max_by", "min_by", "corr", "covar_pop", "covar_samp");
 
     /** The aggregate functions of two arguments ({@code max_by(x, ord)}, {@code corr(x, y)}); the others take one. */
     static final Set<String> TWO_ARGUMENTS = Set.of("max_by", "min_by", "corr", "covar_pop", "covar_samp");
@@ -224,12 +225,6 @@ public final class HavingRewrite {
     private static boolean isAggregate(Node.Call c) {
         return AGGREGATES.contains(c.name()) && (OrderedSetCalls.ARGUMENTS.containsKey(c.name()) ? OrderedSetCalls.takes(c.name(), c.args().size())
                 : c.args().size() == (TWO_ARGUMENTS.contains(c.name()) ? 2 : 1));
-    }
-
-    private static Set<String> union(Set<String> a, Set<String> b) {
-        Set<String> all = new java.util.HashSet<>(a);
-        all.addAll(b);
-        return Set.copyOf(all);
     }
 
     private static boolean isStar(Node n) {
