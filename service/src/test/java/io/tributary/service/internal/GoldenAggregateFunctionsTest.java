@@ -104,7 +104,7 @@ class GoldenAggregateFunctionsTest {
                 + " FROM source GROUP BY window(ts, '10 minutes'), user HAVING mode(amt * 2, true) > 0";
         AggregateSpec spec = spec(query);
         assertThat(spec.aggregates()).extracting(a -> a.name() + " = " + a.expression()).contains(
-                "c = percentile_cont(0.5) WITHIN GROUP (ORDER BY `_agg_c` DESC)", "p = percentile(`_agg_p`, array(0.1, 0.9), id)");
+                "c = percentile_cont(0.5) WITHIN GROUP (ORDER BY `_agg_c` DESC)", "p = percentile(`_agg_p`, array(0.1, 0.9), `id`)");
         assertThat(spec.aggregates()).extracting(a -> a.expression()).as("the HAVING's mode reads amt * 2 from c's column")
                 .contains("mode(`_agg_c`, true)");
         assertThat(spec.outputSchema().toDdl()).isEqualTo("w STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, c DOUBLE,"
