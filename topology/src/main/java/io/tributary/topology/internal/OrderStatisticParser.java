@@ -51,7 +51,7 @@ final class OrderStatisticParser {
             throw TopologyErrors.unreadableExpression(key, text, OrderStatisticParser.FUNCTIONS);
         }
         List<String> args = new ArrayList<>(call.subList(1, call.size()));
-        boolean within = !args.isEmpty() && args.get(args.size() - 1).startsWith("WITHIN GROUP ");
+        boolean within = !args.isEmpty() && args.get(args.size() - 1).startsWith("WITHIN GROUP "); // Transform.aggregateCall's form
         boolean descending = within && args.remove(args.size() - 1).endsWith("DESC");
         boolean needsWithin = function == AggregateFunction.PERCENTILE_CONT || function == AggregateFunction.PERCENTILE_DISC;
         int least = function == AggregateFunction.PERCENTILE || needsWithin ? 2 : 1;
@@ -82,15 +82,9 @@ final class OrderStatisticParser {
             boolean array = p instanceof List<?>;
             List<Double> percentages = array ? castList(p) : List.of((Double) p);
             constants = new Aggregate.Constants(percentages, array, descending, false);
-            DataType one = function == AggregateFunction.PERCENTILE_DISC ? discType(x.type()) : DataType.DOUBLE;
-            result = array ? DataType.array(one) : one;
+            result = array ? DataType.array(DataType.DOUBLE) : DataType.DOUBLE; // percentile_disc too, as Spark 4.2 gives it
         }
         return new Aggregate(name, function, x.column(), x.index(), x.type(), result, text, frequency, constants);
-    }
-
-    /** percentile_disc's result: Spark's, which the probe of golden/aggregate-functions records. */
-    private static DataType discType(DataType in) {
-        return DataType.DOUBLE;
     }
 
     @SuppressWarnings("unchecked")
@@ -166,5 +160,4 @@ final class OrderStatisticParser {
             default -> false;
         };
     }
-
 }
