@@ -96,8 +96,23 @@ public final class ExpressionErrors {
     }
 
     public static TributaryException unknownFunction(String expression, int position, String name) {
+        String refused = REFUSED_AGGREGATES.get(name);
+        if (refused != null) {
+            return at(expression, position, "the aggregate " + name + " is not supported: " + refused);
+        }
         return at(expression, position, "unknown function '" + name + "'; docs/transform.md lists the functions Tributary runs as Spark does");
     }
+
+    /** Spark's aggregate functions that Tributary refuses, and why. */
+    private static final java.util.Map<String, String> REFUSED_AGGREGATES = java.util.Map.of(
+            "listagg", "without WITHIN GROUP its text follows the order Spark's tasks read the rows in, and Tributary does not compute"
+                    + " it yet; array_join(collect_list(x), ',') joins the values in the order they arrived",
+            "string_agg", "it is listagg, which Tributary does not compute yet; array_join(collect_list(x), ',') joins the values in the"
+                    + " order they arrived",
+            "percentile_approx", "Spark's estimate (its QuantileSummaries, merged batch by batch) is not reproduced; percentile(x, p)"
+                    + " gives the exact value",
+            "approx_percentile", "Spark's estimate (its QuantileSummaries, merged batch by batch) is not reproduced; percentile(x, p)"
+                    + " gives the exact value");
 
     /** {@code current_timestamp()} or a cousin where no batch runs the expression (a join's condition, a generator, a CHECK constraint). */
     public static TributaryException noBatchTime(String expression, int position, String call) {

@@ -66,6 +66,19 @@ public record Having(String predicate, Map<String, String> hidden) {
         return HavingRewrite.AGGREGATES;
     }
 
+    /**
+     * Whether the argument at {@code index} (from 0, as {@link Transform#aggregateCall} gives them) of an aggregate call of
+     * {@code function} is a constant that stays as written: percentile's {@code p}, mode's {@code deterministic}, a WITHIN GROUP ordering.
+     */
+    public static boolean isConstantArgument(String function, int index, String text) {
+        return io.tributary.expressions.internal.OrderedSetCalls.isConstant(function, index, text);
+    }
+
+    /** The aggregate call of {@code function} over {@code args} (as {@link Transform#aggregateCall} gives them), as Spark writes it. */
+    public static String callText(String function, java.util.List<String> args) {
+        return io.tributary.expressions.internal.OrderedSetCalls.text(function, args);
+    }
+
     /** Whether {@code text} is one aggregate call ({@code sum(amt)}, {@code count(*)}) rather than an expression over aggregates. */
     public static boolean isAggregateCall(String text) {
         return HavingRewrite.isAggregateCall(text);

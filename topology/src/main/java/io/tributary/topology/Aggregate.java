@@ -14,10 +14,24 @@ import io.tributary.schema.DataType;
  *     DOUBLE, of DECIMAL(p,s) is DECIMAL(min(38,p+10),s); count is BIGINT; avg is DOUBLE
  *     (DECIMAL(min(38,p+4),min(38,s+4)) for a decimal input); min, max, first, last keep the input type
  * @param expression the text as written, e.g. {@code sum(amt)}
- * @param second the second argument of a function of two ({@code amt} of {@code max_by(user, amt)}), else null
+ * @param second the second argument of a function of two ({@code amt} of {@code max_by(user, amt)}), percentile's frequency, else null
+ * @param constants an order statistic's constant arguments ({@link AggregateFunction#orderStatistic}), else null
  */
 public record Aggregate(String name, AggregateFunction function, String column, int columnIndex,
-                        DataType inputType, DataType resultType, String expression, Argument second) {
+                        DataType inputType, DataType resultType, String expression, Argument second, Constants constants) {
+
+    /**
+     * An order statistic's constants: the percentages (one, or an array when {@code array}), whether WITHIN GROUP orders
+     * descending, and mode's tie rule ({@code lowest}: the least value of those with the greatest count, else Spark's default).
+     */
+    public record Constants(java.util.List<Double> percentages, boolean array, boolean descending, boolean lowest) {
+    }
+
+    /** An aggregate without constants. */
+    public Aggregate(String name, AggregateFunction function, String column, int columnIndex, DataType inputType, DataType resultType,
+                     String expression, Argument second) {
+        this(name, function, column, columnIndex, inputType, resultType, expression, second, null);
+    }
 
     /**
      * A column an aggregate reads: its name, its position in the input schema and its type; or a constant (the {@code 0.01} of

@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Spark 4.2's values of the aggregate functions beyond sum and count (the repository's golden/aggregate-functions): stddev and
  * variance in their forms, collect_list, collect_set and any_value, over two runs in append mode (closed windows) and in update
  * mode (a window's state kept between runs and updated), max_by and min_by (ties across batches, HAVING), corr and the
- * covariances (merged across batches), give each batch's rows and the table Spark gives, to the bit. A collect_set's elements
+ * covariances (merged across batches), percentile, median, percentile_cont, percentile_disc and mode (a frequency, WITHIN GROUP
+ * in both directions, HAVING and an expression over them) give each batch's rows and the table Spark gives, to the bit. A collect_set's elements
  * are compared in Spark's order sorted, as Spark gives no order.
  */
 class GoldenAggregateFunctionsTest {
@@ -39,7 +40,7 @@ class GoldenAggregateFunctionsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"append-stats", "update-collect", "append-moments", "update-moments", "append-by", "update-by", "update-corr", "update-regr",
-        "append-approx"})
+        "append-approx", "append-percentile", "update-mode"})
     void theFunctionsGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
         SqlQuery.Aggregation query = SqlQuery.parse(c.get("query").asText()).aggregation();

@@ -19,7 +19,10 @@ selectItem : namedItem EOF ;
 
 selectList : namedItem (COMMA namedItem)* EOF ;
 
-aggregateCall : functionName LPAREN (ASTERISK | expression (COMMA expression)?) RPAREN EOF ;
+aggregateCall : functionName LPAREN (ASTERISK | expression (COMMA expression)*)? RPAREN withinGroup? EOF ;
+
+/** An ordered-set aggregate's ordering: percentile_cont(0.5) WITHIN GROUP (ORDER BY x DESC). */
+withinGroup : WITHIN GROUP LPAREN ORDER BY sortItem RPAREN ;
 
 sqlStatement : query EOF ;
 
@@ -148,7 +151,7 @@ primaryExpression
     | name=(CAST | TRY_CAST) LPAREN expression AS dataType RPAREN                  #cast
     | constant                                                                     #literal
     | {_input.LT(1).getText().equalsIgnoreCase("extract")}? functionName LPAREN field=identifier FROM source=valueExpression RPAREN  #extract
-    | functionName LPAREN (DISTINCT? expression (COMMA expression)*)? RPAREN       #functionCall
+    | functionName LPAREN (DISTINCT? expression (COMMA expression)*)? RPAREN withinGroup?  #functionCall
     | functionName LPAREN ASTERISK RPAREN                                          #starCall
     | identifier                                                                   #columnReference
     | base=primaryExpression DOT fieldName=fieldIdentifier                         #dereference
@@ -219,7 +222,7 @@ nonReserved : AND | AS | BETWEEN | CASE | CAST | DISTINCT | ELSE | END | FALSE |
     | THEN | TRUE | WHEN
     | ARRAY | MAP | STRUCT | ESCAPE | DIV | FROM | TRY_CAST | INTERVAL | TO
     | ALL | ANTI | ASC | BY | CROSS | DESC | EXCEPT | EXISTS | FIRST | FULL | GROUP | HAVING | INNER | INTERSECT | JOIN
-    | LAST | LEFT | LIMIT | NATURAL | NULLS | OFFSET | ON | ORDER | OUTER | RIGHT | SELECT | SEMI | UNION | USING | WHERE | WITH
+    | LAST | LEFT | LIMIT | NATURAL | NULLS | OFFSET | ON | ORDER | OUTER | RIGHT | SELECT | SEMI | UNION | USING | WHERE | WITH | WITHIN
     | LATERAL | VIEW
     | ILIKE | ANY | SOME
     ;
@@ -289,6 +292,7 @@ UNION : 'UNION' ;
 USING : 'USING' ;
 WHERE : 'WHERE' ;
 WITH : 'WITH' ;
+WITHIN : 'WITHIN' ;
 
 EQ : '=' ;
 EQ2 : '==' ;

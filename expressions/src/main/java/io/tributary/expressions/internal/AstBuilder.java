@@ -217,6 +217,16 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
             throw HavingRewrite.AGGREGATES.contains(name) ? ExpressionErrors.distinctAggregate(source, pos(ctx), text(ctx))
                     : ExpressionErrors.unsupported(source, pos(ctx), "DISTINCT in a function call");
         }
+        WithinGroupContext within = ctx.withinGroup();
+        if (within != null) { // percentile_cont(p) WITHIN GROUP (ORDER BY x DESC) is [x, p, 'desc'], as OrderedSetCalls writes it
+            if (!OrderedSetCalls.WITHIN_GROUP_FUNCTIONS.contains(name)) {
+                throw ExpressionErrors.unsupported(source, pos(ctx), "WITHIN GROUP after " + name + ", which takes none");
+            }
+            boolean desc = within.sortItem().DESC() != null;
+            args.add(0, visit(within.sortItem().expression()));
+            args.add(new Node.Literal(desc ? "desc" : "asc", DataType.STRING, OrderedSetCalls.WITHIN_GROUP + (desc ? "DESC" : "ASC"),
+                    pos(within)));
+        }
         return new Node.Call(name, args, text(ctx), pos(ctx));
     }
 

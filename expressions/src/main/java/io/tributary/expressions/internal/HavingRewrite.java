@@ -19,6 +19,7 @@ public final class HavingRewrite {
     /** The aggregate functions an aggregation computes, by Spark's names (the topology's {@code AggregateFunction}). */
     public static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last", "any_value",
             "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "bool_and", "every", "bool_or", "some", "any",
+            "percentile", "median", "percentile_cont", "percentile_disc", "mode", // OrderedSetCalls.ARGUMENTS
             "collect_list", "collect_set", "mean", "std", "first_value", "last_value", "array_agg", "try_sum", "try_avg", "bit_and", "bit_or",
             "bit_xor", "skewness", "kurtosis", "max_by", "min_by", "corr", "covar_pop", "covar_samp",
             "regr_count", "regr_avgx", "regr_avgy", "regr_sxx", "regr_syy", "regr_sxy", "regr_slope", "regr_intercept", "regr_r2",
@@ -33,6 +34,9 @@ public final class HavingRewrite {
 
     /** Whether {@code function}, an aggregate, takes {@code count} arguments. */
     static boolean takes(String function, int count) {
+        if (OrderedSetCalls.ARGUMENTS.containsKey(function)) {
+            return OrderedSetCalls.takes(function, count);
+        }
         return count == (TWO_ARGUMENTS.contains(function) ? 2 : 1) || count == 2 && OPTIONAL_CONSTANT.contains(function);
     }
 
@@ -179,8 +183,10 @@ public final class HavingRewrite {
 
     private void aggregate(Node.Call c) {
         if (argumentColumns != null) {
-            for (Node arg : c.args()) {
-                if (!(arg instanceof Node.Column || arg instanceof Node.Literal)) { // a column, * or a constant is read as it is
+            for (int i = 0; i < c.args().size(); i++) {
+                Node arg = c.args().get(i);
+                if (!(arg instanceof Node.Column || arg instanceof Node.Literal) && !OrderedSetCalls.isConstant(c.name(), i, arg.text())) {
+                    // a column, * or a constant is read as it is
                     String column = argumentColumns.computeIfAbsent(SqlAggregation.shape(arg), s -> newArgument.apply(arg.text()));
                     replace(arg, quoted(column));
                 }
@@ -191,9 +197,10 @@ public final class HavingRewrite {
         String name = selected.get(shape);
         if (name == null && hiddenPrefix != null) {
             List<String> args = new ArrayList<>();
-            for (Node arg : c.args()) {
-                if (arg instanceof Node.Literal constant) {
-                    args.add(constant.text());
+            for (int i = 0; i < c.args().size(); i++) {
+                Node arg = c.args().get(i);
+                if (arg instanceof Node.Literal || OrderedSetCalls.isConstant(c.name(), i, arg.text())) {
+                    args.add(arg.text());
                     continue;
                 }
                 if (!(arg instanceof Node.Column column)) {
@@ -203,7 +210,7 @@ public final class HavingRewrite {
             }
             name = hiddenByShape.computeIfAbsent(shape, s -> {
                 String hiddenName = hiddenPrefix + hidden.size();
-                hidden.put(hiddenName, c.name() + "(" + String.join(", ", args) + ")");
+                hidden.put(hiddenName, OrderedSetCalls.text(c.name(), args));
                 return hiddenName;
             });
         }
@@ -219,7 +226,12 @@ public final class HavingRewrite {
 
     private String replaced() {
         StringBuilder s = new StringBuilder(text);
-        for (int i = spans.size() - 1; i >= 0; i--) { // the walk goes left to right; replace from the right
+        Integer[] order = new Integer[spans.size()]; // replace from the right (WITHIN GROUP puts a call's first argument last)
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> Integer.compare(spans.get(b)[0], spans.get(a)[0]));
+        for (int i : order) {
             s.replace(spans.get(i)[0], spans.get(i)[1], replacements.get(i));
         }
         return s.toString();

@@ -119,18 +119,31 @@ public final class Parsing {
         return items;
     }
 
-    /** An aggregate's function name and the texts of its arguments ({@code *} for count(*)); a text that is no such call is refused. */
+    /**
+     * An aggregate's function name and the texts of its arguments ({@code *} for count(*)), a call written with {@code WITHIN GROUP}
+     * in {@link OrderedSetCalls}' form; a text that is no such call is refused.
+     */
     public static String[] aggregateCall(String text) {
         SparkExprParser.AggregateCallContext call = parser(text).aggregateCall();
         if (call.ASTERISK() != null) {
             return new String[] {call.functionName().getText(), "*"};
         }
+        List<String> args = new ArrayList<>();
+        for (SparkExprParser.ExpressionContext e : call.expression()) {
+            args.add(text(text, e));
+        }
+        SparkExprParser.WithinGroupContext within = call.withinGroup();
+        if (within != null) { // percentile_cont(p) WITHIN GROUP (ORDER BY x DESC): [x, p, "WITHIN GROUP DESC"]
+            args = OrderedSetCalls.withinGroup(text(text, within.sortItem().expression()), within.sortItem().DESC() != null, args);
+        }
         List<String> parts = new ArrayList<>();
         parts.add(call.functionName().getText());
-        for (SparkExprParser.ExpressionContext e : call.expression()) {
-            parts.add(text.substring(e.start.getStartIndex(), e.stop.getStopIndex() + 1));
-        }
+        parts.addAll(args);
         return parts.toArray(String[]::new);
+    }
+
+    private static String text(String text, org.antlr.v4.runtime.ParserRuleContext e) {
+        return text.substring(e.start.getStartIndex(), e.stop.getStopIndex() + 1);
     }
 
     /** A whole query ({@code sql:}); a syntax error names the query's line and column. */

@@ -85,7 +85,7 @@ final class SqlAggregation {
                     throw refused(item.at(), "the aggregate " + item.expression() + " without a name", "name it, as it names a column of the table: "
                             + item.expression() + " AS total");
                 }
-                aggregates.put(item.alias(), call[0] + "(" + String.join(", ", java.util.Arrays.asList(call).subList(1, call.length)) + ")");
+                aggregates.put(item.alias(), OrderedSetCalls.text(call[0], java.util.Arrays.asList(call).subList(1, call.length)));
                 columns.add(quoted(item.alias()));
                 plain.add(-1);
                 continue;
@@ -194,7 +194,7 @@ final class SqlAggregation {
             return null;
         }
         for (int i = 1; i < call.length; i++) {
-            if (!call[i].equals("*") && Parsing.expression(call[i], alias) instanceof Node.Column c) {
+            if (!call[i].equals("*") && !call[i].startsWith(OrderedSetCalls.WITHIN_GROUP) && Parsing.expression(call[i], alias) instanceof Node.Column c) {
                 call[i] = path(c); // s.amt is the stream's column amt
             }
         }

@@ -128,7 +128,8 @@ final class TransformParts {
             List<String> arguments = new ArrayList<>();
             for (int i = 1; i < call.size(); i++) {
                 String argument = call.get(i);
-                if (argument.equals("*") || Transform.isColumn(argument) || Transform.isLiteral(argument)) {
+                if (io.tributary.expressions.Having.isConstantArgument(call.get(0), i - 1, argument) || argument.equals("*")
+                        || Transform.isColumn(argument) || Transform.isLiteral(argument)) {
                     arguments.add(argument);
                     continue;
                 }
@@ -137,7 +138,7 @@ final class TransformParts {
                 byShape.putIfAbsent(io.tributary.expressions.Having.shapeOf(argument), column);
                 arguments.add(quoted(column));
             }
-            select.put(name, call.get(0) + "(" + String.join(", ", arguments) + ")");
+            select.put(name, io.tributary.expressions.Having.callText(call.get(0), arguments));
         });
         int named = computed.size();
         java.util.function.Function<String, String> newColumn = argument -> {

@@ -17,9 +17,10 @@ public final class AggregateParser {
     private static final Pattern CALL = Pattern.compile("\\s*([A-Za-z_][A-Za-z_0-9]*)\\s*\\(\\s*" + ARGUMENT + "\\s*(?:,\\s*" + ARGUMENT
             + "\\s*)?\\)\\s*");
     private static final String FUNCTIONS = Arrays.stream(AggregateFunction.values())
+            .filter(f -> !f.orderStatistic())
             .map(f -> f == AggregateFunction.COUNT ? "count(*), count(col)" : f.sqlName() + (f.arity() == 2 ? "(col, col)"
                     : f.takesConstant() ? "(col [, rsd])" : "(col)"))
-            .collect(Collectors.joining(", "));
+            .collect(Collectors.joining(", ")) + ", " + OrderStatisticParser.FUNCTIONS;
 
     private AggregateParser() {
     }
@@ -33,6 +34,10 @@ public final class AggregateParser {
     public static Aggregate parse(String key, String name, String expression, Schema input) {
         if (expression == null) {
             throw TopologyErrors.noExpression(key);
+        }
+        AggregateFunction statistic = OrderStatisticParser.function(expression);
+        if (statistic != null) {
+            return OrderStatisticParser.parse(key, name, statistic, expression, input);
         }
         Matcher m = CALL.matcher(expression);
         if (!m.matches()) {
@@ -110,6 +115,8 @@ public final class AggregateParser {
                         function == AggregateFunction.REGR_COUNT ? DataType.LONG : DataType.DOUBLE;
                 default -> throw notNumeric(key, function, in, expression);
             };
+            case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC -> DataType.DOUBLE; // OrderStatisticParser reads them
+            case MODE -> primitive(key, in, expression);
             case SUM, TRY_SUM -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG -> DataType.LONG;
                 case FLOAT, DOUBLE -> DataType.DOUBLE;

@@ -30,7 +30,8 @@ class AccumulatorStatesTest {
             "min_by(ok, id)", "max_by(user, ts)", "corr(amt, id)", "covar_pop(id, amt)", "covar_samp(amt, id)", "regr_count(amt, id)",
             "regr_avgx(amt, id)", "regr_avgy(amt, id)", "regr_sxx(amt, id)", "regr_syy(amt, id)", "regr_sxy(amt, id)",
             "regr_slope(amt, id)", "regr_intercept(amt, id)", "regr_r2(amt, id)", "approx_count_distinct(user)", "approx_count_distinct(amt, 0.01)",
-            "min(amt)", "max(amt)", "first(amt)", "last(amt)", "any_value(amt)", "max_by(amt, id)"};
+            "min(amt)", "max(amt)", "first(amt)", "last(amt)", "any_value(amt)", "max_by(amt, id)",
+            "percentile(amt, array(0.1, 0.5))", "median(id)", "percentile_disc(0.4) WITHIN GROUP (ORDER BY amt DESC)", "mode(user)"};
         for (String call : calls) {
             Aggregate a = AggregateParser.parse("aggregate.select.x", "x", call, INPUT);
             Accumulator acc = Accumulators.of(a);
