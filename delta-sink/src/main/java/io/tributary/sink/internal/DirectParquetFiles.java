@@ -36,8 +36,8 @@ final class DirectParquetFiles {
     /**
      * A row group's pages stay in memory until it is full, so its size bounds the writer's heap
      * whatever the batch (Parquet's default, 128 MiB, is the whole of a default-sized file). They
-     * outlive several young collections and are promoted, so a long batch fills the old generation
-     * with full row groups: 16 MiB keeps a 10M-row batch's heap near a 1M-row one's.
+     * outlive several young collections and are promoted, so the larger a row group the more of
+     * the old generation a long batch fills with them.
      */
     private static final long ROW_GROUP_BYTES = 16L << 20;
 
