@@ -35,9 +35,11 @@ final class DirectParquetFiles {
     private static final int SIZE_CHECK_ROWS = 10_000;
     /**
      * A row group's pages stay in memory until it is full, so its size bounds the writer's heap
-     * whatever the batch (Parquet's default, 128 MiB, is the whole of a default-sized file).
+     * whatever the batch (Parquet's default, 128 MiB, is the whole of a default-sized file). They
+     * outlive several young collections and are promoted, so the larger a row group the more of
+     * the old generation a long batch fills with them.
      */
-    private static final long ROW_GROUP_BYTES = 32L << 20;
+    private static final long ROW_GROUP_BYTES = 16L << 20;
 
     private DirectParquetFiles() {
     }
