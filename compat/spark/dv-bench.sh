@@ -4,8 +4,11 @@
 # the rest new keys). Tributary: delta-sink's DeletionVectorBench (deletion vectors, then copy-on-write); Spark:
 # SparkDvBench (MERGE into a table with delta.enableDeletionVectors). Each prints per batch the process CPU and wall
 # seconds and a RESULT line with the median CPU per batch and the table's row count against the expected one.
+# BENCH=history runs the same batches as history upserts (SCD type 2, sequenceBy lsn): Tributary's HistoryUpsertBench
+# (deletion vectors, then copy-on-write) beside SparkHistoryBench (Databricks' SCD type 2 MERGE, deletion vectors).
 # Usage: compat/spark/dv-bench.sh
 #   ROWS=10000000 BATCHES=3 SIDES="tributary spark"   what to run
+#   BENCH=upsert                                     upsert, or history
 #   BENCH_DIR=/tmp/dv-bench                          where the tables go (removed first)
 #   XMX=6g                                           both JVMs' -Xmx; SPARK_MASTER=local[2]
 set -uo pipefail
@@ -15,6 +18,11 @@ rows="${ROWS:-10000000}"
 batches="${BATCHES:-3}"
 sides="${SIDES:-tributary spark}"
 base="${BENCH_DIR:-/tmp/dv-bench}"
+case "${BENCH:-upsert}" in
+  upsert) tributary_main=DeletionVectorBench spark_main=SparkDvBench ;;
+  history) tributary_main=HistoryUpsertBench spark_main=SparkHistoryBench ;;
+  *) echo "dv-bench.sh: unknown BENCH ${BENCH} (upsert or history)" >&2; exit 1 ;;
+esac
 xmx="${XMX:-6g}"
 status=0
 say() { echo "[$(date -u +%H:%M:%S)] $*"; }
@@ -27,9 +35,9 @@ for side in $sides; do
       (cd "$root" && ./mvnw -q -B -pl delta-sink -am -Dtributary.cds.skip test-compile dependency:build-classpath \
         -Dmdep.outputFile=target/cp.txt -Dmdep.includeScope=test) >"$base/build-tributary.log" 2>&1 \
         || { cat "$base/build-tributary.log"; exit 1; }
-      say "tributary: DeletionVectorBench $rows rows, $batches batches"
+      say "tributary: $tributary_main $rows rows, $batches batches"
       (cd "$root/delta-sink" && /usr/bin/time -f "tributary process: %e s wall, %U s user, %S s sys, %M KiB peak RSS" \
-        java "-Xmx$xmx" -cp "target/test-classes:target/classes:$(cat target/cp.txt)" io.tributary.sink.internal.DeletionVectorBench \
+        java "-Xmx$xmx" -cp "target/test-classes:target/classes:$(cat target/cp.txt)" "io.tributary.sink.internal.$tributary_main" \
         "$base/tributary" "$batches" "$rows" 1) >"$base/tributary.log" 2>&1 || status=1
       grep -E '^(  |RESULT|tributary process)' "$base/tributary.log"
       ;;
@@ -38,10 +46,10 @@ for side in $sides; do
       (cd "$root" && ./mvnw -q -B -f compat/spark/pom.xml package) >"$base/build-spark.log" 2>&1 \
         || { cat "$base/build-spark.log"; exit 1; }
       . "$here/spark-jvm.sh" && spark_java_opts "$xmx"
-      say "spark: SparkDvBench $rows rows, $batches batches (${SPARK_MASTER:-local[2]})"
+      say "spark: $spark_main $rows rows, $batches batches (${SPARK_MASTER:-local[2]})"
       (cd "$here" && SPARK_LOCAL_IP=127.0.0.1 /usr/bin/time -f "spark process: %e s wall, %U s user, %S s sys, %M KiB peak RSS" \
         java "${java_opts[@]}" "-Dspark.master=${SPARK_MASTER:-local[2]}" -cp "target/classes:$(cat target/classpath.txt)" \
-        io.tributary.compat.spark.SparkDvBench "$base/spark" "$rows" "$batches") >"$base/spark.log" 2>&1 || status=1
+        "io.tributary.compat.spark.$spark_main" "$base/spark" "$rows" "$batches") >"$base/spark.log" 2>&1 || status=1
       grep -E '^(  |RESULT|spark process)' "$base/spark.log"
       ;;
     *) echo "dv-bench.sh: unknown side $side" >&2; exit 1 ;;

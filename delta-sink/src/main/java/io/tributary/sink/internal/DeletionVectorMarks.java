@@ -17,7 +17,9 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * Merge-on-read ({@link ReplacedRows}): each file that holds replaced rows keeps its path and gets a
  * deletion vector that marks them deleted, merged with the one it has (a {@code remove} of the file as it
  * was, an {@code add} of it with the new vector); a file all of whose rows go is removed whole. The new
- * vectors of a plan go into one file {@code deletion_vector_<uuid>.bin} ({@link DeletionVectorStore}).
+ * vectors of a plan go into one file {@code deletion_vector_<uuid>.bin} ({@link DeletionVectorStore}). A file's vector is
+ * loaded once per batch: the key lookup's direct read hands over the bitmap it walked ({@link FileScan.ScannedFile#deleted()}),
+ * and only a file Kernel's reader read has its vector loaded here.
  * On when the table has {@code delta.enableDeletionVectors=true} and the {@code deletionVectors} feature,
  * as Spark decides.
  */
@@ -60,7 +62,7 @@ final class DeletionVectorMarks implements ReplacedRows {
             removedWithVector += hadVector ? 1 : 0;
             return;
         }
-        Roaring64NavigableMap deleted = store.deletedRows(file.scanFile());
+        Roaring64NavigableMap deleted = file.deleted() != null ? file.deleted() : store.deletedRows(file.scanFile());
         for (int ordinal : replaced) {
             deleted.addLong(file.rowIndexes()[ordinal]);
         }

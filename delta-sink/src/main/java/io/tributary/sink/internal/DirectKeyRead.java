@@ -115,8 +115,11 @@ final class DirectKeyRead {
         };
     }
 
-    /** What one file gave: the rows the probe let through (the columns read), their positions, the live rows counted. */
-    record Result(List<Object[]> rows, long[] positions, long liveRows) {
+    /**
+     * What one file gave: the rows the probe let through (the columns read), their positions, the live rows counted, and
+     * the rows its deletion vector marks (loaded once: the upsert adds its marks to this bitmap).
+     */
+    record Result(List<Object[]> rows, long[] positions, long liveRows, Roaring64NavigableMap deleted) {
     }
 
     /** Reads the file of {@code scanFile}; null when its Parquet schema does not hold the columns as expected. */
@@ -190,7 +193,7 @@ final class DirectKeyRead {
                 }
             }
         }
-        return new Result(rows, Arrays.copyOf(positions, rows.size()), live);
+        return new Result(rows, Arrays.copyOf(positions, rows.size()), live, deleted);
     }
 
     /** The key code of a reader's current (not null) value, as {@code code} makes it of the value in memory. */

@@ -26,6 +26,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /** The files of a snapshot that a Kernel scan filter keeps (data skipping on their statistics), read one by one. */
 final class FileScan {
@@ -34,10 +35,15 @@ final class FileScan {
      * (those its deletion vector does not mark deleted), the {@code remove} action that drops it, and, when
      * asked for, each row's position in the Parquet file (what a deletion vector marks) and Kernel's scan-file
      * row with the {@code add}'s statistics. {@code liveRows}: how many rows the file holds (not marked deleted);
-     * {@code rows.size()} unless a {@link KeyProbe} let only some through.
+     * {@code rows.size()} unless a {@link KeyProbe} let only some through. {@code deleted}: the rows the file's deletion
+     * vector marks, as the read loaded them (a bitmap the caller may add to), or null when Kernel's reader applied it.
      */
     record ScannedFile(String identity, List<Object[]> rows, Row removeAction, long[] rowIndexes, Row scanFile, long liveRows,
-                       boolean whole) {
+                       boolean whole, Roaring64NavigableMap deleted) {
+        ScannedFile(String identity, List<Object[]> rows, Row removeAction, long[] rowIndexes, Row scanFile, long liveRows,
+                    boolean whole) {
+            this(identity, rows, removeAction, rowIndexes, scanFile, liveRows, whole, null);
+        }
     }
 
     /** Receives each kept file with its rows. */
@@ -106,7 +112,7 @@ final class FileScan {
                                 rows.add(widen(row, r.at, width));
                             }
                             visitor.visit(new ScannedFile(TableFile.identity(scanFile), rows, KernelInternals.removeAction(scanFile),
-                                    direct.positions(), scanFile, direct.liveRows(), r.at == null));
+                                    direct.positions(), scanFile, direct.liveRows(), r.at == null, direct.deleted()));
                             continue;
                         }
                         if (probe != null) {

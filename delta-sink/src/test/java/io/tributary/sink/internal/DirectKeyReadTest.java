@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.expressions.AlwaysTrue;
+import io.tributary.delta.DeletionVectorStore;
 import io.tributary.delta.KernelEngines;
 import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.Schema;
@@ -31,6 +32,7 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
 import org.junit.jupiter.api.Test;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -132,6 +134,43 @@ class DirectKeyReadTest {
             files[0]++;
         });
         assertThat(files[0]).isGreaterThanOrEqualTo(2);
+    }
+
+    /**
+     * The lookup hands each file's deletion vector, as its direct read loaded it, to the upsert's marks, which add the
+     * batch's rows to that bitmap: a touched file's vector is loaded once per batch.
+     */
+    @Test
+    void theLookupHandsTheDeletionVectorItLoadedToTheMarks() {
+        Snapshot snapshot = table(dir.resolve("handed-over"), "id", Map.of());
+        Schema table = KernelSchemas.fromKernel(snapshot.getPath(), snapshot.getSchema());
+        KeyColumns keys = new KeyColumns(table, List.of("id"));
+        List<Key> batch = new ArrayList<>();
+        for (int i = 1; i < 200; i += 10) {
+            batch.add(keys.of(Arrays.copyOf(row(i, "u"), table.size())));
+        }
+        DeletionVectorStore store = new DeletionVectorStore(engine, snapshot.getPath());
+        DeletionVectorMarks marks = new DeletionVectorMarks(engine, snapshot);
+        int[] withVector = {0};
+        FileScan.read(engine, snapshot, AlwaysTrue.ALWAYS_TRUE, true, Set.of("id"), KeyProbe.of(keys, batch), null, file -> {
+            Roaring64NavigableMap stored = store.deletedRows(file.scanFile());
+            assertThat(file.deleted()).as("the vector of %s as the lookup loaded it", file.identity()).isEqualTo(stored);
+            withVector[0] += stored.isEmpty() ? 0 : 1;
+            if (file.rows().isEmpty()) {
+                return;
+            }
+            List<Integer> hits = new ArrayList<>();
+            for (int i = 0; i < file.rows().size(); i++) {
+                hits.add(i);
+                stored.addLong(file.rowIndexes()[i]);
+            }
+            marks.replace(file, List.of(), hits);
+            assertThat(file.deleted()).as("the old marks of %s and the batch's, in the bitmap handed over", file.identity())
+                    .isEqualTo(stored);
+        });
+        assertThat(withVector[0]).as("files with a deletion vector").isPositive();
+        marks.removes();
+        assertThat(marks.readds()).isNotEmpty();
     }
 
     /**
