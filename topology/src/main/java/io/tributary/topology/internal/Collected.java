@@ -20,7 +20,7 @@ record Collected(int col, DataType element, boolean set) implements Accumulator 
         if (v == null) {
             return s;
         }
-        return merge(s, List.of(normalised(v)));
+        return merge(s, List.of(ValueCodec.normalised(v)));
     }
 
     @SuppressWarnings("unchecked")
@@ -38,17 +38,6 @@ record Collected(int col, DataType element, boolean set) implements Accumulator 
             }
         }
         return List.copyOf(out);
-    }
-
-    /** -0.0 as 0.0 and one NaN, as the state stores them. */
-    private static Object normalised(Object v) {
-        if (v instanceof Double d) {
-            return Double.isNaN(d) ? Double.NaN : d == 0.0 ? 0.0 : d;
-        }
-        if (v instanceof Float f) {
-            return Float.isNaN(f) ? Float.NaN : f == 0.0f ? 0.0f : f;
-        }
-        return v;
     }
 
     private boolean contains(List<Object> values, Object v) {

@@ -68,6 +68,17 @@ final class ValueCodec {
         };
     }
 
+    /** A FLOAT or DOUBLE as Spark normalises a grouping key (-0.0 as 0.0, one NaN); any other value as it is. */
+    static Object normalised(Object v) {
+        if (v instanceof Double d) {
+            return normalise(d);
+        }
+        if (v instanceof Float f) {
+            return normalise(f);
+        }
+        return v;
+    }
+
     private static float normalise(float f) {
         return Float.isNaN(f) ? Float.NaN : f == 0.0f ? 0.0f : f;
     }

@@ -39,14 +39,14 @@ record ValueCounts(AggregateFunction function, int col, DataType type, int frequ
             }
             n = ((Number) f).longValue();
             if (n < 0) {
-                throw TopologyErrors.negativeFrequency(name, n);
+                throw OrderStatisticErrors.negativeFrequency(name, n);
             }
         }
         if (v == null || n == 0) {
             return s;
         }
         TreeMap<Object, Long> out = new TreeMap<>((TreeMap<Object, Long>) s);
-        out.merge(normalised(v), n, Long::sum);
+        out.merge(ValueCodec.normalised(v), n, Long::sum);
         return out;
     }
 
@@ -123,16 +123,6 @@ record ValueCounts(AggregateFunction function, int col, DataType type, int frequ
             }
         }
         return best;
-    }
-
-    private static Object normalised(Object v) {
-        if (v instanceof Double d) {
-            return Double.isNaN(d) ? Double.NaN : d == 0.0 ? 0.0 : d;
-        }
-        if (v instanceof Float f) {
-            return Float.isNaN(f) ? Float.NaN : f == 0.0f ? 0.0f : f;
-        }
-        return v;
     }
 
     @SuppressWarnings("unchecked")
