@@ -1,5 +1,6 @@
 package io.tributary.topology.internal;
 
+import io.tributary.expressions.SelectItems;
 import io.tributary.expressions.Transform;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
@@ -46,24 +47,24 @@ final class OrderStatisticParser {
         String text = expression.strip();
         List<String> call;
         try {
-            call = Transform.aggregateCall(text);
+            call = SelectItems.aggregateCall(text);
         } catch (TributaryException e) {
             throw TopologyErrors.unreadableExpression(key, text, OrderStatisticParser.FUNCTIONS);
         }
         List<String> args = new ArrayList<>(call.subList(1, call.size()));
-        boolean within = !args.isEmpty() && args.get(args.size() - 1).startsWith("WITHIN GROUP "); // Transform.aggregateCall's form
+        boolean within = !args.isEmpty() && args.get(args.size() - 1).startsWith("WITHIN GROUP "); // SelectItems.aggregateCall's form
         boolean descending = within && args.remove(args.size() - 1).endsWith("DESC");
         boolean needsWithin = function == AggregateFunction.PERCENTILE_CONT || function == AggregateFunction.PERCENTILE_DISC;
         int least = function == AggregateFunction.PERCENTILE || needsWithin ? 2 : 1;
         int most = function == AggregateFunction.PERCENTILE ? 3 : function == AggregateFunction.MEDIAN || needsWithin ? least : 2;
         if (needsWithin != within && function != AggregateFunction.MODE || within && function == AggregateFunction.MODE && args.size() != 1
                 || args.size() < least || args.size() > most || args.contains("*")) {
-            throw TopologyErrors.orderStatisticArguments(key, text, function.sqlName(), OrderStatisticParser.FUNCTIONS);
+            throw OrderStatisticErrors.orderStatisticArguments(key, text, function.sqlName(), OrderStatisticParser.FUNCTIONS);
         }
         Aggregate.Argument x = column(key, args.get(0), text, input);
         Aggregate.Argument frequency = function == AggregateFunction.PERCENTILE && args.size() == 3 ? column(key, args.get(2), text, input) : null;
         if (frequency != null && !integral(frequency.type())) {
-            throw TopologyErrors.orderStatisticType(key, text, frequency.column(), frequency.type().ddl(), "an integral number (frequency)");
+            throw OrderStatisticErrors.orderStatisticType(key, text, frequency.column(), frequency.type().ddl(), "an integral number (frequency)");
         }
         DataType result;
         Aggregate.Constants constants;
@@ -76,7 +77,7 @@ final class OrderStatisticParser {
             result = x.type();
         } else {
             if (!numeric(x.type())) {
-                throw TopologyErrors.orderStatisticType(key, text, x.column(), x.type().ddl(), "a number");
+                throw OrderStatisticErrors.orderStatisticType(key, text, x.column(), x.type().ddl(), "a number");
             }
             Object p = function == AggregateFunction.MEDIAN ? 0.5 : percentages(key, text, args.get(1));
             boolean array = p instanceof List<?>;
@@ -107,14 +108,14 @@ final class OrderStatisticParser {
 
     private static Double percentage(String key, String expression, String text, Object v) {
         if (v == null) {
-            throw TopologyErrors.percentageNull(key, expression, text);
+            throw OrderStatisticErrors.percentageNull(key, expression, text);
         }
         if (!(v instanceof Number n) || v instanceof Double && Double.isNaN((Double) v)) {
-            throw TopologyErrors.percentageNotNumber(key, expression, text);
+            throw OrderStatisticErrors.percentageNotNumber(key, expression, text);
         }
         double p = n.doubleValue();
         if (p < 0 || p > 1) {
-            throw TopologyErrors.percentageOutOfRange(key, expression, text);
+            throw OrderStatisticErrors.percentageOutOfRange(key, expression, text);
         }
         return p;
     }
@@ -125,11 +126,11 @@ final class OrderStatisticParser {
         try {
             t = Transform.compile(NO_COLUMNS, null, List.of(text + " AS `c`"));
         } catch (TributaryException e) {
-            throw TopologyErrors.notConstant(key, expression, text);
+            throw OrderStatisticErrors.notConstant(key, expression, text);
         }
         DataType type = t.output().field(0).type();
         if (expected != null && type.kind() != expected.kind()) {
-            throw TopologyErrors.orderStatisticType(key, expression, text, type.ddl(), expected.ddl());
+            throw OrderStatisticErrors.orderStatisticType(key, expression, text, type.ddl(), expected.ddl());
         }
         Object v = t.apply(new Object[1])[0];
         if (v instanceof java.math.BigDecimal d) {
@@ -139,7 +140,7 @@ final class OrderStatisticParser {
     }
 
     private static Aggregate.Argument column(String key, String arg, String expression, Schema input) {
-        String column = Transform.isColumn(arg) ? Transform.itemName(arg) : arg;
+        String column = SelectItems.isColumn(arg) ? SelectItems.name(arg) : arg;
         int index = input.indexOf(column);
         if (index < 0) {
             throw TopologyErrors.aggregateColumnNotInSchema(key, column, expression, input.toDdl());
