@@ -91,11 +91,9 @@ public final class TopicReader implements AutoCloseable {
         this.lookup = new TopicLookup(topic, clientProps);
         Map<String, Object> p = new HashMap<>(clientProps);
         p.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        // a batch reads everything up to the end offsets: fetch in large pieces (the defaults, 500 records
-        // and 1 MiB per partition, take many round trips for nothing), but not so large that a fetch outlives
-        // young collections while its records are written: each is then promoted, and a long batch fills the
-        // old generation with them (8 MiB: a 10M-row batch peaked about 50 MiB higher, for no less CPU);
-        // the pipeline's kafka settings win
+        // a batch reads everything up to the end offsets: fetch in large pieces (the defaults take many round
+        // trips for nothing), but not so large that a fetch outlives young collections while its records are
+        // written (8 MiB: a 10M-row batch peaked about 50 MiB higher, for no less CPU); kafka settings win
         p.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
         p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 2 * 1024 * 1024);
         // the fetch a poll leaves in flight at the topic's end waits this long at the broker, and the
