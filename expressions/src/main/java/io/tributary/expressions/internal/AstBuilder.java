@@ -82,11 +82,7 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
             result = new Node.Call("in", args, text(ctx), pos(ctx));
             not = in.NOT() != null;
         } else if (p instanceof LikeContext like) {
-            String name = switch (like.kind.getType()) {
-                case SparkExprLexer.LIKE -> "like";
-                case SparkExprLexer.ILIKE -> "ilike";
-                default -> "rlike";
-            };
+            String name = like.kind.getType() == SparkExprLexer.LIKE ? "like" : like.kind.getType() == SparkExprLexer.ILIKE ? "ilike" : "rlike";
             List<Node> args = new ArrayList<>(List.of(value, visit(like.pattern)));
             if (like.escape != null) {
                 String e = Literals.unquote(like.escape.getText());
@@ -366,19 +362,10 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
         return new Node.Literal(v, type, text(ctx), pos(ctx));
     }
 
-    /** A number's text without its type suffix (L, S, Y, D, F, BD). */
-    private static String stripSuffix(String t) {
-        String u = t.toUpperCase(Locale.ROOT);
-        if (u.endsWith("BD")) {
-            return t.substring(0, t.length() - 2);
-        }
-        return Character.isLetter(t.charAt(t.length() - 1)) && !u.endsWith("E") ? t.substring(0, t.length() - 1) : t;
-    }
-
     @Override
     public Node visitNumericLiteral(NumericLiteralContext ctx) {
         String t = ctx.getText();
-        String body = stripSuffix(t);
+        String body = Literals.stripSuffix(t);
         int p = pos(ctx);
         Node.Literal lit;
         NumberContext n = ctx.number();

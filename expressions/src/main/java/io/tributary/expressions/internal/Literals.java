@@ -2,6 +2,7 @@ package io.tributary.expressions.internal;
 
 import io.tributary.schema.DataType;
 import java.math.BigDecimal;
+import java.util.Locale;
 
 /** Spark's literal rules: the text of a string literal unescaped, a number's type from its form. */
 final class Literals {
@@ -86,5 +87,14 @@ final class Literals {
             out[i] = (byte) (hi << 4 | lo);
         }
         return out;
+    }
+
+    /** A number's text without its type suffix (L, S, Y, D, F, BD). */
+    static String stripSuffix(String t) {
+        String u = t.toUpperCase(Locale.ROOT);
+        if (u.endsWith("BD")) {
+            return t.substring(0, t.length() - 2);
+        }
+        return Character.isLetter(t.charAt(t.length() - 1)) && !u.endsWith("E") ? t.substring(0, t.length() - 1) : t;
     }
 }
