@@ -47,7 +47,7 @@ class TransformTest {
         assertThat(t.output().toDdl()).isEqualTo("end TIMESTAMP, e TIMESTAMP, n INT, quoted TIMESTAMP");
         assertThat(t.apply(new Object[] {new Object[] {10L, 20L}, new Object[] {1, 2, 3}})).containsExactly(20L, 20L, 3, 20L);
         assertThat(t.apply(new Object[] {new Object[] {10L, 20L}, new Object[] {1, 2, null}})).as("c.and is null").isNull();
-        assertThat(Transform.itemName("window.end")).isEqualTo("end");
+        assertThat(SelectItems.name("window.end")).isEqualTo("end");
         assertThatThrownBy(() -> Transform.compile(rows, null, List.of("window.case.end"))).isInstanceOf(TributaryException.class)
                 .hasMessageContaining("'window' has no field 'case'; its fields are start, end");
     }
@@ -71,20 +71,20 @@ class TransformTest {
 
     @Test
     void aSelectListWrittenAsOneStringSplitsBetweenItemsOnly() {
-        assertThat(Transform.selectItems("*, concat(user, ',', id) AS k, 'a,b' x, amt")).containsExactly("*", "concat(user, ',', id) AS k",
+        assertThat(SelectItems.split("*, concat(user, ',', id) AS k, 'a,b' x, amt")).containsExactly("*", "concat(user, ',', id) AS k",
                 "'a,b' x", "amt");
     }
 
     @Test
     void selectItemsAndAggregatesReadWithoutASchema() {
-        assertThat(Transform.itemName("date_trunc('hour', ts) AS hour")).isEqualTo("hour");
-        assertThat(Transform.itemName("addr.city")).isEqualTo("city");
-        assertThat(Transform.itemName("amt * 2")).isEqualTo("amt * 2");
-        assertThat(Transform.isColumn("`user`")).isTrue();
-        assertThat(Transform.isColumn("user AS u")).isFalse();
-        assertThat(Transform.isColumn("lower(user)")).isFalse();
-        assertThat(Transform.aggregateCall("sum(amt * qty)")).containsExactly("sum", "amt * qty");
-        assertThat(Transform.aggregateCall("COUNT( * )")).containsExactly("COUNT", "*");
+        assertThat(SelectItems.name("date_trunc('hour', ts) AS hour")).isEqualTo("hour");
+        assertThat(SelectItems.name("addr.city")).isEqualTo("city");
+        assertThat(SelectItems.name("amt * 2")).isEqualTo("amt * 2");
+        assertThat(SelectItems.isColumn("`user`")).isTrue();
+        assertThat(SelectItems.isColumn("user AS u")).isFalse();
+        assertThat(SelectItems.isColumn("lower(user)")).isFalse();
+        assertThat(SelectItems.aggregateCall("sum(amt * qty)")).containsExactly("sum", "amt * qty");
+        assertThat(SelectItems.aggregateCall("COUNT( * )")).containsExactly("COUNT", "*");
     }
 
     @Test

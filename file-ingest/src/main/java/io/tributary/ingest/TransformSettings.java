@@ -1,6 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.SelectItems;
 import io.tributary.expressions.SqlQuery;
 import io.tributary.expressions.Transform;
 import io.tributary.schema.TributaryException;
@@ -15,7 +16,7 @@ import java.util.List;
 public final class TransformSettings {
     public static final Setting<String> WHERE = Setting.string("where", "Spark's filter/where: a Spark SQL boolean expression; only the"
             + " rows where it is true are published, e.g. \"amt > 0 AND user IS NOT NULL\" (docs/transform.md)");
-    public static final Setting<List<String>> SELECT = Setting.custom("select", Setting.Kind.LIST, (k, v) -> Transform.selectItems(v),
+    public static final Setting<List<String>> SELECT = Setting.custom("select", Setting.Kind.LIST, (k, v) -> SelectItems.split(v),
             "Spark's selectExpr: the output columns, each \"*\", a column or \"expression AS name\", e.g. [\"*\", \"lower(trim(user)) AS"
                     + " user\"]; applied after where; the table gets these columns (docs/transform.md)");
 

@@ -2,6 +2,7 @@ package io.tributary.topology;
 
 import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.Having;
+import io.tributary.expressions.SelectItems;
 import io.tributary.schema.TributaryException;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
@@ -119,7 +120,7 @@ public final class AggregationSettings {
 
     private static List<String> selectItems(String key, String text) {
         try {
-            return io.tributary.expressions.Transform.selectItems(text);
+            return io.tributary.expressions.SelectItems.split(text);
         } catch (TributaryException e) {
             throw ExpressionErrors.inSetting(key, e);
         }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.expressions.SelectItems;
 import io.tributary.expressions.SqlQuery;
-import io.tributary.expressions.Transform;
 import io.tributary.schema.Timestamps;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,7 +45,7 @@ class GoldenAggregateFunctionsTest {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
         SqlQuery.Aggregation query = SqlQuery.parse(c.get("query").asText()).aggregation();
         AggregateSpec spec = AggregateSpec.builder().eventTime(query.eventTime()).watermark(DELAY).window(Duration.ofMinutes(10))
-                .windowColumn(query.windowColumn()).groupBy(query.groupBy().stream().map(Transform::itemName).toList())
+                .windowColumn(query.windowColumn()).groupBy(query.groupBy().stream().map(SelectItems::name).toList())
                 .select(query.select()).columns(query.columns()).having(query.having() == null ? null : query.having().text())
                 .outputMode(OutputMode.parse(c.get("outputMode").asText()))
                 .build(AggregationDriver.seedSchema());

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.expressions.SelectItems;
 import io.tributary.expressions.SqlQuery;
-import io.tributary.expressions.Transform;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -132,7 +132,7 @@ class GoldenAggregateSelectTest {
     private static AggregateSpec spec(String sql, OutputMode mode) {
         SqlQuery.Aggregation query = SqlQuery.parse(sql).aggregation();
         AggregateSpec.Builder b = AggregateSpec.builder().eventTime(query.eventTime()).watermark(DELAY).windowColumn(query.windowColumn())
-                .groupBy(query.groupBy().stream().map(Transform::itemName).toList()).select(query.select()).columns(query.columns())
+                .groupBy(query.groupBy().stream().map(SelectItems::name).toList()).select(query.select()).columns(query.columns())
                 .having(query.having() == null ? null : query.having().text()).outputMode(mode);
         return (query.session() == null ? b.window(Duration.ofMinutes(10)) : b.session(Duration.ofMinutes(10)))
                 .build(AggregationDriver.seedSchema());

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.expressions.SelectItems;
 import io.tributary.expressions.SqlQuery;
-import io.tributary.expressions.Transform;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -130,7 +130,7 @@ class GoldenHavingTest {
         SqlQuery.Aggregation query = SqlQuery.parse(c.get("query").asText()).aggregation();
         Duration gap = query.session() == null ? null : GoldenSessionsTest.duration(query.session());
         AggregateSpec.Builder b = AggregateSpec.builder().eventTime(query.eventTime()).watermark(DELAY).windowColumn(query.windowColumn())
-                .groupBy(query.groupBy().stream().map(Transform::itemName).toList()).select(query.select()).having(query.having().text())
+                .groupBy(query.groupBy().stream().map(SelectItems::name).toList()).select(query.select()).having(query.having().text())
                 .outputMode(OutputMode.parse(c.get("outputMode").asText()));
         return (gap == null ? b.window(Duration.ofMinutes(10)) : b.session(gap)).build(AggregationDriver.seedSchema());
     }

@@ -3,8 +3,8 @@ package io.tributary.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.tributary.expressions.SelectItems;
 import io.tributary.expressions.SqlQuery;
-import io.tributary.expressions.Transform;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -66,7 +66,7 @@ class GoldenWindowNamesTest {
     private static AggregateSpec spec(String sql) {
         SqlQuery.Aggregation query = SqlQuery.parse(sql).aggregation();
         AggregateSpec.Builder b = AggregateSpec.builder().eventTime(query.eventTime()).watermark(Duration.ofMinutes(5))
-                .windowColumn(query.windowColumn()).groupBy(query.groupBy().stream().map(Transform::itemName).toList())
+                .windowColumn(query.windowColumn()).groupBy(query.groupBy().stream().map(SelectItems::name).toList())
                 .select(query.select()).having(query.having() == null ? null : query.having().text()).columns(query.columns())
                 .outputMode(OutputMode.APPEND);
         return (query.session() == null ? b.window(Duration.ofMinutes(10)) : b.session(Duration.ofMinutes(10)))

@@ -1,5 +1,6 @@
 package io.tributary.service.internal;
 
+import io.tributary.expressions.SelectItems;
 import io.tributary.expressions.Transform;
 import io.tributary.kafka.KafkaSubscription;
 import io.tributary.schema.Schema;
@@ -122,7 +123,7 @@ final class AggregationParts {
         List<String> items = TransformParts.groupByItems(spec);
         TransformParts.Aggregates a = TransformParts.aggregates(spec);
         try {
-            return AggregationSettings.spec(values(spec), input, items.isEmpty() ? null : items.stream().map(Transform::itemName).toList(),
+            return AggregationSettings.spec(values(spec), input, items.isEmpty() ? null : items.stream().map(SelectItems::name).toList(),
                     a.select().isEmpty() ? null : a.select(), a.columns(), a.having());
         } catch (TributaryException e) {
             String having = AggregationSettings.HAVING.under(Settings.AGGREGATE).key();

@@ -1,6 +1,7 @@
 package io.tributary.service.internal;
 
 import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.SelectItems;
 import io.tributary.expressions.Transform;
 import io.tributary.expressions.RowTransform;
 import io.tributary.ingest.RowTransforms;
@@ -41,7 +42,7 @@ final class TransformParts {
             return;
         }
         boolean computes = transforms(spec) || DedupParts.given(spec)
-                || !groupByItems(spec).stream().allMatch(Transform::isColumn) || !aggregates(spec).computed().isEmpty();
+                || !groupByItems(spec).stream().allMatch(SelectItems::isColumn) || !aggregates(spec).computed().isEmpty();
         if (!spec.has(Settings.FILES_PATH) || !computes) {
             return;
         }
@@ -95,7 +96,7 @@ final class TransformParts {
     /** {@code aggregate.groupBy} as select items: columns, and expressions with a name that the file source computes. */
     static List<String> groupByItems(PipelineSpec spec) {
         try {
-            return spec.has(Settings.GROUP_BY) ? Transform.selectItems(spec.string(Settings.GROUP_BY)) : List.of();
+            return spec.has(Settings.GROUP_BY) ? SelectItems.split(spec.string(Settings.GROUP_BY)) : List.of();
         } catch (TributaryException e) {
             throw ExpressionErrors.inSetting(Settings.GROUP_BY, e);
         }
@@ -129,7 +130,7 @@ final class TransformParts {
             for (int i = 1; i < call.size(); i++) {
                 String argument = call.get(i);
                 if (io.tributary.expressions.Having.isConstantArgument(call.get(0), i - 1, argument) || argument.equals("*")
-                        || Transform.isColumn(argument) || Transform.isLiteral(argument)) {
+                        || SelectItems.isColumn(argument) || SelectItems.isLiteral(argument)) {
                     arguments.add(argument);
                     continue;
                 }
@@ -151,9 +152,9 @@ final class TransformParts {
         expressions.forEach((name, text) -> select.put(name, argumentsAsColumns(text, byShape, newColumn)));
         if (columns != null) {
             columns = columns.stream().map(item -> {
-                String text = Transform.itemExpression(item);
+                String text = SelectItems.expression(item);
                 String rewritten = argumentsAsColumns(text, byShape, newColumn);
-                return rewritten.equals(text) ? item : rewritten + " AS " + quoted(Transform.itemName(item));
+                return rewritten.equals(text) ? item : rewritten + " AS " + quoted(SelectItems.name(item));
             }).toList();
         }
         return new Aggregates(select, columns, having == null ? null : argumentsAsColumns(having, byShape, newColumn), List.copyOf(computed));
@@ -165,8 +166,8 @@ final class TransformParts {
             return null;
         }
         try {
-            List<String> call = Transform.aggregateCall(text);
-            return call.subList(1, call.size()).stream().allMatch(a -> a.equals("*") || Transform.isColumn(a) || Transform.isLiteral(a))
+            List<String> call = SelectItems.aggregateCall(text);
+            return call.subList(1, call.size()).stream().allMatch(a -> a.equals("*") || SelectItems.isColumn(a) || SelectItems.isLiteral(a))
                     ? null : call;
         } catch (RuntimeException e) {
             return null;
@@ -187,6 +188,6 @@ final class TransformParts {
 
     /** The items of {@code aggregate.groupBy} that an expression computes. */
     static List<String> computedGroupBy(PipelineSpec spec) {
-        return groupByItems(spec).stream().filter(i -> !Transform.isColumn(i)).toList();
+        return groupByItems(spec).stream().filter(i -> !SelectItems.isColumn(i)).toList();
     }
 }

@@ -1,6 +1,6 @@
 package io.tributary.service.spec;
 
-import io.tributary.expressions.Transform;
+import io.tributary.expressions.SelectItems;
 import io.tributary.service.spec.internal.SpecErrors;
 import java.time.Duration;
 import java.util.List;
@@ -41,7 +41,7 @@ final class DedupChecks {
         if (partitions > 1) {
             List<String> keys = spec.list(Settings.DEDUP_KEYS).stream().map(k -> k.toLowerCase(Locale.ROOT)).toList();
             List<String> groupBy = spec.has(Settings.GROUP_BY)
-                    ? Transform.selectItems(spec.string(Settings.GROUP_BY)).stream().map(Transform::itemName).toList() : List.of();
+                    ? SelectItems.split(spec.string(Settings.GROUP_BY)).stream().map(SelectItems::name).toList() : List.of();
             for (String g : groupBy) {
                 if (!keys.contains(g.toLowerCase(Locale.ROOT))) {
                     throw SpecErrors.dropDuplicatesApartFromGroups(where.apply(Settings.PARTITIONS), dedupKey, Settings.PARTITIONS,

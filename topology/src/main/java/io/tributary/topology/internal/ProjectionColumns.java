@@ -3,7 +3,7 @@ package io.tributary.topology.internal;
 import io.tributary.expressions.Expression;
 import io.tributary.expressions.ExpressionException;
 import io.tributary.expressions.Having;
-import io.tributary.expressions.Transform;
+import io.tributary.expressions.SelectItems;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import io.tributary.topology.AggregateSpec;
@@ -88,8 +88,8 @@ public final class ProjectionColumns {
                                   List<String> names, List<String> texts, List<String> keys) {
         if (columns != null) {
             for (String item : columns) {
-                names.add(Transform.itemName(item));
-                texts.add(Transform.itemExpression(item));
+                names.add(SelectItems.name(item));
+                texts.add(SelectItems.expression(item));
                 keys.add(AggregateSpec.COLUMNS_KEY);
             }
             return;
