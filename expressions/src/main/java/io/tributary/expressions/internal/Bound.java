@@ -13,9 +13,10 @@ public sealed interface Bound {
 
     String text();
 
-    /** Whether {@code b} is a constant (Spark's foldable): a literal, or functions of literals only. */
+    /** Whether {@code b} is a constant (Spark's foldable): a literal, or functions of literals only, none of them random. */
     static boolean constant(Bound b) {
-        return b instanceof Literal || b instanceof Apply a && a.args().stream().allMatch(Bound::constant);
+        return b instanceof Literal
+                || b instanceof Apply a && !RandomFunctions.NAMES.contains(a.name()) && a.args().stream().allMatch(Bound::constant);
     }
 
     record Literal(Object value, DataType type, String text) implements Bound {

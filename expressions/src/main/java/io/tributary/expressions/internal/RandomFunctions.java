@@ -7,6 +7,7 @@ import java.math.RoundingMode;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
@@ -50,6 +51,9 @@ final class RandomFunctions {
             return rng;
         }
     }
+
+    /** The functions whose every call gives another value: never a constant, as Spark's non-deterministic expressions are not foldable. */
+    static final Set<String> NAMES = Set.of("rand", "random", "randn", "uniform", "randstr", "shuffle", "uuid");
 
     static void register(Consumer<FunctionDef> add) {
         String seeded = "; a constant seed (INT or BIGINT) gives Spark's sequence over a batch's rows, as over partition 0";
