@@ -1,5 +1,6 @@
 package io.tributary.connect;
 
+import io.tributary.schema.BuildVersion;
 import io.tributary.connect.internal.ConnectSettings;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ public class DeltaSinkConnector extends SinkConnector {
 
     @Override
     public String version() {
-        return ConnectSettings.version();
+        return BuildVersion.get();
     }
 
     @Override

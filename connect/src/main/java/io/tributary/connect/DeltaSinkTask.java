@@ -1,5 +1,6 @@
 package io.tributary.connect;
 
+import io.tributary.schema.BuildVersion;
 import io.tributary.connect.internal.ConnectErrors;
 import io.tributary.connect.internal.ConnectSettings;
 import io.tributary.connect.internal.RecordRows;
@@ -68,7 +69,7 @@ public class DeltaSinkTask extends SinkTask {
 
     @Override
     public String version() {
-        return ConnectSettings.version();
+        return BuildVersion.get();
     }
 
     @Override

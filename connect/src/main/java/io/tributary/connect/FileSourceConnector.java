@@ -1,5 +1,6 @@
 package io.tributary.connect;
 
+import io.tributary.schema.BuildVersion;
 import io.tributary.connect.internal.ConnectSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +32,7 @@ public class FileSourceConnector extends SourceConnector {
 
     @Override
     public String version() {
-        return ConnectSettings.version();
+        return BuildVersion.get();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.tributary.connect;
 
+import io.tributary.schema.BuildVersion;
 import io.tributary.connect.internal.ConnectSettings;
 import io.tributary.connect.internal.FileOffsets;
 import io.tributary.connect.internal.TaskMetrics;
@@ -67,7 +68,7 @@ public class FileSourceTask extends SourceTask {
 
     @Override
     public String version() {
-        return ConnectSettings.version();
+        return BuildVersion.get();
     }
 
     @Override

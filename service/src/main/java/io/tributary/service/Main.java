@@ -1,5 +1,6 @@
 package io.tributary.service;
 
+import io.tributary.schema.BuildVersion;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.bench.BenchStats;
 import java.util.List;
@@ -69,8 +70,7 @@ public final class Main {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"tributary " + (v == null ? "dev" : v)};
+            return new String[] {"tributary " + BuildVersion.get()};
         }
     }
 }

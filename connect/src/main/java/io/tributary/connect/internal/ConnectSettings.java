@@ -4,12 +4,9 @@ import io.tributary.schema.TributaryException;
 import io.tributary.settings.Setting;
 import io.tributary.settings.Values;
 import io.tributary.storage.Storage;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -100,18 +97,5 @@ public final class ConnectSettings {
             }
         });
         return settings.isEmpty() ? Storage.NONE : Storage.of(settings);
-    }
-
-    /** The plugin's version, as the build wrote it. */
-    public static String version() {
-        try (InputStream in = ConnectSettings.class.getResourceAsStream("/io/tributary/connect/version.properties")) {
-            Properties p = new Properties();
-            if (in != null) {
-                p.load(in);
-            }
-            return p.getProperty("version", "unknown");
-        } catch (IOException e) {
-            return "unknown";
-        }
     }
 }

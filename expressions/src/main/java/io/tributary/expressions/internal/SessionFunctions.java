@@ -2,9 +2,7 @@ package io.tributary.expressions.internal;
 
 import static io.tributary.schema.DataType.STRING;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Properties;
+import io.tributary.schema.BuildVersion;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -33,7 +31,7 @@ final class SessionFunctions {
         add.accept(Fn.alias("user", user));
         add.accept(Fn.alias("session_user", user));
         add.accept(constant("version", "'" + SPARK_VERSION + " tributary-<version>': the Spark release whose semantics Tributary follows,"
-                + " then Tributary's version where Spark gives its git revision", SPARK_VERSION + " tributary-" + tributaryVersion()));
+                + " then Tributary's version where Spark gives its git revision", SPARK_VERSION + " tributary-" + BuildVersion.get()));
     }
 
     /** Whether {@code name} is one Spark also reads without parentheses ({@code current_user}), when no column has that name. */
@@ -43,18 +41,5 @@ final class SessionFunctions {
 
     private static FunctionDef constant(String name, String doc, String value) {
         return Fn.custom(name, 0, 0, name + "() → STRING", "never null", doc, (call, args) -> new Bound.Literal(value, STRING, call.text()));
-    }
-
-    /** Tributary's version, as the build wrote it. */
-    static String tributaryVersion() {
-        try (InputStream in = SessionFunctions.class.getResourceAsStream("/io/tributary/expressions/version.properties")) {
-            Properties p = new Properties();
-            if (in != null) {
-                p.load(in);
-            }
-            return p.getProperty("version", "unknown");
-        } catch (IOException e) {
-            return "unknown";
-        }
     }
 }

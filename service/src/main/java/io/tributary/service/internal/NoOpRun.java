@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.ingest.SkippedFiles;
+import io.tributary.schema.BuildVersion;
 import io.tributary.schema.Progress;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
@@ -206,7 +207,7 @@ public final class NoOpRun {
 
     /** This build: its version and its classes' jar (or folder), by size and time. */
     private static String build() {
-        String version = String.valueOf(NoOpRun.class.getPackage().getImplementationVersion());
+        String version = BuildVersion.get();
         try {
             Path code = Path.of(NoOpRun.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             return version + " " + code + " " + Files.size(code) + " " + Files.getLastModifiedTime(code).toMillis();
