@@ -13,6 +13,7 @@ import io.tributary.storage.Storage;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 
 /**
  * Reading a Delta table as Tributary sees it: rows, version, the sink's txn and offsets, history.
@@ -78,6 +79,24 @@ public final class DeltaTables {
     public static List<Object[]> readRows(String path, Storage storage) {
         Engine engine = KernelEngines.create(storage);
         return TableSnapshots.latest(engine, path).map(s -> TableReader.readAll(engine, s)).orElse(List.of());
+    }
+
+    /**
+     * Hands the rows of the table at {@code version} (the latest when null) to {@code rows}, a data file's rows at a time
+     * in the table's column order, until it returns false; empty when there is no table, else the schema and version read.
+     */
+    public static Optional<ReadVersion> readRows(String path, Storage storage, Long version, BiPredicate<Schema, List<Object[]>> rows) {
+        Engine engine = KernelEngines.create(storage);
+        Optional<Snapshot> snapshot = version == null ? TableSnapshots.latest(engine, path) : TableSnapshots.at(engine, path, version);
+        return snapshot.map(s -> {
+            Schema schema = KernelSchemas.fromKernel(s.getPath(), s.getSchema());
+            TableReader.forEachFile(engine, s, fileRows -> rows.test(schema, fileRows));
+            return new ReadVersion(schema, s.getVersion());
+        });
+    }
+
+    /** The schema and version {@link #readRows(String, Storage, Long, BiPredicate)} read. */
+    public record ReadVersion(Schema schema, long version) {
     }
 
     /** The latest {@code txn} version of {@code appId} (the sink's last batch id), if any. */

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 public final class Main {
     /** The subcommands, in the order the help lists them. */
     private static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, CheckpointCommand.class, OptimizeCommand.class,
-            VacuumCommand.class, DescribeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class);
+            VacuumCommand.class, DescribeCommand.class, ShowCommand.class, BenchCommand.class, CommandLine.HelpCommand.class);
 
     public static void main(String[] args) {
         BenchStats.mainStarted();

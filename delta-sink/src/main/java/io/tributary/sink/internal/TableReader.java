@@ -19,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /** Reads every row of a table snapshot through a Kernel scan (no filter), in Tributary's row form. */
 public final class TableReader {
@@ -26,23 +27,38 @@ public final class TableReader {
     }
 
     public static List<Object[]> readAll(Engine engine, Snapshot snapshot) {
+        List<Object[]> rows = new ArrayList<>();
+        forEachFile(engine, snapshot, fileRows -> {
+            rows.addAll(fileRows);
+            return true;
+        });
+        return rows;
+    }
+
+    /**
+     * Hands the rows of {@code snapshot} to {@code rows} a data file at a time (its deleted rows left out), until it
+     * returns false; memory holds one file's rows.
+     */
+    public static void forEachFile(Engine engine, Snapshot snapshot, Predicate<List<Object[]>> rows) {
         Schema schema = KernelSchemas.fromKernel(snapshot.getPath(), snapshot.getSchema());
         Scan scan = snapshot.getScanBuilder().build();
         Row scanState = scan.getScanState(engine);
         StructType physical = KernelInternals.physicalReadSchema(scanState);
-        List<Object[]> rows = new ArrayList<>();
         try (CloseableIterator<FilteredColumnarBatch> files = scan.getScanFiles(engine)) {
             while (files.hasNext()) {
                 try (CloseableIterator<Row> scanFiles = files.next().getRows()) {
                     while (scanFiles.hasNext()) {
-                        readFile(engine, scanState, scanFiles.next(), physical, schema, rows);
+                        List<Object[]> fileRows = new ArrayList<>();
+                        readFile(engine, scanState, scanFiles.next(), physical, schema, fileRows);
+                        if (!rows.test(fileRows)) {
+                            return;
+                        }
                     }
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read Delta table " + snapshot.getPath() + " at version " + snapshot.getVersion(), e);
         }
-        return rows;
     }
 
     static void readFile(Engine engine, Row scanState, Row scanFile, StructType physical, Schema schema,

@@ -23,4 +23,15 @@ public final class TableSnapshots {
             return Optional.empty();
         }
     }
+
+    /** The snapshot at {@code version}; empty when there is no table; Kernel's refusal when the table has no such version. */
+    public static Optional<Snapshot> at(Engine engine, String path, long version) {
+        try {
+            return Optional.of(TableManager.loadSnapshot(KernelEngines.tablePath(path)).atVersion(version).build(engine));
+        } catch (TableNotFoundException e) {
+            return Optional.empty();
+        } catch (io.delta.kernel.exceptions.KernelException e) {
+            throw new io.tributary.schema.TributaryException(e.getMessage(), e); // no such version: Kernel names the ones there are
+        }
+    }
 }
