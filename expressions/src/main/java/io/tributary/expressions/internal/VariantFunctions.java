@@ -76,7 +76,8 @@ final class VariantFunctions {
         return Fn.custom(name, 2, 3, name + "(v VARIANT, path STRING[, type STRING]) → type, VARIANT by default", FunctionDef.NULL_IN_NULL_OUT,
                 "the part of v at the JSON path ($.a, $['a'], $[0]) cast to the type (a DDL type: INT, ARRAY<STRING>, STRUCT<a: INT>,"
                         + " MAP<STRING, DOUBLE>, VARIANT); null when the path finds nothing, "
-                        + (fail ? "INVALID_VARIANT_CAST when the value does not cast" : "or when the value does not cast"),
+                        + (fail ? "INVALID_VARIANT_CAST when the value does not cast; v:a.b[0] is variant_get(v, '$.a.b[0]'), v:a::INT casts it"
+                        : "or when the value does not cast") + "; INVALID_VARIANT_GET_PATH when the path is none",
                 (call, args) -> {
                     Bound v = variant(call, args.get(0), 1);
                     Bound path = text(call, args.get(1));
