@@ -149,7 +149,7 @@ public final class ExpressionErrors {
     }
 
     public static TributaryException variantColumn(String expression, String type) {
-        return new TributaryException("select item \"" + shown(expression) + "\" is a " + type + ", which Tributary's topics and tables cannot"
+        return new TributaryException("select item \"" + shown(expression) + "\" is of type " + type + ", which Tributary's topics and tables cannot"
                 + " hold yet (Delta Kernel 4.4 writes no VARIANT column); write its JSON, to_json(...), or cast it: variant_get(v, '$.a', 'int'),"
                 + " v:a::int, CAST(v AS STRUCT<a: INT>)");
     }

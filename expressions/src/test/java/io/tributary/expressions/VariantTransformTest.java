@@ -45,10 +45,10 @@ class VariantTransformTest {
     void aVariantColumnIsRefusedAtStartWithTheWayOut() {
         assertThatThrownBy(() -> Transform.compile(RAW, null, List.of("id", "parse_json(raw) AS payload")))
                 .isInstanceOf(TributaryException.class)
-                .hasMessageContaining("select item \"parse_json(raw) AS payload\" is a VARIANT")
+                .hasMessageContaining("select item \"parse_json(raw) AS payload\" is of type VARIANT")
                 .hasMessageContaining("to_json(...)");
         assertThatThrownBy(() -> Transform.compile(RAW, null, List.of("array(parse_json(raw)) AS payloads")))
-                .hasMessageContaining("is a ARRAY<VARIANT>");
+                .hasMessageContaining("is of type ARRAY<VARIANT>");
         assertThatThrownBy(() -> Transform.compile(RAW, "parse_json(raw) = parse_json(raw)", null))
                 .hasMessageContaining("INVALID_ORDERING_TYPE");
         assertThatThrownBy(() -> Transform.compile(RAW, null, List.of("variant_get(parse_json(raw), '$.a', 'map<int, int>') AS m")))

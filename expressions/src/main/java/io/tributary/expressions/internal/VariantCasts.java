@@ -206,8 +206,12 @@ final class VariantCasts {
     /** A value of {@code from} as a VARIANT ({@code CAST(x AS VARIANT)}, {@code to_variant_object}). */
     static Variant toVariant(Object value, DataType from) {
         VariantBuilder b = new VariantBuilder(false);
-        append(b, value, from);
-        return b.result();
+        try {
+            append(b, value, from);
+            return b.result();
+        } catch (LinkageError e) { // spark-variant reports its size limit with a Spark class this module does not ship
+            throw VariantJson.sizeLimit();
+        }
     }
 
     private static void append(VariantBuilder b, Object v, DataType t) {
@@ -257,7 +261,11 @@ final class VariantCasts {
     private static void object(VariantBuilder b, List<String> keys, List<Object> values, java.util.function.IntFunction<DataType> types) {
         int start = b.getWritePos();
         ArrayList<VariantBuilder.FieldEntry> fields = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
         for (int i = 0; i < keys.size(); i++) {
+            if (!seen.add(keys.get(i))) {
+                throw Failure.of("VARIANT_DUPLICATE_KEY", "the key '" + keys.get(i) + "' is written twice in one VARIANT object");
+            }
             int id = b.addKey(keys.get(i));
             fields.add(new VariantBuilder.FieldEntry(keys.get(i), id, b.getWritePos() - start));
             append(b, values.get(i), types.apply(i));

@@ -15,7 +15,8 @@ import org.apache.spark.types.variant.VariantBuilder;
  * JSON text to a VARIANT as Spark's {@code parse_json} makes it, with spark-variant's {@code VariantBuilder}: a
  * duplicate key in an object fails with {@code VARIANT_DUPLICATE_KEY} (checked here, as Spark's default
  * {@code spark.sql.variant.allowDuplicateKeys=false} does), text that is not one JSON value with
- * {@code MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION}, a value past 16 MiB with {@code VARIANT_SIZE_LIMIT}.
+ * {@code MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION}, a value past spark-variant's size limit (128 MiB) with
+ * {@code VARIANT_SIZE_LIMIT}.
  */
 final class VariantJson {
     private static final JsonFactory JSON = new JsonFactory();
@@ -31,7 +32,7 @@ final class VariantJson {
         } catch (IOException e) {
             throw Failure.of("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION", "the text is not one JSON value: " + brief(text));
         } catch (LinkageError e) { // spark-variant reports its size limit with a Spark class this module does not ship
-            throw Failure.of("VARIANT_SIZE_LIMIT", "the VARIANT of this JSON text is larger than 16 MiB");
+            throw sizeLimit();
         }
     }
 
@@ -62,6 +63,11 @@ final class VariantJson {
                 }
             }
         }
+    }
+
+    /** spark-variant's size limit, which it reports with a Spark class this module does not ship. */
+    static Failure sizeLimit() {
+        return Failure.of("VARIANT_SIZE_LIMIT", "the VARIANT is larger than spark-variant's limit of 128 MiB");
     }
 
     private static String brief(String text) {
