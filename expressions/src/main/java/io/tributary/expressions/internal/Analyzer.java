@@ -345,8 +345,8 @@ public final class Analyzer {
 
     /** Spark's ANSI implicit casts: numbers widen, text reads as anything atomic, anything atomic reads as text, a date as a timestamp. */
     static boolean implicitlyCastable(DataType from, DataType to) {
-        if (Variants.isVariant(from) || Variants.isVariant(to)) { // a VARIANT reads as text where text is asked for (upper, concat)
-            return Variants.isVariant(from) && Types.is(to, Kind.STRING);
+        if (Variants.isVariant(from) || Variants.isVariant(to)) { // a VARIANT reads as text (upper, concat), text as a VARIANT (coalesce)
+            return Variants.isVariant(from) ? Types.is(to, Kind.STRING) : Types.is(from, Kind.STRING);
         }
         if (Intervals.isInterval(from) && Types.is(to, Kind.STRING)) {
             return true;
