@@ -27,6 +27,17 @@ class VariantTransformTest {
     }
 
     @Test
+    void theColonPathReadsInASqlQueryToo() {
+        SqlQuery q = SqlQuery.parse("SELECT id, parse_json(raw):a.b::int AS b, parse_json(raw):a['c d'][0]::string c FROM source"
+                + " WHERE parse_json(raw):a.b::int > 0");
+        assertThat(q.select()).extracting(SqlQuery.Part::text)
+                .containsExactly("id", "parse_json(raw):a.b::int AS b", "parse_json(raw):a['c d'][0]::string c");
+        Transform t = Transform.compile(RAW, q.where().text(), q.select().stream().map(SqlQuery.Part::text).toList());
+        assertThat(t.apply(new Object[] {1, "{\"a\": {\"b\": 2, \"c d\": [\"x\"]}}"})).containsExactly(1, 2, "x");
+        assertThat(t.apply(new Object[] {2, "{\"a\": {\"b\": 0}}"})).isNull();
+    }
+
+    @Test
     void textThatIsNotJsonFailsTheRowWithSparksCondition() {
         Transform t = Transform.compile(RAW, null, List.of("id", "variant_get(parse_json(raw), '$.a', 'int') AS a",
                 "variant_get(try_parse_json(raw), '$.a', 'int') AS b"));
