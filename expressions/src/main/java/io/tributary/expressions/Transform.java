@@ -9,6 +9,7 @@ import io.tributary.expressions.internal.Node;
 import io.tributary.expressions.internal.Parsing;
 import io.tributary.expressions.internal.Parsing.SelectItem;
 import io.tributary.expressions.internal.Types;
+import io.tributary.expressions.internal.Variants;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
@@ -182,6 +183,9 @@ public final class Transform {
             }
             if (Intervals.isInterval(bound.type())) {
                 throw ExpressionErrors.intervalColumn(item, Types.name(bound.type()));
+            }
+            if (Variants.holdsVariant(bound.type())) {
+                throw ExpressionErrors.variantColumn(item, Types.name(bound.type()));
             }
             String name = parsed.alias() != null ? parsed.alias() : defaultName(parsed, bound);
             boolean nullable = !(bound instanceof Bound.Column c && c.path().length == 0 && !input.field(c.index()).nullable());

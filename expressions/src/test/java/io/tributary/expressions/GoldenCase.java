@@ -101,6 +101,9 @@ record GoldenCase(int row, String expression, String type, String value) {
         if (type == null) {
             return String.valueOf(v);
         }
+        if (io.tributary.expressions.internal.Variants.isVariant(type)) {
+            return escape(io.tributary.expressions.internal.Variants.json(v));
+        }
         if (io.tributary.expressions.internal.Intervals.isInterval(type)) {
             return io.tributary.expressions.internal.Intervals.canonical(v, type);
         }

@@ -170,8 +170,11 @@ final class SchemaErrors {
 
     /** When a column's type is one Tributary does not support yet. */
     static TributaryException unsupportedType(String column, String text) {
-        return new TributaryException("schema: column '" + column + "' has type " + text + ", which Tributary does not "
-                + "support yet; use a primitive type (STRING holds the raw JSON text of a nested value)");
+        String instead = text.strip().toUpperCase(java.util.Locale.ROOT).startsWith("VARIANT")
+                ? "read it as STRING, which holds the value's JSON text, and take its parts in the transform: variant_get(parse_json("
+                        + Schema.quote(column) + "), '$.a', 'int')"
+                : "use a primitive type (STRING holds the raw JSON text of a nested value)";
+        return new TributaryException("schema: column '" + column + "' has type " + text + ", which Tributary does not support yet; " + instead);
     }
 
     /** When a column's type is not a type. */

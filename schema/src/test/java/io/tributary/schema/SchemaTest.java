@@ -186,6 +186,14 @@ class SchemaTest {
         assertThat(Schema.parse("m MAP<STRING, INT>").field(0).type()).isEqualTo(DataType.map(DataType.INT));
     }
 
+    @Test
+    void aVariantColumnSaysToReadItsJsonAsText() {
+        assertThatThrownBy(() -> Schema.parse("id INT, payload VARIANT"))
+                .isInstanceOf(TributaryException.class)
+                .hasMessage("schema: column 'payload' has type VARIANT, which Tributary does not support yet; read it as STRING, which holds"
+                        + " the value's JSON text, and take its parts in the transform: variant_get(parse_json(payload), '$.a', 'int')");
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "attrs MAP<ARRAY<INT>, STRING>|keys here are of a primitive type",

@@ -160,7 +160,12 @@ primaryExpression
     | EXISTS LPAREN query RPAREN                                                   #exists
     | LPAREN expression RPAREN                                                     #parenthesized
     | primaryExpression DOUBLE_COLON dataType                                      #castShorthand
+    | base=primaryExpression COLON variantPath                                     #variantExtract
     ;
+
+// Spark's path into a VARIANT, v:a.b[0]['c d']: variant_get(v, '$.a.b[0][''c d'']')
+variantPath : (fieldIdentifier | variantBracket) (DOT fieldIdentifier | variantBracket)* ;
+variantBracket : LBRACKET (STRING | INTEGER_VALUE) RBRACKET ;
 
 whenClause : WHEN condition=expression THEN result=expression ;
 

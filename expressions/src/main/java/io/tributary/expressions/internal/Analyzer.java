@@ -267,7 +267,7 @@ public final class Analyzer {
             throw ExpressionErrors.typeMismatch(source, c.position(), c.text(),
                     "cannot cast " + Types.name(child.type()) + " to " + c.to().ddl());
         }
-        Kernel.Unary k = Casts.kernel(child.type(), c.to());
+        Kernel.Unary k = c.tryCast() && Variants.isVariant(child.type()) ? VariantCasts.tryKernel(c.to()) : Casts.kernel(child.type(), c.to());
         if (c.tryCast()) {
             Kernel.Unary strict = k;
             k = v -> {
@@ -345,6 +345,9 @@ public final class Analyzer {
 
     /** Spark's ANSI implicit casts: numbers widen, text reads as anything atomic, anything atomic reads as text, a date as a timestamp. */
     static boolean implicitlyCastable(DataType from, DataType to) {
+        if (Variants.isVariant(from) || Variants.isVariant(to)) { // a VARIANT reads as text (upper, concat), text as a VARIANT (coalesce)
+            return Variants.isVariant(from) ? Types.is(to, Kind.STRING) : Types.is(from, Kind.STRING);
+        }
         if (Intervals.isInterval(from) && Types.is(to, Kind.STRING)) {
             return true;
         }

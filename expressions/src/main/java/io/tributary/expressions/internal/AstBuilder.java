@@ -3,9 +3,7 @@ package io.tributary.expressions.internal;
 import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.internal.SparkExprParser.*;
 import io.tributary.schema.DataType;
-import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
-import io.tributary.schema.TributaryException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -188,6 +186,11 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
         return new Node.Cast(visit(ctx.primaryExpression()), type(ctx.dataType()), false, text(ctx), pos(ctx));
     }
 
+    @Override
+    public Node visitVariantExtract(VariantExtractContext ctx) {
+        return call("variant_get", ctx, visit(ctx.base), new Node.Literal(VariantSyntax.path(ctx.variantPath(), source), DataType.STRING, text(ctx), pos(ctx)));
+    }
+
     private DataType type(DataTypeContext ctx) {
         if (ctx instanceof IntervalTypeContext i) {
             DataType t = Intervals.type(i.from.getText(), i.to == null ? null : i.to.getText());
@@ -197,11 +200,7 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
             }
             return t;
         }
-        try {
-            return Schema.parse("x " + text(ctx)).field(0).type();
-        } catch (TributaryException e) {
-            throw ExpressionErrors.badType(source, pos(ctx), text(ctx), e.getMessage());
-        }
+        return Variants.parseType(source, pos(ctx), text(ctx));
     }
 
     @Override

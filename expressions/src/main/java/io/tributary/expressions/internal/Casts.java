@@ -27,6 +27,9 @@ public final class Casts {
 
     /** Whether Spark can cast {@code from} to {@code to} at all. */
     public static boolean canCast(DataType from, DataType to) {
+        if (Variants.isVariant(from) || Variants.isVariant(to)) {
+            return VariantCasts.canCast(from, to);
+        }
         if (Intervals.isInterval(from) || Intervals.isInterval(to)) {
             return from == null || from.equals(to) || to.kind() == Kind.STRING && !to.isNested() || from.kind() == Kind.STRING && !Intervals.isInterval(from);
         }
@@ -51,6 +54,9 @@ public final class Casts {
     public static Kernel.Unary kernel(DataType from, DataType to) {
         if (from == null || from.equals(to)) {
             return v -> v;
+        }
+        if (Variants.isVariant(from) || Variants.isVariant(to)) {
+            return VariantCasts.kernel(from, to);
         }
         if (Intervals.isInterval(from)) {
             return v -> IntervalText.format(v, from);

@@ -51,6 +51,10 @@ final class HashFunctions {
         Hashing.Feed[] feeds = new Hashing.Feed[args.size()];
         for (int i = 0; i < feeds.length; i++) {
             DataType t = args.get(i).type();
+            if (Variants.holdsVariant(t)) {
+                throw call.typeError("[DATATYPE_MISMATCH.HASH_VARIANT_TYPE] " + call.name() + " cannot hash " + Types.name(t) + ": Spark hashes no"
+                        + " VARIANT; hash its JSON, to_json(...)");
+            }
             if (StructFunctions.holdsMap(t)) {
                 throw call.typeError("[DATATYPE_MISMATCH.HASH_MAP_TYPE] " + call.name() + " cannot hash " + t.ddl()
                         + ": Spark hashes no maps; hash their entries (map_entries) instead");

@@ -186,6 +186,9 @@ final class JsonFunctions {
         if (x.type() == null) {
             return new Bound.Literal(null, STRING, call.text());
         }
+        if (Variants.isVariant(x.type())) {
+            return call.apply(List.of(x), STRING, (Kernel.Unary) Variants::json);
+        }
         if (!x.type().isNested()) {
             throw call.typeError("to_json takes a STRUCT, an ARRAY or a MAP, and '" + x.text() + "' is " + Types.name(x.type()));
         }

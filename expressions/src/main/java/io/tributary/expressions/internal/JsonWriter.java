@@ -38,6 +38,10 @@ final class JsonWriter {
             g.writeNull();
             return;
         }
+        if (Variants.isVariant(type)) {
+            g.writeRawValue(Variants.json(v));
+            return;
+        }
         switch (type.kind()) {
             case BYTE, SHORT, INT -> g.writeNumber(((Number) v).intValue());
             case LONG -> g.writeNumber((Long) v);

@@ -57,6 +57,10 @@ final class Predicates {
             }
             common = next;
         }
+        if (Variants.holdsVariant(common)) {
+            throw call.typeError("[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] " + call.name() + " cannot compare values of " + Types.name(common)
+                    + ": a VARIANT has no order or equality in Spark; compare a part of it cast to a type: v:a::int = 1");
+        }
         if (StructFunctions.holdsMap(common)) {
             throw call.typeError("[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] " + call.name() + " cannot compare values of " + common.ddl()
                     + ": maps have no order or equality in Spark; compare their entries (map_entries, element_at)");

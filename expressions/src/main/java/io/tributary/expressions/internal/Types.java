@@ -23,6 +23,9 @@ public final class Types {
         if (t == null || t.equals(VOID)) {
             return "VOID";
         }
+        if (Variants.isVariant(t)) {
+            return "VARIANT";
+        }
         if (Intervals.isInterval(t)) {
             return Intervals.name(t);
         }
@@ -116,7 +119,7 @@ public final class Types {
     }
 
     static boolean is(DataType t, Kind k) {
-        return t != null && t.kind() == k && !Intervals.isInterval(t) && !t.equals(VOID);
+        return t != null && t.kind() == k && !Intervals.isInterval(t) && !t.equals(VOID) && !Variants.isVariant(t);
     }
 
     private static int rank(DataType t) {

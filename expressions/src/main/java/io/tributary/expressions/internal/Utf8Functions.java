@@ -44,11 +44,10 @@ final class Utf8Functions {
     private static FunctionDef check(String name, DataType result, String doc, Check check) {
         return Fn.custom(name, 1, 1, name + "(str STRING or BINARY) → " + result.ddl(), FunctionDef.NULL_IN_NULL_OUT, doc, (call, args) -> {
             Bound arg = args.get(0);
-            if (arg instanceof Bound.Apply a && a.name().equals("cast") && a.args().size() == 1 && a.args().get(0).type() != null
-                    && a.args().get(0).type().kind() == DataType.Kind.BINARY) {
+            if (arg instanceof Bound.Apply a && a.name().equals("cast") && a.args().size() == 1 && Types.is(a.args().get(0).type(), DataType.Kind.BINARY)) {
                 arg = a.args().get(0); // the bytes Spark's text would hold
             }
-            if (arg.type() != null && arg.type().kind() == DataType.Kind.BINARY) {
+            if (Types.is(arg.type(), DataType.Kind.BINARY)) {
                 return call.apply(List.of(call.as(arg, BINARY)), result, (Kernel.Unary) v -> check.apply((byte[]) v, null));
             }
             return call.apply(List.of(call.as(arg, STRING)), result, (Kernel.Unary) v -> check.apply(null, (String) v));

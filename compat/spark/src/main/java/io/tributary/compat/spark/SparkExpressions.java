@@ -101,6 +101,9 @@ public final class SparkExpressions {
                 || v instanceof Boolean || v instanceof java.time.Duration || v instanceof java.time.Period) {
             return v.toString();
         }
+        if (v instanceof org.apache.spark.unsafe.types.VariantVal variant) {
+            return escape(variant.toString()); // a VARIANT as its JSON text (time zone UTC)
+        }
         if (v instanceof byte[] b) {
             StringBuilder sb = new StringBuilder("0x");
             for (byte x : b) {
