@@ -1,5 +1,6 @@
 package io.tributary.schema;
 
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -10,6 +11,7 @@ import java.util.regex.Pattern;
 public final class CsvTypes {
     private static final Pattern BIG_INTEGER = Pattern.compile("[+-]?\\d+");
     private static final Pattern ISO_DATE = Pattern.compile("\\d{4}-\\d{1,2}-\\d{1,2}");
+    private static final Pattern STRICT_DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
 
     private CsvTypes() {
     }
@@ -21,6 +23,22 @@ public final class CsvTypes {
      *     inference takes strictly: {@code yyyy-MM-dd}
      */
     public static DataType of(String t, TimeTexts times, boolean defaultDates) {
+        return of(t, times, defaultDates, null);
+    }
+
+    /**
+     * As {@link #of(String, TimeTexts, boolean)}, with three of Spark's rules the file source leaves out: a value equal to one
+     * of {@code doubles} (the {@code nanValue}, {@code positiveInf} and {@code negativeInf} options) is a DOUBLE, a date by
+     * the default pattern has two-digit months and days ({@code 2024-1-1} is a TIMESTAMP), and a timestamp text may be
+     * shorter than a date ({@code 2024-01} is a TIMESTAMP).
+     *
+     * @param doubles null for the file source's rules
+     */
+    public static DataType of(String t, TimeTexts times, boolean defaultDates, Set<String> doubles) {
+        boolean spark = doubles != null;
+        if (spark && doubles.contains(t)) {
+            return DataType.DOUBLE;
+        }
         try {
             Integer.parseInt(t);
             return DataType.INT;
@@ -46,10 +64,10 @@ public final class CsvTypes {
         if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
             return DataType.BOOLEAN;
         }
-        if (defaultDates ? ISO_DATE.matcher(t).matches() && times.days(t) != null : times.days(t) != null) {
+        if (defaultDates ? (spark ? STRICT_DATE : ISO_DATE).matcher(t).matches() && times.days(t) != null : times.days(t) != null) {
             return DataType.DATE; // Spark's prefersDate: a date before a timestamp
         }
-        if (t.length() >= 10 && times.micros(t, true) != null) {
+        if ((spark || t.length() >= 10) && times.micros(t, true) != null) {
             return DataType.TIMESTAMP;
         }
         return DataType.STRING;
