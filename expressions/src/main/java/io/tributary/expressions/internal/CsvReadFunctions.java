@@ -63,6 +63,7 @@ final class CsvReadFunctions {
         }
         CsvValues values = new CsvValues(new Schema(read), options.times(), options::get);
         CsvParserSettings settings = options.parserSettings();
+        ThreadLocal<CsvParser> parsers = ThreadLocal.withInitial(() -> new CsvParser(settings));
         int width = schema.size();
         if (csv.type() == null || Types.VOID.equals(csv.type())) {
             return new Bound.Literal(null, DataType.struct(schema), call.text());
@@ -79,8 +80,9 @@ final class CsvReadFunctions {
             }
             String[] tokens;
             try {
-                tokens = new CsvParser(settings).parseLine((String) text);
+                tokens = parsers.get().parseLine((String) text);
             } catch (TextParsingException e) {
+                parsers.remove(); // a parser that failed starts afresh
                 tokens = null;
             }
             Object[] row = new Object[width];
