@@ -36,8 +36,8 @@ final class CsvColumns {
         Schema placeholder = new Schema(List.of(new Field("value", DataType.STRING, true)));
         for (FileStat f : files) {
             try (InputStream in = Compression.decompress(f.relPath(), discovery.open(f));
-                 CsvReader reader = new CsvReader(in, FileFormat.of("csv", withoutHeader(format)), new CsvValues(placeholder, times, key -> format.option(key, null)),
-                         config.maxLineBytes())) {
+                 CsvReader reader = new CsvReader(in, FileFormat.of("csv", withoutHeader(format)),
+                         new CsvValues(placeholder, times, key -> format.option(key, null)), config.maxLineBytes())) {
                 boolean first = true;
                 while (reader.next()) {
                     String[] tokens = reader.tokens();
