@@ -24,4 +24,12 @@ class SchemaOfJsonTest {
         assertThatThrownBy(() -> Expression.compile(INPUT, "schema_of_json('{\"a\": {}}')")).isInstanceOf(TributaryException.class)
                 .hasMessageContaining("an empty object ({}) is not supported yet");
     }
+
+    @Test
+    void anOptionThatChangesTheInferenceIsRefusedAtStartNamingIt() {
+        assertThat(Expression.compile(INPUT, "schema_of_json('{a: 1} /* c */', map('allowUnquotedFieldNames', 'true', 'allowComments', 'true'))")
+                .eval(new Object[] {1})).isEqualTo("STRUCT<a: BIGINT>");
+        assertThatThrownBy(() -> Expression.compile(INPUT, "schema_of_json('{\"a\": 1}', map('primitivesAsString', 'true'))"))
+                .isInstanceOf(TributaryException.class).hasMessageContaining("the schema_of_json option 'primitivesAsString' is not supported yet");
+    }
 }

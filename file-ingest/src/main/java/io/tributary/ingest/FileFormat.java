@@ -2,6 +2,7 @@ package io.tributary.ingest;
 
 import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.ingest.internal.format.TimeFormats;
+import io.tributary.schema.CsvValues;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
@@ -105,19 +106,7 @@ public final class FileFormat {
 
     /** One character of a CSV option: itself, or {@code \t}, {@code \u0000}-style escapes as Spark reads them; null if not one. */
     static Character csvChar(String v) {
-        if (v.length() == 1) {
-            return v.charAt(0);
-        }
-        if (v.equals("\\t")) {
-            return '\t';
-        }
-        if (v.equals("\\u0000") || v.isEmpty()) {
-            return '\u0000';
-        }
-        if (v.length() == 2 && v.charAt(0) == '\\') {
-            return v.charAt(1);
-        }
-        return null;
+        return CsvValues.optionChar(v);
     }
 
     public Kind kind() {

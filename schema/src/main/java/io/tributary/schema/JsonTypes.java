@@ -34,7 +34,12 @@ public final class JsonTypes {
 
     /** The type of one JSON value's text (null when it is {@code null}). */
     public static DataType infer(String json, boolean typed) {
-        try (JsonParser p = JSON.createParser(json)) {
+        return infer(JSON, json, typed);
+    }
+
+    /** As {@link #infer(String, boolean)}, read by {@code factory} (Spark's JSON options: comments, unquoted names...). */
+    public static DataType infer(JsonFactory factory, String json, boolean typed) {
+        try (JsonParser p = factory.createParser(json)) {
             return value(p, p.nextToken(), typed);
         } catch (IOException e) {
             return DataType.STRING;

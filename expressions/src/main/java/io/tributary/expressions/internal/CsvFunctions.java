@@ -32,10 +32,11 @@ final class CsvFunctions {
 
     static void register(Consumer<FunctionDef> add) {
         add.accept(Fn.custom("to_csv", 1, 2, "to_csv(STRUCT[, options MAP<STRING, STRING>]) → STRING", FunctionDef.NULL_IN_NULL_OUT,
-                "the struct's fields (numbers, text, booleans, dates, timestamps) as one CSV line, as Spark's CSV writer: text quoted"
+                "the struct's fields as one CSV line, as Spark's CSV writer: text quoted"
                         + " where it holds the separator, a quote or a line break, an empty text as \"\", null as nothing, leading and"
-                        + " trailing spaces trimmed; options sep (or delimiter), quote, escape, nullValue, emptyValue, timestampFormat,"
-                        + " dateFormat, quoteAll, escapeQuotes, ignoreLeadingWhiteSpace, ignoreTrailingWhiteSpace", CsvFunctions::toCsv));
+                        + " trailing spaces trimmed; a struct, array or map field as Spark's text of it ({1, a}, [1, , 3], {k -> 1}), BINARY"
+                        + " as hex bytes ([01 FF]), an interval as its literal (INTERVAL '1' DAY); options sep (or delimiter), quote,"
+                        + " escape, nullValue, emptyValue, timestampFormat, dateFormat, quoteAll, escapeQuotes, ignoreLeadingWhiteSpace, ignoreTrailingWhiteSpace", CsvFunctions::toCsv));
     }
 
     private static Bound toCsv(Analyzer.Call call, List<Bound> args) {
@@ -64,15 +65,11 @@ final class CsvFunctions {
         DateTimeFormatter dates = DateFunctions.formatter(o.getOrDefault("dateformat", "yyyy-MM-dd"));
         for (int i = 0; i < converters.length; i++) {
             DataType t = fields.field(i).type();
-            converters[i] = switch (t == null || Types.VOID.equals(t) ? Kind.STRING : t.kind()) {
-                case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, BOOLEAN, STRING -> String::valueOf;
-                case DECIMAL -> v -> ((BigDecimal) v).toString();
-                case DATE -> v -> dates.format(java.time.LocalDate.ofEpochDay((Integer) v));
-                case TIMESTAMP -> v -> timestamps.format(Dates.instant((Long) v).atZone(ZoneOffset.UTC));
-                case TIMESTAMP_NTZ -> v -> Dates.dateTime((Long) v).format(NTZ);
-                default -> throw call.typeError("[DATATYPE_MISMATCH.UNSUPPORTED_INPUT_TYPE] to_csv of a field of arrays, maps, structs, BINARY or"
-                        + " intervals is not supported yet (Spark writes them as its pretty text); '" + fields.field(i).name() + "' is " + Types.name(t));
-            };
+            if (t != null && !Types.VOID.equals(t) && !Intervals.isInterval(t) && !t.isNested() && !atomic(t.kind())) {
+                throw call.typeError("[DATATYPE_MISMATCH.UNSUPPORTED_INPUT_TYPE] to_csv of '" + fields.field(i).name() + "', "
+                        + Types.name(t) + ", is not supported yet");
+            }
+            converters[i] = converter(t == null || Types.VOID.equals(t) ? DataType.STRING : t, timestamps, dates);
         }
         CsvWriterSettings settings = settings(call, o);
         return call.apply(List.of(struct), DataType.STRING, (Kernel.Unary) v -> {
@@ -84,6 +81,78 @@ final class CsvFunctions {
             CsvWriter writer = new CsvWriter(new StringWriter(), settings);
             return writer.writeRowToString((Object[]) values);
         });
+    }
+
+    private static boolean atomic(Kind kind) {
+        return switch (kind) {
+            case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, BOOLEAN, STRING, DECIMAL, DATE, TIMESTAMP, TIMESTAMP_NTZ, BINARY -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * How Spark's CSV writer writes a value of {@code t}: dates and timestamps by the options' patterns, BINARY
+     * as hex bytes ({@code [01 FF]}), an interval as its literal ({@code INTERVAL '1' DAY}), a struct {@code {1, a}}, an array
+     * {@code [1, , 3]} and a map {@code {k -> 1, n ->}} with their values written the same way and nulls inside as nothing.
+     */
+    private static Function<Object, String> converter(DataType t, DateTimeFormatter timestamps, DateTimeFormatter dates) {
+        if (Intervals.isInterval(t)) {
+            return v -> IntervalText.format(v, t);
+        }
+        return switch (t.kind()) {
+            case DECIMAL -> v -> ((BigDecimal) v).toString();
+            case DATE -> v -> dates.format(java.time.LocalDate.ofEpochDay((Integer) v));
+            case TIMESTAMP -> v -> timestamps.format(Dates.instant((Long) v).atZone(ZoneOffset.UTC));
+            case TIMESTAMP_NTZ -> v -> Dates.dateTime((Long) v).format(NTZ);
+            case BINARY -> v -> {
+                StringBuilder b = new StringBuilder("[");
+                for (byte x : (byte[]) v) {
+                    b.append(b.length() > 1 ? " " : "").append(String.format(Locale.ROOT, "%02X", x));
+                }
+                return b.append(']').toString();
+            };
+            case ARRAY -> {
+                Function<Object, String> element = converter(t.element(), timestamps, dates);
+                yield v -> {
+                    StringBuilder b = new StringBuilder("[");
+                    int i = 0;
+                    for (Object e : (List<?>) v) {
+                        b.append(i++ > 0 ? "," : "").append(e == null ? "" : (i > 1 ? " " : "") + element.apply(e));
+                    }
+                    return b.append(']').toString();
+                };
+            }
+            case STRUCT -> {
+                Schema s = t.struct();
+                @SuppressWarnings("unchecked")
+                Function<Object, String>[] fields = new Function[s.size()];
+                for (int i = 0; i < fields.length; i++) {
+                    fields[i] = converter(s.field(i).type(), timestamps, dates);
+                }
+                yield v -> {
+                    StringBuilder b = new StringBuilder("{");
+                    Object[] row = (Object[]) v;
+                    for (int i = 0; i < row.length; i++) {
+                        b.append(i > 0 ? "," : "").append(row[i] == null ? "" : (i > 0 ? " " : "") + fields[i].apply(row[i]));
+                    }
+                    return b.append('}').toString();
+                };
+            }
+            case MAP -> {
+                Function<Object, String> key = converter(t.keyType(), timestamps, dates);
+                Function<Object, String> value = converter(t.element(), timestamps, dates);
+                yield v -> {
+                    StringBuilder b = new StringBuilder("{");
+                    int i = 0;
+                    for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+                        b.append(i++ > 0 ? ", " : "").append(key.apply(e.getKey())).append(" ->")
+                                .append(e.getValue() == null ? "" : " " + value.apply(e.getValue()));
+                    }
+                    return b.append('}').toString();
+                };
+            }
+            default -> String::valueOf;
+        };
     }
 
     /** The options argument: a constant map of text. */

@@ -58,6 +58,7 @@ public final class FunctionRegistry {
         JsonSchemaFunctions.register(FunctionRegistry::add);
         CsvFunctions.register(FunctionRegistry::add);
         VariantFunctions.register(FunctionRegistry::add);
+        CsvReadFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {

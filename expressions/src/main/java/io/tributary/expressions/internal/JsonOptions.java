@@ -64,49 +64,13 @@ record JsonOptions(JsonFactory factory, String mode, TimeTexts times) {
         String timestampFormat = options.get("timestampFormat");
         String dateFormat = options.get("dateFormat");
         TimeTexts defaults = TimeTexts.of(ZoneOffset.UTC);
-        TimeTexts times = timestampFormat == null && dateFormat == null ? defaults : new PatternTimes(defaults, timestampFormat, dateFormat);
+        TimeTexts times = timestampFormat == null && dateFormat == null ? defaults
+                : new PatternTimes(defaults, timestampFormat, timestampFormat, dateFormat);
         return new JsonOptions(factory, mode, times);
     }
 
     private static boolean flag(Map<String, String> options, String key, boolean otherwise) {
         String v = options.get(key);
         return v == null ? otherwise : v.strip().equalsIgnoreCase("true");
-    }
-
-    /** Spark's {@code timestampFormat} and {@code dateFormat}: a text that does not match its pattern reads as no value. */
-    private record PatternTimes(TimeTexts defaults, String timestampFormat, String dateFormat) implements TimeTexts {
-        @Override
-        public Long micros(String text, boolean withZone) {
-            if (timestampFormat == null) {
-                return defaults.micros(text, withZone);
-            }
-            try {
-                return (Long) DateFunctions.parse(text, timestampFormat, DataType.TIMESTAMP);
-            } catch (Failure f) {
-                return null;
-            }
-        }
-
-        @Override
-        public Integer days(String text) {
-            if (dateFormat == null) {
-                return defaults.days(text);
-            }
-            try {
-                return (Integer) DateFunctions.parse(text, dateFormat, DataType.DATE);
-            } catch (Failure f) {
-                return null;
-            }
-        }
-
-        @Override
-        public String expectedTimestamp(boolean withZone) {
-            return timestampFormat == null ? defaults.expectedTimestamp(withZone) : timestampFormat;
-        }
-
-        @Override
-        public String expectedDate() {
-            return dateFormat == null ? defaults.expectedDate() : dateFormat;
-        }
     }
 }

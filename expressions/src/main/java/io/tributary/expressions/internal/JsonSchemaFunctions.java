@@ -21,13 +21,20 @@ final class JsonSchemaFunctions {
     private static final JsonFactory JSON = JsonFactory.builder().enable(JsonReadFeature.ALLOW_SINGLE_QUOTES)
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
+    /** The options of Spark's JSON reader that only change how the text reads (lower case), and mode, which does nothing here. */
+    private static final List<String> READING_OPTIONS = List.of("allowcomments", "allowunquotedfieldnames", "allowsinglequotes",
+            "allownumericleadingzeros", "allownonnumericnumbers", "allowbackslashescapinganycharacter", "allowunquotedcontrolchars", "mode");
+
     private JsonSchemaFunctions() {
     }
 
     static void register(Consumer<FunctionDef> add) {
-        add.accept(Fn.custom("schema_of_json", 1, 1, "schema_of_json(json STRING) → STRING", "never null",
+        add.accept(Fn.custom("schema_of_json", 1, 2, "schema_of_json(json STRING[, options MAP<STRING, STRING>]) → STRING", "never null",
                 "the type of the JSON text (a constant) as Spark infers it, as DDL text: STRUCT<a: BIGINT, b: ARRAY<DOUBLE>>;"
-                        + " objects' fields sorted by name, whole numbers BIGINT, others DOUBLE", JsonSchemaFunctions::schemaOfJson));
+                        + " objects' fields sorted by name, whole numbers BIGINT, others DOUBLE; options as Spark's JSON reader's"
+                        + " that change how the text reads: allowComments, allowUnquotedFieldNames, allowSingleQuotes,"
+                        + " allowNumericLeadingZeros, allowNonNumericNumbers, allowBackslashEscapingAnyCharacter,"
+                        + " allowUnquotedControlChars (and mode, which changes nothing here)", JsonSchemaFunctions::schemaOfJson));
     }
 
     private static Bound schemaOfJson(Analyzer.Call call, List<Bound> args) {
@@ -40,11 +47,25 @@ final class JsonSchemaFunctions {
         if (text == null) {
             throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_NULL] the json of schema_of_json must not be null");
         }
-        String problem = unsupported((String) text);
+        JsonFactory factory = JSON;
+        if (args.size() > 1) {
+            if (args.get(1).type() != null && Types.is(args.get(1).type(), DataType.Kind.MAP) && Bound.constant(args.get(1))) {
+                @SuppressWarnings("unchecked")
+                java.util.Map<String, String> map = (java.util.Map<String, String>) Interpreter.eval(args.get(1), new Object[0]);
+                for (String key : map == null ? java.util.Set.<String>of() : map.keySet()) {
+                    if (!READING_OPTIONS.contains(key.toLowerCase(java.util.Locale.ROOT))) {
+                        throw call.typeError("the schema_of_json option '" + key + "' is not supported yet; supported: " + String.join(", ",
+                                READING_OPTIONS));
+                    }
+                }
+            }
+            factory = JsonOptions.of(call, args.get(1)).factory();
+        }
+        String problem = unsupported(factory, (String) text);
         if (problem != null) {
             throw call.typeError("schema_of_json of '" + text + "': " + problem);
         }
-        String ddl = Types.name(strings(JsonTypes.infer((String) text, true)));
+        String ddl = Types.name(strings(JsonTypes.infer(factory, (String) text, true)));
         return new Bound.Literal(ddl, DataType.STRING, call.text());
     }
 
@@ -67,8 +88,8 @@ final class JsonSchemaFunctions {
      * bare exception), and an empty object (Spark drops it from the schema; the inference Tributary shares with the sources reads
      * it as STRING).
      */
-    private static String unsupported(String text) {
-        try (JsonParser p = JSON.createParser(text)) {
+    private static String unsupported(JsonFactory factory, String text) {
+        try (JsonParser p = factory.createParser(text)) {
             int depth = 0;
             JsonToken previous = null;
             for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {

@@ -4,6 +4,8 @@ import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.internal.FileDiscovery;
 import io.tributary.ingest.internal.FileStat;
+import io.tributary.schema.CsvTypes;
+import io.tributary.schema.CsvValues;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
@@ -34,8 +36,8 @@ final class CsvColumns {
         Schema placeholder = new Schema(List.of(new Field("value", DataType.STRING, true)));
         for (FileStat f : files) {
             try (InputStream in = Compression.decompress(f.relPath(), discovery.open(f));
-                 CsvReader reader = new CsvReader(in, FileFormat.of("csv", withoutHeader(format)), new CsvValues(placeholder, format, times),
-                         config.maxLineBytes())) {
+                 CsvReader reader = new CsvReader(in, FileFormat.of("csv", withoutHeader(format)),
+                         new CsvValues(placeholder, times, key -> format.option(key, null)), config.maxLineBytes())) {
                 boolean first = true;
                 while (reader.next()) {
                     String[] tokens = reader.tokens();
@@ -58,7 +60,7 @@ final class CsvColumns {
                         }
                         String t = tokens[i];
                         if (t != null && !t.equals(nullValue)) {
-                            types.set(i, mergeCsv(types.get(i), typed ? csvType(t, times) : DataType.STRING));
+                            types.set(i, CsvTypes.merge(types.get(i), typed ? CsvTypes.of(t, times, times.isDefault()) : DataType.STRING));
                         }
                     }
                 }
@@ -79,81 +81,5 @@ final class CsvColumns {
         o.remove("header");
         o.remove("inferschema");
         return o;
-    }
-
-    private static final java.util.regex.Pattern BIG_INTEGER = java.util.regex.Pattern.compile("[+-]?\\d+");
-    private static final java.util.regex.Pattern ISO_DATE = java.util.regex.Pattern.compile("\\d{4}-\\d{1,2}-\\d{1,2}");
-
-    /** Spark's CSV inference of one value: INT, BIGINT, DOUBLE, DATE, TIMESTAMP, BOOLEAN, else STRING. */
-    static DataType csvType(String t, TimeFormats times) {
-        try {
-            Integer.parseInt(t);
-            return DataType.INT;
-        } catch (NumberFormatException e) {
-            // wider
-        }
-        try {
-            Long.parseLong(t);
-            return DataType.LONG;
-        } catch (NumberFormatException e) {
-            // wider
-        }
-        if (BIG_INTEGER.matcher(t).matches()) {
-            int digits = t.replaceFirst("^[+-]?0*", "").length();
-            return digits <= 38 ? DataType.decimal(Math.max(digits, 1), 0) : DataType.DOUBLE; // Spark: DECIMAL(n, 0) past BIGINT
-        }
-        try {
-            Double.parseDouble(t);
-            return DataType.DOUBLE;
-        } catch (NumberFormatException e) {
-            // not a number
-        }
-        if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
-            return DataType.BOOLEAN;
-        }
-        if (times.isDefault() ? ISO_DATE.matcher(t).matches() && times.days(t) != null : times.days(t) != null) {
-            return DataType.DATE; // Spark's prefersDate: a date before a timestamp
-        }
-        if (t.length() >= 10 && times.micros(t, true) != null) {
-            return DataType.TIMESTAMP;
-        }
-        return DataType.STRING;
-    }
-
-    private static DataType mergeCsv(DataType a, DataType b) {
-        if (a == null || a.equals(b)) {
-            return b;
-        }
-        if (isNumber(a) && isNumber(b)) {
-            if (a.kind() == DataType.Kind.DOUBLE || b.kind() == DataType.Kind.DOUBLE) {
-                return DataType.DOUBLE;
-            }
-            if (a.kind() != DataType.Kind.DECIMAL && b.kind() != DataType.Kind.DECIMAL) {
-                return DataType.LONG;
-            }
-            int digits = Math.max(integerDigits(a), integerDigits(b));
-            return digits > 38 ? DataType.DOUBLE : DataType.decimal(digits, 0);
-        }
-        boolean times = (a.kind() == DataType.Kind.DATE || a.kind() == DataType.Kind.TIMESTAMP)
-                && (b.kind() == DataType.Kind.DATE || b.kind() == DataType.Kind.TIMESTAMP);
-        if (times) {
-            return DataType.TIMESTAMP; // Spark: a date column with a timestamp in it is a timestamp column
-        }
-        return DataType.STRING;
-    }
-
-    private static boolean isNumber(DataType t) {
-        return switch (t.kind()) {
-            case INT, LONG, DOUBLE, DECIMAL -> true;
-            default -> false;
-        };
-    }
-
-    private static int integerDigits(DataType t) {
-        return switch (t.kind()) {
-            case INT -> 10;
-            case LONG -> 20;
-            default -> t.precision() - t.scale();
-        };
     }
 }

@@ -6,6 +6,7 @@ import com.univocity.parsers.csv.CsvParserSettings;
 import com.univocity.parsers.csv.UnescapedQuoteHandling;
 import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.internal.LineReader;
+import io.tributary.schema.CsvValues;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,6 @@
 package io.tributary.ingest.internal.format;
 
+import io.tributary.schema.CsvValues;
 import io.tributary.schema.DebeziumEvents;
 import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.IngestConfig;
@@ -51,7 +52,7 @@ public final class RecordReaders {
         this.schema = schema;
         TimeFormats times = format.times(sessionZone);
         this.rows = new InputJson(schema, times);
-        this.csv = format.kind() == FileFormat.Kind.CSV ? new CsvValues(schema, format, times) : null;
+        this.csv = format.kind() == FileFormat.Kind.CSV ? new CsvValues(schema, times, key -> format.option(key, null)) : null;
         this.debezium = format.kind() == FileFormat.Kind.DEBEZIUM_JSON ? new DebeziumEvents(schema, times, debeziumSequence) : null;
         this.maxLineBytes = maxLineBytes;
     }

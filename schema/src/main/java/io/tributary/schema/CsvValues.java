@@ -1,55 +1,82 @@
-package io.tributary.ingest.internal.format;
+package io.tributary.schema;
 
-import io.tributary.ingest.FileFormat;
-import io.tributary.schema.DataType;
-import io.tributary.schema.Field;
-import io.tributary.schema.Schema;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A CSV record's values as a row, with the rules of Spark's CSV reader ({@code UnivocityParser}):
- * as many values as columns, else the record is malformed; a value equal to {@code nullValue}
- * (default: empty) is null; numbers as Java reads them ({@code 1.5}, not {@code " 1"} for an
- * integer), {@code nanValue}/{@code positiveInf}/{@code negativeInf} for FLOAT and DOUBLE,
- * {@code true}/{@code false} in any case, decimals with thousands separators dropped, timestamps
- * and dates by {@link TimeFormats}.
+ * A CSV record's values as a row, with the rules of Spark's CSV reader ({@code UnivocityParser}), shared by the CSV file
+ * source and {@code from_csv}: as many values as columns, else the record is malformed; a value equal to {@code nullValue}
+ * (default: empty) is null; numbers as Java reads them ({@code 1.5}, not {@code " 1"} for an integer), {@code
+ * nanValue}/{@code positiveInf}/{@code negativeInf} for FLOAT and DOUBLE, {@code true}/{@code false} in any case, decimals
+ * with thousands separators dropped, timestamps and dates by the reader's {@link TimeTexts}.
  */
-final class CsvValues {
+public final class CsvValues {
     private final Schema schema;
-    private final TimeFormats times;
+    private final TimeTexts times;
     private final String nullValue;
     private final String nanValue;
     private final String positiveInf;
     private final String negativeInf;
 
-    CsvValues(Schema schema, FileFormat format, TimeFormats times) {
+    /**
+     * The values of {@code schema}'s columns.
+     *
+     * @param option a CSV option's value by its lower-case key ({@code nullvalue}, {@code nanvalue}, {@code positiveinf},
+     *     {@code negativeinf}), or null when it is not given
+     */
+    public CsvValues(Schema schema, TimeTexts times, java.util.function.UnaryOperator<String> option) {
         this.schema = schema;
         this.times = times;
-        this.nullValue = format.option("nullvalue", "");
-        this.nanValue = format.option("nanvalue", "NaN");
-        this.positiveInf = format.option("positiveinf", "Inf");
-        this.negativeInf = format.option("negativeinf", "-Inf");
+        this.nullValue = or(option.apply("nullvalue"), "");
+        this.nanValue = or(option.apply("nanvalue"), "NaN");
+        this.positiveInf = or(option.apply("positiveinf"), "Inf");
+        this.negativeInf = or(option.apply("negativeinf"), "-Inf");
     }
 
-    Object[] row(String[] tokens) {
+    /** One character of a CSV option: itself, or {@code \t}, {@code \u0000}-style escapes as Spark reads them; null if not one. */
+    public static Character optionChar(String v) {
+        if (v.length() == 1) {
+            return v.charAt(0);
+        }
+        if (v.equals("\\t")) {
+            return '\t';
+        }
+        if (v.equals("\\u0000") || v.isEmpty()) {
+            return '\u0000';
+        }
+        if (v.length() == 2 && v.charAt(0) == '\\') {
+            return v.charAt(1);
+        }
+        return null;
+    }
+
+    private static String or(String value, String otherwise) {
+        return value == null ? otherwise : value;
+    }
+
+    /** The row of {@code tokens}, one per column. @throws BadRecordException naming the column that does not read */
+    public Object[] row(String[] tokens) {
         if (tokens.length != schema.size()) {
-            throw FormatErrors.wrongFieldCount(tokens.length, schema.size(), schema.toDdl());
+            throw CsvErrors.wrongFieldCount(tokens.length, schema.size(), schema.toDdl());
         }
         Object[] row = new Object[tokens.length];
         for (int i = 0; i < tokens.length; i++) {
-            Field f = schema.field(i);
-            String t = tokens[i];
-            if (t == null || t.equals(nullValue)) {
-                if (!f.nullable()) {
-                    throw FormatErrors.nullInNotNull(f.name());
-                }
-                continue;
-            }
-            row[i] = value(f, t);
+            row[i] = value(i, tokens[i]);
         }
         return row;
+    }
+
+    /** Column {@code i}'s value of the text {@code t} (null for no value). @throws BadRecordException naming the column */
+    public Object value(int i, String t) {
+        Field f = schema.field(i);
+        if (t == null || t.equals(nullValue)) {
+            if (!f.nullable()) {
+                throw CsvErrors.nullInNotNull(f.name());
+            }
+            return null;
+        }
+        return value(f, t);
     }
 
     private Object value(Field f, String t) {
@@ -82,7 +109,7 @@ final class CsvValues {
                 case DECIMAL:
                     BigDecimal d = new BigDecimal(t.replace(",", "")).setScale(type.scale(), RoundingMode.HALF_UP);
                     if (d.precision() - d.scale() > type.precision() - type.scale()) {
-                        throw FormatErrors.doesNotFit(f.name(), t, type.ddl());
+                        throw CsvErrors.doesNotFit(f.name(), t, type.ddl());
                     }
                     return d;
                 case DATE: {
@@ -90,7 +117,7 @@ final class CsvValues {
                     if (days != null) {
                         return days;
                     }
-                    throw FormatErrors.notADate(f.name(), t, times.expectedDate());
+                    throw CsvErrors.notADate(f.name(), t, times.expectedDate());
                 }
                 case TIMESTAMP:
                 case TIMESTAMP_NTZ: {
@@ -99,7 +126,7 @@ final class CsvValues {
                     if (micros != null) {
                         return micros;
                     }
-                    throw FormatErrors.notATimestamp(f.name(), t, times.expectedTimestamp(withZone));
+                    throw CsvErrors.notATimestamp(f.name(), t, times.expectedTimestamp(withZone));
                 }
                 case BINARY:
                     return t.getBytes(StandardCharsets.UTF_8);
@@ -109,7 +136,7 @@ final class CsvValues {
         } catch (NumberFormatException e) {
             // the message below
         }
-        throw FormatErrors.wrongType(f.name(), type.ddl(), t);
+        throw CsvErrors.wrongType(f.name(), type.ddl(), t);
     }
 
     /** NaN or an infinity when {@code t} is the option's text for it, else null. */
