@@ -57,6 +57,7 @@ public final class FunctionRegistry {
         RandomFunctions.register(FunctionRegistry::add);
         JsonSchemaFunctions.register(FunctionRegistry::add);
         CsvFunctions.register(FunctionRegistry::add);
+        SketchFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
