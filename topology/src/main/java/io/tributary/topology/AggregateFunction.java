@@ -11,7 +11,8 @@ import java.util.Locale;
  * {@code regr_*} functions ({@code regr_slope(y, x)}) take two arguments; {@code approx_count_distinct(x [, rsd])} one, and a
  * constant relative standard deviation. {@code percentile(x, p [, frequency])}, {@code median(x)},
  * {@code percentile_cont(p) WITHIN GROUP (ORDER BY x)}, {@code percentile_disc} and {@code mode(x [, deterministic])} are Spark's
- * exact order statistics ({@link #orderStatistic}).
+ * exact order statistics ({@link #orderStatistic}). {@code hll_sketch_agg(x [, lgConfigK])} and
+ * {@code hll_union_agg(sketch [, allowDifferentLgConfigK])} give Spark's HyperLogLog sketches, BINARY.
  */
 public enum AggregateFunction {
     COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST, ANY_VALUE,
@@ -21,7 +22,8 @@ public enum AggregateFunction {
     MEAN, STD, FIRST_VALUE, LAST_VALUE, ARRAY_AGG, TRY_SUM, TRY_AVG, BIT_AND, BIT_OR, BIT_XOR, SKEWNESS, KURTOSIS,
     MAX_BY, MIN_BY, CORR, COVAR_POP, COVAR_SAMP,
     REGR_COUNT, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2,
-    APPROX_COUNT_DISTINCT, PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE;
+    APPROX_COUNT_DISTINCT, PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE,
+    HLL_SKETCH_AGG, HLL_UNION_AGG;
 
     /** The function's name as written in a spec: {@code sum}, {@code count}, {@code count_if}, ... */
     public String sqlName() {
@@ -37,9 +39,9 @@ public enum AggregateFunction {
                 ? 2 : 1;
     }
 
-    /** True for a function whose last argument may be a constant instead: {@code approx_count_distinct(x, rsd)}. */
+    /** True for a function whose last argument may be a constant instead: {@code approx_count_distinct(x, rsd)}, the hll_ ones. */
     public boolean takesConstant() {
-        return this == APPROX_COUNT_DISTINCT;
+        return this == APPROX_COUNT_DISTINCT || this == HLL_SKETCH_AGG || this == HLL_UNION_AGG;
     }
 
     /** True for Spark's exact order statistics, whose constant arguments (a percentage, a tie rule, an ordering) the column follows. */

@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * variance in their forms, collect_list, collect_set and any_value, over two runs in append mode (closed windows) and in update
  * mode (a window's state kept between runs and updated), max_by and min_by (ties across batches, HAVING), corr and the
  * covariances (merged across batches), percentile, median, percentile_cont, percentile_disc and mode (a frequency, WITHIN GROUP
- * in both directions, HAVING and an expression over them) give each batch's rows and the table Spark gives, to the bit. A collect_set's elements
+ * in both directions, HAVING and an expression over them), hll_sketch_agg and hll_union_agg (their sketches byte for byte) give
+ * each batch's rows and the table Spark gives, to the bit. A collect_set's elements
  * are compared in Spark's order sorted, as Spark gives no order.
  */
 class GoldenAggregateFunctionsTest {
@@ -40,15 +42,44 @@ class GoldenAggregateFunctionsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"append-stats", "update-collect", "append-moments", "update-moments", "append-by", "update-by", "update-corr", "update-regr",
-        "append-approx", "append-percentile", "update-mode"})
+        "append-approx", "append-percentile", "update-mode", "update-hll", "append-hll", "update-hll-many"})
     void theFunctionsGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
-        SqlQuery.Aggregation query = SqlQuery.parse(c.get("query").asText()).aggregation();
+        replay(name, c, c.get("query").asText(), AggregationDriver.seedSchema(), UnaryOperator.identity());
+    }
+
+    /**
+     * hll_union_agg over sketches Spark's query picks with IF (X'..' of lgConfigK 12 or 4): the same sketches given as BINARY
+     * columns, s1 and s2, give Spark's unions byte for byte, their estimates, and a null sketch skipped.
+     */
+    @org.junit.jupiter.api.Test
+    void hllUnionAggOfSketchesGivesSparksUnionsAcrossBatches() throws IOException {
+        JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/update-hll-union/case.json")));
+        java.util.regex.Matcher x = java.util.regex.Pattern.compile("X'([0-9A-F]+)'").matcher(c.get("query").asText());
+        List<String> sketches = new ArrayList<>(); // A, C, B, A as the query writes them
+        while (x.find()) {
+            sketches.add(java.util.Base64.getEncoder().encodeToString(java.util.HexFormat.of().parseHex(x.group(1))));
+        }
+        String query = "SELECT window(ts, '10 minutes') AS window, user, hex(hll_union_agg(s1, true)) AS a, hll_sketch_estimate("
+                + "hll_union_agg(s2)) AS b, hex(hll_union_agg(s2)) AS c FROM source GROUP BY window(ts, '10 minutes'), user";
+        replay("update-hll-union", c, query, io.tributary.schema.Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, s1 BINARY,"
+                + " s2 BINARY"), line -> { // the query's IF(id % 2 = 0, A, C) as s1 and IF(amt IS NULL, NULL, IF(id > 5, B, A)) as s2
+                    JsonNode r = readJson(line);
+                    int id = r.get("id").asInt();
+                    String s2 = r.get("amt").isNull() ? "null" : "\"" + (id > 5 ? sketches.get(2) : sketches.get(3)) + "\"";
+                    return line.substring(0, line.lastIndexOf('}')) + ", \"s1\": \"" + (id % 2 == 0 ? sketches.get(0) : sketches.get(1))
+                            + "\", \"s2\": " + s2 + "}";
+                });
+    }
+
+    private void replay(String name, JsonNode c, String sql, io.tributary.schema.Schema input, UnaryOperator<String> line)
+            throws IOException {
+        SqlQuery.Aggregation query = SqlQuery.parse(sql).aggregation();
         AggregateSpec spec = AggregateSpec.builder().eventTime(query.eventTime()).watermark(DELAY).window(Duration.ofMinutes(10))
                 .windowColumn(query.windowColumn()).groupBy(query.groupBy().stream().map(SelectItems::name).toList())
                 .select(query.select()).columns(query.columns()).having(query.having() == null ? null : query.having().text())
                 .outputMode(OutputMode.parse(c.get("outputMode").asText()))
-                .build(AggregationDriver.seedSchema());
+                .build(input);
         assertThat(spec.outputSchema().toDdl()).as("Spark's columns").isEqualTo(c.get("schema").asText());
         List<Integer> sets = new ArrayList<>();
         for (int i = 0; i < spec.outputSchema().size(); i++) {
@@ -60,7 +91,8 @@ class GoldenAggregateFunctionsTest {
             SparkBatches ingest = new SparkBatches(driver, DELAY);
             Map<String, String> table = new TreeMap<>(); // window|user -> row
             for (int run = 1; run <= 2; run++) {
-                String batches = ingest.run(List.of(lines("aggregate-functions/input/run" + run + ".json")));
+                List<String> rows = lines(c.get("input").asText() + "/run" + run + ".json").stream().map(line).toList();
+                String batches = ingest.run(List.of(rows));
                 List<String> written = new ArrayList<>();
                 List<String> pending = new ArrayList<>();
                 for (AggregationDriver.Output o : driver.drain()) {
@@ -163,6 +195,14 @@ class GoldenAggregateFunctionsTest {
             return v;
         }
         return "ArraySeq(" + Arrays.stream(v.substring(9, v.length() - 1).split(", ")).sorted().collect(Collectors.joining(", ")) + ")";
+    }
+
+    private static JsonNode readJson(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String ts(long micros) {

@@ -59,6 +59,7 @@ public final class FunctionRegistry {
         CsvFunctions.register(FunctionRegistry::add);
         VariantFunctions.register(FunctionRegistry::add);
         CsvReadFunctions.register(FunctionRegistry::add);
+        SketchFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {

@@ -54,6 +54,7 @@ final class Accumulators {
             case COVAR_SAMP -> new CoMoments(col, a.second().index(), CoMoments.Kind.COVAR_SAMP);
             case REGR_COUNT, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2 -> Regressions.of(a);
             case APPROX_COUNT_DISTINCT -> HyperLogLogPlusPlus.of(a);
+            case HLL_SKETCH_AGG, HLL_UNION_AGG -> HllSketchAggregates.of(a);
             case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE -> ValueCounts.of(a);
         };
     }

@@ -19,7 +19,7 @@ public final class AggregateParser {
     private static final String FUNCTIONS = Arrays.stream(AggregateFunction.values())
             .filter(f -> !f.orderStatistic())
             .map(f -> f == AggregateFunction.COUNT ? "count(*), count(col)" : f.sqlName() + (f.arity() == 2 ? "(col, col)"
-                    : f.takesConstant() ? "(col [, rsd])" : "(col)"))
+                    : f == AggregateFunction.APPROX_COUNT_DISTINCT ? "(col [, rsd])" : f.takesConstant() ? "(col [, constant])" : "(col)"))
             .collect(Collectors.joining(", ")) + ", " + OrderStatisticParser.FUNCTIONS;
 
     private AggregateParser() {
@@ -48,7 +48,8 @@ public final class AggregateParser {
         if (function.takesConstant() && m.group(3) != null && !"*".equals(arg)) {
             Aggregate.Argument x = argument(key, arg, expression, input);
             return new Aggregate(name, function, x.column(), x.index(), x.type(), resultType(key, function, x.type(), expression.strip()),
-                    expression.strip(), HyperLogLogPlusPlus.relativeSd(key, m.group(3), expression.strip()));
+                    expression.strip(), function == AggregateFunction.APPROX_COUNT_DISTINCT ? HyperLogLogPlusPlus.relativeSd(key, m.group(3),
+                    expression.strip()) : HllSketchAggregates.constant(key, function, m.group(3), expression.strip()));
         }
         if ((m.group(3) == null ? 1 : 2) != function.arity()) {
             throw TopologyErrors.wrongArgumentCount(key, expression.strip(), function.sqlName(), function.arity());
@@ -109,6 +110,7 @@ public final class AggregateParser {
                 default -> throw TopologyErrors.notIntegral(key, expression, in.ddl(), function.sqlName());
             };
             case APPROX_COUNT_DISTINCT -> HyperLogLogPlusPlus.hashable(key, in, expression);
+            case HLL_SKETCH_AGG, HLL_UNION_AGG -> HllSketchAggregates.resultType(key, function, in, expression);
             case STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP, STD, SKEWNESS, KURTOSIS, CORR, COVAR_POP, COVAR_SAMP,
                  REGR_COUNT, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2 -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL ->

@@ -1,0 +1,32 @@
+package io.tributary.topology.internal;
+
+import io.tributary.expressions.ExpressionException;
+import io.tributary.schema.TributaryException;
+
+/** The refusals and failures of the HyperLogLog sketch aggregates (hll_sketch_agg, hll_union_agg), each naming the setting. */
+final class SketchErrors {
+    private SketchErrors() {
+    }
+
+    /** When the sketch aggregate reads a column of a type Spark does not sketch. */
+    static TributaryException notSketchable(String key, String expression, String ddl, String sqlName, String types) {
+        return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; " + sqlName + " takes " + types
+                + " (Spark's DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE); cast the column in the source schema or a transform");
+    }
+
+    /** When the second argument is not a constant of the type Spark requires. */
+    static TributaryException notConstant(String key, String expression, String sqlName, String text, String what) {
+        return new TributaryException(key + ": " + expression + ": " + sqlName + "'s second argument must be " + what + ", not '" + text
+                + "'" + (sqlName.equals("hll_sketch_agg") ? " (Spark's HLL_K_MUST_BE_CONSTANT)" : ""));
+    }
+
+    /** When hll_sketch_agg's lgConfigK is outside 4 to 21 (Spark's HLL_INVALID_LG_K, at the first row; here at start). */
+    static TributaryException invalidLgK(String key, String expression, String reason) {
+        return new TributaryException(key + ": " + expression + ": " + reason + " Write a lgConfigK from 4 to 21 (12 by default)");
+    }
+
+    /** When a group's sketches fail as Spark fails the query (bytes that are no sketch, sketches of different lgConfigK). */
+    static TributaryException failed(String name, String expression, ExpressionException e) {
+        return new TributaryException("aggregate.select." + name + ": " + expression + " fails: [" + e.condition() + "] " + e.reason());
+    }
+}
