@@ -1,0 +1,157 @@
+package io.tributary.expressions;
+
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Spark's DataFrame column steps after a transform's select, in this order: {@code withColumns(Map)} (a name that matches a
+ * column, ignoring case as Spark's default resolver does, replaces it in place under the name written; other names are appended
+ * in the order written; every expression reads the columns as they were before the step), {@code withColumnsRenamed(Map)} (each
+ * pair in turn renames every column that matches the old name; a missing old name is ignored) and {@code drop(names...)} (a
+ * missing name is ignored). A refusal names the step's key and the column: {@code transform.withColumns.user}.
+ *
+ * @param withColumns  name to Spark SQL expression, in the order written
+ * @param renamed      old name to new name, in the order written
+ * @param drop         the names to drop
+ * @param keys         the keys the three steps are written under, for a refusal: {@code transform.withColumns} ...
+ */
+public record ColumnSteps(Map<String, String> withColumns, Map<String, String> renamed, List<String> drop, Keys keys) {
+    /** The keys of the three steps, as a refusal names them. */
+    public record Keys(String withColumns, String renamed, String drop) {
+    }
+
+    public static final Keys KEYS = new Keys("withColumns", "withColumnsRenamed", "drop");
+    public static final ColumnSteps NONE = new ColumnSteps(Map.of(), Map.of(), List.of(), KEYS);
+
+    public ColumnSteps {
+        withColumns = withColumns == null ? Map.of() : new LinkedHashMap<>(withColumns);
+        renamed = renamed == null ? Map.of() : new LinkedHashMap<>(renamed);
+        drop = drop == null ? List.of() : List.copyOf(drop);
+        keys = keys == null ? KEYS : keys;
+    }
+
+    public boolean isEmpty() {
+        return withColumns.isEmpty() && renamed.isEmpty() && drop.isEmpty();
+    }
+
+    /** The expressions of {@code withColumns}, for what looks at a transform's texts. */
+    public List<String> texts() {
+        return List.copyOf(withColumns.values());
+    }
+
+    /**
+     * {@code first} followed by these steps over its rows; {@code first} itself when there are none. The last {@code tail}
+     * columns of {@code first}'s rows (the columns an aggregation computes) pass through the steps untouched, after theirs.
+     */
+    public Transform after(Transform first, int tail) {
+        if (isEmpty()) {
+            return first;
+        }
+        Schema before = first.output();
+        List<String> items = select(before, tail);
+        Transform steps;
+        try {
+            steps = Transform.compile(before, null, items);
+        } catch (TributaryException e) {
+            throw ExpressionErrors.inSetting(keys.withColumns(), e); // the steps' columns clash with the aggregation's
+        }
+        return first.followedBy(steps);
+    }
+
+    /** The select items over {@code before} that make the columns of the three steps, each refused by its key. */
+    private List<String> select(Schema before, int tail) {
+        int width = before.size() - tail;
+        List<String> names = new ArrayList<>(); // each output column's name, and what makes it
+        List<String> sources = new ArrayList<>();
+        Set<String> written = new HashSet<>();
+        for (Map.Entry<String, String> c : withColumns.entrySet()) {
+            String key = keys.withColumns() + "." + c.getKey();
+            if (!written.add(c.getKey().toLowerCase(Locale.ROOT))) {
+                throw ExpressionErrors.inSetting(key, alreadyExists(c.getKey()));
+            }
+            if (c.getValue() == null || c.getValue().isBlank()) {
+                throw ExpressionErrors.inSetting(key, new TributaryException("no expression; write one, e.g. \"lower(trim(user))\""));
+            }
+            if (FileMetadata.mentioned(List.of(c.getValue()))) {
+                throw ExpressionErrors.inSetting(key, new TributaryException("the file's facts (" + FileMetadata.COLUMN + ", "
+                        + FileMetadata.FILE_URI + ") are read in where and select only; select them there, e.g. \"*\", \""
+                        + FileMetadata.COLUMN + ".file_path AS file\", and use that column here"));
+            }
+            try {
+                Transform.compile(before, null, List.of(item(c.getValue(), c.getKey())));
+            } catch (TributaryException e) {
+                throw ExpressionErrors.inSetting(key, e);
+            }
+        }
+        Set<String> replaced = new HashSet<>();
+        for (int i = 0; i < width; i++) {
+            String name = before.field(i).name();
+            String found = null;
+            for (String n : withColumns.keySet()) {
+                if (n.equalsIgnoreCase(name)) {
+                    found = n;
+                    break;
+                }
+            }
+            names.add(found != null ? found : name);
+            sources.add(found != null ? withColumns.get(found) : quoted(name));
+            if (found != null) {
+                replaced.add(found);
+            }
+        }
+        withColumns.forEach((n, text) -> {
+            if (!replaced.contains(n)) {
+                names.add(n);
+                sources.add(text);
+            }
+        });
+        for (Map.Entry<String, String> r : renamed.entrySet()) { // Spark renames pair by pair: {a: b, b: c} makes a and b c
+            if (r.getValue() == null || r.getValue().isBlank()) {
+                throw ExpressionErrors.inSetting(keys.renamed() + "." + r.getKey(), new TributaryException("no new name; write one"));
+            }
+            names.replaceAll(n -> n.equalsIgnoreCase(r.getKey()) ? r.getValue() : n);
+        }
+        Set<String> seen = new HashSet<>();
+        for (String n : names) {
+            if (!seen.add(n.toLowerCase(Locale.ROOT))) {
+                String old = renamed.entrySet().stream().filter(r -> r.getValue().equals(n)).map(Map.Entry::getKey).findFirst().orElse(n);
+                throw ExpressionErrors.inSetting(keys.renamed() + "." + old, alreadyExists(n));
+            }
+        }
+        List<String> items = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            String n = names.get(i);
+            if (drop.stream().noneMatch(d -> d.equalsIgnoreCase(n))) {
+                items.add(item(sources.get(i), n));
+            }
+        }
+        if (items.isEmpty()) {
+            throw ExpressionErrors.inSetting(keys.drop(), new TributaryException("drops every column (" + String.join(", ", names)
+                    + "); a table needs at least one"));
+        }
+        for (int i = width; i < before.size(); i++) {
+            items.add(quoted(before.field(i).name()));
+        }
+        return items;
+    }
+
+    private static String item(String expression, String name) {
+        return expression + " AS " + quoted(name);
+    }
+
+    private static String quoted(String name) {
+        return "`" + name.replace("`", "``") + "`";
+    }
+
+    /** Spark's COLUMN_ALREADY_EXISTS, as its withColumns and withColumnsRenamed refuse a name given twice. */
+    private static TributaryException alreadyExists(String name) {
+        return new TributaryException("[COLUMN_ALREADY_EXISTS] the column `" + name + "` already exists; give it another name");
+    }
+}
