@@ -55,22 +55,33 @@ public record ColumnSteps(Map<String, String> withColumns, Map<String, String> r
             return first;
         }
         Schema before = first.output();
-        List<String> items = select(before, tail);
-        Transform steps;
+        int width = before.size() - tail;
+        List<String> added = check(before, width);
+        Transform made = first;
+        for (String name : added) { // a new column that reads an earlier one: each made in turn, after the columns before it
+            List<String> items = new ArrayList<>();
+            made.output().fields().forEach(f -> items.add(quoted(f.name())));
+            items.add(item(withColumns.get(name), name));
+            made = made.followedBy(Transform.compile(made.output(), null, items));
+        }
+        List<String> items = select(before, width, !added.isEmpty());
         try {
-            steps = Transform.compile(before, null, items);
+            return made.followedBy(Transform.compile(made.output(), null, items));
         } catch (TributaryException e) {
             throw ExpressionErrors.inSetting(keys.withColumns(), e); // the steps' columns clash with the aggregation's
         }
-        return first.followedBy(steps);
     }
 
-    /** The select items over {@code before} that make the columns of the three steps, each refused by its key. */
-    private List<String> select(Schema before, int tail) {
-        int width = before.size() - tail;
-        List<String> names = new ArrayList<>(); // each output column's name, and what makes it
-        List<String> sources = new ArrayList<>();
+    /**
+     * Checks each expression of {@code withColumns} over the first {@code width} columns of {@code before}, refusing one by its
+     * key; the new columns, in order, when one of them reads a new column written before it (Spark's lateral column alias, as in
+     * a select list: a name is the input's column first), else none.
+     */
+    private List<String> check(Schema before, int width) {
         Set<String> written = new HashSet<>();
+        List<io.tributary.schema.Field> fields = new ArrayList<>(before.fields().subList(0, width));
+        List<String> added = new ArrayList<>();
+        boolean lateral = false;
         for (Map.Entry<String, String> c : withColumns.entrySet()) {
             String key = keys.withColumns() + "." + c.getKey();
             if (!written.add(c.getKey().toLowerCase(Locale.ROOT))) {
@@ -84,12 +95,49 @@ public record ColumnSteps(Map<String, String> withColumns, Map<String, String> r
                         + FileMetadata.FILE_URI + ") are read in where and select only; select them there, e.g. \"*\", \""
                         + FileMetadata.COLUMN + ".file_path AS file\", and use that column here"));
             }
+            boolean isNew = matching(before, width, c.getKey()) < 0;
+            Schema over = isNew ? new Schema(fields) : new Schema(before.fields().subList(0, width));
+            Transform one;
             try {
-                Transform.compile(before, null, List.of(item(c.getValue(), c.getKey())));
+                one = Transform.compile(over, null, List.of(item(c.getValue(), c.getKey())));
             } catch (TributaryException e) {
                 throw ExpressionErrors.inSetting(key, e);
             }
+            if (isNew) {
+                lateral |= fields.size() > width && !compiles(new Schema(before.fields().subList(0, width)), c);
+                fields.addAll(one.output().fields());
+                added.add(c.getKey());
+            }
         }
+        return lateral ? added : List.of();
+    }
+
+    private static boolean compiles(Schema over, Map.Entry<String, String> c) {
+        try {
+            Transform.compile(over, null, List.of(item(c.getValue(), c.getKey())));
+            return true;
+        } catch (TributaryException e) {
+            return false;
+        }
+    }
+
+    /** The place of the column of {@code schema}'s first {@code width} whose name is {@code name} in any case, or -1. */
+    private static int matching(Schema schema, int width, String name) {
+        for (int i = 0; i < width; i++) {
+            if (schema.field(i).name().equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The select items that make the columns of the three steps from the first {@code width} columns of {@code before} (the new
+     * columns already made after them when {@code made}), the rest passed through after them.
+     */
+    private List<String> select(Schema before, int width, boolean made) {
+        List<String> names = new ArrayList<>(); // each output column's name, and what makes it
+        List<String> sources = new ArrayList<>();
         Set<String> replaced = new HashSet<>();
         for (int i = 0; i < width; i++) {
             String name = before.field(i).name();
@@ -109,7 +157,7 @@ public record ColumnSteps(Map<String, String> withColumns, Map<String, String> r
         withColumns.forEach((n, text) -> {
             if (!replaced.contains(n)) {
                 names.add(n);
-                sources.add(text);
+                sources.add(made ? quoted(n) : text);
             }
         });
         for (Map.Entry<String, String> r : renamed.entrySet()) { // Spark renames pair by pair: {a: b, b: c} makes a and b c

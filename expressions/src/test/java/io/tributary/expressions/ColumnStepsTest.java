@@ -47,6 +47,16 @@ class ColumnStepsTest {
     }
 
     @Test
+    void aNewColumnMayReadANewColumnWrittenBeforeItAsSparksLateralColumnAlias() {
+        Transform t = steps(null, null, new ColumnSteps(ordered("n", "id * 10", "amt", "amt + 1", "m", "n + amt"), null, null, null));
+        assertThat(t.output().toDdl()).isEqualTo("id INT NOT NULL, User STRING, amt DOUBLE, ts TIMESTAMP, n INT, m DOUBLE");
+        assertThat(t.apply(new Object[] {2, "a", 5.0, 0L})).as("m reads the new n and the amt before the step")
+                .containsExactly(2, "a", 6.0, 0L, 20, 25.0);
+        assertThatThrownBy(() -> steps(null, null, new ColumnSteps(ordered("m", "n + 1", "n", "id"), null, null, null)))
+                .as("only a column written before it").isInstanceOf(TributaryException.class).hasMessageStartingWith("withColumns.m: ");
+    }
+
+    @Test
     void theStepsReadWhatWhereAndSelectMade() {
         Transform t = steps("amt > 0", List.of("id", "upper(User) AS name", "amt"), new ColumnSteps(ordered("NAME", "concat(name, '!')"),
                 ordered("amt", "amount"), List.of("id"), null));
