@@ -18,8 +18,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The ingest's transform as given: {@code transform.where}, {@code transform.select} and the columns the
- * aggregation computes, with the keys they were written under, or the same from a {@code sql:} query
+ * The ingest's transform as given: {@code transform.where}, {@code transform.select}, the column steps after it
+ * ({@code withColumns}, {@code withColumnsRenamed}, {@code drop}) and the columns the aggregation computes, with the keys they were written under, or the same from a {@code sql:} query
  * ({@link #sql}); {@link #compile} makes the {@link Transform} over a schema, again whenever the schema grows.
  * A refusal names the key (for a query, the place in it) and, from a spec, its line.
  */

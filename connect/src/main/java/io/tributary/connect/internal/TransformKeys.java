@@ -16,8 +16,8 @@ import org.apache.kafka.common.config.ConfigException;
 
 /**
  * A connector's transform, by the pipeline's names without {@code transform.}: {@code join}, {@code lateralView},
- * {@code where}, {@code select}, {@code withColumns}, {@code withColumnsRenamed}, {@code drop}, {@code joinMaxRows}, or the one query {@code sql}. Read and compiled by file-ingest's
- * {@link TransformSettings} and {@link RowTransforms}, as a spec's are; what a connector cannot run (a query's
+ * {@code where}, {@code select}, {@code withColumns}, {@code withColumnsRenamed}, {@code drop}, {@code joinMaxRows}, or the
+ * one query {@code sql}. Read and compiled by file-ingest's {@link TransformSettings} and {@link RowTransforms}, as a spec's are; what a connector cannot run (a query's
  * {@code GROUP BY}, the query beside the keys it stands for) is refused here, on the key.
  */
 public final class TransformKeys {
