@@ -1,8 +1,10 @@
 package io.tributary.expressions;
 
+import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,19 +33,14 @@ public record ColumnSteps(Map<String, String> withColumns, Map<String, String> r
     public static final ColumnSteps NONE = new ColumnSteps(Map.of(), Map.of(), List.of(), KEYS);
 
     public ColumnSteps {
-        withColumns = withColumns == null ? Map.of() : new LinkedHashMap<>(withColumns);
-        renamed = renamed == null ? Map.of() : new LinkedHashMap<>(renamed);
+        withColumns = withColumns == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(withColumns));
+        renamed = renamed == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(renamed));
         drop = drop == null ? List.of() : List.copyOf(drop);
         keys = keys == null ? KEYS : keys;
     }
 
     public boolean isEmpty() {
         return withColumns.isEmpty() && renamed.isEmpty() && drop.isEmpty();
-    }
-
-    /** The expressions of {@code withColumns}, for what looks at a transform's texts. */
-    public List<String> texts() {
-        return List.copyOf(withColumns.values());
     }
 
     /**
@@ -79,7 +76,7 @@ public record ColumnSteps(Map<String, String> withColumns, Map<String, String> r
      */
     private List<String> check(Schema before, int width) {
         Set<String> written = new HashSet<>();
-        List<io.tributary.schema.Field> fields = new ArrayList<>(before.fields().subList(0, width));
+        List<Field> fields = new ArrayList<>(before.fields().subList(0, width));
         List<String> added = new ArrayList<>();
         boolean lateral = false;
         for (Map.Entry<String, String> c : withColumns.entrySet()) {
