@@ -84,6 +84,13 @@ public final class DeltaSinkConfig extends AbstractConfig {
                     + " lateralView.generator (a generator call, e.g. \"explode(tags)\"), lateralView.as (the view's name),"
                     + " lateralView.columns (its columns, comma separated; default the generator's own names) and lateralView.outer (true"
                     + " keeps a row the generator makes none of, with nulls; default false); several as lateralView.0.generator ..."),
+            TransformSettings.WITH_COLUMNS.withDoc("Spark's withColumns(Map), applied after select: withColumns.NAME=expression, e.g."
+                    + " withColumns.user=lower(trim(user)); a NAME that is a column (in any case) replaces it in place, others are"
+                    + " appended; every expression reads the columns as select made them"),
+            TransformSettings.WITH_COLUMNS_RENAMED.withDoc("Spark's withColumnsRenamed(Map), applied after withColumns:"
+                    + " withColumnsRenamed.OLD=NEW; an OLD that is no column is ignored"),
+            TransformSettings.DROP.withDoc("Spark's drop(names), applied after withColumnsRenamed: the columns to leave out, comma"
+                    + " separated; a name that is no column is ignored"),
             TransformSettings.JOIN_MAX_ROWS.withDoc("the most rows a join table may have: it is held in memory by every task"
                     + " (Spark's broadcast join); a table with more is refused with its size"),
             TransformSettings.SQL.withDoc("the transform as one Spark SQL query instead of join, where and select: SELECT ... FROM"

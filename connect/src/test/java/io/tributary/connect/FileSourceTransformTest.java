@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The file source connector's {@code where} and {@code select}: a file's rows are filtered and selected as the
+ * The file source connector's {@code where}, {@code select} and column steps ({@code withColumns} ...): a file's rows are filtered and selected as the
  * connector's task publishes them (the stage's {@link InputFiles}, on real files), a row an expression fails on
  * is a bad line of its file, and an expression that names no column is refused by the REST API's validation on its key.
  */
@@ -175,5 +175,23 @@ class FileSourceTransformTest {
         c.put("lateralView.generator", "explode(user)");
         assertThat(errors(c).get("lateralView")).singleElement().asString().contains("lateralView: expression")
                 .contains("'user' is STRING, and explode takes an ARRAY or a MAP");
+    }
+
+    @Test
+    void theColumnStepsFollowTheSelectAndABadOneIsRefusedNamingItsKey() {
+        Map<String, String> c = config();
+        c.remove("where");
+        c.remove("select");
+        c.put("withColumns.user", "lower(user)");
+        c.put("withColumns.big", "cast(amt AS DOUBLE) > 3");
+        c.put("withColumnsRenamed.amt", "amount");
+        c.put("drop", "id, absent");
+        assertThat(errors(c)).isEmpty();
+        assertThat(new FileSourceConfig(c).ingestConfig("orders-files").outputSchema().toDdl())
+                .isEqualTo("user STRING, amount STRING, big BOOLEAN");
+
+        c.put("withColumns.big", "cast(amount AS DOUBLE) > 3");
+        assertThat(errors(c).values()).flatMap(l -> l).singleElement().asString()
+                .contains("withColumns.big: expression \"cast(amount AS DOUBLE) > 3 AS `big`\"").contains("no column 'amount'");
     }
 }

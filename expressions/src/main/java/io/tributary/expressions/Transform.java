@@ -29,7 +29,8 @@ import java.util.Set;
  * Spark's {@code where(...)} then {@code selectExpr(...)} over rows of an input schema, compiled once:
  * {@link #rows} gives the rows one input row makes. The filter keeps a row only where it is true (not false,
  * not null), as Spark's. Select items may be generators ({@code explode(tags) AS tag}), and a query's
- * {@code LATERAL VIEW}s make their rows before the filter: one row in, 0..n out.
+ * {@code LATERAL VIEW}s make their rows before the filter: one row in, 0..n out. Spark's DataFrame column steps may follow the
+ * select ({@link ColumnSteps#after}).
  */
 public final class Transform {
     private final Schema output;
@@ -39,6 +40,7 @@ public final class Transform {
     private final List<Generated> generators; // the select list's generators, in order
     private int hidden; // the input's hidden columns (FileMetadata), which the source adds to each row
     private final BatchClock clock; // the batch's start, which current_timestamp() and its cousins read
+    private Transform then; // the column steps (ColumnSteps) over this one's rows; null without
 
     /** A lateral view: its generator and its arguments, over the row the views before it made. */
     private record Lateral(Generator generator, Expression[] args) {
@@ -224,8 +226,16 @@ public final class Transform {
         }
     }
 
+    /** This transform, then {@code next} over its rows (a new transform; this one is not changed). */
+    Transform followedBy(Transform next) {
+        Transform t = new Transform(output, lateral, where, select, generators, clock);
+        t.hidden = hidden;
+        t.then = then == null ? next : then.followedBy(next);
+        return t;
+    }
+
     public Schema output() {
-        return output;
+        return then == null ? output : then.output();
     }
 
     /**
@@ -239,21 +249,24 @@ public final class Transform {
     /** Starts a batch: the next rows read {@code batchStart} as {@code current_timestamp()} and its cousins, one value for all. */
     public void startBatch(Instant batchStart) {
         clock.start(batchStart);
+        if (then != null) {
+            then.startBatch(batchStart);
+        }
     }
 
     /** Whether an expression reads the batch's start ({@code current_timestamp()} and its cousins): its rows belong to their batch. */
     public boolean readsBatchTime() {
-        return clock.read();
+        return clock.read() || then != null && then.readsBatchTime();
     }
 
     /** Whether rows pass through as they are (no lateral view, no filter, no select). */
     public boolean identity() {
-        return lateral.isEmpty() && where == null && select == null;
+        return lateral.isEmpty() && where == null && select == null && then == null;
     }
 
     /** Whether a row may make several rows (a lateral view or a generator in the select list); else {@link #apply} serves. */
     public boolean generates() {
-        return !lateral.isEmpty() || !generators.isEmpty();
+        return !lateral.isEmpty() || !generators.isEmpty() || then != null && then.generates();
     }
 
     /**
@@ -267,7 +280,8 @@ public final class Transform {
         if (where != null && !Boolean.TRUE.equals(where.eval(row))) {
             return null;
         }
-        return select == null ? row : project(row);
+        Object[] out = select == null ? row : project(row);
+        return then == null ? out : then.apply(out);
     }
 
     /**
@@ -305,7 +319,14 @@ public final class Transform {
                 generate(r, out);
             }
         }
-        return out;
+        if (then == null) {
+            return out;
+        }
+        List<Object[]> stepped = new ArrayList<>(out.size());
+        for (Object[] r : out) {
+            stepped.addAll(then.rows(r));
+        }
+        return stepped;
     }
 
     private Object[] project(Object[] row) {

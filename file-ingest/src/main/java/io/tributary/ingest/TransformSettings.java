@@ -19,6 +19,15 @@ public final class TransformSettings {
     public static final Setting<List<String>> SELECT = Setting.custom("select", Setting.Kind.LIST, (k, v) -> SelectItems.split(v),
             "Spark's selectExpr: the output columns, each \"*\", a column or \"expression AS name\", e.g. [\"*\", \"lower(trim(user)) AS"
                     + " user\"]; applied after where; the table gets these columns (docs/transform.md)");
+    public static final Setting<java.util.Map<String, String>> WITH_COLUMNS = Setting.map("withColumns", "Spark's withColumns(Map),"
+            + " applied after select: {name: expression}; a name that is a column (in any case) replaces it in place, others are"
+            + " appended in the order written; every expression reads the columns as select made them, e.g. {user: \"lower(trim(user))\","
+            + " day: \"to_date(ts)\"} (docs/transform.md)");
+    public static final Setting<java.util.Map<String, String>> WITH_COLUMNS_RENAMED = Setting.map("withColumnsRenamed",
+            "Spark's withColumnsRenamed(Map), applied after withColumns: {old: new}, each pair in turn; an old name that is no column is"
+                    + " ignored, as Spark ignores it (docs/transform.md)");
+    public static final Setting<List<String>> DROP = Setting.list("drop", "Spark's drop(names): the columns to leave out, applied after"
+            + " withColumnsRenamed; a name that is no column is ignored, as Spark ignores it (docs/transform.md)");
 
     public static final long DEFAULT_JOIN_MAX_ROWS = 1_000_000;
     public static final Setting<java.util.Map<String, String>> JOIN = Setting.map("join", "Spark's stream-static joins with Delta"
@@ -33,7 +42,8 @@ public final class TransformSettings {
             .withDefault(String.valueOf(DEFAULT_JOIN_MAX_ROWS)).within(1, Integer.MAX_VALUE);
 
     /** Every setting, in the order the documentation lists them. */
-    public static final List<Setting<?>> ALL = List.of(JOIN, LATERAL_VIEW, WHERE, SELECT, JOIN_MAX_ROWS);
+    public static final List<Setting<?>> ALL = List.of(JOIN, LATERAL_VIEW, WHERE, SELECT, WITH_COLUMNS, WITH_COLUMNS_RENAMED, DROP,
+            JOIN_MAX_ROWS);
 
     /**
      * The transform as one Spark SQL query, instead of {@code transform.join/where/select}: a spec writes it at the top,

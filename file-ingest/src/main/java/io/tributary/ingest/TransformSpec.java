@@ -1,6 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.expressions.CheckConstraints;
+import io.tributary.expressions.ColumnSteps;
 import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.FileMetadata;
 import io.tributary.expressions.SqlQuery;
@@ -17,8 +18,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The ingest's transform as given: {@code transform.where}, {@code transform.select} and the columns the
- * aggregation computes, with the keys they were written under, or the same from a {@code sql:} query
+ * The ingest's transform as given: {@code transform.where}, {@code transform.select}, the column steps after it
+ * ({@code withColumns}, {@code withColumnsRenamed}, {@code drop}) and the columns the aggregation computes, with the keys they were written under, or the same from a {@code sql:} query
  * ({@link #sql}); {@link #compile} makes the {@link Transform} over a schema, again whenever the schema grows.
  * A refusal names the key (for a query, the place in it) and, from a spec, its line.
  */
@@ -31,6 +32,8 @@ final class TransformSpec {
     List<String> lateralKeys = List.of();
     String whereKey = "transform.where";
     String selectKey = "transform.select";
+    /** {@code transform.withColumns}, {@code withColumnsRenamed} and {@code drop}, after the select; none without. */
+    ColumnSteps steps = ColumnSteps.NONE;
     /** Where the values were written (a spec), to word a refusal; null when given by a program. */
     Values values;
     /** The name the stream's columns may be qualified by ({@code FROM source s}); null without {@code sql:}. */
@@ -61,6 +64,7 @@ final class TransformSpec {
         c.lateralKeys = lateralKeys;
         c.whereKey = whereKey;
         c.selectKey = selectKey;
+        c.steps = steps;
         c.values = values;
         c.sourceAlias = sourceAlias;
         c.sqlKey = sqlKey;
@@ -111,6 +115,9 @@ final class TransformSpec {
             lateral = views.stream().map(LateralViewSpec::text).toList();
             lateralKeys = views.stream().map(LateralViewSpec::key).toList();
         }
+        steps = new ColumnSteps(values.map(TransformSettings.WITH_COLUMNS), values.map(TransformSettings.WITH_COLUMNS_RENAMED),
+                values.get(TransformSettings.DROP), new ColumnSteps.Keys(values.name(TransformSettings.WITH_COLUMNS),
+                        values.name(TransformSettings.WITH_COLUMNS_RENAMED), values.name(TransformSettings.DROP)));
     }
 
     /** The key a refusal of a join's {@code field} names: {@code transform.join.0.on}, or the join's place in the query. */
@@ -234,7 +241,7 @@ final class TransformSpec {
             throw refused(TransformSettings.SELECT, selectKey, e);
         }
         if (computed.isEmpty()) {
-            return selected;
+            return steps.after(selected, 0);
         }
         List<String> items = new ArrayList<>(select == null || select.isEmpty() ? List.of("*") : select);
         for (Map.Entry<String, String> c : computed.entrySet()) {
@@ -245,7 +252,7 @@ final class TransformSpec {
             }
             items.add(c.getKey());
         }
-        return Transform.compileAs(schema, sourceAlias, lateral, where, items);
+        return steps.after(Transform.compileAs(schema, sourceAlias, lateral, where, items), computed.size());
     }
 
     /** The texts of the transform's expressions: its filter, select items, lateral views and computed columns. */

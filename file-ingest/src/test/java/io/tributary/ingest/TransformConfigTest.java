@@ -52,4 +52,25 @@ class TransformConfigTest {
         assertThatThrownBy(() -> IngestConfig.builder("p", IN, SCHEMA).transform(select).build())
                 .hasMessageStartingWith("transform.select: expression \"nosuch(user) AS x\"").hasMessageContaining("unknown function 'nosuch'");
     }
+
+    @Test
+    void theColumnStepsFollowTheSelectAndTheColumnsAnAggregationComputesPassThroughThem() {
+        Map<String, io.tributary.settings.Setting<?>> defs = new java.util.LinkedHashMap<>();
+        TransformSettings.ALL.forEach(s -> defs.put(s.key(), s.under("transform")));
+        Map<String, String> with = new java.util.LinkedHashMap<>();
+        with.put("user", "lower(user)");
+        with.put("day", "to_date(ts)");
+        Map<String, Map<String, String>> below = Map.of("transform.withColumns", with, "transform.withColumnsRenamed", Map.of("amt", "amount"));
+        Values spec = new Values(defs, s -> Map.of("transform.drop", "ts").get(s.key()), s -> below.getOrDefault(s.key(), Map.of()),
+                (s, t, e) -> e);
+        io.tributary.expressions.RowTransform t = RowTransforms.compile(spec, SCHEMA, null,
+                Map.of("date_trunc('hour', ts) AS hour", "aggregate.groupBy"));
+        assertThat(t.output().toDdl()).as("the aggregation's hour reads the input's ts, and follows the steps' columns")
+                .isEqualTo("id INT, user STRING, amount DOUBLE, day DATE, hour TIMESTAMP");
+        assertThat(t.apply(new Object[] {1, "AnN", 2.0, 3_600_000_001L})).containsExactly(new Object[] {1, "ann", 2.0, 0, 3_600_000_000L});
+
+        with.put("day", "to_date(nosuch)");
+        assertThatThrownBy(() -> RowTransforms.compile(spec, SCHEMA, null, Map.of())).isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("transform.withColumns.day: ").hasMessageContaining("nosuch");
+    }
 }

@@ -16,8 +16,8 @@ import org.apache.kafka.common.config.ConfigException;
 
 /**
  * A connector's transform, by the pipeline's names without {@code transform.}: {@code join}, {@code lateralView},
- * {@code where}, {@code select}, {@code joinMaxRows}, or the one query {@code sql}. Read and compiled by file-ingest's
- * {@link TransformSettings} and {@link RowTransforms}, as a spec's are; what a connector cannot run (a query's
+ * {@code where}, {@code select}, {@code withColumns}, {@code withColumnsRenamed}, {@code drop}, {@code joinMaxRows}, or the
+ * one query {@code sql}. Read and compiled by file-ingest's {@link TransformSettings} and {@link RowTransforms}, as a spec's are; what a connector cannot run (a query's
  * {@code GROUP BY}, the query beside the keys it stands for) is refused here, on the key.
  */
 public final class TransformKeys {
@@ -26,9 +26,9 @@ public final class TransformKeys {
 
     /** The keys that transform rows, besides {@code sql}. */
     private static final List<Setting<?>> PARTS = List.of(TransformSettings.JOIN, TransformSettings.LATERAL_VIEW, TransformSettings.WHERE,
-            TransformSettings.SELECT);
+            TransformSettings.SELECT, TransformSettings.WITH_COLUMNS, TransformSettings.WITH_COLUMNS_RENAMED, TransformSettings.DROP);
 
-    /** Whether {@code values} transform the rows: {@code sql}, {@code where}, {@code select}, {@code join} or {@code lateralView}. */
+    /** Whether {@code values} transform the rows: {@code sql}, {@code where}, {@code select}, {@code join}, {@code lateralView} or a column step. */
     public static boolean given(Values values) {
         return values.has(TransformSettings.SQL) || PARTS.stream().anyMatch(values::has);
     }

@@ -328,12 +328,20 @@ public final class PipelineParts {
     private static final java.util.regex.Pattern LATERAL_VIEW_KEY = java.util.regex.Pattern.compile(
             "^(" + java.util.regex.Pattern.quote(Settings.TRANSFORM_LATERAL_VIEW) + "(?:\\.\\d+)?)(\\.(?:generator|as|columns|outer))?: .*",
             java.util.regex.Pattern.DOTALL);
+    private static final java.util.regex.Pattern COLUMN_STEP_KEY = java.util.regex.Pattern.compile("^((?:"
+            + java.util.regex.Pattern.quote(Settings.TRANSFORM_WITH_COLUMNS) + "|" + java.util.regex.Pattern.quote(Settings.TRANSFORM_WITH_COLUMNS_RENAMED)
+            + ")\\.[^:]+|" + java.util.regex.Pattern.quote(Settings.TRANSFORM_DROP) + "): .*", java.util.regex.Pattern.DOTALL);
 
     /**
      * A refusal of {@code transform.join.N.x} (or {@code transform.lateralView.N.x}), led by the spec line of that key (of the
-     * join's table, the view's generator, when x was not given).
+     * join's table, the view's generator, when x was not given); one of {@code transform.withColumns.NAME},
+     * {@code transform.withColumnsRenamed.OLD} or {@code transform.drop}, by that key's line.
      */
     static TributaryException joinRefusalAtItsLine(PipelineSpec spec, TributaryException e) {
+        java.util.regex.Matcher step = COLUMN_STEP_KEY.matcher(String.valueOf(e.getMessage()));
+        if (step.matches() && spec.has(step.group(1))) {
+            return ServiceErrors.at(spec.origin(step.group(1)), e); // transform.withColumns.user: at its line
+        }
         java.util.regex.Matcher m = JOIN_KEY.matcher(String.valueOf(e.getMessage()));
         String first = ".table";
         if (!m.matches()) {

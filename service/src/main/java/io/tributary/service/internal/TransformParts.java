@@ -79,10 +79,15 @@ final class TransformParts {
         }
     }
 
-    /** Whether the spec transforms the rows: {@code sql:}, or {@code transform.where}, {@code select}, {@code join} or {@code lateralView}. */
+    /**
+     * Whether the spec transforms the rows: {@code sql:}, or {@code transform.where}, {@code select}, {@code join},
+     * {@code lateralView}, {@code withColumns}, {@code withColumnsRenamed} or {@code drop}.
+     */
     static boolean transforms(PipelineSpec spec) {
         return spec.has(Settings.SQL) || spec.has(Settings.TRANSFORM_WHERE) || spec.has(Settings.TRANSFORM_SELECT)
-                || !spec.map(Settings.TRANSFORM_JOIN).isEmpty() || !spec.map(Settings.TRANSFORM_LATERAL_VIEW).isEmpty();
+                || !spec.map(Settings.TRANSFORM_JOIN).isEmpty() || !spec.map(Settings.TRANSFORM_LATERAL_VIEW).isEmpty()
+                || !spec.map(Settings.TRANSFORM_WITH_COLUMNS).isEmpty() || !spec.map(Settings.TRANSFORM_WITH_COLUMNS_RENAMED).isEmpty()
+                || spec.has(Settings.TRANSFORM_DROP);
     }
 
     /** The transform's settings as the spec gives them: {@code transform.*}, and {@code sql} at the top. */

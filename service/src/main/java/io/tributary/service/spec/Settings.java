@@ -54,6 +54,9 @@ public final class Settings {
     public static final String TRANSFORM_WHERE = TransformSettings.WHERE.under(TRANSFORM).key();
     public static final String TRANSFORM_SELECT = TransformSettings.SELECT.under(TRANSFORM).key();
     public static final String TRANSFORM_JOIN = TransformSettings.JOIN.under(TRANSFORM).key();
+    public static final String TRANSFORM_WITH_COLUMNS = TransformSettings.WITH_COLUMNS.under(TRANSFORM).key();
+    public static final String TRANSFORM_WITH_COLUMNS_RENAMED = TransformSettings.WITH_COLUMNS_RENAMED.under(TRANSFORM).key();
+    public static final String TRANSFORM_DROP = TransformSettings.DROP.under(TRANSFORM).key();
     public static final String TRANSFORM_LATERAL_VIEW = TransformSettings.LATERAL_VIEW.under(TRANSFORM).key();
     public static final String TRANSFORM_JOIN_MAX_ROWS = TransformSettings.JOIN_MAX_ROWS.under(TRANSFORM).key();
     public static final String SQL = TransformSettings.SQL.key();
