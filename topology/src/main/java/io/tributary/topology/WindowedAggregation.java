@@ -1,6 +1,7 @@
 package io.tributary.topology;
 
 import io.tributary.schema.Topics;
+import io.tributary.topology.internal.BoundedRocksDb;
 import io.tributary.topology.internal.CommitHook;
 import io.tributary.topology.internal.Names;
 import io.tributary.topology.internal.SinkWiring;
@@ -122,6 +123,7 @@ public final class WindowedAggregation {
      *       interval: it recognises the transaction marker left after a batch's marker;
      *   <li>no record cache: the stores have none, the processor keeps the open windows and its
      *       counters in memory and writes them at each commit itself;
+     *   <li>RocksDB's native memory bounded for all the stores together ({@link BoundedRocksDb});
      *   <li>a 60 s transaction timeout: a transaction holds up to a million windows written to the
      *       store (the map's window budget) and a closing's step of about 200,000 windows written
      *       out and removed, some seconds of work that a loaded machine stretches many times; past
@@ -149,6 +151,7 @@ public final class WindowedAggregation {
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 60_000);
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0L);
+        p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDb.class);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 60_000);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), Topics.ROW_BATCH_BYTES);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);

@@ -44,10 +44,11 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private static final Logger LOG = LoggerFactory.getLogger(WindowedAggregateProcessor.class);
     /**
      * The heap the write-back map of open windows may take (estimated) before it is written to the
-     * store and committed: a quarter of the maximum heap (256 MiB at the launcher's -Xmx1g, about
-     * 1.3 million windows of one short group column and one aggregate).
+     * store and committed: a quarter of the maximum heap, at most 256 MiB (the launcher's -Xmx1g
+     * gives that, about 1.3 million windows of one short group column and one aggregate), so a
+     * larger heap does not let the map, and the collector's heap around it, grow with the windows.
      */
-    private static final long MAP_BUDGET_BYTES = Runtime.getRuntime().maxMemory() / 4;
+    private static final long MAP_BUDGET_BYTES = Math.min(Runtime.getRuntime().maxMemory() / 4, 256L << 20);
 
     /**
      * How long a transaction that forwarded late rows may stay open before the processor asks for
