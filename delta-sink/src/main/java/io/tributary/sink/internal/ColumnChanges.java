@@ -136,19 +136,12 @@ final class ColumnChanges implements BatchChanges {
             if (runKeys.length < c.slots) {
                 runKeys = new long[c.slots];
             }
-            long[] sortedKeys = runKeys;
-            int n = 0;
-            for (int s = 0; s < c.slots; s++) {
-                if (s != c.nullKeySlot) {
-                    sortedKeys[n++] = c.keyOf.get(s);
-                }
-            }
-            Arrays.sort(sortedKeys, 0, n);
+            int n = c.keyOrder(runKeys, false);
             if (c.nullKeySlot != NO_SLOT) {
                 writeEntry(out, rows, c.nullKeySlot, true);
             }
             for (int i = 0; i < n; i++) {
-                writeEntry(out, rows, c.slotOf(sortedKeys[i], false), false);
+                writeEntry(out, rows, c.slotAt(runKeys, i), false);
             }
             return c.slots;
         }
@@ -243,14 +236,8 @@ final class ColumnChanges implements BatchChanges {
 
     /** The upserted slots in key order (the null key first), as {@link KeyColumns#rowOrder()} orders their rows. */
     private void sortUpserts() {
-        long[] sortedKeys = new long[slots];
-        int n = 0;
-        for (int s = 0; s < slots; s++) {
-            if (s != nullKeySlot && !deleted.get(s)) {
-                sortedKeys[n++] = keyOf.get(s);
-            }
-        }
-        Arrays.sort(sortedKeys, 0, n);
+        long[] sorted = new long[slots];
+        int n = keyOrder(sorted, true);
         boolean nullKey = nullKeySlot != NO_SLOT && !deleted.get(nullKeySlot);
         int[] out = new int[n + (nullKey ? 1 : 0)];
         int o = 0;
@@ -258,9 +245,32 @@ final class ColumnChanges implements BatchChanges {
             out[o++] = nullKeySlot;
         }
         for (int i = 0; i < n; i++) {
-            out[o++] = slotOf(sortedKeys[i], false);
+            out[o++] = slotAt(sorted, i);
         }
         sortedUpserts = out;
+    }
+
+    /**
+     * Fills {@code sorted} with the non-null keys' slots in key order (without the deleted ones when
+     * {@code upsertsOnly}) and returns their number; {@link #slotAt} reads the slot of each entry. An
+     * INT or DATE key and its slot share one long (the key in the high half, so the longs sort by key),
+     * which saves looking each key up again in the table, a cache miss or two per key; a LONG or
+     * TIMESTAMP key is sorted alone and looked up.
+     */
+    private int keyOrder(long[] sorted, boolean upsertsOnly) {
+        int n = 0;
+        for (int s = 0; s < slots; s++) {
+            if (s != nullKeySlot && !(upsertsOnly && deleted.get(s))) {
+                sorted[n++] = intKey ? keyOf.get(s) << 32 | s : keyOf.get(s);
+            }
+        }
+        Arrays.sort(sorted, 0, n);
+        return n;
+    }
+
+    /** The slot of entry {@code i} of an array {@link #keyOrder} sorted. */
+    private int slotAt(long[] sorted, int i) {
+        return intKey ? (int) sorted[i] : slotOf(sorted[i], false);
     }
 
     private Object[] row(int slot) {

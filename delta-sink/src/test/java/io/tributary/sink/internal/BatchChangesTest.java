@@ -67,6 +67,21 @@ class BatchChangesTest {
     }
 
     @Test
+    void intKeysComeInKeyOrderFromTheSmallestToTheLargestInt() {
+        Schema schema = Schema.parse("id INT, user STRING");
+        BatchChanges.Collector c = BatchChanges.collector(new KeyColumns(schema, List.of("id")), -1, 0);
+        for (int id : new int[] {0, Integer.MAX_VALUE, -1, Integer.MIN_VALUE, 1, -70_000, 70_000}) {
+            c.add(null, new Object[] {id, "u" + id});
+        }
+        c.add(null, new Object[] {-1, "again"});
+        BatchChanges changes = c.build();
+
+        assertThat(changes).isInstanceOf(ColumnChanges.class);
+        assertThat(changes.upserts()).extracting(Arrays::toString).containsExactly("[-2147483648, u-2147483648]",
+                "[-70000, u-70000]", "[-1, again]", "[0, u0]", "[1, u1]", "[70000, u70000]", "[2147483647, u2147483647]");
+    }
+
+    @Test
     void aStringOrSeveralColumnsKeyTakesTheMapForm() {
         assertThat(ColumnChanges.fits(new KeyColumns(INT_KEY, List.of("user")))).isFalse();
         assertThat(ColumnChanges.fits(new KeyColumns(INT_KEY, List.of("id", "user")))).isFalse();
