@@ -55,6 +55,7 @@ final class Accumulators {
             case REGR_COUNT, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2 -> Regressions.of(a);
             case APPROX_COUNT_DISTINCT -> HyperLogLogPlusPlus.of(a);
             case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE -> ValueCounts.of(a);
+            case PERCENTILE_APPROX, APPROX_PERCENTILE -> ApproxPercentiles.of(a);
         };
     }
 

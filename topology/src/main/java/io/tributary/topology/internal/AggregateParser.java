@@ -116,7 +116,7 @@ public final class AggregateParser {
                 default -> throw notNumeric(key, function, in, expression);
             };
             case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC -> DataType.DOUBLE; // OrderStatisticParser reads them
-            case MODE -> primitive(key, in, expression);
+            case MODE, PERCENTILE_APPROX, APPROX_PERCENTILE -> primitive(key, in, expression); // OrderStatisticParser reads the estimates
             case SUM, TRY_SUM -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG -> DataType.LONG;
                 case FLOAT, DOUBLE -> DataType.DOUBLE;
