@@ -12,7 +12,7 @@ import java.util.Locale;
  * constant relative standard deviation. {@code percentile(x, p [, frequency])}, {@code median(x)},
  * {@code percentile_cont(p) WITHIN GROUP (ORDER BY x)}, {@code percentile_disc} and {@code mode(x [, deterministic])} are Spark's
  * exact order statistics ({@link #orderStatistic}); {@code percentile_approx(x, p [, accuracy])} and {@code approx_percentile} its
- * estimate, with constant arguments as those.
+ * estimate, with constant arguments as those. {@code vector_sum(v)} and {@code vector_avg(v)} fold ARRAY&lt;FLOAT&gt; element by element.
  */
 public enum AggregateFunction {
     COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST, ANY_VALUE,
@@ -22,7 +22,8 @@ public enum AggregateFunction {
     MEAN, STD, FIRST_VALUE, LAST_VALUE, ARRAY_AGG, TRY_SUM, TRY_AVG, BIT_AND, BIT_OR, BIT_XOR, SKEWNESS, KURTOSIS,
     MAX_BY, MIN_BY, CORR, COVAR_POP, COVAR_SAMP,
     REGR_COUNT, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2,
-    APPROX_COUNT_DISTINCT, PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE, PERCENTILE_APPROX, APPROX_PERCENTILE;
+    APPROX_COUNT_DISTINCT, PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE, PERCENTILE_APPROX, APPROX_PERCENTILE,
+    VECTOR_SUM, VECTOR_AVG;
 
     /** The function's name as written in a spec: {@code sum}, {@code count}, {@code count_if}, ... */
     public String sqlName() {

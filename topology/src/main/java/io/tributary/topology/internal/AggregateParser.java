@@ -117,6 +117,12 @@ public final class AggregateParser {
             };
             case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC -> DataType.DOUBLE; // OrderStatisticParser reads them
             case MODE, PERCENTILE_APPROX, APPROX_PERCENTILE -> primitive(key, in, expression); // OrderStatisticParser reads the estimates
+            case VECTOR_SUM, VECTOR_AVG -> {
+                if (in.kind() != DataType.Kind.ARRAY || in.element().kind() != DataType.Kind.FLOAT) {
+                    throw TopologyErrors.notFloatArray(key, expression, in.ddl(), function.sqlName());
+                }
+                yield in;
+            }
             case SUM, TRY_SUM -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG -> DataType.LONG;
                 case FLOAT, DOUBLE -> DataType.DOUBLE;
