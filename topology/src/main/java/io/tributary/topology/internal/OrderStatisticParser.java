@@ -155,7 +155,7 @@ final class OrderStatisticParser {
         return new Aggregate.Argument(input.field(index).name(), index, input.field(index).type());
     }
 
-    static boolean numeric(DataType t) {
+    private static boolean numeric(DataType t) {
         return switch (t.kind()) {
             case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL -> true;
             default -> false;
