@@ -108,11 +108,7 @@ public final class ExpressionErrors {
             "listagg", "without WITHIN GROUP its text follows the order Spark's tasks read the rows in, and Tributary does not compute"
                     + " it yet; array_join(collect_list(x), ',') joins the values in the order they arrived",
             "string_agg", "it is listagg, which Tributary does not compute yet; array_join(collect_list(x), ',') joins the values in the"
-                    + " order they arrived",
-            "percentile_approx", "Spark's estimate (its QuantileSummaries, merged batch by batch) is not reproduced; percentile(x, p)"
-                    + " gives the exact value",
-            "approx_percentile", "Spark's estimate (its QuantileSummaries, merged batch by batch) is not reproduced; percentile(x, p)"
-                    + " gives the exact value");
+                    + " order they arrived");
 
     /** {@code current_timestamp()} or a cousin where no batch runs the expression (a join's condition, a generator, a CHECK constraint). */
     public static TributaryException noBatchTime(String expression, int position, String call) {

@@ -11,8 +11,10 @@ import java.util.Locale;
  * {@code regr_*} functions ({@code regr_slope(y, x)}) take two arguments; {@code approx_count_distinct(x [, rsd])} one, and a
  * constant relative standard deviation. {@code percentile(x, p [, frequency])}, {@code median(x)},
  * {@code percentile_cont(p) WITHIN GROUP (ORDER BY x)}, {@code percentile_disc} and {@code mode(x [, deterministic])} are Spark's
- * exact order statistics ({@link #orderStatistic}). {@code hll_sketch_agg(x [, lgConfigK])} and
- * {@code hll_union_agg(sketch [, allowDifferentLgConfigK])} give Spark's HyperLogLog sketches, BINARY.
+ * exact order statistics ({@link #orderStatistic}); {@code percentile_approx(x, p [, accuracy])} and {@code approx_percentile} its
+ * estimate, with constant arguments as those. {@code vector_sum(v)} and {@code vector_avg(v)} fold ARRAY&lt;FLOAT&gt; element by element.
+ * {@code hll_sketch_agg(x [, lgConfigK])} and {@code hll_union_agg(sketch [, allowDifferentLgConfigK])} give Spark's HyperLogLog
+ * sketches, BINARY.
  */
 public enum AggregateFunction {
     COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST, ANY_VALUE,
@@ -22,8 +24,8 @@ public enum AggregateFunction {
     MEAN, STD, FIRST_VALUE, LAST_VALUE, ARRAY_AGG, TRY_SUM, TRY_AVG, BIT_AND, BIT_OR, BIT_XOR, SKEWNESS, KURTOSIS,
     MAX_BY, MIN_BY, CORR, COVAR_POP, COVAR_SAMP,
     REGR_COUNT, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2,
-    APPROX_COUNT_DISTINCT, PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE,
-    HLL_SKETCH_AGG, HLL_UNION_AGG;
+    APPROX_COUNT_DISTINCT, PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE, PERCENTILE_APPROX, APPROX_PERCENTILE,
+    VECTOR_SUM, VECTOR_AVG, HLL_SKETCH_AGG, HLL_UNION_AGG;
 
     /** The function's name as written in a spec: {@code sum}, {@code count}, {@code count_if}, ... */
     public String sqlName() {
@@ -46,7 +48,8 @@ public enum AggregateFunction {
 
     /** True for Spark's exact order statistics, whose constant arguments (a percentage, a tie rule, an ordering) the column follows. */
     public boolean orderStatistic() {
-        return this == PERCENTILE || this == MEDIAN || this == PERCENTILE_CONT || this == PERCENTILE_DISC || this == MODE;
+        return this == PERCENTILE || this == MEDIAN || this == PERCENTILE_CONT || this == PERCENTILE_DISC || this == MODE
+                || this == PERCENTILE_APPROX || this == APPROX_PERCENTILE;
     }
 
     /** True for the functions whose result depends on the order rows arrive in: first, last, any_value, collect_list and their aliases. */

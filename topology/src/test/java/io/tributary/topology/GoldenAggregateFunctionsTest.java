@@ -29,8 +29,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * variance in their forms, collect_list, collect_set and any_value, over two runs in append mode (closed windows) and in update
  * mode (a window's state kept between runs and updated), max_by and min_by (ties across batches, HAVING), corr and the
  * covariances (merged across batches), percentile, median, percentile_cont, percentile_disc and mode (a frequency, WITHIN GROUP
- * in both directions, HAVING and an expression over them), hll_sketch_agg and hll_union_agg (their sketches byte for byte) give
- * each batch's rows and the table Spark gives, to the bit. A collect_set's elements
+ * in both directions, HAVING and an expression over them), hll_sketch_agg and hll_union_agg (their sketches byte for byte),
+ * percentile_approx (an array of INT, inside an expression, in HAVING) and vector_sum and vector_avg (FLOAT arrays merged across
+ * batches) give each batch's rows and the table Spark gives, to the bit. A collect_set's elements
  * are compared in Spark's order sorted, as Spark gives no order.
  */
 class GoldenAggregateFunctionsTest {
@@ -42,7 +43,8 @@ class GoldenAggregateFunctionsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"append-stats", "update-collect", "append-moments", "update-moments", "append-by", "update-by", "update-corr", "update-regr",
-        "append-approx", "append-percentile", "update-mode", "update-hll", "append-hll", "update-hll-many"})
+        "append-approx", "append-percentile", "update-mode", "update-hll", "append-hll", "update-hll-many",
+        "append-percentile-approx", "update-vector"})
     void theFunctionsGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
         replay(name, c, c.get("query").asText(), AggregationDriver.seedSchema(), UnaryOperator.identity());
@@ -74,12 +76,18 @@ class GoldenAggregateFunctionsTest {
 
     private void replay(String name, JsonNode c, String sql, io.tributary.schema.Schema input, UnaryOperator<String> line)
             throws IOException {
-        SqlQuery.Aggregation query = SqlQuery.parse(sql).aggregation();
+        String text = sql;
+        String schema = input.toDdl();
+        for (Computed computed : COMPUTED.getOrDefault(name, List.of())) {
+            text = text.replace(computed.text(), computed.column());
+            schema += ", " + computed.column() + " " + computed.type();
+        }
+        SqlQuery.Aggregation query = SqlQuery.parse(text).aggregation();
         AggregateSpec spec = AggregateSpec.builder().eventTime(query.eventTime()).watermark(DELAY).window(Duration.ofMinutes(10))
                 .windowColumn(query.windowColumn()).groupBy(query.groupBy().stream().map(SelectItems::name).toList())
                 .select(query.select()).columns(query.columns()).having(query.having() == null ? null : query.having().text())
                 .outputMode(OutputMode.parse(c.get("outputMode").asText()))
-                .build(input);
+                .build(io.tributary.schema.Schema.parse(schema));
         assertThat(spec.outputSchema().toDdl()).as("Spark's columns").isEqualTo(c.get("schema").asText());
         List<Integer> sets = new ArrayList<>();
         for (int i = 0; i < spec.outputSchema().size(); i++) {
@@ -92,7 +100,7 @@ class GoldenAggregateFunctionsTest {
             Map<String, String> table = new TreeMap<>(); // window|user -> row
             for (int run = 1; run <= 2; run++) {
                 List<String> rows = lines(c.get("input").asText() + "/run" + run + ".json").stream().map(line).toList();
-                String batches = ingest.run(List.of(rows));
+                String batches = ingest.run(List.of(computed(name, rows)));
                 List<String> written = new ArrayList<>();
                 List<String> pending = new ArrayList<>();
                 for (AggregationDriver.Output o : driver.drain()) {
@@ -118,6 +126,34 @@ class GoldenAggregateFunctionsTest {
                         .containsExactlyInAnyOrderElementsOf(golden.stream().filter(l -> l.startsWith("{")).toList());
             }
         }
+    }
+
+    /** An aggregate's argument that the service computes into a column ({@code text} in the query), computed here as Spark does. */
+    private record Computed(String text, String column, String type, java.util.function.Function<JsonNode, Object> value) {
+    }
+
+    private static final Map<String, List<Computed>> COMPUTED = Map.of(
+            "append-percentile-approx", List.of(new Computed("amt * 2", "_agg_x", "DOUBLE",
+                    r -> r.get("amt").isNull() ? null : r.get("amt").asDouble() * 2)),
+            "update-vector", List.of(
+                    new Computed("array(CAST(amt AS FLOAT), CAST(id / 3 AS FLOAT))", "_agg_s", "ARRAY<FLOAT>",
+                            r -> Arrays.asList(r.get("amt").isNull() ? null : (float) r.get("amt").asDouble(), (float) (r.get("id").asInt() / 3.0))),
+                    new Computed("array(CAST(amt / 7 AS FLOAT), CAST(id * 0.1 AS FLOAT))", "_agg_a", "ARRAY<FLOAT>",
+                            r -> Arrays.asList(r.get("amt").isNull() ? null : (float) (r.get("amt").asDouble() / 7),
+                                    new java.math.BigDecimal(r.get("id").asInt()).multiply(new java.math.BigDecimal("0.1")).floatValue()))));
+
+    /** The input rows with the case's computed columns. */
+    private static List<String> computed(String name, List<String> rows) throws IOException {
+        List<Computed> columns = COMPUTED.getOrDefault(name, List.of());
+        List<String> out = new ArrayList<>();
+        for (String row : rows) {
+            com.fasterxml.jackson.databind.node.ObjectNode r = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(row);
+            for (Computed c : columns) {
+                r.set(c.column(), JSON.valueToTree(c.value().apply(r)));
+            }
+            out.add(JSON.writeValueAsString(r));
+        }
+        return out;
     }
 
     /**

@@ -19,11 +19,11 @@ public final class HavingRewrite {
     /** The aggregate functions an aggregation computes, by Spark's names (the topology's {@code AggregateFunction}). */
     public static final Set<String> AGGREGATES = Set.of("count", "count_if", "sum", "min", "max", "avg", "first", "last", "any_value",
             "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "bool_and", "every", "bool_or", "some", "any",
-            "percentile", "median", "percentile_cont", "percentile_disc", "mode", // OrderedSetCalls.ARGUMENTS
+            "percentile", "median", "percentile_cont", "percentile_disc", "mode", "percentile_approx", "approx_percentile", // OrderedSetCalls
             "collect_list", "collect_set", "mean", "std", "first_value", "last_value", "array_agg", "try_sum", "try_avg", "bit_and", "bit_or",
             "bit_xor", "skewness", "kurtosis", "max_by", "min_by", "corr", "covar_pop", "covar_samp",
             "regr_count", "regr_avgx", "regr_avgy", "regr_sxx", "regr_syy", "regr_sxy", "regr_slope", "regr_intercept", "regr_r2",
-            "approx_count_distinct",
+            "approx_count_distinct", "vector_sum", "vector_avg",
             "hll_sketch_agg", "hll_union_agg");
 
     /** The aggregate functions of two arguments ({@code max_by(x, ord)}, {@code corr(x, y)}); the others take one. */

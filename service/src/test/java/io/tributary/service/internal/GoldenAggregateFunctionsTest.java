@@ -34,9 +34,9 @@ class GoldenAggregateFunctionsTest {
     private static final Map<String, String> NOT_SUPPORTED = Map.ofEntries(
             Map.entry("stddev(user)", "stddev(`user`) reads a STRING column; stddev needs a numeric column"),
             Map.entry("regr_slope(user, id)", "regr_slope(`user`, `id`) reads a STRING column; regr_slope needs a numeric column"),
-            Map.entry("percentile_approx(amt, 0.5)", "the aggregate percentile_approx is not supported: Spark's estimate"),
-            Map.entry("approx_percentile(amt", "the aggregate approx_percentile is not supported: Spark's estimate"),
-            Map.entry("listagg(user", "the aggregate listagg is not supported: without WITHIN GROUP its text follows the order"));
+            Map.entry("listagg(user", "the aggregate listagg is not supported: without WITHIN GROUP its text follows the order"),
+            Map.entry("percentile_approx(user, 0.5)", "user of percentile_approx(`user`, 0.5) is a STRING"),
+            Map.entry("percentile_approx(CAST(amt AS DECIMAL(10,2)), 0.5)", "whose estimate Spark returns as a decimal made from a double"));
 
     @TempDir
     Path dir;

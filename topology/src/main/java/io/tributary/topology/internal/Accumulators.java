@@ -2,6 +2,7 @@ package io.tributary.topology.internal;
 
 import io.tributary.schema.DataType;
 import io.tributary.topology.Aggregate;
+import io.tributary.topology.AggregateFunction;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
@@ -56,6 +57,8 @@ final class Accumulators {
             case APPROX_COUNT_DISTINCT -> HyperLogLogPlusPlus.of(a);
             case HLL_SKETCH_AGG, HLL_UNION_AGG -> HllSketchAggregates.of(a);
             case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE -> ValueCounts.of(a);
+            case PERCENTILE_APPROX, APPROX_PERCENTILE -> ApproxPercentiles.of(a);
+            case VECTOR_SUM, VECTOR_AVG -> new VectorFold(col, a.function() == AggregateFunction.VECTOR_AVG, a.name(), a.function().sqlName());
         };
     }
 

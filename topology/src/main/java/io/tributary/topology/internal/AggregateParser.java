@@ -118,7 +118,13 @@ public final class AggregateParser {
                 default -> throw notNumeric(key, function, in, expression);
             };
             case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC -> DataType.DOUBLE; // OrderStatisticParser reads them
-            case MODE -> primitive(key, in, expression);
+            case MODE, PERCENTILE_APPROX, APPROX_PERCENTILE -> primitive(key, in, expression); // OrderStatisticParser reads the estimates
+            case VECTOR_SUM, VECTOR_AVG -> {
+                if (in.kind() != DataType.Kind.ARRAY || in.element().kind() != DataType.Kind.FLOAT) {
+                    throw TopologyErrors.notFloatArray(key, expression, in.ddl(), function.sqlName());
+                }
+                yield in;
+            }
             case SUM, TRY_SUM -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG -> DataType.LONG;
                 case FLOAT, DOUBLE -> DataType.DOUBLE;

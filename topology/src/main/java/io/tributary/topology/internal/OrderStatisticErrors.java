@@ -48,4 +48,19 @@ public final class OrderStatisticErrors {
         return new TributaryException("aggregate.select." + name + ": a row's frequency is " + frequency
                 + "; percentile takes no negative frequency (Spark fails the query: NEGATIVE_VALUES_IN_FREQUENCY_EXPRESSION)");
     }
+
+    /** When percentile_approx's accuracy is NULL or out of range (Spark's DATATYPE_MISMATCH.UNEXPECTED_NULL or VALUE_OUT_OF_RANGE). */
+    public static TributaryException accuracy(String key, String expression, String argument, String what, String condition) {
+        return new TributaryException(key + ": the accuracy " + argument + " of " + expression + " " + what + "; Spark takes a positive "
+                + "integer up to 2147483647 (DATATYPE_MISMATCH." + condition + ")");
+    }
+
+    /**
+     * When percentile_approx reads a DECIMAL: Spark turns its double estimate into a decimal of the input's type, which Tributary
+     * does not reproduce.
+     */
+    public static TributaryException approxPercentileOfDecimal(String key, String expression, String column) {
+        return new TributaryException(key + ": " + expression + " reads the DECIMAL column " + column + ", whose estimate Spark returns"
+                + " as a decimal made from a double, which Tributary does not reproduce; cast it to DOUBLE in the select list");
+    }
 }

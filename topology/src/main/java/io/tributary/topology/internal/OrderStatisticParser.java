@@ -20,7 +20,8 @@ import java.util.Locale;
  */
 final class OrderStatisticParser {
     static final String FUNCTIONS = "percentile(col, p [, frequency]), median(col), percentile_cont(p) WITHIN GROUP (ORDER BY col [DESC]), "
-            + "percentile_disc(p) WITHIN GROUP (ORDER BY col [DESC]), mode(col [, deterministic]), mode() WITHIN GROUP (ORDER BY col [DESC])";
+            + "percentile_disc(p) WITHIN GROUP (ORDER BY col [DESC]), mode(col [, deterministic]), mode() WITHIN GROUP (ORDER BY col [DESC]), "
+            + ApproxPercentileParser.FORMS;
 
     /** What a constant is compiled over: no column it may read (a schema has one column at least). */
     private static final Schema NO_COLUMNS = Schema.parse("`_no columns_` INT");
@@ -54,6 +55,12 @@ final class OrderStatisticParser {
         List<String> args = new ArrayList<>(call.subList(1, call.size()));
         boolean within = !args.isEmpty() && args.get(args.size() - 1).startsWith("WITHIN GROUP "); // SelectItems.aggregateCall's form
         boolean descending = within && args.remove(args.size() - 1).endsWith("DESC");
+        if (function == AggregateFunction.PERCENTILE_APPROX || function == AggregateFunction.APPROX_PERCENTILE) {
+            if (within || args.size() < 2 || args.size() > 3 || args.contains("*")) {
+                throw OrderStatisticErrors.orderStatisticArguments(key, text, function.sqlName(), ApproxPercentileParser.FORMS);
+            }
+            return ApproxPercentileParser.parse(key, name, function, text, column(key, args.get(0), text, input), args);
+        }
         boolean needsWithin = function == AggregateFunction.PERCENTILE_CONT || function == AggregateFunction.PERCENTILE_DISC;
         int least = function == AggregateFunction.PERCENTILE || needsWithin ? 2 : 1;
         int most = function == AggregateFunction.PERCENTILE ? 3 : function == AggregateFunction.MEDIAN || needsWithin ? least : 2;
@@ -89,12 +96,12 @@ final class OrderStatisticParser {
     }
 
     @SuppressWarnings("unchecked")
-    private static List<Double> castList(Object p) {
+    static List<Double> castList(Object p) {
         return (List<Double>) p;
     }
 
     /** A percentage or an array of them, each in [0, 1], as Spark requires them when the query starts. */
-    private static Object percentages(String key, String expression, String text) {
+    static Object percentages(String key, String expression, String text) {
         Object v = constant(key, expression, text, null);
         if (v instanceof List<?> list) {
             List<Double> out = new ArrayList<>();
@@ -121,7 +128,7 @@ final class OrderStatisticParser {
     }
 
     /** The value of a constant argument ({@code 0.5}, {@code array(0.25, 0.75)}, {@code true}); a column in it is refused. */
-    private static Object constant(String key, String expression, String text, DataType expected) {
+    static Object constant(String key, String expression, String text, DataType expected) {
         Transform t;
         try {
             t = Transform.compile(NO_COLUMNS, null, List.of(text + " AS `c`"));
@@ -139,7 +146,7 @@ final class OrderStatisticParser {
         return v;
     }
 
-    private static Aggregate.Argument column(String key, String arg, String expression, Schema input) {
+    static Aggregate.Argument column(String key, String arg, String expression, Schema input) {
         String column = SelectItems.isColumn(arg) ? SelectItems.name(arg) : arg;
         int index = input.indexOf(column);
         if (index < 0) {

@@ -316,6 +316,12 @@ public final class TopologyErrors {
                 + "argument (TINYINT, SMALLINT, INT or BIGINT, as Spark's DATATYPE_MISMATCH says), e.g. " + sqlName + "(CAST(amt AS BIGINT))");
     }
 
+    /** When vector_sum or vector_avg reads anything but ARRAY&lt;FLOAT&gt; (Spark's DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE). */
+    public static TributaryException notFloatArray(String key, String expression, String ddl, String sqlName) {
+        return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; " + sqlName + " needs an ARRAY<FLOAT> "
+                + "(DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE), e.g. " + sqlName + "(CAST(v AS ARRAY<FLOAT>))");
+    }
+
     /** When approx_count_distinct's second argument is not a literal number with a fraction, as Spark requires. */
     public static TributaryException relativeSdNotLiteral(String key, String expression, String rsd) {
         return new TributaryException(key + ": " + expression + ": the second argument should be a double literal (Spark's "
