@@ -170,8 +170,7 @@ final class HistoryUpsert implements WriteMode {
             Set<String> columns = replaced.rowIndexes() ? MatchedRows.lookupColumns(snapshot.get(), keys.keySchema(), timelineColumns) : null;
             MatchedRows matched = MatchedRows.of(writer.engine(), snapshot.get(), keys.keySchema(), columns);
             rest = matched;
-            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe,
-                    matched.readsDirectly() ? null : matched::wholeNext, file -> {
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, matched::wholeNext, file -> {
                 files.add(file);
                 List<Integer> hits = new ArrayList<>();
                 for (int i = 0; i < file.rows().size(); i++) {

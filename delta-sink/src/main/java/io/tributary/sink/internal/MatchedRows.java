@@ -34,7 +34,7 @@ import java.util.Set;
  * columns allow ({@link DirectKeyRead#readAt}), parquet-mr's column readers pass over the other rows without a value made
  * and read no row group that holds none of the positions; else Kernel's Parquet reader reads them, skipping the row
  * groups whose key statistics hold none of the matched keys. A history batch fills in only the versions it ends
- * ({@link HistoryUpsert}), the others keep the columns the lookup read.
+ * ({@link HistoryUpsert}), the others keep the columns the lookup read (in a file not read whole).
  *
  * <p>Which pays is decided per batch, from what the lookup finds as it goes ({@link #wholeNext()}): reading a file
  * again costs its opening and its row positions once more, which saves nothing when the file matches anyway. Once
@@ -123,7 +123,7 @@ final class MatchedRows {
     }
 
     /** True when this pass reads the rows it fills in straight from the Parquet columns ({@link DirectKeyRead#readAt}). */
-    boolean readsDirectly() {
+    private boolean readsDirectly() {
         if (!directTried) {
             directTried = true;
             if (at.length > 0) {
