@@ -128,7 +128,7 @@ final class HistoryUpsert implements WriteMode {
      * again or recorded in the change data feed), file by file; true when it filled in any.
      */
     private boolean fill(MatchedRows rest, List<FileScan.ScannedFile> files, List<List<Integer>> fileHits,
-                                Map<Key, HistoryTimeline.Result> placed) {
+                         Map<Key, HistoryTimeline.Result> placed) {
         Set<Object[]> ending = Collections.newSetFromMap(new IdentityHashMap<>());
         for (HistoryTimeline.Result r : placed.values()) {
             ending.addAll(r.changedVersions());
