@@ -32,7 +32,8 @@ import org.apache.hadoop.util.Progressable;
  * folders: a folder exists while an object lies under it, {@code mkdirs} creates nothing. Files
  * are written whole when their stream closes (a partly written file is never visible); a rename
  * is a copy and a delete, of files only. The storage settings come from the {@link Storage} the
- * configuration names ({@link #configure}).
+ * configuration names ({@link #configure}). Its streams count what they read in Hadoop's file system
+ * statistics of the scheme ({@code FileSystem.getStatistics}, as {@code s3a} does).
  */
 public final class ObjectFileSystem extends FileSystem {
     /** The Hadoop key naming the registered {@link Storage} this file system uses. */
@@ -102,7 +103,7 @@ public final class ObjectFileSystem extends FileSystem {
 
     @Override
     public FSDataInputStream open(Path f, int bufferSize) throws IOException {
-        return new FSDataInputStream(new ObjectInputStream(store, location(f)));
+        return new FSDataInputStream(new ObjectInputStream(store, location(f), statistics));
     }
 
     @Override

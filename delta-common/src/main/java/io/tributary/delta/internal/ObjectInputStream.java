@@ -6,11 +6,15 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileSystem;
 
 /**
  * An object read as a seekable stream: one GET from the current position on, opened when first
  * read; a seek a little ahead skips within that stream, any other seek starts a new GET at the
- * new position (a Parquet reader's jumps to the footer and back cost one request each).
+ * new position (a Parquet reader's jumps to the footer and back cost one request each). The
+ * file system's statistics count each GET as a read operation and, as bytes read, the bytes taken
+ * from the server: those read and those a short seek passes over (not the rest of at most 64 KiB
+ * that a stream closed near its end reads to keep its connection).
  */
 final class ObjectInputStream extends FSInputStream {
     /** A forward seek shorter than this reads on rather than asking the server again. */
@@ -18,14 +22,22 @@ final class ObjectInputStream extends FSInputStream {
 
     private final ObjectStore store;
     private final ObjectLocation object;
+    private final FileSystem.Statistics statistics; // null: not counted
     private InputStream in;
     private long streamPos;
     private long pos;
     private boolean closed;
 
-    ObjectInputStream(ObjectStore store, ObjectLocation object) {
+    ObjectInputStream(ObjectStore store, ObjectLocation object, FileSystem.Statistics statistics) {
         this.store = store;
         this.object = object;
+        this.statistics = statistics;
+    }
+
+    private void counted(long bytes) {
+        if (statistics != null && bytes > 0) {
+            statistics.incrementBytesRead(bytes);
+        }
     }
 
     private void position() throws IOException {
@@ -44,6 +56,7 @@ final class ObjectInputStream extends FSInputStream {
                 }
                 skip -= n;
                 streamPos += n;
+                counted(n);
             }
             if (streamPos == pos) {
                 return;
@@ -52,6 +65,9 @@ final class ObjectInputStream extends FSInputStream {
         closeStream();
         in = store.open(object, null, pos);
         streamPos = pos;
+        if (statistics != null) {
+            statistics.incrementReadOps(1);
+        }
     }
 
     private void closeStream() throws IOException {
@@ -68,6 +84,7 @@ final class ObjectInputStream extends FSInputStream {
         if (b >= 0) {
             pos++;
             streamPos++;
+            counted(1);
         }
         return b;
     }
@@ -82,6 +99,7 @@ final class ObjectInputStream extends FSInputStream {
         if (n > 0) {
             pos += n;
             streamPos += n;
+            counted(n);
         }
         return n;
     }

@@ -24,6 +24,7 @@ import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
@@ -44,7 +45,8 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * bytes, an integral one as a long), and only the rows the probe lets through get their values built.
  * {@link #of} answers null for columns this read cannot take (a DECIMAL, a nested type, a partition column, whose
  * values Kernel fills in from the log), {@link #read} null for a file whose layout is not the expected one (a column missing, another
- * physical type): Kernel's reader reads those.
+ * physical type): Kernel's reader reads those. Made without a probe, it reads the rows at given positions of a file
+ * ({@link #readAt}): the second pass of a lookup, for the other columns of the rows it matched ({@link MatchedRows}).
  */
 final class DirectKeyRead {
     private static final GroupConverter NO_CONVERTER = new GroupConverter() {
@@ -86,7 +88,7 @@ final class DirectKeyRead {
 
     /**
      * The direct read of the columns {@code read} ({@code schema}, Kernel's {@code kernelRead}) of {@code snapshot}'s
-     * files for {@code probe}, or null when a column's type is not one it reads.
+     * files for {@code probe} (null: a read of given rows, {@link #readAt}), or null when a column's type is not one it reads.
      */
     static DirectKeyRead of(Engine engine, Snapshot snapshot, Schema schema, StructType kernelRead, KeyProbe probe) {
         List<String> partitions = snapshot.getPartitionColumnNames().stream().map(p -> p.toLowerCase(Locale.ROOT)).toList();
@@ -97,7 +99,7 @@ final class DirectKeyRead {
                 return null;
             }
         }
-        int[] keyAt = new int[probe.columns().size()];
+        int[] keyAt = new int[probe == null ? 0 : probe.columns().size()];
         for (int k = 0; k < keyAt.length; k++) {
             keyAt[k] = schema.indexOf(probe.columns().get(k));
             if (keyAt[k] < 0) {
@@ -124,6 +126,26 @@ final class DirectKeyRead {
 
     /** Reads the file of {@code scanFile}; null when its Parquet schema does not hold the columns as expected. */
     Result read(Row scanFile) throws IOException {
+        return open(scanFile, (reader, projection, columns, createdBy) -> scan(reader, projection, columns, createdBy,
+                vectors.deletedRows(scanFile)));
+    }
+
+    /**
+     * The rows at {@code positions} (ascending, each a live row of the file, as a lookup found it) of the file of {@code
+     * scanFile}, in that order, their columns read alone: the rows between them are passed over without a value made,
+     * the row groups that hold none of them are not read, nor anything after the last; null when the file's Parquet
+     * schema does not hold the columns as expected, or it holds fewer rows.
+     */
+    List<Object[]> readAt(Row scanFile, long[] positions) throws IOException {
+        return open(scanFile, (reader, projection, columns, createdBy) -> scanAt(reader, projection, columns, createdBy, positions));
+    }
+
+    /** What reads a file's columns once they are requested. */
+    private interface Scanner<T> {
+        T scan(ParquetFileReader reader, MessageType projection, Type[] columns, String createdBy) throws IOException;
+    }
+
+    private <T> T open(Row scanFile, Scanner<T> scanner) throws IOException {
         org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(KernelInternals.scanFileStatus(scanFile).getPath());
         try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf), options)) {
             MessageType file = reader.getFooter().getFileMetaData().getSchema();
@@ -138,8 +160,66 @@ final class DirectKeyRead {
             }
             MessageType projection = new MessageType(file.getName(), requested);
             reader.setRequestedSchema(projection);
-            String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
-            return scan(reader, projection, columns, createdBy, vectors.deletedRows(scanFile));
+            return scanner.scan(reader, projection, columns, reader.getFooter().getFileMetaData().getCreatedBy());
+        }
+    }
+
+    private List<Object[]> scanAt(ParquetFileReader reader, MessageType projection, Type[] columns, String createdBy,
+                                  long[] positions) throws IOException {
+        List<Object[]> rows = new ArrayList<>(positions.length);
+        ColumnReader[] readers = new ColumnReader[columns.length];
+        int[] maxLevels = new int[columns.length];
+        long first = 0; // the position of the row group's first row
+        int next = 0;
+        for (BlockMetaData group : reader.getRowGroups()) {
+            long end = first + group.getRowCount();
+            if (next == positions.length) {
+                break;
+            }
+            if (positions[next] >= end) {
+                reader.skipNextRowGroup();
+                first = end;
+                continue;
+            }
+            columnReaders(reader.readNextRowGroup(), projection, columns, createdBy, readers, maxLevels);
+            for (long position = first; position < end && next < positions.length; position++) {
+                if (position == positions[next]) {
+                    next++;
+                    rows.add(values(readers, maxLevels));
+                }
+                consume(readers, maxLevels);
+            }
+            first = end;
+        }
+        return next == positions.length ? rows : null;
+    }
+
+    private static void columnReaders(PageReadStore pages, MessageType projection, Type[] columns, String createdBy,
+                                      ColumnReader[] readers, int[] maxLevels) {
+        ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, NO_CONVERTER, projection, createdBy);
+        for (int c = 0; c < columns.length; c++) {
+            ColumnDescriptor d = projection.getColumnDescription(new String[] {columns[c].getName()});
+            readers[c] = store.getColumnReader(d);
+            maxLevels[c] = d.getMaxDefinitionLevel();
+        }
+    }
+
+    /** The current row's values, one a column. */
+    private Object[] values(ColumnReader[] readers, int[] maxLevels) {
+        Object[] row = new Object[readers.length];
+        for (int c = 0; c < readers.length; c++) {
+            row[c] = readers[c].getCurrentDefinitionLevel() < maxLevels[c] ? null : value(schema.field(c).type().kind(), readers[c]);
+        }
+        return row;
+    }
+
+    /** Moves every reader to the next row. */
+    private static void consume(ColumnReader[] readers, int[] maxLevels) {
+        for (int c = 0; c < readers.length; c++) {
+            if (readers[c].getCurrentDefinitionLevel() == maxLevels[c]) {
+                readers[c].skip(); // passes a value not read (a no-op after a read)
+            }
+            readers[c].consume();
         }
     }
 
@@ -156,12 +236,7 @@ final class DirectKeyRead {
         long live = 0;
         PageReadStore pages;
         while ((pages = reader.readNextRowGroup()) != null) {
-            ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, NO_CONVERTER, projection, createdBy);
-            for (int c = 0; c < columns.length; c++) {
-                ColumnDescriptor d = projection.getColumnDescription(new String[] {columns[c].getName()});
-                readers[c] = store.getColumnReader(d);
-                maxLevels[c] = d.getMaxDefinitionLevel();
-            }
+            columnReaders(pages, projection, columns, createdBy, readers, maxLevels);
             for (long n = pages.getRowCount(); n > 0; n--, position++) {
                 boolean hit = false;
                 if (position == nextMark) {
@@ -175,22 +250,13 @@ final class DirectKeyRead {
                     hit = probe.mayHold(codes);
                 }
                 if (hit) {
-                    Object[] row = new Object[columns.length];
-                    for (int c = 0; c < columns.length; c++) {
-                        row[c] = readers[c].getCurrentDefinitionLevel() < maxLevels[c] ? null : value(schema.field(c).type().kind(), readers[c]);
-                    }
                     if (rows.size() == positions.length) {
                         positions = Arrays.copyOf(positions, positions.length * 2);
                     }
                     positions[rows.size()] = position;
-                    rows.add(row);
+                    rows.add(values(readers, maxLevels));
                 }
-                for (int c = 0; c < readers.length; c++) {
-                    if (readers[c].getCurrentDefinitionLevel() == maxLevels[c]) {
-                        readers[c].skip(); // passes a value not read (a no-op after a read)
-                    }
-                    readers[c].consume();
-                }
+                consume(readers, maxLevels);
             }
         }
         return new Result(rows, Arrays.copyOf(positions, rows.size()), live, deleted);

@@ -10,6 +10,7 @@ import io.tributary.sink.SinkChanges;
 import io.tributary.sink.SinkConfig;
 import io.tributary.sink.SinkOffsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -21,12 +22,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 
 /**
  * Change data kept as history (SCD type 2, Databricks' AUTO CDC {@code STORED AS SCD TYPE 2};
  * {@code docs/cdc.md}): each key keeps its versions, each with {@code __START_AT} and {@code __END_AT} from
  * {@code sequenceBy}, and every change of a batch, in whatever order it arrives, takes its place among the
- * key's versions by sequence ({@link HistoryTimeline}). A batch reads the files that hold its keys, replaces
+ * key's versions by sequence ({@link HistoryTimeline}). A batch reads the files that hold its keys (with deletion vectors,
+ * the columns that place a change among the versions, then the other columns of the versions it ends alone), replaces
  * (copy-on-write, or in deletion vectors, {@link ReplacedRows}) only the versions whose {@code __END_AT} it
  * changes, and writes those and its new versions; the deletes no version shows are kept in the table's domain
  * metadata ({@link DeleteMarkers}). With tracked columns ({@code trackHistoryColumns}, AUTO CDC's TRACK HISTORY ON)
@@ -43,6 +46,7 @@ final class HistoryUpsert implements WriteMode {
     private final Field sequence;
     private final Comparator<Object> sequenceOrder;
     private final int[] tracked;
+    private final String[] timelineColumns; // what places a change among a key's versions: the sequence, the versions' ends, the tracked columns
     private final long retentionMillis;
     private final int rowsPerFile;
     private final LongSupplier clock;
@@ -64,6 +68,11 @@ final class HistoryUpsert implements WriteMode {
         this.sequence = data.field(sequenceIndex);
         this.sequenceOrder = KeyColumns.valueOrder(sequence.type());
         this.tracked = changes.trackHistory().tracked(data, keyColumns, changes.sequenceBy());
+        List<String> timeline = new ArrayList<>(List.of(sequence.name(), SinkChanges.START_AT, SinkChanges.END_AT));
+        if (tracked != null) {
+            Arrays.stream(tracked).mapToObj(c -> data.field(c).name()).forEach(timeline::add);
+        }
+        this.timelineColumns = timeline.toArray(new String[0]);
         this.retentionMillis = changes.deleteRetention().toMillis();
         this.rowsPerFile = rowsPerFile;
         this.clock = clock;
@@ -103,6 +112,45 @@ final class HistoryUpsert implements WriteMode {
         changes.computeIfAbsent(keys.of(change), k -> new ArrayList<>()).add(change);
     }
 
+    /** Each key's versions with its changes placed among them ({@link HistoryTimeline}); reads and changes nothing. */
+    private Map<Key, HistoryTimeline.Result> place(Map<Key, List<Object[]>> changes, Map<Key, List<Object[]>> versions,
+                                                   DeleteMarkers deletes, long now) {
+        Map<Key, HistoryTimeline.Result> placed = new LinkedHashMap<>();
+        for (Map.Entry<Key, List<Object[]>> e : changes.entrySet()) {
+            placed.put(e.getKey(), HistoryTimeline.place(versions.getOrDefault(e.getKey(), List.of()), deletes.of(e.getKey()), e.getValue(),
+                    projection.length, sequenceIndex, tracked, sequenceOrder, now));
+        }
+        return placed;
+    }
+
+    /**
+     * Fills in the columns the lookup did not read of the versions {@code placed} ends or folds (the only ones written
+     * again or recorded in the change data feed), file by file; true when it filled in any.
+     */
+    private boolean fill(MatchedRows rest, List<FileScan.ScannedFile> files, List<List<Integer>> fileHits,
+                         Map<Key, HistoryTimeline.Result> placed) {
+        Set<Object[]> ending = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (HistoryTimeline.Result r : placed.values()) {
+            ending.addAll(r.changedVersions());
+            ending.addAll(r.removedVersions());
+        }
+        boolean any = false;
+        for (int f = 0; f < files.size(); f++) {
+            FileScan.ScannedFile file = files.get(f);
+            List<Integer> hits = new ArrayList<>();
+            for (int i : fileHits.get(f)) {
+                if (ending.contains(file.rows().get(i))) {
+                    hits.add(i);
+                }
+            }
+            if (!hits.isEmpty() && !file.whole()) {
+                rest.fillOnly(file, hits, hits.stream().map(i -> keys.of(file.rows().get(i))).collect(Collectors.toSet()));
+                any = true;
+            }
+        }
+        return any;
+    }
+
     /** Reads the files that hold the batch's keys and writes the versions it adds or ends; commits nothing. */
     RewritePlan plan(Optional<Snapshot> snapshot, Transaction txn, Map<Key, List<Object[]>> changes, long sourceRows, long tombstones) {
         long now = clock.getAsLong();
@@ -112,37 +160,41 @@ final class HistoryUpsert implements WriteMode {
         ReplacedRows replaced = ReplacedRows.of(writer, snapshot);
         ChangeFeed feed = ChangeFeed.of(snapshot);
         List<FileScan.ScannedFile> files = new ArrayList<>();
+        List<List<Integer>> fileHits = new ArrayList<>(); // the ordinals in each file's rows of the versions of the batch's keys
         Map<Key, List<Object[]>> versions = new LinkedHashMap<>();
         Predicate filter = null;
+        MatchedRows rest = null;
         if (snapshot.isPresent() && !changes.isEmpty()) {
             filter = KeyPredicates.forKeys(keys.keySchema(), changes.keySet());
             KeyProbe probe = replaced.rowIndexes() ? KeyProbe.of(keys, changes.keySet()) : null;
-            Set<String> columns = replaced.rowIndexes() ? MatchedRows.lookupColumns(snapshot.get(), keys.keySchema()) : null;
-            MatchedRows whole = MatchedRows.of(writer.engine(), snapshot.get(), keys.keySchema(), columns);
-            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, whole::wholeNext, file -> {
+            Set<String> columns = replaced.rowIndexes() ? MatchedRows.lookupColumns(snapshot.get(), keys.keySchema(), timelineColumns) : null;
+            MatchedRows matched = MatchedRows.of(writer.engine(), snapshot.get(), keys.keySchema(), columns);
+            rest = matched;
+            FileScan.read(writer.engine(), snapshot.get(), filter, replaced.rowIndexes(), columns, probe, matched::wholeNext, file -> {
                 files.add(file);
                 List<Integer> hits = new ArrayList<>();
-                Set<Key> hitKeys = new HashSet<>();
                 for (int i = 0; i < file.rows().size(); i++) {
                     Key key = keys.of(file.rows().get(i));
                     if (changes.containsKey(key)) {
                         hits.add(i);
-                        hitKeys.add(key);
                         versions.computeIfAbsent(key, k -> new ArrayList<>()).add(file.rows().get(i));
                     }
                 }
-                whole.fill(file, hits, hitKeys);
+                fileHits.add(hits);
+                matched.looked(hits.size());
             });
+        }
+        Map<Key, HistoryTimeline.Result> placed = place(changes, versions, deletes, now);
+        if (rest != null && fill(rest, files, fileHits, placed)) {
+            placed = place(changes, versions, deletes, now); // the same places, the ended versions whole
         }
         Set<Object[]> ended = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Object[]> written = new ArrayList<>();
         long inserted = 0;
         long duplicates = 0;
         long folded = 0;
-        for (Map.Entry<Key, List<Object[]>> e : changes.entrySet()) {
-            List<DeleteMarkers.Marker> before = deletes.of(e.getKey());
-            HistoryTimeline.Result r = HistoryTimeline.place(versions.getOrDefault(e.getKey(), List.of()), before, e.getValue(),
-                    width, sequenceIndex, tracked, sequenceOrder, now);
+        for (Map.Entry<Key, HistoryTimeline.Result> e : placed.entrySet()) {
+            HistoryTimeline.Result r = e.getValue();
             deletes.set(e.getKey(), r.deletes());
             ended.addAll(r.changedVersions());
             ended.addAll(r.removedVersions());

@@ -30,8 +30,11 @@ import java.util.Set;
  * indexes): the other columns of the rows it matched, for the old values an upsert with the change data feed records
  * ({@code update_preimage}, {@code delete}) or the versions a history upsert may end. Only the files where a key
  * matched are read again, and only their other columns, straight from the Parquet file at the matched positions: the
- * lookup already applied the file's deletion vector, so this pass loads none and builds no logical batch; the Parquet
- * reader skips the row groups whose key statistics hold none of the matched keys.
+ * lookup already applied the file's deletion vector, so this pass loads none and builds no logical batch. Where the
+ * columns allow ({@link DirectKeyRead#readAt}), parquet-mr's column readers pass over the other rows without a value made
+ * and read no row group that holds none of the positions; else Kernel's Parquet reader reads them, skipping the row
+ * groups whose key statistics hold none of the matched keys. A history batch fills in only the versions it ends
+ * ({@link HistoryUpsert}), the others keep the columns the lookup read (in a file not read whole).
  *
  * <p>Which pays is decided per batch, from what the lookup finds as it goes ({@link #wholeNext()}): reading a file
  * again costs its opening and its row positions once more, which saves nothing when the file matches anyway. Once
@@ -54,6 +57,8 @@ final class MatchedRows {
     private final boolean keysByName; // the key columns' physical names are their names: statistics can prune row groups
     private StructType physical;
     private int rowIndex;
+    private DirectKeyRead direct; // the direct read of this pass's columns at positions, when they allow one
+    private boolean directTried;
     private long seen;
     private long matched;
     private long matchedRows;
@@ -117,6 +122,18 @@ final class MatchedRows {
         return at.length > 0 && seen > 0 && (matchedRows >= ROWS_PER_FILE * seen || seen >= SEEN && matched * 4 >= seen * 3);
     }
 
+    /** True when this pass reads the rows it fills in straight from the Parquet columns ({@link DirectKeyRead#readAt}). */
+    private boolean readsDirectly() {
+        if (!directTried) {
+            directTried = true;
+            if (at.length > 0) {
+                StructType others = new StructType(Arrays.stream(at).mapToObj(c -> snapshot.getSchema().at(c)).toList());
+                direct = DirectKeyRead.of(engine, snapshot, schema, others, null);
+            }
+        }
+        return direct != null;
+    }
+
     /** The files read again by this pass. */
     long filesReread() {
         return reread;
@@ -142,9 +159,19 @@ final class MatchedRows {
      * for each file the lookup reads, with or without hits: what the lookup found decides {@link #wholeNext()}.
      */
     void fill(FileScan.ScannedFile file, List<Integer> hits, Collection<Key> keys) {
+        looked(hits.size());
+        fillOnly(file, hits, keys);
+    }
+
+    /** Records that the lookup read a file and matched {@code hits} rows in it (what decides {@link #wholeNext()}). */
+    void looked(int hits) {
         seen++;
-        matched += hits.isEmpty() ? 0 : 1;
-        matchedRows += hits.size();
+        matched += hits == 0 ? 0 : 1;
+        matchedRows += hits;
+    }
+
+    /** {@link #fill} of rows of a file the lookup read and {@link #looked} at already. */
+    void fillOnly(FileScan.ScannedFile file, List<Integer> hits, Collection<Key> keys) {
         if (at.length == 0 || file.whole() || hits.isEmpty()) {
             return;
         }
@@ -169,6 +196,15 @@ final class MatchedRows {
      * Parquet file, read as it is stored (no deletion vector, no partition values); returns how many were found.
      */
     private int fill(Row scanFile, long[] positions, List<Object[]> out, Optional<Predicate> rowGroups) {
+        List<Object[]> read = readDirect(scanFile, positions);
+        if (read != null) {
+            for (int i = 0; i < positions.length; i++) {
+                for (int c = 0; c < at.length; c++) {
+                    out.get(i)[at[c]] = read.get(i)[c];
+                }
+            }
+            return positions.length;
+        }
         if (physical == null) {
             Scan scan = snapshot.getScanBuilder().withReadSchema(readSchema).build();
             physical = KernelInternals.physicalReadSchema(scan.getScanState(engine));
@@ -210,5 +246,14 @@ final class MatchedRows {
             throw new UncheckedIOException("cannot read Delta table " + snapshot.getPath() + " at version " + snapshot.getVersion(), e);
         }
         return found;
+    }
+
+    /** The rows at {@code positions} read straight from the Parquet file's columns, or null when Kernel's reader must read them. */
+    private List<Object[]> readDirect(Row scanFile, long[] positions) {
+        try {
+            return readsDirectly() ? direct.readAt(scanFile, positions) : null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read Delta table " + snapshot.getPath() + " at version " + snapshot.getVersion(), e);
+        }
     }
 }

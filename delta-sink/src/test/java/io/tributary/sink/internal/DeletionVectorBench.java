@@ -1,14 +1,8 @@
 package io.tributary.sink.internal;
 
-import io.delta.kernel.engine.Engine;
-import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Schema;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.SinkChanges;
-import io.tributary.sink.SinkConfig;
-import io.tributary.sink.SinkMode;
-import io.tributary.sink.SinkOffsets;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,22 +36,15 @@ public final class DeletionVectorBench {
     private static final int WIDE = 12; // the extra STRING columns of a "wide" side
     private static final Schema WIDE_SCHEMA = Schema.parse(SCHEMA.toDdl() + java.util.stream.IntStream.range(0, WIDE)
             .mapToObj(i -> ", c" + i + " STRING").collect(java.util.stream.Collectors.joining()));
-    private static final String APP = "bench";
-    private static final int LOAD_CHUNK = 1_000_000;
     private static final int FILE_ROWS = 100_000; // the upsert's rowsPerFile
-    private static final long TS = 1_700_000_000_000_000L;
 
     public static void main(String[] args) throws Exception {
-        Path dir = Path.of(args.length > 0 ? args[0] : "target/dv-bench");
-        int batches = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-        int rows = args.length > 2 ? Integer.parseInt(args[2]) : 1_000_000;
-        int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 2;
-        List<String> sides = List.of((args.length > 4 ? args[4] : "dv,cow").split(","));
-        int changes = args.length > 5 ? Integer.parseInt(args[5]) : rows / 100;
-        UpsertBench.delete(dir);
-        for (int round = 0; round < rounds; round++) {
-            for (String side : sides) {
-                run(dir, side, rows, batches, changes);
+        BenchBatches.Args a = BenchBatches.Args.parse(args, "target/dv-bench");
+        int changes = args.length > 5 ? Integer.parseInt(args[5]) : a.rows() / 100;
+        UpsertBench.delete(a.dir());
+        for (int round = 0; round < a.rounds(); round++) {
+            for (String side : a.sides()) {
+                run(a.dir(), side, a.rows(), a.batches(), changes);
             }
         }
     }
@@ -69,23 +56,29 @@ public final class DeletionVectorBench {
         boolean stringKey = side.contains("skey") || uuidKey;
         boolean wide = side.contains("wide");
         Path table = dir.resolve(side + "-" + System.nanoTime());
-        WriteMode mode = mode(table, dv, twoKeys ? List.of("id", "ts") : stringKey ? List.of("user") : List.of("id"), side.contains("cdf"), wide);
+        Map<String, String> properties = new java.util.HashMap<>();
+        if (dv) {
+            properties.put("delta.enableDeletionVectors", "true");
+        }
+        if (side.contains("cdf")) {
+            properties.put("delta.enableChangeDataFeed", "true");
+        }
+        WriteMode mode = BenchBatches.mode(table, wide ? WIDE_SCHEMA : SCHEMA, twoKeys ? List.of("id", "ts") : stringKey ? List.of("user") : List.of("id"),
+                new SinkChanges(null, "op = 'd'", List.of("op"), SinkChanges.DEFAULT_DELETE_RETENTION), properties);
         BitSet keys = new BitSet();
         long batchId = 0;
         long l0 = System.nanoTime();
-        int load = uuidKey ? FILE_ROWS : LOAD_CHUNK;
+        int load = uuidKey ? FILE_ROWS : BenchBatches.LOAD_CHUNK;
         for (int from = 0; from < rows; from += load) { // ascending key ranges: each chunk only inserts
             List<Object[]> chunk = new ArrayList<>();
             for (int id = from; id < Math.min(rows, from + load); id++) {
-                chunk.add(new Object[] {id * 2, uuidKey ? uuid(id * 2) : stringKey ? "k" + id * 2 : "u" + (id % 1000), id * 0.5, TS + id, "i"});
+                chunk.add(new Object[] {id * 2, uuidKey ? uuid(id * 2) : stringKey ? "k" + id * 2 : "u" + (id % 1000), id * 0.5, BenchBatches.TS + id, "i"});
                 keys.set(id * 2);
             }
-            write(mode, batchId++, wide ? widen(chunk) : chunk);
+            BenchBatches.write(mode, batchId++, wide ? widen(chunk) : chunk);
         }
         System.out.printf("  %s: %,d rows loaded in %.1f s wall%n", side, rows, (System.nanoTime() - l0) / 1e9);
-        double[] cpu = new double[batches];
-        double[] wall = new double[batches];
-        double[] thread = new double[batches];
+        List<BenchBatches.Measured> measured = new ArrayList<>();
         for (int b = 1; b <= batches; b++) {
             List<Object[]> changes = batch(new Random(b), rows, changeCount, twoKeys);
             if (stringKey) {
@@ -94,27 +87,21 @@ public final class DeletionVectorBench {
             for (Object[] c : changes) {
                 keys.set((Integer) c[0], !"d".equals(c[4]));
             }
-            System.gc(); // the garbage of the load and of the batch before is not this batch's
-            long c0 = cpuNanos();
-            long m0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-            long t0 = System.nanoTime();
-            CommitResult r = write(mode, batchId++, wide ? widen(changes) : changes);
-            wall[b - 1] = (System.nanoTime() - t0) / 1e9;
-            cpu[b - 1] = (cpuNanos() - c0) / 1e9;
-            double main = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - m0) / 1e9;
-            thread[b - 1] = main;
+            long id = batchId++;
+            List<Object[]> written = wide ? widen(changes) : changes;
+            BenchBatches.Measured m = BenchBatches.measure(() -> BenchBatches.write(mode, id, written));
+            measured.add(m);
+            CommitResult r = m.result();
             System.out.printf("  %s batch %d: %.2f s wall, %.2f s CPU (%.2f s of it the batch's own thread, the rest GC and JIT); %,d keys: rows updated %s, deleted %s, inserted %s, copied %s;"
-                    + " files removed %s, added %s, deletion vectors %s/%s%n", side, b, wall[b - 1], cpu[b - 1], main, changes.size(),
+                    + " files removed %s, added %s, deletion vectors %s/%s%n", side, b, m.wall(), m.cpu(), m.thread(), changes.size(),
                     r.metrics().get("numTargetRowsUpdated"), r.metrics().get("numTargetRowsDeleted"), r.metrics().get("numTargetRowsInserted"),
                     r.metrics().get("numTargetRowsCopied"), r.metrics().get("numTargetFilesRemoved"), r.metrics().get("numTargetFilesAdded"),
-                    r.metrics().getOrDefault("numTargetDeletionVectorsAdded", 0L), r.metrics().getOrDefault("numTargetDeletionVectorsUpdated", 0L));
+                    BenchBatches.metric(r, "numTargetDeletionVectorsAdded"), BenchBatches.metric(r, "numTargetDeletionVectorsUpdated"));
         }
-        Arrays.sort(cpu);
-        Arrays.sort(wall);
-        Arrays.sort(thread);
+        BenchBatches.Measured median = BenchBatches.medians(measured);
         int count = DeltaTables.readRows(table.toString()).size();
         System.out.printf("RESULT %s: %,d changes a batch into %,d rows, median per batch %.2f s CPU (%.2f s the batch's thread), %.2f s wall; table %,d rows (%s)%n",
-                dv ? "deletion vectors" + side.substring(2) : "copy-on-write", changeCount, rows, cpu[batches / 2], thread[batches / 2], wall[batches / 2], count,
+                dv ? "deletion vectors" + side.substring(2) : "copy-on-write", changeCount, rows, median.cpu(), median.thread(), median.wall(), count,
                 count == keys.cardinality() ? "as expected" : "EXPECTED " + keys.cardinality());
     }
 
@@ -136,7 +123,7 @@ public final class DeletionVectorBench {
             int kind = k % 10;
             int id = rnd.nextInt(rows) * 2 + (kind >= 6 ? 1 : 0);
             changes.remove(id);
-            changes.put(id, new Object[] {id, "upd", -1.0, twoKeys ? TS + id / 2 : 0L, kind == 5 ? "d" : "u"});
+            changes.put(id, new Object[] {id, "upd", -1.0, twoKeys ? BenchBatches.TS + id / 2 : 0L, kind == 5 ? "d" : "u"});
         }
         return new ArrayList<>(changes.values());
     }
@@ -157,29 +144,5 @@ public final class DeletionVectorBench {
             out.add(w);
         }
         return out;
-    }
-
-    private static WriteMode mode(Path table, boolean dv, List<String> keys, boolean cdf, boolean wide) {
-        Engine engine = KernelEngines.create();
-        SinkConfig c = SinkConfig.builder(table.toString(), wide ? WIDE_SCHEMA : SCHEMA, "events", APP, "bench")
-                .mode(SinkMode.UPSERT, keys, null)
-                .changes(new SinkChanges(null, "op = 'd'", List.of("op"), SinkChanges.DEFAULT_DELETE_RETENTION)).build();
-        Map<String, String> properties = new java.util.HashMap<>();
-        if (dv) {
-            properties.put("delta.enableDeletionVectors", "true");
-        }
-        if (cdf) {
-            properties.put("delta.enableChangeDataFeed", "true");
-        }
-        return WriteMode.forConfig(c, new DeltaTableWriter(engine, c.tablePath(), c.tableSchema(), properties));
-    }
-
-    private static CommitResult write(WriteMode mode, long batchId, List<Object[]> rows) {
-        return mode.write(APP, batchId, new TopicBatch(rows, Map.of(), Map.of(), 0, null),
-                batchId == 0 ? Map.of() : Map.of(0, batchId), new SinkOffsets(APP, "events", null, Map.of(0, batchId + 1)));
-    }
-
-    private static long cpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 }

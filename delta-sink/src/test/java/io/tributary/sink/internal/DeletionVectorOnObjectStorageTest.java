@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.delta.kernel.engine.Engine;
 import io.tributary.delta.DeletionVectorStore;
 import io.tributary.delta.KernelEngines;
+import io.tributary.delta.internal.ObjectFileSystem;
 import io.tributary.schema.Schema;
 import io.tributary.sink.DeltaTables;
 import io.tributary.storage.S3ServerExtension;
@@ -19,6 +20,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.apache.parquet.format.converter.ParquetMetadataConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -144,5 +149,49 @@ class DeletionVectorOnObjectStorageTest {
         assertThat(b2.metrics()).containsEntry("numTargetDeletionVectorsUpdated", (long) FILES).containsEntry("numTargetFilesRemoved", 0L)
                 .containsEntry("numTargetRowsCopied", 0L);
         assertThat(named(folder, DeletionVectorStore.PREFIX)).hasSize(2);
+    }
+
+    /**
+     * What a batch takes from the store, counted by the file system's statistics: the key lookup of a table whose
+     * other columns are wide reads each file's key column chunk and footer, a small part of the files, while a read of
+     * the table takes every column chunk of every file.
+     */
+    @Test
+    void theKeyLookupOfAWideTableReadsItsKeyColumnNotTheWholeFiles() throws IOException {
+        S3.createBucket("wide");
+        Storage storage = S3.storage();
+        Engine engine = KernelEngines.create(storage);
+        String table = "s3a://wide/silver/dv";
+        Path folder = S3.bucketDir("wide").resolve("silver/dv");
+        Map<Integer, String> expected = load(upsert(engine, table, DeletionVectorUpsertTest.DV), new TreeMap<>());
+        long files = 0;
+        long keyChunks = 0;
+        long chunks = 0;
+        for (String name : dataFiles(folder)) {
+            Path file = folder.resolve(name);
+            files += Files.size(file);
+            for (ColumnChunkMetaData chunk : ParquetFileReader.readFooter(new LocalInputFile(file), ParquetMetadataConverter.NO_FILTER)
+                    .getBlocks().stream().flatMap(b -> b.getColumns().stream()).toList()) {
+                chunks += chunk.getTotalSize();
+                keyChunks += chunk.getPath().toDotString().equals("id") ? chunk.getTotalSize() : 0;
+            }
+        }
+        assertThat(keyChunks).as("the key column is a small part of the files").isLessThan(files / 20);
+
+        long before = bytesRead();
+        CommitResult b1 = write(upsert(engine, table, DeletionVectorUpsertTest.DV), 1, changes(1, 0, expected));
+        long lookup = bytesRead() - before;
+
+        assertThat(b1.metrics()).containsEntry("numTargetFilesScanned", (long) FILES).containsEntry("numTargetRowsCopied", 0L);
+        assertThat(lookup).as("bytes a batch read of %,d bytes of data files, %,d of them key column chunks", files, keyChunks)
+                .isGreaterThanOrEqualTo(keyChunks).isLessThan(files / 5);
+        long read = bytesRead();
+        assertThat(rows(table, storage)).isEqualTo(expected);
+        assertThat(bytesRead() - read).as("bytes a read of the whole table took").isGreaterThanOrEqualTo(chunks);
+    }
+
+    /** The bytes Tributary's {@code s3a://} file system has read in this JVM. */
+    private static long bytesRead() {
+        return org.apache.hadoop.fs.FileSystem.getStatistics("s3a", ObjectFileSystem.class).getBytesRead();
     }
 }

@@ -1,14 +1,8 @@
 package io.tributary.sink.internal;
 
-import io.delta.kernel.engine.Engine;
-import io.tributary.delta.KernelEngines;
 import io.tributary.schema.Schema;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.SinkChanges;
-import io.tributary.sink.SinkConfig;
-import io.tributary.sink.SinkMode;
-import io.tributary.sink.SinkOffsets;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,20 +25,13 @@ import java.util.Random;
  */
 public final class HistoryUpsertBench {
     private static final Schema SCHEMA = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, op STRING, lsn BIGINT");
-    private static final String APP = "bench";
-    private static final int LOAD_CHUNK = 1_000_000;
-    private static final long TS = 1_700_000_000_000_000L;
 
     public static void main(String[] args) throws Exception {
-        Path dir = Path.of(args.length > 0 ? args[0] : "target/history-bench");
-        int batches = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-        int rows = args.length > 2 ? Integer.parseInt(args[2]) : 1_000_000;
-        int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 2;
-        List<String> sides = List.of((args.length > 4 ? args[4] : "dv,cow").split(","));
-        UpsertBench.delete(dir);
-        for (int round = 0; round < rounds; round++) {
-            for (String side : sides) {
-                run(dir, side, rows, batches);
+        BenchBatches.Args a = BenchBatches.Args.parse(args, "target/history-bench");
+        UpsertBench.delete(a.dir());
+        for (int round = 0; round < a.rounds(); round++) {
+            for (String side : a.sides()) {
+                run(a.dir(), side, a.rows(), a.batches());
             }
         }
     }
@@ -55,24 +42,24 @@ public final class HistoryUpsertBench {
             throw new IllegalArgumentException("HistoryUpsertBench: unknown side " + side + " (dv or cow)");
         }
         Path table = dir.resolve(side + "-" + System.nanoTime());
-        WriteMode mode = mode(table, dv);
+        WriteMode mode = BenchBatches.mode(table, SCHEMA, List.of("id"),
+                new SinkChanges("lsn", "op = 'd'", List.of("op"), SinkChanges.DEFAULT_DELETE_RETENTION, true),
+                dv ? Map.of("delta.enableDeletionVectors", "true") : Map.of());
         BitSet current = new BitSet();
         long versions = 0;
         long batchId = 0;
         long l0 = System.nanoTime();
-        for (int from = 0; from < rows; from += LOAD_CHUNK) { // ascending key ranges: each chunk only inserts
+        for (int from = 0; from < rows; from += BenchBatches.LOAD_CHUNK) { // ascending key ranges: each chunk only inserts
             List<Object[]> chunk = new ArrayList<>();
-            for (int id = from; id < Math.min(rows, from + LOAD_CHUNK); id++) {
-                chunk.add(new Object[] {id * 2, "u" + (id % 1000), id * 0.5, TS + id, "i", 0L});
+            for (int id = from; id < Math.min(rows, from + BenchBatches.LOAD_CHUNK); id++) {
+                chunk.add(new Object[] {id * 2, "u" + (id % 1000), id * 0.5, BenchBatches.TS + id, "i", 0L});
                 current.set(id * 2);
             }
             versions += chunk.size();
-            write(mode, batchId++, chunk);
+            BenchBatches.write(mode, batchId++, chunk);
         }
         System.out.printf("  history %s: %,d rows loaded in %.1f s wall%n", side, rows, (System.nanoTime() - l0) / 1e9);
-        double[] cpu = new double[batches];
-        double[] wall = new double[batches];
-        double[] thread = new double[batches];
+        List<BenchBatches.Measured> measured = new ArrayList<>();
         for (int b = 1; b <= batches; b++) {
             List<Object[]> changes = new ArrayList<>();
             for (Object[] c : DeletionVectorBench.batch(new Random(b), rows)) {
@@ -83,48 +70,24 @@ public final class HistoryUpsertBench {
                 versions += delete ? 0 : 1; // every change other than a delete opens a version (a new sequence each batch)
                 current.set((Integer) c[0], !delete);
             }
-            System.gc(); // the garbage of the load and of the batch before is not this batch's
-            long c0 = cpuNanos();
-            long m0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-            long t0 = System.nanoTime();
-            CommitResult r = write(mode, batchId++, changes);
-            wall[b - 1] = (System.nanoTime() - t0) / 1e9;
-            cpu[b - 1] = (cpuNanos() - c0) / 1e9;
-            thread[b - 1] = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - m0) / 1e9;
+            long id = batchId++;
+            BenchBatches.Measured m = BenchBatches.measure(() -> BenchBatches.write(mode, id, changes));
+            measured.add(m);
+            CommitResult r = m.result();
             System.out.printf("  history %s batch %d: %.2f s wall, %.2f s CPU (%.2f s of it the batch's own thread); %,d keys: versions ended %s,"
-                    + " inserted %s, copied %s; files scanned %s, removed %s, added %s, deletion vectors %s/%s%n", side, b, wall[b - 1], cpu[b - 1],
-                    thread[b - 1], changes.size(), r.metrics().get("numTargetRowsUpdated"), r.metrics().get("numTargetRowsInserted"),
+                    + " inserted %s, copied %s; files scanned %s, removed %s, added %s, deletion vectors %s/%s%n", side, b, m.wall(), m.cpu(),
+                    m.thread(), changes.size(), r.metrics().get("numTargetRowsUpdated"), r.metrics().get("numTargetRowsInserted"),
                     r.metrics().get("numTargetRowsCopied"), r.metrics().get("numTargetFilesScanned"), r.metrics().get("numTargetFilesRemoved"),
-                    r.metrics().get("numTargetFilesAdded"), r.metrics().getOrDefault("numTargetDeletionVectorsAdded", 0L),
-                    r.metrics().getOrDefault("numTargetDeletionVectorsUpdated", 0L));
+                    r.metrics().get("numTargetFilesAdded"), BenchBatches.metric(r, "numTargetDeletionVectorsAdded"),
+                    BenchBatches.metric(r, "numTargetDeletionVectorsUpdated"));
         }
-        Arrays.sort(cpu);
-        Arrays.sort(wall);
-        Arrays.sort(thread);
+        BenchBatches.Measured median = BenchBatches.medians(measured);
         List<Object[]> stored = DeltaTables.readRows(table.toString());
         long open = stored.stream().filter(row -> row[row.length - 1] == null).count();
         boolean expected = stored.size() == versions && open == current.cardinality();
         System.out.printf("RESULT history %s: %,d changes a batch into %,d rows, median per batch %.2f s CPU (%.2f s the batch's thread), %.2f s wall;"
-                + " table %,d versions, %,d current (%s)%n", dv ? "deletion vectors" : "copy-on-write", rows / 100, rows, cpu[batches / 2],
-                thread[batches / 2], wall[batches / 2], stored.size(), open,
+                + " table %,d versions, %,d current (%s)%n", dv ? "deletion vectors" : "copy-on-write", rows / 100, rows, median.cpu(),
+                median.thread(), median.wall(), stored.size(), open,
                 expected ? "as expected" : "EXPECTED " + versions + " versions, " + current.cardinality() + " current");
-    }
-
-    private static WriteMode mode(Path table, boolean dv) {
-        Engine engine = KernelEngines.create();
-        SinkConfig c = SinkConfig.builder(table.toString(), SCHEMA, "events", APP, "bench")
-                .mode(SinkMode.UPSERT, List.of("id"), null)
-                .changes(new SinkChanges("lsn", "op = 'd'", List.of("op"), SinkChanges.DEFAULT_DELETE_RETENTION, true)).build();
-        Map<String, String> properties = dv ? Map.of("delta.enableDeletionVectors", "true") : Map.of();
-        return WriteMode.forConfig(c, new DeltaTableWriter(engine, c.tablePath(), c.tableSchema(), properties));
-    }
-
-    private static CommitResult write(WriteMode mode, long batchId, List<Object[]> rows) {
-        return mode.write(APP, batchId, new TopicBatch(rows, Map.of(), Map.of(), 0, null),
-                batchId == 0 ? Map.of() : Map.of(0, batchId), new SinkOffsets(APP, "events", null, Map.of(0, batchId + 1)));
-    }
-
-    private static long cpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 }

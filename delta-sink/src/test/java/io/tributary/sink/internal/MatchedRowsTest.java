@@ -125,6 +125,47 @@ class MatchedRowsTest {
     }
 
     /**
+     * A history batch reads the other columns of the versions it ends alone: id 2 has a closed version in a file of its
+     * own (its {@code note} made unreadable) and its current version in another; a batch that updates id 2 again reads
+     * only the sequence and the versions' ends of the closed one, ends the current one and opens the next.
+     */
+    @Test
+    void aHistoryBatchReadsTheOtherColumnsOfTheVersionsItEndsAlone() throws IOException {
+        Path table = dir.resolve("c");
+        Schema schema = Schema.parse("id INT, note STRING, amt DOUBLE, op STRING, lsn BIGINT");
+        WriteMode mode = mode(table, schema, Map.of("sink.delta.history", "true", "sink.delta.sequenceBy", "lsn"),
+                Map.of("delta.enableDeletionVectors", "true"));
+        List<Object[]> rows = new ArrayList<>();
+        for (int id = 0; id < 40; id += 2) {
+            rows.add(new Object[] {id, "n" + id, id * 0.5, "i", 1L});
+        }
+        write(mode, 0, batchOf(rows));
+        write(mode, 1, batchOf(List.<Object[]>of(new Object[] {2, "v2", 2.0, "u", 2L})));
+        List<Path> before = dataFiles(table);
+        write(mode, 2, batchOf(List.<Object[]>of(new Object[] {2, "v3", 3.0, "u", 3L})));
+        // the file of batch 1 now holds id 2's version [2, 3) alone (its version from 2 on is marked deleted)
+        Path loaded = dataFileHolding(table, 0);
+        Path closed = dataFiles(table).stream().filter(before::contains).filter(f -> !f.equals(loaded)).findFirst().orElseThrow();
+        byte[] intact = Files.readAllBytes(closed);
+        spoilColumn(closed, "note");
+
+        CommitResult r = write(mode, 3, batchOf(List.<Object[]>of(new Object[] {2, "v4", 4.0, "u", 4L})));
+
+        assertThat(r.metrics()).containsEntry("numTargetRowsUpdated", 1L).containsEntry("numTargetRowsInserted", 1L)
+                .containsEntry("numTargetDeletionVectorsAdded", 1L).containsEntry("numTargetRowsCopied", 0L);
+        Files.write(closed, intact);
+        List<String> expected = new ArrayList<>();
+        for (int id = 0; id < 40; id += 2) {
+            expected.add(Arrays.toString(new Object[] {id, "n" + id, id * 0.5, 1L, 1L, id == 2 ? 2L : null}));
+        }
+        expected.add("[2, v2, 2.0, 2, 2, 3]");
+        expected.add("[2, v3, 3.0, 3, 3, 4]");
+        expected.add("[2, v4, 4.0, 4, 4, null]");
+        assertThat(DeltaTables.readRows(table.toString()).stream().map(Arrays::toString).toList())
+                .containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /**
      * A lookup reads a batch's next file whole once {@value MatchedRows#SEEN} files are read and three in four of them
      * held a matched key, or the files read held three matched rows each, and again key columns alone when neither holds.
      */
@@ -185,6 +226,12 @@ class MatchedRowsTest {
         Values values = Values.localized(SinkSettings.ALL, s -> s.under("sink.delta"), spec::get, (s, text, e) -> e);
         SinkConfig c = SinkConfig.builder(table.toString(), schema, "events", UpsertTables.APP, "test/sink").settings(values).build();
         return WriteMode.forConfig(c, new DeltaTableWriter(engine, c.tablePath(), c.tableSchema(), properties));
+    }
+
+    private static List<Path> dataFiles(Path table) throws IOException {
+        try (Stream<Path> files = Files.list(table)) {
+            return files.filter(p -> p.toString().endsWith(".parquet")).toList();
+        }
     }
 
     /** The table's data file whose {@code id} column starts at {@code minId}. */

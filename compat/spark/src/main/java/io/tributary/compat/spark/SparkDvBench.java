@@ -1,17 +1,14 @@
 package io.tributary.compat.spark;
 
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -37,18 +34,11 @@ public final class SparkDvBench {
         String table = args[0];
         int rows = Integer.parseInt(args[1]);
         int batches = Integer.parseInt(args[2]);
-        SparkSession spark = SparkSession.builder().appName("tributary-dv-bench").master(System.getProperty("spark.master", "local[2]"))
-                .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-                .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-                .config("spark.sql.session.timeZone", "UTC").config("spark.ui.enabled", "false").getOrCreate();
+        SparkSession spark = SparkBenchTables.session("tributary-dv-bench");
         try {
             spark.sql("CREATE TABLE delta.`" + table + "` (id INT, user STRING, amt DOUBLE, ts TIMESTAMP) USING delta"
                     + " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
-            long t0 = System.nanoTime();
-            spark.range(rows).selectExpr("CAST(id * 2 AS INT) AS id", "concat('u', id % 1000) AS user", "CAST(id AS DOUBLE) * 0.5D AS amt",
-                    "timestamp_micros(1700000000000000 + id) AS ts").repartitionByRange(Math.max(1, rows / 100_000), functions.col("id")).sortWithinPartitions("id")
-                    .write().format("delta").mode("append").save(table);
-            System.out.printf("  spark: %,d rows loaded in %.1f s wall%n", rows, (System.nanoTime() - t0) / 1e9);
+            SparkBenchTables.load(spark, table, rows, "spark");
             BitSet keys = new BitSet();
             for (int id = 0; id < rows; id++) {
                 keys.set(id * 2);
@@ -57,21 +47,20 @@ public final class SparkDvBench {
             double[] cpu = new double[batches];
             for (int b = 1; b <= batches; b++) {
                 List<Row> changes = new ArrayList<>();
-                for (Object[] c : batch(new Random(b), rows)) {
+                for (Object[] c : SparkBenchTables.batch(new Random(b), rows)) {
                     changes.add(RowFactory.create(c));
                     keys.set((Integer) c[0], !"d".equals(c[4]));
                 }
                 spark.createDataFrame(changes, schema).selectExpr("id", "user", "amt", "timestamp_micros(ts) AS ts", "op")
                         .createOrReplaceTempView("s");
-                long c0 = cpuNanos();
+                long c0 = SparkBenchTables.cpuNanos();
                 long w0 = System.nanoTime();
                 spark.sql("MERGE INTO delta.`" + table + "` t USING s ON t.id = s.id WHEN MATCHED AND s.op = 'd' THEN DELETE"
                         + " WHEN MATCHED THEN UPDATE SET user = s.user, amt = s.amt, ts = s.ts"
                         + " WHEN NOT MATCHED AND s.op != 'd' THEN INSERT (id, user, amt, ts) VALUES (s.id, s.user, s.amt, s.ts)");
                 double wall = (System.nanoTime() - w0) / 1e9;
-                cpu[b - 1] = (cpuNanos() - c0) / 1e9;
-                Row last = spark.sql("DESCRIBE HISTORY delta.`" + table + "` LIMIT 1").first();
-                Map<String, String> m = last.getJavaMap(last.fieldIndex("operationMetrics"));
+                cpu[b - 1] = (SparkBenchTables.cpuNanos() - c0) / 1e9;
+                Map<String, String> m = SparkBenchTables.lastMetrics(spark, "delta.`" + table + "`");
                 System.out.printf("  spark batch %d: %.2f s wall, %.2f s CPU; %,d keys: rows updated %s, deleted %s, inserted %s, copied %s;"
                         + " files removed %s, added %s, deletion vectors added %s%n", b, wall, cpu[b - 1], changes.size(),
                         m.get("numTargetRowsUpdated"), m.get("numTargetRowsDeleted"), m.get("numTargetRowsInserted"), m.get("numTargetRowsCopied"),
@@ -84,21 +73,5 @@ public final class SparkDvBench {
         } finally {
             spark.stop();
         }
-    }
-
-    /** DeletionVectorBench's batch: rows / 100 changes, the last per key kept ({@code id, user, amt, ts micros, op}). */
-    static List<Object[]> batch(Random rnd, int rows) {
-        Map<Integer, Object[]> changes = new LinkedHashMap<>();
-        for (int k = 0; k < rows / 100; k++) {
-            int kind = k % 10;
-            int id = rnd.nextInt(rows) * 2 + (kind >= 6 ? 1 : 0);
-            changes.remove(id);
-            changes.put(id, new Object[] {id, "upd", -1.0, 0L, kind == 5 ? "d" : "u"});
-        }
-        return new ArrayList<>(changes.values());
-    }
-
-    private static long cpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 }

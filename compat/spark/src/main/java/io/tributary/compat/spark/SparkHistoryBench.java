@@ -1,6 +1,5 @@
 package io.tributary.compat.spark;
 
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -10,7 +9,6 @@ import java.util.Random;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -18,7 +16,7 @@ import org.apache.spark.sql.types.StructType;
  * their key to end the current version, once with a null key to insert the new one) on a table with deletion vectors,
  * on the table and batches of delta-sink's {@code HistoryUpsertBench}: ROWS keys of one version each
  * ({@code id INT, user STRING, amt DOUBLE, ts TIMESTAMP, lsn BIGINT, __START_AT BIGINT, __END_AT BIGINT}, {@code lsn} 0,
- * files of 100,000 rows by id), then {@link SparkDvBench}'s batches, batch {@code b} with {@code lsn} {@code b}, each
+ * files of 100,000 rows by id), then the batches of {@link SparkBenchTables#batch}, batch {@code b} with {@code lsn} {@code b}, each
  * applied as
  * <pre>
  * MERGE INTO t USING (
@@ -43,19 +41,11 @@ public final class SparkHistoryBench {
         int rows = Integer.parseInt(args[1]);
         int batches = Integer.parseInt(args[2]);
         String t = "delta.`" + table + "`";
-        SparkSession spark = SparkSession.builder().appName("tributary-history-bench").master(System.getProperty("spark.master", "local[2]"))
-                .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-                .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-                .config("spark.sql.session.timeZone", "UTC").config("spark.ui.enabled", "false").getOrCreate();
+        SparkSession spark = SparkBenchTables.session("tributary-history-bench");
         try {
             spark.sql("CREATE TABLE " + t + " (id INT, user STRING, amt DOUBLE, ts TIMESTAMP, lsn BIGINT, __START_AT BIGINT, __END_AT BIGINT)"
                     + " USING delta TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
-            long t0 = System.nanoTime();
-            spark.range(rows).selectExpr("CAST(id * 2 AS INT) AS id", "concat('u', id % 1000) AS user", "CAST(id AS DOUBLE) * 0.5D AS amt",
-                    "timestamp_micros(1700000000000000 + id) AS ts", "0L AS lsn", "0L AS __START_AT", "CAST(NULL AS BIGINT) AS __END_AT")
-                    .repartitionByRange(Math.max(1, rows / 100_000), functions.col("id")).sortWithinPartitions("id")
-                    .write().format("delta").mode("append").save(table);
-            System.out.printf("  spark history: %,d rows loaded in %.1f s wall%n", rows, (System.nanoTime() - t0) / 1e9);
+            SparkBenchTables.load(spark, table, rows, "spark history", "0L AS lsn", "0L AS __START_AT", "CAST(NULL AS BIGINT) AS __END_AT");
             BitSet current = new BitSet();
             for (int id = 0; id < rows; id++) {
                 current.set(id * 2);
@@ -65,7 +55,7 @@ public final class SparkHistoryBench {
             double[] cpu = new double[batches];
             for (int b = 1; b <= batches; b++) {
                 List<Row> changes = new ArrayList<>();
-                for (Object[] c : SparkDvBench.batch(new Random(b), rows)) {
+                for (Object[] c : SparkBenchTables.batch(new Random(b), rows)) {
                     Object[] change = Arrays.copyOf(c, 6);
                     change[5] = (long) b;
                     changes.add(RowFactory.create(change));
@@ -75,7 +65,7 @@ public final class SparkHistoryBench {
                 }
                 spark.createDataFrame(changes, schema).selectExpr("id", "user", "amt", "timestamp_micros(ts) AS ts", "op", "lsn")
                         .createOrReplaceTempView("s");
-                long c0 = cpuNanos();
+                long c0 = SparkBenchTables.cpuNanos();
                 long w0 = System.nanoTime();
                 spark.sql("MERGE INTO " + t + " t USING (SELECT s.id AS mergeKey, s.* FROM s UNION ALL"
                         + " SELECT NULL AS mergeKey, s.* FROM s JOIN " + t + " c ON s.id = c.id"
@@ -85,9 +75,8 @@ public final class SparkHistoryBench {
                         + " WHEN NOT MATCHED AND u.op != 'd' THEN INSERT (id, user, amt, ts, lsn, __START_AT, __END_AT)"
                         + " VALUES (u.id, u.user, u.amt, u.ts, u.lsn, u.lsn, NULL)");
                 double wall = (System.nanoTime() - w0) / 1e9;
-                cpu[b - 1] = (cpuNanos() - c0) / 1e9;
-                Row last = spark.sql("DESCRIBE HISTORY " + t + " LIMIT 1").first();
-                Map<String, String> m = last.getJavaMap(last.fieldIndex("operationMetrics"));
+                cpu[b - 1] = (SparkBenchTables.cpuNanos() - c0) / 1e9;
+                Map<String, String> m = SparkBenchTables.lastMetrics(spark, t);
                 System.out.printf("  spark history batch %d: %.2f s wall, %.2f s CPU; %,d keys: versions ended %s, inserted %s, copied %s;"
                         + " files removed %s, added %s, deletion vectors added %s%n", b, wall, cpu[b - 1], changes.size(),
                         m.get("numTargetRowsUpdated"), m.get("numTargetRowsInserted"), m.get("numTargetRowsCopied"),
@@ -104,9 +93,5 @@ public final class SparkHistoryBench {
         } finally {
             spark.stop();
         }
-    }
-
-    private static long cpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 }
