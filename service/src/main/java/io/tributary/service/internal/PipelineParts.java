@@ -323,39 +323,6 @@ public final class PipelineParts {
         return b.build();
     }
 
-    private static final java.util.regex.Pattern JOIN_KEY = java.util.regex.Pattern.compile(
-            "^(" + java.util.regex.Pattern.quote(Settings.TRANSFORM_JOIN) + "(?:\\.\\d+)?)(\\.(?:table|as|on|type))?: .*", java.util.regex.Pattern.DOTALL);
-    private static final java.util.regex.Pattern LATERAL_VIEW_KEY = java.util.regex.Pattern.compile(
-            "^(" + java.util.regex.Pattern.quote(Settings.TRANSFORM_LATERAL_VIEW) + "(?:\\.\\d+)?)(\\.(?:generator|as|columns|outer))?: .*",
-            java.util.regex.Pattern.DOTALL);
-    private static final java.util.regex.Pattern COLUMN_STEP_KEY = java.util.regex.Pattern.compile("^((?:"
-            + java.util.regex.Pattern.quote(Settings.TRANSFORM_WITH_COLUMNS) + "|" + java.util.regex.Pattern.quote(Settings.TRANSFORM_WITH_COLUMNS_RENAMED)
-            + ")\\.[^:]+|" + java.util.regex.Pattern.quote(Settings.TRANSFORM_DROP) + "): .*", java.util.regex.Pattern.DOTALL);
-
-    /**
-     * A refusal of {@code transform.join.N.x} (or {@code transform.lateralView.N.x}), led by the spec line of that key (of the
-     * join's table, the view's generator, when x was not given); one of {@code transform.withColumns.NAME},
-     * {@code transform.withColumnsRenamed.OLD} or {@code transform.drop}, by that key's line.
-     */
-    static TributaryException joinRefusalAtItsLine(PipelineSpec spec, TributaryException e) {
-        java.util.regex.Matcher step = COLUMN_STEP_KEY.matcher(String.valueOf(e.getMessage()));
-        if (step.matches() && spec.has(step.group(1))) {
-            return ServiceErrors.at(spec.origin(step.group(1)), e); // transform.withColumns.user: at its line
-        }
-        java.util.regex.Matcher m = JOIN_KEY.matcher(String.valueOf(e.getMessage()));
-        String first = ".table";
-        if (!m.matches()) {
-            m = LATERAL_VIEW_KEY.matcher(String.valueOf(e.getMessage()));
-            first = ".generator";
-            if (!m.matches()) {
-                return e;
-            }
-        }
-        String key = m.group(1) + (m.group(2) == null ? first : m.group(2));
-        String at = spec.has(key) ? key : m.group(1) + first;
-        return ServiceErrors.at(spec.origin(at), e);
-    }
-
     static IngestConfig ingestConfig(PipelineSpec spec, Schema input, AggregateSpec aggregate) {
         return ingestConfig(spec, input, aggregate, false);
     }
@@ -401,7 +368,7 @@ public final class PipelineParts {
         try {
             return b.build();
         } catch (TributaryException e) {
-            throw joinRefusalAtItsLine(spec, e);
+            throw TransformParts.refusalAtItsLine(spec, e);
         }
     }
 }

@@ -16,6 +16,8 @@ import io.tributary.topology.AggregationSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What the file source computes for the rest of the pipeline: {@code transform.where/select}, and the
@@ -75,7 +77,7 @@ final class TransformParts {
         try {
             return RowTransforms.compile(values(spec), input, location -> DeltaStaticTable.open(spec, location), computed);
         } catch (TributaryException e) {
-            throw PipelineParts.joinRefusalAtItsLine(spec, e);
+            throw refusalAtItsLine(spec, e);
         }
     }
 
@@ -194,5 +196,38 @@ final class TransformParts {
     /** The items of {@code aggregate.groupBy} that an expression computes. */
     static List<String> computedGroupBy(PipelineSpec spec) {
         return groupByItems(spec).stream().filter(i -> !SelectItems.isColumn(i)).toList();
+    }
+
+    private static final Pattern JOIN_KEY = Pattern.compile(
+            "^(" + Pattern.quote(Settings.TRANSFORM_JOIN) + "(?:\\.\\d+)?)(\\.(?:table|as|on|type))?: .*", Pattern.DOTALL);
+    private static final Pattern LATERAL_VIEW_KEY = Pattern.compile(
+            "^(" + Pattern.quote(Settings.TRANSFORM_LATERAL_VIEW) + "(?:\\.\\d+)?)(\\.(?:generator|as|columns|outer))?: .*",
+            Pattern.DOTALL);
+    private static final Pattern COLUMN_STEP_KEY = Pattern.compile("^((?:"
+            + Pattern.quote(Settings.TRANSFORM_WITH_COLUMNS) + "|" + Pattern.quote(Settings.TRANSFORM_WITH_COLUMNS_RENAMED)
+            + ")\\.[^:]+|" + Pattern.quote(Settings.TRANSFORM_DROP) + "): .*", Pattern.DOTALL);
+
+    /**
+     * A refusal of {@code transform.join.N.x} (or {@code transform.lateralView.N.x}), led by the spec line of that key (of the
+     * join's table, the view's generator, when x was not given); one of {@code transform.withColumns.NAME},
+     * {@code transform.withColumnsRenamed.OLD} or {@code transform.drop}, by that key's line.
+     */
+    static TributaryException refusalAtItsLine(PipelineSpec spec, TributaryException e) {
+        Matcher step = COLUMN_STEP_KEY.matcher(String.valueOf(e.getMessage()));
+        if (step.matches() && spec.has(step.group(1))) {
+            return ServiceErrors.at(spec.origin(step.group(1)), e); // transform.withColumns.user: at its line
+        }
+        Matcher m = JOIN_KEY.matcher(String.valueOf(e.getMessage()));
+        String first = ".table";
+        if (!m.matches()) {
+            m = LATERAL_VIEW_KEY.matcher(String.valueOf(e.getMessage()));
+            first = ".generator";
+            if (!m.matches()) {
+                return e;
+            }
+        }
+        String key = m.group(1) + (m.group(2) == null ? first : m.group(2));
+        String at = spec.has(key) ? key : m.group(1) + first;
+        return ServiceErrors.at(spec.origin(at), e);
     }
 }
