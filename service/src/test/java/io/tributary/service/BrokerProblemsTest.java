@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.service.internal.StateLock;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -15,7 +13,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A Kafka cluster that cannot be reached, and a pipeline that already runs: each is one line on
@@ -25,15 +22,6 @@ import picocli.CommandLine;
 class BrokerProblemsTest {
     @TempDir
     Path dir;
-
-    private record Run(int code, String out, String err) {
-        /** The one line on stderr. */
-        String line() {
-            List<String> lines = err.strip().lines().toList();
-            assertThat(lines).as("stderr is one line:\n%s", err).hasSize(1);
-            return lines.get(0);
-        }
-    }
 
     private Path spec(String extra) throws IOException {
         Files.createDirectories(dir.resolve("in"));
@@ -53,14 +41,8 @@ class BrokerProblemsTest {
         return spec;
     }
 
-    private static Run tributary(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
+    private static CliRun tributary(String... args) {
+        return CliRun.of(args);
     }
 
     /** A port on 127.0.0.1 that nothing listens on: a broker that is down. */
@@ -75,17 +57,17 @@ class BrokerProblemsTest {
         Path spec = spec("kafka:\n  bootstrap.servers: \"nosuchhost.invalid:9092\"\n");
         String expected = "tributary: error: kafka.bootstrap.servers: host nosuchhost.invalid does not resolve to an address"
                 + " (nosuchhost.invalid:9092); fix the host name, or leave the setting out to run the embedded broker";
-        Run run = tributary("run", spec.toString());
+        CliRun run = tributary("run", spec.toString());
         assertThat(run.code()).isEqualTo(1);
         assertThat(run.line()).isEqualTo(expected);
-        Run show = tributary("checkpoint", "show", spec.toString());
+        CliRun show = tributary("checkpoint", "show", spec.toString());
         assertThat(show.code()).isEqualTo(1);
         assertThat(show.line()).isEqualTo(expected);
     }
 
     @Test
     void aBootstrapServerWithoutPortIsOneLine() throws IOException {
-        Run run = tributary("run", spec("kafka:\n  bootstrap.servers: \"localhost\"\n").toString());
+        CliRun run = tributary("run", spec("kafka:\n  bootstrap.servers: \"localhost\"\n").toString());
         assertThat(run.code()).isEqualTo(1);
         assertThat(run.line()).isEqualTo("tributary: error: kafka.bootstrap.servers: 'localhost' is not host:port;"
                 + " give the broker's address as host:port (e.g. kafka:9092), several separated by commas");
@@ -96,7 +78,7 @@ class BrokerProblemsTest {
         int port = closedPort();
         Path spec = spec("kafka:\n  bootstrap.servers: \"127.0.0.1:" + port + "\"\n  default.api.timeout.ms: 2000\n"
                 + "  request.timeout.ms: 2000\n");
-        Run show = tributary("checkpoint", "show", spec.toString());
+        CliRun show = tributary("checkpoint", "show", spec.toString());
         assertThat(show.code()).isEqualTo(1);
         assertThat(show.line()).isEqualTo("tributary: error: the Kafka cluster at 127.0.0.1:" + port + " (kafka.bootstrap.servers)"
                 + " did not answer in 2 s (kafka.default.api.timeout.ms); start it, or fix kafka.bootstrap.servers");
@@ -107,7 +89,7 @@ class BrokerProblemsTest {
         int port = closedPort();
         Path spec = spec("kafka:\n  bootstrap.servers: \"127.0.0.1:" + port + "\"\n  default.api.timeout.ms: 2000\n"
                 + "  request.timeout.ms: 2000\n");
-        Run run = tributary("run", spec.toString());
+        CliRun run = tributary("run", spec.toString());
         assertThat(run.code()).isEqualTo(1);
         assertThat(run.line()).isEqualTo("tributary: error: the Kafka cluster at 127.0.0.1:" + port + " (kafka.bootstrap.servers)"
                 + " did not answer in 2 s (kafka.default.api.timeout.ms); start it, or fix kafka.bootstrap.servers");
@@ -117,7 +99,7 @@ class BrokerProblemsTest {
     void kafkaTimeoutsAClientWouldRefuseAreOneLineWithKafkasRuleBeforeAnyClient() throws IOException {
         // Kafka's rule: default.api.timeout.ms is at least request.timeout.ms (30 s unless set)
         Path spec = spec("kafka:\n  default.api.timeout.ms: 2000\n"); // on the embedded broker, which would answer
-        Run run = tributary("run", spec.toString());
+        CliRun run = tributary("run", spec.toString());
         assertThat(run.code()).isEqualTo(1);
         assertThat(run.line()).startsWith("tributary: error: spec ").endsWith(": key 'kafka.default.api.timeout.ms' is 2000, below"
                 + " 'kafka.request.timeout.ms' (Kafka's default, 30000); Kafka's clients need default.api.timeout.ms >= request.timeout.ms:"
@@ -135,7 +117,7 @@ class BrokerProblemsTest {
             held.add(running);
             running.describe(", http://127.0.0.1:" + taken.getLocalPort() + "/");
 
-            Run second = tributary("run", spec.toString());
+            CliRun second = tributary("run", spec.toString());
             assertThat(second.code()).isEqualTo(1);
             assertThat(second.line()).isEqualTo("tributary: error: pipeline p is already running on state folder " + dir.resolve("state")
                     + " (pid " + ProcessHandle.current().pid() + ", http://127.0.0.1:" + taken.getLocalPort() + "/);"

@@ -42,12 +42,6 @@ class EmptyRunWithoutBrokerTest {
     @TempDir
     Path dir;
 
-    private record Run(int code, String out, String err) {
-        List<String> lines() {
-            return out.strip().lines().toList();
-        }
-    }
-
     private Path spec(String extra) throws IOException {
         Files.createDirectories(dir.resolve("in"));
         Path spec = dir.resolve("pipeline.yaml");
@@ -66,15 +60,9 @@ class EmptyRunWithoutBrokerTest {
         return spec;
     }
 
-    private static Run tributary(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        Run run = new Run(code, out.toString(), err.toString());
-        assertThat(code).as("exit code; stderr:\n%s", err).isZero();
+    private static CliRun tributary(String... args) {
+        CliRun run = CliRun.of(args);
+        assertThat(run.code()).as("exit code; stderr:\n%s", run.err()).isZero();
         return run;
     }
 
@@ -104,7 +92,7 @@ class EmptyRunWithoutBrokerTest {
     }
 
     /** The run's stdout lines without what differs from run to run: run ids, times, durations. */
-    private static List<JsonNode> comparable(Run run) throws IOException {
+    private static List<JsonNode> comparable(CliRun run) throws IOException {
         List<JsonNode> out = new java.util.ArrayList<>();
         for (String line : run.lines()) {
             ObjectNode node = (ObjectNode) JSON.readTree(line);
@@ -127,7 +115,7 @@ class EmptyRunWithoutBrokerTest {
         Map<String, String> broker = brokerFiles();
         long version = version();
 
-        Run noOp = tributary("run", spec.toString());
+        CliRun noOp = tributary("run", spec.toString());
         assertThat(brokerFiles()).as("the broker's folder, untouched").isEqualTo(broker);
         assertThat(version()).isEqualTo(version);
         assertThat(ids()).containsExactly(1, 2);
@@ -137,7 +125,7 @@ class EmptyRunWithoutBrokerTest {
         assertThat(JSON.readTree(noOp.lines().get(2)).path("summary").path("numInputRows").asLong()).isZero();
 
         Files.delete(record()); // the same run the normal way, with the broker
-        Run normal = tributary("run", spec.toString());
+        CliRun normal = tributary("run", spec.toString());
         assertThat(brokerFiles()).as("a normal run starts the broker").isNotEqualTo(broker);
         assertThat(comparable(noOp)).isEqualTo(comparable(normal));
         assertThat(version()).isEqualTo(version);
@@ -147,7 +135,7 @@ class EmptyRunWithoutBrokerTest {
     @Test
     void aFirstRunOverAnEmptyFolderStartsNoBrokerLeavesNoTableAndPrintsWhatTheBrokerRunPrints() throws Exception {
         Path spec = spec("");
-        Run first = tributary("run", spec.toString());
+        CliRun first = tributary("run", spec.toString());
         assertThat(dir.resolve("state/kafka")).as("no broker started").doesNotExist();
         assertThat(dir.resolve("out")).as("no table: Spark's run that finds no file leaves none").doesNotExist();
         try (Stream<Path> state = Files.list(dir.resolve("state"))) {
@@ -155,12 +143,12 @@ class EmptyRunWithoutBrokerTest {
         }
         assertThat(first.lines()).hasSize(3); // the ingest's and the sink's progress, then the summary
         assertThat(JSON.readTree(first.lines().get(1)).path("batchId").asLong()).isZero();
-        Run shown = tributary("checkpoint", "show", spec.toString()); // nothing to read: answers without starting a broker
+        CliRun shown = tributary("checkpoint", "show", spec.toString()); // nothing to read: answers without starting a broker
         assertThat(shown.out()).contains("(no embedded broker yet: no run has ingested anything)").contains("  no table yet");
         assertThat(dir.resolve("state/kafka")).as("checkpoint show starts no broker either").doesNotExist();
 
         Files.writeString(dir.resolve("state/other"), "x"); // the state folder holds something: the normal path
-        Run normal = tributary("run", spec.toString());
+        CliRun normal = tributary("run", spec.toString());
         assertThat(dir.resolve("state/kafka")).as("a normal run starts the broker").isDirectory();
         assertThat(dir.resolve("out")).doesNotExist();
         assertThat(comparable(first)).isEqualTo(comparable(normal));
@@ -192,7 +180,7 @@ class EmptyRunWithoutBrokerTest {
 
         InputFiles.place(in, "b.json", "{\"id\":2,\"user\":\"bob\"}");
         Map<String, String> broker = brokerFiles();
-        Run added = tributary("run", spec.toString());
+        CliRun added = tributary("run", spec.toString());
         assertThat(brokerFiles()).isNotEqualTo(broker);
         assertThat(JSON.readTree(added.lines().get(added.lines().size() - 1)).path("summary").path("numInputRows").asLong()).isEqualTo(1);
         assertThat(ids()).containsExactly(1, 2);
@@ -207,7 +195,7 @@ class EmptyRunWithoutBrokerTest {
         Files.writeString(in.resolve("a.json"), "{\"id\":1,\"user\":\"ann\"}\n{\"id\":3,\"user\":\"cy\"}\n");
         InputFiles.settled(in.resolve("a.json"));
         broker = brokerFiles();
-        Run changed = tributary("run", spec.toString());
+        CliRun changed = tributary("run", spec.toString());
         assertThat(brokerFiles()).isNotEqualTo(broker);
         assertThat(JSON.readTree(changed.lines().get(changed.lines().size() - 1)).path("summary").path("numFilesChangedAfterIngest")
                 .asInt()).isEqualTo(1);

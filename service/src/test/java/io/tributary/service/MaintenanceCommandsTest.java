@@ -7,14 +7,11 @@ import io.tributary.schema.Timestamps;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.SinkOffsets;
 import io.tributary.sink.SinkTables;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** tributary describe / optimize / vacuum on a real partitioned table written as the sink writes it. */
 class MaintenanceCommandsTest {
@@ -24,17 +21,9 @@ class MaintenanceCommandsTest {
     @TempDir
     Path dir;
 
-    private record Run(int code, String out, String err) {
-    }
 
-    private Run tributary(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
+    private CliRun tributary(String... args) {
+        return CliRun.of(args);
     }
 
     private String writeTable(int commits) {
@@ -56,28 +45,28 @@ class MaintenanceCommandsTest {
         String table = writeTable(12);
         List<String> before = rows(table);
 
-        Run describe = tributary("describe", table);
+        CliRun describe = tributary("describe", table);
         assertThat(describe.code()).as(describe.err()).isZero();
         assertThat(describe.out()).contains("versions  latest 11, oldest readable 0").contains("checkpoint  version 10")
                 .contains("files  12,").contains("rows  24 (from the log's statistics, no data file read)").contains("partitions  by [day]: 2").contains("day=2024-05-01  6 files")
                 .contains(APP + ": 11").contains(SinkOffsets.DOMAIN).contains("delta.checkpointInterval = 10");
 
-        Run optimize = tributary("optimize", table, "--target-file-size", "64m", "--where", "day = '2024-05-02'");
+        CliRun optimize = tributary("optimize", table, "--target-file-size", "64m", "--where", "day = '2024-05-02'");
         assertThat(optimize.code()).as(optimize.err()).isZero();
         assertThat(optimize.out()).contains("version 12, 6 small files").contains("in 1 partition(s) rewritten as 1 files");
         assertThat(tributary("optimize", table).out()).contains("version 13, 6 small files");
         assertThat(rows(table)).isEqualTo(before);
         assertThat(tributary("describe", table).out()).contains("files  2,").contains("rows  24 (");
 
-        Run refused = tributary("vacuum", table, "--retain", "1h");
+        CliRun refused = tributary("vacuum", table, "--retain", "1h");
         assertThat(refused.code()).isEqualTo(1);
         assertThat(refused.err()).contains("tributary: error: vacuum").contains("such a low retention period").contains("--force");
 
-        Run dry = tributary("vacuum", table, "--retain", "0h", "--force", "--dry-run");
+        CliRun dry = tributary("vacuum", table, "--retain", "0h", "--force", "--dry-run");
         assertThat(dry.code()).as(dry.err()).isZero();
         assertThat(dry.out()).contains("would delete day=2024-05-01/").contains("would delete 12 files");
 
-        Run vacuum = tributary("vacuum", table, "--retain", "0h", "--force");
+        CliRun vacuum = tributary("vacuum", table, "--retain", "0h", "--force");
         assertThat(vacuum.out()).contains("deleted 12 files").contains("2 data files kept");
         assertThat(rows(table)).isEqualTo(before);
         assertThat(tributary("vacuum", table, "--retain", "0h", "--force").out()).contains("deleted 0 files");
@@ -85,7 +74,7 @@ class MaintenanceCommandsTest {
 
     @Test
     void aMissingTableIsOneClearLine() {
-        Run r = tributary("describe", dir.resolve("nothing").toString());
+        CliRun r = tributary("describe", dir.resolve("nothing").toString());
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.err()).startsWith("tributary: error: describe: no Delta table at");
     }

@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.service.http.ServiceEndpoints;
 import io.tributary.service.spec.PipelineSpec;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Secrets of every system a spec configures (Kafka, Schema Registry, S3A, Azure, GCS), set as a
@@ -77,15 +74,10 @@ class SecretsShownNowhereTest {
     }
 
     private static String tributary(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        assertThat(code).as(String.join(" ", args) + ": " + err).isZero();
-        assertThat(out.toString() + err).doesNotContain("-in-clear");
-        return out.toString();
+        CliRun run = CliRun.of(args);
+        assertThat(run.code()).as(String.join(" ", args) + ": " + run.err()).isZero();
+        assertThat(run.out() + run.err()).doesNotContain("-in-clear");
+        return run.out();
     }
 
     @Test

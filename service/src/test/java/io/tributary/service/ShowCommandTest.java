@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
 import io.tributary.sink.SinkTables;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** tributary show on a real table written as the sink writes it: Spark's show() layout, JSON lines, filters, old versions. */
 class ShowCommandTest {
@@ -20,17 +17,9 @@ class ShowCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int code, String out, String err) {
-    }
 
-    private Run tributary(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
+    private CliRun tributary(String... args) {
+        return CliRun.of(args);
     }
 
     /** Version 0: one row; version 1: two more. */
@@ -47,7 +36,7 @@ class ShowCommandTest {
 
     @Test
     void printsTheRowsAsSparksShowDoes() {
-        Run r = tributary("show", table(), "--where", "id <> 2", "--select", "id, user, ts, raw, tags");
+        CliRun r = tributary("show", table(), "--where", "id <> 2", "--select", "id, user, ts, raw, tags");
         assertThat(r.code()).as(r.err()).isZero();
         List<String> lines = r.out().lines().toList();
         assertThat(lines.subList(0, 3)).containsExactly(
@@ -62,7 +51,7 @@ class ShowCommandTest {
 
     @Test
     void limitsTheRowsAndSaysSo() {
-        Run r = tributary("show", table(), "-n", "2", "--select", "id, user");
+        CliRun r = tributary("show", table(), "-n", "2", "--select", "id, user");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out().lines().filter(l -> l.matches("\\|\\s+\\d\\|.*"))).hasSize(2);
         assertThat(r.out()).endsWith("only showing top 2 rows\n");
@@ -72,10 +61,10 @@ class ShowCommandTest {
     @Test
     void printsJsonLinesWithNullsAndReadsAnOlderVersion() {
         String table = table();
-        Run r = tributary("show", table, "--json", "--where", "id = 2", "--select", "id, user, amt * 2 AS twice");
+        CliRun r = tributary("show", table, "--json", "--where", "id = 2", "--select", "id, user, amt * 2 AS twice");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).isEqualTo("{\"id\":2,\"user\":null,\"twice\":-2.0}\n");
-        Run old = tributary("show", table, "--version", "0", "--json", "--select", "id");
+        CliRun old = tributary("show", table, "--version", "0", "--json", "--select", "id");
         assertThat(old.out()).isEqualTo("{\"id\":1}\n");
     }
 
@@ -84,7 +73,7 @@ class ShowCommandTest {
         String table = table();
         assertThat(tributary("show", dir.resolve("nothing").toString()).err()).contains("no Delta table at " + dir.resolve("nothing"));
         assertThat(tributary("show", table, "--where", "nope > 1").err()).contains("no column 'nope'");
-        Run r = tributary("show", table, "--version", "9");
+        CliRun r = tributary("show", table, "--version", "9");
         assertThat(r.code()).isNotZero();
         assertThat(r.err()).contains("Cannot load table version 9").doesNotContain("\tat ");
     }
