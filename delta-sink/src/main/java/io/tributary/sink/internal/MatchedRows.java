@@ -62,7 +62,6 @@ final class MatchedRows {
     private long seen;
     private long matched;
     private long matchedRows;
-    private long reread;
 
     private MatchedRows(Engine engine, Snapshot snapshot, Schema keySchema, int[] at, Schema schema, StructType readSchema) {
         this.engine = engine;
@@ -134,11 +133,6 @@ final class MatchedRows {
         return direct != null;
     }
 
-    /** The files read again by this pass. */
-    long filesReread() {
-        return reread;
-    }
-
     /**
      * Records in {@code feed} the old values of the rows of {@code file} at the ordinals {@code hits} (ascending), each
      * with its change type in {@code types}; {@code keys} are their keys. A feed that is off reads nothing.
@@ -175,7 +169,6 @@ final class MatchedRows {
         if (at.length == 0 || file.whole() || hits.isEmpty()) {
             return;
         }
-        reread++;
         long[] positions = new long[hits.size()];
         for (int i = 0; i < positions.length; i++) {
             positions[i] = file.rowIndexes()[hits.get(i)];
