@@ -111,4 +111,9 @@ public final class KernelEngines {
         }
         return Path.of(path).toAbsolutePath().normalize().toString();
     }
+
+    /** The bytes Tributary's object-storage file system ({@code s3a://}) has taken from the server in this JVM, every stream counted. */
+    public static long objectStorageBytesRead() {
+        return org.apache.hadoop.fs.FileSystem.getStatistics("s3a", ObjectFileSystem.class).getBytesRead();
+    }
 }

@@ -82,15 +82,13 @@ public record ColumnSteps(Map<String, String> withColumns, Map<String, String> r
         for (Map.Entry<String, String> c : withColumns.entrySet()) {
             String key = keys.withColumns() + "." + c.getKey();
             if (!written.add(c.getKey().toLowerCase(Locale.ROOT))) {
-                throw ExpressionErrors.inSetting(key, alreadyExists(c.getKey()));
+                throw ExpressionErrors.inSetting(key, ExpressionErrors.columnAlreadyExists(c.getKey()));
             }
             if (c.getValue() == null || c.getValue().isBlank()) {
-                throw ExpressionErrors.inSetting(key, new TributaryException("no expression; write one, e.g. \"lower(trim(user))\""));
+                throw ExpressionErrors.inSetting(key, ExpressionErrors.noStepExpression());
             }
             if (FileMetadata.mentioned(List.of(c.getValue()))) {
-                throw ExpressionErrors.inSetting(key, new TributaryException("the file's facts (" + FileMetadata.COLUMN + ", "
-                        + FileMetadata.FILE_URI + ") are read in where and select only; select them there, e.g. \"*\", \""
-                        + FileMetadata.COLUMN + ".file_path AS file\", and use that column here"));
+                throw ExpressionErrors.inSetting(key, ExpressionErrors.fileFactsInStep());
             }
             boolean isNew = matching(before, width, c.getKey()) < 0;
             Schema over = isNew ? new Schema(fields) : new Schema(before.fields().subList(0, width));
@@ -159,7 +157,7 @@ public record ColumnSteps(Map<String, String> withColumns, Map<String, String> r
         });
         for (Map.Entry<String, String> r : renamed.entrySet()) { // Spark renames pair by pair: {a: b, b: c} makes a and b c
             if (r.getValue() == null || r.getValue().isBlank()) {
-                throw ExpressionErrors.inSetting(keys.renamed() + "." + r.getKey(), new TributaryException("no new name; write one"));
+                throw ExpressionErrors.inSetting(keys.renamed() + "." + r.getKey(), ExpressionErrors.noNewName());
             }
             names.replaceAll(n -> n.equalsIgnoreCase(r.getKey()) ? r.getValue() : n);
         }
@@ -167,7 +165,7 @@ public record ColumnSteps(Map<String, String> withColumns, Map<String, String> r
         for (String n : names) {
             if (!seen.add(n.toLowerCase(Locale.ROOT))) {
                 String old = renamed.entrySet().stream().filter(r -> r.getValue().equals(n)).map(Map.Entry::getKey).findFirst().orElse(n);
-                throw ExpressionErrors.inSetting(keys.renamed() + "." + old, alreadyExists(n));
+                throw ExpressionErrors.inSetting(keys.renamed() + "." + old, ExpressionErrors.columnAlreadyExists(n));
             }
         }
         List<String> items = new ArrayList<>();
@@ -178,8 +176,7 @@ public record ColumnSteps(Map<String, String> withColumns, Map<String, String> r
             }
         }
         if (items.isEmpty()) {
-            throw ExpressionErrors.inSetting(keys.drop(), new TributaryException("drops every column (" + String.join(", ", names)
-                    + "); a table needs at least one"));
+            throw ExpressionErrors.inSetting(keys.drop(), ExpressionErrors.dropsEveryColumn(names));
         }
         for (int i = width; i < before.size(); i++) {
             items.add(quoted(before.field(i).name()));
@@ -193,10 +190,5 @@ public record ColumnSteps(Map<String, String> withColumns, Map<String, String> r
 
     private static String quoted(String name) {
         return "`" + name.replace("`", "``") + "`";
-    }
-
-    /** Spark's COLUMN_ALREADY_EXISTS, as its withColumns and withColumnsRenamed refuse a name given twice. */
-    private static TributaryException alreadyExists(String name) {
-        return new TributaryException("[COLUMN_ALREADY_EXISTS] the column `" + name + "` already exists; give it another name");
     }
 }

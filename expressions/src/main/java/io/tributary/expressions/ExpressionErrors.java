@@ -207,4 +207,42 @@ public final class ExpressionErrors {
     public static TributaryException sqlUnsupported(String construct, int line, int column, String instead) {
         return new TributaryException(construct + " at line " + line + ", column " + column + " of the query is not supported: " + instead);
     }
+
+    /** A {@code transform.withColumns} entry without an expression. */
+    static TributaryException noStepExpression() {
+        return new TributaryException("no expression; write one, e.g. \"lower(trim(user))\"");
+    }
+
+    /** A {@code transform.withColumns} expression that reads the file's facts, which only where and select read. */
+    static TributaryException fileFactsInStep() {
+        return new TributaryException("the file's facts (" + FileMetadata.COLUMN + ", " + FileMetadata.FILE_URI + ") are read in where and"
+                + " select only; select them there, e.g. \"*\", \"" + FileMetadata.COLUMN + ".file_path AS file\", and use that column here");
+    }
+
+    /** A {@code transform.withColumnsRenamed} entry without a new name. */
+    static TributaryException noNewName() {
+        return new TributaryException("no new name; write one");
+    }
+
+    /** A {@code transform.drop} that leaves no column. */
+    static TributaryException dropsEveryColumn(List<String> names) {
+        return new TributaryException("drops every column (" + String.join(", ", names) + "); a table needs at least one");
+    }
+
+    /** Spark's COLUMN_ALREADY_EXISTS, as its withColumns and withColumnsRenamed refuse a name given twice. */
+    static TributaryException columnAlreadyExists(String name) {
+        return new TributaryException("[COLUMN_ALREADY_EXISTS] the column `" + name + "` already exists; give it another name");
+    }
+
+    /** Spark's HLL_UNION_DIFFERENT_LG_K: a union of sketches of different lgConfigK that was not allowed. */
+    static ExpressionException hllDifferentLgK(String function, int left, int right) {
+        return new ExpressionException(function, "HLL_UNION_DIFFERENT_LG_K", "Sketches have different `lgConfigK` values: " + left + " and "
+                + right + ". Set the `allowDifferentLgConfigK` parameter to true to call " + function + " with different `lgConfigK` values.");
+    }
+
+    /** Spark's HLL_INVALID_INPUT_SKETCH_BUFFER: bytes that are no HyperLogLog sketch. */
+    static ExpressionException hllInvalidBuffer(String function) {
+        return new ExpressionException(function, "HLL_INVALID_INPUT_SKETCH_BUFFER", "Invalid call to " + function + "; only valid HLL sketch "
+                + "buffers are supported as inputs (such as those produced by the `hll_sketch_agg` function).");
+    }
 }

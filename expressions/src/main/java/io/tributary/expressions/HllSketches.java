@@ -150,13 +150,11 @@ public final class HllSketches {
 
     private static void compare(int left, int right, boolean allowDifferent, String function) {
         if (!allowDifferent && left != right) {
-            throw new ExpressionException(function, "HLL_UNION_DIFFERENT_LG_K", "Sketches have different `lgConfigK` values: " + left + " and "
-                    + right + ". Set the `allowDifferentLgConfigK` parameter to true to call " + function + " with different `lgConfigK` values.");
+            throw ExpressionErrors.hllDifferentLgK(function, left, right);
         }
     }
 
     private static ExpressionException invalidBuffer(String function) {
-        return new ExpressionException(function, "HLL_INVALID_INPUT_SKETCH_BUFFER", "Invalid call to " + function + "; only valid HLL sketch "
-                + "buffers are supported as inputs (such as those produced by the `hll_sketch_agg` function).");
+        return ExpressionErrors.hllInvalidBuffer(function);
     }
 }

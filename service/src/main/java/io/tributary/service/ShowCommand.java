@@ -6,7 +6,7 @@ import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
+import io.tributary.service.internal.ServiceErrors;
 import io.tributary.sink.DeltaTables;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -59,7 +59,7 @@ final class ShowCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (limit < 0) {
-            throw new TributaryException("--limit must be 0 or more, not " + limit);
+            throw ServiceErrors.negativeLimit(limit);
         }
         List<Object[]> rows = new ArrayList<>();
         Transform[] transform = new Transform[1];
@@ -80,7 +80,7 @@ final class ShowCommand implements Callable<Integer> {
             return true;
         });
         if (read.isEmpty()) {
-            throw new TributaryException("no Delta table at " + table + " (no _delta_log with a commit)");
+            throw ServiceErrors.noTableToShow(table);
         }
         Schema schema = transform[0] != null ? transform[0].output()
                 : Transform.compile(read.get().schema(), where, select == null ? null : SelectItems.split(select), "--where/--select").output();

@@ -172,4 +172,9 @@ public final class SinkErrors {
     public static BadRecordException expressionFails(io.tributary.expressions.ExpressionException e) {
         return new BadRecordException(null, "expression \"" + e.expression() + "\" fails: " + e.condition() + ": " + e.reason());
     }
+
+    /** A table version that cannot be read (gone, or not yet written), as Kernel says it. */
+    static TributaryException noSuchVersion(io.delta.kernel.exceptions.KernelException e) {
+        return new TributaryException(e.getMessage(), e);
+    }
 }

@@ -31,7 +31,7 @@ public final class TableSnapshots {
         } catch (TableNotFoundException e) {
             return Optional.empty();
         } catch (io.delta.kernel.exceptions.KernelException e) {
-            throw new io.tributary.schema.TributaryException(e.getMessage(), e); // no such version: Kernel names the ones there are
+            throw SinkErrors.noSuchVersion(e); // Kernel names the versions there are
         }
     }
 }

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.delta.kernel.engine.Engine;
 import io.tributary.delta.DeletionVectorStore;
 import io.tributary.delta.KernelEngines;
-import io.tributary.delta.internal.ObjectFileSystem;
 import io.tributary.schema.Schema;
 import io.tributary.sink.DeltaTables;
 import io.tributary.storage.S3ServerExtension;
@@ -192,6 +191,6 @@ class DeletionVectorOnObjectStorageTest {
 
     /** The bytes Tributary's {@code s3a://} file system has read in this JVM. */
     private static long bytesRead() {
-        return org.apache.hadoop.fs.FileSystem.getStatistics("s3a", ObjectFileSystem.class).getBytesRead();
+        return KernelEngines.objectStorageBytesRead();
     }
 }

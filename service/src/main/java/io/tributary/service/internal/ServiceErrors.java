@@ -259,4 +259,14 @@ public final class ServiceErrors {
     static TributaryException at(String where, TributaryException cause) {
         return new TributaryException(where + ": " + cause.getMessage(), cause);
     }
+
+    /** {@code tributary show --limit} below 0. */
+    public static TributaryException negativeLimit(int limit) {
+        return new TributaryException("--limit must be 0 or more, not " + limit);
+    }
+
+    /** {@code tributary show} of a folder that holds no table. */
+    public static TributaryException noTableToShow(String table) {
+        return new TributaryException("no Delta table at " + table + " (no _delta_log with a commit)");
+    }
 }

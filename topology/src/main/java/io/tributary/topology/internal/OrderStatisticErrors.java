@@ -63,4 +63,10 @@ public final class OrderStatisticErrors {
         return new TributaryException(key + ": " + expression + " reads the DECIMAL column " + column + ", whose estimate Spark returns"
                 + " as a decimal made from a double, which Tributary does not reproduce; cast it to DOUBLE in the select list");
     }
+
+    /** vector_sum or vector_avg over arrays of two lengths (Spark fails the query: VECTOR_DIMENSION_MISMATCH). */
+    static TributaryException vectorDimensionMismatch(String name, String function, int left, int right) {
+        return new TributaryException("aggregate.select." + name + ": vectors passed to " + function + " must have the same dimension, but"
+                + " got " + left + " and " + right + " (Spark fails the query: VECTOR_DIMENSION_MISMATCH)");
+    }
 }

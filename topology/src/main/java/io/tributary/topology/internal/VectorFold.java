@@ -73,8 +73,7 @@ record VectorFold(int col, boolean avg, String name, String function) implements
     }
 
     private TributaryException mismatch(int left, int right) {
-        return new TributaryException("aggregate.select." + name + ": vectors passed to " + function + " must have the same dimension, but"
-                + " got " + left + " and " + right + " (Spark fails the query: VECTOR_DIMENSION_MISMATCH)");
+        return OrderStatisticErrors.vectorDimensionMismatch(name, function, left, right);
     }
 
     @Override
