@@ -66,7 +66,7 @@ final class ShowCommand implements Callable<Integer> {
         boolean[] more = new boolean[1];
         Optional<DeltaTables.ReadVersion> read = DeltaTables.readRows(table, storage.forTable(table), version, (schema, fileRows) -> {
             if (transform[0] == null) {
-                transform[0] = Transform.compile(schema, where, select == null ? null : SelectItems.split(select), "--where/--select");
+                transform[0] = compile(schema);
             }
             for (Object[] row : fileRows) {
                 for (Object[] out : transform[0].rows(row)) {
@@ -82,8 +82,7 @@ final class ShowCommand implements Callable<Integer> {
         if (read.isEmpty()) {
             throw ServiceErrors.noTableToShow(table);
         }
-        Schema schema = transform[0] != null ? transform[0].output()
-                : Transform.compile(read.get().schema(), where, select == null ? null : SelectItems.split(select), "--where/--select").output();
+        Schema schema = (transform[0] != null ? transform[0] : compile(read.get().schema())).output();
         PrintWriter out = command.commandLine().getOut();
         if (json) {
             RowJson writer = new RowJson(schema);
@@ -93,6 +92,11 @@ final class ShowCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** {@code --where} and {@code --select} over the table's columns. */
+    private Transform compile(Schema schema) {
+        return Transform.compile(schema, where, select == null ? null : SelectItems.split(select), "--where/--select");
     }
 
     /** Spark's {@code Dataset.showString}: right-aligned cells between {@code +---+} lines, then how many were shown. */
