@@ -131,8 +131,19 @@ final class ConnectWorkers implements AutoCloseable {
         for (Worker w : workers) {
             w.start();
         }
-        for (Worker w : workers) {
-            awaitRest(w);
+        for (int i = 0; i < workers.size(); i++) {
+            try {
+                awaitRest(workers.get(i));
+            } catch (AssertionError e) {
+                if (!String.valueOf(e.getMessage()).contains("Address already in use")) {
+                    throw e;
+                }
+                // another test's server took the port between its choice and the worker's bind: once more on a new port
+                Worker again = new Worker(i);
+                workers.set(i, again);
+                again.start();
+                awaitRest(again);
+            }
         }
     }
 
