@@ -71,7 +71,7 @@ public final class DeltaSinkConfig extends AbstractConfig {
             + " folder that holds other files but no Delta table (they stay); false: such a folder is refused");
 
     /** Spark's stream-static join, where and selectExpr over each record's rows before they are written, by the stage's names. */
-    private static final List<Setting<?>> TRANSFORM = List.of(
+    private static final List<Setting<?>> TRANSFORM = java.util.stream.Stream.concat(java.util.stream.Stream.of(
             TransformSettings.JOIN.withDoc("Spark's stream-static joins with Delta tables, applied to each record's rows before where"
                     + " and select: join.table (a path every worker reaches, or a URI), join.as (the alias), join.on (e.g. \"user ="
                     + " u.user\") and join.type (inner, left, left_semi or left_anti; default inner); several as join.0.table,"
@@ -84,18 +84,9 @@ public final class DeltaSinkConfig extends AbstractConfig {
                     + " lateralView.generator (a generator call, e.g. \"explode(tags)\"), lateralView.as (the view's name),"
                     + " lateralView.columns (its columns, comma separated; default the generator's own names) and lateralView.outer (true"
                     + " keeps a row the generator makes none of, with nulls; default false); several as lateralView.0.generator ..."),
-            TransformSettings.WITH_COLUMNS.withDoc("Spark's withColumns(Map), applied after select: withColumns.NAME=expression, e.g."
-                    + " withColumns.user=lower(trim(user)); a NAME that is a column (in any case) replaces it in place, others are"
-                    + " appended; every expression reads the columns as select made them"),
-            TransformSettings.WITH_COLUMNS_RENAMED.withDoc("Spark's withColumnsRenamed(Map), applied after withColumns:"
-                    + " withColumnsRenamed.OLD=NEW; an OLD that is no column is ignored"),
-            TransformSettings.DROP.withDoc("Spark's drop(names), applied after withColumnsRenamed: the columns to leave out, comma"
-                    + " separated; a name that is no column is ignored"),
-            TransformSettings.JOIN_MAX_ROWS.withDoc("the most rows a join table may have: it is held in memory by every task"
-                    + " (Spark's broadcast join); a table with more is refused with its size"),
             TransformSettings.SQL.withDoc("the transform as one Spark SQL query instead of join, where and select: SELECT ... FROM"
                     + " source [s] [JOIN, LEFT JOIN, LEFT SEMI JOIN or LEFT ANTI JOIN delta.`path` u ON ...] [WHERE ...], over the record's rows;"
-                    + " no GROUP BY (the connector runs no aggregation); a row it fails on is a bad record (errors.tolerance)"));
+                    + " no GROUP BY (the connector runs no aggregation); a row it fails on is a bad record (errors.tolerance)")), TransformKeys.COLUMN_STEPS.stream()).toList();
 
     /** Every setting: the sink's own under this connector's names, the schema and the zone of its records, the transform. */
     private static final List<Setting<?>> ALL = java.util.stream.Stream.concat(java.util.stream.Stream.of(PATH, SCHEMA, MODE, KEYS,

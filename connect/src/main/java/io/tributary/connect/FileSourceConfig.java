@@ -58,7 +58,7 @@ public final class FileSourceConfig extends AbstractConfig {
                     + " or s3a://... with an input in object storage)")));
 
     /** Spark's where and selectExpr over each row read, by the stage's names (a spec's {@code transform.where}, {@code transform.select}). */
-    private static final Map<String, Setting<?>> TRANSFORM = ConnectSettings.byKey(List.of(
+    private static final Map<String, Setting<?>> TRANSFORM = ConnectSettings.byKey(java.util.stream.Stream.concat(java.util.stream.Stream.of(
             TransformSettings.WHERE.withDoc("Spark's filter/where: a Spark SQL boolean expression; only the rows where it is true are"
                     + " published, e.g. \"amt > 0 AND user IS NOT NULL\"; a row it fails on is a bad line (onBadRecord)"),
             TransformSettings.SELECT.withDoc("Spark's selectExpr: the published columns, comma separated, each *, a column or"
@@ -72,19 +72,10 @@ public final class FileSourceConfig extends AbstractConfig {
                     + " (a generator call, e.g. \"explode(tags)\"), lateralView.as (the view's name), lateralView.columns (its columns,"
                     + " comma separated; default the generator's own names) and lateralView.outer (true keeps a row the generator makes"
                     + " none of, with nulls; default false); several as lateralView.0.generator, lateralView.1.generator ..."),
-            TransformSettings.WITH_COLUMNS.withDoc("Spark's withColumns(Map), applied after select: withColumns.NAME=expression, e.g."
-                    + " withColumns.user=lower(trim(user)); a NAME that is a column (in any case) replaces it in place, others are"
-                    + " appended; every expression reads the columns as select made them"),
-            TransformSettings.WITH_COLUMNS_RENAMED.withDoc("Spark's withColumnsRenamed(Map), applied after withColumns:"
-                    + " withColumnsRenamed.OLD=NEW; an OLD that is no column is ignored"),
-            TransformSettings.DROP.withDoc("Spark's drop(names), applied after withColumnsRenamed: the columns to leave out, comma"
-                    + " separated; a name that is no column is ignored"),
-            TransformSettings.JOIN_MAX_ROWS.withDoc("the most rows a join table may have: it is held in memory by every task"
-                    + " (Spark's broadcast join); a table with more is refused with its size"),
             TransformSettings.SQL.withDoc("the transform as one Spark SQL query instead of join, where and select: SELECT ... FROM"
                     + " source [s] [JOIN, LEFT JOIN, LEFT SEMI JOIN or LEFT ANTI JOIN delta.`path` u ON ...] [WHERE ...], e.g."
                     + " \"SELECT s.id, lower(s.user) AS user, u.segment FROM source s LEFT JOIN delta.`/data/users` u ON lower(s.user) = u.user WHERE"
-                    + " s.amt > 0\"; no GROUP BY (the connector runs no aggregation); a row it fails on is a bad line (onBadRecord)")));
+                    + " s.amt > 0\"; no GROUP BY (the connector runs no aggregation); a row it fails on is a bad line (onBadRecord)")), TransformKeys.COLUMN_STEPS.stream()).toList());
 
     /** Spark's dropDuplicates, which this connector refuses (the Delta sink connector's dropDuplicates.keys takes it). */
     private static final Setting<Map<String, String>> DROP_DUPLICATES = Setting.map("dropDuplicates", "refused (dropDuplicates.keys,"

@@ -28,6 +28,18 @@ public final class TransformKeys {
     private static final List<Setting<?>> PARTS = List.of(TransformSettings.JOIN, TransformSettings.LATERAL_VIEW, TransformSettings.WHERE,
             TransformSettings.SELECT, TransformSettings.WITH_COLUMNS, TransformSettings.WITH_COLUMNS_RENAMED, TransformSettings.DROP);
 
+    /** The column steps after {@code select} and the join's bound, as both connectors document them for their flat keys. */
+    public static final List<Setting<?>> COLUMN_STEPS = List.of(
+            TransformSettings.WITH_COLUMNS.withDoc("Spark's withColumns(Map), applied after select: withColumns.NAME=expression, e.g."
+                    + " withColumns.user=lower(trim(user)); a NAME that is a column (in any case) replaces it in place, others are"
+                    + " appended; every expression reads the columns as select made them"),
+            TransformSettings.WITH_COLUMNS_RENAMED.withDoc("Spark's withColumnsRenamed(Map), applied after withColumns:"
+                    + " withColumnsRenamed.OLD=NEW; an OLD that is no column is ignored"),
+            TransformSettings.DROP.withDoc("Spark's drop(names), applied after withColumnsRenamed: the columns to leave out, comma"
+                    + " separated; a name that is no column is ignored"),
+            TransformSettings.JOIN_MAX_ROWS.withDoc("the most rows a join table may have: it is held in memory by every task"
+                    + " (Spark's broadcast join); a table with more is refused with its size"));
+
     /** Whether {@code values} transform the rows: {@code sql}, {@code where}, {@code select}, {@code join}, {@code lateralView} or a column step. */
     public static boolean given(Values values) {
         return values.has(TransformSettings.SQL) || PARTS.stream().anyMatch(values::has);
