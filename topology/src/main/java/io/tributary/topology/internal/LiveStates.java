@@ -17,8 +17,13 @@ final class LiveStates {
      * in a count of values (a tree node, the boxed value and its count), eight bytes in a head buffer.
      */
     static final long ROW_BYTES = 96;
-    /** The heap of an entry besides its states' encoded size: the hash map's node, the key's wrapper, the states' array. */
+    /** The heap of an entry besides its states: the hash map's node, the key's wrapper, the states' array. */
     private static final long ENTRY_BYTES = 96;
+    /**
+     * The heap of states decoded per byte of their encoding, about: a count of values holds a tree node, a boxed value and a
+     * boxed count (some 72 bytes) for 16 encoded; a summary's samples and head buffer and a sketch take little more.
+     */
+    private static final long DECODED_PER_ENCODED_BYTE = 4;
 
     /** A (window, group)'s states, decoded; the batch that last changed them; whether the store holds the entry. */
     static final class Entry {
@@ -49,7 +54,7 @@ final class LiveStates {
     Entry hold(byte[] key, Object[] states, long seq, boolean inStore, int encodedBytes) {
         Entry e = new Entry(states, seq, inStore);
         entries.put(Bytes.wrap(key), e);
-        bytes += ENTRY_BYTES + key.length + encodedBytes;
+        bytes += ENTRY_BYTES + key.length + DECODED_PER_ENCODED_BYTE * encodedBytes;
         return e;
     }
 
