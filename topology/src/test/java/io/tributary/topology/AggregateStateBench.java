@@ -39,7 +39,7 @@ public final class AggregateStateBench {
             functions.add(arg.split(":")[0]);
         }
         for (String f : functions) { // the JIT's warm-up, not measured
-            run(f, 100, 3000, 1000);
+            run(f, 100, 20_000, 5000);
         }
         for (String arg : args) {
             String[] p = arg.split(":");
