@@ -16,7 +16,7 @@ final class LiveStates {
      * The heap one row may add to a state held here, about, for the budget of the open windows: a new distinct value's entry
      * in a count of values (a tree node, the boxed value and its count), eight bytes in a head buffer.
      */
-    static final long ROW_BYTES = 96;
+    private static final long ROW_BYTES = 96;
     /** The heap of an entry besides its states: the hash map's node, the key's wrapper, the states' array. */
     private static final long ENTRY_BYTES = 96;
     /**
