@@ -38,6 +38,9 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
     private final TestOutputTopic<byte[], byte[]> late;
     private final RowJson input;
     private final RowJson output;
+    /** The rows {@link #row} packs into one record (file-ingest's source.files.rowsPerRecord); 1: a record per row. */
+    private int rowsPerRecord = 1;
+    private final List<String> unpiped = new ArrayList<>();
 
     AggregationDriver(AggregateSpec spec, Path stateDir, boolean lateRows) {
         this(spec, stateDir, lateRows, io.tributary.topology.internal.WindowedAggregateProcessor.CLOSE_CHUNK);
@@ -59,10 +62,29 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
         return new AggregationDriver(spec, stateDir, false);
     }
 
+    /**
+     * A driver whose {@link #row} packs {@code rowsPerRecord} rows into a record, as file-ingest does (1,000 by default); a
+     * marker pipes the rows packed so far first. TopologyTestDriver commits after each record, so the rows of a record are
+     * the ones a commit does not come between.
+     */
+    static AggregationDriver packing(AggregateSpec spec, Path stateDir, int rowsPerRecord) {
+        AggregationDriver d = new AggregationDriver(spec, stateDir, false);
+        d.rowsPerRecord = rowsPerRecord;
+        return d;
+    }
+
     /** Pipes one input row as file-ingest publishes it: key = group values, timestamp = event time. */
     @Override
     public long row(String jsonLine) {
         Object[] row = input.parse(jsonLine);
+        if (rowsPerRecord > 1) {
+            unpiped.add(jsonLine);
+            if (unpiped.size() == rowsPerRecord) {
+                pipeUnpiped();
+            }
+            Long ts = (Long) row[spec.eventTimeIndex()];
+            return ts == null ? 0 : Math.floorDiv(ts, 1000);
+        }
         StringBuilder key = new StringBuilder("[");
         for (int i : spec.groupByIndex()) {
             key.append(key.length() > 1 ? "," : "").append(jsonValue(row[i]));
@@ -73,6 +95,24 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
         events.pipeInput(new TestRecord<>(key.toString().getBytes(StandardCharsets.UTF_8), input.write(row),
                 new RecordHeaders(), Instant.ofEpochMilli(tsMs)));
         return tsMs;
+    }
+
+    private void pipeUnpiped() {
+        if (!unpiped.isEmpty()) {
+            packed(unpiped);
+            unpiped.clear();
+        }
+    }
+
+    /** Pipes rows in one record, packed as file-ingest packs them (source.files.rowsPerRecord); its timestamp the newest row's. */
+    void packed(List<String> jsonLines) {
+        RowPack pack = new RowPack(RowPack.MAX_BYTES);
+        for (String line : jsonLines) {
+            Long ts = (Long) input.parse(line)[spec.eventTimeIndex()];
+            pack.add(line.getBytes(StandardCharsets.UTF_8), ts == null ? -1 : Math.floorDiv(ts, 1000));
+        }
+        Long newest = pack.timestamp();
+        events.pipeInput(new TestRecord<>(null, pack.take(), new RecordHeaders(), Instant.ofEpochMilli(newest == null ? 0 : newest)));
     }
 
     private static String jsonValue(Object v) {
@@ -86,6 +126,7 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
     /** Pipes a watermark marker (watermarkMs null: no watermark yet). */
     @Override
     public void marker(long batchId, Long watermarkMs) {
+        pipeUnpiped();
         RecordHeaders headers = new RecordHeaders();
         headers.add(Topics.MARKER_HEADER, Topics.WATERMARK);
         String value = "{\"batchId\":" + batchId + ",\"watermarkMs\":" + watermarkMs + "}";
@@ -174,6 +215,7 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
 
     @Override
     public void close() {
+        pipeUnpiped();
         driver.close();
     }
 

@@ -47,15 +47,28 @@ class GoldenAggregateFunctionsTest {
         "append-percentile-approx", "update-vector"})
     void theFunctionsGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
-        replay(name, c, c.get("query").asText(), AggregationDriver.seedSchema(), UnaryOperator.identity());
+        replay(name, c, c.get("query").asText(), AggregationDriver.seedSchema(), UnaryOperator.identity(), 1);
+    }
+
+    /**
+     * The aggregates whose state is a whole collection, their rows packed 1,000 to an events record as file-ingest packs them,
+     * so that a batch's rows fold into one state held in memory and encoded once at the commit: Spark's rows and table, to the bit.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"update-collect", "append-percentile", "update-mode", "update-hll", "append-hll", "update-hll-many",
+        "append-percentile-approx"})
+    void theCollectionStatesFoldedInMemoryGiveSparksBatchesAndTable(String name) throws IOException {
+        JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
+        replay(name, c, c.get("query").asText(), AggregationDriver.seedSchema(), UnaryOperator.identity(), 1000);
     }
 
     /**
      * hll_union_agg over sketches Spark's query picks with IF (X'..' of lgConfigK 12 or 4): the same sketches given as BINARY
      * columns, s1 and s2, give Spark's unions byte for byte, their estimates, and a null sketch skipped.
      */
-    @org.junit.jupiter.api.Test
-    void hllUnionAggOfSketchesGivesSparksUnionsAcrossBatches() throws IOException {
+    @ParameterizedTest
+    @ValueSource(ints = {1, 1000})
+    void hllUnionAggOfSketchesGivesSparksUnionsAcrossBatches(int rowsPerRecord) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/update-hll-union/case.json")));
         java.util.regex.Matcher x = java.util.regex.Pattern.compile("X'([0-9A-F]+)'").matcher(c.get("query").asText());
         List<String> sketches = new ArrayList<>(); // A, C, B, A as the query writes them
@@ -71,11 +84,12 @@ class GoldenAggregateFunctionsTest {
                     String s2 = r.get("amt").isNull() ? "null" : "\"" + (id > 5 ? sketches.get(2) : sketches.get(3)) + "\"";
                     return line.substring(0, line.lastIndexOf('}')) + ", \"s1\": \"" + (id % 2 == 0 ? sketches.get(0) : sketches.get(1))
                             + "\", \"s2\": " + s2 + "}";
-                });
+                }, rowsPerRecord);
     }
 
-    private void replay(String name, JsonNode c, String sql, io.tributary.schema.Schema input, UnaryOperator<String> line)
-            throws IOException {
+    /** @param rowsPerRecord the rows packed into one events record (file-ingest's source.files.rowsPerRecord) */
+    private void replay(String name, JsonNode c, String sql, io.tributary.schema.Schema input, UnaryOperator<String> line,
+                        int rowsPerRecord) throws IOException {
         String text = sql;
         String schema = input.toDdl();
         for (Computed computed : COMPUTED.getOrDefault(name, List.of())) {
@@ -95,7 +109,7 @@ class GoldenAggregateFunctionsTest {
                 sets.add(i);
             }
         }
-        try (AggregationDriver driver = AggregationDriver.of(spec, stateDir)) {
+        try (AggregationDriver driver = AggregationDriver.packing(spec, stateDir, rowsPerRecord)) {
             SparkBatches ingest = new SparkBatches(driver, DELAY);
             Map<String, String> table = new TreeMap<>(); // window|user -> row
             for (int run = 1; run <= 2; run++) {

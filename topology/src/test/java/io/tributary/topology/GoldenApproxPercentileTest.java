@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Spark 4.2's percentile_approx and approx_percentile streamed in update mode (golden/aggregate-functions/approx-percentile.tsv,
- * the {@code stream} lines of compat/spark SparkApproxPercentile): 14,000 rows in three batches, each batch's summary compressed
+ * the {@code stream} lines of compat/spark SparkApproxPercentile): 14,000 rows in three batches, 1,000 to an events record as
+ * file-ingest packs them (a batch's rows fold into a summary held in memory between commits), each batch's summary compressed
  * and merged into the stored one as Spark merges them, give each batch's rows Spark gives, of DOUBLE, INT and TIMESTAMP, to the bit.
  */
 class GoldenApproxPercentileTest {
@@ -58,7 +59,7 @@ class GoldenApproxPercentileTest {
             batches.add(rows);
         }
         List<String> written = new ArrayList<>();
-        try (AggregationDriver driver = AggregationDriver.of(spec, stateDir)) {
+        try (AggregationDriver driver = AggregationDriver.packing(spec, stateDir, 1000)) {
             new SparkBatches(driver, DELAY).run(batches);
             List<String> pending = new ArrayList<>();
             for (AggregationDriver.Output o : driver.drain()) {

@@ -13,7 +13,7 @@ import java.util.List;
  * ({@code (int) d} for INT and DATE, {@code (long) d} for BIGINT and TIMESTAMP, ...). NULL when the group has no value.
  * The state holds the merged samples and the batch's head buffer (at most 50,000 values), as Spark's does.
  */
-record ApproxPercentiles(int col, DataType type, double relativeError, Aggregate.Constants constants) implements Accumulator {
+record ApproxPercentiles(int col, DataType type, double relativeError, Aggregate.Constants constants) implements CollectionAccumulator {
 
     /** The samples of the earlier batches (compressed; null before any batch ended) and this batch's summary. */
     record State(QuantileSummaries stored, QuantileSummaries batch) {
@@ -34,6 +34,11 @@ record ApproxPercentiles(int col, DataType type, double relativeError, Aggregate
         }
         State state = (State) s;
         return new State(state.stored, state.batch.insert(((Number) v).doubleValue()));
+    }
+
+    /** {@link #add}, which takes the value into the batch summary's head buffer in place already. */
+    public Object addInPlace(Object s, Object[] row) {
+        return add(s, row);
     }
 
     /** The summary Spark saves at the end of the batch: the batch's compressed summary merged into the stored one. */

@@ -10,7 +10,7 @@ import java.util.List;
  * distinct value for a set), as Spark's does, so it grows with the group. Floating-point values are kept as the state stores
  * them: -0.0 as 0.0, one NaN.
  */
-record Collected(int col, DataType element, boolean set) implements Accumulator {
+record Collected(int col, DataType element, boolean set) implements CollectionAccumulator {
     public Object zero() {
         return List.of();
     }
@@ -21,6 +21,21 @@ record Collected(int col, DataType element, boolean set) implements Accumulator 
             return s;
         }
         return merge(s, List.of(ValueCodec.normalised(v)));
+    }
+
+    /** As {@link #add}, into a list of its own: the first row copies the state it was given (immutable) once. */
+    @SuppressWarnings("unchecked")
+    public Object addInPlace(Object s, Object[] row) {
+        Object v = row[col];
+        if (v == null) {
+            return s;
+        }
+        List<Object> out = s instanceof ArrayList<?> own ? (List<Object>) own : new ArrayList<>((List<Object>) s);
+        Object n = ValueCodec.normalised(v);
+        if (!set || !contains(out, n)) {
+            out.add(n);
+        }
+        return out;
     }
 
     @SuppressWarnings("unchecked")

@@ -14,7 +14,8 @@ import org.apache.datasketches.hll.Union;
  * and HllUnionAgg give them, byte for byte: a batch's rows update a buffer of their own (as Spark's partial aggregation), which
  * Spark's chain of merges then carries into the buffer kept from earlier batches (its partial merge, the state store's restore,
  * a second partial merge, the final merge into an empty buffer), each buffer passing as its bytes between two steps, as
- * between Spark's stages. The state holds the kept buffer's bytes and the batch's buffer; never mutated, copied on update.
+ * between Spark's stages. The state holds the kept buffer's bytes and the batch's buffer, which {@code add} copies and
+ * {@code addInPlace} updates in place, as Spark's partial aggregation updates one buffer.
  */
 final class HllSketchAggregates {
     private HllSketchAggregates() {
@@ -63,18 +64,23 @@ final class HllSketchAggregates {
     }
 
     /** hll_sketch_agg: a sketch of lgConfigK {@code lgK}, the batch's rows fed as Spark feeds them. */
-    record SketchAgg(int col, int lgK, String name, String expression) implements Accumulator {
+    record SketchAgg(int col, int lgK, String name, String expression) implements CollectionAccumulator {
         public Object zero() {
             return new State(null, null);
         }
 
         public Object add(Object s, Object[] row) {
             State st = (State) s;
-            HllSketch batch = st.batch() == null ? HllSketches.empty(lgK) : ((HllSketch) st.batch()).copy();
+            return addInPlace(st.batch() == null ? s : new State(st.kept(), ((HllSketch) st.batch()).copy()), row);
+        }
+
+        public Object addInPlace(Object s, Object[] row) {
+            State st = (State) s;
+            HllSketch batch = st.batch() == null ? HllSketches.empty(lgK) : (HllSketch) st.batch();
             if (row[col] != null) {
                 HllSketches.update(batch, row[col]);
             }
-            return new State(st.kept(), batch);
+            return batch == st.batch() ? s : new State(st.kept(), batch);
         }
 
         /** Spark's chain over a batch: partial merge, the kept buffer restored first, partial merge; the bytes it stores. */
@@ -127,7 +133,7 @@ final class HllSketchAggregates {
     }
 
     /** hll_union_agg: a union of the sketches of the group, of the first one's lgConfigK; null sketches skipped. */
-    record UnionAgg(int col, boolean allowDifferent, String name, String expression) implements Accumulator {
+    record UnionAgg(int col, boolean allowDifferent, String name, String expression) implements CollectionAccumulator {
         private static final byte[] NONE = new byte[0];
 
         public Object zero() {
@@ -136,12 +142,18 @@ final class HllSketchAggregates {
 
         public Object add(Object s, Object[] row) {
             State st = (State) s;
+            return addInPlace(row[col] != null && st.batch() instanceof Union u ? new State(st.kept(), HllSketches.copy(u)) : s, row);
+        }
+
+        public Object addInPlace(Object s, Object[] row) {
+            State st = (State) s;
             if (row[col] == null) {
                 return st.batch() == null ? new State(st.kept(), NONE) : s;
             }
-            Union batch = st.batch() instanceof Union u ? HllSketches.copy(u) : null;
+            Union batch = st.batch() instanceof Union u ? u : null;
             try {
-                return new State(st.kept(), HllSketches.unionUpdate(batch, (byte[]) row[col], allowDifferent));
+                Union out = HllSketches.unionUpdate(batch, (byte[]) row[col], allowDifferent);
+                return out == batch ? s : new State(st.kept(), out);
             } catch (ExpressionException e) {
                 throw SketchErrors.failed(name, expression, e);
             }

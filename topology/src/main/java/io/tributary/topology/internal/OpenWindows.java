@@ -19,7 +19,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * marker (and at the 60 s commit interval), and a marker carries the watermark of the batches
  * before its own (Spark's rule), so a batch's windows close in the map when the marker that closes them comes
  * in the same ingest transaction as the batch: an availableNow run's last data batch carries its
- * no-data batch (file-ingest). Otherwise a window is written once and deleted once.
+ * no-data batch (file-ingest). Otherwise a window is written once and deleted once. When an aggregate's state is a whole
+ * collection ({@link CollectionAccumulator}), the states rows fold into are held decoded ({@link LiveStates}) and encoded
+ * into the map once, before anything reads the map: a flush (every commit), a scan (a batch's end, a closing) or a removal.
  */
 final class OpenWindows {
     static final int NEW = OpenState.NEW;
@@ -32,6 +34,8 @@ final class OpenWindows {
     private final long budgetBytes;
     private final long budgetWindows;
     private final WindowTable map = new WindowTable();
+    /** The states held decoded while rows fold into them, when an aggregate's state is a whole collection; else null. */
+    private final LiveStates live;
     /**
      * The window starts the store may hold entries of, at least: a miss in the map outside them
      * needs no read of the store (a new window of a stream that moves forward, every window of a
@@ -53,6 +57,7 @@ final class OpenWindows {
         this.size = sizeMicros;
         this.budgetBytes = budgetBytes;
         this.budgetWindows = budgetWindows;
+        this.live = layout.holdsCollections() ? new LiveStates() : null;
         try (KeyValueIterator<Bytes, byte[]> first = store.all(); KeyValueIterator<Bytes, byte[]> last = store.reverseAll()) {
             if (first.hasNext()) {
                 storeMinStart = StateLayout.windowStart(first.next().key);
@@ -68,6 +73,17 @@ final class OpenWindows {
     /** Folds a row into window {@code start} of its group; says whether the entry is {@link #NEW} and/or {@link #FIRST_IN_BATCH}. */
     int update(long start, byte[] groupBytes, Object[] row, long seq) {
         byte[] key = StateLayout.key(start, groupBytes).get();
+        LiveStates.Entry held = live == null ? null : live.get(key);
+        if (held != null) {
+            int flags = held.seq == seq ? 0 : FIRST_IN_BATCH;
+            if (flags != 0) {
+                layout.nextBatch(held.states);
+                held.seq = seq;
+            }
+            layout.addInPlace(held.states, row);
+            live.folded();
+            return flags;
+        }
         int slot = map.find(key);
         byte[] old;
         int flags;
@@ -82,6 +98,12 @@ final class OpenWindows {
         if (old != null && (flags & FIRST_IN_BATCH) != 0) {
             layout.nextBatch(states);
         }
+        if (live != null) { // held decoded until the map's next reader (settle)
+            boolean inStore = slot < 0 ? old != null : map.has(slot, WindowTable.IN_STORE);
+            layout.addInPlace(live.hold(key, states, seq, inStore, old == null ? 0 : old.length).states, row);
+            live.folded();
+            return flags;
+        }
         layout.add(states, row);
         byte[] value = layout.value(seq, states);
         if (slot < 0) {
@@ -93,17 +115,37 @@ final class OpenWindows {
         return flags;
     }
 
-    /** Whether the map holds more than its budget; then the caller flushes it (and commits). */
-    boolean overBudget() {
-        return map.bytes() > budgetBytes || map.size() > budgetWindows; // what the slabs hold until their next compaction counts too
+    /** Encodes the states held decoded into the map, once each, before anything reads or writes the map. */
+    private void settle() {
+        if (live != null) {
+            live.settle((key, e) -> {
+                byte[] value = layout.value(e.seq, e.states);
+                int slot = map.find(key);
+                if (slot < 0) {
+                    map.insert(key, value, e.inStore ? (byte) (WindowTable.DIRTY | WindowTable.IN_STORE) : WindowTable.DIRTY);
+                } else {
+                    map.value(slot, value);
+                    map.set(slot, WindowTable.DIRTY);
+                }
+            });
+        }
     }
 
+    /** Whether the map holds more than its budget; then the caller flushes it (and commits). */
+    boolean overBudget() {
+        long heldBytes = live == null ? 0 : live.bytes();
+        // what the slabs hold until their next compaction counts too
+        return map.bytes() + heldBytes > budgetBytes || mapSize() > budgetWindows;
+    }
+
+    /** The entries in memory: the map's and those held decoded (some of which the map holds too, encoded as before the batch). */
     int mapSize() {
-        return map.size();
+        return map.size() + (live == null ? 0 : live.size());
     }
 
     /** Writes the changed entries into the store (and so its changelog) and empties the map. */
     void flush() {
+        settle();
         if (map.isEmpty()) {
             return;
         }
@@ -136,6 +178,7 @@ final class OpenWindows {
      * not across the tombstones of the steps before.
      */
     void scan(long minStart, long maxStart, Visitor visitor) {
+        settle();
         int[] mine = map.sortedSlotsUpTo(maxStart ^ Long.MIN_VALUE);
         int i = 0;
         byte[] m = mine.length > 0 ? map.key(mine[0]) : null;
@@ -191,6 +234,7 @@ final class OpenWindows {
      * by a later step.
      */
     long closeMapOnly(long after, long maxStart, Visitor visitor) {
+        settle();
         if (after >= maxStart) {
             return 0;
         }
@@ -217,6 +261,7 @@ final class OpenWindows {
 
     /** As {@link #deleteUpTo}, where the map and the store hold no window starting before {@code minStart}. */
     long deleteBetween(long minStart, long maxStart) {
+        settle();
         long removed = map.removeUpTo(maxStart ^ Long.MIN_VALUE, WindowTable.IN_STORE); // the entries the store holds are counted below
         ChunkedPuts puts = new ChunkedPuts();
         // the tombstones go in while the iterator is open, a chunk at a time (RocksDB's iterator reads the

@@ -14,10 +14,27 @@ import org.apache.kafka.common.utils.Bytes;
 final class StateLayout {
     private final DataType[] groupTypes;
     private final Accumulator[] accumulators;
+    /** Per aggregate, the accumulator when its state is a whole collection, else null. */
+    private final CollectionAccumulator[] collections;
+    private final boolean holdsCollections;
 
     StateLayout(List<DataType> groupTypes, Accumulator[] accumulators) {
         this.groupTypes = groupTypes.toArray(new DataType[0]);
         this.accumulators = accumulators;
+        this.collections = new CollectionAccumulator[accumulators.length];
+        boolean any = false;
+        for (int i = 0; i < accumulators.length; i++) {
+            if (accumulators[i] instanceof CollectionAccumulator c) {
+                collections[i] = c;
+                any = true;
+            }
+        }
+        this.holdsCollections = any;
+    }
+
+    /** Whether an aggregate's state is a whole collection: then the open windows hold the states decoded ({@link LiveStates}). */
+    boolean holdsCollections() {
+        return holdsCollections;
     }
 
     /** The group part of the key, computed once per row. */
@@ -116,6 +133,13 @@ final class StateLayout {
     void add(Object[] states, Object[] row) {
         for (int i = 0; i < states.length; i++) {
             states[i] = accumulators[i].add(states[i], row);
+        }
+    }
+
+    /** As {@link #add}, on states nothing else holds: a collection's state changes in place ({@link CollectionAccumulator}). */
+    void addInPlace(Object[] states, Object[] row) {
+        for (int i = 0; i < states.length; i++) {
+            states[i] = collections[i] != null ? collections[i].addInPlace(states[i], row) : accumulators[i].add(states[i], row);
         }
     }
 

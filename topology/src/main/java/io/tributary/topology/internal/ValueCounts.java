@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * are kept in Spark's order of the input type (-0.0 as 0.0, one NaN above every number).
  */
 record ValueCounts(AggregateFunction function, int col, DataType type, int frequency, Aggregate.Constants constants, String name)
-        implements Accumulator {
+        implements CollectionAccumulator {
 
     static ValueCounts of(Aggregate a) {
         return new ValueCounts(a.function(), a.columnIndex(), a.inputType(), a.second() == null ? -1 : a.second().index(), a.constants(),
@@ -30,24 +30,38 @@ record ValueCounts(AggregateFunction function, int col, DataType type, int frequ
 
     @SuppressWarnings("unchecked")
     public Object add(Object s, Object[] row) {
-        Object v = row[col];
+        long n = count(row);
+        if (n == 0) {
+            return s;
+        }
+        TreeMap<Object, Long> out = new TreeMap<>((TreeMap<Object, Long>) s);
+        out.merge(ValueCodec.normalised(row[col]), n, Long::sum);
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    public Object addInPlace(Object s, Object[] row) {
+        long n = count(row);
+        if (n != 0) {
+            ((TreeMap<Object, Long>) s).merge(ValueCodec.normalised(row[col]), n, Long::sum);
+        }
+        return s;
+    }
+
+    /** What a row adds to its value's count: its frequency (1 without one), or 0 to skip it (a NULL value or frequency). */
+    private long count(Object[] row) {
         long n = 1;
         if (frequency >= 0) {
             Object f = row[frequency];
             if (f == null) {
-                return s;
+                return 0;
             }
             n = ((Number) f).longValue();
             if (n < 0) {
                 throw OrderStatisticErrors.negativeFrequency(name, n);
             }
         }
-        if (v == null || n == 0) {
-            return s;
-        }
-        TreeMap<Object, Long> out = new TreeMap<>((TreeMap<Object, Long>) s);
-        out.merge(ValueCodec.normalised(v), n, Long::sum);
-        return out;
+        return row[col] == null ? 0 : n;
     }
 
     @SuppressWarnings("unchecked")

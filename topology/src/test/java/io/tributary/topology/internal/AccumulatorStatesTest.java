@@ -214,6 +214,40 @@ class AccumulatorStatesTest {
         return out;
     }
 
+    /**
+     * The aggregates whose state is a whole collection, folded in place as the open windows fold a batch's rows into a state
+     * held in memory: after every row, over two batches, the state's bytes and value are what {@code add} gives.
+     */
+    @Test
+    void aCollectionFoldedInPlaceIsWhatAddGives() {
+        String[] calls = {"collect_list(amt)", "collect_set(user)", "array_agg(ts)", "percentile(amt, array(0.1, 0.5))", "median(id)",
+            "mode(user)", "percentile_disc(0.4) WITHIN GROUP (ORDER BY amt DESC)", "percentile_approx(amt, array(0.1, 0.5))",
+            "approx_percentile(id, 0.5, 100)", "hll_sketch_agg(id)", "hll_sketch_agg(user, 4)"};
+        for (String call : calls) {
+            Accumulator acc = Accumulators.of(AggregateParser.parse("aggregate.select.x", "x", call, INPUT));
+            assertThat(acc).as(call).isInstanceOf(CollectionAccumulator.class);
+            CollectionAccumulator inPlace = (CollectionAccumulator) acc;
+            Object added = acc.zero();
+            Object folded = acc.zero();
+            for (int batch = 0; batch < 2; batch++) {
+                for (Object[] row : ROWS) {
+                    added = acc.add(added, row);
+                    folded = inPlace.addInPlace(folded, row);
+                    assertThat(bytes(acc, folded)).as("%s: the state's bytes", call).isEqualTo(bytes(acc, added));
+                    assertThat(acc.result(folded)).as("%s: the value", call).isEqualTo(acc.result(added));
+                }
+                added = acc.nextBatch(added);
+                folded = acc.nextBatch(folded);
+            }
+        }
+    }
+
+    private static byte[] bytes(Accumulator acc, Object state) {
+        ByteSink out = new ByteSink(16);
+        acc.write(out, state);
+        return out.toByteArray();
+    }
+
     private static Object roundTrip(Accumulator acc, Object state) {
         ByteSink out = new ByteSink(16);
         acc.write(out, state);
