@@ -38,7 +38,7 @@ public final class HavingRewrite {
 
     /** Whether {@code function}, an aggregate, takes {@code count} arguments. */
     static boolean takes(String function, int count) {
-        if (OrderedSetCalls.ARGUMENTS.containsKey(function)) {
+        if (OrderedSetCalls.ARGUMENTS.containsKey(function) || OrderedSetCalls.JOINS.contains(function)) {
             return OrderedSetCalls.takes(function, count);
         }
         return count == (TWO_ARGUMENTS.contains(function) ? 2 : 1) || count == 2 && OPTIONAL_CONSTANT.contains(function);
