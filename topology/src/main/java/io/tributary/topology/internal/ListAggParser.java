@@ -98,6 +98,9 @@ final class ListAggParser {
     }
 
     private static Object constant(String key, String expression, String text) {
+        if (SelectItems.isColumn(text)) { // a column, though over no columns `user` would read as current_user()
+            throw ListAggErrors.delimiterNotConstant(key, expression, text);
+        }
         try {
             Transform t = Transform.compile(NO_COLUMNS, null, List.of(text + " AS `c`"));
             return t.apply(new Object[1])[0];

@@ -69,6 +69,8 @@ class ListAggTest {
     void sparksRefusalsAtStart() {
         assertThat(refusal("listagg(tags)")).contains("listagg(tags) reads ARRAY<STRING> values", "UNEXPECTED_INPUT_TYPE");
         assertThat(refusal("listagg(s, s)")).contains("the delimiter s of listagg(s, s) must be a constant", "NON_FOLDABLE_INPUT");
+        assertThat(refusal("listagg(s, `s`)")).as("a column that reads as a function over no columns").contains("must be a constant");
+        assertThat(refusal("listagg(s, amt * 2)")).contains("must be a constant");
         assertThat(refusal("listagg(s, X'2C')")).contains("the delimiter X'2C' of listagg(s, X'2C') must be a STRING");
         assertThat(refusal("listagg(b, ',')")).contains("must be a BINARY");
         assertThat(refusal("listagg(b, 1)")).contains("must be a BINARY", "DATA_DIFF_TYPES");
