@@ -15,7 +15,7 @@ import java.util.Locale;
  * estimate, with constant arguments as those. {@code vector_sum(v)} and {@code vector_avg(v)} fold ARRAY&lt;FLOAT&gt; element by element.
  * {@code hll_sketch_agg(x [, lgConfigK])} and {@code hll_union_agg(sketch [, allowDifferentLgConfigK])} give Spark's HyperLogLog
  * sketches, BINARY. {@code listagg(x [, delimiter]) [WITHIN GROUP (ORDER BY ...)]} and {@code string_agg} join STRING or BINARY
- * values (read by {@code ListAggParser}).
+ * values, other types cast to STRING (read by {@code ListAggParser}).
  */
 public enum AggregateFunction {
     COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST, ANY_VALUE,

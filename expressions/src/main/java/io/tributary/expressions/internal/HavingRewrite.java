@@ -33,8 +33,7 @@ public final class HavingRewrite {
 
     /** The aggregate functions of one column and, optionally, a constant ({@code approx_count_distinct(user, 0.01)}). */
     static final Set<String> OPTIONAL_CONSTANT = Set.of("approx_count_distinct",
-            "hll_sketch_agg", "hll_union_agg",
-            "listagg", "string_agg"); // OrderedSetCalls.JOINS
+            "hll_sketch_agg", "hll_union_agg");
 
     /** Whether {@code function}, an aggregate, takes {@code count} arguments. */
     static boolean takes(String function, int count) {

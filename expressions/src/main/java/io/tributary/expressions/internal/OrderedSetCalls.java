@@ -28,7 +28,8 @@ public final class OrderedSetCalls {
 
     /**
      * listagg and string_agg, in this form: {@code x}, the delimiter when given, then each key of {@code WITHIN GROUP (ORDER BY ...)}
-     * followed by its ordering ({@code WITHIN GROUP DESC NULLS LAST}). The delimiter and the orderings are constants; the keys are computed into columns as {@code x} is.
+     * followed by its ordering ({@code WITHIN GROUP DESC NULLS LAST}). The delimiter and the orderings are constants; the keys are
+     * computed into columns as {@code x} is.
      */
     static final Set<String> JOINS = Set.of("listagg", "string_agg");
 
