@@ -178,6 +178,36 @@ class GoldenAggregateFunctionsTest {
     }
 
     @Test
+    void theBlocksSelectAndHavingTakeListagg() throws IOException {
+        Path f = dir.resolve("listagg.yaml");
+        Files.writeString(f, """
+                name: t
+                source:
+                  files:
+                    path: in/
+                    schema: "id INT, user STRING, amt DOUBLE, ts TIMESTAMP"
+                aggregate:
+                  eventTime: ts
+                  watermark: 5 minutes
+                  window: 10 minutes
+                  groupBy: [user]
+                  select: { l: "listagg(upper(user), ', ') WITHIN GROUP (ORDER BY amt * 2 DESC NULLS FIRST)", n: "length(string_agg(user))" }
+                  having: "listagg(user) IS NOT NULL"
+                outputMode: update
+                sink:
+                  delta:
+                    path: out/
+                """);
+        PipelineSpec block = PipelineSpec.load(f, Map.of(), Map.of());
+        AggregateSpec spec = AggregationParts.aggregateSpec(block, PipelineParts.ingestConfig(block, FILES, null).outputSchema());
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, l STRING, n INT");
+        assertThat(spec.aggregates()).extracting(a -> a.name() + " = " + a.expression()).contains(
+                "l = listagg(`_agg_l`, ', ') WITHIN GROUP (ORDER BY `_agg3_l` DESC NULLS FIRST)");
+        assertThat(PipelineParts.ingestConfig(block, FILES, null).outputSchema().toDdl())
+                .isEqualTo("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg_l STRING, _agg3_l DOUBLE");
+    }
+
+    @Test
     void theBlocksSelectAndHavingTakeTheRegressionsAndApproxCountDistinct() throws IOException {
         Path f = dir.resolve("regr.yaml");
         Files.writeString(f, """

@@ -65,6 +65,24 @@ class ListAggTest {
         assertThat(acc.result(acc.merge(two, other))).isEqualTo("b,é,b,b");
     }
 
+    /** What docs/transform.md says a row costs in the state: its UTF-8 bytes and 5 bytes, and 9 for a DOUBLE key (1 for NULL). */
+    @Test
+    void theStateHoldsEachValueWithItsKeys() {
+        int text = 1 + 2 + 0 + 6 + 1; // b, é, '', 日本, b in UTF-8; the NULL not kept
+        assertThat(stateBytes("listagg(s, ',')")).isEqualTo(4 + text + 5 * 5);
+        assertThat(stateBytes("listagg(s, ',') WITHIN GROUP (ORDER BY amt)")).as("日本's NULL amt in 1 byte")
+                .isEqualTo(4 + text + 5 * 5 + 4 * 9 + 1);
+    }
+
+    private static int stateBytes(String call) {
+        Accumulator acc = Accumulators.of(AggregateParser.parse("aggregate.select.x", "x", call, INPUT));
+        Object state = acc.zero();
+        for (Object[] row : ROWS) {
+            state = acc.add(state, row);
+        }
+        return bytesOf(acc, state).length;
+    }
+
     @Test
     void sparksRefusalsAtStart() {
         assertThat(refusal("listagg(tags)")).contains("listagg(tags) reads ARRAY<STRING> values", "UNEXPECTED_INPUT_TYPE");
