@@ -41,6 +41,12 @@ public final class ExpressionErrors {
                 + " refuses them (_LEGACY_ERROR_TEMP_3102); count distinct values with size(collect_set(...)), e.g. size(collect_set(user))");
     }
 
+    /** Spark's refusal of listagg(DISTINCT x) WITHIN GROUP (ORDER BY ...) by another expression than x, at analysis. */
+    public static TributaryException distinctOrderedOtherwise(String expression, int position, String call) {
+        return at(expression, position, call + " orders DISTINCT values by another expression than the values, which Spark refuses"
+                + " (INVALID_WITHIN_GROUP_EXPRESSION.MISMATCH_WITH_DISTINCT_INPUT); order by the values themselves");
+    }
+
     /** A HAVING aggregate the select list does not make, over an expression: only one over a column or * is computed on its own. */
     public static TributaryException havingAggregateOfExpression(String expression, int position, String call) {
         return at(expression, position, "the aggregate " + call + " is not in the select list; HAVING and the select list's expressions"
@@ -96,19 +102,8 @@ public final class ExpressionErrors {
     }
 
     public static TributaryException unknownFunction(String expression, int position, String name) {
-        String refused = REFUSED_AGGREGATES.get(name);
-        if (refused != null) {
-            return at(expression, position, "the aggregate " + name + " is not supported: " + refused);
-        }
         return at(expression, position, "unknown function '" + name + "'; docs/transform.md lists the functions Tributary runs as Spark does");
     }
-
-    /** Spark's aggregate functions that Tributary refuses, and why. */
-    private static final java.util.Map<String, String> REFUSED_AGGREGATES = java.util.Map.of(
-            "listagg", "without WITHIN GROUP its text follows the order Spark's tasks read the rows in, and Tributary does not compute"
-                    + " it yet; array_join(collect_list(x), ',') joins the values in the order they arrived",
-            "string_agg", "it is listagg, which Tributary does not compute yet; array_join(collect_list(x), ',') joins the values in the"
-                    + " order they arrived");
 
     /** {@code current_timestamp()} or a cousin where no batch runs the expression (a join's condition, a generator, a CHECK constraint). */
     public static TributaryException noBatchTime(String expression, int position, String call) {

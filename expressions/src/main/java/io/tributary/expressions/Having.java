@@ -74,6 +74,18 @@ public record Having(String predicate, Map<String, String> hidden) {
         return io.tributary.expressions.internal.OrderedSetCalls.isConstant(function, index, text);
     }
 
+    /**
+     * Whether the argument at {@code index} of {@code args} (an aggregate call of {@code function}, as {@link Transform#aggregateCall}
+     * gives its arguments) is a constant that stays as written: as {@link #isConstantArgument(String, int, String)}, and listagg's
+     * delimiter.
+     */
+    public static boolean isConstantArgument(String function, java.util.List<String> args, int index) {
+        return io.tributary.expressions.internal.OrderedSetCalls.isConstant(function, args, index);
+    }
+
+    /** The argument that ends a call's arguments after each key of {@code WITHIN GROUP (ORDER BY ...)}, followed by its ordering. */
+    public static final String WITHIN_GROUP = io.tributary.expressions.internal.OrderedSetCalls.WITHIN_GROUP;
+
     /** The aggregate call of {@code function} over {@code args} (as {@link Transform#aggregateCall} gives them), as Spark writes it. */
     public static String callText(String function, java.util.List<String> args) {
         return io.tributary.expressions.internal.OrderedSetCalls.text(function, args);

@@ -16,15 +16,34 @@ import io.tributary.schema.DataType;
  * @param expression the text as written, e.g. {@code sum(amt)}
  * @param second the second argument of a function of two ({@code amt} of {@code max_by(user, amt)}), percentile's frequency, else null
  * @param constants an order statistic's constant arguments ({@link AggregateFunction#orderStatistic}), else null
+ * @param joining listagg's and string_agg's delimiter and WITHIN GROUP keys, else null
  */
 public record Aggregate(String name, AggregateFunction function, String column, int columnIndex,
-                        DataType inputType, DataType resultType, String expression, Argument second, Constants constants) {
+                        DataType inputType, DataType resultType, String expression, Argument second, Constants constants,
+                        Joining joining) {
 
     /**
      * An order statistic's constants: the percentages (one, or an array when {@code array}), whether WITHIN GROUP orders
      * descending, and mode's tie rule ({@code lowest}: the least value of those with the greatest count, else Spark's default).
      */
     public record Constants(java.util.List<Double> percentages, boolean array, boolean descending, boolean lowest) {
+    }
+
+    /**
+     * listagg's and string_agg's constants: the delimiter (a String, a byte[] for BINARY values; empty when not given) and the
+     * keys of WITHIN GROUP (ORDER BY ...), none without it.
+     */
+    public record Joining(Object delimiter, java.util.List<SortKey> orderBy) {
+    }
+
+    /** One key of WITHIN GROUP (ORDER BY ...): the column it reads, descending or not, and where NULLs go. */
+    public record SortKey(Argument key, boolean descending, boolean nullsFirst) {
+    }
+
+    /** An aggregate with an order statistic's constants, or none. */
+    public Aggregate(String name, AggregateFunction function, String column, int columnIndex, DataType inputType, DataType resultType,
+                     String expression, Argument second, Constants constants) {
+        this(name, function, column, columnIndex, inputType, resultType, expression, second, constants, null);
     }
 
     /** An aggregate without constants. */

@@ -14,7 +14,8 @@ import java.util.Locale;
  * exact order statistics ({@link #orderStatistic}); {@code percentile_approx(x, p [, accuracy])} and {@code approx_percentile} its
  * estimate, with constant arguments as those. {@code vector_sum(v)} and {@code vector_avg(v)} fold ARRAY&lt;FLOAT&gt; element by element.
  * {@code hll_sketch_agg(x [, lgConfigK])} and {@code hll_union_agg(sketch [, allowDifferentLgConfigK])} give Spark's HyperLogLog
- * sketches, BINARY.
+ * sketches, BINARY. {@code listagg(x [, delimiter]) [WITHIN GROUP (ORDER BY ...)]} and {@code string_agg} join STRING or BINARY
+ * values, other types cast to STRING (read by {@code ListAggParser}).
  */
 public enum AggregateFunction {
     COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST, ANY_VALUE,
@@ -25,7 +26,8 @@ public enum AggregateFunction {
     MAX_BY, MIN_BY, CORR, COVAR_POP, COVAR_SAMP,
     REGR_COUNT, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2,
     APPROX_COUNT_DISTINCT, PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE, PERCENTILE_APPROX, APPROX_PERCENTILE,
-    VECTOR_SUM, VECTOR_AVG, HLL_SKETCH_AGG, HLL_UNION_AGG;
+    VECTOR_SUM, VECTOR_AVG, HLL_SKETCH_AGG, HLL_UNION_AGG,
+    LISTAGG, STRING_AGG;
 
     /** The function's name as written in a spec: {@code sum}, {@code count}, {@code count_if}, ... */
     public String sqlName() {

@@ -72,7 +72,7 @@ public final class AggregateSpec {
                 continue;
             }
             Aggregate a = AggregateParser.parse(SELECT_KEY + e.getKey(), e.getKey(), e.getValue(), input);
-            if (session != null && a.function().ordered()) {
+            if (session != null && (a.function().ordered() || a.joining() != null && a.joining().orderBy().isEmpty())) {
                 throw TopologyErrors.orderedAggregateInSession(SELECT_KEY + e.getKey(), a.expression());
             }
             parsed.add(a);

@@ -90,6 +90,38 @@ class AggregateFunctionsTest {
         }
     }
 
+    /**
+     * In complete mode each batch writes every window: listagg joins a later batch's values after the kept ones, WITHIN GROUP sorts
+     * them with the kept ones; without WITHIN GROUP it is refused with session windows, as collect_list is.
+     */
+    @Test
+    void listaggInCompleteModeAcrossBatchesAndRefusedInSessionsWithoutWithinGroup() {
+        AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(Duration.ofMinutes(5)).window(Duration.ofMinutes(10))
+                .groupBy("user").select("ids", "listagg(id, ',')").select("by", "string_agg(id, '/') WITHIN GROUP (ORDER BY amt DESC)")
+                .outputMode(OutputMode.COMPLETE).build(INPUT);
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, ids STRING,"
+                + " by STRING");
+        try (AggregationDriver d = AggregationDriver.of(spec, stateDir)) {
+            d.row("{\"id\":2,\"user\":\"a\",\"amt\":1.0,\"ts\":\"2026-01-01T10:03:00Z\"}");
+            d.row("{\"id\":1,\"user\":\"a\",\"amt\":3.0,\"ts\":\"2026-01-01T10:01:00Z\"}");
+            d.row("{\"id\":9,\"user\":\"b\",\"amt\":null,\"ts\":\"2026-01-01T10:12:00Z\"}");
+            d.marker(0, null);
+            assertThat(d.rows()).containsExactlyInAnyOrder("{2026-01-01 10:00:00, 2026-01-01 10:10:00}|a|2,1|1/2",
+                    "{2026-01-01 10:10:00, 2026-01-01 10:20:00}|b|9|9");
+            d.row("{\"id\":3,\"user\":\"a\",\"amt\":2.0,\"ts\":\"2026-01-01T10:04:00Z\"}");
+            d.marker(1, null);
+            assertThat(d.rows()).as("every window again, a's third value after the kept two, sorted among them").containsExactlyInAnyOrder(
+                    "{2026-01-01 10:00:00, 2026-01-01 10:10:00}|a|2,1,3|1/3/2", "{2026-01-01 10:10:00, 2026-01-01 10:20:00}|b|9|9");
+        }
+        AggregateSpec.Builder session = AggregateSpec.builder().eventTime("ts").watermark(Duration.ofMinutes(5))
+                .session(Duration.ofMinutes(10)).groupBy("user").outputMode(OutputMode.APPEND);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> session.select("ids", "listagg(id, ',')").build(INPUT)))
+                .hasMessageContaining("listagg(id, ',') is not supported with aggregate.session: Spark's value depends on the order");
+        assertThat(AggregateSpec.builder().eventTime("ts").watermark(Duration.ofMinutes(5)).session(Duration.ofMinutes(10))
+                .groupBy("user").outputMode(OutputMode.APPEND).select("ids", "listagg(id, ',') WITHIN GROUP (ORDER BY ts)").build(INPUT)
+                .outputSchema().toDdl()).endsWith("ids STRING");
+    }
+
     @Test
     void aggregatesOfOnlyNullsAreNullButCountsAreZero() {
         AggregateSpec spec = AggregateSpec.builder().eventTime("ts").watermark(Duration.ZERO).window(Duration.ofMinutes(10))

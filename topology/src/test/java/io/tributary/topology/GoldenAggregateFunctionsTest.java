@@ -30,8 +30,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * mode (a window's state kept between runs and updated), max_by and min_by (ties across batches, HAVING), corr and the
  * covariances (merged across batches), percentile, median, percentile_cont, percentile_disc and mode (a frequency, WITHIN GROUP
  * in both directions, HAVING and an expression over them), hll_sketch_agg and hll_union_agg (their sketches byte for byte),
- * percentile_approx (an array of INT, inside an expression, in HAVING) and vector_sum and vector_avg (FLOAT arrays merged across
- * batches) give each batch's rows and the table Spark gives, to the bit. A collect_set's elements
+ * percentile_approx (an array of INT, inside an expression, in HAVING), vector_sum and vector_avg (FLOAT arrays merged across
+ * batches) and listagg and string_agg (unicode, empty strings, NULLs, BINARY, numbers cast to STRING, WITHIN GROUP with DESC and
+ * NULLS orderings, in HAVING and inside expressions, values joined in arrival order across batches) give each batch's rows and
+ * the table Spark gives, to the bit. A collect_set's elements
  * are compared in Spark's order sorted, as Spark gives no order.
  */
 class GoldenAggregateFunctionsTest {
@@ -44,10 +46,10 @@ class GoldenAggregateFunctionsTest {
     @ParameterizedTest
     @ValueSource(strings = {"append-stats", "update-collect", "append-moments", "update-moments", "append-by", "update-by", "update-corr", "update-regr",
         "append-approx", "append-percentile", "update-mode", "update-hll", "append-hll", "update-hll-many",
-        "append-percentile-approx", "update-vector"})
+        "append-percentile-approx", "update-vector", "update-listagg", "append-listagg"})
     void theFunctionsGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
-        replay(name, c, c.get("query").asText(), AggregationDriver.seedSchema(), UnaryOperator.identity(), 1);
+        replay(name, c, c.get("query").asText(), sourceSchema(c), UnaryOperator.identity(), 1);
     }
 
     /**
@@ -59,7 +61,12 @@ class GoldenAggregateFunctionsTest {
         "append-percentile-approx"})
     void theCollectionStatesFoldedInMemoryGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
-        replay(name, c, c.get("query").asText(), AggregationDriver.seedSchema(), UnaryOperator.identity(), 1000);
+        replay(name, c, c.get("query").asText(), sourceSchema(c), UnaryOperator.identity(), 1000);
+    }
+
+    /** A case's source schema: its {@code sourceSchema}, else the seed's. */
+    private static io.tributary.schema.Schema sourceSchema(JsonNode c) {
+        return c.has("sourceSchema") ? io.tributary.schema.Schema.parse(c.get("sourceSchema").asText()) : AggregationDriver.seedSchema();
     }
 
     /**

@@ -21,8 +21,8 @@ selectList : namedItem (COMMA namedItem)* EOF ;
 
 aggregateCall : functionName LPAREN (ASTERISK | expression (COMMA expression)*)? RPAREN withinGroup? EOF ;
 
-/** An ordered-set aggregate's ordering: percentile_cont(0.5) WITHIN GROUP (ORDER BY x DESC). */
-withinGroup : WITHIN GROUP LPAREN ORDER BY sortItem RPAREN ;
+/** An ordered-set aggregate's ordering: percentile_cont(0.5) WITHIN GROUP (ORDER BY x DESC); listagg's of several keys. */
+withinGroup : WITHIN GROUP LPAREN ORDER BY sortItem (COMMA sortItem)* RPAREN ;
 
 sqlStatement : query EOF ;
 

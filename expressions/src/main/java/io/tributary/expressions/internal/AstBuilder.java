@@ -208,17 +208,31 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
         List<Node> args = new ArrayList<>();
         ctx.expression().forEach(e -> args.add(visit(e)));
         String name = ctx.functionName().getText().toLowerCase(Locale.ROOT);
+        boolean joins = OrderedSetCalls.JOINS.contains(name);
+        WithinGroupContext within = ctx.withinGroup();
+        if (ctx.DISTINCT() != null && joins && within != null && !args.isEmpty() && within.sortItem().stream()
+                .anyMatch(item -> !SqlAggregation.shape(visit(item.expression())).equals(SqlAggregation.shape(args.get(0))))) {
+            throw ExpressionErrors.distinctOrderedOtherwise(source, pos(ctx), text(ctx)); // Spark's analysis refuses it first
+        }
         if (ctx.DISTINCT() != null) {
             throw HavingRewrite.AGGREGATES.contains(name) ? ExpressionErrors.distinctAggregate(source, pos(ctx), text(ctx))
                     : ExpressionErrors.unsupported(source, pos(ctx), "DISTINCT in a function call");
         }
-        WithinGroupContext within = ctx.withinGroup();
-        if (within != null) { // percentile_cont(p) WITHIN GROUP (ORDER BY x DESC) is [x, p, 'desc'], as OrderedSetCalls writes it
-            if (!OrderedSetCalls.WITHIN_GROUP_FUNCTIONS.contains(name)) {
-                throw ExpressionErrors.unsupported(source, pos(ctx), "WITHIN GROUP after " + name + ", which takes none");
+        if (within != null && !OrderedSetCalls.WITHIN_GROUP_FUNCTIONS.contains(name)) {
+            throw ExpressionErrors.unsupported(source, pos(ctx), "WITHIN GROUP after " + name + ", which takes none");
+        }
+        if (within != null && joins) { // listagg(x) WITHIN GROUP (ORDER BY k DESC) is [x, k, 'WITHIN GROUP DESC NULLS LAST']
+            for (SortItemContext item : within.sortItem()) {
+                args.add(visit(item.expression()));
+                String ordering = OrderedSetCalls.ordering(item.DESC() != null, item.NULLS() == null ? null : item.FIRST() != null);
+                args.add(new Node.Literal(ordering, DataType.STRING, ordering, pos(item)));
             }
-            boolean desc = within.sortItem().DESC() != null;
-            args.add(0, visit(within.sortItem().expression()));
+        } else if (within != null) { // percentile_cont(p) WITHIN GROUP (ORDER BY x DESC) is [x, p, 'desc'], as OrderedSetCalls writes it
+            if (within.sortItem().size() > 1) {
+                throw ExpressionErrors.unsupported(source, pos(within), "WITHIN GROUP of more than one key after " + name);
+            }
+            boolean desc = within.sortItem(0).DESC() != null;
+            args.add(0, visit(within.sortItem(0).expression()));
             args.add(new Node.Literal(desc ? "desc" : "asc", DataType.STRING, OrderedSetCalls.WITHIN_GROUP + (desc ? "DESC" : "ASC"),
                     pos(within)));
         }

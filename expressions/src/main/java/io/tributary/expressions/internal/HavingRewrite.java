@@ -24,7 +24,8 @@ public final class HavingRewrite {
             "bit_xor", "skewness", "kurtosis", "max_by", "min_by", "corr", "covar_pop", "covar_samp",
             "regr_count", "regr_avgx", "regr_avgy", "regr_sxx", "regr_syy", "regr_sxy", "regr_slope", "regr_intercept", "regr_r2",
             "approx_count_distinct", "vector_sum", "vector_avg",
-            "hll_sketch_agg", "hll_union_agg");
+            "hll_sketch_agg", "hll_union_agg",
+            "listagg", "string_agg"); // OrderedSetCalls.JOINS
 
     /** The aggregate functions of two arguments ({@code max_by(x, ord)}, {@code corr(x, y)}); the others take one. */
     static final Set<String> TWO_ARGUMENTS = Set.of("max_by", "min_by", "corr", "covar_pop", "covar_samp",
@@ -36,7 +37,7 @@ public final class HavingRewrite {
 
     /** Whether {@code function}, an aggregate, takes {@code count} arguments. */
     static boolean takes(String function, int count) {
-        if (OrderedSetCalls.ARGUMENTS.containsKey(function)) {
+        if (OrderedSetCalls.ARGUMENTS.containsKey(function) || OrderedSetCalls.JOINS.contains(function)) {
             return OrderedSetCalls.takes(function, count);
         }
         return count == (TWO_ARGUMENTS.contains(function) ? 2 : 1) || count == 2 && OPTIONAL_CONSTANT.contains(function);
@@ -185,9 +186,10 @@ public final class HavingRewrite {
 
     private void aggregate(Node.Call c) {
         if (argumentColumns != null) {
+            List<String> texts = c.args().stream().map(Node::text).toList();
             for (int i = 0; i < c.args().size(); i++) {
                 Node arg = c.args().get(i);
-                if (!(arg instanceof Node.Column || arg instanceof Node.Literal) && !OrderedSetCalls.isConstant(c.name(), i, arg.text())) {
+                if (!(arg instanceof Node.Column || arg instanceof Node.Literal) && !OrderedSetCalls.isConstant(c.name(), texts, i)) {
                     // a column, * or a constant is read as it is
                     String column = argumentColumns.computeIfAbsent(SqlAggregation.shape(arg), s -> newArgument.apply(arg.text()));
                     replace(arg, quoted(column));
@@ -199,9 +201,10 @@ public final class HavingRewrite {
         String name = selected.get(shape);
         if (name == null && hiddenPrefix != null) {
             List<String> args = new ArrayList<>();
+            List<String> texts = c.args().stream().map(Node::text).toList();
             for (int i = 0; i < c.args().size(); i++) {
                 Node arg = c.args().get(i);
-                if (arg instanceof Node.Literal || OrderedSetCalls.isConstant(c.name(), i, arg.text())) {
+                if (arg instanceof Node.Literal || OrderedSetCalls.isConstant(c.name(), texts, i)) {
                     args.add(arg.text());
                     continue;
                 }

@@ -132,9 +132,19 @@ public final class Parsing {
         for (SparkExprParser.ExpressionContext e : call.expression()) {
             args.add(text(text, e));
         }
+        boolean joins = OrderedSetCalls.JOINS.contains(call.functionName().getText().toLowerCase(java.util.Locale.ROOT));
         SparkExprParser.WithinGroupContext within = call.withinGroup();
-        if (within != null) { // percentile_cont(p) WITHIN GROUP (ORDER BY x DESC): [x, p, "WITHIN GROUP DESC"]
-            args = OrderedSetCalls.withinGroup(text(text, within.sortItem().expression()), within.sortItem().DESC() != null, args);
+        if (within != null && joins) { // listagg(x, ',') WITHIN GROUP (ORDER BY k DESC): [x, ",", k, "WITHIN GROUP DESC NULLS LAST"]
+            for (SparkExprParser.SortItemContext item : within.sortItem()) {
+                args.add(text(text, item.expression()));
+                args.add(OrderedSetCalls.ordering(item.DESC() != null, item.NULLS() == null ? null : item.FIRST() != null));
+            }
+        } else if (within != null) { // percentile_cont(p) WITHIN GROUP (ORDER BY x DESC): [x, p, "WITHIN GROUP DESC"]
+            if (within.sortItem().size() > 1) {
+                throw ExpressionErrors.unsupported(text, 1, "WITHIN GROUP of more than one key after " + call.functionName().getText());
+            }
+            SparkExprParser.SortItemContext item = within.sortItem(0);
+            args = OrderedSetCalls.withinGroup(text(text, item.expression()), item.DESC() != null, args);
         }
         List<String> parts = new ArrayList<>();
         parts.add(call.functionName().getText());

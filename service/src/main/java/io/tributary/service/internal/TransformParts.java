@@ -136,7 +136,7 @@ final class TransformParts {
             List<String> arguments = new ArrayList<>();
             for (int i = 1; i < call.size(); i++) {
                 String argument = call.get(i);
-                if (io.tributary.expressions.Having.isConstantArgument(call.get(0), i - 1, argument) || argument.equals("*")
+                if (io.tributary.expressions.Having.isConstantArgument(call.get(0), call.subList(1, call.size()), i - 1) || argument.equals("*")
                         || SelectItems.isColumn(argument) || SelectItems.isLiteral(argument)) {
                     arguments.add(argument);
                     continue;

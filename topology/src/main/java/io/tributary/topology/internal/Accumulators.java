@@ -58,6 +58,7 @@ final class Accumulators {
             case HLL_SKETCH_AGG, HLL_UNION_AGG -> HllSketchAggregates.of(a);
             case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE -> ValueCounts.of(a);
             case PERCENTILE_APPROX, APPROX_PERCENTILE -> ApproxPercentiles.of(a);
+            case LISTAGG, STRING_AGG -> ListAgg.of(a);
             case VECTOR_SUM, VECTOR_AVG -> new VectorFold(col, a.function() == AggregateFunction.VECTOR_AVG, a.name(), a.function().sqlName());
         };
     }

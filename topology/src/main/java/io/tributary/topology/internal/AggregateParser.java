@@ -17,10 +17,10 @@ public final class AggregateParser {
     private static final Pattern CALL = Pattern.compile("\\s*([A-Za-z_][A-Za-z_0-9]*)\\s*\\(\\s*" + ARGUMENT + "\\s*(?:,\\s*" + ARGUMENT
             + "\\s*)?\\)\\s*");
     private static final String FUNCTIONS = Arrays.stream(AggregateFunction.values())
-            .filter(f -> !f.orderStatistic())
+            .filter(f -> !f.orderStatistic() && f != AggregateFunction.LISTAGG && f != AggregateFunction.STRING_AGG)
             .map(f -> f == AggregateFunction.COUNT ? "count(*), count(col)" : f.sqlName() + (f.arity() == 2 ? "(col, col)"
                     : f == AggregateFunction.APPROX_COUNT_DISTINCT ? "(col [, rsd])" : f.takesConstant() ? "(col [, constant])" : "(col)"))
-            .collect(Collectors.joining(", ")) + ", " + OrderStatisticParser.FUNCTIONS;
+            .collect(Collectors.joining(", ")) + ", " + OrderStatisticParser.FUNCTIONS + ", " + ListAggParser.FORMS;
 
     private AggregateParser() {
     }
@@ -38,6 +38,9 @@ public final class AggregateParser {
         AggregateFunction statistic = OrderStatisticParser.function(expression);
         if (statistic != null) {
             return OrderStatisticParser.parse(key, name, statistic, expression, input);
+        }
+        if (ListAggParser.isCall(expression)) {
+            return ListAggParser.parse(key, name, expression, input);
         }
         Matcher m = CALL.matcher(expression);
         if (!m.matches()) {
@@ -119,6 +122,7 @@ public final class AggregateParser {
             };
             case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC -> DataType.DOUBLE; // OrderStatisticParser reads them
             case MODE, PERCENTILE_APPROX, APPROX_PERCENTILE -> primitive(key, in, expression); // OrderStatisticParser reads the estimates
+            case LISTAGG, STRING_AGG -> ListAggParser.resultType(key, function, in, expression);
             case VECTOR_SUM, VECTOR_AVG -> {
                 if (in.kind() != DataType.Kind.ARRAY || in.element().kind() != DataType.Kind.FLOAT) {
                     throw TopologyErrors.notFloatArray(key, expression, in.ddl(), function.sqlName());

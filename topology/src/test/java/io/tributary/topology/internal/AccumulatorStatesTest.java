@@ -32,7 +32,8 @@ class AccumulatorStatesTest {
             "regr_slope(amt, id)", "regr_intercept(amt, id)", "regr_r2(amt, id)", "approx_count_distinct(user)", "approx_count_distinct(amt, 0.01)",
             "min(amt)", "max(amt)", "first(amt)", "last(amt)", "any_value(amt)", "max_by(amt, id)",
             "percentile(amt, array(0.1, 0.5))", "median(id)", "percentile_disc(0.4) WITHIN GROUP (ORDER BY amt DESC)", "mode(user)",
-            "percentile_approx(amt, array(0.1, 0.5))", "approx_percentile(id, 0.5, 100)", "percentile_approx(ts, 0.9)"};
+            "percentile_approx(amt, array(0.1, 0.5))", "approx_percentile(id, 0.5, 100)", "percentile_approx(ts, 0.9)",
+            "listagg(user, ', ')", "string_agg(user) WITHIN GROUP (ORDER BY amt DESC NULLS FIRST, id)", "listagg(id, '-')"};
         for (String call : calls) {
             Aggregate a = AggregateParser.parse("aggregate.select.x", "x", call, INPUT);
             Accumulator acc = Accumulators.of(a);

@@ -32,7 +32,7 @@ import org.apache.spark.sql.types.StructType;
  * after the run ({@code window|user|t}). {@code "input"} with a slash is a folder of {@code golden/} whose files
  * {@code "runs"} lists run by run ({@code [["r1a.json", "r1b.json"], ["r2.json"]]}); a query that fails ends the case
  * with a line {@code failed CLASS: MESSAGE} (its first lines). {@code "schema"} gives the table's columns when they are not
- * {@code window, user, t} (the window first).
+ * {@code window, user, t} (the window first); {@code "sourceSchema"} the input's columns when they are not {@link #SCHEMA}.
  *
  * <p>Usage: {@code SparkHaving GOLDEN_HAVING_DIR [CASE...]}
  */
@@ -78,7 +78,7 @@ public final class SparkHaving {
                     batch.write().format("delta").mode("append").save(out);
                 }
             };
-            spark.readStream().schema(StructType.fromDDL(SCHEMA)).json(in.toString())
+            spark.readStream().schema(StructType.fromDDL(spec.has("sourceSchema") ? spec.get("sourceSchema").asText() : SCHEMA)).json(in.toString())
                     .withWatermark("ts", "5 minutes").createOrReplaceTempView("source");
             StreamingQuery q = spark.sql(spec.get("query").asText())
                     .writeStream().outputMode(mode).foreachBatch(sink)
