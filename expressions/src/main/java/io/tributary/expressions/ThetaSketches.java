@@ -51,7 +51,7 @@ public final class ThetaSketches {
 
     /**
      * {@code sketch} fed one non-null value of {@code type} as ThetaSketchAgg.update feeds it: an INT as a BIGINT, a FLOAT as a
-     * DOUBLE, text as its UTF-8 bytes, an array as an int[] or long[] (a null element as 0, as Spark's array data reads it);
+     * DOUBLE, text as its UTF-8 bytes, an array as an int[] or long[] (a null element as 0, as an unsafe array reads it);
      * empty text, bytes and arrays skipped. In place.
      */
     public static void update(UpdateSketch sketch, Object value, DataType type) {

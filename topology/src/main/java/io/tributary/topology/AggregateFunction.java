@@ -43,7 +43,10 @@ public enum AggregateFunction {
                 ? 2 : 1;
     }
 
-    /** True for a function whose last argument may be a constant instead: {@code approx_count_distinct(x, rsd)}, the hll_ ones, theta_sketch_agg, theta_union_agg. */
+    /**
+     * True for a function whose last argument may be a constant instead: {@code approx_count_distinct(x, rsd)}, the hll_ ones,
+     * theta_sketch_agg and theta_union_agg.
+     */
     public boolean takesConstant() {
         return this == APPROX_COUNT_DISTINCT || this == HLL_SKETCH_AGG || this == HLL_UNION_AGG
                 || this == THETA_SKETCH_AGG || this == THETA_UNION_AGG;
