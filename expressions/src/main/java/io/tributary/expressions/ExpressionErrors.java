@@ -245,6 +245,7 @@ public final class ExpressionErrors {
         return new ExpressionException(function, "HLL_INVALID_INPUT_SKETCH_BUFFER", "Invalid call to " + function + "; only valid HLL sketch "
                 + "buffers are supported as inputs (such as those produced by the `hll_sketch_agg` function).");
     }
+
     /** Spark's THETA_INVALID_INPUT_SKETCH_BUFFER: bytes that are no Theta sketch. */
     static ExpressionException thetaInvalidBuffer(String function) {
         return new ExpressionException(function, "THETA_INVALID_INPUT_SKETCH_BUFFER", "Invalid call to " + function + "; only valid Theta "
