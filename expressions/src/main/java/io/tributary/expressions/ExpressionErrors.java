@@ -240,4 +240,22 @@ public final class ExpressionErrors {
         return new ExpressionException(function, "HLL_INVALID_INPUT_SKETCH_BUFFER", "Invalid call to " + function + "; only valid HLL sketch "
                 + "buffers are supported as inputs (such as those produced by the `hll_sketch_agg` function).");
     }
+
+    /** Spark's THETA_INVALID_INPUT_SKETCH_BUFFER: bytes that are no Theta sketch. */
+    static ExpressionException thetaInvalidBuffer(String function) {
+        return new ExpressionException(function, "THETA_INVALID_INPUT_SKETCH_BUFFER", "Invalid call to " + function + "; only valid Theta "
+                + "sketch buffers are supported as inputs (such as those produced by the `theta_sketch_agg` function).");
+    }
+
+    /** Spark's THETA_INVALID_INPUT_SKETCH_BUFFER_FAMILY: a DataSketches sketch of another family than the compact Theta one. */
+    static ExpressionException thetaInvalidFamily(String function, String actual) {
+        return new ExpressionException(function, "THETA_INVALID_INPUT_SKETCH_BUFFER_FAMILY", "Invalid call to " + function + ": expected COMPACT"
+                + " sketch family but received " + actual + ". Only valid Theta sketch buffers (produced by `theta_sketch_agg`) are supported as inputs.");
+    }
+
+    /** Spark's SKETCH_INVALID_LG_NOM_ENTRIES: a Theta sketch's lgNomEntries out of 4 to 26. */
+    static ExpressionException sketchInvalidLgNomEntries(String function, int min, int max, int value) {
+        return new ExpressionException(function, "SKETCH_INVALID_LG_NOM_ENTRIES", "Invalid call to " + function + "; the `lgNomEntries` value must"
+                + " be between " + min + " and " + max + ", inclusive: " + value + ".");
+    }
 }

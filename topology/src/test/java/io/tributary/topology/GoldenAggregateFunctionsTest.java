@@ -29,11 +29,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * variance in their forms, collect_list, collect_set and any_value, over two runs in append mode (closed windows) and in update
  * mode (a window's state kept between runs and updated), max_by and min_by (ties across batches, HAVING), corr and the
  * covariances (merged across batches), percentile, median, percentile_cont, percentile_disc and mode (a frequency, WITHIN GROUP
- * in both directions, HAVING and an expression over them), hll_sketch_agg and hll_union_agg (their sketches byte for byte),
- * percentile_approx (an array of INT, inside an expression, in HAVING), vector_sum and vector_avg (FLOAT arrays merged across
- * batches) and listagg and string_agg (unicode, empty strings, NULLs, BINARY, numbers cast to STRING, WITHIN GROUP with DESC and
- * NULLS orderings, in HAVING and inside expressions, values joined in arrival order across batches) give each batch's rows and
- * the table Spark gives, to the bit. A collect_set's elements
+ * in both directions, HAVING and an expression over them), hll_sketch_agg and hll_union_agg and the theta_ sketch aggregates (their
+ * sketches byte for byte), percentile_approx (an array of INT, inside an expression, in HAVING), vector_sum and vector_avg (FLOAT
+ * arrays merged across batches) and listagg and string_agg (unicode, empty strings, NULLs, BINARY, numbers cast to STRING,
+ * WITHIN GROUP with DESC and NULLS orderings, in HAVING and inside expressions, values joined in arrival order across batches)
+ * give each batch's rows and the table Spark gives, to the bit. A collect_set's elements
  * are compared in Spark's order sorted, as Spark gives no order.
  */
 class GoldenAggregateFunctionsTest {
@@ -46,7 +46,8 @@ class GoldenAggregateFunctionsTest {
     @ParameterizedTest
     @ValueSource(strings = {"append-stats", "update-collect", "append-moments", "update-moments", "append-by", "update-by", "update-corr", "update-regr",
         "append-approx", "append-percentile", "update-mode", "update-hll", "append-hll", "update-hll-many",
-        "append-percentile-approx", "update-vector", "update-listagg", "append-listagg"})
+        "append-percentile-approx", "update-vector", "update-listagg", "append-listagg",
+        "update-theta", "append-theta", "update-theta-many"})
     void theFunctionsGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
         replay(name, c, c.get("query").asText(), sourceSchema(c), UnaryOperator.identity(), 1);
@@ -92,6 +93,31 @@ class GoldenAggregateFunctionsTest {
                     return line.substring(0, line.lastIndexOf('}')) + ", \"s1\": \"" + (id % 2 == 0 ? sketches.get(0) : sketches.get(1))
                             + "\", \"s2\": " + s2 + "}";
                 }, rowsPerRecord);
+    }
+
+    /**
+     * theta_union_agg and theta_intersection_agg over sketches Spark's query picks with IF (X'..' of 1..5, 0..999, 3..8 and 'a',
+     * 'é'): the same sketches given as BINARY columns give Spark's unions and intersections byte for byte, and a null sketch skipped.
+     */
+    @org.junit.jupiter.api.Test
+    void thetaUnionAndIntersectionAggOfSketchesGiveSparksAcrossBatches() throws IOException {
+        JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/update-theta-sets/case.json")));
+        java.util.regex.Matcher x = java.util.regex.Pattern.compile("X'([0-9A-F]+)'").matcher(c.get("query").asText());
+        List<String> sketches = new ArrayList<>(); // A, C, B, S, B, S, A, B as the query writes them
+        while (x.find()) {
+            sketches.add(java.util.Base64.getEncoder().encodeToString(java.util.HexFormat.of().parseHex(x.group(1))));
+        }
+        String query = "SELECT window(ts, '10 minutes') AS window, user, hex(theta_union_agg(s1)) AS a, theta_sketch_estimate("
+                + "theta_union_agg(s2, 5)) AS b, hex(theta_union_agg(s2, 5)) AS c, hex(theta_intersection_agg(s3)) AS d FROM source"
+                + " GROUP BY window(ts, '10 minutes'), user";
+        replay("update-theta-sets", c, query, io.tributary.schema.Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP,"
+                + " s1 BINARY, s2 BINARY, s3 BINARY"), line -> { // IF(id % 2 = 0, A, C), IF(amt IS NULL, NULL, IF(id > 5, B, S)), IF(id % 2 = 0, A, B)
+                    JsonNode r = readJson(line);
+                    int id = r.get("id").asInt();
+                    String s2 = r.get("amt").isNull() ? "null" : "\"" + (id > 5 ? sketches.get(2) : sketches.get(3)) + "\"";
+                    return line.substring(0, line.lastIndexOf('}')) + ", \"s1\": \"" + (id % 2 == 0 ? sketches.get(0) : sketches.get(1))
+                            + "\", \"s2\": " + s2 + ", \"s3\": \"" + (id % 2 == 0 ? sketches.get(0) : sketches.get(2)) + "\"}";
+                }, 1);
     }
 
     /** @param rowsPerRecord the rows packed into one events record (file-ingest's source.files.rowsPerRecord) */

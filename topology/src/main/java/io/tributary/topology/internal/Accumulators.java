@@ -56,6 +56,7 @@ final class Accumulators {
             case REGR_COUNT, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2 -> Regressions.of(a);
             case APPROX_COUNT_DISTINCT -> HyperLogLogPlusPlus.of(a);
             case HLL_SKETCH_AGG, HLL_UNION_AGG -> HllSketchAggregates.of(a);
+            case THETA_SKETCH_AGG, THETA_UNION_AGG, THETA_INTERSECTION_AGG -> ThetaSketchAggregates.of(a);
             case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE -> ValueCounts.of(a);
             case PERCENTILE_APPROX, APPROX_PERCENTILE -> ApproxPercentiles.of(a);
             case LISTAGG, STRING_AGG -> ListAgg.of(a);

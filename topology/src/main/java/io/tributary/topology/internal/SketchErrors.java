@@ -3,7 +3,7 @@ package io.tributary.topology.internal;
 import io.tributary.expressions.ExpressionException;
 import io.tributary.schema.TributaryException;
 
-/** The refusals and failures of the HyperLogLog sketch aggregates (hll_sketch_agg, hll_union_agg), each naming the setting. */
+/** The refusals and failures of the sketch aggregates (hll_sketch_agg, hll_union_agg, the theta_ ones), each naming the setting. */
 final class SketchErrors {
     private SketchErrors() {
     }
@@ -23,6 +23,17 @@ final class SketchErrors {
     /** When hll_sketch_agg's lgConfigK is outside 4 to 21 (Spark's HLL_INVALID_LG_K, at the first row; here at start). */
     static TributaryException invalidLgK(String key, String expression, String reason) {
         return new TributaryException(key + ": " + expression + ": " + reason + " Write a lgConfigK from 4 to 21 (12 by default)");
+    }
+
+    /** When theta_sketch_agg's or theta_union_agg's lgNomEntries is outside 4 to 26 (Spark's SKETCH_INVALID_LG_NOM_ENTRIES; here at start). */
+    static TributaryException invalidLgNom(String key, String expression, String reason) {
+        return new TributaryException(key + ": " + expression + ": " + reason + " Write a lgNomEntries from 4 to 26 (12 by default)");
+    }
+
+    /** When a group's sketches in a batch are all null: Spark's intersection has no result and fails the batch (SketchesStateException). */
+    static TributaryException noIntersection(String name, String expression) {
+        return new TributaryException("aggregate.select." + name + ": " + expression + " fails: a group's sketches in one batch are all null,"
+                + " and an intersection of no sketch has no result (Spark fails the batch so too); filter the null sketches out");
     }
 
     /** When a group's sketches fail as Spark fails the query (bytes that are no sketch, sketches of different lgConfigK). */
