@@ -60,6 +60,7 @@ public final class FunctionRegistry {
         VariantFunctions.register(FunctionRegistry::add);
         CsvReadFunctions.register(FunctionRegistry::add);
         SketchFunctions.register(FunctionRegistry::add);
+        KllFunctions.register(FunctionRegistry::add);
     }
 
     private FunctionRegistry() {
