@@ -14,7 +14,8 @@ import java.util.Locale;
  * exact order statistics ({@link #orderStatistic}); {@code percentile_approx(x, p [, accuracy])} and {@code approx_percentile} its
  * estimate, with constant arguments as those. {@code vector_sum(v)} and {@code vector_avg(v)} fold ARRAY&lt;FLOAT&gt; element by element.
  * {@code hll_sketch_agg(x [, lgConfigK])} and {@code hll_union_agg(sketch [, allowDifferentLgConfigK])} give Spark's HyperLogLog
- * sketches, BINARY.
+ * sketches, BINARY; {@code kll_sketch_agg_*(x [, k])} and {@code kll_merge_agg_*(sketch [, k])} (bigint, float, double) its KLL
+ * quantile sketches.
  */
 public enum AggregateFunction {
     COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST, ANY_VALUE,
@@ -25,7 +26,8 @@ public enum AggregateFunction {
     MAX_BY, MIN_BY, CORR, COVAR_POP, COVAR_SAMP,
     REGR_COUNT, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2,
     APPROX_COUNT_DISTINCT, PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE, PERCENTILE_APPROX, APPROX_PERCENTILE,
-    VECTOR_SUM, VECTOR_AVG, HLL_SKETCH_AGG, HLL_UNION_AGG;
+    VECTOR_SUM, VECTOR_AVG, HLL_SKETCH_AGG, HLL_UNION_AGG,
+    KLL_SKETCH_AGG_BIGINT, KLL_SKETCH_AGG_FLOAT, KLL_SKETCH_AGG_DOUBLE, KLL_MERGE_AGG_BIGINT, KLL_MERGE_AGG_FLOAT, KLL_MERGE_AGG_DOUBLE;
 
     /** The function's name as written in a spec: {@code sum}, {@code count}, {@code count_if}, ... */
     public String sqlName() {
@@ -41,9 +43,9 @@ public enum AggregateFunction {
                 ? 2 : 1;
     }
 
-    /** True for a function whose last argument may be a constant instead: {@code approx_count_distinct(x, rsd)}, the hll_ ones. */
+    /** True for a function whose last argument may be a constant instead: {@code approx_count_distinct(x, rsd)}, the hll_ and kll_ ones. */
     public boolean takesConstant() {
-        return this == APPROX_COUNT_DISTINCT || this == HLL_SKETCH_AGG || this == HLL_UNION_AGG;
+        return this == APPROX_COUNT_DISTINCT || this == HLL_SKETCH_AGG || this == HLL_UNION_AGG || name().startsWith("KLL_");
     }
 
     /** True for Spark's exact order statistics, whose constant arguments (a percentage, a tie rule, an ordering) the column follows. */

@@ -56,6 +56,8 @@ final class Accumulators {
             case REGR_COUNT, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2 -> Regressions.of(a);
             case APPROX_COUNT_DISTINCT -> HyperLogLogPlusPlus.of(a);
             case HLL_SKETCH_AGG, HLL_UNION_AGG -> HllSketchAggregates.of(a);
+            case KLL_SKETCH_AGG_BIGINT, KLL_SKETCH_AGG_FLOAT, KLL_SKETCH_AGG_DOUBLE, KLL_MERGE_AGG_BIGINT, KLL_MERGE_AGG_FLOAT, KLL_MERGE_AGG_DOUBLE ->
+                    KllSketchAggregates.of(a);
             case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE -> ValueCounts.of(a);
             case PERCENTILE_APPROX, APPROX_PERCENTILE -> ApproxPercentiles.of(a);
             case VECTOR_SUM, VECTOR_AVG -> new VectorFold(col, a.function() == AggregateFunction.VECTOR_AVG, a.name(), a.function().sqlName());
