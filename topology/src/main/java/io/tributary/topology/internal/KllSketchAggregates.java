@@ -6,7 +6,6 @@ import io.tributary.expressions.KllSketches.Kind;
 import io.tributary.schema.DataType;
 import io.tributary.topology.Aggregate;
 import io.tributary.topology.AggregateFunction;
-import java.util.Locale;
 import org.apache.datasketches.kll.KllSketch;
 
 /**
@@ -59,9 +58,9 @@ final class KllSketchAggregates {
     static Aggregate.Argument constant(String key, AggregateFunction f, String text, String expression) {
         String t = text.strip();
         if (!t.matches("[+-]?\\d{1,9}")) {
-            throw SketchErrors.notConstant(key, expression, f.sqlName(), t, "an INT constant, the k (Spark's "
-                    + (t.toLowerCase(Locale.ROOT).equals("null") ? "DATATYPE_MISMATCH.UNEXPECTED_NULL" : "KLL_SKETCH_K_MUST_BE_CONSTANT or"
-                    + " DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE") + ")");
+            String spark = t.equalsIgnoreCase("null") ? "UNEXPECTED_NULL"
+                    : t.matches("[+-]?[\\d.]+[A-Za-z]*|'.*'|\".*\"|(?i)true|false") ? "UNEXPECTED_INPUT_TYPE" : "NON_FOLDABLE_INPUT";
+            throw SketchErrors.notConstant(key, expression, f.sqlName(), t, "an INT constant, the k (Spark's DATATYPE_MISMATCH." + spark + ")");
         }
         int k = Integer.parseInt(t);
         String invalid = KllSketches.invalidK(f.sqlName(), k);

@@ -107,7 +107,9 @@ class KllSketchAggregatesTest {
         assertThatThrownBy(() -> parse("kll_sketch_agg_bigint(id, 7)")).hasMessageContaining("KLL_SKETCH_K_OUT_OF_RANGE")
                 .hasMessageContaining("between 8 and 65535").hasMessageContaining("got 7");
         assertThatThrownBy(() -> parse("kll_merge_agg_float(s, 65536)")).hasMessageContaining("KLL_SKETCH_K_OUT_OF_RANGE");
-        assertThatThrownBy(() -> parse("kll_sketch_agg_bigint(id, id)")).hasMessageContaining("KLL_SKETCH_K_MUST_BE_CONSTANT");
+        assertThatThrownBy(() -> parse("kll_sketch_agg_bigint(id, id)")).hasMessageContaining("NON_FOLDABLE_INPUT");
+        assertThatThrownBy(() -> parse("kll_sketch_agg_bigint(id, 8L)")).hasMessageContaining("UNEXPECTED_INPUT_TYPE");
+        assertThatThrownBy(() -> parse("kll_sketch_agg_bigint(id, 'x')")).hasMessageContaining("UNEXPECTED_INPUT_TYPE");
         assertThatThrownBy(() -> parse("kll_sketch_agg_bigint(id, NULL)")).hasMessageContaining("UNEXPECTED_NULL");
         assertThat(parse("kll_sketch_agg_bigint(id, 65535)").resultType().ddl()).isEqualTo("BINARY");
         assertThat(parse("kll_merge_agg_double(s, 8)").resultType().ddl()).isEqualTo("BINARY");
