@@ -5,14 +5,12 @@ import static io.tributary.schema.DataType.DOUBLE;
 import static io.tributary.schema.DataType.LONG;
 import static io.tributary.schema.DataType.STRING;
 
-import io.tributary.expressions.ExpressionException;
 import io.tributary.expressions.KllSketches;
 import io.tributary.expressions.KllSketches.Kind;
 import io.tributary.schema.DataType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * Spark 4.2's scalar functions over KLL quantile sketches (the BINARY values of kll_sketch_agg_* and kll_merge_agg_*), five for
@@ -38,7 +36,7 @@ final class KllFunctions {
         add.accept(Fn.custom(n, 1, 1, n + "(sketch BINARY) → BIGINT", FunctionDef.NULL_IN_NULL_OUT,
                 "how many values a KLL sketch of kll_sketch_agg_" + s + " was fed",
                 (call, args) -> call.apply(List.of(call.as(args.get(0), BINARY)), LONG,
-                        (Kernel.Unary) v -> failing(() -> KllSketches.n(kind, (byte[]) v, n)))));
+                        (Kernel.Unary) v -> SketchFunctions.failing(() -> KllSketches.n(kind, (byte[]) v, n)))));
         String q = "kll_sketch_get_quantile_" + s;
         add.accept(Fn.custom(q, 2, 2, q + "(sketch BINARY, rank DOUBLE or ARRAY<DOUBLE>) → " + item + " or ARRAY<" + item + ">",
                 FunctionDef.NULL_IN_NULL_OUT, "the value at a normalized rank (0 to 1, a constant) of a KLL sketch, or the values at"
@@ -49,11 +47,11 @@ final class KllFunctions {
                     Bound rank = constant(call, args.get(1), "rank");
                     if (isArray(rank)) {
                         return call.apply(List.of(sketch, numeric(call, rank, Types.arrayOf(DOUBLE))), Types.arrayOf(kind.item()),
-                                (Kernel.Binary) (b, r) -> failing(() -> new ArrayList<>(List.of(KllSketches.quantiles(kind, (byte[]) b,
+                                (Kernel.Binary) (b, r) -> SketchFunctions.failing(() -> new ArrayList<>(List.of(KllSketches.quantiles(kind, (byte[]) b,
                                         doubles((List<?>) r), q)))));
                     }
                     return call.apply(List.of(sketch, numeric(call, rank, DOUBLE)), kind.item(),
-                            (Kernel.Binary) (b, r) -> failing(() -> KllSketches.quantile(kind, (byte[]) b, (Double) r, q)));
+                            (Kernel.Binary) (b, r) -> SketchFunctions.failing(() -> KllSketches.quantile(kind, (byte[]) b, (Double) r, q)));
                 }));
         String r = "kll_sketch_get_rank_" + s;
         add.accept(Fn.custom(r, 2, 2, r + "(sketch BINARY, value " + item + " or ARRAY<" + item + ">) → DOUBLE or ARRAY<DOUBLE>",
@@ -65,21 +63,21 @@ final class KllFunctions {
                     Bound value = constant(call, args.get(1), "quantile");
                     if (isArray(value)) {
                         return call.apply(List.of(sketch, numeric(call, value, Types.arrayOf(kind.item()))), Types.arrayOf(DOUBLE),
-                                (Kernel.Binary) (b, v) -> failing(() -> boxed(KllSketches.ranks(kind, (byte[]) b, ((List<?>) v).toArray(), r))));
+                                (Kernel.Binary) (b, v) -> SketchFunctions.failing(() -> boxed(KllSketches.ranks(kind, (byte[]) b, ((List<?>) v).toArray(), r))));
                     }
                     return call.apply(List.of(sketch, numeric(call, value, kind.item())), DOUBLE,
-                            (Kernel.Binary) (b, v) -> failing(() -> KllSketches.rank(kind, (byte[]) b, v, r)));
+                            (Kernel.Binary) (b, v) -> SketchFunctions.failing(() -> KllSketches.rank(kind, (byte[]) b, v, r)));
                 }));
         String m = "kll_sketch_merge_" + s;
         add.accept(Fn.custom(m, 2, 2, m + "(a BINARY, b BINARY) → BINARY", FunctionDef.NULL_IN_NULL_OUT,
                 "the KLL sketch of the values both sketches were fed (the first's k kept, the smaller k for the error)",
                 (call, args) -> call.apply(List.of(call.as(args.get(0), BINARY), call.as(args.get(1), BINARY)), BINARY,
-                        (Kernel.Binary) (a, b) -> failing(() -> KllSketches.merged(kind, (byte[]) a, (byte[]) b, m)))));
+                        (Kernel.Binary) (a, b) -> SketchFunctions.failing(() -> KllSketches.merged(kind, (byte[]) a, (byte[]) b, m)))));
         String t = "kll_sketch_to_string_" + s;
         add.accept(Fn.custom(t, 1, 1, t + "(sketch BINARY) → STRING", FunctionDef.NULL_IN_NULL_OUT,
                 "the library's summary of a KLL sketch (k, n, levels, min and max items) as text",
                 (call, args) -> call.apply(List.of(call.as(args.get(0), BINARY)), STRING,
-                        (Kernel.Unary) v -> failing(() -> KllSketches.text(kind, (byte[]) v, t)))));
+                        (Kernel.Unary) v -> SketchFunctions.failing(() -> KllSketches.text(kind, (byte[]) v, t)))));
     }
 
     /** {@code b} (a constant) as {@code type}: a number, or an array of numbers, cast to it whatever its type, as Spark's implicit casts do. */
@@ -137,14 +135,5 @@ final class KllFunctions {
             out.add(v);
         }
         return out;
-    }
-
-    /** A sketch's failure as the row's failure, with Spark's error class. */
-    private static Object failing(Supplier<Object> f) {
-        try {
-            return f.get();
-        } catch (ExpressionException e) {
-            throw Failure.of(e.condition(), e.reason());
-        }
     }
 }

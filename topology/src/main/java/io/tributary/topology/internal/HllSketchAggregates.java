@@ -199,7 +199,7 @@ final class HllSketchAggregates {
         }
     }
 
-    private static void writeNullable(ByteSink out, byte[] b) {
+    static void writeNullable(ByteSink out, byte[] b) {
         if (b == null) {
             out.writeInt(-1);
         } else {
@@ -207,7 +207,7 @@ final class HllSketchAggregates {
         }
     }
 
-    private static byte[] readNullable(ByteSource in) {
+    static byte[] readNullable(ByteSource in) {
         int n = in.readInt();
         if (n < 0) {
             return null;

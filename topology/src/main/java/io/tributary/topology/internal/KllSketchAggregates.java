@@ -212,7 +212,7 @@ final class KllSketchAggregates {
 
         public void write(ByteSink out, Object s) {
             State st = (State) s;
-            writeNullable(out, st.kept());
+            HllSketchAggregates.writeNullable(out, st.kept());
             out.writeInt(st.batch() == NONE ? -2 : st.batch() == null ? -1 : 0);
             if (st.batch() != NONE && st.batch() != null) {
                 out.writeBytes(buffers.serialize((KllSketch) st.batch()));
@@ -220,29 +220,9 @@ final class KllSketchAggregates {
         }
 
         public Object read(ByteSource in) {
-            byte[] kept = readNullable(in);
+            byte[] kept = HllSketchAggregates.readNullable(in);
             int tag = in.readInt();
-            return new State(kept, tag == -2 ? NONE : tag == -1 ? null : buffers.deserialize(readNullable(in)));
+            return new State(kept, tag == -2 ? NONE : tag == -1 ? null : buffers.deserialize(HllSketchAggregates.readNullable(in)));
         }
-    }
-
-    private static void writeNullable(ByteSink out, byte[] b) {
-        if (b == null) {
-            out.writeInt(-1);
-        } else {
-            out.writeBytes(b);
-        }
-    }
-
-    private static byte[] readNullable(ByteSource in) {
-        int n = in.readInt();
-        if (n < 0) {
-            return null;
-        }
-        byte[] b = new byte[n];
-        for (int i = 0; i < n; i++) {
-            b[i] = (byte) in.readByte();
-        }
-        return b;
     }
 }
