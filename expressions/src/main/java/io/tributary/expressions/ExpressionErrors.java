@@ -258,4 +258,16 @@ public final class ExpressionErrors {
         return new ExpressionException(function, "SKETCH_INVALID_LG_NOM_ENTRIES", "Invalid call to " + function + "; the `lgNomEntries` value must"
                 + " be between " + min + " and " + max + ", inclusive: " + value + ".");
     }
+
+    /** Spark's KLL_INVALID_INPUT_SKETCH_BUFFER: bytes that are no KLL sketch of the function's kind. */
+    static ExpressionException kllInvalidBuffer(String function) {
+        return new ExpressionException(function, "KLL_INVALID_INPUT_SKETCH_BUFFER", "Invalid call to " + function + "; only valid KLL sketch "
+                + "buffers are supported as inputs (such as those produced by the `kll_sketch_agg` function).");
+    }
+
+    /** Spark's KLL_SKETCH_INVALID_QUANTILE_RANGE: a normalized rank outside 0 to 1. */
+    static ExpressionException kllQuantileRange(String function) {
+        return new ExpressionException(function, "KLL_SKETCH_INVALID_QUANTILE_RANGE", "For function " + function
+                + ", the quantile value must be between 0.0 and 1.0 (inclusive).");
+    }
 }

@@ -16,7 +16,8 @@ import java.util.Locale;
  * {@code hll_sketch_agg(x [, lgConfigK])} and {@code hll_union_agg(sketch [, allowDifferentLgConfigK])} give Spark's HyperLogLog
  * sketches, BINARY; {@code theta_sketch_agg(x [, lgNomEntries])}, {@code theta_union_agg(sketch [, lgNomEntries])} and
  * {@code theta_intersection_agg(sketch)} its Theta sketches. {@code listagg(x [, delimiter]) [WITHIN GROUP (ORDER BY ...)]}
- * and {@code string_agg} join STRING or BINARY values, other types cast to STRING (read by {@code ListAggParser}).
+ * and {@code string_agg} join STRING or BINARY values, other types cast to STRING (read by {@code ListAggParser}); {@code kll_sketch_agg_*(x [, k])} and
+ * {@code kll_merge_agg_*(sketch [, k])} (bigint, float, double) its KLL quantile sketches.
  */
 public enum AggregateFunction {
     COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST, ANY_VALUE,
@@ -28,7 +29,8 @@ public enum AggregateFunction {
     REGR_COUNT, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2,
     APPROX_COUNT_DISTINCT, PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE, PERCENTILE_APPROX, APPROX_PERCENTILE,
     VECTOR_SUM, VECTOR_AVG, HLL_SKETCH_AGG, HLL_UNION_AGG,
-    LISTAGG, STRING_AGG, THETA_SKETCH_AGG, THETA_UNION_AGG, THETA_INTERSECTION_AGG;
+    LISTAGG, STRING_AGG, THETA_SKETCH_AGG, THETA_UNION_AGG, THETA_INTERSECTION_AGG,
+    KLL_SKETCH_AGG_BIGINT, KLL_SKETCH_AGG_FLOAT, KLL_SKETCH_AGG_DOUBLE, KLL_MERGE_AGG_BIGINT, KLL_MERGE_AGG_FLOAT, KLL_MERGE_AGG_DOUBLE;
 
     /** The function's name as written in a spec: {@code sum}, {@code count}, {@code count_if}, ... */
     public String sqlName() {
@@ -45,12 +47,12 @@ public enum AggregateFunction {
     }
 
     /**
-     * True for a function whose last argument may be a constant instead: {@code approx_count_distinct(x, rsd)}, the hll_ ones,
-     * theta_sketch_agg and theta_union_agg.
+     * True for a function whose last argument may be a constant instead: {@code approx_count_distinct(x, rsd)}, the hll_ and kll_
+     * ones, theta_sketch_agg and theta_union_agg.
      */
     public boolean takesConstant() {
         return this == APPROX_COUNT_DISTINCT || this == HLL_SKETCH_AGG || this == HLL_UNION_AGG
-                || this == THETA_SKETCH_AGG || this == THETA_UNION_AGG;
+                || this == THETA_SKETCH_AGG || this == THETA_UNION_AGG || name().startsWith("KLL_");
     }
 
     /** True for Spark's exact order statistics, whose constant arguments (a percentage, a tie rule, an ordering) the column follows. */

@@ -120,6 +120,41 @@ class GoldenAggregateFunctionsTest {
                 }, 1);
     }
 
+    /**
+     * kll_sketch_agg_bigint, _float and _double (k from 8 to 65535) in update and append mode, over a few rows a group (every value
+     * kept: Spark's sketches byte for byte) and over hundreds (update-kll-many: byte for byte at k 1000; compacted at random at k 200
+     * and 8, in Spark as here, so their count, smallest and largest only), and scalars over them.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"update-kll", "append-kll", "update-kll-many"})
+    void kllSketchesGiveSparksBatchesAndTable(String name) throws IOException {
+        JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
+        replay(name, c, c.get("query").asText(), AggregationDriver.seedSchema(), UnaryOperator.identity(), 1);
+    }
+
+    /**
+     * kll_merge_agg_bigint over sketches Spark's query picks with IF (X'..' of k 200 and 50): the same sketches given as BINARY
+     * columns, s1 and s2, give Spark's merged sketches byte for byte (a given k, a null sketch skipped) and their counts.
+     */
+    @org.junit.jupiter.api.Test
+    void kllMergeAggOfSketchesGivesSparksSketchesAcrossBatches() throws IOException {
+        JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/update-kll-merge/case.json")));
+        java.util.regex.Matcher x = java.util.regex.Pattern.compile("X'([0-9A-F]+)'").matcher(c.get("query").asText());
+        List<String> sketches = new ArrayList<>(); // A, B, C, C as the query writes them
+        while (x.find()) {
+            sketches.add(java.util.Base64.getEncoder().encodeToString(java.util.HexFormat.of().parseHex(x.group(1))));
+        }
+        String query = "SELECT window(ts, '10 minutes') AS window, user, hex(kll_merge_agg_bigint(s1)) AS a, hex(kll_merge_agg_bigint(s2, 300))"
+                + " AS b, kll_sketch_get_n_bigint(kll_merge_agg_bigint(s2)) AS c FROM source GROUP BY window(ts, '10 minutes'), user";
+        replay("update-kll-merge", c, query, io.tributary.schema.Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, s1 BINARY,"
+                + " s2 BINARY"), line -> { // the query's IF(id % 2 = 0, A, B) as s1 and IF(amt IS NULL, NULL, C) as s2
+                    JsonNode r = readJson(line);
+                    String s2 = r.get("amt").isNull() ? "null" : "\"" + sketches.get(2) + "\"";
+                    return line.substring(0, line.lastIndexOf('}')) + ", \"s1\": \"" + (r.get("id").asInt() % 2 == 0 ? sketches.get(0)
+                            : sketches.get(1)) + "\", \"s2\": " + s2 + "}";
+                }, 1);
+    }
+
     /** @param rowsPerRecord the rows packed into one events record (file-ingest's source.files.rowsPerRecord) */
     private void replay(String name, JsonNode c, String sql, io.tributary.schema.Schema input, UnaryOperator<String> line,
                         int rowsPerRecord) throws IOException {
@@ -187,7 +222,9 @@ class GoldenAggregateFunctionsTest {
                             r -> Arrays.asList(r.get("amt").isNull() ? null : (float) r.get("amt").asDouble(), (float) (r.get("id").asInt() / 3.0))),
                     new Computed("array(CAST(amt / 7 AS FLOAT), CAST(id * 0.1 AS FLOAT))", "_agg_a", "ARRAY<FLOAT>",
                             r -> Arrays.asList(r.get("amt").isNull() ? null : (float) (r.get("amt").asDouble() / 7),
-                                    new java.math.BigDecimal(r.get("id").asInt()).multiply(new java.math.BigDecimal("0.1")).floatValue()))));
+                                    new java.math.BigDecimal(r.get("id").asInt()).multiply(new java.math.BigDecimal("0.1")).floatValue()))),
+            "update-kll", List.of(new Computed("CAST(id AS DOUBLE) / 4", "_agg_q", "DOUBLE", r -> r.get("id").asInt() / 4.0),
+                    new Computed("CAST(amt AS FLOAT)", "_agg_f", "FLOAT", r -> r.get("amt").isNull() ? null : (float) r.get("amt").asDouble())));
 
     /** The input rows with the case's computed columns. */
     private static List<String> computed(String name, List<String> rows) throws IOException {

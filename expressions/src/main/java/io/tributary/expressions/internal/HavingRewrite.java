@@ -26,7 +26,8 @@ public final class HavingRewrite {
             "approx_count_distinct", "vector_sum", "vector_avg",
             "hll_sketch_agg", "hll_union_agg",
             "listagg", "string_agg", // OrderedSetCalls.JOINS
-            "theta_sketch_agg", "theta_union_agg", "theta_intersection_agg");
+            "theta_sketch_agg", "theta_union_agg", "theta_intersection_agg",
+            "kll_sketch_agg_bigint", "kll_sketch_agg_float", "kll_sketch_agg_double", "kll_merge_agg_bigint", "kll_merge_agg_float", "kll_merge_agg_double");
 
     /** The aggregate functions of two arguments ({@code max_by(x, ord)}, {@code corr(x, y)}); the others take one. */
     static final Set<String> TWO_ARGUMENTS = Set.of("max_by", "min_by", "corr", "covar_pop", "covar_samp",
@@ -35,7 +36,8 @@ public final class HavingRewrite {
     /** The aggregate functions of one column and, optionally, a constant ({@code approx_count_distinct(user, 0.01)}). */
     static final Set<String> OPTIONAL_CONSTANT = Set.of("approx_count_distinct",
             "hll_sketch_agg", "hll_union_agg",
-            "theta_sketch_agg", "theta_union_agg");
+            "theta_sketch_agg", "theta_union_agg",
+            "kll_sketch_agg_bigint", "kll_sketch_agg_float", "kll_sketch_agg_double", "kll_merge_agg_bigint", "kll_merge_agg_float", "kll_merge_agg_double");
 
     /** Whether {@code function}, an aggregate, takes {@code count} arguments. */
     static boolean takes(String function, int count) {

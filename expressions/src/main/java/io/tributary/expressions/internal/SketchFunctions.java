@@ -44,7 +44,7 @@ final class SketchFunctions {
     }
 
     /** A sketch's failure as the row's failure, with Spark's error class. */
-    private static Object failing(Supplier<Object> f) {
+    static Object failing(Supplier<Object> f) {
         try {
             return f.get();
         } catch (ExpressionException e) {

@@ -57,6 +57,8 @@ final class Accumulators {
             case APPROX_COUNT_DISTINCT -> HyperLogLogPlusPlus.of(a);
             case HLL_SKETCH_AGG, HLL_UNION_AGG -> HllSketchAggregates.of(a);
             case THETA_SKETCH_AGG, THETA_UNION_AGG, THETA_INTERSECTION_AGG -> ThetaSketchAggregates.of(a);
+            case KLL_SKETCH_AGG_BIGINT, KLL_SKETCH_AGG_FLOAT, KLL_SKETCH_AGG_DOUBLE, KLL_MERGE_AGG_BIGINT, KLL_MERGE_AGG_FLOAT, KLL_MERGE_AGG_DOUBLE ->
+                    KllSketchAggregates.of(a);
             case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE -> ValueCounts.of(a);
             case PERCENTILE_APPROX, APPROX_PERCENTILE -> ApproxPercentiles.of(a);
             case LISTAGG, STRING_AGG -> ListAgg.of(a);

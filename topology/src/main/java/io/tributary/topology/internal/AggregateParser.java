@@ -53,6 +53,7 @@ public final class AggregateParser {
             return new Aggregate(name, function, x.column(), x.index(), x.type(), resultType(key, function, x.type(), expression.strip()),
                     expression.strip(), function == AggregateFunction.APPROX_COUNT_DISTINCT ? HyperLogLogPlusPlus.relativeSd(key, m.group(3),
                     expression.strip()) : function.name().startsWith("THETA_") ? ThetaSketchAggregates.constant(key, function, m.group(3),
+                    expression.strip()) : KllSketchAggregates.kll(function) ? KllSketchAggregates.constant(key, function, m.group(3),
                     expression.strip()) : HllSketchAggregates.constant(key, function, m.group(3), expression.strip()));
         }
         if ((m.group(3) == null ? 1 : 2) != function.arity()) {
@@ -116,6 +117,8 @@ public final class AggregateParser {
             case APPROX_COUNT_DISTINCT -> HyperLogLogPlusPlus.hashable(key, in, expression);
             case HLL_SKETCH_AGG, HLL_UNION_AGG -> HllSketchAggregates.resultType(key, function, in, expression);
             case THETA_SKETCH_AGG, THETA_UNION_AGG, THETA_INTERSECTION_AGG -> ThetaSketchAggregates.resultType(key, function, in, expression);
+            case KLL_SKETCH_AGG_BIGINT, KLL_SKETCH_AGG_FLOAT, KLL_SKETCH_AGG_DOUBLE, KLL_MERGE_AGG_BIGINT, KLL_MERGE_AGG_FLOAT, KLL_MERGE_AGG_DOUBLE ->
+                    KllSketchAggregates.resultType(key, function, in, expression);
             case STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP, STD, SKEWNESS, KURTOSIS, CORR, COVAR_POP, COVAR_SAMP,
                  REGR_COUNT, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2 -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL ->

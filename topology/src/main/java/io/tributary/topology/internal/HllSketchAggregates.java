@@ -211,7 +211,7 @@ final class HllSketchAggregates {
         }
     }
 
-    private static void writeNullable(ByteSink out, byte[] b) {
+    static void writeNullable(ByteSink out, byte[] b) {
         if (b == null) {
             out.writeInt(-1);
         } else {
@@ -219,7 +219,7 @@ final class HllSketchAggregates {
         }
     }
 
-    private static byte[] readNullable(ByteSource in) {
+    static byte[] readNullable(ByteSource in) {
         int n = in.readInt();
         if (n < 0) {
             return null;

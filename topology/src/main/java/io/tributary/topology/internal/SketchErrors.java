@@ -3,7 +3,7 @@ package io.tributary.topology.internal;
 import io.tributary.expressions.ExpressionException;
 import io.tributary.schema.TributaryException;
 
-/** The refusals and failures of the sketch aggregates (hll_sketch_agg, hll_union_agg, the theta_ ones), each naming the setting. */
+/** The refusals and failures of the sketch aggregates (hll_sketch_agg, hll_union_agg, the theta_ and kll_ ones), each naming the setting. */
 final class SketchErrors {
     private SketchErrors() {
     }
@@ -39,5 +39,10 @@ final class SketchErrors {
     /** When a group's sketches fail as Spark fails the query (bytes that are no sketch, sketches of different lgConfigK). */
     static TributaryException failed(String name, String expression, ExpressionException e) {
         return new TributaryException("aggregate.select." + name + ": " + expression + " fails: [" + e.condition() + "] " + e.reason());
+    }
+
+    /** When a kll_ aggregate's k is outside 8 to 65535 (Spark's KLL_SKETCH_K_OUT_OF_RANGE, at the first row; here at start). */
+    static TributaryException invalidK(String key, String expression, String reason) {
+        return new TributaryException(key + ": " + expression + ": " + reason + " Write a k from 8 to 65535 (200 by default)");
     }
 }
