@@ -107,6 +107,30 @@ public final class Compiler {
                 }
             };
         }
+        if (a.kernel() instanceof Kernel.Unary k && args.length == 1) { // null-tolerant (IS NULL): the null reaches the kernel
+            Eval x = args[0];
+            return row -> {
+                Object v = x.eval(row);
+                try {
+                    return k.apply1(v);
+                } catch (Failure f) {
+                    throw f.at(text);
+                }
+            };
+        }
+        if (a.kernel() instanceof Kernel.Binary k && args.length == 2) {
+            Eval x = args[0];
+            Eval y = args[1];
+            return row -> {
+                Object l = x.eval(row);
+                Object r = y.eval(row);
+                try {
+                    return k.apply2(l, r);
+                } catch (Failure f) {
+                    throw f.at(text);
+                }
+            };
+        }
         Kernel k = a.kernel();
         boolean tolerant = a.nullTolerant();
         return row -> {
