@@ -29,6 +29,8 @@ class SchemaOfJsonTest {
                 .isEqualTo("STRUCT<b: ARRAY<STRUCT<c: STRING>>>");
         assertThat(Expression.compile(INPUT, "schema_of_json('{\"a\": {}}')").eval(new Object[] {1})).isEqualTo("STRUCT<>");
         assertThat(Expression.compile(INPUT, "schema_of_json('[{}]')").eval(new Object[] {1})).isEqualTo("ARRAY<STRUCT<>>");
+        assertThatThrownBy(() -> Expression.compile(INPUT, "from_json('{}', schema_of_json('{}'))")).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("the schema schema_of_json('{}') is not a DDL schema");
     }
 
     @Test
