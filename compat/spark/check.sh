@@ -12,7 +12,8 @@
 #     recorded in golden/concurrency/open-transaction. 0: skip it. CASES="delete-dv-upsert ...": only those.
 #   DV=1 (default): also the tables delta-sink's upsert wrote with deletion vectors (DeletionVectorUpsertTest,
 #     SparkDeletionVectorsTest, DeletionVectorPartitionedUpsertTest run with -Dtributary.dv.keep), each read for its
-#     exact rows (NAME.args); 0: skip them
+#     exact rows (NAME.args), and the history tables (SCD type 2) HistoryGoldenTest wrote with deletion vectors and the
+#     change data feed from golden/scd2 case-1 and case-2, read for Spark's versions and their feed; 0: skip them
 #   CONNECT=FOLDER: also the tables the Kafka Connect Delta sink wrote there, each with its NAME.args
 #     (SparkRead's arguments, one a line), as connect's ConnectIT leaves them with -Dconnect.it.keep=FOLDER
 set -uo pipefail
@@ -291,7 +292,7 @@ dv_names=()
 if [ "$dv_tables" = 1 ]; then
   say "tables with deletion vectors: delta-sink's upsert tests keep them (with their expected rows) in $work/dv"
   (cd "$root" && ./mvnw -q -B -pl delta-sink -am verify -Dtributary.cds.skip \
-    -Dtest='DeletionVectorUpsertTest,SparkDeletionVectorsTest,DeletionVectorPartitionedUpsertTest' \
+    -Dtest='DeletionVectorUpsertTest,SparkDeletionVectorsTest,DeletionVectorPartitionedUpsertTest,HistoryGoldenTest#withDeletionVectorsAndTheChangeFeedTheHistoryIsSparks' \
     -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=NONE -Dfailsafe.failIfNoSpecifiedTests=false \
     -Dtributary.dv.keep="$work/dv") >>"$log" 2>&1 || fail "delta-sink's deletion vector tests failed, see $log"
   for args in "$work/dv"/*.args; do
@@ -315,6 +316,6 @@ read_tables=()
 [ "$commits" -gt 0 ] && read_tables+=("$commits commits from the service")
 [ "$s3" = 1 ] && read_tables+=("the quickstart on S3 (S3Proxy) through Spark's s3a")
 [ ${#connect_names[@]} -gt 0 ] && read_tables+=("the Kafka Connect Delta sink's ${connect_names[*]} tables")
-[ ${#dv_names[@]} -gt 0 ] && read_tables+=("the upsert's tables with deletion vectors ${dv_names[*]}")
+[ ${#dv_names[@]} -gt 0 ] && read_tables+=("the upsert's tables with deletion vectors (history ones with the change data feed) ${dv_names[*]}")
 summary="$(printf '%s, ' "${read_tables[@]}")"
 echo "spark compat check: PASS (Spark 4.2.0 + Delta 4.4.0 read Tributary tables: ${summary%, }) [$((SECONDS - started)) s]"

@@ -80,9 +80,11 @@ public final class JsonTypes {
             default:
                 break;
         }
-        if (!typed) {
-            return DataType.STRING;
-        }
+        return typed ? scalar(p, t) : DataType.STRING;
+    }
+
+    /** The type of the scalar value at {@code t} (a number, a boolean or a string), as Spark's inference gives it. */
+    public static DataType scalar(JsonParser p, JsonToken t) throws IOException {
         return switch (t) {
             case VALUE_TRUE, VALUE_FALSE -> DataType.BOOLEAN;
             case VALUE_NUMBER_INT -> {

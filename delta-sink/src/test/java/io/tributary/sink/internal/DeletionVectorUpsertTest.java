@@ -55,6 +55,20 @@ class DeletionVectorUpsertTest {
      * of compat/spark's SparkRead that expect {@code rows} (one a line), for Spark to read (compat/spark README).
      */
     static void keepForSpark(String name, Path table, Map<Integer, String> rows) {
+        List<String> args = new ArrayList<>(List.of("--count", String.valueOf(rows.size()), "--schema", "id INT, user STRING, amt DOUBLE"));
+        rows.forEach((id, value) -> {
+            String[] userAmt = value.split("/");
+            args.add("--row");
+            args.add("{\"id\":" + id + ",\"user\":\"" + userAmt[0] + "\",\"amt\":" + userAmt[1] + "}");
+        });
+        keepForSpark(name, table, args);
+    }
+
+    /**
+     * With {@code -Dtributary.dv.keep=FOLDER}: a copy of the table in FOLDER/NAME and FOLDER/NAME.args, SparkRead's
+     * {@code --table} of that copy followed by {@code expectations} (its other options, one a line).
+     */
+    static void keepForSpark(String name, Path table, List<String> expectations) {
         String keep = System.getProperty("tributary.dv.keep");
         if (keep == null) {
             return;
@@ -71,13 +85,8 @@ class DeletionVectorUpsertTest {
                     }
                 }
             }
-            List<String> args = new ArrayList<>(List.of("--table", target.toAbsolutePath().toString(), "--count", String.valueOf(rows.size()),
-                    "--schema", "id INT, user STRING, amt DOUBLE"));
-            rows.forEach((id, value) -> {
-                String[] userAmt = value.split("/");
-                args.add("--row");
-                args.add("{\"id\":" + id + ",\"user\":\"" + userAmt[0] + "\",\"amt\":" + userAmt[1] + "}");
-            });
+            List<String> args = new ArrayList<>(List.of("--table", target.toAbsolutePath().toString()));
+            args.addAll(expectations);
             Files.write(Path.of(keep).resolve(name + ".args"), args);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);

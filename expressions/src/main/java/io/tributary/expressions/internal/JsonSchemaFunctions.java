@@ -5,16 +5,13 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.tributary.schema.DataType;
-import io.tributary.schema.Field;
-import io.tributary.schema.Schema;
-import io.tributary.schema.JsonTypes;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
  * Spark's {@code schema_of_json}: the type Spark's JSON schema inference gives a constant JSON text
- * ({@link JsonTypes}), as Spark's DDL text ({@code STRUCT<a: BIGINT, b: STRING>}), computed once at start.
+ * ({@link JsonSchemaInference}), as Spark's DDL text ({@code STRUCT<a: BIGINT, b: STRING>}), computed once at start.
  */
 final class JsonSchemaFunctions {
     /** Spark's JSON options by default, as the inference reads them: single quotes and NaN, Infinity allowed. */
@@ -31,7 +28,8 @@ final class JsonSchemaFunctions {
     static void register(Consumer<FunctionDef> add) {
         add.accept(Fn.custom("schema_of_json", 1, 2, "schema_of_json(json STRING[, options MAP<STRING, STRING>]) → STRING", "never null",
                 "the type of the JSON text (a constant) as Spark infers it, as DDL text: STRUCT<a: BIGINT, b: ARRAY<DOUBLE>>;"
-                        + " objects' fields sorted by name, whole numbers BIGINT, others DOUBLE; options as Spark's JSON reader's"
+                        + " objects' fields sorted by name (case-sensitively), empty objects and empty names dropped (STRUCT<> when"
+                        + " nothing is left), whole numbers BIGINT, others DOUBLE; options as Spark's JSON reader's"
                         + " that change how the text reads: allowComments, allowUnquotedFieldNames, allowSingleQuotes,"
                         + " allowNumericLeadingZeros, allowNonNumericNumbers, allowBackslashEscapingAnyCharacter,"
                         + " allowUnquotedControlChars (and mode, which changes nothing here)", JsonSchemaFunctions::schemaOfJson));
@@ -65,39 +63,24 @@ final class JsonSchemaFunctions {
         if (problem != null) {
             throw call.typeError("schema_of_json of '" + text + "': " + problem);
         }
-        String ddl = Types.name(strings(JsonTypes.infer(factory, (String) text, true)));
-        return new Bound.Literal(ddl, DataType.STRING, call.text());
-    }
-
-    /** {@code t} with every field only ever null read as STRING, as Spark's inference ends. */
-    private static DataType strings(DataType t) {
-        if (t == null) {
-            return DataType.STRING;
+        try {
+            return new Bound.Literal(JsonSchemaInference.ddl(factory, (String) text), DataType.STRING, call.text());
+        } catch (JsonSchemaInference.Unsupported e) {
+            throw call.typeError("schema_of_json of '" + text + "': " + e.getMessage() + "; not supported yet");
+        } catch (IOException e) {
+            throw call.typeError("schema_of_json of '" + text + "': it is not JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
         }
-        if (t.kind() == DataType.Kind.ARRAY) {
-            return DataType.array(strings(t.element()));
-        }
-        if (t.kind() == DataType.Kind.STRUCT) {
-            return DataType.struct(new Schema(t.struct().fields().stream().map(f -> new Field(f.name(), strings(f.type()), true)).toList()));
-        }
-        return t;
     }
 
     /**
      * Why the first JSON value of {@code text} is refused, or null: text that is not JSON (Spark fails the row with its parser's
-     * bare exception), and an empty object (Spark drops it from the schema; the inference Tributary shares with the sources reads
-     * it as STRING).
+     * bare exception).
      */
     private static String unsupported(JsonFactory factory, String text) {
         try (JsonParser p = factory.createParser(text)) {
             int depth = 0;
-            JsonToken previous = null;
             for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
-                if (t == JsonToken.END_OBJECT && previous == JsonToken.START_OBJECT) {
-                    return "an empty object ({}) is not supported yet";
-                }
                 depth += t.isStructStart() ? 1 : t.isStructEnd() ? -1 : 0;
-                previous = t;
                 if (depth == 0) {
                     return null;
                 }

@@ -72,6 +72,9 @@ final class TableCheck {
         } else {
             step("streaming read over change commits", () -> checkStreamOverChanges(rows.size()));
         }
+        if (expect.changeFeedFrom != null) {
+            step("change data feed", () -> new ChangeFeedCheck(spark, expect.path, expect.changeFeedFrom).run(this::fail));
+        }
         if (expect.timeOpen > 0) {
             step("open time", this::timeOpen);
         }

@@ -27,6 +27,11 @@ final class TableExpectation {
      * {@code skipChangeCommits=true} must give this many rows.
      */
     Long streamRowsSkippingChanges;
+    /**
+     * Set on a table with the change data feed on: Spark's {@code readChangeFeed} from this version must give, for
+     * each version, exactly what that version changed in the table ({@link ChangeFeedCheck}).
+     */
+    Long changeFeedFrom;
     /** timed opens ({@code load(path).count()}) after two warm-ups; 0: none */
     int timeOpen;
 
@@ -36,7 +41,7 @@ final class TableExpectation {
 
     /**
      * Parses {@code --table PATH [--count N] [--schema DDL] [--row JSON]... [--versions N] [--operation OP]
-     * [--as-of VERSION:COUNT]... [--stream-skipping-changes N] [--time-open N]}, repeated;
+     * [--as-of VERSION:COUNT]... [--stream-skipping-changes N] [--change-feed-from V] [--time-open N]}, repeated;
      * each {@code --table} starts a new table and the options after it apply to that table.
      */
     static List<TableExpectation> parse(String[] args) {
@@ -70,6 +75,7 @@ final class TableExpectation {
                     current.countsAsOf.put(Long.parseLong(vc[0].strip()), Long.parseLong(vc[1].strip()));
                 }
                 case "--stream-skipping-changes" -> current.streamRowsSkippingChanges = Long.parseLong(value);
+                case "--change-feed-from" -> current.changeFeedFrom = Long.parseLong(value);
                 case "--time-open" -> current.timeOpen = Integer.parseInt(value);
                 default -> throw new IllegalArgumentException("unknown option " + flag + "; " + usage());
             }
@@ -82,6 +88,6 @@ final class TableExpectation {
 
     static String usage() {
         return "usage: SparkRead --table PATH [--count N] [--schema DDL] [--row JSON]... [--versions N] [--operation OP]"
-                + " [--as-of VERSION:COUNT]... [--stream-skipping-changes N] [--time-open N] [--table ...]";
+                + " [--as-of VERSION:COUNT]... [--stream-skipping-changes N] [--change-feed-from V] [--time-open N] [--table ...]";
     }
 }
