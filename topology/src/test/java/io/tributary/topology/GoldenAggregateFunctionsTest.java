@@ -59,7 +59,8 @@ class GoldenAggregateFunctionsTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"update-collect", "append-percentile", "update-mode", "update-hll", "append-hll", "update-hll-many",
-        "append-percentile-approx"})
+        "append-percentile-approx", "update-listagg", "append-listagg", "update-theta", "append-theta", "update-theta-many", "update-kll",
+        "append-kll", "update-kll-many"})
     void theCollectionStatesFoldedInMemoryGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
         replay(name, c, c.get("query").asText(), sourceSchema(c), UnaryOperator.identity(), 1000);

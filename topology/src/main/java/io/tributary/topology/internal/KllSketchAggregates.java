@@ -151,14 +151,19 @@ final class KllSketchAggregates {
     private static final Object NONE = new Object();
 
     /** One of the aggregates over column {@code col}, its buffers made by {@code buffers}. */
-    private record Agg(Buffers buffers, int col, String name, String expression) implements Accumulator {
+    private record Agg(Buffers buffers, int col, String name, String expression) implements CollectionAccumulator {
         public Object zero() {
             return new State(null, NONE);
         }
 
         public Object add(Object s, Object[] row) {
             State st = (State) s;
-            KllSketch batch = st.batch() == NONE ? buffers.create() : buffers.copy((KllSketch) st.batch());
+            return addInPlace(st.batch() == NONE ? s : new State(st.kept(), buffers.copy((KllSketch) st.batch())), row);
+        }
+
+        public Object addInPlace(Object s, Object[] row) {
+            State st = (State) s;
+            KllSketch batch = st.batch() == NONE ? buffers.create() : (KllSketch) st.batch();
             if (row[col] != null) {
                 try {
                     batch = buffers.update(batch, row[col]);
@@ -166,7 +171,7 @@ final class KllSketchAggregates {
                     throw SketchErrors.failed(name, expression, e);
                 }
             }
-            return new State(st.kept(), batch);
+            return batch == st.batch() ? s : new State(st.kept(), batch);
         }
 
         /** Spark's chain over a batch: partial merge, the kept buffer restored first, partial merge; the bytes it stores. */

@@ -16,7 +16,7 @@ import java.util.List;
  * state store's buffer first), with the values of its WITHIN GROUP keys; the result sorts them by the keys, stably, so ties keep
  * that order, as Spark's sort does. Values of another type are cast to STRING as they arrive, as Spark casts them.
  */
-record ListAgg(int col, DataType type, Object delimiter, List<Aggregate.SortKey> keys, Expression toText) implements Accumulator {
+record ListAgg(int col, DataType type, Object delimiter, List<Aggregate.SortKey> keys, Expression toText) implements CollectionAccumulator {
 
     static ListAgg of(Aggregate a) {
         Aggregate.Joining j = a.joining();
@@ -30,16 +30,29 @@ record ListAgg(int col, DataType type, Object delimiter, List<Aggregate.SortKey>
     }
 
     public Object add(Object s, Object[] row) {
-        Object v = row[col];
-        if (v == null) {
+        return row[col] == null ? s : merge(s, List.<Object[]>of(entry(row)));
+    }
+
+    /** The state with the row's value appended: to the list itself once this method made it (a batch's rows in memory). */
+    @SuppressWarnings("unchecked")
+    public Object addInPlace(Object s, Object[] row) {
+        if (row[col] == null) {
             return s;
         }
+        ArrayList<Object[]> entries = s instanceof ArrayList<?> a ? (ArrayList<Object[]>) a : new ArrayList<>((List<Object[]>) s);
+        entries.add(entry(row));
+        return entries;
+    }
+
+    /** The row's value (as text unless the input is STRING or BINARY) and its WITHIN GROUP keys. */
+    private Object[] entry(Object[] row) {
+        Object v = row[col];
         Object[] entry = new Object[1 + keys.size()];
         entry[0] = toText == null ? v : toText.eval(new Object[] {v});
         for (int i = 0; i < keys.size(); i++) {
             entry[i + 1] = ValueCodec.normalised(row[keys.get(i).key().index()]);
         }
-        return merge(s, List.<Object[]>of(entry));
+        return entry;
     }
 
     @SuppressWarnings("unchecked")

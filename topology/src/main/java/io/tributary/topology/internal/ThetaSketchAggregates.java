@@ -179,14 +179,19 @@ final class ThetaSketchAggregates {
     }
 
     /** Spark's chain of merges over one of the buffers. */
-    record Chain(int col, Buffer buffer, String name, String expression) implements Accumulator {
+    record Chain(int col, Buffer buffer, String name, String expression) implements CollectionAccumulator {
         public Object zero() {
             return new State(null, null);
         }
 
         public Object add(Object s, Object[] row) {
             State st = (State) s;
-            Object batch = st.batch() == null ? buffer.create() : buffer.fromBytes(buffer.toBytes(st.batch()));
+            return addInPlace(st.batch() == null ? s : new State(st.kept(), buffer.fromBytes(buffer.toBytes(st.batch()))), row);
+        }
+
+        public Object addInPlace(Object s, Object[] row) {
+            State st = (State) s;
+            Object batch = st.batch() == null ? buffer.create() : st.batch();
             if (row[col] != null) {
                 try {
                     buffer.update(batch, row[col]);
@@ -194,7 +199,7 @@ final class ThetaSketchAggregates {
                     throw SketchErrors.failed(name, expression, e);
                 }
             }
-            return new State(st.kept(), batch);
+            return batch == st.batch() ? s : new State(st.kept(), batch);
         }
 
         /** The batch's partial buffer, merged into a fresh one, then the kept buffer (restored first) and it into another. */

@@ -223,7 +223,9 @@ class AccumulatorStatesTest {
     void aCollectionFoldedInPlaceIsWhatAddGives() {
         String[] calls = {"collect_list(amt)", "collect_set(user)", "array_agg(ts)", "percentile(amt, array(0.1, 0.5))", "median(id)",
             "mode(user)", "percentile_disc(0.4) WITHIN GROUP (ORDER BY amt DESC)", "percentile_approx(amt, array(0.1, 0.5))",
-            "approx_percentile(id, 0.5, 100)", "hll_sketch_agg(id)", "hll_sketch_agg(user, 4)"};
+            "approx_percentile(id, 0.5, 100)", "hll_sketch_agg(id)", "hll_sketch_agg(user, 4)", "theta_sketch_agg(user)",
+            "theta_sketch_agg(id, 5)", "kll_sketch_agg_bigint(id)", "kll_sketch_agg_double(amt, 16)", "listagg(user, ',')",
+            "string_agg(user) WITHIN GROUP (ORDER BY amt DESC)", "listagg(id)"};
         for (String call : calls) {
             Accumulator acc = Accumulators.of(AggregateParser.parse("aggregate.select.x", "x", call, INPUT));
             assertThat(acc).as(call).isInstanceOf(CollectionAccumulator.class);
