@@ -3,7 +3,6 @@ package io.tributary.expressions.internal;
 import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.internal.SparkExprParser.*;
 import io.tributary.schema.DataType;
-import io.tributary.schema.Timestamps;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -347,28 +346,11 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     @Override
     public Node visitTypedLiteral(TypedLiteralContext ctx) {
         String kind = ctx.typeName.getText().toUpperCase(Locale.ROOT);
-        String value = Literals.unquote(ctx.STRING().getText());
-        Object v;
-        DataType type;
-        switch (kind) {
-            case "DATE" -> {
-                v = Timestamps.parseDays(value);
-                type = DataType.DATE;
-            }
-            case "TIMESTAMP", "TIMESTAMP_LTZ" -> {
-                v = Timestamps.parseMicros(value, true);
-                type = DataType.TIMESTAMP;
-            }
-            case "TIMESTAMP_NTZ" -> {
-                v = Timestamps.parseMicros(value, false);
-                type = DataType.TIMESTAMP_NTZ;
-            }
-            case "X" -> {
-                v = Literals.hex(value);
-                type = DataType.BINARY;
-            }
-            default -> throw ExpressionErrors.unsupported(source, pos(ctx), "the typed literal " + kind + " '...'");
+        DataType type = Literals.TYPED.get(kind);
+        if (type == null) {
+            throw ExpressionErrors.unsupported(source, pos(ctx), "the typed literal " + kind + " '...'");
         }
+        Object v = Literals.typed(type, Literals.unquote(ctx.STRING().getText()));
         if (v == null) {
             throw ExpressionErrors.badLiteral(source, pos(ctx), text(ctx), kind);
         }

@@ -1,6 +1,7 @@
 package io.tributary.expressions.internal;
 
 import io.tributary.schema.DataType;
+import io.tributary.schema.Timestamps;
 import java.math.BigDecimal;
 import java.util.Locale;
 
@@ -75,6 +76,20 @@ final class Literals {
     }
 
     /** A binary literal's bytes, {@code X'4142'}: two hex digits a byte, an odd count read with a leading 0; null if not hex. */
+    /** The typed literals' kinds ({@code DATE '2024-01-01'}, {@code X'2C'} ...) and their types. */
+    static final java.util.Map<String, DataType> TYPED = java.util.Map.of("DATE", DataType.DATE, "TIMESTAMP", DataType.TIMESTAMP,
+            "TIMESTAMP_LTZ", DataType.TIMESTAMP, "TIMESTAMP_NTZ", DataType.TIMESTAMP_NTZ, "X", DataType.BINARY);
+
+    /** A typed literal's value of one of {@link #TYPED}'s types, or null when the text is none. */
+    static Object typed(DataType type, String text) {
+        return switch (type.kind()) {
+            case DATE -> Timestamps.parseDays(text);
+            case TIMESTAMP -> Timestamps.parseMicros(text, true);
+            case TIMESTAMP_NTZ -> Timestamps.parseMicros(text, false);
+            default -> hex(text);
+        };
+    }
+
     static byte[] hex(String digits) {
         String h = digits.length() % 2 == 0 ? digits : "0" + digits;
         byte[] out = new byte[h.length() / 2];
