@@ -59,32 +59,28 @@ final class HllSketchAggregates {
         return Aggregate.Argument.constant(Integer.toString(lgK), DataType.INT);
     }
 
-    /** A state: the kept buffer's bytes (null before any batch) and this batch's buffer (null before a row of it). */
-    record State(byte[] kept, Object batch) {
-    }
-
     /** hll_sketch_agg: a sketch of lgConfigK {@code lgK}, the batch's rows fed as Spark feeds them. */
     record SketchAgg(int col, int lgK, String name, String expression) implements CollectionAccumulator {
         public Object zero() {
-            return new State(null, null);
+            return new SketchState(null, null);
         }
 
         public Object add(Object s, Object[] row) {
-            State st = (State) s;
-            return addInPlace(st.batch() == null ? s : new State(st.kept(), ((HllSketch) st.batch()).copy()), row);
+            SketchState st = (SketchState) s;
+            return addInPlace(st.batch() == null ? s : new SketchState(st.kept(), ((HllSketch) st.batch()).copy()), row);
         }
 
         public Object addInPlace(Object s, Object[] row) {
-            State st = (State) s;
+            SketchState st = (SketchState) s;
             HllSketch batch = st.batch() == null ? HllSketches.empty(lgK) : (HllSketch) st.batch();
             if (row[col] != null) {
                 HllSketches.update(batch, row[col]);
             }
-            return batch == st.batch() ? s : new State(st.kept(), batch);
+            return batch == st.batch() ? s : new SketchState(st.kept(), batch);
         }
 
         /** Spark's chain over a batch: partial merge, the kept buffer restored first, partial merge; the bytes it stores. */
-        private byte[] stored(State st) {
+        private byte[] stored(SketchState st) {
             if (st.batch() == null) {
                 return st.kept() != null ? st.kept() : HllSketches.bytes(HllSketches.empty(lgK));
             }
@@ -105,22 +101,22 @@ final class HllSketchAggregates {
         }
 
         public Object nextBatch(Object s) {
-            State st = (State) s;
-            return st.batch() == null ? s : new State(stored(st), null);
+            SketchState st = (SketchState) s;
+            return st.batch() == null ? s : new SketchState(stored(st), null);
         }
 
         public Object merge(Object a, Object b) {
-            HllSketch left = HllSketches.sketch(stored((State) a));
-            return new State(HllSketches.bytes(merge(left, HllSketches.sketch(stored((State) b)))), null);
+            HllSketch left = HllSketches.sketch(stored((SketchState) a));
+            return new SketchState(HllSketches.bytes(merge(left, HllSketches.sketch(stored((SketchState) b)))), null);
         }
 
         /** Spark's final aggregation: the stored buffer merged into an empty one, written as its updatable bytes. */
         public Object result(Object s) {
-            return HllSketches.bytes(merge(HllSketches.empty(lgK), HllSketches.sketch(stored((State) s))));
+            return HllSketches.bytes(merge(HllSketches.empty(lgK), HllSketches.sketch(stored((SketchState) s))));
         }
 
         public void write(ByteSink out, Object s) {
-            State st = (State) s;
+            SketchState st = (SketchState) s;
             writeNullable(out, st.kept());
             writeNullable(out, st.batch() == null ? null : HllSketches.bytes((HllSketch) st.batch()));
         }
@@ -128,7 +124,7 @@ final class HllSketchAggregates {
         public Object read(ByteSource in) {
             byte[] kept = readNullable(in);
             byte[] batch = readNullable(in);
-            return new State(kept, batch == null ? null : HllSketches.sketch(batch));
+            return new SketchState(kept, batch == null ? null : HllSketches.sketch(batch));
         }
     }
 
@@ -137,30 +133,30 @@ final class HllSketchAggregates {
         private static final byte[] NONE = new byte[0];
 
         public Object zero() {
-            return new State(null, null);
+            return new SketchState(null, null);
         }
 
         public Object add(Object s, Object[] row) {
-            State st = (State) s;
-            return addInPlace(row[col] != null && st.batch() instanceof Union u ? new State(st.kept(), HllSketches.copy(u)) : s, row);
+            SketchState st = (SketchState) s;
+            return addInPlace(row[col] != null && st.batch() instanceof Union u ? new SketchState(st.kept(), HllSketches.copy(u)) : s, row);
         }
 
         public Object addInPlace(Object s, Object[] row) {
-            State st = (State) s;
+            SketchState st = (SketchState) s;
             if (row[col] == null) {
-                return st.batch() == null ? new State(st.kept(), NONE) : s;
+                return st.batch() == null ? new SketchState(st.kept(), NONE) : s;
             }
             Union batch = st.batch() instanceof Union u ? u : null;
             try {
                 Union out = HllSketches.unionUpdate(batch, (byte[]) row[col], allowDifferent);
-                return out == batch ? s : new State(st.kept(), out);
+                return out == batch ? s : new SketchState(st.kept(), out);
             } catch (ExpressionException e) {
                 throw SketchErrors.failed(name, expression, e);
             }
         }
 
         /** Spark's chain: the union kept (restored first) updated with the batch's union; the bytes it stores (empty for none). */
-        private byte[] stored(State st) {
+        private byte[] stored(SketchState st) {
             Union batch = st.batch() instanceof Union u ? pass(u) : null;
             if (st.batch() == null) {
                 return st.kept() != null ? st.kept() : NONE;
@@ -179,27 +175,27 @@ final class HllSketchAggregates {
         }
 
         public Object nextBatch(Object s) {
-            State st = (State) s;
-            return st.batch() == null ? s : new State(stored(st), null);
+            SketchState st = (SketchState) s;
+            return st.batch() == null ? s : new SketchState(stored(st), null);
         }
 
         public Object merge(Object a, Object b) {
-            byte[] left = stored((State) a);
-            return new State(left, right((State) b));
+            byte[] left = stored((SketchState) a);
+            return new SketchState(left, right((SketchState) b));
         }
 
-        private Union right(State b) {
+        private Union right(SketchState b) {
             byte[] bytes = stored(b);
             return bytes.length == 0 ? null : HllSketches.union(bytes);
         }
 
         public Object result(Object s) {
-            byte[] bytes = stored((State) s);
+            byte[] bytes = stored((SketchState) s);
             return HllSketches.unionBytes(bytes.length == 0 ? null : HllSketches.union(bytes));
         }
 
         public void write(ByteSink out, Object s) {
-            State st = (State) s;
+            SketchState st = (SketchState) s;
             writeNullable(out, st.kept());
             writeNullable(out, st.batch() instanceof Union u ? HllSketches.unionBytes(u) : (byte[]) st.batch());
         }
@@ -207,7 +203,7 @@ final class HllSketchAggregates {
         public Object read(ByteSource in) {
             byte[] kept = readNullable(in);
             byte[] batch = readNullable(in);
-            return new State(kept, batch == null || batch.length == 0 ? batch : HllSketches.union(batch));
+            return new SketchState(kept, batch == null || batch.length == 0 ? batch : HllSketches.union(batch));
         }
     }
 

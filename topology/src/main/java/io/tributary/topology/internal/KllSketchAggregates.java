@@ -143,26 +143,22 @@ final class KllSketchAggregates {
         }
     }
 
-    /** A state: the kept buffer's bytes (null before any batch) and this batch's buffer ({@link #NONE} before a row of it). */
-    record State(byte[] kept, Object batch) {
-    }
-
     /** The batch's buffer before a row of the batch came. */
     private static final Object NONE = new Object();
 
     /** One of the aggregates over column {@code col}, its buffers made by {@code buffers}. */
     private record Agg(Buffers buffers, int col, String name, String expression) implements CollectionAccumulator {
         public Object zero() {
-            return new State(null, NONE);
+            return new SketchState(null, NONE);
         }
 
         public Object add(Object s, Object[] row) {
-            State st = (State) s;
-            return addInPlace(st.batch() == NONE ? s : new State(st.kept(), buffers.copy((KllSketch) st.batch())), row);
+            SketchState st = (SketchState) s;
+            return addInPlace(st.batch() == NONE ? s : new SketchState(st.kept(), buffers.copy((KllSketch) st.batch())), row);
         }
 
         public Object addInPlace(Object s, Object[] row) {
-            State st = (State) s;
+            SketchState st = (SketchState) s;
             KllSketch batch = st.batch() == NONE ? buffers.create() : (KllSketch) st.batch();
             if (row[col] != null) {
                 try {
@@ -171,11 +167,11 @@ final class KllSketchAggregates {
                     throw SketchErrors.failed(name, expression, e);
                 }
             }
-            return batch == st.batch() ? s : new State(st.kept(), batch);
+            return batch == st.batch() ? s : new SketchState(st.kept(), batch);
         }
 
         /** Spark's chain over a batch: partial merge, the kept buffer restored first, partial merge; the bytes it stores. */
-        private byte[] stored(State st) {
+        private byte[] stored(SketchState st) {
             if (st.batch() == NONE) {
                 return st.kept() != null ? st.kept() : buffers.serialize(buffers.create());
             }
@@ -196,15 +192,15 @@ final class KllSketchAggregates {
         }
 
         public Object nextBatch(Object s) {
-            State st = (State) s;
-            return st.batch() == NONE ? s : new State(stored(st), NONE);
+            SketchState st = (SketchState) s;
+            return st.batch() == NONE ? s : new SketchState(stored(st), NONE);
         }
 
         public Object merge(Object a, Object b) {
-            byte[] left = stored((State) a);
-            byte[] right = stored((State) b);
+            byte[] left = stored((SketchState) a);
+            byte[] right = stored((SketchState) b);
             try {
-                return new State(buffers.serialize(buffers.merge(buffers.deserialize(left), buffers.deserialize(right))), NONE);
+                return new SketchState(buffers.serialize(buffers.merge(buffers.deserialize(left), buffers.deserialize(right))), NONE);
             } catch (ExpressionException e) {
                 throw SketchErrors.failed(name, expression, e);
             }
@@ -212,11 +208,11 @@ final class KllSketchAggregates {
 
         /** Spark's final aggregation: the stored buffer merged into a new one, written as its bytes. */
         public Object result(Object s) {
-            return buffers.serialize(buffers.merge(buffers.create(), buffers.deserialize(stored((State) s))));
+            return buffers.serialize(buffers.merge(buffers.create(), buffers.deserialize(stored((SketchState) s))));
         }
 
         public void write(ByteSink out, Object s) {
-            State st = (State) s;
+            SketchState st = (SketchState) s;
             HllSketchAggregates.writeNullable(out, st.kept());
             out.writeInt(st.batch() == NONE ? -2 : st.batch() == null ? -1 : 0);
             if (st.batch() != NONE && st.batch() != null) {
@@ -227,7 +223,7 @@ final class KllSketchAggregates {
         public Object read(ByteSource in) {
             byte[] kept = HllSketchAggregates.readNullable(in);
             int tag = in.readInt();
-            return new State(kept, tag == -2 ? NONE : tag == -1 ? null : buffers.deserialize(HllSketchAggregates.readNullable(in)));
+            return new SketchState(kept, tag == -2 ? NONE : tag == -1 ? null : buffers.deserialize(HllSketchAggregates.readNullable(in)));
         }
     }
 }

@@ -174,23 +174,19 @@ final class ThetaSketchAggregates {
         }
     }
 
-    /** A state: the kept buffer's bytes (null before any batch) and this batch's buffer (null before a row of it). */
-    record State(byte[] kept, Object batch) {
-    }
-
     /** Spark's chain of merges over one of the buffers. */
     record Chain(int col, Buffer buffer, String name, String expression) implements CollectionAccumulator {
         public Object zero() {
-            return new State(null, null);
+            return new SketchState(null, null);
         }
 
         public Object add(Object s, Object[] row) {
-            State st = (State) s;
-            return addInPlace(st.batch() == null ? s : new State(st.kept(), buffer.fromBytes(buffer.toBytes(st.batch()))), row);
+            SketchState st = (SketchState) s;
+            return addInPlace(st.batch() == null ? s : new SketchState(st.kept(), buffer.fromBytes(buffer.toBytes(st.batch()))), row);
         }
 
         public Object addInPlace(Object s, Object[] row) {
-            State st = (State) s;
+            SketchState st = (SketchState) s;
             Object batch = st.batch() == null ? buffer.create() : st.batch();
             if (row[col] != null) {
                 try {
@@ -199,11 +195,11 @@ final class ThetaSketchAggregates {
                     throw SketchErrors.failed(name, expression, e);
                 }
             }
-            return batch == st.batch() ? s : new State(st.kept(), batch);
+            return batch == st.batch() ? s : new SketchState(st.kept(), batch);
         }
 
         /** The batch's partial buffer, merged into a fresh one, then the kept buffer (restored first) and it into another. */
-        private byte[] stored(State st) {
+        private byte[] stored(SketchState st) {
             if (st.batch() == null) {
                 return st.kept() != null ? st.kept() : buffer.serialize(buffer.create());
             }
@@ -219,21 +215,21 @@ final class ThetaSketchAggregates {
         }
 
         public Object nextBatch(Object s) {
-            State st = (State) s;
-            return st.batch() == null ? s : new State(stored(st), null);
+            SketchState st = (SketchState) s;
+            return st.batch() == null ? s : new SketchState(stored(st), null);
         }
 
         public Object merge(Object a, Object b) {
-            return new State(buffer.mergeFresh(ThetaSketches.heapify(stored((State) a)), ThetaSketches.heapify(stored((State) b))), null);
+            return new SketchState(buffer.mergeFresh(ThetaSketches.heapify(stored((SketchState) a)), ThetaSketches.heapify(stored((SketchState) b))), null);
         }
 
         /** Spark's final aggregation: the stored buffer merged into a fresh one, written compact and compressed. */
         public Object result(Object s) {
-            return buffer.mergeFresh(ThetaSketches.heapify(stored((State) s)));
+            return buffer.mergeFresh(ThetaSketches.heapify(stored((SketchState) s)));
         }
 
         public void write(ByteSink out, Object s) {
-            State st = (State) s;
+            SketchState st = (SketchState) s;
             writeNullable(out, st.kept());
             writeNullable(out, st.batch() == null ? null : buffer.toBytes(st.batch()));
         }
@@ -241,7 +237,7 @@ final class ThetaSketchAggregates {
         public Object read(ByteSource in) {
             byte[] kept = readNullable(in);
             byte[] batch = readNullable(in);
-            return new State(kept, batch == null ? null : buffer.fromBytes(batch));
+            return new SketchState(kept, batch == null ? null : buffer.fromBytes(batch));
         }
     }
 
