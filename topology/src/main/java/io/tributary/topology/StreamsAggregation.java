@@ -31,6 +31,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The topology stage: the {@link WindowedAggregation} as a Kafka Streams application that runs
@@ -40,7 +42,10 @@ import org.apache.kafka.streams.StreamsConfig;
  * and the sink can take it. The constructor starts the application; one thread runs the batches.
  */
 public final class StreamsAggregation implements PipelineStage {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamsAggregation.class);
     private static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(10);
+    /** How often a long catch-up says in the log what it waits for. */
+    private static final Duration CATCH_UP_REPORT = Duration.ofSeconds(30);
 
     private final AggregationConfig config;
     private final EventsOffsets offsets;
@@ -221,14 +226,22 @@ public final class StreamsAggregation implements PipelineStage {
             }
         }
         Map<TopicPartition, Long> before = committed;
-        long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
+        long waitStart = System.nanoTime();
+        long nextReport = CATCH_UP_REPORT.toNanos();
         Map<TopicPartition, Long> now = only(offsets.committed(), end.keySet());
         while ((!EventsOffsets.caughtUp(now, end) && !onlyControlRecordsLeft(now, end)) || closing()) {
             lastBatches.check(app.metrics(), end);
             restartIfKilled();
             app.requireAlive();
-            if (System.nanoTime() > deadline) {
+            long waited = System.nanoTime() - waitStart;
+            if (waited > CATCH_UP_TIMEOUT.toNanos()) {
                 throw TopologyErrors.didNotCatchUp(config.eventsTopic(), CATCH_UP_TIMEOUT.toMinutes(), now, end);
+            }
+            if (waited >= nextReport) {
+                // a wait that lasts shows in the log while it lasts, not only when it times out
+                LOG.info("aggregation of {}: waiting {} s for its stream threads to commit up to {}; committed {}; Kafka Streams is {}",
+                        config.eventsTopic(), waited / 1_000_000_000L, end, now, app.stateName());
+                nextReport += CATCH_UP_REPORT.toNanos();
             }
             sleep(20);
             now = only(offsets.committed(), end.keySet());

@@ -46,6 +46,12 @@ public final class StreamsApp implements AutoCloseable {
     /** A Kafka source's changelogs, or null. */
     private final SourceChangelogs sourceChangelogs;
 
+    /** The application's state as Kafka Streams names it (RUNNING, REBALANCING ...), for the log. */
+    public String stateName() {
+        KafkaStreams s = streams;
+        return s == null ? "not started" : s.state().name();
+    }
+
     /** Makes the application; it starts with {@link #start()}. */
     public StreamsApp(String applicationId, Supplier<Topology> topology, Properties props, Duration restartWindow) {
         this(applicationId, topology, props, restartWindow, false);
