@@ -44,6 +44,7 @@ public final class FunctionRegistry {
         JsonFunctions.register(FunctionRegistry::add);
         FormatFunctions.register(FunctionRegistry::add);
         IntervalFunctions.register(FunctionRegistry::add);
+        CalendarIntervals.register(FunctionRegistry::add);
         NumberFormatFunctions.register(FunctionRegistry::add);
         LikeFunctions.register(FunctionRegistry::add);
         PositionFunctions.register(FunctionRegistry::add);
