@@ -1,6 +1,5 @@
 package io.tributary.expressions.internal;
 
-import static io.tributary.expressions.internal.HigherOrderFunctions.array;
 
 import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
@@ -126,6 +125,16 @@ final class ArraySetFunctions {
             keys.add(e == null ? null : Orderings.key(e));
         }
         return keys;
+    }
+
+    /** {@code x}, an ARRAY whose elements have an equality: a type error for one holding INTERVALs, as Spark refuses them. */
+    private static Bound array(Analyzer.Call call, Bound x) {
+        Bound a = HigherOrderFunctions.array(call, x);
+        if (CalendarIntervals.holdsCalendar(a.type())) {
+            throw call.typeError("[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] " + call.name() + " cannot compare the elements of " + Types.name(a.type())
+                    + ": Spark gives an INTERVAL of months, days and microseconds no equality");
+        }
+        return a;
     }
 
     /** The value looked for, as the array's element type; a type error when it has none in common. */
