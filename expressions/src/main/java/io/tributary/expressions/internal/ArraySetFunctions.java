@@ -34,7 +34,7 @@ final class ArraySetFunctions {
         add.accept(Fn.custom("arrays_overlap", 2, 2, "arrays_overlap(ARRAY<T>, ARRAY<T>) → BOOLEAN",
                 "null if either is null, or if none is shared, both are non-empty and one holds a null",
                 "whether the arrays share a non-null element", (call, args) -> {
-                    List<Bound> both = common(call, args);
+                    List<Bound> both = common(call, args.stream().map(b -> array(call, b)).toList());
                     return call.apply(both, DataType.BOOLEAN, (Kernel.Binary) (a, b) -> {
                         List<?> x = (List<?>) a;
                         List<?> y = (List<?>) b;
@@ -88,7 +88,7 @@ final class ArraySetFunctions {
 
     private static FunctionDef setOperation(String name, String doc, SetOperation op) {
         return Fn.custom(name, 2, 2, name + "(ARRAY<T>, ARRAY<T>) → ARRAY<T>", FunctionDef.NULL_IN_NULL_OUT, doc, (call, args) -> {
-            List<Bound> both = common(call, args);
+            List<Bound> both = common(call, args.stream().map(b -> array(call, b)).toList());
             return call.apply(both, both.get(0).type(), (Kernel.Binary) (a, b) -> op.apply((List<?>) a, (List<?>) b));
         });
     }
@@ -156,7 +156,7 @@ final class ArraySetFunctions {
     static List<Bound> common(Analyzer.Call call, List<Bound> args) {
         DataType element = null;
         for (Bound b : args) {
-            array(call, b);
+            HigherOrderFunctions.array(call, b);
             DataType e = b.type().element();
             DataType next = element == null ? e : Types.numeric(element) && Types.numeric(e) ? Types.common(element, e)
                     : Types.voidFits(e, element) ? element : Types.voidFits(element, e) ? e : null;
