@@ -135,8 +135,9 @@ public final class ExpressionErrors {
     }
 
     public static TributaryException intervalColumn(String expression, String type) {
-        return new TributaryException("select item \"" + shown(expression) + "\" is an " + type + ", which a table cannot hold; add it to a"
-                + " timestamp (ts + INTERVAL 1 HOUR), compare it (end - start > INTERVAL 30 MINUTES), or give seconds: unix_timestamp(end) - unix_timestamp(start)");
+        return new TributaryException("select item \"" + shown(expression) + "\" is of type " + type + ", which a table cannot hold (Spark"
+                + " refuses to write an interval to a Delta table too); add it to a timestamp (ts + INTERVAL 1 HOUR), compare it"
+                + " (end - start > INTERVAL 30 MINUTES), write its text (CAST(... AS STRING)), or give seconds: unix_timestamp(end) - unix_timestamp(start)");
     }
 
     public static TributaryException variantColumn(String expression, String type) {

@@ -2,6 +2,7 @@ package io.tributary.expressions;
 
 import io.tributary.expressions.internal.Analyzer;
 import io.tributary.expressions.internal.BatchClock;
+import io.tributary.expressions.internal.CalendarIntervals;
 import io.tributary.expressions.internal.Bound;
 import io.tributary.expressions.internal.Generator;
 import io.tributary.expressions.internal.Intervals;
@@ -183,7 +184,7 @@ public final class Transform {
             if (Types.holdsVoid(bound.type())) {
                 throw ExpressionErrors.voidInsideColumn(item, Types.name(bound.type()));
             }
-            if (Intervals.isInterval(bound.type())) {
+            if (Intervals.isInterval(bound.type()) || CalendarIntervals.holdsCalendar(bound.type())) {
                 throw ExpressionErrors.intervalColumn(item, Types.name(bound.type()));
             }
             if (Variants.holdsVariant(bound.type())) {

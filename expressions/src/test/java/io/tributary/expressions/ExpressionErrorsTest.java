@@ -61,7 +61,7 @@ class ExpressionErrorsTest {
 
     @Test
     void anUnknownFunctionIsNamed() {
-        assertThat(refusal("make_interval(1, 2)")).contains("unknown function 'make_interval'").contains("docs/transform.md");
+        assertThat(refusal("make_intervals(1, 2)")).contains("unknown function 'make_intervals'").contains("docs/transform.md");
     }
 
     @Test

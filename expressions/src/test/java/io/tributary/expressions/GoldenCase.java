@@ -104,6 +104,9 @@ record GoldenCase(int row, String expression, String type, String value) {
         if (io.tributary.expressions.internal.Variants.isVariant(type)) {
             return escape(io.tributary.expressions.internal.Variants.json(v));
         }
+        if (io.tributary.expressions.internal.CalendarIntervals.isCalendar(type)) {
+            return v.toString(); // Spark's text of a CALENDAR INTERVAL: 1 years 2 months 3 days 4.5 seconds
+        }
         if (io.tributary.expressions.internal.Intervals.isInterval(type)) {
             return io.tributary.expressions.internal.Intervals.canonical(v, type);
         }

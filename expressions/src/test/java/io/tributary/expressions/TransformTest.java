@@ -107,7 +107,22 @@ class TransformTest {
     @Test
     void anIntervalIsNoColumn() {
         assertThatThrownBy(() -> Transform.compile(INPUT, null, List.of("ts - ts AS d"))).isInstanceOf(TributaryException.class)
-                .hasMessageContaining("\"ts - ts AS d\" is an INTERVAL DAY TO SECOND, which a table cannot hold");
+                .hasMessageContaining("\"ts - ts AS d\" is of type INTERVAL DAY TO SECOND, which a table cannot hold");
+    }
+
+    @Test
+    void aCalendarIntervalIsNoColumnButMovesATimestampAndReadsAsText() {
+        assertThatThrownBy(() -> Transform.compile(INPUT, null, List.of("make_interval(0, 1, 0, 2) AS i"))).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("\"make_interval(0, 1, 0, 2) AS i\" is of type INTERVAL, which a table cannot hold")
+                .hasMessageContaining("CAST(... AS STRING)");
+        assertThatThrownBy(() -> Transform.compile(INPUT, null, List.of("array(make_interval(1)) AS a"))).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("is of type ARRAY<INTERVAL>");
+        Transform t = Transform.compile(INPUT, null, List.of("ts + make_interval(0, 1, 0, 2, 3) AS next",
+                "CAST(make_interval(1, 2, 0, 3, 4, 5, 6.5) AS STRING) AS text"));
+        assertThat(t.output().toDdl()).isEqualTo("next TIMESTAMP, text STRING");
+        long jan31 = java.time.Instant.parse("2024-01-31T10:00:00Z").toEpochMilli() * 1000;
+        assertThat(t.apply(new Object[] {1, "a", 2.5, jan31, null})).containsExactly(
+                java.time.Instant.parse("2024-03-02T13:00:00Z").toEpochMilli() * 1000, "1 years 2 months 3 days 4 hours 5 minutes 6.5 seconds");
     }
 
     @Test

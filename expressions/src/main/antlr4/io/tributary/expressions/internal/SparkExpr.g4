@@ -194,7 +194,7 @@ dataType
     : ARRAY LT dataType GT                                                  #arrayType
     | MAP LT dataType COMMA dataType GT                                     #mapType
     | STRUCT LT (structField (COMMA structField)*)? GT                       #structType
-    | INTERVAL from=identifier (TO to=identifier)?                          #intervalType
+    | INTERVAL (from=identifier (TO to=identifier)?)?                       #intervalType
     | identifier (LPAREN INTEGER_VALUE (COMMA INTEGER_VALUE)* RPAREN)?      #primitiveType
     ;
 

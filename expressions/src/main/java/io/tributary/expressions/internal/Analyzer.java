@@ -348,6 +348,9 @@ public final class Analyzer {
         if (Variants.isVariant(from) || Variants.isVariant(to)) { // a VARIANT reads as text (upper, concat), text as a VARIANT (coalesce)
             return Variants.isVariant(from) ? Types.is(to, Kind.STRING) : Types.is(from, Kind.STRING);
         }
+        if (CalendarIntervals.isCalendar(from) || CalendarIntervals.isCalendar(to)) { // an INTERVAL reads as text (concat), nothing as one
+            return CalendarIntervals.isCalendar(from) && Types.is(to, Kind.STRING);
+        }
         if (Intervals.isInterval(from) && Types.is(to, Kind.STRING)) {
             return true;
         }

@@ -23,6 +23,10 @@ final class Arithmetic {
     static Bound resolve(Analyzer.Call call, String op, List<Bound> args) {
         Bound l = args.get(0);
         Bound r = args.get(1);
+        Bound calendar = CalendarArithmetic.resolve(call, op, l, r);
+        if (calendar != null) {
+            return calendar;
+        }
         Bound interval = IntervalArithmetic.resolve(call, op, l, r);
         if (interval != null) {
             return interval;
@@ -229,6 +233,9 @@ final class Arithmetic {
     /** Unary minus, of a number or an interval: whole numbers fail with ARITHMETIC_OVERFLOW on their minimum. */
     static Bound negate(Analyzer.Call call, List<Bound> args) {
         Bound x = args.get(0);
+        if (CalendarIntervals.isCalendar(x.type())) {
+            return CalendarArithmetic.negate(call, x);
+        }
         DataType t = x.type() == null ? DataType.INT : x.type();
         if (t.kind() == Kind.STRING) {
             t = DataType.DOUBLE;

@@ -1,6 +1,5 @@
 package io.tributary.expressions.internal;
 
-import static io.tributary.expressions.internal.HigherOrderFunctions.array;
 
 import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
@@ -35,7 +34,7 @@ final class ArraySetFunctions {
         add.accept(Fn.custom("arrays_overlap", 2, 2, "arrays_overlap(ARRAY<T>, ARRAY<T>) → BOOLEAN",
                 "null if either is null, or if none is shared, both are non-empty and one holds a null",
                 "whether the arrays share a non-null element", (call, args) -> {
-                    List<Bound> both = common(call, args);
+                    List<Bound> both = common(call, args.stream().map(b -> array(call, b)).toList());
                     return call.apply(both, DataType.BOOLEAN, (Kernel.Binary) (a, b) -> {
                         List<?> x = (List<?>) a;
                         List<?> y = (List<?>) b;
@@ -89,7 +88,7 @@ final class ArraySetFunctions {
 
     private static FunctionDef setOperation(String name, String doc, SetOperation op) {
         return Fn.custom(name, 2, 2, name + "(ARRAY<T>, ARRAY<T>) → ARRAY<T>", FunctionDef.NULL_IN_NULL_OUT, doc, (call, args) -> {
-            List<Bound> both = common(call, args);
+            List<Bound> both = common(call, args.stream().map(b -> array(call, b)).toList());
             return call.apply(both, both.get(0).type(), (Kernel.Binary) (a, b) -> op.apply((List<?>) a, (List<?>) b));
         });
     }
@@ -128,6 +127,16 @@ final class ArraySetFunctions {
         return keys;
     }
 
+    /** {@code x}, an ARRAY whose elements have an equality: a type error for one holding INTERVALs, as Spark refuses them. */
+    private static Bound array(Analyzer.Call call, Bound x) {
+        Bound a = HigherOrderFunctions.array(call, x);
+        if (CalendarIntervals.holdsCalendar(a.type())) {
+            throw call.typeError("[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] " + call.name() + " cannot compare the elements of " + Types.name(a.type())
+                    + ": Spark gives an INTERVAL of months, days and microseconds no equality");
+        }
+        return a;
+    }
+
     /** The value looked for, as the array's element type; a type error when it has none in common. */
     private static Bound element(Analyzer.Call call, Bound array, Bound value) {
         DataType e = array.type().element();
@@ -147,7 +156,7 @@ final class ArraySetFunctions {
     static List<Bound> common(Analyzer.Call call, List<Bound> args) {
         DataType element = null;
         for (Bound b : args) {
-            array(call, b);
+            HigherOrderFunctions.array(call, b);
             DataType e = b.type().element();
             DataType next = element == null ? e : Types.numeric(element) && Types.numeric(e) ? Types.common(element, e)
                     : Types.voidFits(e, element) ? element : Types.voidFits(element, e) ? e : null;

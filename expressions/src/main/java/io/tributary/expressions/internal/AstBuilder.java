@@ -192,7 +192,7 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
 
     private DataType type(DataTypeContext ctx) {
         if (ctx instanceof IntervalTypeContext i) {
-            DataType t = Intervals.type(i.from.getText(), i.to == null ? null : i.to.getText());
+            DataType t = Intervals.type(i.from == null ? null : i.from.getText(), i.to == null ? null : i.to.getText());
             if (t == null) {
                 throw ExpressionErrors.badType(source, pos(ctx), text(ctx), "an interval type is INTERVAL YEAR [TO MONTH], INTERVAL MONTH,"
                         + " INTERVAL DAY|HOUR|MINUTE|SECOND [TO HOUR|MINUTE|SECOND]");
@@ -346,6 +346,9 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     @Override
     public Node visitTypedLiteral(TypedLiteralContext ctx) {
         String kind = ctx.typeName.getText().toUpperCase(Locale.ROOT);
+        if (kind.equals("INTERVAL")) {
+            return CalendarIntervals.literal(Literals.unquote(ctx.STRING().getText()), source, text(ctx), pos(ctx));
+        }
         DataType type = Literals.TYPED.get(kind);
         if (type == null) {
             throw ExpressionErrors.unsupported(source, pos(ctx), "the typed literal " + kind + " '...'");

@@ -30,6 +30,9 @@ public final class Casts {
         if (Variants.isVariant(from) || Variants.isVariant(to)) {
             return VariantCasts.canCast(from, to);
         }
+        if (CalendarIntervals.isCalendar(from) || CalendarIntervals.isCalendar(to)) {
+            return from == null || from.equals(to) || (CalendarIntervals.isCalendar(from) ? Types.is(to, Kind.STRING) : Types.is(from, Kind.STRING));
+        }
         if (Intervals.isInterval(from) || Intervals.isInterval(to)) {
             return from == null || from.equals(to) || to.kind() == Kind.STRING && !to.isNested() || from.kind() == Kind.STRING && !Intervals.isInterval(from);
         }
@@ -57,6 +60,12 @@ public final class Casts {
         }
         if (Variants.isVariant(from) || Variants.isVariant(to)) {
             return VariantCasts.kernel(from, to);
+        }
+        if (CalendarIntervals.isCalendar(from)) {
+            return Object::toString;
+        }
+        if (CalendarIntervals.isCalendar(to)) {
+            return v -> CalendarIntervalText.orNull((String) v);
         }
         if (Intervals.isInterval(from)) {
             return v -> IntervalText.format(v, from);
@@ -239,6 +248,9 @@ public final class Casts {
     public static String toText(Object v, DataType type) {
         if (v == null) {
             return null;
+        }
+        if (CalendarIntervals.isCalendar(type)) {
+            return v.toString();
         }
         return switch (type.kind()) {
             case DECIMAL -> ((BigDecimal) v).toPlainString();

@@ -69,7 +69,7 @@ final class ConditionalFunctions {
     private static Bound extreme(Analyzer.Call call, List<Bound> args, int sign) {
         DataType type = common(call, args);
         List<Bound> cast = args.stream().map(b -> call.as(b, type)).toList();
-        Comparator<Object> order = type == null ? (x, y) -> 0 : Predicates.ordering(type);
+        Comparator<Object> order = type == null ? (x, y) -> 0 : Orderings.of(call, type);
         return call.applyTolerant(cast, type, a -> {
             Object best = null;
             for (Object v : a) {

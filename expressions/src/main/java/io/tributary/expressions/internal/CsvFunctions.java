@@ -99,6 +99,9 @@ final class CsvFunctions {
         if (Intervals.isInterval(t)) {
             return v -> IntervalText.format(v, t);
         }
+        if (CalendarIntervals.isCalendar(t)) {
+            return Object::toString;
+        }
         return switch (t.kind()) {
             case DECIMAL -> v -> ((BigDecimal) v).toString();
             case DATE -> v -> dates.format(java.time.LocalDate.ofEpochDay((Integer) v));

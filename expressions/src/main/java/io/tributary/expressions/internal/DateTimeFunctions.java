@@ -128,6 +128,9 @@ final class DateTimeFunctions {
         if (Intervals.isInterval(source.type())) {
             return IntervalParts.extract(call, field.value().toString(), source);
         }
+        if (CalendarIntervals.isCalendar(source.type())) {
+            return CalendarIntervals.extract(call, field.value().toString(), source);
+        }
         String name = field.value().toString().toUpperCase(Locale.ROOT);
         return switch (name) {
             case "YEAR", "Y", "YEARS", "YR", "YRS" -> onDate(call, source, d -> d.getYear());

@@ -44,6 +44,7 @@ public final class FunctionRegistry {
         JsonFunctions.register(FunctionRegistry::add);
         FormatFunctions.register(FunctionRegistry::add);
         IntervalFunctions.register(FunctionRegistry::add);
+        CalendarIntervals.register(FunctionRegistry::add);
         NumberFormatFunctions.register(FunctionRegistry::add);
         LikeFunctions.register(FunctionRegistry::add);
         PositionFunctions.register(FunctionRegistry::add);
@@ -88,11 +89,12 @@ public final class FunctionRegistry {
         for (String op : List.of("+", "-", "*", "/", "%", "div")) {
             String doc = switch (op) {
                 case "+" -> "addition; a DATE plus whole days is a DATE; a TIMESTAMP or DATE plus an interval (INTERVAL 1 HOUR) a TIMESTAMP,"
-                        + " a DATE plus years, months or whole days a DATE; two intervals of one kind add up";
+                        + " a DATE plus years, months or whole days a DATE; two intervals of one kind add up; a TIMESTAMP, DATE or text plus an INTERVAL"
+                        + " (make_interval) keeps its type";
                 case "-" -> "subtraction; a DATE minus whole days is a DATE; minus an interval as +; TIMESTAMP - TIMESTAMP is an INTERVAL DAY"
                         + " TO SECOND, DATE - DATE an INTERVAL DAY";
                 case "*" -> "multiplication; an interval times a number is an INTERVAL DAY TO SECOND or YEAR TO MONTH, rounded half up"
-                        + " to the microsecond or the month";
+                        + " to the microsecond or the month; an INTERVAL (make_interval) times a number scales each field";
                 case "/" -> "division: DOUBLE, or DECIMAL when an operand is one; DIVIDE_BY_ZERO on 0; an interval divided by a number"
                         + " as *, INTERVAL_DIVIDED_BY_ZERO on 0";
                 case "%" -> "remainder, with the dividend's sign; REMAINDER_BY_ZERO on 0";

@@ -31,6 +31,9 @@ public final class Hashing {
     }
 
     static Feed feed(io.tributary.schema.DataType type) {
+        if (CalendarIntervals.isCalendar(type)) {
+            return calendar();
+        }
         return switch (type.kind()) {
             case BOOLEAN -> ints(v -> (Boolean) v ? 1 : 0);
             case BYTE, SHORT, INT, DATE -> ints(v -> ((Number) v).intValue());
@@ -64,6 +67,21 @@ public final class Hashing {
                     h = e == null ? h : element.xx(e, h);
                 }
                 return h;
+            }
+        };
+    }
+
+    /** A CALENDAR INTERVAL: its microseconds, then its days, then its months, as Spark hashes one. */
+    private static Feed calendar() {
+        return new Feed() {
+            public int murmur(Object v, int seed) {
+                CalendarInterval c = (CalendarInterval) v;
+                return murmurInt(c.months(), murmurInt(c.days(), murmurLong(c.micros(), seed)));
+            }
+
+            public long xx(Object v, long seed) {
+                CalendarInterval c = (CalendarInterval) v;
+                return xxInt(c.months(), xxInt(c.days(), xxLong(c.micros(), seed)));
             }
         };
     }

@@ -38,8 +38,11 @@ public final class Intervals {
         return new DataType(Kind.INT, -1 - start, end, null, null);
     }
 
-    /** The type {@code INTERVAL from [TO to]}, null when it is none of Spark's ANSI interval types. */
+    /** The type {@code INTERVAL from [TO to]}, null when it is none of Spark's ANSI interval types; {@code INTERVAL} alone the CALENDAR INTERVAL. */
     static DataType type(String from, String to) {
+        if (from == null) {
+            return CalendarIntervals.TYPE;
+        }
         String f = from.toUpperCase(Locale.ROOT);
         String t = to == null ? f : to.toUpperCase(Locale.ROOT);
         int ym = List.of(YEAR_MONTH).indexOf(f);

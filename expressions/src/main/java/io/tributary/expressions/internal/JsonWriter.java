@@ -42,6 +42,10 @@ final class JsonWriter {
             g.writeRawValue(Variants.json(v));
             return;
         }
+        if (CalendarIntervals.isCalendar(type)) {
+            g.writeString(v.toString());
+            return;
+        }
         switch (type.kind()) {
             case BYTE, SHORT, INT -> g.writeNumber(((Number) v).intValue());
             case LONG -> g.writeNumber((Long) v);

@@ -141,9 +141,9 @@ final class NestedFunctions {
         if (element == null && args.get(1).type() != null) { // ARRAY<VOID>: no element equals the value
             return call.apply(List.of(arr, args.get(1)), DataType.BOOLEAN, (Kernel.Binary) (a, v) -> ((List<?>) a).isEmpty() ? false : null);
         }
-        if (StructFunctions.holdsMap(element)) {
-            throw call.typeError("[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] array_contains cannot compare values of " + element.ddl()
-                    + ": maps have no equality in Spark");
+        if (StructFunctions.holdsMap(element) || CalendarIntervals.holdsCalendar(element)) {
+            throw call.typeError("[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] array_contains cannot compare values of " + Types.name(element)
+                    + ": maps and INTERVALs of months, days and microseconds have no equality in Spark");
         }
         if (args.get(1).type() == null) {
             throw call.typeError("array_contains cannot look for NULL; use exists(arr, x -> x IS NULL) in Spark, or test the elements");

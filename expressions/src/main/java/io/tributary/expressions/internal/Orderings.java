@@ -29,7 +29,7 @@ final class Orderings {
             case MAP -> false;
             case ARRAY -> orderable(type.element());
             case STRUCT -> type.struct().fields().stream().allMatch(f -> orderable(f.type()));
-            default -> true;
+            default -> !CalendarIntervals.isCalendar(type);
         };
     }
 

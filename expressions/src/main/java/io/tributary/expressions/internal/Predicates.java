@@ -61,6 +61,11 @@ final class Predicates {
             throw call.typeError("[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] " + call.name() + " cannot compare values of " + Types.name(common)
                     + ": a VARIANT has no order or equality in Spark; compare a part of it cast to a type: v:a::int = 1");
         }
+        if (CalendarIntervals.holdsCalendar(common)) {
+            throw call.typeError("[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] " + call.name() + " cannot compare values of " + Types.name(common)
+                    + ": Spark gives an INTERVAL of months, days and microseconds no order or equality; compare the timestamps it moves"
+                    + " (ts + make_interval(...) < end) or its text, CAST(... AS STRING)");
+        }
         if (StructFunctions.holdsMap(common)) {
             throw call.typeError("[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] " + call.name() + " cannot compare values of " + common.ddl()
                     + ": maps have no order or equality in Spark; compare their entries (map_entries, element_at)");

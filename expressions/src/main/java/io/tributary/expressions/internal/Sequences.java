@@ -76,23 +76,22 @@ final class Sequences {
         }
         boolean dates = Types.is(type, Kind.DATE);
         List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), type), call.as(args.get(1), type)));
-        boolean months = false;
         if (args.size() == 3) {
             Bound step = args.get(2);
-            if (!Intervals.isInterval(step.type())) {
+            if (!Intervals.isInterval(step.type()) && !CalendarIntervals.isCalendar(step.type())) {
                 throw call.typeError("a sequence of " + (dates ? "dates" : "timestamps") + " steps by an interval (INTERVAL 1 DAY,"
                         + " INTERVAL 1 MONTH), and '" + step.text() + "' is " + Types.name(step.type()));
             }
-            months = !Intervals.isDayTime(step.type());
             cast.add(step);
         }
-        boolean byMonths = months;
         return call.apply(cast, Types.arrayOf(type), v -> {
             long scale = dates ? Dates.MICROS_PER_DAY : 1;
             long a = ((Number) v[0]).longValue() * scale;
             long b = ((Number) v[1]).longValue() * scale;
-            int stepMonths = byMonths ? (Integer) v[2] : 0;
-            long stepMicros = v.length < 3 ? (a <= b ? 1 : -1) * Dates.MICROS_PER_DAY : byMonths ? 0 : (Long) v[2];
+            Object step = v.length < 3 ? null : v[2]; // months (INT), microseconds (BIGINT) or both with days (a CALENDAR INTERVAL)
+            int stepMonths = step instanceof Integer m ? m : step instanceof CalendarInterval c ? c.months() : 0;
+            long stepMicros = step == null ? (a <= b ? 1 : -1) * Dates.MICROS_PER_DAY : step instanceof Long us ? us
+                    : step instanceof CalendarInterval c ? c.micros() + c.days() * Dates.MICROS_PER_DAY : 0; // a day of UTC
             if (dates && stepMonths == 0 && stepMicros / Dates.MICROS_PER_DAY == 0) {
                 throw Failure.of("_LEGACY_ERROR_TEMP_3242", "sequence step must be an interval day to second of day granularity"
                         + " if start and end values are dates");

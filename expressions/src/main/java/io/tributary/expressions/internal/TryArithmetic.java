@@ -113,6 +113,9 @@ final class TryArithmetic {
         if (Intervals.isInterval(t)) {
             return Intervals.name(t).toLowerCase(Locale.ROOT);
         }
+        if (CalendarIntervals.isCalendar(t)) {
+            return "interval";
+        }
         return switch (t.kind()) {
             case ARRAY -> "array<" + catalogName(t.element()) + ">";
             case MAP -> "map<" + catalogName(t.keyType()) + "," + catalogName(t.valueType()) + ">";

@@ -29,6 +29,9 @@ public final class Types {
         if (Intervals.isInterval(t)) {
             return Intervals.name(t);
         }
+        if (CalendarIntervals.isCalendar(t)) {
+            return "INTERVAL";
+        }
         return switch (t.kind()) {
             case ARRAY -> "ARRAY<" + name(t.element()) + ">";
             case MAP -> "MAP<" + name(t.keyType()) + ", " + name(t.valueType()) + ">";
@@ -119,7 +122,7 @@ public final class Types {
     }
 
     static boolean is(DataType t, Kind k) {
-        return t != null && t.kind() == k && !Intervals.isInterval(t) && !t.equals(VOID) && !Variants.isVariant(t);
+        return t != null && t.kind() == k && !Intervals.isInterval(t) && !t.equals(VOID) && !Variants.isVariant(t) && !CalendarIntervals.isCalendar(t);
     }
 
     private static int rank(DataType t) {
@@ -221,6 +224,9 @@ public final class Types {
         }
         if (a.isNested() || b.isNested()) {
             return NestedTypes.common(a, b, true);
+        }
+        if (CalendarIntervals.isCalendar(a) || CalendarIntervals.isCalendar(b)) {
+            return null;
         }
         if (Intervals.isInterval(a) || Intervals.isInterval(b)) {
             return Intervals.common(a, b);

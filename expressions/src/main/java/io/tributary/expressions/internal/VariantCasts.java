@@ -35,7 +35,7 @@ final class VariantCasts {
         if (to == null || Variants.isVariant(to)) {
             return true;
         }
-        if (Intervals.isInterval(to) || Types.VOID.equals(to)) {
+        if (Intervals.isInterval(to) || Types.VOID.equals(to) || CalendarIntervals.isCalendar(to)) {
             return false;
         }
         return switch (to.kind()) {
@@ -51,7 +51,7 @@ final class VariantCasts {
         if (from == null || Variants.isVariant(from)) {
             return true;
         }
-        if (Intervals.isInterval(from) || Types.VOID.equals(from)) {
+        if (Intervals.isInterval(from) || Types.VOID.equals(from) || CalendarIntervals.isCalendar(from)) {
             return false;
         }
         return switch (from.kind()) {

@@ -61,7 +61,7 @@ final class VariantFunctions {
 
     /** Whether a nested {@code t} holds only what a VARIANT can hold (no interval, no VOID). */
     private static boolean objectable(DataType t) {
-        if (t == null || Types.VOID.equals(t) || Intervals.isInterval(t)) {
+        if (t == null || Types.VOID.equals(t) || Intervals.isInterval(t) || CalendarIntervals.isCalendar(t)) {
             return false;
         }
         return switch (t.kind()) {

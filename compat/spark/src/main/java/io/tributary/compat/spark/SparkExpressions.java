@@ -104,6 +104,9 @@ public final class SparkExpressions {
         if (v instanceof org.apache.spark.unsafe.types.VariantVal variant) {
             return escape(variant.toString()); // a VARIANT as its JSON text (time zone UTC)
         }
+        if (v instanceof org.apache.spark.unsafe.types.CalendarInterval interval) {
+            return interval.toString(); // a legacy CALENDAR INTERVAL as Spark's text: 1 years 2 months 3 days 4.5 seconds
+        }
         if (v instanceof byte[] b) {
             StringBuilder sb = new StringBuilder("0x");
             for (byte x : b) {
