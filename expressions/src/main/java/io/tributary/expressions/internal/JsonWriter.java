@@ -42,6 +42,10 @@ final class JsonWriter {
             g.writeRawValue(Variants.json(v));
             return;
         }
+        if (Times.isTime(type)) {
+            g.writeString(Times.format((Long) v));
+            return;
+        }
         switch (type.kind()) {
             case BYTE, SHORT, INT -> g.writeNumber(((Number) v).intValue());
             case LONG -> g.writeNumber((Long) v);
