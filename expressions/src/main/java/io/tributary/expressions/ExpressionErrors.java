@@ -148,7 +148,8 @@ public final class ExpressionErrors {
 
     public static TributaryException timeColumn(String expression, String type) {
         return new TributaryException("select item \"" + shown(expression) + "\" is " + type + ", which Spark 4.2 does not return"
-                + " (UNSUPPORTED_TIME_TYPE: spark.sql.timeType.enabled is false by default) and a Delta table cannot hold; write its text,"
+                + " (UNSUPPORTED_TIME_TYPE: spark.sql.timeType.enabled is false by default) nor writes to a Delta table"
+                + " (UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE); write its text,"
                 + " CAST(t AS STRING), its seconds since midnight, CAST(t AS DECIMAL(11,6)), or a timestamp, make_timestamp(d, t)");
     }
 

@@ -72,6 +72,21 @@ class TimeTypeTest {
     }
 
     @Test
+    void aTimeSelectItemIsRefusedAtStartAsSparkRefusesItsWriteToDelta() throws Exception {
+        String recorded;
+        try (InputStream in = TimeTypeTest.class.getClassLoader().getResourceAsStream("golden/expressions/time-column.tsv")) {
+            recorded = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        String write = recorded.lines().filter(l -> l.startsWith("selectExpr(\"TIME")).findFirst().orElseThrow();
+        String condition = write.substring(write.indexOf("\t!") + 2);
+        assertThat(condition).isEqualTo("UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE");
+        assertThatThrownBy(() -> Transform.compile(INPUT, null, List.of("current_time() AS t")))
+                .isInstanceOf(TributaryException.class).hasMessageContaining(condition);
+        assertThat(recorded).contains("CAST(TIME '12:34:56' AS STRING) AS t\").write.format(\"delta\")\tok");
+        assertThat(Transform.compile(INPUT, null, List.of("CAST(TIME '12:34:56' AS STRING) AS t")).output().toDdl()).isEqualTo("t STRING");
+    }
+
+    @Test
     void aTimeSelectItemIsRefusedAtStart() {
         assertThatThrownBy(() -> Transform.compile(INPUT, null, List.of("i", "TIME '12:34:56' AS t")))
                 .isInstanceOf(TributaryException.class)

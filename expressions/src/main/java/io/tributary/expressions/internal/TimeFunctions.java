@@ -27,7 +27,7 @@ final class TimeFunctions {
         refused(add, "time_diff", 3, "time_diff(unit STRING, start TIME, end TIME) → BIGINT", "the units from start to end");
         for (String unit : List.of("seconds", "millis", "micros")) {
             refused(add, "time_from_" + unit, 1, "time_from_" + unit + "(n) → TIME(6)", "the time n " + unit + " after midnight");
-            refused(add, "time_to_" + unit, 1, "time_to_" + unit + "(t TIME) → " + (unit.equals("seconds") ? "DECIMAL(14,6)" : "BIGINT"),
+            refused(add, "time_to_" + unit, 1, "time_to_" + unit + "(t TIME) → " + (unit.equals("seconds") ? "DECIMAL" : "BIGINT"),
                     "the " + unit + " since midnight of t");
         }
     }
