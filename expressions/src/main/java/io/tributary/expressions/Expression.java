@@ -7,6 +7,7 @@ import io.tributary.expressions.internal.Compiler;
 import io.tributary.expressions.internal.Failure;
 import io.tributary.expressions.internal.Interpreter;
 import io.tributary.expressions.internal.Parsing;
+import io.tributary.expressions.internal.Times;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
 
@@ -23,7 +24,9 @@ public final class Expression {
     private Expression(String text, Bound bound) {
         this.text = text;
         this.bound = bound;
-        this.compiled = Compiler.compile(bound);
+        this.compiled = Times.holdsTime(bound.type()) ? row -> { // Spark computes the type, then fails the query as it runs
+            throw Times.unsupportedResult(bound.type());
+        } : Compiler.compile(bound);
     }
 
     /** Parses and resolves {@code text} against {@code input}; refuses it with a {@link io.tributary.schema.TributaryException} naming the problem. */
@@ -72,6 +75,9 @@ public final class Expression {
     /** The value for one row, by walking the typed tree: the reference {@link #eval} is tested against. */
     public Object interpret(Object[] row) {
         try {
+            if (Times.holdsTime(bound.type())) {
+                throw Times.unsupportedResult(bound.type());
+            }
             return Interpreter.eval(bound, row);
         } catch (Failure f) {
             throw ExpressionErrors.failed(f.expression() == null ? text : f.expression(), f.condition(), f.reason());

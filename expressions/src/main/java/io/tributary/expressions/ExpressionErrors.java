@@ -140,6 +140,20 @@ public final class ExpressionErrors {
                 + " (end - start > INTERVAL 30 MINUTES), write its text (CAST(... AS STRING)), or give seconds: unix_timestamp(end) - unix_timestamp(start)");
     }
 
+    /** Where Spark 4.2 refuses a TIME by default ({@code spark.sql.timeType.enabled} false): UNSUPPORTED_TIME_TYPE. */
+    public static TributaryException unsupportedTime(String expression, int position, String fragment, String what) {
+        return at(expression, position, "'" + fragment + "': " + what + ", which Spark 4.2 refuses with UNSUPPORTED_TIME_TYPE"
+                + " (spark.sql.timeType.enabled is false by default); a TIME literal or current_time() can be compared, cast to"
+                + " STRING, BIGINT or DECIMAL, and joined to a date with make_timestamp(date, time)");
+    }
+
+    public static TributaryException timeColumn(String expression, String type) {
+        return new TributaryException("select item \"" + shown(expression) + "\" is " + type + ", which Spark 4.2 does not return"
+                + " (UNSUPPORTED_TIME_TYPE: spark.sql.timeType.enabled is false by default) nor writes to a Delta table"
+                + " (UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE); write its text,"
+                + " CAST(t AS STRING), its seconds since midnight, CAST(t AS DECIMAL(11,6)), or a timestamp, make_timestamp(d, t)");
+    }
+
     public static TributaryException variantColumn(String expression, String type) {
         return new TributaryException("select item \"" + shown(expression) + "\" is of type " + type + ", which Tributary's topics and tables cannot"
                 + " hold yet (Delta Kernel 4.4 writes no VARIANT column); write its JSON, to_json(...), or cast it: variant_get(v, '$.a', 'int'),"

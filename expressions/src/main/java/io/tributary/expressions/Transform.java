@@ -187,6 +187,9 @@ public final class Transform {
             if (Intervals.isInterval(bound.type()) || CalendarIntervals.holdsCalendar(bound.type())) {
                 throw ExpressionErrors.intervalColumn(item, Types.name(bound.type()));
             }
+            if (io.tributary.expressions.internal.Times.holdsTime(bound.type())) {
+                throw ExpressionErrors.timeColumn(item, Types.name(bound.type()));
+            }
             if (Variants.holdsVariant(bound.type())) {
                 throw ExpressionErrors.variantColumn(item, Types.name(bound.type()));
             }

@@ -110,6 +110,9 @@ record GoldenCase(int row, String expression, String type, String value) {
         if (io.tributary.expressions.internal.Intervals.isInterval(type)) {
             return io.tributary.expressions.internal.Intervals.canonical(v, type);
         }
+        if (io.tributary.expressions.internal.Times.isTime(type)) {
+            return java.time.LocalTime.ofNanoOfDay((Long) v).toString();
+        }
         return switch (type.kind()) {
             case STRING -> escape((String) v);
             case DECIMAL -> ((BigDecimal) v).toPlainString();

@@ -104,6 +104,11 @@ public final class Analyzer {
             return clock;
         }
 
+        /** A refusal of {@code what} in this call, as Spark 4.2 refuses a TIME by default (UNSUPPORTED_TIME_TYPE). */
+        public RuntimeException unsupportedTime(String what) {
+            return ExpressionErrors.unsupportedTime(source, node.position(), node.text(), what);
+        }
+
         public RuntimeException typeError(String reason) {
             return ExpressionErrors.typeMismatch(source, node.position(), node.text(), reason);
         }
@@ -159,7 +164,7 @@ public final class Analyzer {
         }
         int index = input.indexOf(c.names().get(0));
         if (index < 0 && c.names().size() == 1 && BatchTimeFunctions.isKeyword(c.names().get(0))) {
-            return BatchTimeFunctions.resolve(new Node.Call(c.names().get(0), List.of(), c.text(), c.position()), clock, source);
+            return BatchTimeFunctions.resolve(new Node.Call(c.names().get(0), List.of(), c.text(), c.position()), clock, source, this::resolve);
         }
         if (index < 0 && c.names().size() == 1 && SessionFunctions.isKeyword(c.names().get(0))) {
             return call(new Node.Call(c.names().get(0), List.of(), c.text(), c.position()));
@@ -236,7 +241,7 @@ public final class Analyzer {
             return inputFileName(c);
         }
         if (BatchTimeFunctions.isBatchTime(c.name())) {
-            return BatchTimeFunctions.resolve(c, clock, source);
+            return BatchTimeFunctions.resolve(c, clock, source, this::resolve);
         }
         FunctionDef def = FunctionRegistry.get(c.name());
         if (def == null && Generator.isGenerator(c.name())) {
@@ -263,6 +268,9 @@ public final class Analyzer {
 
     private Bound cast(Node.Cast c) {
         Bound child = resolve(c.child());
+        if (Times.holdsTime(c.to()) && !c.to().equals(child.type())) {
+            throw ExpressionErrors.unsupportedTime(source, c.position(), c.text(), "a cast to " + Types.name(c.to()));
+        }
         if (!Casts.canCast(child.type(), c.to())) {
             throw ExpressionErrors.typeMismatch(source, c.position(), c.text(),
                     "cannot cast " + Types.name(child.type()) + " to " + c.to().ddl());
@@ -323,6 +331,10 @@ public final class Analyzer {
         if (to == null || to.equals(b.type())) {
             return b;
         }
+        if (Times.isTime(to)) {
+            throw ExpressionErrors.unsupportedTime(source, at.position(), at.text(), "'" + b.text() + "' is " + Types.name(b.type())
+                    + " where " + Types.name(to) + " is expected, and only a TIME of that precision is one");
+        }
         if (b.type() == null && b instanceof Bound.Literal) {
             return new Bound.Literal(null, to, b.text());
         }
@@ -334,6 +346,10 @@ public final class Analyzer {
         }
         if (b.type().isNested() && NestedTypes.castable(b.type(), to)) {
             return new Bound.Apply("cast", List.of(b), NestedTypes.cast(b.type(), to), false, to, b.text());
+        }
+        if (Times.isTime(b.type()) && !implicitlyCastable(b.type(), to)) {
+            throw ExpressionErrors.unsupportedTime(source, at.position(), at.text(), "'" + b.text() + "' is " + Types.name(b.type())
+                    + " where " + Types.name(to) + " is expected");
         }
         if (!implicitlyCastable(b.type(), to)) {
             throw ExpressionErrors.typeMismatch(source, at.position(), at.text(),

@@ -199,7 +199,8 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
             }
             return t;
         }
-        return Variants.parseType(source, pos(ctx), text(ctx));
+        DataType time = Times.parseType(text(ctx));
+        return time != null ? time : Variants.parseType(source, pos(ctx), text(ctx));
     }
 
     @Override

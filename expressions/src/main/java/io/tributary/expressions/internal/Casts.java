@@ -33,6 +33,9 @@ public final class Casts {
         if (CalendarIntervals.isCalendar(from) || CalendarIntervals.isCalendar(to)) {
             return from == null || from.equals(to) || (CalendarIntervals.isCalendar(from) ? Types.is(to, Kind.STRING) : Types.is(from, Kind.STRING));
         }
+        if (Times.isTime(from) || Times.isTime(to)) {
+            return Times.isTime(from) && (from.equals(to) || Types.integral(to) || Types.isDecimal(to) || Types.is(to, Kind.STRING));
+        }
         if (Intervals.isInterval(from) || Intervals.isInterval(to)) {
             return from == null || from.equals(to) || to.kind() == Kind.STRING && !to.isNested() || from.kind() == Kind.STRING && !Intervals.isInterval(from);
         }
@@ -70,6 +73,9 @@ public final class Casts {
         if (Intervals.isInterval(from)) {
             return v -> IntervalText.format(v, from);
         }
+        if (Times.isTime(from)) {
+            return fromTime(to);
+        }
         if (Intervals.isInterval(to)) {
             return v -> IntervalText.parse((String) v, to);
         }
@@ -86,6 +92,18 @@ public final class Casts {
             case BINARY -> v -> ((String) v).getBytes(StandardCharsets.UTF_8);
             default -> throw new IllegalArgumentException("no cast to " + to);
         };
+    }
+
+    /** A TIME as text, as its whole seconds since midnight (CAST_OVERFLOW past the type), or as them with their fraction in a DECIMAL. */
+    private static Kernel.Unary fromTime(DataType to) {
+        if (to.kind() == Kind.STRING) {
+            return v -> Times.format((Long) v);
+        }
+        if (to.kind() == Kind.DECIMAL) {
+            return v -> Decimals.fit(Times.seconds((Long) v), to);
+        }
+        Kernel.Unary narrow = integral(DataType.LONG, to, to.ddl());
+        return v -> narrow.apply1((Long) v / Times.NANOS_PER_SECOND);
     }
 
     private static Kernel.Unary integral(DataType from, DataType to, String target) {

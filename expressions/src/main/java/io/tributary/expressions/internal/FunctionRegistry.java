@@ -31,6 +31,7 @@ public final class FunctionRegistry {
         DateFunctions.register(FunctionRegistry::add);
         DateTimeFunctions.register(FunctionRegistry::add);
         TimestampFunctions.register(FunctionRegistry::add);
+        TimeFunctions.register(FunctionRegistry::add);
         HashFunctions.register(FunctionRegistry::add);
         NestedFunctions.register(FunctionRegistry::add);
         StructFunctions.register(FunctionRegistry::add);

@@ -56,7 +56,7 @@ public final class Intervals {
     }
 
     public static boolean isInterval(DataType t) {
-        return t != null && t.precision() < 0 && (t.kind() == Kind.LONG || t.kind() == Kind.INT);
+        return t != null && t.precision() < 0 && t.precision() > -10 && (t.kind() == Kind.LONG || t.kind() == Kind.INT); // -10 and below: TIME
     }
 
     static boolean isDayTime(DataType t) {

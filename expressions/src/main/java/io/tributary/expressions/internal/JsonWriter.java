@@ -46,6 +46,10 @@ final class JsonWriter {
             g.writeString(v.toString());
             return;
         }
+        if (Times.isTime(type)) {
+            g.writeString(Times.format((Long) v));
+            return;
+        }
         switch (type.kind()) {
             case BYTE, SHORT, INT -> g.writeNumber(((Number) v).intValue());
             case LONG -> g.writeNumber((Long) v);

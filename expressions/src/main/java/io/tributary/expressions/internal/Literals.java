@@ -78,10 +78,13 @@ final class Literals {
     /** A binary literal's bytes, {@code X'4142'}: two hex digits a byte, an odd count read with a leading 0; null if not hex. */
     /** The typed literals' kinds ({@code DATE '2024-01-01'}, {@code X'2C'} ...) and their types. */
     static final java.util.Map<String, DataType> TYPED = java.util.Map.of("DATE", DataType.DATE, "TIMESTAMP", DataType.TIMESTAMP,
-            "TIMESTAMP_LTZ", DataType.TIMESTAMP, "TIMESTAMP_NTZ", DataType.TIMESTAMP_NTZ, "X", DataType.BINARY);
+            "TIMESTAMP_LTZ", DataType.TIMESTAMP, "TIMESTAMP_NTZ", DataType.TIMESTAMP_NTZ, "X", DataType.BINARY, "TIME", Times.TIME);
 
     /** A typed literal's value of one of {@link #TYPED}'s types, or null when the text is none. */
     static Object typed(DataType type, String text) {
+        if (Times.isTime(type)) {
+            return Times.parse(text);
+        }
         return switch (type.kind()) {
             case DATE -> Timestamps.parseDays(text);
             case TIMESTAMP -> Timestamps.parseMicros(text, true);

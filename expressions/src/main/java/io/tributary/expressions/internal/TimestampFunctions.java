@@ -86,9 +86,12 @@ final class TimestampFunctions {
         if (zoned) {
             types.add(STRING);
         }
-        String sig = name + "(year INT, month INT, day INT, hour INT, min INT, sec DECIMAL(16,6)" + (zoned ? "[, tz STRING]" : "") + ") → "
-                + result.ddl();
-        return Fn.custom(name, 6, types.size(), sig, FunctionDef.NULL_IN_NULL_OUT, doc, (call, args) -> {
+        String sig = name + "(year INT, month INT, day INT, hour INT, min INT, sec DECIMAL(16,6)" + (zoned ? "[, tz STRING]" : "") + ") or "
+                + name + "(date DATE[, time TIME" + (zoned ? "[, tz STRING]" : "") + "]) → " + result.ddl();
+        return Fn.custom(name, 1, types.size(), sig, FunctionDef.NULL_IN_NULL_OUT, doc, (call, args) -> {
+            if (args.size() < 6) {
+                return TimeFunctions.makeTimestamp(call, args, result, zoned);
+            }
             List<Bound> cast = new ArrayList<>();
             for (int i = 0; i < args.size(); i++) {
                 cast.add(i == 5 ? seconds(call, args.get(i)) : call.as(args.get(i), types.get(i)));

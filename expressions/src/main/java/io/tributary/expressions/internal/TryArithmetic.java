@@ -110,8 +110,8 @@ final class TryArithmetic {
         if (t == null || t.equals(Types.VOID)) {
             return "void";
         }
-        if (Intervals.isInterval(t)) {
-            return Intervals.name(t).toLowerCase(Locale.ROOT);
+        if (Intervals.isInterval(t) || Times.isTime(t)) {
+            return Types.name(t).toLowerCase(Locale.ROOT);
         }
         if (CalendarIntervals.isCalendar(t)) {
             return "interval";

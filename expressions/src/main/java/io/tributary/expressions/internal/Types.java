@@ -32,6 +32,9 @@ public final class Types {
         if (CalendarIntervals.isCalendar(t)) {
             return "INTERVAL";
         }
+        if (Times.isTime(t)) {
+            return Times.name(t);
+        }
         return switch (t.kind()) {
             case ARRAY -> "ARRAY<" + name(t.element()) + ">";
             case MAP -> "MAP<" + name(t.keyType()) + ", " + name(t.valueType()) + ">";
@@ -89,7 +92,7 @@ public final class Types {
         if (from == null || from.equals(VOID) || from.equals(to)) {
             return true;
         }
-        if (to == null || from.kind() != to.kind() || Intervals.isInterval(from) || Intervals.isInterval(to)) {
+        if (to == null || from.kind() != to.kind() || Intervals.isInterval(from) || Intervals.isInterval(to) || Times.isTime(from) || Times.isTime(to)) {
             return false;
         }
         if (from.kind() == Kind.STRUCT) { // a struct with a VOID field (struct(1, NULL)) fits one of that field's type
@@ -103,7 +106,7 @@ public final class Types {
     }
 
     static boolean integral(DataType t) {
-        return t != null && !Intervals.isInterval(t) && switch (t.kind()) {
+        return t != null && !Intervals.isInterval(t) && !Times.isTime(t) && switch (t.kind()) {
             case BYTE, SHORT, INT, LONG -> true;
             default -> false;
         };
@@ -122,7 +125,7 @@ public final class Types {
     }
 
     static boolean is(DataType t, Kind k) {
-        return t != null && t.kind() == k && !Intervals.isInterval(t) && !t.equals(VOID) && !Variants.isVariant(t) && !CalendarIntervals.isCalendar(t);
+        return t != null && t.kind() == k && !Intervals.isInterval(t) && !t.equals(VOID) && !Variants.isVariant(t) && !CalendarIntervals.isCalendar(t) && !Times.isTime(t);
     }
 
     private static int rank(DataType t) {
@@ -230,6 +233,9 @@ public final class Types {
         }
         if (Intervals.isInterval(a) || Intervals.isInterval(b)) {
             return Intervals.common(a, b);
+        }
+        if (Times.isTime(a) || Times.isTime(b)) {
+            return null; // a TIME meets only a TIME of its precision (equal types, above)
         }
         if (numeric(a) && numeric(b)) {
             return widerNumeric(a, b);

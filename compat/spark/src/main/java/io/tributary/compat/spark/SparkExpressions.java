@@ -24,7 +24,8 @@ import org.apache.spark.sql.types.StructType;
  * it and the value as canonical text ({@link #canonical}), or {@code !} and {@code !CONDITION} when
  * Spark refuses the expression at analysis, or the type and {@code !CONDITION} when the row fails.
  *
- * <p>Usage: {@code SparkExpressions GOLDEN_DIR expressions}
+ * <p>Usage: {@code SparkExpressions GOLDEN_DIR expressions}; with {@code -Dgolden.appendFrom=N} it evaluates only the cases
+ * from line N of {@code cases.txt} on (1-based, the lines just added) and appends their results to {@code spark.tsv}.
  */
 public final class SparkExpressions {
     private SparkExpressions() {
@@ -42,7 +43,9 @@ public final class SparkExpressions {
         List<Row> rows = spark.read().schema(schema).json(dir.resolve("rows.jsonl").toString()).collectAsList();
         List<String> out = new ArrayList<>();
         int n = 0;
-        for (String line : Files.readAllLines(dir.resolve("cases.txt"), StandardCharsets.UTF_8)) {
+        int from = Integer.getInteger("golden.appendFrom", 1);
+        List<String> lines = Files.readAllLines(dir.resolve("cases.txt"), StandardCharsets.UTF_8);
+        for (String line : lines.subList(Math.min(from - 1, lines.size()), lines.size())) {
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
@@ -56,7 +59,11 @@ public final class SparkExpressions {
                 }
             }
         }
-        Files.write(dir.resolve("spark.tsv"), out, StandardCharsets.UTF_8);
+        if (from > 1) {
+            Files.write(dir.resolve("spark.tsv"), out, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+        } else {
+            Files.write(dir.resolve("spark.tsv"), out, StandardCharsets.UTF_8);
+        }
         System.out.println(dir.getFileName() + ": " + n + " cases over " + rows.size() + " rows");
     }
 
@@ -97,7 +104,7 @@ public final class SparkExpressions {
         if (v instanceof BigDecimal d) {
             return d.toPlainString();
         }
-        if (v instanceof LocalDate || v instanceof Instant || v instanceof java.time.LocalDateTime || v instanceof Number
+        if (v instanceof LocalDate || v instanceof java.time.LocalTime || v instanceof Instant || v instanceof java.time.LocalDateTime || v instanceof Number
                 || v instanceof Boolean || v instanceof java.time.Duration || v instanceof java.time.Period) {
             return v.toString();
         }
