@@ -36,7 +36,8 @@ final class XmlReader {
         }
     }
 
-    private static final XMLInputFactory FACTORY = factory();
+    /** A factory per thread: the JDK does not promise that one factory makes readers on several threads at once. */
+    private static final ThreadLocal<XMLInputFactory> FACTORY = ThreadLocal.withInitial(XmlReader::factory);
 
     private final XmlOptions options;
     private final XmlValues values;
@@ -58,7 +59,8 @@ final class XmlReader {
 
     /** A reader of {@code xml} that leaves out comments and processing instructions, as Spark's. */
     static XMLEventReader events(String xml) throws XMLStreamException {
-        return FACTORY.createFilteredReader(FACTORY.createXMLEventReader(new StringReader(xml)), e -> e.getEventType() != XMLStreamConstants.COMMENT
+        XMLInputFactory factory = FACTORY.get();
+        return factory.createFilteredReader(factory.createXMLEventReader(new StringReader(xml)), e -> e.getEventType() != XMLStreamConstants.COMMENT
                 && e.getEventType() != XMLStreamConstants.PROCESSING_INSTRUCTION);
     }
 
