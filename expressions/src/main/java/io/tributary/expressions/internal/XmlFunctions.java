@@ -53,10 +53,8 @@ final class XmlFunctions {
         Schema schema = schema(call, args.get(1));
         XmlOptions options = XmlOptions.of(call, args, 2);
         int corrupt = schema.fieldIndex(options.corruptColumn());
-        if (corrupt >= 0 && schema.field(corrupt).type().kind() != Kind.STRING) {
-            throw call.typeError("[INVALID_CORRUPT_RECORD_TYPE] the column " + options.corruptColumn() + " for corrupt records is "
-                    + Types.name(schema.field(corrupt).type()) + "; it must be STRING");
-        }
+        String corruptType = corrupt >= 0 && schema.field(corrupt).type().kind() != Kind.STRING ? "the column " + options.corruptColumn()
+                + " for corrupt records is " + Types.name(schema.field(corrupt).type()) + "; it must be STRING" : null;
         DataType type = DataType.struct(schema);
         if (xml.type() == null || Types.VOID.equals(xml.type())) {
             return new Bound.Literal(null, type, call.text());
@@ -66,6 +64,9 @@ final class XmlFunctions {
         return call.apply(List.of(xml), type, (Kernel.Unary) text -> {
             if (options.mode().equals("DROPMALFORMED")) {
                 throw Failure.of("PARSE_MODE_UNSUPPORTED", "from_xml does not take the mode DROPMALFORMED; use PERMISSIVE or FAILFAST");
+            }
+            if (corruptType != null) {
+                throw Failure.of("INVALID_CORRUPT_RECORD_TYPE", corruptType); // Spark fails each row, not the query
             }
             Object[] row;
             Exception bad;
@@ -177,7 +178,14 @@ final class XmlFunctions {
         }
         DataType type = struct.type();
         XmlWriter writer = new XmlWriter(options);
-        return call.apply(List.of(struct), DataType.STRING, (Kernel.Unary) v -> writer.write(type, (Object[]) v));
+        boolean noPrefix = options.attributePrefix().isEmpty();
+        return call.apply(List.of(struct), DataType.STRING, (Kernel.Unary) v -> {
+            if (noPrefix) {
+                // Spark's writer requires the prefix and fails each row with this bare exception
+                throw Failure.of("IllegalArgumentException", "to_xml's option 'attributePrefix' must not be empty");
+            }
+            return writer.write(type, (Object[]) v);
+        });
     }
 
     /** What to_xml cannot write in {@code type}, or null: BINARY, intervals and VARIANT. */

@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.xml.namespace.QName;
 import javax.xml.stream.XMLEventReader;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
@@ -143,7 +144,7 @@ final class XmlReader {
             return found;
         }
         for (Attribute a : attributes) {
-            int i = schema.indexOf(options.attributePrefix() + a.getName().getLocalPart());
+            int i = schema.indexOf(options.attributePrefix() + name(a.getName()));
             if (i >= 0) {
                 found.put(i, values.convert(a.getValue(), schema.field(i).type()));
             }
@@ -211,7 +212,7 @@ final class XmlReader {
     private Map<Object, Object> map(XMLEventReader parser, DataType valueType, List<Attribute> attributes) throws XMLStreamException {
         Map<Object, Object> map = new LinkedHashMap<>();
         for (Attribute a : attributes) {
-            map.put(options.attributePrefix() + a.getName().getLocalPart(), values.convert(a.getValue(), valueType));
+            map.put(options.attributePrefix() + name(a.getName()), values.convert(a.getValue(), valueType));
         }
         while (true) {
             XMLEvent e = parser.nextEvent();
@@ -251,14 +252,14 @@ final class XmlReader {
             XMLEvent e = parser.nextEvent();
             if (e.isStartElement()) {
                 StartElement s = e.asStartElement();
-                text.append('<').append(s.getName().getLocalPart());
+                text.append('<').append(name(s.getName()));
                 for (Attribute a : attributes(s)) {
-                    text.append(' ').append(a.getName().getLocalPart()).append("=\"").append(a.getValue()).append('"');
+                    text.append(' ').append(name(a.getName())).append("=\"").append(a.getValue()).append('"');
                 }
                 text.append('>');
                 depth++;
             } else if (e.isEndElement()) {
-                text.append("</").append(e.asEndElement().getName().getLocalPart()).append('>');
+                text.append("</").append(name(e.asEndElement().getName())).append('>');
                 depth--;
             } else if (e.isCharacters()) {
                 text.append(e.asCharacters().getData());
@@ -274,7 +275,7 @@ final class XmlReader {
         while (e.isCharacters() && e.asCharacters().isWhiteSpace()) {
             e = parser.nextEvent();
         }
-        if (!e.isEndElement() || !e.asEndElement().getName().getLocalPart().equals(name)) {
+        if (!e.isEndElement() || !name(e.asEndElement().getName()).equals(name)) {
             throw new IllegalStateException("expecting the end of " + name + " but got " + e);
         }
     }
@@ -289,6 +290,11 @@ final class XmlReader {
     }
 
     static String name(StartElement e) {
-        return e.getName().getLocalPart();
+        return name(e.getName());
+    }
+
+    /** A name as Spark's parser gives it, namespaces not read: its prefix, if any, is part of it ({@code x:a}, {@code xmlns:x}). */
+    static String name(QName q) {
+        return q.getPrefix() == null || q.getPrefix().isEmpty() ? q.getLocalPart() : q.getPrefix() + ":" + q.getLocalPart();
     }
 }

@@ -122,7 +122,7 @@ final class XmlSchemaInference {
         Map<String, String> values = new LinkedHashMap<>();
         if (!options.excludeAttribute()) {
             for (Attribute a : attributes) {
-                values.put(options.attributePrefix() + a.getName().getLocalPart(), a.getValue());
+                values.put(options.attributePrefix() + XmlReader.name(a.getName()), a.getValue());
             }
         }
         return values;

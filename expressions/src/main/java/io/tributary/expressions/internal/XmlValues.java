@@ -68,7 +68,7 @@ final class XmlValues {
         return switch (value.toLowerCase(Locale.ROOT)) {
             case "true", "1" -> Boolean.TRUE;
             case "false", "0" -> Boolean.FALSE;
-            default -> throw new Bad("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION", "'" + value + "' is not a BOOLEAN");
+            default -> throw new Bad("_LEGACY_ERROR_TEMP_3245", "'" + value + "' is not a BOOLEAN"); // Spark's class for it
         };
     }
 
