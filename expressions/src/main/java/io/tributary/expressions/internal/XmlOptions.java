@@ -19,7 +19,7 @@ import java.util.Map;
 record XmlOptions(Map<String, String> options, String mode, TimeTexts times) {
     /** Spark's options that Tributary does not follow yet (lower case). */
     private static final List<String> UNSUPPORTED = List.of("rowvalidationxsdpath", "ignorenamespace", "wildcardcolname", "locale",
-            "prefersdecimal", "inferschema", "samplingratio", "timezone", "charset", "encoding", "declaration", "treatemptyvaluesasnulls",
+            "prefersdecimal", "inferschema", "samplingratio", "timezone", "charset", "encoding", "treatemptyvaluesasnulls",
             "validatename", "singlevariantcolumn");
 
     /** The options a resolved options argument gives: a constant map of text; anything else is refused. */

@@ -71,6 +71,7 @@ final class XmlWriter {
         if (isAttribute(name)) {
             String value = v == null ? options.nullValue() : v instanceof BigDecimal d ? d.toString() : String.valueOf(v);
             if (value != null) {
+                checkName(name.substring(options.attributePrefix().length()));
                 out.text.append(' ').append(name.substring(options.attributePrefix().length())).append("=\"").append(escape(value, true))
                         .append('"');
             }
@@ -135,6 +136,7 @@ final class XmlWriter {
 
     /** A start tag, left open for attributes until {@link #closeStartTag}. */
     private void start(Out out, String name) {
+        checkName(name);
         closeStartTag(out);
         int depth = out.parents.size();
         if (depth > 0 && !indent.isEmpty()) {
@@ -173,6 +175,18 @@ final class XmlWriter {
         out.seenElement = false;
         if (s != null) {
             out.text.append(escape(s, false));
+        }
+    }
+
+    /** An element or attribute name that is no XML name fails the row, as Spark's writer fails it (it checks names). */
+    private static void checkName(String name) {
+        boolean ok = !name.isEmpty() && (Character.isLetter(name.charAt(0)) || name.charAt(0) == '_' || name.charAt(0) == ':');
+        for (int i = 1; ok && i < name.length(); i++) {
+            char c = name.charAt(i);
+            ok = Character.isLetterOrDigit(c) || c == '.' || c == '-' || c == '_' || c == ':' || Character.getType(c) == Character.NON_SPACING_MARK;
+        }
+        if (!ok) {
+            throw Failure.of("XMLStreamException", "'" + name + "' is not an XML name: give the field a name of letters, digits, '_', '-', '.'");
         }
     }
 
