@@ -58,6 +58,7 @@ public final class FunctionRegistry {
         AesFunctions.register(FunctionRegistry::add);
         RandomFunctions.register(FunctionRegistry::add);
         JsonSchemaFunctions.register(FunctionRegistry::add);
+        XmlFunctions.register(FunctionRegistry::add);
         CsvFunctions.register(FunctionRegistry::add);
         VariantFunctions.register(FunctionRegistry::add);
         CsvReadFunctions.register(FunctionRegistry::add);

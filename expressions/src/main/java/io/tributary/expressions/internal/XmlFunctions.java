@@ -1,0 +1,206 @@
+package io.tributary.expressions.internal;
+
+import io.tributary.schema.DataType;
+import io.tributary.schema.DataType.Kind;
+import io.tributary.schema.Field;
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import javax.xml.stream.XMLStreamException;
+
+/**
+ * Spark's XML functions: {@code from_xml} (an XML text into a STRUCT of a DDL schema, {@link XmlReader}), {@code
+ * schema_of_xml} (the type Spark infers for a constant XML text, {@link XmlSchemaInference}) and {@code to_xml} (a STRUCT as
+ * XML text, {@link XmlWriter}), with Spark's XML options ({@link XmlOptions}).
+ */
+final class XmlFunctions {
+    private static final String MALFORMED = "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION";
+
+    private XmlFunctions() {
+    }
+
+    static void register(Consumer<FunctionDef> add) {
+        add.accept(Fn.custom("from_xml", 2, 3, "from_xml(xml STRING, schema STRING[, options MAP<STRING, STRING>]) → STRUCT",
+                FunctionDef.NULL_IN_NULL_OUT, "the XML text read into a STRUCT of the DDL schema (a literal, 'a INT, b STRING', or"
+                        + " schema_of_xml(...)), as Spark's XML reader: the first element is the row, its attributes the fields _name,"
+                        + " its child elements the fields of their names, its text the field _VALUE, a repeated element an ARRAY;"
+                        + " in PERMISSIVE mode a value that does not read is null and the others are read, a field _corrupt_record"
+                        + " STRING (or columnNameOfCorruptRecord) holds the text of a malformed record; FAILFAST fails the row"
+                        + " (MALFORMED_RECORD_IN_PARSING); options attributePrefix, valueTag, ignoreSurroundingSpaces, nullValue,"
+                        + " excludeAttribute, mode, columnNameOfCorruptRecord, timestampFormat, timestampNTZFormat, dateFormat",
+                XmlFunctions::fromXml));
+        add.accept(Fn.custom("schema_of_xml", 1, 2, "schema_of_xml(xml STRING[, options MAP<STRING, STRING>]) → STRING", "never null",
+                "the type of the XML text (a constant) as Spark infers it, as DDL text: STRUCT<_id: BIGINT, a: ARRAY<DOUBLE>>;"
+                        + " fields sorted by name, a repeated element an ARRAY, text BIGINT, DOUBLE, DATE, TIMESTAMP, BOOLEAN or"
+                        + " STRING; options as from_xml's", XmlFunctions::schemaOfXml));
+        add.accept(Fn.custom("to_xml", 1, 2, "to_xml(STRUCT[, options MAP<STRING, STRING>]) → STRING", FunctionDef.NULL_IN_NULL_OUT,
+                "the struct as XML text, as Spark's XML writer: an element <ROW> (rowTag), fields named _name as its attributes,"
+                        + " _VALUE as its text, the others as child elements indented by four spaces (indent), an ARRAY as its"
+                        + " element repeated, null fields left out (or nullValue); options rowTag, attributePrefix, valueTag,"
+                        + " nullValue, arrayElementName, indent, timestampFormat, timestampNTZFormat, dateFormat",
+                XmlFunctions::toXml));
+    }
+
+    private static Bound fromXml(Analyzer.Call call, List<Bound> args) {
+        Bound xml = args.get(0);
+        if (xml.type() != null && !Types.VOID.equals(xml.type()) && !Types.is(xml.type(), Kind.STRING)) {
+            throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] the xml of from_xml is text, and '" + xml.text() + "' is "
+                    + Types.name(xml.type()));
+        }
+        Schema schema = schema(call, args.get(1));
+        XmlOptions options = XmlOptions.of(call, args, 2);
+        int corrupt = schema.fieldIndex(options.corruptColumn());
+        String corruptType = corrupt >= 0 && schema.field(corrupt).type().kind() != Kind.STRING ? "the column " + options.corruptColumn()
+                + " for corrupt records is " + Types.name(schema.field(corrupt).type()) + "; it must be STRING" : null;
+        DataType type = DataType.struct(schema);
+        if (xml.type() == null || Types.VOID.equals(xml.type())) {
+            return new Bound.Literal(null, type, call.text());
+        }
+        XmlReader reader = new XmlReader(options);
+        int width = schema.size();
+        return call.apply(List.of(xml), type, (Kernel.Unary) text -> {
+            if (options.mode().equals("DROPMALFORMED")) {
+                throw Failure.of("PARSE_MODE_UNSUPPORTED", "from_xml does not take the mode DROPMALFORMED; use PERMISSIVE or FAILFAST");
+            }
+            if (corruptType != null) {
+                throw Failure.of("INVALID_CORRUPT_RECORD_TYPE", corruptType); // Spark fails each row, not the query
+            }
+            Object[] row;
+            Exception bad;
+            try {
+                row = reader.read((String) text, schema);
+                bad = null;
+            } catch (XmlReader.Partial p) {
+                row = p.row;
+                bad = (Exception) p.getCause();
+            } catch (XMLStreamException | RuntimeException e) {
+                row = new Object[width];
+                bad = e;
+            }
+            if (corrupt >= 0) {
+                row[corrupt] = bad == null ? null : text;
+            }
+            if (bad != null && options.failFast()) {
+                throw Failure.of(bad instanceof XmlValues.Bad b ? b.condition : MALFORMED, "the text is not an XML record of the schema: "
+                        + String.valueOf(bad.getMessage()).lines().findFirst().orElse(""));
+            }
+            return row;
+        });
+    }
+
+    /** The schema argument: a constant DDL text (a literal, or schema_of_xml's), its fields nullable as Spark makes them. */
+    private static Schema schema(Analyzer.Call call, Bound ddlArg) {
+        if (!Bound.constant(ddlArg) || ddlArg.type() == null || !Types.is(ddlArg.type(), Kind.STRING)) {
+            throw call.typeError("[INVALID_SCHEMA.NON_STRING_LITERAL] the schema of from_xml must be a text literal in DDL,"
+                    + " 'a INT, b STRING', and '" + ddlArg.text() + "' is not one");
+        }
+        Object value = Interpreter.eval(ddlArg, new Object[0]);
+        if (value == null) {
+            throw call.typeError("[INVALID_SCHEMA.NON_STRING_LITERAL] the schema of from_xml must not be null");
+        }
+        String ddl = ((String) value).strip();
+        if (ddl.toUpperCase(Locale.ROOT).startsWith("STRUCT<") && ddl.endsWith(">")) {
+            ddl = ddl.substring("STRUCT<".length(), ddl.length() - 1);
+        }
+        Schema schema;
+        try {
+            schema = Schema.parse(ddl);
+        } catch (TributaryException e) {
+            throw call.typeError("[INVALID_SCHEMA.PARSE_ERROR] the schema '" + value + "' is not a DDL schema: " + e.getMessage());
+        }
+        List<Field> fields = new ArrayList<>();
+        for (Field f : schema.fields()) {
+            String unsupported = unsupported(f.type());
+            if (unsupported != null) {
+                throw call.typeError("from_xml of the column " + f.name() + " " + Types.name(f.type()) + " is not supported yet: "
+                        + unsupported);
+            }
+            fields.add(new Field(f.name(), f.type(), true));
+        }
+        return new Schema(fields);
+    }
+
+    /** Why from_xml cannot read a value of {@code type}, or null: BINARY, intervals, VARIANT and maps of other keys than STRING. */
+    private static String unsupported(DataType type) {
+        if (Intervals.isInterval(type) || Variants.isVariant(type) || type.kind() == Kind.BINARY) {
+            return Types.name(type);
+        }
+        return switch (type.kind()) {
+            case ARRAY -> unsupported(type.element());
+            case MAP -> type.keyType().kind() != Kind.STRING ? "a map's keys are STRING" : unsupported(type.valueType());
+            case STRUCT -> type.struct().fields().stream().map(f -> unsupported(f.type())).filter(s -> s != null).findFirst().orElse(null);
+            default -> null;
+        };
+    }
+
+    private static Bound schemaOfXml(Analyzer.Call call, List<Bound> args) {
+        Bound xml = args.get(0);
+        if (xml.type() == null || !Types.is(xml.type(), Kind.STRING) || !Bound.constant(xml)) {
+            throw call.typeError("[DATATYPE_MISMATCH.NON_FOLDABLE_INPUT] the xml of schema_of_xml must be a constant text such as"
+                    + " '<p><a>1</a></p>', and '" + xml.text() + "' is not one");
+        }
+        Object text = Interpreter.eval(xml, new Object[0]);
+        if (text == null) {
+            throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_NULL] the xml of schema_of_xml must not be null");
+        }
+        XmlOptions options = XmlOptions.of(call, args, 1);
+        String ddl;
+        try {
+            ddl = new XmlSchemaInference(options).ddl((String) text);
+        } catch (XMLStreamException | RuntimeException e) {
+            if (options.failFast()) {
+                String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+                return call.apply(List.of(xml), DataType.STRING, (Kernel.Unary) x -> {
+                    throw Failure.of(MALFORMED, "schema_of_xml of a text that is not XML: " + reason);
+                });
+            }
+            ddl = Types.name(DataType.struct(new Schema(List.of(new Field(options.corruptColumn(), DataType.STRING, true)))));
+        }
+        return new Bound.Literal(ddl, DataType.STRING, call.text());
+    }
+
+    private static Bound toXml(Analyzer.Call call, List<Bound> args) {
+        Bound struct = args.get(0);
+        if (struct.type() != null && !Types.is(struct.type(), Kind.STRUCT)) {
+            throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] to_xml needs a STRUCT, and '" + struct.text() + "' is "
+                    + Types.name(struct.type()));
+        }
+        XmlOptions options = XmlOptions.of(call, args, 1);
+        if (struct.type() == null) {
+            return new Bound.Literal(null, DataType.STRING, call.text());
+        }
+        String unsupported = writable(struct.type());
+        if (unsupported != null) {
+            throw call.typeError("to_xml of " + unsupported + " is not supported yet");
+        }
+        DataType type = struct.type();
+        XmlWriter writer = new XmlWriter(options);
+        boolean noPrefix = options.attributePrefix().isEmpty();
+        return call.apply(List.of(struct), DataType.STRING, (Kernel.Unary) v -> {
+            if (noPrefix) {
+                // Spark's writer requires the prefix and fails each row with this bare exception
+                throw Failure.of("IllegalArgumentException", "to_xml's option 'attributePrefix' must not be empty");
+            }
+            return writer.write(type, (Object[]) v);
+        });
+    }
+
+    /** What to_xml cannot write in {@code type}, or null: BINARY, intervals and VARIANT. */
+    private static String writable(DataType type) {
+        if (type == null || Types.VOID.equals(type)) {
+            return null;
+        }
+        if (Intervals.isInterval(type) || Variants.isVariant(type) || type.kind() == Kind.BINARY) {
+            return Types.name(type);
+        }
+        return switch (type.kind()) {
+            case ARRAY -> writable(type.element());
+            case MAP -> writable(type.valueType());
+            case STRUCT -> type.struct().fields().stream().map(f -> writable(f.type())).filter(s -> s != null).findFirst().orElse(null);
+            default -> null;
+        };
+    }
+}

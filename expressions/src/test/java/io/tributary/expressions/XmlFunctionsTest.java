@@ -1,0 +1,63 @@
+package io.tributary.expressions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * from_xml, schema_of_xml and to_xml over a column of XML payloads, as a user reads an order feed: attributes, repeated
+ * elements, a malformed payload kept in the corrupt record column, and what Tributary does not follow refused at start.
+ */
+class XmlFunctionsTest {
+    private static final Schema INPUT = Schema.parse("payload STRING");
+    private static final String ORDER = "<order kind=\"web\"><id>42</id><item sku=\"a\"><qty>2</qty></item>"
+            + "<item sku=\"b\"><qty>1</qty></item></order>";
+
+    @Test
+    void anOrderReadsWithItsAttributesAndRepeatedItemsByTheSchemaSparkInfersForIt() {
+        Expression schema = Expression.compile(INPUT, "schema_of_xml('" + ORDER.replace("'", "\\'") + "')");
+        assertThat(schema.eval(new Object[] {null})).isEqualTo("STRUCT<_kind: STRING, id: BIGINT, item: ARRAY<STRUCT<_sku: STRING, qty: BIGINT>>>");
+        Expression read = Expression.compile(INPUT, "from_xml(payload, schema_of_xml('" + ORDER + "'))");
+        Object[] row = (Object[]) read.eval(new Object[] {ORDER});
+        assertThat(row[0]).isEqualTo("web");
+        assertThat(row[1]).isEqualTo(42L);
+        assertThat((List<?>) row[2]).extracting(item -> List.of((Object[]) item)).containsExactly(List.of("a", 2L), List.of("b", 1L));
+        assertThat(read.interpret(new Object[] {ORDER})).usingRecursiveComparison().isEqualTo(row);
+    }
+
+    @Test
+    void aMalformedPayloadKeepsItsTextInTheCorruptRecordColumnOrFailsTheRowUnderFailFast() {
+        Expression e = Expression.compile(INPUT, "from_xml(payload, 'id INT, _corrupt_record STRING')");
+        assertThat((Object[]) e.eval(new Object[] {"<order><id>7</id>"})).containsExactly(null, "<order><id>7</id>");
+        assertThat((Object[]) e.eval(new Object[] {"<order><id>7</id></order>"})).containsExactly(7, null);
+        Expression failFast = Expression.compile(INPUT, "from_xml(payload, 'id INT', map('mode', 'FAILFAST'))");
+        assertThatThrownBy(() -> failFast.eval(new Object[] {"<order><id>x</id></order>"})).isInstanceOf(ExpressionException.class)
+                .extracting(f -> ((ExpressionException) f).condition()).isEqualTo("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION");
+    }
+
+    @Test
+    void aStructWritesAsSparksIndentedXmlAndReadsBack() {
+        Expression e = Expression.compile(INPUT, "to_xml(named_struct('_id', 7, 'note', payload, 'tags', array('x', 'y')), map('rowTag', 'order'))");
+        String xml = (String) e.eval(new Object[] {"a < b & c"});
+        assertThat(xml).isEqualTo("<order id=\"7\">\n    <note>a &lt; b &amp; c</note>\n    <tags>x</tags>\n    <tags>y</tags>\n</order>");
+        Expression back = Expression.compile(Schema.parse("payload STRING"), "from_xml(payload, '_id INT, note STRING, tags ARRAY<STRING>')");
+        Object[] row = (Object[]) back.eval(new Object[] {xml});
+        assertThat(row[0]).isEqualTo(7);
+        assertThat(row[1]).isEqualTo("a < b & c");
+        assertThat(row[2]).isEqualTo(List.of("x", "y"));
+    }
+
+    @Test
+    void whatSparkReadsOtherwiseIsRefusedAtStartNamingTheOption() {
+        assertThatThrownBy(() -> Expression.compile(INPUT, "from_xml(payload, 'a INT', map('rowValidationXSDPath', '/tmp/x.xsd'))"))
+                .isInstanceOf(TributaryException.class).hasMessageContaining("from_xml option 'rowvalidationxsdpath' is not supported yet");
+        assertThatThrownBy(() -> Expression.compile(INPUT, "from_xml(payload, 'a BINARY')")).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("from_xml of the column a BINARY is not supported yet");
+        assertThatThrownBy(() -> Expression.compile(INPUT, "schema_of_xml(payload)")).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT");
+    }
+}
