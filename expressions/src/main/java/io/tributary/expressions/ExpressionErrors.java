@@ -55,6 +55,10 @@ public final class ExpressionErrors {
 
     /** Spark's UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS: a generator inside another expression. */
     public static TributaryException generatorNested(String expression, int position, String generator, String outer) {
+        String name = generator.substring(0, Math.max(0, generator.indexOf('('))).strip().toLowerCase(java.util.Locale.ROOT);
+        if (name.startsWith("variant_explode")) { // a table function, which Spark 4.2 finds as no scalar function
+            return notScalarFunction(expression, position, name);
+        }
         return at(expression, position, "[UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS] the generator " + generator + " is nested in the"
                 + " expression \"" + outer + "\"; a generator must be a select item of its own (explode(tags) AS tag), its columns used"
                 + " by a LATERAL VIEW of a sql: query");

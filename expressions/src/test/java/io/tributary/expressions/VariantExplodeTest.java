@@ -48,6 +48,8 @@ class VariantExplodeTest {
     void theFormsSparkDoesNotTakeAreRefusedWithItsCondition() {
         assertThatThrownBy(() -> Transform.compile(SCHEMA, null, List.of("id", "variant_explode(parse_json(js))")))
                 .hasMessageContaining("[NOT_A_SCALAR_FUNCTION]").hasMessageContaining("FROM source, LATERAL variant_explode(v) e");
+        assertThatThrownBy(() -> Transform.compile(SCHEMA, null, List.of("to_json(variant_explode(parse_json(js)))")))
+                .as("nested in another expression, as Spark 4.2 refuses it").hasMessageContaining("[NOT_A_SCALAR_FUNCTION]");
         assertThatThrownBy(() -> compile("SELECT id, key FROM source LATERAL VIEW variant_explode(parse_json(js)) t AS p, key, v"))
                 .hasMessageContaining("[ROUTINE_NOT_FOUND]");
         assertThatThrownBy(() -> compile("SELECT id, pos FROM source, LATERAL variant_explode(js)"))
