@@ -55,9 +55,31 @@ public final class ExpressionErrors {
 
     /** Spark's UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS: a generator inside another expression. */
     public static TributaryException generatorNested(String expression, int position, String generator, String outer) {
+        String name = generator.substring(0, Math.max(0, generator.indexOf('('))).strip().toLowerCase(java.util.Locale.ROOT);
+        if (name.startsWith("variant_explode")) { // a table function, which Spark 4.2 finds as no scalar function
+            return notScalarFunction(expression, position, name);
+        }
         return at(expression, position, "[UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS] the generator " + generator + " is nested in the"
                 + " expression \"" + outer + "\"; a generator must be a select item of its own (explode(tags) AS tag), its columns used"
                 + " by a LATERAL VIEW of a sql: query");
+    }
+
+    /** Spark's NOT_A_SCALAR_FUNCTION: a table function (variant_explode) as a select item. */
+    public static TributaryException notScalarFunction(String expression, int position, String name) {
+        return at(expression, position, "[NOT_A_SCALAR_FUNCTION] " + name + " is a table function, not a select item: join it to the"
+                + " rows in a sql: query, FROM source, LATERAL " + name + "(v) e, and select e.key, to_json(e.value)");
+    }
+
+    /** Spark's ROUTINE_NOT_FOUND: a table function (variant_explode) as a LATERAL VIEW's generator, which Spark does not find. */
+    public static TributaryException notAGenerator(String expression, int position, String name) {
+        return at(expression, position, "[ROUTINE_NOT_FOUND] " + name + " is no generator of a LATERAL VIEW in Spark 4.2 but a table"
+                + " function: write FROM source, LATERAL " + name + "(v) e in a sql: query");
+    }
+
+    /** A generator other than variant_explode as a table function of FROM ({@code , LATERAL explode(tags) t}), which Tributary does not run. */
+    public static TributaryException tableFunctionNotSupported(String expression, int position, String name) {
+        return at(expression, position, "the table function " + name + " after a comma of FROM is not supported (only variant_explode"
+                + " and variant_explode_outer are); write a lateral view: LATERAL VIEW " + name + "(...) t AS col");
     }
 
     /** Spark's UNSUPPORTED_GENERATOR.OUTSIDE_SELECT: a generator in WHERE (or another clause than the select list). */

@@ -56,6 +56,14 @@ public record Having(String predicate, Map<String, String> hidden) {
         return HavingRewrite.argumentsAsColumns(text, columns, newColumn);
     }
 
+    /**
+     * What a source computes of the argument {@code argument} of an aggregate call of {@code function}: schema_of_variant_agg's
+     * VARIANT as its {@code schema_of_variant} text, which the aggregation merges; any other argument as written.
+     */
+    public static String computedArgument(String function, String argument) {
+        return HavingRewrite.computedArgument(function, argument);
+    }
+
     /** The shape of an expression ({@code amt * qty}) as {@link #argumentsAsColumns} matches arguments. */
     public static String shapeOf(String expression) {
         return HavingRewrite.shapeOf(expression);

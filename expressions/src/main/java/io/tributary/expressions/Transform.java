@@ -107,7 +107,8 @@ public final class Transform {
             if (!Generator.isGenerator(v.generator().name())) {
                 throw ExpressionErrors.unknownFunction(text, v.generator().position(), v.generator().name());
             }
-            Generator g = Generator.bind(input, text, v.generator(), v.outer(), v.columns());
+            Generator g = Generator.bind(input, text, v.generator(), v.outer(), v.columns(), v.tableFunction()
+                    ? Generator.Form.TABLE_FUNCTION : Generator.Form.LATERAL_VIEW);
             for (Field f : g.fields()) {
                 if (input.indexOf(f.name()) >= 0) {
                     throw ExpressionErrors.lateralColumnTaken(text, f.name());
@@ -164,7 +165,7 @@ public final class Transform {
             }
             if (parsed.expression() instanceof Node.Call call && Generator.isGenerator(call.name())) {
                 List<String> aliases = parsed.alias() != null ? List.of(parsed.alias()) : parsed.aliases();
-                Generator generator = Generator.bind(input, item, call, false, aliases);
+                Generator generator = Generator.bind(input, item, call, false, aliases, Generator.Form.SELECT);
                 generators.add(new Generated(generator, args(generator, call), items.size()));
                 fields.addAll(generator.fields());
                 continue;
@@ -261,6 +262,19 @@ public final class Transform {
     /** Whether an expression reads the batch's start ({@code current_timestamp()} and its cousins): its rows belong to their batch. */
     public boolean readsBatchTime() {
         return clock.read() || then != null && then.readsBatchTime();
+    }
+
+    /**
+     * This transform, refused when a column it gives is of a VARIANT type (the {@code value} of {@code variant_explode} that the
+     * select list does not read with {@code to_json} or {@code variant_get}): no topic or table holds one yet.
+     */
+    public Transform storable() {
+        for (Field f : output().fields()) {
+            if (Variants.holdsVariant(f.type())) {
+                throw ExpressionErrors.variantColumn(f.name(), Types.name(f.type()));
+            }
+        }
+        return this;
     }
 
     /** Whether rows pass through as they are (no lateral view, no filter, no select). */

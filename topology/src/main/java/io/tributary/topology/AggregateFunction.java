@@ -17,7 +17,8 @@ import java.util.Locale;
  * sketches, BINARY; {@code theta_sketch_agg(x [, lgNomEntries])}, {@code theta_union_agg(sketch [, lgNomEntries])} and
  * {@code theta_intersection_agg(sketch)} its Theta sketches. {@code listagg(x [, delimiter]) [WITHIN GROUP (ORDER BY ...)]}
  * and {@code string_agg} join STRING or BINARY values, other types cast to STRING (read by {@code ListAggParser}); {@code kll_sketch_agg_*(x [, k])} and
- * {@code kll_merge_agg_*(sketch [, k])} (bigint, float, double) its KLL quantile sketches.
+ * {@code kll_merge_agg_*(sketch [, k])} (bigint, float, double) its KLL quantile sketches. {@code schema_of_variant_agg(v)} merges
+ * the schemas of VARIANT values, read from the STRING column the source computes of each row's {@code schema_of_variant(v)}.
  */
 public enum AggregateFunction {
     COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST, ANY_VALUE,
@@ -30,7 +31,8 @@ public enum AggregateFunction {
     APPROX_COUNT_DISTINCT, PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE, PERCENTILE_APPROX, APPROX_PERCENTILE,
     VECTOR_SUM, VECTOR_AVG, HLL_SKETCH_AGG, HLL_UNION_AGG,
     LISTAGG, STRING_AGG, THETA_SKETCH_AGG, THETA_UNION_AGG, THETA_INTERSECTION_AGG,
-    KLL_SKETCH_AGG_BIGINT, KLL_SKETCH_AGG_FLOAT, KLL_SKETCH_AGG_DOUBLE, KLL_MERGE_AGG_BIGINT, KLL_MERGE_AGG_FLOAT, KLL_MERGE_AGG_DOUBLE;
+    KLL_SKETCH_AGG_BIGINT, KLL_SKETCH_AGG_FLOAT, KLL_SKETCH_AGG_DOUBLE, KLL_MERGE_AGG_BIGINT, KLL_MERGE_AGG_FLOAT, KLL_MERGE_AGG_DOUBLE,
+    SCHEMA_OF_VARIANT_AGG;
 
     /** The function's name as written in a spec: {@code sum}, {@code count}, {@code count_if}, ... */
     public String sqlName() {

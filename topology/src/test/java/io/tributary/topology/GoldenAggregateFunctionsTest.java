@@ -31,7 +31,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * covariances (merged across batches), percentile, median, percentile_cont, percentile_disc and mode (a frequency, WITHIN GROUP
  * in both directions, HAVING and an expression over them), hll_sketch_agg and hll_union_agg and the theta_ sketch aggregates (their
  * sketches byte for byte), percentile_approx (an array of INT, inside an expression, in HAVING), vector_sum and vector_avg (FLOAT
- * arrays merged across batches) and listagg and string_agg (unicode, empty strings, NULLs, BINARY, numbers cast to STRING,
+ * arrays merged across batches), percentile_approx of DECIMALs (Spark's decimal of the double estimate), schema_of_variant_agg (the
+ * merged schema of VARIANT values, in update and append mode) and listagg and string_agg (unicode, empty strings, NULLs, BINARY, numbers cast to STRING,
  * WITHIN GROUP with DESC and NULLS orderings, in HAVING and inside expressions, values joined in arrival order across batches)
  * give each batch's rows and the table Spark gives, to the bit. A collect_set's elements
  * are compared in Spark's order sorted, as Spark gives no order.
@@ -47,7 +48,8 @@ class GoldenAggregateFunctionsTest {
     @ValueSource(strings = {"append-stats", "update-collect", "append-moments", "update-moments", "append-by", "update-by", "update-corr", "update-regr",
         "append-approx", "append-percentile", "update-mode", "update-hll", "append-hll", "update-hll-many",
         "append-percentile-approx", "update-vector", "update-listagg", "append-listagg",
-        "update-theta", "append-theta", "update-theta-many"})
+        "update-theta", "append-theta", "update-theta-many", "update-percentile-approx-decimal", "update-variant-schema",
+        "append-variant-schema"})
     void theFunctionsGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
         replay(name, c, c.get("query").asText(), sourceSchema(c), UnaryOperator.identity(), 1);
@@ -60,10 +62,22 @@ class GoldenAggregateFunctionsTest {
     @ParameterizedTest
     @ValueSource(strings = {"update-collect", "append-percentile", "update-mode", "update-hll", "append-hll", "update-hll-many",
         "append-percentile-approx", "update-listagg", "append-listagg", "update-theta", "append-theta", "update-theta-many", "update-kll",
-        "append-kll", "update-kll-many"})
+        "append-kll", "update-kll-many", "update-percentile-approx-decimal"})
     void theCollectionStatesFoldedInMemoryGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
         replay(name, c, c.get("query").asText(), sourceSchema(c), UnaryOperator.identity(), 1000);
+    }
+
+    /**
+     * schema_of_variant_agg in complete mode: every group's schema written each batch, the table after each run Spark's table of
+     * the same rows in update mode (the merged schemas of all the groups, the closed windows' too).
+     */
+    @org.junit.jupiter.api.Test
+    void schemaOfVariantAggInCompleteModeGivesSparksTable() throws IOException {
+        com.fasterxml.jackson.databind.node.ObjectNode c = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(
+                String.join("\n", lines("aggregate-functions/update-variant-schema/case.json")));
+        c.put("outputMode", "complete");
+        replay("update-variant-schema", c, c.get("query").asText(), sourceSchema(c), UnaryOperator.identity(), 1);
     }
 
     /** A case's source schema: its {@code sourceSchema}, else the seed's. */
@@ -203,8 +217,10 @@ class GoldenAggregateFunctionsTest {
                         .map(l -> sorted(l, sets)).toList();
                 String sparkBatches = golden.stream().filter(l -> l.startsWith("batches ")).findFirst().orElseThrow().substring(8);
                 assertThat(batches).as("%s run %d batches", name, run).isEqualTo(sparkBatches.replaceAll("@[^,]*", ""));
-                assertThat(written).as("%s run %d: each batch's rows", name, run)
-                        .containsExactlyInAnyOrderElementsOf(golden.stream().filter(l -> l.startsWith("out ")).toList());
+                if (!c.get("outputMode").asText().equals("complete")) { // complete: every group each batch, the table below
+                    assertThat(written).as("%s run %d: each batch's rows", name, run)
+                            .containsExactlyInAnyOrderElementsOf(golden.stream().filter(l -> l.startsWith("out ")).toList());
+                }
                 assertThat(new ArrayList<>(table.values())).as("%s after run %d", name, run)
                         .containsExactlyInAnyOrderElementsOf(golden.stream().filter(l -> l.startsWith("{")).toList());
             }
@@ -215,7 +231,31 @@ class GoldenAggregateFunctionsTest {
     private record Computed(String text, String column, String type, java.util.function.Function<JsonNode, Object> value) {
     }
 
+    /** An argument {@code text} computed as the source computes {@code computed} (the text itself unless given) over {@code schema}. */
+    private static Computed sql(String text, String column, String schema, String computed) {
+        io.tributary.schema.Schema input = io.tributary.schema.Schema.parse(schema);
+        io.tributary.expressions.Expression e = io.tributary.expressions.Expression.compile(input, computed == null ? text : computed);
+        io.tributary.schema.RowJson json = new io.tributary.schema.RowJson(input);
+        List<String> names = input.fields().stream().map(io.tributary.schema.Field::name).toList();
+        return new Computed(text, column, e.type().ddl(), r -> e.eval(json.parse(((com.fasterxml.jackson.databind.node.ObjectNode) r.deepCopy()).retain(names).toString())));
+    }
+
+    private static final String SEED = "id INT, user STRING, amt DOUBLE, ts TIMESTAMP";
+    private static final String VARIANTS = "id INT, user STRING, js STRING, amt DOUBLE, ts TIMESTAMP";
+
+    private static List<Computed> variantSchemas() {
+        return List.of(sql("parse_json(js)", "_agg_a", VARIANTS, "schema_of_variant(parse_json(js))"),
+                sql("to_variant_object(named_struct('i', id, 'u', user))", "_agg_c", VARIANTS,
+                        "schema_of_variant(to_variant_object(named_struct('i', id, 'u', user)))"),
+                sql("CAST(amt AS VARIANT)", "_agg_d", VARIANTS, "schema_of_variant(CAST(amt AS VARIANT))"));
+    }
+
     private static final Map<String, List<Computed>> COMPUTED = Map.of(
+            "update-percentile-approx-decimal", List.of(sql("CAST(amt AS DECIMAL(10,2))", "_agg_p", SEED, null),
+                    sql("CAST(amt * 3.3 AS DECIMAL(12,4))", "_agg_q", SEED, null), sql("CAST(id / 3 AS DECIMAL(8,5))", "_agg_r", SEED, null),
+                    sql("CAST(99999999999999999 - id AS DECIMAL(17,0))", "_agg_s", SEED, null),
+                    sql("CAST(amt / 10000 AS DECIMAL(12,6))", "_agg_t", SEED, null)),
+            "update-variant-schema", variantSchemas(), "append-variant-schema", variantSchemas(),
             "append-percentile-approx", List.of(new Computed("amt * 2", "_agg_x", "DOUBLE",
                     r -> r.get("amt").isNull() ? null : r.get("amt").asDouble() * 2)),
             "update-vector", List.of(

@@ -39,7 +39,7 @@ queryTerm
 
 querySpecification
     : SELECT quantifier=(DISTINCT | ALL)? sqlSelectItem (COMMA sqlSelectItem)*
-      (FROM relation (COMMA relation)* lateralView*)?
+      (FROM relation (COMMA (tableFunction | relation))* lateralView*)?
       (WHERE where=expression)?
       (group=GROUP BY expression (COMMA expression)*)?
       (having=HAVING expression)?
@@ -64,11 +64,17 @@ identifierList : LPAREN identifier (COMMA identifier)* RPAREN ;
 
 /** Spark's LATERAL VIEW [OUTER] generator(args) table [AS] column, ...: its rows joined to each row of the FROM. */
 lateralView
-    : LATERAL VIEW OUTER? generator=functionName LPAREN (expression (COMMA expression)*)? RPAREN tblName=identifier
+    : LATERAL VIEW? OUTER? generator=functionName LPAREN (expression (COMMA expression)*)? RPAREN tblName=identifier
       (AS? colName+=identifier (COMMA colName+=identifier)*)?
     ;
 
 lateralViewItem : lateralView EOF ;
+
+/** Spark's table function after a comma of FROM: {@code LATERAL variant_explode(v) [AS] e[(pos, k, v)]}, joined to each row. */
+tableFunction
+    : LATERAL? generator=functionName LPAREN (expression (COMMA expression)*)? RPAREN
+      (AS? tblName=strictIdentifier identifierList?)?
+    ;
 
 relation : relationPrimary joinRelation* ;
 

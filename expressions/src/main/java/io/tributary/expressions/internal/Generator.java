@@ -18,10 +18,11 @@ import java.util.Set;
  * structs as the structs' fields), and their {@code _outer} forms, which make one row of nulls where the array or map is null
  * or empty. A null struct of {@code inline} is a row of nulls, as in Spark. {@code stack(n, v...)} spreads its values over n rows
  * ({@code col0}, {@code col1}...), {@code json_tuple(json, name...)} gives the named fields of a JSON object as text in one
- * row ({@code c0}, {@code c1}...); both are in {@link TupleGenerators}.
+ * row ({@code c0}, {@code c1}...); both are in {@link TupleGenerators}. {@code variant_explode(v)} gives a VARIANT object's
+ * fields or array's elements as {@code pos}, {@code key}, {@code value} ({@link VariantExplode}).
  */
 public final class Generator {
-    enum Shape { EXPLODE, POSEXPLODE, INLINE, STACK, JSON_TUPLE }
+    enum Shape { EXPLODE, POSEXPLODE, INLINE, STACK, JSON_TUPLE, VARIANT_EXPLODE }
 
     /** One generator as docs/transform.md lists it: its Spark name, its argument, the columns it makes unnamed, its rows. */
     public record Doc(String name, String argument, String columns, String rows) {
@@ -38,7 +39,12 @@ public final class Generator {
                     + " values (NULL fits any)", "n: the values in row order, nulls after the last"),
             new Doc("json_tuple", "a JSON object as STRING, then field names (STRINGs)", "`c0`, `c1`..., STRINGs",
                     "one: each field as text (an object or array as JSON), null where absent or JSON null; nulls for null or text"
-                            + " that is not a JSON object"));
+                            + " that is not a JSON object"),
+            new Doc("variant_explode", "VARIANT; a table function of `sql:`, `FROM source, LATERAL variant_explode(v) e`",
+                    "`pos` (INT, from 0), `key` (STRING, null for an array's element), `value` (VARIANT)",
+                    "one per field of an object (by key) or element of an array; none for null or another value"),
+            new Doc("variant_explode_outer", "VARIANT", "as `variant_explode`", "as `variant_explode`, and one of nulls for null, an"
+                    + " empty object or array, or another value"));
 
     private static final Set<String> NAMES = Set.copyOf(DOCS.stream().map(Doc::name).toList());
 
@@ -60,6 +66,9 @@ public final class Generator {
         this.args = args;
         this.fields = fields;
     }
+
+    /** Where a generator is called: a select item, a LATERAL VIEW, or a table function of FROM ({@code , LATERAL f(...) e}). */
+    public enum Form { SELECT, LATERAL_VIEW, TABLE_FUNCTION }
 
     /** Whether {@code name} (as parsed, lower case) is a generator's. */
     public static boolean isGenerator(String name) {
@@ -100,14 +109,25 @@ public final class Generator {
     }
 
     /**
-     * Resolves {@code call} over {@code input}; {@code outer} adds Spark's {@code OUTER} of a lateral view to the name's own.
+     * Resolves {@code call} over {@code input}, called in {@code form}; {@code outer} adds Spark's {@code OUTER} of a lateral view to
+     * the name's own.
      * Its columns are named {@code aliases} (as many as it makes), or Spark's names without any.
      */
-    public static Generator bind(Schema input, String source, Node.Call call, boolean outer, List<String> aliases) {
+    public static Generator bind(Schema input, String source, Node.Call call, boolean outer, List<String> aliases, Form form) {
         String name = call.name().toLowerCase(Locale.ROOT);
+        if (name.startsWith("variant_explode") && form != Form.TABLE_FUNCTION) { // Spark 4.2 has it as a table function only
+            throw form == Form.SELECT ? ExpressionErrors.notScalarFunction(source, call.position(), name)
+                    : ExpressionErrors.notAGenerator(source, call.position(), name);
+        }
+        if (form == Form.TABLE_FUNCTION && !name.startsWith("variant_explode")) {
+            throw ExpressionErrors.tableFunctionNotSupported(source, call.position(), name);
+        }
         boolean isOuter = outer || name.endsWith("_outer");
         if (name.equals("stack") || name.equals("json_tuple")) {
             return named(TupleGenerators.bind(input, source, call, isOuter), source, call, aliases);
+        }
+        if (name.startsWith("variant_explode")) {
+            return named(VariantExplode.bind(input, source, call, isOuter), source, call, aliases);
         }
         Shape shape = name.startsWith("posexplode") ? Shape.POSEXPLODE : name.startsWith("inline") ? Shape.INLINE : Shape.EXPLODE;
         String signature = shape == Shape.INLINE ? name + "(array<struct>)" : name + "(array | map)";
@@ -173,6 +193,9 @@ public final class Generator {
         }
         if (shape == Shape.JSON_TUPLE) {
             return TupleGenerators.jsonTuple(values);
+        }
+        if (shape == Shape.VARIANT_EXPLODE) {
+            return VariantExplode.rows(values[0], outer);
         }
         Object value = values[0];
         int width = fields.size();

@@ -27,7 +27,8 @@ public final class HavingRewrite {
             "hll_sketch_agg", "hll_union_agg",
             "listagg", "string_agg", // OrderedSetCalls.JOINS
             "theta_sketch_agg", "theta_union_agg", "theta_intersection_agg",
-            "kll_sketch_agg_bigint", "kll_sketch_agg_float", "kll_sketch_agg_double", "kll_merge_agg_bigint", "kll_merge_agg_float", "kll_merge_agg_double");
+            "kll_sketch_agg_bigint", "kll_sketch_agg_float", "kll_sketch_agg_double", "kll_merge_agg_bigint", "kll_merge_agg_float", "kll_merge_agg_double",
+            "schema_of_variant_agg"); // its argument computed as schema_of_variant(v): computedArgument
 
     /** The aggregate functions of two arguments ({@code max_by(x, ord)}, {@code corr(x, y)}); the others take one. */
     static final Set<String> TWO_ARGUMENTS = Set.of("max_by", "min_by", "corr", "covar_pop", "covar_samp",
@@ -126,6 +127,14 @@ public final class HavingRewrite {
         return r.replaced();
     }
 
+    /**
+     * What a source computes of an aggregate's argument {@code argument} for the aggregation: schema_of_variant_agg's VARIANT as
+     * its {@code schema_of_variant} text (a topic carries no VARIANT; the aggregation merges the texts), any other as it is.
+     */
+    public static String computedArgument(String function, String argument) {
+        return function.equalsIgnoreCase("schema_of_variant_agg") ? "schema_of_variant(" + argument + ")" : argument;
+    }
+
     /** The shape of an expression ({@code amt * qty}), the same however it is written, as {@link #argumentsAsColumns} matches arguments. */
     public static String shapeOf(String expression) {
         return SqlAggregation.shape(Parsing.havingExpression(expression, null));
@@ -193,9 +202,11 @@ public final class HavingRewrite {
             List<String> texts = c.args().stream().map(Node::text).toList();
             for (int i = 0; i < c.args().size(); i++) {
                 Node arg = c.args().get(i);
-                if (!(arg instanceof Node.Column || arg instanceof Node.Literal) && !OrderedSetCalls.isConstant(c.name(), texts, i)) {
-                    // a column, * or a constant is read as it is
-                    String column = argumentColumns.computeIfAbsent(SqlAggregation.shape(arg), s -> newArgument.apply(arg.text()));
+                String computed = computedArgument(c.name(), arg.text());
+                if (!computed.equals(arg.text()) || !(arg instanceof Node.Column || arg instanceof Node.Literal)
+                        && !OrderedSetCalls.isConstant(c.name(), texts, i)) { // a column, * or a constant is read as it is
+                    String shape = SqlAggregation.shape(Parsing.havingExpression(computed, null));
+                    String column = argumentColumns.computeIfAbsent(shape, s -> newArgument.apply(computed));
                     replace(arg, quoted(column));
                 }
             }

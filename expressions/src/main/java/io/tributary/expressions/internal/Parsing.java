@@ -25,12 +25,14 @@ public final class Parsing {
     }
 
     /**
-     * A lateral view as written after FROM: {@code LATERAL VIEW [OUTER] explode(tags) t AS tag}.
+     * A lateral view as written after FROM: {@code LATERAL VIEW [OUTER] explode(tags) t AS tag}, or a table function joined
+     * after a comma as a query translates it ({@code LATERAL variant_explode(v) e AS p, k, v}: without VIEW).
      *
-     * @param generator the call, its name the generator's
-     * @param columns   the column aliases, empty for the generator's own names
+     * @param generator     the call, its name the generator's
+     * @param columns       the column aliases, empty for the generator's own names
+     * @param tableFunction whether it is a table function of FROM, not a LATERAL VIEW
      */
-    public record LateralView(Node.Call generator, boolean outer, String table, List<String> columns) {
+    public record LateralView(Node.Call generator, boolean outer, String table, List<String> columns, boolean tableFunction) {
     }
 
     public static Node expression(String text) {
@@ -107,7 +109,7 @@ public final class Parsing {
         int start = v.generator.start.getStartIndex();
         String call = text.substring(start, v.RPAREN().getSymbol().getStopIndex() + 1);
         return new LateralView(new Node.Call(name, args, call, start + 1), v.OUTER() != null, AstBuilder.name(v.tblName),
-                v.colName.stream().map(AstBuilder::name).toList());
+                v.colName.stream().map(AstBuilder::name).toList(), v.VIEW() == null);
     }
 
     /** The items of a comma-separated select list, each as written: {@code "*, lower(a) AS b"} is {@code "*"} and {@code "lower(a) AS b"}. */

@@ -11,6 +11,7 @@ import io.tributary.expressions.internal.SparkExprParser.JoinOnContext;
 import io.tributary.expressions.internal.SparkExprParser.JoinRelationContext;
 import io.tributary.expressions.internal.SparkExprParser.JoinTypeContext;
 import io.tributary.expressions.internal.SparkExprParser.JoinUsingContext;
+import io.tributary.expressions.internal.SparkExprParser.LateralViewContext;
 import io.tributary.expressions.internal.SparkExprParser.ParenthesizedQueryContext;
 import io.tributary.expressions.internal.SparkExprParser.PlainQueryContext;
 import io.tributary.expressions.internal.SparkExprParser.QueryContext;
@@ -22,6 +23,7 @@ import io.tributary.expressions.internal.SparkExprParser.SqlSelectExpressionCont
 import io.tributary.expressions.internal.SparkExprParser.SqlSelectItemContext;
 import io.tributary.expressions.internal.SparkExprParser.SubqueryExpressionContext;
 import io.tributary.expressions.internal.SparkExprParser.TableAliasContext;
+import io.tributary.expressions.internal.SparkExprParser.TableFunctionContext;
 import io.tributary.expressions.internal.SparkExprParser.TableNameContext;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -125,7 +127,14 @@ public final class SqlTranslator {
         for (SqlSelectItemContext item : s.sqlSelectItem()) {
             select.add(part(item));
         }
-        List<Part> lateralViews = s.lateralView().stream().map(this::part).toList();
+        List<Part> lateralViews = new ArrayList<>(s.tableFunction().stream().map(this::tableFunction).toList());
+        for (LateralViewContext v : s.lateralView()) {
+            if (v.VIEW() == null) {
+                throw refused(v.start, "LATERAL without VIEW after FROM's items", "join a table function after a comma: FROM source,"
+                        + " LATERAL " + v.generator.getText() + "(...) e");
+            }
+            lateralViews.add(part(v));
+        }
         return new SqlQuery(alias, List.copyOf(joins), lateralViews, s.where == null ? null : part(s.where), List.copyOf(select), aggregation(s, alias));
     }
 
@@ -279,6 +288,19 @@ public final class SqlTranslator {
             }
         }
         return null;
+    }
+
+    /**
+     * A table function of FROM ({@code , LATERAL variant_explode(v) AS e(p, k, v)}) as the lateral view that makes its rows, the
+     * text {@code LATERAL variant_explode(v) e AS p, k, v} (without VIEW: a table function); named by the function without an alias.
+     */
+    private Part tableFunction(TableFunctionContext f) {
+        String call = sql.substring(f.generator.start.getStartIndex(), f.RPAREN().getSymbol().getStopIndex() + 1);
+        String name = f.tblName == null ? "`" + f.generator.getText() + "`" : sql.substring(f.tblName.start.getStartIndex(),
+                f.tblName.stop.getStopIndex() + 1);
+        String columns = f.identifierList() == null ? "" : " AS " + f.identifierList().identifier().stream()
+                .map(i -> sql.substring(i.start.getStartIndex(), i.stop.getStopIndex() + 1)).collect(Collectors.joining(", "));
+        return new Part("LATERAL " + call + " " + name + columns, f.start.getLine(), f.start.getCharPositionInLine() + 1);
     }
 
     private Part part(ParserRuleContext ctx) {

@@ -135,9 +135,9 @@ final class TransformParts {
             }
             List<String> arguments = new ArrayList<>();
             for (int i = 1; i < call.size(); i++) {
-                String argument = call.get(i);
-                if (io.tributary.expressions.Having.isConstantArgument(call.get(0), call.subList(1, call.size()), i - 1) || argument.equals("*")
-                        || SelectItems.isColumn(argument) || SelectItems.isLiteral(argument)) {
+                String argument = io.tributary.expressions.Having.computedArgument(call.get(0), call.get(i)); // schema_of_variant_agg's
+                if (argument.equals(call.get(i)) && (io.tributary.expressions.Having.isConstantArgument(call.get(0), call.subList(1, call.size()), i - 1)
+                        || argument.equals("*") || SelectItems.isColumn(argument) || SelectItems.isLiteral(argument))) {
                     arguments.add(argument);
                     continue;
                 }
@@ -174,8 +174,8 @@ final class TransformParts {
         }
         try {
             List<String> call = SelectItems.aggregateCall(text);
-            return call.subList(1, call.size()).stream().allMatch(a -> a.equals("*") || SelectItems.isColumn(a) || SelectItems.isLiteral(a))
-                    ? null : call;
+            return call.subList(1, call.size()).stream().allMatch(a -> a.equals(io.tributary.expressions.Having.computedArgument(call.get(0), a))
+                    && (a.equals("*") || SelectItems.isColumn(a) || SelectItems.isLiteral(a))) ? null : call;
         } catch (RuntimeException e) {
             return null;
         }

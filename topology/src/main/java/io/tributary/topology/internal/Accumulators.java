@@ -63,6 +63,7 @@ final class Accumulators {
             case PERCENTILE_APPROX, APPROX_PERCENTILE -> ApproxPercentiles.of(a);
             case LISTAGG, STRING_AGG -> ListAgg.of(a);
             case VECTOR_SUM, VECTOR_AVG -> new VectorFold(col, a.function() == AggregateFunction.VECTOR_AVG, a.name(), a.function().sqlName());
+            case SCHEMA_OF_VARIANT_AGG -> new VariantSchemaFold(col);
         };
     }
 

@@ -128,6 +128,12 @@ public final class AggregateParser {
             case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC -> DataType.DOUBLE; // OrderStatisticParser reads them
             case MODE, PERCENTILE_APPROX, APPROX_PERCENTILE -> primitive(key, in, expression); // OrderStatisticParser reads the estimates
             case LISTAGG, STRING_AGG -> ListAggParser.resultType(key, function, in, expression);
+            case SCHEMA_OF_VARIANT_AGG -> { // over the schema_of_variant texts the source computes of its VARIANT argument
+                if (in.kind() != DataType.Kind.STRING) {
+                    throw TopologyErrors.notVariant(key, expression, in.ddl());
+                }
+                yield DataType.STRING;
+            }
             case VECTOR_SUM, VECTOR_AVG -> {
                 if (in.kind() != DataType.Kind.ARRAY || in.element().kind() != DataType.Kind.FLOAT) {
                     throw TopologyErrors.notFloatArray(key, expression, in.ddl(), function.sqlName());

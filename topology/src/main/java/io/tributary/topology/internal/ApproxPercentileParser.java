@@ -20,9 +20,8 @@ final class ApproxPercentileParser {
 
     static Aggregate parse(String key, String name, AggregateFunction function, String text, Aggregate.Argument x, List<String> args) {
         switch (x.type().kind()) {
-            case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DATE, TIMESTAMP, TIMESTAMP_NTZ -> {
+            case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, DATE, TIMESTAMP, TIMESTAMP_NTZ -> {
             }
-            case DECIMAL -> throw OrderStatisticErrors.approxPercentileOfDecimal(key, text, x.column());
             default -> throw OrderStatisticErrors.orderStatisticType(key, text, x.column(), x.type().ddl(),
                     "a number, a DATE, a TIMESTAMP or an interval");
         }

@@ -2,6 +2,8 @@ package io.tributary.topology.internal;
 
 import io.tributary.schema.DataType;
 import io.tributary.topology.Aggregate;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,7 +12,8 @@ import java.util.List;
  * non-null values, as doubles, go into a {@link QuantileSummaries} of relative error {@code 1 / accuracy}. As in Spark's
  * streaming aggregation, a batch's rows go into a summary of their own, which is compressed and merged into the one the
  * earlier batches left ({@link #nextBatch}); the result is each percentage's sample, turned back into the input's type
- * ({@code (int) d} for INT and DATE, {@code (long) d} for BIGINT and TIMESTAMP, ...). NULL when the group has no value.
+ * ({@code (int) d} for INT and DATE, {@code (long) d} for BIGINT and TIMESTAMP, a DECIMAL from the double's text, ...). NULL when
+ * the group has no value.
  * The state holds the merged samples and the batch's head buffer (at most 50,000 values), as Spark's does.
  */
 record ApproxPercentiles(int col, DataType type, double relativeError, Aggregate.Constants constants) implements CollectionAccumulator {
@@ -76,8 +79,19 @@ record ApproxPercentiles(int col, DataType type, double relativeError, Aggregate
             case INT, DATE -> (int) d;
             case LONG, TIMESTAMP, TIMESTAMP_NTZ -> (long) d;
             case FLOAT -> (float) d;
+            case DECIMAL -> decimal(d);
             default -> d;
         };
+    }
+
+    /**
+     * A sample as Spark's {@code Decimal(d)} makes it (the double's shortest text, {@code Double.toString}) and its row writer
+     * stores it in the input's DECIMAL type: rounded half up to the type's scale, NULL when it then has more digits than the
+     * type's precision (a DECIMAL(17,0) of 99999999999999999 is 1.0E17 as a double).
+     */
+    private BigDecimal decimal(double d) {
+        BigDecimal exact = new BigDecimal(Double.toString(d)).setScale(type.scale(), RoundingMode.HALF_UP);
+        return exact.precision() > type.precision() ? null : exact;
     }
 
     public void write(ByteSink out, Object s) {

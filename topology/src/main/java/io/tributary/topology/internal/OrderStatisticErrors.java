@@ -55,15 +55,6 @@ public final class OrderStatisticErrors {
                 + "integer up to 2147483647 (DATATYPE_MISMATCH." + condition + ")");
     }
 
-    /**
-     * When percentile_approx reads a DECIMAL: Spark turns its double estimate into a decimal of the input's type, which Tributary
-     * does not reproduce.
-     */
-    public static TributaryException approxPercentileOfDecimal(String key, String expression, String column) {
-        return new TributaryException(key + ": " + expression + " reads the DECIMAL column " + column + ", whose estimate Spark returns"
-                + " as a decimal made from a double, which Tributary does not reproduce; cast it to DOUBLE in the select list");
-    }
-
     /** vector_sum or vector_avg over arrays of two lengths (Spark fails the query: VECTOR_DIMENSION_MISMATCH). */
     static TributaryException vectorDimensionMismatch(String name, String function, int left, int right) {
         return new TributaryException("aggregate.select." + name + ": vectors passed to " + function + " must have the same dimension, but"

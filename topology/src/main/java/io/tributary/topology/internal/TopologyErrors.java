@@ -322,6 +322,12 @@ public final class TopologyErrors {
                 + "(DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE), e.g. " + sqlName + "(CAST(v AS ARRAY<FLOAT>))");
     }
 
+    /** When schema_of_variant_agg reads a column the source did not compute of a VARIANT (Spark: UNEXPECTED_INPUT_TYPE). */
+    public static TributaryException notVariant(String key, String expression, String ddl) {
+        return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; schema_of_variant_agg needs a VARIANT"
+                + " (DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE), e.g. schema_of_variant_agg(parse_json(js))");
+    }
+
     /** When approx_count_distinct's second argument is not a literal number with a fraction, as Spark requires. */
     public static TributaryException relativeSdNotLiteral(String key, String expression, String rsd) {
         return new TributaryException(key + ": " + expression + ": the second argument should be a double literal (Spark's "
