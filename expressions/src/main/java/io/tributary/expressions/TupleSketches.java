@@ -158,6 +158,12 @@ public final class TupleSketches {
         }
     }
 
+    /** The compact form of an empty update sketch, as Spark's merge into a fresh tuple_sketch_agg buffer unions it first. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static Sketch<Summary> emptyCompact(Kind kind, int lgNom, Mode mode) {
+        return (Sketch) ((UpdatableSketch) newSketch(kind, lgNom, mode)).compact();
+    }
+
     /** The bytes Spark writes of a sketch (an update sketch compacted first). */
     public static byte[] bytes(Sketch<?> sketch) {
         return sketch instanceof UpdatableSketch<?, ?> u ? u.compact().toByteArray() : sketch.toByteArray();
