@@ -35,7 +35,10 @@ class GoldenAggregateFunctionsTest {
             Map.entry("stddev(user)", "stddev(`user`) reads a STRING column; stddev needs a numeric column"),
             Map.entry("regr_slope(user, id)", "regr_slope(`user`, `id`) reads a STRING column; regr_slope needs a numeric column"),
             Map.entry("percentile_approx(user, 0.5)", "user of percentile_approx(`user`, 0.5) is a STRING"),
-            Map.entry("percentile_approx(CAST(amt AS DECIMAL(10,2)), 0.5)", "whose estimate Spark returns as a decimal made from a double"));
+            Map.entry("percentile_approx(CAST(amt AS DECIMAL(10,2)), 0.5)", "whose estimate Spark returns as a decimal made from a double"),
+            Map.entry("tuple_sketch_agg_double(ts, amt)", "reads a TIMESTAMP column; tuple_sketch_agg_double takes a key of"),
+            Map.entry("tuple_sketch_agg_integer(id, amt)", "reads a DOUBLE column; tuple_sketch_agg_integer takes a summary of TINYINT, SMALLINT or INT"),
+            Map.entry("tuple_sketch_agg_double(id, user)", "reads a STRING column; tuple_sketch_agg_double takes a numeric summary"));
 
     @TempDir
     Path dir;
