@@ -121,6 +121,20 @@ class GoldenAggregateFunctionsTest {
     }
 
     @Test
+    void aTupleSketchReadsItsKeyAndSummaryFromColumnsAndKeepsItsConstantsAsWritten() throws IOException {
+        String query = "SELECT window(ts, '10 minutes') AS w, user, tuple_sketch_agg_double(id * 2, amt + 1, 10, 'max') AS t,"
+                + " tuple_sketch_estimate_double(tuple_union_agg_integer(CAST(user AS BINARY), 12, 'min')) AS e FROM source"
+                + " GROUP BY window(ts, '10 minutes'), user HAVING tuple_sketch_summary_double(tuple_sketch_agg_double(id, amt, 5)) > 0";
+        AggregateSpec spec = spec(query);
+        assertThat(spec.aggregates()).extracting(a -> a.name() + " = " + a.expression()).containsExactly(
+                "t = tuple_sketch_agg_double(`_agg_t`, `_agg2_t`, 10, 'max')", "_having_0 = tuple_sketch_agg_double(`id`, `amt`, 5)",
+                "_having_1 = tuple_union_agg_integer(`_agg_0`, 12, 'min')");
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("w STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t BINARY, e DOUBLE");
+        assertThat(PipelineParts.ingestConfig(pipeline(query), FILES, null).outputSchema().toDdl()).as("a column for each expression, none for a constant")
+                .isEqualTo("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg_t INT, _agg2_t DOUBLE, _agg_0 BINARY");
+    }
+
+    @Test
     void anOrderStatisticReadsAnExpressionFromAColumnAndKeepsItsConstantsAsWritten() throws IOException {
         String query = "SELECT window(ts, '10 minutes') AS w, user, percentile_cont(0.5) WITHIN GROUP (ORDER BY amt * 2 DESC) AS c,"
                 + " percentile(id * 2, array(0.1, 0.9), id) AS p, median(amt * id) + 1 AS m, array_join(collect_list(user), ',') AS l"
