@@ -66,10 +66,10 @@ final class TupleSketchParser {
         List<String> constants = args.subList(columns, args.size());
         boolean lgNom = !which.equals("intersection");
         if (lgNom && !constants.isEmpty()) {
-            lgNom(key, f, constants.get(0), text, input);
+            lgNom(key, f, constants.get(0), text);
         }
         if (constants.size() == (lgNom ? 2 : 1)) {
-            mode(key, f, constants.get(constants.size() - 1), text, input);
+            mode(key, f, constants.get(constants.size() - 1), text);
         }
         Kind kind = kind(f);
         if (columns == 2 ? !TupleSketches.keys(x.type()) : x.type().kind() != DataType.Kind.BINARY) {
@@ -100,10 +100,10 @@ final class TupleSketchParser {
         return new Constants(lgNom, mode);
     }
 
-    private static void lgNom(String key, AggregateFunction f, String text, String expression, Schema input) {
+    private static void lgNom(String key, AggregateFunction f, String text, String expression) {
         if (!INTEGER.matcher(text).matches()) {
             throw SketchErrors.notConstant(key, expression, f.sqlName(), text, "an integer constant, the lgNomEntries (Spark's DATATYPE_MISMATCH."
-                    + spark(text, input) + ")");
+                    + spark(text) + ")");
         }
         String invalid = ThetaSketches.invalidLgNom(f.sqlName(), integer(text));
         if (invalid != null) {
@@ -111,11 +111,11 @@ final class TupleSketchParser {
         }
     }
 
-    private static void mode(String key, AggregateFunction f, String text, String expression, Schema input) {
+    private static void mode(String key, AggregateFunction f, String text, String expression) {
         boolean quoted = text.length() >= 2 && (text.startsWith("'") && text.endsWith("'") || text.startsWith("\"") && text.endsWith("\""));
         if (!quoted && !text.matches("[+-]?[\\d.]+[A-Za-z]*")) {
             throw SketchErrors.notConstant(key, expression, f.sqlName(), text, "a constant mode: 'sum', 'min', 'max' or 'alwaysone' (Spark's"
-                    + " DATATYPE_MISMATCH." + spark(text, input) + ")");
+                    + " DATATYPE_MISMATCH." + spark(text) + ")");
         }
         try {
             Mode.parse(quoted ? unquoted(text) : text, f.sqlName());
@@ -125,7 +125,7 @@ final class TupleSketchParser {
     }
 
     /** Spark's DATATYPE_MISMATCH subclass of a constant that is not one: a null, a column, or a constant of the wrong type. */
-    private static String spark(String text, Schema input) {
+    private static String spark(String text) {
         return text.equalsIgnoreCase("null") ? "UNEXPECTED_NULL" : text.matches("`.*`|[A-Za-z_][A-Za-z_0-9]*") ? "NON_FOLDABLE_INPUT"
                 : "UNEXPECTED_INPUT_TYPE";
     }
