@@ -307,4 +307,23 @@ public final class ExpressionErrors {
         return new ExpressionException(function, "KLL_SKETCH_INVALID_QUANTILE_RANGE", "For function " + function
                 + ", the quantile value must be between 0.0 and 1.0 (inclusive).");
     }
+
+    /** Spark's TUPLE_INVALID_INPUT_SKETCH_BUFFER: bytes that are no tuple sketch. */
+    static ExpressionException tupleInvalidBuffer(String function) {
+        return new ExpressionException(function, "TUPLE_INVALID_INPUT_SKETCH_BUFFER", "Invalid call to `" + function + "`; only valid Tuple"
+                + " sketch buffers are supported as inputs (such as those produced by the corresponding `tuple_sketch_agg_*` function).");
+    }
+
+    /** Spark's TUPLE_INVALID_INPUT_SKETCH_BUFFER_FAMILY: a DataSketches sketch of another family than the tuple one. */
+    static ExpressionException tupleInvalidFamily(String function, String actual) {
+        return new ExpressionException(function, "TUPLE_INVALID_INPUT_SKETCH_BUFFER_FAMILY", "Invalid call to `" + function + "`: expected"
+                + " TUPLE sketch family but received " + actual + ". Only valid Tuple sketch buffers (produced by `tuple_sketch_agg_*`"
+                + " functions) are supported as inputs.");
+    }
+
+    /** Spark's TUPLE_INVALID_SKETCH_MODE: a summary mode other than sum, min, max and alwaysone. */
+    static ExpressionException tupleInvalidMode(String function, String mode) {
+        return new ExpressionException(function, "TUPLE_INVALID_SKETCH_MODE", "Invalid call to `" + function + "`: mode '" + mode
+                + "' is not supported. Valid modes are: sum, min, max, alwaysone.");
+    }
 }

@@ -19,6 +19,8 @@ import java.util.Locale;
  * and {@code string_agg} join STRING or BINARY values, other types cast to STRING (read by {@code ListAggParser}); {@code kll_sketch_agg_*(x [, k])} and
  * {@code kll_merge_agg_*(sketch [, k])} (bigint, float, double) its KLL quantile sketches. {@code schema_of_variant_agg(v)} merges
  * the schemas of VARIANT values, read from the STRING column the source computes of each row's {@code schema_of_variant(v)}.
+ * {@code tuple_sketch_agg_*(key, summary [, lgNomEntries [, mode]])}, {@code tuple_union_agg_*(sketch [, lgNomEntries [, mode]])}
+ * and {@code tuple_intersection_agg_*(sketch [, mode])} (double, integer) its tuple sketches (read by {@code TupleSketchParser}).
  */
 public enum AggregateFunction {
     COUNT, COUNT_IF, SUM, MIN, MAX, AVG, FIRST, LAST, ANY_VALUE,
@@ -32,7 +34,9 @@ public enum AggregateFunction {
     VECTOR_SUM, VECTOR_AVG, HLL_SKETCH_AGG, HLL_UNION_AGG,
     LISTAGG, STRING_AGG, THETA_SKETCH_AGG, THETA_UNION_AGG, THETA_INTERSECTION_AGG,
     KLL_SKETCH_AGG_BIGINT, KLL_SKETCH_AGG_FLOAT, KLL_SKETCH_AGG_DOUBLE, KLL_MERGE_AGG_BIGINT, KLL_MERGE_AGG_FLOAT, KLL_MERGE_AGG_DOUBLE,
-    SCHEMA_OF_VARIANT_AGG;
+    SCHEMA_OF_VARIANT_AGG,
+    TUPLE_SKETCH_AGG_DOUBLE, TUPLE_SKETCH_AGG_INTEGER, TUPLE_UNION_AGG_DOUBLE, TUPLE_UNION_AGG_INTEGER, TUPLE_INTERSECTION_AGG_DOUBLE,
+    TUPLE_INTERSECTION_AGG_INTEGER;
 
     /** The function's name as written in a spec: {@code sum}, {@code count}, {@code count_if}, ... */
     public String sqlName() {
@@ -61,6 +65,11 @@ public enum AggregateFunction {
     public boolean orderStatistic() {
         return this == PERCENTILE || this == MEDIAN || this == PERCENTILE_CONT || this == PERCENTILE_DISC || this == MODE
                 || this == PERCENTILE_APPROX || this == APPROX_PERCENTILE;
+    }
+
+    /** True for Spark's tuple sketch aggregates, whose arguments after the columns are constants: lgNomEntries, the summary mode. */
+    public boolean tupleSketch() {
+        return name().startsWith("TUPLE_");
     }
 
     /** True for the functions whose result depends on the order rows arrive in: first, last, any_value, collect_list and their aliases. */

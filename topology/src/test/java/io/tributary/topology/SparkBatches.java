@@ -23,6 +23,7 @@ final class SparkBatches {
     private final Events driver;
     private final long delayMs;
     private final boolean noDataMarkerAfterEveryBatch;
+    private boolean noDataBatches = true;
     private long nextBatchId;
     private Long maxEventMs;
     private Long watermarkMs;
@@ -42,6 +43,12 @@ final class SparkBatches {
         this(driver, delay, false);
     }
 
+    /** These batches without Spark's batch without data at a run's end: complete mode, whose output no watermark changes, runs none. */
+    SparkBatches withoutNoDataBatches() {
+        noDataBatches = false;
+        return this;
+    }
+
     /** One availableNow run over these batches (each a list of JSON lines); returns Spark's progress {@code batchId:numInputRows}. */
     String run(List<List<String>> batches) {
         List<String> log = new ArrayList<>();
@@ -53,7 +60,7 @@ final class SparkBatches {
             log.add(nextBatchId + ":" + batches.get(b).size());
             driver.marker(nextBatchId++, watermarkMs);
             boolean last = b == batches.size() - 1;
-            if (advance() && (last || noDataMarkerAfterEveryBatch)) {
+            if (advance() && noDataBatches && (last || noDataMarkerAfterEveryBatch)) {
                 log.add(nextBatchId + ":0");
                 driver.marker(nextBatchId++, watermarkMs);
             }

@@ -64,6 +64,7 @@ public final class FunctionRegistry {
         CsvReadFunctions.register(FunctionRegistry::add);
         SketchFunctions.register(FunctionRegistry::add);
         ThetaSketchFunctions.register(FunctionRegistry::add);
+        TupleSketchFunctions.register(FunctionRegistry::add);
         KllFunctions.register(FunctionRegistry::add);
     }
 

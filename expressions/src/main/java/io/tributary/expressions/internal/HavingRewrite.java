@@ -28,7 +28,18 @@ public final class HavingRewrite {
             "listagg", "string_agg", // OrderedSetCalls.JOINS
             "theta_sketch_agg", "theta_union_agg", "theta_intersection_agg",
             "kll_sketch_agg_bigint", "kll_sketch_agg_float", "kll_sketch_agg_double", "kll_merge_agg_bigint", "kll_merge_agg_float", "kll_merge_agg_double",
-            "schema_of_variant_agg"); // its argument computed as schema_of_variant(v): computedArgument
+            "schema_of_variant_agg", // its argument computed as schema_of_variant(v): computedArgument
+            "tuple_sketch_agg_double", "tuple_sketch_agg_integer", "tuple_union_agg_double", "tuple_union_agg_integer",
+            "tuple_intersection_agg_double", "tuple_intersection_agg_integer");
+
+    /**
+     * Spark's tuple sketch aggregates and how many arguments each takes (the least and the most): {@code tuple_sketch_agg_*(key,
+     * summary [, lgNomEntries [, mode]])}, {@code tuple_union_agg_*(sketch [, lgNomEntries [, mode]])},
+     * {@code tuple_intersection_agg_*(sketch [, mode])}; the arguments after the columns are constants.
+     */
+    static final Map<String, int[]> TUPLE_ARGUMENTS = Map.of("tuple_sketch_agg_double", new int[] {2, 4},
+            "tuple_sketch_agg_integer", new int[] {2, 4}, "tuple_union_agg_double", new int[] {1, 3}, "tuple_union_agg_integer", new int[] {1, 3},
+            "tuple_intersection_agg_double", new int[] {1, 2}, "tuple_intersection_agg_integer", new int[] {1, 2});
 
     /** The aggregate functions of two arguments ({@code max_by(x, ord)}, {@code corr(x, y)}); the others take one. */
     static final Set<String> TWO_ARGUMENTS = Set.of("max_by", "min_by", "corr", "covar_pop", "covar_samp",
@@ -44,6 +55,10 @@ public final class HavingRewrite {
     static boolean takes(String function, int count) {
         if (OrderedSetCalls.ARGUMENTS.containsKey(function) || OrderedSetCalls.JOINS.contains(function)) {
             return OrderedSetCalls.takes(function, count);
+        }
+        int[] tuple = TUPLE_ARGUMENTS.get(function);
+        if (tuple != null) {
+            return count >= tuple[0] && count <= tuple[1];
         }
         return count == (TWO_ARGUMENTS.contains(function) ? 2 : 1) || count == 2 && OPTIONAL_CONSTANT.contains(function);
     }

@@ -34,7 +34,10 @@ class GoldenAggregateFunctionsTest {
     private static final Map<String, String> NOT_SUPPORTED = Map.ofEntries(
             Map.entry("stddev(user)", "stddev(`user`) reads a STRING column; stddev needs a numeric column"),
             Map.entry("regr_slope(user, id)", "regr_slope(`user`, `id`) reads a STRING column; regr_slope needs a numeric column"),
-            Map.entry("percentile_approx(user, 0.5)", "user of percentile_approx(`user`, 0.5) is a STRING"));
+            Map.entry("percentile_approx(user, 0.5)", "user of percentile_approx(`user`, 0.5) is a STRING"),
+            Map.entry("tuple_sketch_agg_double(ts, amt)", "reads a TIMESTAMP column; tuple_sketch_agg_double takes a key of"),
+            Map.entry("tuple_sketch_agg_integer(id, amt)", "reads a DOUBLE column; tuple_sketch_agg_integer takes a summary of TINYINT, SMALLINT or INT"),
+            Map.entry("tuple_sketch_agg_double(id, user)", "reads a STRING column; tuple_sketch_agg_double takes a numeric summary"));
 
     @TempDir
     Path dir;
@@ -130,6 +133,20 @@ class GoldenAggregateFunctionsTest {
                         "id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg_n DOUBLE, _agg_0 INT");
         assertThat(catchThrowable(() -> spec(query.replace("0.01", "amt")))).isInstanceOf(TributaryException.class)
                 .hasMessageContaining("the second argument should be a double literal");
+    }
+
+    @Test
+    void aTupleSketchReadsItsKeyAndSummaryFromColumnsAndKeepsItsConstantsAsWritten() throws IOException {
+        String query = "SELECT window(ts, '10 minutes') AS w, user, tuple_sketch_agg_double(id * 2, amt + 1, 10, 'max') AS t,"
+                + " tuple_sketch_estimate_double(tuple_union_agg_integer(CAST(user AS BINARY), 12, 'min')) AS e FROM source"
+                + " GROUP BY window(ts, '10 minutes'), user HAVING tuple_sketch_summary_double(tuple_sketch_agg_double(id, amt, 5)) > 0";
+        AggregateSpec spec = spec(query);
+        assertThat(spec.aggregates()).extracting(a -> a.name() + " = " + a.expression()).containsExactly(
+                "t = tuple_sketch_agg_double(`_agg_t`, `_agg2_t`, 10, 'max')", "_having_0 = tuple_sketch_agg_double(`id`, `amt`, 5)",
+                "_having_1 = tuple_union_agg_integer(`_agg_0`, 12, 'min')");
+        assertThat(spec.outputSchema().toDdl()).isEqualTo("w STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t BINARY, e DOUBLE");
+        assertThat(PipelineParts.ingestConfig(pipeline(query), FILES, null).outputSchema().toDdl()).as("a column for each expression, none for a constant")
+                .isEqualTo("id INT, user STRING, amt DOUBLE, ts TIMESTAMP, _agg_t INT, _agg2_t DOUBLE, _agg_0 BINARY");
     }
 
     @Test

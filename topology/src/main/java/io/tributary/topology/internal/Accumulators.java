@@ -62,6 +62,8 @@ final class Accumulators {
             case PERCENTILE, MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, MODE -> ValueCounts.of(a);
             case PERCENTILE_APPROX, APPROX_PERCENTILE -> ApproxPercentiles.of(a);
             case LISTAGG, STRING_AGG -> ListAgg.of(a);
+            case TUPLE_SKETCH_AGG_DOUBLE, TUPLE_SKETCH_AGG_INTEGER, TUPLE_UNION_AGG_DOUBLE, TUPLE_UNION_AGG_INTEGER, TUPLE_INTERSECTION_AGG_DOUBLE,
+                 TUPLE_INTERSECTION_AGG_INTEGER -> TupleSketchAggregates.of(a);
             case VECTOR_SUM, VECTOR_AVG -> new VectorFold(col, a.function() == AggregateFunction.VECTOR_AVG, a.name(), a.function().sqlName());
             case SCHEMA_OF_VARIANT_AGG -> new VariantSchemaFold(col);
         };

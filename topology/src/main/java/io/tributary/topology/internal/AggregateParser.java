@@ -17,10 +17,11 @@ public final class AggregateParser {
     private static final Pattern CALL = Pattern.compile("\\s*([A-Za-z_][A-Za-z_0-9]*)\\s*\\(\\s*" + ARGUMENT + "\\s*(?:,\\s*" + ARGUMENT
             + "\\s*)?\\)\\s*");
     private static final String FUNCTIONS = Arrays.stream(AggregateFunction.values())
-            .filter(f -> !f.orderStatistic() && f != AggregateFunction.LISTAGG && f != AggregateFunction.STRING_AGG)
+            .filter(f -> !f.orderStatistic() && !f.tupleSketch() && f != AggregateFunction.LISTAGG && f != AggregateFunction.STRING_AGG)
             .map(f -> f == AggregateFunction.COUNT ? "count(*), count(col)" : f.sqlName() + (f.arity() == 2 ? "(col, col)"
                     : f == AggregateFunction.APPROX_COUNT_DISTINCT ? "(col [, rsd])" : f.takesConstant() ? "(col [, constant])" : "(col)"))
-            .collect(Collectors.joining(", ")) + ", " + OrderStatisticParser.FUNCTIONS + ", " + ListAggParser.FORMS;
+            .collect(Collectors.joining(", ")) + ", " + OrderStatisticParser.FUNCTIONS + ", " + ListAggParser.FORMS + ", "
+            + TupleSketchParser.FORMS;
 
     private AggregateParser() {
     }
@@ -41,6 +42,9 @@ public final class AggregateParser {
         }
         if (ListAggParser.isCall(expression)) {
             return ListAggParser.parse(key, name, expression, input);
+        }
+        if (TupleSketchParser.isCall(expression)) {
+            return TupleSketchParser.parse(key, name, expression, input);
         }
         Matcher m = CALL.matcher(expression);
         if (!m.matches()) {
@@ -134,6 +138,8 @@ public final class AggregateParser {
                 }
                 yield DataType.STRING;
             }
+            case TUPLE_SKETCH_AGG_DOUBLE, TUPLE_SKETCH_AGG_INTEGER, TUPLE_UNION_AGG_DOUBLE, TUPLE_UNION_AGG_INTEGER, TUPLE_INTERSECTION_AGG_DOUBLE,
+                 TUPLE_INTERSECTION_AGG_INTEGER -> DataType.BINARY; // TupleSketchParser reads them
             case VECTOR_SUM, VECTOR_AVG -> {
                 if (in.kind() != DataType.Kind.ARRAY || in.element().kind() != DataType.Kind.FLOAT) {
                     throw TopologyErrors.notFloatArray(key, expression, in.ddl(), function.sqlName());

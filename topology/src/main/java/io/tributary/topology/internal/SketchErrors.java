@@ -3,7 +3,7 @@ package io.tributary.topology.internal;
 import io.tributary.expressions.ExpressionException;
 import io.tributary.schema.TributaryException;
 
-/** The refusals and failures of the sketch aggregates (hll_sketch_agg, hll_union_agg, the theta_ and kll_ ones), each naming the setting. */
+/** The refusals and failures of the sketch aggregates (hll_sketch_agg, hll_union_agg, the theta_, kll_ and tuple_ ones), each naming the setting. */
 final class SketchErrors {
     private SketchErrors() {
     }
@@ -44,5 +44,16 @@ final class SketchErrors {
     /** When a kll_ aggregate's k is outside 8 to 65535 (Spark's KLL_SKETCH_K_OUT_OF_RANGE, at the first row; here at start). */
     static TributaryException invalidK(String key, String expression, String reason) {
         return new TributaryException(key + ": " + expression + ": " + reason + " Write a k from 8 to 65535 (200 by default)");
+    }
+
+    /** When a tuple sketch aggregate is not written with its columns first and at most its constants after them. */
+    static TributaryException tupleArguments(String key, String expression, String sqlName, String forms) {
+        return new TributaryException(key + ": " + expression + ": " + sqlName + " is not written as Spark takes it (Spark's"
+                + " WRONG_NUM_ARGS); write one of " + forms);
+    }
+
+    /** When a tuple sketch aggregate's mode is none of Spark's (TUPLE_INVALID_SKETCH_MODE, at analysis in Spark as here). */
+    static TributaryException invalidMode(String key, String expression, String reason) {
+        return new TributaryException(key + ": " + expression + ": " + reason + " Write 'sum' (the default), 'min', 'max' or 'alwaysone'");
     }
 }

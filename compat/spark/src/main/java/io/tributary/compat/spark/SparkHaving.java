@@ -25,7 +25,8 @@ import org.apache.spark.sql.types.StructType;
  * the number of runs and the query. Before each run its file is copied into the input folder, then
  * <pre>
  * spark.readStream.schema(SCHEMA).json(in).withWatermark("ts", "5 minutes").createOrReplaceTempView("source")
- * spark.sql(QUERY).writeStream.outputMode(MODE).foreachBatch(...)   // append: appended; update: MERGE on window and user
+ * spark.sql(QUERY).writeStream.outputMode(MODE).foreachBatch(...)   // append: appended; update: MERGE on window and user;
+ *                                                                  // complete: overwritten
  * </pre>
  * runs once with {@code Trigger.AvailableNow()} and its checkpoint. {@code after-runN.txt} gets the run's batches
  * ({@code batchId:numInputRows@watermark}), each batch's output rows ({@code out batchId|window|user|t}) and the table
@@ -74,6 +75,8 @@ public final class SparkHaving {
                     DeltaTable.forPath(batch.sparkSession(), out).as("t")
                             .merge(batch.as("s"), "t.window = s.window AND t.user <=> s.user")
                             .whenMatched().updateAll().whenNotMatched().insertAll().execute();
+                } else if (mode.equals("complete")) { // every group, each batch: the table is the last batch's rows
+                    batch.write().format("delta").mode("overwrite").save(out);
                 } else {
                     batch.write().format("delta").mode("append").save(out);
                 }
