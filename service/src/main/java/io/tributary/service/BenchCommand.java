@@ -190,6 +190,11 @@ final class BenchCommand implements Callable<Integer> {
                 r.cpuSeconds(), r.mainSeconds(), d.getOrDefault("ingest.triggerExecution", 0L), d.getOrDefault("ingest.addBatch", 0L),
                 d.containsKey("aggregate.triggerExecution") ? "aggregate " + d.get("aggregate.triggerExecution") + " ms, " : "",
                 d.getOrDefault("sink.triggerExecution", 0L), d.getOrDefault("sink.getBatch", 0L), d.getOrDefault("sink.addBatch", 0L));
+        if (!r.threadSeconds().isEmpty()) {
+            StringBuilder t = new StringBuilder("  CPU by thread:");
+            r.threadSeconds().forEach((group, s) -> t.append(String.format(Locale.ROOT, " %s %.2f s,", group, s)));
+            out.println(t.substring(0, t.length() - 1));
+        }
         out.flush();
     }
 

@@ -14,11 +14,12 @@ import java.util.Properties;
 
 /**
  * One timed {@code bin/tributary run} as a new process: wall time from spawn to exit, peak RSS
- * ({@code VmHWM}) and CPU time sampled from {@code /proc} while it runs, peak heap as the child
- * reports it ({@link BenchStats}), and the stages' durations from its progress lines.
+ * ({@code VmHWM}) and CPU time sampled from {@code /proc} while it runs (and its threads' CPU by
+ * group, {@link ThreadCpu}), peak heap as the child reports it ({@link BenchStats}), and the stages'
+ * durations from its progress lines.
  */
 public record ChildRun(double wallSeconds, long rows, long peakRssBytes, long peakHeapBytes, double cpuSeconds,
-                       double mainSeconds, Map<String, Long> stageMs, Path folder) {
+                       double mainSeconds, Map<String, Long> stageMs, Path folder, Map<String, Double> threadSeconds) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long CLOCK_TICKS = 100; // USER_HZ on Linux
 
@@ -36,8 +37,12 @@ public record ChildRun(double wallSeconds, long rows, long peakRssBytes, long pe
         Process p = pb.start();
         long[] peak = {0, 0};
         Path proc = Path.of("/proc", Long.toString(p.pid()));
-        while (!p.waitFor(20, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        ThreadCpu threads = new ThreadCpu(proc);
+        for (int tick = 0; !p.waitFor(20, java.util.concurrent.TimeUnit.MILLISECONDS); tick++) {
             sample(proc, peak);
+            if (tick % 5 == 0) {
+                threads.sample();
+            }
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         if (p.exitValue() != 0) {
@@ -67,7 +72,7 @@ public record ChildRun(double wallSeconds, long rows, long peakRssBytes, long pe
                         stageMs.merge(stage + "." + e.getKey(), e.getValue().asLong(), Long::sum));
             }
         }
-        return new ChildRun(wall, rows, peak[0], heap, peak[1] / (double) CLOCK_TICKS, main, stageMs, folder);
+        return new ChildRun(wall, rows, peak[0], heap, peak[1] / (double) CLOCK_TICKS, main, stageMs, folder, threads.byGroup());
     }
 
     /** Updates {peak RSS bytes, CPU ticks} from /proc; the process may be gone already. */
