@@ -139,12 +139,6 @@ public final class ExpressionErrors {
                 + " timestamp (ts + INTERVAL 1 HOUR), compare it (end - start > INTERVAL 30 MINUTES), or give seconds: unix_timestamp(end) - unix_timestamp(start)");
     }
 
-    public static TributaryException variantColumn(String expression, String type) {
-        return new TributaryException("select item \"" + shown(expression) + "\" is of type " + type + ", which Tributary's topics and tables cannot"
-                + " hold yet (Delta Kernel 4.4 writes no VARIANT column); write its JSON, to_json(...), or cast it: variant_get(v, '$.a', 'int'),"
-                + " v:a::int, CAST(v AS STRUCT<a: INT>)");
-    }
-
     public static TributaryException duplicateColumn(String name, String items) {
         return new TributaryException("the select list " + shown(items) + " makes column '" + name + "' twice; give one of them another name with AS");
     }

@@ -41,6 +41,7 @@ public final class Transform {
     private int hidden; // the input's hidden columns (FileMetadata), which the source adds to each row
     private final BatchClock clock; // the batch's start, which current_timestamp() and its cousins read
     private Transform then; // the column steps (ColumnSteps) over this one's rows; null without
+    private Schema variantInput; // the input when it or the output holds a VARIANT (Variants: bytes outside, Spark's inside)
 
     /** A lateral view: its generator and its arguments, over the row the views before it made. */
     private record Lateral(Generator generator, Expression[] args) {
@@ -186,9 +187,6 @@ public final class Transform {
             if (Intervals.isInterval(bound.type())) {
                 throw ExpressionErrors.intervalColumn(item, Types.name(bound.type()));
             }
-            if (Variants.holdsVariant(bound.type())) {
-                throw ExpressionErrors.variantColumn(item, Types.name(bound.type()));
-            }
             String name = parsed.alias() != null ? parsed.alias() : defaultName(parsed, bound);
             boolean nullable = !(bound instanceof Bound.Column c && c.path().length == 0 && !input.field(c.index()).nullable());
             fields.add(new Field(name, bound.type(), nullable));
@@ -203,6 +201,7 @@ public final class Transform {
         Transform made = new Transform(new Schema(fields), List.copyOf(lateral), filter, items.toArray(Expression[]::new),
                 List.copyOf(generators), clock);
         made.hidden = hidden;
+        made.variantInput = Variants.holdsVariant(input) || Variants.holdsVariant(made.output) ? input : null;
         return made;
     }
 
@@ -230,6 +229,7 @@ public final class Transform {
     Transform followedBy(Transform next) {
         Transform t = new Transform(output, lateral, where, select, generators, clock);
         t.hidden = hidden;
+        t.variantInput = variantInput;
         t.then = then == null ? next : then.followedBy(next);
         return t;
     }
@@ -277,11 +277,12 @@ public final class Transform {
         if (generates()) {
             throw new IllegalStateException("a transform with a generator makes rows(row), not one row");
         }
+        row = variantInput == null ? row : Variants.toSpark(variantInput, row);
         if (where != null && !Boolean.TRUE.equals(where.eval(row))) {
             return null;
         }
         Object[] out = select == null ? row : project(row);
-        return then == null ? out : then.apply(out);
+        return then != null ? then.apply(out) : variantInput == null ? out : Variants.toValues(output, out);
     }
 
     /**
@@ -294,7 +295,7 @@ public final class Transform {
             Object[] out = apply(row);
             return out == null ? List.of() : Collections.singletonList(out);
         }
-        List<Object[]> made = Collections.singletonList(row);
+        List<Object[]> made = Collections.singletonList(variantInput == null ? row : Variants.toSpark(variantInput, row));
         for (Lateral v : lateral) {
             List<Object[]> next = new ArrayList<>();
             for (Object[] r : made) {
@@ -320,7 +321,8 @@ public final class Transform {
             }
         }
         if (then == null) {
-            return out;
+            return variantInput == null ? out : out.stream().map(r -> Variants.toValues(output, r))
+                    .collect(java.util.stream.Collectors.toCollection(ArrayList::new));
         }
         List<Object[]> stepped = new ArrayList<>(out.size());
         for (Object[] r : out) {
