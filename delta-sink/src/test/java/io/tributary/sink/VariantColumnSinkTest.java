@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.delta.KernelEngines;
 import io.tributary.expressions.Transform;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
+import io.tributary.sink.internal.DeltaTableWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -110,6 +112,25 @@ class VariantColumnSinkTest {
         assertThat(sparkQuery(DeltaTables.readRows(table.toString()))).isEqualTo(twice);
     }
 
+    /** The schema grown by a VARIANT column (as the sink's mergeSchema grows it) takes the variantType feature with it. */
+    @Test
+    void aVariantColumnAddedToATableBringsItsFeature() throws IOException {
+        Path table = dir.resolve("grown");
+        new DeltaTableWriter(KernelEngines.create(), table.toString(), Schema.parse("id INT"), Map.of())
+                .append("app", 0, List.<Object[]>of(new Object[] {0}), Map.of(), new SinkOffsets("app", "events", "topic-id", Map.of(0, 1L)));
+        assertThat(action(table, 0, "protocol").toString()).doesNotContain("variantType");
+        Transform transform = Transform.compile(SOURCE, null, SELECT);
+        new DeltaTableWriter(KernelEngines.create(), table.toString(), transform.output(), Map.of())
+                .append("app", 1, List.<Object[]>of(transform.apply(new Object[] {1, lines("cases.txt").get(0)})), Map.of(0, 1L),
+                        new SinkOffsets("app", "events", "topic-id", Map.of(0, 2L)));
+        JsonNode protocol = action(table, 1, "protocol");
+        assertThat(protocol.get("readerFeatures").toString()).contains("\"variantType\"");
+        assertThat(protocol.get("writerFeatures").toString()).contains("\"variantType\"");
+        assertThat(sparkQuery(DeltaTables.readRows(table.toString()))).containsExactly(
+                "0\tNULL\tNULL\tNULL\tNULL\tNULL\tNULL\tNULL",
+                lines("spark.tsv").get(0));
+    }
+
     /** The rows as Spark's QUERY gives them, one tab-separated line a row, by id. */
     private static List<String> sparkQuery(List<Object[]> tableRows) {
         Transform query = Transform.compile(TABLE, null, QUERY);
@@ -145,7 +166,8 @@ class VariantColumnSinkTest {
                 return node.get(name);
             }
         }
-        throw new AssertionError("no " + name + " action in version " + version + " of " + table);
+        throw new AssertionError("no " + name + " action in version " + version + " of " + table + ": "
+                + Files.readString(table.resolve("_delta_log").resolve(String.format("%020d.json", version))));
     }
 
     private void keep(Path table) throws IOException {
