@@ -61,6 +61,9 @@ class VariantTransformTest {
         assertThat(((List<?>) out[2]).get(0)).isEqualTo(out[1]);
         Transform next = Transform.compile(t.output(), "payload:a.b::int > 0", List.of("to_json(payload) AS j", "payloads[0]:a.b::int AS b"));
         assertThat(next.apply(out)).containsExactly("{\"a\":{\"b\":5}}", 5);
+        // an expression over the rows (a filter, an aggregate's input) reads the bytes as a variant too
+        assertThat(Expression.compile(t.output(), "payload:a.b::int + 1").eval(out)).isEqualTo(6);
+        assertThat(Expression.compile(t.output(), "payloads[0]").eval(out)).isEqualTo(out[1]);
         assertThatThrownBy(() -> Transform.compile(RAW, "parse_json(raw) = parse_json(raw)", null))
                 .hasMessageContaining("INVALID_ORDERING_TYPE");
         assertThatThrownBy(() -> Transform.compile(RAW, null, List.of("variant_get(parse_json(raw), '$.a', 'map<int, int>') AS m")))

@@ -55,6 +55,11 @@ public final class Variants {
         return convert(schema, row, false);
     }
 
+    /** A value of type {@code t} with its Spark {@link Variant}s (at any depth) as {@link VariantValue}s. */
+    public static Object toValue(DataType t, Object v) {
+        return convert(t, v, false);
+    }
+
     private static Object[] convert(Schema schema, Object[] row, boolean toSpark) {
         Object[] out = row.clone();
         for (int i = 0; i < out.length && i < schema.size(); i++) {
@@ -93,9 +98,10 @@ public final class Variants {
         };
     }
 
-    /** A VARIANT's JSON text, as Spark's {@code to_json} and {@code CAST(v AS STRING)} write it (time zone UTC). */
+    /** A VARIANT's JSON text (a Spark {@link Variant} or a {@link VariantValue}), as Spark's {@code to_json} and {@code CAST(v AS STRING)} write it (time zone UTC). */
     public static String json(Object v) {
-        return ((Variant) v).toJson(ZoneOffset.UTC);
+        Variant variant = v instanceof VariantValue vv ? new Variant(vv.value(), vv.metadata()) : (Variant) v;
+        return variant.toJson(ZoneOffset.UTC);
     }
 
     /**
