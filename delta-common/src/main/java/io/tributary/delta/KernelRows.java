@@ -7,13 +7,17 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.MapValue;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
+import io.tributary.schema.VariantValue;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Kernel column vectors read back into Tributary's {@code Object[]} rows. */
+/**
+ * Kernel column vectors read back into Tributary's {@code Object[]} rows. A VARIANT column is read as its Parquet group
+ * ({@link KernelSchemas#physicalVariants}): the struct's {@code value} and {@code metadata} become a {@link VariantValue}.
+ */
 public final class KernelRows {
     private KernelRows() {
     }
@@ -52,7 +56,7 @@ public final class KernelRows {
             case DECIMAL -> v.getDecimal(i);
             case STRING -> v.getString(i);
             case BOOLEAN -> v.getBoolean(i);
-            case BINARY -> v.getBinary(i);
+            case BINARY -> type.isVariant() ? new VariantValue(v.getChild(0).getBinary(i), v.getChild(1).getBinary(i)) : v.getBinary(i);
             case STRUCT -> {
                 Schema s = type.struct();
                 Object[] struct = new Object[s.size()];

@@ -17,6 +17,7 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import io.delta.kernel.types.VariantType;
 import io.tributary.delta.internal.DeltaErrors;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
@@ -24,7 +25,11 @@ import io.tributary.schema.Schema;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Tributary {@link Schema} to Kernel {@link StructType} and back (TIMESTAMP is Delta's UTC {@code timestamp}). */
+/**
+ * Tributary {@link Schema} to Kernel {@link StructType} and back (TIMESTAMP is Delta's UTC {@code timestamp}, VARIANT Delta's
+ * {@code variant}). A VARIANT's Parquet form, a group of {@code value} and {@code metadata} BINARY fields, is
+ * {@link #physicalVariants}' struct when Kernel's reader reads it.
+ */
 public final class KernelSchemas {
     private KernelSchemas() {
     }
@@ -51,7 +56,7 @@ public final class KernelSchemas {
             case DATE -> DateType.DATE;
             case TIMESTAMP -> TimestampType.TIMESTAMP;
             case TIMESTAMP_NTZ -> TimestampNTZType.TIMESTAMP_NTZ;
-            case BINARY -> BinaryType.BINARY;
+            case BINARY -> t.isVariant() ? VariantType.VARIANT : BinaryType.BINARY;
             case STRUCT -> toKernel(t.struct());
             case ARRAY -> new ArrayType(toKernel(t.element()), true);
             case MAP -> new MapType(toKernel(t.keyType()), toKernel(t.valueType()), true);
@@ -94,6 +99,8 @@ public final class KernelSchemas {
             return DataType.TIMESTAMP_NTZ;
         } else if (t instanceof BinaryType) {
             return DataType.BINARY;
+        } else if (t instanceof VariantType) {
+            return DataType.VARIANT;
         } else if (t instanceof StructType s) {
             return DataType.struct(fromKernel(tablePath, s));
         } else if (t instanceof ArrayType a) {
@@ -103,5 +110,45 @@ public final class KernelSchemas {
             return DataType.map(fromKernel(tablePath, column + " key", m.getKeyType()), fromKernel(tablePath, column + " value", m.getValueType()));
         }
         throw DeltaErrors.unreadableColumnType(tablePath, column, t);
+    }
+
+    /** The Parquet form of a VARIANT column, as Delta's {@code variantType} feature and Spark write it. */
+    public static final StructType VARIANT_GROUP = new StructType()
+            .add("value", BinaryType.BINARY, false).add("metadata", BinaryType.BINARY, false);
+
+    /**
+     * {@code schema} with each VARIANT (at any depth) as {@link #VARIANT_GROUP}: what Kernel's Parquet reader, which reads no
+     * VARIANT, reads a VARIANT column as ({@link KernelRows} makes the struct a {@code VariantValue}). The same schema when it
+     * has none.
+     */
+    public static StructType physicalVariants(StructType schema) {
+        StructType out = new StructType();
+        for (StructField f : schema.fields()) {
+            io.delta.kernel.types.DataType physical = physicalVariants(f.getDataType());
+            out = out.add(physical == f.getDataType() ? f : f.withDataType(physical));
+        }
+        return out;
+    }
+
+    private static io.delta.kernel.types.DataType physicalVariants(io.delta.kernel.types.DataType t) {
+        if (t instanceof VariantType) {
+            return VARIANT_GROUP;
+        } else if (t instanceof StructType s) {
+            StructType p = physicalVariants(s);
+            return p.equals(s) ? t : p;
+        } else if (t instanceof ArrayType a) {
+            io.delta.kernel.types.DataType e = physicalVariants(a.getElementType());
+            return e == a.getElementType() ? t : new ArrayType(e, a.containsNull());
+        } else if (t instanceof MapType m) {
+            io.delta.kernel.types.DataType k = physicalVariants(m.getKeyType());
+            io.delta.kernel.types.DataType v = physicalVariants(m.getValueType());
+            return k == m.getKeyType() && v == m.getValueType() ? t : new MapType(k, v, m.isValueContainsNull());
+        }
+        return t;
+    }
+
+    /** Whether {@code schema} has a VARIANT column, at any depth. */
+    public static boolean hasVariant(StructType schema) {
+        return !physicalVariants(schema).equals(schema);
     }
 }

@@ -48,9 +48,10 @@ public final class SinkChecks {
                         + schema.toDdl() + "; use columns of that schema");
             } else if (schema != null) {
                 DataType type = schema.field(schema.indexOf(k)).type();
-                if (type.kind() == DataType.Kind.ARRAY || type.kind() == DataType.Kind.MAP) {
+                if (type.kind() == DataType.Kind.ARRAY || type.kind() == DataType.Kind.MAP || type.holdsVariant()) {
                     out.putIfAbsent(SinkSettings.KEYS, keysKey + " names column '" + k + "' of type " + type.ddl()
-                            + "; a key column must be of a primitive or STRUCT type (MERGE cannot match rows by arrays or maps)");
+                            + "; a key column must be of a primitive or STRUCT type (MERGE cannot match rows by arrays, maps or"
+                            + " variants, which Spark does not compare)");
                 }
             }
             if (!seen.add(k)) {

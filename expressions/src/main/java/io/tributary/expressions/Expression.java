@@ -8,6 +8,7 @@ import io.tributary.expressions.internal.Failure;
 import io.tributary.expressions.internal.Interpreter;
 import io.tributary.expressions.internal.Parsing;
 import io.tributary.expressions.internal.Times;
+import io.tributary.expressions.internal.Variants;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Schema;
 
@@ -20,6 +21,9 @@ public final class Expression {
     private final String text;
     private final Bound bound;
     private final Compiler.Eval compiled;
+    /** Set by the public {@code compile} when the input or the result holds a VARIANT: rows hold VariantValues, Spark's Variant inside. */
+    private Schema variantInput;
+    private boolean variantResult;
 
     private Expression(String text, Bound bound) {
         this.text = text;
@@ -36,7 +40,10 @@ public final class Expression {
 
     /** As {@link #compile(Schema, String)}, {@code alias.column} naming the input's column (a query's {@code FROM source s}); alias null for none. */
     public static Expression compile(Schema input, String text, String alias) {
-        return new Expression(text, new Analyzer(input, text).resolve(Parsing.expression(text, alias)));
+        Expression e = new Expression(text, new Analyzer(input, text).resolve(Parsing.expression(text, alias)));
+        e.variantResult = Variants.holdsVariant(e.type());
+        e.variantInput = Variants.holdsVariant(input) || e.variantResult ? input : null;
+        return e;
     }
 
     /** As {@link #compile(Schema, String, String)}, {@code view.column} naming a lateral view's column ({@code views}: lower-case name to columns). */
@@ -66,6 +73,10 @@ public final class Expression {
     /** The value for one row, by the compiled form. */
     public Object eval(Object[] row) {
         try {
+            if (variantInput != null) {
+                Object v = compiled.eval(Variants.toSpark(variantInput, row));
+                return variantResult ? Variants.toValue(type(), v) : v;
+            }
             return compiled.eval(row);
         } catch (Failure f) {
             throw ExpressionErrors.failed(f.expression() == null ? text : f.expression(), f.condition(), f.reason());

@@ -176,12 +176,6 @@ public final class ExpressionErrors {
                 + " CAST(t AS STRING), its seconds since midnight, CAST(t AS DECIMAL(11,6)), or a timestamp, make_timestamp(d, t)");
     }
 
-    public static TributaryException variantColumn(String expression, String type) {
-        return new TributaryException("select item \"" + shown(expression) + "\" is of type " + type + ", which Tributary's topics and tables cannot"
-                + " hold yet (Delta Kernel 4.4 writes no VARIANT column); write its JSON, to_json(...), or cast it: variant_get(v, '$.a', 'int'),"
-                + " v:a::int, CAST(v AS STRUCT<a: INT>)");
-    }
-
     public static TributaryException duplicateColumn(String name, String items) {
         return new TributaryException("the select list " + shown(items) + " makes column '" + name + "' twice; give one of them another name with AS");
     }

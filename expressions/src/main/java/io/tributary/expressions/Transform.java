@@ -42,6 +42,7 @@ public final class Transform {
     private int hidden; // the input's hidden columns (FileMetadata), which the source adds to each row
     private final BatchClock clock; // the batch's start, which current_timestamp() and its cousins read
     private Transform then; // the column steps (ColumnSteps) over this one's rows; null without
+    private Schema variantInput; // the input when it or the output holds a VARIANT (Variants: bytes outside, Spark's inside)
 
     /** A lateral view: its generator and its arguments, over the row the views before it made. */
     private record Lateral(Generator generator, Expression[] args) {
@@ -191,9 +192,6 @@ public final class Transform {
             if (io.tributary.expressions.internal.Times.holdsTime(bound.type())) {
                 throw ExpressionErrors.timeColumn(item, Types.name(bound.type()));
             }
-            if (Variants.holdsVariant(bound.type())) {
-                throw ExpressionErrors.variantColumn(item, Types.name(bound.type()));
-            }
             String name = parsed.alias() != null ? parsed.alias() : defaultName(parsed, bound);
             boolean nullable = !(bound instanceof Bound.Column c && c.path().length == 0 && !input.field(c.index()).nullable());
             fields.add(new Field(name, bound.type(), nullable));
@@ -208,6 +206,7 @@ public final class Transform {
         Transform made = new Transform(new Schema(fields), List.copyOf(lateral), filter, items.toArray(Expression[]::new),
                 List.copyOf(generators), clock);
         made.hidden = hidden;
+        made.variantInput = Variants.holdsVariant(input) || Variants.holdsVariant(made.output) ? input : null;
         return made;
     }
 
@@ -235,6 +234,7 @@ public final class Transform {
     Transform followedBy(Transform next) {
         Transform t = new Transform(output, lateral, where, select, generators, clock);
         t.hidden = hidden;
+        t.variantInput = variantInput;
         t.then = then == null ? next : then.followedBy(next);
         return t;
     }
@@ -264,19 +264,6 @@ public final class Transform {
         return clock.read() || then != null && then.readsBatchTime();
     }
 
-    /**
-     * This transform, refused when a column it gives is of a VARIANT type (the {@code value} of {@code variant_explode} that the
-     * select list does not read with {@code to_json} or {@code variant_get}): no topic or table holds one yet.
-     */
-    public Transform storable() {
-        for (Field f : output().fields()) {
-            if (Variants.holdsVariant(f.type())) {
-                throw ExpressionErrors.variantColumn(f.name(), Types.name(f.type()));
-            }
-        }
-        return this;
-    }
-
     /** Whether rows pass through as they are (no lateral view, no filter, no select). */
     public boolean identity() {
         return lateral.isEmpty() && where == null && select == null && then == null;
@@ -295,11 +282,12 @@ public final class Transform {
         if (generates()) {
             throw new IllegalStateException("a transform with a generator makes rows(row), not one row");
         }
+        row = variantInput == null ? row : Variants.toSpark(variantInput, row);
         if (where != null && !Boolean.TRUE.equals(where.eval(row))) {
             return null;
         }
         Object[] out = select == null ? row : project(row);
-        return then == null ? out : then.apply(out);
+        return then != null ? then.apply(out) : variantInput == null ? out : Variants.toValues(output, out);
     }
 
     /**
@@ -312,7 +300,7 @@ public final class Transform {
             Object[] out = apply(row);
             return out == null ? List.of() : Collections.singletonList(out);
         }
-        List<Object[]> made = Collections.singletonList(row);
+        List<Object[]> made = Collections.singletonList(variantInput == null ? row : Variants.toSpark(variantInput, row));
         for (Lateral v : lateral) {
             List<Object[]> next = new ArrayList<>();
             for (Object[] r : made) {
@@ -338,7 +326,8 @@ public final class Transform {
             }
         }
         if (then == null) {
-            return out;
+            return variantInput == null ? out : out.stream().map(r -> Variants.toValues(output, r))
+                    .collect(java.util.stream.Collectors.toCollection(ArrayList::new));
         }
         List<Object[]> stepped = new ArrayList<>(out.size());
         for (Object[] r : out) {

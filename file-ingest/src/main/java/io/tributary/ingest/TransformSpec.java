@@ -241,7 +241,7 @@ final class TransformSpec {
             throw refused(TransformSettings.SELECT, selectKey, e);
         }
         if (computed.isEmpty()) {
-            return storable(steps.after(selected, 0));
+            return steps.after(selected, 0);
         }
         List<String> items = new ArrayList<>(select == null || select.isEmpty() ? List.of("*") : select);
         for (Map.Entry<String, String> c : computed.entrySet()) {
@@ -252,16 +252,7 @@ final class TransformSpec {
             }
             items.add(c.getKey());
         }
-        return storable(steps.after(Transform.compileAs(schema, sourceAlias, lateral, where, items), computed.size()));
-    }
-
-    /** {@code t}, refused by {@code transform.select} when a column it gives is a VARIANT ({@code variant_explode}'s value). */
-    private Transform storable(Transform t) {
-        try {
-            return t.storable();
-        } catch (TributaryException e) {
-            throw refused(TransformSettings.SELECT, selectKey, e);
-        }
+        return steps.after(Transform.compileAs(schema, sourceAlias, lateral, where, items), computed.size());
     }
 
     /** The texts of the transform's expressions: its filter, select items, lateral views and computed columns. */

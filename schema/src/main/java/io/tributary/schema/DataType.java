@@ -35,6 +35,11 @@ public record DataType(Kind kind, int precision, int scale, Schema struct, DataT
     public static final DataType TIMESTAMP = of(Kind.TIMESTAMP);
     public static final DataType TIMESTAMP_NTZ = of(Kind.TIMESTAMP_NTZ);
     public static final DataType BINARY = of(Kind.BINARY);
+    /**
+     * Spark's VARIANT: a BINARY of precision -2, which no other column has, so that code that does not know it takes it
+     * for bytes; its values are {@link VariantValue}s (Spark's {@code Variant} inside an expression).
+     */
+    public static final DataType VARIANT = new DataType(Kind.BINARY, -2, 0, null, null);
 
     public DataType {
         Objects.requireNonNull(kind, "kind");
@@ -95,6 +100,22 @@ public record DataType(Kind kind, int precision, int scale, Schema struct, DataT
         };
     }
 
+    /** True for {@link #VARIANT}. */
+    public boolean isVariant() {
+        return kind == Kind.BINARY && precision == -2;
+    }
+
+    /** Whether this type is VARIANT or holds one at any depth (an array, map or struct of VARIANT). */
+    public boolean holdsVariant() {
+        return switch (kind) {
+            case BINARY -> isVariant();
+            case ARRAY -> element.holdsVariant();
+            case MAP -> keyType().holdsVariant() || element.holdsVariant();
+            case STRUCT -> struct.fields().stream().anyMatch(f -> f.type().holdsVariant());
+            default -> false;
+        };
+    }
+
     /** True for STRUCT, ARRAY and MAP. */
     public boolean isNested() {
         return kind == Kind.STRUCT || kind == Kind.ARRAY || kind == Kind.MAP;
@@ -110,6 +131,7 @@ public record DataType(Kind kind, int precision, int scale, Schema struct, DataT
             case STRUCT -> structDdl();
             case ARRAY -> "ARRAY<" + element.ddl() + ">";
             case MAP -> "MAP<" + keyType().ddl() + ", " + element.ddl() + ">";
+            case BINARY -> isVariant() ? "VARIANT" : "BINARY";
             default -> kind.name();
         };
     }

@@ -53,6 +53,11 @@ final class FlatRowReader {
                 case DECIMAL -> {
                     return null;
                 }
+                case BINARY -> {
+                    if (f.type().isVariant()) {
+                        return null; // an object: Jackson's
+                    }
+                }
                 case STRUCT -> {
                     structs[i] = of(f.type().struct(), times);
                     if (structs[i] == null) {

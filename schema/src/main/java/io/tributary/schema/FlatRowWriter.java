@@ -109,7 +109,7 @@ final class FlatRowWriter {
                 out.timestamp((Long) v, false);
                 return true;
             };
-            case BINARY -> (out, v) -> out.string(Base64.getEncoder().encodeToString((byte[]) v));
+            case BINARY -> type.isVariant() ? null : (out, v) -> out.string(Base64.getEncoder().encodeToString((byte[]) v));
             case STRUCT -> {
                 FlatRowWriter struct = of(type.struct(), json);
                 yield struct == null ? null : (out, v) -> struct.write(out, (Object[]) v);

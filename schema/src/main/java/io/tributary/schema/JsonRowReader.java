@@ -231,6 +231,9 @@ public final class JsonRowReader {
                 }
                 break;
             case BINARY:
+                if (type.isVariant()) {
+                    return VariantValue.read(p, t, f.name());
+                }
                 if (t == JsonToken.VALUE_STRING) {
                     try {
                         return Base64.getDecoder().decode(p.getText());

@@ -29,10 +29,10 @@ public final class RowBinary {
         this.nullBytes = (kinds.length + 7) / 8;
     }
 
-    /** The binary form of {@code schema}'s rows, or null when a column is nested (STRUCT, ARRAY, MAP): those stay JSON. */
+    /** The binary form of {@code schema}'s rows, or null when a column is nested (STRUCT, ARRAY, MAP) or a VARIANT: those stay JSON. */
     public static RowBinary of(Schema schema) {
         for (Field f : schema.fields()) {
-            if (f.type().isNested()) {
+            if (f.type().isNested() || f.type().isVariant()) {
                 return null;
             }
         }

@@ -186,7 +186,13 @@ public final class RowJson {
             case DATE -> g.writeString(Timestamps.formatDays((Integer) v));
             case TIMESTAMP -> g.writeString(Timestamps.formatMicros((Long) v));
             case TIMESTAMP_NTZ -> g.writeString(Timestamps.formatMicrosNtz((Long) v));
-            case BINARY -> g.writeString(Base64.getEncoder().encodeToString((byte[]) v));
+            case BINARY -> {
+                if (type.isVariant()) {
+                    VariantValue.write(g, (VariantValue) v);
+                } else {
+                    g.writeString(Base64.getEncoder().encodeToString((byte[]) v));
+                }
+            }
             case STRUCT -> write(g, type.struct(), (Object[]) v);
             case ARRAY -> {
                 g.writeStartArray();

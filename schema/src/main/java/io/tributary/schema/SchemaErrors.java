@@ -66,6 +66,12 @@ final class SchemaErrors {
         return new BadRecordException(field, "is not base64: " + message);
     }
 
+    /** When a VARIANT column's JSON is not the canonical {@code {"value": "<base64>", "metadata": "<base64>"}}. */
+    static BadRecordException notAVariant(String field, String found) {
+        return new BadRecordException(field, "expected VARIANT, an object {\"value\": \"<base64>\", \"metadata\": \"<base64>\"} "
+                + "(Spark's variant encoding), found " + found);
+    }
+
     /** When a column's JSON value is of another type than the column's; {@code scalarText} is the value's text, null when it is no scalar. */
     static BadRecordException wrongType(String field, String ddl, String found, String scalarText) {
         return new BadRecordException(field, "expected " + ddl + ", found " + found

@@ -76,9 +76,12 @@ public final class KernelInternals {
         return SingleAction.createRemoveFileSingleAction(add.toRemoveFileRow(true, Optional.empty()));
     }
 
-    /** The physical schema to read the table's Parquet files with. */
+    /**
+     * The physical schema to read the table's Parquet files with; a VARIANT column as the group of its {@code value} and
+     * {@code metadata} bytes, which Kernel's reader reads and {@code KernelRows} makes a {@code VariantValue} of.
+     */
     public static StructType physicalReadSchema(Row scanState) {
-        return ScanStateRow.getPhysicalDataReadSchema(scanState);
+        return io.tributary.delta.KernelSchemas.physicalVariants(ScanStateRow.getPhysicalDataReadSchema(scanState));
     }
 
     /** The size in bytes of a scan file's {@code add}. */

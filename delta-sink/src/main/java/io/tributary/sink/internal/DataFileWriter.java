@@ -39,7 +39,8 @@ import java.util.Optional;
  * files, each uploaded when complete ({@link DataFileTargets}). KERNEL is used for partitioned
  * tables (Kernel drops the partition columns from the files), tables that map column names (column
  * mapping, Iceberg compatibility), and when the system property {@value #STRATEGY_PROPERTY} says
- * {@code kernel}.
+ * {@code kernel}, except for a table with a VARIANT column: Kernel writes no variant data, so such a table is written
+ * DIRECT, and refused when it is partitioned or maps its column names.
  */
 public final class DataFileWriter {
     /** The system property that picks the strategy: {@code direct} (default) or {@code kernel}. */
@@ -80,6 +81,10 @@ public final class DataFileWriter {
                 }
                 return addActions(txn, direct.get().finish());
             }
+            if (io.tributary.delta.KernelSchemas.hasVariant(kernelSchema)) {
+                throw TableErrors.variantNeedsDirectWriter(Transaction.getWriteContext(engine, txn.getTransactionState(engine), partition)
+                        .getTargetDirectory(), !partition.isEmpty() ? "is partitioned" : "maps its column names (column mapping)");
+            }
             Row state = txn.getTransactionState(engine);
             DataWriteContext ctx = Transaction.getWriteContext(engine, state, partition);
             return addActions(state, ctx, kernelFiles(txn, state, ctx, partition, rows));
@@ -95,7 +100,8 @@ public final class DataFileWriter {
      * on the local disk gets each file written locally and uploaded when complete.
      */
     Optional<DirectParquetFiles.Rolling> direct(Transaction txn) {
-        if (strategy() != Strategy.DIRECT || !plainNames(txn.getSchema(engine))) {
+        boolean variant = io.tributary.delta.KernelSchemas.hasVariant(kernelSchema); // Kernel writes no variant data
+        if ((strategy() != Strategy.DIRECT && !variant) || !plainNames(txn.getSchema(engine))) {
             return Optional.empty();
         }
         Row state = txn.getTransactionState(engine);

@@ -3,6 +3,7 @@ package io.tributary.sink.internal;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
+import io.tributary.schema.VariantValue;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
@@ -26,11 +27,14 @@ import org.apache.parquet.schema.Types;
  * types Kernel's default writer uses for the same Delta types (so Kernel, Spark and Tributary read
  * the files alike): INT64 {@code timestamp(MICROS, UTC)}, UTF-8 strings, decimals as INT32, INT64
  * or fixed-length binary by precision, NOT NULL columns REQUIRED and the rest OPTIONAL, arrays
- * and maps as the spec's three-level {@code LIST} and {@code MAP} groups.
+ * and maps as the spec's three-level {@code LIST} and {@code MAP} groups, a VARIANT as the group of its {@code value} and
+ * {@code metadata} bytes that Delta's {@code variantType} feature specifies.
  */
 final class RowWriteSupport extends WriteSupport<Object[]> {
     private static final int MAX_INT_DIGITS = 9;
     private static final int MAX_LONG_DIGITS = 18;
+    /** The variant encoding's version, in Parquet's VARIANT annotation. */
+    private static final byte VARIANT_SPEC_VERSION = 1;
 
     private final MessageType parquetSchema;
     private final Fields fields;
@@ -122,7 +126,7 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
             case BOOLEAN -> v -> out.addBoolean((Boolean) v);
             // a byte-array Binary: Binary.fromString wraps a ByteBuffer, which the dictionary's hashing and the statistics compare slowly
             case STRING -> v -> out.addBinary(Binary.fromConstantByteArray(((String) v).getBytes(StandardCharsets.UTF_8)));
-            case BINARY -> v -> out.addBinary(Binary.fromConstantByteArray((byte[]) v));
+            case BINARY -> type.isVariant() ? this::variant : v -> out.addBinary(Binary.fromConstantByteArray((byte[]) v));
             case DECIMAL -> v -> decimal(type, (BigDecimal) v);
             case STRUCT -> {
                 Fields struct = new Fields(type.struct());
@@ -181,6 +185,19 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
         };
     }
 
+    /** A VARIANT as Spark writes it: a group of its value bytes, then its metadata bytes. */
+    private void variant(Object v) {
+        VariantValue variant = (VariantValue) v;
+        out.startGroup();
+        out.startField("value", 0);
+        out.addBinary(Binary.fromConstantByteArray(variant.value()));
+        out.endField("value", 0);
+        out.startField("metadata", 1);
+        out.addBinary(Binary.fromConstantByteArray(variant.metadata()));
+        out.endField("metadata", 1);
+        out.endGroup();
+    }
+
     private void decimal(DataType type, BigDecimal v) {
         java.math.BigInteger unscaled = v.setScale(type.scale(), RoundingMode.UNNECESSARY).unscaledValue();
         if (type.precision() <= MAX_INT_DIGITS) {
@@ -224,7 +241,7 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
             case FLOAT -> Types.primitive(PrimitiveTypeName.FLOAT, r).named(name);
             case DOUBLE -> Types.primitive(PrimitiveTypeName.DOUBLE, r).named(name);
             case STRING -> Types.primitive(PrimitiveTypeName.BINARY, r).as(LogicalTypeAnnotation.stringType()).named(name);
-            case BINARY -> Types.primitive(PrimitiveTypeName.BINARY, r).named(name);
+            case BINARY -> t.isVariant() ? variantType(name, r) : Types.primitive(PrimitiveTypeName.BINARY, r).named(name);
             case DATE -> Types.primitive(PrimitiveTypeName.INT32, r).as(LogicalTypeAnnotation.dateType()).named(name);
             case TIMESTAMP -> Types.primitive(PrimitiveTypeName.INT64, r)
                     .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS)).named(name);
@@ -241,6 +258,17 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
                             type("key", t.keyType(), Repetition.REQUIRED), type("value", t.valueType(), Repetition.OPTIONAL)))
                     .named(name);
         };
+    }
+
+    /**
+     * Delta's and Spark's Parquet form of a VARIANT: a group of two REQUIRED BINARY fields, {@code value} and {@code metadata},
+     * annotated {@code VARIANT(1)} (Parquet's variant logical type, spec version 1) as Spark 4.2 annotates it.
+     */
+    static Type variantType(String name, Repetition r) {
+        return Types.buildGroup(r).as(LogicalTypeAnnotation.variantType(VARIANT_SPEC_VERSION))
+                .addField(Types.primitive(PrimitiveTypeName.BINARY, Repetition.REQUIRED).named("value"))
+                .addField(Types.primitive(PrimitiveTypeName.BINARY, Repetition.REQUIRED).named("metadata"))
+                .named(name);
     }
 
     private static Type decimalType(String name, DataType t, Repetition r) {

@@ -6,6 +6,7 @@ import io.tributary.schema.DataType.Kind;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
+import io.tributary.schema.VariantValue;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,14 +15,14 @@ import org.apache.spark.types.variant.Variant;
 
 /**
  * Spark's VARIANT type as far as expressions use it: a value is Spark's own {@link Variant} (its value and metadata
- * bytes, built by spark-variant's {@code VariantBuilder}). A VARIANT lives inside an expression, as an interval does:
- * a table or a topic cannot hold one yet, so a select item of a VARIANT type is refused and the user writes
- * {@code to_json(...)} or a cast. The type is marked in {@link DataType}'s record by a BINARY of precision -2, which
- * no column has.
+ * bytes, built by spark-variant's {@code VariantBuilder}). Outside an expression (a row of a topic or a table) the same
+ * bytes are the schema module's {@link VariantValue}: a transform's input rows are turned to Spark's values as they come in
+ * ({@link #toSpark}) and its output rows back as they go ({@link #toValues}); the bytes are shared, never re-encoded. The type
+ * is the schema module's {@link DataType#VARIANT}.
  */
 public final class Variants {
     /** The VARIANT type. */
-    public static final DataType TYPE = new DataType(Kind.BINARY, -2, 0, null, null);
+    public static final DataType TYPE = DataType.VARIANT;
     /** VARIANT written as a type inside a type's text (not a field named variant): followed by {@code >}, {@code ,} or the end. */
     private static final Pattern IN_TYPE = Pattern.compile("(?i)(?<![\\w`])variant(?=\\s*(?:[>,]|$|\\s+NOT\\s|\\s+COMMENT\\s))");
     /** What stands for VARIANT while the schema module parses the type's text. */
@@ -36,23 +37,71 @@ public final class Variants {
 
     /** Whether {@code t} is VARIANT or holds one (an array, map or struct of VARIANT). */
     public static boolean holdsVariant(DataType t) {
-        if (t == null) {
-            return false;
+        return t != null && t.holdsVariant();
+    }
+
+    /** Whether a column of {@code schema} is or holds a VARIANT: its rows need {@link #toSpark} and {@link #toValues}. */
+    public static boolean holdsVariant(Schema schema) {
+        return schema.fields().stream().anyMatch(f -> f.type().holdsVariant());
+    }
+
+    /** {@code row} of {@code schema} with its {@link VariantValue}s (at any depth) as Spark's {@link Variant}s; a copy. */
+    public static Object[] toSpark(Schema schema, Object[] row) {
+        return convert(schema, row, true);
+    }
+
+    /** {@code row} of {@code schema} with its Spark {@link Variant}s (at any depth) as {@link VariantValue}s; a copy. */
+    public static Object[] toValues(Schema schema, Object[] row) {
+        return convert(schema, row, false);
+    }
+
+    /** A value of type {@code t} with its Spark {@link Variant}s (at any depth) as {@link VariantValue}s. */
+    public static Object toValue(DataType t, Object v) {
+        return convert(t, v, false);
+    }
+
+    private static Object[] convert(Schema schema, Object[] row, boolean toSpark) {
+        Object[] out = row.clone();
+        for (int i = 0; i < out.length && i < schema.size(); i++) {
+            out[i] = convert(schema.field(i).type(), out[i], toSpark);
+        }
+        return out;
+    }
+
+    private static Object convert(DataType t, Object v, boolean toSpark) {
+        if (v == null || !t.holdsVariant()) {
+            return v;
         }
         if (isVariant(t)) {
-            return true;
+            if (toSpark) {
+                return v instanceof VariantValue vv ? new Variant(vv.value(), vv.metadata()) : v;
+            }
+            return v instanceof Variant sv ? new VariantValue(sv.getValue(), sv.getMetadata()) : v;
         }
         return switch (t.kind()) {
-            case ARRAY -> holdsVariant(t.element());
-            case MAP -> holdsVariant(t.keyType()) || holdsVariant(t.element());
-            case STRUCT -> t.struct().fields().stream().anyMatch(f -> holdsVariant(f.type()));
-            default -> false;
+            case STRUCT -> convert(t.struct(), (Object[]) v, toSpark);
+            case ARRAY -> {
+                List<Object> out = new ArrayList<>(((List<?>) v).size());
+                for (Object e : (List<?>) v) {
+                    out.add(convert(t.element(), e, toSpark));
+                }
+                yield out;
+            }
+            case MAP -> {
+                java.util.Map<Object, Object> out = new java.util.LinkedHashMap<>();
+                for (java.util.Map.Entry<?, ?> e : ((java.util.Map<?, ?>) v).entrySet()) {
+                    out.put(convert(t.keyType(), e.getKey(), toSpark), convert(t.valueType(), e.getValue(), toSpark));
+                }
+                yield out;
+            }
+            default -> v;
         };
     }
 
-    /** A VARIANT's JSON text, as Spark's {@code to_json} and {@code CAST(v AS STRING)} write it (time zone UTC). */
+    /** A VARIANT's JSON text (a Spark {@link Variant} or a {@link VariantValue}), as Spark's {@code to_json} and {@code CAST(v AS STRING)} write it (time zone UTC). */
     public static String json(Object v) {
-        return ((Variant) v).toJson(ZoneOffset.UTC);
+        Variant variant = v instanceof VariantValue vv ? new Variant(vv.value(), vv.metadata()) : (Variant) v;
+        return variant.toJson(ZoneOffset.UTC);
     }
 
     /**
