@@ -135,7 +135,9 @@ public final class Transform {
             }
         }
         if ((select == null || select.isEmpty()) && hidden == 0) {
-            return new Transform(input, List.copyOf(lateral), filter, null, List.of(), clock);
+            Transform all = new Transform(input, List.copyOf(lateral), filter, null, List.of(), clock);
+            all.variantInput = Variants.holdsVariant(input) ? input : null;
+            return all;
         }
         if (select == null || select.isEmpty()) {
             select = List.of("*"); // the columns without the hidden ones
