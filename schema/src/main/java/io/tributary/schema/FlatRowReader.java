@@ -1,5 +1,6 @@
 package io.tributary.schema;
 
+import com.fasterxml.jackson.core.io.NumberInput;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
@@ -336,14 +337,15 @@ final class FlatRowReader {
     /**
      * {@code Double.parseDouble} of the number's text. When its digits make an integer below 10^15
      * and its power of ten is within 22, that integer and the power are exact doubles and one
-     * multiplication or division rounds correctly, as parseDouble does (Clinger's fast path).
+     * multiplication or division rounds correctly, as parseDouble does (Clinger's fast path). Otherwise
+     * (17 digits, as {@code amt * 1.1} makes) the FastDoubleParser Jackson carries, which gives parseDouble's value.
      */
     private static double decimal(byte[] b, int start, int end, boolean negative, long mantissa, int significant, int power) {
         if (significant <= EXACT_DIGITS && power >= -22 && power <= 22) {
             double d = power < 0 ? mantissa / EXACT_POWERS_OF_TEN[-power] : mantissa * EXACT_POWERS_OF_TEN[power];
             return negative ? -d : d;
         }
-        return Double.parseDouble(new String(b, start, end - start, StandardCharsets.ISO_8859_1));
+        return NumberInput.parseDouble(new String(b, start, end - start, StandardCharsets.ISO_8859_1), true);
     }
 
     /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import java.io.ByteArrayOutputStream;
@@ -37,8 +38,12 @@ import java.util.Map;
  * {@link JsonRowReader} and {@link TimeTexts}.
  */
 public final class RowJson {
-    /** Spark's JSON reader defaults: single quotes and unquoted NaN/Infinity allowed, nothing else lenient. */
+    /**
+     * Spark's JSON reader defaults: single quotes and unquoted NaN/Infinity allowed, nothing else lenient. Doubles are read
+     * by the FastDoubleParser Jackson carries, which gives {@code Double.parseDouble}'s value, several times faster.
+     */
     static final JsonFactory JSON = JsonFactory.builder()
+            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
             .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES)
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
