@@ -10,10 +10,8 @@ import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
@@ -123,24 +121,7 @@ final class CsvReadFunctions {
 
     /** The schema argument: a constant DDL text of atomic fields, made nullable as Spark makes it. */
     private static Schema schema(Analyzer.Call call, Bound ddlArg) {
-        if (!Bound.constant(ddlArg) || ddlArg.type() == null || !Types.is(ddlArg.type(), Kind.STRING)) {
-            throw call.typeError("[INVALID_SCHEMA.NON_STRING_LITERAL] the schema of from_csv must be a text literal in DDL,"
-                    + " 'a INT, b STRING', and '" + ddlArg.text() + "' is not one");
-        }
-        Object value = Interpreter.eval(ddlArg, new Object[0]);
-        if (value == null) {
-            throw call.typeError("[INVALID_SCHEMA.NON_STRING_LITERAL] the schema of from_csv must not be null");
-        }
-        String ddl = ((String) value).strip();
-        if (ddl.toUpperCase(Locale.ROOT).startsWith("STRUCT<") && ddl.endsWith(">")) {
-            ddl = ddl.substring("STRUCT<".length(), ddl.length() - 1);
-        }
-        Schema schema;
-        try {
-            schema = Schema.parse(ddl);
-        } catch (TributaryException e) {
-            throw call.typeError("[INVALID_SCHEMA.PARSE_ERROR] the schema '" + value + "' is not a DDL schema: " + e.getMessage());
-        }
+        Schema schema = SchemaArgument.parse(call, ddlArg, "from_csv");
         List<Field> fields = new ArrayList<>();
         for (Field f : schema.fields()) {
             if (Intervals.isInterval(f.type())) {

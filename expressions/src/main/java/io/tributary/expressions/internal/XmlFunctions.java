@@ -4,10 +4,8 @@ import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
-import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Consumer;
 import javax.xml.stream.XMLStreamException;
 
@@ -93,24 +91,7 @@ final class XmlFunctions {
 
     /** The schema argument: a constant DDL text (a literal, or schema_of_xml's), its fields nullable as Spark makes them. */
     private static Schema schema(Analyzer.Call call, Bound ddlArg) {
-        if (!Bound.constant(ddlArg) || ddlArg.type() == null || !Types.is(ddlArg.type(), Kind.STRING)) {
-            throw call.typeError("[INVALID_SCHEMA.NON_STRING_LITERAL] the schema of from_xml must be a text literal in DDL,"
-                    + " 'a INT, b STRING', and '" + ddlArg.text() + "' is not one");
-        }
-        Object value = Interpreter.eval(ddlArg, new Object[0]);
-        if (value == null) {
-            throw call.typeError("[INVALID_SCHEMA.NON_STRING_LITERAL] the schema of from_xml must not be null");
-        }
-        String ddl = ((String) value).strip();
-        if (ddl.toUpperCase(Locale.ROOT).startsWith("STRUCT<") && ddl.endsWith(">")) {
-            ddl = ddl.substring("STRUCT<".length(), ddl.length() - 1);
-        }
-        Schema schema;
-        try {
-            schema = Schema.parse(ddl);
-        } catch (TributaryException e) {
-            throw call.typeError("[INVALID_SCHEMA.PARSE_ERROR] the schema '" + value + "' is not a DDL schema: " + e.getMessage());
-        }
+        Schema schema = SchemaArgument.parse(call, ddlArg, "from_xml");
         List<Field> fields = new ArrayList<>();
         for (Field f : schema.fields()) {
             String unsupported = unsupported(f.type());

@@ -44,6 +44,15 @@ final class ByteSink {
         size += b.length;
     }
 
+    /** {@link #writeBytes}, or -1 for null. */
+    void writeNullableBytes(byte[] b) {
+        if (b == null) {
+            writeInt(-1);
+        } else {
+            writeBytes(b);
+        }
+    }
+
     void writeString(String s) {
         writeBytes(s.getBytes(StandardCharsets.UTF_8));
     }

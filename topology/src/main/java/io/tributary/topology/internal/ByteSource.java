@@ -33,6 +33,17 @@ final class ByteSource {
         return v;
     }
 
+    /** What {@link ByteSink#writeNullableBytes} wrote. */
+    byte[] readNullableBytes() {
+        int n = readInt();
+        if (n < 0) {
+            return null;
+        }
+        byte[] b = Arrays.copyOfRange(buf, pos, pos + n);
+        pos += n;
+        return b;
+    }
+
     byte[] readBytes() {
         int n = readInt();
         byte[] b = Arrays.copyOfRange(buf, pos, pos + n);

@@ -117,13 +117,13 @@ final class HllSketchAggregates {
 
         public void write(ByteSink out, Object s) {
             SketchState st = (SketchState) s;
-            writeNullable(out, st.kept());
-            writeNullable(out, st.batch() == null ? null : HllSketches.bytes((HllSketch) st.batch()));
+            out.writeNullableBytes(st.kept());
+            out.writeNullableBytes(st.batch() == null ? null : HllSketches.bytes((HllSketch) st.batch()));
         }
 
         public Object read(ByteSource in) {
-            byte[] kept = readNullable(in);
-            byte[] batch = readNullable(in);
+            byte[] kept = in.readNullableBytes();
+            byte[] batch = in.readNullableBytes();
             return new SketchState(kept, batch == null ? null : HllSketches.sketch(batch));
         }
     }
@@ -196,34 +196,14 @@ final class HllSketchAggregates {
 
         public void write(ByteSink out, Object s) {
             SketchState st = (SketchState) s;
-            writeNullable(out, st.kept());
-            writeNullable(out, st.batch() instanceof Union u ? HllSketches.unionBytes(u) : (byte[]) st.batch());
+            out.writeNullableBytes(st.kept());
+            out.writeNullableBytes(st.batch() instanceof Union u ? HllSketches.unionBytes(u) : (byte[]) st.batch());
         }
 
         public Object read(ByteSource in) {
-            byte[] kept = readNullable(in);
-            byte[] batch = readNullable(in);
+            byte[] kept = in.readNullableBytes();
+            byte[] batch = in.readNullableBytes();
             return new SketchState(kept, batch == null || batch.length == 0 ? batch : HllSketches.union(batch));
         }
-    }
-
-    static void writeNullable(ByteSink out, byte[] b) {
-        if (b == null) {
-            out.writeInt(-1);
-        } else {
-            out.writeBytes(b);
-        }
-    }
-
-    static byte[] readNullable(ByteSource in) {
-        int n = in.readInt();
-        if (n < 0) {
-            return null;
-        }
-        byte[] b = new byte[n];
-        for (int i = 0; i < n; i++) {
-            b[i] = (byte) in.readByte();
-        }
-        return b;
     }
 }

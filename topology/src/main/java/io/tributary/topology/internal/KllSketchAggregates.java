@@ -213,7 +213,7 @@ final class KllSketchAggregates {
 
         public void write(ByteSink out, Object s) {
             SketchState st = (SketchState) s;
-            HllSketchAggregates.writeNullable(out, st.kept());
+            out.writeNullableBytes(st.kept());
             out.writeInt(st.batch() == NONE ? -2 : st.batch() == null ? -1 : 0);
             if (st.batch() != NONE && st.batch() != null) {
                 out.writeBytes(buffers.serialize((KllSketch) st.batch()));
@@ -221,9 +221,9 @@ final class KllSketchAggregates {
         }
 
         public Object read(ByteSource in) {
-            byte[] kept = HllSketchAggregates.readNullable(in);
+            byte[] kept = in.readNullableBytes();
             int tag = in.readInt();
-            return new SketchState(kept, tag == -2 ? NONE : tag == -1 ? null : buffers.deserialize(HllSketchAggregates.readNullable(in)));
+            return new SketchState(kept, tag == -2 ? NONE : tag == -1 ? null : buffers.deserialize(in.readNullableBytes()));
         }
     }
 }

@@ -230,34 +230,14 @@ final class ThetaSketchAggregates {
 
         public void write(ByteSink out, Object s) {
             SketchState st = (SketchState) s;
-            writeNullable(out, st.kept());
-            writeNullable(out, st.batch() == null ? null : buffer.toBytes(st.batch()));
+            out.writeNullableBytes(st.kept());
+            out.writeNullableBytes(st.batch() == null ? null : buffer.toBytes(st.batch()));
         }
 
         public Object read(ByteSource in) {
-            byte[] kept = readNullable(in);
-            byte[] batch = readNullable(in);
+            byte[] kept = in.readNullableBytes();
+            byte[] batch = in.readNullableBytes();
             return new SketchState(kept, batch == null ? null : buffer.fromBytes(batch));
         }
-    }
-
-    private static void writeNullable(ByteSink out, byte[] b) {
-        if (b == null) {
-            out.writeInt(-1);
-        } else {
-            out.writeBytes(b);
-        }
-    }
-
-    private static byte[] readNullable(ByteSource in) {
-        int n = in.readInt();
-        if (n < 0) {
-            return null;
-        }
-        byte[] b = new byte[n];
-        for (int i = 0; i < n; i++) {
-            b[i] = (byte) in.readByte();
-        }
-        return b;
     }
 }

@@ -277,7 +277,7 @@ final class TupleSketchAggregates {
 
         public void write(ByteSink out, Object s) {
             SketchState st = (SketchState) s;
-            writeNullable(out, st.kept());
+            out.writeNullableBytes(st.kept());
             if (st.batch() == null) {
                 out.writeInt(-1);
                 return;
@@ -290,36 +290,16 @@ final class TupleSketchAggregates {
         }
 
         public Object read(ByteSource in) {
-            byte[] kept = readNullable(in);
+            byte[] kept = in.readNullableBytes();
             int n = in.readInt();
             if (n < 0) {
                 return new SketchState(kept, null);
             }
             List<byte[]> inputs = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                inputs.add(readNullable(in));
+                inputs.add(in.readNullableBytes());
             }
             return new SketchState(kept, replay(inputs));
         }
-    }
-
-    private static void writeNullable(ByteSink out, byte[] b) {
-        if (b == null) {
-            out.writeInt(-1);
-        } else {
-            out.writeBytes(b);
-        }
-    }
-
-    private static byte[] readNullable(ByteSource in) {
-        int n = in.readInt();
-        if (n < 0) {
-            return null;
-        }
-        byte[] b = new byte[n];
-        for (int i = 0; i < n; i++) {
-            b[i] = (byte) in.readByte();
-        }
-        return b;
     }
 }
