@@ -11,8 +11,8 @@ import io.tributary.schema.Field;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
 import io.tributary.sink.internal.DeltaTableWriter;
+import io.tributary.testing.Folders;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -90,7 +90,7 @@ class VariantColumnSinkTest {
 
     @Test
     void sparksVariantTableReadsAndTakesAppends() throws IOException {
-        Path table = copy(golden().resolve("table"), dir.resolve("spark"));
+        Path table = Folders.copy(golden().resolve("table"), dir.resolve("spark"));
         List<String> spark = lines("spark.tsv");
         assertThat(sparkQuery(DeltaTables.readRows(table.toString()))).isEqualTo(spark);
 
@@ -179,7 +179,7 @@ class VariantColumnSinkTest {
                     files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
                 }
             }
-            copy(table, target);
+            Folders.copy(table, target);
         }
     }
 
@@ -195,19 +195,4 @@ class VariantColumnSinkTest {
         }
     }
 
-    private static Path copy(Path source, Path target) {
-        try (Stream<Path> files = Files.walk(source)) {
-            for (Path p : files.toList()) {
-                Path t = target.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return target;
-    }
 }

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.Schema;
+import io.tributary.testing.Folders;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -42,7 +41,7 @@ class ColumnMappingSourceTest {
     @ValueSource(strings = {"name", "id"})
     void theSnapshotPublishesSparksRowsUnderTheTablesCurrentNames(String mode) throws IOException {
         Path golden = golden(mode);
-        Path table = copy(golden.resolve("table"), dir.resolve(mode));
+        Path table = Folders.copy(golden.resolve("table"), dir.resolve(mode));
         DeltaSourceConfig c = DeltaSourceConfig.builder("colmap-" + mode, table.toString()).build();
         try (DeltaSource source = new DeltaSource(c, KAFKA.client())) {
             assertThat(source.schema()).isEqualTo(Schema.parse("id INT, customer STRING, amt DOUBLE, region STRING, note STRING"));
@@ -79,19 +78,4 @@ class ColumnMappingSourceTest {
         }
     }
 
-    private static Path copy(Path source, Path target) {
-        try (Stream<Path> files = Files.walk(source)) {
-            for (Path p : files.toList()) {
-                Path t = target.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return target;
-    }
 }

@@ -8,8 +8,8 @@ import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
+import io.tributary.testing.Folders;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -45,7 +44,7 @@ class VariantSourceTest {
 
     @Test
     void sparksVariantColumnsArePublishedAsVariants() throws IOException {
-        Path table = copy(golden().resolve("table"), dir.resolve("t"));
+        Path table = Folders.copy(golden().resolve("table"), dir.resolve("t"));
         DeltaSourceConfig c = DeltaSourceConfig.builder("variants", table.toString()).build();
         try (DeltaSource source = new DeltaSource(c, KAFKA.client())) {
             assertThat(source.schema()).isEqualTo(TABLE);
@@ -75,19 +74,4 @@ class VariantSourceTest {
         }
     }
 
-    private static Path copy(Path source, Path target) {
-        try (Stream<Path> files = Files.walk(source)) {
-            for (Path p : files.toList()) {
-                Path t = target.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return target;
-    }
 }

@@ -19,6 +19,7 @@ import io.tributary.sink.maintenance.OptimizeResult;
 import io.tributary.sink.maintenance.TableDescription;
 import io.tributary.sink.maintenance.Vacuum;
 import io.tributary.sink.maintenance.VacuumResult;
+import io.tributary.testing.Folders;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -68,21 +69,7 @@ class ColumnMappingGoldenTest {
     }
 
     private Path copy(String mode) {
-        Path source = golden(mode).resolve("table");
-        Path target = dir.resolve(mode);
-        try (Stream<Path> files = Files.walk(source)) {
-            for (Path p : files.toList()) {
-                Path t = target.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return target;
+        return Folders.copy(golden(mode).resolve("table"), dir.resolve(mode));
     }
 
     private static Partitioning partitioning(String mode) {

@@ -11,8 +11,8 @@ import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.SinkOffsets;
+import io.tributary.testing.Folders;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,7 +55,7 @@ class SparkOpenTransactionGoldenTest {
         assertThat(field(outcome, "equals")).as("%s: Spark's read equals a serial result", name).isNotEqualTo("none");
         Map<Integer, String> spark = sparkRows(outcome);
 
-        Path table = copy(recorded().resolve(name), dir.resolve(name));
+        Path table = Folders.copy(recorded().resolve(name), dir.resolve(name));
         assertThat(rows(table)).as("%s read by the sink", name).isEqualTo(spark);
 
         // the run's sink goes on: its next batch, from the offsets its commit left in the table
@@ -113,19 +113,4 @@ class SparkOpenTransactionGoldenTest {
         }
     }
 
-    private static Path copy(Path source, Path target) {
-        try (Stream<Path> files = Files.walk(source)) {
-            for (Path p : files.toList()) {
-                Path t = target.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return target;
-    }
 }

@@ -1,12 +1,9 @@
 package io.tributary.sink.maintenance;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.tributary.testing.Folders;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
-import java.util.stream.Stream;
 
 /**
  * The tables Spark 4.2 + Delta 4.4 wrote for these tests (src/test/resources/spark-tables, made by
@@ -18,21 +15,7 @@ public final class SparkTables {
 
     /** A copy of fixture {@code name} (e.g. {@code dv-v2-checkpoint}) in {@code dir}. */
     public static Path copy(String name, Path dir) {
-        Path source = resource(name);
-        Path target = dir.resolve(name);
-        try (Stream<Path> files = Files.walk(source)) {
-            for (Path p : files.toList()) {
-                Path t = target.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return target;
+        return Folders.copy(resource(name), dir.resolve(name));
     }
 
     /** The fixture's {@code .actions} file: each commit's adds and removes, written before its commits were deleted. */
