@@ -238,7 +238,6 @@ public final class StreamsAggregation implements PipelineStage {
                 throw TopologyErrors.didNotCatchUp(config.eventsTopic(), CATCH_UP_TIMEOUT.toMinutes(), now, end);
             }
             if (waited >= nextReport) {
-                // a wait that lasts shows in the log while it lasts, not only when it times out
                 LOG.info("aggregation of {}: waiting {} s for its stream threads to commit up to {}; committed {}; Kafka Streams is {}",
                         config.eventsTopic(), waited / 1_000_000_000L, end, now, app.stateName());
                 nextReport += CATCH_UP_REPORT.toNanos();
