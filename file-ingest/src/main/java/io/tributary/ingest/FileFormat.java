@@ -46,6 +46,17 @@ public final class FileFormat {
         this.options = options;
     }
 
+    /** The option of some format named {@code name} (any case, e.g. {@code header}), as Spark spells it, or null. */
+    public static String optionNamed(String name) {
+        for (Kind kind : Kind.values()) {
+            String spelled = names(kind).get(name.toLowerCase(Locale.ROOT));
+            if (spelled != null) {
+                return spelled;
+            }
+        }
+        return null;
+    }
+
     /** JSON Lines with Spark's defaults: the format of a spec that names none. */
     public static FileFormat json() {
         return new FileFormat(Kind.JSON, Map.of());

@@ -1,5 +1,6 @@
 package io.tributary.service.spec;
 
+import io.tributary.ingest.FileFormat;
 import io.tributary.schema.TributaryException;
 import io.tributary.service.spec.internal.SpecErrors;
 import io.tributary.settings.Setting;
@@ -45,6 +46,12 @@ final class SpecKeys {
 
     /** The key {@code key} likely means, or null when none is close. */
     static String closest(String key) {
+        if (key.startsWith("source.files.") && key.indexOf('.', "source.files.".length()) < 0) {
+            String option = FileFormat.optionNamed(key.substring("source.files.".length()));
+            if (option != null) { // a format's option given beside the format rather than under options
+                return "source.files.options." + option;
+            }
+        }
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (Setting<?> s : Settings.ALL) {

@@ -68,6 +68,14 @@ class PipelineSpecTest {
     }
 
     @Test
+    void aFormatOptionBesideTheFormatPointsToOptions() {
+        assertThatThrownBy(() -> load(QUICKSTART.replace("    format: json\n", "    format: csv\n    multiline: true\n"), Map.of(), Map.of()))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageContaining("line 6: unknown key 'source.files.multiline'")
+                .hasMessageContaining("did you mean 'source.files.options.multiLine'");
+    }
+
+    @Test
     void aMissingRequiredKeyIsNamed() {
         assertThatThrownBy(() -> load(QUICKSTART.replace("    path: out/\n", "    mode: append\n"), Map.of(), Map.of()))
                 .hasMessageContaining("missing required key 'sink.delta.path'");
