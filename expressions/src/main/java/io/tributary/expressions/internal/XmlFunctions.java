@@ -154,8 +154,8 @@ final class XmlFunctions {
                 // Spark fails a text its XSD refuses with INTERNAL_ERROR here, where it names text that is not XML a malformed record
                 String condition = e instanceof org.xml.sax.SAXException ? "INTERNAL_ERROR" : MALFORMED;
                 return call.apply(List.of(xml), DataType.STRING, (Kernel.Unary) x -> {
-                    throw Failure.of(condition, "schema_of_xml of a text that is not XML" + (condition.equals(MALFORMED) ? "" : " of its XSD")
-                            + ": " + reason);
+                    throw Failure.of(condition, (condition.equals(MALFORMED) ? "schema_of_xml of a text that is not XML: "
+                            : "schema_of_xml of a text its XSD (rowValidationXSDPath) refuses: ") + reason);
                 });
             }
             ddl = Types.name(DataType.struct(new Schema(List.of(new Field(options.corruptColumn(), DataType.STRING, true)))));
