@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import javax.xml.stream.XMLStreamException;
+import javax.xml.validation.Validator;
 
 /**
  * Spark's XML functions: {@code from_xml} (an XML text into a STRUCT of a DDL schema, {@link XmlReader}), {@code
@@ -60,7 +61,7 @@ final class XmlFunctions {
             return new Bound.Literal(null, type, call.text());
         }
         XmlReader reader = new XmlReader(options);
-        javax.xml.validation.Schema xsd = XmlValidation.load(call, options.get("rowvalidationxsdpath"));
+        ThreadLocal<Validator> xsd = XmlValidation.validators(XmlValidation.load(call, options.get("rowvalidationxsdpath")));
         int width = schema.size();
         return call.apply(List.of(xml), type, (Kernel.Unary) text -> {
             options.check(); // Spark reads the options as the first row is read, and fails each row on one it cannot read
@@ -141,7 +142,7 @@ final class XmlFunctions {
         if (options.problem() != null) { // Spark reads schema_of_xml's options as it plans the query
             throw call.typeError("[" + options.problem().condition() + "] " + options.problem().getMessage());
         }
-        javax.xml.validation.Schema xsd = XmlValidation.load(call, options.get("rowvalidationxsdpath"));
+        ThreadLocal<Validator> xsd = XmlValidation.validators(XmlValidation.load(call, options.get("rowvalidationxsdpath")));
         String ddl;
         try {
             if (xsd != null) {
