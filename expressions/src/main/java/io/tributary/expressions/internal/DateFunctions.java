@@ -94,6 +94,15 @@ final class DateFunctions {
         return formatter(pattern, Locale.US);
     }
 
+    /** A pattern's formatter that reads names in any case ({@code JANV.}), as Spark's formatters of the readers' options do. */
+    private static DateTimeFormatter caseInsensitive(String pattern, Locale locale) {
+        try {
+            return new java.time.format.DateTimeFormatterBuilder().parseCaseInsensitive().appendPattern(pattern).toFormatter(locale);
+        } catch (IllegalArgumentException e) {
+            throw Failure.of("INVALID_DATETIME_PATTERN", "'" + pattern + "' is not a datetime pattern: " + e.getMessage());
+        }
+    }
+
     /** A datetime pattern's formatter, its month and day names in {@code locale}. */
     static DateTimeFormatter formatter(String pattern, Locale locale) {
         try {
@@ -108,13 +117,13 @@ final class DateFunctions {
     }
 
     /**
-     * Text read by a datetime pattern in {@code locale} (month and day names); a TIMESTAMP at the offset or zone the text
-     * gives, else in {@code zone}, as Spark's formatters read it (a time in a gap moves forward by the gap); with no zone
-     * (null) a TIMESTAMP is the wall-clock time at UTC, the text's offset not read.
+     * Text read by a datetime pattern in {@code locale} (month and day names); with a {@code zone} names in any case and a
+     * TIMESTAMP at the offset or zone the text gives, else in {@code zone}, as Spark's formatters read it (a time in a gap
+     * moves forward by the gap); with no zone (null) a TIMESTAMP is the wall-clock time at UTC, the text's offset not read.
      */
     static Object parse(String text, String pattern, DataType to, ZoneId zone, Locale locale) {
         try {
-            TemporalAccessor t = formatter(pattern, locale).parse(text);
+            TemporalAccessor t = (zone == null ? formatter(pattern, locale) : caseInsensitive(pattern, locale)).parse(text);
             LocalDate date = LocalDate.of(t.isSupported(ChronoField.YEAR) ? t.get(ChronoField.YEAR) : t.isSupported(ChronoField.YEAR_OF_ERA)
                     ? t.get(ChronoField.YEAR_OF_ERA) : 1970,
                     t.isSupported(ChronoField.MONTH_OF_YEAR) ? t.get(ChronoField.MONTH_OF_YEAR) : 1,
