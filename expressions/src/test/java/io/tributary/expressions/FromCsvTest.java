@@ -20,9 +20,22 @@ class FromCsvTest {
     }
 
     @Test
+    void aGermanLineReadsItsDecimalsByTheLocaleAndItsTimesInTheZoneGiven() {
+        Expression e = Expression.compile(INPUT, "from_csv(line, 'amt DECIMAL(10,2), at TIMESTAMP, d DATE', map('sep', ';', 'locale', 'de-DE',"
+                + " 'timeZone', 'Europe/Berlin', 'dateFormat', 'd. MMMM yyyy'))");
+        Object[] row = (Object[]) e.eval(new Object[] {"1.234,56;2024-07-01 10:00:00;2. Januar 2024"});
+        assertThat(row[0]).isEqualTo(new java.math.BigDecimal("1234.56"));
+        assertThat(java.time.Instant.EPOCH.plus((Long) row[1], java.time.temporal.ChronoUnit.MICROS)).hasToString("2024-07-01T08:00:00Z");
+        assertThat(java.time.LocalDate.ofEpochDay((Integer) row[2])).hasToString("2024-01-02");
+        assertThat((Object[]) e.eval(new Object[] {"1,234.56;x;y"})).containsExactly(null, null, null);
+    }
+
+    @Test
     void whatSparkReadsOtherwiseIsRefusedAtStartNamingTheFunction() {
-        assertThatThrownBy(() -> Expression.compile(INPUT, "from_csv(line, 'a INT', map('locale', 'de-DE'))"))
-                .isInstanceOf(TributaryException.class).hasMessageContaining("from_csv option 'locale' is not supported yet");
+        assertThatThrownBy(() -> Expression.compile(INPUT, "from_csv(line, 'a INTERVAL DAY')"))
+                .isInstanceOf(TributaryException.class).hasMessageContaining("has type INTERVAL DAY, which Tributary does not support yet");
+        assertThatThrownBy(() -> Expression.compile(INPUT, "from_csv(line, 'a INT, A STRING')"))
+                .isInstanceOf(TributaryException.class).hasMessageContaining("the schema 'a INT, A STRING' is not a DDL schema");
         assertThatThrownBy(() -> Expression.compile(INPUT, "schema_of_csv('')")).isInstanceOf(TributaryException.class)
                 .hasMessageContaining("schema_of_csv of '': it holds no CSV record");
         assertThatThrownBy(() -> Expression.compile(INPUT, "from_csv(line, line)")).isInstanceOf(TributaryException.class)

@@ -44,10 +44,15 @@ class SchemaOfJsonTest {
     }
 
     @Test
-    void anOptionThatChangesTheInferenceIsRefusedAtStartNamingIt() {
+    void theInferenceOptionsChangeTheTypesAsSparksAndAnotherLocaleIsRefusedAtStartNamingIt() {
         assertThat(Expression.compile(INPUT, "schema_of_json('{a: 1} /* c */', map('allowUnquotedFieldNames', 'true', 'allowComments', 'true'))")
                 .eval(new Object[] {1})).isEqualTo("STRUCT<a: BIGINT>");
-        assertThatThrownBy(() -> Expression.compile(INPUT, "schema_of_json('{\"a\": 1}', map('primitivesAsString', 'true'))"))
-                .isInstanceOf(TributaryException.class).hasMessageContaining("the schema_of_json option 'primitivesAsString' is not supported yet");
+        assertThat(Expression.compile(INPUT, "schema_of_json('{\"a\": 1, \"b\": [true]}', map('primitivesAsString', 'true'))")
+                .eval(new Object[] {1})).isEqualTo("STRUCT<a: STRING, b: ARRAY<STRING>>");
+        assertThat(Expression.compile(INPUT, "schema_of_json('{\"amt\": 12.50, \"at\": \"2024-01-02T10:00:00Z\", \"gone\": null}',"
+                + " map('prefersDecimal', 'true', 'inferTimestamp', 'true', 'dropFieldIfAllNull', 'true'))").eval(new Object[] {1}))
+                .isEqualTo("STRUCT<amt: DECIMAL(4,2), at: TIMESTAMP>");
+        assertThatThrownBy(() -> Expression.compile(INPUT, "schema_of_json('{\"a\": \"1,5\"}', map('prefersDecimal', 'true', 'locale', 'de-DE'))"))
+                .isInstanceOf(TributaryException.class).hasMessageContaining("the schema_of_json option 'locale' is not supported yet");
     }
 }

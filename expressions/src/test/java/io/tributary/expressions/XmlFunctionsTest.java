@@ -52,9 +52,26 @@ class XmlFunctionsTest {
     }
 
     @Test
+    void anOrderTheXsdRefusesIsAMalformedRecordAndAnXsdThatCannotBeReadIsRefusedAtStart(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path xsd = dir.resolve("order.xsd");
+        java.nio.file.Files.writeString(xsd, "<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\"><xs:element name=\"order\"><xs:complexType>"
+                + "<xs:sequence><xs:element name=\"id\" type=\"xs:long\"/></xs:sequence></xs:complexType></xs:element></xs:schema>");
+        Expression e = Expression.compile(INPUT, "from_xml(payload, 'id BIGINT, _corrupt_record STRING', map('rowValidationXSDPath', '"
+                + xsd.toUri() + "'))");
+        assertThat((Object[]) e.eval(new Object[] {"<order><id>7</id></order>"})).containsExactly(7L, null);
+        assertThat((Object[]) e.eval(new Object[] {"<order><id>7</id><note/></order>"})).containsExactly(null, "<order><id>7</id><note/></order>");
+        assertThatThrownBy(() -> Expression.compile(INPUT, "from_xml(payload, 'id BIGINT', map('rowValidationXSDPath', '" + dir.resolve("none.xsd")
+                + "'))")).isInstanceOf(TributaryException.class).hasMessageContaining("none.xsd, which cannot be read");
+    }
+
+    @Test
     void whatSparkReadsOtherwiseIsRefusedAtStartNamingTheOption() {
-        assertThatThrownBy(() -> Expression.compile(INPUT, "from_xml(payload, 'a INT', map('rowValidationXSDPath', '/tmp/x.xsd'))"))
-                .isInstanceOf(TributaryException.class).hasMessageContaining("from_xml option 'rowvalidationxsdpath' is not supported yet");
+        assertThatThrownBy(() -> Expression.compile(INPUT, "from_xml(payload, 'a INT', map('singleVariantColumn', 'v'))"))
+                .isInstanceOf(TributaryException.class).hasMessageContaining("from_xml option 'singlevariantcolumn' is not supported yet");
+        assertThatThrownBy(() -> Expression.compile(INPUT, "from_xml(payload, 'a INT', map('rowValidationXSDPath', 'schemas/order.xsd'))"))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageContaining("option rowValidationXSDPath is the relative path 'schemas/order.xsd'; give an absolute path");
         assertThatThrownBy(() -> Expression.compile(INPUT, "from_xml(payload, 'a BINARY')")).isInstanceOf(TributaryException.class)
                 .hasMessageContaining("from_xml of the column a BINARY is not supported yet");
         assertThatThrownBy(() -> Expression.compile(INPUT, "schema_of_xml(payload)")).isInstanceOf(TributaryException.class)

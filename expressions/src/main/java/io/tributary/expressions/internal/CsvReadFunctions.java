@@ -30,10 +30,12 @@ final class CsvReadFunctions {
                         + " _corrupt_record STRING (or columnNameOfCorruptRecord) holds the text of a malformed record; FAILFAST fails the"
                         + " row (MALFORMED_RECORD_IN_PARSING); options sep (or delimiter), quote, escape, comment, nullValue, emptyValue,"
                         + " nanValue, positiveInf, negativeInf, ignoreLeadingWhiteSpace, ignoreTrailingWhiteSpace, dateFormat,"
-                        + " timestampFormat, timestampNTZFormat, mode, columnNameOfCorruptRecord", CsvReadFunctions::fromCsv));
+                        + " timestampFormat, timestampNTZFormat, locale, timeZone, enableDateTimeParsingFallback, unescapedQuoteHandling,"
+                        + " charToEscapeQuoteEscaping, maxCharsPerColumn, mode, columnNameOfCorruptRecord", CsvReadFunctions::fromCsv));
         add.accept(Fn.custom("schema_of_csv", 1, 2, "schema_of_csv(csv STRING[, options MAP<STRING, STRING>]) → STRING", "never null",
                 "the type of the CSV record (a constant) as Spark infers it, as DDL text: STRUCT<_c0: INT, _c1: STRING>; INT, BIGINT,"
-                        + " DECIMAL(n,0), DOUBLE, BOOLEAN, DATE, TIMESTAMP, else STRING; options as from_csv's",
+                        + " DECIMAL(n,0), DOUBLE, BOOLEAN, DATE (TIMESTAMP with preferDate false), TIMESTAMP, else STRING; options as"
+                        + " from_csv's",
                 CsvReadFunctions::schemaOfCsv));
     }
 
@@ -66,7 +68,10 @@ final class CsvReadFunctions {
         if (csv.type() == null || Types.VOID.equals(csv.type())) {
             return new Bound.Literal(null, DataType.struct(schema), call.text());
         }
+        boolean localDecimals = !options.locale().equals(java.util.Locale.US);
+        String nullValue = options.options().getOrDefault("nullvalue", "");
         return call.apply(List.of(csv), DataType.struct(schema), (Kernel.Unary) text -> {
+            options.check(); // Spark reads the options as the first row is read, and fails each row on one it cannot read
             if (options.mode().equals("DROPMALFORMED")) {
                 throw Failure.of("PARSE_MODE_UNSUPPORTED", "from_csv does not take the mode DROPMALFORMED; use PERMISSIVE or FAILFAST");
             }
@@ -80,17 +85,21 @@ final class CsvReadFunctions {
             try {
                 tokens = parsers.get().parseLine((String) text);
             } catch (TextParsingException e) {
-                parsers.remove(); // a parser that failed starts afresh
-                tokens = null;
+                parsers.remove(); // a parser that failed starts afresh; Spark fails the row, whatever the mode
+                throw e.getCause() instanceof ArrayIndexOutOfBoundsException
+                        ? Failure.of("MALFORMED_CSV_RECORD", "a value of the record is longer than maxCharsPerColumn: " + text)
+                        : Failure.of("TextParsingException", "the record is not CSV: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
             }
             Object[] row = new Object[width];
             String condition = tokens == null || tokens.length != read.size() ? "MALFORMED_CSV_RECORD" : null;
             String reason = condition == null ? null : "the record has " + (tokens == null ? 0 : tokens.length) + " values for "
                     + read.size() + " columns";
             for (int i = 0; tokens != null && i < read.size(); i++) {
+                String token = i < tokens.length ? tokens[i] : null;
                 try {
-                    row[slots.get(i)] = values.value(i, i < tokens.length ? tokens[i] : null);
-                } catch (BadRecordException e) {
+                    row[slots.get(i)] = localDecimals && read.get(i).type().kind() == Kind.DECIMAL && token != null && !token.equals(nullValue)
+                            ? decimal(token, read.get(i).type(), options.locale()) : values.value(i, token);
+                } catch (BadRecordException | XmlValues.Bad e) {
                     if (condition == null) {
                         condition = failure(read.get(i).type(), options);
                         reason = e.getMessage();
@@ -107,6 +116,15 @@ final class CsvReadFunctions {
             }
             return row;
         });
+    }
+
+    /** A DECIMAL in a locale other than en-US, by its separators ({@code 1.234,5} in {@code de-DE}), rounded half up to the scale. */
+    private static java.math.BigDecimal decimal(String token, DataType type, java.util.Locale locale) {
+        java.math.BigDecimal d = XmlValues.parseDecimal(token, locale).setScale(type.scale(), java.math.RoundingMode.HALF_UP);
+        if (d.precision() > type.precision()) {
+            throw new XmlValues.Bad("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION", "'" + token + "' does not fit " + Types.name(type));
+        }
+        return d;
     }
 
     /**
@@ -133,6 +151,29 @@ final class CsvReadFunctions {
         return new Schema(fields);
     }
 
+    /**
+     * Spark's CSV inference of one value ({@link CsvTypes}), with its locale's numbers (a whole number by the locale's
+     * separators a DECIMAL) and, without preferDate, a date read as a TIMESTAMP.
+     */
+    private static DataType inferred(String t, CsvReadOptions options) {
+        DataType type = CsvTypes.of(t, options.times(), options.defaultDates(), options.specialDoubles());
+        if (!options.locale().equals(java.util.Locale.US) && (type.kind() == Kind.DECIMAL || type.kind() == Kind.DOUBLE
+                || type.kind() == Kind.STRING)) {
+            try {
+                java.math.BigDecimal d = XmlValues.parseDecimal(t, options.locale());
+                if (d.scale() <= 0 && d.precision() <= 38) {
+                    return DataType.decimal(d.precision(), 0);
+                }
+            } catch (XmlValues.Bad e) {
+                // not a number of the locale
+            }
+        }
+        if (type.kind() == Kind.DATE && !options.preferDate()) {
+            return options.times().micros(t, true) != null ? DataType.TIMESTAMP : DataType.STRING;
+        }
+        return type;
+    }
+
     private static Bound schemaOfCsv(Analyzer.Call call, List<Bound> args) {
         Bound csv = args.get(0);
         if (csv.type() == null || !Types.is(csv.type(), Kind.STRING) || !Bound.constant(csv)) {
@@ -144,11 +185,20 @@ final class CsvReadFunctions {
             throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_NULL] the csv of schema_of_csv must not be null");
         }
         CsvReadOptions options = CsvReadOptions.of(call, args, 1);
+        if (options.problem() != null) {
+            return call.apply(List.of(csv), DataType.STRING, (Kernel.Unary) x -> {
+                throw options.problem();
+            });
+        }
         String[] tokens;
         try {
             tokens = new CsvParser(options.parserSettings()).parseLine((String) text);
-        } catch (TextParsingException e) {
-            throw call.typeError("schema_of_csv of '" + text + "': it is not a CSV record (" + e.getMessage().lines().findFirst().orElse("") + ")");
+        } catch (TextParsingException e) { // Spark fails the row with the parser's exception (a value past maxCharsPerColumn)
+            Failure failure = Failure.of("TextParsingException", "schema_of_csv of '" + text + "': it is not a CSV record ("
+                    + String.valueOf(e.getMessage()).lines().findFirst().orElse("") + ")");
+            return call.apply(List.of(csv), DataType.STRING, (Kernel.Unary) x -> {
+                throw failure;
+            });
         }
         if (tokens == null) {
             throw call.typeError("schema_of_csv of '" + text + "': it holds no CSV record");
@@ -157,8 +207,7 @@ final class CsvReadFunctions {
         List<Field> fields = new ArrayList<>();
         for (int i = 0; i < tokens.length; i++) {
             String t = tokens[i];
-            DataType type = t == null || t.isEmpty() || t.equals(nullValue) ? DataType.STRING : CsvTypes.of(t, options.times(), options.defaultDates(),
-                    options.specialDoubles());
+            DataType type = t == null || t.isEmpty() || t.equals(nullValue) ? DataType.STRING : inferred(t, options);
             fields.add(new Field("_c" + i, type, true));
         }
         return new Bound.Literal(Types.name(DataType.struct(new Schema(fields))), DataType.STRING, call.text());

@@ -5,6 +5,7 @@ import com.univocity.parsers.csv.UnescapedQuoteHandling;
 import io.tributary.schema.CsvValues;
 import io.tributary.schema.DataType;
 import io.tributary.schema.TimeTexts;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
@@ -13,16 +14,17 @@ import java.util.Map;
 
 /**
  * The options map of {@code from_csv} and {@code schema_of_csv}, read as Spark's {@code CSVOptions} reads them (keys in any
- * case): {@code sep} (or {@code delimiter}), {@code quote}, {@code escape}, {@code comment}, {@code nullValue}, {@code
- * emptyValue}, {@code nanValue}, {@code positiveInf}, {@code negativeInf}, {@code ignoreLeadingWhiteSpace}, {@code
- * ignoreTrailingWhiteSpace}, {@code dateFormat}, {@code timestampFormat}, {@code timestampNTZFormat}, {@code mode} and
- * {@code columnNameOfCorruptRecord}. Options that change Spark's reading in ways Tributary does not follow are refused at start;
- * others are ignored, as Spark ignores those it does not know.
+ * case): {@code sep} (or {@code delimiter}), {@code quote}, {@code escape}, {@code charToEscapeQuoteEscaping}, {@code comment},
+ * {@code nullValue}, {@code emptyValue}, {@code nanValue}, {@code positiveInf}, {@code negativeInf}, {@code
+ * ignoreLeadingWhiteSpace}, {@code ignoreTrailingWhiteSpace}, {@code unescapedQuoteHandling}, {@code maxCharsPerColumn},
+ * {@code dateFormat}, {@code timestampFormat}, {@code timestampNTZFormat} read in {@code locale} and {@code timeZone}, {@code
+ * enableDateTimeParsingFallback}, {@code preferDate}, {@code mode} and {@code columnNameOfCorruptRecord}. A value Spark
+ * cannot read (an unknown zone or quote handling, a number that is not one) is kept as the {@link #problem} Spark fails with.
+ * Spark's functions read one record whatever {@code lineSep} says (they set it to U+FFFF); other options are ignored, as Spark
+ * ignores those it does not know ({@code prefersDecimal} is JSON's and XML's).
  */
-record CsvReadOptions(Map<String, String> options, String mode, String corruptColumn, TimeTexts times, boolean defaultDates) {
-    private static final List<String> UNSUPPORTED = List.of("locale", "prefersdecimal", "preferdate", "enabledatetimeparsingfallback",
-            "unescapedquotehandling", "chartoescapequoteescaping", "linesep", "maxcharspercolumn", "timezone");
-
+record CsvReadOptions(Map<String, String> options, String mode, String corruptColumn, TimeTexts times, boolean defaultDates, ZoneId zone,
+        Locale locale, Failure problem) {
     /** The options a resolved options argument gives: a constant map of text; anything else is refused. */
     static CsvReadOptions of(Analyzer.Call call, List<Bound> args, int index) {
         if (args.size() <= index) {
@@ -41,11 +43,6 @@ record CsvReadOptions(Map<String, String> options, String mode, String corruptCo
     private static CsvReadOptions of(Analyzer.Call call, Map<String, String> given) {
         Map<String, String> o = new HashMap<>();
         given.forEach((k, v) -> o.put(k.toLowerCase(Locale.ROOT), v));
-        for (String key : o.keySet()) {
-            if (UNSUPPORTED.contains(key)) {
-                throw call.typeError("the " + call.name() + " option '" + key + "' is not supported yet");
-            }
-        }
         for (String key : List.of("quote", "escape", "comment")) {
             String v = o.get(key);
             if (v != null && CsvValues.optionChar(v) == null) {
@@ -56,12 +53,76 @@ record CsvReadOptions(Map<String, String> options, String mode, String corruptCo
         if (!mode.equals("FAILFAST") && !mode.equals("DROPMALFORMED")) {
             mode = "PERMISSIVE"; // Spark reads a mode it does not know as PERMISSIVE
         }
+        Failure problem = problem(o);
+        ZoneId zone = ZoneOffset.UTC;
+        if (o.get("timezone") != null) {
+            try {
+                zone = FormatFunctions.zone(o.get("timezone"));
+            } catch (Failure f) {
+                problem = problem != null ? problem : f; // INVALID_TIMEZONE, as Spark fails
+            }
+        }
+        Locale locale = o.get("locale") == null ? Locale.US : Locale.forLanguageTag(o.get("locale"));
         String ts = o.get("timestampformat");
         String ntz = o.get("timestampntzformat");
         String date = o.get("dateformat");
-        TimeTexts defaults = TimeTexts.of(ZoneOffset.UTC);
-        TimeTexts times = ts == null && ntz == null && date == null ? defaults : new PatternTimes(defaults, ts, ntz, date);
-        return new CsvReadOptions(o, mode, o.getOrDefault("columnnameofcorruptrecord", "_corrupt_record"), times, date == null);
+        String fallback = o.get("enabledatetimeparsingfallback");
+        TimeTexts defaults = TimeTexts.of(zone);
+        TimeTexts patterns = new PatternTimes(defaults, ts, ntz, date, zone, locale); // yyyy-MM-dd, Spark's default, is the defaults' strict part
+        boolean dateFallback = fallback != null ? Boolean.parseBoolean(fallback) : date == null;
+        TimeTexts times = new FallbackTimes(patterns, defaults, dateFallback, fallback != null ? Boolean.parseBoolean(fallback) : ts == null,
+                date == null && !dateFallback && !"false".equalsIgnoreCase(o.get("preferdate")));
+        return new CsvReadOptions(o, mode, o.getOrDefault("columnnameofcorruptrecord", "_corrupt_record"), times, date == null, zone, locale,
+                problem);
+    }
+
+    /** What Spark fails on when it reads the options: an unknown quote handling, a number or flag that is not one. */
+    private static Failure problem(Map<String, String> o) {
+        String handling = o.get("unescapedquotehandling");
+        if (handling != null) {
+            try {
+                UnescapedQuoteHandling.valueOf(handling.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                return Failure.of("IllegalArgumentException", "the option unescapedQuoteHandling is STOP_AT_CLOSING_QUOTE,"
+                        + " BACK_TO_DELIMITER, STOP_AT_DELIMITER, SKIP_VALUE or RAISE_ERROR, not '" + handling + "'");
+            }
+        }
+        String escaping = o.get("chartoescapequoteescaping");
+        if (escaping != null && escaping.length() > 1) {
+            return Failure.of("OPTION_VALUE_EXCEEDS_ONE_CHARACTER", "the option charToEscapeQuoteEscaping is one character, not '"
+                    + escaping + "'");
+        }
+        String max = o.get("maxcharspercolumn");
+        if (max != null) {
+            try {
+                Integer.parseInt(max);
+            } catch (NumberFormatException e) {
+                return Failure.of("_LEGACY_ERROR_TEMP_2146", "the option maxCharsPerColumn is a whole number, not '" + max + "'");
+            }
+        }
+        for (String key : List.of("preferdate", "ignoreleadingwhitespace", "ignoretrailingwhitespace")) {
+            String v = o.get(key);
+            if (v != null && !v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+                return Failure.of("_LEGACY_ERROR_TEMP_2147", "the option " + key + " is true or false, not '" + v + "'");
+            }
+        }
+        String fallback = o.get("enabledatetimeparsingfallback");
+        if (fallback != null && !fallback.equalsIgnoreCase("true") && !fallback.equalsIgnoreCase("false")) {
+            return Failure.of("IllegalArgumentException", "the option enableDateTimeParsingFallback is true or false, not '" + fallback + "'");
+        }
+        return null;
+    }
+
+    /** Throws the {@link #problem} Spark fails on with these options, if any. */
+    void check() {
+        if (problem != null) {
+            throw problem;
+        }
+    }
+
+    /** Whether schema_of_csv infers DATE before TIMESTAMP (Spark's preferDate, true by default). */
+    boolean preferDate() {
+        return !"false".equalsIgnoreCase(options.get("preferdate"));
     }
 
     boolean failFast() {
@@ -104,8 +165,17 @@ record CsvReadOptions(Map<String, String> options, String mode, String corruptCo
         s.setMaxColumns(20480);
         s.setNullValue(options.getOrDefault("nullvalue", ""));
         s.setEmptyValue(options.getOrDefault("emptyvalue", ""));
-        s.setMaxCharsPerColumn(-1);
-        s.setUnescapedQuoteHandling(UnescapedQuoteHandling.STOP_AT_DELIMITER);
+        String escaping = options.get("chartoescapequoteescaping");
+        if (escaping != null && escaping.length() == 1) {
+            s.getFormat().setCharToEscapeQuoteEscaping(escaping.charAt(0));
+        }
+        String max = options.get("maxcharspercolumn");
+        s.setMaxCharsPerColumn(problem == null && max != null ? Integer.parseInt(max) : -1);
+        String handling = options.get("unescapedquotehandling");
+        s.setUnescapedQuoteHandling(problem == null && handling != null ? UnescapedQuoteHandling.valueOf(handling.toUpperCase(Locale.ROOT))
+                : UnescapedQuoteHandling.STOP_AT_DELIMITER);
+        s.getFormat().setLineSeparator("\uFFFF"); // Spark's from_csv and schema_of_csv read one record: their lineSep is a noncharacter
+        s.setNormalizeLineEndingsWithinQuotes(true);
         s.setLineSeparatorDetectionEnabled(false);
         return s;
     }

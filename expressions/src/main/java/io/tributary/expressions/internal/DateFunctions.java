@@ -7,11 +7,15 @@ import static io.tributary.schema.DataType.STRING;
 import static io.tributary.schema.DataType.TIMESTAMP;
 
 import io.tributary.schema.DataType;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoField;
 import java.time.temporal.TemporalAccessor;
+import java.time.temporal.TemporalQueries;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -87,16 +91,39 @@ final class DateFunctions {
     }
 
     static DateTimeFormatter formatter(String pattern) {
+        return formatter(pattern, Locale.US);
+    }
+
+    /** A pattern's formatter that reads names in any case ({@code JANV.}), as Spark's formatters of the readers' options do. */
+    private static DateTimeFormatter caseInsensitive(String pattern, Locale locale) {
         try {
-            return DateTimeFormatter.ofPattern(pattern, Locale.US);
+            return new java.time.format.DateTimeFormatterBuilder().parseCaseInsensitive().appendPattern(pattern).toFormatter(locale);
+        } catch (IllegalArgumentException e) {
+            throw Failure.of("INVALID_DATETIME_PATTERN", "'" + pattern + "' is not a datetime pattern: " + e.getMessage());
+        }
+    }
+
+    /** A datetime pattern's formatter, its month and day names in {@code locale}. */
+    static DateTimeFormatter formatter(String pattern, Locale locale) {
+        try {
+            return DateTimeFormatter.ofPattern(pattern, locale);
         } catch (IllegalArgumentException e) {
             throw Failure.of("INVALID_DATETIME_PATTERN", "'" + pattern + "' is not a datetime pattern: " + e.getMessage());
         }
     }
 
     static Object parse(String text, String pattern, DataType to) {
+        return parse(text, pattern, to, null, Locale.US);
+    }
+
+    /**
+     * Text read by a datetime pattern in {@code locale} (month and day names); with a {@code zone} names in any case and a
+     * TIMESTAMP at the offset or zone the text gives, else in {@code zone}, as Spark's formatters read it (a time in a gap
+     * moves forward by the gap); with no zone (null) a TIMESTAMP is the wall-clock time at UTC, the text's offset not read.
+     */
+    static Object parse(String text, String pattern, DataType to, ZoneId zone, Locale locale) {
         try {
-            TemporalAccessor t = formatter(pattern).parse(text);
+            TemporalAccessor t = (zone == null ? formatter(pattern, locale) : caseInsensitive(pattern, locale)).parse(text);
             LocalDate date = LocalDate.of(t.isSupported(ChronoField.YEAR) ? t.get(ChronoField.YEAR) : t.isSupported(ChronoField.YEAR_OF_ERA)
                     ? t.get(ChronoField.YEAR_OF_ERA) : 1970,
                     t.isSupported(ChronoField.MONTH_OF_YEAR) ? t.get(ChronoField.MONTH_OF_YEAR) : 1,
@@ -108,7 +135,12 @@ final class DateFunctions {
                     t.isSupported(ChronoField.MINUTE_OF_HOUR) ? t.get(ChronoField.MINUTE_OF_HOUR) : 0,
                     t.isSupported(ChronoField.SECOND_OF_MINUTE) ? t.get(ChronoField.SECOND_OF_MINUTE) : 0,
                     t.isSupported(ChronoField.NANO_OF_SECOND) ? t.get(ChronoField.NANO_OF_SECOND) : 0);
-            return Dates.micros(dt);
+            if (zone == null || to.kind() != DataType.Kind.TIMESTAMP) {
+                return Dates.micros(dt);
+            }
+            ZoneId given = t.query(TemporalQueries.zone());
+            Instant instant = ZonedDateTime.of(dt, given != null ? given : zone).toInstant();
+            return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), Dates.MICROS_PER_SECOND), instant.getNano() / 1000);
         } catch (java.time.DateTimeException e) {
             throw Failure.of("CANNOT_PARSE_TIMESTAMP", "'" + text + "' does not match the pattern '" + pattern + "'");
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.tributary.schema.DataType;
 import io.tributary.schema.TimeTexts;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Locale;
 import java.util.Map;
@@ -13,12 +14,13 @@ import java.util.Map;
  * matter when reading one value: {@code mode} ({@code PERMISSIVE}, the default, or {@code FAILFAST}; {@code
  * DROPMALFORMED} fails every row with PARSE_MODE_UNSUPPORTED, as Spark does; any other is PERMISSIVE), {@code
  * timestampFormat} and {@code dateFormat} (Spark's datetime patterns; a text that does not match is null, or fails
- * the row under FAILFAST), and Jackson's leniencies {@code allowNumericLeadingZeros}, {@code allowUnquotedFieldNames},
+ * the row under FAILFAST) read in {@code locale} and {@code timeZone} (a text without an offset is a time there), and
+ * Jackson's leniencies {@code allowNumericLeadingZeros}, {@code allowUnquotedFieldNames},
  * {@code allowSingleQuotes} (on by default), {@code allowComments}, {@code allowNonNumericNumbers} (on by default),
  * {@code allowBackslashEscapingAnyCharacter} and {@code allowUnquotedControlChars}. Other options are ignored, as Spark
  * ignores those it does not know.
  */
-record JsonOptions(JsonFactory factory, String mode, TimeTexts times) {
+record JsonOptions(JsonFactory factory, String mode, TimeTexts times, Failure problem) {
     static final JsonOptions DEFAULT = of(Map.of());
 
     boolean failFast() {
@@ -63,10 +65,25 @@ record JsonOptions(JsonFactory factory, String mode, TimeTexts times) {
         }
         String timestampFormat = options.get("timestampFormat");
         String dateFormat = options.get("dateFormat");
-        TimeTexts defaults = TimeTexts.of(ZoneOffset.UTC);
+        String zoneId = options.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("timeZone")).map(Map.Entry::getValue).findFirst()
+                .orElse(null);
+        String localeTag = options.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("locale")).map(Map.Entry::getValue).findFirst()
+                .orElse(null);
+        ZoneId zone = ZoneOffset.UTC;
+        Failure problem = null;
+        if (zoneId != null) {
+            try {
+                zone = FormatFunctions.zone(zoneId);
+            } catch (Failure f) {
+                problem = f; // INVALID_TIMEZONE for each row, as Spark fails
+            }
+        }
+        TimeTexts defaults = TimeTexts.of(zone);
         TimeTexts times = timestampFormat == null && dateFormat == null ? defaults
-                : new PatternTimes(defaults, timestampFormat, timestampFormat, dateFormat);
-        return new JsonOptions(factory, mode, times);
+                : zoneId == null && localeTag == null ? new PatternTimes(defaults, timestampFormat, timestampFormat, dateFormat)
+                : new PatternTimes(defaults, timestampFormat, timestampFormat, dateFormat, zone,
+                        localeTag == null ? Locale.US : Locale.forLanguageTag(localeTag));
+        return new JsonOptions(factory, mode, times, problem);
     }
 
     private static boolean flag(Map<String, String> options, String key, boolean otherwise) {

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.tributary.schema.DataType;
 import io.tributary.schema.JsonTypes;
 import io.tributary.schema.Schema;
+import io.tributary.schema.TimeTexts;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,18 +31,33 @@ final class JsonSchemaInference {
     private record Array(Object element) {
     }
 
+    /**
+     * Spark's options of the inference: every number and boolean STRING ({@code primitivesAsString}); a number with a fraction,
+     * or a text that reads as one, a DECIMAL ({@code prefersDecimal}); a text that reads as a timestamp, by {@code
+     * timestampFormat} or Spark's forms, TIMESTAMP ({@code inferTimestamp}); a field of only nulls dropped ({@code
+     * dropFieldIfAllNull}).
+     */
+    record Options(boolean primitivesAsString, boolean prefersDecimal, boolean inferTimestamp, TimeTexts times, boolean dropFieldIfAllNull) {
+        static final Options DEFAULT = new Options(false, false, false, null, false);
+    }
+
     private JsonSchemaInference() {
     }
 
     /** The DDL of the first JSON value of {@code text} read by {@code factory}. */
     static String ddl(JsonFactory factory, String text) throws IOException {
+        return ddl(factory, text, Options.DEFAULT);
+    }
+
+    /** The DDL of the first JSON value of {@code text} read by {@code factory}, inferred with {@code o}. */
+    static String ddl(JsonFactory factory, String text, Options o) throws IOException {
         Object type;
         try (JsonParser p = factory.createParser(text)) {
             JsonToken t = p.nextToken();
             if (t == JsonToken.START_ARRAY) { // the top array's elements, as value() reads them, but for one check
                 Object element = null;
                 for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY && e != null; e = p.nextToken()) {
-                    Object next = value(p, e);
+                    Object next = value(p, e, o);
                     if (element instanceof Struct x && next instanceof Struct y && namedInAnotherCase(x, y) != null) {
                         throw new Unsupported("its objects name field " + namedInAnotherCase(x, y) + " in different cases, which Spark"
                                 + " merges into one field there");
@@ -49,16 +66,16 @@ final class JsonSchemaInference {
                 }
                 type = new Array(element);
             } else {
-                type = value(p, t);
+                type = value(p, t, o);
             }
         }
         if (type instanceof Struct) {
-            return orElse(canonical(type), "STRUCT<>");
+            return orElse(canonical(type, o), "STRUCT<>");
         }
         if (type instanceof Array a && a.element() instanceof Struct) {
-            return "ARRAY<" + orElse(canonical(a.element()), "STRUCT<>") + ">";
+            return "ARRAY<" + orElse(canonical(a.element(), o), "STRUCT<>") + ">";
         }
-        return orElse(canonical(type), "STRING");
+        return orElse(canonical(type, o), "STRING");
     }
 
     /** A field name of {@code x} that {@code y} writes in another case, or null. */
@@ -84,15 +101,33 @@ final class JsonSchemaInference {
         return ddl == null ? otherwise : ddl;
     }
 
-    private static Object value(JsonParser p, JsonToken t) throws IOException {
+    private static Object value(JsonParser p, JsonToken t, Options o) throws IOException {
         if (t == null || t == JsonToken.VALUE_NULL) {
             return null;
+        }
+        if (t == JsonToken.VALUE_STRING) {
+            return text(p.getText(), o);
+        }
+        if (t.isScalarValue() && o.primitivesAsString()) {
+            return DataType.STRING;
+        }
+        if (t == JsonToken.VALUE_NUMBER_FLOAT && o.prefersDecimal()) {
+            BigDecimal d = p.getDecimalValue();
+            int precision = Math.max(d.precision(), d.scale());
+            if (precision > 38) {
+                return DataType.DOUBLE;
+            }
+            if (d.scale() < 0) { // Spark fails the row
+                throw Failure.of("NEGATIVE_SCALE_DISALLOWED", "schema_of_json with prefersDecimal of the number " + p.getText()
+                        + ", whose DECIMAL would have a negative scale");
+            }
+            return DataType.decimal(precision, d.scale());
         }
         if (t == JsonToken.START_OBJECT) {
             List<Map.Entry<String, Object>> fields = new ArrayList<>();
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
-                fields.add(new SimpleImmutableEntry<>(name, value(p, p.nextToken())));
+                fields.add(new SimpleImmutableEntry<>(name, value(p, p.nextToken(), o)));
             }
             fields.sort(Map.Entry.comparingByKey()); // stable: a name given twice keeps its order
             return new Struct(fields);
@@ -100,11 +135,32 @@ final class JsonSchemaInference {
         if (t == JsonToken.START_ARRAY) {
             Object element = null;
             for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY && e != null; e = p.nextToken()) {
-                element = merge(element, value(p, e));
+                element = merge(element, value(p, e, o));
             }
             return new Array(element);
         }
         return JsonTypes.scalar(p, t);
+    }
+
+    /** A text's type: nothing for an empty one, a DECIMAL or TIMESTAMP where the options read it as one, else STRING. */
+    private static Object text(String text, Options o) {
+        if (text.isEmpty()) {
+            return null; // Spark takes an empty text for a null
+        }
+        if (o.prefersDecimal()) {
+            try {
+                BigDecimal d = new BigDecimal(text.replace(",", ""));
+                if (d.scale() >= 0 && d.scale() <= d.precision() && d.precision() <= 38) {
+                    return DataType.decimal(d.precision(), d.scale());
+                }
+            } catch (NumberFormatException e) {
+                // not a number
+            }
+        }
+        if (o.inferTimestamp() && o.times().micros(text, true) != null) {
+            return DataType.TIMESTAMP;
+        }
+        return DataType.STRING;
     }
 
     /**
@@ -149,19 +205,19 @@ final class JsonSchemaInference {
         return DataType.STRING;
     }
 
-    /** Spark's {@code canonicalizeType} as DDL: only nulls is STRING; null when the type is dropped. */
-    private static String canonical(Object type) {
+    /** Spark's {@code canonicalizeType} as DDL: only nulls is STRING (dropped with dropFieldIfAllNull); null when the type is dropped. */
+    private static String canonical(Object type, Options o) {
         if (type == null) {
-            return "STRING";
+            return o.dropFieldIfAllNull() ? null : "STRING";
         }
         if (type instanceof Array a) {
-            String element = canonical(a.element());
+            String element = canonical(a.element(), o);
             return element == null ? null : "ARRAY<" + element + ">";
         }
         if (type instanceof Struct s) {
             List<String> fields = new ArrayList<>();
             for (Map.Entry<String, Object> f : s.fields()) {
-                String ddl = f.getKey().isEmpty() ? null : canonical(f.getValue());
+                String ddl = f.getKey().isEmpty() ? null : canonical(f.getValue(), o);
                 if (ddl != null) {
                     fields.add(Schema.quote(f.getKey()) + ": " + ddl);
                 }

@@ -2,12 +2,22 @@ package io.tributary.expressions.internal;
 
 import io.tributary.schema.DataType;
 import io.tributary.schema.TimeTexts;
+import java.time.ZoneId;
+import java.util.Locale;
 
 /**
- * Spark's datetime pattern options of its JSON and CSV readers ({@code timestampFormat}, {@code timestampNTZFormat}, {@code
- * dateFormat}; null for the default forms): a text that does not match its pattern reads as no value.
+ * Spark's datetime pattern options of its JSON, CSV and XML readers ({@code timestampFormat}, {@code timestampNTZFormat},
+ * {@code dateFormat}; null for the default forms): a text that does not match its pattern reads as no value. With a {@code
+ * zone} (the {@code timeZone} option, or the session's) a TIMESTAMP text without an offset is a time there and one with an
+ * offset is read at it; without one (null) the text's time is read at UTC, its offset not read. Month and day names are read
+ * in {@code locale} (the {@code locale} option, {@code en-US} by default).
  */
-record PatternTimes(TimeTexts defaults, String timestampFormat, String timestampNtzFormat, String dateFormat) implements TimeTexts {
+record PatternTimes(TimeTexts defaults, String timestampFormat, String timestampNtzFormat, String dateFormat, ZoneId zone, Locale locale)
+        implements TimeTexts {
+    PatternTimes(TimeTexts defaults, String timestampFormat, String timestampNtzFormat, String dateFormat) {
+        this(defaults, timestampFormat, timestampNtzFormat, dateFormat, null, Locale.US);
+    }
+
     @Override
     public Long micros(String text, boolean withZone) {
         String pattern = withZone ? timestampFormat : timestampNtzFormat;
@@ -15,7 +25,7 @@ record PatternTimes(TimeTexts defaults, String timestampFormat, String timestamp
             return defaults.micros(text, withZone);
         }
         try {
-            return (Long) DateFunctions.parse(text, pattern, withZone ? DataType.TIMESTAMP : DataType.TIMESTAMP_NTZ);
+            return (Long) DateFunctions.parse(text, pattern, withZone ? DataType.TIMESTAMP : DataType.TIMESTAMP_NTZ, zone, locale);
         } catch (Failure f) {
             return null;
         }
@@ -27,7 +37,7 @@ record PatternTimes(TimeTexts defaults, String timestampFormat, String timestamp
             return defaults.days(text);
         }
         try {
-            return (Integer) DateFunctions.parse(text, dateFormat, DataType.DATE);
+            return (Integer) DateFunctions.parse(text, dateFormat, DataType.DATE, zone, locale);
         } catch (Failure f) {
             return null;
         }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import javax.xml.stream.XMLStreamException;
+import javax.xml.validation.Validator;
 
 /**
  * Spark's XML functions: {@code from_xml} (an XML text into a STRUCT of a DDL schema, {@link XmlReader}), {@code
@@ -28,18 +29,20 @@ final class XmlFunctions {
                         + " in PERMISSIVE mode a value that does not read is null and the others are read, a field _corrupt_record"
                         + " STRING (or columnNameOfCorruptRecord) holds the text of a malformed record; FAILFAST fails the row"
                         + " (MALFORMED_RECORD_IN_PARSING); options attributePrefix, valueTag, ignoreSurroundingSpaces, nullValue,"
-                        + " excludeAttribute, mode, columnNameOfCorruptRecord, timestampFormat, timestampNTZFormat, dateFormat",
-                XmlFunctions::fromXml));
+                        + " excludeAttribute, mode, columnNameOfCorruptRecord, timestampFormat, timestampNTZFormat, dateFormat, locale,"
+                        + " timeZone, ignoreNamespace, wildcardColName (a field xs_any STRING or ARRAY<STRING> holds the elements the"
+                        + " schema does not name)", XmlFunctions::fromXml));
         add.accept(Fn.custom("schema_of_xml", 1, 2, "schema_of_xml(xml STRING[, options MAP<STRING, STRING>]) → STRING", "never null",
                 "the type of the XML text (a constant) as Spark infers it, as DDL text: STRUCT<_id: BIGINT, a: ARRAY<DOUBLE>>;"
                         + " fields sorted by name, a repeated element an ARRAY, text BIGINT, DOUBLE, DATE, TIMESTAMP, BOOLEAN or"
-                        + " STRING; options as from_xml's", XmlFunctions::schemaOfXml));
+                        + " STRING (DECIMAL with prefersDecimal; all STRING with inferSchema false); options as from_xml's",
+                XmlFunctions::schemaOfXml));
         add.accept(Fn.custom("to_xml", 1, 2, "to_xml(STRUCT[, options MAP<STRING, STRING>]) → STRING", FunctionDef.NULL_IN_NULL_OUT,
                 "the struct as XML text, as Spark's XML writer: an element <ROW> (rowTag), fields named _name as its attributes,"
                         + " _VALUE as its text, the others as child elements indented by four spaces (indent), an ARRAY as its"
                         + " element repeated, null fields left out (or nullValue); options rowTag, attributePrefix, valueTag,"
-                        + " nullValue, arrayElementName, indent, timestampFormat, timestampNTZFormat, dateFormat",
-                XmlFunctions::toXml));
+                        + " nullValue, arrayElementName, indent, timestampFormat, timestampNTZFormat, dateFormat, locale, timeZone,"
+                        + " validateName", XmlFunctions::toXml));
     }
 
     private static Bound fromXml(Analyzer.Call call, List<Bound> args) {
@@ -58,8 +61,10 @@ final class XmlFunctions {
             return new Bound.Literal(null, type, call.text());
         }
         XmlReader reader = new XmlReader(options);
+        ThreadLocal<Validator> xsd = XmlValidation.validators(XmlValidation.load(call, options.get("rowvalidationxsdpath")));
         int width = schema.size();
         return call.apply(List.of(xml), type, (Kernel.Unary) text -> {
+            options.check(); // Spark reads the options as the first row is read, and fails each row on one it cannot read
             if (options.mode().equals("DROPMALFORMED")) {
                 throw Failure.of("PARSE_MODE_UNSUPPORTED", "from_xml does not take the mode DROPMALFORMED; use PERMISSIVE or FAILFAST");
             }
@@ -69,8 +74,14 @@ final class XmlFunctions {
             Object[] row;
             Exception bad;
             try {
+                if (xsd != null) {
+                    XmlValidation.validate(xsd, (String) text); // a text the XSD refuses is a malformed record, all its fields null
+                }
                 row = reader.read((String) text, schema);
                 bad = null;
+            } catch (org.xml.sax.SAXException | java.io.IOException e) {
+                row = new Object[width];
+                bad = e;
             } catch (XmlReader.Partial p) {
                 row = p.row;
                 bad = (Exception) p.getCause();
@@ -128,14 +139,24 @@ final class XmlFunctions {
             throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_NULL] the xml of schema_of_xml must not be null");
         }
         XmlOptions options = XmlOptions.of(call, args, 1);
+        if (options.problem() != null) { // Spark reads schema_of_xml's options as it plans the query
+            throw call.typeError("[" + options.problem().condition() + "] " + options.problem().getMessage());
+        }
+        ThreadLocal<Validator> xsd = XmlValidation.validators(XmlValidation.load(call, options.get("rowvalidationxsdpath")));
         String ddl;
         try {
+            if (xsd != null) {
+                XmlValidation.validate(xsd, (String) text);
+            }
             ddl = new XmlSchemaInference(options).ddl((String) text);
-        } catch (XMLStreamException | RuntimeException e) {
+        } catch (XMLStreamException | RuntimeException | org.xml.sax.SAXException | java.io.IOException e) {
             if (options.failFast()) {
                 String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+                // Spark fails a text its XSD refuses with INTERNAL_ERROR here, where it names text that is not XML a malformed record
+                String condition = e instanceof org.xml.sax.SAXException ? "INTERNAL_ERROR" : MALFORMED;
                 return call.apply(List.of(xml), DataType.STRING, (Kernel.Unary) x -> {
-                    throw Failure.of(MALFORMED, "schema_of_xml of a text that is not XML: " + reason);
+                    throw Failure.of(condition, (condition.equals(MALFORMED) ? "schema_of_xml of a text that is not XML: "
+                            : "schema_of_xml of a text its XSD (rowValidationXSDPath) refuses: ") + reason);
                 });
             }
             ddl = Types.name(DataType.struct(new Schema(List.of(new Field(options.corruptColumn(), DataType.STRING, true)))));
@@ -161,6 +182,7 @@ final class XmlFunctions {
         XmlWriter writer = new XmlWriter(options);
         boolean noPrefix = options.attributePrefix().isEmpty();
         return call.apply(List.of(struct), DataType.STRING, (Kernel.Unary) v -> {
+            options.check();
             if (noPrefix) {
                 // Spark's writer requires the prefix and fails each row with this bare exception
                 throw Failure.of("IllegalArgumentException", "to_xml's option 'attributePrefix' must not be empty");

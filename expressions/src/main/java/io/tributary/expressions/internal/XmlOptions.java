@@ -2,6 +2,7 @@ package io.tributary.expressions.internal;
 
 import io.tributary.schema.DataType;
 import io.tributary.schema.TimeTexts;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
@@ -12,15 +13,20 @@ import java.util.Map;
  * The options map of {@code from_xml}, {@code schema_of_xml} and {@code to_xml}, read as Spark's {@code XmlOptions} reads
  * them (keys in any case): {@code attributePrefix} ({@code _}), {@code valueTag} ({@code _VALUE}), {@code
  * ignoreSurroundingSpaces} (true), {@code nullValue} (none), {@code excludeAttribute}, {@code mode} and {@code
- * columnNameOfCorruptRecord}, {@code timestampFormat}, {@code timestampNTZFormat} and {@code dateFormat}; for writing {@code
- * rowTag} ({@code ROW}), {@code rootTag}, {@code arrayElementName} ({@code item}) and {@code indent}. Options that change
+ * columnNameOfCorruptRecord}, {@code timestampFormat}, {@code timestampNTZFormat} and {@code dateFormat} read in {@code locale}
+ * ({@code en-US}) and {@code timeZone} (the session's, UTC), {@code ignoreNamespace}, {@code wildcardColName} ({@code xs_any});
+ * for the inference {@code prefersDecimal} and {@code inferSchema}; for writing {@code rowTag} ({@code ROW}), {@code rootTag},
+ * {@code arrayElementName} ({@code item}), {@code indent} and {@code validateName}. A value Spark cannot read (a flag that is
+ * not {@code true} or {@code false}, an unknown zone) is kept as the {@link #problem} Spark fails with. Options that change
  * Spark's reading in ways Tributary does not follow are refused at start; others are ignored, as Spark ignores them.
  */
-record XmlOptions(Map<String, String> options, String mode, TimeTexts times) {
+record XmlOptions(Map<String, String> options, String mode, TimeTexts times, ZoneId zone, Locale locale, Failure problem) {
     /** Spark's options that Tributary does not follow yet (lower case). */
-    private static final List<String> UNSUPPORTED = List.of("rowvalidationxsdpath", "ignorenamespace", "wildcardcolname", "locale",
-            "prefersdecimal", "inferschema", "samplingratio", "timezone", "charset", "encoding", "treatemptyvaluesasnulls",
-            "validatename", "singlevariantcolumn");
+    private static final List<String> UNSUPPORTED = List.of("singlevariantcolumn");
+
+    /** The flags Spark reads as {@code true} or {@code false} only, failing on any other text, and their defaults. */
+    private static final Map<String, Boolean> FLAGS = Map.of("excludeattribute", false, "ignoresurroundingspaces", true,
+            "inferschema", true, "ignorenamespace", false, "validatename", true);
 
     /** The options a resolved options argument gives: a constant map of text; anything else is refused. */
     static XmlOptions of(Analyzer.Call call, List<Bound> args, int index) {
@@ -51,11 +57,53 @@ record XmlOptions(Map<String, String> options, String mode, TimeTexts times) {
         if (!mode.equals("FAILFAST") && !mode.equals("DROPMALFORMED")) {
             mode = "PERMISSIVE"; // Spark reads a mode it does not know as PERMISSIVE
         }
+        Failure problem = problem(o);
+        ZoneId zone = ZoneOffset.UTC;
+        if (o.get("timezone") != null) {
+            try {
+                zone = FormatFunctions.zone(o.get("timezone"));
+            } catch (Failure f) {
+                problem = problem != null ? problem : f; // INVALID_TIMEZONE, as Spark fails
+            }
+        }
+        Locale locale = o.get("locale") == null ? Locale.US : Locale.forLanguageTag(o.get("locale"));
         String ts = o.get("timestampformat");
         String ntz = o.get("timestampntzformat");
         String date = o.getOrDefault("dateformat", "yyyy-MM-dd"); // Spark's XML reader reads dates by this pattern by default
-        TimeTexts times = new PatternTimes(TimeTexts.of(ZoneOffset.UTC), ts, ntz, date);
-        return new XmlOptions(o, mode, times);
+        TimeTexts times = new PatternTimes(TimeTexts.of(zone), ts, ntz, date, zone, locale);
+        return new XmlOptions(o, mode, times, zone, locale, problem);
+    }
+
+    /** What Spark fails on when it reads the options: a flag that is not true or false, a samplingRatio that is not above 0. */
+    private static Failure problem(Map<String, String> o) {
+        for (Map.Entry<String, Boolean> flag : FLAGS.entrySet()) {
+            String v = o.get(flag.getKey());
+            if (v != null && !v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+                return Failure.of("_LEGACY_ERROR_TEMP_2147", "the option " + flag.getKey() + " is true or false, not '" + v + "'");
+            }
+        }
+        String prefersDecimal = o.get("prefersdecimal");
+        if (prefersDecimal != null && !prefersDecimal.equalsIgnoreCase("true") && !prefersDecimal.equalsIgnoreCase("false")) {
+            return Failure.of("IllegalArgumentException", "the option prefersDecimal is true or false, not '" + prefersDecimal + "'");
+        }
+        String ratio = o.get("samplingratio");
+        if (ratio != null) {
+            try {
+                if (!(Double.parseDouble(ratio) > 0)) {
+                    return Failure.of("IllegalArgumentException", "the option samplingRatio (" + ratio + ") should be greater than 0");
+                }
+            } catch (NumberFormatException e) {
+                return Failure.of("NumberFormatException", "the option samplingRatio is a number, not '" + ratio + "'");
+            }
+        }
+        return null;
+    }
+
+    /** Throws the {@link #problem} Spark fails on with these options, if any. */
+    void check() {
+        if (problem != null) {
+            throw problem;
+        }
     }
 
     boolean failFast() {
@@ -76,11 +124,36 @@ record XmlOptions(Map<String, String> options, String mode, TimeTexts times) {
     }
 
     boolean ignoreSurroundingSpaces() {
-        return flag("ignoresurroundingspaces", true);
+        return flag("ignoresurroundingspaces");
     }
 
     boolean excludeAttribute() {
-        return flag("excludeattribute", false);
+        return flag("excludeattribute");
+    }
+
+    /** Whether a name's namespace prefix is dropped ({@code x:a} read as {@code a}). */
+    boolean ignoreNamespace() {
+        return flag("ignorenamespace");
+    }
+
+    /** Whether schema_of_xml infers the types of values (else every value is STRING). */
+    boolean inferSchema() {
+        return flag("inferschema");
+    }
+
+    /** Whether to_xml checks that names are XML names. */
+    boolean validateName() {
+        return flag("validatename");
+    }
+
+    /** Whether schema_of_xml infers a DECIMAL for a number with a fraction. */
+    boolean prefersDecimal() {
+        return "true".equalsIgnoreCase(options.get("prefersdecimal"));
+    }
+
+    /** The field that collects the elements the schema does not name, when the schema has it (by this exact name). */
+    String wildcardColName() {
+        return options.getOrDefault("wildcardcolname", "xs_any");
     }
 
     String corruptColumn() {
@@ -100,8 +173,17 @@ record XmlOptions(Map<String, String> options, String mode, TimeTexts times) {
         return options.get(key);
     }
 
-    private boolean flag(String key, boolean otherwise) {
+    /** A name as the reader gives it: with ignoreNamespace, what follows its last colon. */
+    String name(String qualified) {
+        if (!ignoreNamespace()) {
+            return qualified;
+        }
+        String[] parts = qualified.split(":");
+        return parts.length == 0 ? qualified : parts[parts.length - 1];
+    }
+
+    private boolean flag(String key) {
         String v = options.get(key);
-        return v == null ? otherwise : v.strip().equalsIgnoreCase("true");
+        return v == null ? FLAGS.get(key) : v.strip().equalsIgnoreCase("true");
     }
 }

@@ -118,9 +118,9 @@ final class XmlReader {
 
     private void child(XMLEventReader parser, Schema schema, Object[] row, StartElement e) throws XMLStreamException {
         String name = name(e);
-        int index = schema.indexOf(name);
+        int index = schema.indexOf(options.name(name));
         if (index < 0) {
-            skip(parser);
+            wildcard(parser, schema, row, name);
             return;
         }
         DataType type = schema.field(index).type();
@@ -138,13 +138,38 @@ final class XmlReader {
         }
     }
 
+    /**
+     * An element the schema does not name: skipped, or, when the schema has the field {@code wildcardColName} ({@code xs_any})
+     * of STRING or ARRAY&lt;STRING&gt;, its content as text is that field's (the last one's, or one more element).
+     */
+    private void wildcard(XMLEventReader parser, Schema schema, Object[] row, String name) throws XMLStreamException {
+        int any = schema.fieldIndex(options.wildcardColName());
+        if (any < 0) {
+            skip(parser);
+            return;
+        }
+        Object text = field(parser, DataType.STRING, name, List.of());
+        DataType type = schema.field(any).type();
+        if (type.kind() == DataType.Kind.STRING) {
+            row[any] = text;
+        } else if (type.kind() == DataType.Kind.ARRAY && type.element().kind() == DataType.Kind.STRING) {
+            @SuppressWarnings("unchecked")
+            List<Object> list = row[any] instanceof List<?> l ? (List<Object>) l : new ArrayList<>();
+            list.add(text);
+            row[any] = list;
+        } else {
+            throw new IllegalStateException("the field " + options.wildcardColName() + " for the elements the schema does not name is "
+                    + Types.name(type) + ", not STRING or ARRAY<STRING>");
+        }
+    }
+
     private Map<Integer, Object> attributes(List<Attribute> attributes, Schema schema) {
         Map<Integer, Object> found = new LinkedHashMap<>();
         if (options.excludeAttribute()) {
             return found;
         }
         for (Attribute a : attributes) {
-            int i = schema.indexOf(options.attributePrefix() + name(a.getName()));
+            int i = schema.indexOf(options.attributePrefix() + options.name(name(a.getName())));
             if (i >= 0) {
                 found.put(i, values.convert(a.getValue(), schema.field(i).type()));
             }
@@ -218,7 +243,7 @@ final class XmlReader {
             XMLEvent e = parser.nextEvent();
             if (e.isStartElement()) {
                 String key = name(e.asStartElement());
-                map.put(key, field(parser, valueType, key, List.of()));
+                map.put(options.name(key), field(parser, valueType, key, List.of()));
             } else if (e.isCharacters() && !e.asCharacters().isWhiteSpace()) {
                 map.put(options.valueTag(), values.convert(e.asCharacters().getData(), valueType));
             } else if (e.isEndElement() || e.isEndDocument()) {

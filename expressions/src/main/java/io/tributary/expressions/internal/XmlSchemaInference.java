@@ -84,7 +84,7 @@ final class XmlSchemaInference {
                     fields.sort(BY_NAME);
                     type = new St(fields);
                 }
-                add(types, XmlReader.name(e.asStartElement()), type);
+                add(types, options.name(XmlReader.name(e.asStartElement())), type);
             } else if (e.isCharacters() && !e.asCharacters().isWhiteSpace()) {
                 add(types, options.valueTag(), text(e.asCharacters().getData()));
             } else if (e.isEndElement() || e.isEndDocument()) {
@@ -122,7 +122,7 @@ final class XmlSchemaInference {
         Map<String, String> values = new LinkedHashMap<>();
         if (!options.excludeAttribute()) {
             for (Attribute a : attributes) {
-                values.put(options.attributePrefix() + XmlReader.name(a.getName()), a.getValue());
+                values.put(options.attributePrefix() + options.name(XmlReader.name(a.getName())), a.getValue());
             }
         }
         return values;
@@ -138,8 +138,14 @@ final class XmlSchemaInference {
         types.put(name, old instanceof Arr ? merge(old, type) : new Arr(merge(old, type)));
     }
 
-    /** The type of a text, as Spark tries them: BIGINT, DOUBLE, DATE, TIMESTAMP, BOOLEAN, else STRING; nothing for no text. */
+    /**
+     * The type of a text, as Spark tries them: BIGINT, DECIMAL (with prefersDecimal), DOUBLE, DATE, TIMESTAMP, BOOLEAN, else
+     * STRING; nothing for no text; STRING for any text without inferSchema.
+     */
     private T text(String datum) {
+        if (!options.inferSchema()) {
+            return new Atomic(DataType.STRING);
+        }
         String value = datum != null && options.ignoreSurroundingSpaces() ? datum.strip() : datum;
         if (value == null || value.isEmpty() || value.equals(options.nullValue())) {
             return NULL;
@@ -149,6 +155,10 @@ final class XmlSchemaInference {
                 && "dDfF".indexOf(unsigned.charAt(unsigned.length() - 1)) < 0;
         if (numeric && Character.isDigit(unsigned.charAt(0)) && parses(() -> Long.parseLong(unsigned))) {
             return new Atomic(DataType.LONG);
+        }
+        DataType decimal = numeric && options.prefersDecimal() ? decimal(value) : null;
+        if (decimal != null) {
+            return new Atomic(decimal);
         }
         if (numeric && parses(() -> Double.parseDouble(unsigned))) {
             return new Atomic(DataType.DOUBLE);
@@ -164,6 +174,17 @@ final class XmlSchemaInference {
         }
         String lower = value.toLowerCase(Locale.ROOT);
         return new Atomic(lower.equals("true") || lower.equals("false") ? DataType.BOOLEAN : DataType.STRING);
+    }
+
+    /** Spark's {@code tryParseDecimal}: DECIMAL(max(precision, scale), scale) of the text in the locale, or null (a negative scale, over 38 digits). */
+    private DataType decimal(String value) {
+        try {
+            java.math.BigDecimal d = XmlValues.parseDecimal(value, options.locale());
+            int precision = Math.max(d.precision(), d.scale());
+            return d.scale() < 0 || precision > 38 ? null : DataType.decimal(precision, d.scale());
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private static boolean parses(Runnable parse) {
@@ -199,7 +220,7 @@ final class XmlSchemaInference {
             Kind ka = x.type().kind();
             Kind kb = y.type().kind();
             if (numeric(ka) && numeric(kb)) {
-                return new Atomic(ka == Kind.DOUBLE || kb == Kind.DOUBLE ? DataType.DOUBLE : DataType.LONG);
+                return new Atomic(numbers(x.type(), y.type()));
             }
             if (time(ka) && time(kb)) {
                 return new Atomic(DataType.TIMESTAMP);
@@ -228,7 +249,25 @@ final class XmlSchemaInference {
     }
 
     private static boolean numeric(Kind k) {
-        return k == Kind.LONG || k == Kind.DOUBLE;
+        return k == Kind.LONG || k == Kind.DOUBLE || k == Kind.DECIMAL;
+    }
+
+    /**
+     * Two inferred numbers' type, as Spark's {@code compatibleType} merges them: a DOUBLE wins; a BIGINT fits a DECIMAL of 20
+     * digits before the point; two DECIMALs give the larger of each part (DOUBLE past 38 digits).
+     */
+    private static DataType numbers(DataType a, DataType b) {
+        if (a.kind() == Kind.DOUBLE || b.kind() == Kind.DOUBLE) {
+            return DataType.DOUBLE;
+        }
+        if (a.kind() == Kind.LONG && b.kind() == Kind.LONG) {
+            return DataType.LONG;
+        }
+        DataType x = a.kind() == Kind.LONG ? DataType.decimal(20, 0) : a;
+        DataType y = b.kind() == Kind.LONG ? DataType.decimal(20, 0) : b;
+        int scale = Math.max(x.scale(), y.scale());
+        int range = Math.max(x.precision() - x.scale(), y.precision() - y.scale());
+        return range + scale > 38 ? DataType.DOUBLE : DataType.decimal(range + scale, scale);
     }
 
     private static boolean time(Kind k) {

@@ -3,6 +3,9 @@ package io.tributary.expressions.internal;
 import io.tributary.schema.DataType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
+import java.text.ParsePosition;
 import java.util.Locale;
 
 /**
@@ -45,7 +48,7 @@ final class XmlValues {
                 case FLOAT -> Float.parseFloat(value);
                 case DOUBLE -> Double.parseDouble(value);
                 case BOOLEAN -> bool(value);
-                case DECIMAL -> decimal(value, type);
+                case DECIMAL -> decimal(value, type, options.locale());
                 case DATE -> time(options.times().days(value), value, type);
                 case TIMESTAMP -> time(options.times().micros(value, true), value, type);
                 case TIMESTAMP_NTZ -> time(options.times().micros(value, false), value, type);
@@ -72,12 +75,31 @@ final class XmlValues {
         };
     }
 
-    private static BigDecimal decimal(String value, DataType type) {
-        BigDecimal d = new BigDecimal(value.replace(",", "")).setScale(type.scale(), RoundingMode.HALF_UP);
+    private static BigDecimal decimal(String value, DataType type, Locale locale) {
+        BigDecimal d = parseDecimal(value, locale).setScale(type.scale(), RoundingMode.HALF_UP);
         if (d.precision() > type.precision()) {
             throw new Bad("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION", "'" + value + "' does not fit " + Types.name(type));
         }
         return d;
+    }
+
+    /**
+     * A decimal text as Spark's {@code ExprUtils.getDecimalParser} reads it: in {@code en-US} Java's form with commas dropped
+     * ({@code 1,234.5}), in another locale by its separators ({@code 1.234,5} in {@code de-DE}), the whole text or
+     * CANNOT_PARSE_DECIMAL.
+     */
+    static BigDecimal parseDecimal(String value, Locale locale) {
+        if (locale.equals(Locale.US)) {
+            return new BigDecimal(value.replace(",", ""));
+        }
+        DecimalFormat format = new DecimalFormat("", new DecimalFormatSymbols(locale));
+        format.setParseBigDecimal(true);
+        ParsePosition at = new ParsePosition(0);
+        Number n = format.parse(value, at);
+        if (n == null || at.getIndex() != value.length() || at.getErrorIndex() != -1) {
+            throw new Bad("CANNOT_PARSE_DECIMAL", "'" + value + "' is not a decimal number in the locale " + locale.toLanguageTag());
+        }
+        return (BigDecimal) n;
     }
 
     private Object time(Object parsed, String value, DataType type) {

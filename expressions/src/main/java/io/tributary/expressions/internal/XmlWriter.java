@@ -27,9 +27,10 @@ final class XmlWriter {
     XmlWriter(XmlOptions options) {
         this.options = options;
         this.indent = options.options().getOrDefault("indent", "    ");
-        this.timestamps = DateFunctions.formatter(options.options().getOrDefault("timestampformat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"));
+        this.timestamps = DateFunctions.formatter(options.options().getOrDefault("timestampformat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"),
+                options.locale());
         this.timestampsNtz = DateFunctions.formatter(options.options().getOrDefault("timestampntzformat", "yyyy-MM-dd'T'HH:mm:ss.SSS"));
-        this.dates = DateFunctions.formatter(options.options().getOrDefault("dateformat", "yyyy-MM-dd"));
+        this.dates = DateFunctions.formatter(options.options().getOrDefault("dateformat", "yyyy-MM-dd"), options.locale());
     }
 
     /** What the writer has written and where it is, as the indenting writer keeps it: the depth, and whether the open element has child elements. */
@@ -127,7 +128,7 @@ final class XmlWriter {
     private String text(DataType type, Object v) {
         return switch (type.kind()) {
             case DATE -> dates.format(Dates.date((Integer) v));
-            case TIMESTAMP -> timestamps.format(Dates.instant((Long) v).atZone(java.time.ZoneOffset.UTC));
+            case TIMESTAMP -> timestamps.format(Dates.instant((Long) v).atZone(options.zone()));
             case TIMESTAMP_NTZ -> timestampsNtz.format(Dates.dateTime((Long) v));
             case DECIMAL -> ((BigDecimal) v).toString();
             default -> String.valueOf(v);
@@ -178,8 +179,11 @@ final class XmlWriter {
         }
     }
 
-    /** An element or attribute name that is no XML name fails the row, as Spark's writer fails it (it checks names). */
-    private static void checkName(String name) {
+    /** An element or attribute name that is no XML name fails the row, as Spark's writer fails it (it checks names unless validateName is false). */
+    private void checkName(String name) {
+        if (!options.validateName()) {
+            return;
+        }
         boolean ok = !name.isEmpty() && (Character.isLetter(name.charAt(0)) || name.charAt(0) == '_' || name.charAt(0) == ':');
         for (int i = 1; ok && i < name.length(); i++) {
             char c = name.charAt(i);
