@@ -38,4 +38,28 @@ class FileFormatOptionsTest {
         assertThatCode(() -> FileFormat.of("json", Map.of()).checkSchema(Schema.parse("m MAP<STRING, INT>"))).doesNotThrowAnyException();
         assertThatCode(() -> FileFormat.of("parquet", Map.of()).checkSchema(schema)).doesNotThrowAnyException();
     }
+
+    @Test
+    void onlyJsonReadsAVariantField() {
+        Schema schema = Schema.parseWithVariant("id INT, v VARIANT, s STRUCT<w: ARRAY<VARIANT>>");
+        assertThatCode(() -> FileFormat.of("json", Map.of()).checkSchema(schema)).doesNotThrowAnyException();
+        assertThatThrownBy(() -> FileFormat.of("csv", Map.of()).checkSchema(Schema.parseWithVariant("id INT, v VARIANT")))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("source.files.schema: column 'v' is VARIANT, and format csv reads no VARIANT yet (Spark 4.2's CSV"
+                        + " reader makes a variant of each value")
+                .hasMessageEndingWith("; read it as STRING, or use format json, which reads a VARIANT field's JSON as Spark's JSON reader"
+                        + " does");
+        assertThatThrownBy(() -> FileFormat.of("parquet", Map.of()).checkSchema(schema)).hasMessageContaining("column 'v' is VARIANT")
+                .hasMessageContaining("format parquet reads no VARIANT yet");
+        assertThatThrownBy(() -> FileFormat.of("debezium-json", Map.of()).checkSchema(schema))
+                .hasMessageContaining("format debezium-json reads no VARIANT yet");
+    }
+
+    @Test
+    void sparksSingleVariantColumnIsRefusedInOneLine() {
+        assertThatThrownBy(() -> FileFormat.of("json", Map.of("singleVariantColumn", "v")))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("source.files.options.singleVariantColumn: Spark's option that reads each whole JSON record as one"
+                        + " VARIANT column is not supported yet");
+    }
 }
