@@ -27,6 +27,10 @@ import org.apache.spark.sql.SparkSession;
  *   ({@link #CSV_QUERY} by id, in the order of the file: Spark's CSV reader types a VARIANT value by the values before it
  *   in the file).</li>
  * </ul>
+ *
+ * <p>{@code SparkVariantSources read TABLE DIR}: Spark reads a table Tributary wrote from {@code json-source-cases.txt}
+ * (service's {@code VariantSourcePipelineTest} with {@code -Dtributary.variant.keep=FOLDER} leaves one in
+ * {@code FOLDER/json-source-table}) and prints PASS when it gives the well-formed rows of {@code json-source-cases.tsv}.
  */
 public final class SparkVariantSources {
     static final String JSON_SCHEMA = "id INT, payload VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, "
@@ -40,8 +44,11 @@ public final class SparkVariantSources {
     }
 
     public static void main(String[] args) throws IOException {
+        if (args.length == 3 && args[0].equals("read")) {
+            System.exit(read(Path.of(args[1]).toAbsolutePath(), Path.of(args[2]).toAbsolutePath()) ? 0 : 1);
+        }
         if (args.length != 1) {
-            System.err.println("usage: SparkVariantSources DIR");
+            System.err.println("usage: SparkVariantSources DIR | read TABLE DIR");
             System.exit(2);
         }
         Path dir = Path.of(args[0]).toAbsolutePath();
@@ -52,6 +59,27 @@ public final class SparkVariantSources {
         } finally {
             spark.stop();
         }
+    }
+
+    /**
+     * Spark's {@link #JSON_QUERY} (less {@code _corrupt_record}) over a table Tributary wrote from {@code json-source-cases.txt}:
+     * true (PASS) when its rows are the well-formed rows of {@code DIR/json-source-cases.tsv}.
+     */
+    private static boolean read(Path table, Path dir) throws IOException {
+        List<String> expected = Files.readAllLines(dir.resolve("json-source-cases.tsv"), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.endsWith("\tNULL")).map(l -> l.substring(0, l.lastIndexOf('\t'))).toList();
+        SparkSession spark = SparkFixtures.session("tributary-variant-sources-read");
+        List<String> got;
+        try {
+            spark.read().format("delta").load(table.toString()).createOrReplaceTempView("json_cases");
+            got = spark.sql(JSON_QUERY.replace(", _corrupt_record", "")).collectAsList().stream().map(SparkVariantSources::tsv).toList();
+        } finally {
+            spark.stop();
+        }
+        got.forEach(System.out::println);
+        boolean pass = got.equals(expected);
+        System.out.println("SparkVariantSources: " + (pass ? "PASS (" + got.size() + " rows)" : "FAIL: expected\n" + String.join("\n", expected)));
+        return pass;
     }
 
     private static void json(SparkSession spark, Path dir) throws IOException {
