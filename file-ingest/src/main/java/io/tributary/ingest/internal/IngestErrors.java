@@ -53,17 +53,12 @@ public final class IngestErrors {
                 + "\"value STRING\"), but the schema is " + ddl + "; use \"value STRING\" or leave the schema out");
     }
 
-    /** When the schema of a format other than json has a VARIANT column (or one that holds a VARIANT). */
+    /** When the schema of a format other than json and csv has a VARIANT column (or one that holds a VARIANT). */
     public static TributaryException variantNotRead(String field, String ddl, String format) {
-        String spark = switch (format) {
-            case "csv" -> " (Spark 4.2's CSV reader makes a variant of each value, typed by trying BIGINT, DECIMAL, DATE, TIMESTAMP, "
-                    + "BOOLEAN, then STRING, and keeping the first type that reads for the rest of the file)";
-            case "parquet" -> " (Spark reads a Parquet VARIANT group)";
-            default -> "";
-        };
+        String spark = format.equals("parquet") ? " (Spark reads a Parquet VARIANT group)" : "";
         return new TributaryException("source.files.schema: column '" + field + "' is " + ddl + ", and format " + format
-                + " reads no VARIANT yet" + spark + "; read it as STRING, or use format json, which reads a VARIANT field's JSON as "
-                + "Spark's JSON reader does");
+                + " reads no VARIANT yet" + spark + "; read it as STRING, or use format json or csv, which read a VARIANT as Spark's"
+                + " readers do");
     }
 
     /** When a CSV schema has a column of a type a CSV file cannot hold. */
