@@ -30,7 +30,7 @@ import org.apache.kafka.common.config.ConfigException;
 public final class DeltaSinkConfig extends AbstractConfig {
     private static final Setting<String> PATH = SinkSettings.PATH.named("delta.path").withDoc("the Delta table's folder (a path every"
             + " worker reaches, or a URI such as s3a://...); created on the first commit");
-    private static final Setting<Schema> SCHEMA = Setting.custom("schema", Setting.Kind.STRING, (k, v) -> Schema.parse(v),
+    private static final Setting<Schema> SCHEMA = Setting.custom("schema", Setting.Kind.STRING, (k, v) -> Schema.parseWithVariant(v),
             "the rows' schema as a Spark DDL string; default: the table's, else the one the file source connector's records carry"
                     + " (header tributary.schema)");
     private static final Setting<String> MODE = SinkSettings.MODE.withDoc("append every row, or upsert: MERGE by keys (a row"

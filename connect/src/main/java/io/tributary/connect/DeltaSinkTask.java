@@ -171,7 +171,7 @@ public class DeltaSinkTask extends SinkTask {
                         + tp + "@" + r.kafkaOffset() + " does not say its schema (header " + FileSourceTask.SCHEMA_HEADER
                         + "); set the connector's 'schema' to the rows' Spark DDL, e.g. \"id INT, user STRING, ts TIMESTAMP\"");
             }
-            schema = Schema.parse(ddl);
+            schema = Schema.parseWithVariant(ddl);
             openSink();
         }
         List<Object[]> rows;

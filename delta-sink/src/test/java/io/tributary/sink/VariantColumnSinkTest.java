@@ -6,11 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.delta.KernelEngines;
+import io.tributary.expressions.JsonInputVariants;
 import io.tributary.expressions.Transform;
+import io.tributary.schema.BadRecordException;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
+import io.tributary.schema.TimeTexts;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.DeltaTableWriter;
 import io.tributary.sink.maintenance.Optimize;
@@ -89,7 +92,62 @@ class VariantColumnSinkTest {
         assertThat(parquetGroups(dataFile(table))).isEqualTo(parquetGroups(dataFile(golden().resolve("table"))));
 
         assertThat(sparkQuery(DeltaTables.readRows(table.toString()))).isEqualTo(lines("spark.tsv"));
+        assertThat(stats(table)).as("Delta 4.4's stats: a VARIANT's null count, no min or max")
+                .isEqualTo(stats(golden().resolve("table")));
         keep(table);
+    }
+
+    /**
+     * The well-formed rows of Spark's JSON reader over {@code json-source-cases.txt} (VARIANT fields at the top, in a struct, an
+     * array and a map; SQL NULLs where a field is missing, variant nulls where it is JSON null) land as Spark's rows, and the add
+     * action counts the nulls of each VARIANT column as Delta 4.4 counted them in Spark's table of the same rows
+     * ({@code json-source-stats.json}).
+     */
+    @Test
+    void jsonInputVariantsLandWithSparksNullCounts() throws IOException {
+        Schema schema = Schema.parseWithVariant("id INT, payload VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, "
+                + "m MAP<STRING, VARIANT>");
+        RowJson input = new RowJson(schema, TimeTexts.of(java.time.ZoneOffset.UTC), JsonInputVariants.INSTANCE);
+        List<String> spark = lines("json-source-cases.tsv").stream().filter(l -> l.endsWith("\tNULL"))
+                .map(l -> l.substring(0, l.lastIndexOf('\t'))).toList();
+        List<Object[]> rows = new ArrayList<>();
+        for (String line : lines("json-source-cases.txt")) {
+            try {
+                rows.add(input.parse(line));
+            } catch (BadRecordException e) {
+                // Spark's _corrupt_record lines: not in its table either
+            }
+        }
+        Path table = dir.resolve("json");
+        PartitionSink sink = new PartitionSink(table.toString(), schema, List.of(), SinkConfig.DEFAULT_TARGET_FILE_SIZE, Map.of(), "task-0");
+        try (PartitionSink.Batch b = sink.begin()) {
+            rows.forEach(b::add);
+            b.commit(Map.of(P0, 0L), Map.of(P0, (long) rows.size()));
+        }
+        Transform query = Transform.compile(schema, null, List.of("id", "to_json(payload)", "schema_of_variant(payload)", "to_json(s)",
+                "to_json(arr)", "to_json(m)"));
+        assertThat(DeltaTables.readRows(table.toString()).stream().sorted(Comparator.comparing(r -> (Integer) r[0]))
+                .map(r -> tsv(query.apply(r))).toList()).isEqualTo(spark);
+
+        JsonNode expected = JSON.readTree(lines("json-source-stats.json").get(0));
+        JsonNode got = stats(table);
+        assertThat(got.get("numRecords")).isEqualTo(expected.get("numRecords"));
+        assertThat(got.get("nullCount").get("payload")).isEqualTo(expected.get("nullCount").get("payload"));
+        assertThat(got.get("nullCount").get("s")).isEqualTo(expected.get("nullCount").get("s"));
+        assertThat(got.get("minValues").has("payload")).isFalse();
+    }
+
+    /** The stats of the table's one add action at version 0. */
+    private static JsonNode stats(Path table) throws IOException {
+        return JSON.readTree(action(table, 0, "add").get("stats").asText());
+    }
+
+    private static String tsv(Object[] row) {
+        List<String> cells = new ArrayList<>();
+        for (Object v : row) {
+            cells.add(v == null ? "NULL" : String.valueOf(v));
+        }
+        return String.join("\t", cells);
     }
 
     @Test

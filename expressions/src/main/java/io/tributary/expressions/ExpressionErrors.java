@@ -200,6 +200,18 @@ public final class ExpressionErrors {
                 + (values.isEmpty() ? "" : " for " + values));
     }
 
+    /** A JSON input's VARIANT field whose object has a key twice: Spark's JSON reader makes no variant of it either. */
+    static BadRecordException variantDuplicateKey(String field, String key) {
+        return new BadRecordException(field, "VARIANT_DUPLICATE_KEY: the key '" + key + "' is written twice in one JSON object, which "
+                + "makes no VARIANT (as in Spark, whose spark.sql.variant.allowDuplicateKeys is false)");
+    }
+
+    /** A JSON input's VARIANT field that spark-variant cannot encode. */
+    static BadRecordException variantNotBuilt(String field, String message) {
+        return new BadRecordException(field, "cannot be made a VARIANT (" + message + "): a string with an unpaired UTF-16 surrogate, "
+                + "or a value past spark-variant's size limit of 128 MiB, makes none, as in Spark");
+    }
+
     public static TributaryException unknownJoinType(String text) {
         return new TributaryException("unknown join type '" + text + "'; use one of inner, left, left_semi, left_anti"
                 + " (Spark's stream-static joins; full, right and cross are not)");

@@ -76,6 +76,9 @@ public final class FileFormat {
         Map<String, String> lower = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : options.entrySet()) {
             String key = e.getKey().toLowerCase(Locale.ROOT);
+            if (kind == Kind.JSON && key.equals("singlevariantcolumn")) {
+                throw IngestErrors.singleVariantColumn(e.getKey());
+            }
             if (!OPTIONS.get(kind).contains(key)) {
                 throw IngestErrors.unknownOption(e.getKey(), name(kind),
                         OPTIONS.get(kind).isEmpty() ? null : new TreeMap<>(names(kind)).values());
@@ -180,10 +183,17 @@ public final class FileFormat {
 
     /**
      * Checks that the format can read rows of {@code schema}: text reads one STRING column, CSV
-     * no nested columns (Spark's CSV source neither), JSON maps of STRING keys only unless its
+     * no nested columns (Spark's CSV source neither), VARIANT columns in JSON and CSV only, JSON maps of STRING keys only unless its
      * option {@code typedMapKeys} (Tributary's own) reads other keys by Spark's cast.
      */
     public void checkSchema(Schema schema) {
+        if (kind != Kind.JSON && kind != Kind.CSV) { // CSV: a VARIANT column, but nothing nested (below)
+            for (Field f : schema.fields()) {
+                if (f.type().holdsVariant()) {
+                    throw IngestErrors.variantNotRead(f.name(), f.type().ddl(), name());
+                }
+            }
+        }
         if (kind == Kind.JSON && !"true".equalsIgnoreCase(options.getOrDefault("typedmapkeys", "false").strip())) {
             for (Field f : schema.fields()) {
                 if (f.type().hasTypedMapKeys()) {

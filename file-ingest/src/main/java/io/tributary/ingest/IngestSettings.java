@@ -24,7 +24,7 @@ public final class IngestSettings {
             + " .gz, .bz2 or .zst are decompressed (docs/formats.md); beyond Spark, debezium-json: Debezium's JSON change events,"
             + " rows of the schema's columns plus op and lsn (docs/cdc.md)", "json", "csv", "parquet", "text", "debezium-json")
             .withDefault("json");
-    public static final Setting<Schema> SCHEMA = Setting.custom("schema", Setting.Kind.STRING, (k, v) -> ddl(k, v, ""),
+    public static final Setting<Schema> SCHEMA = Setting.custom("schema", Setting.Kind.STRING, (k, v) -> schema(k, v),
             "a file source's schema as a Spark DDL string, e.g."
             + " \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"; absent: inferred from the first files (Spark's schemaInference),"
             + " recorded with the first batch and kept by later runs");
@@ -83,6 +83,15 @@ public final class IngestSettings {
             ROWS_PER_RECORD, CLEAN_SOURCE, ARCHIVE_DIR);
 
     private IngestSettings() {
+    }
+
+    /** The schema: a DDL whose columns may be VARIANT ({@link FileFormat#checkSchema} refuses them where the format reads none). */
+    private static Schema schema(String key, String text) {
+        try {
+            return Schema.parseWithVariant(text);
+        } catch (TributaryException e) {
+            throw IngestErrors.badDdl(key, "", e);
+        }
     }
 
     private static Schema ddl(String key, String text, String hint) {

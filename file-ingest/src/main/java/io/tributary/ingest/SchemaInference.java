@@ -114,6 +114,6 @@ public final class SchemaInference {
             throw IngestErrors.cannotListTopicsForSchema(e.getCause(), e);
         }
         String ddl = IngestLogReader.read(kafkaClientProps, config.ingestLogTopic()).schemaDdl();
-        return ddl == null ? null : Schema.parse(ddl);
+        return ddl == null ? null : Schema.parseWithVariant(ddl);
     }
 }

@@ -38,4 +38,28 @@ class FileFormatOptionsTest {
         assertThatCode(() -> FileFormat.of("json", Map.of()).checkSchema(Schema.parse("m MAP<STRING, INT>"))).doesNotThrowAnyException();
         assertThatCode(() -> FileFormat.of("parquet", Map.of()).checkSchema(schema)).doesNotThrowAnyException();
     }
+
+    @Test
+    void onlyJsonAndCsvReadAVariantField() {
+        Schema schema = Schema.parseWithVariant("id INT, v VARIANT, s STRUCT<w: ARRAY<VARIANT>>");
+        assertThatCode(() -> FileFormat.of("json", Map.of()).checkSchema(schema)).doesNotThrowAnyException();
+        assertThatCode(() -> FileFormat.of("csv", Map.of()).checkSchema(Schema.parseWithVariant("id INT, v VARIANT")))
+                .doesNotThrowAnyException();
+        assertThatThrownBy(() -> FileFormat.of("csv", Map.of()).checkSchema(Schema.parseWithVariant("id INT, a ARRAY<VARIANT>")))
+                .hasMessageContaining("column 'a' is ARRAY<VARIANT>, which a CSV file cannot hold");
+        assertThatThrownBy(() -> FileFormat.of("parquet", Map.of()).checkSchema(schema))
+                .isInstanceOf(TributaryException.class)
+                .hasMessage("source.files.schema: column 'v' is VARIANT, and format parquet reads no VARIANT yet (Spark reads a Parquet"
+                        + " VARIANT group); read it as STRING, or use format json or csv, which read a VARIANT as Spark's readers do");
+        assertThatThrownBy(() -> FileFormat.of("debezium-json", Map.of()).checkSchema(schema))
+                .hasMessageContaining("format debezium-json reads no VARIANT yet");
+    }
+
+    @Test
+    void sparksSingleVariantColumnIsRefusedInOneLine() {
+        assertThatThrownBy(() -> FileFormat.of("json", Map.of("singleVariantColumn", "v")))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("source.files.options.singleVariantColumn: Spark's option that reads each whole JSON record as one"
+                        + " VARIANT column is not supported yet");
+    }
 }

@@ -102,7 +102,7 @@ public final class KafkaSourceSettings {
     private static Schema ddl(String key, String text) {
         Schema schema;
         try {
-            schema = Schema.parse(text);
+            schema = Schema.parseWithVariant(text); // a JSON value's VARIANT field is its JSON's variant, as in Spark's from_json
         } catch (io.tributary.schema.TributaryException e) {
             throw KafkaErrors.badSchema(key, e);
         }

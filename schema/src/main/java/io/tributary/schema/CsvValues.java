@@ -55,14 +55,33 @@ public final class CsvValues {
         return value == null ? otherwise : value;
     }
 
+    /**
+     * How a VARIANT column's values read from CSV text: made by the reader of one file, which may type each value by the
+     * values before it, as Spark's CSV reader does (the expressions module's {@code CsvInputVariants}).
+     */
+    public interface Variants {
+        /** Column {@code column}'s variant of {@code text}; null text is the {@code nullValue} (or no value): a variant null. */
+        VariantValue value(int column, String text);
+    }
+
     /** The row of {@code tokens}, one per column. @throws BadRecordException naming the column that does not read */
     public Object[] row(String[] tokens) {
+        return row(tokens, null);
+    }
+
+    /** As {@link #row(String[])}, the VARIANT columns' values made by {@code variants} (null when the schema has none). */
+    public Object[] row(String[] tokens, Variants variants) {
         if (tokens.length != schema.size()) {
             throw CsvErrors.wrongFieldCount(tokens.length, schema.size(), schema.toDdl());
         }
         Object[] row = new Object[tokens.length];
         for (int i = 0; i < tokens.length; i++) {
-            row[i] = value(i, tokens[i]);
+            if (schema.field(i).type().isVariant()) {
+                String t = tokens[i];
+                row[i] = java.util.Objects.requireNonNull(variants, "variants").value(i, t == null || t.equals(nullValue) ? null : t);
+            } else {
+                row[i] = value(i, tokens[i]);
+            }
         }
         return row;
     }

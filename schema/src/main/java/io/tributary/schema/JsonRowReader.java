@@ -26,10 +26,17 @@ public final class JsonRowReader {
     private final Schema schema;
     /** How TIMESTAMP and DATE texts read. */
     private final TimeTexts times;
+    private final JsonVariants variants;
 
     public JsonRowReader(Schema schema, TimeTexts times) {
+        this(schema, times, JsonVariants.CANONICAL);
+    }
+
+    /** As above, a VARIANT (at any depth) read as {@code variants} says: the topics' bytes, or a JSON input's own value. */
+    public JsonRowReader(Schema schema, TimeTexts times, JsonVariants variants) {
         this.schema = schema;
         this.times = times;
+        this.variants = variants;
     }
 
     /** A parser of {@code bytes} with Spark's JSON reader defaults (single quotes, unquoted NaN and Infinity). */
@@ -92,10 +99,6 @@ public final class JsonRowReader {
         return row;
     }
 
-    private Object[] object(JsonParser p, Schema schema, Source src) throws IOException {
-        return object(p, schema, src, null);
-    }
-
     /** Reads the fields of an object whose START_OBJECT was just read, up to its END_OBJECT. */
     private Object[] object(JsonParser p, Schema schema, Source src, Leftovers leftovers) throws IOException {
         Object[] row = new Object[schema.size()];
@@ -143,10 +146,13 @@ public final class JsonRowReader {
     }
 
     private Object value(JsonParser p, JsonToken t, Field f, Source src) throws IOException {
+        DataType type = f.type();
+        if (type.isVariant()) {
+            return variants.read(p, t, f.name()); // JSON input: a null is a variant null, as in Spark's JSON reader
+        }
         if (t == JsonToken.VALUE_NULL) {
             return null;
         }
-        DataType type = f.type();
         switch (type.kind()) {
             case STRING:
                 if (t == JsonToken.VALUE_STRING) {
@@ -173,7 +179,7 @@ public final class JsonRowReader {
                     return type.kind() == DataType.Kind.FLOAT ? (Object) (float) d : (Object) d;
                 }
                 if (t == JsonToken.VALUE_STRING) {
-                    Double special = special(p.getText());
+                    Double special = RowJson.special(p.getText());
                     if (special != null) {
                         return type.kind() == DataType.Kind.FLOAT ? (Object) special.floatValue() : (Object) special;
                     }
@@ -214,7 +220,7 @@ public final class JsonRowReader {
             case STRUCT:
                 if (t == JsonToken.START_OBJECT) {
                     try {
-                        return object(p, type.struct(), src);
+                        return object(p, type.struct(), src, null);
                     } catch (BadRecordException e) {
                         throw SchemaErrors.inStructField(f.name() + (e.field() == null ? "" : "." + e.field()), e.reason());
                     }
@@ -231,9 +237,6 @@ public final class JsonRowReader {
                 }
                 break;
             case BINARY:
-                if (type.isVariant()) {
-                    return VariantValue.read(p, t, f.name());
-                }
                 if (t == JsonToken.VALUE_STRING) {
                     try {
                         return Base64.getDecoder().decode(p.getText());
@@ -329,15 +332,6 @@ public final class JsonRowReader {
             throw SchemaErrors.doesNotFit(f.name(), p.getText(), f.type().ddl());
         }
         return scaled;
-    }
-
-    private static Double special(String s) {
-        return switch (s) {
-            case "NaN" -> Double.NaN;
-            case "Infinity", "+Infinity", "+INF" -> Double.POSITIVE_INFINITY;
-            case "-Infinity", "-INF" -> Double.NEGATIVE_INFINITY;
-            default -> null;
-        };
     }
 
     /** The byte offset where the value {@code t} (the current token) starts; its text is complete after this. */

@@ -72,9 +72,18 @@ public final class RowJson {
 
     /** Rows of {@code schema} whose TIMESTAMP and DATE texts read as {@code times} says (the file source's timestampFormat, dateFormat). */
     public RowJson(Schema schema, TimeTexts times) {
+        this(schema, times, JsonVariants.CANONICAL);
+    }
+
+    /**
+     * Rows of {@code schema} whose VARIANT values (at any depth) read as {@code variants} says: JSON input (a file source's
+     * lines, a Kafka source's values) reads each as a variant of its own JSON. {@link #write} writes the canonical form all the same.
+     */
+    public RowJson(Schema schema, TimeTexts times, JsonVariants variants) {
         this.schema = schema;
-        this.reader = new JsonRowReader(schema, times);
-        this.flatReader = FlatRowReader.of(schema, times);
+        this.reader = new JsonRowReader(schema, times, variants);
+        boolean inputVariants = variants != JsonVariants.CANONICAL && schema.fields().stream().anyMatch(f -> f.type().holdsVariant());
+        this.flatReader = inputVariants ? null : FlatRowReader.of(schema, times);
         this.strictReader = flatReader == null ? null : flatReader.strict();
         this.flatWriter = FlatRowWriter.of(schema, JSON);
     }
@@ -216,6 +225,16 @@ public final class RowJson {
             }
             default -> throw new IllegalStateException(type.ddl());
         }
+    }
+
+    /** A FLOAT or DOUBLE column's string value that Spark's JSON reader takes as a number: NaN and the infinities; null otherwise. */
+    static Double special(String s) {
+        return switch (s) {
+            case "NaN" -> Double.NaN;
+            case "Infinity", "+Infinity", "+INF" -> Double.POSITIVE_INFINITY;
+            case "-Infinity", "-INF" -> Double.NEGATIVE_INFINITY;
+            default -> null;
+        };
     }
 
     private static void writeFloating(JsonGenerator g, double d) throws IOException {

@@ -66,11 +66,23 @@ public final class Schema {
         if (ddl == null || ddl.isBlank()) {
             throw SchemaErrors.emptySchema();
         }
-        return parseColumns(ddl, "");
+        return parseColumns(ddl, "", false);
+    }
+
+    /**
+     * As {@link #parse}, and a column may be VARIANT or hold one at any depth ({@code STRUCT<v: VARIANT>},
+     * {@code ARRAY<VARIANT>}, {@code MAP<STRING, VARIANT>}): a JSON source's schema, whose reader makes each such value a
+     * variant of its JSON, and the schema of rows that carry VARIANT columns ({@link #toDdl} writes them VARIANT).
+     */
+    public static Schema parseWithVariant(String ddl) {
+        if (ddl == null || ddl.isBlank()) {
+            throw SchemaErrors.emptySchema();
+        }
+        return parseColumns(ddl, "", true);
     }
 
     /** Parses the columns of a top-level schema ({@code prefix} empty) or of a struct ({@code prefix} "parent."). */
-    private static Schema parseColumns(String ddl, String prefix) {
+    private static Schema parseColumns(String ddl, String prefix, boolean variant) {
         List<Field> fields = new ArrayList<>();
         for (String part : splitTopLevel(ddl)) {
             String col = part.strip();
@@ -82,7 +94,7 @@ public final class Schema {
             if (name.startsWith("`")) {
                 name = name.substring(1, name.length() - 1).replace("``", "`");
             }
-            fields.add(new Field(name, parseType(prefix + name, m.group(2).strip()), m.group(3) == null));
+            fields.add(new Field(name, parseType(prefix + name, m.group(2).strip(), variant), m.group(3) == null));
         }
         try {
             return new Schema(fields);
@@ -94,11 +106,14 @@ public final class Schema {
         }
     }
 
-    static DataType parseType(String column, String text) {
+    private static DataType parseType(String column, String text, boolean variant) {
         String t = text.toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
         DataType simple = SIMPLE.get(t);
         if (simple != null) {
             return simple;
+        }
+        if (variant && t.equals("VARIANT")) {
+            return DataType.VARIANT;
         }
         if (SIZED_STRING.matcher(t).matches()) {
             return DataType.STRING;
@@ -108,14 +123,14 @@ public final class Schema {
             if (st.group(1).isBlank()) {
                 throw SchemaErrors.emptyStruct(column);
             }
-            return DataType.struct(parseColumns(st.group(1), column + "."));
+            return DataType.struct(parseColumns(st.group(1), column + ".", variant));
         }
         Matcher arr = ARRAY.matcher(text);
         if (arr.matches()) {
             if (arr.group(1).isBlank()) {
                 throw SchemaErrors.emptyArray(column);
             }
-            return DataType.array(parseType(column + "[]", arr.group(1).strip()));
+            return DataType.array(parseType(column + "[]", arr.group(1).strip(), variant));
         }
         Matcher map = MAP.matcher(text);
         if (map.matches()) {
@@ -123,11 +138,11 @@ public final class Schema {
             if (kv.size() != 2 || kv.get(0).isBlank() || kv.get(1).isBlank()) {
                 throw SchemaErrors.badMap(column, text);
             }
-            DataType key = parseType(column + " key", kv.get(0).strip());
+            DataType key = parseType(column + " key", kv.get(0).strip(), variant);
             if (key.isNested()) {
                 throw SchemaErrors.nestedMapKeys(column, text, key.ddl());
             }
-            return DataType.map(key, parseType(column + " value", kv.get(1).strip()));
+            return DataType.map(key, parseType(column + " value", kv.get(1).strip(), variant));
         }
         Matcher d = DECIMAL.matcher(t);
         if (d.matches()) {

@@ -194,6 +194,18 @@ class SchemaTest {
                         + " the value's JSON text, and take its parts in the transform: variant_get(parse_json(payload), '$.a', 'int')");
     }
 
+    @Test
+    void aJsonSourcesSchemaTakesVariantAtAnyDepthAndWritesItBack() {
+        Schema s = Schema.parseWithVariant("id INT, payload variant, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, m MAP<STRING, VARIANT>");
+        assertThat(s.field(1).type()).isEqualTo(DataType.VARIANT);
+        assertThat(s.field(2).type().struct().field(0).type()).isEqualTo(DataType.VARIANT);
+        assertThat(s.field(3).type()).isEqualTo(DataType.array(DataType.VARIANT));
+        assertThat(s.field(4).type()).isEqualTo(DataType.map(DataType.VARIANT));
+        assertThat(s.toDdl()).isEqualTo("id INT, payload VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, m MAP<STRING, VARIANT>");
+        assertThat(Schema.parseWithVariant(s.toDdl())).isEqualTo(s);
+        assertThatThrownBy(() -> Schema.parseWithVariant("v VARIANTS")).hasMessageContaining("has type VARIANTS, which Tributary does not support");
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "attrs MAP<ARRAY<INT>, STRING>|keys here are of a primitive type",

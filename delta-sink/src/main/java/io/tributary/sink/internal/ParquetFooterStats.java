@@ -18,6 +18,7 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import io.delta.kernel.types.VariantType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,8 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
- * A Delta {@code add} action's statistics from the footer of a Parquet file: the row count, and min, max and null count of each statistics column,
+ * A Delta {@code add} action's statistics from the footer of a Parquet file: the row count, and min, max and null count of each statistics column
+ * (a VARIANT column's null count only, as Delta 4.4 writes),
  * decoded with the rules Kernel's default writer applies to the same parquet-mr statistics, so
  * both writers give the same {@code stats} JSON.
  */
@@ -46,11 +48,14 @@ final class ParquetFooterStats {
         long rows = 0;
         Map<Column, Statistics<?>> merged = new HashMap<>();
         Map<Column, Boolean> invalid = new HashMap<>();
+        Map<Column, Long> chunkNulls = new HashMap<>(); // -1: a row group without a null count
         for (BlockMetaData block : footer.getBlocks()) {
             rows += block.getRowCount();
             for (ColumnChunkMetaData chunk : block.getColumns()) {
                 Column column = new Column(chunk.getPath().toArray());
                 Statistics<?> s = chunk.getStatistics();
+                long n = s == null || !s.isNumNullsSet() ? -1 : s.getNumNulls();
+                chunkNulls.merge(column, n, (a, b) -> a < 0 || b < 0 ? -1L : a + b);
                 if (s == null || s.isEmpty() || !s.isNumNullsSet()
                         || (!s.hasNonNullValue() && s.getNumNulls() != chunk.getValueCount())) { // NaN values: no min/max
                     invalid.put(column, true);
@@ -70,6 +75,10 @@ final class ParquetFooterStats {
         for (Column c : statsColumns) {
             Statistics<?> s = merged.get(c);
             DataType type = typeOf(schema, c);
+            if (type instanceof VariantType) {
+                variantNulls(c, chunkNulls).ifPresent(n -> nulls.put(c, n));
+                continue;
+            }
             if (s == null || invalid.containsKey(c) || type == null || !supported(type)) {
                 continue;
             }
@@ -83,6 +92,17 @@ final class ParquetFooterStats {
             max.put(c, literal(type, s, false));
         }
         return new DataFileStatistics(rows, min, max, nulls, Optional.empty());
+    }
+
+    /**
+     * A VARIANT column's null count, as Delta 4.4 writes it (and no min or max): the nulls of its group's required
+     * {@code value} field, which is null exactly where the variant is (a JSON {@code null} is a variant, not a null).
+     */
+    private static Optional<Long> variantNulls(Column c, Map<Column, Long> chunkNulls) {
+        String[] names = java.util.Arrays.copyOf(c.getNames(), c.getNames().length + 1);
+        names[names.length - 1] = "value";
+        Long n = chunkNulls.get(new Column(names));
+        return n == null || n < 0 ? Optional.empty() : Optional.of(n);
     }
 
     private static DataType typeOf(StructType schema, Column c) {

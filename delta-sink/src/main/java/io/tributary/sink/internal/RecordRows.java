@@ -159,7 +159,7 @@ final class RecordRows implements AutoCloseable {
         }
         Header schemaHeader = r.headers().lastHeader(Topics.SCHEMA_HEADER);
         if (schemaHeader != null && !Arrays.equals(schemaHeader.value(), coveredSchema)) {
-            Schema named = Schema.parse(new String(schemaHeader.value(), StandardCharsets.UTF_8));
+            Schema named = Schema.parseWithVariant(new String(schemaHeader.value(), StandardCharsets.UTF_8));
             if (!SchemaMerge.covers(rowJson.schema(), named)) {
                 throw new SchemaChangeException(named);
             }

@@ -29,6 +29,13 @@ public final class IngestErrors {
                 + " (docs/formats.md)");
     }
 
+    /** Spark's JSON option that reads each whole record as one VARIANT column, which the file source does not take yet. */
+    public static TributaryException singleVariantColumn(String key) {
+        return new TributaryException("source.files.options." + key + ": Spark's option that reads each whole JSON record as one "
+                + "VARIANT column is not supported yet; give the record's fields in source.files.schema (a field may be VARIANT), or "
+                + "read the lines with format text and parse_json(value) in the transform");
+    }
+
     /** When a boolean option is neither true nor false. */
     public static TributaryException notBoolean(String option, String value) {
         return new TributaryException("source.files.options." + option + ": '" + value + "' is not true or false");
@@ -44,6 +51,14 @@ public final class IngestErrors {
     public static TributaryException textSchemaNotValue(String ddl) {
         return new TributaryException("source.files.schema: the text format reads each line into one STRING column (Spark's "
                 + "\"value STRING\"), but the schema is " + ddl + "; use \"value STRING\" or leave the schema out");
+    }
+
+    /** When the schema of a format other than json and csv has a VARIANT column (or one that holds a VARIANT). */
+    public static TributaryException variantNotRead(String field, String ddl, String format) {
+        String spark = format.equals("parquet") ? " (Spark reads a Parquet VARIANT group)" : "";
+        return new TributaryException("source.files.schema: column '" + field + "' is " + ddl + ", and format " + format
+                + " reads no VARIANT yet" + spark + "; read it as STRING, or use format json or csv, which read a VARIANT as Spark's"
+                + " readers do");
     }
 
     /** When a CSV schema has a column of a type a CSV file cannot hold. */

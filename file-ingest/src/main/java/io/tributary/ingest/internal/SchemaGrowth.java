@@ -29,7 +29,7 @@ public final class SchemaGrowth {
         if (recordedDdl == null || config.schemaEvolution() != SchemaEvolution.ADD_NEW_COLUMNS) {
             return config;
         }
-        Schema recorded = Schema.parse(recordedDdl);
+        Schema recorded = Schema.parseWithVariant(recordedDdl);
         List<Field> fields = new ArrayList<>(config.specSchema().fields());
         for (Field f : recorded.fields()) {
             if (config.specSchema().indexOf(f.name()) < 0) {

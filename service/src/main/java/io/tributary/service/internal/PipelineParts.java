@@ -57,7 +57,7 @@ public final class PipelineParts {
         if (!spec.has(Settings.FILES_SCHEMA) && "text".equals(spec.string(Settings.FILES_FORMAT))) {
             return SchemaInference.withHints(FileFormat.textSchema(), spec.string(Settings.SCHEMA_HINTS));
         }
-        return spec.has(Settings.FILES_SCHEMA) ? Schema.parse(spec.string(Settings.FILES_SCHEMA)) : null;
+        return spec.has(Settings.FILES_SCHEMA) ? Schema.parseWithVariant(spec.string(Settings.FILES_SCHEMA)) : null;
     }
 
     /**

@@ -37,7 +37,7 @@ final class CsvColumns {
         for (FileStat f : files) {
             try (InputStream in = Compression.decompress(f.relPath(), discovery.open(f));
                  CsvReader reader = new CsvReader(in, FileFormat.of("csv", withoutHeader(format)),
-                         new CsvValues(placeholder, times, key -> format.option(key, null)), config.maxLineBytes())) {
+                         new CsvValues(placeholder, times, key -> format.option(key, null)), config.maxLineBytes(), null)) {
                 boolean first = true;
                 while (reader.next()) {
                     String[] tokens = reader.tokens();

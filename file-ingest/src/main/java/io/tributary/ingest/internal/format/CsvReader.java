@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 final class CsvReader implements RecordReader {
     private final CsvParser parser;
     private final CsvValues values;
+    private final CsvValues.Variants variants;
     private final boolean header;
     private final int maxLineBytes;
     private final char comment;
@@ -35,7 +36,9 @@ final class CsvReader implements RecordReader {
     private String multiLineError;
     private boolean first = true;
 
-    CsvReader(InputStream in, FileFormat format, CsvValues values, int maxLineBytes) {
+    /** @param variants how this file's VARIANT columns read (one per file: a column's values type the ones after them); null for none */
+    CsvReader(InputStream in, FileFormat format, CsvValues values, int maxLineBytes, CsvValues.Variants variants) {
+        this.variants = variants;
         this.values = values;
         this.header = format.flag("header", false);
         this.maxLineBytes = maxLineBytes;
@@ -142,7 +145,7 @@ final class CsvReader implements RecordReader {
             if (multiLineError != null) {
                 throw FormatErrors.malformedCsv(firstLine(multiLineError));
             }
-            return values.row(tokens);
+            return values.row(tokens, variants);
         }
         JsonLinesReader.checkLine(lines, maxLineBytes);
         String[] t;
@@ -151,7 +154,7 @@ final class CsvReader implements RecordReader {
         } catch (TextParsingException e) {
             throw FormatErrors.malformedCsv(firstLine(e.getMessage()));
         }
-        return values.row(t == null ? new String[0] : t);
+        return values.row(t == null ? new String[0] : t, variants);
     }
 
     private static String firstLine(String message) {

@@ -3,6 +3,7 @@ package io.tributary.ingest.internal.format;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import io.tributary.expressions.JsonInputVariants;
 import io.tributary.schema.JsonRowReader;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
@@ -16,13 +17,14 @@ import java.util.List;
  * JSON input files read as Spark's JSON reader reads them: each record by {@link RowJson}'s rules
  * (with the file's {@link TimeFormats}), plus what only input needs: the fields the schema lacks
  * and the values of the wrong type handed to {@link Leftovers} (schema evolution, rescued data),
- * and a whole file read as one document ({@code multiLine}).
+ * a whole file read as one document ({@code multiLine}), and a VARIANT field read as the variant of its
+ * JSON value ({@link JsonInputVariants}), as Spark's JSON reader reads it.
  */
 public final class InputJson {
     private final RowJson rows;
 
     public InputJson(Schema schema, TimeTexts times) {
-        this.rows = new RowJson(schema, times);
+        this.rows = new RowJson(schema, times, JsonInputVariants.INSTANCE);
     }
 
     /** The rows' JSON: how a record reads without leftovers, and how every row is written to the events topic. */

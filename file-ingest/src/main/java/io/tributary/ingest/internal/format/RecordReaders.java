@@ -1,5 +1,6 @@
 package io.tributary.ingest.internal.format;
 
+import io.tributary.expressions.CsvInputVariants;
 import io.tributary.schema.CsvValues;
 import io.tributary.schema.DebeziumEvents;
 import io.tributary.ingest.FileFormat;
@@ -20,6 +21,9 @@ public final class RecordReaders {
     private final Schema schema;
     private final InputJson rows;
     private final CsvValues csv;
+    /** How a CSV file's VARIANT columns read DATE and TIMESTAMP values; null dates when the schema has no VARIANT column. */
+    private final TimeFormats csvDates;
+    private final TimeFormats csvTimes;
     private final DebeziumEvents debezium;
     private final int maxLineBytes;
     private final SchemaEvolution evolution;
@@ -53,6 +57,10 @@ public final class RecordReaders {
         TimeFormats times = format.times(sessionZone);
         this.rows = new InputJson(schema, times);
         this.csv = format.kind() == FileFormat.Kind.CSV ? new CsvValues(schema, times, key -> format.option(key, null)) : null;
+        this.csvTimes = times;
+        // a CSV VARIANT value is a DATE by the dateFormat alone (yyyy-MM-dd by default), as Spark's reader tries it
+        this.csvDates = csv != null && schema.fields().stream().anyMatch(f -> f.type().isVariant())
+                ? TimeFormats.of(sessionZone, null, null, format.option("dateformat", "yyyy-MM-dd")) : null;
         this.debezium = format.kind() == FileFormat.Kind.DEBEZIUM_JSON ? new DebeziumEvents(schema, times, debeziumSequence) : null;
         this.maxLineBytes = maxLineBytes;
     }
@@ -90,7 +98,8 @@ public final class RecordReaders {
                 : new Leftover(evolution, schema, display, location, schema.indexOf(IngestConfig.RESCUED_DATA), collected);
         return switch (format.kind()) {
             case PARQUET -> parquet(name, raw, localPath);
-            case CSV -> new CsvReader(Compression.decompress(name, raw), format, csv, maxLineBytes);
+            case CSV -> new CsvReader(Compression.decompress(name, raw), format, csv, maxLineBytes,
+                    csvDates == null ? null : new CsvInputVariants(schema.size(), csvDates, csvTimes));
             case TEXT -> new TextReader(Compression.decompress(name, raw), format.flag("wholetext", false), maxLineBytes);
             case JSON -> format.flag("multiline", false)
                     ? new JsonDocumentReader(Compression.decompress(name, raw), rows, maxLineBytes, leftover)

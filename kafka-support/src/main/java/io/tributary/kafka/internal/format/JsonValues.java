@@ -2,6 +2,7 @@ package io.tributary.kafka.internal.format;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.tributary.expressions.JsonInputVariants;
 import io.tributary.kafka.SchemaChangeException;
 import io.tributary.schema.Field;
 import io.tributary.schema.JsonRowReader;
@@ -9,8 +10,10 @@ import io.tributary.schema.JsonTypes;
 import io.tributary.schema.RescuedData;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
+import io.tributary.schema.TimeTexts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,8 +37,13 @@ public final class JsonValues {
     private RowJson json;
 
     public JsonValues(Schema schema, NewFields mode) {
-        this.json = new RowJson(schema);
+        this.json = rows(schema);
         this.mode = mode;
+    }
+
+    /** Rows of {@code schema}, a VARIANT field the variant of its JSON value, as Spark's {@code from_json} reads it. */
+    private static RowJson rows(Schema schema) {
+        return new RowJson(schema, TimeTexts.of(ZoneOffset.UTC), JsonInputVariants.INSTANCE);
     }
 
     /** The columns values are read into now (grown under addNewColumns). */
@@ -94,7 +102,7 @@ public final class JsonValues {
         }
         List<Field> fields = new ArrayList<>(json.schema().fields());
         found.forEach((name, text) -> fields.add(new Field(name, JsonTypes.finish(JsonTypes.infer(text, true)), true)));
-        json = new RowJson(new Schema(fields));
+        json = rows(new Schema(fields));
         throw new SchemaChangeException(json.schema()); // the sink adds the columns to the table, then reads the batch again
     }
 

@@ -1,0 +1,133 @@
+package io.tributary.compat.spark;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Records what Spark 4.2's file sources make of a VARIANT field in the schema, for {@code golden/variant}; only the cases
+ * of this program, so the rest of {@code golden/variant} (Spark's table, {@code spark.tsv}) is left as it is.
+ *
+ * <p>{@code SparkVariantSources DIR} reads:
+ * <ul>
+ *   <li>{@code DIR/json-source-cases.txt} (JSON lines) with {@link #JSON_SCHEMA} in the default PERMISSIVE mode, and records
+ *   {@code DIR/json-source-cases.tsv} ({@link #JSON_QUERY} by id, NULL for null, tabs and line ends in
+ *   {@code _corrupt_record} written {@code \t} and {@code \n}), then writes its well-formed rows ({@code _corrupt_record} null,
+ *   the corrupt column left out) to a Delta table with Delta 4.4 and records the add action's {@code stats} as
+ *   {@code DIR/json-source-stats.json};</li>
+ *   <li>{@code DIR/csv-source-cases.csv} (no header) with {@link #CSV_SCHEMA}, and records {@code DIR/csv-source.tsv}
+ *   ({@link #CSV_QUERY} by id, in the order of the file: Spark's CSV reader types a VARIANT value by the values before it
+ *   in the file).</li>
+ * </ul>
+ *
+ * <p>{@code SparkVariantSources read TABLE DIR}: Spark reads a table Tributary wrote from {@code json-source-cases.txt}
+ * (service's {@code VariantSourcePipelineTest} with {@code -Dtributary.variant.keep=FOLDER} leaves one in
+ * {@code FOLDER/json-source-table}) and prints PASS when it gives the well-formed rows of {@code json-source-cases.tsv}.
+ */
+public final class SparkVariantSources {
+    static final String JSON_SCHEMA = "id INT, payload VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, "
+            + "m MAP<STRING, VARIANT>, _corrupt_record STRING";
+    static final String JSON_QUERY = "SELECT id, to_json(payload), schema_of_variant(payload), to_json(s), to_json(arr), to_json(m), "
+            + "_corrupt_record FROM json_cases ORDER BY id";
+    static final String CSV_SCHEMA = "id INT, v VARIANT";
+    static final String CSV_QUERY = "SELECT id, to_json(v), schema_of_variant(v) FROM csv_cases ORDER BY id";
+
+    private SparkVariantSources() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length == 3 && args[0].equals("read")) {
+            System.exit(read(Path.of(args[1]).toAbsolutePath(), Path.of(args[2]).toAbsolutePath()) ? 0 : 1);
+        }
+        if (args.length != 1) {
+            System.err.println("usage: SparkVariantSources DIR | read TABLE DIR");
+            System.exit(2);
+        }
+        Path dir = Path.of(args[0]).toAbsolutePath();
+        SparkSession spark = SparkFixtures.session("tributary-variant-sources");
+        try {
+            json(spark, dir);
+            csv(spark, dir);
+        } finally {
+            spark.stop();
+        }
+    }
+
+    /**
+     * Spark's {@link #JSON_QUERY} (less {@code _corrupt_record}) over a table Tributary wrote from {@code json-source-cases.txt}:
+     * true (PASS) when its rows are the well-formed rows of {@code DIR/json-source-cases.tsv}.
+     */
+    private static boolean read(Path table, Path dir) throws IOException {
+        List<String> expected = Files.readAllLines(dir.resolve("json-source-cases.tsv"), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.endsWith("\tNULL")).map(l -> l.substring(0, l.lastIndexOf('\t'))).toList();
+        SparkSession spark = SparkFixtures.session("tributary-variant-sources-read");
+        List<String> got;
+        try {
+            spark.read().format("delta").load(table.toString()).createOrReplaceTempView("json_cases");
+            got = spark.sql(JSON_QUERY.replace(", _corrupt_record", "")).collectAsList().stream().map(SparkVariantSources::tsv).toList();
+        } finally {
+            spark.stop();
+        }
+        got.forEach(System.out::println);
+        boolean pass = got.equals(expected);
+        System.out.println("SparkVariantSources: " + (pass ? "PASS (" + got.size() + " rows)" : "FAIL: expected\n" + String.join("\n", expected)));
+        return pass;
+    }
+
+    private static void json(SparkSession spark, Path dir) throws IOException {
+        Dataset<Row> rows = spark.read().schema(JSON_SCHEMA).json(dir.resolve("json-source-cases.txt").toString());
+        rows.cache().createOrReplaceTempView("json_cases");
+        List<String> lines = spark.sql(JSON_QUERY).collectAsList().stream().map(SparkVariantSources::tsv).toList();
+        Files.write(dir.resolve("json-source-cases.tsv"), lines, StandardCharsets.UTF_8);
+        lines.forEach(System.out::println);
+
+        Path work = Files.createTempDirectory("variant-sources-");
+        try {
+            Path table = work.resolve("table");
+            spark.sql("SELECT id, payload, s, arr, m FROM json_cases WHERE _corrupt_record IS NULL").coalesce(1).write().format("delta")
+                    .save(table.toString());
+            String stats = null;
+            ObjectMapper json = new ObjectMapper();
+            for (String line : Files.readAllLines(table.resolve("_delta_log").resolve(String.format("%020d.json", 0)))) {
+                JsonNode action = json.readTree(line);
+                if (action.has("add")) {
+                    stats = action.get("add").get("stats").asText();
+                }
+            }
+            Files.writeString(dir.resolve("json-source-stats.json"), stats + "\n");
+            System.out.println(stats);
+        } finally {
+            SparkFixtures.deleteTree(work);
+        }
+    }
+
+    /** Spark's rows, or {@code ERROR <condition>: <first line of the message>} when Spark refuses the schema. */
+    private static void csv(SparkSession spark, Path dir) throws IOException {
+        List<String> lines;
+        try {
+            spark.read().schema(CSV_SCHEMA).csv(dir.resolve("csv-source-cases.csv").toString()).createOrReplaceTempView("csv_cases");
+            lines = spark.sql(CSV_QUERY).collectAsList().stream().map(SparkVariantSources::tsv).toList();
+        } catch (Exception e) { // Spark's AnalysisException is no RuntimeException
+            String condition = e instanceof org.apache.spark.SparkThrowable t ? t.getCondition() : e.getClass().getName();
+            lines = List.of("ERROR " + condition + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+        }
+        Files.write(dir.resolve("csv-source.tsv"), lines, StandardCharsets.UTF_8);
+        lines.forEach(System.out::println);
+    }
+
+    private static String tsv(Row r) {
+        List<String> cells = new ArrayList<>();
+        for (int i = 0; i < r.length(); i++) {
+            cells.add(r.isNullAt(i) ? "NULL" : String.valueOf(r.get(i)).replace("\t", "\\t").replace("\n", "\\n"));
+        }
+        return String.join("\t", cells);
+    }
+}
