@@ -75,6 +75,8 @@ class VariantTableLayoutsTest {
             rowsPerPartition.put(add.get("partitionValues").get("part").asText(), stats.get("numRecords").asLong());
             assertThat(stats.get("minValues").has("id")).isTrue();
             assertThat(stats.get("minValues").has("part")).isFalse();
+            assertThat(stats.get("nullCount").get("payload").asLong()).as("a VARIANT's null count, as Spark writes it: %s", stats).isZero();
+            assertThat(stats.get("minValues").has("payload")).isFalse();
         }
         assertThat(rowsPerPartition).containsOnly(Map.entry("0", 3L), Map.entry("1", 3L), Map.entry("2", 3L));
         assertThat(sparkQuery(DeltaTables.readRows(table.toString()))).isEqualTo(lines("spark.tsv"));
@@ -107,6 +109,7 @@ class VariantTableLayoutsTest {
         for (JsonNode add : adds(table, 0)) {
             JsonNode stats = JSON.readTree(add.get("stats").asText());
             assertThat(stats.get("minValues").has(physicalName(mapping, "id"))).as("statistics keyed by physical name: %s", stats).isTrue();
+            assertThat(stats.get("nullCount").has(physicalName(mapping, "typed"))).as("a VARIANT's null count: %s", stats).isTrue();
             if (!partitionBy.isEmpty()) {
                 assertThat(add.get("partitionValues").has(physicalName(mapping, "part"))).as("%s", add).isTrue();
             }
@@ -133,6 +136,26 @@ class VariantTableLayoutsTest {
         assertThat(variantGroups(table.resolve(add.get("path").asText()))).isEqualTo(variantGroups(sparkFile("partitioned")));
         assertThat(sparkQuery(DeltaTables.readRows(table.toString()))).isEqualTo(lines("spark.tsv"));
         keep(table, "optimized");
+    }
+
+    /** A VARIANT column's statistics are its null count alone, as Spark writes them (SQL NULLs, not JSON nulls). */
+    @Test
+    void aVariantColumnsNullsAreCountedInTheStatistics() throws IOException {
+        Path table = dir.resolve("nulls");
+        List<Object[]> rows = new ArrayList<>();
+        for (Object[] row : cases()) {
+            Object[] copy = row.clone();
+            if ((Integer) copy[0] % 2 == 0) {
+                copy[1] = null;
+            }
+            rows.add(copy);
+        }
+        append(table, List.of(), Map.of(), rows, 0);
+        JsonNode stats = JSON.readTree(adds(table, 0).get(0).get("stats").asText());
+        assertThat(stats.get("nullCount").get("payload").asLong()).isEqualTo(4);
+        assertThat(stats.get("nullCount").get("typed").asLong()).isZero();
+        assertThat(stats.get("minValues").has("payload")).isFalse();
+        assertThat(stats.get("maxValues").has("payload")).isFalse();
     }
 
     /** Spark's tables appended to by the sink, then compacted: the rows twice, each partition's files in one. */

@@ -18,6 +18,7 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import io.delta.kernel.types.VariantType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -70,6 +71,10 @@ final class ParquetFooterStats {
         for (Column c : statsColumns) {
             Statistics<?> s = merged.get(c);
             DataType type = typeOf(schema, c);
+            if (type instanceof VariantType) {
+                variantNulls(footer, c).ifPresent(n -> nulls.put(c, n));
+                continue;
+            }
             if (s == null || invalid.containsKey(c) || type == null || !supported(type)) {
                 continue;
             }
@@ -83,6 +88,25 @@ final class ParquetFooterStats {
             max.put(c, literal(type, s, false));
         }
         return new DataFileStatistics(rows, min, max, nulls, Optional.empty());
+    }
+
+    /**
+     * A VARIANT column's null count, as Spark writes it (no min or max): the nulls of its group's {@code value}, a
+     * REQUIRED field that is missing exactly where the VARIANT is null; empty when a row group has no count.
+     */
+    private static Optional<Long> variantNulls(ParquetMetadata footer, Column variant) {
+        String[] path = java.util.Arrays.copyOf(variant.getNames(), variant.getNames().length + 1);
+        path[path.length - 1] = "value";
+        long nulls = 0;
+        for (BlockMetaData block : footer.getBlocks()) {
+            Optional<ColumnChunkMetaData> value = block.getColumns().stream()
+                    .filter(chunk -> java.util.Arrays.equals(chunk.getPath().toArray(), path)).findFirst();
+            if (value.isEmpty() || value.get().getStatistics() == null || !value.get().getStatistics().isNumNullsSet()) {
+                return Optional.empty();
+            }
+            nulls += value.get().getStatistics().getNumNulls();
+        }
+        return Optional.of(nulls);
     }
 
     private static DataType typeOf(StructType schema, Column c) {
