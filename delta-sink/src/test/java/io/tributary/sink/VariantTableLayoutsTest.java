@@ -182,6 +182,23 @@ class VariantTableLayoutsTest {
         keep(table, "spark-" + layout);
     }
 
+    /** An upsert by id into Spark's column-mapped tables rewrites the files of the keys: each row once, its variants Spark's. */
+    @ParameterizedTest
+    @ValueSource(strings = {"name", "id"})
+    void anUpsertIntoSparksColumnMappedVariantTableReplacesItsRows(String layout) throws IOException {
+        Path table = Folders.copy(golden().resolve("layouts").resolve(layout), dir.resolve("upsert-" + layout));
+        Transform transform = Transform.compile(VariantColumnSinkTest.SOURCE, null, SELECT);
+        PartitionSink sink = new PartitionSink(table.toString(), transform.output(), layout.equals("id") ? List.of() : List.of("part"),
+                SinkConfig.DEFAULT_TARGET_FILE_SIZE, Map.of(), "task-0", io.tributary.storage.Storage.NONE,
+                new PartitionSink.Keys(List.of("id"), null, 100_000), false);
+        List<Object[]> rows = cases();
+        try (PartitionSink.Batch b = sink.begin()) {
+            rows.forEach(b::add);
+            b.commit(Map.of(P0, 0L), Map.of(P0, (long) rows.size()));
+        }
+        assertThat(sparkQuery(DeltaTables.readRows(table.toString()))).isEqualTo(lines("spark.tsv"));
+    }
+
     /** Appends {@code rows} as one batch of topic partition 0 from offset {@code from}. */
     private static void append(Path table, List<String> partitionBy, Map<String, String> properties, List<Object[]> rows, long from) {
         Transform transform = Transform.compile(VariantColumnSinkTest.SOURCE, null, SELECT);
