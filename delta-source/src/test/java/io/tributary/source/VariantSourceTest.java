@@ -22,10 +22,13 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The delta-source on the table Spark 4.2 wrote with VARIANT columns ({@code golden/variant/table}): the columns are VARIANT,
- * and the rows it publishes hold Spark's variants, which give what Spark's query gave ({@code golden/variant/spark.tsv}).
+ * and the rows it publishes hold Spark's variants, which give what Spark's query gave ({@code golden/variant/spark.tsv});
+ * the same for Spark's partitioned and column-mapped tables of {@code golden/variant/layouts}.
  */
 @Tag("integration")
 class VariantSourceTest {
@@ -44,26 +47,41 @@ class VariantSourceTest {
 
     @Test
     void sparksVariantColumnsArePublishedAsVariants() throws IOException {
-        Path table = Folders.copy(golden().resolve("table"), dir.resolve("t"));
-        DeltaSourceConfig c = DeltaSourceConfig.builder("variants", table.toString()).build();
+        assertThat(published(golden().resolve("table"), "variants", TABLE))
+                .isEqualTo(Files.readAllLines(golden().resolve("spark.tsv"), StandardCharsets.UTF_8));
+    }
+
+    /** Spark's partitioned and column-mapped (name, id) tables with VARIANT columns ({@code golden/variant/layouts}). */
+    @ParameterizedTest
+    @ValueSource(strings = {"partitioned", "name", "id"})
+    void sparksPartitionedAndColumnMappedVariantTablesArePublishedAsVariants(String layout) throws IOException {
+        List<Field> fields = new ArrayList<>(TABLE.fields());
+        fields.add(new Field("part", DataType.INT, true));
+        assertThat(published(golden().resolve("layouts").resolve(layout), "variants-" + layout, new Schema(fields)))
+                .isEqualTo(Files.readAllLines(golden().resolve("spark.tsv"), StandardCharsets.UTF_8));
+    }
+
+    /** What the source publishes of a copy of {@code sparkTable} (whose schema is {@code schema}), as Spark's query gives it. */
+    private List<String> published(Path sparkTable, String name, Schema schema) throws IOException {
+        Path table = Folders.copy(sparkTable, dir.resolve(name));
+        DeltaSourceConfig c = DeltaSourceConfig.builder(name, table.toString()).build();
         try (DeltaSource source = new DeltaSource(c, KAFKA.client())) {
-            assertThat(source.schema()).isEqualTo(TABLE);
+            assertThat(source.schema()).isEqualTo(schema);
             assertThat(source.runBatch().orElseThrow().numInputRows()).isEqualTo(9);
         }
-        RowJson json = new RowJson(TABLE);
+        RowJson json = new RowJson(schema);
         Transform query = Transform.compile(TABLE, null, QUERY);
         List<Object[]> rows = new ArrayList<>();
         for (String v : TopicReader.values(KAFKA.broker().bootstrapServers(), c.topic())) {
             rows.add(json.parse(v.getBytes(StandardCharsets.UTF_8)));
         }
-        List<String> got = rows.stream().sorted(Comparator.comparing(r -> (Integer) r[0])).map(r -> {
+        return rows.stream().sorted(Comparator.comparing(r -> (Integer) r[0])).map(r -> {
             List<String> cells = new ArrayList<>();
-            for (Object v : query.apply(r)) {
+            for (Object v : query.apply(java.util.Arrays.copyOf(r, TABLE.size()))) {
                 cells.add(v == null ? "NULL" : String.valueOf(v));
             }
             return String.join("\t", cells);
         }).toList();
-        assertThat(got).isEqualTo(Files.readAllLines(golden().resolve("spark.tsv"), StandardCharsets.UTF_8));
     }
 
     private static Path golden() {

@@ -18,7 +18,9 @@ import io.delta.kernel.internal.data.TransactionStateRow;
 import io.delta.kernel.internal.replay.ActionWrapper;
 import io.delta.kernel.internal.replay.ActionsIterator;
 import io.delta.kernel.internal.fs.Path;
+import io.delta.kernel.internal.util.ColumnMapping;
 import io.delta.kernel.internal.util.FileNames;
+import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.internal.util.PartitionUtils;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
@@ -82,6 +84,27 @@ public final class KernelInternals {
      */
     public static StructType physicalReadSchema(Row scanState) {
         return io.tributary.delta.KernelSchemas.physicalVariants(ScanStateRow.getPhysicalDataReadSchema(scanState));
+    }
+
+    /**
+     * {@code Scan.transformPhysicalData} for batches read with {@link #physicalReadSchema}. On a column-mapped table Kernel
+     * renames each batch to the table's logical schema, and refuses to when a VARIANT column was read as its group; it is
+     * given a scan state whose logical schema has each VARIANT as its group, so the batches' VARIANT columns stay the
+     * structs {@code KernelRows} reads (partition values, deletion vectors and the renaming applied as for any table).
+     */
+    public static CloseableIterator<FilteredColumnarBatch> transformPhysicalData(Engine engine, Row scanState, Row scanFile,
+                                                                               CloseableIterator<ColumnarBatch> physical)
+            throws java.io.IOException {
+        return io.delta.kernel.Scan.transformPhysicalData(engine, variantsAsGroups(scanState), scanFile, physical);
+    }
+
+    private static Row variantsAsGroups(Row scanState) {
+        StructType logical = ScanStateRow.getLogicalSchema(scanState);
+        StructType read = io.tributary.delta.KernelSchemas.physicalVariants(logical);
+        if (read.equals(logical) || ScanStateRow.getColumnMappingMode(scanState) == ColumnMapping.ColumnMappingMode.NONE) {
+            return scanState;
+        }
+        return new LogicalSchemaRow(scanState, scanState.getSchema().indexOf("logicalSchemaJson"), read.toJson());
     }
 
     /** The size in bytes of a scan file's {@code add}. */

@@ -18,6 +18,9 @@ import io.delta.kernel.utils.DataFileStatus;
 import io.delta.kernel.utils.FileStatus;
 import io.tributary.delta.ColumnMapping;
 import io.tributary.delta.KernelEngines;
+import io.tributary.delta.KernelRows;
+import io.tributary.delta.KernelSchemas;
+import io.tributary.schema.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -32,19 +35,29 @@ import java.util.NoSuchElementException;
  * commit: the old files' rows are streamed through Kernel (read, then written with Kernel's Parquet
  * writer, which rolls files at the engine's target size) without turning them into Java rows, and
  * every remove and add has {@code dataChange=false} (notes 4.2), so streaming readers skip the commit.
+ * Kernel 4.4 writes no variant data: a table with a VARIANT column has its rows read as Tributary rows
+ * (each VARIANT's {@code value} and {@code metadata} as a {@code VariantValue}, as the Delta source reads
+ * them) and written by the sink's own writer ({@link DataFileWriter#rolling}).
  */
 public final class Compaction {
     private final Engine engine;
     private final Snapshot snapshot;
     private final Row scanState;
     private final StructType physicalReadSchema;
+    private final long targetFileSize;
 
     /** @param engine an engine whose Parquet writer rolls at the target file size ({@link KernelEngines#withTargetFileSize}) */
     public Compaction(Engine engine, Snapshot snapshot, Scan scan) {
+        this(engine, snapshot, scan, io.tributary.sink.SinkConfig.DEFAULT_TARGET_FILE_SIZE);
+    }
+
+    /** As above; {@code targetFileSize} the size at which the sink's own writer rolls files (a VARIANT table's). */
+    public Compaction(Engine engine, Snapshot snapshot, Scan scan, long targetFileSize) {
         this.engine = engine;
         this.snapshot = snapshot;
         this.scanState = scan.getScanState(engine);
         this.physicalReadSchema = KernelInternals.physicalReadSchema(scanState);
+        this.targetFileSize = targetFileSize;
     }
 
     /**
@@ -60,6 +73,9 @@ public final class Compaction {
     public Rewrite rewrite(Transaction txn, Map<String, String> partitionValues, List<TableFile> files) {
         Row txnState = txn.getTransactionState(engine);
         Map<String, Literal> partition = literals(partitionValues);
+        if (KernelSchemas.hasVariant(snapshot.getSchema())) {
+            return rewriteDirect(txn, txnState, partition, files);
+        }
         List<Row> actions = new ArrayList<>();
         List<String> written = new ArrayList<>();
         long bytes = 0;
@@ -76,6 +92,40 @@ public final class Compaction {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("delta table " + snapshot.getPath() + ": cannot rewrite " + files.size() + " files", e);
+        }
+        for (TableFile f : files) {
+            actions.add(KernelInternals.removeWithoutDataChange(f.scanFile()));
+        }
+        return new Rewrite(actions, written, bytes);
+    }
+
+    /** {@link #rewrite} with the sink's own writer, row by row: Kernel writes no variant data. */
+    private Rewrite rewriteDirect(Transaction txn, Row txnState, Map<String, Literal> partition, List<TableFile> files) {
+        Schema schema = KernelSchemas.fromKernel(snapshot.getPath(), snapshot.getSchema());
+        DirectParquetFiles.Rolling out = new DataFileWriter(engine, schema, KernelSchemas.toKernel(schema), targetFileSize)
+                .rolling(txn, partition);
+        List<Row> actions = new ArrayList<>();
+        List<String> written = new ArrayList<>();
+        long bytes = 0;
+        try (CloseableIterator<FilteredColumnarBatch> logical = logicalRows(files)) {
+            List<Object[]> rows = new ArrayList<>();
+            while (logical.hasNext()) {
+                rows.clear();
+                KernelRows.addRows(schema, logical.next(), rows);
+                for (Object[] row : rows) {
+                    out.write(row);
+                }
+            }
+            for (DataFileStatus f : out.finish()) {
+                written.add(f.getPath());
+                bytes += f.getSize();
+                actions.add(KernelInternals.addWithoutDataChange(txnState, f, physicalKeys(partition)));
+            }
+        } catch (IOException | RuntimeException e) {
+            out.abort();
+            throw e instanceof IOException ioe
+                    ? new UncheckedIOException("delta table " + snapshot.getPath() + ": cannot rewrite " + files.size() + " files", ioe)
+                    : (RuntimeException) e;
         }
         for (TableFile f : files) {
             actions.add(KernelInternals.removeWithoutDataChange(f.scanFile()));
@@ -148,6 +198,6 @@ public final class Compaction {
         CloseableIterator<ColumnarBatch> data = engine.getParquetHandler()
                 .readParquetFiles(Iterators.of(List.of(status)), physicalReadSchema, java.util.Optional.empty())
                 .map(FileReadResult::getData);
-        return Scan.transformPhysicalData(engine, scanState, file.scanFile(), data);
+        return KernelInternals.transformPhysicalData(engine, scanState, file.scanFile(), data);
     }
 }

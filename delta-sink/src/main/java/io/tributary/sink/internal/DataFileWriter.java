@@ -36,11 +36,11 @@ import java.util.Optional;
  * of the rows to Kernel's default Parquet writer. Both write the same Parquet types and the same
  * statistics, at about the same speed (delta-sink/README.md, "Writing Parquet"). DIRECT writes a
  * local table's files in place, and another file system's (object storage) into local temporary
- * files, each uploaded when complete ({@link DataFileTargets}). KERNEL is used for partitioned
- * tables (Kernel drops the partition columns from the files), tables that map column names (column
- * mapping, Iceberg compatibility), and when the system property {@value #STRATEGY_PROPERTY} says
- * {@code kernel}, except for a table with a VARIANT column: Kernel writes no variant data, so such a table is written
- * DIRECT, and refused when it is partitioned or maps its column names.
+ * files, each uploaded when complete ({@link DataFileTargets}); a partition's files go into the folder
+ * Kernel names for it, without the partition columns, and a column-mapped table's columns under their
+ * physical names and ids as Parquet field ids ({@link FileColumns}). KERNEL is used when the system property
+ * {@value #STRATEGY_PROPERTY} says {@code kernel}, except for a table with a VARIANT column, which is
+ * always written DIRECT: Kernel 4.4 writes no variant data.
  */
 public final class DataFileWriter {
     /** The system property that picks the strategy: {@code direct} (default) or {@code kernel}. */
@@ -73,17 +73,13 @@ public final class DataFileWriter {
         if (rows.isEmpty()) {
             return List.of();
         }
-        Optional<DirectParquetFiles.Rolling> direct = partition.isEmpty() ? direct(txn) : Optional.empty();
+        Optional<DirectParquetFiles.Rolling> direct = direct(txn, partition);
         try {
             if (direct.isPresent()) {
                 for (Object[] row : rows) {
                     direct.get().write(row);
                 }
-                return addActions(txn, direct.get().finish());
-            }
-            if (io.tributary.delta.KernelSchemas.hasVariant(kernelSchema)) {
-                throw TableErrors.variantNeedsDirectWriter(Transaction.getWriteContext(engine, txn.getTransactionState(engine), partition)
-                        .getTargetDirectory(), !partition.isEmpty() ? "is partitioned" : "maps its column names (column mapping)");
+                return addActions(txn, partition, direct.get().finish());
             }
             Row state = txn.getTransactionState(engine);
             DataWriteContext ctx = Transaction.getWriteContext(engine, state, partition);
@@ -100,19 +96,34 @@ public final class DataFileWriter {
      * on the local disk gets each file written locally and uploaded when complete.
      */
     Optional<DirectParquetFiles.Rolling> direct(Transaction txn) {
+        return direct(txn, Map.of());
+    }
+
+    /**
+     * As above, for the files of one {@code partition} (its column values; empty for an unpartitioned table): they go into
+     * the partition's folder, without the partition columns.
+     */
+    Optional<DirectParquetFiles.Rolling> direct(Transaction txn, Map<String, Literal> partition) {
         boolean variant = io.tributary.delta.KernelSchemas.hasVariant(kernelSchema); // Kernel writes no variant data
-        if ((strategy() != Strategy.DIRECT && !variant) || !plainNames(txn.getSchema(engine))) {
+        if (strategy() != Strategy.DIRECT && !variant) {
             return Optional.empty();
         }
+        return Optional.of(rolling(txn, partition));
+    }
+
+    /** Tributary's own writer for the files of {@code partition} of {@code txn}'s table, whatever the strategy. */
+    DirectParquetFiles.Rolling rolling(Transaction txn, Map<String, Literal> partition) {
         Row state = txn.getTransactionState(engine);
-        DataWriteContext ctx = Transaction.getWriteContext(engine, state, Map.of());
+        DataWriteContext ctx = Transaction.getWriteContext(engine, state, partition);
+        StructType table = txn.getSchema(engine);
+        FileColumns columns = FileColumns.of(schema, kernelSchema, table, txn.getPartitionColumns(engine));
         String folder = ctx.getTargetDirectory();
         Optional<Path> localDir = localDirectory(folder);
         try {
             DataFileTargets.Target target = localDir.isPresent() ? DataFileTargets.local(localDir.get())
                     : DataFileTargets.upload(RemoteFiles.of(KernelEngines.configuration(engine), folder));
-            return Optional.of(new DirectParquetFiles.Rolling(target, folder, schema, kernelSchema, ctx.getStatisticsColumns(),
-                    targetFileSize, "%s-%03d.parquet", dataFallbacks));
+            return new DirectParquetFiles.Rolling(target, folder, columns, statisticsColumns(engine, txn, ctx),
+                    targetFileSize, "%s-%03d.parquet", dataFallbacks);
         } catch (IOException e) {
             throw new UncheckedIOException("delta table: cannot create the folder " + folder, e);
         }
@@ -120,8 +131,13 @@ public final class DataFileWriter {
 
     /** The add actions of the unpartitioned files {@code files}, written by {@link #direct}. */
     List<Row> addActions(Transaction txn, List<DataFileStatus> files) throws IOException {
+        return addActions(txn, Map.of(), files);
+    }
+
+    /** The add actions of the files {@code files} of {@code partition}, written by {@link #direct}. */
+    List<Row> addActions(Transaction txn, Map<String, Literal> partition, List<DataFileStatus> files) throws IOException {
         Row state = txn.getTransactionState(engine);
-        return addActions(state, Transaction.getWriteContext(engine, state, Map.of()), Iterators.of(files));
+        return addActions(state, Transaction.getWriteContext(engine, state, partition), Iterators.of(files));
     }
 
     private List<Row> addActions(Row state, DataWriteContext ctx, CloseableIterator<DataFileStatus> files) throws IOException {

@@ -53,8 +53,7 @@ final class DirectParquetFiles {
     static final class Rolling {
         private final DataFileTargets.Target target;
         private final String prefix;
-        private final Schema schema;
-        private final StructType kernelSchema;
+        private final FileColumns columns;
         private final List<Column> statsColumns;
         private final long targetFileBytes;
         private final String id = UUID.randomUUID().toString();
@@ -79,12 +78,20 @@ final class DirectParquetFiles {
          */
         Rolling(DataFileTargets.Target target, String dirName, Schema schema, StructType kernelSchema, List<Column> statsColumns,
                 long targetFileBytes, String namePattern, DictionaryFallbacks fallbacks) {
+            this(target, dirName, FileColumns.plain(schema, kernelSchema), statsColumns, targetFileBytes, namePattern, fallbacks);
+        }
+
+        /**
+         * As above, the rows written as the files' {@code columns} (a partitioned or column-mapped table's); {@code statsColumns}
+         * named as the files name them.
+         */
+        Rolling(DataFileTargets.Target target, String dirName, FileColumns columns, List<Column> statsColumns,
+                long targetFileBytes, String namePattern, DictionaryFallbacks fallbacks) {
             this.namePattern = namePattern;
             this.fallbacks = fallbacks;
             this.target = target;
             this.prefix = dirName.endsWith("/") ? dirName : dirName + "/";
-            this.schema = schema;
-            this.kernelSchema = kernelSchema;
+            this.columns = columns;
             this.statsColumns = statsColumns;
             this.targetFileBytes = targetFileBytes;
         }
@@ -94,7 +101,7 @@ final class DirectParquetFiles {
                 name = String.format(namePattern, id, files.size());
                 file = target.local(name);
                 plainColumns = fallbacks.plainColumns();
-                Builder builder = new Builder(new LocalOutputFile(file), new RowWriteSupport(schema))
+                Builder builder = new Builder(new LocalOutputFile(file), new RowWriteSupport(columns))
                         .withConf(new PlainParquetConfiguration())
                         .withCompressionCodec(CompressionCodecName.SNAPPY)
                         .withRowGroupSize(ROW_GROUP_BYTES);
@@ -116,7 +123,7 @@ final class DirectParquetFiles {
             long size = Files.size(file);
             ParquetMetadata footer = footer(file);
             fallbacks.record(footer, plainColumns);
-            var stats = ParquetFooterStats.of(footer, kernelSchema, statsColumns);
+            var stats = ParquetFooterStats.of(footer, columns.physical(), statsColumns);
             long modified = target.publish(file, name);
             names.add(name);
             file = null;

@@ -1,5 +1,10 @@
 package io.tributary.sink.internal;
 
+import io.delta.kernel.types.ArrayType;
+import io.delta.kernel.types.MapType;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
@@ -28,7 +33,9 @@ import org.apache.parquet.schema.Types;
  * the files alike): INT64 {@code timestamp(MICROS, UTC)}, UTF-8 strings, decimals as INT32, INT64
  * or fixed-length binary by precision, NOT NULL columns REQUIRED and the rest OPTIONAL, arrays
  * and maps as the spec's three-level {@code LIST} and {@code MAP} groups, a VARIANT as the group of its {@code value} and
- * {@code metadata} bytes that Delta's {@code variantType} feature specifies.
+ * {@code metadata} bytes that Delta's {@code variantType} feature specifies. The columns are a table's data file's
+ * ({@link FileColumns}): a partitioned table's rows are written without their partition columns, a column-mapped
+ * table's columns under their physical names, with their ids as Parquet field ids.
  */
 final class RowWriteSupport extends WriteSupport<Object[]> {
     private static final int MAX_INT_DIGITS = 9;
@@ -41,8 +48,13 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
     private RecordConsumer out;
 
     RowWriteSupport(Schema schema) {
-        this.parquetSchema = new MessageType("TributarySchema", types(schema).toArray(new Type[0]));
-        this.fields = new Fields(schema);
+        this(FileColumns.plain(schema, KernelSchemas.toKernel(schema)));
+    }
+
+    /** A writer of rows into files of {@code columns}: the rows' other columns left out, the columns under their Parquet names and ids. */
+    RowWriteSupport(FileColumns columns) {
+        this.parquetSchema = new MessageType("TributarySchema", types(columns.schema(), columns.physical()).toArray(new Type[0]));
+        this.fields = new Fields(columns.schema(), columns.physical(), columns.sources());
     }
 
     MessageType parquetSchema() {
@@ -94,19 +106,23 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
     private final class Fields {
         private final String[] names;
         private final ValueWriter[] writers;
+        /** Each field's position in the row or struct written. */
+        private final int[] sources;
 
-        Fields(Schema s) {
+        /** The fields of {@code s}, named as {@code physical} (the same fields) names them, taken from the positions {@code sources}. */
+        Fields(Schema s, StructType physical, int[] sources) {
             names = new String[s.size()];
             writers = new ValueWriter[s.size()];
+            this.sources = sources;
             for (int i = 0; i < names.length; i++) {
-                names[i] = s.field(i).name();
-                writers[i] = writer(s.field(i).type());
+                names[i] = physical.at(i).getName();
+                writers[i] = writer(s.field(i).type(), physical.at(i).getDataType());
             }
         }
 
         void write(Object[] row) {
-            for (int i = 0; i < row.length; i++) {
-                Object v = row[i];
+            for (int i = 0; i < names.length; i++) {
+                Object v = row[sources[i]];
                 if (v == null) {
                     continue; // a missing optional field is a null
                 }
@@ -117,7 +133,8 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
         }
     }
 
-    private ValueWriter writer(DataType type) {
+    /** The writer of a value of {@code type}, whose fields (in structs, at any depth) {@code physical} names. */
+    private ValueWriter writer(DataType type, io.delta.kernel.types.DataType physical) {
         return switch (type.kind()) {
             case BYTE, SHORT, INT, DATE -> v -> out.addInteger(((Number) v).intValue());
             case LONG, TIMESTAMP, TIMESTAMP_NTZ -> v -> out.addLong((Long) v);
@@ -129,7 +146,7 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
             case BINARY -> type.isVariant() ? this::variant : v -> out.addBinary(Binary.fromConstantByteArray((byte[]) v));
             case DECIMAL -> v -> decimal(type, (BigDecimal) v);
             case STRUCT -> {
-                Fields struct = new Fields(type.struct());
+                Fields struct = new Fields(type.struct(), (StructType) physical, identity(type.struct().size()));
                 yield v -> {
                     out.startGroup();
                     struct.write((Object[]) v);
@@ -137,7 +154,7 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
                 };
             }
             case ARRAY -> {
-                ValueWriter element = writer(type.element());
+                ValueWriter element = writer(type.element(), ((ArrayType) physical).getElementType());
                 yield v -> {
                     List<?> list = (List<?>) v;
                     out.startGroup();
@@ -158,8 +175,8 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
                 };
             }
             case MAP -> {
-                ValueWriter key = writer(type.keyType());
-                ValueWriter value = writer(type.valueType());
+                ValueWriter key = writer(type.keyType(), ((MapType) physical).getKeyType());
+                ValueWriter value = writer(type.valueType(), ((MapType) physical).getValueType());
                 yield v -> {
                     Map<?, ?> map = (Map<?, ?>) v;
                     out.startGroup();
@@ -225,15 +242,28 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
         return bytes;
     }
 
-    private static List<Type> types(Schema schema) {
+    private static int[] identity(int n) {
+        int[] all = new int[n];
+        for (int i = 0; i < n; i++) {
+            all[i] = i;
+        }
+        return all;
+    }
+
+    /** The Parquet fields of {@code schema}'s columns, named as {@code physical} (the same columns) names them, with its field ids. */
+    private static List<Type> types(Schema schema, StructType physical) {
         List<Type> types = new java.util.ArrayList<>();
-        for (Field f : schema.fields()) {
-            types.add(type(f.name(), f.type(), f.nullable() ? Repetition.OPTIONAL : Repetition.REQUIRED));
+        for (int i = 0; i < schema.size(); i++) {
+            Field f = schema.field(i);
+            StructField p = physical.at(i);
+            Type t = type(p.getName(), f.type(), p.getDataType(), f.nullable() ? Repetition.OPTIONAL : Repetition.REQUIRED);
+            Integer id = FileColumns.fieldId(p);
+            types.add(id == null ? t : t.withId(id));
         }
         return types;
     }
 
-    private static Type type(String name, DataType t, Repetition r) {
+    private static Type type(String name, DataType t, io.delta.kernel.types.DataType p, Repetition r) {
         return switch (t.kind()) {
             case BOOLEAN -> Types.primitive(PrimitiveTypeName.BOOLEAN, r).named(name);
             case BYTE, SHORT, INT -> Types.primitive(PrimitiveTypeName.INT32, r).named(name);
@@ -248,14 +278,16 @@ final class RowWriteSupport extends WriteSupport<Object[]> {
             case TIMESTAMP_NTZ -> Types.primitive(PrimitiveTypeName.INT64, r)
                     .as(LogicalTypeAnnotation.timestampType(false, LogicalTypeAnnotation.TimeUnit.MICROS)).named(name);
             case DECIMAL -> decimalType(name, t, r);
-            case STRUCT -> new GroupType(r, name, types(t.struct()));
+            case STRUCT -> new GroupType(r, name, types(t.struct(), (StructType) p));
             // the three-level lists and maps of the Parquet spec, named as Spark and Kernel name them
             case ARRAY -> Types.buildGroup(r).as(LogicalTypeAnnotation.listType())
-                    .addField(new GroupType(Repetition.REPEATED, "list", type("element", t.element(), Repetition.OPTIONAL)))
+                    .addField(new GroupType(Repetition.REPEATED, "list",
+                            type("element", t.element(), ((ArrayType) p).getElementType(), Repetition.OPTIONAL)))
                     .named(name);
             case MAP -> Types.buildGroup(r).as(LogicalTypeAnnotation.mapType())
                     .addField(new GroupType(Repetition.REPEATED, "key_value",
-                            type("key", t.keyType(), Repetition.REQUIRED), type("value", t.valueType(), Repetition.OPTIONAL)))
+                            type("key", t.keyType(), ((MapType) p).getKeyType(), Repetition.REQUIRED),
+                            type("value", t.valueType(), ((MapType) p).getValueType(), Repetition.OPTIONAL)))
                     .named(name);
         };
     }

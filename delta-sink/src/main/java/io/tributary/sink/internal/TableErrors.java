@@ -8,13 +8,6 @@ public final class TableErrors {
     private TableErrors() {
     }
 
-    /** When a VARIANT column would go through Kernel's Parquet writer, which writes no variant data (a partitioned or column-mapped table). */
-    public static TributaryException variantNeedsDirectWriter(String tablePath, String why) {
-        return new TributaryException("delta table " + tablePath + ": the sink writes a VARIANT column with its own Parquet writer, which"
-                + " writes unpartitioned tables without column mapping, and this table " + why + " (Delta Kernel 4.4 writes no variant"
-                + " data); write the VARIANT's JSON, to_json(v), or a typed column of it, or write an unpartitioned table without column mapping");
-    }
-
     /** When a table's delete markers (domain metadata of a change-data upsert) cannot be read. */
     public static TributaryException badDeleteMarkers(String tablePath, long version, String domain, Throwable cause) {
         return new TributaryException("delta table " + tablePath + " version " + version + ": its domain metadata " + domain

@@ -77,7 +77,7 @@ public final class TableReader {
         CloseableIterator<ColumnarBatch> data = engine.getParquetHandler()
                 .readParquetFiles(single(file), physical, Optional.empty())
                 .map(FileReadResult::getData);
-        return Scan.transformPhysicalData(engine, scanState, scanFile, data);
+        return KernelInternals.transformPhysicalData(engine, scanState, scanFile, data);
     }
 
     private static <T> CloseableIterator<T> single(T item) {

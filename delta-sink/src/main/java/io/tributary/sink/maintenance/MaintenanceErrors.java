@@ -64,13 +64,6 @@ final class MaintenanceErrors {
                 + "); its catalog owns its commits, so vacuum it through the catalog's engine, not by path");
     }
 
-    /** When optimize is asked of a table with VARIANT columns, whose files Kernel's Parquet writer cannot rewrite. */
-    static TributaryException optimizeVariant(String tablePath, List<String> columns) {
-        return new TributaryException("optimize " + tablePath + ": the table has VARIANT columns (" + String.join(", ", columns)
-                + "), and Tributary compacts no such table yet (Delta Kernel 4.4 writes no variant data); the table is unchanged."
-                + " Compact it with Spark's OPTIMIZE, or leave its small files: they are read as they are");
-    }
-
     /** When optimize's target file size is not positive. */
     static TributaryException badTargetFileSize(long targetFileSize) {
         return new TributaryException("optimize: target file size is " + targetFileSize + " bytes; give a positive size, e.g. "

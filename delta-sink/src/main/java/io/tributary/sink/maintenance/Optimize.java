@@ -11,11 +11,8 @@ import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
-import io.delta.kernel.types.StructField;
-import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.tributary.delta.KernelEngines;
-import io.tributary.delta.KernelSchemas;
 import io.tributary.schema.TributaryException;
 import io.tributary.sink.internal.Compaction;
 import io.tributary.sink.internal.PostCommitHooks;
@@ -96,11 +93,8 @@ public final class Optimize {
                 LOG.info("optimize {}: nothing to compact at version {} ({} files)", tablePath, snapshot.getVersion(), files.size());
                 return new OptimizeResult(tablePath, -1, attempt, 0, files.size(), 0, 0, 0, 0);
             }
-            if (KernelSchemas.hasVariant(snapshot.getSchema())) {
-                throw MaintenanceErrors.optimizeVariant(tablePath, variantColumns(snapshot.getSchema()));
-            }
             Transaction txn = newTransaction(snapshot);
-            Compaction compaction = new Compaction(engine, snapshot, scan);
+            Compaction compaction = new Compaction(engine, snapshot, scan, options.targetFileSize());
             List<Row> actions = new ArrayList<>();
             List<String> written = new ArrayList<>();
             List<TableFile> compacted = new ArrayList<>();
@@ -131,12 +125,6 @@ public final class Optimize {
             }
         }
         throw MaintenanceErrors.optimizeAttemptsExhausted(tablePath, options.maxAttempts());
-    }
-
-    /** The top-level columns of {@code schema} that hold a VARIANT. */
-    private static List<String> variantColumns(StructType schema) {
-        return schema.fields().stream().filter(f -> KernelSchemas.hasVariant(new StructType().add(f)))
-                .map(StructField::getName).toList();
     }
 
     /**

@@ -115,8 +115,81 @@ class DataFileWriterTest {
         assertThat(DeltaTables.readRows(table.toString())).hasSize(25_000);
     }
 
+    /**
+     * A partitioned table with column mapping (mode id): each partition's files in its folder without the partition column,
+     * the columns under their physical names; the same rows, partition values and statistics from both writers.
+     */
     @Test
-    void columnMappedTablesAreLeftToKernel() {
+    void partitionedColumnMappedTablesGetTheSameRowsAndStatisticsFromBothWriters() throws IOException {
+        List<Object[]> rows = rows();
+        Map<String, JsonNode> direct = writePartitioned("direct", dir.resolve("direct"), rows);
+        Map<String, JsonNode> kernel = writePartitioned("kernel", dir.resolve("kernel"), rows);
+
+        assertThat(direct.keySet()).containsExactlyInAnyOrder("{\"flag\":\"true\"}", "{\"flag\":\"false\"}", "{\"flag\":null}");
+        assertThat(direct).isEqualTo(kernel);
+        assertThat(direct.values()).allSatisfy(stats -> assertThat(stats.get("minValues").has("flag")).isFalse());
+        for (String table : List.of("direct", "kernel")) {
+            List<Object[]> back = new ArrayList<>(DeltaTables.readRows(dir.resolve(table).toString()));
+            back.sort(Comparator.comparingInt(r -> (Integer) r[2]));
+            assertThat(back).hasSize(rows.size());
+            for (int i = 0; i < rows.size(); i++) {
+                assertThat(Arrays.deepEquals(back.get(i), rows.get(i))).as("%s row %d: %s", table, i, Arrays.deepToString(back.get(i))).isTrue();
+            }
+        }
+    }
+
+    /** Writes {@code rows} partitioned by {@code flag} with column mapping; each add's statistics by its partition values, keyed by column name. */
+    private Map<String, JsonNode> writePartitioned(String strategy, Path table, List<Object[]> rows) throws IOException {
+        System.setProperty(DataFileWriter.STRATEGY_PROPERTY, strategy);
+        new DeltaTableWriter(KernelEngines.create(), table.toString(), Map.of("delta.columnMapping.mode", "id"),
+                Partitioning.parse(List.of("flag"), SCHEMA))
+                .append("app", 0, rows, Map.of(), new SinkOffsets("app", "events", "id", Map.of(0, (long) rows.size())));
+        List<JsonNode> actions;
+        try (Stream<String> lines = Files.lines(table.resolve("_delta_log/00000000000000000000.json"))) {
+            actions = lines.map(DataFileWriterTest::readTree).toList();
+        }
+        JsonNode fields = readTree(actions.stream().filter(n -> n.has("metaData")).findFirst().orElseThrow()
+                .get("metaData").get("schemaString").asText()).get("fields");
+        Map<String, JsonNode> out = new java.util.TreeMap<>();
+        for (JsonNode a : actions) {
+            if (a.has("add")) {
+                JsonNode add = a.get("add");
+                String partition = logicalNames(add.get("partitionValues"), fields).toString();
+                String folder = java.net.URLDecoder.decode(add.get("path").asText(), java.nio.charset.StandardCharsets.UTF_8);
+                assertThat(folder).as("the partition's folder, by the column's physical name").startsWith(
+                        add.get("partitionValues").fieldNames().next() + "=");
+                out.put(partition, logicalNames(readTree(add.get("stats").asText()), fields));
+            }
+        }
+        return out;
+    }
+
+    /** A statistics or partition-values object keyed by physical names, keyed by the columns' names (nested structs too). */
+    private static JsonNode logicalNames(JsonNode node, JsonNode fields) {
+        if (!node.isObject()) {
+            return node;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode out = JSON.createObjectNode();
+        node.fieldNames().forEachRemaining(key -> {
+            JsonNode field = null;
+            for (JsonNode f : fields) {
+                if (f.get("metadata").path("delta.columnMapping.physicalName").asText().equals(key)) {
+                    field = f;
+                }
+            }
+            if (field == null) { // numRecords, minValues, ...
+                out.set(key, logicalNames(node.get(key), fields));
+            } else {
+                JsonNode type = field.get("type");
+                out.set(field.get("name").asText(), type.isObject() && type.has("fields") ? logicalNames(node.get(key), type.get("fields"))
+                        : node.get(key));
+            }
+        });
+        return out;
+    }
+
+    @Test
+    void plainNamesAreThoseOfSchemasWithoutColumnMapping() {
         StructType plain = new StructType().add("a", IntegerType.INTEGER);
         StructType mapped = new StructType().add("a", IntegerType.INTEGER, true,
                 FieldMetadata.builder().putString("delta.columnMapping.physicalName", "col-1").build());

@@ -92,7 +92,7 @@ public final class FileRowReader {
         CloseableIterator<ColumnarBatch> data = engine.getParquetHandler()
                 .readParquetFiles(single(fs), physicalSchema, Optional.empty())
                 .map(FileReadResult::getData);
-        try (CloseableIterator<FilteredColumnarBatch> logical = Scan.transformPhysicalData(engine, scanState, file.scanFile(), data)) {
+        try (CloseableIterator<FilteredColumnarBatch> logical = KernelInternals.transformPhysicalData(engine, scanState, file.scanFile(), data)) {
             List<Object[]> rows = new ArrayList<>();
             while (logical.hasNext()) {
                 rows.clear();

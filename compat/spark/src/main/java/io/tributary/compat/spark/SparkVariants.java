@@ -23,7 +23,13 @@ import org.apache.spark.sql.SparkSession;
  * file, as parquet-mr prints it) and {@code DIR/json-source.tsv} (Spark's JSON reader with a {@code payload VARIANT} field in the
  * schema, over the cases as {@code {"id": N, "payload": <case>}} lines).
  *
- * <p>{@code read TABLE EXPECTED_TSV}: {@link #QUERY} over a table Tributary wrote; PASS when its rows are the expected ones.
+ * <p>{@code record-layouts DIR}: from the same cases, Spark writes the tables of {@code DIR/layouts} with the columns of
+ * {@link #SELECT_LAYOUTS} ({@code id, payload, typed, part}): {@code partitioned} (partitioned by {@code part}), {@code name}
+ * (column mapping mode {@code name}, partitioned by {@code part}) and {@code id} (column mapping mode {@code id}); each must
+ * give {@code DIR/spark.tsv}, and the command fails if one does not.
+ *
+ * <p>{@code read TABLE... EXPECTED_TSV}: {@link #QUERY} over each table Tributary wrote; PASS when every table's rows are the
+ * expected ones, each the same number of times (a table appended to again holds each row twice).
  */
 public final class SparkVariants {
     /** What Spark sees of each row: the variants' JSON, their types, and parts of them taken by path. */
@@ -33,6 +39,9 @@ public final class SparkVariants {
     /** The select list that makes the table's columns from {@code id INT, raw STRING}: Tributary's tests transform with it too. */
     static final String SELECT = "id, parse_json(raw) AS payload, to_variant_object(named_struct('n', id, 'd', DATE'2024-02-29', "
             + "'dec', CAST(id AS DECIMAL(5,2)) / 4, 'bin', X'CAFE', 'f', CAST(id AS FLOAT) / 2)) AS typed";
+
+    /** {@link #SELECT} and the partition column of the tables of {@code record-layouts}: Tributary's tests transform with it too. */
+    static final String SELECT_LAYOUTS = SELECT + ", id % 3 AS part";
 
     private SparkVariants() {
     }
@@ -45,24 +54,35 @@ public final class SparkVariants {
             } finally {
                 spark.stop();
             }
-        } else if (args.length == 3 && args[0].equals("read")) {
-            SparkSession spark = SparkFixtures.session("tributary-variant-read");
-            List<String> got;
+        } else if (args.length == 2 && args[0].equals("record-layouts")) {
+            SparkSession spark = SparkFixtures.session("tributary-variant-layouts");
+            boolean same;
             try {
-                got = rows(spark, "delta.`" + Path.of(args[1]).toAbsolutePath() + "`");
+                same = recordLayouts(spark, Path.of(args[1]).toAbsolutePath());
             } finally {
                 spark.stop();
             }
-            List<String> expected = Files.readAllLines(Path.of(args[2]));
-            got.forEach(System.out::println);
-            if (got.equals(expected)) {
-                System.out.println("SparkVariants: PASS (" + got.size() + " rows)");
-                System.exit(0);
+            System.exit(same ? 0 : 1);
+        } else if (args.length >= 3 && args[0].equals("read")) {
+            List<String> expected = Files.readAllLines(Path.of(args[args.length - 1]));
+            SparkSession spark = SparkFixtures.session("tributary-variant-read");
+            int failed = 0;
+            try {
+                for (int i = 1; i < args.length - 1; i++) {
+                    List<String> got = rows(spark, "delta.`" + Path.of(args[i]).toAbsolutePath() + "`");
+                    int times = expected.isEmpty() ? 0 : got.size() / expected.size();
+                    boolean pass = times > 0 && got.equals(repeated(expected, times));
+                    System.out.println(args[i] + ": " + (pass ? "PASS (" + got.size() + " rows, each expected row " + times + " time(s))"
+                            : "FAIL: got\n" + String.join("\n", got)));
+                    failed += pass ? 0 : 1;
+                }
+            } finally {
+                spark.stop();
             }
-            System.out.println("SparkVariants: FAIL: expected\n" + String.join("\n", expected));
-            System.exit(1);
+            System.out.println("SparkVariants: " + (failed == 0 ? "PASS" : "FAIL: " + failed + " table(s) differ from " + args[args.length - 1]));
+            System.exit(failed == 0 ? 0 : 1);
         } else {
-            System.err.println("usage: SparkVariants record DIR | read TABLE EXPECTED_TSV");
+            System.err.println("usage: SparkVariants record DIR | record-layouts DIR | read TABLE... EXPECTED_TSV");
             System.exit(2);
         }
     }
@@ -99,6 +119,57 @@ public final class SparkVariants {
             SparkFixtures.deleteTree(work);
         }
         System.out.println(Files.readString(dir.resolve("spark.tsv")) + Files.readString(dir.resolve("spark-parquet.txt")));
+    }
+
+    /** Each of {@code lines} {@code times} times in a row (rows ordered by id: a row appended again sorts next to itself). */
+    private static List<String> repeated(List<String> lines, int times) {
+        List<String> out = new ArrayList<>();
+        for (String line : lines) {
+            for (int i = 0; i < times; i++) {
+                out.add(line);
+            }
+        }
+        return out;
+    }
+
+    /** Writes the tables of {@code dir/layouts}; true when each gives {@code dir/spark.tsv}. */
+    private static boolean recordLayouts(SparkSession spark, Path dir) throws IOException {
+        List<String> cases = Files.readAllLines(dir.resolve("cases.txt"), StandardCharsets.UTF_8);
+        List<String> expected = Files.readAllLines(dir.resolve("spark.tsv"), StandardCharsets.UTF_8);
+        Path layouts = dir.resolve("layouts");
+        Path work = Files.createTempDirectory("variant-layouts-");
+        boolean same = true;
+        try {
+            Path raw = work.resolve("raw.jsonl");
+            List<String> rawLines = new ArrayList<>();
+            for (int i = 0; i < cases.size(); i++) {
+                rawLines.add("{\"id\": " + (i + 1) + ", \"raw\": " + quote(cases.get(i)) + "}");
+            }
+            Files.write(raw, rawLines);
+            spark.read().schema("id INT, raw STRING").json(raw.toString()).createOrReplaceTempView("source");
+            String columns = "(id INT, payload VARIANT, typed VARIANT, part INT)";
+            for (String[] layout : List.of(new String[] {"partitioned", "PARTITIONED BY (part)", ""},
+                    new String[] {"name", "PARTITIONED BY (part)", " TBLPROPERTIES ('delta.columnMapping.mode' = 'name')"},
+                    new String[] {"id", "", " TBLPROPERTIES ('delta.columnMapping.mode' = 'id')"})) {
+                Path table = layouts.resolve(layout[0]);
+                SparkFixtures.deleteTree(table);
+                String t = "delta.`" + table + "`";
+                spark.sql("CREATE TABLE " + t + " " + columns + " USING delta " + layout[1] + layout[2]);
+                spark.sql("INSERT INTO " + t + " SELECT " + SELECT_LAYOUTS + " FROM source");
+                try (Stream<Path> files = Files.walk(table)) {
+                    for (Path p : files.filter(p -> p.getFileName().toString().startsWith(".") && p.toString().endsWith(".crc")).toList()) {
+                        Files.delete(p);
+                    }
+                }
+                List<String> got = rows(spark, t);
+                boolean ok = got.equals(expected);
+                System.out.println(layout[0] + ": " + (ok ? "the rows of spark.tsv" : "DIFFERENT rows:\n" + String.join("\n", got)));
+                same &= ok;
+            }
+        } finally {
+            SparkFixtures.deleteTree(work);
+        }
+        return same;
     }
 
     static List<String> rows(SparkSession spark, String table) {
