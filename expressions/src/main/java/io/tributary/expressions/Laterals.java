@@ -191,11 +191,6 @@ final class Laterals {
         return name == null ? f : new Field(name, f.type(), f.nullable());
     }
 
-    /** Whether a view's column is named in the row otherwise than the view names it (two views make a column col). */
-    boolean renames() {
-        return !renamed.isEmpty();
-    }
-
     boolean isEmpty() {
         return laterals.isEmpty();
     }

@@ -110,7 +110,7 @@ public final class Transform {
                 throw ExpressionErrors.notBoolean(where, t.ddl());
             }
         }
-        if ((select == null || select.isEmpty()) && hidden == 0 && !lateral.renames()) {
+        if ((select == null || select.isEmpty()) && hidden == 0) { // a view's column renamed keeps its name in the row (t.col)
             Transform all = new Transform(input, lateral, filter, null, List.of(), clock);
             all.variantInput = Variants.holdsVariant(input) ? input : null;
             return all;

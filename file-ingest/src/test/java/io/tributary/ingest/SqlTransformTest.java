@@ -84,6 +84,17 @@ class SqlTransformTest {
                 + " ON t.col = u.name", table)).hasMessageContaining("a join of a Delta table after a table function");
     }
 
+    @Test
+    void twoTableFunctionsColumnsOfOneNameAreToldApartByTheirAliases() {
+        JoinSpecsTest.MemoryTable table = new JoinSpecsTest.MemoryTable();
+        IngestConfig c = bySql("SELECT s.id, t.col AS a, c.col AS b FROM source s, LATERAL explode(array(s.user)) t,"
+                + " LATERAL explode(array(s.id, 0)) c WHERE s.id = 1", table);
+        assertThat(c.outputSchema().toDdl()).isEqualTo("id INT, a STRING, b INT");
+        assertThat(generated(c)).containsExactly("[1, ann, 1]", "[1, ann, 0]");
+        assertThatThrownBy(() -> bySql("SELECT * FROM source s, LATERAL explode(array(s.user)) t, LATERAL explode(array(s.id)) c", table))
+                .hasMessageContaining("makes column 'col' twice");
+    }
+
     /** As {@link #published}, each joined row making the rows of the transform's table functions. */
     private static List<String> generated(IngestConfig config) {
         Joins joins = config.joins();
