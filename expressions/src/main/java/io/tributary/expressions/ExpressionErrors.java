@@ -76,10 +76,46 @@ public final class ExpressionErrors {
                 + " function: write FROM source, LATERAL " + name + "(v) e in a sql: query");
     }
 
-    /** A generator other than variant_explode as a table function of FROM ({@code , LATERAL explode(tags) t}), which Tributary does not run. */
-    public static TributaryException tableFunctionNotSupported(String expression, int position, String name) {
-        return at(expression, position, "the table function " + name + " after a comma of FROM is not supported (only variant_explode"
-                + " and variant_explode_outer are); write a lateral view: LATERAL VIEW " + name + "(...) t AS col");
+    /** Spark's NUM_TABLE_VALUE_ALIASES_MISMATCH: a table function's column list ({@code t(a, b)}) is not as long as its columns. */
+    public static TributaryException tableFunctionAliases(String expression, int position, String function, List<String> columns,
+            List<String> aliases) {
+        return at(expression, position, "[NUM_TABLE_VALUE_ALIASES_MISMATCH] " + function + " makes " + columns.size() + " column"
+                + (columns.size() == 1 ? "" : "s") + " (" + String.join(", ", columns) + ") but its alias names " + aliases.size()
+                + " (" + String.join(", ", aliases) + "); name each: t(" + String.join(", ", columns) + ")");
+    }
+
+    /**
+     * A table function of FROM after a comma or JOIN without LATERAL whose arguments read the row: Spark resolves them without
+     * the FROM's other items, UNRESOLVED_COLUMN.
+     */
+    public static TributaryException tableFunctionNotLateral(String expression, int position, String call) {
+        return at(expression, position, "[UNRESOLVED_COLUMN.WITHOUT_SUGGESTION] " + call + " reads the row's columns, which a table"
+                + " function of FROM sees only after LATERAL: write FROM source, LATERAL " + call + " t");
+    }
+
+    /** A table function of Spark's that is no generator (range, collations, sql_keywords): rows of its own, not of each row. */
+    public static TributaryException tableFunctionNotGenerator(String expression, int position, String name) {
+        String instead = name.equals("range") ? "for n rows per row, explode a sequence: FROM source, LATERAL explode(sequence(0L,"
+                + " n - 1)) r(id)" : "a table function of a query is one of Spark's generators: explode, explode_outer, posexplode,"
+                + " posexplode_outer, inline, inline_outer, stack, json_tuple, variant_explode, variant_explode_outer";
+        return at(expression, position, "the table function " + name + " makes rows of its own, not of each row of the stream, and a"
+                + " pipeline does not run it; " + instead);
+    }
+
+    /**
+     * Spark's UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_REFERENCE_DATA_TYPE: a table function joined with ON
+     * over a MAP (or VARIANT) column of the row, which Spark's decorrelation of the join does not take.
+     */
+    public static TributaryException lateralOnUnordered(String expression, int position, String call, String column) {
+        return at(expression, position, "[UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_REFERENCE_DATA_TYPE] "
+                + call + " is joined with ON over the column " + column + ", a MAP or VARIANT, which Spark does not join so; join it"
+                + " without ON and filter in WHERE: FROM source s, LATERAL " + call + " t WHERE ...");
+    }
+
+    /** Spark's NOT_A_TABLE_FUNCTION: a scalar function where FROM takes a table function. */
+    public static TributaryException notTableFunction(String expression, int position, String name) {
+        return at(expression, position, "[NOT_A_TABLE_FUNCTION] " + name + " is a scalar function, not a table function of FROM: call"
+                + " it in the select list or WHERE, or join a generator (FROM source, LATERAL explode(...) t)");
     }
 
     /** Spark's UNSUPPORTED_GENERATOR.OUTSIDE_SELECT: a generator in WHERE (or another clause than the select list). */

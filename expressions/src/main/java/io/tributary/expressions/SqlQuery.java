@@ -8,13 +8,16 @@ import java.util.List;
  * as the transform it stands for: the joins, then {@code where}, then the select list, each the query's own text
  * with its place in the query. {@link #parse} refuses, naming the construct, the line and the column, what the
  * transform cannot express: subqueries, set operators, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT},
- * a {@code GROUP BY} without a window, {@code HAVING} without {@code GROUP BY}, several FROM items, a table other than {@code source} or {@code delta.`path`},
+ * a {@code GROUP BY} without a window, {@code HAVING} without {@code GROUP BY}, a FROM item other than a table function after
+ * {@code source}, a table other than {@code source} or {@code delta.`path`},
  * joins other than inner, left outer, left semi and left anti.
  *
  * @param sourceAlias the name the stream's columns may be qualified by: its alias, or {@code source}
  * @param joins       the joined tables, in order
- * @param lateralViews each {@code LATERAL VIEW [OUTER] generator(...) t [AS] columns} as written, in order: their columns
- *                    join each row before WHERE, as Spark's FROM clause makes them
+ * @param lateralViews the table functions of FROM ({@code JOIN LATERAL explode(s.tags) t}, {@code , LATERAL explode(s.tags) t},
+ *                    as {@code [LATERAL] [LEFT] explode(s.tags) t [AS columns] [ON condition]}), then each {@code LATERAL VIEW [OUTER]
+ *                    generator(...) t [AS] columns} as written, in order: their columns join each row before WHERE, as Spark's
+ *                    FROM clause makes them
  * @param where       the WHERE condition, or null
  * @param select      the select items as written ({@code *}, {@code s.*}, {@code u.*}, {@code expr [AS] name})
  * @param aggregation the aggregation a {@code GROUP BY} over a window stands for, or null; with one, the select items are

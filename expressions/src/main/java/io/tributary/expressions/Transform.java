@@ -17,9 +17,7 @@ import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -35,7 +33,7 @@ import java.util.Set;
  */
 public final class Transform {
     private final Schema output;
-    private final List<Lateral> lateral;
+    private final Laterals lateral;
     private final Expression where;
     private final Expression[] select; // null: the row passes through unchanged
     private final List<Generated> generators; // the select list's generators, in order
@@ -43,10 +41,6 @@ public final class Transform {
     private final BatchClock clock; // the batch's start, which current_timestamp() and its cousins read
     private Transform then; // the column steps (ColumnSteps) over this one's rows; null without
     private Schema variantInput; // the input when it or the output holds a VARIANT (Variants: bytes outside, Spark's inside)
-
-    /** A lateral view: its generator and its arguments, over the row the views before it made. */
-    private record Lateral(Generator generator, Expression[] args) {
-    }
 
     /** A generator of the select list: its arguments, and the place of its first column among the other items' values. */
     private record Generated(Generator generator, Expression[] args, int at) {
@@ -65,7 +59,7 @@ public final class Transform {
         return g.rows(values);
     }
 
-    private Transform(Schema output, List<Lateral> lateral, Expression where, Expression[] select, List<Generated> generators,
+    private Transform(Schema output, Laterals lateral, Expression where, Expression[] select, List<Generated> generators,
             BatchClock clock) {
         this.output = output;
         this.clock = clock;
@@ -96,32 +90,14 @@ public final class Transform {
      * ({@code LATERAL VIEW [OUTER] explode(tags) t AS tag}): their columns follow the input's, for WHERE and the select list.
      */
     public static Transform compileAs(Schema input, String alias, List<String> lateralViews, String where, List<String> select) {
-        List<Lateral> lateral = new ArrayList<>();
-        Map<String, List<String>> views = new HashMap<>(); // a view's name (lower case) to its columns, for t.tag and t.*
-        Map<String, Integer> viewStarts = new HashMap<>(); // and to the place of its first column in the row
         int sourceWidth = input.size();
         int hidden = FileMetadata.hidden(input); // the last of the source's columns; not in * (nor s.*)
         int visibleWidth = sourceWidth - hidden;
         BatchClock clock = new BatchClock();
-        for (String text : lateralViews == null ? List.<String>of() : lateralViews) {
-            Parsing.LateralView v = Parsing.lateralView(text, alias, views);
-            if (!Generator.isGenerator(v.generator().name())) {
-                throw ExpressionErrors.unknownFunction(text, v.generator().position(), v.generator().name());
-            }
-            Generator g = Generator.bind(input, text, v.generator(), v.outer(), v.columns(), v.tableFunction()
-                    ? Generator.Form.TABLE_FUNCTION : Generator.Form.LATERAL_VIEW);
-            for (Field f : g.fields()) {
-                if (input.indexOf(f.name()) >= 0) {
-                    throw ExpressionErrors.lateralColumnTaken(text, f.name());
-                }
-            }
-            lateral.add(new Lateral(g, args(g, v.generator())));
-            views.put(v.table().toLowerCase(Locale.ROOT), g.fields().stream().map(Field::name).toList());
-            viewStarts.put(v.table().toLowerCase(Locale.ROOT), input.size());
-            List<Field> widened = new ArrayList<>(input.fields());
-            widened.addAll(g.fields());
-            input = new Schema(widened);
-        }
+        Laterals lateral = Laterals.bind(input, alias, lateralViews, clock);
+        Map<String, List<String>> views = lateral.views; // a view's name (lower case) to its columns, for t.tag and t.*
+        Map<String, Integer> viewStarts = lateral.starts; // and to the place of its first column in the row
+        input = lateral.output;
         Expression filter = null;
         if (where != null && !where.isBlank()) {
             Node.Call g = Generator.find(Parsing.expression(where, alias, views));
@@ -134,8 +110,8 @@ public final class Transform {
                 throw ExpressionErrors.notBoolean(where, t.ddl());
             }
         }
-        if ((select == null || select.isEmpty()) && hidden == 0) {
-            Transform all = new Transform(input, List.copyOf(lateral), filter, null, List.of(), clock);
+        if ((select == null || select.isEmpty()) && hidden == 0) { // a view's column renamed keeps its name in the row (t.col)
+            Transform all = new Transform(input, lateral, filter, null, List.of(), clock);
             all.variantInput = Variants.holdsVariant(input) ? input : null;
             return all;
         }
@@ -160,7 +136,7 @@ public final class Transform {
                     if (i >= visibleWidth && i < sourceWidth) {
                         continue; // hidden, as Spark's _metadata
                     }
-                    Field f = input.field(i);
+                    Field f = lateral.shown(i);
                     fields.add(f);
                     items.add(Expression.of(f.name(), new Bound.Column(i, new int[0], f.type(), f.name())));
                 }
@@ -205,7 +181,7 @@ public final class Transform {
                 throw ExpressionErrors.duplicateColumn(f.name(), String.join(", ", select));
             }
         }
-        Transform made = new Transform(new Schema(fields), List.copyOf(lateral), filter, items.toArray(Expression[]::new),
+        Transform made = new Transform(new Schema(fields), lateral, filter, items.toArray(Expression[]::new),
                 List.copyOf(generators), clock);
         made.hidden = hidden;
         made.variantInput = Variants.holdsVariant(input) || Variants.holdsVariant(made.output) ? input : null;
@@ -302,18 +278,7 @@ public final class Transform {
             Object[] out = apply(row);
             return out == null ? List.of() : Collections.singletonList(out);
         }
-        List<Object[]> made = Collections.singletonList(variantInput == null ? row : Variants.toSpark(variantInput, row));
-        for (Lateral v : lateral) {
-            List<Object[]> next = new ArrayList<>();
-            for (Object[] r : made) {
-                for (Object[] g : generated(v.generator(), v.args(), r)) {
-                    Object[] joined = Arrays.copyOf(r, r.length + g.length);
-                    System.arraycopy(g, 0, joined, r.length, g.length);
-                    next.add(joined);
-                }
-            }
-            made = next;
-        }
+        List<Object[]> made = lateral.rows(variantInput == null ? row : Variants.toSpark(variantInput, row));
         List<Object[]> out = new ArrayList<>(made.size());
         for (Object[] r : made) {
             if (where != null && !Boolean.TRUE.equals(where.eval(r))) {

@@ -96,7 +96,7 @@ final class TransformSpec {
         where = query.where() == null ? null : query.where().text();
         whereKey = query.where() == null ? key : key + " (WHERE at " + query.where().at() + " of the query)";
         select = query.select().stream().map(SqlQuery.Part::text).toList();
-        if (select.equals(List.of("*")) || query.aggregation() != null) {
+        if (select.equals(List.of("*")) && lateral.isEmpty() || query.aggregation() != null) {
             select = null; // SELECT *, or a GROUP BY's columns (the aggregation's): the rows as they are (joined)
         }
         selectKey = key + " (SELECT at " + query.select().get(0).at() + " of the query)";

@@ -71,6 +71,44 @@ class SqlTransformTest {
     }
 
     @Test
+    void aTableFunctionReadsTheJoinedTablesColumns() {
+        JoinSpecsTest.MemoryTable table = new JoinSpecsTest.MemoryTable();
+        IngestConfig comma = bySql("SELECT s.id, u.segment, t.c FROM source s JOIN delta.`users` u ON s.user = u.name,"
+                + " LATERAL explode(array(s.user, u.segment)) t(c) WHERE t.c <> 'ann'", table);
+        IngestConfig joined = bySql("SELECT s.id, u.segment, t.c FROM source s JOIN delta.`users` u ON s.user = u.name"
+                + " JOIN LATERAL explode(array(s.user, u.segment)) AS t(c) ON t.c <> 'ann'", table);
+
+        assertThat(comma.outputSchema().toDdl()).isEqualTo("id INT, segment STRING, c STRING").isEqualTo(joined.outputSchema().toDdl());
+        assertThat(generated(comma)).containsExactly("[1, gold, gold]", "[3, gold, gold]").isEqualTo(generated(joined));
+        assertThatThrownBy(() -> bySql("SELECT * FROM source s JOIN LATERAL explode(array(s.user)) t JOIN delta.`users` u"
+                + " ON t.col = u.name", table)).hasMessageContaining("a join of a Delta table after a table function");
+    }
+
+    @Test
+    void twoTableFunctionsColumnsOfOneNameAreToldApartByTheirAliases() {
+        JoinSpecsTest.MemoryTable table = new JoinSpecsTest.MemoryTable();
+        IngestConfig c = bySql("SELECT s.id, t.col AS a, c.col AS b FROM source s, LATERAL explode(array(s.user)) t,"
+                + " LATERAL explode(array(s.id, 0)) c WHERE s.id = 1", table);
+        assertThat(c.outputSchema().toDdl()).isEqualTo("id INT, a STRING, b INT");
+        assertThat(generated(c)).containsExactly("[1, ann, 1]", "[1, ann, 0]");
+        assertThatThrownBy(() -> bySql("SELECT * FROM source s, LATERAL explode(array(s.user)) t, LATERAL explode(array(s.id)) c", table))
+                .hasMessageContaining("makes column 'col' twice");
+    }
+
+    /** As {@link #published}, each joined row making the rows of the transform's table functions. */
+    private static List<String> generated(IngestConfig config) {
+        Joins joins = config.joins();
+        joins.refresh();
+        List<String> out = new ArrayList<>();
+        for (Object[] row : ROWS) {
+            for (Object[] joined : joins.apply(row)) {
+                config.transform().rows(joined).forEach(o -> out.add(Arrays.toString(o)));
+            }
+        }
+        return out;
+    }
+
+    @Test
     void theAggregationsComputedColumnsFollowTheQuerysSelectList() {
         IngestConfig c = IngestConfig.builder("p", Path.of("in"), STREAM).transform(sql("SELECT s.id, upper(s.user) AS u FROM source s"))
                 .alsoSelect(List.of("amt * 2 AS `_agg_t`"), "aggregate.select").build();

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Files whose lines hold JSON arrays and maps, exploded by a {@code sql:} query's LATERAL VIEWs into a Delta table: the table
+ * Files whose lines hold JSON arrays and maps, exploded by a {@code sql:} query's LATERAL VIEWs (or table functions of FROM)
+ * into a Delta table: the table
  * holds Spark 4.2's rows of the same query ({@code golden/generators}), the ingest's numInputRows counts the lines read and
  * the sink the rows made; a row whose exploded element fails a cast goes to the dead-letter topic, and the others flow.
  */
@@ -91,6 +92,17 @@ class GeneratorScenarioTest {
         long published = run.progress("lines/ingest").stream().map(p -> p.path("sink").path("numOutputRows")).filter(JsonNode::isNumber)
                 .mapToLong(JsonNode::asLong).sum();
         assertThat(published).as("the rows the lines made").isEqualTo(9);
+    }
+
+    @Test
+    void twoTableFunctionsOfFromGiveSparksTable() throws IOException {
+        int c = 92; // SELECT id * 10 AS ten, upper(t.col) AS u, cast(c.col AS INT) + 1 AS n FROM source, LATERAL explode(tags) t, ...
+        assertThat(query(c)).contains("LATERAL explode(tags) t, LATERAL explode(codes) c");
+        workspace(c).tributary("run").assertOk();
+
+        List<String> spark = sparkRows(c);
+        assertThat(spark).hasSize(5);
+        assertThat(table()).containsExactlyInAnyOrderElementsOf(spark);
     }
 
     @Test

@@ -68,18 +68,34 @@ lateralView
       (AS? colName+=identifier (COMMA colName+=identifier)*)?
     ;
 
-lateralViewItem : lateralView EOF ;
+/**
+ * A lateral view's text, or a table function of FROM as a query's translation writes it (tableFunctionItem): the first alternative
+ * wins where both read the text.
+ */
+lateralViewItem : tableFunctionItem EOF | lateralView EOF ;
 
-/** Spark's table function after a comma of FROM: {@code LATERAL variant_explode(v) [AS] e[(pos, k, v)]}, joined to each row. */
-tableFunction
-    : LATERAL? generator=functionName LPAREN (expression (COMMA expression)*)? RPAREN
-      (AS? tblName=strictIdentifier identifierList?)?
+/**
+ * A table function of FROM as SqlTranslator writes it: {@code [LATERAL] [LEFT] explode(tags) t [AS a, b] [ON condition]}, LATERAL
+ * where its arguments may read the row's columns, LEFT for a LEFT OUTER JOIN LATERAL, ON for a join's condition.
+ */
+tableFunctionItem
+    : lateral=LATERAL? left=LEFT? generator=functionName LPAREN (expression (COMMA expression)*)? RPAREN tblName=identifier
+      (AS colName+=identifier (COMMA colName+=identifier)*)? (ON on=expression)?
+    ;
+
+/** Spark's table function after a comma of FROM: {@code LATERAL explode(tags) [AS] t[(tag)]}, joined to each row. */
+tableFunction : LATERAL? functionTable ;
+
+/** A table function's call and its alias, {@code explode(tags) [AS] t[(tag)]}. */
+functionTable
+    : generator=functionName LPAREN (expression (COMMA expression)*)? RPAREN (AS? tblName=strictIdentifier identifierList?)?
     ;
 
 relation : relationPrimary joinRelation* ;
 
+/** A join of a Delta table, or of a table function ({@code JOIN LATERAL explode(s.tags) t}): Spark's lateral join. */
 joinRelation
-    : natural=NATURAL? joinType JOIN right=relationPrimary joinCriteria? ;
+    : natural=NATURAL? joinType JOIN (lateral=LATERAL? function=functionTable | lateral=LATERAL? right=relationPrimary) joinCriteria? ;
 
 joinType
     : INNER?

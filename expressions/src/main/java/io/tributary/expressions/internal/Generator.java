@@ -40,7 +40,7 @@ public final class Generator {
             new Doc("json_tuple", "a JSON object as STRING, then field names (STRINGs)", "`c0`, `c1`..., STRINGs",
                     "one: each field as text (an object or array as JSON), null where absent or JSON null; nulls for null or text"
                             + " that is not a JSON object"),
-            new Doc("variant_explode", "VARIANT; a table function of `sql:`, `FROM source, LATERAL variant_explode(v) e`",
+            new Doc("variant_explode", "VARIANT; a table function only (`FROM source, LATERAL variant_explode(v) e`)",
                     "`pos` (INT, from 0), `key` (STRING, null for an array's element), `value` (VARIANT)",
                     "one per field of an object (by key) or element of an array; none for null or another value"),
             new Doc("variant_explode_outer", "VARIANT", "as `variant_explode`", "as `variant_explode`, and one of nulls for null, an"
@@ -119,15 +119,12 @@ public final class Generator {
             throw form == Form.SELECT ? ExpressionErrors.notScalarFunction(source, call.position(), name)
                     : ExpressionErrors.notAGenerator(source, call.position(), name);
         }
-        if (form == Form.TABLE_FUNCTION && !name.startsWith("variant_explode")) {
-            throw ExpressionErrors.tableFunctionNotSupported(source, call.position(), name);
-        }
         boolean isOuter = outer || name.endsWith("_outer");
         if (name.equals("stack") || name.equals("json_tuple")) {
-            return named(TupleGenerators.bind(input, source, call, isOuter), source, call, aliases);
+            return named(TupleGenerators.bind(input, source, call, isOuter), source, call, aliases, form);
         }
         if (name.startsWith("variant_explode")) {
-            return named(VariantExplode.bind(input, source, call, isOuter), source, call, aliases);
+            return named(VariantExplode.bind(input, source, call, isOuter), source, call, aliases, form);
         }
         Shape shape = name.startsWith("posexplode") ? Shape.POSEXPLODE : name.startsWith("inline") ? Shape.INLINE : Shape.EXPLODE;
         String signature = shape == Shape.INLINE ? name + "(array<struct>)" : name + "(array | map)";
@@ -156,13 +153,17 @@ public final class Generator {
         } else {
             fields.add(new Field("col", t.element(), true));
         }
-        return named(new Generator(shape, isOuter, isMap, List.of(arg), List.copyOf(fields)), source, call, aliases);
+        return named(new Generator(shape, isOuter, isMap, List.of(arg), List.copyOf(fields)), source, call, aliases, form);
     }
 
     /** {@code g} with its columns named {@code aliases} (none: its own names); as many as it makes, else Spark's refusal. */
-    private static Generator named(Generator g, String source, Node.Call call, List<String> aliases) {
+    private static Generator named(Generator g, String source, Node.Call call, List<String> aliases, Form form) {
         if (aliases.isEmpty()) {
             return g;
+        }
+        if (aliases.size() != g.fields.size() && form == Form.TABLE_FUNCTION) {
+            throw ExpressionErrors.tableFunctionAliases(source, call.position(), call.text(), g.fields.stream().map(Field::name).toList(),
+                    aliases);
         }
         if (aliases.size() != g.fields.size()) {
             throw ExpressionErrors.generatorAliases(source, call.position(), call.text(), g.fields.stream().map(Field::name).toList(),

@@ -25,14 +25,19 @@ public final class Parsing {
     }
 
     /**
-     * A lateral view as written after FROM: {@code LATERAL VIEW [OUTER] explode(tags) t AS tag}, or a table function joined
-     * after a comma as a query translates it ({@code LATERAL variant_explode(v) e AS p, k, v}: without VIEW).
+     * A lateral view as written after FROM: {@code LATERAL VIEW [OUTER] explode(tags) t AS tag}, or a table function of FROM as a
+     * query translates it ({@code [LATERAL] [LEFT] explode(tags) t AS tag [ON condition]}: without VIEW).
      *
      * @param generator     the call, its name the generator's
+     * @param outer         a LATERAL VIEW's OUTER
      * @param columns       the column aliases, empty for the generator's own names
      * @param tableFunction whether it is a table function of FROM, not a LATERAL VIEW
+     * @param lateral       whether its arguments may read the row's columns (LATERAL); a LATERAL VIEW's always may
+     * @param leftJoin      a LEFT OUTER JOIN LATERAL: a row the function (and {@code on}) keeps none of is kept, with nulls
+     * @param on            the text of the join's condition over the row and the function's columns, or null
      */
-    public record LateralView(Node.Call generator, boolean outer, String table, List<String> columns, boolean tableFunction) {
+    public record LateralView(Node.Call generator, boolean outer, String table, List<String> columns, boolean tableFunction,
+            boolean lateral, boolean leftJoin, String on) {
     }
 
     public static Node expression(String text) {
@@ -102,14 +107,26 @@ public final class Parsing {
      * {@code view.column} of the views before it ({@code views}) are as above.
      */
     public static LateralView lateralView(String text, String alias, Map<String, List<String>> views) {
-        SparkExprParser.LateralViewContext v = parser(text).lateralViewItem().lateralView();
+        SparkExprParser.LateralViewItemContext item = parser(text).lateralViewItem();
         AstBuilder b = new AstBuilder(text, alias, false, views);
-        List<Node> args = v.expression().stream().map(b::visit).toList();
-        String name = v.generator.getText().toLowerCase(java.util.Locale.ROOT);
-        int start = v.generator.start.getStartIndex();
-        String call = text.substring(start, v.RPAREN().getSymbol().getStopIndex() + 1);
-        return new LateralView(new Node.Call(name, args, call, start + 1), v.OUTER() != null, AstBuilder.name(v.tblName),
-                v.colName.stream().map(AstBuilder::name).toList(), v.VIEW() == null);
+        SparkExprParser.TableFunctionItemContext f = item.tableFunctionItem();
+        if (f != null) {
+            Node.Call call = call(text, f.generator, f.expression().subList(0, f.on == null ? f.expression().size()
+                    : f.expression().size() - 1).stream().map(b::visit).toList(), f.RPAREN().getSymbol());
+            String on = f.on == null ? null : text.substring(f.on.start.getStartIndex(), f.on.stop.getStopIndex() + 1);
+            return new LateralView(call, false, AstBuilder.name(f.tblName), f.colName.stream().map(AstBuilder::name).toList(), true,
+                    f.lateral != null, f.left != null, on);
+        }
+        SparkExprParser.LateralViewContext v = item.lateralView();
+        Node.Call call = call(text, v.generator, v.expression().stream().map(b::visit).toList(), v.RPAREN().getSymbol());
+        return new LateralView(call, v.OUTER() != null, AstBuilder.name(v.tblName), v.colName.stream().map(AstBuilder::name).toList(),
+                v.VIEW() == null, true, false, null);
+    }
+
+    private static Node.Call call(String text, SparkExprParser.FunctionNameContext generator, List<Node> args, Token rparen) {
+        String name = generator.getText().toLowerCase(java.util.Locale.ROOT);
+        int start = generator.start.getStartIndex();
+        return new Node.Call(name, args, text.substring(start, rparen.getStopIndex() + 1), start + 1);
     }
 
     /** The items of a comma-separated select list, each as written: {@code "*, lower(a) AS b"} is {@code "*"} and {@code "lower(a) AS b"}. */

@@ -11,7 +11,7 @@ import java.util.Map;
  * AS tag}).
  *
  * @param alias the input's alias, null for none
- * @param views each lateral view's name, lower case, to its columns' names
+ * @param views each lateral view's name, lower case, to its columns' names in the row ({@link #shown})
  */
 record Qualifiers(String alias, Map<String, List<String>> views) {
     /**
@@ -26,10 +26,21 @@ record Qualifiers(String alias, Map<String, List<String>> views) {
         if (columns == null) {
             return null;
         }
-        if (columns.stream().noneMatch(field::equalsIgnoreCase)) {
-            throw ExpressionErrors.unknownColumn(source, position, qualifier + "." + field,
-                    columns.stream().map(c -> qualifier + "." + c).toList());
+        for (String c : columns) {
+            if (shown(qualifier, c).equalsIgnoreCase(field)) {
+                return new Node.Column(List.of(c), text, position);
+            }
         }
-        return new Node.Column(List.of(field), text, position);
+        throw ExpressionErrors.unknownColumn(source, position, qualifier + "." + field,
+                columns.stream().map(c -> qualifier + "." + shown(qualifier, c)).toList());
+    }
+
+    /**
+     * A view's column {@code column} as the view names it: a column whose name an earlier view's column has is in the row as
+     * {@code view.column} (lower-case view), the view's own name being {@code column}.
+     */
+    static String shown(String view, String column) {
+        String prefix = view.toLowerCase(Locale.ROOT) + ".";
+        return column.startsWith(prefix) ? column.substring(prefix.length()) : column;
     }
 }

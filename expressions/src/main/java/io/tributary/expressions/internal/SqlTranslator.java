@@ -23,7 +23,7 @@ import io.tributary.expressions.internal.SparkExprParser.SqlSelectExpressionCont
 import io.tributary.expressions.internal.SparkExprParser.SqlSelectItemContext;
 import io.tributary.expressions.internal.SparkExprParser.SubqueryExpressionContext;
 import io.tributary.expressions.internal.SparkExprParser.TableAliasContext;
-import io.tributary.expressions.internal.SparkExprParser.TableFunctionContext;
+import io.tributary.expressions.internal.SparkExprParser.FunctionTableContext;
 import io.tributary.expressions.internal.SparkExprParser.TableNameContext;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -45,7 +45,7 @@ import org.antlr.v4.runtime.tree.TerminalNode;
 public final class SqlTranslator {
     private static final String SOURCE = "source";
     private static final String SHAPE = "a query is SELECT items FROM source [AS s] [[LEFT | LEFT SEMI | LEFT ANTI] JOIN delta.`path` [AS] u ON"
-            + " condition] ... [WHERE condition]";
+            + " condition] ... [, LATERAL explode(s.tags) t] ... [WHERE condition]";
 
     private final String sql;
 
@@ -120,14 +120,22 @@ public final class SqlTranslator {
         Set<String> aliases = new HashSet<>();
         aliases.add(alias.toLowerCase(Locale.ROOT));
         List<Join> joins = new ArrayList<>();
+        List<Part> lateralViews = new ArrayList<>(); // the table functions joined (JOIN LATERAL), after a comma, then LATERAL VIEWs
         for (JoinRelationContext j : s.relation(0).joinRelation()) {
-            joins.add(join(j, aliases));
+            if (j.function != null) {
+                lateralViews.add(lateralJoin(j));
+            } else if (!lateralViews.isEmpty()) {
+                throw refused(j.start, "a join of a Delta table after a table function", "join the Delta tables first: FROM source s"
+                        + " JOIN delta.`path` u ON ... JOIN LATERAL explode(...) t");
+            } else {
+                joins.add(join(j, aliases));
+            }
         }
         List<Part> select = new ArrayList<>();
         for (SqlSelectItemContext item : s.sqlSelectItem()) {
             select.add(part(item));
         }
-        List<Part> lateralViews = new ArrayList<>(s.tableFunction().stream().map(this::tableFunction).toList());
+        s.tableFunction().stream().map(f -> tableFunction(f.functionTable(), f.LATERAL() != null, "", null)).forEach(lateralViews::add);
         for (LateralViewContext v : s.lateralView()) {
             if (v.VIEW() == null) {
                 throw refused(v.start, "LATERAL without VIEW after FROM's items", "join a table function after a comma: FROM source,"
@@ -183,6 +191,10 @@ public final class SqlTranslator {
     private Join join(JoinRelationContext j, Set<String> aliases) {
         if (j.natural != null) {
             throw refused(j.natural, "NATURAL JOIN", "give the condition: JOIN delta.`path` u ON s.user = u.user, or USING (user)");
+        }
+        if (j.lateral != null) {
+            throw refused(j.lateral, "LATERAL before " + j.right.getText(), "[INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC]"
+                    + " LATERAL joins a table function (JOIN LATERAL explode(s.tags) t); join a Delta table without it");
         }
         String type = type(j.joinType(), j.start);
         RelationPrimaryContext right = j.right;
@@ -291,16 +303,44 @@ public final class SqlTranslator {
     }
 
     /**
-     * A table function of FROM ({@code , LATERAL variant_explode(v) AS e(p, k, v)}) as the lateral view that makes its rows, the
-     * text {@code LATERAL variant_explode(v) e AS p, k, v} (without VIEW: a table function); named by the function without an alias.
+     * A table function of FROM ({@code , LATERAL explode(tags) AS t(tag)}) as the lateral view that makes its rows, the text
+     * {@code LATERAL explode(tags) t AS tag} (without VIEW: a table function), {@code join} ({@code LEFT }) before the call and
+     * {@code on} after it; named by the function without an alias.
      */
-    private Part tableFunction(TableFunctionContext f) {
+    private Part tableFunction(FunctionTableContext f, boolean lateral, String join, Part on) {
         String call = sql.substring(f.generator.start.getStartIndex(), f.RPAREN().getSymbol().getStopIndex() + 1);
         String name = f.tblName == null ? "`" + f.generator.getText() + "`" : sql.substring(f.tblName.start.getStartIndex(),
                 f.tblName.stop.getStopIndex() + 1);
         String columns = f.identifierList() == null ? "" : " AS " + f.identifierList().identifier().stream()
                 .map(i -> sql.substring(i.start.getStartIndex(), i.stop.getStopIndex() + 1)).collect(Collectors.joining(", "));
-        return new Part("LATERAL " + call + " " + name + columns, f.start.getLine(), f.start.getCharPositionInLine() + 1);
+        Token at = ((ParserRuleContext) f.getParent()).start;
+        return new Part((lateral ? "LATERAL " : "") + join + call + " " + name + columns + (on == null ? "" : " ON " + on.text()),
+                at.getLine(), at.getCharPositionInLine() + 1);
+    }
+
+    /**
+     * A table function joined, {@code [INNER | CROSS | LEFT [OUTER]] JOIN LATERAL explode(s.tags) t [ON condition]}: Spark's lateral
+     * join, of these three types, without USING; a LEFT one keeps a row its function keeps no row of, with nulls.
+     */
+    private Part lateralJoin(JoinRelationContext j) {
+        JoinTypeContext t = j.joinType();
+        String kind = has(t, SparkExprLexer.SEMI) ? "LEFT SEMI" : has(t, SparkExprLexer.ANTI) ? "LEFT ANTI" : has(t, SparkExprLexer.RIGHT)
+                ? "RIGHT OUTER" : has(t, SparkExprLexer.FULL) ? "FULL OUTER" : null;
+        if (j.natural != null) {
+            throw refused(j.natural, "NATURAL JOIN LATERAL", "[INCOMPATIBLE_JOIN_TYPES] Spark refuses NATURAL with LATERAL; give the"
+                    + " condition with ON, or join the function after a comma: FROM source s, LATERAL " + j.function.generator.getText()
+                    + "(...) t");
+        }
+        if (kind != null) {
+            throw refused(j.start, kind + " JOIN LATERAL", "[INVALID_LATERAL_JOIN_TYPE] a table function is joined by JOIN LATERAL"
+                    + " (INNER or CROSS) or LEFT [OUTER] JOIN LATERAL");
+        }
+        if (j.joinCriteria() instanceof JoinUsingContext u) {
+            throw refused(u.start, "USING with JOIN LATERAL", "[UNSUPPORTED_FEATURE.LATERAL_JOIN_USING] give the condition with ON: JOIN"
+                    + " LATERAL " + j.function.generator.getText() + "(...) t ON ...");
+        }
+        Part on = j.joinCriteria() == null ? null : part(((JoinOnContext) j.joinCriteria()).expression());
+        return tableFunction(j.function, j.lateral != null, has(t, SparkExprLexer.LEFT) ? "LEFT " : "", on);
     }
 
     private Part part(ParserRuleContext ctx) {
