@@ -158,6 +158,7 @@ final class GoldenAggregateReplay {
                     sql("CAST(amt AS DECIMAL(6,2))", "_agg_g", SEED, null), sql("CAST(amt AS FLOAT)", "_agg2_g", SEED, null),
                     sql("array(amt, id * 1.5D)", "_agg_h", SEED, null)),
             "update-moments-casts", List.of(sql("CAST(amt AS STRING)", "_agg_s", SEED, null), sql("CAST(id AS STRING)", "_agg_k", SEED, null)),
+            "update-percentile-casts", List.of(sql("CAST(amt AS STRING)", "_agg_p", SEED, null), sql("CAST(id AS STRING)", "_agg_m", SEED, null)),
             "update-kll", List.of(new Computed("CAST(id AS DOUBLE) / 4", "_agg_q", "DOUBLE", r -> r.get("id").asInt() / 4.0),
                     new Computed("CAST(amt AS FLOAT)", "_agg_f", "FLOAT", r -> r.get("amt").isNull() ? null : (float) r.get("amt").asDouble())));
 
