@@ -80,23 +80,35 @@ public final class TupleSketches {
     }
 
     /**
-     * Whether tuple_sketch_agg takes a key of {@code type}: INT, BIGINT, FLOAT, DOUBLE, STRING, BINARY, ARRAY of INT or BIGINT,
-     * and TINYINT, SMALLINT and DECIMAL, which Spark casts to DOUBLE.
+     * The type tuple_sketch_agg reads a key of {@code type} as, after the cast Spark's analyzer adds (AnsiTypeCoercion picks the
+     * first of the key types, ARRAY&lt;INT&gt;, ARRAY&lt;BIGINT&gt;, BINARY, DOUBLE, FLOAT, INT, BIGINT, STRING, the value can be
+     * cast to implicitly): the type itself for those; DOUBLE for TINYINT, SMALLINT and DECIMAL; STRING for DATE, TIMESTAMP,
+     * TIMESTAMP_NTZ and BOOLEAN; ARRAY&lt;INT&gt; for an array of other numbers. Null where Spark refuses the key (a struct, a map,
+     * an array of text ...).
      */
-    public static boolean keys(DataType type) {
+    public static DataType keyType(DataType type) {
         return switch (type.kind()) {
-            case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, STRING, BINARY -> true;
-            case ARRAY -> type.element() != null && (type.element().kind() == DataType.Kind.INT || type.element().kind() == DataType.Kind.LONG);
-            default -> false;
+            case INT, LONG, FLOAT, DOUBLE, STRING, BINARY -> type;
+            case BYTE, SHORT, DECIMAL -> DataType.DOUBLE;
+            case DATE, TIMESTAMP, TIMESTAMP_NTZ, BOOLEAN -> DataType.STRING;
+            case ARRAY -> type.element() == null ? null : switch (type.element().kind()) {
+                case INT, LONG -> type;
+                case BYTE, SHORT, FLOAT, DOUBLE, DECIMAL -> DataType.array(DataType.INT);
+                default -> null;
+            };
+            default -> null;
         };
     }
 
-    /** Whether tuple_sketch_agg of {@code kind} takes a summary of {@code type}: a number as a DOUBLE; TINYINT, SMALLINT, INT as an INT. */
-    public static boolean summarizes(Kind kind, DataType type) {
+    /**
+     * The type tuple_sketch_agg of {@code kind} reads a summary of {@code type} as, after Spark's implicit cast: DOUBLE (FLOAT
+     * kept) for a number or text for {@code _double}; INT for a number or text for {@code _integer}. Null where Spark refuses it.
+     */
+    public static DataType summaryType(Kind kind, DataType type) {
         return switch (type.kind()) {
-            case BYTE, SHORT, INT -> true;
-            case LONG, FLOAT, DOUBLE, DECIMAL -> kind == Kind.DOUBLE;
-            default -> false;
+            case FLOAT -> kind == Kind.DOUBLE ? type : DataType.INT;
+            case BYTE, SHORT, INT, LONG, DOUBLE, DECIMAL, STRING -> kind == Kind.DOUBLE ? DataType.DOUBLE : DataType.INT;
+            default -> null;
         };
     }
 

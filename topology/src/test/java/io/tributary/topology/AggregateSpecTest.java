@@ -55,9 +55,11 @@ class AggregateSpecTest {
     }
 
     @Test
-    void sumOfTextIsRefused() {
-        assertThatThrownBy(() -> valid().select("s", "sum(user)").build(INPUT))
-                .hasMessageContaining("sum(user) reads a STRING column").hasMessageContaining("numeric");
+    void sumOfTextIsSumOfItsDoubleAndOfATimestampIsRefusedAsNotSupportedYet() { // Spark casts a TIMESTAMP to its seconds
+        assertThat(valid().select("s", "sum(user)").build(INPUT).outputSchema().toDdl()).as("Spark casts text to DOUBLE")
+                .endsWith("s DOUBLE");
+        assertThatThrownBy(() -> valid().select("s", "sum(ts)").build(INPUT))
+                .hasMessageContaining("sum(ts) reads a TIMESTAMP column").hasMessageContaining("numeric");
     }
 
     @Test

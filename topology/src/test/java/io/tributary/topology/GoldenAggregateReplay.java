@@ -152,6 +152,13 @@ final class GoldenAggregateReplay {
                     new Computed("array(CAST(amt / 7 AS FLOAT), CAST(id * 0.1 AS FLOAT))", "_agg_a", "ARRAY<FLOAT>",
                             r -> Arrays.asList(r.get("amt").isNull() ? null : (float) (r.get("amt").asDouble() / 7),
                                     new java.math.BigDecimal(r.get("id").asInt()).multiply(new java.math.BigDecimal("0.1")).floatValue()))),
+            "update-tuple-casts", List.of(new Computed("to_date(ts)", "_agg_b", "DATE", r -> r.get("ts").asText().substring(0, 10)),
+                    sql("id > 4", "_agg_c", SEED, null), sql("CAST(id AS STRING)", "_agg2_c", SEED, null),
+                    sql("CAST(id AS BIGINT) * 3", "_agg2_e", SEED, null), sql("CAST(amt AS DECIMAL(10,2))", "_agg2_f", SEED, null),
+                    sql("CAST(amt AS DECIMAL(6,2))", "_agg_g", SEED, null), sql("CAST(amt AS FLOAT)", "_agg2_g", SEED, null),
+                    sql("array(amt, id * 1.5D)", "_agg_h", SEED, null)),
+            "update-moments-casts", List.of(sql("CAST(amt AS STRING)", "_agg_s", SEED, null), sql("CAST(id AS STRING)", "_agg_k", SEED, null)),
+            "update-percentile-casts", List.of(sql("CAST(amt AS STRING)", "_agg_p", SEED, null), sql("CAST(id AS STRING)", "_agg_m", SEED, null)),
             "update-kll", List.of(new Computed("CAST(id AS DOUBLE) / 4", "_agg_q", "DOUBLE", r -> r.get("id").asInt() / 4.0),
                     new Computed("CAST(amt AS FLOAT)", "_agg_f", "FLOAT", r -> r.get("amt").isNull() ? null : (float) r.get("amt").asDouble())));
 

@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Spark 4.2's tuple sketch aggregates (the repository's golden/aggregate-functions): tuple_sketch_agg_double and _integer of keys of
  * several types with summaries combined by each mode, at lgNomEntries 4 to 26, in update and append mode over two runs, past the
- * nominal entries over hundreds of rows (update-tuple-many), and tuple_union_agg_* and tuple_intersection_agg_* of sketches; and the
+ * nominal entries over hundreds of rows (update-tuple-many), of keys and summaries Spark casts (TIMESTAMP, DATE, BOOLEAN keys, STRING,
+ * DOUBLE and BIGINT summaries: update-tuple-casts), and tuple_union_agg_* and tuple_intersection_agg_* of sketches; and the
  * Theta and KLL sketch aggregates in complete mode, every window written by every batch. Each batch's rows and the table after each
  * run are Spark's, the sketches byte for byte (a KLL sketch past k, which the library compacts at random, by its count and extremes).
  */
@@ -30,7 +31,7 @@ class GoldenSketchAggregatesTest {
     @ParameterizedTest
     @ValueSource(ints = {1, 1000})
     void tupleSketchesGiveSparksBatchesAndTable(int rowsPerRecord) throws IOException {
-        for (String name : List.of("update-tuple", "append-tuple", "update-tuple-many")) {
+        for (String name : List.of("update-tuple", "append-tuple", "update-tuple-many", "update-tuple-casts")) {
             JsonNode c = golden(name);
             GoldenAggregateReplay.replay(stateDir.resolve(name + rowsPerRecord), name, c, c.get("query").asText(), sourceSchema(c),
                     UnaryOperator.identity(), rowsPerRecord);

@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * Compiles a {@link Bound} tree once into nested closures over the row layout: a column is read by
- * its index, a one- or two-argument function calls its kernel without an argument array, and no
- * node looks at its kind again per row.
+ * its index, a one- or two-argument function calls its kernel without an argument array, a
+ * deterministic constant subtree is computed once ({@link Folding#fold}), and no node looks at its
+ * kind again per row.
  */
 public final class Compiler {
     private Compiler() {
@@ -18,6 +19,10 @@ public final class Compiler {
     }
 
     public static Eval compile(Bound node) {
+        Object[] folded = Folding.fold(node);
+        if (folded != null) {
+            return literal(folded[0]);
+        }
         if (node instanceof Bound.Literal l) {
             return literal(l.value());
         } else if (node instanceof Bound.Column c) {

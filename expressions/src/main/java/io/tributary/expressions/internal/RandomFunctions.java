@@ -2,8 +2,6 @@ package io.tributary.expressions.internal;
 
 import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,8 +67,10 @@ final class RandomFunctions {
                     Draws<XorShiftRandom> d = draws(call, args, 0);
                     return call.applyTolerant(List.of(), DataType.DOUBLE, a -> d.rng().nextGaussian());
                 }));
-        add.accept(Fn.custom("uniform", 2, 3, "uniform(min NUMERIC, max NUMERIC[, seed]) → the wider of min's and max's types", "null when min or max is",
-                "a uniformly distributed value between min and max (constants), whole numbers truncated toward zero" + seeded,
+        add.accept(Fn.custom("uniform", 2, 3, "uniform(min NUMERIC, max NUMERIC[, seed]) → the wider of min's and max's types",
+                "never null: 0 when min or max is NULL (a DOUBLE for a bare NULL), as Spark gives it",
+                "a uniformly distributed value between min and max (constants), whole numbers truncated toward zero, a DECIMAL rounded"
+                + " half up, NUMERIC_VALUE_OUT_OF_RANGE past it" + seeded,
                 RandomFunctions::uniform));
         add.accept(Fn.custom("randstr", 1, 2, "randstr(length INT[, seed]) → STRING", "never null",
                 "length random characters of 0-9, a-z and A-Z (length a constant)" + seeded, RandomFunctions::randstr));
@@ -138,21 +138,13 @@ final class RandomFunctions {
         Object lo = constant(call, min, "min");
         Object hi = constant(call, max, "max");
         Draws<XorShiftRandom> d = draws(call, args, 2);
-        if (lo == null || hi == null) {
-            throw call.typeError("uniform with a NULL min or max is not supported yet (Spark gives a DOUBLE of its own); give both bounds");
-        }
-        DataType type = uniformType(call, min.type(), max.type());
-        double from = ((Number) lo).doubleValue();
-        double to = ((Number) hi).doubleValue();
-        if (type.kind() == Kind.DECIMAL) {
-            BigDecimal limit = BigDecimal.TEN.pow(type.precision() - type.scale());
-            if (new BigDecimal(lo.toString()).abs().compareTo(limit) >= 0 || new BigDecimal(hi.toString()).abs().compareTo(limit) >= 0) {
-                throw call.typeError("uniform of " + lo + " and " + hi + " as " + Types.name(type) + " is not supported yet: a bound does not fit"
-                        + " the type; cast the bounds to DOUBLE");
-            }
-        }
+        // a NULL bound reads as a DOUBLE (a NULL of a type as that type), and then every value is 0, as Spark 4.2 gives it
+        DataType type = uniformType(min.type() == null ? DataType.DOUBLE : min.type(), max.type() == null ? DataType.DOUBLE : max.type());
+        boolean zero = lo == null || hi == null;
+        double from = zero ? 0 : ((Number) lo).doubleValue();
+        double to = zero ? 0 : ((Number) hi).doubleValue();
         Kind kind = type.kind();
-        int scale = type.scale();
+        Kernel.Unary decimal = kind == Kind.DECIMAL ? Casts.kernel(DataType.DOUBLE, type) : null; // Spark's ANSI cast: past the type, the row fails
         return call.applyTolerant(List.of(), type, a -> {
             double r = from + d.rng().nextDouble() * (to - from);
             return switch (kind) {
@@ -161,17 +153,17 @@ final class RandomFunctions {
                 case INT -> (int) r;
                 case LONG -> (long) r;
                 case FLOAT -> (float) r;
-                case DECIMAL -> BigDecimal.valueOf(r).setScale(scale, RoundingMode.HALF_UP);
+                case DECIMAL -> decimal.apply1(r);
                 default -> r;
             };
         });
     }
 
     /**
-     * Spark's result type of uniform: BIGINT, INT, SMALLINT or TINYINT between whole numbers, DOUBLE or FLOAT with one, a DECIMAL
-     * argument's type with a whole number; other mixes are refused.
+     * Spark's result type of uniform: BIGINT, INT, SMALLINT or TINYINT between whole numbers (the wider), else DOUBLE with a DOUBLE,
+     * FLOAT with a FLOAT, the wider DECIMAL of two (Spark's isWiderThan, else the second), a DECIMAL with a whole number.
      */
-    private static DataType uniformType(Analyzer.Call call, DataType a, DataType b) {
+    private static DataType uniformType(DataType a, DataType b) {
         if (Types.integral(a) && Types.integral(b)) {
             for (Kind k : List.of(Kind.LONG, Kind.INT, Kind.SHORT, Kind.BYTE)) {
                 if (a.kind() == k || b.kind() == k) {
@@ -179,20 +171,17 @@ final class RandomFunctions {
                 }
             }
         }
-        boolean decimal = Types.is(a, Kind.DECIMAL) || Types.is(b, Kind.DECIMAL);
-        if (!decimal && (Types.is(a, Kind.DOUBLE) || Types.is(b, Kind.DOUBLE))) {
+        if (Types.is(a, Kind.DOUBLE) || Types.is(b, Kind.DOUBLE)) {
             return DataType.DOUBLE;
         }
-        if (!decimal && (Types.is(a, Kind.FLOAT) || Types.is(b, Kind.FLOAT))) {
+        if (Types.is(a, Kind.FLOAT) || Types.is(b, Kind.FLOAT)) {
             return DataType.FLOAT;
         }
-        if (Types.is(a, Kind.DECIMAL) && Types.integral(b)) {
-            return a;
+        if (Types.is(a, Kind.DECIMAL) && Types.is(b, Kind.DECIMAL)) {
+            boolean wider = a.precision() - a.scale() >= b.precision() - b.scale() && a.scale() >= b.scale();
+            return wider ? a : b;
         }
-        if (Types.is(b, Kind.DECIMAL) && Types.integral(a)) {
-            return b;
-        }
-        throw call.typeError("uniform of " + Types.name(a) + " and " + Types.name(b) + " is not supported yet: cast min and max to DOUBLE");
+        return Types.is(a, Kind.DECIMAL) ? a : b;
     }
 
     private static Bound randstr(Analyzer.Call call, List<Bound> args) {

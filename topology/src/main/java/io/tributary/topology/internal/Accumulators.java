@@ -12,6 +12,11 @@ final class Accumulators {
     }
 
     static Accumulator of(Aggregate a) {
+        return CastArguments.wrap(a, typed(a));
+    }
+
+    /** The accumulator of {@code a} over arguments of the types it folds (a STRING that Spark casts read as a DOUBLE). */
+    private static Accumulator typed(Aggregate a) {
         int col = a.columnIndex();
         return switch (a.function()) {
             case COUNT -> a.countsRows() ? new Count(-1) : new Count(col);

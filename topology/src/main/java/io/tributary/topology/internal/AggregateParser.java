@@ -125,7 +125,7 @@ public final class AggregateParser {
                     KllSketchAggregates.resultType(key, function, in, expression);
             case STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP, STD, SKEWNESS, KURTOSIS, CORR, COVAR_POP, COVAR_SAMP,
                  REGR_COUNT, REGR_SXX, REGR_SYY, REGR_SXY, REGR_SLOPE, REGR_INTERCEPT, REGR_R2 -> switch (in.kind()) {
-                case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL ->
+                case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, STRING -> // a STRING as Spark casts it to DOUBLE (CastArguments)
                         function == AggregateFunction.REGR_COUNT ? DataType.LONG : DataType.DOUBLE;
                 default -> throw notNumeric(key, function, in, expression);
             };
@@ -148,12 +148,12 @@ public final class AggregateParser {
             }
             case SUM, TRY_SUM -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG -> DataType.LONG;
-                case FLOAT, DOUBLE -> DataType.DOUBLE;
+                case FLOAT, DOUBLE, STRING -> DataType.DOUBLE;
                 case DECIMAL -> DataType.decimal(Math.min(38, in.precision() + 10), in.scale());
                 default -> throw notNumeric(key, function, in, expression);
             };
             case AVG, MEAN, TRY_AVG, REGR_AVGX, REGR_AVGY -> switch (in.kind()) {
-                case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE -> DataType.DOUBLE;
+                case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, STRING -> DataType.DOUBLE;
                 case DECIMAL -> DataType.decimal(Math.min(38, in.precision() + 4), Math.min(38, in.scale() + 4));
                 default -> throw notNumeric(key, function, in, expression);
             };

@@ -20,7 +20,7 @@ final class ApproxPercentileParser {
 
     static Aggregate parse(String key, String name, AggregateFunction function, String text, Aggregate.Argument x, List<String> args) {
         switch (x.type().kind()) {
-            case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, DATE, TIMESTAMP, TIMESTAMP_NTZ -> {
+            case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, DATE, TIMESTAMP, TIMESTAMP_NTZ, STRING -> { // text as its DOUBLE: CastArguments
             }
             default -> throw OrderStatisticErrors.orderStatisticType(key, text, x.column(), x.type().ddl(),
                     "a number, a DATE, a TIMESTAMP or an interval");
@@ -29,7 +29,8 @@ final class ApproxPercentileParser {
         boolean array = p instanceof List<?>;
         List<Double> percentages = array ? OrderStatisticParser.castList(p) : List.of((Double) p);
         int accuracy = args.size() == 3 ? accuracy(key, text, args.get(2)) : DEFAULT_ACCURACY;
-        DataType result = array ? DataType.array(x.type()) : x.type();
+        DataType type = x.type().kind() == DataType.Kind.STRING ? DataType.DOUBLE : x.type();
+        DataType result = array ? DataType.array(type) : type;
         return new Aggregate(name, function, x.column(), x.index(), x.type(), result, text,
                 Aggregate.Argument.constant(String.valueOf(accuracy), DataType.INT), new Aggregate.Constants(percentages, array, false, false));
     }

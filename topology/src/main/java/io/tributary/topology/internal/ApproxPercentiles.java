@@ -23,7 +23,8 @@ record ApproxPercentiles(int col, DataType type, double relativeError, Aggregate
     }
 
     static ApproxPercentiles of(Aggregate a) {
-        return new ApproxPercentiles(a.columnIndex(), a.inputType(), 1.0 / Integer.parseInt(a.second().column()), a.constants());
+        return new ApproxPercentiles(a.columnIndex(), CastArguments.castsToDouble(a.function(), a.inputType()) ? DataType.DOUBLE
+                : a.inputType(), 1.0 / Integer.parseInt(a.second().column()), a.constants());
     }
 
     public Object zero() {

@@ -83,7 +83,7 @@ final class OrderStatisticParser {
             constants = new Aggregate.Constants(List.of(), false, descending, within || deterministic);
             result = x.type();
         } else {
-            if (!numeric(x.type())) {
+            if (!numeric(x.type()) && x.type().kind() != DataType.Kind.STRING) { // text as Spark's CAST(x AS DOUBLE): CastArguments
                 throw OrderStatisticErrors.orderStatisticType(key, text, x.column(), x.type().ddl(), "a number");
             }
             Object p = function == AggregateFunction.MEDIAN ? 0.5 : percentages(key, text, args.get(1));

@@ -390,4 +390,10 @@ public final class TopologyErrors {
                 + "topic holds rows file-ingest checked against the same schema: check that the pipeline's schema did not "
                 + "change without a new events topic", cause);
     }
+
+    /** When an argument Spark casts for the aggregate ({@code stddev} of a STRING) does not cast, as Spark's query fails. */
+    static TributaryException castFailed(String name, String expression, io.tributary.expressions.ExpressionException e) {
+        return new TributaryException("aggregate.select." + name + ": " + expression + " fails: [" + e.condition() + "] " + e.reason()
+                + "; filter such rows out or cast the column with try_cast in the source's select");
+    }
 }

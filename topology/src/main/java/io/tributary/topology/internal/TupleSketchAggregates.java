@@ -1,6 +1,7 @@
 package io.tributary.topology.internal;
 
 import io.tributary.expressions.ExpressionException;
+import io.tributary.expressions.ImplicitCast;
 import io.tributary.expressions.TupleSketches;
 import io.tributary.expressions.TupleSketches.Kind;
 import io.tributary.expressions.TupleSketches.Mode;
@@ -9,6 +10,7 @@ import io.tributary.topology.Aggregate;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.datasketches.tuple.Intersection;
 import org.apache.datasketches.tuple.Summary;
 import org.apache.datasketches.tuple.Union;
@@ -32,8 +34,7 @@ final class TupleSketchAggregates {
         TupleSketchParser.Constants c = TupleSketchParser.constants(a);
         Kind kind = TupleSketchParser.kind(a.function());
         String fn = a.function().sqlName();
-        Buffer buffer = fn.startsWith("tuple_sketch_agg") ? new SketchAgg(kind, c.lgNom(), c.mode(), a.inputType(), a.columnIndex(),
-                a.second().type(), a.second().index())
+        Buffer buffer = fn.startsWith("tuple_sketch_agg") ? SketchAgg.of(kind, c, a)
                 : fn.startsWith("tuple_union_agg") ? new UnionAgg(kind, c.lgNom(), c.mode(), a.columnIndex(), fn)
                 : new IntersectionAgg(kind, c.mode(), a.columnIndex(), fn);
         return new Chain(buffer, a.name(), a.expression());
@@ -69,19 +70,31 @@ final class TupleSketchAggregates {
         byte[] mergeFresh(List<byte[]> sketches);
     }
 
-    /** tuple_sketch_agg: an update sketch; Spark's merge of a fresh update sketch makes a union of it and the input. */
-    record SketchAgg(Kind kind, int lgNom, Mode mode, DataType keyType, int keyCol, DataType summaryType, int summaryCol) implements Buffer {
+    /**
+     * tuple_sketch_agg: an update sketch; Spark's merge of a fresh update sketch makes a union of it and the input. The key and
+     * summary are cast as Spark's analyzer casts them ({@link TupleSketches#keyType}, {@link TupleSketches#summaryType}).
+     */
+    record SketchAgg(Kind kind, int lgNom, Mode mode, DataType keyType, int keyCol, UnaryOperator<Object> keyCast, int summaryCol,
+            UnaryOperator<Object> summaryCast) implements Buffer {
+        static SketchAgg of(Kind kind, TupleSketchParser.Constants c, Aggregate a) {
+            DataType key = TupleSketches.keyType(a.inputType());
+            DataType summary = TupleSketches.summaryType(kind, a.second().type());
+            return new SketchAgg(kind, c.lgNom(), c.mode(), key, a.columnIndex(), ImplicitCast.of(a.inputType(), key, a.column()),
+                    a.second().index(), ImplicitCast.of(a.second().type(), summary, a.second().column()));
+        }
+
         public Object create() {
             return TupleSketches.newSketch(kind, lgNom, mode);
         }
 
         public byte[] input(Object[] row) {
-            if (row[keyCol] == null || row[summaryCol] == null) {
+            Object k = keyCast.apply(row[keyCol]); // Spark evaluates the key, then the summary, then skips a null one
+            Object v = summaryCast.apply(row[summaryCol]);
+            if (k == null || v == null) {
                 return null;
             }
-            Object key = TupleSketches.key(row[keyCol], keyType);
-            Object summary = TupleSketches.summary(kind, row[summaryCol]);
-            return key == null ? null : encode(key, summary);
+            Object key = TupleSketches.key(k, keyType);
+            return key == null ? null : encode(key, TupleSketches.summary(kind, v));
         }
 
         @SuppressWarnings("unchecked")
@@ -224,14 +237,14 @@ final class TupleSketchAggregates {
         public Object addInPlace(Object s, Object[] row) {
             SketchState st = (SketchState) s;
             Batch batch = st.batch() == null ? new Batch(buffer.create()) : (Batch) st.batch();
-            byte[] input = buffer.input(row);
-            if (input != null) {
-                try {
+            try {
+                byte[] input = buffer.input(row); // a key or summary Spark casts fails as the cast fails
+                if (input != null) {
                     buffer.update(batch.live, input);
-                } catch (ExpressionException e) {
-                    throw SketchErrors.failed(name, expression, e);
+                    batch.inputs.add(input);
                 }
-                batch.inputs.add(input);
+            } catch (ExpressionException e) {
+                throw SketchErrors.failed(name, expression, e);
             }
             return batch == st.batch() ? s : new SketchState(st.kept(), batch);
         }

@@ -72,14 +72,14 @@ final class TupleSketchParser {
             mode(key, f, constants.get(constants.size() - 1), text);
         }
         Kind kind = kind(f);
-        if (columns == 2 ? !TupleSketches.keys(x.type()) : x.type().kind() != DataType.Kind.BINARY) {
+        if (columns == 2 ? TupleSketches.keyType(x.type()) == null : x.type().kind() != DataType.Kind.BINARY) {
             throw SketchErrors.notSketchable(key, text, x.type().ddl(), f.sqlName(), columns == 2
-                    ? "a key of INT, BIGINT, FLOAT, DOUBLE, STRING, BINARY, ARRAY<INT> or ARRAY<BIGINT> (TINYINT, SMALLINT and DECIMAL as"
-                    + " DOUBLE)" : "a BINARY sketch");
+                    ? "a key of INT, BIGINT, FLOAT, DOUBLE, STRING, BINARY or an array of numbers (TINYINT, SMALLINT and DECIMAL as DOUBLE;"
+                    + " DATE, TIMESTAMP and BOOLEAN as STRING; an array as ARRAY<INT> unless of BIGINT, as Spark casts them)" : "a BINARY sketch");
         }
-        if (summary != null && !TupleSketches.summarizes(kind, summary.type())) {
+        if (summary != null && TupleSketches.summaryType(kind, summary.type()) == null) {
             throw SketchErrors.notSketchable(key, text, summary.type().ddl(), f.sqlName(), kind == Kind.DOUBLE
-                    ? "a numeric summary (read as a DOUBLE)" : "a summary of TINYINT, SMALLINT or INT");
+                    ? "a numeric or STRING summary (cast to DOUBLE)" : "a numeric or STRING summary (cast to INT, as Spark casts it)");
         }
         return new Aggregate(name, f, x.column(), x.index(), x.type(), DataType.BINARY, text, summary);
     }

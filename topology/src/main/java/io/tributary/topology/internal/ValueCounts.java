@@ -20,7 +20,8 @@ record ValueCounts(AggregateFunction function, int col, DataType type, int frequ
         implements CollectionAccumulator {
 
     static ValueCounts of(Aggregate a) {
-        return new ValueCounts(a.function(), a.columnIndex(), a.inputType(), a.second() == null ? -1 : a.second().index(), a.constants(),
+        return new ValueCounts(a.function(), a.columnIndex(), CastArguments.castsToDouble(a.function(), a.inputType()) ? DataType.DOUBLE
+                : a.inputType(), a.second() == null ? -1 : a.second().index(), a.constants(),
                 a.name());
     }
 

@@ -154,9 +154,14 @@ class AccumulatorStatesTest {
                     .containsExactly(null, null);
         }
         assertThat(values("regr_count(y, x)", yx, List.<Object[]>of(new Object[] {null, 1}))).containsExactly(0L);
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("regr_slope(user, id)")))
-                .hasMessageStartingWith("aggregate.select.x: regr_slope(user, id) reads a STRING column; regr_slope needs a numeric"
-                        + " column");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("regr_slope(user, id)"))).as("text read as Spark's DOUBLE")
+                .hasMessageStartingWith("aggregate.select.x: regr_slope(user, id) fails: [CAST_INVALID_INPUT]");
+        Schema text = Schema.parse("y STRING, x INT");
+        List<Object[]> numbers = List.<Object[]>of(new Object[] {"1", 1}, new Object[] {" 3.0 ", 2}, new Object[] {"2", 3});
+        assertThat(values("median(y)", text, numbers)).as("text read as its DOUBLE").containsExactly(1.0, 2.0, 2.0);
+        assertThat(values("percentile_approx(y, 0.5)", text, numbers)).containsExactly(1.0, 1.0, 2.0);
+        assertThat(values("regr_slope(y, x)", Schema.parse("y STRING, x INT"), List.<Object[]>of(new Object[] {"1", 1}, new Object[] {" 3.0 ", 2},
+                new Object[] {null, 3}))).containsExactly(null, 2.0, 2.0);
     }
 
     @Test

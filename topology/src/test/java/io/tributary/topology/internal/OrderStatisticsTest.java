@@ -124,7 +124,8 @@ class OrderStatisticsTest {
         assertThat(refusal("mode(x, x > 1)", s)).contains("NON_FOLDABLE");
         assertThat(refusal("percentile_cont(0.5)", s)).contains("percentile_cont(p) WITHIN GROUP (ORDER BY col [DESC])");
         assertThat(refusal("mode(x) WITHIN GROUP (ORDER BY x)", s)).contains("mode() WITHIN GROUP (ORDER BY col [DESC])");
-        assertThat(refusal("percentile(u, 0.5)", s)).as("Spark casts the text; Tributary asks for the cast").contains("cast it");
+        assertThat(type("percentile(u, 0.5)", s)).as("text read as Spark's CAST(u AS DOUBLE)").isEqualTo("DOUBLE");
+        assertThat(type("percentile_approx(u, array(0.5))", s)).as("text read as Spark's CAST(u AS DOUBLE)").isEqualTo("ARRAY<DOUBLE>");
     }
 
     private static Object disc(String p, Object[] values) {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class TupleSketchAggregatesTest {
     private static final Schema INPUT = Schema.parse("id INT, user STRING, amt DOUBLE, l BIGINT, s BINARY, ts TIMESTAMP, f FLOAT,"
-            + " a ARRAY<INT>, sm SMALLINT");
+            + " a ARRAY<INT>, sm SMALLINT, m MAP<STRING, INT>, t ARRAY<STRING>");
 
     @Test
     void aSketchWrittenAndReadBackBetweenRowsAndBatchesIsTheSameBytes() {
@@ -52,9 +52,9 @@ class TupleSketchAggregatesTest {
             Accumulator acc = Accumulators.of(parse("tuple_sketch_agg_double(user, amt, 12, '" + mode.text() + "')"));
             Object s = acc.zero();
             for (double amt : new double[] {4.0, -1.5, 10.0}) {
-                s = acc.add(s, new Object[] {1, "k", amt, 1L, null, null, null, null, null});
+                s = acc.add(s, new Object[] {1, "k", amt, 1L, null, null, null, null, null, null, null});
             }
-            s = acc.add(acc.nextBatch(s), new Object[] {2, "k", 2.5, 2L, null, null, null, null, null});
+            s = acc.add(acc.nextBatch(s), new Object[] {2, "k", 2.5, 2L, null, null, null, null, null, null, null});
             double expected = switch (mode) {
                 case SUM -> 15.0;
                 case MIN -> -1.5;
@@ -63,6 +63,37 @@ class TupleSketchAggregatesTest {
             };
             assertThat(TupleSketches.summaries(Kind.DOUBLE, (byte[]) acc.result(s), Mode.SUM)).as("one key, %s", mode).isEqualTo(expected);
         }
+    }
+
+    /**
+     * Spark's analyzer casts a key or summary of a type the function does not take: a TIMESTAMP key is hashed as its text, a DOUBLE
+     * summary of tuple_sketch_agg_integer is cast to INT (truncated), a STRING summary to the summary's type; text that is no number
+     * fails the aggregation with CAST_INVALID_INPUT, as it fails Spark's query.
+     */
+    @Test
+    void keysAndSummariesSparkCastsAreCastAsSparkCastsThem() {
+        Accumulator byTime = Accumulators.of(parse("tuple_sketch_agg_integer(ts, amt, 12, 'sum')"));
+        Accumulator byText = Accumulators.of(parse("tuple_sketch_agg_integer(user, id, 12, 'sum')"));
+        Object a = byTime.zero();
+        Object b = byText.zero();
+        for (int i = 0; i < 5; i++) {
+            Object[] row = row(i + 1);
+            row[2] = i + 0.75; // the DOUBLE summary truncated to INT: i
+            row[5] = 1_780_000_000_000_000L + i * 60_000_000L; // 2026-05-28 20:26:40 plus i minutes
+            a = byTime.add(a, row);
+            b = byText.add(b, new Object[] {i, "2026-05-28 20:" + (26 + i) + ":40", null, null, null, null, null, null, null, null, null});
+        }
+        assertThat((byte[]) byTime.result(a)).as("the same keys as text, the same summaries").isEqualTo(byText.result(b));
+        assertThat(TupleSketches.summaries(Kind.INTEGER, (byte[]) byTime.result(a), Mode.SUM)).isEqualTo(10L);
+        Accumulator textSummary = Accumulators.of(parse("tuple_sketch_agg_double(id, user)"));
+        Object t = textSummary.add(textSummary.zero(), new Object[] {1, " 2.5 ", null, null, null, null, null, null, null, null, null});
+        assertThat(TupleSketches.summaries(Kind.DOUBLE, (byte[]) textSummary.result(t), Mode.SUM)).isEqualTo(2.5);
+        assertThatThrownBy(() -> textSummary.add(textSummary.zero(), new Object[] {1, "abc", null, null, null, null, null, null, null, null,
+                null})).isInstanceOf(TributaryException.class).hasMessageContaining("aggregate.select.t")
+                .hasMessageContaining("CAST_INVALID_INPUT");
+        Accumulator overflow = Accumulators.of(parse("tuple_sketch_agg_integer(id, l)"));
+        assertThatThrownBy(() -> overflow.add(overflow.zero(), new Object[] {1, "u", null, 1L << 40, null, null, null, null, null, null,
+                null})).isInstanceOf(TributaryException.class).hasMessageContaining("CAST_OVERFLOW");
     }
 
     @Test
@@ -86,9 +117,10 @@ class TupleSketchAggregatesTest {
     @Test
     void refusedAtStartAsSparkRefuses() {
         for (String[] bad : new String[][] {
-            {"tuple_sketch_agg_double(ts, amt)", "reads a TIMESTAMP column"},
-            {"tuple_sketch_agg_integer(id, amt)", "a summary of TINYINT, SMALLINT or INT"},
-            {"tuple_sketch_agg_double(id, user)", "reads a STRING column"},
+            {"tuple_sketch_agg_double(m, amt)", "reads a MAP<STRING, INT> column"},
+            {"tuple_sketch_agg_double(t, amt)", "reads a ARRAY<STRING> column"},
+            {"tuple_sketch_agg_integer(id, ts)", "a numeric or STRING summary (cast to INT"},
+            {"tuple_sketch_agg_double(id, a)", "reads a ARRAY<INT> column"},
             {"tuple_sketch_agg_double(id, amt, 3)", "SKETCH_INVALID_LG_NOM_ENTRIES"},
             {"tuple_sketch_agg_double(id, amt, 12, 'avg')", "TUPLE_INVALID_SKETCH_MODE"},
             {"tuple_sketch_agg_double(id, amt, id)", "NON_FOLDABLE_INPUT"},
@@ -108,11 +140,11 @@ class TupleSketchAggregatesTest {
 
     private static Object[] row(int i) {
         return new Object[] {i, "u" + (i % 7), i % 5 == 0 ? null : i * 0.5, (long) i * 31, new byte[] {(byte) i, 7}, null, (float) i / 3,
-            Arrays.asList(i, i % 3), (short) (i % 11)};
+            Arrays.asList(i, i % 3), (short) (i % 11), null, null};
     }
 
     private static Object[] binary(byte[] sketch) {
-        return new Object[] {0, "u", 1.0, 0L, sketch, null, null, null, null};
+        return new Object[] {0, "u", 1.0, 0L, sketch, null, null, null, null, null, null};
     }
 
     private static byte[] sketch(int from, int to) {
