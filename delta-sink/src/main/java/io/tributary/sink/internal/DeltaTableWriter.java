@@ -96,6 +96,11 @@ public final class DeltaTableWriter {
         return files;
     }
 
+    /** Tributary's Parquet writer for files of {@code txn} ({@link DataFileWriter#direct}), on an unpartitioned table; else empty. */
+    Optional<DirectParquetFiles.Rolling> directFiles(Transaction txn) {
+        return partitioning.columns().isEmpty() ? files.direct(txn) : Optional.empty();
+    }
+
     /** Input rows as the table stores them: with the derived partition columns ({@link Partitioning#toTableRows}). */
     List<Object[]> toTableRows(List<Object[]> inputRows) {
         return partitioning.toTableRows(inputRows);
@@ -145,7 +150,7 @@ public final class DeltaTableWriter {
         }
         Transaction txn = build(snapshot, appId, batchId, 0); // another writer's commit fails it at once: commitAppend says so, rebases it
         return AppendStream.open(this, txn, new AppendStream.Claim(appId, batchId, snapshot, expectedStart),
-                partitioning.columns().isEmpty() ? files.direct(txn).orElse(null) : null);
+                directFiles(txn).orElse(null));
     }
 
     /**
@@ -161,7 +166,7 @@ public final class DeltaTableWriter {
         Optional<Snapshot> snapshot = latestSnapshot();
         Transaction txn = buildPartitionTxn(snapshot, writerId, -1);
         AppendStream stream = AppendStream.open(this, txn, new AppendStream.Claim(writerId, -1, snapshot, Map.of()),
-                partitioning.columns().isEmpty() ? files.direct(txn).orElse(null) : null);
+                directFiles(txn).orElse(null));
         return Map.entry(stream, snapshot);
     }
 

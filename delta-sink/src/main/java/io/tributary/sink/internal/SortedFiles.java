@@ -21,7 +21,7 @@ final class SortedFiles {
 
     static List<Row> write(DeltaTableWriter writer, Transaction txn, List<Object[]> rows, Comparator<Object[]> order, int rowsPerFile) {
         if (order == null && rows instanceof SpilledChanges.Rows) {
-            return writeInOrder(writer, txn, rows, rowsPerFile);
+            return StreamedFiles.write(writer, txn, rows, rowsPerFile).orElseGet(() -> writeInOrder(writer, txn, rows, rowsPerFile));
         }
         if (order != null) {
             rows.sort(order);
@@ -34,8 +34,9 @@ final class SortedFiles {
     }
 
     /**
-     * Rows read from disk in order ({@link SpilledChanges}): a file's rows are read while the file before is written
-     * (in the common pool), so that at most two files' rows are in memory.
+     * Rows read from disk in order ({@link SpilledChanges}) for Kernel's writer, which takes a file's rows at once
+     * ({@link StreamedFiles} streams them to Tributary's): a file's rows are read while the file before is written (in the
+     * common pool), so that at most two files' rows are in memory.
      */
     private static List<Row> writeInOrder(DeltaTableWriter writer, Transaction txn, List<Object[]> rows, int rowsPerFile) {
         List<Row> adds = new ArrayList<>();
