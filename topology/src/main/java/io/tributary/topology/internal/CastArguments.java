@@ -18,7 +18,7 @@ import java.util.function.UnaryOperator;
  * aggregation, as it fails Spark's query ({@code CAST_INVALID_INPUT}).
  */
 record CastArguments(Accumulator of, int first, UnaryOperator<Object> firstCast, int second, UnaryOperator<Object> secondCast, String name,
-        String expression) implements Accumulator {
+        String expression) implements ForwardingAccumulator {
     /** The functions that read a STRING argument as a DOUBLE. */
     static final Set<AggregateFunction> TEXT_AS_DOUBLE = EnumSet.of(AggregateFunction.SUM, AggregateFunction.TRY_SUM, AggregateFunction.AVG,
             AggregateFunction.MEAN, AggregateFunction.TRY_AVG, AggregateFunction.STDDEV, AggregateFunction.STDDEV_SAMP,
@@ -65,65 +65,17 @@ record CastArguments(Accumulator of, int first, UnaryOperator<Object> firstCast,
     }
 
     /** The same over an accumulator whose state is a whole collection, folded in place. */
-    record InPlace(CollectionAccumulator of, CastArguments cast) implements CollectionAccumulator {
+    record InPlace(CollectionAccumulator of, CastArguments cast) implements CollectionAccumulator, ForwardingAccumulator {
         public Object addInPlace(Object s, Object[] row) {
             return of.addInPlace(s, cast.cast(row));
-        }
-
-        public Object zero() {
-            return of.zero();
         }
 
         public Object add(Object s, Object[] row) {
             return of.add(s, cast.cast(row));
         }
-
-        public Object merge(Object a, Object b) {
-            return of.merge(a, b);
-        }
-
-        public Object nextBatch(Object s) {
-            return of.nextBatch(s);
-        }
-
-        public Object result(Object s) {
-            return of.result(s);
-        }
-
-        public void write(ByteSink out, Object s) {
-            of.write(out, s);
-        }
-
-        public Object read(ByteSource in) {
-            return of.read(in);
-        }
-    }
-
-    public Object zero() {
-        return of.zero();
     }
 
     public Object add(Object s, Object[] row) {
         return of.add(s, cast(row));
-    }
-
-    public Object merge(Object a, Object b) {
-        return of.merge(a, b);
-    }
-
-    public Object nextBatch(Object s) {
-        return of.nextBatch(s);
-    }
-
-    public Object result(Object s) {
-        return of.result(s);
-    }
-
-    public void write(ByteSink out, Object s) {
-        of.write(out, s);
-    }
-
-    public Object read(ByteSource in) {
-        return of.read(in);
     }
 }

@@ -38,33 +38,9 @@ final class Regressions {
     }
 
     /** An aggregate of one column over the rows where another column is not null too; otherwise the aggregate as it is. */
-    record Paired(Accumulator of, int other) implements Accumulator {
-        public Object zero() {
-            return of.zero();
-        }
-
+    record Paired(Accumulator of, int other) implements ForwardingAccumulator {
         public Object add(Object s, Object[] row) {
             return row[other] == null ? s : of.add(s, row);
-        }
-
-        public Object merge(Object a, Object b) {
-            return of.merge(a, b);
-        }
-
-        public Object nextBatch(Object s) {
-            return of.nextBatch(s);
-        }
-
-        public Object result(Object s) {
-            return of.result(s);
-        }
-
-        public void write(ByteSink out, Object s) {
-            of.write(out, s);
-        }
-
-        public Object read(ByteSource in) {
-            return of.read(in);
         }
     }
 
