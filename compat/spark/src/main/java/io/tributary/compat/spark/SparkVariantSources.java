@@ -28,6 +28,11 @@ import org.apache.spark.sql.SparkSession;
  *   in the file).</li>
  * </ul>
  *
+ * <p>{@code SparkVariantSources kafka DIR} records only {@code DIR/kafka-source.tsv}: the lines of
+ * {@code DIR/kafka-source-cases.txt} as a Kafka source's values, {@code from_json(value, }{@link #KAFKA_SCHEMA}{@code )} in
+ * its default PERMISSIVE mode, then {@link #KAFKA_QUERY} by id (NULL for null); the value {@code from_json} cannot read is
+ * in {@code _corrupt_record}.
+ *
  * <p>{@code SparkVariantSources read TABLE DIR}: Spark reads a table Tributary wrote from {@code json-source-cases.txt}
  * (service's {@code VariantSourcePipelineTest} with {@code -Dtributary.variant.keep=FOLDER} leaves one in
  * {@code FOLDER/json-source-table}) and prints PASS when it gives the well-formed rows of {@code json-source-cases.tsv}.
@@ -37,6 +42,9 @@ public final class SparkVariantSources {
             + "m MAP<STRING, VARIANT>, _corrupt_record STRING";
     static final String JSON_QUERY = "SELECT id, to_json(payload), schema_of_variant(payload), to_json(s), to_json(arr), to_json(m), "
             + "_corrupt_record FROM json_cases ORDER BY id";
+    static final String KAFKA_SCHEMA = "id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, _corrupt_record STRING";
+    static final String KAFKA_QUERY = "SELECT r.id, to_json(r.v), schema_of_variant(r.v), to_json(r.s), r.v:a.b::int, r._corrupt_record"
+            + " FROM (SELECT from_json(value, '" + KAFKA_SCHEMA + "') AS r FROM kafka_values) ORDER BY r.id";
     static final String CSV_SCHEMA = "id INT, v VARIANT";
     static final String CSV_QUERY = "SELECT id, to_json(v), schema_of_variant(v) FROM csv_cases ORDER BY id";
 
@@ -47,8 +55,17 @@ public final class SparkVariantSources {
         if (args.length == 3 && args[0].equals("read")) {
             System.exit(read(Path.of(args[1]).toAbsolutePath(), Path.of(args[2]).toAbsolutePath()) ? 0 : 1);
         }
+        if (args.length == 2 && args[0].equals("kafka")) {
+            SparkSession spark = SparkFixtures.session("tributary-variant-kafka");
+            try {
+                kafka(spark, Path.of(args[1]).toAbsolutePath());
+            } finally {
+                spark.stop();
+            }
+            return;
+        }
         if (args.length != 1) {
-            System.err.println("usage: SparkVariantSources DIR | read TABLE DIR");
+            System.err.println("usage: SparkVariantSources DIR | kafka DIR | read TABLE DIR");
             System.exit(2);
         }
         Path dir = Path.of(args[0]).toAbsolutePath();
@@ -107,6 +124,13 @@ public final class SparkVariantSources {
         } finally {
             SparkFixtures.deleteTree(work);
         }
+    }
+
+    private static void kafka(SparkSession spark, Path dir) throws IOException {
+        spark.read().text(dir.resolve("kafka-source-cases.txt").toString()).createOrReplaceTempView("kafka_values");
+        List<String> lines = spark.sql(KAFKA_QUERY).collectAsList().stream().map(SparkVariantSources::tsv).toList();
+        Files.write(dir.resolve("kafka-source.tsv"), lines, StandardCharsets.UTF_8);
+        lines.forEach(System.out::println);
     }
 
     /** Spark's rows, or {@code ERROR <condition>: <first line of the message>} when Spark refuses the schema. */
