@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code from_json} over the same values gave ({@code kafka-source.tsv}, recorded by compat/spark's
  * {@code SparkVariantSources kafka}); the values Spark's PERMISSIVE mode keeps in {@code _corrupt_record} (an object with a
  * key twice, at the top or inside the struct's VARIANT, a value cut short) are dead letters naming their topic, partition,
- * offset, the field and Spark's error class. {@code -Dtributary.variant.keep=DIR} leaves the table in {@code DIR/kafka-source-table} for
+ * offset, the field and Spark's error class; so are the values whose {@code v:a.b::int} Spark's ANSI cast fails on
+ * ({@code kafka-source-failing.tsv}: {@code INVALID_VARIANT_CAST}), naming the expression and the error class. {@code -Dtributary.variant.keep=DIR} leaves the table in {@code DIR/kafka-source-table} for
  * {@code SparkVariantSources read-kafka}.
  */
 @Tag("integration")
@@ -66,7 +67,10 @@ class KafkaSourceVariantPipelineTest {
     void jsonValuesWithVariantFieldsLandAsSparksFromJsonReadsThemAndBadValuesAreDeadLettersOfTheirOffset() throws Exception {
         List<String> values = golden("kafka-source-cases.txt");
         List<String> spark = golden("kafka-source.tsv");
+        List<String> failing = golden("kafka-source-failing.txt");
+        List<String> sparkFailing = golden("kafka-source-failing.tsv");
         produce(values);
+        produce(failing);
         Path specFile = dir.resolve("pipeline.yaml");
         Files.writeString(specFile, """
                 name: kvariant
@@ -104,13 +108,24 @@ class KafkaSourceVariantPipelineTest {
             }
         }
         assertThat(expected).as("the cases hold bad values").hasSize(3);
-        List<JsonNode> letters = TopicTail.json(Map.of("bootstrap.servers", broker.bootstrapServers()), Topics.deadLetter("kvariant"));
+        List<JsonNode> all = TopicTail.json(Map.of("bootstrap.servers", broker.bootstrapServers()), Topics.deadLetter("kvariant"));
+        List<JsonNode> letters = all.stream().filter(l -> l.path("offset").asLong() < values.size()).toList();
         assertThat(letters).extracting(l -> l.path("topic").asText() + ":" + l.path("partition").asInt() + ":"
                 + l.path("offset").asLong() + ":" + l.path("text").asText()).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(letters).extracting(l -> l.path("offset").asLong() + " " + l.path("field").textValue() + " " + l.path("reason").asText()).satisfiesExactlyInAnyOrder(
                 r -> assertThat(r).startsWith("5 v VARIANT_DUPLICATE_KEY: the key 'a' is written twice in one JSON object"),
                 r -> assertThat(r).startsWith("6 null malformed JSON"),
                 r -> assertThat(r).startsWith("8 s.v VARIANT_DUPLICATE_KEY: the key 'y' is written twice in one JSON object"));
+
+        List<String> failed = all.stream().filter(l -> l.path("offset").asLong() >= values.size())
+                .sorted(Comparator.comparing(l -> l.path("offset").asLong()))
+                .map(l -> l.path("text").asText() + "\t" + l.path("reason").asText()).toList();
+        List<String> expectedFailed = new ArrayList<>();
+        for (int i = 0; i < failing.size(); i++) { // Spark fails on each, as ANSI casts do: a dead letter naming the expression
+            String condition = sparkFailing.get(i).substring("ERROR ".length(), sparkFailing.get(i).indexOf(':'));
+            expectedFailed.add(failing.get(i) + "\texpression \"v:a.b::int\" fails: " + condition);
+        }
+        assertThat(failed).hasSize(failing.size()).zipSatisfy(expectedFailed, (got, want) -> assertThat(got).startsWith(want));
 
         String keep = System.getProperty("tributary.variant.keep"); // for compat/spark's SparkVariantSources read-kafka
         if (keep != null) {

@@ -31,7 +31,9 @@ import org.apache.spark.sql.SparkSession;
  * <p>{@code SparkVariantSources kafka DIR} records only {@code DIR/kafka-source.tsv}: the lines of
  * {@code DIR/kafka-source-cases.txt} as a Kafka source's values, {@code from_json(value, }{@link #KAFKA_SCHEMA}{@code )} in
  * its default PERMISSIVE mode, then {@link #KAFKA_QUERY} by id (NULL for null); the value {@code from_json} cannot read is
- * in {@code _corrupt_record}.
+ * in {@code _corrupt_record}; and {@code DIR/kafka-source-failing.tsv}: the same query over each value of
+ * {@code DIR/kafka-source-failing.txt} alone, whose {@code v:a.b::int} Spark's ANSI cast fails on ({@code ERROR <condition>:
+ * <first line of the message>}).
  *
  * <p>{@code SparkVariantSources read TABLE DIR}: Spark reads a table Tributary wrote from {@code json-source-cases.txt}
  * (service's {@code VariantSourcePipelineTest} with {@code -Dtributary.variant.keep=FOLDER} leaves one in
@@ -141,6 +143,28 @@ public final class SparkVariantSources {
         List<String> lines = spark.sql(KAFKA_QUERY).collectAsList().stream().map(SparkVariantSources::tsv).toList();
         Files.write(dir.resolve("kafka-source.tsv"), lines, StandardCharsets.UTF_8);
         lines.forEach(System.out::println);
+
+        List<String> failing = new ArrayList<>();
+        for (String value : Files.readAllLines(dir.resolve("kafka-source-failing.txt"), StandardCharsets.UTF_8)) {
+            spark.createDataset(List.of(value), org.apache.spark.sql.Encoders.STRING()).toDF("value").createOrReplaceTempView("kafka_values");
+            failing.add(firstRowOrError(spark, KAFKA_QUERY));
+        }
+        Files.write(dir.resolve("kafka-source-failing.tsv"), failing, StandardCharsets.UTF_8);
+        failing.forEach(System.out::println);
+    }
+
+    /** The query's one row, or {@code ERROR <condition>: <first line of the message>} when Spark fails on it. */
+    private static String firstRowOrError(SparkSession spark, String query) {
+        try {
+            return spark.sql(query).collectAsList().stream().map(SparkVariantSources::tsv).findFirst().orElse("");
+        } catch (Exception e) { // Spark's AnalysisException is no RuntimeException
+            Throwable t = e;
+            while (!(t instanceof org.apache.spark.SparkThrowable) && t.getCause() != null) {
+                t = t.getCause();
+            }
+            String condition = t instanceof org.apache.spark.SparkThrowable st ? st.getCondition() : t.getClass().getName();
+            return "ERROR " + condition + ": " + String.valueOf(t.getMessage()).lines().findFirst().orElse("");
+        }
     }
 
     /** Spark's rows, or {@code ERROR <condition>: <first line of the message>} when Spark refuses the schema. */
