@@ -28,15 +28,30 @@ import org.apache.spark.sql.SparkSession;
  *   in the file).</li>
  * </ul>
  *
+ * <p>{@code SparkVariantSources kafka DIR} records only {@code DIR/kafka-source.tsv}: the lines of
+ * {@code DIR/kafka-source-cases.txt} as a Kafka source's values, {@code from_json(value, }{@link #KAFKA_SCHEMA}{@code )} in
+ * its default PERMISSIVE mode, then {@link #KAFKA_QUERY} by id (NULL for null); the value {@code from_json} cannot read is
+ * in {@code _corrupt_record}; and {@code DIR/kafka-source-failing.tsv}: the same query over each value of
+ * {@code DIR/kafka-source-failing.txt} alone, whose {@code v:a.b::int} Spark's ANSI cast fails on ({@code ERROR <condition>:
+ * <first line of the message>}).
+ *
  * <p>{@code SparkVariantSources read TABLE DIR}: Spark reads a table Tributary wrote from {@code json-source-cases.txt}
  * (service's {@code VariantSourcePipelineTest} with {@code -Dtributary.variant.keep=FOLDER} leaves one in
  * {@code FOLDER/json-source-table}) and prints PASS when it gives the well-formed rows of {@code json-source-cases.tsv}.
+ * {@code SparkVariantSources read-kafka TABLE DIR} does the same for a table Tributary wrote from the values of
+ * {@code kafka-source-cases.txt} (service's {@code KafkaSourceVariantPipelineTest} leaves one in
+ * {@code FOLDER/kafka-source-table}), against the well-formed rows of {@code kafka-source.tsv}.
  */
 public final class SparkVariantSources {
     static final String JSON_SCHEMA = "id INT, payload VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, "
             + "m MAP<STRING, VARIANT>, _corrupt_record STRING";
     static final String JSON_QUERY = "SELECT id, to_json(payload), schema_of_variant(payload), to_json(s), to_json(arr), to_json(m), "
             + "_corrupt_record FROM json_cases ORDER BY id";
+    static final String KAFKA_SCHEMA = "id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, _corrupt_record STRING";
+    static final String KAFKA_QUERY = "SELECT r.id, to_json(r.v), schema_of_variant(r.v), to_json(r.s), r.v:a.b::int, r._corrupt_record"
+            + " FROM (SELECT from_json(value, '" + KAFKA_SCHEMA + "') AS r FROM kafka_values) ORDER BY r.id";
+    /** {@link #KAFKA_QUERY} over the table of the pipeline's {@code select: [id, v, s, "v:a.b::int AS b"]}. */
+    static final String KAFKA_TABLE_QUERY = "SELECT id, to_json(v), schema_of_variant(v), to_json(s), b FROM kafka_table ORDER BY id";
     static final String CSV_SCHEMA = "id INT, v VARIANT";
     static final String CSV_QUERY = "SELECT id, to_json(v), schema_of_variant(v) FROM csv_cases ORDER BY id";
 
@@ -45,10 +60,24 @@ public final class SparkVariantSources {
 
     public static void main(String[] args) throws IOException {
         if (args.length == 3 && args[0].equals("read")) {
-            System.exit(read(Path.of(args[1]).toAbsolutePath(), Path.of(args[2]).toAbsolutePath()) ? 0 : 1);
+            System.exit(read(Path.of(args[1]).toAbsolutePath(), Path.of(args[2]).toAbsolutePath().resolve("json-source-cases.tsv"),
+                    JSON_QUERY.replace(", _corrupt_record", ""), "json_cases") ? 0 : 1);
+        }
+        if (args.length == 3 && args[0].equals("read-kafka")) {
+            System.exit(read(Path.of(args[1]).toAbsolutePath(), Path.of(args[2]).toAbsolutePath().resolve("kafka-source.tsv"),
+                    KAFKA_TABLE_QUERY, "kafka_table") ? 0 : 1);
+        }
+        if (args.length == 2 && args[0].equals("kafka")) {
+            SparkSession spark = SparkFixtures.session("tributary-variant-kafka");
+            try {
+                kafka(spark, Path.of(args[1]).toAbsolutePath());
+            } finally {
+                spark.stop();
+            }
+            return;
         }
         if (args.length != 1) {
-            System.err.println("usage: SparkVariantSources DIR | read TABLE DIR");
+            System.err.println("usage: SparkVariantSources DIR | kafka DIR | read TABLE DIR");
             System.exit(2);
         }
         Path dir = Path.of(args[0]).toAbsolutePath();
@@ -62,17 +91,17 @@ public final class SparkVariantSources {
     }
 
     /**
-     * Spark's {@link #JSON_QUERY} (less {@code _corrupt_record}) over a table Tributary wrote from {@code json-source-cases.txt}:
-     * true (PASS) when its rows are the well-formed rows of {@code DIR/json-source-cases.tsv}.
+     * Spark's {@code query} over a table Tributary wrote from the cases of {@code recorded} (its view named {@code view}):
+     * true (PASS) when its rows are the well-formed rows of {@code recorded}, less their {@code _corrupt_record}.
      */
-    private static boolean read(Path table, Path dir) throws IOException {
-        List<String> expected = Files.readAllLines(dir.resolve("json-source-cases.tsv"), StandardCharsets.UTF_8).stream()
+    private static boolean read(Path table, Path recorded, String query, String view) throws IOException {
+        List<String> expected = Files.readAllLines(recorded, StandardCharsets.UTF_8).stream()
                 .filter(l -> l.endsWith("\tNULL")).map(l -> l.substring(0, l.lastIndexOf('\t'))).toList();
         SparkSession spark = SparkFixtures.session("tributary-variant-sources-read");
         List<String> got;
         try {
-            spark.read().format("delta").load(table.toString()).createOrReplaceTempView("json_cases");
-            got = spark.sql(JSON_QUERY.replace(", _corrupt_record", "")).collectAsList().stream().map(SparkVariantSources::tsv).toList();
+            spark.read().format("delta").load(table.toString()).createOrReplaceTempView(view);
+            got = spark.sql(query).collectAsList().stream().map(SparkVariantSources::tsv).toList();
         } finally {
             spark.stop();
         }
@@ -106,6 +135,35 @@ public final class SparkVariantSources {
             System.out.println(stats);
         } finally {
             SparkFixtures.deleteTree(work);
+        }
+    }
+
+    private static void kafka(SparkSession spark, Path dir) throws IOException {
+        spark.read().text(dir.resolve("kafka-source-cases.txt").toString()).createOrReplaceTempView("kafka_values");
+        List<String> lines = spark.sql(KAFKA_QUERY).collectAsList().stream().map(SparkVariantSources::tsv).toList();
+        Files.write(dir.resolve("kafka-source.tsv"), lines, StandardCharsets.UTF_8);
+        lines.forEach(System.out::println);
+
+        List<String> failing = new ArrayList<>();
+        for (String value : Files.readAllLines(dir.resolve("kafka-source-failing.txt"), StandardCharsets.UTF_8)) {
+            spark.createDataset(List.of(value), org.apache.spark.sql.Encoders.STRING()).toDF("value").createOrReplaceTempView("kafka_values");
+            failing.add(firstRowOrError(spark, KAFKA_QUERY));
+        }
+        Files.write(dir.resolve("kafka-source-failing.tsv"), failing, StandardCharsets.UTF_8);
+        failing.forEach(System.out::println);
+    }
+
+    /** The query's one row, or {@code ERROR <condition>: <first line of the message>} when Spark fails on it. */
+    private static String firstRowOrError(SparkSession spark, String query) {
+        try {
+            return spark.sql(query).collectAsList().stream().map(SparkVariantSources::tsv).findFirst().orElse("");
+        } catch (Exception e) { // Spark's AnalysisException is no RuntimeException
+            Throwable t = e;
+            while (!(t instanceof org.apache.spark.SparkThrowable) && t.getCause() != null) {
+                t = t.getCause();
+            }
+            String condition = t instanceof org.apache.spark.SparkThrowable st ? st.getCondition() : t.getClass().getName();
+            return "ERROR " + condition + ": " + String.valueOf(t.getMessage()).lines().findFirst().orElse("");
         }
     }
 
