@@ -77,8 +77,9 @@ class AccumulatorStatesTest {
         assertThat(values("last(amt)").get(4)).isEqualTo(-0.0);
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("stddev(ok)")))
                 .hasMessage("aggregate.select.x: stddev(ok) reads a BOOLEAN column; stddev needs a numeric column (TINYINT, SMALLINT,"
-                        + " INT, BIGINT, FLOAT, DOUBLE or DECIMAL); change the column's type in the source schema or use count, min, max,"
-                        + " first, last or collect_list");
+                        + " INT, BIGINT, FLOAT, DOUBLE or DECIMAL), as Spark 4.2 does (DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE); change the"
+                        + " column's type in the source schema, cast it in the select list or use count, min, max, first, last or"
+                        + " collect_list");
     }
 
     /** Spark 4.2's values of the same rows ({@code SELECT try_sum(n), ... FROM VALUES ...}), whose sums overflow or whose bits fold. */
