@@ -52,7 +52,8 @@ class GoldenAggregateFunctionsTest {
         "append-approx", "append-percentile", "update-mode", "update-hll", "append-hll", "update-hll-many",
         "append-percentile-approx", "update-vector", "update-listagg", "append-listagg",
         "update-theta", "append-theta", "update-theta-many", "update-percentile-approx-decimal", "update-variant-schema",
-        "append-variant-schema", "update-moments-casts", "update-percentile-casts"})
+        "append-variant-schema", "update-moments-casts", "update-percentile-casts", "update-timestamp-sums",
+        "update-tuple-string"})
     void theFunctionsGiveSparksBatchesAndTable(String name) throws IOException {
         JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-functions/" + name + "/case.json")));
         GoldenAggregateReplay.replay(stateDir, name, c, c.get("query").asText(), sourceSchema(c), UnaryOperator.identity(), 1);

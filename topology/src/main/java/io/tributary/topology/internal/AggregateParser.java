@@ -148,12 +148,18 @@ public final class AggregateParser {
             }
             case SUM, TRY_SUM -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG -> DataType.LONG;
-                case FLOAT, DOUBLE, STRING -> DataType.DOUBLE;
+                case FLOAT, DOUBLE, STRING, TIMESTAMP -> DataType.DOUBLE; // a TIMESTAMP as its seconds since 1970 (CastArguments)
                 case DECIMAL -> DataType.decimal(Math.min(38, in.precision() + 10), in.scale());
                 default -> throw notNumeric(key, function, in, expression);
             };
             case AVG, MEAN, TRY_AVG, REGR_AVGX, REGR_AVGY -> switch (in.kind()) {
                 case BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, STRING -> DataType.DOUBLE;
+                case TIMESTAMP -> { // avg, mean and try_avg as sum; Spark's regr_avgx and regr_avgy cast no TIMESTAMP
+                    if (function == AggregateFunction.REGR_AVGX || function == AggregateFunction.REGR_AVGY) {
+                        throw notNumeric(key, function, in, expression);
+                    }
+                    yield DataType.DOUBLE;
+                }
                 case DECIMAL -> DataType.decimal(Math.min(38, in.precision() + 4), Math.min(38, in.scale() + 4));
                 default -> throw notNumeric(key, function, in, expression);
             };

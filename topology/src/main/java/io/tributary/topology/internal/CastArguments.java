@@ -13,7 +13,8 @@ import java.util.function.UnaryOperator;
  * An aggregate of a STRING column that Spark's analyzer casts to DOUBLE before aggregating (AnsiTypeCoercion: a function that takes
  * numbers reads text as a DOUBLE): {@code sum}, {@code avg}, the moments ({@code stddev}, {@code variance}, {@code skewness},
  * {@code kurtosis} and their forms), {@code corr}, the covariances, the {@code regr_} functions, {@code percentile},
- * {@code median}, {@code percentile_cont}, {@code percentile_disc} and {@code percentile_approx}. Each row's text is cast as
+ * {@code median}, {@code percentile_cont}, {@code percentile_disc} and {@code percentile_approx}; and a TIMESTAMP column of {@code sum}, {@code avg} and their forms, read as
+ * its seconds since 1970 ({@code CAST(ts AS DOUBLE)}), as Spark 4.2's analyzer casts it. Each row's text is cast as
  * Spark's ANSI {@code CAST(x AS DOUBLE)} casts it, then folded by the accumulator of a DOUBLE; text that is no number fails the
  * aggregation, as it fails Spark's query ({@code CAST_INVALID_INPUT}).
  */
@@ -30,9 +31,14 @@ record CastArguments(Accumulator of, int first, UnaryOperator<Object> firstCast,
             AggregateFunction.MEDIAN, AggregateFunction.PERCENTILE_CONT, AggregateFunction.PERCENTILE_DISC, AggregateFunction.PERCENTILE_APPROX,
             AggregateFunction.APPROX_PERCENTILE);
 
+    /** The functions that read a TIMESTAMP argument as a DOUBLE, its seconds since 1970 (Spark 4.2 casts it for these alone). */
+    static final Set<AggregateFunction> TIME_AS_DOUBLE = EnumSet.of(AggregateFunction.SUM, AggregateFunction.TRY_SUM, AggregateFunction.AVG,
+            AggregateFunction.MEAN, AggregateFunction.TRY_AVG);
+
     /** Whether {@code f} reads an argument of {@code type} as Spark's cast of it to DOUBLE. */
     static boolean castsToDouble(AggregateFunction f, DataType type) {
-        return type != null && type.kind() == DataType.Kind.STRING && TEXT_AS_DOUBLE.contains(f);
+        return type != null && (type.kind() == DataType.Kind.STRING && TEXT_AS_DOUBLE.contains(f)
+                || type.kind() == DataType.Kind.TIMESTAMP && TIME_AS_DOUBLE.contains(f));
     }
 
     /** {@code of}, the accumulator of {@code a} over DOUBLE arguments, reading {@code a}'s STRING arguments cast; {@code of} where none is. */
@@ -42,8 +48,8 @@ record CastArguments(Accumulator of, int first, UnaryOperator<Object> firstCast,
         if (!first && !second) {
             return of;
         }
-        CastArguments cast = new CastArguments(of, first ? a.columnIndex() : -1, first ? ImplicitCast.of(DataType.STRING, DataType.DOUBLE,
-                a.column()) : null, second ? a.second().index() : -1, second ? ImplicitCast.of(DataType.STRING, DataType.DOUBLE,
+        CastArguments cast = new CastArguments(of, first ? a.columnIndex() : -1, first ? ImplicitCast.of(a.inputType(), DataType.DOUBLE,
+                a.column()) : null, second ? a.second().index() : -1, second ? ImplicitCast.of(a.second().type(), DataType.DOUBLE,
                 a.second().column()) : null, a.name(), a.expression());
         return of instanceof CollectionAccumulator c ? new InPlace(c, cast) : cast;
     }

@@ -303,11 +303,12 @@ public final class TopologyErrors {
                 + "primitive type");
     }
 
-    /** When sum or avg reads a column that is not numeric. */
+    /** When sum, avg, a moment or a regression reads a column that is not numeric (Spark's DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE). */
     public static TributaryException notNumeric(String key, String expression, String ddl, String sqlName) {
         return new TributaryException(key + ": " + expression + " reads a " + ddl + " column; " + sqlName + " needs a numeric "
-                + "column (TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE or DECIMAL); change the column's type in the source "
-                + "schema or use count, min, max, first, last or collect_list");
+                + "column (TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE or DECIMAL), as Spark 4.2 does (DATATYPE_MISMATCH"
+                + ".UNEXPECTED_INPUT_TYPE); change the column's type in the source schema, cast it in the select list or use count, "
+                + "min, max, first, last or collect_list");
     }
 
     /** When bit_and, bit_or or bit_xor reads a column that is not integral. */

@@ -8,6 +8,7 @@ import io.tributary.expressions.TupleSketches.Mode;
 import io.tributary.schema.DataType;
 import io.tributary.topology.Aggregate;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -161,6 +162,11 @@ final class TupleSketchAggregates {
         }
     }
 
+    /** A row's sketch: BINARY as it is, STRING as Spark's {@code CAST(x AS BINARY)}, its UTF-8 bytes; null for NULL. */
+    static byte[] sketch(Object v) {
+        return v instanceof String text ? text.getBytes(StandardCharsets.UTF_8) : (byte[]) v;
+    }
+
     /** tuple_union_agg: a union of lgNomEntries and mode. */
     record UnionAgg(Kind kind, int lgNom, Mode mode, int col, String function) implements Buffer {
         public Object create() {
@@ -168,7 +174,7 @@ final class TupleSketchAggregates {
         }
 
         public byte[] input(Object[] row) {
-            return (byte[]) row[col];
+            return sketch(row[col]);
         }
 
         @SuppressWarnings("unchecked")
@@ -197,7 +203,7 @@ final class TupleSketchAggregates {
         }
 
         public byte[] input(Object[] row) {
-            return (byte[]) row[col];
+            return sketch(row[col]);
         }
 
         @SuppressWarnings("unchecked")

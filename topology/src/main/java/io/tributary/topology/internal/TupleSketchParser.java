@@ -72,10 +72,11 @@ final class TupleSketchParser {
             mode(key, f, constants.get(constants.size() - 1), text);
         }
         Kind kind = kind(f);
-        if (columns == 2 ? TupleSketches.keyType(x.type()) == null : x.type().kind() != DataType.Kind.BINARY) {
+        if (columns == 2 ? TupleSketches.keyType(x.type()) == null : x.type().kind() != DataType.Kind.BINARY
+                && x.type().kind() != DataType.Kind.STRING) { // a STRING sketch as Spark casts it to BINARY (TupleSketchAggregates.sketch)
             throw SketchErrors.notSketchable(key, text, x.type().ddl(), f.sqlName(), columns == 2
                     ? "a key of INT, BIGINT, FLOAT, DOUBLE, STRING, BINARY or an array of numbers (TINYINT, SMALLINT and DECIMAL as DOUBLE;"
-                    + " DATE, TIMESTAMP and BOOLEAN as STRING; an array as ARRAY<INT> unless of BIGINT, as Spark casts them)" : "a BINARY sketch");
+                    + " DATE, TIMESTAMP and BOOLEAN as STRING; an array as ARRAY<INT> unless of BIGINT, as Spark casts them)" : "a BINARY sketch (or STRING, read as its UTF-8 bytes)");
         }
         if (summary != null && TupleSketches.summaryType(kind, summary.type()) == null) {
             throw SketchErrors.notSketchable(key, text, summary.type().ddl(), f.sqlName(), kind == Kind.DOUBLE

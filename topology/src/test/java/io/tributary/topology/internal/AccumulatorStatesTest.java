@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tributary.schema.Schema;
+import io.tributary.schema.TributaryException;
 import io.tributary.topology.Aggregate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -77,8 +78,9 @@ class AccumulatorStatesTest {
         assertThat(values("last(amt)").get(4)).isEqualTo(-0.0);
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("stddev(ok)")))
                 .hasMessage("aggregate.select.x: stddev(ok) reads a BOOLEAN column; stddev needs a numeric column (TINYINT, SMALLINT,"
-                        + " INT, BIGINT, FLOAT, DOUBLE or DECIMAL); change the column's type in the source schema or use count, min, max,"
-                        + " first, last or collect_list");
+                        + " INT, BIGINT, FLOAT, DOUBLE or DECIMAL), as Spark 4.2 does (DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE); change the"
+                        + " column's type in the source schema, cast it in the select list or use count, min, max, first, last or"
+                        + " collect_list");
     }
 
     /** Spark 4.2's values of the same rows ({@code SELECT try_sum(n), ... FROM VALUES ...}), whose sums overflow or whose bits fold. */
@@ -196,6 +198,30 @@ class AccumulatorStatesTest {
                 new Object[] {1}))).endsWith(0.19432323191698986);
         assertThat(values("skewness(x)", one, List.of(new Object[] {1}, new Object[] {1}))).as("equal values: NULL")
                 .containsExactly(null, null);
+    }
+
+    /**
+     * Spark 4.2 (ANSI) sums and averages a TIMESTAMP as CAST(ts AS DOUBLE), its seconds since 1970, and refuses it elsewhere:
+     * {@code SELECT sum(ts), avg(ts) FROM VALUES (TIMESTAMP'2026-10-06 09:02:00.5'), (TIMESTAMP'2026-10-06 09:03:00'), (NULL)} gives
+     * 3.5825547005E9 and 1.79127735025E9 (golden/aggregate-functions/spark.tsv has the types and the refusals).
+     */
+    @Test
+    void aTimestampIsSummedAsItsSecondsSince1970AndRefusedWhereSparkRefusesIt() {
+        Schema time = Schema.parse("ts TIMESTAMP");
+        List<Object[]> rows = List.of(new Object[] {1_791_277_320_500_000L}, new Object[] {1_791_277_380_000_000L}, new Object[] {null});
+        for (String f : List.of("sum", "try_sum")) {
+            assertThat(values(f + "(ts)", time, rows)).as(f).containsExactly(1.7912773205E9, 3.5825547005E9, 3.5825547005E9);
+        }
+        for (String f : List.of("avg", "try_avg", "mean")) {
+            assertThat(values(f + "(ts)", time, rows)).as(f).containsExactly(1.7912773205E9, 1.79127735025E9, 1.79127735025E9);
+        }
+        assertThat(AggregateParser.parse("aggregate.select.x", "x", "sum(ts)", time).resultType()).isEqualTo(io.tributary.schema.DataType.DOUBLE);
+        for (String call : List.of("stddev(ts)", "var_pop(ts)", "skewness(ts)", "corr(ts, amt)", "regr_slope(amt, ts)", "regr_avgx(amt, ts)")) {
+            assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values(call))).as(call).isInstanceOf(TributaryException.class)
+                    .hasMessageContaining("reads a TIMESTAMP column").hasMessageContaining("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+        }
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> values("sum(ts)", Schema.parse("ts TIMESTAMP_NTZ"), rows)))
+                .as("Spark casts no TIMESTAMP_NTZ").hasMessageContaining("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
     }
 
     @Test

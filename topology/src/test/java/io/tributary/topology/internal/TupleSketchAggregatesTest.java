@@ -114,6 +114,32 @@ class TupleSketchAggregatesTest {
                 .isInstanceOf(TributaryException.class).hasMessageContaining("TUPLE_INVALID_INPUT_SKETCH_BUFFER");
     }
 
+    /**
+     * Spark 4.2 reads a STRING argument of tuple_union_agg_* and tuple_intersection_agg_* as {@code CAST(x AS BINARY)}, its UTF-8
+     * bytes (golden/aggregate-functions/spark.tsv): NULLs give the empty sketch, text fails with TUPLE_INVALID_INPUT_SKETCH_BUFFER
+     * as it fails Spark's query, as no text read from a file holds a sketch's bytes.
+     */
+    @Test
+    void aStringSketchIsReadAsItsBytesAsSparkCastsIt() {
+        Accumulator union = Accumulators.of(parse("tuple_union_agg_double(user, 12, 'max')"));
+        Accumulator inter = Accumulators.of(parse("tuple_intersection_agg_integer(user)"));
+        assertThat(parse("tuple_intersection_agg_integer(user)").resultType()).isEqualTo(io.tributary.schema.DataType.BINARY);
+        Object u = union.add(roundTrip(union, union.nextBatch(union.zero())), text(null));
+        assertThat(TupleSketches.estimate(Kind.DOUBLE, (byte[]) union.result(roundTrip(union, u)))).as("NULLs only").isEqualTo(0.0);
+        for (String bad : new String[] {"", "u1", "\u0002\u0003\u0009\u0001"}) {
+            assertThatThrownBy(() -> union.add(union.zero(), text(bad))).as(bad).isInstanceOf(TributaryException.class)
+                    .hasMessageContaining("tuple_union_agg_double").hasMessageContaining("TUPLE_INVALID_INPUT_SKETCH_BUFFER");
+            assertThatThrownBy(() -> inter.add(inter.zero(), text(bad))).as(bad).isInstanceOf(TributaryException.class)
+                    .hasMessageContaining("tuple_intersection_agg_integer").hasMessageContaining("TUPLE_INVALID_INPUT_SKETCH_BUFFER");
+        }
+    }
+
+    private static Object[] text(String user) {
+        Object[] row = new Object[11];
+        row[1] = user;
+        return row;
+    }
+
     @Test
     void refusedAtStartAsSparkRefuses() {
         for (String[] bad : new String[][] {
