@@ -233,16 +233,23 @@ class SharedKafkaSourceSinkIT {
 
     /** {@code perPartition} rows into each partition of each topic (topic to its partitions), one transaction a topic. */
     private void publish(Map<String, Integer> topics, int perPartition) {
-        new TreeMap<>(topics).forEach((topic, partitions) -> KAFKA.inTransaction(producer -> {
-            for (int p = 0; p < partitions; p++) {
-                for (int i = 0; i < perPartition; i++) {
-                    int id = nextId++;
-                    published.add(id);
-                    String json = "{\"id\":" + id + ",\"user\":\"u" + id + "\"}";
-                    producer.send(new ProducerRecord<>(topic, p, null, json.getBytes(StandardCharsets.UTF_8)));
+        new TreeMap<>(topics).forEach((topic, partitions) -> {
+            int first = nextId;
+            int count = partitions * perPartition;
+            KAFKA.inTransaction(producer -> { // a transaction the coordinator refused is sent again, with the same ids
+                int id = first;
+                for (int p = 0; p < partitions; p++) {
+                    for (int i = 0; i < perPartition; i++, id++) {
+                        String json = "{\"id\":" + id + ",\"user\":\"u" + id + "\"}";
+                        producer.send(new ProducerRecord<>(topic, p, null, json.getBytes(StandardCharsets.UTF_8)));
+                    }
                 }
+            });
+            for (int id = first; id < first + count; id++) {
+                published.add(id);
             }
-        }));
+            nextId = first + count;
+        });
     }
 
     /** The sink group's assignment: topic-partition to the member's instance id. */

@@ -126,13 +126,16 @@ class SharedSinkIT {
     }
 
     private void publish(String topic, int rows) {
-        KAFKA.inTransaction(producer -> {
-            for (int i = 0; i < rows; i++) {
-                int id = nextId++;
-                published.add(id);
+        int first = nextId;
+        KAFKA.inTransaction(producer -> { // a transaction the coordinator refused is sent again, with the same ids
+            for (int id = first; id < first + rows; id++) {
                 producer.send(new ProducerRecord<>(topic, id % PARTITIONS, null, ROWS.write(new Object[] {id, "u" + id})));
             }
         });
+        for (int id = first; id < first + rows; id++) {
+            published.add(id);
+        }
+        nextId = first + rows;
     }
 
     /** The group's assignment: partition to the member's instance id. */
