@@ -7,8 +7,8 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.slf4j.Logger;
@@ -61,7 +61,7 @@ public final class TableFolder {
             String rootText = qualified.toString();
             List<String> named = new ArrayList<>();
             long count = 0;
-            RemoteIterator<LocatedFileStatus> it = fs.listFiles(qualified, true);
+            RemoteIterator<FileStatus> it = FolderListing.files(fs, qualified);
             while (it.hasNext()) {
                 String relative = it.next().getPath().toString().substring(rootText.length() + (rootText.endsWith("/") ? 0 : 1));
                 if (relative.startsWith("_delta_log/")) {

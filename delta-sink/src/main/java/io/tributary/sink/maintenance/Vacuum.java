@@ -4,6 +4,7 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
 import io.tributary.delta.KernelEngines;
 import io.tributary.sink.internal.FileReferences;
+import io.tributary.sink.internal.FolderListing;
 import io.tributary.sink.internal.TableFacts;
 import io.tributary.sink.internal.TableLayout;
 import io.tributary.sink.internal.TableSnapshots;
@@ -13,8 +14,8 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.slf4j.Logger;
@@ -92,10 +93,10 @@ public final class Vacuum {
             List<String> delete = new ArrayList<>();
             List<String> foreign = new ArrayList<>();
             long bytes = 0;
-            RemoteIterator<LocatedFileStatus> it = fs.listFiles(qualifiedRoot, true);
+            RemoteIterator<FileStatus> it = FolderListing.files(fs, qualifiedRoot);
             String rootText = qualifiedRoot.toString();
             while (it.hasNext()) {
-                LocatedFileStatus f = it.next();
+                FileStatus f = it.next();
                 String path = f.getPath().toString();
                 String relative = path.substring(rootText.length() + (rootText.endsWith("/") ? 0 : 1));
                 if (TableLayout.hidden(relative, partitionColumns) || refs.live(path) || refs.removedAt(path) >= cutoff) {
