@@ -21,10 +21,10 @@ public final class Compiler {
     public static Eval compile(Bound node) {
         Object[] folded = Folding.fold(node);
         if (folded != null) {
-            return literal(folded[0]);
+            return constant(folded[0]);
         }
         if (node instanceof Bound.Literal l) {
-            return literal(l.value());
+            return constant(l.value());
         } else if (node instanceof Bound.Column c) {
             return column(c.index(), c.path());
         } else if (node instanceof Bound.Apply a) {
@@ -51,6 +51,14 @@ public final class Compiler {
 
     private static Eval literal(Object value) {
         return row -> value;
+    }
+
+    /**
+     * A literal or a folded constant: the value itself, or each row's own copy of an array, a struct, a map or bytes (a value
+     * of another kind, a VARIANT, is one no step changes).
+     */
+    private static Eval constant(Object value) {
+        return Folding.immutable(value) || !Folding.copyable(value) ? literal(value) : row -> Folding.perRow(value);
     }
 
     private static Eval column(int index, int[] path) {

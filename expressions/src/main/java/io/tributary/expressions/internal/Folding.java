@@ -1,7 +1,12 @@
 package io.tributary.expressions.internal;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -60,9 +65,11 @@ final class Folding {
 
     /**
      * {@code node} computed once, as Spark's {@code ConstantFolding} computes it before the first row, when it is a
-     * {@link #deterministicConstant} other than a literal whose value is immutable (a number, text, a boolean, a date,
-     * a timestamp, an interval: rows may share it); else null. A constant that fails ({@code 1 / 0}, a bad cast) is not
-     * folded: it fails each row that reaches it, with the same message, as Spark's query fails as it runs.
+     * {@link #deterministicConstant} other than a literal; else null. The value may be an array, a struct, a map or bytes
+     * ({@code array(1, 2)}, {@code named_struct('a', 1)}, {@code map(1, 'a')}, {@code unhex('0A')}): the compiled form hands
+     * each row its own copy ({@link #perRow}), as rows may not share a value a later step could change. A constant that fails
+     * ({@code 1 / 0}, a bad cast) is not folded: it fails each row that reaches it, with the same message, as Spark's query
+     * fails as it runs.
      */
     static Object[] fold(Bound node) {
         if (node instanceof Bound.Literal || !deterministicConstant(node)) {
@@ -74,11 +81,55 @@ final class Folding {
         } catch (RuntimeException fails) {
             return null;
         }
-        return immutable(v) ? new Object[] {v} : null;
+        return copyable(v) ? new Object[] {v} : null;
     }
 
-    private static boolean immutable(Object v) {
+    /** A constant's value for one row: the value itself when rows may share it, else a deep copy of it. */
+    static Object perRow(Object v) {
+        if (immutable(v)) {
+            return v;
+        }
+        if (v instanceof byte[] bytes) {
+            return bytes.clone();
+        }
+        if (v instanceof Object[] struct) {
+            Object[] out = new Object[struct.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = perRow(struct[i]);
+            }
+            return out;
+        }
+        if (v instanceof List<?> list) {
+            List<Object> out = new ArrayList<>(list.size());
+            for (Object e : list) {
+                out.add(perRow(e));
+            }
+            return out;
+        }
+        Map<Object, Object> out = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+            out.put(perRow(e.getKey()), perRow(e.getValue()));
+        }
+        return out;
+    }
+
+    /** Whether rows may share {@code v} as it is: a number, text, a boolean, a date, a timestamp, an interval or null. */
+    static boolean immutable(Object v) {
         return v == null || v instanceof String || v instanceof Boolean || v instanceof Integer || v instanceof Long || v instanceof Double
                 || v instanceof Float || v instanceof Short || v instanceof Byte || v instanceof BigDecimal || v instanceof CalendarInterval;
+    }
+
+    /** Whether {@link #perRow} copies {@code v}: an immutable value, or bytes, a struct, an array or a map of such values. */
+    static boolean copyable(Object v) {
+        if (immutable(v) || v instanceof byte[]) {
+            return true;
+        }
+        if (v instanceof Object[] struct) {
+            return Arrays.stream(struct).allMatch(Folding::copyable);
+        }
+        if (v instanceof List<?> list) {
+            return list.stream().allMatch(Folding::copyable);
+        }
+        return v instanceof Map<?, ?> map && map.entrySet().stream().allMatch(e -> copyable(e.getKey()) && copyable(e.getValue()));
     }
 }
