@@ -1,5 +1,6 @@
 package io.tributary.expressions.internal;
 
+import io.tributary.schema.DataType;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,8 +67,9 @@ final class Folding {
     /**
      * {@code node} computed once, as Spark's {@code ConstantFolding} computes it before the first row, when it is a
      * {@link #deterministicConstant} other than a literal; else null. The value may be an array, a struct, a map or bytes
-     * ({@code array(1, 2)}, {@code named_struct('a', 1)}, {@code map(1, 'a')}, {@code unhex('0A')}): the compiled form hands
-     * each row its own copy ({@link #perRow}), as rows may not share a value a later step could change. A constant that fails
+     * ({@code array(1, 2)}, {@code named_struct('a', 1)}, {@code map(1, 'a')}, {@code unhex('0A')}): functions read it as it is, and
+     * where the expression's value may hold it, each row gets its own copy ({@link #sharesValue}, {@link #perRow}), as rows may not
+     * share a value a later step could change. A constant that fails
      * ({@code 1 / 0}, a bad cast) is not folded: it fails each row that reaches it, with the same message, as Spark's query
      * fails as it runs.
      */
@@ -106,11 +108,57 @@ final class Folding {
             }
             return out;
         }
-        Map<Object, Object> out = new LinkedHashMap<>();
-        for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-            out.put(perRow(e.getKey()), perRow(e.getValue()));
+        if (v instanceof Map<?, ?> map) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                out.put(perRow(e.getKey()), perRow(e.getValue()));
+            }
+            return out;
         }
-        return out;
+        return v; // a VARIANT: no step changes one
+    }
+
+    /**
+     * Whether the value of {@code node} may be, or hold, a constant array, struct, map or bytes (a literal or a folded
+     * subtree), which every row would share: its type is one of those, and a constant of such a type is in it.
+     */
+    static boolean sharesValue(Bound node) {
+        return mayHold(node.type()) && holdsConstant(node);
+    }
+
+    private static boolean holdsConstant(Bound b) {
+        if (b instanceof Bound.Literal l) {
+            return !immutable(l.value());
+        }
+        if (mayHold(b.type()) && deterministicConstant(b)) {
+            return true;
+        }
+        List<Bound> children = new ArrayList<>();
+        if (b instanceof Bound.Apply a) {
+            children.addAll(a.args());
+        } else if (b instanceof Bound.Logic l) {
+            children.addAll(List.of(l.left(), l.right()));
+        } else if (b instanceof Bound.Case c) {
+            children.addAll(c.conditions());
+            children.addAll(c.values());
+            if (c.otherwise() != null) {
+                children.add(c.otherwise());
+            }
+        } else if (b instanceof Bound.Coalesce c) {
+            children.addAll(c.args());
+        } else if (b instanceof Bound.Lambda l) {
+            children.add(l.body());
+        } else if (b instanceof Bound.HigherOrder h) {
+            children.addAll(h.args());
+            children.addAll(h.lambdas());
+        }
+        return children.stream().anyMatch(Folding::holdsConstant);
+    }
+
+    /** Whether a value of {@code t} may be or hold an array, a struct, a map or bytes (a value rows must not share). */
+    private static boolean mayHold(DataType t) {
+        return t == null || t.kind() == DataType.Kind.ARRAY || t.kind() == DataType.Kind.STRUCT || t.kind() == DataType.Kind.MAP
+                || t.kind() == DataType.Kind.BINARY;
     }
 
     /** Whether rows may share {@code v} as it is: a number, text, a boolean, a date, a timestamp, an interval or null. */

@@ -51,6 +51,26 @@ class ConstantFoldingTest {
         assertThat(first).as(text).usingRecursiveComparison().isEqualTo(Interpreter.eval(b, new Object[] {1, "a"}));
         assertThat(second).as(text).usingRecursiveComparison().isEqualTo(first);
         assertThat(second).as("%s: each row's own copy", text).isNotSameAs(first);
+        assertThat(Folding.sharesValue(b)).as(text).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"array_contains(array(1, 2, 7), i)", "element_at(map(1, 'a', 2, 'b'), i)", "size(array(1, 2)) + i",
+            "length(x'0A0B')", "i + 1", "array(i, 1)", "to_json(named_struct('a', array(1, 2)))"})
+    void aValueThatHoldsNoConstantArrayStructMapOrBytesIsNotCopied(String text) {
+        assertThat(Folding.sharesValue(bound(text))).as(text).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"coalesce(NULL, array(1, 2))", "named_struct('a', i, 'b', array(1, 2))", "if(i > 0, array(1), array(i))",
+            "element_at(array(array(1), array(2)), i)", "transform(array(i), x -> array(1, 2))", "x'0A'"})
+    void aValueThatMayHoldAConstantArrayStructMapOrBytesIsCopiedForEachRow(String text) {
+        Bound b = bound(text);
+        assertThat(Folding.sharesValue(b)).as(text).isTrue();
+        Compiler.Eval compiled = Compiler.compile(b);
+        Object first = compiled.eval(new Object[] {1, "a"});
+        assertThat(first).as(text).usingRecursiveComparison().isEqualTo(Interpreter.eval(b, new Object[] {1, "a"}));
+        assertThat(compiled.eval(new Object[] {1, "a"})).as(text).isNotSameAs(first);
     }
 
     @Test
