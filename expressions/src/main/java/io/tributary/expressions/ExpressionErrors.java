@@ -153,6 +153,12 @@ public final class ExpressionErrors {
         return at(expression, position, "'" + struct + "' has no field '" + name + "'; its fields are " + String.join(", ", fields));
     }
 
+    /** {@code s.a} of a struct that names {@code a} twice, as {@code from_csv('1,2', 'a INT, a INT')} gives one. */
+    public static TributaryException ambiguousField(String expression, int position, String name, String struct, int count) {
+        return at(expression, position, "[AMBIGUOUS_REFERENCE_TO_FIELDS] '" + struct + "' has " + count + " fields named '" + name
+                + "', and a reference to one is ambiguous; give the fields different names in the schema");
+    }
+
     public static TributaryException noFileMetadata(String expression, int position, String what) {
         return at(expression, position, what + " tells of the file a row was read from, and only a file source (source.path) reads"
                 + " files: this source (a Kafka topic or a Delta table) has no " + what
@@ -190,6 +196,13 @@ public final class ExpressionErrors {
         return new TributaryException("select item \"" + shown(expression) + "\" is " + type + ", and a Delta table holds no VOID inside"
                 + " an array, a map or a struct (Spark fails an array's or a map's write with DELTA_COMPLEX_TYPE_COLUMN_CONTAINS_NULL_TYPE);"
                 + " cast it: CAST(array() AS ARRAY<INT>), array(CAST(NULL AS INT)), struct(1, CAST(NULL AS INT))");
+    }
+
+    /** A select item whose struct names a field twice ({@code from_csv(raw, 'a INT, a INT')}), which no Delta table holds. */
+    public static TributaryException repeatedFieldColumn(String expression, String type) {
+        return new TributaryException("select item \"" + shown(expression) + "\" is " + type + ", a struct that names a field twice, which"
+                + " no Delta table holds (Spark fails the write with DELTA_DUPLICATE_COLUMNS_FOUND.DATA); give the fields different names in"
+                + " the schema");
     }
 
     public static TributaryException intervalColumn(String expression, String type) {

@@ -170,6 +170,9 @@ public final class Transform {
             if (io.tributary.expressions.internal.Times.holdsTime(bound.type())) {
                 throw ExpressionErrors.timeColumn(item, Types.name(bound.type()));
             }
+            if (Types.holdsRepeatedNames(bound.type())) {
+                throw ExpressionErrors.repeatedFieldColumn(item, Types.name(bound.type()));
+            }
             String name = parsed.alias() != null ? parsed.alias() : defaultName(parsed, bound);
             boolean nullable = !(bound instanceof Bound.Column c && c.path().length == 0 && !input.field(c.index()).nullable());
             fields.add(new Field(name, bound.type(), nullable));

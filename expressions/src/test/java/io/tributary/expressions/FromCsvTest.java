@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** from_csv reads a row's text with the CSV file source's value rules; what it cannot read as Spark does is refused at start. */
@@ -34,11 +35,29 @@ class FromCsvTest {
     void whatSparkReadsOtherwiseIsRefusedAtStartNamingTheFunction() {
         assertThatThrownBy(() -> Expression.compile(INPUT, "from_csv(line, 'a INTERVAL DAY')"))
                 .isInstanceOf(TributaryException.class).hasMessageContaining("has type INTERVAL DAY, which Tributary does not support yet");
-        assertThatThrownBy(() -> Expression.compile(INPUT, "from_csv(line, 'a INT, A STRING')"))
-                .isInstanceOf(TributaryException.class).hasMessageContaining("the schema 'a INT, A STRING' is not a DDL schema");
         assertThatThrownBy(() -> Expression.compile(INPUT, "schema_of_csv('')")).isInstanceOf(TributaryException.class)
                 .hasMessageContaining("schema_of_csv of '': it holds no CSV record");
         assertThatThrownBy(() -> Expression.compile(INPUT, "from_csv(line, line)")).isInstanceOf(TributaryException.class)
                 .hasMessageContaining("INVALID_SCHEMA.NON_STRING_LITERAL");
+    }
+
+    @Test
+    void aSchemaThatNamesAColumnTwiceGivesSparksStructWhoseFieldsAreReadButNotNamed() {
+        Expression csv = Expression.compile(INPUT, "from_csv(line, 'a INT, b STRING, A STRING')");
+        assertThat((Object[]) csv.eval(new Object[] {"1,x,y"})).containsExactly(1, "x", "y");
+        assertThat(Expression.compile(INPUT, "to_json(from_csv(line, 'a INT, a INT'))").eval(new Object[] {"1,2"})).isEqualTo("{\"a\":1,\"a\":2}");
+        assertThat(Expression.compile(INPUT, "from_csv(line, 'a INT, b STRING, a STRING').b").eval(new Object[] {"1,x,y"})).isEqualTo("x");
+        assertThat((Object[]) Expression.compile(INPUT, "from_json(line, 'a INT, b INT, a STRING')").eval(new Object[] {"{\"a\": 1, \"b\": 2}"}))
+                .containsExactly(null, 2, "1");
+        for (String field : List.of("from_csv(line, 'a INT, a INT').a", "from_csv(line, 'a INT, A INT')['a']", "from_json(line, 'a INT, a INT').A")) {
+            assertThatThrownBy(() -> Expression.compile(INPUT, field)).as(field).isInstanceOf(TributaryException.class)
+                    .hasMessageContaining("[AMBIGUOUS_REFERENCE_TO_FIELDS]").hasMessageContaining("has 2 fields named");
+        }
+        assertThatThrownBy(() -> Transform.compile(INPUT, null, List.of("from_csv(line, 'a INT, a INT') AS s")))
+                .isInstanceOf(TributaryException.class).hasMessageContaining("select item \"from_csv(line, 'a INT, a INT') AS s\" is"
+                        + " STRUCT<a: INT, a: INT>, a struct that names a field twice, which no Delta table holds (Spark fails the write with"
+                        + " DELTA_DUPLICATE_COLUMNS_FOUND.DATA)");
+        assertThat(Transform.compile(INPUT, null, List.of("from_csv(line, 'a INT, b STRING, a STRING').b AS b")).apply(new Object[] {"1,x,y"}))
+                .containsExactly("x");
     }
 }

@@ -62,16 +62,22 @@ class XmlFunctionsTest {
         assertThat((Object[]) e.eval(new Object[] {"<order><id>7</id></order>"})).containsExactly(7L, null);
         assertThat((Object[]) e.eval(new Object[] {"<order><id>7</id><note/></order>"})).containsExactly(null, "<order><id>7</id><note/></order>");
         assertThatThrownBy(() -> Expression.compile(INPUT, "from_xml(payload, 'id BIGINT', map('rowValidationXSDPath', '" + dir.resolve("none.xsd")
-                + "'))")).isInstanceOf(TributaryException.class).hasMessageContaining("none.xsd, which cannot be read");
+                + "'))")).isInstanceOf(TributaryException.class).hasMessageContaining(dir.resolve("none.xsd") + ", which is no file");
+        java.nio.file.Path here = java.nio.file.Path.of("").toAbsolutePath();
+        String relative = here.relativize(xsd.toAbsolutePath()).toString();
+        Expression read = Expression.compile(INPUT, "from_xml(payload, 'id BIGINT', map('rowValidationXSDPath', '" + relative + "'))");
+        assertThat((Object[]) read.eval(new Object[] {"<order><id>7</id></order>"})).containsExactly(7L);
+        assertThat((Object[]) read.eval(new Object[] {"<order><id>7</id><note/></order>"})).containsExactly((Object) null);
+        String missing = here.relativize(dir.toAbsolutePath()).resolve("none.xsd").toString();
+        assertThatThrownBy(() -> Expression.compile(INPUT, "from_xml(payload, 'id BIGINT', map('rowValidationXSDPath', '" + missing + "'))"))
+                .isInstanceOf(TributaryException.class).hasMessageContaining("rowValidationXSDPath names " + here.resolve(missing).normalize()
+                        + " ('" + missing + "' read against the working directory " + here + "), which is no file");
     }
 
     @Test
     void whatSparkReadsOtherwiseIsRefusedAtStartNamingTheOption() {
         assertThatThrownBy(() -> Expression.compile(INPUT, "from_xml(payload, 'a INT', map('singleVariantColumn', 'v'))"))
                 .isInstanceOf(TributaryException.class).hasMessageContaining("from_xml option 'singlevariantcolumn' is not supported yet");
-        assertThatThrownBy(() -> Expression.compile(INPUT, "from_xml(payload, 'a INT', map('rowValidationXSDPath', 'schemas/order.xsd'))"))
-                .isInstanceOf(TributaryException.class)
-                .hasMessageContaining("option rowValidationXSDPath is the relative path 'schemas/order.xsd'; give an absolute path");
         assertThatThrownBy(() -> Expression.compile(INPUT, "from_xml(payload, 'a BINARY')")).isInstanceOf(TributaryException.class)
                 .hasMessageContaining("from_xml of the column a BINARY is not supported yet");
         assertThatThrownBy(() -> Expression.compile(INPUT, "schema_of_xml(payload)")).isInstanceOf(TributaryException.class)

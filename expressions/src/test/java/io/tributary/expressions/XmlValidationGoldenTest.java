@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * from_xml and schema_of_xml with {@code rowValidationXSDPath} give Spark 4.2's values ({@code golden/expressions/xsd/}, recorded
  * by compat/spark's {@code SparkXmlValidation}): each case's {@code $XSD_DIR} is the folder of the XSD files beside the
- * recording, as Spark read them.
+ * recording, as Spark read them, and {@code $XSD_REL} that folder's path relative to the working directory, which a relative path is
+ * read against, as Spark reads it.
  */
 class XmlValidationGoldenTest {
     @Test
@@ -28,7 +29,8 @@ class XmlValidationGoldenTest {
         int cases = 0;
         for (String line : tsv.split("\n")) {
             String[] f = line.split("\t", -1);
-            String expression = GoldenCase.unescape(f[1]).replace("$XSD_DIR", dir.toString());
+            String expression = GoldenCase.unescape(f[1]).replace("$XSD_DIR", dir.toString())
+                    .replace("$XSD_REL", Path.of("").toAbsolutePath().relativize(dir).toString());
             GoldenCase c = new GoldenCase(Integer.parseInt(f[0]), expression, f[2], f[3]);
             String problem = GoldenExpressionsTest.check(c);
             if (problem != null) {

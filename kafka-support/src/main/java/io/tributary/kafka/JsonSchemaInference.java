@@ -64,9 +64,9 @@ public final class JsonSchemaInference {
             return new Schema(fields); // rescue: the columns never change, what they lack is rescued
         }
         List<String> known = fields.stream().map(f -> f.name().toLowerCase(java.util.Locale.ROOT)).toList();
-        sampled.forEach((k, v) -> {
+        JsonTypes.finish(sampled).forEach((k, v) -> { // a field only ever {} is dropped, as Spark's inference drops it
             if (!known.contains(k.toLowerCase(java.util.Locale.ROOT))) {
-                fields.add(new Field(k, JsonTypes.finish(v), true));
+                fields.add(new Field(k, v, true));
             }
         });
         if (fields.isEmpty()) {

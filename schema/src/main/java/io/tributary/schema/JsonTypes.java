@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -16,18 +17,28 @@ import java.util.TreeMap;
  * DOUBLE, {@code true}/{@code false} BOOLEAN, a string STRING (no timestamp inference, Spark's
  * default), an object a STRUCT with its fields sorted by name, an array an ARRAY of its elements'
  * common type. Two types merge as Spark's {@code compatibleType}: numbers to the wider, structs
- * field by field, arrays by element, anything else to STRING. A value only ever null, an empty
- * array's element or an empty object is STRING. With {@code typed} false every leaf is STRING
- * (Auto Loader's default, {@code cloudFiles.inferColumnTypes=false}). The file source and a Kafka
- * source with JSON values infer their columns by these rules.
+ * field by field, arrays by element, anything else to STRING. An empty object merges with any
+ * object into that object's type and an empty array with any array into its type. Then Spark's
+ * {@code canonicalizeType} ({@link #finish}): a value only ever null, and the element of arrays
+ * only ever empty, is STRING; a field only ever an empty object (or arrays of them), and a struct
+ * left with no field, is dropped. With {@code typed} false every leaf is STRING (Auto Loader's
+ * default, {@code cloudFiles.inferColumnTypes=false}). The file source and a Kafka source with JSON
+ * values infer their columns by these rules.
  *
- * <p>Types are built bottom-up; null stands for "only nulls so far" until {@link #finish}.
+ * <p>Types are built bottom-up; null stands for "only nulls so far", {@link #EMPTY_OBJECT} for an
+ * object with no field and {@link #NO_ELEMENT} for the element of an array with none, until
+ * {@link #finish}.
  */
 public final class JsonTypes {
     private static final JsonFactory JSON = JsonFactory.builder()
             .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES)
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .build();
+
+    /** An object with no field so far: Spark's {@code StructType(Nil)}, merged away or dropped by {@link #finish}. */
+    private static final DataType EMPTY_OBJECT = new DataType(DataType.Kind.STRING, -4, 0, null, null);
+    /** The element of an array with none but nulls so far: Spark's {@code NullType} there, STRING after {@link #finish}. */
+    private static final DataType NO_ELEMENT = new DataType(DataType.Kind.STRING, -5, 0, null, null);
 
     private JsonTypes() {
     }
@@ -67,7 +78,7 @@ public final class JsonTypes {
                 Map<String, DataType> fields = object(p, typed);
                 List<Field> out = new ArrayList<>();
                 fields.forEach((k, v) -> out.add(new Field(k, v, true)));
-                return out.isEmpty() ? DataType.STRING : DataType.struct(new Schema(out));
+                return out.isEmpty() ? EMPTY_OBJECT : DataType.struct(new Schema(out));
             }
             case START_ARRAY: {
                 DataType element = null;
@@ -75,7 +86,7 @@ public final class JsonTypes {
                 while ((e = p.nextToken()) != JsonToken.END_ARRAY && e != null) {
                     element = merge(element, value(p, e, typed));
                 }
-                return DataType.array(element == null ? DataType.STRING : element);
+                return DataType.array(element == null ? NO_ELEMENT : element);
             }
             default:
                 break;
@@ -111,10 +122,16 @@ public final class JsonTypes {
 
     /** The type both {@code a} and {@code b} values fit in, as Spark's {@code compatibleType}; null means "only nulls". */
     public static DataType merge(DataType a, DataType b) {
-        if (a == null) {
+        if (a == null || NO_ELEMENT.equals(a) && b != null) {
             return b;
         }
-        if (b == null || a.equals(b)) {
+        if (b == null || NO_ELEMENT.equals(b) || a.equals(b)) {
+            return a;
+        }
+        if (EMPTY_OBJECT.equals(a) && b.kind() == DataType.Kind.STRUCT) {
+            return b;
+        }
+        if (EMPTY_OBJECT.equals(b) && a.kind() == DataType.Kind.STRUCT) {
             return a;
         }
         if (isNumber(a) && isNumber(b)) {
@@ -151,9 +168,55 @@ public final class JsonTypes {
         return t.kind() == DataType.Kind.LONG ? 20 : t.precision() - t.scale();
     }
 
-    /** A type with "only nulls" resolved to STRING, as Spark's inference ends. */
+    /**
+     * A type as Spark's inference ends ({@code canonicalizeType}): "only nulls", and the element of arrays only ever empty,
+     * resolved to STRING; null when Spark drops the field: it only ever held empty objects, arrays of them, or objects whose
+     * fields are all dropped so (a field named {@code ""} is dropped too).
+     */
     public static DataType finish(DataType t) {
-        return t == null ? DataType.STRING : t;
+        if (t == null || NO_ELEMENT.equals(t)) {
+            return DataType.STRING;
+        }
+        if (EMPTY_OBJECT.equals(t)) {
+            return null;
+        }
+        if (t.kind() == DataType.Kind.ARRAY) {
+            DataType element = finish(t.element());
+            return element == null ? null : element.equals(t.element()) ? t : DataType.array(element);
+        }
+        if (t.kind() == DataType.Kind.STRUCT) {
+            List<Field> out = new ArrayList<>();
+            for (Field f : t.struct().fields()) {
+                DataType type = f.name().isEmpty() ? null : finish(f.type());
+                if (type != null) {
+                    out.add(type == f.type() ? f : new Field(f.name(), type, f.nullable()));
+                }
+            }
+            return out.isEmpty() ? null : out.size() == t.struct().fields().size() && out.equals(t.struct().fields()) ? t
+                    : DataType.struct(new Schema(out));
+        }
+        return t;
+    }
+
+    /**
+     * Whether Spark's inference drops a field of this JSON value ({@link #finish}): {@code {}}, {@code [{}]}, {@code {"a": {}}}.
+     * A new field of such values is no new column.
+     */
+    public static boolean dropped(String json) {
+        DataType t = infer(json, true);
+        return t != null && finish(t) == null;
+    }
+
+    /** The columns {@link #finish}ed, in their order, without those Spark drops. */
+    public static Map<String, DataType> finish(Map<String, DataType> columns) {
+        Map<String, DataType> out = new LinkedHashMap<>();
+        columns.forEach((k, v) -> {
+            DataType t = finish(v);
+            if (t != null) {
+                out.put(k, t);
+            }
+        });
+        return out;
     }
 
 }

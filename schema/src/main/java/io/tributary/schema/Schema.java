@@ -48,11 +48,15 @@ public final class Schema {
     private final Map<String, Integer> exact = new HashMap<>();
 
     public Schema(List<Field> fields) {
+        this(fields, false);
+    }
+
+    private Schema(List<Field> fields, boolean repeats) {
         this.fields = List.copyOf(fields);
         for (int i = 0; i < this.fields.size(); i++) {
             exact.put(this.fields.get(i).name(), i);
             String key = this.fields.get(i).name().toLowerCase(Locale.ROOT);
-            if (index.putIfAbsent(key, i) != null) {
+            if (index.putIfAbsent(key, i) != null && !repeats) {
                 throw SchemaErrors.duplicateColumn(this.fields.get(i).name());
             }
         }
@@ -81,8 +85,40 @@ public final class Schema {
         return parseColumns(ddl, "", true);
     }
 
-    /** Parses the columns of a top-level schema ({@code prefix} empty) or of a struct ({@code prefix} "parent."). */
+    /**
+     * As {@link #parse}, and a name may repeat among the columns ({@code 'a INT, a INT'}), as Spark's {@code StructType} allows it:
+     * the struct {@code from_csv}, {@code from_json} and {@code from_xml} give of such a schema. {@link #indexOf} gives the first
+     * column of a name, {@link #fieldIndex} the last of an exact name (as Spark's JSON and XML readers fill it); no table holds
+     * such a struct ({@link #repeatsAName}).
+     */
+    public static Schema parseWithRepeatedNames(String ddl) {
+        if (ddl == null || ddl.isBlank()) {
+            throw SchemaErrors.emptySchema();
+        }
+        return parseColumns(ddl, "", false, true);
+    }
+
+    /** The columns {@code fields}, a name possibly repeated among them ({@link #parseWithRepeatedNames}). */
+    public static Schema withRepeatedNames(List<Field> fields) {
+        return new Schema(fields, true);
+    }
+
+    /** Whether two columns share a name, compared without case ({@link #parseWithRepeatedNames}). */
+    public boolean repeatsAName() {
+        return index.size() < fields.size();
+    }
+
+    /** How many columns are named {@code name}, compared without case. */
+    public int count(String name) {
+        return (int) fields.stream().filter(f -> f.name().equalsIgnoreCase(name)).count();
+    }
+
     private static Schema parseColumns(String ddl, String prefix, boolean variant) {
+        return parseColumns(ddl, prefix, variant, false);
+    }
+
+    /** Parses the columns of a top-level schema ({@code prefix} empty) or of a struct ({@code prefix} "parent."). */
+    private static Schema parseColumns(String ddl, String prefix, boolean variant, boolean repeats) {
         List<Field> fields = new ArrayList<>();
         for (String part : splitTopLevel(ddl)) {
             String col = part.strip();
@@ -97,7 +133,7 @@ public final class Schema {
             fields.add(new Field(name, parseType(prefix + name, m.group(2).strip(), variant), m.group(3) == null));
         }
         try {
-            return new Schema(fields);
+            return new Schema(fields, repeats);
         } catch (TributaryException e) {
             if (prefix.isEmpty()) {
                 throw e;

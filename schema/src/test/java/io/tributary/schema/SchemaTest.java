@@ -304,4 +304,17 @@ class SchemaTest {
                 .hasMessage("schema: cannot read column definition 'b' in struct 's.t'; write it as \"name TYPE\", e.g. \"amt DOUBLE\""
                         + " (names with spaces go in backticks)");
     }
+
+    @Test
+    void aStructOfRepeatedNamesIsParsedOnlyWhenAskedAndFindsTheFirstByNameAndTheLastByExactName() {
+        assertThatThrownBy(() -> Schema.parse("a INT, b STRING, a STRING")).isInstanceOf(TributaryException.class)
+                .hasMessageContaining("column 'a' appears twice");
+        Schema s = Schema.parseWithRepeatedNames("a INT, b STRING, a STRING");
+        assertThat(s.toDdl()).isEqualTo("a INT, b STRING, a STRING");
+        assertThat(s.repeatsAName()).isTrue();
+        assertThat(s.count("A")).isEqualTo(2);
+        assertThat(s.indexOf("a")).isZero();
+        assertThat(s.fieldIndex("a")).isEqualTo(2);
+        assertThat(Schema.parseWithRepeatedNames("a INT, b STRING").repeatsAName()).isFalse();
+    }
 }

@@ -205,10 +205,7 @@ public final class Analyzer {
                     "'" + base.text() + "' is " + Types.name(base.type()) + ", not a STRUCT, so it has no field '" + name + "'");
         }
         Schema struct = base.type().struct();
-        int i = struct.indexOf(name);
-        if (i < 0) {
-            throw ExpressionErrors.unknownField(source, at.position(), name, base.text(), struct.fields().stream().map(Field::name).toList());
-        }
+        int i = StructFunctions.fieldIndex(source, at.position(), name, base.text(), struct);
         DataType type = Types.VOID.equals(struct.field(i).type()) ? null : struct.field(i).type(); // a VOID field reads as NULL
         String text = base.text() + "." + name;
         if (base instanceof Bound.Column c) {
@@ -223,10 +220,7 @@ public final class Analyzer {
     /** {@code a.f} of an array of structs: the array of each element's field f, as Spark's {@code GetArrayStructFields}. */
     private Bound arrayField(Bound base, String name, Node at) {
         Schema struct = base.type().element().struct();
-        int i = struct.indexOf(name);
-        if (i < 0) {
-            throw ExpressionErrors.unknownField(source, at.position(), name, base.text(), struct.fields().stream().map(Field::name).toList());
-        }
+        int i = StructFunctions.fieldIndex(source, at.position(), name, base.text(), struct);
         return new Bound.Apply("." + name, List.of(base), (Kernel.Unary) v -> {
             List<Object> out = new ArrayList<>();
             for (Object e : (List<?>) v) {

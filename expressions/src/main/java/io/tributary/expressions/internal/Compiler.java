@@ -18,7 +18,17 @@ public final class Compiler {
         Object eval(Object[] row);
     }
 
+    /**
+     * {@code node} compiled. Constants (literals and folded subtrees) are computed once and shared by every row's evaluation,
+     * as no function changes its arguments; where the value given may be or hold a constant array, struct, map or bytes
+     * ({@link Folding#sharesValue}), each row gets its own copy of it ({@link Folding#perRow}).
+     */
     public static Eval compile(Bound node) {
+        Eval eval = node(node);
+        return Folding.sharesValue(node) ? row -> Folding.perRow(eval.eval(row)) : eval;
+    }
+
+    private static Eval node(Bound node) {
         Object[] folded = Folding.fold(node);
         if (folded != null) {
             return literal(folded[0]);
@@ -30,23 +40,23 @@ public final class Compiler {
         } else if (node instanceof Bound.Apply a) {
             return apply(a);
         } else if (node instanceof Bound.Logic l) {
-            return l.and() ? and(compile(l.left()), compile(l.right())) : or(compile(l.left()), compile(l.right()));
+            return l.and() ? and(node(l.left()), node(l.right())) : or(node(l.left()), node(l.right()));
         } else if (node instanceof Bound.Case c) {
-            return caseWhen(all(c.conditions()), all(c.values()), c.otherwise() == null ? literal(null) : compile(c.otherwise()));
+            return caseWhen(all(c.conditions()), all(c.values()), c.otherwise() == null ? literal(null) : node(c.otherwise()));
         } else if (node instanceof Bound.Coalesce c) {
             return coalesce(all(c.args()));
         }
         if (node instanceof Bound.HigherOrder h) {
             return higherOrder(h);
         } else if (node instanceof Bound.Lambda l) {
-            return compile(l.body());
+            return node(l.body());
         }
         Bound.In in = (Bound.In) node;
-        return in(compile(in.value()), all(in.list()), in.equal());
+        return in(node(in.value()), all(in.list()), in.equal());
     }
 
     private static Eval[] all(List<Bound> nodes) {
-        return nodes.stream().map(Compiler::compile).toArray(Eval[]::new);
+        return nodes.stream().map(Compiler::node).toArray(Eval[]::new);
     }
 
     private static Eval literal(Object value) {
@@ -226,7 +236,7 @@ public final class Compiler {
 
     private static Eval higherOrder(Bound.HigherOrder h) {
         Eval[] args = all(h.args());
-        Eval[] bodies = h.lambdas().stream().map(l -> compile(l.body())).toArray(Eval[]::new);
+        Eval[] bodies = h.lambdas().stream().map(l -> node(l.body())).toArray(Eval[]::new);
         return row -> {
             Object[] values = new Object[args.length];
             for (int i = 0; i < args.length; i++) {

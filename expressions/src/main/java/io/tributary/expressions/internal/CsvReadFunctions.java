@@ -61,7 +61,7 @@ final class CsvReadFunctions {
                 slots.add(i);
             }
         }
-        CsvValues values = new CsvValues(new Schema(read), options.times(), options::get);
+        CsvValues values = new CsvValues(Schema.withRepeatedNames(read), options.times(), options::get);
         CsvParserSettings settings = options.parserSettings();
         ThreadLocal<CsvParser> parsers = ThreadLocal.withInitial(() -> new CsvParser(settings));
         int width = schema.size();
@@ -148,7 +148,7 @@ final class CsvReadFunctions {
             }
             fields.add(new Field(f.name(), f.type(), true));
         }
-        return new Schema(fields);
+        return Schema.withRepeatedNames(fields);
     }
 
     /**

@@ -128,7 +128,7 @@ final class JsonFunctions {
         }
         Schema schema;
         try {
-            schema = Schema.parse(ddl);
+            schema = Schema.parseWithRepeatedNames(ddl); // Spark's STRUCT<a: INT, a: INT> of 'a INT, a INT', the last a filled
         } catch (TributaryException e) {
             throw call.typeError("the schema " + l.text() + " is not a DDL schema: " + e.getMessage());
         }

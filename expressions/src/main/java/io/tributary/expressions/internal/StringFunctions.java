@@ -44,8 +44,11 @@ final class StringFunctions {
         add.accept(Fn.binary("left", "the first len characters", STRING, INT, STRING, (s, n) -> Text.substring((String) s, 1, (Integer) n)));
         add.accept(Fn.binary("right", "the last len characters", STRING, INT, STRING,
                 (s, n) -> (Integer) n <= 0 ? "" : Text.substring((String) s, -(Integer) n, Integer.MAX_VALUE)));
-        add.accept(Fn.custom("concat", 0, -1, "concat(STRING, ...) → STRING, concat(ARRAY<T>, ...) → ARRAY<T>", FunctionDef.NULL_IN_NULL_OUT,
-                "the texts one after another, or the arrays' elements", (call, args) -> ArrayFunctions.anyArray(args) ? ArrayFunctions.concat(call, args) : call.apply(args.stream().map(b -> call.as(b, STRING)).toList(), STRING, a -> String.join("", Arrays.stream(a).map(x -> (String) x).toList()))));
+        add.accept(Fn.custom("concat", 0, -1, "concat(STRING, ...) → STRING, concat(BINARY, ...) → BINARY, concat(ARRAY<T>, ...) → ARRAY<T>",
+                FunctionDef.NULL_IN_NULL_OUT, "the texts one after another, the bytes when every argument is BINARY, or the arrays' elements",
+                (call, args) -> ArrayFunctions.anyArray(args) ? ArrayFunctions.concat(call, args)
+                        : allBinary(args) ? call.apply(args, DataType.BINARY, StringFunctions::concatBytes)
+                        : call.apply(args.stream().map(b -> call.as(b, STRING)).toList(), STRING, a -> String.join("", Arrays.stream(a).map(x -> (String) x).toList()))));
         add.accept(Fn.custom("concat_ws", 1, -1, "concat_ws(sep STRING, STRING, ...) → STRING", "null if sep is null; null texts are skipped",
                 "the texts joined by sep, nulls skipped", (call, args) -> call.applyTolerant(args.stream().map(b -> call.as(b, STRING)).toList(), STRING, a -> {
                     if (a[0] == null) {
@@ -74,8 +77,11 @@ final class StringFunctions {
         add.accept(Fn.unary("initcap", "each word's first letter upper-cased, the rest lower-cased (words split at spaces)", STRING, STRING,
                 v -> Text.initcap((String) v)));
         FunctionDef reverse = Fn.unary("reverse", "the characters in reverse order, or the array's elements", STRING, STRING, v -> Text.reverse((String) v));
-        add.accept(Fn.custom("reverse", 1, 1, "reverse(STRING) → STRING, reverse(ARRAY<T>) → ARRAY<T>", FunctionDef.NULL_IN_NULL_OUT, reverse.doc(),
-                (call, args) -> ArrayFunctions.anyArray(args) ? ArrayFunctions.reverse(call, args.get(0)) : reverse.resolver().resolve(call, args)));
+        add.accept(Fn.custom("reverse", 1, 1, "reverse(STRING) → STRING, reverse(BINARY) → BINARY, reverse(ARRAY<T>) → ARRAY<T>",
+                FunctionDef.NULL_IN_NULL_OUT, "the characters in reverse order, the bytes of a BINARY, or the array's elements",
+                (call, args) -> ArrayFunctions.anyArray(args) ? ArrayFunctions.reverse(call, args.get(0))
+                        : allBinary(args) ? call.apply(args, DataType.BINARY, (Kernel.Unary) v -> reverseBytes((byte[]) v))
+                        : reverse.resolver().resolve(call, args)));
         add.accept(Fn.binary("instr", "the 1-based position of the first occurrence of substr, 0 if none", STRING, STRING, INT,
                 (s, sub) -> Text.indexOf((String) s, (String) sub, 0)));
         add.accept(Fn.binary("repeat", "the text n times", STRING, INT, STRING, (s, n) -> ((String) s).repeat(Math.max(0, (Integer) n))));
@@ -87,6 +93,27 @@ final class StringFunctions {
                 (s, p) -> ((String) s).endsWith((String) p)));
         add.accept(Fn.binary("contains", "whether the text contains sub", STRING, STRING, DataType.BOOLEAN,
                 (s, p) -> ((String) s).contains((String) p)));
+    }
+
+    /** Whether every argument is BINARY (not a VARIANT): Spark's concat and reverse then work on bytes. */
+    private static boolean allBinary(List<Bound> args) {
+        return !args.isEmpty() && args.stream().allMatch(b -> Types.is(b.type(), DataType.Kind.BINARY));
+    }
+
+    private static Object concatBytes(Object[] parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (Object p : parts) {
+            out.writeBytes((byte[]) p);
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] reverseBytes(byte[] bytes) {
+        byte[] out = new byte[bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+            out[i] = bytes[bytes.length - 1 - i];
+        }
+        return out;
     }
 
     private static Bound split(Analyzer.Call call, List<Bound> args) {

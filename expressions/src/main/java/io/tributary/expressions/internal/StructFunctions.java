@@ -1,5 +1,6 @@
 package io.tributary.expressions.internal;
 
+import io.tributary.expressions.ExpressionErrors;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
@@ -75,6 +76,21 @@ final class StructFunctions {
         return "col" + (index + 1);
     }
 
+    /**
+     * The index of {@code struct}'s field {@code name} (matched without case) in {@code expression}'s {@code base.name}: refused when
+     * it has none, or several (a struct {@code from_csv(text, 'a INT, a INT')} gives: Spark's AMBIGUOUS_REFERENCE_TO_FIELDS).
+     */
+    static int fieldIndex(String expression, int position, String name, String base, Schema struct) {
+        int i = struct.indexOf(name);
+        if (i < 0) {
+            throw ExpressionErrors.unknownField(expression, position, name, base, struct.fields().stream().map(Field::name).toList());
+        }
+        if (struct.repeatsAName() && struct.count(name) > 1) {
+            throw ExpressionErrors.ambiguousField(expression, position, name, base, struct.count(name));
+        }
+        return i;
+    }
+
     /** {@code s['name']}: a struct's field by a text literal, as Spark's subscript of a struct; its names matched without case. */
     static Bound subscript(Analyzer.Call call, Bound struct, Bound name) {
         if (!(name instanceof Bound.Literal l) || !(l.value() instanceof String s)) {
@@ -85,6 +101,10 @@ final class StructFunctions {
         if (index < 0) {
             throw call.typeError("[FIELD_NOT_FOUND] '" + struct.text() + "' has no field '" + s + "'; its fields are "
                     + String.join(", ", schema.fields().stream().map(Field::name).toList()));
+        }
+        if (schema.repeatsAName() && schema.count(s) > 1) {
+            throw call.typeError("[AMBIGUOUS_REFERENCE_TO_FIELDS] '" + struct.text() + "' has " + schema.count(s) + " fields named '" + s
+                    + "', and a reference to one is ambiguous; give the fields different names in the schema");
         }
         return call.apply(List.of(struct), schema.field(index).type(), (Kernel.Unary) v -> ((Object[]) v)[index]);
     }

@@ -63,6 +63,19 @@ public final class Types {
         };
     }
 
+    /** Whether {@code t} is or holds a struct that names a field twice ({@code from_csv(text, 'a INT, a INT')}'s), which no table holds. */
+    public static boolean holdsRepeatedNames(DataType t) {
+        if (t == null) {
+            return false;
+        }
+        return switch (t.kind()) {
+            case ARRAY -> holdsRepeatedNames(t.element());
+            case MAP -> holdsRepeatedNames(t.keyType()) || holdsRepeatedNames(t.element());
+            case STRUCT -> t.struct() != null && (t.struct().repeatsAName() || t.struct().fields().stream().anyMatch(f -> holdsRepeatedNames(f.type())));
+            default -> false;
+        };
+    }
+
     /** {@code ARRAY<element>}, with a null element type (NULL's) as {@code ARRAY<VOID>}. */
     static DataType arrayOf(DataType element) {
         return DataType.array(element == null ? VOID : element);

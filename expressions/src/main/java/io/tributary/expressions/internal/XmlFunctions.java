@@ -112,7 +112,7 @@ final class XmlFunctions {
             }
             fields.add(new Field(f.name(), f.type(), true));
         }
-        return new Schema(fields);
+        return Schema.withRepeatedNames(fields);
     }
 
     /** Why from_xml cannot read a value of {@code type}, or null: BINARY, intervals, VARIANT and maps of other keys than STRING. */

@@ -116,9 +116,21 @@ final class XmlReader {
         return row;
     }
 
+    /** The field {@code name} fills: the last of that name where the schema repeats one ('a INT, a INT'), as Spark's parser. */
+    private static int field(Schema schema, String name) {
+        if (schema.repeatsAName()) {
+            for (int i = schema.size() - 1; i >= 0; i--) {
+                if (schema.field(i).name().equalsIgnoreCase(name)) {
+                    return i;
+                }
+            }
+        }
+        return schema.indexOf(name);
+    }
+
     private void child(XMLEventReader parser, Schema schema, Object[] row, StartElement e) throws XMLStreamException {
         String name = name(e);
-        int index = schema.indexOf(options.name(name));
+        int index = field(schema, options.name(name));
         if (index < 0) {
             wildcard(parser, schema, row, name);
             return;
@@ -169,7 +181,7 @@ final class XmlReader {
             return found;
         }
         for (Attribute a : attributes) {
-            int i = schema.indexOf(options.attributePrefix() + options.name(name(a.getName())));
+            int i = field(schema, options.attributePrefix() + options.name(name(a.getName())));
             if (i >= 0) {
                 found.put(i, values.convert(a.getValue(), schema.field(i).type()));
             }

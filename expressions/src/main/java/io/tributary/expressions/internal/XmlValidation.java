@@ -17,7 +17,8 @@ import org.xml.sax.SAXException;
 /**
  * The {@code rowValidationXSDPath} option of {@code from_xml} and {@code schema_of_xml}: the XSD read once at start with the
  * JDK's {@code javax.xml.validation}, as Spark's {@code ValidatorUtil} reads it, and each XML text validated against it before
- * it is read (a text it refuses is a malformed record). The path is an absolute path or a {@code file:} URI.
+ * it is read (a text it refuses is a malformed record). The path is a local path or a {@code file:} URI; a relative path is read
+ * against the working directory, as Spark's local file system reads it.
  */
 final class XmlValidation {
     private XmlValidation() {
@@ -29,6 +30,11 @@ final class XmlValidation {
             return null;
         }
         Path file = file(call, path);
+        if (!Files.isRegularFile(file)) {
+            throw call.typeError("the " + call.name() + " option rowValidationXSDPath names " + file + (file.toString().equals(path) ? ""
+                    : " ('" + path + "' read against the working directory " + Path.of("").toAbsolutePath() + ")")
+                    + ", which is no file; give the path of an XSD file");
+        }
         try (InputStream in = Files.newInputStream(file)) {
             return SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI).newSchema(new StreamSource(in, file.toUri().toString()));
         } catch (IOException e) {
@@ -54,11 +60,7 @@ final class XmlValidation {
             // a plain path
         }
         Path file = Path.of(path);
-        if (!file.isAbsolute()) {
-            throw call.typeError("the " + call.name() + " option rowValidationXSDPath is the relative path '" + path + "'; give an absolute"
-                    + " path or a file: URI");
-        }
-        return file;
+        return file.isAbsolute() ? file : file.toAbsolutePath().normalize(); // Spark's local file system reads it so
     }
 
     /**

@@ -20,6 +20,10 @@ public final class ConstantFoldingBench {
         "datediff(to_date(ts), to_date('2024-01-01'))",
         "concat(upper('x'), s)",
         "i + (1 + 2) * 3",
+        "array_contains(array(1, 2, 7), i)",
+        "element_at(map(1, 'a', 2, 'b'), i % 2 + 1)",
+        "size(array(1, 2, 3)) + i",
+        "concat(s, to_json(named_struct('a', array(1, 2))))",
         "i + 1",
     };
     private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Spark's ConstantFolding: a deterministic expression of constants is computed once, when the expression compiles, to the
- * value the row-by-row evaluation gives; a random function, the batch's time, a constant that fails and a value rows could
- * not share are left to each row.
+ * value the row-by-row evaluation gives, arrays, structs, maps and bytes too (each row gets its own copy); a random function,
+ * the batch's time and a constant that fails are left to each row.
  */
+@SuppressWarnings("unchecked")
 class ConstantFoldingTest {
     private static final Schema INPUT = Schema.parse("i INT, s STRING");
 
@@ -37,9 +38,60 @@ class ConstantFoldingTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"array(1, 2)", "array(array(1), array(2, 3))", "named_struct('a', 1, 'b', 'x')", "struct(1, 'a')",
+            "named_struct('a', array(1, 2), 'b', map('k', x'01'))", "map(1, 'a', 2, 'b')", "map_keys(map(1, 'a', 2, 'b'))", "unhex('0102')",
+            "encode('ab', 'UTF-8')", "sort_array(array(3, 1, 2))", "coalesce(NULL, array(1, 2))", "if(1 > 0, array(1), array(2))"})
+    void arraysStructsMapsAndBytesAreComputedOnceAndEachRowGetsItsOwnCopy(String text) {
+        Bound b = bound(text);
+        Object[] folded = Folding.fold(b);
+        assertThat(folded).as(text).isNotNull();
+        Compiler.Eval compiled = Compiler.compile(b);
+        Object first = compiled.eval(new Object[] {1, "a"});
+        Object second = compiled.eval(new Object[] {2, "b"});
+        assertThat(first).as(text).usingRecursiveComparison().isEqualTo(Interpreter.eval(b, new Object[] {1, "a"}));
+        assertThat(second).as(text).usingRecursiveComparison().isEqualTo(first);
+        assertThat(second).as("%s: each row's own copy", text).isNotSameAs(first);
+        assertThat(Folding.sharesValue(b)).as(text).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"array_contains(array(1, 2, 7), i)", "element_at(map(1, 'a', 2, 'b'), i)", "size(array(1, 2)) + i",
+            "length(x'0A0B')", "i + 1", "array(i, 1)", "to_json(named_struct('a', array(1, 2)))"})
+    void aValueThatHoldsNoConstantArrayStructMapOrBytesIsNotCopied(String text) {
+        assertThat(Folding.sharesValue(bound(text))).as(text).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"coalesce(NULL, array(1, 2))", "named_struct('a', i, 'b', array(1, 2))", "if(i > 0, array(1), array(i))",
+            "element_at(array(array(1), array(2)), i)", "transform(array(i), x -> array(1, 2))", "x'0A'"})
+    void aValueThatMayHoldAConstantArrayStructMapOrBytesIsCopiedForEachRow(String text) {
+        Bound b = bound(text);
+        assertThat(Folding.sharesValue(b)).as(text).isTrue();
+        Compiler.Eval compiled = Compiler.compile(b);
+        Object first = compiled.eval(new Object[] {1, "a"});
+        assertThat(first).as(text).usingRecursiveComparison().isEqualTo(Interpreter.eval(b, new Object[] {1, "a"}));
+        assertThat(compiled.eval(new Object[] {1, "a"})).as(text).isNotSameAs(first);
+    }
+
+    @Test
+    void aRowThatChangesItsFoldedValueLeavesTheNextRowsAlone() {
+        Transform t = Transform.compile(INPUT, null, List.of("array(1, 2) AS a", "named_struct('x', i, 'y', array('p')) AS s",
+                "named_struct('x', 1, 'y', map('k', x'0A')) AS c", "x'0A0B' AS b"));
+        Object[] one = t.apply(new Object[] {1, "a"});
+        ((List<Object>) one[0]).set(0, 99);
+        ((List<Object>) ((Object[]) one[1])[1]).add("q");
+        ((java.util.Map<Object, Object>) ((Object[]) one[2])[1]).clear();
+        ((byte[]) one[3])[0] = 0;
+        Object[] two = t.apply(new Object[] {2, "b"});
+        assertThat(two[0]).isEqualTo(List.of(1, 2));
+        assertThat(((Object[]) two[1])[1]).isEqualTo(List.of("p"));
+        assertThat((Object) ((java.util.Map<Object, Object>) ((Object[]) two[2])[1]).keySet()).isEqualTo(java.util.Set.of("k"));
+        assertThat((byte[]) two[3]).containsExactly(0x0A, 0x0B);
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"rand(1)", "rand()", "uniform(1, 10, 3)", "uuid()", "randstr(4, 1)", "shuffle(array(1, 2, 3), 1)",
-            "current_timestamp()", "now()", "current_date()", "1 / 0", "CAST('x' AS INT)", "array(1, 2)", "named_struct('a', 1)",
-            "unhex('0102')", "i + 1", "upper(s)", "hex(aes_encrypt('a', '0000111122223333'))", "transform(array(1, 2), x -> x + 1)"})
+            "current_timestamp()", "now()", "current_date()", "1 / 0", "CAST('x' AS INT)", "i + 1", "upper(s)", "hex(aes_encrypt('a', '0000111122223333'))", "transform(array(1, 2), x -> x + 1)"})
     void randomBatchTimedFailingOrSharedValuesAreNotFolded(String text) {
         assertThat(Folding.fold(bound(text))).as(text).isNull();
     }

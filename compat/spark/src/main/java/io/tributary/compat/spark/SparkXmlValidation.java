@@ -15,7 +15,8 @@ import org.apache.spark.sql.types.StructType;
  * Spark's values for the XML validation cases ({@code golden/expressions/xsd/}): as {@link SparkExpressions} does for
  * {@code golden/expressions/cases.txt}, over the same rows, for the lines {@code ROW<TAB>EXPR} of {@code xsd/cases.txt}, each
  * expression's {@code $XSD_DIR} replaced by the folder's absolute path (the XSD files beside it) before Spark evaluates it and
- * kept as written in {@code xsd/spark.tsv}, so that a test anywhere substitutes its own path.
+ * kept as written in {@code xsd/spark.tsv}, so that a test anywhere substitutes its own path; {@code $XSD_REL} is the folder's path
+ * relative to the working directory, which Spark reads a relative path against.
  *
  * <p>Usage: {@code SparkXmlValidation GOLDEN_DIR expressions}.
  */
@@ -34,6 +35,7 @@ public final class SparkXmlValidation {
         StructType schema = StructType.fromDDL(ddl);
         List<Row> rows = spark.read().schema(schema).json(dir.resolve("rows.jsonl").toString()).collectAsList();
         Path xsd = dir.resolve("xsd").toAbsolutePath().normalize();
+        Path relative = Path.of("").toAbsolutePath().relativize(xsd);
         List<String> out = new ArrayList<>();
         for (String line : Files.readAllLines(xsd.resolve("cases.txt"), StandardCharsets.UTF_8)) {
             if (line.isBlank() || line.startsWith("#")) {
@@ -44,7 +46,7 @@ public final class SparkXmlValidation {
             String expr = line.substring(tab + 1);
             for (int r = 0; r < rows.size(); r++) {
                 if (which.equals("*") || which.equals(Integer.toString(r))) {
-                    String value = evaluate(spark, schema, rows.get(r), expr.replace("$XSD_DIR", xsd.toString()));
+                    String value = evaluate(spark, schema, rows.get(r), expr.replace("$XSD_DIR", xsd.toString()).replace("$XSD_REL", relative.toString()));
                     out.add(r + "\t" + SparkExpressions.escape(expr) + "\t" + value);
                 }
             }

@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -65,9 +64,7 @@ final class JsonColumns {
                 }
             }
         }
-        Map<String, DataType> out = new LinkedHashMap<>();
-        columns.forEach((k, v) -> out.put(k, JsonTypes.finish(v)));
-        return out;
+        return JsonTypes.finish(columns); // Spark drops a column only ever {}
     }
 
     /**

@@ -37,11 +37,9 @@ final class Leftover implements InputJson.Leftovers {
             types.put(name, types.containsKey(name) ? JsonTypes.merge(types.get(name), t) : t);
         }
 
-        /** The columns found, typed (a column only ever null is STRING). */
+        /** The columns found, typed (a column only ever null is STRING; one only ever {} is left out, as Spark drops it). */
         public Map<String, DataType> columns() {
-            Map<String, DataType> out = new LinkedHashMap<>();
-            types.forEach((k, v) -> out.put(k, JsonTypes.finish(v)));
-            return out;
+            return JsonTypes.finish(types);
         }
     }
 
@@ -82,6 +80,9 @@ final class Leftover implements InputJson.Leftovers {
     public void unknown(String name, String json) {
         if (mode != SchemaEvolution.RESCUE && schema.indexOf(name) >= 0) {
             return; // a column's name in another case: not a new column, and not the column either
+        }
+        if (mode != SchemaEvolution.RESCUE && JsonTypes.dropped(json)) {
+            return; // only {} (or arrays of them): Spark's inference drops such a field, so it is no new column either
         }
         fields.put(name, json);
     }

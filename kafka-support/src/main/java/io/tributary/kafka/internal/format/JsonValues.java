@@ -75,7 +75,7 @@ public final class JsonValues {
             row = json.reader().record(p, bytes, offset, new JsonRowReader.Leftovers() {
                 @Override
                 public void unknown(String name, String text) {
-                    if (json.schema().indexOf(name) < 0) {
+                    if (json.schema().indexOf(name) < 0 && !JsonTypes.dropped(text)) { // {} is no new field: Spark's inference drops it
                         found.putIfAbsent(name, text);
                     }
                 }
