@@ -56,7 +56,7 @@ public final class IngestErrors {
     /** When the schema of a format other than json and csv has a VARIANT column (or one that holds a VARIANT). */
     public static TributaryException variantNotRead(String field, String ddl, String format) {
         return new TributaryException("source.files.schema: column '" + field + "' is " + ddl + ", and format " + format
-                + " reads no VARIANT yet; read it as STRING, or use format json, csv or parquet, which read a VARIANT as Spark's"
+                + " reads no VARIANT; read it as STRING, or use format json, csv or parquet, which read a VARIANT as Spark's"
                 + " readers do");
     }
 
