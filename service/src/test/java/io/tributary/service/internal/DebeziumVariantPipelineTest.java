@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code parse_json(after.doc)} gives it ({@code golden/variant/debezium.tsv}, recorded by compat/spark's
  * {@code SparkVariantSources debezium}); a NULL column stays NULL, a delete's row is its {@code before}. The events whose
  * text {@code parse_json} fails on (Spark fails the query: {@code debezium-failing.tsv}) are dead letters of their offset
- * naming {@code after.doc} and Spark's error class.
+ * naming {@code after.doc} and Spark's error class. An upsert table of the same changes ({@code mode: upsert}, keyed by
+ * {@code id}, {@code sequenceBy: lsn}) keeps the VARIANT column of each key's latest change.
  */
 @Tag("integration")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -106,6 +107,45 @@ class DebeziumVariantPipelineTest {
         }
         assertThat(got).hasSize(failing.size()).zipSatisfy(expected, (g, want) -> assertThat(g).startsWith(want));
         assertThat(got.get(1)).contains("the key 'a' is written twice");
+    }
+
+    @Test
+    void anUpsertTableOfTheChangesKeepsTheVariantColumn() throws Exception {
+        produce(golden("debezium-cases.txt"));
+        Path specFile = dir.resolve("pipeline.yaml");
+        Files.writeString(specFile, """
+                name: docsupsert
+                source:
+                  kafka:
+                    topics: [%s]
+                    format: debezium-json
+                    schema: "id INT, doc VARIANT"
+                sink:
+                  delta:
+                    path: silver/
+                    mode: upsert
+                    keys: [id]
+                    sequenceBy: lsn
+                    deleteWhen: "op = 'd'"
+                    exceptColumns: [op]
+                trigger: availableNow
+                kafka:
+                  bootstrap.servers: %s
+                """.formatted(TOPIC, broker.bootstrapServers()));
+        PipelineSpec spec = PipelineSpec.load(specFile, Map.of(), Map.of());
+        try (Pipeline pipeline = Pipeline.open(spec, RunOptions.DEFAULT)) {
+            pipeline.run(spec.trigger(), p -> { });
+        }
+
+        String table = dir.resolve("silver").toString();
+        String ddl = "id INT, doc VARIANT, lsn BIGINT";
+        assertThat(DeltaTables.schema(table).orElseThrow().toDdl()).isEqualTo(ddl);
+        Transform query = Transform.compile(Schema.parseWithVariant(ddl), null, List.of("id", "to_json(doc)", "schema_of_variant(doc)", "lsn"));
+        List<String> rows = DeltaTables.readRows(table).stream().sorted(Comparator.comparing(r -> (Integer) r[0]))
+                .map(r -> tsv(query.apply(r))).toList();
+        List<String> expected = golden("debezium.tsv").stream().map(l -> l.split("\t", -1)) // Spark's rows less the delete, less op
+                .filter(c -> !c[3].equals("d")).map(c -> String.join("\t", c[0], c[1], c[2], c[4])).toList();
+        assertThat(rows).hasSize(8).isEqualTo(expected);
     }
 
     private void produce(List<String> values) throws Exception {
