@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A Parquet file Spark 4.2 wrote with VARIANT columns ({@code golden/variant/parquet-source/in/}: at the top, in a struct,
- * as an array's element, and one Spark shredded) through {@code source.files} with {@code format: parquet} to a Delta table:
+ * as an array's element, and two Spark shredded, one with a row of another shape) through {@code source.files} with {@code format: parquet} to a Delta table:
  * the table's columns are VARIANT and its rows Spark's streaming read of the same file gave ({@code spark.tsv} with the
  * schema in the spec, {@code spark-inferred.tsv} and {@code inferred-schema.txt} without one).
  */
@@ -32,9 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ParquetVariantPipelineTest {
     private static final String DIR = "/golden/variant/parquet-source/";
-    private static final String SCHEMA = "id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, typed VARIANT";
+    private static final String SCHEMA = "id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, typed VARIANT, mixed VARIANT";
     private static final List<String> QUERY = List.of("id", "to_json(v)", "schema_of_variant(v)", "to_json(s)", "to_json(arr)",
-            "to_json(typed)", "schema_of_variant(typed)");
+            "to_json(typed)", "schema_of_variant(typed)", "to_json(mixed)", "schema_of_variant(mixed)");
 
     @TempDir
     Path dir;

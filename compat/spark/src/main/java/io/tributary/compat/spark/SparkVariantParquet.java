@@ -35,11 +35,14 @@ public final class SparkVariantParquet {
     static final String WRITE = "SELECT id, parse_json(raw) AS v, named_struct('v', parse_json(raw), 'n', id) AS s, "
             + "CASE WHEN raw IS NULL THEN NULL ELSE array(parse_json(raw), parse_json('[]')) END AS arr, "
             + "CASE WHEN raw IS NULL THEN NULL ELSE to_variant_object(named_struct('n', id, 'd', DATE'2024-02-29', 'bin', X'CAFE', "
-            + "'f', CAST(id AS FLOAT) / 2)) END AS typed FROM source";
-    static final String SCHEMA = "id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, typed VARIANT";
+            + "'f', CAST(id AS FLOAT) / 2)) END AS typed, "
+            + "CASE WHEN raw IS NULL THEN NULL WHEN id = 9 THEN parse_json('{\"n\": \"nine\", \"extra\": [1, {\"k\": null}]}') "
+            + "ELSE to_variant_object(named_struct('n', id, 'ts', TIMESTAMP'2024-02-29 12:00:00', 'dec', CAST(id AS DECIMAL(9,2)))) END AS mixed "
+            + "FROM source";
+    static final String SCHEMA = "id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, typed VARIANT, mixed VARIANT";
     static final String STRING_SCHEMA = "id INT, v STRING";
     static final String QUERY = "SELECT id, to_json(v), schema_of_variant(v), to_json(s), to_json(arr), to_json(typed), "
-            + "schema_of_variant(typed) FROM parquet_table ORDER BY id";
+            + "schema_of_variant(typed), to_json(mixed), schema_of_variant(mixed) FROM parquet_table ORDER BY id";
 
     private SparkVariantParquet() {
     }

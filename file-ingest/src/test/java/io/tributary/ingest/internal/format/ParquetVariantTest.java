@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A Parquet file Spark 4.2 wrote with VARIANT columns ({@code golden/variant/parquet-source/in/}, by compat/spark's
- * {@code SparkVariantParquet}: at the top, in a struct, as an array's element, and one Spark shredded into typed columns)
+ * {@code SparkVariantParquet}: at the top, in a struct, as an array's element, and two Spark shredded into typed columns, one of them with a row of another shape)
  * reads as Spark's streaming Parquet source reads it: the same values ({@code spark.tsv}), the same inferred schema
  * ({@code inferred-schema.txt}) and rows with it ({@code spark-inferred.tsv}), and a VARIANT read as STRING refused, as
  * Spark fails the read ({@code spark-string.tsv}).
@@ -34,14 +34,14 @@ import org.junit.jupiter.api.io.TempDir;
 class ParquetVariantTest {
     private static final String DIR = "golden/variant/parquet-source/";
     private static final List<String> QUERY = List.of("id", "to_json(v)", "schema_of_variant(v)", "to_json(s)", "to_json(arr)",
-            "to_json(typed)", "schema_of_variant(typed)");
+            "to_json(typed)", "schema_of_variant(typed)", "to_json(mixed)", "schema_of_variant(mixed)");
 
     @TempDir
     Path tmp;
 
     @Test
     void sparksParquetVariantsReadWithADeclaredSchema() throws IOException {
-        Schema schema = Schema.parseWithVariant("id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, typed VARIANT");
+        Schema schema = Schema.parseWithVariant("id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, typed VARIANT, mixed VARIANT");
         assertThat(read(schema)).isEqualTo(golden("spark.tsv"));
     }
 
