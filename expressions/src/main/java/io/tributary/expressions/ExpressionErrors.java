@@ -249,6 +249,11 @@ public final class ExpressionErrors {
                 + (values.isEmpty() ? "" : " for " + values));
     }
 
+    /** A VARIANT field holding JSON text (Debezium's io.debezium.data.Json) whose text parse_json fails on. */
+    static BadRecordException jsonTextNotVariant(String field, String condition, String reason) {
+        return new BadRecordException(field, condition + ": " + reason + "; parse_json of the field fails on it, as in Spark");
+    }
+
     /** A JSON input's VARIANT field whose object has a key twice: Spark's JSON reader makes no variant of it either. */
     static BadRecordException variantDuplicateKey(String field, String key) {
         return new BadRecordException(field, "VARIANT_DUPLICATE_KEY: the key '" + key + "' is written twice in one JSON object, which "

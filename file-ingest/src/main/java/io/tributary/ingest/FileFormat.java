@@ -183,11 +183,11 @@ public final class FileFormat {
 
     /**
      * Checks that the format can read rows of {@code schema}: text reads one STRING column, CSV
-     * no nested columns (Spark's CSV source neither), VARIANT columns in JSON and CSV only, JSON maps of STRING keys only unless its
+     * no nested columns (Spark's CSV source neither), VARIANT columns in every format but text, JSON maps of STRING keys only unless its
      * option {@code typedMapKeys} (Tributary's own) reads other keys by Spark's cast.
      */
     public void checkSchema(Schema schema) {
-        if (kind != Kind.JSON && kind != Kind.CSV) { // CSV: a VARIANT column, but nothing nested (below)
+        if (kind == Kind.TEXT) { // CSV: a VARIANT column, but nothing nested (below); debezium-json: JSON text parse_json reads
             for (Field f : schema.fields()) {
                 if (f.type().holdsVariant()) {
                     throw IngestErrors.variantNotRead(f.name(), f.type().ddl(), name());

@@ -27,7 +27,8 @@ public final class IngestSettings {
     public static final Setting<Schema> SCHEMA = Setting.custom("schema", Setting.Kind.STRING, (k, v) -> schema(k, v),
             "a file source's schema as a Spark DDL string, e.g."
             + " \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"; absent: inferred from the first files (Spark's schemaInference),"
-            + " recorded with the first batch and kept by later runs");
+            + " recorded with the first batch and kept by later runs; a VARIANT column reads as Spark's JSON, CSV and Parquet readers"
+            + " read one, in debezium-json as parse_json of a JSON column's text (docs/formats.md)");
     public static final Setting<Map<String, String>> OPTIONS = Setting.map("options", "the format's options, Spark's names: csv"
             + " header, sep, quote, escape, nullValue, comment, multiLine, timestampFormat, dateFormat, inferSchema...; json multiLine,"
             + " timestampFormat, dateFormat, inferTimestamp, typedMapKeys (Tributary's); text wholetext (docs/formats.md)");

@@ -22,7 +22,7 @@ public final class KafkaSourceSettings {
     public static final Setting<Schema> SCHEMA = Setting.custom("schema", Setting.Kind.STRING, KafkaSourceSettings::ddl,
             "a Kafka source's schema as a Spark DDL string: each record's value is a JSON object of these columns (or JSON lines of"
                     + " them), as Spark's from_json(CAST(value AS STRING), schema); format json, or debezium-json: the columns of the events' before and"
-                    + " after; format json without it: inferred from the records as the file source infers JSON (the table's columns"
+                    + " after (a VARIANT column parse_json of a JSON column's text); format json without it: inferred from the records as the file source infers JSON (the table's columns"
                     + " once it exists)");
     public static final Setting<String> FORMAT = Setting.oneOf("format", "the records' format: json (a JSON object per record, or"
             + " JSON lines, of the schema's columns), avro (Spark's from_avro: avroSchema, avroSchemaFile or schemaRegistry.url),"

@@ -54,10 +54,18 @@ public final class DebeziumEvents {
 
     /** Events read into rows of {@code rows} ({@link #rowSchema}'s), the sequence made of the {@code source} fields {@code sequence}. */
     public DebeziumEvents(Schema rows, TimeTexts times, List<String> sequence) {
+        this(rows, times, sequence, JsonVariants.CANONICAL);
+    }
+
+    /**
+     * As above, a VARIANT column (or field) read as {@code variants} says: for events from Debezium, the expressions module's
+     * {@code JsonTextVariants}, a string holding JSON ({@code io.debezium.data.Json}) the variant {@code parse_json} makes of it.
+     */
+    public DebeziumEvents(Schema rows, TimeTexts times, List<String> sequence, JsonVariants variants) {
         Schema data = new Schema(rows.fields().subList(0, rows.size() - 2));
         this.data = data;
         this.columns = data.size();
-        this.types = new DebeziumTypes(data, times);
+        this.types = new DebeziumTypes(data, times, variants);
         this.sequence = List.copyOf(sequence);
     }
 

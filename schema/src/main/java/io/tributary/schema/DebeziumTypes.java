@@ -17,7 +17,7 @@ import java.util.Map;
  * {@code NanoTimestamp} a number of milli-, micro- or nanoseconds since the epoch; a DECIMAL column
  * whose field is Connect's {@code Decimal} the base64 of its unscaled value, at the scale the field's
  * parameters give. Those columns are read as the numbers or bytes they are and turned into the
- * column's value; every other column by the JSON rules. Without the wrapper (or a wrapper naming no
+ * column's value; every other column by the JSON rules (a VARIANT as the events' {@link JsonVariants} reads it). Without the wrapper (or a wrapper naming no
  * such type) nothing changes.
  */
 final class DebeziumTypes {
@@ -64,6 +64,7 @@ final class DebeziumTypes {
 
     private final Schema data;
     private final TimeTexts times;
+    private final JsonVariants variants;
     private final Readers plain;
     private final Map<String, Readers> cache = new LinkedHashMap<>(CACHED, 0.75f, true) {
         @Override
@@ -72,9 +73,10 @@ final class DebeziumTypes {
         }
     };
 
-    DebeziumTypes(Schema data, TimeTexts times) {
+    DebeziumTypes(Schema data, TimeTexts times, JsonVariants variants) {
         this.data = data;
         this.times = times;
+        this.variants = variants;
         this.plain = readers(data, null, null);
     }
 
@@ -141,6 +143,7 @@ final class DebeziumTypes {
             read.add(new Field(f.name(), t, f.nullable()));
             nullable.add(new Field(f.name(), t, true)); // a delete's before may hold only the keys
         }
-        return new Readers(new JsonRowReader(new Schema(read), times), new JsonRowReader(new Schema(nullable), times), encodings, scales);
+        return new Readers(new JsonRowReader(new Schema(read), times, variants), new JsonRowReader(new Schema(nullable), times, variants),
+                encodings, scales);
     }
 }

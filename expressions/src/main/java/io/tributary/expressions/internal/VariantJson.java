@@ -18,14 +18,14 @@ import org.apache.spark.types.variant.VariantBuilder;
  * {@code MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION}, a value past spark-variant's size limit (128 MiB) with
  * {@code VARIANT_SIZE_LIMIT}.
  */
-final class VariantJson {
+public final class VariantJson {
     private static final JsonFactory JSON = new JsonFactory();
 
     private VariantJson() {
     }
 
     /** {@code text} as a VARIANT; a {@link Failure} as Spark fails the row. */
-    static Variant parse(String text) {
+    public static Variant parse(String text) {
         try {
             checkKeys(text);
             return VariantBuilder.parseJson(text, true);

@@ -55,9 +55,8 @@ public final class IngestErrors {
 
     /** When the schema of a format other than json and csv has a VARIANT column (or one that holds a VARIANT). */
     public static TributaryException variantNotRead(String field, String ddl, String format) {
-        String spark = format.equals("parquet") ? " (Spark reads a Parquet VARIANT group)" : "";
         return new TributaryException("source.files.schema: column '" + field + "' is " + ddl + ", and format " + format
-                + " reads no VARIANT yet" + spark + "; read it as STRING, or use format json or csv, which read a VARIANT as Spark's"
+                + " reads no VARIANT; read it as STRING, or use format json, csv or parquet, which read a VARIANT as Spark's"
                 + " readers do");
     }
 

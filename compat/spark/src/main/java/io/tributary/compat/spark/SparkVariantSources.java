@@ -35,6 +35,9 @@ import org.apache.spark.sql.SparkSession;
  * {@code DIR/kafka-source-failing.txt} alone, whose {@code v:a.b::int} Spark's ANSI cast fails on ({@code ERROR <condition>:
  * <first line of the message>}).
  *
+ * <p>{@code SparkVariantSources debezium DIR} records only {@code DIR/debezium.tsv} and {@code DIR/debezium-failing.tsv}
+ * ({@link #debezium}).
+ *
  * <p>{@code SparkVariantSources read TABLE DIR}: Spark reads a table Tributary wrote from {@code json-source-cases.txt}
  * (service's {@code VariantSourcePipelineTest} with {@code -Dtributary.variant.keep=FOLDER} leaves one in
  * {@code FOLDER/json-source-table}) and prints PASS when it gives the well-formed rows of {@code json-source-cases.tsv}.
@@ -52,6 +55,13 @@ public final class SparkVariantSources {
             + " FROM (SELECT from_json(value, '" + KAFKA_SCHEMA + "') AS r FROM kafka_values) ORDER BY r.id";
     /** {@link #KAFKA_QUERY} over the table of the pipeline's {@code select: [id, v, s, "v:a.b::int AS b"]}. */
     static final String KAFKA_TABLE_QUERY = "SELECT id, to_json(v), schema_of_variant(v), to_json(s), b FROM kafka_table ORDER BY id";
+    /** The Debezium events' envelope as a Spark job reads it from a topic's values: the JSON column {@code doc} a string. */
+    static final String DEBEZIUM_SCHEMA = "before STRUCT<id: INT, doc: STRING>, after STRUCT<id: INT, doc: STRING>, op STRING, "
+            + "source STRUCT<lsn: BIGINT>";
+    /** What a Spark job makes of each change: the row of after (before for a delete), {@code parse_json} of its JSON column. */
+    static final String DEBEZIUM_QUERY = "SELECT r.id, to_json(parse_json(r.doc)), schema_of_variant(parse_json(r.doc)), op, lsn FROM ("
+            + "SELECT CASE WHEN e.op = 'd' THEN e.before ELSE e.after END AS r, e.op AS op, e.source.lsn AS lsn FROM ("
+            + "SELECT from_json(value, '" + DEBEZIUM_SCHEMA + "') AS e FROM debezium_values)) ORDER BY r.id";
     static final String CSV_SCHEMA = "id INT, v VARIANT";
     static final String CSV_QUERY = "SELECT id, to_json(v), schema_of_variant(v) FROM csv_cases ORDER BY id";
 
@@ -76,8 +86,17 @@ public final class SparkVariantSources {
             }
             return;
         }
+        if (args.length == 2 && args[0].equals("debezium")) {
+            SparkSession spark = SparkFixtures.session("tributary-variant-debezium");
+            try {
+                debezium(spark, Path.of(args[1]).toAbsolutePath());
+            } finally {
+                spark.stop();
+            }
+            return;
+        }
         if (args.length != 1) {
-            System.err.println("usage: SparkVariantSources DIR | kafka DIR | read TABLE DIR");
+            System.err.println("usage: SparkVariantSources DIR | kafka DIR | debezium DIR | read TABLE DIR");
             System.exit(2);
         }
         Path dir = Path.of(args[0]).toAbsolutePath();
@@ -150,6 +169,26 @@ public final class SparkVariantSources {
             failing.add(firstRowOrError(spark, KAFKA_QUERY));
         }
         Files.write(dir.resolve("kafka-source-failing.tsv"), failing, StandardCharsets.UTF_8);
+        failing.forEach(System.out::println);
+    }
+
+    /**
+     * {@code DIR/debezium.tsv}: {@link #DEBEZIUM_QUERY} over the events of {@code DIR/debezium-cases.txt} as a topic's values
+     * (Spark has no Debezium reader: a job reads the envelope with {@code from_json} and makes its JSON column a VARIANT with
+     * {@code parse_json}); {@code DIR/debezium-failing.tsv}: the same over each event of {@code DIR/debezium-failing.txt} alone,
+     * whose JSON column {@code parse_json} fails on ({@code ERROR <condition>: <first line of the message>}).
+     */
+    private static void debezium(SparkSession spark, Path dir) throws IOException {
+        spark.read().text(dir.resolve("debezium-cases.txt").toString()).createOrReplaceTempView("debezium_values");
+        List<String> lines = spark.sql(DEBEZIUM_QUERY).collectAsList().stream().map(SparkVariantSources::tsv).toList();
+        Files.write(dir.resolve("debezium.tsv"), lines, StandardCharsets.UTF_8);
+        lines.forEach(System.out::println);
+        List<String> failing = new ArrayList<>();
+        for (String value : Files.readAllLines(dir.resolve("debezium-failing.txt"), StandardCharsets.UTF_8)) {
+            spark.createDataset(List.of(value), org.apache.spark.sql.Encoders.STRING()).toDF("value").createOrReplaceTempView("debezium_values");
+            failing.add(firstRowOrError(spark, DEBEZIUM_QUERY));
+        }
+        Files.write(dir.resolve("debezium-failing.tsv"), failing, StandardCharsets.UTF_8);
         failing.forEach(System.out::println);
     }
 

@@ -80,6 +80,13 @@ final class FormatErrors {
                 + "source.files.schema");
     }
 
+    /** When a Parquet group annotated VARIANT is not the variant Spark writes. */
+    static TributaryException parquetVariantNotRead(String file, String path, String why) {
+        return new TributaryException("file " + file + ": column '" + path + "' is annotated VARIANT but cannot be read as one: "
+                + why + "; Spark writes a VARIANT as binary 'metadata' and 'value' (and, shredded, a 'typed_value'): check what "
+                + "wrote the file");
+    }
+
     /** When a CSV record is malformed. */
     static BadRecordException malformedCsv(String firstLine) {
         return new BadRecordException(null, "malformed CSV: " + firstLine);

@@ -60,6 +60,9 @@ final class ParquetColumns {
         }
         GroupType g = t.asGroupType();
         LogicalTypeAnnotation a = g.getLogicalTypeAnnotation();
+        if (a instanceof LogicalTypeAnnotation.VariantLogicalTypeAnnotation) {
+            return DataType.VARIANT;
+        }
         if (a instanceof LogicalTypeAnnotation.ListLogicalTypeAnnotation) {
             Type r = g.getType(0);
             boolean direct = r.isPrimitive() || r.asGroupType().getFieldCount() != 1 || r.getName().equals("array")

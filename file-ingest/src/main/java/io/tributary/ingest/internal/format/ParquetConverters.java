@@ -18,7 +18,8 @@ import org.apache.parquet.schema.Type;
  * matched by name case-insensitively (Spark's default), columns the file lacks null, columns the
  * schema lacks not read; lists and maps in the spec's three-level form and the older two-level
  * forms; timestamps in MILLIS, MICROS, NANOS or INT96; the widenings Spark reads (INT32 into
- * BIGINT, FLOAT into DOUBLE, integers into DOUBLE or DECIMAL, DATE into TIMESTAMP_NTZ). Any other
+ * BIGINT, FLOAT into DOUBLE, integers into DOUBLE or DECIMAL, DATE into TIMESTAMP_NTZ); a group annotated VARIANT as a
+ * VARIANT ({@link ParquetVariants}), and only as one. Any other
  * difference of type is an error naming the column and both types, at the file's opening. Groups
  * convert in {@link ParquetGroupConverters}, values in {@link ParquetPrimitiveConverters}.
  */
@@ -117,6 +118,12 @@ final class ParquetConverters {
 
     /** The converter of a field's values, its repetition aside. */
     static Converter valueConverter(Type t, DataType type, Target target, String file, String path) {
+        if (ParquetVariants.isVariant(t) != type.isVariant()) {
+            throw mismatch(file, path, t, type);
+        }
+        if (type.isVariant()) {
+            return ParquetVariants.converter(t.asGroupType(), target, file, path);
+        }
         if (t.isPrimitive()) {
             return ParquetPrimitiveConverters.primitive(t.asPrimitiveType(), type, target, file, path);
         }

@@ -1,6 +1,7 @@
 package io.tributary.ingest.internal.format;
 
 import io.tributary.expressions.CsvInputVariants;
+import io.tributary.expressions.JsonTextVariants;
 import io.tributary.schema.CsvValues;
 import io.tributary.schema.DebeziumEvents;
 import io.tributary.ingest.FileFormat;
@@ -61,7 +62,8 @@ public final class RecordReaders {
         // a CSV VARIANT value is a DATE by the dateFormat alone (yyyy-MM-dd by default), as Spark's reader tries it
         this.csvDates = csv != null && schema.fields().stream().anyMatch(f -> f.type().isVariant())
                 ? TimeFormats.of(sessionZone, null, null, format.option("dateformat", "yyyy-MM-dd")) : null;
-        this.debezium = format.kind() == FileFormat.Kind.DEBEZIUM_JSON ? new DebeziumEvents(schema, times, debeziumSequence) : null;
+        this.debezium = format.kind() == FileFormat.Kind.DEBEZIUM_JSON ? new DebeziumEvents(schema, times, debeziumSequence,
+                JsonTextVariants.INSTANCE) : null;
         this.maxLineBytes = maxLineBytes;
     }
 

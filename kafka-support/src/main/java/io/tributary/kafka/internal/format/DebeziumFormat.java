@@ -1,5 +1,6 @@
 package io.tributary.kafka.internal.format;
 
+import io.tributary.expressions.JsonTextVariants;
 import io.tributary.schema.DebeziumEvents;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TimeTexts;
@@ -11,7 +12,8 @@ import java.util.List;
  * {@code source.kafka.format: debezium-json}: each record's value is one of Debezium's JSON change
  * events, bare or under the JSON converter's schema wrapper, read as the file source reads them
  * ({@link DebeziumEvents}): the schema's columns from {@code after} ({@code before} for a delete),
- * then {@code op} and {@code lsn}. A tombstone (a null value, or a null {@code payload}) and a
+ * then {@code op} and {@code lsn}; a VARIANT column holding JSON text (Debezium's {@code io.debezium.data.Json}) is the
+ * variant {@code parse_json} makes of it ({@link JsonTextVariants}). A tombstone (a null value, or a null {@code payload}) and a
  * truncate event give no row.
  */
 final class DebeziumFormat implements ValueFormat {
@@ -22,7 +24,7 @@ final class DebeziumFormat implements ValueFormat {
     DebeziumFormat(Schema data, List<String> sequence, String schemaKey, String sequenceKey) {
         this.columns = DebeziumEvents.rowSchema(data, sequence, schemaKey, sequenceKey);
         // a TIMESTAMP written without an offset is UTC's, as for format json
-        this.events = new DebeziumEvents(columns, TimeTexts.of(ZoneOffset.UTC), sequence);
+        this.events = new DebeziumEvents(columns, TimeTexts.of(ZoneOffset.UTC), sequence, JsonTextVariants.INSTANCE);
     }
 
     @Override

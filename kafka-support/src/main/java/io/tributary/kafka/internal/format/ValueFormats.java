@@ -66,13 +66,6 @@ public final class ValueFormats {
             throw FormatErrors.badSetting(v.name(KafkaSourceSettings.SCHEMA) + " is not given; format debezium-json reads the"
                     + " events' before and after by it: give the table's columns as a DDL string, e.g. \"id INT, name STRING\"", null);
         }
-        for (io.tributary.schema.Field f : v.get(KafkaSourceSettings.SCHEMA).fields()) {
-            if (f.type().holdsVariant()) {
-                throw FormatErrors.badSetting(v.name(KafkaSourceSettings.SCHEMA) + " has column '" + f.name() + "' of type "
-                        + f.type().ddl() + ", and format debezium-json reads no VARIANT yet; read it as STRING and parse_json it in the"
-                        + " transform", null);
-            }
-        }
         return new DebeziumFormat(v.get(KafkaSourceSettings.SCHEMA), v.get(KafkaSourceSettings.DEBEZIUM_SEQUENCE),
                 v.name(KafkaSourceSettings.SCHEMA), v.name(KafkaSourceSettings.DEBEZIUM_SEQUENCE));
     }

@@ -1,0 +1,105 @@
+package io.tributary.service.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.expressions.Transform;
+import io.tributary.schema.Schema;
+import io.tributary.service.spec.PipelineSpec;
+import io.tributary.sink.DeltaTables;
+import io.tributary.testing.InputFiles;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A Parquet file Spark 4.2 wrote with VARIANT columns ({@code golden/variant/parquet-source/in/}: at the top, in a struct,
+ * as an array's element, and two Spark shredded, one with a row of another shape) through {@code source.files} with {@code format: parquet} to a Delta table:
+ * the table's columns are VARIANT and its rows Spark's streaming read of the same file gave ({@code spark.tsv} with the
+ * schema in the spec, {@code spark-inferred.tsv} and {@code inferred-schema.txt} without one).
+ */
+@Tag("integration")
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class ParquetVariantPipelineTest {
+    private static final String DIR = "/golden/variant/parquet-source/";
+    private static final String SCHEMA = "id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, typed VARIANT, mixed VARIANT";
+    private static final List<String> QUERY = List.of("id", "to_json(v)", "schema_of_variant(v)", "to_json(s)", "to_json(arr)",
+            "to_json(typed)", "schema_of_variant(typed)", "to_json(mixed)", "schema_of_variant(mixed)");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void sparksParquetVariantsLandAsVariantColumnsWithTheSchemaInTheSpec() throws Exception {
+        run("    schema: \"" + SCHEMA + "\"\n");
+        assertThat(tableDdl()).isEqualTo(SCHEMA);
+        assertThat(tableRows()).isEqualTo(golden("spark.tsv"));
+    }
+
+    @Test
+    void anInferredSchemaReadsTheVariantColumnsAsSparkInfersThem() throws Exception {
+        run("");
+        assertThat(tableDdl()).isEqualTo(Schema.parseWithVariant(golden("inferred-schema.txt").get(0)).toDdl());
+        assertThat(tableRows()).isEqualTo(golden("spark-inferred.tsv"));
+    }
+
+    private void run(String schemaLine) throws Exception {
+        byte[] file;
+        try (InputStream in = ParquetVariantPipelineTest.class.getResourceAsStream(DIR + "in/part-00000.parquet")) {
+            file = in.readAllBytes();
+        }
+        Files.createDirectories(dir.resolve("in"));
+        InputFiles.place(dir.resolve("in"), "part-00000.parquet", file);
+        Path specFile = dir.resolve("pipeline.yaml");
+        Files.writeString(specFile, """
+                name: parquetvariant
+                source:
+                  files:
+                    path: in/
+                    format: parquet
+                %ssink:
+                  delta:
+                    path: out/
+                trigger: availableNow
+                """.formatted(schemaLine));
+        PipelineSpec spec = PipelineSpec.load(specFile, Map.of(), Map.of());
+        try (Pipeline pipeline = Pipeline.open(spec, RunOptions.DEFAULT)) {
+            pipeline.run(spec.trigger(), p -> { });
+        }
+    }
+
+    private String tableDdl() {
+        return DeltaTables.schema(dir.resolve("out").toString()).orElseThrow().toDdl();
+    }
+
+    private List<String> tableRows() {
+        String table = dir.resolve("out").toString();
+        Transform query = Transform.compile(Schema.parseWithVariant(tableDdl()), null, QUERY);
+        return DeltaTables.readRows(table).stream().sorted(Comparator.comparing(r -> (Integer) r[0]))
+                .map(r -> tsv(query.apply(r))).toList();
+    }
+
+    private static String tsv(Object[] row) {
+        List<String> cells = new ArrayList<>();
+        for (Object v : row) {
+            cells.add(v == null ? "NULL" : String.valueOf(v));
+        }
+        return String.join("\t", cells);
+    }
+
+    private static List<String> golden(String name) throws IOException {
+        try (InputStream in = ParquetVariantPipelineTest.class.getResourceAsStream(DIR + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        }
+    }
+}
