@@ -377,6 +377,9 @@ public final class IngestConfigBuilder {
             throw IngestErrors.schemaEvolutionNotJson(name(IngestSettings.SCHEMA_EVOLUTION), schemaEvolution.specName(),
                     fileFormat.name());
         }
+        if (schemaEvolution != SchemaEvolution.NONE && fileFormat.singleVariantColumn() != null) {
+            throw IngestErrors.schemaEvolutionSingleVariant(name(IngestSettings.SCHEMA_EVOLUTION), schemaEvolution.specName());
+        }
         if (schemaEvolution == SchemaEvolution.RESCUE) {
             schema = io.tributary.schema.RescuedData.withColumn(schema);
         }

@@ -1,5 +1,6 @@
 package io.tributary.ingest;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,10 +57,14 @@ class FileFormatOptionsTest {
     }
 
     @Test
-    void sparksSingleVariantColumnIsRefusedInOneLine() {
-        assertThatThrownBy(() -> FileFormat.of("json", Map.of("singleVariantColumn", "v")))
+    void sparksSingleVariantColumnIsJsonsAndNamesAColumn() {
+        assertThat(FileFormat.of("json", Map.of("SingleVariantColumn", "v")).singleVariantColumn()).isEqualTo("v");
+        assertThatThrownBy(() -> FileFormat.of("json", Map.of("singleVariantColumn", " ")))
                 .isInstanceOf(TributaryException.class)
-                .hasMessageStartingWith("source.files.options.singleVariantColumn: Spark's option that reads each whole JSON record as one"
-                        + " VARIANT column is not supported yet");
+                .hasMessageStartingWith("source.files.options.singleVariantColumn: names no column");
+        assertThatThrownBy(() -> FileFormat.of("csv", Map.of("singleVariantColumn", "v")))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("source.files.options.singleVariantColumn: Spark's option that reads each whole record as one"
+                        + " VARIANT column is not supported yet for format csv");
     }
 }

@@ -29,11 +29,31 @@ public final class IngestErrors {
                 + " (docs/formats.md)");
     }
 
-    /** Spark's JSON option that reads each whole record as one VARIANT column, which the file source does not take yet. */
-    public static TributaryException singleVariantColumn(String key) {
-        return new TributaryException("source.files.options." + key + ": Spark's option that reads each whole JSON record as one "
-                + "VARIANT column is not supported yet; give the record's fields in source.files.schema (a field may be VARIANT), or "
-                + "read the lines with format text and parse_json(value) in the transform");
+    /** Spark's CSV option that reads each whole record as one VARIANT column, which the file source takes for JSON only. */
+    public static TributaryException singleVariantColumnNotCsv(String key) {
+        return new TributaryException("source.files.options." + key + ": Spark's option that reads each whole record as one "
+                + "VARIANT column is not supported yet for format csv (format json takes it); give the columns in source.files.schema "
+                + "(a column may be VARIANT)");
+    }
+
+    /** When a schema evolution mode is given beside {@code singleVariantColumn}, whose one column takes every field already. */
+    public static TributaryException schemaEvolutionSingleVariant(String key, String mode) {
+        return new TributaryException(key + ": '" + mode + "' cannot be used with source.files.options.singleVariantColumn, whose one "
+                + "VARIANT column holds every field of a record, new ones too; leave " + key + " out");
+    }
+
+    /** When {@code singleVariantColumn} names no column. */
+    public static TributaryException singleVariantColumnBlank() {
+        return new TributaryException("source.files.options.singleVariantColumn: names no column; give the name of the one VARIANT "
+                + "column each record is read as (v, say)");
+    }
+
+    /** When a schema other than the one VARIANT column is given beside {@code singleVariantColumn}, as Spark refuses it. */
+    public static TributaryException singleVariantColumnSchema(String ddl, String name) {
+        return new TributaryException("source.files.schema: '" + ddl + "' is invalid beside source.files.options.singleVariantColumn '"
+                + name + "', which reads each whole record as the one column '" + name + " VARIANT' (Spark's "
+                + "INVALID_SINGLE_VARIANT_COLUMN); leave source.files.schema out, or give '" + name + " VARIANT' (a malformed "
+                + "record is a bad record, not a _corrupt_record column)");
     }
 
     /** When a boolean option is neither true nor false. */
