@@ -34,7 +34,7 @@ public final class FileFormat {
                     "singlevariantcolumn"),
             Kind.CSV, Set.of("header", "sep", "delimiter", "quote", "escape", "nullvalue", "emptyvalue", "comment", "timestampformat",
                     "timestampntzformat", "dateformat", "multiline", "ignoreleadingwhitespace", "ignoretrailingwhitespace",
-                    "nanvalue", "positiveinf", "negativeinf", "enforceschema", "inferschema"),
+                    "nanvalue", "positiveinf", "negativeinf", "enforceschema", "inferschema", "singlevariantcolumn"),
             Kind.PARQUET, Set.of(),
             Kind.TEXT, Set.of("wholetext"),
             Kind.DEBEZIUM_JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat"));
@@ -77,9 +77,6 @@ public final class FileFormat {
         Map<String, String> lower = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : options.entrySet()) {
             String key = e.getKey().toLowerCase(Locale.ROOT);
-            if (kind == Kind.CSV && key.equals("singlevariantcolumn")) {
-                throw IngestErrors.singleVariantColumnNotCsv(e.getKey());
-            }
             if (!OPTIONS.get(kind).contains(key)) {
                 throw IngestErrors.unknownOption(e.getKey(), name(kind),
                         OPTIONS.get(kind).isEmpty() ? null : new TreeMap<>(names(kind)).values());
@@ -125,7 +122,7 @@ public final class FileFormat {
     }
 
     /**
-     * Spark's {@code singleVariantColumn}: the name of the one VARIANT column each whole JSON record is read as, or null
+     * Spark's {@code singleVariantColumn}: the name of the one VARIANT column each whole JSON or CSV record is read as, or null
      * when records are read as rows of the schema's fields.
      */
     public String singleVariantColumn() {

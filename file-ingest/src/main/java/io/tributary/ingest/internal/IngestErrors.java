@@ -29,13 +29,6 @@ public final class IngestErrors {
                 + " (docs/formats.md)");
     }
 
-    /** Spark's CSV option that reads each whole record as one VARIANT column, which the file source takes for JSON only. */
-    public static TributaryException singleVariantColumnNotCsv(String key) {
-        return new TributaryException("source.files.options." + key + ": Spark's option that reads each whole record as one "
-                + "VARIANT column is not supported yet for format csv (format json takes it); give the columns in source.files.schema "
-                + "(a column may be VARIANT)");
-    }
-
     /** When a schema evolution mode is given beside {@code singleVariantColumn}, whose one column takes every field already. */
     public static TributaryException schemaEvolutionSingleVariant(String key, String mode) {
         return new TributaryException(key + ": '" + mode + "' cannot be used with source.files.options.singleVariantColumn, whose one "

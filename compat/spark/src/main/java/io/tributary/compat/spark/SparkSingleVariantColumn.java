@@ -71,6 +71,8 @@ public final class SparkSingleVariantColumn {
             }
             write(dir.resolve("csv.tsv"), rows(spark.read().format("csv").option("header", "true").option("singleVariantColumn", "v")
                     .load(dir.resolve("csv").toString())));
+            write(dir.resolve("csv-no-header.tsv"), rows(spark.read().format("csv").option("singleVariantColumn", "v")
+                    .load(dir.resolve("csv").toString())));
             List<String> refusals = new ArrayList<>();
             for (Object[] read : READS) {
                 refusals.add(read[0] + "\t" + schemaOrError(spark, dir.resolve("in"), read));

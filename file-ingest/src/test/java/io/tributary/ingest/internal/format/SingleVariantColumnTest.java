@@ -26,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Spark's JSON option {@code singleVariantColumn}: each whole record is one VARIANT column, with Spark 4.2's bytes
  * ({@code golden/variant/single-variant/json.tsv}, recorded by compat/spark's {@code SparkSingleVariantColumn} from the files
  * of {@code single-variant/in/}): objects, arrays and scalars alike, JSON {@code null} a variant null, blank lines skipped;
- * the lines Spark's PERMISSIVE mode makes a NULL (a key twice, a line cut short) are bad records of their line.
+ * the lines Spark's PERMISSIVE mode makes a NULL (a key twice, a line cut short) are bad records of their line. A CSV record
+ * is one object of its header's names ({@code csv.tsv}), or of Spark's {@code _c0}, {@code _c1} ... without a header
+ * ({@code csv-no-header.tsv}).
  */
 class SingleVariantColumnTest {
     private static final Schema SCHEMA = Schema.parseWithVariant("v VARIANT");
@@ -73,22 +75,43 @@ class SingleVariantColumnTest {
     }
 
     @Test
-    void schemaEvolutionAndCsvAreRefusedInOneLine() {
+    void schemaEvolutionBesideItIsRefusedInOneLine() {
         assertThatThrownBy(() -> IngestConfig.builder("single", tmp, SCHEMA).formatOptions(Map.of("singleVariantColumn", "v"))
                 .schemaEvolution(SchemaEvolution.RESCUE).build())
                 .isInstanceOf(TributaryException.class)
-                .hasMessageContaining("cannot be used with source.files.options.singleVariantColumn");
-        assertThatThrownBy(() -> IngestConfig.builder("single", tmp, SCHEMA).format("csv").formatOptions(Map.of("singleVariantColumn", "v"))
-                .build())
-                .isInstanceOf(TributaryException.class)
-                .hasMessageStartingWith("source.files.options.singleVariantColumn: Spark's option that reads each whole record as one "
-                        + "VARIANT column is not supported yet for format csv");
+                .hasMessageContaining("cannot be used with source.files.options.singleVariantColumn, whose one VARIANT column holds "
+                        + "every field of a record");
+    }
+
+    @Test
+    void aCsvRecordIsOneObjectOfItsHeadersNamesAsSparkReadsIt() throws IOException {
+        List<String> got = new ArrayList<>();
+        List<String> bad = new ArrayList<>();
+        read("a.csv", golden("csv/a.csv"), Map.of("singleVariantColumn", "v", "header", "true"), "csv", got, bad);
+        got.sort(null);
+        assertThat(got).isEqualTo(golden("csv.tsv"));
+        assertThat(bad).isEmpty();
+    }
+
+    @Test
+    void withoutAHeaderTheKeysAreSparksColumnNames() throws IOException {
+        List<String> got = new ArrayList<>();
+        List<String> bad = new ArrayList<>();
+        read("a.csv", golden("csv/a.csv"), Map.of("singleVariantColumn", "v"), "csv", got, bad);
+        got.sort(null);
+        assertThat(got).isEqualTo(golden("csv-no-header.tsv"));
+        assertThat(bad).isEmpty();
     }
 
     private void read(String name, List<String> lines, Map<String, String> options, List<String> got, List<String> bad) throws IOException {
+        read(name, lines, options, "json", got, bad);
+    }
+
+    private void read(String name, List<String> lines, Map<String, String> options, String format, List<String> got, List<String> bad)
+            throws IOException {
         Path file = tmp.resolve(name);
         Files.write(file, lines);
-        IngestConfig config = IngestConfig.builder("single", tmp, SCHEMA).formatOptions(options).build();
+        IngestConfig config = IngestConfig.builder("single", tmp, SCHEMA).format(format).formatOptions(options).build();
         try (RawInput raw = new RawInput(Files.newInputStream(file));
              RecordReader records = new RecordReaders(config).open(name, raw, file)) {
             while (records.next()) {
