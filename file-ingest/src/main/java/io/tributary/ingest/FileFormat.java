@@ -1,6 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.ingest.internal.IngestErrors;
+import io.tributary.ingest.internal.SingleVariantErrors;
 import io.tributary.ingest.internal.format.TimeFormats;
 import io.tributary.schema.CsvValues;
 import io.tributary.schema.DataType;
@@ -117,7 +118,7 @@ public final class FileFormat {
         }
         String single = options.get("singlevariantcolumn");
         if (single != null && single.isBlank()) {
-            throw IngestErrors.singleVariantColumnBlank();
+            throw SingleVariantErrors.singleVariantColumnBlank();
         }
     }
 
@@ -141,7 +142,7 @@ public final class FileFormat {
         }
         Schema single = new Schema(List.of(new Field(name, DataType.VARIANT, true)));
         if (given != null && !(given.size() == 1 && given.field(0).name().equalsIgnoreCase(name) && given.field(0).type().isVariant())) {
-            throw IngestErrors.singleVariantColumnSchema(given.toDdl(), name);
+            throw SingleVariantErrors.singleVariantColumnSchema(given.toDdl(), name);
         }
         return single;
     }

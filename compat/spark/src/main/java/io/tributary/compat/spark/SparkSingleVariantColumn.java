@@ -71,6 +71,8 @@ public final class SparkSingleVariantColumn {
             }
             write(dir.resolve("csv.tsv"), rows(spark.read().format("csv").option("header", "true").option("singleVariantColumn", "v")
                     .load(dir.resolve("csv").toString())));
+            spark.read().text(dir.resolve("in").toString()).createOrReplaceTempView("kafka_values");
+            write(dir.resolve("from-json.tsv"), rows(spark.sql("SELECT from_json(value, 'variant') AS v FROM kafka_values WHERE trim(value) != ''")));
             write(dir.resolve("csv-no-header.tsv"), rows(spark.read().format("csv").option("singleVariantColumn", "v")
                     .load(dir.resolve("csv").toString())));
             List<String> refusals = new ArrayList<>();
