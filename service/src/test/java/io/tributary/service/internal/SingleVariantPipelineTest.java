@@ -13,6 +13,7 @@ import io.tributary.schema.VariantValue;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.TopicTail;
+import io.tributary.testing.Folders;
 import io.tributary.testing.InputFiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Spark's stream wrote ({@code golden/variant/single-variant/json-schema.json}), its rows' VARIANT bytes are Spark's
  * ({@code json.tsv}, recorded by compat/spark's {@code SparkSingleVariantColumn}), and the two lines Spark's PERMISSIVE mode
  * makes NULL (a key twice, a line cut short) are dead letters of their file and line.
+ * {@code -Dtributary.variant.keep=DIR} leaves the table in {@code DIR/single-variant-table} for
+ * {@code SparkSingleVariantColumn read}.
  */
 @Tag("integration")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -72,6 +76,17 @@ class SingleVariantPipelineTest {
         assertThat(letters).extracting(l -> l.path("file").asText() + ":" + l.path("line").asLong())
                 .containsExactlyInAnyOrder("a.json:6", "a.json:7")
                 .hasSize((int) spark.stream().filter(l -> l.startsWith("NULL\t")).count());
+
+        String keep = System.getProperty("tributary.variant.keep"); // for compat/spark's SparkSingleVariantColumn read
+        if (keep != null) {
+            Path target = Path.of(keep).resolve("single-variant-table");
+            if (Files.exists(target)) {
+                try (var old = Files.walk(target)) {
+                    old.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+            Folders.copy(dir.resolve("out"), target);
+        }
     }
 
     @Test

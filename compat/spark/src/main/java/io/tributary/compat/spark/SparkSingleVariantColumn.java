@@ -30,6 +30,8 @@ import org.apache.spark.unsafe.types.VariantVal;
  *   <li>{@code DIR/refusals.tsv}: for each way of reading {@code DIR/in/} in {@link #READS}, its name, then the schema
  *   Spark's reader gives (its DDL) or {@code ERROR <condition>: <first line of the message>}.</li>
  * </ul>
+ *
+ * <p>{@code SparkSingleVariantColumn read TABLE DIR}: Spark reads a table Tributary wrote from {@code DIR/in/} ({@link #read}).
  */
 public final class SparkSingleVariantColumn {
     /** The readers whose schema or refusal is recorded: a name, a format, a user schema (or null), options. */
@@ -50,8 +52,11 @@ public final class SparkSingleVariantColumn {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 3 && args[0].equals("read")) {
+            System.exit(read(Path.of(args[1]).toAbsolutePath(), Path.of(args[2]).toAbsolutePath()) ? 0 : 1);
+        }
         if (args.length != 1) {
-            System.err.println("usage: SparkSingleVariantColumn DIR");
+            System.err.println("usage: SparkSingleVariantColumn DIR | read TABLE DIR");
             System.exit(2);
         }
         Path dir = Path.of(args[0]).toAbsolutePath();
@@ -84,6 +89,26 @@ public final class SparkSingleVariantColumn {
             spark.stop();
             SparkFixtures.deleteTree(work);
         }
+    }
+
+    /**
+     * Spark reads a table Tributary wrote from {@code DIR/in/} with {@code singleVariantColumn} (service's
+     * {@code SingleVariantPipelineTest} with {@code -Dtributary.variant.keep=FOLDER} leaves one in
+     * {@code FOLDER/single-variant-table}): true (PASS) when its rows are the rows of {@code DIR/json.tsv} that are not NULL.
+     */
+    private static boolean read(Path table, Path dir) throws IOException {
+        List<String> expected = Files.readAllLines(dir.resolve("json.tsv"), StandardCharsets.UTF_8).stream()
+                .filter(l -> !l.startsWith("NULL\t")).toList();
+        SparkSession spark = SparkFixtures.session("tributary-single-variant-read");
+        List<String> got;
+        try {
+            got = rows(spark.read().format("delta").load(table.toString()));
+        } finally {
+            spark.stop();
+        }
+        boolean pass = got.equals(expected);
+        System.out.println("SparkSingleVariantColumn: " + (pass ? "PASS (" + got.size() + " rows)" : "FAIL: got\n" + String.join("\n", got)));
+        return pass;
     }
 
     @SuppressWarnings("unchecked")
