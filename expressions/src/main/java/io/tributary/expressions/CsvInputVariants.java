@@ -3,7 +3,9 @@ package io.tributary.expressions;
 import io.tributary.schema.CsvValues;
 import io.tributary.schema.TimeTexts;
 import io.tributary.schema.VariantValue;
+import io.tributary.schema.BadRecordException;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Locale;
 import org.apache.spark.types.variant.Variant;
@@ -22,7 +24,7 @@ public final class CsvInputVariants implements CsvValues.Variants {
     private enum Step { LONG, DECIMAL, DATE, TIMESTAMP, BOOLEAN, STRING }
 
     private static final int MAX_DIGITS = 38;
-    private final Step[] steps;
+    private Step[] steps;
     private final TimeTexts dates;
     private final TimeTexts timestamps;
 
@@ -45,6 +47,41 @@ public final class CsvInputVariants implements CsvValues.Variants {
             b.appendNull();
         } else {
             steps[column] = append(b, text, steps[column]);
+        }
+        Variant v = b.result();
+        return new VariantValue(v.getValue(), v.getMetadata());
+    }
+
+    /**
+     * Spark 4.2's CSV {@code singleVariantColumn} ({@code UnivocityParser.convertToVariant}): the record whole as one variant
+     * object whose keys are {@code names} (the header's, or {@code _c0}, {@code _c1} ...), each value typed as a VARIANT
+     * column's is; a record with fewer values has fewer keys, one with more leaves the rest out. A value that is
+     * {@code nullValue} (or none) is a variant null.
+     *
+     * @throws BadRecordException when the header names a key twice ({@code VARIANT_DUPLICATE_KEY})
+     */
+    public VariantValue record(String[] names, String[] tokens, String nullValue) {
+        if (steps.length < names.length) {
+            int had = steps.length;
+            steps = Arrays.copyOf(steps, names.length);
+            Arrays.fill(steps, had, names.length, Step.LONG);
+        }
+        VariantBuilder b = new VariantBuilder(false);
+        int start = b.getWritePos();
+        ArrayList<VariantBuilder.FieldEntry> fields = new ArrayList<>();
+        for (int i = 0; i < Math.min(names.length, tokens.length); i++) {
+            fields.add(new VariantBuilder.FieldEntry(names[i], b.addKey(names[i]), b.getWritePos() - start));
+            String text = tokens[i];
+            if (text == null || text.equals(nullValue)) {
+                b.appendNull();
+            } else {
+                steps[i] = append(b, text, steps[i]);
+            }
+        }
+        try {
+            b.finishWritingObject(start, fields);
+        } catch (RuntimeException e) { // spark-variant's duplicate key is a Spark class
+            throw ExpressionErrors.variantNotBuilt("header", String.valueOf(e.getMessage()));
         }
         Variant v = b.result();
         return new VariantValue(v.getValue(), v.getMetadata());

@@ -1,6 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.ingest.internal.IngestErrors;
+import io.tributary.ingest.internal.SingleVariantErrors;
 import io.tributary.ingest.internal.format.TimeFormats;
 import io.tributary.schema.CsvValues;
 import io.tributary.schema.DataType;
@@ -30,10 +31,11 @@ public final class FileFormat {
     public enum Kind { JSON, CSV, PARQUET, TEXT, DEBEZIUM_JSON }
 
     private static final Map<Kind, Set<String>> OPTIONS = Map.of(
-            Kind.JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat", "infertimestamp", "typedmapkeys"),
+            Kind.JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat", "infertimestamp", "typedmapkeys",
+                    "singlevariantcolumn"),
             Kind.CSV, Set.of("header", "sep", "delimiter", "quote", "escape", "nullvalue", "emptyvalue", "comment", "timestampformat",
                     "timestampntzformat", "dateformat", "multiline", "ignoreleadingwhitespace", "ignoretrailingwhitespace",
-                    "nanvalue", "positiveinf", "negativeinf", "enforceschema", "inferschema"),
+                    "nanvalue", "positiveinf", "negativeinf", "enforceschema", "inferschema", "singlevariantcolumn"),
             Kind.PARQUET, Set.of(),
             Kind.TEXT, Set.of("wholetext"),
             Kind.DEBEZIUM_JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat"));
@@ -76,9 +78,6 @@ public final class FileFormat {
         Map<String, String> lower = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : options.entrySet()) {
             String key = e.getKey().toLowerCase(Locale.ROOT);
-            if (kind == Kind.JSON && key.equals("singlevariantcolumn")) {
-                throw IngestErrors.singleVariantColumn(e.getKey());
-            }
             if (!OPTIONS.get(kind).contains(key)) {
                 throw IngestErrors.unknownOption(e.getKey(), name(kind),
                         OPTIONS.get(kind).isEmpty() ? null : new TreeMap<>(names(kind)).values());
@@ -94,7 +93,8 @@ public final class FileFormat {
         Map<String, String> m = new TreeMap<>();
         for (String o : List.of("multiLine", "timestampFormat", "timestampNTZFormat", "dateFormat", "header", "sep", "delimiter", "quote",
                 "escape", "nullValue", "emptyValue", "comment", "ignoreLeadingWhiteSpace", "ignoreTrailingWhiteSpace", "nanValue",
-                "positiveInf", "negativeInf", "enforceSchema", "inferSchema", "inferTimestamp", "wholetext", "typedMapKeys")) {
+                "positiveInf", "negativeInf", "enforceSchema", "inferSchema", "inferTimestamp", "wholetext", "typedMapKeys",
+                "singleVariantColumn")) {
             if (OPTIONS.get(kind).contains(o.toLowerCase(Locale.ROOT))) {
                 m.put(o.toLowerCase(Locale.ROOT), o);
             }
@@ -116,6 +116,35 @@ public final class FileFormat {
                 throw IngestErrors.notOneCharacter(c, v);
             }
         }
+        String single = options.get("singlevariantcolumn");
+        if (single != null && single.isBlank()) {
+            throw SingleVariantErrors.singleVariantColumnBlank();
+        }
+    }
+
+    /**
+     * Spark's {@code singleVariantColumn}: the name of the one VARIANT column each whole JSON or CSV record is read as, or null
+     * when records are read as rows of the schema's fields.
+     */
+    public String singleVariantColumn() {
+        return options.get("singlevariantcolumn");
+    }
+
+    /**
+     * The schema of a source whose format reads {@link #singleVariantColumn()}: {@code NAME VARIANT}, as Spark's reader
+     * gives it; {@code given} (the spec's {@code source.files.schema}, or null) may only be that, as Spark refuses any
+     * other user schema beside the option ({@code INVALID_SINGLE_VARIANT_COLUMN}). Without the option, {@code given}.
+     */
+    public Schema singleVariantSchema(Schema given) {
+        String name = singleVariantColumn();
+        if (name == null) {
+            return given;
+        }
+        Schema single = new Schema(List.of(new Field(name, DataType.VARIANT, true)));
+        if (given != null && !(given.size() == 1 && given.field(0).name().equalsIgnoreCase(name) && given.field(0).type().isVariant())) {
+            throw SingleVariantErrors.singleVariantColumnSchema(given.toDdl(), name);
+        }
+        return single;
     }
 
     /** One character of a CSV option: itself, or {@code \t}, {@code \u0000}-style escapes as Spark reads them; null if not one. */
@@ -187,6 +216,9 @@ public final class FileFormat {
      * option {@code typedMapKeys} (Tributary's own) reads other keys by Spark's cast.
      */
     public void checkSchema(Schema schema) {
+        if (singleVariantColumn() != null) {
+            singleVariantSchema(schema);
+        }
         if (kind == Kind.TEXT) { // CSV: a VARIANT column, but nothing nested (below); debezium-json: JSON text parse_json reads
             for (Field f : schema.fields()) {
                 if (f.type().holdsVariant()) {

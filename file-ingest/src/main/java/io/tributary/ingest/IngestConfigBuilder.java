@@ -3,6 +3,7 @@ package io.tributary.ingest;
 import io.tributary.expressions.SqlQuery;
 import io.tributary.expressions.Transform;
 import io.tributary.ingest.internal.IngestErrors;
+import io.tributary.ingest.internal.SingleVariantErrors;
 import io.tributary.schema.DebeziumEvents;
 import io.tributary.schema.Schema;
 import io.tributary.schema.Timestamps;
@@ -376,6 +377,9 @@ public final class IngestConfigBuilder {
         if (schemaEvolution != SchemaEvolution.NONE && fileFormat.kind() != FileFormat.Kind.JSON) {
             throw IngestErrors.schemaEvolutionNotJson(name(IngestSettings.SCHEMA_EVOLUTION), schemaEvolution.specName(),
                     fileFormat.name());
+        }
+        if (schemaEvolution != SchemaEvolution.NONE && fileFormat.singleVariantColumn() != null) {
+            throw SingleVariantErrors.schemaEvolutionSingleVariant(name(IngestSettings.SCHEMA_EVOLUTION), schemaEvolution.specName());
         }
         if (schemaEvolution == SchemaEvolution.RESCUE) {
             schema = io.tributary.schema.RescuedData.withColumn(schema);

@@ -28,10 +28,12 @@ public final class IngestSettings {
             "a file source's schema as a Spark DDL string, e.g."
             + " \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\"; absent: inferred from the first files (Spark's schemaInference),"
             + " recorded with the first batch and kept by later runs; a VARIANT column reads as Spark's JSON, CSV and Parquet readers"
-            + " read one, in debezium-json as parse_json of a JSON column's text (docs/formats.md)");
+            + " read one, in debezium-json as parse_json of a JSON column's text (docs/formats.md); with options.singleVariantColumn v:"
+            + " v VARIANT");
     public static final Setting<Map<String, String>> OPTIONS = Setting.map("options", "the format's options, Spark's names: csv"
             + " header, sep, quote, escape, nullValue, comment, multiLine, timestampFormat, dateFormat, inferSchema...; json multiLine,"
-            + " timestampFormat, dateFormat, inferTimestamp, typedMapKeys (Tributary's); text wholetext (docs/formats.md)");
+            + " timestampFormat, dateFormat, inferTimestamp, typedMapKeys (Tributary's); json and csv singleVariantColumn (each whole"
+            + " record one VARIANT column of that name, the schema then left out); text wholetext (docs/formats.md)");
     public static final Setting<List<String>> DEBEZIUM_SEQUENCE = DebeziumSequenceSetting.SEQUENCE;
     public static final Setting<Schema> SCHEMA_HINTS = Setting.custom("schemaHints", Setting.Kind.STRING,
             (k, v) -> ddl(k, v, " (hints are DDL columns, e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\")"), "without a schema: the types of some columns,"

@@ -1,5 +1,6 @@
 package io.tributary.ingest;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,10 +57,14 @@ class FileFormatOptionsTest {
     }
 
     @Test
-    void sparksSingleVariantColumnIsRefusedInOneLine() {
-        assertThatThrownBy(() -> FileFormat.of("json", Map.of("singleVariantColumn", "v")))
+    void sparksSingleVariantColumnNamesAColumnOfJsonOrCsv() {
+        assertThat(FileFormat.of("json", Map.of("SingleVariantColumn", "v")).singleVariantColumn()).isEqualTo("v");
+        assertThat(FileFormat.of("csv", Map.of("singleVariantColumn", "rec")).singleVariantColumn()).isEqualTo("rec");
+        assertThatThrownBy(() -> FileFormat.of("json", Map.of("singleVariantColumn", " ")))
                 .isInstanceOf(TributaryException.class)
-                .hasMessageStartingWith("source.files.options.singleVariantColumn: Spark's option that reads each whole JSON record as one"
-                        + " VARIANT column is not supported yet");
+                .hasMessageStartingWith("source.files.options.singleVariantColumn: names no column");
+        assertThatThrownBy(() -> FileFormat.of("parquet", Map.of("singleVariantColumn", "v")))
+                .isInstanceOf(TributaryException.class)
+                .hasMessageStartingWith("source.files.options.singleVariantColumn: ");
     }
 }

@@ -89,21 +89,22 @@ public final class Schema {
      * As {@link #parse}, and a name may repeat among the columns ({@code 'a INT, a INT'}), as Spark's {@code StructType} allows it:
      * the struct {@code from_csv}, {@code from_json} and {@code from_xml} give of such a schema. {@link #indexOf} gives the first
      * column of a name, {@link #fieldIndex} the last of an exact name (as Spark's JSON and XML readers fill it); no table holds
-     * such a struct ({@link #repeatsAName}).
+     * such a struct ({@link #repeatsAName}). With {@code variant}, a column may be VARIANT too, as {@link #parseWithVariant}
+     * ({@code from_json}'s schema).
      */
-    public static Schema parseWithRepeatedNames(String ddl) {
+    public static Schema parseWithRepeatedNames(String ddl, boolean variant) {
         if (ddl == null || ddl.isBlank()) {
             throw SchemaErrors.emptySchema();
         }
-        return parseColumns(ddl, "", false, true);
+        return parseColumns(ddl, "", variant, true);
     }
 
-    /** The columns {@code fields}, a name possibly repeated among them ({@link #parseWithRepeatedNames}). */
+    /** The columns {@code fields}, a name possibly repeated among them ({@link #parseWithRepeatedNames(String, boolean)}). */
     public static Schema withRepeatedNames(List<Field> fields) {
         return new Schema(fields, true);
     }
 
-    /** Whether two columns share a name, compared without case ({@link #parseWithRepeatedNames}). */
+    /** Whether two columns share a name, compared without case ({@link #parseWithRepeatedNames(String, boolean)}). */
     public boolean repeatsAName() {
         return index.size() < fields.size();
     }

@@ -309,12 +309,12 @@ class SchemaTest {
     void aStructOfRepeatedNamesIsParsedOnlyWhenAskedAndFindsTheFirstByNameAndTheLastByExactName() {
         assertThatThrownBy(() -> Schema.parse("a INT, b STRING, a STRING")).isInstanceOf(TributaryException.class)
                 .hasMessageContaining("column 'a' appears twice");
-        Schema s = Schema.parseWithRepeatedNames("a INT, b STRING, a STRING");
+        Schema s = Schema.parseWithRepeatedNames("a INT, b STRING, a STRING", false);
         assertThat(s.toDdl()).isEqualTo("a INT, b STRING, a STRING");
         assertThat(s.repeatsAName()).isTrue();
         assertThat(s.count("A")).isEqualTo(2);
         assertThat(s.indexOf("a")).isZero();
         assertThat(s.fieldIndex("a")).isEqualTo(2);
-        assertThat(Schema.parseWithRepeatedNames("a INT, b STRING").repeatsAName()).isFalse();
+        assertThat(Schema.parseWithRepeatedNames("a INT, b STRING", false).repeatsAName()).isFalse();
     }
 }

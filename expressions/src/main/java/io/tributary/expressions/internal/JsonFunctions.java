@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.tributary.expressions.JsonInputVariants;
 import io.tributary.schema.DataType;
 import io.tributary.schema.Field;
 import io.tributary.schema.JsonRowReader;
@@ -55,12 +56,14 @@ final class JsonFunctions {
         add.accept(Fn.custom("get_json_object", 2, 2, "get_json_object(json STRING, path STRING) → STRING", FunctionDef.NULL_IN_NULL_OUT
                 + "; null for text that is not JSON, or a path that matches nothing", "the value at the JSON path ($, .name, ['name'], [n], [*]):"
                 + " text as it is, an object or array as JSON; the matches of a wildcard [*] as a JSON array, one match unwrapped", JsonFunctions::getJsonObject));
-        add.accept(Fn.custom("from_json", 2, 3, "from_json(json STRING, schema STRING[, options MAP<STRING, STRING>]) → STRUCT", FunctionDef.NULL_IN_NULL_OUT,
+        add.accept(Fn.custom("from_json", 2, 3, "from_json(json STRING, schema STRING[, options MAP<STRING, STRING>]) → STRUCT | VARIANT", FunctionDef.NULL_IN_NULL_OUT,
                 "the JSON object read into a STRUCT of the DDL schema (a literal, 'a INT, b STRING'), as Spark's JSON reader in"
                         + " PERMISSIVE mode: a top-level field that does not fit its type is null, the others are read; text that is not a"
                         + " JSON object gives a STRUCT of nulls, empty text null; options as Spark's: mode (PERMISSIVE or FAILFAST),"
                         + " timestampFormat, dateFormat, allowNumericLeadingZeros, allowUnquotedFieldNames, allowSingleQuotes, allowComments,"
-                        + " allowNonNumericNumbers", JsonFunctions::fromJson));
+                        + " allowNonNumericNumbers; a schema field may be VARIANT (the variant of the field's JSON value), and the schema"
+                        + " 'variant' reads the whole text as one VARIANT (null where it is not JSON or an object has a key twice)",
+                JsonFunctions::fromJson));
         add.accept(Fn.custom("to_json", 1, 1, "to_json(STRUCT | ARRAY | MAP) → STRING", FunctionDef.NULL_IN_NULL_OUT,
                 "the value as JSON text: null fields left out, timestamps as yyyy-MM-dd'T'HH:mm:ss.SSSXXX (UTC), dates yyyy-MM-dd",
                 JsonFunctions::toJson));
@@ -123,12 +126,16 @@ final class JsonFunctions {
             throw call.typeError("the schema must be a text literal in DDL, 'a INT, b STRING'");
         }
         String ddl = ((String) l.value()).strip();
+        if (FromJsonVariant.isVariant(ddl)) { // the whole text one VARIANT
+            return FromJsonVariant.bind(call, args.get(0), args.size() > 2 ? JsonOptions.of(call, args.get(2)) : JsonOptions.DEFAULT);
+        }
         if (ddl.toUpperCase(Locale.ROOT).startsWith("STRUCT<") && ddl.endsWith(">")) {
             ddl = ddl.substring("STRUCT<".length(), ddl.length() - 1);
         }
         Schema schema;
         try {
-            schema = Schema.parseWithRepeatedNames(ddl); // Spark's STRUCT<a: INT, a: INT> of 'a INT, a INT', the last a filled
+            // VARIANT fields, and Spark's STRUCT<a: INT, a: INT> of 'a INT, a INT', the last a filled
+            schema = Schema.parseWithRepeatedNames(ddl, true);
         } catch (TributaryException e) {
             throw call.typeError("the schema " + l.text() + " is not a DDL schema: " + e.getMessage());
         }
@@ -139,7 +146,8 @@ final class JsonFunctions {
             }
         }
         JsonOptions options = args.size() > 2 ? JsonOptions.of(call, args.get(2)) : JsonOptions.DEFAULT;
-        JsonRowReader reader = new JsonRowReader(schema, options.times());
+        JsonRowReader reader = new JsonRowReader(schema, options.times(), JsonInputVariants.INSTANCE);
+        boolean variants = Variants.holdsVariant(schema);
         JsonRowReader.Leftovers leftovers = options.failFast() ? failFast(schema) : PARTIAL;
         int width = schema.size();
         return call.apply(List.of(call.as(args.get(0), STRING)), DataType.struct(schema), (Kernel.Unary) json -> {
@@ -155,7 +163,7 @@ final class JsonFunctions {
             byte[] bytes = ((String) json).getBytes(StandardCharsets.UTF_8);
             try (JsonParser p = options.factory().createParser(bytes, 0, bytes.length)) {
                 Object[] row = reader.record(p, bytes, 0, leftovers);
-                return row == null ? new Object[width] : row;
+                return row == null ? new Object[width] : variants ? Variants.toSpark(schema, row) : row;
             } catch (Failure f) {
                 throw f;
             } catch (IOException | RuntimeException malformed) {

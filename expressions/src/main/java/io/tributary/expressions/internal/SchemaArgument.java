@@ -26,7 +26,7 @@ final class SchemaArgument {
         }
         Schema schema;
         try {
-            schema = Schema.parseWithRepeatedNames(ddl); // Spark's STRUCT<a: INT, a: INT> of 'a INT, a INT'
+            schema = Schema.parseWithRepeatedNames(ddl, false); // Spark's STRUCT<a: INT, a: INT> of 'a INT, a INT'
         } catch (TributaryException e) {
             throw call.typeError("[INVALID_SCHEMA.PARSE_ERROR] the schema '" + value + "' is not a DDL schema: " + e.getMessage());
         }

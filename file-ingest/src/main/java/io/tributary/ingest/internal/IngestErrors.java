@@ -29,13 +29,6 @@ public final class IngestErrors {
                 + " (docs/formats.md)");
     }
 
-    /** Spark's JSON option that reads each whole record as one VARIANT column, which the file source does not take yet. */
-    public static TributaryException singleVariantColumn(String key) {
-        return new TributaryException("source.files.options." + key + ": Spark's option that reads each whole JSON record as one "
-                + "VARIANT column is not supported yet; give the record's fields in source.files.schema (a field may be VARIANT), or "
-                + "read the lines with format text and parse_json(value) in the transform");
-    }
-
     /** When a boolean option is neither true nor false. */
     public static TributaryException notBoolean(String option, String value) {
         return new TributaryException("source.files.options." + option + ": '" + value + "' is not true or false");

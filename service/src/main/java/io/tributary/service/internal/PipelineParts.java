@@ -57,7 +57,9 @@ public final class PipelineParts {
         if (!spec.has(Settings.FILES_SCHEMA) && "text".equals(spec.string(Settings.FILES_FORMAT))) {
             return SchemaInference.withHints(FileFormat.textSchema(), spec.string(Settings.SCHEMA_HINTS));
         }
-        return spec.has(Settings.FILES_SCHEMA) ? Schema.parseWithVariant(spec.string(Settings.FILES_SCHEMA)) : null;
+        Schema given = spec.has(Settings.FILES_SCHEMA) ? Schema.parseWithVariant(spec.string(Settings.FILES_SCHEMA)) : null;
+        return spec.singleVariantColumn() // each whole record one VARIANT column, as Spark's reader gives it
+                ? FileFormat.of(spec.string(Settings.FILES_FORMAT), spec.map(Settings.FILES_OPTIONS)).singleVariantSchema(given) : given;
     }
 
     /**
@@ -349,7 +351,8 @@ public final class PipelineParts {
                 .alsoSelect(TransformParts.computedGroupBy(spec), Settings.GROUP_BY)
                 .alsoSelect(TransformParts.aggregates(spec).computed(), Settings.SELECT)
                 .schemaEvolution(SchemaEvolution.forName(spec.schemaEvolution()))
-                .schemaInferred(!spec.has(Settings.FILES_SCHEMA) && !"text".equals(spec.string(Settings.FILES_FORMAT)));
+                .schemaInferred(!spec.has(Settings.FILES_SCHEMA) && !"text".equals(spec.string(Settings.FILES_FORMAT))
+                        && !spec.singleVariantColumn());
         table.filter(t -> toTable).ifPresent(t -> b.tableConstraints(spec.location(Settings.SINK_PATH), t.constraints()));
         replicationFactor(spec).ifPresent(b::replicationFactor);
         if (aggregate == null && "upsert".equals(spec.string(Settings.SINK_MODE))) {

@@ -206,7 +206,12 @@ public final class PipelineSpec {
         if (has(Settings.SCHEMA_EVOLUTION)) {
             return string(Settings.SCHEMA_EVOLUTION);
         }
-        return !has(Settings.FILES_SCHEMA) && "json".equals(string(Settings.FILES_FORMAT)) ? "addNewColumns" : "none";
+        return !has(Settings.FILES_SCHEMA) && "json".equals(string(Settings.FILES_FORMAT)) && !singleVariantColumn() ? "addNewColumns" : "none";
+    }
+
+    /** True when the file source reads each whole record as one VARIANT column ({@code source.files.options.singleVariantColumn}). */
+    public boolean singleVariantColumn() {
+        return map(Settings.FILES_OPTIONS).keySet().stream().anyMatch(k -> k.equalsIgnoreCase("singleVariantColumn"));
     }
 
     public Path specFile() {

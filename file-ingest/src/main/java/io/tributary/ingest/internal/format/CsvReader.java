@@ -4,6 +4,7 @@ import com.univocity.parsers.common.TextParsingException;
 import com.univocity.parsers.csv.CsvParser;
 import com.univocity.parsers.csv.CsvParserSettings;
 import com.univocity.parsers.csv.UnescapedQuoteHandling;
+import io.tributary.expressions.CsvInputVariants;
 import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.internal.LineReader;
 import io.tributary.schema.CsvValues;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * CSV as Spark's CSV source reads it, with the parser Spark uses (univocity) set up as Spark sets
@@ -35,10 +37,16 @@ final class CsvReader implements RecordReader {
     private String[] tokens;
     private String multiLineError;
     private boolean first = true;
+    // singleVariantColumn: each record one variant object keyed by the header's names (_c0, _c1 ... without one)
+    private final CsvInputVariants wholeRecord;
+    private final String nullValue;
+    private String[] names = new String[0];
 
     /** @param variants how this file's VARIANT columns read (one per file: a column's values type the ones after them); null for none */
     CsvReader(InputStream in, FileFormat format, CsvValues values, int maxLineBytes, CsvValues.Variants variants) {
         this.variants = variants;
+        this.wholeRecord = format.singleVariantColumn() != null ? (CsvInputVariants) variants : null;
+        this.nullValue = format.option("nullvalue", "");
         this.values = values;
         this.header = format.flag("header", false);
         this.maxLineBytes = maxLineBytes;
@@ -91,6 +99,10 @@ final class CsvReader implements RecordReader {
                 }
                 if (first && header) {
                     first = false;
+                    if (wholeRecord != null && lines.problem() == LineReader.Problem.NONE) {
+                        String[] h = parser.parseLine(new String(lines.bytes(), lines.start(), lines.length(), StandardCharsets.UTF_8));
+                        names = h == null ? new String[0] : h;
+                    }
                     continue; // the header: names only (Spark's enforceSchema)
                 }
                 first = false;
@@ -117,6 +129,7 @@ final class CsvReader implements RecordReader {
             }
             if (first && header) {
                 first = false;
+                names = multiLineError == null ? tokens : names;
                 continue;
             }
             first = false;
@@ -145,7 +158,7 @@ final class CsvReader implements RecordReader {
             if (multiLineError != null) {
                 throw FormatErrors.malformedCsv(firstLine(multiLineError));
             }
-            return values.row(tokens, variants);
+            return wholeRecord != null ? whole(tokens) : values.row(tokens, variants);
         }
         JsonLinesReader.checkLine(lines, maxLineBytes);
         String[] t;
@@ -154,7 +167,20 @@ final class CsvReader implements RecordReader {
         } catch (TextParsingException e) {
             throw FormatErrors.malformedCsv(firstLine(e.getMessage()));
         }
-        return values.row(t == null ? new String[0] : t, variants);
+        t = t == null ? new String[0] : t;
+        return wholeRecord != null ? whole(t) : values.row(t, variants);
+    }
+
+    /** The record as its one VARIANT (Spark's {@code singleVariantColumn}); without a header its columns are _c0, _c1 ... */
+    private Object[] whole(String[] t) {
+        if (!header && names.length < t.length) {
+            String[] more = Arrays.copyOf(names, t.length);
+            for (int i = names.length; i < t.length; i++) {
+                more[i] = "_c" + i;
+            }
+            names = more;
+        }
+        return new Object[] {wholeRecord.record(names, t, nullValue)};
     }
 
     private static String firstLine(String message) {

@@ -22,9 +22,20 @@ import java.util.List;
  */
 public final class InputJson {
     private final RowJson rows;
+    /** Spark's {@code singleVariantColumn}: the one VARIANT column each whole record is; null when records are rows of fields. */
+    private final String singleVariant;
 
     public InputJson(Schema schema, TimeTexts times) {
+        this(schema, times, null);
+    }
+
+    /**
+     * @param singleVariant the schema's one VARIANT column when each whole record is read as it (Spark's
+     *                      {@code singleVariantColumn}), else null
+     */
+    public InputJson(Schema schema, TimeTexts times, String singleVariant) {
         this.rows = new RowJson(schema, times, JsonInputVariants.INSTANCE);
+        this.singleVariant = singleVariant;
     }
 
     /** The rows' JSON: how a record reads without leftovers, and how every row is written to the events topic. */
@@ -44,9 +55,25 @@ public final class InputJson {
         }
     }
 
-    /** Parses one JSON object (a JSON-lines line). */
+    /** Parses one JSON object (a JSON-lines line), or with {@code singleVariantColumn} the line's value whole. */
     public Object[] parse(byte[] bytes, int offset, int length) {
-        return rows.parse(bytes, offset, length);
+        return singleVariant != null ? wholeVariant(bytes, offset, length) : rows.parse(bytes, offset, length);
+    }
+
+    /**
+     * The record's first JSON value whole as the row's one VARIANT, as Spark's {@code singleVariantColumn} reads it
+     * ({@code JacksonParser.parseVariant} at the root): an object, an array or a scalar, JSON {@code null} a variant null;
+     * what follows the value is not read, as Spark reads no further; a record with no value gives null (no row).
+     */
+    private Object[] wholeVariant(byte[] bytes, int offset, int length) {
+        try (JsonParser p = JsonRowReader.parser(bytes, offset, length)) {
+            JsonToken first = p.nextToken();
+            return first == null ? null : new Object[] {JsonInputVariants.INSTANCE.read(p, first, singleVariant)};
+        } catch (JsonProcessingException e) {
+            throw JsonRowReader.malformed(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** As {@link #parse(byte[], int, int)}, handing what the schema does not take to {@code leftovers} (null: ignore it). */
@@ -78,6 +105,10 @@ public final class InputJson {
 
     /** As {@link #parseDocument(byte[], int, int)}, with {@link Leftovers} for each object. */
     public List<Object[]> parseDocument(byte[] bytes, int offset, int length, Leftovers leftovers) {
+        if (singleVariant != null) { // Spark's multiLine singleVariantColumn: the file's first value is its one record
+            Object[] row = wholeVariant(bytes, offset, length);
+            return row == null ? List.of() : List.<Object[]>of(row);
+        }
         try (JsonParser p = JsonRowReader.parser(bytes, offset, length)) {
             JsonToken first = p.nextToken();
             List<Object[]> rows = new ArrayList<>();

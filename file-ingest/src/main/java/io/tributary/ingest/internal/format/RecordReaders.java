@@ -56,7 +56,7 @@ public final class RecordReaders {
         this.format = format;
         this.schema = schema;
         TimeFormats times = format.times(sessionZone);
-        this.rows = new InputJson(schema, times);
+        this.rows = new InputJson(schema, times, format.singleVariantColumn());
         this.csv = format.kind() == FileFormat.Kind.CSV ? new CsvValues(schema, times, key -> format.option(key, null)) : null;
         this.csvTimes = times;
         // a CSV VARIANT value is a DATE by the dateFormat alone (yyyy-MM-dd by default), as Spark's reader tries it
