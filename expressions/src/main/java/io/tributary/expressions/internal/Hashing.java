@@ -42,7 +42,7 @@ public final class Hashing {
             case DOUBLE -> longs(v -> (Double) v == -0.0d ? 0L : Double.doubleToLongBits((Double) v));
             case DECIMAL -> type.precision() <= 18 ? longs(v -> ((BigDecimal) v).unscaledValue().longValue())
                     : bytes(v -> ((BigDecimal) v).unscaledValue().toByteArray());
-            case STRING -> bytes(v -> ((String) v).getBytes(StandardCharsets.UTF_8));
+            case STRING -> text();
             case BINARY -> bytes(v -> (byte[]) v);
             case ARRAY -> elements(feed(type.element()));
             case STRUCT -> fields(type.struct().fields().stream().map(f -> feed(f.type())).toArray(Feed[]::new));
@@ -143,6 +143,43 @@ public final class Hashing {
                 return xxBytes(f.apply(v), seed);
             }
         };
+    }
+
+    /** A STRING: its UTF-8 bytes; an ASCII text's, which are its chars, read without making them. */
+    private static Feed text() {
+        return new Feed() {
+            public int murmur(Object v, int seed) {
+                String s = (String) v;
+                return ascii(s) ? murmurAscii(s, seed) : murmurBytes(s.getBytes(StandardCharsets.UTF_8), seed);
+            }
+
+            public long xx(Object v, long seed) {
+                return xxBytes(((String) v).getBytes(StandardCharsets.UTF_8), seed);
+            }
+        };
+    }
+
+    private static boolean ascii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@link #murmurBytes} of an ASCII text's bytes, which are its chars. */
+    static int murmurAscii(String s, int seed) {
+        int n = s.length();
+        int aligned = n - n % 4;
+        int h1 = seed;
+        for (int i = 0; i < aligned; i += 4) {
+            h1 = mixH1(h1, mixK1(s.charAt(i) | s.charAt(i + 1) << 8 | s.charAt(i + 2) << 16 | s.charAt(i + 3) << 24));
+        }
+        for (int i = aligned; i < n; i++) {
+            h1 = mixH1(h1, mixK1(s.charAt(i)));
+        }
+        return fmix(h1, n);
     }
 
     private static int mixK1(int k1) {

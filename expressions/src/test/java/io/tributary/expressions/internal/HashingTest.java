@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,20 @@ class HashingTest {
             int at = random.nextInt(b.length - 8);
             assertThat(Hashing.intLE(b, at)).isEqualTo(buf.getInt(at));
             assertThat(Hashing.longLE(b, at)).isEqualTo(buf.getLong(at));
+        }
+    }
+
+    @Test
+    void anAsciiTextHashesAsItsUtf8Bytes() {
+        Random random = new Random(11);
+        for (int n = 0; n < 2_000; n++) {
+            char[] chars = new char[random.nextInt(40)];
+            for (int i = 0; i < chars.length; i++) {
+                chars[i] = (char) random.nextInt(0x80);
+            }
+            String s = new String(chars);
+            int seed = random.nextInt();
+            assertThat(Hashing.murmurAscii(s, seed)).as("'%s'", s).isEqualTo(Hashing.murmurBytes(s.getBytes(StandardCharsets.UTF_8), seed));
         }
     }
 }
