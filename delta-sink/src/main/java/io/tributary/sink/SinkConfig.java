@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.kafka.SettledEnds;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import io.tributary.settings.Setting;
@@ -60,7 +61,7 @@ public record SinkConfig(String tablePath, Schema schema, String topic, String a
                          SinkMode mode, List<String> keys, String order, int rowsPerFile,
                          List<String> partitionBy, long targetFileSize, Duration allowedLatency, boolean trimTopic,
                          boolean allowNonEmptyPath, boolean mergeSchema, SinkChanges changes, SinkBadRecords badRecords) {
-    public static final Duration DEFAULT_PENDING_TRANSACTION_WAIT = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_PENDING_TRANSACTION_WAIT = SettledEnds.DEFAULT_WAIT;
     public static final long DEFAULT_TARGET_FILE_SIZE = 128L * 1024 * 1024;
     public static final int DEFAULT_ROWS_PER_FILE = 100_000;
 

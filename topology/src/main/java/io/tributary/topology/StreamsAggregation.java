@@ -1,6 +1,7 @@
 package io.tributary.topology;
 
 import io.tributary.kafka.PartitionShare;
+import io.tributary.kafka.SettledEnds;
 import io.tributary.kafka.TopicTrim;
 import io.tributary.kafka.TopicWait;
 import io.tributary.schema.PipelineStage;
@@ -206,7 +207,7 @@ public final class StreamsAggregation implements PipelineStage {
         long startMs = System.currentTimeMillis();
         long t0 = System.nanoTime();
         restartIfKilled();
-        Map<TopicPartition, Long> end = kafkaBatches != null ? Map.of() : new HashMap<>(offsets.end());
+        Map<TopicPartition, Long> end = kafkaBatches != null ? Map.of() : new HashMap<>(offsets.settledEnd(committed, SettledEnds.DEFAULT_WAIT));
         if (restartWhenKafkaAnswers) {
             // Kafka answers again after it did not: a stream thread whose commit timed out meanwhile may
             // still hold its transaction open (StreamsApp#restart); a new instance aborts it at once

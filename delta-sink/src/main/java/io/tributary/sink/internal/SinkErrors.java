@@ -105,11 +105,6 @@ public final class SinkErrors {
         return new TributaryException("delta sink: cannot read the end offsets of topic " + topic + ": " + cause, cause);
     }
 
-    /** When interrupted while reading the topic's end offsets. */
-    public static TributaryException interruptedReadingEndOffsets(String topic, InterruptedException cause) {
-        return new TributaryException("delta sink: interrupted while reading the end offsets of topic " + topic, cause);
-    }
-
     /** When reading the topic stalls; its cause is a Kafka TimeoutException with the same message. */
     public static TributaryException stalled(String message) {
         return new TributaryException(message, new TimeoutException(message));

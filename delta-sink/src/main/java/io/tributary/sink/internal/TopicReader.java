@@ -1,6 +1,7 @@
 package io.tributary.sink.internal;
 
 import io.tributary.kafka.RateLimit;
+import io.tributary.kafka.SettledEnds;
 import io.tributary.kafka.TopicTrim;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Topics;
@@ -12,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
@@ -211,8 +213,15 @@ public final class TopicReader implements AutoCloseable {
      * right after it the committed end offsets can still lag behind the rows it published.
      */
     public Map<Integer, Long> settledEndOffsets(Duration maxWait) {
-        Map<Integer, Long> high = SettledEnds.highWatermarks(admin(), topic, partitions, sources::of);
-        return SettledEnds.await(topic, this::endOffsets, high, waitsForOpenTransactions ? null : positions(), maxWait);
+        try {
+            Map<Integer, Long> high = SettledEnds.highWatermarks(admin(), partitions, sources::of);
+            return SettledEnds.await(topic, this::endOffsets, high, waitsForOpenTransactions ? null : positions(), maxWait);
+        } catch (ExecutionException e) {
+            throw SinkErrors.cannotReadEndOffsets(topic, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw SinkErrors.interruptedAwaitingTransactions(topic, e);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.tributary.topology.internal;
 
+import io.tributary.kafka.SettledEnds;
 import io.tributary.kafka.TopicTrim;
 import java.time.Duration;
 import java.util.HashMap;
@@ -30,12 +31,30 @@ public final class EventsOffsets implements AutoCloseable {
         this.applicationId = applicationId;
     }
 
-    /** The read_committed end offset of every partition of the events topic. */
-    public Map<TopicPartition, Long> end() {
+    /**
+     * The read_committed end offset of every partition of the events topic, once the transactions that had
+     * written records are complete ({@link SettledEnds}), or after {@code maxWait}: a partition is settled once
+     * its committed end reaches its high watermark or moves past {@code from} (what the application last
+     * committed there; what is still open then is a later transaction). Right after the ingest's commit
+     * returned, the committed end can still stand before its rows: a batch that took it would find nothing.
+     */
+    public Map<TopicPartition, Long> settledEnd(Map<TopicPartition, Long> from, Duration maxWait) {
         try {
             List<TopicPartition> tps = admin.describeTopics(List.of(eventsTopic)).allTopicNames().get().get(eventsTopic)
                     .partitions().stream().map(p -> new TopicPartition(eventsTopic, p.partition())).toList();
-            Map<TopicPartition, OffsetSpec> req = tps.stream().collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
+            Map<TopicPartition, Long> high = SettledEnds.highWatermarks(admin, tps, tp -> tp);
+            return SettledEnds.await(eventsTopic, () -> committedEnd(tps), high, from, maxWait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw TopologyErrors.interruptedReadingEndOffsets(eventsTopic, e);
+        } catch (ExecutionException e) {
+            throw TopologyErrors.cannotReadEndOffsets(eventsTopic, e.getCause(), e);
+        }
+    }
+
+    private Map<TopicPartition, Long> committedEnd(List<TopicPartition> tps) {
+        Map<TopicPartition, OffsetSpec> req = tps.stream().collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
+        try {
             return admin.listOffsets(req, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get().entrySet().stream()
                     .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
         } catch (InterruptedException e) {
