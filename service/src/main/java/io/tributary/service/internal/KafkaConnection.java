@@ -21,11 +21,14 @@ public final class KafkaConnection implements AutoCloseable {
     private final StateLock lock;
     private volatile EmbeddedBroker broker;
     private final Map<String, Object> clientProps;
+    /** The embedded broker's transaction coordinator asked for at its start; null when not. */
+    private final TransactionsWarmup warmup;
 
-    private KafkaConnection(StateLock lock, EmbeddedBroker broker, Map<String, Object> clientProps) {
+    private KafkaConnection(StateLock lock, EmbeddedBroker broker, Map<String, Object> clientProps, TransactionsWarmup warmup) {
         this.lock = lock;
         this.broker = broker;
         this.clientProps = clientProps;
+        this.warmup = warmup;
     }
 
     /**
@@ -69,7 +72,7 @@ public final class KafkaConnection implements AutoCloseable {
             } else {
                 new ClusterWait().await(props, Recovery.GIVE_UP_AFTER, null, stop);
             }
-            return new KafkaConnection(owned, null, props);
+            return new KafkaConnection(owned, null, props, null);
         }
         EmbeddedBroker broker = EmbeddedBroker.start(brokerDir(spec), spec.integer(Settings.BROKER_PORT));
         props.put("bootstrap.servers", broker.bootstrapServers());
@@ -78,7 +81,9 @@ public final class KafkaConnection implements AutoCloseable {
         // 100 ms backoff, growing to 1 s, kept the ingest's first transaction waiting 0.5 s
         props.putIfAbsent("retry.backoff.ms", 10);
         props.putIfAbsent("retry.backoff.max.ms", 100);
-        return new KafkaConnection(owned, broker, props);
+        // the transaction log is created and loaded while the stages are built, not at the ingest's first request
+        TransactionsWarmup warmup = TransactionsWarmup.wanted(spec) ? TransactionsWarmup.start(props) : null;
+        return new KafkaConnection(owned, broker, props, warmup);
     }
 
     /**
@@ -119,6 +124,9 @@ public final class KafkaConnection implements AutoCloseable {
     @Override
     public void close() {
         try {
+            if (warmup != null) {
+                warmup.close();
+            }
             if (broker != null) {
                 broker.close();
             }
