@@ -21,14 +21,11 @@ public final class KafkaConnection implements AutoCloseable {
     private final StateLock lock;
     private volatile EmbeddedBroker broker;
     private final Map<String, Object> clientProps;
-    /** The embedded broker's transaction coordinator asked for at its start; null when not. */
-    private final TransactionsWarmup warmup;
 
-    private KafkaConnection(StateLock lock, EmbeddedBroker broker, Map<String, Object> clientProps, TransactionsWarmup warmup) {
+    private KafkaConnection(StateLock lock, EmbeddedBroker broker, Map<String, Object> clientProps) {
         this.lock = lock;
         this.broker = broker;
         this.clientProps = clientProps;
-        this.warmup = warmup;
     }
 
     /**
@@ -72,7 +69,7 @@ public final class KafkaConnection implements AutoCloseable {
             } else {
                 new ClusterWait().await(props, Recovery.GIVE_UP_AFTER, null, stop);
             }
-            return new KafkaConnection(owned, null, props, null);
+            return new KafkaConnection(owned, null, props);
         }
         EmbeddedBroker broker = EmbeddedBroker.start(brokerDir(spec), spec.integer(Settings.BROKER_PORT));
         props.put("bootstrap.servers", broker.bootstrapServers());
@@ -81,9 +78,7 @@ public final class KafkaConnection implements AutoCloseable {
         // 100 ms backoff, growing to 1 s, kept the ingest's first transaction waiting 0.5 s
         props.putIfAbsent("retry.backoff.ms", 10);
         props.putIfAbsent("retry.backoff.max.ms", 100);
-        // the transaction log is created and loaded while the stages are built, not at the ingest's first request
-        TransactionsWarmup warmup = TransactionsWarmup.wanted(spec) ? TransactionsWarmup.start(props) : null;
-        return new KafkaConnection(owned, broker, props, warmup);
+        return new KafkaConnection(owned, broker, props);
     }
 
     /**
@@ -124,9 +119,6 @@ public final class KafkaConnection implements AutoCloseable {
     @Override
     public void close() {
         try {
-            if (warmup != null) {
-                warmup.close();
-            }
             if (broker != null) {
                 broker.close();
             }
