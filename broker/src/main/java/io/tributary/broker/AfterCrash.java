@@ -62,8 +62,10 @@ final class AfterCrash {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the embedded controller fenced the crashed broker", e);
         } finally {
-            controller.shutdown();
-            controller.awaitShutdown();
+            try (ShutdownNudge nudge = ShutdownNudge.start()) {
+                controller.shutdown();
+                controller.awaitShutdown();
+            }
         }
     }
 

@@ -202,8 +202,10 @@ public final class EmbeddedBroker implements AutoCloseable {
      */
     @Override
     public void close() {
-        server.shutdown();
-        server.awaitShutdown();
+        try (ShutdownNudge nudge = ShutdownNudge.start()) {
+            server.shutdown();
+            server.awaitShutdown();
+        }
         LOG.info("embedded Kafka broker stopped ({})", logDir);
     }
 }

@@ -51,6 +51,22 @@ class EmbeddedBrokerTest {
     }
 
     /**
+     * The stop wakes KRaft's expiration reaper instead of waiting out its 200 ms poll: the thread is
+     * there by Kafka's name while the broker runs (a Kafka that renames it fails here), it has ended
+     * once the broker has stopped, and the stop was a clean one (the next start finds the marker).
+     */
+    @Test
+    void aStopEndsTheRaftReaperAndIsClean() throws Exception {
+        List<org.apache.kafka.server.util.ShutdownableThread> reapers;
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"))) {
+            reapers = ShutdownNudge.threads();
+            assertThat(reapers).extracting(Thread::getName).contains("raft-expiration-reaper");
+        }
+        assertThat(reapers).noneMatch(Thread::isAlive);
+        assertThat(dir.resolve("kafka").resolve(EmbeddedBroker.CLEAN_SHUTDOWN_FILE)).exists();
+    }
+
+    /**
      * The folder as a process killed mid-transaction leaves it (copied while the broker runs: no
      * clean-shutdown file): the next start fences the dead registration with the controller
      * alone, then starts the broker; the committed record is there, and the transaction left

@@ -6,6 +6,9 @@ import io.tributary.schema.Schema;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.service.spec.Settings;
 import io.tributary.sink.DeltaTables;
+import io.tributary.storage.Storage;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -26,13 +29,26 @@ final class TableRules {
     private TableRules() {
     }
 
-    /** The rules of the spec's sink table; empty without a table (or one that cannot be read: the sink says why when it opens it). */
+    /**
+     * The rules of the spec's sink table; empty without a table (or one that cannot be read: the sink says why when it opens it).
+     * A local table path without a {@code _delta_log} folder holds no table: that is known without Delta Kernel, whose first
+     * use in a process (Hadoop's configuration, its shell probe, Kernel's classes) would otherwise sit before the broker's start.
+     */
     static Optional<DeltaTables.RowRules> read(PipelineSpec spec) {
+        String table = spec.location(Settings.SINK_PATH);
+        if (noLocalTable(table)) {
+            return Optional.empty();
+        }
         try {
-            return DeltaTables.rowRules(spec.location(Settings.SINK_PATH), spec.storage());
+            return DeltaTables.rowRules(table, spec.storage());
         } catch (RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /** Whether {@code table} is a local path with no Delta log under it (no table yet); false for object storage. */
+    static boolean noLocalTable(String table) {
+        return table != null && Storage.scheme(table) == null && !Files.isDirectory(Path.of(table).resolve("_delta_log"));
     }
 
     /**
