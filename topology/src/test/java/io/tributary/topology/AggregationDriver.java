@@ -2,6 +2,7 @@ package io.tributary.topology;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.schema.RowBinary;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
@@ -40,6 +41,8 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
     private final RowJson output;
     /** The rows {@link #row} packs into one record (file-ingest's source.files.rowsPerRecord); 1: a record per row. */
     private int rowsPerRecord = 1;
+    /** The binary form rows are piped in, as file-ingest writes them for an aggregation ({@link #binary}), or null for JSON. */
+    private RowBinary binary;
     private final List<String> unpiped = new ArrayList<>();
 
     AggregationDriver(AggregateSpec spec, Path stateDir, boolean lateRows) {
@@ -73,6 +76,13 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
         return d;
     }
 
+    /** A driver whose rows are piped in binary ({@link RowBinary}, header {@code tributary.rows}), as file-ingest publishes an aggregation's events. */
+    static AggregationDriver binary(AggregateSpec spec, Path stateDir, boolean lateRows) {
+        AggregationDriver d = new AggregationDriver(spec, stateDir, lateRows);
+        d.binary = RowBinary.of(spec.inputSchema());
+        return d;
+    }
+
     /** Pipes one input row as file-ingest publishes it: key = group values, timestamp = event time. */
     @Override
     public long row(String jsonLine) {
@@ -92,8 +102,15 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
         key.append(']');
         Long ts = (Long) row[spec.eventTimeIndex()];
         long tsMs = ts == null ? 0 : Math.floorDiv(ts, 1000);
-        events.pipeInput(new TestRecord<>(key.toString().getBytes(StandardCharsets.UTF_8), input.write(row),
-                new RecordHeaders(), Instant.ofEpochMilli(tsMs)));
+        byte[] value = input.write(row);
+        RecordHeaders headers = new RecordHeaders();
+        if (binary != null) {
+            RowPack pack = new RowPack(64, binary);
+            pack.add(input, row, tsMs);
+            value = pack.take();
+            headers.add(Topics.ROWS_HEADER, binary.schema().toDdl().getBytes(StandardCharsets.UTF_8));
+        }
+        events.pipeInput(new TestRecord<>(key.toString().getBytes(StandardCharsets.UTF_8), value, headers, Instant.ofEpochMilli(tsMs)));
         return tsMs;
     }
 
@@ -106,13 +123,22 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
 
     /** Pipes rows in one record, packed as file-ingest packs them (source.files.rowsPerRecord); its timestamp the newest row's. */
     void packed(List<String> jsonLines) {
-        RowPack pack = new RowPack(RowPack.MAX_BYTES);
+        RowPack pack = new RowPack(RowPack.MAX_BYTES, binary);
         for (String line : jsonLines) {
-            Long ts = (Long) input.parse(line)[spec.eventTimeIndex()];
-            pack.add(line.getBytes(StandardCharsets.UTF_8), ts == null ? -1 : Math.floorDiv(ts, 1000));
+            Object[] row = input.parse(line);
+            Long ts = (Long) row[spec.eventTimeIndex()];
+            if (binary != null) {
+                pack.add(input, row, ts == null ? -1 : Math.floorDiv(ts, 1000));
+            } else {
+                pack.add(line.getBytes(StandardCharsets.UTF_8), ts == null ? -1 : Math.floorDiv(ts, 1000));
+            }
         }
         Long newest = pack.timestamp();
-        events.pipeInput(new TestRecord<>(null, pack.take(), new RecordHeaders(), Instant.ofEpochMilli(newest == null ? 0 : newest)));
+        RecordHeaders headers = new RecordHeaders();
+        if (binary != null) {
+            headers.add(Topics.ROWS_HEADER, binary.schema().toDdl().getBytes(StandardCharsets.UTF_8));
+        }
+        events.pipeInput(new TestRecord<>(null, pack.take(), headers, Instant.ofEpochMilli(newest == null ? 0 : newest)));
     }
 
     private static String jsonValue(Object v) {

@@ -1,6 +1,5 @@
 package io.tributary.topology.internal;
 
-import io.tributary.schema.BadRecordException;
 import io.tributary.schema.DataType;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
@@ -68,7 +67,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final AggregateSpec spec;
     private final Names names;
     private final boolean forwardLateRows;
-    private final RowJson input;
+    private final EventRows input;
     private final RowJson output;
     /** Spark's HAVING over the result rows, or null: a row it does not keep is not written, nor counted as written. */
     private final HavingColumns having;
@@ -99,7 +98,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         this.spec = spec;
         this.names = names;
         this.forwardLateRows = forwardLateRows;
-        this.input = new RowJson(spec.inputSchema());
+        this.input = new EventRows(new RowJson(spec.inputSchema()));
         this.output = new RowJson(spec.outputSchema());
         this.having = HavingColumns.filter(spec);
         this.projection = ProjectionColumns.of(spec);
@@ -159,18 +158,14 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             endBatch(record);
             metrics.openBatchPosition(-1);
         } else {
-            metrics.input(RowPack.forEachRow(record.value(), (bytes, offset, length) -> onRow(record, bytes, offset, length)));
+            metrics.input(input.forEach(record.headers(), record.value(), this::where,
+                    (row, json, offset, length) -> onRow(record, row, json, offset, length)));
             context.recordMetadata().ifPresent(m -> metrics.openBatchPosition(m.offset() + 1));
         }
     }
 
-    private void onRow(Record<byte[], byte[]> record, byte[] bytes, int offset, int length) {
-        Object[] row;
-        try {
-            row = input.parse(bytes, offset, length);
-        } catch (BadRecordException e) {
-            throw TopologyErrors.eventDoesNotFit(where(), e.getMessage(), e);
-        }
+    /** One row of an events record; its JSON {@code bytes[offset, offset + length)}, or null for a binary row. */
+    private void onRow(Record<byte[], byte[]> record, Object[] row, byte[] bytes, int offset, int length) {
         Object ts = row[spec.eventTimeIndex()];
         if (ts == null) {
             LOG.debug("{}: row without event time skipped, as Spark's window() skips a null timestamp", where());
@@ -187,7 +182,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             long start = starts[i];
             long end = start + windows.span();
             if (wm != null && end <= wm) {
-                late(record, bytes, offset, length, start, end, (Long) ts);
+                late(record, row, bytes, offset, length, start, end, (Long) ts);
                 continue;
             }
             if (groupBytes == null) {
@@ -219,12 +214,12 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         }
     }
 
-    private void late(Record<byte[], byte[]> record, byte[] bytes, int offset, int length, long start, long end, long ts) {
+    private void late(Record<byte[], byte[]> record, Object[] row, byte[] bytes, int offset, int length, long start, long end, long ts) {
         meta.addDropped();
         metrics.dropped();
         if (forwardLateRows) {
             RecordMetadata md = context.recordMetadata().orElseThrow();
-            String rowJson = new String(bytes, offset, length, StandardCharsets.UTF_8);
+            String rowJson = bytes == null ? input.json(row) : new String(bytes, offset, length, StandardCharsets.UTF_8);
             byte[] value = OutputJson.lateRow(rowJson, start, end, ts, meta.watermarkMs(), md.topic(), md.partition(), md.offset());
             context.forward(new Record<>(record.key(), value, record.timestamp(), new RecordHeaders()), names.lateRowsSink());
             // the send began a transaction that only a commit ends: with a long commit interval, ask for one in time
