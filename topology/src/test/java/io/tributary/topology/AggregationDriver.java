@@ -51,9 +51,14 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
 
     /** @param closeChunk the windows a transaction closes, about: a small one closes in several steps */
     AggregationDriver(AggregateSpec spec, Path stateDir, boolean lateRows, long closeChunk) {
+        this(spec, stateDir, lateRows, closeChunk, false);
+    }
+
+    private AggregationDriver(AggregateSpec spec, Path stateDir, boolean lateRows, long closeChunk, boolean binaryResults) {
         this.spec = spec;
         Properties props = WindowedAggregation.streamsConfig("agg-test", "127.0.0.1:9", stateDir, "test-instance");
-        driver = new TopologyTestDriver(WindowedAggregation.build(spec, EVENTS, RESULTS, lateRows ? LATE : null, closeChunk), props);
+        driver = new TopologyTestDriver(WindowedAggregation.build(spec, EVENTS, RESULTS, lateRows ? LATE : null, closeChunk, null,
+                binaryResults), props);
         events = driver.createInputTopic(EVENTS, new ByteArraySerializer(), new ByteArraySerializer());
         results = driver.createOutputTopic(RESULTS, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         late = lateRows ? driver.createOutputTopic(LATE, new ByteArrayDeserializer(), new ByteArrayDeserializer()) : null;
@@ -76,9 +81,13 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
         return d;
     }
 
-    /** A driver whose rows are piped in binary ({@link RowBinary}, header {@code tributary.rows}), as file-ingest publishes an aggregation's events. */
+    /**
+     * A driver whose rows are piped in binary ({@link RowBinary}, header {@code tributary.rows}), as file-ingest publishes an
+     * aggregation's events, and whose results come in binary, as the aggregation writes them for the Delta sink.
+     */
     static AggregationDriver binary(AggregateSpec spec, Path stateDir, boolean lateRows) {
-        AggregationDriver d = new AggregationDriver(spec, stateDir, lateRows);
+        AggregationDriver d = new AggregationDriver(spec, stateDir, lateRows, io.tributary.topology.internal.WindowedAggregateProcessor.CLOSE_CHUNK,
+                true);
         d.binary = RowBinary.of(spec.inputSchema());
         return d;
     }
@@ -187,8 +196,18 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
             boolean marker = r.headers().lastHeader(Topics.MARKER_HEADER) != null
                     && Arrays.equals(r.headers().lastHeader(Topics.MARKER_HEADER).value(), Topics.WATERMARK);
             int index = record++;
+            org.apache.kafka.common.header.Header rows = r.headers().lastHeader(Topics.ROWS_HEADER);
             if (marker) {
                 out.add(new Output(true, index, null, new String(r.value(), StandardCharsets.UTF_8)));
+            } else if (rows != null) {
+                RowBinary b = RowBinary.of(Schema.parse(new String(rows.value(), StandardCharsets.UTF_8)));
+                RowBinary.Cursor c = b.cursor(r.value());
+                while (c.hasNext()) {
+                    Object[] row = c.next();
+                    out.add(new Output(false, index, row, new String(output.write(row), StandardCharsets.UTF_8)));
+                }
+            } else if (binary != null) {
+                throw new AssertionError("results record " + index + " in JSON Lines, where the aggregation was to write binary rows");
             } else {
                 RowPack.forEachRow(r.value(), (bytes, offset, length) -> out.add(new Output(false, index,
                         output.parse(bytes, offset, length), new String(bytes, offset, length, StandardCharsets.UTF_8))));

@@ -49,7 +49,10 @@ class GoldenWindowsTest {
         }
     }
 
-    /** The same runs with the events in binary rows, as file-ingest publishes them when the aggregation is their only reader. */
+    /**
+     * The same runs with the events in binary rows, as file-ingest publishes them when the aggregation is their only reader,
+     * and the results in binary rows, as the aggregation writes them for the Delta sink.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"case-901", "case-902", "case-903", "case-late-two-runs"})
     void eventsInBinaryRowsGiveSparksTableAfterEveryRun(String name) {

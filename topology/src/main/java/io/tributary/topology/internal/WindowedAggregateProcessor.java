@@ -1,6 +1,7 @@
 package io.tributary.topology.internal;
 
 import io.tributary.schema.DataType;
+import io.tributary.schema.RowBinary;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.Topics;
@@ -77,7 +78,9 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final long[] starts;
     private final long closeChunk;
     /** The result rows of a batch not yet forwarded, packed as the ingest packs events ({@link RowPack}). */
-    private final RowPack results = new RowPack(RESULT_RECORD_BYTES);
+    private final RowPack results;
+    /** The results records' {@link Topics#ROWS_HEADER} (their rows in binary), or null for JSON Lines. */
+    private final byte[] resultsHeader;
     private ProcessorContext<Object, Object> context;
     private OpenState windows;
     private MetaStore meta;
@@ -89,17 +92,23 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private long closedSinceCommit;
 
     public WindowedAggregateProcessor(AggregateSpec spec, Names names, boolean forwardLateRows) {
-        this(spec, names, forwardLateRows, CLOSE_CHUNK);
+        this(spec, names, forwardLateRows, CLOSE_CHUNK, false);
     }
 
-    /** @param closeChunk the windows a transaction closes, about ({@link #CLOSE_CHUNK}) */
-    public WindowedAggregateProcessor(AggregateSpec spec, Names names, boolean forwardLateRows, long closeChunk) {
+    /**
+     * @param closeChunk the windows a transaction closes, about ({@link #CLOSE_CHUNK})
+     * @param binaryResults result rows in binary ({@link RowBinary}) where the output schema allows, else JSON Lines
+     */
+    public WindowedAggregateProcessor(AggregateSpec spec, Names names, boolean forwardLateRows, long closeChunk, boolean binaryResults) {
         this.closeChunk = closeChunk;
         this.spec = spec;
         this.names = names;
         this.forwardLateRows = forwardLateRows;
         this.input = new EventRows(new RowJson(spec.inputSchema()));
         this.output = new RowJson(spec.outputSchema());
+        RowBinary binary = binaryResults ? RowBinary.of(spec.outputSchema()) : null;
+        this.results = new RowPack(RESULT_RECORD_BYTES, binary);
+        this.resultsHeader = binary == null ? null : binary.schema().toDdl().getBytes(StandardCharsets.UTF_8);
         this.having = HavingColumns.filter(spec);
         this.projection = ProjectionColumns.of(spec);
         this.groupIndex = spec.groupByIndex();
@@ -367,8 +376,11 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
 
     private void forwardResults(int partition, long timestamp) {
         if (results.rows() > 0) {
-            context.forward(new Record<>(new ResultKey(partition), results.take(), timestamp, new RecordHeaders()),
-                    names.resultsSink());
+            RecordHeaders headers = new RecordHeaders();
+            if (resultsHeader != null) {
+                headers.add(Topics.ROWS_HEADER, resultsHeader);
+            }
+            context.forward(new Record<>(new ResultKey(partition), results.take(), timestamp, headers), names.resultsSink());
         }
     }
 
