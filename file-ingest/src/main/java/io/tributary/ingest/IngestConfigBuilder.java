@@ -289,8 +289,8 @@ public final class IngestConfigBuilder {
     }
 
     /**
-     * Rows in binary ({@link io.tributary.schema.RowBinary}) for an events topic only the Delta sink reads; they
-     * stay JSON Lines when a column is nested.
+     * Rows in binary ({@link io.tributary.schema.RowBinary}) for an events topic only the Delta sink or the windowed
+     * aggregation reads; they stay JSON Lines when a column is nested.
      */
     public IngestConfigBuilder binaryRows(boolean binary) {
         this.binaryRows = binary;

@@ -10,12 +10,14 @@ import java.nio.charset.StandardCharsets;
  * text. A record value is its rows one after another, each a bitmap of its null columns, then each
  * non-null value: integers, dates and timestamps as zig-zag varints, FLOAT and DOUBLE as their IEEE bits,
  * BOOLEAN as a byte, STRING and BINARY as a varint length and their bytes (UTF-8), DECIMAL as its scale and
- * its unscaled value. A row read back is equal to the row written, as {@code RowJson}'s canonical JSON reads
+ * its unscaled value, a STRUCT as a row of its fields (its own null bitmap, then its values). A row read back is equal to the row written, as {@code RowJson}'s canonical JSON reads
  * back to an equal row; a reader whose schema differs renders it as that JSON ({@link #json}) and parses it.
  */
 public final class RowBinary {
     private final Schema schema;
     private final DataType.Kind[] kinds;
+    /** The binary form of each STRUCT column's fields, else null. */
+    private final RowBinary[] structs;
     private final int nullBytes;
     /** The JSON of this schema's rows, made on first use ({@link #json}). */
     private RowJson json;
@@ -23,20 +25,38 @@ public final class RowBinary {
     private RowBinary(Schema schema) {
         this.schema = schema;
         this.kinds = new DataType.Kind[schema.size()];
+        this.structs = new RowBinary[schema.size()];
         for (int i = 0; i < kinds.length; i++) {
-            kinds[i] = schema.field(i).type().kind();
+            DataType type = schema.field(i).type();
+            kinds[i] = type.kind();
+            if (kinds[i] == DataType.Kind.STRUCT) {
+                structs[i] = new RowBinary(type.struct());
+            }
         }
         this.nullBytes = (kinds.length + 7) / 8;
     }
 
-    /** The binary form of {@code schema}'s rows, or null when a column is nested (STRUCT, ARRAY, MAP) or a VARIANT: those stay JSON. */
+    /**
+     * The binary form of {@code schema}'s rows, or null when a column is (or a STRUCT holds) an ARRAY, a MAP or a
+     * VARIANT: those stay JSON. Readers take STRUCTs; a writer that keeps to flat rows checks {@link #flat} first.
+     */
     public static RowBinary of(Schema schema) {
+        return binaryFields(schema) ? new RowBinary(schema) : null;
+    }
+
+    /** True when no column is nested (STRUCT, ARRAY, MAP) or a VARIANT. */
+    public static boolean flat(Schema schema) {
+        return schema.fields().stream().noneMatch(f -> f.type().isNested() || f.type().isVariant());
+    }
+
+    private static boolean binaryFields(Schema schema) {
         for (Field f : schema.fields()) {
-            if (f.type().isNested() || f.type().isVariant()) {
-                return null;
+            DataType t = f.type();
+            if (t.kind() == DataType.Kind.STRUCT ? !binaryFields(t.struct()) : t.isNested() || t.isVariant()) {
+                return false;
             }
         }
-        return new RowBinary(schema);
+        return true;
     }
 
     public Schema schema() {
@@ -90,6 +110,7 @@ public final class RowBinary {
                     varint(out, zigzag(d.scale()));
                     bytes(out, d.unscaledValue().toByteArray());
                 }
+                case STRUCT -> structs[i].write(out, (Object[]) v);
                 default -> throw new IllegalStateException(kinds[i].name());
             }
         }
@@ -124,15 +145,16 @@ public final class RowBinary {
         /** The next row; throws {@link IllegalArgumentException} when the value ends inside a row. */
         public Object[] next() {
             try {
-                return row();
+                return row(RowBinary.this);
             } catch (IndexOutOfBoundsException e) {
                 throw new IllegalArgumentException("a binary row of " + schema.toDdl() + " ends early at byte " + at, e);
             }
         }
 
-        private Object[] row() {
+        private Object[] row(RowBinary shape) {
+            DataType.Kind[] kinds = shape.kinds;
             int bits = at;
-            at += nullBytes;
+            at += shape.nullBytes;
             Object[] row = new Object[kinds.length];
             for (int i = 0; i < kinds.length; i++) {
                 if ((b[bits + (i >> 3)] & (1 << (i & 7))) != 0) {
@@ -163,6 +185,7 @@ public final class RowBinary {
                         int scale = (int) unzigzag(varint());
                         yield new BigDecimal(new BigInteger(bytes()), scale);
                     }
+                    case STRUCT -> row(shape.structs[i]);
                     default -> throw new IllegalStateException(kinds[i].name());
                 };
             }

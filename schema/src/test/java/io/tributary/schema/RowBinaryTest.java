@@ -70,9 +70,44 @@ class RowBinaryTest {
     }
 
     @Test
-    void nestedColumnsStayJson() {
+    void arraysMapsAndVariantsStayJsonStructsAreNotFlat() {
         assertThat(RowBinary.of(Schema.parse("id INT, tags ARRAY<STRING>"))).isNull();
-        assertThat(RowBinary.of(Schema.parse("id INT, p STRUCT<x: INT>"))).isNull();
+        assertThat(RowBinary.of(Schema.parse("id INT, p STRUCT<x: INT, tags: ARRAY<STRING>>"))).isNull();
+        assertThat(RowBinary.of(Schema.parse("id INT, m MAP<STRING, INT>"))).isNull();
+        assertThat(RowBinary.of(Schema.parse("id INT, p STRUCT<x: INT>"))).isNotNull();
+        assertThat(RowBinary.flat(Schema.parse("id INT, p STRUCT<x: INT>"))).isFalse();
+        assertThat(RowBinary.flat(SCHEMA)).isTrue();
+    }
+
+    /** The rows of a windowed aggregation: Spark's window STRUCT, the group, the aggregate; a struct within a struct too. */
+    @Test
+    void structsReadBackAsTheirJsonReadsBack() {
+        Schema s = Schema.parse("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, user STRING, t DOUBLE, "
+                + "deep STRUCT<a: STRUCT<x: INT, y: STRING>, b: DECIMAL(10,2)>");
+        RowJson json = new RowJson(s);
+        Random r = new Random(42);
+        List<Object[]> written = new ArrayList<>();
+        RowPack pack = new RowPack(64, RowBinary.of(s));
+        for (int n = 0; n < 500; n++) {
+            long start = r.nextLong() % 250_000_000_000_000_000L;
+            Object[] row = {new Object[] {start, start + 600_000_000L}, "user_" + r.nextInt(100), r.nextDouble() * 1e6,
+                    new Object[] {r.nextBoolean() ? null : new Object[] {r.nextInt(), r.nextBoolean() ? null : "é" + n},
+                            BigDecimal.valueOf(r.nextInt(), 2)}};
+            if (n % 7 == 0) {
+                row[0] = null;
+            }
+            written.add(row);
+            pack.add(json, row, -1);
+        }
+        RowBinary binary = RowBinary.of(s);
+        RowBinary.Cursor rows = binary.cursor(pack.take());
+        for (Object[] row : written) {
+            Object[] read = rows.next();
+            Object[] viaJson = json.parse(json.write(row));
+            assertThat(Arrays.deepEquals(read, viaJson)).as("%s vs %s", Arrays.deepToString(read), Arrays.deepToString(viaJson)).isTrue();
+            assertThat(binary.json(read)).isEqualTo(json.write(row));
+        }
+        assertThat(rows.hasNext()).isFalse();
     }
 
     @Test

@@ -35,11 +35,14 @@ import java.util.Objects;
  * @param standbyReplicas Kafka Streams' {@code num.standby.replicas}: warm copies of each task's state
  *                        on other instances, so a task moves without a full restore; default 0
  * @param kafkaInput a Kafka source read in place of the events topic ({@code eventsTopic} then names its topics), or null
+ * @param binaryResults true: the aggregation writes its result rows in binary ({@link io.tributary.schema.RowBinary}, header
+ *                      {@code tributary.rows}) for a results topic that only the Delta sink reads; JSON Lines when a
+ *                      column is an ARRAY or a MAP. Default false
  */
 public record AggregationConfig(String pipeline, AggregateSpec spec, DedupSpec dedup, String eventsTopic, String resultsTopic,
                                 String lateRowsTopic, Path stateDir, boolean trimEvents, boolean bounded,
                                 Duration restartWindow, int replicationFactor, String instanceId, int standbyReplicas,
-                                KafkaInput kafkaInput) {
+                                KafkaInput kafkaInput, boolean binaryResults) {
     public static final Duration DEFAULT_RESTART_WINDOW = Duration.ofMinutes(5);
 
     public AggregationConfig {
@@ -95,7 +98,8 @@ public record AggregationConfig(String pipeline, AggregateSpec spec, DedupSpec d
                         spec != null ? spec.eventTimeIndex() : dedup.eventTimeIndex(),
                         kafkaInput.placeBy() != null ? kafkaInput.placeBy() : spec != null ? spec.groupBy() : dedup.keys());
         return spec == null ? Deduplication.build(dedup, eventsTopic, resultsTopic, kafka)
-                : WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic, WindowedAggregateProcessor.CLOSE_CHUNK, kafka);
+                : WindowedAggregation.build(spec, eventsTopic, resultsTopic, lateRowsTopic, WindowedAggregateProcessor.CLOSE_CHUNK, kafka,
+                        binaryResults);
     }
 
     /** The watermark's delay, or null when the aggregation or deduplication keeps none. */
@@ -124,6 +128,7 @@ public record AggregationConfig(String pipeline, AggregateSpec spec, DedupSpec d
         private String instanceId;
         private int standbyReplicas;
         private KafkaInput kafkaInput;
+        private boolean binaryResults;
 
         private Builder(String pipeline, AggregateSpec spec, Path stateDir) {
             this.pipeline = pipeline;
@@ -187,9 +192,15 @@ public record AggregationConfig(String pipeline, AggregateSpec spec, DedupSpec d
             return this;
         }
 
+        /** Result rows in binary, for a results topic only the Delta sink reads (a windowed aggregation's; not a deduplication's). */
+        public Builder binaryResults(boolean binary) {
+            this.binaryResults = binary;
+            return this;
+        }
+
         public AggregationConfig build() {
             return new AggregationConfig(pipeline, spec, dedup, eventsTopic, resultsTopic, lateRowsTopic, stateDir, trimEvents, bounded,
-                    restartWindow, replicationFactor, instanceId, standbyReplicas, kafkaInput);
+                    restartWindow, replicationFactor, instanceId, standbyReplicas, kafkaInput, binaryResults);
         }
     }
 }

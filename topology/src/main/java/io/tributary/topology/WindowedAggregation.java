@@ -33,7 +33,8 @@ import org.rocksdb.RocksDB;
  *
  * <p>Events: a record holds one or more rows ({@link io.tributary.schema.RowPack}). Results
  * topic: no key, value = up to 1000 rows of {@link AggregateSpec#outputSchema()} as JSON lines
- * ({@link io.tributary.schema.RowPack}; a sink upserts by the rows' window and group-by columns),
+ * ({@link io.tributary.schema.RowPack}; a sink upserts by the rows' window and group-by columns), or in binary
+ * ({@link io.tributary.schema.RowBinary}, header {@code tributary.rows}: the schema) when the config asks for it,
  * partition = input partition mod the results topic's partition count. Late-rows topic
  * (optional): key = the events record's key (null), value = {@code {"row":{...},"window":{"start","end"},"eventTime","watermark","latenessMs",...}},
  * one record per (row, window) dropped.
@@ -78,12 +79,15 @@ public final class WindowedAggregation {
 
     /** As above, closing at most about {@code closeChunk} windows per transaction (tests use a small one). */
     static Topology build(AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic, long closeChunk) {
-        return build(spec, eventsTopic, resultsTopic, lateRowsTopic, closeChunk, null);
+        return build(spec, eventsTopic, resultsTopic, lateRowsTopic, closeChunk, null, false);
     }
 
-    /** As above, over a Kafka source's topics when {@code kafka} is given ({@link KafkaInput}). */
+    /**
+     * As above, over a Kafka source's topics when {@code kafka} is given ({@link KafkaInput}), the result rows in binary when
+     * {@code binaryResults} ({@link AggregationConfig#binaryResults()}).
+     */
     static Topology build(AggregateSpec spec, String eventsTopic, String resultsTopic, String lateRowsTopic, long closeChunk,
-                          SourceWiring.Kafka kafka) {
+                          SourceWiring.Kafka kafka, boolean binaryResults) {
         if (spec == null || eventsTopic == null || resultsTopic == null) {
             throw TopologyErrors.incompleteTopology();
         }
@@ -91,7 +95,7 @@ public final class WindowedAggregation {
         boolean late = lateRowsTopic != null;
         Topology t = new Topology();
         String from = SourceWiring.source(t, names, eventsTopic, kafka);
-        t.addProcessor(names.processor(), () -> new WindowedAggregateProcessor(spec, names, late, closeChunk), from);
+        t.addProcessor(names.processor(), () -> new WindowedAggregateProcessor(spec, names, late, closeChunk, binaryResults), from);
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(spec.isSession() ? names.sessionsStore()
                 : names.windowsStore()), Serdes.Bytes(), Serdes.ByteArray()).withCachingDisabled(), names.processor());
         t.addStateStore(CommitHook.builder(names.commitHook()), names.processor());

@@ -2,6 +2,7 @@ package io.tributary.topology;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.schema.RowBinary;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.Schema;
@@ -40,6 +41,8 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
     private final RowJson output;
     /** The rows {@link #row} packs into one record (file-ingest's source.files.rowsPerRecord); 1: a record per row. */
     private int rowsPerRecord = 1;
+    /** The binary form rows are piped in, as file-ingest writes them for an aggregation ({@link #binary}), or null for JSON. */
+    private RowBinary binary;
     private final List<String> unpiped = new ArrayList<>();
 
     AggregationDriver(AggregateSpec spec, Path stateDir, boolean lateRows) {
@@ -48,9 +51,14 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
 
     /** @param closeChunk the windows a transaction closes, about: a small one closes in several steps */
     AggregationDriver(AggregateSpec spec, Path stateDir, boolean lateRows, long closeChunk) {
+        this(spec, stateDir, lateRows, closeChunk, false);
+    }
+
+    private AggregationDriver(AggregateSpec spec, Path stateDir, boolean lateRows, long closeChunk, boolean binaryResults) {
         this.spec = spec;
         Properties props = WindowedAggregation.streamsConfig("agg-test", "127.0.0.1:9", stateDir, "test-instance");
-        driver = new TopologyTestDriver(WindowedAggregation.build(spec, EVENTS, RESULTS, lateRows ? LATE : null, closeChunk), props);
+        driver = new TopologyTestDriver(WindowedAggregation.build(spec, EVENTS, RESULTS, lateRows ? LATE : null, closeChunk, null,
+                binaryResults), props);
         events = driver.createInputTopic(EVENTS, new ByteArraySerializer(), new ByteArraySerializer());
         results = driver.createOutputTopic(RESULTS, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         late = lateRows ? driver.createOutputTopic(LATE, new ByteArrayDeserializer(), new ByteArrayDeserializer()) : null;
@@ -73,6 +81,17 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
         return d;
     }
 
+    /**
+     * A driver whose rows are piped in binary ({@link RowBinary}, header {@code tributary.rows}), as file-ingest publishes an
+     * aggregation's events, and whose results come in binary, as the aggregation writes them for the Delta sink.
+     */
+    static AggregationDriver binary(AggregateSpec spec, Path stateDir, boolean lateRows) {
+        AggregationDriver d = new AggregationDriver(spec, stateDir, lateRows, io.tributary.topology.internal.WindowedAggregateProcessor.CLOSE_CHUNK,
+                true);
+        d.binary = RowBinary.of(spec.inputSchema());
+        return d;
+    }
+
     /** Pipes one input row as file-ingest publishes it: key = group values, timestamp = event time. */
     @Override
     public long row(String jsonLine) {
@@ -92,8 +111,15 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
         key.append(']');
         Long ts = (Long) row[spec.eventTimeIndex()];
         long tsMs = ts == null ? 0 : Math.floorDiv(ts, 1000);
-        events.pipeInput(new TestRecord<>(key.toString().getBytes(StandardCharsets.UTF_8), input.write(row),
-                new RecordHeaders(), Instant.ofEpochMilli(tsMs)));
+        byte[] value = input.write(row);
+        RecordHeaders headers = new RecordHeaders();
+        if (binary != null) {
+            RowPack pack = new RowPack(64, binary);
+            pack.add(input, row, tsMs);
+            value = pack.take();
+            headers.add(Topics.ROWS_HEADER, binary.schema().toDdl().getBytes(StandardCharsets.UTF_8));
+        }
+        events.pipeInput(new TestRecord<>(key.toString().getBytes(StandardCharsets.UTF_8), value, headers, Instant.ofEpochMilli(tsMs)));
         return tsMs;
     }
 
@@ -106,13 +132,22 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
 
     /** Pipes rows in one record, packed as file-ingest packs them (source.files.rowsPerRecord); its timestamp the newest row's. */
     void packed(List<String> jsonLines) {
-        RowPack pack = new RowPack(RowPack.MAX_BYTES);
+        RowPack pack = new RowPack(RowPack.MAX_BYTES, binary);
         for (String line : jsonLines) {
-            Long ts = (Long) input.parse(line)[spec.eventTimeIndex()];
-            pack.add(line.getBytes(StandardCharsets.UTF_8), ts == null ? -1 : Math.floorDiv(ts, 1000));
+            Object[] row = input.parse(line);
+            Long ts = (Long) row[spec.eventTimeIndex()];
+            if (binary != null) {
+                pack.add(input, row, ts == null ? -1 : Math.floorDiv(ts, 1000));
+            } else {
+                pack.add(line.getBytes(StandardCharsets.UTF_8), ts == null ? -1 : Math.floorDiv(ts, 1000));
+            }
         }
         Long newest = pack.timestamp();
-        events.pipeInput(new TestRecord<>(null, pack.take(), new RecordHeaders(), Instant.ofEpochMilli(newest == null ? 0 : newest)));
+        RecordHeaders headers = new RecordHeaders();
+        if (binary != null) {
+            headers.add(Topics.ROWS_HEADER, binary.schema().toDdl().getBytes(StandardCharsets.UTF_8));
+        }
+        events.pipeInput(new TestRecord<>(null, pack.take(), headers, Instant.ofEpochMilli(newest == null ? 0 : newest)));
     }
 
     private static String jsonValue(Object v) {
@@ -161,8 +196,18 @@ final class AggregationDriver implements AutoCloseable, SparkBatches.Events {
             boolean marker = r.headers().lastHeader(Topics.MARKER_HEADER) != null
                     && Arrays.equals(r.headers().lastHeader(Topics.MARKER_HEADER).value(), Topics.WATERMARK);
             int index = record++;
+            org.apache.kafka.common.header.Header rows = r.headers().lastHeader(Topics.ROWS_HEADER);
             if (marker) {
                 out.add(new Output(true, index, null, new String(r.value(), StandardCharsets.UTF_8)));
+            } else if (rows != null) {
+                RowBinary b = RowBinary.of(Schema.parse(new String(rows.value(), StandardCharsets.UTF_8)));
+                RowBinary.Cursor c = b.cursor(r.value());
+                while (c.hasNext()) {
+                    Object[] row = c.next();
+                    out.add(new Output(false, index, row, new String(output.write(row), StandardCharsets.UTF_8)));
+                }
+            } else if (binary != null) {
+                throw new AssertionError("results record " + index + " in JSON Lines, where the aggregation was to write binary rows");
             } else {
                 RowPack.forEachRow(r.value(), (bytes, offset, length) -> out.add(new Output(false, index,
                         output.parse(bytes, offset, length), new String(bytes, offset, length, StandardCharsets.UTF_8))));

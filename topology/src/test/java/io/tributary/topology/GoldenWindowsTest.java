@@ -49,6 +49,27 @@ class GoldenWindowsTest {
         }
     }
 
+    /**
+     * The same runs with the events in binary rows, as file-ingest publishes them when the aggregation is their only reader,
+     * and the results in binary rows, as the aggregation writes them for the Delta sink.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"case-901", "case-902", "case-903", "case-late-two-runs"})
+    void eventsInBinaryRowsGiveSparksTableAfterEveryRun(String name) {
+        try (AggregationDriver driver = AggregationDriver.binary(goldenSpec(), stateDir, false)) {
+            SparkBatches ingest = new SparkBatches(driver, DELAY);
+            List<String> table = new ArrayList<>();
+            int runs = name.startsWith("case-late") ? 2 : 4;
+            for (int run = 1; run <= runs; run++) {
+                String batches = ingest.run(List.of(lines(name + "/run" + run + ".json")));
+                table.addAll(driver.rows());
+                Golden golden = golden(name + "/after-run" + run + ".txt");
+                assertThat(batches).as("%s run %d batches", name, run).isEqualTo(golden.batches());
+                assertThat(sorted(table)).as("%s after run %d", name, run).isEqualTo(golden.rows());
+            }
+        }
+    }
+
     @Test
     void lateRowInTheRunAfterTheNoDataBatchIsDropped() {
         try (AggregationDriver driver = AggregationDriver.of(goldenSpec(), stateDir)) {

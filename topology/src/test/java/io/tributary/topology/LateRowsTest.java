@@ -50,6 +50,28 @@ class LateRowsTest {
         }
     }
 
+    /** A late row that came in binary (file-ingest's events for an aggregation) has the dead letter it has in JSON Lines. */
+    @Test
+    void deadLetterOfABinaryEventIsTheOneOfItsJson(@TempDir Path jsonState) {
+        List<JsonNode> fromJson;
+        try (AggregationDriver d = new AggregationDriver(GoldenWindowsTest.goldenSpec(), jsonState, true)) {
+            SparkBatches ingest = new SparkBatches(d, Duration.ofMinutes(5));
+            ingest.run(List.of(SeedExampleTest.SEED_ROWS));
+            ingest.run(List.of(List.of(LATE)));
+            fromJson = d.lateRows();
+        }
+        try (AggregationDriver d = AggregationDriver.binary(GoldenWindowsTest.goldenSpec(), stateDir, true)) {
+            SparkBatches ingest = new SparkBatches(d, Duration.ofMinutes(5));
+            ingest.run(List.of(SeedExampleTest.SEED_ROWS));
+            ingest.run(List.of(List.of(LATE)));
+            List<JsonNode> late = d.lateRows();
+            assertThat(late).hasSize(1).isEqualTo(fromJson);
+            assertThat(late.get(0).path("row").path("amt").asDouble()).isEqualTo(100.0);
+            assertThat(late.get(0).path("row").path("user").asText()).isEqualTo("a");
+            assertThat(d.metric(AggregateMetrics.ROWS_DROPPED)).isEqualTo(1.0);
+        }
+    }
+
     @Test
     void aWindowEndingExactlyAtTheWatermarkIsClosedAsInSpark() {
         try (AggregationDriver d = AggregationDriver.of(GoldenWindowsTest.goldenSpec(), stateDir)) {

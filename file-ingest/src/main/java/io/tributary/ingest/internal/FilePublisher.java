@@ -88,7 +88,7 @@ public final class FilePublisher {
         this.joins = config.joins();
         this.constraints = config.constraints();
         RowJson rows = transform.identity() ? readers.rowJson() : new RowJson(config.outputSchema(), config.timeZone());
-        RowBinary binary = config.binaryRows() ? RowBinary.of(rows.schema()) : null;
+        RowBinary binary = config.binaryRows() && RowBinary.flat(rows.schema()) ? RowBinary.of(rows.schema()) : null;
         this.rowsHeader = binary == null ? null : binary.schema().toDdl().getBytes(StandardCharsets.UTF_8);
         this.packs = new EventPacks(rows, binary, new GroupKey(config.outputSchema(), config.groupBy()), config.rowsPerRecord());
         this.eventTimeColumn = config.eventTime() == null ? -1 : config.outputSchema().indexOf(config.eventTime());

@@ -87,10 +87,11 @@ final class AggregationParts {
             open(spec, AggregationConfig.dedup(spec.name(), dedup, streams).topics(Topics.events(spec.name()), deduplicated),
                     kafka == null ? null : kafka.placedBy(aggregate.groupBy()), // a group's rows on one partition of the deduplicated topic
                     client, options, threads, stages); // over a Kafka source, the deduplication reads its topics
-            open(spec, AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
+            open(spec, AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic).binaryResults(true)
                     .topics(deduplicated, Topics.results(spec.name())), null, client, options, threads, stages);
         } else {
-            open(spec, aggregate != null ? AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic)
+            // the results topic's only reader is the Delta sink: the aggregation's rows in binary
+            open(spec, aggregate != null ? AggregationConfig.builder(spec.name(), aggregate, streams).lateRowsTopic(lateTopic).binaryResults(true)
                     : AggregationConfig.dedup(spec.name(), dedup, streams), kafka, client, options, threads, stages);
         }
     }

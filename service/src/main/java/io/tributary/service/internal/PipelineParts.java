@@ -363,6 +363,8 @@ public final class PipelineParts {
             b.binaryRows(!DedupParts.given(spec)); // the Delta sink is the events topic's only reader: rows in binary
         }
         if (aggregate != null) {
+            // the aggregation is the events topic's only reader (a deduplication before it reads JSON Lines): rows in binary
+            b.binaryRows(toTable && !DedupParts.given(spec));
             b.eventTime(aggregate.eventTime()).watermarkDelay(aggregate.watermark()).groupBy(aggregate.groupBy());
             if (spec.has(Settings.CLOSE_IDLE)) {
                 b.closeIdleWindowsAfter(spec.duration(Settings.CLOSE_IDLE), aggregate.span());

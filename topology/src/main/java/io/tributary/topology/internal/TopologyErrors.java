@@ -385,6 +385,12 @@ public final class TopologyErrors {
                 + "topic or the aggregation's state): add an input file and run again, its batch's marker ends them too");
     }
 
+    /** An events record whose binary rows ({@code tributary.rows}) cannot be read. */
+    public static TributaryException unreadableBinaryEvents(String where, String message) {
+        return new TributaryException(where + ": an events record of binary rows that cannot be read (" + message + "); the events "
+                + "topic holds rows file-ingest wrote: check that no other producer writes to it, or start on a new events topic");
+    }
+
     /** When an event does not fit the input schema. */
     public static TributaryException eventDoesNotFit(String where, String message, BadRecordException cause) {
         return new TributaryException(where + ": an event that does not fit the input schema (" + message + "); the events "

@@ -1,7 +1,7 @@
 package io.tributary.topology.internal;
 
-import io.tributary.schema.BadRecordException;
 import io.tributary.schema.DataType;
+import io.tributary.schema.RowBinary;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.RowPack;
 import io.tributary.schema.Topics;
@@ -68,7 +68,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final AggregateSpec spec;
     private final Names names;
     private final boolean forwardLateRows;
-    private final RowJson input;
+    private final EventRows input;
     private final RowJson output;
     /** Spark's HAVING over the result rows, or null: a row it does not keep is not written, nor counted as written. */
     private final HavingColumns having;
@@ -78,7 +78,9 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final long[] starts;
     private final long closeChunk;
     /** The result rows of a batch not yet forwarded, packed as the ingest packs events ({@link RowPack}). */
-    private final RowPack results = new RowPack(RESULT_RECORD_BYTES);
+    private final RowPack results;
+    /** The results records' {@link Topics#ROWS_HEADER} (their rows in binary), or null for JSON Lines. */
+    private final byte[] resultsHeader;
     private ProcessorContext<Object, Object> context;
     private OpenState windows;
     private MetaStore meta;
@@ -90,17 +92,23 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private long closedSinceCommit;
 
     public WindowedAggregateProcessor(AggregateSpec spec, Names names, boolean forwardLateRows) {
-        this(spec, names, forwardLateRows, CLOSE_CHUNK);
+        this(spec, names, forwardLateRows, CLOSE_CHUNK, false);
     }
 
-    /** @param closeChunk the windows a transaction closes, about ({@link #CLOSE_CHUNK}) */
-    public WindowedAggregateProcessor(AggregateSpec spec, Names names, boolean forwardLateRows, long closeChunk) {
+    /**
+     * @param closeChunk the windows a transaction closes, about ({@link #CLOSE_CHUNK})
+     * @param binaryResults result rows in binary ({@link RowBinary}) where the output schema allows, else JSON Lines
+     */
+    public WindowedAggregateProcessor(AggregateSpec spec, Names names, boolean forwardLateRows, long closeChunk, boolean binaryResults) {
         this.closeChunk = closeChunk;
         this.spec = spec;
         this.names = names;
         this.forwardLateRows = forwardLateRows;
-        this.input = new RowJson(spec.inputSchema());
+        this.input = new EventRows(new RowJson(spec.inputSchema()));
         this.output = new RowJson(spec.outputSchema());
+        RowBinary binary = binaryResults ? RowBinary.of(spec.outputSchema()) : null;
+        this.results = new RowPack(RESULT_RECORD_BYTES, binary);
+        this.resultsHeader = binary == null ? null : binary.schema().toDdl().getBytes(StandardCharsets.UTF_8);
         this.having = HavingColumns.filter(spec);
         this.projection = ProjectionColumns.of(spec);
         this.groupIndex = spec.groupByIndex();
@@ -159,18 +167,14 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             endBatch(record);
             metrics.openBatchPosition(-1);
         } else {
-            metrics.input(RowPack.forEachRow(record.value(), (bytes, offset, length) -> onRow(record, bytes, offset, length)));
+            metrics.input(input.forEach(record.headers(), record.value(), this::where,
+                    (row, json, offset, length) -> onRow(record, row, json, offset, length)));
             context.recordMetadata().ifPresent(m -> metrics.openBatchPosition(m.offset() + 1));
         }
     }
 
-    private void onRow(Record<byte[], byte[]> record, byte[] bytes, int offset, int length) {
-        Object[] row;
-        try {
-            row = input.parse(bytes, offset, length);
-        } catch (BadRecordException e) {
-            throw TopologyErrors.eventDoesNotFit(where(), e.getMessage(), e);
-        }
+    /** One row of an events record; its JSON {@code bytes[offset, offset + length)}, or null for a binary row. */
+    private void onRow(Record<byte[], byte[]> record, Object[] row, byte[] bytes, int offset, int length) {
         Object ts = row[spec.eventTimeIndex()];
         if (ts == null) {
             LOG.debug("{}: row without event time skipped, as Spark's window() skips a null timestamp", where());
@@ -187,7 +191,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             long start = starts[i];
             long end = start + windows.span();
             if (wm != null && end <= wm) {
-                late(record, bytes, offset, length, start, end, (Long) ts);
+                late(record, row, bytes, offset, length, start, end, (Long) ts);
                 continue;
             }
             if (groupBytes == null) {
@@ -219,12 +223,12 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         }
     }
 
-    private void late(Record<byte[], byte[]> record, byte[] bytes, int offset, int length, long start, long end, long ts) {
+    private void late(Record<byte[], byte[]> record, Object[] row, byte[] bytes, int offset, int length, long start, long end, long ts) {
         meta.addDropped();
         metrics.dropped();
         if (forwardLateRows) {
             RecordMetadata md = context.recordMetadata().orElseThrow();
-            String rowJson = new String(bytes, offset, length, StandardCharsets.UTF_8);
+            String rowJson = bytes == null ? input.json(row) : new String(bytes, offset, length, StandardCharsets.UTF_8);
             byte[] value = OutputJson.lateRow(rowJson, start, end, ts, meta.watermarkMs(), md.topic(), md.partition(), md.offset());
             context.forward(new Record<>(record.key(), value, record.timestamp(), new RecordHeaders()), names.lateRowsSink());
             // the send began a transaction that only a commit ends: with a long commit interval, ask for one in time
@@ -372,8 +376,11 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
 
     private void forwardResults(int partition, long timestamp) {
         if (results.rows() > 0) {
-            context.forward(new Record<>(new ResultKey(partition), results.take(), timestamp, new RecordHeaders()),
-                    names.resultsSink());
+            RecordHeaders headers = new RecordHeaders();
+            if (resultsHeader != null) {
+                headers.add(Topics.ROWS_HEADER, resultsHeader);
+            }
+            context.forward(new Record<>(new ResultKey(partition), results.take(), timestamp, headers), names.resultsSink());
         }
     }
 
