@@ -377,8 +377,7 @@ public final class IngestConfigBuilder {
         if (schemaEvolution != SchemaEvolution.NONE && fileFormat.kind() != FileFormat.Kind.JSON) {
             throw IngestErrors.schemaEvolutionNotJson(name(IngestSettings.SCHEMA_EVOLUTION), schemaEvolution.specName(),
                     fileFormat.name());
-        }
-        if (schemaEvolution != SchemaEvolution.NONE && fileFormat.singleVariantColumn() != null) {
+        } else if (schemaEvolution != SchemaEvolution.NONE && fileFormat.singleVariantColumn() != null) {
             throw SingleVariantErrors.schemaEvolutionSingleVariant(name(IngestSettings.SCHEMA_EVOLUTION), schemaEvolution.specName());
         }
         if (schemaEvolution == SchemaEvolution.RESCUE) {

@@ -174,13 +174,6 @@ public final class StreamsAggregation implements PipelineStage {
         return config;
     }
 
-    /**
-     * Waits until the application has committed all that is committed on the events topic now.
-     * Returns the batch's progress, or empty when there was nothing new.
-     *
-     * @throws TributaryException when the application stopped, did not catch up within 10 minutes,
-     *         or, in a bounded run, read rows that no batch-end marker follows
-     */
     @Override
     public String stageName() {
         return config.stageName();
@@ -193,6 +186,13 @@ public final class StreamsAggregation implements PipelineStage {
         return Optional.of(new StageShare(null, share.partitions(), share.activeTasks(), share.standbyTasks(), share.topics()));
     }
 
+    /**
+     * Waits until the application has committed all that is committed on the events topic now.
+     * Returns the batch's progress, or empty when there was nothing new.
+     *
+     * @throws TributaryException when the application stopped, did not catch up within 10 minutes,
+     *         or, in a bounded run, read rows that no batch-end marker follows
+     */
     @Override
     public Optional<Progress> runBatch() {
         try {
@@ -229,7 +229,7 @@ public final class StreamsAggregation implements PipelineStage {
         Map<TopicPartition, Long> before = committed;
         long waitStart = System.nanoTime();
         long nextReport = CATCH_UP_REPORT.toNanos();
-        Map<TopicPartition, Long> now = only(offsets.committed(), end.keySet());
+        Map<TopicPartition, Long> now = EventsOffsets.only(offsets.committed(), end.keySet());
         while ((!EventsOffsets.caughtUp(now, end) && !onlyControlRecordsLeft(now, end)) || closing()) {
             lastBatches.check(app.metrics(), end);
             restartIfKilled();
@@ -244,7 +244,7 @@ public final class StreamsAggregation implements PipelineStage {
                 nextReport += CATCH_UP_REPORT.toNanos();
             }
             sleep(20);
-            now = only(offsets.committed(), end.keySet());
+            now = EventsOffsets.only(offsets.committed(), end.keySet());
         }
         lastBatches.check(app.metrics(), end);
         Map<TopicPartition, Long> trimAt = now;
@@ -254,11 +254,11 @@ public final class StreamsAggregation implements PipelineStage {
             end.forEach((tp, o) -> past.merge(tp, o, Math::max));
             now = past;
         }
-        committed = merged(committed, now); // the partitions of other instances' tasks keep what was last seen of them
-        if (config.trimEvents() && !trimAt.equals(only(trimmed, trimAt.keySet()))) {
+        committed = EventsOffsets.merged(committed, now); // the partitions of other instances' tasks keep what was last seen of them
+        if (config.trimEvents() && !trimAt.equals(EventsOffsets.only(trimmed, trimAt.keySet()))) {
             // never read again: a restart resumes from the committed offsets, its state comes from the changelogs
             trim = offsets.trimBefore(trimAt);
-            trimmed = merged(trimmed, trimAt);
+            trimmed = EventsOffsets.merged(trimmed, trimAt);
         }
         long records = 0;
         for (Map.Entry<TopicPartition, Long> e : now.entrySet()) {
@@ -269,7 +269,7 @@ public final class StreamsAggregation implements PipelineStage {
             return Optional.empty();
         }
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        return Optional.of(progress.next(startMs, ms, only(before, now.keySet()), now, app.metrics()));
+        return Optional.of(progress.next(startMs, ms, EventsOffsets.only(before, now.keySet()), now, app.metrics()));
     }
 
     /**
@@ -297,18 +297,6 @@ public final class StreamsAggregation implements PipelineStage {
         }
         long ms = (System.nanoTime() - t0) / 1_000_000;
         return Optional.of(progress.next(startMs, ms, before, ran.get().bounds(), app.metrics()));
-    }
-
-    private static Map<TopicPartition, Long> only(Map<TopicPartition, Long> offsets, Set<TopicPartition> keep) {
-        Map<TopicPartition, Long> out = new HashMap<>(offsets);
-        out.keySet().retainAll(keep);
-        return out;
-    }
-
-    private static Map<TopicPartition, Long> merged(Map<TopicPartition, Long> offsets, Map<TopicPartition, Long> newer) {
-        Map<TopicPartition, Long> out = new HashMap<>(offsets);
-        out.putAll(newer);
-        return out;
     }
 
     /**

@@ -206,12 +206,7 @@ public final class TopicReader implements AutoCloseable {
         return assigned.endOffsets();
     }
 
-    /**
-     * The read_committed end offsets, once every transaction that had written records when this
-     * was called is complete (its commit or abort marker written), or after {@code maxWait}.
-     * A producer's {@code commitTransaction()} returns before the brokers write the markers, so
-     * right after it the committed end offsets can still lag behind the rows it published.
-     */
+    /** The read_committed end offsets once settled ({@link SettledEnds}), or after {@code maxWait}. */
     public Map<Integer, Long> settledEndOffsets(Duration maxWait) {
         try {
             Map<Integer, Long> high = SettledEnds.highWatermarks(admin(), partitions, sources::of);
@@ -316,12 +311,12 @@ public final class TopicReader implements AutoCloseable {
                 records = consumer.poll(POLL);
             } catch (OffsetOutOfRangeException e) {
                 if (sources.isIdentity()) {
-                    throw dataLoss(e);
+                    throw assigned.dataLoss(e);
                 }
                 // retention deleted records while the batch read: refused, or skipped and counted (failOnDataLoss)
                 long skipped = sources.dropLost(consumer, partitions, sources.subscription().failOnDataLoss());
                 if (skipped == 0) {
-                    throw dataLoss(e); // not below the earliest offset: past the end, as no retention explains
+                    throw assigned.dataLoss(e); // not below the earliest offset: past the end, as no retention explains
                 }
                 lost += skipped;
                 continue;
@@ -390,10 +385,6 @@ public final class TopicReader implements AutoCloseable {
     /** Reads the rows of later records as {@code json} does (the sink's schema grew). */
     public void rowJson(RowJson json) {
         rowsOf.rowJson(json);
-    }
-
-    private TributaryException dataLoss(OffsetOutOfRangeException e) {
-        return assigned.dataLoss(e);
     }
 
     @Override

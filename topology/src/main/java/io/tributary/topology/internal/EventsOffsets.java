@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -46,9 +47,9 @@ public final class EventsOffsets implements AutoCloseable {
             return SettledEnds.await(eventsTopic, () -> committedEnd(tps), high, from, maxWait);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw TopologyErrors.interruptedReadingEndOffsets(eventsTopic, e);
+            throw OffsetErrors.interruptedReadingEndOffsets(eventsTopic, e);
         } catch (ExecutionException e) {
-            throw TopologyErrors.cannotReadEndOffsets(eventsTopic, e.getCause(), e);
+            throw OffsetErrors.cannotReadEndOffsets(eventsTopic, e.getCause(), e);
         }
     }
 
@@ -59,9 +60,9 @@ public final class EventsOffsets implements AutoCloseable {
                     .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw TopologyErrors.interruptedReadingEndOffsets(eventsTopic, e);
+            throw OffsetErrors.interruptedReadingEndOffsets(eventsTopic, e);
         } catch (ExecutionException e) {
-            throw TopologyErrors.cannotReadEndOffsets(eventsTopic, e.getCause(), e);
+            throw OffsetErrors.cannotReadEndOffsets(eventsTopic, e.getCause(), e);
         }
     }
 
@@ -88,9 +89,9 @@ public final class EventsOffsets implements AutoCloseable {
             return out;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw TopologyErrors.interruptedReadingCommitted(applicationId, e);
+            throw OffsetErrors.interruptedReadingCommitted(applicationId, e);
         } catch (ExecutionException e) {
-            throw TopologyErrors.cannotReadCommitted(applicationId, e.getCause(), e);
+            throw OffsetErrors.cannotReadCommitted(applicationId, e.getCause(), e);
         }
     }
 
@@ -102,6 +103,20 @@ public final class EventsOffsets implements AutoCloseable {
     /** True when {@code committed} is at or past {@code end} on every partition that holds records. */
     public static boolean caughtUp(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> end) {
         return end.entrySet().stream().allMatch(e -> e.getValue() == 0 || committed.getOrDefault(e.getKey(), 0L) >= e.getValue());
+    }
+
+    /** {@code offsets} on the partitions of {@code keep} only. */
+    public static Map<TopicPartition, Long> only(Map<TopicPartition, Long> offsets, Set<TopicPartition> keep) {
+        Map<TopicPartition, Long> out = new HashMap<>(offsets);
+        out.keySet().retainAll(keep);
+        return out;
+    }
+
+    /** {@code offsets} with those of {@code newer} over them. */
+    public static Map<TopicPartition, Long> merged(Map<TopicPartition, Long> offsets, Map<TopicPartition, Long> newer) {
+        Map<TopicPartition, Long> out = new HashMap<>(offsets);
+        out.putAll(newer);
+        return out;
     }
 
     public void close(Duration timeout) {

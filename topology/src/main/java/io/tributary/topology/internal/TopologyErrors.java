@@ -6,7 +6,6 @@ import io.tributary.schema.TributaryException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.streams.KafkaStreams;
 
 /** The topology's user-facing errors: an aggregation spec that cannot run, a Kafka Streams application that stopped, an events topic it cannot read. */
@@ -224,26 +223,6 @@ public final class TopologyErrors {
     /** When an output mode's text is not an output mode. */
     public static TributaryException badOutputMode(String text) {
         return new TributaryException("outputMode: '" + text + "' is not an output mode; use append, update or complete");
-    }
-
-    /** When interrupted while reading the events topic's end offsets. */
-    public static TributaryException interruptedReadingEndOffsets(String eventsTopic, InterruptedException cause) {
-        return new TributaryException("interrupted while reading the end offsets of " + eventsTopic, cause);
-    }
-
-    /** When the events topic's end offsets cannot be read. */
-    public static TributaryException cannotReadEndOffsets(String eventsTopic, Throwable reason, ExecutionException cause) {
-        return new TributaryException("cannot read the end offsets of " + eventsTopic + ": " + reason, cause);
-    }
-
-    /** When interrupted while reading the application's committed offsets. */
-    public static TributaryException interruptedReadingCommitted(String applicationId, InterruptedException cause) {
-        return new TributaryException("interrupted while reading the offsets of " + applicationId, cause);
-    }
-
-    /** When the application's committed offsets cannot be read. */
-    public static TributaryException cannotReadCommitted(String applicationId, Throwable reason, ExecutionException cause) {
-        return new TributaryException("cannot read the committed offsets of " + applicationId + ": " + reason, cause);
     }
 
     /** When the Kafka Streams application does not start. */
