@@ -4,7 +4,6 @@ import static io.tributary.service.internal.VariantPipelines.golden;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Topics;
 import io.tributary.sink.TopicTail;
 import java.nio.file.Path;
@@ -12,11 +11,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,25 +35,16 @@ class DebeziumVariantPipelineTest {
 
     @TempDir
     Path dir;
-    private EmbeddedBroker broker;
-
-    @BeforeEach
-    void startBroker() throws Exception {
-        broker = VariantPipelines.startBroker(dir, TOPIC);
-    }
-
-    @AfterEach
-    void stopBroker() {
-        broker.close();
-    }
+    @RegisterExtension
+    final VariantPipelines.TopicBroker kafka = new VariantPipelines.TopicBroker(TOPIC);
 
     @Test
     void aDebeziumJsonColumnDeclaredVariantIsTheVariantParseJsonMakesOfIt() throws Exception {
         List<String> events = golden("debezium-cases.txt");
         List<String> failing = golden("debezium-failing.txt");
         List<String> sparkFailing = golden("debezium-failing.tsv");
-        VariantPipelines.produce(broker, TOPIC, events);
-        VariantPipelines.produce(broker, TOPIC, failing);
+        kafka.produce(events);
+        kafka.produce(failing);
         VariantPipelines.run(VariantPipelines.spec(dir, """
                 name: docs
                 source:
@@ -69,7 +58,7 @@ class DebeziumVariantPipelineTest {
                 trigger: availableNow
                 kafka:
                   bootstrap.servers: %s
-                """.formatted(TOPIC, broker.bootstrapServers())));
+                """.formatted(TOPIC, kafka.bootstrapServers())));
 
         Path table = dir.resolve("out");
         String ddl = "id INT, doc VARIANT, op STRING, lsn BIGINT";
@@ -77,7 +66,7 @@ class DebeziumVariantPipelineTest {
         assertThat(VariantPipelines.tableRows(table, ddl, List.of("id", "to_json(doc)", "schema_of_variant(doc)", "op", "lsn")))
                 .isEqualTo(golden("debezium.tsv"));
 
-        List<JsonNode> letters = TopicTail.json(VariantPipelines.client(broker), Topics.deadLetter("docs"));
+        List<JsonNode> letters = TopicTail.json(kafka.client(), Topics.deadLetter("docs"));
         List<String> got = letters.stream().sorted(Comparator.comparing(l -> l.path("offset").asLong()))
                 .map(l -> l.path("offset").asLong() + " " + l.path("field").asText() + " " + l.path("reason").asText()).toList();
         List<String> expected = new ArrayList<>();
@@ -90,7 +79,7 @@ class DebeziumVariantPipelineTest {
 
     @Test
     void anUpsertTableOfTheChangesKeepsTheVariantColumn() throws Exception {
-        VariantPipelines.produce(broker, TOPIC, golden("debezium-cases.txt"));
+        kafka.produce(golden("debezium-cases.txt"));
         VariantPipelines.run(VariantPipelines.spec(dir, """
                 name: docsupsert
                 source:
@@ -109,7 +98,7 @@ class DebeziumVariantPipelineTest {
                 trigger: availableNow
                 kafka:
                   bootstrap.servers: %s
-                """.formatted(TOPIC, broker.bootstrapServers())));
+                """.formatted(TOPIC, kafka.bootstrapServers())));
 
         Path table = dir.resolve("silver");
         String ddl = "id INT, doc VARIANT, lsn BIGINT";

@@ -4,7 +4,6 @@ import static io.tributary.service.internal.VariantPipelines.golden;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tributary.broker.EmbeddedBroker;
 import io.tributary.schema.Topics;
 import io.tributary.sink.TopicTail;
 import java.nio.file.Path;
@@ -12,11 +11,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,17 +35,8 @@ class KafkaSourceVariantPipelineTest {
 
     @TempDir
     Path dir;
-    private EmbeddedBroker broker;
-
-    @BeforeEach
-    void startBroker() throws Exception {
-        broker = VariantPipelines.startBroker(dir, "events");
-    }
-
-    @AfterEach
-    void stopBroker() {
-        broker.close();
-    }
+    @RegisterExtension
+    final VariantPipelines.TopicBroker kafka = new VariantPipelines.TopicBroker("events");
 
     @Test
     void jsonValuesWithVariantFieldsLandAsSparksFromJsonReadsThemAndBadValuesAreDeadLettersOfTheirOffset() throws Exception {
@@ -55,8 +44,8 @@ class KafkaSourceVariantPipelineTest {
         List<String> spark = golden("kafka-source.tsv");
         List<String> failing = golden("kafka-source-failing.txt");
         List<String> sparkFailing = golden("kafka-source-failing.tsv");
-        VariantPipelines.produce(broker, "events", values);
-        VariantPipelines.produce(broker, "events", failing);
+        kafka.produce(values);
+        kafka.produce(failing);
         VariantPipelines.run(VariantPipelines.spec(dir, """
                 name: kvariant
                 source:
@@ -71,7 +60,7 @@ class KafkaSourceVariantPipelineTest {
                 trigger: availableNow
                 kafka:
                   bootstrap.servers: %s
-                """.formatted(SCHEMA, broker.bootstrapServers())));
+                """.formatted(SCHEMA, kafka.bootstrapServers())));
 
         Path table = dir.resolve("out");
         assertThat(VariantPipelines.tableDdl(table)).isEqualTo(SCHEMA + ", b INT");
@@ -87,7 +76,7 @@ class KafkaSourceVariantPipelineTest {
             }
         }
         assertThat(expected).as("the cases hold bad values").hasSize(3);
-        List<JsonNode> all = TopicTail.json(VariantPipelines.client(broker), Topics.deadLetter("kvariant"));
+        List<JsonNode> all = TopicTail.json(kafka.client(), Topics.deadLetter("kvariant"));
         List<JsonNode> letters = all.stream().filter(l -> l.path("offset").asLong() < values.size()).toList();
         assertThat(letters).extracting(l -> l.path("topic").asText() + ":" + l.path("partition").asInt() + ":"
                 + l.path("offset").asLong() + ":" + l.path("text").asText()).containsExactlyInAnyOrderElementsOf(expected);

@@ -2,16 +2,14 @@ package io.tributary.service.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.broker.EmbeddedBroker;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,17 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 class KafkaSourceWholeVariantPipelineTest {
     @TempDir
     Path dir;
-    private EmbeddedBroker broker;
-
-    @BeforeEach
-    void startBroker() throws Exception {
-        broker = VariantPipelines.startBroker(dir, "events");
-    }
-
-    @AfterEach
-    void stopBroker() {
-        broker.close();
-    }
+    @RegisterExtension
+    final VariantPipelines.TopicBroker kafka = new VariantPipelines.TopicBroker("events");
 
     @Test
     void wholeJsonValuesLandAsSparksFromJsonVariant() throws Exception {
@@ -44,7 +33,7 @@ class KafkaSourceWholeVariantPipelineTest {
         for (String name : List.of("a.json", "b.json")) {
             VariantPipelines.golden("single-variant/in/" + name).stream().filter(l -> !l.isBlank()).forEach(values::add);
         }
-        VariantPipelines.produce(broker, "events", values);
+        kafka.produce(values);
         VariantPipelines.run(VariantPipelines.spec(dir, """
                 name: kwhole
                 source:
@@ -59,7 +48,7 @@ class KafkaSourceWholeVariantPipelineTest {
                 trigger: availableNow
                 kafka:
                   bootstrap.servers: %s
-                """.formatted(broker.bootstrapServers())));
+                """.formatted(kafka.bootstrapServers())));
 
         Path table = dir.resolve("out");
         assertThat(VariantPipelines.tableDdl(table)).isEqualTo("v VARIANT");

@@ -25,10 +25,13 @@ import java.util.Optional;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * What the service's VARIANT pipeline tests share: Spark's recordings under {@code golden/variant/}, a spec written into
- * the test's folder and run to its end, a broker of the test's own with its topic and values, and a Delta table read back
+ * the test's folder and run to its end, a broker of each test's own with its topic and values, and a Delta table read back
  * as the tab-separated lines compat/spark prints (NULL for a null, VARIANTs through {@code to_json} and
  * {@code schema_of_variant}, their bytes in hex).
  */
@@ -75,23 +78,49 @@ final class VariantPipelines {
         }
     }
 
-    /** An embedded broker in {@code dir/kafka} with the one-partition topic {@code topic}. */
-    static EmbeddedBroker startBroker(Path dir, String topic) throws IOException {
-        EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("kafka"));
-        TopicAdmin.ensure(client(broker), 1, Optional.empty(), topic);
-        return broker;
-    }
+    /**
+     * An embedded broker of each test's own, in a temporary folder removed after the test, with the one-partition topic
+     * {@code topic}: {@code @RegisterExtension final VariantPipelines.TopicBroker kafka = new VariantPipelines.TopicBroker("events");}.
+     */
+    static final class TopicBroker implements BeforeEachCallback, AfterEachCallback {
+        private final String topic;
+        private Path dir;
+        private EmbeddedBroker broker;
 
-    /** Client settings that reach {@code broker}. */
-    static Map<String, Object> client(EmbeddedBroker broker) {
-        return Map.of("bootstrap.servers", broker.bootstrapServers());
-    }
+        TopicBroker(String topic) {
+            this.topic = topic;
+        }
 
-    /** Each of {@code values} (UTF-8, no key) sent to partition 0 of {@code topic}, in order, each acknowledged. */
-    static void produce(EmbeddedBroker broker, String topic, List<String> values) throws Exception {
-        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(client(broker), new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (String v : values) {
-                p.send(new ProducerRecord<>(topic, 0, null, v.getBytes(StandardCharsets.UTF_8))).get();
+        @Override
+        public void beforeEach(ExtensionContext context) throws IOException {
+            dir = Files.createTempDirectory("tributary-variant-broker");
+            broker = EmbeddedBroker.start(dir.resolve("kafka"));
+            TopicAdmin.ensure(client(), 1, Optional.empty(), topic);
+        }
+
+        @Override
+        public void afterEach(ExtensionContext context) throws IOException {
+            if (broker != null) {
+                broker.close();
+            }
+            deleteTree(dir);
+        }
+
+        String bootstrapServers() {
+            return broker.bootstrapServers();
+        }
+
+        /** Client settings that reach the broker. */
+        Map<String, Object> client() {
+            return Map.of("bootstrap.servers", broker.bootstrapServers());
+        }
+
+        /** Each of {@code values} (UTF-8, no key) sent to partition 0 of the topic, in order, each acknowledged. */
+        void produce(List<String> values) throws Exception {
+            try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(client(), new ByteArraySerializer(), new ByteArraySerializer())) {
+                for (String v : values) {
+                    p.send(new ProducerRecord<>(topic, 0, null, v.getBytes(StandardCharsets.UTF_8))).get();
+                }
             }
         }
     }
@@ -166,12 +195,18 @@ final class VariantPipelines {
         String keep = System.getProperty("tributary.variant.keep");
         if (keep != null) {
             Path target = Path.of(keep).resolve(name);
-            if (Files.exists(target)) {
-                try (var old = Files.walk(target)) {
-                    old.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            deleteTree(target);
+            Folders.copy(table, target);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (dir != null && Files.exists(dir)) {
+            try (var all = Files.walk(dir)) {
+                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
                 }
             }
-            Folders.copy(table, target);
         }
     }
 
