@@ -29,15 +29,7 @@ public final class CalendarIntervals {
 
     /** Whether {@code t} is a CALENDAR INTERVAL or holds one (an array, map or struct of them). */
     public static boolean holdsCalendar(DataType t) {
-        if (t == null) {
-            return false;
-        }
-        return switch (t.kind()) {
-            case ARRAY -> holdsCalendar(t.element());
-            case MAP -> holdsCalendar(t.keyType()) || holdsCalendar(t.element());
-            case STRUCT -> t.struct().fields().stream().anyMatch(f -> holdsCalendar(f.type()));
-            default -> isCalendar(t);
-        };
+        return Types.holds(t, CalendarIntervals::isCalendar);
     }
 
     static void register(Consumer<FunctionDef> add) {

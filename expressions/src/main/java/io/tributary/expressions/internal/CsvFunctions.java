@@ -159,13 +159,8 @@ final class CsvFunctions {
     }
 
     /** The options argument: a constant map of text. */
-    @SuppressWarnings("unchecked")
     private static Map<String, String> options(Analyzer.Call call, Bound options) {
-        if (options.type() == null || !Types.is(options.type(), Kind.MAP) || !Types.is(options.type().element(), Kind.STRING)
-                || !Bound.constant(options)) {
-            throw call.typeError("the options of " + call.name() + " are a map of text literals: map('sep', ';', 'nullValue', 'NA')");
-        }
-        return (Map<String, String>) Interpreter.eval(options, new Object[0]);
+        return ReaderOptions.constant(call, options, "the options of " + call.name() + " are a map of text literals: map('sep', ';', 'nullValue', 'NA')");
     }
 
     /** Spark's {@code CSVOptions.asWriterSettings} for the options. */

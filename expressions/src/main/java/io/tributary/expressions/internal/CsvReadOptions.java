@@ -3,11 +3,8 @@ package io.tributary.expressions.internal;
 import com.univocity.parsers.csv.CsvParserSettings;
 import com.univocity.parsers.csv.UnescapedQuoteHandling;
 import io.tributary.schema.CsvValues;
-import io.tributary.schema.DataType;
 import io.tributary.schema.TimeTexts;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,42 +24,16 @@ record CsvReadOptions(Map<String, String> options, String mode, String corruptCo
         Locale locale, Failure problem) {
     /** The options a resolved options argument gives: a constant map of text; anything else is refused. */
     static CsvReadOptions of(Analyzer.Call call, List<Bound> args, int index) {
-        if (args.size() <= index) {
-            return of(call, Map.of());
-        }
-        Bound options = args.get(index);
-        if (options.type() == null || !Types.is(options.type(), DataType.Kind.MAP) || !Types.is(options.type().element(), DataType.Kind.STRING)
-                || !Bound.constant(options)) {
-            throw call.typeError("the options of " + call.name() + " are a map of text literals: map('sep', ';', 'nullValue', 'NA')");
-        }
-        @SuppressWarnings("unchecked")
-        Map<String, String> map = (Map<String, String>) Interpreter.eval(options, new Object[0]);
-        return of(call, map == null ? Map.of() : map);
-    }
-
-    private static CsvReadOptions of(Analyzer.Call call, Map<String, String> given) {
-        Map<String, String> o = new HashMap<>();
-        given.forEach((k, v) -> o.put(k.toLowerCase(Locale.ROOT), v));
+        Map<String, String> o = ReaderOptions.given(call, args, index,
+                "the options of " + call.name() + " are a map of text literals: map('sep', ';', 'nullValue', 'NA')");
         for (String key : List.of("quote", "escape", "comment")) {
             String v = o.get(key);
             if (v != null && CsvValues.optionChar(v) == null) {
                 throw call.typeError("the " + call.name() + " option " + key + " is one character, not '" + v + "'");
             }
         }
-        String mode = o.getOrDefault("mode", "PERMISSIVE").toUpperCase(Locale.ROOT);
-        if (!mode.equals("FAILFAST") && !mode.equals("DROPMALFORMED")) {
-            mode = "PERMISSIVE"; // Spark reads a mode it does not know as PERMISSIVE
-        }
-        Failure problem = problem(o);
-        ZoneId zone = ZoneOffset.UTC;
-        if (o.get("timezone") != null) {
-            try {
-                zone = FormatFunctions.zone(o.get("timezone"));
-            } catch (Failure f) {
-                problem = problem != null ? problem : f; // INVALID_TIMEZONE, as Spark fails
-            }
-        }
-        Locale locale = o.get("locale") == null ? Locale.US : Locale.forLanguageTag(o.get("locale"));
+        ZoneId zone = ReaderOptions.zone(o);
+        Locale locale = ReaderOptions.locale(o);
         String ts = o.get("timestampformat");
         String ntz = o.get("timestampntzformat");
         String date = o.get("dateformat");
@@ -72,11 +43,11 @@ record CsvReadOptions(Map<String, String> options, String mode, String corruptCo
         boolean dateFallback = fallback != null ? Boolean.parseBoolean(fallback) : date == null;
         TimeTexts times = new FallbackTimes(patterns, defaults, dateFallback, fallback != null ? Boolean.parseBoolean(fallback) : ts == null,
                 date == null && !dateFallback && !"false".equalsIgnoreCase(o.get("preferdate")));
-        return new CsvReadOptions(o, mode, o.getOrDefault("columnnameofcorruptrecord", "_corrupt_record"), times, date == null, zone, locale,
-                problem);
+        return new CsvReadOptions(o, ReaderOptions.mode(o), o.getOrDefault("columnnameofcorruptrecord", "_corrupt_record"), times,
+                date == null, zone, locale, problem(o));
     }
 
-    /** What Spark fails on when it reads the options: an unknown quote handling, a number or flag that is not one. */
+    /** What Spark fails on when it reads the options: an unknown quote handling, a number or flag that is not one, an unknown zone. */
     private static Failure problem(Map<String, String> o) {
         String handling = o.get("unescapedquotehandling");
         if (handling != null) {
@@ -100,17 +71,12 @@ record CsvReadOptions(Map<String, String> options, String mode, String corruptCo
                 return Failure.of("_LEGACY_ERROR_TEMP_2146", "the option maxCharsPerColumn is a whole number, not '" + max + "'");
             }
         }
-        for (String key : List.of("preferdate", "ignoreleadingwhitespace", "ignoretrailingwhitespace")) {
-            String v = o.get(key);
-            if (v != null && !v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
-                return Failure.of("_LEGACY_ERROR_TEMP_2147", "the option " + key + " is true or false, not '" + v + "'");
-            }
+        Failure flags = ReaderOptions.notAFlag(o, "_LEGACY_ERROR_TEMP_2147",
+                List.of("preferdate", "ignoreleadingwhitespace", "ignoretrailingwhitespace"));
+        if (flags == null) {
+            flags = ReaderOptions.notAFlag(o, "IllegalArgumentException", List.of("enableDateTimeParsingFallback"));
         }
-        String fallback = o.get("enabledatetimeparsingfallback");
-        if (fallback != null && !fallback.equalsIgnoreCase("true") && !fallback.equalsIgnoreCase("false")) {
-            return Failure.of("IllegalArgumentException", "the option enableDateTimeParsingFallback is true or false, not '" + fallback + "'");
-        }
-        return null;
+        return flags != null ? flags : ReaderOptions.zoneProblem(o); // INVALID_TIMEZONE, as Spark fails
     }
 
     /** Throws the {@link #problem} Spark fails on with these options, if any. */

@@ -30,12 +30,7 @@ final class FromJsonVariant {
 
     static Bound bind(Analyzer.Call call, Bound json, JsonOptions options) {
         return call.apply(List.of(call.as(json, STRING)), DataType.VARIANT, (Kernel.Unary) text -> {
-            if (options.problem() != null) {
-                throw options.problem();
-            }
-            if (options.unsupportedMode()) {
-                throw Failure.of("PARSE_MODE_UNSUPPORTED", "from_json does not take the mode DROPMALFORMED; use PERMISSIVE or FAILFAST");
-            }
+            options.check();
             return read((String) text, options);
         });
     }

@@ -151,12 +151,7 @@ final class JsonFunctions {
         JsonRowReader.Leftovers leftovers = options.failFast() ? failFast(schema) : PARTIAL;
         int width = schema.size();
         return call.apply(List.of(call.as(args.get(0), STRING)), DataType.struct(schema), (Kernel.Unary) json -> {
-            if (options.problem() != null) {
-                throw options.problem();
-            }
-            if (options.unsupportedMode()) {
-                throw Failure.of("PARSE_MODE_UNSUPPORTED", "from_json does not take the mode DROPMALFORMED; use PERMISSIVE or FAILFAST");
-            }
+            options.check();
             if (((String) json).isBlank()) {
                 return null;
             }

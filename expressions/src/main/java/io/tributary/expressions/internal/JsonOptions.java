@@ -27,8 +27,14 @@ record JsonOptions(JsonFactory factory, String mode, TimeTexts times, Failure pr
         return mode.equals("FAILFAST");
     }
 
-    boolean unsupportedMode() {
-        return mode.equals("DROPMALFORMED");
+    /** Throws what Spark fails each row with under these options: a time zone it cannot read, or the mode DROPMALFORMED. */
+    void check() {
+        if (problem != null) {
+            throw problem;
+        }
+        if (mode.equals("DROPMALFORMED")) {
+            throw Failure.of("PARSE_MODE_UNSUPPORTED", "from_json does not take the mode DROPMALFORMED; use PERMISSIVE or FAILFAST");
+        }
     }
 
     /** The options a resolved options argument gives: a map of text literals; anything else is refused. */

@@ -111,14 +111,6 @@ final class StructFunctions {
 
     /** Whether values of {@code type} can be compared, or hashed: anything but a MAP, at any depth (Spark has no order of maps). */
     static boolean holdsMap(DataType type) {
-        if (type == null) {
-            return false;
-        }
-        return switch (type.kind()) {
-            case MAP -> true;
-            case ARRAY -> holdsMap(type.element());
-            case STRUCT -> type.struct().fields().stream().anyMatch(f -> holdsMap(f.type()));
-            default -> false;
-        };
+        return Types.holds(type, t -> t != null && t.kind() == DataType.Kind.MAP);
     }
 }

@@ -41,15 +41,7 @@ public final class Times {
 
     /** Whether {@code t} is TIME or holds one (an array of TIME, a struct with a TIME field). */
     public static boolean holdsTime(DataType t) {
-        if (t == null) {
-            return false;
-        }
-        return switch (t.kind()) {
-            case ARRAY -> holdsTime(t.element());
-            case MAP -> holdsTime(t.keyType()) || holdsTime(t.element());
-            case STRUCT -> t.struct().fields().stream().anyMatch(f -> holdsTime(f.type()));
-            default -> isTime(t);
-        };
+        return Types.holds(t, Times::isTime);
     }
 
     /** The type {@code TIME} (TIME(6)) or {@code TIME(p)} names, p 0 to 6; null for another text. */

@@ -4,6 +4,7 @@ import io.tributary.schema.DataType;
 import io.tributary.schema.DataType.Kind;
 import io.tributary.schema.Field;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Spark 4.2's ANSI type rules: numeric precedence, the decimal a whole number widens to, the wider
@@ -52,26 +53,29 @@ public final class Types {
 
     /** Whether {@code t} is VOID or holds it (an array or map of VOID, a struct with a VOID field): a table cannot hold it. */
     public static boolean holdsVoid(DataType t) {
-        if (t == null || t.equals(VOID)) {
-            return true;
-        }
-        return switch (t.kind()) {
-            case ARRAY -> holdsVoid(t.element());
-            case MAP -> holdsVoid(t.keyType()) || holdsVoid(t.element());
-            case STRUCT -> t.struct().fields().stream().anyMatch(f -> holdsVoid(f.type()));
-            default -> false;
-        };
+        return holds(t, x -> x == null || x.equals(VOID));
     }
 
     /** Whether {@code t} is or holds a struct that names a field twice ({@code from_csv(text, 'a INT, a INT')}'s), which no table holds. */
     public static boolean holdsRepeatedNames(DataType t) {
+        return holds(t, x -> x != null && x.kind() == Kind.STRUCT && x.struct() != null && x.struct().repeatsAName());
+    }
+
+    /**
+     * Whether {@code t} or a type it holds at any depth (an array's element, a map's key or value, a struct's field) is one
+     * {@code p} accepts; {@code p} is asked about a null type (NULL's) too.
+     */
+    static boolean holds(DataType t, Predicate<DataType> p) {
+        if (p.test(t)) {
+            return true;
+        }
         if (t == null) {
             return false;
         }
         return switch (t.kind()) {
-            case ARRAY -> holdsRepeatedNames(t.element());
-            case MAP -> holdsRepeatedNames(t.keyType()) || holdsRepeatedNames(t.element());
-            case STRUCT -> t.struct() != null && (t.struct().repeatsAName() || t.struct().fields().stream().anyMatch(f -> holdsRepeatedNames(f.type())));
+            case ARRAY -> holds(t.element(), p);
+            case MAP -> holds(t.keyType(), p) || holds(t.element(), p);
+            case STRUCT -> t.struct() != null && t.struct().fields().stream().anyMatch(f -> holds(f.type(), p));
             default -> false;
         };
     }

@@ -1,10 +1,7 @@
 package io.tributary.expressions.internal;
 
-import io.tributary.schema.DataType;
 import io.tributary.schema.TimeTexts;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,18 +27,8 @@ record XmlOptions(Map<String, String> options, String mode, TimeTexts times, Zon
 
     /** The options a resolved options argument gives: a constant map of text; anything else is refused. */
     static XmlOptions of(Analyzer.Call call, List<Bound> args, int index) {
-        if (args.size() <= index) {
-            return of(Map.of());
-        }
-        Bound options = args.get(index);
-        if (options.type() == null || !Types.is(options.type(), DataType.Kind.MAP) || !Types.is(options.type().element(), DataType.Kind.STRING)
-                || !Bound.constant(options)) {
-            throw call.typeError("[INVALID_OPTIONS.NON_MAP_FUNCTION] the options of " + call.name() + " are a map of text literals:"
-                    + " map('mode', 'FAILFAST', 'attributePrefix', '_')");
-        }
-        @SuppressWarnings("unchecked")
-        Map<String, String> map = (Map<String, String>) Interpreter.eval(options, new Object[0]);
-        XmlOptions read = of(map == null ? Map.of() : map);
+        XmlOptions read = of(ReaderOptions.given(call, args, index, "[INVALID_OPTIONS.NON_MAP_FUNCTION] the options of " + call.name()
+                + " are a map of text literals: map('mode', 'FAILFAST', 'attributePrefix', '_')"));
         for (String key : read.options.keySet()) {
             if (UNSUPPORTED.contains(key)) {
                 throw call.typeError("the " + call.name() + " option '" + key + "' is not supported yet");
@@ -51,40 +38,24 @@ record XmlOptions(Map<String, String> options, String mode, TimeTexts times, Zon
     }
 
     static XmlOptions of(Map<String, String> given) {
-        Map<String, String> o = new HashMap<>();
-        given.forEach((k, v) -> o.put(k.toLowerCase(Locale.ROOT), v));
-        String mode = o.getOrDefault("mode", "PERMISSIVE").toUpperCase(Locale.ROOT);
-        if (!mode.equals("FAILFAST") && !mode.equals("DROPMALFORMED")) {
-            mode = "PERMISSIVE"; // Spark reads a mode it does not know as PERMISSIVE
-        }
-        Failure problem = problem(o);
-        ZoneId zone = ZoneOffset.UTC;
-        if (o.get("timezone") != null) {
-            try {
-                zone = FormatFunctions.zone(o.get("timezone"));
-            } catch (Failure f) {
-                problem = problem != null ? problem : f; // INVALID_TIMEZONE, as Spark fails
-            }
-        }
-        Locale locale = o.get("locale") == null ? Locale.US : Locale.forLanguageTag(o.get("locale"));
+        Map<String, String> o = ReaderOptions.lowerCaseKeys(given);
+        ZoneId zone = ReaderOptions.zone(o);
+        Locale locale = ReaderOptions.locale(o);
         String ts = o.get("timestampformat");
         String ntz = o.get("timestampntzformat");
         String date = o.getOrDefault("dateformat", "yyyy-MM-dd"); // Spark's XML reader reads dates by this pattern by default
         TimeTexts times = new PatternTimes(TimeTexts.of(zone), ts, ntz, date, zone, locale);
-        return new XmlOptions(o, mode, times, zone, locale, problem);
+        return new XmlOptions(o, ReaderOptions.mode(o), times, zone, locale, problem(o));
     }
 
-    /** What Spark fails on when it reads the options: a flag that is not true or false, a samplingRatio that is not above 0. */
+    /** What Spark fails on when it reads the options: a flag that is not true or false, a samplingRatio that is not above 0, an unknown zone. */
     private static Failure problem(Map<String, String> o) {
-        for (Map.Entry<String, Boolean> flag : FLAGS.entrySet()) {
-            String v = o.get(flag.getKey());
-            if (v != null && !v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
-                return Failure.of("_LEGACY_ERROR_TEMP_2147", "the option " + flag.getKey() + " is true or false, not '" + v + "'");
-            }
+        Failure flags = ReaderOptions.notAFlag(o, "_LEGACY_ERROR_TEMP_2147", FLAGS.keySet());
+        if (flags == null) {
+            flags = ReaderOptions.notAFlag(o, "IllegalArgumentException", List.of("prefersDecimal"));
         }
-        String prefersDecimal = o.get("prefersdecimal");
-        if (prefersDecimal != null && !prefersDecimal.equalsIgnoreCase("true") && !prefersDecimal.equalsIgnoreCase("false")) {
-            return Failure.of("IllegalArgumentException", "the option prefersDecimal is true or false, not '" + prefersDecimal + "'");
+        if (flags != null) {
+            return flags;
         }
         String ratio = o.get("samplingratio");
         if (ratio != null) {
@@ -96,7 +67,7 @@ record XmlOptions(Map<String, String> options, String mode, TimeTexts times, Zon
                 return Failure.of("NumberFormatException", "the option samplingRatio is a number, not '" + ratio + "'");
             }
         }
-        return null;
+        return ReaderOptions.zoneProblem(o); // INVALID_TIMEZONE, as Spark fails
     }
 
     /** Throws the {@link #problem} Spark fails on with these options, if any. */

@@ -1,34 +1,20 @@
 package io.tributary.service.internal;
 
+import static io.tributary.service.internal.VariantPipelines.golden;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tributary.broker.EmbeddedBroker;
-import io.tributary.expressions.Transform;
-import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
-import io.tributary.service.spec.PipelineSpec;
-import io.tributary.sink.DeltaTables;
 import io.tributary.sink.TopicTail;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -49,28 +35,17 @@ class DebeziumVariantPipelineTest {
 
     @TempDir
     Path dir;
-    private EmbeddedBroker broker;
-
-    @BeforeEach
-    void startBroker() throws Exception {
-        broker = EmbeddedBroker.start(dir.resolve("kafka"));
-        TopicAdmin.ensure(Map.of("bootstrap.servers", broker.bootstrapServers()), 1, Optional.empty(), TOPIC);
-    }
-
-    @AfterEach
-    void stopBroker() {
-        broker.close();
-    }
+    @RegisterExtension
+    final VariantPipelines.TopicBroker kafka = new VariantPipelines.TopicBroker(TOPIC);
 
     @Test
     void aDebeziumJsonColumnDeclaredVariantIsTheVariantParseJsonMakesOfIt() throws Exception {
         List<String> events = golden("debezium-cases.txt");
         List<String> failing = golden("debezium-failing.txt");
         List<String> sparkFailing = golden("debezium-failing.tsv");
-        produce(events);
-        produce(failing);
-        Path specFile = dir.resolve("pipeline.yaml");
-        Files.writeString(specFile, """
+        kafka.produce(events);
+        kafka.produce(failing);
+        VariantPipelines.run(VariantPipelines.spec(dir, """
                 name: docs
                 source:
                   kafka:
@@ -83,27 +58,20 @@ class DebeziumVariantPipelineTest {
                 trigger: availableNow
                 kafka:
                   bootstrap.servers: %s
-                """.formatted(TOPIC, broker.bootstrapServers()));
-        PipelineSpec spec = PipelineSpec.load(specFile, Map.of(), Map.of());
-        try (Pipeline pipeline = Pipeline.open(spec, RunOptions.DEFAULT)) {
-            pipeline.run(spec.trigger(), p -> { });
-        }
+                """.formatted(TOPIC, kafka.bootstrapServers())));
 
-        String table = dir.resolve("out").toString();
+        Path table = dir.resolve("out");
         String ddl = "id INT, doc VARIANT, op STRING, lsn BIGINT";
-        assertThat(DeltaTables.schema(table).orElseThrow().toDdl()).isEqualTo(ddl);
-        Transform query = Transform.compile(Schema.parseWithVariant(ddl), null, List.of("id", "to_json(doc)", "schema_of_variant(doc)", "op", "lsn"));
-        List<String> rows = DeltaTables.readRows(table).stream().sorted(Comparator.comparing(r -> (Integer) r[0]))
-                .map(r -> tsv(query.apply(r))).toList();
-        assertThat(rows).isEqualTo(golden("debezium.tsv"));
+        assertThat(VariantPipelines.tableDdl(table)).isEqualTo(ddl);
+        assertThat(VariantPipelines.tableRows(table, ddl, List.of("id", "to_json(doc)", "schema_of_variant(doc)", "op", "lsn")))
+                .isEqualTo(golden("debezium.tsv"));
 
-        List<JsonNode> letters = TopicTail.json(Map.of("bootstrap.servers", broker.bootstrapServers()), Topics.deadLetter("docs"));
+        List<JsonNode> letters = TopicTail.json(kafka.client(), Topics.deadLetter("docs"));
         List<String> got = letters.stream().sorted(Comparator.comparing(l -> l.path("offset").asLong()))
                 .map(l -> l.path("offset").asLong() + " " + l.path("field").asText() + " " + l.path("reason").asText()).toList();
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < failing.size(); i++) { // Spark's parse_json fails on each: a dead letter naming the field and the class
-            String condition = sparkFailing.get(i).substring("ERROR ".length(), sparkFailing.get(i).indexOf(':'));
-            expected.add((events.size() + i) + " after.doc " + condition + ": ");
+            expected.add((events.size() + i) + " after.doc " + VariantPipelines.sparkErrorClass(sparkFailing.get(i)) + ": ");
         }
         assertThat(got).hasSize(failing.size()).zipSatisfy(expected, (g, want) -> assertThat(g).startsWith(want));
         assertThat(got.get(1)).contains("the key 'a' is written twice");
@@ -111,9 +79,8 @@ class DebeziumVariantPipelineTest {
 
     @Test
     void anUpsertTableOfTheChangesKeepsTheVariantColumn() throws Exception {
-        produce(golden("debezium-cases.txt"));
-        Path specFile = dir.resolve("pipeline.yaml");
-        Files.writeString(specFile, """
+        kafka.produce(golden("debezium-cases.txt"));
+        VariantPipelines.run(VariantPipelines.spec(dir, """
                 name: docsupsert
                 source:
                   kafka:
@@ -131,43 +98,14 @@ class DebeziumVariantPipelineTest {
                 trigger: availableNow
                 kafka:
                   bootstrap.servers: %s
-                """.formatted(TOPIC, broker.bootstrapServers()));
-        PipelineSpec spec = PipelineSpec.load(specFile, Map.of(), Map.of());
-        try (Pipeline pipeline = Pipeline.open(spec, RunOptions.DEFAULT)) {
-            pipeline.run(spec.trigger(), p -> { });
-        }
+                """.formatted(TOPIC, kafka.bootstrapServers())));
 
-        String table = dir.resolve("silver").toString();
+        Path table = dir.resolve("silver");
         String ddl = "id INT, doc VARIANT, lsn BIGINT";
-        assertThat(DeltaTables.schema(table).orElseThrow().toDdl()).isEqualTo(ddl);
-        Transform query = Transform.compile(Schema.parseWithVariant(ddl), null, List.of("id", "to_json(doc)", "schema_of_variant(doc)", "lsn"));
-        List<String> rows = DeltaTables.readRows(table).stream().sorted(Comparator.comparing(r -> (Integer) r[0]))
-                .map(r -> tsv(query.apply(r))).toList();
+        assertThat(VariantPipelines.tableDdl(table)).isEqualTo(ddl);
+        List<String> rows = VariantPipelines.tableRows(table, ddl, List.of("id", "to_json(doc)", "schema_of_variant(doc)", "lsn"));
         List<String> expected = golden("debezium.tsv").stream().map(l -> l.split("\t", -1)) // Spark's rows less the delete, less op
                 .filter(c -> !c[3].equals("d")).map(c -> String.join("\t", c[0], c[1], c[2], c[4])).toList();
         assertThat(rows).hasSize(8).isEqualTo(expected);
-    }
-
-    private void produce(List<String> values) throws Exception {
-        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", broker.bootstrapServers()),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (String v : values) {
-                p.send(new ProducerRecord<>(TOPIC, 0, null, v.getBytes(StandardCharsets.UTF_8))).get();
-            }
-        }
-    }
-
-    private static String tsv(Object[] row) {
-        List<String> cells = new ArrayList<>();
-        for (Object v : row) {
-            cells.add(v == null ? "NULL" : String.valueOf(v));
-        }
-        return String.join("\t", cells);
-    }
-
-    private static List<String> golden(String name) throws IOException {
-        try (InputStream in = DebeziumVariantPipelineTest.class.getResourceAsStream("/golden/variant/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-        }
     }
 }

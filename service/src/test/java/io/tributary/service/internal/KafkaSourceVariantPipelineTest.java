@@ -1,35 +1,20 @@
 package io.tributary.service.internal;
 
+import static io.tributary.service.internal.VariantPipelines.golden;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tributary.broker.EmbeddedBroker;
-import io.tributary.expressions.Transform;
-import io.tributary.schema.Schema;
 import io.tributary.schema.Topics;
-import io.tributary.service.spec.PipelineSpec;
-import io.tributary.sink.DeltaTables;
 import io.tributary.sink.TopicTail;
-import io.tributary.testing.Folders;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,18 +35,8 @@ class KafkaSourceVariantPipelineTest {
 
     @TempDir
     Path dir;
-    private EmbeddedBroker broker;
-
-    @BeforeEach
-    void startBroker() throws Exception {
-        broker = EmbeddedBroker.start(dir.resolve("kafka"));
-        TopicAdmin.ensure(Map.of("bootstrap.servers", broker.bootstrapServers()), 1, Optional.empty(), "events");
-    }
-
-    @AfterEach
-    void stopBroker() {
-        broker.close();
-    }
+    @RegisterExtension
+    final VariantPipelines.TopicBroker kafka = new VariantPipelines.TopicBroker("events");
 
     @Test
     void jsonValuesWithVariantFieldsLandAsSparksFromJsonReadsThemAndBadValuesAreDeadLettersOfTheirOffset() throws Exception {
@@ -69,10 +44,9 @@ class KafkaSourceVariantPipelineTest {
         List<String> spark = golden("kafka-source.tsv");
         List<String> failing = golden("kafka-source-failing.txt");
         List<String> sparkFailing = golden("kafka-source-failing.tsv");
-        produce(values);
-        produce(failing);
-        Path specFile = dir.resolve("pipeline.yaml");
-        Files.writeString(specFile, """
+        kafka.produce(values);
+        kafka.produce(failing);
+        VariantPipelines.run(VariantPipelines.spec(dir, """
                 name: kvariant
                 source:
                   kafka:
@@ -86,21 +60,15 @@ class KafkaSourceVariantPipelineTest {
                 trigger: availableNow
                 kafka:
                   bootstrap.servers: %s
-                """.formatted(SCHEMA, broker.bootstrapServers()));
-        PipelineSpec spec = PipelineSpec.load(specFile, Map.of(), Map.of());
-        try (Pipeline pipeline = Pipeline.open(spec, RunOptions.DEFAULT)) {
-            pipeline.run(spec.trigger(), p -> { });
-        }
+                """.formatted(SCHEMA, kafka.bootstrapServers())));
 
-        String table = dir.resolve("out").toString();
-        assertThat(DeltaTables.schema(table).orElseThrow().toDdl()).isEqualTo(SCHEMA + ", b INT");
-        Transform query = Transform.compile(Schema.parseWithVariant(SCHEMA + ", b INT"), null,
-                List.of("id", "to_json(v)", "schema_of_variant(v)", "to_json(s)", "b"));
-        List<String> rows = DeltaTables.readRows(table).stream().sorted(Comparator.comparing(r -> (Integer) r[0]))
-                .map(r -> tsv(query.apply(r)) + "\tNULL").toList();
-        assertThat(rows).isEqualTo(spark.stream().filter(l -> l.endsWith("\tNULL")).toList());
+        Path table = dir.resolve("out");
+        assertThat(VariantPipelines.tableDdl(table)).isEqualTo(SCHEMA + ", b INT");
+        List<String> rows = VariantPipelines.tableRows(table, SCHEMA + ", b INT",
+                List.of("id", "to_json(v)", "schema_of_variant(v)", "to_json(s)", "b")).stream().map(r -> r + "\tNULL").toList();
+        assertThat(rows).isEqualTo(VariantPipelines.readWhole(spark));
 
-        List<String> corrupt = spark.stream().filter(l -> !l.endsWith("\tNULL")).map(l -> l.substring(l.lastIndexOf('\t') + 1)).toList();
+        List<String> corrupt = VariantPipelines.corruptRecords(spark);
         List<String> expected = new ArrayList<>();
         for (int offset = 0; offset < values.size(); offset++) {
             if (corrupt.contains(values.get(offset))) {
@@ -108,7 +76,7 @@ class KafkaSourceVariantPipelineTest {
             }
         }
         assertThat(expected).as("the cases hold bad values").hasSize(3);
-        List<JsonNode> all = TopicTail.json(Map.of("bootstrap.servers", broker.bootstrapServers()), Topics.deadLetter("kvariant"));
+        List<JsonNode> all = TopicTail.json(kafka.client(), Topics.deadLetter("kvariant"));
         List<JsonNode> letters = all.stream().filter(l -> l.path("offset").asLong() < values.size()).toList();
         assertThat(letters).extracting(l -> l.path("topic").asText() + ":" + l.path("partition").asInt() + ":"
                 + l.path("offset").asLong() + ":" + l.path("text").asText()).containsExactlyInAnyOrderElementsOf(expected);
@@ -122,43 +90,10 @@ class KafkaSourceVariantPipelineTest {
                 .map(l -> l.path("text").asText() + "\t" + l.path("reason").asText()).toList();
         List<String> expectedFailed = new ArrayList<>();
         for (int i = 0; i < failing.size(); i++) { // Spark fails on each, as ANSI casts do: a dead letter naming the expression
-            String condition = sparkFailing.get(i).substring("ERROR ".length(), sparkFailing.get(i).indexOf(':'));
-            expectedFailed.add(failing.get(i) + "\texpression \"v:a.b::int\" fails: " + condition);
+            expectedFailed.add(failing.get(i) + "\texpression \"v:a.b::int\" fails: " + VariantPipelines.sparkErrorClass(sparkFailing.get(i)));
         }
         assertThat(failed).hasSize(failing.size()).zipSatisfy(expectedFailed, (got, want) -> assertThat(got).startsWith(want));
 
-        String keep = System.getProperty("tributary.variant.keep"); // for compat/spark's SparkVariantSources read-kafka
-        if (keep != null) {
-            Path target = Path.of(keep).resolve("kafka-source-table");
-            if (Files.exists(target)) {
-                try (var old = Files.walk(target)) {
-                    old.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                }
-            }
-            Folders.copy(dir.resolve("out"), target);
-        }
-    }
-
-    private void produce(List<String> values) throws Exception {
-        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", broker.bootstrapServers()),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (String v : values) {
-                p.send(new ProducerRecord<>("events", 0, null, v.getBytes(StandardCharsets.UTF_8))).get();
-            }
-        }
-    }
-
-    private static String tsv(Object[] row) {
-        List<String> cells = new ArrayList<>();
-        for (Object v : row) {
-            cells.add(v == null ? "NULL" : String.valueOf(v));
-        }
-        return String.join("\t", cells);
-    }
-
-    private static List<String> golden(String name) throws IOException {
-        try (InputStream in = KafkaSourceVariantPipelineTest.class.getResourceAsStream("/golden/variant/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-        }
+        VariantPipelines.keepTable(table, "kafka-source-table"); // for compat/spark's SparkVariantSources read-kafka
     }
 }

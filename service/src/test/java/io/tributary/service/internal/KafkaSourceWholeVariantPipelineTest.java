@@ -2,31 +2,14 @@ package io.tributary.service.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.broker.EmbeddedBroker;
-import io.tributary.expressions.Transform;
-import io.tributary.schema.Schema;
-import io.tributary.schema.VariantValue;
-import io.tributary.service.spec.PipelineSpec;
-import io.tributary.sink.DeltaTables;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -41,33 +24,17 @@ import org.junit.jupiter.api.io.TempDir;
 class KafkaSourceWholeVariantPipelineTest {
     @TempDir
     Path dir;
-    private EmbeddedBroker broker;
-
-    @BeforeEach
-    void startBroker() throws Exception {
-        broker = EmbeddedBroker.start(dir.resolve("kafka"));
-        TopicAdmin.ensure(Map.of("bootstrap.servers", broker.bootstrapServers()), 1, Optional.empty(), "events");
-    }
-
-    @AfterEach
-    void stopBroker() {
-        broker.close();
-    }
+    @RegisterExtension
+    final VariantPipelines.TopicBroker kafka = new VariantPipelines.TopicBroker("events");
 
     @Test
     void wholeJsonValuesLandAsSparksFromJsonVariant() throws Exception {
         List<String> values = new ArrayList<>();
         for (String name : List.of("a.json", "b.json")) {
-            golden("in/" + name).stream().filter(l -> !l.isBlank()).forEach(values::add);
+            VariantPipelines.golden("single-variant/in/" + name).stream().filter(l -> !l.isBlank()).forEach(values::add);
         }
-        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", broker.bootstrapServers()),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (String v : values) {
-                p.send(new ProducerRecord<>("events", 0, null, v.getBytes(StandardCharsets.UTF_8))).get();
-            }
-        }
-        Path specFile = dir.resolve("pipeline.yaml");
-        Files.writeString(specFile, """
+        kafka.produce(values);
+        VariantPipelines.run(VariantPipelines.spec(dir, """
                 name: kwhole
                 source:
                   kafka:
@@ -81,30 +48,11 @@ class KafkaSourceWholeVariantPipelineTest {
                 trigger: availableNow
                 kafka:
                   bootstrap.servers: %s
-                """.formatted(broker.bootstrapServers()));
-        PipelineSpec spec = PipelineSpec.load(specFile, Map.of(), Map.of());
-        try (Pipeline pipeline = Pipeline.open(spec, RunOptions.DEFAULT)) {
-            pipeline.run(spec.trigger(), p -> { });
-        }
+                """.formatted(kafka.bootstrapServers())));
 
-        String table = dir.resolve("out").toString();
-        assertThat(DeltaTables.schema(table).orElseThrow().toDdl()).isEqualTo("v VARIANT");
-        Transform query = Transform.compile(Schema.parseWithVariant("v VARIANT"), null, List.of("to_json(v)", "schema_of_variant(v)"));
-        List<String> rows = new ArrayList<>();
-        for (Object[] r : DeltaTables.readRows(table)) {
-            Object[] q = query.apply(r);
-            VariantValue v = (VariantValue) r[0];
-            rows.add(String.join("\t", q[0] == null ? "NULL" : String.valueOf(q[0]).replace("\t", "\\t").replace("\n", "\\n"),
-                    q[1] == null ? "NULL" : String.valueOf(q[1]), v == null ? "NULL" : HexFormat.of().formatHex(v.value()),
-                    v == null ? "NULL" : HexFormat.of().formatHex(v.metadata())));
-        }
-        rows.sort(null);
-        assertThat(rows).hasSize(values.size()).isEqualTo(golden("from-json.tsv"));
-    }
-
-    private static List<String> golden(String name) throws IOException {
-        try (InputStream in = KafkaSourceWholeVariantPipelineTest.class.getResourceAsStream("/golden/variant/single-variant/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-        }
+        Path table = dir.resolve("out");
+        assertThat(VariantPipelines.tableDdl(table)).isEqualTo("v VARIANT");
+        assertThat(VariantPipelines.variantBytes(table)).hasSize(values.size())
+                .isEqualTo(VariantPipelines.golden("single-variant/from-json.tsv"));
     }
 }

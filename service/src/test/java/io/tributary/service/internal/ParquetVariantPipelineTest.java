@@ -2,20 +2,12 @@ package io.tributary.service.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.expressions.Transform;
 import io.tributary.schema.Schema;
-import io.tributary.service.spec.PipelineSpec;
-import io.tributary.sink.DeltaTables;
 import io.tributary.testing.InputFiles;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -31,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("integration")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ParquetVariantPipelineTest {
-    private static final String DIR = "/golden/variant/parquet-source/";
+    private static final String DIR = "parquet-source/";
     private static final String SCHEMA = "id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, typed VARIANT, mixed VARIANT";
     private static final List<String> QUERY = List.of("id", "to_json(v)", "schema_of_variant(v)", "to_json(s)", "to_json(arr)",
             "to_json(typed)", "schema_of_variant(typed)", "to_json(mixed)", "schema_of_variant(mixed)");
@@ -42,26 +34,21 @@ class ParquetVariantPipelineTest {
     @Test
     void sparksParquetVariantsLandAsVariantColumnsWithTheSchemaInTheSpec() throws Exception {
         run("    schema: \"" + SCHEMA + "\"\n");
-        assertThat(tableDdl()).isEqualTo(SCHEMA);
+        assertThat(VariantPipelines.tableDdl(table())).isEqualTo(SCHEMA);
         assertThat(tableRows()).isEqualTo(golden("spark.tsv"));
     }
 
     @Test
     void anInferredSchemaReadsTheVariantColumnsAsSparkInfersThem() throws Exception {
         run("");
-        assertThat(tableDdl()).isEqualTo(Schema.parseWithVariant(golden("inferred-schema.txt").get(0)).toDdl());
+        assertThat(VariantPipelines.tableDdl(table())).isEqualTo(Schema.parseWithVariant(golden("inferred-schema.txt").get(0)).toDdl());
         assertThat(tableRows()).isEqualTo(golden("spark-inferred.tsv"));
     }
 
     private void run(String schemaLine) throws Exception {
-        byte[] file;
-        try (InputStream in = ParquetVariantPipelineTest.class.getResourceAsStream(DIR + "in/part-00000.parquet")) {
-            file = in.readAllBytes();
-        }
         Files.createDirectories(dir.resolve("in"));
-        InputFiles.place(dir.resolve("in"), "part-00000.parquet", file);
-        Path specFile = dir.resolve("pipeline.yaml");
-        Files.writeString(specFile, """
+        InputFiles.place(dir.resolve("in"), "part-00000.parquet", VariantPipelines.goldenBytes(DIR + "in/part-00000.parquet"));
+        VariantPipelines.run(VariantPipelines.spec(dir, """
                 name: parquetvariant
                 source:
                   files:
@@ -71,35 +58,18 @@ class ParquetVariantPipelineTest {
                   delta:
                     path: out/
                 trigger: availableNow
-                """.formatted(schemaLine));
-        PipelineSpec spec = PipelineSpec.load(specFile, Map.of(), Map.of());
-        try (Pipeline pipeline = Pipeline.open(spec, RunOptions.DEFAULT)) {
-            pipeline.run(spec.trigger(), p -> { });
-        }
+                """.formatted(schemaLine)));
     }
 
-    private String tableDdl() {
-        return DeltaTables.schema(dir.resolve("out").toString()).orElseThrow().toDdl();
+    private Path table() {
+        return dir.resolve("out");
     }
 
     private List<String> tableRows() {
-        String table = dir.resolve("out").toString();
-        Transform query = Transform.compile(Schema.parseWithVariant(tableDdl()), null, QUERY);
-        return DeltaTables.readRows(table).stream().sorted(Comparator.comparing(r -> (Integer) r[0]))
-                .map(r -> tsv(query.apply(r))).toList();
-    }
-
-    private static String tsv(Object[] row) {
-        List<String> cells = new ArrayList<>();
-        for (Object v : row) {
-            cells.add(v == null ? "NULL" : String.valueOf(v));
-        }
-        return String.join("\t", cells);
+        return VariantPipelines.tableRows(table(), VariantPipelines.tableDdl(table()), QUERY);
     }
 
     private static List<String> golden(String name) throws IOException {
-        try (InputStream in = ParquetVariantPipelineTest.class.getResourceAsStream(DIR + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-        }
+        return VariantPipelines.golden(DIR + name);
     }
 }

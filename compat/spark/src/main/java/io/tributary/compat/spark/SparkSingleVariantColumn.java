@@ -123,12 +123,7 @@ public final class SparkSingleVariantColumn {
             List<Row> all = rows.collectAsList();
             return rows.schema().toDDL() + "\t" + n + " rows\t" + all.stream().filter(r -> r.get(0) == null).count() + " null";
         } catch (Exception e) { // Spark's AnalysisException is no RuntimeException
-            Throwable t = e;
-            while (!(t instanceof org.apache.spark.SparkThrowable) && t.getCause() != null) {
-                t = t.getCause();
-            }
-            String condition = t instanceof org.apache.spark.SparkThrowable st ? st.getCondition() : t.getClass().getName();
-            return "ERROR " + condition + ": " + String.valueOf(t.getMessage()).lines().findFirst().orElse("");
+            return SparkVariantSources.error(e);
         }
     }
 

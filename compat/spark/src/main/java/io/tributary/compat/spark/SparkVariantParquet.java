@@ -113,7 +113,7 @@ public final class SparkVariantParquet {
         source.writeStream().format("delta").option("checkpointLocation", work.resolve("checkpoint").toString())
                 .trigger(Trigger.AvailableNow()).start(table.toString()).awaitTermination();
         spark.read().format("delta").load(table.toString()).createOrReplaceTempView("parquet_table");
-        return spark.sql(query).collectAsList().stream().map(SparkVariantParquet::tsv).toList();
+        return spark.sql(query).collectAsList().stream().map(SparkVariantSources::tsv).toList();
     }
 
     /** {@code ERROR <the innermost Spark error class>: <the root cause's message, its lines joined>}. */
@@ -127,13 +127,5 @@ public final class SparkVariantParquet {
             root = t;
         }
         return "ERROR " + condition + ": " + String.join(" ", String.valueOf(root.getMessage()).lines().map(String::strip).toList());
-    }
-
-    private static String tsv(Row r) {
-        List<String> cells = new ArrayList<>();
-        for (int i = 0; i < r.length(); i++) {
-            cells.add(r.isNullAt(i) ? "NULL" : String.valueOf(r.get(i)).replace("\t", "\\t").replace("\n", "\\n"));
-        }
-        return String.join("\t", cells);
     }
 }

@@ -36,7 +36,7 @@ import org.apache.spark.sql.SparkSession;
  * <first line of the message>}).
  *
  * <p>{@code SparkVariantSources debezium DIR} records only {@code DIR/debezium.tsv} and {@code DIR/debezium-failing.tsv}
- * ({@link #debezium}).
+ * ({@link #topicValues}).
  *
  * <p>{@code SparkVariantSources read TABLE DIR}: Spark reads a table Tributary wrote from {@code json-source-cases.txt}
  * (service's {@code VariantSourcePipelineTest} with {@code -Dtributary.variant.keep=FOLDER} leaves one in
@@ -77,19 +77,15 @@ public final class SparkVariantSources {
             System.exit(read(Path.of(args[1]).toAbsolutePath(), Path.of(args[2]).toAbsolutePath().resolve("kafka-source.tsv"),
                     KAFKA_TABLE_QUERY, "kafka_table") ? 0 : 1);
         }
-        if (args.length == 2 && args[0].equals("kafka")) {
-            SparkSession spark = SparkFixtures.session("tributary-variant-kafka");
+        if (args.length == 2 && (args[0].equals("kafka") || args[0].equals("debezium"))) {
+            SparkSession spark = SparkFixtures.session("tributary-variant-" + args[0]);
             try {
-                kafka(spark, Path.of(args[1]).toAbsolutePath());
-            } finally {
-                spark.stop();
-            }
-            return;
-        }
-        if (args.length == 2 && args[0].equals("debezium")) {
-            SparkSession spark = SparkFixtures.session("tributary-variant-debezium");
-            try {
-                debezium(spark, Path.of(args[1]).toAbsolutePath());
+                Path dir = Path.of(args[1]).toAbsolutePath();
+                if (args[0].equals("kafka")) {
+                    topicValues(spark, dir, "kafka-source", "kafka_values", KAFKA_QUERY);
+                } else {
+                    topicValues(spark, dir, "debezium", "debezium_values", DEBEZIUM_QUERY);
+                }
             } finally {
                 spark.stop();
             }
@@ -157,38 +153,24 @@ public final class SparkVariantSources {
         }
     }
 
-    private static void kafka(SparkSession spark, Path dir) throws IOException {
-        spark.read().text(dir.resolve("kafka-source-cases.txt").toString()).createOrReplaceTempView("kafka_values");
-        List<String> lines = spark.sql(KAFKA_QUERY).collectAsList().stream().map(SparkVariantSources::tsv).toList();
-        Files.write(dir.resolve("kafka-source.tsv"), lines, StandardCharsets.UTF_8);
-        lines.forEach(System.out::println);
-
-        List<String> failing = new ArrayList<>();
-        for (String value : Files.readAllLines(dir.resolve("kafka-source-failing.txt"), StandardCharsets.UTF_8)) {
-            spark.createDataset(List.of(value), org.apache.spark.sql.Encoders.STRING()).toDF("value").createOrReplaceTempView("kafka_values");
-            failing.add(firstRowOrError(spark, KAFKA_QUERY));
-        }
-        Files.write(dir.resolve("kafka-source-failing.tsv"), failing, StandardCharsets.UTF_8);
-        failing.forEach(System.out::println);
-    }
-
     /**
-     * {@code DIR/debezium.tsv}: {@link #DEBEZIUM_QUERY} over the events of {@code DIR/debezium-cases.txt} as a topic's values
-     * (Spark has no Debezium reader: a job reads the envelope with {@code from_json} and makes its JSON column a VARIANT with
-     * {@code parse_json}); {@code DIR/debezium-failing.tsv}: the same over each event of {@code DIR/debezium-failing.txt} alone,
-     * whose JSON column {@code parse_json} fails on ({@code ERROR <condition>: <first line of the message>}).
+     * {@code DIR/NAME.tsv}: {@code query} over the lines of {@code DIR/NAME-cases.txt} as a topic's values (the view
+     * {@code view}); {@code DIR/NAME-failing.tsv}: the same over each line of {@code DIR/NAME-failing.txt} alone, which Spark
+     * fails on ({@code ERROR <condition>: <first line of the message>}). For Debezium's events (Spark has no Debezium reader)
+     * the query is a job's: it reads the envelope with {@code from_json} and makes its JSON column a VARIANT with
+     * {@code parse_json}.
      */
-    private static void debezium(SparkSession spark, Path dir) throws IOException {
-        spark.read().text(dir.resolve("debezium-cases.txt").toString()).createOrReplaceTempView("debezium_values");
-        List<String> lines = spark.sql(DEBEZIUM_QUERY).collectAsList().stream().map(SparkVariantSources::tsv).toList();
-        Files.write(dir.resolve("debezium.tsv"), lines, StandardCharsets.UTF_8);
+    private static void topicValues(SparkSession spark, Path dir, String name, String view, String query) throws IOException {
+        spark.read().text(dir.resolve(name + "-cases.txt").toString()).createOrReplaceTempView(view);
+        List<String> lines = spark.sql(query).collectAsList().stream().map(SparkVariantSources::tsv).toList();
+        Files.write(dir.resolve(name + ".tsv"), lines, StandardCharsets.UTF_8);
         lines.forEach(System.out::println);
         List<String> failing = new ArrayList<>();
-        for (String value : Files.readAllLines(dir.resolve("debezium-failing.txt"), StandardCharsets.UTF_8)) {
-            spark.createDataset(List.of(value), org.apache.spark.sql.Encoders.STRING()).toDF("value").createOrReplaceTempView("debezium_values");
-            failing.add(firstRowOrError(spark, DEBEZIUM_QUERY));
+        for (String value : Files.readAllLines(dir.resolve(name + "-failing.txt"), StandardCharsets.UTF_8)) {
+            spark.createDataset(List.of(value), org.apache.spark.sql.Encoders.STRING()).toDF("value").createOrReplaceTempView(view);
+            failing.add(firstRowOrError(spark, query));
         }
-        Files.write(dir.resolve("debezium-failing.tsv"), failing, StandardCharsets.UTF_8);
+        Files.write(dir.resolve(name + "-failing.tsv"), failing, StandardCharsets.UTF_8);
         failing.forEach(System.out::println);
     }
 
@@ -197,13 +179,21 @@ public final class SparkVariantSources {
         try {
             return spark.sql(query).collectAsList().stream().map(SparkVariantSources::tsv).findFirst().orElse("");
         } catch (Exception e) { // Spark's AnalysisException is no RuntimeException
-            Throwable t = e;
-            while (!(t instanceof org.apache.spark.SparkThrowable) && t.getCause() != null) {
-                t = t.getCause();
-            }
-            String condition = t instanceof org.apache.spark.SparkThrowable st ? st.getCondition() : t.getClass().getName();
-            return "ERROR " + condition + ": " + String.valueOf(t.getMessage()).lines().findFirst().orElse("");
+            return error(e);
         }
+    }
+
+    /**
+     * {@code ERROR <condition>: <first line of the message>} of the first Spark error in {@code e}'s chain of causes (else of
+     * its root cause, named by its class).
+     */
+    static String error(Exception e) {
+        Throwable t = e;
+        while (!(t instanceof org.apache.spark.SparkThrowable) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        String condition = t instanceof org.apache.spark.SparkThrowable st ? st.getCondition() : t.getClass().getName();
+        return "ERROR " + condition + ": " + String.valueOf(t.getMessage()).lines().findFirst().orElse("");
     }
 
     /** Spark's rows, or {@code ERROR <condition>: <first line of the message>} when Spark refuses the schema. */
@@ -220,7 +210,8 @@ public final class SparkVariantSources {
         lines.forEach(System.out::println);
     }
 
-    private static String tsv(Row r) {
+    /** A row's cells, tab-separated: NULL for a null, tabs and line ends in a value written {@code \t} and {@code \n}. */
+    static String tsv(Row r) {
         List<String> cells = new ArrayList<>();
         for (int i = 0; i < r.length(); i++) {
             cells.add(r.isNullAt(i) ? "NULL" : String.valueOf(r.get(i)).replace("\t", "\\t").replace("\n", "\\n"));
