@@ -26,12 +26,15 @@ import org.junit.jupiter.api.io.TempDir;
  * A Parquet file Spark 4.2 wrote with VARIANT columns ({@code golden/variant/parquet-source/in/}: at the top, in a struct,
  * as an array's element, and two Spark shredded, one with a row of another shape) through {@code source.files} with {@code format: parquet} to a Delta table:
  * the table's columns are VARIANT and its rows Spark's streaming read of the same file gave ({@code spark.tsv} with the
- * schema in the spec, {@code spark-inferred.tsv} and {@code inferred-schema.txt} without one).
+ * schema in the spec, {@code spark-inferred.tsv} and {@code inferred-schema.txt} without one); the same rows written
+ * without the VARIANT annotation ({@code golden/variant/parquet-unannotated/}) inferred as VARIANT columns, as Spark infers them.
  */
 @Tag("integration")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ParquetVariantPipelineTest {
     private static final String DIR = "/golden/variant/parquet-source/";
+    /** The same rows Spark wrote without the VARIANT annotation, naming the type only in the Spark schema of the footer. */
+    private static final String UNANNOTATED = "/golden/variant/parquet-unannotated/";
     private static final String SCHEMA = "id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, typed VARIANT, mixed VARIANT";
     private static final List<String> QUERY = List.of("id", "to_json(v)", "schema_of_variant(v)", "to_json(s)", "to_json(arr)",
             "to_json(typed)", "schema_of_variant(typed)", "to_json(mixed)", "schema_of_variant(mixed)");
@@ -41,21 +44,29 @@ class ParquetVariantPipelineTest {
 
     @Test
     void sparksParquetVariantsLandAsVariantColumnsWithTheSchemaInTheSpec() throws Exception {
-        run("    schema: \"" + SCHEMA + "\"\n");
+        run(DIR, "    schema: \"" + SCHEMA + "\"\n");
         assertThat(tableDdl()).isEqualTo(SCHEMA);
-        assertThat(tableRows()).isEqualTo(golden("spark.tsv"));
+        assertThat(tableRows()).isEqualTo(golden(DIR, "spark.tsv"));
+    }
+
+    @Test
+    void variantsWrittenWithoutTheAnnotationAreInferredAsVariantsAsSparkInfersThem() throws Exception {
+        run(UNANNOTATED, "");
+        assertThat(tableDdl()).isEqualTo(Schema.parseWithVariant(golden(UNANNOTATED, "inferred-schema.txt").get(0)).toDdl())
+                .isEqualTo(SCHEMA);
+        assertThat(tableRows()).isEqualTo(golden(UNANNOTATED, "spark.tsv")); // Spark's read of the file as VARIANT columns
     }
 
     @Test
     void anInferredSchemaReadsTheVariantColumnsAsSparkInfersThem() throws Exception {
-        run("");
-        assertThat(tableDdl()).isEqualTo(Schema.parseWithVariant(golden("inferred-schema.txt").get(0)).toDdl());
-        assertThat(tableRows()).isEqualTo(golden("spark-inferred.tsv"));
+        run(DIR, "");
+        assertThat(tableDdl()).isEqualTo(Schema.parseWithVariant(golden(DIR, "inferred-schema.txt").get(0)).toDdl());
+        assertThat(tableRows()).isEqualTo(golden(DIR, "spark-inferred.tsv"));
     }
 
-    private void run(String schemaLine) throws Exception {
+    private void run(String from, String schemaLine) throws Exception {
         byte[] file;
-        try (InputStream in = ParquetVariantPipelineTest.class.getResourceAsStream(DIR + "in/part-00000.parquet")) {
+        try (InputStream in = ParquetVariantPipelineTest.class.getResourceAsStream(from + "in/part-00000.parquet")) {
             file = in.readAllBytes();
         }
         Files.createDirectories(dir.resolve("in"));
@@ -97,8 +108,8 @@ class ParquetVariantPipelineTest {
         return String.join("\t", cells);
     }
 
-    private static List<String> golden(String name) throws IOException {
-        try (InputStream in = ParquetVariantPipelineTest.class.getResourceAsStream(DIR + name)) {
+    private static List<String> golden(String from, String name) throws IOException {
+        try (InputStream in = ParquetVariantPipelineTest.class.getResourceAsStream(from + name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         }
     }
