@@ -4,6 +4,7 @@ import io.tributary.connect.internal.ConnectErrors;
 import io.tributary.connect.internal.ConnectSettings;
 import io.tributary.connect.internal.JoinTables;
 import io.tributary.connect.internal.TransformKeys;
+import io.tributary.ingest.FileFormat;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestSettings;
 import io.tributary.ingest.TransformSettings;
@@ -35,9 +36,14 @@ public final class FileSourceConfig extends AbstractConfig {
     private static final Map<String, Setting<?>> STAGE = ConnectSettings.byKey(List.of(
             IngestSettings.PATH.required().withDoc("the folder of input files (on every worker: a shared volume, or a folder in object"
                     + " storage, s3a://bucket/folder/); new files are new data, as Spark's readStream.json(path)"),
-            IngestSettings.SCHEMA.required().withDoc("the rows' schema as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\""),
+            IngestSettings.SCHEMA.withDoc("the rows' schema as a Spark DDL string, e.g. \"id INT, user STRING, amt DOUBLE, ts TIMESTAMP\";"
+                    + " required unless options.singleVariantColumn is given (then left out, or exactly NAME VARIANT)"),
             IngestSettings.FORMAT.allowing("json", "debezium-json").withDoc("the input format: JSON Lines, one object per line; or"
                     + " debezium-json, Debezium's change events one per line: rows of the schema's columns plus op and lsn (docs/cdc.md)"),
+            IngestSettings.OPTIONS.withDoc("the JSON reader's options, Spark's names, as options.NAME: multiLine, timestampFormat,"
+                    + " timestampNTZFormat, dateFormat, inferTimestamp, typedMapKeys (Tributary's), singleVariantColumn (each whole line"
+                    + " one VARIANT column of that name, as Spark's option: e.g. options.singleVariantColumn=v, the schema then left out;"
+                    + " format json; docs/formats.md)"),
             IngestSettings.DEBEZIUM_SEQUENCE,
             IngestSettings.ON_BAD_RECORD.withDoc("a malformed line: deadLetter (to deadLetterTopic, naming file:line, field and reason;"
                     + " Spark's PERMISSIVE), drop (counted and dropped; DROPMALFORMED) or fail (the task stops, nothing of the file is"
@@ -131,7 +137,7 @@ public final class FileSourceConfig extends AbstractConfig {
             throw transformProblem;
         }
         try {
-            return IngestConfig.builder(pipelineName(name), stage.get(IngestSettings.PATH), stage.get(IngestSettings.SCHEMA))
+            return IngestConfig.builder(pipelineName(name), stage.get(IngestSettings.PATH), schema())
                     .storage(ConnectSettings.storage(originalsStrings()))
                     .eventsTopic(topic())
                     .deadLetterTopic(deadLetterTopic())
@@ -144,6 +150,27 @@ public final class FileSourceConfig extends AbstractConfig {
         } catch (TributaryException e) {
             throw TransformKeys.onKey(e, concat(STAGE, TRANSFORM).keySet(), PATH, originalsStrings());
         }
+    }
+
+    /**
+     * The rows' schema: {@code schema}, or with {@code options.singleVariantColumn} the one VARIANT column, as Spark's reader
+     * gives it (a schema beside the option may only be that column: INVALID_SINGLE_VARIANT_COLUMN).
+     */
+    private Schema schema() {
+        Schema given = stage.has(IngestSettings.SCHEMA) ? stage.get(IngestSettings.SCHEMA) : null;
+        Map<String, String> options = stage.has(IngestSettings.OPTIONS) ? stage.map(IngestSettings.OPTIONS) : Map.of();
+        String key = stage.name(IngestSettings.SCHEMA);
+        Schema schema;
+        try {
+            schema = FileFormat.of(stage.get(IngestSettings.FORMAT), options).singleVariantSchema(given);
+        } catch (TributaryException e) { // a schema beside singleVariantColumn that is not its one column
+            throw new ConfigException(key, originalsStrings().get(key), e.getMessage());
+        }
+        if (schema == null) {
+            throw new ConfigException(key, null, ConnectErrors.fileSourceNoSchema(key, stage.name(IngestSettings.OPTIONS)
+                    + ".singleVariantColumn").getMessage());
+        }
+        return schema;
     }
 
     /** The key columns of the records; empty: records have no key. */
@@ -166,8 +193,11 @@ public final class FileSourceConfig extends AbstractConfig {
         Schema schema;
         try {
             schema = ingestConfig(null).outputSchema(); // the select's columns
-        } catch (ConfigException e) {
-            schema = stage.get(IngestSettings.SCHEMA); // refused on its own key
+        } catch (ConfigException | TributaryException e) {
+            schema = stage.has(IngestSettings.SCHEMA) ? stage.get(IngestSettings.SCHEMA) : null; // refused on its own key
+        }
+        if (schema == null) {
+            return null;
         }
         for (String k : keys) {
             if (schema.indexOf(k) < 0) {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * A Spark job's logic on a real Connect cluster ({@link ConnectCluster}): the file connector's join with a Delta table, both
  * connectors' sql, the Delta connector's join keys, its history (SCD type 2) and its dropDuplicates, each checked row by row
- * in the table.
+ * in the table; the file connector's singleVariantColumn to a table of one VARIANT column.
  */
 @Tag("integration")
 @Tag("scenarios")
@@ -271,6 +271,34 @@ class ConnectTransformIT extends ConnectCluster {
         List<String> rows = DeltaTables.readRows(table.toString()).stream().map(r -> r[0] + "|" + (r[1] == null ? "\\N" : r[1])).toList();
         assertThat(rows).as("Spark's rows of the query").containsExactlyInAnyOrderElementsOf(spark);
         assertThat(DeltaTables.schema(table.toString()).orElseThrow().toDdl()).isEqualTo("id INT, tag STRING");
+        delete(topic + "-files");
+        delete(topic + "-delta");
+    }
+
+    /**
+     * The file connector's {@code options.singleVariantColumn}: each whole line one VARIANT column, without a schema, through
+     * the Delta connector to a table of that one VARIANT column; a line that is no JSON goes to the dead-letter topic.
+     */
+    @Test
+    @Order(7)
+    void eachWholeLineLandsAsOneVariantColumnWithSingleVariantColumn() throws Exception {
+        String topic = "variants";
+        Path in = Files.createDirectories(dir.resolve("variants/in"));
+        Path table = dir.resolve("variants/table");
+        createTopics(Map.of(topic, 1, topic + ".deadletter", 1));
+        put(topic + "-files", "{\"connector.class\": \"io.tributary.connect.FileSourceConnector\", \"path\": \"" + in + "\","
+                + " \"options.singleVariantColumn\": \"v\", \"topic\": \"" + topic + "\", \"tasks.max\": \"1\"}");
+        put(topic + "-delta", "{\"connector.class\": \"io.tributary.connect.DeltaSinkConnector\", \"topics\": \"" + topic + "\","
+                + " \"delta.path\": \"" + table + "\", \"tasks.max\": \"1\", \"allowedLatency\": \"1 seconds\"}");
+        Files.writeString(in.resolve(".a.json"), "{\"id\": 1, \"tags\": [\"x\"]}\n[1, \"two\"]\n{\"id\": \n42\n");
+        Files.move(in.resolve(".a.json"), in.resolve("a.json"));
+        await(topic + ": the file's 3 variants in the table", Duration.ofSeconds(180), () -> addedRows(table) >= 3);
+        String ddl = DeltaTables.schema(table.toString()).orElseThrow().toDdl();
+        assertThat(ddl).isEqualTo("v VARIANT");
+        io.tributary.expressions.Transform json = io.tributary.expressions.Transform.compile(
+                io.tributary.schema.Schema.parseWithVariant(ddl), null, List.of("to_json(v)"));
+        List<String> rows = DeltaTables.readRows(table.toString()).stream().map(r -> String.valueOf(json.apply(r)[0])).toList();
+        assertThat(rows).containsExactlyInAnyOrder("{\"id\":1,\"tags\":[\"x\"]}", "[1,\"two\"]", "42");
         delete(topic + "-files");
         delete(topic + "-delta");
     }

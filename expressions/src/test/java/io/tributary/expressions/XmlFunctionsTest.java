@@ -52,6 +52,22 @@ class XmlFunctionsTest {
     }
 
     @Test
+    void anOrderReadAsOneVariantKeepsItsAttributesAndRepeatedItemsAndWritesBackAsXml() {
+        Expression read = Expression.compile(INPUT, "to_json(from_xml(payload, 'variant'))");
+        assertThat(read.eval(new Object[] {ORDER})).isEqualTo("{\"_kind\":\"web\",\"id\":42,\"item\":[{\"_sku\":\"a\",\"qty\":2},"
+                + "{\"_sku\":\"b\",\"qty\":1}]}");
+        assertThat(read.interpret(new Object[] {ORDER})).isEqualTo(read.eval(new Object[] {ORDER}));
+        Expression field = Expression.compile(INPUT, "variant_get(from_xml(payload, 'id INT, item ARRAY<VARIANT>').item[1], '$._sku', 'string')");
+        assertThat(field.eval(new Object[] {ORDER})).isEqualTo("b");
+        Expression write = Expression.compile(INPUT, "to_xml(from_xml(payload, 'variant'), map('rowTag', 'order', 'indent', ''))");
+        assertThat(write.eval(new Object[] {ORDER})).isEqualTo("<order kind=\"web\"><id>42</id><item sku=\"a\"><qty>2</qty></item>"
+                + "<item sku=\"b\"><qty>1</qty></item></order>");
+        Expression truncated = Expression.compile(INPUT, "from_xml(payload, 'variant')");
+        assertThatThrownBy(() -> truncated.eval(new Object[] {"<order><id>7</id>"})).isInstanceOf(ExpressionException.class)
+                .extracting(f -> ((ExpressionException) f).condition()).isEqualTo("WstxEOFException");
+    }
+
+    @Test
     void anOrderTheXsdRefusesIsAMalformedRecordAndAnXsdThatCannotBeReadIsRefusedAtStart(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws java.io.IOException {
         java.nio.file.Path xsd = dir.resolve("order.xsd");

@@ -48,6 +48,12 @@ public final class ConnectErrors {
                 + " aggregation with tributary run (its sql: takes the same query, with aggregate.watermark)");
     }
 
+    /** When the file source connector is given neither a schema nor {@code options.singleVariantColumn}. */
+    public static TributaryException fileSourceNoSchema(String schemaKey, String optionKey) {
+        return new TributaryException("the file source connector needs " + schemaKey + ", the rows' schema as a Spark DDL string (e.g."
+                + " \"id INT, user STRING\"), or " + optionKey + " (each whole line one VARIANT column of that name); give one of them");
+    }
+
     /**
      * When the file source connector is given {@code dropDuplicates}: Spark's state of the keys seen cannot be kept exactly
      * once by its tasks; the Delta sink connector's {@code dropDuplicates.keys} can.

@@ -12,6 +12,11 @@ final class SchemaArgument {
 
     /** The schema {@code ddlArg} gives, refused with Spark's {@code INVALID_SCHEMA} conditions as {@code function}'s argument. */
     static Schema parse(Analyzer.Call call, Bound ddlArg, String function) {
+        return parse(call, ddlArg, function, false);
+    }
+
+    /** The schema argument's text, {@code variants} whether its fields may be VARIANT. */
+    static Schema parse(Analyzer.Call call, Bound ddlArg, String function, boolean variants) {
         if (!Bound.constant(ddlArg) || ddlArg.type() == null || !Types.is(ddlArg.type(), Kind.STRING)) {
             throw call.typeError("[INVALID_SCHEMA.NON_STRING_LITERAL] the schema of " + function + " must be a text literal in DDL,"
                     + " 'a INT, b STRING', and '" + ddlArg.text() + "' is not one");
@@ -26,7 +31,7 @@ final class SchemaArgument {
         }
         Schema schema;
         try {
-            schema = Schema.parseWithRepeatedNames(ddl, false); // Spark's STRUCT<a: INT, a: INT> of 'a INT, a INT'
+            schema = Schema.parseWithRepeatedNames(ddl, variants); // Spark's STRUCT<a: INT, a: INT> of 'a INT, a INT'
         } catch (TributaryException e) {
             throw call.typeError("[INVALID_SCHEMA.PARSE_ERROR] the schema '" + value + "' is not a DDL schema: " + e.getMessage());
         }

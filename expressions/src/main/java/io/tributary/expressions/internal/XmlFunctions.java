@@ -13,7 +13,7 @@ import javax.xml.validation.Validator;
 /**
  * Spark's XML functions: {@code from_xml} (an XML text into a STRUCT of a DDL schema, {@link XmlReader}), {@code
  * schema_of_xml} (the type Spark infers for a constant XML text, {@link XmlSchemaInference}) and {@code to_xml} (a STRUCT as
- * XML text, {@link XmlWriter}), with Spark's XML options ({@link XmlOptions}).
+ * XML text, {@link XmlWriter}), with Spark's XML options ({@link XmlOptions}); a VARIANT read by {@link XmlVariants}.
  */
 final class XmlFunctions {
     private static final String MALFORMED = "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION";
@@ -22,7 +22,7 @@ final class XmlFunctions {
     }
 
     static void register(Consumer<FunctionDef> add) {
-        add.accept(Fn.custom("from_xml", 2, 3, "from_xml(xml STRING, schema STRING[, options MAP<STRING, STRING>]) → STRUCT",
+        add.accept(Fn.custom("from_xml", 2, 3, "from_xml(xml STRING, schema STRING[, options MAP<STRING, STRING>]) → STRUCT | VARIANT",
                 FunctionDef.NULL_IN_NULL_OUT, "the XML text read into a STRUCT of the DDL schema (a literal, 'a INT, b STRING', or"
                         + " schema_of_xml(...)), as Spark's XML reader: the first element is the row, its attributes the fields _name,"
                         + " its child elements the fields of their names, its text the field _VALUE, a repeated element an ARRAY;"
@@ -31,18 +31,21 @@ final class XmlFunctions {
                         + " (MALFORMED_RECORD_IN_PARSING); options attributePrefix, valueTag, ignoreSurroundingSpaces, nullValue,"
                         + " excludeAttribute, mode, columnNameOfCorruptRecord, timestampFormat, timestampNTZFormat, dateFormat, locale,"
                         + " timeZone, ignoreNamespace, wildcardColName (a field xs_any STRING or ARRAY<STRING> holds the elements the"
-                        + " schema does not name)", XmlFunctions::fromXml));
+                        + " schema does not name); a field may be VARIANT (the element as an object of its attributes, children and"
+                        + " _VALUE, text typed BOOLEAN, BIGINT, DECIMAL or STRING), and the schema 'variant' reads the first element"
+                        + " whole as one VARIANT (text that is not XML fails the row in any mode)", XmlFunctions::fromXml));
         add.accept(Fn.custom("schema_of_xml", 1, 2, "schema_of_xml(xml STRING[, options MAP<STRING, STRING>]) → STRING", "never null",
                 "the type of the XML text (a constant) as Spark infers it, as DDL text: STRUCT<_id: BIGINT, a: ARRAY<DOUBLE>>;"
                         + " fields sorted by name, a repeated element an ARRAY, text BIGINT, DOUBLE, DATE, TIMESTAMP, BOOLEAN or"
                         + " STRING (DECIMAL with prefersDecimal; all STRING with inferSchema false); options as from_xml's",
                 XmlFunctions::schemaOfXml));
-        add.accept(Fn.custom("to_xml", 1, 2, "to_xml(STRUCT[, options MAP<STRING, STRING>]) → STRING", FunctionDef.NULL_IN_NULL_OUT,
+        add.accept(Fn.custom("to_xml", 1, 2, "to_xml(STRUCT | VARIANT[, options MAP<STRING, STRING>]) → STRING", FunctionDef.NULL_IN_NULL_OUT,
                 "the struct as XML text, as Spark's XML writer: an element <ROW> (rowTag), fields named _name as its attributes,"
                         + " _VALUE as its text, the others as child elements indented by four spaces (indent), an ARRAY as its"
                         + " element repeated, null fields left out (or nullValue); options rowTag, attributePrefix, valueTag,"
                         + " nullValue, arrayElementName, indent, timestampFormat, timestampNTZFormat, dateFormat, locale, timeZone,"
-                        + " validateName", XmlFunctions::toXml));
+                        + " validateName; a VARIANT as the element of its object's fields, its array's elements repeated or its"
+                        + " value's text", XmlFunctions::toXml));
     }
 
     private static Bound fromXml(Analyzer.Call call, List<Bound> args) {
@@ -50,6 +53,9 @@ final class XmlFunctions {
         if (xml.type() != null && !Types.VOID.equals(xml.type()) && !Types.is(xml.type(), Kind.STRING)) {
             throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] the xml of from_xml is text, and '" + xml.text() + "' is "
                     + Types.name(xml.type()));
+        }
+        if (args.get(1) instanceof Bound.Literal l && l.value() instanceof String ddl && FromJsonVariant.isVariant(ddl)) {
+            return variant(call, xml, XmlOptions.of(call, args, 2)); // the whole record one VARIANT
         }
         Schema schema = schema(call, args.get(1));
         XmlOptions options = XmlOptions.of(call, args, 2);
@@ -100,9 +106,24 @@ final class XmlFunctions {
         });
     }
 
+    /**
+     * {@code from_xml(xml, 'variant')}: the first element as one VARIANT ({@link XmlVariants}). Spark reads it without its
+     * parse modes: text that is not XML fails the row in any mode, and the mode is not checked.
+     */
+    private static Bound variant(Analyzer.Call call, Bound xml, XmlOptions options) {
+        if (xml.type() == null || Types.VOID.equals(xml.type())) {
+            return new Bound.Literal(null, DataType.VARIANT, call.text());
+        }
+        XmlVariants variants = new XmlVariants(options);
+        return call.apply(List.of(xml), DataType.VARIANT, (Kernel.Unary) text -> {
+            options.check();
+            return variants.read((String) text);
+        });
+    }
+
     /** The schema argument: a constant DDL text (a literal, or schema_of_xml's), its fields nullable as Spark makes them. */
     private static Schema schema(Analyzer.Call call, Bound ddlArg) {
-        Schema schema = SchemaArgument.parse(call, ddlArg, "from_xml");
+        Schema schema = SchemaArgument.parse(call, ddlArg, "from_xml", true);
         List<Field> fields = new ArrayList<>();
         for (Field f : schema.fields()) {
             String unsupported = unsupported(f.type());
@@ -115,9 +136,12 @@ final class XmlFunctions {
         return Schema.withRepeatedNames(fields);
     }
 
-    /** Why from_xml cannot read a value of {@code type}, or null: BINARY, intervals, VARIANT and maps of other keys than STRING. */
+    /** Why from_xml cannot read a value of {@code type}, or null: BINARY, intervals and maps of other keys than STRING. */
     private static String unsupported(DataType type) {
-        if (Intervals.isInterval(type) || Variants.isVariant(type) || type.kind() == Kind.BINARY) {
+        if (Variants.isVariant(type)) {
+            return null;
+        }
+        if (Intervals.isInterval(type) || type.kind() == Kind.BINARY) {
             return Types.name(type);
         }
         return switch (type.kind()) {
@@ -166,9 +190,9 @@ final class XmlFunctions {
 
     private static Bound toXml(Analyzer.Call call, List<Bound> args) {
         Bound struct = args.get(0);
-        if (struct.type() != null && !Types.is(struct.type(), Kind.STRUCT)) {
-            throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] to_xml needs a STRUCT, and '" + struct.text() + "' is "
-                    + Types.name(struct.type()));
+        if (struct.type() != null && !Types.is(struct.type(), Kind.STRUCT) && !Variants.isVariant(struct.type())) {
+            throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] to_xml needs a STRUCT or a VARIANT, and '" + struct.text()
+                    + "' is " + Types.name(struct.type()));
         }
         XmlOptions options = XmlOptions.of(call, args, 1);
         if (struct.type() == null) {
@@ -187,16 +211,16 @@ final class XmlFunctions {
                 // Spark's writer requires the prefix and fails each row with this bare exception
                 throw Failure.of("IllegalArgumentException", "to_xml's option 'attributePrefix' must not be empty");
             }
-            return writer.write(type, (Object[]) v);
+            return writer.write(type, v);
         });
     }
 
-    /** What to_xml cannot write in {@code type}, or null: BINARY, intervals and VARIANT. */
+    /** What to_xml cannot write in {@code type}, or null: BINARY and intervals. */
     private static String writable(DataType type) {
-        if (type == null || Types.VOID.equals(type)) {
+        if (type == null || Types.VOID.equals(type) || Variants.isVariant(type)) {
             return null;
         }
-        if (Intervals.isInterval(type) || Variants.isVariant(type) || type.kind() == Kind.BINARY) {
+        if (Intervals.isInterval(type) || type.kind() == Kind.BINARY) {
             return Types.name(type);
         }
         return switch (type.kind()) {

@@ -42,10 +42,12 @@ final class XmlReader {
 
     private final XmlOptions options;
     private final XmlValues values;
+    private final XmlVariants variants;
 
     XmlReader(XmlOptions options) {
         this.options = options;
         this.values = new XmlValues(options);
+        this.variants = new XmlVariants(options);
     }
 
     /** Spark's parser set-up: no namespaces (a prefixed name is the whole name), adjacent text and CDATA as one, no DTD. */
@@ -136,14 +138,16 @@ final class XmlReader {
             return;
         }
         DataType type = schema.field(index).type();
-        if (type.kind() == DataType.Kind.STRUCT) {
+        if (type.isVariant()) {
+            row[index] = variants.element(parser, attributes(e));
+        } else if (type.kind() == DataType.Kind.STRUCT) {
             row[index] = objectWithAttributes(parser, type.struct(), name, attributes(e));
         } else if (type.kind() == DataType.Kind.ARRAY) {
             @SuppressWarnings("unchecked")
             List<Object> list = row[index] instanceof List<?> l ? (List<Object>) l : new ArrayList<>();
             DataType element = type.element();
             list.add(element.kind() == DataType.Kind.STRUCT ? objectWithAttributes(parser, element.struct(), name, attributes(e))
-                    : field(parser, element, name, List.of()));
+                    : element.isVariant() ? variants.element(parser, attributes(e)) : field(parser, element, name, List.of()));
             row[index] = list;
         } else {
             row[index] = field(parser, type, name, attributes(e));
@@ -207,6 +211,9 @@ final class XmlReader {
     private Object field(XMLEventReader parser, DataType type, String name, List<Attribute> attributes) throws XMLStreamException {
         XMLEvent next = parser.peek();
         DataType.Kind kind = type.kind();
+        if (type.isVariant() && !next.isEndElement()) { // an element's content, or its text, as one VARIANT
+            return variants.element(parser, next.isStartElement() ? attributes : List.of());
+        }
         if (next.isStartElement()) {
             return switch (kind) {
                 case STRUCT -> object(parser, type.struct(), List.of());

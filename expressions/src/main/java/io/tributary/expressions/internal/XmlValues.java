@@ -27,9 +27,11 @@ final class XmlValues {
     }
 
     private final XmlOptions options;
+    private final XmlVariants variants;
 
     XmlValues(XmlOptions options) {
         this.options = options;
+        this.variants = new XmlVariants(options);
     }
 
     /** The value of {@code text} as {@code type}: null for the nullValue text. */
@@ -52,6 +54,12 @@ final class XmlValues {
                 case DATE -> time(options.times().days(value), value, type);
                 case TIMESTAMP -> time(options.times().micros(value, true), value, type);
                 case TIMESTAMP_NTZ -> time(options.times().micros(value, false), value, type);
+                case BINARY -> {
+                    if (!type.isVariant()) {
+                        throw new Bad("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION", "from_xml does not read " + Types.name(type));
+                    }
+                    yield variants.value(value);
+                }
                 default -> throw new Bad("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION", "from_xml does not read " + Types.name(type));
             };
         } catch (NumberFormatException | ArithmeticException e) {

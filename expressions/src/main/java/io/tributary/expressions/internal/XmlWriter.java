@@ -7,15 +7,18 @@ import io.tributary.schema.Schema;
 import java.math.BigDecimal;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.types.variant.Variant;
+import org.apache.spark.types.variant.VariantUtil;
 
 /**
  * A STRUCT as Spark's {@code to_xml} writes it ({@code StaxXmlGenerator} behind an indenting writer): the row as an element
  * named by {@code rowTag}, fields named by the attribute prefix as its attributes (first), the value tag's field as its text,
  * the others as child elements; an ARRAY field as its name repeated, an array inside an array as {@code arrayElementName}
  * elements; null fields left out, or written as {@code nullValue} when it is set; an element with child elements has them on
- * lines of their own, indented by {@code indent} (four spaces; none when empty).
+ * lines of their own, indented by {@code indent} (four spaces; none when empty). A VARIANT is written by {@link #variant}.
  */
 final class XmlWriter {
     private final XmlOptions options;
@@ -42,10 +45,11 @@ final class XmlWriter {
         boolean open;
     }
 
-    String write(DataType type, Object[] row) {
+    /** The row, a STRUCT, or a VARIANT as XML text. */
+    String write(DataType type, Object row) {
         Out out = new Out();
         childElement(out, options.rowTag(), type, row);
-        if (indent.isEmpty()) {
+        if (indent.isEmpty() && !type.isVariant()) { // Spark's writer ends a row's line, not a variant's
             out.text.append('\n');
         }
         return out.text.toString();
@@ -61,6 +65,10 @@ final class XmlWriter {
         }
         if (name.equals(options.valueTag())) {
             element(out, type, v);
+            return;
+        }
+        if (type.isVariant()) {
+            variant(out, name, (Variant) v);
             return;
         }
         start(out, name);
@@ -115,6 +123,69 @@ final class XmlWriter {
             }
             default -> characters(out, text(type, v));
         }
+    }
+
+    /**
+     * A VARIANT as Spark's writer writes it: an object as the element {@code name} with its fields (those named with the
+     * attribute prefix as attributes, first), an array as its elements each under {@code name} (an array in it under
+     * {@code arrayElementName}), a value as the element's text ({@code <c/>} for a variant null unless nullValue is set).
+     */
+    private void variant(Out out, String name, Variant v) {
+        switch (v.getType()) {
+            case OBJECT -> {
+                start(out, name);
+                for (boolean attributes : new boolean[] {true, false}) {
+                    for (int i = 0; i < v.objectSize(); i++) {
+                        Variant.ObjectField f = v.getFieldAtIndex(i);
+                        if (isAttribute(f.key) == attributes) {
+                            variant(out, f.key, f.value);
+                        }
+                    }
+                }
+                end(out, name);
+            }
+            case ARRAY -> {
+                for (int i = 0; i < v.arraySize(); i++) {
+                    Variant e = v.getElementAtIndex(i);
+                    variant(out, e.getType() == VariantUtil.Type.ARRAY ? options.arrayElementName() : name, e);
+                }
+            }
+            default -> {
+                String text = primitive(v);
+                if (text != null && isAttribute(name)) {
+                    checkName(name.substring(options.attributePrefix().length()));
+                    out.text.append(' ').append(name.substring(options.attributePrefix().length())).append("=\"")
+                            .append(escape(text, true)).append('"');
+                } else if (text != null && name.equals(options.valueTag())) {
+                    characters(out, text);
+                } else {
+                    start(out, name);
+                    if (text != null) {
+                        characters(out, text);
+                    }
+                    end(out, name);
+                }
+            }
+        }
+    }
+
+    /** A variant's value as text; a variant null is the nullValue text, or null when none is set. */
+    private String primitive(Variant v) {
+        return switch (v.getType()) {
+            case NULL -> options.nullValue();
+            case BOOLEAN -> String.valueOf(v.getBoolean());
+            case LONG -> String.valueOf(v.getLong());
+            case STRING -> v.getString();
+            case DOUBLE -> String.valueOf(v.getDouble());
+            case DECIMAL -> v.getDecimal().toString();
+            case DATE -> text(DataType.DATE, (int) v.getLong());
+            case TIMESTAMP -> text(DataType.TIMESTAMP, v.getLong());
+            case TIMESTAMP_NTZ -> text(DataType.TIMESTAMP_NTZ, v.getLong());
+            case FLOAT -> String.valueOf(v.getFloat());
+            case BINARY -> Base64.getEncoder().encodeToString(v.getBinary());
+            case UUID -> v.getUuid().toString();
+            default -> throw Failure.of("SparkIllegalArgumentException", "to_xml cannot write the variant value " + v.getType());
+        };
     }
 
     private void writeFields(Out out, List<Field> fields, Object[] row, boolean attributes) {

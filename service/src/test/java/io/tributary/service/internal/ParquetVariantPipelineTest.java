@@ -24,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ParquetVariantPipelineTest {
     private static final String DIR = "parquet-source/";
+    /** The same rows Spark wrote without the VARIANT annotation, naming the type only in the Spark schema of the footer. */
+    private static final String UNANNOTATED = "parquet-unannotated/";
     private static final String SCHEMA = "id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, typed VARIANT, mixed VARIANT";
     private static final List<String> QUERY = List.of("id", "to_json(v)", "schema_of_variant(v)", "to_json(s)", "to_json(arr)",
             "to_json(typed)", "schema_of_variant(typed)", "to_json(mixed)", "schema_of_variant(mixed)");
@@ -33,21 +35,30 @@ class ParquetVariantPipelineTest {
 
     @Test
     void sparksParquetVariantsLandAsVariantColumnsWithTheSchemaInTheSpec() throws Exception {
-        run("    schema: \"" + SCHEMA + "\"\n");
+        run(DIR, "    schema: \"" + SCHEMA + "\"\n");
         assertThat(VariantPipelines.tableDdl(table())).isEqualTo(SCHEMA);
-        assertThat(tableRows()).isEqualTo(golden("spark.tsv"));
+        assertThat(tableRows()).isEqualTo(golden(DIR + "spark.tsv"));
+    }
+
+    @Test
+    void variantsWrittenWithoutTheAnnotationAreInferredAsVariantsAsSparkInfersThem() throws Exception {
+        run(UNANNOTATED, "");
+        assertThat(VariantPipelines.tableDdl(table()))
+                .isEqualTo(Schema.parseWithVariant(golden(UNANNOTATED + "inferred-schema.txt").get(0)).toDdl())
+                .isEqualTo(SCHEMA);
+        assertThat(tableRows()).isEqualTo(golden(UNANNOTATED + "spark.tsv")); // Spark's read of the file as VARIANT columns
     }
 
     @Test
     void anInferredSchemaReadsTheVariantColumnsAsSparkInfersThem() throws Exception {
-        run("");
-        assertThat(VariantPipelines.tableDdl(table())).isEqualTo(Schema.parseWithVariant(golden("inferred-schema.txt").get(0)).toDdl());
-        assertThat(tableRows()).isEqualTo(golden("spark-inferred.tsv"));
+        run(DIR, "");
+        assertThat(VariantPipelines.tableDdl(table())).isEqualTo(Schema.parseWithVariant(golden(DIR + "inferred-schema.txt").get(0)).toDdl());
+        assertThat(tableRows()).isEqualTo(golden(DIR + "spark-inferred.tsv"));
     }
 
-    private void run(String schemaLine) throws Exception {
+    private void run(String from, String schemaLine) throws Exception {
         Files.createDirectories(dir.resolve("in"));
-        InputFiles.place(dir.resolve("in"), "part-00000.parquet", VariantPipelines.goldenBytes(DIR + "in/part-00000.parquet"));
+        InputFiles.place(dir.resolve("in"), "part-00000.parquet", VariantPipelines.goldenBytes(from + "in/part-00000.parquet"));
         VariantPipelines.run(VariantPipelines.spec(dir, """
                 name: parquetvariant
                 source:
@@ -70,6 +81,6 @@ class ParquetVariantPipelineTest {
     }
 
     private static List<String> golden(String name) throws IOException {
-        return VariantPipelines.golden(DIR + name);
+        return VariantPipelines.golden(name);
     }
 }

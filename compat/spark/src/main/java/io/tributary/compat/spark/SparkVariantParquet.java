@@ -84,7 +84,7 @@ public final class SparkVariantParquet {
     }
 
     /** Writes {@link #WRITE} as one Parquet file into {@code out/in/}; gives that folder. */
-    private static Path write(SparkSession spark, Path dir, Path out, Path work) throws IOException {
+    static Path write(SparkSession spark, Path dir, Path out, Path work) throws IOException {
         List<String> cases = Files.readAllLines(dir.resolve("cases.txt"), StandardCharsets.UTF_8);
         List<String> rawLines = new ArrayList<>();
         for (int i = 0; i < cases.size(); i++) {
@@ -108,7 +108,7 @@ public final class SparkVariantParquet {
     }
 
     /** A streaming read of {@code source} into a Delta table ({@code availableNow}), then {@code query} over the table. */
-    private static List<String> stream(SparkSession spark, Dataset<Row> source, Path work, String query) throws Exception {
+    static List<String> stream(SparkSession spark, Dataset<Row> source, Path work, String query) throws Exception {
         Path table = work.resolve("table");
         source.writeStream().format("delta").option("checkpointLocation", work.resolve("checkpoint").toString())
                 .trigger(Trigger.AvailableNow()).start(table.toString()).awaitTermination();
@@ -117,7 +117,7 @@ public final class SparkVariantParquet {
     }
 
     /** {@code ERROR <the innermost Spark error class>: <the root cause's message, its lines joined>}. */
-    private static String error(Throwable e) {
+    static String error(Throwable e) {
         String condition = e.getClass().getName();
         Throwable root = e;
         for (Throwable t = e; t != null; t = t.getCause()) {

@@ -118,8 +118,8 @@ final class ParquetConverters {
 
     /** The converter of a field's values, its repetition aside. */
     static Converter valueConverter(Type t, DataType type, Target target, String file, String path) {
-        if (ParquetVariants.isVariant(t) != type.isVariant()) {
-            throw mismatch(file, path, t, type);
+        if (ParquetVariants.isVariant(t) ? !type.isVariant() : type.isVariant() && t.isPrimitive()) {
+            throw mismatch(file, path, t, type); // a group without the annotation reads as a declared VARIANT, as Spark reads it
         }
         if (type.isVariant()) {
             return ParquetVariants.converter(t.asGroupType(), target, file, path);

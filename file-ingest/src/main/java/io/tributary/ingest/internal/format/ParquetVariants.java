@@ -33,6 +33,27 @@ final class ParquetVariants {
         return !t.isPrimitive() && t.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.VariantLogicalTypeAnnotation;
     }
 
+    /**
+     * True when {@code g} has a variant's fields without the annotation, as Spark 4.0 wrote one: binary {@code metadata} and
+     * {@code value}, or {@code metadata} and {@code typed_value} (shredded), and nothing else.
+     */
+    static boolean hasVariantFields(GroupType g) {
+        boolean metadata = false;
+        boolean value = false;
+        for (Type f : g.getFields()) {
+            boolean binary = f.isPrimitive() && f.asPrimitiveType().getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BINARY;
+            switch (f.getName()) {
+                case "metadata" -> metadata = binary;
+                case "value" -> value = value || binary;
+                case "typed_value" -> value = true;
+                default -> {
+                    return false;
+                }
+            }
+        }
+        return metadata && value;
+    }
+
     /** The converter of a VARIANT group {@code g} into {@link VariantValue}s; an error naming the column when it is no variant Spark reads. */
     static Converter converter(GroupType g, Target target, String file, String path) {
         VariantSchema schema = schema(g, true, file, path);

@@ -33,53 +33,78 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ParquetVariantTest {
     private static final String DIR = "golden/variant/parquet-source/";
+    /** The same rows Spark 4.2 wrote without the VARIANT annotation (by {@code SparkVariantParquetUnannotated}). */
+    private static final String UNANNOTATED = "golden/variant/parquet-unannotated/";
+    private static final String BARE = UNANNOTATED + "bare/";
+    private static final Schema DECLARED = Schema.parseWithVariant("id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>,"
+            + " typed VARIANT, mixed VARIANT");
     private static final List<String> QUERY = List.of("id", "to_json(v)", "schema_of_variant(v)", "to_json(s)", "to_json(arr)",
             "to_json(typed)", "schema_of_variant(typed)", "to_json(mixed)", "schema_of_variant(mixed)");
+    private static final List<String> INFERRED_QUERY = List.of("id", "to_json(v)", "to_json(s)", "to_json(arr)", "to_json(typed)",
+            "to_json(mixed)");
 
     @TempDir
     Path tmp;
 
     @Test
     void sparksParquetVariantsReadWithADeclaredSchema() throws IOException {
-        Schema schema = Schema.parseWithVariant("id INT, v VARIANT, s STRUCT<v: VARIANT, n: INT>, arr ARRAY<VARIANT>, typed VARIANT, mixed VARIANT");
-        assertThat(read(schema)).isEqualTo(golden("spark.tsv"));
+        assertThat(read(DIR, DECLARED, QUERY)).isEqualTo(golden(DIR, "spark.tsv"));
     }
 
     @Test
     void theInferredSchemaHasSparksVariantColumns() throws IOException {
-        Schema inferred = inferred();
-        assertThat(inferred.toDdl()).isEqualTo(Schema.parseWithVariant(golden("inferred-schema.txt").get(0)).toDdl());
-        assertThat(read(inferred)).isEqualTo(golden("spark-inferred.tsv"));
+        Schema inferred = inferred(DIR);
+        assertThat(inferred.toDdl()).isEqualTo(Schema.parseWithVariant(golden(DIR, "inferred-schema.txt").get(0)).toDdl());
+        assertThat(read(DIR, inferred, QUERY)).isEqualTo(golden(DIR, "spark-inferred.tsv"));
+    }
+
+    @Test
+    void variantsWrittenWithoutTheAnnotationReadAsVariantsWithADeclaredSchema() throws IOException {
+        assertThat(read(UNANNOTATED, DECLARED, QUERY)).isEqualTo(golden(UNANNOTATED, "spark.tsv"))
+                .isEqualTo(golden(DIR, "spark.tsv"));
+    }
+
+    @Test
+    void variantsWrittenWithoutTheAnnotationAreInferredAsVariantsFromSparksSchemaInTheFooter() throws IOException {
+        Schema inferred = inferred(UNANNOTATED);
+        assertThat(inferred.toDdl()).isEqualTo(Schema.parseWithVariant(golden(UNANNOTATED, "inferred-schema.txt").get(0)).toDdl());
+        assertThat(read(UNANNOTATED, inferred, INFERRED_QUERY)).isEqualTo(golden(UNANNOTATED, "spark-inferred.tsv"));
+    }
+
+    @Test
+    void variantsWithoutTheAnnotationNorSparksSchemaInTheFooterReadAsVariantsWithADeclaredSchemaAndAreInferredAsStructs()
+            throws IOException {
+        assertThat(read(BARE, DECLARED, QUERY)).isEqualTo(golden(UNANNOTATED, "bare-spark.tsv")).isEqualTo(golden(DIR, "spark.tsv"));
+        Schema inferred = inferred(BARE);
+        assertThat(inferred.toDdl()).isEqualTo(Schema.parse(golden(UNANNOTATED, "bare-inferred-schema.txt").get(0)).toDdl());
+        assertThat(read(BARE, inferred, INFERRED_QUERY)).isEqualTo(golden(UNANNOTATED, "bare-spark-inferred.tsv"));
     }
 
     @Test
     void aVariantReadAsStringIsRefusedAsSparkRefusesIt() throws IOException {
-        assertThat(golden("spark-string.tsv").get(0)).startsWith("ERROR ").contains("to be variant type but found STRING");
-        assertThatThrownBy(() -> read(Schema.parse("id INT, v STRING"), List.of("id", "v")))
+        assertThat(golden(DIR, "spark-string.tsv").get(0)).startsWith("ERROR ").contains("to be variant type but found STRING");
+        assertThatThrownBy(() -> read(DIR, Schema.parse("id INT, v STRING"), List.of("id", "v")))
                 .isInstanceOf(TributaryException.class)
                 .hasMessageStartingWith("file part-00000.parquet: column 'v' is Parquet optional group v (VARIANT(1))")
                 .hasMessageContaining("which cannot be read as STRING");
     }
 
-    private Schema inferred() throws IOException {
-        Path file = file();
+    private Schema inferred(String dir) throws IOException {
+        Path file = file(dir);
         List<Field> fields = new ArrayList<>();
         try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file),
                 ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+            var spark = ParquetColumns.sparkSchema(reader.getFooter().getFileMetaData().getKeyValueMetaData());
             for (Type t : reader.getFooter().getFileMetaData().getSchema().getFields()) {
-                DataType type = ParquetColumns.type(t, "part-00000.parquet");
+                DataType type = ParquetColumns.type(t, ParquetColumns.field(spark, t.getName()), "part-00000.parquet");
                 fields.add(new Field(t.getName(), type, true));
             }
         }
         return new Schema(fields);
     }
 
-    private List<String> read(Schema schema) throws IOException {
-        return read(schema, QUERY);
-    }
-
-    private List<String> read(Schema schema, List<String> select) throws IOException {
-        Path file = file();
+    private List<String> read(String dir, Schema schema, List<String> select) throws IOException {
+        Path file = file(dir);
         IngestConfig config = IngestConfig.builder("variants", tmp, schema).format("parquet").build();
         Transform query = Transform.compile(schema, null, select);
         List<String> out = new ArrayList<>();
@@ -96,18 +121,20 @@ class ParquetVariantTest {
         return out;
     }
 
-    private Path file() throws IOException {
-        Path file = tmp.resolve("part-00000.parquet");
+    private Path file(String dir) throws IOException {
+        Path file = tmp.resolve(dir.replace('/', '-')).resolve("part-00000.parquet");
         if (!Files.exists(file)) {
-            try (InputStream in = ParquetVariantTest.class.getClassLoader().getResourceAsStream(DIR + "in/part-00000.parquet")) {
-                Files.copy(in, file);
+            Files.createDirectories(file.getParent());
+            String in = dir.equals(BARE) ? dir : dir + "in/";
+            try (InputStream stream = ParquetVariantTest.class.getClassLoader().getResourceAsStream(in + "part-00000.parquet")) {
+                Files.copy(stream, file);
             }
         }
         return file;
     }
 
-    private static List<String> golden(String name) throws IOException {
-        try (InputStream in = ParquetVariantTest.class.getClassLoader().getResourceAsStream(DIR + name)) {
+    private static List<String> golden(String dir, String name) throws IOException {
+        try (InputStream in = ParquetVariantTest.class.getClassLoader().getResourceAsStream(dir + name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         }
     }
