@@ -1,0 +1,112 @@
+package io.tributary.expressions.internal;
+
+import io.tributary.schema.Schema;
+import java.io.Reader;
+import javax.xml.stream.XMLEventReader;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.events.XMLEvent;
+
+/**
+ * The records of one XML file as Spark 4's XML file source finds them ({@code StaxXMLRecordReader}): one StAX reader over the
+ * whole file, each element named the {@code rowTag} (at any depth, outside a record) one record, read from that reader into a
+ * row. A value that does not convert fails its record alone; text that is not XML fails the record it is in and ends the file,
+ * as Spark puts the whole file in one corrupt record and reads no further.
+ */
+public final class XmlFileRecords {
+    private final XmlOptions options;
+    private final XmlReader reader;
+    private final XMLEventReader parser;
+    private boolean broken;
+    private XMLStreamException pending;
+    private long line;
+
+    XmlFileRecords(XmlOptions options, XmlReader reader, Reader in) {
+        this.options = options;
+        this.reader = reader;
+        XMLEventReader p;
+        try {
+            p = XmlReader.events(in);
+        } catch (XMLStreamException e) {
+            p = null;
+            pending = e;
+        }
+        this.parser = p;
+    }
+
+    /** Advances to the next record; false at the end of the file, or after text that is not XML. */
+    public boolean next() {
+        if (broken) {
+            return false;
+        }
+        if (pending != null) {
+            return true;
+        }
+        try {
+            while (parser.hasNext()) {
+                XMLEvent e = parser.peek();
+                if (e.isStartElement() && options.name(XmlReader.name(e.asStartElement())).equals(options.rowTag())) {
+                    line = e.getLocation().getLineNumber();
+                    return true;
+                }
+                if (e.isEndDocument()) {
+                    return false;
+                }
+                parser.nextEvent();
+            }
+            return false;
+        } catch (XMLStreamException | RuntimeException e) {
+            pending = e instanceof XMLStreamException x ? x : new XMLStreamException(e.getMessage(), e);
+            line = pending.getLocation() != null ? Math.max(line, pending.getLocation().getLineNumber()) : line;
+            return true;
+        }
+    }
+
+    /** The 1-based line of the current record's start tag (where the reader found text that is not XML, for that). */
+    public long line() {
+        return line;
+    }
+
+    /** The current record's row of {@code schema}; {@link XmlRecords.Malformed} when Spark marks it corrupt. */
+    public Object[] row(Schema schema) {
+        checkPending();
+        try {
+            return reader.element(parser, schema);
+        } catch (XmlReader.Partial p) {
+            if (p.getCause() instanceof XMLStreamException) {
+                broken = true;
+                throw new XmlRecords.Malformed("the file is not XML from here on (the rest of it is not read): " + firstLine(p.getCause()),
+                        p.getCause());
+            }
+            throw new XmlRecords.Malformed(firstLine(p.getCause()), p.getCause());
+        } catch (XMLStreamException | RuntimeException e) {
+            broken = true;
+            throw new XmlRecords.Malformed("the file is not XML from here on (the rest of it is not read): " + firstLine(e), e);
+        }
+    }
+
+    /** Merges the current record's columns into {@code inferred}; false, and the file ended, for text that is not XML. */
+    boolean infer(XmlSchemaInference.Merged inferred) {
+        if (pending != null) {
+            broken = true;
+            return false;
+        }
+        try {
+            inferred.add(parser);
+            return true;
+        } catch (XMLStreamException | RuntimeException e) {
+            broken = true;
+            return false;
+        }
+    }
+
+    private void checkPending() {
+        if (pending != null) {
+            broken = true;
+            throw new XmlRecords.Malformed("the file is not XML from here on (the rest of it is not read): " + firstLine(pending), pending);
+        }
+    }
+
+    private static String firstLine(Throwable e) {
+        return String.valueOf(e.getMessage()).lines().findFirst().orElse(e.getClass().getSimpleName());
+    }
+}
