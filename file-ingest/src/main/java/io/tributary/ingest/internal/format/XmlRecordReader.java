@@ -25,14 +25,15 @@ final class XmlRecordReader implements RecordReader {
     private final Schema schema;
 
     XmlRecordReader(InputStream in, XmlInput xml, Schema schema) {
-        this.in = new Kept(reader(in));
+        this.in = (Kept) reader(in);
         this.records = xml.records(this.in);
         this.schema = schema;
     }
 
+    /** The file's text as UTF-8, a byte order mark at its start left out (as Spark's reader leaves it out). */
     static Reader reader(InputStream in) {
-        return new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                .onUnmappableCharacter(CodingErrorAction.REPLACE));
+        return new Kept(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE)));
     }
 
     @Override
@@ -69,7 +70,7 @@ final class XmlRecordReader implements RecordReader {
         return new Text(new String(bytes, 0, maxBytes, StandardCharsets.UTF_8), true);
     }
 
-    /** A reader that keeps the first characters it reads, for the text of a bad record. */
+    /** A reader that leaves out a byte order mark at the start and keeps the first characters it reads, for a bad record's text. */
     private static final class Kept extends FilterReader {
         final StringBuilder kept = new StringBuilder();
         long count;
@@ -79,20 +80,26 @@ final class XmlRecordReader implements RecordReader {
             super(in);
         }
 
+        private boolean started;
+
         @Override
         public int read() throws IOException {
-            int c = super.read();
-            if (c < 0) {
-                ended = true;
-            } else {
-                keep(String.valueOf((char) c), 1);
-            }
-            return c;
+            char[] one = new char[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0];
         }
 
         @Override
         public int read(char[] buf, int off, int len) throws IOException {
             int n = super.read(buf, off, len);
+            if (!started && n > 0) {
+                started = true;
+                if (buf[off] == '\uFEFF') {
+                    System.arraycopy(buf, off + 1, buf, off, n - 1);
+                    if (--n == 0) {
+                        return read(buf, off, len);
+                    }
+                }
+            }
             if (n < 0) {
                 ended = true;
             } else if (kept.length() < KEPT_CHARS) {
@@ -102,13 +109,6 @@ final class XmlRecordReader implements RecordReader {
                 count += n;
             }
             return n;
-        }
-
-        private void keep(String s, int n) {
-            if (kept.length() < KEPT_CHARS) {
-                kept.append(s);
-            }
-            count += n;
         }
 
         void drain() throws IOException {
