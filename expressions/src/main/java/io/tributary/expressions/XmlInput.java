@@ -13,7 +13,7 @@ import java.util.function.Function;
  * Spark's XML reader for a file source, the one behind {@code from_xml} and {@code schema_of_xml}: the elements of the
  * {@code rowTag} in an XML file, each read into a row of a schema, or their columns inferred, as Spark 4's XML file source
  * reads them, with Spark's options ({@code attributePrefix}, {@code valueTag}, {@code ignoreSurroundingSpaces},
- * {@code nullValue}, {@code timestampFormat}, {@code dateFormat}...). Reading is thread-safe; {@link Records#infer} merges into
+ * {@code nullValue}, {@code timestampFormat}, {@code dateFormat}, {@code rowValidationXSDPath}...). Reading is thread-safe; {@link Records#infer} merges into
  * this instance's inferred columns and is not.
  */
 public final class XmlInput {
@@ -49,6 +49,14 @@ public final class XmlInput {
             } catch (XmlRecords.Malformed e) {
                 throw new MalformedRecord(e.getMessage(), e.getCause());
             }
+        }
+
+        /**
+         * The text Spark gives the current record when it is corrupt, where that is not the file's text: the element as Spark
+         * writes it when the XSD of {@code rowValidationXSDPath} refused it; else null.
+         */
+        public String corruptText() {
+            return records.corruptText();
         }
 
         /** Merges the current record's columns into {@link #inferred()}; false, adding nothing, for a record that is not XML. */

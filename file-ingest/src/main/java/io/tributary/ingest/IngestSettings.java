@@ -35,7 +35,7 @@ public final class IngestSettings {
             + " header, sep, quote, escape, nullValue, comment, multiLine, timestampFormat, dateFormat, inferSchema...; json multiLine,"
             + " timestampFormat, dateFormat, inferTimestamp, typedMapKeys (Tributary's); json and csv singleVariantColumn (each whole"
             + " record one VARIANT column of that name, the schema then left out); text wholetext; xml rowTag (required),"
-            + " attributePrefix, valueTag, ignoreSurroundingSpaces, nullValue, timestampFormat, dateFormat, samplingRatio..."
+            + " attributePrefix, valueTag, ignoreSurroundingSpaces, nullValue, timestampFormat, dateFormat, rowValidationXSDPath..."
             + " (docs/formats.md)");
     public static final Setting<List<String>> DEBEZIUM_SEQUENCE = DebeziumSequenceSetting.SEQUENCE;
     public static final Setting<Schema> SCHEMA_HINTS = Setting.custom("schemaHints", Setting.Kind.STRING,

@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * The {@code xml} format's options, as Spark 4's XML source takes them: {@code rowTag} required (Spark's
  * {@code XML_ROW_TAG_MISSING}), the reader's options checked at start as Spark reads them (a flag that is not true or false, a
- * {@code samplingRatio} not above 0, an XSD that is not one); Spark's {@code mode} and {@code columnNameOfCorruptRecord} are
+ * {@code samplingRatio} not above 0, a {@code rowValidationXSDPath} that is no XSD); Spark's {@code mode} and {@code columnNameOfCorruptRecord} are
  * Tributary's {@code onBadRecord} and dead-letter topic, and refused saying so.
  */
 final class XmlFormat {
@@ -33,9 +33,6 @@ final class XmlFormat {
         }
         if (options.containsKey("singlevariantcolumn")) {
             throw XmlErrors.singleVariantColumn();
-        }
-        if (options.containsKey("rowvalidationxsdpath")) {
-            throw XmlErrors.xsdNotYet();
         }
         input(options);
     }

@@ -5,24 +5,29 @@ import java.io.Reader;
 import javax.xml.stream.XMLEventReader;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.events.XMLEvent;
+import javax.xml.validation.Validator;
 
 /**
  * The records of one XML file as Spark 4's XML file source finds them ({@code StaxXMLRecordReader}): one StAX reader over the
  * whole file, each element named the {@code rowTag} (at any depth, outside a record) one record, read from that reader into a
  * row. A value that does not convert fails its record alone; text that is not XML fails the record it is in and ends the file,
- * as Spark puts the whole file in one corrupt record and reads no further.
+ * as Spark puts the whole file in one corrupt record and reads no further. With {@code rowValidationXSDPath}, a record its XSD
+ * refuses is corrupt, with the element's text as Spark writes it, and the next is read.
  */
 public final class XmlFileRecords {
     private final XmlOptions options;
     private final XmlReader reader;
     private final XMLEventReader parser;
+    private final ThreadLocal<Validator> xsd;
+    private String corruptText;
     private boolean broken;
     private XMLStreamException pending;
     private long line;
 
-    XmlFileRecords(XmlOptions options, XmlReader reader, Reader in) {
+    XmlFileRecords(XmlOptions options, XmlReader reader, ThreadLocal<Validator> xsd, Reader in) {
         this.options = options;
         this.reader = reader;
+        this.xsd = xsd;
         XMLEventReader p;
         try {
             p = XmlReader.events(in);
@@ -69,8 +74,20 @@ public final class XmlFileRecords {
     /** The current record's row of {@code schema}; {@link XmlRecords.Malformed} when Spark marks it corrupt. */
     public Object[] row(Schema schema) {
         checkPending();
+        corruptText = null;
         try {
-            return reader.element(parser, schema);
+            if (xsd == null) {
+                return reader.element(parser, schema);
+            }
+            XmlEvents element = new XmlEvents(parser);
+            String refused = refused(element);
+            if (refused != null) {
+                corruptText = element.asSparkWritesIt();
+                throw new XmlRecords.Malformed("the record is not valid against the XSD of rowValidationXSDPath: " + refused, null);
+            }
+            return reader.element(element.reader(), schema);
+        } catch (XmlRecords.Malformed m) {
+            throw m;
         } catch (XmlReader.Partial p) {
             if (p.getCause() instanceof XMLStreamException) {
                 broken = true;
@@ -91,11 +108,37 @@ public final class XmlFileRecords {
             return false;
         }
         try {
-            inferred.add(parser);
+            if (xsd == null) {
+                inferred.add(parser);
+                return true;
+            }
+            XmlEvents element = new XmlEvents(parser);
+            if (refused(element) != null) {
+                return false; // Spark infers a record its XSD refuses as a corrupt record
+            }
+            inferred.add(element.reader());
             return true;
         } catch (XMLStreamException | RuntimeException e) {
             broken = true;
             return false;
+        }
+    }
+
+    /**
+     * The text Spark gives the current record when it is corrupt and its text is not the whole file's: the element's, when the
+     * XSD refused it; else null.
+     */
+    public String corruptText() {
+        return corruptText;
+    }
+
+    /** Why the XSD refuses the element, or null when it is valid. */
+    private String refused(XmlEvents element) throws XMLStreamException {
+        try {
+            XmlValidation.validate(xsd, element.xml());
+            return null;
+        } catch (org.xml.sax.SAXException | java.io.IOException e) {
+            return firstLine(e);
         }
     }
 

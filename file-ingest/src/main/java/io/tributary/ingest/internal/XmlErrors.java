@@ -38,12 +38,6 @@ public final class XmlErrors {
                 + " reads each XML record as one VARIANT with it); give source.files.schema, or leave it out to infer one");
     }
 
-    /** When {@code rowValidationXSDPath} is given for XML files. */
-    public static TributaryException xsdNotYet() {
-        return new TributaryException("source.files.options.rowValidationXSDPath: not supported yet for the xml format (from_xml"
-                + " and schema_of_xml take it); leave it out, or validate the files before they reach the folder");
-    }
-
     /** When the schema has a column the XML reader cannot read. */
     public static TributaryException cannotRead(String column, String ddl) {
         return new TributaryException("source.files.schema: the column " + column + " " + ddl + " cannot be read from XML yet"

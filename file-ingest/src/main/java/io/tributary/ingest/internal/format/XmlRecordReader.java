@@ -13,8 +13,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * Spark 4's XML file source: each element of the {@code rowTag} is one record, read into a row by the expressions module's
  * {@link XmlInput} as Spark's reader reads it, at the line its start tag is on. A record Spark marks corrupt is a bad record
- * whose text is, as Spark's corrupt record, the file's text (its first {@value #KEPT_CHARS} characters kept); text that is not
- * XML ends the file there, as in Spark. Bytes that are not UTF-8 read as U+FFFD.
+ * whose text is, as Spark's corrupt record, the file's text (its first {@value #KEPT_CHARS} characters kept), or the record's
+ * own when the XSD of {@code rowValidationXSDPath} refused it; text that is not XML ends the file there, as in Spark. Bytes that are not UTF-8 read as U+FFFD.
  */
 final class XmlRecordReader implements RecordReader {
     /** The most characters of a file kept for a bad record's text. */
@@ -61,6 +61,11 @@ final class XmlRecordReader implements RecordReader {
 
     @Override
     public Text text(int maxBytes) {
+        String element = records.corruptText(); // a record its XSD refused: its own text, as in Spark
+        if (element != null) {
+            byte[] bytes = element.getBytes(StandardCharsets.UTF_8);
+            return bytes.length <= maxBytes ? new Text(element, false) : new Text(new String(bytes, 0, maxBytes, StandardCharsets.UTF_8), true);
+        }
         String kept = in.kept.toString();
         byte[] bytes = kept.getBytes(StandardCharsets.UTF_8);
         boolean cut = in.count > in.kept.length() || !in.ended;
