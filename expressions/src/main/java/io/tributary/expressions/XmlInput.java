@@ -51,6 +51,15 @@ public final class XmlInput {
             }
         }
 
+        /** The current record as one VARIANT, as Spark's {@code singleVariantColumn} reads it. */
+        public io.tributary.schema.VariantValue variant() {
+            try {
+                return records.variant();
+            } catch (XmlRecords.Malformed e) {
+                throw new MalformedRecord(e.getMessage(), e.getCause());
+            }
+        }
+
         /**
          * The text Spark gives the current record when it is corrupt, where that is not the file's text: the element as Spark
          * writes it when the XSD of {@code rowValidationXSDPath} refused it; else null.

@@ -134,7 +134,7 @@ public final class FileFormat {
     }
 
     /**
-     * Spark's {@code singleVariantColumn}: the name of the one VARIANT column each whole JSON or CSV record is read as, or null
+     * Spark's {@code singleVariantColumn}: the name of the one VARIANT column each whole JSON, CSV or XML record is read as, or null
      * when records are read as rows of the schema's fields.
      */
     public String singleVariantColumn() {
@@ -252,7 +252,7 @@ public final class FileFormat {
         if (kind == Kind.TEXT && (schema.size() != 1 || schema.field(0).type().kind() != DataType.Kind.STRING)) {
             throw IngestErrors.textSchemaNotValue(schema.toDdl());
         }
-        if (kind == Kind.XML) {
+        if (kind == Kind.XML && singleVariantColumn() == null) {
             XmlFormat.checkSchema(schema);
         }
         if (kind == Kind.CSV) {

@@ -33,7 +33,7 @@ public final class IngestSettings {
             + " v VARIANT");
     public static final Setting<Map<String, String>> OPTIONS = Setting.map("options", "the format's options, Spark's names: csv"
             + " header, sep, quote, escape, nullValue, comment, multiLine, timestampFormat, dateFormat, inferSchema...; json multiLine,"
-            + " timestampFormat, dateFormat, inferTimestamp, typedMapKeys (Tributary's); json and csv singleVariantColumn (each whole"
+            + " timestampFormat, dateFormat, inferTimestamp, typedMapKeys (Tributary's); json, csv and xml singleVariantColumn (each whole"
             + " record one VARIANT column of that name, the schema then left out); text wholetext; xml rowTag (required),"
             + " attributePrefix, valueTag, ignoreSurroundingSpaces, nullValue, timestampFormat, dateFormat, rowValidationXSDPath..."
             + " (docs/formats.md)");

@@ -11,7 +11,8 @@ import java.util.Map;
  * The {@code xml} format's options, as Spark 4's XML source takes them: {@code rowTag} required (Spark's
  * {@code XML_ROW_TAG_MISSING}), the reader's options checked at start as Spark reads them (a flag that is not true or false, a
  * {@code samplingRatio} not above 0, a {@code rowValidationXSDPath} that is no XSD); Spark's {@code mode} and {@code columnNameOfCorruptRecord} are
- * Tributary's {@code onBadRecord} and dead-letter topic, and refused saying so.
+ * Tributary's {@code onBadRecord} and dead-letter topic, and refused saying so. With {@code singleVariantColumn} each record
+ * is one VARIANT, as Spark 4.2 reads it.
  */
 final class XmlFormat {
     private XmlFormat() {
@@ -31,8 +32,9 @@ final class XmlFormat {
                 throw XmlErrors.modeOption(FileFormat.optionNamed(key), options.get(key));
             }
         }
-        if (options.containsKey("singlevariantcolumn")) {
-            throw XmlErrors.singleVariantColumn();
+        String single = options.get("singlevariantcolumn");
+        if (single != null && single.isBlank()) {
+            throw io.tributary.ingest.internal.SingleVariantErrors.singleVariantColumnBlank();
         }
         input(options);
     }

@@ -101,6 +101,32 @@ public final class XmlFileRecords {
         }
     }
 
+    /** The current record as one VARIANT ({@code singleVariantColumn}); {@link XmlRecords.Malformed} when Spark marks it corrupt. */
+    public io.tributary.schema.VariantValue variant() {
+        checkPending();
+        corruptText = null;
+        try {
+            org.apache.spark.types.variant.Variant v;
+            if (xsd == null) {
+                v = XmlVariants.element(parser, options);
+            } else {
+                XmlEvents element = new XmlEvents(parser);
+                String refused = refused(element);
+                if (refused != null) {
+                    corruptText = element.asSparkWritesIt();
+                    throw new XmlRecords.Malformed("the record is not valid against the XSD of rowValidationXSDPath: " + refused, null);
+                }
+                v = XmlVariants.element(element.reader(), options);
+            }
+            return new io.tributary.schema.VariantValue(v.getValue(), v.getMetadata());
+        } catch (XmlRecords.Malformed m) {
+            throw m;
+        } catch (XMLStreamException | RuntimeException e) {
+            broken = true;
+            throw new XmlRecords.Malformed("the file is not XML from here on (the rest of it is not read): " + firstLine(e), e);
+        }
+    }
+
     /** Merges the current record's columns into {@code inferred}; false, and the file ended, for text that is not XML. */
     boolean infer(XmlSchemaInference.Merged inferred) {
         if (pending != null) {

@@ -32,12 +32,6 @@ public final class XmlErrors {
                 + " (DROPMALFORMED) or fail (FAILFAST); remove the option and set onBadRecord");
     }
 
-    /** When {@code singleVariantColumn} is given for XML files. */
-    public static TributaryException singleVariantColumn() {
-        return new TributaryException("source.files.options.singleVariantColumn: not supported yet for the xml format (Spark 4.2"
-                + " reads each XML record as one VARIANT with it); give source.files.schema, or leave it out to infer one");
-    }
-
     /** When the schema has a column the XML reader cannot read. */
     public static TributaryException cannotRead(String column, String ddl) {
         return new TributaryException("source.files.schema: the column " + column + " " + ddl + " cannot be read from XML yet"

@@ -98,6 +98,14 @@ public final class SparkXmlSource {
             }
             Collections.sort(lines);
             Files.write(dir.resolve("spark.jsonl"), lines);
+            if (schema.getFieldIndex("v").isDefined() && schema.apply("v").dataType().sql().equals("VARIANT")) {
+                List<String> variants = new ArrayList<>();
+                for (Row r : rows.selectExpr("to_json(v)", "schema_of_variant(v)").collectAsList()) {
+                    variants.add((r.isNullAt(0) ? "NULL" : r.getString(0)) + "\t" + (r.isNullAt(1) ? "NULL" : r.getString(1)));
+                }
+                Collections.sort(variants);
+                Files.write(dir.resolve("spark-variant.tsv"), variants);
+            }
             System.out.println(dir.getFileName() + ": " + SparkInference.ddl(schema) + "; " + lines.size() + " rows");
         } finally {
             SparkFixtures.deleteTree(work);

@@ -109,7 +109,7 @@ public final class RecordReaders {
             case JSON -> format.flag("multiline", false)
                     ? new JsonDocumentReader(Compression.decompress(name, raw), rows, maxLineBytes, leftover)
                     : new JsonLinesReader(Compression.decompress(name, raw), rows, maxLineBytes, leftover);
-            case XML -> new XmlRecordReader(Compression.decompress(name, raw), xml, schema);
+            case XML -> new XmlRecordReader(Compression.decompress(name, raw), xml, schema, format.singleVariantColumn() != null);
             case DEBEZIUM_JSON -> new DebeziumReader(Compression.decompress(name, raw), debezium, format.flag("multiline", false),
                     maxLineBytes, display);
         };

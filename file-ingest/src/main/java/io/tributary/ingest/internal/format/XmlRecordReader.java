@@ -23,11 +23,14 @@ final class XmlRecordReader implements RecordReader {
     private final Kept in;
     private final XmlInput.Records records;
     private final Schema schema;
+    private final boolean singleVariant;
 
-    XmlRecordReader(InputStream in, XmlInput xml, Schema schema) {
+    /** @param singleVariant each record one VARIANT, the schema's one column (Spark's {@code singleVariantColumn}) */
+    XmlRecordReader(InputStream in, XmlInput xml, Schema schema, boolean singleVariant) {
         this.in = (Kept) reader(in);
         this.records = xml.records(this.in);
         this.schema = schema;
+        this.singleVariant = singleVariant;
     }
 
     /** The file's text as UTF-8, a byte order mark at its start left out (as Spark's reader leaves it out). */
@@ -48,7 +51,7 @@ final class XmlRecordReader implements RecordReader {
     @Override
     public Object[] row() {
         try {
-            return records.row(schema);
+            return singleVariant ? new Object[] {records.variant()} : records.row(schema);
         } catch (XmlInput.MalformedRecord e) {
             throw FormatErrors.malformedXml(e.getMessage());
         }
