@@ -100,6 +100,49 @@ class XmlSourcePipelineTest {
         assertThat(letters).extracting(l -> l.path("text").asText()).containsExactlyElementsOf(corrupt.stream().map(n -> n.get("corrupt").asText()).toList());
     }
 
+    /**
+     * {@code singleVariantColumn: v}: each record of {@code golden/xml/variant/in/} lands as the one VARIANT column of Spark's
+     * table, {@code to_json(v)} and {@code schema_of_variant(v)} as Spark's ({@code spark-variant.tsv}).
+     */
+    @Test
+    void eachXmlRecordLandsAsOneVariantAsInSpark() throws Exception {
+        Path golden = GOLDEN.resolveSibling("variant");
+        Files.createDirectories(dir.resolve("in"));
+        InputFiles.place(dir.resolve("in"), "a.xml", Files.readAllBytes(golden.resolve("in").resolve("a.xml")));
+        Path specFile = dir.resolve("pipeline.yaml");
+        Files.writeString(specFile, """
+                name: xmlvariant
+                source:
+                  files:
+                    path: in/
+                    format: xml
+                    options:
+                      rowTag: book
+                      singleVariantColumn: v
+                      nullValue: n/a
+                sink:
+                  delta:
+                    path: out/
+                trigger: availableNow
+                """);
+        PipelineSpec spec = PipelineSpec.load(specFile, Map.of(), Map.of());
+        try (Pipeline pipeline = Pipeline.open(spec, RunOptions.DEFAULT)) {
+            pipeline.run(spec.trigger(), p -> { });
+        }
+        String table = dir.resolve("out").toString();
+        Schema schema = DeltaTables.schema(table).orElseThrow();
+        assertThat(schema.toDdl()).isEqualTo(Files.readString(golden.resolve("spark-schema.txt")).strip());
+        io.tributary.expressions.Transform query = io.tributary.expressions.Transform.compile(schema, null,
+                List.of("to_json(v)", "schema_of_variant(v)"));
+        List<String> rows = new ArrayList<>();
+        for (Object[] r : DeltaTables.readRows(table)) {
+            Object[] q = query.apply(r);
+            rows.add(q[0] + "\t" + q[1]);
+        }
+        rows.sort(null);
+        assertThat(rows).isEqualTo(Files.readAllLines(golden.resolve("spark-variant.tsv")));
+    }
+
     private static JsonNode tree(String line) {
         try {
             return JSON.readTree(line);
