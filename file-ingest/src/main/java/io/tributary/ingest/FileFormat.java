@@ -100,8 +100,7 @@ public final class FileFormat {
                 "escape", "nullValue", "emptyValue", "comment", "ignoreLeadingWhiteSpace", "ignoreTrailingWhiteSpace", "nanValue",
                 "positiveInf", "negativeInf", "enforceSchema", "inferSchema", "inferTimestamp", "wholetext", "typedMapKeys",
                 "singleVariantColumn", "rowTag", "attributePrefix", "valueTag", "ignoreSurroundingSpaces", "rowValidationXSDPath",
-                "samplingRatio", "excludeAttribute", "ignoreNamespace", "locale", "prefersDecimal", "wildcardColName", "mode",
-                "columnNameOfCorruptRecord")) {
+                "samplingRatio", "excludeAttribute", "ignoreNamespace", "locale", "prefersDecimal", "wildcardColName")) {
             if (OPTIONS.get(kind).contains(o.toLowerCase(Locale.ROOT))) {
                 m.put(o.toLowerCase(Locale.ROOT), o);
             }

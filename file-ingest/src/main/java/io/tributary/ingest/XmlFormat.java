@@ -27,9 +27,10 @@ final class XmlFormat {
         if (rowTag.isBlank() || rowTag.indexOf('<') >= 0 || rowTag.indexOf('>') >= 0) {
             throw XmlErrors.rowTagInvalid(rowTag);
         }
-        for (String key : new String[] {"mode", "columnnameofcorruptrecord"}) {
-            if (options.containsKey(key)) {
-                throw XmlErrors.modeOption(FileFormat.optionNamed(key), options.get(key));
+        // taken only to be refused, pointing to onBadRecord, and so not listed among the options
+        for (Map.Entry<String, String> o : Map.of("mode", "mode", "columnnameofcorruptrecord", "columnNameOfCorruptRecord").entrySet()) {
+            if (options.containsKey(o.getKey())) {
+                throw XmlErrors.modeOption(o.getValue(), options.get(o.getKey()));
             }
         }
         String single = options.get("singlevariantcolumn");
