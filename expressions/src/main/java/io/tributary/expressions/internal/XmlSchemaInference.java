@@ -203,6 +203,12 @@ final class XmlSchemaInference {
         if (numeric && parses(() -> Double.parseDouble(unsigned))) {
             return new Atomic(DataType.DOUBLE);
         }
+        // text without a digit is no date or time in Spark's default forms; skipping it spares the parsers' exceptions
+        boolean defaultForms = options.get("timestampformat") == null && options.get("dateformat") == null;
+        if (defaultForms && value.chars().noneMatch(Character::isDigit)) {
+            String lower = value.toLowerCase(Locale.ROOT);
+            return new Atomic(lower.equals("true") || lower.equals("false") ? DataType.BOOLEAN : DataType.STRING);
+        }
         if (options.times().days(value) != null) {
             return new Atomic(DataType.DATE);
         }

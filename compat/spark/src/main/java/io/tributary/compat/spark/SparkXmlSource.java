@@ -34,7 +34,7 @@ import org.apache.spark.sql.types.StructType;
  *   {@code {"corrupt": "..."}} for a row whose {@code _corrupt_record} Spark filled.</li>
  * </ul>
  * A case whose {@code case.json} has {@code "refused": true} records instead {@code spark-error.txt}: {@code <condition>:
- * <first line of the message>} of Spark's refusal to read it.
+ * <first line of the message>} of Spark's refusal to read it (the innermost of Spark's errors).
  *
  * <p>Usage: {@code SparkXmlSource GOLDEN_XML_DIR [CASE...]}
  */
@@ -122,9 +122,11 @@ public final class SparkXmlSource {
             action.run();
             return "no error";
         } catch (Exception e) { // Spark's AnalysisException is no RuntimeException
-            Throwable t = e;
-            while (!(t instanceof org.apache.spark.SparkThrowable) && t.getCause() != null) {
-                t = t.getCause();
+            Throwable t = e; // the innermost of Spark's errors: the reason a stream failed, not STREAM_FAILED and its query id
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                if (c instanceof org.apache.spark.SparkThrowable) {
+                    t = c;
+                }
             }
             String condition = t instanceof org.apache.spark.SparkThrowable st ? st.getCondition() : t.getClass().getName();
             return condition + ": " + String.valueOf(t.getMessage()).lines().findFirst().orElse("");
