@@ -1,7 +1,9 @@
 package io.tributary.expressions.internal;
 
 import io.tributary.schema.Schema;
+import java.io.IOException;
 import java.io.Reader;
+import java.io.UncheckedIOException;
 import javax.xml.stream.XMLEventReader;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.events.XMLEvent;
@@ -11,7 +13,8 @@ import javax.xml.validation.Validator;
  * The records of one XML file as Spark 4's XML file source finds them ({@code StaxXMLRecordReader}): one StAX reader over the
  * whole file, each element named the {@code rowTag} (at any depth, outside a record) one record, read from that reader into a
  * row. A value that does not convert fails its record alone; text that is not XML fails the record it is in and ends the file,
- * as Spark puts the whole file in one corrupt record and reads no further. With {@code rowValidationXSDPath}, a record its XSD
+ * as Spark puts the whole file in one corrupt record and reads no further. A file that cannot be read (its {@link IOException},
+ * say a compressed file cut short) throws an {@link UncheckedIOException}. With {@code rowValidationXSDPath}, a record its XSD
  * refuses is corrupt, with the element's text as Spark writes it, and the next is read.
  */
 public final class XmlFileRecords {
@@ -60,6 +63,7 @@ public final class XmlFileRecords {
             }
             return false;
         } catch (XMLStreamException | RuntimeException e) {
+            rethrowUnreadable(e);
             pending = e instanceof XMLStreamException x ? x : new XMLStreamException(e.getMessage(), e);
             line = pending.getLocation() != null ? Math.max(line, pending.getLocation().getLineNumber()) : line;
             return true;
@@ -96,6 +100,7 @@ public final class XmlFileRecords {
             }
             throw new XmlRecords.Malformed(firstLine(p.getCause()), p.getCause());
         } catch (XMLStreamException | RuntimeException e) {
+            rethrowUnreadable(e);
             broken = true;
             throw new XmlRecords.Malformed("the file is not XML from here on (the rest of it is not read): " + firstLine(e), e);
         }
@@ -122,6 +127,7 @@ public final class XmlFileRecords {
         } catch (XmlRecords.Malformed m) {
             throw m;
         } catch (XMLStreamException | RuntimeException e) {
+            rethrowUnreadable(e);
             broken = true;
             throw new XmlRecords.Malformed("the file is not XML from here on (the rest of it is not read): " + firstLine(e), e);
         }
@@ -145,6 +151,7 @@ public final class XmlFileRecords {
             inferred.add(element.reader());
             return true;
         } catch (XMLStreamException | RuntimeException e) {
+            rethrowUnreadable(e);
             broken = true;
             return false;
         }
@@ -172,6 +179,21 @@ public final class XmlFileRecords {
         if (pending != null) {
             broken = true;
             throw new XmlRecords.Malformed("the file is not XML from here on (the rest of it is not read): " + firstLine(pending), pending);
+        }
+    }
+
+    /**
+     * Throws, as an {@link UncheckedIOException}, the {@link IOException} that {@code e} comes of, if any: a file that cannot be
+     * read (a compressed file cut short) is no malformed record, as Spark fails the query on it.
+     */
+    private static void rethrowUnreadable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof IOException io) {
+                throw new UncheckedIOException(io);
+            }
+            if (t instanceof UncheckedIOException u) {
+                throw u;
+            }
         }
     }
 

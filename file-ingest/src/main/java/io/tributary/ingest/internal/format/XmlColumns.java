@@ -31,6 +31,8 @@ final class XmlColumns {
                 while (records.next()) {
                     records.infer();
                 }
+            } catch (java.io.UncheckedIOException e) {
+                throw e.getCause(); // a file that cannot be read, as a compressed one cut short
             }
         }
         Map<String, DataType> columns = new LinkedHashMap<>();

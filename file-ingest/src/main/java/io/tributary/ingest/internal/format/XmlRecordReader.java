@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
@@ -41,7 +42,13 @@ final class XmlRecordReader implements RecordReader {
 
     @Override
     public boolean next() throws IOException {
-        if (records.next()) {
+        boolean next;
+        try {
+            next = records.next();
+        } catch (UncheckedIOException e) {
+            throw e.getCause(); // a compressed file cut short: the file is damaged, no bad record
+        }
+        if (next) {
             return true;
         }
         in.drain(); // the rest after the last record, or after text that is not XML, counts as read

@@ -32,6 +32,33 @@ class XmlRecordReaderTest {
         assertThat(got.get(1)).startsWith("3: bad: malformed XML record: the file is not XML from here on (the rest of it is not read)");
     }
 
+    @Test
+    void aCompressedFileCutShortIsADamagedFileNotABadRecord() throws Exception {
+        java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(gz)) {
+            StringBuilder xml = new StringBuilder("<rows>\n");
+            for (int i = 0; i < 2000; i++) {
+                xml.append("<r><id>").append(i).append("</id><name>n").append(i).append("</name></r>\n");
+            }
+            out.write(xml.append("</rows>\n").toString().getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] cut = java.util.Arrays.copyOf(gz.toByteArray(), gz.size() / 2);
+        RecordReaders readers = new RecordReaders(FileFormat.of("xml", Map.of("rowTag", "r")), SCHEMA, ZoneOffset.UTC, 1 << 20);
+        int rows = 0;
+        Throwable thrown = null;
+        try (RawInput raw = new RawInput(new ByteArrayInputStream(cut)); RecordReader records = readers.open("a.xml.gz", raw, null)) {
+            while (records.next()) {
+                records.row();
+                rows++;
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            thrown = e;
+        }
+        assertThat(CorruptFileException.in(thrown)).as("thrown: %s", thrown).isNotNull();
+        assertThat(CorruptFileException.in(thrown).codec()).isEqualTo("gzip");
+        assertThat(rows).isBetween(1, 1999);
+    }
+
     private static List<String> read(String file) throws Exception {
         RecordReaders readers = new RecordReaders(FileFormat.of("xml", Map.of("rowTag", "r")), SCHEMA, ZoneOffset.UTC, 1 << 20);
         byte[] bytes = file.getBytes(StandardCharsets.UTF_8);
