@@ -21,14 +21,15 @@ import java.util.TreeMap;
  * per file with {@code multiLine}), {@code csv}, {@code parquet} and {@code text}. Option names
  * are Spark's, matched case-insensitively as Spark matches them; an option Tributary does not
  * read is refused (Spark would ignore it silently). Files named {@code .gz}, {@code .bz2} or
- * {@code .zst} are decompressed by their extension, as Spark's file source does. Beyond Spark,
+ * {@code .zst} are decompressed by their extension, as Spark's file source does. {@code xml} reads the elements of the
+ * {@code rowTag} as rows, as Spark 4's XML source ({@link XmlFormat}). Beyond Spark,
  * {@code debezium-json}: Debezium's JSON change events, read as JSON is (one event per line, or a
  * file of one event or an array of them with {@code multiLine}) into the rows of their
  * {@code after} (a delete's {@code before}) with the change's {@code op} and sequence (docs/cdc.md).
  */
 public final class FileFormat {
     /** The formats. */
-    public enum Kind { JSON, CSV, PARQUET, TEXT, DEBEZIUM_JSON }
+    public enum Kind { JSON, CSV, PARQUET, TEXT, XML, DEBEZIUM_JSON }
 
     private static final Map<Kind, Set<String>> OPTIONS = Map.of(
             Kind.JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat", "infertimestamp", "typedmapkeys",
@@ -38,6 +39,10 @@ public final class FileFormat {
                     "nanvalue", "positiveinf", "negativeinf", "enforceschema", "inferschema", "singlevariantcolumn"),
             Kind.PARQUET, Set.of(),
             Kind.TEXT, Set.of("wholetext"),
+            Kind.XML, Set.of("rowtag", "attributeprefix", "valuetag", "ignoresurroundingspaces", "nullvalue", "timestampformat",
+                    "timestampntzformat", "dateformat", "rowvalidationxsdpath", "samplingratio", "excludeattribute", "ignorenamespace",
+                    "locale", "prefersdecimal", "inferschema", "wildcardcolname", "mode", "columnnameofcorruptrecord",
+                    "singlevariantcolumn"),
             Kind.DEBEZIUM_JSON, Set.of("multiline", "timestampformat", "timestampntzformat", "dateformat"));
 
     private final Kind kind;
@@ -94,7 +99,8 @@ public final class FileFormat {
         for (String o : List.of("multiLine", "timestampFormat", "timestampNTZFormat", "dateFormat", "header", "sep", "delimiter", "quote",
                 "escape", "nullValue", "emptyValue", "comment", "ignoreLeadingWhiteSpace", "ignoreTrailingWhiteSpace", "nanValue",
                 "positiveInf", "negativeInf", "enforceSchema", "inferSchema", "inferTimestamp", "wholetext", "typedMapKeys",
-                "singleVariantColumn")) {
+                "singleVariantColumn", "rowTag", "attributePrefix", "valueTag", "ignoreSurroundingSpaces", "rowValidationXSDPath",
+                "samplingRatio", "excludeAttribute", "ignoreNamespace", "locale", "prefersDecimal", "wildcardColName")) {
             if (OPTIONS.get(kind).contains(o.toLowerCase(Locale.ROOT))) {
                 m.put(o.toLowerCase(Locale.ROOT), o);
             }
@@ -103,6 +109,10 @@ public final class FileFormat {
     }
 
     private void check() {
+        if (kind == Kind.XML) {
+            XmlFormat.check(options);
+            return;
+        }
         for (String b : List.of("multiline", "header", "ignoreleadingwhitespace", "ignoretrailingwhitespace", "enforceschema", "wholetext",
                 "inferschema", "infertimestamp", "typedmapkeys")) {
             String v = options.get(b);
@@ -123,7 +133,7 @@ public final class FileFormat {
     }
 
     /**
-     * Spark's {@code singleVariantColumn}: the name of the one VARIANT column each whole JSON or CSV record is read as, or null
+     * Spark's {@code singleVariantColumn}: the name of the one VARIANT column each whole JSON, CSV or XML record is read as, or null
      * when records are read as rows of the schema's fields.
      */
     public String singleVariantColumn() {
@@ -205,6 +215,11 @@ public final class FileFormat {
         return TimeFormats.of(sessionZone, options.get("timestampformat"), options.get("timestampntzformat"), options.get("dateformat"));
     }
 
+    /** The XML reading of this format's options ({@code xml} only). */
+    public io.tributary.expressions.XmlInput xmlInput() {
+        return XmlFormat.input(options);
+    }
+
     /** The schema of Spark's text source: one STRING column, {@code value}. */
     public static Schema textSchema() {
         return new Schema(List.of(new Field("value", DataType.STRING, true)));
@@ -235,6 +250,9 @@ public final class FileFormat {
         }
         if (kind == Kind.TEXT && (schema.size() != 1 || schema.field(0).type().kind() != DataType.Kind.STRING)) {
             throw IngestErrors.textSchemaNotValue(schema.toDdl());
+        }
+        if (kind == Kind.XML && singleVariantColumn() == null) {
+            XmlFormat.checkSchema(schema);
         }
         if (kind == Kind.CSV) {
             for (Field f : schema.fields()) {

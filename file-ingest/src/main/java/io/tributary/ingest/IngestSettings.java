@@ -20,9 +20,10 @@ public final class IngestSettings {
     public static final Setting<String> PATH = Setting.path("path",
             "a file source: the folder of input files; new files are new data (Spark's readStream...json(path))");
     public static final Setting<String> FORMAT = Setting.oneOf("format", "the input format, as Spark's"
-            + " readStream.format(...): json (JSON Lines; one document per file with multiLine), csv, parquet or text; files named"
+            + " readStream.format(...): json (JSON Lines; one document per file with multiLine), csv, parquet, text or xml (each"
+            + " element of options.rowTag a row); files named"
             + " .gz, .bz2 or .zst are decompressed (docs/formats.md); beyond Spark, debezium-json: Debezium's JSON change events,"
-            + " rows of the schema's columns plus op and lsn (docs/cdc.md)", "json", "csv", "parquet", "text", "debezium-json")
+            + " rows of the schema's columns plus op and lsn (docs/cdc.md)", "json", "csv", "parquet", "text", "xml", "debezium-json")
             .withDefault("json");
     public static final Setting<Schema> SCHEMA = Setting.custom("schema", Setting.Kind.STRING, (k, v) -> schema(k, v),
             "a file source's schema as a Spark DDL string, e.g."
@@ -32,8 +33,10 @@ public final class IngestSettings {
             + " v VARIANT");
     public static final Setting<Map<String, String>> OPTIONS = Setting.map("options", "the format's options, Spark's names: csv"
             + " header, sep, quote, escape, nullValue, comment, multiLine, timestampFormat, dateFormat, inferSchema...; json multiLine,"
-            + " timestampFormat, dateFormat, inferTimestamp, typedMapKeys (Tributary's); json and csv singleVariantColumn (each whole"
-            + " record one VARIANT column of that name, the schema then left out); text wholetext (docs/formats.md)");
+            + " timestampFormat, dateFormat, inferTimestamp, typedMapKeys (Tributary's); json, csv and xml singleVariantColumn (each whole"
+            + " record one VARIANT column of that name, the schema then left out); text wholetext; xml rowTag (required),"
+            + " attributePrefix, valueTag, ignoreSurroundingSpaces, nullValue, timestampFormat, dateFormat, rowValidationXSDPath..."
+            + " (docs/formats.md)");
     public static final Setting<List<String>> DEBEZIUM_SEQUENCE = DebeziumSequenceSetting.SEQUENCE;
     public static final Setting<Schema> SCHEMA_HINTS = Setting.custom("schemaHints", Setting.Kind.STRING,
             (k, v) -> ddl(k, v, " (hints are DDL columns, e.g. \"ts TIMESTAMP, amt DECIMAL(10,2)\")"), "without a schema: the types of some columns,"

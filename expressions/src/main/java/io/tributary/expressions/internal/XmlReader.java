@@ -62,8 +62,13 @@ final class XmlReader {
 
     /** A reader of {@code xml} that leaves out comments and processing instructions, as Spark's. */
     static XMLEventReader events(String xml) throws XMLStreamException {
+        return events(new StringReader(xml));
+    }
+
+    /** As {@link #events(String)}, over a whole XML file's text. */
+    static XMLEventReader events(java.io.Reader xml) throws XMLStreamException {
         XMLInputFactory factory = FACTORY.get();
-        return factory.createFilteredReader(factory.createXMLEventReader(new StringReader(xml)), e -> e.getEventType() != XMLStreamConstants.COMMENT
+        return factory.createFilteredReader(factory.createXMLEventReader(xml), e -> e.getEventType() != XMLStreamConstants.COMMENT
                 && e.getEventType() != XMLStreamConstants.PROCESSING_INSTRUCTION);
     }
 
@@ -92,6 +97,11 @@ final class XmlReader {
         } finally {
             parser.close();
         }
+    }
+
+    /** The row of the element whose start is {@code parser}'s next event, {@code parser} left after its end. */
+    Object[] element(XMLEventReader parser, Schema schema) throws XMLStreamException {
+        return object(parser, schema, attributes(parser.nextEvent().asStartElement()));
     }
 
     private Object[] object(XMLEventReader parser, Schema schema, List<Attribute> attributes) throws XMLStreamException {

@@ -65,6 +65,46 @@ final class XmlSchemaInference {
         return canonical == null ? "STRUCT<>" : ddl(canonical);
     }
 
+    /**
+     * A file source's records, as Spark's {@code XmlInferSchema.infer} merges their types ({@code compatibleType}): {@link #add}
+     * each record of a file's reader, then {@link #fields} gives the columns. Not thread-safe.
+     */
+    final class Merged {
+        private T merged = NULL;
+
+        /** Merges the type of the element whose start is {@code parser}'s next event, {@code parser} left after its end. */
+        void add(XMLEventReader parser) throws XMLStreamException {
+            T type = object(parser, XmlReader.attributes(parser.nextEvent().asStartElement()));
+            merged = merge(merged, type);
+        }
+
+        /** The columns so far, sorted by name as Spark sorts them; empty when no record had a field. */
+        List<io.tributary.schema.Field> fields() {
+            List<io.tributary.schema.Field> fields = new ArrayList<>();
+            if (canonical(merged) instanceof St st) {
+                for (F f : st.fields()) {
+                    fields.add(new io.tributary.schema.Field(f.name(), type(f.type()), true));
+                }
+            }
+            return fields;
+        }
+    }
+
+    /** A canonical type as Tributary's schema model holds it. */
+    private static DataType type(T t) {
+        if (t instanceof Arr a) {
+            return DataType.array(type(a.element()));
+        }
+        if (t instanceof St st) {
+            List<io.tributary.schema.Field> fields = new ArrayList<>();
+            for (F f : st.fields()) {
+                fields.add(new io.tributary.schema.Field(f.name(), type(f.type()), true));
+            }
+            return DataType.struct(new io.tributary.schema.Schema(fields));
+        }
+        return ((Atomic) t).type();
+    }
+
     private St object(XMLEventReader parser, List<Attribute> attributes) throws XMLStreamException {
         TreeMap<String, T> types = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         attributeValues(attributes).forEach((name, value) -> add(types, name, text(value)));
@@ -147,7 +187,7 @@ final class XmlSchemaInference {
             return new Atomic(DataType.STRING);
         }
         String value = datum != null && options.ignoreSurroundingSpaces() ? datum.strip() : datum;
-        if (value == null || value.isEmpty() || value.equals(options.nullValue())) {
+        if (value == null || value.isEmpty()) { // Spark infers the nullValue text as any other text
             return NULL;
         }
         String unsigned = value.startsWith("+") || value.startsWith("-") ? value.substring(1) : value;
@@ -162,6 +202,12 @@ final class XmlSchemaInference {
         }
         if (numeric && parses(() -> Double.parseDouble(unsigned))) {
             return new Atomic(DataType.DOUBLE);
+        }
+        // text without a digit is no date or time in Spark's default forms; skipping it spares the parsers' exceptions
+        boolean defaultForms = options.get("timestampformat") == null && options.get("dateformat") == null;
+        if (defaultForms && value.chars().noneMatch(Character::isDigit)) {
+            String lower = value.toLowerCase(Locale.ROOT);
+            return new Atomic(lower.equals("true") || lower.equals("false") ? DataType.BOOLEAN : DataType.STRING);
         }
         if (options.times().days(value) != null) {
             return new Atomic(DataType.DATE);

@@ -26,34 +26,39 @@ final class XmlValidation {
 
     /** The XSD at {@code path} (the option's value), or null without one; a path that is not one, or a file that is no XSD, is refused. */
     static Schema load(Analyzer.Call call, String path) {
+        return load(path, "the " + call.name() + " option rowValidationXSDPath", call::typeError);
+    }
+
+    /** The XSD at {@code path}, or null without one; {@code option} names the option in a refusal {@code refuse} makes. */
+    static Schema load(String path, String option, java.util.function.Function<String, RuntimeException> refuse) {
         if (path == null) {
             return null;
         }
-        Path file = file(call, path);
+        Path file = file(path, option, refuse);
         if (!Files.isRegularFile(file)) {
-            throw call.typeError("the " + call.name() + " option rowValidationXSDPath names " + file + (file.toString().equals(path) ? ""
+            throw refuse.apply(option + " names " + file + (file.toString().equals(path) ? ""
                     : " ('" + path + "' read against the working directory " + Path.of("").toAbsolutePath() + ")")
                     + ", which is no file; give the path of an XSD file");
         }
         try (InputStream in = Files.newInputStream(file)) {
             return SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI).newSchema(new StreamSource(in, file.toUri().toString()));
         } catch (IOException e) {
-            throw call.typeError("the " + call.name() + " option rowValidationXSDPath names " + file + ", which cannot be read ("
+            throw refuse.apply(option + " names " + file + ", which cannot be read ("
                     + e.getClass().getSimpleName() + ": " + e.getMessage() + "); give the path of an XSD file");
         } catch (SAXException e) {
-            throw call.typeError("the " + call.name() + " option rowValidationXSDPath names " + file + ", which is not an XML schema: "
+            throw refuse.apply(option + " names " + file + ", which is not an XML schema: "
                     + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
         }
     }
 
-    private static Path file(Analyzer.Call call, String path) {
+    private static Path file(String path, String option, java.util.function.Function<String, RuntimeException> refuse) {
         try {
             URI uri = new URI(path);
             if ("file".equalsIgnoreCase(uri.getScheme())) {
                 return Path.of(uri);
             }
             if (uri.getScheme() != null && uri.getScheme().length() > 1) {
-                throw call.typeError("the " + call.name() + " option rowValidationXSDPath is '" + path + "': only a local XSD file is read"
+                throw refuse.apply(option + " is '" + path + "': only a local XSD file is read"
                         + " yet (an absolute path or a file: URI)");
             }
         } catch (URISyntaxException | IllegalArgumentException e) {

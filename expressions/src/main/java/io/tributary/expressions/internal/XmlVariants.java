@@ -66,6 +66,11 @@ final class XmlVariants {
         return (at >= 0 ? m.substring(at + "Message: ".length()) : m).lines().findFirst().orElse("");
     }
 
+    /** The element whose start is {@code parser}'s next event, up to and with its end: a record read with singleVariantColumn. */
+    Variant next(XMLEventReader parser) throws XMLStreamException {
+        return element(parser, XmlReader.attributes(parser.nextEvent().asStartElement()));
+    }
+
     /** The element whose start {@code parser} has just read, with its {@code attributes}, up to and with its end. */
     Variant element(XMLEventReader parser, List<Attribute> attributes) throws XMLStreamException {
         TreeMap<String, List<Variant>> fields = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);

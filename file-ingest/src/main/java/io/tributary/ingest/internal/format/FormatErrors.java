@@ -87,6 +87,11 @@ final class FormatErrors {
                 + "wrote the file");
     }
 
+    /** When an XML record is one Spark's XML reader marks corrupt. */
+    static BadRecordException malformedXml(String reason) {
+        return new BadRecordException(null, "malformed XML record: " + reason);
+    }
+
     /** When a CSV record is malformed. */
     static BadRecordException malformedCsv(String firstLine) {
         return new BadRecordException(null, "malformed CSV: " + firstLine);

@@ -14,7 +14,8 @@ import java.util.Map;
  * inference (columns sorted by name, as Spark sorts them; malformed lines skipped; text TIMESTAMP only with inferTimestamp), CSV named by
  * the header ({@code _c0}, {@code _c1}... without one) and STRING unless {@code inferSchema} (then
  * INT, BIGINT, DECIMAL(n, 0), DOUBLE, DATE, TIMESTAMP, BOOLEAN or STRING, as Spark's CSV inference), Parquet as the
- * first file's footer says ({@link JsonColumns}, {@link CsvColumns}, {@link ParquetColumns}).
+ * first file's footer says, XML as Spark's XML inference (columns sorted by name; malformed records skipped) ({@link JsonColumns},
+ * {@link CsvColumns}, {@link ParquetColumns}, {@link XmlColumns}).
  */
 public final class InferredColumns {
     private InferredColumns() {
@@ -26,6 +27,7 @@ public final class InferredColumns {
         return switch (format.kind()) {
             case PARQUET -> ParquetColumns.columns(discovery, files.get(0));
             case CSV -> CsvColumns.columns(config, discovery, files);
+            case XML -> XmlColumns.columns(config, discovery, files);
             default -> JsonColumns.columns(config, discovery, files);
         };
     }

@@ -2,6 +2,7 @@ package io.tributary.ingest.internal.format;
 
 import io.tributary.expressions.CsvInputVariants;
 import io.tributary.expressions.JsonTextVariants;
+import io.tributary.expressions.XmlInput;
 import io.tributary.schema.CsvValues;
 import io.tributary.schema.DebeziumEvents;
 import io.tributary.ingest.FileFormat;
@@ -26,6 +27,7 @@ public final class RecordReaders {
     private final TimeFormats csvDates;
     private final TimeFormats csvTimes;
     private final DebeziumEvents debezium;
+    private final XmlInput xml;
     private final int maxLineBytes;
     private final SchemaEvolution evolution;
     private final Leftover.Collected collected;
@@ -64,6 +66,7 @@ public final class RecordReaders {
                 ? TimeFormats.of(sessionZone, null, null, format.option("dateformat", "yyyy-MM-dd")) : null;
         this.debezium = format.kind() == FileFormat.Kind.DEBEZIUM_JSON ? new DebeziumEvents(schema, times, debeziumSequence,
                 JsonTextVariants.INSTANCE) : null;
+        this.xml = format.kind() == FileFormat.Kind.XML ? format.xmlInput() : null;
         this.maxLineBytes = maxLineBytes;
     }
 
@@ -106,6 +109,7 @@ public final class RecordReaders {
             case JSON -> format.flag("multiline", false)
                     ? new JsonDocumentReader(Compression.decompress(name, raw), rows, maxLineBytes, leftover)
                     : new JsonLinesReader(Compression.decompress(name, raw), rows, maxLineBytes, leftover);
+            case XML -> new XmlRecordReader(Compression.decompress(name, raw), xml, schema, format.singleVariantColumn() != null);
             case DEBEZIUM_JSON -> new DebeziumReader(Compression.decompress(name, raw), debezium, format.flag("multiline", false),
                     maxLineBytes, display);
         };
