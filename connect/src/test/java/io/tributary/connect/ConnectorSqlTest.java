@@ -13,7 +13,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,22 +45,12 @@ class ConnectorSqlTest {
         return c;
     }
 
-    private static Map<String, List<String>> errors(List<ConfigValue> values) {
-        Map<String, List<String>> out = new HashMap<>();
-        for (ConfigValue v : values) {
-            if (!v.errorMessages().isEmpty()) {
-                out.put(v.name(), v.errorMessages());
-            }
-        }
-        return out;
-    }
-
     private static Map<String, List<String>> sourceErrors(Map<String, String> c) {
-        return errors(new FileSourceConnector().validate(c).configValues());
+        return ValidationErrors.of(new FileSourceConnector(), c);
     }
 
     private static Map<String, List<String>> sinkErrors(Map<String, String> c) {
-        return errors(new DeltaSinkConnector().validate(c).configValues());
+        return ValidationErrors.of(new DeltaSinkConnector(), c);
     }
 
     private List<String> published(IngestConfig ingest, String name, String... lines) throws Exception {

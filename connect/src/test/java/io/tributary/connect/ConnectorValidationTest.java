@@ -26,13 +26,7 @@ class ConnectorValidationTest {
     }
 
     private static Map<String, List<String>> errors(Map<String, String> config) {
-        Map<String, List<String>> out = new HashMap<>();
-        for (ConfigValue v : new FileSourceConnector().validate(config).configValues()) {
-            if (!v.errorMessages().isEmpty()) {
-                out.put(v.name(), v.errorMessages());
-            }
-        }
-        return out;
+        return ValidationErrors.of(new FileSourceConnector(), config);
     }
 
     @Test
@@ -114,13 +108,7 @@ class ConnectorValidationTest {
         Map<String, String> c = new HashMap<>(Map.of("connector.class", DeltaSinkConnector.class.getName(), "name", "orders-delta",
                 "topics", "orders", "delta.path", dir.resolve("t").toString(), "schema", "id INT, v STRING"));
         c.putAll(overrides);
-        Map<String, List<String>> out = new HashMap<>();
-        for (ConfigValue v : new DeltaSinkConnector().validate(c).configValues()) {
-            if (!v.errorMessages().isEmpty()) {
-                out.put(v.name(), v.errorMessages());
-            }
-        }
-        return out;
+        return ValidationErrors.of(new DeltaSinkConnector(), c);
     }
 
     @Test

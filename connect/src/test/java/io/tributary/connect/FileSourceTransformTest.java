@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,13 +35,7 @@ class FileSourceTransformTest {
     }
 
     private static Map<String, List<String>> errors(Map<String, String> config) {
-        Map<String, List<String>> out = new HashMap<>();
-        for (ConfigValue v : new FileSourceConnector().validate(config).configValues()) {
-            if (!v.errorMessages().isEmpty()) {
-                out.put(v.name(), v.errorMessages());
-            }
-        }
-        return out;
+        return ValidationErrors.of(new FileSourceConnector(), config);
     }
 
     @Test
