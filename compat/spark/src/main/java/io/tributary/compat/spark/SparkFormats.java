@@ -69,10 +69,20 @@ public final class SparkFormats {
         df = df.cache();
         Column[] data = java.util.Arrays.stream(StructType.fromDDL(ddl).fieldNames()).map(n -> functions.col("`" + n + "`"))
                 .toArray(Column[]::new);
+        int count = writeRows(df, data, corruptColumn, target);
+        df.unpersist();
+        return count;
+    }
+
+    /**
+     * Writes {@code rows} to {@code target} as sorted JSON lines: each row's {@code data} columns as {@code {"row": ...}},
+     * or with {@code corrupt} a row whose {@code _corrupt_record} is set as {@code {"corrupt": text}}; returns how many.
+     */
+    static int writeRows(Dataset<Row> rows, Column[] data, boolean corrupt, Path target) throws IOException {
         Map<String, String> jsonOptions = Map.of("timestampFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX",
                 "timestampNTZFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSSSS", "ignoreNullFields", "false");
-        Dataset<Row> out = df.select(functions.to_json(functions.struct(data), jsonOptions).alias("j"),
-                corruptColumn ? functions.col("_corrupt_record") : functions.lit(null).cast("string").alias("_corrupt_record"));
+        Dataset<Row> out = rows.select(functions.to_json(functions.struct(data), jsonOptions).alias("j"),
+                corrupt ? functions.col("_corrupt_record") : functions.lit(null).cast("string").alias("_corrupt_record"));
         List<String> lines = new ArrayList<>();
         for (Iterator<Row> it = out.toLocalIterator(); it.hasNext(); ) {
             Row r = it.next();
@@ -86,7 +96,6 @@ public final class SparkFormats {
         }
         Collections.sort(lines);
         Files.write(target, lines);
-        df.unpersist();
         return lines.size();
     }
 

@@ -2,14 +2,12 @@ package io.tributary.compat.spark;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Column;
@@ -81,23 +79,7 @@ public final class SparkXmlSource {
                     data.add(functions.col("`" + f.name() + "`"));
                 }
             }
-            Map<String, String> jsonOptions = Map.of("timestampFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX",
-                    "timestampNTZFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSSSS", "ignoreNullFields", "false");
-            Dataset<Row> out = rows.select(functions.to_json(functions.struct(data.toArray(Column[]::new)), jsonOptions).alias("j"),
-                    corrupt ? functions.col(CORRUPT) : functions.lit(null).cast("string").alias(CORRUPT));
-            List<String> lines = new ArrayList<>();
-            for (Iterator<Row> it = out.toLocalIterator(); it.hasNext(); ) {
-                Row r = it.next();
-                ObjectNode n = JSON.createObjectNode();
-                if (!r.isNullAt(1)) {
-                    n.put("corrupt", r.getString(1));
-                } else {
-                    n.set("row", JSON.readTree(r.getString(0)));
-                }
-                lines.add(JSON.writeValueAsString(n));
-            }
-            Collections.sort(lines);
-            Files.write(dir.resolve("spark.jsonl"), lines);
+            int count = SparkFormats.writeRows(rows, data.toArray(Column[]::new), corrupt, dir.resolve("spark.jsonl"));
             if (schema.getFieldIndex("v").isDefined() && schema.apply("v").dataType().sql().equals("VARIANT")) {
                 List<String> variants = new ArrayList<>();
                 for (Row r : rows.selectExpr("to_json(v)", "schema_of_variant(v)").collectAsList()) {
@@ -106,7 +88,7 @@ public final class SparkXmlSource {
                 Collections.sort(variants);
                 Files.write(dir.resolve("spark-variant.tsv"), variants);
             }
-            System.out.println(dir.getFileName() + ": " + SparkInference.ddl(schema) + "; " + lines.size() + " rows");
+            System.out.println(dir.getFileName() + ": " + SparkInference.ddl(schema) + "; " + count + " rows");
         } finally {
             SparkFixtures.deleteTree(work);
         }
