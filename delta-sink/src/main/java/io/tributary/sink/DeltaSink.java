@@ -284,8 +284,7 @@ public final class DeltaSink implements PipelineStage {
                 int p = toRead.get(0);
                 long pending = end.get(p) - position.getOrDefault(p, 0L);
                 long hint = Math.min(config.maxRowsPerBatch() > 0 ? Math.min(pending, config.maxRowsPerBatch()) : pending, 1 << 20);
-                // the records collapse on a thread of their own while this one polls and parses the next
-                keyed = mode.openKeyed(txnAppId, batchId, expectedStart, (int) hint).map(k -> KeyedBatch.collapsedAhead(k, txnAppId));
+                keyed = mode.openKeyed(txnAppId, batchId, expectedStart, (int) hint);
             }
             batch = keyed.isPresent() ? reader.readKeyed(end, config.maxRowsPerBatch(), keyed.get()::add)
                     : reader.read(end, config.maxRowsPerBatch(), stream.<Consumer<Object[]>>map(s -> s::add).orElse(null));

@@ -27,14 +27,6 @@ public interface KeyedBatch {
         CommitResult commit(BatchChanges changes, SinkOffsets next, long sourceRows);
     }
 
-    /**
-     * {@code batch} with its records collapsed on a thread of its own ({@code name} names it) while the
-     * sink's thread polls and parses the next ones ({@link CollapseAhead}).
-     */
-    static KeyedBatch collapsedAhead(KeyedBatch batch, String name) {
-        return new CollapseAhead(batch, name);
-    }
-
     /** A batch that collects into {@code collector} and, at its commit, hands the collapsed changes to {@code commit}. */
     static KeyedBatch collecting(BatchChanges.Collector collector, Commit commit) {
         return new KeyedBatch() {
