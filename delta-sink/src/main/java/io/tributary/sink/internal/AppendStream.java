@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * One append batch whose rows are written while the sink still reads them, so that polling and
@@ -40,7 +41,7 @@ public final class AppendStream implements AutoCloseable {
     private final long alreadyIn;
     private final DirectParquetFiles.Rolling direct;
     /** Makes the reading thread's own files when the writer thread falls behind; null without {@link #direct}. */
-    private final java.util.function.Supplier<DirectParquetFiles.Rolling> overflowFiles;
+    private final Supplier<DirectParquetFiles.Rolling> overflowFiles;
     /** The reading thread's files, made at the first chunk it writes itself; null until then. */
     private DirectParquetFiles.Rolling overflow;
     private final List<Object[]> collected;
@@ -61,7 +62,7 @@ public final class AppendStream implements AutoCloseable {
     }
 
     private AppendStream(DeltaTableWriter writer, Transaction txn, Claim claim, long alreadyIn,
-                         DirectParquetFiles.Rolling direct, java.util.function.Supplier<DirectParquetFiles.Rolling> overflowFiles) {
+                         DirectParquetFiles.Rolling direct, Supplier<DirectParquetFiles.Rolling> overflowFiles) {
         this.writer = writer;
         this.txn = txn;
         this.claim = claim;
@@ -85,7 +86,7 @@ public final class AppendStream implements AutoCloseable {
      * {@code overflowFiles}: another such writer, for the chunks the reading thread writes itself.
      */
     static AppendStream open(DeltaTableWriter writer, Transaction txn, Claim claim, DirectParquetFiles.Rolling direct,
-                             java.util.function.Supplier<DirectParquetFiles.Rolling> overflowFiles) {
+                             Supplier<DirectParquetFiles.Rolling> overflowFiles) {
         return new AppendStream(writer, txn, claim, -1, direct, overflowFiles);
     }
 
