@@ -18,11 +18,13 @@ final class WindowTable {
     static final byte IN_STORE = 1;
     static final byte DIRTY = 2;
     /** The table's heap per entry besides its bytes in the slabs: the slots at half load. */
-    static final long ENTRY_OVERHEAD = 2 * (8 + 4 + 4 + 4 + 1);
+    static final long ENTRY_OVERHEAD = 2 * (8 + 8 + 4 + 4 + 4 + 1);
     /** Bytes left behind below which no compaction runs. */
     private static final long COMPACT_MIN_GARBAGE = 4L * Slabs.SLAB_BYTES;
-    /** The 8-byte words of a key {@link #sortedSlotsUpTo} radix-sorts: the window start and 16 bytes of the group. */
-    private static final int SORT_WORDS = 3;
+    /** The 8-byte words after the window start that {@link #sortedSlotsUpTo} radix-sorts within a window start: 16 bytes of the group. */
+    private static final int GROUP_WORDS = 2;
+    /** Entries of one window start up to which {@link #sortedSlotsUpTo} sorts them by comparing their bytes, not by a radix sort. */
+    private static final int INSERTION_SORT_MAX = 16;
 
     private Slabs slabs = new Slabs();
     private long liveBytes;
@@ -30,6 +32,11 @@ final class WindowTable {
 
     /** Per slot: the entry's reference in the {@link Slabs}. */
     private long[] refs;
+    /**
+     * Per slot: the key's first 8 bytes, big-endian (the window start in {@link StateLayout}'s keys), so that
+     * finding and ordering the entries of closed windows reads these arrays in order, not the slabs at random.
+     */
+    private long[] prefixes;
     /** Per slot: the key's length, 0 for an empty slot (keys are never empty). */
     private int[] keyLengths;
     private int[] valueLengths;
@@ -51,6 +58,7 @@ final class WindowTable {
     private void allocate(int capacity) {
         lastSorted = null;
         refs = new long[capacity];
+        prefixes = new long[capacity];
         keyLengths = new int[capacity];
         valueLengths = new int[capacity];
         hashes = new int[capacity];
@@ -103,6 +111,7 @@ final class WindowTable {
         slabs.write(ref, 0, key);
         slabs.write(ref, key.length, value);
         refs[i] = ref;
+        prefixes[i] = slabs.word(ref, 0, key.length);
         keyLengths[i] = key.length;
         valueLengths[i] = value.length;
         hashes[i] = h;
@@ -120,6 +129,7 @@ final class WindowTable {
     /** Places the entries again in {@code capacity} slots (their bytes stay where they are). */
     private void rehash(int capacity) {
         long[] r = refs;
+        long[] p = prefixes;
         int[] k = keyLengths;
         int[] v = valueLengths;
         int[] h = hashes;
@@ -133,6 +143,7 @@ final class WindowTable {
                     i = (i + 1) & mask;
                 }
                 refs[i] = r[j];
+                prefixes[i] = p[j];
                 keyLengths[i] = k[j];
                 valueLengths[i] = v[j];
                 hashes[i] = h[j];
@@ -156,53 +167,80 @@ final class WindowTable {
         lastSorted = null;
     }
 
-    /** The first 8 bytes of the key at {@code ref}, big-endian (the window start in {@link StateLayout}'s keys, which are longer). */
-    private long prefix(long ref) {
-        return slabs.word(ref, 0, 8);
-    }
-
     /**
      * The slots of the entries whose key's first 8 bytes, read as an unsigned big-endian number,
-     * are at most {@code maxPrefix}, in unsigned key byte order (the store's order), read from
-     * the slabs without copying a key. Valid until the table changes. Each entry's first
-     * {@value #SORT_WORDS} 8-byte words (the window start, then the group's first bytes, zero-padded)
-     * are read once and sorted by a byte-wise radix sort ({@link KeyRadixSort}: a byte that all entries
-     * share costs no pass); only entries equal in all of them compare their bytes. A merge sort comparing
-     * entries one pair at a time took 0.6 s for the million windows an availableNow run closed at once.
+     * are at most {@code maxPrefix}, in unsigned key byte order (the store's order), without copying
+     * a key. Valid until the table changes. The entries are found and ordered by their window start
+     * from {@link #prefixes} (a radix sort of the starts with their slots, {@link KeyRadixSort#sortPairs}),
+     * then the entries of each window start by the rest of their keys, read from the slabs where the
+     * window start's entries sit near one another: a few hundred entries in the caches at a time, not a
+     * million read at random (which took about a third of the stream thread's samples in the windowed bench).
      */
     int[] sortedSlotsUpTo(long maxPrefix) {
         int n = 0;
         int[] slots = new int[size];
-        long[][] words = new long[SORT_WORDS][size];
-        long[] varying = new long[SORT_WORDS]; // the bits in which some entries' words differ
+        long[] starts = new long[size];
+        long varying = 0; // the bits in which some entries' starts differ
         for (int i = 0; i < refs.length; i++) {
-            if (keyLengths[i] != 0) {
-                long p = slabs.word(refs[i], 0, keyLengths[i]);
-                if (Long.compareUnsigned(p, maxPrefix) <= 0) {
-                    slots[n] = i;
-                    words[0][n] = p;
-                    for (int w = 1; w < SORT_WORDS; w++) {
-                        words[w][n] = slabs.word(refs[i], 8 * w, keyLengths[i]);
-                    }
-                    for (int w = 0; w < SORT_WORDS; w++) {
-                        varying[w] |= words[w][n] ^ words[w][0];
-                    }
-                    n++;
-                }
+            if (keyLengths[i] != 0 && Long.compareUnsigned(prefixes[i], maxPrefix) <= 0) {
+                slots[n] = i;
+                starts[n] = prefixes[i];
+                varying |= prefixes[i] ^ starts[0];
+                n++;
             }
         }
-        int[] order = KeyRadixSort.order(words, varying, n, (a, b) -> compareAfterStart(a, b, slots));
-        int[] out = new int[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = slots[order[i]];
+        KeyRadixSort.sortPairs(starts, slots, n, varying);
+        for (int from = 0; from < n;) {
+            int to = from + 1;
+            while (to < n && starts[to] == starts[from]) {
+                to++;
+            }
+            sortAfterStart(slots, from, to);
+            from = to;
         }
+        int[] out = n == slots.length ? slots : Arrays.copyOf(slots, n);
         lastSorted = out;
         lastSortedBound = maxPrefix;
         return out;
     }
 
-    private int compareAfterStart(int a, int b, int[] slots) {
-        return slabs.compare(refs[slots[a]], keyLengths[slots[a]], refs[slots[b]], keyLengths[slots[b]], 8);
+    /**
+     * Sorts {@code slots[from, to)}, entries of one window start, by their keys' bytes after it: a few by
+     * insertion, more by a byte-wise radix sort of their next {@value #GROUP_WORDS} words ({@link KeyRadixSort#order})
+     * that compares the bytes of those equal in all of them.
+     */
+    private void sortAfterStart(int[] slots, int from, int to) {
+        int m = to - from;
+        if (m <= INSERTION_SORT_MAX) {
+            for (int i = from + 1; i < to; i++) {
+                int slot = slots[i];
+                int j = i - 1;
+                for (; j >= from && compareAfterStart(slots[j], slot) > 0; j--) {
+                    slots[j + 1] = slots[j];
+                }
+                slots[j + 1] = slot;
+            }
+            return;
+        }
+        long[][] words = new long[GROUP_WORDS][m];
+        long[] varying = new long[GROUP_WORDS];
+        for (int k = 0; k < m; k++) {
+            int slot = slots[from + k];
+            for (int w = 0; w < GROUP_WORDS; w++) {
+                words[w][k] = slabs.word(refs[slot], 8 * (w + 1), keyLengths[slot]);
+                varying[w] |= words[w][k] ^ words[w][0];
+            }
+        }
+        int[] order = KeyRadixSort.order(words, varying, m, (a, b) -> compareAfterStart(slots[from + a], slots[from + b]));
+        int[] sorted = new int[m];
+        for (int k = 0; k < m; k++) {
+            sorted[k] = slots[from + order[k]];
+        }
+        System.arraycopy(sorted, 0, slots, from, m);
+    }
+
+    private int compareAfterStart(int a, int b) {
+        return slabs.compare(refs[a], keyLengths[a], refs[b], keyLengths[b], 8);
     }
 
     /**
@@ -241,7 +279,7 @@ final class WindowTable {
         int n = 0;
         long freed = 0;
         for (int j = 0; j < refs.length; j++) {
-            if (keyLengths[j] != 0 && (flags[j] & flag) == 0 && Long.compareUnsigned(prefix(refs[j]), maxPrefix) <= 0) {
+            if (keyLengths[j] != 0 && (flags[j] & flag) == 0 && Long.compareUnsigned(prefixes[j], maxPrefix) <= 0) {
                 freed += keyLengths[j] + valueLengths[j];
                 keyLengths[j] = 0;
                 n++;
@@ -263,7 +301,7 @@ final class WindowTable {
         int n = 0;
         int[] slots = new int[size];
         for (int j = 0; j < refs.length; j++) {
-            if (keyLengths[j] != 0 && Long.compareUnsigned(prefix(refs[j]), maxPrefix) <= 0) {
+            if (keyLengths[j] != 0 && Long.compareUnsigned(prefixes[j], maxPrefix) <= 0) {
                 slots[n++] = j;
             }
         }
