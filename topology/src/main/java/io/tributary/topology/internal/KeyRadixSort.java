@@ -5,7 +5,7 @@ import java.util.function.IntBinaryOperator;
 
 /**
  * The order of a {@link WindowTable}'s entries by key: their window starts sorted with their slots
- * ({@link #sortPairs}), then the entries of each window start by the 8-byte words after it
+ * ({@link #sortWith}), then the entries of each window start by the 8-byte words after it
  * ({@link #order}). Both are byte-wise radix sorts, least significant byte first, where a byte that
  * all entries share costs no pass.
  */
@@ -14,16 +14,18 @@ final class KeyRadixSort {
     }
 
     /**
-     * Sorts {@code keys[0, n)} as unsigned numbers, and {@code values} with them (a value stays with its key;
-     * the order of equal keys is kept). Each pass reads both arrays in order.
+     * Sorts {@code keys[0, n)} as unsigned numbers, and {@code a} and {@code b} with them (what stands at an
+     * index stays with its key; the order of equal keys is kept). Each pass reads the arrays in order.
      *
      * @param varying the bits in which some keys differ
      */
-    static void sortPairs(long[] keys, int[] values, int n, long varying) {
+    static void sortWith(long[] keys, long[] a, long[] b, int n, long varying) {
         long[] k = keys;
-        int[] v = values;
+        long[] x = a;
+        long[] y = b;
         long[] kt = null;
-        int[] vt = null;
+        long[] xt = null;
+        long[] yt = null;
         int[] count = new int[257];
         for (int shift = 0; shift < 64; shift += 8) {
             if ((varying >>> shift & 0xFF) == 0) {
@@ -31,30 +33,36 @@ final class KeyRadixSort {
             }
             if (kt == null) {
                 kt = new long[n];
-                vt = new int[n];
+                xt = new long[n];
+                yt = new long[n];
             }
             Arrays.fill(count, 0);
             for (int i = 0; i < n; i++) {
                 count[(int) (k[i] >>> shift & 0xFF) + 1]++;
             }
-            for (int b = 0; b < 256; b++) {
-                count[b + 1] += count[b];
+            for (int v = 0; v < 256; v++) {
+                count[v + 1] += count[v];
             }
             for (int i = 0; i < n; i++) {
                 int at = count[(int) (k[i] >>> shift & 0xFF)]++;
                 kt[at] = k[i];
-                vt[at] = v[i];
+                xt[at] = x[i];
+                yt[at] = y[i];
             }
-            long[] ks = k;
+            long[] t = k;
             k = kt;
-            kt = ks;
-            int[] vs = v;
-            v = vt;
-            vt = vs;
+            kt = t;
+            t = x;
+            x = xt;
+            xt = t;
+            t = y;
+            y = yt;
+            yt = t;
         }
         if (k != keys) {
             System.arraycopy(k, 0, keys, 0, n);
-            System.arraycopy(v, 0, values, 0, n);
+            System.arraycopy(x, 0, a, 0, n);
+            System.arraycopy(y, 0, b, 0, n);
         }
     }
 

@@ -23,7 +23,7 @@ final class WindowTable {
     private static final long COMPACT_MIN_GARBAGE = 4L * Slabs.SLAB_BYTES;
     /** The 8-byte words after the window start that {@link #sortedSlotsUpTo} radix-sorts within a window start: 16 bytes of the group. */
     private static final int GROUP_WORDS = 2;
-    /** Entries of one window start up to which {@link #sortedSlotsUpTo} sorts them by comparing their bytes, not by a radix sort. */
+    /** Entries of one window start up to which {@link #sortedSlotsUpTo} sorts them by comparing their bytes. */
     private static final int INSERTION_SORT_MAX = 16;
 
     private Slabs slabs = new Slabs();
@@ -168,79 +168,90 @@ final class WindowTable {
     }
 
     /**
-     * The slots of the entries whose key's first 8 bytes, read as an unsigned big-endian number,
-     * are at most {@code maxPrefix}, in unsigned key byte order (the store's order), without copying
-     * a key. Valid until the table changes. The entries are found and ordered by their window start
-     * from {@link #prefixes} (a radix sort of the starts with their slots, {@link KeyRadixSort#sortPairs}),
-     * then the entries of each window start by the rest of their keys, read from the slabs where the
-     * window start's entries sit near one another: a few hundred entries in the caches at a time, not a
-     * million read at random (which took about a third of the stream thread's samples in the windowed bench).
+     * The slots of the entries whose key's first 8 bytes, read as an unsigned big-endian number, are at most
+     * {@code maxPrefix}, in unsigned key byte order (the store's order), without copying a key. Valid until the
+     * table changes. The entries are found from {@link #prefixes} read in order and radix-sorted by window start
+     * with their references and slots ({@link KeyRadixSort#sortWith}: no read at random of a million entries,
+     * which took a third of the stream thread's samples in the windowed bench); then each window start's entries,
+     * which sit near one another in the slabs, by the rest of their keys.
      */
     int[] sortedSlotsUpTo(long maxPrefix) {
         int n = 0;
-        int[] slots = new int[size];
         long[] starts = new long[size];
+        long[] entryRefs = new long[size];
+        long[] slotLengths = new long[size]; // the slot (high 32 bits) and the key's length
         long varying = 0; // the bits in which some entries' starts differ
         for (int i = 0; i < refs.length; i++) {
             if (keyLengths[i] != 0 && Long.compareUnsigned(prefixes[i], maxPrefix) <= 0) {
-                slots[n] = i;
                 starts[n] = prefixes[i];
+                entryRefs[n] = refs[i];
+                slotLengths[n] = (long) i << 32 | keyLengths[i];
                 varying |= prefixes[i] ^ starts[0];
                 n++;
             }
         }
-        KeyRadixSort.sortPairs(starts, slots, n, varying);
+        KeyRadixSort.sortWith(starts, entryRefs, slotLengths, n, varying);
         for (int from = 0; from < n;) {
             int to = from + 1;
             while (to < n && starts[to] == starts[from]) {
                 to++;
             }
-            sortAfterStart(slots, from, to);
+            sortAfterStart(entryRefs, slotLengths, from, to);
             from = to;
         }
-        int[] out = n == slots.length ? slots : Arrays.copyOf(slots, n);
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = (int) (slotLengths[i] >>> 32);
+        }
         lastSorted = out;
         lastSortedBound = maxPrefix;
         return out;
     }
 
     /**
-     * Sorts {@code slots[from, to)}, entries of one window start, by their keys' bytes after it: a few by
-     * insertion, more by a byte-wise radix sort of their next {@value #GROUP_WORDS} words ({@link KeyRadixSort#order})
-     * that compares the bytes of those equal in all of them.
+     * Sorts the entries {@code [from, to)} of one window start (their references and slots with lengths, as
+     * {@link #sortedSlotsUpTo} has them) by their keys' bytes after it: a few by insertion, more by a byte-wise
+     * radix sort of their next {@value #GROUP_WORDS} words ({@link KeyRadixSort#order}) that compares the bytes
+     * of those equal in all of them.
      */
-    private void sortAfterStart(int[] slots, int from, int to) {
+    private void sortAfterStart(long[] entryRefs, long[] slotLengths, int from, int to) {
         int m = to - from;
         if (m <= INSERTION_SORT_MAX) {
             for (int i = from + 1; i < to; i++) {
-                int slot = slots[i];
+                long ref = entryRefs[i];
+                long slotLength = slotLengths[i];
                 int j = i - 1;
-                for (; j >= from && compareAfterStart(slots[j], slot) > 0; j--) {
-                    slots[j + 1] = slots[j];
+                for (; j >= from && compareAfterStart(entryRefs[j], (int) slotLengths[j], ref, (int) slotLength) > 0; j--) {
+                    entryRefs[j + 1] = entryRefs[j];
+                    slotLengths[j + 1] = slotLengths[j];
                 }
-                slots[j + 1] = slot;
+                entryRefs[j + 1] = ref;
+                slotLengths[j + 1] = slotLength;
             }
             return;
         }
         long[][] words = new long[GROUP_WORDS][m];
         long[] varying = new long[GROUP_WORDS];
         for (int k = 0; k < m; k++) {
-            int slot = slots[from + k];
             for (int w = 0; w < GROUP_WORDS; w++) {
-                words[w][k] = slabs.word(refs[slot], 8 * (w + 1), keyLengths[slot]);
+                words[w][k] = slabs.word(entryRefs[from + k], 8 * (w + 1), (int) slotLengths[from + k]);
                 varying[w] |= words[w][k] ^ words[w][0];
             }
         }
-        int[] order = KeyRadixSort.order(words, varying, m, (a, b) -> compareAfterStart(slots[from + a], slots[from + b]));
-        int[] sorted = new int[m];
+        int[] order = KeyRadixSort.order(words, varying, m, (a, b) ->
+                compareAfterStart(entryRefs[from + a], (int) slotLengths[from + a], entryRefs[from + b], (int) slotLengths[from + b]));
+        long[] r = new long[m];
+        long[] sl = new long[m];
         for (int k = 0; k < m; k++) {
-            sorted[k] = slots[from + order[k]];
+            r[k] = entryRefs[from + order[k]];
+            sl[k] = slotLengths[from + order[k]];
         }
-        System.arraycopy(sorted, 0, slots, from, m);
+        System.arraycopy(r, 0, entryRefs, from, m);
+        System.arraycopy(sl, 0, slotLengths, from, m);
     }
 
-    private int compareAfterStart(int a, int b) {
-        return slabs.compare(refs[a], keyLengths[a], refs[b], keyLengths[b], 8);
+    private int compareAfterStart(long a, int lengthA, long b, int lengthB) {
+        return slabs.compare(a, lengthA, b, lengthB, 8);
     }
 
     /**
@@ -360,11 +371,6 @@ final class WindowTable {
     /** The heap the entries take (their slots and bytes) and the bytes left behind in the slabs: what a budget counts. */
     long bytes() {
         return ENTRY_OVERHEAD * size + liveBytes + garbageBytes;
-    }
-
-    /** The bytes of replaced values and removed entries still in the slabs, until a compaction or {@link #clear}. */
-    long garbageBytes() {
-        return garbageBytes;
     }
 
     /** The bytes the slabs take (live entries and those left behind). */
