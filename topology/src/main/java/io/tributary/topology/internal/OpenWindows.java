@@ -166,7 +166,10 @@ final class OpenWindows {
     /**
      * Visits the entries of windows starting at or before {@code maxStart}, oldest window first
      * (store key order), the map's version of an entry before the store's; the visitor returns
-     * false to stop. The map's entries are sorted in place in its slabs, not copied to be sorted.
+     * false to stop. The map's entries are sorted in place in its slabs, not copied to be sorted. When the
+     * store holds none of these windows (an availableNow run's, which open and close between two commits),
+     * the map's are visited in no particular order, not sorted: a batch's output is a set, and a step of a
+     * closing stops only at windows held in the store.
      */
     void scan(long maxStart, Visitor visitor) {
         scan(Long.MIN_VALUE, maxStart, visitor);
@@ -179,6 +182,17 @@ final class OpenWindows {
      */
     void scan(long minStart, long maxStart, Visitor visitor) {
         settle();
+        if (maxStart < storeMinStart || minStart > maxStart) { // the store holds none of them: the map's, unsorted
+            visitingStored = false;
+            for (int slot : map.slotsUpTo(maxStart ^ Long.MIN_VALUE)) {
+                byte[] key = map.key(slot);
+                byte[] value = map.value(slot);
+                if (!visitor.visit(Bytes.wrap(key), StateLayout.windowStart(key), StateLayout.seq(value), layout.states(value))) {
+                    return;
+                }
+            }
+            return;
+        }
         int[] mine = map.sortedSlotsUpTo(maxStart ^ Long.MIN_VALUE);
         int i = 0;
         byte[] m = mine.length > 0 ? map.key(mine[0]) : null;

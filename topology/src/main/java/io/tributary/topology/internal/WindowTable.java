@@ -258,8 +258,8 @@ final class WindowTable {
         return n;
     }
 
-    /** The slots of the entries whose key's first 8 bytes are at most {@code maxPrefix}, in slot order. */
-    private int[] slotsUpTo(long maxPrefix) {
+    /** The slots of the entries whose key's first 8 bytes are at most {@code maxPrefix}, in slot order; valid until the table changes. */
+    int[] slotsUpTo(long maxPrefix) {
         int n = 0;
         int[] slots = new int[size];
         for (int j = 0; j < refs.length; j++) {
@@ -267,7 +267,9 @@ final class WindowTable {
                 slots[n++] = j;
             }
         }
-        return Arrays.copyOf(slots, n);
+        lastSorted = Arrays.copyOf(slots, n); // what removeUpTo of the same bound removes: its order does not matter
+        lastSortedBound = maxPrefix;
+        return lastSorted;
     }
 
     /** The number of slots; entries sit at the slots whose {@link #key} is not null. */

@@ -130,6 +130,32 @@ class WindowTableTest {
         assertThat(sorted).containsExactlyElementsOf(wanted);
     }
 
+    /** Window starts of a few entries each (sorted by comparing their bytes), of negative and far-apart starts, in the store's order. */
+    @Test
+    void fewEntriesPerWindowStartComeInTheStoresKeyOrder() {
+        WindowTable table = new WindowTable();
+        Random random = new Random(11);
+        List<byte[]> wanted = new ArrayList<>();
+        for (int s = 0; s < 3_000; s++) {
+            long start = (random.nextInt(2_000) - 1_000) * 600_000_000L + (random.nextBoolean() ? 0 : 1L << 50);
+            for (int g = random.nextInt(20); g > 0; g--) {
+                byte[] group = random.nextInt(4) == 0 ? ("ab" + "\0".repeat(random.nextInt(20))).getBytes()
+                        : ("user" + random.nextInt(30)).getBytes();
+                byte[] key = StateLayout.key(start, group).get();
+                if (table.find(key) < 0) {
+                    table.insert(key, new byte[8], WindowTable.DIRTY);
+                    wanted.add(key);
+                }
+            }
+        }
+        wanted.sort(Arrays::compareUnsigned);
+        List<byte[]> sorted = new ArrayList<>();
+        for (int slot : table.sortedSlotsUpTo(-1L)) {
+            sorted.add(table.key(slot));
+        }
+        assertThat(sorted).containsExactlyElementsOf(wanted);
+    }
+
     @Test
     void valuesThatChangeLengthLeaveBytesBehindThatCompactionReclaims() {
         WindowTable table = new WindowTable();
