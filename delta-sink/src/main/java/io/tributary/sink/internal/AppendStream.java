@@ -13,16 +13,12 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * One append batch whose rows are written while the sink still reads them, so that polling and
  * parsing the topic overlap with writing Parquet, and a batch's rows are never all in memory:
  * {@link #add} hands rows in chunks to a writer thread ({@link DirectParquetFiles.Rolling}), and
- * {@link #commit} waits for its files and commits them with the txn and the offsets. When the writer
- * thread falls behind (its queue full), the reading thread writes the chunk itself, into files of its
- * own, rather than wait: on two cores a batch's Parquet is then written at the pace of both threads
- * instead of the writer thread's alone (a large batch gets a second file where the reader helped). Where
+ * {@link #commit} waits for its files and commits them with the txn and the offsets. Where
  * Tributary's own Parquet writer does not apply (partitioned tables, Kernel's writer, other file
  * systems) the rows are collected and written at {@link #commit}. Closing a stream that was not
  * committed deletes what it wrote.
@@ -40,10 +36,6 @@ public final class AppendStream implements AutoCloseable {
     /** The version holding this batch already (nothing is written), or -1. */
     private final long alreadyIn;
     private final DirectParquetFiles.Rolling direct;
-    /** Makes the reading thread's own files when the writer thread falls behind; null without {@link #direct}. */
-    private final Supplier<DirectParquetFiles.Rolling> overflowFiles;
-    /** The reading thread's files, made at the first chunk it writes itself; null until then. */
-    private DirectParquetFiles.Rolling overflow;
     private final List<Object[]> collected;
     private final BlockingQueue<List<Object[]>> queue = new ArrayBlockingQueue<>(CHUNKS_IN_FLIGHT);
     private final Thread thread;
@@ -62,7 +54,7 @@ public final class AppendStream implements AutoCloseable {
     }
 
     private AppendStream(DeltaTableWriter writer, Transaction txn, Claim claim, long alreadyIn,
-                         DirectParquetFiles.Rolling direct, Supplier<DirectParquetFiles.Rolling> overflowFiles) {
+                         DirectParquetFiles.Rolling direct) {
         this.writer = writer;
         this.txn = txn;
         this.claim = claim;
@@ -70,7 +62,6 @@ public final class AppendStream implements AutoCloseable {
         this.batchId = claim.batchId();
         this.alreadyIn = alreadyIn;
         this.direct = direct;
-        this.overflowFiles = direct != null ? overflowFiles : null;
         this.collected = direct == null && alreadyIn < 0 ? new ArrayList<>() : null;
         if (direct != null) {
             this.thread = new Thread(this::writeChunks, "tributary-parquet-" + appId);
@@ -81,18 +72,14 @@ public final class AppendStream implements AutoCloseable {
         }
     }
 
-    /**
-     * A batch to write in {@code txn}; {@code direct}: Tributary's writer for its files, or null to collect the rows;
-     * {@code overflowFiles}: another such writer, for the chunks the reading thread writes itself.
-     */
-    static AppendStream open(DeltaTableWriter writer, Transaction txn, Claim claim, DirectParquetFiles.Rolling direct,
-                             Supplier<DirectParquetFiles.Rolling> overflowFiles) {
-        return new AppendStream(writer, txn, claim, -1, direct, overflowFiles);
+    /** A batch to write in {@code txn}; {@code direct}: Tributary's writer for its files, or null to collect the rows. */
+    static AppendStream open(DeltaTableWriter writer, Transaction txn, Claim claim, DirectParquetFiles.Rolling direct) {
+        return new AppendStream(writer, txn, claim, -1, direct);
     }
 
     /** A batch the table holds already (version {@code version}): rows are dropped, {@link #commit} writes nothing. */
     static AppendStream alreadyCommitted(DeltaTableWriter writer, String appId, long batchId, long version) {
-        return new AppendStream(writer, null, new Claim(appId, batchId, java.util.Optional.empty(), java.util.Map.of()), version, null, null);
+        return new AppendStream(writer, null, new Claim(appId, batchId, java.util.Optional.empty(), java.util.Map.of()), version, null);
     }
 
     /** Adds one row (in input order); throws if the writer thread failed. */
@@ -103,9 +90,7 @@ public final class AppendStream implements AutoCloseable {
         } else if (direct != null) {
             chunk.add(row);
             if (chunk.size() == CHUNK_ROWS) {
-                if (!queue.offer(chunk)) {
-                    writeHere(chunk); // the writer thread is behind: this thread writes rather than waits
-                }
+                hand(chunk);
                 chunk = new ArrayList<>(CHUNK_ROWS);
             }
         }
@@ -154,19 +139,12 @@ public final class AppendStream implements AutoCloseable {
         hand(END);
         join();
         if (failure != null) {
-            abortOverflow();
             throw failed();
         }
         try {
-            List<DataFileStatus> files = written;
-            if (overflow != null) {
-                files = new ArrayList<>(written);
-                files.addAll(overflow.finish());
-            }
-            return writer.files().addActions(txn, files);
+            return writer.files().addActions(txn, written);
         } catch (IOException e) {
             direct.abort();
-            abortOverflow();
             throw new UncheckedIOException("delta table " + writer.tablePath() + ": cannot describe the files of batch " + batchId, e);
         }
     }
@@ -181,30 +159,6 @@ public final class AppendStream implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw CommitErrors.interruptedWriting(writer.tablePath(), batchId, e);
-        }
-    }
-
-    /** Writes {@code c} on this thread into its own files ({@link #overflow}). */
-    private void writeHere(List<Object[]> c) {
-        if (failure != null) {
-            throw failed();
-        }
-        try {
-            if (overflow == null) {
-                overflow = overflowFiles.get();
-            }
-            for (Object[] row : c) {
-                overflow.write(row);
-            }
-        } catch (IOException | RuntimeException e) {
-            failure = e;
-            throw failed();
-        }
-    }
-
-    private void abortOverflow() {
-        if (overflow != null) {
-            overflow.abort();
         }
     }
 
@@ -259,7 +213,6 @@ public final class AppendStream implements AutoCloseable {
         } catch (InterruptedException e) {
             interrupted = true;
         }
-        abortOverflow();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

@@ -150,7 +150,7 @@ public final class DeltaTableWriter {
         }
         Transaction txn = build(snapshot, appId, batchId, 0); // another writer's commit fails it at once: commitAppend says so, rebases it
         return AppendStream.open(this, txn, new AppendStream.Claim(appId, batchId, snapshot, expectedStart),
-                directFiles(txn).orElse(null), () -> directFiles(txn).orElseThrow());
+                directFiles(txn).orElse(null));
     }
 
     /**
@@ -166,7 +166,7 @@ public final class DeltaTableWriter {
         Optional<Snapshot> snapshot = latestSnapshot();
         Transaction txn = buildPartitionTxn(snapshot, writerId, -1);
         AppendStream stream = AppendStream.open(this, txn, new AppendStream.Claim(writerId, -1, snapshot, Map.of()),
-                directFiles(txn).orElse(null), () -> directFiles(txn).orElseThrow());
+                directFiles(txn).orElse(null));
         return Map.entry(stream, snapshot);
     }
 

@@ -205,34 +205,6 @@ class DeltaTableWriterTest {
     }
 
     @Test
-    void aStreamWhoseWriterFallsBehindIsHelpedByTheReaderAndCommitsEveryRowOnce() throws Exception {
-        Schema schema = Schema.parse("id INT, s STRING");
-        DeltaTableWriter w = new DeltaTableWriter(engine, table(), Map.of(), Partitioning.none(schema), 64L * 1024 * 1024);
-        int n = 1_000_000; // adding a row costs far less than writing it: the writer thread's queue fills and the adder writes too
-
-        CommitResult r;
-        try (AppendStream stream = w.openAppend(APP, 0, Map.of())) {
-            for (int i = 0; i < n; i++) {
-                stream.add(new Object[] {i, "row " + (i % 1000)});
-            }
-            r = stream.commit(offsets(n));
-        }
-
-        assertThat(r.committed()).isTrue();
-        assertThat(r.files()).isEqualTo((int) parquetFiles());
-        try (Stream<Path> files = Files.list(dir.resolve("table"))) {
-            // each writer names its files by a uuid of its own, then the file's number
-            assertThat(files.map(p -> p.getFileName().toString()).filter(f -> f.endsWith(".parquet"))
-                    .map(f -> f.substring(0, f.lastIndexOf('-'))).distinct().count()).isEqualTo(2);
-        }
-        List<Object[]> rows = sorted(DeltaTables.readRows(table()), 0);
-        assertThat(rows).hasSize(n);
-        for (int i = 0; i < n; i++) {
-            assertThat(rows.get(i)).containsExactly(i, "row " + (i % 1000));
-        }
-    }
-
-    @Test
     void aStreamClosedWithoutCommitLeavesNeitherFilesNorAVersion() throws Exception {
         Schema schema = Schema.parse("id INT");
         DeltaTableWriter w = new DeltaTableWriter(engine, table(), Map.of(), Partitioning.none(schema), 64 * 1024);
