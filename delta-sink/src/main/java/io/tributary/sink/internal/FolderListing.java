@@ -2,6 +2,7 @@ package io.tributary.sink.internal;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.NoSuchElementException;
@@ -70,10 +71,16 @@ public final class FolderListing {
                     return false;
                 } else {
                     nextEntry = 0;
+                    Path folder = folders.pop();
                     try {
-                        entries = fs.listStatus(folders.pop());
+                        entries = fs.listStatus(folder);
                     } catch (FileNotFoundException gone) {
                         entries = new FileStatus[0];
+                    } catch (AccessDeniedException unreadable) {
+                        if (fs.exists(folder)) {
+                            throw unreadable;
+                        }
+                        entries = new FileStatus[0]; // Hadoop's word for a folder gone between its parent's listing and its own
                     }
                 }
             }
