@@ -1,8 +1,6 @@
 package io.tributary.sink.internal;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.NoSuchElementException;
@@ -74,13 +72,13 @@ public final class FolderListing {
                     Path folder = folders.pop();
                     try {
                         entries = fs.listStatus(folder);
-                    } catch (FileNotFoundException gone) {
-                        entries = new FileStatus[0];
-                    } catch (AccessDeniedException unreadable) {
+                    } catch (IOException e) {
+                        // a folder gone between its parent's listing and its own: FileNotFoundException, or from Hadoop's
+                        // FileUtil.list AccessDeniedException or "Invalid directory", depending on when it went
                         if (fs.exists(folder)) {
-                            throw unreadable;
+                            throw e;
                         }
-                        entries = new FileStatus[0]; // Hadoop's word for a folder gone between its parent's listing and its own
+                        entries = new FileStatus[0];
                     }
                 }
             }
