@@ -167,22 +167,13 @@ public final class FileIngest implements PipelineStage {
                 long batchId = session.state().nextBatchId();
                 if (attempt == PRODUCER_ATTEMPTS) {
                     throw IngestErrors.producerKeptFailing(config().pipeline(), batchId, attempt, session.runner().openMs(),
-                            session.runner().transactionTimeoutMs(), rootOf(e), e);
+                            session.runner().transactionTimeoutMs(), ProducerFailure.describe(e), e);
                 }
                 LOG.warn("ingest of pipeline {}: batch {}: the producer failed ({}); a new producer takes transactional.id {} over and"
-                        + " the batch runs again from its start (attempt {} of {})", config().pipeline(), batchId, rootOf(e),
+                        + " the batch runs again from its start (attempt {} of {})", config().pipeline(), batchId, ProducerFailure.describe(e),
                         config().transactionalId(), attempt + 1, PRODUCER_ATTEMPTS);
             }
         }
-    }
-
-    /** The innermost cause's class and message, for the log. */
-    private static String rootOf(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t.getClass().getSimpleName() + ": " + t.getMessage();
     }
 
     private Optional<Progress> runOnce() {

@@ -52,6 +52,15 @@ public enum ProducerFailure {
         return OTHER;
     }
 
+    /** The innermost cause of {@code e}, its class and message, as a log line names what Kafka said. */
+    public static String describe(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + ": " + t.getMessage();
+    }
+
     /** The {@code transaction.timeout.ms} that {@code producerProps} give a producer: Kafka's default, 60 s, when they give none. */
     public static long transactionTimeoutMs(java.util.Map<String, ?> producerProps) {
         Object v = producerProps.get("transaction.timeout.ms");
