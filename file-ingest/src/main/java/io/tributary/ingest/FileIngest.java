@@ -54,6 +54,8 @@ public final class FileIngest implements PipelineStage {
     private final BatchPlanner planner;
     /** A batch failed: before the next, a new producer takes over and the state is read again. */
     private boolean reconnect;
+    /** A batch is being published: a failure now is the producer's or the batch's, and leaves the producer to replace. */
+    private boolean publishing;
     private final ProgressFactory progress;
     private final SourceCleaner cleaner;
     private boolean leftoversCleaned;
@@ -155,6 +157,10 @@ public final class FileIngest implements PipelineStage {
             try {
                 return runOnce();
             } catch (KafkaException | TributaryException e) {
+                if (!publishing) {
+                    throw e; // listing, cleaning: the producer and the state are as they were
+                }
+                publishing = false;
                 ProducerFailure failure = session.runner().failure(e);
                 if (failure == ProducerFailure.FENCED) {
                     close();
@@ -196,6 +202,7 @@ public final class FileIngest implements PipelineStage {
         long listMs = (System.nanoTime() - t0) / 1_000_000;
         boolean lastOfRun = endsWhenIngested && plan.takesAll();
         BatchOutcome outcome = null;
+        publishing = true;
         while (!plan.files().isEmpty()) {
             try {
                 outcome = session.runner().runData(plan.files(), state, lastOfRun);
@@ -215,6 +222,7 @@ public final class FileIngest implements PipelineStage {
                     (startMs - lastDataMs) / 1000);
             outcome = session.runner().runNoData(state, idleWatermark(startMs));
         }
+        publishing = false;
         if (readAhead != null && plan.takesAll()) {
             readAhead.close(); // every new file listed was in this batch: what it still holds is of files gone since
         }
