@@ -9,10 +9,7 @@ import static org.awaitility.Awaitility.await;
 import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.Progress;
 import io.tributary.schema.TributaryException;
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.tributary.testing.CapturedErr;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -50,8 +47,7 @@ class ProducerRecoveryTest {
         DeltaSourceConfig c = DeltaSourceConfig.builder("timed-out", t.path).build();
         Map<String, Object> props = new HashMap<>(KAFKA.client());
         props.put("transaction.timeout.ms", 2000);
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        PrintStream err = System.err;
+        CapturedErr log = null;
         try (DeltaSource source = new DeltaSource(c, props); Admin admin = Admin.create(KAFKA.client())) {
             source.start();
             // the progress topic goes: the batch sends its rows, then waits for the topic to send its progress record,
@@ -59,7 +55,7 @@ class ProducerRecoveryTest {
             admin.deleteTopics(List.of(c.progressTopic())).all().get();
             await("the progress topic is gone").atMost(Duration.ofSeconds(60))
                     .until(() -> !admin.listTopics().names().get().contains(c.progressTopic()));
-            System.setErr(new PrintStream(new Tee(err, log), true, StandardCharsets.UTF_8));
+            log = CapturedErr.start();
             CompletableFuture<Progress> batch = CompletableFuture.supplyAsync(() -> source.runBatch().orElseThrow());
             await("the coordinator aborts the batch's transaction").atMost(Duration.ofSeconds(60)).until(() -> {
                 TransactionState s = admin.describeTransactions(List.of(c.transactionalId())).all().get().get(c.transactionalId()).state();
@@ -73,14 +69,16 @@ class ProducerRecoveryTest {
             assertThat(p.numInputRows()).isEqualTo(2);
             assertThat(source.runBatch()).as("nothing left").isEmpty();
         } finally {
-            System.setErr(err);
+            if (log != null) {
+                log.close();
+            }
         }
         try (DeltaSource restarted = new DeltaSource(c, KAFKA.client())) {
             assertThat(restarted.runBatch()).as("the stored progress is after the batch").isEmpty();
         }
         assertThat(TopicReader.values(KAFKA.broker().bootstrapServers(), c.topic()))
                 .containsExactlyInAnyOrder(DeltaSourceTest.json(1, "a", 1.0), DeltaSourceTest.json(2, "b", 2.0));
-        assertThat(log.toString(StandardCharsets.UTF_8)).contains("delta-source " + t.path + " of pipeline timed-out: batch 0: the producer"
+        assertThat(log.text()).contains("delta-source " + t.path + " of pipeline timed-out: batch 0: the producer"
                 + " failed (InvalidProducerEpochException: ").contains("a new producer takes transactional.id " + c.transactionalId()
                 + " over and the batch runs again from its start (attempt 2 of 3)");
     }
@@ -103,28 +101,5 @@ class ProducerRecoveryTest {
             }
         }
         assertThat(TopicReader.values(KAFKA.broker().bootstrapServers(), c.topic())).isEmpty();
-    }
-
-    /** Writes to both streams: the log still shows, and the test reads it. */
-    private static final class Tee extends OutputStream {
-        private final OutputStream a;
-        private final OutputStream b;
-
-        Tee(OutputStream a, OutputStream b) {
-            this.a = a;
-            this.b = b;
-        }
-
-        @Override
-        public synchronized void write(int c) throws java.io.IOException {
-            a.write(c);
-            b.write(c);
-        }
-
-        @Override
-        public synchronized void write(byte[] buf, int off, int len) throws java.io.IOException {
-            a.write(buf, off, len);
-            b.write(buf, off, len);
-        }
     }
 }

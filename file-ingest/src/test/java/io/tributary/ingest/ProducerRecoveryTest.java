@@ -11,16 +11,12 @@ import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.tributary.testing.CapturedErr;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -57,15 +53,14 @@ class ProducerRecoveryTest {
         props.put("transaction.timeout.ms", 2000);
         write(in, "a.json", "{\"id\": 1, \"user\": \"a\"}\n{\"id\": 2, \"user\": \"b\"}\n", 1_000_000);
         write(in, "b.json", "{\"id\": 3, \"user\": \"c\"}\n{\"id\": \n", 2_000_000);
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        PrintStream err = System.err;
+        CapturedErr log = null;
         try (FileIngest ingest = new FileIngest(config, props); Admin admin = Admin.create(IngestKit.props(KAFKA.broker()))) {
             // the dead-letter topic goes: the batch sends a.json's rows, then waits on b.json's bad line for the topic,
             // its transaction open, until the coordinator aborted it for its timeout and the topic is back
             admin.deleteTopics(List.of(config.deadLetterTopic())).all().get();
             await("the dead-letter topic is gone").atMost(Duration.ofSeconds(60))
                     .until(() -> !admin.listTopics().names().get().contains(config.deadLetterTopic()));
-            System.setErr(new PrintStream(new Tee(err, log), true, StandardCharsets.UTF_8));
+            log = CapturedErr.start();
             CompletableFuture<Progress> batch = CompletableFuture.supplyAsync(() -> ingest.runBatch().orElseThrow());
             await("the coordinator aborts the batch's transaction").atMost(Duration.ofSeconds(60)).until(() -> {
                 TransactionState s = admin.describeTransactions(List.of(config.transactionalId())).all().get()
@@ -84,14 +79,16 @@ class ProducerRecoveryTest {
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("a.json", 0L), org.assertj.core.groups.Tuple.tuple("b.json", 0L));
             assertThat(status.nextBatchId()).isEqualTo(1);
         } finally {
-            System.setErr(err);
+            if (log != null) {
+                log.close();
+            }
         }
         assertThat(readCommitted(KAFKA.broker(), config.eventsTopic())).extracting(r -> text(r.value())).containsExactlyInAnyOrder(
                 "{\"id\":1,\"user\":\"a\"}", "{\"id\":2,\"user\":\"b\"}", "{\"id\":3,\"user\":\"c\"}");
         assertThat(readCommitted(KAFKA.broker(), config.deadLetterTopic())).hasSize(1);
         assertThat(readCommitted(KAFKA.broker(), config.ingestLogTopic())).extracting(r -> text(r.key()))
                 .containsExactly("a.json", "b.json", "__state__");
-        assertThat(log.toString(StandardCharsets.UTF_8)).contains("ingest of pipeline " + config.pipeline()
+        assertThat(log.text()).contains("ingest of pipeline " + config.pipeline()
                 + ": batch 0: the producer failed (InvalidProducerEpochException: ").contains("a new producer takes transactional.id "
                 + config.transactionalId() + " over and the batch runs again from its start (attempt 2 of 3)");
     }
@@ -115,29 +112,6 @@ class ProducerRecoveryTest {
                     .hasMessageContaining("is closed");
         }
         assertThat(readCommitted(KAFKA.broker(), config.eventsTopic())).isEmpty();
-        assertThat(Set.copyOf(readCommitted(KAFKA.broker(), config.ingestLogTopic()))).isEmpty();
-    }
-
-    /** Writes to both streams: the log still shows, and the test reads it. */
-    private static final class Tee extends OutputStream {
-        private final OutputStream a;
-        private final OutputStream b;
-
-        Tee(OutputStream a, OutputStream b) {
-            this.a = a;
-            this.b = b;
-        }
-
-        @Override
-        public synchronized void write(int c) throws java.io.IOException {
-            a.write(c);
-            b.write(c);
-        }
-
-        @Override
-        public synchronized void write(byte[] buf, int off, int len) throws java.io.IOException {
-            a.write(buf, off, len);
-            b.write(buf, off, len);
-        }
+        assertThat(readCommitted(KAFKA.broker(), config.ingestLogTopic())).isEmpty();
     }
 }

@@ -8,11 +8,8 @@ import io.tributary.schema.Topics;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.TopicTail;
+import io.tributary.testing.CapturedErr;
 import io.tributary.testing.InputFiles;
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,8 +63,7 @@ class ProducerRecoveryPipelineTest {
         String deadLetter = Topics.deadLetter("recovering");
         String transactionalId = "tributary-recovering-ingest";
         List<Progress> progress = new CopyOnWriteArrayList<>();
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        PrintStream err = System.err;
+        CapturedErr log = null;
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try (Pipeline pipeline = Pipeline.open(spec, RunOptions.DEFAULT); Admin admin = Admin.create(pipeline.clientProps())) {
             Future<RunSummary> run = thread.submit(() -> pipeline.run(spec.trigger(), progress::add));
@@ -79,7 +75,7 @@ class ProducerRecoveryPipelineTest {
             admin.deleteTopics(List.of(deadLetter)).all().get();
             await("the dead-letter topic is gone").atMost(Duration.ofSeconds(60))
                     .until(() -> !admin.listTopics().names().get().contains(deadLetter));
-            System.setErr(new PrintStream(new Tee(err, log), true, StandardCharsets.UTF_8));
+            log = CapturedErr.start();
             InputFiles.place(in, "b.json", "{\"id\": 3, \"user\": \"c\"}", "{\"id\": ", "{\"id\": 4, \"user\": \"d\"}");
             await("the coordinator aborts the ingest's transaction").atMost(Duration.ofSeconds(60)).until(() -> {
                 failIfEnded(run);
@@ -98,12 +94,14 @@ class ProducerRecoveryPipelineTest {
             assertThat(pipeline.stop(Duration.ofSeconds(60))).isTrue();
             run.get();
         } finally {
-            System.setErr(err);
+            if (log != null) {
+                log.close();
+            }
             thread.shutdownNow();
         }
         assertThat(DeltaTables.readRows(table)).extracting(r -> r[0] + "|" + r[1])
                 .containsExactlyInAnyOrder("1|a", "2|b", "3|c", "4|d");
-        assertThat(log.toString(StandardCharsets.UTF_8)).contains("ingest of pipeline recovering: batch 1: the producer failed"
+        assertThat(log.text()).contains("ingest of pipeline recovering: batch 1: the producer failed"
                 + " (InvalidProducerEpochException: ").contains("a new producer takes transactional.id " + transactionalId
                 + " over and the batch runs again from its start (attempt 2 of 3)");
     }
@@ -119,29 +117,6 @@ class ProducerRecoveryPipelineTest {
         if (run.isDone()) {
             run.get();
             throw new AssertionError("the pipeline ended while rows were expected");
-        }
-    }
-
-    /** Writes to both streams: the log still shows, and the test reads it. */
-    private static final class Tee extends OutputStream {
-        private final OutputStream a;
-        private final OutputStream b;
-
-        Tee(OutputStream a, OutputStream b) {
-            this.a = a;
-            this.b = b;
-        }
-
-        @Override
-        public synchronized void write(int c) throws java.io.IOException {
-            a.write(c);
-            b.write(c);
-        }
-
-        @Override
-        public synchronized void write(byte[] buf, int off, int len) throws java.io.IOException {
-            a.write(buf, off, len);
-            b.write(buf, off, len);
         }
     }
 }
