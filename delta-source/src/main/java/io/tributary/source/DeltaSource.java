@@ -4,6 +4,7 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.types.StructType;
 import io.tributary.delta.KernelSchemas;
 import io.tributary.delta.KernelEngines;
+import io.tributary.kafka.ProducerFailure;
 import io.tributary.schema.PipelineStage;
 import io.tributary.schema.Progress;
 import io.tributary.schema.RowJson;
@@ -44,6 +45,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class DeltaSource implements PipelineStage {
     private static final Logger LOG = LoggerFactory.getLogger(DeltaSource.class);
+    /** How many times a batch runs, each time on a new producer, when Kafka leaves the producer unusable ({@link ProducerFailure#REPLACE}). */
+    static final int PRODUCER_ATTEMPTS = 3;
 
     private final DeltaSourceConfig config;
     private final Map<String, Object> clientProps;
@@ -152,6 +155,27 @@ public final class DeltaSource implements PipelineStage {
 
     @Override
     public Optional<Progress> runBatch() {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return runOnce();
+            } catch (RuntimeException e) {
+                ProducerFailure failure = publisher == null ? null : publisher.lastFailure();
+                if (failure == null || failure == ProducerFailure.FENCED) {
+                    throw e; // not the publishing's failure, or another instance took over: nothing to try again
+                }
+                close(); // the next try starts a new producer (aborting what this one left open) and reads the stored progress again
+                if (failure == ProducerFailure.OTHER || attempt == PRODUCER_ATTEMPTS) {
+                    throw failure == ProducerFailure.OTHER ? e
+                            : SourceErrors.producerKeptFailing(tablePath, lastBatchId + 1, attempt, ProducerFailure.describe(e), e);
+                }
+                LOG.warn("delta-source {} of pipeline {}: batch {}: the producer failed ({}); a new producer takes transactional.id {} over"
+                        + " and the batch runs again from its start (attempt {} of {})", tablePath, config.pipeline(), lastBatchId + 1,
+                        ProducerFailure.describe(e), config.transactionalId(), attempt + 1, PRODUCER_ATTEMPTS);
+            }
+        }
+    }
+
+    private Optional<Progress> runOnce() {
         start();
         long t0 = System.nanoTime();
         Instant startedAt = Instant.now();

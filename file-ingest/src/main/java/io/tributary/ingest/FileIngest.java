@@ -2,7 +2,6 @@ package io.tributary.ingest;
 
 import io.tributary.ingest.internal.BatchOutcome;
 import io.tributary.ingest.internal.BatchPlanner;
-import io.tributary.ingest.internal.BatchRunner;
 import io.tributary.ingest.internal.FileDiscovery;
 import io.tributary.ingest.internal.FileResult;
 import io.tributary.ingest.internal.IngestErrors;
@@ -15,6 +14,7 @@ import io.tributary.ingest.internal.SkipTally;
 import io.tributary.ingest.internal.SourceCleaner;
 import io.tributary.ingest.internal.TopicSetup;
 import io.tributary.ingest.internal.format.NewColumnsException;
+import io.tributary.kafka.ProducerFailure;
 import io.tributary.schema.CrashPoint;
 import io.tributary.schema.PipelineStage;
 import io.tributary.schema.Progress;
@@ -42,6 +42,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class FileIngest implements PipelineStage {
     private static final Logger LOG = LoggerFactory.getLogger(FileIngest.class);
+    /**
+     * How many times a batch runs, each time on a new producer, when Kafka leaves the producer unusable without
+     * another having taken over ({@link ProducerFailure#REPLACE}); then the batch fails with the last error.
+     */
+    static final int PRODUCER_ATTEMPTS = 3;
 
     /** The producer, the state read from the ingest log, the config gone on with and the batch runner. */
     private final ProducerSession session;
@@ -49,6 +54,8 @@ public final class FileIngest implements PipelineStage {
     private final BatchPlanner planner;
     /** A batch failed: before the next, a new producer takes over and the state is read again. */
     private boolean reconnect;
+    /** A batch is being published: a failure now is the producer's or the batch's, and leaves the producer to replace. */
+    private boolean publishing;
     private final ProgressFactory progress;
     private final SourceCleaner cleaner;
     private boolean leftoversCleaned;
@@ -143,9 +150,39 @@ public final class FileIngest implements PipelineStage {
         if (closed) {
             throw IngestErrors.closed(config().pipeline());
         }
-        if (reconnect) {
-            reconnect(); // a Kafka error here leaves reconnect set: the next call tries again
+        for (int attempt = 1; ; attempt++) {
+            if (reconnect) {
+                reconnect(); // a Kafka error here leaves reconnect set: the next call tries again
+            }
+            try {
+                return runOnce();
+            } catch (KafkaException | TributaryException e) {
+                if (!publishing) {
+                    throw e; // listing, cleaning: the producer and the state are as they were
+                }
+                publishing = false;
+                ProducerFailure failure = session.runner().failure(e);
+                if (failure == ProducerFailure.FENCED) {
+                    close();
+                    throw e;
+                }
+                reconnect = true;
+                if (failure == ProducerFailure.OTHER) {
+                    throw e;
+                }
+                long batchId = session.state().nextBatchId();
+                if (attempt == PRODUCER_ATTEMPTS) {
+                    throw IngestErrors.producerKeptFailing(config().pipeline(), batchId, attempt, session.runner().openMs(),
+                            session.runner().transactionTimeoutMs(), ProducerFailure.describe(e), e);
+                }
+                LOG.warn("ingest of pipeline {}: batch {}: the producer failed ({}); a new producer takes transactional.id {} over and"
+                        + " the batch runs again from its start (attempt {} of {})", config().pipeline(), batchId, ProducerFailure.describe(e),
+                        config().transactionalId(), attempt + 1, PRODUCER_ATTEMPTS);
+            }
         }
+    }
+
+    private Optional<Progress> runOnce() {
         long startMs = System.currentTimeMillis();
         long t0 = System.nanoTime();
         IngestState state = session.state();
@@ -163,37 +200,29 @@ public final class FileIngest implements PipelineStage {
         changedFiles = List.copyOf(plan.changed());
         skips.saw(plan);
         long listMs = (System.nanoTime() - t0) / 1_000_000;
-        BatchOutcome outcome;
-        try {
-            boolean lastOfRun = endsWhenIngested && plan.takesAll();
-            outcome = null;
-            while (!plan.files().isEmpty()) {
-                try {
-                    outcome = session.runner().runData(plan.files(), state, lastOfRun);
-                    break;
-                } catch (NewColumnsException e) {
-                    session.grow(plan.files(), e);
-                }
+        boolean lastOfRun = endsWhenIngested && plan.takesAll();
+        BatchOutcome outcome = null;
+        publishing = true;
+        while (!plan.files().isEmpty()) {
+            try {
+                outcome = session.runner().runData(plan.files(), state, lastOfRun);
+                break;
+            } catch (NewColumnsException e) {
+                session.grow(plan.files(), e);
             }
-            if (outcome != null) {
-                publishedNoData = session.runner().takeFollowingNoData();
-                lastDataMs = startMs;
-            } else if (config().hasWatermark()
-                    && state.nextWatermarkMs(config().watermarkDelay().toMillis()) > state.watermarkMs()) {
-                outcome = session.runner().runNoData(state, state.nextWatermarkMs(config().watermarkDelay().toMillis()));
-            } else if (idleWatermark(startMs) > state.watermarkMs()) {
-                LOG.info("no new file for {} s: closing the windows of the quiet stream (closeIdleWindowsAfter)",
-                        (startMs - lastDataMs) / 1000);
-                outcome = session.runner().runNoData(state, idleWatermark(startMs));
-            }
-        } catch (KafkaException | TributaryException e) {
-            if (BatchRunner.isFatal(e)) {
-                close();
-            } else {
-                reconnect = true;
-            }
-            throw e;
         }
+        if (outcome != null) {
+            publishedNoData = session.runner().takeFollowingNoData();
+            lastDataMs = startMs;
+        } else if (config().hasWatermark()
+                && state.nextWatermarkMs(config().watermarkDelay().toMillis()) > state.watermarkMs()) {
+            outcome = session.runner().runNoData(state, state.nextWatermarkMs(config().watermarkDelay().toMillis()));
+        } else if (idleWatermark(startMs) > state.watermarkMs()) {
+            LOG.info("no new file for {} s: closing the windows of the quiet stream (closeIdleWindowsAfter)",
+                    (startMs - lastDataMs) / 1000);
+            outcome = session.runner().runNoData(state, idleWatermark(startMs));
+        }
+        publishing = false;
         if (readAhead != null && plan.takesAll()) {
             readAhead.close(); // every new file listed was in this batch: what it still holds is of files gone since
         }

@@ -1,5 +1,6 @@
 package io.tributary.source.internal;
 
+import io.tributary.kafka.ProducerFailure;
 import io.tributary.schema.CrashPoint;
 import io.tributary.schema.TributaryException;
 import java.util.HashMap;
@@ -10,8 +11,6 @@ import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A transactional producer that publishes one batch (its rows, then the source's progress record and
  * the batch's watermark markers) in one Kafka transaction: a reader with {@code read_committed} sees both or neither. A second
- * instance with the same transactional id fences this one.
+ * instance with the same transactional id fences this one. After a failed {@link #publish}, {@link #lastFailure} says
+ * whether the producer was fenced, is to be replaced, or neither ({@link ProducerFailure}).
  */
 public final class BatchPublisher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BatchPublisher.class);
@@ -31,6 +31,11 @@ public final class BatchPublisher implements AutoCloseable {
 
     private final KafkaProducer<byte[], byte[]> producer;
     private final String transactionalId;
+    private final long transactionTimeoutMs;
+    /** When the last transaction began (System.nanoTime). */
+    private long beganNanos;
+    /** What the last failed {@link #publish} meant for the producer, or null. */
+    private ProducerFailure lastFailure;
 
     public BatchPublisher(Map<String, Object> clientProps, String transactionalId) {
         Map<String, Object> props = new HashMap<>();
@@ -46,6 +51,7 @@ public final class BatchPublisher implements AutoCloseable {
         props.put("acks", "all");
         props.putIfAbsent("client.id", "tributary-delta-source-" + transactionalId);
         this.transactionalId = transactionalId;
+        this.transactionTimeoutMs = ProducerFailure.transactionTimeoutMs(props);
         this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
         try {
             producer.initTransactions();
@@ -65,7 +71,9 @@ public final class BatchPublisher implements AutoCloseable {
      * progress record, the markers), in one transaction.
      */
     public void publish(String topic, Rows rows, Supplier<List<ProducerRecord<byte[], byte[]>>> after) {
+        lastFailure = null;
         try {
+            beganNanos = System.nanoTime();
             producer.beginTransaction();
             rows.publish(producer::send);
             for (ProducerRecord<byte[], byte[]> r : after.get()) {
@@ -75,15 +83,25 @@ public final class BatchPublisher implements AutoCloseable {
             CrashPoint.reach(CrashPoint.DELTA_SOURCE_BEFORE_COMMIT);
             producer.commitTransaction();
             CrashPoint.reach(CrashPoint.DELTA_SOURCE_AFTER_COMMIT);
-        } catch (ProducerFencedException | InvalidProducerEpochException e) {
-            throw SourceErrors.fenced(transactionalId, e);
         } catch (RuntimeException e) {
+            lastFailure = ProducerFailure.of(e, (System.nanoTime() - beganNanos) / 1_000_000, transactionTimeoutMs);
+            if (lastFailure == ProducerFailure.FENCED) {
+                throw SourceErrors.fenced(transactionalId, e);
+            }
             abort(e);
             if (e instanceof TributaryException te) {
                 throw te;
             }
             throw SourceErrors.publishFailed(topic, e.getMessage(), e);
         }
+    }
+
+    /**
+     * What the last {@link #publish}'s failure meant for this producer (by how long its transaction was open when it
+     * failed), or null when it did not fail.
+     */
+    public ProducerFailure lastFailure() {
+        return lastFailure;
     }
 
     private void abort(RuntimeException cause) {

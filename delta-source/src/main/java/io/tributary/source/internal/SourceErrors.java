@@ -133,6 +133,15 @@ public final class SourceErrors {
                 + "this batch was published.", cause);
     }
 
+    /** When Kafka left the producer unusable batch after batch, each time on a new producer. */
+    public static TributaryException producerKeptFailing(String tablePath, long batchId, int attempts, String error, RuntimeException cause) {
+        return new TributaryException("delta-source " + tablePath + ": batch " + batchId + " was not published: Kafka's producer failed "
+                + attempts + " times in a row, each time on a new producer that took the transactional id over (last: " + error
+                + "); nothing of the batch was published. If the batch takes longer than transaction.timeout.ms, raise it under "
+                + "kafka: (at most the broker's transaction.max.timeout.ms) or lower source.delta.maxFilesPerTrigger; else check "
+                + "the broker's log (its transaction coordinator), and rerun", cause);
+    }
+
     /** When publishing a batch failed and was rolled back. */
     public static TributaryException publishFailed(String topic, String message, RuntimeException cause) {
         return new TributaryException("delta-source: publishing a batch to " + topic + " failed and was rolled back ("

@@ -2,6 +2,7 @@ package io.tributary.ingest.internal;
 
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestedFile;
+import io.tributary.kafka.ProducerFailure;
 import io.tributary.schema.CrashPoint;
 import io.tributary.schema.Printable;
 import io.tributary.schema.Topics;
@@ -15,10 +16,6 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.errors.AuthorizationException;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.OutOfOrderSequenceException;
-import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,12 +36,20 @@ public final class BatchRunner {
     private final FilePublisher publisher;
     private final FileDiscovery discovery;
     private final ReadAhead readAhead;
+    private final long transactionTimeoutMs;
     private BatchOutcome followingNoData;
+    /** When the open transaction, or the last one that did not commit, began (System.nanoTime); -1 after a commit. */
+    private long beganNanos = -1;
 
-    /** @param readAhead what was read of the input before its batch, or null */
-    public BatchRunner(IngestConfig config, Producer<byte[], byte[]> producer, FileDiscovery discovery, ReadAhead readAhead) {
+    /**
+     * @param readAhead what was read of the input before its batch, or null
+     * @param transactionTimeoutMs the producer's {@code transaction.timeout.ms}
+     */
+    public BatchRunner(IngestConfig config, Producer<byte[], byte[]> producer, FileDiscovery discovery, ReadAhead readAhead,
+            long transactionTimeoutMs) {
         this.config = config;
         this.producer = producer;
+        this.transactionTimeoutMs = transactionTimeoutMs;
         this.publisher = new FilePublisher(config, producer, firstSendError, discovery);
         this.discovery = discovery;
         this.readAhead = readAhead;
@@ -114,6 +119,7 @@ public final class BatchRunner {
                 producer.flush();
                 CrashPoint.reach(CrashPoint.INGEST_BEFORE_COMMIT);
                 producer.commitTransaction();
+                beganNanos = -1;
                 CrashPoint.reach(CrashPoint.INGEST_AFTER_COMMIT);
                 long t2 = System.nanoTime();
                 for (FileResult r : results) {
@@ -172,6 +178,7 @@ public final class BatchRunner {
             int markers = sendMarkers(batchId, wm, state.maxEventTimeMs(), false);
             long t1 = System.nanoTime();
             producer.commitTransaction();
+            beganNanos = -1;
             state.setBatch(batchId + 1, state.maxEventTimeMs(), wm);
             return new BatchOutcome(batchId, List.of(), wm, markers, List.of(), ms(t1 - t0), ms(System.nanoTime() - t1));
         } catch (RuntimeException e) {
@@ -227,9 +234,9 @@ public final class BatchRunner {
                 r.file().etag());
     }
 
-    /** Aborts what is open, then says what went wrong; fencing and other fatal errors close nothing here. */
+    /** Aborts what is open, then says what went wrong; fencing closes nothing here. */
     private RuntimeException failed(long batchId, RuntimeException e) {
-        if (isFatal(e)) {
+        if (failure(e) == ProducerFailure.FENCED) {
             return IngestErrors.fenced(batchId, config.pipeline(), config.transactionalId(), e.getMessage(), e);
         }
         abort();
@@ -249,19 +256,27 @@ public final class BatchRunner {
         return e;
     }
 
-    /** True when the producer cannot go on: fenced by a newer instance, or its rights revoked. */
-    public static boolean isFatal(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException
-                    || t instanceof OutOfOrderSequenceException || t instanceof AuthorizationException) {
-                return true;
-            }
-        }
-        return false;
+    /**
+     * What {@code e}, thrown by the last batch, means for the producer ({@link ProducerFailure}): fenced by another,
+     * to be replaced, or neither. Reads how long the batch's transaction had been open when it failed.
+     */
+    public ProducerFailure failure(Throwable e) {
+        return ProducerFailure.of(e, openMs(), transactionTimeoutMs);
+    }
+
+    /** How long ago the open transaction (or the last one, which failed) began; 0 after a commit. */
+    public long openMs() {
+        return beganNanos < 0 ? 0 : (System.nanoTime() - beganNanos) / 1_000_000;
+    }
+
+    /** The producer's {@code transaction.timeout.ms}. */
+    public long transactionTimeoutMs() {
+        return transactionTimeoutMs;
     }
 
     private void begin() {
         firstSendError.reset();
+        beganNanos = System.nanoTime();
         producer.beginTransaction();
     }
 

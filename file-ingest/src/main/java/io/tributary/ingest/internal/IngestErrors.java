@@ -168,6 +168,22 @@ public final class IngestErrors {
                 + "). Only one ingest per pipeline may run; this one stops. Restart it once the other has stopped", cause);
     }
 
+    /**
+     * When Kafka left the producer unusable (its transaction aborted by the coordinator, its state lost) batch after
+     * batch, each time on a new producer: {@code openMs} is how long the last transaction was open.
+     */
+    public static TributaryException producerKeptFailing(String pipeline, long batchId, int attempts, long openMs,
+            long transactionTimeoutMs, String error, RuntimeException cause) {
+        String fix = openMs >= transactionTimeoutMs
+                ? "its transaction was open " + openMs + " ms, longer than transaction.timeout.ms (" + transactionTimeoutMs
+                        + "), after which Kafka's transaction coordinator aborts it: raise transaction.timeout.ms under kafka: "
+                        + "(at most the broker's transaction.max.timeout.ms) or lower source.files.maxFilesPerTrigger, and rerun"
+                : "check the broker's log (its transaction coordinator) and rerun";
+        return new TributaryException("batch " + batchId + " of pipeline " + pipeline + " was not published: Kafka's producer failed "
+                + attempts + " times in a row, each time on a new producer that took the transactional id over (last: " + error
+                + "); nothing of the batch was published. The last time, " + fix, cause);
+    }
+
     /** When a batch could not be published and its transaction was aborted: {@code rejected} is the first record error, or null. */
     public static TributaryException notPublished(long batchId, RuntimeException error, Exception rejected, Throwable cause) {
         return new TributaryException("batch " + batchId + " could not be published to Kafka: "

@@ -3,6 +3,7 @@ package io.tributary.ingest.internal;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.IngestedFile;
 import io.tributary.ingest.internal.format.NewColumnsException;
+import io.tributary.kafka.ProducerFailure;
 import io.tributary.schema.Topics;
 import java.time.Duration;
 import java.util.HashMap;
@@ -76,7 +77,7 @@ public final class ProducerSession {
             readAhead.forgetIf(state::tooOld); // never taken: they would hold their rows
         }
         adoptRecordedSchema();
-        runner = new BatchRunner(config, producer, discovery, readAhead);
+        runner = new BatchRunner(config, producer, discovery, readAhead, transactionTimeoutMs());
     }
 
     /** addNewColumns: the schema the ingest log recorded (grown by earlier batches) is the one to go on with. */
@@ -103,7 +104,12 @@ public final class ProducerSession {
     /** The batch's {@code files} have columns the schema lacks: the schema grows by them ({@link SchemaGrowth}) and a runner starts on it. */
     public void grow(List<FileStat> files, NewColumnsException found) {
         config = SchemaGrowth.grow(config, discovery, files, found, state.nextBatchId());
-        runner = new BatchRunner(config, producer, discovery, readAhead);
+        runner = new BatchRunner(config, producer, discovery, readAhead, transactionTimeoutMs());
+    }
+
+    /** The producer's {@code transaction.timeout.ms}: 5 minutes unless the spec's {@code kafka:} settings give one. */
+    public long transactionTimeoutMs() {
+        return ProducerFailure.transactionTimeoutMs(producerProps(config, clientProps));
     }
 
     /** Closes the producer, if one started. */
