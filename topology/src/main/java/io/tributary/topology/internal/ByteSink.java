@@ -57,6 +57,20 @@ final class ByteSink {
         writeBytes(s.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Forgets what was written, keeping the buffer: a sink reused for one encoding after another. */
+    void reset() {
+        size = 0;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** The buffer, its first {@link #size} bytes written; valid until the next write or {@link #reset}. */
+    byte[] array() {
+        return buf;
+    }
+
     byte[] toByteArray() {
         return Arrays.copyOf(buf, size);
     }
