@@ -376,8 +376,9 @@ final class OpenWindows {
         return w;
     }
 
+    /** The group part of the key, in an array the next call may reuse: {@link #update} copies it. */
     byte[] groupBytesOf(Object[] groupValues) {
-        return layout.groupBytes(groupValues);
+        return layout.groupBytesReused(groupValues);
     }
 
     /** During a {@link #scan}: whether the entry visited is in the store, not only in the map. */

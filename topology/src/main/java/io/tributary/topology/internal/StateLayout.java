@@ -19,6 +19,9 @@ final class StateLayout {
     private final boolean holdsCollections;
     /** The source the in-place decodings read with (the layout serves one task's thread). */
     private final ByteSource source = new ByteSource(new byte[0], 0);
+    /** What {@link #groupBytesReused} encodes into, and its arrays by length. */
+    private final ByteSink groupSink = new ByteSink(64);
+    private final byte[][] groupArrays = new byte[128][];
 
     StateLayout(List<DataType> groupTypes, Accumulator[] accumulators) {
         this.groupTypes = groupTypes.toArray(new DataType[0]);
@@ -42,10 +45,33 @@ final class StateLayout {
     /** The group part of the key, computed once per row. */
     byte[] groupBytes(Object[] groupValues) {
         ByteSink out = new ByteSink(32);
+        groupBytes(out, groupValues);
+        return out.toByteArray();
+    }
+
+    /**
+     * {@link #groupBytes(Object[])} in an array the next call of the same length reuses: for a caller that copies it
+     * before that (the time windows' key), not one that keeps it (the sessions').
+     */
+    byte[] groupBytesReused(Object[] groupValues) {
+        groupBytes(groupSink, groupValues);
+        int n = groupSink.size();
+        if (n >= groupArrays.length) {
+            return groupSink.toByteArray();
+        }
+        if (groupArrays[n] == null) {
+            groupArrays[n] = new byte[n];
+        }
+        System.arraycopy(groupSink.array(), 0, groupArrays[n], 0, n);
+        return groupArrays[n];
+    }
+
+    /** Encodes the group part of the key into {@code out}, which it empties first. */
+    void groupBytes(ByteSink out, Object[] groupValues) {
+        out.reset();
         for (int i = 0; i < groupTypes.length; i++) {
             ValueCodec.write(out, groupTypes[i], groupValues[i]);
         }
-        return out.toByteArray();
     }
 
     static Bytes key(long windowStart, byte[] groupBytes) {
