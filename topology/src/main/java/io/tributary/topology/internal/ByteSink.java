@@ -54,7 +54,32 @@ final class ByteSink {
     }
 
     void writeString(String s) {
-        writeBytes(s.getBytes(StandardCharsets.UTF_8));
+        int n = s.length();
+        ensure(4 + n);
+        for (int i = 0; i < n; i++) { // ASCII, whose UTF-8 is its chars, written without an array of its own
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                writeBytes(s.getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            buf[size + 4 + i] = (byte) c;
+        }
+        writeInt(n);
+        size += n;
+    }
+
+    /** Forgets what was written, keeping the buffer: a sink reused for one encoding after another. */
+    void reset() {
+        size = 0;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** The buffer, its first {@link #size} bytes written; valid until the next write or {@link #reset}. */
+    byte[] array() {
+        return buf;
     }
 
     byte[] toByteArray() {

@@ -5,12 +5,19 @@ import java.util.Arrays;
 
 /** Reads what {@link ByteSink} wrote. */
 final class ByteSource {
-    private final byte[] buf;
+    private byte[] buf;
     private int pos;
 
     ByteSource(byte[] buf, int offset) {
         this.buf = buf;
         this.pos = offset;
+    }
+
+    /** Reads {@code buf} from {@code offset} on: one source reused for one decoding after another. */
+    ByteSource at(byte[] buf, int offset) {
+        this.buf = buf;
+        this.pos = offset;
+        return this;
     }
 
     int readByte() {

@@ -10,7 +10,47 @@ import java.util.function.IntBinaryOperator;
  * their bytes after the window start.
  */
 final class KeyRadixSort {
+    /** The 8-byte words of a key {@link #slotsInKeyOrder} radix-sorts: the window start and 16 bytes of the group. */
+    private static final int SORT_WORDS = 3;
+
     private KeyRadixSort() {
+    }
+
+    /**
+     * The slots of {@code table}'s entries whose key's first 8 bytes, read as an unsigned big-endian number, are at most
+     * {@code maxPrefix}, in unsigned key byte order (the store's order). Each entry's first {@value #SORT_WORDS} 8-byte
+     * words (the window start, then the group's first bytes, zero-padded) are read once from the slabs and sorted by a
+     * byte-wise radix sort ({@link #order}: a byte that all entries share costs no pass); only entries equal in all of
+     * them compare their bytes. A merge sort comparing entries one pair at a time took 0.6 s for the million windows an
+     * availableNow run closed at once.
+     */
+    static int[] slotsInKeyOrder(WindowTable table, long maxPrefix) {
+        int n = 0;
+        int[] slots = new int[table.size()];
+        long[][] words = new long[SORT_WORDS][table.size()];
+        long[] varying = new long[SORT_WORDS]; // the bits in which some entries' words differ
+        for (int i = 0; i < table.capacity(); i++) {
+            if (table.keyLength(i) != 0) {
+                long p = table.word(i, 0);
+                if (Long.compareUnsigned(p, maxPrefix) <= 0) {
+                    slots[n] = i;
+                    words[0][n] = p;
+                    for (int w = 1; w < SORT_WORDS; w++) {
+                        words[w][n] = table.word(i, 8 * w);
+                    }
+                    for (int w = 0; w < SORT_WORDS; w++) {
+                        varying[w] |= words[w][n] ^ words[w][0];
+                    }
+                    n++;
+                }
+            }
+        }
+        int[] order = order(words, varying, n, (a, b) -> table.compareAfterStart(slots[a], slots[b]));
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = slots[order[i]];
+        }
+        return out;
     }
 
     /**

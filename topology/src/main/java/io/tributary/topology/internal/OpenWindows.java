@@ -1,8 +1,6 @@
 package io.tributary.topology.internal;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -45,6 +43,16 @@ final class OpenWindows {
     private long storeMaxStart = Long.MIN_VALUE;
     /** Whether the entry {@link #scan} visits now is in the store (removing it takes a tombstone), not only in the map. */
     private boolean visitingStored;
+    /** The key {@link #update} builds, reused from row to row. */
+    private byte[] keyBuffer = new byte[64];
+    /** The value {@link #update} encodes, reused from row to row. */
+    private final ByteSink valueSink = new ByteSink(64);
+    /** The states {@link #update} folds a row into, reused from row to row (the states, not the array, are kept). */
+    private final Object[] scratchStates;
+    /** The output's {@code window {start, end}} arrays of the starts met last, by start ({@link #window}). */
+    private final Object[][] windowCache = new Object[256][];
+    /** The states a {@link #scan} gives its visitor, reused from entry to entry. */
+    private final Object[] visitedStates;
 
     /**
      * @param budgetBytes the heap the map may take before it is written to the store
@@ -58,6 +66,8 @@ final class OpenWindows {
         this.budgetBytes = budgetBytes;
         this.budgetWindows = budgetWindows;
         this.live = layout.holdsCollections() ? new LiveStates() : null;
+        this.scratchStates = new Object[layout.aggregateCount()];
+        this.visitedStates = new Object[layout.aggregateCount()];
         try (KeyValueIterator<Bytes, byte[]> first = store.all(); KeyValueIterator<Bytes, byte[]> last = store.reverseAll()) {
             if (first.hasNext()) {
                 storeMinStart = StateLayout.windowStart(first.next().key);
@@ -70,10 +80,58 @@ final class OpenWindows {
         return start >= storeMinStart && start <= storeMaxStart;
     }
 
-    /** Folds a row into window {@code start} of its group; says whether the entry is {@link #NEW} and/or {@link #FIRST_IN_BATCH}. */
+    /**
+     * Folds a row into window {@code start} of its group; says whether the entry is {@link #NEW} and/or {@link #FIRST_IN_BATCH}.
+     * The key is built in a reused buffer, the states decoded from the table's slabs into a reused array and encoded back
+     * through a reused sink: a row that only updates the map allocates no array of its own.
+     */
     int update(long start, byte[] groupBytes, Object[] row, long seq) {
-        byte[] key = StateLayout.key(start, groupBytes).get();
-        LiveStates.Entry held = live == null ? null : live.get(key);
+        if (live != null) {
+            return updateLive(StateLayout.key(start, groupBytes).get(), start, row, seq);
+        }
+        if (keyBuffer.length < 8 + groupBytes.length) {
+            keyBuffer = new byte[Math.max(2 * keyBuffer.length, 8 + groupBytes.length)];
+        }
+        int keyLength = StateLayout.key(keyBuffer, start, groupBytes);
+        int slot = map.find(keyBuffer, keyLength);
+        Object[] states = scratchStates;
+        int flags;
+        boolean inStore;
+        if (slot < 0) {
+            byte[] old = storeMayHold(start) ? store.get(Bytes.wrap(Arrays.copyOf(keyBuffer, keyLength))) : null;
+            inStore = old != null;
+            if (old == null) {
+                flags = NEW | FIRST_IN_BATCH;
+                layout.zero(states);
+            } else {
+                flags = StateLayout.seq(old) == seq ? 0 : FIRST_IN_BATCH;
+                layout.states(old, 0, states);
+            }
+        } else {
+            inStore = true; // not used: the entry stays where it is
+            byte[] slab = map.slab(slot);
+            int at = map.valueOffset(slot);
+            flags = StateLayout.readLong(slab, at) == seq ? 0 : FIRST_IN_BATCH;
+            layout.states(slab, at, states);
+        }
+        if ((flags & (NEW | FIRST_IN_BATCH)) == FIRST_IN_BATCH) { // an entry of an earlier batch
+            layout.nextBatch(states);
+        }
+        layout.add(states, row);
+        layout.value(valueSink, seq, states);
+        if (slot < 0) {
+            map.insert(keyBuffer, keyLength, valueSink.array(), valueSink.size(),
+                    inStore ? (byte) (WindowTable.DIRTY | WindowTable.IN_STORE) : WindowTable.DIRTY);
+        } else {
+            map.value(slot, valueSink.array(), valueSink.size()); // in place when its length did not change
+            map.set(slot, WindowTable.DIRTY);
+        }
+        return flags;
+    }
+
+    /** {@link #update} when an aggregate's state is a whole collection: the states are held decoded ({@link LiveStates}). */
+    private int updateLive(byte[] key, long start, Object[] row, long seq) {
+        LiveStates.Entry held = live.get(key);
         if (held != null) {
             int flags = held.seq == seq ? 0 : FIRST_IN_BATCH;
             if (flags != 0) {
@@ -98,20 +156,10 @@ final class OpenWindows {
         if (old != null && (flags & FIRST_IN_BATCH) != 0) {
             layout.nextBatch(states);
         }
-        if (live != null) { // held decoded until the map's next reader (settle)
-            boolean inStore = slot < 0 ? old != null : map.has(slot, WindowTable.IN_STORE);
-            layout.addInPlace(live.hold(key, states, seq, inStore, old == null ? 0 : old.length).states, row);
-            live.folded();
-            return flags;
-        }
-        layout.add(states, row);
-        byte[] value = layout.value(seq, states);
-        if (slot < 0) {
-            map.insert(key, value, old == null ? WindowTable.DIRTY : (byte) (WindowTable.DIRTY | WindowTable.IN_STORE));
-        } else {
-            map.value(slot, value); // in place when its length did not change
-            map.set(slot, WindowTable.DIRTY);
-        }
+        // held decoded until the map's next reader (settle)
+        boolean inStore = slot < 0 ? old != null : map.has(slot, WindowTable.IN_STORE);
+        layout.addInPlace(live.hold(key, states, seq, inStore, old == null ? 0 : old.length).states, row);
+        live.folded();
         return flags;
     }
 
@@ -149,7 +197,7 @@ final class OpenWindows {
         if (map.isEmpty()) {
             return;
         }
-        ChunkedPuts puts = new ChunkedPuts();
+        ChunkedPuts puts = new ChunkedPuts(store, FLUSH_CHUNK);
         for (int i = 0; i < map.capacity(); i++) {
             byte[] key = map.key(i);
             if (key != null && map.has(i, WindowTable.DIRTY)) {
@@ -185,9 +233,7 @@ final class OpenWindows {
         if (maxStart < storeMinStart || minStart > maxStart) { // the store holds none of them: the map's, unsorted
             visitingStored = false;
             for (int slot : map.slotsUpTo(maxStart ^ Long.MIN_VALUE)) {
-                byte[] key = map.key(slot);
-                byte[] value = map.value(slot);
-                if (!visitor.visit(Bytes.wrap(key), StateLayout.windowStart(key), StateLayout.seq(value), layout.states(value))) {
+                if (!visitMapEntry(slot, visitor)) {
                     return;
                 }
             }
@@ -195,21 +241,20 @@ final class OpenWindows {
         }
         int[] mine = map.sortedSlotsUpTo(maxStart ^ Long.MIN_VALUE);
         int i = 0;
-        byte[] m = mine.length > 0 ? map.key(mine[0]) : null;
         try (KeyValueIterator<Bytes, byte[]> it = storeBetween(minStart, maxStart)) {
             KeyValue<Bytes, byte[]> s = nextUpTo(it, maxStart);
-            while (s != null || m != null) {
-                int c = s == null ? 1 : m == null ? -1 : Arrays.compareUnsigned(s.key.get(), m);
+            while (s != null || i < mine.length) {
+                int c = s == null ? 1 : i == mine.length ? -1 : compareToMap(s.key.get(), mine[i]);
                 boolean more;
                 if (c < 0) {
                     visitingStored = true;
-                    more = visitor.visit(s.key, StateLayout.windowStart(s.key), StateLayout.seq(s.value), layout.states(s.value));
+                    byte[] key = s.key.get();
+                    layout.states(s.value, 0, visitedStates);
+                    more = visitor.visit(key, 0, StateLayout.windowStart(key, 0), StateLayout.seq(s.value), visitedStates);
                     s = nextUpTo(it, maxStart);
                 } else {
-                    byte[] value = map.value(mine[i]);
                     visitingStored = c == 0;
-                    more = visitor.visit(Bytes.wrap(m), StateLayout.windowStart(m), StateLayout.seq(value), layout.states(value));
-                    m = ++i < mine.length ? map.key(mine[i]) : null;
+                    more = visitMapEntry(mine[i++], visitor);
                     if (c == 0) {
                         s = nextUpTo(it, maxStart);
                     }
@@ -219,6 +264,21 @@ final class OpenWindows {
                 }
             }
         }
+    }
+
+    /** Visits the map's entry at {@code slot}, read in place from the table's slabs. */
+    private boolean visitMapEntry(int slot, Visitor visitor) {
+        byte[] slab = map.slab(slot);
+        int keyAt = map.keyOffset(slot);
+        int valueAt = map.valueOffset(slot);
+        layout.states(slab, valueAt, visitedStates);
+        return visitor.visit(slab, keyAt, StateLayout.windowStart(slab, keyAt), StateLayout.readLong(slab, valueAt), visitedStates);
+    }
+
+    /** Compares a store key with the map's key at {@code slot}, as unsigned bytes (the store's order). */
+    private int compareToMap(byte[] storeKey, int slot) {
+        int at = map.keyOffset(slot);
+        return Arrays.compareUnsigned(storeKey, 0, storeKey.length, map.slab(slot), at, at + map.keyLength(slot));
     }
 
     /**
@@ -253,12 +313,10 @@ final class OpenWindows {
             return 0;
         }
         for (int i = 0; i < map.capacity(); i++) {
-            byte[] key = map.key(i);
-            if (key != null && !map.has(i, WindowTable.IN_STORE)) {
-                long start = StateLayout.windowStart(key);
+            if (map.keyLength(i) != 0 && !map.has(i, WindowTable.IN_STORE)) {
+                long start = StateLayout.windowStart(map.slab(i), map.keyOffset(i));
                 if (start > after && start <= maxStart) {
-                    byte[] value = map.value(i);
-                    visitor.visit(Bytes.wrap(key), start, StateLayout.seq(value), layout.states(value));
+                    visitMapEntry(i, visitor);
                 }
             }
         }
@@ -277,7 +335,7 @@ final class OpenWindows {
     long deleteBetween(long minStart, long maxStart) {
         settle();
         long removed = map.removeUpTo(maxStart ^ Long.MIN_VALUE, WindowTable.IN_STORE); // the entries the store holds are counted below
-        ChunkedPuts puts = new ChunkedPuts();
+        ChunkedPuts puts = new ChunkedPuts(store, FLUSH_CHUNK);
         // the tombstones go in while the iterator is open, a chunk at a time (RocksDB's iterator reads the
         // store as it was when it opened), so memory holds a chunk of keys, not every closed window's
         try (KeyValueIterator<Bytes, byte[]> it = storeBetween(minStart, maxStart)) {
@@ -294,19 +352,33 @@ final class OpenWindows {
         return size;
     }
 
-    /** Spark's output row: {@code window {start, end}}, the group values, the aggregates. */
-    Object[] outputRow(Bytes key, long start, Object[] states) {
-        Object[] group = layout.groupValues(key);
-        Object[] results = layout.results(states);
-        Object[] row = new Object[1 + group.length + results.length];
-        row[0] = new Object[] {start, start + size};
-        System.arraycopy(group, 0, row, 1, group.length);
-        System.arraycopy(results, 0, row, 1 + group.length, results.length);
+    /** Spark's output row: {@code window {start, end}}, the group values of the key at {@code keyOffset} of {@code key}, the aggregates. */
+    Object[] outputRow(byte[] key, int keyOffset, long start, Object[] states) {
+        int groups = layout.groupCount();
+        Object[] row = new Object[1 + groups + states.length];
+        row[0] = window(start);
+        layout.groupValues(key, keyOffset, row, 1);
+        layout.results(states, row, 1 + groups);
         return row;
     }
 
+    /**
+     * The output's {@code window {start, end}}: one array per window start among the last few met, shared by the rows of
+     * that start (a closing writes hundreds of windows of each start), not two boxed longs and an array per row.
+     */
+    private Object[] window(long start) {
+        int at = (int) ((start * 0x9E3779B97F4A7C15L) >>> 56); // the product's top byte: starts are multiples of the slide
+        Object[] w = windowCache[at];
+        if (w == null || (Long) w[0] != start) {
+            w = new Object[] {start, start + size};
+            windowCache[at] = w;
+        }
+        return w;
+    }
+
+    /** The group part of the key, in an array the next call may reuse: {@link #update} copies it. */
     byte[] groupBytesOf(Object[] groupValues) {
-        return layout.groupBytes(groupValues);
+        return layout.groupBytesReused(groupValues);
     }
 
     /** During a {@link #scan}: whether the entry visited is in the store, not only in the map. */
@@ -314,26 +386,11 @@ final class OpenWindows {
         return visitingStored;
     }
 
+    /**
+     * What a {@link #scan} visits: the entry's key at {@code keyOffset} of {@code key} and its states, both valid only
+     * during the visit (read in place from the table's slabs, decoded into an array the next entry reuses).
+     */
     interface Visitor {
-        boolean visit(Bytes key, long start, long seq, Object[] states);
-    }
-
-    /** Puts into the store {@value #FLUSH_CHUNK} entries at a time ({@code putAll}), then the rest at {@link #finish()}. */
-    private final class ChunkedPuts {
-        private final List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>();
-
-        void put(Bytes key, byte[] value) {
-            batch.add(KeyValue.pair(key, value));
-            if (batch.size() == FLUSH_CHUNK) {
-                finish();
-            }
-        }
-
-        void finish() {
-            if (!batch.isEmpty()) {
-                store.putAll(batch);
-                batch.clear();
-            }
-        }
+        boolean visit(byte[] key, int keyOffset, long start, long seq, Object[] states);
     }
 }

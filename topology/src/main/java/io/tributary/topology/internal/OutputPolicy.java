@@ -1,7 +1,6 @@
 package io.tributary.topology.internal;
 
 import io.tributary.topology.OutputMode;
-import org.apache.kafka.common.utils.Bytes;
 
 /**
  * What an output mode does at the end of a batch (a marker), as Spark's StateStoreSaveExec does:
@@ -10,7 +9,8 @@ import org.apache.kafka.common.utils.Bytes;
 interface OutputPolicy {
     /** Writes one state row out. */
     interface Emit {
-        void emit(Bytes key, long windowStart, Object[] states);
+        /** The state row's key at {@code keyOffset} of {@code key} and its states, valid only during the call. */
+        void emit(byte[] key, int keyOffset, long windowStart, Object[] states);
     }
 
     /** Whether rows for windows already past the watermark are dropped (Spark: append and update). */
@@ -79,12 +79,12 @@ interface OutputPolicy {
             long[] stored = {0};
             long[] last = {Long.MIN_VALUE};
             boolean[] stopped = {false};
-            windows.scan(from, bound, (key, start, entrySeq, states) -> {
+            windows.scan(from, bound, (key, keyOffset, start, entrySeq, states) -> {
                 if (stored[0] >= limit && start != last[0]) {
                     stopped[0] = true;
                     return false;
                 }
-                emit.emit(key, start, states);
+                emit.emit(key, keyOffset, start, states);
                 written[0]++;
                 stored[0] += windows.visitingStored() ? 1 : 0;
                 last[0] = start;
@@ -93,8 +93,8 @@ interface OutputPolicy {
             long through = stopped[0] ? last[0] : bound;
             long purged = windows.deleteBetween(from, through);
             if (stopped[0]) { // the windows after the step that only the map holds go now, not through the store
-                purged += windows.closeMapOnly(through, bound, (key, start, entrySeq, states) -> {
-                    emit.emit(key, start, states);
+                purged += windows.closeMapOnly(through, bound, (key, keyOffset, start, entrySeq, states) -> {
+                    emit.emit(key, keyOffset, start, states);
                     written[0]++;
                     return true;
                 });
@@ -110,9 +110,9 @@ interface OutputPolicy {
         }
 
         public long endBatch(OpenWindows windows, Long wm, long seq, Emit emit) {
-            windows.scan(Long.MAX_VALUE, (key, start, entrySeq, states) -> {
+            windows.scan(Long.MAX_VALUE, (key, keyOffset, start, entrySeq, states) -> {
                 if (entrySeq == seq) {
-                    emit.emit(key, start, states);
+                    emit.emit(key, keyOffset, start, states);
                 }
                 return true;
             });
@@ -127,8 +127,8 @@ interface OutputPolicy {
         }
 
         public long endBatch(OpenWindows windows, Long wm, long seq, Emit emit) {
-            windows.scan(Long.MAX_VALUE, (key, start, entrySeq, states) -> {
-                emit.emit(key, start, states);
+            windows.scan(Long.MAX_VALUE, (key, keyOffset, start, entrySeq, states) -> {
+                emit.emit(key, keyOffset, start, states);
                 return true;
             });
             return 0;

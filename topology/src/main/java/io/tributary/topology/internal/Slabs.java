@@ -39,8 +39,18 @@ final class Slabs {
 
     /** True if the {@code key.length} bytes at {@code ref} are {@code key}'s. */
     boolean equals(long ref, byte[] key) {
+        return equals(ref, key, key.length);
+    }
+
+    /** True if the {@code length} bytes at {@code ref} are {@code key[0, length)}. */
+    boolean equals(long ref, byte[] key, int length) {
         int offset = offset(ref);
-        return Arrays.equals(slabs[slab(ref)], offset, offset + key.length, key, 0, key.length);
+        return Arrays.equals(slabs[slab(ref)], offset, offset + length, key, 0, length);
+    }
+
+    /** The slab that holds the bytes at {@code ref}, to read in place from {@link #offset}. */
+    byte[] array(long ref) {
+        return slabs[slab(ref)];
     }
 
     /** A copy of the bytes {@code [from, from + length)} after {@code ref}. */
@@ -51,7 +61,12 @@ final class Slabs {
 
     /** Writes {@code bytes} at {@code from} bytes after {@code ref}. */
     void write(long ref, int from, byte[] bytes) {
-        System.arraycopy(bytes, 0, slabs[slab(ref)], offset(ref) + from, bytes.length);
+        write(ref, from, bytes, bytes.length);
+    }
+
+    /** Writes {@code bytes[0, length)} at {@code from} bytes after {@code ref}. */
+    void write(long ref, int from, byte[] bytes, int length) {
+        System.arraycopy(bytes, 0, slabs[slab(ref)], offset(ref) + from, length);
     }
 
     /** Appends a copy of the {@code length} bytes at {@code ref} in {@code source} (this or others); returns its reference. */

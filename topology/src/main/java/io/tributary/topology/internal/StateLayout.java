@@ -17,6 +17,11 @@ final class StateLayout {
     /** Per aggregate, the accumulator when its state is a whole collection, else null. */
     private final CollectionAccumulator[] collections;
     private final boolean holdsCollections;
+    /** The source the in-place decodings read with (the layout serves one task's thread). */
+    private final ByteSource source = new ByteSource(new byte[0], 0);
+    /** What {@link #groupBytesReused} encodes into, and its arrays by length. */
+    private final ByteSink groupSink = new ByteSink(64);
+    private final byte[][] groupArrays = new byte[128][];
 
     StateLayout(List<DataType> groupTypes, Accumulator[] accumulators) {
         this.groupTypes = groupTypes.toArray(new DataType[0]);
@@ -40,10 +45,33 @@ final class StateLayout {
     /** The group part of the key, computed once per row. */
     byte[] groupBytes(Object[] groupValues) {
         ByteSink out = new ByteSink(32);
+        groupBytes(out, groupValues);
+        return out.toByteArray();
+    }
+
+    /**
+     * {@link #groupBytes(Object[])} in an array the next call of the same length reuses: for a caller that copies it
+     * before that (the time windows' key), not one that keeps it (the sessions').
+     */
+    byte[] groupBytesReused(Object[] groupValues) {
+        groupBytes(groupSink, groupValues);
+        int n = groupSink.size();
+        if (n >= groupArrays.length) {
+            return groupSink.toByteArray();
+        }
+        if (groupArrays[n] == null) {
+            groupArrays[n] = new byte[n];
+        }
+        System.arraycopy(groupSink.array(), 0, groupArrays[n], 0, n);
+        return groupArrays[n];
+    }
+
+    /** Encodes the group part of the key into {@code out}, which it empties first. */
+    void groupBytes(ByteSink out, Object[] groupValues) {
+        out.reset();
         for (int i = 0; i < groupTypes.length; i++) {
             ValueCodec.write(out, groupTypes[i], groupValues[i]);
         }
-        return out.toByteArray();
     }
 
     static Bytes key(long windowStart, byte[] groupBytes) {
@@ -54,6 +82,30 @@ final class StateLayout {
         }
         System.arraycopy(groupBytes, 0, k, 8, groupBytes.length);
         return Bytes.wrap(k);
+    }
+
+    /** Writes the key of window {@code windowStart} and {@code groupBytes} into {@code into} (long enough); returns its length. */
+    static int key(byte[] into, long windowStart, byte[] groupBytes) {
+        long v = windowStart ^ Long.MIN_VALUE;
+        for (int i = 0; i < 8; i++) {
+            into[i] = (byte) (v >>> (56 - 8 * i));
+        }
+        System.arraycopy(groupBytes, 0, into, 8, groupBytes.length);
+        return 8 + groupBytes.length;
+    }
+
+    /** The big-endian long at {@code offset}: a key's window start (sign bit flipped) or a value's sequence number. */
+    static long readLong(byte[] b, int offset) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (b[offset + i] & 0xFFL);
+        }
+        return v;
+    }
+
+    /** The window start of the key at {@code offset} of {@code b}. */
+    static long windowStart(byte[] b, int offset) {
+        return readLong(b, offset) ^ Long.MIN_VALUE;
     }
 
     static long windowStart(Bytes key) {
@@ -76,6 +128,56 @@ final class StateLayout {
             values[i] = ValueCodec.read(in, groupTypes[i]);
         }
         return values;
+    }
+
+    /**
+     * Decodes the group values of the key at {@code keyOffset} of {@code key} into {@code into} from
+     * {@code at} on.
+     */
+    void groupValues(byte[] key, int keyOffset, Object[] into, int at) {
+        ByteSource in = source.at(key, keyOffset + 8);
+        for (int i = 0; i < groupTypes.length; i++) {
+            into[at + i] = ValueCodec.read(in, groupTypes[i]);
+        }
+    }
+
+    int groupCount() {
+        return groupTypes.length;
+    }
+
+    int aggregateCount() {
+        return accumulators.length;
+    }
+
+    /** The states before any row, into {@code into}. */
+    void zero(Object[] into) {
+        for (int i = 0; i < accumulators.length; i++) {
+            into[i] = accumulators[i].zero();
+        }
+    }
+
+    /** Decodes the states of the value at {@code offset} of {@code value} into {@code into}. */
+    void states(byte[] value, int offset, Object[] into) {
+        ByteSource in = source.at(value, offset + 8);
+        for (int i = 0; i < into.length; i++) {
+            into[i] = accumulators[i].read(in);
+        }
+    }
+
+    /** Encodes a value into {@code out}, which it empties first: its first {@code out.size()} bytes. */
+    void value(ByteSink out, long seq, Object[] states) {
+        out.reset();
+        out.writeLong(seq);
+        for (int i = 0; i < states.length; i++) {
+            accumulators[i].write(out, states[i]);
+        }
+    }
+
+    /** The aggregates' values of {@code states}, into {@code into} from {@code at} on. */
+    void results(Object[] states, Object[] into, int at) {
+        for (int i = 0; i < states.length; i++) {
+            into[at + i] = accumulators[i].result(states[i]);
+        }
     }
 
     Object[] zero() {

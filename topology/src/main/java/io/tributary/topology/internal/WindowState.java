@@ -56,10 +56,10 @@ final class WindowState implements OpenState {
     @Override
     public OutputPolicy.Step closeStep(long from, long bound, long limit, Emit emit) {
         return ((OutputPolicy.Append) policy).closeStep(windows, from, bound, limit,
-                (key, start, states) -> emit.row(windows.outputRow(key, start, states)));
+                (key, keyOffset, start, states) -> emit.row(windows.outputRow(key, keyOffset, start, states)));
     }
 
     public long endBatch(Long watermarkMicros, long seq, Emit emit) {
-        return policy.endBatch(windows, watermarkMicros, seq, (key, start, states) -> emit.row(windows.outputRow(key, start, states)));
+        return policy.endBatch(windows, watermarkMicros, seq, (key, keyOffset, start, states) -> emit.row(windows.outputRow(key, keyOffset, start, states)));
     }
 }

@@ -21,8 +21,6 @@ final class WindowTable {
     static final long ENTRY_OVERHEAD = 2 * (8 + 4 + 4 + 4 + 1);
     /** Bytes left behind below which no compaction runs. */
     private static final long COMPACT_MIN_GARBAGE = 4L * Slabs.SLAB_BYTES;
-    /** The 8-byte words of a key {@link #sortedSlotsUpTo} radix-sorts: the window start and 16 bytes of the group. */
-    private static final int SORT_WORDS = 3;
 
     private Slabs slabs = new Slabs();
     private long liveBytes;
@@ -65,21 +63,29 @@ final class WindowTable {
         return size == 0;
     }
 
-    static int hash(byte[] key) {
-        int h = Arrays.hashCode(key);
+    /** {@code Arrays.hashCode} of {@code key[0, length)}, high bits folded in. */
+    static int hash(byte[] key, int length) {
+        int h = 1;
+        for (int i = 0; i < length; i++) {
+            h = 31 * h + key[i];
+        }
         return h ^ (h >>> 16);
     }
 
-    /** The slot holding {@code key}, or -1. */
     int find(byte[] key) {
-        int h = hash(key);
+        return find(key, key.length);
+    }
+
+    /** The slot holding the key {@code key[0, keyLength)}, or -1: a key built in a reused buffer. */
+    int find(byte[] key, int keyLength) {
+        int h = hash(key, keyLength);
         int mask = refs.length - 1;
         for (int i = h & mask; ; i = (i + 1) & mask) {
             int length = keyLengths[i];
             if (length == 0) {
                 return -1;
             }
-            if (hashes[i] == h && length == key.length && slabs.equals(refs[i], key)) {
+            if (hashes[i] == h && length == keyLength && slabs.equals(refs[i], key, keyLength)) {
                 return i;
             }
         }
@@ -87,27 +93,32 @@ final class WindowTable {
 
     /** Adds an entry that {@link #find} did not find; returns its slot. */
     int insert(byte[] key, byte[] value, byte entryFlags) {
-        if (key.length == 0) {
+        return insert(key, key.length, value, value.length, entryFlags);
+    }
+
+    /** As {@link #insert(byte[], byte[], byte)}, the key {@code key[0, keyLength)} and the value {@code value[0, valueLength)}. */
+    int insert(byte[] key, int keyLength, byte[] value, int valueLength, byte entryFlags) {
+        if (keyLength == 0) {
             throw new IllegalArgumentException("an empty key");
         }
         if (2 * (size + 1) > refs.length) {
             grow();
         }
-        int h = hash(key);
+        int h = hash(key, keyLength);
         int mask = refs.length - 1;
         int i = h & mask;
         while (keyLengths[i] != 0) {
             i = (i + 1) & mask;
         }
-        long ref = slabs.reserve(key.length + value.length);
-        slabs.write(ref, 0, key);
-        slabs.write(ref, key.length, value);
+        long ref = slabs.reserve(keyLength + valueLength);
+        slabs.write(ref, 0, key, keyLength);
+        slabs.write(ref, keyLength, value, valueLength);
         refs[i] = ref;
-        keyLengths[i] = key.length;
-        valueLengths[i] = value.length;
+        keyLengths[i] = keyLength;
+        valueLengths[i] = valueLength;
         hashes[i] = h;
         flags[i] = entryFlags;
-        liveBytes += key.length + value.length;
+        liveBytes += keyLength + valueLength;
         size++;
         lastSorted = null;
         return i;
@@ -125,8 +136,39 @@ final class WindowTable {
         int[] h = hashes;
         byte[] f = flags;
         allocate(capacity);
+        place(r, k, v, h, f, r.length);
+    }
+
+    /**
+     * Places the {@link #size} entries left after a removal again in the same slots: they are copied
+     * aside into arrays of their number, not of the table's capacity (a closing leaves few of a
+     * million), the slots emptied, and each inserted again.
+     */
+    private void placeAgain() {
+        lastSorted = null;
+        long[] r = new long[size];
+        int[] k = new int[size];
+        int[] v = new int[size];
+        int[] h = new int[size];
+        byte[] f = new byte[size];
+        int n = 0;
+        for (int j = 0; j < refs.length; j++) {
+            if (keyLengths[j] != 0) {
+                r[n] = refs[j];
+                k[n] = keyLengths[j];
+                v[n] = valueLengths[j];
+                h[n] = hashes[j];
+                f[n++] = flags[j];
+            }
+        }
+        Arrays.fill(keyLengths, 0);
+        place(r, k, v, h, f, n);
+    }
+
+    /** Inserts the entries {@code [0, n)} of the arrays given whose key length is not 0 into the empty slots. */
+    private void place(long[] r, int[] k, int[] v, int[] h, byte[] f, int n) {
         int mask = refs.length - 1;
-        for (int j = 0; j < r.length; j++) {
+        for (int j = 0; j < n; j++) {
             if (k[j] != 0) {
                 int i = h[j] & mask;
                 while (keyLengths[i] != 0) {
@@ -156,53 +198,26 @@ final class WindowTable {
         lastSorted = null;
     }
 
-    /** The first 8 bytes of the key at {@code ref}, big-endian (the window start in {@link StateLayout}'s keys, which are longer). */
-    private long prefix(long ref) {
-        return slabs.word(ref, 0, 8);
-    }
-
     /**
      * The slots of the entries whose key's first 8 bytes, read as an unsigned big-endian number,
      * are at most {@code maxPrefix}, in unsigned key byte order (the store's order), read from
-     * the slabs without copying a key. Valid until the table changes. Each entry's first
-     * {@value #SORT_WORDS} 8-byte words (the window start, then the group's first bytes, zero-padded)
-     * are read once and sorted by a byte-wise radix sort ({@link KeyRadixSort}: a byte that all entries
-     * share costs no pass); only entries equal in all of them compare their bytes. A merge sort comparing
-     * entries one pair at a time took 0.6 s for the million windows an availableNow run closed at once.
+     * the slabs without copying a key ({@link KeyRadixSort#slotsInKeyOrder}). Valid until the table changes.
      */
     int[] sortedSlotsUpTo(long maxPrefix) {
-        int n = 0;
-        int[] slots = new int[size];
-        long[][] words = new long[SORT_WORDS][size];
-        long[] varying = new long[SORT_WORDS]; // the bits in which some entries' words differ
-        for (int i = 0; i < refs.length; i++) {
-            if (keyLengths[i] != 0) {
-                long p = slabs.word(refs[i], 0, keyLengths[i]);
-                if (Long.compareUnsigned(p, maxPrefix) <= 0) {
-                    slots[n] = i;
-                    words[0][n] = p;
-                    for (int w = 1; w < SORT_WORDS; w++) {
-                        words[w][n] = slabs.word(refs[i], 8 * w, keyLengths[i]);
-                    }
-                    for (int w = 0; w < SORT_WORDS; w++) {
-                        varying[w] |= words[w][n] ^ words[w][0];
-                    }
-                    n++;
-                }
-            }
-        }
-        int[] order = KeyRadixSort.order(words, varying, n, (a, b) -> compareAfterStart(a, b, slots));
-        int[] out = new int[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = slots[order[i]];
-        }
+        int[] out = KeyRadixSort.slotsInKeyOrder(this, maxPrefix);
         lastSorted = out;
         lastSortedBound = maxPrefix;
         return out;
     }
 
-    private int compareAfterStart(int a, int b, int[] slots) {
-        return slabs.compare(refs[slots[a]], keyLengths[slots[a]], refs[slots[b]], keyLengths[slots[b]], 8);
+    /** The bytes {@code [from, from + 8)} of the key at {@code slot} as an unsigned big-endian number, zero bytes past its end. */
+    long word(int slot, int from) {
+        return slabs.word(refs[slot], from, keyLengths[slot]);
+    }
+
+    /** Compares the keys at two slots by their bytes after the window start, unsigned. */
+    int compareAfterStart(int a, int b) {
+        return slabs.compare(refs[a], keyLengths[a], refs[b], keyLengths[b], 8);
     }
 
     /**
@@ -225,8 +240,8 @@ final class WindowTable {
             for (int slot : gone) {
                 keyLengths[slot] = 0; // an empty slot: placing the others again leaves it out
             }
-            rehash(refs.length);
             size -= gone.length;
+            placeAgain();
             liveBytes -= freed;
             garbageBytes += freed;
         }
@@ -241,7 +256,7 @@ final class WindowTable {
         int n = 0;
         long freed = 0;
         for (int j = 0; j < refs.length; j++) {
-            if (keyLengths[j] != 0 && (flags[j] & flag) == 0 && Long.compareUnsigned(prefix(refs[j]), maxPrefix) <= 0) {
+            if (keyLengths[j] != 0 && (flags[j] & flag) == 0 && Long.compareUnsigned(word(j, 0), maxPrefix) <= 0) {
                 freed += keyLengths[j] + valueLengths[j];
                 keyLengths[j] = 0;
                 n++;
@@ -250,8 +265,8 @@ final class WindowTable {
         if (n == size) {
             clear();
         } else if (n > 0) {
-            rehash(refs.length);
             size -= n;
+            placeAgain();
             liveBytes -= freed;
             garbageBytes += freed;
         }
@@ -263,11 +278,12 @@ final class WindowTable {
         int n = 0;
         int[] slots = new int[size];
         for (int j = 0; j < refs.length; j++) {
-            if (keyLengths[j] != 0 && Long.compareUnsigned(prefix(refs[j]), maxPrefix) <= 0) {
+            if (keyLengths[j] != 0 && Long.compareUnsigned(word(j, 0), maxPrefix) <= 0) {
                 slots[n++] = j;
             }
         }
-        lastSorted = Arrays.copyOf(slots, n); // what removeUpTo of the same bound removes: its order does not matter
+        // what removeUpTo of the same bound removes: its order does not matter (a closing of every entry copies none)
+        lastSorted = n == slots.length ? slots : Arrays.copyOf(slots, n);
         lastSortedBound = maxPrefix;
         return lastSorted;
     }
@@ -297,20 +313,45 @@ final class WindowTable {
 
     /** Replaces the value at {@code slot}: in place when it has the old one's length. */
     void value(int slot, byte[] v) {
+        value(slot, v, v.length);
+    }
+
+    /** Replaces the value at {@code slot} with {@code v[0, length)}: in place when it has the old one's length. */
+    void value(int slot, byte[] v, int length) {
         long ref = refs[slot];
         int keyLength = keyLengths[slot];
         int old = valueLengths[slot];
-        if (v.length == old) {
-            slabs.write(ref, keyLength, v);
+        if (length == old) {
+            slabs.write(ref, keyLength, v, length);
             return;
         }
-        long moved = slabs.copyFrom(slabs, ref, keyLength, keyLength + v.length);
-        slabs.write(moved, keyLength, v);
+        long moved = slabs.copyFrom(slabs, ref, keyLength, keyLength + length);
+        slabs.write(moved, keyLength, v, length);
         refs[slot] = moved;
-        valueLengths[slot] = v.length;
-        liveBytes += v.length - old;
+        valueLengths[slot] = length;
+        liveBytes += length - old;
         garbageBytes += keyLength + old;
         compactIfWasteful();
+    }
+
+    /**
+     * The slab that holds the entry at {@code slot}, to read its key at {@link #keyOffset} and its value at
+     * {@link #valueOffset} in place; valid until the table changes.
+     */
+    byte[] slab(int slot) {
+        return slabs.array(refs[slot]);
+    }
+
+    int keyOffset(int slot) {
+        return Slabs.offset(refs[slot]);
+    }
+
+    int keyLength(int slot) {
+        return keyLengths[slot];
+    }
+
+    int valueOffset(int slot) {
+        return Slabs.offset(refs[slot]) + keyLengths[slot];
     }
 
     boolean has(int slot, byte flag) {

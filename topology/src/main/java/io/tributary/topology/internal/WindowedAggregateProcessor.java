@@ -75,6 +75,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
     private final ProjectionColumns projection;
     private final List<DataType> groupTypes = new ArrayList<>();
     private final int[] groupIndex;
+    private final Object[] groupValues;
     private final long[] starts;
     private final long closeChunk;
     /** The result rows of a batch not yet forwarded, packed as the ingest packs events ({@link RowPack}). */
@@ -112,6 +113,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         this.having = HavingColumns.filter(spec);
         this.projection = ProjectionColumns.of(spec);
         this.groupIndex = spec.groupByIndex();
+        this.groupValues = new Object[groupIndex.length];
         for (int i : groupIndex) {
             groupTypes.add(spec.inputSchema().field(i).type());
         }
@@ -180,7 +182,7 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
             LOG.debug("{}: row without event time skipped, as Spark's window() skips a null timestamp", where());
             return;
         }
-        Object[] group = new Object[groupIndex.length];
+        Object[] group = groupValues; // read only by groupBytesOf, which keeps none of them
         for (int i = 0; i < group.length; i++) {
             group[i] = row[groupIndex[i]];
         }
@@ -335,7 +337,6 @@ public final class WindowedAggregateProcessor implements Processor<byte[], byte[
         }
         return true;
     }
-
 
     /** Ends the batch in one go (update and complete modes, sessions): its rows, its purge, its marker. */
     private void endBatchAtOnce(Marker marker, int partition, long timestamp) {
