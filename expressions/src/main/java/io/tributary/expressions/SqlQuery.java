@@ -39,8 +39,13 @@ public record SqlQuery(String sourceAlias, List<Join> joins, List<Part> lateralV
      * @param table the path or URI written in {@code delta.`...`}
      * @param type  {@code inner}, {@code left}, {@code left_semi} or {@code left_anti}
      * @param on    the condition ({@code USING (a, b)} as {@code a = u.a AND b = u.b}), placed where the join is written
+     * @param using the columns of {@code USING (a, b)}, which Spark's {@code *} gives first; empty for a join with {@code ON}
      */
-    public record Join(String table, String alias, String type, Part on) {
+    public record Join(String table, String alias, String type, Part on, List<String> using) {
+        /** A join with {@code ON}. */
+        public Join(String table, String alias, String type, Part on) {
+            this(table, alias, type, on, List.of());
+        }
     }
 
     /**

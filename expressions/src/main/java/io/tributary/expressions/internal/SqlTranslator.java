@@ -75,12 +75,15 @@ public final class SqlTranslator {
         }
         if (!q.setOperator().isEmpty()) {
             SetOperatorContext op = q.setOperator(0);
-            throw refused(op.start, op.kind.getText().toUpperCase(Locale.ROOT), "a pipeline runs one query over its source; write"
-                    + " the other query as a pipeline of its own (both may append to one table)");
+            boolean all = op.getToken(SparkExprLexer.ALL, 0) != null;
+            throw refused(op.start, op.kind.getText().toUpperCase(Locale.ROOT) + (all ? " ALL" : ""), (all || op.kind.getType() != SparkExprLexer.UNION ? "" : "Spark refuses it too"
+                    + " (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: its duplicates are dropped by an aggregation without a watermark); ")
+                    + "a pipeline runs one query over its source; write the other query as a pipeline of its own (both may append to one table)");
         }
         QueryOrganizationContext o = q.queryOrganization();
         if (o.order != null) {
-            throw refused(o.order, "ORDER BY", "the rows of a stream have no order to keep; sort when reading the table");
+            throw refused(o.order, "ORDER BY", "Spark refuses it too (Sorting is not supported on streaming DataFrames/Datasets, unless it is on"
+                    + " aggregated DataFrame/Dataset in Complete output mode); the rows of a stream have no order to keep; sort when reading the table");
         }
         if (o.limit != null) {
             throw refused(o.limit, "LIMIT", "the pipeline keeps every row WHERE keeps; filter with WHERE");
@@ -96,7 +99,8 @@ public final class SqlTranslator {
             throw refused(subquery.start, "a subquery", "join the Delta table instead: JOIN delta.`path` u ON ...");
         }
         if (s.quantifier != null && s.quantifier.getType() == SparkExprLexer.DISTINCT) {
-            throw refused(s.quantifier, "SELECT DISTINCT", "a stream's duplicates are dropped by Spark's dropDuplicates over a"
+            throw refused(s.quantifier, "SELECT DISTINCT", "Spark refuses it too (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: an aggregation"
+                    + " without a watermark); a stream's duplicates are dropped by Spark's dropDuplicates over a"
                     + " watermark (docs/transform.md), not by the query; remove DISTINCT (a column named distinct is `distinct`)");
         }
         if (s.relation().isEmpty()) {
@@ -108,9 +112,6 @@ public final class SqlTranslator {
                         + word.toLowerCase(Locale.ROOT) + "`");
             }
             throw refused(s.start, "a SELECT without FROM", SHAPE);
-        }
-        if (s.relation().size() > 1) {
-            throw refused(s.relation(1).start, "a second FROM item", "join a Delta table with JOIN ... ON: " + SHAPE);
         }
         if (s.having != null && s.group == null) {
             throw refused(s.having, "HAVING without GROUP BY", "HAVING filters the rows of an aggregation over a window; filter the"
@@ -130,6 +131,14 @@ public final class SqlTranslator {
             } else {
                 joins.add(join(j, aliases));
             }
+        }
+        for (int i = 1; i < s.relation().size(); i++) { // FROM source s, delta.`t` u: Spark's cross join, filtered by WHERE
+            var r = s.relation(i);
+            if (!r.joinRelation().isEmpty() || !lateralViews.isEmpty() || s.tableFunction().stream().anyMatch(f -> f.start.getTokenIndex() < r.start.getTokenIndex())) {
+                throw refused(r.start, "a FROM item after a join or a table function", "list the Delta tables first: FROM source s,"
+                        + " delta.`path` u, LATERAL explode(...) t, or join them with JOIN ... ON");
+            }
+            joins.add(table(r.relationPrimary(), "inner", aliases, null));
         }
         List<Part> select = new ArrayList<>();
         for (SqlSelectItemContext item : s.sqlSelectItem()) {
@@ -196,8 +205,11 @@ public final class SqlTranslator {
             throw refused(j.lateral, "LATERAL before " + j.right.getText(), "[INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC]"
                     + " LATERAL joins a table function (JOIN LATERAL explode(s.tags) t); join a Delta table without it");
         }
-        String type = type(j.joinType(), j.start);
-        RelationPrimaryContext right = j.right;
+        return table(j.right, type(j.joinType(), j.start), aliases, j);
+    }
+
+    /** A joined table of {@code type}, its condition that of {@code j} (none: {@code true}, Spark's cross join; {@code j} null: a FROM item). */
+    private Join table(RelationPrimaryContext right, String type, Set<String> aliases, JoinRelationContext j) {
         if (!(right instanceof TableNameContext t)) {
             throw refused(right.start, right instanceof AliasedQueryContext ? "a subquery" : "a parenthesized join",
                     "join a Delta table by its path: JOIN delta.`path` u ON ...");
@@ -217,20 +229,16 @@ public final class SqlTranslator {
         if (!aliases.add(alias.toLowerCase(Locale.ROOT))) {
             throw refused(t.tableAlias().start, "the alias '" + alias + "' given twice", "give each table an alias of its own");
         }
-        if (j.joinCriteria() == null) {
-            throw refused(j.stop, "a JOIN without ON", "give its condition: JOIN " + t.qualifiedName().getText() + " " + alias + " ON s.user = "
-                    + alias + ".user");
+        if (j == null || j.joinCriteria() == null) { // every row of the table joins each row, as Spark's cross join
+            return new Join(name.get(1), alias, type, new Part("true", t.start.getLine(), t.start.getCharPositionInLine() + 1));
         }
-        Part on;
         if (j.joinCriteria() instanceof JoinOnContext o) {
-            on = part(o.expression());
-        } else {
-            JoinUsingContext u = (JoinUsingContext) j.joinCriteria();
-            String condition = u.identifier().stream().map(AstBuilder::name)
-                    .map(c -> quoted(c) + " = " + quoted(alias) + "." + quoted(c)).collect(Collectors.joining(" AND "));
-            on = new Part(condition, u.start.getLine(), u.start.getCharPositionInLine() + 1);
+            return new Join(name.get(1), alias, type, part(o.expression()));
         }
-        return new Join(name.get(1), alias, type, on);
+        JoinUsingContext u = (JoinUsingContext) j.joinCriteria();
+        List<String> using = u.identifier().stream().map(AstBuilder::name).toList();
+        String condition = using.stream().map(c -> quoted(c) + " = " + quoted(alias) + "." + quoted(c)).collect(Collectors.joining(" AND "));
+        return new Join(name.get(1), alias, type, new Part(condition, u.start.getLine(), u.start.getCharPositionInLine() + 1), using);
     }
 
     /** The transform's join type; the joins Spark does not run between a stream and a table, or that keep no stream side, refused. */
@@ -245,11 +253,12 @@ public final class SqlTranslator {
         if (left) {
             return "left";
         }
-        String kind = has(t, SparkExprLexer.CROSS) ? "CROSS JOIN" : has(t, SparkExprLexer.RIGHT) ? "RIGHT OUTER JOIN"
+        String kind = has(t, SparkExprLexer.RIGHT) ? "RIGHT OUTER JOIN"
                 : has(t, SparkExprLexer.FULL) ? "FULL OUTER JOIN" : null;
         if (kind != null) {
-            throw refused(at, kind, "a stream-static join keeps the stream on the left: JOIN (inner), LEFT [OUTER] JOIN, LEFT SEMI JOIN"
-                    + " or LEFT ANTI JOIN");
+            throw refused(at, kind, "Spark refuses it too (" + (kind.startsWith("RIGHT") ? "RightOuter" : "FullOuter") + " join with a"
+                    + " streaming DataFrame/Dataset on the left and a static DataFrame/Dataset on the right is not supported); a"
+                    + " stream-static join keeps the stream on the left: JOIN (inner), LEFT [OUTER] JOIN, LEFT SEMI JOIN or LEFT ANTI JOIN");
         }
         return "inner";
     }
