@@ -96,7 +96,8 @@ public final class SqlTranslator {
     private SqlQuery specification(QuerySpecificationContext s) {
         ParserRuleContext subquery = firstSubquery(s);
         if (subquery != null) {
-            throw refused(subquery.start, "a subquery", "join the Delta table instead: JOIN delta.`path` u ON ...");
+            throw refused(subquery.start, "a subquery", (readsSource(subquery) ? "Spark refuses it too, as it reads the stream"
+                    + " (INVALID_SUBQUERY_EXPRESSION.STREAMING_QUERY); " : "") + "join the Delta table instead: JOIN delta.`path` u ON ...");
         }
         if (s.quantifier != null && s.quantifier.getType() == SparkExprLexer.DISTINCT) {
             throw refused(s.quantifier, "SELECT DISTINCT", "Spark refuses it too (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: an aggregation"
@@ -292,6 +293,19 @@ public final class SqlTranslator {
     private RuntimeException unknownTable(TableNameContext t) {
         return refused(t.start, "the table " + t.qualifiedName().getText(), "a query reads the pipeline's source, named source,"
                 + " and joins Delta tables by path or URI, delta.`../dims/users`");
+    }
+
+    /** Whether {@code tree} names the table {@code source}. */
+    private static boolean readsSource(ParseTree tree) {
+        if (tree instanceof TableNameContext t && names(t).size() == 1 && names(t).get(0).equalsIgnoreCase(SOURCE)) {
+            return true;
+        }
+        for (int i = 0; i < tree.getChildCount(); i++) {
+            if (readsSource(tree.getChild(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The first subquery (in the select list, WHERE, or ON), by position; null when there is none. */
