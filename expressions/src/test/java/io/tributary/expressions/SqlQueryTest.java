@@ -106,6 +106,20 @@ class SqlQueryTest {
         assertThatThrownBy(() -> SqlQuery.parse("SELEC * FROM source")).hasMessageStartingWith("the query does not parse at line 1, column 1");
     }
 
+    /** A conjunct [NOT] EXISTS (SELECT ... FROM delta.`t` u [WHERE cond]) of WHERE is Spark's plan of it: a left semi (anti) join on cond. */
+    @Test
+    void existsOverADeltaTableIsASemiJoinAndNotExistsAnAntiJoin() {
+        SqlQuery q = SqlQuery.parse("SELECT id FROM source s WHERE s.amt > 1 AND NOT EXISTS (SELECT 1 FROM delta.`t` u WHERE u.id = s.id)");
+        assertThat(q.joins()).containsExactly(new Join("t", "u", "left_anti", new Part("u.id = s.id", 1, 89)));
+        assertThat(q.where().text()).isEqualTo("s.amt > 1");
+        SqlQuery only = SqlQuery.parse("SELECT * FROM source WHERE EXISTS (SELECT * FROM delta.`t` AS u)");
+        assertThat(only.joins()).extracting(Join::type, j -> j.on().text()).containsExactly(org.assertj.core.groups.Tuple.tuple("left_semi", "true"));
+        assertThat(only.where()).isNull();
+        refused("SELECT * FROM source s WHERE s.id > 1 OR EXISTS (SELECT 1 FROM delta.`t` u WHERE u.id = s.id)", "a subquery at line 1, column 42");
+        refused("SELECT * FROM source s WHERE EXISTS (SELECT 1 FROM source t WHERE t.id = s.id)", "a subquery at line 1, column 30",
+                "INVALID_SUBQUERY_EXPRESSION.STREAMING_QUERY");
+    }
+
     /** Spark joins every row of the table to each row where a join has no condition: CROSS JOIN, JOIN without ON, a FROM item. */
     @Test
     void aJoinWithoutAConditionIsSparksCrossJoin() {

@@ -5,8 +5,6 @@ import io.tributary.expressions.SqlQuery;
 import io.tributary.expressions.SqlQuery.Join;
 import io.tributary.expressions.SqlQuery.Part;
 import io.tributary.expressions.internal.SparkExprParser.AliasedQueryContext;
-import io.tributary.expressions.internal.SparkExprParser.ExistsContext;
-import io.tributary.expressions.internal.SparkExprParser.InSubqueryContext;
 import io.tributary.expressions.internal.SparkExprParser.JoinOnContext;
 import io.tributary.expressions.internal.SparkExprParser.JoinRelationContext;
 import io.tributary.expressions.internal.SparkExprParser.JoinTypeContext;
@@ -21,7 +19,6 @@ import io.tributary.expressions.internal.SparkExprParser.RelationPrimaryContext;
 import io.tributary.expressions.internal.SparkExprParser.SetOperatorContext;
 import io.tributary.expressions.internal.SparkExprParser.SqlSelectExpressionContext;
 import io.tributary.expressions.internal.SparkExprParser.SqlSelectItemContext;
-import io.tributary.expressions.internal.SparkExprParser.SubqueryExpressionContext;
 import io.tributary.expressions.internal.SparkExprParser.TableAliasContext;
 import io.tributary.expressions.internal.SparkExprParser.FunctionTableContext;
 import io.tributary.expressions.internal.SparkExprParser.TableNameContext;
@@ -94,11 +91,6 @@ public final class SqlTranslator {
     }
 
     private SqlQuery specification(QuerySpecificationContext s) {
-        ParserRuleContext subquery = firstSubquery(s);
-        if (subquery != null) {
-            throw refused(subquery.start, "a subquery", (readsSource(subquery) ? "Spark refuses it too, as it reads the stream"
-                    + " (INVALID_SUBQUERY_EXPRESSION.STREAMING_QUERY); " : "") + "join the Delta table instead: JOIN delta.`path` u ON ...");
-        }
         if (s.quantifier != null && s.quantifier.getType() == SparkExprLexer.DISTINCT) {
             throw refused(s.quantifier, "SELECT DISTINCT", "Spark refuses it too (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: an aggregation"
                     + " without a watermark); a stream's duplicates are dropped by Spark's dropDuplicates over a"
@@ -141,6 +133,13 @@ public final class SqlTranslator {
             }
             joins.add(table(r.relationPrimary(), "inner", aliases, null));
         }
+        SqlSubqueries.Split split = s.where == null ? null : SqlSubqueries.of(s.where.booleanExpression(), this::part, q -> existsTable(q, aliases));
+        ParserRuleContext subquery = SqlSubqueries.first(s, split == null ? Set.of() : split.taken());
+        if (subquery != null) {
+            throw refused(subquery.start, "a subquery", (readsSource(subquery) ? "Spark refuses it too, as it reads the stream"
+                    + " (INVALID_SUBQUERY_EXPRESSION.STREAMING_QUERY); " : "") + "join the Delta table instead: JOIN delta.`path` u ON ...");
+        }
+        joins.addAll(split == null ? List.of() : split.joins()); // WHERE [NOT] EXISTS (SELECT ... FROM delta.`t` u WHERE ...)
         List<Part> select = new ArrayList<>();
         for (SqlSelectItemContext item : s.sqlSelectItem()) {
             select.add(part(item));
@@ -153,7 +152,7 @@ public final class SqlTranslator {
             }
             lateralViews.add(part(v));
         }
-        return new SqlQuery(alias, List.copyOf(joins), lateralViews, s.where == null ? null : part(s.where), List.copyOf(select), aggregation(s, alias));
+        return new SqlQuery(alias, List.copyOf(joins), lateralViews, split == null ? null : split.where(), List.copyOf(select), aggregation(s, alias));
     }
 
     /** The aggregation of the query's GROUP BY, or null without one. */
@@ -308,21 +307,13 @@ public final class SqlTranslator {
         return false;
     }
 
-    /** The first subquery (in the select list, WHERE, or ON), by position; null when there is none. */
-    private static ParserRuleContext firstSubquery(ParseTree tree) {
-        if (tree instanceof SubqueryExpressionContext || tree instanceof ExistsContext || tree instanceof InSubqueryContext) {
-            return (ParserRuleContext) tree;
-        }
-        if (tree instanceof TerminalNode) {
+    /** The Delta table and alias of an EXISTS subquery's FROM ({@code delta.`path` u}), or null for any other table. */
+    private String[] existsTable(QuerySpecificationContext q, Set<String> aliases) {
+        if (!(q.relation(0).relationPrimary() instanceof TableNameContext t) || names(t).size() != 2 || !names(t).get(0).equalsIgnoreCase("delta")) {
             return null;
         }
-        for (int i = 0; i < tree.getChildCount(); i++) {
-            ParserRuleContext found = firstSubquery(tree.getChild(i));
-            if (found != null) {
-                return found;
-            }
-        }
-        return null;
+        Join j = table(t, "left_semi", aliases, null);
+        return new String[] {j.table(), j.alias()};
     }
 
     /**
