@@ -76,7 +76,7 @@ class SqlQueryTest {
 
     @Test
     void whatTheTransformCannotExpressIsRefusedNamingTheConstructAndItsPlace() {
-        refused("SELECT * FROM source WHERE id IN (SELECT id FROM delta.`t`)", "a subquery at line 1, column 31");
+        refused("SELECT * FROM source WHERE id NOT IN (SELECT id FROM delta.`t`)", "a subquery at line 1, column 31");
         refused("SELECT (SELECT max(x) FROM delta.`t`) AS m FROM source", "a subquery at line 1, column 8");
         refused("SELECT * FROM source WHERE EXISTS (SELECT 1)", "a subquery at line 1, column 28");
         refused("SELECT * FROM (SELECT * FROM source) s", "a subquery in FROM at line 1, column 15");
@@ -112,6 +112,10 @@ class SqlQueryTest {
         SqlQuery q = SqlQuery.parse("SELECT id FROM source s WHERE s.amt > 1 AND NOT EXISTS (SELECT 1 FROM delta.`t` u WHERE u.id = s.id)");
         assertThat(q.joins()).containsExactly(new Join("t", "u", "left_anti", new Part("u.id = s.id", 1, 89)));
         assertThat(q.where().text()).isEqualTo("s.amt > 1");
+        assertThat(SqlQuery.parse("SELECT * FROM source WHERE lower(user) IN (SELECT u.name FROM delta.`t` u WHERE u.lim > 1)").joins())
+                .extracting(Join::type, j -> j.on().text())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("left_semi", "(lower(user)) = `u`.`name` AND (u.lim > 1)"));
+        refused("SELECT * FROM source s WHERE EXISTS (SELECT 1 FROM delta.`t` u WHERE id = s.id)", "a subquery at line 1, column 30");
         SqlQuery only = SqlQuery.parse("SELECT * FROM source WHERE EXISTS (SELECT * FROM delta.`t` AS u)");
         assertThat(only.joins()).extracting(Join::type, j -> j.on().text()).containsExactly(org.assertj.core.groups.Tuple.tuple("left_semi", "true"));
         assertThat(only.where()).isNull();

@@ -74,9 +74,7 @@ class GoldenSqlQueriesTest {
             "WITH x AS (SELECT id, amt FROM source WHERE amt > 1) SELECT id FROM x",
             "SELECT s.id, u.segment FROM delta.`T` u RIGHT JOIN source s ON s.user = u.user",
             "SELECT s.id, u.segment FROM delta.`T` u JOIN source s ON s.user = u.user",
-            "SELECT id FROM (SELECT id, amt FROM source) t WHERE amt > 1",
-            "SELECT id FROM source WHERE user IN (SELECT user FROM delta.`T`)");
-
+            "SELECT id FROM (SELECT id, amt FROM source) t WHERE amt > 1");
     /**
      * A name on both sides of a join (docs/transform.md, "Differences from Spark"): the bare name is the stream's and {@code *}
      * gives it once, where Spark refuses the bare name (AMBIGUOUS_REFERENCE) and its Delta write refuses {@code *}'s two.
@@ -123,7 +121,7 @@ class GoldenSqlQueriesTest {
                 refused++;
             }
         }
-        assertThat(same).as("cases with Spark's table").isEqualTo(27);
+        assertThat(same).as("cases with Spark's table").isEqualTo(28);
         assertThat(refused).as("cases Spark refuses").isEqualTo(16);
     }
 

@@ -312,8 +312,11 @@ public final class SqlTranslator {
         if (!(q.relation(0).relationPrimary() instanceof TableNameContext t) || names(t).size() != 2 || !names(t).get(0).equalsIgnoreCase("delta")) {
             return null;
         }
-        Join j = table(t, "left_semi", aliases, null);
-        return new String[] {j.table(), j.alias()};
+        String alias = alias(t.tableAlias()) != null ? alias(t.tableAlias()) : "subquery " + aliases.size(); // IN's: no columns of its own
+        if (!aliases.add(alias.toLowerCase(Locale.ROOT))) {
+            throw refused(t.tableAlias().start, "the alias '" + alias + "' given twice", "give each table an alias of its own");
+        }
+        return new String[] {names(t).get(1), alias};
     }
 
     /**
