@@ -65,7 +65,7 @@ class GoldenSqlQueriesTest {
     }
 
     /**
-     * Queries Spark runs that Tributary refuses at start, naming the construct: subqueries (IN, in FROM), LIMIT,
+     * Queries Spark runs that Tributary refuses at start, naming the construct: a subquery in FROM, LIMIT,
      * UNION ALL, WITH, and the Delta table written first in FROM (docs/transform.md, "Not supported yet").
      */
     private static final Set<String> NOT_YET = Set.of(
