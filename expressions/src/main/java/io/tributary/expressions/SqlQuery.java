@@ -7,10 +7,10 @@ import java.util.List;
  * A Spark SQL query over the stream, named {@code source}, and Delta tables by path ({@code delta.`../dims/users`}),
  * as the transform it stands for: the joins, then {@code where}, then the select list, each the query's own text
  * with its place in the query. {@link #parse} refuses, naming the construct, the line and the column, what the
- * transform cannot express: subqueries, set operators, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT},
- * a {@code GROUP BY} without a window, {@code HAVING} without {@code GROUP BY}, a FROM item other than a table function after
- * {@code source}, a table other than {@code source} or {@code delta.`path`},
- * joins other than inner, left outer, left semi and left anti.
+ * transform cannot express: subqueries other than WHERE's {@code [NOT] EXISTS} and {@code IN} over one Delta table (which are
+ * left semi and anti joins), set operators, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT}, a {@code GROUP BY} without a window,
+ * {@code HAVING} without {@code GROUP BY}, a table other than {@code source} or {@code delta.`path`}, joins other than inner
+ * (with {@code CROSS}, without {@code ON} and a Delta table after a comma: on {@code true}), left outer, left semi and left anti.
  *
  * @param sourceAlias the name the stream's columns may be qualified by: its alias, or {@code source}
  * @param joins       the joined tables, in order
