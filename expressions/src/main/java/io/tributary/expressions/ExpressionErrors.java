@@ -226,7 +226,8 @@ public final class ExpressionErrors {
     }
 
     public static TributaryException duplicateColumn(String name, String items) {
-        return new TributaryException("the select list " + shown(items) + " makes column '" + name + "' twice; give one of them another name with AS");
+        return new TributaryException("the select list " + shown(items) + " makes column '" + name + "' twice, which a Delta table cannot hold"
+                + " (Spark's write fails: DELTA_DUPLICATE_COLUMNS_FOUND.DATA); give one of them another name with AS");
     }
 
     public static TributaryException starOfUnknown(String item) {

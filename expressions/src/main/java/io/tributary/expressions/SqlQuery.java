@@ -7,10 +7,10 @@ import java.util.List;
  * A Spark SQL query over the stream, named {@code source}, and Delta tables by path ({@code delta.`../dims/users`}),
  * as the transform it stands for: the joins, then {@code where}, then the select list, each the query's own text
  * with its place in the query. {@link #parse} refuses, naming the construct, the line and the column, what the
- * transform cannot express: subqueries, set operators, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT},
- * a {@code GROUP BY} without a window, {@code HAVING} without {@code GROUP BY}, a FROM item other than a table function after
- * {@code source}, a table other than {@code source} or {@code delta.`path`},
- * joins other than inner, left outer, left semi and left anti.
+ * transform cannot express: subqueries other than WHERE's {@code [NOT] EXISTS} and {@code IN} over one Delta table (which are
+ * left semi and anti joins), set operators, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT}, a {@code GROUP BY} without a window,
+ * {@code HAVING} without {@code GROUP BY}, a table other than {@code source} or {@code delta.`path`}, joins other than inner
+ * (with {@code CROSS}, without {@code ON} and a Delta table after a comma: on {@code true}), left outer, left semi and left anti.
  *
  * @param sourceAlias the name the stream's columns may be qualified by: its alias, or {@code source}
  * @param joins       the joined tables, in order
@@ -39,8 +39,13 @@ public record SqlQuery(String sourceAlias, List<Join> joins, List<Part> lateralV
      * @param table the path or URI written in {@code delta.`...`}
      * @param type  {@code inner}, {@code left}, {@code left_semi} or {@code left_anti}
      * @param on    the condition ({@code USING (a, b)} as {@code a = u.a AND b = u.b}), placed where the join is written
+     * @param using the columns of {@code USING (a, b)}, which Spark's {@code *} gives first; empty for a join with {@code ON}
      */
-    public record Join(String table, String alias, String type, Part on) {
+    public record Join(String table, String alias, String type, Part on, List<String> using) {
+        /** A join with {@code ON}. */
+        public Join(String table, String alias, String type, Part on) {
+            this(table, alias, type, on, List.of());
+        }
     }
 
     /**

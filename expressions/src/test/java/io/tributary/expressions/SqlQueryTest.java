@@ -76,32 +76,63 @@ class SqlQueryTest {
 
     @Test
     void whatTheTransformCannotExpressIsRefusedNamingTheConstructAndItsPlace() {
-        refused("SELECT * FROM source WHERE id IN (SELECT id FROM delta.`t`)", "a subquery at line 1, column 31");
+        refused("SELECT * FROM source WHERE id NOT IN (SELECT id FROM delta.`t`)", "a subquery at line 1, column 31");
         refused("SELECT (SELECT max(x) FROM delta.`t`) AS m FROM source", "a subquery at line 1, column 8");
         refused("SELECT * FROM source WHERE EXISTS (SELECT 1)", "a subquery at line 1, column 28");
         refused("SELECT * FROM (SELECT * FROM source) s", "a subquery in FROM at line 1, column 15");
-        refused("SELECT * FROM source\nUNION ALL SELECT * FROM source", "UNION at line 2, column 1");
+        refused("SELECT * FROM source\nUNION ALL SELECT * FROM source", "UNION ALL at line 2, column 1");
+        refused("SELECT * FROM source UNION SELECT * FROM source", "UNION at line 1, column 22", "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION");
         refused("SELECT * FROM source ORDER BY id DESC", "ORDER BY at line 1, column 22");
         refused("SELECT * FROM source LIMIT 10", "LIMIT at line 1, column 22");
-        refused("SELECT DISTINCT user FROM source", "SELECT DISTINCT at line 1, column 8", "dropDuplicates");
-        refused("SELECT * FROM source s, delta.`t` u", "a second FROM item at line 1, column 25");
+        refused("SELECT DISTINCT user FROM source", "SELECT DISTINCT at line 1, column 8", "dropDuplicates",
+                "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION");
+        refused("SELECT * FROM source s, LATERAL explode(array(1)) t, delta.`v` v", "a FROM item after a join or a table function at line 1,"
+                + " column 54");
         refused("SELECT * FROM events", "the table events at line 1, column 15", "source", "delta.`");
         refused("SELECT * FROM delta.`t`", "the Delta table delta.`t` in FROM at line 1, column 15");
         refused("SELECT * FROM source s JOIN source t ON s.id = t.id", "source joined again at line 1, column 29");
         refused("SELECT * FROM source s JOIN users u ON s.id = u.id", "the table users at line 1, column 29");
         refused("SELECT user, count(*) AS n FROM source\nGROUP BY user", "GROUP BY without a window at line 2, column 1");
         refused("SELECT user FROM source HAVING user > 'a'", "HAVING without GROUP BY at line 1, column 25", "WHERE");
-        refused("SELECT * FROM source s RIGHT JOIN delta.`t` u ON s.id = u.id", "RIGHT OUTER JOIN at line 1, column 24");
+        refused("SELECT * FROM source s RIGHT JOIN delta.`t` u ON s.id = u.id", "RIGHT OUTER JOIN at line 1, column 24", "RightOuter join with a"
+                + " streaming DataFrame/Dataset on the left and a static DataFrame/Dataset on the right is not supported");
         refused("SELECT * FROM source s FULL OUTER JOIN delta.`t` u ON s.id = u.id", "FULL OUTER JOIN at line 1, column 24");
-        refused("SELECT * FROM source s CROSS JOIN delta.`t` u", "CROSS JOIN at line 1, column 24");
         refused("SELECT * FROM source s NATURAL JOIN delta.`t` u", "NATURAL JOIN at line 1, column 24");
         refused("SELECT * FROM source s JOIN delta.`t` ON s.id = id", "a joined table without an alias at line 1, column 29");
-        refused("SELECT * FROM source s JOIN delta.`t` u", "a JOIN without ON at line 1, column 39");
         refused("SELECT * FROM source s JOIN delta.`t` S ON true", "the alias 'S' given twice");
         refused("WITH t AS (SELECT 1) SELECT * FROM source", "WITH (a common table expression) at line 1, column 1");
         assertThatThrownBy(() -> SqlQuery.parse("SELECT * FROM source WHERE"))
                 .hasMessageStartingWith("the query does not parse at line 1, column 27 near the end");
         assertThatThrownBy(() -> SqlQuery.parse("SELEC * FROM source")).hasMessageStartingWith("the query does not parse at line 1, column 1");
+    }
+
+    /** A conjunct [NOT] EXISTS (SELECT ... FROM delta.`t` u [WHERE cond]) of WHERE is Spark's plan of it: a left semi (anti) join on cond. */
+    @Test
+    void existsOverADeltaTableIsASemiJoinAndNotExistsAnAntiJoin() {
+        SqlQuery q = SqlQuery.parse("SELECT id FROM source s WHERE s.amt > 1 AND NOT EXISTS (SELECT 1 FROM delta.`t` u WHERE u.id = s.id)");
+        assertThat(q.joins()).containsExactly(new Join("t", "u", "left_anti", new Part("u.id = s.id", 1, 89)));
+        assertThat(q.where().text()).isEqualTo("s.amt > 1");
+        assertThat(SqlQuery.parse("SELECT * FROM source WHERE lower(user) IN (SELECT u.name FROM delta.`t` u WHERE u.lim > 1)").joins())
+                .extracting(Join::type, j -> j.on().text())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("left_semi", "(lower(user)) = `u`.`name` AND (u.lim > 1)"));
+        refused("SELECT * FROM source s WHERE EXISTS (SELECT 1 FROM delta.`t` u WHERE id = s.id)", "a subquery at line 1, column 30");
+        SqlQuery only = SqlQuery.parse("SELECT * FROM source WHERE EXISTS (SELECT * FROM delta.`t` AS u)");
+        assertThat(only.joins()).extracting(Join::type, j -> j.on().text()).containsExactly(org.assertj.core.groups.Tuple.tuple("left_semi", "true"));
+        assertThat(only.where()).isNull();
+        refused("SELECT * FROM source s WHERE s.id > 1 OR EXISTS (SELECT 1 FROM delta.`t` u WHERE u.id = s.id)", "a subquery at line 1, column 42");
+        refused("SELECT * FROM source s WHERE EXISTS (SELECT 1 FROM source t WHERE t.id = s.id)", "a subquery at line 1, column 30",
+                "INVALID_SUBQUERY_EXPRESSION.STREAMING_QUERY");
+    }
+
+    /** Spark joins every row of the table to each row where a join has no condition: CROSS JOIN, JOIN without ON, a FROM item. */
+    @Test
+    void aJoinWithoutAConditionIsSparksCrossJoin() {
+        for (String q : List.of("SELECT * FROM source s CROSS JOIN delta.`t` u", "SELECT * FROM source s JOIN delta.`t` u",
+                "SELECT * FROM source s, delta.`t` AS u")) {
+            assertThat(SqlQuery.parse(q).joins()).as(q).containsExactly(new Join("t", "u", "inner", new Part("true", 1, q.indexOf("delta") + 1)));
+        }
+        assertThat(SqlQuery.parse("SELECT * FROM source s JOIN delta.`t` u USING (a, `b c`)").joins().get(0).using()).containsExactly("a", "b c");
+        assertThat(SqlQuery.parse("SELECT * FROM source;;").select()).extracting(Part::text).containsExactly("*");
     }
 
     @Test

@@ -44,6 +44,8 @@ final class TransformSpec {
     Map<String, String> computed = new LinkedHashMap<>();
     /** {@code transform.join}, in order; opened through {@link #opener}. */
     List<JoinSpec> joins = List.of();
+    /** Each join's {@code USING} columns (a query's), which {@code *} gives first, as Spark does; empty lists for {@code ON}. */
+    List<List<String>> using = List.of();
     StaticTable.Opener opener;
     long joinMaxRows = TransformSettings.DEFAULT_JOIN_MAX_ROWS;
     /** Tables opened so far, by location: shared by copies, so that a table is opened once. */
@@ -70,6 +72,7 @@ final class TransformSpec {
         c.sqlKey = sqlKey;
         c.computed = new LinkedHashMap<>(computed);
         c.joins = joins;
+        c.using = using;
         c.opener = opener;
         c.joinMaxRows = joinMaxRows;
         c.opened = opened;
@@ -102,6 +105,7 @@ final class TransformSpec {
         selectKey = key + " (SELECT at " + query.select().get(0).at() + " of the query)";
         joins = query.joins().stream().map(j -> new JoinSpec(j.table(), j.alias(), j.on().text(), j.type(),
                 key + " (the join of delta.`" + j.table() + "`, ON at " + j.on().at() + " of the query)")).toList();
+        using = query.joins().stream().map(SqlQuery.Join::using).toList();
     }
 
     /** Takes the block's {@code transform.join} and {@code transform.lateralView} given in {@code values}. */
@@ -149,7 +153,8 @@ final class TransformSpec {
         List<String> keys = new ArrayList<>();
         Schema rows = schema;
         List<String> visible = schema.fields().stream().map(f -> f.name()).toList();
-        for (JoinSpec j : joins) {
+        for (int n = 0; n < joins.size(); n++) {
+            JoinSpec j = joins.get(n);
             StreamStaticJoin.Type type;
             try {
                 type = StreamStaticJoin.Type.parse(j.type());
@@ -174,11 +179,22 @@ final class TransformSpec {
             tables.add(table);
             keys.add(joinKey(j, "table")); // a refusal at a batch's start names the table
             rows = join.output();
-            visible = join.visible();
+            visible = n < using.size() ? usingFirst(join.visible(), using.get(n)) : join.visible();
         }
         joinsFor = schema;
         compiledJoins = new Joins(made, tables, keys, rows, visible);
         return compiledJoins;
+    }
+
+    /** The visible columns with a join's {@code USING} columns first, in their order there, as Spark's {@code *} gives them. */
+    private static List<String> usingFirst(List<String> visible, List<String> using) {
+        List<String> first = new ArrayList<>();
+        for (String u : using) {
+            visible.stream().filter(v -> v.equalsIgnoreCase(u)).findFirst().filter(v -> !first.contains(v)).ifPresent(first::add);
+        }
+        List<String> out = new ArrayList<>(first);
+        visible.stream().filter(v -> !first.contains(v)).forEach(out::add);
+        return out;
     }
 
     private static String quoted(String name) {

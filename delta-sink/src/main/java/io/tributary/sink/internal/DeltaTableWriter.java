@@ -185,6 +185,7 @@ public final class DeltaTableWriter {
                     return (maxRetries < 0 ? builder : builder.withMaxRetries(maxRetries)).build(engine);
                 });
             } else {
+                TableSchemaCheck.namesDeltaTakes(tablePath, schema, tableProperties);
                 txn = Table.forPath(engine, tablePath).createTransactionBuilder(engine, ENGINE_INFO, Operation.STREAMING_UPDATE)
                         .withSchema(engine, kernelSchema).withPartitionColumns(engine, partitioning.columns())
                         .withTableProperties(engine, tableProperties).withDomainMetadataSupported().build(engine);
@@ -268,6 +269,7 @@ public final class DeltaTableWriter {
                 return txn;
             }
             // the legacy builder is the one that creates a table with a txn and a chosen operation
+            TableSchemaCheck.namesDeltaTakes(tablePath, schema, tableProperties);
             return Table.forPath(engine, tablePath)
                     .createTransactionBuilder(engine, ENGINE_INFO, Operation.STREAMING_UPDATE)
                     .withSchema(engine, kernelSchema)

@@ -100,6 +100,14 @@ public final class TableErrors {
                 + "runs: delete the pipeline's topics and consumer groups)");
     }
 
+    /** When the rows have a column whose name Delta takes only with column mapping, and the table is to be created without it. */
+    public static TributaryException invalidColumnName(String tablePath, String column) {
+        return new TributaryException("delta table " + tablePath + ": the rows' column '" + column + "' has a character Delta allows in a"
+                + " column name only with column mapping (one of ' ,;{}()\\n\\t='); Spark's write refuses it too"
+                + " (DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES). Name the column with AS (lower(user) AS user), or create the table"
+                + " with column mapping: sink.delta.properties: {delta.columnMapping.mode: name}");
+    }
+
     /** When mode upsert is asked of a table that maps its column names and has the change data feed on. */
     public static TributaryException columnMappedChangeDataFeed(String tablePath, String columnMapping) {
         return new TributaryException("delta table " + tablePath + " maps its column names (delta.columnMapping.mode="

@@ -24,6 +24,35 @@ final class TableSchemaCheck {
         this.partitioning = partitioning;
     }
 
+    /**
+     * Before the sink creates the table: a column name with a character Delta allows only with column mapping (one of
+     * {@code " ,;{}()\n\t="}, at any depth) is refused naming it, as Spark's write refuses it, unless the table is created
+     * with column mapping ({@code delta.columnMapping.mode}).
+     */
+    static void namesDeltaTakes(String tablePath, Schema schema, java.util.Map<String, String> tableProperties) {
+        if (!io.tributary.delta.ColumnMapping.isOn(tableProperties)) {
+            String bad = badName(schema);
+            if (bad != null) {
+                throw TableErrors.invalidColumnName(tablePath, bad);
+            }
+        }
+    }
+
+    private static String badName(Schema schema) {
+        for (io.tributary.schema.Field f : schema.fields()) {
+            if (f.name().chars().anyMatch(c -> " ,;{}()\n\t=".indexOf(c) >= 0)) {
+                return f.name();
+            }
+            if (f.type().kind() == io.tributary.schema.DataType.Kind.STRUCT) {
+                String inner = badName(f.type().struct());
+                if (inner != null) {
+                    return f.name() + "." + inner;
+                }
+            }
+        }
+        return null;
+    }
+
     void check(Snapshot snap) {
         if (!TableSchemaUpdate.grow(snap.getSchema(), kernelSchema).equals(snap.getSchema()) && !grows(snap)) {
             throw TableErrors.schemaChanged(tablePath, KernelSchemas.fromKernel(tablePath, snap.getSchema()).toDdl(), schema.toDdl());

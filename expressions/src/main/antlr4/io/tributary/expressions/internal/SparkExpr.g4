@@ -24,7 +24,7 @@ aggregateCall : functionName LPAREN (ASTERISK | expression (COMMA expression)*)?
 /** An ordered-set aggregate's ordering: percentile_cont(0.5) WITHIN GROUP (ORDER BY x DESC); listagg's of several keys. */
 withinGroup : WITHIN GROUP LPAREN ORDER BY sortItem (COMMA sortItem)* RPAREN ;
 
-sqlStatement : query EOF ;
+sqlStatement : query SEMICOLON* EOF ;
 
 query : withClause? queryTerm (setOperator queryTerm)* queryOrganization ;
 
@@ -342,6 +342,7 @@ CONCAT_PIPE : '||' ;
 HAT : '^' ;
 ARROW : '->' ;
 COLON : ':' ;
+SEMICOLON : ';' ;
 DOUBLE_COLON : '::' ;
 LPAREN : '(' ;
 RPAREN : ')' ;

@@ -65,7 +65,8 @@ final class SqlAggregation {
                             + item.expression() + ", ...");
                 }
             }
-            throw refused(group, "GROUP BY without a window", "a streaming aggregation groups rows by event-time windows: GROUP BY"
+            throw refused(group, "GROUP BY without a window", "Spark refuses it too in append mode (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION:"
+                    + " an aggregation without a watermark); a streaming aggregation groups rows by event-time windows: GROUP BY"
                     + " window(ts, '10 minutes'), user (or session_window(ts, '30 minutes'))");
         }
         String eventTime = windowArguments(window, windowAt);

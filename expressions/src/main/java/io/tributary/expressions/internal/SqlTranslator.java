@@ -5,8 +5,6 @@ import io.tributary.expressions.SqlQuery;
 import io.tributary.expressions.SqlQuery.Join;
 import io.tributary.expressions.SqlQuery.Part;
 import io.tributary.expressions.internal.SparkExprParser.AliasedQueryContext;
-import io.tributary.expressions.internal.SparkExprParser.ExistsContext;
-import io.tributary.expressions.internal.SparkExprParser.InSubqueryContext;
 import io.tributary.expressions.internal.SparkExprParser.JoinOnContext;
 import io.tributary.expressions.internal.SparkExprParser.JoinRelationContext;
 import io.tributary.expressions.internal.SparkExprParser.JoinTypeContext;
@@ -21,7 +19,6 @@ import io.tributary.expressions.internal.SparkExprParser.RelationPrimaryContext;
 import io.tributary.expressions.internal.SparkExprParser.SetOperatorContext;
 import io.tributary.expressions.internal.SparkExprParser.SqlSelectExpressionContext;
 import io.tributary.expressions.internal.SparkExprParser.SqlSelectItemContext;
-import io.tributary.expressions.internal.SparkExprParser.SubqueryExpressionContext;
 import io.tributary.expressions.internal.SparkExprParser.TableAliasContext;
 import io.tributary.expressions.internal.SparkExprParser.FunctionTableContext;
 import io.tributary.expressions.internal.SparkExprParser.TableNameContext;
@@ -75,12 +72,15 @@ public final class SqlTranslator {
         }
         if (!q.setOperator().isEmpty()) {
             SetOperatorContext op = q.setOperator(0);
-            throw refused(op.start, op.kind.getText().toUpperCase(Locale.ROOT), "a pipeline runs one query over its source; write"
-                    + " the other query as a pipeline of its own (both may append to one table)");
+            boolean all = op.getToken(SparkExprLexer.ALL, 0) != null;
+            throw refused(op.start, op.kind.getText().toUpperCase(Locale.ROOT) + (all ? " ALL" : ""), (all || op.kind.getType() != SparkExprLexer.UNION ? "" : "Spark refuses it too"
+                    + " (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: its duplicates are dropped by an aggregation without a watermark); ")
+                    + "a pipeline runs one query over its source; write the other query as a pipeline of its own (both may append to one table)");
         }
         QueryOrganizationContext o = q.queryOrganization();
         if (o.order != null) {
-            throw refused(o.order, "ORDER BY", "the rows of a stream have no order to keep; sort when reading the table");
+            throw refused(o.order, "ORDER BY", "Spark refuses it too (Sorting is not supported on streaming DataFrames/Datasets, unless it is on"
+                    + " aggregated DataFrame/Dataset in Complete output mode); the rows of a stream have no order to keep; sort when reading the table");
         }
         if (o.limit != null) {
             throw refused(o.limit, "LIMIT", "the pipeline keeps every row WHERE keeps; filter with WHERE");
@@ -91,12 +91,9 @@ public final class SqlTranslator {
     }
 
     private SqlQuery specification(QuerySpecificationContext s) {
-        ParserRuleContext subquery = firstSubquery(s);
-        if (subquery != null) {
-            throw refused(subquery.start, "a subquery", "join the Delta table instead: JOIN delta.`path` u ON ...");
-        }
         if (s.quantifier != null && s.quantifier.getType() == SparkExprLexer.DISTINCT) {
-            throw refused(s.quantifier, "SELECT DISTINCT", "a stream's duplicates are dropped by Spark's dropDuplicates over a"
+            throw refused(s.quantifier, "SELECT DISTINCT", "Spark refuses it too (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: an aggregation"
+                    + " without a watermark); a stream's duplicates are dropped by Spark's dropDuplicates over a"
                     + " watermark (docs/transform.md), not by the query; remove DISTINCT (a column named distinct is `distinct`)");
         }
         if (s.relation().isEmpty()) {
@@ -108,9 +105,6 @@ public final class SqlTranslator {
                         + word.toLowerCase(Locale.ROOT) + "`");
             }
             throw refused(s.start, "a SELECT without FROM", SHAPE);
-        }
-        if (s.relation().size() > 1) {
-            throw refused(s.relation(1).start, "a second FROM item", "join a Delta table with JOIN ... ON: " + SHAPE);
         }
         if (s.having != null && s.group == null) {
             throw refused(s.having, "HAVING without GROUP BY", "HAVING filters the rows of an aggregation over a window; filter the"
@@ -131,6 +125,21 @@ public final class SqlTranslator {
                 joins.add(join(j, aliases));
             }
         }
+        for (int i = 1; i < s.relation().size(); i++) { // FROM source s, delta.`t` u: Spark's cross join, filtered by WHERE
+            var r = s.relation(i);
+            if (!r.joinRelation().isEmpty() || !lateralViews.isEmpty() || s.tableFunction().stream().anyMatch(f -> f.start.getTokenIndex() < r.start.getTokenIndex())) {
+                throw refused(r.start, "a FROM item after a join or a table function", "list the Delta tables first: FROM source s,"
+                        + " delta.`path` u, LATERAL explode(...) t, or join them with JOIN ... ON");
+            }
+            joins.add(table(r.relationPrimary(), "inner", aliases, null));
+        }
+        SqlSubqueries.Split split = s.where == null ? null : SqlSubqueries.of(s.where.booleanExpression(), this::part, q -> existsTable(q, aliases));
+        ParserRuleContext subquery = SqlSubqueries.first(s, split == null ? Set.of() : split.taken());
+        if (subquery != null) {
+            throw refused(subquery.start, "a subquery", (readsSource(subquery) ? "Spark refuses it too, as it reads the stream"
+                    + " (INVALID_SUBQUERY_EXPRESSION.STREAMING_QUERY); " : "") + "join the Delta table instead: JOIN delta.`path` u ON ...");
+        }
+        joins.addAll(split == null ? List.of() : split.joins()); // WHERE [NOT] EXISTS (SELECT ... FROM delta.`t` u WHERE ...)
         List<Part> select = new ArrayList<>();
         for (SqlSelectItemContext item : s.sqlSelectItem()) {
             select.add(part(item));
@@ -143,7 +152,7 @@ public final class SqlTranslator {
             }
             lateralViews.add(part(v));
         }
-        return new SqlQuery(alias, List.copyOf(joins), lateralViews, s.where == null ? null : part(s.where), List.copyOf(select), aggregation(s, alias));
+        return new SqlQuery(alias, List.copyOf(joins), lateralViews, split == null ? null : split.where(), List.copyOf(select), aggregation(s, alias));
     }
 
     /** The aggregation of the query's GROUP BY, or null without one. */
@@ -196,8 +205,11 @@ public final class SqlTranslator {
             throw refused(j.lateral, "LATERAL before " + j.right.getText(), "[INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC]"
                     + " LATERAL joins a table function (JOIN LATERAL explode(s.tags) t); join a Delta table without it");
         }
-        String type = type(j.joinType(), j.start);
-        RelationPrimaryContext right = j.right;
+        return table(j.right, type(j.joinType(), j.start), aliases, j);
+    }
+
+    /** A joined table of {@code type}, its condition that of {@code j} (none: {@code true}, Spark's cross join; {@code j} null: a FROM item). */
+    private Join table(RelationPrimaryContext right, String type, Set<String> aliases, JoinRelationContext j) {
         if (!(right instanceof TableNameContext t)) {
             throw refused(right.start, right instanceof AliasedQueryContext ? "a subquery" : "a parenthesized join",
                     "join a Delta table by its path: JOIN delta.`path` u ON ...");
@@ -217,20 +229,16 @@ public final class SqlTranslator {
         if (!aliases.add(alias.toLowerCase(Locale.ROOT))) {
             throw refused(t.tableAlias().start, "the alias '" + alias + "' given twice", "give each table an alias of its own");
         }
-        if (j.joinCriteria() == null) {
-            throw refused(j.stop, "a JOIN without ON", "give its condition: JOIN " + t.qualifiedName().getText() + " " + alias + " ON s.user = "
-                    + alias + ".user");
+        if (j == null || j.joinCriteria() == null) { // every row of the table joins each row, as Spark's cross join
+            return new Join(name.get(1), alias, type, new Part("true", t.start.getLine(), t.start.getCharPositionInLine() + 1));
         }
-        Part on;
         if (j.joinCriteria() instanceof JoinOnContext o) {
-            on = part(o.expression());
-        } else {
-            JoinUsingContext u = (JoinUsingContext) j.joinCriteria();
-            String condition = u.identifier().stream().map(AstBuilder::name)
-                    .map(c -> quoted(c) + " = " + quoted(alias) + "." + quoted(c)).collect(Collectors.joining(" AND "));
-            on = new Part(condition, u.start.getLine(), u.start.getCharPositionInLine() + 1);
+            return new Join(name.get(1), alias, type, part(o.expression()));
         }
-        return new Join(name.get(1), alias, type, on);
+        JoinUsingContext u = (JoinUsingContext) j.joinCriteria();
+        List<String> using = u.identifier().stream().map(AstBuilder::name).toList();
+        String condition = using.stream().map(c -> quoted(c) + " = " + quoted(alias) + "." + quoted(c)).collect(Collectors.joining(" AND "));
+        return new Join(name.get(1), alias, type, new Part(condition, u.start.getLine(), u.start.getCharPositionInLine() + 1), using);
     }
 
     /** The transform's join type; the joins Spark does not run between a stream and a table, or that keep no stream side, refused. */
@@ -245,11 +253,12 @@ public final class SqlTranslator {
         if (left) {
             return "left";
         }
-        String kind = has(t, SparkExprLexer.CROSS) ? "CROSS JOIN" : has(t, SparkExprLexer.RIGHT) ? "RIGHT OUTER JOIN"
+        String kind = has(t, SparkExprLexer.RIGHT) ? "RIGHT OUTER JOIN"
                 : has(t, SparkExprLexer.FULL) ? "FULL OUTER JOIN" : null;
         if (kind != null) {
-            throw refused(at, kind, "a stream-static join keeps the stream on the left: JOIN (inner), LEFT [OUTER] JOIN, LEFT SEMI JOIN"
-                    + " or LEFT ANTI JOIN");
+            throw refused(at, kind, "Spark refuses it too (" + (kind.startsWith("RIGHT") ? "RightOuter" : "FullOuter") + " join with a"
+                    + " streaming DataFrame/Dataset on the left and a static DataFrame/Dataset on the right is not supported); a"
+                    + " stream-static join keeps the stream on the left: JOIN (inner), LEFT [OUTER] JOIN, LEFT SEMI JOIN or LEFT ANTI JOIN");
         }
         return "inner";
     }
@@ -285,21 +294,29 @@ public final class SqlTranslator {
                 + " and joins Delta tables by path or URI, delta.`../dims/users`");
     }
 
-    /** The first subquery (in the select list, WHERE, or ON), by position; null when there is none. */
-    private static ParserRuleContext firstSubquery(ParseTree tree) {
-        if (tree instanceof SubqueryExpressionContext || tree instanceof ExistsContext || tree instanceof InSubqueryContext) {
-            return (ParserRuleContext) tree;
-        }
-        if (tree instanceof TerminalNode) {
-            return null;
+    /** Whether {@code tree} names the table {@code source}. */
+    private static boolean readsSource(ParseTree tree) {
+        if (tree instanceof TableNameContext t && names(t).size() == 1 && names(t).get(0).equalsIgnoreCase(SOURCE)) {
+            return true;
         }
         for (int i = 0; i < tree.getChildCount(); i++) {
-            ParserRuleContext found = firstSubquery(tree.getChild(i));
-            if (found != null) {
-                return found;
+            if (readsSource(tree.getChild(i))) {
+                return true;
             }
         }
-        return null;
+        return false;
+    }
+
+    /** The Delta table and alias of an EXISTS subquery's FROM ({@code delta.`path` u}), or null for any other table. */
+    private String[] existsTable(QuerySpecificationContext q, Set<String> aliases) {
+        if (!(q.relation(0).relationPrimary() instanceof TableNameContext t) || names(t).size() != 2 || !names(t).get(0).equalsIgnoreCase("delta")) {
+            return null;
+        }
+        String alias = alias(t.tableAlias()) != null ? alias(t.tableAlias()) : "subquery " + aliases.size(); // IN's: no columns of its own
+        if (!aliases.add(alias.toLowerCase(Locale.ROOT))) {
+            throw refused(t.tableAlias().start, "the alias '" + alias + "' given twice", "give each table an alias of its own");
+        }
+        return new String[] {names(t).get(1), alias};
     }
 
     /**
