@@ -82,7 +82,8 @@ final class Arithmetic {
         if (Types.isDecimal(b.type())) {
             return b.type();
         }
-        if (b instanceof Bound.Literal lit && lit.value() != null && Types.integral(b.type())) {
+        // DecimalType.fromLiteral takes a SMALLINT, INT or BIGINT literal's digits; a TINYINT literal is a DECIMAL(3,0)
+        if (b instanceof Bound.Literal lit && lit.value() != null && Types.integral(b.type()) && b.type().kind() != Kind.BYTE) {
             int digits = BigDecimal.valueOf(((Number) lit.value()).longValue()).abs().precision();
             return DataType.decimal(Math.max(digits, 1), 0);
         }

@@ -71,10 +71,9 @@ final class DateFunctions {
         add.accept(Fn.custom("unix_timestamp", 1, 2, "unix_timestamp(x[, fmt STRING]) → BIGINT", FunctionDef.NULL_IN_NULL_OUT,
                 "the seconds since 1970-01-01T00:00Z of x (text read with fmt, yyyy-MM-dd HH:mm:ss by default)", DateFunctions::unixTimestamp));
         add.accept(Fn.fixed("from_unixtime", "the seconds since the epoch as text in fmt (yyyy-MM-dd HH:mm:ss by default)", STRING, 1,
-                List.of(LONG, STRING), List.of(DEFAULT_FORMAT), a -> formatter((String) a[1]).format(
-                        Dates.dateTime((Long) a[0] * Dates.MICROS_PER_SECOND))));
+                List.of(LONG, STRING), List.of(DEFAULT_FORMAT), a -> format((String) a[1], (Long) a[0] * Dates.MICROS_PER_SECOND)));
         add.accept(Fn.binary("date_format", "the timestamp as text in the datetime pattern fmt", TIMESTAMP, STRING, STRING,
-                (t, f) -> formatter((String) f).format(Dates.dateTime((Long) t))));
+                (t, f) -> format((String) f, (Long) t)));
         add.accept(Fn.unary("unix_date", "the days since 1970-01-01", DATE, INT, d -> d));
         add.accept(Fn.unary("unix_seconds", "the whole seconds since the epoch", TIMESTAMP, LONG,
                 t -> Math.floorDiv((Long) t, Dates.MICROS_PER_SECOND)));
@@ -89,6 +88,35 @@ final class DateFunctions {
                 }));
         add.accept(Fn.unary("date_from_unix_date", "the date that many days after 1970-01-01", INT, DATE, d -> d));
     }
+
+    /** A timestamp as text in a datetime pattern, at the session's zone UTC (an offset as Z, +00, a zone as UTC). */
+    private static String format(String pattern, long micros) {
+        checkPattern(pattern, false);
+        return formatter(pattern).format(Dates.dateTime(micros).atZone(UTC));
+    }
+
+    /**
+     * Spark's refusals of a datetime pattern as it evaluates (its DateTimeFormatterHelper): a week-based letter (Y W w u e c)
+     * outside quotes, a letter it does not support (A n N p), and, when reading text, a day of week or quarter (E F q Q).
+     */
+    static void checkPattern(String pattern, boolean parsing) {
+        String[] parts = (pattern + " ").split("'", -1);
+        for (int i = 0; i < parts.length; i += 2) {
+            for (char c : parts[i].toCharArray()) {
+                if ("YWwuec".indexOf(c) >= 0) {
+                    throw Failure.of("INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN",
+                            "week-based pattern letters are not supported, and '" + pattern + "' has " + c + ": use EXTRACT");
+                }
+            }
+            for (char c : parts[i].toCharArray()) {
+                if ("AnNp".indexOf(c) >= 0 || parsing && "EFqQ".indexOf(c) >= 0) {
+                    throw Failure.of("INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER", "'" + pattern + "' has the illegal pattern character " + c);
+                }
+            }
+        }
+    }
+
+    private static final ZoneId UTC = ZoneId.of("UTC");
 
     static DateTimeFormatter formatter(String pattern) {
         return formatter(pattern, Locale.US);
@@ -147,8 +175,16 @@ final class DateFunctions {
     }
 
     static Bound parsed(Analyzer.Call call, List<Bound> args, DataType to) {
+        DataType from = args.get(0).type();
+        if (from != null && (from.kind() == DataType.Kind.DATE || from.kind() == DataType.Kind.TIMESTAMP || from.kind() == DataType.Kind.TIMESTAMP_NTZ)) {
+            call.as(args.get(1), STRING);
+            return call.as(args.get(0), to); // Spark's GetTimestamp takes a date or timestamp as it is, the pattern unread
+        }
         List<Bound> cast = List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING));
-        return call.apply(cast, to, (Kernel.Binary) (s, f) -> parse((String) s, (String) f, to));
+        return call.apply(cast, to, (Kernel.Binary) (s, f) -> {
+            checkPattern((String) f, true);
+            return parse((String) s, (String) f, to);
+        });
     }
 
     private static Bound unixTimestamp(Analyzer.Call call, List<Bound> args) {

@@ -140,11 +140,11 @@ final class StringFunctions {
             Pattern p = fixed != null ? fixed : Pattern.compile((String) a[1]);
             Matcher m = p.matcher((String) a[0]);
             int group = (Integer) a[2];
+            if (!m.find()) {
+                return ""; // Spark checks the group index on a match only
+            }
             if (group < 0 || group > m.groupCount()) {
                 throw Failure.of("INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX", "the regex has " + m.groupCount() + " groups, not " + group);
-            }
-            if (!m.find()) {
-                return "";
             }
             String g = m.group(group);
             return g == null ? "" : g;
