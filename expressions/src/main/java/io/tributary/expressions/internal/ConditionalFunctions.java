@@ -35,8 +35,11 @@ final class ConditionalFunctions {
             Bound b = call.as(args.get(1), type);
             DataType result = args.get(0).type();
             Kernel.Unary back = result == null || result.equals(type) ? v -> v : Casts.kernel(type, result);
-            return call.applyTolerant(List.of(a, b), result, (Kernel.Binary) (x, y) ->
+            Bound compared = call.applyTolerant(List.of(a, b), result, (Kernel.Binary) (x, y) ->
                     x == null ? null : y != null && order.compare(x, y) == 0 ? null : back.apply1(x));
+            // Spark's NullIf is if(a = b, NULL, a): b is not evaluated where a is null
+            Bound aIsNull = call.applyTolerant(List.of(args.get(0)), DataType.BOOLEAN, (Kernel.Unary) v -> v == null);
+            return new Bound.Case(List.of(aIsNull), List.of(new Bound.Literal(null, result, "NULL")), compared, result, call.text());
         }));
         add.accept(Fn.custom("greatest", 2, -1, "greatest(T, ...) → T", "nulls skipped; null if all are null",
                 "the greatest argument (NaN above any double)", (call, args) -> extreme(call, args, 1)));

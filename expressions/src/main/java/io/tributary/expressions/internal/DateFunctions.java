@@ -63,11 +63,11 @@ final class DateFunctions {
         add.accept(Fn.unary("last_day", "the last day of the date's month", DATE, DATE, d -> Dates.lastDay((Integer) d)));
         add.accept(Fn.fixed("make_date", "the date of year, month and day; DATETIME_FIELD_OUT_OF_BOUNDS for one that does not exist", DATE,
                 List.of(INT, INT, INT), a -> Dates.makeDate((Integer) a[0], (Integer) a[1], (Integer) a[2])));
-        add.accept(Fn.binary("date_trunc", "the timestamp truncated to unit (year, quarter, month, week, day, hour, minute, second, "
+        add.accept(unitFirst(Fn.binary("date_trunc", "the timestamp truncated to unit (year, quarter, month, week, day, hour, minute, second, "
                 + "millisecond, microsecond); null for another unit", STRING, TIMESTAMP, TIMESTAMP,
-                (u, t) -> Dates.truncate((String) u, (Long) t)));
-        add.accept(Fn.binary("trunc", "the date truncated to unit (year, quarter, month, week); null for another unit", DATE, STRING, DATE,
-                (d, u) -> Dates.truncateDate((String) u, (Integer) d)));
+                (u, t) -> Dates.truncate((String) u, (Long) t)), 0, u -> Dates.truncate(u, 0L) != null));
+        add.accept(unitFirst(Fn.binary("trunc", "the date truncated to unit (year, quarter, month, week); null for another unit", DATE, STRING, DATE,
+                (d, u) -> Dates.truncateDate((String) u, (Integer) d)), 1, u -> Dates.truncateDate(u, 0) != null));
         add.accept(Fn.custom("unix_timestamp", 1, 2, "unix_timestamp(x[, fmt STRING]) → BIGINT", FunctionDef.NULL_IN_NULL_OUT,
                 "the seconds since 1970-01-01T00:00Z of x (text read with fmt, yyyy-MM-dd HH:mm:ss by default)", DateFunctions::unixTimestamp));
         add.accept(Fn.fixed("from_unixtime", "the seconds since the epoch as text in fmt (yyyy-MM-dd HH:mm:ss by default)", STRING, 1,
@@ -78,14 +78,9 @@ final class DateFunctions {
         add.accept(Fn.unary("unix_seconds", "the whole seconds since the epoch", TIMESTAMP, LONG,
                 t -> Math.floorDiv((Long) t, Dates.MICROS_PER_SECOND)));
         add.accept(Fn.unary("unix_micros", "the microseconds since the epoch", TIMESTAMP, LONG, t -> t));
-        add.accept(Fn.unary("timestamp_seconds", "the timestamp that many seconds after the epoch", LONG, TIMESTAMP,
-                s -> {
-                    try {
-                        return Math.multiplyExact((Long) s, Dates.MICROS_PER_SECOND);
-                    } catch (ArithmeticException e) {
-                        throw Failure.overflow("timestamp_seconds");
-                    }
-                }));
+        add.accept(Fn.custom("timestamp_seconds", 1, 1, "timestamp_seconds(n NUMERIC) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT,
+                "the timestamp that many seconds after the epoch (a fraction's microseconds cut toward zero; null for NaN and infinity)",
+                DateFunctions::timestampSeconds));
         add.accept(Fn.unary("date_from_unix_date", "the date that many days after 1970-01-01", INT, DATE, d -> d));
     }
 
@@ -172,6 +167,55 @@ final class DateFunctions {
         } catch (java.time.DateTimeException e) {
             throw Failure.of("CANNOT_PARSE_TIMESTAMP", "'" + text + "' does not match the pattern '" + pattern + "'");
         }
+    }
+
+    /**
+     * {@code def}, except that a constant unit it does not know gives null without the other argument evaluated, as Spark's
+     * TruncInstant reads its unit first (a failing timestamp does not fail the row).
+     */
+    private static FunctionDef unitFirst(FunctionDef def, int unit, java.util.function.Predicate<String> known) {
+        return Fn.custom(def.name(), def.minArgs(), def.maxArgs(), def.signature(), def.nulls(), def.doc(), (call, args) -> {
+            Bound resolved = def.resolver().resolve(call, args);
+            if (args.get(unit) instanceof Bound.Literal lit && lit.value() instanceof String u && !known.test(u)) {
+                return call.apply(List.of(args.get(unit)), resolved.type(), (Kernel.Unary) v -> null);
+            }
+            return resolved;
+        });
+    }
+
+    /** Spark's SecondsToTimestamp: whole seconds exactly, a DECIMAL's microseconds exactly, a DOUBLE's cut toward zero. */
+    private static Bound timestampSeconds(Analyzer.Call call, List<Bound> args) {
+        Bound x = args.get(0);
+        DataType t = x.type();
+        if (t != null && Types.isDecimal(t)) {
+            return call.apply(List.of(x), TIMESTAMP, (Kernel.Unary) v -> {
+                try {
+                    return ((java.math.BigDecimal) v).movePointRight(6).longValueExact();
+                } catch (ArithmeticException e) {
+                    throw Failure.overflow("timestamp_seconds");
+                }
+            });
+        }
+        if (t != null && (t.kind() == DataType.Kind.DOUBLE || t.kind() == DataType.Kind.FLOAT)) {
+            return call.apply(List.of(x), TIMESTAMP, (Kernel.Unary) v -> {
+                double d = ((Number) v).doubleValue();
+                if (Double.isNaN(d) || Double.isInfinite(d)) {
+                    return null;
+                }
+                double micros = d * Dates.MICROS_PER_SECOND;
+                if (Math.floor(micros) > Long.MAX_VALUE || Math.ceil(micros) < Long.MIN_VALUE) {
+                    throw Failure.castOverflow(micros, "BIGINT");
+                }
+                return (long) micros;
+            });
+        }
+        return call.apply(List.of(call.as(x, LONG)), TIMESTAMP, (Kernel.Unary) s -> {
+            try {
+                return Math.multiplyExact((Long) s, Dates.MICROS_PER_SECOND);
+            } catch (ArithmeticException e) {
+                throw Failure.overflow("timestamp_seconds");
+            }
+        });
     }
 
     static Bound parsed(Analyzer.Call call, List<Bound> args, DataType to) {

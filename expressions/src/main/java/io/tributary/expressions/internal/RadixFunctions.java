@@ -34,11 +34,11 @@ final class RadixFunctions {
                 "n in binary, a negative n as its 64-bit two's complement", (call, args) -> call.apply(List.of(whole(call, args.get(0))),
                         DataType.STRING, (Kernel.Unary) v -> Long.toBinaryString((Long) v))));
         add.accept(Fn.custom("conv", 3, 3, "conv(num STRING, from INT, to INT) → STRING", FunctionDef.NULL_IN_NULL_OUT,
-                "num's digits in base from (2 to 36, read up to the first other character, the text trimmed) written in base to"
+                "num's digits in base from (2 to 36, read up to the first other character, the text's spaces trimmed) written in base to"
                         + " (upper case; a negative to writes a signed number); null for a base out of range or empty text;"
                         + " ARITHMETIC_OVERFLOW past 64 bits", (call, args) -> call.apply(List.of(text(call, args.get(0)),
                         call.as(args.get(1), DataType.INT), call.as(args.get(2), DataType.INT)), DataType.STRING, (Kernel) v ->
-                        conv(io.tributary.schema.TextCasts.trim((String) v[0]).getBytes(StandardCharsets.UTF_8), (Integer) v[1], (Integer) v[2]))));
+                        conv(((String) v[0]).replaceAll("^ +| +$", "").getBytes(StandardCharsets.UTF_8), (Integer) v[1], (Integer) v[2]))));
         add.accept(Fn.custom("format_number", 2, 2, "format_number(x NUMERIC, d INT or STRING) → STRING", FunctionDef.NULL_IN_NULL_OUT,
                 "x grouped by thousands with d decimal places, halves to even (null for d below 0), or in the DecimalFormat pattern d",
                 RadixFunctions::formatNumber));
