@@ -246,6 +246,27 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     }
 
     @Override
+    public Node visitTrimFrom(TrimFromContext ctx) { // TRIM([BOTH | LEADING | TRAILING] [chars] FROM str), as Spark's StringTrim*
+        String option = ctx.trimOption == null ? "both" : ctx.trimOption.getText().toLowerCase(Locale.ROOT);
+        String name = switch (option) {
+            case "leading" -> "ltrim";
+            case "trailing" -> "rtrim";
+            default -> "btrim";
+        };
+        Node source = visit(ctx.srcStr);
+        if (ctx.trimStr == null) {
+            return call(name, ctx, source);
+        }
+        return name.equals("btrim") ? call(name, ctx, source, visit(ctx.trimStr)) : call(name, ctx, visit(ctx.trimStr), source);
+    }
+
+    @Override
+    public Node visitOverlayPlacing(OverlayPlacingContext ctx) { // OVERLAY(input PLACING replace FROM pos [FOR len])
+        return ctx.length == null ? call("overlay", ctx, visit(ctx.input), visit(ctx.replace), visit(ctx.position))
+                : call("overlay", ctx, visit(ctx.input), visit(ctx.replace), visit(ctx.position), visit(ctx.length));
+    }
+
+    @Override
     public Node visitStarCall(StarCallContext ctx) {
         if (starCalls) {
             String name = ctx.functionName().getText().toLowerCase(Locale.ROOT);

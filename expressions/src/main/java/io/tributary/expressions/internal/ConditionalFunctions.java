@@ -70,6 +70,12 @@ final class ConditionalFunctions {
     }
 
     private static Bound extreme(Analyzer.Call call, List<Bound> args, int sign) {
+        boolean text = args.stream().anyMatch(b -> b.type() != null && b.type().kind() == DataType.Kind.STRING);
+        if (text && args.stream().anyMatch(b -> b.type() != null && b.type().kind() != DataType.Kind.STRING)) {
+            // Spark widens greatest's and least's arguments without promoting text (DATATYPE_MISMATCH.DATA_DIFF_TYPES)
+            throw call.typeError("the arguments mix text with other types (" + String.join(", ", args.stream()
+                    .map(a -> a.text() + " " + Types.name(a.type())).toList()) + "); cast them to one type (DATATYPE_MISMATCH.DATA_DIFF_TYPES)");
+        }
         DataType type = common(call, args);
         List<Bound> cast = args.stream().map(b -> call.as(b, type)).toList();
         Comparator<Object> order = type == null ? (x, y) -> 0 : Orderings.of(call, type);

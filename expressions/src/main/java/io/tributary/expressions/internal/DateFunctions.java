@@ -183,7 +183,7 @@ final class DateFunctions {
         });
     }
 
-    /** Spark's SecondsToTimestamp: whole seconds exactly, a DECIMAL's microseconds exactly, a DOUBLE's cut toward zero. */
+    /** Spark's SecondsToTimestamp: whole seconds exactly, a DECIMAL's microseconds exactly, a DOUBLE's cut toward zero and held to the BIGINT range. */
     private static Bound timestampSeconds(Analyzer.Call call, List<Bound> args) {
         Bound x = args.get(0);
         DataType t = x.type();
@@ -202,11 +202,7 @@ final class DateFunctions {
                 if (Double.isNaN(d) || Double.isInfinite(d)) {
                     return null;
                 }
-                double micros = d * Dates.MICROS_PER_SECOND;
-                if (Math.floor(micros) > Long.MAX_VALUE || Math.ceil(micros) < Long.MIN_VALUE) {
-                    throw Failure.castOverflow(micros, "BIGINT");
-                }
-                return (long) micros;
+                return (long) (d * Dates.MICROS_PER_SECOND); // saturating at the BIGINT range, as Spark's toLong
             });
         }
         return call.apply(List.of(call.as(x, LONG)), TIMESTAMP, (Kernel.Unary) s -> {

@@ -172,12 +172,18 @@ final class MathFunctions {
             case FLOAT -> DataType.decimal(14, 7);
             default -> Types.decimalOf(x.type());
         };
-        Bound dec = Types.isDecimal(x.type()) ? x : call.as(x, t);
+        Bound dec = Types.isDecimal(x.type()) ? x : call.apply(List.of(x), t, Casts.kernel(x.type(), t)); // Spark's implicit cast, as the analyzer adds it
         int p = t.precision();
         int s = t.scale();
         DataType result = scale < 0 ? Types.bounded(Math.max(p - s + 1, 1 - scale), 0)
                 : Types.bounded(p - s + 1 + Math.min(s, scale), Math.min(s, scale));
-        return call.apply(List.of(dec), result, (Kernel.Unary) v -> Decimals.fit(((BigDecimal) v).setScale(scale, mode).setScale(result.scale()), result));
+        return call.apply(List.of(dec), result, (Kernel.Unary) v -> {
+            BigDecimal r = ((BigDecimal) v).setScale(scale, mode).setScale(result.scale());
+            if (r.precision() - r.scale() > result.precision() - result.scale() && r.signum() != 0) {
+                throw Failure.of("NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION", r.toPlainString() + " cannot be represented as " + result.ddl());
+            }
+            return r;
+        });
     }
 
     /** a % b, then b added once when that is negative (as Spark's Pmod). */
