@@ -207,7 +207,7 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     public Node visitFunctionCall(FunctionCallContext ctx) {
         List<Node> args = new ArrayList<>();
         ctx.expression().forEach(e -> args.add(visit(e)));
-        String name = ctx.functionName().getText().toLowerCase(Locale.ROOT);
+        String name = SyntaxForms.unitCall(ctx.functionName().getText().toLowerCase(Locale.ROOT), args);
         boolean joins = OrderedSetCalls.JOINS.contains(name);
         WithinGroupContext within = ctx.withinGroup();
         if (ctx.DISTINCT() != null && joins && within != null && !args.isEmpty() && within.sortItem().stream()
@@ -246,24 +246,15 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     }
 
     @Override
-    public Node visitTrimFrom(TrimFromContext ctx) { // TRIM([BOTH | LEADING | TRAILING] [chars] FROM str), as Spark's StringTrim*
-        String option = ctx.trimOption == null ? "both" : ctx.trimOption.getText().toLowerCase(Locale.ROOT);
-        String name = switch (option) {
-            case "leading" -> "ltrim";
-            case "trailing" -> "rtrim";
-            default -> "btrim";
-        };
-        Node source = visit(ctx.srcStr);
-        if (ctx.trimStr == null) {
-            return call(name, ctx, source);
-        }
-        return name.equals("btrim") ? call(name, ctx, source, visit(ctx.trimStr)) : call(name, ctx, visit(ctx.trimStr), source);
+    public Node visitTrimFrom(TrimFromContext ctx) {
+        return SyntaxForms.trim(ctx.trimOption == null ? null : ctx.trimOption.getText(), ctx.trimStr == null ? null : visit(ctx.trimStr),
+                visit(ctx.srcStr), text(ctx), pos(ctx));
     }
 
     @Override
-    public Node visitOverlayPlacing(OverlayPlacingContext ctx) { // OVERLAY(input PLACING replace FROM pos [FOR len])
-        return ctx.length == null ? call("overlay", ctx, visit(ctx.input), visit(ctx.replace), visit(ctx.position))
-                : call("overlay", ctx, visit(ctx.input), visit(ctx.replace), visit(ctx.position), visit(ctx.length));
+    public Node visitOverlayPlacing(OverlayPlacingContext ctx) {
+        return SyntaxForms.call("overlay", text(ctx), pos(ctx), visit(ctx.input), visit(ctx.replace), visit(ctx.position),
+                ctx.length == null ? null : visit(ctx.length));
     }
 
     @Override

@@ -117,7 +117,7 @@ final class MathFunctions {
             });
             case DECIMAL -> {
                 int intDigits = t.precision() - t.scale() + 1;
-                DataType result = s < 0 ? DataType.decimal(Math.min(intDigits, 38), 0)
+                DataType result = s < 0 ? DataType.decimal(Math.min(Math.max(intDigits, 1 - s), 38), 0)
                         : Types.bounded(intDigits + Math.min(t.scale(), s), Math.min(t.scale(), s));
                 yield call.apply(List.of(x), result, (Kernel.Unary) v -> Decimals.fit(((BigDecimal) v).setScale(s, mode), result));
             }
