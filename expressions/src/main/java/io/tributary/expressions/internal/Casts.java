@@ -216,7 +216,7 @@ public final class Casts {
                 }
                 return (long) micros;
             };
-            case DECIMAL -> v -> ((BigDecimal) v).movePointRight(6).setScale(0, RoundingMode.DOWN).longValueExact();
+            case DECIMAL -> v -> ((BigDecimal) v).movePointRight(6).setScale(0, RoundingMode.DOWN).longValue(); // wraps, as Spark's
             default -> v -> saturatedMicros(((Number) v).longValue());
         };
     }

@@ -34,9 +34,8 @@ final class ConditionalFunctions {
             Bound a = call.as(args.get(0), type);
             Bound b = call.as(args.get(1), type);
             DataType result = args.get(0).type();
-            Kernel.Unary back = result == null || result.equals(type) ? v -> v : Casts.kernel(type, result);
-            Bound compared = call.applyTolerant(List.of(a, b), result, (Kernel.Binary) (x, y) ->
-                    x == null ? null : y != null && order.compare(x, y) == 0 ? null : back.apply1(x));
+            Bound compared = call.applyTolerant(List.of(args.get(0), a, b), result, v ->
+                    v[1] == null ? null : v[2] != null && order.compare(v[1], v[2]) == 0 ? null : v[0]); // a as it is, not cast back
             // Spark's NullIf is if(a = b, NULL, a): b is not evaluated where a is null
             Bound aIsNull = call.applyTolerant(List.of(args.get(0)), DataType.BOOLEAN, (Kernel.Unary) v -> v == null);
             return new Bound.Case(List.of(aIsNull), List.of(new Bound.Literal(null, result, "NULL")), compared, result, call.text());

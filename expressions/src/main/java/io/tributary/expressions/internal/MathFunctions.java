@@ -188,8 +188,9 @@ final class MathFunctions {
 
     /** a % b, then b added once when that is negative (as Spark's Pmod). */
     private static Bound pmod(Analyzer.Call call, List<Bound> args) {
-        Bound.Apply rem = (Bound.Apply) Arithmetic.resolve(call, "%", args);
-        Kernel.Binary r = (Kernel.Binary) rem.kernel();
+        Bound.Apply rem = (Bound.Apply) Arithmetic.resolve(call, "%", args); // its arguments divisor first, as Spark evaluates them
+        Kernel.Binary swapped = (Kernel.Binary) rem.kernel();
+        Kernel.Binary r = (a, b) -> swapped.apply2(b, a);
         DataType t = rem.type();
         Kernel.Binary plus = Types.isDecimal(t) ? (a, b) -> ((BigDecimal) a).add((BigDecimal) b) : Arithmetic.kernel("+", t);
         Kernel.Binary signed = (a, b) -> {
@@ -197,6 +198,6 @@ final class MathFunctions {
             boolean negative = m instanceof BigDecimal d ? d.signum() < 0 : ((Number) m).doubleValue() < 0;
             return negative ? r.apply2(plus.apply2(m, b), b) : m;
         };
-        return call.apply(rem.args(), t, signed);
+        return Arithmetic.ordered(call, "pmod", rem.args().get(1), rem.args().get(0), t, signed);
     }
 }

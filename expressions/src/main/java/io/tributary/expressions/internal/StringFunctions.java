@@ -164,6 +164,12 @@ final class StringFunctions {
     private static Bound regexpReplace(Analyzer.Call call, List<Bound> args) {
         List<Bound> cast = args.stream().map(b -> call.as(b, STRING)).toList();
         Pattern fixed = cast.get(1) instanceof Bound.Literal l && l.value() != null ? Predicates.regex(call, (String) l.value()) : null;
-        return call.apply(cast, STRING, a -> (fixed != null ? fixed : Pattern.compile((String) a[1])).matcher((String) a[0]).replaceAll((String) a[2]));
+        return call.apply(cast, STRING, a -> {
+            try {
+                return (fixed != null ? fixed : Pattern.compile((String) a[1])).matcher((String) a[0]).replaceAll((String) a[2]);
+            } catch (IndexOutOfBoundsException | IllegalArgumentException e) { // a replacement naming a group the pattern has not
+                throw Failure.of("INVALID_REGEXP_REPLACE", "cannot replace with '" + a[2] + "': " + e.getMessage());
+            }
+        });
     }
 }
