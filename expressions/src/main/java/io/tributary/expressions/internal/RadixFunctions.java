@@ -26,7 +26,7 @@ final class RadixFunctions {
 
     static void register(Consumer<FunctionDef> add) {
         add.accept(Fn.custom("hex", 1, 1, "hex(x BIGINT, STRING or BINARY) → STRING", FunctionDef.NULL_IN_NULL_OUT,
-                "upper-case hexadecimal: a number (cast to BIGINT) as its 64-bit two's complement, text as its UTF-8 bytes", RadixFunctions::hex));
+                "upper-case hexadecimal: a number (cast to BIGINT) as its 64-bit two's complement, text (a date's or timestamp's) as its UTF-8 bytes", RadixFunctions::hex));
         add.accept(Fn.custom("unhex", 1, 1, "unhex(s STRING) → BINARY", FunctionDef.NULL_IN_NULL_OUT,
                 "the bytes that the hexadecimal digits of s spell (a leading 0 added to an odd count); null for any other character",
                 (call, args) -> call.apply(List.of(text(call, args.get(0))), DataType.BINARY, (Kernel.Unary) v -> unhex((String) v))));
@@ -65,7 +65,8 @@ final class RadixFunctions {
 
     private static Bound hex(Analyzer.Call call, List<Bound> args) {
         Bound x = args.get(0);
-        if (Types.is(x.type(), Kind.STRING) || Types.is(x.type(), Kind.BOOLEAN)) {
+        if (Types.is(x.type(), Kind.STRING) || Types.is(x.type(), Kind.BOOLEAN) || Types.is(x.type(), Kind.DATE) || Types.is(x.type(), Kind.TIMESTAMP)
+                || Types.is(x.type(), Kind.TIMESTAMP_NTZ)) { // a date or timestamp as its text, as Spark's implicit cast to STRING
             return call.apply(List.of(call.castTo(x, DataType.STRING)), DataType.STRING,
                     (Kernel.Unary) v -> hex(((String) v).getBytes(StandardCharsets.UTF_8)));
         }
