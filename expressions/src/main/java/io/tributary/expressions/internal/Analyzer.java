@@ -371,10 +371,10 @@ public final class Analyzer {
         if (Intervals.isInterval(from) || Intervals.isInterval(to)) {
             return to.equals(Intervals.common(from, to));
         }
-        if (Types.numeric(from) && Types.numeric(to)) { // Spark's Cast.canANSIStoreAssign: any number to any, checked as it runs
-            return true;
+        if (Types.numeric(from) && Types.numeric(to)) {
+            return Types.widens(from, to);
         }
-        if (isDatetime(from) && isDatetime(to)) { // and any DATE, TIMESTAMP or TIMESTAMP_NTZ to another
+        if (isDatetime(from) && isDatetime(to)) { // Spark's Cast.canANSIStoreAssign: any DATE, TIMESTAMP or TIMESTAMP_NTZ to another
             return true;
         }
         if (from.kind() == Kind.STRING) {

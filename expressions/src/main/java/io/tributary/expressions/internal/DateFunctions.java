@@ -55,8 +55,8 @@ final class DateFunctions {
         add.accept(Fn.custom("to_timestamp", 1, 2, "to_timestamp(x[, fmt STRING]) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT,
                 "x as a timestamp: a cast, or text read with the datetime pattern fmt", (call, args) -> args.size() == 1
                         ? call.as(args.get(0), TIMESTAMP) : parsed(call, args, TIMESTAMP)));
-        add.accept(wholeDays(Fn.binary("date_add", "the date days later", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, (Integer) n))));
-        add.accept(wholeDays(Fn.binary("date_sub", "the date days earlier", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, -(Integer) n))));
+        add.accept(Fn.binary("date_add", "the date days later", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, (Integer) n)));
+        add.accept(Fn.binary("date_sub", "the date days earlier", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, -(Integer) n)));
         add.accept(Fn.binary("datediff", "the days from start to end", DATE, DATE, INT, (end, start) -> (Integer) end - (Integer) start));
         add.accept(Fn.binary("add_months", "the date months later (the day cut to the month's end)", DATE, INT, DATE,
                 (d, n) -> Dates.addMonths((Integer) d, (Integer) n)));
@@ -167,18 +167,6 @@ final class DateFunctions {
         } catch (java.time.DateTimeException e) {
             throw Failure.of("CANNOT_PARSE_TIMESTAMP", "'" + text + "' does not match the pattern '" + pattern + "'");
         }
-    }
-
-    /** {@code def}, its days a whole number or text: Spark's DateAdd and DateSub take INT, SMALLINT or TINYINT, no other number. */
-    private static FunctionDef wholeDays(FunctionDef def) {
-        return Fn.custom(def.name(), def.minArgs(), def.maxArgs(), def.signature(), def.nulls(), def.doc(), (call, args) -> {
-            DataType days = args.get(1).type();
-            if (days != null && Types.numeric(days) && (!Types.integral(days) || days.kind() == DataType.Kind.LONG)) {
-                throw call.typeError("the days of " + def.name() + " are INT, SMALLINT or TINYINT, and '" + args.get(1).text() + "' is "
-                        + Types.name(days) + " (DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE)");
-            }
-            return def.resolver().resolve(call, args);
-        });
     }
 
     /**
