@@ -75,9 +75,9 @@ final class DateFunctions {
         add.accept(Fn.binary("date_format", "the timestamp as text in the datetime pattern fmt", TIMESTAMP, STRING, STRING,
                 (t, f) -> format((String) f, (Long) t)));
         add.accept(Fn.unary("unix_date", "the days since 1970-01-01", DATE, INT, d -> d));
-        add.accept(Fn.unary("unix_seconds", "the whole seconds since the epoch", TIMESTAMP, LONG,
-                t -> Math.floorDiv((Long) t, Dates.MICROS_PER_SECOND)));
-        add.accept(Fn.unary("unix_micros", "the microseconds since the epoch", TIMESTAMP, LONG, t -> t));
+        add.accept(timestampOnly(Fn.unary("unix_seconds", "the whole seconds since the epoch", TIMESTAMP, LONG,
+                t -> Math.floorDiv((Long) t, Dates.MICROS_PER_SECOND))));
+        add.accept(timestampOnly(Fn.unary("unix_micros", "the microseconds since the epoch", TIMESTAMP, LONG, t -> t)));
         add.accept(Fn.custom("timestamp_seconds", 1, 1, "timestamp_seconds(n NUMERIC) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT,
                 "the timestamp that many seconds after the epoch (a fraction's microseconds cut toward zero; null for NaN and infinity)",
                 DateFunctions::timestampSeconds));
@@ -120,7 +120,7 @@ final class DateFunctions {
     /** A pattern's formatter that reads names in any case ({@code JANV.}), as Spark's formatters of the readers' options do. */
     private static DateTimeFormatter caseInsensitive(String pattern, Locale locale) {
         try {
-            return new java.time.format.DateTimeFormatterBuilder().parseCaseInsensitive().appendPattern(pattern).toFormatter(locale);
+            return new java.time.format.DateTimeFormatterBuilder().parseCaseInsensitive().appendPattern(proleptic(pattern)).toFormatter(locale);
         } catch (IllegalArgumentException e) {
             throw Failure.of("INVALID_DATETIME_PATTERN", "'" + pattern + "' is not a datetime pattern: " + e.getMessage());
         }
@@ -129,10 +129,24 @@ final class DateFunctions {
     /** A datetime pattern's formatter, its month and day names in {@code locale}. */
     static DateTimeFormatter formatter(String pattern, Locale locale) {
         try {
-            return DateTimeFormatter.ofPattern(pattern, locale);
+            return DateTimeFormatter.ofPattern(proleptic(pattern), locale);
         } catch (IllegalArgumentException e) {
             throw Failure.of("INVALID_DATETIME_PATTERN", "'" + pattern + "' is not a datetime pattern: " + e.getMessage());
         }
+    }
+
+    /** A pattern without an era (G) reads and writes y as the proleptic year (-0001, not 0002 BC), as Spark's formatters. */
+    private static String proleptic(String pattern) {
+        if (pattern.indexOf('G') >= 0 || pattern.indexOf('y') < 0) {
+            return pattern;
+        }
+        StringBuilder sb = new StringBuilder(pattern.length());
+        boolean quoted = false;
+        for (char c : pattern.toCharArray()) {
+            quoted ^= c == '\'';
+            sb.append(!quoted && c == 'y' ? 'u' : c);
+        }
+        return sb.toString();
     }
 
     static Object parse(String text, String pattern, DataType to) {
@@ -147,9 +161,11 @@ final class DateFunctions {
     static Object parse(String text, String pattern, DataType to, ZoneId zone, Locale locale) {
         try {
             TemporalAccessor t = (zone == null ? formatter(pattern, locale) : caseInsensitive(pattern, locale)).parse(text);
-            LocalDate date = LocalDate.of(t.isSupported(ChronoField.YEAR) ? t.get(ChronoField.YEAR) : t.isSupported(ChronoField.YEAR_OF_ERA)
-                    ? t.get(ChronoField.YEAR_OF_ERA) : 1970,
-                    t.isSupported(ChronoField.MONTH_OF_YEAR) ? t.get(ChronoField.MONTH_OF_YEAR) : 1,
+            int year = t.isSupported(ChronoField.YEAR) ? t.get(ChronoField.YEAR) : t.isSupported(ChronoField.YEAR_OF_ERA)
+                    ? t.get(ChronoField.YEAR_OF_ERA) : 1970;
+            LocalDate date = !t.isSupported(ChronoField.MONTH_OF_YEAR) && t.isSupported(ChronoField.DAY_OF_YEAR)
+                    ? LocalDate.ofYearDay(year, t.get(ChronoField.DAY_OF_YEAR)) // a day of the year (D) alone, as Spark reads it
+                    : LocalDate.of(year, t.isSupported(ChronoField.MONTH_OF_YEAR) ? t.get(ChronoField.MONTH_OF_YEAR) : 1,
                     t.isSupported(ChronoField.DAY_OF_MONTH) ? t.get(ChronoField.DAY_OF_MONTH) : 1);
             if (to.kind() == DataType.Kind.DATE) {
                 return (int) date.toEpochDay();
@@ -167,6 +183,17 @@ final class DateFunctions {
         } catch (java.time.DateTimeException e) {
             throw Failure.of("CANNOT_PARSE_TIMESTAMP", "'" + text + "' does not match the pattern '" + pattern + "'");
         }
+    }
+
+    /** {@code def}, its argument a TIMESTAMP and nothing cast to one, as Spark's UnixSeconds and UnixMicros expect it. */
+    private static FunctionDef timestampOnly(FunctionDef def) {
+        return Fn.custom(def.name(), def.minArgs(), def.maxArgs(), def.signature(), def.nulls(), def.doc(), (call, args) -> {
+            Bound t = args.get(0);
+            if (t.type() != null && !Types.is(t.type(), DataType.Kind.TIMESTAMP)) {
+                throw call.typeError("'" + t.text() + "' is " + Types.name(t.type()) + ", and " + def.name() + " needs a TIMESTAMP");
+            }
+            return def.resolver().resolve(call, args);
+        });
     }
 
     /**
