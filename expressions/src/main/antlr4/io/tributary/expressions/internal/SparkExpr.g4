@@ -173,6 +173,11 @@ primaryExpression
     | name=(CAST | TRY_CAST) LPAREN expression AS dataType RPAREN                  #cast
     | constant                                                                     #literal
     | {_input.LT(1).getText().equalsIgnoreCase("extract")}? functionName LPAREN field=identifier FROM source=valueExpression RPAREN  #extract
+    | {_input.LT(1).getText().equalsIgnoreCase("trim")}? functionName LPAREN
+        ({_input.LT(1).getText().matches("(?i)both|leading|trailing")}? trimOption=identifier)? trimStr=valueExpression? FROM srcStr=valueExpression RPAREN  #trimFrom
+    | {_input.LT(1).getText().equalsIgnoreCase("overlay")}? functionName LPAREN input=valueExpression
+        {_input.LT(1).getText().equalsIgnoreCase("placing")}? identifier replace=valueExpression FROM position=valueExpression
+        ({_input.LT(1).getText().equalsIgnoreCase("for")}? identifier length=valueExpression)? RPAREN  #overlayPlacing
     | functionName LPAREN (DISTINCT? expression (COMMA expression)*)? RPAREN withinGroup?  #functionCall
     | functionName LPAREN ASTERISK RPAREN                                          #starCall
     | identifier                                                                   #columnReference

@@ -354,6 +354,10 @@ public final class Analyzer {
     }
 
     /** Spark's ANSI implicit casts: numbers widen, text reads as anything atomic, anything atomic reads as text, a date as a timestamp. */
+    private static boolean isDatetime(DataType t) {
+        return t.kind() == Kind.DATE || t.kind() == Kind.TIMESTAMP || t.kind() == Kind.TIMESTAMP_NTZ;
+    }
+
     static boolean implicitlyCastable(DataType from, DataType to) {
         if (Variants.isVariant(from) || Variants.isVariant(to)) { // a VARIANT reads as text (upper, concat), text as a VARIANT (coalesce)
             return Variants.isVariant(from) ? Types.is(to, Kind.STRING) : Types.is(from, Kind.STRING);
@@ -369,6 +373,9 @@ public final class Analyzer {
         }
         if (Types.numeric(from) && Types.numeric(to)) {
             return Types.widens(from, to);
+        }
+        if (isDatetime(from) && isDatetime(to)) { // Spark's Cast.canANSIStoreAssign: any DATE, TIMESTAMP or TIMESTAMP_NTZ to another
+            return true;
         }
         if (from.kind() == Kind.STRING) {
             return !to.isNested();

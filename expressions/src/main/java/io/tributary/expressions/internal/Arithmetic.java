@@ -59,7 +59,7 @@ final class Arithmetic {
         if (op.equals("div")) {
             Bound a = call.as(l, common);
             Bound b = call.as(r, common);
-            return call.apply(List.of(a, b), DataType.LONG, integralDivide(common));
+            return ordered(call, op, a, b, DataType.LONG, integralDivide(common));
         }
         if (Types.isDecimal(common)) {
             DataType dl = decimalOperand(l);
@@ -67,11 +67,22 @@ final class Arithmetic {
             DataType result = decimalResult(op, dl, dr);
             Bound a = call.castTo(l, dl);
             Bound b = call.castTo(r, dr);
-            return call.apply(List.of(a, b), result, decimalKernel(op, result));
+            return ordered(call, op, a, b, result, decimalKernel(op, result));
         }
         Bound a = call.as(l, common);
         Bound b = call.as(r, common);
-        return call.apply(List.of(a, b), common, kernel(op, common));
+        return ordered(call, op, a, b, common, kernel(op, common));
+    }
+
+    /**
+     * The call of {@code kernel} over a and b; for /, % and div (Spark's DivModLike, as pmod) the divisor is evaluated first, and
+     * a null divisor gives null with the dividend not evaluated (a dividend that would fail does not fail the row).
+     */
+    static Bound ordered(Analyzer.Call call, String op, Bound a, Bound b, DataType type, Kernel.Binary kernel) {
+        if (op.equals("/") || op.equals("%") || op.equals("div") || op.equals("pmod")) {
+            return call.apply(List.of(b, a), type, (Kernel.Binary) (y, x) -> kernel.apply2(x, y));
+        }
+        return call.apply(List.of(a, b), type, kernel);
     }
 
     /** The decimal an operand takes: its own, a whole number's (an integer literal by its digits). */
@@ -82,7 +93,8 @@ final class Arithmetic {
         if (Types.isDecimal(b.type())) {
             return b.type();
         }
-        if (b instanceof Bound.Literal lit && lit.value() != null && Types.integral(b.type())) {
+        // DecimalType.fromLiteral takes a SMALLINT, INT or BIGINT literal's digits; a TINYINT literal is a DECIMAL(3,0)
+        if (b instanceof Bound.Literal lit && lit.value() != null && Types.integral(b.type()) && b.type().kind() != Kind.BYTE) {
             int digits = BigDecimal.valueOf(((Number) lit.value()).longValue()).abs().precision();
             return DataType.decimal(Math.max(digits, 1), 0);
         }

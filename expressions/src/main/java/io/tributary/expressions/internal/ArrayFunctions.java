@@ -49,10 +49,11 @@ final class ArrayFunctions {
                     if (args.size() == 1) {
                         return call.apply(List.of(a), a.type(), (Kernel.Unary) v -> sorted((List<?>) v, order));
                     }
-                    if (args.get(1) instanceof Bound.Literal l && l.value() == null) {
+                    Object ascending = constantOrder(args.get(1));
+                    if (ascending == null) {
                         return new Bound.Literal(null, a.type(), call.text());
                     }
-                    if (!(args.get(1) instanceof Bound.Literal l) || !(l.value() instanceof Boolean asc)) {
+                    if (!(ascending instanceof Boolean asc)) {
                         throw call.typeError("the second argument of sort_array must be true or false, and it is '" + args.get(1).text() + "'");
                     }
                     Comparator<Object> o = asc ? order : order.reversed();
@@ -117,6 +118,24 @@ final class ArrayFunctions {
             Collections.reverse(out);
             return out;
         });
+    }
+
+    /**
+     * sort_array's order: a BOOLEAN constant's value (Spark takes any foldable one, {@code CAST(NULL AS BOOLEAN)} or
+     * {@code 1 = 1}), or a marker that is no BOOLEAN where it is none or fails.
+     */
+    private static Object constantOrder(Bound order) {
+        if (order instanceof Bound.Literal l) {
+            return l.value();
+        }
+        if ((order.type() == null || order.type().kind() == DataType.Kind.BOOLEAN) && Folding.deterministicConstant(order)) {
+            try {
+                return Folding.value(order);
+            } catch (RuntimeException fails) {
+                return order;
+            }
+        }
+        return order;
     }
 
     private static FunctionDef extreme(String name, int sign) {

@@ -69,7 +69,9 @@ final class ArraySetFunctions {
                 "the array without the elements equal to the value (null elements kept)", (call, args) -> {
                     Bound a = array(call, args.get(0));
                     Bound v = element(call, a, args.get(1));
-                    return call.apply(List.of(a, v), a.type(), (Kernel.Binary) (l, x) -> {
+                    // an array of nulls only (ARRAY<VOID>) takes the value's type, as Spark's coercion widens it
+                    DataType type = a.type().element().equals(Types.VOID) && v.type() != null ? Types.arrayOf(v.type()) : a.type();
+                    return call.apply(List.of(a, v), type, (Kernel.Binary) (l, x) -> {
                         Object k = Orderings.key(x);
                         List<Object> out = new ArrayList<>();
                         for (Object e : (List<?>) l) {

@@ -207,7 +207,7 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     public Node visitFunctionCall(FunctionCallContext ctx) {
         List<Node> args = new ArrayList<>();
         ctx.expression().forEach(e -> args.add(visit(e)));
-        String name = ctx.functionName().getText().toLowerCase(Locale.ROOT);
+        String name = SyntaxForms.unitCall(ctx.functionName().getText().toLowerCase(Locale.ROOT), args);
         boolean joins = OrderedSetCalls.JOINS.contains(name);
         WithinGroupContext within = ctx.withinGroup();
         if (ctx.DISTINCT() != null && joins && within != null && !args.isEmpty() && within.sortItem().stream()
@@ -243,6 +243,18 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
     public Node visitExtract(ExtractContext ctx) { // EXTRACT(field FROM x) is date_part('field', x)
         String field = ctx.field.getText();
         return call("date_part", ctx, new Node.Literal(field, DataType.STRING, "'" + field + "'", pos(ctx.field)), visit(ctx.source));
+    }
+
+    @Override
+    public Node visitTrimFrom(TrimFromContext ctx) {
+        return SyntaxForms.trim(ctx.trimOption == null ? null : ctx.trimOption.getText(), ctx.trimStr == null ? null : visit(ctx.trimStr),
+                visit(ctx.srcStr), text(ctx), pos(ctx));
+    }
+
+    @Override
+    public Node visitOverlayPlacing(OverlayPlacingContext ctx) {
+        return SyntaxForms.call("overlay", text(ctx), pos(ctx), visit(ctx.input), visit(ctx.replace), visit(ctx.position),
+                ctx.length == null ? null : visit(ctx.length));
     }
 
     @Override

@@ -86,7 +86,10 @@ public final class Casts {
             case BYTE, SHORT, INT, LONG -> integral(from, to, target);
             case FLOAT -> from.kind() == Kind.STRING ? v -> (float) textToDouble((String) v, target) : v -> (float) toDouble(v, from);
             case DOUBLE -> from.kind() == Kind.STRING ? v -> textToDouble((String) v, target) : v -> toDouble(v, from);
-            case DECIMAL -> v -> Decimals.fit(toDecimal(v, from, target), to);
+            case DECIMAL -> v -> {
+                BigDecimal d = toDecimal(v, from, target);
+                return d == null ? null : Decimals.fit(d, to);
+            };
             case DATE -> from.kind() == Kind.STRING ? v -> textToDate((String) v) : v -> (int) Math.floorDiv((Long) v, MICROS_PER_DAY);
             case TIMESTAMP, TIMESTAMP_NTZ -> toTimestamp(from, to);
             case BINARY -> v -> ((String) v).getBytes(StandardCharsets.UTF_8);
@@ -172,7 +175,7 @@ public final class Casts {
             case FLOAT, DOUBLE -> {
                 double d = ((Number) v).doubleValue();
                 if (Double.isNaN(d) || Double.isInfinite(d)) {
-                    throw Failure.of("NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION", d + " cannot be represented as " + target);
+                    yield null; // Spark's Decimal(d) throws NumberFormatException, which its cast turns into null, ANSI or not
                 }
                 yield new BigDecimal(Double.toString(d));
             }
@@ -197,7 +200,13 @@ public final class Casts {
                 }
                 return micros;
             };
-            case DATE -> v -> ((Integer) v) * MICROS_PER_DAY;
+            case DATE -> v -> {
+                try {
+                    return Math.multiplyExact((long) (Integer) v, MICROS_PER_DAY); // Spark's daysToMicros: a bare ArithmeticException
+                } catch (ArithmeticException e) {
+                    throw Failure.overflow("CAST to " + to.ddl());
+                }
+            };
             case TIMESTAMP, TIMESTAMP_NTZ -> v -> v;
             case FLOAT, DOUBLE -> v -> {
                 double d = ((Number) v).doubleValue();
@@ -207,7 +216,7 @@ public final class Casts {
                 }
                 return (long) micros;
             };
-            case DECIMAL -> v -> ((BigDecimal) v).movePointRight(6).setScale(0, RoundingMode.DOWN).longValueExact();
+            case DECIMAL -> v -> ((BigDecimal) v).movePointRight(6).setScale(0, RoundingMode.DOWN).longValue(); // wraps, as Spark's
             default -> v -> saturatedMicros(((Number) v).longValue());
         };
     }

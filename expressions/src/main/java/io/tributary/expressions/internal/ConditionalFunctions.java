@@ -34,9 +34,11 @@ final class ConditionalFunctions {
             Bound a = call.as(args.get(0), type);
             Bound b = call.as(args.get(1), type);
             DataType result = args.get(0).type();
-            Kernel.Unary back = result == null || result.equals(type) ? v -> v : Casts.kernel(type, result);
-            return call.applyTolerant(List.of(a, b), result, (Kernel.Binary) (x, y) ->
-                    x == null ? null : y != null && order.compare(x, y) == 0 ? null : back.apply1(x));
+            Bound compared = call.applyTolerant(List.of(args.get(0), a, b), result, v ->
+                    v[1] == null ? null : v[2] != null && order.compare(v[1], v[2]) == 0 ? null : v[0]); // a as it is, not cast back
+            // Spark's NullIf is if(a = b, NULL, a): b is not evaluated where a is null
+            Bound aIsNull = call.applyTolerant(List.of(args.get(0)), DataType.BOOLEAN, (Kernel.Unary) v -> v == null);
+            return new Bound.Case(List.of(aIsNull), List.of(new Bound.Literal(null, result, "NULL")), compared, result, call.text());
         }));
         add.accept(Fn.custom("greatest", 2, -1, "greatest(T, ...) → T", "nulls skipped; null if all are null",
                 "the greatest argument (NaN above any double)", (call, args) -> extreme(call, args, 1)));
@@ -67,6 +69,12 @@ final class ConditionalFunctions {
     }
 
     private static Bound extreme(Analyzer.Call call, List<Bound> args, int sign) {
+        boolean text = args.stream().anyMatch(b -> b.type() != null && b.type().kind() == DataType.Kind.STRING);
+        if (text && args.stream().anyMatch(b -> b.type() != null && b.type().kind() != DataType.Kind.STRING)) {
+            // Spark widens greatest's and least's arguments without promoting text (DATATYPE_MISMATCH.DATA_DIFF_TYPES)
+            throw call.typeError("the arguments mix text with other types (" + String.join(", ", args.stream()
+                    .map(a -> a.text() + " " + Types.name(a.type())).toList()) + "); cast them to one type (DATATYPE_MISMATCH.DATA_DIFF_TYPES)");
+        }
         DataType type = common(call, args);
         List<Bound> cast = args.stream().map(b -> call.as(b, type)).toList();
         Comparator<Object> order = type == null ? (x, y) -> 0 : Orderings.of(call, type);

@@ -63,32 +63,55 @@ final class DateFunctions {
         add.accept(Fn.unary("last_day", "the last day of the date's month", DATE, DATE, d -> Dates.lastDay((Integer) d)));
         add.accept(Fn.fixed("make_date", "the date of year, month and day; DATETIME_FIELD_OUT_OF_BOUNDS for one that does not exist", DATE,
                 List.of(INT, INT, INT), a -> Dates.makeDate((Integer) a[0], (Integer) a[1], (Integer) a[2])));
-        add.accept(Fn.binary("date_trunc", "the timestamp truncated to unit (year, quarter, month, week, day, hour, minute, second, "
+        add.accept(unitFirst(Fn.binary("date_trunc", "the timestamp truncated to unit (year, quarter, month, week, day, hour, minute, second, "
                 + "millisecond, microsecond); null for another unit", STRING, TIMESTAMP, TIMESTAMP,
-                (u, t) -> Dates.truncate((String) u, (Long) t)));
-        add.accept(Fn.binary("trunc", "the date truncated to unit (year, quarter, month, week); null for another unit", DATE, STRING, DATE,
-                (d, u) -> Dates.truncateDate((String) u, (Integer) d)));
+                (u, t) -> Dates.truncate((String) u, (Long) t)), 0, u -> Dates.truncate(u, 0L) != null));
+        add.accept(unitFirst(Fn.binary("trunc", "the date truncated to unit (year, quarter, month, week); null for another unit", DATE, STRING, DATE,
+                (d, u) -> Dates.truncateDate((String) u, (Integer) d)), 1, u -> Dates.truncateDate(u, 0) != null));
         add.accept(Fn.custom("unix_timestamp", 1, 2, "unix_timestamp(x[, fmt STRING]) → BIGINT", FunctionDef.NULL_IN_NULL_OUT,
                 "the seconds since 1970-01-01T00:00Z of x (text read with fmt, yyyy-MM-dd HH:mm:ss by default)", DateFunctions::unixTimestamp));
         add.accept(Fn.fixed("from_unixtime", "the seconds since the epoch as text in fmt (yyyy-MM-dd HH:mm:ss by default)", STRING, 1,
-                List.of(LONG, STRING), List.of(DEFAULT_FORMAT), a -> formatter((String) a[1]).format(
-                        Dates.dateTime((Long) a[0] * Dates.MICROS_PER_SECOND))));
+                List.of(LONG, STRING), List.of(DEFAULT_FORMAT), a -> format((String) a[1], (Long) a[0] * Dates.MICROS_PER_SECOND)));
         add.accept(Fn.binary("date_format", "the timestamp as text in the datetime pattern fmt", TIMESTAMP, STRING, STRING,
-                (t, f) -> formatter((String) f).format(Dates.dateTime((Long) t))));
+                (t, f) -> format((String) f, (Long) t)));
         add.accept(Fn.unary("unix_date", "the days since 1970-01-01", DATE, INT, d -> d));
-        add.accept(Fn.unary("unix_seconds", "the whole seconds since the epoch", TIMESTAMP, LONG,
-                t -> Math.floorDiv((Long) t, Dates.MICROS_PER_SECOND)));
-        add.accept(Fn.unary("unix_micros", "the microseconds since the epoch", TIMESTAMP, LONG, t -> t));
-        add.accept(Fn.unary("timestamp_seconds", "the timestamp that many seconds after the epoch", LONG, TIMESTAMP,
-                s -> {
-                    try {
-                        return Math.multiplyExact((Long) s, Dates.MICROS_PER_SECOND);
-                    } catch (ArithmeticException e) {
-                        throw Failure.overflow("timestamp_seconds");
-                    }
-                }));
+        add.accept(timestampOnly(Fn.unary("unix_seconds", "the whole seconds since the epoch", TIMESTAMP, LONG,
+                t -> Math.floorDiv((Long) t, Dates.MICROS_PER_SECOND))));
+        add.accept(timestampOnly(Fn.unary("unix_micros", "the microseconds since the epoch", TIMESTAMP, LONG, t -> t)));
+        add.accept(Fn.custom("timestamp_seconds", 1, 1, "timestamp_seconds(n NUMERIC) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT,
+                "the timestamp that many seconds after the epoch (a fraction's microseconds cut toward zero; null for NaN and infinity)",
+                DateFunctions::timestampSeconds));
         add.accept(Fn.unary("date_from_unix_date", "the date that many days after 1970-01-01", INT, DATE, d -> d));
     }
+
+    /** A timestamp as text in a datetime pattern, at the session's zone UTC (an offset as Z, +00, a zone as UTC). */
+    private static String format(String pattern, long micros) {
+        checkPattern(pattern, false);
+        return formatter(pattern).format(Dates.dateTime(micros).atZone(UTC));
+    }
+
+    /**
+     * Spark's refusals of a datetime pattern as it evaluates (its DateTimeFormatterHelper): a week-based letter (Y W w u e c)
+     * outside quotes, a letter it does not support (A n N p), and, when reading text, a day of week or quarter (E F q Q).
+     */
+    static void checkPattern(String pattern, boolean parsing) {
+        String[] parts = (pattern + " ").split("'", -1);
+        for (int i = 0; i < parts.length; i += 2) {
+            for (char c : parts[i].toCharArray()) {
+                if ("YWwuec".indexOf(c) >= 0) {
+                    throw Failure.of("INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN",
+                            "week-based pattern letters are not supported, and '" + pattern + "' has " + c + ": use EXTRACT");
+                }
+            }
+            for (char c : parts[i].toCharArray()) {
+                if ("AnNp".indexOf(c) >= 0 || parsing && "EFqQ".indexOf(c) >= 0) {
+                    throw Failure.of("INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER", "'" + pattern + "' has the illegal pattern character " + c);
+                }
+            }
+        }
+    }
+
+    private static final ZoneId UTC = ZoneId.of("UTC");
 
     static DateTimeFormatter formatter(String pattern) {
         return formatter(pattern, Locale.US);
@@ -97,7 +120,7 @@ final class DateFunctions {
     /** A pattern's formatter that reads names in any case ({@code JANV.}), as Spark's formatters of the readers' options do. */
     private static DateTimeFormatter caseInsensitive(String pattern, Locale locale) {
         try {
-            return new java.time.format.DateTimeFormatterBuilder().parseCaseInsensitive().appendPattern(pattern).toFormatter(locale);
+            return new java.time.format.DateTimeFormatterBuilder().parseCaseInsensitive().appendPattern(proleptic(pattern)).toFormatter(locale);
         } catch (IllegalArgumentException e) {
             throw Failure.of("INVALID_DATETIME_PATTERN", "'" + pattern + "' is not a datetime pattern: " + e.getMessage());
         }
@@ -106,10 +129,24 @@ final class DateFunctions {
     /** A datetime pattern's formatter, its month and day names in {@code locale}. */
     static DateTimeFormatter formatter(String pattern, Locale locale) {
         try {
-            return DateTimeFormatter.ofPattern(pattern, locale);
+            return DateTimeFormatter.ofPattern(proleptic(pattern), locale);
         } catch (IllegalArgumentException e) {
             throw Failure.of("INVALID_DATETIME_PATTERN", "'" + pattern + "' is not a datetime pattern: " + e.getMessage());
         }
+    }
+
+    /** A pattern without an era (G) reads and writes y as the proleptic year (-0001, not 0002 BC), as Spark's formatters. */
+    private static String proleptic(String pattern) {
+        if (pattern.indexOf('G') >= 0 || pattern.indexOf('y') < 0) {
+            return pattern;
+        }
+        StringBuilder sb = new StringBuilder(pattern.length());
+        boolean quoted = false;
+        for (char c : pattern.toCharArray()) {
+            quoted ^= c == '\'';
+            sb.append(!quoted && c == 'y' ? 'u' : c);
+        }
+        return sb.toString();
     }
 
     static Object parse(String text, String pattern, DataType to) {
@@ -124,9 +161,11 @@ final class DateFunctions {
     static Object parse(String text, String pattern, DataType to, ZoneId zone, Locale locale) {
         try {
             TemporalAccessor t = (zone == null ? formatter(pattern, locale) : caseInsensitive(pattern, locale)).parse(text);
-            LocalDate date = LocalDate.of(t.isSupported(ChronoField.YEAR) ? t.get(ChronoField.YEAR) : t.isSupported(ChronoField.YEAR_OF_ERA)
-                    ? t.get(ChronoField.YEAR_OF_ERA) : 1970,
-                    t.isSupported(ChronoField.MONTH_OF_YEAR) ? t.get(ChronoField.MONTH_OF_YEAR) : 1,
+            int year = t.isSupported(ChronoField.YEAR) ? t.get(ChronoField.YEAR) : t.isSupported(ChronoField.YEAR_OF_ERA)
+                    ? t.get(ChronoField.YEAR_OF_ERA) : 1970;
+            LocalDate date = !t.isSupported(ChronoField.MONTH_OF_YEAR) && t.isSupported(ChronoField.DAY_OF_YEAR)
+                    ? LocalDate.ofYearDay(year, t.get(ChronoField.DAY_OF_YEAR)) // a day of the year (D) alone, as Spark reads it
+                    : LocalDate.of(year, t.isSupported(ChronoField.MONTH_OF_YEAR) ? t.get(ChronoField.MONTH_OF_YEAR) : 1,
                     t.isSupported(ChronoField.DAY_OF_MONTH) ? t.get(ChronoField.DAY_OF_MONTH) : 1);
             if (to.kind() == DataType.Kind.DATE) {
                 return (int) date.toEpochDay();
@@ -146,9 +185,73 @@ final class DateFunctions {
         }
     }
 
+    /** {@code def}, its argument a TIMESTAMP and nothing cast to one, as Spark's UnixSeconds and UnixMicros expect it. */
+    private static FunctionDef timestampOnly(FunctionDef def) {
+        return Fn.custom(def.name(), def.minArgs(), def.maxArgs(), def.signature(), def.nulls(), def.doc(), (call, args) -> {
+            Bound t = args.get(0);
+            if (t.type() != null && !Types.is(t.type(), DataType.Kind.TIMESTAMP)) {
+                throw call.typeError("'" + t.text() + "' is " + Types.name(t.type()) + ", and " + def.name() + " needs a TIMESTAMP");
+            }
+            return def.resolver().resolve(call, args);
+        });
+    }
+
+    /**
+     * {@code def}, except that a constant unit it does not know gives null without the other argument evaluated, as Spark's
+     * TruncInstant reads its unit first (a failing timestamp does not fail the row).
+     */
+    private static FunctionDef unitFirst(FunctionDef def, int unit, java.util.function.Predicate<String> known) {
+        return Fn.custom(def.name(), def.minArgs(), def.maxArgs(), def.signature(), def.nulls(), def.doc(), (call, args) -> {
+            Bound resolved = def.resolver().resolve(call, args);
+            if (args.get(unit) instanceof Bound.Literal lit && lit.value() instanceof String u && !known.test(u)) {
+                return call.apply(List.of(args.get(unit)), resolved.type(), (Kernel.Unary) v -> null);
+            }
+            return resolved;
+        });
+    }
+
+    /** Spark's SecondsToTimestamp: whole seconds exactly, a DECIMAL's microseconds exactly, a DOUBLE's cut toward zero and held to the BIGINT range. */
+    private static Bound timestampSeconds(Analyzer.Call call, List<Bound> args) {
+        Bound x = args.get(0);
+        DataType t = x.type();
+        if (t != null && Types.isDecimal(t)) {
+            return call.apply(List.of(x), TIMESTAMP, (Kernel.Unary) v -> {
+                try {
+                    return ((java.math.BigDecimal) v).movePointRight(6).longValueExact();
+                } catch (ArithmeticException e) {
+                    throw Failure.overflow("timestamp_seconds");
+                }
+            });
+        }
+        if (t != null && (t.kind() == DataType.Kind.DOUBLE || t.kind() == DataType.Kind.FLOAT)) {
+            return call.apply(List.of(x), TIMESTAMP, (Kernel.Unary) v -> {
+                double d = ((Number) v).doubleValue();
+                if (Double.isNaN(d) || Double.isInfinite(d)) {
+                    return null;
+                }
+                return (long) (d * Dates.MICROS_PER_SECOND); // saturating at the BIGINT range, as Spark's toLong
+            });
+        }
+        return call.apply(List.of(call.as(x, LONG)), TIMESTAMP, (Kernel.Unary) s -> {
+            try {
+                return Math.multiplyExact((Long) s, Dates.MICROS_PER_SECOND);
+            } catch (ArithmeticException e) {
+                throw Failure.overflow("timestamp_seconds");
+            }
+        });
+    }
+
     static Bound parsed(Analyzer.Call call, List<Bound> args, DataType to) {
+        DataType from = args.get(0).type();
+        if (from != null && (from.kind() == DataType.Kind.DATE || from.kind() == DataType.Kind.TIMESTAMP || from.kind() == DataType.Kind.TIMESTAMP_NTZ)) {
+            call.as(args.get(1), STRING);
+            return call.as(args.get(0), to); // Spark's GetTimestamp takes a date or timestamp as it is, the pattern unread
+        }
         List<Bound> cast = List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING));
-        return call.apply(cast, to, (Kernel.Binary) (s, f) -> parse((String) s, (String) f, to));
+        return call.apply(cast, to, (Kernel.Binary) (s, f) -> {
+            checkPattern((String) f, true);
+            return parse((String) s, (String) f, to);
+        });
     }
 
     private static Bound unixTimestamp(Analyzer.Call call, List<Bound> args) {

@@ -67,7 +67,11 @@ final class Dates {
     }
 
     static int addMonths(int days, int months) {
-        return (int) date(days).plusMonths(months).toEpochDay();
+        long result = date(days).plusMonths(months).toEpochDay();
+        if (result != (int) result) {
+            throw Failure.overflow("add_months"); // Spark's MathUtils.toIntExact of the day
+        }
+        return (int) result;
     }
 
     static int lastDay(int days) {

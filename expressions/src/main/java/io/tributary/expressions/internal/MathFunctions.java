@@ -29,11 +29,11 @@ final class MathFunctions {
                 (call, args) -> round(call, args, RoundingMode.HALF_UP)));
         add.accept(Fn.custom("bround", 1, 2, "bround(n NUMERIC[, scale INT]) → the type of n", FunctionDef.NULL_IN_NULL_OUT,
                 "n rounded half to even (banker's rounding) to scale decimal places", (call, args) -> round(call, args, RoundingMode.HALF_EVEN)));
-        FunctionDef floor = Fn.custom("floor", 1, 1, "floor(n NUMERIC) → BIGINT, or DECIMAL(p-s+1,0) for a decimal", FunctionDef.NULL_IN_NULL_OUT,
-                "the greatest whole number not above n", (call, args) -> floorCeil(call, args, RoundingMode.FLOOR));
+        FunctionDef floor = Fn.custom("floor", 1, 2, "floor(n NUMERIC[, scale INT]) → BIGINT, or DECIMAL(p-s+1,0) for a decimal; DECIMAL with a scale", FunctionDef.NULL_IN_NULL_OUT,
+                "the greatest whole number not above n; with a scale, the greatest decimal of that many places (negative: left of the point)", (call, args) -> floorCeil(call, args, RoundingMode.FLOOR));
         add.accept(floor);
-        FunctionDef ceil = Fn.custom("ceil", 1, 1, "ceil(n NUMERIC) → BIGINT, or DECIMAL(p-s+1,0) for a decimal", FunctionDef.NULL_IN_NULL_OUT,
-                "the least whole number not below n", (call, args) -> floorCeil(call, args, RoundingMode.CEILING));
+        FunctionDef ceil = Fn.custom("ceil", 1, 2, "ceil(n NUMERIC[, scale INT]) → BIGINT, or DECIMAL(p-s+1,0) for a decimal; DECIMAL with a scale", FunctionDef.NULL_IN_NULL_OUT,
+                "the least whole number not below n; with a scale, the least decimal of that many places (negative: left of the point)", (call, args) -> floorCeil(call, args, RoundingMode.CEILING));
         add.accept(ceil);
         add.accept(Fn.alias("ceiling", ceil));
         FunctionDef pow = Fn.binary("pow", "base raised to the power exp", DOUBLE, DOUBLE, DOUBLE, (a, b) -> StrictMath.pow((Double) a, (Double) b));
@@ -117,7 +117,7 @@ final class MathFunctions {
             });
             case DECIMAL -> {
                 int intDigits = t.precision() - t.scale() + 1;
-                DataType result = s < 0 ? DataType.decimal(Math.min(intDigits, 38), 0)
+                DataType result = s < 0 ? DataType.decimal(Math.min(Math.max(intDigits, 1 - s), 38), 0)
                         : Types.bounded(intDigits + Math.min(t.scale(), s), Math.min(t.scale(), s));
                 yield call.apply(List.of(x), result, (Kernel.Unary) v -> Decimals.fit(((BigDecimal) v).setScale(s, mode), result));
             }
@@ -140,8 +140,11 @@ final class MathFunctions {
     private static Bound floorCeil(Analyzer.Call call, List<Bound> args, RoundingMode mode) {
         Bound x = numeric(call, args.get(0));
         DataType t = x.type();
+        if (args.size() > 1) {
+            return floorCeilScaled(call, x, args.get(1), mode);
+        }
         if (t.kind() == Kind.DECIMAL) {
-            DataType result = Types.bounded(t.precision() - t.scale() + 1, 0);
+            DataType result = t.scale() == 0 ? t : Types.bounded(t.precision() - t.scale() + 1, 0);
             return call.apply(List.of(x), result, (Kernel.Unary) v -> ((BigDecimal) v).setScale(0, mode));
         }
         if (Types.integral(t)) {
@@ -154,10 +157,40 @@ final class MathFunctions {
         });
     }
 
+    /**
+     * Spark's {@code ceil(n, scale)} and {@code floor(n, scale)} ({@code RoundCeil}, {@code RoundFloor}): n as a DECIMAL
+     * (a DOUBLE as DECIMAL(30,15), an INT as DECIMAL(10,0)), rounded up or down to the constant scale; the result keeps at
+     * most n's scale, one more whole digit, and at least the digits a negative scale rounds to.
+     */
+    private static Bound floorCeilScaled(Analyzer.Call call, Bound x, Bound scaleArg, RoundingMode mode) {
+        if (!(scaleArg instanceof Bound.Literal lit) || !(lit.value() instanceof Integer)) {
+            throw call.typeError("the scale of " + call.name() + " must be an integer literal");
+        }
+        int scale = (Integer) lit.value();
+        DataType t = switch (x.type().kind()) {
+            case DOUBLE -> DataType.decimal(30, 15);
+            case FLOAT -> DataType.decimal(14, 7);
+            default -> Types.decimalOf(x.type());
+        };
+        Bound dec = Types.isDecimal(x.type()) ? x : call.apply(List.of(x), t, Casts.kernel(x.type(), t)); // Spark's implicit cast, as the analyzer adds it
+        int p = t.precision();
+        int s = t.scale();
+        DataType result = scale < 0 ? Types.bounded(Math.max(p - s + 1, 1 - scale), 0)
+                : Types.bounded(p - s + 1 + Math.min(s, scale), Math.min(s, scale));
+        return call.apply(List.of(dec), result, (Kernel.Unary) v -> {
+            BigDecimal r = ((BigDecimal) v).setScale(scale, mode).setScale(result.scale());
+            if (r.precision() - r.scale() > result.precision() - result.scale() && r.signum() != 0) {
+                throw Failure.of("NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION", r.toPlainString() + " cannot be represented as " + result.ddl());
+            }
+            return r;
+        });
+    }
+
     /** a % b, then b added once when that is negative (as Spark's Pmod). */
     private static Bound pmod(Analyzer.Call call, List<Bound> args) {
-        Bound.Apply rem = (Bound.Apply) Arithmetic.resolve(call, "%", args);
-        Kernel.Binary r = (Kernel.Binary) rem.kernel();
+        Bound.Apply rem = (Bound.Apply) Arithmetic.resolve(call, "%", args); // its arguments divisor first, as Spark evaluates them
+        Kernel.Binary swapped = (Kernel.Binary) rem.kernel();
+        Kernel.Binary r = (a, b) -> swapped.apply2(b, a);
         DataType t = rem.type();
         Kernel.Binary plus = Types.isDecimal(t) ? (a, b) -> ((BigDecimal) a).add((BigDecimal) b) : Arithmetic.kernel("+", t);
         Kernel.Binary signed = (a, b) -> {
@@ -165,6 +198,6 @@ final class MathFunctions {
             boolean negative = m instanceof BigDecimal d ? d.signum() < 0 : ((Number) m).doubleValue() < 0;
             return negative ? r.apply2(plus.apply2(m, b), b) : m;
         };
-        return call.apply(rem.args(), t, signed);
+        return Arithmetic.ordered(call, "pmod", rem.args().get(1), rem.args().get(0), t, signed);
     }
 }

@@ -26,7 +26,7 @@ final class RadixFunctions {
 
     static void register(Consumer<FunctionDef> add) {
         add.accept(Fn.custom("hex", 1, 1, "hex(x BIGINT, STRING or BINARY) → STRING", FunctionDef.NULL_IN_NULL_OUT,
-                "upper-case hexadecimal: a number (cast to BIGINT) as its 64-bit two's complement, text as its UTF-8 bytes", RadixFunctions::hex));
+                "upper-case hexadecimal: a number (cast to BIGINT) as its 64-bit two's complement, text (a date's or timestamp's) as its UTF-8 bytes", RadixFunctions::hex));
         add.accept(Fn.custom("unhex", 1, 1, "unhex(s STRING) → BINARY", FunctionDef.NULL_IN_NULL_OUT,
                 "the bytes that the hexadecimal digits of s spell (a leading 0 added to an odd count); null for any other character",
                 (call, args) -> call.apply(List.of(text(call, args.get(0))), DataType.BINARY, (Kernel.Unary) v -> unhex((String) v))));
@@ -34,11 +34,11 @@ final class RadixFunctions {
                 "n in binary, a negative n as its 64-bit two's complement", (call, args) -> call.apply(List.of(whole(call, args.get(0))),
                         DataType.STRING, (Kernel.Unary) v -> Long.toBinaryString((Long) v))));
         add.accept(Fn.custom("conv", 3, 3, "conv(num STRING, from INT, to INT) → STRING", FunctionDef.NULL_IN_NULL_OUT,
-                "num's digits in base from (2 to 36, read up to the first other character, the text trimmed) written in base to"
+                "num's digits in base from (2 to 36, read up to the first other character, the text's spaces trimmed) written in base to"
                         + " (upper case; a negative to writes a signed number); null for a base out of range or empty text;"
                         + " ARITHMETIC_OVERFLOW past 64 bits", (call, args) -> call.apply(List.of(text(call, args.get(0)),
                         call.as(args.get(1), DataType.INT), call.as(args.get(2), DataType.INT)), DataType.STRING, (Kernel) v ->
-                        conv(io.tributary.schema.TextCasts.trim((String) v[0]).getBytes(StandardCharsets.UTF_8), (Integer) v[1], (Integer) v[2]))));
+                        conv(((String) v[0]).replaceAll("^ +| +$", "").getBytes(StandardCharsets.UTF_8), (Integer) v[1], (Integer) v[2]))));
         add.accept(Fn.custom("format_number", 2, 2, "format_number(x NUMERIC, d INT or STRING) → STRING", FunctionDef.NULL_IN_NULL_OUT,
                 "x grouped by thousands with d decimal places, halves to even (null for d below 0), or in the DecimalFormat pattern d",
                 RadixFunctions::formatNumber));
@@ -65,7 +65,8 @@ final class RadixFunctions {
 
     private static Bound hex(Analyzer.Call call, List<Bound> args) {
         Bound x = args.get(0);
-        if (Types.is(x.type(), Kind.STRING) || Types.is(x.type(), Kind.BOOLEAN)) {
+        if (Types.is(x.type(), Kind.STRING) || Types.is(x.type(), Kind.BOOLEAN) || Types.is(x.type(), Kind.DATE) || Types.is(x.type(), Kind.TIMESTAMP)
+                || Types.is(x.type(), Kind.TIMESTAMP_NTZ)) { // a date or timestamp as its text, as Spark's implicit cast to STRING
             return call.apply(List.of(call.castTo(x, DataType.STRING)), DataType.STRING,
                     (Kernel.Unary) v -> hex(((String) v).getBytes(StandardCharsets.UTF_8)));
         }

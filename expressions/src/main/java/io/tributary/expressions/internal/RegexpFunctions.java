@@ -36,12 +36,12 @@ final class RegexpFunctions {
                 FunctionDef.NULL_IN_NULL_OUT, "group idx (1 by default) of every match, '' for a group that did not take part",
                 (call, args) -> regexp(call, args, 1, Types.arrayOf(STRING), (s, p, g) -> {
                     Matcher m = p.matcher(s);
-                    checkGroup(m, g);
                     List<String> out = new ArrayList<>();
                     if (s.isEmpty()) {
                         return out; // Spark finds no match in ''
                     }
                     while (m.find()) {
+                        checkGroup(m, g); // as Spark, on a match only
                         String found = m.group(g);
                         out.add(found == null ? "" : found);
                     }

@@ -23,8 +23,8 @@ final class StringFunctions {
         add.accept(Fn.unary("lower", "the text lower-cased (locale-independent)", STRING, STRING, v -> ((String) v).toLowerCase(Locale.ROOT)));
         add.accept(Fn.alias("lcase", Fn.unary("lower", "", STRING, STRING, v -> ((String) v).toLowerCase(Locale.ROOT))));
         add.accept(Fn.unary("trim", "the text without leading and trailing spaces", STRING, STRING, v -> Text.trim((String) v, true, true)));
-        add.accept(Fn.unary("ltrim", "the text without leading spaces", STRING, STRING, v -> Text.trim((String) v, true, false)));
-        add.accept(Fn.unary("rtrim", "the text without trailing spaces", STRING, STRING, v -> Text.trim((String) v, false, true)));
+        add.accept(sideTrim("ltrim", "leading", true));
+        add.accept(sideTrim("rtrim", "trailing", false));
         FunctionDef chars = Fn.unary("length", "the number of characters", STRING, INT, v -> Text.length((String) v));
         FunctionDef length = Fn.custom("length", 1, 1, "length(STRING or BINARY) → INT", FunctionDef.NULL_IN_NULL_OUT,
                 "the number of characters, or of bytes of a BINARY", (call, args) -> Types.is(args.get(0).type(), DataType.Kind.BINARY)
@@ -132,6 +132,16 @@ final class StringFunctions {
         });
     }
 
+    /** ltrim(str), rtrim(str), and Spark's ltrim(trimStr, str) (TRIM(LEADING trimStr FROM str)): one side's spaces or characters. */
+    private static FunctionDef sideTrim(String name, String side, boolean left) {
+        return Fn.custom(name, 1, 2, name + "([trimStr STRING, ]str STRING) → STRING", FunctionDef.NULL_IN_NULL_OUT,
+                "the text without " + side + " spaces, or " + side + " characters of trimStr", (call, args) -> {
+                    List<Bound> cast = args.stream().map(b -> call.as(b, STRING)).toList();
+                    return cast.size() == 1 ? call.apply(cast, STRING, (Kernel.Unary) v -> Text.trim((String) v, left, !left))
+                            : call.apply(cast, STRING, (Kernel.Binary) (t, s) -> TextKernels.trimSide((String) s, (String) t, left));
+                });
+    }
+
     private static Bound regexpExtract(Analyzer.Call call, List<Bound> args) {
         List<Bound> cast = new ArrayList<>(List.of(call.as(args.get(0), STRING), call.as(args.get(1), STRING),
                 args.size() > 2 ? call.as(args.get(2), INT) : new Bound.Literal(1, INT, "1")));
@@ -140,11 +150,11 @@ final class StringFunctions {
             Pattern p = fixed != null ? fixed : Pattern.compile((String) a[1]);
             Matcher m = p.matcher((String) a[0]);
             int group = (Integer) a[2];
+            if (!m.find()) {
+                return ""; // Spark checks the group index on a match only
+            }
             if (group < 0 || group > m.groupCount()) {
                 throw Failure.of("INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX", "the regex has " + m.groupCount() + " groups, not " + group);
-            }
-            if (!m.find()) {
-                return "";
             }
             String g = m.group(group);
             return g == null ? "" : g;
@@ -154,6 +164,12 @@ final class StringFunctions {
     private static Bound regexpReplace(Analyzer.Call call, List<Bound> args) {
         List<Bound> cast = args.stream().map(b -> call.as(b, STRING)).toList();
         Pattern fixed = cast.get(1) instanceof Bound.Literal l && l.value() != null ? Predicates.regex(call, (String) l.value()) : null;
-        return call.apply(cast, STRING, a -> (fixed != null ? fixed : Pattern.compile((String) a[1])).matcher((String) a[0]).replaceAll((String) a[2]));
+        return call.apply(cast, STRING, a -> {
+            try {
+                return (fixed != null ? fixed : Pattern.compile((String) a[1])).matcher((String) a[0]).replaceAll((String) a[2]);
+            } catch (IndexOutOfBoundsException | IllegalArgumentException e) { // a replacement naming a group the pattern has not
+                throw Failure.of("INVALID_REGEXP_REPLACE", "cannot replace with '" + a[2] + "': " + e.getMessage());
+            }
+        });
     }
 }

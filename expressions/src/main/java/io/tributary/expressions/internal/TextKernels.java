@@ -98,6 +98,19 @@ final class TextKernels {
         return s.substring(a, b);
     }
 
+    /** The text without the leading (or trailing) characters of {@code chars}. */
+    static String trimSide(String s, String chars, boolean left) {
+        int a = 0;
+        int b = s.length();
+        while (left && a < b && chars.indexOf(s.codePointAt(a)) >= 0) {
+            a += Character.charCount(s.codePointAt(a));
+        }
+        while (!left && b > a && chars.indexOf(s.codePointBefore(b)) >= 0) {
+            b -= Character.charCount(s.codePointBefore(b));
+        }
+        return s.substring(a, b);
+    }
+
     static int locate(String sub, String s, int pos) {
         if (pos < 1) {
             return 0;

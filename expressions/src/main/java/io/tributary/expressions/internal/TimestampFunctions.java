@@ -30,6 +30,38 @@ final class TimestampFunctions {
     private TimestampFunctions() {
     }
 
+    /** Spark's TimestampAdd (DateTimeUtils.timestampAdd at the session zone UTC): the unit a word, the result of the timestamp's type. */
+    private static Bound timestampAdd(Analyzer.Call call, List<Bound> args) {
+        if (!(args.get(0) instanceof Bound.Literal lit) || !(lit.value() instanceof String unit) || !lit.text().equals(unit)
+                || !SyntaxForms.UNITS.contains(unit)) {
+            throw call.typeError("the unit of timestampadd is one of " + String.join(", ", SyntaxForms.UNITS.stream().sorted().toList())
+                    + ", written as a word");
+        }
+        Bound at = args.get(2);
+        DataType type = at.type() != null && at.type().kind() == Kind.TIMESTAMP_NTZ ? TIMESTAMP_NTZ : DataType.TIMESTAMP;
+        List<Bound> cast = List.of(call.as(args.get(1), DataType.LONG), call.as(at, type));
+        return call.apply(cast, type, (Kernel.Binary) (n, t) -> {
+            long q = (Long) n;
+            long micros = (Long) t;
+            try {
+                return switch (unit) {
+                    case "MICROSECOND" -> Math.addExact(micros, q);
+                    case "MILLISECOND" -> Math.addExact(micros, Math.multiplyExact(q, 1000L));
+                    case "SECOND" -> Math.addExact(micros, Math.multiplyExact(q, Dates.MICROS_PER_SECOND));
+                    case "MINUTE" -> Math.addExact(micros, Math.multiplyExact(q, 60 * Dates.MICROS_PER_SECOND));
+                    case "HOUR" -> Math.addExact(micros, Math.multiplyExact(q, 3600 * Dates.MICROS_PER_SECOND));
+                    case "DAY", "DAYOFYEAR" -> Dates.micros(Dates.dateTime(micros).plusDays(Math.toIntExact(q)));
+                    case "WEEK" -> Dates.micros(Dates.dateTime(micros).plusDays(Math.toIntExact(Math.multiplyExact(q, 7L))));
+                    case "MONTH" -> Dates.micros(Dates.dateTime(micros).plusMonths(Math.toIntExact(q)));
+                    case "QUARTER" -> Dates.micros(Dates.dateTime(micros).plusMonths(Math.toIntExact(Math.multiplyExact(q, 3L))));
+                    default -> Dates.micros(Dates.dateTime(micros).plusMonths(Math.toIntExact(Math.multiplyExact(q, 12L))));
+                };
+            } catch (ArithmeticException | java.time.DateTimeException e) {
+                throw Failure.of("DATETIME_OVERFLOW", "timestampadd(" + unit + ", " + q + ", ...) is past the timestamp range");
+            }
+        });
+    }
+
     static void register(Consumer<FunctionDef> add) {
         add.accept(Fn.custom("try_to_timestamp", 1, 2, "try_to_timestamp(x[, fmt STRING]) → TIMESTAMP", "null if x is null or not a timestamp",
                 "to_timestamp, null where it fails", (call, args) -> tryOf(FunctionRegistry.get("to_timestamp").resolver().resolve(call, args), UNPARSED)));
@@ -39,6 +71,9 @@ final class TimestampFunctions {
                 "x as a timestamp without time zone: a cast, or text read with the datetime pattern fmt",
                 (call, args) -> args.size() == 1 ? toNtz(call, args.get(0)) : DateFunctions.parsed(call, args, TIMESTAMP_NTZ)));
         add.accept(Fn.alias("to_timestamp_ltz", FunctionRegistry.get("to_timestamp")));
+        add.accept(Fn.custom("timestampadd", 3, 3, "timestampadd(unit, n BIGINT, ts TIMESTAMP) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT,
+                "ts moved by n units (YEAR, QUARTER, MONTH, WEEK, DAY, DAYOFYEAR, HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND, a word);"
+                        + " also DATEADD and DATE_ADD with a unit; DATETIME_OVERFLOW past the range", TimestampFunctions::timestampAdd));
         add.accept(Fn.custom("try_element_at", 2, 2, "try_element_at(arr, i INT) → element, try_element_at(map, key K) → value",
                 FunctionDef.NULL_IN_NULL_OUT, "element_at, null for an index past the array's end",
                 (call, args) -> {
