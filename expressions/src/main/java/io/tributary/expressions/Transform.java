@@ -194,8 +194,8 @@ public final class Transform {
     /** A column keeps its name (a struct field its own); any other expression is named by its text, as written. */
     private static String defaultName(SelectItem item, Bound bound) {
         if (bound instanceof Bound.Column c) {
-            if (item.expression() instanceof Node.Column written) {
-                return written.names().get(written.names().size() - 1); // `a.b` is the column a.b, s.a.b the field b
+            if (item.expression() instanceof Node.Column written && written.text().indexOf('`') >= 0) {
+                return written.names().get(written.names().size() - 1); // `a.b` is the column a.b, s.`a.b` too
             }
             String t = c.text();
             return t.substring(t.lastIndexOf('.') + 1);

@@ -3,7 +3,6 @@ package io.tributary.expressions.internal;
 import io.tributary.expressions.ExpressionErrors;
 import io.tributary.expressions.internal.SparkExprParser.*;
 import io.tributary.schema.DataType;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -378,28 +377,7 @@ final class AstBuilder extends SparkExprBaseVisitor<Node> {
         String t = ctx.getText();
         String body = Literals.stripSuffix(t);
         int p = pos(ctx);
-        Node.Literal lit;
-        NumberContext n = ctx.number();
-        try {
-            if (n instanceof IntegerLiteralContext) {
-                lit = Literals.integer(body, t, p);
-            } else if (n instanceof BigintLiteralContext) {
-                lit = new Node.Literal(Long.parseLong(body), DataType.LONG, t, p);
-            } else if (n instanceof SmallintLiteralContext) {
-                lit = new Node.Literal(Short.parseShort(body), DataType.SHORT, t, p);
-            } else if (n instanceof TinyintLiteralContext) {
-                lit = new Node.Literal(Byte.parseByte(body), DataType.BYTE, t, p);
-            } else if (n instanceof DecimalLiteralContext || n instanceof BigDecimalLiteralContext) {
-                lit = Literals.decimal(new BigDecimal(body), t, p);
-            } else if (n instanceof FloatLiteralContext) {
-                lit = new Node.Literal(Float.parseFloat(body), DataType.FLOAT, t, p);
-            } else {
-                double d = Double.parseDouble(body);
-                lit = Double.isInfinite(d) ? null : new Node.Literal(d, DataType.DOUBLE, t, p);
-            }
-        } catch (NumberFormatException e) {
-            lit = null;
-        }
+        Node.Literal lit = Literals.number(ctx.number(), body, t, p);
         if (lit == null) {
             throw ExpressionErrors.badLiteral(source, p, t, "number");
         }

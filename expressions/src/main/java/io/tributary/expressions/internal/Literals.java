@@ -10,6 +10,29 @@ final class Literals {
     private Literals() {
     }
 
+    /** A numeric literal of the form {@code n} ({@code body} its digits without the type suffix), or null when it is out of its type's range. */
+    static Node.Literal number(SparkExprParser.NumberContext n, String body, String t, int p) {
+        try {
+            if (n instanceof SparkExprParser.IntegerLiteralContext) {
+                return integer(body, t, p);
+            } else if (n instanceof SparkExprParser.BigintLiteralContext) {
+                return new Node.Literal(Long.parseLong(body), DataType.LONG, t, p);
+            } else if (n instanceof SparkExprParser.SmallintLiteralContext) {
+                return new Node.Literal(Short.parseShort(body), DataType.SHORT, t, p);
+            } else if (n instanceof SparkExprParser.TinyintLiteralContext) {
+                return new Node.Literal(Byte.parseByte(body), DataType.BYTE, t, p);
+            } else if (n instanceof SparkExprParser.DecimalLiteralContext || n instanceof SparkExprParser.BigDecimalLiteralContext) {
+                return decimal(new BigDecimal(body), t, p);
+            } else if (n instanceof SparkExprParser.FloatLiteralContext) {
+                return new Node.Literal(Float.parseFloat(body), DataType.FLOAT, t, p);
+            }
+            double d = Double.parseDouble(body);
+            return Double.isInfinite(d) ? null : new Node.Literal(d, DataType.DOUBLE, t, p);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
     /**
      * A quoted literal's value as Spark's {@code unescapeSQLString} reads it: the quotes dropped, a doubled
      * quote one quote, {@code \n \t \r \b \0 \Z \\ \' \"} and {@code \}{@code uXXXX} their characters,
