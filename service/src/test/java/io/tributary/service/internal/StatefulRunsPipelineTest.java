@@ -102,6 +102,41 @@ class StatefulRunsPipelineTest {
         });
     }
 
+    /**
+     * Spark's {@code dropDuplicatesWithinWatermark("id", "user").groupBy(session_window("ts", "5 minutes"), "user")
+     * .agg(count("*"), sum("amt"))} (golden/dedup/then-session): the rows the deduplication keeps make each user's sessions,
+     * the group a part of the deduplication's key. The totals are compared to 9 decimals, as the partitions' rows may reach
+     * the aggregation in another order.
+     */
+    @Test
+    void eachDedupThenSessionRunLeavesSparksSessions() throws Exception {
+        JsonNode c = JSON.readTree(golden("dedup/then-session/case.json"));
+        String spec = "name: dedupsessions\n" + SOURCE + """
+                transform:
+                  dropDuplicates: { keys: [id, user], eventTime: ts, withinWatermark: 10 minutes }
+                aggregate:
+                  eventTime: ts
+                  watermark: 10 minutes
+                  session: 5 minutes
+                  groupBy: [user]
+                  select: { n: count(*), total: sum(amt) }
+                outputMode: append
+                """;
+        runs(spec, "dedup/then-session/", c, run -> {
+            List<String> expected = goldenRows("dedup/then-session/after-run" + run + ".txt").stream()
+                    .map(StatefulRunsPipelineTest::rounded).toList();
+            assertThat(table(r -> {
+                Object[] w = (Object[]) r[0];
+                return rounded(ts(w[0]) + "|" + ts(w[1]) + "|" + r[1] + "|" + r[2] + "|" + r[3]);
+            })).as("sessions after run %d", run).containsExactlyInAnyOrderElementsOf(expected);
+        });
+    }
+
+    private static String rounded(String line) {
+        int bar = line.lastIndexOf('|');
+        return line.substring(0, bar + 1) + Math.round(Double.parseDouble(line.substring(bar + 1)) * 1e9) / 1e9;
+    }
+
     private interface RunCheck {
         void after(int run) throws IOException;
     }
