@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Stateful parts over several availableNow runs on a real broker (events topic of three partitions), against Spark 4.2's
  * tables after every run: deduplication with late duplicates, ties at the watermark, null keys and keys of two columns
  * (golden/dedup/late-*), and session windows where a late row merges two open sessions, a row lands exactly on the
- * watermark and a session closed in one run gets a row in the next (golden/sessions/append-late-runs).
+ * watermark and a session closed in one run gets a row in the next (golden/sessions/append-late-runs), and per-user
+ * sessions of the rows a deduplication keeps (golden/dedup/then-session).
  */
 @Tag("integration")
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
