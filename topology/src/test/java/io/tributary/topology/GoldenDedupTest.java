@@ -44,7 +44,8 @@ class GoldenDedupTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"within-watermark", "keys-and-watermark", "keys-with-event-time", "no-watermark"})
+    @ValueSource(strings = {"within-watermark", "keys-and-watermark", "keys-with-event-time", "no-watermark", "late-within-watermark",
+        "late-keys-not-event-time", "late-keys-with-event-time"})
     void eachRunLeavesSparksTable(String name) throws IOException {
         JsonNode c = JSON.readTree(text(name + "/case.json"));
         DedupSpec spec = spec(c);

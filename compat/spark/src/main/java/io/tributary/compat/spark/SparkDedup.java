@@ -36,7 +36,9 @@ import org.apache.spark.sql.types.StructType;
  *   .groupBy(window(col("ts"), WINDOW)).agg(count("*").as("n"), sum("amt").as("total"))
  *   .writeStream.format("delta").outputMode("append")...
  * </pre>
- * and its table is one row per window written, {@code start|end|n|total}.
+ * and its table is one row per window written, {@code start|end|n|total}; with {@code "session"} instead,
+ * {@code session_window(col("ts"), SESSION)} in place of {@code window}; {@code "groupBy"} adds columns to group by
+ * after the window (written after {@code start|end}).
  *
  * <p>Usage: {@code SparkDedup GOLDEN_DEDUP_DIR [CASE...]}
  */
@@ -77,8 +79,13 @@ public final class SparkDedup {
             String[] k = keys.toArray(String[]::new);
             rows = operator.equals("withinWatermark") ? rows.dropDuplicatesWithinWatermark(k) : rows.dropDuplicates(k);
             String window = spec.path("window").asText(null);
-            if (window != null) {
-                rows = rows.groupBy(functions.window(functions.col("ts"), window))
+            String session = spec.path("session").asText(null);
+            if (window != null || session != null) {
+                List<org.apache.spark.sql.Column> groups = new ArrayList<>();
+                groups.add(window != null ? functions.window(functions.col("ts"), window)
+                        : functions.session_window(functions.col("ts"), session));
+                spec.path("groupBy").forEach(g -> groups.add(functions.col(g.asText())));
+                rows = rows.groupBy(groups.toArray(org.apache.spark.sql.Column[]::new))
                         .agg(functions.count("*").as("n"), functions.sum("amt").as("total"));
             }
             StreamingQuery q = rows.writeStream().format("delta").outputMode("append")
@@ -86,7 +93,7 @@ public final class SparkDedup {
             q.awaitTermination();
             List<String> lines = new ArrayList<>();
             lines.add("# after run " + run + ": Spark's batches (batch:numInputRows@watermark) and the table ("
-                    + (window != null ? "start|end|n|total" : "id|user|amt|ts") + ")");
+                    + (window != null || session != null ? "start|end|n|total" : "id|user|amt|ts") + ")");
             StringBuilder batches = new StringBuilder("batches");
             for (StreamingQueryProgress p : q.recentProgress()) {
                 String wm = p.eventTime().get("watermark");
@@ -97,9 +104,13 @@ public final class SparkDedup {
             List<String> table = new ArrayList<>();
             if (Files.exists(Path.of(out, "_delta_log"))) {
                 for (Row r : spark.read().format("delta").load(out).collectAsList()) {
-                    if (window != null) {
+                    if (window != null || session != null) {
                         Row w = r.getStruct(0);
-                        table.add(ts(w.get(0)) + "|" + ts(w.get(1)) + "|" + r.get(1) + "|" + r.get(2));
+                        StringBuilder line = new StringBuilder(ts(w.get(0)) + "|" + ts(w.get(1)));
+                        for (int i = 1; i < r.length(); i++) {
+                            line.append('|').append(r.get(i));
+                        }
+                        table.add(line.toString());
                     } else {
                         table.add(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + ts(r.get(3)));
                     }
