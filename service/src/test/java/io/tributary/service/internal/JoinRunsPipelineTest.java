@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * columns by the stream's alias {@code s}; here the bare name is the row's, so {@code s.} is left out.
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class JoinRunsPipelineTest {
     private static final ObjectMapper JSON = new ObjectMapper();

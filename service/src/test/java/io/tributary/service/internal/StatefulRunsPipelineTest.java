@@ -34,6 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * sessions of the rows a deduplication keeps (golden/dedup/then-session).
  */
 @Tag("integration")
+@Tag("scenarios")
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class StatefulRunsPipelineTest {
     private static final ObjectMapper JSON = new ObjectMapper();
