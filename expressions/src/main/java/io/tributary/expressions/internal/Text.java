@@ -71,7 +71,6 @@ final class Text {
         return s.substring(a, b);
     }
 
-    /** Spark's initcap: every character lower-cased, the first one after a space (or at the start) upper-cased. */
     /**
      * Spark 4.2's initcap (ICU case mapping): each word's first character title-cased by its full mapping (ß as Ss, ﬁ as Fi),
      * the rest of the word lower-cased in its context (İ as i̇, a final Σ as ς); words split at spaces.
