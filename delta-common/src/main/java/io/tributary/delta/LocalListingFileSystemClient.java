@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -46,18 +47,16 @@ final class LocalListingFileSystemClient implements FileSystemClient {
         File dir = new File(path.getParent().toUri().getPath());
         String parent = path.getParent().toString();
         String from = path.getName();
-        String[] all = dir.list();
-        if (all == null) {
-            if (!dir.exists()) {
-                throw new FileNotFoundException("No such file or directory: " + path.getParent());
-            }
-            throw new IOException("cannot list " + path.getParent() + " (not a folder, or an I/O error)");
-        }
         List<String> names = new ArrayList<>();
-        for (String name : all) {
-            if (name.compareTo(from) >= 0) {
-                names.add(name);
+        try (DirectoryStream<java.nio.file.Path> entries = Files.newDirectoryStream(dir.toPath())) {
+            for (java.nio.file.Path entry : entries) {
+                String name = entry.getFileName().toString();
+                if (name.compareTo(from) >= 0) {
+                    names.add(name);
+                }
             }
+        } catch (NoSuchFileException e) {
+            throw new FileNotFoundException("No such file or directory: " + path.getParent());
         }
         names.sort(null);
         return new Statuses(dir, parent, names);
