@@ -61,8 +61,9 @@ public final class SqlUnion {
             QuerySpecificationContext s = ((PlainQueryContext) term).querySpecification();
             if (s.group != null) {
                 throw ExpressionErrors.sqlUnsupported("GROUP BY in a query of UNION ALL", s.group.getLine(), s.group.getCharPositionInLine() + 1,
-                        "UNION ALL joins the rows of queries without aggregation; aggregate the union's table in a pipeline of its own,"
-                                + " or give each aggregation a pipeline (both may append to one table)");
+                        "Spark refuses it without a watermark (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION); UNION ALL joins the rows of"
+                                + " queries without aggregation here: aggregate the union's table in a pipeline of its own, or give each"
+                                + " aggregation a pipeline (both may append to one table)");
             }
             out.add(new SqlQuery.UnionAll(place, query.apply(s)));
         }
