@@ -65,7 +65,9 @@ public final class UnionColumns {
             boolean differs = !f.type().equals(u.type()) || first && f.nullable() != u.nullable();
             same &= !differs;
             String name = "`" + u.name().replace("`", "``") + "`";
-            items.add(differs ? "CAST(_c" + c + " AS " + u.type().ddl() + ") AS " + name : "_c" + c + " AS " + name);
+            String cast = u.type().isNested() // an array, map or struct is cast implicitly, element by element, as Spark's union does
+                    ? "coalesce(_c" + c + ", CAST(NULL AS " + u.type().ddl() + "))" : "CAST(_c" + c + " AS " + u.type().ddl() + ")";
+            items.add(differs ? cast + " AS " + name : "_c" + c + " AS " + name);
         }
         return same ? query : query.followedBy(Transform.compile(new Schema(positional), null, items));
     }
