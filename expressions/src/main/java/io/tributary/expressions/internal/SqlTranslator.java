@@ -77,8 +77,9 @@ public final class SqlTranslator {
         if (op != null) {
             boolean all = op.getToken(SparkExprLexer.ALL, 0) != null;
             throw refused(op.start, op.kind.getText().toUpperCase(Locale.ROOT) + (all ? " ALL" : ""), (all || op.kind.getType() != SparkExprLexer.UNION ? "" : "Spark refuses it too"
-                    + " (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: its duplicates are dropped by an aggregation without a watermark); ")
-                    + "a pipeline runs one query over its source; write the other query as a pipeline of its own (both may append to one table)");
+                    + " (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: its duplicates are dropped by an aggregation without a watermark); UNION ALL"
+                    + " keeps every row of the queries, and transform.dropDuplicates over a watermark drops duplicates; ")
+                    + "a query of a pipeline is a SELECT or a UNION ALL of them; write the other query as a pipeline of its own (both may append to one table)");
         }
         QueryOrganizationContext o = q.queryOrganization();
         if (o.order != null) {
