@@ -103,7 +103,9 @@ public class FileSourceTask extends SourceTask {
         }
         try {
             ingest.joins().refresh(); // Spark's stream-static join: the join tables as of the poll's start
-            ingest.transform().startBatch(Instant.now()); // current_timestamp(): one value for the poll's rows
+            Instant start = Instant.now();
+            ingest.transform().startBatch(start); // current_timestamp(): one value for the poll's rows
+            ingest.joins().unionAll().forEach(b -> b.transform().startBatch(start)); // UNION ALL's other queries: the same start
         } catch (TributaryException e) {
             throw new ConnectException("file source " + name + ": " + e.getMessage(), e);
         }

@@ -8,9 +8,12 @@ import java.util.List;
  * as the transform it stands for: the joins, then {@code where}, then the select list, each the query's own text
  * with its place in the query. {@link #parse} refuses, naming the construct, the line and the column, what the
  * transform cannot express: subqueries other than WHERE's {@code [NOT] EXISTS} and {@code IN} over one Delta table (which are
- * left semi and anti joins), set operators, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT}, a {@code GROUP BY} without a window,
+ * left semi and anti joins), set operators other than {@code UNION ALL}, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT}, a {@code GROUP BY} without a window,
  * {@code HAVING} without {@code GROUP BY}, a table other than {@code source} or {@code delta.`path`}, joins other than inner
  * (with {@code CROSS}, without {@code ON} and a Delta table after a comma: on {@code true}), left outer, left semi and left anti.
+ * A {@code UNION ALL} of queries (two or more, each parenthesized or not, none with a {@code GROUP BY}) is the first query, whose
+ * columns name the union's, and the others in {@link #unionAll}: each row of the stream goes through every query, and the rows of
+ * each are published in the queries' order, each column of the type the queries' types widen to.
  *
  * @param sourceAlias the name the stream's columns may be qualified by: its alias, or {@code source}
  * @param joins       the joined tables, in order
@@ -22,8 +25,19 @@ import java.util.List;
  * @param select      the select items as written ({@code *}, {@code s.*}, {@code u.*}, {@code expr [AS] name})
  * @param aggregation the aggregation a {@code GROUP BY} over a window stands for, or null; with one, the select items are
  *                    the aggregation's columns, and the transform passes the rows as they are (joined and filtered)
+ * @param unionAll    the queries after this one joined to it by {@code UNION ALL}, in order; empty for one query
  */
-public record SqlQuery(String sourceAlias, List<Join> joins, List<Part> lateralViews, Part where, List<Part> select, Aggregation aggregation) {
+public record SqlQuery(String sourceAlias, List<Join> joins, List<Part> lateralViews, Part where, List<Part> select, Aggregation aggregation,
+        List<UnionAll> unionAll) {
+
+    /** One query, not a union. */
+    public SqlQuery(String sourceAlias, List<Join> joins, List<Part> lateralViews, Part where, List<Part> select, Aggregation aggregation) {
+        this(sourceAlias, joins, lateralViews, where, select, aggregation, List.of());
+    }
+
+    /** A query after {@code UNION ALL}, which is written at {@code at}; its {@code unionAll} is empty. */
+    public record UnionAll(Part at, SqlQuery query) {
+    }
 
     /** A part of the query: its text as written, and the line and column (1-based) where it starts. */
     public record Part(String text, int line, int column) {

@@ -75,12 +75,35 @@ class SqlQueryTest {
     }
 
     @Test
+    void aUnionAllIsTheFirstQueryWithTheQueriesAfterItInOrder() {
+        SqlQuery q = SqlQuery.parse("SELECT id, 'c' AS kind FROM source s WHERE amt > 1\nUNION ALL (SELECT id, 'v' FROM source WHERE amt <= 1)"
+                + " UNION ALL SELECT s.id, u.segment FROM source s JOIN delta.`t` u ON s.user = u.user");
+        assertThat(q.select()).extracting(Part::text).containsExactly("id", "'c' AS kind");
+        assertThat(q.where().text()).isEqualTo("amt > 1");
+        assertThat(q.sourceAlias()).isEqualTo("s");
+        assertThat(q.unionAll()).extracting(u -> u.at().at()).containsExactly("line 2, column 1", "line 2, column 55");
+        assertThat(q.unionAll().get(0).query().select()).extracting(Part::text).containsExactly("id", "'v'");
+        assertThat(q.unionAll().get(0).query().where().text()).isEqualTo("amt <= 1");
+        assertThat(q.unionAll().get(1).query().joins()).extracting(SqlQuery.Join::table).containsExactly("t");
+        assertThat(q.unionAll()).allSatisfy(u -> assertThat(u.query().unionAll()).isEmpty());
+        SqlQuery nested = SqlQuery.parse("(SELECT id FROM source UNION ALL SELECT id FROM source) UNION ALL SELECT id FROM source");
+        assertThat(nested.unionAll()).hasSize(2);
+        assertThat(SqlQuery.parse("SELECT id FROM source").unionAll()).isEmpty();
+    }
+
+    @Test
     void whatTheTransformCannotExpressIsRefusedNamingTheConstructAndItsPlace() {
         refused("SELECT * FROM source WHERE id NOT IN (SELECT id FROM delta.`t`)", "a subquery at line 1, column 31");
         refused("SELECT (SELECT max(x) FROM delta.`t`) AS m FROM source", "a subquery at line 1, column 8");
         refused("SELECT * FROM source WHERE EXISTS (SELECT 1)", "a subquery at line 1, column 28");
         refused("SELECT * FROM (SELECT * FROM source) s", "a subquery in FROM at line 1, column 15");
-        refused("SELECT * FROM source\nUNION ALL SELECT * FROM source", "UNION ALL at line 2, column 1");
+        refused("SELECT * FROM source\nUNION ALL SELECT * FROM source UNION SELECT * FROM source", "UNION at line 2, column 32",
+                "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION");
+        refused("SELECT id FROM source UNION ALL (SELECT id FROM source EXCEPT SELECT id FROM source)", "EXCEPT at line 1, column 56");
+        refused("SELECT id FROM source UNION ALL SELECT count(*) FROM source GROUP BY id", "GROUP BY in a query of UNION ALL at line 1,"
+                + " column 61");
+        refused("SELECT id FROM source UNION ALL SELECT id FROM source ORDER BY id", "ORDER BY at line 1, column 55");
+        refused("SELECT id FROM source UNION ALL (SELECT id FROM source LIMIT 1)", "LIMIT at line 1, column 56");
         refused("SELECT * FROM source UNION SELECT * FROM source", "UNION at line 1, column 22", "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION");
         refused("SELECT * FROM source ORDER BY id DESC", "ORDER BY at line 1, column 22");
         refused("SELECT * FROM source LIMIT 10", "LIMIT at line 1, column 22");

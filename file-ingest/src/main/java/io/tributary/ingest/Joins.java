@@ -11,6 +11,8 @@ import java.util.List;
 /**
  * The stream-static joins of {@code transform.join}, in order, each with its table: {@link #refresh} (at a
  * batch's start) reads a table again when it has a new version; {@link #apply} gives the rows a stream row makes.
+ * For a {@code UNION ALL} in {@code sql:}, these are the first query's joins, and {@link #unionAll()} the queries after it,
+ * whose tables {@link #refresh} reads too.
  */
 public final class Joins {
     private static final Joins NONE = new Joins(List.of(), List.of(), List.of(), null, List.of());
@@ -21,8 +23,15 @@ public final class Joins {
     private final long[] loaded;
     private final Schema output;
     private final List<String> visible;
+    private final List<UnionBranch> unionAll;
 
     Joins(List<StreamStaticJoin> joins, List<StaticTable> tables, List<String> keys, Schema output, List<String> visible) {
+        this(joins, tables, keys, output, visible, List.of());
+    }
+
+    private Joins(List<StreamStaticJoin> joins, List<StaticTable> tables, List<String> keys, Schema output, List<String> visible,
+            List<UnionBranch> unionAll) {
+        this.unionAll = List.copyOf(unionAll);
         this.output = output;
         this.visible = visible;
         this.joins = joins;
@@ -34,6 +43,16 @@ public final class Joins {
 
     static Joins none() {
         return NONE;
+    }
+
+    /** These joins, then the queries {@code unionAll} after the first of a {@code UNION ALL}. */
+    Joins withUnionAll(List<UnionBranch> unionAll) {
+        return new Joins(joins, tables, keys, output, visible, unionAll);
+    }
+
+    /** The queries after the first of a {@code UNION ALL} in {@code sql:}, in order; empty without. */
+    public List<UnionBranch> unionAll() {
+        return unionAll;
     }
 
     /** The rows the last join makes, what where and select see. */
@@ -51,8 +70,9 @@ public final class Joins {
         return joins.stream().filter(j -> j.alias().equalsIgnoreCase(alias) && j.type().ordinal() <= 1).findFirst().orElse(null);
     }
 
+    /** Whether a row is given as it is (no join, no other query of a {@code UNION ALL}). */
     public boolean isEmpty() {
-        return joins.isEmpty();
+        return joins.isEmpty() && unionAll.isEmpty();
     }
 
     /**
@@ -80,6 +100,7 @@ public final class Joins {
             }
             loaded[i] = v;
         }
+        unionAll.forEach(b -> b.joins().refresh());
     }
 
     /** The version of each table held, in join order (Long.MIN_VALUE before the first {@link #refresh}). */

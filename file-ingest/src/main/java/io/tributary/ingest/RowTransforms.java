@@ -39,7 +39,10 @@ public final class RowTransforms {
         return of(b.transformSpec.joins(input), transform);
     }
 
-    /** The joins, lateral views, where and select of {@code transform}: a row's rows all, or none when an expression fails on one. */
+    /**
+     * The joins, lateral views, where and select of {@code transform}, then those of each query after it in a {@code UNION ALL}
+     * ({@link Joins#unionAll()}): a row's rows all, or none when an expression fails on one.
+     */
     static RowTransform of(Joins joins, Transform transform) {
         return new RowTransform() {
             @Override
@@ -61,23 +64,37 @@ public final class RowTransforms {
             public void startBatch(Instant batchStart) {
                 joins.refresh();
                 transform.startBatch(batchStart);
+                joins.unionAll().forEach(b -> b.transform().startBatch(batchStart));
             }
 
             @Override
             public List<Object[]> apply(Object[] row) {
-                List<Object[]> joined = joins.isEmpty() ? Collections.singletonList(row) : joins.apply(row);
-                if (transform.identity()) {
-                    return joined;
+                List<Object[]> out = rows(joins, transform, row);
+                if (joins.unionAll().isEmpty()) {
+                    return out;
                 }
-                if (joined.size() == 1) {
-                    return transform.rows(joined.get(0));
-                }
-                List<Object[]> out = new ArrayList<>(joined.size());
-                for (Object[] r : joined) {
-                    out.addAll(transform.rows(r));
+                out = new ArrayList<>(out);
+                for (UnionBranch b : joins.unionAll()) {
+                    out.addAll(rows(b.joins(), b.transform(), row));
                 }
                 return out;
             }
         };
+    }
+
+    /** The rows {@code row} makes through {@code joins}, then {@code transform}. */
+    private static List<Object[]> rows(Joins joins, Transform transform, Object[] row) {
+        List<Object[]> joined = joins.isEmpty() ? Collections.singletonList(row) : joins.apply(row);
+        if (transform.identity()) {
+            return joined;
+        }
+        if (joined.size() == 1) {
+            return transform.rows(joined.get(0));
+        }
+        List<Object[]> out = new ArrayList<>(joined.size());
+        for (Object[] r : joined) {
+            out.addAll(transform.rows(r));
+        }
+        return out;
     }
 }

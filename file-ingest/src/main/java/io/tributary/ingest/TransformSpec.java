@@ -57,6 +57,10 @@ final class TransformSpec {
     String constraintTable;
     /** Whether the rows come from files, whose facts ({@code _metadata}, {@code input_file_name()}) the transform may read. */
     boolean fileSource = true;
+    /** The queries after the first of a {@code UNION ALL} in {@code sql:}; empty without. */
+    List<SqlQuery.UnionAll> unionAll = List.of();
+    /** The union's queries compiled, over the schema it holds; shared by copies. */
+    private UnionQueries.Compiled union;
 
     TransformSpec copy() {
         TransformSpec c = new TransformSpec();
@@ -81,6 +85,8 @@ final class TransformSpec {
         c.constraints = constraints;
         c.constraintTable = constraintTable;
         c.fileSource = fileSource;
+        c.unionAll = unionAll;
+        c.union = union;
         return c;
     }
 
@@ -93,6 +99,9 @@ final class TransformSpec {
     /** Takes the transform of a {@code sql:} query, written under {@code key}: its joins, WHERE and select list, each named by its place. */
     void sql(SqlQuery query, String key) {
         sqlKey = key;
+        unionAll = query.unionAll();
+        joinsFor = null; // another query's joins
+        compiledJoins = null;
         sourceAlias = query.sourceAlias();
         lateral = query.lateralViews().stream().map(SqlQuery.Part::text).toList();
         lateralKeys = query.lateralViews().stream().map(v -> key + " (LATERAL VIEW at " + v.at() + " of the query)").toList();
@@ -131,6 +140,9 @@ final class TransformSpec {
 
     /** The joins over the stream's {@code schema} (none without {@code transform.join}); a refusal names the join's key. */
     Joins joins(Schema schema) {
+        if (!unionAll.isEmpty()) {
+            return union(schema).joins();
+        }
         if (joins.isEmpty()) {
             return Joins.none();
         }
@@ -232,6 +244,9 @@ final class TransformSpec {
     }
 
     Transform compile(Schema streamSchema) {
+        if (!unionAll.isEmpty()) {
+            return union(streamSchema).first();
+        }
         Joins joined = joins(streamSchema);
         Schema schema = joined.isEmpty() ? streamSchema : joined.output();
         if (fileSource && FileMetadata.mentioned(texts())) {
@@ -269,6 +284,14 @@ final class TransformSpec {
             items.add(c.getKey());
         }
         return steps.after(Transform.compileAs(schema, sourceAlias, lateral, where, items), computed.size());
+    }
+
+    /** The queries of a {@code UNION ALL} compiled over the stream's {@code schema}, once for a schema. */
+    private UnionQueries.Compiled union(Schema schema) {
+        if (union == null || !union.schema().equals(schema)) {
+            union = UnionQueries.compile(this, schema);
+        }
+        return union;
     }
 
     /** The texts of the transform's expressions: its filter, select items, lateral views and computed columns. */

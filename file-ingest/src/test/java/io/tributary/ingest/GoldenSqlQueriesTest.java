@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.expressions.ExpressionException;
 import io.tributary.expressions.RowTransform;
 import io.tributary.schema.DataType;
 import io.tributary.schema.RowJson;
@@ -66,15 +67,19 @@ class GoldenSqlQueriesTest {
 
     /**
      * Queries Spark runs that Tributary refuses at start, naming the construct: a subquery in FROM, LIMIT,
-     * UNION ALL, WITH, and the Delta table written first in FROM (docs/transform.md, "Not supported yet").
+     * WITH, and the Delta table written first in FROM (docs/transform.md, "Not supported yet").
      */
     private static final Set<String> NOT_YET = Set.of(
             "SELECT * FROM source LIMIT 2",
-            "SELECT id FROM source UNION ALL SELECT id FROM source",
             "WITH x AS (SELECT id, amt FROM source WHERE amt > 1) SELECT id FROM x",
             "SELECT s.id, u.segment FROM delta.`T` u RIGHT JOIN source s ON s.user = u.user",
             "SELECT s.id, u.segment FROM delta.`T` u JOIN source s ON s.user = u.user",
             "SELECT id FROM (SELECT id, amt FROM source) t WHERE amt > 1");
+    /**
+     * A NULL select item in a query of UNION ALL, which Spark types by the other queries' column: refused at start as a NULL
+     * select item is anywhere, asking for its type ({@code CAST(NULL AS STRING)}).
+     */
+    private static final Set<String> UNTYPED_NULL = Set.of("SELECT id, NULL AS n FROM source UNION ALL SELECT id, user FROM source");
     /**
      * A name on both sides of a join (docs/transform.md, "Differences from Spark"): the bare name is the stream's and {@code *}
      * gives it once, where Spark refuses the bare name (AMBIGUOUS_REFERENCE) and its Delta write refuses {@code *}'s two.
@@ -98,6 +103,9 @@ class GoldenSqlQueriesTest {
             if (NOT_YET.contains(query)) {
                 assertThat(ran).as(query).startsWith(":");
                 assertThat(ours).as(query).singleElement().asString().startsWith(n + "\t!\t").contains("is not supported");
+            } else if (UNTYPED_NULL.contains(query)) {
+                assertThat(ran).as(query).startsWith(":");
+                assertThat(ours).as(query).singleElement().asString().startsWith(n + "\t!\t").contains("is always NULL and has no type");
             } else if (DIFFERENT.contains(query)) {
                 assertThat(ours).as(query).isNotEqualTo(theirs);
                 assertThat(ours.get(0)).as(query).startsWith(n + "\t:");
@@ -108,7 +116,8 @@ class GoldenSqlQueriesTest {
                 String[] f = theirs.get(0).split("\t", 3);
                 String condition = f[1].substring(1);
                 if (condition.equals("STREAM_FAILED")) { // the write failed: its cause's class is in brackets in the message
-                    condition = f[2].substring(f[2].indexOf("exception: [") + 12, f[2].indexOf(']', f[2].indexOf("exception: [")));
+                    int at = f[2].contains("; cause: [") ? f[2].indexOf("; cause: [") + 10 : f[2].indexOf("exception: [") + 12;
+                    condition = f[2].substring(at, f[2].indexOf(']', at)); // a row that failed it: the row's error (CAST_INVALID_INPUT)
                 }
                 if (condition.equals("DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES")) { // the sink refuses the table (ColumnNameCharactersTest)
                     assertThat(ours.get(0)).as(query).startsWith(n + "\t:").matches("(?s).*`[^`]*[ ,;{}()=][^`]*`.*");
@@ -121,8 +130,8 @@ class GoldenSqlQueriesTest {
                 refused++;
             }
         }
-        assertThat(same).as("cases with Spark's table").isEqualTo(28);
-        assertThat(refused).as("cases Spark refuses").isEqualTo(16);
+        assertThat(same).as("cases with Spark's table").isEqualTo(44);
+        assertThat(refused).as("cases Spark refuses, or whose rows fail it").isEqualTo(24);
     }
 
     /** Tributary's lines of case {@code n}, as SparkSqlQueries writes Spark's: the schema and the sorted rows, or the refusal. */
@@ -155,6 +164,14 @@ class GoldenSqlQueriesTest {
         } catch (TributaryException e) {
             return List.of(n + "\t!\t" + e.getMessage().lines().findFirst().orElse(""));
         }
+        try {
+            return rows(n, schema, transform);
+        } catch (ExpressionException e) { // a row Spark's query fails on: the ingest dead-letters it
+            return List.of(n + "\t!\t" + e.getMessage().lines().findFirst().orElse(""));
+        }
+    }
+
+    private static List<String> rows(int n, Schema schema, RowTransform transform) throws IOException {
         transform.refresh();
         List<String> out = new ArrayList<>();
         out.add(n + "\t:" + ddl(transform.output()));

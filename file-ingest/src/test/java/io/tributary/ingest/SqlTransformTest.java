@@ -133,4 +133,35 @@ class SqlTransformTest {
         assertThatThrownBy(() -> bySql("SELECT * FROM source s JOIN delta.`nowhere` u ON s.user = u.name", none))
                 .hasMessageStartingWith("sql (the join of delta.`nowhere`, ON at line 1, column 50 of the query): there is no Delta table at 'nowhere'");
     }
+
+    @Test
+    void aUnionAllPublishesEachQuerysRowsInTheQueriesOrderInTheWiderTypes() {
+        JoinSpecsTest.MemoryTable table = new JoinSpecsTest.MemoryTable();
+        IngestConfig union = bySql("SELECT id, 'big' AS size FROM source WHERE amt > 1\nUNION ALL\n(SELECT amt, u.segment FROM source s"
+                + " JOIN delta.`users` u ON s.user = u.name)", table);
+        assertThat(union.outputSchema().toDdl()).isEqualTo("id DOUBLE, size STRING");
+        union.joins().refresh();
+        assertThat(union.joins().unionAll()).hasSize(1);
+        List<String> out = new ArrayList<>();
+        for (Object[] row : ROWS) {
+            union.transform().rows(row).forEach(o -> out.add(Arrays.toString(o)));
+            for (UnionBranch b : union.joins().unionAll()) {
+                b.joins().apply(row).forEach(j -> b.transform().rows(j).forEach(o -> out.add(Arrays.toString(o))));
+            }
+        }
+        assertThat(out).containsExactly("[1.0, big]", "[5.0, gold]", "[-1.0, gold]", "[4.0, big]");
+    }
+
+    @Test
+    void aUnionAllWhoseQueriesDoNotMeetIsRefusedNamingTheQueryAndSparksErrorClass() {
+        JoinSpecsTest.MemoryTable table = new JoinSpecsTest.MemoryTable();
+        assertThatThrownBy(() -> bySql("SELECT id, user FROM source\nUNION ALL SELECT id FROM source", table))
+                .hasMessageContainingAll("sql (UNION ALL at line 2, column 1 of the query): [NUM_COLUMNS_MISMATCH]",
+                        "query 2 has 1 and the first query 2");
+        assertThatThrownBy(() -> bySql("SELECT amt AS x FROM source UNION ALL SELECT id = 1 AS b FROM source", table))
+                .hasMessageContainingAll("sql (UNION ALL at line 1, column 29 of the query): [INCOMPATIBLE_COLUMN_TYPE]",
+                        "column 1 (b) of query 2 is BOOLEAN, which does not meet DOUBLE");
+        assertThatThrownBy(() -> bySql("SELECT id FROM source UNION ALL SELECT nope FROM source", table))
+                .hasMessageContainingAll("SELECT at line 1, column 40 of the query", "nope");
+    }
 }

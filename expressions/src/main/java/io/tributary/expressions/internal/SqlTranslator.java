@@ -58,6 +58,9 @@ public final class SqlTranslator {
         SqlTranslator t = new SqlTranslator(sql);
         while (true) {
             t.refuseAround(q);
+            if (!q.setOperator().isEmpty()) {
+                return SqlUnion.translate(q, t::refuseAround, t::specification);
+            }
             if (q.queryTerm(0) instanceof ParenthesizedQueryContext p) {
                 q = p.query();
                 continue;
@@ -66,16 +69,17 @@ public final class SqlTranslator {
         }
     }
 
-    private void refuseAround(QueryContext q) {
+    void refuseAround(QueryContext q) {
         if (q.withClause() != null) {
             throw refused(q.withClause().start, "WITH (a common table expression)", "name the Delta tables in the joins, delta.`path`");
         }
-        if (!q.setOperator().isEmpty()) {
-            SetOperatorContext op = q.setOperator(0);
+        SetOperatorContext op = SqlUnion.notUnionAll(q);
+        if (op != null) {
             boolean all = op.getToken(SparkExprLexer.ALL, 0) != null;
             throw refused(op.start, op.kind.getText().toUpperCase(Locale.ROOT) + (all ? " ALL" : ""), (all || op.kind.getType() != SparkExprLexer.UNION ? "" : "Spark refuses it too"
-                    + " (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: its duplicates are dropped by an aggregation without a watermark); ")
-                    + "a pipeline runs one query over its source; write the other query as a pipeline of its own (both may append to one table)");
+                    + " (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: its duplicates are dropped by an aggregation without a watermark); UNION ALL"
+                    + " keeps every row of the queries, and transform.dropDuplicates over a watermark drops duplicates; ")
+                    + "a query of a pipeline is a SELECT or a UNION ALL of them; write the other query as a pipeline of its own (both may append to one table)");
         }
         QueryOrganizationContext o = q.queryOrganization();
         if (o.order != null) {
@@ -90,7 +94,7 @@ public final class SqlTranslator {
         }
     }
 
-    private SqlQuery specification(QuerySpecificationContext s) {
+    SqlQuery specification(QuerySpecificationContext s) {
         if (s.quantifier != null && s.quantifier.getType() == SparkExprLexer.DISTINCT) {
             throw refused(s.quantifier, "SELECT DISTINCT", "Spark refuses it too (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: an aggregation"
                     + " without a watermark); a stream's duplicates are dropped by Spark's dropDuplicates over a"

@@ -69,7 +69,9 @@ public final class BatchRunner {
         followingNoData = null;
         long batchId = state.nextBatchId();
         config.joins().refresh(); // Spark's stream-static join: the static side as of the batch's start
-        config.transform().startBatch(Instant.now()); // current_timestamp(): one value for the batch's rows
+        Instant start = Instant.now();
+        config.transform().startBatch(start); // current_timestamp(): one value for the batch's rows
+        config.joins().unionAll().forEach(b -> b.transform().startBatch(start)); // UNION ALL's other queries: the same start
         List<FileStat> files = new ArrayList<>(chosen);
         List<String> changed = new ArrayList<>();
         while (!files.isEmpty()) {

@@ -8,6 +8,7 @@ import io.tributary.ingest.BadRecord;
 import io.tributary.ingest.BadRecordPolicy;
 import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.Joins;
+import io.tributary.ingest.UnionBranch;
 import io.tributary.ingest.internal.format.CorruptFileException;
 import io.tributary.ingest.internal.format.RawInput;
 import io.tributary.ingest.internal.format.RecordReader;
@@ -186,7 +187,8 @@ public final class FilePublisher {
         FileCounts n = new FileCounts();
         packs.start(partitions);
         int hidden = transform.hiddenColumns();
-        Object[] facts = hidden == 0 ? null : FileMetadata.facts(discovery.uri(file), file.size(), file.mtimeMs());
+        boolean readsFacts = hidden > 0 || joins.unionAll().stream().anyMatch(b -> b.transform().hiddenColumns() > 0);
+        Object[] facts = !readsFacts ? null : FileMetadata.facts(discovery.uri(file), file.size(), file.mtimeMs());
         String corruption = null;
         long skipped = 0;
         RawInput raw = new RawInput(discovery.open(file));
@@ -207,28 +209,9 @@ public final class FilePublisher {
                         continue;
                     }
                     if (!collecting && (!joins.isEmpty() || transform.generates())) {
-                        List<Object[]> made; // the rows a join, a lateral view or a generator makes of this one
-                        try {
-                            List<Object[]> joined = joins.isEmpty() ? java.util.Collections.singletonList(row) : joins.apply(row);
-                            if (transform.generates()) {
-                                n.input += joined.size(); // Spark's numInputRows: the rows before the generator, those it gives none too
-                            }
-                            made = new java.util.ArrayList<>(joined.size());
-                            for (Object[] j : joined) {
-                                made.addAll(transform.rows(hidden == 0 ? j : FileMetadata.widen(j, facts, hidden)));
-                            }
-                        } catch (ExpressionException e) {
-                            reject(file, failedExpression(file, records, e), out, n);
-                            continue;
-                        }
-                        if (made.isEmpty() || broken(file, records, made, out, n)) {
-                            continue; // the line's rows go together, or none of them
-                        }
-                        for (Object[] o : made) {
-                            packs.add(o, n.good(o, eventTimeColumn), out);
-                        }
-                        if (!transform.generates()) {
-                            n.input += made.size();
+                        publish(file, records, row, joins, transform, facts, out, n);
+                        for (UnionBranch b : joins.unionAll()) { // UNION ALL: each query's rows, one failing not the others'
+                            publish(file, records, row, b.joins(), b.transform(), facts, out, n);
                         }
                         continue;
                     }
@@ -269,6 +252,35 @@ public final class FilePublisher {
         packs.finish(out);
         return new FileResult(file, n.good, n.input, n.bad, n.deadLettered, raw.count(), raw.sha256(), n.etCount, n.etMin, n.etMax, n.etSum,
                 corruption, skipped);
+    }
+
+    /** The rows a join, a lateral view or a generator of one query make of {@code row}: published together, or none of them. */
+    private void publish(FileStat file, RecordReader records, Object[] row, Joins joins, Transform transform, Object[] facts, Out out,
+            FileCounts n) {
+        List<Object[]> made;
+        int hidden = transform.hiddenColumns();
+        try {
+            List<Object[]> joined = joins.isEmpty() ? java.util.Collections.singletonList(row) : joins.apply(row);
+            if (transform.generates()) {
+                n.input += joined.size(); // Spark's numInputRows: the rows before the generator, those it gives none too
+            }
+            made = new java.util.ArrayList<>(joined.size());
+            for (Object[] j : joined) {
+                made.addAll(transform.rows(hidden == 0 ? j : FileMetadata.widen(j, facts, hidden)));
+            }
+        } catch (ExpressionException e) {
+            reject(file, failedExpression(file, records, e), out, n);
+            return;
+        }
+        if (made.isEmpty() || broken(file, records, made, out, n)) {
+            return; // the line's rows go together, or none of them
+        }
+        for (Object[] o : made) {
+            packs.add(o, n.good(o, eventTimeColumn), out);
+        }
+        if (!transform.generates()) {
+            n.input += made.size();
+        }
     }
 
     /**

@@ -7,6 +7,8 @@ import io.tributary.schema.Schema;
 import io.tributary.service.spec.PipelineSpec;
 import io.tributary.sink.DeltaTables;
 import io.tributary.sink.SinkTables;
+import io.tributary.sink.TopicTail;
+import io.tributary.schema.Topics;
 import io.tributary.testing.InputFiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SqlPipelineTest {
     @TempDir
     Path dir;
+    /** The dead letters of the last {@link #run}. */
+    private List<com.fasterxml.jackson.databind.JsonNode> letters;
 
     private static String golden(String name) throws IOException {
         try (InputStream in = SqlPipelineTest.class.getClassLoader().getResourceAsStream("golden/sql/" + name)) {
@@ -73,6 +77,7 @@ class SqlPipelineTest {
         PipelineSpec spec = PipelineSpec.load(f, Map.of(), Map.of());
         try (Pipeline pipeline = Pipeline.open(spec, RunOptions.DEFAULT)) {
             pipeline.run(spec.trigger(), p -> { });
+            letters = TopicTail.json(pipeline.clientProps(), Topics.deadLetter("q" + n));
         }
         Schema out = DeltaTables.schema(dir.resolve("out").toString()).orElseThrow();
         List<String> lines = new ArrayList<>();
@@ -125,5 +130,24 @@ class SqlPipelineTest {
     void aTableListedInFromIsSparksCrossJoinFilteredByWhere() throws Exception {
         Map.Entry<Integer, String> q = query("SELECT s.id, u.segment FROM source s, delta.`T` u WHERE s.user = u.user");
         assertThat(run(q.getKey(), q.getValue())).isEqualTo(spark(q.getKey())).hasSizeGreaterThan(1);
+    }
+
+    @Test
+    void aUnionAllOfAQueryAndAJoinedQueryWritesBothQueriesRowsAsSparkDoes() throws Exception {
+        Map.Entry<Integer, String> q = query("SELECT id, user AS name FROM source WHERE amt > 5 UNION ALL SELECT s.id, u.segment");
+        assertThat(run(q.getKey(), q.getValue())).isEqualTo(spark(q.getKey())).hasSizeGreaterThan(4);
+        assertThat(letters).isEmpty();
+    }
+
+    @Test
+    void aRowOneQueryOfAUnionAllFailsOnIsDeadLetteredAndTheOtherQuerysRowsArePublished() throws Exception {
+        Map.Entry<Integer, String> q = query("SELECT user AS x FROM source UNION ALL SELECT id FROM source");
+        assertThat(spark(q.getKey())).singleElement().asString().contains("CAST_INVALID_INPUT"); // Spark fails the query
+        int n = q.getKey();
+        // STRING and INT meet as BIGINT: the first query's 'ann', 'bob', 'cy' fail their cast, its NULL does not
+        assertThat(run(n, q.getValue())).containsExactly(n + "\t:x BIGINT", n + "\t1", n + "\t2", n + "\t3", n + "\t4", n + "\t\\N");
+        assertThat(letters).extracting(l -> l.path("file").asText() + ":" + l.path("line").asLong())
+                .containsExactly("rows.json:1", "rows.json:2", "rows.json:3");
+        assertThat(letters).allSatisfy(l -> assertThat(l.toString()).contains("CAST_INVALID_INPUT"));
     }
 }

@@ -20,7 +20,8 @@ import org.apache.spark.sql.types.StructType;
  * {@code N<TAB>:SCHEMA} (the table's columns as Spark's DDL) and its rows {@code N<TAB>VALUE...}
  * ({@link SparkExpressions#canonical}, sorted), or {@code N<TAB>!CONDITION<TAB>MESSAGE} (Spark's error class and the first line
  * of its message, the temporary folder written {@code DIR}; a write that fails is {@code STREAM_FAILED}, the cause's class in
- * brackets in the message) when Spark refuses the query or its write fails. With {@code -Dsql.from=N} only the cases from N on
+ * brackets in the message, and where a row failed the write, {@code ; cause: } and the first line of the innermost error with a
+ * condition, {@code [CAST_INVALID_INPUT] ...}) when Spark refuses the query or its write fails. With {@code -Dsql.from=N} only the cases from N on
  * run, and their lines are appended to {@code spark.tsv}.
  *
  * <p>Usage: {@code SparkSqlQueries GOLDEN_DIR sql}
@@ -75,15 +76,22 @@ public final class SparkSqlQueries {
             } catch (Exception e) {
                 String condition = e.getClass().getSimpleName();
                 String message = e.getMessage();
+                Throwable root = null; // the innermost error with a condition: why a row failed the write (CAST_INVALID_INPUT)
                 for (Throwable t = e; t != null; t = t.getCause()) {
                     if (t instanceof SparkThrowable st && st.getCondition() != null) {
-                        condition = st.getCondition();
-                        message = t.getMessage();
-                        break;
+                        if (root == null) {
+                            condition = st.getCondition();
+                            message = t.getMessage();
+                        }
+                        root = t;
                     }
                 }
-                out.add(n + "\t!" + condition + "\t" + String.valueOf(message).replace(tmp.toString(), "DIR").lines().findFirst().orElse("")
-                        .replace("\t", " "));
+                String first = String.valueOf(message).lines().findFirst().orElse("");
+                String rootCondition = root == null ? null : ((SparkThrowable) root).getCondition();
+                if (rootCondition != null && !first.contains("[" + rootCondition + "]")) {
+                    first += "; cause: " + String.valueOf(root.getMessage()).lines().findFirst().orElse("");
+                }
+                out.add(n + "\t!" + condition + "\t" + first.replace(tmp.toString(), "DIR").replace("\t", " "));
             }
             n++;
         }
