@@ -16,9 +16,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class ArchiveRecording {
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveRecording.class);
-    private static final Schema ROWS = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
-    private static final String WHERE = "id >= 0 AND user IS NOT NULL AND amt BETWEEN 0 AND 1000 AND user IN ('alice', 'bob', 'carol')";
-    private static final List<String> SELECT = List.of("*", "upper(user) AS u", "lower(trim(user)) AS l",
+    static final Schema ROWS = Schema.parse("id INT, user STRING, amt DOUBLE, ts TIMESTAMP");
+    static final String WHERE = "id >= 0 AND user IS NOT NULL AND amt BETWEEN 0 AND 1000 AND user IN ('alice', 'bob', 'carol')";
+    static final List<String> SELECT = List.of("*", "upper(user) AS u", "lower(trim(user)) AS l",
             "concat(user, '-', CAST(id AS STRING)) AS c", "substring(user, 1, 2) AS s", "amt * 1.1 AS amt2", "round(amt, 1) AS r",
             "CAST(amt AS BIGINT) + id AS n", "coalesce(user, 'none') AS o", "CASE WHEN amt > 10 THEN 'big' ELSE 'small' END AS k",
             "to_date(ts) AS day", "date_trunc('hour', ts) AS hour", "hash(id, user) AS h");
