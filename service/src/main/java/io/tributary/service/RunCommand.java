@@ -3,6 +3,7 @@ package io.tributary.service;
 import io.tributary.service.console.ProgressBar;
 import io.tributary.service.console.Terminal;
 import io.tributary.service.http.ServiceEndpoints;
+import io.tributary.service.internal.ArchiveRecording;
 import io.tributary.service.internal.FirstEmptyRun;
 import io.tributary.service.internal.NoOpRun;
 import io.tributary.service.internal.Pipeline;
@@ -49,6 +50,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PipelineSpec spec = specOptions.load();
+        ArchiveRecording.loadClassesIfRecording(); // a first run that records the class-data archive: the expression engine's too
         PrintWriter out = command.commandLine().getOut();
         StorageChecks.require(spec); // a bucket, credentials or endpoint that is wrong stops the run before anything is written
         // a bounded run watched on a terminal: a progress bar under the log lines on stderr
