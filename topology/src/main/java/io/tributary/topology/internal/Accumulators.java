@@ -37,9 +37,9 @@ final class Accumulators {
                     ? new AvgDecimal(col, a.resultType()) : new AvgDouble(col);
             case MIN -> new MinMax(col, a.inputType(), -1);
             case MAX -> new MinMax(col, a.inputType(), 1);
-            case FIRST, FIRST_VALUE -> new FirstLast(col, a.inputType(), true);
-            case LAST, LAST_VALUE -> new FirstLast(col, a.inputType(), false);
-            case ANY_VALUE -> new FirstLast(col, a.inputType(), true); // Spark's any_value is first(col, false)
+            case FIRST, FIRST_VALUE -> new FirstLast(col, a.inputType(), true, ignoreNulls(a));
+            case LAST, LAST_VALUE -> new FirstLast(col, a.inputType(), false, ignoreNulls(a));
+            case ANY_VALUE -> new FirstLast(col, a.inputType(), true, ignoreNulls(a)); // Spark's any_value is first
             case STDDEV, STDDEV_SAMP, STD -> new CentralMoments(col, true, true);
             case STDDEV_POP -> new CentralMoments(col, false, true);
             case VARIANCE, VAR_SAMP -> new CentralMoments(col, true, false);
@@ -351,12 +351,21 @@ final class Accumulators {
      * first / last as Spark's default ({@code ignoreNulls = false}): the value of the first or
      * last row to arrive, null included. The state is a one-element array once a row was seen.
      */
-    record FirstLast(int col, DataType type, boolean first) implements Accumulator {
+    /** first(x, true), last(x, true), any_value(x, true): Spark's ignoreNulls, the second argument, a BOOLEAN constant. */
+    private static boolean ignoreNulls(Aggregate a) {
+        return a.second() != null && a.second().isConstant() && a.second().column().equals("true");
+    }
+
+    /** first and last; with {@code ignoreNulls} a null value is skipped (the state stays null until a value comes). */
+    record FirstLast(int col, DataType type, boolean first, boolean ignoreNulls) implements Accumulator {
         public Object zero() {
             return null;
         }
 
         public Object add(Object s, Object[] row) {
+            if (ignoreNulls && row[col] == null) {
+                return s;
+            }
             return first && s != null ? s : new Object[] {row[col]};
         }
 
