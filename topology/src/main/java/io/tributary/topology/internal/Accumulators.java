@@ -34,7 +34,7 @@ final class Accumulators {
             case TRY_AVG -> a.resultType().kind() == DataType.Kind.DECIMAL
                     ? new TrySums.OfDecimal(col, a.inputType(), a.resultType(), true) : new AvgDouble(col);
             case AVG, MEAN -> a.resultType().kind() == DataType.Kind.DECIMAL
-                    ? new AvgDecimal(col, a.resultType()) : new AvgDouble(col);
+                    ? new AvgDecimal(col, a.resultType(), a.name()) : new AvgDouble(col);
             case MIN -> new MinMax(col, a.inputType(), -1);
             case MAX -> new MinMax(col, a.inputType(), 1);
             case FIRST, FIRST_VALUE -> new FirstLast(col, a.inputType(), true, ignoreNulls(a));
@@ -275,44 +275,6 @@ final class Accumulators {
 
         public Object read(ByteSource in) {
             return new double[] {Double.longBitsToDouble(in.readLong()), in.readLong()};
-        }
-    }
-
-    /** avg of DECIMAL(p,s) as DECIMAL(min(38,p+4),min(38,s+4)), rounded half up. */
-    record AvgDecimal(int col, DataType type) implements Accumulator {
-        record State(BigDecimal sum, long count) {
-        }
-
-        public Object zero() {
-            return new State(BigDecimal.ZERO, 0);
-        }
-
-        public Object add(Object s, Object[] row) {
-            Object v = row[col];
-            State a = (State) s;
-            return v == null ? a : new State(a.sum.add((BigDecimal) v), a.count + 1);
-        }
-
-        public Object merge(Object a, Object b) {
-            State x = (State) a;
-            State y = (State) b;
-            return new State(x.sum.add(y.sum), x.count + y.count);
-        }
-
-        public Object result(Object s) {
-            State a = (State) s;
-            return a.count == 0 ? null : a.sum.divide(BigDecimal.valueOf(a.count), type.scale(), RoundingMode.HALF_UP);
-        }
-
-        public void write(ByteSink out, Object s) {
-            State a = (State) s;
-            ValueCodec.write(out, DataType.decimal(38, 0), a.sum);
-            out.writeLong(a.count);
-        }
-
-        public Object read(ByteSource in) {
-            BigDecimal sum = (BigDecimal) ValueCodec.read(in, DataType.decimal(38, 0));
-            return new State(sum, in.readLong());
         }
     }
 
