@@ -45,8 +45,8 @@ public final class HavingRewrite {
     static final Set<String> TWO_ARGUMENTS = Set.of("max_by", "min_by", "corr", "covar_pop", "covar_samp",
             "regr_count", "regr_avgx", "regr_avgy", "regr_sxx", "regr_syy", "regr_sxy", "regr_slope", "regr_intercept", "regr_r2");
 
-    /** The aggregate functions of one column and, optionally, a constant ({@code approx_count_distinct(user, 0.01)}). */
-    static final Set<String> OPTIONAL_CONSTANT = Set.of("approx_count_distinct",
+    /** The aggregate functions of one column and, optionally, a constant ({@code approx_count_distinct(user, 0.01)}, {@code first(x, true)}). */
+    static final Set<String> OPTIONAL_CONSTANT = Set.of("approx_count_distinct", "first", "last", "first_value", "last_value", "any_value",
             "hll_sketch_agg", "hll_union_agg",
             "theta_sketch_agg", "theta_union_agg",
             "kll_sketch_agg_bigint", "kll_sketch_agg_float", "kll_sketch_agg_double", "kll_merge_agg_bigint", "kll_merge_agg_float", "kll_merge_agg_double");

@@ -34,12 +34,12 @@ final class Accumulators {
             case TRY_AVG -> a.resultType().kind() == DataType.Kind.DECIMAL
                     ? new TrySums.OfDecimal(col, a.inputType(), a.resultType(), true) : new AvgDouble(col);
             case AVG, MEAN -> a.resultType().kind() == DataType.Kind.DECIMAL
-                    ? new AvgDecimal(col, a.resultType()) : new AvgDouble(col);
+                    ? new AvgDecimal(col, a.resultType(), a.name()) : new AvgDouble(col);
             case MIN -> new MinMax(col, a.inputType(), -1);
             case MAX -> new MinMax(col, a.inputType(), 1);
-            case FIRST, FIRST_VALUE -> new FirstLast(col, a.inputType(), true);
-            case LAST, LAST_VALUE -> new FirstLast(col, a.inputType(), false);
-            case ANY_VALUE -> new FirstLast(col, a.inputType(), true); // Spark's any_value is first(col, false)
+            case FIRST, FIRST_VALUE -> new FirstLast(col, a.inputType(), true, ignoreNulls(a));
+            case LAST, LAST_VALUE -> new FirstLast(col, a.inputType(), false, ignoreNulls(a));
+            case ANY_VALUE -> new FirstLast(col, a.inputType(), true, ignoreNulls(a)); // Spark's any_value is first
             case STDDEV, STDDEV_SAMP, STD -> new CentralMoments(col, true, true);
             case STDDEV_POP -> new CentralMoments(col, false, true);
             case VARIANCE, VAR_SAMP -> new CentralMoments(col, true, false);
@@ -278,44 +278,6 @@ final class Accumulators {
         }
     }
 
-    /** avg of DECIMAL(p,s) as DECIMAL(min(38,p+4),min(38,s+4)), rounded half up. */
-    record AvgDecimal(int col, DataType type) implements Accumulator {
-        record State(BigDecimal sum, long count) {
-        }
-
-        public Object zero() {
-            return new State(BigDecimal.ZERO, 0);
-        }
-
-        public Object add(Object s, Object[] row) {
-            Object v = row[col];
-            State a = (State) s;
-            return v == null ? a : new State(a.sum.add((BigDecimal) v), a.count + 1);
-        }
-
-        public Object merge(Object a, Object b) {
-            State x = (State) a;
-            State y = (State) b;
-            return new State(x.sum.add(y.sum), x.count + y.count);
-        }
-
-        public Object result(Object s) {
-            State a = (State) s;
-            return a.count == 0 ? null : a.sum.divide(BigDecimal.valueOf(a.count), type.scale(), RoundingMode.HALF_UP);
-        }
-
-        public void write(ByteSink out, Object s) {
-            State a = (State) s;
-            ValueCodec.write(out, DataType.decimal(38, 0), a.sum);
-            out.writeLong(a.count);
-        }
-
-        public Object read(ByteSource in) {
-            BigDecimal sum = (BigDecimal) ValueCodec.read(in, DataType.decimal(38, 0));
-            return new State(sum, in.readLong());
-        }
-    }
-
     /** min (sign -1) or max (sign 1) by Spark's ordering; nulls are skipped. */
     record MinMax(int col, DataType type, int sign) implements Accumulator {
         public Object zero() {
@@ -351,12 +313,21 @@ final class Accumulators {
      * first / last as Spark's default ({@code ignoreNulls = false}): the value of the first or
      * last row to arrive, null included. The state is a one-element array once a row was seen.
      */
-    record FirstLast(int col, DataType type, boolean first) implements Accumulator {
+    /** first(x, true), last(x, true), any_value(x, true): Spark's ignoreNulls, the second argument, a BOOLEAN constant. */
+    private static boolean ignoreNulls(Aggregate a) {
+        return a.second() != null && a.second().isConstant() && a.second().column().equals("true");
+    }
+
+    /** first and last; with {@code ignoreNulls} a null value is skipped (the state stays null until a value comes). */
+    record FirstLast(int col, DataType type, boolean first, boolean ignoreNulls) implements Accumulator {
         public Object zero() {
             return null;
         }
 
         public Object add(Object s, Object[] row) {
+            if (ignoreNulls && row[col] == null) {
+                return s;
+            }
             return first && s != null ? s : new Object[] {row[col]};
         }
 

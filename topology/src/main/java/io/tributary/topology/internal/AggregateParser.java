@@ -60,6 +60,15 @@ public final class AggregateParser {
                     expression.strip()) : KllSketchAggregates.kll(function) ? KllSketchAggregates.constant(key, function, m.group(3),
                     expression.strip()) : HllSketchAggregates.constant(key, function, m.group(3), expression.strip()));
         }
+        if (m.group(3) != null && ignoresNulls(function)) { // first(x, true): Spark's ignoreNulls, a BOOLEAN constant
+            Aggregate.Argument x = argument(key, arg, expression, input);
+            String flag = m.group(3).toLowerCase(Locale.ROOT);
+            if (!flag.equals("true") && !flag.equals("false")) {
+                throw TopologyErrors.notBoolean(key, expression.strip(), m.group(3), function.sqlName());
+            }
+            return new Aggregate(name, function, x.column(), x.index(), x.type(), resultType(key, function, x.type(), expression.strip()),
+                    expression.strip(), Aggregate.Argument.constant(flag, DataType.BOOLEAN));
+        }
         if ((m.group(3) == null ? 1 : 2) != function.arity()) {
             throw TopologyErrors.wrongArgumentCount(key, expression.strip(), function.sqlName(), function.arity());
         }
@@ -78,6 +87,12 @@ public final class AggregateParser {
         }
         DataType result = resultType(key, function, function == AggregateFunction.REGR_AVGX ? ord.type() : x.type(), expression.strip());
         return new Aggregate(name, function, x.column(), x.index(), x.type(), result, expression.strip(), ord);
+    }
+
+    /** first, last, any_value and their aliases, which take Spark's ignoreNulls as a second, constant argument. */
+    private static boolean ignoresNulls(AggregateFunction f) {
+        return f == AggregateFunction.FIRST || f == AggregateFunction.LAST || f == AggregateFunction.FIRST_VALUE
+                || f == AggregateFunction.LAST_VALUE || f == AggregateFunction.ANY_VALUE;
     }
 
     private static Aggregate.Argument argument(String key, String arg, String expression, Schema input) {

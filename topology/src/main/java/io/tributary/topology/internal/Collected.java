@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * collect_list and collect_set, as Spark's: the non-null values of the group in the order they arrived (collect_set: each
  * value once, at its first arrival); an empty array when there is none, never NULL. The state holds every value (every
- * distinct value for a set), as Spark's does, so it grows with the group. Floating-point values are kept as the state stores
- * them: -0.0 as 0.0, one NaN.
+ * distinct value for a set), as Spark's does, so it grows with the group. A set's floating-point values are kept as the state
+ * stores them, -0.0 as 0.0, one NaN; a list's as they came, -0.0 as -0.0, as Spark's collect_list keeps them.
  */
 record Collected(int col, DataType element, boolean set) implements CollectionAccumulator {
     public Object zero() {
@@ -20,7 +20,7 @@ record Collected(int col, DataType element, boolean set) implements CollectionAc
         if (v == null) {
             return s;
         }
-        return merge(s, List.of(ValueCodec.normalised(v)));
+        return merge(s, List.of(set ? ValueCodec.normalised(v) : v));
     }
 
     /** As {@link #add}, into a list of its own: the first row copies the state it was given (immutable) once. */
@@ -31,7 +31,7 @@ record Collected(int col, DataType element, boolean set) implements CollectionAc
             return s;
         }
         List<Object> out = s instanceof ArrayList<?> own ? (List<Object>) own : new ArrayList<>((List<Object>) s);
-        Object n = ValueCodec.normalised(v);
+        Object n = set ? ValueCodec.normalised(v) : v;
         if (!set || !contains(out, n)) {
             out.add(n);
         }
@@ -72,7 +72,13 @@ record Collected(int col, DataType element, boolean set) implements CollectionAc
     public void write(ByteSink out, Object s) {
         List<Object> values = (List<Object>) s;
         out.writeInt(values.size());
-        values.forEach(v -> ValueCodec.write(out, element, v));
+        values.forEach(v -> {
+            if (set) {
+                ValueCodec.write(out, element, v);
+            } else {
+                ValueCodec.writeExact(out, element, v);
+            }
+        });
     }
 
     public Object read(ByteSource in) {

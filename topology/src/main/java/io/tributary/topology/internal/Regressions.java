@@ -19,8 +19,8 @@ final class Regressions {
         int x = a.second().index();
         return switch (a.function()) {
             case REGR_COUNT -> new Paired(new Accumulators.Count(y), x);
-            case REGR_AVGX -> average(x, y, a.resultType());
-            case REGR_AVGY -> average(y, x, a.resultType());
+            case REGR_AVGX -> average(x, y, a.resultType(), a.name());
+            case REGR_AVGY -> average(y, x, a.resultType(), a.name());
             case REGR_SXX -> new Line(x, y, Line.Value.M2);
             case REGR_SYY -> new Line(y, x, Line.Value.M2);
             case REGR_SXY -> new CoMoments(y, x, CoMoments.Kind.REGR_SXY);
@@ -32,8 +32,8 @@ final class Regressions {
     }
 
     /** Spark's avg of {@code col} over the rows where {@code other} is not null too. */
-    private static Accumulator average(int col, int other, DataType result) {
-        return result.kind() == DataType.Kind.DECIMAL ? new Paired(new Accumulators.AvgDecimal(col, result), other)
+    private static Accumulator average(int col, int other, DataType result, String name) {
+        return result.kind() == DataType.Kind.DECIMAL ? new Paired(new AvgDecimal(col, result, name), other)
                 : new Average(col, other);
     }
 

@@ -335,13 +335,20 @@ public final class TopologyErrors {
 
     /** When a BIGINT sum overflows. */
     public static TributaryException sumOverflowedLong(String name) {
-        return new TributaryException("aggregate.select." + name + ": sum overflowed BIGINT (as Spark's ANSI mode fails); "
+        return new TributaryException("aggregate.select." + name + ": [ARITHMETIC_OVERFLOW] sum overflowed BIGINT (as Spark's ANSI mode fails); "
                 + "cast the column to DECIMAL(38,0) in the source schema, or DOUBLE if approximate sums will do");
+    }
+
+    /** When an aggregate's DECIMAL value does not fit its type, as Spark's ANSI mode fails the query. */
+    public static TributaryException decimalOutOfRange(String name, String value, int precision, int scale) {
+        return new TributaryException("aggregate.select." + name + ": [NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] " + value
+                + " cannot be represented as Decimal(" + precision + ", " + scale + ") (as Spark's ANSI mode fails the query); use a"
+                + " DOUBLE column, or a DECIMAL of fewer whole digits, where the mean may be larger");
     }
 
     /** When a DECIMAL sum overflows. */
     public static TributaryException sumOverflowedDecimal(String name, String ddl) {
-        return new TributaryException("aggregate.select." + name + ": sum overflowed " + ddl + " (as Spark's ANSI mode "
+        return new TributaryException("aggregate.select." + name + ": [ARITHMETIC_OVERFLOW] sum overflowed " + ddl + " (as Spark's ANSI mode "
                 + "fails); use a DOUBLE column if approximate sums will do");
     }
 

@@ -14,7 +14,9 @@ import java.util.TreeMap;
  * them: {@code percentile}, {@code median}, {@code percentile_cont}, {@code percentile_disc} and {@code mode}. Null values are
  * skipped (and, for percentile, rows whose frequency is NULL or 0); two states merge by adding their counts. The state
  * holds one count per distinct value of the group, so it grows with the group's distinct values, as Spark's does. Values
- * are kept in Spark's order of the input type (-0.0 as 0.0, one NaN above every number).
+ * are kept in Spark's order of the input type (one NaN above every number); the percentiles count -0.0 and 0.0 apart, as
+ * Spark's map of boxed values keeps them, -0.0 first, so that a percentile that lands on -0.0 is -0.0, as Spark gives it
+ * (mode counts -0.0 as 0.0, as Spark's mode gives it).
  */
 record ValueCounts(AggregateFunction function, int col, DataType type, int frequency, Aggregate.Constants constants, String name)
         implements CollectionAccumulator {
@@ -26,7 +28,10 @@ record ValueCounts(AggregateFunction function, int col, DataType type, int frequ
     }
 
     public Object zero() {
-        return new TreeMap<Object, Long>((x, y) -> SparkOrdering.compare(type, x, y));
+        return new TreeMap<Object, Long>((x, y) -> {
+            int c = SparkOrdering.compare(type, x, y);
+            return c != 0 ? c : x instanceof Double a ? Double.compare(a, (Double) y) : x instanceof Float a ? Float.compare(a, (Float) y) : 0;
+        });
     }
 
     @SuppressWarnings("unchecked")
@@ -36,7 +41,7 @@ record ValueCounts(AggregateFunction function, int col, DataType type, int frequ
             return s;
         }
         TreeMap<Object, Long> out = new TreeMap<>((TreeMap<Object, Long>) s);
-        out.merge(ValueCodec.normalised(row[col]), n, Long::sum);
+        out.merge(key(row[col]), n, Long::sum);
         return out;
     }
 
@@ -44,9 +49,17 @@ record ValueCounts(AggregateFunction function, int col, DataType type, int frequ
     public Object addInPlace(Object s, Object[] row) {
         long n = count(row);
         if (n != 0) {
-            ((TreeMap<Object, Long>) s).merge(ValueCodec.normalised(row[col]), n, Long::sum);
+            ((TreeMap<Object, Long>) s).merge(key(row[col]), n, Long::sum);
         }
         return s;
+    }
+
+    /** A value as a key: one NaN; -0.0 apart from 0.0 for the percentiles, as 0.0 for mode (Spark's mode of -0.0 is 0.0). */
+    private Object key(Object v) {
+        if (function == AggregateFunction.MODE) {
+            return ValueCodec.normalised(v);
+        }
+        return v instanceof Double d && d.isNaN() ? (Object) Double.NaN : v instanceof Float f && f.isNaN() ? (Object) Float.NaN : v;
     }
 
     /** What a row adds to its value's count: its frequency (1 without one), or 0 to skip it (a NULL value or frequency). */
@@ -127,8 +140,17 @@ record ValueCounts(AggregateFunction function, int col, DataType type, int frequ
         return v instanceof BigDecimal d ? d.doubleValue() : ((Number) v).doubleValue();
     }
 
-    /** The value with the greatest count; of several, the least (the greatest for WITHIN GROUP ... DESC). */
+    /**
+     * The value with the greatest count; of several, the one Spark's hash map meets first ({@link OpenHashOrder}), or with a tie
+     * rule (deterministic, WITHIN GROUP) the least (the greatest for WITHIN GROUP ... DESC).
+     */
     private Object mode(TreeMap<Object, Long> counts) {
+        if (!constants.lowest()) {
+            Object first = OpenHashOrder.firstOfMost(counts, type);
+            if (first != null) {
+                return first;
+            }
+        }
         Object best = null;
         long most = 0;
         for (Map.Entry<Object, Long> e : (constants.descending() ? counts.descendingMap() : counts).entrySet()) {
@@ -145,7 +167,7 @@ record ValueCounts(AggregateFunction function, int col, DataType type, int frequ
         TreeMap<Object, Long> counts = (TreeMap<Object, Long>) s;
         out.writeInt(counts.size());
         counts.forEach((v, n) -> {
-            ValueCodec.write(out, type, v);
+            ValueCodec.writeExact(out, type, v);
             out.writeLong(n);
         });
     }
