@@ -37,7 +37,8 @@ class SqlViewsTest {
         SqlQuery q = SqlQuery.parse("SELECT transform(tags, amt -> amt + 1) AS t1, `my amt` + 1 AS m, x.amt, 'amt' AS s FROM (SELECT"
                 + " tags, amt * 2 AS `my amt`, amt FROM source) t LATERAL VIEW explode(tags) x AS amt");
         assertThat(q.select()).extracting(Part::text).containsExactly("transform(tags, amt -> amt + 1) AS t1", "(amt * 2) + 1 AS m",
-                "x.amt", "'amt' AS s");
+                "x.`amt__x` AS `amt`", "'amt' AS s");
+        assertThat(q.lateralViews()).extracting(Part::text).containsExactly("LATERAL VIEW explode(tags) x AS `amt__x`");
         SqlQuery v = SqlQuery.parse("SELECT t.`a b`.f AS f FROM (SELECT named_struct('f', id) AS `a b` FROM source) t");
         assertThat(v.select()).extracting(Part::text).containsExactly("(named_struct('f', id)).f AS f");
     }
@@ -96,7 +97,8 @@ class SqlViewsTest {
         refused("WITH u AS (SELECT * FROM delta.`t`) SELECT * FROM u", "the view u of a Delta table in FROM at line 1, column 51");
         refused("SELECT amt FROM (SELECT id FROM source) t", "the column `amt`, which the view `t` does not select at line 1, column 8",
                 "UNRESOLVED_COLUMN");
-        refused("SELECT id FROM (SELECT *, id FROM source) t", "the column `id`, which the view `t` gives twice", "AMBIGUOUS_REFERENCE");
+        refused("SELECT id FROM (SELECT id, amt AS id FROM source) t", "the column `id`, which the view `t` gives twice", "AMBIGUOUS_REFERENCE");
+        assertThat(SqlQuery.parse("SELECT id FROM (SELECT *, id FROM source) t").select().get(0).text()).isEqualTo("id");
         refused("WITH a AS (SELECT id FROM source), A AS (SELECT id FROM source) SELECT * FROM a", "DUPLICATED_CTE_NAMES");
         refused("SELECT * FROM (SELECT * FROM source LIMIT 2) t", "LIMIT at line 1, column 37");
         refused("SELECT w.start FROM (SELECT window(ts, '1 hour') AS w, count(*) AS n FROM source GROUP BY window(ts, '1 hour')) t JOIN"

@@ -242,11 +242,13 @@ final class SqlViews {
         }
         Set<String> tables = new HashSet<>();
         Set<String> shadowing = new HashSet<>();
+        Map<String, List<String>> lateralColumns = new LinkedHashMap<>();
         o.joins().forEach(j -> tables.add(j.alias().toLowerCase(Locale.ROOT)));
         for (Part p : o.lateralViews()) {
             Parsing.LateralView lv = Parsing.lateralView(p.text(), null, Map.of());
             tables.add(lv.table().toLowerCase(Locale.ROOT));
             lv.columns().forEach(c -> shadowing.add(c.toLowerCase(Locale.ROOT)));
+            lateralColumns.put(lv.table(), lv.columns());
         }
         Set<String> inner = new HashSet<>();
         inner.add(i.sourceAlias().toLowerCase(Locale.ROOT));
@@ -268,6 +270,8 @@ final class SqlViews {
         }
         boolean open = !o.joins().isEmpty() || !o.lateralViews().isEmpty();
         ViewColumns columns = ViewColumns.over(v.alias(), i.select().stream().map(Part::text).toList(), tables, shadowing, open);
+        // a reader's lateral view column may have the name of a column of the view's input, which the view hid: named apart
+        lateralColumns.forEach((table, names) -> names.forEach(c -> columns.renaming(table, c, c + "__" + table)));
         List<Join> joins = new ArrayList<>(i.joins());
         for (Join j : o.joins()) {
             joins.add(new Join(j.table(), j.alias(), j.type(), new Part(columns.expression(j.on()), j.on().line(), j.on().column()), j.using()));

@@ -32,6 +32,7 @@ final class ViewColumns {
     private final Map<String, List<String>> columns = new HashMap<>();
     private final Set<String> tables;
     private final Set<String> shadowing;
+    private final Map<String, Map<String, String>> renamed = new HashMap<>();
     private boolean star;
     private boolean open;
     private String requalify;
@@ -50,13 +51,10 @@ final class ViewColumns {
     static ViewColumns over(String view, List<String> select, Set<String> tables, Set<String> shadowing, boolean open) {
         ViewColumns v = new ViewColumns(view, tables, shadowing);
         v.open = open;
-        boolean all = false;
-        List<String> plain = new ArrayList<>(); // columns of the input selected as they are, which a bare * gives again
         for (String text : select) {
             NamedItemContext item = Parsing.selectItemTree(text);
             if (!(item instanceof SelectExpressionContext e)) {
                 v.star = true; // * or s.*: the columns it passes through are read as they are
-                all |= item instanceof SparkExprParser.SelectAllContext;
                 continue;
             }
             String expression = text.substring(e.expression().start.getStartIndex(), e.expression().stop.getStopIndex() + 1);
@@ -70,14 +68,17 @@ final class ViewColumns {
             if (name != null) {
                 v.add(name, generator ? GENERATOR : expression);
             }
-            if (e.alias == null && n instanceof Node.Column) {
-                plain.add(name);
-            }
-        }
-        if (all) {
-            plain.forEach(name -> v.add(name, name));
         }
         return v;
+    }
+
+    /**
+     * Names the column {@code column} of the reader's lateral view {@code table} {@code name} instead, in the view's text and
+     * wherever the reader names it: the view's input may have a column of its name, which the view hid.
+     */
+    ViewColumns renaming(String table, String column, String name) {
+        renamed.computeIfAbsent(table.toLowerCase(Locale.ROOT), k -> new HashMap<>()).put(column.toLowerCase(Locale.ROOT), name);
+        return this;
     }
 
     /** A Delta table's filter pushed into a join's ON: every column of the table ({@code lim}, {@code d.lim}) as {@code alias.lim}. */
@@ -87,8 +88,12 @@ final class ViewColumns {
         return v;
     }
 
+    /** A column of the view; one name given to two expressions is ambiguous, one column selected twice ({@code id, id}) is not. */
     private void add(String name, String expression) {
-        columns.computeIfAbsent(name.toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(expression);
+        List<String> same = columns.computeIfAbsent(name.toLowerCase(Locale.ROOT), k -> new ArrayList<>());
+        if (!same.contains(expression)) {
+            same.add(expression);
+        }
     }
 
     /** The expression {@code at} rewritten over the view's input. */
@@ -98,7 +103,17 @@ final class ViewColumns {
 
     /** The lateral view or table function {@code at} (as the translation writes it) rewritten over the view's input. */
     String lateralView(Part at) {
-        return rewrite(at, Parsing.lateralViewTree(at.text()));
+        SparkExprParser.LateralViewItemContext item = Parsing.lateralViewTree(at.text());
+        var f = item.tableFunctionItem();
+        String table = AstBuilder.name(f != null ? f.tblName : item.lateralView().tblName).toLowerCase(Locale.ROOT);
+        List<Replacement> names = new ArrayList<>();
+        for (var c : f != null ? f.colName : item.lateralView().colName) {
+            String name = renamed.getOrDefault(table, Map.of()).get(AstBuilder.name(c).toLowerCase(Locale.ROOT));
+            if (name != null) {
+                names.add(new Replacement(c.start.getStartIndex(), c.stop.getStopIndex(), quoted(name)));
+            }
+        }
+        return rewrite(at, item, names);
     }
 
     /**
@@ -122,7 +137,11 @@ final class ViewColumns {
     }
 
     private String rewrite(Part at, ParserRuleContext tree) {
-        List<Replacement> out = new ArrayList<>();
+        return rewrite(at, tree, List.of());
+    }
+
+    private String rewrite(Part at, ParserRuleContext tree, List<Replacement> also) {
+        List<Replacement> out = new ArrayList<>(also);
         walk(tree, Set.of(), out, at);
         out.sort(Comparator.comparingInt(Replacement::start).reversed());
         StringBuilder s = new StringBuilder(at.text());
@@ -145,11 +164,20 @@ final class ViewColumns {
                     + quoted(field) : lookup(field, true, at, d.start.getStartIndex())));
             return;
         }
+        if (n instanceof DereferenceContext d && d.base instanceof ColumnReferenceContext r && renamed(r, d.fieldName.getText()) != null) {
+            out.add(new Replacement(d.start.getStartIndex(), d.stop.getStopIndex(), r.getText() + "." + renamed(r, d.fieldName.getText())));
+            return;
+        }
         if (n instanceof ColumnReferenceContext r) {
             String name = AstBuilder.name(r.identifier());
             String key = name.toLowerCase(Locale.ROOT);
             boolean qualifier = r.getParent() instanceof DereferenceContext d && d.base == r;
-            if (lambdas.contains(key) || qualifier && tables.contains(key) || shadowing.contains(key)) {
+            if (lambdas.contains(key) || qualifier && tables.contains(key)) {
+                return;
+            }
+            if (shadowing.contains(key)) {
+                renamed.values().stream().filter(m -> m.containsKey(key)).findFirst()
+                        .ifPresent(m -> out.add(new Replacement(r.start.getStartIndex(), r.stop.getStopIndex(), quoted(m.get(key)))));
                 return;
             }
             String replaced = requalify != null ? quoted(requalify) + "." + quoted(name) : lookup(name, false, at, r.start.getStartIndex());
@@ -161,6 +189,17 @@ final class ViewColumns {
         for (int i = 0; i < n.getChildCount(); i++) {
             walk(n.getChild(i), lambdas, out, at);
         }
+    }
+
+    /** The new name of the lateral view's column {@code table.field}, quoted, or null. */
+    private String renamed(ColumnReferenceContext table, String field) {
+        Map<String, String> columns = renamed.get(AstBuilder.name(table.identifier()).toLowerCase(Locale.ROOT));
+        String name = columns == null ? null : columns.get(unquoted(field).toLowerCase(Locale.ROOT));
+        return name == null ? null : quoted(name);
+    }
+
+    private static String unquoted(String t) {
+        return t.startsWith("`") ? t.substring(1, t.length() - 1).replace("``", "`") : t;
     }
 
     private boolean isView(ColumnReferenceContext r, Set<String> lambdas) {
