@@ -62,7 +62,7 @@ final class ViewColumns {
                 e.identifierList().identifier().forEach(i -> v.add(AstBuilder.name(i), GENERATOR));
                 continue;
             }
-            Node n = Parsing.expression(expression);
+            Node n = Parsing.havingExpression(expression, null);
             boolean generator = n instanceof Node.Call c && Generator.isGenerator(c.name());
             String name = e.alias != null ? AstBuilder.name(e.alias) : n instanceof Node.Column c ? c.names().get(c.names().size() - 1) : null;
             if (name != null) {
@@ -127,7 +127,7 @@ final class ViewColumns {
         String rewritten = rewrite(new Part(expression, at.line(), at.column()), Parsing.expressionTree(expression).expression());
         String rest = text.substring(e.expression().stop.getStopIndex() + 1);
         if (e.alias == null && e.identifierList() == null && !rewritten.equals(expression)
-                && Parsing.expression(expression) instanceof Node.Column c) {
+                && Parsing.havingExpression(expression, null) instanceof Node.Column c) {
             rest = " AS " + quoted(c.names().get(c.names().size() - 1));
         }
         return rewritten + rest;
@@ -218,7 +218,7 @@ final class ViewColumns {
             throw refused(at, offset, "the column " + quoted(name) + " of a generator in the view's select list", "write the"
                     + " generator as a LATERAL VIEW of the view: FROM source, LATERAL explode(...) t");
         }
-        if (found != null && Parsing.expression(found.get(0)) instanceof Node.Column c) { // a column of the view's input, as it is
+        if (found != null && Parsing.havingExpression(found.get(0), null) instanceof Node.Column c) { // a column of the view's input, as it is
             return !qualified && c.names().size() == 1 && c.names().get(0).equalsIgnoreCase(name) ? null : found.get(0);
         }
         if (found != null) {
