@@ -6,9 +6,14 @@ import java.util.List;
 /**
  * A Spark SQL query over the stream, named {@code source}, and Delta tables by path ({@code delta.`../dims/users`}),
  * as the transform it stands for: the joins, then {@code where}, then the select list, each the query's own text
- * with its place in the query. {@link #parse} refuses, naming the construct, the line and the column, what the
+ * with its place in the query. A view, {@code WITH c AS (SELECT ... FROM source ...)} or a subquery in FROM, is inlined into
+ * the query that reads it, as Spark's optimizer merges it: references to its columns become its expressions (parenthesized),
+ * its WHERE and the reader's are ANDed (its own first), {@code *} and {@code c.*} are its select list, its joins and lateral
+ * views come first; over a view that aggregates, the reader's select list and WHERE are the {@link Aggregation}'s
+ * {@code columns} and {@code having}; a view {@code SELECT * FROM delta.`path` [WHERE cond]} is that table where a join names
+ * it, {@code cond} ANDed into the join's ON. {@link #parse} refuses, naming the construct, the line and the column, what the
  * transform cannot express: subqueries other than WHERE's {@code [NOT] EXISTS} and {@code IN} over one Delta table (which are
- * left semi and anti joins), set operators other than {@code UNION ALL}, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT}, a {@code GROUP BY} without a window,
+ * left semi and anti joins) and views read once, set operators other than {@code UNION ALL}, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT}, a {@code GROUP BY} without a window,
  * {@code HAVING} without {@code GROUP BY}, a table other than {@code source} or {@code delta.`path`}, joins other than inner
  * (with {@code CROSS}, without {@code ON} and a Delta table after a comma: on {@code true}), left outer, left semi and left anti.
  * A {@code UNION ALL} of queries (two or more, each parenthesized or not, none with a {@code GROUP BY}) is the first query, whose

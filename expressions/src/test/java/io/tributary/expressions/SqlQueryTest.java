@@ -92,11 +92,24 @@ class SqlQueryTest {
     }
 
     @Test
+    void eachQueryOfAUnionAllReadsTheViewsOfItsWith() {
+        SqlQuery q = SqlQuery.parse("WITH c AS (SELECT id, amt * 2 AS a FROM source WHERE amt > 1)\n"
+                + "SELECT id, a FROM c UNION ALL SELECT id, amt FROM source WHERE amt <= 1");
+        assertThat(q.select()).extracting(Part::text).containsExactly("id", "(amt * 2) AS `a`");
+        assertThat(q.where().text()).isEqualTo("amt > 1");
+        assertThat(q.unionAll()).hasSize(1);
+        assertThat(q.unionAll().get(0).query().where().text()).isEqualTo("amt <= 1");
+        refused("SELECT * FROM (SELECT id FROM source UNION ALL SELECT id FROM source) t", "UNION ALL in a view or a subquery in FROM"
+                + " at line 1, column 38");
+        refused("SELECT id FROM source UNION ALL (WITH c AS (SELECT id FROM source) SELECT id FROM c)", "WITH inside a query of UNION ALL"
+                + " at line 1, column 34");
+    }
+
+    @Test
     void whatTheTransformCannotExpressIsRefusedNamingTheConstructAndItsPlace() {
         refused("SELECT * FROM source WHERE id NOT IN (SELECT id FROM delta.`t`)", "a subquery at line 1, column 31");
         refused("SELECT (SELECT max(x) FROM delta.`t`) AS m FROM source", "a subquery at line 1, column 8");
         refused("SELECT * FROM source WHERE EXISTS (SELECT 1)", "a subquery at line 1, column 28");
-        refused("SELECT * FROM (SELECT * FROM source) s", "a subquery in FROM at line 1, column 15");
         refused("SELECT * FROM source\nUNION ALL SELECT * FROM source UNION SELECT * FROM source", "UNION at line 2, column 32",
                 "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION");
         refused("SELECT id FROM source UNION ALL (SELECT id FROM source EXCEPT SELECT id FROM source)", "EXCEPT at line 1, column 56");
@@ -123,7 +136,6 @@ class SqlQueryTest {
         refused("SELECT * FROM source s NATURAL JOIN delta.`t` u", "NATURAL JOIN at line 1, column 24");
         refused("SELECT * FROM source s JOIN delta.`t` ON s.id = id", "a joined table without an alias at line 1, column 29");
         refused("SELECT * FROM source s JOIN delta.`t` S ON true", "the alias 'S' given twice");
-        refused("WITH t AS (SELECT 1) SELECT * FROM source", "WITH (a common table expression) at line 1, column 1");
         assertThatThrownBy(() -> SqlQuery.parse("SELECT * FROM source WHERE"))
                 .hasMessageStartingWith("the query does not parse at line 1, column 27 near the end");
         assertThatThrownBy(() -> SqlQuery.parse("SELEC * FROM source")).hasMessageStartingWith("the query does not parse at line 1, column 1");

@@ -70,6 +70,25 @@ class GoldenAggregateSelectTest {
         }
     }
 
+    /** {@code append-view}: a WHERE over a subquery in FROM that aggregates filters the aggregation's rows, as Spark's HAVING. */
+    @Test
+    void aWhereOverAnAggregatingSubqueryWritesSparksRows() throws IOException {
+        JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-select/append-view/case.json")));
+        AggregateSpec spec = spec(c.get("query").asText(), OutputMode.APPEND);
+        assertThat(spec.outputSchema().toDdl()).isEqualTo(c.get("schema").asText());
+        try (AggregationDriver driver = AggregationDriver.of(spec, stateDir)) {
+            SparkBatches ingest = new SparkBatches(driver, DELAY);
+            List<String> table = new ArrayList<>();
+            for (int run = 1; run <= 2; run++) {
+                ingest.run(List.of(lines("windows/case-late-two-runs/run" + run + ".json")));
+                driver.drain().stream().filter(o -> !o.marker()).forEach(o -> table.add(o.line()));
+                List<String> golden = lines("aggregate-select/append-view/after-run" + run + ".txt");
+                assertThat(table).as("after run %d", run).containsExactlyInAnyOrderElementsOf(
+                        golden.stream().filter(l -> l.startsWith("{")).toList());
+            }
+        }
+    }
+
     @Test
     void aColumnThatFailsOnAGroupStopsTheAggregationNamingItAndTheGroup() throws IOException {
         AggregateSpec spec = spec("SELECT window(ts, '10 minutes') AS window, user, 10 / (count(*) - 1) AS x FROM source"

@@ -175,6 +175,21 @@ public final class Parsing {
         return text.substring(e.start.getStartIndex(), e.stop.getStopIndex() + 1);
     }
 
+    /** The parse tree of an expression's text, whose column references a view's reader rewrites in place ({@link ViewColumns}). */
+    static SparkExprParser.SingleExpressionContext expressionTree(String text) {
+        return parser(text).singleExpression();
+    }
+
+    /** The parse tree of a select item's text, as {@link #expressionTree}. */
+    static NamedItemContext selectItemTree(String text) {
+        return parser(text).selectItem().namedItem();
+    }
+
+    /** The parse tree of a lateral view's or table function's text as a query's translation writes it, as {@link #expressionTree}. */
+    static SparkExprParser.LateralViewItemContext lateralViewTree(String text) {
+        return parser(text).lateralViewItem();
+    }
+
     /** A whole query ({@code sql:}); a syntax error names the query's line and column. */
     static SparkExprParser.SqlStatementContext query(String text) {
         return parser(text, (line, column, near, msg) -> ExpressionErrors.sqlSyntax(line, column, near, msg)).sqlStatement();

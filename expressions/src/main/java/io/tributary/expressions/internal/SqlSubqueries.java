@@ -155,7 +155,7 @@ final class SqlSubqueries {
         if (tree instanceof SubqueryExpressionContext || tree instanceof ExistsContext || tree instanceof InSubqueryContext) {
             return (ParserRuleContext) tree;
         }
-        if (tree instanceof TerminalNode) {
+        if (tree instanceof TerminalNode || tree instanceof SparkExprParser.AliasedQueryContext) { // a view in FROM: its own query's
             return null;
         }
         for (int i = 0; i < tree.getChildCount(); i++) {

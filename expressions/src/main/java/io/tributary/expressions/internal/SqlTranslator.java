@@ -10,8 +10,6 @@ import io.tributary.expressions.internal.SparkExprParser.JoinRelationContext;
 import io.tributary.expressions.internal.SparkExprParser.JoinTypeContext;
 import io.tributary.expressions.internal.SparkExprParser.JoinUsingContext;
 import io.tributary.expressions.internal.SparkExprParser.LateralViewContext;
-import io.tributary.expressions.internal.SparkExprParser.ParenthesizedQueryContext;
-import io.tributary.expressions.internal.SparkExprParser.PlainQueryContext;
 import io.tributary.expressions.internal.SparkExprParser.QueryContext;
 import io.tributary.expressions.internal.SparkExprParser.QueryOrganizationContext;
 import io.tributary.expressions.internal.SparkExprParser.QuerySpecificationContext;
@@ -45,6 +43,7 @@ public final class SqlTranslator {
             + " condition] ... [, LATERAL explode(s.tags) t] ... [WHERE condition]";
 
     private final String sql;
+    private final SqlViews views = new SqlViews(this);
 
     private SqlTranslator(String sql) {
         this.sql = sql;
@@ -54,25 +53,11 @@ public final class SqlTranslator {
         if (sql == null || sql.isBlank()) {
             throw ExpressionErrors.sqlSyntax(1, 1, "the end", "the query is empty");
         }
-        QueryContext q = Parsing.query(sql).query();
-        SqlTranslator t = new SqlTranslator(sql);
-        while (true) {
-            t.refuseAround(q);
-            if (!q.setOperator().isEmpty()) {
-                return SqlUnion.translate(q, t::refuseAround, t::specification);
-            }
-            if (q.queryTerm(0) instanceof ParenthesizedQueryContext p) {
-                q = p.query();
-                continue;
-            }
-            return t.specification(((PlainQueryContext) q.queryTerm(0)).querySpecification());
-        }
+        return new SqlTranslator(sql).views.query(Parsing.query(sql).query(), true); // WITH and subqueries in FROM inlined (SqlViews)
     }
 
+    /** Refuses what surrounds a query's SELECT that the transform cannot express (set operators but UNION ALL, ORDER BY, LIMIT, OFFSET). */
     void refuseAround(QueryContext q) {
-        if (q.withClause() != null) {
-            throw refused(q.withClause().start, "WITH (a common table expression)", "name the Delta tables in the joins, delta.`path`");
-        }
         SetOperatorContext op = SqlUnion.notUnionAll(q);
         if (op != null) {
             boolean all = op.getToken(SparkExprLexer.ALL, 0) != null;
@@ -94,6 +79,7 @@ public final class SqlTranslator {
         }
     }
 
+    /** One SELECT's transform; FROM reads {@code source} or a view ({@link SqlViews}), whose columns its texts then name. */
     SqlQuery specification(QuerySpecificationContext s) {
         if (s.quantifier != null && s.quantifier.getType() == SparkExprLexer.DISTINCT) {
             throw refused(s.quantifier, "SELECT DISTINCT", "Spark refuses it too (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: an aggregation"
@@ -185,6 +171,10 @@ public final class SqlTranslator {
 
     /** The stream's alias (its name, {@code source}, without one); anything else in FROM is refused. */
     private String source(RelationPrimaryContext from) {
+        String view = views.alias(from);
+        if (view != null) {
+            return view;
+        }
         if (!(from instanceof TableNameContext t)) {
             throw refused(from.start, from instanceof AliasedQueryContext ? "a subquery in FROM" : "a parenthesized join",
                     "read the stream itself: " + SHAPE);
@@ -214,6 +204,10 @@ public final class SqlTranslator {
 
     /** A joined table of {@code type}, its condition that of {@code j} (none: {@code true}, Spark's cross join; {@code j} null: a FROM item). */
     private Join table(RelationPrimaryContext right, String type, Set<String> aliases, JoinRelationContext j) {
+        SqlViews.DeltaView view = views.deltaTable(right); // WITH u AS (SELECT * FROM delta.`path` [WHERE ...]) ... JOIN u ON ...
+        if (view != null) {
+            return view.filtered(joined(view.path(), view.name(), type, aliases, j, right.start, view.aliasAt()));
+        }
         if (!(right instanceof TableNameContext t)) {
             throw refused(right.start, right instanceof AliasedQueryContext ? "a subquery" : "a parenthesized join",
                     "join a Delta table by its path: JOIN delta.`path` u ON ...");
@@ -230,19 +224,24 @@ public final class SqlTranslator {
             throw refused(t.start, "a joined table without an alias", "name it, as its columns are named by it: JOIN "
                     + t.qualifiedName().getText() + " AS u ON ... u.segment");
         }
+        return joined(name.get(1), alias, type, aliases, j, t.start, t.tableAlias().start);
+    }
+
+    /** The join of the table {@code path} as {@code alias}, its condition that of {@code j} (as {@link #table}); {@code at} where it is named. */
+    private Join joined(String path, String alias, String type, Set<String> aliases, JoinRelationContext j, Token at, Token aliasAt) {
         if (!aliases.add(alias.toLowerCase(Locale.ROOT))) {
-            throw refused(t.tableAlias().start, "the alias '" + alias + "' given twice", "give each table an alias of its own");
+            throw refused(aliasAt, "the alias '" + alias + "' given twice", "give each table an alias of its own");
         }
         if (j == null || j.joinCriteria() == null) { // every row of the table joins each row, as Spark's cross join
-            return new Join(name.get(1), alias, type, new Part("true", t.start.getLine(), t.start.getCharPositionInLine() + 1));
+            return new Join(path, alias, type, new Part("true", at.getLine(), at.getCharPositionInLine() + 1));
         }
         if (j.joinCriteria() instanceof JoinOnContext o) {
-            return new Join(name.get(1), alias, type, part(o.expression()));
+            return new Join(path, alias, type, part(o.expression()));
         }
         JoinUsingContext u = (JoinUsingContext) j.joinCriteria();
         List<String> using = u.identifier().stream().map(AstBuilder::name).toList();
         String condition = using.stream().map(c -> quoted(c) + " = " + quoted(alias) + "." + quoted(c)).collect(Collectors.joining(" AND "));
-        return new Join(name.get(1), alias, type, new Part(condition, u.start.getLine(), u.start.getCharPositionInLine() + 1), using);
+        return new Join(path, alias, type, new Part(condition, u.start.getLine(), u.start.getCharPositionInLine() + 1), using);
     }
 
     /** The transform's join type; the joins Spark does not run between a stream and a table, or that keep no stream side, refused. */
@@ -275,7 +274,7 @@ public final class SqlTranslator {
         return t.qualifiedName().identifier().stream().map(AstBuilder::name).toList();
     }
 
-    private static String alias(TableAliasContext a) {
+    static String alias(TableAliasContext a) {
         if (a.identifier() != null) {
             return AstBuilder.name(a.identifier());
         }
@@ -364,7 +363,7 @@ public final class SqlTranslator {
         return tableFunction(j.function, j.lateral != null, has(t, SparkExprLexer.LEFT) ? "LEFT " : "", on);
     }
 
-    private Part part(ParserRuleContext ctx) {
+    Part part(ParserRuleContext ctx) {
         return new Part(sql.substring(ctx.start.getStartIndex(), ctx.stop.getStopIndex() + 1), ctx.start.getLine(),
                 ctx.start.getCharPositionInLine() + 1);
     }

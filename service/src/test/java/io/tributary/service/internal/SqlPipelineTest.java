@@ -127,6 +127,13 @@ class SqlPipelineTest {
     }
 
     @Test
+    void aCommonTableExpressionJoinedToADeltaTableWritesSparksTable() throws Exception {
+        Map.Entry<Integer, String> q = query("WITH clean AS (SELECT id, lower(trim(user)) AS user, amt, ts FROM source WHERE amt > 0)");
+        assertThat(q.getValue()).contains("\n");
+        assertThat(run(q.getKey(), q.getValue())).isEqualTo(spark(q.getKey())).hasSizeGreaterThan(1);
+    }
+
+    @Test
     void aTableListedInFromIsSparksCrossJoinFilteredByWhere() throws Exception {
         Map.Entry<Integer, String> q = query("SELECT s.id, u.segment FROM source s, delta.`T` u WHERE s.user = u.user");
         assertThat(run(q.getKey(), q.getValue())).isEqualTo(spark(q.getKey())).hasSizeGreaterThan(1);
