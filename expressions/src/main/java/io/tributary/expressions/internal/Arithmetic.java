@@ -32,6 +32,9 @@ final class Arithmetic {
             return interval;
         }
         if ((op.equals("+") || op.equals("-")) && Types.is(l.type(), Kind.DATE) && (Types.integral(r.type()) || r.type() == null)) {
+            if (Types.is(r.type(), Kind.LONG)) { // Spark's DateAdd takes INT, SMALLINT or TINYINT days, no BIGINT
+                throw call.typeError("a DATE " + op + " days needs an INT, SMALLINT or TINYINT, and '" + r.text() + "' is BIGINT");
+            }
             Bound days = call.as(r, DataType.INT);
             return call.apply(List.of(l, days), DataType.DATE, (Kernel.Binary) (a, b) -> op.equals("+")
                     ? Dates.addDays((Integer) a, (Integer) b) : Dates.addDays((Integer) a, -(Integer) b));

@@ -204,7 +204,7 @@ public final class Casts {
                 try {
                     return Math.multiplyExact((long) (Integer) v, MICROS_PER_DAY); // Spark's daysToMicros: a bare ArithmeticException
                 } catch (ArithmeticException e) {
-                    throw Failure.overflow("CAST to " + to.ddl());
+                    throw Failure.bareArithmetic("long overflow");
                 }
             };
             case TIMESTAMP, TIMESTAMP_NTZ -> v -> v;

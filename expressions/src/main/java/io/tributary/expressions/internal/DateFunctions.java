@@ -55,8 +55,8 @@ final class DateFunctions {
         add.accept(Fn.custom("to_timestamp", 1, 2, "to_timestamp(x[, fmt STRING]) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT,
                 "x as a timestamp: a cast, or text read with the datetime pattern fmt", (call, args) -> args.size() == 1
                         ? call.as(args.get(0), TIMESTAMP) : parsed(call, args, TIMESTAMP)));
-        add.accept(Fn.binary("date_add", "the date days later", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, (Integer) n)));
-        add.accept(Fn.binary("date_sub", "the date days earlier", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, -(Integer) n)));
+        add.accept(smallDays(Fn.binary("date_add", "the date days later", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, (Integer) n))));
+        add.accept(smallDays(Fn.binary("date_sub", "the date days earlier", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, -(Integer) n))));
         add.accept(Fn.binary("datediff", "the days from start to end", DATE, DATE, INT, (end, start) -> (Integer) end - (Integer) start));
         add.accept(Fn.binary("add_months", "the date months later (the day cut to the month's end)", DATE, INT, DATE,
                 (d, n) -> Dates.addMonths((Integer) d, (Integer) n)));
@@ -186,6 +186,20 @@ final class DateFunctions {
     }
 
     /** {@code def}, its argument a TIMESTAMP and nothing cast to one, as Spark's UnixSeconds and UnixMicros expect it. */
+    /**
+     * Spark's {@code TypeCollection(INT, SMALLINT, TINYINT)} of the days: a number of another type is refused
+     * ({@code date_add(dt, 2L)}, {@code date_add(dt, 1.5)}), where a function that expects an INT casts any number to it.
+     */
+    private static FunctionDef smallDays(FunctionDef def) {
+        return Fn.custom(def.name(), def.minArgs(), def.maxArgs(), def.signature(), def.nulls(), def.doc(), (call, args) -> {
+            DataType n = args.get(1).type();
+            if (Types.numeric(n) && !Types.is(n, DataType.Kind.INT) && !Types.is(n, DataType.Kind.SHORT) && !Types.is(n, DataType.Kind.BYTE)) {
+                throw call.typeError("'" + args.get(1).text() + "' is " + Types.name(n) + ", and " + def.name() + " needs an INT, SMALLINT or TINYINT");
+            }
+            return def.resolver().resolve(call, args);
+        });
+    }
+
     private static FunctionDef timestampOnly(FunctionDef def) {
         return Fn.custom(def.name(), def.minArgs(), def.maxArgs(), def.signature(), def.nulls(), def.doc(), (call, args) -> {
             Bound t = args.get(0);
@@ -219,7 +233,7 @@ final class DateFunctions {
                 try {
                     return ((java.math.BigDecimal) v).movePointRight(6).longValueExact();
                 } catch (ArithmeticException e) {
-                    throw Failure.overflow("timestamp_seconds");
+                    throw Failure.bareArithmetic("Overflow");
                 }
             });
         }
@@ -236,7 +250,7 @@ final class DateFunctions {
             try {
                 return Math.multiplyExact((Long) s, Dates.MICROS_PER_SECOND);
             } catch (ArithmeticException e) {
-                throw Failure.overflow("timestamp_seconds");
+                throw Failure.bareArithmetic("long overflow");
             }
         });
     }

@@ -56,12 +56,12 @@ final class DateTimeFunctions {
         add.accept(Fn.alias("date_diff", FunctionRegistry.get("datediff")));
         add.accept(Fn.alias("to_unix_timestamp", FunctionRegistry.get("unix_timestamp")));
         add.accept(Fn.custom("timestamp_millis", 1, 1, "timestamp_millis(BIGINT) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT,
-                "the timestamp that many milliseconds after the epoch; ARITHMETIC_OVERFLOW past the type's range",
+                "the timestamp that many milliseconds after the epoch; Spark's bare ArithmeticException past the type's range",
                 (call, args) -> call.apply(List.of(integral(call, args.get(0))), TIMESTAMP, (Kernel.Unary) ms -> {
                     try {
                         return Math.multiplyExact((Long) ms, 1000L);
                     } catch (ArithmeticException e) {
-                        throw Failure.overflow("timestamp_millis");
+                        throw Failure.bareArithmetic("long overflow");
                     }
                 })));
         add.accept(Fn.custom("timestamp_micros", 1, 1, "timestamp_micros(BIGINT) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT,

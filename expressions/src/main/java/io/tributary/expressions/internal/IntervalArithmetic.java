@@ -66,16 +66,18 @@ final class IntervalArithmetic {
                 return call.apply(List.of(at, iv), DataType.DATE, (Kernel.Binary) (d, us) -> Dates.addDays((Integer) d,
                         (int) (sign * ((Long) us / Dates.MICROS_PER_DAY))));
             }
-        } else if (t != null && !Types.is(t, Kind.TIMESTAMP)) {
-            throw call.typeError("an interval is added to a TIMESTAMP or a DATE, and '" + at.text() + "' is " + Types.name(t)
+        } else if (t != null && !Types.is(t, Kind.TIMESTAMP) && !Types.is(t, Kind.TIMESTAMP_NTZ)) {
+            throw call.typeError("an interval is added to a TIMESTAMP, a TIMESTAMP_NTZ or a DATE, and '" + at.text() + "' is " + Types.name(t)
                     + (Types.is(t, Kind.STRING) ? "; cast it: CAST(" + at.text() + " AS TIMESTAMP)" : ""));
         }
-        Bound ts = call.as(at, DataType.TIMESTAMP);
+        // a TIMESTAMP_NTZ moves as a TIMESTAMP in UTC and keeps its type (Spark's TimestampAddYMInterval and TimestampAddInterval)
+        DataType type = Types.is(t, Kind.TIMESTAMP_NTZ) ? DataType.TIMESTAMP_NTZ : DataType.TIMESTAMP;
+        Bound ts = call.as(at, type);
         if (dayTime) {
-            return call.apply(List.of(ts, iv), DataType.TIMESTAMP, (Kernel.Binary) (a, us) -> exact(() -> sign > 0
+            return call.apply(List.of(ts, iv), type, (Kernel.Binary) (a, us) -> exact(() -> sign > 0
                     ? Math.addExact((Long) a, (Long) us) : Math.subtractExact((Long) a, (Long) us)));
         }
-        return call.apply(List.of(ts, iv), DataType.TIMESTAMP, (Kernel.Binary) (a, m) -> exact(() ->
+        return call.apply(List.of(ts, iv), type, (Kernel.Binary) (a, m) -> exact(() ->
                 Dates.micros(Dates.dateTime((Long) a).plusMonths(sign * (long) (Integer) m))));
     }
 
@@ -83,14 +85,17 @@ final class IntervalArithmetic {
     private static Bound difference(Analyzer.Call call, Bound l, Bound r) {
         boolean ld = Types.is(l.type(), Kind.DATE);
         boolean rd = Types.is(r.type(), Kind.DATE);
-        boolean lt = Types.is(l.type(), Kind.TIMESTAMP);
-        boolean rt = Types.is(r.type(), Kind.TIMESTAMP);
+        boolean ln = Types.is(l.type(), Kind.TIMESTAMP_NTZ);
+        boolean rn = Types.is(r.type(), Kind.TIMESTAMP_NTZ);
+        boolean lt = Types.is(l.type(), Kind.TIMESTAMP) || ln;
+        boolean rt = Types.is(r.type(), Kind.TIMESTAMP) || rn;
         if (ld && rd) {
             return call.apply(List.of(l, r), Intervals.dayTime(0, 0), (Kernel.Binary) (a, b) ->
                     ((long) (Integer) a - (Integer) b) * Dates.MICROS_PER_DAY);
         }
-        if ((lt || ld) && (rt || rd)) {
-            return call.apply(List.of(call.as(l, DataType.TIMESTAMP), call.as(r, DataType.TIMESTAMP)), Intervals.dayTime(0, 3),
+        if ((lt || ld) && (rt || rd)) { // as Spark's SubtractTimestamps: both as TIMESTAMP_NTZ when neither is a TIMESTAMP
+            DataType both = (ln || ld) && (rn || rd) ? DataType.TIMESTAMP_NTZ : DataType.TIMESTAMP;
+            return call.apply(List.of(call.as(l, both), call.as(r, both)), Intervals.dayTime(0, 3),
                     (Kernel.Binary) (a, b) -> exact(() -> Math.subtractExact((Long) a, (Long) b)));
         }
         return null;
