@@ -145,11 +145,16 @@ final class ArraySetFunctions {
      * ({@code array_position(arr, l)} reads {@code arr} as {@code ARRAY<BIGINT>}); a type error where there is none.
      */
     static List<Bound> arrayAndValue(Analyzer.Call call, Bound array, Bound value) {
+        return arrayAndValue(call, array, value, false);
+    }
+
+    /** As {@link #arrayAndValue(Analyzer.Call, Bound, Bound)}; {@code wider}: two numbers meet as {@link Types#common} (array_contains(arr, 1.5)). */
+    static List<Bound> arrayAndValue(Analyzer.Call call, Bound array, Bound value, boolean wider) {
         DataType e = array.type().element();
         if (e.equals(Types.VOID) || value.type() == null) {
             return List.of(array, e.equals(Types.VOID) ? value : call.as(value, e)); // an array of nulls only equals nothing
         }
-        DataType to = Types.tightest(e, value.type());
+        DataType to = wider && Types.numeric(e) && Types.numeric(value.type()) ? Types.common(e, value.type()) : Types.tightest(e, value.type());
         if (to == null && Types.voidFits(value.type(), e)) {
             to = e;
         }

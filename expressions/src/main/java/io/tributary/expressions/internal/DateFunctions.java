@@ -50,11 +50,12 @@ final class DateFunctions {
         add.accept(timePart("minute", "the minute, 0 to 59", ChronoField.MINUTE_OF_HOUR));
         add.accept(timePart("second", "the second, 0 to 59", ChronoField.SECOND_OF_MINUTE));
         add.accept(Fn.custom("to_date", 1, 2, "to_date(x[, fmt STRING]) → DATE", FunctionDef.NULL_IN_NULL_OUT,
-                "x as a date: a cast, or text read with the datetime pattern fmt", (call, args) -> args.size() == 1
-                        ? call.as(args.get(0), DATE) : parsed(call, args, DATE)));
+                "x as a date: a cast (a number or a boolean as its text), or text read with the datetime pattern fmt",
+                (call, args) -> args.size() == 1 ? call.as(asText(call, args.get(0)), DATE) : parsed(call, args, DATE)));
         add.accept(Fn.custom("to_timestamp", 1, 2, "to_timestamp(x[, fmt STRING]) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT,
-                "x as a timestamp: a cast, or text read with the datetime pattern fmt", (call, args) -> args.size() == 1
-                        ? call.as(args.get(0), TIMESTAMP) : parsed(call, args, TIMESTAMP)));
+                "x as a timestamp: a cast (a number as seconds since the epoch), or text read with the datetime pattern fmt",
+                (call, args) -> args.size() == 1 ? Types.numeric(args.get(0).type()) ? call.castTo(args.get(0), TIMESTAMP)
+                        : call.as(args.get(0), TIMESTAMP) : parsed(call, args, TIMESTAMP)));
         add.accept(smallDays(Fn.binary("date_add", "the date days later", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, (Integer) n))));
         add.accept(smallDays(Fn.binary("date_sub", "the date days earlier", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, -(Integer) n))));
         add.accept(Fn.binary("datediff", "the days from start to end", DATE, DATE, INT, (end, start) -> (Integer) end - (Integer) start));
@@ -194,10 +195,20 @@ final class DateFunctions {
         return Fn.custom(def.name(), def.minArgs(), def.maxArgs(), def.signature(), def.nulls(), def.doc(), (call, args) -> {
             DataType n = args.get(1).type();
             if (Types.numeric(n) && !Types.is(n, DataType.Kind.INT) && !Types.is(n, DataType.Kind.SHORT) && !Types.is(n, DataType.Kind.BYTE)) {
-                throw call.typeError("'" + args.get(1).text() + "' is " + Types.name(n) + ", and " + def.name() + " needs an INT, SMALLINT or TINYINT");
+                String x = args.get(1).text();
+                throw call.typeError("'" + x + "' is " + Types.name(n) + " where INT is expected (" + def.name() + " takes an INT, SMALLINT or TINYINT);"
+                        + " cast it: CAST(" + x + " AS INT)");
             }
             return def.resolver().resolve(call, args);
         });
+    }
+
+    /**
+     * A number or a boolean as its text: Spark's {@code to_date} takes STRING, DATE, TIMESTAMP or TIMESTAMP_NTZ, and its ANSI
+     * coercion casts another atomic value to the first of them ({@code to_date(12.34)} reads '12.34').
+     */
+    private static Bound asText(Analyzer.Call call, Bound x) {
+        return Types.numeric(x.type()) || Types.is(x.type(), DataType.Kind.BOOLEAN) ? call.as(x, STRING) : x;
     }
 
     private static FunctionDef timestampOnly(FunctionDef def) {

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * {@code +} and {@code -} where an interval takes part, and the differences of two timestamps or two dates, as Spark 4.2's
- * ANSI rules type them: a TIMESTAMP plus an interval is a TIMESTAMP; a DATE plus a year-month interval or whole days
+ * ANSI rules type them: a TIMESTAMP (TIMESTAMP_NTZ) plus an interval is a TIMESTAMP (TIMESTAMP_NTZ); a DATE plus a year-month interval or whole days
  * ({@code INTERVAL DAY}) is a DATE, plus a time a TIMESTAMP; two intervals of one kind add up; a TIMESTAMP minus a
  * TIMESTAMP is an {@code INTERVAL DAY TO SECOND}, a DATE minus a DATE an {@code INTERVAL DAY}.
  */

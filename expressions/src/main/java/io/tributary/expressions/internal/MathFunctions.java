@@ -62,7 +62,7 @@ final class MathFunctions {
         Kernel.Unary k = switch (t.kind()) {
             case DOUBLE -> v -> Math.abs((Double) v);
             case FLOAT -> v -> Math.abs((Float) v);
-            case DECIMAL -> v -> ((BigDecimal) v).abs();
+            case DECIMAL -> v -> ((BigDecimal) v).signum() < 0 ? Arithmetic.negateDecimal((BigDecimal) v, t) : v; // Spark's abs is its unary minus
             default -> {
                 Kernel.Binary minus = Arithmetic.kernel("-", t);
                 yield v -> ((Number) v).longValue() < 0 ? minus.apply2(zero(t), v) : v;

@@ -148,7 +148,7 @@ final class NestedFunctions {
         if (args.get(1).type() == null) {
             throw call.typeError("array_contains cannot look for NULL; use exists(arr, x -> x IS NULL) in Spark, or test the elements");
         }
-        List<Bound> both = ArraySetFunctions.arrayAndValue(call, arr, args.get(1));
+        List<Bound> both = ArraySetFunctions.arrayAndValue(call, arr, args.get(1), true);
         Comparator<Object> order = Predicates.ordering(both.get(0).type().element());
         return call.apply(both, DataType.BOOLEAN, (Kernel.Binary) (a, v) -> {
             boolean sawNull = false;
