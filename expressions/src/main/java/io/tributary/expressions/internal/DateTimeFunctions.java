@@ -96,6 +96,12 @@ final class DateTimeFunctions {
         if (d1.getDayOfMonth() == d2.getDayOfMonth() || bothLast) {
             return monthDiff;
         }
+        try { // Spark reads the times of day from each day's start in microseconds, which fails past the range (Long.MIN_VALUE's day)
+            Math.multiplyExact(d1.toEpochDay(), Dates.MICROS_PER_DAY);
+            Math.multiplyExact(d2.toEpochDay(), Dates.MICROS_PER_DAY);
+        } catch (ArithmeticException e) {
+            throw Failure.bareArithmetic("long overflow");
+        }
         long seconds1 = t1.toLocalTime().toSecondOfDay();
         long seconds2 = t2.toLocalTime().toSecondOfDay();
         long secondsDiff = (d1.getDayOfMonth() - d2.getDayOfMonth()) * 86_400L + seconds1 - seconds2;
