@@ -75,7 +75,15 @@ final class DateFunctions {
                 List.of(LONG, STRING), List.of(DEFAULT_FORMAT), a -> format((String) a[1], (Long) a[0] * Dates.MICROS_PER_SECOND)));
         add.accept(Fn.binary("date_format", "the timestamp as text in the datetime pattern fmt", TIMESTAMP, STRING, STRING,
                 (t, f) -> format((String) f, (Long) t)));
-        add.accept(Fn.unary("unix_date", "the days since 1970-01-01", DATE, INT, d -> d));
+        FunctionDef unixDate = Fn.unary("unix_date", "the days since 1970-01-01", DATE, INT, d -> d);
+        add.accept(Fn.custom("unix_date", 1, 1, unixDate.signature(), unixDate.nulls(), unixDate.doc(), (call, args) -> {
+            DataType t = args.get(0).type();
+            if (t != null && !Types.is(t, DataType.Kind.DATE)) { // Spark's UnixDate expects a DATE and casts nothing to it
+                throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] unix_date needs a DATE, and '" + args.get(0).text() + "' is "
+                        + Types.name(t) + "; cast it: CAST(" + args.get(0).text() + " AS DATE)");
+            }
+            return unixDate.resolver().resolve(call, args);
+        }));
         add.accept(timestampOnly(Fn.unary("unix_seconds", "the whole seconds since the epoch", TIMESTAMP, LONG,
                 t -> Math.floorDiv((Long) t, Dates.MICROS_PER_SECOND))));
         add.accept(timestampOnly(Fn.unary("unix_micros", "the microseconds since the epoch", TIMESTAMP, LONG, t -> t)));

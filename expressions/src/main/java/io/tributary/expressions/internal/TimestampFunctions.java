@@ -203,7 +203,11 @@ final class TimestampFunctions {
         }
         return call.apply(cast, TIMESTAMP_NTZ, a -> {
             LocalDateTime t = Dates.dateTime((Long) a[2]);
-            return Dates.micros(t.atZone(zone((String) a[0])).withZoneSameInstant(zone((String) a[1])).toLocalDateTime());
+            try {
+                return Dates.micros(t.atZone(zone((String) a[0])).withZoneSameInstant(zone((String) a[1])).toLocalDateTime());
+            } catch (ArithmeticException e) { // past the range at the target zone: Spark's bare ArithmeticException too
+                throw Failure.bareArithmetic("long overflow");
+            }
         });
     }
 
