@@ -51,8 +51,18 @@ final class IntervalArithmetic {
         return shift(call, l, r, plus ? 1 : -1);
     }
 
-    /** A DATE or TIMESTAMP moved by the interval {@code iv}, forward ({@code sign} 1) or back (-1). */
+    /**
+     * A DATE or TIMESTAMP moved by the interval {@code iv}, forward ({@code sign} 1) or back (-1); text moved by a day-time one is
+     * read as a TIMESTAMP and the result written as text, as Spark's coercion casts both ({@code '2024-01-01' + INTERVAL 3 DAY}).
+     */
     private static Bound shift(Analyzer.Call call, Bound at, Bound iv, int sign) {
+        if (Types.is(at.type(), Kind.STRING)) {
+            if (!Intervals.isDayTime(iv.type())) {
+                throw call.typeError("[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] text and a year-month interval do not add up; cast the text: CAST("
+                        + at.text() + " AS TIMESTAMP)");
+            }
+            return call.castTo(shift(call, call.castTo(at, DataType.TIMESTAMP), iv, sign), DataType.STRING);
+        }
         DataType t = at.type();
         if (t == null) {
             return new Bound.Literal(null, iv.type(), call.text());
