@@ -371,8 +371,8 @@ public final class Analyzer {
         if (Intervals.isInterval(from) || Intervals.isInterval(to)) {
             return to.equals(Intervals.common(from, to));
         }
-        if (Types.numeric(from) && Types.numeric(to)) {
-            return Types.widens(from, to);
+        if (Types.numeric(from) && Types.numeric(to)) { // Spark's Cast.canANSIStoreAssign: any number to any other, narrowing too
+            return true;
         }
         if (isDatetime(from) && isDatetime(to)) { // Spark's Cast.canANSIStoreAssign: any DATE, TIMESTAMP or TIMESTAMP_NTZ to another
             return true;

@@ -31,7 +31,15 @@ final class Arithmetic {
         if (interval != null) {
             return interval;
         }
+        if (op.equals("+") && Types.is(r.type(), Kind.DATE) && Types.integral(l.type())) { // days + a DATE, as Spark's DateAdd(r, l)
+            Bound t = l;
+            l = r;
+            r = t;
+        }
         if ((op.equals("+") || op.equals("-")) && Types.is(l.type(), Kind.DATE) && (Types.integral(r.type()) || r.type() == null)) {
+            if (Types.is(r.type(), Kind.LONG)) { // Spark's DateAdd takes INT, SMALLINT or TINYINT days, no BIGINT
+                throw call.typeError("a DATE " + op + " days needs an INT, SMALLINT or TINYINT, and '" + r.text() + "' is BIGINT");
+            }
             Bound days = call.as(r, DataType.INT);
             return call.apply(List.of(l, days), DataType.DATE, (Kernel.Binary) (a, b) -> op.equals("+")
                     ? Dates.addDays((Integer) a, (Integer) b) : Dates.addDays((Integer) a, -(Integer) b));
@@ -242,6 +250,21 @@ final class Arithmetic {
         };
     }
 
+    /**
+     * Spark's {@code Decimal.unary_-}: Scala's BigDecimal negates to 34 significant digits (DECIMAL128), so a value of 35 to 38
+     * digits is rounded, and one that rounds up past its type ({@code -(99999999999999999999999999999999999999)}) fails with
+     * NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION.
+     */
+    static BigDecimal negateDecimal(BigDecimal v, DataType type) {
+        BigDecimal rounded = v.negate(java.math.MathContext.DECIMAL128);
+        BigDecimal n = rounded.setScale(type.scale(), java.math.RoundingMode.HALF_UP);
+        if (n.precision() > type.precision()) {
+            throw Failure.of("NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION", "the " + n.toPlainString() + " rounded half up from " + rounded
+                    + " cannot be represented as " + type.ddl());
+        }
+        return n;
+    }
+
     /** Unary minus, of a number or an interval: whole numbers fail with ARITHMETIC_OVERFLOW on their minimum. */
     static Bound negate(Analyzer.Call call, List<Bound> args) {
         Bound x = args.get(0);
@@ -260,7 +283,7 @@ final class Arithmetic {
         Kernel.Unary k = switch (t.kind()) {
             case DOUBLE -> v -> -(Double) v;
             case FLOAT -> v -> -(Float) v;
-            case DECIMAL -> v -> ((BigDecimal) v).negate();
+            case DECIMAL -> v -> negateDecimal((BigDecimal) v, type);
             default -> {
                 Kernel.Binary minus = kernel("-", type);
                 Object zero = type.kind() == Kind.LONG ? (Object) 0L : type.kind() == Kind.INT ? (Object) 0 : type.kind() == Kind.SHORT ? (Object) (short) 0 : (Object) (byte) 0;

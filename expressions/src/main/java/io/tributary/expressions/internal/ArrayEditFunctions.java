@@ -56,7 +56,8 @@ final class ArrayEditFunctions {
             return List.of(a, call.as(element, el));
         }
         DataType common = el == null || el == Types.VOID ? element.type() : el.equals(element.type()) ? el
-                : plainNumber(el) && plainNumber(element.type()) ? Types.widerNumeric(el, element.type()) : null;
+                : plainNumber(el) && plainNumber(element.type()) ? Types.widerNumeric(el, element.type())
+                : Types.numeric(el) && Types.numeric(element.type()) ? Types.tightest(el, element.type()) : null; // a DECIMAL that holds the whole number
         if (common == null) {
             throw call.typeError("[DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES] " + call.name() + " needs an element of the array's type "
                     + Types.name(el) + ", and '" + element.text() + "' is " + Types.name(element.type()));
@@ -64,7 +65,7 @@ final class ArrayEditFunctions {
         return List.of(ArraySetFunctions.asArray(call, a, common), call.as(element, common));
     }
 
-    /** A number other than a DECIMAL: Spark widens the array or the element only among these. */
+    /** A number other than a DECIMAL: Spark widens the array or the element among these, and to a DECIMAL that holds a whole number. */
     private static boolean plainNumber(DataType t) {
         return Types.numeric(t) && !Types.isDecimal(t);
     }

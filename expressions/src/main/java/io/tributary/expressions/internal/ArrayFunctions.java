@@ -26,7 +26,13 @@ final class ArrayFunctions {
                 "null if any argument is null", "the elements as text joined by the delimiter, null elements skipped or replaced", (call, args) -> {
                     Bound a = ArraySetFunctions.asArray(call, array(call, args.get(0)), DataType.STRING);
                     List<Bound> cast = new ArrayList<>(List.of(a));
-                    args.subList(1, args.size()).forEach(b -> cast.add(call.as(b, DataType.STRING)));
+                    for (Bound b : args.subList(1, args.size())) { // Spark casts the elements to text, not the delimiter nor the replacement
+                        if (b.type() != null && !Types.is(b.type(), Kind.STRING)) {
+                            throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] array_join's delimiter and null replacement are STRING, and '"
+                                    + b.text() + "' is " + Types.name(b.type()) + "; cast it: CAST(" + b.text() + " AS STRING)");
+                        }
+                        cast.add(call.as(b, DataType.STRING));
+                    }
                     return call.apply(cast, DataType.STRING, v -> {
                         StringBuilder sb = new StringBuilder();
                         boolean first = true;

@@ -52,9 +52,8 @@ final class ArraySetFunctions {
                 }));
         add.accept(Fn.custom("array_position", 2, 2, "array_position(ARRAY<T>, value T) → BIGINT", FunctionDef.NULL_IN_NULL_OUT,
                 "the 1-based position of the value's first appearance, 0 if it does not appear", (call, args) -> {
-                    Bound a = array(call, args.get(0));
-                    Bound v = element(call, a, args.get(1));
-                    return call.apply(List.of(a, v), DataType.LONG, (Kernel.Binary) (l, x) -> {
+                    List<Bound> both = arrayAndValue(call, array(call, args.get(0)), args.get(1));
+                    return call.apply(both, DataType.LONG, (Kernel.Binary) (l, x) -> {
                         Object k = Orderings.key(x);
                         List<?> list = (List<?>) l;
                         for (int i = 0; i < list.size(); i++) {
@@ -67,11 +66,12 @@ final class ArraySetFunctions {
                 }));
         add.accept(Fn.custom("array_remove", 2, 2, "array_remove(ARRAY<T>, value T) → ARRAY<T>", FunctionDef.NULL_IN_NULL_OUT,
                 "the array without the elements equal to the value (null elements kept)", (call, args) -> {
-                    Bound a = array(call, args.get(0));
-                    Bound v = element(call, a, args.get(1));
+                    List<Bound> both = arrayAndValue(call, array(call, args.get(0)), args.get(1));
+                    Bound a = both.get(0);
+                    Bound v = both.get(1);
                     // an array of nulls only (ARRAY<VOID>) takes the value's type, as Spark's coercion widens it
                     DataType type = a.type().element().equals(Types.VOID) && v.type() != null ? Types.arrayOf(v.type()) : a.type();
-                    return call.apply(List.of(a, v), type, (Kernel.Binary) (l, x) -> {
+                    return call.apply(both, type, (Kernel.Binary) (l, x) -> {
                         Object k = Orderings.key(x);
                         List<Object> out = new ArrayList<>();
                         for (Object e : (List<?>) l) {
@@ -140,15 +140,29 @@ final class ArraySetFunctions {
     }
 
     /** The value looked for, as the array's element type; a type error when it has none in common. */
-    private static Bound element(Analyzer.Call call, Bound array, Bound value) {
+    /**
+     * The array and the value, both as the type Spark's {@code findTightestCommonType} gives the element and the value
+     * ({@code array_position(arr, l)} reads {@code arr} as {@code ARRAY<BIGINT>}); a type error where there is none.
+     */
+    static List<Bound> arrayAndValue(Analyzer.Call call, Bound array, Bound value) {
+        return arrayAndValue(call, array, value, false);
+    }
+
+    /** As {@link #arrayAndValue(Analyzer.Call, Bound, Bound)}; {@code wider}: two numbers meet as {@link Types#common} (array_contains(arr, 1.5)). */
+    static List<Bound> arrayAndValue(Analyzer.Call call, Bound array, Bound value, boolean wider) {
         DataType e = array.type().element();
-        if (e.equals(Types.VOID)) {
-            return value; // the array holds nulls only, which equal nothing
+        if (e.equals(Types.VOID) || value.type() == null) {
+            return List.of(array, e.equals(Types.VOID) ? value : call.as(value, e)); // an array of nulls only equals nothing
         }
-        if (value.type() != null && !value.type().equals(e) && (e.isNested() || Types.common(e, value.type()) == null)) {
-            throw call.typeError("'" + value.text() + "' is " + Types.name(value.type()) + ", and the array's elements are " + e.ddl());
+        DataType to = wider && Types.numeric(e) && Types.numeric(value.type()) ? Types.common(e, value.type()) : Types.tightest(e, value.type());
+        if (to == null && Types.voidFits(value.type(), e)) {
+            to = e;
         }
-        return call.as(value, e);
+        if (to == null) {
+            throw call.typeError("[DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES] '" + value.text() + "' is " + Types.name(value.type())
+                    + ", and the array's elements are " + Types.name(e));
+        }
+        return List.of(to.equals(e) ? array : asArray(call, array, to), call.as(value, to));
     }
 
     /**

@@ -49,7 +49,8 @@ public final class Casts {
         return switch (f) {
             case STRING -> t != Kind.STRUCT && t != Kind.ARRAY && t != Kind.MAP;
             case DATE -> t == Kind.TIMESTAMP || t == Kind.TIMESTAMP_NTZ;
-            case TIMESTAMP, TIMESTAMP_NTZ -> Types.numeric(to) || t == Kind.DATE || t == Kind.TIMESTAMP || t == Kind.TIMESTAMP_NTZ;
+            case TIMESTAMP -> Types.numeric(to) || t == Kind.DATE || t == Kind.TIMESTAMP || t == Kind.TIMESTAMP_NTZ;
+            case TIMESTAMP_NTZ -> t == Kind.DATE || t == Kind.TIMESTAMP || t == Kind.TIMESTAMP_NTZ; // Spark casts no TIMESTAMP_NTZ to a number
             case BINARY -> false;
             case STRUCT, ARRAY, MAP -> false;
             default -> fromNumber && (toNumber || (t == Kind.TIMESTAMP && f != Kind.BOOLEAN));
@@ -204,19 +205,23 @@ public final class Casts {
                 try {
                     return Math.multiplyExact((long) (Integer) v, MICROS_PER_DAY); // Spark's daysToMicros: a bare ArithmeticException
                 } catch (ArithmeticException e) {
-                    throw Failure.overflow("CAST to " + to.ddl());
+                    throw Failure.bareArithmetic("long overflow");
                 }
             };
             case TIMESTAMP, TIMESTAMP_NTZ -> v -> v;
             case FLOAT, DOUBLE -> v -> {
                 double d = ((Number) v).doubleValue();
                 double micros = d * MICROS_PER_SECOND;
-                if (Double.isNaN(d) || micros >= 0x1p63 || micros < -0x1p63) {
+                if (Double.isNaN(d) || Double.isInfinite(d)) { // Spark's doubleToTimestampAnsi: malformed, not out of range
+                    throw Failure.invalidCast(d, target);
+                }
+                if (micros >= 0x1p63 || micros < -0x1p63) {
                     throw Failure.castOverflow(d, target);
                 }
                 return (long) micros;
             };
-            case DECIMAL -> v -> ((BigDecimal) v).movePointRight(6).setScale(0, RoundingMode.DOWN).longValue(); // wraps, as Spark's
+            // Spark's decimalToTimestamp: the microseconds rounded to 34 digits (Scala's BigDecimal), the whole part wrapping to 64 bits
+            case DECIMAL -> v -> ((BigDecimal) v).multiply(BigDecimal.valueOf(MICROS_PER_SECOND), java.math.MathContext.DECIMAL128).longValue();
             default -> v -> saturatedMicros(((Number) v).longValue());
         };
     }

@@ -50,13 +50,14 @@ final class DateFunctions {
         add.accept(timePart("minute", "the minute, 0 to 59", ChronoField.MINUTE_OF_HOUR));
         add.accept(timePart("second", "the second, 0 to 59", ChronoField.SECOND_OF_MINUTE));
         add.accept(Fn.custom("to_date", 1, 2, "to_date(x[, fmt STRING]) → DATE", FunctionDef.NULL_IN_NULL_OUT,
-                "x as a date: a cast, or text read with the datetime pattern fmt", (call, args) -> args.size() == 1
-                        ? call.as(args.get(0), DATE) : parsed(call, args, DATE)));
+                "x as a date: a cast (a number or a boolean as its text), or text read with the datetime pattern fmt",
+                (call, args) -> args.size() == 1 ? call.as(asText(call, args.get(0)), DATE) : parsed(call, args, DATE)));
         add.accept(Fn.custom("to_timestamp", 1, 2, "to_timestamp(x[, fmt STRING]) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT,
-                "x as a timestamp: a cast, or text read with the datetime pattern fmt", (call, args) -> args.size() == 1
-                        ? call.as(args.get(0), TIMESTAMP) : parsed(call, args, TIMESTAMP)));
-        add.accept(Fn.binary("date_add", "the date days later", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, (Integer) n)));
-        add.accept(Fn.binary("date_sub", "the date days earlier", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, -(Integer) n)));
+                "x as a timestamp: a cast (a number as seconds since the epoch), or text read with the datetime pattern fmt",
+                (call, args) -> args.size() == 1 ? Types.numeric(args.get(0).type()) ? call.castTo(args.get(0), TIMESTAMP)
+                        : call.as(args.get(0), TIMESTAMP) : parsed(call, args, TIMESTAMP)));
+        add.accept(smallDays(Fn.binary("date_add", "the date days later", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, (Integer) n))));
+        add.accept(smallDays(Fn.binary("date_sub", "the date days earlier", DATE, INT, DATE, (d, n) -> Dates.addDays((Integer) d, -(Integer) n))));
         add.accept(Fn.binary("datediff", "the days from start to end", DATE, DATE, INT, (end, start) -> (Integer) end - (Integer) start));
         add.accept(Fn.binary("add_months", "the date months later (the day cut to the month's end)", DATE, INT, DATE,
                 (d, n) -> Dates.addMonths((Integer) d, (Integer) n)));
@@ -74,7 +75,15 @@ final class DateFunctions {
                 List.of(LONG, STRING), List.of(DEFAULT_FORMAT), a -> format((String) a[1], (Long) a[0] * Dates.MICROS_PER_SECOND)));
         add.accept(Fn.binary("date_format", "the timestamp as text in the datetime pattern fmt", TIMESTAMP, STRING, STRING,
                 (t, f) -> format((String) f, (Long) t)));
-        add.accept(Fn.unary("unix_date", "the days since 1970-01-01", DATE, INT, d -> d));
+        FunctionDef unixDate = Fn.unary("unix_date", "the days since 1970-01-01", DATE, INT, d -> d);
+        add.accept(Fn.custom("unix_date", 1, 1, unixDate.signature(), unixDate.nulls(), unixDate.doc(), (call, args) -> {
+            DataType t = args.get(0).type();
+            if (t != null && !Types.is(t, DataType.Kind.DATE)) { // Spark's UnixDate expects a DATE and casts nothing to it
+                throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] unix_date needs a DATE, and '" + args.get(0).text() + "' is "
+                        + Types.name(t) + "; cast it: CAST(" + args.get(0).text() + " AS DATE)");
+            }
+            return unixDate.resolver().resolve(call, args);
+        }));
         add.accept(timestampOnly(Fn.unary("unix_seconds", "the whole seconds since the epoch", TIMESTAMP, LONG,
                 t -> Math.floorDiv((Long) t, Dates.MICROS_PER_SECOND))));
         add.accept(timestampOnly(Fn.unary("unix_micros", "the microseconds since the epoch", TIMESTAMP, LONG, t -> t)));
@@ -186,6 +195,30 @@ final class DateFunctions {
     }
 
     /** {@code def}, its argument a TIMESTAMP and nothing cast to one, as Spark's UnixSeconds and UnixMicros expect it. */
+    /**
+     * Spark's {@code TypeCollection(INT, SMALLINT, TINYINT)} of the days: a number of another type is refused
+     * ({@code date_add(dt, 2L)}, {@code date_add(dt, 1.5)}), where a function that expects an INT casts any number to it.
+     */
+    private static FunctionDef smallDays(FunctionDef def) {
+        return Fn.custom(def.name(), def.minArgs(), def.maxArgs(), def.signature(), def.nulls(), def.doc(), (call, args) -> {
+            DataType n = args.get(1).type();
+            if (Types.numeric(n) && !Types.is(n, DataType.Kind.INT) && !Types.is(n, DataType.Kind.SHORT) && !Types.is(n, DataType.Kind.BYTE)) {
+                String x = args.get(1).text();
+                throw call.typeError("'" + x + "' is " + Types.name(n) + " where INT is expected (" + def.name() + " takes an INT, SMALLINT or TINYINT);"
+                        + " cast it: CAST(" + x + " AS INT)");
+            }
+            return def.resolver().resolve(call, args);
+        });
+    }
+
+    /**
+     * A number or a boolean as its text: Spark's {@code to_date} takes STRING, DATE, TIMESTAMP or TIMESTAMP_NTZ, and its ANSI
+     * coercion casts another atomic value to the first of them ({@code to_date(12.34)} reads '12.34').
+     */
+    private static Bound asText(Analyzer.Call call, Bound x) {
+        return Types.numeric(x.type()) || Types.is(x.type(), DataType.Kind.BOOLEAN) ? call.as(x, STRING) : x;
+    }
+
     private static FunctionDef timestampOnly(FunctionDef def) {
         return Fn.custom(def.name(), def.minArgs(), def.maxArgs(), def.signature(), def.nulls(), def.doc(), (call, args) -> {
             Bound t = args.get(0);
@@ -219,7 +252,7 @@ final class DateFunctions {
                 try {
                     return ((java.math.BigDecimal) v).movePointRight(6).longValueExact();
                 } catch (ArithmeticException e) {
-                    throw Failure.overflow("timestamp_seconds");
+                    throw Failure.bareArithmetic("Overflow");
                 }
             });
         }
@@ -236,7 +269,7 @@ final class DateFunctions {
             try {
                 return Math.multiplyExact((Long) s, Dates.MICROS_PER_SECOND);
             } catch (ArithmeticException e) {
-                throw Failure.overflow("timestamp_seconds");
+                throw Failure.bareArithmetic("long overflow");
             }
         });
     }

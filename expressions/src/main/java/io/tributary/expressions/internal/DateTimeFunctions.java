@@ -56,12 +56,12 @@ final class DateTimeFunctions {
         add.accept(Fn.alias("date_diff", FunctionRegistry.get("datediff")));
         add.accept(Fn.alias("to_unix_timestamp", FunctionRegistry.get("unix_timestamp")));
         add.accept(Fn.custom("timestamp_millis", 1, 1, "timestamp_millis(BIGINT) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT,
-                "the timestamp that many milliseconds after the epoch; ARITHMETIC_OVERFLOW past the type's range",
+                "the timestamp that many milliseconds after the epoch; Spark's bare ArithmeticException past the type's range",
                 (call, args) -> call.apply(List.of(integral(call, args.get(0))), TIMESTAMP, (Kernel.Unary) ms -> {
                     try {
                         return Math.multiplyExact((Long) ms, 1000L);
                     } catch (ArithmeticException e) {
-                        throw Failure.overflow("timestamp_millis");
+                        throw Failure.bareArithmetic("long overflow");
                     }
                 })));
         add.accept(Fn.custom("timestamp_micros", 1, 1, "timestamp_micros(BIGINT) → TIMESTAMP", FunctionDef.NULL_IN_NULL_OUT,
@@ -95,6 +95,12 @@ final class DateTimeFunctions {
         boolean bothLast = d1.getDayOfMonth() == d1.lengthOfMonth() && d2.getDayOfMonth() == d2.lengthOfMonth();
         if (d1.getDayOfMonth() == d2.getDayOfMonth() || bothLast) {
             return monthDiff;
+        }
+        try { // Spark reads the times of day from each day's start in microseconds, which fails past the range (Long.MIN_VALUE's day)
+            Math.multiplyExact(d1.toEpochDay(), Dates.MICROS_PER_DAY);
+            Math.multiplyExact(d2.toEpochDay(), Dates.MICROS_PER_DAY);
+        } catch (ArithmeticException e) {
+            throw Failure.bareArithmetic("long overflow");
         }
         long seconds1 = t1.toLocalTime().toSecondOfDay();
         long seconds2 = t2.toLocalTime().toSecondOfDay();

@@ -41,6 +41,15 @@ public final class Failure extends RuntimeException {
         return of("ARITHMETIC_OVERFLOW", what + " overflows");
     }
 
+    /**
+     * Spark's bare {@code java.lang.ArithmeticException} with the JDK's text, where Spark computes with {@code Math.multiplyExact}
+     * (or {@code BigDecimal.longValueExact}, {@code "Overflow"}) and names no error class: {@code timestamp_seconds},
+     * {@code timestamp_millis} and a DATE as a TIMESTAMP past the range.
+     */
+    static Failure bareArithmetic(String text) {
+        return of("ArithmeticException", text);
+    }
+
     static Failure divideByZero() {
         return of("DIVIDE_BY_ZERO", "division by zero");
     }

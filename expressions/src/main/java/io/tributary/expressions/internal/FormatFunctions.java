@@ -83,8 +83,12 @@ final class FormatFunctions {
                 ZoneId z = literal != null ? literal : zone((String) tz);
                 long micros = (Long) ts;
                 // from UTC: the instant moved by the zone's offset at that instant, which is convertTz's result, without its LocalDateTimes
-                return fromUtc ? micros + z.getRules().getOffset(Dates.instant(micros)).getTotalSeconds() * 1_000_000L
-                        : convert(micros, z, ZoneOffset.UTC);
+                try { // past the range: Spark's bare ArithmeticException (its instantToMicros)
+                    return fromUtc ? Math.addExact(micros, z.getRules().getOffset(Dates.instant(micros)).getTotalSeconds() * 1_000_000L)
+                            : convert(micros, z, ZoneOffset.UTC);
+                } catch (ArithmeticException e) {
+                    throw Failure.bareArithmetic("long overflow");
+                }
             });
         });
     }

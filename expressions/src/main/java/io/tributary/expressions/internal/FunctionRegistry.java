@@ -91,7 +91,7 @@ public final class FunctionRegistry {
         String num = "NUMERIC";
         for (String op : List.of("+", "-", "*", "/", "%", "div")) {
             String doc = switch (op) {
-                case "+" -> "addition; a DATE plus whole days is a DATE; a TIMESTAMP or DATE plus an interval (INTERVAL 1 HOUR) a TIMESTAMP,"
+                case "+" -> "addition; a DATE plus whole days is a DATE; a TIMESTAMP or DATE plus an interval (INTERVAL 1 HOUR) a TIMESTAMP (a TIMESTAMP_NTZ one a TIMESTAMP_NTZ),"
                         + " a DATE plus years, months or whole days a DATE; two intervals of one kind add up; a TIMESTAMP, DATE or text plus an INTERVAL"
                         + " (make_interval) keeps its type";
                 case "-" -> "subtraction; a DATE minus whole days is a DATE; minus an interval as +; TIMESTAMP - TIMESTAMP is an INTERVAL DAY"

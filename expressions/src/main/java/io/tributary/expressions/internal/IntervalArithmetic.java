@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * {@code +} and {@code -} where an interval takes part, and the differences of two timestamps or two dates, as Spark 4.2's
- * ANSI rules type them: a TIMESTAMP plus an interval is a TIMESTAMP; a DATE plus a year-month interval or whole days
+ * ANSI rules type them: a TIMESTAMP (TIMESTAMP_NTZ) plus an interval is a TIMESTAMP (TIMESTAMP_NTZ); a DATE plus a year-month interval or whole days
  * ({@code INTERVAL DAY}) is a DATE, plus a time a TIMESTAMP; two intervals of one kind add up; a TIMESTAMP minus a
  * TIMESTAMP is an {@code INTERVAL DAY TO SECOND}, a DATE minus a DATE an {@code INTERVAL DAY}.
  */
@@ -51,8 +51,18 @@ final class IntervalArithmetic {
         return shift(call, l, r, plus ? 1 : -1);
     }
 
-    /** A DATE or TIMESTAMP moved by the interval {@code iv}, forward ({@code sign} 1) or back (-1). */
+    /**
+     * A DATE or TIMESTAMP moved by the interval {@code iv}, forward ({@code sign} 1) or back (-1); text moved by a day-time one is
+     * read as a TIMESTAMP and the result written as text, as Spark's coercion casts both ({@code '2024-01-01' + INTERVAL 3 DAY}).
+     */
     private static Bound shift(Analyzer.Call call, Bound at, Bound iv, int sign) {
+        if (Types.is(at.type(), Kind.STRING)) {
+            if (!Intervals.isDayTime(iv.type())) {
+                throw call.typeError("[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] text and a year-month interval do not add up; cast the text: CAST("
+                        + at.text() + " AS TIMESTAMP)");
+            }
+            return call.castTo(shift(call, call.castTo(at, DataType.TIMESTAMP), iv, sign), DataType.STRING);
+        }
         DataType t = at.type();
         if (t == null) {
             return new Bound.Literal(null, iv.type(), call.text());
@@ -66,16 +76,18 @@ final class IntervalArithmetic {
                 return call.apply(List.of(at, iv), DataType.DATE, (Kernel.Binary) (d, us) -> Dates.addDays((Integer) d,
                         (int) (sign * ((Long) us / Dates.MICROS_PER_DAY))));
             }
-        } else if (t != null && !Types.is(t, Kind.TIMESTAMP)) {
-            throw call.typeError("an interval is added to a TIMESTAMP or a DATE, and '" + at.text() + "' is " + Types.name(t)
+        } else if (t != null && !Types.is(t, Kind.TIMESTAMP) && !Types.is(t, Kind.TIMESTAMP_NTZ)) {
+            throw call.typeError("an interval is added to a TIMESTAMP, a TIMESTAMP_NTZ or a DATE, and '" + at.text() + "' is " + Types.name(t)
                     + (Types.is(t, Kind.STRING) ? "; cast it: CAST(" + at.text() + " AS TIMESTAMP)" : ""));
         }
-        Bound ts = call.as(at, DataType.TIMESTAMP);
+        // a TIMESTAMP_NTZ moves as a TIMESTAMP in UTC and keeps its type (Spark's TimestampAddYMInterval and TimestampAddInterval)
+        DataType type = Types.is(t, Kind.TIMESTAMP_NTZ) ? DataType.TIMESTAMP_NTZ : DataType.TIMESTAMP;
+        Bound ts = call.as(at, type);
         if (dayTime) {
-            return call.apply(List.of(ts, iv), DataType.TIMESTAMP, (Kernel.Binary) (a, us) -> exact(() -> sign > 0
+            return call.apply(List.of(ts, iv), type, (Kernel.Binary) (a, us) -> exact(() -> sign > 0
                     ? Math.addExact((Long) a, (Long) us) : Math.subtractExact((Long) a, (Long) us)));
         }
-        return call.apply(List.of(ts, iv), DataType.TIMESTAMP, (Kernel.Binary) (a, m) -> exact(() ->
+        return call.apply(List.of(ts, iv), type, (Kernel.Binary) (a, m) -> exact(() ->
                 Dates.micros(Dates.dateTime((Long) a).plusMonths(sign * (long) (Integer) m))));
     }
 
@@ -83,14 +95,17 @@ final class IntervalArithmetic {
     private static Bound difference(Analyzer.Call call, Bound l, Bound r) {
         boolean ld = Types.is(l.type(), Kind.DATE);
         boolean rd = Types.is(r.type(), Kind.DATE);
-        boolean lt = Types.is(l.type(), Kind.TIMESTAMP);
-        boolean rt = Types.is(r.type(), Kind.TIMESTAMP);
+        boolean ln = Types.is(l.type(), Kind.TIMESTAMP_NTZ);
+        boolean rn = Types.is(r.type(), Kind.TIMESTAMP_NTZ);
+        boolean lt = Types.is(l.type(), Kind.TIMESTAMP) || ln;
+        boolean rt = Types.is(r.type(), Kind.TIMESTAMP) || rn;
         if (ld && rd) {
             return call.apply(List.of(l, r), Intervals.dayTime(0, 0), (Kernel.Binary) (a, b) ->
                     ((long) (Integer) a - (Integer) b) * Dates.MICROS_PER_DAY);
         }
-        if ((lt || ld) && (rt || rd)) {
-            return call.apply(List.of(call.as(l, DataType.TIMESTAMP), call.as(r, DataType.TIMESTAMP)), Intervals.dayTime(0, 3),
+        if ((lt || ld) && (rt || rd)) { // as Spark's SubtractTimestamps: both as TIMESTAMP_NTZ when neither is a TIMESTAMP
+            DataType both = (ln || ld) && (rn || rd) ? DataType.TIMESTAMP_NTZ : DataType.TIMESTAMP;
+            return call.apply(List.of(call.as(l, both), call.as(r, both)), Intervals.dayTime(0, 3),
                     (Kernel.Binary) (a, b) -> exact(() -> Math.subtractExact((Long) a, (Long) b)));
         }
         return null;

@@ -62,7 +62,7 @@ final class MathFunctions {
         Kernel.Unary k = switch (t.kind()) {
             case DOUBLE -> v -> Math.abs((Double) v);
             case FLOAT -> v -> Math.abs((Float) v);
-            case DECIMAL -> v -> ((BigDecimal) v).abs();
+            case DECIMAL -> v -> ((BigDecimal) v).signum() < 0 ? Arithmetic.negateDecimal((BigDecimal) v, t) : v; // Spark's abs is its unary minus
             default -> {
                 Kernel.Binary minus = Arithmetic.kernel("-", t);
                 yield v -> ((Number) v).longValue() < 0 ? minus.apply2(zero(t), v) : v;
@@ -119,7 +119,13 @@ final class MathFunctions {
                 int intDigits = t.precision() - t.scale() + 1;
                 DataType result = s < 0 ? DataType.decimal(Math.min(Math.max(intDigits, 1 - s), 38), 0)
                         : Types.bounded(intDigits + Math.min(t.scale(), s), Math.min(t.scale(), s));
-                yield call.apply(List.of(x), result, (Kernel.Unary) v -> Decimals.fit(((BigDecimal) v).setScale(s, mode), result));
+                yield call.apply(List.of(x), result, (Kernel.Unary) v -> {
+                    try {
+                        return Decimals.fit(((BigDecimal) v).setScale(s, mode), result);
+                    } catch (Failure f) { // Spark's Decimal(v.setScale(s), p, s) left of the point: the class without a suggestion
+                        throw s < 0 ? Failure.of("NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION", f.reason()) : f;
+                    }
+                });
             }
             default -> {
                 Kernel.Unary back = Casts.kernel(DataType.decimal(38, 0), t);

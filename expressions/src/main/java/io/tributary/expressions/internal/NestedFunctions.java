@@ -148,9 +148,9 @@ final class NestedFunctions {
         if (args.get(1).type() == null) {
             throw call.typeError("array_contains cannot look for NULL; use exists(arr, x -> x IS NULL) in Spark, or test the elements");
         }
-        Bound value = call.as(args.get(1), element);
-        Comparator<Object> order = Predicates.ordering(element);
-        return call.apply(List.of(arr, value), DataType.BOOLEAN, (Kernel.Binary) (a, v) -> {
+        List<Bound> both = ArraySetFunctions.arrayAndValue(call, arr, args.get(1), true);
+        Comparator<Object> order = Predicates.ordering(both.get(0).type().element());
+        return call.apply(both, DataType.BOOLEAN, (Kernel.Binary) (a, v) -> {
             boolean sawNull = false;
             for (Object e : (List<?>) a) {
                 if (e == null) {

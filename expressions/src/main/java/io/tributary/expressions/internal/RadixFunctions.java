@@ -44,15 +44,16 @@ final class RadixFunctions {
                 RadixFunctions::formatNumber));
     }
 
-    /** A number, BOOLEAN or BINARY argument as text, as Spark casts it for a STRING parameter. */
+    /** A number, BOOLEAN, DATE or timestamp argument as text, as Spark casts it for a STRING parameter. */
     private static Bound text(Analyzer.Call call, Bound x) {
         if (x.type() == null || x.type().kind() == Kind.STRING) {
             return call.as(x, DataType.STRING);
         }
-        if (Types.numeric(x.type())) {
+        if (Types.numeric(x.type()) || Types.is(x.type(), Kind.BOOLEAN) || Types.is(x.type(), Kind.DATE) || Types.is(x.type(), Kind.TIMESTAMP)
+                || Types.is(x.type(), Kind.TIMESTAMP_NTZ)) { // Spark's ANSI implicit cast of an atomic value to STRING
             return call.castTo(x, DataType.STRING);
         }
-        throw call.typeError("'" + x.text() + "' is " + Types.name(x.type()) + ", and " + call.name() + " needs text or a number");
+        throw call.typeError("'" + x.text() + "' is " + Types.name(x.type()) + ", and " + call.name() + " needs text, a number, a boolean, a date or a timestamp");
     }
 
     /** A number or text argument as a BIGINT, as Spark's ANSI cast makes it. */

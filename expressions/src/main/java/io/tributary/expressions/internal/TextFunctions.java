@@ -70,8 +70,16 @@ final class TextFunctions {
                     return call.applyTolerant(cast, INT, a -> a[0] == null || a[1] == null ? null
                             : a[2] == null ? (Object) (-1) : TextKernels.levenshtein((String) a[0], (String) a[1], (Integer) a[2]));
                 }));
-        add.accept(Fn.unary("soundex", "the Soundex code; the text itself when it starts with no letter A-Z", STRING, STRING,
-                v -> TextKernels.soundex((String) v)));
+        FunctionDef soundex = Fn.unary("soundex", "the Soundex code; the text itself when it starts with no letter A-Z", STRING, STRING,
+                v -> TextKernels.soundex((String) v));
+        add.accept(Fn.custom("soundex", 1, 1, soundex.signature(), soundex.nulls(), soundex.doc(), (call, args) -> {
+            DataType t = args.get(0).type();
+            if (t != null && !Types.is(t, DataType.Kind.STRING)) { // Spark's SoundEx expects a STRING and casts nothing to it
+                throw call.typeError("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] soundex needs a STRING, and '" + args.get(0).text()
+                        + "' is " + Types.name(t) + "; cast it: CAST(" + args.get(0).text() + " AS STRING)");
+            }
+            return soundex.resolver().resolve(call, args);
+        }));
         add.accept(Fn.unary("quote", "the text in single quotes, each ' escaped by a backslash", STRING, STRING,
                 v -> "'" + ((String) v).replace("'", "\\'") + "'"));
         add.accept(Fn.custom("mask", 1, 5, "mask(str STRING[, upper STRING, lower STRING, digit STRING, other STRING]) → STRING",

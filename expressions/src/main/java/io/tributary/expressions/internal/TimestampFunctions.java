@@ -64,7 +64,9 @@ final class TimestampFunctions {
 
     static void register(Consumer<FunctionDef> add) {
         add.accept(Fn.custom("try_to_timestamp", 1, 2, "try_to_timestamp(x[, fmt STRING]) → TIMESTAMP", "null if x is null or not a timestamp",
-                "to_timestamp, null where it fails", (call, args) -> tryOf(FunctionRegistry.get("to_timestamp").resolver().resolve(call, args), UNPARSED)));
+                "to_timestamp, null where it fails", (call, args) -> args.size() == 1 && Types.fractional(args.get(0).type())
+                        ? call.apply(List.of(args.get(0)), TIMESTAMP, (Kernel.Unary) TimestampFunctions::saturatedSeconds)
+                        : tryOf(FunctionRegistry.get("to_timestamp").resolver().resolve(call, args), UNPARSED)));
         add.accept(Fn.custom("try_to_date", 1, 2, "try_to_date(x[, fmt STRING]) → DATE", "null if x is null or not a date",
                 "to_date, null where it fails", (call, args) -> tryOf(FunctionRegistry.get("to_date").resolver().resolve(call, args), UNPARSED)));
         add.accept(Fn.custom("to_timestamp_ntz", 1, 2, "to_timestamp_ntz(x[, fmt STRING]) → TIMESTAMP_NTZ", FunctionDef.NULL_IN_NULL_OUT,
@@ -94,6 +96,12 @@ final class TimestampFunctions {
             add.accept(make(prefix + "make_timestamp_ntz", TIMESTAMP_NTZ, false, prefix.isEmpty(), "the timestamp without time zone of"
                     + " the fields" + doc));
         }
+    }
+
+    /** Spark's cast of a FLOAT or DOUBLE to TIMESTAMP outside ANSI mode (try_to_timestamp's): null for NaN and the infinities, else saturating. */
+    private static Object saturatedSeconds(Object v) {
+        double d = ((Number) v).doubleValue();
+        return Double.isNaN(d) || Double.isInfinite(d) ? null : (long) (d * Dates.MICROS_PER_SECOND);
     }
 
     /** {@code b} giving null where its own function fails the row with one of {@code conditions}. */
@@ -195,7 +203,11 @@ final class TimestampFunctions {
         }
         return call.apply(cast, TIMESTAMP_NTZ, a -> {
             LocalDateTime t = Dates.dateTime((Long) a[2]);
-            return Dates.micros(t.atZone(zone((String) a[0])).withZoneSameInstant(zone((String) a[1])).toLocalDateTime());
+            try {
+                return Dates.micros(t.atZone(zone((String) a[0])).withZoneSameInstant(zone((String) a[1])).toLocalDateTime());
+            } catch (ArithmeticException e) { // past the range at the target zone: Spark's bare ArithmeticException too
+                throw Failure.bareArithmetic("long overflow");
+            }
         });
     }
 

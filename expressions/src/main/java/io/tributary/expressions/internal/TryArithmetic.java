@@ -47,6 +47,10 @@ final class TryArithmetic {
                 (call, args) -> {
                     Bound resolved = Arithmetic.resolve(call, op, args);
                     boolean numbers = args.stream().allMatch(a -> a.type() != null && Types.numeric(a.type()));
+                    if (numbers && (op.equals("/") || op.equals("%")) && args.get(1) instanceof Bound.Literal z && z.value() instanceof Number n
+                            && (n instanceof Double || n instanceof Float ? n.doubleValue() == 0 : new java.math.BigDecimal(n.toString()).signum() == 0)) { // Spark's TRY division reads the divisor first: by 0, null, a unread
+                        return new Bound.Literal(null, resolved.type(), call.text());
+                    }
                     Map<Bound, Boolean> arguments = new IdentityHashMap<>();
                     if (numbers) {
                         args.forEach(a -> arguments.put(a, true));

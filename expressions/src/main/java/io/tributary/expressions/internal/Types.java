@@ -203,10 +203,18 @@ public final class Types {
         return rank(a) >= rank(b) ? a : b;
     }
 
+    /**
+     * Spark's {@code widerDecimalType}: the scale of either and the whole digits of either, and past 38 digits
+     * ({@code boundedPreferIntegralDigits}) the whole digits kept and the scale cut: DECIMAL(38,0) and DECIMAL(1,1) meet as
+     * DECIMAL(38,0), DECIMAL(38,37) and INT as DECIMAL(38,28).
+     */
     static DataType widerDecimal(DataType a, DataType b) {
         int scale = Math.max(a.scale(), b.scale());
         int range = Math.max(a.precision() - a.scale(), b.precision() - b.scale());
-        return bounded(range + scale, scale);
+        if (range + scale <= MAX_PRECISION) {
+            return DataType.decimal(range + scale, scale);
+        }
+        return DataType.decimal(MAX_PRECISION, Math.max(0, scale - (range + scale - MAX_PRECISION)));
     }
 
     /** A decimal type cut to 38 digits, as Spark's {@code DecimalType.bounded}. */
@@ -263,10 +271,34 @@ public final class Types {
         if (is(b, Kind.STRING)) {
             return stringWith(a);
         }
-        if ((is(a, Kind.DATE) && is(b, Kind.TIMESTAMP)) || (is(a, Kind.TIMESTAMP) && is(b, Kind.DATE))) {
-            return DataType.TIMESTAMP;
+        if (datetime(a) && datetime(b)) { // Spark's findWiderDateTimeType: a TIMESTAMP wins, else a TIMESTAMP_NTZ over a DATE
+            return is(a, Kind.TIMESTAMP) || is(b, Kind.TIMESTAMP) ? DataType.TIMESTAMP : DataType.TIMESTAMP_NTZ;
         }
         return null;
+    }
+
+    /**
+     * Spark's {@code TypeCoercion.findTightestCommonType}, by which array_contains, array_position and array_remove widen the
+     * array or the value: one type; a whole number and a DECIMAL that holds it; two other numbers as the later of TINYINT,
+     * SMALLINT, INT, BIGINT, FLOAT, DOUBLE; two datetimes as {@link #common}; null for any other pair.
+     */
+    static DataType tightest(DataType a, DataType b) {
+        if (a.equals(b)) {
+            return a;
+        }
+        if (integral(a) && isDecimal(b) || isDecimal(a) && integral(b)) {
+            DataType d = isDecimal(a) ? a : b;
+            DataType w = decimalOf(isDecimal(a) ? b : a);
+            return d.precision() - d.scale() >= w.precision() && d.scale() >= 0 ? d : null;
+        }
+        if (numeric(a) && numeric(b) && !isDecimal(a) && !isDecimal(b)) {
+            return rank(a) >= rank(b) ? a : b;
+        }
+        return datetime(a) && datetime(b) || a.isNested() && b.isNested() ? common(a, b) : null; // nested: field by field
+    }
+
+    private static boolean datetime(DataType t) {
+        return is(t, Kind.DATE) || is(t, Kind.TIMESTAMP) || is(t, Kind.TIMESTAMP_NTZ);
     }
 
     private static DataType stringWith(DataType other) {
