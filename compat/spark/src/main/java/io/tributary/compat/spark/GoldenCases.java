@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryProgress;
 
 /** The golden cases a recorder runs: {@code ROOT [CASE...]}, every folder of ROOT with a {@code case.json} when none is named. */
 final class GoldenCases {
@@ -57,5 +59,16 @@ final class GoldenCases {
         } finally {
             spark.stop();
         }
+    }
+
+    /** {@code batches 0:5@-,1:3@2024-...}: each batch of the query's progress, its id, input rows and watermark. */
+    static String batches(StreamingQuery q) {
+        StringBuilder batches = new StringBuilder("batches");
+        for (StreamingQueryProgress p : q.recentProgress()) {
+            String wm = p.eventTime().get("watermark");
+            batches.append(batches.length() > 7 ? "," : " ").append(p.batchId()).append(':').append(p.numInputRows())
+                    .append('@').append(wm == null ? "-" : wm);
+        }
+        return batches.toString();
     }
 }

@@ -16,7 +16,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryException;
-import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.StructType;
 
@@ -142,13 +141,7 @@ public final class SparkAggregateFuzz {
                 System.out.println("SparkAggregateFuzz " + dir.getFileName() + " refused at start: " + e.getMessage().split("\n")[0]);
                 return;
             }
-            StringBuilder batches = new StringBuilder("batches");
-            for (StreamingQueryProgress p : q.recentProgress()) {
-                String wm = p.eventTime().get("watermark");
-                batches.append(batches.length() > 7 ? "," : " ").append(p.batchId()).append(':').append(p.numInputRows())
-                        .append('@').append(wm == null ? "-" : wm);
-            }
-            lines.add(batches.toString());
+            lines.add(GoldenCases.batches(q));
             List<String> byBatch = new ArrayList<>(written);
             Collections.sort(byBatch);
             byBatch.forEach(w -> lines.add("out " + w));

@@ -12,7 +12,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.streaming.StreamingQuery;
-import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.StructType;
 
@@ -94,13 +93,7 @@ public final class SparkDedup {
             List<String> lines = new ArrayList<>();
             lines.add("# after run " + run + ": Spark's batches (batch:numInputRows@watermark) and the table ("
                     + (window != null || session != null ? "start|end|n|total" : "id|user|amt|ts") + ")");
-            StringBuilder batches = new StringBuilder("batches");
-            for (StreamingQueryProgress p : q.recentProgress()) {
-                String wm = p.eventTime().get("watermark");
-                batches.append(batches.length() > 7 ? "," : " ").append(p.batchId()).append(':').append(p.numInputRows())
-                        .append('@').append(wm == null ? "-" : wm);
-            }
-            lines.add(batches.toString());
+            lines.add(GoldenCases.batches(q));
             List<String> table = new ArrayList<>();
             if (Files.exists(Path.of(out, "_delta_log"))) {
                 for (Row r : spark.read().format("delta").load(out).collectAsList()) {

@@ -21,7 +21,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
-import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.StructType;
 
@@ -102,13 +101,7 @@ public final class SparkSessionWindows {
             List<String> lines = new ArrayList<>();
             lines.add("# after run " + run + ": Spark's progress (batch:numInputRows@watermark), each batch's output"
                     + " (batch|session_window|user|t|n|hi) and the table (session_window|user|t|n|hi)");
-            StringBuilder batches = new StringBuilder("batches");
-            for (StreamingQueryProgress p : q.recentProgress()) {
-                String wm = p.eventTime().get("watermark");
-                batches.append(batches.length() > 7 ? "," : " ").append(p.batchId()).append(':').append(p.numInputRows())
-                        .append('@').append(wm == null ? "-" : wm);
-            }
-            lines.add(batches.toString());
+            lines.add(GoldenCases.batches(q));
             List<String> byBatch = new ArrayList<>(written);
             Collections.sort(byBatch);
             for (String w : byBatch) {
