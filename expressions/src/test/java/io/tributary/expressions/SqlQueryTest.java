@@ -99,6 +99,12 @@ class SqlQueryTest {
         assertThat(q.where().text()).isEqualTo("amt > 1");
         assertThat(q.unionAll()).hasSize(1);
         assertThat(q.unionAll().get(0).query().where().text()).isEqualTo("amt <= 1");
+        SqlQuery both = SqlQuery.parse("WITH c AS (SELECT id, lower(user) AS u FROM source WHERE amt > 0)\n"
+                + "SELECT id, u FROM c WHERE u IS NOT NULL UNION ALL SELECT id, 'none' FROM c WHERE u IS NULL");
+        assertThat(both.where().text()).isEqualTo("(amt > 0) AND ((lower(user)) IS NOT NULL)");
+        assertThat(both.unionAll().get(0).query().where().text()).isEqualTo("(amt > 0) AND ((lower(user)) IS NULL)");
+        refused("WITH c AS (SELECT id FROM source) SELECT a.id FROM c a JOIN c b ON a.id = b.id UNION ALL SELECT id FROM c",
+                "the common table expression c read a second time");
         refused("SELECT * FROM (SELECT id FROM source UNION ALL SELECT id FROM source) t", "UNION ALL in a view or a subquery in FROM"
                 + " at line 1, column 38");
         refused("SELECT id FROM source UNION ALL (WITH c AS (SELECT id FROM source) SELECT id FROM c)", "WITH inside a query of UNION ALL"

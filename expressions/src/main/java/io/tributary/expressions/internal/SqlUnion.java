@@ -37,7 +37,7 @@ public final class SqlUnion {
 
     /**
      * The queries of {@code q}, joined by {@code UNION ALL} (parenthesized unions within it flattened): the first, with the others
-     * in its {@code unionAll}. {@code around} refuses what a parenthesized query may not have around it (ORDER BY, LIMIT, WITH...),
+     * in its {@code unionAll}. {@code around} refuses what a parenthesized query may not have around it (ORDER BY, LIMIT...; a WITH there is refused here),
      * {@code query} translates one query; a {@code GROUP BY} in one of them is refused.
      */
     static SqlQuery translate(QueryContext q, Consumer<QueryContext> around, Function<QuerySpecificationContext, SqlQuery> query) {
@@ -54,6 +54,11 @@ public final class SqlUnion {
             Part place = i == 0 ? at : part("UNION ALL", q.setOperator(i - 1).start);
             QueryTermContext term = q.queryTerm(i);
             if (term instanceof ParenthesizedQueryContext p) {
+                if (p.query().withClause() != null) {
+                    Token w = p.query().withClause().start;
+                    throw ExpressionErrors.sqlUnsupported("WITH inside a query of UNION ALL", w.getLine(), w.getCharPositionInLine() + 1,
+                            "write the WITH before the whole query");
+                }
                 around.accept(p.query());
                 collect(p.query(), place, around, query, out);
                 continue;

@@ -114,7 +114,7 @@ final class SqlViews {
                     throw refused(q.setOperator(0).start, "UNION ALL in a view or a subquery in FROM", "write the UNION ALL as the"
                             + " whole query, each of its queries reading the views");
                 }
-                return SqlUnion.translate(q, this::refuseInUnion, this::specification);
+                return SqlUnion.translate(q, translator::refuseAround, s -> specification(unread(s))); // each query reads the views anew
             }
             if (q.queryTerm(0) instanceof ParenthesizedQueryContext p) {
                 return query(p.query(), whole);
@@ -125,12 +125,12 @@ final class SqlViews {
         }
     }
 
-    /** What surrounds a parenthesized query of a {@code UNION ALL}: as any query's, and no WITH of its own. */
-    private void refuseInUnion(QueryContext q) {
-        if (q.withClause() != null) {
-            throw refused(q.withClause().start, "WITH inside a query of UNION ALL", "write the WITH before the whole query");
+    /** {@code s}, every view in scope counted as not read yet: each query of a {@code UNION ALL} reads the stream, and so its views. */
+    private QuerySpecificationContext unread(QuerySpecificationContext s) {
+        for (Scope sc = scope; sc != null; sc = sc.parent()) {
+            sc.names().values().forEach(d -> d.reads = 0);
         }
-        translator.refuseAround(q);
+        return s;
     }
 
     /** One SELECT, the view it reads in FROM (if any) merged into it. */
