@@ -17,4 +17,9 @@ final class UnionErrors {
                 + " column " + column + " (" + name + ") of query " + query + " is " + type + ", which does not meet " + before
                 + " of the queries before it; cast it in one of them, e.g. CAST(" + name + " AS STRING)");
     }
+
+    static TributaryException untypedColumn(int column, String name) {
+        return new TributaryException("column " + column + " (" + name + ") of the UNION ALL is NULL in every query and has no type (Spark's"
+                + " VOID); give it one in a query: CAST(NULL AS STRING) AS " + name);
+    }
 }
