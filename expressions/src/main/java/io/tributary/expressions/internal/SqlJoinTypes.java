@@ -53,7 +53,9 @@ final class SqlJoinTypes {
                         + " the left is not supported";
                 case "FULL OUTER JOIN" -> "FullOuter joins with streaming DataFrames/Datasets on the right and a static DataFrame/Dataset"
                         + " on the left is not supported";
-                default -> "Left semi/anti joins with a streaming DataFrame/Dataset on the right are not supported";
+                case "LEFT SEMI JOIN" -> "LeftSemi join with a streaming DataFrame/Dataset on the right and a static DataFrame/Dataset on"
+                        + " the left is not supported";
+                default -> "LeftAnti joins with a streaming DataFrame/Dataset on the right are not supported";
             };
             throw refused(j.start, kind + " of the stream after a Delta table", "Spark refuses it too (" + spark + "); a join"
                     + " keeps the stream's rows with the table before it as RIGHT [OUTER] JOIN source s, or after it as source s LEFT JOIN"
