@@ -193,6 +193,7 @@ class SqlQueryTest {
         refused("SELECT * FROM delta.`t` u NATURAL JOIN source s", "NATURAL JOIN at line 1, column 27");
         refused("SELECT * FROM delta.`t` u JOIN delta.`v` v ON u.id = v.id JOIN source s ON s.id = u.id", "the Delta table delta.`t` in FROM");
         refused("SELECT * FROM delta.`t` u JOIN source s ON s.id = u.id JOIN source t ON t.id = s.id", "source joined again");
+        refused("WITH c AS (SELECT id FROM source) SELECT c.id FROM delta.`t` u JOIN c ON c.id = u.id", "the Delta table delta.`t` in FROM");
     }
 
     @Test

@@ -334,8 +334,8 @@ public final class SqlTranslator {
      */
     private Part lateralJoin(JoinRelationContext j) {
         JoinTypeContext t = j.joinType();
-        String kind = SqlJoinTypes.has(t, SparkExprLexer.SEMI) ? "LEFT SEMI" : SqlJoinTypes.has(t, SparkExprLexer.ANTI) ? "LEFT ANTI" : SqlJoinTypes.has(t, SparkExprLexer.RIGHT)
-                ? "RIGHT OUTER" : SqlJoinTypes.has(t, SparkExprLexer.FULL) ? "FULL OUTER" : null;
+        String kind = SqlJoinTypes.has(t, SparkExprLexer.SEMI) ? "LEFT SEMI" : SqlJoinTypes.has(t, SparkExprLexer.ANTI) ? "LEFT ANTI"
+                : SqlJoinTypes.has(t, SparkExprLexer.RIGHT) ? "RIGHT OUTER" : SqlJoinTypes.has(t, SparkExprLexer.FULL) ? "FULL OUTER" : null;
         if (j.natural != null) {
             throw refused(j.natural, "NATURAL JOIN LATERAL", "[INCOMPATIBLE_JOIN_TYPES] Spark refuses NATURAL with LATERAL; give the"
                     + " condition with ON, or join the function after a comma: FROM source s, LATERAL " + j.function.generator.getText()
