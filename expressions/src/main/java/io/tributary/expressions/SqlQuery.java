@@ -15,7 +15,9 @@ import java.util.List;
  * transform cannot express: subqueries other than WHERE's {@code [NOT] EXISTS} and {@code IN} over one Delta table (which are
  * left semi and anti joins) and views read once, set operators other than {@code UNION ALL}, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT}, a {@code GROUP BY} without a window,
  * {@code HAVING} without {@code GROUP BY}, a table other than {@code source} or {@code delta.`path`}, joins other than inner
- * (with {@code CROSS}, without {@code ON} and a Delta table after a comma: on {@code true}), left outer, left semi and left anti.
+ * (with {@code CROSS}, without {@code ON} and a Delta table after a comma: on {@code true}), left outer, left semi and left anti; a
+ * Delta table written before the stream, {@code FROM delta.`path` u [INNER | CROSS | RIGHT [OUTER]] JOIN source s ...}, is the same
+ * inner or left outer join of the stream, its columns first in {@code *}.
  * A {@code UNION ALL} of queries (two or more, each parenthesized or not, none with a {@code GROUP BY}) is the first query, whose
  * columns name the union's, and the others in {@link #unionAll}: each row of the stream goes through every query, and the rows of
  * each are published in the queries' order, each column of the type the queries' types widen to.
@@ -59,11 +61,23 @@ public record SqlQuery(String sourceAlias, List<Join> joins, List<Part> lateralV
      * @param type  {@code inner}, {@code left}, {@code left_semi} or {@code left_anti}
      * @param on    the condition ({@code USING (a, b)} as {@code a = u.a AND b = u.b}), placed where the join is written
      * @param using the columns of {@code USING (a, b)}, which Spark's {@code *} gives first; empty for a join with {@code ON}
+     * @param first whether the table is written before the stream ({@code FROM delta.`path` u [RIGHT] JOIN source s}): Spark's
+     *              {@code *} gives its columns before the stream's
      */
-    public record Join(String table, String alias, String type, Part on, List<String> using) {
+    public record Join(String table, String alias, String type, Part on, List<String> using, boolean first) {
         /** A join with {@code ON}. */
         public Join(String table, String alias, String type, Part on) {
             this(table, alias, type, on, List.of());
+        }
+
+        /** A join written after the stream. */
+        public Join(String table, String alias, String type, Part on, List<String> using) {
+            this(table, alias, type, on, using, false);
+        }
+
+        /** This join, written before the stream. */
+        public Join writtenFirst() {
+            return new Join(table, alias, type, on, using, true);
         }
     }
 

@@ -40,6 +40,7 @@ public final class Transform {
     private int hidden; // the input's hidden columns (FileMetadata), which the source adds to each row
     private final BatchClock clock; // the batch's start, which current_timestamp() and its cousins read
     private Transform then; // the column steps (ColumnSteps) over this one's rows; null without
+    private Set<Integer> untyped = Set.of(); // the columns of untyped NULLs, a query of a UNION ALL's (compileAs)
     private Schema variantInput; // the input when it or the output holds a VARIANT (Variants: bytes outside, Spark's inside)
 
     /** A generator of the select list: its arguments, and the place of its first column among the other items' values. */
@@ -90,6 +91,16 @@ public final class Transform {
      * ({@code LATERAL VIEW [OUTER] explode(tags) t AS tag}): their columns follow the input's, for WHERE and the select list.
      */
     public static Transform compileAs(Schema input, String alias, List<String> lateralViews, String where, List<String> select) {
+        return compileAs(input, alias, lateralViews, where, select, false);
+    }
+
+    /**
+     * As {@link #compileAs(Schema, String, List, String, List)}; with {@code untypedNulls} (a query of a {@code UNION ALL}, whose
+     * other queries type it) a select item that is always NULL without a type is a column of NULLs, STRING until the union types
+     * it, and listed in {@link #untypedColumns()}; without, it is refused.
+     */
+    public static Transform compileAs(Schema input, String alias, List<String> lateralViews, String where, List<String> select,
+            boolean untypedNulls) {
         int sourceWidth = input.size();
         int hidden = FileMetadata.hidden(input); // the last of the source's columns; not in * (nor s.*)
         int visibleWidth = sourceWidth - hidden;
@@ -121,6 +132,7 @@ public final class Transform {
         List<Field> fields = new ArrayList<>();
         List<Expression> items = new ArrayList<>();
         List<Generated> generators = new ArrayList<>();
+        Set<Integer> untyped = new HashSet<>();
         for (String item : select) {
             SelectItem parsed = Parsing.selectItem(item, alias, views);
             if (parsed.star()) {
@@ -158,8 +170,15 @@ public final class Transform {
                 throw ExpressionErrors.generatorNested(item, nested.position(), nested.text(), parsed.expression().text());
             }
             Bound bound = new Analyzer(input, item, clock).resolve(parsed.expression());
-            if (bound.type() == null) {
+            if (bound.type() == null && !untypedNulls) {
                 throw ExpressionErrors.voidColumn(item);
+            }
+            if (bound.type() == null) {
+                untyped.add(fields.size());
+                String name = parsed.alias() != null ? parsed.alias() : defaultName(parsed, bound);
+                fields.add(new Field(name, DataType.STRING, true));
+                items.add(Expression.of(item, bound));
+                continue;
             }
             if (Types.holdsVoid(bound.type())) {
                 throw ExpressionErrors.voidInsideColumn(item, Types.name(bound.type()));
@@ -187,6 +206,7 @@ public final class Transform {
         Transform made = new Transform(new Schema(fields), lateral, filter, items.toArray(Expression[]::new),
                 List.copyOf(generators), clock);
         made.hidden = hidden;
+        made.untyped = Set.copyOf(untyped);
         made.variantInput = Variants.holdsVariant(input) || Variants.holdsVariant(made.output) ? input : null;
         return made;
     }
@@ -218,9 +238,15 @@ public final class Transform {
     Transform followedBy(Transform next) {
         Transform t = new Transform(output, lateral, where, select, generators, clock);
         t.hidden = hidden;
+        t.untyped = untyped;
         t.variantInput = variantInput;
         t.then = then == null ? next : then.followedBy(next);
         return t;
+    }
+
+    /** The columns (0-based) of select items that are always NULL without a type, STRING here (compileAs's {@code untypedNulls}). */
+    public Set<Integer> untypedColumns() {
+        return untyped;
     }
 
     public Schema output() {

@@ -17,4 +17,10 @@ final class UnionErrors {
                 + " column " + column + " (" + name + ") of query " + query + " is " + type + ", which does not meet " + before
                 + " of the queries before it; cast it in one of them, e.g. CAST(" + name + " AS STRING)");
     }
+
+    static TributaryException untypedColumn(int column, String name) {
+        return new TributaryException("[DELTA_NULL_SCHEMA_IN_STREAMING_WRITE] column " + column + " (" + name + ") of the UNION ALL is NULL"
+                + " in every query and has no type (Spark's VOID), which Spark's Delta write refuses too (Delta doesn't accept NullTypes in"
+                + " the schema for streaming writes); give it one in a query: CAST(NULL AS STRING) AS " + name);
+    }
 }

@@ -176,6 +176,26 @@ class SqlQueryTest {
         assertThat(SqlQuery.parse("SELECT * FROM source;;").select()).extracting(Part::text).containsExactly("*");
     }
 
+    /** FROM delta.`t` u [RIGHT] JOIN source s is Spark's join with the static side on the left: the stream's inner or left join. */
+    @Test
+    void aDeltaTableWrittenBeforeTheStreamIsJoinedToIt() {
+        String sql = "SELECT s.id FROM delta.`t` u RIGHT OUTER JOIN source AS s ON s.id = u.id LEFT SEMI JOIN delta.`v` v ON v.id = s.id";
+        SqlQuery q = SqlQuery.parse(sql);
+        assertThat(q.sourceAlias()).isEqualTo("s");
+        assertThat(q.joins()).containsExactly(new Join("t", "u", "left", new Part("s.id = u.id", 1, sql.indexOf("s.id =") + 1), List.of(), true),
+                new Join("v", "v", "left_semi", new Part("v.id = s.id", 1, sql.indexOf("v.id =") + 1)));
+        assertThat(SqlQuery.parse("SELECT * FROM delta.`t` u JOIN source s USING (id)").joins()).extracting(Join::type, Join::using, Join::first)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("inner", List.of("id"), true));
+        refused("SELECT * FROM delta.`t` u LEFT JOIN source s ON s.id = u.id", "LEFT OUTER JOIN of the stream after a Delta table at line 1,"
+                + " column 27", "LeftOuter join with a streaming DataFrame/Dataset on the right");
+        refused("SELECT * FROM delta.`t` u FULL JOIN source s ON s.id = u.id", "FULL OUTER JOIN of the stream after a Delta table");
+        refused("SELECT * FROM delta.`t` u LEFT SEMI JOIN source s ON s.id = u.id", "LEFT SEMI JOIN of the stream after a Delta table");
+        refused("SELECT * FROM delta.`t` u NATURAL JOIN source s", "NATURAL JOIN at line 1, column 27");
+        refused("SELECT * FROM delta.`t` u JOIN delta.`v` v ON u.id = v.id JOIN source s ON s.id = u.id", "the Delta table delta.`t` in FROM");
+        refused("SELECT * FROM delta.`t` u JOIN source s ON s.id = u.id JOIN source t ON t.id = s.id", "source joined again");
+        refused("WITH c AS (SELECT id FROM source) SELECT c.id FROM delta.`t` u JOIN c ON c.id = u.id", "the Delta table delta.`t` in FROM");
+    }
+
     @Test
     void aGroupByOverAWindowIsTheAggregationBlock() {
         SqlQuery q = SqlQuery.parse("""

@@ -46,6 +46,10 @@ final class TransformSpec {
     List<JoinSpec> joins = List.of();
     /** Each join's {@code USING} columns (a query's), which {@code *} gives first, as Spark does; empty lists for {@code ON}. */
     List<List<String>> using = List.of();
+    /** Whether a select item that is always NULL without a type is a column the union types (a query of a {@code UNION ALL}). */
+    boolean untypedNulls;
+    /** Whether the first join's table is written before the stream in {@code sql:} ({@code FROM delta.`path` u JOIN source s}). */
+    boolean tableFirst;
     StaticTable.Opener opener;
     long joinMaxRows = TransformSettings.DEFAULT_JOIN_MAX_ROWS;
     /** Tables opened so far, by location: shared by copies, so that a table is opened once. */
@@ -77,6 +81,8 @@ final class TransformSpec {
         c.computed = new LinkedHashMap<>(computed);
         c.joins = joins;
         c.using = using;
+        c.tableFirst = tableFirst;
+        c.untypedNulls = untypedNulls;
         c.opener = opener;
         c.joinMaxRows = joinMaxRows;
         c.opened = opened;
@@ -115,6 +121,7 @@ final class TransformSpec {
         joins = query.joins().stream().map(j -> new JoinSpec(j.table(), j.alias(), j.on().text(), j.type(),
                 key + " (the join of delta.`" + j.table() + "`, ON at " + j.on().at() + " of the query)")).toList();
         using = query.joins().stream().map(SqlQuery.Join::using).toList();
+        tableFirst = !query.joins().isEmpty() && query.joins().get(0).first();
     }
 
     /** Takes the block's {@code transform.join} and {@code transform.lateralView} given in {@code values}. */
@@ -191,7 +198,9 @@ final class TransformSpec {
             tables.add(table);
             keys.add(joinKey(j, "table")); // a refusal at a batch's start names the table
             rows = join.output();
-            visible = n < using.size() ? usingFirst(join.visible(), using.get(n)) : join.visible();
+            List<String> before = visible;
+            visible = n == 0 && tableFirst ? tableFirst(join.visible(), before) : join.visible(); // Spark's * gives the table's first
+            visible = n < using.size() ? usingFirst(visible, using.get(n)) : visible;
         }
         joinsFor = schema;
         compiledJoins = new Joins(made, tables, keys, rows, visible);
@@ -206,6 +215,13 @@ final class TransformSpec {
         }
         List<String> out = new ArrayList<>(first);
         visible.stream().filter(v -> !first.contains(v)).forEach(out::add);
+        return out;
+    }
+
+    /** The visible columns with those a join added to {@code before} (the stream's) first. */
+    private static List<String> tableFirst(List<String> visible, List<String> before) {
+        List<String> out = new ArrayList<>(visible.stream().filter(v -> !before.contains(v)).toList());
+        out.addAll(visible.stream().filter(before::contains).toList());
         return out;
     }
 
@@ -267,7 +283,7 @@ final class TransformSpec {
         }
         Transform selected;
         try {
-            selected = Transform.compileAs(schema, sourceAlias, lateral, where, select);
+            selected = Transform.compileAs(schema, sourceAlias, lateral, where, select, untypedNulls);
         } catch (TributaryException e) {
             throw refused(TransformSettings.SELECT, selectKey, e);
         }

@@ -36,6 +36,7 @@ final class UnionQueries {
         List<Transform> transforms = new ArrayList<>();
         List<Joins> joins = new ArrayList<>();
         for (TransformSpec q : queries) {
+            q.untypedNulls = true; // a NULL select item is typed by the other queries' column
             transforms.add(q.compile(schema));
             joins.add(q.joins(schema));
         }

@@ -40,7 +40,7 @@ import org.antlr.v4.runtime.tree.TerminalNode;
 public final class SqlTranslator {
     private static final String SOURCE = "source";
     private static final String SHAPE = "a query is SELECT items FROM source [AS s] [[LEFT | LEFT SEMI | LEFT ANTI] JOIN delta.`path` [AS] u ON"
-            + " condition] ... [, LATERAL explode(s.tags) t] ... [WHERE condition]";
+            + " condition] ... [, LATERAL explode(s.tags) t] ... [WHERE condition], or FROM delta.`path` u [RIGHT] JOIN source s ON ...";
 
     private final String sql;
     private final SqlViews views = new SqlViews(this);
@@ -100,12 +100,22 @@ public final class SqlTranslator {
             throw refused(s.having, "HAVING without GROUP BY", "HAVING filters the rows of an aggregation over a window; filter the"
                     + " query's rows with WHERE");
         }
-        String alias = source(s.relation(0).relationPrimary());
+        RelationPrimaryContext from = s.relation(0).relationPrimary();
+        List<JoinRelationContext> joined = s.relation(0).joinRelation();
+        JoinRelationContext stream = isTable(from, 2, "delta") && !joined.isEmpty() && joined.get(0).function == null
+                && isTable(joined.get(0).right, 1, SOURCE) ? joined.get(0) : null; // FROM delta.`path` u JOIN source s ON ...
+        String alias = source(stream == null ? from : stream.right);
         Set<String> aliases = new HashSet<>();
         aliases.add(alias.toLowerCase(Locale.ROOT));
         List<Join> joins = new ArrayList<>();
+        if (stream != null) {
+            if (stream.natural != null || stream.lateral != null) {
+                join(stream, aliases); // refused as after the stream
+            }
+            joins.add(table(from, SqlJoinTypes.before(stream), aliases, stream).writtenFirst());
+        }
         List<Part> lateralViews = new ArrayList<>(); // the table functions joined (JOIN LATERAL), after a comma, then LATERAL VIEWs
-        for (JoinRelationContext j : s.relation(0).joinRelation()) {
+        for (JoinRelationContext j : stream == null ? joined : joined.subList(1, joined.size())) {
             if (j.function != null) {
                 lateralViews.add(lateralJoin(j));
             } else if (!lateralViews.isEmpty()) {
@@ -181,8 +191,9 @@ public final class SqlTranslator {
         }
         List<String> name = names(t);
         if (name.size() == 2 && name.get(0).equalsIgnoreCase("delta")) {
-            throw refused(t.start, "the Delta table " + t.qualifiedName().getText() + " in FROM", "FROM reads the pipeline's source,"
-                    + " named source; join the table to it: FROM source s JOIN " + t.qualifiedName().getText() + " u ON ...");
+            throw refused(t.start, "the Delta table " + t.qualifiedName().getText() + " in FROM", "FROM reads the pipeline's source, named"
+                    + " source; join the table to it: FROM source s JOIN " + t.qualifiedName().getText() + " u ON ..., or FROM "
+                    + t.qualifiedName().getText() + " u [RIGHT] JOIN source s ON ...");
         }
         if (name.size() != 1 || !name.get(0).equalsIgnoreCase(SOURCE)) {
             throw unknownTable(t);
@@ -199,7 +210,7 @@ public final class SqlTranslator {
             throw refused(j.lateral, "LATERAL before " + j.right.getText(), "[INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC]"
                     + " LATERAL joins a table function (JOIN LATERAL explode(s.tags) t); join a Delta table without it");
         }
-        return table(j.right, type(j.joinType(), j.start), aliases, j);
+        return table(j.right, SqlJoinTypes.after(j.joinType(), j.start), aliases, j);
     }
 
     /** A joined table of {@code type}, its condition that of {@code j} (none: {@code true}, Spark's cross join; {@code j} null: a FROM item). */
@@ -244,30 +255,9 @@ public final class SqlTranslator {
         return new Join(path, alias, type, new Part(condition, u.start.getLine(), u.start.getCharPositionInLine() + 1), using);
     }
 
-    /** The transform's join type; the joins Spark does not run between a stream and a table, or that keep no stream side, refused. */
-    private String type(JoinTypeContext t, Token at) {
-        boolean left = has(t, SparkExprLexer.LEFT);
-        if (has(t, SparkExprLexer.SEMI)) {
-            return "left_semi";
-        }
-        if (has(t, SparkExprLexer.ANTI)) {
-            return "left_anti";
-        }
-        if (left) {
-            return "left";
-        }
-        String kind = has(t, SparkExprLexer.RIGHT) ? "RIGHT OUTER JOIN"
-                : has(t, SparkExprLexer.FULL) ? "FULL OUTER JOIN" : null;
-        if (kind != null) {
-            throw refused(at, kind, "Spark refuses it too (" + (kind.startsWith("RIGHT") ? "RightOuter" : "FullOuter") + " join with a"
-                    + " streaming DataFrame/Dataset on the left and a static DataFrame/Dataset on the right is not supported); a"
-                    + " stream-static join keeps the stream on the left: JOIN (inner), LEFT [OUTER] JOIN, LEFT SEMI JOIN or LEFT ANTI JOIN");
-        }
-        return "inner";
-    }
-
-    private static boolean has(JoinTypeContext t, int token) {
-        return t.getToken(token, 0) != null;
+    /** Whether {@code r} names a table of {@code parts} parts, the first {@code first}: {@code source}, {@code delta.`path`}. */
+    private static boolean isTable(RelationPrimaryContext r, int parts, String first) {
+        return r instanceof TableNameContext t && names(t).size() == parts && names(t).get(0).equalsIgnoreCase(first);
     }
 
     private static List<String> names(TableNameContext t) {
@@ -344,8 +334,8 @@ public final class SqlTranslator {
      */
     private Part lateralJoin(JoinRelationContext j) {
         JoinTypeContext t = j.joinType();
-        String kind = has(t, SparkExprLexer.SEMI) ? "LEFT SEMI" : has(t, SparkExprLexer.ANTI) ? "LEFT ANTI" : has(t, SparkExprLexer.RIGHT)
-                ? "RIGHT OUTER" : has(t, SparkExprLexer.FULL) ? "FULL OUTER" : null;
+        String kind = SqlJoinTypes.has(t, SparkExprLexer.SEMI) ? "LEFT SEMI" : SqlJoinTypes.has(t, SparkExprLexer.ANTI) ? "LEFT ANTI"
+                : SqlJoinTypes.has(t, SparkExprLexer.RIGHT) ? "RIGHT OUTER" : SqlJoinTypes.has(t, SparkExprLexer.FULL) ? "FULL OUTER" : null;
         if (j.natural != null) {
             throw refused(j.natural, "NATURAL JOIN LATERAL", "[INCOMPATIBLE_JOIN_TYPES] Spark refuses NATURAL with LATERAL; give the"
                     + " condition with ON, or join the function after a comma: FROM source s, LATERAL " + j.function.generator.getText()
@@ -360,7 +350,7 @@ public final class SqlTranslator {
                     + " LATERAL " + j.function.generator.getText() + "(...) t ON ...");
         }
         Part on = j.joinCriteria() == null ? null : part(((JoinOnContext) j.joinCriteria()).expression());
-        return tableFunction(j.function, j.lateral != null, has(t, SparkExprLexer.LEFT) ? "LEFT " : "", on);
+        return tableFunction(j.function, j.lateral != null, SqlJoinTypes.has(t, SparkExprLexer.LEFT) ? "LEFT " : "", on);
     }
 
     Part part(ParserRuleContext ctx) {

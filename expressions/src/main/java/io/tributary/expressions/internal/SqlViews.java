@@ -89,7 +89,7 @@ final class SqlViews {
             }
             String f = ViewColumns.requalifying(tableAlias, j.alias()).expression(filter);
             String on = j.on().text().equals("true") ? f : "(" + j.on().text() + ") AND (" + f + ")";
-            return new Join(j.table(), j.alias(), j.type(), new Part(on, j.on().line(), j.on().column()), j.using());
+            return new Join(j.table(), j.alias(), j.type(), new Part(on, j.on().line(), j.on().column()), j.using(), j.first());
         }
     }
 
@@ -298,7 +298,8 @@ final class SqlViews {
         lateralColumns.forEach((table, names) -> names.forEach(c -> columns.renaming(table, c, c + "__" + table)));
         List<Join> joins = new ArrayList<>(i.joins());
         for (Join j : o.joins()) {
-            joins.add(new Join(j.table(), j.alias(), j.type(), new Part(columns.expression(j.on()), j.on().line(), j.on().column()), j.using()));
+            joins.add(new Join(j.table(), j.alias(), j.type(), new Part(columns.expression(j.on()), j.on().line(), j.on().column()), j.using(),
+                    j.first()));
         }
         List<Part> laterals = new ArrayList<>(i.lateralViews());
         o.lateralViews().forEach(p -> laterals.add(new Part(columns.lateralView(p), p.line(), p.column())));

@@ -127,6 +127,18 @@ class SqlPipelineTest {
     }
 
     @Test
+    void aDeltaTableWrittenBeforeTheStreamGivesItsColumnsFirstAsSparkDoes() throws Exception {
+        Map.Entry<Integer, String> q = query("SELECT * FROM delta.`T` u RIGHT JOIN source s USING (user)");
+        assertThat(run(q.getKey(), q.getValue())).isEqualTo(spark(q.getKey())).hasSizeGreaterThan(1);
+    }
+
+    @Test
+    void aNullSelectItemInAUnionAllTakesTheOtherQuerysTypeAsSparkDoes() throws Exception {
+        Map.Entry<Integer, String> q = query("SELECT id, NULL AS n FROM source UNION ALL SELECT id, user FROM source");
+        assertThat(run(q.getKey(), q.getValue())).isEqualTo(spark(q.getKey())).hasSizeGreaterThan(1);
+    }
+
+    @Test
     void aCommonTableExpressionJoinedToADeltaTableWritesSparksTable() throws Exception {
         Map.Entry<Integer, String> q = query("WITH clean AS (SELECT id, lower(trim(user)) AS user, amt, ts FROM source WHERE amt > 0)");
         assertThat(q.getValue()).contains("\n");
