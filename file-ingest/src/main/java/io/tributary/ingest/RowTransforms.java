@@ -40,9 +40,8 @@ public final class RowTransforms {
         if (b.transformSpec.limit != null) {
             SqlQuery.Part at = b.transformSpec.limit.at();
             throw values.invalid(TransformSettings.SQL, ExpressionErrors.sqlUnsupported(at.text(), at.line(), at.column(), "LIMIT keeps"
-                    + " the first rows of a file source, counted with its progress; a Delta table or a Kafka topic is read by the stage"
-                    + " that writes the table, which keeps no such count: remove LIMIT, or write the rows to a table first and read it"
-                    + " with a file source"));
+                    + " the first rows of a file source, counted with the ingest's progress; a Delta table or a Kafka topic is read by"
+                    + " the stage that writes the table, which keeps no such count: remove LIMIT"));
         }
         Transform transform = b.transformSpec.compile(input);
         return of(b.transformSpec.joins(input), transform);
