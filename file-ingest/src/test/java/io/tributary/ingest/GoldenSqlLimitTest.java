@@ -99,12 +99,8 @@ class GoldenSqlLimitTest {
         }
     }
 
-    /** Stands for the process dying mid-batch: nothing in the ingest catches an Error, so the transaction stays open. */
-    static final class Crash extends Error {
-    }
-
     /**
-     * The process dies in run 2 after the batch's rows reached the broker, before its transaction committed: the restarted ingest
+     * The process dies in run 2 after the batch's rows were read and sent, before its transaction committed: the restarted ingest
      * publishes the rows LIMIT lets through once, counted from the last committed batch, and run 3 adds none (Spark's tables).
      */
     @org.junit.jupiter.api.Test
@@ -122,21 +118,11 @@ class GoldenSqlLimitTest {
         assertThat(published(config)).isEqualTo(table(Files.readAllLines(dir.resolve("after-run1.txt"))));
 
         IngestKit.write(in, "b.json", Files.readString(dir.resolve("b.json")) + "crash here\n", 2_000);
-        BadRecordPolicy dieOnceRowsAreOnTheBroker = new BadRecordPolicy() {
-            @Override
-            public String name() {
-                return "crash";
-            }
-
-            @Override
-            public Action onBadRecord(BadRecord bad) {
-                throw new Crash();
-            }
-        };
-        FileIngest dying = new FileIngest(builder(spec, schema, in, dir, config.pipeline()).onBadRecord(dieOnceRowsAreOnTheBroker).build(),
+        BadRecordPolicy dieMidBatch = CrashMidBatchTest.crashAtABadRecord(() -> { }); // b.json's rows read, its transaction open
+        FileIngest dying = new FileIngest(builder(spec, schema, in, dir, config.pipeline()).onBadRecord(dieMidBatch).build(),
                 IngestKit.props(KAFKA.broker()));
         try {
-            assertThatThrownBy(dying::runBatch).isInstanceOf(Crash.class);
+            assertThatThrownBy(dying::runBatch).isInstanceOf(CrashMidBatchTest.Crash.class);
             IngestConfig restarted = builder(spec, schema, in, dir, config.pipeline()).onBadRecord(BadRecordPolicy.DROP)
                     .build();
             try (FileIngest ingest = new FileIngest(restarted, IngestKit.props(KAFKA.broker()))) {
