@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one batch as one Kafka transaction: the rows of every file, their dead-letter records,
- * one ingest-log record per file, the state record and, when an aggregation reads the events, a
+ * one ingest-log record per file, the state record (with the count of rows published so far, which the {@code sql:} query's
+ * LIMIT counts from) and, when an aggregation reads the events, a
  * marker on every events partition (with the watermark, when there is one). A crash or an error at any point leaves the whole batch published or none
  * of it. A file that changed while it was read is left out (the transaction is aborted and run
  * again without it) and taken by a later batch.
