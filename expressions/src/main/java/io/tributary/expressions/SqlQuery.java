@@ -13,7 +13,8 @@ import java.util.List;
  * {@code columns} and {@code having}; a view {@code SELECT * FROM delta.`path` [WHERE cond]} is that table where a join names
  * it, {@code cond} ANDed into the join's ON. {@link #parse} refuses, naming the construct, the line and the column, what the
  * transform cannot express: subqueries other than WHERE's {@code [NOT] EXISTS} and {@code IN} over one Delta table (which are
- * left semi and anti joins) and views read once, set operators other than {@code UNION ALL}, {@code ORDER BY}, {@code LIMIT}, {@code DISTINCT}, a {@code GROUP BY} without a window,
+ * left semi and anti joins) and views read once, set operators other than {@code UNION ALL}, {@code ORDER BY}, {@code OFFSET}, a {@code LIMIT}
+ * other than the whole query's (or with a {@code GROUP BY}, or not a whole number), {@code DISTINCT}, a {@code GROUP BY} without a window,
  * {@code HAVING} without {@code GROUP BY}, a table other than {@code source} or {@code delta.`path`}, joins other than inner
  * (with {@code CROSS}, without {@code ON} and a Delta table after a comma: on {@code true}), left outer, left semi and left anti; a
  * Delta table written before the stream, {@code FROM delta.`path` u [INNER | CROSS | RIGHT [OUTER]] JOIN source s ...}, is the same
@@ -33,9 +34,26 @@ import java.util.List;
  * @param aggregation the aggregation a {@code GROUP BY} over a window stands for, or null; with one, the select items are
  *                    the aggregation's columns, and the transform passes the rows as they are (joined and filtered)
  * @param unionAll    the queries after this one joined to it by {@code UNION ALL}, in order; empty for one query
+ * @param limit       the whole query's {@code LIMIT n} (after a {@code UNION ALL}), or null without one (or {@code LIMIT ALL}): as Spark's
+ *                    streaming limit, the first {@code n} rows of the whole stream are kept, over every batch and run, and no more
  */
 public record SqlQuery(String sourceAlias, List<Join> joins, List<Part> lateralViews, Part where, List<Part> select, Aggregation aggregation,
-        List<UnionAll> unionAll) {
+        List<UnionAll> unionAll, Limit limit) {
+
+    /** A query without LIMIT. */
+    public SqlQuery(String sourceAlias, List<Join> joins, List<Part> lateralViews, Part where, List<Part> select, Aggregation aggregation,
+            List<UnionAll> unionAll) {
+        this(sourceAlias, joins, lateralViews, where, select, aggregation, unionAll, null);
+    }
+
+    /** This query with the whole query's {@code limit} (null: none). */
+    public SqlQuery withLimit(Limit limit) {
+        return new SqlQuery(sourceAlias, joins, lateralViews, where, select, aggregation, unionAll, limit);
+    }
+
+    /** {@code LIMIT rows}, written at {@code at}. */
+    public record Limit(long rows, Part at) {
+    }
 
     /** One query, not a union. */
     public SqlQuery(String sourceAlias, List<Join> joins, List<Part> lateralViews, Part where, List<Part> select, Aggregation aggregation) {

@@ -112,6 +112,19 @@ class SqlQueryTest {
     }
 
     @Test
+    void theWholeQuerysLimitIsKeptWithItsPlace() {
+        SqlQuery q = SqlQuery.parse("SELECT id FROM source WHERE amt > 0\nLIMIT 4");
+        assertThat(q.limit()).isEqualTo(new SqlQuery.Limit(4, new SqlQuery.Part("LIMIT 4", 2, 1)));
+        assertThat(q.where().text()).isEqualTo("amt > 0");
+        assertThat(SqlQuery.parse("SELECT id FROM source").limit()).isNull();
+        assertThat(SqlQuery.parse("SELECT id FROM source LIMIT 0").limit().rows()).isZero();
+        SqlQuery union = SqlQuery.parse("SELECT id FROM source UNION ALL SELECT id FROM source LIMIT 3");
+        assertThat(union.limit().rows()).isEqualTo(3);
+        assertThat(union.unionAll()).hasSize(1);
+        assertThat(SqlQuery.parse("WITH c AS (SELECT id FROM source) SELECT id FROM c LIMIT 2").limit().rows()).isEqualTo(2);
+    }
+
+    @Test
     void whatTheTransformCannotExpressIsRefusedNamingTheConstructAndItsPlace() {
         refused("SELECT * FROM source WHERE id NOT IN (SELECT id FROM delta.`t`)", "a subquery at line 1, column 31");
         refused("SELECT (SELECT max(x) FROM delta.`t`) AS m FROM source", "a subquery at line 1, column 8");
@@ -122,10 +135,15 @@ class SqlQueryTest {
         refused("SELECT id FROM source UNION ALL SELECT count(*) FROM source GROUP BY id", "GROUP BY in a query of UNION ALL at line 1,"
                 + " column 61");
         refused("SELECT id FROM source UNION ALL SELECT id FROM source ORDER BY id", "ORDER BY at line 1, column 55");
-        refused("SELECT id FROM source UNION ALL (SELECT id FROM source LIMIT 1)", "LIMIT at line 1, column 56");
+        refused("SELECT id FROM source UNION ALL (SELECT id FROM source LIMIT 1)", "LIMIT in a view, a subquery or a query of UNION ALL at"
+                + " line 1, column 56", "at the end of the whole query");
         refused("SELECT * FROM source UNION SELECT * FROM source", "UNION at line 1, column 22", "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION");
         refused("SELECT * FROM source ORDER BY id DESC", "ORDER BY at line 1, column 22");
-        refused("SELECT * FROM source LIMIT 10", "LIMIT at line 1, column 22");
+        refused("SELECT * FROM source LIMIT 10 OFFSET 2", "OFFSET at line 1, column 31", "Offset is not supported on streaming");
+        refused("SELECT * FROM source LIMIT id", "LIMIT id at line 1, column 22", "a whole number");
+        refused("SELECT * FROM source LIMIT -1", "LIMIT -1 at line 1, column 22", "INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE");
+        refused("SELECT window(ts, '5 minutes') AS w, count(*) AS n FROM source GROUP BY window(ts, '5 minutes') LIMIT 3",
+                "LIMIT with GROUP BY at line 1, column 97");
         refused("SELECT DISTINCT user FROM source", "SELECT DISTINCT at line 1, column 8", "dropDuplicates",
                 "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION");
         refused("SELECT * FROM source s, LATERAL explode(array(1)) t, delta.`v` v", "a FROM item after a join or a table function at line 1,"

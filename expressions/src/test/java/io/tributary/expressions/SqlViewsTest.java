@@ -100,7 +100,7 @@ class SqlViewsTest {
         refused("SELECT id FROM (SELECT id, amt AS id FROM source) t", "the column `id`, which the view `t` gives twice", "AMBIGUOUS_REFERENCE");
         assertThat(SqlQuery.parse("SELECT id FROM (SELECT *, id FROM source) t").select().get(0).text()).isEqualTo("id");
         refused("WITH a AS (SELECT id FROM source), A AS (SELECT id FROM source) SELECT * FROM a", "DUPLICATED_CTE_NAMES");
-        refused("SELECT * FROM (SELECT * FROM source LIMIT 2) t", "LIMIT at line 1, column 37");
+        refused("SELECT * FROM (SELECT * FROM source LIMIT 2) t", "LIMIT in a view, a subquery or a query of UNION ALL at line 1, column 37");
         refused("SELECT w.start FROM (SELECT window(ts, '1 hour') AS w, count(*) AS n FROM source GROUP BY window(ts, '1 hour')) t JOIN"
                 + " delta.`d` u ON true", "a join over the view t, which aggregates");
         refused("SELECT *\nFROM (SELECT id FROM source) t JOIN delta.`d` u USING (id)", "USING in a join over the view t at line 2, column 49");

@@ -377,6 +377,9 @@ public final class FileIngest implements PipelineStage {
         if (config.transform().readsBatchTime()) {
             return null; // current_timestamp() and its cousins are the batch's start: rows are not made ahead of it
         }
+        if (config.limit() >= 0) {
+            return null; // LIMIT: the rows a file gives depend on the count its batch starts from
+        }
         ReadAhead reading = ReadAhead.start(config, partitions, Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8));
         return reading == null ? null : new FilesReadAhead(reading);
     }

@@ -160,6 +160,14 @@ public final class IngestConfig {
         return transform;
     }
 
+    /**
+     * The {@code sql:} query's {@code LIMIT}: the most rows the ingest publishes over all its batches (Spark's streaming limit),
+     * or -1 without one.
+     */
+    public long limit() {
+        return transformSpec.limit == null ? -1 : transformSpec.limit.rows();
+    }
+
     /** Spark's stream-static joins ({@code transform.join}), applied to each row before {@link #transform()}; empty without. */
     public Joins joins() {
         return joins;

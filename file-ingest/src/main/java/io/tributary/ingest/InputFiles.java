@@ -49,7 +49,13 @@ public final class InputFiles {
     private final FilePublisher reader;
     private final SourceCleaner cleaner;
 
+    /** Refuses the {@code sql:} query's LIMIT: the runtime's progress (Connect's source offsets) holds no count of the rows published. */
     public InputFiles(IngestConfig config) {
+        if (config.limit() >= 0) {
+            throw new io.tributary.schema.TributaryException("sql: LIMIT " + config.limit() + " is not supported by the Kafka Connect"
+                    + " source connector: it commits Connect's source offsets, which hold no count of the rows published; run the"
+                    + " pipeline with tributary run, whose ingest keeps the count with its progress, or remove LIMIT");
+        }
         this.config = config;
         this.discovery = FileDiscovery.of(config);
         this.reader = FilePublisher.reader(config, discovery);

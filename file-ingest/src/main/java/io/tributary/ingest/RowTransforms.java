@@ -2,6 +2,8 @@ package io.tributary.ingest;
 
 import io.tributary.expressions.RowTransform;
 import io.tributary.expressions.Transform;
+import io.tributary.expressions.ExpressionErrors;
+import io.tributary.expressions.SqlQuery;
 import io.tributary.schema.Schema;
 import io.tributary.settings.Values;
 import java.time.Instant;
@@ -35,6 +37,12 @@ public final class RowTransforms {
         IngestConfigBuilder b = new IngestConfigBuilder("transform", null, null, input).transform(values).staticTables(opener);
         b.transformSpec.computed.putAll(computed);
         b.transformSpec.fileSource = false; // no file's facts: _metadata and input_file_name() are refused, naming the source's kind
+        if (b.transformSpec.limit != null) {
+            SqlQuery.Part at = b.transformSpec.limit.at();
+            throw values.invalid(TransformSettings.SQL, ExpressionErrors.sqlUnsupported(at.text(), at.line(), at.column(), "LIMIT keeps"
+                    + " the first rows of a file source, counted with the ingest's progress; a Delta table or a Kafka topic is read by"
+                    + " the stage that writes the table, which keeps no such count: remove LIMIT"));
+        }
         Transform transform = b.transformSpec.compile(input);
         return of(b.transformSpec.joins(input), transform);
     }

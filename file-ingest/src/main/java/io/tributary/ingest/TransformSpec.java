@@ -63,6 +63,8 @@ final class TransformSpec {
     boolean fileSource = true;
     /** The queries after the first of a {@code UNION ALL} in {@code sql:}; empty without. */
     List<SqlQuery.UnionAll> unionAll = List.of();
+    /** The {@code sql:} query's {@code LIMIT}, or null without one. */
+    SqlQuery.Limit limit;
     /** The union's queries compiled, over the schema it holds; shared by copies. */
     private UnionQueries.Compiled union;
 
@@ -93,6 +95,7 @@ final class TransformSpec {
         c.fileSource = fileSource;
         c.unionAll = unionAll;
         c.union = union;
+        c.limit = limit;
         return c;
     }
 
@@ -106,6 +109,7 @@ final class TransformSpec {
     void sql(SqlQuery query, String key) {
         sqlKey = key;
         unionAll = query.unionAll();
+        limit = query.limit();
         joinsFor = null; // another query's joins
         compiledJoins = null;
         sourceAlias = query.sourceAlias();

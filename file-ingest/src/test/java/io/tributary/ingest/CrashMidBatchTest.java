@@ -41,6 +41,22 @@ class CrashMidBatchTest {
     static final class Crash extends Error {
     }
 
+    /** A policy that, at the first bad record, runs {@code first} and then dies ({@link Crash}), the transaction left open. */
+    static BadRecordPolicy crashAtABadRecord(Runnable first) {
+        return new BadRecordPolicy() {
+            @Override
+            public String name() {
+                return "crash";
+            }
+
+            @Override
+            public Action onBadRecord(BadRecord bad) {
+                first.run();
+                throw new Crash();
+            }
+        };
+    }
+
     @Test
     void killAfterRowsAreProducedBeforeTheIngestTransactionCommits() throws Exception {
         Path in = tmp.resolve("crash/in");
@@ -51,18 +67,7 @@ class CrashMidBatchTest {
         write(in, "a.json", sb + "crash here\n", 1_000);
         String pipeline = IngestKit.uniquePipeline("crash");
         String events = "tributary." + pipeline + ".events";
-        BadRecordPolicy dieOnceRowsAreOnTheBroker = new BadRecordPolicy() {
-            @Override
-            public String name() {
-                return "crash";
-            }
-
-            @Override
-            public Action onBadRecord(BadRecord bad) {
-                awaitUncommitted(events);
-                throw new Crash();
-            }
-        };
+        BadRecordPolicy dieOnceRowsAreOnTheBroker = crashAtABadRecord(() -> awaitUncommitted(events));
         IngestConfig crashing = IngestConfig.builder(pipeline, in, SCHEMA).onBadRecord(dieOnceRowsAreOnTheBroker).build();
         IngestKit.createTopics(KAFKA.broker(), crashing, 2);
 

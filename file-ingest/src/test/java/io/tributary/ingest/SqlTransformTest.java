@@ -164,4 +164,16 @@ class SqlTransformTest {
         assertThatThrownBy(() -> bySql("SELECT id FROM source UNION ALL SELECT nope FROM source", table))
                 .hasMessageContainingAll("SELECT at line 1, column 40 of the query", "nope");
     }
+
+    @Test
+    void limitIsRefusedWhereNoCountIsKeptWithTheProgress() {
+        IngestConfig limited = bySql("SELECT id FROM source WHERE amt > 0\nLIMIT 2", new JoinSpecsTest.MemoryTable());
+        assertThat(limited.limit()).isEqualTo(2);
+        assertThat(bySql("SELECT id FROM source", new JoinSpecsTest.MemoryTable()).limit()).isEqualTo(-1);
+        assertThatThrownBy(() -> RowTransforms.compile(sql("SELECT id FROM source WHERE amt > 0\nLIMIT 2"), STREAM, location -> null))
+                .hasMessageStartingWith("LIMIT 2 at line 2, column 1 of the query is not supported") // a spec frames it: sql: ...
+                .hasMessageContaining("a Delta table or a Kafka topic");
+        assertThatThrownBy(() -> new InputFiles(limited))
+                .hasMessageStartingWith("sql: LIMIT 2 is not supported by the Kafka Connect source connector").hasMessageContaining("tributary run");
+    }
 }

@@ -44,6 +44,8 @@ public final class SqlTranslator {
 
     private final String sql;
     private final SqlViews views = new SqlViews(this);
+    /** The whole query: the one whose LIMIT is taken ({@link SqlLimit}). */
+    private QueryContext whole;
 
     private SqlTranslator(String sql) {
         this.sql = sql;
@@ -53,7 +55,10 @@ public final class SqlTranslator {
         if (sql == null || sql.isBlank()) {
             throw ExpressionErrors.sqlSyntax(1, 1, "the end", "the query is empty");
         }
-        return new SqlTranslator(sql).views.query(Parsing.query(sql).query(), true); // WITH and subqueries in FROM inlined (SqlViews)
+        SqlTranslator t = new SqlTranslator(sql);
+        t.whole = Parsing.query(sql).query();
+        SqlQuery q = t.views.query(t.whole, true); // WITH and subqueries in FROM inlined (SqlViews)
+        return q.withLimit(SqlLimit.of(t.whole, q));
     }
 
     /** Refuses what surrounds a query's SELECT that the transform cannot express (set operators but UNION ALL, ORDER BY, LIMIT, OFFSET). */
@@ -71,11 +76,12 @@ public final class SqlTranslator {
             throw refused(o.order, "ORDER BY", "Spark refuses it too (Sorting is not supported on streaming DataFrames/Datasets, unless it is on"
                     + " aggregated DataFrame/Dataset in Complete output mode); the rows of a stream have no order to keep; sort when reading the table");
         }
-        if (o.limit != null) {
-            throw refused(o.limit, "LIMIT", "the pipeline keeps every row WHERE keeps; filter with WHERE");
+        if (o.limit != null && q != whole) {
+            throw refused(o.limit, "LIMIT in a view, a subquery or a query of UNION ALL", "write LIMIT once, at the end of the whole query:"
+                    + " it keeps the first rows of the whole stream");
         }
         if (o.offset != null) {
-            throw refused(o.offset, "OFFSET", "the pipeline keeps every row WHERE keeps; filter with WHERE");
+            throw refused(o.offset, "OFFSET", "Spark refuses it too (Offset is not supported on streaming DataFrames/Datasets); filter with WHERE");
         }
     }
 

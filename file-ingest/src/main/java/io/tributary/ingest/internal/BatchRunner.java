@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one batch as one Kafka transaction: the rows of every file, their dead-letter records,
- * one ingest-log record per file, the state record and, when an aggregation reads the events, a
+ * one ingest-log record per file, the state record (with the count of rows published so far, which the {@code sql:} query's
+ * LIMIT counts from) and, when an aggregation reads the events, a
  * marker on every events partition (with the watermark, when there is one). A crash or an error at any point leaves the whole batch published or none
  * of it. A file that changed while it was read is left out (the transaction is aborted and run
  * again without it) and taken by a later batch.
@@ -79,6 +80,10 @@ public final class BatchRunner {
             begin();
             List<FileResult> results = new ArrayList<>();
             try {
+                Long published = state.rowsPublished();
+                if (config.limit() >= 0) { // the rows LIMIT still lets through, counted from those committed
+                    publisher.limitTo(config.limit() - rowsBefore(state));
+                }
                 for (FileStat f : files) {
                     results.add(publisher.publish(f, batchId, readAhead));
                 }
@@ -109,13 +114,14 @@ public final class BatchRunner {
                             IngestLogCodec.schema(schema, config.schema().equals(config.specSchema()) && config.schemaInferred() ? "inferred"
                                     : config.schemaEvolution().specName(), batchId)), firstSendError);
                 }
-                sendState(batchId + 1, max, watermark);
+                Long rows = published == null ? null : published + results.stream().mapToLong(FileResult::rows).sum();
+                sendState(batchId + 1, max, watermark, rows);
                 long next = wm == null ? watermark : IngestState.nextWatermarkMs(max, watermark, config.watermarkDelay().toMillis());
                 boolean noData = thenNoData && changed.isEmpty() && next > watermark;
                 int markers = config.marksBatches() ? sendMarkers(batchId, wm, max, noData) : 0;
                 int noDataMarkers = 0;
                 if (noData) {
-                    sendState(batchId + 2, max, next);
+                    sendState(batchId + 2, max, next, rows);
                     noDataMarkers = sendMarkers(batchId + 1, next, max, false);
                 }
                 producer.flush();
@@ -132,6 +138,7 @@ public final class BatchRunner {
                     state.setSchemaDdl(schema);
                 }
                 state.setBatch(batchId + 1, max, watermark);
+                state.setRowsPublished(rows);
                 if (noData) {
                     state.setBatch(batchId + 2, max, next);
                     followingNoData = new BatchOutcome(batchId + 1, List.of(), next, noDataMarkers, List.of(), 0, 0);
@@ -176,7 +183,7 @@ public final class BatchRunner {
         long t0 = System.nanoTime();
         try {
             begin();
-            sendState(batchId + 1, state.maxEventTimeMs(), wm);
+            sendState(batchId + 1, state.maxEventTimeMs(), wm, state.rowsPublished());
             int markers = sendMarkers(batchId, wm, state.maxEventTimeMs(), false);
             long t1 = System.nanoTime();
             producer.commitTransaction();
@@ -199,9 +206,17 @@ public final class BatchRunner {
         return moved;
     }
 
-    private void sendState(long nextBatchId, Long max, long watermark) {
+    private void sendState(long nextBatchId, Long max, long watermark, Long rowsPublished) {
         producer.send(new ProducerRecord<>(config.ingestLogTopic(), IngestLogCodec.key(IngestState.STATE_KEY),
-                IngestLogCodec.state(nextBatchId, max, watermark)), firstSendError);
+                IngestLogCodec.state(nextBatchId, max, watermark, rowsPublished)), firstSendError);
+    }
+
+    /** The rows published before this batch, which LIMIT counts; refused when the ingest log holds no count. */
+    private long rowsBefore(IngestState state) {
+        if (state.rowsPublished() == null) {
+            throw IngestErrors.limitWithoutCount(config.pipeline(), config.ingestLogTopic(), config.limit());
+        }
+        return state.rowsPublished();
     }
 
     /**

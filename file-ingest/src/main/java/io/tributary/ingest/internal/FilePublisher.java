@@ -63,6 +63,8 @@ public final class FilePublisher {
     private final byte[] rowsHeader;
     private final int eventTimeColumn;
     private final EventPacks packs;
+    /** The rows the query's LIMIT still lets through ({@link #limitTo}); Long.MAX_VALUE without one. */
+    private long remaining = Long.MAX_VALUE;
 
     /**
      * @param producer the ingest's producer; null for a publisher that only {@link #read reads} ({@link ReadAhead})
@@ -120,6 +122,11 @@ public final class FilePublisher {
             }
         }
         return readers.newColumns();
+    }
+
+    /** Lets only the next {@code rows} rows through, of the files published from now on (the query's LIMIT); the rest are read, not published. */
+    void limitTo(long rows) {
+        remaining = Math.max(0, rows);
     }
 
     /** The events records' {@link Topics#ROWS_HEADER}: the schema of their binary rows, or null for JSON Lines. */
@@ -230,6 +237,10 @@ public final class FilePublisher {
                         continue;
                     }
                     n.input++;
+                    if (remaining == 0) {
+                        continue; // past the LIMIT
+                    }
+                    remaining--;
                     long timestamp = n.good(row, eventTimeColumn);
                     if (!collecting) {
                         packs.add(row, timestamp, out);
@@ -276,6 +287,10 @@ public final class FilePublisher {
             return; // the line's rows go together, or none of them
         }
         for (Object[] o : made) {
+            if (remaining == 0) {
+                break; // past the LIMIT: the first of the line's rows are kept, as Spark's limit cuts its generator's rows
+            }
+            remaining--;
             packs.add(o, n.good(o, eventTimeColumn), out);
         }
         if (!transform.generates()) {

@@ -184,6 +184,13 @@ public final class IngestErrors {
                 + "); nothing of the batch was published. The last time, " + fix, cause);
     }
 
+    /** When the {@code sql:} query has a LIMIT and the ingest log's progress holds no count of the rows published (an older log). */
+    public static TributaryException limitWithoutCount(String pipeline, String topic, long limit) {
+        return new TributaryException("sql: LIMIT " + limit + ": the ingest log " + topic + " of pipeline " + pipeline + " holds no count of"
+                + " the rows published so far (written before the count was kept), so the rows LIMIT still lets through are unknown; run"
+                + " the query as a new pipeline, or remove LIMIT");
+    }
+
     /** When a batch could not be published and its transaction was aborted: {@code rejected} is the first record error, or null. */
     public static TributaryException notPublished(long batchId, RuntimeException error, Exception rejected, Throwable cause) {
         return new TributaryException("batch " + batchId + " could not be published to Kafka: "

@@ -67,7 +67,15 @@ public final class IngestLogCodec {
     }
 
     public static byte[] state(long nextBatchId, Long maxEventTimeMs, long watermarkMs) {
+        return state(nextBatchId, maxEventTimeMs, watermarkMs, null);
+    }
+
+    /** The state record; {@code rowsPublished}, the rows the ingest published in all its batches (what LIMIT counts), or null. */
+    public static byte[] state(long nextBatchId, Long maxEventTimeMs, long watermarkMs, Long rowsPublished) {
         ObjectNode n = JSON.createObjectNode();
+        if (rowsPublished != null) {
+            n.put("rowsPublished", rowsPublished);
+        }
         n.put("nextBatchId", nextBatchId);
         if (maxEventTimeMs == null) {
             n.putNull("maxEventTimeMs");
@@ -96,6 +104,7 @@ public final class IngestLogCodec {
         JsonNode n = tree(value);
         JsonNode max = n.path("maxEventTimeMs");
         into.setBatch(n.path("nextBatchId").asLong(), max.isNumber() ? max.asLong() : null, n.path("watermarkMs").asLong());
+        into.setRowsPublished(n.path("rowsPublished").isNumber() ? n.get("rowsPublished").asLong() : null);
     }
 
     /** A watermark marker's value ({@link io.tributary.schema.Topics#watermarkMarker}). */

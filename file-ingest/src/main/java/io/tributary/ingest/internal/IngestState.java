@@ -28,6 +28,8 @@ public final class IngestState {
     private Long maxEventTimeMs;
     private long watermarkMs;
     private String schemaDdl;
+    /** The rows published in all batches, as the last state record counts them (0 before any); null when it counts none. */
+    private Long rowsPublished = 0L;
 
     public IngestedFile file(String relPath) {
         return files.get(relPath);
@@ -122,6 +124,18 @@ public final class IngestState {
 
     public void setSchemaDdl(String ddl) {
         this.schemaDdl = ddl;
+    }
+
+    /**
+     * The rows the ingest published in all its batches, committed with them (what the {@code sql:} query's LIMIT counts); null when
+     * the ingest log was written without the count.
+     */
+    public Long rowsPublished() {
+        return rowsPublished;
+    }
+
+    public void setRowsPublished(Long rows) {
+        this.rowsPublished = rows;
     }
 
     public void setBatch(long nextBatchId, Long maxEventTimeMs, long watermarkMs) {
