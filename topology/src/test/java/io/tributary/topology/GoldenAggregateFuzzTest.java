@@ -24,7 +24,7 @@ class GoldenAggregateFuzzTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"var-pop-of-decimals", "stddev-pop-past-overflow", "first-ignore-nulls", "avg-decimal-out-of-range",
-        "collect-list-negative-zero", "median-negative-zero", "sum-decimal-overflow", "mode-ties-int", "mode-ties-double",
+        "collect-list-negative-zero", "median-negative-zero", "sum-decimal-overflow", "mode-ties-int", "mode-ties-double", "mode-ties-decimal",
         "mode-negative-zero"})
     void theAggregationGivesSparksRunsOverTheEdgeRows(String name) throws IOException {
         List<AggregateFuzzCase.Difference> differences = AggregateFuzzCase.replay(file -> lines(name, file), stateDir);

@@ -45,6 +45,19 @@ public sealed interface Bound {
     record Case(List<Bound> conditions, List<Bound> values, Bound otherwise, DataType type, String text) implements Bound {
     }
 
+    /** {@code child}, or null where its evaluation fails (Spark's {@code TryEval}, the whole of a {@code try_} call). */
+    record Try(Bound child) implements Bound {
+        @Override
+        public DataType type() {
+            return child.type();
+        }
+
+        @Override
+        public String text() {
+            return child.text();
+        }
+    }
+
     /** The first argument that is not null. */
     record Coalesce(List<Bound> args, DataType type, String text) implements Bound {
     }

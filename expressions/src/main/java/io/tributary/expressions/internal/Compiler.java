@@ -45,6 +45,8 @@ public final class Compiler {
             return caseWhen(all(c.conditions()), all(c.values()), c.otherwise() == null ? literal(null) : node(c.otherwise()));
         } else if (node instanceof Bound.Coalesce c) {
             return coalesce(all(c.args()));
+        } else if (node instanceof Bound.Try t) {
+            return tried(node(t.child()));
         }
         if (node instanceof Bound.HigherOrder h) {
             return higherOrder(h);
@@ -53,6 +55,16 @@ public final class Compiler {
         }
         Bound.In in = (Bound.In) node;
         return in(node(in.value()), all(in.list()), in.equal());
+    }
+
+    private static Eval tried(Eval child) {
+        return row -> {
+            try {
+                return child.eval(row);
+            } catch (Failure | ArithmeticException e) {
+                return null;
+            }
+        };
     }
 
     private static Eval[] all(List<Bound> nodes) {

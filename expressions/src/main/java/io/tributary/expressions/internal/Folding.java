@@ -58,6 +58,9 @@ final class Folding {
         if (b instanceof Bound.Coalesce c) {
             return c.args().stream().allMatch(Folding::deterministicConstant);
         }
+        if (b instanceof Bound.Try t) {
+            return deterministicConstant(t.child());
+        }
         if (b instanceof Bound.In in) {
             return deterministicConstant(in.value()) && in.list().stream().allMatch(Folding::deterministicConstant);
         }
@@ -146,6 +149,8 @@ final class Folding {
             }
         } else if (b instanceof Bound.Coalesce c) {
             children.addAll(c.args());
+        } else if (b instanceof Bound.Try t) {
+            children.add(t.child());
         } else if (b instanceof Bound.Lambda l) {
             children.add(l.body());
         } else if (b instanceof Bound.HigherOrder h) {

@@ -1,5 +1,6 @@
 package io.tributary.expressions.internal;
 
+import io.tributary.expressions.Murmur3;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 
@@ -76,7 +77,7 @@ public final class Hashing {
         return new Feed() {
             public int murmur(Object v, int seed) {
                 CalendarInterval c = (CalendarInterval) v;
-                return murmurInt(c.months(), murmurInt(c.days(), murmurLong(c.micros(), seed)));
+                return Murmur3.hashInt(c.months(), Murmur3.hashInt(c.days(), Murmur3.hashLong(c.micros(), seed)));
             }
 
             public long xx(Object v, long seed) {
@@ -112,7 +113,7 @@ public final class Hashing {
     private static Feed ints(java.util.function.ToIntFunction<Object> f) {
         return new Feed() {
             public int murmur(Object v, int seed) {
-                return murmurInt(f.applyAsInt(v), seed);
+                return Murmur3.hashInt(f.applyAsInt(v), seed);
             }
 
             public long xx(Object v, long seed) {
@@ -124,7 +125,7 @@ public final class Hashing {
     private static Feed longs(java.util.function.ToLongFunction<Object> f) {
         return new Feed() {
             public int murmur(Object v, int seed) {
-                return murmurLong(f.applyAsLong(v), seed);
+                return Murmur3.hashLong(f.applyAsLong(v), seed);
             }
 
             public long xx(Object v, long seed) {
@@ -136,7 +137,7 @@ public final class Hashing {
     private static Feed bytes(java.util.function.Function<Object, byte[]> f) {
         return new Feed() {
             public int murmur(Object v, int seed) {
-                return murmurBytes(f.apply(v), seed);
+                return Murmur3.hashBytes(f.apply(v), seed);
             }
 
             public long xx(Object v, long seed) {
@@ -150,7 +151,7 @@ public final class Hashing {
         return new Feed() {
             public int murmur(Object v, int seed) {
                 String s = (String) v;
-                return ascii(s) ? murmurAscii(s, seed) : murmurBytes(s.getBytes(StandardCharsets.UTF_8), seed);
+                return ascii(s) ? murmurAscii(s, seed) : Murmur3.hashBytes(s.getBytes(StandardCharsets.UTF_8), seed);
             }
 
             public long xx(Object v, long seed) {
@@ -174,39 +175,12 @@ public final class Hashing {
         int aligned = n - n % 4;
         int h1 = seed;
         for (int i = 0; i < aligned; i += 4) {
-            h1 = mixH1(h1, mixK1(s.charAt(i) | s.charAt(i + 1) << 8 | s.charAt(i + 2) << 16 | s.charAt(i + 3) << 24));
+            h1 = Murmur3.mixH1(h1, Murmur3.mixK1(s.charAt(i) | s.charAt(i + 1) << 8 | s.charAt(i + 2) << 16 | s.charAt(i + 3) << 24));
         }
         for (int i = aligned; i < n; i++) {
-            h1 = mixH1(h1, mixK1(s.charAt(i)));
+            h1 = Murmur3.mixH1(h1, Murmur3.mixK1(s.charAt(i)));
         }
-        return fmix(h1, n);
-    }
-
-    private static int mixK1(int k1) {
-        return Integer.rotateLeft(k1 * 0xcc9e2d51, 15) * 0x1b873593;
-    }
-
-    private static int mixH1(int h1, int k1) {
-        return Integer.rotateLeft(h1 ^ k1, 13) * 5 + 0xe6546b64;
-    }
-
-    private static int fmix(int h1, int length) {
-        h1 ^= length;
-        h1 ^= h1 >>> 16;
-        h1 *= 0x85ebca6b;
-        h1 ^= h1 >>> 13;
-        h1 *= 0xc2b2ae35;
-        return h1 ^ (h1 >>> 16);
-    }
-
-    static int murmurInt(int v, int seed) {
-        return fmix(mixH1(seed, mixK1(v)), 4);
-    }
-
-    static int murmurLong(long v, int seed) {
-        int h1 = mixH1(seed, mixK1((int) v));
-        h1 = mixH1(h1, mixK1((int) (v >>> 32)));
-        return fmix(h1, 8);
+        return Murmur3.fmix(h1, n);
     }
 
     /** The little-endian int at {@code i} (read by hand: no buffer per value, and as fast before the JIT's last tier). */
@@ -216,18 +190,6 @@ public final class Hashing {
 
     static long longLE(byte[] b, int i) {
         return (intLE(b, i) & 0xFFFFFFFFL) | (long) intLE(b, i + 4) << 32;
-    }
-
-    static int murmurBytes(byte[] b, int seed) {
-        int aligned = b.length - b.length % 4;
-        int h1 = seed;
-        for (int i = 0; i < aligned; i += 4) {
-            h1 = mixH1(h1, mixK1(intLE(b, i)));
-        }
-        for (int i = aligned; i < b.length; i++) {
-            h1 = mixH1(h1, mixK1(b[i])); // Spark's legacy tail: one signed byte at a time
-        }
-        return fmix(h1, b.length);
     }
 
     private static long xxFmix(long h) {

@@ -23,6 +23,12 @@ public final class Interpreter {
             return caseWhen(c, row);
         } else if (node instanceof Bound.Coalesce c) {
             return coalesce(c.args(), row);
+        } else if (node instanceof Bound.Try t) {
+            try {
+                return eval(t.child(), row);
+            } catch (Failure | ArithmeticException e) {
+                return null;
+            }
         } else if (node instanceof Bound.HigherOrder h) {
             Object[] values = new Object[h.args().size()];
             for (int i = 0; i < values.length; i++) {

@@ -45,7 +45,7 @@ final class ScientificFunctions {
                 (call, args) -> call.applyTolerant(List.of(floating(call, args.get(0), DOUBLE)), BOOLEAN,
                         (Kernel.Unary) v -> v != null && Double.isNaN(((Number) v).doubleValue()))));
         add.accept(Fn.custom("nanvl", 2, 2, "nanvl(a DOUBLE or FLOAT, b) → DOUBLE, or FLOAT when both are", "null when a is null, b's when a is NaN",
-                "a, or b when a is NaN", ScientificFunctions::nanvl));
+                "a, or b when a is NaN (b evaluated only then)", ScientificFunctions::nanvl));
         add.accept(unary("sin", "the sine of x radians", Math::sin));
         add.accept(unary("cos", "the cosine of x radians", Math::cos));
         add.accept(unary("tan", "the tangent of x radians", Math::tan));
@@ -109,8 +109,10 @@ final class ScientificFunctions {
         Bound b = args.get(1);
         boolean floats = Types.is(a.type(), Kind.FLOAT) && (Types.is(b.type(), Kind.FLOAT) || b.type() == null);
         DataType t = floats ? DataType.FLOAT : DOUBLE;
-        return call.applyTolerant(List.of(floating(call, a, t), floating(call, b, t)), t, (Kernel.Binary) (x, y) ->
-                x == null ? null : Double.isNaN(((Number) x).doubleValue()) ? y : x);
+        // Spark's NaNvl evaluates b only where a is NaN, so a b that would fail fails no other row
+        Bound x = floating(call, a, t);
+        Bound isNaN = call.applyTolerant(List.of(x), DataType.BOOLEAN, (Kernel.Unary) v -> v != null && Double.isNaN(((Number) v).doubleValue()));
+        return new Bound.Case(List.of(isNaN), List.of(floating(call, b, t)), x, t, call.text());
     }
 
     private static Bound widthBucket(Analyzer.Call call, List<Bound> args) {

@@ -48,7 +48,7 @@ final class TextFunctions {
         add.accept(Fn.binary("find_in_set", "the 1-based place of str in the comma-separated list, 0 if absent or str holds a comma",
                 STRING, STRING, INT, (s, list) -> TextKernels.findInSet((String) s, (String) list)));
         add.accept(Fn.custom("elt", 2, -1, "elt(n INT, STRING or BINARY, ...) → STRING or BINARY", "null if n is null or input n is null",
-                "input n (1-based); INVALID_ARRAY_INDEX past the inputs", TextFunctions::elt));
+                "input n (1-based), the only input evaluated; INVALID_ARRAY_INDEX past the inputs", TextFunctions::elt));
         add.accept(Fn.alias("len", FunctionRegistry.get("length")));
         add.accept(Fn.custom("octet_length", 1, 1, "octet_length(STRING or BINARY) → INT", FunctionDef.NULL_IN_NULL_OUT,
                 "the number of bytes (of the text's UTF-8)", (call, args) -> bytes(call, args.get(0), 1)));
@@ -127,23 +127,29 @@ final class TextFunctions {
         return Types.is(b.type(), Kind.BINARY);
     }
 
+    /**
+     * elt as Spark's {@code Elt} evaluates it: the index first (null gives null, out of range fails with
+     * INVALID_ARRAY_INDEX), then the one input it picks, so another input that would fail never fails the row.
+     */
     private static Bound elt(Analyzer.Call call, List<Bound> args) {
         List<Bound> inputs = args.subList(1, args.size());
         boolean bin = inputs.stream().allMatch(b -> b.type() == null || binary(b)) && inputs.stream().anyMatch(TextFunctions::binary);
         DataType type = bin ? DataType.BINARY : STRING;
-        List<Bound> cast = new ArrayList<>(List.of(number(call, args.get(0), INT)));
-        inputs.forEach(b -> cast.add(binary(b) ? call.castTo(b, type) : call.as(b, type)));
+        Bound index = number(call, args.get(0), INT);
         int n = inputs.size();
-        return call.applyTolerant(cast, type, a -> {
-            if (a[0] == null) {
-                return null;
-            }
-            int i = (Integer) a[0];
-            if (i < 1 || i > n) {
-                throw Failure.of("INVALID_ARRAY_INDEX", "the index " + i + " is out of bounds; elt has " + n + " inputs");
-            }
-            return a[i];
-        });
+        List<Bound> conditions = new ArrayList<>();
+        List<Bound> values = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            Integer at = i;
+            conditions.add(call.applyTolerant(List.of(index), DataType.BOOLEAN, (Kernel.Unary) v -> at.equals(v)));
+            Bound input = inputs.get(i - 1);
+            values.add(binary(input) ? call.castTo(input, type) : call.as(input, type));
+        }
+        conditions.add(call.applyTolerant(List.of(index), DataType.BOOLEAN, (Kernel.Unary) v -> v != null));
+        values.add(call.apply(List.of(index), type, (Kernel.Unary) v -> {
+            throw Failure.of("INVALID_ARRAY_INDEX", "the index " + v + " is out of bounds; elt has " + n + " inputs");
+        }));
+        return new Bound.Case(conditions, values, null, type, call.text());
     }
 
     private static Bound overlay(Analyzer.Call call, List<Bound> args) {

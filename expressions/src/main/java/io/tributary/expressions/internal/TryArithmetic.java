@@ -51,10 +51,11 @@ final class TryArithmetic {
                             && (n instanceof Double || n instanceof Float ? n.doubleValue() == 0 : new java.math.BigDecimal(n.toString()).signum() == 0)) { // Spark's TRY division reads the divisor first: by 0, null, a unread
                         return new Bound.Literal(null, resolved.type(), call.text());
                     }
-                    Map<Bound, Boolean> arguments = new IdentityHashMap<>();
-                    if (numbers) {
-                        args.forEach(a -> arguments.put(a, true));
+                    if (!numbers) {
+                        return new Bound.Try(resolved); // Spark's TryEval: any failure of the call or its arguments gives null
                     }
+                    Map<Bound, Boolean> arguments = new IdentityHashMap<>();
+                    args.forEach(a -> arguments.put(a, true));
                     return tried(call, resolved, arguments);
                 });
     }

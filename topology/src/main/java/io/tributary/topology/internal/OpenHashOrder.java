@@ -1,6 +1,9 @@
 package io.tributary.topology.internal;
 
+import io.tributary.expressions.Murmur3;
 import io.tributary.schema.DataType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -14,7 +17,7 @@ final class OpenHashOrder {
     private OpenHashOrder() {
     }
 
-    /** The key of the greatest count that Spark's map meets first, or null where the type's hash is not Spark's here (DECIMAL). */
+    /** The key of the greatest count that Spark's map meets first, or null where the type's hash is not Spark's here. */
     static Object firstOfMost(Map<Object, Long> counts, DataType type) {
         int capacity = 64;
         while (counts.size() > (int) (0.7 * capacity)) {
@@ -27,7 +30,7 @@ final class OpenHashOrder {
             if (h == null) {
                 return null;
             }
-            int pos = murmur3(h) & (capacity - 1);
+            int pos = Murmur3.hashInt(h, 0) & (capacity - 1); // as Guava's murmur3_32, seed 0, in Spark's OpenHashSet
             for (int delta = 1; slots[pos] != null; delta++) {
                 pos = (pos + delta) & (capacity - 1);
             }
@@ -53,44 +56,48 @@ final class OpenHashOrder {
             case DOUBLE -> Double.hashCode((Double) v);
             case FLOAT -> Float.hashCode((Float) v);
             case BOOLEAN -> Boolean.hashCode((Boolean) v);
-            case STRING -> bytesHash(((String) v).getBytes(StandardCharsets.UTF_8));
+            case STRING -> Murmur3.hashBytes(((String) v).getBytes(StandardCharsets.UTF_8), 42);
+            case DECIMAL -> decimalHash((BigDecimal) v);
             default -> null;
         };
     }
 
-    /** Guava's murmur3_32 of one int, seed 0, as Spark's OpenHashSet mixes a hash code. */
-    static int murmur3(int input) {
-        return fmix(mixH1(0, mixK1(input)), 4);
-    }
-
-    /** Spark's Murmur3_x86_32.hashUnsafeBytes, seed 42: the whole words, then each byte left as a word of its own. */
-    private static int bytesHash(byte[] b) {
-        int aligned = b.length - b.length % 4;
-        int h1 = 42;
-        for (int i = 0; i < aligned; i += 4) {
-            int word = (b[i] & 0xff) | (b[i + 1] & 0xff) << 8 | (b[i + 2] & 0xff) << 16 | (b[i + 3] & 0xff) << 24;
-            h1 = mixH1(h1, mixK1(word));
+    /**
+     * The hash code of Spark's {@code Decimal}, its Scala {@code BigDecimal}'s (Scala 2.13), which depends on the value, not
+     * the scale: a whole number's as Scala's {@code BigInt} (an int itself, a long's Java hash code past the int range,
+     * Java's {@code BigInteger} hash code past the long range); else, where the value is a double exactly, the Scala hash of
+     * that double (an int, long or float it equals first); else the BigInteger hash of its digits mixed with its scale by
+     * Scala's {@code MurmurHash3.mixLast}.
+     */
+    static int decimalHash(BigDecimal v) {
+        BigDecimal stripped = v.signum() == 0 ? BigDecimal.ZERO : v.stripTrailingZeros();
+        if (stripped.scale() <= 0) {
+            BigInteger whole = stripped.toBigIntegerExact();
+            return whole.bitLength() < 64 ? longHash(whole.longValue()) : whole.hashCode();
         }
-        for (int i = aligned; i < b.length; i++) {
-            h1 = mixH1(h1, mixK1(b[i]));
+        double d = v.doubleValue();
+        if (!Double.isInfinite(d) && new BigDecimal(Double.toString(d)).compareTo(v) == 0) {
+            return doubleHash(d);
         }
-        return fmix(h1, b.length);
+        return stripped.unscaledValue().hashCode() ^ Murmur3.mixK1(stripped.scale());
     }
 
-    private static int mixK1(int k1) {
-        return Integer.rotateLeft(k1 * 0xcc9e2d51, 15) * 0x1b873593;
+    /** Scala's hash of a long: the int it equals, else Java's. */
+    private static int longHash(long l) {
+        return (int) l == l ? (int) l : Long.hashCode(l);
     }
 
-    private static int mixH1(int h1, int k1) {
-        return Integer.rotateLeft(h1 ^ k1, 13) * 5 + 0xe6546b64;
-    }
-
-    private static int fmix(int h1, int length) {
-        h1 ^= length;
-        h1 ^= h1 >>> 16;
-        h1 *= 0x85ebca6b;
-        h1 ^= h1 >>> 13;
-        h1 *= 0xc2b2ae35;
-        return h1 ^ h1 >>> 16;
+    /** Scala's hash of a double: the int, long or float it equals first, else Java's. */
+    private static int doubleHash(double d) {
+        if ((int) d == d) {
+            return (int) d;
+        }
+        if ((long) d == d) {
+            return Long.hashCode((long) d);
+        }
+        if ((float) d == d) {
+            return Float.hashCode((float) d);
+        }
+        return Double.hashCode(d);
     }
 }
