@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Connect workers restarted under both connectors ({@link ConnectCluster}): cleanly, hard, and
- * killed inside a task's open transaction; the topic and the table hold every row once.
+ * killed inside a task's open transaction; the topic and the table hold every row once. Three restarts in the
+ * scenarios step ({@code -Pscenarios}), twelve in the soak ({@code -Psoak}).
  */
 @Tag("integration")
 class ConnectRestartsIT extends ConnectCluster {
@@ -39,6 +40,7 @@ class ConnectRestartsIT extends ConnectCluster {
      * open transaction; the topic holds every row once and so does the table.
      */
     @Test
+    @Tag("scenarios")
     void workerRestartsCleanAndHardKeepTopicAndTableExact() throws Exception {
         restartsKeepTopicAndTableExact("restarts", 3);
     }

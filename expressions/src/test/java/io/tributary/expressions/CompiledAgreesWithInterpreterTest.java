@@ -37,7 +37,7 @@ class CompiledAgreesWithInterpreterTest {
 
     private static String outcome(java.util.function.Supplier<Object> eval, Expression e) {
         try {
-            return GoldenCase.canonical(eval.get(), e.type());
+            return SparkValues.canonical(eval.get(), e.type());
         } catch (ExpressionException failed) {
             return "!" + failed.condition() + " in " + failed.expression();
         }

@@ -97,7 +97,7 @@ class GoldenColumnStepsTest {
                 for (Object[] out : t.rows(row)) {
                     List<String> values = new ArrayList<>();
                     for (int i = 0; i < out.length; i++) {
-                        values.add(GoldenCase.canonical(out[i], t.output().field(i).type()));
+                        values.add(SparkValues.canonical(out[i], t.output().field(i).type()));
                     }
                     ours.add(c + "\t" + String.join("\t", values));
                 }

@@ -44,7 +44,7 @@ class GoldenExpressionsTest {
         }
         String got;
         try {
-            got = GoldenCase.canonical(e.eval(c.input()), e.type());
+            got = SparkValues.canonical(e.eval(c.input()), e.type());
         } catch (ExpressionException failed) {
             got = "!" + failed.condition();
         } catch (RuntimeException bug) {

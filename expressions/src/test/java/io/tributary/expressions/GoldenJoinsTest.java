@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,20 +18,11 @@ import org.junit.jupiter.api.Test;
  */
 class GoldenJoinsTest {
     private static String read(String name) throws IOException {
-        try (InputStream in = GoldenJoinsTest.class.getClassLoader().getResourceAsStream("golden/joins/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        return GoldenFiles.read("joins/" + name);
     }
 
     private static List<Object[]> rows(Schema schema, String file) throws IOException {
-        RowJson json = new RowJson(schema);
-        List<Object[]> out = new ArrayList<>();
-        for (String line : read(file).split("\n")) {
-            if (!line.isBlank()) {
-                out.add(json.parse(line));
-            }
-        }
-        return out;
+        return GoldenFiles.rows(schema, "joins/" + file);
     }
 
     /** One golden case as the transform takes it: the join, the stream's alias (null for none), WHERE and the select items. */
@@ -106,7 +94,7 @@ class GoldenJoinsTest {
                     }
                     List<String> values = new ArrayList<>();
                     for (int i = 0; i < out.length; i++) {
-                        values.add(GoldenCase.canonical(out[i], t.output().field(i).type()));
+                        values.add(SparkValues.canonical(out[i], t.output().field(i).type()));
                     }
                     caseRows.add(n + "\t" + String.join("\t", values));
                 }

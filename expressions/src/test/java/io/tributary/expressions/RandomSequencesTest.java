@@ -25,7 +25,7 @@ class RandomSequencesTest {
     private static List<String> values(Transform t, int rows) {
         List<String> out = new ArrayList<>();
         for (long id = 0; id < rows; id++) {
-            out.add(GoldenCase.canonical(t.apply(new Object[] {id})[0], t.output().field(0).type()));
+            out.add(SparkValues.canonical(t.apply(new Object[] {id})[0], t.output().field(0).type()));
         }
         return out;
     }

@@ -5,20 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.expressions.ExpressionException;
+import io.tributary.expressions.GoldenFiles;
 import io.tributary.expressions.RowTransform;
-import io.tributary.schema.DataType;
-import io.tributary.schema.RowJson;
+import io.tributary.expressions.SparkValues;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import io.tributary.settings.Values;
 import java.io.IOException;
-import java.io.InputStream;
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -33,20 +26,11 @@ import org.junit.jupiter.api.Test;
  */
 class GoldenSqlQueriesTest {
     private static String read(String name) throws IOException {
-        try (InputStream in = GoldenSqlQueriesTest.class.getClassLoader().getResourceAsStream("golden/sql/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        return GoldenFiles.read("sql/" + name);
     }
 
     private static List<Object[]> rows(Schema schema, String file) throws IOException {
-        RowJson json = new RowJson(schema);
-        List<Object[]> out = new ArrayList<>();
-        for (String line : read(file).split("\n")) {
-            if (!line.isBlank()) {
-                out.add(json.parse(line));
-            }
-        }
-        return out;
+        return GoldenFiles.rows(schema, "sql/" + file);
     }
 
     /** Spark's lines of each case, by case. */
@@ -170,7 +154,7 @@ class GoldenSqlQueriesTest {
             for (Object[] o : transform.apply(row)) {
                 List<String> v = new ArrayList<>();
                 for (int i = 0; i < o.length; i++) {
-                    v.add(canonical(o[i], transform.output().field(i).type()));
+                    v.add(SparkValues.canonical(o[i], transform.output().field(i).type()));
                 }
                 values.add(n + "\t" + String.join("\t", v));
             }
@@ -188,30 +172,5 @@ class GoldenSqlQueriesTest {
             fields.add(name + " " + f.type().ddl());
         }
         return String.join(",", fields);
-    }
-
-    static String canonical(Object v, DataType type) {
-        if (v == null) {
-            return "\\N";
-        }
-        return switch (type.kind()) {
-            case STRING -> {
-                String e = ((String) v).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r");
-                yield e.startsWith("!") ? "\\" + e : e;
-            }
-            case DECIMAL -> ((BigDecimal) v).toPlainString();
-            case DATE -> LocalDate.ofEpochDay((Integer) v).toString();
-            case BINARY -> {
-                StringBuilder sb = new StringBuilder("0x");
-                for (byte b : (byte[]) v) {
-                    sb.append(String.format("%02X", b));
-                }
-                yield sb.toString();
-            }
-            case TIMESTAMP -> Instant.ofEpochSecond(Math.floorDiv((Long) v, 1_000_000L), Math.floorMod((Long) v, 1_000_000L) * 1000).toString();
-            case TIMESTAMP_NTZ -> LocalDateTime.ofEpochSecond(Math.floorDiv((Long) v, 1_000_000L),
-                    (int) Math.floorMod((Long) v, 1_000_000L) * 1000, ZoneOffset.UTC).toString();
-            default -> String.valueOf(v);
-        };
     }
 }

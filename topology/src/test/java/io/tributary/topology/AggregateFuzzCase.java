@@ -3,9 +3,7 @@ package io.tributary.topology;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.expressions.Expression;
-import io.tributary.expressions.SelectItems;
 import io.tributary.expressions.SqlQuery;
-import io.tributary.schema.DataType;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
@@ -13,9 +11,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -24,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * One case of the aggregation fuzz ({@code golden/aggregate-fuzz}, {@link AggregateFuzz}) replayed through the topology and
@@ -35,7 +29,6 @@ import java.util.stream.Collectors;
  */
 final class AggregateFuzzCase {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     /** A way the engine differs from Spark: its kind (what differs, and the function of a column whose values differ) and what. */
     record Difference(String kind, String detail) {
@@ -70,10 +63,8 @@ final class AggregateFuzzCase {
         AggregateSpec spec;
         try {
             SqlQuery.Aggregation query = SqlQuery.parse(c.get("tributaryQuery").asText()).aggregation();
-            spec = AggregateSpec.builder().eventTime(query.eventTime()).watermark(Duration.ofSeconds(c.get("watermarkSeconds").asLong()))
-                    .window(Duration.ofSeconds(c.get("windowSeconds").asLong())).windowColumn(query.windowColumn())
-                    .groupBy(query.groupBy().stream().map(SelectItems::name).toList()).select(query.select()).columns(query.columns())
-                    .having(query.having() == null ? null : query.having().text())
+            spec = ReplayedRuns.spec(query).watermark(Duration.ofSeconds(c.get("watermarkSeconds").asLong()))
+                    .window(Duration.ofSeconds(c.get("windowSeconds").asLong()))
                     .outputMode(OutputMode.parse(c.get("outputMode").asText())).build(Schema.parse(schema));
         } catch (TributaryException e) {
             return refusedDifference(refused, c, e.getMessage());
@@ -93,35 +84,22 @@ final class AggregateFuzzCase {
             }
         }
         int keys = 1 + c.get("keys").asInt();
-        boolean append = spec.outputMode() == OutputMode.APPEND;
         RowJson in = new RowJson(source);
         RowJson out = new RowJson(Schema.parse(schema));
-        Map<String, String> table = new TreeMap<>();
         List<Difference> differences = new ArrayList<>();
         try (AggregationDriver driver = AggregationDriver.of(spec, stateDir)) {
-            SparkBatches ingest = new SparkBatches(driver, spec.watermark());
+            ReplayedRuns runs = new ReplayedRuns(driver, new SparkBatches(driver, spec.watermark()), spec.outputSchema(), sets, keys,
+                    spec.outputMode() == OutputMode.APPEND);
             for (int run = 1; run <= c.get("runs").asInt(); run++) {
                 List<String> golden = file.apply("after-run" + run + ".txt");
                 if (golden == null) {
                     break;
                 }
-                golden = golden.stream().map(l -> sorted(l, sets)).toList();
-                String sparkFailed = golden.stream().filter(l -> l.startsWith("failed ")).findFirst().orElse(null);
-                List<String> rows = new ArrayList<>();
-                String batches;
-                Throwable failed = null;
-                try {
-                    for (String line : file.apply("../input/run" + run + ".json")) {
-                        rows.add(withComputed(line, in, out, computed));
-                    }
-                    batches = ingest.run(List.of(rows));
-                } catch (RuntimeException e) {
-                    failed = e;
-                    batches = null;
-                }
-                while (failed != null && !(failed instanceof TributaryException) && failed.getCause() != null) { // Kafka Streams wraps it
-                    failed = failed.getCause();
-                }
+                golden = ReplayedRuns.sorted(golden, sets);
+                String sparkFailed = ReplayedRuns.sparkFailed(golden);
+                String input = "../input/run" + run + ".json";
+                ReplayedRuns.Run played = runs.play(() -> file.apply(input).stream().map(line -> withComputed(line, in, out, computed)).toList());
+                Throwable failed = played.failed();
                 if (sparkFailed != null) {
                     String condition = sparkFailed.contains("[") ? sparkFailed.substring(sparkFailed.indexOf('['), sparkFailed.indexOf(']') + 1) : sparkFailed;
                     if (failed == null) {
@@ -136,35 +114,22 @@ final class AggregateFuzzCase {
                     differences.add(new Difference("fails where Spark does not: " + firstWords(failed), "run " + run + ": " + failed));
                     return differences;
                 }
-                List<String> written = new ArrayList<>();
-                List<String> pending = new ArrayList<>();
-                for (AggregationDriver.Output o : driver.drain()) {
-                    if (!o.marker()) {
-                        pending.add(sparkRow(o.row(), spec.outputSchema(), sets));
-                        continue;
-                    }
-                    long batch = JSON.readTree(o.value()).get("batchId").asLong();
-                    for (String row : pending) {
-                        written.add("out " + batch + "|" + row);
-                        table.put(append ? row + "#" + table.size() : key(row, keys), row);
-                    }
-                    pending.clear();
-                }
-                String sparkBatches = golden.stream().filter(l -> l.startsWith("batches ")).findFirst().orElseThrow().substring(8);
-                if (!batches.equals(sparkBatches.replaceAll("@[^,]*", ""))) {
-                    differences.add(new Difference("batches", "run " + run + ": " + batches + " | Spark: " + sparkBatches));
+                String sparkBatches = ReplayedRuns.sparkBatches(golden);
+                if (!played.batches().equals(sparkBatches)) {
+                    differences.add(new Difference("batches", "run " + run + ": " + played.batches() + " | Spark: "
+                            + golden.stream().filter(l -> l.startsWith("batches ")).findFirst().orElseThrow().substring(8)));
                     return differences;
                 }
-                List<String> sparkTable = golden.stream().filter(l -> l.startsWith("{")).sorted().toList();
-                List<String> ours = table.values().stream().sorted().toList();
+                List<String> sparkTable = ReplayedRuns.sparkTable(golden).stream().sorted().toList();
+                List<String> ours = runs.table().stream().sorted().toList();
                 if (!ours.equals(sparkTable)) {
                     differences.add(new Difference("table: " + columnsDiffering(ours, sparkTable, keys, functions),
                             "run " + run + ": " + ours + " | Spark: " + sparkTable));
                     return differences;
                 }
-                List<String> sparkWritten = golden.stream().filter(l -> l.startsWith("out ")).sorted().toList();
-                if (!written.stream().sorted().toList().equals(sparkWritten)) {
-                    differences.add(new Difference("each batch's rows", "run " + run + ": " + written + " | Spark: " + sparkWritten));
+                List<String> sparkWritten = ReplayedRuns.sparkWritten(golden).stream().sorted().toList();
+                if (!played.written().stream().sorted().toList().equals(sparkWritten)) {
+                    differences.add(new Difference("each batch's rows", "run " + run + ": " + played.written() + " | Spark: " + sparkWritten));
                     return differences;
                 }
             }
@@ -206,10 +171,10 @@ final class AggregateFuzzCase {
     /** The functions of the columns whose values differ in a row of the same window and groups. */
     private static String columnsDiffering(List<String> ours, List<String> spark, int keys, List<String> functions) {
         Map<String, String> theirs = new TreeMap<>();
-        spark.forEach(r -> theirs.put(key(r, keys), r));
+        spark.forEach(r -> theirs.put(ReplayedRuns.key(r, keys), r));
         java.util.Set<String> differing = new java.util.TreeSet<>();
         for (String r : ours) {
-            String s = theirs.get(key(r, keys));
+            String s = theirs.get(ReplayedRuns.key(r, keys));
             if (s == null) {
                 differing.add("rows");
                 continue;
@@ -240,54 +205,5 @@ final class AggregateFuzzCase {
             wide[i++] = e.eval(row);
         }
         return new String(out.write(wide), StandardCharsets.UTF_8);
-    }
-
-    private static String key(String row, int keys) {
-        return String.join("|", Arrays.asList(row.split("\\|", -1)).subList(0, keys));
-    }
-
-    /** A row as {@code SparkAggregateFuzz} prints Spark's: {@code {start, end}|v|...}, timestamps as java.sql.Timestamp, arrays as Scala's. */
-    static String sparkRow(Object[] row, Schema output, List<Integer> sets) {
-        Object[] w = (Object[]) row[0];
-        StringBuilder s = new StringBuilder("{" + ts((Long) w[0]) + ", " + ts((Long) w[1]) + "}");
-        for (int i = 1; i < row.length; i++) {
-            DataType type = output.field(i).type();
-            Object v = row[i];
-            String text = v == null ? "null" : type.kind() == DataType.Kind.TIMESTAMP ? ts((Long) v)
-                    : v instanceof List<?> l ? "ArraySeq(" + l.stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")"
-                    : String.valueOf(v);
-            s.append('|').append(sets.contains(i) ? sortedArray(text) : text);
-        }
-        return s.toString();
-    }
-
-    private static String sorted(String line, List<Integer> sets) {
-        if (sets.isEmpty() || !(line.startsWith("{") || line.startsWith("out "))) {
-            return line;
-        }
-        int shift = line.startsWith("out ") ? 1 : 0;
-        String[] f = line.split("\\|", -1);
-        for (int i : sets) {
-            f[i + shift] = sortedArray(f[i + shift]);
-        }
-        return String.join("|", f);
-    }
-
-    private static String sortedArray(String v) {
-        if (!v.startsWith("ArraySeq(") || v.equals("ArraySeq()")) {
-            return v;
-        }
-        return "ArraySeq(" + Arrays.stream(v.substring(9, v.length() - 1).split(", ")).sorted().collect(Collectors.joining(", ")) + ")";
-    }
-
-    /** As java.sql.Timestamp prints in UTC, without a fraction of zero. */
-    static String ts(long micros) {
-        LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC);
-        String s = t.format(SECONDS);
-        if (t.getNano() == 0) {
-            return s;
-        }
-        String nanos = String.format("%09d", t.getNano()).replaceAll("0+$", "");
-        return s + "." + nanos;
     }
 }

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.expressions.SelectItems;
 import io.tributary.expressions.SqlQuery;
-import io.tributary.schema.Timestamps;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -17,9 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
 
 /**
  * Replays a case of the repository's golden/aggregate-functions through the topology: the case's query as an aggregation, its two
@@ -63,11 +59,8 @@ final class GoldenAggregateReplay {
             schema += ", " + computed.column() + " " + computed.type();
         }
         SqlQuery.Aggregation query = SqlQuery.parse(text).aggregation();
-        AggregateSpec spec = AggregateSpec.builder().eventTime(query.eventTime()).watermark(DELAY).window(Duration.ofMinutes(10))
-                .windowColumn(query.windowColumn()).groupBy(query.groupBy().stream().map(SelectItems::name).toList())
-                .select(query.select()).columns(query.columns()).having(query.having() == null ? null : query.having().text())
-                .outputMode(OutputMode.parse(c.get("outputMode").asText()))
-                .build(io.tributary.schema.Schema.parse(schema));
+        AggregateSpec spec = ReplayedRuns.spec(query).watermark(DELAY).window(Duration.ofMinutes(10))
+                .outputMode(OutputMode.parse(c.get("outputMode").asText())).build(io.tributary.schema.Schema.parse(schema));
         assertThat(spec.outputSchema().toDdl()).as("Spark's columns").isEqualTo(c.get("schema").asText());
         List<Integer> sets = new ArrayList<>();
         for (int i = 0; i < spec.outputSchema().size(); i++) {
@@ -82,48 +75,30 @@ final class GoldenAggregateReplay {
             if (spec.outputMode() == OutputMode.COMPLETE && !asComplete) {
                 ingest.withoutNoDataBatches();
             }
-            Map<String, String> table = new TreeMap<>(); // window|user -> row
+            ReplayedRuns runs = new ReplayedRuns(driver, ingest, spec.outputSchema(), sets, 2, false); // window|user -> row
             for (int run = 1; run <= 2; run++) {
                 List<String> rows = lines(c.get("input").asText() + "/run" + run + ".json").stream().map(line).toList();
-                String sparkFailed = lines("aggregate-functions/" + name + "/after-run" + run + ".txt").stream()
-                        .filter(l -> l.startsWith("failed ")).findFirst().orElse(null);
+                List<String> golden = ReplayedRuns.sorted(lines("aggregate-functions/" + name + "/after-run" + run + ".txt"), sets);
+                String sparkFailed = ReplayedRuns.sparkFailed(golden);
+                List<String> computedRows = computed(name, rows);
+                ReplayedRuns.Run played = runs.play(() -> computedRows);
                 if (sparkFailed != null) { // Spark's query failed in this run: the aggregation stops with Spark's condition
-                    List<String> computedRows = computed(name, rows);
-                    Throwable failed = org.assertj.core.api.Assertions.catchThrowable(() -> ingest.run(List.of(computedRows)));
-                    while (failed != null && !(failed instanceof io.tributary.schema.TributaryException)) { // Kafka Streams wraps it
-                        failed = failed.getCause();
-                    }
-                    assertThat(failed).as("%s run %d fails as Spark's query failed: %s", name, run, sparkFailed).isNotNull();
-                    assertThat(failed.getMessage()).as("%s run %d", name, run)
+                    assertThat(played.failed()).as("%s run %d fails as Spark's query failed: %s", name, run, sparkFailed)
+                            .isInstanceOf(io.tributary.schema.TributaryException.class);
+                    assertThat(played.failed().getMessage()).as("%s run %d", name, run)
                             .contains(sparkFailed.substring(sparkFailed.indexOf('['), sparkFailed.indexOf(']') + 1));
                     return;
                 }
-                String batches = ingest.run(List.of(computed(name, rows)));
-                List<String> written = new ArrayList<>();
-                List<String> pending = new ArrayList<>();
-                for (AggregationDriver.Output o : driver.drain()) {
-                    if (!o.marker()) {
-                        pending.add(sparkRow(o.row(), sets));
-                        continue;
-                    }
-                    long batch = JSON.readTree(o.value()).get("batchId").asLong();
-                    for (String row : pending) {
-                        written.add("out " + batch + "|" + row);
-                        String[] f = row.split("\\|");
-                        table.put(f[0] + "|" + f[1], row);
-                    }
-                    pending.clear();
+                if (played.failed() != null) {
+                    throw new AssertionError(name + " run " + run + " failed where Spark's query did not", played.failed());
                 }
-                List<String> golden = lines("aggregate-functions/" + name + "/after-run" + run + ".txt").stream()
-                        .map(l -> sorted(l, sets)).toList();
-                String sparkBatches = golden.stream().filter(l -> l.startsWith("batches ")).findFirst().orElseThrow().substring(8);
-                assertThat(batches).as("%s run %d batches", name, run).isEqualTo(sparkBatches.replaceAll("@[^,]*", ""));
+                assertThat(played.batches()).as("%s run %d batches", name, run).isEqualTo(ReplayedRuns.sparkBatches(golden));
                 if (!asComplete) {
-                    assertThat(written).as("%s run %d: each batch's rows", name, run)
-                            .containsExactlyInAnyOrderElementsOf(golden.stream().filter(l -> l.startsWith("out ")).toList());
+                    assertThat(played.written()).as("%s run %d: each batch's rows", name, run)
+                            .containsExactlyInAnyOrderElementsOf(ReplayedRuns.sparkWritten(golden));
                 }
-                assertThat(new ArrayList<>(table.values())).as("%s after run %d", name, run)
-                        .containsExactlyInAnyOrderElementsOf(golden.stream().filter(l -> l.startsWith("{")).toList());
+                assertThat(runs.table()).as("%s after run %d", name, run)
+                        .containsExactlyInAnyOrderElementsOf(ReplayedRuns.sparkTable(golden));
             }
         }
     }
@@ -177,49 +152,21 @@ final class GoldenAggregateReplay {
                     new Computed("CAST(amt AS FLOAT)", "_agg_f", "FLOAT", r -> r.get("amt").isNull() ? null : (float) r.get("amt").asDouble())));
 
     /** The input rows with the case's computed columns. */
-    private static List<String> computed(String name, List<String> rows) throws IOException {
+    private static List<String> computed(String name, List<String> rows) {
         List<Computed> columns = COMPUTED.getOrDefault(name, List.of());
         List<String> out = new ArrayList<>();
         for (String row : rows) {
-            com.fasterxml.jackson.databind.node.ObjectNode r = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(row);
+            com.fasterxml.jackson.databind.node.ObjectNode r = (com.fasterxml.jackson.databind.node.ObjectNode) readJson(row);
             for (Computed c : columns) {
                 r.set(c.column(), JSON.valueToTree(c.value().apply(r)));
             }
-            out.add(JSON.writeValueAsString(r));
+            try {
+                out.add(JSON.writeValueAsString(r));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
         return out;
-    }
-
-    /** A row as Spark's recorder prints it: {@code {start, end}|user|...}, doubles as Java prints them, arrays as {@code ArraySeq(...)}. */
-    private static String sparkRow(Object[] row, List<Integer> sets) {
-        Object[] w = (Object[]) row[0];
-        StringBuilder s = new StringBuilder("{" + ts((Long) w[0]) + ", " + ts((Long) w[1]) + "}");
-        for (int i = 1; i < row.length; i++) {
-            String v = row[i] instanceof List<?> l ? "ArraySeq(" + l.stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")"
-                    : String.valueOf(row[i]);
-            s.append('|').append(sets.contains(i) ? sortedArray(v) : v);
-        }
-        return s.toString();
-    }
-
-    /** A golden line with the collect_set columns' elements sorted. */
-    private static String sorted(String line, List<Integer> sets) {
-        if (sets.isEmpty() || !(line.startsWith("{") || line.startsWith("out "))) {
-            return line;
-        }
-        int shift = line.startsWith("out ") ? 1 : 0;
-        String[] f = line.split("\\|", -1);
-        for (int i : sets) {
-            f[i + shift] = sortedArray(f[i + shift]);
-        }
-        return String.join("|", f);
-    }
-
-    private static String sortedArray(String v) {
-        if (!v.startsWith("ArraySeq(") || v.equals("ArraySeq()")) {
-            return v;
-        }
-        return "ArraySeq(" + Arrays.stream(v.substring(9, v.length() - 1).split(", ")).sorted().collect(Collectors.joining(", ")) + ")";
     }
 
     static JsonNode readJson(String line) {
@@ -228,10 +175,6 @@ final class GoldenAggregateReplay {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static String ts(long micros) {
-        return Timestamps.formatMicros(micros).replace('T', ' ').replace("Z", "");
     }
 
     static List<String> lines(String path) {

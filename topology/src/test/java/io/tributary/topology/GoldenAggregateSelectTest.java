@@ -1,21 +1,17 @@
 package io.tributary.topology;
 
+import static io.tributary.topology.GoldenAggregateReplay.lines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.expressions.SelectItems;
 import io.tributary.expressions.SqlQuery;
 import io.tributary.schema.TributaryException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -54,26 +50,22 @@ class GoldenAggregateSelectTest {
 
     @Test
     void expressionsOverAggregatesWriteSparksRows() throws IOException {
-        JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-select/append-avg/case.json")));
-        AggregateSpec spec = spec(c.get("query").asText(), OutputMode.APPEND);
-        assertThat(spec.outputSchema().toDdl()).isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, u STRING, a DOUBLE, spread DOUBLE");
-        try (AggregationDriver driver = AggregationDriver.of(spec, stateDir)) {
-            SparkBatches ingest = new SparkBatches(driver, DELAY);
-            List<String> table = new ArrayList<>();
-            for (int run = 1; run <= 2; run++) {
-                ingest.run(List.of(lines("windows/case-late-two-runs/run" + run + ".json")));
-                driver.drain().stream().filter(o -> !o.marker()).forEach(o -> table.add(o.line()));
-                List<String> golden = lines("aggregate-select/append-avg/after-run" + run + ".txt");
-                assertThat(table).as("after run %d", run).containsExactlyInAnyOrderElementsOf(
-                        golden.stream().filter(l -> l.startsWith("{")).toList());
-            }
-        }
+        assertThat(writesSparksRows("append-avg").outputSchema().toDdl())
+                .isEqualTo("window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, u STRING, a DOUBLE, spread DOUBLE");
     }
 
     /** {@code append-view}: a WHERE over a subquery in FROM that aggregates filters the aggregation's rows, as Spark's HAVING. */
     @Test
     void aWhereOverAnAggregatingSubqueryWritesSparksRows() throws IOException {
-        JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-select/append-view/case.json")));
+        writesSparksRows("append-view");
+    }
+
+    /**
+     * Case {@code name} of golden/aggregate-select over the two runs of windows/case-late-two-runs: Spark's columns
+     * ({@code case.json}'s {@code schema}) and Spark's table after each run.
+     */
+    private AggregateSpec writesSparksRows(String name) throws IOException {
+        JsonNode c = JSON.readTree(String.join("\n", lines("aggregate-select/" + name + "/case.json")));
         AggregateSpec spec = spec(c.get("query").asText(), OutputMode.APPEND);
         assertThat(spec.outputSchema().toDdl()).isEqualTo(c.get("schema").asText());
         try (AggregationDriver driver = AggregationDriver.of(spec, stateDir)) {
@@ -82,11 +74,12 @@ class GoldenAggregateSelectTest {
             for (int run = 1; run <= 2; run++) {
                 ingest.run(List.of(lines("windows/case-late-two-runs/run" + run + ".json")));
                 driver.drain().stream().filter(o -> !o.marker()).forEach(o -> table.add(o.line()));
-                List<String> golden = lines("aggregate-select/append-view/after-run" + run + ".txt");
-                assertThat(table).as("after run %d", run).containsExactlyInAnyOrderElementsOf(
+                List<String> golden = lines("aggregate-select/" + name + "/after-run" + run + ".txt");
+                assertThat(table).as("%s after run %d", name, run).containsExactlyInAnyOrderElementsOf(
                         golden.stream().filter(l -> l.startsWith("{")).toList());
             }
         }
+        return spec;
     }
 
     @Test
@@ -150,19 +143,8 @@ class GoldenAggregateSelectTest {
     /** The query as {@code sql:} translates it, over Spark's input with a 5-minute watermark. */
     private static AggregateSpec spec(String sql, OutputMode mode) {
         SqlQuery.Aggregation query = SqlQuery.parse(sql).aggregation();
-        AggregateSpec.Builder b = AggregateSpec.builder().eventTime(query.eventTime()).watermark(DELAY).windowColumn(query.windowColumn())
-                .groupBy(query.groupBy().stream().map(SelectItems::name).toList()).select(query.select()).columns(query.columns())
-                .having(query.having() == null ? null : query.having().text()).outputMode(mode);
+        AggregateSpec.Builder b = ReplayedRuns.spec(query).watermark(DELAY).outputMode(mode);
         return (query.session() == null ? b.window(Duration.ofMinutes(10)) : b.session(Duration.ofMinutes(10)))
                 .build(AggregationDriver.seedSchema());
-    }
-
-    private static List<String> lines(String path) {
-        try (InputStream in = GoldenAggregateSelectTest.class.getResourceAsStream("/golden/" + path)) {
-            assertThat(in).as("fixture %s", path).isNotNull();
-            return Arrays.stream(new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")).filter(l -> !l.isBlank()).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +30,19 @@ class SpilledChangesTest {
 
     @Test
     void keysSpilledInRunsMergeAsTheRecordsCollapseInMemory() {
-        for (long seed = 0; seed < 20; seed++) {
+        compareSeeds(0, 5);
+    }
+
+    /** The same over fifteen more seeds (about a minute and a half on two cores): in the scenarios step, {@code -Pscenarios}. */
+    @Test
+    @Tag("integration")
+    @Tag("scenarios")
+    void keysSpilledInRunsMergeAsTheRecordsCollapseInMemoryOverMoreSeeds() {
+        compareSeeds(5, 20);
+    }
+
+    private static void compareSeeds(long from, long to) {
+        for (long seed = from; seed < to; seed++) {
             for (int bound : new int[] {2, 9, 150}) { // 2: more runs than a merge opens at once
                 compare(SCHEMA, -1, seed, bound);
                 compare(SCHEMA, SCHEMA.indexOf("n"), seed, bound);

@@ -2,21 +2,15 @@ package io.tributary.kafka.internal.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.schema.DataType;
+import io.tributary.expressions.SparkValues;
 import io.tributary.schema.Field;
 import io.tributary.schema.Schema;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryEncoder;
@@ -63,60 +57,10 @@ class GoldenAvroTest {
             Object[] row = format.row("t", 0, rows.size(), binary(schema, json));
             List<String> cells = new ArrayList<>();
             for (int i = 0; i < row.length; i++) {
-                cells.add(canonical(row[i], format.columns().fields().get(i).type()));
+                cells.add(SparkValues.canonical(row[i], format.columns().fields().get(i).type()));
             }
             rows.add(String.join("\t", cells));
         }
         assertThat(rows).containsExactlyElementsOf(spark.subList(1, spark.size()));
-    }
-
-    /** A value as compat/spark's SparkExpressions.canonical writes Spark's. */
-    static String canonical(Object v, DataType t) {
-        if (v == null) {
-            return "\\N";
-        }
-        return switch (t.kind()) {
-            case STRING -> escape((String) v);
-            case BINARY -> {
-                StringBuilder sb = new StringBuilder("0x");
-                for (byte x : (byte[]) v) {
-                    sb.append(String.format("%02X", x));
-                }
-                yield sb.toString();
-            }
-            case DECIMAL -> ((BigDecimal) v).toPlainString();
-            case DATE -> LocalDate.ofEpochDay((Integer) v).toString();
-            case TIMESTAMP -> Instant.ofEpochSecond(Math.floorDiv((Long) v, 1_000_000L), Math.floorMod((Long) v, 1_000_000L) * 1000).toString();
-            case TIMESTAMP_NTZ -> LocalDateTime.ofEpochSecond(Math.floorDiv((Long) v, 1_000_000L),
-                    (int) Math.floorMod((Long) v, 1_000_000L) * 1000, ZoneOffset.UTC).toString();
-            case STRUCT -> {
-                List<String> parts = new ArrayList<>();
-                Object[] fields = (Object[]) v;
-                for (int i = 0; i < fields.length; i++) {
-                    parts.add(canonical(fields[i], t.struct().fields().get(i).type()));
-                }
-                yield "{" + String.join(", ", parts) + "}";
-            }
-            case ARRAY -> {
-                List<String> parts = new ArrayList<>();
-                for (Object o : (List<?>) v) {
-                    parts.add(canonical(o, t.element()));
-                }
-                yield "[" + String.join(", ", parts) + "]";
-            }
-            case MAP -> {
-                List<String> parts = new ArrayList<>();
-                for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-                    parts.add(escape((String) e.getKey()) + " -> " + canonical(e.getValue(), t.valueType()));
-                }
-                yield "{" + String.join(", ", parts) + "}";
-            }
-            default -> v.toString();
-        };
-    }
-
-    private static String escape(String s) {
-        String e = s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r");
-        return e.startsWith("!") ? "\\" + e : e;
     }
 }
