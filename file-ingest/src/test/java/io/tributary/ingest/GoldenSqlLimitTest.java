@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.broker.BrokerExtension;
+import io.tributary.expressions.SparkValues;
 import io.tributary.schema.RowJson;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
@@ -184,7 +185,7 @@ class GoldenSqlLimitTest {
             Object[] row = json.parse(IngestKit.text(r.value()));
             List<String> v = new ArrayList<>();
             for (int i = 0; i < row.length; i++) {
-                v.add(GoldenSqlQueriesTest.canonical(row[i], config.outputSchema().field(i).type()));
+                v.add(SparkValues.canonical(row[i], config.outputSchema().field(i).type()));
             }
             out.add(String.join("|", v));
         }
