@@ -5,6 +5,7 @@ import io.tributary.ingest.internal.FileDiscovery;
 import io.tributary.ingest.internal.FilePublisher;
 import io.tributary.ingest.internal.FileResult;
 import io.tributary.ingest.internal.FileStat;
+import io.tributary.ingest.internal.IngestErrors;
 import io.tributary.ingest.internal.IngestLogCodec;
 import io.tributary.ingest.internal.SourceCleaner;
 import java.io.IOException;
@@ -52,9 +53,7 @@ public final class InputFiles {
     /** Refuses the {@code sql:} query's LIMIT: the runtime's progress (Connect's source offsets) holds no count of the rows published. */
     public InputFiles(IngestConfig config) {
         if (config.limit() >= 0) {
-            throw new io.tributary.schema.TributaryException("sql: LIMIT " + config.limit() + " is not supported by the Kafka Connect"
-                    + " source connector: it commits Connect's source offsets, which hold no count of the rows published; run the"
-                    + " pipeline with tributary run, whose ingest keeps the count with its progress, or remove LIMIT");
+            throw IngestErrors.limitUnderConnect(config.limit());
         }
         this.config = config;
         this.discovery = FileDiscovery.of(config);

@@ -191,6 +191,13 @@ public final class IngestErrors {
                 + " the query as a new pipeline, or remove LIMIT");
     }
 
+    /** When the {@code sql:} query has a LIMIT under the Kafka Connect source connector, whose offsets hold no count of the rows. */
+    public static TributaryException limitUnderConnect(long limit) {
+        return new TributaryException("sql: LIMIT " + limit + " is not supported by the Kafka Connect source connector: it commits"
+                + " Connect's source offsets, which hold no count of the rows published; run the pipeline with tributary run, whose"
+                + " ingest keeps the count with its progress, or remove LIMIT");
+    }
+
     /** When a batch could not be published and its transaction was aborted: {@code rejected} is the first record error, or null. */
     public static TributaryException notPublished(long batchId, RuntimeException error, Exception rejected, Throwable cause) {
         return new TributaryException("batch " + batchId + " could not be published to Kafka: "
