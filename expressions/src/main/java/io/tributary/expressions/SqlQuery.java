@@ -12,7 +12,7 @@ import java.util.List;
  * views come first; over a view that aggregates, the reader's select list and WHERE are the {@link Aggregation}'s
  * {@code columns} and {@code having}; a view {@code SELECT * FROM delta.`path` [WHERE cond]} is that table where a join names
  * it, {@code cond} ANDed into the join's ON. {@link #parse} refuses, naming the construct, the line and the column, what the
- * transform cannot express: subqueries other than WHERE's {@code [NOT] EXISTS} and {@code IN} over one Delta table (which are
+ * transform cannot express: subqueries other than WHERE's {@code [NOT] EXISTS} and {@code [NOT] IN} over one Delta table (which are
  * left semi and anti joins) and views read once, set operators other than {@code UNION ALL}, {@code ORDER BY}, {@code OFFSET}, a {@code LIMIT}
  * other than the whole query's (or with a {@code GROUP BY}, or not a whole number), {@code DISTINCT}, a {@code GROUP BY} without a window,
  * {@code HAVING} without {@code GROUP BY}, a table other than {@code source} or {@code delta.`path`}, joins other than inner

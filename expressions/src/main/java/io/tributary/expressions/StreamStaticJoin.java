@@ -60,11 +60,13 @@ public final class StreamStaticJoin {
     private final Expression[] streamKeys; // null: nested loop
     private final Expression[] tableKeys;
     private final long maxRows;
+    private final Expression[] nullAware; // NOT IN's x, v and cond (or null), hashed; null: none
+    private NullAwareKeys nullAwareKeys;
     private List<Object[]> rows = List.of();
     private Map<List<Object>, List<Object[]>> hash;
 
     private StreamStaticJoin(Type type, String alias, Schema stream, Schema table, int[] flatFrom, Schema joined, List<String> visible,
-            Expression on, Expression[] streamKeys, Expression[] tableKeys, long maxRows) {
+            Expression on, Expression[] streamKeys, Expression[] tableKeys, long maxRows, Expression[] nullAware) {
         this.type = type;
         this.alias = alias;
         this.streamWidth = stream.size();
@@ -77,6 +79,7 @@ public final class StreamStaticJoin {
         this.streamKeys = streamKeys;
         this.tableKeys = tableKeys;
         this.maxRows = maxRows;
+        this.nullAware = nullAware;
     }
 
     /**
@@ -149,7 +152,29 @@ public final class StreamStaticJoin {
         boolean keyed = !sk.isEmpty();
         return new StreamStaticJoin(type, alias, stream, table, flat.stream().mapToInt(Integer::intValue).toArray(),
                 joined, type == Type.INNER || type == Type.LEFT ? visible : List.copyOf(streamVisible), condition,
-                keyed ? sk.toArray(Expression[]::new) : null, keyed ? tk.toArray(Expression[]::new) : null, maxRows);
+                keyed ? sk.toArray(Expression[]::new) : null, keyed ? tk.toArray(Expression[]::new) : null, maxRows,
+                type == Type.LEFT_ANTI ? nullAware(Parsing.expression(on, streamAlias), joined, stream.size(), streamAlias) : null);
+    }
+
+    /**
+     * The parts of a {@code NOT IN} condition, {@code (x = v OR (x = v) IS NULL) [AND cond]} with {@code x} of the stream, {@code v}
+     * and {@code cond} of the table, {@code x} and {@code v} of one atomic type: [x, v, cond or null]; else null.
+     */
+    private static Expression[] nullAware(Node on, Schema joined, int streamWidth, String streamAlias) {
+        List<Node> parts = conjuncts(on);
+        if (parts.size() > 2 || !(parts.get(0) instanceof Node.Call or) || !or.name().equals("or") || or.args().size() != 2
+                || !(or.args().get(0) instanceof Node.Call eq) || !eq.name().equals("=") || eq.args().size() != 2
+                || !(or.args().get(1) instanceof Node.Call isNull) || !isNull.name().equals("isnull")
+                || !(isNull.args().get(0) instanceof Node.Call again) || !again.name().equals("=") || !again.text().equals(eq.text())
+                || side(eq.args().get(0), joined, streamWidth) != Side.STREAM || side(eq.args().get(1), joined, streamWidth) != Side.TABLE
+                || parts.size() == 2 && side(parts.get(1), joined, streamWidth) != Side.TABLE) {
+            return null;
+        }
+        Expression x = Expression.compile(joined, eq.args().get(0).text(), streamAlias);
+        Expression v = Expression.compile(joined, eq.args().get(1).text(), streamAlias);
+        boolean atomic = x.type() != null && x.type().equals(v.type()) && hashable(x.type())
+                && x.type().kind() != DataType.Kind.ARRAY && x.type().kind() != DataType.Kind.STRUCT;
+        return atomic ? new Expression[] {x, v, parts.size() == 2 ? Expression.compile(joined, parts.get(1).text(), streamAlias) : null} : null;
     }
 
     private enum Side { STREAM, TABLE, NONE, BOTH }
@@ -257,9 +282,9 @@ public final class StreamStaticJoin {
         return alias;
     }
 
-    /** Whether the table is hashed on equi-keys of {@code on} (else each stream row meets every table row). */
+    /** Whether the table is hashed on equi-keys of {@code on} or NOT IN's {@code x = v} (else each stream row meets every table row). */
     public boolean hashed() {
-        return streamKeys != null;
+        return streamKeys != null || nullAware != null;
     }
 
     public Schema table() {
@@ -272,6 +297,13 @@ public final class StreamStaticJoin {
             throw ExpressionErrors.joinTableTooBig(alias, tableRows.size(), maxRows);
         }
         this.rows = List.copyOf(tableRows);
+        if (nullAware != null) {
+            Object[] probe = new Object[joined.size()];
+            nullAwareKeys = new NullAwareKeys(rows, nullAware[1], nullAware[2], r -> {
+                fill(probe, r);
+                return probe;
+            }, StreamStaticJoin::normal);
+        }
         if (streamKeys == null) {
             hash = null;
             return;
@@ -303,6 +335,9 @@ public final class StreamStaticJoin {
     /** The rows {@code streamRow} makes: none, one or many; {@link ExpressionException} for a row {@code on} fails on. */
     public List<Object[]> apply(Object[] streamRow) {
         Object[] row = Arrays.copyOf(streamRow, joined.size());
+        if (nullAwareKeys != null) {
+            return nullAwareKeys.keeps(() -> nullAware[0].eval(row), StreamStaticJoin::normal) ? java.util.Collections.singletonList(streamRow) : List.of();
+        }
         List<Object[]> candidates;
         if (hash != null) {
             List<Object> k = key(streamKeys, row);

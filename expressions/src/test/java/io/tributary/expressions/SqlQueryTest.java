@@ -126,7 +126,7 @@ class SqlQueryTest {
 
     @Test
     void whatTheTransformCannotExpressIsRefusedNamingTheConstructAndItsPlace() {
-        refused("SELECT * FROM source WHERE id NOT IN (SELECT id FROM delta.`t`)", "a subquery at line 1, column 31");
+        refused("SELECT * FROM source WHERE id > 1 OR id NOT IN (SELECT id FROM delta.`t`)", "a subquery at line 1, column 41");
         refused("SELECT (SELECT max(x) FROM delta.`t`) AS m FROM source", "a subquery at line 1, column 8");
         refused("SELECT * FROM source WHERE EXISTS (SELECT 1)", "a subquery at line 1, column 28");
         refused("SELECT * FROM source\nUNION ALL SELECT * FROM source UNION SELECT * FROM source", "UNION at line 2, column 32",
@@ -165,7 +165,10 @@ class SqlQueryTest {
         assertThatThrownBy(() -> SqlQuery.parse("SELEC * FROM source")).hasMessageStartingWith("the query does not parse at line 1, column 1");
     }
 
-    /** A conjunct [NOT] EXISTS (SELECT ... FROM delta.`t` u [WHERE cond]) of WHERE is Spark's plan of it: a left semi (anti) join on cond. */
+    /**
+     * A conjunct [NOT] EXISTS (SELECT ... FROM delta.`t` u [WHERE cond]) of WHERE is Spark's plan of it: a left semi (anti) join on cond;
+     * x NOT IN (SELECT v ...) Spark's null-aware anti join.
+     */
     @Test
     void existsOverADeltaTableIsASemiJoinAndNotExistsAnAntiJoin() {
         SqlQuery q = SqlQuery.parse("SELECT id FROM source s WHERE s.amt > 1 AND NOT EXISTS (SELECT 1 FROM delta.`t` u WHERE u.id = s.id)");
@@ -175,6 +178,10 @@ class SqlQueryTest {
                 .extracting(Join::type, j -> j.on().text())
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("left_semi", "(lower(user)) = `u`.`name` AND (u.lim > 1)"));
         refused("SELECT * FROM source s WHERE EXISTS (SELECT 1 FROM delta.`t` u WHERE id = s.id)", "a subquery at line 1, column 30");
+        assertThat(SqlQuery.parse("SELECT * FROM source WHERE amt > 1 AND user NOT IN (SELECT nullif(u.name, 'x') FROM delta.`t` u WHERE u.lim > 1)")
+                .joins()).extracting(Join::type, j -> j.on().text()).containsExactly(org.assertj.core.groups.Tuple.tuple("left_anti",
+                        "((user) = (nullif(u.name, 'x')) OR ((user) = (nullif(u.name, 'x'))) IS NULL) AND (u.lim > 1)"));
+        refused("SELECT * FROM source s WHERE s.id NOT IN (SELECT v.id FROM delta.`t` u)", "a subquery at line 1, column 35");
         SqlQuery only = SqlQuery.parse("SELECT * FROM source WHERE EXISTS (SELECT * FROM delta.`t` AS u)");
         assertThat(only.joins()).extracting(Join::type, j -> j.on().text()).containsExactly(org.assertj.core.groups.Tuple.tuple("left_semi", "true"));
         assertThat(only.where()).isNull();

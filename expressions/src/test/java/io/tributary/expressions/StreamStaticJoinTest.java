@@ -44,6 +44,31 @@ class StreamStaticJoinTest {
         assertThat(j.apply(new Object[] {4, null, 5.0})).as("null = null is not true").isEmpty();
     }
 
+    /** NOT IN's null-aware anti join, hashed on x = v where v's condition is the table's alone, keeps the rows row by row keeps. */
+    @Test
+    void notInsNullAwareAntiJoinIsHashedAndKeepsWhatComparingRowByRowKeeps() {
+        List<Object[]> stream = List.of(new Object[] {1, "ann", 5.0}, new Object[] {2, "bob", 50.0}, new Object[] {3, "cy", 5.0},
+                new Object[] {4, null, 5.0});
+        for (String cond : List.of("", " AND (u.limit > 5)", " AND (u.limit > 500)", " AND (u.segment <> 'none')")) {
+            for (String v : List.of("u.user", "nullif(u.user, 'ann')")) {
+                String on = "((user) = (" + v + ") OR ((user) = (" + v + ")) IS NULL)" + cond;
+                StreamStaticJoin hashed = join(on, Type.LEFT_ANTI);
+                StreamStaticJoin rowByRow = join(on + " AND amt = amt", Type.LEFT_ANTI);
+                assertThat(hashed.hashed()).as(on).isTrue();
+                assertThat(rowByRow.hashed()).as(on).isFalse();
+                for (Object[] row : stream) {
+                    assertThat(hashed.apply(row)).as(on + " " + Arrays.toString(row)).hasSameSizeAs(rowByRow.apply(row));
+                }
+            }
+        }
+        StreamStaticJoin join = join("((user) = (u.user) OR ((user) = (u.user)) IS NULL) AND (u.segment <> 'none')", Type.LEFT_ANTI);
+        assertThat(stream.stream().filter(r -> !join.apply(r).isEmpty()).map(r -> r[0])).containsExactly(3);
+        StreamStaticJoin empty = join("((user) = (u.user) OR ((user) = (u.user)) IS NULL) AND (u.limit > 500)", Type.LEFT_ANTI);
+        assertThat(stream.stream().filter(r -> !empty.apply(r).isEmpty()).map(r -> r[0])).as("no value: every row, NULL too").containsExactly(1, 2, 3, 4);
+        StreamStaticJoin aNull = join("((user) = (u.user) OR ((user) = (u.user)) IS NULL)", Type.LEFT_ANTI);
+        assertThat(stream.stream().filter(r -> !aNull.apply(r).isEmpty())).as("a NULL value: no row").isEmpty();
+    }
+
     @Test
     void leftJoinFillsNullsAndAResidualConditionIsChecked() {
         StreamStaticJoin j = join("user = u.user AND amt < u.limit", Type.LEFT);

@@ -51,12 +51,19 @@ class GoldenSqlQueriesTest {
 
     /**
      * Queries Spark runs that Tributary refuses at start, naming the construct: LIMIT (here, where the transform is compiled for a
-     * Delta or Kafka source; the file ingest keeps it, golden/sql-limit) and a view joined to itself
+     * Delta or Kafka source; the file ingest keeps it, golden/sql-limit), a view joined to itself, {@code NOT IN (SELECT ...)}
+     * inside {@code OR} and scalar subqueries (one whose rows fail Spark's query: SCALAR_SUBQUERY_TOO_MANY_ROWS)
      * (docs/transform.md, "Not supported yet").
      */
     private static final Set<String> NOT_YET = Set.of(
             "SELECT * FROM source LIMIT 2",
-            "WITH x AS (SELECT id FROM source) SELECT a.id FROM x a JOIN x b ON a.id = b.id");
+            "WITH x AS (SELECT id FROM source) SELECT a.id FROM x a JOIN x b ON a.id = b.id",
+            "SELECT id FROM source WHERE id > 3 OR user NOT IN (SELECT u.user FROM delta.`T` u)",
+            "SELECT id FROM source WHERE amt * 100 > (SELECT avg(u.lim) FROM delta.`T` u)",
+            "SELECT id, (SELECT max(u.lim) FROM delta.`T` u) AS m FROM source",
+            "SELECT id, (SELECT u.lim FROM delta.`T` u WHERE u.user = 'bob') AS m FROM source",
+            "SELECT id, (SELECT u.lim FROM delta.`T` u WHERE u.user = 'zed') AS m FROM source",
+            "SELECT s.id, (SELECT max(u.lim) FROM delta.`T` u WHERE u.user = s.user) AS m FROM source s");
     /**
      * A name on both sides of a join (docs/transform.md, "Differences from Spark"): the bare name is the stream's and {@code *}
      * gives it once, where Spark refuses the bare name (AMBIGUOUS_REFERENCE) and its Delta write refuses {@code *}'s two.
@@ -78,7 +85,7 @@ class GoldenSqlQueriesTest {
             List<String> theirs = spark.get(n);
             String ran = theirs.get(0).split("\t", 3)[1];
             if (NOT_YET.contains(query)) {
-                assertThat(ran).as(query).startsWith(":");
+                assertThat(ran).as(query).matches(":.*|!STREAM_FAILED"); // Spark runs it (or its rows fail Spark's query)
                 assertThat(ours).as(query).singleElement().asString().startsWith(n + "\t!\t").contains("is not supported");
             } else if (DIFFERENT.contains(query)) {
                 assertThat(ours).as(query).isNotEqualTo(theirs);
@@ -104,7 +111,7 @@ class GoldenSqlQueriesTest {
                 refused++;
             }
         }
-        assertThat(same).as("cases with Spark's table").isEqualTo(79);
+        assertThat(same).as("cases with Spark's table").isEqualTo(87);
         assertThat(refused).as("cases Spark refuses, or whose rows fail it").isEqualTo(33);
     }
 

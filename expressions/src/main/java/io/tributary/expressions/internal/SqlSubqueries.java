@@ -27,8 +27,9 @@ import org.antlr.v4.runtime.tree.TerminalNode;
 /**
  * The subqueries of a query's WHERE that are joins Spark plans them as: a conjunct {@code EXISTS (SELECT ... FROM delta.`path` u
  * [WHERE cond])} is a left semi join of the table on {@code cond} ({@code true} without one), {@code NOT EXISTS (...)} a left anti
- * join, {@code x IN (SELECT u.col FROM delta.`path` u [WHERE cond])} a left semi join on {@code x = u.col [AND cond]}; the
- * other conjuncts stay WHERE. Any other subquery ({@code NOT IN}, whose NULLs Spark treats otherwise) is left to {@link #first} (refused).
+ * join, {@code x IN (SELECT u.col FROM delta.`path` u [WHERE cond])} a left semi join on {@code x = u.col [AND cond]},
+ * {@code x NOT IN (...)} a null-aware left anti join ({@link #in}); the other conjuncts stay WHERE. Any other subquery is left to
+ * {@link #first} (refused).
  */
 final class SqlSubqueries {
     /** The joins the EXISTS conjuncts make, the EXISTS nodes taken, and WHERE without them (null when none is left). */
@@ -74,9 +75,14 @@ final class SqlSubqueries {
         return new Split(joins, Set.copyOf(taken), left);
     }
 
-    /** {@code x IN (SELECT u.col FROM delta.`t` u [WHERE cond])} as a left semi join on {@code x = u.col [AND cond]}; else null. */
+    /**
+     * {@code x IN (SELECT v FROM delta.`t` u [WHERE cond])} as a left semi join on {@code x = v [AND cond]}; {@code x NOT IN (...)}
+     * as Spark's null-aware left anti join, on {@code (x = v OR (x = v) IS NULL) [AND cond]}: a NULL among the values keeps no row,
+     * a NULL x is kept only when the subquery gives no row. {@code v} is a column or an expression of the table's columns,
+     * qualified; else null.
+     */
     private static Join in(BooleanExpressionContext c, Function<ParserRuleContext, Part> part, Function<QuerySpecificationContext, String[]> table) {
-        if (!(c instanceof PredicatedContext p) || !(p.predicate() instanceof InSubqueryContext in) || in.NOT() != null) {
+        if (!(c instanceof PredicatedContext p) || !(p.predicate() instanceof InSubqueryContext in)) {
             return null;
         }
         QuerySpecificationContext spec = plain(in.query());
@@ -89,14 +95,30 @@ final class SqlSubqueries {
         }
         String column = e instanceof ColumnReferenceContext r ? AstBuilder.name(r.identifier())
                 : e instanceof DereferenceContext d && d.base instanceof ColumnReferenceContext ? AstBuilder.name(d.fieldName.identifier()) : null;
-        String[] t = column == null ? null : table.apply(spec);
-        if (t == null || e instanceof DereferenceContext d && !AstBuilder.name(((ColumnReferenceContext) d.base).identifier()).equalsIgnoreCase(t[1])) {
+        String[] t = column != null || qualified(item.expression()) ? table.apply(spec) : null;
+        if (t == null || !(e instanceof ColumnReferenceContext) && !ofAlias(item.expression(), t[1])) {
             return null;
         }
+        String value = column != null ? "`" + t[1].replace("`", "``") + "`.`" + column.replace("`", "``") + "`"
+                : "(" + part.apply(item.expression()).text() + ")";
         Part x = part.apply(p.valueExpression());
-        String on = "(" + x.text() + ") = `" + t[1].replace("`", "``") + "`.`" + column.replace("`", "``") + "`"
+        String equal = "(" + x.text() + ") = " + value;
+        String on = (in.NOT() == null ? equal : "(" + equal + " OR (" + equal + ") IS NULL)")
                 + (spec.where == null ? "" : " AND (" + part.apply(spec.where).text() + ")");
-        return new Join(t[0], t[1], "left_semi", new Part(on, x.line(), x.column()));
+        return new Join(t[0], t[1], in.NOT() == null ? "left_semi" : "left_anti", new Part(on, x.line(), x.column()));
+    }
+
+    /** Whether every column {@code tree} names is {@code alias.column}. */
+    private static boolean ofAlias(ParseTree tree, String alias) {
+        if (tree instanceof DereferenceContext d && d.base instanceof ColumnReferenceContext r) {
+            return AstBuilder.name(r.identifier()).equalsIgnoreCase(alias);
+        }
+        for (int i = 0; i < tree.getChildCount(); i++) {
+            if (tree.getChild(i) instanceof ColumnReferenceContext || !ofAlias(tree.getChild(i), alias)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void conjuncts(BooleanExpressionContext e, List<BooleanExpressionContext> out) {

@@ -152,6 +152,14 @@ class SqlPipelineTest {
     }
 
     @Test
+    void notInASubqueryOfADeltaTableDropsANullValueAsSparksNullAwareAntiJoinDoes() throws Exception {
+        Map.Entry<Integer, String> q = query("SELECT id, user FROM source WHERE user NOT IN (SELECT u.user FROM delta.`T` u)");
+        int n = q.getKey();
+        assertThat(run(n, q.getValue())).isEqualTo(spark(n)).hasSizeGreaterThan(1).noneMatch(l -> l.endsWith("\\N"));
+        assertThat(letters).isEmpty();
+    }
+
+    @Test
     void aUnionAllOfAQueryAndAJoinedQueryWritesBothQueriesRowsAsSparkDoes() throws Exception {
         Map.Entry<Integer, String> q = query("SELECT id, user AS name FROM source WHERE amt > 5 UNION ALL SELECT s.id, u.segment");
         assertThat(run(q.getKey(), q.getValue())).isEqualTo(spark(q.getKey())).hasSizeGreaterThan(4);
