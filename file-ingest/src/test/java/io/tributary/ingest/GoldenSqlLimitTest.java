@@ -126,17 +126,12 @@ class GoldenSqlLimitTest {
      */
     @org.junit.jupiter.api.Test
     void aCrashBeforeTheCommitNeitherLosesNorDoublesTheRowsLimitKeeps() throws Exception {
-        Path dir = root().resolve("three-runs");
-        JsonNode spec = new ObjectMapper().readTree(dir.resolve("case.json").toFile());
-        Schema schema = Schema.parse(spec.get("schema").asText());
-        Path in = tmp.resolve("crash/in");
-        IngestConfig config = config(spec, schema, in, dir);
-        IngestKit.createTopics(KAFKA.broker(), config, 1);
-        IngestKit.write(in, "a.json", Files.readString(dir.resolve("a.json")), 1_000);
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
-            assertThat(ingest.runBatch()).isPresent();
-        }
-        assertThat(published(config)).isEqualTo(table(Files.readAllLines(dir.resolve("after-run1.txt"))));
+        ThreeRuns r = ThreeRuns.afterRun1("crash");
+        Path dir = r.dir();
+        JsonNode spec = r.spec();
+        Schema schema = r.schema();
+        Path in = r.in();
+        IngestConfig config = r.config();
 
         IngestKit.write(in, "b.json", Files.readString(dir.resolve("b.json")) + "crash here\n", 2_000);
         long before = IngestKit.endOffsets(KAFKA.broker(), config.eventsTopic());
@@ -175,23 +170,15 @@ class GoldenSqlLimitTest {
      */
     @org.junit.jupiter.api.Test
     void anIngestLogWithoutTheCountIsRefused() throws Exception {
-        Path dir = root().resolve("three-runs");
-        JsonNode spec = new ObjectMapper().readTree(dir.resolve("case.json").toFile());
-        Schema schema = Schema.parse(spec.get("schema").asText());
-        Path in = tmp.resolve("older-log/in");
-        IngestConfig config = config(spec, schema, in, dir);
-        IngestKit.createTopics(KAFKA.broker(), config, 1);
-        IngestKit.write(in, "a.json", Files.readString(dir.resolve("a.json")), 1_000);
-        try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
-            assertThat(ingest.runBatch()).isPresent();
-        }
+        ThreeRuns r = ThreeRuns.afterRun1("older-log");
+        IngestConfig config = r.config();
         List<String> before = published(config);
         try (KafkaProducer<byte[], byte[]> older = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers",
                 KAFKA.broker().bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
             older.send(new ProducerRecord<>(config.ingestLogTopic(), "__state__".getBytes(StandardCharsets.UTF_8),
                     "{\"nextBatchId\":1,\"maxEventTimeMs\":null,\"watermarkMs\":0}".getBytes(StandardCharsets.UTF_8))).get();
         }
-        IngestKit.write(in, "b.json", Files.readString(dir.resolve("b.json")), 2_000);
+        IngestKit.write(r.in(), "b.json", Files.readString(r.dir().resolve("b.json")), 2_000);
         try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
             assertThatThrownBy(ingest::runBatch).isInstanceOf(TributaryException.class)
                     .hasMessage("sql: LIMIT 4: the ingest log " + config.ingestLogTopic() + " of pipeline " + config.pipeline()
@@ -199,6 +186,24 @@ class GoldenSqlLimitTest {
                             + " still lets through are unknown; run the query as a new pipeline, or remove LIMIT");
         }
         assertThat(published(config)).as("b.json's rows not published").isEqualTo(before).hasSize(2);
+    }
+
+    /** The case {@code three-runs} in folder {@code name}: its first run ingested, Spark's table after it published. */
+    private record ThreeRuns(Path dir, JsonNode spec, Schema schema, Path in, IngestConfig config) {
+        static ThreeRuns afterRun1(String name) throws Exception {
+            Path dir = root().resolve("three-runs");
+            JsonNode spec = new ObjectMapper().readTree(dir.resolve("case.json").toFile());
+            Schema schema = Schema.parse(spec.get("schema").asText());
+            Path in = tmp.resolve(name + "/in");
+            IngestConfig config = config(spec, schema, in, dir);
+            IngestKit.createTopics(KAFKA.broker(), config, 1);
+            IngestKit.write(in, "a.json", Files.readString(dir.resolve("a.json")), 1_000);
+            try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
+                assertThat(ingest.runBatch()).isPresent();
+            }
+            assertThat(published(config)).isEqualTo(table(Files.readAllLines(dir.resolve("after-run1.txt"))));
+            return new ThreeRuns(dir, spec, schema, in, config);
+        }
     }
 
     private static IngestConfig config(JsonNode spec, Schema schema, Path in, Path dir) throws IOException {
