@@ -195,7 +195,7 @@ class GoldenSqlLimitTest {
             JsonNode spec = new ObjectMapper().readTree(dir.resolve("case.json").toFile());
             Schema schema = Schema.parse(spec.get("schema").asText());
             Path in = tmp.resolve(name + "/in");
-            IngestConfig config = config(spec, schema, in, dir);
+            IngestConfig config = GoldenSqlLimitTest.config(spec, schema, in, dir);
             IngestKit.createTopics(KAFKA.broker(), config, 1);
             IngestKit.write(in, "a.json", Files.readString(dir.resolve("a.json")), 1_000);
             try (FileIngest ingest = new FileIngest(config, IngestKit.props(KAFKA.broker()))) {
