@@ -122,6 +122,11 @@ class SqlQueryTest {
         assertThat(union.limit().rows()).isEqualTo(3);
         assertThat(union.unionAll()).hasSize(1);
         assertThat(SqlQuery.parse("WITH c AS (SELECT id FROM source) SELECT id FROM c LIMIT 2").limit().rows()).isEqualTo(2);
+        assertThat(SqlQuery.parse("SELECT id FROM source LIMIT ALL").limit()).as("Spark's no limit").isNull();
+        assertThat(SqlQuery.parse("(SELECT id FROM source WHERE amt > 0) LIMIT 3").limit().rows()).isEqualTo(3);
+        SqlQuery inParentheses = SqlQuery.parse("(SELECT id FROM source UNION ALL SELECT id FROM source) LIMIT 5");
+        assertThat(inParentheses.limit().rows()).isEqualTo(5);
+        assertThat(inParentheses.unionAll()).hasSize(1);
     }
 
     @Test

@@ -21,14 +21,6 @@ import java.util.Objects;
 public final class IngestConfig {
     /** The longest line read by default: 16 MiB. */
     public static final int DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
-    /** The column that {@link SchemaEvolution#RESCUE} puts what the schema does not take into (Auto Loader's name). */
-    public static final String RESCUED_DATA = io.tributary.schema.RescuedData.COLUMN;
-    /** Format debezium-json: the column of each change's operation ({@code c}, {@code r}, {@code u}, {@code d}). */
-    public static final String CHANGE_OP = io.tributary.schema.DebeziumEvents.OP;
-    /** Format debezium-json: the column of each change's sequence, from the event's {@code source} block. */
-    public static final String CHANGE_SEQUENCE = io.tributary.schema.DebeziumEvents.SEQUENCE;
-    /** Format debezium-json: the {@code source} field of the sequence by default (PostgreSQL's). */
-    public static final String DEFAULT_DEBEZIUM_SEQUENCE = io.tributary.schema.DebeziumEvents.DEFAULT_SEQUENCE;
     /** Rows per events record by default ({@link io.tributary.schema.RowPack}). */
     public static final int DEFAULT_ROWS_PER_RECORD = 1000;
 

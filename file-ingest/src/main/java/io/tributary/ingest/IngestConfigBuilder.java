@@ -33,7 +33,7 @@ public final class IngestConfigBuilder {
     String format = "json";
     java.util.Map<String, String> formatOptions = java.util.Map.of();
     FileFormat fileFormat;
-    List<String> debeziumSequence = List.of(IngestConfig.DEFAULT_DEBEZIUM_SEQUENCE);
+    List<String> debeziumSequence = List.of(io.tributary.schema.DebeziumEvents.DEFAULT_SEQUENCE);
     private boolean debeziumSequenceGiven;
     String eventTime;
     Duration watermarkDelay;

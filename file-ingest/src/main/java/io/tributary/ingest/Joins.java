@@ -1,7 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.expressions.StreamStaticJoin;
-import io.tributary.ingest.internal.IngestErrors;
+import io.tributary.ingest.internal.JoinErrors;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
 import java.util.ArrayList;
@@ -87,16 +87,16 @@ public final class Joins {
                 continue;
             }
             if (v < 0) {
-                throw IngestErrors.joinTableGone(keys.get(i), loaded[i]);
+                throw JoinErrors.joinTableGone(keys.get(i), loaded[i]);
             }
             Schema s = t.schema();
             if (!s.equals(joins.get(i).table())) {
-                throw IngestErrors.joinSchemaChanged(keys.get(i), joins.get(i).table().toDdl(), s.toDdl(), v);
+                throw JoinErrors.joinSchemaChanged(keys.get(i), joins.get(i).table().toDdl(), s.toDdl(), v);
             }
             try {
                 joins.get(i).load(t.rows());
             } catch (TributaryException e) {
-                throw IngestErrors.inJoin(keys.get(i), e);
+                throw JoinErrors.inJoin(keys.get(i), e);
             }
             loaded[i] = v;
         }

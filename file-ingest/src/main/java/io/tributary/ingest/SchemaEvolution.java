@@ -18,7 +18,7 @@ public enum SchemaEvolution {
     ADD_NEW_COLUMNS("addNewColumns"),
     /**
      * The schema never changes: fields it lacks, and values of the wrong type, go to the
-     * {@value IngestConfig#RESCUED_DATA} column as JSON, with the file's path, instead of making the
+     * {@value io.tributary.schema.RescuedData#COLUMN} column as JSON, with the file's path, instead of making the
      * record bad.
      */
     RESCUE("rescue"),

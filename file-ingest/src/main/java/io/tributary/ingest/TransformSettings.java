@@ -70,7 +70,7 @@ public final class TransformSettings {
      */
     public static List<JoinSpec> joins(java.util.Map<String, String> below, String prefix) {
         List<JoinSpec> out = new java.util.ArrayList<>();
-        items(below, prefix, List.of("table", "as", "on", "type"), io.tributary.ingest.internal.IngestErrors::unknownJoinKey)
+        items(below, prefix, List.of("table", "as", "on", "type"), io.tributary.ingest.internal.JoinErrors::unknownJoinKey)
                 .forEach((key, m) -> out.add(new JoinSpec(m.get("table"), m.get("as"), m.get("on"), m.getOrDefault("type", "inner"), key)));
         return out;
     }

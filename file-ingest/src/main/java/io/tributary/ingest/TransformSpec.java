@@ -7,6 +7,7 @@ import io.tributary.expressions.FileMetadata;
 import io.tributary.expressions.SqlQuery;
 import io.tributary.expressions.StreamStaticJoin;
 import io.tributary.ingest.internal.IngestErrors;
+import io.tributary.ingest.internal.JoinErrors;
 import io.tributary.expressions.Transform;
 import io.tributary.schema.Schema;
 import io.tributary.schema.TributaryException;
@@ -169,7 +170,7 @@ final class TransformSpec {
 
     private Joins compileJoins(Schema schema) {
         if (opener == null) {
-            throw IngestErrors.noStaticTables();
+            throw JoinErrors.noStaticTables();
         }
         List<StreamStaticJoin> made = new ArrayList<>();
         List<StaticTable> tables = new ArrayList<>();
@@ -185,11 +186,11 @@ final class TransformSpec {
                 throw ExpressionErrors.inSetting(joinKey(j, "type"), e);
             }
             if (j.table() == null || j.table().isBlank()) {
-                throw IngestErrors.joinNeedsTable(joinKey(j, "table"));
+                throw JoinErrors.joinNeedsTable(joinKey(j, "table"));
             }
             StaticTable table = opened.computeIfAbsent(j.table(), opener::open);
             if (table.version() < 0) {
-                throw IngestErrors.noJoinTable(joinKey(j, "table"), j.table());
+                throw JoinErrors.noJoinTable(joinKey(j, "table"), j.table());
             }
             StreamStaticJoin join;
             try {

@@ -10,15 +10,10 @@ import io.tributary.broker.BrokerExtension;
 import io.tributary.schema.Progress;
 import io.tributary.schema.Schema;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,7 +62,7 @@ class CrashMidBatchTest {
         write(in, "a.json", sb + "crash here\n", 1_000);
         String pipeline = IngestKit.uniquePipeline("crash");
         String events = "tributary." + pipeline + ".events";
-        BadRecordPolicy dieOnceRowsAreOnTheBroker = crashAtABadRecord(() -> awaitUncommitted(events));
+        BadRecordPolicy dieOnceRowsAreOnTheBroker = crashAtABadRecord(() -> IngestKit.awaitRecordsPast(KAFKA.broker(), events, 0));
         IngestConfig crashing = IngestConfig.builder(pipeline, in, SCHEMA).onBadRecord(dieOnceRowsAreOnTheBroker).build();
         IngestKit.createTopics(KAFKA.broker(), crashing, 2);
 
@@ -89,17 +84,5 @@ class CrashMidBatchTest {
         published.forEach(r -> distinct.add(text(r.value())));
         assertThat(published).hasSize(ROWS);
         assertThat(distinct).hasSize(ROWS);
-    }
-
-    /** Waits until some rows of the open transaction are on the KAFKA.broker() (read_uncommitted sees them). */
-    private static void awaitUncommitted(String topic) {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", KAFKA.broker().bootstrapServers(),
-                "isolation.level", "read_uncommitted"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> tps = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
-            c.assign(tps);
-            while (c.endOffsets(tps).values().stream().mapToLong(Long::longValue).sum() == 0) {
-                c.poll(Duration.ofMillis(100));
-            }
-        }
     }
 }

@@ -16,6 +16,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /** Test helpers: the pipeline's topics, files with set modification times, and read_committed reads. */
 final class IngestKit {
@@ -88,6 +91,33 @@ final class IngestKit {
     private static List<ConsumerRecord<byte[], byte[]>> read(EmbeddedBroker broker, String topic, boolean settled) {
         return CommittedRecords.read(props(broker), topic, settled
                 ? (c, props, tps) -> SettledLog.endOffsets(c, props, tps, Duration.ofSeconds(60)) : CommittedRecords.NOW);
+    }
+
+    /** The sum of {@code topic}'s end offsets as read_uncommitted sees them: the records of an open transaction count. */
+    static long endOffsets(EmbeddedBroker broker, String topic) {
+        try (KafkaConsumer<byte[], byte[]> c = uncommitted(broker)) {
+            return c.endOffsets(partitions(c, topic)).values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    /** Waits until {@code topic} holds records past end offsets summing to {@code before} (an open transaction's records count). */
+    static void awaitRecordsPast(EmbeddedBroker broker, String topic, long before) {
+        try (KafkaConsumer<byte[], byte[]> c = uncommitted(broker)) {
+            List<TopicPartition> tps = partitions(c, topic);
+            c.assign(tps);
+            while (c.endOffsets(tps).values().stream().mapToLong(Long::longValue).sum() <= before) {
+                c.poll(Duration.ofMillis(100));
+            }
+        }
+    }
+
+    private static KafkaConsumer<byte[], byte[]> uncommitted(EmbeddedBroker broker) {
+        return new KafkaConsumer<>(Map.of("bootstrap.servers", broker.bootstrapServers(), "isolation.level", "read_uncommitted"),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private static List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> c, String topic) {
+        return c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
     }
 
     static String text(byte[] b) {

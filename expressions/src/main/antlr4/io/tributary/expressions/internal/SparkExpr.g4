@@ -47,7 +47,7 @@ querySpecification
 
 queryOrganization
     : (order=ORDER BY sortItem (COMMA sortItem)*)?
-      (limit=LIMIT expression)?
+      (limit=LIMIT (limitAll=ALL | expression))?
       (offset=OFFSET expression)?
     ;
 

@@ -7,7 +7,8 @@ import io.tributary.expressions.internal.SparkExprParser.QueryContext;
 import org.antlr.v4.runtime.Token;
 
 /**
- * The whole query's {@code LIMIT n}: Spark's streaming limit, the first {@code n} rows of the stream over every batch and run. Only a
+ * The whole query's {@code LIMIT n}: Spark's streaming limit, the first {@code n} rows of the stream over every batch and run
+ * ({@code LIMIT ALL}: none, as in Spark). Only a
  * whole number written as such is taken (Spark's limit is a foldable whole number, not negative); a {@code LIMIT} with a
  * {@code GROUP BY} is refused, as the aggregation's rows are not the ingest's to count.
  */
@@ -18,8 +19,8 @@ final class SqlLimit {
     /** The LIMIT of {@code whole}, translated to {@code query}; null without one. */
     static SqlQuery.Limit of(QueryContext whole, SqlQuery query) {
         var o = whole.queryOrganization();
-        if (o.limit == null) {
-            return null;
+        if (o.limit == null || o.limitAll != null) {
+            return null; // LIMIT ALL: Spark's no limit
         }
         Token at = o.limit;
         String text = o.expression(0).getText();

@@ -3,7 +3,10 @@ package io.tributary.ingest.internal;
 /** What reading one file counted: its good and bad rows, the dead-lettered ones, and the good rows' event times. */
 final class FileCounts {
     long good;
-    /** The rows the transform took in (a joined row each, Spark's numInputRows): {@link #good} unless a row makes several. */
+    /**
+     * The rows the transform took in (Spark's numInputRows; a joined row each, where Spark counts the rows its scan read, and
+     * none past the batch's LIMIT, {@link QueryLimit}): {@link #good} unless a row makes several.
+     */
     long input;
     long bad;
     long deadLettered;

@@ -63,8 +63,8 @@ public final class FilePublisher {
     private final byte[] rowsHeader;
     private final int eventTimeColumn;
     private final EventPacks packs;
-    /** The rows the query's LIMIT still lets through ({@link #limitTo}); Long.MAX_VALUE without one. */
-    private long remaining = Long.MAX_VALUE;
+    /** The query's LIMIT: the rows it still lets through ({@link #limitTo}), and the input rows Spark counts under it. */
+    private final QueryLimit limit;
 
     /**
      * @param producer the ingest's producer; null for a publisher that only {@link #read reads} ({@link ReadAhead})
@@ -95,6 +95,7 @@ public final class FilePublisher {
         this.rowsHeader = binary == null ? null : binary.schema().toDdl().getBytes(StandardCharsets.UTF_8);
         this.packs = new EventPacks(rows, binary, new GroupKey(config.outputSchema(), config.groupBy()), config.rowsPerRecord());
         this.eventTimeColumn = config.eventTime() == null ? -1 : config.outputSchema().indexOf(config.eventTime());
+        this.limit = new QueryLimit(config.limit(), 1 + joins.unionAll().size());
     }
 
     /**
@@ -126,7 +127,7 @@ public final class FilePublisher {
 
     /** Lets only the next {@code rows} rows through, of the files published from now on (the query's LIMIT); the rest are read, not published. */
     void limitTo(long rows) {
-        remaining = Math.max(0, rows);
+        limit.startBatch(rows);
     }
 
     /** The events records' {@link Topics#ROWS_HEADER}: the schema of their binary rows, or null for JSON Lines. */
@@ -216,9 +217,10 @@ public final class FilePublisher {
                         continue;
                     }
                     if (!collecting && (!joins.isEmpty() || transform.generates())) {
-                        publish(file, records, row, joins, transform, facts, out, n);
+                        publish(file, records, row, 0, joins, transform, facts, out, n);
+                        int query = 0;
                         for (UnionBranch b : joins.unionAll()) { // UNION ALL: each query's rows, one failing not the others'
-                            publish(file, records, row, b.joins(), b.transform(), facts, out, n);
+                            publish(file, records, row, ++query, b.joins(), b.transform(), facts, out, n);
                         }
                         continue;
                     }
@@ -236,11 +238,12 @@ public final class FilePublisher {
                     if (!collecting && !constraints.isEmpty() && broken(file, records, java.util.Collections.singletonList(row), out, n)) {
                         continue;
                     }
-                    n.input++;
-                    if (remaining == 0) {
+                    if (limit.reads(0)) {
+                        n.input++;
+                    }
+                    if (!limit.take(0)) {
                         continue; // past the LIMIT
                     }
-                    remaining--;
                     long timestamp = n.good(row, eventTimeColumn);
                     if (!collecting) {
                         packs.add(row, timestamp, out);
@@ -266,13 +269,14 @@ public final class FilePublisher {
     }
 
     /** The rows a join, a lateral view or a generator of one query make of {@code row}: published together, or none of them. */
-    private void publish(FileStat file, RecordReader records, Object[] row, Joins joins, Transform transform, Object[] facts, Out out,
-            FileCounts n) {
+    private void publish(FileStat file, RecordReader records, Object[] row, int query, Joins joins, Transform transform, Object[] facts,
+            Out out, FileCounts n) {
         List<Object[]> made;
         int hidden = transform.hiddenColumns();
+        boolean reads = limit.reads(query);
         try {
             List<Object[]> joined = joins.isEmpty() ? java.util.Collections.singletonList(row) : joins.apply(row);
-            if (transform.generates()) {
+            if (transform.generates() && reads) {
                 n.input += joined.size(); // Spark's numInputRows: the rows before the generator, those it gives none too
             }
             made = new java.util.ArrayList<>(joined.size());
@@ -287,13 +291,11 @@ public final class FilePublisher {
             return; // the line's rows go together, or none of them
         }
         for (Object[] o : made) {
-            if (remaining == 0) {
-                break; // past the LIMIT: the first of the line's rows are kept, as Spark's limit cuts its generator's rows
+            if (limit.take(query)) { // past the LIMIT: the first of the line's rows are kept, as Spark's limit cuts its generator's rows
+                packs.add(o, n.good(o, eventTimeColumn), out);
             }
-            remaining--;
-            packs.add(o, n.good(o, eventTimeColumn), out);
         }
-        if (!transform.generates()) {
+        if (!transform.generates() && reads) {
             n.input += made.size();
         }
     }

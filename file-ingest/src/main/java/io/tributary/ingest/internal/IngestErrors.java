@@ -362,27 +362,10 @@ public final class IngestErrors {
                 + " (docs/cdc.md)");
     }
 
-    public static TributaryException joinTableGone(String key, long version) {
-        return new TributaryException(key + ": the join table is gone; it had version " + version);
-    }
-
-    public static TributaryException joinSchemaChanged(String key, String from, String to, long version) {
-        return new TributaryException(key + ": the join table's schema changed from " + from + " to " + to + " at version "
-                + version + "; restart the pipeline to use the new schema");
-    }
-
-    public static TributaryException inJoin(String key, TributaryException e) {
-        return new TributaryException(key + ": " + e.getMessage(), e);
-    }
-
     /** A {@code transform.lateralView} item's field at fault, {@code problem} saying how; the fix lists the fields. */
     public static TributaryException lateralViewKey(String key, String problem) {
         return new TributaryException(key + ": " + problem + "; a lateral view is {generator: \"explode(tags)\", as: t, columns: [tag],"
                 + " outer: false} (columns and outer optional), Spark's LATERAL VIEW [OUTER] explode(tags) t AS tag");
-    }
-
-    public static TributaryException unknownJoinKey(String key, String field) {
-        return new TributaryException(key + ": unknown join key '" + field + "'; a join takes table, as, on and type");
     }
 
     /** A CHECK constraint (or invariant) of the sink's table that the rows the file source makes cannot be checked against. */
@@ -392,18 +375,5 @@ public final class IngestErrors {
                 + "), which Tributary cannot check on the rows the file source makes (" + rows + "): " + why.getMessage()
                 + "; drop the constraint (ALTER TABLE ... DROP CONSTRAINT " + name + "), or make the rows fit it"
                 + " (source.files.schema, transform.select)", why);
-    }
-
-    public static TributaryException noStaticTables() {
-        return new TributaryException("transform.join needs a way to read Delta tables; this ingest was built without one");
-    }
-
-    public static TributaryException joinNeedsTable(String key) {
-        return new TributaryException(key + ": a join needs the path or URI of a Delta table");
-    }
-
-    public static TributaryException noJoinTable(String key, String table) {
-        return new TributaryException(key + ": there is no Delta table at '" + table
-                + "' (no _delta_log with a commit); create it first, or correct the path");
     }
 }

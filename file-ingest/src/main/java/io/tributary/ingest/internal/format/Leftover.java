@@ -1,6 +1,5 @@
 package io.tributary.ingest.internal.format;
 
-import io.tributary.ingest.IngestConfig;
 import io.tributary.ingest.SchemaEvolution;
 import io.tributary.schema.DataType;
 import io.tributary.schema.JsonTypes;
@@ -104,7 +103,7 @@ final class Leftover implements InputJson.Leftovers {
         }
         switch (mode) {
             case RESCUE -> row[rescued] = rescuedJson();
-            case FAIL_ON_NEW_COLUMNS -> throw FormatErrors.newFieldRefused(file, line, fields.keySet().iterator().next(), IngestConfig.RESCUED_DATA);
+            case FAIL_ON_NEW_COLUMNS -> throw FormatErrors.newFieldRefused(file, line, fields.keySet().iterator().next(), io.tributary.schema.RescuedData.COLUMN);
             case ADD_NEW_COLUMNS -> {
                 if (collected == null) {
                     throw new NewColumnsException(file, line, new ArrayList<>(fields.keySet()));

@@ -33,7 +33,7 @@ public final class RecordReaders {
     private final Leftover.Collected collected;
 
     public RecordReaders(FileFormat format, Schema schema, ZoneId sessionZone, int maxLineBytes) {
-        this(format, schema, sessionZone, maxLineBytes, SchemaEvolution.NONE, null, List.of(IngestConfig.DEFAULT_DEBEZIUM_SEQUENCE));
+        this(format, schema, sessionZone, maxLineBytes, SchemaEvolution.NONE, null, List.of(io.tributary.schema.DebeziumEvents.DEFAULT_SEQUENCE));
     }
 
     /** The readers of {@code config}'s files. */
@@ -100,7 +100,7 @@ public final class RecordReaders {
      */
     public RecordReader open(String name, String display, String location, RawInput raw, Path localPath) throws IOException {
         Leftover leftover = evolution == SchemaEvolution.NONE ? null
-                : new Leftover(evolution, schema, display, location, schema.indexOf(IngestConfig.RESCUED_DATA), collected);
+                : new Leftover(evolution, schema, display, location, schema.indexOf(io.tributary.schema.RescuedData.COLUMN), collected);
         return switch (format.kind()) {
             case PARQUET -> parquet(name, raw, localPath);
             case CSV -> new CsvReader(Compression.decompress(name, raw), format, csv, maxLineBytes,
